@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# install.sh — install ralph's commands for the current user, or remove them again.
+#
+#   ./install.sh             install (or update) into $RALPH_HOME (default ~/.ralph) and put
+#                            wrappers for every command into $RALPH_BIN_DIR (default ~/.local/bin)
+#   ./install.sh uninstall   remove every wrapper this script installed and $RALPH_HOME
+#
+# Run `npm install` in this checkout first: the built dist/ and the runtime dependencies are
+# copied from here, so installing needs no network.
+set -euo pipefail
+
+SRC_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+RALPH_HOME="${RALPH_HOME:-$HOME/.ralph}"
+BIN_DIR="${RALPH_BIN_DIR:-$HOME/.local/bin}"
+MANIFEST="$RALPH_HOME/.installed-wrappers"
+COMMANDS=(ralph ralph-monitor ralph-setup ralph-enable ralph-enable-ci ralph-import ralph-migrate ralph-stats)
+MARKER="# installed by ralph install.sh"
+
+usage() {
+  sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+}
+
+die() {
+  echo "Error: $*" >&2
+  exit 1
+}
+
+check_requirements() {
+  command -v node >/dev/null 2>&1 || die "node is required (Node.js 20 or newer): https://nodejs.org"
+  local major
+  major="$(node -p 'process.versions.node.split(".")[0]')"
+  [ "$major" -ge 20 ] || die "Node.js 20 or newer is required (found $(node --version))"
+  command -v git >/dev/null 2>&1 || die "git is required"
+  [ -f "$SRC_DIR/dist/cli/ralph.js" ] || die "dist/ is missing: run 'npm install' in $SRC_DIR first"
+  command -v claude >/dev/null 2>&1 || echo "Warning: the claude CLI is not on PATH (npm install -g @anthropic-ai/claude-code)" >&2
+  command -v tmux >/dev/null 2>&1 || echo "Warning: tmux is not installed; ralph --monitor needs it" >&2
+}
+
+copy_runtime() {
+  local stage="$RALPH_HOME.tmp.$$"
+  rm -rf "$stage"
+  mkdir -p "$stage/node_modules"
+  cp -R "$SRC_DIR/bin" "$SRC_DIR/dist" "$SRC_DIR/package.json" "$stage/"
+  for dir in templates .ralph-template; do
+    [ -d "$SRC_DIR/$dir" ] && cp -R "$SRC_DIR/$dir" "$stage/"
+  done
+  # Runtime dependencies only: what `npm ls --omit=dev` lists, copied from this checkout.
+  local dep rel
+  while IFS= read -r dep; do
+    [ "$dep" = "$SRC_DIR" ] && continue
+    rel="${dep#"$SRC_DIR"/}"
+    mkdir -p "$stage/$(dirname "$rel")"
+    cp -R "$dep" "$stage/$rel"
+  done < <(cd "$SRC_DIR" && npm ls --omit=dev --all --parseable 2>/dev/null || true)
+  # Keep the wrapper manifest of an earlier install so uninstall still finds everything.
+  [ -f "$MANIFEST" ] && cp "$MANIFEST" "$stage/.installed-wrappers"
+  [ -f "$RALPH_HOME/.created-dirs" ] && cp "$RALPH_HOME/.created-dirs" "$stage/.created-dirs"
+  rm -rf "$RALPH_HOME"
+  mv "$stage" "$RALPH_HOME"
+}
+
+write_wrappers() {
+  # Remember the folders we create, so uninstall can remove them again (only when empty).
+  local created=() dir="$BIN_DIR"
+  while [ ! -d "$dir" ]; do
+    created+=("$dir")
+    dir="$(dirname "$dir")"
+  done
+  mkdir -p "$BIN_DIR"
+  [ -f "$RALPH_HOME/.created-dirs" ] || printf '%s\n' "${created[@]+"${created[@]}"}" > "$RALPH_HOME/.created-dirs"
+  : > "$MANIFEST"
+  local cmd target
+  for cmd in "${COMMANDS[@]}"; do
+    target="$BIN_DIR/$cmd"
+    if [ -e "$target" ] && ! grep -q "$MARKER" "$target" 2>/dev/null; then
+      echo "Warning: $target exists and was not installed by ralph; left alone" >&2
+      continue
+    fi
+    printf '#!/usr/bin/env bash\n%s\nexec node "%s/bin/%s" "$@"\n' "$MARKER" "$RALPH_HOME" "$cmd" > "$target"
+    chmod +x "$target"
+    echo "$target" >> "$MANIFEST"
+  done
+}
+
+install() {
+  check_requirements
+  copy_runtime
+  write_wrappers
+  echo "✅ ralph installed: $RALPH_HOME (commands in $BIN_DIR)"
+  case ":$PATH:" in
+    *":$BIN_DIR:"*) ;;
+    *) echo "Note: $BIN_DIR is not on your PATH; add: export PATH=\"$BIN_DIR:\$PATH\"" ;;
+  esac
+}
+
+uninstall() {
+  local removed=0 cmd target
+  for cmd in "${COMMANDS[@]}"; do
+    target="$BIN_DIR/$cmd"
+    if [ -f "$target" ] && grep -q "$MARKER" "$target" 2>/dev/null; then
+      rm -f "$target"
+      removed=$((removed + 1))
+    fi
+  done
+  if [ -f "$MANIFEST" ]; then
+    while IFS= read -r target; do
+      if [ -f "$target" ] && grep -q "$MARKER" "$target" 2>/dev/null; then
+        rm -f "$target"
+        removed=$((removed + 1))
+      fi
+    done < "$MANIFEST"
+  fi
+  local created=()
+  if [ -f "$RALPH_HOME/.created-dirs" ]; then
+    mapfile -t created < "$RALPH_HOME/.created-dirs"
+  fi
+  rm -rf "$RALPH_HOME"
+  for dir in "${created[@]+"${created[@]}"}"; do
+    [ -n "$dir" ] && rmdir "$dir" 2>/dev/null || true
+  done
+  echo "✅ ralph uninstalled ($removed commands removed, $RALPH_HOME deleted)"
+}
+
+case "${1:-install}" in
+  install) install ;;
+  uninstall) uninstall ;;
+  -h | --help | help) usage ;;
+  *)
+    echo "Unknown command: $1" >&2
+    usage >&2
+    exit 1
+    ;;
+esac

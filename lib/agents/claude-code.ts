@@ -1,0 +1,73 @@
+// The Claude Code adapter: the exact argv for one loop (pure), and how to read what came back.
+// Structured mode always reads stream-json internally (DESIGN.md §4): one parser, O(1) memory,
+// the session id from system/init even when a run is cut short.
+
+import type { AgentInvocation, InvocationOptions } from './invocation.js';
+
+export function buildInvocation(options: InvocationOptions): AgentInvocation {
+  const [cmd, ...prefix] = splitCommand(options.command);
+  if (!cmd) throw new Error('CLAUDE_CODE_CMD is empty');
+  const args = [...prefix, '-p'];
+  if (options.outputFormat === 'json') {
+    // stream-json with -p requires --verbose (the CLI exits 1 otherwise).
+    args.push('--output-format', 'stream-json', '--verbose');
+  }
+  if (options.model) args.push('--model', options.model);
+  if (options.effort) args.push('--effort', options.effort);
+  // --resume <id>, never --continue: --continue can hijack another Claude session in this dir.
+  if (options.resumeSessionId) args.push('--resume', options.resumeSessionId);
+  if (options.loopContext) args.push('--append-system-prompt', options.loopContext);
+  // --allowedTools is variadic and swallows what follows it, so it goes last; the prompt is on
+  // stdin, which also avoids the argv size limit for long prompts.
+  if (options.allowedTools.length > 0) args.push('--allowedTools', ...options.allowedTools);
+  return { cmd, args, stdin: options.prompt };
+}
+
+/**
+ * Splits CLAUDE_CODE_CMD into argv words: whitespace-separated, with '…' and "…" grouping.
+ * No expansion of any kind happens: this is not a shell.
+ */
+export function splitCommand(command: string): string[] {
+  const words: string[] = [];
+  let current = '';
+  let quote: '"' | "'" | null = null;
+  let inWord = false;
+  for (const ch of command.trim()) {
+    if (quote) {
+      if (ch === quote) quote = null;
+      else current += ch;
+    } else if (ch === '"' || ch === "'") {
+      quote = ch;
+      inWord = true;
+    } else if (/\s/.test(ch)) {
+      if (inWord) words.push(current);
+      current = '';
+      inWord = false;
+    } else {
+      current += ch;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(current);
+  return words;
+}
+
+/** `2.1.332 (Claude Code)` → `2.1.332`. */
+export function parseClaudeVersion(output: string): string | undefined {
+  return /(\d+\.\d+\.\d+)/.exec(output)?.[1];
+}
+
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < 3; i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return Math.sign(d);
+  }
+  return 0;
+}
+
+/** The CLI's answer when --resume names a session it does not have. */
+export function isSessionNotFound(stderr: string): boolean {
+  return /No conversation found with session ID/i.test(stderr);
+}

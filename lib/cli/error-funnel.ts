@@ -1,0 +1,42 @@
+// The one place that turns an error into what the user sees and the process exit code:
+// `Error: <message>`, optional detail lines, a one-line hint, and a stack only with --debug.
+
+import { EXIT, isRalphError } from '../errors.js';
+
+export interface FunnelOptions {
+  debug?: boolean;
+  write?: (text: string) => void;
+}
+
+/** Prints the error and returns the exit code to use. */
+export function reportError(error: unknown, options: FunnelOptions = {}): number {
+  const write = options.write ?? ((text: string) => process.stderr.write(text));
+  if (isRalphError(error)) {
+    write(`Error: ${error.message}\n`);
+    for (const line of error.details) write(`${line}\n`);
+    if (error.hint) write(`hint: ${error.hint}\n`);
+    if (options.debug && error.stack) write(`${error.stack}\n`);
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  write(`Error: internal error: ${message}\n`);
+  write(options.debug ? `${(error as Error)?.stack ?? ''}\n` : 'hint: run again with --debug for details\n');
+  return EXIT.couldNotRun;
+}
+
+/** True when argv asks for stack traces (`--debug` or RALPH_DEBUG=1). */
+export function wantsDebug(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): boolean {
+  return argv.includes('--debug') || env.RALPH_DEBUG === '1';
+}
+
+/** Runs a command's main function and exits with its code, funnelling any error. */
+export async function runMain(main: (argv: string[]) => Promise<number>): Promise<void> {
+  const argv = process.argv.slice(2);
+  let code: number;
+  try {
+    code = await main(argv);
+  } catch (error) {
+    code = reportError(error, { debug: wantsDebug(argv) });
+  }
+  process.exitCode = code;
+}

@@ -1,0 +1,61 @@
+// `ralph`: parses the command line, answers the immediate flags (help, version, status, config,
+// circuit and session resets) and otherwise starts the loop. Heavy modules are imported only
+// by the action that needs them, to keep `--help`/`--status` start-up fast.
+
+import { RalphError } from '../errors.js';
+import { runMain } from './error-funnel.js';
+import { readPackageVersion } from './package-info.js';
+import { parseRalphArgs, renderHelp, type RalphCliOptions } from './ralph-options.js';
+
+export async function mainRalph(argv: string[]): Promise<number> {
+  const options = parseRalphArgs(argv);
+  const cwd = process.cwd();
+  switch (options.action) {
+    case 'help':
+      process.stdout.write(`${await renderHelp()}\n`);
+      return 0;
+    case 'version':
+      process.stdout.write(`ralph ${readPackageVersion()}\n`);
+      return 0;
+    case 'status': {
+      const { showStatus } = await import('./status.js');
+      return showStatus({ projectDir: cwd, json: options.json, write: (t) => process.stdout.write(t) });
+    }
+    case 'config':
+      return showConfig(options, cwd);
+    case 'reset-circuit':
+    case 'circuit-status':
+    case 'reset-session': {
+      const { runStateCommand } = await import('./state-commands.js');
+      return runStateCommand(options.action, { projectDir: cwd, env: process.env, write: (t) => process.stdout.write(t) });
+    }
+    case 'rollback':
+      throw new RalphError('not_implemented', '--rollback is not available in this version yet', {
+        hint: 'restore with git directly (git branch --list "ralph-backup-*")',
+      });
+    case 'monitor': {
+      const { startMonitor } = await import('./ralph-monitor-launch.js');
+      return startMonitor(options, cwd);
+    }
+    case 'run': {
+      const { runRalphLoop } = await import('./ralph-run.js');
+      return runRalphLoop(options, cwd);
+    }
+  }
+}
+
+async function showConfig(options: RalphCliOptions, cwd: string): Promise<number> {
+  const { loadConfig } = await import('../config/load-config.js');
+  const { formatConfigJson, formatConfigText } = await import('../config/format-config.js');
+  const { homedir } = await import('node:os');
+  const result = loadConfig({ projectDir: cwd, homeDir: homedir(), env: process.env, flags: options.flags });
+  for (const warning of result.warnings) process.stderr.write(`Warning: ${warning.file}:${warning.line} ${warning.message}\n`);
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(formatConfigJson(result), null, 2)}\n`);
+    return 0;
+  }
+  process.stdout.write(formatConfigText(result));
+  return 0;
+}
+
+await runMain(mainRalph);

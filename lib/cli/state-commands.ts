@@ -1,0 +1,57 @@
+// The immediate state commands: `--reset-circuit`, `--circuit-status`, `--reset-session`.
+// Like the Bash tool they act on the project's .ralph/ and exit 0.
+
+import { homedir } from 'node:os';
+import { loadConfig } from '../config/load-config.js';
+import { BREAKER_RESET_MESSAGE, formatCircuitStatus } from '../core/breaker-messages.js';
+import { cooldownEndsAt, resetBreaker } from '../core/circuit-breaker.js';
+import { breakerThresholds, reportBreakerTransition } from '../loop/breaker.js';
+import { resetSession } from '../loop/agent-session.js';
+import { recoverBreaker, saveBreaker } from '../loop/guard-store.js';
+import { createDeps } from '../platform/create-deps.js';
+import { ralphPaths } from '../state/paths.js';
+import { existsSync } from 'node:fs';
+import { RalphError } from '../errors.js';
+
+export type StateCommand = 'reset-circuit' | 'circuit-status' | 'reset-session';
+
+export interface StateCommandOptions {
+  projectDir: string;
+  env: NodeJS.ProcessEnv;
+  write: (text: string) => void;
+}
+
+export function runStateCommand(command: StateCommand, options: StateCommandOptions): number {
+  const paths = ralphPaths(options.projectDir);
+  if (!existsSync(paths.ralphDir)) {
+    throw new RalphError('not_a_project', 'This directory is not a Ralph project (no .ralph/ folder)', {
+      hint: 'cd into a Ralph project, or run ralph-enable here',
+    });
+  }
+  const deps = createDeps({ cwd: options.projectDir, env: options.env });
+  const state = { logger: deps.logger, clock: deps.clock };
+  const now = deps.clock.now();
+  switch (command) {
+    case 'reset-circuit':
+      saveBreaker(paths, { state: resetBreaker('Manual reset via command line', now) }, state);
+      options.write(`${BREAKER_RESET_MESSAGE}\n`);
+      resetSession(paths, 'manual_circuit_reset', 0, state);
+      return 0;
+    case 'reset-session':
+      resetSession(paths, 'manual_reset_flag', 0, state);
+      options.write('✅ Session state reset successfully\n');
+      return 0;
+    case 'circuit-status': {
+      const { config } = loadConfig({ projectDir: options.projectDir, homeDir: homedir(), env: options.env, flags: {} });
+      const thresholds = breakerThresholds(config);
+      const result = recoverBreaker(paths, thresholds, state);
+      if (result.transition) {
+        reportBreakerTransition(deps.logger, result.transition);
+      }
+      if (!existsSync(paths.circuitBreakerState)) saveBreaker(paths, result, state);
+      const lines = formatCircuitStatus(result.state, { cooldownEndsAt: cooldownEndsAt(result.state, thresholds), now });
+      options.write(`${lines.join('\n')}\n`);
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,253 @@
+// Every configuration key ralph knows, in one table: its type, default, one-line description,
+// the env/.ralphrc names that set it, and its validation. Everything else in lib/config (the
+// .ralphrc reader, the layered loader, `ralph --config`) is driven by this table.
+
+export type ValueType = 'int' | 'number' | 'bool' | 'string' | 'list';
+
+interface ValueOfType {
+  int: number;
+  number: number;
+  bool: boolean;
+  string: string;
+  list: string[];
+}
+
+export interface KeySpec<T extends ValueType = ValueType> {
+  type: T;
+  default: ValueOfType[T];
+  description: string;
+  /** Other names that set this key, in env and in .ralphrc (the Bash tool's internal names). */
+  aliases?: readonly string[];
+  min?: number;
+  max?: number;
+  /** Allowed string values ('' included when empty is allowed). */
+  choices?: readonly string[];
+}
+
+type Extra = Omit<KeySpec, 'type' | 'default' | 'description'>;
+
+function defineKey<T extends ValueType>(type: T, d: ValueOfType[T], description: string, extra: Extra = {}): KeySpec<T> {
+  // Numbers are never negative unless a key says otherwise.
+  const min = type === 'int' || type === 'number' ? { min: 0 } : {};
+  return { type, default: d, description, ...min, ...extra };
+}
+const int = (d: number, description: string, extra?: Extra) => defineKey('int', d, description, extra);
+const num = (d: number, description: string, extra?: Extra) => defineKey('number', d, description, extra);
+const bool = (d: boolean, description: string, extra?: Extra) => defineKey('bool', d, description, extra);
+const str = (d: string, description: string, extra?: Extra) => defineKey('string', d, description, extra);
+const list = (d: string[], description: string) => defineKey('list', d, description);
+
+const ACCEPTED = 'accepted for compatibility, not used yet';
+
+export const DEFAULT_ALLOWED_TOOLS =
+  'Write,Read,Edit,Bash(git add *),Bash(git commit *),Bash(git diff *),Bash(git log *),' +
+  'Bash(git status),Bash(git status *),Bash(git push *),Bash(git pull *),Bash(git fetch *),' +
+  'Bash(git checkout *),Bash(git branch *),Bash(git stash *),Bash(git merge *),Bash(git tag *),' +
+  'Bash(npm *),Bash(pytest)';
+
+const SPECS = {
+  // Keys of the Bash tool (reference §3.3)
+  PROJECT_NAME: str('', 'Project name (informational)'),
+  PROJECT_TYPE: str('', 'Project type (informational)'),
+  CLAUDE_CODE_CMD: str('claude', 'Command that runs Claude Code'),
+  CLAUDE_MIN_VERSION: str('2.0.76', 'Oldest Claude Code CLI version ralph accepts'),
+  CLAUDE_AUTO_UPDATE: bool(true, 'Update the Claude Code CLI at startup'),
+  CLAUDE_MODEL: str('', 'Model passed as --model (empty: CLI default)'),
+  CLAUDE_EFFORT: str('', 'Effort passed as --effort (empty: CLI default)', {
+    choices: ['', 'low', 'medium', 'high', 'xhigh', 'max'],
+  }),
+  MAX_CALLS_PER_HOUR: int(100, 'Agent calls allowed per hour', { min: 1 }),
+  MAX_TOKENS_PER_HOUR: int(0, 'Tokens allowed per hour (0 = unlimited)'),
+  CLAUDE_TIMEOUT_MINUTES: int(15, 'Time limit for one agent run, in minutes', { min: 1, max: 120 }),
+  CLAUDE_OUTPUT_FORMAT: str('json', 'Agent output format', { choices: ['json', 'text'] }),
+  ALLOWED_TOOLS: str(DEFAULT_ALLOWED_TOOLS, 'Comma-separated tools passed as --allowedTools (empty: none)', {
+    aliases: ['CLAUDE_ALLOWED_TOOLS'],
+  }),
+  SESSION_CONTINUITY: bool(true, 'Resume the Claude session between loops', { aliases: ['CLAUDE_USE_CONTINUE'] }),
+  SESSION_EXPIRY_HOURS: int(24, 'Start a fresh session after this many hours', {
+    min: 1,
+    aliases: ['CLAUDE_SESSION_EXPIRY_HOURS'],
+  }),
+  RALPH_VERBOSE: bool(false, 'Verbose progress output', { aliases: ['VERBOSE_PROGRESS'] }),
+  PROMPT_FILE: str('.ralph/PROMPT.md', 'Prompt file, relative to the project directory'),
+  FIX_PLAN_FILE: str('', ACCEPTED),
+  AGENT_FILE: str('', ACCEPTED),
+  CB_NO_PROGRESS_THRESHOLD: int(3, 'Open the circuit breaker after this many loops without progress'),
+  CB_SAME_ERROR_THRESHOLD: int(5, 'Open the circuit breaker after the same error this many loops in a row'),
+  CB_PERMISSION_DENIAL_THRESHOLD: int(2, 'Open the circuit breaker after permission denials in this many loops'),
+  CB_OUTPUT_DECLINE_THRESHOLD: int(70, 'Output decline percentage (declared by the Bash tool, unused)'),
+  CB_COOLDOWN_MINUTES: int(30, 'Minutes before an open circuit breaker may be retried'),
+  CB_AUTO_RESET: bool(false, 'Reset an open circuit breaker at startup'),
+  ENABLE_NOTIFICATIONS: bool(false, 'Desktop notifications'),
+  ENABLE_BACKUP: bool(false, 'Back up the working tree to a git branch before each loop'),
+  LIVE_SHOW_TOOL_ARGS: bool(false, 'Show tool arguments in live output'),
+  OPTIONAL_SECTIONS: list(
+    ['Optional', 'Future', 'Future Enhancements', 'Nice to Have'],
+    'fix_plan.md sections whose open items do not block completion',
+  ),
+  RALPH_SHELL_INIT_FILE: str('', 'Ignored: ralph never runs shell code; export variables before starting ralph'),
+  TASK_SOURCES: str('local', 'Task sources (local, beads, github)'),
+  GITHUB_TASK_LABEL: str('ralph-task', 'GitHub label of issues imported as tasks'),
+  BEADS_FILTER: str('status:open', 'Beads filter for imported tasks'),
+  // GitHub issue lifecycle, sandbox and sync: accepted, not yet used
+  GITHUB_ISSUE: str('', ACCEPTED),
+  COMMENT_PROGRESS: str('false', ACCEPTED),
+  COMMENT_INTERVAL: str('5', ACCEPTED),
+  AUTO_CLOSE: str('false', ACCEPTED),
+  CLOSE_SUMMARY: str('false', ACCEPTED),
+  CREATE_PR: str('false', ACCEPTED),
+  LINK_ISSUE: str('false', ACCEPTED),
+  DRAFT_PR: str('false', ACCEPTED),
+  CREATE_FOLLOWUPS: str('false', ACCEPTED),
+  FOLLOWUP_LABEL: str('tech-debt', ACCEPTED),
+  ADD_COMPLETION_LABELS: str('', ACCEPTED),
+  SANDBOX_PROVIDER: str('', ACCEPTED),
+  SANDBOX_DOCKER_IMAGE: str('ralph-sandbox:latest', ACCEPTED),
+  SANDBOX_DOCKER_MEMORY: str('4g', ACCEPTED),
+  SANDBOX_DOCKER_CPUS: str('2', ACCEPTED),
+  SANDBOX_DOCKER_NETWORK: str('bridge', ACCEPTED),
+  SANDBOX_E2B_TEMPLATE: str('base', ACCEPTED),
+  SANDBOX_E2B_SANDBOX_ID: str('', ACCEPTED),
+  SANDBOX_E2B_TIMEOUT: str('3600', ACCEPTED),
+  SANDBOX_E2B_KEEP_ALIVE: str('false', ACCEPTED),
+  SANDBOX_E2B_MAX_COST: str('', ACCEPTED),
+  SANDBOX_E2B_COST_ALERT: str('', ACCEPTED),
+  SANDBOX_E2B_COST_PER_HOUR: str('0.10', ACCEPTED),
+  SYNC_INCLUDE: str('', ACCEPTED),
+  SYNC_EXCLUDE: str('', ACCEPTED),
+  SYNC_MAX_FILE_SIZE: str('10485760', ACCEPTED),
+  SYNC_LARGE_FILE_ACTION: str('warn', ACCEPTED),
+  // Ours
+  MAX_LOOPS: int(0, 'Stop after this many loops (0 = unlimited)'),
+  MAX_COST_USD: num(0, 'Stop when the run has cost this many US dollars (0 = unlimited)'),
+  MAX_RUN_MINUTES: int(0, 'Stop after the run has lasted this many minutes (0 = unlimited)'),
+  LOOP_DELAY_SECONDS: num(0, 'Pause between loops, in seconds'),
+  EXIT_REQUIRES_PLAN_COMPLETE: bool(true, 'Finish only when fix_plan.md has no open required items'),
+  COMPLETION_CONFLICT_LIMIT: int(3, 'Loops the agent may claim completion while the plan is open before halting'),
+  CLAUDE_TIMEOUT_SECONDS: int(0, 'Agent time limit in seconds, overriding the minutes (0 = use minutes)'),
+  KILL_GRACE_SECONDS: int(5, 'Seconds between SIGTERM and SIGKILL when stopping the agent'),
+  FAILURE_RETRY_SECONDS: int(30, 'Pause after a failed agent run before the next loop, in seconds'),
+  USAGE_LIMIT_WAIT_MINUTES: int(60, 'Wait after a usage limit when the CLI states no reset time'),
+  USAGE_LIMIT_MARGIN_SECONDS: int(60, 'Extra wait after a stated usage-limit reset time'),
+  USAGE_LIMIT_PROMPT_SECONDS: int(30, 'Seconds to answer the wait-or-stop prompt at a usage limit'),
+  MAX_CONSECUTIVE_TEST_LOOPS: int(3, 'Test-only loops in a row that count as done'),
+  MAX_CONSECUTIVE_DONE_SIGNALS: int(2, 'Done signals in a row that count as done'),
+  CB_SAME_FAILURES_THRESHOLD: int(3, 'Open the circuit breaker after the same test failures this many loops in a row'),
+  TEST_COMMAND: str('', 'Command that runs the project tests (verification gate)'),
+  QUALITY_GATES: str('', 'Extra commands that must pass before finishing'),
+  VERIFY_BEFORE_EXIT: bool(true, 'Run the verification gate before finishing'),
+  VERIFY_TIMEOUT_MINUTES: int(10, 'Time limit for the verification gate, in minutes', { min: 1 }),
+  LOG_RETENTION: int(200, 'Keep the newest N agent output logs'),
+  BACKUP_KEEP: int(20, 'Keep the newest N backup branches'),
+  DRY_RUN: bool(false, 'Simulate loops without calling the agent'),
+  LIVE_OUTPUT: bool(false, 'Stream the agent output live'),
+} satisfies Record<string, KeySpec>;
+
+export type ConfigKey = keyof typeof SPECS;
+export type RalphConfig = { [K in ConfigKey]: ValueOfType[(typeof SPECS)[K]['type']] };
+export type ConfigValue = RalphConfig[ConfigKey];
+
+export const CONFIG_SCHEMA: Readonly<Record<ConfigKey, KeySpec>> = SPECS;
+export const CONFIG_KEYS = Object.keys(SPECS) as ConfigKey[];
+
+const NAME_TO_KEY = new Map<string, ConfigKey>();
+for (const key of CONFIG_KEYS) {
+  NAME_TO_KEY.set(key, key);
+  for (const alias of CONFIG_SCHEMA[key].aliases ?? []) NAME_TO_KEY.set(alias, key);
+}
+
+export function defaultConfig(): RalphConfig {
+  const config = {} as Record<ConfigKey, ConfigValue>;
+  for (const key of CONFIG_KEYS) {
+    const d = CONFIG_SCHEMA[key].default;
+    config[key] = Array.isArray(d) ? [...d] : d;
+  }
+  return config as RalphConfig;
+}
+
+/** Env variables that set a key: the key itself, then its aliases (first non-empty wins). */
+export function envNamesFor(key: ConfigKey): string[] {
+  return [key, ...(CONFIG_SCHEMA[key].aliases ?? [])];
+}
+
+/** The canonical key for a name written in .ralphrc or env (`CLAUDE_USE_CONTINUE` → `SESSION_CONTINUITY`). */
+export function resolveConfigKey(name: string): ConfigKey | undefined {
+  return NAME_TO_KEY.get(name);
+}
+
+/** A known name within two edits of `name`, for "did you mean" hints. */
+export function suggestConfigKey(name: string): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of NAME_TO_KEY.keys()) {
+    const d = measureEditDistance(name.toUpperCase(), candidate);
+    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return best;
+}
+
+function measureEditDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/** ALLOWED_TOOLS items: comma-separated, commas inside `Bash(…)` kept (one splitter for all). */
+export { splitAllowedTools } from '../core/allowed-tools-suggestion.js';
+
+function splitList(value: string): string[] {
+  return value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+}
+
+export type CoerceResult = { ok: true; value: ConfigValue } | { ok: false; message: string };
+
+const TRUE_WORDS = new Set(['true', 'yes', 'on', '1']);
+const FALSE_WORDS = new Set(['false', 'no', 'off', '0']);
+
+/** Turns the text of a .ralphrc/env/flag value into the key's type, checking its validation. */
+export function coerceConfigValue(key: ConfigKey, raw: string): CoerceResult {
+  const spec = CONFIG_SCHEMA[key];
+  const got = `got ${JSON.stringify(raw)}`;
+  switch (spec.type) {
+    case 'bool': {
+      const word = raw.trim().toLowerCase();
+      if (TRUE_WORDS.has(word)) return { ok: true, value: true };
+      if (FALSE_WORDS.has(word)) return { ok: true, value: false };
+      return { ok: false, message: `expected true or false, ${got}` };
+    }
+    case 'int':
+    case 'number': {
+      const text = raw.trim();
+      const pattern = spec.type === 'int' ? /^[+-]?\d+$/ : /^[+-]?(\d+\.?\d*|\.\d+)$/;
+      const value = Number(text);
+      if (!pattern.test(text) || !Number.isFinite(value)) {
+        return { ok: false, message: `expected a ${spec.type === 'int' ? 'whole number' : 'number'}, ${got}` };
+      }
+      const inRange = value >= (spec.min ?? -Infinity) && value <= (spec.max ?? Infinity);
+      return inRange ? { ok: true, value } : { ok: false, message: `expected ${describeRange(spec)}, ${got}` };
+    }
+    case 'list':
+      return { ok: true, value: splitList(raw) };
+    case 'string': {
+      if (!spec.choices || spec.choices.includes(raw)) return { ok: true, value: raw };
+      const named = spec.choices.filter((c) => c !== '').join(', ');
+      const orEmpty = spec.choices.includes('') ? ' (or empty)' : '';
+      return { ok: false, message: `expected one of ${named}${orEmpty}, ${got}` };
+    }
+  }
+}
+
+function describeRange(spec: KeySpec): string {
+  const noun = spec.type === 'int' ? 'whole number' : 'number';
+  if (spec.min !== undefined && spec.max !== undefined) return `a ${noun} from ${spec.min} to ${spec.max}`;
+  if (spec.min === 1 && spec.type === 'int') return `a positive ${noun}`;
+  if (spec.min === 0) return `a non-negative ${noun}`;
+  return `a ${noun}`;
+}

@@ -1,0 +1,138 @@
+// Should the loop stop? The Bash tool's exit reasons (reference §4.4) with one deliberate
+// change: machine evidence beats claims. A completion claim while fix_plan.md still has
+// blocking unchecked items does not end the run; the next loop is told which items are open,
+// and after COMPLETION_CONFLICT_LIMIT such loops in a row the run halts (completion_conflict).
+// Pure.
+//
+// Order, first match wins:
+//   permission_denied → test_saturation → (completion conflict) → project_complete →
+//   safety_circuit_breaker → completion_signals → plan_complete
+// project_complete and safety_circuit_breaker come before completion_signals (the Bash tool
+// checks them after it, which made them unreachable): the stronger evidence names the reason.
+
+import { isPlanComplete, type FixPlanSummary } from './fix-plan.js';
+import { emptyExitSignals, type ExitSignalsState } from './exit-signals.js';
+import type { ResponseAnalysis } from './response-analysis.js';
+
+export interface ExitGateConfig {
+  /** MAX_CONSECUTIVE_TEST_LOOPS (3). */
+  maxConsecutiveTestLoops: number;
+  /** MAX_CONSECUTIVE_DONE_SIGNALS (2). */
+  maxConsecutiveDoneSignals: number;
+  /** EXIT_REQUIRES_PLAN_COMPLETE (true); false restores the Bash behaviour. */
+  exitRequiresPlanComplete: boolean;
+  /** COMPLETION_CONFLICT_LIMIT (3). */
+  completionConflictLimit: number;
+}
+
+export const DEFAULT_EXIT_GATE_CONFIG: ExitGateConfig = {
+  maxConsecutiveTestLoops: 3,
+  maxConsecutiveDoneSignals: 2,
+  exitRequiresPlanComplete: true,
+  completionConflictLimit: 3,
+};
+
+/** completion_indicators needed, with the latest EXIT_SIGNAL true, for project_complete. */
+export const PROJECT_COMPLETE_INDICATORS = 2;
+/** completion_indicators that end the run whatever the latest loop said. */
+export const SAFETY_COMPLETION_INDICATORS = 5;
+
+export interface ExitGateInput {
+  /** `.exit_signals`; null when missing (treated as empty). */
+  exitSignals: ExitSignalsState | null;
+  /** The latest `.response_analysis`, or null (none yet, or the last analysis failed). */
+  analysis: ResponseAnalysis | null;
+  /** fix_plan.md parsed, or null when there is no plan file. */
+  plan: FixPlanSummary | null;
+  config: ExitGateConfig;
+  /** Consecutive loops before this one whose completion claim the plan contradicted. */
+  conflictCount: number;
+}
+
+export type ClaimExitReason = 'project_complete' | 'safety_circuit_breaker' | 'completion_signals';
+
+export type ExitReason =
+  | 'permission_denied'
+  | 'test_saturation'
+  | ClaimExitReason
+  | 'plan_complete'
+  | 'completion_conflict';
+
+export interface CompletionConflict {
+  /** Blocking unchecked fix_plan.md items, in file order. */
+  openItems: string[];
+  /** Consecutive conflicting loops including this one. */
+  count: number;
+  limit: number;
+}
+
+/** Denied compound commands whose base command is allowed (#243): a warning, not a halt. */
+export interface CompoundCommandNotice {
+  count: number;
+  deniedCommands: string[];
+}
+
+export type ExitGateResult =
+  | { kind: 'continue'; conflict?: CompletionConflict; compoundCommands?: CompoundCommandNotice }
+  | {
+      kind: 'exit';
+      reason: ExitReason;
+      outcome: 'completed' | 'halted';
+      /** completion_conflict only: the items still open. */
+      conflict?: CompletionConflict;
+      compoundCommands?: CompoundCommandNotice;
+    };
+
+export function evaluateExitGate(input: ExitGateInput): ExitGateResult {
+  const { config, plan } = input;
+  const signals = input.exitSignals ?? emptyExitSignals();
+  const a = input.analysis?.analysis ?? null;
+
+  if (a?.has_permission_denials) return { kind: 'exit', reason: 'permission_denied', outcome: 'halted' };
+  const notice: { compoundCommands?: CompoundCommandNotice } =
+    a?.has_compound_command_limitation
+      ? { compoundCommands: { count: a.compound_command_count, deniedCommands: a.denied_commands } }
+      : {};
+
+  if (signals.test_only_loops.length >= config.maxConsecutiveTestLoops) {
+    return { kind: 'exit', reason: 'test_saturation', outcome: 'completed', ...notice };
+  }
+
+  const planOpen = config.exitRequiresPlanComplete && plan !== null && plan.blockingUnchecked > 0;
+  const latestClaim = a !== null && !a.is_error && a.exit_signal === true;
+  if (planOpen && latestClaim) {
+    const conflict: CompletionConflict = {
+      openItems: plan.openItems,
+      count: input.conflictCount + 1,
+      limit: config.completionConflictLimit,
+    };
+    if (conflict.count >= conflict.limit) {
+      return { kind: 'exit', reason: 'completion_conflict', outcome: 'halted', conflict, ...notice };
+    }
+    return { kind: 'continue', conflict, ...notice };
+  }
+
+  // Claims from earlier loops may still be in the window; with the plan open they wait.
+  const claim = claimReason(signals, a?.exit_signal === true && !a.is_error, config);
+  if (claim && !planOpen) return { kind: 'exit', reason: claim, outcome: 'completed', ...notice };
+
+  if (plan && isPlanComplete(plan)) return { kind: 'exit', reason: 'plan_complete', outcome: 'completed', ...notice };
+  return { kind: 'continue', ...notice };
+}
+
+/** The conflict count to pass to the next evaluation. */
+export function nextConflictCount(previous: number, result: ExitGateResult): number {
+  return result.conflict ? previous + 1 : 0;
+}
+
+function claimReason(
+  signals: ExitSignalsState,
+  latestExitSignal: boolean,
+  config: ExitGateConfig,
+): ClaimExitReason | null {
+  const indicators = signals.completion_indicators.length;
+  if (indicators >= PROJECT_COMPLETE_INDICATORS && latestExitSignal) return 'project_complete';
+  if (indicators >= SAFETY_COMPLETION_INDICATORS) return 'safety_circuit_breaker';
+  if (signals.done_signals.length >= config.maxConsecutiveDoneSignals) return 'completion_signals';
+  return null;
+}

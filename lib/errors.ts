@@ -1,0 +1,42 @@
+// RalphError: the one error type domain code throws when something could not even start.
+// It carries a stable code, the exit code the CLI should use and a one-line hint; the CLI
+// error funnel (lib/cli/error-funnel.ts) is the only place that prints it.
+
+export const EXIT = {
+  ok: 0,
+  couldNotRun: 1,
+  halted: 2,
+  limit: 3,
+  sigint: 130,
+  sigterm: 143,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+export interface RalphErrorOptions {
+  exitCode?: number;
+  hint?: string;
+  cause?: unknown;
+  /** Extra lines printed after the message (e.g. a list of config problems). */
+  details?: string[];
+}
+
+export class RalphError extends Error {
+  readonly code: string;
+  readonly exitCode: number;
+  readonly hint?: string;
+  readonly details: string[];
+
+  constructor(code: string, message: string, options: RalphErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'RalphError';
+    this.code = code;
+    this.exitCode = options.exitCode ?? EXIT.couldNotRun;
+    this.hint = options.hint;
+    this.details = options.details ?? [];
+  }
+}
+
+export function isRalphError(error: unknown): error is RalphError {
+  return error instanceof RalphError;
+}

@@ -1,0 +1,104 @@
+// What the user sees while the agent works: with --live the rendered stream on the terminal;
+// otherwise a one-line spinner with elapsed time and the last tool on a TTY (nothing extra when
+// not a TTY: log lines only). The rendered stream always goes to .ralph/live.log, which the
+// tmux "Claude Output" pane follows, and progress.json is kept current for the monitor.
+
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { renderLiveLine, summarizeToolInput, asRecord, type StreamMessage } from '../agents/stream-json.js';
+import type { Clock } from '../platform/clock.js';
+import type { Output } from '../platform/deps.js';
+import type { RalphPaths } from '../state/paths.js';
+import { formatLocalDateTime } from '../state/timestamps.js';
+import type { StatusWriter } from './status-writer.js';
+
+const SPINNER = ['⠋', '⠙', '⠹', '⠸'];
+const PROGRESS_EVERY_MS = 10_000;
+
+export interface AgentDisplayOptions {
+  paths: RalphPaths;
+  clock: Clock;
+  stdout: Output;
+  live: boolean;
+  showToolArgs: boolean;
+  status: StatusWriter;
+}
+
+export class AgentDisplay {
+  private startedAt = 0;
+  private lastTool = '';
+  private lastProgressAt = 0;
+  private ticker: NodeJS.Timeout | undefined;
+  private frame = 0;
+
+  constructor(private readonly options: AgentDisplayOptions) {}
+
+  start(loop: number): void {
+    const { paths, clock } = this.options;
+    this.startedAt = clock.now();
+    this.lastTool = '';
+    this.lastProgressAt = 0;
+    writeFileSync(paths.liveLog, `=== Loop #${loop} - ${formatLocalDateTime(clock.now())} ===\n`);
+    this.options.status.progress({ status: 'executing', indicator: SPINNER[0], elapsedSeconds: 0, lastOutput: '' });
+    if (!this.options.live && this.options.stdout.isTTY) {
+      this.ticker = setInterval(() => this.drawSpinner(), 1000);
+      this.ticker.unref();
+    }
+  }
+
+  message(message: StreamMessage): void {
+    const text = renderLiveLine(message, { showToolArgs: this.options.showToolArgs });
+    if (text) {
+      appendFileSync(this.options.paths.liveLog, text);
+      if (this.options.live) this.options.stdout.write(text);
+    }
+    const tool = lastToolUse(message);
+    if (tool) this.lastTool = tool;
+    const now = this.options.clock.now();
+    if (tool || now - this.lastProgressAt >= PROGRESS_EVERY_MS) {
+      this.lastProgressAt = now;
+      this.options.status.progress({
+        status: 'executing',
+        indicator: SPINNER[this.frame % SPINNER.length],
+        elapsedSeconds: Math.floor((now - this.startedAt) / 1000),
+        lastOutput: this.lastTool,
+      });
+    }
+  }
+
+  text(text: string): void {
+    appendFileSync(this.options.paths.liveLog, text);
+    if (this.options.live) this.options.stdout.write(text);
+  }
+
+  stop(): void {
+    if (this.ticker) {
+      clearInterval(this.ticker);
+      this.ticker = undefined;
+      this.options.stdout.write('\r\x1b[2K');
+    }
+  }
+
+  private drawSpinner(): void {
+    this.frame++;
+    const elapsed = Math.floor((this.options.clock.now() - this.startedAt) / 1000);
+    const tool = this.lastTool ? ` · ${this.lastTool}` : '';
+    const columns = this.options.stdout.columns ?? 80;
+    const line = `${SPINNER[this.frame % SPINNER.length]} Claude Code working (${elapsed}s)${tool}`;
+    this.options.stdout.write(`\r\x1b[2K${line.slice(0, Math.max(10, columns - 1))}`);
+  }
+}
+
+function lastToolUse(message: StreamMessage): string | undefined {
+  if (message.type !== 'assistant') return undefined;
+  const content = asRecord(message.message)?.content;
+  if (!Array.isArray(content)) return undefined;
+  let found: string | undefined;
+  for (const block of content) {
+    const b = asRecord(block);
+    if (b?.type === 'tool_use' && typeof b.name === 'string') {
+      const arg = summarizeToolInput(b.name, b.input);
+      found = arg ? `${b.name}: ${arg}` : b.name;
+    }
+  }
+  return found;
+}

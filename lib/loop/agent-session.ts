@@ -1,0 +1,110 @@
+// Session continuity (reference §11.8): which Claude session the next loop resumes, when a
+// session is too old, and resets with a recorded reason in .ralph_session and its history.
+
+import { existsSync, rmSync } from 'node:fs';
+import { writeJsonAtomic } from '../state/atomic-write.js';
+import { readClaudeSessionId, writeClaudeSessionId } from '../state/claude-session-id.js';
+import { appendBoundedJsonArray } from '../state/history.js';
+import type { RalphPaths } from '../state/paths.js';
+import {
+  defaultExitSignalsFile,
+  defaultRalphSessionFile,
+  RALPH_SESSION_HISTORY_MAX,
+  ralphSessionFileSchema,
+  ralphSessionHistoryEntrySchema,
+} from '../state/schemas.js';
+import { readStateFile, type StateReadOptions } from '../state/state-file.js';
+import { formatIsoTimestamp } from '../state/timestamps.js';
+
+export type SessionResetReason =
+  | 'manual_interrupt'
+  | 'integrity_failure'
+  | 'circuit_breaker_open'
+  | 'permission_denied'
+  | 'project_complete'
+  | 'circuit_breaker_trip'
+  | 'api_limit_exit'
+  | 'tool_use_concurrency_error'
+  | 'api_error_is_error_true'
+  | 'manual_circuit_reset'
+  | 'manual_reset_flag'
+  | 'session_not_found'
+  | 'prompt_too_long'
+  | 'completion_conflict'
+  | 'budget_exhausted';
+
+export interface ResumableSession {
+  sessionId: string;
+  ageHours: number;
+}
+
+/** The session to resume, or undefined (none, or older than the expiry: then it is dropped). */
+export function loadResumableSession(
+  paths: RalphPaths,
+  expiryHours: number,
+  options: StateReadOptions,
+): ResumableSession | undefined {
+  const stored = readClaudeSessionId(paths.claudeSessionId, options);
+  if (!stored) return undefined;
+  const ageHours = Math.floor((options.clock.now() - stored.mtimeMs) / 3_600_000);
+  if (ageHours < 0 || ageHours >= expiryHours) {
+    options.logger.info(`Session expired (${ageHours}h old, max ${expiryHours}h); starting a new one`);
+    rmSync(paths.claudeSessionId, { force: true });
+    return undefined;
+  }
+  return { sessionId: stored.sessionId, ageHours };
+}
+
+export function saveAgentSession(paths: RalphPaths, sessionId: string, options: StateReadOptions): void {
+  writeClaudeSessionId(paths.claudeSessionId, sessionId, options);
+}
+
+/** Creates .ralph_session when missing or unreadable (Bash `init_session_tracking`). */
+export function initRalphSession(paths: RalphPaths, options: StateReadOptions): void {
+  const result = readStateFile(paths.ralphSession, ralphSessionFileSchema, defaultRalphSessionFile(), options);
+  if (result.status === 'ok' && result.value.session_id) return;
+  const now = formatIsoTimestamp(options.clock.now());
+  writeJsonAtomic(paths.ralphSession, {
+    session_id: `ralph-${Math.floor(options.clock.now() / 1000)}-${Math.floor(Math.random() * 32768)}`,
+    created_at: now,
+    last_used: now,
+    reset_at: result.status === 'corrupt' ? now : '',
+    reset_reason: result.status === 'corrupt' ? 'corrupted_file_recovery' : '',
+  });
+}
+
+export function touchRalphSession(paths: RalphPaths, options: StateReadOptions): void {
+  const result = readStateFile(paths.ralphSession, ralphSessionFileSchema, defaultRalphSessionFile(), options);
+  if (!result.value.session_id) return;
+  writeJsonAtomic(paths.ralphSession, { ...result.value, last_used: formatIsoTimestamp(options.clock.now()) });
+}
+
+/**
+ * Bash `reset_session`: forget the agent session, the last analysis and the exit signals, and
+ * record why in .ralph_session and its bounded history.
+ */
+export function resetSession(
+  paths: RalphPaths,
+  reason: SessionResetReason,
+  loopNumber: number,
+  options: StateReadOptions,
+): void {
+  const now = formatIsoTimestamp(options.clock.now());
+  writeJsonAtomic(paths.ralphSession, {
+    session_id: '',
+    created_at: '',
+    last_used: '',
+    reset_at: now,
+    reset_reason: reason,
+  });
+  rmSync(paths.claudeSessionId, { force: true });
+  rmSync(paths.responseAnalysis, { force: true });
+  if (existsSync(paths.exitSignals)) writeJsonAtomic(paths.exitSignals, defaultExitSignalsFile());
+  appendBoundedJsonArray(
+    paths.ralphSessionHistory,
+    ralphSessionHistoryEntrySchema,
+    { timestamp: now, from_state: 'active', to_state: 'reset', reason, loop_number: loopNumber },
+    RALPH_SESSION_HISTORY_MAX,
+    options,
+  );
+}

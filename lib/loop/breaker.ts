@@ -1,0 +1,25 @@
+// The circuit breaker as the loop uses it: thresholds from the configuration, and what to show
+// when it changes state.
+
+import type { RalphConfig } from '../config/schema.js';
+import { formatBreakerBanner } from '../core/breaker-messages.js';
+import type { BreakerThresholds, BreakerTransition } from '../core/circuit-breaker.js';
+import type { Logger } from '../platform/deps.js';
+import type { LoopEvents } from './events.js';
+
+export function breakerThresholds(config: RalphConfig): BreakerThresholds {
+  return {
+    noProgress: config.CB_NO_PROGRESS_THRESHOLD,
+    sameError: config.CB_SAME_ERROR_THRESHOLD,
+    permissionDenials: config.CB_PERMISSION_DENIAL_THRESHOLD,
+    cooldownMinutes: config.CB_COOLDOWN_MINUTES,
+    autoReset: config.CB_AUTO_RESET,
+  };
+}
+
+export function reportBreakerTransition(logger: Logger, transition: BreakerTransition, events?: LoopEvents): void {
+  const [title, reason] = formatBreakerBanner(transition);
+  const level = transition.to === 'OPEN' ? 'ERROR' : transition.to === 'HALF_OPEN' ? 'WARN' : 'SUCCESS';
+  logger.log(level, `${title} — ${reason}`);
+  events?.emit('breaker:changed', { loop: transition.loop, from: transition.from, to: transition.to, reason: transition.reason });
+}

@@ -1,0 +1,40 @@
+// --dry-run: show exactly what one loop would run — the argv, the appended context and the
+// settings that shape it — without starting the agent or counting a call.
+
+import { readFileSync } from 'node:fs';
+import { buildInvocation } from '../agents/claude-code.js';
+import { splitAllowedTools } from '../config/schema.js';
+import { buildLoopContext } from '../core/loop-context.js';
+import { parseFixPlan } from '../core/fix-plan.js';
+import type { LoopRuntime } from './runtime.js';
+
+export function describeDryRun(rt: LoopRuntime, loop: number): void {
+  const { config, deps } = rt;
+  const prompt = readFileSync(rt.promptFile, 'utf8');
+  const plan = parseFixPlan(readFileSync(rt.paths.fixPlan, 'utf8'), config.OPTIONAL_SECTIONS);
+  const context = buildLoopContext({ loop, plan, breakerState: null, previousAnalysis: null });
+  const invocation = buildInvocation({
+    command: rt.agentCommand,
+    prompt,
+    outputFormat: config.CLAUDE_OUTPUT_FORMAT === 'text' ? 'text' : 'json',
+    model: config.CLAUDE_MODEL || undefined,
+    effort: config.CLAUDE_EFFORT || undefined,
+    allowedTools: splitAllowedTools(config.ALLOWED_TOOLS),
+    loopContext: context,
+  });
+  deps.logger.info('[DRY RUN] Skipping actual Claude Code execution');
+  const lines = [
+    `[DRY RUN] Loop #${loop} would execute:`,
+    `  ${[invocation.cmd, ...invocation.args].map(quoteForDisplay).join(' ')}`,
+    `  stdin: ${rt.promptFile} (${prompt.length} chars)`,
+    `  context: ${context}`,
+    `  timeout: ${config.CLAUDE_TIMEOUT_MINUTES}m, output: ${config.CLAUDE_OUTPUT_FORMAT}, calls/hour: ${config.MAX_CALLS_PER_HOUR}, session continuity: ${config.SESSION_CONTINUITY}`,
+    `  open items: ${plan.blockingUnchecked} blocking, ${plan.checked} done`,
+    '[DRY RUN] Simulation complete — no API call was made',
+  ];
+  deps.stdout.write(`${lines.join('\n')}\n`);
+}
+
+function quoteForDisplay(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,45 @@
+// Typed loop events. The orchestrator only emits; the status writer, metrics, console output
+// and (later) notifications subscribe, so each concern lives in one place.
+
+export interface LoopEventMap {
+  'run:started': { loopCount: number; maxCallsPerHour: number };
+  'iteration:started': { loop: number; callsThisHour: number };
+  'agent:started': { loop: number; argv: string[]; outputLogPath: string };
+  'agent:tool-used': { loop: number; tool: string; summary?: string; elapsedMs: number };
+  'agent:finished': { loop: number; kind: string; exitCode: number | null; durationMs: number };
+  'iteration:completed': {
+    loop: number;
+    success: boolean;
+    durationMs: number;
+    calls: number;
+    outcome: string;
+    filesChanged: number;
+    exitSignal: boolean;
+    testsStatus?: string;
+    tokens: { input: number; output: number; cacheRead: number; cacheCreation: number };
+    costUsd: number;
+    summary?: string;
+  };
+  'breaker:changed': { loop: number; from: string; to: string; reason: string };
+  'limit:waiting': { kind: 'rate' | 'usage' | 'backoff'; resumeAt: number; reason: string };
+  'limit:resumed': { kind: 'rate' | 'usage' | 'backoff' };
+  'run:finished': { status: string; exitReason: string; lastAction: string; exitCode: number };
+}
+
+export type LoopEventName = keyof LoopEventMap;
+type Listener<K extends LoopEventName> = (payload: LoopEventMap[K]) => void;
+
+export class LoopEvents {
+  private readonly listeners = new Map<LoopEventName, Listener<LoopEventName>[]>();
+
+  on<K extends LoopEventName>(name: K, listener: Listener<K>): this {
+    const list = this.listeners.get(name) ?? [];
+    list.push(listener as Listener<LoopEventName>);
+    this.listeners.set(name, list);
+    return this;
+  }
+
+  emit<K extends LoopEventName>(name: K, payload: LoopEventMap[K]): void {
+    for (const listener of this.listeners.get(name) ?? []) listener(payload);
+  }
+}

@@ -1,0 +1,112 @@
+// Persistence for the guards: the hourly call/token window in the Bash tool's files, the
+// circuit breaker with its bounded history, a pending usage-limit wait (ours; survives a
+// restart) and the run's spend (ours). Pure decisions live in lib/core; this file only maps
+// them to files.
+
+import { rmSync } from 'node:fs';
+import {
+  applyStartupRecovery,
+  toHistoryEntry,
+  type BreakerResult,
+  type BreakerState,
+  type BreakerThresholds,
+} from '../core/circuit-breaker.js';
+import { initialSpendState, type SpendState } from '../core/spend.js';
+import type { RateWindowState } from '../core/rate-window.js';
+import { writeJsonAtomic } from '../state/atomic-write.js';
+import { readIntegerFile, readTrimmedText, writeIntegerFile } from '../state/integer-file.js';
+import type { RalphPaths } from '../state/paths.js';
+import { readStateFile, type StateReadOptions } from '../state/state-file.js';
+import { appendCircuitBreakerHistory, loadCircuitBreaker, saveCircuitBreaker } from '../state/store.js';
+import { z } from 'zod';
+
+export function loadRateWindow(paths: RalphPaths, options: StateReadOptions): RateWindowState {
+  return {
+    calls: readIntegerFile(paths.callCount, options),
+    tokens: readIntegerFile(paths.tokenCount, options),
+    lastReset: readTrimmedText(paths.lastReset) ?? '',
+  };
+}
+
+export function saveRateWindow(paths: RalphPaths, window: RateWindowState): void {
+  writeIntegerFile(paths.callCount, window.calls);
+  writeIntegerFile(paths.tokenCount, window.tokens);
+  writeIntegerFile(paths.lastReset, Number(window.lastReset) || 0);
+}
+
+export function loadBreaker(paths: RalphPaths, options: StateReadOptions): BreakerState {
+  const { value } = loadCircuitBreaker(paths, options);
+  return { ...value, current_loop: value.current_loop ?? 0 } as BreakerState;
+}
+
+/** Saves the new state and, on a transition, appends it to the history (last 100). */
+export function saveBreaker(paths: RalphPaths, result: BreakerResult, options: StateReadOptions): void {
+  const { last_error_signature, ...rest } = result.state;
+  saveCircuitBreaker(paths, { ...rest, ...(last_error_signature ? { last_error_signature } : {}) });
+  if (result.transition) appendCircuitBreakerHistory(paths, { ...toHistoryEntry(result.transition) }, options);
+}
+
+/** Loads the breaker, applies cooldown / auto-reset, and saves when that changed it. */
+export function recoverBreaker(
+  paths: RalphPaths,
+  thresholds: BreakerThresholds,
+  options: StateReadOptions,
+): BreakerResult {
+  const result = applyStartupRecovery(loadBreaker(paths, options), thresholds, options.clock.now());
+  if (result.transition) saveBreaker(paths, result, options);
+  return result;
+}
+
+const usageWaitSchema = z.looseObject({
+  resume_at: z.string(),
+  resume_at_ms: z.number(),
+  reason: z.string().default(''),
+  source: z.string().default('fallback'),
+  detected_at: z.string().default(''),
+});
+export type UsageWaitFile = z.infer<typeof usageWaitSchema>;
+
+export function loadUsageWait(paths: RalphPaths, options: StateReadOptions): UsageWaitFile | undefined {
+  const result = readStateFile(paths.usageLimitWait, usageWaitSchema.nullable(), null, options);
+  return result.value ?? undefined;
+}
+
+export function saveUsageWait(paths: RalphPaths, wait: UsageWaitFile): void {
+  writeJsonAtomic(paths.usageLimitWait, wait);
+}
+
+export function clearUsageWait(paths: RalphPaths): void {
+  rmSync(paths.usageLimitWait, { force: true });
+}
+
+const runStateSchema = z.looseObject({
+  started_at_ms: z.number(),
+  spend: z.looseObject({
+    run: z.looseObject({
+      tokens: z.looseObject({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheCreation: z.number() }),
+      costUsd: z.number(),
+      loops: z.number(),
+    }),
+    hour: z.looseObject({ key: z.string(), tokens: z.number(), costUsd: z.number() }),
+    lastCumulativeBySession: z.record(z.string(), z.number()),
+  }),
+});
+
+export interface RunState {
+  started_at_ms: number;
+  spend: SpendState;
+}
+
+export function newRunState(now: number): RunState {
+  return { started_at_ms: now, spend: initialSpendState(now) };
+}
+
+/** Spend of the current run; a run starts fresh each time ralph starts (budgets are per run). */
+export function saveRunState(paths: RalphPaths, state: RunState): void {
+  writeJsonAtomic(paths.runState, state);
+}
+
+export function loadRunState(paths: RalphPaths, options: StateReadOptions): RunState | undefined {
+  const result = readStateFile(paths.runState, runStateSchema.nullable(), null, options);
+  return (result.value as RunState | null) ?? undefined;
+}

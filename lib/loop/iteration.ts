@@ -1,0 +1,295 @@
+// One agent call, as a pipeline of named steps: count the call, build the context, run the
+// agent, measure progress in git, classify the outcome, analyse the response, and record
+// everything (analysis, exit signals, session, spend, breaker, metrics).
+
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildInvocation, isSessionNotFound } from '../agents/claude-code.js';
+import { startClaudeRun, type ClaudeRunResult } from '../agents/claude-run.js';
+import { splitAllowedTools } from '../config/schema.js';
+import { classifyAgentFailure, type AgentFailureResult } from '../core/agent-failure.js';
+import { errorSignatureOf, nextBreakerState } from '../core/circuit-breaker.js';
+import { updateExitSignals } from '../core/exit-signals.js';
+import { parseFixPlan } from '../core/fix-plan.js';
+import { buildLoopContext } from '../core/loop-context.js';
+import { addTokens, countCall } from '../core/rate-window.js';
+import { analyzeResponse, type ResponseAnalysis } from '../core/response-analysis.js';
+import { recordLoopSpend } from '../core/spend.js';
+import { agentOutputLogName, agentStderrLogName } from '../state/paths.js';
+import type { ResponseAnalysisFile } from '../state/schemas.js';
+import { appendMetrics, loadExitSignals, loadResponseAnalysis, saveExitSignals, saveResponseAnalysis } from '../state/store.js';
+import { formatIsoTimestamp } from '../state/timestamps.js';
+import { loadResumableSession, resetSession, saveAgentSession } from './agent-session.js';
+import { breakerThresholds, reportBreakerTransition } from './breaker.js';
+import { listChangedFiles, takeGitSnapshot } from './git-progress.js';
+import { loadBreaker, saveBreaker, saveRateWindow, saveRunState } from './guard-store.js';
+import type { LoopRuntime } from './runtime.js';
+
+export interface IterationResult {
+  /** How the agent call ended, for the loop's next decision. */
+  failure: AgentFailureResult;
+  run: ClaudeRunResult;
+  filesChanged: string[];
+  analysis: ResponseAnalysis | null;
+  breakerOpened: boolean;
+}
+
+export async function runIteration(rt: LoopRuntime, loop: number): Promise<IterationResult> {
+  const { deps, paths, config } = rt;
+  rt.rate = countCall(rt.rate);
+  saveRateWindow(paths, rt.rate);
+  rt.callsMade++;
+  deps.logger.info(`Executing Claude Code (Call ${rt.rate.calls}/${config.MAX_CALLS_PER_HOUR})`);
+
+  const before = await takeGitSnapshot({ projectDir: paths.projectDir, processRunner: deps.processRunner });
+  writeFileSync(paths.loopStartSha, `${before.head}\n`);
+
+  const session = config.SESSION_CONTINUITY
+    ? loadResumableSession(paths, config.SESSION_EXPIRY_HOURS, rt.state)
+    : undefined;
+  if (session) deps.logger.info(`Resuming Claude session: ${session.sessionId.slice(0, 20)}... (${session.ageHours}h old)`);
+
+  let run = await runAgentOnce(rt, loop, session?.sessionId);
+  let failure = classify(rt, run);
+  if (failure.kind === 'session_not_found' && session) {
+    // The CLI no longer has that session (expired or purged): start fresh, once.
+    deps.logger.warn(`Claude has no session ${session.sessionId.slice(0, 20)}...; retrying with a fresh session`);
+    resetSession(paths, 'session_not_found', loop, rt.state);
+    run = await runAgentOnce(rt, loop, undefined);
+    failure = classify(rt, run);
+  }
+
+  const after = await takeGitSnapshot({ projectDir: paths.projectDir, processRunner: deps.processRunner });
+  const filesChanged = await listChangedFiles(before, after, { projectDir: paths.projectDir, processRunner: deps.processRunner });
+  return recordOutcome(rt, loop, run, failure, filesChanged, session?.sessionId);
+}
+
+async function runAgentOnce(rt: LoopRuntime, loop: number, resumeSessionId: string | undefined): Promise<ClaudeRunResult> {
+  const { deps, paths, config } = rt;
+  const invocation = buildInvocation({
+    command: rt.agentCommand,
+    prompt: readFileSync(rt.promptFile, 'utf8'),
+    outputFormat: config.CLAUDE_OUTPUT_FORMAT === 'text' ? 'text' : 'json',
+    model: config.CLAUDE_MODEL || undefined,
+    effort: config.CLAUDE_EFFORT || undefined,
+    allowedTools: splitAllowedTools(config.ALLOWED_TOOLS),
+    resumeSessionId,
+    loopContext: buildContext(rt, loop),
+  });
+  if (config.RALPH_VERBOSE) {
+    deps.logger.debug(`Claude argv (${invocation.args.length + 1} args): ${[invocation.cmd, ...invocation.args].join(' ')} <prompt on stdin: ${invocation.stdin.length} chars>`);
+  }
+  const now = new Date(deps.clock.now());
+  const outputLogPath = join(paths.logsDir, agentOutputLogName(now));
+  rt.events.emit('agent:started', { loop, argv: [invocation.cmd, ...invocation.args], outputLogPath });
+  rt.display.start(loop);
+  const timeoutMs = config.CLAUDE_TIMEOUT_SECONDS > 0 ? config.CLAUDE_TIMEOUT_SECONDS * 1000 : config.CLAUDE_TIMEOUT_MINUTES * 60_000;
+  const handle = startClaudeRun({
+    invocation,
+    outputFormat: config.CLAUDE_OUTPUT_FORMAT === 'text' ? 'text' : 'json',
+    cwd: paths.projectDir,
+    env: agentEnv(deps.env),
+    timeoutMs,
+    graceMs: config.KILL_GRACE_SECONDS * 1000,
+    outputLogPath,
+    stderrLogPath: join(paths.logsDir, agentStderrLogName(now)),
+    processRunner: deps.processRunner,
+    clock: deps.clock,
+    onMessage: (message) => rt.display.message(message),
+    onText: (text) => rt.display.text(text),
+  });
+  rt.current = handle;
+  if (rt.stop.received) handle.interrupt();
+  const run = await handle.result;
+  rt.current = undefined;
+  rt.display.stop();
+  rt.events.emit('agent:finished', { loop, kind: run.kind, exitCode: run.exitCode, durationMs: run.durationMs });
+  if (run.kind === 'timed-out') {
+    deps.logger.warn(`Claude Code timed out after ${Math.round(timeoutMs / 60_000)} minutes (not an API limit)`);
+  }
+  return run;
+}
+
+function classify(rt: LoopRuntime, run: ClaudeRunResult): AgentFailureResult {
+  if (run.kind === 'interrupted') return { kind: 'failed', message: 'interrupted' };
+  const s = run.summary;
+  const result = classifyAgentFailure(
+    {
+      exitCode: run.exitCode,
+      timedOut: run.kind === 'timed-out',
+      isError: s.isError,
+      resultText: s.hasResult ? s.resultText : null,
+      subtype: s.subtype,
+      errors: s.errors,
+      terminalReason: s.terminalReason,
+      apiErrorStatus: s.apiErrorStatus,
+      apiErrorType: s.apiErrorType,
+      apiError: s.apiError,
+      assistantError: s.stream?.assistantError ?? null,
+      rateLimitRejected:
+        s.stream?.rateLimit?.status === 'rejected'
+          ? { resetsAt: s.stream.rateLimit.resetsAt, rateLimitType: s.stream.rateLimit.rateLimitType }
+          : null,
+      stderrTail: run.stderrTail,
+    },
+    { now: rt.deps.clock.now() },
+  );
+  // A run cut short (no result) that exited 0 is still a failed run (SIGINT exits 0, no result).
+  if (result.kind === 'ok' && rt.config.CLAUDE_OUTPUT_FORMAT !== 'text' && !s.hasResult) {
+    return { kind: 'failed', message: s.stream?.garbageLines ? 'agent output was not valid stream-json' : 'agent output had no result' };
+  }
+  if (result.kind === 'failed' && isSessionNotFound(run.stderrTail)) return { kind: 'session_not_found', message: 'session not found' };
+  return result;
+}
+
+function buildContext(rt: LoopRuntime, loop: number): string {
+  const plan = existsSync(rt.paths.fixPlan)
+    ? parseFixPlan(readFileSync(rt.paths.fixPlan, 'utf8'), rt.config.OPTIONAL_SECTIONS)
+    : null;
+  const previous = loadResponseAnalysis(rt.paths, rt.state);
+  const breaker = existsSync(rt.paths.circuitBreakerState) ? loadBreaker(rt.paths, rt.state).state : null;
+  return buildLoopContext({
+    loop,
+    plan,
+    breakerState: breaker,
+    previousAnalysis: previous.status === 'ok' ? (previous.value as unknown as ResponseAnalysis) : null,
+    openItemsConflict: rt.lastConflictItems.length > 0 ? { openItems: rt.lastConflictItems } : undefined,
+  });
+}
+
+function recordOutcome(
+  rt: LoopRuntime,
+  loop: number,
+  run: ClaudeRunResult,
+  failure: AgentFailureResult,
+  filesChanged: string[],
+  resumedSessionId: string | undefined,
+): IterationResult {
+  const { deps, paths, config } = rt;
+  const s = run.summary;
+  const now = deps.clock.now();
+  const productiveTimeout = failure.kind === 'timeout' && filesChanged.length > 0;
+  const analysable = failure.kind === 'ok' || productiveTimeout;
+
+  let analysis: ResponseAnalysis | null = null;
+  if (analysable) {
+    analysis = analyzeResponse({
+      agent: s,
+      loopNumber: loop,
+      gitFilesChanged: filesChanged.length,
+      allowedTools: splitAllowedTools(config.ALLOWED_TOOLS),
+      outputFile: paths.logsDir,
+      now: new Date(now),
+    });
+    saveResponseAnalysis(paths, analysis as unknown as ResponseAnalysisFile);
+    const signals = loadExitSignals(paths, rt.state).value;
+    saveExitSignals(paths, { ...updateExitSignals(signals, analysis, loop) });
+    logAnalysis(rt, analysis);
+  }
+
+  if (s.sessionId && config.SESSION_CONTINUITY && (failure.kind === 'ok' || failure.kind === 'timeout' || failure.kind === 'failed')) {
+    if (!s.isError) saveAgentSession(paths, s.sessionId, rt.state);
+  }
+  if (s.isError && failure.kind === 'failed') {
+    const concurrency = /tool.use.concurrency|concurrency/i.test(s.resultText);
+    resetSession(paths, concurrency ? 'tool_use_concurrency_error' : 'api_error_is_error_true', loop, rt.state);
+  }
+  if (failure.kind === 'prompt_too_long') resetSession(paths, 'prompt_too_long', loop, rt.state);
+
+  const tokens = s.usage.input + s.usage.output;
+  rt.rate = addTokens(rt.rate, tokens);
+  saveRateWindow(paths, rt.rate);
+  rt.run = {
+    ...rt.run,
+    spend: recordLoopSpend(
+      rt.run.spend,
+      { sessionId: s.sessionId, resumed: resumedSessionId !== undefined, resumedSessionId: resumedSessionId ?? null, usage: s.usage, totalCostUsd: s.totalCostUsd },
+      now,
+    ),
+  };
+  saveRunState(paths, rt.run);
+
+  // Transient API trouble and usage limits are waited out, not counted against the work.
+  const feedsBreaker = failure.kind !== 'transient' && failure.kind !== 'usage_limit' && run.kind !== 'interrupted';
+  let breakerOpened = false;
+  if (feedsBreaker) {
+    const a = analysis?.analysis;
+    const errorText = a ? (a.error_signature || null) : errorSignatureOf('message' in failure ? failure.message : 'failed');
+    const result = nextBreakerState(
+      loadBreaker(paths, rt.state),
+      {
+        loop,
+        filesChanged: filesChanged.length,
+        hasCompletionSignal: a?.has_completion_signal ?? false,
+        exitSignal: a?.exit_signal ?? false,
+        analysisFilesModified: a?.ralph_status?.files_modified ?? 0,
+        askingQuestions: a?.asking_questions ?? false,
+        hasPermissionDenials: a?.has_permission_denials ?? false,
+        errorSignature: errorText,
+        failed: !analysable,
+      },
+      breakerThresholds(config),
+      now,
+    );
+    saveBreaker(paths, result, rt.state);
+    if (result.transition) reportBreakerTransition(deps.logger, result.transition, rt.events);
+    breakerOpened = result.state.state === 'OPEN';
+  }
+
+  const success = failure.kind === 'ok';
+  rt.status.progress(
+    productiveTimeout
+      ? { status: 'timed_out_productive', filesChanged: filesChanged.length }
+      : success
+        ? { status: 'completed' }
+        : s.isError
+          ? { status: 'failed', error: 'is_error:true' }
+          : { status: 'failed' },
+  );
+  appendMetrics(paths, {
+    timestamp: formatIsoTimestamp(now),
+    loop,
+    duration: Math.round(run.durationMs / 1000),
+    success,
+    calls: 1,
+    tokens,
+    cost_usd: Number((rt.run.spend.run.costUsd).toFixed(6)),
+    files_changed: filesChanged.length,
+    exit_signal: analysis?.analysis.exit_signal ?? false,
+    tests_status: analysis?.analysis.tests_status ?? null,
+    outcome: productiveTimeout ? 'timed_out_productive' : failure.kind,
+    input_tokens: s.usage.input,
+    output_tokens: s.usage.output,
+    cache_read_tokens: s.usage.cacheRead,
+    cache_creation_tokens: s.usage.cacheCreation,
+  });
+  rt.events.emit('iteration:completed', {
+    loop,
+    success,
+    durationMs: run.durationMs,
+    calls: 1,
+    outcome: failure.kind,
+    filesChanged: filesChanged.length,
+    exitSignal: analysis?.analysis.exit_signal ?? false,
+    testsStatus: analysis?.analysis.tests_status ?? undefined,
+    tokens: s.usage,
+    costUsd: rt.run.spend.run.costUsd,
+    summary: analysis?.analysis.work_summary.slice(0, 200),
+  });
+  return { failure, run, filesChanged, analysis, breakerOpened };
+}
+
+function logAnalysis(rt: LoopRuntime, analysis: ResponseAnalysis): void {
+  const a = analysis.analysis;
+  const summary = a.work_summary.split('\n').find((l) => l.trim() !== '')?.slice(0, 100) ?? '';
+  rt.deps.logger.info(
+    `Analysis: exit signal ${a.exit_signal}, files changed ${a.files_modified}, confidence ${a.confidence_score}%` +
+      `${a.is_test_only ? ', test only' : ''}${summary ? ` — ${summary}` : ''}`,
+  );
+}
+
+/** The agent's environment: ours, minus what must not leak into it. */
+function agentEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { RALPH_DEBUG: _debug, ...rest } = env;
+  return rest;
+}

@@ -1,0 +1,352 @@
+// The loop: before each agent call the guards run in the Bash tool's order — integrity, circuit
+// breaker, usage-limit wait, hourly rate window, budgets, exit gate — then one iteration, then
+// the outcome decides whether to go on, wait, or stop with an exit code that says why.
+
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { classifyPermissionDenials, suggestAllowedTools, splitAllowedTools } from '../core/allowed-tools-suggestion.js';
+import { formatHaltBox, formatPermissionHalt } from '../core/breaker-messages.js';
+import { backoffDelayMs } from '../core/agent-failure.js';
+import { cooldownEndsAt, shouldHalt } from '../core/circuit-breaker.js';
+import { formatCountdown } from '../core/countdown.js';
+import { emptyExitSignals } from '../core/exit-signals.js';
+import { evaluateExitGate, nextConflictCount, type ExitGateResult } from '../core/exit-gate.js';
+import { parseFixPlan } from '../core/fix-plan.js';
+import { checkRateLimit, rollWindow } from '../core/rate-window.js';
+import { computeUsageLimitWait } from '../core/reset-time.js';
+import { checkBudgets } from '../core/spend.js';
+import type { ResponseAnalysis } from '../core/response-analysis.js';
+import { EXIT } from '../errors.js';
+import { writeJsonAtomic } from '../state/atomic-write.js';
+import { loadExitSignals, loadResponseAnalysis } from '../state/store.js';
+import { formatIsoTimestamp } from '../state/timestamps.js';
+import { resetSession, touchRalphSession } from './agent-session.js';
+import { breakerThresholds, reportBreakerTransition } from './breaker.js';
+import { describeDryRun } from './dry-run.js';
+import { clearUsageWait, loadBreaker, loadUsageWait, recoverBreaker, saveRateWindow, saveUsageWait } from './guard-store.js';
+import { runIteration, type IterationResult } from './iteration.js';
+import { CONTINUE, type LoopRuntime, type RunStop, type StepResult } from './runtime.js';
+import { askUsageLimitChoice } from './usage-limit-prompt.js';
+import { missingRequiredPaths } from './startup.js';
+import { waitUntil } from './wait-until.js';
+import { rotateLogIfNeeded } from '../platform/logger.js';
+
+export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
+  const { deps, paths } = rt;
+  // Stale exit signals from an earlier run must not end this one before it starts (#194).
+  writeJsonAtomic(paths.exitSignals, emptyExitSignals());
+  rmSync(paths.responseAnalysis, { force: true });
+  rt.events.emit('run:started', { loopCount: rt.loopCount, maxCallsPerHour: rt.config.MAX_CALLS_PER_HOUR });
+
+  for (;;) {
+    if (rt.stop.received) return interrupted(rt);
+    rt.loopCount++;
+    rotateLogIfNeeded(paths.ralphLog);
+    touchRalphSession(paths, rt.state);
+    deps.logger.log('LOOP', `=== Starting Loop #${rt.loopCount} ===`);
+
+    const guard = await checkGuards(rt);
+    if (guard.kind === 'stop') return finish(rt, guard);
+    if (guard.kind === 'wait') {
+      // A wait is not a loop (the Bash tool skipped loop numbers here).
+      rt.loopCount--;
+      continue;
+    }
+
+    if (rt.config.DRY_RUN) {
+      describeDryRun(rt, rt.loopCount);
+      rt.callsMade++;
+      const limit = rt.config.MAX_LOOPS > 0 ? rt.config.MAX_LOOPS : 1;
+      if (rt.callsMade >= limit) {
+        return finish(rt, { kind: 'stop', exitCode: EXIT.ok, status: 'completed', exitReason: 'dry_run_complete', lastAction: 'dry_run' });
+      }
+      continue;
+    }
+
+    writeStatus(rt, 'executing', 'running', '');
+    rt.events.emit('iteration:started', { loop: rt.loopCount, callsThisHour: rt.rate.calls });
+    const result = await runIteration(rt, rt.loopCount);
+    const next = await afterIteration(rt, result);
+    if (next.kind === 'stop') return finish(rt, next);
+    deps.logger.log('LOOP', `=== Completed Loop #${rt.loopCount} ===`);
+    if (rt.config.LOOP_DELAY_SECONDS > 0) {
+      await deps.clock.sleep(rt.config.LOOP_DELAY_SECONDS * 1000, rt.stop.signal);
+    }
+  }
+}
+
+type GuardResult = StepResult | { kind: 'wait' };
+
+async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
+  const { deps, paths, config } = rt;
+  const now = () => deps.clock.now();
+
+  const missing = missingRequiredPaths(paths);
+  if (missing.length > 0) {
+    deps.logger.error(`Ralph integrity check failed - critical files missing: ${missing.join(', ')}`);
+    resetSession(paths, 'integrity_failure', rt.loopCount, rt.state);
+    return stop(EXIT.halted, 'halted', 'files_deleted', 'integrity_failure', 'Required files are missing; to restore, run: ralph-enable --force');
+  }
+
+  const breaker = recoverBreaker(paths, breakerThresholds(config), rt.state);
+  if (breaker.transition) reportBreakerTransition(deps.logger, breaker.transition, rt.events);
+  if (shouldHalt(breaker.state)) {
+    const box = formatHaltBox(breaker.state, { cooldownEndsAt: cooldownEndsAt(breaker.state, breakerThresholds(config)), now: now() });
+    deps.stderr.write(`${box.join('\n')}\n`);
+    resetSession(paths, 'circuit_breaker_open', rt.loopCount, rt.state);
+    return stop(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', `Circuit breaker is OPEN: ${breaker.state.reason}`);
+  }
+
+  const usageWait = loadUsageWait(paths, rt.state);
+  if (usageWait) {
+    if (usageWait.resume_at_ms > now()) {
+      const done = await waitWithCountdown(rt, usageWait.resume_at_ms, 'usage', `Usage limit: ${usageWait.reason}`);
+      if (!done) return interrupted(rt);
+    }
+    clearUsageWait(paths);
+    return { kind: 'wait' };
+  }
+
+  rt.rate = rollWindow(rt.rate, now());
+  saveRateWindow(paths, rt.rate);
+  const rate = checkRateLimit(rt.rate, { maxCalls: config.MAX_CALLS_PER_HOUR, maxTokens: 0 }, now());
+  if (!rate.ok) {
+    const what = `calls: ${rt.rate.calls}/${config.MAX_CALLS_PER_HOUR}`;
+    deps.logger.warn(`Rate limit reached (${what}). Waiting for reset...`);
+    const done = await waitWithCountdown(rt, rate.resetAt, 'rate', `Rate limit (${what})`);
+    if (!done) return interrupted(rt);
+    rt.rate = rollWindow(rt.rate, now());
+    saveRateWindow(paths, rt.rate);
+    deps.logger.success('Rate limit reset! Ready for new calls.');
+    return { kind: 'wait' };
+  }
+
+  const budget = checkBudgets(
+    rt.run.spend,
+    {
+      maxCostUsd: config.MAX_COST_USD,
+      maxTokensPerHour: config.MAX_TOKENS_PER_HOUR,
+      maxLoops: null,
+      maxRunMinutes: config.MAX_RUN_MINUTES,
+      startedAt: rt.run.started_at_ms,
+      loopsDone: rt.callsMade,
+    },
+    now(),
+  );
+  if (budget) {
+    deps.logger.warn(budget.reason);
+    return stop(EXIT.limit, 'stopped', budget.exitReason, 'budget_reached', budget.reason);
+  }
+
+  const gate = evaluateGate(rt);
+  if (gate.kind === 'exit') return exitFromGate(rt, gate);
+  if (gate.compoundCommands) {
+    deps.logger.warn(
+      `Claude CLI denied ${gate.compoundCommands.count} compound command(s) but the base command is already in ALLOWED_TOOLS: ${gate.compoundCommands.deniedCommands.join(', ')}`,
+    );
+  }
+  rt.lastConflictItems = gate.conflict?.openItems ?? [];
+  if (gate.conflict) {
+    deps.logger.warn(
+      `Completion claimed but fix_plan.md has ${gate.conflict.openItems.length} open item(s) (${gate.conflict.count}/${gate.conflict.limit}); continuing`,
+    );
+  }
+
+  if (config.MAX_LOOPS > 0 && rt.callsMade >= config.MAX_LOOPS && !config.DRY_RUN) {
+    const reason = `Loop budget reached: ${rt.callsMade} of --max-loops ${config.MAX_LOOPS} loops done`;
+    deps.logger.warn(reason);
+    return stop(EXIT.limit, 'stopped', 'max_loops_reached', 'budget_reached', reason);
+  }
+  return CONTINUE;
+}
+
+function evaluateGate(rt: LoopRuntime): ExitGateResult {
+  const { paths, config } = rt;
+  const signals = existsSync(paths.exitSignals) ? loadExitSignals(paths, rt.state).value : emptyExitSignals();
+  const analysis = loadResponseAnalysis(paths, rt.state);
+  const plan = existsSync(paths.fixPlan) ? parseFixPlan(readFileSync(paths.fixPlan, 'utf8'), config.OPTIONAL_SECTIONS) : null;
+  const result = evaluateExitGate({
+    exitSignals: signals,
+    analysis: analysis.status === 'ok' ? (analysis.value as unknown as ResponseAnalysis) : null,
+    plan,
+    config: {
+      maxConsecutiveTestLoops: config.MAX_CONSECUTIVE_TEST_LOOPS,
+      maxConsecutiveDoneSignals: config.MAX_CONSECUTIVE_DONE_SIGNALS,
+      exitRequiresPlanComplete: config.EXIT_REQUIRES_PLAN_COMPLETE,
+      completionConflictLimit: config.COMPLETION_CONFLICT_LIMIT,
+    },
+    conflictCount: rt.conflictCount,
+  });
+  rt.conflictCount = nextConflictCount(rt.conflictCount, result);
+  return result;
+}
+
+function exitFromGate(rt: LoopRuntime, gate: Extract<ExitGateResult, { kind: 'exit' }>): RunStop {
+  const { deps, paths, config } = rt;
+  if (gate.reason === 'permission_denied') {
+    const analysis = loadResponseAnalysis(paths, rt.state).value;
+    const allowed = splitAllowedTools(config.ALLOWED_TOOLS);
+    const denials = lastDenials(rt);
+    const { actionable } = classifyPermissionDenials(denials, allowed);
+    const suggestion = suggestAllowedTools(allowed, actionable.length > 0 ? actionable : denials);
+    deps.stderr.write(`${formatPermissionHalt(actionable.length > 0 ? actionable : denials, suggestion).join('\n')}\n`);
+    resetSession(paths, 'permission_denied', rt.loopCount, rt.state);
+    return stop(EXIT.halted, 'halted', 'permission_denied', 'permission_denied',
+      `Permission denied: ${analysis.analysis.denied_commands.join(', ')}. Add to .ralphrc: ${suggestion.line}`);
+  }
+  if (gate.reason === 'completion_conflict') {
+    const items = gate.conflict?.openItems ?? [];
+    deps.logger.error(`Claude claimed completion ${gate.conflict?.count ?? 3} loops in a row, but fix_plan.md still has ${items.length} open item(s)`);
+    for (const item of items.slice(0, 10)) deps.stderr.write(`  - [ ] ${item}\n`);
+    resetSession(paths, 'completion_conflict', rt.loopCount, rt.state);
+    return stop(EXIT.halted, 'halted', 'completion_conflict', 'completion_conflict',
+      'Completion claimed while fix_plan.md has open items; tick finished items or set EXIT_REQUIRES_PLAN_COMPLETE=false');
+  }
+  deps.logger.success(`🏁 Graceful exit triggered: ${gate.reason}`);
+  resetSession(paths, 'project_complete', rt.loopCount, rt.state);
+  return stop(EXIT.ok, 'completed', gate.reason, 'graceful_exit');
+}
+
+async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise<StepResult> {
+  const { deps, paths } = rt;
+  const { failure } = result;
+  if (rt.stop.received) return interrupted(rt);
+  if (result.run.spawnError) {
+    return stop(EXIT.couldNotRun, 'stopped', 'agent_not_started', 'failed', `Could not start ${rt.agentCommand}: ${result.run.spawnError.message}`);
+  }
+  if (failure.kind !== 'transient') rt.consecutiveTransientFailures = 0;
+
+  switch (failure.kind) {
+    case 'auth':
+    case 'billing':
+      deps.logger.error(`Claude Code: ${failure.message}`);
+      deps.stderr.write(`To fix: ${failure.fix}\n`);
+      return stop(EXIT.couldNotRun, 'stopped', failure.kind === 'auth' ? 'authentication_failed' : 'billing_error', 'failed', `${failure.message} — ${failure.fix}`);
+    case 'usage_limit':
+      return handleUsageLimit(rt, failure.usageLimit.resetAt, failure.message, failure.usageLimit.source);
+    case 'transient': {
+      rt.consecutiveTransientFailures++;
+      const delay = backoffDelayMs(rt.consecutiveTransientFailures);
+      deps.logger.warn(`Claude Code API trouble (${failure.reason}): ${failure.message}; retrying in ${formatCountdown(delay)}`);
+      writeStatus(rt, 'api_retry', 'paused', '');
+      const done = await waitWithCountdown(rt, deps.clock.now() + delay, 'backoff', `Retry after ${failure.reason}`);
+      return done ? CONTINUE : interrupted(rt);
+    }
+    default:
+      break;
+  }
+  if (result.breakerOpened) {
+    resetSession(paths, 'circuit_breaker_trip', rt.loopCount, rt.state);
+    const box = formatHaltBox(loadBreaker(paths, rt.state), { now: deps.clock.now() });
+    deps.stderr.write(`${box.join('\n')}\n`);
+    return stop(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', "Circuit breaker opened. Run 'ralph --reset-circuit' after fixing the cause");
+  }
+  if (failure.kind === 'ok' || (failure.kind === 'timeout' && result.filesChanged.length > 0)) {
+    writeStatus(rt, 'completed', 'success', '');
+    return CONTINUE;
+  }
+  const why = failure.kind === 'timeout' ? 'timeout without progress' : failure.message;
+  deps.logger.error(`Claude Code execution failed (${why}), check: ${paths.logsDir}`);
+  writeStatus(rt, 'failed', 'error', '');
+  const retryMs = rt.config.FAILURE_RETRY_SECONDS * 1000;
+  if (retryMs > 0) {
+    deps.logger.info(`Waiting ${rt.config.FAILURE_RETRY_SECONDS} seconds before retry...`);
+    await deps.clock.sleep(retryMs, rt.stop.signal);
+  }
+  return CONTINUE;
+}
+
+async function handleUsageLimit(rt: LoopRuntime, resetAt: number | undefined, message: string, source: string): Promise<StepResult> {
+  const { deps, paths, config } = rt;
+  const now = deps.clock.now();
+  const wait = computeUsageLimitWait({
+    resetAt: resetAt ?? null,
+    now,
+    marginMs: config.USAGE_LIMIT_MARGIN_SECONDS * 1000,
+    fallbackMs: config.USAGE_LIMIT_WAIT_MINUTES * 60_000,
+  });
+  deps.logger.warn(`🚫 Claude usage limit reached: ${message}`);
+  saveUsageWait(paths, {
+    resume_at: formatIsoTimestamp(wait.resumeAt),
+    resume_at_ms: wait.resumeAt,
+    reason: message,
+    source: wait.source === 'stated' ? source : 'fallback',
+    detected_at: formatIsoTimestamp(now),
+  });
+  writeStatus(rt, 'api_limit', 'paused', '', wait.resumeAt);
+  const choice = await askUsageLimitChoice({
+    stdin: process.stdin,
+    stderr: deps.stderr,
+    resumeAt: wait.resumeAt,
+    timeoutMs: config.USAGE_LIMIT_PROMPT_SECONDS * 1000,
+  });
+  if (choice === 'exit') {
+    clearUsageWait(paths);
+    resetSession(paths, 'api_limit_exit', rt.loopCount, rt.state);
+    return stop(EXIT.limit, 'stopped', 'api_5hour_limit', 'api_limit_exit', `Usage limit: ${message}`);
+  }
+  if (choice === 'retry') clearUsageWait(paths);
+  // 'wait': the guard at the top of the next loop waits until the persisted time.
+  return CONTINUE;
+}
+
+async function waitWithCountdown(rt: LoopRuntime, resumeAt: number, kind: 'rate' | 'usage' | 'backoff', reason: string): Promise<boolean> {
+  const { deps } = rt;
+  rt.events.emit('limit:waiting', { kind, resumeAt, reason });
+  if (kind !== 'backoff') writeStatus(rt, kind === 'rate' ? 'rate_limited' : 'api_limit', 'paused', '', kind === 'usage' ? resumeAt : undefined);
+  const tty = deps.stderr.isTTY;
+  let lastLogged = Number.POSITIVE_INFINITY;
+  const done = await waitUntil(resumeAt, {
+    clock: deps.clock,
+    signal: rt.stop.signal,
+    tickMs: tty ? 1000 : 60_000,
+    onTick: (remaining) => {
+      if (tty) deps.stderr.write(`\r\x1b[2K${reason} — time until retry: ${formatCountdown(remaining)}`);
+      else if (lastLogged - remaining >= 60_000 || lastLogged === Number.POSITIVE_INFINITY) {
+        lastLogged = remaining;
+        deps.logger.info(`${reason} — time until retry: ${formatCountdown(remaining)}`);
+      }
+    },
+  });
+  if (tty) deps.stderr.write('\r\x1b[2K');
+  if (done) rt.events.emit('limit:resumed', { kind });
+  return done;
+}
+
+function lastDenials(rt: LoopRuntime) {
+  const analysis = loadResponseAnalysis(rt.paths, rt.state).value as unknown as { analysis: { denied_commands?: string[] } };
+  return (analysis.analysis.denied_commands ?? []).map((entry) => {
+    const m = /^Bash\((.*)\)$/s.exec(entry);
+    return m ? { tool_name: 'Bash', tool_input: { command: m[1] } } : { tool_name: entry, tool_input: null };
+  });
+}
+
+function interrupted(rt: LoopRuntime): RunStop {
+  const signal = rt.stop.received ?? 'SIGINT';
+  rt.deps.logger.warn('Ralph loop interrupted. Cleaning up...');
+  resetSession(rt.paths, 'manual_interrupt', rt.loopCount, rt.state);
+  return finish(rt, stop(signal === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint, 'stopped', 'interrupted', 'interrupted'));
+}
+
+function finish(rt: LoopRuntime, result: RunStop): RunStop {
+  writeStatus(rt, result.lastAction, result.status, result.exitReason);
+  rt.events.emit('run:finished', { status: result.status, exitReason: result.exitReason, lastAction: result.lastAction, exitCode: result.exitCode });
+  return result;
+}
+
+function writeStatus(rt: LoopRuntime, lastAction: string, status: string, exitReason: string, usageLimitResetsAt?: number): void {
+  rt.status.write({
+    loopCount: rt.loopCount,
+    callsThisHour: rt.rate.calls,
+    tokensThisHour: rt.rate.tokens,
+    lastAction,
+    status,
+    exitReason,
+    spend: rt.run.spend,
+    usageLimitResetsAt,
+  });
+}
+
+function stop(exitCode: number, status: string, exitReason: string, lastAction: string, message?: string): RunStop {
+  return { kind: 'stop', exitCode, status, exitReason, lastAction, message };
+}
+

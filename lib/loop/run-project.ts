@@ -1,0 +1,157 @@
+// Composition of one `ralph` run: configuration, startup checks, the single-instance lock, the
+// runtime the loop steps share, signal handling, and the final exit code. Tests call this with
+// their own Deps (fake clock, captured output) and a fake `claude` on PATH.
+
+import { mkdirSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { loadConfig, type LoadConfigResult } from '../config/load-config.js';
+import { initialRateWindow } from '../core/rate-window.js';
+import { formatConfigProblem } from '../config/problems.js';
+import { EXIT, RalphError } from '../errors.js';
+import type { Deps } from '../platform/deps.js';
+import { acquireProjectLock } from '../state/lock.js';
+import { ralphPaths } from '../state/paths.js';
+import type { StateReadOptions } from '../state/state-file.js';
+import { AgentDisplay } from './agent-display.js';
+import { initRalphSession } from './agent-session.js';
+import { LoopEvents } from './events.js';
+import { loadRateWindow, newRunState, saveRunState } from './guard-store.js';
+import { runLoop } from './run-loop.js';
+import type { LoopRuntime } from './runtime.js';
+import {
+  assertNotLegacyLayout,
+  assertPromptExists,
+  findAgentCommand,
+  integrityError,
+  isVersionTooOld,
+  missingRequiredPaths,
+} from './startup.js';
+import { StatusWriter } from './status-writer.js';
+import { exitCodeForSignal, installStopSignal, type StopSignalOptions } from './stop-signal.js';
+import { PACKAGE_ROOT } from '../cli/package-info.js';
+
+export interface RunProjectOptions {
+  projectDir: string;
+  flags: Record<string, string | number | boolean>;
+  deps: Deps;
+  fresh?: boolean;
+  /** For tests: where SIGINT/SIGTERM handlers are installed (default: the real process). */
+  signals?: StopSignalOptions['process'];
+  events?: LoopEvents;
+}
+
+export async function runProject(options: RunProjectOptions): Promise<number> {
+  const { projectDir, deps } = options;
+  const paths = ralphPaths(projectDir);
+  assertNotLegacyLayout(projectDir);
+
+  const loaded = loadProjectConfig(options);
+  const { config } = loaded;
+  const promptFile = isAbsolute(config.PROMPT_FILE) ? config.PROMPT_FILE : resolve(projectDir, config.PROMPT_FILE);
+  assertPromptExists(paths, promptFile);
+  const missing = missingRequiredPaths(paths);
+  if (missing.length > 0) throw integrityError(missing, EXIT.couldNotRun);
+  mkdirSync(paths.logsDir, { recursive: true });
+  mkdirSync(paths.docsGeneratedDir, { recursive: true });
+
+  const agent = await resolveAgent(options, loaded);
+  const lock = acquireProjectLock(paths, { pid: process.pid, logger: deps.logger });
+  const state: StateReadOptions = { logger: deps.logger, clock: deps.clock };
+  const events = options.events ?? new LoopEvents();
+  const now = deps.clock.now();
+  const status = new StatusWriter({
+    paths,
+    clock: deps.clock,
+    maxCallsPerHour: config.MAX_CALLS_PER_HOUR,
+    maxTokensPerHour: config.MAX_TOKENS_PER_HOUR,
+    maxLoops: config.MAX_LOOPS,
+    maxCostUsd: config.MAX_COST_USD,
+    startedAt: now,
+  });
+  const rt: LoopRuntime = {
+    config,
+    paths,
+    deps,
+    state,
+    agentCommand: agent,
+    promptFile,
+    status,
+    display: new AgentDisplay({ paths, clock: deps.clock, stdout: deps.stdout, live: config.LIVE_OUTPUT, showToolArgs: config.LIVE_SHOW_TOOL_ARGS, status }),
+    events,
+    stop: undefined as never,
+    loopCount: 0,
+    callsMade: 0,
+    rate: loadRateWindow(paths, state),
+    run: newRunState(now),
+    conflictCount: 0,
+    lastConflictItems: [],
+    consecutiveTransientFailures: 0,
+  };
+  if (!rt.rate.lastReset) rt.rate = initialRateWindow(now);
+  saveRunState(paths, rt.run);
+  rt.stop = installStopSignal({
+    process: options.signals,
+    onFirst: () => rt.current?.interrupt(),
+    onSecond: options.signals ? () => undefined : (signal) => process.exit(exitCodeForSignal(signal)),
+  });
+
+  deps.logger.success('🚀 Ralph loop starting with Claude Code');
+  deps.logger.info(`Max calls per hour: ${config.MAX_CALLS_PER_HOUR}`);
+  deps.logger.info('Logs: .ralph/logs/ | Docs: .ralph/docs/generated/ | Status: .ralph/status.json');
+  try {
+    initRalphSession(paths, state);
+    const result = await runLoop(rt);
+    if (result.message) {
+      const level = result.exitCode === EXIT.ok ? 'SUCCESS' : result.exitCode === EXIT.limit ? 'WARN' : 'ERROR';
+      deps.logger.log(level, result.message);
+    }
+    deps.logger.info(`Loops: ${rt.loopCount}, API calls this run: ${rt.callsMade}, exit reason: ${result.exitReason}`);
+    return result.exitCode;
+  } finally {
+    rt.stop.dispose();
+    lock.release();
+  }
+}
+
+function loadProjectConfig(options: RunProjectOptions): LoadConfigResult {
+  const result = loadConfig({
+    projectDir: options.projectDir,
+    homeDir: options.deps.homeDir,
+    env: options.deps.env,
+    flags: options.flags,
+  });
+  for (const warning of result.warnings) options.deps.logger.warn(formatConfigProblem(warning));
+  options.deps.logger.info('Loaded configuration from .ralphrc');
+  return result;
+}
+
+async function resolveAgent(options: RunProjectOptions, loaded: LoadConfigResult): Promise<string> {
+  const { config, sources } = loaded;
+  const { deps } = options;
+  try {
+    const found = await findAgentCommand({
+      configured: config.CLAUDE_CODE_CMD,
+      configuredFromDefault: sources.CLAUDE_CODE_CMD.kind === 'default',
+      env: deps.env,
+      projectDir: options.projectDir,
+      ralphRoot: PACKAGE_ROOT,
+      processRunner: deps.processRunner,
+    });
+    if (found.version === undefined) {
+      deps.logger.warn('Could not detect the Claude Code CLI version; assuming it is compatible');
+    } else if (isVersionTooOld(found.version, config.CLAUDE_MIN_VERSION)) {
+      deps.logger.warn(`Claude CLI version ${found.version} is older than ${config.CLAUDE_MIN_VERSION}; some features may not work`);
+    } else {
+      deps.logger.info(`Claude CLI version ${found.version} (>= ${config.CLAUDE_MIN_VERSION})`);
+    }
+    return found.command;
+  } catch (error) {
+    // A dry run shows what would run even where the CLI is not installed.
+    if (config.DRY_RUN && error instanceof RalphError) {
+      deps.logger.warn(`${error.message} (dry run: continuing)`);
+      return config.CLAUDE_CODE_CMD;
+    }
+    throw error;
+  }
+}
+

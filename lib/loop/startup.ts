@@ -1,0 +1,146 @@
+// Startup checks before the first loop (reference §4.1): old flat layout, missing prompt,
+// integrity of the required files, and finding a Claude Code CLI that actually runs.
+
+import { accessSync, constants, existsSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { compareVersions, parseClaudeVersion, splitCommand } from '../agents/claude-code.js';
+import { RalphError } from '../errors.js';
+import type { ProcessRunner } from '../platform/process.js';
+import { requiredPaths, type RalphPaths } from '../state/paths.js';
+
+export function isLegacyFlatLayout(projectDir: string): boolean {
+  if (existsSync(join(projectDir, '.ralph'))) return false;
+  return ['PROMPT.md', '@fix_plan.md', '@AGENT.md'].some((name) => existsSync(join(projectDir, name)));
+}
+
+export function assertNotLegacyLayout(projectDir: string): void {
+  if (!isLegacyFlatLayout(projectDir)) return;
+  throw new RalphError('legacy_layout', 'This project uses the old flat structure.', {
+    details: [
+      'Ralph now keeps its files in a .ralph/ folder (PROMPT.md, fix_plan.md, AGENT.md, specs/, logs/).',
+      'Nothing was changed.',
+    ],
+    hint: 'run ralph-migrate to move this project to the .ralph/ layout',
+  });
+}
+
+export function assertPromptExists(paths: RalphPaths, promptFile: string): void {
+  if (existsSync(promptFile)) return;
+  const partial = [paths.fixPlan, paths.agent, paths.specsDir].some((p) => existsSync(p));
+  throw new RalphError('prompt_missing', `Prompt file '${displayPath(paths, promptFile)}' not found!`, {
+    details: [
+      partial
+        ? 'This appears to be a Ralph project but is missing .ralph/PROMPT.md.'
+        : 'This directory is not a Ralph project.',
+      'To fix this:',
+      '  1. Enable Ralph in this project:  ralph-enable (or ralph-enable-ci)',
+      '  2. Create a new project:          ralph-setup my-project',
+      '  3. Import requirements:           ralph-import requirements.md',
+      '  4. Change to a Ralph project directory: cd path/to/project',
+      '  5. Create .ralph/PROMPT.md by hand',
+    ],
+    hint: 'run ralph-enable here, or cd into a Ralph project',
+  });
+}
+
+export function missingRequiredPaths(paths: RalphPaths): string[] {
+  return requiredPaths(paths)
+    .filter((p) => !existsSync(p))
+    .map((p) => displayPath(paths, p));
+}
+
+export function integrityError(missing: string[], exitCode: number): RalphError {
+  return new RalphError('integrity_failure', 'Ralph integrity check failed - critical files missing', {
+    exitCode,
+    details: ['Ralph integrity check failed. Missing files:', ...missing.map((m) => `  - ${m}`)],
+    hint: 'to restore, run: ralph-enable --force',
+  });
+}
+
+export interface AgentCommandOptions {
+  configured: string;
+  configuredFromDefault: boolean;
+  env: NodeJS.ProcessEnv;
+  projectDir: string;
+  ralphRoot: string;
+  processRunner: ProcessRunner;
+}
+
+export interface AgentCommand {
+  /** The command string to use as CLAUDE_CODE_CMD (words, not a shell line). */
+  command: string;
+  version?: string;
+}
+
+/**
+ * CLAUDE_CODE_CMD when set, then `claude` on PATH, then the project's or ralph's own
+ * node_modules/.bin/claude. The chosen command must answer `--version`.
+ */
+export async function findAgentCommand(options: AgentCommandOptions): Promise<AgentCommand> {
+  const candidates: string[] = [];
+  if (!options.configuredFromDefault) candidates.push(options.configured);
+  else {
+    candidates.push(options.configured);
+    for (const root of [options.projectDir, options.ralphRoot]) {
+      const local = join(root, 'node_modules', '.bin', 'claude');
+      if (isExecutable(local)) candidates.push(local);
+    }
+  }
+  for (const candidate of candidates) {
+    const words = splitCommand(candidate);
+    if (words.length === 0 || !resolveExecutable(words[0]!, options.env, options.projectDir)) continue;
+    const answer = await options.processRunner.run(words[0]!, [...words.slice(1), '--version'], {
+      cwd: options.projectDir,
+      env: options.env,
+      timeoutMs: 30_000,
+    });
+    if (answer.spawnError || answer.code !== 0) {
+      if (!options.configuredFromDefault) break;
+      continue;
+    }
+    return { command: candidate, version: parseClaudeVersion(answer.stdout) };
+  }
+  throw new RalphError('agent_missing', `Claude Code CLI not found: ${options.configured}`, {
+    details: [
+      '╔════════════════════════════════════════════════════════════╗',
+      '║  CLAUDE CODE CLI NOT FOUND                                 ║',
+      '╚════════════════════════════════════════════════════════════╝',
+      `The command '${options.configured}' is not installed or does not run.`,
+      'Install options:',
+      '  1. npm install -g @anthropic-ai/claude-code',
+      '  2. npx (set in .ralphrc): CLAUDE_CODE_CMD="npx @anthropic-ai/claude-code"',
+      '  3. A custom path (set in .ralphrc): CLAUDE_CODE_CMD="/path/to/claude"',
+    ],
+    hint: 'install Claude Code, or set CLAUDE_CODE_CMD in .ralphrc',
+  });
+}
+
+export function isVersionTooOld(version: string | undefined, minimum: string): boolean {
+  return version !== undefined && compareVersions(version, minimum) < 0;
+}
+
+function resolveExecutable(word: string, env: NodeJS.ProcessEnv, cwd: string): string | undefined {
+  if (word.includes('/')) {
+    const abs = isAbsolute(word) ? word : resolve(cwd, word);
+    return isExecutable(abs) ? abs : undefined;
+  }
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, word);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function displayPath(paths: RalphPaths, p: string): string {
+  return p.startsWith(paths.projectDir + '/') ? p.slice(paths.projectDir.length + 1) : p;
+}

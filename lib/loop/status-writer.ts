@@ -1,0 +1,78 @@
+// status.json and progress.json, in the Bash tool's field names (either version's monitor can
+// read them), plus a few fields of ours: spend against the budgets, the pid, the usage-limit
+// reset time. Every write is atomic.
+
+import { formatNextReset } from '../core/rate-window.js';
+import type { SpendState } from '../core/spend.js';
+import type { Clock } from '../platform/clock.js';
+import type { RalphPaths } from '../state/paths.js';
+import type { StatusFile } from '../state/schemas.js';
+import { saveProgress, saveStatus } from '../state/store.js';
+import { formatIsoTimestamp, formatLocalDateTime } from '../state/timestamps.js';
+
+export interface StatusSnapshot {
+  loopCount: number;
+  callsThisHour: number;
+  tokensThisHour: number;
+  lastAction: string;
+  status: string;
+  exitReason: string;
+  spend?: SpendState;
+  usageLimitResetsAt?: number;
+}
+
+export interface StatusWriterOptions {
+  paths: RalphPaths;
+  clock: Clock;
+  maxCallsPerHour: number;
+  maxTokensPerHour: number;
+  maxLoops: number;
+  maxCostUsd: number;
+  startedAt: number;
+}
+
+export class StatusWriter {
+  constructor(private readonly options: StatusWriterOptions) {}
+
+  write(snapshot: StatusSnapshot): void {
+    const { clock, paths } = this.options;
+    const now = clock.now();
+    const status: StatusFile = {
+      timestamp: formatIsoTimestamp(now),
+      loop_count: snapshot.loopCount,
+      calls_made_this_hour: snapshot.callsThisHour,
+      max_calls_per_hour: this.options.maxCallsPerHour,
+      tokens_used_this_hour: snapshot.tokensThisHour,
+      max_tokens_per_hour: this.options.maxTokensPerHour,
+      last_action: snapshot.lastAction,
+      status: snapshot.status,
+      exit_reason: snapshot.exitReason,
+      sandbox: { provider: 'none' },
+      next_reset: formatNextReset(now),
+      pid: process.pid,
+      started_at: formatIsoTimestamp(this.options.startedAt),
+      max_loops: this.options.maxLoops,
+      max_cost_usd: this.options.maxCostUsd,
+    };
+    if (snapshot.spend) {
+      const t = snapshot.spend.run.tokens;
+      status.run_tokens = t.input + t.output + t.cacheRead + t.cacheCreation;
+      status.run_cost_usd = Number(snapshot.spend.run.costUsd.toFixed(6));
+    }
+    if (snapshot.usageLimitResetsAt !== undefined) status.usage_limit_resets_at = formatIsoTimestamp(snapshot.usageLimitResetsAt);
+    saveStatus(paths, status);
+  }
+
+  progress(fields: { status: string; elapsedSeconds?: number; lastOutput?: string; filesChanged?: number; error?: string; indicator?: string }): void {
+    const { clock, paths } = this.options;
+    saveProgress(paths, {
+      status: fields.status,
+      ...(fields.indicator !== undefined ? { indicator: fields.indicator } : {}),
+      ...(fields.elapsedSeconds !== undefined ? { elapsed_seconds: fields.elapsedSeconds } : {}),
+      ...(fields.lastOutput !== undefined ? { last_output: fields.lastOutput.slice(0, 80) } : {}),
+      ...(fields.filesChanged !== undefined ? { files_changed: fields.filesChanged } : {}),
+      ...(fields.error !== undefined ? { error: fields.error } : {}),
+      timestamp: formatLocalDateTime(clock.now()),
+    });
+  }
+}

@@ -1,0 +1,156 @@
+// The loop's logger, in the Bash tool's `log_status` format: `[YYYY-MM-DD HH:MM:SS] [LEVEL] msg`
+// (local time) to stderr, coloured on a TTY, and uncoloured to .ralph/logs/ralph.log, which is
+// rotated at 10 MiB keeping 4 old files. Secrets are masked on every line before it goes anywhere.
+
+import { appendFileSync, existsSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Clock } from './clock.js';
+import type { Logger, LogLevel, Output } from './deps.js';
+
+export interface LoggerOptions {
+  /** ralph.log; appended only when its directory exists (the Bash tool never creates it to log). */
+  logFile?: string;
+  stderr: Pick<Output, 'write' | 'isTTY'>;
+  env: NodeJS.ProcessEnv;
+  clock: Clock;
+  /** Drop lines below this level (DEBUG < INFO = SUCCESS = LOOP < WARN < ERROR). Default INFO. */
+  minLevel?: LogLevel;
+  /** Show DEBUG lines (on stderr and in the file). */
+  verbose?: boolean;
+  /** Rotation size; default 10 MiB. */
+  maxLogBytes?: number;
+}
+
+const RANK: Record<LogLevel, number> = { DEBUG: 0, INFO: 1, SUCCESS: 1, LOOP: 1, WARN: 2, ERROR: 3 };
+
+// The Bash tool's colour codes.
+const COLOUR: Record<LogLevel, string> = {
+  INFO: '\x1b[0;34m',
+  WARN: '\x1b[1;33m',
+  ERROR: '\x1b[0;31m',
+  SUCCESS: '\x1b[0;32m',
+  LOOP: '\x1b[0;35m',
+  DEBUG: '',
+};
+const RESET = '\x1b[0m';
+
+export const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
+export const LOG_ROTATE_KEEP = 4;
+
+export function createLogger(options: LoggerOptions): Logger {
+  const redact = createRedactor(options.env);
+  const colour = options.stderr.isTTY && !options.env.NO_COLOR;
+  const minRank = RANK[options.minLevel ?? 'INFO'];
+  const maxBytes = options.maxLogBytes ?? LOG_ROTATE_BYTES;
+
+  function log(level: LogLevel, message: string): void {
+    if (level === 'DEBUG' ? !options.verbose : RANK[level] < minRank) return;
+    const line = redact(`[${formatLogTime(options.clock.now())}] [${level}] ${message}`);
+    const tint = colour ? COLOUR[level] : '';
+    options.stderr.write(tint ? `${tint}${line}${RESET}\n` : `${line}\n`);
+    if (options.logFile) appendToLogFile(options.logFile, `${line}\n`, maxBytes);
+  }
+
+  return loggerFrom(log);
+}
+
+export interface LogEntry {
+  level: LogLevel;
+  message: string;
+}
+
+/** A logger that records entries in memory, for tests. */
+export function createMemoryLogger(): Logger & { entries: LogEntry[]; messages(level?: LogLevel): string[] } {
+  const entries: LogEntry[] = [];
+  return {
+    ...loggerFrom((level, message) => entries.push({ level, message })),
+    entries,
+    messages: (level) => entries.filter((e) => level === undefined || e.level === level).map((e) => e.message),
+  };
+}
+
+function loggerFrom(log: (level: LogLevel, message: string) => void): Logger {
+  return {
+    log,
+    info: (message) => log('INFO', message),
+    warn: (message) => log('WARN', message),
+    error: (message) => log('ERROR', message),
+    success: (message) => log('SUCCESS', message),
+    debug: (message) => log('DEBUG', message),
+  };
+}
+
+function appendToLogFile(path: string, text: string, maxBytes: number): void {
+  if (!existsSync(dirname(path))) return;
+  try {
+    rotateLogIfNeeded(path, maxBytes);
+    appendFileSync(path, text);
+  } catch {
+    // A log line must never stop the loop (disk full, permissions); stderr still has it.
+  }
+}
+
+/**
+ * When `path` has reached `maxBytes`: drops `.keep`, shifts `.n` to `.n+1`, and moves the log
+ * to `.1`. Returns whether it rotated.
+ */
+export function rotateLogIfNeeded(path: string, maxBytes = LOG_ROTATE_BYTES, keep = LOG_ROTATE_KEEP): boolean {
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch {
+    return false;
+  }
+  if (size < maxBytes) return false;
+  removeQuietly(`${path}.${keep}`);
+  for (let n = keep - 1; n >= 1; n--) {
+    if (existsSync(`${path}.${n}`)) renameSync(`${path}.${n}`, `${path}.${n + 1}`);
+  }
+  renameSync(path, `${path}.1`);
+  return true;
+}
+
+const SECRET_ENV_KEYS = ['ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN', 'GITHUB_TOKEN', 'GH_TOKEN'];
+const SECRET_PATTERNS = [
+  /sk-ant-[A-Za-z0-9_-]+/g,
+  /ghp_[A-Za-z0-9]+/g,
+  /github_pat_[A-Za-z0-9_]+/g,
+];
+const BEARER = /\b(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi;
+// Shorter values ("1", "x") would mask ordinary words; real keys and tokens are far longer.
+const MIN_SECRET_LENGTH = 8;
+export const REDACTED = '[REDACTED]';
+
+/** Masks secret values from `env` and well-known token shapes in `text`. */
+export function redactSecrets(text: string, env: NodeJS.ProcessEnv = {}): string {
+  return createRedactor(env)(text);
+}
+
+function createRedactor(env: NodeJS.ProcessEnv): (text: string) => string {
+  const values = SECRET_ENV_KEYS.map((key) => env[key]?.trim())
+    .filter((v): v is string => v !== undefined && v.length >= MIN_SECRET_LENGTH)
+    .sort((a, b) => b.length - a.length);
+  return (text) => {
+    let out = text;
+    for (const value of values) out = out.split(value).join(REDACTED);
+    for (const pattern of SECRET_PATTERNS) out = out.replace(pattern, REDACTED);
+    return out.replace(BEARER, `$1${REDACTED}`);
+  };
+}
+
+function formatLogTime(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return (
+    `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ` +
+    `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`
+  );
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // not there
+  }
+}

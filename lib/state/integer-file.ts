@@ -1,0 +1,36 @@
+// The Bash tool's one-value text files: `.call_count`, `.token_count`, `.last_reset`
+// (`YYYYMMDDHH`), `.last_output_length`, and `.loop_start_sha`.
+
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { Logger } from '../platform/deps.js';
+import { writeFileAtomic } from './atomic-write.js';
+
+export interface IntegerReadOptions {
+  logger: Logger;
+}
+
+/** The integer in `path`; 0 when missing or empty, 0 with a WARN when not an integer. */
+export function readIntegerFile(path: string, options: IntegerReadOptions): number {
+  const text = readTrimmedText(path);
+  if (text === undefined || text === '') return 0;
+  if (!/^-?\d+$/.test(text)) {
+    options.logger.warn(`State file ${basename(path)} holds "${text.slice(0, 40)}", not an integer; using 0`);
+    return 0;
+  }
+  return Number(text);
+}
+
+/** `echo N > file`, atomically: the value and a newline. */
+export function writeIntegerFile(path: string, value: number): void {
+  writeFileAtomic(path, `${Math.trunc(value)}\n`);
+}
+
+/** The file's text without surrounding whitespace (a CR from Windows editors included). */
+export function readTrimmedText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,199 @@
+// One loop per project: `.ralph/.ralph.lock` holds {pid, startedAt, host}. A lock whose process
+// is gone is taken over with a warning. The Bash tool has no lock; it ignores this file.
+
+import { closeSync, fsyncSync, linkSync, openSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+import { systemClock, type Clock } from '../platform/clock.js';
+import type { Logger } from '../platform/deps.js';
+import { RalphError } from '../errors.js';
+import type { RalphPaths } from './paths.js';
+import { isProcessAlive } from './process-alive.js';
+import { tempFileName } from './atomic-write.js';
+
+export interface LockState {
+  pid: number;
+  startedAt: string;
+  host: string;
+}
+
+export interface AcquireLockOptions {
+  pid: number;
+  logger: Logger;
+  isAlive?: (pid: number) => boolean;
+  /** Defaults to os.hostname(); a lock from another host is never taken over. */
+  host?: string;
+  /** For `startedAt`. */
+  clock?: Clock;
+}
+
+export interface ProjectLock {
+  readonly path: string;
+  /** Removes the lock if it still names our pid; safe to call twice. */
+  release(): void;
+}
+
+const MAX_ATTEMPTS = 100;
+const RETRY_PAUSE_MS = 5;
+
+export function acquireProjectLock(paths: Pick<RalphPaths, 'lock'>, options: AcquireLockOptions): ProjectLock {
+  const isAlive = options.isAlive ?? isProcessAlive;
+  const host = options.host ?? hostname();
+  const mine: LockState = {
+    pid: options.pid,
+    startedAt: new Date((options.clock ?? systemClock).now()).toISOString(),
+    host,
+  };
+  const content = `${JSON.stringify(mine, null, 2)}\n`;
+
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    if (createExclusive(paths.lock, content)) {
+      // Re-check that the file we made is still the lock (nobody broke it as "stale").
+      if (readLockText(paths.lock) === content) return heldLock(paths.lock, options.pid);
+      continue;
+    }
+    const seen = readLockText(paths.lock);
+    if (seen === undefined) continue; // released meanwhile: try to create again
+    const holder = parseLock(seen);
+    if (holder && (isOtherHost(holder, host) || isAlive(holder.pid))) throw lockHeldError(holder, host);
+    const broke = withBreakGuard(paths.lock, options.pid, isAlive, () => {
+      // Still the very lock we judged stale? Then nobody has taken it over yet.
+      if (readLockText(paths.lock) !== seen) return;
+      unlinkQuietly(paths.lock);
+      options.logger.warn(
+        holder
+          ? `Took over a stale lock from pid ${holder.pid} (process no longer running)`
+          : `Took over an unreadable lock file ${paths.lock}`,
+      );
+    });
+    if (!broke) pauseBriefly();
+  }
+  throw new RalphError('lock_failed', `Could not acquire the project lock ${paths.lock}`, {
+    hint: 'another ralph may be starting in this project; try again',
+  });
+}
+
+/**
+ * Breaking a stale lock is check-then-remove, so two starters could each remove the other's
+ * fresh lock. Only the holder of `<lock>.break` (made with O_EXCL) may do it; it is held for
+ * microseconds. Returns false when another process holds it.
+ */
+function withBreakGuard(lock: string, pid: number, isAlive: (pid: number) => boolean, action: () => void): boolean {
+  const guard = `${lock}.break`;
+  try {
+    writeFileSync(guard, String(pid), { flag: 'wx' });
+  } catch {
+    // Its breaker died mid-takeover (an empty guard is still being written: leave it).
+    const owner = readLockText(guard);
+    if (owner && !isAlive(Number(owner))) unlinkQuietly(guard);
+    return false;
+  }
+  try {
+    action();
+  } finally {
+    unlinkQuietly(guard);
+  }
+  return true;
+}
+
+function pauseBriefly(): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, RETRY_PAUSE_MS);
+}
+
+function heldLock(path: string, pid: number): ProjectLock {
+  let released = false;
+  return {
+    path,
+    release() {
+      if (released) return;
+      released = true;
+      if (parseLock(readLockText(path) ?? '')?.pid === pid) unlinkQuietly(path);
+    },
+  };
+}
+
+// Another host's pid cannot be checked from here (containers sharing a mounted project).
+function isOtherHost(holder: LockState, host: string): boolean {
+  return holder.host !== '' && holder.host !== host;
+}
+
+function lockHeldError(holder: LockState, host: string): RalphError {
+  const where = isOtherHost(holder, host) ? ` on host ${holder.host}` : '';
+  return new RalphError(
+    'lock_held',
+    `Another ralph loop is already running in this project (pid ${holder.pid}${where})`,
+    { exitCode: 1, hint: 'stop it first, or remove .ralph/.ralph.lock if you are sure it is gone' },
+  );
+}
+
+/**
+ * The lock appears with its full content at once: written to a temp file, then hard-linked to
+ * the lock name (link fails if the name exists). Falls back to O_EXCL create where hard links
+ * are unsupported.
+ */
+function createExclusive(path: string, content: string): boolean {
+  const tmp = join(dirname(path), tempFileName(path));
+  try {
+    writeFileSync(tmp, content, { flag: 'wx' });
+    try {
+      linkSync(tmp, path);
+      return true;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return false;
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw error;
+    }
+    return createWithExclusiveOpen(path, content);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw new RalphError('lock_failed', `Cannot create the project lock ${path}: ${(error as Error).message}`, {
+      cause: error,
+      hint: 'check that .ralph/ exists and is writable',
+    });
+  } finally {
+    unlinkQuietly(tmp);
+  }
+}
+
+function createWithExclusiveOpen(path: string, content: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx', 0o644);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  try {
+    writeSync(fd, content);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+function readLockText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function parseLock(text: string): LockState | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<LockState>;
+    if (typeof value.pid !== 'number' || !Number.isInteger(value.pid)) return undefined;
+    return { pid: value.pid, startedAt: String(value.startedAt ?? ''), host: String(value.host ?? '') };
+  } catch {
+    return undefined;
+  }
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
+}

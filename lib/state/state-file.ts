@@ -1,0 +1,134 @@
+// Reading one JSON state file: a missing file gives the default, a clearly unreadable one is set
+// aside as `<name>.corrupt-<stamp>` with a warning and gives the default, never a crash.
+
+import { existsSync, linkSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { z } from 'zod';
+import type { Clock } from '../platform/clock.js';
+import type { Logger } from '../platform/deps.js';
+import { parseLenientJson } from './lenient-json.js';
+import { formatFileStamp } from './timestamps.js';
+
+export interface StateReadOptions {
+  logger: Logger;
+  clock: Clock;
+  /**
+   * Salvage top-level fields from invalid JSON (status.json and progress.json, which the Bash
+   * tool builds by hand with unescaped strings and writes in place). Default false.
+   */
+  lenient?: boolean;
+  /** Move a corrupt file aside (default true). Read-only viewers such as the monitor pass false. */
+  quarantine?: boolean;
+}
+
+/**
+ * ok: parsed and valid · missing: absent or empty, fallback returned · recovered: invalid JSON
+ * but enough fields salvaged (lenient only) · corrupt: unusable, fallback returned.
+ */
+export type StateReadStatus = 'ok' | 'missing' | 'recovered' | 'corrupt';
+
+export interface StateReadResult<T> {
+  value: T;
+  status: StateReadStatus;
+  /** Where a corrupt file was moved, when it was. */
+  movedTo?: string;
+}
+
+export function readStateFile<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  fallback: z.infer<S>,
+  options: StateReadOptions,
+): StateReadResult<z.infer<S>> {
+  const text = readTextOrUndefined(path, options);
+  if (text === null) return { value: fallback, status: 'corrupt' };
+  // An empty file is what an in-place writer (the Bash tool) leaves between truncate and write.
+  if (text === undefined || text.trim() === '') return { value: fallback, status: 'missing' };
+
+  let problem: string;
+  try {
+    const parsed = schema.safeParse(JSON.parse(text));
+    if (parsed.success) return { value: parsed.data, status: 'ok' };
+    problem = describeIssue(parsed.error);
+  } catch {
+    problem = 'not valid JSON';
+    if (options.lenient) {
+      const salvaged = parseLenientJson(text);
+      const parsed = salvaged && schema.safeParse(salvaged);
+      if (parsed && parsed.success) return { value: parsed.data, status: 'recovered' };
+    }
+  }
+  return { value: fallback, status: 'corrupt', movedTo: setAsideCorrupt(path, problem, options) };
+}
+
+/**
+ * Renames `path` to `<path>.corrupt-<YYYYmmddTHHMMSS>` (adding `-1`, `-2`… rather than
+ * overwriting an earlier copy) and logs a WARN naming the file. Returns the new path, or
+ * undefined when the file could not be moved (or quarantine is off).
+ */
+export function setAsideCorrupt(
+  path: string,
+  problem: string,
+  options: Pick<StateReadOptions, 'logger' | 'clock' | 'quarantine'>,
+): string | undefined {
+  const name = basename(path);
+  if (options.quarantine === false) {
+    options.logger.warn(`State file ${name} is unreadable (${problem}); using defaults`);
+    return undefined;
+  }
+  const base = `${path}.corrupt-${formatFileStamp(options.clock.now())}`;
+  for (let n = 0; n < 1000; n++) {
+    const target = n === 0 ? base : `${base}-${n}`;
+    const moved = moveWithoutOverwrite(path, target);
+    if (moved === 'exists') continue;
+    if (moved === 'moved') {
+      options.logger.warn(
+        `State file ${name} is unreadable (${problem}); moved it to ${basename(target)} and using defaults`,
+      );
+      return target;
+    }
+    break;
+  }
+  options.logger.warn(`State file ${name} is unreadable (${problem}) and could not be moved aside; using defaults`);
+  return undefined;
+}
+
+// link() refuses to replace an existing name, so two readers racing cannot clobber a copy.
+function moveWithoutOverwrite(from: string, to: string): 'moved' | 'exists' | 'failed' {
+  try {
+    linkSync(from, to);
+    unlinkSync(from);
+    return 'moved';
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return 'exists';
+    if (code === 'ENOENT') return 'failed';
+  }
+  // Filesystems without hard links: check, then rename.
+  try {
+    if (existsSync(to)) return 'exists';
+    renameSync(from, to);
+    return 'moved';
+  } catch {
+    return 'failed';
+  }
+}
+
+/** The text, undefined when absent, null when present but unreadable (warned). */
+function readTextOrUndefined(path: string, options: StateReadOptions): string | undefined | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    options.logger.warn(`Cannot read state file ${basename(path)} (${code ?? String(error)}); using defaults`);
+    return null;
+  }
+}
+
+function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid';
+  const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+  return `${where}${issue.message}`;
+}

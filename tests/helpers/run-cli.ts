@@ -1,0 +1,48 @@
+// runCli(bin, args): spawns a real bin/* command (built dist/) and collects its output.
+
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunCliOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  input?: string;
+  /** Called with the child as soon as it is spawned (to send signals). */
+  onSpawn?: (child: ReturnType<typeof spawn>) => void;
+  onStdout?: (text: string) => void;
+}
+
+export function binPath(bin: string): string {
+  return join(REPO_ROOT, 'bin', bin);
+}
+
+export function runCli(bin: string, args: string[], options: RunCliOptions = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [binPath(bin), ...args], {
+      cwd: options.cwd,
+      env: { ...process.env, NO_COLOR: '1', ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+      options.onStdout?.(c.toString());
+    });
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+    options.onSpawn?.(child);
+  });
+}

@@ -1,0 +1,64 @@
+// tmpProject(tree): a throwaway project directory with the given files, optionally a real git
+// repository with one commit, removed by cleanup().
+
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+export interface TmpProject {
+  dir: string;
+  path(relative: string): string;
+  git(...args: string[]): string;
+  cleanup(): void;
+}
+
+export interface TmpProjectOptions {
+  git?: boolean;
+  /** Files committed in the initial commit (default: all of `tree`). */
+  commit?: boolean;
+}
+
+export const GIT_TEST_ENV = {
+  GIT_AUTHOR_NAME: 'Ralph Test',
+  GIT_AUTHOR_EMAIL: 'ralph-test@example.com',
+  GIT_COMMITTER_NAME: 'Ralph Test',
+  GIT_COMMITTER_EMAIL: 'ralph-test@example.com',
+  GIT_CONFIG_NOSYSTEM: '1',
+};
+
+/** The minimal files a Ralph project needs to pass the integrity check. */
+export function ralphProjectTree(overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    '.ralph/PROMPT.md': '# Task\nWork through fix_plan.md.\n',
+    '.ralph/fix_plan.md': '# Fix Plan\n- [ ] first\n',
+    '.ralph/AGENT.md': '# Agent\n',
+    '.ralphrc': 'CLAUDE_AUTO_UPDATE=false\n',
+    '.gitignore': '.ralph/logs/\n.ralph/.*\n.ralph/status.json\n.ralph/progress.json\n.ralph/live.log\n.ralph/sessions/\n',
+    ...overrides,
+  };
+}
+
+export function tmpProject(tree: Record<string, string> = {}, options: TmpProjectOptions = {}): TmpProject {
+  const dir = mkdtempSync(join(tmpdir(), 'ralph-proj-'));
+  for (const [relative, content] of Object.entries(tree)) {
+    const file = join(dir, relative);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, content);
+  }
+  const git = (...args: string[]) =>
+    execFileSync('git', args, { cwd: dir, env: { ...process.env, ...GIT_TEST_ENV }, encoding: 'utf8' });
+  if (options.git) {
+    git('init', '-q', '-b', 'main');
+    if (options.commit !== false) {
+      git('add', '-A');
+      git('commit', '-q', '--allow-empty', '-m', 'initial');
+    }
+  }
+  return {
+    dir,
+    path: (relative) => join(dir, relative),
+    git,
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}

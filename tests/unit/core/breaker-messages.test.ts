@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  BREAKER_RESET_MESSAGE,
+  formatBreakerBanner,
+  formatCircuitStatus,
+  formatHaltBox,
+  formatPermissionHalt,
+} from '../../../lib/core/breaker-messages.js';
+import { DEFAULT_BREAKER_THRESHOLDS, cooldownEndsAt, initialBreakerState, type BreakerState } from '../../../lib/core/circuit-breaker.js';
+import { suggestAllowedTools } from '../../../lib/core/allowed-tools-suggestion.js';
+
+const halted = JSON.parse(
+  readFileSync(new URL('../../fixtures/bash-state/halted/.circuit_breaker_state', import.meta.url), 'utf8'),
+) as BreakerState;
+const savedTz = process.env.TZ;
+beforeAll(() => {
+  process.env.TZ = 'UTC';
+});
+afterAll(() => {
+  process.env.TZ = savedTz;
+});
+
+describe('breaker banners', () => {
+  it.each([
+    ['OPEN', '🚨 CIRCUIT BREAKER OPENED'],
+    ['HALF_OPEN', '⚠️  CIRCUIT BREAKER: Monitoring Mode'],
+    ['CLOSED', '✅ CIRCUIT BREAKER: Normal Operation'],
+  ] as const)('%s → %s', (to, title) => {
+    expect(formatBreakerBanner({ to, reason: 'why' })).toEqual([title, 'Reason: why']);
+  });
+
+  it('confirms a reset with the Bash wording', () => {
+    expect(BREAKER_RESET_MESSAGE).toBe('✅ Circuit breaker reset to CLOSED state');
+  });
+});
+
+describe('--circuit-status', () => {
+  it('shows the Bash fields of the Bash-written state', () => {
+    const lines = formatCircuitStatus(halted);
+    expect(lines[1]).toMatch(/^║ Circuit Breaker Status +║$/);
+    expect(lines[0]!.length).toBe(lines[1]!.length);
+    expect(lines.slice(3)).toEqual([
+      'State:                 🚨 OPEN',
+      'Reason:                No recovery, opening circuit after 3 loops',
+      'Loops since progress: 3',
+      'Last progress:        Loop #0',
+      'Current loop:         #3',
+      'Total opens:          1',
+      '',
+    ]);
+  });
+
+  it('adds when the cooldown ends for an OPEN breaker', () => {
+    const ends = cooldownEndsAt(halted, DEFAULT_BREAKER_THRESHOLDS)!;
+    const lines = formatCircuitStatus(halted, { cooldownEndsAt: ends, now: ends - 29 * 60_000 });
+    expect(lines).toContain('Cooldown ends:        05:18:19 (in 29m)');
+    expect(formatCircuitStatus(initialBreakerState(0), { cooldownEndsAt: ends }).join('\n')).not.toMatch(/Cooldown/);
+  });
+});
+
+describe('halt boxes', () => {
+  it('says the run halted and what to do', () => {
+    const text = formatHaltBox(halted, { cooldownEndsAt: cooldownEndsAt(halted, DEFAULT_BREAKER_THRESHOLDS) }).join('\n');
+    expect(text).toContain('EXECUTION HALTED: Circuit Breaker Opened');
+    expect(text).toContain('Ralph has detected that no progress is being made.');
+    expect(text).toContain('Reset circuit breaker: ralph --reset-circuit');
+    expect(text).toContain('tail -20 .ralph/logs/ralph.log');
+    expect(text).toContain('check .ralph/fix_plan.md');
+    expect(text).toContain('after 05:18:19 the next run starts in HALF_OPEN');
+    expect(text).toContain('--auto-reset-circuit');
+  });
+
+  it('names permission denials as the cause when they opened the breaker', () => {
+    const state = { ...halted, consecutive_permission_denials: 2, reason: 'Permission denied in 2 consecutive loops - update ALLOWED_TOOLS in .ralphrc' };
+    expect(formatHaltBox(state).join('\n')).toContain('denied permission');
+  });
+
+  it('prints the exact ALLOWED_TOOLS line for a permission halt', () => {
+    const denials = [{ tool_name: 'Bash', tool_input: { command: 'rm -rf build' } }];
+    const lines = formatPermissionHalt(denials, suggestAllowedTools(['Read', 'Write'], denials));
+    expect(lines).toContain('  • Bash: rm -rf build');
+    expect(lines).toContain('  ALLOWED_TOOLS="Read,Write,Bash(rm *)"');
+    expect(lines.join('\n')).toContain('EXECUTION HALTED: Permission Denied');
+  });
+
+  it('explains a denial of an already allowed tool', () => {
+    const denials = [{ tool_name: 'Edit', tool_input: { file_path: '/etc/hosts' } }];
+    expect(formatPermissionHalt(denials, suggestAllowedTools(['Edit'], denials)).join('\n')).toContain('already in ALLOWED_TOOLS');
+  });
+});

@@ -1,0 +1,61 @@
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createMemoryLogger } from '../../../lib/platform/logger.js';
+import { readClaudeSessionId, writeClaudeSessionId } from '../../../lib/state/claude-session-id.js';
+import { fixedClock, useTempDir } from './test-context.js';
+
+const tempDir = useTempDir();
+
+function setup() {
+  const dir = tempDir();
+  const logger = createMemoryLogger();
+  return { dir, path: join(dir, '.claude_session_id'), logger, options: { logger, clock: fixedClock() } };
+}
+
+describe('.claude_session_id', () => {
+  it('writes the JSON form with mode 600 and reads it back', () => {
+    const { path, options } = setup();
+    writeClaudeSessionId(path, 'a0000000-0000-4000-8000-000000000002', options);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({
+      session_id: 'a0000000-0000-4000-8000-000000000002',
+      timestamp: '2026-11-30T04:48:19+00:00',
+    });
+    expect(readClaudeSessionId(path, options)).toEqual({
+      sessionId: 'a0000000-0000-4000-8000-000000000002',
+      timestamp: '2026-11-30T04:48:19+00:00',
+      format: 'json',
+      mtimeMs: statSync(path).mtimeMs,
+    });
+  });
+
+  it('reads the legacy plain-text id (trailing newline or CR tolerated)', () => {
+    const { path, options } = setup();
+    writeFileSync(path, 'sess_legacy-123\r\n');
+    expect(readClaudeSessionId(path, options)).toMatchObject({ sessionId: 'sess_legacy-123', format: 'legacy' });
+    expect(readClaudeSessionId(path, options)?.timestamp).toBeUndefined();
+  });
+
+  it('is undefined when there is no file or it is empty', () => {
+    const { path, logger, options } = setup();
+    expect(readClaudeSessionId(path, options)).toBeUndefined();
+    writeFileSync(path, '\n');
+    expect(readClaudeSessionId(path, options)).toBeUndefined();
+    expect(logger.entries).toEqual([]);
+  });
+
+  it.each([
+    ['a legacy id with unsafe characters', 'abc; rm -rf /'],
+    ['JSON without a session_id', '{"timestamp": "2026-11-30T04:48:54+00:00"}'],
+    ['JSON with an empty session_id', '{"session_id": "  "}'],
+    ['broken JSON', '{"session_id": "abc'],
+  ])('sets aside %s with a warning', (_label, text) => {
+    const { dir, path, logger, options } = setup();
+    writeFileSync(path, text);
+    expect(readClaudeSessionId(path, options)).toBeUndefined();
+    expect(existsSync(path)).toBe(false);
+    expect(readdirSync(dir)).toEqual([expect.stringMatching(/^\.claude_session_id\.corrupt-\d{8}T\d{6}$/)]);
+    expect(logger.messages('WARN')).toEqual([expect.stringContaining('.claude_session_id')]);
+  });
+});

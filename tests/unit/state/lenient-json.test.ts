@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { parseLenientJson } from '../../../lib/state/lenient-json.js';
+
+describe('parseLenientJson', () => {
+  it('returns valid JSON objects as they are', () => {
+    expect(parseLenientJson('{"a": {"b": [1]}, "c": "d"}')).toEqual({ a: { b: [1] }, c: 'd' });
+  });
+
+  it('is undefined for valid JSON that is not an object, and for text with no fields', () => {
+    expect(parseLenientJson('[1,2]')).toBeUndefined();
+    expect(parseLenientJson('"x"')).toBeUndefined();
+    expect(parseLenientJson('not json at all')).toBeUndefined();
+  });
+
+  it('recovers top-level fields of a pretty file whose string holds raw quotes', () => {
+    const text = [
+      '{',
+      '    "status": "executing",',
+      '    "indicator": "⠋",',
+      '    "elapsed_seconds": 10,',
+      '    "last_output": "{"type":"system","session_id":"abc",',
+      '    "nested": {',
+      '        "inner": 1',
+      '    },',
+      '    "timestamp": "2026-11-30 04:49:03"',
+      '}',
+    ].join('\n');
+    expect(parseLenientJson(text)).toEqual({
+      status: 'executing',
+      indicator: '⠋',
+      elapsed_seconds: 10,
+      last_output: '{"type":"system","session_id":"abc',
+      timestamp: '2026-11-30 04:49:03',
+    });
+  });
+
+  it('keeps escapes in well-formed strings and handles CRLF files', () => {
+    expect(parseLenientJson('{\r\n  "a": "x\\"y",\r\n  "b": true,\r\n  "c": "broken "quote"\r\n')).toEqual({
+      a: 'x"y',
+      b: true,
+      c: 'broken "quote',
+    });
+  });
+
+  it('recovers well-formed scalars from a one-line object', () => {
+    expect(parseLenientJson('{"status": "failed", "files_changed": 3, "error": "is_error:true", "x": "a"b"}')).toMatchObject({
+      status: 'failed',
+      files_changed: 3,
+      error: 'is_error:true',
+    });
+  });
+});
