@@ -5,7 +5,7 @@
 import { extractAgentResult, summarizeStream, type AgentResultSummary } from './agent-output.js';
 import type { AgentInvocation, AgentRunKind } from './invocation.js';
 import { startAgentProcess, type RunAgentOptions } from './run-agent.js';
-import { createLineSplitter, createStreamAccumulator, type StreamMessage } from './stream-json.js';
+import { createLineSplitter, createStreamAccumulator, USER_LINE_PREFIX, STREAM_EVENT_LINE_PREFIX, type StreamMessage } from './stream-json.js';
 
 export interface ClaudeRunOptions extends Omit<RunAgentOptions, 'onStdout' | 'invocation'> {
   invocation: AgentInvocation;
@@ -34,7 +34,9 @@ export interface ClaudeRunHandle {
 const TEXT_TAIL_BYTES = 1024 * 1024;
 
 export function startClaudeRun(options: ClaudeRunOptions): ClaudeRunHandle {
-  const splitter = createLineSplitter();
+  // Tool results (`user` lines: whole files, command output) and partial-message events are the
+  // bulk of a stream and carry nothing the loop reads; skip them before decoding.
+  const splitter = createLineSplitter({ skipPrefixes: [USER_LINE_PREFIX, STREAM_EVENT_LINE_PREFIX] });
   const accumulator = createStreamAccumulator();
   let outputLength = 0;
   let textTail = '';

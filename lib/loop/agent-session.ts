@@ -46,8 +46,12 @@ export function loadResumableSession(
 ): ResumableSession | undefined {
   const stored = readClaudeSessionId(paths.claudeSessionId, options);
   if (!stored) return undefined;
-  const ageHours = Math.floor((options.clock.now() - stored.mtimeMs) / 3_600_000);
-  if (ageHours < 0 || ageHours >= expiryHours) {
+  // The time ralph wrote into the file when it has one (the file is rewritten after every
+  // loop, so it matches the Bash tool's mtime rule), else the file's mtime.
+  const written = stored.timestamp ? Date.parse(stored.timestamp) : Number.NaN;
+  const savedAt = Number.isNaN(written) ? stored.mtimeMs : written;
+  const ageHours = Math.max(0, Math.floor((options.clock.now() - savedAt) / 3_600_000));
+  if (ageHours >= expiryHours) {
     options.logger.info(`Session expired (${ageHours}h old, max ${expiryHours}h); starting a new one`);
     rmSync(paths.claudeSessionId, { force: true });
     return undefined;

@@ -3,11 +3,12 @@
 // everything (analysis, exit signals, session, spend, breaker, metrics).
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { buildInvocation, isSessionNotFound } from '../agents/claude-code.js';
 import { startClaudeRun, type ClaudeRunResult } from '../agents/claude-run.js';
 import { splitAllowedTools } from '../config/schema.js';
 import { classifyAgentFailure, type AgentFailureResult } from '../core/agent-failure.js';
+import { formatDuration } from '../core/countdown.js';
 import { errorSignatureOf, nextBreakerState } from '../core/circuit-breaker.js';
 import { updateExitSignals } from '../core/exit-signals.js';
 import { parseFixPlan } from '../core/fix-plan.js';
@@ -64,7 +65,11 @@ export async function runIteration(rt: LoopRuntime, loop: number): Promise<Itera
   return recordOutcome(rt, loop, run, failure, filesChanged, session?.sessionId);
 }
 
-async function runAgentOnce(rt: LoopRuntime, loop: number, resumeSessionId: string | undefined): Promise<ClaudeRunResult> {
+interface AgentAttempt extends ClaudeRunResult {
+  outputLogPath: string;
+}
+
+async function runAgentOnce(rt: LoopRuntime, loop: number, resumeSessionId: string | undefined): Promise<AgentAttempt> {
   const { deps, paths, config } = rt;
   const invocation = buildInvocation({
     command: rt.agentCommand,
@@ -80,7 +85,7 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, resumeSessionId: stri
     deps.logger.debug(`Claude argv (${invocation.args.length + 1} args): ${[invocation.cmd, ...invocation.args].join(' ')} <prompt on stdin: ${invocation.stdin.length} chars>`);
   }
   const now = new Date(deps.clock.now());
-  const outputLogPath = join(paths.logsDir, agentOutputLogName(now));
+  const outputLogPath = uniquePath(join(paths.logsDir, agentOutputLogName(now)));
   rt.events.emit('agent:started', { loop, argv: [invocation.cmd, ...invocation.args], outputLogPath });
   rt.display.start(loop);
   const timeoutMs = config.CLAUDE_TIMEOUT_SECONDS > 0 ? config.CLAUDE_TIMEOUT_SECONDS * 1000 : config.CLAUDE_TIMEOUT_MINUTES * 60_000;
@@ -92,7 +97,7 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, resumeSessionId: stri
     timeoutMs,
     graceMs: config.KILL_GRACE_SECONDS * 1000,
     outputLogPath,
-    stderrLogPath: join(paths.logsDir, agentStderrLogName(now)),
+    stderrLogPath: uniquePath(join(paths.logsDir, agentStderrLogName(now))),
     processRunner: deps.processRunner,
     clock: deps.clock,
     onMessage: (message) => rt.display.message(message),
@@ -105,9 +110,9 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, resumeSessionId: stri
   rt.display.stop();
   rt.events.emit('agent:finished', { loop, kind: run.kind, exitCode: run.exitCode, durationMs: run.durationMs });
   if (run.kind === 'timed-out') {
-    deps.logger.warn(`Claude Code timed out after ${Math.round(timeoutMs / 60_000)} minutes (not an API limit)`);
+    deps.logger.warn(`Claude Code timed out after ${formatDuration(timeoutMs)} (not an API limit)`);
   }
-  return run;
+  return { ...run, outputLogPath };
 }
 
 function classify(rt: LoopRuntime, run: ClaudeRunResult): AgentFailureResult {
@@ -153,14 +158,14 @@ function buildContext(rt: LoopRuntime, loop: number): string {
     plan,
     breakerState: breaker,
     previousAnalysis: previous.status === 'ok' ? (previous.value as unknown as ResponseAnalysis) : null,
-    openItemsConflict: rt.lastConflictItems.length > 0 ? { openItems: rt.lastConflictItems } : undefined,
+    openItemsConflict: rt.lastConflict,
   });
 }
 
 function recordOutcome(
   rt: LoopRuntime,
   loop: number,
-  run: ClaudeRunResult,
+  run: AgentAttempt,
   failure: AgentFailureResult,
   filesChanged: string[],
   resumedSessionId: string | undefined,
@@ -178,7 +183,7 @@ function recordOutcome(
       loopNumber: loop,
       gitFilesChanged: filesChanged.length,
       allowedTools: splitAllowedTools(config.ALLOWED_TOOLS),
-      outputFile: paths.logsDir,
+      outputFile: relative(paths.projectDir, run.outputLogPath),
       now: new Date(now),
     });
     saveResponseAnalysis(paths, analysis as unknown as ResponseAnalysisFile);
@@ -286,6 +291,15 @@ function logAnalysis(rt: LoopRuntime, analysis: ResponseAnalysis): void {
     `Analysis: exit signal ${a.exit_signal}, files changed ${a.files_modified}, confidence ${a.confidence_score}%` +
       `${a.is_test_only ? ', test only' : ''}${summary ? ` — ${summary}` : ''}`,
   );
+}
+
+/** Two calls within one second (fast failures, retries) must not overwrite each other's log. */
+function uniquePath(path: string): string {
+  if (!existsSync(path)) return path;
+  for (let n = 2; ; n++) {
+    const candidate = path.replace(/\.log$/, `_${n}.log`);
+    if (!existsSync(candidate)) return candidate;
+  }
 }
 
 /** The agent's environment: ours, minus what must not leak into it. */

@@ -144,7 +144,7 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
       `Claude CLI denied ${gate.compoundCommands.count} compound command(s) but the base command is already in ALLOWED_TOOLS: ${gate.compoundCommands.deniedCommands.join(', ')}`,
     );
   }
-  rt.lastConflictItems = gate.conflict?.openItems ?? [];
+  rt.lastConflict = gate.conflict;
   if (gate.conflict) {
     deps.logger.warn(
       `Completion claimed but fix_plan.md has ${gate.conflict.openItems.length} open item(s) (${gate.conflict.count}/${gate.conflict.limit}); continuing`,

@@ -84,7 +84,6 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     rate: loadRateWindow(paths, state),
     run: newRunState(now),
     conflictCount: 0,
-    lastConflictItems: [],
     consecutiveTransientFailures: 0,
   };
   if (!rt.rate.lastReset) rt.rate = initialRateWindow(now);

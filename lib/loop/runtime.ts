@@ -3,6 +3,7 @@
 
 import type { ClaudeRunHandle } from '../agents/claude-run.js';
 import type { RalphConfig } from '../config/schema.js';
+import type { CompletionConflict } from '../core/exit-gate.js';
 import type { RateWindowState } from '../core/rate-window.js';
 import type { Deps } from '../platform/deps.js';
 import type { RalphPaths } from '../state/paths.js';
@@ -33,7 +34,8 @@ export interface LoopRuntime {
   run: RunState;
   /** Consecutive loops whose completion claim fix_plan.md contradicted. */
   conflictCount: number;
-  lastConflictItems: string[];
+  /** The completion conflict the exit gate saw before this loop, told to the agent. */
+  lastConflict?: CompletionConflict;
   consecutiveTransientFailures: number;
   /** The agent run in flight, so a signal can interrupt it. */
   current?: ClaudeRunHandle;

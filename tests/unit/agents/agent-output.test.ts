@@ -77,6 +77,27 @@ const RECORDED: Array<[string, Expected]> = [
     },
   ],
   [
+    'deny_sj',
+    {
+      format: 'stream-json',
+      isError: false,
+      resultText: 'Updated notes.txt and listed the directory. All tasks complete.',
+      sessionId: 'fcbb9105-089b-4d3a-97dc-216bf201d1d2',
+      permissionDenials: [
+        {
+          toolName: 'Edit',
+          toolUseId: 'toolu_01EditMock000000000002',
+          input: {
+            file_path: '/home/user/project/notes.txt',
+            old_string: 'TODO: fix',
+            new_string: 'DONE: fixed',
+            replace_all: false,
+          },
+        },
+      ],
+    },
+  ],
+  [
     'denybash_sj',
     {
       format: 'stream-json',

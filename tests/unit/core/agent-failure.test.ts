@@ -17,8 +17,8 @@ function fromJson(label: string, ext = 'stdout'): AgentFailureInput {
     .split('\n')
     .filter((l) => l.trim().startsWith('{'))
     .map((l) => JSON.parse(l) as Record<string, any>);
-  const r = objects.findLast((o) => o.type === 'result')!;
-  const event = objects.findLast((o) => o.type === 'rate_limit_event' && o.rate_limit_info?.status === 'rejected');
+  const r = [...objects].reverse().find((o) => o.type === 'result')!;
+  const event = [...objects].reverse().find((o) => o.type === 'rate_limit_event' && o.rate_limit_info?.status === 'rejected');
   return {
     exitCode: rc(label),
     timedOut: false,

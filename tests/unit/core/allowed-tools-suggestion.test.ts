@@ -15,7 +15,7 @@ const denialsOf = (name: string): PermissionDenial[] => {
     .split('\n')
     .filter((l) => l.trim().startsWith('{'))
     .map((l) => JSON.parse(l) as Record<string, any>);
-  return objects.findLast((o) => o.type === 'result')!.permission_denials;
+  return [...objects].reverse().find((o) => o.type === 'result')!.permission_denials;
 };
 
 // The Bash tool's default ALLOWED_TOOLS (upstream reference §3.3).

@@ -9,7 +9,7 @@ const lines = (name: string) =>
     .split('\n')
     .filter((l) => l.trim().startsWith('{'))
     .map((l) => JSON.parse(l) as Record<string, any>);
-const resultOf = (name: string) => lines(name).findLast((o) => o.type === 'result')!;
+const resultOf = (name: string) => [...lines(name)].reverse().find((o) => o.type === 'result')!;
 
 const now = Date.parse('2026-11-30T03:10:00Z');
 const opts = { now };
@@ -23,7 +23,7 @@ afterAll(() => {
 
 describe('detectUsageLimit: recorded CLI output, in the contract’s order', () => {
   it('prefers the rejected rate_limit_event and its resetsAt (stream-json, subscriber)', () => {
-    const event = lines('e429oauth_sj.stdout').findLast((o) => o.type === 'rate_limit_event')!;
+    const event = [...lines('e429oauth_sj.stdout')].reverse().find((o) => o.type === 'rate_limit_event')!;
     const result = resultOf('e429oauth_sj.stdout');
     const d = detectUsageLimit(
       {

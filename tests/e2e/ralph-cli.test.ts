@@ -1,0 +1,173 @@
+// The real `bin/ralph` as a user runs it: flags, validation messages, --status on Bash-written
+// state, --config precedence, Ctrl-C during an agent call.
+
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { withFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
+import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
+import { isProcessRunning } from '../helpers/process-state.js';
+import { runCli } from '../helpers/run-cli.js';
+import { ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  while (cleanups.length) cleanups.pop()!();
+});
+
+function project(files: Record<string, string> = {}, git = true): TmpProject {
+  const p = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC, ...files }), { git });
+  cleanups.push(() => p.cleanup());
+  return p;
+}
+
+function fake(scenario: unknown): FakeClaude {
+  const f = withFakeClaude(scenario as never);
+  cleanups.push(() => f.cleanup());
+  return f;
+}
+
+describe('ralph command line', () => {
+  it('--help lists the Bash tool flags with defaults', async () => {
+    const r = await runCli('ralph', ['--help']);
+    expect(r.code).toBe(0);
+    for (const flag of ['--calls', '--prompt', '--status', '--monitor', '--verbose', '--live', '--timeout', '--reset-circuit',
+      '--circuit-status', '--auto-reset-circuit', '--reset-session', '--dry-run', '--notify', '--backup', '--rollback',
+      '--show-tool-args', '--output-format', '--allowed-tools', '--no-continue', '--session-expiry', '--max-loops']) {
+      expect(r.stdout).toContain(flag);
+    }
+    expect(r.stdout).toContain('(default: 100)');
+  });
+
+  it('--version prints the package version', async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const r = await runCli('ralph', ['--version']);
+    expect(r.stdout.trim()).toBe(`ralph ${pkg.version}`);
+  });
+
+  it('rejects an unknown flag by name with exit 1', async () => {
+    const r = await runCli('ralph', ['--bogus']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Unknown option: --bogus');
+    expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
+  });
+
+  it.each([
+    [['--timeout', '0'], 'Error: Timeout must be a positive integer between 1 and 120 minutes'],
+    [['--timeout', '121'], 'Error: Timeout must be a positive integer between 1 and 120 minutes'],
+    [['--output-format', 'xml'], "Error: --output-format must be 'json' or 'text'"],
+    [['--session-expiry', 'x'], 'Error: --session-expiry requires a positive integer (hours)'],
+    [['--allowed-tools', 'Read,Hack'], "Error: Invalid tool in --allowed-tools: 'Hack'"],
+    [['--calls', 'ten'], 'Error: --calls requires a positive integer'],
+  ])('validates %j like the Bash tool', async (args, message) => {
+    const r = await runCli('ralph', args);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(message);
+  });
+
+  it('--status prints a Bash-written status.json', async () => {
+    const p = project();
+    cpSync(new URL('../fixtures/bash-state/halted/status.json', import.meta.url), p.path('.ralph/status.json'));
+    const r = await runCli('ralph', ['--status'], { cwd: p.dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Current Status:');
+    expect(r.stdout).toContain('"exit_reason": "stagnation_detected"');
+    expect(r.stdout).toContain('"loop_count": 3');
+  });
+
+  it('--status without a status file says so and exits 0', async () => {
+    const p = project();
+    const r = await runCli('ralph', ['--status'], { cwd: p.dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('No status file found. Ralph may not be running.');
+  });
+
+  it('--config shows flag > env > .ralphrc with the source of each value', async () => {
+    const p = project({ '.ralphrc': 'MAX_CALLS_PER_HOUR=50\n' });
+    const env = { MAX_CALLS_PER_HOUR: '70', HOME: p.dir };
+    const withFlag = await runCli('ralph', ['--config', '--json', '--calls', '90'], { cwd: p.dir, env });
+    expect(JSON.parse(withFlag.stdout).MAX_CALLS_PER_HOUR).toMatchObject({ value: 90, source: 'flag' });
+    const withEnv = await runCli('ralph', ['--config', '--json'], { cwd: p.dir, env });
+    expect(JSON.parse(withEnv.stdout).MAX_CALLS_PER_HOUR).toMatchObject({ value: 70, source: 'env' });
+    const fromFile = await runCli('ralph', ['--config'], { cwd: p.dir, env: { HOME: p.dir, MAX_CALLS_PER_HOUR: '' } });
+    expect(fromFile.stdout).toMatch(/MAX_CALLS_PER_HOUR\s*=\s*50\s.*\.ralphrc:1/);
+  });
+
+  it('refuses .ralphrc command substitution and reports invalid values together', async () => {
+    const p = project({ '.ralphrc': 'X=$(touch pwned)\nMAX_CALLS_PER_HOUR=ten\nCLAUDE_TIMEOUT_MINUTES=999\n' });
+    const r = await runCli('ralph', ['--config'], { cwd: p.dir, env: { HOME: p.dir } });
+    expect(r.code).toBe(1);
+    expect(existsSync(p.path('pwned'))).toBe(false);
+    expect(r.stderr).toContain('MAX_CALLS_PER_HOUR');
+    expect(r.stderr).toContain('CLAUDE_TIMEOUT_MINUTES');
+    expect(r.stderr).toContain('.ralphrc:2');
+    expect(r.stderr).toContain('.ralphrc:3');
+  });
+
+  it('points an old flat project to ralph-migrate and creates nothing', async () => {
+    const p = tmpProject({ 'PROMPT.md': '# old', '@fix_plan.md': '- [ ] a' });
+    cleanups.push(() => p.cleanup());
+    const r = await runCli('ralph', [], { cwd: p.dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('ralph-migrate');
+    expect(existsSync(p.path('.ralph'))).toBe(false);
+  });
+
+  it('explains a missing PROMPT.md without calling the agent', async () => {
+    const p = tmpProject({ '.ralph/fix_plan.md': '- [ ] a' });
+    cleanups.push(() => p.cleanup());
+    const f = fake({ calls: [{ resultText: 'no' }] });
+    const r = await runCli('ralph', [], { cwd: p.dir, env: f.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('.ralph/PROMPT.md');
+    expect(r.stderr).toContain('ralph-enable');
+    expect(f.runs()).toHaveLength(0);
+  });
+
+  it('reports a missing Claude CLI with install options', async () => {
+    const p = project();
+    const r = await runCli('ralph', [], { cwd: p.dir, env: { PATH: '/nonexistent', CLAUDE_CODE_CMD: 'claude-does-not-exist' } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('CLAUDE CODE CLI NOT FOUND');
+    expect(r.stderr).toContain('npm install -g @anthropic-ai/claude-code');
+  });
+
+  it('stops on Ctrl-C during an agent call: exit 130, status interrupted, no process left', async () => {
+    const p = project();
+    const f = fake({ calls: [{ hang: 'afterInit', spawnChild: true }] });
+    let sent = false;
+    const r = await runCli('ralph', [], {
+      cwd: p.dir,
+      env: f.env,
+      onSpawn: (child) => {
+        // Send SIGINT once the agent is running: its start record is in the call log.
+        const timer = setInterval(() => {
+          if (!sent && f.runs().length > 0 && existsSync(p.path('.ralph/live.log'))) {
+            sent = true;
+            clearInterval(timer);
+            child.kill('SIGINT');
+          }
+        }, 50);
+        child.on('exit', () => clearInterval(timer));
+      },
+    });
+    expect(sent).toBe(true);
+    expect(r.code).toBe(130);
+    const status = JSON.parse(readFileSync(p.path('.ralph/status.json'), 'utf8'));
+    expect(status).toMatchObject({ last_action: 'interrupted', status: 'stopped', exit_reason: 'interrupted' });
+    const [call] = f.runs();
+    for (const pid of [call!.pid, call!.childPid!]) expect(isProcessRunning(pid), `pid ${pid}`).toBe(false);
+    const history = JSON.parse(readFileSync(p.path('.ralph/.ralph_session_history'), 'utf8')) as Array<{ reason: string }>;
+    expect(history.at(-1)!.reason).toBe('manual_interrupt');
+  });
+
+  it('a second ralph in the same project refuses to start', async () => {
+    const p = project();
+    writeFileSync(p.path('.ralph/.ralph.lock'), JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), host: (await import('node:os')).hostname() }));
+    const f = fake({ calls: [{ resultText: 'x' }] });
+    const r = await runCli('ralph', [], { cwd: p.dir, env: f.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Another ralph loop is already running');
+    expect(f.runs()).toHaveLength(0);
+  });
+});
+
