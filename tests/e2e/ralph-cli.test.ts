@@ -171,3 +171,30 @@ describe('ralph command line', () => {
   });
 });
 
+
+describe('circuit breaker commands', () => {
+  it('--circuit-status shows a Bash-written OPEN breaker; --reset-circuit closes it', async () => {
+    const p = project();
+    cpSync(new URL('../fixtures/bash-state/halted/.circuit_breaker_state', import.meta.url), p.path('.ralph/.circuit_breaker_state'));
+    const shown = await runCli('ralph', ['--circuit-status'], { cwd: p.dir, env: { HOME: p.dir, CB_COOLDOWN_MINUTES: '100000' } });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('Circuit Breaker Status');
+    expect(shown.stdout).toMatch(/State:\s+🚨 OPEN/);
+    expect(shown.stdout).toMatch(/Total opens:\s+1/);
+
+    const reset = await runCli('ralph', ['--reset-circuit'], { cwd: p.dir, env: { HOME: p.dir } });
+    expect(reset.code).toBe(0);
+    expect(reset.stdout).toContain('✅ Circuit breaker reset to CLOSED state');
+    const state = JSON.parse(readFileSync(p.path('.ralph/.circuit_breaker_state'), 'utf8'));
+    expect(state).toMatchObject({ state: 'CLOSED', total_opens: 0, consecutive_no_progress: 0 });
+  });
+
+  it('--reset-session records the reset', async () => {
+    const p = project();
+    const r = await runCli('ralph', ['--reset-session'], { cwd: p.dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Session state reset successfully');
+    const session = JSON.parse(readFileSync(p.path('.ralph/.ralph_session'), 'utf8'));
+    expect(session.reset_reason).toBe('manual_reset_flag');
+  });
+});
