@@ -13,7 +13,7 @@ import { errorSignatureOf, nextBreakerState } from '../core/circuit-breaker.js';
 import { updateExitSignals } from '../core/exit-signals.js';
 import { parseFixPlan } from '../core/fix-plan.js';
 import { buildLoopContext } from '../core/loop-context.js';
-import { addTokens, countCall } from '../core/rate-window.js';
+import { addTokens } from '../core/rate-window.js';
 import { analyzeResponse, type ResponseAnalysis } from '../core/response-analysis.js';
 import { recordLoopSpend } from '../core/spend.js';
 import { agentOutputLogName, agentStderrLogName } from '../state/paths.js';
@@ -37,9 +37,6 @@ export interface IterationResult {
 
 export async function runIteration(rt: LoopRuntime, loop: number): Promise<IterationResult> {
   const { deps, paths, config } = rt;
-  rt.rate = countCall(rt.rate);
-  saveRateWindow(paths, rt.rate);
-  rt.callsMade++;
   deps.logger.info(`Executing Claude Code (Call ${rt.rate.calls}/${config.MAX_CALLS_PER_HOUR})`);
 
   const before = await takeGitSnapshot({ projectDir: paths.projectDir, processRunner: deps.processRunner });
@@ -86,8 +83,8 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, resumeSessionId: stri
   }
   const now = new Date(deps.clock.now());
   const outputLogPath = uniquePath(join(paths.logsDir, agentOutputLogName(now)));
-  rt.events.emit('agent:started', { loop, argv: [invocation.cmd, ...invocation.args], outputLogPath });
   rt.display.start(loop);
+  rt.events.emit('agent:started', { loop, argv: [invocation.cmd, ...invocation.args], outputLogPath });
   const timeoutMs = config.CLAUDE_TIMEOUT_SECONDS > 0 ? config.CLAUDE_TIMEOUT_SECONDS * 1000 : config.CLAUDE_TIMEOUT_MINUTES * 60_000;
   const handle = startClaudeRun({
     invocation,

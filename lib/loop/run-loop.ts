@@ -11,7 +11,7 @@ import { formatCountdown } from '../core/countdown.js';
 import { emptyExitSignals } from '../core/exit-signals.js';
 import { evaluateExitGate, nextConflictCount, type ExitGateResult } from '../core/exit-gate.js';
 import { parseFixPlan } from '../core/fix-plan.js';
-import { checkRateLimit, rollWindow } from '../core/rate-window.js';
+import { checkRateLimit, countCall, rollWindow } from '../core/rate-window.js';
 import { computeUsageLimitWait } from '../core/reset-time.js';
 import { checkBudgets } from '../core/spend.js';
 import type { ResponseAnalysis } from '../core/response-analysis.js';
@@ -62,6 +62,10 @@ export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
       continue;
     }
 
+    // The call is counted before it is made, so a crash mid-call still counts it (#196).
+    rt.rate = countCall(rt.rate);
+    saveRateWindow(paths, rt.rate);
+    rt.callsMade++;
     writeStatus(rt, 'executing', 'running', '');
     rt.events.emit('iteration:started', { loop: rt.loopCount, callsThisHour: rt.rate.calls });
     const result = await runIteration(rt, rt.loopCount);

@@ -28,6 +28,8 @@ export interface FakeStep {
   usage?: FakeUsage;
   delayMs?: number;
   hang?: boolean;
+  /** Deny this tool call whatever the rules say (the real CLI's compound-command denials). */
+  deny?: boolean;
 }
 
 export interface FakeUsage {
@@ -292,6 +294,8 @@ export function withFakeClaude(scenario: FakeScenario = {}, options: FakeClaudeO
     FAKE_CLAUDE_STATE_DIR: stateDir,
     FAKE_CLAUDE_LOG: logPath,
     FAKE_CLAUDE_AS_ROOT: options.asRoot ? '1' : '0',
+    // a hang that a failed test never kills still ends (exit 124) instead of lingering
+    FAKE_CLAUDE_HANG_MAX_MS: '120000',
     // HOME is private, so git has no identity: give commits made in tests one.
     GIT_AUTHOR_NAME: 'Ralph Test',
     GIT_AUTHOR_EMAIL: 'ralph-test@example.invalid',

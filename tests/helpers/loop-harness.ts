@@ -12,7 +12,7 @@ import type { Deps, Output } from '../../lib/platform/deps.js';
 import { createMemoryLogger } from '../../lib/platform/logger.js';
 import { nodeProcessRunner } from '../../lib/platform/process.js';
 import { fakeClock } from './fake-clock.js';
-import { withFakeClaude, type FakeClaude } from './fake-claude.js';
+import { withFakeClaude, type FakeClaude, type FakeScenario } from './fake-claude.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from './tmp-project.js';
 
 export interface CapturedOutput extends Output {
@@ -60,7 +60,7 @@ export interface LoopProjectOptions {
 /** Settings that keep loop tests fast and deterministic (no retry pauses, no update check). */
 export const FAST_LOOP_RC = 'CLAUDE_AUTO_UPDATE=false\nFAILURE_RETRY_SECONDS=0\nKILL_GRACE_SECONDS=1\n';
 
-export function loopProject(scenario: unknown, options: LoopProjectOptions = {}): LoopProject {
+export function loopProject(scenario: FakeScenario, options: LoopProjectOptions = {}): LoopProject {
   const project = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC, ...options.files }), { git: true });
   const fake = withFakeClaude(scenario);
   const clock = options.clock ?? fakeClock();

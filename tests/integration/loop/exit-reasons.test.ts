@@ -4,6 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loopProject, type LoopProject } from '../../helpers/loop-harness.js';
+import type { FakeScenario } from '../../helpers/fake-claude.js';
 
 const PLAN3 = '# Fix Plan\n- [ ] one\n- [ ] two\n- [ ] three\n';
 const status = (block: Record<string, string | boolean | number>) => ({ statusBlock: block });
@@ -14,7 +15,7 @@ afterEach(() => {
   current = undefined;
 });
 
-function setup(scenario: unknown, files: Record<string, string> = {}): LoopProject {
+function setup(scenario: FakeScenario, files: Record<string, string> = {}): LoopProject {
   current = loopProject(scenario, { files });
   return current;
 }

@@ -9,6 +9,7 @@ import { hourKey, nextResetTime } from '../../../lib/core/rate-window.js';
 import { LoopEvents } from '../../../lib/loop/events.js';
 import { fakeClock, type FakeClock } from '../../helpers/fake-clock.js';
 import { loopProject, type LoopProject } from '../../helpers/loop-harness.js';
+import type { FakeCallScript, FakeScenario } from '../../helpers/fake-claude.js';
 
 const OPEN_PLAN = { '.ralph/fix_plan.md': '- [ ] build it\n' };
 const idle = { resultText: 'Looked around, nothing changed.', statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } };
@@ -21,7 +22,7 @@ afterEach(() => {
   current = undefined;
 });
 
-function setup(scenario: unknown, options: { files?: Record<string, string>; clock?: FakeClock } = {}): LoopProject {
+function setup(scenario: FakeScenario, options: { files?: Record<string, string>; clock?: FakeClock } = {}): LoopProject {
   current = loopProject(scenario, { files: { ...OPEN_PLAN, ...options.files }, clock: options.clock });
   return current;
 }
@@ -118,7 +119,7 @@ describe('hourly call limit', () => {
 });
 
 describe('usage limits', () => {
-  const limited = { outcome: 'usage_limit', family: '2.1.332', limitText: LIMIT_TEXT };
+  const limited: FakeCallScript = { outcome: 'usage_limit', family: '2.1.332', limitText: LIMIT_TEXT };
 
   it('waits until the stated reset time (plus margin), not a fixed hour', async () => {
     const clock = fakeClock('2026-11-30T03:10:00Z');
@@ -172,7 +173,7 @@ describe('usage limits', () => {
 describe('transient API failures', () => {
   it('retries an overloaded API with bounded exponential backoff, without feeding the breaker', async () => {
     const clock = fakeClock();
-    const overloaded = { outcome: 'overloaded', retries: 2 };
+    const overloaded: FakeCallScript = { outcome: 'overloaded', retries: 2 };
     const p = setup({ calls: [overloaded, overloaded, overloaded, work(4)] }, { clock });
     const waits: number[] = [];
     const { events } = agentStarts(clock);
@@ -234,5 +235,20 @@ describe('fatal agent failures and budgets', () => {
     expect(p.fake.runs()).toHaveLength(1);
     expect(p.status()).toMatchObject({ exit_reason: 'permission_denied', status: 'halted' });
     expect(result.stderr.text).toMatch(/ALLOWED_TOOLS="[^"]*Bash\(rm \*\)"/);
+  });
+
+  it('a denied compound npm command with Bash(npm *) allowed does not halt (#243)', async () => {
+    const compound = {
+      steps: [{ tool: 'Bash', input: { command: 'npm test 2>&1 | tail -5', description: 'Test' }, deny: true }, { text: 'Ran tests.' }],
+      writeFiles: { 'a.txt': 'a' },
+      statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false },
+    };
+    const p = setup({ calls: [compound, { ...compound, writeFiles: { 'b.txt': 'b' } }] });
+    const result = await p.run({ MAX_LOOPS: 2, ALLOWED_TOOLS: 'Read,Write,Edit,Bash(npm *)' });
+    expect(result.exitCode).toBe(3);
+    expect(p.fake.runs()).toHaveLength(2);
+    const analysis = p.readJson('.ralph/.response_analysis') as { analysis: Record<string, unknown> };
+    expect(analysis.analysis).toMatchObject({ has_permission_denials: false, has_compound_command_limitation: true });
+    expect(result.logs.join('\n')).toContain('compound command');
   });
 });

@@ -6,6 +6,7 @@ import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isProcessRunning } from '../../helpers/process-state.js';
 import { loopProject, FAST_LOOP_RC, type LoopProject } from '../../helpers/loop-harness.js';
+import type { FakeScenario } from '../../helpers/fake-claude.js';
 
 const work = (n: number) => ({ writeFiles: { [`f${n}.txt`]: String(n) }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } });
 const OPEN_PLAN = { '.ralph/fix_plan.md': '- [ ] keep going\n' };
@@ -16,7 +17,7 @@ afterEach(() => {
   current = undefined;
 });
 
-function setup(scenario: unknown, files: Record<string, string> = OPEN_PLAN): LoopProject {
+function setup(scenario: FakeScenario, files: Record<string, string> = OPEN_PLAN): LoopProject {
   current = loopProject(scenario, { files });
   return current;
 }
