@@ -5,11 +5,15 @@
 import { RalphError } from '../errors.js';
 import { runMain } from './error-funnel.js';
 import { readPackageVersion } from './package-info.js';
-import { parseRalphArgs, renderHelp, type RalphCliOptions } from './ralph-options.js';
+import { runFastPath } from './ralph-fast-path.js';
+import type { RalphCliOptions } from './ralph-options.js';
 
 export async function mainRalph(argv: string[]): Promise<number> {
-  const options = parseRalphArgs(argv);
   const cwd = process.cwd();
+  const fast = await runFastPath(argv, cwd);
+  if (fast !== undefined) return fast;
+  const { parseRalphArgs, renderHelp } = await import('./ralph-options.js');
+  const options = parseRalphArgs(argv);
   switch (options.action) {
     case 'help':
       process.stdout.write(`${await renderHelp()}\n`);
@@ -49,7 +53,8 @@ async function showConfig(options: RalphCliOptions, cwd: string): Promise<number
   const { formatConfigJson, formatConfigText } = await import('../config/format-config.js');
   const { homedir } = await import('node:os');
   const result = loadConfig({ projectDir: cwd, homeDir: homedir(), env: process.env, flags: options.flags });
-  for (const warning of result.warnings) process.stderr.write(`Warning: ${warning.file}:${warning.line} ${warning.message}\n`);
+  const { formatConfigProblem } = await import('../config/problems.js');
+  for (const warning of result.warnings) process.stderr.write(`Warning: ${formatConfigProblem(warning)}\n`);
   if (options.json) {
     process.stdout.write(`${JSON.stringify(formatConfigJson(result), null, 2)}\n`);
     return 0;

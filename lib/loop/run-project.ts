@@ -27,6 +27,7 @@ import {
   missingRequiredPaths,
 } from './startup.js';
 import { StatusWriter } from './status-writer.js';
+import { startClaudeUpdateCheck } from './update-check.js';
 import { exitCodeForSignal, installStopSignal, type StopSignalOptions } from './stop-signal.js';
 import { PACKAGE_ROOT } from '../cli/package-info.js';
 
@@ -142,6 +143,9 @@ async function resolveAgent(options: RunProjectOptions, loaded: LoadConfigResult
       deps.logger.warn(`Claude CLI version ${found.version} is older than ${config.CLAUDE_MIN_VERSION}; some features may not work`);
     } else {
       deps.logger.info(`Claude CLI version ${found.version} (>= ${config.CLAUDE_MIN_VERSION})`);
+    }
+    if (config.CLAUDE_AUTO_UPDATE && !config.DRY_RUN) {
+      void startClaudeUpdateCheck({ installedVersion: found.version, processRunner: deps.processRunner, logger: deps.logger, env: deps.env, cwd: options.projectDir });
     }
     return found.command;
   } catch (error) {

@@ -1,0 +1,40 @@
+// The invocations people and scripts run most — `ralph --help`, `--version`, `--status`
+// (`--json`) — answered without loading yargs or zod, to keep start-up within budget.
+// Anything else, or any extra flag, goes through the full parser.
+
+import { readFileSync } from 'node:fs';
+import { readPackageVersion } from './package-info.js';
+
+export async function runFastPath(argv: string[], cwd: string): Promise<number | undefined> {
+  const args = [...argv].sort().join(' ');
+  switch (args) {
+    case '--help':
+    case '-h': {
+      const help = readPrerenderedHelp();
+      if (help === undefined) return undefined;
+      process.stdout.write(help);
+      return 0;
+    }
+    case '--version':
+      process.stdout.write(`ralph ${readPackageVersion()}\n`);
+      return 0;
+    case '--status':
+    case '-s':
+    case '--json --status':
+    case '--json -s': {
+      const { showStatus } = await import('./status.js');
+      return showStatus({ projectDir: cwd, json: argv.includes('--json'), write: (t) => process.stdout.write(t) });
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** dist/cli/ralph-help.txt, written by scripts/render-help.mjs at build time. */
+export function readPrerenderedHelp(): string | undefined {
+  try {
+    return readFileSync(new URL('./ralph-help.txt', import.meta.url), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
