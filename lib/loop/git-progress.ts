@@ -29,25 +29,43 @@ export function isRalphStatePath(path: string): boolean {
 
 export async function takeGitSnapshot(options: GitProgressOptions): Promise<GitSnapshot> {
   const { projectDir, processRunner } = options;
-  const head = await processRunner.run('git', ['rev-parse', 'HEAD'], { cwd: projectDir });
-  if (head.spawnError || (head.code !== 0 && !/unknown revision|ambiguous argument 'HEAD'/.test(head.stderr))) {
-    return { isRepo: false, head: '', dirty: new Map() };
-  }
+  // One git call per snapshot (porcelain v2 carries HEAD in its branch header): spawning git
+  // is most of the loop's own cost.
   const status = await processRunner.run(
     'git',
-    ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames'],
+    ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all', '--no-renames'],
     { cwd: projectDir },
   );
-  if (status.code !== 0) return { isRepo: false, head: '', dirty: new Map() };
+  if (status.spawnError || status.code !== 0) return { isRepo: false, head: '', dirty: new Map() };
+  let head = '';
   const dirty = new Map<string, string>();
   for (const entry of status.stdout.split('\0')) {
-    if (entry.length < 4) continue;
-    const code = entry.slice(0, 2);
-    const path = entry.slice(3);
-    if (isRalphStatePath(path)) continue;
-    dirty.set(path, `${code}|${fingerprint(join(projectDir, path))}`);
+    const parsed = parseStatusEntry(entry);
+    if (!parsed) continue;
+    if (parsed.head !== undefined) {
+      head = parsed.head;
+      continue;
+    }
+    if (isRalphStatePath(parsed.path)) continue;
+    dirty.set(parsed.path, `${parsed.code}|${fingerprint(join(projectDir, parsed.path))}`);
   }
-  return { isRepo: true, head: head.code === 0 ? head.stdout.trim() : '', dirty };
+  return { isRepo: true, head, dirty };
+}
+
+/** One NUL-separated entry of `git status --porcelain=v2 --branch`. */
+function parseStatusEntry(entry: string): { head: string } | { head?: undefined; code: string; path: string } | undefined {
+  if (entry.startsWith('# branch.oid ')) {
+    const oid = entry.slice('# branch.oid '.length).trim();
+    return { head: oid === '(initial)' ? '' : oid };
+  }
+  const kind = entry[0];
+  // Ordinary: "1 XY sub mH mI mW hH hI path"; unmerged: "u XY sub m1 m2 m3 mW h1 h2 h3 path".
+  const fieldsBeforePath = kind === '1' ? 8 : kind === 'u' ? 10 : kind === '?' ? 1 : -1;
+  if (fieldsBeforePath < 0) return undefined;
+  let at = 0;
+  for (let i = 0; i < fieldsBeforePath; i++) at = entry.indexOf(' ', at) + 1;
+  if (at <= 0) return undefined;
+  return { code: kind === '?' ? '??' : entry.slice(2, 4), path: entry.slice(at) };
 }
 
 /** Files changed between two snapshots: committed since `before.head`, or dirty state that changed. */

@@ -28,10 +28,11 @@ export function loadRateWindow(paths: RalphPaths, options: StateReadOptions): Ra
   };
 }
 
-export function saveRateWindow(paths: RalphPaths, window: RateWindowState): void {
-  writeIntegerFile(paths.callCount, window.calls);
-  writeIntegerFile(paths.tokenCount, window.tokens);
-  writeIntegerFile(paths.lastReset, Number(window.lastReset) || 0);
+/** Writes the Bash tool's three files, each only when its value changed (or `previous` is unknown). */
+export function saveRateWindow(paths: RalphPaths, window: RateWindowState, previous?: RateWindowState): void {
+  if (previous?.calls !== window.calls) writeIntegerFile(paths.callCount, window.calls);
+  if (previous?.tokens !== window.tokens) writeIntegerFile(paths.tokenCount, window.tokens);
+  if (previous?.lastReset !== window.lastReset) writeIntegerFile(paths.lastReset, Number(window.lastReset) || 0);
 }
 
 export function loadBreaker(paths: RalphPaths, options: StateReadOptions): BreakerState {

@@ -199,8 +199,9 @@ function recordOutcome(
   if (failure.kind === 'prompt_too_long') resetSession(paths, 'prompt_too_long', loop, rt.state);
 
   const tokens = s.usage.input + s.usage.output;
+  const before = rt.rate;
   rt.rate = addTokens(rt.rate, tokens);
-  saveRateWindow(paths, rt.rate);
+  saveRateWindow(paths, rt.rate, before);
   rt.run = {
     ...rt.run,
     spend: recordLoopSpend(

@@ -63,8 +63,9 @@ export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
     }
 
     // The call is counted before it is made, so a crash mid-call still counts it (#196).
+    const before = rt.rate;
     rt.rate = countCall(rt.rate);
-    saveRateWindow(paths, rt.rate);
+    saveRateWindow(paths, rt.rate, before);
     rt.callsMade++;
     writeStatus(rt, 'executing', 'running', '');
     rt.events.emit('iteration:started', { loop: rt.loopCount, callsThisHour: rt.rate.calls });
@@ -110,8 +111,9 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
     return { kind: 'wait' };
   }
 
+  const unrolled = rt.rate;
   rt.rate = rollWindow(rt.rate, now());
-  saveRateWindow(paths, rt.rate);
+  saveRateWindow(paths, rt.rate, unrolled === rt.rate ? rt.rate : undefined);
   const rate = checkRateLimit(rt.rate, { maxCalls: config.MAX_CALLS_PER_HOUR, maxTokens: 0 }, now());
   if (!rate.ok) {
     const what = `calls: ${rt.rate.calls}/${config.MAX_CALLS_PER_HOUR}`;

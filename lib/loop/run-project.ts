@@ -15,7 +15,7 @@ import type { StateReadOptions } from '../state/state-file.js';
 import { AgentDisplay } from './agent-display.js';
 import { initRalphSession } from './agent-session.js';
 import { LoopEvents } from './events.js';
-import { loadRateWindow, newRunState, saveRunState } from './guard-store.js';
+import { loadRateWindow, newRunState, saveRateWindow, saveRunState } from './guard-store.js';
 import { runLoop } from './run-loop.js';
 import type { LoopRuntime } from './runtime.js';
 import {
@@ -88,6 +88,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     consecutiveTransientFailures: 0,
   };
   if (!rt.rate.lastReset) rt.rate = initialRateWindow(now);
+  saveRateWindow(paths, rt.rate);
   saveRunState(paths, rt.run);
   rt.stop = installStopSignal({
     process: options.signals,

@@ -1,0 +1,195 @@
+// ralph-enable-ci: enable Ralph without prompts (reference §9.3). Exit codes 0–5 and the
+// --json shapes are a contract with pipelines: see messages-enable-ci.ts.
+
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { nodeProcessRunner } from '../platform/process.js';
+import { detectGitInfo } from '../project/detect-git.js';
+import { detectProjectContext } from '../project/detect-project.js';
+import { detectTaskSources, type TaskSourcesDetected } from '../project/detect-task-sources.js';
+import { enableProject, REPORTED_FILES } from '../project/enable-project.js';
+import { hasCommandOnPath } from '../project/find-executable.js';
+import { checkExistingRalph } from '../project/ralph-state.js';
+import { chooseClaudeCodeCmd, taskSourcesList } from '../project/render-control-files.js';
+import { importTasks, type TaskSourceName } from '../tasks/import-tasks.js';
+import { countTaskLines } from '../tasks/task-line.js';
+import type { TaskSourceResult } from '../tasks/task-source-result.js';
+import { createParser, packageVersion, parseNonNegativeInteger, UsageError } from './bootstrap-args.js';
+import { runMain } from './error-funnel.js';
+import { formatFileOutcomes } from './messages-enable.js';
+import {
+  ALREADY_ENABLED_JSON,
+  ALREADY_ENABLED_TEXT,
+  ENABLE_CI_EXIT,
+  ENABLE_CI_HELP,
+  formatErrorJson,
+  formatSuccessJson,
+  formatVersion,
+  SUCCESS_MESSAGE,
+} from './messages-enable-ci.js';
+
+interface EnableCiArgs {
+  from?: TaskSourceName;
+  prd?: string;
+  label: string;
+  limit: number;
+  projectName?: string;
+  projectType?: string;
+  force: boolean;
+  json: boolean;
+  quiet: boolean;
+  help: boolean;
+  version: boolean;
+}
+
+class CiFailure extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
+async function parseArgs(argv: readonly string[]): Promise<EnableCiArgs> {
+  const parsed = await createParser(argv, 'ralph-enable-ci')
+    .option('from', { type: 'string', choices: ['beads', 'github', 'prd', 'none'], requiresArg: true })
+    .option('prd', { type: 'string', requiresArg: true })
+    .option('label', { type: 'string', requiresArg: true, default: 'ralph-task' })
+    .option('limit', { type: 'string', requiresArg: true })
+    .option('project-name', { type: 'string', requiresArg: true })
+    .option('project-type', { type: 'string', requiresArg: true })
+    .option('force', { type: 'boolean', default: false })
+    .option('json', { type: 'boolean', default: false })
+    .option('quiet', { type: 'boolean', default: false })
+    .option('help', { alias: 'h', type: 'boolean', default: false })
+    .option('version', { alias: 'v', type: 'boolean', default: false })
+    .parseAsync();
+  if (parsed._.length > 0) throw new UsageError(`unexpected argument: ${parsed._.join(' ')}`);
+  for (const flag of ['prd', 'label', 'project-name', 'project-type'] as const) {
+    const value = parsed[flag];
+    if (typeof value === 'string' && value.trim() === '') throw new UsageError(`--${flag} requires a value`);
+  }
+  return {
+    from: parsed.from as TaskSourceName | undefined,
+    prd: parsed.prd,
+    label: parsed.label,
+    limit: parseNonNegativeInteger('--limit', parsed.limit) ?? 50,
+    projectName: parsed.projectName as string | undefined,
+    projectType: parsed.projectType as string | undefined,
+    force: parsed.force,
+    json: parsed.json,
+    quiet: parsed.quiet,
+    help: parsed.help,
+    version: parsed.version,
+  };
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const jsonRequested = argv.includes('--json');
+  const fail = (message: string, code: number) => {
+    process.stderr.write(jsonRequested ? `${formatErrorJson(message)}\n` : `Error: ${message}\n`);
+    return code;
+  };
+  let args: EnableCiArgs;
+  try {
+    args = await parseArgs(argv);
+  } catch (error) {
+    if (error instanceof UsageError) return fail(`${error.message} (see ralph-enable-ci --help)`, ENABLE_CI_EXIT.invalidArgs);
+    throw error;
+  }
+  if (args.help) {
+    process.stdout.write(ENABLE_CI_HELP);
+    return ENABLE_CI_EXIT.success;
+  }
+  if (args.version) {
+    // As in the Bash tool, JSON only when --json came before -v/--version.
+    const versionAt = argv.findIndex((arg) => arg === '-v' || arg === '--version');
+    process.stdout.write(`${formatVersion(packageVersion(), argv.indexOf('--json') > -1 && argv.indexOf('--json') < versionAt)}\n`);
+    return ENABLE_CI_EXIT.success;
+  }
+  try {
+    return await enableCi(args);
+  } catch (error) {
+    if (error instanceof CiFailure) return fail(error.message, error.exitCode);
+    return fail(error instanceof Error ? error.message : String(error), ENABLE_CI_EXIT.error);
+  }
+}
+
+async function enableCi(args: EnableCiArgs): Promise<number> {
+  const projectDir = process.cwd();
+  const env = process.env;
+  const runner = nodeProcessRunner;
+  const hasCommand = hasCommandOnPath(env);
+  const say = (text: string) => {
+    if (!args.json && !args.quiet) process.stdout.write(`${text}\n`);
+  };
+  say('Ralph Enable CI - non-interactive setup');
+  // Checked first, so an enabled project exits 2 without running git, gh or bd.
+  if (!args.force && checkExistingRalph(projectDir).state === 'complete') {
+    process.stdout.write(`${args.json ? ALREADY_ENABLED_JSON : ALREADY_ENABLED_TEXT}\n`);
+    return ENABLE_CI_EXIT.alreadyEnabled;
+  }
+
+  const detected = detectProjectContext(projectDir, { hasCommand });
+  const context = { ...detected, name: args.projectName ?? detected.name, type: args.projectType ?? detected.type };
+  say(`Detected: ${context.name} (${context.type})`);
+  const git = await detectGitInfo(projectDir, { runner, env });
+  const sources = detectTaskSources(projectDir, git);
+
+  const source = args.from ?? (args.prd ? 'prd' : autoSource(sources));
+  if (!args.from) say(`Task source (auto-detected): ${source}`);
+  const prdFile = args.prd ?? (source === 'prd' ? sources.prdFiles[0] : undefined);
+  const imported = await importTasks({ source, projectDir, prdFile, githubLabel: args.label, limit: args.limit, runner, env });
+  const tasks = tasksOrFail(imported, args.from !== undefined, (text) => {
+    if (!args.json) process.stderr.write(`Warning: ${text}\n`);
+  });
+  say(`Imported ${countTaskLines(tasks)} task(s) from ${source}`);
+
+  const result = enableProject({
+    projectDir,
+    context,
+    tasks,
+    force: args.force,
+    generatedBy: 'ralph-enable-ci',
+    claudeCodeCmd: chooseClaudeCodeCmd(hasCommand),
+    taskSources: taskSourcesList(sources),
+    githubTaskLabel: args.label,
+  });
+  if (result.kind === 'already-enabled') throw new CiFailure('Ralph is already enabled', ENABLE_CI_EXIT.alreadyEnabled);
+  if (!args.json) for (const line of formatFileOutcomes(result.files)) process.stdout.write(`${line}\n`);
+  for (const required of ['.ralph/PROMPT.md', '.ralph/fix_plan.md']) {
+    if (!existsSync(join(projectDir, required))) throw new CiFailure(`${required} was not created`, ENABLE_CI_EXIT.error);
+  }
+  const filesCreated = REPORTED_FILES.filter((file) => existsSync(join(projectDir, file)));
+  const tasksImported = countTaskLines(tasks);
+  if (args.json) {
+    process.stdout.write(`${formatSuccessJson({ projectName: context.name, projectType: context.type, filesCreated, tasksImported })}\n`);
+  } else {
+    process.stdout.write(`${SUCCESS_MESSAGE} for: ${context.name} (${context.type})\nFiles created: ${filesCreated.length}\nTasks imported: ${tasksImported}\n`);
+  }
+  return ENABLE_CI_EXIT.success;
+}
+
+function autoSource(sources: TaskSourcesDetected): TaskSourceName {
+  if (sources.beads) return 'beads';
+  if (sources.github) return 'github';
+  if (sources.prdFiles.length > 0) return 'prd';
+  return 'none';
+}
+
+// An explicitly requested source that cannot deliver is an error (4: file, 5: tool); an
+// auto-detected one only warns, as the Bash tool imported 0 tasks silently.
+function tasksOrFail(result: TaskSourceResult, explicit: boolean, warn: (text: string) => void): string[] {
+  if (result.ok) return result.tasks;
+  const text = result.hint ? `${result.message} (${result.hint})` : result.message;
+  if (result.reason === 'file-not-found') throw new CiFailure(text, ENABLE_CI_EXIT.fileNotFound);
+  if (!explicit) {
+    warn(`${text}; continuing without imported tasks`);
+    return [];
+  }
+  const dependency = result.reason === 'missing-tool' || result.reason === 'unauthenticated' || result.reason === 'not-configured';
+  throw new CiFailure(text, dependency ? ENABLE_CI_EXIT.dependencyMissing : ENABLE_CI_EXIT.error);
+}
+
+await runMain(main);

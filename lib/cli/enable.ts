@@ -1,0 +1,221 @@
+// ralph-enable: the five-phase wizard that enables Ralph in an existing project (reference
+// §9.2). Questions go to stderr, progress to stdout; --non-interactive asks nothing.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { updateRalphrcText } from '../config/ralphrc-writer.js';
+import { nodeProcessRunner } from '../platform/process.js';
+import { detectGitInfo } from '../project/detect-git.js';
+import { detectProjectContext } from '../project/detect-project.js';
+import { detectTaskSources, type TaskSourcesDetected } from '../project/detect-task-sources.js';
+import { enableProject } from '../project/enable-project.js';
+import { hasCommandOnPath } from '../project/find-executable.js';
+import type { ProjectContext } from '../project/project-context.js';
+import { checkExistingRalph } from '../project/ralph-state.js';
+import { chooseClaudeCodeCmd, taskSourcesList } from '../project/render-control-files.js';
+import { writeFileAtomic } from '../state/atomic-write.js';
+import { countBeadsIssues } from '../tasks/beads-tasks.js';
+import { countGitHubIssues } from '../tasks/github-tasks.js';
+import { importTasks, type TaskSourceName } from '../tasks/import-tasks.js';
+import { countTaskLines } from '../tasks/task-line.js';
+import { createParser, packageVersion, parseNonNegativeInteger, UsageError } from './bootstrap-args.js';
+import { runMain } from './error-funnel.js';
+import { ENABLE_HELP, ENABLE_VERSION_PREFIX, formatFileOutcomes, NEXT_STEPS, phaseTitle, WIZARD_BANNER } from './messages-enable.js';
+import { createPrompter, type Prompter } from './prompts.js';
+
+type WizardSource = Exclude<TaskSourceName, 'none'>;
+
+interface EnableArgs {
+  from?: WizardSource;
+  prd?: string;
+  label?: string;
+  limit: number;
+  force: boolean;
+  skipTasks: boolean;
+  nonInteractive: boolean;
+  help: boolean;
+  version: boolean;
+}
+
+const EXIT = { success: 0, error: 1, alreadyEnabled: 2, invalidArgs: 3 } as const;
+
+async function parseArgs(argv: readonly string[]): Promise<EnableArgs> {
+  const parsed = await createParser(argv, 'ralph-enable')
+    .option('from', { type: 'string', choices: ['beads', 'github', 'prd'], requiresArg: true })
+    .option('prd', { type: 'string', requiresArg: true })
+    .option('label', { type: 'string', requiresArg: true })
+    .option('limit', { type: 'string', requiresArg: true })
+    .option('force', { type: 'boolean', default: false })
+    .option('skip-tasks', { type: 'boolean', default: false })
+    .option('non-interactive', { type: 'boolean', default: false })
+    .option('help', { alias: 'h', type: 'boolean', default: false })
+    .option('version', { alias: 'v', type: 'boolean', default: false })
+    .parseAsync();
+  if (parsed._.length > 0) throw new UsageError(`unexpected argument: ${parsed._.join(' ')}`);
+  return {
+    from: parsed.from as WizardSource | undefined,
+    prd: parsed.prd,
+    label: parsed.label,
+    limit: parseNonNegativeInteger('--limit', parsed.limit) ?? 50,
+    force: parsed.force,
+    skipTasks: parsed.skipTasks as boolean,
+    nonInteractive: parsed.nonInteractive as boolean,
+    help: parsed.help,
+    version: parsed.version,
+  };
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let args: EnableArgs;
+  try {
+    args = await parseArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`Error: ${error.message}\nhint: run ralph-enable --help\n`);
+    return EXIT.invalidArgs;
+  }
+  if (args.help || args.version) {
+    process.stdout.write(args.help ? ENABLE_HELP : `${ENABLE_VERSION_PREFIX} ${packageVersion()}\n`);
+    return EXIT.success;
+  }
+  const prompter = createPrompter({ input: process.stdin, output: process.stderr });
+  try {
+    return await runWizard(args, prompter);
+  } finally {
+    prompter.close();
+  }
+}
+
+async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> {
+  const say = (text: string) => void process.stdout.write(`${text}\n`);
+  const interactive = !args.nonInteractive;
+  const projectDir = process.cwd();
+  const env = process.env;
+  const runner = nodeProcessRunner;
+  const hasCommand = hasCommandOnPath(env);
+  let force = args.force;
+  say(WIZARD_BANNER);
+
+  say(phaseTitle(1, 'Environment Detection'));
+  const existing = checkExistingRalph(projectDir);
+  if (existing.state === 'complete' && !force) {
+    say('Ralph is already enabled in this project.');
+    if (!interactive || !(await prompter.confirm('Do you want to continue anyway?', false))) {
+      say('Exiting. Use --force to overwrite.');
+      return EXIT.alreadyEnabled;
+    }
+    force = true;
+  } else if (existing.state === 'partial') {
+    say(`Ralph is partly set up; missing: ${existing.missing.join(', ')}`);
+  }
+  const detected = detectProjectContext(projectDir, { hasCommand });
+  const git = await detectGitInfo(projectDir, { runner, env });
+  const sources = detectTaskSources(projectDir, git);
+  say(`Project: ${detected.name}  Type: ${detected.type}${detected.framework ? `  Framework: ${detected.framework}` : ''}`);
+  say(`Git: ${git.isRepo ? (git.remoteUrl ?? 'repository, no origin') : 'not a repository'}${git.isGitHub ? ' (GitHub)' : ''}`);
+  await describeSources(sources, { runner, cwd: projectDir, env }, say);
+
+  say(phaseTitle(2, 'Task Source Selection'));
+  const selected = await chooseSources(args, sources, interactive, prompter);
+  say(`Task sources: ${selected.length > 0 ? selected.join(', ') : 'none (default task list)'}`);
+
+  say(phaseTitle(3, 'Configuration'));
+  const name = interactive ? await prompter.ask('Project name', detected.name) : detected.name;
+  const context: ProjectContext = { ...detected, name };
+  const maxCalls = interactive ? await prompter.askInteger('Max API calls per hour', { min: 10, max: 500, defaultValue: 100 }) : 100;
+  const label = args.label ?? (interactive && selected.includes('github') ? await prompter.ask('GitHub label to import', 'ralph-task') : 'ralph-task');
+  const prdFile = selected.includes('prd') ? await choosePrdFile(args, sources, interactive, prompter) : undefined;
+  say(`  Name: ${name}\n  Type: ${context.type}\n  Max calls/hour: ${maxCalls}`);
+  if (selected.includes('github')) say(`  GitHub label: ${label}`);
+  if (prdFile) say(`  PRD file: ${prdFile}`);
+
+  say(phaseTitle(4, 'File Generation'));
+  const tasks: string[] = [];
+  for (const source of selected) {
+    const result = await importTasks({ source, projectDir, prdFile, githubLabel: label, limit: args.limit, runner, env });
+    if (result.ok) {
+      tasks.push(...result.tasks);
+      say(`Imported ${countTaskLines(result.tasks)} task(s) from ${source}`);
+    } else {
+      process.stderr.write(`Warning: ${source}: ${result.message}${result.hint ? ` (${result.hint})` : ''}; no tasks imported from it\n`);
+    }
+  }
+  const result = enableProject({
+    projectDir,
+    context,
+    tasks,
+    force,
+    generatedBy: 'ralph-enable',
+    claudeCodeCmd: chooseClaudeCodeCmd(hasCommand),
+    taskSources: taskSourcesList(sources),
+    githubTaskLabel: label,
+    maxCallsPerHour: maxCalls,
+  });
+  if (result.kind !== 'enabled') {
+    process.stderr.write('Error: Ralph is already enabled here\nhint: run ralph-enable --force\n');
+    return EXIT.alreadyEnabled;
+  }
+  for (const line of formatFileOutcomes(result.files)) say(line);
+  // A .ralphrc the user already had is kept, but the values chosen here are written into it.
+  const ralphrc = join(projectDir, '.ralphrc');
+  if (result.files['.ralphrc'] === 'skipped') {
+    const original = readFileSync(ralphrc, 'utf8');
+    const chosen: Record<string, string> = { MAX_CALLS_PER_HOUR: String(maxCalls) };
+    if (selected.includes('github') || args.label !== undefined) chosen.GITHUB_TASK_LABEL = label;
+    const updated = updateRalphrcText(original, chosen);
+    if (updated !== original) writeFileAtomic(ralphrc, updated);
+  }
+
+  say(phaseTitle(5, 'Verification'));
+  let ok = true;
+  for (const file of ['.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralph/AGENT.md', '.ralphrc']) {
+    const present = existsSync(join(projectDir, file));
+    ok &&= present;
+    say(present ? `  ${file} - OK` : `  ${file} - MISSING${file === '.ralphrc' ? ' (CRITICAL - required for file protection)' : ''}`);
+  }
+  if (!ok) return EXIT.error;
+  say('\nRalph enabled successfully!');
+  for (const line of NEXT_STEPS) say(line);
+  return EXIT.success;
+}
+
+async function describeSources(
+  sources: TaskSourcesDetected,
+  cli: { runner: typeof nodeProcessRunner; cwd: string; env: NodeJS.ProcessEnv },
+  say: (text: string) => void,
+): Promise<void> {
+  if (sources.beads) {
+    const count = await countBeadsIssues(cli);
+    say(`  beads: ${count === undefined ? 'found .beads/ (bd not usable)' : `${count} open issue(s)`}`);
+  }
+  if (sources.github) {
+    const count = await countGitHubIssues(cli);
+    say(`  GitHub: ${count === undefined ? 'repository found (gh not installed or not logged in)' : `${count} open issue(s)`}`);
+  }
+  if (sources.prdFiles.length > 0) say(`  PRD files: ${sources.prdFiles.join(', ')}`);
+  if (!sources.beads && !sources.github && sources.prdFiles.length === 0) say('  No task sources detected');
+}
+
+async function chooseSources(args: EnableArgs, sources: TaskSourcesDetected, interactive: boolean, prompter: Prompter): Promise<WizardSource[]> {
+  if (args.from) return [args.from];
+  if (args.skipTasks) return [];
+  const detected: WizardSource[] = [...(sources.beads ? ['beads' as const] : []), ...(sources.github ? ['github' as const] : [])];
+  if (!interactive) return detected;
+  return prompter.selectMany<WizardSource>('Where should tasks come from? (none selected = start with the default task list)', [
+    { label: `beads${sources.beads ? '' : ' (no .beads/ found)'}`, value: 'beads', checked: sources.beads },
+    { label: `GitHub issues${sources.github ? '' : ' (no GitHub origin)'}`, value: 'github', checked: sources.github },
+    { label: `PRD document${sources.prdFiles.length > 0 ? ` (${sources.prdFiles.length} found)` : ''}`, value: 'prd', checked: false },
+  ]);
+}
+
+async function choosePrdFile(args: EnableArgs, sources: TaskSourcesDetected, interactive: boolean, prompter: Prompter): Promise<string | undefined> {
+  if (args.prd) return args.prd;
+  if (!interactive) return sources.prdFiles[0];
+  if (sources.prdFiles.length > 0) {
+    return prompter.selectOne('Which PRD file?', sources.prdFiles.map((file) => ({ label: file, value: file })));
+  }
+  const answer = await prompter.ask('Path to the PRD file', '');
+  return answer || undefined;
+}
+
+await runMain(main);

@@ -1,0 +1,96 @@
+// ralph-import: create a Ralph project from a requirements document or a GitHub issue
+// (reference §10). Claude Code does the conversion; any failure exits 1 with its message.
+
+import { basename, extname, resolve } from 'node:path';
+import { RalphError } from '../errors.js';
+import { nodeProcessRunner } from '../platform/process.js';
+import { isCommandAvailable, resolveClaudeCodeCommand } from '../project/agent-command.js';
+import { hasCommandOnPath } from '../project/find-executable.js';
+import { importRequirements, type ImportRequirementsOptions } from '../project/import-requirements.js';
+import { readRequirementsDocument } from '../project/requirements-document.js';
+import { assertTemplatesInstalled } from '../project/templates.js';
+import { runMain } from './error-funnel.js';
+import { parseImportArgs } from './import-args.js';
+import { prepareGitHubImport } from './import-github.js';
+import { IMPORT_HELP, importNextSteps } from './messages-import.js';
+import { FALLBACK_IDENTITY_WARNING } from './messages-setup.js';
+import { createPrompter } from './prompts.js';
+
+export async function main(argv: string[]): Promise<number> {
+  const args = await parseImportArgs(argv);
+  const github = args.githubIssue !== undefined || args.hasFilters;
+  if (args.help || (argv.length === 0 && !github)) {
+    process.stdout.write(IMPORT_HELP);
+    return 0;
+  }
+  const say = (text: string) => void process.stdout.write(`${text}\n`);
+  const warn = (text: string) => void process.stderr.write(`Warning: ${text}\n`);
+  const env = process.env;
+  const cwd = process.cwd();
+  const common = {
+    parentDir: cwd,
+    command: resolveClaudeCodeCommand(env, cwd),
+    runner: nodeProcessRunner,
+    env,
+    hasCommand: hasCommandOnPath(env),
+    timeoutMs: timeoutFrom(env),
+  };
+
+  let request: ImportRequirementsOptions;
+  if (github) {
+    const prompter = createPrompter({ input: process.stdin, output: process.stderr });
+    try {
+      const plan = await prepareGitHubImport(args, { ...common, cwd, prompter, interactiveInput: process.stdin.isTTY === true, say, warn });
+      if (plan.kind === 'dry-run') return 0;
+      request = { ...common, ...plan };
+    } finally {
+      prompter.close();
+    }
+  } else {
+    const source = args.positional[0];
+    if (!source) throw new RalphError('usage', 'Source file is required', { hint: 'run ralph-import --help' });
+    const read = readRequirementsDocument(source);
+    if (!read.ok) throw new RalphError('import_source', read.message, { hint: read.hint });
+    request = {
+      ...common,
+      projectName: args.positional[1] ?? basename(source, extname(source)),
+      document: read.text,
+      documentFileName: basename(source),
+      sourcePath: resolve(source),
+    };
+  }
+  if (!isCommandAvailable(common.command, env)) {
+    throw new RalphError('claude_missing', `Claude Code CLI not found: ${common.command.join(' ')}`, {
+      hint: 'install it (npm install -g @anthropic-ai/claude-code) or set CLAUDE_CODE_CMD',
+    });
+  }
+  assertTemplatesInstalled();
+  say(`Creating Ralph project "${request.projectName}" and converting ${request.documentFileName} with Claude Code…`);
+  const result = await importRequirements(request);
+  if (result.git.kind === 'committed' && result.git.usedFallbackIdentity) process.stderr.write(`${FALLBACK_IDENTITY_WARNING}\n`);
+  if (result.git.kind === 'failed') warn(`${result.git.step} failed: ${result.git.message}`);
+  if (!result.ok) {
+    throw new RalphError('import_conversion_failed', `PRD conversion failed: ${result.message}`, {
+      hint: `the project skeleton is in ${result.projectDir}; fix the problem and run ralph-import again in an empty directory`,
+    });
+  }
+  say(result.summary ? `PRD conversion completed: ${firstLine(result.summary)}` : 'PRD conversion completed');
+  for (const file of result.missing) warn(`${file} was not created by the conversion`);
+  for (const file of result.unchanged) warn(`${file} was not updated by the conversion (it still holds the template)`);
+  say('🎉 PRD imported successfully!');
+  for (const line of importNextSteps(request.projectName)) say(line);
+  say(`Project created in: ${result.projectDir}`);
+  return 0;
+}
+
+function timeoutFrom(env: NodeJS.ProcessEnv): number {
+  const minutes = Number(env.CLAUDE_TIMEOUT_MINUTES);
+  return (Number.isFinite(minutes) && minutes > 0 ? minutes : 15) * 60_000;
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split(/\r?\n/)[0] ?? '';
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
+await runMain(main);

@@ -1,0 +1,80 @@
+// User-facing text of ralph-import.
+
+import type { IssueSummary } from '../tasks/github-issues.js';
+import { toPlainTextLine } from '../tasks/task-line.js';
+import type { CompletenessResult } from '../project/issue-completeness.js';
+
+export const IMPORT_HELP = `Usage:
+  ralph-import <source-file> [project-name]
+  ralph-import --github-issue <N> [project-name]
+  ralph-import <filters> [modifiers] [project-name]
+
+Create a Ralph project from a requirements document (.md, .txt or .json) or a GitHub issue.
+Claude Code turns the document into .ralph/PROMPT.md, .ralph/fix_plan.md and
+.ralph/specs/requirements.md. The document is treated as data, never as instructions.
+The project name defaults to the file name without its extension (or the issue title).
+
+GitHub issue:
+  --github-issue <N>               Import issue N
+Filters (choose one issue among matches):
+  --github-search <query>          GitHub search query
+  --github-label <l1,l2>           Issues with all of these labels
+  --github-title <pattern>         Title match, case-insensitive; * is the only wildcard
+  --github-assignee <user|@me|none>
+  --github-milestone <name>
+  --github-state <open|closed|all> (default: open)
+Modifiers:
+  --exclude-label <l1,l2>          Skip issues with any of these labels
+  --select <first|interactive|priority>  How to pick among matches (default: first)
+  --dry-run                        List the matches and the pick; import nothing
+Common:
+  --repo <owner/repo>              Repository (default: the current one)
+  --include-comments               Add the issue's comments to the document
+Plan generation (GitHub only):
+  --generate-plan | --no-generate-plan   Always / never generate an implementation plan
+                                         (default: when the completeness score is low)
+  --plan-model <model>             Model for plan generation
+  --completeness-threshold <0-100> Score below which a plan is suggested (default: 60)
+  --auto-approve                   Accept the generated plan without asking
+
+  -h, --help                       Show this help
+
+Environment: CLAUDE_CODE_CMD (else .ralphrc, else "claude"), CLAUDE_TIMEOUT_MINUTES (default 15).
+Exit codes: 0 imported (or dry run), 1 error.
+`;
+
+export function formatCompleteness(result: CompletenessResult): string[] {
+  return [
+    'Issue Completeness Analysis',
+    `  Score: ${result.score}/100 (${result.level})`,
+    `  Recommendation: ${result.recommendation}`,
+    `  Missing: ${result.missing.length > 0 ? result.missing.join(' ') : 'nothing'}`,
+  ];
+}
+
+/** The --dry-run table: NUMBER TITLE LABELS ASSIGNEE MILESTONE. */
+export function formatCandidateTable(issues: readonly IssueSummary[]): string[] {
+  const rows = issues.map((issue) => [
+    `#${issue.number}`,
+    truncate(toPlainTextLine(issue.title), 50),
+    truncate(issue.labels.map(toPlainTextLine).join(','), 30) || '-',
+    truncate(issue.assignees.map(toPlainTextLine).join(','), 20) || '-',
+    truncate(toPlainTextLine(issue.milestone ?? ''), 20) || '-',
+  ]);
+  const table = [['NUMBER', 'TITLE', 'LABELS', 'ASSIGNEE', 'MILESTONE'], ...rows];
+  const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
+  return table.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+export function importNextSteps(projectName: string): string[] {
+  return [
+    'Next steps:',
+    `  1. cd ${projectName}`,
+    '  2. Review .ralph/PROMPT.md, .ralph/fix_plan.md and .ralph/specs/requirements.md',
+    '  3. Start the loop: ralph --monitor',
+  ];
+}

@@ -1,0 +1,53 @@
+// ralph-migrate [dir]: move a flat-layout Ralph project into .ralph/ (reference §1.5).
+
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { RalphError } from '../errors.js';
+import { migrateProject } from '../project/migrate-layout.js';
+import { createParser, UsageError } from './bootstrap-args.js';
+import { runMain } from './error-funnel.js';
+import { MIGRATE_HELP } from './messages-setup.js';
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = await createParser(argv, 'ralph-migrate')
+      .option('help', { alias: 'h', type: 'boolean', default: false })
+      .option('debug', { type: 'boolean', default: false, hidden: true })
+      .parseAsync();
+  } catch (error) {
+    if (error instanceof UsageError) throw new RalphError('usage', error.message, { hint: 'run ralph-migrate --help' });
+    throw error;
+  }
+  if (parsed.help) {
+    process.stdout.write(MIGRATE_HELP);
+    return 0;
+  }
+  const positional = parsed._.map(String);
+  if (positional.length > 1) throw new RalphError('usage', `expected one directory, got ${positional.length}`, { hint: 'run ralph-migrate --help' });
+  const dir = resolve(positional[0] ?? '.');
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new RalphError('migrate_no_dir', `not a directory: ${dir}`);
+
+  const say = (text: string) => void process.stdout.write(`${text}\n`);
+  const result = migrateProject(dir, new Date());
+  switch (result.kind) {
+    case 'already-migrated':
+      say('Project is already using the new .ralph/ structure');
+      return 0;
+    case 'nothing-to-migrate':
+      say('No Ralph project files found. Nothing to migrate.');
+      return 0;
+    case 'migrated':
+      say(`Migrating Ralph project in ${dir}`);
+      say(`Backup created: ${result.backupDir}`);
+      for (const move of result.moved) say(`  moved ${move}`);
+      say('Migration complete. Ralph files now live in .ralph/.');
+      say('Next steps:');
+      say('  1. Check .ralph/PROMPT.md and .ralph/fix_plan.md');
+      say('  2. Commit the change (the backup directory is git-ignored by the template .gitignore)');
+      say('  3. Run: ralph --monitor');
+      return 0;
+  }
+}
+
+await runMain(main);

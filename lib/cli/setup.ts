@@ -1,0 +1,69 @@
+// ralph-setup [name]: create a new Ralph project with its first commit (reference §1.3).
+
+import { nodeProcessRunner } from '../platform/process.js';
+import { hasCommandOnPath } from '../project/find-executable.js';
+import { setupProject } from '../project/setup-project.js';
+import { assertTemplatesInstalled } from '../project/templates.js';
+import { RalphError } from '../errors.js';
+import { createParser, UsageError } from './bootstrap-args.js';
+import { runMain } from './error-funnel.js';
+import { formatFileOutcomes } from './messages-enable.js';
+import { FALLBACK_IDENTITY_WARNING, SETUP_HELP, setupNextSteps } from './messages-setup.js';
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = await createParser(argv, 'ralph-setup')
+      .option('force', { type: 'boolean', default: false })
+      .option('help', { alias: 'h', type: 'boolean', default: false })
+      .option('debug', { type: 'boolean', default: false, hidden: true })
+      .parseAsync();
+  } catch (error) {
+    if (error instanceof UsageError) throw new RalphError('usage', error.message, { hint: 'run ralph-setup --help' });
+    throw error;
+  }
+  if (parsed.help) {
+    process.stdout.write(SETUP_HELP);
+    return 0;
+  }
+  const positional = parsed._.map(String);
+  if (positional.length > 1) throw new RalphError('usage', `expected one project name, got ${positional.length}`, { hint: 'run ralph-setup --help' });
+  const name = positional[0] ?? 'my-project';
+  if (name.trim() === '') throw new RalphError('usage', 'the project name is empty');
+  assertTemplatesInstalled();
+
+  const say = (text: string) => void process.stdout.write(`${text}\n`);
+  say(`🚀 Setting up Ralph project: ${name}`);
+  const result = await setupProject({
+    parentDir: process.cwd(),
+    name,
+    force: parsed.force,
+    runner: nodeProcessRunner,
+    env: process.env,
+    hasCommand: hasCommandOnPath(process.env),
+  });
+  for (const line of formatFileOutcomes(result.files)) say(line);
+
+  switch (result.git.kind) {
+    case 'committed':
+      if (result.git.initialized) say('[SUCCESS] Initialized git repository');
+      say('[SUCCESS] Created the initial commit');
+      if (result.git.usedFallbackIdentity) process.stderr.write(`${FALLBACK_IDENTITY_WARNING}\n`);
+      break;
+    case 'nothing-to-commit':
+      say('[SKIP] Nothing new to commit');
+      break;
+    case 'git-missing':
+      process.stderr.write('Warning: git is not installed; the project was created without a repository\n');
+      break;
+    case 'failed':
+      throw new RalphError('setup_git_failed', `${result.git.step} failed: ${result.git.message}`, {
+        hint: `the files are in place; fix git and run: cd ${name} && git add -A && git commit -m "Initial Ralph project setup"`,
+      });
+  }
+  say(`✅ Project ${result.projectName} created!`);
+  for (const line of setupNextSteps(name)) say(line);
+  return 0;
+}
+
+await runMain(main);

@@ -1,0 +1,263 @@
+// Backups before each loop (`--backup`) and `--rollback`. A backup is a commit under
+// refs/ralph/backups/ whose tree is the working tree as it is on disk — committed, staged,
+// unstaged and untracked (non-ignored) files — built with git plumbing in a temporary index, so
+// the user's working tree, index, HEAD, branches and stash list are never touched (the Bash
+// tool stashed first and so lost uncommitted work, reference §13.2 item 16). ralph's own
+// runtime state under .ralph/ (logs, status files, dot-files) is never backed up or restored.
+//
+// Restoring writes the backup's files into the working tree and removes files the backup did
+// not have, again through a temporary index (`read-tree -m -u`); HEAD, the branch and the
+// index stay as they are, so afterwards `git status`/`git diff` show what the rollback changed.
+
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { ProcessRunner, RunResult } from '../platform/process.js';
+
+export const BACKUP_REF_PREFIX = 'refs/ralph/backups/';
+/** Branches the Bash tool made (`ralph-backup-loop-<N>-<epoch>`); listed and restorable. */
+export const BASH_BACKUP_BRANCH_PREFIX = 'refs/heads/ralph-backup-loop-';
+
+// Paths ralph writes while it runs (git-progress.ts isRalphStatePath says the same).
+const RUNTIME_PATHS = ['.ralph/logs', '.ralph/sessions', '.ralph/status.json', '.ralph/progress.json', '.ralph/live.log'];
+const RUNTIME_GLOBS = ['.ralph/.*', '.ralph/.*/**'];
+const RUNTIME_PATHSPECS = [...RUNTIME_PATHS, ...RUNTIME_GLOBS.map((g) => `:(glob)${g}`)];
+const RUNTIME_EXCLUDES = [...RUNTIME_PATHS.map((p) => `:(exclude)${p}`), ...RUNTIME_GLOBS.map((g) => `:(exclude,glob)${g}`)];
+
+// Backups are ralph's commits, whoever the user is (and even when git has no identity set).
+const BACKUP_IDENTITY = { name: 'ralph', email: 'ralph@localhost' };
+
+export interface BackupGitOptions {
+  projectDir: string;
+  processRunner: ProcessRunner;
+  env?: NodeJS.ProcessEnv;
+  /** ms since the epoch, for ref names and commit dates (default: now). */
+  now?: number;
+}
+
+export interface CreateBackupOptions extends BackupGitOptions {
+  loop: number;
+  /** Keep this many of ralph's backups, newest first (0: keep all). */
+  keep: number;
+}
+
+export type CreateBackupResult = { ref: string; commit: string; pruned: string[] } | { skipped: string };
+
+export interface BackupInfo {
+  /** Full ref name (refs/ralph/backups/… or refs/heads/ralph-backup-loop-…). */
+  ref: string;
+  /** What to pass to `--rollback`. */
+  name: string;
+  loop: number | null;
+  /** Seconds since the epoch. */
+  createdAt: number;
+  commit: string;
+  source: 'ralph' | 'bash';
+}
+
+export type RestoreBackupResult =
+  | { kind: 'restored'; ref: string; commit: string; changed: string[]; safetyRef?: string }
+  | { kind: 'dirty'; changes: string[] }
+  | { kind: 'not-found'; target: string }
+  | { kind: 'not-a-repo'; reason: string }
+  | { kind: 'failed'; message: string };
+
+/** Never throws: a backup that cannot be made is skipped with the reason (the loop goes on). */
+export async function createBackup(options: CreateBackupOptions): Promise<CreateBackupResult> {
+  const git = gitFor(options);
+  const repo = await git.repoCheck();
+  if (repo) return { skipped: repo };
+  const now = options.now ?? Date.now();
+  return git.withTempIndex(async (index) => {
+    const head = await git.head();
+    const tree = await git.snapshotTree(index, head);
+    const commit = await git.commitTree(tree, head, `Ralph backup before loop #${options.loop}`, now);
+    const ref = await git.createRef(`${BACKUP_REF_PREFIX}loop-${options.loop}-${Math.floor(now / 1000)}`, commit);
+    const pruned = options.keep > 0 ? await pruneBackups(git, options.keep) : [];
+    return { ref, commit, pruned };
+  }).catch((error: unknown) => ({ skipped: error instanceof Error ? error.message : String(error) }));
+}
+
+/** Every backup, newest first: ralph's refs and the Bash tool's branches. */
+export async function listBackups(options: BackupGitOptions): Promise<BackupInfo[] | { skipped: string }> {
+  const git = gitFor(options);
+  const repo = await git.repoCheck();
+  if (repo) return { skipped: repo };
+  return git.listBackups();
+}
+
+export interface RestoreBackupOptions extends BackupGitOptions {
+  /** A name from listBackups, a full ref, or a Bash backup branch. */
+  target: string;
+  /** Restore even when there are uncommitted changes (they are backed up first). */
+  force: boolean;
+}
+
+export async function restoreBackup(options: RestoreBackupOptions): Promise<RestoreBackupResult> {
+  const git = gitFor(options);
+  const repo = await git.repoCheck();
+  if (repo) return { kind: 'not-a-repo', reason: repo };
+  const found = options.target.startsWith('-') ? undefined : await git.resolveBackup(options.target);
+  if (!found) return { kind: 'not-found', target: options.target };
+  const now = options.now ?? Date.now();
+
+  return git.withTempIndex(async (index) => {
+    const head = await git.head();
+    const current = await git.snapshotTree(index, head);
+    const base = head ? await git.withoutRuntime(`${head}^{tree}`) : await git.emptyTree();
+    const changes = current === base ? [] : await git.changedPaths(base, current);
+    if (changes.length > 0 && !options.force) return { kind: 'dirty', changes } as const;
+    let safetyRef: string | undefined;
+    if (changes.length > 0) {
+      const commit = await git.commitTree(current, head, 'Ralph backup before --rollback --force', now);
+      safetyRef = await git.createRef(`${BACKUP_REF_PREFIX}pre-rollback-${Math.floor(now / 1000)}`, commit);
+    }
+    const target = await git.withoutRuntime(`${found.commit}^{tree}`);
+    const changed = target === current ? [] : await git.changedPaths(current, target);
+    // Two-tree read-tree: the temp index is exactly the working tree, so git updates and removes
+    // only what differs; the real index, HEAD and the branch are not involved.
+    if (changed.length > 0) await git.ok(['read-tree', '-m', '-u', current, target], { index });
+    return { kind: 'restored', ref: found.ref, commit: found.commit, changed, safetyRef } as const;
+  }).catch((error: unknown): RestoreBackupResult => {
+    if (error instanceof GitFailure) return { kind: 'failed', message: error.message };
+    throw error;
+  });
+}
+
+async function pruneBackups(git: Git, keep: number): Promise<string[]> {
+  const ours = (await git.listBackups()).filter((b) => b.source === 'ralph' && !b.name.startsWith('pre-rollback-'));
+  const old = ours.slice(keep);
+  for (const backup of old) await git.ok(['update-ref', '-d', backup.ref, backup.commit]);
+  return old.map((b) => b.ref);
+}
+
+class GitFailure extends Error {}
+
+type Git = ReturnType<typeof gitFor>;
+
+function gitFor(options: BackupGitOptions) {
+  const cwd = options.projectDir;
+  // No optional locks: nothing here may refresh or rewrite the user's index as a side effect.
+  const baseEnv = { ...(options.env ?? process.env), GIT_OPTIONAL_LOCKS: '0' };
+  const run = (args: string[], extra: { index?: string; input?: string; env?: Record<string, string> } = {}): Promise<RunResult> =>
+    options.processRunner.run('git', args, {
+      cwd,
+      input: extra.input,
+      env: { ...baseEnv, ...(extra.index ? { GIT_INDEX_FILE: extra.index } : {}), ...extra.env },
+    });
+  const ok = async (args: string[], extra: Parameters<typeof run>[1] = {}): Promise<string> => {
+    const result = await run(args, extra);
+    if (result.spawnError) throw new GitFailure(`git could not be started: ${result.spawnError.message}`);
+    if (result.code !== 0) throw new GitFailure(`git ${args[0]} failed: ${firstLine(result.stderr) || `exit ${result.code}`}`);
+    return result.stdout;
+  };
+
+  const git = {
+    ok,
+    /** Why backups cannot work here, or undefined when this is a git work tree. */
+    async repoCheck(): Promise<string | undefined> {
+      const result = await run(['rev-parse', '--is-inside-work-tree']);
+      if (result.spawnError) return 'git is not installed';
+      return result.code === 0 && result.stdout.trim() === 'true' ? undefined : 'not a git repository';
+    },
+    async head(): Promise<string | undefined> {
+      const result = await run(['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
+      return result.code === 0 ? result.stdout.trim() : undefined;
+    },
+    /** Runs `use` with a private index file that starts as a copy of the real one. */
+    async withTempIndex<T>(use: (index: string) => Promise<T>): Promise<T> {
+      const realIndex = resolve(cwd, (await ok(['rev-parse', '--git-path', 'index'])).trim());
+      const dir = mkdtempSync(join(tmpdir(), 'ralph-backup-'));
+      const index = join(dir, 'index');
+      try {
+        if (existsSync(realIndex)) {
+          // A copy with the same mtime keeps git's stat cache valid: only changed files get hashed.
+          copyFileSync(realIndex, index);
+          const st = statSync(realIndex);
+          utimesSync(index, st.atime, st.mtime);
+        }
+        return await use(index);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    /** The working tree as a tree object, without ralph's runtime state. */
+    async snapshotTree(index: string, head: string | undefined): Promise<string> {
+      if (!existsSync(index) && head) await ok(['read-tree', head], { index });
+      await ok(['add', '-A', '--', ':/', ...RUNTIME_EXCLUDES], { index });
+      await ok(['rm', '--cached', '-r', '-q', '-f', '--ignore-unmatch', '--', ...RUNTIME_PATHSPECS], { index });
+      return (await ok(['write-tree'], { index })).trim();
+    },
+    /** `tree` with ralph's runtime state taken out. */
+    async withoutRuntime(tree: string): Promise<string> {
+      const dir = mkdtempSync(join(tmpdir(), 'ralph-backup-'));
+      const index = join(dir, 'index');
+      try {
+        await ok(['read-tree', tree], { index });
+        await ok(['rm', '--cached', '-r', '-q', '-f', '--ignore-unmatch', '--', ...RUNTIME_PATHSPECS], { index });
+        return (await ok(['write-tree'], { index })).trim();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    async emptyTree(): Promise<string> {
+      return (await ok(['mktree'], { input: '' })).trim();
+    },
+    async changedPaths(from: string, to: string): Promise<string[]> {
+      const out = await ok(['diff-tree', '-r', '-z', '--name-only', '--no-renames', from, to]);
+      return out.split('\0').filter(Boolean);
+    },
+    async commitTree(tree: string, parent: string | undefined, message: string, now: number): Promise<string> {
+      const date = `@${Math.floor(now / 1000)} +0000`;
+      const args = ['commit-tree', '--no-gpg-sign', tree, ...(parent ? ['-p', parent] : []), '-m', message];
+      return (await ok(args, {
+        env: {
+          GIT_AUTHOR_NAME: BACKUP_IDENTITY.name, GIT_AUTHOR_EMAIL: BACKUP_IDENTITY.email, GIT_AUTHOR_DATE: date,
+          GIT_COMMITTER_NAME: BACKUP_IDENTITY.name, GIT_COMMITTER_EMAIL: BACKUP_IDENTITY.email, GIT_COMMITTER_DATE: date,
+        },
+      })).trim();
+    },
+    /** Creates `ref` (or `ref-2`, `ref-3`, … if taken); never moves an existing ref. */
+    async createRef(ref: string, commit: string): Promise<string> {
+      for (let n = 1; ; n++) {
+        const name = n === 1 ? ref : `${ref}-${n}`;
+        // An empty old value: the update fails if the ref already exists.
+        const result = await run(['update-ref', '--no-deref', name, commit, '']);
+        if (result.code === 0) return name;
+        if (n >= 50) throw new GitFailure(`git update-ref failed: ${firstLine(result.stderr)}`);
+      }
+    },
+    async listBackups(): Promise<BackupInfo[]> {
+      const out = await ok([
+        'for-each-ref', '--format=%(refname)%00%(objectname)%00%(committerdate:unix)',
+        BACKUP_REF_PREFIX, `${BASH_BACKUP_BRANCH_PREFIX}*`,
+      ]);
+      const backups = out.split('\n').filter(Boolean).map((line) => describeBackup(line.split('\0')));
+      return backups.sort((a, b) => b.createdAt - a.createdAt || (b.loop ?? 0) - (a.loop ?? 0) || b.name.localeCompare(a.name));
+    },
+    async resolveBackup(target: string): Promise<{ ref: string; commit: string } | undefined> {
+      const candidates = target.startsWith('refs/')
+        ? [target]
+        : [`${BACKUP_REF_PREFIX}${target}`, `refs/heads/${target}`, target];
+      for (const candidate of candidates) {
+        const result = await run(['rev-parse', '--verify', '-q', `${candidate}^{commit}`]);
+        if (result.code === 0) return { ref: candidate, commit: result.stdout.trim() };
+      }
+      return undefined;
+    },
+  };
+  return git;
+}
+
+function describeBackup([ref = '', commit = '', date = '0']: string[]): BackupInfo {
+  const bash = ref.startsWith(BASH_BACKUP_BRANCH_PREFIX);
+  const name = bash ? ref.slice('refs/heads/'.length) : ref.slice(BACKUP_REF_PREFIX.length);
+  // loop-<N>-<epoch>[-k] (ours), ralph-backup-loop-<N>-<epoch> (Bash), pre-rollback-<epoch>[-k].
+  const m = /(?:loop-(\d+)|pre-rollback)-(\d+)(?:-\d+)?$/.exec(name);
+  const createdAt = m ? Number(m[2]) : Number(date) || 0;
+  return { ref, name, loop: m?.[1] ? Number(m[1]) : null, createdAt, commit, source: bash ? 'bash' : 'ralph' };
+}
+
+function firstLine(text: string): string {
+  return text.split('\n').map((l) => l.trim()).find(Boolean) ?? '';
+}

@@ -1,0 +1,61 @@
+// Which command runs Claude Code for ralph-import: CLAUDE_CODE_CMD from the environment, else
+// from the .ralphrc in the working directory, else `claude`. A multi-word value such as
+// `npx @anthropic-ai/claude-code` is split into argv (the Bash tool ran it as one word, §13.2 #7).
+
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseRalphrc } from '../config/ralphrc.js';
+import { findExecutable } from './find-executable.js';
+
+export const DEFAULT_CLAUDE_CODE_CMD = 'claude';
+
+export function resolveClaudeCodeCommand(env: NodeJS.ProcessEnv, cwd: string): string[] {
+  const fromEnv = env.CLAUDE_CODE_CMD?.trim();
+  const value = fromEnv || readRalphrcValue(join(cwd, '.ralphrc'), 'CLAUDE_CODE_CMD', env) || DEFAULT_CLAUDE_CODE_CMD;
+  const argv = splitCommandLine(value);
+  return argv.length > 0 ? argv : [DEFAULT_CLAUDE_CODE_CMD];
+}
+
+/** True when argv[0] is an existing file path or an executable on PATH. */
+export function isCommandAvailable(command: readonly string[], env: NodeJS.ProcessEnv): boolean {
+  const executable = command[0];
+  if (!executable) return false;
+  if (executable.includes('/')) return existsSync(executable);
+  return findExecutable(executable, env) !== undefined;
+}
+
+/** Splits on whitespace, honouring simple '…' and "…" quoting; nothing is expanded. */
+export function splitCommandLine(value: string): string[] {
+  const words: string[] = [];
+  let current = '';
+  let quote: '"' | "'" | undefined;
+  let inWord = false;
+  for (const ch of value) {
+    if (quote) {
+      if (ch === quote) quote = undefined;
+      else current += ch;
+    } else if (ch === '"' || ch === "'") {
+      quote = ch;
+      inWord = true;
+    } else if (/\s/.test(ch)) {
+      if (inWord) words.push(current);
+      current = '';
+      inWord = false;
+    } else {
+      current += ch;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(current);
+  return words;
+}
+
+function readRalphrcValue(path: string, key: string, env: NodeJS.ProcessEnv): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  return parseRalphrc(text, { env }).entries.filter((entry) => entry.key === key).pop()?.value;
+}

@@ -1,0 +1,73 @@
+// ralph-import's conversion step: runs Claude Code in the new project with the conversion
+// prompt on stdin and the tools of reference §10.2 step 5, then checks the three files.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ProcessRunner } from '../platform/process.js';
+import { callClaude } from './call-claude.js';
+import { buildConversionPrompt } from './conversion-prompt.js';
+
+export const CONVERSION_OUTPUTS = ['.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralph/specs/requirements.md'] as const;
+
+export const CONVERSION_ARGS = [
+  '--print',
+  '--strict-mcp-config',
+  '--output-format',
+  'json',
+  '--allowedTools',
+  'Read',
+  'Write',
+  'Bash(mkdir:*)',
+  'Bash(cp:*)',
+] as const;
+
+export interface ConvertRequirementsOptions {
+  projectDir: string;
+  sourceName: string;
+  document: string;
+  command: readonly string[];
+  runner: ProcessRunner;
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+}
+
+export type ConvertRequirementsResult =
+  | {
+      ok: true;
+      summary: string;
+      /** Outputs that do not exist after the run. */
+      missing: string[];
+      /** Outputs the agent left exactly as ralph-setup wrote them. */
+      unchanged: string[];
+    }
+  | { ok: false; message: string };
+
+export async function convertRequirements(options: ConvertRequirementsOptions): Promise<ConvertRequirementsResult> {
+  const before = new Map(CONVERSION_OUTPUTS.map((file) => [file, readOptional(join(options.projectDir, file))]));
+  const call = await callClaude({
+    command: options.command,
+    args: CONVERSION_ARGS,
+    prompt: buildConversionPrompt(options.sourceName, options.document),
+    cwd: options.projectDir,
+    env: options.env,
+    runner: options.runner,
+    timeoutMs: options.timeoutMs,
+  });
+  if (!call.ok) return call;
+  const missing: string[] = [];
+  const unchanged: string[] = [];
+  for (const file of CONVERSION_OUTPUTS) {
+    const after = readOptional(join(options.projectDir, file));
+    if (after === undefined) missing.push(file);
+    else if (after === before.get(file)) unchanged.push(file);
+  }
+  return { ok: true, summary: call.text, missing, unchanged };
+}
+
+function readOptional(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}

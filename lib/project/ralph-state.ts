@@ -1,0 +1,28 @@
+// Is a directory already a Ralph project? (reference §9.1 check_existing_ralph): `complete`
+// when .ralph/ holds PROMPT.md, fix_plan.md and AGENT.md, `partial` when some are missing.
+
+import { existsSync } from 'node:fs';
+import { ralphPaths } from '../state/paths.js';
+
+export type RalphInstallState = 'none' | 'partial' | 'complete';
+
+export interface RalphStateResult {
+  state: RalphInstallState;
+  /** Missing control files, relative to the project (e.g. `.ralph/AGENT.md`). */
+  missing: string[];
+}
+
+export const CONTROL_FILES = ['.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralph/AGENT.md'] as const;
+
+export function checkExistingRalph(projectDir: string): RalphStateResult {
+  const paths = ralphPaths(projectDir);
+  if (!existsSync(paths.ralphDir)) return { state: 'none', missing: [...CONTROL_FILES] };
+  const present: Record<(typeof CONTROL_FILES)[number], boolean> = {
+    '.ralph/PROMPT.md': existsSync(paths.prompt),
+    '.ralph/fix_plan.md': existsSync(paths.fixPlan),
+    '.ralph/AGENT.md': existsSync(paths.agent),
+  };
+  const missing = CONTROL_FILES.filter((file) => !present[file]);
+  if (missing.length === CONTROL_FILES.length) return { state: 'none', missing };
+  return { state: missing.length === 0 ? 'complete' : 'partial', missing };
+}

@@ -1,0 +1,94 @@
+// The text of every generated control file: .ralph/PROMPT.md, AGENT.md, fix_plan.md, the
+// project's .ralphrc and .gitignore, rendered from templates/ with the detected context.
+
+import type { ProjectContext } from './project-context.js';
+import { allowedToolsFor, quoteRalphrcValue } from './ralphrc-values.js';
+import { diskTemplates, renderTemplate, type TemplateSource } from './templates.js';
+
+const NO_COMMAND = {
+  build: "echo 'No build command configured'",
+  test: "echo 'No test command configured'",
+  run: "echo 'No run command configured'",
+};
+
+const DEFAULT_TASKS = {
+  high: [
+    '- [ ] Review the codebase and the specifications in .ralph/specs/',
+    '- [ ] Identify the most important missing or broken behaviour and fix it',
+    '- [ ] Make sure the project builds and its tests pass',
+  ],
+  medium: [
+    '- [ ] Add tests for the main behaviour that has none',
+    '- [ ] Handle errors and edge cases in the core paths',
+    '- [ ] Document how to build, test and run the project in .ralph/AGENT.md',
+  ],
+  low: ['- [ ] Refactor code that is hard to follow', '- [ ] Improve the README'],
+};
+
+export function renderPromptMd(context: ProjectContext, templates: TemplateSource = diskTemplates): string {
+  const details = [`**Project Type:** ${context.type}`];
+  if (context.framework) details.push(`**Framework:** ${context.framework}`);
+  return renderTemplate(templates('PROMPT.md'), { PROJECT_NAME: context.name, PROJECT_DETAILS: details.join('\n') });
+}
+
+export function renderAgentMd(context: ProjectContext, templates: TemplateSource = diskTemplates): string {
+  return renderTemplate(templates('AGENT.md'), {
+    PROJECT_NAME: context.name,
+    PROJECT_TYPE: context.type,
+    PACKAGE_MANAGER: context.packageManager ?? 'none detected',
+    BUILD_COMMAND: context.buildCommand || NO_COMMAND.build,
+    TEST_COMMAND: context.testCommand || NO_COMMAND.test,
+    RUN_COMMAND: context.runCommand || NO_COMMAND.run,
+  });
+}
+
+/** Imported tasks go under High Priority verbatim; with none, default starter items. */
+export function renderFixPlan(tasks: readonly string[], templates: TemplateSource = diskTemplates): string {
+  const imported = tasks.length > 0;
+  return renderTemplate(templates('fix_plan.md'), {
+    HIGH_PRIORITY_TASKS: (imported ? tasks : DEFAULT_TASKS.high).join('\n'),
+    MEDIUM_PRIORITY_TASKS: imported ? '' : DEFAULT_TASKS.medium.join('\n'),
+    LOW_PRIORITY_TASKS: imported ? '' : DEFAULT_TASKS.low.join('\n'),
+  }).replace(/\n{3,}/g, '\n\n');
+}
+
+export interface RalphrcOptions {
+  context: ProjectContext;
+  /** Shown in the header: ralph-setup, ralph-enable, ralph-enable-ci. */
+  generatedBy: string;
+  claudeCodeCmd: string;
+  maxCallsPerHour?: number;
+  /** e.g. ['github', 'local'] → TASK_SOURCES="github,local". */
+  taskSources?: readonly string[];
+  githubTaskLabel?: string;
+}
+
+export function renderRalphrc(options: RalphrcOptions, templates: TemplateSource = diskTemplates): string {
+  const { context } = options;
+  return renderTemplate(templates('ralphrc'), {
+    GENERATED_BY: options.generatedBy.replace(/[\r\n]+/g, ' '),
+    PROJECT_NAME: quoteRalphrcValue(context.name),
+    PROJECT_TYPE: quoteRalphrcValue(context.type),
+    CLAUDE_CODE_CMD: quoteRalphrcValue(options.claudeCodeCmd),
+    MAX_CALLS_PER_HOUR: String(options.maxCallsPerHour ?? 100),
+    ALLOWED_TOOLS: quoteRalphrcValue(allowedToolsFor(context.packageManager).join(',')),
+    TEST_COMMAND: quoteRalphrcValue(context.testCommand),
+    TASK_SOURCES: quoteRalphrcValue((options.taskSources ?? ['local']).join(',')),
+    GITHUB_TASK_LABEL: quoteRalphrcValue(options.githubTaskLabel ?? 'ralph-task'),
+  });
+}
+
+export function renderGitignore(templates: TemplateSource = diskTemplates): string {
+  return templates('gitignore');
+}
+
+/** TASK_SOURCES as the Bash generator writes it: detected sources first, `local` last. */
+export function taskSourcesList(sources: { beads: boolean; github: boolean }): string[] {
+  return [...(sources.github ? ['github'] : []), ...(sources.beads ? ['beads'] : []), 'local'];
+}
+
+/** `claude` when installed, else `npx @anthropic-ai/claude-code` when npx is, else `claude`. */
+export function chooseClaudeCodeCmd(hasCommand: (name: string) => boolean): string {
+  if (hasCommand('claude')) return 'claude';
+  return hasCommand('npx') ? 'npx @anthropic-ai/claude-code' : 'claude';
+}

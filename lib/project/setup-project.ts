@@ -1,0 +1,60 @@
+// ralph-setup (reference §1.3): a new project directory with src/, the .ralph/ tree, the
+// control files, README.md, .gitignore, .ralphrc and a first commit. Unlike the Bash tool an
+// existing README.md, .gitignore or .ralphrc is kept unless force.
+
+import { mkdirSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import type { ProcessRunner } from '../platform/process.js';
+import { detectProjectContext } from './detect-project.js';
+import { enableProject, type ProjectFileOutcome } from './enable-project.js';
+import type { HasCommand } from './find-executable.js';
+import { createInitialCommit, type InitialCommitResult } from './initial-commit.js';
+import { chooseClaudeCodeCmd } from './render-control-files.js';
+import type { TemplateSource } from './templates.js';
+import { writeProjectFile } from './write-project-file.js';
+
+export interface SetupProjectOptions {
+  /** Directory the name is resolved against (the user's cwd). */
+  parentDir: string;
+  name: string;
+  force: boolean;
+  runner: ProcessRunner;
+  env: NodeJS.ProcessEnv;
+  hasCommand: HasCommand;
+  templates?: TemplateSource;
+}
+
+export interface SetupProjectResult {
+  projectDir: string;
+  projectName: string;
+  files: Record<string, ProjectFileOutcome>;
+  git: InitialCommitResult;
+}
+
+export async function setupProject(options: SetupProjectOptions): Promise<SetupProjectResult> {
+  const projectDir = resolve(options.parentDir, options.name);
+  const projectName = basename(projectDir);
+  mkdirSync(join(projectDir, 'src'), { recursive: true });
+  const detected = detectProjectContext(projectDir, { hasCommand: options.hasCommand });
+  const context = { ...detected, name: projectName, type: detected.type === 'unknown' ? 'generic' : detected.type };
+  const enabled = enableProject({
+    projectDir,
+    context,
+    tasks: [],
+    force: options.force,
+    generatedBy: 'ralph-setup',
+    claudeCodeCmd: chooseClaudeCodeCmd(options.hasCommand),
+    templates: options.templates,
+    stopIfComplete: false,
+  });
+  const files: Record<string, ProjectFileOutcome> = enabled.kind === 'enabled' ? { ...enabled.files } : {};
+  files['README.md'] = writeProjectFile(join(projectDir, 'README.md'), `# ${projectName}\n`, { force: options.force });
+  const written = [
+    ...Object.entries(files)
+      .filter(([, outcome]) => outcome !== 'skipped')
+      .map(([file]) => file),
+    ...(enabled.kind === 'enabled' ? enabled.skeletonCreated.map((file) => `.ralph/${file}`) : []),
+  ];
+  const git = await createInitialCommit({ projectDir, files: written, runner: options.runner, env: options.env });
+  return { projectDir, projectName, files, git };
+}

@@ -1,0 +1,29 @@
+// Task extraction from a requirements document without AI (ralph-enable --from prd): checkbox
+// items become open tasks, then the first numbered-list items; reference §9.4.
+
+import { toPlainTextLine } from './task-line.js';
+
+const CHECKBOX = /^(\s*)[-*]\s*\[\s*[xX ]?\s*\]\s*(.*)$/;
+const NUMBERED = /^\s*[0-9]+\.\s+(.*)$/;
+const MAX_NUMBERED = 20;
+const MAX_TASKS = 30;
+
+/** Returns `- [ ] …` lines: every checkbox item (checked ones reopened), then numbered items. */
+export function extractPrdTasks(document: string): string[] {
+  const checkboxes: string[] = [];
+  const numbered: string[] = [];
+  for (const line of document.split(/\r?\n/)) {
+    const box = CHECKBOX.exec(line);
+    if (box) {
+      const text = toPlainTextLine(box[2] ?? '');
+      if (text) checkboxes.push(`${box[1] ?? ''}- [ ] ${text}`);
+      continue;
+    }
+    const item = NUMBERED.exec(line);
+    if (item && numbered.length < MAX_NUMBERED) {
+      const text = toPlainTextLine(item[1] ?? '');
+      if (text) numbered.push(`- [ ] ${text}`);
+    }
+  }
+  return [...checkboxes, ...numbered].slice(0, MAX_TASKS);
+}

@@ -1,0 +1,156 @@
+// ralph-enable-ci as pipelines run it: exit codes 0–5 and the exact --json shapes (§9.3).
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/run-cli.js';
+import { tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
+import { withFakeTaskClis, type FakeTaskClis } from '../../integration/bootstrap/fake-task-clis.js';
+
+let project: TmpProject | undefined;
+let clis: FakeTaskClis | undefined;
+afterEach(() => {
+  project?.cleanup();
+  clis?.cleanup();
+});
+
+const FOUR_FILES = ['.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralph/AGENT.md', '.ralphrc'];
+
+const enableCi = (args: string[], env?: Record<string, string>) => runCli('ralph-enable-ci', args, { cwd: project!.dir, env });
+
+function successJson(name: string, type: string, tasks = 0): string {
+  const object = { success: true, project_name: name, project_type: type, files_created: FOUR_FILES, tasks_imported: tasks, message: 'Ralph enabled successfully' };
+  return `${JSON.stringify(object, null, 2)}\n`;
+}
+
+describe('ralph-enable-ci', () => {
+  it('enables an empty git repo, refuses a second run with exit 2, and --force keeps extra files', async () => {
+    project = tmpProject({}, { git: true, commit: false });
+    const first = await enableCi(['--from', 'none']);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('Ralph enabled successfully for:');
+    for (const file of FOUR_FILES) expect(existsSync(project.path(file)), file).toBe(true);
+
+    writeFileSync(project.path('.ralph/specs/custom.md'), 'my spec\n');
+    const before = FOUR_FILES.map((file) => readFileSync(project!.path(file), 'utf8'));
+    const second = await enableCi(['--from', 'none']);
+    expect(second.code).toBe(2);
+    expect(second.stdout).toContain('Ralph is already enabled in this project. Use --force to override.');
+    expect(FOUR_FILES.map((file) => readFileSync(project!.path(file), 'utf8'))).toEqual(before);
+
+    const forced = await enableCi(['--from', 'none', '--force']);
+    expect(forced.code).toBe(0);
+    expect(readFileSync(project.path('.ralph/specs/custom.md'), 'utf8')).toBe('my spec\n');
+  });
+
+  it('prints exactly the §9.3 success object for a TypeScript project, then the already-enabled object', async () => {
+    project = tmpProject({ 'package.json': JSON.stringify({ name: 'ts-app', devDependencies: { typescript: '^5.9.0' } }) }, { git: true });
+    const first = await enableCi(['--json']);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe(successJson('ts-app', 'typescript'));
+    expect(first.stderr).toBe('');
+    const second = await enableCi(['--json']);
+    expect(second.code).toBe(2);
+    expect(second.stdout).toBe('{"success": false, "code": 2, "message": "Ralph already enabled. Use --force to override."}\n');
+    expect(JSON.parse(second.stdout)).toEqual({ success: false, code: 2, message: 'Ralph already enabled. Use --force to override.' });
+  });
+
+  it('detects Python, Rust and Go projects', async () => {
+    const cases: Array<[Record<string, string>, string, string]> = [
+      [{ 'pyproject.toml': '[project]\nname = "pysvc"\n' }, 'pysvc', 'python'],
+      [{ 'Cargo.toml': '[package]\nname = "crab"\n' }, 'crab', 'rust'],
+      [{ 'go.mod': 'module example.com/gopher\n' }, 'gopher', 'go'],
+    ];
+    for (const [tree, name, type] of cases) {
+      project = tmpProject(tree);
+      const result = await enableCi(['--json', '--from', 'none']);
+      expect(result.code, type).toBe(0);
+      expect(result.stdout).toBe(successJson(name, type));
+      project.cleanup();
+    }
+    project = undefined;
+  });
+
+  it('lets --project-name and --project-type override detection, in the output and in .ralphrc', async () => {
+    project = tmpProject({ 'go.mod': 'module example.com/gopher\n' });
+    const result = await enableCi(['--json', '--project-name', 'renamed', '--project-type', 'service']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ project_name: 'renamed', project_type: 'service' });
+    expect(readFileSync(project.path('.ralphrc'), 'utf8')).toMatch(/PROJECT_NAME="renamed"\nPROJECT_TYPE="service"/);
+    expect(readFileSync(project.path('.ralphrc'), 'utf8')).toContain('TEST_COMMAND="go test ./..."');
+  });
+
+  it('exits 4 for a missing PRD file, with the JSON error on stderr', async () => {
+    project = tmpProject({});
+    const text = await enableCi(['--from', 'prd', '--prd', 'missing.md']);
+    expect(text.code).toBe(4);
+    expect(text.stderr).toContain('PRD file not found: missing.md');
+    const json = await enableCi(['--json', '--from', 'prd', '--prd', 'missing.md']);
+    expect(json.code).toBe(4);
+    expect(json.stdout).toBe('');
+    expect(JSON.parse(json.stderr)).toEqual({ error: 'PRD file not found: missing.md', code: 1 });
+    expect(existsSync(project.path('.ralph'))).toBe(false);
+  });
+
+  it('imports PRD tasks and counts them', async () => {
+    project = tmpProject({ 'docs/prd.md': '- [ ] a\n- [x] b\n1. c\n' });
+    const result = await enableCi(['--json', '--from', 'prd', '--prd', 'docs/prd.md']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).tasks_imported).toBe(3);
+    expect(readFileSync(project.path('.ralph/fix_plan.md'), 'utf8')).toContain('- [ ] a\n- [ ] b\n- [ ] c\n');
+  });
+
+  it('exits 3 for an unknown flag, a bad value or a stray argument', async () => {
+    project = tmpProject({});
+    for (const args of [['--bogus'], ['--limit', 'ten'], ['stray']]) {
+      const result = await enableCi(args);
+      expect(result.code, args.join(' ')).toBe(3);
+      expect(result.stderr, args.join(' ')).toMatch(/^Error: /);
+    }
+    const json = await enableCi(['--json', '--bogus']);
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stderr)).toEqual({ error: expect.stringContaining('Unknown argument: bogus'), code: 1 });
+    expect(readdirSync(project.dir)).toEqual([]);
+  });
+
+  it('--quiet drops the progress lines but keeps the file report and the summary', async () => {
+    project = tmpProject({});
+    const result = await enableCi(['--quiet', '--from', 'none']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('Detected:');
+    expect(result.stdout).toContain('[SUCCESS] Created .ralph/PROMPT.md');
+    expect(result.stdout).toMatch(/Files created: 4\nTasks imported: 0\n$/);
+  });
+
+  it('imports GitHub issues through gh, writing hostile titles as plain text', async () => {
+    project = tmpProject({});
+    clis = withFakeTaskClis({
+      gh: { issues: [{ number: 1, title: '`touch pwned` $(touch pwned2)', labels: [{ name: 'ralph-task' }] }, { number: 2, title: 'Unlabelled' }] },
+    });
+    const result = await enableCi(['--json', '--from', 'github'], clis.env);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).tasks_imported).toBe(1);
+    expect(readFileSync(project.path('.ralph/fix_plan.md'), 'utf8')).toContain('- [ ] [#1] `touch pwned` $(touch pwned2)\n');
+    expect(existsSync(project.path('pwned')) || existsSync(project.path('pwned2'))).toBe(false);
+    expect(clis.ghCalls().at(-1)).toContain('ralph-task');
+  });
+
+  it('exits 5 when an explicitly requested gh is missing or not logged in', async () => {
+    project = tmpProject({});
+    clis = withFakeTaskClis({});
+    const missing = await enableCi(['--json', '--from', 'github'], clis.isolatedEnv);
+    expect(missing.code).toBe(5);
+    expect(JSON.parse(missing.stderr)).toEqual({ error: expect.stringContaining('GitHub CLI (gh) is not installed'), code: 1 });
+    clis.cleanup();
+    clis = withFakeTaskClis({ gh: { authenticated: false } });
+    const loggedOut = await enableCi(['--from', 'github'], clis.env);
+    expect(loggedOut.code).toBe(5);
+    expect(loggedOut.stderr).toContain('not authenticated (run: gh auth login)');
+  });
+
+  it('prints help with the exit codes, and the version as JSON after --json', async () => {
+    project = tmpProject({});
+    const help = await enableCi(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Exit Codes:');
+    expect(JSON.parse((await enableCi(['--json', '--version'])).stdout)).toEqual({ version: expect.any(String) });
+  });
+});

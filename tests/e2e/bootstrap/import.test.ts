@@ -1,0 +1,147 @@
+// ralph-import end to end with the fake claude (and the fake gh for issue imports).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { withFakeClaude, type FakeClaude, type FakeScenario } from '../../helpers/fake-claude.js';
+import { runCli } from '../../helpers/run-cli.js';
+import { tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
+import { withFakeTaskClis, type FakeGhData, type FakeTaskClis } from '../../integration/bootstrap/fake-task-clis.js';
+
+let workspace: TmpProject | undefined;
+let fake: FakeClaude | undefined;
+let clis: FakeTaskClis | undefined;
+afterEach(() => {
+  workspace?.cleanup();
+  fake?.cleanup();
+  clis?.cleanup();
+});
+
+const CONVERT: FakeScenario['calls'] = [
+  {
+    writeFiles: {
+      '.ralph/PROMPT.md': '# Ralph Development Instructions\nAgent-written prompt.\n',
+      '.ralph/fix_plan.md': '# Ralph Fix Plan\n- [ ] Agent-written task\n',
+      '.ralph/specs/requirements.md': '# Requirements\nAgent-written spec.\n',
+    },
+    resultText: 'Converted.',
+  },
+];
+
+function setUp(tree: Record<string, string>, scenario: FakeScenario, gh?: FakeGhData): Record<string, string> {
+  workspace = tmpProject(tree);
+  fake = withFakeClaude(scenario);
+  if (!gh) return fake.env;
+  clis = withFakeTaskClis({ gh });
+  return { ...fake.env, ...clis.env, PATH: [clis.binDir, fake.env.PATH].join(delimiter) };
+}
+
+const importCli = (args: string[], env: Record<string, string>, input?: string) => runCli('ralph-import', args, { cwd: workspace!.dir, env, input });
+
+describe('ralph-import <file>', () => {
+  it('creates the project and the three files through claude', async () => {
+    const env = setUp({ 'prd.md': '# Todo\n- [ ] add items\n' }, { calls: CONVERT });
+    const result = await importCli(['prd.md', 'app'], env);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('🎉 PRD imported successfully!');
+    const project = workspace!.path('app');
+    expect(readFileSync(join(project, '.ralph/PROMPT.md'), 'utf8')).toContain('Agent-written prompt.');
+    expect(readFileSync(join(project, '.ralph/fix_plan.md'), 'utf8')).toContain('Agent-written task');
+    expect(readFileSync(join(project, '.ralph/specs/requirements.md'), 'utf8')).toContain('Agent-written spec.');
+    expect(readFileSync(join(project, 'prd.md'), 'utf8')).toBe('# Todo\n- [ ] add items\n');
+    expect(fake!.runs()[0]!.stdin).toContain('# Todo\n- [ ] add items');
+  });
+
+  it("exits 1 with the agent's error when the conversion fails", async () => {
+    const env = setUp({ 'prd.md': '# Todo\n' }, { calls: [{ isError: true, resultText: 'boom' }] });
+    const result = await importCli(['prd.md'], env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Error: PRD conversion failed: boom');
+    expect(result.stdout).not.toContain('imported successfully');
+  });
+
+  it('refuses a PDF before creating anything, and needs a source file', async () => {
+    const env = setUp({ 'spec.pdf': '%PDF-1.7' }, { calls: CONVERT });
+    const pdf = await importCli(['spec.pdf'], env);
+    expect(pdf.code).toBe(1);
+    expect(pdf.stderr).toContain('Unsupported document format ".pdf"');
+    expect(pdf.stderr).toContain('hint: convert it first');
+    expect(readdirSync(workspace!.dir)).toEqual(['spec.pdf']);
+    const missing = await importCli(['nope.md'], env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('Source file does not exist: nope.md');
+    expect(fake!.runs()).toHaveLength(0);
+  });
+
+  it('prints help without arguments', async () => {
+    const env = setUp({}, {});
+    const result = await importCli([], env);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('ralph-import <source-file> [project-name]');
+  });
+});
+
+describe('ralph-import from GitHub', () => {
+  const issues: FakeGhData['issues'] = [
+    { number: 3, title: 'Add CSV export!', labels: [{ name: 'feature' }, { name: 'P2' }], body: 'Users want CSV.' },
+    { number: 5, title: 'Fix crash', labels: [{ name: 'feature' }, { name: 'P1' }], body: 'Crash on start.', comments: [{ author: { login: 'bob' }, body: 'Seen on macOS' }] },
+    { number: 8, title: 'Old idea', labels: [{ name: 'feature' }, { name: 'wontfix' }] },
+  ];
+
+  it('--dry-run lists the matches and the pick, and imports nothing', async () => {
+    const env = setUp({}, { calls: CONVERT }, { issues });
+    const result = await importCli(['--github-label', 'feature', '--exclude-label', 'wontfix', '--select', 'priority', '--dry-run'], env);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/NUMBER\s+TITLE\s+LABELS\s+ASSIGNEE\s+MILESTONE/);
+    expect(result.stdout).toContain('2 issue(s) match the filters.');
+    expect(result.stdout).toContain('Would select: #5 (strategy: priority)');
+    expect(result.stdout).toContain('Dry run: nothing was imported');
+    expect(result.stdout).not.toContain('Old idea');
+    expect(readdirSync(workspace!.dir)).toEqual([]);
+    expect(fake!.runs()).toHaveLength(0);
+  });
+
+  it('imports one issue, generating and saving a plan for a thin issue', async () => {
+    const scenario: FakeScenario = { calls: [{ resultText: '### Approach\nAdd an exporter.' }, ...CONVERT!] };
+    const env = setUp({}, scenario, { issues });
+    const result = await importCli(['--github-issue', '3', '--include-comments'], env);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Score: 0/100 (low)');
+    expect(result.stdout).toContain('Recommendation: generate_plan');
+    const project = workspace!.path('add-csv-export');
+    const document = readFileSync(join(project, 'add-csv-export-issue-3.md'), 'utf8');
+    expect(document).toContain('# Add CSV export!\n\n> GitHub issue #3 | Labels: feature, P2');
+    expect(document).toContain('## Implementation Plan (generated)\n\n### Approach\nAdd an exporter.');
+    expect(readFileSync(join(project, '.ralph/specs/implementation-plan.md'), 'utf8')).toBe('### Approach\nAdd an exporter.\n');
+    const [plan, conversion] = fake!.runs();
+    expect(plan!.argv).not.toContain('--allowedTools');
+    expect(conversion!.argv).toContain('--allowedTools');
+    expect(conversion!.stdin).toContain('## Implementation Plan (generated)');
+  });
+
+  it('with --no-generate-plan refuses a thin issue; a picked issue gets its comments', async () => {
+    const env = setUp({}, { calls: CONVERT }, { issues });
+    const refused = await importCli(['--github-issue', '5', '--no-generate-plan'], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('below the threshold 60');
+    const picked = await importCli(['--github-label', 'feature', '--select', 'interactive', '--completeness-threshold', '0', '--include-comments', 'crash-fix'], env, '2\n');
+    expect(picked.code).toBe(0);
+    expect(picked.stderr).toContain('2) #5 Fix crash');
+    expect(readFileSync(workspace!.path('crash-fix/crash-fix-issue-5.md'), 'utf8')).toContain('## Discussion\n\n**bob**:\n\nSeen on macOS');
+  });
+
+  it('q cancels the interactive pick, and gh problems are reported clearly', async () => {
+    const env = setUp({}, { calls: CONVERT }, { issues });
+    const cancelled = await importCli(['--github-label', 'feature', '--select', 'interactive'], env, 'q\n');
+    expect(cancelled.code).toBe(1);
+    expect(cancelled.stderr).toContain('Import cancelled');
+    const none = await importCli(['--github-title', 'nothing*'], env);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('No issues match the specified filters');
+    clis!.cleanup();
+    clis = withFakeTaskClis({ gh: { authenticated: false } });
+    const loggedOut = await importCli(['--github-issue', '1'], { ...env, ...clis.env, PATH: [clis.binDir, env.PATH].join(delimiter) });
+    expect(loggedOut.code).toBe(1);
+    expect(loggedOut.stderr).toContain('GitHub CLI (gh) is not authenticated\nhint: run: gh auth login');
+    expect(existsSync(workspace!.path('issue-1'))).toBe(false);
+  });
+});

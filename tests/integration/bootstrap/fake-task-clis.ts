@@ -1,0 +1,79 @@
+// withFakeTaskClis({ gh, bd }): a bin dir holding the fake `gh` and/or `bd`
+// (tests/fixtures/fake-gh, fake-bd) with their data files, an env with that dir first on
+// PATH, and the argv each fake recorded. Leave `gh` out to test "gh is not installed".
+
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const FIXTURES = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', 'fixtures');
+
+export interface FakeIssue {
+  number: number;
+  title: string;
+  body?: string;
+  state?: 'open' | 'closed';
+  labels?: Array<{ name: string }>;
+  assignees?: Array<{ login: string }>;
+  milestone?: { title: string } | null;
+  comments?: Array<{ author: { login: string }; body: string }>;
+  pull_request?: Record<string, unknown>;
+}
+
+export interface FakeGhData {
+  authenticated?: boolean;
+  issues?: FakeIssue[];
+  failWith?: string;
+}
+
+export interface FakeBdData {
+  issues?: Array<{ id: string; title: string; status: string; priority?: number }>;
+  jsonMode?: 'ok' | 'empty' | 'garbage';
+}
+
+export interface FakeTaskClis {
+  binDir: string;
+  /** Env with binDir first on PATH and the FAKE_* variables. */
+  env: Record<string, string>;
+  /** Env whose PATH is binDir only: no real gh, bd or git can be found. */
+  isolatedEnv: Record<string, string>;
+  ghCalls(): string[][];
+  bdCalls(): string[][];
+  cleanup(): void;
+}
+
+export function withFakeTaskClis(options: { gh?: FakeGhData; bd?: FakeBdData } = {}): FakeTaskClis {
+  const root = mkdtempSync(join(tmpdir(), 'fake-task-clis-'));
+  const binDir = join(root, 'bin');
+  mkdirSync(binDir);
+  const ghLog = join(root, 'gh.jsonl');
+  const bdLog = join(root, 'bd.jsonl');
+  const fake: Record<string, string> = { FAKE_GH_LOG: ghLog, FAKE_BD_LOG: bdLog };
+  if (options.gh) {
+    symlinkSync(join(FIXTURES, 'fake-gh', 'gh'), join(binDir, 'gh'));
+    fake.FAKE_GH_DATA = join(root, 'gh.json');
+    writeFileSync(fake.FAKE_GH_DATA, JSON.stringify(options.gh));
+  }
+  if (options.bd) {
+    symlinkSync(join(FIXTURES, 'fake-bd', 'bd'), join(binDir, 'bd'));
+    fake.FAKE_BD_DATA = join(root, 'bd.json');
+    writeFileSync(fake.FAKE_BD_DATA, JSON.stringify(options.bd));
+  }
+  const base = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const readLog = (path: string) =>
+    existsSync(path)
+      ? readFileSync(path, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => (JSON.parse(line) as { argv: string[] }).argv)
+      : [];
+  return {
+    binDir,
+    env: { ...base, ...fake, PATH: [binDir, process.env.PATH ?? ''].join(delimiter) },
+    isolatedEnv: { ...base, ...fake, PATH: binDir },
+    ghCalls: () => readLog(ghLog),
+    bdCalls: () => readLog(bdLog),
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
+}

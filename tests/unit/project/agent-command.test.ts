@@ -1,0 +1,23 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolveClaudeCodeCommand, splitCommandLine } from '../../../lib/project/agent-command.js';
+import { tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
+
+let project: TmpProject | undefined;
+afterEach(() => project?.cleanup());
+
+describe('splitCommandLine', () => {
+  it('splits a multi-word command into argv, honouring quotes and expanding nothing', () => {
+    expect(splitCommandLine('npx @anthropic-ai/claude-code')).toEqual(['npx', '@anthropic-ai/claude-code']);
+    expect(splitCommandLine(`  "/opt/my tools/claude"  --x 'a b' $(id) `)).toEqual(['/opt/my tools/claude', '--x', 'a b', '$(id)']);
+    expect(splitCommandLine('')).toEqual([]);
+  });
+});
+
+describe('resolveClaudeCodeCommand', () => {
+  it('prefers the environment, then .ralphrc in the working directory, then claude', () => {
+    project = tmpProject({ '.ralphrc': '# comment\nCLAUDE_CODE_CMD="npx @anthropic-ai/claude-code"\n' });
+    expect(resolveClaudeCodeCommand({ CLAUDE_CODE_CMD: '/usr/local/bin/claude' }, project.dir)).toEqual(['/usr/local/bin/claude']);
+    expect(resolveClaudeCodeCommand({}, project.dir)).toEqual(['npx', '@anthropic-ai/claude-code']);
+    expect(resolveClaudeCodeCommand({}, `${project.dir}/missing`)).toEqual(['claude']);
+  });
+});

@@ -1,0 +1,24 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkExistingRalph } from '../../../lib/project/ralph-state.js';
+import { tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
+
+let project: TmpProject | undefined;
+afterEach(() => project?.cleanup());
+
+describe('checkExistingRalph', () => {
+  it('is none without .ralph/ or without any control file', () => {
+    project = tmpProject({ 'README.md': '' });
+    expect(checkExistingRalph(project.dir).state).toBe('none');
+    project.cleanup();
+    project = tmpProject({ '.ralph/specs/a.md': '' });
+    expect(checkExistingRalph(project.dir).state).toBe('none');
+  });
+
+  it('is partial with the missing files listed, and complete with all three (.ralphrc not required)', () => {
+    project = tmpProject({ '.ralph/PROMPT.md': 'p' });
+    expect(checkExistingRalph(project.dir)).toEqual({ state: 'partial', missing: ['.ralph/fix_plan.md', '.ralph/AGENT.md'] });
+    project.cleanup();
+    project = tmpProject({ '.ralph/PROMPT.md': 'p', '.ralph/fix_plan.md': 'f', '.ralph/AGENT.md': 'a' });
+    expect(checkExistingRalph(project.dir)).toEqual({ state: 'complete', missing: [] });
+  });
+});

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { parseRalphrc } from '../../../lib/config/ralphrc.js';
+import type { ProjectContext } from '../../../lib/project/project-context.js';
+import { parseFixPlan } from '../../../lib/core/fix-plan.js';
+import { renderAgentMd, renderFixPlan, renderRalphrc } from '../../../lib/project/render-control-files.js';
+
+const defaults: ProjectContext = { name: 'demo', type: 'unknown', buildCommand: '', testCommand: '', runCommand: '' };
+
+describe('renderAgentMd', () => {
+  it('writes the detected commands, or a visible default', () => {
+    const agent = renderAgentMd({ ...defaults, testCommand: 'cargo test', packageManager: 'cargo' });
+    expect(agent).toContain('```bash\ncargo test\n```');
+    expect(agent).toContain("echo 'No build command configured'");
+    expect(agent).toContain('Package manager: cargo');
+  });
+});
+
+describe('renderFixPlan', () => {
+  it('puts imported tasks under High Priority and no defaults elsewhere', () => {
+    const plan = renderFixPlan(['- [ ] [#1] one', '- [ ] [#2] two']);
+    const high = plan.slice(plan.indexOf('## High Priority'), plan.indexOf('## Medium Priority'));
+    expect(high).toContain('- [ ] [#1] one\n- [ ] [#2] two');
+    expect(plan.match(/^- \[ \]/gm)).toHaveLength(2);
+    expect(plan).toContain('## Optional');
+    expect(plan).toContain('- [x] Project enabled for Ralph');
+  });
+
+  it('reads back through the loop\'s fix_plan parser with exactly the imported tasks open', () => {
+    const summary = parseFixPlan(renderFixPlan(['- [ ] a', '- [ ] b', '- [ ] c']), ['Optional']);
+    expect(summary).toMatchObject({ blockingUnchecked: 3, optionalUnchecked: 0, checked: 1, openItems: ['a', 'b', 'c'] });
+  });
+
+  it('has starter items in every priority when nothing was imported', () => {
+    expect(renderFixPlan([]).match(/^- \[ \]/gm)).toHaveLength(8);
+  });
+});
+
+describe('renderRalphrc', () => {
+  it('is read by the .ralphrc reader without problems and carries TEST_COMMAND', () => {
+    const text = renderRalphrc({
+      context: { ...defaults, name: 'svc', type: 'python', testCommand: 'uv run pytest', packageManager: 'uv' },
+      generatedBy: 'ralph-enable',
+      claudeCodeCmd: 'npx @anthropic-ai/claude-code',
+      maxCallsPerHour: 42,
+      taskSources: ['github', 'local'],
+      githubTaskLabel: 'todo',
+    });
+    const { entries, problems } = parseRalphrc(text, { env: {} });
+    expect(problems).toEqual([]);
+    const values = Object.fromEntries(entries.map((entry) => [entry.key, entry.value]));
+    expect(values).toMatchObject({
+      PROJECT_NAME: 'svc',
+      PROJECT_TYPE: 'python',
+      CLAUDE_CODE_CMD: 'npx @anthropic-ai/claude-code',
+      MAX_CALLS_PER_HOUR: '42',
+      TEST_COMMAND: 'uv run pytest',
+      TASK_SOURCES: 'github,local',
+      GITHUB_TASK_LABEL: 'todo',
+      SESSION_CONTINUITY: 'true',
+    });
+    expect(values.ALLOWED_TOOLS?.split(',')).toEqual(expect.arrayContaining(['Bash(git commit *)', 'Bash(uv *)']));
+    expect(values.ALLOWED_TOOLS).not.toContain('Bash(git *)');
+  });
+
+  it('keeps hostile names literal: nothing is expanded or executed', () => {
+    const name = 'x"; $(touch pwned) `id` $HOME \\';
+    const text = renderRalphrc({ context: { ...defaults, name }, generatedBy: 'test', claudeCodeCmd: 'claude' });
+    const { entries, problems } = parseRalphrc(text, { env: { HOME: '/home/someone' } });
+    expect(problems).toEqual([]);
+    expect(entries.find((entry) => entry.key === 'PROJECT_NAME')?.value).toBe(name);
+  });
+});
