@@ -2,10 +2,11 @@
 // integrity of the required files, and finding a Claude Code CLI that actually runs.
 
 import { accessSync, constants, existsSync } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { compareVersions, parseClaudeVersion, splitCommand } from '../agents/claude-code.js';
 import { RalphError } from '../errors.js';
 import type { ProcessRunner } from '../platform/process.js';
+import { findExecutable } from '../project/find-executable.js';
 import { requiredPaths, type RalphPaths } from '../state/paths.js';
 
 export function isLegacyFlatLayout(projectDir: string): boolean {
@@ -124,12 +125,7 @@ function resolveExecutable(word: string, env: NodeJS.ProcessEnv, cwd: string): s
     const abs = isAbsolute(word) ? word : resolve(cwd, word);
     return isExecutable(abs) ? abs : undefined;
   }
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, word);
-    if (isExecutable(candidate)) return candidate;
-  }
-  return undefined;
+  return findExecutable(word, env);
 }
 
 function isExecutable(path: string): boolean {

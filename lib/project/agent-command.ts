@@ -4,6 +4,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { splitCommand } from '../agents/claude-code.js';
 import { parseRalphrc } from '../config/ralphrc.js';
 import { findExecutable } from './find-executable.js';
 
@@ -12,7 +13,7 @@ export const DEFAULT_CLAUDE_CODE_CMD = 'claude';
 export function resolveClaudeCodeCommand(env: NodeJS.ProcessEnv, cwd: string): string[] {
   const fromEnv = env.CLAUDE_CODE_CMD?.trim();
   const value = fromEnv || readRalphrcValue(join(cwd, '.ralphrc'), 'CLAUDE_CODE_CMD', env) || DEFAULT_CLAUDE_CODE_CMD;
-  const argv = splitCommandLine(value);
+  const argv = splitCommand(value);
   return argv.length > 0 ? argv : [DEFAULT_CLAUDE_CODE_CMD];
 }
 
@@ -22,32 +23,6 @@ export function isCommandAvailable(command: readonly string[], env: NodeJS.Proce
   if (!executable) return false;
   if (executable.includes('/')) return existsSync(executable);
   return findExecutable(executable, env) !== undefined;
-}
-
-/** Splits on whitespace, honouring simple '…' and "…" quoting; nothing is expanded. */
-export function splitCommandLine(value: string): string[] {
-  const words: string[] = [];
-  let current = '';
-  let quote: '"' | "'" | undefined;
-  let inWord = false;
-  for (const ch of value) {
-    if (quote) {
-      if (ch === quote) quote = undefined;
-      else current += ch;
-    } else if (ch === '"' || ch === "'") {
-      quote = ch;
-      inWord = true;
-    } else if (/\s/.test(ch)) {
-      if (inWord) words.push(current);
-      current = '';
-      inWord = false;
-    } else {
-      current += ch;
-      inWord = true;
-    }
-  }
-  if (inWord) words.push(current);
-  return words;
 }
 
 function readRalphrcValue(path: string, key: string, env: NodeJS.ProcessEnv): string | undefined {

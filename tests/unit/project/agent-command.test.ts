@@ -1,17 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveClaudeCodeCommand, splitCommandLine } from '../../../lib/project/agent-command.js';
+import { resolveClaudeCodeCommand } from '../../../lib/project/agent-command.js';
 import { tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 
 let project: TmpProject | undefined;
 afterEach(() => project?.cleanup());
-
-describe('splitCommandLine', () => {
-  it('splits a multi-word command into argv, honouring quotes and expanding nothing', () => {
-    expect(splitCommandLine('npx @anthropic-ai/claude-code')).toEqual(['npx', '@anthropic-ai/claude-code']);
-    expect(splitCommandLine(`  "/opt/my tools/claude"  --x 'a b' $(id) `)).toEqual(['/opt/my tools/claude', '--x', 'a b', '$(id)']);
-    expect(splitCommandLine('')).toEqual([]);
-  });
-});
 
 describe('resolveClaudeCodeCommand', () => {
   it('prefers the environment, then .ralphrc in the working directory, then claude', () => {

@@ -1,0 +1,62 @@
+// buildInvocation(): the exact argv for one loop, as a table (changesets tests npm argv this way).
+
+import { describe, expect, it } from 'vitest';
+import { buildInvocation, compareVersions, isSessionNotFound, parseClaudeVersion, splitCommand } from '../../../lib/agents/claude-code.js';
+
+const base = { command: 'claude', prompt: 'Do the work', outputFormat: 'json' as const, allowedTools: [] as string[] };
+
+describe('buildInvocation', () => {
+  it.each([
+    ['minimal structured run', base, ['claude', '-p', '--output-format', 'stream-json', '--verbose']],
+    ['text output has no --output-format (Bash parity)', { ...base, outputFormat: 'text' as const }, ['claude', '-p']],
+    [
+      'model and effort',
+      { ...base, model: 'opus', effort: 'high' },
+      ['claude', '-p', '--output-format', 'stream-json', '--verbose', '--model', 'opus', '--effort', 'high'],
+    ],
+    [
+      'resume, context, then every allowed tool as its own element, last',
+      { ...base, resumeSessionId: 'abc-123', loopContext: 'Loop #2.', allowedTools: ['Read', 'Bash(git commit *)'] },
+      ['claude', '-p', '--output-format', 'stream-json', '--verbose', '--resume', 'abc-123', '--append-system-prompt', 'Loop #2.', '--allowedTools', 'Read', 'Bash(git commit *)'],
+    ],
+    [
+      'a multi-word command keeps its words ahead of the flags',
+      { ...base, command: 'npx @anthropic-ai/claude-code' },
+      ['npx', '@anthropic-ai/claude-code', '-p', '--output-format', 'stream-json', '--verbose'],
+    ],
+  ])('%s', (_name, options, argv) => {
+    const invocation = buildInvocation(options);
+    expect([invocation.cmd, ...invocation.args]).toEqual(argv);
+    expect(invocation.stdin).toBe('Do the work');
+  });
+
+  it('never passes --continue or --dangerously-skip-permissions, and keeps the prompt out of argv', () => {
+    const invocation = buildInvocation({ ...base, prompt: 'SECRET PROMPT', resumeSessionId: 's', allowedTools: ['Write'] });
+    expect(invocation.args).not.toContain('--continue');
+    expect(invocation.args).not.toContain('--dangerously-skip-permissions');
+    expect(invocation.args.join(' ')).not.toContain('SECRET PROMPT');
+  });
+});
+
+describe('splitCommand', () => {
+  it('splits CLAUDE_CODE_CMD into argv words, honouring quotes and expanding nothing', () => {
+    expect(splitCommand('npx @anthropic-ai/claude-code')).toEqual(['npx', '@anthropic-ai/claude-code']);
+    expect(splitCommand(`  "/opt/my tools/claude"  --x 'a b' $(id) `)).toEqual(['/opt/my tools/claude', '--x', 'a b', '$(id)']);
+    expect(splitCommand('')).toEqual([]);
+  });
+});
+
+describe('version helpers', () => {
+  it('reads `2.1.332 (Claude Code)` and compares versions numerically', () => {
+    expect(parseClaudeVersion('2.1.332 (Claude Code)\n')).toBe('2.1.332');
+    expect(parseClaudeVersion('garbage')).toBeUndefined();
+    expect(compareVersions('2.0.76', '2.0.100')).toBe(-1);
+    expect(compareVersions('2.1.0', '2.0.76')).toBe(1);
+    expect(compareVersions('2.0.76', '2.0.76')).toBe(0);
+  });
+
+  it('recognises the CLI answer for an unknown session', () => {
+    expect(isSessionNotFound('No conversation found with session ID: 1234')).toBe(true);
+    expect(isSessionNotFound('Error: something else')).toBe(false);
+  });
+});
