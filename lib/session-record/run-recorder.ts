@@ -1,0 +1,125 @@
+// The run record as the loop keeps it: opened at startup (continuing the last unfinished run,
+// or a new one — the decision is logged), then every change saved at once, atomically, so a
+// `kill -9` at any moment leaves a valid record to resume from. A thin I/O wrapper around the
+// pure functions in this folder.
+
+import { existsSync, readFileSync } from 'node:fs';
+import type { Logger } from '../platform/deps.js';
+import type { RalphPaths } from '../state/paths.js';
+import type { StateReadOptions } from '../state/state-file.js';
+import type { VerificationResult } from '../verify/verification-result.js';
+import type { SameFailuresState } from '../core/verification.js';
+import { activateRun, finishAttempt, startAttempt, type FinishAttemptOptions } from './attempts.js';
+import { summarizeAttemptsForContext } from './attempt-summary.js';
+import { gapSample, recordGap } from './gap.js';
+import { deriveGoal } from './goal.js';
+import { addObservation, recordVerification, type AddObservationOptions } from './observations.js';
+import { createRunRecord, runStatusForExit, transitionRun } from './run-record.js';
+import { decideRunStart, type RunStartDecision } from './run-start.js';
+import { isTerminalStatus, type RunRecord } from './schema.js';
+import { loadLatestRunRecord, saveRunRecord } from './store.js';
+
+export interface OpenRunOptions {
+  paths: RalphPaths;
+  /** PROMPT_FILE as resolved (the goal falls back to it). */
+  promptFile: string;
+  optionalSections?: string[];
+  testCommand: string | null;
+  /** --fresh */
+  fresh: boolean;
+  state: StateReadOptions;
+  logger: Logger;
+}
+
+export class RunRecorder {
+  private constructor(
+    private readonly paths: RalphPaths,
+    private current: RunRecord,
+    private readonly now: () => number,
+    /** The first loop number of this process (loop numbers go on in a resumed run). */
+    readonly firstLoop: number,
+    readonly decision: RunStartDecision,
+  ) {}
+
+  /** Continue the last unfinished run or start a new one; logs which and why. */
+  static open(options: OpenRunOptions): RunRecorder {
+    const { paths, state, logger } = options;
+    const now = () => state.clock.now();
+    const decision = decideRunStart({ latest: loadLatestRunRecord(paths, state), fresh: options.fresh, now: now() });
+    if (decision.kind === 'resume') {
+      saveRunRecord(paths, decision.record);
+      logger.info(decision.message);
+      return new RunRecorder(paths, decision.record, now, decision.nextLoop, decision);
+    }
+    if (decision.superseded) saveRunRecord(paths, decision.superseded);
+    const goal = deriveGoal({
+      promptText: readIfPresent(options.promptFile),
+      fixPlanText: readIfPresent(paths.fixPlan),
+      optionalSections: options.optionalSections,
+      testCommand: options.testCommand,
+    });
+    const record = createRunRecord({ now: now(), goal });
+    saveRunRecord(paths, record);
+    logger.info(`${decision.message}: run ${record.run_id}`);
+    return new RunRecorder(paths, record, now, 1, decision);
+  }
+
+  get record(): RunRecord {
+    return this.current;
+  }
+
+  get ended(): boolean {
+    return isTerminalStatus(this.current.status);
+  }
+
+  /** The loop is running: pending → active. */
+  activate(): void {
+    this.save(activateRun(this.current, this.now()));
+  }
+
+  beginAttempt(loop: number): void {
+    this.save(startAttempt(this.current, loop, this.now()));
+  }
+
+  recordVerification(loop: number, result: VerificationResult, sameFailures: SameFailuresState): void {
+    this.save(recordVerification(this.current, { loop, now: this.now(), result, sameFailures }));
+  }
+
+  /** Any other observation (e.g. the agent's exit code, duration and result text: source 'agent'). */
+  observe(options: Omit<AddObservationOptions, 'now'>): void {
+    this.save(addObservation(this.current, { ...options, now: this.now() }));
+  }
+
+  /** Finish the attempt and take a gap sample (open fix_plan items, failing tests). */
+  finishAttempt(options: Omit<FinishAttemptOptions, 'now'> & { openItems: number | null; failingTests: number | null }): void {
+    const now = this.now();
+    const finished = finishAttempt(this.current, { ...options, now });
+    this.save(recordGap(finished, gapSample(options.loop, options.openItems, options.failingTests), now));
+  }
+
+  /**
+   * The run stopped with this exit code: converged (0), escalated (2), failed (1); a limit or
+   * an interrupt leaves it active for the next `ralph` to continue. Returns the status now.
+   */
+  end(exitCode: number, reason: string): RunRecord['status'] {
+    const to = runStatusForExit(exitCode);
+    if (to === null || this.ended) return this.current.status;
+    const from = to === 'failed' ? this.current : activateRun(this.current, this.now());
+    this.save(transitionRun(from, to, reason, this.now()));
+    return this.current.status;
+  }
+
+  /** What earlier attempts tried, for the first loop of a resumed run ('' otherwise). */
+  resumeContext(maxChars: number): string {
+    return this.decision.kind === 'resume' ? summarizeAttemptsForContext(this.current, maxChars) : '';
+  }
+
+  private save(record: RunRecord): void {
+    saveRunRecord(this.paths, record);
+    this.current = record;
+  }
+}
+
+function readIfPresent(path: string): string | null {
+  return existsSync(path) ? readFileSync(path, 'utf8') : null;
+}

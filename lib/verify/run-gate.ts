@@ -1,0 +1,115 @@
+// The verification gate: the test command, then each quality gate, run one after another in
+// the project within one time limit (VERIFY_TIMEOUT_MINUTES for the whole gate). Each command
+// runs as argv when it has no shell syntax, else through `sh -c` (see command-line.ts); a
+// recognised runner is asked for a structured report written to a temp dir the gate owns and
+// removes. Every command runs even when an earlier one failed, so the agent sees all problems.
+
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Clock } from '../platform/clock.js';
+import type { ProcessRunner } from '../platform/process.js';
+import { planCommand } from './command-line.js';
+import { interpretCommand } from './interpret-command.js';
+import { runCommand } from './run-command.js';
+import { planStructuredOutput } from './structured-output.js';
+import { readPackageScripts } from './test-command.js';
+import { combineVerification, type CommandRole, type CommandVerification, type VerificationResult } from './verification-result.js';
+
+export interface GateCommand {
+  command: string;
+  role: CommandRole;
+}
+
+export interface RunGateOptions {
+  commands: GateCommand[];
+  projectDir: string;
+  env: NodeJS.ProcessEnv;
+  /** Time limit for the whole gate (VERIFY_TIMEOUT_MINUTES × 60 000). */
+  timeoutMs: number;
+  /** SIGTERM → SIGKILL grace for a command that overruns (default 2 s). */
+  graceMs?: number;
+  processRunner: ProcessRunner;
+  clock: Clock;
+  /** Stops the running command (Ctrl-C); the rest are not started. */
+  signal?: AbortSignal;
+  /** Where report files go (default: a fresh dir under the OS temp dir). */
+  tempDir?: string;
+}
+
+/** TEST_COMMAND first, then QUALITY_GATES in order. */
+export function gateCommands(testCommand: string | null | undefined, qualityGates: readonly string[]): GateCommand[] {
+  const commands: GateCommand[] = [];
+  if (testCommand && testCommand.trim() !== '') commands.push({ command: testCommand.trim(), role: 'test' });
+  for (const gate of qualityGates) commands.push({ command: gate, role: 'quality-gate' });
+  return commands;
+}
+
+export async function runVerificationGate(options: RunGateOptions): Promise<VerificationResult> {
+  const { clock } = options;
+  const startedAt = clock.now();
+  const deadline = startedAt + options.timeoutMs;
+  const dir = mkdtempSync(join(options.tempDir ?? tmpdir(), 'ralph-verify-'));
+  const env = gateEnv(options.env);
+  const scripts = readPackageScripts(options.projectDir);
+  const results: CommandVerification[] = [];
+  try {
+    for (const [index, { command, role }] of options.commands.entries()) {
+      const remaining = deadline - clock.now();
+      if (options.signal?.aborted || remaining <= 0) {
+        results.push(notRun(command, role, options.signal?.aborted ? 'interrupted before it started' : 'not run: the verification time limit was reached'));
+        continue;
+      }
+      const reportPath = join(dir, `report-${index}`);
+      const plan = planStructuredOutput(planCommand(command).argv, { reportPath, packageScripts: scripts });
+      const run = await runCommand({
+        argv: plan.argv,
+        cwd: options.projectDir,
+        env,
+        timeoutMs: remaining,
+        graceMs: options.graceMs,
+        processRunner: options.processRunner,
+        clock,
+        signal: options.signal,
+      });
+      const reportText = plan.report?.kind === 'file' ? readIfPresent(plan.report.path) : undefined;
+      results.push(interpretCommand({ command, role, plan, run, reportText, timeoutMs: options.timeoutMs, cwd: options.projectDir }));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return combineVerification(results, clock.now() - startedAt);
+}
+
+// Non-interactive and colourless: CI=true keeps vitest and jest out of watch mode; colour codes
+// would only have to be stripped again. The user's own values win.
+function gateEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...env, CI: env.CI ?? 'true', NO_COLOR: env.NO_COLOR ?? '1', FORCE_COLOR: env.FORCE_COLOR ?? '0' };
+}
+
+function notRun(command: string, role: CommandRole, why: string): CommandVerification {
+  return {
+    command,
+    role,
+    status: 'error',
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    durationMs: 0,
+    format: 'exit-code',
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+    failures: [{ name: command, message: why }],
+    failuresOmitted: 0,
+    output: '',
+  };
+}
+
+function readIfPresent(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}

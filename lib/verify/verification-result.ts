@@ -1,0 +1,123 @@
+// What the verification gate found: per command and for the whole gate. Types plus the pure
+// helpers that bound them (names and messages truncated, failure lists capped), so a result is
+// always small enough to keep in the session record and the loop context.
+
+export type ReportFormat =
+  | 'vitest-json'
+  | 'jest-json'
+  | 'junit-xml'
+  | 'tap'
+  | 'go-json'
+  | 'cargo'
+  | 'summary'
+  | 'exit-code';
+
+export interface TestFailure {
+  /** A name the agent can find: `file > suite > test`, `classname.test`, `pkg TestX`. */
+  name: string;
+  /** The first meaningful line(s) of the failure, truncated. */
+  message: string;
+}
+
+/** What a parser read from a test tool's output. */
+export interface TestReport {
+  format: ReportFormat;
+  passed: number;
+  failed: number;
+  skipped: number;
+  failures: TestFailure[];
+}
+
+export type VerificationStatus = 'passed' | 'failed' | 'error';
+export type CommandRole = 'test' | 'quality-gate';
+
+export interface CommandVerification {
+  command: string;
+  role: CommandRole;
+  /** passed: exit 0 · failed: non-zero exit · error: could not start, timed out or interrupted. */
+  status: VerificationStatus;
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  durationMs: number;
+  /** Where the counts and names came from; exit-code when nothing could be read. */
+  format: ReportFormat;
+  passed: number;
+  failed: number;
+  skipped: number;
+  failures: TestFailure[];
+  /** More failures than were kept. */
+  failuresOmitted: number;
+  /** The end of stdout and stderr together, ANSI codes removed (bounded). */
+  output: string;
+}
+
+export interface VerificationResult {
+  /** error when any command errored, else failed when any failed, else passed. */
+  status: VerificationStatus;
+  passed: number;
+  failed: number;
+  skipped: number;
+  durationMs: number;
+  /** Failures of every command, in command order (capped). */
+  failures: TestFailure[];
+  failuresOmitted: number;
+  commands: CommandVerification[];
+}
+
+export const MAX_FAILURE_NAME_CHARS = 300;
+export const MAX_FAILURE_MESSAGE_CHARS = 500;
+export const MAX_FAILURES_KEPT = 100;
+
+export function boundFailure(failure: TestFailure): TestFailure {
+  return {
+    name: truncateText(failure.name.replace(/\s+/g, ' ').trim(), MAX_FAILURE_NAME_CHARS),
+    message: truncateText(failure.message.trim(), MAX_FAILURE_MESSAGE_CHARS),
+  };
+}
+
+/** Bounded failures and how many were left out. */
+export function boundFailures(failures: readonly TestFailure[], max = MAX_FAILURES_KEPT): { failures: TestFailure[]; omitted: number } {
+  return { failures: failures.slice(0, max).map(boundFailure), omitted: Math.max(0, failures.length - max) };
+}
+
+export function combineVerification(commands: CommandVerification[], durationMs: number): VerificationResult {
+  const status: VerificationStatus = commands.some((c) => c.status === 'error')
+    ? 'error'
+    : commands.some((c) => c.status === 'failed')
+      ? 'failed'
+      : 'passed';
+  const all = commands.flatMap((c) => c.failures);
+  const kept = all.slice(0, MAX_FAILURES_KEPT);
+  const omitted = all.length - kept.length + commands.reduce((sum, c) => sum + c.failuresOmitted, 0);
+  return {
+    status,
+    passed: sum(commands, 'passed'),
+    failed: sum(commands, 'failed'),
+    skipped: sum(commands, 'skipped'),
+    durationMs,
+    failures: kept,
+    failuresOmitted: omitted,
+    commands,
+  };
+}
+
+/** One log line: `Verification gate FAILED in 2.3s: 1 failing, 4 passing, 0 skipped (npm test: failed; npm run lint: passed)`. */
+export function describeVerification(result: VerificationResult): string {
+  const verdict = result.status === 'passed' ? 'passed' : result.status === 'failed' ? 'FAILED' : 'could not complete';
+  const seconds = (result.durationMs / 1000).toFixed(1);
+  const commands = result.commands.map((c) => `${c.command}: ${c.timedOut ? 'timed out' : c.status}`).join('; ');
+  return `Verification gate ${verdict} in ${seconds}s: ${result.failed} failing, ${result.passed} passing, ${result.skipped} skipped (${commands})`;
+}
+
+function sum(commands: CommandVerification[], key: 'passed' | 'failed' | 'skipped'): number {
+  return commands.reduce((total, c) => total + c[key], 0);
+}
+
+/** Cut to max characters with an ellipsis, never leaving half a surrogate pair. */
+export function truncateText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = Math.max(0, max - 1);
+  if (end > 0 && /[\uD800-\uDBFF]/.test(text.charAt(end - 1))) end--;
+  return `${text.slice(0, end)}…`;
+}

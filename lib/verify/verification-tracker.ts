@@ -1,0 +1,119 @@
+// What the loop remembers about verification between loops, and the decisions it takes from
+// it: the latest result and whether it is fresh (taken after the last loop that changed files),
+// the same-failures count, the next loop's context section and whether a completion claim may
+// stand. Pure: the loop runs the gate (run-gate.ts) and hands the result in.
+
+import {
+  checkCompletion,
+  classifyVerification,
+  formatFailuresForContext,
+  formatSameFailuresReason,
+  initialSameFailures,
+  nextSameFailures,
+  sameFailuresTripped,
+  type CompletionCheck,
+  type SameFailuresState,
+  type VerificationOutcome,
+  type VerificationSnapshot,
+} from '../core/verification.js';
+import type { ExitGateResult } from '../core/exit-gate.js';
+import type { VerificationSummary } from '../session-record/schema.js';
+
+export interface VerificationTrackerState {
+  latest: VerificationSnapshot | null;
+  /** Loop whose gate run produced `latest`. */
+  latestLoop: number | null;
+  /** Last loop that changed files (a result older than it is stale). */
+  lastChangeLoop: number | null;
+  /** false after a resume until the gate runs again: files may have changed while ralph was down. */
+  trusted: boolean;
+  sameFailures: SameFailuresState;
+}
+
+export function initialVerificationTracker(): VerificationTrackerState {
+  return { latest: null, latestLoop: null, lastChangeLoop: null, trusted: true, sameFailures: initialSameFailures() };
+}
+
+/** A resumed run continues from its record's last verification (stale until re-run). */
+export function trackerFromSummary(summary: VerificationSummary | null): VerificationTrackerState {
+  if (!summary) return initialVerificationTracker();
+  const latest: VerificationSnapshot = {
+    status: summary.status,
+    passed: summary.passed,
+    failed: summary.failed,
+    skipped: summary.skipped,
+    failures: summary.failures,
+    failuresOmitted: summary.failures_omitted,
+    commands: summary.commands,
+  };
+  const names = [...new Set(summary.failures.map((f) => f.name))];
+  return {
+    latest,
+    latestLoop: summary.loop,
+    lastChangeLoop: null,
+    trusted: false,
+    sameFailures:
+      summary.signature === null
+        ? initialSameFailures()
+        : {
+            signature: summary.signature,
+            count: summary.same_failures_count,
+            names: names.slice(0, 10),
+            kind: summary.status === 'error' ? 'error' : 'failed',
+            more: Math.max(0, summary.failed - Math.min(names.length, 10)),
+          },
+  };
+}
+
+/** The gate runs after a loop that changed files, when there is anything to run. */
+export function shouldRunGateAfterLoop(filesChanged: number, commandCount: number): boolean {
+  return filesChanged > 0 && commandCount > 0;
+}
+
+export interface TrackedVerification {
+  state: VerificationTrackerState;
+  outcome: VerificationOutcome;
+  /** The same failures reached CB_SAME_FAILURES_THRESHOLD: open the breaker with `reason`. */
+  tripped: boolean;
+  reason: string;
+}
+
+/** A gate run finished in `loop` (after the loop's changes, or before accepting completion). */
+export function trackGateResult(state: VerificationTrackerState, loop: number, result: VerificationSnapshot, threshold: number): TrackedVerification {
+  const sameFailures = nextSameFailures(state.sameFailures, result);
+  const next: VerificationTrackerState = { ...state, latest: result, latestLoop: loop, trusted: true, sameFailures };
+  return judge(next, classifyVerification(state.latest, result), threshold);
+}
+
+/**
+ * A loop that ran the agent but not the gate (it changed nothing): the failing set is
+ * unchanged, so it counts toward the same failures again. Nothing to count without a result.
+ */
+export function trackLoopWithoutGate(state: VerificationTrackerState, threshold: number): TrackedVerification | null {
+  if (!state.latest || state.latest.status === 'passed') return null;
+  const next = { ...state, sameFailures: nextSameFailures(state.sameFailures, state.latest) };
+  return judge(next, classifyVerification(state.latest, state.latest), threshold);
+}
+
+export function noteFilesChanged(state: VerificationTrackerState, loop: number, filesChanged: number): VerificationTrackerState {
+  return filesChanged > 0 ? { ...state, lastChangeLoop: loop } : state;
+}
+
+export function isFresh(state: VerificationTrackerState): boolean {
+  if (!state.trusted || state.latest === null || state.latestLoop === null) return false;
+  return state.lastChangeLoop === null || state.latestLoop >= state.lastChangeLoop;
+}
+
+export function checkTrackedCompletion(state: VerificationTrackerState, exitGate: ExitGateResult, requiredForExit: boolean): CompletionCheck {
+  return checkCompletion({ exitGate, requiredForExit, latest: state.latest, fresh: isFresh(state) });
+}
+
+/** The failing tests for the next loop's context ('' when the latest result passed). */
+export function verificationContextSection(state: VerificationTrackerState, maxChars: number): string {
+  return state.latest ? formatFailuresForContext(state.latest, maxChars) : '';
+}
+
+function judge(state: VerificationTrackerState, outcome: VerificationOutcome, threshold: number): TrackedVerification {
+  const tripped = sameFailuresTripped(state.sameFailures, threshold);
+  return { state, outcome, tripped, reason: tripped ? formatSameFailuresReason(state.sameFailures) : '' };
+}
