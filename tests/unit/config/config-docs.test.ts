@@ -1,0 +1,23 @@
+// The README documents every configuration key, its default and description, as generated
+// from the schema, and its exit-code table matches the codes the CLI uses.
+
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { replaceConfigTable } from '../../../lib/config/config-docs.js';
+import { CONFIG_KEYS } from '../../../lib/config/schema.js';
+import { EXIT } from '../../../lib/errors.js';
+
+const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+
+describe('README', () => {
+  it('has the configuration table generated from the schema (run scripts/render-readme.mjs)', () => {
+    expect(readme).toBe(replaceConfigTable(readme));
+    for (const key of CONFIG_KEYS) expect(readme).toContain(`| \`${key}\``);
+  });
+
+  it('lists every exit code the CLI uses', () => {
+    const table = readme.slice(readme.indexOf('<!-- exit-codes:start -->'), readme.indexOf('<!-- exit-codes:end -->'));
+    for (const code of [EXIT.ok, EXIT.couldNotRun, EXIT.halted, EXIT.limit]) expect(table).toMatch(new RegExp(`^\\| ${code} \\|`, 'm'));
+    expect(table).toContain(`| ${EXIT.sigint} / ${EXIT.sigterm} |`);
+  });
+});
