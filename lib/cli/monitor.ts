@@ -1,0 +1,107 @@
+// `ralph-monitor`: the live dashboard for the project in the current directory, computed from
+// the `.ralph/` state files only (so it also shows state written by the Bash tool).
+// `--once` prints one frame and exits, for scripts; `--interval` sets the refresh in seconds.
+
+import yargs from 'yargs';
+import { RalphError } from '../errors.js';
+import { systemClock } from '../platform/clock.js';
+import { shouldUseColor } from '../monitor/ansi.js';
+import { runDashboard, type DashboardTerminal } from '../monitor/dashboard.js';
+import { renderFrame } from '../monitor/render.js';
+import { loadSnapshot } from '../monitor/snapshot-loader.js';
+import { runMain } from './error-funnel.js';
+
+interface MonitorArgs {
+  once: boolean;
+  intervalSeconds: number;
+}
+
+function parseMonitorArgs(argv: string[]): MonitorArgs | 'help' {
+  const parsed = yargs(argv)
+    .scriptName('ralph-monitor')
+    .help(false)
+    .version(false)
+    .strict()
+    .parserConfiguration({ 'camel-case-expansion': false })
+    .option('help', { alias: 'h', type: 'boolean', describe: 'Show this help message' })
+    .option('once', { type: 'boolean', describe: 'Print one frame and exit (for scripts)' })
+    .option('interval', { type: 'string', describe: 'Seconds between refreshes (default: 2)' })
+    .fail((message, error) => {
+      throw error ?? new RalphError('bad_flag', message, { hint: 'run ralph-monitor --help for the list of options' });
+    })
+    .parseSync();
+  if (parsed.help) return 'help';
+  const raw = parsed.interval === undefined ? '2' : String(parsed.interval);
+  const intervalSeconds = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || !(intervalSeconds >= 0.1) || intervalSeconds > 3600) {
+    throw new RalphError('bad_flag', '--interval requires a number of seconds between 0.1 and 3600', {
+      hint: 'e.g. ralph-monitor --interval 5',
+    });
+  }
+  return { once: Boolean(parsed.once), intervalSeconds };
+}
+
+export async function mainMonitor(argv: string[]): Promise<number> {
+  const args = parseMonitorArgs(argv);
+  if (args === 'help') {
+    process.stdout.write(
+      'Ralph Monitor: live status dashboard for the Ralph loop in this directory\n\n' +
+        'Usage: ralph-monitor [OPTIONS]\n\n' +
+        'Options:\n' +
+        '  --once           Print one frame and exit (for scripts)\n' +
+        '  --interval SECS  Seconds between refreshes (default: 2)\n' +
+        '  -h, --help       Show this help message\n\n' +
+        'Reads .ralph/ in the current directory. Colours follow NO_COLOR. Ctrl+C exits.\n',
+    );
+    return 0;
+  }
+  const projectDir = process.cwd();
+  const color = shouldUseColor(Boolean(process.stdout.isTTY), process.env);
+  if (args.once) {
+    const columns = process.stdout.columns || Number(process.env.COLUMNS) || 80;
+    const lines = renderFrame(await loadSnapshot(projectDir, systemClock.now()), {
+      columns,
+      color,
+      now: systemClock.now(),
+      intervalSeconds: args.intervalSeconds,
+    });
+    process.stdout.write(`${lines.join('\n')}\n`);
+    return 0;
+  }
+
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  // SIGHUP: the tmux pane or terminal went away.
+  for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(name, onSignal);
+  try {
+    await runDashboard({
+      projectDir,
+      terminal: processTerminal(),
+      clock: systemClock,
+      intervalMs: args.intervalSeconds * 1000,
+      color,
+      signal: stop.signal,
+    });
+  } finally {
+    for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(name, onSignal);
+  }
+  process.stdout.write('Monitor stopped.\n');
+  return 0;
+}
+
+function processTerminal(): DashboardTerminal {
+  const out = process.stdout;
+  return {
+    write: (text) => {
+      out.write(text);
+    },
+    size: () => ({ columns: out.columns || 80, rows: out.rows || 24 }),
+    onResize(listener) {
+      // stdout emits 'resize' on SIGWINCH when it is a TTY.
+      out.on('resize', listener);
+      return () => out.off('resize', listener);
+    },
+  };
+}
+
+await runMain(mainMonitor);

@@ -1,0 +1,114 @@
+// Tiny terminal-text helpers for the dashboard: styled segments composed into one line that
+// never exceeds the terminal width, visible-width measurement (wide emoji, combining marks),
+// and sanitising text read from files so it cannot move the cursor or change colours.
+
+export type Style = 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'blue' | 'magenta' | 'cyan' | 'title' | 'error';
+
+export interface Segment {
+  text: string;
+  style?: Style;
+}
+
+const SGR: Record<Style, string> = {
+  bold: '1',
+  dim: '2',
+  red: '31',
+  green: '32',
+  yellow: '33',
+  blue: '34',
+  magenta: '35',
+  cyan: '36',
+  title: '1;36',
+  error: '1;31',
+};
+
+const ANSI_PATTERN = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
+const CONTROL_PATTERN = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+
+/** Removes escape sequences and control characters; tabs become spaces. */
+export function sanitizeText(text: string): string {
+  return text.replace(ANSI_PATTERN, '').replace(/[\t\n\r]/g, ' ').replace(CONTROL_PATTERN, '');
+}
+
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI_PATTERN, '');
+}
+
+/** Columns a string takes on a terminal (after stripping escape sequences). */
+export function visibleWidth(text: string): number {
+  let width = 0;
+  for (const char of stripAnsi(text)) width += charWidth(char.codePointAt(0) ?? 0);
+  return width;
+}
+
+/** Joins segments into one line of at most `width` columns, ending in `…` when cut. */
+export function composeLine(segments: readonly Segment[], width: number, color: boolean): string {
+  const limit = Math.max(0, width);
+  const total = segments.reduce((sum, s) => sum + visibleWidth(s.text), 0);
+  const budget = total > limit ? Math.max(0, limit - 1) : limit;
+  let used = 0;
+  let out = '';
+  for (const segment of segments) {
+    if (used >= budget) break;
+    const piece = cutToWidth(segment.text, budget - used);
+    used += visibleWidth(piece);
+    out += paint(piece, segment.style, color);
+  }
+  if (total > limit && limit > 0) out += '…';
+  return out;
+}
+
+/** The longest prefix of `text` that fits in `width` columns. */
+export function cutToWidth(text: string, width: number): string {
+  let used = 0;
+  let out = '';
+  for (const char of text) {
+    const w = charWidth(char.codePointAt(0) ?? 0);
+    if (used + w > width) break;
+    used += w;
+    out += char;
+  }
+  return out;
+}
+
+export function paint(text: string, style: Style | undefined, color: boolean): string {
+  if (!color || !style || text === '') return text;
+  return `\x1b[${SGR[style]}m${text}\x1b[0m`;
+}
+
+/** Colour is on for a TTY unless NO_COLOR is set to anything non-empty (no-color.org). */
+export function shouldUseColor(isTTY: boolean, env: NodeJS.ProcessEnv): boolean {
+  return isTTY && !env.NO_COLOR;
+}
+
+function charWidth(cp: number): number {
+  if (cp === 0x200d || (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0x300 && cp <= 0x36f)) return 0;
+  if (cp >= 0x1f3fb && cp <= 0x1f3ff) return 0; // skin-tone modifiers join the previous emoji
+  return isWide(cp) ? 2 : 1;
+}
+
+// East Asian wide ranges and emoji with default emoji presentation (the ones log lines use:
+// ✅ 🚨 🔍 ⏳ 🛑 …). Ambiguous-width symbols such as ⚠ stay narrow, as terminals draw them.
+const WIDE_RANGES: ReadonlyArray<readonly [number, number]> = [
+  [0x1100, 0x115f], [0x231a, 0x231b], [0x23e9, 0x23ec], [0x23f0, 0x23f0], [0x23f3, 0x23f3],
+  [0x25fd, 0x25fe], [0x2614, 0x2615], [0x2648, 0x2653], [0x267f, 0x267f], [0x2693, 0x2693],
+  [0x26a1, 0x26a1], [0x26aa, 0x26ab], [0x26bd, 0x26be], [0x26c4, 0x26c5], [0x26ce, 0x26ce],
+  [0x26d4, 0x26d4], [0x26ea, 0x26ea], [0x26f2, 0x26f3], [0x26f5, 0x26f5], [0x26fa, 0x26fa],
+  [0x26fd, 0x26fd], [0x2705, 0x2705], [0x270a, 0x270b], [0x2728, 0x2728], [0x274c, 0x274c],
+  [0x274e, 0x274e], [0x2753, 0x2755], [0x2757, 0x2757], [0x2795, 0x2797], [0x27b0, 0x27b0],
+  [0x27bf, 0x27bf], [0x2b1b, 0x2b1c], [0x2b50, 0x2b50], [0x2b55, 0x2b55], [0x2e80, 0x303e],
+  [0x3041, 0x33ff], [0x3400, 0x4dbf], [0x4e00, 0x9fff], [0xa000, 0xa4cf], [0xac00, 0xd7a3],
+  [0xf900, 0xfaff], [0xfe30, 0xfe4f], [0xff00, 0xff60], [0xffe0, 0xffe6], [0x1f004, 0x1f004],
+  [0x1f0cf, 0x1f0cf], [0x1f18e, 0x1f18e], [0x1f191, 0x1f19a], [0x1f200, 0x1f64f],
+  [0x1f680, 0x1f6ff], [0x1f7e0, 0x1f7eb], [0x1f90c, 0x1f9ff], [0x1fa70, 0x1faff],
+  [0x20000, 0x3fffd],
+];
+
+function isWide(cp: number): boolean {
+  if (cp < 0x1100) return false;
+  for (const [lo, hi] of WIDE_RANGES) {
+    if (cp < lo) return false;
+    if (cp <= hi) return true;
+  }
+  return false;
+}

@@ -1,0 +1,312 @@
+// Builds a DashboardSnapshot from the texts of the state files, ours or the Bash tool's. Pure:
+// a missing or corrupt file becomes a warning line and an absent section, never an exception.
+
+import type { z } from 'zod';
+import { parseFixPlan } from '../core/fix-plan.js';
+import { parseLenientJson } from '../state/lenient-json.js';
+import {
+  circuitBreakerFileSchema,
+  progressFileSchema,
+  responseAnalysisFileSchema,
+  statusFileSchema,
+} from '../state/schemas.js';
+import type {
+  AgentProgressView,
+  AnalysisView,
+  BreakerView,
+  DashboardSnapshot,
+  LoopStatusView,
+  PlanProgress,
+  QueueView,
+  StateTexts,
+  UsageWaitView,
+} from './snapshot.js';
+import { parseLocalStamp } from './time-format.js';
+
+type JsonObject = Record<string, unknown>;
+
+const ACTIVE_STATUSES = new Set(['running', 'paused', 'executing']);
+
+/** The Bash tool's default OPTIONAL_SECTIONS (#239). */
+const OPTIONAL_SECTIONS = ['Optional', 'Future', 'Future Enhancements', 'Nice to Have'];
+
+export interface AssembleOptions {
+  projectDir: string;
+  now: number;
+  ralphDirFound: boolean;
+  /** Problems met while reading (permission denied, …), shown as warnings. */
+  readWarnings?: string[];
+  /** fix_plan.md headings whose items do not block completion (OPTIONAL_SECTIONS). */
+  optionalSections?: string[];
+  /** Liveness of the pid ours records in status.json; without it, no stale-status check. */
+  isProcessAlive?: (pid: number) => boolean;
+  /**
+   * Parse results kept between calls (the dashboard passes the same map every frame): a file
+   * whose text is unchanged is not parsed and validated again, which keeps an idle frame cheap.
+   */
+  memo?: ParseMemo;
+}
+
+export type ParseMemo = Map<string, { text: string; value: unknown; warnings: string[] }>;
+
+function memoized<T>(memo: ParseMemo | undefined, key: string, text: string, warnings: string[], parse: (w: string[]) => T): T {
+  const hit = memo?.get(key);
+  if (hit && hit.text === text) {
+    warnings.push(...hit.warnings);
+    return hit.value as T;
+  }
+  const own: string[] = [];
+  const value = parse(own);
+  memo?.set(key, { text, value, warnings: own });
+  warnings.push(...own);
+  return value;
+}
+
+export function assembleSnapshot(texts: StateTexts, options: AssembleOptions): DashboardSnapshot {
+  const warnings = [...(options.readWarnings ?? [])];
+  const json = (name: string, text: string | undefined, schema?: z.ZodType): JsonObject | undefined =>
+    text === undefined ? undefined : memoized(options.memo, name, text, warnings, (w) => parseStateText(name, text, schema, w));
+
+  // A missing status.json (or .ralph/) is shown by the Loop section itself, in red.
+  const liveTail = tailLines(texts.liveLogTail, 200);
+  const status = json('status.json', texts.status, statusFileSchema);
+  const pid = int(status?.pid);
+  // Ours records its pid; the Bash tool does not, but rewrites progress.json every 10 s.
+  const loopAlive = pid === undefined ? undefined : options.isProcessAlive?.(pid);
+  if (loopAlive === false && ACTIVE_STATUSES.has(str(status?.status) ?? '')) {
+    warnings.push(`the loop (pid ${pid}) is no longer running; the state shown is from when it stopped`);
+  }
+  return {
+    projectDir: options.projectDir,
+    takenAt: options.now,
+    ralphDirFound: options.ralphDirFound,
+    status: readStatus(status),
+    progress: readProgress(json('progress.json', texts.progress, progressFileSchema), { liveTail, now: options.now, loopAlive, bashWriter: pid === undefined }),
+    breaker: readBreaker(json('.circuit_breaker_state', texts.breaker, circuitBreakerFileSchema)),
+    rate: {
+      calls: readCounter(texts.callCount, '.call_count', warnings),
+      tokens: readCounter(texts.tokenCount, '.token_count', warnings),
+      hourKey: texts.lastReset?.trim() || undefined,
+    },
+    analysis: readAnalysis(json('.response_analysis', texts.analysis, responseAnalysisFileSchema)),
+    plan:
+      texts.fixPlan === undefined
+        ? undefined
+        : memoized(options.memo, 'fix_plan.md', texts.fixPlan, warnings, () => readPlan(texts.fixPlan!, options.optionalSections ?? OPTIONAL_SECTIONS)),
+    usageWait:
+      readUsageWait(json('.usage_limit_wait', texts.usageWait), warnings) ??
+      readStatusUsageWait(status, options.now),
+    queue: readQueue(json('queue.json', texts.queue)),
+    ralphLogTail: tailLines(texts.ralphLogTail, 200),
+    liveTail,
+    warnings,
+  };
+}
+
+function readStatus(obj: JsonObject | undefined): LoopStatusView | undefined {
+  if (!obj) return undefined;
+  const sandbox = isJsonObject(obj.sandbox) ? obj.sandbox : undefined;
+  const provider = str(sandbox?.provider);
+  return {
+    loopCount: int(obj.loop_count),
+    status: str(obj.status),
+    lastAction: str(obj.last_action),
+    exitReason: str(obj.exit_reason),
+    timestamp: str(obj.timestamp),
+    callsThisHour: int(obj.calls_made_this_hour),
+    maxCallsPerHour: int(obj.max_calls_per_hour),
+    tokensThisHour: int(obj.tokens_used_this_hour),
+    maxTokensPerHour: int(obj.max_tokens_per_hour),
+    sandbox:
+      provider && provider !== 'none' && provider !== 'null'
+        ? {
+            provider,
+            id: str(sandbox?.sandbox_id) ?? str(sandbox?.container_id),
+            status: str(sandbox?.status),
+            estimatedCost: str(sandbox?.estimated_cost) ?? num(sandbox?.estimated_cost)?.toFixed(4),
+          }
+        : undefined,
+    costUsdRun: num(obj.run_cost_usd) ?? num(obj.cost_usd_run),
+    maxCostUsd: num(obj.max_cost_usd),
+    tokensRun: int(obj.run_tokens) ?? int(obj.tokens_run),
+    maxLoops: int(obj.max_loops),
+  };
+}
+
+const STALE_PROGRESS_SECONDS = 60;
+const TOOL_MARKER = /⚡\s*\[([^\]\s]+)\]/;
+
+interface ProgressContext {
+  liveTail: string[];
+  now: number;
+  loopAlive?: boolean;
+  bashWriter: boolean;
+}
+
+function readProgress(obj: JsonObject | undefined, ctx: ProgressContext): AgentProgressView | undefined {
+  if (!obj) return undefined;
+  const status = str(obj.status);
+  if (!status) return undefined;
+  let lastTool = str(obj.last_tool);
+  if (!lastTool && status === 'executing') {
+    for (let i = ctx.liveTail.length - 1; i >= 0 && !lastTool; i--) lastTool = TOOL_MARKER.exec(ctx.liveTail[i] ?? '')?.[1];
+  }
+  const stamp = parseLocalStamp(str(obj.timestamp));
+  const since = stamp === undefined ? undefined : Math.floor((ctx.now - stamp) / 1000);
+  // The Bash tool rewrites an `executing` progress.json every 10 s, so a minute of silence
+  // means its loop died or hangs. Ours writes on agent output, which a long tool run pauses,
+  // so its liveness comes from the pid instead.
+  const overdue = since !== undefined && since > STALE_PROGRESS_SECONDS;
+  const stale = status === 'executing' && (ctx.bashWriter ? overdue : ctx.loopAlive === false);
+  const elapsed = int(obj.elapsed_seconds);
+  const moving = since !== undefined && since >= 0 && !stale && (ctx.loopAlive === true || !overdue);
+  return {
+    status,
+    indicator: str(obj.indicator),
+    workingSeconds: elapsed === undefined ? undefined : elapsed + (moving ? since : 0),
+    staleSeconds: stale && since !== undefined && since > 0 ? since : undefined,
+    lastOutput: str(obj.last_output),
+    lastTool,
+    filesChanged: int(obj.files_changed),
+    error: str(obj.error),
+  };
+}
+
+function readBreaker(obj: JsonObject | undefined): BreakerView | undefined {
+  const state = str(obj?.state);
+  if (!obj || !state) return undefined;
+  return {
+    state,
+    reason: str(obj.reason),
+    consecutiveNoProgress: int(obj.consecutive_no_progress),
+    consecutiveSameError: int(obj.consecutive_same_error),
+    consecutivePermissionDenials: int(obj.consecutive_permission_denials),
+    lastProgressLoop: int(obj.last_progress_loop),
+    totalOpens: int(obj.total_opens),
+    currentLoop: int(obj.current_loop),
+  };
+}
+
+function readAnalysis(obj: JsonObject | undefined): AnalysisView | undefined {
+  if (!obj) return undefined;
+  const a = isJsonObject(obj.analysis) ? obj.analysis : obj;
+  return {
+    loopNumber: int(obj.loop_number),
+    exitSignal: bool(a.exit_signal),
+    filesModified: int(a.files_modified),
+    confidence: int(a.confidence_score),
+    workSummary: str(a.work_summary),
+    permissionDenials: int(a.permission_denial_count),
+    askingQuestions: bool(a.asking_questions),
+  };
+}
+
+function readUsageWait(obj: JsonObject | undefined, warnings: string[]): UsageWaitView | undefined {
+  if (!obj) return undefined;
+  const resumeAt = Date.parse(str(obj.resume_at) ?? '');
+  if (!Number.isFinite(resumeAt)) {
+    warnings.push('.usage_limit_wait has no valid resume_at; ignored');
+    return undefined;
+  }
+  return { resumeAt, reason: str(obj.reason), source: str(obj.source) };
+}
+
+// Ours also records the reset time in status.json while waiting; the dedicated file wins.
+function readStatusUsageWait(obj: JsonObject | undefined, now: number): UsageWaitView | undefined {
+  const resumeAt = Date.parse(str(obj?.usage_limit_resets_at) ?? '');
+  if (!Number.isFinite(resumeAt) || resumeAt <= now) return undefined;
+  return { resumeAt, reason: 'usage limit reached' };
+}
+
+function readPlan(text: string, optionalSections: string[]): PlanProgress {
+  const summary = parseFixPlan(text, optionalSections);
+  return { done: summary.checked, total: summary.checked + summary.totalUnchecked, optionalOpen: summary.optionalUnchecked };
+}
+
+/**
+ * Strict JSON checked against the file's schema; invalid JSON is salvaged field by field (the
+ * Bash tool hand-builds status.json and progress.json with unescaped strings, so that is normal
+ * and not worth a warning). A file that fails its schema still shows its well-typed fields.
+ */
+function parseStateText(name: string, text: string | undefined, schema: z.ZodType | undefined, warnings: string[]): JsonObject | undefined {
+  if (text === undefined) return undefined;
+  if (text.trim() === '') {
+    warnings.push(`${name} is empty`);
+    return undefined;
+  }
+  let obj: JsonObject | undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    obj = isJsonObject(value) ? value : undefined;
+  } catch {
+    obj = parseLenientJson(text);
+  }
+  if (!obj) {
+    warnings.push(`${name} is corrupt (not a JSON object); ignored`);
+    return undefined;
+  }
+  if (!schema) return obj;
+  const parsed = schema.safeParse(obj);
+  if (parsed.success) return parsed.data as JsonObject;
+  const issue = parsed.error.issues[0];
+  const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+  warnings.push(`${name} has an unexpected value (${where}${issue?.message ?? 'invalid'}); showing what could be read`);
+  return obj;
+}
+
+function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function readQueue(obj: JsonObject | undefined): QueueView | undefined {
+  const items = Array.isArray(obj?.queue) ? obj.queue.filter(isJsonObject) : [];
+  if (items.length === 0) return undefined;
+  const count = (s: string) => items.filter((item) => item.status === s).length;
+  const active = items.find((item) => item.status === 'processing');
+  const ref = active ? (int(active.issue_number) !== undefined ? `#${active.issue_number}` : str(active.id)) : undefined;
+  return {
+    total: items.length,
+    completed: count('completed'),
+    pending: count('pending'),
+    processing: count('processing'),
+    failed: count('failed'),
+    current: active ? [ref, str(active.title)].filter(Boolean).join(' ') : undefined,
+  };
+}
+
+function readCounter(text: string | undefined, name: string, warnings: string[]): number | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  const value = Number(text.trim());
+  if (Number.isInteger(value) && value >= 0) return value;
+  warnings.push(`${name} is corrupt (expected a number); ignored`);
+  return undefined;
+}
+
+function tailLines(text: string | undefined, max: number): string[] {
+  if (!text) return [];
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return lines.slice(-max);
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function num(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  return undefined;
+}
+
+function int(value: unknown): number | undefined {
+  const n = num(value);
+  return n === undefined ? undefined : Math.trunc(n);
+}
+
+function bool(value: unknown): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return undefined;
+}

@@ -1,0 +1,123 @@
+// renderFrame: the whole dashboard as an array of lines, a pure function of the snapshot and
+// the terminal size. No line is wider than `columns`; with `rows` set the frame never has more
+// lines than that: the log tails shrink first, then the least important sections go.
+
+import { composeLine, sanitizeText } from './ansi.js';
+import type { DashboardSnapshot } from './snapshot.js';
+import {
+  headingLine,
+  liveTailLines,
+  ralphLogLines,
+  renderAgentSection,
+  renderAnalysisSection,
+  renderBreakerSection,
+  renderLimitsSection,
+  renderLoopSection,
+  renderPlanSection,
+  renderQueueSection,
+  renderUsageWaitSection,
+  type Line,
+  type SectionContext,
+} from './render-sections.js';
+import { formatClock } from './time-format.js';
+
+export interface RenderOptions {
+  columns: number;
+  /** Terminal height; omit for an unbounded frame (`--once` into a pipe). */
+  rows?: number;
+  color: boolean;
+  now: number;
+  /** Shown in the footer. */
+  intervalSeconds?: number;
+}
+
+interface Block {
+  /** Lower is more important; blocks are dropped from the highest number up. */
+  priority: number;
+  lines: Line[];
+  /** Flexible blocks (log tails) get whatever rows remain, up to `max` lines, plus a heading
+   * shown only when at least one line fits. */
+  flexible?: { max: number; heading?: Line };
+}
+
+const MIN_COLUMNS = 20;
+/** The Bash dashboard's "Recent Activity" shows the last 8 lines of ralph.log. */
+const RALPH_LOG_LINES = 8;
+const LIVE_TAIL_LINES = 3;
+
+export function renderFrame(snapshot: DashboardSnapshot, options: RenderOptions): string[] {
+  const columns = Math.max(MIN_COLUMNS, Math.floor(options.columns));
+  const ctx: SectionContext = { now: options.now, columns };
+  const section = (title: string, priority: number, body: Line[]): Block[] =>
+    body.length === 0 ? [] : [{ priority, lines: [headingLine(title, columns), ...body] }];
+
+  const project = sanitizeText(snapshot.projectDir.split(/[\\/]/).filter(Boolean).at(-1) ?? '');
+  const header: Block = {
+    priority: 0,
+    lines: [[{ text: 'RALPH MONITOR', style: 'title' }, { text: project ? `  ${project}` : '', style: 'dim' }]],
+  };
+  const warnings: Block = {
+    priority: 1,
+    lines: snapshot.warnings.map((w) => [{ text: `! ${sanitizeText(w)}`, style: 'yellow' }]),
+  };
+  const analysisTitle = snapshot.analysis?.loopNumber !== undefined ? `Last loop #${snapshot.analysis.loopNumber}` : 'Last loop';
+  const liveTail = liveTailLines(snapshot, LIVE_TAIL_LINES);
+  const blocks: Block[] = [
+    header,
+    warnings,
+    ...section('Loop', 2, renderLoopSection(snapshot)),
+    ...section('Usage limit', 2, renderUsageWaitSection(snapshot, ctx)),
+    ...section('Agent', 3, renderAgentSection(snapshot, ctx)),
+    ...(snapshot.progress?.status === 'executing' && liveTail.length > 0 ? [{ priority: 9, lines: liveTail, flexible: { max: LIVE_TAIL_LINES } }] : []),
+    ...section('Limits', 4, renderLimitsSection(snapshot, ctx)),
+    ...section('Circuit breaker', 5, renderBreakerSection(snapshot)),
+    ...section('Plan', 6, renderPlanSection(snapshot, ctx)),
+    ...section(analysisTitle, 7, renderAnalysisSection(snapshot)),
+    ...section('Queue', 8, renderQueueSection(snapshot)),
+    {
+      priority: 10,
+      lines: ralphLogLines(snapshot, RALPH_LOG_LINES),
+      flexible: { max: RALPH_LOG_LINES, heading: headingLine('Recent activity', columns) },
+    },
+  ];
+  const footer: Line = [
+    {
+      text: `Ctrl+C to exit · refresh ${options.intervalSeconds ?? 2}s · ${formatClock(options.now)}`,
+      style: 'dim',
+    },
+  ];
+
+  const lines = layoutBlocks(blocks, options.rows === undefined ? undefined : options.rows - 1);
+  return [...lines, footer].map((line) => composeLine(line, columns, options.color));
+}
+
+function layoutBlocks(blocks: Block[], available: number | undefined): Line[] {
+  const flexLines = (b: Block, n: number): Line[] =>
+    !b.flexible || n <= 0 ? [] : [...(b.flexible.heading ? [b.flexible.heading] : []), ...b.lines.slice(-n)];
+  if (available === undefined) return blocks.flatMap((b) => (b.flexible ? flexLines(b, b.flexible.max) : b.lines));
+  const kept = [...blocks];
+  const fixedRows = () => kept.reduce((sum, b) => sum + (b.flexible ? 0 : b.lines.length), 0);
+  while (fixedRows() > available && kept.length > 1) {
+    const worst = kept.reduce((w, b, i) => (b.priority >= (kept[w]?.priority ?? -1) ? i : w), 0);
+    kept.splice(worst, 1);
+  }
+  // Hand out the remaining rows one line at a time so every tail gets a share.
+  const shares = new Map<Block, number>();
+  let spare = available - fixedRows();
+  let progressed = true;
+  while (spare > 0 && progressed) {
+    progressed = false;
+    for (const b of kept) {
+      if (!b.flexible || spare <= 0) continue;
+      const have = shares.get(b) ?? 0;
+      const cost = have === 0 && b.flexible.heading ? 2 : 1;
+      if (have < Math.min(b.flexible.max, b.lines.length) && cost <= spare) {
+        shares.set(b, have + 1);
+        spare -= cost;
+        progressed = true;
+      }
+    }
+  }
+  const out = kept.flatMap((b) => (b.flexible ? flexLines(b, shares.get(b) ?? 0) : b.lines));
+  return out.slice(0, Math.max(0, available));
+}

@@ -1,0 +1,147 @@
+// Loads a DashboardSnapshot from a project's `.ralph/` directory, read-only. Kept cheap for a
+// dashboard that wakes every couple of seconds: each file is stat()ed, and only one whose
+// inode, size or mtime changed is read again; logs are read from their last few KB only.
+
+import { statSync } from 'node:fs';
+import { open, readFile, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { ralphPaths } from '../state/paths.js';
+import { isProcessAlive } from '../state/process-alive.js';
+import { assembleSnapshot, type ParseMemo } from './assemble-snapshot.js';
+import type { DashboardSnapshot, StateTexts } from './snapshot.js';
+
+export interface SnapshotLoaderOptions {
+  projectDir: string;
+  now: () => number;
+  optionalSections?: string[];
+}
+
+export interface SnapshotLoadResult {
+  snapshot: DashboardSnapshot;
+  /** Some file appeared, disappeared or changed since the previous load. */
+  changed: boolean;
+}
+
+export interface SnapshotLoader {
+  load(): Promise<SnapshotLoadResult>;
+}
+
+interface FileSpec {
+  key: keyof StateTexts;
+  path: string;
+  /** Read only the last `tailBytes` bytes (logs). */
+  tailBytes?: number;
+}
+
+interface CachedFile {
+  stamp: string;
+  text?: string;
+  warning?: string;
+}
+
+const TAIL_BYTES = 8 * 1024;
+// State files are small; anything bigger than this is not one we wrote.
+const MAX_WHOLE_BYTES = 4 * 1024 * 1024;
+
+export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLoader {
+  const paths = ralphPaths(options.projectDir);
+  const files: FileSpec[] = [
+    { key: 'status', path: paths.status },
+    { key: 'progress', path: paths.progress },
+    { key: 'breaker', path: paths.circuitBreakerState },
+    { key: 'callCount', path: paths.callCount },
+    { key: 'tokenCount', path: paths.tokenCount },
+    { key: 'lastReset', path: paths.lastReset },
+    { key: 'analysis', path: paths.responseAnalysis },
+    { key: 'fixPlan', path: paths.fixPlan },
+    { key: 'usageWait', path: paths.usageLimitWait },
+    { key: 'queue', path: join(paths.ralphDir, 'queue.json') },
+    { key: 'ralphLogTail', path: paths.ralphLog, tailBytes: TAIL_BYTES },
+    { key: 'liveLogTail', path: paths.liveLog, tailBytes: TAIL_BYTES },
+  ];
+  const cache = new Map<keyof StateTexts, CachedFile>();
+  const memo: ParseMemo = new Map();
+  let lastDirFound: boolean | undefined;
+
+  return {
+    async load() {
+      const dirFound = statSync(paths.ralphDir, { throwIfNoEntry: false })?.isDirectory() ?? false;
+      let changed = dirFound !== lastDirFound;
+      lastDirFound = dirFound;
+      await Promise.all(
+        files.map(async (spec) => {
+          const stamp = statStamp(spec.path);
+          const cached = cache.get(spec.key);
+          if (cached && cached.stamp === stamp) return;
+          changed = true;
+          cache.set(spec.key, stamp === 'missing' ? { stamp } : { stamp, ...(await readSpec(spec)) });
+        }),
+      );
+      const texts: StateTexts = {};
+      const readWarnings: string[] = [];
+      for (const spec of files) {
+        const entry = cache.get(spec.key);
+        if (entry?.text !== undefined) texts[spec.key] = entry.text;
+        if (entry?.warning) readWarnings.push(entry.warning);
+      }
+      const snapshot = assembleSnapshot(texts, {
+        projectDir: options.projectDir,
+        now: options.now(),
+        ralphDirFound: dirFound,
+        readWarnings,
+        optionalSections: options.optionalSections,
+        isProcessAlive,
+        memo,
+      });
+      return { snapshot, changed };
+    },
+  };
+}
+
+/** One-shot load (`ralph-monitor --once`, tests, the bench). */
+export async function loadSnapshot(projectDir: string, now: number = Date.now()): Promise<DashboardSnapshot> {
+  return (await createSnapshotLoader({ projectDir, now: () => now }).load()).snapshot;
+}
+
+// Synchronous and without an exception for an absent file: a dozen of these every couple of
+// seconds is the dashboard's whole idle cost, so they stay off the thread pool.
+function statStamp(path: string): string {
+  try {
+    const s = statSync(path, { throwIfNoEntry: false });
+    return s ? `${s.ino}:${s.size}:${s.mtimeMs}` : 'missing';
+  } catch {
+    return 'missing';
+  }
+}
+
+async function readSpec(spec: FileSpec): Promise<{ text?: string; warning?: string }> {
+  const name = basename(spec.path);
+  try {
+    if (spec.tailBytes !== undefined) return { text: await readTail(spec.path, spec.tailBytes) };
+    const size = (await stat(spec.path)).size;
+    if (size > MAX_WHOLE_BYTES) return { warning: `${name} is too large to be a state file (${size} bytes); ignored` };
+    return { text: await readFile(spec.path, 'utf8') };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // Gone between stat and read: the writer replaced or removed it; the next tick sees it.
+    if (code === 'ENOENT') return {};
+    return { warning: `cannot read ${name} (${code ?? String(error)})` };
+  }
+}
+
+/** The last `bytes` bytes as text, starting at a line boundary when the file is longer. */
+async function readTail(path: string, bytes: number): Promise<string> {
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    const start = Math.max(0, size - bytes);
+    const buffer = Buffer.alloc(size - start);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
+    const text = buffer.subarray(0, bytesRead).toString('utf8');
+    if (start === 0) return text;
+    const firstBreak = text.indexOf('\n');
+    return firstBreak === -1 ? '' : text.slice(firstBreak + 1);
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,117 @@
+// DashboardSnapshot: everything the dashboard shows, as plain data. It is built purely from the
+// texts of the state files (assemble-snapshot.ts), ours or the Bash tool's, which are read by
+// snapshot-loader.ts; render.ts draws it.
+
+export interface PlanProgress {
+  done: number;
+  total: number;
+  /** Unchecked items under optional headings (they do not block completion). */
+  optionalOpen: number;
+}
+
+export interface LoopStatusView {
+  loopCount?: number;
+  status?: string;
+  lastAction?: string;
+  exitReason?: string;
+  timestamp?: string;
+  callsThisHour?: number;
+  maxCallsPerHour?: number;
+  tokensThisHour?: number;
+  maxTokensPerHour?: number;
+  sandbox?: { provider: string; id?: string; status?: string; estimatedCost?: string };
+  /** Ours: spend of this run and its budget (status.json extras). */
+  costUsdRun?: number;
+  maxCostUsd?: number;
+  tokensRun?: number;
+  maxLoops?: number;
+}
+
+export interface AgentProgressView {
+  status: string;
+  indicator?: string;
+  /** Seconds the agent has been working, as of `takenAt`. */
+  workingSeconds?: number;
+  lastOutput?: string;
+  lastTool?: string;
+  filesChanged?: number;
+  error?: string;
+  /** Seconds since the Bash tool last rewrote an `executing` progress.json, when overdue. */
+  staleSeconds?: number;
+}
+
+export interface BreakerView {
+  state: string;
+  reason?: string;
+  consecutiveNoProgress?: number;
+  consecutiveSameError?: number;
+  consecutivePermissionDenials?: number;
+  lastProgressLoop?: number;
+  totalOpens?: number;
+  currentLoop?: number;
+}
+
+export interface RateWindowView {
+  calls?: number;
+  tokens?: number;
+  /** `YYYYMMDDHH` (local time) of the hour the counters belong to. */
+  hourKey?: string;
+}
+
+export interface AnalysisView {
+  loopNumber?: number;
+  exitSignal?: boolean;
+  filesModified?: number;
+  confidence?: number;
+  workSummary?: string;
+  permissionDenials?: number;
+  askingQuestions?: boolean;
+}
+
+export interface UsageWaitView {
+  resumeAt: number;
+  reason?: string;
+  source?: string;
+}
+
+export interface QueueView {
+  total: number;
+  completed: number;
+  pending: number;
+  processing: number;
+  failed: number;
+  current?: string;
+}
+
+export interface DashboardSnapshot {
+  projectDir: string;
+  takenAt: number;
+  ralphDirFound: boolean;
+  status?: LoopStatusView;
+  progress?: AgentProgressView;
+  breaker?: BreakerView;
+  rate: RateWindowView;
+  analysis?: AnalysisView;
+  plan?: PlanProgress;
+  usageWait?: UsageWaitView;
+  queue?: QueueView;
+  ralphLogTail: string[];
+  liveTail: string[];
+  warnings: string[];
+}
+
+/** File texts as read; `undefined` = the file does not exist. Tails hold only the last few KB. */
+export interface StateTexts {
+  status?: string;
+  progress?: string;
+  breaker?: string;
+  callCount?: string;
+  tokenCount?: string;
+  lastReset?: string;
+  analysis?: string;
+  fixPlan?: string;
+  usageWait?: string;
+  queue?: string;
+  ralphLogTail?: string;
+  liveLogTail?: string;
+}

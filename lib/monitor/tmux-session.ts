@@ -1,0 +1,232 @@
+// `ralph --monitor`: one tmux window with three titled panes — the loop (left), its live
+// output (right top) and the dashboard (right bottom) — in a new session, or in a new window
+// of the current session when already inside tmux (no nesting). The session closes when the
+// loop ends unless keepMonitor (Bash #176, #213).
+
+import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RalphError } from '../errors.js';
+import type { Clock } from '../platform/clock.js';
+import type { Logger } from '../platform/deps.js';
+import type { ProcessRunner } from '../platform/process.js';
+import { findExecutable } from '../project/find-executable.js';
+import { ralphPaths } from '../state/paths.js';
+import { buildLoopArgv } from './loop-argv.js';
+import { describeLoopEnv, formatEnvScript, selectLoopEnv } from './loop-env.js';
+import { joinShellCommand, quoteForShell } from './shell-quote.js';
+import { attachInheritingTerminal, type AttachTerminal } from './tmux-attach.js';
+
+export interface MonitorSessionOptions {
+  projectDir: string;
+  /** The user's `ralph` argv with --monitor/-m still in or already removed (both work). */
+  forwardedArgv: string[];
+  env: NodeJS.ProcessEnv;
+  /** argv prefix that runs ralph, e.g. [process.execPath, '<abs>/bin/ralph']. */
+  ralphCommand: string[];
+  /** argv that runs the dashboard, e.g. [process.execPath, '<abs>/bin/ralph-monitor']. */
+  monitorCommand: string[];
+  keepMonitor: boolean;
+  /** tmux `-L` socket name (tests use a private server). */
+  tmuxSocket?: string;
+  stdoutIsTTY: boolean;
+  /** $TMUX is set: open a window in the current session instead of a new session. */
+  insideTmux: boolean;
+  processRunner: ProcessRunner;
+  logger: Logger;
+  clock?: Clock;
+  /** Prints the attach hint when not attaching (default: stdout). */
+  write?: (text: string) => void;
+  /** Runs `tmux attach-session` with the terminal inherited (default: real spawn). */
+  attach?: AttachTerminal;
+}
+
+export const WINDOW_NAME = 'Ralph: Loop | Output | Status';
+export const PANE_TITLES = { loop: 'Ralph Loop', output: 'Claude Output', status: 'Status' } as const;
+export const LIVE_LOG_PLACEHOLDER = '=== Ralph Live Output - Waiting for first loop... ===';
+
+interface Placement {
+  sessionName: string;
+  windowId: string;
+  loopPane: string;
+}
+
+/** Starts the monitor layout and returns the tmux session name. */
+export async function launchMonitorSession(options: MonitorSessionOptions): Promise<string> {
+  const tmuxPath = findExecutable('tmux', options.env);
+  if (!tmuxPath) {
+    throw new RalphError('tmux_missing', 'tmux is not installed', {
+      exitCode: 1,
+      hint: 'install tmux (apt install tmux / brew install tmux) or run ralph without --monitor',
+    });
+  }
+  const socketArgs = options.tmuxSocket ? ['-L', options.tmuxSocket] : [];
+  const tmuxArgv = [tmuxPath, ...socketArgs];
+  const tmux = async (...args: string[]): Promise<string> => {
+    const result = await options.processRunner.run(tmuxPath, [...socketArgs, ...args], { env: options.env });
+    if (result.code !== 0) {
+      const why = result.spawnError?.message ?? (result.stderr.trim() || `exit code ${result.code}`);
+      throw new RalphError('tmux_failed', `tmux ${args[0]} failed: ${why}`, {
+        hint: 'check that tmux 3.0 or newer works here (tmux -V), or run ralph without --monitor',
+      });
+    }
+    return result.stdout.trim();
+  };
+
+  const paths = ralphPaths(options.projectDir);
+  // The output pane tails live.log; give it something to show until the first loop writes.
+  if (existsSync(paths.ralphDir)) writeFileSync(paths.liveLog, `${LIVE_LOG_PLACEHOLDER}\n`);
+
+  const loopEnv = selectLoopEnv(options.env);
+  const envDir = mkdtempSync(join(tmpdir(), 'ralph-monitor-'));
+  const envFile = join(envDir, 'env');
+  writeFileSync(envFile, formatEnvScript(loopEnv), { mode: 0o600 });
+  options.logger.debug(`Passing to the loop pane: ${describeLoopEnv(loopEnv).join(', ') || '(no ralph settings)'}`);
+
+  let placement: Placement | undefined;
+  try {
+    const sessionName = options.insideTmux ? undefined : await pickSessionName(tmux, options.clock);
+    const gate = `${sessionName ?? 'ralph'}-start-${process.pid}-${Math.floor((options.clock ?? Date).now())}`;
+    const loopScript = buildLoopScript({ options, tmuxArgv, gate, envDir, envFile, sessionName });
+    placement = options.insideTmux
+      ? await openWindowHere(tmux, options, loopScript)
+      : await openSession(tmux, options, loopScript, sessionName!);
+
+    const target = placement.windowId;
+    const outputPane = await tmux(
+      'split-window', '-h', '-d', '-P', '-F', '#{pane_id}', '-t', placement.loopPane, '-c', options.projectDir,
+      '--', '/bin/sh', '-c', `exec tail -F ${quoteForShell(paths.liveLog)}`,
+    );
+    const monitorPrefix = options.env.NO_COLOR ? `export NO_COLOR=${quoteForShell(options.env.NO_COLOR)}; ` : '';
+    const statusPane = await tmux(
+      'split-window', '-v', '-d', '-P', '-F', '#{pane_id}', '-t', outputPane, '-c', options.projectDir,
+      '--', '/bin/sh', '-c', `${monitorPrefix}exec ${joinShellCommand(options.monitorCommand)}`,
+    );
+    await tmux('select-pane', '-t', placement.loopPane, '-T', PANE_TITLES.loop);
+    await tmux('select-pane', '-t', outputPane, '-T', PANE_TITLES.output);
+    await tmux('select-pane', '-t', statusPane, '-T', PANE_TITLES.status);
+    await tmux('set-option', '-w', '-t', target, 'pane-border-status', 'top');
+    // Keep the finished loop's pane on screen for the post-mortem (#213).
+    if (options.keepMonitor) await tmux('set-option', '-w', '-t', target, 'remain-on-exit', 'on');
+    await tmux('select-pane', '-t', placement.loopPane);
+    // Only now may the loop start: a loop that ends at once must not close the session before
+    // the panes above exist (tmux remembers a signal sent before anyone waits).
+    await tmux('wait-for', '-S', gate);
+  } catch (error) {
+    rmSync(envDir, { recursive: true, force: true });
+    if (placement) await closePlacement(tmux, options, placement);
+    throw error;
+  }
+
+  return presentSession(tmux, tmuxArgv, options, placement);
+}
+
+interface LoopScriptInput {
+  options: MonitorSessionOptions;
+  tmuxArgv: string[];
+  gate: string;
+  envDir: string;
+  envFile: string;
+  sessionName?: string;
+}
+
+// What the loop pane's /bin/sh runs: wait for the layout, load the caller's environment from
+// the private file and delete it, run ralph, then close the session (or window) unless kept.
+// When ralph could not even run (exit 1: missing agent CLI, bad config) closing at once would
+// hide its error message, so the pane waits for Enter first.
+function buildLoopScript(input: LoopScriptInput): string {
+  const { options, tmuxArgv, gate, envDir, envFile } = input;
+  const tmux = joinShellCommand(tmuxArgv);
+  const loop = joinShellCommand([...options.ralphCommand, ...buildLoopArgv(options.forwardedArgv)]);
+  const close = options.keepMonitor
+    ? [`printf '\\n[ralph exited with code %s; the monitor stays open (--keep-monitor)]\\n' "$status"`]
+    : [
+        `if [ "$status" -eq 1 ]; then printf '\\n[ralph could not run (exit code 1); press Enter to close]\\n'; read _ignored; fi`,
+        input.sessionName
+          ? `${tmux} kill-session -t ${quoteForShell(`=${input.sessionName}`)}`
+          : `${tmux} kill-window -t "$TMUX_PANE"`,
+      ];
+  return [
+    `${tmux} wait-for ${quoteForShell(gate)}`,
+    `. ${quoteForShell(envFile)} || exit 1`,
+    `rm -rf ${quoteForShell(envDir)}`,
+    loop,
+    'status=$?',
+    ...close,
+  ].join('\n');
+}
+
+async function pickSessionName(tmux: (...args: string[]) => Promise<string>, clock?: Clock): Promise<string> {
+  const base = `ralph-${Math.floor((clock ?? Date).now() / 1000)}`;
+  for (let n = 1; ; n++) {
+    const name = n === 1 ? base : `${base}-${n}`;
+    const exists = await tmux('has-session', '-t', `=${name}`).then(
+      () => true,
+      () => false,
+    );
+    if (!exists) return name;
+  }
+}
+
+async function openSession(
+  tmux: (...args: string[]) => Promise<string>,
+  options: MonitorSessionOptions,
+  loopScript: string,
+  sessionName: string,
+): Promise<Placement> {
+  // A detached session gets a roomy default size; attaching resizes it to the terminal.
+  const out = await tmux(
+    'new-session', '-d', '-s', sessionName, '-n', WINDOW_NAME, '-c', options.projectDir, '-x', '200', '-y', '50',
+    '-P', '-F', '#{window_id} #{pane_id}', '--', '/bin/sh', '-c', loopScript,
+  );
+  const [windowId = '', loopPane = ''] = out.split(' ');
+  return { sessionName, windowId, loopPane };
+}
+
+async function openWindowHere(
+  tmux: (...args: string[]) => Promise<string>,
+  options: MonitorSessionOptions,
+  loopScript: string,
+): Promise<Placement> {
+  const here = options.env.TMUX_PANE ? ['-t', options.env.TMUX_PANE] : [];
+  const [sessionId = '', ...nameParts] = (await tmux('display-message', '-p', ...here, '#{session_id} #{session_name}')).split(' ');
+  const out = await tmux(
+    'new-window', '-d', '-t', `${sessionId}:`, '-n', WINDOW_NAME, '-c', options.projectDir,
+    '-P', '-F', '#{window_id} #{pane_id}', '--', '/bin/sh', '-c', loopScript,
+  );
+  const [windowId = '', loopPane = ''] = out.split(' ');
+  return { sessionName: nameParts.join(' '), windowId, loopPane };
+}
+
+async function closePlacement(
+  tmux: (...args: string[]) => Promise<string>,
+  options: MonitorSessionOptions,
+  placement: Placement,
+): Promise<void> {
+  const args = options.insideTmux ? ['kill-window', '-t', placement.windowId] : ['kill-session', '-t', `=${placement.sessionName}`];
+  await tmux(...args).catch(() => undefined);
+}
+
+async function presentSession(
+  tmux: (...args: string[]) => Promise<string>,
+  tmuxArgv: string[],
+  options: MonitorSessionOptions,
+  placement: Placement,
+): Promise<string> {
+  const write = options.write ?? ((text: string) => process.stdout.write(text));
+  const { sessionName, windowId } = placement;
+  if (options.insideTmux) {
+    if (options.stdoutIsTTY) await tmux('select-window', '-t', windowId);
+    write(`ralph --monitor: opened window ${windowId} in tmux session ${sessionName}\n`);
+    return sessionName;
+  }
+  const socket = options.tmuxSocket ? ` -L ${quoteForShell(options.tmuxSocket)}` : '';
+  if (!options.stdoutIsTTY) {
+    write(`ralph --monitor: session ${sessionName} started; attach with: tmux${socket} attach -t ${sessionName}\n`);
+    return sessionName;
+  }
+  options.logger.info(`Attaching to tmux session ${sessionName} (detach: Ctrl+B then D; reattach: tmux${socket} attach -t ${sessionName})`);
+  const attach = options.attach ?? attachInheritingTerminal;
+  await attach(tmuxArgv[0]!, [...tmuxArgv.slice(1), 'attach-session', '-t', `=${sessionName}`], options.env);
+  return sessionName;
+}

@@ -1,0 +1,104 @@
+// ralph-monitor as users and scripts run it: the real bin/ shim over the built dist/.
+
+import { beforeAll, afterEach, describe, expect, it } from 'vitest';
+import { ENTER_SCREEN, LEAVE_SCREEN } from '../../../lib/monitor/frame-patch.js';
+import { runCli } from '../../helpers/run-cli.js';
+import { stateProject, type StateProject } from '../../unit/monitor/fixture-state.js';
+import { ensureBuilt } from './build-dist.js';
+
+beforeAll(ensureBuilt, 180_000);
+
+let project: StateProject | undefined;
+afterEach(() => project?.cleanup());
+
+describe('ralph-monitor --once', () => {
+  it.each([
+    ['completed', ['Loop #6', 'Status: completed', 'Calls  5/100', 'Exit reason: plan_complete']],
+    ['halted', ['Loop #3', 'Status: halted', 'Calls  3/100', 'OPEN']],
+    ['midrun', ['Loop #3', 'Status: running', 'Calls  3/100', 'Working']],
+  ] as const)('prints loop count, status and calls from a Bash-written %s .ralph/', async (fixture, expected) => {
+    project = stateProject(fixture);
+    const result = await runCli('ralph-monitor', ['--once'], { cwd: project.dir });
+    expect(result.code).toBe(0);
+    for (const piece of expected) expect(result.stdout).toContain(piece);
+    expect(result.stdout).not.toContain('\x1b[');
+    expect(result.stderr).toBe('');
+  });
+
+  it('prints a warning line for a corrupt status.json and still exits 0', async () => {
+    project = stateProject('midrun');
+    project.write('.ralph/status.json', '{"loop_count": 3, "stat');
+    project.write('.ralph/.circuit_breaker_state', '<<<garbage>>>');
+    const result = await runCli('ralph-monitor', ['--once'], { cwd: project.dir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('! .circuit_breaker_state is corrupt (not a JSON object); ignored');
+    // What could be salvaged from the half-written status.json is still shown.
+    expect(result.stdout).toContain('Loop #3');
+    project.write('.ralph/status.json', 'not json at all');
+    const worse = await runCli('ralph-monitor', ['--once'], { cwd: project.dir });
+    expect(worse.code).toBe(0);
+    expect(worse.stdout).toContain('! status.json is corrupt (not a JSON object); ignored');
+    expect(worse.stdout).toContain('Status file not found');
+  });
+
+  it('fits 60 columns', async () => {
+    project = stateProject('halted');
+    const result = await runCli('ralph-monitor', ['--once'], { cwd: project.dir, env: { COLUMNS: '60' } });
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(10);
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(60);
+  });
+
+  it('runs in a directory that is not a Ralph project', async () => {
+    project = stateProject();
+    const result = await runCli('ralph-monitor', ['--once'], { cwd: `${project.dir}/.ralph` });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('No .ralph/ directory found.');
+  });
+});
+
+describe('ralph-monitor flags', () => {
+  it('rejects a bad --interval and unknown flags with exit 1 and a hint', async () => {
+    const bad = await runCli('ralph-monitor', ['--interval', '0']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('Error: --interval requires a number of seconds between 0.1 and 3600');
+    expect(bad.stderr).toContain('hint:');
+    const unknown = await runCli('ralph-monitor', ['--bogus']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^Error: Unknown argument: bogus/);
+  });
+
+  it('prints help', async () => {
+    const result = await runCli('ralph-monitor', ['--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('--once');
+    expect(result.stdout).toContain('--interval');
+  });
+});
+
+describe('ralph-monitor live', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('draws frames and restores the terminal on %s', async (signal) => {
+    project = stateProject('completed');
+    let output = '';
+    let sent = false;
+    let child: { kill(signal: NodeJS.Signals): void } | undefined;
+    const result = await runCli('ralph-monitor', ['--interval', '0.2'], {
+      cwd: project.dir,
+      onStdout: (text) => {
+        output += text;
+        // The first frame is on screen: stop the dashboard the way a user or tmux would.
+        if (!sent && output.includes('Ctrl+C to exit · refresh 0.2s')) {
+          sent = true;
+          child?.kill(signal);
+        }
+      },
+      onSpawn: (c) => {
+        child = c;
+      },
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout.startsWith(ENTER_SCREEN)).toBe(true);
+    expect(result.stdout).toContain('Loop #6');
+    expect(result.stdout.endsWith(`${LEAVE_SCREEN}Monitor stopped.\n`)).toBe(true);
+  });
+});

@@ -1,0 +1,58 @@
+// A private tmux server per test (`tmux -L ralph-test-<random>`), read through capture-pane,
+// and a bounded poll for conditions that tmux reaches asynchronously (a pane drawing its first
+// frame, a session closing): it checks every few ms and fails with a clear message at a
+// generous deadline, so it never races a fixed sleep.
+
+import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface PrivateTmux {
+  socket: string;
+  /** Runs a tmux command on this server; returns stdout, throws on failure. */
+  run(...args: string[]): string;
+  /** Exit code of a tmux command (for has-session). */
+  status(...args: string[]): number;
+  /** The visible text of a pane, wrapped lines joined. */
+  capture(pane: string, options?: { escapes?: boolean }): string;
+  kill(): void;
+}
+
+export function privateTmux(): PrivateTmux {
+  const socket = `ralph-test-${randomBytes(6).toString('hex')}`;
+  const run = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+  return {
+    socket,
+    run,
+    status: (...args) => spawnSync('tmux', ['-L', socket, ...args], { stdio: 'ignore' }).status ?? 1,
+    capture: (pane, options = {}) => run('capture-pane', '-p', '-J', ...(options.escapes ? ['-e'] : []), '-t', pane),
+    kill() {
+      spawnSync('tmux', ['-L', socket, 'kill-server'], { stdio: 'ignore' });
+      // tmux leaves the socket file of a stopped server behind; it lives where tmux(1) says:
+      // $TMUX_TMPDIR (default /tmp), directory tmux-<uid>.
+      rmSync(join(process.env.TMUX_TMPDIR || '/tmp', `tmux-${process.getuid?.() ?? 0}`, socket), { force: true });
+    },
+  };
+}
+
+export async function waitFor<T>(
+  what: string,
+  check: () => T | undefined | false,
+  deadlineMs = 10_000,
+): Promise<T> {
+  const until = Date.now() + deadlineMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = check();
+      if (value !== undefined && value !== false) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > until) {
+      throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

@@ -1,0 +1,234 @@
+// `ralph --monitor` with real tmux on a private server per test. The loop pane runs a stand-in
+// loop (tests/fixtures/fake-ralph) that prints its argv and environment and waits for the test
+// to release it; the status pane runs the real built ralph-monitor.
+
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { isRalphError } from '../../../lib/errors.js';
+import type { Logger } from '../../../lib/platform/deps.js';
+import { nodeProcessRunner } from '../../../lib/platform/process.js';
+import {
+  launchMonitorSession,
+  LIVE_LOG_PLACEHOLDER,
+  WINDOW_NAME,
+  type MonitorSessionOptions,
+} from '../../../lib/monitor/tmux-session.js';
+import { REPO_ROOT } from '../../helpers/run-cli.js';
+import { ourStatus, stateProject, type StateProject } from '../../unit/monitor/fixture-state.js';
+import { ensureBuilt } from './build-dist.js';
+import { privateTmux, waitFor, type PrivateTmux } from './tmux-harness.js';
+
+const FAKE_RALPH = join(REPO_ROOT, 'tests/fixtures/fake-ralph/fake-ralph.mjs');
+const MONITOR = join(REPO_ROOT, 'dist/cli/monitor.js');
+const NASTY_VALUE = `it's a "value" with $HOME and \`id\``;
+
+beforeAll(ensureBuilt, 180_000);
+
+let tmux: PrivateTmux;
+let project: StateProject;
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  tmux?.kill();
+  project?.cleanup();
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+function setup(): void {
+  tmux = privateTmux();
+  project = stateProject();
+  project.write('.ralph/status.json', ourStatus({ loop_count: 7, status: 'running' }));
+  project.write('.ralph/fix_plan.md', '- [x] one\n- [ ] two\n');
+}
+
+const silentLogger: Logger = { log() {}, info() {}, warn() {}, error() {}, success() {}, debug() {} };
+
+function baseEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, RALPH_MONITOR_TEST_MARK: NASTY_VALUE, ...extra };
+  delete env.TMUX;
+  delete env.TMUX_PANE;
+  if (!('NO_COLOR' in extra)) delete env.NO_COLOR;
+  return env;
+}
+
+async function launch(overrides: Partial<MonitorSessionOptions> = {}) {
+  const written: string[] = [];
+  const name = await launchMonitorSession({
+    projectDir: project.dir,
+    forwardedArgv: ['--monitor', '--dry-run', '--max-loops', '2'],
+    env: baseEnv(),
+    ralphCommand: [process.execPath, FAKE_RALPH],
+    monitorCommand: [process.execPath, MONITOR],
+    keepMonitor: false,
+    tmuxSocket: tmux.socket,
+    stdoutIsTTY: false,
+    insideTmux: false,
+    processRunner: nodeProcessRunner,
+    logger: silentLogger,
+    write: (text) => written.push(text),
+    ...overrides,
+  });
+  return { name, written };
+}
+
+function panes(target: string): Array<{ id: string; title: string; dead: boolean }> {
+  return tmux
+    .run('list-panes', '-t', target, '-F', '#{pane_id}\t#{pane_title}\t#{pane_dead}')
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const [id = '', title = '', dead = ''] = line.split('\t');
+      return { id, title, dead: dead === '1' };
+    });
+}
+
+function fakeRalphRecord(): { argv: string[]; markers: Record<string, string>; term: string | null } {
+  return JSON.parse(readFileSync(join(project.dir, '.ralph/fake-ralph.json'), 'utf8'));
+}
+
+const releaseLoop = () => writeFileSync(join(project.dir, '.ralph/fake-ralph.release'), '');
+const sessionGone = (name: string) => tmux.status('has-session', '-t', `=${name}`) !== 0;
+
+describe('launchMonitorSession with real tmux', () => {
+  it('shows the loop, its live output and the dashboard in three titled panes, and closes when the loop ends', async () => {
+    setup();
+    const { name, written } = await launch();
+    expect(name).toMatch(/^ralph-\d+(-\d+)?$/);
+    expect(written.join('')).toBe(`ralph --monitor: session ${name} started; attach with: tmux -L ${tmux.socket} attach -t ${name}\n`);
+    expect(tmux.run('display-message', '-p', '-t', `=${name}:`, '#{window_name}').trim()).toBe(WINDOW_NAME);
+    const [loop, output, status] = panes(`=${name}`);
+    expect([loop?.title, output?.title, status?.title]).toEqual(['Ralph Loop', 'Claude Output', 'Status']);
+
+    await waitFor('the loop output', () => tmux.capture(loop!.id).includes('FAKE-RALPH argv ["--dry-run","--max-loops","2","--live"]'));
+    expect(tmux.capture(loop!.id)).toContain(`FAKE-RALPH env RALPH_MONITOR_TEST_MARK=${NASTY_VALUE}`);
+    await waitFor('the live output', () => {
+      const text = tmux.capture(output!.id);
+      return text.includes(LIVE_LOG_PLACEHOLDER) && text.includes('fake agent says hello from the live stream');
+    });
+    await waitFor('the dashboard', () => {
+      const text = tmux.capture(status!.id);
+      return text.includes('RALPH MONITOR') && text.includes('Loop #7') && text.includes('1/2 done');
+    });
+    // Colour is on in the dashboard pane (a TTY without NO_COLOR).
+    expect(tmux.capture(status!.id, { escapes: true })).toMatch(/\x1b\[[0-9;]*m/);
+
+    releaseLoop();
+    await waitFor('the session to close after the loop ends', () => sessionGone(name));
+  });
+
+  it('keeps the session with --keep-monitor, the finished loop pane still readable', async () => {
+    setup();
+    const { name } = await launch({ keepMonitor: true, env: baseEnv({ FAKE_RALPH_EXIT_CODE: '3' }) });
+    const [loop] = panes(`=${name}`);
+    await waitFor('the loop to start', () => tmux.capture(loop!.id).includes('FAKE-RALPH started'));
+    releaseLoop();
+    await waitFor('the loop pane to finish', () => panes(`=${name}`)[0]?.dead);
+    expect(sessionGone(name)).toBe(false);
+    expect(panes(`=${name}`)).toHaveLength(3);
+    const text = tmux.capture(loop!.id);
+    expect(text).toContain('FAKE-RALPH finished');
+    expect(text).toContain('[ralph exited with code 3; the monitor stays open (--keep-monitor)]');
+  });
+
+  it('keeps the session when ralph could not run, until the user has read the error and pressed Enter', async () => {
+    setup();
+    const { name } = await launch({ env: baseEnv({ FAKE_RALPH_EXIT_CODE: '1' }) });
+    const [loop] = panes(`=${name}`);
+    await waitFor('the loop to start', () => tmux.capture(loop!.id).includes('FAKE-RALPH started'));
+    releaseLoop();
+    await waitFor('the prompt', () => tmux.capture(loop!.id).includes('[ralph could not run (exit code 1); press Enter to close]'));
+    expect(sessionGone(name)).toBe(false);
+    tmux.run('send-keys', '-t', loop!.id, 'Enter');
+    await waitFor('the session to close', () => sessionGone(name));
+  });
+
+  it('forwards every flag and the caller environment to the loop, values intact, through a file it deletes', async () => {
+    setup();
+    const before = readdirSync(tmpdir()).filter((n) => n.startsWith('ralph-monitor-'));
+    const { name } = await launch({
+      forwardedArgv: ['-m', '--notify', '--show-tool-args', '--allowed-tools', 'Bash(git *),Read', '--prompt', "my 'odd' prompt.md", '--keep-monitor', '--calls', '7'],
+      env: baseEnv({ MAX_CALLS_PER_HOUR: '42', NO_COLOR: '1' }),
+    });
+    await waitFor('the loop to record what it got', () => existsSync(join(project.dir, '.ralph/fake-ralph.json')));
+    const got = fakeRalphRecord();
+    expect(got.argv).toEqual(['--notify', '--show-tool-args', '--allowed-tools', 'Bash(git *),Read', '--prompt', "my 'odd' prompt.md", '--calls', '7', '--live']);
+    expect(got.markers).toEqual({ RALPH_MONITOR_TEST_MARK: NASTY_VALUE });
+    // The pane's TERM is tmux's own, not the caller's terminal.
+    expect(got.term).toMatch(/^(screen|tmux)/);
+    const leftover = readdirSync(tmpdir()).filter((n) => n.startsWith('ralph-monitor-') && !before.includes(n));
+    expect(leftover).toEqual([]);
+    const status = panes(`=${name}`)[2]!;
+    await waitFor('the dashboard', () => tmux.capture(status.id).includes('RALPH MONITOR'));
+    expect(tmux.capture(status.id, { escapes: true })).not.toMatch(/\x1b\[[0-9;]*m/);
+    releaseLoop();
+    await waitFor('the session to close', () => sessionGone(name));
+  });
+
+  it('works when the tmux server numbers windows and panes from 1', async () => {
+    setup();
+    tmux.run('-f', '/dev/null', 'new-session', '-d', '-s', 'outer');
+    tmux.run('set-option', '-g', 'base-index', '1');
+    tmux.run('set-option', '-gw', 'pane-base-index', '1');
+    const { name } = await launch();
+    const [loop, output, status] = panes(`=${name}`);
+    expect(tmux.run('list-panes', '-t', `=${name}`, '-F', '#{pane_index}').trim().split('\n')).toEqual(['1', '2', '3']);
+    expect([loop?.title, output?.title, status?.title]).toEqual(['Ralph Loop', 'Claude Output', 'Status']);
+    await waitFor('the loop output', () => tmux.capture(loop!.id).includes('FAKE-RALPH argv'));
+    releaseLoop();
+    await waitFor('the session to close', () => sessionGone(name));
+    expect(sessionGone('outer')).toBe(false);
+  });
+
+  it('opens a window in the current session when already inside tmux, and closes only that window', async () => {
+    setup();
+    tmux.run('-f', '/dev/null', 'new-session', '-d', '-s', 'outer');
+    const [socketPath, serverPid, paneId] = tmux.run('display-message', '-p', '-t', '=outer', '#{socket_path}\t#{pid}\t#{pane_id}').trim().split('\t');
+    const { name, written } = await launch({
+      insideTmux: true,
+      env: baseEnv({ TMUX: `${socketPath},${serverPid},0`, TMUX_PANE: paneId }),
+    });
+    expect(name).toBe('outer');
+    const windows = () => tmux.run('list-windows', '-t', '=outer', '-F', '#{window_name}').trim().split('\n');
+    expect(windows()).toHaveLength(2);
+    expect(windows()[1]).toBe(WINDOW_NAME);
+    expect(written.join('')).toMatch(/^ralph --monitor: opened window @\d+ in tmux session outer\n$/);
+    const loop = panes(`=outer:${WINDOW_NAME}`)[0]!;
+    await waitFor('the loop output', () => tmux.capture(loop.id).includes('FAKE-RALPH argv'));
+    releaseLoop();
+    await waitFor('the monitor window to close', () => windows().length === 1);
+    expect(sessionGone('outer')).toBe(false);
+  });
+
+  it('attaches when stdout is a terminal', async () => {
+    setup();
+    const calls: string[][] = [];
+    const { name, written } = await launch({
+      stdoutIsTTY: true,
+      attach: async (cmd, args) => {
+        calls.push([cmd, ...args]);
+        return 0;
+      },
+    });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.slice(1)).toEqual(['-L', tmux.socket, 'attach-session', '-t', `=${name}`]);
+    expect(calls[0]![0]).toMatch(/tmux$/);
+    expect(written).toEqual([]);
+    releaseLoop();
+    await waitFor('the session to close', () => sessionGone(name));
+  });
+
+  it('fails with a clear error and exit code 1 when tmux is not installed', async () => {
+    setup();
+    const emptyBin = mkdtempSync(join(tmpdir(), 'ralph-no-tmux-'));
+    cleanups.push(() => rmSync(emptyBin, { recursive: true, force: true }));
+    const error = await launch({ env: baseEnv({ PATH: emptyBin }) }).catch((e: unknown) => e);
+    expect(isRalphError(error)).toBe(true);
+    expect(error).toMatchObject({
+      code: 'tmux_missing',
+      message: 'tmux is not installed',
+      exitCode: 1,
+      hint: 'install tmux (apt install tmux / brew install tmux) or run ralph without --monitor',
+    });
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { composeLine, cutToWidth, sanitizeText, shouldUseColor, stripAnsi, visibleWidth } from '../../../lib/monitor/ansi.js';
+
+describe('visibleWidth', () => {
+  it('counts ASCII as one column, wide emoji and CJK as two, combining marks as none', () => {
+    expect(visibleWidth('abc')).toBe(3);
+    expect(visibleWidth('✅ ok')).toBe(5);
+    expect(visibleWidth('🔍')).toBe(2);
+    expect(visibleWidth('日本')).toBe(4);
+    expect(visibleWidth('e\u0301')).toBe(1);
+    expect(visibleWidth('⚠️')).toBe(1);
+  });
+
+  it('ignores escape sequences', () => {
+    expect(visibleWidth('\x1b[1;31mred\x1b[0m')).toBe(3);
+  });
+});
+
+describe('composeLine', () => {
+  it('keeps a line that fits as it is', () => {
+    expect(composeLine([{ text: 'Loop ' }, { text: '#3' }], 20, false)).toBe('Loop #3');
+  });
+
+  it('cuts a line that does not fit and ends it with an ellipsis, never wider than the width', () => {
+    const line = composeLine([{ text: 'a'.repeat(30) }, { text: 'b'.repeat(30), style: 'red' }], 40, true);
+    expect(visibleWidth(line)).toBe(40);
+    expect(stripAnsi(line)).toBe(`${'a'.repeat(30)}${'b'.repeat(9)}…`);
+  });
+
+  it('does not split a wide character across the edge', () => {
+    const line = composeLine([{ text: 'ab🔍🔍🔍' }], 6, false);
+    expect(visibleWidth(line)).toBeLessThanOrEqual(6);
+    expect(line).toBe('ab🔍…');
+  });
+
+  it('colours segments only when colour is on', () => {
+    expect(composeLine([{ text: 'OPEN', style: 'red' }], 20, true)).toBe('\x1b[31mOPEN\x1b[0m');
+    expect(composeLine([{ text: 'OPEN', style: 'red' }], 20, false)).toBe('OPEN');
+  });
+});
+
+describe('sanitizeText', () => {
+  it('removes escape sequences and control characters that could move the cursor', () => {
+    expect(sanitizeText('a\x1b[2J\x1b[Hb\x07c\rd\te\x1b]0;title\x07')).toBe('abc d e');
+  });
+
+  it('cutToWidth returns the longest prefix that fits', () => {
+    expect(cutToWidth('hello', 3)).toBe('hel');
+  });
+});
+
+describe('shouldUseColor', () => {
+  it('is on for a TTY and off with NO_COLOR or without a TTY', () => {
+    expect(shouldUseColor(true, {})).toBe(true);
+    expect(shouldUseColor(true, { NO_COLOR: '1' })).toBe(false);
+    expect(shouldUseColor(false, {})).toBe(false);
+    // no-color.org: an empty NO_COLOR does not count.
+    expect(shouldUseColor(true, { NO_COLOR: '' })).toBe(true);
+  });
+});

@@ -1,0 +1,91 @@
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSnapshotLoader, loadSnapshot } from '../../../lib/monitor/snapshot-loader.js';
+import { stateProject, type StateProject } from './fixture-state.js';
+
+process.env.TZ = 'UTC';
+
+let project: StateProject | undefined;
+afterEach(() => project?.cleanup());
+
+describe('loadSnapshot on state written by the Bash tool', () => {
+  it('reads the mid-run fixture: loop, status, calls, salvaged progress, analysis, plan', async () => {
+    project = stateProject('midrun');
+    const snap = await loadSnapshot(project.dir, Date.parse('2026-11-30T04:49:10Z'));
+    expect(snap.status).toMatchObject({ loopCount: 3, status: 'running', maxCallsPerHour: 100 });
+    expect(snap.rate.calls).toBe(3);
+    expect(snap.progress).toMatchObject({ status: 'executing', indicator: '⠋' });
+    expect(snap.analysis).toMatchObject({ loopNumber: 2, filesModified: 2 });
+    expect(snap.plan).toEqual({ done: 2, total: 4, optionalOpen: 0 });
+    expect(snap.ralphLogTail.at(-1)).toContain('Using modern CLI mode');
+    expect(snap.warnings).toEqual([]);
+  });
+
+  it('reads the halted fixture: breaker OPEN with its reason', async () => {
+    project = stateProject('halted');
+    const snap = await loadSnapshot(project.dir);
+    expect(snap.status).toMatchObject({ status: 'halted', exitReason: 'stagnation_detected' });
+    expect(snap.breaker).toMatchObject({ state: 'OPEN', consecutiveNoProgress: 3, totalOpens: 1 });
+  });
+
+  it('never modifies the state it reads, even when a file is corrupt', async () => {
+    project = stateProject('completed');
+    project.write('.ralph/status.json', '{ not json');
+    const ralphDir = join(project.dir, '.ralph');
+    const before = readdirSync(ralphDir).sort();
+    const snap = await loadSnapshot(project.dir);
+    expect(snap.warnings).toContain('status.json is corrupt (not a JSON object); ignored');
+    expect(readdirSync(ralphDir).sort()).toEqual(before);
+    expect(readFileSync(join(ralphDir, 'status.json'), 'utf8')).toBe('{ not json');
+  });
+
+  it('reports a project without .ralph/', async () => {
+    project = stateProject();
+    const snap = await loadSnapshot(join(project.dir, 'elsewhere'));
+    expect(snap.ralphDirFound).toBe(false);
+  });
+
+  it('turns an unreadable file into a warning', async () => {
+    if (process.getuid?.() === 0) {
+      // root reads anything; use a directory where a file is expected instead.
+      project = stateProject();
+      project.write('.ralph/status.json/inner', 'x');
+      const snap = await loadSnapshot(project.dir);
+      expect(snap.warnings.some((w) => w.startsWith('cannot read status.json'))).toBe(true);
+      return;
+    }
+    project = stateProject('completed');
+    chmodSync(join(project.dir, '.ralph/status.json'), 0o000);
+    const snap = await loadSnapshot(project.dir);
+    expect(snap.warnings.some((w) => w.startsWith('cannot read status.json'))).toBe(true);
+  });
+});
+
+describe('createSnapshotLoader', () => {
+  it('reads only the last KB of a big log, starting at a whole line', async () => {
+    project = stateProject();
+    const lines = Array.from({ length: 5000 }, (_, i) => `[2026-11-30 10:00:00] [INFO] line ${i}`);
+    project.write('.ralph/logs/ralph.log', `${lines.join('\n')}\n`);
+    const snap = await loadSnapshot(project.dir);
+    expect(snap.ralphLogTail.at(-1)).toBe('[2026-11-30 10:00:00] [INFO] line 4999');
+    expect(snap.ralphLogTail.length).toBeLessThan(300);
+    expect(snap.ralphLogTail[0]).toMatch(/^\[2026-11-30 10:00:00\] \[INFO\] line \d+$/);
+  });
+
+  it('reports a change only when a file changed, appeared or went away', async () => {
+    project = stateProject('midrun');
+    const loader = createSnapshotLoader({ projectDir: project.dir, now: () => Date.now() });
+    expect((await loader.load()).changed).toBe(true);
+    expect((await loader.load()).changed).toBe(false);
+    const status = join(project.dir, '.ralph/status.json');
+    const text = readFileSync(status, 'utf8').replace('"loop_count": 3', '"loop_count": 44');
+    writeFileSync(status, text);
+    const next = await loader.load();
+    expect(next.changed).toBe(true);
+    expect(next.snapshot.status?.loopCount).toBe(44);
+    expect((await loader.load()).changed).toBe(false);
+    project.write('.ralph/.usage_limit_wait', JSON.stringify({ resume_at: '2099-01-01T00:00:00Z' }));
+    expect((await loader.load()).changed).toBe(true);
+  });
+});
