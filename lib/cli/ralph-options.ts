@@ -23,6 +23,8 @@ export interface RalphCliOptions {
   /** Flag layer of the configuration, keyed by config key. */
   flags: Record<string, string | number | boolean>;
   json: boolean;
+  /** `--jq <filter>`: filter the JSON output in-process (implies --json). */
+  jq?: string;
   debug: boolean;
   keepMonitor: boolean;
   fresh: boolean;
@@ -77,7 +79,8 @@ export function buildRalphParser(argv: string[]): Argv {
     .option('calls', { alias: 'c', type: 'string', describe: 'Max calls per hour (default: 100)' })
     .option('prompt', { alias: 'p', type: 'string', describe: 'Prompt file (default: .ralph/PROMPT.md)' })
     .option('status', { alias: 's', type: 'boolean', describe: 'Show current status and exit' })
-    .option('json', { type: 'boolean', describe: 'With --status or --config: print JSON' })
+    .option('json', { type: 'boolean', describe: 'With --status, --config or --rollback: print JSON' })
+    .option('jq', { type: 'string', describe: 'Filter the JSON output with a jq expression, e.g. --jq .status (built in; no jq needed)' })
     .option('config', { type: 'boolean', describe: 'Print every effective setting and where it came from' })
     .option('monitor', { alias: 'm', type: 'boolean', describe: 'Start with tmux session and live monitor' })
     .option('keep-monitor', { type: 'boolean', describe: 'With --monitor: keep the tmux session after the loop ends' })
@@ -106,7 +109,7 @@ export function buildRalphParser(argv: string[]): Argv {
     .option('debug', { type: 'boolean', describe: 'Print stack traces for internal errors' })
     .group(['help', 'version', 'calls', 'prompt', 'status', 'monitor', 'verbose', 'live', 'timeout', 'reset-circuit', 'circuit-status', 'auto-reset-circuit', 'reset-session', 'dry-run', 'notify', 'backup', 'rollback', 'show-tool-args'], 'Options:')
     .group(['output-format', 'allowed-tools', 'continue', 'session-expiry'], 'Modern CLI Options:')
-    .group(['max-loops', 'max-cost', 'max-run-minutes', 'delay', 'fresh', 'config', 'json', 'keep-monitor', 'force', 'debug'], 'Beyond the Bash version:')
+    .group(['max-loops', 'max-cost', 'max-run-minutes', 'delay', 'fresh', 'config', 'json', 'jq', 'keep-monitor', 'force', 'debug'], 'Beyond the Bash version:')
     .epilogue(
       'Files: .ralph/PROMPT.md (instructions), .ralph/fix_plan.md (checklist), .ralph/AGENT.md,\n' +
         '.ralph/status.json (state), .ralph/logs/ (ralph.log, claude_output_*.log, metrics.jsonl)\n\n' +
@@ -189,10 +192,16 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
     flags.LOOP_DELAY_SECONDS = seconds;
   }
 
+  const action = pickAction(parsed);
+  const jq = str('jq');
+  if (jq !== undefined && !JSON_ACTIONS.includes(action)) {
+    throw flagError('--jq filters JSON output: use it with --status, --config or --rollback');
+  }
   return {
-    action: pickAction(parsed),
+    action,
     flags,
-    json: Boolean(parsed.json),
+    json: Boolean(parsed.json) || jq !== undefined,
+    jq,
     debug: Boolean(parsed.debug),
     keepMonitor: Boolean(parsed['keep-monitor']),
     fresh: Boolean(parsed.fresh),
@@ -201,6 +210,9 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
     argv,
   };
 }
+
+/** The immediate actions that can print JSON (and so take --jq). */
+const JSON_ACTIONS: RalphAction[] = ['status', 'config', 'rollback'];
 
 function pickAction(parsed: Record<string, unknown>): RalphAction {
   if (parsed.help) return 'help';

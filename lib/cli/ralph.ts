@@ -2,7 +2,6 @@
 // circuit and session resets) and otherwise starts the loop. Heavy modules are imported only
 // by the action that needs them, to keep `--help`/`--status` start-up fast.
 
-import { RalphError } from '../errors.js';
 import { runMain } from './error-funnel.js';
 import { readPackageVersion } from './package-info.js';
 import { runFastPath } from './ralph-fast-path.js';
@@ -23,7 +22,7 @@ export async function mainRalph(argv: string[]): Promise<number> {
       return 0;
     case 'status': {
       const { showStatus } = await import('./status.js');
-      return showStatus({ projectDir: cwd, json: options.json, write: (t) => process.stdout.write(t) });
+      return showStatus({ projectDir: cwd, json: options.json, jq: options.jq, write: (t) => process.stdout.write(t) });
     }
     case 'config':
       return showConfig(options, cwd);
@@ -33,10 +32,17 @@ export async function mainRalph(argv: string[]): Promise<number> {
       const { runStateCommand } = await import('./state-commands.js');
       return runStateCommand(options.action, { projectDir: cwd, env: process.env, write: (t) => process.stdout.write(t) });
     }
-    case 'rollback':
-      throw new RalphError('not_implemented', '--rollback is not available in this version yet', {
-        hint: 'restore with git directly (git branch --list "ralph-backup-*")',
+    case 'rollback': {
+      const { runRollback } = await import('./rollback.js');
+      return runRollback({
+        projectDir: cwd,
+        target: options.rollbackTarget,
+        force: options.force,
+        json: options.json,
+        jq: options.jq,
+        write: (t) => process.stdout.write(t),
       });
+    }
     case 'monitor': {
       const { startMonitor } = await import('./ralph-monitor-launch.js');
       return startMonitor(options, cwd);
@@ -56,7 +62,8 @@ async function showConfig(options: RalphCliOptions, cwd: string): Promise<number
   const { formatConfigProblem } = await import('../config/problems.js');
   for (const warning of result.warnings) process.stderr.write(`Warning: ${formatConfigProblem(warning)}\n`);
   if (options.json) {
-    process.stdout.write(`${JSON.stringify(formatConfigJson(result), null, 2)}\n`);
+    const { printJson } = await import('./print-json.js');
+    await printJson(formatConfigJson(result), options.jq, (t) => process.stdout.write(t));
     return 0;
   }
   process.stdout.write(formatConfigText(result));

@@ -22,7 +22,6 @@ export const BASH_BACKUP_BRANCH_PREFIX = 'refs/heads/ralph-backup-loop-';
 const RUNTIME_PATHS = ['.ralph/logs', '.ralph/sessions', '.ralph/status.json', '.ralph/progress.json', '.ralph/live.log'];
 const RUNTIME_GLOBS = ['.ralph/.*', '.ralph/.*/**'];
 const RUNTIME_PATHSPECS = [...RUNTIME_PATHS, ...RUNTIME_GLOBS.map((g) => `:(glob)${g}`)];
-const RUNTIME_EXCLUDES = [...RUNTIME_PATHS.map((p) => `:(exclude)${p}`), ...RUNTIME_GLOBS.map((g) => `:(exclude,glob)${g}`)];
 
 // Backups are ralph's commits, whoever the user is (and even when git has no identity set).
 const BACKUP_IDENTITY = { name: 'ralph', email: 'ralph@localhost' };
@@ -184,7 +183,9 @@ function gitFor(options: BackupGitOptions) {
     /** The working tree as a tree object, without ralph's runtime state. */
     async snapshotTree(index: string, head: string | undefined): Promise<string> {
       if (!existsSync(index) && head) await ok(['read-tree', head], { index });
-      await ok(['add', '-A', '--', ':/', ...RUNTIME_EXCLUDES], { index });
+      // Runtime paths are dropped afterwards rather than excluded here: git add rejects an
+      // exclude pathspec that names an ignored path ("paths are ignored by .gitignore").
+      await ok(['add', '-A', '--', ':/'], { index });
       await ok(['rm', '--cached', '-r', '-q', '-f', '--ignore-unmatch', '--', ...RUNTIME_PATHSPECS], { index });
       return (await ok(['write-tree'], { index })).trim();
     },

@@ -1,0 +1,106 @@
+// `ralph-stats`: what the loops did, from .ralph/logs/metrics.jsonl. By default the Bash tool's
+// JSON (total_loops, successful, avg_duration, total_calls) so existing scripts keep working;
+// `--format table` for people; `--full` for the whole summary as JSON; `--jq` to filter JSON.
+
+import yargs from 'yargs';
+import { RalphError } from '../errors.js';
+import { runMain } from './error-funnel.js';
+import { printJson } from './print-json.js';
+import { readPackageVersion } from './package-info.js';
+
+export interface StatsCliOptions {
+  format: 'json' | 'table';
+  full: boolean;
+  since?: string;
+  jq?: string;
+}
+
+function buildStatsParser(argv: string[]) {
+  return yargs(argv)
+    .scriptName('ralph-stats')
+    .usage('Usage: ralph-stats [--format json|table] [--since WHEN] [--full] [--jq FILTER]\n\n' +
+      'Summarises .ralph/logs/metrics.jsonl (or $RALPH_DIR/logs/metrics.jsonl).')
+    .help(false)
+    .version(false)
+    .strict()
+    .parserConfiguration({ 'camel-case-expansion': false, 'duplicate-arguments-array': false })
+    .option('format', { type: 'string', choices: ['json', 'table'], default: 'json', describe: "json: the Bash tool's four fields; table: a report for people" })
+    .option('since', { type: 'string', describe: 'Only loops from this time: ISO date/time, or a span back from now (30m, 2h, 7d)' })
+    .option('full', { type: 'boolean', describe: 'JSON: the whole summary (runs, percentiles, tokens, cost, outcomes, chart)' })
+    .option('jq', { type: 'string', describe: 'Filter the JSON with a jq expression (built in; no jq needed)' })
+    .option('help', { alias: 'h', type: 'boolean', describe: 'Show this help' })
+    .option('version', { type: 'boolean', describe: 'Show the version' })
+    .option('debug', { type: 'boolean', hidden: true })
+    .epilogue('Exit codes: 0 summary printed; 1 no metrics file, bad flag or bad --jq filter.\n' +
+      'RALPH_STATS_THREADS=N caps the threads used to read a large file.')
+    .fail((message, error) => {
+      throw error ?? new RalphError('bad_flag', rewriteYargsMessage(message), { hint: 'run ralph-stats --help' });
+    });
+}
+
+export function parseStatsArgs(argv: string[]): StatsCliOptions | 'help' | 'version' {
+  const parsed = buildStatsParser(argv).parseSync() as Record<string, unknown>;
+  if (parsed.help) return 'help';
+  if (parsed.version) return 'version';
+  const format = parsed.format === 'table' ? 'table' : 'json';
+  const jq = parsed.jq === undefined ? undefined : String(parsed.jq);
+  if (jq !== undefined && format === 'table') {
+    throw new RalphError('bad_flag', '--jq filters JSON output; it cannot be used with --format table', { hint: 'drop --format table, or drop --jq' });
+  }
+  return { format, full: Boolean(parsed.full), since: parsed.since === undefined ? undefined : String(parsed.since), jq };
+}
+
+export async function mainStats(argv: string[]): Promise<number> {
+  const options = parseStatsArgs(argv);
+  if (options === 'help') {
+    process.stdout.write(`${await buildStatsParser([]).getHelp()}\n`);
+    return 0;
+  }
+  if (options === 'version') {
+    process.stdout.write(`ralph-stats ${readPackageVersion()}\n`);
+    return 0;
+  }
+  const { buildStatsReport, metricsPathFor, NO_METRICS_ERROR } = await import('../stats/stats-report.js');
+  const { parseSince } = await import('../stats/since.js');
+  let sinceMs: number | undefined;
+  if (options.since !== undefined) {
+    const since = parseSince(options.since, Date.now());
+    if (!since.ok) throw new RalphError('bad_flag', since.message, { hint: 'run ralph-stats --help' });
+    sinceMs = since.ms;
+  }
+  const report = await buildStatsReport({
+    metricsPath: metricsPathFor(process.cwd(), process.env),
+    format: options.format,
+    full: options.full,
+    sinceMs,
+    threads: threadLimit(process.env.RALPH_STATS_THREADS),
+    source: `${process.env.RALPH_DIR || '.ralph'}/logs/metrics.jsonl`,
+  });
+  switch (report.kind) {
+    case 'missing':
+      process.stderr.write(`${JSON.stringify({ error: NO_METRICS_ERROR })}\n`);
+      return 1;
+    case 'table':
+      process.stdout.write(report.text);
+      return 0;
+    case 'json':
+      if (report.skipped > 0) process.stderr.write(`Warning: skipped ${report.skipped} unreadable line(s) in the metrics file\n`);
+      await printJson(report.value, options.jq, (text) => process.stdout.write(text));
+      return 0;
+  }
+}
+
+function rewriteYargsMessage(message: string): string {
+  const unknown = /^Unknown arguments?: (.+)$/.exec(message);
+  if (!unknown) return message;
+  const names = unknown[1]!.split(', ').map((n) => (n.length === 1 ? `-${n}` : `--${n}`));
+  return `Unknown option: ${names.join(', ')}`;
+}
+
+// RALPH_STATS_THREADS caps the reader threads (1 = read on the main thread only).
+function threadLimit(value: string | undefined): number | undefined {
+  const n = Number(value);
+  return value && Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+await runMain(mainStats);

@@ -1,0 +1,114 @@
+// The real `bin/ralph` loop with --backup and --notify, against the fake claude and real git:
+// the backup made before loop 2 holds the edited tracked file and the new untracked file made in
+// loop 1, git's stash list, index and working tree are left as the agent left them, and
+// --rollback restores that backup; --notify reaches a fake notify-send on completion;
+// LOG_RETENTION keeps only the newest agent output logs.
+
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { withFakeClaude } from '../../helpers/fake-claude.js';
+import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
+import { runCli } from '../../helpers/run-cli.js';
+import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
+
+let cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const c of cleanups) c();
+  cleanups = [];
+});
+
+const working = { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false };
+
+function project(files: Record<string, string>): TmpProject {
+  const p = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC, ...files }), { git: true });
+  cleanups.push(() => p.cleanup());
+  return p;
+}
+
+describe('ralph --backup / --rollback', () => {
+  it('backs up uncommitted work before loop 2 without touching git state, and rolls back to it', async () => {
+    const p = project({ 'src/app.ts': 'v1\n', '.ralph/fix_plan.md': '- [ ] one\n- [ ] two\n' });
+    const fake = withFakeClaude({
+      calls: [
+        { tickFixPlan: 1, writeFiles: { 'src/app.ts': 'v2 from loop 1\n', 'notes/new.md': 'untracked, from loop 1\n' }, statusBlock: working },
+        { tickFixPlan: 1, writeFiles: { 'src/app.ts': 'v3 from loop 2\n', 'later.md': 'from loop 2\n' }, statusBlock: working },
+      ],
+    });
+    cleanups.push(() => fake.cleanup());
+    const env = { ...fake.env, ...GIT_TEST_ENV };
+    const indexBefore = p.git('ls-files', '-s', '--debug');
+
+    const run = await runCli('ralph', ['--backup'], { cwd: p.dir, env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(fake.runs()).toHaveLength(2);
+
+    const refs = p.git('for-each-ref', '--format=%(refname)', 'refs/ralph/backups/').split('\n').filter(Boolean);
+    expect(refs).toHaveLength(2);
+    const loop2 = refs.find((r) => /\/loop-2-\d+$/.test(r))!;
+    expect(loop2).toBeDefined();
+    expect(p.git('show', `${loop2}:src/app.ts`)).toBe('v2 from loop 1\n');
+    expect(p.git('show', `${loop2}:notes/new.md`)).toBe('untracked, from loop 1\n');
+    expect(p.git('ls-tree', '-r', '--name-only', loop2)).not.toContain('later.md');
+
+    // Nothing of the user's git state moved: no stash, same index, files as the agent left them.
+    expect(p.git('stash', 'list')).toBe('');
+    expect(p.git('ls-files', '-s', '--debug')).toBe(indexBefore);
+    expect(p.git('rev-list', '--count', 'HEAD').trim()).toBe('1');
+    expect(readFileSync(p.path('src/app.ts'), 'utf8')).toBe('v3 from loop 2\n');
+    expect(readFileSync(p.path('notes/new.md'), 'utf8')).toBe('untracked, from loop 1\n');
+
+    const name = loop2.slice('refs/ralph/backups/'.length);
+    const list = await runCli('ralph', ['--rollback'], { cwd: p.dir, env });
+    expect(list.code).toBe(0);
+    expect(list.stdout.split('\n')[1]).toContain(name);
+
+    const refused = await runCli('ralph', ['--rollback', name], { cwd: p.dir, env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('uncommitted changes');
+    expect(readFileSync(p.path('src/app.ts'), 'utf8')).toBe('v3 from loop 2\n');
+
+    const forced = await runCli('ralph', ['--rollback', name, '--force'], { cwd: p.dir, env });
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stdout).toContain(`Rolled back to: ${name}`);
+    expect(readFileSync(p.path('src/app.ts'), 'utf8')).toBe('v2 from loop 1\n');
+    expect(readFileSync(p.path('notes/new.md'), 'utf8')).toBe('untracked, from loop 1\n');
+    expect(existsSync(p.path('later.md'))).toBe(false);
+    expect(p.git('ls-files', '-s', '--debug')).toBe(indexBefore);
+    expect(p.git('stash', 'list')).toBe('');
+  });
+});
+
+describe('ralph --notify', () => {
+  it('records a completion notification through notify-send', async () => {
+    const notifyDir = mkdtempSync(join(tmpdir(), 'ralph-e2e-notify-'));
+    cleanups.push(() => rmSync(notifyDir, { recursive: true, force: true }));
+    const log = join(notifyDir, 'calls.log');
+    writeFileSync(join(notifyDir, 'notify-send'), '#!/bin/sh\nprintf "%s|%s\\n" "$1" "$2" >> "$NOTIFY_LOG"\n');
+    chmodSync(join(notifyDir, 'notify-send'), 0o755);
+    const p = project({ '.ralph/fix_plan.md': '- [ ] only task\n' });
+    const fake = withFakeClaude({ calls: [{ tickFixPlan: 'all', writeFiles: { 'done.txt': 'ok\n' }, statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }] });
+    cleanups.push(() => fake.cleanup());
+    const env = { ...fake.env, ...GIT_TEST_ENV, NOTIFY_LOG: log, PATH: [notifyDir, fake.env.PATH].join(delimiter) };
+
+    const run = await runCli('ralph', ['--notify'], { cwd: p.dir, env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(log) ? readFileSync(log, 'utf8') : '').toBe('Ralph - Complete|Ralph finished: plan complete\n');
+  });
+});
+
+describe('log retention', () => {
+  it('keeps only the newest LOG_RETENTION agent output logs', async () => {
+    const p = project({ '.ralphrc': `${FAST_LOOP_RC}LOG_RETENTION=2\n`, '.ralph/fix_plan.md': '- [ ] a\n- [ ] b\n- [ ] c\n- [ ] d\n' });
+    const calls = [1, 2, 3, 4].map((n) => ({ tickFixPlan: 1, writeFiles: { [`f${n}.txt`]: `${n}\n` }, statusBlock: working }));
+    const fake = withFakeClaude({ calls });
+    cleanups.push(() => fake.cleanup());
+    const run = await runCli('ralph', [], { cwd: p.dir, env: { ...fake.env, ...GIT_TEST_ENV } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(fake.runs()).toHaveLength(4);
+    const outputs = readdirSync(p.path('.ralph/logs')).filter((f) => f.startsWith('claude_output_'));
+    expect(outputs).toHaveLength(2);
+    expect(readdirSync(p.path('.ralph/logs'))).toContain('metrics.jsonl');
+  });
+});
