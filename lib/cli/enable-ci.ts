@@ -9,6 +9,7 @@ import { detectProjectContext } from '../project/detect-project.js';
 import { detectTaskSources, type TaskSourcesDetected } from '../project/detect-task-sources.js';
 import { enableProject, REPORTED_FILES } from '../project/enable-project.js';
 import { hasCommandOnPath } from '../project/find-executable.js';
+import { printJson } from './print-json.js';
 import { checkExistingRalph } from '../project/ralph-state.js';
 import { chooseClaudeCodeCmd, taskSourcesList } from '../project/render-control-files.js';
 import { importTasks, type TaskSourceName } from '../tasks/import-tasks.js';
@@ -37,6 +38,8 @@ interface EnableCiArgs {
   projectType?: string;
   force: boolean;
   json: boolean;
+  /** --jq: filter the --json output (implies --json). */
+  jq?: string;
   quiet: boolean;
   help: boolean;
   version: boolean;
@@ -61,6 +64,7 @@ async function parseArgs(argv: readonly string[]): Promise<EnableCiArgs> {
     .option('project-type', { type: 'string', requiresArg: true })
     .option('force', { type: 'boolean', default: false })
     .option('json', { type: 'boolean', default: false })
+    .option('jq', { type: 'string', requiresArg: true })
     .option('quiet', { type: 'boolean', default: false })
     .option('help', { alias: 'h', type: 'boolean', default: false })
     .option('version', { alias: 'v', type: 'boolean', default: false })
@@ -78,7 +82,8 @@ async function parseArgs(argv: readonly string[]): Promise<EnableCiArgs> {
     projectName: parsed.projectName as string | undefined,
     projectType: parsed.projectType as string | undefined,
     force: parsed.force,
-    json: parsed.json,
+    json: parsed.json || parsed.jq !== undefined,
+    jq: parsed.jq,
     quiet: parsed.quiet,
     help: parsed.help,
     version: parsed.version,
@@ -127,7 +132,8 @@ async function enableCi(args: EnableCiArgs): Promise<number> {
   say('Ralph Enable CI - non-interactive setup');
   // Checked first, so an enabled project exits 2 without running git, gh or bd.
   if (!args.force && checkExistingRalph(projectDir).state === 'complete') {
-    process.stdout.write(`${args.json ? ALREADY_ENABLED_JSON : ALREADY_ENABLED_TEXT}\n`);
+    if (args.json) await writeJson(ALREADY_ENABLED_JSON, args.jq);
+    else process.stdout.write(`${ALREADY_ENABLED_TEXT}\n`);
     return ENABLE_CI_EXIT.alreadyEnabled;
   }
 
@@ -164,11 +170,17 @@ async function enableCi(args: EnableCiArgs): Promise<number> {
   const filesCreated = REPORTED_FILES.filter((file) => existsSync(join(projectDir, file)));
   const tasksImported = countTaskLines(tasks);
   if (args.json) {
-    process.stdout.write(`${formatSuccessJson({ projectName: context.name, projectType: context.type, filesCreated, tasksImported })}\n`);
+    await writeJson(formatSuccessJson({ projectName: context.name, projectType: context.type, filesCreated, tasksImported }), args.jq);
   } else {
     process.stdout.write(`${SUCCESS_MESSAGE} for: ${context.name} (${context.type})\nFiles created: ${filesCreated.length}\nTasks imported: ${tasksImported}\n`);
   }
   return ENABLE_CI_EXIT.success;
+}
+
+/** The §9.3 JSON exactly as pipelines expect it, or filtered through --jq. */
+async function writeJson(text: string, jq: string | undefined): Promise<void> {
+  if (jq === undefined) process.stdout.write(`${text}\n`);
+  else await printJson(JSON.parse(text), jq, (t) => process.stdout.write(t));
 }
 
 function autoSource(sources: TaskSourcesDetected): TaskSourceName {

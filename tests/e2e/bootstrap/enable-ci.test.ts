@@ -53,6 +53,13 @@ describe('ralph-enable-ci', () => {
     expect(JSON.parse(second.stdout)).toEqual({ success: false, code: 2, message: 'Ralph already enabled. Use --force to override.' });
   });
 
+  it('--jq filters the --json output in-process', async () => {
+    project = tmpProject({ 'package.json': JSON.stringify({ name: 'jqapp', devDependencies: { typescript: '^5' } }) }, { git: true, commit: false });
+    const r = await enableCi(['--from', 'none', '--jq', '.project_type']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('typescript\n');
+  });
+
   it('detects Python, Rust and Go projects', async () => {
     const cases: Array<[Record<string, string>, string, string]> = [
       [{ 'pyproject.toml': '[project]\nname = "pysvc"\n' }, 'pysvc', 'python'],
