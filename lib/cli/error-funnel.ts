@@ -18,6 +18,13 @@ export function reportError(error: unknown, options: FunnelOptions = {}): number
     if (options.debug && error.stack) write(`${error.stack}\n`);
     return error.exitCode;
   }
+  const system = describeSystemError(error);
+  if (system) {
+    write(`Error: ${system.message}\n`);
+    write(`hint: ${system.hint}\n`);
+    if (options.debug) write(`${(error as Error).stack ?? ''}\n`);
+    return EXIT.couldNotRun;
+  }
   const message = error instanceof Error ? error.message : String(error);
   write(`Error: internal error: ${message}\n`);
   write(options.debug ? `${(error as Error)?.stack ?? ''}\n` : 'hint: run again with --debug for details\n');
@@ -39,4 +46,20 @@ export async function runMain(main: (argv: string[]) => Promise<number>): Promis
     code = reportError(error, { debug: wantsDebug(argv) });
   }
   process.exitCode = code;
+}
+
+const SYSTEM_ERRORS: Record<string, { what: string; hint: string }> = {
+  ENOSPC: { what: 'No space left on device', hint: 'free some disk space (old .ralph/logs/claude_output_*.log files can go), then run again' },
+  EROFS: { what: 'Read-only file system', hint: 'run ralph where the project (and its .ralph/ folder) can be written' },
+  EACCES: { what: 'Permission denied', hint: 'check the owner and mode of the project and its .ralph/ folder' },
+  EPERM: { what: 'Operation not permitted', hint: 'check the owner and mode of the project and its .ralph/ folder' },
+  EMFILE: { what: 'Too many open files', hint: 'raise the open-file limit (ulimit -n) or close other programs, then run again' },
+};
+
+/** Errors from the operating system that a person can fix: say what, where, and how. */
+function describeSystemError(error: unknown): { message: string; hint: string } | undefined {
+  const e = error as NodeJS.ErrnoException | undefined;
+  const known = e?.code ? SYSTEM_ERRORS[e.code] : undefined;
+  if (!known) return undefined;
+  return { message: e?.path ? `${known.what}: ${e.path}` : known.what, hint: known.hint };
 }
