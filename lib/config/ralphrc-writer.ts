@@ -32,10 +32,29 @@ export function updateRalphrcText(original: string, updates: Record<string, stri
     if (targets.length === 0) appended.push(`${key}=${renderRalphrcValue(value)}`);
   }
   let text = lines.map((l) => l.content + l.eol).join('');
-  if (appended.length === 0) return text;
-  const eol = original.includes('\r\n') ? '\r\n' : '\n';
-  if (text !== '' && !text.endsWith('\n')) text += eol;
-  return text + appended.map((line) => line + eol).join('');
+  if (appended.length > 0) {
+    const eol = original.includes('\r\n') ? '\r\n' : '\n';
+    if (text !== '' && !text.endsWith('\n')) text += eol;
+    text += appended.map((line) => line + eol).join('');
+  }
+  assertReadsBack(text, updates);
+  return text;
+}
+
+/**
+ * What was written must be what the reader gets: a key appended after an unclosed `if` (or
+ * similar) would be ignored, so refuse rather than write a value that silently does nothing.
+ */
+function assertReadsBack(text: string, updates: Record<string, string>): void {
+  const entries = parseRalphrc(text).entries;
+  for (const [key, value] of Object.entries(updates)) {
+    const read = entries.filter((entry) => isSameKey(entry.key, key)).pop();
+    if (read?.value !== value) {
+      throw new RalphError('config_write_invalid', `cannot set ${key} in .ralphrc: the file ends inside a shell block that ralph does not read`, {
+        hint: 'close or remove the unfinished if/for/function block in .ralphrc, then run again',
+      });
+    }
+  }
 }
 
 function isSameKey(written: string, wanted: string): boolean {

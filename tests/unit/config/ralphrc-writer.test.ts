@@ -123,4 +123,8 @@ describe('renderRalphrcValue', () => {
     expect(renderRalphrcValue('Bash(git *)')).toBe('"Bash(git *)"');
     expect(renderRalphrcValue('say "$x" `y` \\')).toBe('"say \\"\\$x\\" \\`y\\` \\\\"');
   });
+
+  it('refuses to append a key the reader would ignore (inside an unclosed shell block)', () => {
+    expect(() => updateRalphrcText('if [ x ]; then\nA=1\n', { CLAUDE_MODEL: 'NEW' })).toThrow(/shell block/);
+  });
 });

@@ -169,6 +169,13 @@ describe('parseRalphrc: anything needing a shell is reported and ignored', () =>
     ]);
   });
 
+  it('does not take block words inside quotes for a block', () => {
+    const result = parseRalphrc('echo "if you see this, fine"\nMAX_CALLS_PER_HOUR=7\n', { file: '.ralphrc', env: {} });
+    expect(result.entries.map((e) => [e.key, e.value])).toEqual([['MAX_CALLS_PER_HOUR', '7']]);
+    expect(result.problems).toHaveLength(1);
+    expect(result.problems[0]!.line).toBe(1);
+  });
+
   it('reports an unclosed block up to the end of the file', () => {
     const { entries, problems } = parseRalphrc('if true; then\nMAX_LOOPS=3\n');
     expect(entries).toEqual([]);
