@@ -69,5 +69,7 @@ export function compareVersions(a: string, b: string): number {
 
 /** The CLI's answer when --resume names a session it does not have. */
 export function isSessionNotFound(stderr: string): boolean {
-  return /No conversation found with session ID/i.test(stderr);
+  // Unknown UUID, or an id that is no UUID at all (a hand-edited or damaged .claude_session_id):
+  // either way a fresh session is the way on (resume_unknown / resume_badname recordings).
+  return /No conversation found with session ID|--resume requires a valid session ID/i.test(stderr);
 }

@@ -24,6 +24,7 @@ export interface LineSplitterOptions {
 
 const NEWLINE = 0x0a;
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+const PENDING_SLACK = 4;
 
 /**
  * Chunks in, complete lines out. Splits on bytes and decodes each whole line, so a multi-byte
@@ -65,7 +66,9 @@ export function createLineSplitter(options: LineSplitterOptions = {}): LineSplit
     const rest = Buffer.from(chunk.subarray(start));
     pending.push(rest);
     pendingLength += rest.length;
-    if (pendingLength > maxLineLength) {
+    // Slack for a BOM and a CR that emit() strips: a line within the cap must be kept however
+    // the stream was chunked (emit() makes the exact check).
+    if (pendingLength > maxLineLength + PENDING_SLACK) {
       pending = [];
       pendingLength = 0;
       discarding = true;

@@ -7,6 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Clock } from '../platform/clock.js';
 import type { ProcessRunner } from '../platform/process.js';
+import { stopProcessTree, waitForProcessTree } from '../platform/terminate.js';
 import type { AgentInvocation, AgentRunKind } from './invocation.js';
 
 export interface RunAgentOptions {
@@ -44,7 +45,7 @@ export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
   const { processRunner, clock } = options;
   const startedAt = clock.now();
   let stopReason: 'timeout' | 'interrupt' | undefined;
-  let killTimer: NodeJS.Timeout | undefined;
+  let cancelKill: (() => void) | undefined;
   let termTimer: NodeJS.Timeout | undefined;
   let child: ReturnType<ProcessRunner['spawnTree']> | undefined;
   let pendingInterrupt = false;
@@ -52,15 +53,17 @@ export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
   const stop = (reason: 'timeout' | 'interrupt') => {
     if (stopReason || !child) return;
     stopReason = reason;
-    processRunner.killTree(child, 'SIGTERM');
-    // The CLI (or a tool it started) may ignore SIGTERM; make sure nothing survives.
-    killTimer = setTimeout(() => child && processRunner.killTree(child, 'SIGKILL'), options.graceMs);
+    // The CLI (or a tool it started) may ignore SIGTERM: SIGKILL follows after the grace period.
+    cancelKill = stopProcessTree(child, processRunner, options.graceMs);
   };
 
   const done = (async (): Promise<RawAgentRun> => {
     await mkdir(dirname(options.outputLogPath), { recursive: true });
     const out = createWriteStream(options.outputLogPath);
     const err = createWriteStream(options.stderrLogPath);
+    // A failed log write (disk full) must not crash the run with an unhandled 'error' event:
+    // the output is still read from the pipe, and the next state write reports the problem.
+    for (const stream of [out, err]) stream.on('error', () => undefined);
     let stderrTail = '';
     let spawnError: NodeJS.ErrnoException | undefined;
 
@@ -87,23 +90,10 @@ export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
     if (pendingInterrupt) stop('interrupt');
     else termTimer = setTimeout(() => stop('timeout'), options.timeoutMs);
 
-    const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-      let settled = false;
-      const finish = (c: number | null, s: NodeJS.Signals | null) => {
-        if (settled) return;
-        settled = true;
-        resolve({ code: c, signal: s });
-      };
-      proc.on('close', finish);
-      // A grandchild that escaped the process group could hold stdout open forever; after
-      // the agent itself exits, give the pipes a moment to drain and then move on.
-      proc.on('exit', (c, s) => setTimeout(() => finish(c, s), 2000).unref());
-      proc.on('error', () => finish(null, null));
-    });
-    // The group may still hold children that ignored SIGTERM; the agent is gone, so end them.
-    processRunner.killTree(proc, 'SIGKILL');
+    // The group may still hold children that ignored SIGTERM; once the agent is gone, they go too.
+    const { code, signal } = await waitForProcessTree(proc, processRunner);
     clearTimeout(termTimer);
-    clearTimeout(killTimer);
+    cancelKill?.();
     await Promise.all([closeStream(out), closeStream(err)]);
 
     const kind: AgentRunKind =

@@ -1,7 +1,7 @@
 // One loop per project: `.ralph/.ralph.lock` holds {pid, startedAt, host}. A lock whose process
 // is gone is taken over with a warning. The Bash tool has no lock; it ignores this file.
 
-import { closeSync, fsyncSync, linkSync, openSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { systemClock, type Clock } from '../platform/clock.js';
@@ -83,9 +83,11 @@ function withBreakGuard(lock: string, pid: number, isAlive: (pid: number) => boo
   try {
     writeFileSync(guard, String(pid), { flag: 'wx' });
   } catch {
-    // Its breaker died mid-takeover (an empty guard is still being written: leave it).
+    // Its breaker died mid-takeover. An empty guard is either still being written (leave it) or
+    // was left by a breaker killed between create and write: the guard lives for microseconds,
+    // so one that stayed empty for seconds is abandoned, and would otherwise block every start.
     const owner = readLockText(guard);
-    if (owner && !isAlive(Number(owner))) unlinkQuietly(guard);
+    if (owner ? !isAlive(Number(owner)) : isOlderThan(guard, ABANDONED_GUARD_MS)) unlinkQuietly(guard);
     return false;
   }
   try {
@@ -94,6 +96,16 @@ function withBreakGuard(lock: string, pid: number, isAlive: (pid: number) => boo
     unlinkQuietly(guard);
   }
   return true;
+}
+
+const ABANDONED_GUARD_MS = 2000;
+
+function isOlderThan(path: string, ms: number): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs > ms;
+  } catch {
+    return false;
+  }
 }
 
 function pauseBriefly(): void {

@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+// `npm run bench`: measures every row of DESIGN.md §6 on this machine and prints, for each,
+// what was measured, the budget and the verdict (`--json`: the rows as JSON). Run after
+// `npm run build` (the npm script does). Sections live in scripts/bench/; the monitor and
+// ralph-stats rows come from scripts/bench-monitor.mjs and scripts/bench-stats.mjs, which print
+// JSON lines {what, value, unit, budget, ok}.
+
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { benchAnalysis } from './bench/analysis.mjs';
+import { benchColdStart } from './bench/cold-start.mjs';
+import { benchOrchestration } from './bench/orchestration.mjs';
+import { notMeasured, row } from './bench/rows.mjs';
+
+const json = process.argv.includes('--json');
+const progress = (text) => {
+  if (!json) process.stderr.write(`${text}\n`);
+};
+
+/** Runs a helper bench script that prints JSON-line rows; a missing script is a "not measured" row. */
+function runHelper(file, label) {
+  const path = fileURLToPath(new URL(file, import.meta.url));
+  if (!existsSync(path)) return Promise.resolve([notMeasured(label, `not measured (${label.split(' ')[0]} bench missing: ${file})`)]);
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    child.on('close', (code) => {
+      const rows = out
+        .split('\n')
+        .filter((line) => line.trim().startsWith('{'))
+        .map((line) => {
+          const r = JSON.parse(line);
+          return row(r.what, r.value, r.unit, r.budget, r.compare === 'min' ? 'min' : 'max', r.note);
+        });
+      if (code !== 0 || rows.length === 0) rows.push(notMeasured(label, `not measured (${file} exited ${code}: ${err.trim().split('\n').pop() ?? ''})`));
+      resolve(rows);
+    });
+  });
+}
+
+async function section(name, run) {
+  progress(`… ${name}`);
+  const started = performance.now();
+  try {
+    const rows = await run();
+    progress(`  done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    return rows;
+  } catch (error) {
+    return [notMeasured(name, `failed: ${error instanceof Error ? error.message : String(error)}`)];
+  }
+}
+
+const machine = `${cpus().length} CPU (${cpus()[0]?.model.trim() ?? 'unknown'}), node ${process.version}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`;
+progress(`ralph benchmarks (DESIGN.md §6) on ${machine}`);
+const rows = [
+  ...(await section('orchestration per loop', benchOrchestration)),
+  ...(await section('cold start', benchColdStart)),
+  ...(await section('analysis', benchAnalysis)),
+  ...(await section('monitor', () => runHelper('./bench-monitor.mjs', 'monitor frame render and idle CPU'))),
+  ...(await section('ralph-stats', () => runHelper('./bench-stats.mjs', 'ralph-stats over 1M metric lines'))),
+];
+
+if (json) {
+  process.stdout.write(`${JSON.stringify({ machine, rows }, null, 2)}\n`);
+} else {
+  process.stdout.write(formatTable(rows));
+}
+
+function formatTable(list) {
+  const measured = (r) => (r.value === null ? '—' : `${r.value} ${r.unit}`);
+  const budget = (r) => (r.budget === null ? '—' : `${r.compare === 'min' ? '≥' : '≤'} ${r.budget} ${r.unit}`);
+  const verdict = (r) => (r.ok === null ? 'not measured' : r.ok ? 'ok' : 'OVER BUDGET');
+  const cells = list.map((r) => [r.what, measured(r), budget(r), verdict(r)]);
+  const header = ['what', 'measured', 'budget', 'verdict'];
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (c) => `| ${c.map((v, i) => v.padEnd(widths[i])).join(' | ')} |`;
+  const notes = list.filter((r) => r.note).map((r) => `- ${r.what}: ${r.note}`);
+  return [
+    '',
+    line(header),
+    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...cells.map(line),
+    '',
+    `Machine: ${machine}`,
+    ...(notes.length ? ['Notes:', ...notes] : []),
+    '',
+  ].join('\n');
+}

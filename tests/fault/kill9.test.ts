@@ -1,0 +1,152 @@
+// kill -9 of `ralph` at random moments, 200+ times: after every kill each state file under .ralph/
+// still parses (or is absent), the next run starts and continues from the state it finds (its
+// call count goes on from where the killed run left it), and it takes over the dead run's lock.
+// Kill moments are drawn two ways: after a random number of observed writes in .ralph/ (so
+// they land between and during state writes), or after a random delay (start-up included).
+
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, watch, type FSWatcher } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { binPath, runCli } from '../helpers/run-cli.js';
+import type { TmpProject } from '../helpers/tmp-project.js';
+import { checkStateFiles, createFastAgent, faultProject, listTempFiles, type FastAgent } from './fast-agent.js';
+
+const TRIALS = 201;
+const CHAINS = 3;
+const FOLLOW_UP_EVERY = 10;
+const SEED = Number(process.env.RALPH_FAULT_SEED ?? Date.now() % 1_000_000);
+
+// Small seeded PRNG: RALPH_FAULT_SEED draws the same kill plans again (timing still varies).
+function prng(seed: number): () => number {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 0x100000000;
+  };
+}
+
+interface TrialOutcome {
+  killed: boolean;
+  code: number | null;
+  stderr: string;
+}
+
+/** Starts `ralph --max-loops 50` (it never gets that far) and SIGKILLs it after `events` writes seen in .ralph/, or after `delayMs`. */
+function runAndKill(project: TmpProject, agent: FastAgent, plan: { events?: number; delayMs?: number }): Promise<TrialOutcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [binPath('ralph'), '--max-loops', '50'], {
+      cwd: project.dir,
+      env: { ...process.env, ...agent.env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    let killed = false;
+    let seen = 0;
+    const watchers: FSWatcher[] = [];
+    const kill = () => {
+      if (killed || child.exitCode !== null) return;
+      killed = true;
+      child.kill('SIGKILL');
+    };
+    const onEvent = () => {
+      if (plan.events !== undefined && ++seen >= plan.events) kill();
+    };
+    for (const dir of ['.ralph', '.ralph/logs']) {
+      if (existsSync(project.path(dir))) watchers.push(watch(project.path(dir), onEvent));
+    }
+    const timer = plan.delayMs === undefined ? undefined : setTimeout(kill, plan.delayMs);
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      for (const w of watchers) w.close();
+      resolve({ killed: killed && signal === 'SIGKILL', code, stderr });
+    });
+  });
+}
+
+const readInt = (project: TmpProject, name: string) =>
+  existsSync(project.path(name)) ? Number(readFileSync(project.path(name), 'utf8').trim() || '0') : 0;
+const readText = (project: TmpProject, name: string) => (existsSync(project.path(name)) ? readFileSync(project.path(name), 'utf8') : '');
+
+const stats = { kills: 0, byEvents: 0, byDelay: 0, followUps: 0, staleLockTakeovers: 0, leftoverTempFiles: 0, finishedBeforeKill: 0 };
+// Which files' temp copies a killed writer left behind (reported, not failed: the next write of
+// that file removes them).
+const leftoverOf = new Set<string>();
+const cleanups: Array<() => void> = [];
+afterAll(() => {
+  for (const c of cleanups) c();
+  console.log(`kill -9 trials (seed ${SEED}): ${JSON.stringify(stats)}; temp files left of: ${[...leftoverOf].join(', ') || 'none'}`);
+});
+
+async function runChain(chain: number, trials: number): Promise<string[]> {
+  const random = prng(SEED + chain * 7919);
+  const agent = createFastAgent();
+  const project = faultProject();
+  cleanups.push(() => {
+    project.cleanup();
+    agent.cleanup();
+  });
+  const failures: string[] = [];
+  for (let trial = 0; trial < trials; trial++) {
+    const label = `chain ${chain} trial ${trial} (seed ${SEED})`;
+    const callsBefore = readInt(project, '.ralph/.call_count');
+    const hourBefore = readText(project, '.ralph/.last_reset');
+    // A run makes ~40 file events while starting and ~120 per loop; start-up before the first
+    // write takes most of a second on a busy machine.
+    const byEvents = random() < 0.75;
+    const plan = byEvents ? { events: 1 + Math.floor(random() * 220) } : { delayMs: Math.floor(random() * 1000) };
+    const outcome = await runAndKill(project, agent, plan);
+    await agent.killLeftovers();
+    if (outcome.killed) {
+      stats.kills++;
+      if (byEvents) stats.byEvents++;
+      else stats.byDelay++;
+    } else if (outcome.code === 3) {
+      stats.finishedBeforeKill++;
+    } else {
+      failures.push(`${label}: ralph exited ${outcome.code} on its own:\n${outcome.stderr.slice(-1500)}`);
+    }
+    if (/Took over a stale lock/.test(outcome.stderr)) stats.staleLockTakeovers++;
+    // The run started from the state the previous kill left: the call count never went back.
+    if (readText(project, '.ralph/.last_reset') === hourBefore && readInt(project, '.ralph/.call_count') < callsBefore) {
+      failures.push(`${label}: .call_count went back from ${callsBefore} to ${readInt(project, '.ralph/.call_count')}`);
+    }
+    for (const problem of checkStateFiles(project.dir)) failures.push(`${label} (${JSON.stringify(plan)}): ${problem}`);
+
+    if (trial % FOLLOW_UP_EVERY === FOLLOW_UP_EVERY - 1 || trial === trials - 1) {
+      stats.followUps++;
+      const before = readInt(project, '.ralph/.call_count');
+      const hour = readText(project, '.ralph/.last_reset');
+      const next = await runCli('ralph', ['--max-loops', '1'], { cwd: project.dir, env: agent.env });
+      if (next.code !== 3 || !/exit reason: max_loops_reached/.test(next.stderr)) {
+        failures.push(`${label}: follow-up run exited ${next.code}:\n${next.stderr.slice(-1500)}`);
+      }
+      if (/Took over a stale lock/.test(next.stderr)) stats.staleLockTakeovers++;
+      const status = JSON.parse(readText(project, '.ralph/status.json')) as { exit_reason?: string };
+      if (status.exit_reason !== 'max_loops_reached') failures.push(`${label}: follow-up status.json says ${status.exit_reason}`);
+      if (readText(project, '.ralph/.last_reset') === hour && readInt(project, '.ralph/.call_count') !== before + 1) {
+        failures.push(`${label}: follow-up did not continue the call count (${before} → ${readInt(project, '.ralph/.call_count')})`);
+      }
+      if (existsSync(project.path('.ralph/.ralph.lock'))) failures.push(`${label}: follow-up left its lock behind`);
+      for (const problem of checkStateFiles(project.dir)) failures.push(`${label} after follow-up: ${problem}`);
+      const temps = listTempFiles(project.dir);
+      stats.leftoverTempFiles += temps.length;
+      for (const name of temps) leftoverOf.add(name.replace(/\.tmp-.*$/, ''));
+    }
+  }
+  return failures;
+}
+
+describe('kill -9 at random moments', () => {
+  it(`leaves every state file parseable and the next run continuing, over ${TRIALS} kills`, async () => {
+    const perChain = Math.ceil(TRIALS / CHAINS);
+    const results = await Promise.all(Array.from({ length: CHAINS }, (_, chain) => runChain(chain, perChain)));
+    expect(results.flat()).toEqual([]);
+    expect(stats.kills).toBeGreaterThanOrEqual(200);
+    expect(stats.followUps).toBeGreaterThanOrEqual(20);
+    expect(stats.staleLockTakeovers).toBeGreaterThan(0);
+  }, 240_000);
+});
