@@ -7,6 +7,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { renderLiveLine, summarizeToolInput, asRecord, type StreamMessage } from '../agents/stream-json.js';
 import type { Clock } from '../platform/clock.js';
 import type { Output } from '../platform/deps.js';
+import { redactSecrets } from '../platform/logger.js';
 import type { RalphPaths } from '../state/paths.js';
 import { formatLocalDateTime } from '../state/timestamps.js';
 import type { StatusWriter } from './status-writer.js';
@@ -21,6 +22,8 @@ export interface AgentDisplayOptions {
   live: boolean;
   showToolArgs: boolean;
   status: StatusWriter;
+  /** Whose secret values are masked in everything shown or written (as in ralph.log). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export class AgentDisplay {
@@ -46,28 +49,35 @@ export class AgentDisplay {
   }
 
   message(message: StreamMessage): void {
-    const text = renderLiveLine(message, { showToolArgs: this.options.showToolArgs });
-    if (text) {
-      appendFileSync(this.options.paths.liveLog, text);
-      if (this.options.live) this.options.stdout.write(text);
-    }
+    const text = this.redact(renderLiveLine(message, { showToolArgs: this.options.showToolArgs }));
+    if (text) this.show(text);
     const tool = lastToolUse(message);
-    if (tool) this.lastTool = tool;
+    if (tool) this.lastTool = this.redact(tool);
     const now = this.options.clock.now();
     if (tool || now - this.lastProgressAt >= PROGRESS_EVERY_MS) {
       this.lastProgressAt = now;
-      this.options.status.progress({
-        status: 'executing',
-        indicator: SPINNER[this.frame % SPINNER.length],
-        elapsedSeconds: Math.floor((now - this.startedAt) / 1000),
-        lastOutput: this.lastTool,
-      });
+      bestEffort(() =>
+        this.options.status.progress({
+          status: 'executing',
+          indicator: SPINNER[this.frame % SPINNER.length],
+          elapsedSeconds: Math.floor((now - this.startedAt) / 1000),
+          lastOutput: this.lastTool,
+        }),
+      );
     }
   }
 
   text(text: string): void {
-    appendFileSync(this.options.paths.liveLog, text);
+    this.show(this.redact(text));
+  }
+
+  private show(text: string): void {
+    bestEffort(() => appendFileSync(this.options.paths.liveLog, text));
     if (this.options.live) this.options.stdout.write(text);
+  }
+
+  private redact(text: string): string {
+    return text ? redactSecrets(text, this.options.env ?? {}) : text;
   }
 
   stop(): void {
@@ -85,6 +95,17 @@ export class AgentDisplay {
     const columns = this.options.stdout.columns ?? 80;
     const line = `${SPINNER[this.frame % SPINNER.length]} Claude Code working (${elapsed}s)${tool}`;
     this.options.stdout.write(`\r\x1b[2K${line.slice(0, Math.max(10, columns - 1))}`);
+  }
+}
+
+// These run inside the agent's stdout handler, where a throw would crash the process with a
+// stack trace: the live view is best effort (disk full, unwritable file), and the next state
+// write outside the handler reports the problem through the normal error path.
+function bestEffort(write: () => void): void {
+  try {
+    write();
+  } catch {
+    // see above
   }
 }
 

@@ -19,7 +19,21 @@ export interface LoopEventMap {
     tokens: { input: number; output: number; cacheRead: number; cacheCreation: number };
     costUsd: number;
     summary?: string;
+    /** The verification outcome of the loop ('unverified' when the gate told nothing). */
+    verification?: string;
   };
+  'verification:started': { loop: number; commands: string[] };
+  'verification:completed': {
+    loop: number;
+    status: string;
+    passed: number;
+    failed: number;
+    skipped: number;
+    durationMs: number;
+    outcome: string;
+    failing: string[];
+  };
+  'run:opened': { runId: string; resumed: boolean; nextLoop: number; cutOff: number[] };
   'breaker:changed': { loop: number; from: string; to: string; reason: string };
   'limit:waiting': { kind: 'rate' | 'usage' | 'backoff'; resumeAt: number; reason: string };
   'limit:resumed': { kind: 'rate' | 'usage' | 'backoff' };

@@ -2,7 +2,7 @@
 // agent, measure progress in git, classify the outcome, analyse the response, and record
 // everything (analysis, exit signals, session, spend, breaker, metrics).
 
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { buildInvocation, isSessionNotFound } from '../agents/claude-code.js';
 import { startClaudeRun, type ClaudeRunResult } from '../agents/claude-run.js';
@@ -16,15 +16,21 @@ import { buildLoopContext } from '../core/loop-context.js';
 import { addTokens } from '../core/rate-window.js';
 import { analyzeResponse, type ResponseAnalysis } from '../core/response-analysis.js';
 import { recordLoopSpend } from '../core/spend.js';
+import { writeFileAtomic } from '../state/atomic-write.js';
 import { agentOutputLogName, agentStderrLogName } from '../state/paths.js';
 import type { ResponseAnalysisFile } from '../state/schemas.js';
+import { verificationContextSection } from '../verify/verification-tracker.js';
 import { appendMetrics, loadExitSignals, loadResponseAnalysis, saveExitSignals, saveResponseAnalysis } from '../state/store.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import { loadResumableSession, resetSession, saveAgentSession } from './agent-session.js';
 import { breakerThresholds, reportBreakerTransition } from './breaker.js';
 import { listChangedFiles, takeGitSnapshot } from './git-progress.js';
 import { loadBreaker, saveBreaker, saveRateWindow, saveRunState } from './guard-store.js';
+import type { LoopEventMap } from './events.js';
 import type { LoopRuntime } from './runtime.js';
+
+/** The failing tests the next loop is told about (the loop context's budget is 4000). */
+const VERIFICATION_CONTEXT_CHARS = 1500;
 
 export interface IterationResult {
   /** How the agent call ended, for the loop's next decision. */
@@ -33,6 +39,8 @@ export interface IterationResult {
   filesChanged: string[];
   analysis: ResponseAnalysis | null;
   breakerOpened: boolean;
+  /** The 'iteration:completed' event, sent once the loop (and its record) is complete. */
+  completed: LoopEventMap['iteration:completed'];
 }
 
 export async function runIteration(rt: LoopRuntime, loop: number): Promise<IterationResult> {
@@ -40,7 +48,8 @@ export async function runIteration(rt: LoopRuntime, loop: number): Promise<Itera
   deps.logger.info(`Executing Claude Code (Call ${rt.rate.calls}/${config.MAX_CALLS_PER_HOUR})`);
 
   const before = await takeGitSnapshot({ projectDir: paths.projectDir, processRunner: deps.processRunner });
-  writeFileSync(paths.loopStartSha, `${before.head}\n`);
+  // Atomic like every state write: a crash or a full disk must not leave it empty or torn.
+  writeFileAtomic(paths.loopStartSha, `${before.head}\n`);
 
   const session = config.SESSION_CONTINUITY
     ? loadResumableSession(paths, config.SESSION_EXPIRY_HOURS, rt.state)
@@ -56,6 +65,8 @@ export async function runIteration(rt: LoopRuntime, loop: number): Promise<Itera
     run = await runAgentOnce(rt, loop, undefined);
     failure = classify(rt, run);
   }
+  // A resumed run tells its first loop what the earlier attempts tried, and then no more.
+  rt.resumeContext = undefined;
 
   const after = await takeGitSnapshot({ projectDir: paths.projectDir, processRunner: deps.processRunner });
   const filesChanged = await listChangedFiles(before, after, { projectDir: paths.projectDir, processRunner: deps.processRunner });
@@ -156,6 +167,7 @@ function buildContext(rt: LoopRuntime, loop: number): string {
     breakerState: breaker,
     previousAnalysis: previous.status === 'ok' ? (previous.value as unknown as ResponseAnalysis) : null,
     openItemsConflict: rt.lastConflict,
+    extraSections: [verificationContextSection(rt.verify, VERIFICATION_CONTEXT_CHARS), rt.resumeContext ?? ''],
   });
 }
 
@@ -266,7 +278,7 @@ function recordOutcome(
     cache_read_tokens: s.usage.cacheRead,
     cache_creation_tokens: s.usage.cacheCreation,
   });
-  rt.events.emit('iteration:completed', {
+  const completed: LoopEventMap['iteration:completed'] = {
     loop,
     success,
     durationMs: run.durationMs,
@@ -278,8 +290,8 @@ function recordOutcome(
     tokens: s.usage,
     costUsd: rt.run.spend.run.costUsd,
     summary: analysis?.analysis.work_summary.slice(0, 200),
-  });
-  return { failure, run, filesChanged, analysis, breakerOpened };
+  };
+  return { failure, run, filesChanged, analysis, breakerOpened, completed };
 }
 
 function logAnalysis(rt: LoopRuntime, analysis: ResponseAnalysis): void {

@@ -1,32 +1,31 @@
 // The loop: before each agent call the guards run in the Bash tool's order — integrity, circuit
 // breaker, usage-limit wait, hourly rate window, budgets, exit gate — then one iteration, then
-// the outcome decides whether to go on, wait, or stop with an exit code that says why.
+// the outcome (and the verification gate, when the loop changed files) decides whether to go
+// on, wait, or stop with an exit code that says why.
 
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { classifyPermissionDenials, suggestAllowedTools, splitAllowedTools } from '../core/allowed-tools-suggestion.js';
-import { formatHaltBox, formatPermissionHalt } from '../core/breaker-messages.js';
+import { rmSync } from 'node:fs';
+import { formatHaltBox } from '../core/breaker-messages.js';
 import { backoffDelayMs } from '../core/agent-failure.js';
 import { cooldownEndsAt, shouldHalt } from '../core/circuit-breaker.js';
 import { formatCountdown } from '../core/countdown.js';
 import { emptyExitSignals } from '../core/exit-signals.js';
-import { evaluateExitGate, nextConflictCount, type ExitGateResult } from '../core/exit-gate.js';
-import { parseFixPlan } from '../core/fix-plan.js';
 import { checkRateLimit, countCall, rollWindow } from '../core/rate-window.js';
 import { computeUsageLimitWait } from '../core/reset-time.js';
 import { checkBudgets } from '../core/spend.js';
-import type { ResponseAnalysis } from '../core/response-analysis.js';
 import { EXIT } from '../errors.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';
-import { loadExitSignals, loadResponseAnalysis } from '../state/store.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import { resetSession, touchRalphSession } from './agent-session.js';
 import { breakerThresholds, reportBreakerTransition } from './breaker.js';
 import { describeDryRun } from './dry-run.js';
+import { evaluateGate, exitFromGate } from './exit-step.js';
 import { clearUsageWait, loadBreaker, loadUsageWait, recoverBreaker, saveRateWindow, saveUsageWait } from './guard-store.js';
 import { runIteration, type IterationResult } from './iteration.js';
-import { CONTINUE, type LoopRuntime, type RunStop, type StepResult } from './runtime.js';
+import { CONTINUE, stopRun as stop, type LoopRuntime, type RunStop, type StepResult } from './runtime.js';
+import { beginAttemptRecord, finishAttemptRecord, saveUnfinishedAttempt } from './session-record-steps.js';
 import { askUsageLimitChoice } from './usage-limit-prompt.js';
 import { missingRequiredPaths } from './startup.js';
+import { checkCompletionClaim, verifyAfterLoop } from './verification-step.js';
 import { waitUntil } from './wait-until.js';
 import { rotateLogIfNeeded } from '../platform/logger.js';
 
@@ -69,6 +68,7 @@ export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
     rt.callsMade++;
     writeStatus(rt, 'executing', 'running', '');
     rt.events.emit('iteration:started', { loop: rt.loopCount, callsThisHour: rt.rate.calls });
+    beginAttemptRecord(rt, rt.loopCount);
     const result = await runIteration(rt, rt.loopCount);
     const next = await afterIteration(rt, result);
     if (next.kind === 'stop') return finish(rt, next);
@@ -144,16 +144,21 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
   }
 
   const gate = evaluateGate(rt);
-  if (gate.kind === 'exit') return exitFromGate(rt, gate);
-  if (gate.compoundCommands) {
+  if (gate.kind === 'exit') {
+    // A completion stands only when the verification gate passes on the current code.
+    const claim = await checkCompletionClaim(rt, gate);
+    if (claim.kind === 'interrupted') return interrupted(rt);
+    if (claim.kind === 'stop') return claim;
+    if (claim.kind === 'proceed') return exitFromGate(rt, gate);
+  } else if (gate.compoundCommands) {
     deps.logger.warn(
       `Claude CLI denied ${gate.compoundCommands.count} compound command(s) but the base command is already in ALLOWED_TOOLS: ${gate.compoundCommands.deniedCommands.join(', ')}`,
     );
   }
-  rt.lastConflict = gate.conflict;
-  if (gate.conflict) {
+  rt.lastConflict = gate.kind === 'continue' ? gate.conflict : undefined;
+  if (rt.lastConflict) {
     deps.logger.warn(
-      `Completion claimed but fix_plan.md has ${gate.conflict.openItems.length} open item(s) (${gate.conflict.count}/${gate.conflict.limit}); continuing`,
+      `Completion claimed but fix_plan.md has ${rt.lastConflict.openItems.length} open item(s) (${rt.lastConflict.count}/${rt.lastConflict.limit}); continuing`,
     );
   }
 
@@ -165,57 +170,19 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
   return CONTINUE;
 }
 
-function evaluateGate(rt: LoopRuntime): ExitGateResult {
-  const { paths, config } = rt;
-  const signals = existsSync(paths.exitSignals) ? loadExitSignals(paths, rt.state).value : emptyExitSignals();
-  const analysis = loadResponseAnalysis(paths, rt.state);
-  const plan = existsSync(paths.fixPlan) ? parseFixPlan(readFileSync(paths.fixPlan, 'utf8'), config.OPTIONAL_SECTIONS) : null;
-  const result = evaluateExitGate({
-    exitSignals: signals,
-    analysis: analysis.status === 'ok' ? (analysis.value as unknown as ResponseAnalysis) : null,
-    plan,
-    config: {
-      maxConsecutiveTestLoops: config.MAX_CONSECUTIVE_TEST_LOOPS,
-      maxConsecutiveDoneSignals: config.MAX_CONSECUTIVE_DONE_SIGNALS,
-      exitRequiresPlanComplete: config.EXIT_REQUIRES_PLAN_COMPLETE,
-      completionConflictLimit: config.COMPLETION_CONFLICT_LIMIT,
-    },
-    conflictCount: rt.conflictCount,
-  });
-  rt.conflictCount = nextConflictCount(rt.conflictCount, result);
-  return result;
-}
-
-function exitFromGate(rt: LoopRuntime, gate: Extract<ExitGateResult, { kind: 'exit' }>): RunStop {
-  const { deps, paths, config } = rt;
-  if (gate.reason === 'permission_denied') {
-    const analysis = loadResponseAnalysis(paths, rt.state).value;
-    const allowed = splitAllowedTools(config.ALLOWED_TOOLS);
-    const denials = lastDenials(rt);
-    const { actionable } = classifyPermissionDenials(denials, allowed);
-    const suggestion = suggestAllowedTools(allowed, actionable.length > 0 ? actionable : denials);
-    deps.stderr.write(`${formatPermissionHalt(actionable.length > 0 ? actionable : denials, suggestion).join('\n')}\n`);
-    resetSession(paths, 'permission_denied', rt.loopCount, rt.state);
-    return stop(EXIT.halted, 'halted', 'permission_denied', 'permission_denied',
-      `Permission denied: ${analysis.analysis.denied_commands.join(', ')}. Add to .ralphrc: ${suggestion.line}`);
-  }
-  if (gate.reason === 'completion_conflict') {
-    const items = gate.conflict?.openItems ?? [];
-    deps.logger.error(`Claude claimed completion ${gate.conflict?.count ?? 3} loops in a row, but fix_plan.md still has ${items.length} open item(s)`);
-    for (const item of items.slice(0, 10)) deps.stderr.write(`  - [ ] ${item}\n`);
-    resetSession(paths, 'completion_conflict', rt.loopCount, rt.state);
-    return stop(EXIT.halted, 'halted', 'completion_conflict', 'completion_conflict',
-      'Completion claimed while fix_plan.md has open items; tick finished items or set EXIT_REQUIRES_PLAN_COMPLETE=false');
-  }
-  deps.logger.success(`🏁 Graceful exit triggered: ${gate.reason}`);
-  resetSession(paths, 'project_complete', rt.loopCount, rt.state);
-  return stop(EXIT.ok, 'completed', gate.reason, 'graceful_exit');
-}
-
 async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise<StepResult> {
   const { deps, paths } = rt;
   const { failure } = result;
   if (rt.stop.received) return interrupted(rt);
+  const productive = failure.kind === 'ok' || (failure.kind === 'timeout' && result.filesChanged.length > 0);
+  const verified = await verifyAfterLoop(rt, {
+    loop: rt.loopCount,
+    filesChanged: result.filesChanged.length,
+    productive: productive && !result.breakerOpened && !result.run.spawnError,
+  });
+  if (verified.kind === 'interrupted') return interrupted(rt);
+  finishAttemptRecord(rt, rt.loopCount, result);
+  if (verified.kind === 'stop') return verified;
   if (result.run.spawnError) {
     return stop(EXIT.couldNotRun, 'stopped', 'agent_not_started', 'failed', `Could not start ${rt.agentCommand}: ${result.run.spawnError.message}`);
   }
@@ -246,7 +213,7 @@ async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise
     deps.stderr.write(`${box.join('\n')}\n`);
     return stop(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', "Circuit breaker opened. Run 'ralph --reset-circuit' after fixing the cause");
   }
-  if (failure.kind === 'ok' || (failure.kind === 'timeout' && result.filesChanged.length > 0)) {
+  if (productive) {
     writeStatus(rt, 'completed', 'success', '');
     return CONTINUE;
   }
@@ -318,17 +285,10 @@ async function waitWithCountdown(rt: LoopRuntime, resumeAt: number, kind: 'rate'
   return done;
 }
 
-function lastDenials(rt: LoopRuntime) {
-  const analysis = loadResponseAnalysis(rt.paths, rt.state).value as unknown as { analysis: { denied_commands?: string[] } };
-  return (analysis.analysis.denied_commands ?? []).map((entry) => {
-    const m = /^Bash\((.*)\)$/s.exec(entry);
-    return m ? { tool_name: 'Bash', tool_input: { command: m[1] } } : { tool_name: entry, tool_input: null };
-  });
-}
-
 function interrupted(rt: LoopRuntime): RunStop {
   const signal = rt.stop.received ?? 'SIGINT';
   rt.deps.logger.warn('Ralph loop interrupted. Cleaning up...');
+  saveUnfinishedAttempt(rt);
   resetSession(rt.paths, 'manual_interrupt', rt.loopCount, rt.state);
   return finish(rt, stop(signal === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint, 'stopped', 'interrupted', 'interrupted'));
 }
@@ -351,8 +311,3 @@ function writeStatus(rt: LoopRuntime, lastAction: string, status: string, exitRe
     usageLimitResetsAt,
   });
 }
-
-function stop(exitCode: number, status: string, exitReason: string, lastAction: string, message?: string): RunStop {
-  return { kind: 'stop', exitCode, status, exitReason, lastAction, message };
-}
-

@@ -2,7 +2,7 @@
 // runtime the loop steps share, signal handling, and the final exit code. Tests call this with
 // their own Deps (fake clock, captured output) and a fake `claude` on PATH.
 
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { loadConfig, type LoadConfigResult } from '../config/load-config.js';
 import { initialRateWindow } from '../core/rate-window.js';
@@ -26,10 +26,13 @@ import {
   isVersionTooOld,
   missingRequiredPaths,
 } from './startup.js';
+import { endSessionRecord, openSessionRecord, saveUnfinishedAttempt } from './session-record-steps.js';
 import { StatusWriter } from './status-writer.js';
 import { startClaudeUpdateCheck } from './update-check.js';
 import { exitCodeForSignal, installStopSignal, type StopSignalOptions } from './stop-signal.js';
 import { PACKAGE_ROOT } from '../cli/package-info.js';
+import { describeVerificationSetup, planVerification } from '../verify/verification-setup.js';
+import { initialVerificationTracker } from '../verify/verification-tracker.js';
 
 export interface RunProjectOptions {
   projectDir: string;
@@ -52,6 +55,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   assertPromptExists(paths, promptFile);
   const missing = missingRequiredPaths(paths);
   if (missing.length > 0) throw integrityError(missing, EXIT.couldNotRun);
+  assertWritable(paths.ralphDir);
   mkdirSync(paths.logsDir, { recursive: true });
   mkdirSync(paths.docsGeneratedDir, { recursive: true });
 
@@ -77,7 +81,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     agentCommand: agent,
     promptFile,
     status,
-    display: new AgentDisplay({ paths, clock: deps.clock, stdout: deps.stdout, live: config.LIVE_OUTPUT, showToolArgs: config.LIVE_SHOW_TOOL_ARGS, status }),
+    display: new AgentDisplay({ paths, clock: deps.clock, stdout: deps.stdout, live: config.LIVE_OUTPUT, showToolArgs: config.LIVE_SHOW_TOOL_ARGS, status, env: deps.env }),
     events,
     stop: undefined as never,
     loopCount: 0,
@@ -86,10 +90,12 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     run: newRunState(now),
     conflictCount: 0,
     consecutiveTransientFailures: 0,
+    verification: planVerification(config, projectDir, loaded.sources.TEST_COMMAND.detail ?? loaded.sources.TEST_COMMAND.kind),
+    verify: initialVerificationTracker(),
+    lastOutcome: 'unverified',
+    loopCostBefore: 0,
   };
   if (!rt.rate.lastReset) rt.rate = initialRateWindow(now);
-  saveRateWindow(paths, rt.rate);
-  saveRunState(paths, rt.run);
   rt.stop = installStopSignal({
     process: options.signals,
     onFirst: () => rt.current?.interrupt(),
@@ -100,17 +106,39 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   deps.logger.info(`Max calls per hour: ${config.MAX_CALLS_PER_HOUR}`);
   deps.logger.info('Logs: .ralph/logs/ | Docs: .ralph/docs/generated/ | Status: .ralph/status.json');
   try {
+    // Inside the try: a write that fails here (disk full) must still release the lock.
+    saveRateWindow(paths, rt.rate);
+    saveRunState(paths, rt.run);
     initRalphSession(paths, state);
+    deps.logger.info(describeVerificationSetup(rt.verification));
+    openSessionRecord(rt, options.fresh ?? false);
     const result = await runLoop(rt);
     if (result.message) {
       const level = result.exitCode === EXIT.ok ? 'SUCCESS' : result.exitCode === EXIT.limit ? 'WARN' : 'ERROR';
       deps.logger.log(level, result.message);
     }
+    // Only a run that stopped for a reason ends its record: a crash (a throw) stays resumable.
+    endSessionRecord(rt, result);
     deps.logger.info(`Loops: ${rt.loopCount}, API calls this run: ${rt.callsMade}, exit reason: ${result.exitReason}`);
     return result.exitCode;
   } finally {
+    saveUnfinishedAttempt(rt);
     rt.stop.dispose();
     lock.release();
+  }
+}
+
+// Node's recursive mkdir reports a read-only .ralph/ as ENOENT; say what is wrong before it.
+function assertWritable(dir: string): void {
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'EROFS' ? 'read-only file system' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : String(code);
+    throw new RalphError('ralph_dir_unwritable', `Cannot write to ${dir}: ${why}`, {
+      cause: error,
+      hint: 'make .ralph/ writable, then run ralph again',
+    });
   }
 }
 

@@ -1,13 +1,17 @@
 // Everything one run of the loop carries from step to step: configuration, paths, effects,
-// and the few counters that change as it goes. Built once by run-loop.ts.
+// and the few counters that change as it goes. Built once by run-project.ts.
 
 import type { ClaudeRunHandle } from '../agents/claude-run.js';
 import type { RalphConfig } from '../config/schema.js';
 import type { CompletionConflict } from '../core/exit-gate.js';
+import type { VerificationOutcome } from '../core/verification.js';
 import type { RateWindowState } from '../core/rate-window.js';
 import type { Deps } from '../platform/deps.js';
 import type { RalphPaths } from '../state/paths.js';
+import type { RunRecorder } from '../session-record/run-recorder.js';
 import type { StateReadOptions } from '../state/state-file.js';
+import type { VerificationSetup } from '../verify/verification-setup.js';
+import type { VerificationTrackerState } from '../verify/verification-tracker.js';
 import type { AgentDisplay } from './agent-display.js';
 import type { LoopEvents } from './events.js';
 import type { RunState } from './guard-store.js';
@@ -39,6 +43,18 @@ export interface LoopRuntime {
   consecutiveTransientFailures: number;
   /** The agent run in flight, so a signal can interrupt it. */
   current?: ClaudeRunHandle;
+  /** What the verification gate runs (nothing: the gate costs nothing). */
+  verification: VerificationSetup;
+  /** The latest gate result, its freshness and the same-failures count. */
+  verify: VerificationTrackerState;
+  /** The iteration session record; undefined in a dry run. */
+  recorder?: RunRecorder;
+  /** What earlier attempts of a resumed run tried, for the first loop's context only. */
+  resumeContext?: string;
+  /** The verification outcome of the loop in progress ('unverified' when the gate told nothing). */
+  lastOutcome: VerificationOutcome | 'unverified';
+  /** The run's cost when the loop in progress started (the attempt's cost is the difference). */
+  loopCostBefore: number;
 }
 
 /** Outcome of a step: go on, or stop the run with this status and exit code. */
@@ -54,3 +70,7 @@ export interface RunStop {
 }
 
 export const CONTINUE: StepResult = { kind: 'continue' };
+
+export function stopRun(exitCode: number, status: string, exitReason: string, lastAction: string, message?: string): RunStop {
+  return { kind: 'stop', exitCode, status, exitReason, lastAction, message };
+}

@@ -5,6 +5,9 @@
 import { assertMutable, isoTime } from './run-record.js';
 import type { Gap, GapSample, GapTrend, RunRecord } from './schema.js';
 
+// The gap as text lives apart so `ralph --status` can show it without loading the schema.
+export { describeGap } from './gap-text.js';
+
 export const GAP_METRIC = 'open_items+failing_tests' as const;
 export const MAX_GAP_HISTORY = 100;
 
@@ -37,21 +40,4 @@ export function recordGap(record: RunRecord, sample: GapSample, now: number): Ru
   assertMutable(record);
   const history = [...(record.gap?.history ?? []), sample];
   return { ...record, updated_at: isoTime(now), gap: computeGap(history) };
-}
-
-const TREND_ARROWS: Record<GapTrend, string> = { improving: '↓', stagnant: '→', worsening: '↑' };
-
-/** `gap 3 (2 open items + 1 failing test) ↓ improving` for the monitor and --status. */
-export function describeGap(gap: Gap | null): string {
-  if (!gap) return 'gap: not measured yet';
-  const last = gap.history[gap.history.length - 1];
-  const parts: string[] = [];
-  if (last?.open_items !== null && last?.open_items !== undefined) parts.push(plural(last.open_items, 'open item'));
-  if (last?.failing_tests !== null && last?.failing_tests !== undefined) parts.push(plural(last.failing_tests, 'failing test'));
-  const detail = parts.length > 0 ? ` (${parts.join(' + ')})` : '';
-  return `gap ${gap.current}${detail} ${TREND_ARROWS[gap.trend]} ${gap.trend}`;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

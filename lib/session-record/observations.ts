@@ -42,12 +42,14 @@ export interface AddObservationOptions {
   exitCode: number | null;
   durationMs: number;
   raw: string;
+  /** Cap for raw (default MAX_RAW_BYTES); an agent's reply needs less than a test run's output. */
+  maxRawBytes?: number;
   data?: Observation['data'];
 }
 
 export function addObservation(record: RunRecord, options: AddObservationOptions): RunRecord {
   assertMutable(record);
-  const raw = capRawText(options.raw);
+  const raw = capRawText(options.raw, Math.min(options.maxRawBytes ?? MAX_RAW_BYTES, MAX_RAW_BYTES));
   const observation: Observation = {
     loop: options.loop,
     at: isoTime(options.now),

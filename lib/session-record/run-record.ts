@@ -60,6 +60,18 @@ export function newRunId(now: number, random: () => string = () => randomBytes(3
   return `${stamp}-${random()}`;
 }
 
+/**
+ * A new id that sorts after `previous` (the newest record), so "newest" stays right when two
+ * runs start within one second (or the clock stepped back): then it takes the second after.
+ */
+export function newRunIdAfter(previous: string | undefined, now: number, random?: () => string): string {
+  const id = newRunId(now, random);
+  if (previous === undefined || id > previous) return id;
+  const stamp = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z-/.exec(previous);
+  const at = stamp ? Date.UTC(+stamp[1]!, +stamp[2]! - 1, +stamp[3]!, +stamp[4]!, +stamp[5]!, +stamp[6]!) : NaN;
+  return Number.isNaN(at) ? id : newRunId(at + 1000, random);
+}
+
 export function transitionRun(record: RunRecord, to: RunStatus, reason: string, now: number): RunRecord {
   assertMutable(record);
   if (!canTransition(record.status, to)) {

@@ -1,7 +1,9 @@
 // The run record as the loop keeps it: opened at startup (continuing the last unfinished run,
-// or a new one — the decision is logged), then every change saved at once, atomically, so a
-// `kill -9` at any moment leaves a valid record to resume from. A thin I/O wrapper around the
-// pure functions in this folder.
+// or a new one — the decision is logged), then every change saved atomically, so a `kill -9`
+// at any moment leaves a valid record to resume from. By default each change is saved at once;
+// the loop opens it with `saveEachChange: false` and calls flush() once per loop, because the
+// whole record is rewritten on every save. Text it keeps from outside (output, failure messages)
+// goes through `redact` first. A thin I/O wrapper around the pure functions in this folder.
 
 import { existsSync, readFileSync } from 'node:fs';
 import type { Logger } from '../platform/deps.js';
@@ -14,7 +16,7 @@ import { summarizeAttemptsForContext } from './attempt-summary.js';
 import { gapSample, recordGap } from './gap.js';
 import { deriveGoal } from './goal.js';
 import { addObservation, recordVerification, type AddObservationOptions } from './observations.js';
-import { createRunRecord, runStatusForExit, transitionRun } from './run-record.js';
+import { createRunRecord, newRunIdAfter, runStatusForExit, transitionRun } from './run-record.js';
 import { decideRunStart, type RunStartDecision } from './run-start.js';
 import { isTerminalStatus, type RunRecord } from './schema.js';
 import { loadLatestRunRecord, saveRunRecord } from './store.js';
@@ -29,9 +31,15 @@ export interface OpenRunOptions {
   fresh: boolean;
   state: StateReadOptions;
   logger: Logger;
+  /** false: changes stay in memory until flush() (end() always saves). Default true. */
+  saveEachChange?: boolean;
+  /** Masks secrets in the text kept (output, failure messages, actions, reasons): the record is a plain file. */
+  redact?: (text: string) => string;
 }
 
 export class RunRecorder {
+  private dirty = false;
+
   private constructor(
     private readonly paths: RalphPaths,
     private current: RunRecord,
@@ -39,17 +47,20 @@ export class RunRecorder {
     /** The first loop number of this process (loop numbers go on in a resumed run). */
     readonly firstLoop: number,
     readonly decision: RunStartDecision,
+    private readonly saveEachChange: boolean,
+    private readonly redact: ((text: string) => string) | undefined,
   ) {}
 
   /** Continue the last unfinished run or start a new one; logs which and why. */
   static open(options: OpenRunOptions): RunRecorder {
     const { paths, state, logger } = options;
     const now = () => state.clock.now();
-    const decision = decideRunStart({ latest: loadLatestRunRecord(paths, state), fresh: options.fresh, now: now() });
+    const latest = loadLatestRunRecord(paths, state);
+    const decision = decideRunStart({ latest, fresh: options.fresh, now: now() });
     if (decision.kind === 'resume') {
       saveRunRecord(paths, decision.record);
       logger.info(decision.message);
-      return new RunRecorder(paths, decision.record, now, decision.nextLoop, decision);
+      return new RunRecorder(paths, decision.record, now, decision.nextLoop, decision, options.saveEachChange ?? true, options.redact);
     }
     if (decision.superseded) saveRunRecord(paths, decision.superseded);
     const goal = deriveGoal({
@@ -58,10 +69,10 @@ export class RunRecorder {
       optionalSections: options.optionalSections,
       testCommand: options.testCommand,
     });
-    const record = createRunRecord({ now: now(), goal });
+    const record = createRunRecord({ now: now(), goal, runId: newRunIdAfter(latest?.run_id, now()) });
     saveRunRecord(paths, record);
     logger.info(`${decision.message}: run ${record.run_id}`);
-    return new RunRecorder(paths, record, now, 1, decision);
+    return new RunRecorder(paths, record, now, 1, decision, options.saveEachChange ?? true, options.redact);
   }
 
   get record(): RunRecord {
@@ -82,18 +93,20 @@ export class RunRecorder {
   }
 
   recordVerification(loop: number, result: VerificationResult, sameFailures: SameFailuresState): void {
-    this.save(recordVerification(this.current, { loop, now: this.now(), result, sameFailures }));
+    this.save(recordVerification(this.current, { loop, now: this.now(), result: this.redactResult(result), sameFailures }));
   }
 
   /** Any other observation (e.g. the agent's exit code, duration and result text: source 'agent'). */
   observe(options: Omit<AddObservationOptions, 'now'>): void {
-    this.save(addObservation(this.current, { ...options, now: this.now() }));
+    const raw = this.redact ? this.redact(options.raw) : options.raw;
+    this.save(addObservation(this.current, { ...options, raw, now: this.now() }));
   }
 
   /** Finish the attempt and take a gap sample (open fix_plan items, failing tests). */
   finishAttempt(options: Omit<FinishAttemptOptions, 'now'> & { openItems: number | null; failingTests: number | null }): void {
     const now = this.now();
-    const finished = finishAttempt(this.current, { ...options, now });
+    const action = options.action !== undefined && this.redact ? this.redact(options.action) : options.action;
+    const finished = finishAttempt(this.current, { ...options, action, now });
     this.save(recordGap(finished, gapSample(options.loop, options.openItems, options.failingTests), now));
   }
 
@@ -105,8 +118,16 @@ export class RunRecorder {
     const to = runStatusForExit(exitCode);
     if (to === null || this.ended) return this.current.status;
     const from = to === 'failed' ? this.current : activateRun(this.current, this.now());
-    this.save(transitionRun(from, to, reason, this.now()));
+    this.save(transitionRun(from, to, this.redact ? this.redact(reason) : reason, this.now()));
+    this.flush();
     return this.current.status;
+  }
+
+  /** Save the changes not saved yet (with `saveEachChange: false`); nothing when there are none. */
+  flush(): void {
+    if (!this.dirty) return;
+    saveRunRecord(this.paths, this.current);
+    this.dirty = false;
   }
 
   /** What earlier attempts tried, for the first loop of a resumed run ('' otherwise). */
@@ -114,9 +135,21 @@ export class RunRecorder {
     return this.decision.kind === 'resume' ? summarizeAttemptsForContext(this.current, maxChars) : '';
   }
 
+  private redactResult(result: VerificationResult): VerificationResult {
+    const redact = this.redact;
+    if (!redact) return result;
+    const failures = (list: VerificationResult['failures']) => list.map((f) => ({ name: redact(f.name), message: redact(f.message) }));
+    return {
+      ...result,
+      failures: failures(result.failures),
+      commands: result.commands.map((c) => ({ ...c, output: redact(c.output), failures: failures(c.failures) })),
+    };
+  }
+
   private save(record: RunRecord): void {
-    saveRunRecord(this.paths, record);
+    if (this.saveEachChange) saveRunRecord(this.paths, record);
     this.current = record;
+    this.dirty = !this.saveEachChange;
   }
 }
 

@@ -5,8 +5,9 @@
 // breaking change bumps schema_version; readers leave records of another version alone.
 
 import { z } from 'zod';
+import { RUN_RECORD_SCHEMA_VERSION } from './record-files.js';
 
-export const RUN_RECORD_SCHEMA_VERSION = 1;
+export { RUN_RECORD_SCHEMA_VERSION };
 
 export const RUN_STATUSES = ['pending', 'active', 'converged', 'escalated', 'failed'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];

@@ -3,16 +3,14 @@
 // corrupt record aside as `*.corrupt-<stamp>` with a warning; a record of another
 // schema_version (a newer ralph) is left alone and ignored.
 
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { writeJsonAtomic } from '../state/atomic-write.js';
 import type { RalphPaths } from '../state/paths.js';
 import { setAsideCorrupt, type StateReadOptions } from '../state/state-file.js';
+import { listRunRecordFiles, runRecordPath } from './record-files.js';
 import { isTerminalStatus, RUN_RECORD_SCHEMA_VERSION, runRecordSchema, type RunRecord } from './schema.js';
 
-export function runRecordPath(paths: RalphPaths, runId: string): string {
-  return join(paths.sessionsDir, `${runId}.json`);
-}
+export { listRunRecordFiles, runRecordPath };
 
 export function saveRunRecord(paths: RalphPaths, record: RunRecord): void {
   const checked = runRecordSchema.safeParse(record);
@@ -50,21 +48,6 @@ export function loadRunRecord(path: string, options: StateReadOptions): LoadRunR
     return { status: 'corrupt' };
   }
   return { status: 'ok', record: parsed.data };
-}
-
-/** Record files, newest first (run ids begin with their creation time). */
-export function listRunRecordFiles(paths: RalphPaths): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(paths.sessionsDir);
-  } catch {
-    return [];
-  }
-  return names
-    .filter((name) => name.endsWith('.json') && !name.startsWith('.'))
-    .sort()
-    .reverse()
-    .map((name) => join(paths.sessionsDir, name));
 }
 
 /**

@@ -4,6 +4,7 @@
 
 import type { Clock } from '../platform/clock.js';
 import type { ProcessRunner } from '../platform/process.js';
+import { stopProcessTree, waitForProcessTree } from '../platform/terminate.js';
 
 export interface RunCommandOptions {
   argv: readonly string[];
@@ -41,7 +42,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunCommand
   const output = boundedTail(options.maxOutputBytes ?? 1024 * 1024);
   let stopReason: 'timeout' | 'interrupt' | undefined;
   let spawnError: NodeJS.ErrnoException | undefined;
-  const timers: NodeJS.Timeout[] = [];
+  let cancelKill: (() => void) | undefined;
 
   const [cmd, ...args] = options.argv;
   let child: ReturnType<ProcessRunner['spawnTree']>;
@@ -55,8 +56,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunCommand
   const stop = (reason: 'timeout' | 'interrupt') => {
     if (stopReason) return;
     stopReason = reason;
-    processRunner.killTree(child, 'SIGTERM');
-    timers.push(setTimeout(() => processRunner.killTree(child, 'SIGKILL'), options.graceMs ?? 2000));
+    cancelKill = stopProcessTree(child, processRunner, options.graceMs ?? 2000);
   };
   child.on('error', (error: NodeJS.ErrnoException) => {
     spawnError = error;
@@ -70,27 +70,15 @@ export async function runCommand(options: RunCommandOptions): Promise<RunCommand
     /* the command may exit before its stdin is closed */
   });
   child.stdin?.end();
-  timers.push(setTimeout(() => stop('timeout'), Math.max(0, options.timeoutMs)));
+  const timeout = setTimeout(() => stop('timeout'), Math.max(0, options.timeoutMs));
   const onAbort = () => stop('interrupt');
   if (options.signal?.aborted) onAbort();
   else options.signal?.addEventListener('abort', onAbort, { once: true });
 
-  const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    let settled = false;
-    const finish = (c: number | null, s: NodeJS.Signals | null) => {
-      if (settled) return;
-      settled = true;
-      resolve({ code: c, signal: s });
-    };
-    child.on('close', finish);
-    // A background process that left the group could hold the pipes open forever; once the
-    // command itself has exited, give the pipes a moment to drain and move on.
-    child.on('exit', (c, s) => setTimeout(() => finish(c, s), 2000).unref());
-    child.on('error', () => finish(null, null));
-  });
-  // Whatever the command left running in its group goes with it.
-  processRunner.killTree(child, 'SIGKILL');
-  for (const timer of timers) clearTimeout(timer);
+  // Whatever the command left running in its group goes with it (a hung test server, …).
+  const { code, signal } = await waitForProcessTree(child, processRunner);
+  clearTimeout(timeout);
+  cancelKill?.();
   options.signal?.removeEventListener('abort', onAbort);
 
   return {

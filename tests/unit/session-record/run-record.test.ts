@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { finishAttempt, startAttempt } from '../../../lib/session-record/attempts.js';
 import { addObservation } from '../../../lib/session-record/observations.js';
 import { recordGap, gapSample } from '../../../lib/session-record/gap.js';
-import { canTransition, newRunId, RunRecordError, runStatusForExit, transitionRun } from '../../../lib/session-record/run-record.js';
+import { canTransition, newRunId, newRunIdAfter, RunRecordError, runStatusForExit, transitionRun } from '../../../lib/session-record/run-record.js';
 import { RUN_STATUSES, runRecordSchema, type RunStatus } from '../../../lib/session-record/schema.js';
 import { newRecord, T0 } from './record-fixture.js';
 
@@ -80,5 +80,17 @@ describe('newRunId', () => {
     expect(newRunId(T0, () => 'a1b2c3')).toBe('20261130T031000Z-a1b2c3');
     expect(newRunId(T0)).toMatch(/^20261130T031000Z-[0-9a-f]{6}$/);
     expect(newRunId(T0) < newRunId(T0 + 1000)).toBe(true);
+  });
+});
+
+describe('newRunIdAfter', () => {
+  it('sorts after the newest record even within the same second or after the clock stepped back', () => {
+    const random = () => '000000';
+    expect(newRunIdAfter(undefined, T0, random)).toBe('20261130T031000Z-000000');
+    expect(newRunIdAfter('20261130T030000Z-ffffff', T0, random)).toBe('20261130T031000Z-000000');
+    // Same second, lower random part: the next second instead.
+    expect(newRunIdAfter('20261130T031000Z-ffffff', T0, random)).toBe('20261130T031001Z-000000');
+    // The clock went back an hour: still after the newest.
+    expect(newRunIdAfter('20261130T041000Z-abc123', T0, random)).toBe('20261130T041001Z-000000');
   });
 });

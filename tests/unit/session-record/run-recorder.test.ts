@@ -120,6 +120,41 @@ describe('RunRecorder', () => {
     expect(open().decision).toMatchObject({ kind: 'new', why: 'last-run-ended' });
   });
 
+  it('with saveEachChange: false, keeps changes in memory until flush() (the loop saves once per loop)', () => {
+    const { paths, clock, logger, onDisk } = setup();
+    const recorder = RunRecorder.open({ paths, promptFile: paths.prompt, testCommand: 'npm test', fresh: false, state: { logger, clock }, logger, saveEachChange: false });
+    const id = recorder.record.run_id;
+    expect(onDisk(id).status).toBe('pending');
+    recorder.activate();
+    runLoop(recorder, 1, clock);
+    expect(onDisk(id)).toMatchObject({ status: 'pending', attempts: [], observations: [] });
+    recorder.flush();
+    expect(onDisk(id)).toMatchObject({ status: 'active', attempts: [{ loop: 1, state: 'finished' }], last_verification: { loop: 1 } });
+    recorder.beginAttempt(2);
+    expect(onDisk(id).attempts).toHaveLength(1);
+    // end() always saves.
+    expect(recorder.end(2, 'same failures')).toBe('escalated');
+    expect(onDisk(id)).toMatchObject({ status: 'escalated', attempts: [{ state: 'finished' }, { loop: 2, state: 'running' }] });
+  });
+
+  it('masks secrets in what it keeps: agent output, command output and failure messages', () => {
+    const { paths, clock, logger, onDisk } = setup();
+    const redact = (text: string) => text.replaceAll('sk-secret-123', '[REDACTED]');
+    const recorder = RunRecorder.open({ paths, promptFile: paths.prompt, testCommand: 'npm test', fresh: false, state: { logger, clock }, logger, redact });
+    recorder.beginAttempt(1);
+    recorder.observe({ loop: 1, source: 'agent', exitCode: 0, durationMs: 1, raw: 'token sk-secret-123 used' });
+    const leaky: VerificationResult = {
+      ...failing,
+      failures: [{ name: 'env test', message: 'expected sk-secret-123 to be unset' }],
+      commands: [{ ...failing.commands[0]!, output: 'KEY=sk-secret-123', failures: [{ name: 'env test', message: 'expected sk-secret-123 to be unset' }] }],
+    };
+    recorder.recordVerification(1, leaky, nextSameFailures(initialSameFailures(), leaky));
+    const text = JSON.stringify(onDisk(recorder.record.run_id));
+    expect(text).not.toContain('sk-secret-123');
+    expect(onDisk(recorder.record.run_id).observations.map((o) => o.raw)).toEqual(['token [REDACTED] used', 'KEY=[REDACTED]']);
+    expect(onDisk(recorder.record.run_id).last_verification!.failures[0]!.message).toBe('expected [REDACTED] to be unset');
+  });
+
   it('ends a run that never started as failed when the agent cannot run', () => {
     const { open } = setup();
     const recorder = open();

@@ -1,0 +1,72 @@
+// The exit gate as a loop step: read what the last loop left (exit signals, the response
+// analysis, fix_plan.md), decide whether the run is done, and when it is, stop with the
+// message and the exit code that say why (completion, permission denials, completion conflict).
+
+import { existsSync, readFileSync } from 'node:fs';
+import { classifyPermissionDenials, suggestAllowedTools, splitAllowedTools } from '../core/allowed-tools-suggestion.js';
+import { formatPermissionHalt } from '../core/breaker-messages.js';
+import { emptyExitSignals } from '../core/exit-signals.js';
+import { evaluateExitGate, nextConflictCount, type ExitGateResult } from '../core/exit-gate.js';
+import { parseFixPlan } from '../core/fix-plan.js';
+import type { ResponseAnalysis } from '../core/response-analysis.js';
+import { EXIT } from '../errors.js';
+import { redactSecrets } from '../platform/logger.js';
+import { loadExitSignals, loadResponseAnalysis } from '../state/store.js';
+import { resetSession } from './agent-session.js';
+import { stopRun, type LoopRuntime, type RunStop } from './runtime.js';
+
+export function evaluateGate(rt: LoopRuntime): ExitGateResult {
+  const { paths, config } = rt;
+  const signals = existsSync(paths.exitSignals) ? loadExitSignals(paths, rt.state).value : emptyExitSignals();
+  const analysis = loadResponseAnalysis(paths, rt.state);
+  const plan = existsSync(paths.fixPlan) ? parseFixPlan(readFileSync(paths.fixPlan, 'utf8'), config.OPTIONAL_SECTIONS) : null;
+  const result = evaluateExitGate({
+    exitSignals: signals,
+    analysis: analysis.status === 'ok' ? (analysis.value as unknown as ResponseAnalysis) : null,
+    plan,
+    config: {
+      maxConsecutiveTestLoops: config.MAX_CONSECUTIVE_TEST_LOOPS,
+      maxConsecutiveDoneSignals: config.MAX_CONSECUTIVE_DONE_SIGNALS,
+      exitRequiresPlanComplete: config.EXIT_REQUIRES_PLAN_COMPLETE,
+      completionConflictLimit: config.COMPLETION_CONFLICT_LIMIT,
+    },
+    conflictCount: rt.conflictCount,
+  });
+  rt.conflictCount = nextConflictCount(rt.conflictCount, result);
+  return result;
+}
+
+export function exitFromGate(rt: LoopRuntime, gate: Extract<ExitGateResult, { kind: 'exit' }>): RunStop {
+  const { deps, paths, config } = rt;
+  if (gate.reason === 'permission_denied') {
+    const analysis = loadResponseAnalysis(paths, rt.state).value;
+    const allowed = splitAllowedTools(config.ALLOWED_TOOLS);
+    const denials = lastDenials(rt);
+    const { actionable } = classifyPermissionDenials(denials, allowed);
+    const suggestion = suggestAllowedTools(allowed, actionable.length > 0 ? actionable : denials);
+    // The box quotes the denied commands, which may carry a token: mask it as the logger does.
+    deps.stderr.write(redactSecrets(`${formatPermissionHalt(actionable.length > 0 ? actionable : denials, suggestion).join('\n')}\n`, deps.env));
+    resetSession(paths, 'permission_denied', rt.loopCount, rt.state);
+    return stopRun(EXIT.halted, 'halted', 'permission_denied', 'permission_denied',
+      `Permission denied: ${analysis.analysis.denied_commands.join(', ')}. Add to .ralphrc: ${suggestion.line}`);
+  }
+  if (gate.reason === 'completion_conflict') {
+    const items = gate.conflict?.openItems ?? [];
+    deps.logger.error(`Claude claimed completion ${gate.conflict?.count ?? 3} loops in a row, but fix_plan.md still has ${items.length} open item(s)`);
+    for (const item of items.slice(0, 10)) deps.stderr.write(`  - [ ] ${item}\n`);
+    resetSession(paths, 'completion_conflict', rt.loopCount, rt.state);
+    return stopRun(EXIT.halted, 'halted', 'completion_conflict', 'completion_conflict',
+      'Completion claimed while fix_plan.md has open items; tick finished items or set EXIT_REQUIRES_PLAN_COMPLETE=false');
+  }
+  deps.logger.success(`🏁 Graceful exit triggered: ${gate.reason}`);
+  resetSession(paths, 'project_complete', rt.loopCount, rt.state);
+  return stopRun(EXIT.ok, 'completed', gate.reason, 'graceful_exit');
+}
+
+function lastDenials(rt: LoopRuntime) {
+  const analysis = loadResponseAnalysis(rt.paths, rt.state).value as unknown as { analysis: { denied_commands?: string[] } };
+  return (analysis.analysis.denied_commands ?? []).map((entry) => {
+    const m = /^Bash\((.*)\)$/s.exec(entry);
+    return m ? { tool_name: 'Bash', tool_input: { command: m[1] } } : { tool_name: entry, tool_input: null };
+  });
+}

@@ -1,0 +1,125 @@
+// The iteration session record (.ralph/sessions/<run-id>.json) as the loop keeps it: opened at
+// startup (the last unfinished run resumes, or a new one starts; the decision is logged), one
+// attempt per agent call, written once per loop when the loop's outcome and verification are
+// known, and ended with the run's exit code. A `kill -9` mid-loop leaves the last finished loop
+// on disk, and the next `ralph` goes on from the loop after it. A dry run keeps no record.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { parseFixPlan } from '../core/fix-plan.js';
+import { failingCount, initialSameFailures, sameFailuresTripped } from '../core/verification.js';
+import { redactSecrets } from '../platform/logger.js';
+import { RunRecorder } from '../session-record/run-recorder.js';
+import { trackerFromSummary } from '../verify/verification-tracker.js';
+import { loadBreaker } from './guard-store.js';
+import type { IterationResult } from './iteration.js';
+import type { LoopRuntime, RunStop } from './runtime.js';
+
+/** What earlier attempts tried, told to the first loop of a resumed run. */
+const RESUME_CONTEXT_CHARS = 1200;
+/** An agent's reply is kept shorter than a test run's output: it is in the output log anyway. */
+const AGENT_RAW_BYTES = 4096;
+
+/**
+ * Open the record (resume or new), and carry a resumed run's loop number and verification
+ * state into the runtime. Sets rt.loopCount to the loop before the first one this process runs.
+ */
+export function openSessionRecord(rt: LoopRuntime, fresh: boolean): void {
+  if (rt.config.DRY_RUN) return;
+  const recorder = RunRecorder.open({
+    paths: rt.paths,
+    promptFile: rt.promptFile,
+    optionalSections: rt.config.OPTIONAL_SECTIONS,
+    testCommand: rt.verification.test?.command ?? null,
+    fresh,
+    state: rt.state,
+    logger: rt.deps.logger,
+    saveEachChange: false,
+    redact: (text) => redactSecrets(text, rt.deps.env),
+  });
+  rt.recorder = recorder;
+  rt.loopCount = recorder.firstLoop - 1;
+  const { decision } = recorder;
+  if (decision.kind === 'resume') {
+    rt.verify = trackerFromSummary(recorder.record.last_verification);
+    rt.resumeContext = recorder.resumeContext(RESUME_CONTEXT_CHARS) || undefined;
+    // The breaker that same failures opened was reset (cooldown, --reset-circuit): count again.
+    if (sameFailuresTripped(rt.verify.sameFailures, rt.config.CB_SAME_FAILURES_THRESHOLD) && loadBreaker(rt.paths, rt.state).state !== 'OPEN') {
+      rt.deps.logger.info('Same-failures count restarts: the circuit breaker it opened has been reset');
+      rt.verify = { ...rt.verify, sameFailures: initialSameFailures() };
+    }
+  }
+  recorder.activate();
+  recorder.flush();
+  rt.events.emit('run:opened', {
+    runId: recorder.record.run_id,
+    resumed: decision.kind === 'resume',
+    nextLoop: recorder.firstLoop,
+    cutOff: decision.kind === 'resume' ? decision.cutOff : [],
+  });
+}
+
+/** Before the agent call (in memory: the loop's one write comes when it is finished). */
+export function beginAttemptRecord(rt: LoopRuntime, loop: number): void {
+  rt.lastOutcome = 'unverified';
+  rt.loopCostBefore = rt.run.spend.run.costUsd;
+  rt.recorder?.beginAttempt(loop);
+}
+
+/**
+ * The loop's outcome and verification are known: finish its attempt, take a gap sample, save
+ * the record (the loop's one write), then tell subscribers the iteration is complete.
+ */
+export function finishAttemptRecord(rt: LoopRuntime, loop: number, result: IterationResult): void {
+  const { recorder } = rt;
+  const { run, failure, analysis } = result;
+  const s = run.summary;
+  if (recorder) {
+    recorder.observe({
+      loop,
+      source: 'agent',
+      command: rt.agentCommand,
+      exitCode: run.exitCode,
+      durationMs: run.durationMs,
+      raw: s.resultText,
+      maxRawBytes: AGENT_RAW_BYTES,
+      data: { result: failure.kind, run: run.kind, files_changed: result.filesChanged.length },
+    });
+    recorder.finishAttempt({
+      loop,
+      outcome: rt.lastOutcome,
+      agentResult: failure.kind,
+      agentSessionId: s.sessionId ?? null,
+      tokens: { input: s.usage.input, output: s.usage.output, cache_read: s.usage.cacheRead, cache_creation: s.usage.cacheCreation },
+      costUsd: rt.run.spend.run.costUsd - rt.loopCostBefore,
+      filesChanged: result.filesChanged,
+      action: analysis?.analysis.work_summary || ('message' in failure ? `agent ${failure.kind}: ${failure.message}` : undefined),
+      openItems: countOpenItems(rt),
+      failingTests: rt.verification.commands.length > 0 && rt.verify.latest ? failingCount(rt.verify.latest) : null,
+    });
+    recorder.flush();
+  }
+  rt.events.emit('iteration:completed', { ...result.completed, verification: rt.lastOutcome });
+}
+
+/**
+ * Stopped by a signal or a crash mid-loop: the running attempt is saved, and a resume runs it
+ * again. Best effort: on the way out, a failed write must not hide why the run stopped.
+ */
+export function saveUnfinishedAttempt(rt: LoopRuntime): void {
+  try {
+    rt.recorder?.flush();
+  } catch (error) {
+    rt.deps.logger.warn(`Could not save the session record: ${(error as Error).message}`);
+  }
+}
+
+/** The run stopped: converged (0), escalated (2) or failed (1); a limit or an interrupt keeps it resumable. */
+export function endSessionRecord(rt: LoopRuntime, result: RunStop): void {
+  const status = rt.recorder?.end(result.exitCode, result.message ?? result.exitReason);
+  if (status && rt.recorder) rt.deps.logger.info(`Session record ${rt.recorder.record.run_id}: ${status}`);
+}
+
+function countOpenItems(rt: LoopRuntime): number | null {
+  if (!existsSync(rt.paths.fixPlan)) return null;
+  return parseFixPlan(readFileSync(rt.paths.fixPlan, 'utf8'), rt.config.OPTIONAL_SECTIONS).blockingUnchecked;
+}

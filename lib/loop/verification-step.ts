@@ -1,0 +1,139 @@
+// The verification gate as loop steps. After a loop that changed files the project's own test
+// command (and QUALITY_GATES) runs; the result is tracked (the same failures CB_SAME_FAILURES_
+// THRESHOLD loops in a row open the circuit breaker), logged and kept in the session record,
+// and the next loop is told what fails. Before a completion claim is accepted the gate must
+// pass on the current code. With nothing to run, every step returns at once.
+
+import { formatHaltBox } from '../core/breaker-messages.js';
+import type { ExitGateResult } from '../core/exit-gate.js';
+import { openBreakerForSameFailures } from '../core/verification.js';
+import { EXIT } from '../errors.js';
+import { runVerificationGate } from '../verify/run-gate.js';
+import { describeVerification, type VerificationResult } from '../verify/verification-result.js';
+import {
+  checkTrackedCompletion,
+  noteFilesChanged,
+  shouldRunGateAfterLoop,
+  trackGateResult,
+  trackLoopWithoutGate,
+  type TrackedVerification,
+} from '../verify/verification-tracker.js';
+import { resetSession } from './agent-session.js';
+import { reportBreakerTransition } from './breaker.js';
+import { loadBreaker, saveBreaker } from './guard-store.js';
+import { CONTINUE, stopRun, type LoopRuntime, type RunStop, type StepResult } from './runtime.js';
+
+/** A step's outcome, or: a stop signal arrived while the gate ran (its result is not counted). */
+export type VerificationStepResult = StepResult | { kind: 'interrupted' };
+
+export interface LoopVerificationInput {
+  loop: number;
+  filesChanged: number;
+  /** The agent finished its work (ok, or a timeout that changed files): its changes are judged. */
+  productive: boolean;
+}
+
+/**
+ * After an agent call: the gate runs when the loop changed files (or, in a resumed run, until it
+ * has run once — files may have changed while ralph was down). A productive loop that changed
+ * nothing counts the unchanged failures once more. Sets rt.verify and rt.lastOutcome.
+ */
+export async function verifyAfterLoop(rt: LoopRuntime, input: LoopVerificationInput): Promise<VerificationStepResult> {
+  const commands = rt.verification.commands.length;
+  if (commands === 0) return CONTINUE;
+  rt.verify = noteFilesChanged(rt.verify, input.loop, input.filesChanged);
+  if (!input.productive) return CONTINUE;
+
+  const threshold = rt.config.CB_SAME_FAILURES_THRESHOLD;
+  let tracked: TrackedVerification | null;
+  if (shouldRunGateAfterLoop(input.filesChanged, commands) || !rt.verify.trusted) {
+    const result = await runGate(rt, input.loop);
+    if (rt.stop.received) return { kind: 'interrupted' };
+    tracked = trackGateResult(rt.verify, input.loop, result, threshold);
+    keepGateResult(rt, input.loop, result, tracked);
+  } else {
+    tracked = trackLoopWithoutGate(rt.verify, threshold);
+  }
+  if (!tracked) return CONTINUE;
+  rt.verify = tracked.state;
+  rt.lastOutcome = tracked.outcome;
+  return tracked.tripped ? haltForSameFailures(rt, input.loop, tracked.reason) : CONTINUE;
+}
+
+/** What to do with the exit gate's completion: accept it, or go on because the gate fails. */
+export type CompletionStepResult = { kind: 'proceed' } | { kind: 'blocked' } | { kind: 'interrupted' } | RunStop;
+
+/**
+ * The exit gate said the work is done. When completion requires verification and no fresh
+ * result exists, the gate runs now on what the previous loop left (recorded under that loop).
+ * A failing gate blocks the completion: the loop goes on and the agent is told what fails.
+ */
+export async function checkCompletionClaim(rt: LoopRuntime, gate: Extract<ExitGateResult, { kind: 'exit' }>): Promise<CompletionStepResult> {
+  // A dry run runs nothing, tests included.
+  const requiredForExit = rt.verification.requiredForExit && !rt.config.DRY_RUN;
+  let check = checkTrackedCompletion(rt.verify, gate, requiredForExit);
+  if (check.kind === 'verify') {
+    const loop = Math.max(0, rt.loopCount - 1);
+    const result = await runGate(rt, loop);
+    if (rt.stop.received) return { kind: 'interrupted' };
+    const tracked = trackGateResult(rt.verify, loop, result, rt.config.CB_SAME_FAILURES_THRESHOLD);
+    rt.verify = tracked.state;
+    keepGateResult(rt, loop, result, tracked);
+    // That loop's attempt is already on disk: this result is saved on its own.
+    rt.recorder?.flush();
+    if (tracked.tripped) return haltForSameFailures(rt, loop, tracked.reason);
+    check = checkTrackedCompletion(rt.verify, gate, requiredForExit);
+  }
+  if (check.kind === 'proceed') return check;
+  // 'verify' again cannot happen (the result is fresh now); treat it as not verified.
+  rt.deps.logger.warn(check.kind === 'blocked' ? check.reason : `Completion claimed (${gate.reason}) but the verification gate gave no result; continuing`);
+  return { kind: 'blocked' };
+}
+
+async function runGate(rt: LoopRuntime, loop: number): Promise<VerificationResult> {
+  const { deps, verification } = rt;
+  const commands = verification.commands.map((c) => c.command);
+  deps.logger.info(`Verification gate: running ${commands.join(' then ')}`);
+  rt.status.progress({ status: 'verifying', lastOutput: commands[0] });
+  rt.events.emit('verification:started', { loop, commands });
+  return runVerificationGate({
+    commands: verification.commands,
+    projectDir: rt.paths.projectDir,
+    env: deps.env,
+    timeoutMs: verification.timeoutMs,
+    graceMs: rt.config.KILL_GRACE_SECONDS * 1000,
+    processRunner: deps.processRunner,
+    clock: deps.clock,
+    signal: rt.stop.signal,
+  });
+}
+
+/** Log it, tell subscribers, and put it in the session record (saved with the loop). */
+function keepGateResult(rt: LoopRuntime, loop: number, result: VerificationResult, tracked: TrackedVerification): void {
+  const line = describeVerification(result);
+  if (result.status === 'passed') rt.deps.logger.success(line);
+  else rt.deps.logger.warn(line);
+  rt.recorder?.recordVerification(loop, result, tracked.state.sameFailures);
+  rt.events.emit('verification:completed', {
+    loop,
+    status: result.status,
+    passed: result.passed,
+    failed: result.failed,
+    skipped: result.skipped,
+    durationMs: result.durationMs,
+    outcome: tracked.outcome,
+    failing: result.failures.map((f) => f.name),
+  });
+}
+
+/** The same failures lasted too long: open the breaker (exit 2), naming the tests. */
+function haltForSameFailures(rt: LoopRuntime, loop: number, reason: string): RunStop {
+  const { deps, paths } = rt;
+  const now = deps.clock.now();
+  const opened = openBreakerForSameFailures(loadBreaker(paths, rt.state), reason, loop, now);
+  saveBreaker(paths, opened, rt.state);
+  if (opened.transition) reportBreakerTransition(deps.logger, opened.transition, rt.events);
+  resetSession(paths, 'circuit_breaker_trip', loop, rt.state);
+  deps.stderr.write(`${formatHaltBox(opened.state, { now }).join('\n')}\n`);
+  return stopRun(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', `Circuit breaker opened: ${reason}`);
+}

@@ -1,0 +1,46 @@
+// Ending a process tree that ProcessRunner.spawnTree started, and waiting for it to be gone:
+// SIGTERM to the whole group, SIGKILL after a grace period for whatever ignored it, and a wait
+// that does not hang on pipes an escaped grandchild holds open. Shared by the agent run
+// (lib/agents/run-agent.ts) and the verification gate's commands (lib/verify/run-command.ts).
+
+import type { ChildProcess } from 'node:child_process';
+import type { ProcessRunner } from './process.js';
+
+export interface TreeExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** After the child itself exits, how long its pipes may stay open before the wait moves on. */
+const PIPE_DRAIN_MS = 2000;
+
+/**
+ * SIGTERM to the child's process group now, SIGKILL after graceMs: the child (or a tool it
+ * started) may ignore SIGTERM. Returns the function that cancels the SIGKILL once it is gone.
+ */
+export function stopProcessTree(child: ChildProcess, runner: ProcessRunner, graceMs: number): () => void {
+  runner.killTree(child, 'SIGTERM');
+  const timer = setTimeout(() => runner.killTree(child, 'SIGKILL'), graceMs);
+  return () => clearTimeout(timer);
+}
+
+/**
+ * The child's exit, once its pipes have closed — or PIPE_DRAIN_MS after it exited, when a
+ * process that left the group keeps them open — and then whatever it left running in its group
+ * is killed. Resolves with nulls when the child could not be started.
+ */
+export async function waitForProcessTree(child: ChildProcess, runner: ProcessRunner): Promise<TreeExit> {
+  const exit = await new Promise<TreeExit>((resolve) => {
+    let settled = false;
+    const finish = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (settled) return;
+      settled = true;
+      resolve({ code, signal });
+    };
+    child.on('close', finish);
+    child.on('exit', (code, signal) => setTimeout(() => finish(code, signal), PIPE_DRAIN_MS).unref());
+    child.on('error', () => finish(null, null));
+  });
+  runner.killTree(child, 'SIGKILL');
+  return exit;
+}
