@@ -59,8 +59,9 @@ export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
 
   const done = (async (): Promise<RawAgentRun> => {
     await mkdir(dirname(options.outputLogPath), { recursive: true });
-    const out = createWriteStream(options.outputLogPath);
-    const err = createWriteStream(options.stderrLogPath);
+    // The raw transcript may hold whatever the agent read or printed: owner-only, like session files.
+    const out = createWriteStream(options.outputLogPath, { mode: 0o600 });
+    const err = createWriteStream(options.stderrLogPath, { mode: 0o600 });
     // A failed log write (disk full) must not crash the run with an unhandled 'error' event:
     // the output is still read from the pipe, and the next state write reports the problem.
     for (const stream of [out, err]) stream.on('error', () => undefined);

@@ -1,7 +1,7 @@
 // --dry-run: show exactly what one loop would run — the argv, the appended context and the
 // settings that shape it — without starting the agent or counting a call.
 
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { buildInvocation } from '../agents/claude-code.js';
 import { splitAllowedTools } from '../config/schema.js';
 import { buildLoopContext } from '../core/loop-context.js';
@@ -33,6 +33,8 @@ export function describeDryRun(rt: LoopRuntime, loop: number): void {
     '[DRY RUN] Simulation complete — no API call was made',
   ];
   deps.stdout.write(`${lines.join('\n')}\n`);
+  // The live-output pane of `ralph --monitor` shows it too.
+  appendFileSync(rt.paths.liveLog, `${lines.join('\n')}\n`);
 }
 
 function quoteForDisplay(arg: string): string {

@@ -17,7 +17,9 @@ import { writeJsonAtomic } from '../state/atomic-write.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import { resetSession, touchRalphSession } from './agent-session.js';
 import { breakerThresholds, reportBreakerTransition } from './breaker.js';
+import { createBackup } from './backup.js';
 import { describeDryRun } from './dry-run.js';
+import { pruneAgentLogs } from './log-retention.js';
 import { evaluateGate, exitFromGate } from './exit-step.js';
 import { clearUsageWait, loadBreaker, loadUsageWait, recoverBreaker, saveRateWindow, saveUsageWait } from './guard-store.js';
 import { runIteration, type IterationResult } from './iteration.js';
@@ -36,6 +38,7 @@ export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
   rmSync(paths.responseAnalysis, { force: true });
   rt.events.emit('run:started', { loopCount: rt.loopCount, maxCallsPerHour: rt.config.MAX_CALLS_PER_HOUR });
 
+  let dryRunLoops = 0;
   for (;;) {
     if (rt.stop.received) return interrupted(rt);
     rt.loopCount++;
@@ -53,14 +56,15 @@ export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
 
     if (rt.config.DRY_RUN) {
       describeDryRun(rt, rt.loopCount);
-      rt.callsMade++;
+      dryRunLoops++;
       const limit = rt.config.MAX_LOOPS > 0 ? rt.config.MAX_LOOPS : 1;
-      if (rt.callsMade >= limit) {
+      if (dryRunLoops >= limit) {
         return finish(rt, { kind: 'stop', exitCode: EXIT.ok, status: 'completed', exitReason: 'dry_run_complete', lastAction: 'dry_run' });
       }
       continue;
     }
 
+    if (rt.config.ENABLE_BACKUP) await backUpWorkingTree(rt);
     // The call is counted before it is made, so a crash mid-call still counts it (#196).
     const before = rt.rate;
     rt.rate = countCall(rt.rate);
@@ -70,6 +74,7 @@ export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
     rt.events.emit('iteration:started', { loop: rt.loopCount, callsThisHour: rt.rate.calls });
     beginAttemptRecord(rt, rt.loopCount);
     const result = await runIteration(rt, rt.loopCount);
+    pruneAgentLogs(paths.logsDir, rt.config.LOG_RETENTION);
     const next = await afterIteration(rt, result);
     if (next.kind === 'stop') return finish(rt, next);
     deps.logger.log('LOOP', `=== Completed Loop #${rt.loopCount} ===`);
@@ -77,6 +82,21 @@ export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
       await deps.clock.sleep(rt.config.LOOP_DELAY_SECONDS * 1000, rt.stop.signal);
     }
   }
+}
+
+/** --backup: the whole working tree, before the agent touches it; never fails the loop. */
+async function backUpWorkingTree(rt: LoopRuntime): Promise<void> {
+  const { deps, paths } = rt;
+  const backup = await createBackup({
+    projectDir: paths.projectDir,
+    loop: rt.loopCount,
+    processRunner: deps.processRunner,
+    env: deps.env,
+    keep: rt.config.BACKUP_KEEP,
+    now: deps.clock.now(),
+  });
+  if ('ref' in backup) deps.logger.info(`Backup before loop #${rt.loopCount}: ${backup.ref}`);
+  else deps.logger.warn(`Backup skipped: ${backup.skipped}`);
 }
 
 type GuardResult = StepResult | { kind: 'wait' };
@@ -139,7 +159,6 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
     now(),
   );
   if (budget) {
-    deps.logger.warn(budget.reason);
     return stop(EXIT.limit, 'stopped', budget.exitReason, 'budget_reached', budget.reason);
   }
 
@@ -164,7 +183,6 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
 
   if (config.MAX_LOOPS > 0 && rt.callsMade >= config.MAX_LOOPS && !config.DRY_RUN) {
     const reason = `Loop budget reached: ${rt.callsMade} of --max-loops ${config.MAX_LOOPS} loops done`;
-    deps.logger.warn(reason);
     return stop(EXIT.limit, 'stopped', 'max_loops_reached', 'budget_reached', reason);
   }
   return CONTINUE;

@@ -15,6 +15,7 @@ import type { StateReadOptions } from '../state/state-file.js';
 import { AgentDisplay } from './agent-display.js';
 import { initRalphSession } from './agent-session.js';
 import { LoopEvents } from './events.js';
+import { attachNotifications } from './notifications.js';
 import { loadRateWindow, newRunState, saveRateWindow, saveRunState } from './guard-store.js';
 import { runLoop } from './run-loop.js';
 import type { LoopRuntime } from './runtime.js';
@@ -63,6 +64,9 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   const lock = acquireProjectLock(paths, { pid: process.pid, logger: deps.logger });
   const state: StateReadOptions = { logger: deps.logger, clock: deps.clock };
   const events = options.events ?? new LoopEvents();
+  const notifications = config.ENABLE_NOTIFICATIONS
+    ? attachNotifications(events, { env: deps.env, processRunner: deps.processRunner, logger: deps.logger, stderr: deps.stderr })
+    : undefined;
   const now = deps.clock.now();
   const status = new StatusWriter({
     paths,
@@ -119,12 +123,14 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     }
     // Only a run that stopped for a reason ends its record: a crash (a throw) stays resumable.
     endSessionRecord(rt, result);
-    deps.logger.info(`Loops: ${rt.loopCount}, API calls this run: ${rt.callsMade}, exit reason: ${result.exitReason}`);
+    deps.logger.info(`Stopped at loop #${rt.loopCount} after ${rt.callsMade} agent call(s) this run; exit reason: ${result.exitReason}`);
     return result.exitCode;
   } finally {
     saveUnfinishedAttempt(rt);
     rt.stop.dispose();
     lock.release();
+    // A last notification (completion, halt) may still be on its way: at most a few seconds.
+    await notifications?.settled();
   }
 }
 

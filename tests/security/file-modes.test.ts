@@ -1,8 +1,8 @@
 // Files that may hold secrets get the modes DESIGN.md §7 names, exactly, whatever the umask:
 // `.ralph/.claude_session_id` (a resumable session) and the `.ralphrc` the generators write
-// (ralph-enable-ci, ralph-setup, ralph-import) are 0600.
+// (ralph-enable-ci, ralph-setup, ralph-import) are 0600, and so are the raw agent transcripts.
 
-import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -55,6 +55,10 @@ describe('modes of files that may hold secrets', () => {
     expect(again.code, again.stderr).toBe(3);
     expect(JSON.parse(readFileSync(session, 'utf8')).timestamp, again.stderr).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(modeOf(session)).toBe('600');
+    // The raw agent transcripts may hold whatever the agent read: owner-only too.
+    const logs = readdirSync(p.path('.ralph/logs')).filter((f) => /^claude_(output|stderr)_/.test(f));
+    expect(logs.length).toBeGreaterThanOrEqual(4);
+    for (const log of logs) expect(modeOf(p.path(`.ralph/logs/${log}`)), log).toBe('600');
   }, 60_000);
 
   it('ralph-enable-ci writes .ralphrc 0600', async () => {
