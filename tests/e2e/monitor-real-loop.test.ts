@@ -45,7 +45,7 @@ describe('ralph --monitor', () => {
     expect([...panes.keys()].sort()).toEqual(['Claude Output', 'Ralph Loop', 'Status']);
     await waitFor('the loop to finish both dry-run loops', () => /Loop #2 would execute/.test(t.capture(panes.get('Ralph Loop')!)), 20_000);
     expect(t.capture(panes.get('Ralph Loop')!)).toContain('[DRY RUN] Simulation complete');
-    await waitFor('the live output pane', () => /Ralph Live Output|DRY RUN/.test(t.capture(panes.get('Claude Output')!)));
+    await waitFor('the live output pane', () => /\[DRY RUN\] Loop #2 would execute/.test(t.capture(panes.get('Claude Output')!)), 20_000);
     await waitFor('the dashboard', () => /RALPH MONITOR/i.test(t.capture(panes.get('Status')!)), 20_000);
     expect(t.status('has-session')).toBe(0);
   });
