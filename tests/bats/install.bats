@@ -12,7 +12,7 @@ setup() {
   run bash "$REPO/install.sh"
   [ "$status" -eq 0 ]
   version="$(node -p "require('$REPO/package.json').version")"
-  run env -i HOME="$HOME" PATH="$HOME/.local/bin:$(dirname "$(command -v node)"):/usr/bin:/bin" bash -lc 'ralph --version'
+  run env -i HOME="$HOME" PATH="$HOME/.local/bin:$(dirname "$(command -v node)"):/usr/bin:/bin" bash -c 'ralph --version'
   [ "$status" -eq 0 ]
   [ "$output" = "ralph $version" ]
 }
