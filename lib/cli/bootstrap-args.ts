@@ -2,7 +2,6 @@
 // unknown flags rejected, no built-in help/version (each command prints its own), the last of a
 // repeated flag wins, and parse failures become a UsageError the command maps to its exit code.
 
-import { readFileSync } from 'node:fs';
 import yargs, { type Argv } from 'yargs';
 
 export class UsageError extends Error {
@@ -34,17 +33,5 @@ export function parseNonNegativeInteger(flag: string, value: unknown): number | 
   return Number(text);
 }
 
-let cachedVersion: string | undefined;
 
 /** This package's version from package.json (for -v/--version). */
-export function packageVersion(): string {
-  if (cachedVersion === undefined) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
-      cachedVersion = typeof pkg.version === 'string' ? pkg.version : '0.0.0';
-    } catch {
-      cachedVersion = '0.0.0';
-    }
-  }
-  return cachedVersion;
-}

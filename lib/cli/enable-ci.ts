@@ -15,7 +15,8 @@ import { chooseClaudeCodeCmd, taskSourcesList } from '../project/render-control-
 import { importTasks, type TaskSourceName } from '../tasks/import-tasks.js';
 import { countTaskLines } from '../tasks/task-line.js';
 import type { TaskSourceResult } from '../tasks/task-source-result.js';
-import { createParser, packageVersion, parseNonNegativeInteger, UsageError } from './bootstrap-args.js';
+import { createParser, parseNonNegativeInteger, UsageError } from './bootstrap-args.js';
+import { readPackageVersion } from './package-info.js';
 import { runMain } from './error-funnel.js';
 import { formatFileOutcomes } from './messages-enable.js';
 import {
@@ -110,7 +111,7 @@ export async function main(argv: string[]): Promise<number> {
   if (args.version) {
     // As in the Bash tool, JSON only when --json came before -v/--version.
     const versionAt = argv.findIndex((arg) => arg === '-v' || arg === '--version');
-    process.stdout.write(`${formatVersion(packageVersion(), argv.indexOf('--json') > -1 && argv.indexOf('--json') < versionAt)}\n`);
+    process.stdout.write(`${formatVersion(readPackageVersion(), argv.indexOf('--json') > -1 && argv.indexOf('--json') < versionAt)}\n`);
     return ENABLE_CI_EXIT.success;
   }
   try {

@@ -18,7 +18,8 @@ import { countBeadsIssues } from '../tasks/beads-tasks.js';
 import { countGitHubIssues } from '../tasks/github-tasks.js';
 import { importTasks, type TaskSourceName } from '../tasks/import-tasks.js';
 import { countTaskLines } from '../tasks/task-line.js';
-import { createParser, packageVersion, parseNonNegativeInteger, UsageError } from './bootstrap-args.js';
+import { createParser, parseNonNegativeInteger, UsageError } from './bootstrap-args.js';
+import { readPackageVersion } from './package-info.js';
 import { runMain } from './error-funnel.js';
 import { ENABLE_HELP, ENABLE_VERSION_PREFIX, formatFileOutcomes, NEXT_STEPS, phaseTitle, WIZARD_BANNER } from './messages-enable.js';
 import { createPrompter, type Prompter } from './prompts.js';
@@ -75,7 +76,7 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.invalidArgs;
   }
   if (args.help || args.version) {
-    process.stdout.write(args.help ? ENABLE_HELP : `${ENABLE_VERSION_PREFIX} ${packageVersion()}\n`);
+    process.stdout.write(args.help ? ENABLE_HELP : `${ENABLE_VERSION_PREFIX} ${readPackageVersion()}\n`);
     return EXIT.success;
   }
   const prompter = createPrompter({ input: process.stdin, output: process.stderr });
