@@ -3,7 +3,7 @@
 // least useful part. Layout and fitting to the terminal live in render.ts.
 
 import { visibleWidth, sanitizeText, type Segment, type Style } from './ansi.js';
-import type { DashboardSnapshot } from './snapshot.js';
+import type { DashboardSnapshot, RunView } from './snapshot.js';
 import { formatClock, formatDuration, hourKeyOf, secondsUntilNextHour } from './time-format.js';
 
 export type Line = Segment[];
@@ -146,7 +146,15 @@ export function renderPlanSection(snap: DashboardSnapshot, ctx: SectionContext):
   if (plan.total === 0) return [[{ text: 'fix_plan.md has no checklist items', style: 'dim' }]];
   const pct = Math.round((plan.done / plan.total) * 100);
   const optional = plan.optionalOpen > 0 ? ` · ${plan.optionalOpen} optional open` : '';
-  return [barLine('', `${plan.done}/${plan.total} done`, `(${pct}%)${optional}`, plan.done / plan.total, ctx.columns, true)];
+  const lines = [barLine('', `${plan.done}/${plan.total} done`, `(${pct}%)${optional}`, plan.done / plan.total, ctx.columns, true)];
+  if (snap.run) lines.push(renderRunLine(snap.run));
+  return lines;
+}
+
+/** The run record's gap to the goal and its trend: `Run active · 3 attempts · gap 2 (…) ↓ improving`. */
+function renderRunLine(run: RunView): Line {
+  const attempts = `${run.attempts} attempt${run.attempts === 1 ? '' : 's'}`;
+  return [{ text: `Run ${run.status} · ${attempts}${run.gapText ? ` · ${run.gapText}` : ''}` }];
 }
 
 export function renderAnalysisSection(snap: DashboardSnapshot): Line[] {

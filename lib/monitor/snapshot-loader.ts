@@ -8,7 +8,9 @@ import { basename, join } from 'node:path';
 import { ralphPaths } from '../state/paths.js';
 import { isProcessAlive } from '../state/process-alive.js';
 import { assembleSnapshot, type ParseMemo } from './assemble-snapshot.js';
-import type { DashboardSnapshot, StateTexts } from './snapshot.js';
+import { listRunRecordFiles } from '../session-record/record-files.js';
+import { readRunSummaryForStatus, type RunStatusSummary } from '../session-record/status-summary.js';
+import type { DashboardSnapshot, RunView, StateTexts } from './snapshot.js';
 
 export interface SnapshotLoaderOptions {
   projectDir: string;
@@ -62,6 +64,9 @@ export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLo
   const cache = new Map<keyof StateTexts, CachedFile>();
   const memo: ParseMemo = new Map();
   let lastDirFound: boolean | undefined;
+  // The newest run record (.ralph/sessions/<run-id>.json): re-read only when it changed.
+  let runStamp = '';
+  let run: RunView | undefined;
 
   return {
     async load() {
@@ -77,6 +82,13 @@ export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLo
           cache.set(spec.key, stamp === 'missing' ? { stamp } : { stamp, ...(await readSpec(spec)) });
         }),
       );
+      const newestRecord = listRunRecordFiles(paths)[0];
+      const stamp = newestRecord ? `${newestRecord}|${statStamp(newestRecord)}` : '';
+      if (stamp !== runStamp) {
+        runStamp = stamp;
+        run = toRunView(readRunSummaryForStatus(paths));
+        changed = true;
+      }
       const texts: StateTexts = {};
       const readWarnings: string[] = [];
       for (const spec of files) {
@@ -93,9 +105,14 @@ export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLo
         isProcessAlive,
         memo,
       });
-      return { snapshot, changed };
+      return { snapshot: run ? { ...snapshot, run } : snapshot, changed };
     },
   };
+}
+
+function toRunView(summary: RunStatusSummary | null): RunView | undefined {
+  if (!summary) return undefined;
+  return { status: summary.status, attempts: summary.attempts, gapText: summary.gap_text };
 }
 
 /** One-shot load (`ralph-monitor --once`, tests, the bench). */

@@ -83,6 +83,14 @@ export interface QueueView {
   current?: string;
 }
 
+/** The newest iteration session record (ours): its state and the distance to the goal. */
+export interface RunView {
+  status: string;
+  attempts: number;
+  /** e.g. `gap 3 (2 open items + 1 failing test) ↓ improving` */
+  gapText: string;
+}
+
 export interface DashboardSnapshot {
   projectDir: string;
   takenAt: number;
@@ -95,6 +103,7 @@ export interface DashboardSnapshot {
   plan?: PlanProgress;
   usageWait?: UsageWaitView;
   queue?: QueueView;
+  run?: RunView;
   ralphLogTail: string[];
   liveTail: string[];
   warnings: string[];

@@ -1,0 +1,28 @@
+// The dashboard shows the run record's gap to the goal and its trend, read from the newest
+// .ralph/sessions/<run-id>.json that a real loop wrote.
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadSnapshot } from '../../../lib/monitor/snapshot-loader.js';
+import { renderFrame } from '../../../lib/monitor/render.js';
+import { loopProject, type LoopProject } from '../../helpers/loop-harness.js';
+
+let p: LoopProject | undefined;
+afterEach(() => p?.cleanup());
+
+describe('dashboard run record', () => {
+  it('shows the run state, attempts and the gap with its trend, within 60 columns', async () => {
+    p = loopProject(
+      { calls: [{ writeFiles: { 'a.txt': 'a' }, tickFixPlan: 1, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } }] },
+      { files: { '.ralph/fix_plan.md': '- [ ] one\n- [ ] two\n- [ ] three\n' } },
+    );
+    const result = await p.run({ MAX_LOOPS: 2 });
+    expect(result.exitCode).toBe(3);
+    const snapshot = await loadSnapshot(p.project.dir, p.clock.now());
+    expect(snapshot.run).toMatchObject({ status: 'active', attempts: 2 });
+    expect(snapshot.run!.gapText).toMatch(/^gap 1 .*open item/);
+    const frame = renderFrame(snapshot, { columns: 60, color: false, now: p.clock.now() });
+    const line = frame.find((l) => l.startsWith('Run active'));
+    expect(line).toMatch(/^Run active · 2 attempts · gap 1/);
+    for (const l of frame) expect(l.length).toBeLessThanOrEqual(60);
+  });
+});
