@@ -98,12 +98,13 @@ export function loadResponseAnalysis(
   return readStateFile(paths.responseAnalysis, responseAnalysisFileSchema, defaultResponseAnalysisFile(), options);
 }
 
+/** Mode 600: it keeps the agent's whole result text, which may quote anything it read. */
 export function saveResponseAnalysis(
   paths: Pick<Paths, 'responseAnalysis'>,
   value: ResponseAnalysisFile,
   write?: WriteAtomicOptions,
 ): void {
-  writeJsonAtomic(paths.responseAnalysis, value, write);
+  writeJsonAtomic(paths.responseAnalysis, value, { mode: 0o600, ...write });
 }
 
 export function loadCircuitBreaker(

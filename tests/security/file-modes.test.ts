@@ -59,6 +59,7 @@ describe('modes of files that may hold secrets', () => {
     const logs = readdirSync(p.path('.ralph/logs')).filter((f) => /^claude_(output|stderr)_/.test(f));
     expect(logs.length).toBeGreaterThanOrEqual(4);
     for (const log of logs) expect(modeOf(p.path(`.ralph/logs/${log}`)), log).toBe('600');
+    expect(modeOf(p.path('.ralph/.response_analysis'))).toBe('600');
   }, 60_000);
 
   it('ralph-enable-ci writes .ralphrc 0600', async () => {
