@@ -34,7 +34,19 @@ export async function showStatus(options: ShowStatusOptions): Promise<number> {
   const parsed = tryParse(raw);
   // Like the Bash tool: pretty JSON when it parses, the raw text otherwise.
   options.write(parsed === undefined ? raw : `${JSON.stringify(parsed, null, 2)}\n`);
+  const stale = staleRunningPid(parsed);
+  if (stale !== undefined) {
+    options.write(`Note: the ralph process that wrote this (pid ${stale}) is no longer running; run ralph to resume.\n`);
+  }
   return 0;
+}
+
+/** A status that still says `running` although its writer is gone (killed with -9, a crash). */
+function staleRunningPid(status: unknown): number | undefined {
+  if (typeof status !== 'object' || status === null) return undefined;
+  const { status: state, pid } = status as { status?: unknown; pid?: unknown };
+  if (state !== 'running' || typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return undefined;
+  return isProcessAlive(pid) ? undefined : pid;
 }
 
 /**

@@ -74,6 +74,18 @@ describe('ralph command line', () => {
     expect(r.stdout).toContain('"loop_count": 3');
   });
 
+  it('--status says when the ralph that wrote a running status is gone', async () => {
+    const p = project();
+    const { spawnSync } = await import('node:child_process');
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    writeFileSync(p.path('.ralph/status.json'), JSON.stringify({ loop_count: 3, status: 'running', last_action: 'executing', pid: dead }));
+    const r = await runCli('ralph', ['--status'], { cwd: p.dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`Note: the ralph process that wrote this (pid ${dead}) is no longer running`);
+    writeFileSync(p.path('.ralph/status.json'), JSON.stringify({ loop_count: 3, status: 'running', pid: process.pid }));
+    expect((await runCli('ralph', ['--status'], { cwd: p.dir })).stdout).not.toContain('Note:');
+  });
+
   it('--status without a status file says so and exits 0', async () => {
     const p = project();
     const r = await runCli('ralph', ['--status'], { cwd: p.dir });
