@@ -16,6 +16,7 @@ import { cpSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median, row } from './bench/rows.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const dist = (path) => new URL(`../dist/${path}`, import.meta.url).href;
@@ -28,14 +29,9 @@ const IDLE_CPU_BUDGET_PCT = 1;
 const IDLE_WINDOWS = 5;
 const IDLE_WINDOW_MS = 4000;
 
+/** One bench row as a JSON line, the protocol scripts/bench.mjs reads. */
 function emit(what, value, unit, budget) {
-  const row = { what, value: Number(value.toFixed(3)), unit, budget, ok: value <= budget };
-  process.stdout.write(`${JSON.stringify(row)}\n`);
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+  process.stdout.write(`${JSON.stringify(row(what, value, unit, budget))}\n`);
 }
 
 function busyTexts() {

@@ -11,20 +11,16 @@ import { createWriteStream, mkdirSync, mkdtempSync, rmSync, statSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median, row } from './bench/rows.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const LINES = 1_000_000;
 const BUDGET_MS = 2000;
 const RUNS = 3;
 
+/** One bench row as a JSON line, the protocol scripts/bench.mjs reads. */
 function emit(what, value, unit, budget) {
-  const row = { what, value: Number(value.toFixed(3)), unit, budget, ok: value <= budget };
-  process.stdout.write(`${JSON.stringify(row)}\n`);
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+  process.stdout.write(`${JSON.stringify(row(what, value, unit, budget))}\n`);
 }
 
 const pad = (n) => String(n).padStart(2, '0');

@@ -8,7 +8,7 @@ import { detectGitInfo } from '../project/detect-git.js';
 import { detectProjectContext } from '../project/detect-project.js';
 import { detectTaskSources, type TaskSourcesDetected } from '../project/detect-task-sources.js';
 import { enableProject, REPORTED_FILES } from '../project/enable-project.js';
-import { hasCommandOnPath } from '../project/find-executable.js';
+import { hasCommandOnPath } from '../platform/find-executable.js';
 import { printJson } from './print-json.js';
 import { checkExistingRalph } from '../project/ralph-state.js';
 import { chooseClaudeCodeCmd, taskSourcesList } from '../project/render-control-files.js';

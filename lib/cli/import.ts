@@ -5,7 +5,7 @@ import { basename, extname, resolve } from 'node:path';
 import { RalphError } from '../errors.js';
 import { nodeProcessRunner } from '../platform/process.js';
 import { isCommandAvailable, resolveClaudeCodeCommand } from '../project/agent-command.js';
-import { hasCommandOnPath } from '../project/find-executable.js';
+import { hasCommandOnPath } from '../platform/find-executable.js';
 import { importRequirements, type ImportRequirementsOptions } from '../project/import-requirements.js';
 import { readRequirementsDocument } from '../project/requirements-document.js';
 import { assertTemplatesInstalled } from '../project/templates.js';

@@ -1,7 +1,7 @@
 // ralph-setup [name]: create a new Ralph project with its first commit (reference §1.3).
 
 import { nodeProcessRunner } from '../platform/process.js';
-import { hasCommandOnPath } from '../project/find-executable.js';
+import { hasCommandOnPath } from '../platform/find-executable.js';
 import { setupProject } from '../project/setup-project.js';
 import { assertTemplatesInstalled } from '../project/templates.js';
 import { RalphError } from '../errors.js';

@@ -1,12 +1,12 @@
 // Startup checks before the first loop (reference §4.1): old flat layout, missing prompt,
 // integrity of the required files, and finding a Claude Code CLI that actually runs.
 
-import { accessSync, constants, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { compareVersions, parseClaudeVersion, splitCommand } from '../agents/claude-code.js';
 import { RalphError } from '../errors.js';
 import type { ProcessRunner } from '../platform/process.js';
-import { findExecutable } from '../project/find-executable.js';
+import { findExecutable, isExecutableFile } from '../platform/find-executable.js';
 import { requiredPaths, type RalphPaths } from '../state/paths.js';
 
 export function isLegacyFlatLayout(projectDir: string): boolean {
@@ -84,7 +84,7 @@ export async function findAgentCommand(options: AgentCommandOptions): Promise<Ag
     candidates.push(options.configured);
     for (const root of [options.projectDir, options.ralphRoot]) {
       const local = join(root, 'node_modules', '.bin', 'claude');
-      if (isExecutable(local)) candidates.push(local);
+      if (isExecutableFile(local)) candidates.push(local);
     }
   }
   for (const candidate of candidates) {
@@ -123,18 +123,9 @@ export function isVersionTooOld(version: string | undefined, minimum: string): b
 function resolveExecutable(word: string, env: NodeJS.ProcessEnv, cwd: string): string | undefined {
   if (word.includes('/')) {
     const abs = isAbsolute(word) ? word : resolve(cwd, word);
-    return isExecutable(abs) ? abs : undefined;
+    return isExecutableFile(abs) ? abs : undefined;
   }
   return findExecutable(word, env);
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function displayPath(paths: RalphPaths, p: string): string {

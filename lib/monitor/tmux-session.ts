@@ -10,7 +10,7 @@ import { RalphError } from '../errors.js';
 import type { Clock } from '../platform/clock.js';
 import type { Logger } from '../platform/deps.js';
 import type { ProcessRunner } from '../platform/process.js';
-import { findExecutable } from '../project/find-executable.js';
+import { findExecutable } from '../platform/find-executable.js';
 import { ralphPaths } from '../state/paths.js';
 import { buildLoopArgv } from './loop-argv.js';
 import { describeLoopEnv, formatEnvScript, selectLoopEnv } from './loop-env.js';

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { splitCommand } from '../agents/claude-code.js';
 import { parseRalphrc } from '../config/ralphrc.js';
-import { findExecutable } from './find-executable.js';
+import { findExecutable } from '../platform/find-executable.js';
 
 export const DEFAULT_CLAUDE_CODE_CMD = 'claude';
 

@@ -4,7 +4,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { HasCommand } from './find-executable.js';
+import type { HasCommand } from '../platform/find-executable.js';
 import { detectNodeProject } from './detect-node-project.js';
 import type { DetectedPart, ProjectContext } from './project-context.js';
 

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import type { ProcessRunner } from '../platform/process.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { convertRequirements } from './convert-requirements.js';
-import type { HasCommand } from './find-executable.js';
+import type { HasCommand } from '../platform/find-executable.js';
 import type { InitialCommitResult } from './initial-commit.js';
 import { setupProject } from './setup-project.js';
 

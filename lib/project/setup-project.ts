@@ -7,7 +7,7 @@ import { basename, join, resolve } from 'node:path';
 import type { ProcessRunner } from '../platform/process.js';
 import { detectProjectContext } from './detect-project.js';
 import { enableProject, type ProjectFileOutcome } from './enable-project.js';
-import type { HasCommand } from './find-executable.js';
+import type { HasCommand } from '../platform/find-executable.js';
 import { createInitialCommit, type InitialCommitResult } from './initial-commit.js';
 import { chooseClaudeCodeCmd } from './render-control-files.js';
 import type { TemplateSource } from './templates.js';
