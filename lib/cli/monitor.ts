@@ -2,7 +2,9 @@
 // the `.ralph/` state files only (so it also shows state written by the Bash tool).
 // `--once` prints one frame and exits, for scripts; `--interval` sets the refresh in seconds.
 
+import { homedir } from 'node:os';
 import yargs from 'yargs';
+import { loadViewConfig } from '../config/view-config.js';
 import { RalphError } from '../errors.js';
 import { systemClock } from '../platform/clock.js';
 import { shouldUseColor } from '../monitor/ansi.js';
@@ -57,9 +59,11 @@ export async function mainMonitor(argv: string[]): Promise<number> {
   }
   const projectDir = process.cwd();
   const color = shouldUseColor(Boolean(process.stdout.isTTY), process.env);
+  // The plan is read with the loop's settings (FIX_PLAN_FILE, OPTIONAL_SECTIONS), not defaults.
+  const view = loadViewConfig({ projectDir, homeDir: homedir(), env: process.env });
   if (args.once) {
     const columns = process.stdout.columns || Number(process.env.COLUMNS) || 80;
-    const lines = renderFrame(await loadSnapshot(projectDir, systemClock.now()), {
+    const lines = renderFrame(await loadSnapshot(projectDir, systemClock.now(), view), {
       columns,
       color,
       now: systemClock.now(),
@@ -76,6 +80,7 @@ export async function mainMonitor(argv: string[]): Promise<number> {
   try {
     await runDashboard({
       projectDir,
+      view,
       terminal: processTerminal(),
       clock: systemClock,
       intervalMs: args.intervalSeconds * 1000,

@@ -3,7 +3,12 @@
 // Read-only: nothing here repairs, sets aside or rewrites a state file.
 
 import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { relative } from 'node:path';
+import { defaultViewConfig, loadViewConfig, type ViewConfig } from '../config/view-config.js';
+import { isPlanComplete } from '../core/fix-plan.js';
 import { parseLenientJson } from '../state/lenient-json.js';
+import { readPlanFile } from '../state/plan-file.js';
 import { readRunSummaryForStatus } from '../session-record/status-summary.js';
 import { ralphPaths } from '../state/paths.js';
 import { isProcessAlive } from '../state/process-alive.js';
@@ -14,6 +19,8 @@ export interface ShowStatusOptions {
   /** jq filter applied to the JSON (implies json). */
   jq?: string;
   write: (text: string) => void;
+  /** The project's effective settings (default: read from env, .ralphrc and ~/.ralphrc). */
+  view?: ViewConfig;
 }
 
 export const NO_STATUS_MESSAGE = 'No status file found. Ralph may not be running.';
@@ -22,7 +29,8 @@ export async function showStatus(options: ShowStatusOptions): Promise<number> {
   const paths = ralphPaths(options.projectDir);
   if (options.json || options.jq !== undefined) {
     const { printJson } = await import('./print-json.js');
-    await printJson(collectStatus(options.projectDir), options.jq, options.write);
+    const view = options.view ?? loadViewConfig({ projectDir: options.projectDir, homeDir: homedir(), env: process.env });
+    await printJson(collectStatus(options.projectDir, view), options.jq, options.write);
     return 0;
   }
   if (!existsSync(paths.status)) {
@@ -54,8 +62,8 @@ function staleRunningPid(status: unknown): number | undefined {
  * budgets and spend, the last analysis, and whether a loop is running. Each part is null when
  * its file is absent or unreadable.
  */
-export function collectStatus(projectDir: string): Record<string, unknown> {
-  const paths = ralphPaths(projectDir);
+export function collectStatus(projectDir: string, view: ViewConfig = defaultViewConfig(projectDir)): Record<string, unknown> {
+  const { paths } = view;
   // The Bash tool hand-builds status.json and progress.json (unescaped strings): salvage fields.
   const read = (path: string) => (existsSync(path) ? parseLenientJson(readText(path) ?? '') ?? null : null);
   const status = read(paths.status) as Record<string, unknown> | null;
@@ -89,11 +97,34 @@ export function collectStatus(projectDir: string): Record<string, unknown> {
     },
     exit_signals: read(paths.exitSignals),
     last_analysis: read(paths.responseAnalysis),
+    plan: readPlan(paths.projectDir, paths.fixPlan, view),
     session: read(paths.ralphSession),
     claude_session: readClaudeSession(paths.claudeSessionId),
     run,
     // The iteration session record (.ralph/sessions/): status, attempts, last verification, gap.
     session_record: readRunSummaryForStatus(paths),
+  };
+}
+
+/** Plan progress as the loop counts it: blocking items are done / remaining; optional apart. */
+function readPlan(projectDir: string, file: string, view: ViewConfig): Record<string, unknown> | null {
+  let plan;
+  try {
+    plan = readPlanFile(file, view.optionalSections);
+  } catch {
+    return null;
+  }
+  if (!plan) return null;
+  return {
+    file: relative(projectDir, file),
+    done: plan.blocking.done,
+    remaining: plan.blocking.open,
+    total: plan.blocking.done + plan.blocking.open,
+    optional_open: plan.optional.open,
+    optional_done: plan.optional.done,
+    complete: isPlanComplete(plan),
+    open_items: plan.openItems,
+    ...(view.warnings.length > 0 ? { warnings: view.warnings } : {}),
   };
 }
 

@@ -10,7 +10,7 @@
 // project_complete and safety_circuit_breaker come before completion_signals (the Bash tool
 // checks them after it, which made them unreachable): the stronger evidence names the reason.
 
-import { isPlanComplete, type FixPlanSummary } from './fix-plan.js';
+import { isPlanComplete, type PlanView } from './fix-plan.js';
 import { emptyExitSignals, type ExitSignalsState } from './exit-signals.js';
 import type { ResponseAnalysis } from './response-analysis.js';
 
@@ -43,7 +43,7 @@ export interface ExitGateInput {
   /** The latest `.response_analysis`, or null (none yet, or the last analysis failed). */
   analysis: ResponseAnalysis | null;
   /** fix_plan.md parsed, or null when there is no plan file. */
-  plan: FixPlanSummary | null;
+  plan: PlanView | null;
   config: ExitGateConfig;
   /** Consecutive loops before this one whose completion claim the plan contradicted. */
   conflictCount: number;
@@ -98,7 +98,7 @@ export function evaluateExitGate(input: ExitGateInput): ExitGateResult {
     return { kind: 'exit', reason: 'test_saturation', outcome: 'completed', ...notice };
   }
 
-  const planOpen = config.exitRequiresPlanComplete && plan !== null && plan.blockingUnchecked > 0;
+  const planOpen = config.exitRequiresPlanComplete && plan !== null && plan.blocking.open > 0;
   const latestClaim = a !== null && !a.is_error && a.exit_signal === true;
   if (planOpen && latestClaim) {
     const conflict: CompletionConflict = {

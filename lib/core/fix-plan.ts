@@ -1,69 +1,141 @@
-// fix_plan.md as the machine evidence of what is left to do (reference §4.4 item 5): checkbox
-// counts, with unchecked items under OPTIONAL_SECTIONS headings not blocking completion (#239).
+// fix_plan.md as the machine evidence of what is left to do (reference §4.4 item 5), read the
+// way users write it: GitHub task-list items (`-`, `*`, `+`, `1.`, `1)`), headings as sections,
+// open items under OPTIONAL_SECTIONS headings not blocking completion (#239), and nothing inside
+// a fenced code block counted as an item or a heading. Every reader of the plan (exit gate, loop
+// context, run record, dry run, monitor, --status) goes through parseFixPlan, so "progress" has
+// one meaning: blocking items are what is done and what remains; optional ones are shown apart.
 // Pure: the caller reads the file.
 
-export interface FixPlanSummary {
-  /** `- [x]` / `- [X]` items, optional sections included. */
-  checked: number;
-  /** `- [ ]` items outside optional sections. */
-  blockingUnchecked: number;
-  /** `- [ ]` items inside optional sections. */
-  optionalUnchecked: number;
-  /** All `- [ ]` items (the loop context's "Remaining tasks"). */
-  totalUnchecked: number;
-  /** The text of each blocking unchecked item, in file order. */
-  openItems: string[];
+export interface PlanItem {
+  text: string;
+  done: boolean;
+  /** Under an optional section: does not block completion. */
+  optional: boolean;
+  /** 1-based line number. */
+  line: number;
+  /** Title of the innermost heading above it, or null before the first heading. */
+  section: string | null;
 }
 
-// Only `- [ ]` and `- [x]`/`- [X]` after optional leading whitespace are checkboxes (#144):
-// `* [ ]`, `-[ ]`, `[2026-01-29]`, `[NOTE]`, `[v1.0]`, `[#123]` are not.
-const UNCHECKED = /^\s*- \[ \](.*)$/;
-const CHECKED = /^\s*- \[[xX]\]/;
-const HEADING = /^(#{1,6})(?:[ \t]+(.*?))?[ \t]*$/;
+export interface PlanSection {
+  title: string;
+  level: number;
+  optional: boolean;
+  line: number;
+}
 
-export function parseFixPlan(text: string, optionalSections: string[] = []): FixPlanSummary {
+export interface PlanCounts {
+  open: number;
+  done: number;
+}
+
+export interface PlanView {
+  /** Items that must be done: they drive done / remaining / the gap everywhere. */
+  blocking: PlanCounts;
+  /** Items under optional sections, shown apart; they never block completion. */
+  optional: PlanCounts;
+  /** The text of each blocking open item, in file order. */
+  openItems: string[];
+  items: PlanItem[];
+  sections: PlanSection[];
+  /** Line of a code fence that is never closed, or null (its items count as blocking). */
+  unclosedFenceLine: number | null;
+}
+
+// A GitHub task-list item: a list marker, then `[ ]`, `[x]` or `[X]`. Not items (#144):
+// `-[ ]`, `- [  ]`, `[2026-01-29]`, `- [NOTE]`, `- [v1.0]`, `- [#123]`.
+const ITEM = /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[([ xX])\](.*)$/;
+// ATX heading, indented at most 3 spaces; `#tag` (no space) is not one.
+const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$/;
+// CommonMark fences: 3+ backticks or tildes, indented at most 3 spaces; a backtick fence's
+// info string has no backtick. It closes on a line of the same character, at least as long.
+const FENCE_OPEN = /^ {0,3}(`{3,}(?=[^`]*$)|~{3,})/;
+const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
+
+export function parseFixPlan(text: string, optionalSections: string[] = []): PlanView {
   const optional = new Set(optionalSections.map((name) => name.trim().toLowerCase()).filter(Boolean));
-  const summary: FixPlanSummary = {
-    checked: 0,
-    blockingUnchecked: 0,
-    optionalUnchecked: 0,
-    totalUnchecked: 0,
+  const lines = text.split(/\r?\n/);
+  const fenced = findFencedLines(lines);
+  const view: PlanView = {
+    blocking: { open: 0, done: 0 },
+    optional: { open: 0, done: 0 },
     openItems: [],
+    items: [],
+    sections: [],
+    unclosedFenceLine: fenced.unclosedAt,
   };
   // Level of the heading that opened the optional section we are in; it covers deeper
   // headings and ends at the next heading of the same or a higher level.
   let optionalLevel: number | null = null;
+  let section: string | null = null;
 
-  for (const line of text.split(/\r?\n/)) {
-    const heading = HEADING.exec(line);
+  lines.forEach((line, index) => {
+    const where = fenced.kinds[index];
+    if (where === 'closed') return;
+    const heading = where === 'open' ? null : HEADING.exec(line);
     if (heading) {
       const level = heading[1]?.length ?? 1;
+      const title = headingTitle(heading[2] ?? '');
       if (optionalLevel !== null && level <= optionalLevel) optionalLevel = null;
-      if (optionalLevel === null && optional.has(headingTitle(heading[2] ?? ''))) optionalLevel = level;
-      continue;
+      if (optionalLevel === null && optional.has(title.toLowerCase())) optionalLevel = level;
+      section = title;
+      view.sections.push({ title, level, optional: optionalLevel !== null, line: index + 1 });
+      return;
     }
-    const unchecked = UNCHECKED.exec(line);
-    if (unchecked) {
-      summary.totalUnchecked++;
-      if (optionalLevel !== null) {
-        summary.optionalUnchecked++;
-      } else {
-        summary.blockingUnchecked++;
-        summary.openItems.push((unchecked[1] ?? '').trim());
-      }
-    } else if (CHECKED.test(line)) {
-      summary.checked++;
-    }
-  }
-  return summary;
+    const item = ITEM.exec(line);
+    if (!item) return;
+    // A fence never closed may be a forgotten closing line: its items count, and as blocking,
+    // so that a typo can never make an open plan look done.
+    const isOptional = optionalLevel !== null && where !== 'open';
+    const done = item[1] !== ' ';
+    const itemText = (item[2] ?? '').trim();
+    view.items.push({ text: itemText, done, optional: isOptional, line: index + 1, section });
+    const counts = isOptional ? view.optional : view.blocking;
+    if (done) counts.done++;
+    else counts.open++;
+    if (!done && !isOptional) view.openItems.push(itemText);
+  });
+  return view;
 }
 
-/** The plan is done: it has items, and none of the blocking ones is unchecked. */
-export function isPlanComplete(summary: FixPlanSummary): boolean {
-  return summary.blockingUnchecked === 0 && summary.checked + summary.blockingUnchecked > 0;
+/** The plan is done: it has items, and none of the blocking ones is open (the Bash rule). */
+export function isPlanComplete(view: PlanView): boolean {
+  return view.blocking.open === 0 && view.blocking.done + view.optional.done > 0;
+}
+
+/** `3/5 done · 1 optional open`: progress in the one meaning every view uses. */
+export function describePlanProgress(view: PlanView): string {
+  const { blocking, optional } = view;
+  const extra = optional.open > 0 ? ` · ${optional.open} optional open` : '';
+  return `${blocking.done}/${blocking.open + blocking.done} done${extra}`;
+}
+
+type FenceKind = 'closed' | 'open' | undefined;
+
+/** For each line: inside (or the fence lines of) a closed fence, an unclosed one, or neither. */
+function findFencedLines(lines: string[]): { kinds: FenceKind[]; unclosedAt: number | null } {
+  const kinds: FenceKind[] = new Array(lines.length);
+  let start = -1;
+  let fence = '';
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (start < 0) {
+      const open = FENCE_OPEN.exec(line);
+      if (open) [start, fence] = [i, open[1]!];
+      continue;
+    }
+    const close = FENCE_CLOSE.exec(line);
+    if (close && close[1]![0] === fence[0] && close[1]!.length >= fence.length) {
+      kinds.fill('closed', start, i + 1);
+      start = -1;
+    }
+  }
+  if (start < 0) return { kinds, unclosedAt: null };
+  kinds.fill('open', start);
+  return { kinds, unclosedAt: start + 1 };
 }
 
 function headingTitle(raw: string): string {
   // An ATX heading may close with a run of #s: `## Nice to have ##`.
-  return raw.replace(/[ \t]+#+$/, '').trim().toLowerCase();
+  return raw.replace(/[ \t]+#+$/, '').trim();
 }

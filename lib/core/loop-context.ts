@@ -3,7 +3,7 @@
 // must not miss: the open fix_plan.md items when it claimed completion too early, and any
 // extra sections (failing tests, …), within a fixed budget. Pure.
 
-import type { FixPlanSummary } from './fix-plan.js';
+import type { PlanView } from './fix-plan.js';
 import type { ResponseAnalysis } from './response-analysis.js';
 import { stripRalphStatusBlocks } from './ralph-status.js';
 
@@ -17,7 +17,12 @@ export const QUESTIONS_WARNING =
 export interface LoopContextOptions {
   loop: number;
   /** fix_plan.md parsed, or null when there is none ("Remaining tasks" is then omitted). */
-  plan: FixPlanSummary | null;
+  plan: PlanView | null;
+  /**
+   * The plan and AGENT.md when FIX_PLAN_FILE / AGENT_FILE move them (project-relative): the
+   * agent is told, since PROMPT.md may still name the defaults.
+   */
+  files?: { plan?: string; agent?: string };
   /** Circuit breaker state (CLOSED | HALF_OPEN | OPEN), or null when there is no state file. */
   breakerState: string | null;
   previousAnalysis: ResponseAnalysis | null;
@@ -32,7 +37,7 @@ export function buildLoopContext(options: LoopContextOptions): string {
   let used = sections[0]?.length ?? 0;
   const conflict = options.openItemsConflict;
   if (conflict && conflict.openItems.length > 0) {
-    const section = buildConflictSection(conflict, MAX_LOOP_CONTEXT - used - 2);
+    const section = buildConflictSection(conflict, options.files?.plan ?? 'fix_plan.md', MAX_LOOP_CONTEXT - used - 2);
     if (section) {
       sections.push(section);
       used += section.length + 2;
@@ -51,7 +56,11 @@ export function buildLoopContext(options: LoopContextOptions): string {
 
 function buildPrefix(options: LoopContextOptions): string {
   const parts = [`Loop #${options.loop}.`];
-  if (options.plan) parts.push(`Remaining tasks: ${options.plan.totalUnchecked}.`);
+  // Remaining = blocking open items, the count the exit gate waits for; optional ones apart.
+  const plan = options.plan;
+  if (plan) parts.push(`Remaining tasks: ${plan.blocking.open}${plan.optional.open > 0 ? ` (+${plan.optional.open} optional)` : ''}.`);
+  if (options.files?.plan) parts.push(`Task list: ${options.files.plan}.`);
+  if (options.files?.agent) parts.push(`Build and run notes: ${options.files.agent}.`);
   if (options.breakerState && options.breakerState !== 'CLOSED') {
     parts.push(`Circuit breaker: ${options.breakerState}.`);
   }
@@ -75,15 +84,16 @@ function previousSummary(analysis: ResponseAnalysis | null): string {
 
 function buildConflictSection(
   conflict: NonNullable<LoopContextOptions['openItemsConflict']>,
+  planName: string,
   room: number,
 ): string | null {
   const n = conflict.openItems.length;
-  const head = `You signalled completion, but fix_plan.md still has ${n} open item${n === 1 ? '' : 's'}:`;
+  const head = `You signalled completion, but ${planName} still has ${n} open item${n === 1 ? '' : 's'}:`;
   const counter =
     conflict.count !== undefined && conflict.limit !== undefined
       ? ` (completion claim ${conflict.count} of ${conflict.limit} against open items; at ${conflict.limit} the run stops)`
       : '';
-  const tail = `Finish them and check them off in fix_plan.md before you set EXIT_SIGNAL: true${counter}.`;
+  const tail = `Finish them and check them off in ${planName} before you set EXIT_SIGNAL: true${counter}.`;
   const reserve = head.length + tail.length + 40;
   if (room < reserve) return null;
   const lines = [head];

@@ -2,17 +2,20 @@
 // settings that shape it — without starting the agent or counting a call.
 
 import { appendFileSync, readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { buildInvocation } from '../agents/claude-code.js';
 import { splitAllowedTools } from '../config/schema.js';
 import { buildLoopContext } from '../core/loop-context.js';
-import { parseFixPlan } from '../core/fix-plan.js';
+import { describePlanProgress } from '../core/fix-plan.js';
+import { movedControlFiles } from '../state/paths.js';
+import { readPlanFile } from '../state/plan-file.js';
 import type { LoopRuntime } from './runtime.js';
 
 export function describeDryRun(rt: LoopRuntime, loop: number): void {
   const { config, deps } = rt;
   const prompt = readFileSync(rt.promptFile, 'utf8');
-  const plan = parseFixPlan(readFileSync(rt.paths.fixPlan, 'utf8'), config.OPTIONAL_SECTIONS);
-  const context = buildLoopContext({ loop, plan, breakerState: null, previousAnalysis: null });
+  const plan = readPlanFile(rt.paths.fixPlan, config.OPTIONAL_SECTIONS);
+  const context = buildLoopContext({ loop, plan, files: movedControlFiles(rt.paths), breakerState: null, previousAnalysis: null });
   const invocation = buildInvocation({
     command: rt.agentCommand,
     prompt,
@@ -29,7 +32,7 @@ export function describeDryRun(rt: LoopRuntime, loop: number): void {
     `  stdin: ${rt.promptFile} (${prompt.length} chars)`,
     `  context: ${context}`,
     `  timeout: ${config.CLAUDE_TIMEOUT_MINUTES}m, output: ${config.CLAUDE_OUTPUT_FORMAT}, calls/hour: ${config.MAX_CALLS_PER_HOUR}, session continuity: ${config.SESSION_CONTINUITY}`,
-    `  open items: ${plan.blockingUnchecked} blocking, ${plan.checked} done`,
+    `  plan: ${relative(rt.paths.projectDir, rt.paths.fixPlan)}: ${plan ? `${describePlanProgress(plan)}, ${plan.blocking.open} remaining` : 'not found'}`,
     '[DRY RUN] Simulation complete — no API call was made',
   ];
   deps.stdout.write(`${lines.join('\n')}\n`);

@@ -2,15 +2,15 @@
 // analysis, fix_plan.md), decide whether the run is done, and when it is, stop with the
 // message and the exit code that say why (completion, permission denials, completion conflict).
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { classifyPermissionDenials, suggestAllowedTools, splitAllowedTools } from '../core/allowed-tools-suggestion.js';
 import { formatPermissionHalt } from '../core/breaker-messages.js';
 import { emptyExitSignals } from '../core/exit-signals.js';
 import { evaluateExitGate, nextConflictCount, type ExitGateResult } from '../core/exit-gate.js';
-import { parseFixPlan } from '../core/fix-plan.js';
 import type { ResponseAnalysis } from '../core/response-analysis.js';
 import { EXIT } from '../errors.js';
 import { redactSecrets } from '../platform/logger.js';
+import { readPlanFile } from '../state/plan-file.js';
 import { loadExitSignals, loadResponseAnalysis } from '../state/store.js';
 import { resetSession } from './agent-session.js';
 import { stopRun, type LoopRuntime, type RunStop } from './runtime.js';
@@ -19,7 +19,7 @@ export function evaluateGate(rt: LoopRuntime): ExitGateResult {
   const { paths, config } = rt;
   const signals = existsSync(paths.exitSignals) ? loadExitSignals(paths, rt.state).value : emptyExitSignals();
   const analysis = loadResponseAnalysis(paths, rt.state);
-  const plan = existsSync(paths.fixPlan) ? parseFixPlan(readFileSync(paths.fixPlan, 'utf8'), config.OPTIONAL_SECTIONS) : null;
+  const plan = readPlanFile(paths.fixPlan, config.OPTIONAL_SECTIONS);
   const result = evaluateExitGate({
     exitSignals: signals,
     analysis: analysis.status === 'ok' ? (analysis.value as unknown as ResponseAnalysis) : null,

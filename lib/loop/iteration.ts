@@ -11,13 +11,13 @@ import { classifyAgentFailure, type AgentFailureResult } from '../core/agent-fai
 import { formatDuration } from '../core/countdown.js';
 import { errorSignatureOf, nextBreakerState } from '../core/circuit-breaker.js';
 import { updateExitSignals } from '../core/exit-signals.js';
-import { parseFixPlan } from '../core/fix-plan.js';
 import { buildLoopContext } from '../core/loop-context.js';
 import { addTokens } from '../core/rate-window.js';
 import { analyzeResponse, type ResponseAnalysis } from '../core/response-analysis.js';
 import { recordLoopSpend } from '../core/spend.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
-import { agentOutputLogName, agentStderrLogName } from '../state/paths.js';
+import { agentOutputLogName, agentStderrLogName, movedControlFiles } from '../state/paths.js';
+import { readPlanFile } from '../state/plan-file.js';
 import type { ResponseAnalysisFile } from '../state/schemas.js';
 import { verificationContextSection } from '../verify/verification-tracker.js';
 import { appendMetrics, loadExitSignals, loadResponseAnalysis, saveExitSignals, saveResponseAnalysis } from '../state/store.js';
@@ -156,14 +156,13 @@ function classify(rt: LoopRuntime, run: ClaudeRunResult): AgentFailureResult {
 }
 
 function buildContext(rt: LoopRuntime, loop: number): string {
-  const plan = existsSync(rt.paths.fixPlan)
-    ? parseFixPlan(readFileSync(rt.paths.fixPlan, 'utf8'), rt.config.OPTIONAL_SECTIONS)
-    : null;
+  const plan = readPlanFile(rt.paths.fixPlan, rt.config.OPTIONAL_SECTIONS);
   const previous = loadResponseAnalysis(rt.paths, rt.state);
   const breaker = existsSync(rt.paths.circuitBreakerState) ? loadBreaker(rt.paths, rt.state).state : null;
   return buildLoopContext({
     loop,
     plan,
+    files: movedControlFiles(rt.paths),
     breakerState: breaker,
     previousAnalysis: previous.status === 'ok' ? (previous.value as unknown as ResponseAnalysis) : null,
     openItemsConflict: rt.lastConflict,

@@ -3,14 +3,13 @@
 // their own Deps (fake clock, captured output) and a fake `claude` on PATH.
 
 import { accessSync, constants, mkdirSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
 import { loadConfig, type LoadConfigResult } from '../config/load-config.js';
 import { initialRateWindow } from '../core/rate-window.js';
 import { formatConfigProblem } from '../config/problems.js';
 import { EXIT, RalphError } from '../errors.js';
 import type { Deps } from '../platform/deps.js';
 import { acquireProjectLock } from '../state/lock.js';
-import { ralphPaths } from '../state/paths.js';
+import { projectPaths } from '../state/paths.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import { AgentDisplay } from './agent-display.js';
 import { initRalphSession } from './agent-session.js';
@@ -47,12 +46,13 @@ export interface RunProjectOptions {
 
 export async function runProject(options: RunProjectOptions): Promise<number> {
   const { projectDir, deps } = options;
-  const paths = ralphPaths(projectDir);
   assertNotLegacyLayout(projectDir);
 
   const loaded = loadProjectConfig(options);
   const { config } = loaded;
-  const promptFile = isAbsolute(config.PROMPT_FILE) ? config.PROMPT_FILE : resolve(projectDir, config.PROMPT_FILE);
+  // PROMPT_FILE, FIX_PLAN_FILE and AGENT_FILE resolved once: every step reads these paths.
+  const paths = projectPaths(projectDir, config);
+  const promptFile = paths.prompt;
   assertPromptExists(paths, promptFile);
   const missing = missingRequiredPaths(paths);
   if (missing.length > 0) throw integrityError(missing, EXIT.couldNotRun);
@@ -94,7 +94,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     run: newRunState(now),
     conflictCount: 0,
     consecutiveTransientFailures: 0,
-    verification: planVerification(config, projectDir, loaded.sources.TEST_COMMAND.detail ?? loaded.sources.TEST_COMMAND.kind),
+    verification: planVerification(config, projectDir, loaded.sources.TEST_COMMAND.detail ?? loaded.sources.TEST_COMMAND.kind, paths.agent),
     verify: initialVerificationTracker(),
     lastOutcome: 'unverified',
     loopCostBefore: 0,

@@ -4,10 +4,9 @@
 // known, and ended with the run's exit code. A `kill -9` mid-loop leaves the last finished loop
 // on disk, and the next `ralph` goes on from the loop after it. A dry run keeps no record.
 
-import { existsSync, readFileSync } from 'node:fs';
-import { parseFixPlan } from '../core/fix-plan.js';
 import { failingCount, initialSameFailures, sameFailuresTripped } from '../core/verification.js';
 import { redactSecrets } from '../platform/logger.js';
+import { readPlanFile } from '../state/plan-file.js';
 import { RunRecorder } from '../session-record/run-recorder.js';
 import { trackerFromSummary } from '../verify/verification-tracker.js';
 import { loadBreaker } from './guard-store.js';
@@ -120,6 +119,5 @@ export function endSessionRecord(rt: LoopRuntime, result: RunStop): void {
 }
 
 function countOpenItems(rt: LoopRuntime): number | null {
-  if (!existsSync(rt.paths.fixPlan)) return null;
-  return parseFixPlan(readFileSync(rt.paths.fixPlan, 'utf8'), rt.config.OPTIONAL_SECTIONS).blockingUnchecked;
+  return readPlanFile(rt.paths.fixPlan, rt.config.OPTIONAL_SECTIONS)?.blocking.open ?? null;
 }

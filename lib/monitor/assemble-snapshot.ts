@@ -2,6 +2,7 @@
 // a missing or corrupt file becomes a warning line and an absent section, never an exception.
 
 import type { z } from 'zod';
+import { CONFIG_SCHEMA } from '../config/schema.js';
 import { parseFixPlan } from '../core/fix-plan.js';
 import { parseLenientJson } from '../state/lenient-json.js';
 import {
@@ -27,8 +28,6 @@ type JsonObject = Record<string, unknown>;
 
 const ACTIVE_STATUSES = new Set(['running', 'paused', 'executing']);
 
-/** The Bash tool's default OPTIONAL_SECTIONS (#239). */
-const OPTIONAL_SECTIONS = ['Optional', 'Future', 'Future Enhancements', 'Nice to Have'];
 
 export interface AssembleOptions {
   projectDir: string;
@@ -36,8 +35,10 @@ export interface AssembleOptions {
   ralphDirFound: boolean;
   /** Problems met while reading (permission denied, …), shown as warnings. */
   readWarnings?: string[];
-  /** fix_plan.md headings whose items do not block completion (OPTIONAL_SECTIONS). */
+  /** fix_plan.md headings whose items do not block completion (the effective OPTIONAL_SECTIONS). */
   optionalSections?: string[];
+  /** The plan file as the project names it (FIX_PLAN_FILE), for the dashboard. */
+  planFile?: string;
   /** Liveness of the pid ours records in status.json; without it, no stale-status check. */
   isProcessAlive?: (pid: number) => boolean;
   /**
@@ -92,7 +93,8 @@ export function assembleSnapshot(texts: StateTexts, options: AssembleOptions): D
     plan:
       texts.fixPlan === undefined
         ? undefined
-        : memoized(options.memo, 'fix_plan.md', texts.fixPlan, warnings, () => readPlan(texts.fixPlan!, options.optionalSections ?? OPTIONAL_SECTIONS)),
+        : memoized(options.memo, 'fix_plan.md', texts.fixPlan, warnings, () => readPlan(texts.fixPlan!, options.optionalSections ?? (CONFIG_SCHEMA.OPTIONAL_SECTIONS.default as string[]))),
+    planFile: options.planFile ?? 'fix_plan.md',
     usageWait:
       readUsageWait(json('.usage_limit_wait', texts.usageWait), warnings) ??
       readStatusUsageWait(status, options.now),
@@ -219,8 +221,9 @@ function readStatusUsageWait(obj: JsonObject | undefined, now: number): UsageWai
 }
 
 function readPlan(text: string, optionalSections: string[]): PlanProgress {
-  const summary = parseFixPlan(text, optionalSections);
-  return { done: summary.checked, total: summary.checked + summary.totalUnchecked, optionalOpen: summary.optionalUnchecked };
+  // Done and total count the blocking items only, as the exit gate and the gap do.
+  const { blocking, optional } = parseFixPlan(text, optionalSections);
+  return { done: blocking.done, total: blocking.done + blocking.open, optionalOpen: optional.open, optionalDone: optional.done };
 }
 
 /**

@@ -2,6 +2,7 @@
 // a resize), written as a patch of the lines that changed, and the terminal restored however
 // the loop ends. Clock, terminal and snapshot loading are injected so tests drive it directly.
 
+import type { ViewConfig } from '../config/view-config.js';
 import type { Clock } from '../platform/clock.js';
 import { buildFramePatch, CLEAR_SCREEN, ENTER_SCREEN, LEAVE_SCREEN } from './frame-patch.js';
 import { renderFrame } from './render.js';
@@ -23,13 +24,15 @@ export interface DashboardOptions {
   /** Stops the loop (SIGINT/SIGTERM in the CLI); the terminal is restored before returning. */
   signal: AbortSignal;
   loader?: SnapshotLoader;
+  /** The project's effective settings (FIX_PLAN_FILE, OPTIONAL_SECTIONS). */
+  view?: ViewConfig;
   /** Called after each frame is drawn (tests wait on it instead of sleeping). */
   onFrame?: (lines: readonly string[]) => void;
 }
 
 export async function runDashboard(options: DashboardOptions): Promise<void> {
   const { terminal, clock, signal } = options;
-  const loader = options.loader ?? createSnapshotLoader({ projectDir: options.projectDir, now: () => clock.now() });
+  const loader = options.loader ?? createSnapshotLoader({ projectDir: options.projectDir, now: () => clock.now(), view: options.view });
   let wake = new AbortController();
   const unsubscribe = terminal.onResize(() => wake.abort());
   let previous: string[] = [];

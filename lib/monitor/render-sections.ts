@@ -142,10 +142,14 @@ export function renderBreakerSection(snap: DashboardSnapshot): Line[] {
 
 export function renderPlanSection(snap: DashboardSnapshot, ctx: SectionContext): Line[] {
   const plan = snap.plan;
-  if (!plan) return [[{ text: 'fix_plan.md not found', style: 'dim' }]];
-  if (plan.total === 0) return [[{ text: 'fix_plan.md has no checklist items', style: 'dim' }]];
-  const pct = Math.round((plan.done / plan.total) * 100);
+  const file = sanitizeText(snap.planFile ?? 'fix_plan.md');
+  if (!plan) return [[{ text: `${file} not found`, style: 'dim' }]];
   const optional = plan.optionalOpen > 0 ? ` · ${plan.optionalOpen} optional open` : '';
+  if (plan.total === 0) {
+    const what = plan.optionalOpen + plan.optionalDone > 0 ? `has only optional items${optional}` : 'has no checklist items';
+    return [[{ text: `${file} ${what}`, style: 'dim' }]];
+  }
+  const pct = Math.round((plan.done / plan.total) * 100);
   const lines = [barLine('', `${plan.done}/${plan.total} done`, `(${pct}%)${optional}`, plan.done / plan.total, ctx.columns, true)];
   if (snap.run) lines.push(renderRunLine(snap.run));
   return lines;

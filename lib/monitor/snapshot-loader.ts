@@ -5,7 +5,8 @@
 import { statSync } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { ralphPaths } from '../state/paths.js';
+import { defaultViewConfig, type ViewConfig } from '../config/view-config.js';
+import { movedControlFiles } from '../state/paths.js';
 import { isProcessAlive } from '../state/process-alive.js';
 import { assembleSnapshot, type ParseMemo } from './assemble-snapshot.js';
 import { listRunRecordFiles } from '../session-record/record-files.js';
@@ -15,7 +16,8 @@ import type { DashboardSnapshot, RunView, StateTexts } from './snapshot.js';
 export interface SnapshotLoaderOptions {
   projectDir: string;
   now: () => number;
-  optionalSections?: string[];
+  /** The project's effective settings (FIX_PLAN_FILE, OPTIONAL_SECTIONS); default: the defaults. */
+  view?: ViewConfig;
 }
 
 export interface SnapshotLoadResult {
@@ -46,7 +48,8 @@ const TAIL_BYTES = 8 * 1024;
 const MAX_WHOLE_BYTES = 4 * 1024 * 1024;
 
 export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLoader {
-  const paths = ralphPaths(options.projectDir);
+  const view = options.view ?? defaultViewConfig(options.projectDir);
+  const { paths } = view;
   const files: FileSpec[] = [
     { key: 'status', path: paths.status },
     { key: 'progress', path: paths.progress },
@@ -90,7 +93,7 @@ export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLo
         changed = true;
       }
       const texts: StateTexts = {};
-      const readWarnings: string[] = [];
+      const readWarnings: string[] = [...view.warnings];
       for (const spec of files) {
         const entry = cache.get(spec.key);
         if (entry?.text !== undefined) texts[spec.key] = entry.text;
@@ -101,7 +104,8 @@ export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLo
         now: options.now(),
         ralphDirFound: dirFound,
         readWarnings,
-        optionalSections: options.optionalSections,
+        optionalSections: view.optionalSections,
+        planFile: movedControlFiles(paths).plan,
         isProcessAlive,
         memo,
       });
@@ -116,8 +120,8 @@ function toRunView(summary: RunStatusSummary | null): RunView | undefined {
 }
 
 /** One-shot load (`ralph-monitor --once`, tests, the bench). */
-export async function loadSnapshot(projectDir: string, now: number = Date.now()): Promise<DashboardSnapshot> {
-  return (await createSnapshotLoader({ projectDir, now: () => now }).load()).snapshot;
+export async function loadSnapshot(projectDir: string, now: number = Date.now(), view?: ViewConfig): Promise<DashboardSnapshot> {
+  return (await createSnapshotLoader({ projectDir, now: () => now, view }).load()).snapshot;
 }
 
 // Synchronous and without an exception for an absent file: a dozen of these every couple of

@@ -2,11 +2,13 @@
 // texts of the state files (assemble-snapshot.ts), ours or the Bash tool's, which are read by
 // snapshot-loader.ts; render.ts draws it.
 
+/** Blocking items drive done and total; optional ones are counted apart. */
 export interface PlanProgress {
   done: number;
   total: number;
   /** Unchecked items under optional headings (they do not block completion). */
   optionalOpen: number;
+  optionalDone: number;
 }
 
 export interface LoopStatusView {
@@ -101,6 +103,8 @@ export interface DashboardSnapshot {
   rate: RateWindowView;
   analysis?: AnalysisView;
   plan?: PlanProgress;
+  /** The plan file's name (FIX_PLAN_FILE), project-relative. */
+  planFile?: string;
   usageWait?: UsageWaitView;
   queue?: QueueView;
   run?: RunView;

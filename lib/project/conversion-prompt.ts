@@ -31,8 +31,8 @@ RECOMMENDATION: <one line summary>
 
 2. .ralph/fix_plan.md: "# Ralph Fix Plan" with "## High Priority", "## Medium Priority" and
    "## Low Priority" sections of small, concrete "- [ ] " checklist items (one loop each), an
-   "## Optional" section for nice-to-haves, "## Completed" containing
-   "- [x] Project initialization", and "## Notes".
+   "## Optional" section for nice-to-haves, an empty "## Completed" section (no ticked item:
+   every ticked item counts as work done), and "## Notes".
 
 3. .ralph/specs/requirements.md: the technical specification: features, data models, interfaces,
    constraints and acceptance criteria, complete enough to build from.

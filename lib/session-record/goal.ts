@@ -18,7 +18,7 @@ const ITEMS_NAMED = 5;
 
 export function deriveGoal(options: DeriveGoalOptions): RunRecord['goal'] {
   const plan = options.fixPlanText === null ? null : parseFixPlan(options.fixPlanText, options.optionalSections);
-  const openItems = plan ? plan.blockingUnchecked : null;
+  const openItems = plan ? plan.blocking.open : null;
   const hasChecklist = openItems !== null && openItems > 0;
   const hasTests = options.testCommand !== null && options.testCommand.trim() !== '';
   const type: GoalType = hasChecklist ? (hasTests ? 'checklist+tests' : 'checklist') : hasTests ? 'tests' : 'open-ended';

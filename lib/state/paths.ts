@@ -1,9 +1,25 @@
 // Every path ralph reads or writes under a project, in one place. Names follow the Bash tool
 // (reference §2) so either version can read the other's state.
 
-import { join } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { RalphError } from '../errors.js';
 
 export const RALPH_DIR = '.ralph';
+
+/** The control files the user may move (.ralphrc PROMPT_FILE, FIX_PLAN_FILE, AGENT_FILE), as absolute paths. */
+export interface ControlFiles {
+  prompt: string;
+  fixPlan: string;
+  agent: string;
+}
+
+/** The settings that name them, relative to the project; empty means the default. */
+export interface ControlFileSettings {
+  PROMPT_FILE: string;
+  FIX_PLAN_FILE: string;
+  AGENT_FILE: string;
+}
 
 export interface RalphPaths {
   projectDir: string;
@@ -43,16 +59,20 @@ export interface RalphPaths {
   sessionsDir: string;
 }
 
-export function ralphPaths(projectDir: string): RalphPaths {
+/**
+ * Every path of a project. The control files are the default ones unless `files` says
+ * otherwise; use projectPaths() wherever the configuration is known.
+ */
+export function ralphPaths(projectDir: string, files?: ControlFiles): RalphPaths {
   const ralphDir = join(projectDir, RALPH_DIR);
   const logsDir = join(ralphDir, 'logs');
   return {
     projectDir,
     ralphDir,
     ralphrc: join(projectDir, '.ralphrc'),
-    prompt: join(ralphDir, 'PROMPT.md'),
-    fixPlan: join(ralphDir, 'fix_plan.md'),
-    agent: join(ralphDir, 'AGENT.md'),
+    prompt: files?.prompt ?? join(ralphDir, 'PROMPT.md'),
+    fixPlan: files?.fixPlan ?? join(ralphDir, 'fix_plan.md'),
+    agent: files?.agent ?? join(ralphDir, 'AGENT.md'),
     specsDir: join(ralphDir, 'specs'),
     examplesDir: join(ralphDir, 'examples'),
     logsDir,
@@ -80,6 +100,60 @@ export function ralphPaths(projectDir: string): RalphPaths {
     runState: join(ralphDir, '.run_state'),
     sessionsDir: join(ralphDir, 'sessions'),
   };
+}
+
+/** The project's paths with the control files its configuration names: the one source for every reader. */
+export function projectPaths(projectDir: string, settings: ControlFileSettings): RalphPaths {
+  return ralphPaths(projectDir, resolveControlFiles(projectDir, settings));
+}
+
+/**
+ * PROMPT_FILE, FIX_PLAN_FILE and AGENT_FILE as absolute paths. The plan and AGENT.md must stay
+ * inside the project (ralph reads and the agent edits them there); PROMPT_FILE keeps the Bash
+ * tool's freedom to point anywhere.
+ */
+export function resolveControlFiles(projectDir: string, settings: ControlFileSettings): ControlFiles {
+  const defaults = ralphPaths(projectDir);
+  const at = (value: string, fallback: string) => (value.trim() === '' ? fallback : resolve(projectDir, value));
+  return {
+    prompt: at(settings.PROMPT_FILE, defaults.prompt),
+    fixPlan: insideProject(projectDir, 'FIX_PLAN_FILE', settings.FIX_PLAN_FILE, at(settings.FIX_PLAN_FILE, defaults.fixPlan)),
+    agent: insideProject(projectDir, 'AGENT_FILE', settings.AGENT_FILE, at(settings.AGENT_FILE, defaults.agent)),
+  };
+}
+
+function insideProject(projectDir: string, key: string, value: string, path: string): string {
+  // A symlink may lead out of a path that looks inside: check where it really is when it exists.
+  if (isWithin(projectDir, path) && isWithin(realLocation(projectDir), realLocation(path))) return path;
+  throw new RalphError('config_invalid', `${key}=${value} points outside the project (${projectDir})`, {
+    exitCode: 1,
+    hint: `set ${key} in .ralphrc to a path inside the project, relative to it (e.g. ${key}=docs/${key === 'AGENT_FILE' ? 'AGENT.md' : 'plan.md'})`,
+  });
+}
+
+function isWithin(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+}
+
+/** Where a path really is: its nearest existing ancestor with symlinks resolved, plus the rest. */
+function realLocation(path: string): string {
+  const rest: string[] = [];
+  for (let dir = path; ; dir = dirname(dir)) {
+    try {
+      return join(realpathSync(dir), ...rest.reverse());
+    } catch {
+      if (dirname(dir) === dir) return path;
+      rest.push(basename(dir));
+    }
+  }
+}
+
+/** FIX_PLAN_FILE and AGENT_FILE when moved from their defaults, project-relative (for display). */
+export function movedControlFiles(paths: RalphPaths): { plan?: string; agent?: string } {
+  const defaults = ralphPaths(paths.projectDir);
+  const name = (path: string, fallback: string) => (path === fallback ? undefined : relative(paths.projectDir, path));
+  return { plan: name(paths.fixPlan, defaults.fixPlan), agent: name(paths.agent, defaults.agent) };
 }
 
 /** Required by the integrity check (Bash RALPH_REQUIRED_PATHS). */

@@ -19,8 +19,8 @@ export interface VerificationSetup {
 
 export type VerificationConfig = Pick<RalphConfig, 'TEST_COMMAND' | 'QUALITY_GATES' | 'VERIFY_BEFORE_EXIT' | 'VERIFY_TIMEOUT_MINUTES'>;
 
-export function planVerification(config: VerificationConfig, projectDir: string, configuredFrom?: string): VerificationSetup {
-  const test = resolveTestCommand({ projectDir, configured: config.TEST_COMMAND, configuredFrom });
+export function planVerification(config: VerificationConfig, projectDir: string, configuredFrom?: string, agentMdPath?: string): VerificationSetup {
+  const test = resolveTestCommand({ projectDir, configured: config.TEST_COMMAND, configuredFrom, agentMdPath });
   const qualityGates = splitCommandList(config.QUALITY_GATES);
   const commands = gateCommands(test?.command, qualityGates);
   return {

@@ -146,9 +146,9 @@ describe('titles, PRD text and names from outside', () => {
     for (const argv of clis.ghCalls()) for (const title of titles) expect(argv).not.toContain(title);
     const plan = readFileSync(p.path('.ralph/fix_plan.md'), 'utf8');
     const lines = plan.split('\n');
-    // One open line per issue; the only ticked line is the template's own.
+    // One open line per issue; nothing is ticked (the template has no done item of its own).
     expect(lines.filter((l) => /^- \[ \] \[#\d+\] /.test(l)), plan).toHaveLength(titles.length);
-    expect(lines.filter((l) => /^\s*- \[[xX]\]/.test(l))).toEqual(['- [x] Project enabled for Ralph']);
+    expect(lines.filter((l) => /^\s*- \[[xX]\]/.test(l))).toEqual([]);
     expect(plan).not.toMatch(/^---RALPH_STATUS---$/m);
     expect(plan).not.toContain('\u001b');
 

@@ -22,12 +22,13 @@ describe('renderFixPlan', () => {
     expect(high).toContain('- [ ] [#1] one\n- [ ] [#2] two');
     expect(plan.match(/^- \[ \]/gm)).toHaveLength(2);
     expect(plan).toContain('## Optional');
-    expect(plan).toContain('- [x] Project enabled for Ralph');
+    // No ticked setup item: it would count as a task done (#15 point 16).
+    expect(plan).not.toMatch(/^\s*[-*+] \[[xX]\]/m);
   });
 
   it('reads back through the loop\'s fix_plan parser with exactly the imported tasks open', () => {
     const summary = parseFixPlan(renderFixPlan(['- [ ] a', '- [ ] b', '- [ ] c']), ['Optional']);
-    expect(summary).toMatchObject({ blockingUnchecked: 3, optionalUnchecked: 0, checked: 1, openItems: ['a', 'b', 'c'] });
+    expect(summary).toMatchObject({ blocking: { open: 3, done: 0 }, optional: { open: 0, done: 0 }, openItems: ['a', 'b', 'c'] });
   });
 
   it('has starter items in every priority when nothing was imported', () => {
