@@ -9,7 +9,7 @@ import {
   type ExitGateResult,
 } from '../../../lib/core/exit-gate.js';
 import { emptyExitSignals, updateExitSignals, type ExitSignalsState } from '../../../lib/core/exit-signals.js';
-import { parseFixPlan, type FixPlanSummary } from '../../../lib/core/fix-plan.js';
+import { parseFixPlan, type PlanView } from '../../../lib/core/fix-plan.js';
 import { buildLoopContext } from '../../../lib/core/loop-context.js';
 import { analyzeResponse, type ResponseAnalysis } from '../../../lib/core/response-analysis.js';
 
@@ -47,7 +47,7 @@ function gate(input: Partial<ExitGateInput>, config: Partial<ExitGateConfig> = {
 }
 
 /** Run loops through the real analyzer, exit signals, gate and conflict counter. */
-function simulate(outputs: string[], plan: FixPlanSummary | null, config: Partial<ExitGateConfig> = {}) {
+function simulate(outputs: string[], plan: PlanView | null, config: Partial<ExitGateConfig> = {}) {
   let signals: ExitSignalsState = emptyExitSignals();
   let conflictCount = 0;
   const results: ExitGateResult[] = [];
@@ -127,11 +127,13 @@ describe('evaluateExitGate: every exit reason is reachable', () => {
 
   it('plan_complete honours optional sections and ignores non-checkbox brackets', () => {
     const plan = parseFixPlan(
-      ['- [x] core', '- [NOTE] not a task', '[2026-01-29] shipped v1', '* [ ] not a checkbox', '## Nice to have', '- [ ] colours'].join('\n'),
+      ['- [x] core', '- [NOTE] not a task', '[2026-01-29] shipped v1', '-[ ] not a checkbox', '```', '- [ ] an example in a fence', '```', '## Nice to have', '- [ ] colours'].join('\n'),
       ['Nice to have'],
     );
     expect(gate({ plan })).toMatchObject({ kind: 'exit', reason: 'plan_complete' });
     expect(gate({ plan: parseFixPlan('- [x] core\n## Nice to have\n- [ ] colours') })).toEqual({ kind: 'continue' });
+    // GitHub task-list items with `*`, `+` and `1.` are open items like `- [ ]`.
+    expect(gate({ plan: parseFixPlan('- [x] core\n* [ ] a\n+ [ ] b\n1. [ ] c') })).toEqual({ kind: 'continue' });
   });
 
   it('continues with nothing to go on, or with an empty plan and no claims', () => {

@@ -18,9 +18,27 @@ function previous(result: string): ResponseAnalysis {
 const PLAN = parseFixPlan('- [x] a\n- [ ] b\n## Nice to have\n- [ ] c', ['Nice to have']);
 
 describe('buildLoopContext: the Bash prefix (reference §4.5)', () => {
-  it('first loop with a plan and a closed breaker', () => {
+  it('first loop with a plan and a closed breaker: remaining counts blocking items, optional apart', () => {
     expect(buildLoopContext({ loop: 1, plan: PLAN, breakerState: 'CLOSED', previousAnalysis: null })).toBe(
+      'Loop #1. Remaining tasks: 1 (+1 optional).',
+    );
+    expect(buildLoopContext({ loop: 1, plan: parseFixPlan('- [ ] a\n- [ ] b'), breakerState: null, previousAnalysis: null })).toBe(
       'Loop #1. Remaining tasks: 2.',
+    );
+  });
+
+  it('names the plan and AGENT.md when FIX_PLAN_FILE / AGENT_FILE moved them', () => {
+    const context = buildLoopContext({
+      loop: 2,
+      plan: parseFixPlan('- [ ] a'),
+      files: { plan: 'docs/plan.md', agent: 'docs/AGENT.md' },
+      breakerState: null,
+      previousAnalysis: null,
+      openItemsConflict: { openItems: ['a'] },
+    });
+    expect(context).toBe(
+      'Loop #2. Remaining tasks: 1. Task list: docs/plan.md. Build and run notes: docs/AGENT.md.\n\n' +
+        'You signalled completion, but docs/plan.md still has 1 open item:\n- a\nFinish them and check them off in docs/plan.md before you set EXIT_SIGNAL: true.',
     );
   });
 
@@ -59,7 +77,7 @@ describe('buildLoopContext: the Bash prefix (reference §4.5)', () => {
       previousAnalysis: previous(`${'x'.repeat(400)}\nShould I use option A?`),
     });
     expect(context.endsWith(QUESTIONS_WARNING)).toBe(true);
-    expect(context.startsWith(`Loop #4. Remaining tasks: 2. Circuit breaker: OPEN. Previous: ${'x'.repeat(200)} `)).toBe(true);
+    expect(context.startsWith(`Loop #4. Remaining tasks: 1 (+1 optional). Circuit breaker: OPEN. Previous: ${'x'.repeat(200)} `)).toBe(true);
   });
 });
 
@@ -74,7 +92,7 @@ describe('buildLoopContext: completion conflict and extra sections', () => {
     });
     expect(context).toBe(
       [
-        'Loop #5. Remaining tasks: 2.',
+        'Loop #5. Remaining tasks: 1 (+1 optional).',
         '',
         'You signalled completion, but fix_plan.md still has 2 open items:',
         '- Write the gate',

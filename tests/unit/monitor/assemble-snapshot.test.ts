@@ -74,9 +74,14 @@ describe('assembleSnapshot', () => {
     expect(bad.warnings).toEqual(['.usage_limit_wait has no valid resume_at; ignored']);
   });
 
-  it('counts fix_plan.md items, with optional sections apart', () => {
-    const snap = assemble({ fixPlan: '# Plan\n- [x] a\n- [X] b\n  - [ ] c\n## Optional\n- [ ] d\n* [ ] not a task\n' });
-    expect(snap.plan).toEqual({ done: 2, total: 4, optionalOpen: 1 });
+  it('counts fix_plan.md blocking items as done / total, with optional sections apart', () => {
+    const snap = assemble({ fixPlan: '# Plan\n- [x] a\n- [X] b\n  - [ ] c\n## Optional\n- [ ] d\n* [ ] e\n- [x] f\n' });
+    expect(snap.plan).toEqual({ done: 2, total: 3, optionalOpen: 2, optionalDone: 1 });
+  });
+
+  it('reads the plan with the OPTIONAL_SECTIONS it is given', () => {
+    const snap = assemble({ fixPlan: '- [x] a\n## Later\n- [ ] b\n## Optional\n- [ ] c\n' }, { optionalSections: ['Later'] });
+    expect(snap.plan).toEqual({ done: 1, total: 2, optionalOpen: 1, optionalDone: 0 });
   });
 
   it('finds the last tool in the live output while the agent works', () => {

@@ -93,7 +93,8 @@ describe('renderFrame content', () => {
   it('shows the breaker, the plan progress and the last analysis', () => {
     expect(frame).toContain('HALF_OPEN no progress 2 · same error 1 · denials 0 · opens 1');
     expect(frame).toContain('Last progress: loop #5 · Reason: Monitoring: 2 loops without progress');
-    expect(frame).toMatch(/\[█+░+\] 3\/6 done \(50%\) · 1 optional open/);
+    // Blocking items only, as the exit gate and the gap count them; the optional one apart.
+    expect(frame).toMatch(/\[█+░+\] 3\/5 done \(60%\) · 1 optional open/);
     expect(frame).toContain('── Last loop #6');
     expect(frame).toContain('Exit signal no · files changed 2 · confidence 70 · denials 1');
     expect(frame).toContain('Summary: Implemented the parser');
@@ -125,7 +126,7 @@ describe('renderFrame layout', () => {
     expect(frame).toContain('Loop #7/20  Status: running');
     expect(frame).toMatch(/Calls {2}12\/100 /);
     expect(frame).toContain('$1.25 of $5.00');
-    expect(frame).toContain('3/6 done');
+    expect(frame).toContain('3/5 done');
     expect(frame).toContain('resumes in 1h 02m 03s');
     expect(frame).toContain('HALF_OPEN no progress 2 · same error 1 · denials 0 · opens 1');
     expect(frame).toContain('Exit signal no · files changed 2 · confidence 70 · denials 1');

@@ -17,7 +17,7 @@ describe('loadSnapshot on state written by the Bash tool', () => {
     expect(snap.rate.calls).toBe(3);
     expect(snap.progress).toMatchObject({ status: 'executing', indicator: '⠋' });
     expect(snap.analysis).toMatchObject({ loopNumber: 2, filesModified: 2 });
-    expect(snap.plan).toEqual({ done: 2, total: 4, optionalOpen: 0 });
+    expect(snap.plan).toEqual({ done: 2, total: 4, optionalOpen: 0, optionalDone: 0 });
     expect(snap.ralphLogTail.at(-1)).toContain('Using modern CLI mode');
     expect(snap.warnings).toEqual([]);
   });
