@@ -78,7 +78,7 @@ describe('parseFixPlan fenced code blocks', () => {
   });
 
   it('does not take a heading inside a fence as a section: a `# Optional` comment in bash keeps real items blocking', () => {
-    const text = ['## Tasks', '```bash', '# Optional: set the port', 'export PORT=3000', '```', '- [ ] Write the server', '- [ ] Write the tests'].join('\n');
+    const text = ['## Tasks', '```bash', '# Optional', '# set the port', 'export PORT=3000', '```', '- [ ] Write the server', '- [ ] Write the tests'].join('\n');
     const plan = parseFixPlan(text, ['Optional']);
     expect(plan.blocking).toEqual({ open: 2, done: 0 });
     expect(plan.optional).toEqual({ open: 0, done: 0 });
