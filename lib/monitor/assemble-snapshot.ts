@@ -93,7 +93,8 @@ export function assembleSnapshot(texts: StateTexts, options: AssembleOptions): D
     plan:
       texts.fixPlan === undefined
         ? undefined
-        : memoized(options.memo, 'fix_plan.md', texts.fixPlan, warnings, () => readPlan(texts.fixPlan!, options.optionalSections ?? (CONFIG_SCHEMA.OPTIONAL_SECTIONS.default as string[]))),
+        : memoized(options.memo, 'fix_plan.md', texts.fixPlan, warnings, (w) =>
+            readPlan(texts.fixPlan!, options.optionalSections ?? (CONFIG_SCHEMA.OPTIONAL_SECTIONS.default as string[]), options.planFile ?? 'fix_plan.md', w)),
     planFile: options.planFile ?? 'fix_plan.md',
     usageWait:
       readUsageWait(json('.usage_limit_wait', texts.usageWait), warnings) ??
@@ -220,9 +221,12 @@ function readStatusUsageWait(obj: JsonObject | undefined, now: number): UsageWai
   return { resumeAt, reason: 'usage limit reached' };
 }
 
-function readPlan(text: string, optionalSections: string[]): PlanProgress {
+function readPlan(text: string, optionalSections: string[], name: string, warnings: string[]): PlanProgress {
   // Done and total count the blocking items only, as the exit gate and the gap do.
-  const { blocking, optional } = parseFixPlan(text, optionalSections);
+  const { blocking, optional, unclosedFenceLine } = parseFixPlan(text, optionalSections);
+  if (unclosedFenceLine !== null) {
+    warnings.push(`${name} line ${unclosedFenceLine} opens a code fence that is never closed; its items count as blocking`);
+  }
   return { done: blocking.done, total: blocking.done + blocking.open, optionalOpen: optional.open, optionalDone: optional.done };
 }
 

@@ -79,6 +79,12 @@ describe('assembleSnapshot', () => {
     expect(snap.plan).toEqual({ done: 2, total: 3, optionalOpen: 2, optionalDone: 1 });
   });
 
+  it('warns about a code fence that is never closed (its items still count)', () => {
+    const snap = assemble({ fixPlan: '- [x] a\n```\n- [ ] b\n' }, { planFile: 'docs/plan.md' });
+    expect(snap.plan).toMatchObject({ done: 1, total: 2 });
+    expect(snap.warnings).toEqual(['docs/plan.md line 2 opens a code fence that is never closed; its items count as blocking']);
+  });
+
   it('reads the plan with the OPTIONAL_SECTIONS it is given', () => {
     const snap = assemble({ fixPlan: '- [x] a\n## Later\n- [ ] b\n## Optional\n- [ ] c\n' }, { optionalSections: ['Later'] });
     expect(snap.plan).toEqual({ done: 1, total: 2, optionalOpen: 1, optionalDone: 0 });
