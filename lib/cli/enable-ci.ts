@@ -11,7 +11,7 @@ import { enableProject, REPORTED_FILES } from '../project/enable-project.js';
 import { hasCommandOnPath } from '../platform/find-executable.js';
 import { printJson } from './print-json.js';
 import { checkExistingRalph } from '../project/ralph-state.js';
-import { chooseClaudeCodeCmd, taskSourcesList } from '../project/render-control-files.js';
+import { taskSourcesList } from '../project/render-control-files.js';
 import { importTasks, type TaskSourceName } from '../tasks/import-tasks.js';
 import { countTaskLines } from '../tasks/task-line.js';
 import type { TaskSourceResult } from '../tasks/task-source-result.js';
@@ -159,12 +159,11 @@ async function enableCi(args: EnableCiArgs): Promise<number> {
     tasks,
     force: args.force,
     generatedBy: 'ralph-enable-ci',
-    claudeCodeCmd: chooseClaudeCodeCmd(hasCommand),
     taskSources: taskSourcesList(sources),
     githubTaskLabel: args.label,
   });
   if (result.kind === 'already-enabled') throw new CiFailure('Ralph is already enabled', ENABLE_CI_EXIT.alreadyEnabled);
-  if (!args.json) for (const line of formatFileOutcomes(result.files)) process.stdout.write(`${line}\n`);
+  if (!args.json) for (const line of formatFileOutcomes(result.files, result.backup)) process.stdout.write(`${line}\n`);
   for (const required of ['.ralph/PROMPT.md', '.ralph/fix_plan.md']) {
     if (!existsSync(join(projectDir, required))) throw new CiFailure(`${required} was not created`, ENABLE_CI_EXIT.error);
   }

@@ -12,7 +12,7 @@ import { enableProject } from '../project/enable-project.js';
 import { hasCommandOnPath } from '../platform/find-executable.js';
 import type { ProjectContext } from '../project/project-context.js';
 import { checkExistingRalph } from '../project/ralph-state.js';
-import { chooseClaudeCodeCmd, taskSourcesList } from '../project/render-control-files.js';
+import { taskSourcesList } from '../project/render-control-files.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { countBeadsIssues } from '../tasks/beads-tasks.js';
 import { countGitHubIssues } from '../tasks/github-tasks.js';
@@ -147,7 +147,6 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
     tasks,
     force,
     generatedBy: 'ralph-enable',
-    claudeCodeCmd: chooseClaudeCodeCmd(hasCommand),
     taskSources: taskSourcesList(sources),
     githubTaskLabel: label,
     maxCallsPerHour: maxCalls,
@@ -156,7 +155,7 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
     process.stderr.write('Error: Ralph is already enabled here\nhint: run ralph-enable --force\n');
     return EXIT.alreadyEnabled;
   }
-  for (const line of formatFileOutcomes(result.files)) say(line);
+  for (const line of formatFileOutcomes(result.files, result.backup)) say(line);
   // A .ralphrc the user already had is kept, but the values chosen here are written into it.
   const ralphrc = join(projectDir, '.ralphrc');
   if (result.files['.ralphrc'] === 'skipped') {

@@ -6,6 +6,7 @@ import { RalphError } from '../errors.js';
 import { nodeProcessRunner } from '../platform/process.js';
 import { isCommandAvailable, resolveClaudeCodeCommand } from '../project/agent-command.js';
 import { hasCommandOnPath } from '../platform/find-executable.js';
+import { CONVERSION_OUTPUTS } from '../project/convert-requirements.js';
 import { importRequirements, type ImportRequirementsOptions } from '../project/import-requirements.js';
 import { readRequirementsDocument } from '../project/requirements-document.js';
 import { assertTemplatesInstalled } from '../project/templates.js';
@@ -74,9 +75,16 @@ export async function main(argv: string[]): Promise<number> {
       hint: `the project skeleton is in ${result.projectDir}; fix the problem and run ralph-import again in an empty directory`,
     });
   }
-  say(result.summary ? `PRD conversion completed: ${firstLine(result.summary)}` : 'PRD conversion completed');
   for (const file of result.missing) warn(`${file} was not created by the conversion`);
   for (const file of result.unchanged) warn(`${file} was not updated by the conversion (it still holds the template)`);
+  // Claude can exit 0 having written nothing (refused, confused, or run in the wrong place).
+  if (result.missing.length + result.unchanged.length === CONVERSION_OUTPUTS.length) {
+    throw new RalphError('import_conversion_empty', 'PRD conversion produced nothing: Claude Code wrote none of the project files', {
+      details: result.summary ? [`Claude Code said: ${firstLine(result.summary)}`] : [],
+      hint: `the project skeleton is in ${result.projectDir}; check the document and run ralph-import again in an empty directory`,
+    });
+  }
+  say(result.summary ? `PRD conversion completed: ${firstLine(result.summary)}` : 'PRD conversion completed');
   say('🎉 PRD imported successfully!');
   for (const line of importNextSteps(request.projectName)) say(line);
   say(`Project created in: ${result.projectDir}`);

@@ -3,15 +3,17 @@
 
 import type { ProjectFileOutcome } from '../project/enable-project.js';
 
-/** `[SUCCESS] Created .ralph/PROMPT.md`, `[SKIP] .gitignore already exists (kept; …)`, … */
-export function formatFileOutcomes(files: Readonly<Record<string, ProjectFileOutcome>>): string[] {
+/** `[SUCCESS] Created .ralph/PROMPT.md`, `[SKIP] README.md already exists (kept; …)`, … */
+export function formatFileOutcomes(files: Readonly<Record<string, ProjectFileOutcome>>, backup?: { dir: string; files: readonly string[] }): string[] {
   const lines: string[] = [];
   for (const [file, outcome] of Object.entries(files)) {
     if (outcome === 'created') lines.push(`[SUCCESS] Created ${file}`);
-    else if (outcome === 'overwritten') lines.push(`[SUCCESS] Overwrote ${file} (--force)`);
-    else if (outcome === 'merged') lines.push(`[SUCCESS] Added Ralph's entries to ${file} (--force)`);
-    else lines.push(`[SKIP] ${file} already exists (kept; --force to regenerate)`);
+    else if (outcome === 'overwritten') lines.push(`[SUCCESS] Overwrote ${file} (--force; the old one is backed up)`);
+    else if (outcome === 'merged') lines.push(`[SUCCESS] Added Ralph's entries to ${file} (your lines are kept)`);
+    else if (outcome === 'unchanged') lines.push(`[SKIP] ${file} is already up to date`);
+    else lines.push(`[SKIP] ${file} already exists (kept; --force replaces it, keeping a backup)`);
   }
+  if (backup) lines.push(`[INFO] Backup of the replaced files (${backup.files.join(', ')}): ${backup.dir}`);
   return lines;
 }
 

@@ -42,7 +42,7 @@ export async function main(argv: string[]): Promise<number> {
     env: process.env,
     hasCommand: hasCommandOnPath(process.env),
   });
-  for (const line of formatFileOutcomes(result.files)) say(line);
+  for (const line of formatFileOutcomes(result.files, result.backup)) say(line);
 
   switch (result.git.kind) {
     case 'committed':

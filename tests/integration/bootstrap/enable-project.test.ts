@@ -14,7 +14,6 @@ function options(dir: string, overrides: Partial<EnableProjectOptions> = {}): En
     tasks: ['- [ ] [#1] first'],
     force: false,
     generatedBy: 'ralph-enable-ci',
-    claudeCodeCmd: 'claude',
     ...overrides,
   };
 }
