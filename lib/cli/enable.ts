@@ -112,8 +112,9 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
   const detected = detectProjectContext(projectDir, { hasCommand });
   const git = await detectGitInfo(projectDir, { runner, env });
   const sources = detectTaskSources(projectDir, git);
-  say(`Project: ${detected.name}  Type: ${detected.type}${detected.framework ? `  Framework: ${detected.framework}` : ''}`);
+  for (const line of describeProject(detected)) say(line);
   say(`Git: ${git.isRepo ? (git.remoteUrl ?? 'repository, no origin') : 'not a repository'}${git.isGitHub ? ' (GitHub)' : ''}`);
+  say('Task sources:');
   await describeSources(sources, { runner, cwd: projectDir, env }, say);
 
   say(phaseTitle(2, 'Task Source Selection'));
@@ -123,12 +124,20 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
   say(phaseTitle(3, 'Configuration'));
   const name = interactive ? await prompter.ask('Project name', detected.name) : detected.name;
   const context: ProjectContext = { ...detected, name };
-  const maxCalls = interactive ? await prompter.askInteger('Max API calls per hour', { min: 10, max: 500, defaultValue: 100 }) : 100;
+  // The same range `ralph --calls` accepts: any positive whole number.
+  const maxCalls = interactive ? await prompter.askInteger('Max API calls per hour', { min: 1, defaultValue: 100 }) : 100;
   const label = args.label ?? (interactive && selected.includes('github') ? await prompter.ask('GitHub label to import', 'ralph-task') : 'ralph-task');
   const prdFile = selected.includes('prd') ? await choosePrdFile(args, sources, interactive, prompter) : undefined;
-  say(`  Name: ${name}\n  Type: ${context.type}\n  Max calls/hour: ${maxCalls}`);
+  say('Settings:');
+  for (const line of describeProject(context)) say(`  ${line}`);
+  say(`  Max calls/hour: ${maxCalls}`);
+  say(`  Task sources: ${selected.length > 0 ? selected.join(', ') : 'none (default task list)'}`);
   if (selected.includes('github')) say(`  GitHub label: ${label}`);
   if (prdFile) say(`  PRD file: ${prdFile}`);
+  if (interactive && !(await prompter.confirm('Write the Ralph files with these settings?', true))) {
+    say('Cancelled: nothing was written.');
+    return EXIT.error;
+  }
 
   say(phaseTitle(4, 'File Generation'));
   const tasks: string[] = [];
@@ -177,6 +186,19 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
   say('\nRalph enabled successfully!');
   for (const line of NEXT_STEPS) say(line);
   return EXIT.success;
+}
+
+/** What detection found, one fact a line (what AGENT.md, PROMPT.md and .ralphrc will say). */
+function describeProject(context: ProjectContext): string[] {
+  const none = '(none detected)';
+  return [
+    `Project: ${context.name}`,
+    `Type: ${context.type}${context.framework ? ` (${context.framework})` : ''}`,
+    `Package manager: ${context.packageManager ?? none}`,
+    `Build command: ${context.buildCommand || none}`,
+    `Test command: ${context.testCommand || `${none}: no verification gate`}`,
+    `Run command: ${context.runCommand || none}`,
+  ];
 }
 
 async function describeSources(
