@@ -3,6 +3,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseRalphrc } from '../config/ralphrc.js';
 import { updateRalphrcText } from '../config/ralphrc-writer.js';
 import { nodeProcessRunner } from '../platform/process.js';
 import { detectGitInfo } from '../project/detect-git.js';
@@ -125,7 +126,9 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
   const name = interactive ? await prompter.ask('Project name', detected.name) : detected.name;
   const context: ProjectContext = { ...detected, name };
   // The same range `ralph --calls` accepts: any positive whole number.
-  const maxCalls = interactive ? await prompter.askInteger('Max API calls per hour', { min: 1, defaultValue: 100 }) : 100;
+  // The default is what an existing .ralphrc says, so accepting it changes nothing there.
+  const currentCalls = readCurrentCalls(join(projectDir, '.ralphrc'), env) ?? 100;
+  const maxCalls = interactive ? await prompter.askInteger('Max API calls per hour', { min: 1, defaultValue: currentCalls }) : currentCalls;
   const label = args.label ?? (interactive && selected.includes('github') ? await prompter.ask('GitHub label to import', 'ralph-task') : 'ralph-task');
   const prdFile = selected.includes('prd') ? await choosePrdFile(args, sources, interactive, prompter) : undefined;
   say('Settings:');
@@ -186,6 +189,12 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
   say('\nRalph enabled successfully!');
   for (const line of NEXT_STEPS) say(line);
   return EXIT.success;
+}
+
+function readCurrentCalls(path: string, env: NodeJS.ProcessEnv): number | undefined {
+  if (!existsSync(path)) return undefined;
+  const value = parseRalphrc(readFileSync(path, 'utf8'), { env }).entries.filter((entry) => entry.key === 'MAX_CALLS_PER_HOUR').pop()?.value;
+  return value !== undefined && /^[1-9]\d*$/.test(value) ? Number(value) : undefined;
 }
 
 /** What detection found, one fact a line (what AGENT.md, PROMPT.md and .ralphrc will say). */
