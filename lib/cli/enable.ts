@@ -20,9 +20,9 @@ import { countGitHubIssues } from '../tasks/github-tasks.js';
 import { importTasks, type TaskSourceName } from '../tasks/import-tasks.js';
 import { countTaskLines } from '../tasks/task-line.js';
 import { createParser, parseNonNegativeInteger, UsageError } from './bootstrap-args.js';
-import { readPackageVersion } from './package-info.js';
+import { formatVersionLine } from './package-info.js';
 import { runMain } from './error-funnel.js';
-import { ENABLE_HELP, ENABLE_VERSION_PREFIX, formatFileOutcomes, NEXT_STEPS, phaseTitle, WIZARD_BANNER } from './messages-enable.js';
+import { ENABLE_HELP, formatFileOutcomes, NEXT_STEPS, phaseTitle, WIZARD_BANNER } from './messages-enable.js';
 import { createPrompter, type Prompter } from './prompts.js';
 
 type WizardSource = Exclude<TaskSourceName, 'none'>;
@@ -51,7 +51,7 @@ async function parseArgs(argv: readonly string[]): Promise<EnableArgs> {
     .option('skip-tasks', { type: 'boolean', default: false })
     .option('non-interactive', { type: 'boolean', default: false })
     .option('help', { alias: 'h', type: 'boolean', default: false })
-    .option('version', { alias: 'v', type: 'boolean', default: false })
+    .option('version', { type: 'boolean', default: false })
     .parseAsync();
   if (parsed._.length > 0) throw new UsageError(`unexpected argument: ${parsed._.join(' ')}`);
   return {
@@ -77,7 +77,7 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.invalidArgs;
   }
   if (args.help || args.version) {
-    process.stdout.write(args.help ? ENABLE_HELP : `${ENABLE_VERSION_PREFIX} ${readPackageVersion()}\n`);
+    process.stdout.write(args.help ? ENABLE_HELP : `${formatVersionLine('ralph-enable')}\n`);
     return EXIT.success;
   }
   const prompter = createPrompter({ input: process.stdin, output: process.stderr });

@@ -11,6 +11,7 @@ import { importRequirements, type ImportRequirementsOptions } from '../project/i
 import { readRequirementsDocument } from '../project/requirements-document.js';
 import { assertTemplatesInstalled } from '../project/templates.js';
 import { runMain } from './error-funnel.js';
+import { formatVersionLine, wantsVersion } from './package-info.js';
 import { parseImportArgs } from './import-args.js';
 import { prepareGitHubImport } from './import-github.js';
 import { IMPORT_HELP, importNextSteps } from './messages-import.js';
@@ -18,6 +19,10 @@ import { FALLBACK_IDENTITY_WARNING } from './messages-setup.js';
 import { createPrompter } from './prompts.js';
 
 export async function main(argv: string[]): Promise<number> {
+  if (wantsVersion(argv)) {
+    process.stdout.write(`${formatVersionLine('ralph-import')}\n`);
+    return 0;
+  }
   const args = await parseImportArgs(argv);
   const github = args.githubIssue !== undefined || args.hasFilters;
   if (args.help || (argv.length === 0 && !github)) {

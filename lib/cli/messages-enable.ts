@@ -17,8 +17,6 @@ export function formatFileOutcomes(files: Readonly<Record<string, ProjectFileOut
   return lines;
 }
 
-export const ENABLE_VERSION_PREFIX = 'ralph enable version';
-
 export const WIZARD_BANNER = 'Ralph Enable - Existing Project Wizard';
 
 export function phaseTitle(phase: number, title: string): string {
@@ -39,7 +37,7 @@ Options:
   --skip-tasks         Start with the default task list
   --non-interactive    Ask nothing; use detected values and defaults
   -h, --help           Show this help
-  -v, --version        Show the version
+  --version            Show the version
 
 Exit codes: 0 enabled, 1 error, 2 already enabled (use --force), 3 invalid arguments.
 Questions are printed on stderr; answers are read from stdin.

@@ -11,9 +11,14 @@ import { assertTemplatesInstalled } from '../project/templates.js';
 import { formatFileOutcomes } from './messages-enable.js';
 import { createParser, UsageError } from './bootstrap-args.js';
 import { runMain } from './error-funnel.js';
+import { formatVersionLine, wantsVersion } from './package-info.js';
 import { MIGRATE_HELP } from './messages-setup.js';
 
 export async function main(argv: string[]): Promise<number> {
+  if (wantsVersion(argv)) {
+    process.stdout.write(`${formatVersionLine('ralph-migrate')}\n`);
+    return 0;
+  }
   let parsed;
   try {
     parsed = await createParser(argv, 'ralph-migrate')

@@ -41,13 +41,13 @@ const VALID_TOOLS = [
 ];
 
 export const MESSAGES = {
-  timeout: 'Timeout must be a positive integer between 1 and 120 minutes',
+  timeout: '--timeout: Timeout must be a positive integer between 1 and 120 minutes',
   outputFormat: "--output-format must be 'json' or 'text'",
   sessionExpiry: '--session-expiry requires a positive integer (hours)',
   calls: '--calls requires a positive integer (calls per hour)',
-  maxLoops: '--max-loops requires a positive integer',
-  maxCost: '--max-cost requires a positive number (US dollars)',
-  maxRunMinutes: '--max-run-minutes requires a positive integer (minutes)',
+  maxLoops: '--max-loops requires a whole number (0 = unlimited)',
+  maxCost: '--max-cost requires a number of US dollars (0 = unlimited)',
+  maxRunMinutes: '--max-run-minutes requires a whole number of minutes (0 = unlimited)',
   delay: '--delay requires a non-negative number of seconds',
   invalidTool: (tool: string) => `Invalid tool in --allowed-tools: '${tool}'`,
 };
@@ -180,11 +180,12 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
   if (parsed.backup) flags.ENABLE_BACKUP = true;
   if (parsed['show-tool-args']) flags.LIVE_SHOW_TOOL_ARGS = true;
   const maxLoops = str('max-loops');
-  if (maxLoops !== undefined) flags.MAX_LOOPS = positiveInt(maxLoops, MESSAGES.maxLoops);
+  // 0 means unlimited here as in .ralphrc (and lets a flag lift a limit set there).
+  if (maxLoops !== undefined) flags.MAX_LOOPS = nonNegativeInt(maxLoops, MESSAGES.maxLoops);
   const maxCost = str('max-cost');
-  if (maxCost !== undefined) flags.MAX_COST_USD = positiveNumber(maxCost, MESSAGES.maxCost);
+  if (maxCost !== undefined) flags.MAX_COST_USD = nonNegativeNumber(maxCost, MESSAGES.maxCost);
   const maxMinutes = str('max-run-minutes');
-  if (maxMinutes !== undefined) flags.MAX_RUN_MINUTES = positiveInt(maxMinutes, MESSAGES.maxRunMinutes);
+  if (maxMinutes !== undefined) flags.MAX_RUN_MINUTES = nonNegativeInt(maxMinutes, MESSAGES.maxRunMinutes);
   const delay = str('delay');
   if (delay !== undefined) {
     const seconds = Number(delay);
@@ -244,9 +245,14 @@ function positiveInt(value: string, message: string): number {
   return Number(value);
 }
 
-function positiveNumber(value: string, message: string): number {
+function nonNegativeInt(value: string, message: string): number {
+  if (!/^\d+$/.test(value)) throw flagError(message);
+  return Number(value);
+}
+
+function nonNegativeNumber(value: string, message: string): number {
   const n = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0)) throw flagError(message);
+  if (!/^\d+(\.\d+)?$/.test(value) || !Number.isFinite(n)) throw flagError(message);
   return n;
 }
 

@@ -7,10 +7,15 @@ import { assertTemplatesInstalled } from '../project/templates.js';
 import { RalphError } from '../errors.js';
 import { createParser, UsageError } from './bootstrap-args.js';
 import { runMain } from './error-funnel.js';
+import { formatVersionLine, wantsVersion } from './package-info.js';
 import { formatFileOutcomes } from './messages-enable.js';
 import { FALLBACK_IDENTITY_WARNING, SETUP_HELP, setupNextSteps } from './messages-setup.js';
 
 export async function main(argv: string[]): Promise<number> {
+  if (wantsVersion(argv)) {
+    process.stdout.write(`${formatVersionLine('ralph-setup')}\n`);
+    return 0;
+  }
   let parsed;
   try {
     parsed = await createParser(argv, 'ralph-setup')
