@@ -55,3 +55,28 @@ describe('ralph --help', () => {
     expect((await runCli('ralph', ['--help', '--debug'])).stdout).toBe(r.stdout);
   });
 });
+
+describe('Node.js version', () => {
+  it('every command refuses an older Node.js with the minimum from package.json, before doing anything', async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { engines: { node: string } };
+    expect(pkg.engines.node).toBe('>=20.19');
+    const { spawnSync } = await import('node:child_process');
+    const { binPath } = await import('../../helpers/run-cli.js');
+    // Pretend to be Node 20.18 (one minor too old); the real binary still runs the check.
+    const pretend = 'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"20.18.3"})';
+    for (const command of COMMANDS) {
+      const p = tmpProject({});
+      try {
+        const r = spawnSync(process.execPath, ['--import', pretend, binPath(command), '--version'], { cwd: p.dir, encoding: 'utf8' });
+        expect(r.status, command).toBe(1);
+        expect(r.stdout, command).toBe('');
+        expect(r.stderr, command).toContain('Error: ralph needs Node.js 20.19.0 or newer; this is Node.js 20.18.3');
+        expect(r.stderr, command).toContain('hint: install a current Node.js LTS');
+      } finally {
+        p.cleanup();
+      }
+    }
+    const ok = spawnSync(process.execPath, ['--import', pretend.replace('20.18.3', '20.19.0'), binPath('ralph'), '--version'], { encoding: 'utf8' });
+    expect(ok.status).toBe(0);
+  });
+});
