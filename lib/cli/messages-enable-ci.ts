@@ -63,7 +63,8 @@ Options:
   --limit <n>             Maximum tasks to import, 0 = all (default: 50)
   --project-name <name>   Override the detected project name
   --project-type <type>   Override the detected project type
-  --force                 Overwrite existing Ralph files (files you added are kept)
+  --force                 Replace existing Ralph files, backing each up to
+                          .ralph_backup_<time>/ (files you added are kept)
   --json                  Print the result as JSON on stdout
   --quiet                 Print nothing but errors (and the JSON with --json)
   -h, --help              Show this help

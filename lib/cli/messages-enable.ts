@@ -33,7 +33,8 @@ Options:
   --prd <file>         PRD file for --from prd
   --label <label>      GitHub label to import (default: ralph-task)
   --limit <n>          Maximum tasks to import, 0 = all (default: 50)
-  --force              Overwrite existing Ralph files (files you added are kept)
+  --force              Replace existing Ralph files, backing each up to
+                       .ralph_backup_<time>/ (files you added are kept)
   --skip-tasks         Start with the default task list
   --non-interactive    Ask nothing; use detected values and defaults
   -h, --help           Show this help

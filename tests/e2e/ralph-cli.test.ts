@@ -152,6 +152,8 @@ describe('ralph command line', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('CLAUDE CODE CLI NOT FOUND');
     expect(r.stderr).toContain('npm install -g @anthropic-ai/claude-code');
+    // npx refuses to install without a terminal, so it is no fix to offer.
+    expect(r.stderr).not.toContain('npx');
   });
 
   it('stops on Ctrl-C during an agent call: exit 130, status interrupted, no process left', async () => {
