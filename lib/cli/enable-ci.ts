@@ -11,7 +11,7 @@ import { enableProject, REPORTED_FILES } from '../project/enable-project.js';
 import { hasCommandOnPath } from '../platform/find-executable.js';
 import { printJson } from './print-json.js';
 import { checkExistingRalph } from '../project/ralph-state.js';
-import { chooseClaudeCodeCmd, taskSourcesList } from '../project/render-control-files.js';
+import { taskSourcesList } from '../project/render-control-files.js';
 import { importTasks, type TaskSourceName } from '../tasks/import-tasks.js';
 import { countTaskLines } from '../tasks/task-line.js';
 import type { TaskSourceResult } from '../tasks/task-source-result.js';
@@ -68,7 +68,7 @@ async function parseArgs(argv: readonly string[]): Promise<EnableCiArgs> {
     .option('jq', { type: 'string', requiresArg: true })
     .option('quiet', { type: 'boolean', default: false })
     .option('help', { alias: 'h', type: 'boolean', default: false })
-    .option('version', { alias: 'v', type: 'boolean', default: false })
+    .option('version', { type: 'boolean', default: false })
     .parseAsync();
   if (parsed._.length > 0) throw new UsageError(`unexpected argument: ${parsed._.join(' ')}`);
   for (const flag of ['prd', 'label', 'project-name', 'project-type'] as const) {
@@ -94,7 +94,7 @@ async function parseArgs(argv: readonly string[]): Promise<EnableCiArgs> {
 export async function main(argv: string[]): Promise<number> {
   const jsonRequested = argv.includes('--json');
   const fail = (message: string, code: number) => {
-    process.stderr.write(jsonRequested ? `${formatErrorJson(message)}\n` : `Error: ${message}\n`);
+    process.stderr.write(jsonRequested ? `${formatErrorJson(message, code)}\n` : `Error: ${message}\n`);
     return code;
   };
   let args: EnableCiArgs;
@@ -109,8 +109,8 @@ export async function main(argv: string[]): Promise<number> {
     return ENABLE_CI_EXIT.success;
   }
   if (args.version) {
-    // As in the Bash tool, JSON only when --json came before -v/--version.
-    const versionAt = argv.findIndex((arg) => arg === '-v' || arg === '--version');
+    // As in the Bash tool, JSON only when --json came before --version.
+    const versionAt = argv.indexOf('--version');
     process.stdout.write(`${formatVersion(readPackageVersion(), argv.indexOf('--json') > -1 && argv.indexOf('--json') < versionAt)}\n`);
     return ENABLE_CI_EXIT.success;
   }
@@ -134,13 +134,15 @@ async function enableCi(args: EnableCiArgs): Promise<number> {
   // Checked first, so an enabled project exits 2 without running git, gh or bd.
   if (!args.force && checkExistingRalph(projectDir).state === 'complete') {
     if (args.json) await writeJson(ALREADY_ENABLED_JSON, args.jq);
-    else process.stdout.write(`${ALREADY_ENABLED_TEXT}\n`);
+    else (args.quiet ? process.stderr : process.stdout).write(`${ALREADY_ENABLED_TEXT}\n`);
     return ENABLE_CI_EXIT.alreadyEnabled;
   }
 
   const detected = detectProjectContext(projectDir, { hasCommand });
   const context = { ...detected, name: args.projectName ?? detected.name, type: args.projectType ?? detected.type };
   say(`Detected: ${context.name} (${context.type})`);
+  say(`Package manager: ${context.packageManager ?? 'none detected'}`);
+  say(`Test command: ${context.testCommand || 'none detected (no verification gate)'}`);
   const git = await detectGitInfo(projectDir, { runner, env });
   const sources = detectTaskSources(projectDir, git);
 
@@ -159,20 +161,20 @@ async function enableCi(args: EnableCiArgs): Promise<number> {
     tasks,
     force: args.force,
     generatedBy: 'ralph-enable-ci',
-    claudeCodeCmd: chooseClaudeCodeCmd(hasCommand),
     taskSources: taskSourcesList(sources),
     githubTaskLabel: args.label,
   });
   if (result.kind === 'already-enabled') throw new CiFailure('Ralph is already enabled', ENABLE_CI_EXIT.alreadyEnabled);
-  if (!args.json) for (const line of formatFileOutcomes(result.files)) process.stdout.write(`${line}\n`);
+  for (const line of formatFileOutcomes(result.files, result.backup)) say(line);
   for (const required of ['.ralph/PROMPT.md', '.ralph/fix_plan.md']) {
     if (!existsSync(join(projectDir, required))) throw new CiFailure(`${required} was not created`, ENABLE_CI_EXIT.error);
   }
   const filesCreated = REPORTED_FILES.filter((file) => existsSync(join(projectDir, file)));
   const tasksImported = countTaskLines(tasks);
   if (args.json) {
-    await writeJson(formatSuccessJson({ projectName: context.name, projectType: context.type, filesCreated, tasksImported }), args.jq);
-  } else {
+    const detectedCommands = { testCommand: context.testCommand, packageManager: context.packageManager };
+    await writeJson(formatSuccessJson({ projectName: context.name, projectType: context.type, filesCreated, tasksImported, ...detectedCommands }), args.jq);
+  } else if (!args.quiet) {
     process.stdout.write(`${SUCCESS_MESSAGE} for: ${context.name} (${context.type})\nFiles created: ${filesCreated.length}\nTasks imported: ${tasksImported}\n`);
   }
   return ENABLE_CI_EXIT.success;

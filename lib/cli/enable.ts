@@ -3,6 +3,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseRalphrc } from '../config/ralphrc.js';
 import { updateRalphrcText } from '../config/ralphrc-writer.js';
 import { nodeProcessRunner } from '../platform/process.js';
 import { detectGitInfo } from '../project/detect-git.js';
@@ -12,16 +13,16 @@ import { enableProject } from '../project/enable-project.js';
 import { hasCommandOnPath } from '../platform/find-executable.js';
 import type { ProjectContext } from '../project/project-context.js';
 import { checkExistingRalph } from '../project/ralph-state.js';
-import { chooseClaudeCodeCmd, taskSourcesList } from '../project/render-control-files.js';
+import { taskSourcesList } from '../project/render-control-files.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { countBeadsIssues } from '../tasks/beads-tasks.js';
 import { countGitHubIssues } from '../tasks/github-tasks.js';
 import { importTasks, type TaskSourceName } from '../tasks/import-tasks.js';
 import { countTaskLines } from '../tasks/task-line.js';
 import { createParser, parseNonNegativeInteger, UsageError } from './bootstrap-args.js';
-import { readPackageVersion } from './package-info.js';
+import { formatVersionLine } from './package-info.js';
 import { runMain } from './error-funnel.js';
-import { ENABLE_HELP, ENABLE_VERSION_PREFIX, formatFileOutcomes, NEXT_STEPS, phaseTitle, WIZARD_BANNER } from './messages-enable.js';
+import { ENABLE_HELP, formatFileOutcomes, NEXT_STEPS, phaseTitle, WIZARD_BANNER } from './messages-enable.js';
 import { createPrompter, type Prompter } from './prompts.js';
 
 type WizardSource = Exclude<TaskSourceName, 'none'>;
@@ -50,7 +51,7 @@ async function parseArgs(argv: readonly string[]): Promise<EnableArgs> {
     .option('skip-tasks', { type: 'boolean', default: false })
     .option('non-interactive', { type: 'boolean', default: false })
     .option('help', { alias: 'h', type: 'boolean', default: false })
-    .option('version', { alias: 'v', type: 'boolean', default: false })
+    .option('version', { type: 'boolean', default: false })
     .parseAsync();
   if (parsed._.length > 0) throw new UsageError(`unexpected argument: ${parsed._.join(' ')}`);
   return {
@@ -76,7 +77,7 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.invalidArgs;
   }
   if (args.help || args.version) {
-    process.stdout.write(args.help ? ENABLE_HELP : `${ENABLE_VERSION_PREFIX} ${readPackageVersion()}\n`);
+    process.stdout.write(args.help ? ENABLE_HELP : `${formatVersionLine('ralph-enable')}\n`);
     return EXIT.success;
   }
   const prompter = createPrompter({ input: process.stdin, output: process.stderr });
@@ -112,8 +113,9 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
   const detected = detectProjectContext(projectDir, { hasCommand });
   const git = await detectGitInfo(projectDir, { runner, env });
   const sources = detectTaskSources(projectDir, git);
-  say(`Project: ${detected.name}  Type: ${detected.type}${detected.framework ? `  Framework: ${detected.framework}` : ''}`);
+  for (const line of describeProject(detected)) say(line);
   say(`Git: ${git.isRepo ? (git.remoteUrl ?? 'repository, no origin') : 'not a repository'}${git.isGitHub ? ' (GitHub)' : ''}`);
+  say('Task sources:');
   await describeSources(sources, { runner, cwd: projectDir, env }, say);
 
   say(phaseTitle(2, 'Task Source Selection'));
@@ -123,12 +125,22 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
   say(phaseTitle(3, 'Configuration'));
   const name = interactive ? await prompter.ask('Project name', detected.name) : detected.name;
   const context: ProjectContext = { ...detected, name };
-  const maxCalls = interactive ? await prompter.askInteger('Max API calls per hour', { min: 10, max: 500, defaultValue: 100 }) : 100;
+  // The same range `ralph --calls` accepts: any positive whole number.
+  // The default is what an existing .ralphrc says, so accepting it changes nothing there.
+  const currentCalls = readCurrentCalls(join(projectDir, '.ralphrc'), env) ?? 100;
+  const maxCalls = interactive ? await prompter.askInteger('Max API calls per hour', { min: 1, defaultValue: currentCalls }) : currentCalls;
   const label = args.label ?? (interactive && selected.includes('github') ? await prompter.ask('GitHub label to import', 'ralph-task') : 'ralph-task');
   const prdFile = selected.includes('prd') ? await choosePrdFile(args, sources, interactive, prompter) : undefined;
-  say(`  Name: ${name}\n  Type: ${context.type}\n  Max calls/hour: ${maxCalls}`);
+  say('Settings:');
+  for (const line of describeProject(context)) say(`  ${line}`);
+  say(`  Max calls/hour: ${maxCalls}`);
+  say(`  Task sources: ${selected.length > 0 ? selected.join(', ') : 'none (default task list)'}`);
   if (selected.includes('github')) say(`  GitHub label: ${label}`);
   if (prdFile) say(`  PRD file: ${prdFile}`);
+  if (interactive && !(await prompter.confirm('Write the Ralph files with these settings?', true))) {
+    say('Cancelled: nothing was written.');
+    return EXIT.error;
+  }
 
   say(phaseTitle(4, 'File Generation'));
   const tasks: string[] = [];
@@ -147,7 +159,6 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
     tasks,
     force,
     generatedBy: 'ralph-enable',
-    claudeCodeCmd: chooseClaudeCodeCmd(hasCommand),
     taskSources: taskSourcesList(sources),
     githubTaskLabel: label,
     maxCallsPerHour: maxCalls,
@@ -156,7 +167,7 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
     process.stderr.write('Error: Ralph is already enabled here\nhint: run ralph-enable --force\n');
     return EXIT.alreadyEnabled;
   }
-  for (const line of formatFileOutcomes(result.files)) say(line);
+  for (const line of formatFileOutcomes(result.files, result.backup)) say(line);
   // A .ralphrc the user already had is kept, but the values chosen here are written into it.
   const ralphrc = join(projectDir, '.ralphrc');
   if (result.files['.ralphrc'] === 'skipped') {
@@ -178,6 +189,25 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
   say('\nRalph enabled successfully!');
   for (const line of NEXT_STEPS) say(line);
   return EXIT.success;
+}
+
+function readCurrentCalls(path: string, env: NodeJS.ProcessEnv): number | undefined {
+  if (!existsSync(path)) return undefined;
+  const value = parseRalphrc(readFileSync(path, 'utf8'), { env }).entries.filter((entry) => entry.key === 'MAX_CALLS_PER_HOUR').pop()?.value;
+  return value !== undefined && /^[1-9]\d*$/.test(value) ? Number(value) : undefined;
+}
+
+/** What detection found, one fact a line (what AGENT.md, PROMPT.md and .ralphrc will say). */
+function describeProject(context: ProjectContext): string[] {
+  const none = '(none detected)';
+  return [
+    `Project: ${context.name}`,
+    `Type: ${context.type}${context.framework ? ` (${context.framework})` : ''}`,
+    `Package manager: ${context.packageManager ?? none}`,
+    `Build command: ${context.buildCommand || none}`,
+    `Test command: ${context.testCommand || `${none}: no verification gate`}`,
+    `Run command: ${context.runCommand || none}`,
+  ];
 }
 
 async function describeSources(

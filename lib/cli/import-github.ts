@@ -2,6 +2,8 @@
 // selection strategy), build its requirements document, score its completeness, and generate
 // an implementation plan when asked or when the issue is thin.
 
+import { existsSync, mkdirSync, rmdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { RalphError } from '../errors.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { generatePlan } from '../project/generate-plan.js';
@@ -59,7 +61,7 @@ export async function prepareGitHubImport(args: ImportArgs, ctx: GitHubImportCon
   }
   const extraSpecs: Record<string, string> = {};
   if (args.generatePlan === true || (args.generatePlan === undefined && completeness.recommendation === 'generate_plan')) {
-    const plan = await createApprovedPlan(document, args, ctx);
+    const plan = await createApprovedPlan(document, resolve(ctx.cwd, projectName), args, ctx);
     document = appendGeneratedPlan(document, plan);
     extraSpecs['implementation-plan.md'] = `${plan.trim()}\n`;
   }
@@ -111,9 +113,22 @@ async function pickInteractively(candidates: readonly IssueSummary[], ctx: GitHu
   }
 }
 
-async function createApprovedPlan(document: string, args: ImportArgs, ctx: GitHubImportContext): Promise<string> {
+// The plan call runs in the project directory (created here, before ralph-setup fills it), so
+// Claude never works in, or reads, the directory the user happened to start ralph-import from.
+async function createApprovedPlan(document: string, projectDir: string, args: ImportArgs, ctx: GitHubImportContext): Promise<string> {
+  const created = !existsSync(projectDir);
+  mkdirSync(projectDir, { recursive: true });
+  try {
+    return await generateApprovedPlan(document, projectDir, args, ctx);
+  } catch (error) {
+    if (created) removeIfEmpty(projectDir);
+    throw error;
+  }
+}
+
+async function generateApprovedPlan(document: string, projectDir: string, args: ImportArgs, ctx: GitHubImportContext): Promise<string> {
   ctx.say('Generating an implementation plan with Claude Code…');
-  const plan = await generatePlan({ document, model: args.planModel, command: ctx.command, cwd: ctx.cwd, env: ctx.env, runner: ctx.runner, timeoutMs: ctx.timeoutMs });
+  const plan = await generatePlan({ document, model: args.planModel, command: ctx.command, cwd: projectDir, env: ctx.env, runner: ctx.runner, timeoutMs: ctx.timeoutMs });
   if (!plan.ok) throw new RalphError('plan_failed', `plan generation failed: ${plan.message}`);
   if (args.autoApprove || !ctx.interactiveInput) return plan.text;
   const lines = plan.text.split(/\r?\n/);
@@ -121,4 +136,12 @@ async function createApprovedPlan(document: string, args: ImportArgs, ctx: GitHu
   if (lines.length > 25) ctx.prompter.say(`… (${lines.length - 25} more lines)`);
   if (!(await ctx.prompter.confirm('Accept generated plan?', true))) throw new RalphError('plan_rejected', 'Generated plan rejected; nothing was imported');
   return plan.text;
+}
+
+function removeIfEmpty(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // not empty (the plan call wrote something): keep it
+  }
 }

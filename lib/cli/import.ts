@@ -6,10 +6,12 @@ import { RalphError } from '../errors.js';
 import { nodeProcessRunner } from '../platform/process.js';
 import { isCommandAvailable, resolveClaudeCodeCommand } from '../project/agent-command.js';
 import { hasCommandOnPath } from '../platform/find-executable.js';
+import { CONVERSION_OUTPUTS } from '../project/convert-requirements.js';
 import { importRequirements, type ImportRequirementsOptions } from '../project/import-requirements.js';
 import { readRequirementsDocument } from '../project/requirements-document.js';
 import { assertTemplatesInstalled } from '../project/templates.js';
 import { runMain } from './error-funnel.js';
+import { formatVersionLine, wantsVersion } from './package-info.js';
 import { parseImportArgs } from './import-args.js';
 import { prepareGitHubImport } from './import-github.js';
 import { IMPORT_HELP, importNextSteps } from './messages-import.js';
@@ -17,6 +19,10 @@ import { FALLBACK_IDENTITY_WARNING } from './messages-setup.js';
 import { createPrompter } from './prompts.js';
 
 export async function main(argv: string[]): Promise<number> {
+  if (wantsVersion(argv)) {
+    process.stdout.write(`${formatVersionLine('ralph-import')}\n`);
+    return 0;
+  }
   const args = await parseImportArgs(argv);
   const github = args.githubIssue !== undefined || args.hasFilters;
   if (args.help || (argv.length === 0 && !github)) {
@@ -74,9 +80,16 @@ export async function main(argv: string[]): Promise<number> {
       hint: `the project skeleton is in ${result.projectDir}; fix the problem and run ralph-import again in an empty directory`,
     });
   }
-  say(result.summary ? `PRD conversion completed: ${firstLine(result.summary)}` : 'PRD conversion completed');
   for (const file of result.missing) warn(`${file} was not created by the conversion`);
   for (const file of result.unchanged) warn(`${file} was not updated by the conversion (it still holds the template)`);
+  // Claude can exit 0 having written nothing (refused, confused, or run in the wrong place).
+  if (result.missing.length + result.unchanged.length === CONVERSION_OUTPUTS.length) {
+    throw new RalphError('import_conversion_empty', 'PRD conversion produced nothing: Claude Code wrote none of the project files', {
+      details: result.summary ? [`Claude Code said: ${firstLine(result.summary)}`] : [],
+      hint: `the project skeleton is in ${result.projectDir}; check the document and run ralph-import again in an empty directory`,
+    });
+  }
+  say(result.summary ? `PRD conversion completed: ${firstLine(result.summary)}` : 'PRD conversion completed');
   say('🎉 PRD imported successfully!');
   for (const line of importNextSteps(request.projectName)) say(line);
   say(`Project created in: ${result.projectDir}`);

@@ -19,9 +19,12 @@ export interface EnableCiSuccess {
   projectType: string;
   filesCreated: string[];
   tasksImported: number;
+  /** The verification gate's command ('' = none detected, no gate). */
+  testCommand: string;
+  packageManager?: string;
 }
 
-/** The success object, pretty-printed as jq prints it. */
+/** The success object, pretty-printed as jq prints it; the Bash fields first, then ours. */
 export function formatSuccessJson(result: EnableCiSuccess): string {
   return JSON.stringify(
     {
@@ -31,19 +34,21 @@ export function formatSuccessJson(result: EnableCiSuccess): string {
       files_created: result.filesCreated,
       tasks_imported: result.tasksImported,
       message: SUCCESS_MESSAGE,
+      test_command: result.testCommand,
+      package_manager: result.packageManager ?? null,
     },
     null,
     2,
   );
 }
 
-/** `{"error": "<msg>", "code": 1}`; the code field is always 1, whatever the exit code. */
-export function formatErrorJson(message: string): string {
-  return `{"error": ${JSON.stringify(message)}, "code": 1}`;
+/** `{"error": "<msg>", "code": <exit status>}` (the Bash tool always said 1). */
+export function formatErrorJson(message: string, code: number): string {
+  return `{"error": ${JSON.stringify(message)}, "code": ${code}}`;
 }
 
 export function formatVersion(version: string, json: boolean): string {
-  return json ? `{"version": ${JSON.stringify(version)}}` : `ralph enable-ci version ${version}`;
+  return json ? `{"version": ${JSON.stringify(version)}}` : `ralph-enable-ci ${version}`;
 }
 
 export const ENABLE_CI_HELP = `Usage: ralph-enable-ci [options]
@@ -58,11 +63,12 @@ Options:
   --limit <n>             Maximum tasks to import, 0 = all (default: 50)
   --project-name <name>   Override the detected project name
   --project-type <type>   Override the detected project type
-  --force                 Overwrite existing Ralph files (files you added are kept)
+  --force                 Replace existing Ralph files, backing each up to
+                          .ralph_backup_<time>/ (files you added are kept)
   --json                  Print the result as JSON on stdout
-  --quiet                 Print only the result
+  --quiet                 Print nothing but errors (and the JSON with --json)
   -h, --help              Show this help
-  -v, --version           Show the version
+  --version               Show the version (as JSON after --json)
 
 Exit Codes:
   0  Ralph enabled
@@ -75,9 +81,10 @@ Exit Codes:
 JSON output (--json), on success (stdout):
   {"success": true, "project_name": "...", "project_type": "...",
    "files_created": [".ralph/PROMPT.md", ".ralph/fix_plan.md", ".ralph/AGENT.md", ".ralphrc"],
-   "tasks_imported": 0, "message": "Ralph enabled successfully"}
+   "tasks_imported": 0, "message": "Ralph enabled successfully",
+   "test_command": "npm test", "package_manager": "npm"}   (null when none was detected)
 Already enabled (stdout, exit 2):
   {"success": false, "code": 2, "message": "Ralph already enabled. Use --force to override."}
-Other errors (stderr):
-  {"error": "<message>", "code": 1}
+Other errors (stderr; code is the exit status):
+  {"error": "<message>", "code": 4}
 `;

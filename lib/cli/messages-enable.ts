@@ -3,19 +3,19 @@
 
 import type { ProjectFileOutcome } from '../project/enable-project.js';
 
-/** `[SUCCESS] Created .ralph/PROMPT.md`, `[SKIP] .gitignore already exists (kept; …)`, … */
-export function formatFileOutcomes(files: Readonly<Record<string, ProjectFileOutcome>>): string[] {
+/** `[SUCCESS] Created .ralph/PROMPT.md`, `[SKIP] README.md already exists (kept; …)`, … */
+export function formatFileOutcomes(files: Readonly<Record<string, ProjectFileOutcome>>, backup?: { dir: string; files: readonly string[] }): string[] {
   const lines: string[] = [];
   for (const [file, outcome] of Object.entries(files)) {
     if (outcome === 'created') lines.push(`[SUCCESS] Created ${file}`);
-    else if (outcome === 'overwritten') lines.push(`[SUCCESS] Overwrote ${file} (--force)`);
-    else if (outcome === 'merged') lines.push(`[SUCCESS] Added Ralph's entries to ${file} (--force)`);
-    else lines.push(`[SKIP] ${file} already exists (kept; --force to regenerate)`);
+    else if (outcome === 'overwritten') lines.push(`[SUCCESS] Overwrote ${file} (--force; the old one is backed up)`);
+    else if (outcome === 'merged') lines.push(`[SUCCESS] Added Ralph's entries to ${file} (your lines are kept)`);
+    else if (outcome === 'unchanged') lines.push(`[SKIP] ${file} is already up to date`);
+    else lines.push(`[SKIP] ${file} already exists (kept; --force replaces it, keeping a backup)`);
   }
+  if (backup) lines.push(`[INFO] Backup of the replaced files (${backup.files.join(', ')}): ${backup.dir}`);
   return lines;
 }
-
-export const ENABLE_VERSION_PREFIX = 'ralph enable version';
 
 export const WIZARD_BANNER = 'Ralph Enable - Existing Project Wizard';
 
@@ -33,11 +33,12 @@ Options:
   --prd <file>         PRD file for --from prd
   --label <label>      GitHub label to import (default: ralph-task)
   --limit <n>          Maximum tasks to import, 0 = all (default: 50)
-  --force              Overwrite existing Ralph files (files you added are kept)
+  --force              Replace existing Ralph files, backing each up to
+                       .ralph_backup_<time>/ (files you added are kept)
   --skip-tasks         Start with the default task list
   --non-interactive    Ask nothing; use detected values and defaults
   -h, --help           Show this help
-  -v, --version        Show the version
+  --version            Show the version
 
 Exit codes: 0 enabled, 1 error, 2 already enabled (use --force), 3 invalid arguments.
 Questions are printed on stderr; answers are read from stdin.

@@ -38,8 +38,9 @@ Plan generation (GitHub only):
   --auto-approve                   Accept the generated plan without asking
 
   -h, --help                       Show this help
+  --version                        Show the version
 
-Environment: CLAUDE_CODE_CMD (else .ralphrc, else "claude"), CLAUDE_TIMEOUT_MINUTES (default 15).
+Environment: CLAUDE_CODE_CMD (else .ralphrc, else claude on PATH or in node_modules/.bin), CLAUDE_TIMEOUT_MINUTES (default 15).
 Exit codes: 0 imported (or dry run), 1 error.
 `;
 

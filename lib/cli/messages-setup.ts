@@ -11,8 +11,10 @@ is made as "Ralph Setup <ralph-setup@localhost>" (nothing is written to your git
 warning says how to set yours.
 
 Options:
-  --force       Regenerate existing files (README.md, .gitignore entries, .ralphrc, .ralph/*)
+  --force       Regenerate existing files (README.md, .ralphrc, .ralph/*), keeping a copy of
+                each replaced file in .ralph_backup_<time>/
   -h, --help    Show this help
+  --version     Show the version
 `;
 
 export function setupNextSteps(projectName: string): string[] {
@@ -39,4 +41,5 @@ Running it again on a migrated project changes nothing.
 
 Options:
   -h, --help    Show this help
+  --version     Show the version
 `;

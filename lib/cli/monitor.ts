@@ -12,6 +12,7 @@ import { runDashboard, type DashboardTerminal } from '../monitor/dashboard.js';
 import { renderFrame } from '../monitor/render.js';
 import { loadSnapshot } from '../monitor/snapshot-loader.js';
 import { runMain } from './error-funnel.js';
+import { formatVersionLine, wantsVersion } from './package-info.js';
 
 interface MonitorArgs {
   once: boolean;
@@ -44,6 +45,10 @@ function parseMonitorArgs(argv: string[]): MonitorArgs | 'help' {
 }
 
 export async function mainMonitor(argv: string[]): Promise<number> {
+  if (wantsVersion(argv)) {
+    process.stdout.write(`${formatVersionLine('ralph-monitor')}\n`);
+    return 0;
+  }
   const args = parseMonitorArgs(argv);
   if (args === 'help') {
     process.stdout.write(
@@ -52,7 +57,8 @@ export async function mainMonitor(argv: string[]): Promise<number> {
         'Options:\n' +
         '  --once           Print one frame and exit (for scripts)\n' +
         '  --interval SECS  Seconds between refreshes (default: 2)\n' +
-        '  -h, --help       Show this help message\n\n' +
+        '  -h, --help       Show this help message\n' +
+        '  --version        Show the version\n\n' +
         'Reads .ralph/ in the current directory. Colours follow NO_COLOR. Ctrl+C exits.\n',
     );
     return 0;

@@ -20,7 +20,7 @@ export interface Prompter {
   readAnswer(question: string): Promise<string | undefined>;
   ask(question: string, defaultValue: string): Promise<string>;
   confirm(question: string, defaultYes: boolean): Promise<boolean>;
-  askInteger(question: string, range: { min: number; max: number; defaultValue: number }): Promise<number>;
+  askInteger(question: string, range: { min: number; max?: number; defaultValue: number }): Promise<number>;
   /** A toggle list: numbers toggle items, an empty line accepts. */
   selectMany<T>(question: string, choices: ReadonlyArray<Choice<T> & { checked: boolean }>): Promise<T[]>;
   /** A numbered list; empty answer or end of input picks defaultIndex. */
@@ -55,12 +55,13 @@ export function createPrompter(io: PromptIO): Prompter {
       }
     },
     async askInteger(question, { min, max, defaultValue }) {
+      const range = max === undefined ? `${min} or more` : `${min}-${max}`;
       for (;;) {
-        const answer = await readAnswer(`${question} (${min}-${max}) [${defaultValue}]: `);
+        const answer = await readAnswer(`${question} (${range}) [${defaultValue}]: `);
         if (answer === undefined || answer === '') return defaultValue;
         const value = Number(answer);
-        if (/^\d+$/.test(answer) && value >= min && value <= max) return value;
-        say(`Please enter a whole number from ${min} to ${max}.`);
+        if (/^\d+$/.test(answer) && value >= min && (max === undefined || value <= max)) return value;
+        say(max === undefined ? `Please enter a whole number, ${min} or more.` : `Please enter a whole number from ${min} to ${max}.`);
       }
     },
     async selectMany(question, choices) {

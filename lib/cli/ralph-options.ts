@@ -4,6 +4,7 @@
 
 import yargs, { type Argv } from 'yargs';
 import { RalphError } from '../errors.js';
+import { RALPH_FLAGS, renderRalphHelp } from './ralph-flags.js';
 
 /** What `ralph` was asked to do, in the Bash tool's order of "immediate" flags. */
 export type RalphAction =
@@ -41,13 +42,13 @@ const VALID_TOOLS = [
 ];
 
 export const MESSAGES = {
-  timeout: 'Timeout must be a positive integer between 1 and 120 minutes',
+  timeout: '--timeout: Timeout must be a positive integer between 1 and 120 minutes',
   outputFormat: "--output-format must be 'json' or 'text'",
   sessionExpiry: '--session-expiry requires a positive integer (hours)',
   calls: '--calls requires a positive integer (calls per hour)',
-  maxLoops: '--max-loops requires a positive integer',
-  maxCost: '--max-cost requires a positive number (US dollars)',
-  maxRunMinutes: '--max-run-minutes requires a positive integer (minutes)',
+  maxLoops: '--max-loops requires a whole number (0 = unlimited)',
+  maxCost: '--max-cost requires a number of US dollars (0 = unlimited)',
+  maxRunMinutes: '--max-run-minutes requires a whole number of minutes (0 = unlimited)',
   delay: '--delay requires a non-negative number of seconds',
   invalidTool: (tool: string) => `Invalid tool in --allowed-tools: '${tool}'`,
 };
@@ -65,61 +66,16 @@ const UNSUPPORTED_FLAGS = [
 export function buildRalphParser(argv: string[]): Argv {
   const parser = yargs(argv)
     .scriptName('ralph')
-    .usage(
-      'Ralph Loop for Claude Code\n\nUsage: ralph [OPTIONS]\n\n' +
-        'IMPORTANT: This command must be run from a Ralph project directory\n' +
-        '(one with .ralph/PROMPT.md; create it with ralph-enable, ralph-setup or ralph-import).',
-    )
     .help(false)
     .version(false)
     .strictOptions()
-    .parserConfiguration({ 'camel-case-expansion': false, 'boolean-negation': true, 'duplicate-arguments-array': false })
-    .option('help', { alias: 'h', type: 'boolean', describe: 'Show this help message' })
-    .option('version', { type: 'boolean', describe: 'Show the ralph version' })
-    .option('calls', { alias: 'c', type: 'string', describe: 'Max calls per hour (default: 100)' })
-    .option('prompt', { alias: 'p', type: 'string', describe: 'Prompt file (default: .ralph/PROMPT.md)' })
-    .option('status', { alias: 's', type: 'boolean', describe: 'Show current status and exit' })
-    .option('json', { type: 'boolean', describe: 'With --status, --config or --rollback: print JSON' })
-    .option('jq', { type: 'string', describe: 'Filter the JSON output with a jq expression, e.g. --jq .status (built in; no jq needed)' })
-    .option('config', { type: 'boolean', describe: 'Print every effective setting and where it came from' })
-    .option('monitor', { alias: 'm', type: 'boolean', describe: 'Start with tmux session and live monitor' })
-    .option('keep-monitor', { type: 'boolean', describe: 'With --monitor: keep the tmux session after the loop ends' })
-    .option('verbose', { alias: 'v', type: 'boolean', describe: 'Show detailed progress updates during execution' })
-    .option('live', { alias: 'l', type: 'boolean', describe: "Show Claude Code's output in real time" })
-    .option('timeout', { alias: 't', type: 'string', describe: 'Claude Code execution timeout in minutes, 1-120 (default: 15)' })
-    .option('output-format', { type: 'string', describe: "Claude output format: json or text (default: json)" })
-    .option('allowed-tools', { type: 'string', describe: 'Comma-separated tools Claude may use without asking' })
-    .option('continue', { type: 'boolean', describe: 'Resume the Claude session between loops (default: on; --no-continue turns it off)' })
-    .option('session-expiry', { type: 'string', describe: 'Hours before a Claude session is started fresh (default: 24)' })
-    .option('reset-circuit', { type: 'boolean', describe: 'Reset the circuit breaker to CLOSED and exit' })
-    .option('circuit-status', { type: 'boolean', describe: 'Show circuit breaker status and exit' })
-    .option('auto-reset-circuit', { type: 'boolean', describe: 'Reset an OPEN circuit breaker at startup instead of waiting for the cooldown' })
-    .option('reset-session', { type: 'boolean', describe: 'Reset the session state and exit' })
-    .option('dry-run', { type: 'boolean', describe: 'Show what would run, without calling Claude' })
-    .option('notify', { alias: 'n', type: 'boolean', describe: 'Desktop notifications for completion, halts and limits' })
-    .option('backup', { alias: 'b', type: 'boolean', describe: 'Back up the working tree to a git ref before each loop' })
-    .option('rollback', { type: 'string', describe: 'List backups, or restore the named one' })
-    .option('force', { type: 'boolean', describe: 'With --rollback: restore even with uncommitted changes' })
-    .option('show-tool-args', { type: 'boolean', describe: 'With --live: show each tool call\'s main argument' })
-    .option('max-loops', { type: 'string', describe: 'Stop after N loops (exit 3) (default: unlimited)' })
-    .option('max-cost', { type: 'string', describe: 'Stop when this run has spent USD (exit 3) (default: unlimited)' })
-    .option('max-run-minutes', { type: 'string', describe: 'Stop after this many minutes (exit 3) (default: unlimited)' })
-    .option('delay', { type: 'string', describe: 'Seconds to wait between loops (default: 0)' })
-    .option('fresh', { type: 'boolean', describe: 'Start a new run instead of resuming an unfinished one' })
-    .option('debug', { type: 'boolean', describe: 'Print stack traces for internal errors' })
-    .group(['help', 'version', 'calls', 'prompt', 'status', 'monitor', 'verbose', 'live', 'timeout', 'reset-circuit', 'circuit-status', 'auto-reset-circuit', 'reset-session', 'dry-run', 'notify', 'backup', 'rollback', 'show-tool-args'], 'Options:')
-    .group(['output-format', 'allowed-tools', 'continue', 'session-expiry'], 'Modern CLI Options:')
-    .group(['max-loops', 'max-cost', 'max-run-minutes', 'delay', 'fresh', 'config', 'json', 'jq', 'keep-monitor', 'force', 'debug'], 'Beyond the Bash version:')
-    .epilogue(
-      'Files: .ralph/PROMPT.md (instructions), .ralph/fix_plan.md (checklist), .ralph/AGENT.md,\n' +
-        '.ralph/status.json (state), .ralph/logs/ (ralph.log, claude_output_*.log, metrics.jsonl)\n\n' +
-        'Exit codes: 0 done, 1 could not run, 2 halted by a guard, 3 stopped at a limit,\n' +
-        '130/143 interrupted.\n\n' +
-        'Examples:\n  ralph --monitor\n  ralph --calls 50 --max-loops 10 --live\n  ralph --status --json --jq .status',
-    )
-    .fail((message, error) => {
-      throw error ?? new RalphError('bad_flag', rewriteYargsMessage(message), { hint: 'run ralph --help for the list of options' });
-    });
+    .parserConfiguration({ 'camel-case-expansion': false, 'boolean-negation': true, 'duplicate-arguments-array': false });
+  for (const flag of RALPH_FLAGS) {
+    parser.option(flag.name, { type: flag.arg ? 'string' : 'boolean', ...(flag.alias ? { alias: flag.alias } : {}), describe: flag.describe });
+  }
+  parser.fail((message, error) => {
+    throw error ?? new RalphError('bad_flag', rewriteYargsMessage(message), { hint: 'run ralph --help for the list of options' });
+  });
   for (const flag of UNSUPPORTED_FLAGS) parser.option(flag, { type: 'string', hidden: true });
   return parser;
 }
@@ -180,11 +136,12 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
   if (parsed.backup) flags.ENABLE_BACKUP = true;
   if (parsed['show-tool-args']) flags.LIVE_SHOW_TOOL_ARGS = true;
   const maxLoops = str('max-loops');
-  if (maxLoops !== undefined) flags.MAX_LOOPS = positiveInt(maxLoops, MESSAGES.maxLoops);
+  // 0 means unlimited here as in .ralphrc (and lets a flag lift a limit set there).
+  if (maxLoops !== undefined) flags.MAX_LOOPS = nonNegativeInt(maxLoops, MESSAGES.maxLoops);
   const maxCost = str('max-cost');
-  if (maxCost !== undefined) flags.MAX_COST_USD = positiveNumber(maxCost, MESSAGES.maxCost);
+  if (maxCost !== undefined) flags.MAX_COST_USD = nonNegativeNumber(maxCost, MESSAGES.maxCost);
   const maxMinutes = str('max-run-minutes');
-  if (maxMinutes !== undefined) flags.MAX_RUN_MINUTES = positiveInt(maxMinutes, MESSAGES.maxRunMinutes);
+  if (maxMinutes !== undefined) flags.MAX_RUN_MINUTES = nonNegativeInt(maxMinutes, MESSAGES.maxRunMinutes);
   const delay = str('delay');
   if (delay !== undefined) {
     const seconds = Number(delay);
@@ -244,9 +201,14 @@ function positiveInt(value: string, message: string): number {
   return Number(value);
 }
 
-function positiveNumber(value: string, message: string): number {
+function nonNegativeInt(value: string, message: string): number {
+  if (!/^\d+$/.test(value)) throw flagError(message);
+  return Number(value);
+}
+
+function nonNegativeNumber(value: string, message: string): number {
   const n = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0)) throw flagError(message);
+  if (!/^\d+(\.\d+)?$/.test(value) || !Number.isFinite(n)) throw flagError(message);
   return n;
 }
 
@@ -254,6 +216,6 @@ function flagError(message: string): RalphError {
   return new RalphError('bad_flag', message, { hint: 'run ralph --help for the list of options' });
 }
 
-export function renderHelp(): Promise<string> {
-  return buildRalphParser([]).getHelp();
+export async function renderHelp(): Promise<string> {
+  return renderRalphHelp();
 }

@@ -7,10 +7,15 @@ import { assertTemplatesInstalled } from '../project/templates.js';
 import { RalphError } from '../errors.js';
 import { createParser, UsageError } from './bootstrap-args.js';
 import { runMain } from './error-funnel.js';
+import { formatVersionLine, wantsVersion } from './package-info.js';
 import { formatFileOutcomes } from './messages-enable.js';
 import { FALLBACK_IDENTITY_WARNING, SETUP_HELP, setupNextSteps } from './messages-setup.js';
 
 export async function main(argv: string[]): Promise<number> {
+  if (wantsVersion(argv)) {
+    process.stdout.write(`${formatVersionLine('ralph-setup')}\n`);
+    return 0;
+  }
   let parsed;
   try {
     parsed = await createParser(argv, 'ralph-setup')
@@ -42,7 +47,7 @@ export async function main(argv: string[]): Promise<number> {
     env: process.env,
     hasCommand: hasCommandOnPath(process.env),
   });
-  for (const line of formatFileOutcomes(result.files)) say(line);
+  for (const line of formatFileOutcomes(result.files, result.backup)) say(line);
 
   switch (result.git.kind) {
     case 'committed':

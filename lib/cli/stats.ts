@@ -6,7 +6,7 @@ import yargs from 'yargs';
 import { RalphError } from '../errors.js';
 import { runMain } from './error-funnel.js';
 import { printJson } from './print-json.js';
-import { readPackageVersion } from './package-info.js';
+import { formatVersionLine } from './package-info.js';
 
 export interface StatsCliOptions {
   format: 'json' | 'table';
@@ -57,7 +57,7 @@ export async function mainStats(argv: string[]): Promise<number> {
     return 0;
   }
   if (options === 'version') {
-    process.stdout.write(`ralph-stats ${readPackageVersion()}\n`);
+    process.stdout.write(`${formatVersionLine('ralph-stats')}\n`);
     return 0;
   }
   const { buildStatsReport, metricsPathFor, NO_METRICS_ERROR } = await import('../stats/stats-report.js');

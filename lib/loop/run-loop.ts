@@ -26,7 +26,7 @@ import { runIteration, type IterationResult } from './iteration.js';
 import { CONTINUE, stopRun as stop, type LoopRuntime, type RunStop, type StepResult } from './runtime.js';
 import { beginAttemptRecord, finishAttemptRecord, saveUnfinishedAttempt } from './session-record-steps.js';
 import { askUsageLimitChoice } from './usage-limit-prompt.js';
-import { missingRequiredPaths } from './startup.js';
+import { missingRequiredPaths, RESTORE_HINT } from './startup.js';
 import { checkCompletionClaim, verifyAfterLoop } from './verification-step.js';
 import { waitUntil } from './wait-until.js';
 import { rotateLogIfNeeded } from '../platform/logger.js';
@@ -109,7 +109,7 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
   if (missing.length > 0) {
     deps.logger.error(`Ralph integrity check failed - critical files missing: ${missing.join(', ')}`);
     resetSession(paths, 'integrity_failure', rt.loopCount, rt.state);
-    return stop(EXIT.halted, 'halted', 'files_deleted', 'integrity_failure', 'Required files are missing; to restore, run: ralph-enable --force');
+    return stop(EXIT.halted, 'halted', 'files_deleted', 'integrity_failure', `Required files are missing; ${RESTORE_HINT}`);
   }
 
   const breaker = recoverBreaker(paths, breakerThresholds(config), rt.state);

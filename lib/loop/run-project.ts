@@ -2,7 +2,8 @@
 // runtime the loop steps share, signal handling, and the final exit code. Tests call this with
 // their own Deps (fake clock, captured output) and a fake `claude` on PATH.
 
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
 import { loadConfig, type LoadConfigResult } from '../config/load-config.js';
 import { initialRateWindow } from '../core/rate-window.js';
 import { formatConfigProblem } from '../config/problems.js';
@@ -156,7 +157,11 @@ function loadProjectConfig(options: RunProjectOptions): LoadConfigResult {
     flags: options.flags,
   });
   for (const warning of result.warnings) options.deps.logger.warn(formatConfigProblem(warning));
-  options.deps.logger.info('Loaded configuration from .ralphrc');
+  const read = [
+    existsSync(join(options.projectDir, '.ralphrc')) ? '.ralphrc' : undefined,
+    existsSync(join(options.deps.homeDir, '.ralphrc')) ? '~/.ralphrc' : undefined,
+  ].filter((file) => file !== undefined);
+  if (read.length > 0) options.deps.logger.info(`Loaded configuration from ${read.join(' and ')}`);
   return result;
 }
 

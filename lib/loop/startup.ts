@@ -50,11 +50,14 @@ export function missingRequiredPaths(paths: RalphPaths): string[] {
     .map((p) => displayPath(paths, p));
 }
 
+/** Restores only what is missing; `--force` would replace the user's PROMPT.md, AGENT.md, .ralphrc. */
+export const RESTORE_HINT = 'to restore only the missing files (yours are kept), run: ralph-enable';
+
 export function integrityError(missing: string[], exitCode: number): RalphError {
   return new RalphError('integrity_failure', 'Ralph integrity check failed - critical files missing', {
     exitCode,
     details: ['Ralph integrity check failed. Missing files:', ...missing.map((m) => `  - ${m}`)],
-    hint: 'to restore, run: ralph-enable --force',
+    hint: RESTORE_HINT,
   });
 }
 
@@ -109,7 +112,8 @@ export async function findAgentCommand(options: AgentCommandOptions): Promise<Ag
       `The command '${options.configured}' is not installed or does not run.`,
       'Install options:',
       '  1. npm install -g @anthropic-ai/claude-code',
-      '  2. npx (set in .ralphrc): CLAUDE_CODE_CMD="npx @anthropic-ai/claude-code"',
+      '  2. In this project: npm install --save-dev @anthropic-ai/claude-code',
+      '     (ralph finds node_modules/.bin/claude by itself)',
       '  3. A custom path (set in .ralphrc): CLAUDE_CODE_CMD="/path/to/claude"',
     ],
     hint: 'install Claude Code, or set CLAUDE_CODE_CMD in .ralphrc',

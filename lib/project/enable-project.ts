@@ -1,7 +1,8 @@
 // Turns a directory into a Ralph project (reference §9.1 enable_ralph_in_directory): the
 // .ralph/ skeleton, PROMPT.md, AGENT.md, fix_plan.md, the root .gitignore and .ralphrc.
-// Existing files are kept unless force; files the user added to .ralph/ are never removed;
-// with force an existing .gitignore is extended with Ralph's entries rather than replaced.
+// Existing files are kept unless force, and force first copies each file it replaces to a
+// .ralph_backup_<stamp>/; files the user added to .ralph/ are never removed; an existing
+// .gitignore is always extended with the Ralph entries it lacks, never replaced.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import {
   renderPromptMd,
   renderRalphrc,
 } from './render-control-files.js';
+import { createFileBackup, type FileBackup } from './file-backup.js';
 import { diskTemplates, ralphSkeletonDir, type TemplateSource } from './templates.js';
 import { copySkeleton, writeProjectFile, type FileWriteOutcome } from './write-project-file.js';
 
@@ -27,7 +29,6 @@ export interface EnableProjectOptions {
   tasks: readonly string[];
   force: boolean;
   generatedBy: string;
-  claudeCodeCmd: string;
   taskSources?: readonly string[];
   githubTaskLabel?: string;
   maxCallsPerHour?: number;
@@ -35,6 +36,8 @@ export interface EnableProjectOptions {
   skeletonDir?: string;
   /** ralph-setup fills in missing files even in a complete project; enable stops there. */
   stopIfComplete?: boolean;
+  /** Where replaced files are copied (default: a new .ralph_backup_<now>/). */
+  backup?: FileBackup;
 }
 
 export type ProjectFileOutcome = FileWriteOutcome | 'merged';
@@ -47,6 +50,8 @@ export type EnableProjectResult =
       files: Record<ManagedFile, ProjectFileOutcome>;
       /** Skeleton files added under .ralph/. */
       skeletonCreated: string[];
+      /** Where the files force replaced were copied, when any were. */
+      backup?: { dir: string; files: string[] };
     };
 
 export const MANAGED_FILES = ['.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralph/AGENT.md', '.ralphrc', '.gitignore'] as const;
@@ -61,37 +66,39 @@ export function enableProject(options: EnableProjectOptions): EnableProjectResul
   if (stopIfComplete && !force && checkExistingRalph(projectDir).state === 'complete') return { kind: 'already-enabled' };
   const templates = options.templates ?? diskTemplates;
   const paths = ralphPaths(projectDir);
+  const backup = options.backup ?? createFileBackup(projectDir, new Date());
+  const write = { force, backup };
   const skeletonCreated = copySkeleton(options.skeletonDir ?? ralphSkeletonDir(), paths.ralphDir, { PROJECT_NAME: context.name });
   const files: Record<ManagedFile, ProjectFileOutcome> = {
-    '.ralph/PROMPT.md': writeProjectFile(paths.prompt, renderPromptMd(context, templates), { force }),
-    '.ralph/fix_plan.md': writeProjectFile(paths.fixPlan, renderFixPlan(options.tasks, templates), { force }),
-    '.ralph/AGENT.md': writeProjectFile(paths.agent, renderAgentMd(context, templates), { force }),
+    '.ralph/PROMPT.md': writeProjectFile(paths.prompt, renderPromptMd(context, templates), write),
+    '.ralph/fix_plan.md': writeProjectFile(paths.fixPlan, renderFixPlan(options.tasks, templates), write),
+    '.ralph/AGENT.md': writeProjectFile(paths.agent, renderAgentMd(context, templates), write),
     '.ralphrc': writeProjectFile(
       paths.ralphrc,
       renderRalphrc(
         {
           context,
           generatedBy: options.generatedBy,
-          claudeCodeCmd: options.claudeCodeCmd,
           maxCallsPerHour: options.maxCallsPerHour,
           taskSources: options.taskSources,
           githubTaskLabel: options.githubTaskLabel,
         },
         templates,
       ),
-      { force, mode: 0o600 },
+      { ...write, mode: 0o600 },
     ),
-    '.gitignore': writeGitignore(join(projectDir, '.gitignore'), renderGitignore(templates), force),
+    '.gitignore': writeGitignore(join(projectDir, '.gitignore'), renderGitignore(templates)),
   };
-  return { kind: 'enabled', files, skeletonCreated };
+  const saved = backup.saved();
+  return { kind: 'enabled', files, skeletonCreated, ...(saved.length > 0 ? { backup: { dir: backup.dir, files: saved } } : {}) };
 }
 
-function writeGitignore(path: string, template: string, force: boolean): ProjectFileOutcome {
+/** Creates .gitignore, or adds the Ralph entries an existing one lacks (the user's lines stay). */
+export function writeGitignore(path: string, template: string): ProjectFileOutcome {
   if (!existsSync(path)) return writeProjectFile(path, template);
-  if (!force) return 'skipped';
   const existing = readFileSync(path, 'utf8');
   const merged = mergeGitignore(existing, template);
-  if (merged === existing) return 'skipped';
+  if (merged === existing) return 'unchanged';
   writeFileAtomic(path, merged);
   return 'merged';
 }

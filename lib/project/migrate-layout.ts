@@ -4,6 +4,7 @@
 
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { backupDirName } from './file-backup.js';
 
 export type MigrateResult =
   | { kind: 'already-migrated' }
@@ -88,7 +89,7 @@ function mergeDirectory(dir: string, from: string, to: string, moved: string[]):
 }
 
 function backUp(dir: string, items: readonly string[], now: Date): string {
-  const backupDir = join(dir, `.ralph_backup_${formatStamp(now)}`);
+  const backupDir = join(dir, backupDirName(now));
   mkdirSync(backupDir, { recursive: true });
   const copy = (from: string, to: string) => {
     if (existsSync(join(dir, from))) cpSync(join(dir, from), join(backupDir, to), { recursive: true });
@@ -98,11 +99,6 @@ function backUp(dir: string, items: readonly string[], now: Date): string {
   if (isDir(join(dir, 'examples'))) copy('examples', 'examples');
   for (const file of ROOT_STATE_FILES) copy(file, file);
   return backupDir;
-}
-
-function formatStamp(d: Date): string {
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}_${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
 }
 
 function isDir(path: string): boolean {

@@ -1,5 +1,7 @@
 // Is a directory already a Ralph project? (reference §9.1 check_existing_ralph): `complete`
-// when .ralph/ holds PROMPT.md, fix_plan.md and AGENT.md, `partial` when some are missing.
+// when .ralph/ holds PROMPT.md, fix_plan.md and AGENT.md and the project has its .ralphrc,
+// `partial` when some are missing. Unlike the Bash tool .ralphrc counts: `ralph` refuses to
+// start without it, so a project lacking it is not enabled, and ralph-enable restores it.
 
 import { existsSync } from 'node:fs';
 import { ralphPaths } from '../state/paths.js';
@@ -22,7 +24,8 @@ export function checkExistingRalph(projectDir: string): RalphStateResult {
     '.ralph/fix_plan.md': existsSync(paths.fixPlan),
     '.ralph/AGENT.md': existsSync(paths.agent),
   };
-  const missing = CONTROL_FILES.filter((file) => !present[file]);
+  const missing: string[] = CONTROL_FILES.filter((file) => !present[file]);
   if (missing.length === CONTROL_FILES.length) return { state: 'none', missing };
+  if (!existsSync(paths.ralphrc)) missing.push('.ralphrc');
   return { state: missing.length === 0 ? 'complete' : 'partial', missing };
 }

@@ -56,7 +56,6 @@ export interface RalphrcOptions {
   context: ProjectContext;
   /** Shown in the header: ralph-setup, ralph-enable, ralph-enable-ci. */
   generatedBy: string;
-  claudeCodeCmd: string;
   maxCallsPerHour?: number;
   /** e.g. ['github', 'local'] → TASK_SOURCES="github,local". */
   taskSources?: readonly string[];
@@ -69,7 +68,6 @@ export function renderRalphrc(options: RalphrcOptions, templates: TemplateSource
     GENERATED_BY: options.generatedBy.replace(/[\r\n]+/g, ' '),
     PROJECT_NAME: quoteRalphrcValue(context.name),
     PROJECT_TYPE: quoteRalphrcValue(context.type),
-    CLAUDE_CODE_CMD: quoteRalphrcValue(options.claudeCodeCmd),
     MAX_CALLS_PER_HOUR: String(options.maxCallsPerHour ?? 100),
     ALLOWED_TOOLS: quoteRalphrcValue(allowedToolsFor(context.packageManager).join(',')),
     TEST_COMMAND: quoteRalphrcValue(context.testCommand),
@@ -85,10 +83,4 @@ export function renderGitignore(templates: TemplateSource = diskTemplates): stri
 /** TASK_SOURCES as the Bash generator writes it: detected sources first, `local` last. */
 export function taskSourcesList(sources: { beads: boolean; github: boolean }): string[] {
   return [...(sources.github ? ['github'] : []), ...(sources.beads ? ['beads'] : []), 'local'];
-}
-
-/** `claude` when installed, else `npx @anthropic-ai/claude-code` when npx is, else `claude`. */
-export function chooseClaudeCodeCmd(hasCommand: (name: string) => boolean): string {
-  if (hasCommand('claude')) return 'claude';
-  return hasCommand('npx') ? 'npx @anthropic-ai/claude-code' : 'claude';
 }

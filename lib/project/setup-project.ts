@@ -8,8 +8,8 @@ import type { ProcessRunner } from '../platform/process.js';
 import { detectProjectContext } from './detect-project.js';
 import { enableProject, type ProjectFileOutcome } from './enable-project.js';
 import type { HasCommand } from '../platform/find-executable.js';
+import { createFileBackup } from './file-backup.js';
 import { createInitialCommit, type InitialCommitResult } from './initial-commit.js';
-import { chooseClaudeCodeCmd } from './render-control-files.js';
 import type { TemplateSource } from './templates.js';
 import { writeProjectFile } from './write-project-file.js';
 
@@ -28,6 +28,8 @@ export interface SetupProjectResult {
   projectDir: string;
   projectName: string;
   files: Record<string, ProjectFileOutcome>;
+  /** Where the files --force replaced were copied, when any were. */
+  backup?: { dir: string; files: string[] };
   git: InitialCommitResult;
 }
 
@@ -37,18 +39,19 @@ export async function setupProject(options: SetupProjectOptions): Promise<SetupP
   mkdirSync(join(projectDir, 'src'), { recursive: true });
   const detected = detectProjectContext(projectDir, { hasCommand: options.hasCommand });
   const context = { ...detected, name: projectName, type: detected.type === 'unknown' ? 'generic' : detected.type };
+  const backup = createFileBackup(projectDir, new Date());
   const enabled = enableProject({
     projectDir,
     context,
     tasks: [],
     force: options.force,
     generatedBy: 'ralph-setup',
-    claudeCodeCmd: chooseClaudeCodeCmd(options.hasCommand),
     templates: options.templates,
     stopIfComplete: false,
+    backup,
   });
   const files: Record<string, ProjectFileOutcome> = enabled.kind === 'enabled' ? { ...enabled.files } : {};
-  files['README.md'] = writeProjectFile(join(projectDir, 'README.md'), `# ${projectName}\n`, { force: options.force });
+  files['README.md'] = writeProjectFile(join(projectDir, 'README.md'), `# ${projectName}\n`, { force: options.force, backup });
   const written = [
     ...Object.entries(files)
       .filter(([, outcome]) => outcome !== 'skipped')
@@ -56,5 +59,6 @@ export async function setupProject(options: SetupProjectOptions): Promise<SetupP
     ...(enabled.kind === 'enabled' ? enabled.skeletonCreated.map((file) => `.ralph/${file}`) : []),
   ];
   const git = await createInitialCommit({ projectDir, files: written, runner: options.runner, env: options.env });
-  return { projectDir, projectName, files, git };
+  const saved = backup.saved();
+  return { projectDir, projectName, files, ...(saved.length > 0 ? { backup: { dir: backup.dir, files: saved } } : {}), git };
 }

@@ -1,21 +1,30 @@
 // Creating a project file without clobbering the user's: an existing file is kept unless
-// force is set. Writes are atomic so an interrupted setup never leaves half a file.
+// force is set, and then a copy goes to the run's backup first. Writes are atomic so an
+// interrupted setup never leaves half a file.
 
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../state/atomic-write.js';
+import type { FileBackup } from './file-backup.js';
 import { renderTemplate } from './templates.js';
 
-export type FileWriteOutcome = 'created' | 'overwritten' | 'skipped';
+/** `unchanged`: force was given but the file already holds exactly this content. */
+export type FileWriteOutcome = 'created' | 'overwritten' | 'skipped' | 'unchanged';
 
 export interface WriteProjectFileOptions {
   force?: boolean;
   mode?: number;
+  /** Where a replaced file is copied first (with force). */
+  backup?: FileBackup;
 }
 
 export function writeProjectFile(path: string, content: string, options: WriteProjectFileOptions = {}): FileWriteOutcome {
   const exists = existsSync(path);
   if (exists && !options.force) return 'skipped';
+  if (exists) {
+    if (readFileSync(path, 'utf8') === content) return 'unchanged';
+    options.backup?.save(path);
+  }
   writeFileAtomic(path, content, options.mode === undefined ? {} : { mode: options.mode });
   return exists ? 'overwritten' : 'created';
 }

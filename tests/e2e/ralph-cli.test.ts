@@ -52,8 +52,10 @@ describe('ralph command line', () => {
   });
 
   it.each([
-    [['--timeout', '0'], 'Error: Timeout must be a positive integer between 1 and 120 minutes'],
-    [['--timeout', '121'], 'Error: Timeout must be a positive integer between 1 and 120 minutes'],
+    [['--timeout', '0'], 'Error: --timeout: Timeout must be a positive integer between 1 and 120 minutes'],
+    [['--timeout', '121'], 'Error: --timeout: Timeout must be a positive integer between 1 and 120 minutes'],
+    [['--max-loops', '-1'], 'Error: --max-loops requires a whole number (0 = unlimited)'],
+    [['--max-cost', 'lots'], 'Error: --max-cost requires a number of US dollars (0 = unlimited)'],
     [['--output-format', 'xml'], "Error: --output-format must be 'json' or 'text'"],
     [['--session-expiry', 'x'], 'Error: --session-expiry requires a positive integer (hours)'],
     [['--allowed-tools', 'Read,Hack'], "Error: Invalid tool in --allowed-tools: 'Hack'"],
@@ -62,6 +64,15 @@ describe('ralph command line', () => {
     const r = await runCli('ralph', args);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(message);
+  });
+
+  it('takes 0 for --max-loops, --max-cost and --max-run-minutes: unlimited, as in .ralphrc', async () => {
+    const p = project({ '.ralphrc': 'MAX_LOOPS=5\nMAX_COST_USD=2\n' });
+    const r = await runCli('ralph', ['--config', '--json', '--max-loops', '0', '--max-cost', '0', '--max-run-minutes', '0'], { cwd: p.dir, env: { HOME: p.dir } });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const config = JSON.parse(r.stdout);
+    for (const key of ['MAX_LOOPS', 'MAX_COST_USD', 'MAX_RUN_MINUTES']) expect(config[key], key).toMatchObject({ value: 0, source: 'flag' });
   });
 
   it('--status prints a Bash-written status.json', async () => {
@@ -141,6 +152,8 @@ describe('ralph command line', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('CLAUDE CODE CLI NOT FOUND');
     expect(r.stderr).toContain('npm install -g @anthropic-ai/claude-code');
+    // npx refuses to install without a terminal, so it is no fix to offer.
+    expect(r.stderr).not.toContain('npx');
   });
 
   it('stops on Ctrl-C during an agent call: exit 130, status interrupted, no process left', async () => {

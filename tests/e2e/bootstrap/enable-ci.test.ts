@@ -16,8 +16,11 @@ const FOUR_FILES = ['.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralph/AGENT.md',
 
 const enableCi = (args: string[], env?: Record<string, string>) => runCli('ralph-enable-ci', args, { cwd: project!.dir, env });
 
-function successJson(name: string, type: string, tasks = 0): string {
-  const object = { success: true, project_name: name, project_type: type, files_created: FOUR_FILES, tasks_imported: tasks, message: 'Ralph enabled successfully' };
+function successJson(name: string, type: string, detected: { test: string; pm: string | null }, tasks = 0): string {
+  const object = {
+    success: true, project_name: name, project_type: type, files_created: FOUR_FILES, tasks_imported: tasks, message: 'Ralph enabled successfully',
+    test_command: detected.test, package_manager: detected.pm,
+  };
   return `${JSON.stringify(object, null, 2)}\n`;
 }
 
@@ -45,7 +48,7 @@ describe('ralph-enable-ci', () => {
     project = tmpProject({ 'package.json': JSON.stringify({ name: 'ts-app', devDependencies: { typescript: '^5.9.0' } }) }, { git: true });
     const first = await enableCi(['--json']);
     expect(first.code).toBe(0);
-    expect(first.stdout).toBe(successJson('ts-app', 'typescript'));
+    expect(first.stdout).toBe(successJson('ts-app', 'typescript', { test: '', pm: 'npm' }));
     expect(first.stderr).toBe('');
     const second = await enableCi(['--json']);
     expect(second.code).toBe(2);
@@ -61,16 +64,16 @@ describe('ralph-enable-ci', () => {
   });
 
   it('detects Python, Rust and Go projects', async () => {
-    const cases: Array<[Record<string, string>, string, string]> = [
-      [{ 'pyproject.toml': '[project]\nname = "pysvc"\n' }, 'pysvc', 'python'],
-      [{ 'Cargo.toml': '[package]\nname = "crab"\n' }, 'crab', 'rust'],
-      [{ 'go.mod': 'module example.com/gopher\n' }, 'gopher', 'go'],
+    const cases: Array<[Record<string, string>, string, string, { test: string; pm: string }]> = [
+      [{ 'pyproject.toml': '[project]\nname = "pysvc"\n', 'uv.lock': '' }, 'pysvc', 'python', { test: 'uv run pytest', pm: 'uv' }],
+      [{ 'Cargo.toml': '[package]\nname = "crab"\n' }, 'crab', 'rust', { test: 'cargo test', pm: 'cargo' }],
+      [{ 'go.mod': 'module example.com/gopher\n' }, 'gopher', 'go', { test: 'go test ./...', pm: 'go' }],
     ];
-    for (const [tree, name, type] of cases) {
+    for (const [tree, name, type, detected] of cases) {
       project = tmpProject(tree);
       const result = await enableCi(['--json', '--from', 'none']);
       expect(result.code, type).toBe(0);
-      expect(result.stdout).toBe(successJson(name, type));
+      expect(result.stdout).toBe(successJson(name, type, detected));
       project.cleanup();
     }
     project = undefined;
@@ -93,7 +96,7 @@ describe('ralph-enable-ci', () => {
     const json = await enableCi(['--json', '--from', 'prd', '--prd', 'missing.md']);
     expect(json.code).toBe(4);
     expect(json.stdout).toBe('');
-    expect(JSON.parse(json.stderr)).toEqual({ error: 'PRD file not found: missing.md', code: 1 });
+    expect(JSON.parse(json.stderr)).toEqual({ error: 'PRD file not found: missing.md', code: 4 });
     expect(existsSync(project.path('.ralph'))).toBe(false);
   });
 
@@ -114,17 +117,8 @@ describe('ralph-enable-ci', () => {
     }
     const json = await enableCi(['--json', '--bogus']);
     expect(json.code).toBe(3);
-    expect(JSON.parse(json.stderr)).toEqual({ error: expect.stringContaining('Unknown argument: bogus'), code: 1 });
+    expect(JSON.parse(json.stderr)).toEqual({ error: expect.stringContaining('Unknown argument: bogus'), code: 3 });
     expect(readdirSync(project.dir)).toEqual([]);
-  });
-
-  it('--quiet drops the progress lines but keeps the file report and the summary', async () => {
-    project = tmpProject({});
-    const result = await enableCi(['--quiet', '--from', 'none']);
-    expect(result.code).toBe(0);
-    expect(result.stdout).not.toContain('Detected:');
-    expect(result.stdout).toContain('[SUCCESS] Created .ralph/PROMPT.md');
-    expect(result.stdout).toMatch(/Files created: 4\nTasks imported: 0\n$/);
   });
 
   it('imports GitHub issues through gh, writing hostile titles as plain text', async () => {
@@ -145,7 +139,7 @@ describe('ralph-enable-ci', () => {
     clis = withFakeTaskClis({});
     const missing = await enableCi(['--json', '--from', 'github'], clis.isolatedEnv);
     expect(missing.code).toBe(5);
-    expect(JSON.parse(missing.stderr)).toEqual({ error: expect.stringContaining('GitHub CLI (gh) is not installed'), code: 1 });
+    expect(JSON.parse(missing.stderr)).toEqual({ error: expect.stringContaining('GitHub CLI (gh) is not installed'), code: 5 });
     clis.cleanup();
     clis = withFakeTaskClis({ gh: { authenticated: false } });
     const loggedOut = await enableCi(['--from', 'github'], clis.env);
@@ -159,5 +153,30 @@ describe('ralph-enable-ci', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Exit Codes:');
     expect(JSON.parse((await enableCi(['--json', '--version'])).stdout)).toEqual({ version: expect.any(String) });
+  });
+
+  it('--quiet prints nothing but errors, and the JSON when asked', async () => {
+    project = tmpProject({ 'package.json': '{"name":"q","scripts":{"test":"vitest run"}}' });
+    const quiet = await enableCi(['--quiet', '--from', 'none']);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stdout).toBe('');
+    expect(quiet.stderr).toBe('');
+    const again = await enableCi(['--quiet', '--from', 'none']);
+    expect(again.code).toBe(2);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toContain('already enabled');
+    const json = await enableCi(['--quiet', '--json', '--from', 'none', '--force']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ success: true, test_command: 'npm test', package_manager: 'npm' });
+    const bad = await enableCi(['--quiet', '--json', '--limit', 'x']);
+    expect(bad.code).toBe(3);
+    expect(JSON.parse(bad.stderr).code).toBe(3);
+  });
+
+  it('says which package manager and test command it detected', async () => {
+    project = tmpProject({ 'package.json': '{"name":"q","scripts":{"test":"vitest run"}}', 'pnpm-lock.yaml': '' });
+    const text = await enableCi(['--from', 'none']);
+    expect(text.stdout).toContain('Package manager: pnpm');
+    expect(text.stdout).toContain('Test command: pnpm test');
   });
 });

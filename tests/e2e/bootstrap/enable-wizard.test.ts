@@ -1,6 +1,6 @@
 // ralph-enable: the wizard driven through a real pseudo-terminal, and through pipes.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { binPath, runCli } from '../../helpers/run-cli.js';
@@ -42,10 +42,14 @@ describe('ralph-enable wizard', () => {
     const result = runInPty([], project.dir, clis.env, [
       ['Numbers to toggle', ''],
       ['Project name [widget]: ', 'widget-app'],
-      ['Max API calls per hour (10-500) [100]: ', '50'],
+      ['Max API calls per hour (1 or more) [100]: ', '50'],
       ['GitHub label to import [ralph-task]: ', ''],
+      ['Write the Ralph files with these settings? [Y/n] ', ''],
     ]);
     expect(result.output).toContain('Phase 1 of 5: Environment Detection');
+    for (const fact of ['Package manager: npm', 'Test command: npm test', 'Task sources: github']) {
+      expect(result.output).toContain(fact);
+    }
     expect(result.output).toContain('GitHub: 3 open issue(s)');
     expect(result.output).toContain('2) [x] GitHub issues');
     expect(result.output).toContain('Imported 2 task(s) from github');
@@ -63,7 +67,7 @@ describe('ralph-enable wizard', () => {
   });
 
   it('asks before touching an enabled project: no → exit 2, yes → regenerates', () => {
-    project = tmpProject({ '.ralph/PROMPT.md': 'mine\n', '.ralph/fix_plan.md': 'mine\n', '.ralph/AGENT.md': 'mine\n' });
+    project = tmpProject({ '.ralph/PROMPT.md': 'mine\n', '.ralph/fix_plan.md': 'mine\n', '.ralph/AGENT.md': 'mine\n', '.ralphrc': 'MAX_CALLS_PER_HOUR=100\n' });
     const env = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
     const declined = runInPty([], project.dir, env, [['Do you want to continue anyway? [y/N] ', 'n']]);
     expect(declined.code).toBe(2);
@@ -74,9 +78,30 @@ describe('ralph-enable wizard', () => {
       ['Numbers to toggle', ''],
       ['Project name', ''],
       ['Max API calls per hour', ''],
+      ['Write the Ralph files', 'y'],
     ]);
     expect(accepted.code).toBe(0);
     expect(readFileSync(project.path('.ralph/PROMPT.md'), 'utf8')).toContain('## Protected Files (DO NOT MODIFY)');
+  });
+});
+
+describe('ralph-enable confirmation', () => {
+  it('shows what it detected, takes any calls/hour --calls takes, and writes nothing when the settings are declined', () => {
+    project = tmpProject({ 'package.json': '{"name":"widget","scripts":{"test":"vitest run"}}', 'pnpm-lock.yaml': '' });
+    const env = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    const declined = runInPty([], project.dir, env, [
+      ['Numbers to toggle', ''],
+      ['Project name', ''],
+      ['Max API calls per hour (1 or more) [100]: ', '5'],
+      ['Write the Ralph files with these settings? [Y/n] ', 'n'],
+    ]);
+    expect(declined.output).toContain('Package manager: pnpm');
+    expect(declined.output).toContain('Test command: pnpm test');
+    expect(declined.output).toContain('Max calls/hour: 5');
+    expect(declined.output).toContain('Cancelled: nothing was written.');
+    expect(declined.code).toBe(1);
+    expect(existsSync(project.path('.ralph'))).toBe(false);
+    expect(existsSync(project.path('.ralphrc'))).toBe(false);
   });
 });
 

@@ -59,6 +59,15 @@ describe('ralph-import <file>', () => {
     expect(result.stdout).not.toContain('imported successfully');
   });
 
+  it('exits 1 and says so when the conversion wrote none of the files, though claude exited 0', async () => {
+    const env = setUp({ 'prd.md': '# Todo\n- [ ] add items\n' }, { calls: [{ resultText: 'I could not find the document.' }] });
+    const result = await importCli(['prd.md', 'app'], env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('PRD conversion produced nothing');
+    expect(result.stderr).toContain('I could not find the document.');
+    expect(result.stdout).not.toContain('imported successfully');
+  });
+
   it('refuses a PDF before creating anything, and needs a source file', async () => {
     const env = setUp({ 'spec.pdf': '%PDF-1.7' }, { calls: CONVERT });
     const pdf = await importCli(['spec.pdf'], env);
@@ -113,6 +122,8 @@ describe('ralph-import from GitHub', () => {
     expect(document).toContain('## Implementation Plan (generated)\n\n### Approach\nAdd an exporter.');
     expect(readFileSync(join(project, '.ralph/specs/implementation-plan.md'), 'utf8')).toBe('### Approach\nAdd an exporter.\n');
     const [plan, conversion] = fake!.runs();
+    expect(plan!.cwd).toBe(project);
+    expect(conversion!.cwd).toBe(project);
     expect(plan!.argv).not.toContain('--allowedTools');
     expect(conversion!.argv).toContain('--allowedTools');
     expect(conversion!.stdin).toContain('## Implementation Plan (generated)');

@@ -14,7 +14,6 @@ function options(dir: string, overrides: Partial<EnableProjectOptions> = {}): En
     tasks: ['- [ ] [#1] first'],
     force: false,
     generatedBy: 'ralph-enable-ci',
-    claudeCodeCmd: 'claude',
     ...overrides,
   };
 }
@@ -36,18 +35,34 @@ describe('enableProject', () => {
   });
 
   it('stops when the project is already enabled, and changes nothing', () => {
-    project = tmpProject({ '.ralph/PROMPT.md': 'mine', '.ralph/fix_plan.md': 'mine', '.ralph/AGENT.md': 'mine' });
+    project = tmpProject({ '.ralph/PROMPT.md': 'mine', '.ralph/fix_plan.md': 'mine', '.ralph/AGENT.md': 'mine', '.ralphrc': 'mine' });
     expect(enableProject(options(project.dir))).toEqual({ kind: 'already-enabled' });
     expect(readFileSync(project.path('.ralph/PROMPT.md'), 'utf8')).toBe('mine');
   });
 
-  it('completes a partial project without touching the files that exist', () => {
+  it('completes a partial project without touching the files that exist, adding its entries to .gitignore', () => {
     project = tmpProject({ '.ralph/PROMPT.md': 'mine', '.ralphrc': 'MAX_CALLS_PER_HOUR=5\n', '.gitignore': 'dist\n' });
     const result = enableProject(options(project.dir));
-    expect(result).toMatchObject({ files: { '.ralph/PROMPT.md': 'skipped', '.ralph/fix_plan.md': 'created', '.ralphrc': 'skipped', '.gitignore': 'skipped' } });
+    expect(result).toMatchObject({ files: { '.ralph/PROMPT.md': 'skipped', '.ralph/fix_plan.md': 'created', '.ralphrc': 'skipped', '.gitignore': 'merged' } });
+    expect(result.kind === 'enabled' && result.backup).toBe(undefined);
     expect(readFileSync(project.path('.ralph/PROMPT.md'), 'utf8')).toBe('mine');
     expect(readFileSync(project.path('.ralphrc'), 'utf8')).toBe('MAX_CALLS_PER_HOUR=5\n');
-    expect(readFileSync(project.path('.gitignore'), 'utf8')).toBe('dist\n');
+    const gitignore = readFileSync(project.path('.gitignore'), 'utf8');
+    expect(gitignore.startsWith('dist\n')).toBe(true);
+    expect(gitignore).toContain('.ralph/.call_count');
+    expect(enableProject(options(project.dir, { force: true }))).toMatchObject({ files: { '.gitignore': 'unchanged' } });
+    expect(readFileSync(project.path('.gitignore'), 'utf8')).toBe(gitignore);
+  });
+
+  it('with force keeps a copy of every file it replaces and says where', () => {
+    project = tmpProject({ '.ralph/PROMPT.md': 'my prompt', '.ralph/AGENT.md': 'my agent', '.ralph/fix_plan.md': 'my plan', '.ralphrc': 'MAX_CALLS_PER_HOUR=5\n' });
+    const result = enableProject(options(project.dir, { force: true }));
+    if (result.kind !== 'enabled' || !result.backup) throw new Error(`expected a backup, got ${JSON.stringify(result)}`);
+    expect(result.backup.files.sort()).toEqual(['.ralph/AGENT.md', '.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralphrc']);
+    expect(result.backup.dir.startsWith(`${project.dir}/.ralph_backup_`)).toBe(true);
+    expect(readFileSync(`${result.backup.dir}/.ralph/PROMPT.md`, 'utf8')).toBe('my prompt');
+    expect(readFileSync(`${result.backup.dir}/.ralphrc`, 'utf8')).toBe('MAX_CALLS_PER_HOUR=5\n');
+    expect(readFileSync(project.path('.ralph/PROMPT.md'), 'utf8')).not.toBe('my prompt');
   });
 
   it('with force regenerates the control files, keeps extra files and merges .gitignore', () => {

@@ -14,11 +14,14 @@ describe('checkExistingRalph', () => {
     expect(checkExistingRalph(project.dir).state).toBe('none');
   });
 
-  it('is partial with the missing files listed, and complete with all three (.ralphrc not required)', () => {
+  it('is partial with the missing files listed, and complete with all three and .ralphrc', () => {
     project = tmpProject({ '.ralph/PROMPT.md': 'p' });
-    expect(checkExistingRalph(project.dir)).toEqual({ state: 'partial', missing: ['.ralph/fix_plan.md', '.ralph/AGENT.md'] });
+    expect(checkExistingRalph(project.dir)).toEqual({ state: 'partial', missing: ['.ralph/fix_plan.md', '.ralph/AGENT.md', '.ralphrc'] });
     project.cleanup();
     project = tmpProject({ '.ralph/PROMPT.md': 'p', '.ralph/fix_plan.md': 'f', '.ralph/AGENT.md': 'a' });
+    expect(checkExistingRalph(project.dir)).toEqual({ state: 'partial', missing: ['.ralphrc'] });
+    project.cleanup();
+    project = tmpProject({ '.ralph/PROMPT.md': 'p', '.ralph/fix_plan.md': 'f', '.ralph/AGENT.md': 'a', '.ralphrc': '' });
     expect(checkExistingRalph(project.dir)).toEqual({ state: 'complete', missing: [] });
   });
 });

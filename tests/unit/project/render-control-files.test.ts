@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CONFIG_SCHEMA, resolveConfigKey } from '../../../lib/config/schema.js';
 import { parseRalphrc } from '../../../lib/config/ralphrc.js';
 import type { ProjectContext } from '../../../lib/project/project-context.js';
 import { parseFixPlan } from '../../../lib/core/fix-plan.js';
@@ -41,7 +42,6 @@ describe('renderRalphrc', () => {
     const text = renderRalphrc({
       context: { ...defaults, name: 'svc', type: 'python', testCommand: 'uv run pytest', packageManager: 'uv' },
       generatedBy: 'ralph-enable',
-      claudeCodeCmd: 'npx @anthropic-ai/claude-code',
       maxCallsPerHour: 42,
       taskSources: ['github', 'local'],
       githubTaskLabel: 'todo',
@@ -52,7 +52,6 @@ describe('renderRalphrc', () => {
     expect(values).toMatchObject({
       PROJECT_NAME: 'svc',
       PROJECT_TYPE: 'python',
-      CLAUDE_CODE_CMD: 'npx @anthropic-ai/claude-code',
       MAX_CALLS_PER_HOUR: '42',
       TEST_COMMAND: 'uv run pytest',
       TASK_SOURCES: 'github,local',
@@ -65,9 +64,24 @@ describe('renderRalphrc', () => {
 
   it('keeps hostile names literal: nothing is expanded or executed', () => {
     const name = 'x"; $(touch pwned) `id` $HOME \\';
-    const text = renderRalphrc({ context: { ...defaults, name }, generatedBy: 'test', claudeCodeCmd: 'claude' });
+    const text = renderRalphrc({ context: { ...defaults, name }, generatedBy: 'test' });
     const { entries, problems } = parseRalphrc(text, { env: { HOME: '/home/someone' } });
     expect(problems).toEqual([]);
     expect(entries.find((entry) => entry.key === 'PROJECT_NAME')?.value).toBe(name);
+  });
+
+  it('pins no agent command and holds only keys that do something', () => {
+    const text = renderRalphrc({ context: defaults, generatedBy: 'ralph-setup' });
+    const active = parseRalphrc(text, { env: {} }).entries.map((entry) => entry.key);
+    expect(active).not.toContain('CLAUDE_CODE_CMD');
+    const mentioned = [...text.matchAll(/^#?([A-Z][A-Z0-9_]+)=/gm)].map((match) => match[1] as string);
+    expect(mentioned).toContain('CLAUDE_CODE_CMD');
+    for (const key of mentioned) {
+      const spec = CONFIG_SCHEMA[resolveConfigKey(key)!];
+      expect(spec, key).toBeDefined();
+      expect(spec.description, key).not.toMatch(/not used|ignored/i);
+    }
+    expect(text).not.toMatch(/npx|SANDBOX_|RALPH_SHELL_INIT_FILE|CB_OUTPUT_DECLINE_THRESHOLD/);
+    expect(text).not.toMatch(/update the claude code cli/i);
   });
 });

@@ -40,7 +40,7 @@ describe('templates', () => {
       'PROMPT.md': renderPromptMd(defaults),
       'AGENT.md': renderAgentMd(defaults),
       'fix_plan.md': renderFixPlan([]),
-      ralphrc: renderRalphrc({ context: defaults, generatedBy: 'test', claudeCodeCmd: 'claude' }),
+      ralphrc: renderRalphrc({ context: defaults, generatedBy: 'test' }),
       gitignore: renderGitignore(),
     };
     expect(Object.keys(rendered).sort()).toEqual([...TEMPLATE_NAMES].sort());

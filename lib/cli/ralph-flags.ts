@@ -1,0 +1,103 @@
+// Every `ralph` flag in one table: its spelling, short alias, the value it takes, what it does
+// and its help section. The parser (ralph-options.ts) and `ralph --help` are both built from it,
+// so the help shows each value as the user types it (`--calls NUM`), not yargs' own types.
+
+export interface RalphFlag {
+  name: string;
+  alias?: string;
+  /** Placeholder of the value the flag takes; none for a switch. */
+  arg?: string;
+  describe: string;
+  section: 'Options' | 'Modern CLI Options' | 'Beyond the Bash version';
+}
+
+export const RALPH_FLAGS: readonly RalphFlag[] = [
+  { name: 'help', alias: 'h', describe: 'Show this help message', section: 'Options' },
+  { name: 'version', describe: 'Show the ralph version', section: 'Options' },
+  { name: 'calls', alias: 'c', arg: 'NUM', describe: 'Max calls per hour (default: 100)', section: 'Options' },
+  { name: 'prompt', alias: 'p', arg: 'FILE', describe: 'Prompt file (default: .ralph/PROMPT.md)', section: 'Options' },
+  { name: 'status', alias: 's', describe: 'Show current status and exit', section: 'Options' },
+  { name: 'monitor', alias: 'm', describe: 'Start with tmux session and live monitor', section: 'Options' },
+  { name: 'verbose', alias: 'v', describe: 'Show detailed progress updates during execution', section: 'Options' },
+  { name: 'live', alias: 'l', describe: "Show Claude Code's output in real time", section: 'Options' },
+  { name: 'timeout', alias: 't', arg: 'MIN', describe: 'Claude Code execution timeout in minutes, 1-120 (default: 15)', section: 'Options' },
+  { name: 'reset-circuit', describe: 'Reset the circuit breaker to CLOSED and exit', section: 'Options' },
+  { name: 'circuit-status', describe: 'Show circuit breaker status and exit', section: 'Options' },
+  { name: 'auto-reset-circuit', describe: 'Reset an OPEN circuit breaker at startup instead of waiting for the cooldown', section: 'Options' },
+  { name: 'reset-session', describe: 'Reset the session state and exit', section: 'Options' },
+  { name: 'dry-run', describe: 'Show what would run, without calling Claude', section: 'Options' },
+  { name: 'notify', alias: 'n', describe: 'Desktop notifications for completion, halts and limits', section: 'Options' },
+  { name: 'backup', alias: 'b', describe: 'Back up the working tree to a git ref before each loop', section: 'Options' },
+  { name: 'rollback', arg: '[NAME]', describe: 'List backups, or restore the named one', section: 'Options' },
+  { name: 'show-tool-args', describe: "With --live: show each tool call's main argument", section: 'Options' },
+  { name: 'output-format', arg: 'FMT', describe: 'Claude output format: json or text (default: json)', section: 'Modern CLI Options' },
+  { name: 'allowed-tools', arg: 'LIST', describe: 'Comma-separated tools Claude may use without asking', section: 'Modern CLI Options' },
+  { name: 'continue', describe: 'Resume the Claude session between loops (default: on; --no-continue turns it off)', section: 'Modern CLI Options' },
+  { name: 'session-expiry', arg: 'HOURS', describe: 'Hours before a Claude session is started fresh (default: 24)', section: 'Modern CLI Options' },
+  { name: 'max-loops', arg: 'NUM', describe: 'Stop after NUM loops, exit 3 (default: 0 = unlimited)', section: 'Beyond the Bash version' },
+  { name: 'max-cost', arg: 'USD', describe: 'Stop when this run has spent USD dollars, exit 3 (default: 0 = unlimited)', section: 'Beyond the Bash version' },
+  { name: 'max-run-minutes', arg: 'MIN', describe: 'Stop after MIN minutes, exit 3 (default: 0 = unlimited)', section: 'Beyond the Bash version' },
+  { name: 'delay', arg: 'SECS', describe: 'Seconds to wait between loops (default: 0)', section: 'Beyond the Bash version' },
+  { name: 'fresh', describe: 'Start a new run instead of resuming an unfinished one', section: 'Beyond the Bash version' },
+  { name: 'config', describe: 'Print every effective setting and where it came from', section: 'Beyond the Bash version' },
+  { name: 'json', describe: 'With --status, --config or --rollback: print JSON', section: 'Beyond the Bash version' },
+  { name: 'jq', arg: 'FILTER', describe: 'Filter the JSON output with a jq expression, e.g. --jq .status (built in; no jq needed)', section: 'Beyond the Bash version' },
+  { name: 'keep-monitor', describe: 'With --monitor: keep the tmux session after the loop ends', section: 'Beyond the Bash version' },
+  { name: 'force', describe: 'With --rollback: restore even with uncommitted changes', section: 'Beyond the Bash version' },
+  { name: 'debug', describe: 'Print stack traces for internal errors', section: 'Beyond the Bash version' },
+];
+
+const WIDTH = 80;
+
+const HEADER = `Ralph Loop for Claude Code
+
+Usage: ralph [OPTIONS]
+
+IMPORTANT: This command must be run from a Ralph project directory (one with
+.ralph/PROMPT.md; create it with ralph-enable, ralph-setup or ralph-import).`;
+
+const FOOTER = `Files:
+  .ralph/PROMPT.md     instructions for Claude
+  .ralph/fix_plan.md   the task checklist
+  .ralph/AGENT.md      how to build, test and run the project
+  .ralph/status.json   the loop's state
+  .ralph/logs/         ralph.log, claude_output_*.log, metrics.jsonl
+
+Exit codes: 0 done, 1 could not run, 2 halted by a guard, 3 stopped at a limit,
+130/143 interrupted.
+
+Examples:
+  ralph --monitor
+  ralph --calls 50 --max-loops 10 --live
+  ralph --status --json --jq .status`;
+
+/** `ralph --help`: the header, one section per flag group, then files, exit codes, examples. */
+export function renderRalphHelp(): string {
+  const label = (flag: RalphFlag) => `${flag.alias ? `-${flag.alias}, ` : '    '}--${flag.name}${flag.arg ? ` ${flag.arg}` : ''}`;
+  const column = Math.max(...RALPH_FLAGS.map((flag) => label(flag).length)) + 4;
+  const sections: string[] = [];
+  for (const section of ['Options', 'Modern CLI Options', 'Beyond the Bash version'] as const) {
+    const lines = [`${section}:`];
+    for (const flag of RALPH_FLAGS.filter((f) => f.section === section)) {
+      const [first = '', ...rest] = wrapWords(flag.describe, WIDTH - column);
+      lines.push(`  ${label(flag).padEnd(column - 2)}${first}`, ...rest.map((line) => `${' '.repeat(column)}${line}`));
+    }
+    sections.push(lines.join('\n'));
+  }
+  return [HEADER, ...sections, FOOTER].join('\n\n');
+}
+
+function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
+}

@@ -1,0 +1,23 @@
+// What `npm publish` would ship: the built code, templates and shims, and no source maps that
+// point at TypeScript sources the package does not contain.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../helpers/run-cli.js';
+
+describe('npm package contents', () => {
+  it('ships dist/, bin/ and templates/, and no .map file or sourceMappingURL to an unshipped file', () => {
+    // --ignore-scripts: list what the current build would ship, without rebuilding it.
+    const listing = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: REPO_ROOT, encoding: 'utf8' });
+    const files = new Set((JSON.parse(listing) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((file) => file.path));
+    for (const required of ['bin/ralph', 'dist/cli/ralph.js', 'dist/cli/require-node.js', 'dist/cli/ralph-help.txt', 'templates/ralphrc', 'templates/gitignore']) {
+      expect(files.has(required), required).toBe(true);
+    }
+    expect([...files].filter((file) => file.endsWith('.map'))).toEqual([]);
+    for (const file of [...files].filter((f) => f.endsWith('.js'))) {
+      const url = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(readFileSync(join(REPO_ROOT, file), 'utf8'))?.[1];
+      if (url) expect(files.has(join(file, '..', url)), `${file} -> ${url}`).toBe(true);
+    }
+  });
+});
