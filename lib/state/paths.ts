@@ -41,6 +41,8 @@ export interface RalphPaths {
   runState: string;
   /** Iteration session records (ours), one JSON file per run. */
   sessionsDir: string;
+  /** Private git index (and object store outside a repository) for content snapshots (ours). */
+  contentSnapshot: string;
 }
 
 export function ralphPaths(projectDir: string): RalphPaths {
@@ -79,6 +81,7 @@ export function ralphPaths(projectDir: string): RalphPaths {
     usageLimitWait: join(ralphDir, '.usage_limit_wait'),
     runState: join(ralphDir, '.run_state'),
     sessionsDir: join(ralphDir, 'sessions'),
+    contentSnapshot: join(ralphDir, '.content'),
   };
 }
 
