@@ -1,5 +1,6 @@
 // Progress as the loop measures it: one content snapshot per loop (the end of loop N is the
-// start of loop N+1), judged against the content ids seen in this run. The ids are kept with the
+// start of loop N+1, unless the verification gate ran in between), judged against the content
+// ids seen in this run. The ids are kept with the
 // circuit breaker's state so a resumed run keeps them; a new run starts with none.
 
 import { relative } from 'node:path';
@@ -46,6 +47,11 @@ export async function measureLoopProgress(rt: LoopRuntime, before: ContentSnapsh
   content.memory = judged.memory;
   content.lastProgress = judged.progress;
   return { progress: judged.progress, filesChanged };
+}
+
+/** Something other than the agent (the verification gate) may have changed files since the last snapshot. */
+export function retakeContentAtNextLoop(rt: LoopRuntime): void {
+  if (rt.content) rt.content.last = undefined;
 }
 
 function warnUnmeasured(rt: LoopRuntime, content: LoopContentState): void {
