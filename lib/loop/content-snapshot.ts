@@ -3,7 +3,8 @@
 // (`.ralph/**`, `.ralphrc`, the prompt wherever it is configured). Built in a private index
 // (GIT_INDEX_FILE under .ralph/.content/), so the user's index, HEAD and branches are never
 // touched; the index keeps git's stat cache, so a snapshot re-hashes only files whose stat
-// changed and costs two git calls. A `touch` gives the same id; so does a commit, which changes
+// changed and costs one git call when nothing changed, two when something did (HEAD, for
+// `.loop_start_sha`, is read alongside). A `touch` gives the same id; so does a commit, which changes
 // HEAD but not the content. A folder that is no git repository gets a private bare repository
 // for the objects. Progress is judged from these ids (lib/core/progress-evidence.ts).
 
@@ -16,6 +17,8 @@ export interface ContentSnapshot {
   id: string | null;
   /** HEAD of the project's repository ('' without one or before the first commit), for `.loop_start_sha`. */
   head: string;
+  /** The previous snapshot's id and the paths changed since, as `git add --verbose` listed them. */
+  since?: { id: string; changed: string[] };
 }
 
 export interface ContentSnapshotOptions {
@@ -30,8 +33,8 @@ export interface ContentSnapshotOptions {
 
 export interface ContentSnapshotter {
   take(): Promise<ContentSnapshot>;
-  /** Paths whose content differs between two snapshots (project-relative in a repository's root). */
-  changedPaths(from: string | null, to: string | null): Promise<string[]>;
+  /** Paths whose content differs between two snapshots (relative to the repository's root). */
+  changedPaths(from: ContentSnapshot, to: ContentSnapshot): Promise<string[]>;
 }
 
 type Setup = { kind: 'ready'; env: NodeJS.ProcessEnv; repo: boolean } | { kind: 'unavailable' };
@@ -77,19 +80,33 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
     return setup;
   }
 
+  // The private index holds the last snapshot: `add --verbose` lists what changed since, and
+  // when nothing did, the tree is the same and write-tree is not needed.
+  let last: { id: string } | undefined;
+
   async function snapshotOnce(): Promise<ContentSnapshot | 'retry'> {
     const s = await ready();
     if (s.kind !== 'ready') return { id: null, head: '' };
     const [added, head] = await Promise.all([
-      git(['add', '-A', '--', '.', ...specs.map((spec) => `:(exclude,glob)${spec}`)], s.env),
+      git(['add', '-A', '--verbose', '--', '.', ...specs.map((spec) => `:(exclude,glob)${spec}`)], s.env),
       s.repo ? git(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], s.env) : undefined,
     ]);
+    const headId = head?.code === 0 ? head.stdout.trim() : '';
+    const previous = last;
+    last = undefined;
     if (added.code !== 0) {
       setup = undefined;
       return 'retry';
     }
-    const tree = await git(['write-tree'], s.env);
-    return { id: tree.code === 0 ? tree.stdout.trim() : null, head: head?.code === 0 ? head.stdout.trim() : '' };
+    const changed = listedPaths(added.stdout);
+    let id: string | null = previous && changed.length === 0 ? previous.id : null;
+    if (id === null) {
+      const tree = await git(['write-tree'], s.env);
+      id = tree.code === 0 ? tree.stdout.trim() : null;
+    }
+    if (id === null) return { id, head: headId };
+    last = { id };
+    return { id, head: headId, ...(previous ? { since: { id: previous.id, changed } } : {}) };
   }
 
   return {
@@ -100,13 +117,24 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
       return snapshot === 'retry' ? { id: null, head: '' } : snapshot;
     },
     async changedPaths(from, to) {
-      if (from === null || to === null || from === to) return [];
+      if (from.id === null || to.id === null || from.id === to.id) return [];
+      if (to.since?.id === from.id) return to.since.changed;
       const s = await ready();
       if (s.kind !== 'ready') return [];
-      const diff = await git(['diff-tree', '-r', '-z', '--name-only', '--no-renames', from, to], s.env);
+      const diff = await git(['diff-tree', '-r', '-z', '--name-only', '--no-renames', from.id, to.id], s.env);
       return diff.code === 0 ? diff.stdout.split('\0').filter(Boolean).sort() : [];
     },
   };
+}
+
+/** The paths in `git add --verbose` output ("add 'path'", "remove 'path'"). */
+function listedPaths(stdout: string): string[] {
+  const paths = new Set<string>();
+  for (const line of stdout.split('\n')) {
+    const m = /^(?:add|remove) '(.*)'$/.exec(line);
+    if (m?.[1]) paths.add(m[1]);
+  }
+  return [...paths].sort();
 }
 
 /**

@@ -42,7 +42,7 @@ export async function measureLoopProgress(rt: LoopRuntime, before: ContentSnapsh
   const after = await content.snapshotter.take();
   if (after.id === null) warnUnmeasured(rt, content);
   const judged = judgeContent(content.memory, before.id, after.id);
-  const filesChanged = await content.snapshotter.changedPaths(before.id, after.id);
+  const filesChanged = await content.snapshotter.changedPaths(before, after);
   content.last = after;
   content.memory = judged.memory;
   content.lastProgress = judged.progress;

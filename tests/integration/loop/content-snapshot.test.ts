@@ -57,7 +57,9 @@ describe('content snapshots', () => {
     const end = await snap.take();
     expect(end.id).not.toBe(start.id);
     expect(end.head).not.toBe(start.head);
-    expect(await snap.changedPaths(start.id, end.id)).toEqual(['README.md', 'src/a.ts', 'src/new file.ts', 'staged.ts']);
+    expect(await snap.changedPaths(start, end)).toEqual(['README.md', 'src/a.ts', 'src/new file.ts', 'staged.ts']);
+    // The same list from git diff-tree, when the snapshots are not consecutive.
+    expect(await snap.changedPaths(start, { ...end, since: undefined })).toEqual(['README.md', 'src/a.ts', 'src/new file.ts', 'staged.ts']);
   });
 
   it('a commit of what was already on disk does not change the content', async () => {
@@ -139,7 +141,7 @@ describe('content snapshots', () => {
     writeFileSync(p.path('src/b.ts'), 'b\n');
     const end = await snap.take();
     expect(end.id).not.toBe(start.id);
-    expect(await snap.changedPaths(start.id, end.id)).toEqual(['src/b.ts']);
+    expect(await snap.changedPaths(start, end)).toEqual(['src/b.ts']);
   });
 
   it('rebuilds a damaged private index', async () => {
