@@ -120,6 +120,13 @@ describe('content snapshots', () => {
     expect(await id()).not.toBe(start);
   });
 
+  it('keeps its private index out of git status even where .gitignore does not name it', async () => {
+    const { p, id } = setup();
+    writeFileSync(p.path('.gitignore'), 'ignored/\n');
+    await id();
+    expect(p.git('status', '--porcelain', '--untracked-files=all')).not.toContain('.content');
+  });
+
   it('never touches the user index', async () => {
     const { p, id } = setup();
     writeFileSync(p.path('untracked.ts'), 'u\n');
