@@ -102,14 +102,14 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
       return 'retry';
     }
     const changed = listedPaths(added.stdout);
-    let id: string | null = previous && changed.length === 0 ? previous.id : null;
+    let id: string | null = previous && changed?.length === 0 ? previous.id : null;
     if (id === null) {
       const tree = await git(['write-tree'], s.env);
       id = tree.code === 0 ? tree.stdout.trim() : null;
     }
     if (id === null) return { id, head: headId };
     last = { id };
-    return { id, head: headId, ...(previous ? { since: { id: previous.id, changed } } : {}) };
+    return { id, head: headId, ...(previous && changed ? { since: { id: previous.id, changed } } : {}) };
   }
 
   return {
@@ -130,12 +130,17 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
   };
 }
 
-/** The paths in `git add --verbose` output ("add 'path'", "remove 'path'"). */
-function listedPaths(stdout: string): string[] {
+/**
+ * The paths in `git add --verbose` output ("add 'path'", "remove 'path'"), or null when a line
+ * does not read as one: git prints names raw, so a name with a newline needs diff-tree -z.
+ */
+function listedPaths(stdout: string): string[] | null {
   const paths = new Set<string>();
   for (const line of stdout.split('\n')) {
-    const m = /^(?:add|remove) '(.*)'$/.exec(line);
-    if (m?.[1]) paths.add(m[1]);
+    if (line === '') continue;
+    const m = /^(?:add|remove) '(.+)'$/.exec(line);
+    if (!m?.[1]) return null;
+    paths.add(m[1]);
   }
   return [...paths].sort();
 }

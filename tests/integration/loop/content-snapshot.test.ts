@@ -62,6 +62,14 @@ describe('content snapshots', () => {
     expect(await snap.changedPaths(start, { ...end, since: undefined })).toEqual(['README.md', 'src/a.ts', 'src/new file.ts', 'staged.ts']);
   });
 
+  it('names files with newlines, quotes and leading dashes', async () => {
+    const { p, snap } = setup();
+    const names = ['-rf', 'new\nline.txt', `it's "q".txt`, 'a b.txt'];
+    const start = await snap.take();
+    for (const n of names) writeFileSync(p.path(n), n);
+    expect(await snap.changedPaths(start, await snap.take())).toEqual([...names].sort());
+  });
+
   it('a commit of what was already on disk does not change the content', async () => {
     const { p, id } = setup();
     writeFileSync(p.path('src/b.ts'), 'b\n');
