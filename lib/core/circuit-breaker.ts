@@ -1,13 +1,17 @@
 // Circuit breaker: CLOSED → HALF_OPEN → OPEN when loops stop making progress, repeat the same
 // error or keep hitting permission denials; OPEN halts the run. Pure transitions over the Bash
 // tool's `.circuit_breaker_state` shape (upstream reference §6), so either version reads the
-// other's file; lib/state only loads and saves it. Fixes over Bash: "same error" means the same
-// normalised error signature in consecutive loops (Bash counted any error), failed runs and
-// timeouts without progress count as no progress (Bash did not feed them), and HALF_OPEN also
-// opens on a repeated error.
+// other's file; lib/state only loads and saves it. Fixes over Bash: progress is only new
+// content measured by ralph (progress-evidence.ts), never a completion claim or a reported
+// FILES_MODIFIED; asking questions holds the count for one loop per stall, not for ever; "same
+// error" means the same normalised error signature in consecutive loops (Bash counted any
+// error), failed runs and timeouts without progress count as no progress (Bash did not feed
+// them), and HALF_OPEN also opens on a repeated error.
 //
 // CB_OUTPUT_DECLINE_THRESHOLD is accepted and ignored, like in Bash (where it was declared but
 // never read): the length of an agent's reply says nothing about progress.
+
+import type { ContentMemoryState } from './progress-evidence.js';
 
 export type BreakerStateName = 'CLOSED' | 'HALF_OPEN' | 'OPEN';
 
@@ -27,6 +31,10 @@ export interface BreakerState {
   opened_at?: string;
   /** Ours: the error signature of the last recorded loop (null: no error). */
   last_error_signature?: string | null;
+  /** Ours: questions already held the count once since the last progress. */
+  question_hold_used?: boolean;
+  /** Ours: the content ids seen in this run (progress-evidence.ts), kept here so a resumed run keeps them. */
+  seen_content?: ContentMemoryState;
 }
 
 export interface BreakerThresholds {
@@ -44,13 +52,9 @@ export interface BreakerThresholds {
 
 export interface BreakerObservation {
   loop: number;
-  /** Files changed in the loop (git: committed, staged, unstaged, untracked). */
-  filesChanged: number;
-  hasCompletionSignal: boolean;
-  exitSignal: boolean;
-  /** FILES_MODIFIED the agent reported. */
-  analysisFilesModified: number;
-  /** The agent asked questions instead of working: the no-progress count is held (Bash #190). */
+  /** The project's content reached a state not seen before in this run (judgeContent). */
+  progress: boolean;
+  /** The agent asked questions instead of working: the count is held, once per stall (Bash #190 held it for ever). */
   askingQuestions: boolean;
   hasPermissionDenials: boolean;
   /** Normalised error of this loop (see errorSignatureOf), null when there was none. */
@@ -180,14 +184,19 @@ export function nextBreakerState(
   const timestamp = formatBreakerTimestamp(now);
   const o = observation;
   const permissionDenials = o.hasPermissionDenials ? state.consecutive_permission_denials + 1 : 0;
-  const progress =
-    o.filesChanged > 0 || o.hasCompletionSignal || o.exitSignal || o.analysisFilesModified > 0;
+  // What the agent says (EXIT_SIGNAL, completion words, FILES_MODIFIED) is not progress: an
+  // agent that changes nothing and claims work would otherwise run for ever.
+  const progress = o.progress;
   let noProgress = state.consecutive_no_progress;
   let lastProgressLoop = state.last_progress_loop;
+  let questionHoldUsed = state.question_hold_used === true;
   if (progress) {
     noProgress = 0;
     lastProgressLoop = o.loop;
-  } else if (!(o.askingQuestions && !o.failed)) {
+    questionHoldUsed = false;
+  } else if (o.askingQuestions && !o.failed && !questionHoldUsed) {
+    questionHoldUsed = true;
+  } else {
     noProgress += 1;
   }
   const previousSignature = state.last_error_signature ?? null;
@@ -214,6 +223,8 @@ export function nextBreakerState(
     reason: decided?.reason ?? (state.state === 'OPEN' ? state.reason : ''),
     current_loop: o.loop,
     last_error_signature: o.errorSignature,
+    ...(questionHoldUsed ? { question_hold_used: true } : {}),
+    ...(state.seen_content ? { seen_content: state.seen_content } : {}),
   };
   if (to === 'OPEN') next.opened_at = state.state === 'OPEN' && state.opened_at ? state.opened_at : timestamp;
   if (!decided) return { state: next };

@@ -120,9 +120,14 @@ export function evaluateExitGate(input: ExitGateInput): ExitGateResult {
   return { kind: 'continue', ...notice };
 }
 
-/** The conflict count to pass to the next evaluation. */
-export function nextConflictCount(previous: number, result: ExitGateResult): number {
-  return result.conflict ? previous + 1 : 0;
+/**
+ * The conflict count to pass to the next evaluation. A loop without the claim resets it only
+ * when it made progress (new content): an agent alternating EXIT_SIGNAL true/false without
+ * working must not start the count again every other loop.
+ */
+export function nextConflictCount(previous: number, result: ExitGateResult, progressSinceLast: boolean): number {
+  if (result.conflict) return previous + 1;
+  return progressSinceLast ? 0 : previous;
 }
 
 function claimReason(

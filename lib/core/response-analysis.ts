@@ -1,12 +1,15 @@
 // What one loop's agent output says: completion claims, test-only work, stuck errors,
 // questions, permission denials. Produces the Bash tool's `.response_analysis` object
-// (reference §2.3, §5.4, §5.5) field for field, plus a few extra fields of ours. Pure: git
-// counts, the previous output length and the clock come in as values.
+// (reference §2.3, §5.4, §5.5) field for field, plus a few extra fields of ours. Pure: the
+// measured progress, the previous output length and the clock come in as values. Progress
+// (`has_progress`, `files_modified`) is what ralph measured; what the agent reported is kept
+// beside it (`files_modified_claimed`) and never replaces it.
 
 import type { AgentResultSummary } from '../agents/agent-output.js';
 import { detectErrors, errorSignature } from './error-detection.js';
 import { summarizePermissionDenials } from './permission-denials.js';
 import { detectQuestions } from './question-detection.js';
+import { describeClaimDisagreement } from './progress-evidence.js';
 import { parseRalphStatus, resolveExitSignal, stripRalphStatusBlocks, type RalphStatus } from './ralph-status.js';
 
 export { detectErrors, errorSignature } from './error-detection.js';
@@ -16,8 +19,10 @@ export { summarizePermissionDenials } from './permission-denials.js';
 export interface AnalyzeResponseOptions {
   agent: AgentResultSummary;
   loopNumber: number;
-  /** Files changed in git since the loop started (reference §5.6). */
-  gitFilesChanged: number;
+  /** Files whose content changed between the loop's start and end, as ralph measured it. */
+  filesChanged: number;
+  /** The loop's end content was new in this run (progress-evidence.ts). */
+  newContent: boolean;
   /** ALLOWED_TOOLS entries, for the compound-command exemption (#243). */
   allowedTools: string[];
   /** `.last_output_length` (text mode's "declining output" bonus). */
@@ -65,6 +70,10 @@ export interface ResponseAnalysisFields {
   tests_status: string | null;
   work_type: string | null;
   tasks_completed: number | null;
+  /** FILES_MODIFIED as the agent reported it (RALPH_STATUS, else the result's metadata); null: not reported. */
+  files_modified_claimed: number | null;
+  /** How the agent's report and ralph's measurement disagree, or null. */
+  claim_disagreement: string | null;
 }
 
 export interface ResponseAnalysis {
@@ -90,12 +99,13 @@ export function analyzeResponse(options: AnalyzeResponseOptions): ResponseAnalys
   const { agent } = options;
   const block = parseRalphStatus(agent.resultText);
   const denials = summarizePermissionDenials(agent.permissionDenials, options.allowedTools);
+  const claimed = block?.filesModified ?? agent.declared.filesModified ?? null;
   const base: ResponseAnalysisFields = {
     has_completion_signal: false,
     is_test_only: false,
     is_stuck: false,
-    has_progress: options.gitFilesChanged > 0,
-    files_modified: Math.max(0, options.gitFilesChanged),
+    has_progress: options.newContent,
+    files_modified: Math.max(0, options.filesChanged),
     confidence_score: 0,
     exit_signal: false,
     work_summary: '',
@@ -114,6 +124,12 @@ export function analyzeResponse(options: AnalyzeResponseOptions): ResponseAnalys
     tests_status: block?.testsStatus ?? null,
     work_type: block?.workType ?? agent.declared.workType ?? null,
     tasks_completed: block?.tasksCompletedThisLoop ?? null,
+    files_modified_claimed: claimed,
+    claim_disagreement: describeClaimDisagreement({
+      claimedFiles: claimed,
+      measuredFiles: Math.max(0, options.filesChanged),
+      newContent: options.newContent,
+    }),
   };
   const structured = agent.format !== 'text';
   const analysis = structured ? analyzeStructured(agent, block, base) : analyzeText(agent, block, base, options);
@@ -149,7 +165,6 @@ function analyzeStructured(
     has_completion_signal: claim,
     exit_signal: claim,
     is_test_only: !agent.isError && isTestWorkType(a.work_type),
-    files_modified: a.has_progress ? a.files_modified : Math.max(0, declared.filesModified ?? 0),
     error_count: errorCount,
     is_stuck: errorCount > STUCK_ERROR_COUNT,
     confidence_score: claim ? 100 : Math.min(100, confidence + 50),

@@ -18,7 +18,7 @@ export const BACKUP_REF_PREFIX = 'refs/ralph/backups/';
 /** Branches the Bash tool made (`ralph-backup-loop-<N>-<epoch>`); listed and restorable. */
 export const BASH_BACKUP_BRANCH_PREFIX = 'refs/heads/ralph-backup-loop-';
 
-// Paths ralph writes while it runs (git-progress.ts isRalphStatePath says the same).
+// Paths ralph writes while it runs (control files such as fix_plan.md are backed up).
 const RUNTIME_PATHS = ['.ralph/logs', '.ralph/sessions', '.ralph/status.json', '.ralph/progress.json', '.ralph/live.log'];
 const RUNTIME_GLOBS = ['.ralph/.*', '.ralph/.*/**'];
 const RUNTIME_PATHSPECS = [...RUNTIME_PATHS, ...RUNTIME_GLOBS.map((g) => `:(glob)${g}`)];

@@ -32,7 +32,7 @@ export function evaluateGate(rt: LoopRuntime): ExitGateResult {
     },
     conflictCount: rt.conflictCount,
   });
-  rt.conflictCount = nextConflictCount(rt.conflictCount, result);
+  rt.conflictCount = nextConflictCount(rt.conflictCount, result, rt.content?.lastProgress ?? false);
   return result;
 }
 

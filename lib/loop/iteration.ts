@@ -1,6 +1,6 @@
 // One agent call, as a pipeline of named steps: count the call, build the context, run the
-// agent, measure progress in git, classify the outcome, analyse the response, and record
-// everything (analysis, exit signals, session, spend, breaker, metrics).
+// agent, measure progress (new content, loop-progress.ts), classify the outcome, analyse the
+// response, and record everything (analysis, exit signals, session, spend, breaker, metrics).
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -24,9 +24,9 @@ import { appendMetrics, loadExitSignals, loadResponseAnalysis, saveExitSignals, 
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import { loadResumableSession, resetSession, saveAgentSession } from './agent-session.js';
 import { breakerThresholds, reportBreakerTransition } from './breaker.js';
-import { listChangedFiles, takeGitSnapshot } from './git-progress.js';
 import { loadBreaker, saveBreaker, saveRateWindow, saveRunState } from './guard-store.js';
 import type { LoopEventMap } from './events.js';
+import { contentAtLoopStart, measureLoopProgress, type LoopProgress } from './loop-progress.js';
 import type { LoopRuntime } from './runtime.js';
 
 /** The failing tests the next loop is told about (the loop context's budget is 4000). */
@@ -37,6 +37,8 @@ export interface IterationResult {
   failure: AgentFailureResult;
   run: ClaudeRunResult;
   filesChanged: string[];
+  /** The loop left the project's content in a state not seen before in this run. */
+  progress: boolean;
   analysis: ResponseAnalysis | null;
   breakerOpened: boolean;
   /** The 'iteration:completed' event, sent once the loop (and its record) is complete. */
@@ -47,7 +49,7 @@ export async function runIteration(rt: LoopRuntime, loop: number): Promise<Itera
   const { deps, paths, config } = rt;
   deps.logger.info(`Executing Claude Code (Call ${rt.rate.calls}/${config.MAX_CALLS_PER_HOUR})`);
 
-  const before = await takeGitSnapshot({ projectDir: paths.projectDir, processRunner: deps.processRunner });
+  const before = await contentAtLoopStart(rt);
   // Atomic like every state write: a crash or a full disk must not leave it empty or torn.
   writeFileAtomic(paths.loopStartSha, `${before.head}\n`);
 
@@ -68,9 +70,8 @@ export async function runIteration(rt: LoopRuntime, loop: number): Promise<Itera
   // A resumed run tells its first loop what the earlier attempts tried, and then no more.
   rt.resumeContext = undefined;
 
-  const after = await takeGitSnapshot({ projectDir: paths.projectDir, processRunner: deps.processRunner });
-  const filesChanged = await listChangedFiles(before, after, { projectDir: paths.projectDir, processRunner: deps.processRunner });
-  return recordOutcome(rt, loop, run, failure, filesChanged, session?.sessionId);
+  const measured = await measureLoopProgress(rt, before);
+  return recordOutcome(rt, loop, run, failure, measured, session?.sessionId);
 }
 
 interface AgentAttempt extends ClaudeRunResult {
@@ -175,13 +176,14 @@ function recordOutcome(
   loop: number,
   run: AgentAttempt,
   failure: AgentFailureResult,
-  filesChanged: string[],
+  measured: LoopProgress,
   resumedSessionId: string | undefined,
 ): IterationResult {
   const { deps, paths, config } = rt;
   const s = run.summary;
   const now = deps.clock.now();
-  const productiveTimeout = failure.kind === 'timeout' && filesChanged.length > 0;
+  const { filesChanged, progress } = measured;
+  const productiveTimeout = failure.kind === 'timeout' && progress;
   const analysable = failure.kind === 'ok' || productiveTimeout;
 
   let analysis: ResponseAnalysis | null = null;
@@ -189,7 +191,8 @@ function recordOutcome(
     analysis = analyzeResponse({
       agent: s,
       loopNumber: loop,
-      gitFilesChanged: filesChanged.length,
+      filesChanged: filesChanged.length,
+      newContent: progress,
       allowedTools: splitAllowedTools(config.ALLOWED_TOOLS),
       outputFile: relative(paths.projectDir, run.outputLogPath),
       now: new Date(now),
@@ -230,13 +233,10 @@ function recordOutcome(
     const a = analysis?.analysis;
     const errorText = a ? (a.error_signature || null) : errorSignatureOf('message' in failure ? failure.message : 'failed');
     const result = nextBreakerState(
-      loadBreaker(paths, rt.state),
+      { ...loadBreaker(paths, rt.state), seen_content: rt.content?.memory },
       {
         loop,
-        filesChanged: filesChanged.length,
-        hasCompletionSignal: a?.has_completion_signal ?? false,
-        exitSignal: a?.exit_signal ?? false,
-        analysisFilesModified: a?.ralph_status?.files_modified ?? 0,
+        progress,
         askingQuestions: a?.asking_questions ?? false,
         hasPermissionDenials: a?.has_permission_denials ?? false,
         errorSignature: errorText,
@@ -290,16 +290,18 @@ function recordOutcome(
     costUsd: rt.run.spend.run.costUsd,
     summary: analysis?.analysis.work_summary.slice(0, 200),
   };
-  return { failure, run, filesChanged, analysis, breakerOpened, completed };
+  return { failure, run, filesChanged, progress, analysis, breakerOpened, completed };
 }
 
 function logAnalysis(rt: LoopRuntime, analysis: ResponseAnalysis): void {
   const a = analysis.analysis;
   const summary = a.work_summary.split('\n').find((l) => l.trim() !== '')?.slice(0, 100) ?? '';
+  const claimed = a.files_modified_claimed === null ? '' : ` (agent reported ${a.files_modified_claimed})`;
   rt.deps.logger.info(
-    `Analysis: exit signal ${a.exit_signal}, files changed ${a.files_modified}, confidence ${a.confidence_score}%` +
+    `Analysis: exit signal ${a.exit_signal}, files changed ${a.files_modified}${claimed}, new content ${a.has_progress ? 'yes' : 'no'}, confidence ${a.confidence_score}%` +
       `${a.is_test_only ? ', test only' : ''}${summary ? ` — ${summary}` : ''}`,
   );
+  if (a.claim_disagreement) rt.deps.logger.warn(`Progress claim not confirmed: ${a.claim_disagreement}; progress counts only what ralph measures`);
 }
 
 /** Two calls within one second (fast failures, retries) must not overwrite each other's log. */

@@ -192,7 +192,7 @@ async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise
   const { deps, paths } = rt;
   const { failure } = result;
   if (rt.stop.received) return interrupted(rt);
-  const productive = failure.kind === 'ok' || (failure.kind === 'timeout' && result.filesChanged.length > 0);
+  const productive = failure.kind === 'ok' || (failure.kind === 'timeout' && result.progress);
   const verified = await verifyAfterLoop(rt, {
     loop: rt.loopCount,
     filesChanged: result.filesChanged.length,

@@ -14,6 +14,7 @@ import type { VerificationSetup } from '../verify/verification-setup.js';
 import type { VerificationTrackerState } from '../verify/verification-tracker.js';
 import type { AgentDisplay } from './agent-display.js';
 import type { LoopEvents } from './events.js';
+import type { LoopContentState } from './loop-progress.js';
 import type { RunState } from './guard-store.js';
 import type { StatusWriter } from './status-writer.js';
 import type { StopSignal } from './stop-signal.js';
@@ -55,6 +56,8 @@ export interface LoopRuntime {
   lastOutcome: VerificationOutcome | 'unverified';
   /** The run's cost when the loop in progress started (the attempt's cost is the difference). */
   loopCostBefore: number;
+  /** Content snapshots and the content ids seen in this run (set up by the first loop). */
+  content?: LoopContentState;
 }
 
 /** Outcome of a step: go on, or stop the run with this status and exit code. */

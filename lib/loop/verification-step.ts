@@ -21,6 +21,7 @@ import {
 import { resetSession } from './agent-session.js';
 import { reportBreakerTransition } from './breaker.js';
 import { loadBreaker, saveBreaker } from './guard-store.js';
+import { retakeContentAtNextLoop } from './loop-progress.js';
 import { CONTINUE, stopRun, type LoopRuntime, type RunStop, type StepResult } from './runtime.js';
 
 /** A step's outcome, or: a stop signal arrived while the gate ran (its result is not counted). */
@@ -96,7 +97,7 @@ async function runGate(rt: LoopRuntime, loop: number): Promise<VerificationResul
   deps.logger.info(`Verification gate: running ${commands.join(' then ')}`);
   rt.status.progress({ status: 'verifying', lastOutput: commands[0] });
   rt.events.emit('verification:started', { loop, commands });
-  return runVerificationGate({
+  const result = await runVerificationGate({
     commands: verification.commands,
     projectDir: rt.paths.projectDir,
     env: deps.env,
@@ -106,6 +107,9 @@ async function runGate(rt: LoopRuntime, loop: number): Promise<VerificationResul
     clock: deps.clock,
     signal: rt.stop.signal,
   });
+  // Test runs write caches and reports: they are not the next loop's work.
+  retakeContentAtNextLoop(rt);
+  return result;
 }
 
 /** Log it, tell subscribers, and put it in the session record (saved with the loop). */

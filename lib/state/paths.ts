@@ -57,6 +57,8 @@ export interface RalphPaths {
   runState: string;
   /** Iteration session records (ours), one JSON file per run. */
   sessionsDir: string;
+  /** Private git index (and object store outside a repository) for content snapshots (ours). */
+  contentSnapshot: string;
 }
 
 /**
@@ -99,6 +101,7 @@ export function ralphPaths(projectDir: string, files?: ControlFiles): RalphPaths
     usageLimitWait: join(ralphDir, '.usage_limit_wait'),
     runState: join(ralphDir, '.run_state'),
     sessionsDir: join(ralphDir, 'sessions'),
+    contentSnapshot: join(ralphDir, '.content'),
   };
 }
 

@@ -60,10 +60,11 @@ describe('session record kept by the loop', () => {
     const record = readOnlyRunRecord(p.project.dir);
     expect(result.logs).toContain(`Starting a new run (no earlier run recorded): run ${record.run_id}`);
     expect(record).toMatchObject({ status: 'converged', goal: { type: 'checklist', open_items_at_start: 3, test_command: null }, last_verification: null });
+    // fix_plan.md ticks are not the project's content: one changed file per loop.
     expect(record.attempts.map((a) => [a.loop, a.state, a.outcome, a.files_changed_count])).toEqual([
-      [1, 'finished', 'unverified', 2],
-      [2, 'finished', 'unverified', 2],
-      [3, 'finished', 'unverified', 2],
+      [1, 'finished', 'unverified', 1],
+      [2, 'finished', 'unverified', 1],
+      [3, 'finished', 'unverified', 1],
     ]);
     expect(record.attempts[0]!.tokens.input).toBeGreaterThan(0);
     expect(record.gap?.history.map((s) => s.open_items)).toEqual([2, 1, 0]);

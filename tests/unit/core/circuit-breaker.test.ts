@@ -24,10 +24,7 @@ const halted = new URL('../../fixtures/bash-state/halted/', import.meta.url);
 function obs(loop: number, over: Partial<BreakerObservation> = {}): BreakerObservation {
   return {
     loop,
-    filesChanged: 0,
-    hasCompletionSignal: false,
-    exitSignal: false,
-    analysisFilesModified: 0,
+    progress: false,
     askingQuestions: false,
     hasPermissionDenials: false,
     errorSignature: null,
@@ -72,29 +69,43 @@ describe('nextBreakerState: no progress', () => {
   });
 
   it('stays CLOSED for one loop without progress and resets the count on progress', () => {
-    const { state, history } = run(initialBreakerState(T0), [obs(1), obs(2, { filesChanged: 3 }), obs(3)]);
+    const { state, history } = run(initialBreakerState(T0), [obs(1), obs(2, { progress: true }), obs(3)]);
     expect(state.state).toBe('CLOSED');
     expect(state.consecutive_no_progress).toBe(1);
     expect(state.last_progress_loop).toBe(2);
     expect(history).toEqual([]);
   });
 
-  it.each([
-    ['files changed', { filesChanged: 1 }],
-    ['completion signal', { hasCompletionSignal: true }],
-    ['EXIT_SIGNAL', { exitSignal: true }],
-    ['reported FILES_MODIFIED', { analysisFilesModified: 2 }],
-  ])('counts %s as progress', (_name, over) => {
-    const { state } = run(initialBreakerState(T0), [obs(1), obs(2, over)]);
+  it('counts only measured new content as progress', () => {
+    const { state } = run(initialBreakerState(T0), [obs(1), obs(2, { progress: true })]);
     expect(state.consecutive_no_progress).toBe(0);
     expect(state.last_progress_loop).toBe(2);
   });
 
-  it('holds the count while the agent asks questions, but not when the run failed', () => {
+  it('holds the count for one loop of questions per stall, but not when the run failed', () => {
     const asking = run(initialBreakerState(T0), [obs(1), obs(2, { askingQuestions: true })]).state;
-    expect(asking.consecutive_no_progress).toBe(1);
+    expect(asking).toMatchObject({ consecutive_no_progress: 1, question_hold_used: true });
     const failed = run(initialBreakerState(T0), [obs(1), obs(2, { askingQuestions: true, failed: true })]).state;
     expect(failed.consecutive_no_progress).toBe(2);
+  });
+
+  it('opens on an agent that asks questions every loop, one loop later than the threshold', () => {
+    const q = { askingQuestions: true };
+    const { state, history } = run(initialBreakerState(T0), [obs(1, q), obs(2, q), obs(3, q), obs(4, q)]);
+    expect(history.map((h) => [h.loop, h.to_state])).toEqual([[3, 'HALF_OPEN'], [4, 'OPEN']]);
+    expect(state.consecutive_no_progress).toBe(3);
+  });
+
+  it('gives questions their one hold again after progress', () => {
+    const q = { askingQuestions: true };
+    const { state } = run(initialBreakerState(T0), [obs(1, q), obs(2, { progress: true }), obs(3, q), obs(4, q)]);
+    expect(state).toMatchObject({ consecutive_no_progress: 1, state: 'CLOSED' });
+  });
+
+  it('carries the content memory through every transition', () => {
+    const seen = { run: 'r1', seen: ['a'.repeat(40)] };
+    const { state } = run({ ...initialBreakerState(T0), seen_content: seen }, [obs(1), obs(2), obs(3)]);
+    expect(state.seen_content).toEqual(seen);
   });
 
   it('feeds failed runs and timeouts without progress (Bash did not)', () => {
@@ -116,7 +127,7 @@ describe('nextBreakerState: no progress', () => {
 });
 
 describe('nextBreakerState: same error', () => {
-  const progressing = (loop: number, sig: string | null) => obs(loop, { filesChanged: 1, errorSignature: sig });
+  const progressing = (loop: number, sig: string | null) => obs(loop, { progress: true, errorSignature: sig });
 
   it('opens when the same signature repeats in five consecutive loops', () => {
     const { state, history } = run(initialBreakerState(T0), [1, 2, 3, 4, 5].map((n) => progressing(n, 'tsc: error <n>')));
@@ -150,28 +161,28 @@ describe('nextBreakerState: same error', () => {
 
 describe('nextBreakerState: permission denials, HALF_OPEN and OPEN', () => {
   it('opens after two loops with permission denials, with the Bash reason', () => {
-    const d = { hasPermissionDenials: true, filesChanged: 1 };
+    const d = { hasPermissionDenials: true, progress: true };
     const { state } = run(initialBreakerState(T0), [obs(1, d), obs(2, d)]);
     expect(state.state).toBe('OPEN');
     expect(state.reason).toBe('Permission denied in 2 consecutive loops - update ALLOWED_TOOLS in .ralphrc');
   });
 
   it('resets the denial count after a clean loop', () => {
-    const d = { hasPermissionDenials: true, filesChanged: 1 };
-    const { state } = run(initialBreakerState(T0), [obs(1, d), obs(2, { filesChanged: 1 }), obs(3, d)]);
+    const d = { hasPermissionDenials: true, progress: true };
+    const { state } = run(initialBreakerState(T0), [obs(1, d), obs(2, { progress: true }), obs(3, d)]);
     expect(state.state).toBe('CLOSED');
     expect(state.consecutive_permission_denials).toBe(1);
   });
 
   it('closes HALF_OPEN on progress', () => {
-    const { state, history } = run(initialBreakerState(T0), [obs(1), obs(2), obs(3, { filesChanged: 2 })]);
+    const { state, history } = run(initialBreakerState(T0), [obs(1), obs(2), obs(3, { progress: true })]);
     expect(state.state).toBe('CLOSED');
     expect(history.at(-1)).toMatchObject({ from_state: 'HALF_OPEN', to_state: 'CLOSED', reason: 'Progress detected, circuit recovered', loop: 3 });
   });
 
   it('stays OPEN, keeping its reason, opened_at and total_opens', () => {
     const { state } = openedAgo(0);
-    const r = nextBreakerState(state, obs(4, { filesChanged: 5 }), T, T0 + 10 * MIN);
+    const r = nextBreakerState(state, obs(4, { progress: true }), T, T0 + 10 * MIN);
     expect(r.transition).toBeUndefined();
     expect(r.state).toMatchObject({ state: 'OPEN', reason: state.reason, opened_at: state.opened_at, total_opens: 1, current_loop: 4 });
   });
@@ -192,7 +203,7 @@ describe('applyStartupRecovery', () => {
     expect(r.state.opened_at).toBeUndefined();
     expect(r.transition).toMatchObject({ from: 'OPEN', to: 'HALF_OPEN', reason: 'Cooldown elapsed (31m >= 30m)', loop: 3 });
     expect(shouldHalt(r.state)).toBe(false);
-    const next = nextBreakerState(r.state, obs(4, { filesChanged: 1 }), T, now + MIN);
+    const next = nextBreakerState(r.state, obs(4, { progress: true }), T, now + MIN);
     expect(next.state.state).toBe('CLOSED');
     expect(next.transition?.reason).toBe('Progress detected, circuit recovered');
   });

@@ -28,7 +28,8 @@ function analysisOf(output: string, loop = 1, options: { allowedTools?: string[]
   return analyzeResponse({
     agent: extractAgentResult(output),
     loopNumber: loop,
-    gitFilesChanged: options.git ?? 0,
+    filesChanged: options.git ?? 0,
+    newContent: (options.git ?? 0) > 0,
     allowedTools: options.allowedTools ?? [],
     outputFile: 'out.log',
     now: new Date('2026-01-01T00:00:00Z'),
@@ -56,7 +57,7 @@ function simulate(outputs: string[], plan: PlanView | null, config: Partial<Exit
     const analysis = analysisOf(output, i + 1, { git: 1 });
     signals = updateExitSignals(signals, analysis, i + 1);
     const result = gate({ exitSignals: signals, analysis, plan, conflictCount }, config);
-    conflictCount = nextConflictCount(conflictCount, result);
+    conflictCount = nextConflictCount(conflictCount, result, analysis.analysis.has_progress);
     results.push(result);
     analyses.push(analysis);
   });
@@ -226,11 +227,24 @@ describe('evaluateExitGate: machine evidence beats claims', () => {
 });
 
 describe('nextConflictCount', () => {
-  it('counts conflicts in a row and resets on anything else', () => {
+  it('counts conflicting claims; a loop without the claim resets the count only when it made progress', () => {
     const conflict = { openItems: ['a'], count: 1, limit: 3 };
-    expect(nextConflictCount(0, { kind: 'continue', conflict })).toBe(1);
-    expect(nextConflictCount(2, { kind: 'continue', conflict })).toBe(3);
-    expect(nextConflictCount(2, { kind: 'continue' })).toBe(0);
-    expect(nextConflictCount(2, { kind: 'exit', reason: 'plan_complete', outcome: 'completed' })).toBe(0);
+    expect(nextConflictCount(0, { kind: 'continue', conflict }, false)).toBe(1);
+    expect(nextConflictCount(2, { kind: 'continue', conflict }, true)).toBe(3);
+    expect(nextConflictCount(2, { kind: 'continue' }, true)).toBe(0);
+    expect(nextConflictCount(2, { kind: 'continue' }, false)).toBe(2);
+    expect(nextConflictCount(2, { kind: 'exit', reason: 'plan_complete', outcome: 'completed' }, true)).toBe(0);
+  });
+
+  it('EXIT_SIGNAL flipping true/false without new content still reaches the conflict limit', () => {
+    let count = 0;
+    const results: ExitGateResult[] = [];
+    [CLAIM, WORKING, CLAIM, WORKING, CLAIM].forEach((output, i) => {
+      const result = gate({ analysis: analysisOf(output, i + 1), plan: OPEN_PLAN, conflictCount: count });
+      count = nextConflictCount(count, result, false);
+      results.push(result);
+    });
+    expect(results.map((r) => r.kind)).toEqual(['continue', 'continue', 'continue', 'continue', 'exit']);
+    expect(results[4]).toMatchObject({ reason: 'completion_conflict', conflict: { count: 3 } });
   });
 });

@@ -32,6 +32,8 @@ function analysis(fields: Partial<ResponseAnalysisFields>): ResponseAnalysis {
       tests_status: null,
       work_type: null,
       tasks_completed: null,
+      files_modified_claimed: null,
+      claim_disagreement: null,
       ...fields,
     },
   };

@@ -8,7 +8,8 @@ function previous(result: string): ResponseAnalysis {
   return analyzeResponse({
     agent: extractAgentResult(JSON.stringify({ type: 'result', is_error: false, result })),
     loopNumber: 1,
-    gitFilesChanged: 0,
+    filesChanged: 0,
+    newContent: false,
     allowedTools: [],
     outputFile: 'o',
     now: new Date(0),

@@ -12,7 +12,8 @@ function analyze(agent: AgentResultSummary, overrides: Partial<AnalyzeResponseOp
   return analyzeResponse({
     agent,
     loopNumber: 1,
-    gitFilesChanged: 0,
+    filesChanged: 0,
+    newContent: false,
     allowedTools: [],
     outputFile: '.ralph/logs/claude_output_x.log',
     now: NOW,
@@ -35,7 +36,8 @@ describe('analyzeResponse matches the Bash tool on its own recorded loop', () =>
     const ours = analyzeResponse({
       agent: extractAgentResult(fixture('bash-0.11.5-midrun.claude_output.log')),
       loopNumber: 2,
-      gitFilesChanged: 2,
+      filesChanged: 2,
+      newContent: true,
       allowedTools: [],
       outputFile: bash.output_file,
       now: new Date('2026-11-30T04:48:55Z'),
@@ -109,10 +111,28 @@ describe('analyzeResponse, JSON / stream-json path (no prose heuristics, #224)',
     expect(analyze(jsonResult(block(['WORK_TYPE: IMPLEMENTATION']))).analysis.is_test_only).toBe(false);
   });
 
-  it('progress comes only from git; otherwise files_modified is the declared count', () => {
-    expect(analyze(jsonResult('x'), { gitFilesChanged: 3 }).analysis).toMatchObject({ has_progress: true, files_modified: 3 });
+  it('progress and files_modified are what ralph measured; the declared count is kept beside them', () => {
+    expect(analyze(jsonResult('x'), { filesChanged: 3, newContent: true }).analysis).toMatchObject({
+      has_progress: true, files_modified: 3, files_modified_claimed: null, claim_disagreement: null,
+    });
     const declared = extractAgentResult(JSON.stringify({ result: 'x', metadata: { files_changed: 4 } }));
-    expect(analyze(declared).analysis).toMatchObject({ has_progress: false, files_modified: 4 });
+    expect(analyze(declared).analysis).toMatchObject({
+      has_progress: false,
+      files_modified: 0,
+      files_modified_claimed: 4,
+      claim_disagreement: 'the agent reported FILES_MODIFIED: 4; ralph measured no changed files',
+    });
+  });
+
+  it('a FILES_MODIFIED claim over content already seen is shown as not confirmed', () => {
+    const claimed = jsonResult(block(['STATUS: IN_PROGRESS', 'FILES_MODIFIED: 3', 'EXIT_SIGNAL: false']));
+    expect(analyze(claimed, { filesChanged: 1, newContent: false }).analysis).toMatchObject({
+      has_progress: false,
+      files_modified: 1,
+      files_modified_claimed: 3,
+      claim_disagreement: 'the agent reported FILES_MODIFIED: 3; ralph measured 1 changed file(s), but only back to content already seen in this run',
+    });
+    expect(analyze(claimed, { filesChanged: 2, newContent: true }).analysis.claim_disagreement).toBeNull();
   });
 
   it('reads the Bash flat format: declared exit signal, work type, error count and confidence', () => {
@@ -163,7 +183,7 @@ describe('analyzeResponse, JSON / stream-json path (no prose heuristics, #224)',
     const cut =
       '{"type":"system","subtype":"init","session_id":"s"}\n' +
       `{"type":"assistant","message":{"content":[{"type":"text","text":${JSON.stringify(block(['EXIT_SIGNAL: true']))}}]}}\n`;
-    const { analysis, output_format } = analyze(extractAgentResult(cut), { gitFilesChanged: 1 });
+    const { analysis, output_format } = analyze(extractAgentResult(cut), { filesChanged: 1, newContent: true });
     expect(output_format).toBe('json');
     expect(analysis.exit_signal).toBe(true);
   });
@@ -211,7 +231,7 @@ describe('analyzeResponse, text path (reference §5.5, Bash bugs fixed)', () => 
 
   it('heuristics alone never reach the 70% needed to exit (#224)', () => {
     const agent = text('Everything is done. Nothing to do, no changes needed.');
-    const { analysis } = analyze(agent, { gitFilesChanged: 2, previousOutputLength: 10_000 });
+    const { analysis } = analyze(agent, { filesChanged: 2, newContent: true, previousOutputLength: 10_000 });
     expect(analysis).toMatchObject({
       has_completion_signal: true,
       confidence_score: 55,

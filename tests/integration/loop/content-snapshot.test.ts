@@ -1,0 +1,182 @@
+// Content snapshots in real git: one tree id for the working tree as it is on disk (tracked,
+// staged, untracked, committed), without ralph's control and state files or ignored files; the
+// user's index is never touched; a folder without a repository works too.
+
+import { appendFileSync, chmodSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createContentSnapshotter, excludedPathspecs, type ContentSnapshotter } from '../../../lib/loop/content-snapshot.js';
+import { nodeProcessRunner } from '../../../lib/platform/process.js';
+import { tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
+
+let project: TmpProject | undefined;
+afterEach(() => project?.cleanup());
+
+const CONTROL = [
+  { path: '.ralph', directory: true },
+  { path: '.ralphrc', directory: false },
+  { path: 'docs/PROMPT.md', directory: false },
+];
+
+function setup(git = true): { p: TmpProject; snap: ContentSnapshotter; id: () => Promise<string | null> } {
+  const p = tmpProject(
+    {
+      'src/a.ts': 'a\n',
+      'README.md': '# r\n',
+      '.ralph/fix_plan.md': '- [ ] x\n',
+      '.ralph/AGENT.md': '# agent\n',
+      '.ralphrc': 'X=1\n',
+      'docs/PROMPT.md': '# prompt\n',
+      '.gitignore': 'ignored/\n.ralph/.*\n',
+    },
+    { git },
+  );
+  project = p;
+  const snap = createContentSnapshotter({
+    projectDir: p.dir,
+    stateDir: p.path('.ralph/.content'),
+    excluded: CONTROL,
+    processRunner: nodeProcessRunner,
+    env: process.env,
+  });
+  return { p, snap, id: async () => (await snap.take()).id };
+}
+
+describe('content snapshots', () => {
+  it('change with tracked, staged, untracked and committed changes, and name the changed files', async () => {
+    const { p, snap } = setup();
+    const start = await snap.take();
+    expect(start.id).toMatch(/^[0-9a-f]{40}$/);
+    expect(start.head).toBe(p.git('rev-parse', 'HEAD').trim());
+    appendFileSync(p.path('src/a.ts'), 'more\n');
+    writeFileSync(p.path('src/new file.ts'), 'new\n');
+    writeFileSync(p.path('staged.ts'), 's\n');
+    p.git('add', 'staged.ts');
+    writeFileSync(p.path('README.md'), '# changed\n');
+    p.git('commit', '-q', '-m', 'readme', '--', 'README.md');
+    const end = await snap.take();
+    expect(end.id).not.toBe(start.id);
+    expect(end.head).not.toBe(start.head);
+    expect(await snap.changedPaths(start, end)).toEqual(['README.md', 'src/a.ts', 'src/new file.ts', 'staged.ts']);
+    // The same list from git diff-tree, when the snapshots are not consecutive.
+    expect(await snap.changedPaths(start, { ...end, since: undefined })).toEqual(['README.md', 'src/a.ts', 'src/new file.ts', 'staged.ts']);
+  });
+
+  it('names files with newlines, quotes and leading dashes', async () => {
+    const { p, snap } = setup();
+    const names = ['-rf', 'new\nline.txt', `it's "q".txt`, 'a b.txt'];
+    const start = await snap.take();
+    for (const n of names) writeFileSync(p.path(n), n);
+    expect(await snap.changedPaths(start, await snap.take())).toEqual([...names].sort());
+  });
+
+  it('a commit of what was already on disk does not change the content', async () => {
+    const { p, id } = setup();
+    writeFileSync(p.path('src/b.ts'), 'b\n');
+    const before = await id();
+    p.git('add', '-A');
+    p.git('commit', '-q', '-m', 'b');
+    expect(await id()).toBe(before);
+  });
+
+  it('touch, or writing the same bytes again, does not change the content; a mode change does', async () => {
+    const { p, id } = setup();
+    appendFileSync(p.path('src/a.ts'), 'dirty\n');
+    const dirty = await id();
+    utimesSync(p.path('src/a.ts'), new Date(), new Date(Date.now() + 5000));
+    writeFileSync(p.path('src/a.ts'), readFileSync(p.path('src/a.ts')));
+    expect(await id()).toBe(dirty);
+    chmodSync(p.path('src/a.ts'), 0o755);
+    expect(await id()).not.toBe(dirty);
+  });
+
+  it('returns to the same id when a file flips back to its earlier content', async () => {
+    const { p, id } = setup();
+    const first = await id();
+    writeFileSync(p.path('src/a.ts'), 'b\n');
+    const second = await id();
+    writeFileSync(p.path('src/a.ts'), 'a\n');
+    expect(await id()).toBe(first);
+    expect(second).not.toBe(first);
+  });
+
+  it('leaves out ralph state, control files (tracked or not), the configured prompt and ignored files', async () => {
+    const { p, id } = setup();
+    const start = await id();
+    writeFileSync(p.path('.ralph/fix_plan.md'), '- [x] x\n- [ ] y\n');
+    appendFileSync(p.path('.ralph/AGENT.md'), 'more notes\n');
+    writeFileSync(p.path('.ralph/status.json'), '{}');
+    writeFileSync(p.path('.ralph/.call_count'), '3');
+    mkdirSync(p.path('.ralph/specs'), { recursive: true });
+    writeFileSync(p.path('.ralph/specs/new.md'), 'spec');
+    writeFileSync(p.path('.ralphrc'), 'X=2\n');
+    writeFileSync(p.path('docs/PROMPT.md'), '# other prompt\n');
+    mkdirSync(p.path('ignored'));
+    writeFileSync(p.path('ignored/build.log'), 'x');
+    expect(await id()).toBe(start);
+    p.git('add', '-A');
+    p.git('commit', '-q', '-m', 'control files');
+    expect(await id()).toBe(start);
+  });
+
+  it('leaves out control files even when .gitignore ignores them', async () => {
+    const { p, id } = setup();
+    writeFileSync(p.path('.gitignore'), '.ralph/\n.ralphrc\ndocs/PROMPT.md\n');
+    const start = await id();
+    expect(start).not.toBeNull();
+    writeFileSync(p.path('src/a.ts'), 'changed\n');
+    expect(await id()).not.toBe(start);
+  });
+
+  it('keeps its private index out of git status even where .gitignore does not name it', async () => {
+    const { p, id } = setup();
+    writeFileSync(p.path('.gitignore'), 'ignored/\n');
+    await id();
+    expect(p.git('status', '--porcelain', '--untracked-files=all')).not.toContain('.content');
+  });
+
+  it('never touches the user index', async () => {
+    const { p, id } = setup();
+    writeFileSync(p.path('untracked.ts'), 'u\n');
+    appendFileSync(p.path('src/a.ts'), 'x\n');
+    const index = readFileSync(join(p.dir, '.git', 'index'));
+    const status = p.git('status', '--porcelain');
+    await id();
+    await id();
+    expect(readFileSync(join(p.dir, '.git', 'index')).equals(index)).toBe(true);
+    expect(p.git('status', '--porcelain')).toBe(status);
+  });
+
+  it('works in a folder that is no git repository', async () => {
+    const { p, snap } = setup(false);
+    const start = await snap.take();
+    expect(start).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{40}$/), head: '' });
+    writeFileSync(p.path('.ralph/fix_plan.md'), '- [x] x\n');
+    expect((await snap.take()).id).toBe(start.id);
+    writeFileSync(p.path('src/b.ts'), 'b\n');
+    const end = await snap.take();
+    expect(end.id).not.toBe(start.id);
+    expect(await snap.changedPaths(start, end)).toEqual(['src/b.ts']);
+  });
+
+  it('rebuilds a damaged private index', async () => {
+    const { p, id } = setup();
+    const start = await id();
+    writeFileSync(p.path('.ralph/.content/index'), 'garbage');
+    expect(await id()).toBe(start);
+    rmSync(p.path('.ralph/.content'), { recursive: true });
+    expect(await id()).toBe(start);
+  });
+});
+
+describe('excludedPathspecs', () => {
+  it('brackets the first character, escapes glob characters and skips paths outside the project', () => {
+    expect(excludedPathspecs('/p', [
+      { path: '.ralph', directory: true },
+      { path: '/p/.ralph/fix_plan.md', directory: false },
+      { path: '/p/.ralphrc', directory: false },
+      { path: 'docs/a*[b].md', directory: false },
+      { path: '/elsewhere/PROMPT.md', directory: false },
+    ])).toEqual(['[.]ralph/**', '[.]ralphrc', '[d]ocs/a\\*\\[b\\].md']);
+  });
+});
