@@ -22,7 +22,7 @@ import type { ResponseAnalysisFile } from '../state/schemas.js';
 import { verificationContextSection } from '../verify/verification-tracker.js';
 import { appendMetrics, loadExitSignals, loadResponseAnalysis, saveExitSignals, saveResponseAnalysis } from '../state/store.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
-import { loadResumableSession, resetSession, saveAgentSession } from './agent-session.js';
+import { acceptReportedSessionId, loadResumableSession, resetSession, saveAgentSession } from './agent-session.js';
 import { breakerThresholds, reportBreakerTransition } from './breaker.js';
 import { listChangedFiles, takeGitSnapshot } from './git-progress.js';
 import { loadBreaker, saveBreaker, saveRateWindow, saveRunState } from './guard-store.js';
@@ -113,7 +113,8 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, resumeSessionId: stri
   });
   rt.current = handle;
   if (rt.stop.received) handle.interrupt();
-  const run = await handle.result;
+  const finished = await handle.result;
+  const run = { ...finished, summary: { ...finished.summary, sessionId: acceptReportedSessionId(finished.summary.sessionId, deps.logger) } };
   rt.current = undefined;
   rt.display.stop();
   rt.events.emit('agent:finished', { loop, kind: run.kind, exitCode: run.exitCode, durationMs: run.durationMs });
