@@ -114,7 +114,7 @@ export function buildRalphParser(argv: string[]): Argv {
       'Files: .ralph/PROMPT.md (instructions), .ralph/fix_plan.md (checklist), .ralph/AGENT.md,\n' +
         '.ralph/status.json (state), .ralph/logs/ (ralph.log, claude_output_*.log, metrics.jsonl)\n\n' +
         'Exit codes: 0 done, 1 could not run, 2 halted by a guard, 3 stopped at a limit,\n' +
-        '130/143 interrupted.\n\n' +
+        '129/130/131/143 interrupted (SIGHUP/SIGINT/SIGQUIT/SIGTERM).\n\n' +
         'Examples:\n  ralph --monitor\n  ralph --calls 50 --max-loops 10 --live\n  ralph --status --json --jq .status',
     )
     .fail((message, error) => {
