@@ -24,6 +24,7 @@ import { appendMetrics, loadExitSignals, loadResponseAnalysis, saveExitSignals, 
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import { acceptReportedSessionId, loadResumableSession, resetSession, saveAgentSession } from './agent-session.js';
 import { breakerThresholds, reportBreakerTransition } from './breaker.js';
+import { escapedOutputWarning } from './escaped-output.js';
 import { listChangedFiles, takeGitSnapshot } from './git-progress.js';
 import { loadBreaker, saveBreaker, saveRateWindow, saveRunState } from './guard-store.js';
 import type { LoopEventMap } from './events.js';
@@ -117,6 +118,7 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, resumeSessionId: stri
   const run = { ...finished, summary: { ...finished.summary, sessionId: acceptReportedSessionId(finished.summary.sessionId, deps.logger) } };
   rt.current = undefined;
   rt.display.stop();
+  if (run.pipesHeldOpen) deps.logger.warn(escapedOutputWarning('agent'));
   rt.events.emit('agent:finished', { loop, kind: run.kind, exitCode: run.exitCode, durationMs: run.durationMs });
   if (run.kind === 'timed-out') {
     deps.logger.warn(`Claude Code timed out after ${formatDuration(timeoutMs)} (not an API limit)`);

@@ -4,6 +4,7 @@
 // and the next loop is told what fails. Before a completion claim is accepted the gate must
 // pass on the current code. With nothing to run, every step returns at once.
 
+import { escapedOutputWarning } from './escaped-output.js';
 import { formatHaltBox } from '../core/breaker-messages.js';
 import type { ExitGateResult } from '../core/exit-gate.js';
 import { openBreakerForSameFailures } from '../core/verification.js';
@@ -105,6 +106,7 @@ async function runGate(rt: LoopRuntime, loop: number): Promise<VerificationResul
     processRunner: deps.processRunner,
     clock: deps.clock,
     signal: rt.stop.signal,
+    onPipesHeldOpen: (command) => deps.logger.warn(`${escapedOutputWarning('verification command')}: ${command}`),
   });
 }
 
