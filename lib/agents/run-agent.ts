@@ -24,6 +24,8 @@ export interface RunAgentOptions {
   onStdout?: (chunk: Buffer) => void;
   /** How long the pipes may stay open after the agent exited (default PIPE_DRAIN_MS). */
   pipeDrainMs?: number;
+  /** Called with the agent's pid, which is also its process group id, once it is spawned. */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface RawAgentRun {
@@ -77,6 +79,7 @@ export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
       env: options.env,
     });
     const proc = child;
+    if (proc.pid !== undefined) options.onSpawn?.(proc.pid);
     proc.on('error', (error: NodeJS.ErrnoException) => {
       spawnError = error;
     });

@@ -16,6 +16,7 @@ import { buildLoopContext } from '../core/loop-context.js';
 import { addTokens } from '../core/rate-window.js';
 import { analyzeResponse, type ResponseAnalysis } from '../core/response-analysis.js';
 import { recordLoopSpend } from '../core/spend.js';
+import { readProcessStartTime } from '../platform/process-group.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { agentOutputLogName, agentStderrLogName } from '../state/paths.js';
 import type { ResponseAnalysisFile } from '../state/schemas.js';
@@ -111,10 +112,17 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, resumeSessionId: stri
     clock: deps.clock,
     onMessage: (message) => rt.display.message(message),
     onText: (text) => rt.display.text(text),
+    onSpawn: (pid) => rt.agentGroup.recordAgent({ pgid: pid, startTime: readProcessStartTime(pid) }),
   });
   rt.current = handle;
   if (rt.stop.received) handle.interrupt();
-  const finished = await handle.result;
+  let finished: ClaudeRunResult;
+  try {
+    finished = await handle.result;
+  } finally {
+    // The result comes once the whole group is gone (its last members get SIGKILL).
+    rt.agentGroup.clearAgent();
+  }
   const run = { ...finished, summary: { ...finished.summary, sessionId: acceptReportedSessionId(finished.summary.sessionId, deps.logger) } };
   rt.current = undefined;
   rt.display.stop();
