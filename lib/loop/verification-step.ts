@@ -4,7 +4,6 @@
 // and the next loop is told what fails. Before a completion claim is accepted the gate must
 // pass on the current code. With nothing to run, every step returns at once.
 
-import { escapedOutputWarning } from './escaped-output.js';
 import { formatHaltBox } from '../core/breaker-messages.js';
 import type { ExitGateResult } from '../core/exit-gate.js';
 import { openBreakerForSameFailures } from '../core/verification.js';
@@ -19,6 +18,7 @@ import {
   trackLoopWithoutGate,
   type TrackedVerification,
 } from '../verify/verification-tracker.js';
+import { escapedOutputWarning } from './escaped-output.js';
 import { resetSession } from './agent-session.js';
 import { reportBreakerTransition } from './breaker.js';
 import { loadBreaker, saveBreaker } from './guard-store.js';

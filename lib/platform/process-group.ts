@@ -23,8 +23,8 @@ export function readOwnProcessGroup(): number | undefined {
   return pgrp === undefined ? undefined : Number(pgrp);
 }
 
-/** Whether any process of the group still runs (EPERM: it does, as another user). */
-export function isProcessGroupAlive(pgid: number): boolean {
+/** Whether the group exists, zombies included (EPERM: it does, as another user). */
+function isProcessGroupAlive(pgid: number): boolean {
   if (!Number.isInteger(pgid) || pgid <= 1) return false;
   try {
     process.kill(-pgid, 0);
