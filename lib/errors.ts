@@ -7,7 +7,9 @@ export const EXIT = {
   couldNotRun: 1,
   halted: 2,
   limit: 3,
+  sighup: 129,
   sigint: 130,
+  sigquit: 131,
   sigterm: 143,
 } as const;
 

@@ -15,7 +15,11 @@ export function buildInvocation(options: InvocationOptions): AgentInvocation {
   if (options.model) args.push('--model', options.model);
   if (options.effort) args.push('--effort', options.effort);
   // --resume <id>, never --continue: --continue can hijack another Claude session in this dir.
-  if (options.resumeSessionId) args.push('--resume', options.resumeSessionId);
+  if (options.resumeSessionId) {
+    // Callers validate; this is the last line before argv, so an invalid id is a bug, not input.
+    if (!isValidSessionId(options.resumeSessionId)) throw new Error('resume session id is not a session id');
+    args.push('--resume', options.resumeSessionId);
+  }
   if (options.loopContext) args.push('--append-system-prompt', options.loopContext);
   // --allowedTools is variadic and swallows what follows it, so it goes last; the prompt is on
   // stdin, which also avoids the argv size limit for long prompts.
@@ -65,6 +69,16 @@ export function compareVersions(a: string, b: string): number {
     if (d !== 0) return Math.sign(d);
   }
   return 0;
+}
+
+// Claude Code session ids are UUIDs. An id read from .ralph/.claude_session_id or from the agent's
+// output is checked against this shape before it can reach argv as the value of --resume: a file
+// holding `--dangerously-skip-permissions` would otherwise become a flag of the next call.
+const SESSION_ID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether an id has the shape of a Claude Code session id (a UUID). */
+export function isValidSessionId(id: string): boolean {
+  return SESSION_ID_SHAPE.test(id);
 }
 
 /** The CLI's answer when --resume names a session it does not have. */

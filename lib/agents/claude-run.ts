@@ -23,6 +23,7 @@ export interface ClaudeRunResult {
   durationMs: number;
   stderrTail: string;
   spawnError?: NodeJS.ErrnoException;
+  pipesHeldOpen: boolean;
   summary: AgentResultSummary;
 }
 

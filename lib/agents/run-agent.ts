@@ -22,6 +22,10 @@ export interface RunAgentOptions {
   clock: Clock;
   /** Called with each raw stdout chunk, in order. */
   onStdout?: (chunk: Buffer) => void;
+  /** How long the pipes may stay open after the agent exited (default PIPE_DRAIN_MS). */
+  pipeDrainMs?: number;
+  /** Called with the agent's pid, which is also its process group id, once it is spawned. */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface RawAgentRun {
@@ -32,6 +36,8 @@ export interface RawAgentRun {
   stderrTail: string;
   /** The executable could not be started. */
   spawnError?: NodeJS.ErrnoException;
+  /** A process that escaped the agent's group held its output open after it exited. */
+  pipesHeldOpen: boolean;
 }
 
 export interface RawAgentHandle {
@@ -73,6 +79,7 @@ export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
       env: options.env,
     });
     const proc = child;
+    if (proc.pid !== undefined) options.onSpawn?.(proc.pid);
     proc.on('error', (error: NodeJS.ErrnoException) => {
       spawnError = error;
     });
@@ -92,14 +99,14 @@ export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
     else termTimer = setTimeout(() => stop('timeout'), options.timeoutMs);
 
     // The group may still hold children that ignored SIGTERM; once the agent is gone, they go too.
-    const { code, signal } = await waitForProcessTree(proc, processRunner);
+    const { code, signal, pipesHeldOpen } = await waitForProcessTree(proc, processRunner, options.pipeDrainMs);
     clearTimeout(termTimer);
     cancelKill?.();
     await Promise.all([closeStream(out), closeStream(err)]);
 
     const kind: AgentRunKind =
       stopReason === 'timeout' ? 'timed-out' : stopReason === 'interrupt' ? 'interrupted' : code === 0 ? 'completed' : 'failed';
-    return { kind, exitCode: code, signal, durationMs: clock.now() - startedAt, stderrTail, spawnError };
+    return { kind, exitCode: code, signal, durationMs: clock.now() - startedAt, stderrTail, spawnError, pipesHeldOpen };
   })();
 
   return {

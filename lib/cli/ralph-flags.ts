@@ -64,7 +64,7 @@ const FOOTER = `Files:
   .ralph/logs/         ralph.log, claude_output_*.log, metrics.jsonl
 
 Exit codes: 0 done, 1 could not run, 2 halted by a guard, 3 stopped at a limit,
-130/143 interrupted.
+129/130/131/143 interrupted (SIGHUP/SIGINT/SIGQUIT/SIGTERM).
 
 Examples:
   ralph --monitor

@@ -2,6 +2,8 @@
 // session is too old, and resets with a recorded reason in .ralph_session and its history.
 
 import { existsSync, rmSync } from 'node:fs';
+import { isValidSessionId } from '../agents/claude-code.js';
+import type { Logger } from '../platform/deps.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';
 import { readClaudeSessionId, writeClaudeSessionId } from '../state/claude-session-id.js';
 import { appendBoundedJsonArray } from '../state/history.js';
@@ -46,6 +48,12 @@ export function loadResumableSession(
 ): ResumableSession | undefined {
   const stored = readClaudeSessionId(paths.claudeSessionId, options);
   if (!stored) return undefined;
+  if (!isValidSessionId(stored.sessionId)) {
+    // The agent can write this file: whatever is not a session id never reaches --resume.
+    options.logger.warn(`Discarded .ralph/.claude_session_id: ${describeRejectedId(stored.sessionId)} is not a Claude session id`);
+    rmSync(paths.claudeSessionId, { force: true });
+    return undefined;
+  }
   // The time ralph wrote into the file when it has one (the file is rewritten after every
   // loop, so it matches the Bash tool's mtime rule), else the file's mtime.
   const written = stored.timestamp ? Date.parse(stored.timestamp) : Number.NaN;
@@ -57,6 +65,21 @@ export function loadResumableSession(
     return undefined;
   }
   return { sessionId: stored.sessionId, ageHours };
+}
+
+/**
+ * The session id the agent reported (stream-json or json result), when it has the shape of one;
+ * anything else is dropped with a warning, so it is neither saved for --resume nor recorded.
+ */
+export function acceptReportedSessionId(id: string | null, logger: Logger): string | null {
+  if (id === null || isValidSessionId(id)) return id;
+  logger.warn(`Discarded the session id the agent reported: ${describeRejectedId(id)} is not a Claude session id`);
+  return null;
+}
+
+/** Quoted and cut short: the text is the agent's, so it is shown escaped and bounded. */
+function describeRejectedId(id: string): string {
+  return JSON.stringify(id.length > 40 ? `${id.slice(0, 40)}…` : id);
 }
 
 export function saveAgentSession(paths: RalphPaths, sessionId: string, options: StateReadOptions): void {

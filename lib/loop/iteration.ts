@@ -15,6 +15,7 @@ import { buildLoopContext } from '../core/loop-context.js';
 import { addTokens } from '../core/rate-window.js';
 import { analyzeResponse, type ResponseAnalysis } from '../core/response-analysis.js';
 import { recordLoopSpend } from '../core/spend.js';
+import { readProcessStartTime } from '../platform/process-group.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { agentOutputLogName, agentStderrLogName, movedControlFiles } from '../state/paths.js';
 import { readPlanFile } from '../state/plan-file.js';
@@ -22,8 +23,9 @@ import type { ResponseAnalysisFile } from '../state/schemas.js';
 import { verificationContextSection } from '../verify/verification-tracker.js';
 import { appendMetrics, loadExitSignals, loadResponseAnalysis, saveExitSignals, saveResponseAnalysis } from '../state/store.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
-import { loadResumableSession, resetSession, saveAgentSession } from './agent-session.js';
+import { acceptReportedSessionId, loadResumableSession, resetSession, saveAgentSession } from './agent-session.js';
 import { breakerThresholds, reportBreakerTransition } from './breaker.js';
+import { escapedOutputWarning } from './escaped-output.js';
 import { loadBreaker, saveBreaker, saveRateWindow, saveRunState } from './guard-store.js';
 import type { LoopEventMap } from './events.js';
 import { contentAtLoopStart, measureLoopProgress, type LoopProgress } from './loop-progress.js';
@@ -111,12 +113,21 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, resumeSessionId: stri
     clock: deps.clock,
     onMessage: (message) => rt.display.message(message),
     onText: (text) => rt.display.text(text),
+    onSpawn: (pid) => rt.agentGroup.recordAgent({ pgid: pid, startTime: readProcessStartTime(pid) }),
   });
   rt.current = handle;
   if (rt.stop.received) handle.interrupt();
-  const run = await handle.result;
+  let finished: ClaudeRunResult;
+  try {
+    finished = await handle.result;
+  } finally {
+    // The result comes once the whole group is gone (its last members get SIGKILL).
+    rt.agentGroup.clearAgent();
+  }
+  const run = { ...finished, summary: { ...finished.summary, sessionId: acceptReportedSessionId(finished.summary.sessionId, deps.logger) } };
   rt.current = undefined;
   rt.display.stop();
+  if (run.pipesHeldOpen) deps.logger.warn(escapedOutputWarning('agent'));
   rt.events.emit('agent:finished', { loop, kind: run.kind, exitCode: run.exitCode, durationMs: run.durationMs });
   if (run.kind === 'timed-out') {
     deps.logger.warn(`Claude Code timed out after ${formatDuration(timeoutMs)} (not an API limit)`);

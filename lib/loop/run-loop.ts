@@ -29,6 +29,7 @@ import { askUsageLimitChoice } from './usage-limit-prompt.js';
 import { missingRequiredPaths, RESTORE_HINT } from './startup.js';
 import { checkCompletionClaim, verifyAfterLoop } from './verification-step.js';
 import { waitUntil } from './wait-until.js';
+import { exitCodeForSignal } from './stop-signal.js';
 import { rotateLogIfNeeded } from '../platform/logger.js';
 
 export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
@@ -308,7 +309,7 @@ function interrupted(rt: LoopRuntime): RunStop {
   rt.deps.logger.warn('Ralph loop interrupted. Cleaning up...');
   saveUnfinishedAttempt(rt);
   resetSession(rt.paths, 'manual_interrupt', rt.loopCount, rt.state);
-  return finish(rt, stop(signal === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint, 'stopped', 'interrupted', 'interrupted'));
+  return finish(rt, stop(exitCodeForSignal(signal), 'stopped', 'interrupted', 'interrupted'));
 }
 
 function finish(rt: LoopRuntime, result: RunStop): RunStop {

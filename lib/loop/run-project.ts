@@ -17,6 +17,7 @@ import { initRalphSession } from './agent-session.js';
 import { LoopEvents } from './events.js';
 import { attachNotifications } from './notifications.js';
 import { loadRateWindow, newRunState, saveRateWindow, saveRunState } from './guard-store.js';
+import { stopOrphanedAgent } from './orphaned-agent.js';
 import { runLoop } from './run-loop.js';
 import type { LoopRuntime } from './runtime.js';
 import {
@@ -63,6 +64,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
 
   const agent = await resolveAgent(options, loaded);
   const lock = acquireProjectLock(paths, { pid: process.pid, logger: deps.logger });
+  await stopOrphanedAgent(lock.previous, { logger: deps.logger, graceMs: config.KILL_GRACE_SECONDS * 1000 });
   const state: StateReadOptions = { logger: deps.logger, clock: deps.clock };
   const events = options.events ?? new LoopEvents();
   const notifications = config.ENABLE_NOTIFICATIONS
@@ -89,6 +91,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     display: new AgentDisplay({ paths, clock: deps.clock, stdout: deps.stdout, live: config.LIVE_OUTPUT, showToolArgs: config.LIVE_SHOW_TOOL_ARGS, status, env: deps.env }),
     events,
     stop: undefined as never,
+    agentGroup: lock,
     loopCount: 0,
     callsMade: 0,
     rate: loadRateWindow(paths, state),

@@ -9,6 +9,7 @@ import type { RateWindowState } from '../core/rate-window.js';
 import type { Deps } from '../platform/deps.js';
 import type { RalphPaths } from '../state/paths.js';
 import type { RunRecorder } from '../session-record/run-recorder.js';
+import type { ProjectLock } from '../state/lock.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import type { VerificationSetup } from '../verify/verification-setup.js';
 import type { VerificationTrackerState } from '../verify/verification-tracker.js';
@@ -44,6 +45,8 @@ export interface LoopRuntime {
   consecutiveTransientFailures: number;
   /** The agent run in flight, so a signal can interrupt it. */
   current?: ClaudeRunHandle;
+  /** Where the running agent's process group is recorded, for a ralph that finds us dead. */
+  agentGroup: Pick<ProjectLock, 'recordAgent' | 'clearAgent'>;
   /** What the verification gate runs (nothing: the gate costs nothing). */
   verification: VerificationSetup;
   /** The latest gate result, its freshness and the same-failures count. */

@@ -1,6 +1,9 @@
-// Ctrl-C and SIGTERM stop the loop (the Bash tool ignored them): the first signal aborts the
-// current wait or agent run and lets the loop record `interrupted` and exit 130/143; a second
-// Ctrl-C exits at once.
+// Ctrl-C, SIGTERM, SIGHUP (terminal closed) and SIGQUIT stop the loop (the Bash tool ignored
+// them): the first signal aborts the current wait or agent run and lets the loop record
+// `interrupted` and exit 128 + the signal number (130, 143, 129, 131); a second Ctrl-C, SIGTERM
+// or SIGQUIT exits at once.
+
+import { constants } from 'node:os';
 
 export interface StopSignal {
   readonly signal: AbortSignal;
@@ -16,12 +19,17 @@ export interface StopSignalOptions {
   process?: Pick<NodeJS.Process, 'on' | 'off' | 'exit'>;
 }
 
+export const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
+
 export function installStopSignal(options: StopSignalOptions = {}): StopSignal {
   const proc = options.process ?? process;
   const controller = new AbortController();
   let received: NodeJS.Signals | undefined;
   const handler = (signal: NodeJS.Signals) => {
     if (received) {
+      // A closing terminal's shell hangs up its jobs again after the kernel did: a repeated
+      // SIGHUP is no request to skip the cleanup (the agent's SIGKILL after the grace period).
+      if (signal === 'SIGHUP') return;
       if (options.onSecond) options.onSecond(signal);
       else proc.exit(exitCodeForSignal(signal));
       return;
@@ -30,20 +38,19 @@ export function installStopSignal(options: StopSignalOptions = {}): StopSignal {
     options.onFirst?.(signal);
     controller.abort();
   };
-  proc.on('SIGINT', handler);
-  proc.on('SIGTERM', handler);
+  for (const name of STOP_SIGNALS) proc.on(name, handler);
   return {
     signal: controller.signal,
     get received() {
       return received;
     },
     dispose() {
-      proc.off('SIGINT', handler);
-      proc.off('SIGTERM', handler);
+      for (const name of STOP_SIGNALS) proc.off(name, handler);
     },
   };
 }
 
+/** The shell's convention: 128 + the signal number (SIGINT 130, SIGTERM 143, SIGHUP 129, SIGQUIT 131). */
 export function exitCodeForSignal(signal: NodeJS.Signals): number {
-  return signal === 'SIGINT' ? 130 : 143;
+  return 128 + constants.signals[signal];
 }

@@ -18,6 +18,7 @@ import {
   trackLoopWithoutGate,
   type TrackedVerification,
 } from '../verify/verification-tracker.js';
+import { escapedOutputWarning } from './escaped-output.js';
 import { resetSession } from './agent-session.js';
 import { reportBreakerTransition } from './breaker.js';
 import { loadBreaker, saveBreaker } from './guard-store.js';
@@ -106,6 +107,7 @@ async function runGate(rt: LoopRuntime, loop: number): Promise<VerificationResul
     processRunner: deps.processRunner,
     clock: deps.clock,
     signal: rt.stop.signal,
+    onPipesHeldOpen: (command) => deps.logger.warn(`${escapedOutputWarning('verification command')}: ${command}`),
   });
   // Test runs write caches and reports: they are not the next loop's work.
   retakeContentAtNextLoop(rt);

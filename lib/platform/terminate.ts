@@ -9,10 +9,15 @@ import type { ProcessRunner } from './process.js';
 export interface TreeExit {
   code: number | null;
   signal: NodeJS.Signals | null;
+  /**
+   * The child had exited, but something outside its process group (a daemon started with
+   * setsid) still held its stdout or stderr when the drain time ran out; the pipes were closed.
+   */
+  pipesHeldOpen: boolean;
 }
 
 /** After the child itself exits, how long its pipes may stay open before the wait moves on. */
-const PIPE_DRAIN_MS = 2000;
+export const PIPE_DRAIN_MS = 2000;
 
 /**
  * SIGTERM to the child's process group now, SIGKILL after graceMs: the child (or a tool it
@@ -25,21 +30,29 @@ export function stopProcessTree(child: ChildProcess, runner: ProcessRunner, grac
 }
 
 /**
- * The child's exit, once its pipes have closed — or PIPE_DRAIN_MS after it exited, when a
- * process that left the group keeps them open — and then whatever it left running in its group
- * is killed. Resolves with nulls when the child could not be started.
+ * The child's exit, once its pipes have closed — or `drainMs` after it exited, when a process
+ * that left the group keeps them open: then the pipes are destroyed (a pipe still open keeps
+ * Node's event loop, and so ralph, alive after the loop has ended) — and then whatever the child
+ * left running in its group is killed. Resolves with nulls when the child could not be started.
  */
-export async function waitForProcessTree(child: ChildProcess, runner: ProcessRunner): Promise<TreeExit> {
+export async function waitForProcessTree(child: ChildProcess, runner: ProcessRunner, drainMs = PIPE_DRAIN_MS): Promise<TreeExit> {
   const exit = await new Promise<TreeExit>((resolve) => {
     let settled = false;
-    const finish = (code: number | null, signal: NodeJS.Signals | null) => {
+    let drainTimer: NodeJS.Timeout | undefined;
+    const finish = (code: number | null, signal: NodeJS.Signals | null, pipesHeldOpen: boolean) => {
       if (settled) return;
       settled = true;
-      resolve({ code, signal });
+      clearTimeout(drainTimer);
+      resolve({ code, signal, pipesHeldOpen });
     };
-    child.on('close', finish);
-    child.on('exit', (code, signal) => setTimeout(() => finish(code, signal), PIPE_DRAIN_MS).unref());
-    child.on('error', () => finish(null, null));
+    child.on('close', (code, signal) => finish(code, signal, false));
+    child.on('exit', (code, signal) => {
+      drainTimer = setTimeout(() => {
+        for (const pipe of [child.stdin, child.stdout, child.stderr]) pipe?.destroy();
+        finish(code, signal, true);
+      }, drainMs);
+    });
+    child.on('error', () => finish(null, null, false));
   });
   runner.killTree(child, 'SIGKILL');
   return exit;

@@ -1,5 +1,7 @@
-// One loop per project: `.ralph/.ralph.lock` holds {pid, startedAt, host}. A lock whose process
-// is gone is taken over with a warning. The Bash tool has no lock; it ignores this file.
+// One loop per project: `.ralph/.ralph.lock` holds {pid, startedAt, host}, and while an agent
+// runs, its process group and the group leader's start time, so a ralph that finds the lock of a
+// dead one (kill -9) can stop the agent it left running. A lock whose process is gone is taken
+// over with a warning. The Bash tool has no lock; it ignores this file.
 
 import { closeSync, fsyncSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -9,12 +11,21 @@ import type { Logger } from '../platform/deps.js';
 import { RalphError } from '../errors.js';
 import type { RalphPaths } from './paths.js';
 import { isProcessAlive } from './process-alive.js';
-import { tempFileName } from './atomic-write.js';
+import { tempFileName, writeFileAtomic } from './atomic-write.js';
 
 export interface LockState {
   pid: number;
   startedAt: string;
   host: string;
+  /** The running agent's process group (its leader's pid), while one runs. */
+  agentPgid?: number;
+  /** The leader's start time (/proc/<pid>/stat), to tell it from a later process with its pid. */
+  agentStartTime?: string;
+}
+
+export interface AgentGroup {
+  pgid: number;
+  startTime?: string;
 }
 
 export interface AcquireLockOptions {
@@ -29,6 +40,12 @@ export interface AcquireLockOptions {
 
 export interface ProjectLock {
   readonly path: string;
+  /** The stale lock this one took over (its ralph was gone), if any. */
+  readonly previous?: LockState;
+  /** Records the agent's process group in the lock (atomically), while the lock is ours. */
+  recordAgent(group: AgentGroup): void;
+  /** The agent is gone: the lock no longer names a group. */
+  clearAgent(): void;
   /** Removes the lock if it still names our pid; safe to call twice. */
   release(): void;
 }
@@ -45,11 +62,12 @@ export function acquireProjectLock(paths: Pick<RalphPaths, 'lock'>, options: Acq
     host,
   };
   const content = `${JSON.stringify(mine, null, 2)}\n`;
+  let previous: LockState | undefined;
 
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     if (createExclusive(paths.lock, content)) {
       // Re-check that the file we made is still the lock (nobody broke it as "stale").
-      if (readLockText(paths.lock) === content) return heldLock(paths.lock, options.pid);
+      if (readLockText(paths.lock) === content) return heldLock(paths.lock, mine, previous);
       continue;
     }
     const seen = readLockText(paths.lock);
@@ -60,6 +78,7 @@ export function acquireProjectLock(paths: Pick<RalphPaths, 'lock'>, options: Acq
       // Still the very lock we judged stale? Then nobody has taken it over yet.
       if (readLockText(paths.lock) !== seen) return;
       unlinkQuietly(paths.lock);
+      previous = holder;
       options.logger.warn(
         holder
           ? `Took over a stale lock from pid ${holder.pid} (process no longer running)`
@@ -112,14 +131,25 @@ function pauseBriefly(): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, RETRY_PAUSE_MS);
 }
 
-function heldLock(path: string, pid: number): ProjectLock {
+function heldLock(path: string, mine: LockState, previous: LockState | undefined): ProjectLock {
   let released = false;
+  const isOurs = () => !released && parseLock(readLockText(path) ?? '')?.pid === mine.pid;
+  const write = (state: LockState) => {
+    if (isOurs()) writeFileAtomic(path, `${JSON.stringify(state, null, 2)}\n`);
+  };
   return {
     path,
+    previous,
+    recordAgent(group) {
+      write({ ...mine, agentPgid: group.pgid, ...(group.startTime === undefined ? {} : { agentStartTime: group.startTime }) });
+    },
+    clearAgent() {
+      write(mine);
+    },
     release() {
-      if (released) return;
+      const ours = isOurs();
       released = true;
-      if (parseLock(readLockText(path) ?? '')?.pid === pid) unlinkQuietly(path);
+      if (ours) unlinkQuietly(path);
     },
   };
 }
@@ -196,7 +226,11 @@ function parseLock(text: string): LockState | undefined {
   try {
     const value = JSON.parse(text) as Partial<LockState>;
     if (typeof value.pid !== 'number' || !Number.isInteger(value.pid)) return undefined;
-    return { pid: value.pid, startedAt: String(value.startedAt ?? ''), host: String(value.host ?? '') };
+    const agent =
+      typeof value.agentPgid === 'number' && Number.isInteger(value.agentPgid) && value.agentPgid > 1
+        ? { agentPgid: value.agentPgid, ...(typeof value.agentStartTime === 'string' ? { agentStartTime: value.agentStartTime } : {}) }
+        : {};
+    return { pid: value.pid, startedAt: String(value.startedAt ?? ''), host: String(value.host ?? ''), ...agent };
   } catch {
     return undefined;
   }

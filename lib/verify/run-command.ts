@@ -21,6 +21,8 @@ export interface RunCommandOptions {
   maxStdoutBytes?: number;
   /** Bytes of interleaved stdout+stderr kept (default 1 MiB). */
   maxOutputBytes?: number;
+  /** How long the pipes may stay open after the command exited (default PIPE_DRAIN_MS). */
+  pipeDrainMs?: number;
 }
 
 export interface RunCommandResult {
@@ -33,6 +35,8 @@ export interface RunCommandResult {
   /** stdout and stderr as they arrived. */
   output: string;
   spawnError?: NodeJS.ErrnoException;
+  /** A process that escaped the command's group held its output open after it exited. */
+  pipesHeldOpen?: boolean;
 }
 
 export async function runCommand(options: RunCommandOptions): Promise<RunCommandResult> {
@@ -51,7 +55,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunCommand
   } catch (error) {
     // spawn throws (rather than emitting 'error') for arguments it cannot even pass on.
     const spawnError = error as NodeJS.ErrnoException;
-    return { exitCode: null, signal: null, timedOut: false, interrupted: false, durationMs: 0, stdout: '', output: '', spawnError };
+    return { exitCode: null, signal: null, timedOut: false, interrupted: false, durationMs: 0, stdout: '', output: '', spawnError, pipesHeldOpen: false };
   }
   const stop = (reason: 'timeout' | 'interrupt') => {
     if (stopReason) return;
@@ -76,7 +80,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunCommand
   else options.signal?.addEventListener('abort', onAbort, { once: true });
 
   // Whatever the command left running in its group goes with it (a hung test server, …).
-  const { code, signal } = await waitForProcessTree(child, processRunner);
+  const { code, signal, pipesHeldOpen } = await waitForProcessTree(child, processRunner, options.pipeDrainMs);
   clearTimeout(timeout);
   cancelKill?.();
   options.signal?.removeEventListener('abort', onAbort);
@@ -90,6 +94,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunCommand
     stdout: stdout.text(),
     output: output.text(),
     spawnError,
+    pipesHeldOpen,
   };
 }
 

@@ -35,6 +35,8 @@ export interface RunGateOptions {
   signal?: AbortSignal;
   /** Where report files go (default: a fresh dir under the OS temp dir). */
   tempDir?: string;
+  /** Told when a process that escaped a command's group held its output open (it was closed). */
+  onPipesHeldOpen?: (command: string) => void;
 }
 
 /** TEST_COMMAND first, then QUALITY_GATES in order. */
@@ -72,6 +74,7 @@ export async function runVerificationGate(options: RunGateOptions): Promise<Veri
         clock,
         signal: options.signal,
       });
+      if (run.pipesHeldOpen) options.onPipesHeldOpen?.(command);
       const reportText = plan.report?.kind === 'file' ? readIfPresent(plan.report.path) : undefined;
       results.push(interpretCommand({ command, role, plan, run, reportText, timeoutMs: options.timeoutMs, cwd: options.projectDir }));
     }

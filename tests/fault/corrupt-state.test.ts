@@ -176,7 +176,7 @@ describe('a corrupt file the run resets or only writes is replaced', () => {
 });
 
 describe('a .claude_session_id that parses but names no usable session', () => {
-  it('a non-UUID id the CLI refuses: retried once with a fresh session, then the loop goes on', async () => {
+  it('a non-UUID id is discarded before it reaches --resume, then the loop goes on', async () => {
     const p = loopProject({ calls: [{ writeFiles: { 'a.txt': 'a' }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } }] }, { files: { '.ralph/fix_plan.md': '- [ ] go\n' } });
     try {
       const file = p.project.path('.ralph/.claude_session_id');
@@ -185,6 +185,7 @@ describe('a .claude_session_id that parses but names no usable session', () => {
       expect(result.exitCode).toBe(3);
       const metrics = readFileSync(p.project.path('.ralph/logs/metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { success: boolean });
       expect(metrics.map((m) => m.success)).toEqual([true, true]);
+      expect(p.fake.runs()[0]!.argv).not.toContain('--resume');
       expect(JSON.parse(readFileSync(file, 'utf8')).session_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-/);
     } finally {
       p.cleanup();

@@ -1,8 +1,9 @@
 // buildInvocation(): the exact argv for one loop, as a table (changesets tests npm argv this way).
 
 import { describe, expect, it } from 'vitest';
-import { buildInvocation, compareVersions, isSessionNotFound, parseClaudeVersion, splitCommand } from '../../../lib/agents/claude-code.js';
+import { buildInvocation, compareVersions, isSessionNotFound, isValidSessionId, parseClaudeVersion, splitCommand } from '../../../lib/agents/claude-code.js';
 
+const SESSION = '0be36961-1027-4798-ad92-cea55f3781b6';
 const base = { command: 'claude', prompt: 'Do the work', outputFormat: 'json' as const, allowedTools: [] as string[] };
 
 describe('buildInvocation', () => {
@@ -16,8 +17,8 @@ describe('buildInvocation', () => {
     ],
     [
       'resume, context, then every allowed tool as its own element, last',
-      { ...base, resumeSessionId: 'abc-123', loopContext: 'Loop #2.', allowedTools: ['Read', 'Bash(git commit *)'] },
-      ['claude', '-p', '--output-format', 'stream-json', '--verbose', '--resume', 'abc-123', '--append-system-prompt', 'Loop #2.', '--allowedTools', 'Read', 'Bash(git commit *)'],
+      { ...base, resumeSessionId: SESSION, loopContext: 'Loop #2.', allowedTools: ['Read', 'Bash(git commit *)'] },
+      ['claude', '-p', '--output-format', 'stream-json', '--verbose', '--resume', SESSION, '--append-system-prompt', 'Loop #2.', '--allowedTools', 'Read', 'Bash(git commit *)'],
     ],
     [
       'a multi-word command keeps its words ahead of the flags',
@@ -31,10 +32,24 @@ describe('buildInvocation', () => {
   });
 
   it('never passes --continue or --dangerously-skip-permissions, and keeps the prompt out of argv', () => {
-    const invocation = buildInvocation({ ...base, prompt: 'SECRET PROMPT', resumeSessionId: 's', allowedTools: ['Write'] });
+    const invocation = buildInvocation({ ...base, prompt: 'SECRET PROMPT', resumeSessionId: SESSION, allowedTools: ['Write'] });
     expect(invocation.args).not.toContain('--continue');
     expect(invocation.args).not.toContain('--dangerously-skip-permissions');
     expect(invocation.args.join(' ')).not.toContain('SECRET PROMPT');
+  });
+});
+
+describe('isValidSessionId', () => {
+  it('accepts a UUID in either case and nothing else, so no flag can pass as --resume', () => {
+    expect(isValidSessionId(SESSION)).toBe(true);
+    expect(isValidSessionId(SESSION.toUpperCase())).toBe(true);
+    for (const bad of ['--dangerously-skip-permissions', '', 'abc-123', `${SESSION}\n--x`, ` ${SESSION}`, `${SESSION}0`]) {
+      expect(isValidSessionId(bad), JSON.stringify(bad)).toBe(false);
+    }
+  });
+
+  it('buildInvocation refuses an id of another shape rather than put it in argv', () => {
+    expect(() => buildInvocation({ ...base, resumeSessionId: '--dangerously-skip-permissions' })).toThrow(/session id/);
   });
 });
 

@@ -18,6 +18,6 @@ describe('README', () => {
   it('lists every exit code the CLI uses', () => {
     const table = readme.slice(readme.indexOf('<!-- exit-codes:start -->'), readme.indexOf('<!-- exit-codes:end -->'));
     for (const code of [EXIT.ok, EXIT.couldNotRun, EXIT.halted, EXIT.limit]) expect(table).toMatch(new RegExp(`^\\| ${code} \\|`, 'm'));
-    expect(table).toContain(`| ${EXIT.sigint} / ${EXIT.sigterm} |`);
+    expect(table).toContain(`| ${EXIT.sighup} / ${EXIT.sigint} / ${EXIT.sigquit} / ${EXIT.sigterm} |`);
   });
 });

@@ -123,6 +123,36 @@ describe('acquireProjectLock', () => {
     expect(JSON.parse(readFileSync(paths.lock, 'utf8')).pid).toBe(1);
   });
 
+  it('records the running agent group in the lock and clears it when the agent is gone', () => {
+    const { paths, logger } = setup();
+    const lock = acquireProjectLock(paths, { pid: process.pid, logger });
+    const base = JSON.parse(readFileSync(paths.lock, 'utf8'));
+    lock.recordAgent({ pgid: 4242, startTime: '123456' });
+    expect(JSON.parse(readFileSync(paths.lock, 'utf8'))).toEqual({ ...base, agentPgid: 4242, agentStartTime: '123456' });
+    lock.clearAgent();
+    expect(JSON.parse(readFileSync(paths.lock, 'utf8'))).toEqual(base);
+    lock.release();
+    expect(existsSync(paths.lock)).toBe(false);
+  });
+
+  it('hands back the stale lock it took over, with the agent group its dead ralph recorded', async () => {
+    const { paths, logger } = setup();
+    const pid = await deadPid();
+    writeFileSync(paths.lock, JSON.stringify({ pid, startedAt: '2026-11-30T04:48:19.000Z', host: hostname(), agentPgid: 4242, agentStartTime: '99' }));
+    const lock = acquireProjectLock(paths, { pid: process.pid, logger });
+    expect(lock.previous).toEqual({ pid, startedAt: '2026-11-30T04:48:19.000Z', host: hostname(), agentPgid: 4242, agentStartTime: '99' });
+    lock.release();
+    expect(acquireProjectLock(paths, { pid: process.pid, logger }).previous).toBeUndefined();
+  });
+
+  it('never writes an agent group into a lock another process has since taken', () => {
+    const { paths, logger } = setup();
+    const lock = acquireProjectLock(paths, { pid: process.pid, logger });
+    writeLock(paths.lock, 4242);
+    lock.recordAgent({ pgid: 777 });
+    expect(JSON.parse(readFileSync(paths.lock, 'utf8'))).toEqual({ pid: 4242, startedAt: '2026-11-30T04:48:19.000Z', host: hostname() });
+  });
+
   it('release leaves a lock that another process has since taken', () => {
     const { paths, logger } = setup();
     const lock = acquireProjectLock(paths, { pid: process.pid, logger });
