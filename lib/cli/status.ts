@@ -1,8 +1,13 @@
 // `ralph --status`: prints .ralph/status.json (ours or the Bash tool's) as the Bash tool does,
 // or with --json the whole machine-readable state in one object (filtered by --jq if given).
-// Read-only: nothing here repairs, sets aside or rewrites a state file.
+// Read-only: nothing here repairs, sets aside or rewrites a state file; guard values go
+// through the loop's range-checked readers, and what they reject is listed under `warnings`.
 
 import { existsSync, readFileSync } from 'node:fs';
+import { loadBreaker, loadRateWindow, loadUsageWait } from '../loop/guard-store.js';
+import { systemClock, type Clock } from '../platform/clock.js';
+import { createMemoryLogger } from '../platform/logger.js';
+import type { StateReadOptions } from '../state/state-file.js';
 import { parseLenientJson } from '../state/lenient-json.js';
 import { readRunSummaryForStatus } from '../session-record/status-summary.js';
 import { ralphPaths } from '../state/paths.js';
@@ -54,10 +59,13 @@ function staleRunningPid(status: unknown): number | undefined {
  * budgets and spend, the last analysis, and whether a loop is running. Each part is null when
  * its file is absent or unreadable.
  */
-export function collectStatus(projectDir: string): Record<string, unknown> {
+export function collectStatus(projectDir: string, clock: Clock = systemClock): Record<string, unknown> {
   const paths = ralphPaths(projectDir);
   // The Bash tool hand-builds status.json and progress.json (unescaped strings): salvage fields.
   const read = (path: string) => (existsSync(path) ? parseLenientJson(readText(path) ?? '') ?? null : null);
+  const logger = createMemoryLogger();
+  const readOnly: StateReadOptions = { logger, clock, quarantine: false };
+  const rate = loadRateWindow(paths, readOnly);
   const status = read(paths.status) as Record<string, unknown> | null;
   const run = read(paths.runState) as { spend?: { run?: { costUsd?: number; loops?: number; tokens?: Record<string, number> } } } | null;
   const field = (name: string) => status?.[name] ?? null;
@@ -69,16 +77,16 @@ export function collectStatus(projectDir: string): Record<string, unknown> {
     running: readLock(paths.lock),
     status_file: status,
     progress: read(paths.progress),
-    circuit_breaker: read(paths.circuitBreakerState),
+    circuit_breaker: read(paths.circuitBreakerState) ? loadBreaker(paths, readOnly) : null,
     rate_window: {
-      calls_this_hour: readInteger(paths.callCount),
+      calls_this_hour: existsSync(paths.callCount) ? rate.calls : null,
       max_calls_per_hour: field('max_calls_per_hour'),
-      tokens_this_hour: readInteger(paths.tokenCount),
+      tokens_this_hour: existsSync(paths.tokenCount) ? rate.tokens : null,
       max_tokens_per_hour: field('max_tokens_per_hour'),
-      window: readText(paths.lastReset)?.trim() || null,
+      window: rate.lastReset || null,
       next_reset: field('next_reset'),
     },
-    usage_limit_wait: read(paths.usageLimitWait),
+    usage_limit_wait: (read(paths.usageLimitWait) && loadUsageWait(paths, readOnly)) ?? null,
     budgets: {
       max_loops: field('max_loops'),
       max_cost_usd: field('max_cost_usd'),
@@ -94,6 +102,8 @@ export function collectStatus(projectDir: string): Record<string, unknown> {
     run,
     // The iteration session record (.ralph/sessions/): status, attempts, last verification, gap.
     session_record: readRunSummaryForStatus(paths),
+    // State values that were out of range or unreadable, each naming its file.
+    warnings: logger.messages('WARN'),
   };
 }
 
@@ -103,11 +113,6 @@ function readText(path: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function readInteger(path: string): number | null {
-  const text = readText(path)?.trim();
-  return text && /^-?\d+$/.test(text) ? Number(text) : null;
 }
 
 /** `.claude_session_id`: JSON `{session_id, timestamp}`, or the Bash tool's older plain id. */

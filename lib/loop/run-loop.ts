@@ -10,7 +10,7 @@ import { cooldownEndsAt, shouldHalt } from '../core/circuit-breaker.js';
 import { formatCountdown } from '../core/countdown.js';
 import { emptyExitSignals } from '../core/exit-signals.js';
 import { checkRateLimit, countCall, rollWindow } from '../core/rate-window.js';
-import { computeUsageLimitWait } from '../core/reset-time.js';
+import { computeUsageLimitWait, longestUsageLimitWaitMs } from '../core/reset-time.js';
 import { checkBudgets } from '../core/spend.js';
 import { EXIT } from '../errors.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';
@@ -121,7 +121,7 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
     return stop(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', `Circuit breaker is OPEN: ${breaker.state.reason}`);
   }
 
-  const usageWait = loadUsageWait(paths, rt.state);
+  const usageWait = loadUsageWait(paths, rt.state, longestUsageLimitWaitMs(usageWaitSettings(config)));
   if (usageWait) {
     if (usageWait.resume_at_ms > now()) {
       const done = await waitWithCountdown(rt, usageWait.resume_at_ms, 'usage', `Usage limit: ${usageWait.reason}`);
@@ -249,12 +249,7 @@ async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise
 async function handleUsageLimit(rt: LoopRuntime, resetAt: number | undefined, message: string, source: string): Promise<StepResult> {
   const { deps, paths, config } = rt;
   const now = deps.clock.now();
-  const wait = computeUsageLimitWait({
-    resetAt: resetAt ?? null,
-    now,
-    marginMs: config.USAGE_LIMIT_MARGIN_SECONDS * 1000,
-    fallbackMs: config.USAGE_LIMIT_WAIT_MINUTES * 60_000,
-  });
+  const wait = computeUsageLimitWait({ resetAt: resetAt ?? null, now, ...usageWaitSettings(config) });
   deps.logger.warn(`🚫 Claude usage limit reached: ${message}`);
   saveUsageWait(paths, {
     resume_at: formatIsoTimestamp(wait.resumeAt),
@@ -328,4 +323,9 @@ function writeStatus(rt: LoopRuntime, lastAction: string, status: string, exitRe
     spend: rt.run.spend,
     usageLimitResetsAt,
   });
+}
+
+/** The margin and fallback the usage-limit wait is computed with, and its stored form checked against. */
+function usageWaitSettings(config: LoopRuntime['config']): { marginMs: number; fallbackMs: number } {
+  return { marginMs: config.USAGE_LIMIT_MARGIN_SECONDS * 1000, fallbackMs: config.USAGE_LIMIT_WAIT_MINUTES * 60_000 };
 }
