@@ -28,13 +28,13 @@ function workingAgent(): FakeClaude {
   return f;
 }
 
-/** One loop (`--max-loops 1`); a run that would wait is killed after 60 s instead of hanging the suite. */
+/** One loop (`--max-loops 1`); a run that would wait is killed after 20 s (inside the test timeout). */
 function runOneLoop(p: TmpProject, f: FakeClaude): Promise<CliResult> {
   return runCli('ralph', ['--max-loops', '1'], {
     cwd: p.dir,
     env: f.env,
     onSpawn: (child) => {
-      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
       child.on('exit', () => clearTimeout(timer));
     },
   });
