@@ -132,6 +132,7 @@ function classify(rt: LoopRuntime, run: ClaudeRunResult): AgentFailureResult {
       timedOut: run.kind === 'timed-out',
       isError: s.isError,
       resultText: s.hasResult ? s.resultText : null,
+      plainText: s.hasResult ? null : s.stream?.plainTextHead || null,
       subtype: s.subtype,
       errors: s.errors,
       terminalReason: s.terminalReason,
