@@ -28,6 +28,7 @@ import { listChangedFiles, takeGitSnapshot } from './git-progress.js';
 import { loadBreaker, saveBreaker, saveRateWindow, saveRunState } from './guard-store.js';
 import type { LoopEventMap } from './events.js';
 import type { LoopRuntime } from './runtime.js';
+import { readPrompt } from './startup.js';
 
 /** The failing tests the next loop is told about (the loop context's budget is 4000). */
 const VERIFICATION_CONTEXT_CHARS = 1500;
@@ -81,7 +82,7 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, resumeSessionId: stri
   const { deps, paths, config } = rt;
   const invocation = buildInvocation({
     command: rt.agentCommand,
-    prompt: readFileSync(rt.promptFile, 'utf8'),
+    prompt: readPrompt(paths, rt.promptFile),
     outputFormat: config.CLAUDE_OUTPUT_FORMAT === 'text' ? 'text' : 'json',
     model: config.CLAUDE_MODEL || undefined,
     effort: config.CLAUDE_EFFORT || undefined,

@@ -26,7 +26,7 @@ import { runIteration, type IterationResult } from './iteration.js';
 import { CONTINUE, stopRun as stop, type LoopRuntime, type RunStop, type StepResult } from './runtime.js';
 import { beginAttemptRecord, finishAttemptRecord, saveUnfinishedAttempt } from './session-record-steps.js';
 import { askUsageLimitChoice } from './usage-limit-prompt.js';
-import { missingRequiredPaths } from './startup.js';
+import { missingRequiredPaths, readPromptAndCheckFiles } from './startup.js';
 import { checkCompletionClaim, verifyAfterLoop } from './verification-step.js';
 import { waitUntil } from './wait-until.js';
 import { rotateLogIfNeeded } from '../platform/logger.js';
@@ -111,6 +111,9 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
     resetSession(paths, 'integrity_failure', rt.loopCount, rt.state);
     return stop(EXIT.halted, 'halted', 'files_deleted', 'integrity_failure', 'Required files are missing; to restore, run: ralph-enable --force');
   }
+  // The agent may have turned a control file into a directory, a FIFO or a symlink out of the
+  // project: a clear error (thrown to the error funnel) before this call is counted.
+  readPromptAndCheckFiles(paths, rt.promptFile);
 
   const breaker = recoverBreaker(paths, breakerThresholds(config), rt.state);
   if (breaker.transition) reportBreakerTransition(deps.logger, breaker.transition, rt.events);
