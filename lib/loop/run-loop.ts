@@ -205,6 +205,10 @@ async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise
   finishAttemptRecord(rt, rt.loopCount, result);
   if (verified.kind === 'stop') return verified;
   if (result.run.spawnError) {
+    // The agent never started, so no call was made: take back the one counted before it.
+    rt.rate = { ...rt.rate, calls: Math.max(0, rt.rate.calls - 1) };
+    saveRateWindow(paths, rt.rate);
+    rt.callsMade--;
     return stop(EXIT.couldNotRun, 'stopped', 'agent_not_started', 'failed', `Could not start ${rt.agentCommand}: ${result.run.spawnError.message}`);
   }
   if (failure.kind !== 'transient') rt.consecutiveTransientFailures = 0;
