@@ -118,6 +118,25 @@ describe('bad input is a one-line error naming the file, with no call counted', 
     expectClearError(await ralph(p, f), p, f, '.ralph/PROMPT.md', /symlink to .*secret\.md, outside the project/);
   });
 
+  it('a PROMPT.md the agent turns into a FIFO mid-run stops the next loop before its call is counted', async () => {
+    const p = project();
+    const f = withFakeClaude({
+      defaults: {
+        steps: [{ tool: 'Bash', input: { command: 'rm .ralph/PROMPT.md && mkfifo .ralph/PROMPT.md' }, exec: true }],
+        writeFiles: { 'out.txt': 'work' },
+        statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false },
+      },
+    });
+    cleanups.push(() => f.cleanup());
+    writeFileSync(p.path('.ralphrc'), `${FAST_LOOP_RC}ALLOWED_TOOLS=Bash\n`);
+    const r = await ralph(p, f, ['--max-loops', '3']);
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n').filter((line) => line.startsWith('Error:'))).toEqual(['Error: .ralph/PROMPT.md is a named pipe (FIFO), not a file']);
+    expect(f.runs()).toHaveLength(1);
+    expect(callCount(p)).toBe(1);
+  });
+
   it('an agent command that cannot be spawned is not counted as a call', async () => {
     const p = project();
     const f = fake();
