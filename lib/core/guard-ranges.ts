@@ -57,8 +57,9 @@ export type RateWindowField = keyof RateWindowState;
 
 /**
  * The hourly window as read from `.call_count`, `.token_count` and `.last_reset`. A bad count
- * becomes 0; a window hour that is not an hour, or is in the future, becomes the current hour
- * and keeps the count (an hour in the future must not start a fresh window).
+ * becomes 0; a window hour in the future becomes the current hour and keeps the count (a future
+ * hour must not start a fresh window); one that is not an hour at all is a corrupt file, and a
+ * new window starts from 0, as it always did.
  */
 export function checkRateWindow(window: RateWindowState, now: number): CheckedValue<RateWindowState, RateWindowField> {
   const problems: RangeProblem<RateWindowField>[] = [];
@@ -70,16 +71,19 @@ export function checkRateWindow(window: RateWindowState, now: number): CheckedVa
   };
   const calls = count('calls', MAX_CALLS_IN_WINDOW);
   const tokens = count('tokens', MAX_TOKENS_IN_WINDOW);
-  let lastReset = window.lastReset;
-  if (lastReset !== '') {
-    const start = hourStart(lastReset);
-    const why = start === undefined ? `"${lastReset.slice(0, 20)}" is not an hour (YYYYMMDDHH)` : futureTimeProblem(start, now);
-    if (why) {
-      lastReset = hourKey(now);
-      problems.push({ field: 'lastReset', problem: `${why}; reset to the current hour ${lastReset}` });
-    }
+  const value = { calls, tokens, lastReset: window.lastReset };
+  if (value.lastReset === '') return { value, problems };
+  const start = hourStart(value.lastReset);
+  if (start === undefined) {
+    problems.push({ field: 'lastReset', problem: `"${value.lastReset.slice(0, 20)}" is not an hour (YYYYMMDDHH); starting a new window` });
+    return { value: { calls: 0, tokens: 0, lastReset: hourKey(now) }, problems };
   }
-  return { value: { calls, tokens, lastReset }, problems };
+  const future = futureTimeProblem(start, now);
+  if (future) {
+    value.lastReset = hourKey(now);
+    problems.push({ field: 'lastReset', problem: `${future}; reset to the current hour ${value.lastReset}` });
+  }
+  return { value, problems };
 }
 
 const BREAKER_COUNTS = [

@@ -21,10 +21,16 @@ describe('checkRateWindow', () => {
     expect(problems[0]!.problem).toBe('-1000000 is below 0; reset to 0');
   });
 
-  it('a future or malformed window hour becomes the current hour and keeps the count', () => {
-    for (const lastReset of ['2099010100', '20261130xx', '2026113025']) {
-      const { value, problems } = checkRateWindow({ calls: 7, tokens: 0, lastReset }, NOW);
-      expect(value).toEqual({ calls: 7, tokens: 0, lastReset: hourKey(NOW) });
+  it('a future window hour becomes the current hour and keeps the count', () => {
+    const { value, problems } = checkRateWindow({ calls: 7, tokens: 0, lastReset: '2099010100' }, NOW);
+    expect(value).toEqual({ calls: 7, tokens: 0, lastReset: hourKey(NOW) });
+    expect(problems.map((p) => p.field)).toEqual(['lastReset']);
+  });
+
+  it('a window hour that is not an hour starts a new window, with a warning', () => {
+    for (const lastReset of ['20261130xx', '2026113025', 'yesterday?']) {
+      const { value, problems } = checkRateWindow({ calls: 7, tokens: 5, lastReset }, NOW);
+      expect(value).toEqual({ calls: 0, tokens: 0, lastReset: hourKey(NOW) });
       expect(problems.map((p) => p.field)).toEqual(['lastReset']);
     }
   });
