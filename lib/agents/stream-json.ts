@@ -51,8 +51,12 @@ export interface StreamSnapshot {
   assistantError: string | null;
   sawInit: boolean;
   garbageLines: number;
+  /** The first PLAIN_TEXT_HEAD characters of the lines that were not JSON (a message the CLI printed as text). */
+  plainTextHead: string;
   lineCount: number;
 }
+
+const PLAIN_TEXT_HEAD = 2000;
 
 export interface StreamAccumulatorOptions {
   /** Parse `stream_event` lines too (only live rendering of partial messages needs them). */
@@ -82,6 +86,7 @@ export function createStreamAccumulator(options: StreamAccumulatorOptions = {}):
     assistantError: null,
     sawInit: false,
     garbageLines: 0,
+    plainTextHead: '',
     lineCount: 0,
   };
   // Session id precedence: the result's, else init's (a run cut short has no result), else
@@ -162,6 +167,7 @@ export function createStreamAccumulator(options: StreamAccumulatorOptions = {}):
       const message = parseObject(text);
       if (!message) {
         s.garbageLines++;
+        if (s.plainTextHead.length < PLAIN_TEXT_HEAD) s.plainTextHead = `${s.plainTextHead}${text}\n`.slice(0, PLAIN_TEXT_HEAD);
         return undefined;
       }
       take(message);

@@ -1,15 +1,9 @@
 // `ralph --status`: prints .ralph/status.json (ours or the Bash tool's) as the Bash tool does,
-// or with --json the whole machine-readable state in one object (filtered by --jq if given).
-// Read-only: nothing here repairs, sets aside or rewrites a state file.
+// or with --json the whole machine-readable state in one object (status-json.ts, filtered by
+// --jq if given). Read-only: nothing here repairs, sets aside or rewrites a state file.
 
 import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { relative } from 'node:path';
-import { defaultViewConfig, loadViewConfig, type ViewConfig } from '../config/view-config.js';
-import { isPlanComplete } from '../core/fix-plan.js';
-import { parseLenientJson } from '../state/lenient-json.js';
-import { readPlanFile } from '../state/plan-file.js';
-import { readRunSummaryForStatus } from '../session-record/status-summary.js';
+import type { ViewConfig } from '../config/view-config.js';
 import { ralphPaths } from '../state/paths.js';
 import { isProcessAlive } from '../state/process-alive.js';
 
@@ -28,7 +22,12 @@ export const NO_STATUS_MESSAGE = 'No status file found. Ralph may not be running
 export async function showStatus(options: ShowStatusOptions): Promise<number> {
   const paths = ralphPaths(options.projectDir);
   if (options.json || options.jq !== undefined) {
-    const { printJson } = await import('./print-json.js');
+    const [{ printJson }, { collectStatus }, { loadViewConfig }, { homedir }] = await Promise.all([
+      import('./print-json.js'),
+      import('./status-json.js'),
+      import('../config/view-config.js'),
+      import('node:os'),
+    ]);
     const view = options.view ?? loadViewConfig({ projectDir: options.projectDir, homeDir: homedir(), env: process.env });
     await printJson(collectStatus(options.projectDir, view), options.jq, options.write);
     return 0;
@@ -55,105 +54,6 @@ function staleRunningPid(status: unknown): number | undefined {
   const { status: state, pid } = status as { status?: unknown; pid?: unknown };
   if (state !== 'running' || typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return undefined;
   return isProcessAlive(pid) ? undefined : pid;
-}
-
-/**
- * Everything a script may want to know: status, breaker, rate window, usage-limit wait, sessions,
- * budgets and spend, the last analysis, and whether a loop is running. Each part is null when
- * its file is absent or unreadable.
- */
-export function collectStatus(projectDir: string, view: ViewConfig = defaultViewConfig(projectDir)): Record<string, unknown> {
-  const { paths } = view;
-  // The Bash tool hand-builds status.json and progress.json (unescaped strings): salvage fields.
-  const read = (path: string) => (existsSync(path) ? parseLenientJson(readText(path) ?? '') ?? null : null);
-  const status = read(paths.status) as Record<string, unknown> | null;
-  const run = read(paths.runState) as { spend?: { run?: { costUsd?: number; loops?: number; tokens?: Record<string, number> } } } | null;
-  const field = (name: string) => status?.[name] ?? null;
-  return {
-    status: field('status'),
-    exit_reason: field('exit_reason'),
-    last_action: field('last_action'),
-    loop_count: field('loop_count'),
-    running: readLock(paths.lock),
-    status_file: status,
-    progress: read(paths.progress),
-    circuit_breaker: read(paths.circuitBreakerState),
-    rate_window: {
-      calls_this_hour: readInteger(paths.callCount),
-      max_calls_per_hour: field('max_calls_per_hour'),
-      tokens_this_hour: readInteger(paths.tokenCount),
-      max_tokens_per_hour: field('max_tokens_per_hour'),
-      window: readText(paths.lastReset)?.trim() || null,
-      next_reset: field('next_reset'),
-    },
-    usage_limit_wait: read(paths.usageLimitWait),
-    budgets: {
-      max_loops: field('max_loops'),
-      max_cost_usd: field('max_cost_usd'),
-      max_tokens_per_hour: field('max_tokens_per_hour'),
-      run_cost_usd: run?.spend?.run?.costUsd ?? field('run_cost_usd'),
-      run_tokens: field('run_tokens'),
-      run_loops: run?.spend?.run?.loops ?? null,
-    },
-    exit_signals: read(paths.exitSignals),
-    last_analysis: read(paths.responseAnalysis),
-    plan: readPlan(paths.projectDir, paths.fixPlan, view),
-    session: read(paths.ralphSession),
-    claude_session: readClaudeSession(paths.claudeSessionId),
-    run,
-    // The iteration session record (.ralph/sessions/): status, attempts, last verification, gap.
-    session_record: readRunSummaryForStatus(paths),
-  };
-}
-
-/** Plan progress as the loop counts it: blocking items are done / remaining; optional apart. */
-function readPlan(projectDir: string, file: string, view: ViewConfig): Record<string, unknown> | null {
-  let plan;
-  try {
-    plan = readPlanFile(file, view.optionalSections);
-  } catch {
-    return null;
-  }
-  if (!plan) return null;
-  return {
-    file: relative(projectDir, file),
-    done: plan.blocking.done,
-    remaining: plan.blocking.open,
-    total: plan.blocking.done + plan.blocking.open,
-    optional_open: plan.optional.open,
-    optional_done: plan.optional.done,
-    complete: isPlanComplete(plan),
-    open_items: plan.openItems,
-    ...(view.warnings.length > 0 ? { warnings: view.warnings } : {}),
-  };
-}
-
-function readText(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-function readInteger(path: string): number | null {
-  const text = readText(path)?.trim();
-  return text && /^-?\d+$/.test(text) ? Number(text) : null;
-}
-
-/** `.claude_session_id`: JSON `{session_id, timestamp}`, or the Bash tool's older plain id. */
-function readClaudeSession(path: string): Record<string, unknown> | null {
-  const text = readText(path)?.trim();
-  if (!text) return null;
-  const parsed = tryParse(text);
-  if (parsed && typeof parsed === 'object') return parsed as Record<string, unknown>;
-  return /^[A-Za-z0-9_-]+$/.test(text) ? { session_id: text, timestamp: null } : null;
-}
-
-function readLock(path: string): { pid: number; alive: boolean; started_at: unknown } | null {
-  const lock = tryParse(readText(path) ?? '') as { pid?: unknown; startedAt?: unknown } | undefined;
-  if (!lock || typeof lock.pid !== 'number') return null;
-  return { pid: lock.pid, alive: isProcessAlive(lock.pid), started_at: lock.startedAt ?? null };
 }
 
 function tryParse(text: string): unknown {

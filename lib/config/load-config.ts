@@ -3,9 +3,9 @@
 // recorded for `ralph --config`. Invalid values from every layer are collected and thrown as one
 // RalphError so the user can fix them all at once.
 
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RalphError } from '../errors.js';
+import { readControlFile } from '../state/control-file.js';
 import { ralphPaths } from '../state/paths.js';
 import { formatConfigProblem, type ConfigProblem } from './problems.js';
 import { parseRalphrc } from './ralphrc.js';
@@ -108,8 +108,13 @@ function readRalphrcLayer(
   const { file, kind } = layer;
   let text: string | undefined;
   try {
-    text = (options.readFile ?? readFileIfExists)(path);
+    // Read safely: the agent can replace .ralphrc with a FIFO, a device or a link out of the project.
+    text = options.readFile
+      ? options.readFile(path)
+      : readControlFile(path, { projectDir: options.projectDir, allowSymlinkOut: kind === 'home-ralphrc' });
   } catch (error) {
+    // Not a file ralph may read (a FIFO, binary, a link out of the project): that is the whole problem.
+    if (error instanceof RalphError) throw error;
     problems.push({ file, message: `cannot read: ${(error as Error).message}`, severity: 'error' });
   }
   if (text === undefined) return [];
@@ -137,13 +142,4 @@ function readFlagLayer(flags: NonNullable<LoadConfigOptions['flags']>): Candidat
     if (value === undefined || resolveConfigKey(key) !== key) return [];
     return [{ key, raw: String(value), source: { kind: 'flag' }, problemAt: { file: 'flag', key } }];
   });
-}
-
-function readFileIfExists(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
 }

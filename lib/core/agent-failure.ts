@@ -14,6 +14,8 @@ export interface AgentFailureInput {
   /** result.is_error (false when there was no result). */
   isError: boolean;
   resultText?: string | null;
+  /** Stdout lines that were not JSON, when there was no result: a CLI that printed its error as text. */
+  plainText?: string | null;
   /** result.subtype, e.g. "error_max_turns". */
   subtype?: string | null;
   /** result.errors[] (error_* subtypes carry no `result`). */
@@ -107,13 +109,15 @@ export function classifyAgentFailure(
 ): AgentFailureResult {
   if (input.timedOut) return { kind: 'timeout' };
 
-  const text = (input.resultText ?? '').trim();
-  const message = firstLine(text) || firstLine((input.errors ?? []).join('\n')) || lastLine(input.stderrTail) || '';
-  const usageLimit = detectUsageLimit(input, options);
-  if (usageLimit) return { kind: 'usage_limit', usageLimit, message: usageLimit.rawText ?? message };
-
+  // A run that succeeded (no is_error, exit 0) is never a limit: its answer may quote a limit
+  // message, and a rejected rate_limit_event may have been followed by a retry that worked.
   const failed = input.isError || input.exitCode !== 0;
   if (!failed) return { kind: 'ok' };
+
+  const text = (input.resultText ?? '').trim();
+  const message = firstLine(text) || firstLine((input.errors ?? []).join('\n')) || lastLine(input.stderrTail) || '';
+  const usageLimit = detectUsageLimit({ ...input, resultText: input.resultText ?? input.plainText }, options);
+  if (usageLimit) return { kind: 'usage_limit', usageLimit, message: usageLimit.rawText ?? message };
 
   const body = firstLine(text);
   const auth = AUTH_RULES.find((r) => r.re.test(body));

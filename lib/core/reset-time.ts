@@ -83,6 +83,17 @@ export function computeUsageLimitWait(options: UsageLimitWaitOptions): UsageLimi
   return { resumeAt, waitMs: resumeAt - now, source: 'stated' };
 }
 
+/**
+ * The longest wait computeUsageLimitWait can choose with these settings: a stated reset at the
+ * believable maximum plus the margin, or the fallback. A stored wait that ends later was not
+ * chosen by ralph.
+ */
+export function longestUsageLimitWaitMs(options: Pick<UsageLimitWaitOptions, 'marginMs' | 'fallbackMs'> = {}): number {
+  const marginMs = options.marginMs ?? DEFAULT_USAGE_LIMIT_MARGIN_MS;
+  const fallbackMs = options.fallbackMs ?? DEFAULT_USAGE_LIMIT_FALLBACK_MS;
+  return Math.max(MAX_STATED_WAIT_MS + marginMs, fallbackMs);
+}
+
 function parseRelative(rest: string, now: number): number | null {
   const m = RELATIVE_RE.exec(rest);
   if (!m?.[1]) return null;

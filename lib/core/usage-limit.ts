@@ -1,5 +1,7 @@
-// Usage-limit detection: did this agent run stop because the subscription's 5-hour / weekly /
-// extra-usage limit was hit? Signals in the contract's order of preference (claude-cli
+// Usage-limit detection: did this FAILED agent run stop because the subscription's 5-hour /
+// weekly / extra-usage limit was hit? The caller asks only about runs that failed (is_error or
+// a non-zero exit): a successful run is never a limit, whatever its text quotes or whichever
+// rate_limit_event it saw on the way. Signals in the contract's order of preference (claude-cli
 // contract rule 8): a timeout is never a usage limit; a rejected rate_limit_event; the result's
 // api_error; then the CLI's own wordings of every era, matched in the result text only.
 // Pure: the caller passes the final result text, never tool output or echoed files.
@@ -55,8 +57,15 @@ const WORDINGS: Wording[] = [
   // team/enterprise: "Session limit resets 4am ∙ contact an admin to keep working"
   { re: new RegExp(String.raw`^(?:${WINDOW}\s+){1,2}limit resets\s`, 'i'), kind: 'usage_limit' },
   // 2.1.x: "You've hit your limit · resets 1pm (Europe/Lisbon)", "… your 5-hour limit …",
-  // "… your Opus limit …", "… your usage credit limit", "… your monthly spend limit"
-  { re: new RegExp(String.raw`^You${APOS}ve (?:hit|reached) your (?:[\w$-]+\s+){0,3}?limit${TAIL}`, 'i'), kind: 'usage_limit' },
+  // "… your Opus limit …", "… your usage credit limit", "… your monthly spend limit"; the
+  // plain-text print form "You've reached your 5-hour usage limit for Claude." and
+  // "You've reached your usage limit for Claude Opus 4.5 · resets 3:10pm (America/Chicago)"
+  {
+    re: new RegExp(String.raw`^You(?:${APOS}ve| have) (?:hit|reached) your (?:[\w$-]+\s+){0,3}?limit(?:\s+for Claude\b[^·∙•|]*)?${TAIL}`, 'i'),
+    kind: 'usage_limit',
+  },
+  // The second line of that plain-text form, when it is all that is left of the message.
+  { re: /^Please try again later when your (?:usage )?limit resets\b/i, kind: 'usage_limit' },
   // "You're out of extra usage · resets 9pm", "You're out of usage credits"
   { re: new RegExp(String.raw`^You${APOS}re out of (?:extra usage|usage credits)(?=\s*(?:[·∙•|\-–—.]|$))`, 'i'), kind: 'extra_usage' },
 ];

@@ -1,7 +1,8 @@
 // Persistence for the guards: the hourly call/token window in the Bash tool's files, the
 // circuit breaker with its bounded history, a pending usage-limit wait (ours; survives a
 // restart) and the run's spend (ours). Pure decisions live in lib/core; this file only maps
-// them to files.
+// them to files. Every value read back is range-checked (lib/core/guard-ranges.ts): the agent
+// can write these files, so a value ralph could not have written is reset with a warning.
 
 import { rmSync } from 'node:fs';
 import {
@@ -11,21 +12,31 @@ import {
   type BreakerState,
   type BreakerThresholds,
 } from '../core/circuit-breaker.js';
+import { checkBreakerState, checkRateWindow, usageWaitProblem, type RangeProblem } from '../core/guard-ranges.js';
 import { initialSpendState, type SpendState } from '../core/spend.js';
 import type { RateWindowState } from '../core/rate-window.js';
+import { longestUsageLimitWaitMs } from '../core/reset-time.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';
 import { readIntegerFile, readTrimmedText, writeIntegerFile } from '../state/integer-file.js';
 import type { RalphPaths } from '../state/paths.js';
 import { readStateFile, type StateReadOptions } from '../state/state-file.js';
 import { appendCircuitBreakerHistory, loadCircuitBreaker, saveCircuitBreaker } from '../state/store.js';
+import { basename } from 'node:path';
 import { z } from 'zod';
 
+/** The hourly window from the Bash tool's three files, range-checked (the loop writes the fix back). */
 export function loadRateWindow(paths: RalphPaths, options: StateReadOptions): RateWindowState {
-  return {
-    calls: readIntegerFile(paths.callCount, options),
-    tokens: readIntegerFile(paths.tokenCount, options),
-    lastReset: readTrimmedText(paths.lastReset) ?? '',
-  };
+  const checked = checkRateWindow(
+    {
+      calls: readIntegerFile(paths.callCount, options),
+      tokens: readIntegerFile(paths.tokenCount, options),
+      lastReset: readTrimmedText(paths.lastReset) ?? '',
+    },
+    options.clock.now(),
+  );
+  const files = { calls: paths.callCount, tokens: paths.tokenCount, lastReset: paths.lastReset };
+  for (const { field, problem } of checked.problems) warnRange(files[field], problem, options);
+  return checked.value;
 }
 
 /** Writes the Bash tool's three files, each only when its value changed (or `previous` is unknown). */
@@ -35,9 +46,14 @@ export function saveRateWindow(paths: RalphPaths, window: RateWindowState, previ
   if (previous?.lastReset !== window.lastReset) writeIntegerFile(paths.lastReset, Number(window.lastReset) || 0);
 }
 
+/** The breaker, range-checked; a repaired state is saved unless the reader is read-only. */
 export function loadBreaker(paths: RalphPaths, options: StateReadOptions): BreakerState {
   const { value } = loadCircuitBreaker(paths, options);
-  return { ...value, current_loop: value.current_loop ?? 0 } as BreakerState;
+  const checked = checkBreakerState({ ...value, current_loop: value.current_loop ?? 0 } as BreakerState, options.clock.now());
+  if (checked.problems.length === 0) return checked.value;
+  warnRange(paths.circuitBreakerState, describeProblems(checked.problems), options);
+  if (options.quarantine !== false) saveBreaker(paths, { state: checked.value }, options);
+  return checked.value;
 }
 
 /** Saves the new state and, on a transition, appends it to the history (last 100). */
@@ -67,9 +83,23 @@ const usageWaitSchema = z.looseObject({
 });
 export type UsageWaitFile = z.infer<typeof usageWaitSchema>;
 
-export function loadUsageWait(paths: RalphPaths, options: StateReadOptions): UsageWaitFile | undefined {
-  const result = readStateFile(paths.usageLimitWait, usageWaitSchema.nullable(), null, options);
-  return result.value ?? undefined;
+/**
+ * The pending usage-limit wait. One that ends later than the longest wait ralph chooses
+ * (`maxWaitMs`, from the configured margin and fallback) is dropped with a warning, and its
+ * file removed unless the reader is read-only.
+ */
+export function loadUsageWait(
+  paths: RalphPaths,
+  options: StateReadOptions,
+  maxWaitMs: number = longestUsageLimitWaitMs(),
+): UsageWaitFile | undefined {
+  const wait = readStateFile(paths.usageLimitWait, usageWaitSchema.nullable(), null, options).value;
+  if (!wait) return undefined;
+  const problem = usageWaitProblem(wait, options.clock.now(), maxWaitMs);
+  if (!problem) return wait;
+  warnRange(paths.usageLimitWait, `resume_at ${problem}; not waiting for it`, options);
+  if (options.quarantine !== false) clearUsageWait(paths);
+  return undefined;
 }
 
 export function saveUsageWait(paths: RalphPaths, wait: UsageWaitFile): void {
@@ -110,4 +140,12 @@ export function saveRunState(paths: RalphPaths, state: RunState): void {
 export function loadRunState(paths: RalphPaths, options: StateReadOptions): RunState | undefined {
   const result = readStateFile(paths.runState, runStateSchema.nullable(), null, options);
   return (result.value as RunState | null) ?? undefined;
+}
+
+function warnRange(path: string, problem: string, options: StateReadOptions): void {
+  options.logger.warn(`State file ${basename(path)} holds a value ralph could not have written: ${problem}`);
+}
+
+function describeProblems(problems: RangeProblem[]): string {
+  return problems.map(({ field, problem }) => `${field} ${problem}`).join('; ');
 }

@@ -30,6 +30,7 @@ import { loadBreaker, saveBreaker, saveRateWindow, saveRunState } from './guard-
 import type { LoopEventMap } from './events.js';
 import { contentAtLoopStart, measureLoopProgress, type LoopProgress } from './loop-progress.js';
 import type { LoopRuntime } from './runtime.js';
+import { readPrompt } from './startup.js';
 
 /** The failing tests the next loop is told about (the loop context's budget is 4000). */
 const VERIFICATION_CONTEXT_CHARS = 1500;
@@ -84,7 +85,7 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, resumeSessionId: stri
   const { deps, paths, config } = rt;
   const invocation = buildInvocation({
     command: rt.agentCommand,
-    prompt: readFileSync(rt.promptFile, 'utf8'),
+    prompt: readPrompt(paths, rt.promptFile),
     outputFormat: config.CLAUDE_OUTPUT_FORMAT === 'text' ? 'text' : 'json',
     model: config.CLAUDE_MODEL || undefined,
     effort: config.CLAUDE_EFFORT || undefined,
@@ -144,6 +145,7 @@ function classify(rt: LoopRuntime, run: ClaudeRunResult): AgentFailureResult {
       timedOut: run.kind === 'timed-out',
       isError: s.isError,
       resultText: s.hasResult ? s.resultText : null,
+      plainText: s.hasResult ? null : s.stream?.plainTextHead || null,
       subtype: s.subtype,
       errors: s.errors,
       terminalReason: s.terminalReason,

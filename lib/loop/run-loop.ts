@@ -10,7 +10,7 @@ import { cooldownEndsAt, shouldHalt } from '../core/circuit-breaker.js';
 import { formatCountdown } from '../core/countdown.js';
 import { emptyExitSignals } from '../core/exit-signals.js';
 import { checkRateLimit, countCall, rollWindow } from '../core/rate-window.js';
-import { computeUsageLimitWait } from '../core/reset-time.js';
+import { computeUsageLimitWait, longestUsageLimitWaitMs } from '../core/reset-time.js';
 import { checkBudgets } from '../core/spend.js';
 import { EXIT } from '../errors.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';
@@ -26,7 +26,7 @@ import { runIteration, type IterationResult } from './iteration.js';
 import { CONTINUE, stopRun as stop, type LoopRuntime, type RunStop, type StepResult } from './runtime.js';
 import { beginAttemptRecord, finishAttemptRecord, saveUnfinishedAttempt } from './session-record-steps.js';
 import { askUsageLimitChoice } from './usage-limit-prompt.js';
-import { missingRequiredPaths, RESTORE_HINT } from './startup.js';
+import { missingRequiredPaths, readPromptAndCheckFiles, RESTORE_HINT } from './startup.js';
 import { checkCompletionClaim, verifyAfterLoop } from './verification-step.js';
 import { waitUntil } from './wait-until.js';
 import { exitCodeForSignal } from './stop-signal.js';
@@ -112,6 +112,9 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
     resetSession(paths, 'integrity_failure', rt.loopCount, rt.state);
     return stop(EXIT.halted, 'halted', 'files_deleted', 'integrity_failure', `Required files are missing; ${RESTORE_HINT}`);
   }
+  // The agent may have turned a control file into a directory, a FIFO or a symlink out of the
+  // project: a clear error (thrown to the error funnel) before this call is counted.
+  readPromptAndCheckFiles(paths, rt.promptFile);
 
   const breaker = recoverBreaker(paths, breakerThresholds(config), rt.state);
   if (breaker.transition) reportBreakerTransition(deps.logger, breaker.transition, rt.events);
@@ -122,7 +125,7 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
     return stop(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', `Circuit breaker is OPEN: ${breaker.state.reason}`);
   }
 
-  const usageWait = loadUsageWait(paths, rt.state);
+  const usageWait = loadUsageWait(paths, rt.state, longestUsageLimitWaitMs(usageWaitSettings(config)));
   if (usageWait) {
     if (usageWait.resume_at_ms > now()) {
       const done = await waitWithCountdown(rt, usageWait.resume_at_ms, 'usage', `Usage limit: ${usageWait.reason}`);
@@ -203,6 +206,10 @@ async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise
   finishAttemptRecord(rt, rt.loopCount, result);
   if (verified.kind === 'stop') return verified;
   if (result.run.spawnError) {
+    // The agent never started, so no call was made: take back the one counted before it.
+    rt.rate = { ...rt.rate, calls: Math.max(0, rt.rate.calls - 1) };
+    saveRateWindow(paths, rt.rate);
+    rt.callsMade--;
     return stop(EXIT.couldNotRun, 'stopped', 'agent_not_started', 'failed', `Could not start ${rt.agentCommand}: ${result.run.spawnError.message}`);
   }
   if (failure.kind !== 'transient') rt.consecutiveTransientFailures = 0;
@@ -250,12 +257,7 @@ async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise
 async function handleUsageLimit(rt: LoopRuntime, resetAt: number | undefined, message: string, source: string): Promise<StepResult> {
   const { deps, paths, config } = rt;
   const now = deps.clock.now();
-  const wait = computeUsageLimitWait({
-    resetAt: resetAt ?? null,
-    now,
-    marginMs: config.USAGE_LIMIT_MARGIN_SECONDS * 1000,
-    fallbackMs: config.USAGE_LIMIT_WAIT_MINUTES * 60_000,
-  });
+  const wait = computeUsageLimitWait({ resetAt: resetAt ?? null, now, ...usageWaitSettings(config) });
   deps.logger.warn(`🚫 Claude usage limit reached: ${message}`);
   saveUsageWait(paths, {
     resume_at: formatIsoTimestamp(wait.resumeAt),
@@ -329,4 +331,9 @@ function writeStatus(rt: LoopRuntime, lastAction: string, status: string, exitRe
     spend: rt.run.spend,
     usageLimitResetsAt,
   });
+}
+
+/** The margin and fallback the usage-limit wait is computed with, and its stored form checked against. */
+function usageWaitSettings(config: LoopRuntime['config']): { marginMs: number; fallbackMs: number } {
+  return { marginMs: config.USAGE_LIMIT_MARGIN_SECONDS * 1000, fallbackMs: config.USAGE_LIMIT_WAIT_MINUTES * 60_000 };
 }

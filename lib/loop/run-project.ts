@@ -27,6 +27,7 @@ import {
   integrityError,
   isVersionTooOld,
   missingRequiredPaths,
+  readPromptAndCheckFiles,
 } from './startup.js';
 import { endSessionRecord, openSessionRecord, saveUnfinishedAttempt } from './session-record-steps.js';
 import { StatusWriter } from './status-writer.js';
@@ -58,6 +59,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   assertPromptExists(paths, promptFile);
   const missing = missingRequiredPaths(paths);
   if (missing.length > 0) throw integrityError(missing, EXIT.couldNotRun);
+  readPromptAndCheckFiles(paths, promptFile);
   assertWritable(paths.ralphDir);
   mkdirSync(paths.logsDir, { recursive: true });
   mkdirSync(paths.docsGeneratedDir, { recursive: true });

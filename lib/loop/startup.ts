@@ -7,7 +7,8 @@ import { compareVersions, parseClaudeVersion, splitCommand } from '../agents/cla
 import { RalphError } from '../errors.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { findExecutable, isExecutableFile } from '../platform/find-executable.js';
-import { requiredPaths, type RalphPaths } from '../state/paths.js';
+import { assertControlFile, assertWritableStateFiles, readControlFile } from '../state/control-file.js';
+import { requiredPaths, stateFilePaths, type RalphPaths } from '../state/paths.js';
 
 export function isLegacyFlatLayout(projectDir: string): boolean {
   if (existsSync(join(projectDir, '.ralph'))) return false;
@@ -42,6 +43,25 @@ export function assertPromptExists(paths: RalphPaths, promptFile: string): void 
     ],
     hint: 'run ralph-enable here, or cd into a Ralph project',
   });
+}
+
+/**
+ * The prompt must be a readable, non-empty text file, fix_plan.md and AGENT.md readable files,
+ * and no state file a directory: checked at startup and before every call, so bad input is a
+ * clear error before a call is counted. Returns the prompt's text.
+ */
+export function readPromptAndCheckFiles(paths: RalphPaths, promptFile: string): string {
+  const prompt = readPrompt(paths, promptFile);
+  for (const file of [paths.fixPlan, paths.agent]) assertControlFile(file, { projectDir: paths.projectDir });
+  assertWritableStateFiles(stateFilePaths(paths), paths.projectDir);
+  return prompt;
+}
+
+/** The prompt's text, read safely (see lib/state/control-file.ts). */
+export function readPrompt(paths: RalphPaths, promptFile: string): string {
+  const text = readControlFile(promptFile, { projectDir: paths.projectDir, requireContent: true });
+  if (text === undefined) assertPromptExists(paths, promptFile);
+  return text ?? '';
 }
 
 export function missingRequiredPaths(paths: RalphPaths): string[] {

@@ -4,6 +4,8 @@
 import type { z } from 'zod';
 import { CONFIG_SCHEMA } from '../config/schema.js';
 import { parseFixPlan } from '../core/fix-plan.js';
+import { countProblem, MAX_CALLS_IN_WINDOW, MAX_TOKENS_IN_WINDOW, usageWaitProblem } from '../core/guard-ranges.js';
+import { longestUsageLimitWaitMs } from '../core/reset-time.js';
 import { parseLenientJson } from '../state/lenient-json.js';
 import {
   circuitBreakerFileSchema,
@@ -85,8 +87,8 @@ export function assembleSnapshot(texts: StateTexts, options: AssembleOptions): D
     progress: readProgress(json('progress.json', texts.progress, progressFileSchema), { liveTail, now: options.now, loopAlive, bashWriter: pid === undefined }),
     breaker: readBreaker(json('.circuit_breaker_state', texts.breaker, circuitBreakerFileSchema)),
     rate: {
-      calls: readCounter(texts.callCount, '.call_count', warnings),
-      tokens: readCounter(texts.tokenCount, '.token_count', warnings),
+      calls: readCounter(texts.callCount, '.call_count', MAX_CALLS_IN_WINDOW, warnings),
+      tokens: readCounter(texts.tokenCount, '.token_count', MAX_TOKENS_IN_WINDOW, warnings),
       hourKey: texts.lastReset?.trim() || undefined,
     },
     analysis: readAnalysis(json('.response_analysis', texts.analysis, responseAnalysisFileSchema)),
@@ -97,7 +99,7 @@ export function assembleSnapshot(texts: StateTexts, options: AssembleOptions): D
             readPlan(texts.fixPlan!, options.optionalSections ?? (CONFIG_SCHEMA.OPTIONAL_SECTIONS.default as string[]), options.planFile ?? 'fix_plan.md', w)),
     planFile: options.planFile ?? 'fix_plan.md',
     usageWait:
-      readUsageWait(json('.usage_limit_wait', texts.usageWait), warnings) ??
+      readUsageWait(json('.usage_limit_wait', texts.usageWait), options.now, warnings) ??
       readStatusUsageWait(status, options.now),
     queue: readQueue(json('queue.json', texts.queue)),
     ralphLogTail: tailLines(texts.ralphLogTail, 200),
@@ -204,11 +206,17 @@ function readAnalysis(obj: JsonObject | undefined): AnalysisView | undefined {
   };
 }
 
-function readUsageWait(obj: JsonObject | undefined, warnings: string[]): UsageWaitView | undefined {
+function readUsageWait(obj: JsonObject | undefined, now: number, warnings: string[]): UsageWaitView | undefined {
   if (!obj) return undefined;
   const resumeAt = Date.parse(str(obj.resume_at) ?? '');
   if (!Number.isFinite(resumeAt)) {
     warnings.push('.usage_limit_wait has no valid resume_at; ignored');
+    return undefined;
+  }
+  // The same range rule as the loop's reader: a wait longer than ralph would choose is not one.
+  const problem = usageWaitProblem({ resume_at: str(obj.resume_at) ?? '', resume_at_ms: num(obj.resume_at_ms) ?? resumeAt }, now, longestUsageLimitWaitMs());
+  if (problem) {
+    warnings.push(`.usage_limit_wait: resume_at ${problem}; ignored`);
     return undefined;
   }
   return { resumeAt, reason: str(obj.reason), source: str(obj.source) };
@@ -281,11 +289,12 @@ function readQueue(obj: JsonObject | undefined): QueueView | undefined {
   };
 }
 
-function readCounter(text: string | undefined, name: string, warnings: string[]): number | undefined {
+function readCounter(text: string | undefined, name: string, max: number, warnings: string[]): number | undefined {
   if (text === undefined || text.trim() === '') return undefined;
   const value = Number(text.trim());
-  if (Number.isInteger(value) && value >= 0) return value;
-  warnings.push(`${name} is corrupt (expected a number); ignored`);
+  const problem = Number.isNaN(value) ? 'expected a number' : countProblem(value, max);
+  if (!problem) return value;
+  warnings.push(`${name} is corrupt (${problem}); ignored`);
   return undefined;
 }
 

@@ -159,6 +159,16 @@ export function movedControlFiles(paths: RalphPaths): { plan?: string; agent?: s
   return { plan: name(paths.fixPlan, defaults.fixPlan), agent: name(paths.agent, defaults.agent) };
 }
 
+/** The state files ralph replaces atomically (a directory in their place makes the rename fail). */
+export function stateFilePaths(paths: RalphPaths): string[] {
+  return [
+    paths.status, paths.progress, paths.callCount, paths.tokenCount, paths.lastReset, paths.exitSignals,
+    paths.responseAnalysis, paths.loopStartSha, paths.circuitBreakerState, paths.circuitBreakerHistory,
+    paths.claudeSessionId, paths.ralphSession, paths.ralphSessionHistory, paths.liveLog, paths.ralphLog,
+    paths.metrics, paths.lock, paths.usageLimitWait, paths.runState,
+  ];
+}
+
 /** Required by the integrity check (Bash RALPH_REQUIRED_PATHS). */
 export function requiredPaths(paths: RalphPaths): string[] {
   return [paths.ralphDir, paths.prompt, paths.fixPlan, paths.agent, paths.ralphrc];

@@ -159,3 +159,43 @@ describe('backoffDelayMs', () => {
     expect(backoffDelayMs(2, { baseMs: 1000, maxMs: 3000 })).toBe(2000);
   });
 });
+
+describe('usage limits are read from failed runs only', () => {
+  const succeeded = (extra: Partial<AgentFailureInput>): AgentFailureInput => ({ exitCode: 0, timedOut: false, isError: false, ...extra });
+  const failed = (extra: Partial<AgentFailureInput>): AgentFailureInput => ({ exitCode: 1, timedOut: false, isError: false, ...extra });
+
+  it('a successful run whose answer starts with a limit message is ok', () => {
+    const text = "You've hit your 5-hour limit · resets 5:45am (UTC)\nThat is the message; I added a test for it.";
+    expect(classifyAgentFailure(succeeded({ resultText: text }), { now })).toEqual({ kind: 'ok' });
+  });
+
+  it('a successful run after a rejected rate_limit_event is ok', () => {
+    const input = succeeded({ resultText: 'All done.', rateLimitRejected: { resetsAt: now / 1000 + 660, rateLimitType: 'five_hour' } });
+    expect(classifyAgentFailure(input, { now })).toEqual({ kind: 'ok' });
+  });
+
+  it.each([
+    "You've reached your 5-hour usage limit for Claude.\nPlease try again later when your limit resets.",
+    'Please try again later when your limit resets.',
+    'You have reached your usage limit for Claude.',
+    "You've reached your usage limit for Claude Opus 4.5 · resets 3:10pm (America/Chicago)",
+    "You've hit your usage limit for Claude Pro. Your plan resets in 3 hours.",
+    'usage limit reached|1796017539',
+    'Claude AI usage limit reached|1796017539',
+    '5-hour limit reached ∙ resets 3am',
+    'Session limit resets 4am ∙ contact an admin to keep working',
+    "You're out of extra usage · resets Feb 4, 8pm (Europe/Budapest)",
+  ])('a failed run printing %j is a usage limit, as text and as a JSON result', (text) => {
+    expect(classifyAgentFailure(failed({ resultText: text }), { now }).kind).toBe('usage_limit');
+    expect(classifyAgentFailure(failed({ resultText: null, plainText: `${text}\n` }), { now }).kind).toBe('usage_limit');
+    // is_error with exit 0 (CLI 2.1.49) is a failed run too.
+    expect(classifyAgentFailure(succeeded({ isError: true, resultText: text }), { now }).kind).toBe('usage_limit');
+  });
+
+  it('reads the reset time the message states', () => {
+    const result = classifyAgentFailure(failed({ resultText: 'usage limit reached|1796017539' }), { now });
+    expect(result).toMatchObject({ kind: 'usage_limit', usageLimit: { resetAt: 1796017539_000 } });
+    const relative = classifyAgentFailure(failed({ resultText: "You've hit your usage limit for Claude Pro. Your plan resets in 3 hours." }), { now });
+    expect(relative).toMatchObject({ usageLimit: { resetAt: now + 3 * 3_600_000 } });
+  });
+});

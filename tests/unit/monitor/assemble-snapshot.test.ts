@@ -74,6 +74,19 @@ describe('assembleSnapshot', () => {
     expect(bad.warnings).toEqual(['.usage_limit_wait has no valid resume_at; ignored']);
   });
 
+  it('ignores guard values ralph could not have written: a negative count, a wait until 2099', () => {
+    const snap = assemble({
+      callCount: '-1000000\n',
+      usageWait: JSON.stringify({ resume_at: '2099-01-01T00:00:00Z', resume_at_ms: Date.parse('2099-01-01T00:00:00Z'), reason: 'limit' }),
+    });
+    expect(snap.rate.calls).toBeUndefined();
+    expect(snap.usageWait).toBeUndefined();
+    expect(snap.warnings).toEqual([
+      '.call_count is corrupt (-1000000 is below 0); ignored',
+      expect.stringMatching(/^\.usage_limit_wait: resume_at 2099-01-01T00:00:00\.000Z is further away than the longest wait ralph chooses \(\d+ h\); ignored$/),
+    ]);
+  });
+
   it('counts fix_plan.md blocking items as done / total, with optional sections apart', () => {
     const snap = assemble({ fixPlan: '# Plan\n- [x] a\n- [X] b\n  - [ ] c\n## Optional\n- [ ] d\n* [ ] e\n- [x] f\n' });
     expect(snap.plan).toEqual({ done: 2, total: 3, optionalOpen: 2, optionalDone: 1 });
