@@ -2,6 +2,7 @@
 // Structured mode always reads stream-json internally (DESIGN.md §4): one parser, O(1) memory,
 // the session id from system/init even when a run is cut short.
 
+import { appendLoopContext } from '../core/loop-context.js';
 import type { AgentInvocation, InvocationOptions } from './invocation.js';
 
 export function buildInvocation(options: InvocationOptions): AgentInvocation {
@@ -16,11 +17,11 @@ export function buildInvocation(options: InvocationOptions): AgentInvocation {
   if (options.effort) args.push('--effort', options.effort);
   // --resume <id>, never --continue: --continue can hijack another Claude session in this dir.
   if (options.resumeSessionId) args.push('--resume', options.resumeSessionId);
-  if (options.loopContext) args.push('--append-system-prompt', options.loopContext);
-  // --allowedTools is variadic and swallows what follows it, so it goes last; the prompt is on
-  // stdin, which also avoids the argv size limit for long prompts.
+  // --allowedTools is variadic and swallows what follows it, so it goes last. The prompt and the
+  // loop context are on stdin, never in argv: every local user can read argv (ps), the argv
+  // size limit breaks long prompts, and 2.1.x ignores --append-system-prompt on --resume.
   if (options.allowedTools.length > 0) args.push('--allowedTools', ...options.allowedTools);
-  return { cmd, args, stdin: options.prompt };
+  return { cmd, args, stdin: appendLoopContext(options.prompt, options.loopContext) };
 }
 
 /**

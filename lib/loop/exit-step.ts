@@ -10,7 +10,6 @@ import { evaluateExitGate, nextConflictCount, type ExitGateResult } from '../cor
 import { parseFixPlan } from '../core/fix-plan.js';
 import type { ResponseAnalysis } from '../core/response-analysis.js';
 import { EXIT } from '../errors.js';
-import { redactSecrets } from '../platform/logger.js';
 import { loadExitSignals, loadResponseAnalysis } from '../state/store.js';
 import { resetSession } from './agent-session.js';
 import { stopRun, type LoopRuntime, type RunStop } from './runtime.js';
@@ -45,7 +44,7 @@ export function exitFromGate(rt: LoopRuntime, gate: Extract<ExitGateResult, { ki
     const { actionable } = classifyPermissionDenials(denials, allowed);
     const suggestion = suggestAllowedTools(allowed, actionable.length > 0 ? actionable : denials);
     // The box quotes the denied commands, which may carry a token: mask it as the logger does.
-    deps.stderr.write(redactSecrets(`${formatPermissionHalt(actionable.length > 0 ? actionable : denials, suggestion).join('\n')}\n`, deps.env));
+    deps.stderr.write(deps.redact(`${formatPermissionHalt(actionable.length > 0 ? actionable : denials, suggestion).join('\n')}\n`));
     resetSession(paths, 'permission_denied', rt.loopCount, rt.state);
     return stopRun(EXIT.halted, 'halted', 'permission_denied', 'permission_denied',
       `Permission denied: ${analysis.analysis.denied_commands.join(', ')}. Add to .ralphrc: ${suggestion.line}`);

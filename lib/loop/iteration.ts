@@ -90,7 +90,7 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, resumeSessionId: stri
     loopContext: buildContext(rt, loop),
   });
   if (config.RALPH_VERBOSE) {
-    deps.logger.debug(`Claude argv (${invocation.args.length + 1} args): ${[invocation.cmd, ...invocation.args].join(' ')} <prompt on stdin: ${invocation.stdin.length} chars>`);
+    deps.logger.debug(`Claude argv (${invocation.args.length + 1} args): ${[invocation.cmd, ...invocation.args].join(' ')} <prompt and loop context on stdin: ${invocation.stdin.length} chars>`);
   }
   const now = new Date(deps.clock.now());
   const outputLogPath = uniquePath(join(paths.logsDir, agentOutputLogName(now)));
@@ -161,14 +161,15 @@ function buildContext(rt: LoopRuntime, loop: number): string {
     : null;
   const previous = loadResponseAnalysis(rt.paths, rt.state);
   const breaker = existsSync(rt.paths.circuitBreakerState) ? loadBreaker(rt.paths, rt.state).state : null;
-  return buildLoopContext({
+  // The context quotes the agent's previous result and test output: no secret goes back in.
+  return rt.deps.redact(buildLoopContext({
     loop,
     plan,
     breakerState: breaker,
     previousAnalysis: previous.status === 'ok' ? (previous.value as unknown as ResponseAnalysis) : null,
     openItemsConflict: rt.lastConflict,
     extraSections: [verificationContextSection(rt.verify, VERIFICATION_CONTEXT_CHARS), rt.resumeContext ?? ''],
-  });
+  }));
 }
 
 function recordOutcome(

@@ -65,7 +65,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   const state: StateReadOptions = { logger: deps.logger, clock: deps.clock };
   const events = options.events ?? new LoopEvents();
   const notifications = config.ENABLE_NOTIFICATIONS
-    ? attachNotifications(events, { env: deps.env, processRunner: deps.processRunner, logger: deps.logger, stderr: deps.stderr })
+    ? attachNotifications(events, { env: deps.env, redact: deps.redact, processRunner: deps.processRunner, logger: deps.logger, stderr: deps.stderr })
     : undefined;
   const now = deps.clock.now();
   const status = new StatusWriter({
@@ -85,7 +85,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     agentCommand: agent,
     promptFile,
     status,
-    display: new AgentDisplay({ paths, clock: deps.clock, stdout: deps.stdout, live: config.LIVE_OUTPUT, showToolArgs: config.LIVE_SHOW_TOOL_ARGS, status, env: deps.env }),
+    display: new AgentDisplay({ paths, clock: deps.clock, stdout: deps.stdout, live: config.LIVE_OUTPUT, showToolArgs: config.LIVE_SHOW_TOOL_ARGS, status, redact: deps.redact }),
     events,
     stop: undefined as never,
     loopCount: 0,

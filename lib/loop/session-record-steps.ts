@@ -7,7 +7,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseFixPlan } from '../core/fix-plan.js';
 import { failingCount, initialSameFailures, sameFailuresTripped } from '../core/verification.js';
-import { redactSecrets } from '../platform/logger.js';
 import { RunRecorder } from '../session-record/run-recorder.js';
 import { trackerFromSummary } from '../verify/verification-tracker.js';
 import { loadBreaker } from './guard-store.js';
@@ -34,7 +33,7 @@ export function openSessionRecord(rt: LoopRuntime, fresh: boolean): void {
     state: rt.state,
     logger: rt.deps.logger,
     saveEachChange: false,
-    redact: (text) => redactSecrets(text, rt.deps.env),
+    redact: rt.deps.redact,
   });
   rt.recorder = recorder;
   rt.loopCount = recorder.firstLoop - 1;

@@ -5,13 +5,18 @@
 import { appendFileSync, existsSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Clock } from './clock.js';
+import { createRedactor, type Redactor } from '../core/redaction.js';
 import type { Logger, LogLevel, Output } from './deps.js';
+
+export { REDACTED, redactSecrets } from '../core/redaction.js';
 
 export interface LoggerOptions {
   /** ralph.log; appended only when its directory exists (the Bash tool never creates it to log). */
   logFile?: string;
   stderr: Pick<Output, 'write' | 'isTTY'>;
   env: NodeJS.ProcessEnv;
+  /** The run's redactor (default: one built from `env`). */
+  redact?: Redactor;
   clock: Clock;
   /** Drop lines below this level (DEBUG < INFO = SUCCESS = LOOP < WARN < ERROR). Default INFO. */
   minLevel?: LogLevel;
@@ -38,7 +43,7 @@ export const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
 export const LOG_ROTATE_KEEP = 4;
 
 export function createLogger(options: LoggerOptions): Logger {
-  const redact = createRedactor(options.env);
+  const redact = options.redact ?? createRedactor(options.env);
   const colour = options.stderr.isTTY && !options.env.NO_COLOR;
   const minRank = RANK[options.minLevel ?? 'INFO'];
   const maxBytes = options.maxLogBytes ?? LOG_ROTATE_BYTES;
@@ -108,34 +113,6 @@ export function rotateLogIfNeeded(path: string, maxBytes = LOG_ROTATE_BYTES, kee
   }
   renameSync(path, `${path}.1`);
   return true;
-}
-
-const SECRET_ENV_KEYS = ['ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN', 'GITHUB_TOKEN', 'GH_TOKEN'];
-const SECRET_PATTERNS = [
-  /sk-ant-[A-Za-z0-9_-]+/g,
-  /ghp_[A-Za-z0-9]+/g,
-  /github_pat_[A-Za-z0-9_]+/g,
-];
-const BEARER = /\b(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi;
-// Shorter values ("1", "x") would mask ordinary words; real keys and tokens are far longer.
-const MIN_SECRET_LENGTH = 8;
-export const REDACTED = '[REDACTED]';
-
-/** Masks secret values from `env` and well-known token shapes in `text`. */
-export function redactSecrets(text: string, env: NodeJS.ProcessEnv = {}): string {
-  return createRedactor(env)(text);
-}
-
-function createRedactor(env: NodeJS.ProcessEnv): (text: string) => string {
-  const values = SECRET_ENV_KEYS.map((key) => env[key]?.trim())
-    .filter((v): v is string => v !== undefined && v.length >= MIN_SECRET_LENGTH)
-    .sort((a, b) => b.length - a.length);
-  return (text) => {
-    let out = text;
-    for (const value of values) out = out.split(value).join(REDACTED);
-    for (const pattern of SECRET_PATTERNS) out = out.replace(pattern, REDACTED);
-    return out.replace(BEARER, `$1${REDACTED}`);
-  };
 }
 
 function formatLogTime(ms: number): string {
