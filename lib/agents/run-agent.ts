@@ -1,14 +1,15 @@
-// Runs one agent process: prompt on stdin, stdout kept whole in the output log and handed to a
-// line callback as it arrives, stderr in its own file, and a wall-clock timeout that kills the
-// whole process tree (SIGTERM, then SIGKILL after a grace period).
+// Runs one agent process: prompt on stdin, stdout kept whole in the output log (redacted) and
+// handed to a line callback as it arrives, stderr in its own file, and a wall-clock timeout that
+// kills the whole process tree (SIGTERM, then SIGKILL after a grace period).
 
-import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { Redactor } from '../core/redaction.js';
 import type { Clock } from '../platform/clock.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { stopProcessTree, waitForProcessTree } from '../platform/terminate.js';
 import type { AgentInvocation, AgentRunKind } from './invocation.js';
+import { openTranscriptLog } from './redacting-log.js';
 
 export interface RunAgentOptions {
   invocation: AgentInvocation;
@@ -22,6 +23,8 @@ export interface RunAgentOptions {
   clock: Clock;
   /** Called with each raw stdout chunk, in order. */
   onStdout?: (chunk: Buffer) => void;
+  /** Masks secrets in the output and stderr logs (the callbacks still see the raw output). */
+  redact?: Redactor;
 }
 
 export interface RawAgentRun {
@@ -59,12 +62,8 @@ export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
 
   const done = (async (): Promise<RawAgentRun> => {
     await mkdir(dirname(options.outputLogPath), { recursive: true });
-    // The raw transcript may hold whatever the agent read or printed: owner-only, like session files.
-    const out = createWriteStream(options.outputLogPath, { mode: 0o600 });
-    const err = createWriteStream(options.stderrLogPath, { mode: 0o600 });
-    // A failed log write (disk full) must not crash the run with an unhandled 'error' event:
-    // the output is still read from the pipe, and the next state write reports the problem.
-    for (const stream of [out, err]) stream.on('error', () => undefined);
+    const out = openTranscriptLog(options.outputLogPath, options.redact);
+    const err = openTranscriptLog(options.stderrLogPath, options.redact);
     let stderrTail = '';
     let spawnError: NodeJS.ErrnoException | undefined;
 
@@ -95,7 +94,7 @@ export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
     const { code, signal } = await waitForProcessTree(proc, processRunner);
     clearTimeout(termTimer);
     cancelKill?.();
-    await Promise.all([closeStream(out), closeStream(err)]);
+    await Promise.all([out.close(), err.close()]);
 
     const kind: AgentRunKind =
       stopReason === 'timeout' ? 'timed-out' : stopReason === 'interrupt' ? 'interrupted' : code === 0 ? 'completed' : 'failed';
@@ -109,8 +108,4 @@ export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
       else pendingInterrupt = true;
     },
   };
-}
-
-function closeStream(stream: WriteStream): Promise<void> {
-  return new Promise((resolve) => stream.end(resolve));
 }

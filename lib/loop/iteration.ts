@@ -15,6 +15,7 @@ import { parseFixPlan } from '../core/fix-plan.js';
 import { buildLoopContext } from '../core/loop-context.js';
 import { addTokens } from '../core/rate-window.js';
 import { analyzeResponse, type ResponseAnalysis } from '../core/response-analysis.js';
+import { redactDeep } from '../core/redaction.js';
 import { recordLoopSpend } from '../core/spend.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { agentOutputLogName, agentStderrLogName } from '../state/paths.js';
@@ -108,6 +109,7 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, resumeSessionId: stri
     stderrLogPath: uniquePath(join(paths.logsDir, agentStderrLogName(now))),
     processRunner: deps.processRunner,
     clock: deps.clock,
+    redact: deps.redact,
     onMessage: (message) => rt.display.message(message),
     onText: (text) => rt.display.text(text),
   });
@@ -188,14 +190,16 @@ function recordOutcome(
 
   let analysis: ResponseAnalysis | null = null;
   if (analysable) {
-    analysis = analyzeResponse({
+    // Redacted once, here: the analysis is saved, logged, put in metrics, the run record and
+    // the next loop's context; the decisions below read only its flags and counts.
+    analysis = redactDeep(analyzeResponse({
       agent: s,
       loopNumber: loop,
       gitFilesChanged: filesChanged.length,
       allowedTools: splitAllowedTools(config.ALLOWED_TOOLS),
       outputFile: relative(paths.projectDir, run.outputLogPath),
       now: new Date(now),
-    });
+    }), deps.redact);
     saveResponseAnalysis(paths, analysis as unknown as ResponseAnalysisFile);
     const signals = loadExitSignals(paths, rt.state).value;
     saveExitSignals(paths, { ...updateExitSignals(signals, analysis, loop) });

@@ -1,0 +1,56 @@
+// A transcript file written through the run's redactor. The agent's output is cut into chunks
+// anywhere (mid-line, mid-character, mid-token), so text is held until a line ends, then
+// redacted and written; a very long line is flushed in pieces that keep a tail back, so a
+// token is never split across two redactions.
+
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import type { Redactor } from '../core/redaction.js';
+
+// Longer than any key or token the redactor knows; a line is flushed past MAX_PENDING.
+const KEEP_BACK = 4096;
+const MAX_PENDING = 256 * 1024;
+
+export interface TranscriptLog {
+  write(chunk: Buffer): void;
+  /** Writes what is still held and closes the file. */
+  close(): Promise<void>;
+}
+
+export function openTranscriptLog(path: string, redact: Redactor | undefined): TranscriptLog {
+  // The raw transcript may hold whatever the agent read or printed: owner-only, like session files.
+  const stream = createWriteStream(path, { mode: 0o600 });
+  // A failed log write (disk full) must not crash the run with an unhandled 'error' event:
+  // the output is still read from the pipe, and the next state write reports the problem.
+  stream.on('error', () => undefined);
+  if (!redact) return { write: (chunk) => void stream.write(chunk), close: () => closeStream(stream) };
+
+  const decoder = new StringDecoder('utf8');
+  let pending = '';
+  const flush = (text: string) => {
+    if (text !== '') stream.write(redact(text));
+  };
+  return {
+    write(chunk) {
+      pending += decoder.write(chunk);
+      const lastNewline = pending.lastIndexOf('\n');
+      if (lastNewline >= 0) {
+        flush(pending.slice(0, lastNewline + 1));
+        pending = pending.slice(lastNewline + 1);
+      }
+      if (pending.length > MAX_PENDING) {
+        flush(pending.slice(0, pending.length - KEEP_BACK));
+        pending = pending.slice(pending.length - KEEP_BACK);
+      }
+    },
+    close() {
+      flush(pending + decoder.end());
+      pending = '';
+      return closeStream(stream);
+    },
+  };
+}
+
+function closeStream(stream: WriteStream): Promise<void> {
+  return new Promise((resolve) => stream.end(resolve));
+}
