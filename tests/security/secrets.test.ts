@@ -7,7 +7,7 @@
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
+import { withFakeClaude, type FakeClaude, type FakeScenario } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
@@ -43,7 +43,7 @@ let fake: FakeClaude;
 let result: CliResult;
 
 beforeAll(async () => {
-  const scenario = {
+  const scenario: FakeScenario = {
     calls: [
       {
         steps: [
