@@ -7,7 +7,7 @@
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withFakeClaude, type FakeClaude, type FakeScenario } from '../helpers/fake-claude.js';
+import { withFakeClaude, type FakeClaude, type FakeScenario, type FakeStep } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
@@ -43,28 +43,37 @@ let fake: FakeClaude;
 let result: CliResult;
 
 beforeAll(async () => {
+  const steps: FakeStep[] = [
+    { text: `Found these in .env: ${ENV_SECRETS.ANTHROPIC_API_KEY} and ${ENV_SECRETS.GITHUB_TOKEN}; also ${OUTPUT_SECRETS.anthropicKey}` },
+    {
+      tool: 'Bash',
+      input: { command: `curl -H "Authorization: Bearer ${OUTPUT_SECRETS.bearer}" "https://api.github.com/user?t=${OUTPUT_SECRETS.classicPat}"`, description: 'check' },
+      stdout: `token=${OUTPUT_SECRETS.githubPat}`,
+    },
+    { text: `The OAuth token is ${ENV_SECRETS.CLAUDE_CODE_OAUTH_TOKEN}, gh uses ${ENV_SECRETS.GH_TOKEN}` },
+    { text: `AWS ${OUTPUT_SECRETS.awsKeyId} / ${ENV_SECRETS.AWS_SECRET_ACCESS_KEY}; auth ${ENV_SECRETS.ANTHROPIC_AUTH_TOKEN}; db ${ENV_SECRETS.DATABASE_PASSWORD}` },
+    { text: `Also ${OUTPUT_SECRETS.oauthToken}, ${OUTPUT_SECRETS.serverToken}, ${OUTPUT_SECRETS.openAiProjectKey}, ${OUTPUT_SECRETS.slackToken}, ${ENV_SECRETS.GOOGLE_APPLICATION_CREDENTIALS_JSON}` },
+  ];
+  // The secrets the old redactor did not know come first, where the log line quotes the result.
+  const leftovers =
+    `${ENV_SECRETS.AWS_SECRET_ACCESS_KEY} ${ENV_SECRETS.ANTHROPIC_AUTH_TOKEN} ${OUTPUT_SECRETS.oauthToken} ${OUTPUT_SECRETS.openAiProjectKey} ` +
+    `${OUTPUT_SECRETS.slackToken} ${OUTPUT_SECRETS.awsKeyId} ${Object.values(ENV_SECRETS).join(' ')}`;
   const scenario: FakeScenario = {
     calls: [
       {
-        steps: [
-          { text: `Found these in .env: ${ENV_SECRETS.ANTHROPIC_API_KEY} and ${ENV_SECRETS.GITHUB_TOKEN}; also ${OUTPUT_SECRETS.anthropicKey}` },
-          {
-            tool: 'Bash',
-            input: { command: `curl -H "Authorization: Bearer ${OUTPUT_SECRETS.bearer}" "https://api.github.com/user?t=${OUTPUT_SECRETS.classicPat}"`, description: 'check' },
-            stdout: `token=${OUTPUT_SECRETS.githubPat}`,
-          },
-          { text: `The OAuth token is ${ENV_SECRETS.CLAUDE_CODE_OAUTH_TOKEN}, gh uses ${ENV_SECRETS.GH_TOKEN}` },
-          { text: `AWS ${OUTPUT_SECRETS.awsKeyId} / ${ENV_SECRETS.AWS_SECRET_ACCESS_KEY}; auth ${ENV_SECRETS.ANTHROPIC_AUTH_TOKEN}; db ${ENV_SECRETS.DATABASE_PASSWORD}` },
-          { text: `Also ${OUTPUT_SECRETS.oauthToken}, ${OUTPUT_SECRETS.serverToken}, ${OUTPUT_SECRETS.openAiProjectKey}, ${OUTPUT_SECRETS.slackToken}, ${ENV_SECRETS.GOOGLE_APPLICATION_CREDENTIALS_JSON}` },
-        ],
-        resultText:
-          `Done; key ${OUTPUT_SECRETS.anthropicKey} and ${OUTPUT_SECRETS.githubPat} rotated. ` +
-          `Leftovers: ${Object.values(ENV_SECRETS).join(' ')} ${OUTPUT_SECRETS.oauthToken} ${OUTPUT_SECRETS.openAiProjectKey} ${OUTPUT_SECRETS.slackToken} ${OUTPUT_SECRETS.awsKeyId}`,
+        steps,
+        resultText: `Done; key ${OUTPUT_SECRETS.anthropicKey} and ${OUTPUT_SECRETS.githubPat} rotated. Leftovers: ${leftovers}`,
         writeFiles: { 'src/a.txt': 'a' },
-        statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false, TESTS_STATUS: OUTPUT_SECRETS.slackToken, RECOMMENDATION: `use ${ENV_SECRETS.AWS_SECRET_ACCESS_KEY}` },
+        statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false, RECOMMENDATION: `use ${ENV_SECRETS.AWS_SECRET_ACCESS_KEY}` },
       },
-      // The second call is told about the first one (its loop context quotes the result).
-      { writeFiles: { 'src/b.txt': 'b' }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } },
+      // The second call is told about the first one (its loop context quotes the result); files
+      // rewritten each loop (live.log, .response_analysis) then hold the second call's output.
+      {
+        steps,
+        resultText: `${leftovers} are still in .env`,
+        writeFiles: { 'src/b.txt': 'b' },
+        statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false, RECOMMENDATION: `use ${OUTPUT_SECRETS.openAiProjectKey}` },
+      },
     ],
   };
   fake = withFakeClaude(scenario, { env: ENV_SECRETS });
