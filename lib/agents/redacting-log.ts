@@ -1,7 +1,8 @@
 // A transcript file written through the run's redactor. The agent's output is cut into chunks
 // anywhere (mid-line, mid-character, mid-token), so text is held until a line ends, then
-// redacted and written; a very long line is flushed in pieces that keep a tail back, so a
-// token is never split across two redactions.
+// redacted and written. A line longer than MAX_PENDING is flushed in pieces, cut at a space or
+// quote well before its end: tokens hold neither, and a secret still arriving sits in the tail
+// that is kept back.
 
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
@@ -39,8 +40,9 @@ export function openTranscriptLog(path: string, redact: Redactor | undefined): T
         pending = pending.slice(lastNewline + 1);
       }
       if (pending.length > MAX_PENDING) {
-        flush(pending.slice(0, pending.length - KEEP_BACK));
-        pending = pending.slice(pending.length - KEEP_BACK);
+        const cut = cutPoint(pending);
+        flush(pending.slice(0, cut));
+        pending = pending.slice(cut);
       }
     },
     close() {
@@ -49,6 +51,15 @@ export function openTranscriptLog(path: string, redact: Redactor | undefined): T
       return closeStream(stream);
     },
   };
+}
+
+function cutPoint(text: string): number {
+  const limit = text.length - KEEP_BACK;
+  for (let i = limit; i > limit - MAX_PENDING / 2; i--) {
+    const ch = text.charCodeAt(i);
+    if (ch === 0x20 || ch === 0x22 || ch === 0x27 || ch === 0x09) return i;
+  }
+  return limit;
 }
 
 function closeStream(stream: WriteStream): Promise<void> {
