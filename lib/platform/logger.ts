@@ -1,11 +1,14 @@
 // The loop's logger, in the Bash tool's `log_status` format: `[YYYY-MM-DD HH:MM:SS] [LEVEL] msg`
 // (local time) to stderr, coloured on a TTY, and uncoloured to .ralph/logs/ralph.log, which is
-// rotated at 10 MiB keeping 4 old files. Secrets are masked on every line before it goes anywhere.
+// rotated at 10 MiB keeping 4 old files. Secrets are masked on every line before it goes anywhere,
+// and terminal control sequences in it (a message may quote the agent) are removed before the
+// logger adds its own colour.
 
 import { appendFileSync, existsSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Clock } from './clock.js';
 import { createRedactor, type Redactor } from '../core/redaction.js';
+import { stripTerminalControls } from '../core/terminal-text.js';
 import type { Logger, LogLevel, Output } from './deps.js';
 
 export { REDACTED, redactSecrets } from '../core/redaction.js';
@@ -50,7 +53,7 @@ export function createLogger(options: LoggerOptions): Logger {
 
   function log(level: LogLevel, message: string): void {
     if (level === 'DEBUG' ? !options.verbose : RANK[level] < minRank) return;
-    const line = redact(`[${formatLogTime(options.clock.now())}] [${level}] ${message}`);
+    const line = redact(`[${formatLogTime(options.clock.now())}] [${level}] ${stripTerminalControls(message)}`);
     const tint = colour ? COLOUR[level] : '';
     options.stderr.write(tint ? `${tint}${line}${RESET}\n` : `${line}\n`);
     if (options.logFile) appendToLogFile(options.logFile, `${line}\n`, maxBytes);
