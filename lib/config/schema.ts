@@ -133,7 +133,7 @@ const SPECS = {
   MAX_CONSECUTIVE_TEST_LOOPS: int(3, 'Test-only loops in a row that count as done'),
   MAX_CONSECUTIVE_DONE_SIGNALS: int(2, 'Done signals in a row that count as done'),
   CB_SAME_FAILURES_THRESHOLD: int(3, 'Open the circuit breaker after the same test failures this many loops in a row'),
-  TEST_COMMAND: str('', 'Command that runs the project tests (verification gate; empty: from AGENT.md or detected)'),
+  TEST_COMMAND: str('', 'Command that runs the project tests (verification gate; empty: detected from the project manifests)'),
   QUALITY_GATES: str('', 'Extra commands that must pass before finishing, comma-separated (commas inside quotes stay)'),
   VERIFY_BEFORE_EXIT: bool(true, 'Run the verification gate before finishing'),
   VERIFY_TIMEOUT_MINUTES: int(10, 'Time limit for the verification gate, in minutes', { min: 1 }),

@@ -115,6 +115,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     saveRunState(paths, rt.run);
     initRalphSession(paths, state);
     deps.logger.info(describeVerificationSetup(rt.verification));
+    if (rt.verification.agentMdWarning) deps.logger.warn(rt.verification.agentMdWarning);
     openSessionRecord(rt, options.fresh ?? false);
     const result = await runLoop(rt);
     if (result.message) {
