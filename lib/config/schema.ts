@@ -101,7 +101,7 @@ const SPECS = {
   CREATE_FOLLOWUPS: str('false', ACCEPTED),
   FOLLOWUP_LABEL: str('tech-debt', ACCEPTED),
   ADD_COMPLETION_LABELS: str('', ACCEPTED),
-  SANDBOX_PROVIDER: str('', ACCEPTED),
+  SANDBOX_PROVIDER: str('', 'Refused when set: sandboxes are not implemented yet, and ralph never falls back to the host'),
   SANDBOX_DOCKER_IMAGE: str('ralph-sandbox:latest', ACCEPTED),
   SANDBOX_DOCKER_MEMORY: str('4g', ACCEPTED),
   SANDBOX_DOCKER_CPUS: str('2', ACCEPTED),

@@ -20,6 +20,7 @@ import { loadRateWindow, newRunState, saveRateWindow, saveRunState } from './gua
 import { runLoop } from './run-loop.js';
 import type { LoopRuntime } from './runtime.js';
 import {
+  assertNoSandboxRequested,
   assertNotLegacyLayout,
   assertPromptExists,
   findAgentCommand,
@@ -52,6 +53,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
 
   const loaded = loadProjectConfig(options);
   const { config } = loaded;
+  assertNoSandboxRequested(config.SANDBOX_PROVIDER, loaded.sources.SANDBOX_PROVIDER);
   const promptFile = isAbsolute(config.PROMPT_FILE) ? config.PROMPT_FILE : resolve(projectDir, config.PROMPT_FILE);
   assertPromptExists(paths, promptFile);
   const missing = missingRequiredPaths(paths);
