@@ -34,7 +34,7 @@ export function describeDryRun(rt: LoopRuntime, loop: number): void {
   ];
   deps.stdout.write(`${lines.join('\n')}\n`);
   // The live-output pane of `ralph --monitor` shows it too.
-  appendFileSync(rt.paths.liveLog, `${lines.join('\n')}\n`);
+  appendFileSync(rt.paths.liveLog, `${lines.join('\n')}\n`, { mode: 0o600 });
 }
 
 function quoteForDisplay(arg: string): string {
