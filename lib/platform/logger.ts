@@ -11,8 +11,6 @@ import { createRedactor, type Redactor } from '../core/redaction.js';
 import { stripTerminalControls } from '../core/terminal-text.js';
 import type { Logger, LogLevel, Output } from './deps.js';
 
-export { REDACTED, redactSecrets } from '../core/redaction.js';
-
 export interface LoggerOptions {
   /** ralph.log; appended only when its directory exists (the Bash tool never creates it to log). */
   logFile?: string;
