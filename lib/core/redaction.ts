@@ -12,20 +12,22 @@ export const REDACTED = '[REDACTED]';
 const MIN_SECRET_LENGTH = 8;
 const SECRET_NAME = /TOKEN|SECRET|KEY|PASSWORD|CREDENTIAL/i;
 
-const SECRET_PATTERNS = [
-  /sk-ant-[A-Za-z0-9_-]+/g,
+// Token shapes, as one alternation so the text is scanned once (the transcripts go through here).
+const TOKEN_SHAPES = [
+  'sk-ant-[A-Za-z0-9_-]+',
   // OpenAI project, service-account and admin keys.
-  /\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{8,}/g,
-  /ghp_[A-Za-z0-9]+/g,
+  '\\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{8,}',
+  'ghp_[A-Za-z0-9]+',
   // GitHub OAuth, user-to-server, server-to-server and refresh tokens.
-  /\bgh[ousr]_[A-Za-z0-9]{8,}/g,
-  /github_pat_[A-Za-z0-9_]+/g,
+  '\\bgh[ousr]_[A-Za-z0-9]{8,}',
+  'github_pat_[A-Za-z0-9_]+',
   // Slack bot, user, app and refresh tokens.
-  /\bxox[abposr]-[A-Za-z0-9-]{8,}/g,
+  '\\bxox[abposr]-[A-Za-z0-9-]{8,}',
   // AWS access key ids (long-term and temporary).
-  /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g,
+  '\\b(?:AKIA|ASIA)[A-Z0-9]{16}\\b',
 ];
-const BEARER = /\b(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi;
+// The token after `Bearer ` (any case) is masked, the word kept.
+const SECRET_SHAPES = new RegExp(`${TOKEN_SHAPES.join('|')}|\\b([Bb][Ee][Aa][Rr][Ee][Rr]\\s+)[A-Za-z0-9._~+/=-]+`, 'g');
 
 /** Whether an environment variable of this name holds a secret. */
 export function isSecretEnvName(name: string): boolean {
@@ -45,8 +47,7 @@ export function createRedactor(env: NodeJS.ProcessEnv): Redactor {
     if (text === '') return text;
     let out = text;
     for (const value of values) if (out.includes(value)) out = out.split(value).join(REDACTED);
-    for (const pattern of SECRET_PATTERNS) out = out.replace(pattern, REDACTED);
-    return out.replace(BEARER, `$1${REDACTED}`);
+    return out.replace(SECRET_SHAPES, (_match, bearer: string | undefined) => (bearer ? `${bearer}${REDACTED}` : REDACTED));
   };
 }
 
