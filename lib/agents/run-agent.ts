@@ -25,6 +25,8 @@ export interface RunAgentOptions {
   onStdout?: (chunk: Buffer) => void;
   /** Masks secrets in the output and stderr logs (the callbacks still see the raw output). */
   redact?: Redactor;
+  /** stdout is stream-json (its log then follows the stream mid-line too). */
+  jsonOutput?: boolean;
 }
 
 export interface RawAgentRun {
@@ -62,7 +64,7 @@ export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
 
   const done = (async (): Promise<RawAgentRun> => {
     await mkdir(dirname(options.outputLogPath), { recursive: true });
-    const out = openTranscriptLog(options.outputLogPath, options.redact);
+    const out = openTranscriptLog(options.outputLogPath, options.redact, { json: options.jsonOutput });
     const err = openTranscriptLog(options.stderrLogPath, options.redact);
     let stderrTail = '';
     let spawnError: NodeJS.ErrnoException | undefined;

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openTranscriptLog } from '../../../lib/agents/redacting-log.js';
+import { openTranscriptLog, writablePrefixLength } from '../../../lib/agents/redacting-log.js';
 import { createRedactor } from '../../../lib/core/redaction.js';
 
 const dirs: string[] = [];
@@ -41,5 +41,18 @@ describe('openTranscriptLog', () => {
     const written = readFileSync(path, 'utf8');
     expect(written).not.toContain(secret);
     expect(written.length).toBe(long.length - secret.length + '[REDACTED]'.length);
+  });
+});
+
+describe('writablePrefixLength', () => {
+  it('for stream-json: up to the last unescaped quote, so the string still arriving is held back', () => {
+    const partial = '{"type":"assistant","text":"a \\"quoted\\" value-of-my';
+    expect(partial.slice(0, writablePrefixLength(partial, true))).toBe('{"type":"assistant","text":"');
+    expect(writablePrefixLength('{"a":"b\\\\"', true)).toBe('{"a":"b\\\\"'.length);
+    expect(writablePrefixLength('no quotes here', true)).toBe(0);
+  });
+
+  it('for plain text: nothing until the line ends (or grows too long)', () => {
+    expect(writablePrefixLength('{"type":"assistant","text":"partial', false)).toBe(0);
   });
 });
