@@ -2,6 +2,7 @@
 // Structured mode always reads stream-json internally (DESIGN.md §4): one parser, O(1) memory,
 // the session id from system/init even when a run is cut short.
 
+import { appendLoopContext } from '../core/loop-context.js';
 import type { AgentInvocation, InvocationOptions } from './invocation.js';
 
 export function buildInvocation(options: InvocationOptions): AgentInvocation {
@@ -20,11 +21,11 @@ export function buildInvocation(options: InvocationOptions): AgentInvocation {
     if (!isValidSessionId(options.resumeSessionId)) throw new Error('resume session id is not a session id');
     args.push('--resume', options.resumeSessionId);
   }
-  if (options.loopContext) args.push('--append-system-prompt', options.loopContext);
-  // --allowedTools is variadic and swallows what follows it, so it goes last; the prompt is on
-  // stdin, which also avoids the argv size limit for long prompts.
+  // --allowedTools is variadic and swallows what follows it, so it goes last. The prompt and the
+  // loop context are on stdin, never in argv: every local user can read argv (ps), the argv
+  // size limit breaks long prompts, and 2.1.x ignores --append-system-prompt on --resume.
   if (options.allowedTools.length > 0) args.push('--allowedTools', ...options.allowedTools);
-  return { cmd, args, stdin: options.prompt };
+  return { cmd, args, stdin: appendLoopContext(options.prompt, options.loopContext) };
 }
 
 /**

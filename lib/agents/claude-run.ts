@@ -56,7 +56,7 @@ export function startClaudeRun(options: ClaudeRunOptions): ClaudeRunHandle {
     }
   };
 
-  const process = startAgentProcess({ ...options, onStdout });
+  const process = startAgentProcess({ ...options, jsonOutput: options.outputFormat === 'json', onStdout });
   const result = process.done.then((raw): ClaudeRunResult => {
     let summary: AgentResultSummary;
     if (options.outputFormat === 'text') {

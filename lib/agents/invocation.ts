@@ -17,6 +17,7 @@ export interface InvocationOptions {
   effort?: string;
   allowedTools: string[];
   resumeSessionId?: string;
+  /** Ralph's per-loop context, sent on stdin after the prompt (already redacted). */
   loopContext?: string;
 }
 

@@ -1,14 +1,15 @@
-// Runs one agent process: prompt on stdin, stdout kept whole in the output log and handed to a
-// line callback as it arrives, stderr in its own file, and a wall-clock timeout that kills the
-// whole process tree (SIGTERM, then SIGKILL after a grace period).
+// Runs one agent process: prompt on stdin, stdout kept whole in the output log (redacted) and
+// handed to a line callback as it arrives, stderr in its own file, and a wall-clock timeout that
+// kills the whole process tree (SIGTERM, then SIGKILL after a grace period).
 
-import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { Redactor } from '../core/redaction.js';
 import type { Clock } from '../platform/clock.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { stopProcessTree, waitForProcessTree } from '../platform/terminate.js';
 import type { AgentInvocation, AgentRunKind } from './invocation.js';
+import { openTranscriptLog } from './redacting-log.js';
 
 export interface RunAgentOptions {
   invocation: AgentInvocation;
@@ -26,6 +27,10 @@ export interface RunAgentOptions {
   pipeDrainMs?: number;
   /** Called with the agent's pid, which is also its process group id, once it is spawned. */
   onSpawn?: (pid: number) => void;
+  /** Masks secrets in the output and stderr logs (the callbacks still see the raw output). */
+  redact?: Redactor;
+  /** stdout is stream-json (its log then follows the stream mid-line too). */
+  jsonOutput?: boolean;
 }
 
 export interface RawAgentRun {
@@ -65,12 +70,8 @@ export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
 
   const done = (async (): Promise<RawAgentRun> => {
     await mkdir(dirname(options.outputLogPath), { recursive: true });
-    // The raw transcript may hold whatever the agent read or printed: owner-only, like session files.
-    const out = createWriteStream(options.outputLogPath, { mode: 0o600 });
-    const err = createWriteStream(options.stderrLogPath, { mode: 0o600 });
-    // A failed log write (disk full) must not crash the run with an unhandled 'error' event:
-    // the output is still read from the pipe, and the next state write reports the problem.
-    for (const stream of [out, err]) stream.on('error', () => undefined);
+    const out = openTranscriptLog(options.outputLogPath, options.redact, { json: options.jsonOutput });
+    const err = openTranscriptLog(options.stderrLogPath, options.redact);
     let stderrTail = '';
     let spawnError: NodeJS.ErrnoException | undefined;
 
@@ -102,7 +103,7 @@ export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
     const { code, signal, pipesHeldOpen } = await waitForProcessTree(proc, processRunner, options.pipeDrainMs);
     clearTimeout(termTimer);
     cancelKill?.();
-    await Promise.all([closeStream(out), closeStream(err)]);
+    await Promise.all([out.close(), err.close()]);
 
     const kind: AgentRunKind =
       stopReason === 'timeout' ? 'timed-out' : stopReason === 'interrupt' ? 'interrupted' : code === 0 ? 'completed' : 'failed';
@@ -116,8 +117,4 @@ export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
       else pendingInterrupt = true;
     },
   };
-}
-
-function closeStream(stream: WriteStream): Promise<void> {
-  return new Promise((resolve) => stream.end(resolve));
 }

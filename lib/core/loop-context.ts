@@ -1,7 +1,10 @@
-// The context appended to the agent's system prompt each loop (reference §4.5): the Bash
-// tool's one-line prefix, then, unlike the Bash tool's 500-character cut, the things the agent
-// must not miss: the open fix_plan.md items when it claimed completion too early, and any
-// extra sections (failing tests, …), within a fixed budget. Pure.
+// The context ralph gives the agent each loop (reference §4.5): the Bash tool's one-line
+// prefix, then, unlike the Bash tool's 500-character cut, the things the agent must not miss:
+// the open fix_plan.md items when it claimed completion too early, and any extra sections
+// (failing tests, …), within a fixed budget. Unlike the Bash tool, which passed it as
+// --append-system-prompt, it goes on stdin after the prompt (appendLoopContext): argv is
+// readable by every local user, and Claude CLI 2.1.x ignores a new --append-system-prompt on a
+// resumed session (it reuses the system prompt of the session's first request). Pure.
 
 import type { PlanView } from './fix-plan.js';
 import type { ResponseAnalysis } from './response-analysis.js';
@@ -30,6 +33,17 @@ export interface LoopContextOptions {
   openItemsConflict?: { openItems: string[]; count?: number; limit?: number };
   /** More sections, most important first; cut to fit the budget. */
   extraSections?: string[];
+}
+
+/** The line that opens the loop context after the prompt on stdin. */
+export const LOOP_CONTEXT_HEADING = '## Ralph loop context';
+
+/** The prompt as the agent reads it: PROMPT.md, then the loop context in its own section. */
+export function appendLoopContext(prompt: string, context: string | undefined): string {
+  if (!context || context.trim() === '') return prompt;
+  // The prompt stays byte for byte; the section starts after a blank line.
+  const gap = prompt.endsWith('\n') ? '\n' : '\n\n';
+  return `${prompt}${gap}---\n${LOOP_CONTEXT_HEADING}\n\n${context}\n`;
 }
 
 export function buildLoopContext(options: LoopContextOptions): string {

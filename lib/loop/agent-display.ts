@@ -2,12 +2,15 @@
 // otherwise a one-line spinner with elapsed time and the last tool on a TTY (nothing extra when
 // not a TTY: log lines only). The rendered stream always goes to .ralph/live.log, which the
 // tmux "Claude Output" pane follows, and progress.json is kept current for the monitor.
+// Agent text is redacted and stripped of terminal control sequences before it goes anywhere;
+// live.log is owner-only like the other transcripts.
 
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, writeFileSync } from 'node:fs';
 import { renderLiveLine, summarizeToolInput, asRecord, type StreamMessage } from '../agents/stream-json.js';
+import type { Redactor } from '../core/redaction.js';
+import { stripTerminalControls } from '../core/terminal-text.js';
 import type { Clock } from '../platform/clock.js';
 import type { Output } from '../platform/deps.js';
-import { redactSecrets } from '../platform/logger.js';
 import type { RalphPaths } from '../state/paths.js';
 import { formatLocalDateTime } from '../state/timestamps.js';
 import type { StatusWriter } from './status-writer.js';
@@ -22,8 +25,8 @@ export interface AgentDisplayOptions {
   live: boolean;
   showToolArgs: boolean;
   status: StatusWriter;
-  /** Whose secret values are masked in everything shown or written (as in ralph.log). */
-  env?: NodeJS.ProcessEnv;
+  /** Masks secrets in everything shown or written (the run's redactor, as for ralph.log). */
+  redact: Redactor;
 }
 
 export class AgentDisplay {
@@ -40,7 +43,9 @@ export class AgentDisplay {
     this.startedAt = clock.now();
     this.lastTool = '';
     this.lastProgressAt = 0;
-    writeFileSync(paths.liveLog, `=== Loop #${loop} - ${formatLocalDateTime(clock.now())} ===\n`);
+    writeFileSync(paths.liveLog, `=== Loop #${loop} - ${formatLocalDateTime(clock.now())} ===\n`, { mode: 0o600 });
+    // The mode above applies only when the file is new; an older live.log may be world-readable.
+    chmodSync(paths.liveLog, 0o600);
     this.options.status.progress({ status: 'executing', indicator: SPINNER[0], elapsedSeconds: 0, lastOutput: '' });
     if (!this.options.live && this.options.stdout.isTTY) {
       this.ticker = setInterval(() => this.drawSpinner(), 1000);
@@ -77,7 +82,7 @@ export class AgentDisplay {
   }
 
   private redact(text: string): string {
-    return text ? redactSecrets(text, this.options.env ?? {}) : text;
+    return text ? this.options.redact(stripTerminalControls(text)) : text;
   }
 
   stop(): void {

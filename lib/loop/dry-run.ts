@@ -1,4 +1,4 @@
-// --dry-run: show exactly what one loop would run — the argv, the appended context and the
+// --dry-run: show exactly what one loop would run — the argv, the loop context and the
 // settings that shape it — without starting the agent or counting a call.
 
 import { appendFileSync, readFileSync } from 'node:fs';
@@ -29,7 +29,7 @@ export function describeDryRun(rt: LoopRuntime, loop: number): void {
   const lines = [
     `[DRY RUN] Loop #${loop} would execute:`,
     `  ${[invocation.cmd, ...invocation.args].map(quoteForDisplay).join(' ')}`,
-    `  stdin: ${rt.promptFile} (${prompt.length} chars)`,
+    `  stdin: ${rt.promptFile} (${prompt.length} chars), then the loop context (${invocation.stdin.length} chars in all)`,
     `  context: ${context}`,
     `  timeout: ${config.CLAUDE_TIMEOUT_MINUTES}m, output: ${config.CLAUDE_OUTPUT_FORMAT}, calls/hour: ${config.MAX_CALLS_PER_HOUR}, session continuity: ${config.SESSION_CONTINUITY}`,
     `  plan: ${relative(rt.paths.projectDir, rt.paths.fixPlan)}: ${plan ? `${describePlanProgress(plan)}, ${plan.blocking.open} remaining` : 'not found'}`,
@@ -37,7 +37,7 @@ export function describeDryRun(rt: LoopRuntime, loop: number): void {
   ];
   deps.stdout.write(`${lines.join('\n')}\n`);
   // The live-output pane of `ralph --monitor` shows it too.
-  appendFileSync(rt.paths.liveLog, `${lines.join('\n')}\n`);
+  appendFileSync(rt.paths.liveLog, `${lines.join('\n')}\n`, { mode: 0o600 });
 }
 
 function quoteForDisplay(arg: string): string {

@@ -8,8 +8,8 @@ import { formatPermissionHalt } from '../core/breaker-messages.js';
 import { emptyExitSignals } from '../core/exit-signals.js';
 import { evaluateExitGate, nextConflictCount, type ExitGateResult } from '../core/exit-gate.js';
 import type { ResponseAnalysis } from '../core/response-analysis.js';
+import { stripTerminalControls } from '../core/terminal-text.js';
 import { EXIT } from '../errors.js';
-import { redactSecrets } from '../platform/logger.js';
 import { readPlanFile } from '../state/plan-file.js';
 import { loadExitSignals, loadResponseAnalysis } from '../state/store.js';
 import { resetSession } from './agent-session.js';
@@ -44,8 +44,9 @@ export function exitFromGate(rt: LoopRuntime, gate: Extract<ExitGateResult, { ki
     const denials = lastDenials(rt);
     const { actionable } = classifyPermissionDenials(denials, allowed);
     const suggestion = suggestAllowedTools(allowed, actionable.length > 0 ? actionable : denials);
-    // The box quotes the denied commands, which may carry a token: mask it as the logger does.
-    deps.stderr.write(redactSecrets(`${formatPermissionHalt(actionable.length > 0 ? actionable : denials, suggestion).join('\n')}\n`, deps.env));
+    // The box quotes the denied commands, which may carry a token or escape sequences: clean it
+    // as the logger does.
+    deps.stderr.write(deps.redact(stripTerminalControls(`${formatPermissionHalt(actionable.length > 0 ? actionable : denials, suggestion).join('\n')}\n`)));
     resetSession(paths, 'permission_denied', rt.loopCount, rt.state);
     return stopRun(EXIT.halted, 'halted', 'permission_denied', 'permission_denied',
       `Permission denied: ${analysis.analysis.denied_commands.join(', ')}. Add to .ralphrc: ${suggestion.line}`);

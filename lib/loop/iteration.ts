@@ -14,6 +14,7 @@ import { updateExitSignals } from '../core/exit-signals.js';
 import { buildLoopContext } from '../core/loop-context.js';
 import { addTokens } from '../core/rate-window.js';
 import { analyzeResponse, type ResponseAnalysis } from '../core/response-analysis.js';
+import { redactDeep } from '../core/redaction.js';
 import { recordLoopSpend } from '../core/spend.js';
 import { readProcessStartTime } from '../platform/process-group.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
@@ -94,7 +95,7 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, resumeSessionId: stri
     loopContext: buildContext(rt, loop),
   });
   if (config.RALPH_VERBOSE) {
-    deps.logger.debug(`Claude argv (${invocation.args.length + 1} args): ${[invocation.cmd, ...invocation.args].join(' ')} <prompt on stdin: ${invocation.stdin.length} chars>`);
+    deps.logger.debug(`Claude argv (${invocation.args.length + 1} args): ${[invocation.cmd, ...invocation.args].join(' ')} <prompt and loop context on stdin: ${invocation.stdin.length} chars>`);
   }
   const now = new Date(deps.clock.now());
   const outputLogPath = uniquePath(join(paths.logsDir, agentOutputLogName(now)));
@@ -112,6 +113,7 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, resumeSessionId: stri
     stderrLogPath: uniquePath(join(paths.logsDir, agentStderrLogName(now))),
     processRunner: deps.processRunner,
     clock: deps.clock,
+    redact: deps.redact,
     onMessage: (message) => rt.display.message(message),
     onText: (text) => rt.display.text(text),
     onSpawn: (pid) => rt.agentGroup.recordAgent({ pgid: pid, startTime: readProcessStartTime(pid) }),
@@ -173,7 +175,8 @@ function buildContext(rt: LoopRuntime, loop: number): string {
   const plan = readPlanFile(rt.paths.fixPlan, rt.config.OPTIONAL_SECTIONS);
   const previous = loadResponseAnalysis(rt.paths, rt.state);
   const breaker = existsSync(rt.paths.circuitBreakerState) ? loadBreaker(rt.paths, rt.state).state : null;
-  return buildLoopContext({
+  // The context quotes the agent's previous result and test output: no secret goes back in.
+  return rt.deps.redact(buildLoopContext({
     loop,
     plan,
     files: movedControlFiles(rt.paths),
@@ -181,7 +184,7 @@ function buildContext(rt: LoopRuntime, loop: number): string {
     previousAnalysis: previous.status === 'ok' ? (previous.value as unknown as ResponseAnalysis) : null,
     openItemsConflict: rt.lastConflict,
     extraSections: [verificationContextSection(rt.verify, VERIFICATION_CONTEXT_CHARS), rt.resumeContext ?? ''],
-  });
+  }));
 }
 
 function recordOutcome(
@@ -201,7 +204,9 @@ function recordOutcome(
 
   let analysis: ResponseAnalysis | null = null;
   if (analysable) {
-    analysis = analyzeResponse({
+    // Redacted once, here: the analysis is saved, logged, put in metrics, the run record and
+    // the next loop's context; the decisions below read only its flags and counts.
+    analysis = redactDeep(analyzeResponse({
       agent: s,
       loopNumber: loop,
       filesChanged: filesChanged.length,
@@ -209,7 +214,7 @@ function recordOutcome(
       allowedTools: splitAllowedTools(config.ALLOWED_TOOLS),
       outputFile: relative(paths.projectDir, run.outputLogPath),
       now: new Date(now),
-    });
+    }), deps.redact);
     saveResponseAnalysis(paths, analysis as unknown as ResponseAnalysisFile);
     const signals = loadExitSignals(paths, rt.state).value;
     saveExitSignals(paths, { ...updateExitSignals(signals, analysis, loop) });

@@ -4,9 +4,9 @@
 // are the Bash tool's (`Ralph - Complete`, `Ralph - Circuit Breaker`, …); the command is
 // `osascript` on macOS, `notify-send` elsewhere, else a terminal bell.
 
+import { createRedactor, type Redactor } from '../core/redaction.js';
 import { findExecutable } from '../platform/find-executable.js';
 import type { Logger, Output } from '../platform/deps.js';
-import { redactSecrets } from '../platform/logger.js';
 import type { ProcessRunner } from '../platform/process.js';
 import type { LoopEventMap, LoopEvents } from './events.js';
 
@@ -17,6 +17,8 @@ export interface Notification {
 
 export interface NotificationOptions {
   env: NodeJS.ProcessEnv;
+  /** The run's redactor (default: one built from `env`). */
+  redact?: Redactor;
   processRunner: ProcessRunner;
   logger: Logger;
   stderr: Output;
@@ -41,10 +43,11 @@ export function attachNotifications(events: LoopEvents, options: NotificationOpt
   const pending = new Set<Promise<void>>();
   const platform = options.platform ?? process.platform;
   let failing = false;
+  const redact = options.redact ?? createRedactor(options.env);
   const send = (notification: Notification | undefined) => {
     if (!notification) return;
     try {
-      const clean = sanitize(notification, options.env);
+      const clean = sanitize(notification, redact);
       const command = chooseNotifier(clean, { platform, hasCommand: (name) => findExecutable(name, options.env) !== undefined });
       options.logger.debug(`Notification: ${clean.title}: ${clean.message}`);
       if ('bell' in command) {
@@ -114,9 +117,9 @@ export function appleScriptString(text: string): string {
   return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
-function sanitize(n: Notification, env: NodeJS.ProcessEnv): Notification {
+function sanitize(n: Notification, redact: Redactor): Notification {
   // eslint-disable-next-line no-control-regex
-  const clean = (text: string) => redactSecrets(text, env).replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  const clean = (text: string) => redact(text).replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
   const message = clean(n.message);
   return { title: clean(n.title), message: message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}…` : message };
 }

@@ -21,6 +21,7 @@ import { stopOrphanedAgent } from './orphaned-agent.js';
 import { runLoop } from './run-loop.js';
 import type { LoopRuntime } from './runtime.js';
 import {
+  assertNoSandboxRequested,
   assertNotLegacyLayout,
   assertPromptExists,
   findAgentCommand,
@@ -53,6 +54,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
 
   const loaded = loadProjectConfig(options);
   const { config } = loaded;
+  assertNoSandboxRequested(config.SANDBOX_PROVIDER, loaded.sources.SANDBOX_PROVIDER);
   // PROMPT_FILE, FIX_PLAN_FILE and AGENT_FILE resolved once: every step reads these paths.
   const paths = projectPaths(projectDir, config);
   const promptFile = paths.prompt;
@@ -70,7 +72,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   const state: StateReadOptions = { logger: deps.logger, clock: deps.clock };
   const events = options.events ?? new LoopEvents();
   const notifications = config.ENABLE_NOTIFICATIONS
-    ? attachNotifications(events, { env: deps.env, processRunner: deps.processRunner, logger: deps.logger, stderr: deps.stderr })
+    ? attachNotifications(events, { env: deps.env, redact: deps.redact, processRunner: deps.processRunner, logger: deps.logger, stderr: deps.stderr })
     : undefined;
   const now = deps.clock.now();
   const status = new StatusWriter({
@@ -90,7 +92,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     agentCommand: agent,
     promptFile,
     status,
-    display: new AgentDisplay({ paths, clock: deps.clock, stdout: deps.stdout, live: config.LIVE_OUTPUT, showToolArgs: config.LIVE_SHOW_TOOL_ARGS, status, env: deps.env }),
+    display: new AgentDisplay({ paths, clock: deps.clock, stdout: deps.stdout, live: config.LIVE_OUTPUT, showToolArgs: config.LIVE_SHOW_TOOL_ARGS, status, redact: deps.redact }),
     events,
     stop: undefined as never,
     agentGroup: lock,
@@ -121,6 +123,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     saveRunState(paths, rt.run);
     initRalphSession(paths, state);
     deps.logger.info(describeVerificationSetup(rt.verification));
+    if (rt.verification.agentMdWarning) deps.logger.warn(rt.verification.agentMdWarning);
     openSessionRecord(rt, options.fresh ?? false);
     const result = await runLoop(rt);
     if (result.message) {

@@ -5,7 +5,6 @@
 // on disk, and the next `ralph` goes on from the loop after it. A dry run keeps no record.
 
 import { failingCount, initialSameFailures, sameFailuresTripped } from '../core/verification.js';
-import { redactSecrets } from '../platform/logger.js';
 import { readPlanFile } from '../state/plan-file.js';
 import { RunRecorder } from '../session-record/run-recorder.js';
 import { trackerFromSummary } from '../verify/verification-tracker.js';
@@ -33,7 +32,7 @@ export function openSessionRecord(rt: LoopRuntime, fresh: boolean): void {
     state: rt.state,
     logger: rt.deps.logger,
     saveEachChange: false,
-    redact: (text) => redactSecrets(text, rt.deps.env),
+    redact: rt.deps.redact,
   });
   rt.recorder = recorder;
   rt.loopCount = recorder.firstLoop - 1;

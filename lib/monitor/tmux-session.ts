@@ -75,7 +75,7 @@ export async function launchMonitorSession(options: MonitorSessionOptions): Prom
 
   const paths = ralphPaths(options.projectDir);
   // The output pane tails live.log; give it something to show until the first loop writes.
-  if (existsSync(paths.ralphDir)) writeFileSync(paths.liveLog, `${LIVE_LOG_PLACEHOLDER}\n`);
+  if (existsSync(paths.ralphDir)) writeFileSync(paths.liveLog, `${LIVE_LOG_PLACEHOLDER}\n`, { mode: 0o600 });
 
   const loopEnv = selectLoopEnv(options.env);
   const envDir = mkdtempSync(join(tmpdir(), 'ralph-monitor-'));

@@ -1,7 +1,9 @@
 // Builds the real Deps once, in the CLI layer: the system clock, real processes, the process
-// environment, and a logger writing to stderr and the project's ralph.log.
+// environment, the secret redactor (built once, from that environment), and a logger writing
+// to stderr and the project's ralph.log.
 
 import { homedir } from 'node:os';
+import { createRedactor } from '../core/redaction.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Deps, Output } from './deps.js';
 import { createLogger } from './logger.js';
@@ -33,14 +35,16 @@ export function createDeps(options: CreateDepsOptions): Deps {
   const clock = options.clock ?? systemClock;
   const env = options.env ?? process.env;
   const stderr = processOutput(process.stderr);
+  const redact = createRedactor(env);
   return {
     clock,
     env,
     cwd: options.cwd,
     homeDir: homedir(),
     processRunner: nodeProcessRunner,
-    logger: createLogger({ logFile: options.logFile, stderr, env, clock, verbose: options.verbose }),
+    logger: createLogger({ logFile: options.logFile, stderr, env, redact, clock, verbose: options.verbose }),
     stdout: processOutput(process.stdout),
     stderr,
+    redact,
   };
 }

@@ -2,6 +2,7 @@
 // (createDeps in lib/platform/create-deps.ts) and passed down. Tests build their own with
 // a fake clock, a captured logger and a real process runner pointed at fake executables.
 
+import type { Redactor } from '../core/redaction.js';
 import type { Clock } from './clock.js';
 import type { ProcessRunner } from './process.js';
 
@@ -32,4 +33,6 @@ export interface Deps {
   logger: Logger;
   stdout: Output;
   stderr: Output;
+  /** Masks secrets (env values named like secrets, token shapes) in anything written or shown. */
+  redact: Redactor;
 }

@@ -1,10 +1,14 @@
 // The loop's logger, in the Bash tool's `log_status` format: `[YYYY-MM-DD HH:MM:SS] [LEVEL] msg`
 // (local time) to stderr, coloured on a TTY, and uncoloured to .ralph/logs/ralph.log, which is
-// rotated at 10 MiB keeping 4 old files. Secrets are masked on every line before it goes anywhere.
+// rotated at 10 MiB keeping 4 old files. Secrets are masked on every line before it goes anywhere,
+// and terminal control sequences in it (a message may quote the agent) are removed before the
+// logger adds its own colour.
 
 import { appendFileSync, existsSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Clock } from './clock.js';
+import { createRedactor, type Redactor } from '../core/redaction.js';
+import { stripTerminalControls } from '../core/terminal-text.js';
 import type { Logger, LogLevel, Output } from './deps.js';
 
 export interface LoggerOptions {
@@ -12,6 +16,8 @@ export interface LoggerOptions {
   logFile?: string;
   stderr: Pick<Output, 'write' | 'isTTY'>;
   env: NodeJS.ProcessEnv;
+  /** The run's redactor (default: one built from `env`). */
+  redact?: Redactor;
   clock: Clock;
   /** Drop lines below this level (DEBUG < INFO = SUCCESS = LOOP < WARN < ERROR). Default INFO. */
   minLevel?: LogLevel;
@@ -38,14 +44,14 @@ export const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
 export const LOG_ROTATE_KEEP = 4;
 
 export function createLogger(options: LoggerOptions): Logger {
-  const redact = createRedactor(options.env);
+  const redact = options.redact ?? createRedactor(options.env);
   const colour = options.stderr.isTTY && !options.env.NO_COLOR;
   const minRank = RANK[options.minLevel ?? 'INFO'];
   const maxBytes = options.maxLogBytes ?? LOG_ROTATE_BYTES;
 
   function log(level: LogLevel, message: string): void {
     if (level === 'DEBUG' ? !options.verbose : RANK[level] < minRank) return;
-    const line = redact(`[${formatLogTime(options.clock.now())}] [${level}] ${message}`);
+    const line = redact(`[${formatLogTime(options.clock.now())}] [${level}] ${stripTerminalControls(message)}`);
     const tint = colour ? COLOUR[level] : '';
     options.stderr.write(tint ? `${tint}${line}${RESET}\n` : `${line}\n`);
     if (options.logFile) appendToLogFile(options.logFile, `${line}\n`, maxBytes);
@@ -108,34 +114,6 @@ export function rotateLogIfNeeded(path: string, maxBytes = LOG_ROTATE_BYTES, kee
   }
   renameSync(path, `${path}.1`);
   return true;
-}
-
-const SECRET_ENV_KEYS = ['ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN', 'GITHUB_TOKEN', 'GH_TOKEN'];
-const SECRET_PATTERNS = [
-  /sk-ant-[A-Za-z0-9_-]+/g,
-  /ghp_[A-Za-z0-9]+/g,
-  /github_pat_[A-Za-z0-9_]+/g,
-];
-const BEARER = /\b(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi;
-// Shorter values ("1", "x") would mask ordinary words; real keys and tokens are far longer.
-const MIN_SECRET_LENGTH = 8;
-export const REDACTED = '[REDACTED]';
-
-/** Masks secret values from `env` and well-known token shapes in `text`. */
-export function redactSecrets(text: string, env: NodeJS.ProcessEnv = {}): string {
-  return createRedactor(env)(text);
-}
-
-function createRedactor(env: NodeJS.ProcessEnv): (text: string) => string {
-  const values = SECRET_ENV_KEYS.map((key) => env[key]?.trim())
-    .filter((v): v is string => v !== undefined && v.length >= MIN_SECRET_LENGTH)
-    .sort((a, b) => b.length - a.length);
-  return (text) => {
-    let out = text;
-    for (const value of values) out = out.split(value).join(REDACTED);
-    for (const pattern of SECRET_PATTERNS) out = out.replace(pattern, REDACTED);
-    return out.replace(BEARER, `$1${REDACTED}`);
-  };
 }
 
 function formatLogTime(ms: number): string {

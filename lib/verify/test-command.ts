@@ -1,18 +1,20 @@
-// Which command runs the project's tests, in order: TEST_COMMAND from the configuration, else
-// the command under a "Test" heading in .ralph/AGENT.md, else one detected from the project's
-// own files (package.json scripts.test, pytest configuration, Cargo.toml, go.mod). Placeholders
-// that ralph-enable writes when it found no command (`echo 'No test command configured'`,
+// Which command runs the project's tests: TEST_COMMAND from the configuration, else one detected
+// from the project's manifests (package.json scripts.test, pytest configuration, Cargo.toml,
+// go.mod). Never a command read from .ralph/AGENT.md: the agent edits that file, and an agent
+// limited to ALLOWED_TOOLS="Read" must not get a shell command run by rewriting it. AGENT.md's
+// test command is only compared with the gate's (agentMdTestCommandWarning). Placeholders that
+// ralph-enable writes when it found no command (`echo 'No test command configured'`,
 // `{{TEST_COMMAND}}`) are not test commands.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export type TestCommandSource = 'config' | 'agent-md' | 'detected';
+export type TestCommandSource = 'config' | 'detected';
 
 export interface ResolvedTestCommand {
   command: string;
   source: TestCommandSource;
-  /** Where it came from, for the log: `.ralphrc`, `.ralph/AGENT.md`, `package.json`, … */
+  /** Where it came from, for the log: `.ralphrc`, `package.json scripts.test`, … */
   detail: string;
 }
 
@@ -22,8 +24,6 @@ export interface ResolveTestCommandOptions {
   configured: string;
   /** Where the configured value came from, for the log (default `.ralphrc`). */
   configuredFrom?: string;
-  /** .ralph/AGENT.md (default `<projectDir>/.ralph/AGENT.md`). */
-  agentMdPath?: string;
 }
 
 export function resolveTestCommand(options: ResolveTestCommandOptions): ResolvedTestCommand | null {
@@ -31,10 +31,25 @@ export function resolveTestCommand(options: ResolveTestCommandOptions): Resolved
   if (configured !== '' && !isPlaceholderCommand(configured)) {
     return { command: configured, source: 'config', detail: options.configuredFrom ?? '.ralphrc' };
   }
-  const agentMd = readText(options.agentMdPath ?? join(options.projectDir, '.ralph', 'AGENT.md'));
-  const fromAgentMd = agentMd === undefined ? null : findAgentMdTestCommand(agentMd);
-  if (fromAgentMd) return { command: fromAgentMd, source: 'agent-md', detail: '.ralph/AGENT.md' };
   return detectTestCommand(options.projectDir);
+}
+
+const MAX_QUOTED_COMMAND = 200;
+
+/**
+ * The warning when AGENT.md (AGENT_FILE) names a test command other than the one the gate runs, or
+ * null. The command is quoted for the user to see, never run.
+ */
+export function agentMdTestCommandWarning(agentMdPath: string, gate: ResolvedTestCommand | null): string | null {
+  const markdown = readText(agentMdPath);
+  const named = markdown === undefined ? null : findAgentMdTestCommand(markdown);
+  if (!named || named === gate?.command) return null;
+  const quoted = named.length > MAX_QUOTED_COMMAND ? `${named.slice(0, MAX_QUOTED_COMMAND - 1)}…` : named;
+  const gateSays = gate ? `the gate runs \`${gate.command}\` (from ${gate.detail})` : 'the gate has no test command';
+  return (
+    `.ralph/AGENT.md names the test command \`${quoted}\`, which ralph does not run: ${gateSays}. ` +
+    'Ralph runs only TEST_COMMAND, QUALITY_GATES or a command detected from the project manifests; set TEST_COMMAND in .ralphrc to use it'
+  );
 }
 
 /** Something a template writes when it knows no command; running it would prove nothing. */

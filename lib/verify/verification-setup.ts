@@ -1,12 +1,14 @@
-// What the gate will run for this project, decided once at startup from the configuration:
-// the test command (TEST_COMMAND, AGENT.md, detection), the QUALITY_GATES list, the time limit,
-// and whether completion must wait for the gate (VERIFY_BEFORE_EXIT, when there is anything
-// to run).
+// What the gate will run for this project, decided once at run start from the configuration:
+// the test command (TEST_COMMAND, else detected from the manifests — read once here, so an agent
+// editing package.json mid-run does not change what runs), the QUALITY_GATES list, the time
+// limit, and whether completion must wait for the gate (VERIFY_BEFORE_EXIT, when there is
+// anything to run). A different test command in AGENT.md (AGENT_FILE) is reported, never run.
 
+import { join } from 'node:path';
 import type { RalphConfig } from '../config/schema.js';
 import { splitCommandList } from './command-line.js';
 import { gateCommands, type GateCommand } from './run-gate.js';
-import { resolveTestCommand, type ResolvedTestCommand } from './test-command.js';
+import { agentMdTestCommandWarning, resolveTestCommand, type ResolvedTestCommand } from './test-command.js';
 
 export interface VerificationSetup {
   test: ResolvedTestCommand | null;
@@ -15,12 +17,14 @@ export interface VerificationSetup {
   /** Completion waits for a passing gate. */
   requiredForExit: boolean;
   timeoutMs: number;
+  /** AGENT.md names another test command (told once at startup; it is not run). */
+  agentMdWarning: string | null;
 }
 
 export type VerificationConfig = Pick<RalphConfig, 'TEST_COMMAND' | 'QUALITY_GATES' | 'VERIFY_BEFORE_EXIT' | 'VERIFY_TIMEOUT_MINUTES'>;
 
 export function planVerification(config: VerificationConfig, projectDir: string, configuredFrom?: string, agentMdPath?: string): VerificationSetup {
-  const test = resolveTestCommand({ projectDir, configured: config.TEST_COMMAND, configuredFrom, agentMdPath });
+  const test = resolveTestCommand({ projectDir, configured: config.TEST_COMMAND, configuredFrom });
   const qualityGates = splitCommandList(config.QUALITY_GATES);
   const commands = gateCommands(test?.command, qualityGates);
   return {
@@ -29,6 +33,7 @@ export function planVerification(config: VerificationConfig, projectDir: string,
     commands,
     requiredForExit: config.VERIFY_BEFORE_EXIT && commands.length > 0,
     timeoutMs: config.VERIFY_TIMEOUT_MINUTES * 60_000,
+    agentMdWarning: agentMdTestCommandWarning(agentMdPath ?? join(projectDir, '.ralph', 'AGENT.md'), test),
   };
 }
 

@@ -7,6 +7,7 @@ import { runProject } from '../../lib/loop/run-project.js';
 import type { Clock } from '../../lib/platform/clock.js';
 import type { Deps } from '../../lib/platform/deps.js';
 import { createMemoryLogger, type LogEntry } from '../../lib/platform/logger.js';
+import { createRedactor } from '../../lib/core/redaction.js';
 import { nodeProcessRunner } from '../../lib/platform/process.js';
 import { fakeClock } from '../helpers/fake-clock.js';
 import { captureOutput } from '../helpers/loop-harness.js';
@@ -38,6 +39,7 @@ export async function runInProcess(projectDir: string, agent: FastAgent, options
     logger,
     stdout: captureOutput(),
     stderr,
+    redact: createRedactor(env),
   };
   const signals = Object.assign(new EventEmitter(), { exit: () => undefined });
   try {

@@ -10,6 +10,7 @@ import { runProject } from '../../lib/loop/run-project.js';
 import type { Clock } from '../../lib/platform/clock.js';
 import type { Deps, Output } from '../../lib/platform/deps.js';
 import { createMemoryLogger } from '../../lib/platform/logger.js';
+import { createRedactor } from '../../lib/core/redaction.js';
 import { nodeProcessRunner } from '../../lib/platform/process.js';
 import { fakeClock } from './fake-clock.js';
 import { withFakeClaude, type FakeClaude, type FakeScenario } from './fake-claude.js';
@@ -84,15 +85,17 @@ export function loopProject(scenario: FakeScenario, options: LoopProjectOptions 
       const stdout = captureOutput();
       const stderr = captureOutput();
       const logger = createMemoryLogger();
+      const env = { ...process.env, ...GIT_TEST_ENV, ...fake.env, ...options.env, ...runOptions.env };
       const deps: Deps = {
         clock,
-        env: { ...process.env, ...GIT_TEST_ENV, ...fake.env, ...options.env, ...runOptions.env },
+        env,
         cwd: project.dir,
         homeDir: project.dir,
         processRunner: nodeProcessRunner,
         logger,
         stdout,
         stderr,
+        redact: createRedactor(env),
       };
       try {
         const exitCode = await runProject({ projectDir: project.dir, flags, deps, signals: signals as never, events: runOptions.events });

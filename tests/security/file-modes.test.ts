@@ -1,6 +1,7 @@
 // Files that may hold secrets get the modes DESIGN.md §7 names, exactly, whatever the umask:
 // `.ralph/.claude_session_id` (a resumable session) and the `.ralphrc` the generators write
-// (ralph-enable-ci, ralph-setup, ralph-import) are 0600, and so are the raw agent transcripts.
+// (ralph-enable-ci, ralph-setup, ralph-import) are 0600, and so are the raw agent transcripts
+// and live.log.
 
 import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
@@ -60,6 +61,17 @@ describe('modes of files that may hold secrets', () => {
     expect(logs.length).toBeGreaterThanOrEqual(4);
     for (const log of logs) expect(modeOf(p.path(`.ralph/logs/${log}`)), log).toBe('600');
     expect(modeOf(p.path('.ralph/.response_analysis'))).toBe('600');
+  }, 60_000);
+
+  it('live.log (the rendered agent output) is 0600 after a loop, even when it was 0644 before', async () => {
+    const p: TmpProject = track(tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC, '.ralph/fix_plan.md': '- [ ] go\n' }), { git: true }));
+    writeFileSync(p.path('.ralph/live.log'), 'an older run\n');
+    chmodSync(p.path('.ralph/live.log'), 0o644);
+    const f: FakeClaude = track(withFakeClaude({ calls: [{ writeFiles: { 'a.txt': 'a' }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } }] }));
+    const r = await runWithOpenUmask('ralph', ['--max-loops', '1'], p.dir, f.env);
+    expect(r.code, r.stderr).toBe(3);
+    expect(readFileSync(p.path('.ralph/live.log'), 'utf8')).toMatch(/^=== Loop #1 - /);
+    expect(modeOf(p.path('.ralph/live.log'))).toBe('600');
   }, 60_000);
 
   it('ralph-enable-ci writes .ralphrc 0600', async () => {

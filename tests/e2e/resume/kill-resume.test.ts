@@ -10,7 +10,7 @@ import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { isProcessRunning } from '../../helpers/process-state.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
-import { appendedContext, readRunRecords } from '../../integration/verify-loop/verify-loop-fixture.js';
+import { loopContextIn, readRunRecords } from '../../integration/verify-loop/verify-loop-fixture.js';
 
 const PLAN = '# Fix Plan\n- [ ] one\n- [ ] two\n- [ ] three\n';
 const work = (n: number): FakeCallScript => ({
@@ -88,7 +88,7 @@ describe('ralph after kill -9', () => {
 
     const runs = fake.runs();
     expect(runs).toHaveLength(4);
-    const context = appendedContext(runs[3]!.argv);
+    const context = loopContextIn(runs[3]!.stdin);
     expect(context).toMatch(/^Loop #3\./);
     expect(context).toContain(`Earlier attempts in this run (${before.run_id}), oldest first:`);
 
@@ -110,7 +110,7 @@ describe('ralph after kill -9', () => {
     expect(result.code).toBe(0);
     const runs = fake.runs();
     expect(runs).toHaveLength(4);
-    expect(appendedContext(runs[3]!.argv)).toMatch(/^Loop #1\./);
+    expect(loopContextIn(runs[3]!.stdin)).toMatch(/^Loop #1\./);
 
     const records = readRunRecords(project.dir);
     expect(records).toHaveLength(2);

@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loopProject, type LoopProject } from '../../helpers/loop-harness.js';
 import type { FakeScenario } from '../../helpers/fake-claude.js';
+import { loopContextIn } from '../verify-loop/verify-loop-fixture.js';
 
 const PLAN3 = '# Fix Plan\n- [ ] one\n- [ ] two\n- [ ] three\n';
 const status = (block: Record<string, string | boolean | number>) => ({ statusBlock: block });
@@ -78,11 +79,12 @@ describe('ralph loop exit reasons', () => {
     expect(runs).toHaveLength(3);
     expect(p.status()!.exit_reason).toBe('completion_conflict');
     for (const run of runs.slice(1)) {
-      const context = run.argv[run.argv.indexOf('--append-system-prompt') + 1]!;
+      const context = loopContextIn(run.stdin);
       expect(context).toContain('write the parser');
       expect(context).toContain('add tests');
     }
-    const first = runs[0]!.argv[runs[0]!.argv.indexOf('--append-system-prompt') + 1]!;
+    const first = loopContextIn(runs[0]!.stdin);
+    expect(first).toMatch(/^Loop #1\./);
     expect(first).not.toContain('write the parser');
   });
 

@@ -10,11 +10,12 @@ import { LoopEvents, type LoopEventMap } from '../../../lib/loop/events.js';
 import { runProject } from '../../../lib/loop/run-project.js';
 import type { Deps } from '../../../lib/platform/deps.js';
 import { createMemoryLogger } from '../../../lib/platform/logger.js';
+import { createRedactor } from '../../../lib/core/redaction.js';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
 import { captureOutput, FAST_LOOP_RC, loopProject, type LoopProject } from '../../helpers/loop-harness.js';
 import { GIT_TEST_ENV } from '../../helpers/tmp-project.js';
 import type { FakeScenario } from '../../helpers/fake-claude.js';
-import { appendedContext, readOnlyRunRecord, readRunRecords } from '../verify-loop/verify-loop-fixture.js';
+import { loopContextIn, readOnlyRunRecord, readRunRecords } from '../verify-loop/verify-loop-fixture.js';
 
 const FAKE_API_KEY = 'sk-ant-fake-test-key'; // what withFakeClaude puts in ANTHROPIC_API_KEY
 const PLAN = '# Fix Plan\n- [ ] one\n- [ ] two\n- [ ] three\n';
@@ -103,13 +104,13 @@ describe('session record kept by the loop', () => {
     );
     const runs = p.fake.runs();
     expect(runs).toHaveLength(4);
-    const resumedContext = appendedContext(runs[2]!.argv);
+    const resumedContext = loopContextIn(runs[2]!.stdin);
     expect(resumedContext).toMatch(/^Loop #2\./);
     expect(resumedContext).toContain(`Earlier attempts in this run (${interrupted.run_id}), oldest first:`);
     expect(resumedContext).toContain('- Loop 2: cut off');
     // Told once: the next loop's context no longer carries it.
-    expect(appendedContext(runs[3]!.argv)).toMatch(/^Loop #3\./);
-    expect(appendedContext(runs[3]!.argv)).not.toContain('Earlier attempts');
+    expect(loopContextIn(runs[3]!.stdin)).toMatch(/^Loop #3\./);
+    expect(loopContextIn(runs[3]!.stdin)).not.toContain('Earlier attempts');
 
     const record = readOnlyRunRecord(p.project.dir);
     expect(record.run_id).toBe(interrupted.run_id);
@@ -135,7 +136,7 @@ describe('session record kept by the loop', () => {
     expect(closed.status_history.at(-1)!.reason).toBe('superseded: ralph --fresh started a new run');
     expect(fresh.attempts.map((a) => a.loop)).toEqual([1, 2]);
     expect(fresh.status).toBe('converged');
-    expect(appendedContext(p.fake.runs()[2]!.argv)).toMatch(/^Loop #1\./);
+    expect(loopContextIn(p.fake.runs()[2]!.stdin)).toMatch(/^Loop #1\./);
     // The new run sorts after the old one even within the same second: it is the one shown.
     expect(collectStatus(p.project.dir).session_record).toMatchObject({ run_id: fresh.run_id });
   });
@@ -168,7 +169,7 @@ describe('session record kept by the loop', () => {
     expect(result.exitCode).toBe(3);
     expect(gates.map((g) => [g.loop, g.status, g.outcome])).toEqual([[2, 'passed', 'tests-passing']]);
     // Its context still told the agent about the failure known when it stopped.
-    expect(appendedContext(p.fake.runs()[2]!.argv)).toContain('Verification gate FAILED');
+    expect(loopContextIn(p.fake.runs()[2]!.stdin)).toContain('Verification gate FAILED');
     expect(readOnlyRunRecord(p.project.dir).attempts.at(-1)).toMatchObject({ loop: 2, state: 'finished', outcome: 'tests-passing' });
   });
 });
@@ -176,15 +177,17 @@ describe('session record kept by the loop', () => {
 /** `ralph --fresh` in process (the harness's run() has no --fresh). */
 async function runFresh(p: LoopProject): Promise<{ exitCode: number; logs: string[] }> {
   const logger = createMemoryLogger();
+  const env = { ...process.env, ...GIT_TEST_ENV, ...p.fake.env };
   const deps: Deps = {
     clock: p.clock,
-    env: { ...process.env, ...GIT_TEST_ENV, ...p.fake.env },
+    env,
     cwd: p.project.dir,
     homeDir: p.project.dir,
     processRunner: nodeProcessRunner,
     logger,
     stdout: captureOutput(),
     stderr: captureOutput(),
+    redact: createRedactor(env),
   };
   const exitCode = await runProject({ projectDir: p.project.dir, flags: {}, deps, fresh: true, signals: p.signals as never });
   return { exitCode, logs: logger.messages() };

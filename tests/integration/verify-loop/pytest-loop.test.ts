@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LoopEvents, type LoopEventMap } from '../../../lib/loop/events.js';
 import { loopProject, type LoopProject } from '../../helpers/loop-harness.js';
-import { appendedContext, fixtureFiles, readOnlyRunRecord } from './verify-loop-fixture.js';
+import { loopContextIn, fixtureFiles, readOnlyRunRecord } from './verify-loop-fixture.js';
 
 let current: LoopProject | undefined;
 afterEach(() => {
@@ -37,8 +37,8 @@ describe('the verification gate in the loop (pytest project)', () => {
       { loop: 1, status: 'failed', passed: 1, failed: 1, skipped: 1, durationMs: expect.any(Number), outcome: 'stuck', failing: ['tests.test_calc.test_add'] },
     ]);
     const [first, second] = p.fake.runs();
-    expect(appendedContext(first!.argv)).not.toContain('test_add');
-    expect(appendedContext(second!.argv)).toContain('- tests.test_calc.test_add: assert -1 == 3');
+    expect(loopContextIn(first!.stdin)).not.toContain('test_add');
+    expect(loopContextIn(second!.stdin)).toContain('- tests.test_calc.test_add: assert -1 == 3');
 
     const record = readOnlyRunRecord(p.project.dir);
     // A limit (exit 3) leaves the run active: the next `ralph` continues it.

@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runRecordSchema, type RunRecord } from '../../../lib/session-record/schema.js';
+import { LOOP_CONTEXT_HEADING } from '../../../lib/core/loop-context.js';
 
 export const REPO_VITEST = fileURLToPath(new URL('../../../node_modules/.bin/vitest', import.meta.url));
 
@@ -42,8 +43,9 @@ export function readOnlyRunRecord(projectDir: string): RunRecord {
   return records[0]!;
 }
 
-/** The context ralph appended to the system prompt of an agent call. */
-export function appendedContext(argv: string[]): string {
-  const at = argv.indexOf('--append-system-prompt');
-  return at < 0 ? '' : (argv[at + 1] ?? '');
+/** The loop context ralph sent after the prompt on an agent call's stdin ('' when none). */
+export function loopContextIn(stdin: string | undefined): string {
+  const marker = `\n---\n${LOOP_CONTEXT_HEADING}\n\n`;
+  const at = stdin?.lastIndexOf(marker) ?? -1;
+  return at < 0 ? '' : stdin!.slice(at + marker.length).replace(/\n$/, '');
 }

@@ -11,7 +11,7 @@ import { LoopEvents, type LoopEventMap } from '../../../lib/loop/events.js';
 import type { RunRecord } from '../../../lib/session-record/schema.js';
 import type { FakeScenario } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC, loopProject, type LoopProject } from '../../helpers/loop-harness.js';
-import { appendedContext, fixtureFiles, readOnlyRunRecord, REPO_VITEST } from './verify-loop-fixture.js';
+import { loopContextIn, fixtureFiles, readOnlyRunRecord, REPO_VITEST } from './verify-loop-fixture.js';
 
 const FIXTURE = fixtureFiles('ts-project');
 const SUM_FIXED = FIXTURE['sum.ts']!.replace('a - b', 'a + b');
@@ -66,10 +66,10 @@ describe('the verification gate in the loop (vitest project)', () => {
       [3, 'passed', 'tests-passing'],
     ]);
     expect(w.gates[0]).toMatchObject({ passed: 1, failed: 1, failing: [FAILING_TEST] });
-    // The failing test, by name and assertion, is in the next loops' --append-system-prompt.
-    expect(appendedContext(runs[0]!.argv)).not.toContain(FAILING_TEST);
+    // The failing test, by name and assertion, is in the next loops' context on stdin.
+    expect(loopContextIn(runs[0]!.stdin)).not.toContain(FAILING_TEST);
     for (const run of runs.slice(1)) {
-      expect(appendedContext(run.argv)).toContain(`- ${FAILING_TEST}: AssertionError: expected -1 to be 3`);
+      expect(loopContextIn(run.stdin)).toContain(`- ${FAILING_TEST}: AssertionError: expected -1 to be 3`);
     }
     // Loop 2 ticked the plan and said EXIT_SIGNAL: true, but the test still failed: no exit.
     expect(result.logs.some((l) => /Completion claimed \(\w+\) but 1 verification failure\(s\) remain; continuing/.test(l))).toBe(true);

@@ -16,9 +16,9 @@ describe('buildInvocation', () => {
       ['claude', '-p', '--output-format', 'stream-json', '--verbose', '--model', 'opus', '--effort', 'high'],
     ],
     [
-      'resume, context, then every allowed tool as its own element, last',
-      { ...base, resumeSessionId: SESSION, loopContext: 'Loop #2.', allowedTools: ['Read', 'Bash(git commit *)'] },
-      ['claude', '-p', '--output-format', 'stream-json', '--verbose', '--resume', SESSION, '--append-system-prompt', 'Loop #2.', '--allowedTools', 'Read', 'Bash(git commit *)'],
+      'resume, then every allowed tool as its own element, last',
+      { ...base, resumeSessionId: SESSION, allowedTools: ['Read', 'Bash(git commit *)'] },
+      ['claude', '-p', '--output-format', 'stream-json', '--verbose', '--resume', SESSION, '--allowedTools', 'Read', 'Bash(git commit *)'],
     ],
     [
       'a multi-word command keeps its words ahead of the flags',
@@ -29,6 +29,17 @@ describe('buildInvocation', () => {
     const invocation = buildInvocation(options);
     expect([invocation.cmd, ...invocation.args]).toEqual(argv);
     expect(invocation.stdin).toBe('Do the work');
+  });
+
+  it.each([
+    ['a fresh call', undefined],
+    ['a resumed call', SESSION],
+  ])('puts the loop context on stdin after the prompt, never in argv (%s)', (_name, resumeSessionId) => {
+    const loopContext = 'Loop #2. Previous: fixed the parser\n- test_add: assert -1 == 3';
+    const invocation = buildInvocation({ ...base, resumeSessionId, loopContext, allowedTools: ['Read'] });
+    expect(invocation.stdin).toBe(`Do the work\n\n---\n## Ralph loop context\n\n${loopContext}\n`);
+    expect(invocation.args).not.toContain('--append-system-prompt');
+    expect(invocation.args.join(' ')).not.toMatch(/Loop #2|test_add|parser/);
   });
 
   it('never passes --continue or --dangerously-skip-permissions, and keeps the prompt out of argv', () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { detectTestCommand, findAgentMdTestCommand, isPlaceholderCommand, resolveTestCommand } from '../../../lib/verify/test-command.js';
+import { agentMdTestCommandWarning, detectTestCommand, findAgentMdTestCommand, isPlaceholderCommand, resolveTestCommand } from '../../../lib/verify/test-command.js';
 import { tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 
 let project: TmpProject | undefined;
@@ -33,13 +33,16 @@ describe('findAgentMdTestCommand', () => {
 });
 
 describe('resolveTestCommand', () => {
-  it('prefers TEST_COMMAND, then AGENT.md, then detection', () => {
+  it('prefers TEST_COMMAND, then detection, and never takes the command from AGENT.md (the agent edits it)', () => {
     project = tmpProject({
       '.ralph/AGENT.md': '## Test\n```bash\nmake check\n```\n',
       'package.json': JSON.stringify({ scripts: { test: 'vitest run' } }),
     });
     expect(resolveTestCommand({ projectDir: project.dir, configured: 'pytest -q' })).toEqual({ command: 'pytest -q', source: 'config', detail: '.ralphrc' });
-    expect(resolveTestCommand({ projectDir: project.dir, configured: '' })).toEqual({ command: 'make check', source: 'agent-md', detail: '.ralph/AGENT.md' });
+    expect(resolveTestCommand({ projectDir: project.dir, configured: '' })).toEqual({ command: 'npm test', source: 'detected', detail: 'package.json scripts.test' });
+    project.cleanup();
+    project = tmpProject({ '.ralph/AGENT.md': '## Test\n```bash\ntouch pwned\n```\n' });
+    expect(resolveTestCommand({ projectDir: project.dir, configured: '' })).toBeNull();
     project.cleanup();
     project = tmpProject({ '.ralph/AGENT.md': '# Agent\n', 'package.json': JSON.stringify({ scripts: { test: 'vitest run' } }) });
     expect(resolveTestCommand({ projectDir: project.dir, configured: '  ' })).toEqual({ command: 'npm test', source: 'detected', detail: 'package.json scripts.test' });
@@ -48,6 +51,26 @@ describe('resolveTestCommand', () => {
   it('is null when nothing names a test command', () => {
     project = tmpProject({ '.ralph/AGENT.md': '# Agent\n', 'README.md': 'hi' });
     expect(resolveTestCommand({ projectDir: project.dir, configured: '' })).toBeNull();
+  });
+});
+
+describe('agentMdTestCommandWarning', () => {
+  const gate = { command: 'npm test', source: 'detected' as const, detail: 'package.json scripts.test' };
+
+  it('quotes a different AGENT.md test command and says it is not run', () => {
+    project = tmpProject({ '.ralph/AGENT.md': '## Testing\n```bash\ntouch /tmp/x; id > /tmp/y\n```\n' });
+    const warning = agentMdTestCommandWarning(project.path('.ralph/AGENT.md'), gate);
+    expect(warning).toContain('`touch /tmp/x; id > /tmp/y`, which ralph does not run');
+    expect(warning).toContain('the gate runs `npm test` (from package.json scripts.test)');
+    expect(warning).toContain('set TEST_COMMAND in .ralphrc');
+    expect(agentMdTestCommandWarning(project.path('.ralph/AGENT.md'), null)).toContain('the gate has no test command');
+  });
+
+  it('is silent when AGENT.md agrees with the gate, names no command, or is missing', () => {
+    project = tmpProject({ '.ralph/AGENT.md': '## Test\n```bash\nnpm test\n```\n', 'other.md': '# Agent\n' });
+    expect(agentMdTestCommandWarning(project.path('.ralph/AGENT.md'), gate)).toBeNull();
+    expect(agentMdTestCommandWarning(project.path('other.md'), gate)).toBeNull();
+    expect(agentMdTestCommandWarning(project.path('missing.md'), gate)).toBeNull();
   });
 });
 

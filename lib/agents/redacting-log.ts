@@ -1,0 +1,91 @@
+// A transcript file written through the run's redactor. The agent's output is cut into chunks
+// anywhere (mid-line, mid-character, mid-token), so text is held until a line ends, then
+// redacted and written. A line longer than MAX_PENDING is flushed in pieces, cut at a space or
+// quote well before its end: tokens hold neither, and a secret still arriving sits in the tail
+// that is kept back. A stream-json transcript also gets the part of a line up to its last JSON
+// string boundary at once (no string, so no secret, straddles one), so the log follows the
+// stream even mid-line, as a transcript of a killed run should.
+
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import type { Redactor } from '../core/redaction.js';
+
+// Longer than any key or token the redactor knows; a line is flushed past MAX_PENDING.
+const KEEP_BACK = 4096;
+const MAX_PENDING = 256 * 1024;
+
+export interface TranscriptLog {
+  write(chunk: Buffer): void;
+  /** Writes what is still held and closes the file. */
+  close(): Promise<void>;
+}
+
+export interface TranscriptLogOptions {
+  /** The output is JSON lines: flush each line up to its last string boundary as it arrives. */
+  json?: boolean;
+}
+
+export function openTranscriptLog(path: string, redact: Redactor | undefined, options: TranscriptLogOptions = {}): TranscriptLog {
+  // The raw transcript may hold whatever the agent read or printed: owner-only, like session files.
+  const stream = createWriteStream(path, { mode: 0o600 });
+  // A failed log write (disk full) must not crash the run with an unhandled 'error' event:
+  // the output is still read from the pipe, and the next state write reports the problem.
+  stream.on('error', () => undefined);
+  if (!redact) return { write: (chunk) => void stream.write(chunk), close: () => closeStream(stream) };
+
+  const decoder = new StringDecoder('utf8');
+  let pending = '';
+  const flush = (text: string) => {
+    if (text !== '') stream.write(redact(text));
+  };
+  return {
+    write(chunk) {
+      pending += decoder.write(chunk);
+      const lastNewline = pending.lastIndexOf('\n');
+      if (lastNewline >= 0) {
+        flush(pending.slice(0, lastNewline + 1));
+        pending = pending.slice(lastNewline + 1);
+      }
+      const cut = writablePrefixLength(pending, options.json ?? false);
+      if (cut > 0) {
+        flush(pending.slice(0, cut));
+        pending = pending.slice(cut);
+      }
+    },
+    close() {
+      flush(pending + decoder.end());
+      pending = '';
+      return closeStream(stream);
+    },
+  };
+}
+
+function cutPoint(text: string): number {
+  const limit = text.length - KEEP_BACK;
+  for (let i = limit; i > limit - MAX_PENDING / 2; i--) {
+    const ch = text.charCodeAt(i);
+    if (ch === 0x20 || ch === 0x22 || ch === 0x27 || ch === 0x09) return i;
+  }
+  return limit;
+}
+
+/** How much of a partial line (no newline in it) may be redacted and written now. */
+export function writablePrefixLength(pending: string, json: boolean): number {
+  if (pending.length > MAX_PENDING) return cutPoint(pending);
+  return json ? afterLastStringBoundary(pending) : 0;
+}
+
+/** The index just after the last `"` that is not escaped (0 when there is none). */
+function afterLastStringBoundary(text: string): number {
+  for (let at = text.lastIndexOf('"'); at >= 0; at = text.lastIndexOf('"', at - 1)) {
+    let backslashes = 0;
+    while (at - 1 - backslashes >= 0 && text.charCodeAt(at - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return at + 1;
+    if (at === 0) break;
+  }
+  return 0;
+}
+
+function closeStream(stream: WriteStream): Promise<void> {
+  return new Promise((resolve) => stream.end(resolve));
+}
