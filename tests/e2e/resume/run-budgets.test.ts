@@ -37,8 +37,8 @@ interface Killed {
 }
 
 /** Runs `ralph args` until the fake's second call has started, then SIGKILLs ralph and the hung agent. */
-async function killDuringCall2(args: string[]): Promise<Killed> {
-  const project = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC, '.ralph/fix_plan.md': PLAN }), { git: true });
+async function killDuringCall2(args: string[], rc = ''): Promise<Killed> {
+  const project = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC + rc, '.ralph/fix_plan.md': PLAN }), { git: true });
   cleanups.push(() => project.cleanup());
   const fake = withFakeClaude(SCENARIO);
   cleanups.push(() => fake.cleanup());
@@ -50,13 +50,16 @@ async function killDuringCall2(args: string[]): Promise<Killed> {
     cwd: project.dir,
     env: fake.env,
     onSpawn: (child) => {
-      // Every call the fake starts is a line in its call log: watch for the second one.
+      // The fake logs each step of a call: kill once the second call has taken its (hanging)
+      // scenario entry, so the next call gets the entry after it.
       const watcher = watch(dirname(fake.logPath), () => check());
       const check = () => {
-        if (killed || fake.runs().length < 2) return;
+        if (killed || fake.runs()[1]?.scenarioCall === undefined) return;
         killed = true;
         watcher.close();
         child.kill('SIGKILL');
+        // The hung agent holds no pipe of ours once it is gone too.
+        killAgents(fake);
       };
       child.on('exit', () => watcher.close());
       check();
@@ -113,7 +116,8 @@ describe('budgets across kill -9 and resume', () => {
   });
 
   it('--max-cost 3 at $1 a call, killed during call 2: the resumed run stops at $3, not $3 more', async () => {
-    const { project, fake } = await killDuringCall2(['--max-cost', '3']);
+    // Each call a fresh agent session, so each reports $1 (a resumed one reports its session's total).
+    const { project, fake } = await killDuringCall2(['--max-cost', '3'], 'SESSION_CONTINUITY=false\n');
 
     const result = await runCli('ralph', ['--max-cost', '3'], { cwd: project.dir, env: fake.env });
     expectStoppedAt(result, project, 'cost_budget_exhausted');
