@@ -37,7 +37,7 @@ interface Killed {
 }
 
 /** Runs `ralph args` until the fake's second call has started, then SIGKILLs ralph and the hung agent. */
-async function killDuringCall2(args: string[], rc = ''): Promise<Killed> {
+async function killDuringCall2(args: string[], rc = '', signal: NodeJS.Signals = 'SIGKILL'): Promise<Killed> {
   const project = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC + rc, '.ralph/fix_plan.md': PLAN }), { git: true });
   cleanups.push(() => project.cleanup());
   const fake = withFakeClaude(SCENARIO);
@@ -57,16 +57,17 @@ async function killDuringCall2(args: string[], rc = ''): Promise<Killed> {
         if (killed || fake.runs()[1]?.scenarioCall === undefined) return;
         killed = true;
         watcher.close();
-        child.kill('SIGKILL');
-        // The hung agent holds no pipe of ours once it is gone too.
-        killAgents(fake);
+        child.kill(signal);
+        // After SIGKILL the hung agent outlives ralph: stop it too. SIGTERM: ralph stops it.
+        if (signal === 'SIGKILL') killAgents(fake);
       };
       child.on('exit', () => watcher.close());
       check();
     },
   });
   expect(killed).toBe(true);
-  expect(result.signal).toBe('SIGKILL');
+  if (signal === 'SIGKILL') expect(result.signal).toBe('SIGKILL');
+  else expect(result.code).toBe(143);
   killAgents(fake);
   expect(fake.runs()).toHaveLength(2);
   const records = readRunRecords(project.dir);
@@ -125,6 +126,16 @@ describe('budgets across kill -9 and resume', () => {
     expect(fake.runs()).toHaveLength(4);
     expect(ralphLog(project)).toContain('Cost budget reached: spent $3.00 + 1 call of unknown cost of --max-cost $3.00');
     expect(statusJson(project).run_cost_usd).toBeCloseTo(3, 9);
+  });
+
+  it('--max-loops 2, SIGTERM during call 2: the interrupted call counts, so the resumed run makes none', async () => {
+    const { project, fake, runId } = await killDuringCall2(['--max-loops', '2'], '', 'SIGTERM');
+
+    const result = await runCli('ralph', ['--max-loops', '2'], { cwd: project.dir, env: fake.env });
+    expectStoppedAt(result, project, 'max_loops_reached');
+    expect(fake.runs()).toHaveLength(2);
+    expect(ralphLog(project)).toContain(`Resuming run ${runId} at loop 2`);
+    expect(readRunRecords(project.dir)[0]!.status).toBe('exhausted');
   });
 
   it('a garbage .run_state is a warning naming it, and the budget counts what the session record holds', async () => {
