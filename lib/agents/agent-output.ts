@@ -54,6 +54,8 @@ export interface AgentResultSummary {
   sessionId: string | null;
   usage: TokenUsage;
   totalCostUsd: number | null;
+  /** This run's own cost from `model_usage_since_last_result` (stream-json, one result), else null. */
+  sinceLastResultCostUsd: number | null;
   permissionDenials: PermissionDenial[];
   apiErrorStatus: number | null;
   apiErrorType: string | null;
@@ -156,6 +158,7 @@ function summarizeResultObject(
     },
     // Named total_cost before CLI 1.0.22.
     totalCostUsd: num(result.total_cost_usd) ?? num(result.total_cost),
+    sinceLastResultCostUsd: sinceLastResultCost(result),
     permissionDenials: normalizeDenials(result.permission_denials),
     apiErrorStatus: num(result.api_error_status),
     apiErrorType: str(result.api_error_type),
@@ -168,6 +171,26 @@ function summarizeResultObject(
     outputLength,
     stream,
   };
+}
+
+/**
+ * total_cost_usd and modelUsage are cumulative across --resume; model_usage_since_last_result
+ * is per result. With a later result of the same run (result_index > 0) it covers only that
+ * turn, so it is the run's cost only for its first result.
+ */
+function sinceLastResultCost(result: Record<string, unknown>): number | null {
+  const since = asRecord(result.model_usage_since_last_result);
+  const index = num(result.result_index);
+  if (!since || (index !== null && index > 0)) return null;
+  let total = 0;
+  let found = false;
+  for (const usage of Object.values(since)) {
+    const cost = num(asRecord(usage)?.costUSD);
+    if (cost === null || cost < 0) continue;
+    total += cost;
+    found = true;
+  }
+  return found ? total : null;
 }
 
 function declaredFields(result: Record<string, unknown>, metadata: Record<string, unknown>): DeclaredFields {
@@ -221,6 +244,7 @@ function emptySummary(format: AgentOutputFormat, outputLength: number): AgentRes
     sessionId: null,
     usage: { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 },
     totalCostUsd: null,
+    sinceLastResultCostUsd: null,
     permissionDenials: [],
     apiErrorStatus: null,
     apiErrorType: null,

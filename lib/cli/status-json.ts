@@ -33,7 +33,11 @@ export function collectStatus(
   const readOnly: StateReadOptions = { logger, clock, quarantine: false };
   const rate = loadRateWindow(paths, readOnly);
   const status = read(paths.status) as Record<string, unknown> | null;
-  const run = read(paths.runState) as { spend?: { run?: { costUsd?: number; loops?: number; tokens?: Record<string, number> } } } | null;
+  const run = read(paths.runState) as {
+    run_id?: string;
+    active_ms?: number;
+    spend?: { run?: { costUsd?: number; loops?: number; unknownCostLoops?: number; tokens?: Record<string, number> } };
+  } | null;
   const field = (name: string) => status?.[name] ?? null;
   return {
     status: field('status'),
@@ -59,7 +63,10 @@ export function collectStatus(
       max_tokens_per_hour: field('max_tokens_per_hour'),
       run_cost_usd: run?.spend?.run?.costUsd ?? field('run_cost_usd'),
       run_tokens: field('run_tokens'),
-      run_loops: run?.spend?.run?.loops ?? null,
+      run_loops: run?.spend?.run?.loops ?? field('run_loops'),
+      run_unknown_cost_calls: run?.spend?.run?.unknownCostLoops ?? field('run_unknown_cost_calls'),
+      run_minutes: typeof run?.active_ms === 'number' ? Math.floor(run.active_ms / 60_000) : null,
+      run_id: run?.run_id ?? null,
     },
     exit_signals: read(paths.exitSignals),
     last_analysis: read(paths.responseAnalysis),

@@ -1,7 +1,10 @@
-// Spend control: tokens and cost per loop, summed per run and per clock hour, and the budgets
+// Spend control: tokens and cost per call, summed per run and per clock hour, and the budgets
 // that stop a run (--max-cost, MAX_TOKENS_PER_HOUR, --max-loops, maximum run time; exit 3).
-// The CLI's total_cost_usd is cumulative across --resume (claude-cli contract rule 11), so a
-// loop's cost is the difference from the last total seen for that session.
+// A call counts when it starts (startCall, persisted before the agent is spawned), so a call
+// cut off by a kill still counts, with its cost unknown. The CLI's total_cost_usd is cumulative
+// across --resume (claude-cli contract rule 11), so a call's cost is the per-turn
+// model_usage_since_last_result cost when the CLI gives it, else the difference from the last
+// total seen for the resumed session when the total grew, else the reported total.
 
 import { hourKey } from './rate-window.js';
 
@@ -13,7 +16,17 @@ export interface TokenUsage {
 }
 
 export interface SpendState {
-  run: { tokens: TokenUsage; costUsd: number; loops: number };
+  run: {
+    tokens: TokenUsage;
+    /** Known cost of the run's calls. */
+    costUsd: number;
+    /** Agent calls started in this run (cut-off ones included). */
+    loops: number;
+    /** Calls whose cost is not known: cut off (ralph killed mid-call) or no cost reported. */
+    unknownCostLoops: number;
+    /** A call started and its outcome is not recorded yet. */
+    inFlight: boolean;
+  };
   hour: { key: string; tokens: number; costUsd: number };
   /** Last cumulative total_cost_usd seen per session id. */
   lastCumulativeBySession: Record<string, number>;
@@ -27,6 +40,8 @@ export interface LoopSpendInput {
   resumedSessionId?: string | null;
   usage: Partial<TokenUsage> | null;
   totalCostUsd: number | null;
+  /** Sum of model_usage_since_last_result[*].costUSD (stream-json): this call's own cost. */
+  sinceLastResultCostUsd?: number | null;
 }
 
 export interface BudgetOptions {
@@ -50,6 +65,8 @@ export interface BudgetStop {
   reason: string;
   /** status.json exit_reason. */
   exitReason: string;
+  /** A budget of the whole run (loops, cost, run time): the run is finished. */
+  endsRun: boolean;
 }
 
 // Sums of floats such as 0.1 + 0.2 land a hair under the budget; that is still "reached".
@@ -57,28 +74,42 @@ const EPSILON = 1e-9;
 
 export function initialSpendState(now: number): SpendState {
   return {
-    run: { tokens: zeroTokens(), costUsd: 0, loops: 0 },
+    run: { tokens: zeroTokens(), costUsd: 0, loops: 0, unknownCostLoops: 0, inFlight: false },
     hour: { key: hourKey(now), tokens: 0, costUsd: 0 },
     lastCumulativeBySession: {},
   };
 }
 
 /**
- * The cost of one run from the CLI's cumulative total. With no previous total for the
- * resumed session the whole total counts; a total below the previous one means the session's
- * total restarted, so the whole total counts too. Never negative.
+ * The cost of one call from the CLI's cumulative total: the total minus the previous call's
+ * only when the call resumed that session and the total grew; otherwise the reported total
+ * (a total that did not grow means the session's total restarted). Never negative.
  */
 export function costDelta(previousCumulative: number | null, currentTotal: number, resumed: boolean): number {
   const total = Number.isFinite(currentTotal) && currentTotal > 0 ? currentTotal : 0;
-  if (!resumed || previousCumulative === null || total < previousCumulative) return total;
-  return total - previousCumulative;
+  if (resumed && previousCumulative !== null && total > previousCumulative) return total - previousCumulative;
+  return total;
 }
 
+/** A call is about to start: it counts from now on, whatever happens to it. */
+export function startCall(state: SpendState): SpendState {
+  return { ...state, run: { ...state.run, loops: state.run.loops + 1, inFlight: true } };
+}
+
+/** A call left in flight by a ralph that died: it stays counted, its cost unknown. */
+export function settleCutOffCall(state: SpendState): SpendState {
+  if (!state.run.inFlight) return state;
+  return { ...state, run: { ...state.run, inFlight: false, unknownCostLoops: state.run.unknownCostLoops + 1 } };
+}
+
+/** The outcome of the call startCall counted: its tokens and cost. */
 export function recordLoopSpend(state: SpendState, input: LoopSpendInput, now: number): SpendState {
   const resumedId = input.resumedSessionId ?? (input.resumed ? input.sessionId : null);
   const previous = resumedId === null ? null : (state.lastCumulativeBySession[resumedId] ?? null);
   const total = input.totalCostUsd ?? 0;
-  const cost = costDelta(previous, total, resumedId !== null);
+  const since = input.sinceLastResultCostUsd;
+  const known = input.totalCostUsd !== null || (since !== null && since !== undefined);
+  const cost = since !== null && since !== undefined && Number.isFinite(since) && since >= 0 ? since : costDelta(previous, total, resumedId !== null);
   const usage = normaliseUsage(input.usage);
   const hourTokens = usage.input + usage.output;
 
@@ -92,10 +123,37 @@ export function recordLoopSpend(state: SpendState, input: LoopSpendInput, now: n
     run: {
       tokens: addUsage(state.run.tokens, usage),
       costUsd: state.run.costUsd + cost,
-      loops: state.run.loops + 1,
+      loops: state.run.loops,
+      unknownCostLoops: state.run.unknownCostLoops + (known ? 0 : 1),
+      inFlight: false,
     },
     hour: { key, tokens: hour.tokens + hourTokens, costUsd: hour.costUsd + cost },
     lastCumulativeBySession,
+  };
+}
+
+/** Each count the larger of the two: neither source alone can make the run's spend go back. */
+export function mergeSpend(a: SpendState, b: SpendState): SpendState {
+  const max = Math.max;
+  // Hour keys (YYYYMMDDHH) sort as text: the later hour is the current one.
+  const hour = a.hour.key === b.hour.key
+    ? { key: a.hour.key, tokens: max(a.hour.tokens, b.hour.tokens), costUsd: max(a.hour.costUsd, b.hour.costUsd) }
+    : a.hour.key > b.hour.key ? a.hour : b.hour;
+  return {
+    run: {
+      tokens: {
+        input: max(a.run.tokens.input, b.run.tokens.input),
+        output: max(a.run.tokens.output, b.run.tokens.output),
+        cacheRead: max(a.run.tokens.cacheRead, b.run.tokens.cacheRead),
+        cacheCreation: max(a.run.tokens.cacheCreation, b.run.tokens.cacheCreation),
+      },
+      costUsd: max(a.run.costUsd, b.run.costUsd),
+      loops: max(a.run.loops, b.run.loops),
+      unknownCostLoops: max(a.run.unknownCostLoops, b.run.unknownCostLoops),
+      inFlight: a.run.inFlight || b.run.inFlight,
+    },
+    hour,
+    lastCumulativeBySession: { ...b.lastCumulativeBySession, ...a.lastCumulativeBySession },
   };
 }
 
@@ -106,6 +164,7 @@ export function checkBudgets(state: SpendState, options: BudgetOptions, now: num
     return {
       budget: 'max_loops',
       reason: `Loop budget reached: ${options.loopsDone} of --max-loops ${maxLoops} loops done`,
+      endsRun: true,
       exitReason: 'max_loops_reached',
     };
   }
@@ -115,13 +174,15 @@ export function checkBudgets(state: SpendState, options: BudgetOptions, now: num
       budget: 'max_run_time',
       reason: `Run-time budget reached: running for ${minutes} min, maximum run time is ${maxRunMinutes} min`,
       exitReason: 'max_run_time_reached',
+      endsRun: true,
     };
   }
   if (isSet(maxCostUsd) && state.run.costUsd + EPSILON >= maxCostUsd) {
     return {
       budget: 'max_cost',
-      reason: `Cost budget reached: spent $${formatUsd(state.run.costUsd)} of --max-cost $${formatUsd(maxCostUsd)}`,
+      reason: `Cost budget reached: spent ${formatRunCost(state)} of --max-cost $${formatUsd(maxCostUsd)}`,
       exitReason: 'cost_budget_exhausted',
+      endsRun: true,
     };
   }
   const hourTokens = state.hour.key === hourKey(now) ? state.hour.tokens : 0;
@@ -130,9 +191,18 @@ export function checkBudgets(state: SpendState, options: BudgetOptions, now: num
       budget: 'max_tokens_per_hour',
       reason: `Token budget reached: ${hourTokens} tokens this hour of MAX_TOKENS_PER_HOUR=${maxTokensPerHour}`,
       exitReason: 'token_budget_exhausted',
+      // An hourly budget: the same run goes on in a later hour.
+      endsRun: false,
     };
   }
   return null;
+}
+
+/** The run's cost as known: "$2.00", or "$2.00 + 1 call of unknown cost". */
+export function formatRunCost(state: SpendState): string {
+  const known = `$${formatUsd(state.run.costUsd)}`;
+  const unknown = state.run.unknownCostLoops;
+  return unknown === 0 ? known : `${known} + ${unknown} call${unknown === 1 ? '' : 's'} of unknown cost`;
 }
 
 /** Dollars with cents, more digits only when needed: 0.06, 0.0045, 12.5 → "12.50". */

@@ -19,7 +19,7 @@ import { longestUsageLimitWaitMs } from '../core/reset-time.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';
 import { readIntegerFile, readTrimmedText, writeIntegerFile } from '../state/integer-file.js';
 import type { RalphPaths } from '../state/paths.js';
-import { readStateFile, type StateReadOptions } from '../state/state-file.js';
+import { readStateFile, type StateReadOptions, type StateReadResult } from '../state/state-file.js';
 import { appendCircuitBreakerHistory, loadCircuitBreaker, saveCircuitBreaker } from '../state/store.js';
 import { basename } from 'node:path';
 import { z } from 'zod';
@@ -111,35 +111,45 @@ export function clearUsageWait(paths: RalphPaths): void {
 }
 
 const runStateSchema = z.looseObject({
+  // Absent in files written before spend belonged to the run: such a file belongs to no run.
+  run_id: z.string().optional(),
   started_at_ms: z.number(),
+  active_ms: z.number().nonnegative().default(0),
   spend: z.looseObject({
     run: z.looseObject({
       tokens: z.looseObject({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheCreation: z.number() }),
-      costUsd: z.number(),
-      loops: z.number(),
+      costUsd: z.number().nonnegative(),
+      loops: z.number().int().nonnegative(),
+      unknownCostLoops: z.number().int().nonnegative().default(0),
+      inFlight: z.boolean().default(false),
     }),
     hour: z.looseObject({ key: z.string(), tokens: z.number(), costUsd: z.number() }),
     lastCumulativeBySession: z.record(z.string(), z.number()),
   }),
 });
 
+/** `.run_state` (ours): the spend of one run, kept across restarts while that run goes on. */
 export interface RunState {
+  /** The session record's run id; undefined in a dry run (no record). */
+  run_id?: string;
   started_at_ms: number;
+  /** Time ralph has spent on this run, up to the last save (the run-time budget counts this). */
+  active_ms: number;
   spend: SpendState;
 }
 
-export function newRunState(now: number): RunState {
-  return { started_at_ms: now, spend: initialSpendState(now) };
+export function newRunState(now: number, runId?: string): RunState {
+  return { ...(runId ? { run_id: runId } : {}), started_at_ms: now, active_ms: 0, spend: initialSpendState(now) };
 }
 
-/** Spend of the current run; a run starts fresh each time ralph starts (budgets are per run). */
 export function saveRunState(paths: RalphPaths, state: RunState): void {
   writeJsonAtomic(paths.runState, state);
 }
 
-export function loadRunState(paths: RalphPaths, options: StateReadOptions): RunState | undefined {
+/** The run state, or why there is none: missing, or unreadable (then set aside with a warning naming it). */
+export function loadRunState(paths: RalphPaths, options: StateReadOptions): { value: RunState | undefined; status: StateReadResult<unknown>['status'] } {
   const result = readStateFile(paths.runState, runStateSchema.nullable(), null, options);
-  return (result.value as RunState | null) ?? undefined;
+  return { value: (result.value as RunState | null) ?? undefined, status: result.status };
 }
 
 function warnRange(path: string, problem: string, options: StateReadOptions): void {

@@ -27,7 +27,8 @@ import { formatIsoTimestamp } from '../state/timestamps.js';
 import { acceptReportedSessionId, loadResumableSession, resetSession, saveAgentSession } from './agent-session.js';
 import { breakerThresholds, reportBreakerTransition } from './breaker.js';
 import { escapedOutputWarning } from './escaped-output.js';
-import { loadBreaker, saveBreaker, saveRateWindow, saveRunState } from './guard-store.js';
+import { loadBreaker, saveBreaker, saveRateWindow } from './guard-store.js';
+import { saveRunSpend } from './run-spend.js';
 import type { LoopEventMap } from './events.js';
 import { contentAtLoopStart, measureLoopProgress, type LoopProgress } from './loop-progress.js';
 import type { LoopRuntime } from './runtime.js';
@@ -238,11 +239,18 @@ function recordOutcome(
     ...rt.run,
     spend: recordLoopSpend(
       rt.run.spend,
-      { sessionId: s.sessionId, resumed: resumedSessionId !== undefined, resumedSessionId: resumedSessionId ?? null, usage: s.usage, totalCostUsd: s.totalCostUsd },
+      {
+        sessionId: s.sessionId,
+        resumed: resumedSessionId !== undefined,
+        resumedSessionId: resumedSessionId ?? null,
+        usage: s.usage,
+        totalCostUsd: s.totalCostUsd,
+        sinceLastResultCostUsd: s.sinceLastResultCostUsd,
+      },
       now,
     ),
   };
-  saveRunState(paths, rt.run);
+  saveRunSpend(rt);
 
   // Transient API trouble and usage limits are waited out, not counted against the work.
   const feedsBreaker = failure.kind !== 'transient' && failure.kind !== 'usage_limit' && run.kind !== 'interrupted';

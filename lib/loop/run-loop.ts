@@ -23,6 +23,7 @@ import { pruneAgentLogs } from './log-retention.js';
 import { evaluateGate, exitFromGate } from './exit-step.js';
 import { clearUsageWait, loadBreaker, loadUsageWait, recoverBreaker, saveRateWindow, saveUsageWait } from './guard-store.js';
 import { runIteration, type IterationResult } from './iteration.js';
+import { beginCallSpend } from './run-spend.js';
 import { CONTINUE, stopRun as stop, type LoopRuntime, type RunStop, type StepResult } from './runtime.js';
 import { beginAttemptRecord, finishAttemptRecord, saveUnfinishedAttempt } from './session-record-steps.js';
 import { askUsageLimitChoice } from './usage-limit-prompt.js';
@@ -70,6 +71,7 @@ export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
     const before = rt.rate;
     rt.rate = countCall(rt.rate);
     saveRateWindow(paths, rt.rate, before);
+    beginCallSpend(rt);
     rt.callsMade++;
     writeStatus(rt, 'executing', 'running', '');
     rt.events.emit('iteration:started', { loop: rt.loopCount, callsThisHour: rt.rate.calls });
@@ -157,13 +159,13 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
       maxTokensPerHour: config.MAX_TOKENS_PER_HOUR,
       maxLoops: null,
       maxRunMinutes: config.MAX_RUN_MINUTES,
-      startedAt: rt.run.started_at_ms,
-      loopsDone: rt.callsMade,
+      startedAt: rt.runClockStart,
+      loopsDone: rt.run.spend.run.loops,
     },
     now(),
   );
   if (budget) {
-    return stop(EXIT.limit, 'stopped', budget.exitReason, 'budget_reached', budget.reason);
+    return { ...stop(EXIT.limit, 'stopped', budget.exitReason, 'budget_reached', budget.reason), endsRun: budget.endsRun };
   }
 
   const gate = evaluateGate(rt);
@@ -185,9 +187,11 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
     );
   }
 
-  if (config.MAX_LOOPS > 0 && rt.callsMade >= config.MAX_LOOPS && !config.DRY_RUN) {
-    const reason = `Loop budget reached: ${rt.callsMade} of --max-loops ${config.MAX_LOOPS} loops done`;
-    return stop(EXIT.limit, 'stopped', 'max_loops_reached', 'budget_reached', reason);
+  // The run's calls, cut-off ones included, whichever ralph made them.
+  const loops = rt.run.spend.run.loops;
+  if (config.MAX_LOOPS > 0 && loops >= config.MAX_LOOPS && !config.DRY_RUN) {
+    const reason = `Loop budget reached: ${loops} of --max-loops ${config.MAX_LOOPS} loops done`;
+    return { ...stop(EXIT.limit, 'stopped', 'max_loops_reached', 'budget_reached', reason), endsRun: true };
   }
   return CONTINUE;
 }

@@ -16,8 +16,9 @@ import { AgentDisplay } from './agent-display.js';
 import { initRalphSession } from './agent-session.js';
 import { LoopEvents } from './events.js';
 import { attachNotifications } from './notifications.js';
-import { loadRateWindow, newRunState, saveRateWindow, saveRunState } from './guard-store.js';
+import { loadRateWindow, newRunState, saveRateWindow } from './guard-store.js';
 import { stopOrphanedAgent } from './orphaned-agent.js';
+import { openRunSpend } from './run-spend.js';
 import { runLoop } from './run-loop.js';
 import type { LoopRuntime } from './runtime.js';
 import {
@@ -99,7 +100,9 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     loopCount: 0,
     callsMade: 0,
     rate: loadRateWindow(paths, state),
+    // The run's own spend replaces this once the session record says which run this is.
     run: newRunState(now),
+    runClockStart: now,
     conflictCount: 0,
     consecutiveTransientFailures: 0,
     verification: planVerification(config, projectDir, loaded.sources.TEST_COMMAND.detail ?? loaded.sources.TEST_COMMAND.kind, paths.agent),
@@ -120,11 +123,11 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   try {
     // Inside the try: a write that fails here (disk full) must still release the lock.
     saveRateWindow(paths, rt.rate);
-    saveRunState(paths, rt.run);
     initRalphSession(paths, state);
     deps.logger.info(describeVerificationSetup(rt.verification));
     if (rt.verification.agentMdWarning) deps.logger.warn(rt.verification.agentMdWarning);
     openSessionRecord(rt, options.fresh ?? false);
+    openRunSpend(rt);
     const result = await runLoop(rt);
     if (result.message) {
       const level = result.exitCode === EXIT.ok ? 'SUCCESS' : result.exitCode === EXIT.limit ? 'WARN' : 'ERROR';
@@ -132,7 +135,8 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     }
     // Only a run that stopped for a reason ends its record: a crash (a throw) stays resumable.
     endSessionRecord(rt, result);
-    deps.logger.info(`Stopped at loop #${rt.loopCount} after ${rt.callsMade} agent call(s) this run; exit reason: ${result.exitReason}`);
+    const inRun = rt.recorder ? ` (${rt.run.spend.run.loops} in run ${rt.recorder.record.run_id})` : '';
+    deps.logger.info(`Stopped at loop #${rt.loopCount} after ${rt.callsMade} agent call(s) now${inRun}; exit reason: ${result.exitReason}`);
     return result.exitCode;
   } finally {
     saveUnfinishedAttempt(rt);

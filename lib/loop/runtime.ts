@@ -34,10 +34,13 @@ export interface LoopRuntime {
   stop: StopSignal;
   /** Loop number (Bash `loop_count`): counts iterations, shown in status.json. */
   loopCount: number;
-  /** Agent calls made in this run. */
+  /** Agent calls this process made (the run's own count, cut-off calls included, is run.spend.run.loops). */
   callsMade: number;
   rate: RateWindowState;
+  /** The run's spend and budgets, carried across restarts (run-spend.ts). */
   run: RunState;
+  /** When the run's clock started, as if it had run without a break: now minus its run time so far. */
+  runClockStart: number;
   /** Consecutive loops whose completion claim fix_plan.md contradicted. */
   conflictCount: number;
   /** The completion conflict the exit gate saw before this loop, told to the agent. */
@@ -73,6 +76,8 @@ export interface RunStop {
   exitReason: string;
   lastAction: string;
   message?: string;
+  /** Stopped at one of the run's budgets: the run is finished, the next `ralph` starts a new one. */
+  endsRun?: boolean;
 }
 
 export const CONTINUE: StepResult = { kind: 'continue' };

@@ -1,8 +1,9 @@
 // The iteration session record (.ralph/sessions/<run-id>.json) as the loop keeps it: opened at
 // startup (the last unfinished run resumes, or a new one starts; the decision is logged), one
-// attempt per agent call, written once per loop when the loop's outcome and verification are
-// known, and ended with the run's exit code. A `kill -9` mid-loop leaves the last finished loop
-// on disk, and the next `ralph` goes on from the loop after it. A dry run keeps no record.
+// attempt per agent call, written when it starts and again when the loop's outcome and
+// verification are known, and ended with the run's exit code. A `kill -9` mid-loop leaves the
+// attempt running on disk: the next `ralph` marks it cut off (a call, of unknown cost) and goes
+// on from the loop after the last finished one. A dry run keeps no record.
 
 import { failingCount, initialSameFailures, sameFailuresTripped } from '../core/verification.js';
 import { readPlanFile } from '../state/plan-file.js';
@@ -56,11 +57,12 @@ export function openSessionRecord(rt: LoopRuntime, fresh: boolean): void {
   });
 }
 
-/** Before the agent call (in memory: the loop's one write comes when it is finished). */
+/** Before the agent call, saved: a `kill -9` mid-call leaves the attempt, which a resume marks cut off. */
 export function beginAttemptRecord(rt: LoopRuntime, loop: number): void {
   rt.lastOutcome = 'unverified';
   rt.loopCostBefore = rt.run.spend.run.costUsd;
   rt.recorder?.beginAttempt(loop);
+  rt.recorder?.flush();
 }
 
 /**
@@ -111,9 +113,12 @@ export function saveUnfinishedAttempt(rt: LoopRuntime): void {
   }
 }
 
-/** The run stopped: converged (0), escalated (2) or failed (1); a limit or an interrupt keeps it resumable. */
+/**
+ * The run stopped: converged (0), escalated (2), failed (1), exhausted (one of its budgets);
+ * another limit or an interrupt keeps it resumable.
+ */
 export function endSessionRecord(rt: LoopRuntime, result: RunStop): void {
-  const status = rt.recorder?.end(result.exitCode, result.message ?? result.exitReason);
+  const status = rt.recorder?.end(result.exitCode, result.message ?? result.exitReason, result.endsRun ?? false);
   if (status && rt.recorder) rt.deps.logger.info(`Session record ${rt.recorder.record.run_id}: ${status}`);
 }
 

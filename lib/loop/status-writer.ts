@@ -58,6 +58,8 @@ export class StatusWriter {
       const t = snapshot.spend.run.tokens;
       status.run_tokens = t.input + t.output + t.cacheRead + t.cacheCreation;
       status.run_cost_usd = Number(snapshot.spend.run.costUsd.toFixed(6));
+      status.run_loops = snapshot.spend.run.loops;
+      status.run_unknown_cost_calls = snapshot.spend.run.unknownCostLoops;
     }
     if (snapshot.usageLimitResetsAt !== undefined) status.usage_limit_resets_at = formatIsoTimestamp(snapshot.usageLimitResetsAt);
     saveStatus(paths, status);

@@ -132,6 +132,7 @@ function readStatus(obj: JsonObject | undefined): LoopStatusView | undefined {
           }
         : undefined,
     costUsdRun: num(obj.run_cost_usd) ?? num(obj.cost_usd_run),
+    unknownCostCalls: int(obj.run_unknown_cost_calls),
     maxCostUsd: num(obj.max_cost_usd),
     tokensRun: int(obj.run_tokens) ?? int(obj.tokens_run),
     maxLoops: int(obj.max_loops),

@@ -92,7 +92,8 @@ export function renderLimitsSection(snap: DashboardSnapshot, ctx: SectionContext
   );
   if (s && (s.costUsdRun !== undefined || s.maxCostUsd !== undefined || s.tokensRun !== undefined)) {
     const spent = s.costUsdRun ?? 0;
-    const label = s.maxCostUsd ? `$${spent.toFixed(2)} of $${s.maxCostUsd.toFixed(2)}` : `$${spent.toFixed(2)}`;
+    const unknown = s.unknownCostCalls ? ` + ${s.unknownCostCalls} call${s.unknownCostCalls === 1 ? '' : 's'} of unknown cost` : '';
+    const label = s.maxCostUsd ? `$${spent.toFixed(2)}${unknown} of $${s.maxCostUsd.toFixed(2)}` : `$${spent.toFixed(2)}${unknown}`;
     const tail = `this run${s.tokensRun !== undefined ? `, ${formatCount(s.tokensRun)} tokens` : ''}${s.maxCostUsd ? '' : ' (no --max-cost)'}`;
     lines.push(barLine('Cost   ', label, tail, s.maxCostUsd ? spent / s.maxCostUsd : undefined, ctx.columns));
   }

@@ -24,6 +24,8 @@ export interface LoopStatusView {
   sandbox?: { provider: string; id?: string; status?: string; estimatedCost?: string };
   /** Ours: spend of this run and its budget (status.json extras). */
   costUsdRun?: number;
+  /** Calls of the run whose cost is unknown (cut off mid-call). */
+  unknownCostCalls?: number;
   maxCostUsd?: number;
   tokensRun?: number;
   maxLoops?: number;

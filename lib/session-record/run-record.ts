@@ -1,6 +1,6 @@
 // A run record's life: created pending, active once its first attempt starts, and ended
 // converged (the gate passed), escalated (a guard halted it for a person to look at) or failed
-// (it cannot go on). Ended records are immutable. Every change returns a new record; an illegal
+// (it cannot go on) or exhausted (it stopped at one of its budgets). Ended records are immutable. Every change returns a new record; an illegal
 // change throws RunRecordError, because it is a bug in the caller, not an outcome. Pure.
 
 import { randomBytes } from 'node:crypto';
@@ -18,10 +18,11 @@ export class RunRecordError extends Error {
 
 const TRANSITIONS: Record<RunStatus, readonly RunStatus[]> = {
   pending: ['active', 'failed'],
-  active: ['converged', 'escalated', 'failed'],
+  active: ['converged', 'escalated', 'failed', 'exhausted'],
   converged: [],
   escalated: [],
   failed: [],
+  exhausted: [],
 };
 
 export function canTransition(from: RunStatus, to: RunStatus): boolean {

@@ -111,11 +111,12 @@ export class RunRecorder {
   }
 
   /**
-   * The run stopped with this exit code: converged (0), escalated (2), failed (1); a limit or
-   * an interrupt leaves it active for the next `ralph` to continue. Returns the status now.
+   * The run stopped with this exit code: converged (0), escalated (2), failed (1), exhausted
+   * (`budgetSpent`: one of the run's budgets); another limit or an interrupt leaves it active
+   * for the next `ralph` to continue. Returns the status now.
    */
-  end(exitCode: number, reason: string): RunRecord['status'] {
-    const to = runStatusForExit(exitCode);
+  end(exitCode: number, reason: string, budgetSpent = false): RunRecord['status'] {
+    const to = budgetSpent ? 'exhausted' : runStatusForExit(exitCode);
     if (to === null || this.ended) return this.current.status;
     const from = to === 'failed' ? this.current : activateRun(this.current, this.now());
     this.save(transitionRun(from, to, this.redact ? this.redact(reason) : reason, this.now()));

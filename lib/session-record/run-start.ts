@@ -35,7 +35,8 @@ export function decideRunStart(options: DecideRunStartOptions): RunStartDecision
   const { latest, fresh, now } = options;
   if (!latest) return { kind: 'new', why: 'no-earlier-run', superseded: null, message: 'Starting a new run (no earlier run recorded)' };
   if (isTerminalStatus(latest.status)) {
-    return { kind: 'new', why: 'last-run-ended', superseded: null, message: `Starting a new run (last run ${latest.run_id} ended ${latest.status})` };
+    const how = latest.status === 'exhausted' ? `stopped at its budget: ${latest.status_history.at(-1)?.reason ?? 'budget reached'}` : `ended ${latest.status}`;
+    return { kind: 'new', why: 'last-run-ended', superseded: null, message: `Starting a new run (last run ${latest.run_id} ${how})` };
   }
   const done = latest.attempts.filter((a) => a.state === 'finished').length;
   if (fresh) {

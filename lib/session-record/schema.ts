@@ -1,5 +1,5 @@
 // The iteration session record, `.ralph/sessions/<run-id>.json`, schema_version 1: one run of
-// the loop — its goal, status (pending → active → converged / escalated / failed), every
+// the loop — its goal, status (pending → active → converged / escalated / failed / exhausted), every
 // attempt with its outcome, the observations made (command output, exit codes), the last
 // verification and the gap to the goal. Ours alone (the Bash tool has no such file). A
 // breaking change bumps schema_version; readers leave records of another version alone.
@@ -9,7 +9,8 @@ import { RUN_RECORD_SCHEMA_VERSION } from './record-files.js';
 
 export { RUN_RECORD_SCHEMA_VERSION };
 
-export const RUN_STATUSES = ['pending', 'active', 'converged', 'escalated', 'failed'] as const;
+/** exhausted: the run stopped at one of its budgets (--max-loops, --max-cost, run time). */
+export const RUN_STATUSES = ['pending', 'active', 'converged', 'escalated', 'failed', 'exhausted'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export const ATTEMPT_OUTCOMES = ['tests-passing', 'improving', 'regressing', 'stuck', 'error', 'unverified'] as const;
@@ -130,5 +131,5 @@ export type Gap = z.infer<typeof gapSchema>;
 export type AttemptTokens = z.infer<typeof tokensSchema>;
 
 export function isTerminalStatus(status: RunStatus): boolean {
-  return status === 'converged' || status === 'escalated' || status === 'failed';
+  return status === 'converged' || status === 'escalated' || status === 'failed' || status === 'exhausted';
 }

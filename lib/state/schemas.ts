@@ -34,6 +34,9 @@ export const statusFileSchema = z.looseObject({
   max_loops: optionalNumberField(),
   run_tokens: optionalNumberField(),
   run_cost_usd: optionalNumberField(),
+  /** The run's agent calls (a resumed run's included) and those of unknown cost (cut off). */
+  run_loops: optionalNumberField(),
+  run_unknown_cost_calls: optionalNumberField(),
   max_cost_usd: optionalNumberField(),
   /** ISO time the agent's usage limit resets, while waiting for it. */
   usage_limit_resets_at: optionalStringField(),

@@ -120,7 +120,8 @@ async function runChain(chain: number, trials: number): Promise<string[]> {
       stats.followUps++;
       const before = readInt(project, '.ralph/.call_count');
       const hour = readText(project, '.ralph/.last_reset');
-      const next = await runCli('ralph', ['--max-loops', '1'], { cwd: project.dir, env: agent.env });
+      // --fresh: the killed runs' calls count against their own --max-loops; this one makes one call.
+      const next = await runCli('ralph', ['--fresh', '--max-loops', '1'], { cwd: project.dir, env: agent.env });
       if (next.code !== 3 || !/exit reason: max_loops_reached/.test(next.stderr)) {
         failures.push(`${label}: follow-up run exited ${next.code}:\n${next.stderr.slice(-1500)}`);
       }

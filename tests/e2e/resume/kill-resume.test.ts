@@ -1,6 +1,7 @@
 // The real `bin/ralph` killed with SIGKILL during loop 3 (the fake's third call hangs), then
-// started again: the run resumes at loop 3 with loops 1 and 2 kept; `--fresh` instead starts a
-// new run at loop 1 with a new id. Uses the built dist/ (npm run build).
+// started again: the run resumes at loop 3 with loops 1 and 2 kept and the call of loop 3
+// marked cut off (it was saved before the agent started); `--fresh` instead starts a new run
+// at loop 1 with a new id. Uses the built dist/ (npm run build).
 
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -77,14 +78,16 @@ function killGroups(fake: FakeClaude): void {
 describe('ralph after kill -9', () => {
   it('resumes the run at loop 3 with the earlier attempts intact', async () => {
     const { project, fake, record: before } = await killDuringLoop3();
-    // What the kill left: a valid record with loops 1 and 2 finished.
+    // What the kill left: a valid record with loops 1 and 2 finished and loop 3's call running.
     expect(before.status).toBe('active');
-    expect(before.attempts.map((a) => `${a.loop}:${a.state}`)).toEqual(['1:finished', '2:finished']);
+    expect(before.attempts.map((a) => `${a.loop}:${a.state}`)).toEqual(['1:finished', '2:finished', '3:running']);
 
     const result = await runCli('ralph', [], { cwd: project.dir, env: fake.env });
     expect(result.code).toBe(0);
     const log = readFileSync(project.path('.ralph/logs/ralph.log'), 'utf8');
-    expect(log).toContain(`Resuming run ${before.run_id} at loop 3 (2 earlier attempts kept); use --fresh to start a new run`);
+    expect(log).toContain(
+      `Resuming run ${before.run_id} at loop 3 (2 earlier attempts kept; the attempt of loop 3 was cut off and runs again); use --fresh to start a new run`,
+    );
 
     const runs = fake.runs();
     expect(runs).toHaveLength(4);
@@ -95,12 +98,13 @@ describe('ralph after kill -9', () => {
     const [after] = readRunRecords(project.dir);
     expect(after!.run_id).toBe(before.run_id);
     expect(after!.status).toBe('converged');
-    expect(after!.resumes).toEqual([{ at: expect.any(String), next_loop: 3, cut_off_loops: [] }]);
-    expect(after!.attempts.map((a) => `${a.loop}:${a.state}`)).toEqual(['1:finished', '2:finished', '3:finished']);
-    expect(after!.attempts.slice(0, 2)).toEqual(before.attempts);
+    expect(after!.resumes).toEqual([{ at: expect.any(String), next_loop: 3, cut_off_loops: [3] }]);
+    expect(after!.attempts.map((a) => `${a.loop}:${a.state}`)).toEqual(['1:finished', '2:finished', '3:cut-off', '3:finished']);
+    expect(after!.attempts.slice(0, 2)).toEqual(before.attempts.slice(0, 2));
+    expect(after!.attempts[2]).toMatchObject({ ...before.attempts[2], state: 'cut-off', action: 'agent call (cut off)' });
 
     const status = await runCli('ralph', ['--status', '--json'], { cwd: project.dir });
-    expect(JSON.parse(status.stdout).session_record).toMatchObject({ run_id: before.run_id, status: 'converged', attempts: 3, resumes: 1 });
+    expect(JSON.parse(status.stdout).session_record).toMatchObject({ run_id: before.run_id, status: 'converged', attempts: 4, resumes: 1 });
   });
 
   it('--fresh starts at loop 1 with a new run id', async () => {
@@ -116,7 +120,7 @@ describe('ralph after kill -9', () => {
     expect(records).toHaveLength(2);
     const old = records.find((r) => r.run_id === before.run_id)!;
     const fresh = records.find((r) => r.run_id !== before.run_id)!;
-    expect(old).toMatchObject({ status: 'failed', attempts: before.attempts });
+    expect(old).toMatchObject({ status: 'failed', attempts: [...before.attempts.slice(0, 2), { ...before.attempts[2], state: 'cut-off', action: 'agent call (cut off)' }] });
     expect(old.status_history.at(-1)!.reason).toBe('superseded: ralph --fresh started a new run');
     expect(fresh).toMatchObject({ status: 'converged', resumes: [] });
     expect(fresh.attempts.map((a) => a.loop)).toEqual([1]);

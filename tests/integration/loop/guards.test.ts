@@ -163,8 +163,9 @@ describe('usage limits', () => {
     expect(interrupted.exitCode).toBe(143);
     expect(p.readJson('.ralph/.usage_limit_wait')).toMatchObject({ resume_at: expect.stringContaining('2026-11-30T05:4') });
 
+    // The run goes on: its limited call counts, so --max-loops 2 leaves room for one more.
     const { events, times } = agentStarts(clock);
-    await p.run({ MAX_LOOPS: 1 }, { events });
+    await p.run({ MAX_LOOPS: 2 }, { events });
     expect(times).toHaveLength(1);
     expect(times[0]!).toBeGreaterThanOrEqual(Date.parse('2026-11-30T05:45:00Z'));
   });
@@ -224,6 +225,27 @@ describe('fatal agent failures and budgets', () => {
     expect(result.exitCode).toBe(3);
     expect(p.fake.runs()).toHaveLength(2);
     expect(p.status()).toMatchObject({ exit_reason: 'max_run_time_reached' });
+  });
+
+  it('the run time counts across a restart, the time ralph was not running does not', async () => {
+    const clock = fakeClock();
+    const p = setup({ calls: [work(1), work(2), work(3), work(4)] }, { clock });
+    const first = new LoopEvents();
+    first.on('agent:finished', () => {
+      clock.advance(40 * 60_000);
+      p.signals.emit('SIGTERM', 'SIGTERM');
+    });
+    expect((await p.run({ MAX_RUN_MINUTES: 60 }, { events: first })).exitCode).toBe(143);
+    clock.advance(10 * 60 * 60_000);
+
+    const { events } = agentStarts(clock);
+    events.on('agent:finished', () => clock.advance(40 * 60_000));
+    const result = await p.run({ MAX_RUN_MINUTES: 60 }, { events });
+    expect(result.exitCode).toBe(3);
+    // 40 minutes before the restart and 40 after: one call after the restart, not two.
+    expect(p.fake.runs()).toHaveLength(2);
+    expect(p.status()).toMatchObject({ exit_reason: 'max_run_time_reached' });
+    expect(result.logs.join('\n')).toContain('running for 80 min, maximum run time is 60 min');
   });
 
   it('a denied rm -rf build halts with exit 2 and prints the ALLOWED_TOOLS line to add', async () => {

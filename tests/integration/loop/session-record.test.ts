@@ -165,7 +165,8 @@ describe('session record kept by the loop', () => {
     const events = new LoopEvents();
     const gates: Array<LoopEventMap['verification:completed']> = [];
     events.on('verification:completed', (e) => gates.push(e));
-    const result = await p.run({ MAX_LOOPS: 1 }, { events });
+    // The run's two calls (the interrupted one too) count: --max-loops 3 leaves room for one more.
+    const result = await p.run({ MAX_LOOPS: 3 }, { events });
     expect(result.exitCode).toBe(3);
     expect(gates.map((g) => [g.loop, g.status, g.outcome])).toEqual([[2, 'passed', 'tests-passing']]);
     // Its context still told the agent about the failure known when it stopped.

@@ -18,11 +18,12 @@ describe('dashboard run record', () => {
     const result = await p.run({ MAX_LOOPS: 2 });
     expect(result.exitCode).toBe(3);
     const snapshot = await loadSnapshot(p.project.dir, p.clock.now());
-    expect(snapshot.run).toMatchObject({ status: 'active', attempts: 2 });
+    // Stopped at its loop budget: the run is finished.
+    expect(snapshot.run).toMatchObject({ status: 'exhausted', attempts: 2 });
     expect(snapshot.run!.gapText).toMatch(/^gap 1 .*open item/);
     const frame = renderFrame(snapshot, { columns: 60, color: false, now: p.clock.now() });
-    const line = frame.find((l) => l.startsWith('Run active'));
-    expect(line).toMatch(/^Run active · 2 attempts · gap 1/);
+    const line = frame.find((l) => l.startsWith('Run exhausted'));
+    expect(line).toMatch(/^Run exhausted · 2 attempts · gap 1/);
     for (const l of frame) expect(l.length).toBeLessThanOrEqual(60);
   });
 });

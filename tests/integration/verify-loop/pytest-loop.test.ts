@@ -15,7 +15,7 @@ afterEach(() => {
 });
 
 describe('the verification gate in the loop (pytest project)', () => {
-  it('detects pytest, names the failing test in the next loop, and keeps the run resumable at a limit', async () => {
+  it('detects pytest, names the failing test in the next loop, and ends the run at its loop budget', async () => {
     current = loopProject(
       {
         calls: [
@@ -41,8 +41,8 @@ describe('the verification gate in the loop (pytest project)', () => {
     expect(loopContextIn(second!.stdin)).toContain('- tests.test_calc.test_add: assert -1 == 3');
 
     const record = readOnlyRunRecord(p.project.dir);
-    // A limit (exit 3) leaves the run active: the next `ralph` continues it.
-    expect(record.status).toBe('active');
+    // Its loop budget (exit 3) ends the run: the next `ralph` starts a new one.
+    expect(record.status).toBe('exhausted');
     expect(record.goal.test_command).toBe('python3 -m pytest');
     expect(record.last_verification).toMatchObject({
       loop: 1,

@@ -36,9 +36,12 @@ function setup(scenario: FakeScenario): LoopProject {
 /** Gate results as they come, and the session record (schema-checked) after every loop. */
 function watch(p: LoopProject) {
   const events = new LoopEvents();
-  const gates: Array<LoopEventMap['verification:completed'] & { attemptsOnDisk: number }> = [];
+  const gates: Array<LoopEventMap['verification:completed'] & { attemptsOnDisk: number; lastOnDisk?: string }> = [];
   const afterLoop: RunRecord[] = [];
-  events.on('verification:completed', (e) => gates.push({ ...e, attemptsOnDisk: readOnlyRunRecord(p.project.dir).attempts.length }));
+  events.on('verification:completed', (e) => {
+    const onDisk = readOnlyRunRecord(p.project.dir).attempts;
+    gates.push({ ...e, attemptsOnDisk: onDisk.length, lastOnDisk: onDisk.at(-1)?.state });
+  });
   events.on('iteration:completed', () => afterLoop.push(readOnlyRunRecord(p.project.dir)));
   return { events, gates, afterLoop };
 }
@@ -95,8 +98,9 @@ describe('the verification gate in the loop (vitest project)', () => {
       ['1:finished', '2:finished'],
       ['1:finished', '2:finished', '3:finished'],
     ]);
-    // ...and it is written once per loop: while loop N's gate runs, loop N is not on disk yet.
-    expect(w.gates.map((g) => g.attemptsOnDisk)).toEqual([0, 1, 2]);
+    // ...and loop N's attempt is on disk from the start of its call (so a kill counts the call),
+    // still running while its gate runs, finished once the loop's outcome is known.
+    expect(w.gates.map((g) => [g.attemptsOnDisk, g.lastOnDisk])).toEqual([[1, 'running'], [2, 'running'], [3, 'running']]);
   });
 
   it('halts with exit 2 naming the test when the same failure lasts three loops', async () => {

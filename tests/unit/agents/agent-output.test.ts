@@ -187,6 +187,21 @@ describe('extractAgentResult on real CLI 2.1.332 recordings', () => {
     expect(summary.stream?.sawInit).toBe(true);
   });
 
+  // total_cost_usd and modelUsage are cumulative across --resume; model_usage_since_last_result is this run's.
+  it('takes the run\'s own cost from model_usage_since_last_result (stream-json), none from json', () => {
+    expect(extractAgentResult(recording('happy_sj')).sinceLastResultCostUsd).toBeCloseTo(0.036, 12);
+    expect(extractAgentResult(recording('happy_json')).sinceLastResultCostUsd).toBeNull();
+    const resumed = JSON.stringify({
+      type: 'result', subtype: 'success', is_error: false, result: 'ok', session_id: 'S', total_cost_usd: 0.018, result_index: 0,
+      modelUsage: { m: { costUSD: 0.018 } },
+      model_usage_since_last_result: { m: { costUSD: 0.006 }, n: { costUSD: 0.003 } },
+    });
+    expect(extractAgentResult(`{"type":"system","subtype":"init","session_id":"S"}\n${resumed}\n`).sinceLastResultCostUsd).toBeCloseTo(0.009, 12);
+    // A later result of the same process covers only its own turn: not the run's cost.
+    const later = resumed.replace('"result_index":0', '"result_index":1');
+    expect(extractAgentResult(`{"type":"system","subtype":"init","session_id":"S"}\n${later}\n`).sinceLastResultCostUsd).toBeNull();
+  });
+
   it('measures the output length without trailing newlines', () => {
     expect(extractAgentResult('hello\n\n').outputLength).toBe(5);
   });

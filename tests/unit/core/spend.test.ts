@@ -3,9 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   checkBudgets,
   costDelta,
+  formatRunCost,
   formatUsd,
   initialSpendState,
+  mergeSpend,
   recordLoopSpend,
+  settleCutOffCall,
+  startCall,
+  type LoopSpendInput,
   type SpendState,
 } from '../../../lib/core/spend.js';
 
@@ -36,6 +41,8 @@ describe('costDelta', () => {
     [0.009, 0.018, false, 0.018],
     [0.027, 0.004, true, 0.004],
     [0.027, 0, true, 0],
+    // A resumed session whose total did not grow: the reported value, not 0.
+    [0.018, 0.018, true, 0.018],
     [null, Number.NaN, false, 0],
   ])('previous %s, total %s, resumed %s → %s', (prev, total, resumed, expected) => {
     expect(costDelta(prev, total, resumed)).toBeCloseTo(expected, 12);
@@ -45,17 +52,19 @@ describe('costDelta', () => {
 describe('recordLoopSpend on the recorded resume chain (total_cost_usd is cumulative)', () => {
   it('charges each run once: s1 fresh, s2 and s3 resumed, s4 a fork with a new id', () => {
     const [s1, s2, s3, s4] = ['s1', 's2', 's3', 's4'].map(resultOf) as Record<string, any>[];
+    // Each call is counted when it starts; recordLoopSpend adds its outcome.
+    const call = (s: SpendState, input: LoopSpendInput, now: number) => recordLoopSpend(startCall(s), input, now);
     let state = initialSpendState(T0);
-    state = recordLoopSpend(state, { sessionId: s1!.session_id, resumed: false, usage: usageOf(s1!), totalCostUsd: s1!.total_cost_usd }, T0);
-    state = recordLoopSpend(state, { sessionId: s2!.session_id, resumed: true, usage: usageOf(s2!), totalCostUsd: s2!.total_cost_usd }, T0 + MIN);
-    state = recordLoopSpend(state, { sessionId: s3!.session_id, resumed: true, usage: usageOf(s3!), totalCostUsd: s3!.total_cost_usd }, T0 + 2 * MIN);
-    state = recordLoopSpend(
+    state = call(state, { sessionId: s1!.session_id, resumed: false, usage: usageOf(s1!), totalCostUsd: s1!.total_cost_usd }, T0);
+    state = call(state, { sessionId: s2!.session_id, resumed: true, usage: usageOf(s2!), totalCostUsd: s2!.total_cost_usd }, T0 + MIN);
+    state = call(state, { sessionId: s3!.session_id, resumed: true, usage: usageOf(s3!), totalCostUsd: s3!.total_cost_usd }, T0 + 2 * MIN);
+    state = call(
       state,
       { sessionId: s4!.session_id, resumed: true, resumedSessionId: s1!.session_id, usage: usageOf(s4!), totalCostUsd: s4!.total_cost_usd },
       T0 + 3 * MIN,
     );
     expect(state.run.costUsd).toBeCloseTo(0.036, 12);
-    expect(state.run.loops).toBe(4);
+    expect(state.run).toMatchObject({ loops: 4, unknownCostLoops: 0, inFlight: false });
     expect(state.run.tokens).toEqual({ input: 4800, output: 240, cacheRead: 60000, cacheCreation: 0 });
     expect(state.hour).toMatchObject({ key: '2026113003', tokens: 4 * 1260 });
     expect(state.hour.costUsd).toBeCloseTo(0.036, 12);
@@ -81,6 +90,69 @@ describe('recordLoopSpend on the recorded resume chain (total_cost_usd is cumula
   });
 });
 
+describe('the cost of one call', () => {
+  const after = (previous: number | null, input: Omit<LoopSpendInput, 'usage'>) => {
+    let state = initialSpendState(T0);
+    if (previous !== null) state = { ...state, lastCumulativeBySession: { S: previous } };
+    return recordLoopSpend(startCall(state), { usage: null, ...input }, T0).run;
+  };
+
+  it('a resumed session whose total grew: the difference', () => {
+    expect(after(2, { sessionId: 'S', resumed: true, totalCostUsd: 3 }).costUsd).toBeCloseTo(1, 12);
+  });
+
+  it('a resumed session whose total did not grow: the reported value', () => {
+    expect(after(3, { sessionId: 'S', resumed: true, totalCostUsd: 3 }).costUsd).toBeCloseTo(3, 12);
+    expect(after(3, { sessionId: 'S', resumed: true, totalCostUsd: 1 }).costUsd).toBeCloseTo(1, 12);
+  });
+
+  it('a fresh session: the reported value, even when its id has a known total', () => {
+    expect(after(2, { sessionId: 'S', resumed: false, totalCostUsd: 3 }).costUsd).toBeCloseTo(3, 12);
+  });
+
+  it('model_usage_since_last_result, when given, is the call\'s cost whatever the total says', () => {
+    // The recorded two-turn stream: cumulative total 0.018, this turn's own cost 0.009.
+    expect(after(null, { sessionId: 'S', resumed: true, totalCostUsd: 0.018, sinceLastResultCostUsd: 0.009 }).costUsd).toBeCloseTo(0.009, 12);
+    expect(after(0.009, { sessionId: 'S', resumed: false, totalCostUsd: 0.018, sinceLastResultCostUsd: 0.009 }).costUsd).toBeCloseTo(0.009, 12);
+  });
+
+  it('no cost reported at all: the call is of unknown cost', () => {
+    expect(after(null, { sessionId: null, resumed: false, totalCostUsd: null })).toMatchObject({ costUsd: 0, unknownCostLoops: 1, loops: 1 });
+    expect(after(null, { sessionId: null, resumed: false, totalCostUsd: 0 })).toMatchObject({ costUsd: 0, unknownCostLoops: 0 });
+  });
+});
+
+describe('calls counted per run', () => {
+  it('a call counts when it starts; one cut off stays counted, its cost unknown', () => {
+    let state = recordLoopSpend(startCall(initialSpendState(T0)), { sessionId: 'S', resumed: false, usage: null, totalCostUsd: 1 }, T0);
+    state = startCall(state);
+    expect(state.run).toMatchObject({ loops: 2, inFlight: true, unknownCostLoops: 0 });
+    // ralph was killed mid-call; the next ralph settles it.
+    state = settleCutOffCall(state);
+    expect(state.run).toMatchObject({ loops: 2, inFlight: false, unknownCostLoops: 1, costUsd: 1 });
+    expect(settleCutOffCall(state)).toBe(state);
+    expect(formatRunCost(state)).toBe('$1.00 + 1 call of unknown cost');
+    expect(formatRunCost({ ...state, run: { ...state.run, unknownCostLoops: 2 } })).toBe('$1.00 + 2 calls of unknown cost');
+    expect(formatRunCost(initialSpendState(T0))).toBe('$0.00');
+  });
+
+  it('says the unknown cost when the cost budget stops the run', () => {
+    const state = { ...initialSpendState(T0), run: { ...initialSpendState(T0).run, loops: 4, costUsd: 3, unknownCostLoops: 1 } };
+    expect(checkBudgets(state, { maxCostUsd: 3, startedAt: T0, loopsDone: 4 }, T0)?.reason).toBe(
+      'Cost budget reached: spent $3.00 + 1 call of unknown cost of --max-cost $3.00',
+    );
+  });
+
+  it('merging two accounts of a run never counts less than either', () => {
+    const a = { ...initialSpendState(T0), run: { ...initialSpendState(T0).run, loops: 3, costUsd: 1 }, lastCumulativeBySession: { S: 1 } };
+    const b = { ...initialSpendState(T0), run: { ...initialSpendState(T0).run, loops: 2, costUsd: 2, unknownCostLoops: 1 } };
+    expect(mergeSpend(a, b).run).toMatchObject({ loops: 3, costUsd: 2, unknownCostLoops: 1 });
+    expect(mergeSpend(a, b).lastCumulativeBySession).toEqual({ S: 1 });
+    const later = { ...b, hour: { key: '2026113004', tokens: 5, costUsd: 0 } };
+    expect(mergeSpend(a, later).hour.key).toBe('2026113004');
+  });
+});
+
 describe('checkBudgets (before each loop)', () => {
   const base = { startedAt: T0, loopsDone: 0 };
 
@@ -99,6 +171,7 @@ describe('checkBudgets (before each loop)', () => {
       budget: 'max_cost',
       reason: 'Cost budget reached: spent $0.06 of --max-cost $0.05',
       exitReason: 'cost_budget_exhausted',
+      endsRun: true,
     });
   });
 

@@ -85,6 +85,11 @@ describe('renderFrame content', () => {
     expect(frame).toMatch(/Cost {3}\$1\.25 of \$5\.00 \[█+░+\] this run, 123,456 tokens/);
   });
 
+  it('says how many of the run\'s calls are of unknown cost', () => {
+    const cutOff = text(renderFrame(richSnapshot({ status: ourStatus({ run_unknown_cost_calls: 1 }) }), { columns: 100, color: false, now: NOW }));
+    expect(cutOff).toContain('Cost   $1.25 + 1 call of unknown cost of $5.00');
+  });
+
   it('shows the usage-limit countdown and why', () => {
     expect(frame).toContain('Usage limit: resumes in 1h 02m 03s (at 11:17:33)');
     expect(frame).toContain('You have hit your 5-hour limit · source: result text');

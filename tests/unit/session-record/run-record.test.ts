@@ -12,10 +12,11 @@ const LEGAL: Array<[RunStatus, RunStatus]> = [
   ['active', 'converged'],
   ['active', 'escalated'],
   ['active', 'failed'],
+  ['active', 'exhausted'],
 ];
 
 describe('run status state machine', () => {
-  it('allows exactly pending → active|failed and active → converged|escalated|failed', () => {
+  it('allows exactly pending → active|failed and active → converged|escalated|failed|exhausted', () => {
     for (const from of RUN_STATUSES) {
       for (const to of RUN_STATUSES) {
         const legal = LEGAL.some(([f, t]) => f === from && t === to);
