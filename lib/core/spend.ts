@@ -96,6 +96,12 @@ export function startCall(state: SpendState): SpendState {
   return { ...state, run: { ...state.run, loops: state.run.loops + 1, inFlight: true } };
 }
 
+/** The call startCall counted never happened (the agent could not be spawned): take it back. */
+export function cancelCall(state: SpendState): SpendState {
+  if (!state.run.inFlight) return state;
+  return { ...state, run: { ...state.run, loops: Math.max(0, state.run.loops - 1), inFlight: false } };
+}
+
 /** A call left in flight by a ralph that died: it stays counted, its cost unknown. */
 export function settleCutOffCall(state: SpendState): SpendState {
   if (!state.run.inFlight) return state;

@@ -15,7 +15,7 @@ import { buildLoopContext } from '../core/loop-context.js';
 import { addTokens } from '../core/rate-window.js';
 import { analyzeResponse, type ResponseAnalysis } from '../core/response-analysis.js';
 import { redactDeep } from '../core/redaction.js';
-import { recordLoopSpend } from '../core/spend.js';
+import { cancelCall, recordLoopSpend } from '../core/spend.js';
 import { readProcessStartTime } from '../platform/process-group.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { agentOutputLogName, agentStderrLogName, movedControlFiles } from '../state/paths.js';
@@ -237,7 +237,8 @@ function recordOutcome(
   saveRateWindow(paths, rt.rate, before);
   rt.run = {
     ...rt.run,
-    spend: recordLoopSpend(
+    // An agent that could not be spawned made no call: the one counted before it is taken back.
+    spend: run.spawnError ? cancelCall(rt.run.spend) : recordLoopSpend(
       rt.run.spend,
       {
         sessionId: s.sessionId,

@@ -9,6 +9,7 @@ import {
   mergeSpend,
   recordLoopSpend,
   settleCutOffCall,
+  cancelCall,
   startCall,
   type LoopSpendInput,
   type SpendState,
@@ -134,6 +135,13 @@ describe('calls counted per run', () => {
     expect(formatRunCost(state)).toBe('$1.00 + 1 call of unknown cost');
     expect(formatRunCost({ ...state, run: { ...state.run, unknownCostLoops: 2 } })).toBe('$1.00 + 2 calls of unknown cost');
     expect(formatRunCost(initialSpendState(T0))).toBe('$0.00');
+  });
+
+  it('a call whose agent could not be spawned is taken back, once', () => {
+    const state = startCall(startCall(initialSpendState(T0)));
+    const cancelled = cancelCall(state);
+    expect(cancelled.run).toMatchObject({ loops: 1, inFlight: false, unknownCostLoops: 0 });
+    expect(cancelCall(cancelled)).toBe(cancelled);
   });
 
   it('says the unknown cost when the cost budget stops the run', () => {
