@@ -7,7 +7,7 @@ import { BREAKER_RESET_MESSAGE, formatCircuitStatus } from '../core/breaker-mess
 import { cooldownEndsAt, resetBreaker } from '../core/circuit-breaker.js';
 import { breakerThresholds, reportBreakerTransition } from '../loop/breaker.js';
 import { resetSession } from '../loop/agent-session.js';
-import { recoverBreaker, saveBreaker } from '../loop/guard-store.js';
+import { loadBreaker, recoverBreaker, saveBreaker } from '../loop/guard-store.js';
 import { createDeps } from '../platform/create-deps.js';
 import { ralphPaths } from '../state/paths.js';
 import { existsSync } from 'node:fs';
@@ -44,7 +44,7 @@ export function runStateCommand(command: StateCommand, options: StateCommandOpti
     case 'circuit-status': {
       const { config } = loadConfig({ projectDir: options.projectDir, homeDir: homedir(), env: options.env, flags: {} });
       const thresholds = breakerThresholds(config);
-      const result = recoverBreaker(paths, thresholds, state);
+      const result = recoverBreaker(paths, loadBreaker(paths, state), thresholds, state);
       if (result.transition) {
         reportBreakerTransition(deps.logger, result.transition);
       }

@@ -63,13 +63,14 @@ export function saveBreaker(paths: RalphPaths, result: BreakerResult, options: S
   if (result.transition) appendCircuitBreakerHistory(paths, { ...toHistoryEntry(result.transition) }, options);
 }
 
-/** Loads the breaker, applies cooldown / auto-reset, and saves when that changed it. */
+/** Applies cooldown / auto-reset to the breaker, and saves when that changed it. */
 export function recoverBreaker(
   paths: RalphPaths,
+  current: BreakerState,
   thresholds: BreakerThresholds,
   options: StateReadOptions,
 ): BreakerResult {
-  const result = applyStartupRecovery(loadBreaker(paths, options), thresholds, options.clock.now());
+  const result = applyStartupRecovery(current, thresholds, options.clock.now());
   if (result.transition) saveBreaker(paths, result, options);
   return result;
 }

@@ -27,7 +27,7 @@ import { formatIsoTimestamp } from '../state/timestamps.js';
 import { acceptReportedSessionId, loadResumableSession, resetSession, saveAgentSession } from './agent-session.js';
 import { breakerThresholds, reportBreakerTransition } from './breaker.js';
 import { escapedOutputWarning } from './escaped-output.js';
-import { loadBreaker, saveBreaker, saveRateWindow } from './guard-store.js';
+import { saveBreaker, saveRateWindow } from './guard-store.js';
 import { saveRunSpend } from './run-spend.js';
 import type { LoopEventMap } from './events.js';
 import { contentAtLoopStart, measureLoopProgress, type LoopProgress } from './loop-progress.js';
@@ -175,7 +175,7 @@ function classify(rt: LoopRuntime, run: ClaudeRunResult): AgentFailureResult {
 function buildContext(rt: LoopRuntime, loop: number): string {
   const plan = readPlanFile(rt.paths.fixPlan, rt.config.OPTIONAL_SECTIONS);
   const previous = loadResponseAnalysis(rt.paths, rt.state);
-  const breaker = existsSync(rt.paths.circuitBreakerState) ? loadBreaker(rt.paths, rt.state).state : null;
+  const breaker = rt.breaker.state;
   // The context quotes the agent's previous result and test output: no secret goes back in.
   return rt.deps.redact(buildLoopContext({
     loop,
@@ -260,7 +260,7 @@ function recordOutcome(
     const a = analysis?.analysis;
     const errorText = a ? (a.error_signature || null) : errorSignatureOf('message' in failure ? failure.message : 'failed');
     const result = nextBreakerState(
-      { ...loadBreaker(paths, rt.state), seen_content: rt.content?.memory },
+      { ...rt.breaker, seen_content: rt.content?.memory },
       {
         loop,
         progress,
@@ -272,6 +272,7 @@ function recordOutcome(
       breakerThresholds(config),
       now,
     );
+    rt.breaker = result.state;
     saveBreaker(paths, result, rt.state);
     if (result.transition) reportBreakerTransition(deps.logger, result.transition, rt.events);
     breakerOpened = result.state.state === 'OPEN';

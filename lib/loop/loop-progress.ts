@@ -7,7 +7,6 @@ import { relative } from 'node:path';
 import { judgeContent, restoreContentMemory, type ContentMemoryState } from '../core/progress-evidence.js';
 import { RALPH_DIR } from '../state/paths.js';
 import { createContentSnapshotter, type ContentSnapshot, type ContentSnapshotter } from './content-snapshot.js';
-import { loadBreaker } from './guard-store.js';
 import type { LoopRuntime } from './runtime.js';
 
 export interface LoopContentState {
@@ -79,7 +78,7 @@ function loopContent(rt: LoopRuntime): LoopContentState {
       processRunner: deps.processRunner,
       env: deps.env,
     }),
-    memory: restoreContentMemory(loadBreaker(paths, rt.state).seen_content, runId),
+    memory: restoreContentMemory(rt.breaker.seen_content, runId),
     lastProgress: false,
   };
   return rt.content;

@@ -21,7 +21,7 @@ import { createBackup } from './backup.js';
 import { describeDryRun } from './dry-run.js';
 import { pruneAgentLogs } from './log-retention.js';
 import { evaluateGate, exitFromGate } from './exit-step.js';
-import { clearUsageWait, loadBreaker, loadUsageWait, recoverBreaker, saveRateWindow, saveUsageWait } from './guard-store.js';
+import { clearUsageWait, loadUsageWait, recoverBreaker, saveRateWindow, saveUsageWait } from './guard-store.js';
 import { runIteration, type IterationResult } from './iteration.js';
 import { beginCallSpend } from './run-spend.js';
 import { CONTINUE, stopRun as stop, type LoopRuntime, type RunStop, type StepResult } from './runtime.js';
@@ -118,7 +118,8 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
   // project: a clear error (thrown to the error funnel) before this call is counted.
   readPromptAndCheckFiles(paths, rt.promptFile);
 
-  const breaker = recoverBreaker(paths, breakerThresholds(config), rt.state);
+  const breaker = recoverBreaker(paths, rt.breaker, breakerThresholds(config), rt.state);
+  rt.breaker = breaker.state;
   if (breaker.transition) reportBreakerTransition(deps.logger, breaker.transition, rt.events);
   if (shouldHalt(breaker.state)) {
     const box = formatHaltBox(breaker.state, { cooldownEndsAt: cooldownEndsAt(breaker.state, breakerThresholds(config)), now: now() });
@@ -239,7 +240,7 @@ async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise
   }
   if (result.breakerOpened) {
     resetSession(paths, 'circuit_breaker_trip', rt.loopCount, rt.state);
-    const box = formatHaltBox(loadBreaker(paths, rt.state), { now: deps.clock.now() });
+    const box = formatHaltBox(rt.breaker, { now: deps.clock.now() });
     deps.stderr.write(`${box.join('\n')}\n`);
     return stop(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', "Circuit breaker opened. Run 'ralph --reset-circuit' after fixing the cause");
   }

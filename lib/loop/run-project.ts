@@ -16,7 +16,7 @@ import { AgentDisplay } from './agent-display.js';
 import { initRalphSession } from './agent-session.js';
 import { LoopEvents } from './events.js';
 import { attachNotifications } from './notifications.js';
-import { loadRateWindow, newRunState, saveRateWindow } from './guard-store.js';
+import { loadBreaker, loadRateWindow, newRunState, saveRateWindow } from './guard-store.js';
 import { stopOrphanedAgent } from './orphaned-agent.js';
 import { openRunSpend } from './run-spend.js';
 import { runLoop } from './run-loop.js';
@@ -100,6 +100,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     loopCount: 0,
     callsMade: 0,
     rate: loadRateWindow(paths, state),
+    breaker: loadBreaker(paths, state),
     // The run's own spend replaces this once the session record says which run this is.
     run: newRunState(now),
     runClockStart: now,

@@ -5,6 +5,7 @@ import type { ClaudeRunHandle } from '../agents/claude-run.js';
 import type { RalphConfig } from '../config/schema.js';
 import type { CompletionConflict } from '../core/exit-gate.js';
 import type { VerificationOutcome } from '../core/verification.js';
+import type { BreakerState } from '../core/circuit-breaker.js';
 import type { RateWindowState } from '../core/rate-window.js';
 import type { Deps } from '../platform/deps.js';
 import type { RalphPaths } from '../state/paths.js';
@@ -37,6 +38,12 @@ export interface LoopRuntime {
   /** Agent calls this process made (the run's own count, cut-off calls included, is run.spend.run.loops). */
   callsMade: number;
   rate: RateWindowState;
+  /**
+   * The circuit breaker, loaded once when the run starts and written through on every change.
+   * The agent can write .ralph/, so the loop never reads the breaker back from disk mid-run:
+   * an agent that rewrites .circuit_breaker_state cannot reset its own count.
+   */
+  breaker: BreakerState;
   /** The run's spend and budgets, carried across restarts (run-spend.ts). */
   run: RunState;
   /** When the run's clock started, as if it had run without a break: now minus its run time so far. */

@@ -9,7 +9,6 @@ import { failingCount, initialSameFailures, sameFailuresTripped } from '../core/
 import { readPlanFile } from '../state/plan-file.js';
 import { RunRecorder } from '../session-record/run-recorder.js';
 import { trackerFromSummary } from '../verify/verification-tracker.js';
-import { loadBreaker } from './guard-store.js';
 import type { IterationResult } from './iteration.js';
 import type { LoopRuntime, RunStop } from './runtime.js';
 
@@ -42,7 +41,7 @@ export function openSessionRecord(rt: LoopRuntime, fresh: boolean): void {
     rt.verify = trackerFromSummary(recorder.record.last_verification);
     rt.resumeContext = recorder.resumeContext(RESUME_CONTEXT_CHARS) || undefined;
     // The breaker that same failures opened was reset (cooldown, --reset-circuit): count again.
-    if (sameFailuresTripped(rt.verify.sameFailures, rt.config.CB_SAME_FAILURES_THRESHOLD) && loadBreaker(rt.paths, rt.state).state !== 'OPEN') {
+    if (sameFailuresTripped(rt.verify.sameFailures, rt.config.CB_SAME_FAILURES_THRESHOLD) && rt.breaker.state !== 'OPEN') {
       rt.deps.logger.info('Same-failures count restarts: the circuit breaker it opened has been reset');
       rt.verify = { ...rt.verify, sameFailures: initialSameFailures() };
     }

@@ -21,7 +21,7 @@ import {
 import { escapedOutputWarning } from './escaped-output.js';
 import { resetSession } from './agent-session.js';
 import { reportBreakerTransition } from './breaker.js';
-import { loadBreaker, saveBreaker } from './guard-store.js';
+import { saveBreaker } from './guard-store.js';
 import { retakeContentAtNextLoop } from './loop-progress.js';
 import { CONTINUE, stopRun, type LoopRuntime, type RunStop, type StepResult } from './runtime.js';
 
@@ -136,7 +136,8 @@ function keepGateResult(rt: LoopRuntime, loop: number, result: VerificationResul
 function haltForSameFailures(rt: LoopRuntime, loop: number, reason: string): RunStop {
   const { deps, paths } = rt;
   const now = deps.clock.now();
-  const opened = openBreakerForSameFailures(loadBreaker(paths, rt.state), reason, loop, now);
+  const opened = openBreakerForSameFailures(rt.breaker, reason, loop, now);
+  rt.breaker = opened.state;
   saveBreaker(paths, opened, rt.state);
   if (opened.transition) reportBreakerTransition(deps.logger, opened.transition, rt.events);
   resetSession(paths, 'circuit_breaker_trip', loop, rt.state);

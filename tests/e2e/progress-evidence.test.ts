@@ -92,6 +92,13 @@ describe('an agent that changes nothing is halted after exactly CB_NO_PROGRESS_T
     expectHaltedByBreaker(ran, THRESHOLD);
   });
 
+  it('rewrites the circuit breaker state file to CLOSED with zero counts every loop', async () => {
+    // The breaker is held in memory for the run: what the agent writes to .ralph/ is not read back.
+    const closed = JSON.stringify({ state: 'CLOSED', last_change: '2026-01-01T00:00:00Z', consecutive_no_progress: 0, consecutive_same_error: 0, last_progress_loop: 0, total_opens: 0, reason: '' });
+    const ran = await runAgent(times(MAX_LOOPS, { writeFiles: { '.ralph/.circuit_breaker_state': closed }, statusBlock: working }));
+    expectHaltedByBreaker(ran, THRESHOLD);
+  });
+
   it('says it is done in text mode', async () => {
     const ran = await runAgent(times(MAX_LOOPS, { resultText: 'All tasks complete. Finished implementing everything, ready for review.' }), {
       args: ['--output-format', 'text'],
