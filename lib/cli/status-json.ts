@@ -9,7 +9,7 @@ import { defaultViewConfig, type ViewConfig } from '../config/view-config.js';
 import { isPlanComplete } from '../core/fix-plan.js';
 import { loadBreaker, loadRateWindow, loadUsageWait } from '../loop/guard-store.js';
 import { systemClock, type Clock } from '../platform/clock.js';
-import { createMemoryLogger } from '../platform/logger.js';
+import type { Logger } from '../platform/deps.js';
 import { parseLenientJson } from '../state/lenient-json.js';
 import { readRunSummaryForStatus } from '../session-record/status-summary.js';
 import { readPlanFile } from '../state/plan-file.js';
@@ -29,7 +29,8 @@ export function collectStatus(
   const { paths } = view;
   // The Bash tool hand-builds status.json and progress.json (unescaped strings): salvage fields.
   const read = (path: string) => (existsSync(path) ? parseLenientJson(readText(path) ?? '') ?? null : null);
-  const logger = createMemoryLogger();
+  const warnings: string[] = [];
+  const logger = warningCollector(warnings);
   const readOnly: StateReadOptions = { logger, clock, quarantine: false };
   const rate = loadRateWindow(paths, readOnly);
   const status = read(paths.status) as Record<string, unknown> | null;
@@ -77,7 +78,7 @@ export function collectStatus(
     // The iteration session record (.ralph/sessions/): status, attempts, last verification, gap.
     session_record: readRunSummaryForStatus(paths),
     // State values that were out of range or unreadable, each naming its file.
-    warnings: logger.messages('WARN'),
+    warnings,
   };
 }
 
@@ -101,6 +102,12 @@ function readPlan(projectDir: string, file: string, view: ViewConfig): Record<st
     open_items: plan.openItems,
     ...(view.warnings.length > 0 ? { warnings: view.warnings } : {}),
   };
+}
+
+/** A logger that keeps the readers' warnings for the JSON (nothing is printed: stdout is the JSON). */
+function warningCollector(warnings: string[]): Logger {
+  const ignore = () => {};
+  return { log: (level, message) => void (level === 'WARN' && warnings.push(message)), info: ignore, warn: (message) => void warnings.push(message), error: ignore, success: ignore, debug: ignore };
 }
 
 function readText(path: string): string | undefined {

@@ -11,6 +11,7 @@ import { formatConfigProblem, type ConfigProblem } from './problems.js';
 import { parseRalphrc } from './ralphrc.js';
 import {
   CONFIG_KEYS,
+  CONFIG_SCHEMA,
   coerceConfigValue,
   defaultConfig,
   envNamesFor,
@@ -88,6 +89,7 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
       severity: 'warning',
     });
   }
+  problems.push(...warnUnusedKeys(config, winners));
   const errors = problems.filter((p) => p.severity === 'error');
   if (errors.length > 0) {
     throw new RalphError('config_invalid', `Found ${errors.length} problem${errors.length === 1 ? '' : 's'} in configuration`, {
@@ -97,6 +99,17 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
     });
   }
   return { config: config as RalphConfig, sources, warnings: problems.filter((p) => p.severity === 'warning') };
+}
+
+// One warning per accepted-but-unused key whose effective value is not its default: a Bash
+// .ralphrc writes CB_OUTPUT_DECLINE_THRESHOLD=70, which changes nothing and is not worth a word.
+function warnUnusedKeys(config: Record<ConfigKey, ConfigValue>, winners: Partial<Record<ConfigKey, Candidate>>): ConfigProblem[] {
+  return CONFIG_KEYS.flatMap((key) => {
+    const winner = winners[key];
+    if (!CONFIG_SCHEMA[key].unused || !winner) return [];
+    if (JSON.stringify(config[key]) === JSON.stringify(CONFIG_SCHEMA[key].default)) return [];
+    return [{ ...winner.problemAt, message: 'accepted for compatibility but not used: setting it has no effect', severity: 'warning' as const }];
+  });
 }
 
 function readRalphrcLayer(

@@ -22,6 +22,8 @@ export interface KeySpec<T extends ValueType = ValueType> {
   max?: number;
   /** Allowed string values ('' included when empty is allowed). */
   choices?: readonly string[];
+  /** Accepted for compatibility but not used: setting it changes nothing (ralph warns). */
+  unused?: boolean;
 }
 
 type Extra = Omit<KeySpec, 'type' | 'default' | 'description'>;
@@ -38,6 +40,7 @@ const str = (d: string, description: string, extra?: Extra) => defineKey('string
 const list = (d: string[], description: string) => defineKey('list', d, description);
 
 const ACCEPTED = 'accepted for compatibility, not used yet';
+const accepted = (d: string) => str(d, ACCEPTED, { unused: true });
 
 export const DEFAULT_ALLOWED_TOOLS =
   'Write,Read,Edit,Bash(git add *),Bash(git commit *),Bash(git diff *),Bash(git log *),' +
@@ -75,7 +78,9 @@ const SPECS = {
   CB_NO_PROGRESS_THRESHOLD: int(3, 'Open the circuit breaker after this many loops without progress'),
   CB_SAME_ERROR_THRESHOLD: int(5, 'Open the circuit breaker after the same error this many loops in a row'),
   CB_PERMISSION_DENIAL_THRESHOLD: int(2, 'Open the circuit breaker after permission denials in this many loops'),
-  CB_OUTPUT_DECLINE_THRESHOLD: int(70, 'Accepted, not used: reply length is no progress signal (the Bash tool never used it either)'),
+  CB_OUTPUT_DECLINE_THRESHOLD: int(70, 'Accepted, not used: reply length is no progress signal (the Bash tool never used it either)', {
+    unused: true,
+  }),
   CB_COOLDOWN_MINUTES: int(30, 'Minutes before an open circuit breaker may be retried'),
   CB_AUTO_RESET: bool(false, 'Reset an open circuit breaker at startup'),
   ENABLE_NOTIFICATIONS: bool(false, 'Desktop notifications'),
@@ -90,33 +95,33 @@ const SPECS = {
   GITHUB_TASK_LABEL: str('ralph-task', 'GitHub label of issues imported as tasks'),
   BEADS_FILTER: str('status:open', 'Beads filter for imported tasks'),
   // GitHub issue lifecycle, sandbox and sync: accepted, not yet used
-  GITHUB_ISSUE: str('', ACCEPTED),
-  COMMENT_PROGRESS: str('false', ACCEPTED),
-  COMMENT_INTERVAL: str('5', ACCEPTED),
-  AUTO_CLOSE: str('false', ACCEPTED),
-  CLOSE_SUMMARY: str('false', ACCEPTED),
-  CREATE_PR: str('false', ACCEPTED),
-  LINK_ISSUE: str('false', ACCEPTED),
-  DRAFT_PR: str('false', ACCEPTED),
-  CREATE_FOLLOWUPS: str('false', ACCEPTED),
-  FOLLOWUP_LABEL: str('tech-debt', ACCEPTED),
-  ADD_COMPLETION_LABELS: str('', ACCEPTED),
+  GITHUB_ISSUE: accepted(''),
+  COMMENT_PROGRESS: accepted('false'),
+  COMMENT_INTERVAL: accepted('5'),
+  AUTO_CLOSE: accepted('false'),
+  CLOSE_SUMMARY: accepted('false'),
+  CREATE_PR: accepted('false'),
+  LINK_ISSUE: accepted('false'),
+  DRAFT_PR: accepted('false'),
+  CREATE_FOLLOWUPS: accepted('false'),
+  FOLLOWUP_LABEL: accepted('tech-debt'),
+  ADD_COMPLETION_LABELS: accepted(''),
   SANDBOX_PROVIDER: str('', 'Refused when set: sandboxes are not implemented yet, and ralph never falls back to the host'),
-  SANDBOX_DOCKER_IMAGE: str('ralph-sandbox:latest', ACCEPTED),
-  SANDBOX_DOCKER_MEMORY: str('4g', ACCEPTED),
-  SANDBOX_DOCKER_CPUS: str('2', ACCEPTED),
-  SANDBOX_DOCKER_NETWORK: str('bridge', ACCEPTED),
-  SANDBOX_E2B_TEMPLATE: str('base', ACCEPTED),
-  SANDBOX_E2B_SANDBOX_ID: str('', ACCEPTED),
-  SANDBOX_E2B_TIMEOUT: str('3600', ACCEPTED),
-  SANDBOX_E2B_KEEP_ALIVE: str('false', ACCEPTED),
-  SANDBOX_E2B_MAX_COST: str('', ACCEPTED),
-  SANDBOX_E2B_COST_ALERT: str('', ACCEPTED),
-  SANDBOX_E2B_COST_PER_HOUR: str('0.10', ACCEPTED),
-  SYNC_INCLUDE: str('', ACCEPTED),
-  SYNC_EXCLUDE: str('', ACCEPTED),
-  SYNC_MAX_FILE_SIZE: str('10485760', ACCEPTED),
-  SYNC_LARGE_FILE_ACTION: str('warn', ACCEPTED),
+  SANDBOX_DOCKER_IMAGE: accepted('ralph-sandbox:latest'),
+  SANDBOX_DOCKER_MEMORY: accepted('4g'),
+  SANDBOX_DOCKER_CPUS: accepted('2'),
+  SANDBOX_DOCKER_NETWORK: accepted('bridge'),
+  SANDBOX_E2B_TEMPLATE: accepted('base'),
+  SANDBOX_E2B_SANDBOX_ID: accepted(''),
+  SANDBOX_E2B_TIMEOUT: accepted('3600'),
+  SANDBOX_E2B_KEEP_ALIVE: accepted('false'),
+  SANDBOX_E2B_MAX_COST: accepted(''),
+  SANDBOX_E2B_COST_ALERT: accepted(''),
+  SANDBOX_E2B_COST_PER_HOUR: accepted('0.10'),
+  SYNC_INCLUDE: accepted(''),
+  SYNC_EXCLUDE: accepted(''),
+  SYNC_MAX_FILE_SIZE: accepted('10485760'),
+  SYNC_LARGE_FILE_ACTION: accepted('warn'),
   // Ours
   MAX_LOOPS: int(0, 'Stop after this many loops (0 = unlimited)'),
   MAX_COST_USD: num(0, 'Stop when the run has cost this many US dollars (0 = unlimited)'),

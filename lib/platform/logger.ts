@@ -57,25 +57,6 @@ export function createLogger(options: LoggerOptions): Logger {
     if (options.logFile) appendToLogFile(options.logFile, `${line}\n`, maxBytes);
   }
 
-  return loggerFrom(log);
-}
-
-export interface LogEntry {
-  level: LogLevel;
-  message: string;
-}
-
-/** A logger that records entries in memory, for tests. */
-export function createMemoryLogger(): Logger & { entries: LogEntry[]; messages(level?: LogLevel): string[] } {
-  const entries: LogEntry[] = [];
-  return {
-    ...loggerFrom((level, message) => entries.push({ level, message })),
-    entries,
-    messages: (level) => entries.filter((e) => level === undefined || e.level === level).map((e) => e.message),
-  };
-}
-
-function loggerFrom(log: (level: LogLevel, message: string) => void): Logger {
   return {
     log,
     info: (message) => log('INFO', message),

@@ -51,12 +51,7 @@ export function joinPartials(a: MetricsPartial, b: MetricsPartial): MetricsParti
     tests: addCounts(a.tests, b.tests),
     firstMs: a.lines > 0 ? a.firstMs : b.firstMs,
     lastMs: b.lines > 0 ? b.lastMs : a.lastMs,
-    blocks: {
-      lines: [...a.blocks.lines, ...blocksB.lines],
-      successful: [...a.blocks.successful, ...blocksB.successful],
-      files: [...a.blocks.files, ...blocksB.files],
-      cost: [...a.blocks.cost, ...blocksB.cost],
-    },
+    blocks: joinBlocks(a.blocks, blocksB),
     edge: {
       hasLines: true,
       firstLoop: ea.firstLoop,
@@ -69,6 +64,23 @@ export function joinPartials(a: MetricsPartial, b: MetricsPartial): MetricsParti
       lastCum: eb.lastCum,
       lastRunKept: continues && !eb.innerRunStart ? ea.lastRunKept || eb.lastRunKept : eb.lastRunKept,
     },
+  };
+}
+
+// A block cut by the seam (a line of it in each stretch) becomes one block again.
+function joinBlocks(a: ChartBlocks, b: ChartBlocks): ChartBlocks {
+  const shared = a.index.length > 0 && b.index.length > 0 && a.index[a.index.length - 1] === b.index[0] ? 1 : 0;
+  const join = (x: number[], y: number[]): number[] => {
+    const out = [...x, ...y.slice(shared)];
+    if (shared) out[x.length - 1]! += y[0]!;
+    return out;
+  };
+  return {
+    index: [...a.index, ...b.index.slice(shared)],
+    lines: join(a.lines, b.lines),
+    successful: join(a.successful, b.successful),
+    files: join(a.files, b.files),
+    cost: join(a.cost, b.cost),
   };
 }
 

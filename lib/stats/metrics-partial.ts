@@ -9,10 +9,17 @@
 import { F, NUMBER, STRING, TRUE } from './metrics-fields.js';
 import type { MetricsLineScanner } from './metrics-line-scanner.js';
 
-/** Chart blocks kept per stretch; neighbours merge (block size doubles) when it fills up. */
-const MAX_BLOCKS = 256;
+/** Chart blocks over a whole file: its bytes are cut into this many equal stretches. */
+export const CHART_BLOCKS = 4096;
 
+/**
+ * Per-block sums for the chart. A line belongs to the block its first byte falls in, so the
+ * blocks are the same however the file was cut into ranges to read (and the chart the same on
+ * any number of threads); a range holds only the blocks it touches, and memory stays bounded.
+ */
 export interface ChartBlocks {
+  /** File-wide block number of each entry, ascending. */
+  index: number[];
   lines: number[];
   successful: number[];
   files: number[];
@@ -67,6 +74,13 @@ export interface PartialOptions {
   sinceMs?: number;
   /** Collect durations and chart blocks (the table and full report need them). */
   detail: boolean;
+  /** Bytes of the file per chart block (see chartBlockBytes; default 1). */
+  chartBlockBytes?: number;
+}
+
+/** The chart block size for a file of `size` bytes: CHART_BLOCKS blocks at most. */
+export function chartBlockBytes(size: number): number {
+  return Math.max(1, Math.ceil(size / CHART_BLOCKS));
 }
 
 export function emptyPartial(): MetricsPartial {
@@ -76,7 +90,7 @@ export function emptyPartial(): MetricsPartial {
     tokens: { input: 0, output: 0, cacheRead: 0, cacheCreation: 0, total: 0 }, tokenLines: 0,
     files: 0, fileLines: 0, exitSignals: 0, outcomes: {}, tests: {},
     firstMs: Number.NaN, lastMs: Number.NaN,
-    blocks: { lines: [], successful: [], files: [], cost: [] },
+    blocks: { index: [], lines: [], successful: [], files: [], cost: [] },
     edge: {
       hasLines: false, firstLoop: null, firstCum: Number.NaN, firstKept: false, firstCostFromCum: false,
       firstSegmentCounted: false, innerRunStart: false, lastLoop: null, lastCum: Number.NaN, lastRunKept: false,
@@ -99,17 +113,14 @@ export class PartialBuilder {
   private readonly partial = emptyPartial();
   private readonly outcomes = new Map<string, number>();
   private readonly tests = new Map<string, number>();
-  private readonly blockLines = new Float64Array(MAX_BLOCKS);
-  private readonly blockSuccessful = new Float64Array(MAX_BLOCKS);
-  private readonly blockFiles = new Float64Array(MAX_BLOCKS);
-  private readonly blockCost = new Float64Array(MAX_BLOCKS);
-  private blockCount = 0;
-  private blockSize = 1;
+  private readonly blockBytes: number;
   private keptInRun = false;
   /** The last kept line, whose timestamp finish() needs. */
   lastKept: LineSpan | undefined;
 
-  constructor(private readonly options: PartialOptions) {}
+  constructor(private readonly options: PartialOptions) {
+    this.blockBytes = Math.max(1, options.chartBlockBytes ?? 1);
+  }
 
   skip(): void {
     this.partial.skipped++;
@@ -159,7 +170,7 @@ export class PartialBuilder {
     if (!kept) return;
     if (p.lines === 0 && this.options.detail) p.firstMs = s.timestampMs();
     this.lastKept = span;
-    this.count(s, lineCost);
+    this.count(s, lineCost, span.offset);
   }
 
   /** The partial, with `lastMs` from the last kept line's timestamp (read by the caller). */
@@ -168,18 +179,11 @@ export class PartialBuilder {
     p.lastMs = lastKeptMs;
     p.outcomes = Object.fromEntries(this.outcomes);
     p.tests = Object.fromEntries(this.tests);
-    const n = this.blockCount;
-    p.blocks = {
-      lines: Array.from(this.blockLines.subarray(0, n)),
-      successful: Array.from(this.blockSuccessful.subarray(0, n)),
-      files: Array.from(this.blockFiles.subarray(0, n)),
-      cost: Array.from(this.blockCost.subarray(0, n)),
-    };
     p.durations = p.durations.slice(0, p.durationCount);
     return p;
   }
 
-  private count(s: MetricsLineScanner, lineCost: number): void {
+  private count(s: MetricsLineScanner, lineCost: number, offset: number): void {
     const p = this.partial;
     const kinds = s.kinds;
     const nums = s.numbers;
@@ -207,7 +211,7 @@ export class PartialBuilder {
     if (kinds[F.exit_signal] === TRUE) p.exitSignals++;
     if (kinds[F.outcome] === STRING) tally(this.outcomes, s.string(F.outcome)!);
     if (kinds[F.tests_status] === STRING) tally(this.tests, s.string(F.tests_status)!);
-    this.addToBlock(success ? 1 : 0, files, costKnown ? lineCost : 0);
+    this.addToBlock(Math.floor(offset / this.blockBytes), success ? 1 : 0, files, costKnown ? lineCost : 0);
   }
 
   private countTokens(s: MetricsLineScanner): void {
@@ -239,29 +243,21 @@ export class PartialBuilder {
     p.durations[p.durationCount++] = duration;
   }
 
-  private addToBlock(success: number, files: number, cost: number): void {
-    let last = this.blockCount - 1;
-    if (last < 0 || this.blockLines[last]! >= this.blockSize) {
-      if (this.blockCount === MAX_BLOCKS) this.halveBlocks();
-      last = this.blockCount++;
-      this.blockLines[last] = 0;
-      this.blockSuccessful[last] = 0;
-      this.blockFiles[last] = 0;
-      this.blockCost[last] = 0;
+  private addToBlock(index: number, success: number, files: number, cost: number): void {
+    const b = this.partial.blocks;
+    let last = b.index.length - 1;
+    if (last < 0 || b.index[last] !== index) {
+      b.index.push(index);
+      b.lines.push(0);
+      b.successful.push(0);
+      b.files.push(0);
+      b.cost.push(0);
+      last++;
     }
-    this.blockLines[last]! += 1;
-    this.blockSuccessful[last]! += success;
-    this.blockFiles[last]! += files;
-    this.blockCost[last]! += cost;
-  }
-
-  // Neighbouring blocks merge pairwise: memory stays fixed however long the file is.
-  private halveBlocks(): void {
-    for (const values of [this.blockLines, this.blockSuccessful, this.blockFiles, this.blockCost]) {
-      for (let i = 0; i < MAX_BLOCKS / 2; i++) values[i] = values[2 * i]! + values[2 * i + 1]!;
-    }
-    this.blockCount = MAX_BLOCKS / 2;
-    this.blockSize *= 2;
+    b.lines[last]! += 1;
+    b.successful[last]! += success;
+    b.files[last]! += files;
+    b.cost[last]! += cost;
   }
 }
 

@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { joinPartials } from './join-partials.js';
 import { ALL_FIELDS, BASH_FIELDS, F } from './metrics-fields.js';
-import type { MetricsPartial } from './metrics-partial.js';
+import { chartBlockBytes, type MetricsPartial } from './metrics-partial.js';
 import { readMetricsRange, splitIntoLineRanges, type ByteRange, type ReadRangeOptions } from './read-metrics-range.js';
 
 /** Below this much per thread, starting a worker costs more than it saves. */
@@ -30,6 +30,8 @@ export async function readMetricsFile(path: string, options: ReadMetricsFileOpti
     detail: options.detail,
     sinceMs: options.sinceMs,
     fields: options.detail ? ALL_FIELDS : options.sinceMs !== undefined ? [...BASH_FIELDS, F.timestamp] : BASH_FIELDS,
+    // One block grid for every range, from the size at the start (a running ralph may append).
+    chartBlockBytes: chartBlockBytes(size),
   };
   const limit = options.threads ?? Math.min(availableParallelism(), MAX_THREADS);
   const threads = Math.max(1, Math.min(limit, Math.floor(size / (options.minBytesPerThread ?? MIN_BYTES_PER_THREAD))));

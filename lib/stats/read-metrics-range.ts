@@ -3,9 +3,9 @@
 // line. Blank lines are ignored (as `jq -s` ignores them); unreadable lines are counted.
 
 import { Buffer } from 'node:buffer';
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { MetricsLineScanner } from './metrics-line-scanner.js';
-import { PartialBuilder, type LineSpan, type MetricsPartial, type PartialOptions } from './metrics-partial.js';
+import { chartBlockBytes, PartialBuilder, type LineSpan, type MetricsPartial, type PartialOptions } from './metrics-partial.js';
 
 const CHUNK_BYTES = 1 << 20;
 const NEWLINE = 10;
@@ -22,7 +22,7 @@ export interface ReadRangeOptions extends PartialOptions {
 
 export function readMetricsRange(path: string, range: ByteRange, options: ReadRangeOptions): MetricsPartial {
   const scanner = new MetricsLineScanner(options.fields);
-  const builder = new PartialBuilder(options);
+  const builder = new PartialBuilder({ ...options, chartBlockBytes: options.chartBlockBytes ?? chartBlockBytes(statSync(path).size) });
   let chunkOffset = range.start;
   const visit = (buf: Buffer, start: number, end: number) => {
     if (start === end) return;

@@ -1,33 +1,19 @@
 // A full disk or a read-only .ralph/: ralph stops with a clear `Error:` line (no stack trace),
 // releases its lock, and leaves nothing half-written — every state file parses, no temp file is
-// left, a read-only .ralph/ is not changed at all. Where the machine allows it, .ralph/ is put on
-// a tiny tmpfs (filled to leave a chosen number of bytes) or bind-mounted read-only inside a
-// private mount namespace (`unshare`); without that, a read-only .ralph/ is made with chmod when
-// not running as root (root ignores modes).
+// left, a read-only .ralph/ is not changed at all. .ralph/ is put on a tiny tmpfs (filled to leave
+// a chosen number of bytes) or bind-mounted read-only inside a private mount namespace
+// (isolation.ts provides one); without a namespace, a read-only .ralph/ is made with chmod, and
+// root runs ralph as an unprivileged user for that (root ignores modes). Each test stands alone.
 
-import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, chownSync, cpSync, lchownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binPath } from '../helpers/run-cli.js';
 import type { TmpProject } from '../helpers/tmp-project.js';
 import { checkStateFiles, createFastAgent, faultProject, listTempFiles, type FastAgent } from './fast-agent.js';
-
-function canUseMountNamespace(): boolean {
-  const dir = mkdtempSync(join(tmpdir(), 'ralph-ns-probe-'));
-  try {
-    const probe = spawnSync('unshare', ['-rm', '--', 'sh', '-c', 'mount -t tmpfs -o size=64k tmpfs "$1"', 'sh', dir], { stdio: 'ignore', timeout: 10_000 });
-    return probe.status === 0;
-  } catch {
-    return false;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-const NAMESPACES = canUseMountNamespace();
-const ROOT = process.getuid?.() === 0;
+import { IS_ROOT, mountNamespacePrefix, probeMountNamespace, unprivilegedUser } from './isolation.js';
 
 // Runs inside the private mount namespace. Arguments, never interpolated: .ralph dir, staged
 // copy of it, bytes to leave free, where to copy the result, mode; then the command to run.
@@ -57,9 +43,9 @@ interface Outcome {
   stderr: string;
 }
 
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, user?: { uid: number; gid: number }): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'], ...user });
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
@@ -112,9 +98,7 @@ function project(): TmpProject {
   return p;
 }
 
-describe.runIf(NAMESPACES)('a disk that fills up', () => {
-  let footprint = 0;
-
+describe('a disk that fills up', () => {
   async function runWithFreeBytes(free: number) {
     const p = project();
     const work = mkdtempSync(join(tmpdir(), 'ralph-full-'));
@@ -123,29 +107,37 @@ describe.runIf(NAMESPACES)('a disk that fills up', () => {
     const inspect = join(work, 'inspect');
     cpSync(p.path('.ralph'), stage, { recursive: true });
     mkdirSync(join(inspect, '.ralph'), { recursive: true });
-    const outcome = await run('unshare', ['-rm', '--', 'sh', '-c', FULL_DISK_SCRIPT, 'sh', p.path('.ralph'), stage, String(free), join(inspect, '.ralph'), ...RALPH()], p.dir, agent.env);
+    const [unshare, ...prefix] = mountNamespacePrefix();
+    const outcome = await run(unshare!, [...prefix, 'sh', '-c', FULL_DISK_SCRIPT, 'sh', p.path('.ralph'), stage, String(free), join(inspect, '.ralph'), ...RALPH()], p.dir, agent.env);
     await agent.killLeftovers();
     return { outcome, inspect };
   }
 
-  it('runs to the end when there is room (and measures how much room a run takes)', async () => {
+  /** A run with room to spare: its outcome and how much room (in 4 KiB pages) it took. */
+  async function runWithRoom() {
     const { outcome, inspect } = await runWithFreeBytes(1024 * 1024);
-    expect(outcome.code, outcome.stderr).toBe(3);
-    expect(checkStateFiles(inspect)).toEqual([]);
     const pages = (dir: string): number =>
       readdirSync(dir).reduce((sum, name) => {
         const st = statSync(join(dir, name));
         return sum + (st.isDirectory() ? 4096 + pages(join(dir, name)) : Math.ceil(st.size / 4096) * 4096);
       }, 0);
-    footprint = pages(join(inspect, '.ralph'));
+    return { outcome, inspect, footprint: pages(join(inspect, '.ralph')) };
+  }
+
+  it('runs to the end when there is room (and measures how much room a run takes)', async () => {
+    const { outcome, inspect, footprint } = await runWithRoom();
+    expect(outcome.code, outcome.stderr).toBe(3);
+    expect(checkStateFiles(inspect)).toEqual([]);
     expect(footprint).toBeGreaterThan(8192);
   });
 
   it('stops with a clear error, its lock released and every state file whole, wherever the space runs out', async () => {
+    const room = await runWithRoom();
+    expect(room.outcome.code, room.outcome.stderr).toBe(3);
     // From no room at all to nearly enough: the failure lands at start-up, in the first loop's
     // state writes, while the agent streams, and after it.
     const steps = 8;
-    const frees = Array.from({ length: steps }, (_, i) => Math.floor((footprint * i) / steps / 4096) * 4096);
+    const frees = Array.from({ length: steps }, (_, i) => Math.floor((room.footprint * i) / steps / 4096) * 4096);
     const failures: string[] = [];
     let failed = 0;
     for (const free of frees) {
@@ -163,31 +155,44 @@ describe.runIf(NAMESPACES)('a disk that fills up', () => {
     }
     expect(failures).toEqual([]);
     expect(failed).toBeGreaterThanOrEqual(steps / 2);
-  }, 120_000);
+  }, 240_000);
 });
 
 describe('a read-only .ralph/', () => {
-  // Root without user namespaces writes anywhere: there is no read-only .ralph/ to make there.
-  const method = NAMESPACES ? 'read-only bind mount' : ROOT ? undefined : 'chmod';
-
-  it.runIf(method !== undefined)('refuses to start with a clear error and changes nothing', async () => {
+  it('refuses to start with a clear error and changes nothing', async () => {
     const p = project();
     const before = snapshotTree(p.path('.ralph'));
     let outcome: Outcome;
-    if (method === 'chmod') {
+    const namespace = probeMountNamespace();
+    if ('prefix' in namespace) {
+      const [unshare, ...prefix] = namespace.prefix;
+      outcome = await run(unshare!, [...prefix, 'sh', '-c', READ_ONLY_SCRIPT, 'sh', p.path('.ralph'), ...RALPH()], p.dir, agent.env);
+      await agent.killLeftovers();
+      expectClearError(outcome, /(read-only file system|EROFS)/);
+    } else {
+      // No namespace: file modes make .ralph/ read-only, for a user they apply to.
+      const user = IS_ROOT ? unprivilegedUser() : undefined;
+      if (user) for (const dir of [p.dir, agent.root]) chownTree(dir, user.uid, user.gid);
       chmodSync(p.path('.ralph'), 0o555);
       chmodSync(p.path('.ralph/logs'), 0o555);
       try {
-        outcome = await run(RALPH()[0]!, RALPH().slice(1), p.dir, agent.env);
+        outcome = await run(RALPH()[0]!, RALPH().slice(1), p.dir, agent.env, user);
       } finally {
         chmodSync(p.path('.ralph/logs'), 0o755);
         chmodSync(p.path('.ralph'), 0o755);
       }
-    } else {
-      outcome = await run('unshare', ['-rm', '--', 'sh', '-c', READ_ONLY_SCRIPT, 'sh', p.path('.ralph'), ...RALPH()], p.dir, agent.env);
+      await agent.killLeftovers();
+      expectClearError(outcome, /(permission denied|not writable|EACCES)/);
     }
-    await agent.killLeftovers();
-    expectClearError(outcome, method === 'chmod' ? /(permission denied|not writable|EACCES)/ : /(read-only file system|EROFS)/);
     expect(snapshotTree(p.path('.ralph'))).toEqual(before);
   });
 });
+
+function chownTree(dir: string, uid: number, gid: number): void {
+  chownSync(dir, uid, gid);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) chownTree(path, uid, gid);
+    else lchownSync(path, uid, gid);
+  }
+}

@@ -9,7 +9,7 @@ import { LoopEvents } from '../../lib/loop/events.js';
 import { runProject } from '../../lib/loop/run-project.js';
 import type { Clock } from '../../lib/platform/clock.js';
 import type { Deps, Output } from '../../lib/platform/deps.js';
-import { createMemoryLogger } from '../../lib/platform/logger.js';
+import { createMemoryLogger } from './memory-logger.js';
 import { createRedactor } from '../../lib/core/redaction.js';
 import { nodeProcessRunner } from '../../lib/platform/process.js';
 import { fakeClock } from './fake-clock.js';

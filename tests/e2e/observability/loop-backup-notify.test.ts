@@ -27,6 +27,20 @@ function project(files: Record<string, string>): TmpProject {
   return p;
 }
 
+/**
+ * What a user sees of git: HEAD, the staged blobs and modes, the staged diff and the stash list.
+ * Not `ls-files --debug`: its stat cache is what any git command may refresh.
+ */
+function userGitState(p: TmpProject) {
+  return {
+    head: p.git('rev-parse', 'HEAD').trim(),
+    index: p.git('ls-files', '-s'),
+    staged: p.git('diff', '--cached', '--name-status'),
+    stagedDiff: p.git('diff', '--cached'),
+    stash: p.git('stash', 'list'),
+  };
+}
+
 describe('ralph --backup / --rollback', () => {
   it('backs up uncommitted work before loop 2 without touching git state, and rolls back to it', async () => {
     const p = project({ 'src/app.ts': 'v1\n', '.ralph/fix_plan.md': '- [ ] one\n- [ ] two\n' });
@@ -38,7 +52,11 @@ describe('ralph --backup / --rollback', () => {
     });
     cleanups.push(() => fake.cleanup());
     const env = { ...fake.env, ...GIT_TEST_ENV };
-    const indexBefore = p.git('ls-files', '-s', '--debug');
+    // A change the user staged before the run, so "the index is untouched" has content to lose.
+    writeFileSync(p.path('staged.md'), 'staged by the user\n');
+    p.git('add', 'staged.md');
+    const gitBefore = userGitState(p);
+    expect(gitBefore.staged).toContain('staged.md');
 
     const run = await runCli('ralph', ['--backup'], { cwd: p.dir, env });
     expect(run.code, run.stderr).toBe(0);
@@ -52,10 +70,9 @@ describe('ralph --backup / --rollback', () => {
     expect(p.git('show', `${loop2}:notes/new.md`)).toBe('untracked, from loop 1\n');
     expect(p.git('ls-tree', '-r', '--name-only', loop2)).not.toContain('later.md');
 
-    // Nothing of the user's git state moved: no stash, same index, files as the agent left them.
-    expect(p.git('stash', 'list')).toBe('');
-    expect(p.git('ls-files', '-s', '--debug')).toBe(indexBefore);
-    expect(p.git('rev-list', '--count', 'HEAD').trim()).toBe('1');
+    // Nothing of the user's git state moved: same HEAD, staged blobs and modes, no stash; the
+    // files are as the agent left them.
+    expect(userGitState(p)).toEqual(gitBefore);
     expect(readFileSync(p.path('src/app.ts'), 'utf8')).toBe('v3 from loop 2\n');
     expect(readFileSync(p.path('notes/new.md'), 'utf8')).toBe('untracked, from loop 1\n');
 
@@ -75,8 +92,7 @@ describe('ralph --backup / --rollback', () => {
     expect(readFileSync(p.path('src/app.ts'), 'utf8')).toBe('v2 from loop 1\n');
     expect(readFileSync(p.path('notes/new.md'), 'utf8')).toBe('untracked, from loop 1\n');
     expect(existsSync(p.path('later.md'))).toBe(false);
-    expect(p.git('ls-files', '-s', '--debug')).toBe(indexBefore);
-    expect(p.git('stash', 'list')).toBe('');
+    expect(userGitState(p)).toEqual(gitBefore);
   });
 });
 

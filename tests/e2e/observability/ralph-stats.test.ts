@@ -1,11 +1,12 @@
 // The real `bin/ralph-stats`: the Bash tool's output on its own metrics, byte for byte; the table;
 // the missing-file error scripts rely on; --since, --full, --jq; and the multi-threaded read of
-// a large file giving exactly the single-threaded answer.
+// a large file giving, on one thread or several, exactly the report computed from its lines.
 
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { expectedFullReport } from '../../helpers/metrics-expectation.js';
 import { runCli } from '../../helpers/run-cli.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ralph-stats-e2e-'));
@@ -110,21 +111,17 @@ describe('ralph-stats', () => {
     });
     const chunks: string[] = [];
     for (let i = 0; i < 120_000; i++) chunks.push(line(i));
-    const dir = projectWith(`${chunks.join('\n')}\n`);
-    const one = await runCli('ralph-stats', ['--full'], { cwd: dir, env: { RALPH_STATS_THREADS: '1' } });
-    const many = await runCli('ralph-stats', ['--full'], { cwd: dir, env: { RALPH_STATS_THREADS: '3' } });
-    expect(one.code).toBe(0);
-    expect(many.code).toBe(0);
-    const a = JSON.parse(one.stdout) as Record<string, unknown>;
-    const b = JSON.parse(many.stdout) as Record<string, unknown>;
-    expect(a.total_loops).toBe(120_000);
-    expect(a.runs).toBe(Math.ceil(120_000 / 97));
-    const { cost_usd: costA, chart: _chartA, ...restA } = a as { cost_usd: { total: number }; chart: unknown };
-    const { cost_usd: costB, chart: _chartB, ...restB } = b as { cost_usd: { total: number }; chart: unknown };
-    expect(restB).toEqual(restA);
-    expect(costB.total).toBeCloseTo(costA.total, 4);
-    const bash1 = await runCli('ralph-stats', [], { cwd: dir, env: { RALPH_STATS_THREADS: '1' } });
-    const bash3 = await runCli('ralph-stats', [], { cwd: dir, env: { RALPH_STATS_THREADS: '3' } });
-    expect(bash3.stdout).toBe(bash1.stdout);
-  });
+    const text = `${chunks.join('\n')}\n`;
+    const dir = projectWith(text);
+    const expected = expectedFullReport(text);
+    expect(expected).toMatchObject({ total_loops: 120_000, runs: Math.ceil(120_000 / 97) });
+    const { total_loops, successful, avg_duration, total_calls } = expected;
+    for (const threads of ['1', '3']) {
+      const full = await runCli('ralph-stats', ['--full'], { cwd: dir, env: { RALPH_STATS_THREADS: threads } });
+      expect(full.code, full.stderr).toBe(0);
+      expect(JSON.parse(full.stdout), `${threads} thread(s)`).toEqual(expected);
+      const bash = await runCli('ralph-stats', [], { cwd: dir, env: { RALPH_STATS_THREADS: threads } });
+      expect(JSON.parse(bash.stdout), `${threads} thread(s)`).toEqual({ total_loops, successful, avg_duration, total_calls });
+    }
+  }, 180_000); // four reads of 40 MB: allow for a loaded machine
 });

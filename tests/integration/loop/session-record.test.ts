@@ -9,7 +9,7 @@ import { collectStatus } from '../../../lib/cli/status-json.js';
 import { LoopEvents, type LoopEventMap } from '../../../lib/loop/events.js';
 import { runProject } from '../../../lib/loop/run-project.js';
 import type { Deps } from '../../../lib/platform/deps.js';
-import { createMemoryLogger } from '../../../lib/platform/logger.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { createRedactor } from '../../../lib/core/redaction.js';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
 import { captureOutput, FAST_LOOP_RC, loopProject, type LoopProject } from '../../helpers/loop-harness.js';

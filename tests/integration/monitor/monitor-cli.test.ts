@@ -1,12 +1,17 @@
 // ralph-monitor as users and scripts run it: the real bin/ shim over the built dist/.
 
 import { beforeAll, afterEach, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { visibleWidth } from '../../../lib/monitor/ansi.js';
 import { ENTER_SCREEN, LEAVE_SCREEN } from '../../../lib/monitor/frame-patch.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { stateProject, type StateProject } from '../../unit/monitor/fixture-state.js';
 import { ensureBuilt } from './build-dist.js';
 
 beforeAll(ensureBuilt, 180_000);
+
+/** CJK ideographs and full-width punctuation: two terminal cells each. */
+const CJK = /[\u3000-\u303f\u4e00-\u9fff\uff00-\uff60]/;
 
 let project: StateProject | undefined;
 afterEach(() => project?.cleanup());
@@ -41,12 +46,24 @@ describe('ralph-monitor --once', () => {
     expect(worse.stdout).toContain('Status file not found');
   });
 
-  it('fits 60 columns', async () => {
+  it('fits 60 terminal columns, wide characters counted as two', async () => {
     project = stateProject('halted');
+    // Text the monitor shows from files, in CJK (two cells a character): cut by code points,
+    // these lines would take up to twice the width.
+    const edit = (file: string, change: Record<string, string>) => {
+      const state = JSON.parse(readFileSync(`${project!.dir}/.ralph/${file}`, 'utf8')) as Record<string, unknown>;
+      project!.write(`.ralph/${file}`, JSON.stringify({ ...state, ...change }));
+    };
+    edit('status.json', { exit_reason: '停滞检测：连续三次循环没有任何进展，断路器已经打开并停止运行' });
+    edit('.circuit_breaker_state', { reason: '没有进展：连续三次循环都没有修改任何文件，断路器打开' });
     const result = await runCli('ralph-monitor', ['--once'], { cwd: project.dir, env: { COLUMNS: '60' } });
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines.length).toBeGreaterThan(10);
-    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(60);
+    for (const line of lines) expect(visibleWidth(line), line).toBeLessThanOrEqual(60);
+    // The same for the CJK lines, measured without the monitor's own width table.
+    const cjk = lines.filter((line) => CJK.test(line));
+    expect(cjk.length).toBeGreaterThanOrEqual(2);
+    for (const line of cjk) expect([...line].reduce((cells, c) => cells + (CJK.test(c) ? 2 : 1), 0), line).toBeLessThanOrEqual(60);
   });
 
   it('runs in a directory that is not a Ralph project', async () => {

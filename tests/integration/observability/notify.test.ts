@@ -8,7 +8,7 @@ import { delimiter, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LoopEvents } from '../../../lib/loop/events.js';
 import { attachNotifications } from '../../../lib/loop/notifications.js';
-import { createMemoryLogger } from '../../../lib/platform/logger.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
 import { captureOutput, loopProject } from '../../helpers/loop-harness.js';
 import { isProcessRunning } from '../../helpers/process-state.js';

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../lib/platform/clock.js';
+import { nodeProcessRunner, type ProcessRunner } from '../../../lib/platform/process.js';
 import { runVerificationGate } from '../../../lib/verify/run-gate.js';
 import { isProcessRunning } from '../../helpers/process-state.js';
 import { gateOptions } from './verify-fixture.js';
@@ -40,7 +41,7 @@ describe('gate processes', () => {
     );
     const pidFile = join(dir, 'child.pid');
     const result = await runVerificationGate(
-      gateOptions(dir, { commands: [{ command: `node ${script} ${pidFile}`, role: 'test' }], timeoutMs: 1000, graceMs: 200 }),
+      gateOptions(dir, { commands: [{ command: `node ${script} ${pidFile}`, role: 'test' }], timeoutMs: 5000, graceMs: 200 }),
     );
     expect(result.status).toBe('error');
     expect(result.commands[0]).toMatchObject({ status: 'error', timedOut: true, exitCode: null });
@@ -83,18 +84,31 @@ describe('gate processes', () => {
 
   it('stops the running command when interrupted and starts no more', async () => {
     const abort = new AbortController();
-    const pending = runVerificationGate(
+    // Interrupt once the first command has said it is running: an event, not a timer that a
+    // loaded machine can beat.
+    const runner: ProcessRunner = {
+      ...nodeProcessRunner,
+      spawnTree(cmd, args, options) {
+        const child = nodeProcessRunner.spawnTree(cmd, args, options);
+        child.stdout?.on('data', (chunk: Buffer) => {
+          if (chunk.toString().includes('running')) abort.abort();
+        });
+        return child;
+      },
+    };
+    const result = await runVerificationGate(
       gateOptions(dir, {
         signal: abort.signal,
+        processRunner: runner,
         commands: [
-          { command: 'node -e "setInterval(() => {}, 1000)"', role: 'test' },
+          { command: 'node -e "console.log(\'running\'); setInterval(() => {}, 1000)"', role: 'test' },
           { command: 'node -e 0', role: 'quality-gate' },
         ],
       }),
     );
-    setTimeout(() => abort.abort(), 100);
-    const result = await pending;
+    expect(abort.signal.aborted).toBe(true);
     expect(result.commands.map((c) => c.failures[0]?.message)).toEqual(['interrupted', 'interrupted before it started']);
+    expect(result.commands[0]!.output).toContain('running');
   });
 
   it('reads TAP from a real `node --test` run', async () => {

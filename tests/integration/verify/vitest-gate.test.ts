@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildLoopContext } from '../../../lib/core/loop-context.js';
 import { classifyVerification, formatFailuresForContext, initialSameFailures, nextSameFailures } from '../../../lib/core/verification.js';
-import { createMemoryLogger } from '../../../lib/platform/logger.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { finishAttempt, startAttempt } from '../../../lib/session-record/attempts.js';
 import { gapSample, recordGap } from '../../../lib/session-record/gap.js';
 import { recordVerification } from '../../../lib/session-record/observations.js';

@@ -7,7 +7,7 @@ const SECRET = 'sk-ant-api03-abcdefghijklmnopqrstuvwxyz';
 
 function sampleResult() {
   const files: Record<string, string> = {
-    'proj/.ralphrc': `# settings\nMAX_CALLS_PER_HOUR=50\nCLAUDE_CODE_CMD="env ANTHROPIC_API_KEY=${SECRET} claude"\n`,
+    'proj/.ralphrc': `# settings\nMAX_CALLS_PER_HOUR=50\nCLAUDE_CODE_CMD="env ANTHROPIC_API_KEY=${SECRET} claude"\nSANDBOX_PROVIDER=docker\n`,
     'home/.ralphrc': 'CLAUDE_MODEL=opus\n',
   };
   return loadConfig({
@@ -31,6 +31,8 @@ describe('formatConfigText', () => {
     expect(line('CLAUDE_MODEL')).toMatch(/= opus +\(~\/\.ralphrc:1\)$/);
     expect(line('CLAUDE_EFFORT')).toMatch(/= "" +\(default\)$/);
     expect(line('OPTIONAL_SECTIONS')).toContain('= Optional,Future,Future Enhancements,Nice to Have');
+    expect(line('SANDBOX_PROVIDER')).toMatch(/= docker +\(\.ralphrc:4, not used\)$/);
+    expect(line('SYNC_INCLUDE')).toMatch(/= "" +\(default, not used\)$/);
     const equalsColumn = new Set(lines.map((l) => l.indexOf(' = ')));
     expect(equalsColumn.size).toBe(1);
     // Sources line up after values up to 40 characters; longer values push their own source along.
@@ -53,6 +55,7 @@ describe('formatConfigJson', () => {
     expect(json.MAX_CALLS_PER_HOUR).toEqual({ value: 50, source: 'ralphrc', detail: '.ralphrc:2' });
     expect(json.MAX_LOOPS).toEqual({ value: 3, source: 'flag' });
     expect(json.DRY_RUN).toEqual({ value: false, source: 'default' });
+    expect(json.SANDBOX_PROVIDER).toEqual({ value: 'docker', source: 'ralphrc', detail: '.ralphrc:4', unused: true });
     expect(json.OPTIONAL_SECTIONS.value).toEqual(['Optional', 'Future', 'Future Enhancements', 'Nice to Have']);
     expect(json.CLAUDE_CODE_CMD.value).toBe('***');
     expect(JSON.stringify(json)).not.toContain(SECRET);

@@ -148,6 +148,31 @@ describe('loadConfig never runs .ralphrc', () => {
   });
 });
 
+describe('loadConfig accepted-but-unused keys', () => {
+  it('warns once for each one set to something other than its default, naming the key and where', () => {
+    const result = load(
+      {
+        home: 'SANDBOX_PROVIDER=e2b\n',
+        project: '# sandbox\nSANDBOX_PROVIDER=docker\nCB_OUTPUT_DECLINE_THRESHOLD=50\nSYNC_LARGE_FILE_ACTION=warn\nMAX_LOOPS=4\n',
+      },
+      { env: { GITHUB_ISSUE: '42' } },
+    );
+    const unused = 'accepted for compatibility but not used: setting it has no effect';
+    expect(result.warnings).toEqual([
+      { file: '.ralphrc', line: 3, key: 'CB_OUTPUT_DECLINE_THRESHOLD', message: unused, severity: 'warning' },
+      { file: 'env', key: 'GITHUB_ISSUE', message: unused, severity: 'warning' },
+      { file: '.ralphrc', line: 2, key: 'SANDBOX_PROVIDER', message: unused, severity: 'warning' },
+    ]);
+    // The value is still read (and shown by ralph --config).
+    expect(result.config).toMatchObject({ SANDBOX_PROVIDER: 'docker', GITHUB_ISSUE: '42', MAX_LOOPS: 4 });
+  });
+
+  it('says nothing when they are unset or set to their default, as a Bash .ralphrc does', () => {
+    expect(load({ project: 'CB_OUTPUT_DECLINE_THRESHOLD=70\nCOMMENT_PROGRESS=false\n' }).warnings).toEqual([]);
+    expect(load({}).warnings).toEqual([]);
+  });
+});
+
 describe('loadConfig invalid values', () => {
   it('collects every invalid value into one error with line numbers', () => {
     const error = loadError({ project: '# limits\nMAX_CALLS_PER_HOUR=ten\nCLAUDE_TIMEOUT_MINUTES=999\n' });

@@ -24,6 +24,15 @@ describe('config schema', () => {
     for (const key of CONFIG_KEYS) expect(CONFIG_SCHEMA[key].description.length).toBeGreaterThan(3);
   });
 
+  it('marks the keys accepted for compatibility but not used, and only those', () => {
+    const unused = CONFIG_KEYS.filter((key) => CONFIG_SCHEMA[key].unused);
+    for (const key of ['GITHUB_ISSUE', 'CREATE_PR', 'SANDBOX_PROVIDER', 'SANDBOX_E2B_MAX_COST', 'SYNC_INCLUDE', 'CB_OUTPUT_DECLINE_THRESHOLD']) {
+      expect(unused).toContain(key);
+    }
+    for (const key of unused) expect(CONFIG_SCHEMA[key].description).toMatch(/not used/i);
+    for (const key of ['MAX_LOOPS', 'TEST_COMMAND', 'GITHUB_TASK_LABEL', 'RALPH_SHELL_INIT_FILE']) expect(unused).not.toContain(key);
+  });
+
   it('gives the documented defaults', () => {
     const config = defaultConfig();
     expect(config.MAX_CALLS_PER_HOUR).toBe(100);

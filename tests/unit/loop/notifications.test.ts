@@ -14,7 +14,7 @@ import {
   describeLimitWait,
   describeRunFinished,
 } from '../../../lib/loop/notifications.js';
-import { createMemoryLogger } from '../../../lib/platform/logger.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import type { ProcessRunner, RunOptions, RunResult } from '../../../lib/platform/process.js';
 import { captureOutput } from '../../helpers/loop-harness.js';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startClaudeUpdateCheck } from '../../../lib/loop/update-check.js';
-import { createMemoryLogger } from '../../../lib/platform/logger.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
 
 const dirs: string[] = [];

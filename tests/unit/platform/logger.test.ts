@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../lib/platform/clock.js';
 import { redactSecrets } from '../../../lib/core/redaction.js';
-import { createLogger, createMemoryLogger, rotateLogIfNeeded } from '../../../lib/platform/logger.js';
+import { createLogger, rotateLogIfNeeded } from '../../../lib/platform/logger.js';
 
 const LINE = /^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\] \[(INFO|WARN|ERROR|SUCCESS|LOOP|DEBUG)\] .*$/;
 const ESC = '\x1b[';
@@ -195,20 +195,5 @@ describe('rotateLogIfNeeded', () => {
     expect(rotateLogIfNeeded(log)).toBe(false);
     writeFileSync(log, Buffer.alloc(10 * 1024 * 1024));
     expect(rotateLogIfNeeded(log)).toBe(true);
-  });
-});
-
-describe('createMemoryLogger', () => {
-  it('records level and message of every call', () => {
-    const logger = createMemoryLogger();
-    logger.info('a');
-    logger.debug('b');
-    logger.log('LOOP', 'c');
-    expect(logger.entries).toEqual([
-      { level: 'INFO', message: 'a' },
-      { level: 'DEBUG', message: 'b' },
-      { level: 'LOOP', message: 'c' },
-    ]);
-    expect(logger.messages('LOOP')).toEqual(['c']);
   });
 });

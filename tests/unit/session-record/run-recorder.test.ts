@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { initialSameFailures, nextSameFailures } from '../../../lib/core/verification.js';
-import { createMemoryLogger } from '../../../lib/platform/logger.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { RunRecorder } from '../../../lib/session-record/run-recorder.js';
 import { runRecordSchema, type RunRecord } from '../../../lib/session-record/schema.js';
 import { summarizeRunForStatus } from '../../../lib/session-record/status-summary.js';

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryLogger } from '../../../lib/platform/logger.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { startAttempt } from '../../../lib/session-record/attempts.js';
 import { transitionRun } from '../../../lib/session-record/run-record.js';
 import { runRecordSchema } from '../../../lib/session-record/schema.js';

@@ -3,7 +3,7 @@ import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createMemoryLogger } from '../../../lib/platform/logger.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { readClaudeSessionId } from '../../../lib/state/claude-session-id.js';
 import { readIntegerFile, readTrimmedText } from '../../../lib/state/integer-file.js';
 import { ralphPaths, type RalphPaths } from '../../../lib/state/paths.js';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createMemoryLogger } from '../../../lib/platform/logger.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { readClaudeSessionId, writeClaudeSessionId } from '../../../lib/state/claude-session-id.js';
 import { fixedClock, useTempDir } from './test-context.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createMemoryLogger } from '../../../lib/platform/logger.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { readIntegerFile, readTrimmedText, writeIntegerFile } from '../../../lib/state/integer-file.js';
 import { useTempDir } from './test-context.js';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isRalphError } from '../../../lib/errors.js';
-import { createMemoryLogger } from '../../../lib/platform/logger.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { acquireProjectLock } from '../../../lib/state/lock.js';
 import { ralphPaths } from '../../../lib/state/paths.js';
 import { transpileForChild } from './child-build.js';

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createMemoryLogger } from '../../../lib/platform/logger.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { ralphPaths } from '../../../lib/state/paths.js';
 import {
   circuitBreakerFileSchema,

@@ -95,7 +95,8 @@ describe('readMetricsRange', () => {
       fc.property(entries, fc.array(fc.nat(), { maxLength: 5 }), fc.option(fc.integer({ min: 0, max: 50 })), (lines, cuts, sinceMinute) => {
         const path = writeLines(lines);
         const sinceMs = sinceMinute === null ? undefined : Date.UTC(2026, 10, 30, 4, sinceMinute);
-        const options = { ...detailOptions, sinceMs };
+        // Chart blocks of 512 bytes hold a few lines each, so cuts fall inside blocks too.
+        const options = { ...detailOptions, sinceMs, chartBlockBytes: 512 };
         const whole = readWhole(path, options);
         // Cut points at line starts, in order.
         const starts: number[] = [];
@@ -124,7 +125,8 @@ function expectSamePartial(actual: MetricsPartial, expected: MetricsPartial): vo
   expect(Array.from(actual.durations)).toEqual(Array.from(expected.durations));
   expect(actual.tokens).toEqual(expected.tokens);
   expect(actual.outcomes).toEqual(expected.outcomes);
-  // Under 256 loops every block is one loop, so the chart data must match loop for loop.
+  // The chart blocks are cut by byte offset, whatever the ranges: they must match block for block.
+  expect(actual.blocks.index).toEqual(expected.blocks.index);
   expect(actual.blocks.lines).toEqual(expected.blocks.lines);
   expect(actual.blocks.files).toEqual(expected.blocks.files);
   actual.blocks.cost.forEach((c, i) => expect(c).toBeCloseTo(expected.blocks.cost[i]!, 9));
