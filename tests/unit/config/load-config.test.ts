@@ -152,8 +152,8 @@ describe('loadConfig accepted-but-unused keys', () => {
   it('warns once for each one set to something other than its default, naming the key and where', () => {
     const result = load(
       {
-        home: 'SANDBOX_PROVIDER=e2b\n',
-        project: '# sandbox\nSANDBOX_PROVIDER=docker\nCB_OUTPUT_DECLINE_THRESHOLD=50\nSYNC_LARGE_FILE_ACTION=warn\nMAX_LOOPS=4\n',
+        home: 'SANDBOX_DOCKER_IMAGE=from-home\n',
+        project: '# sandbox\nSANDBOX_DOCKER_IMAGE=mine\nCB_OUTPUT_DECLINE_THRESHOLD=50\nSYNC_LARGE_FILE_ACTION=warn\nMAX_LOOPS=4\n',
       },
       { env: { GITHUB_ISSUE: '42' } },
     );
@@ -161,10 +161,10 @@ describe('loadConfig accepted-but-unused keys', () => {
     expect(result.warnings).toEqual([
       { file: '.ralphrc', line: 3, key: 'CB_OUTPUT_DECLINE_THRESHOLD', message: unused, severity: 'warning' },
       { file: 'env', key: 'GITHUB_ISSUE', message: unused, severity: 'warning' },
-      { file: '.ralphrc', line: 2, key: 'SANDBOX_PROVIDER', message: unused, severity: 'warning' },
+      { file: '.ralphrc', line: 2, key: 'SANDBOX_DOCKER_IMAGE', message: unused, severity: 'warning' },
     ]);
     // The value is still read (and shown by ralph --config).
-    expect(result.config).toMatchObject({ SANDBOX_PROVIDER: 'docker', GITHUB_ISSUE: '42', MAX_LOOPS: 4 });
+    expect(result.config).toMatchObject({ SANDBOX_DOCKER_IMAGE: 'mine', GITHUB_ISSUE: '42', MAX_LOOPS: 4 });
   });
 
   it('says nothing when they are unset or set to their default, as a Bash .ralphrc does', () => {
