@@ -61,10 +61,16 @@ export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
     await mkdir(dirname(options.outputLogPath), { recursive: true });
     // The raw transcript may hold whatever the agent read or printed: owner-only, like session files.
     const out = createWriteStream(options.outputLogPath, { mode: 0o600 });
-    const err = createWriteStream(options.stderrLogPath, { mode: 0o600 });
     // A failed log write (disk full) must not crash the run with an unhandled 'error' event:
     // the output is still read from the pipe, and the next state write reports the problem.
-    for (const stream of [out, err]) stream.on('error', () => undefined);
+    out.on('error', () => undefined);
+    // The stderr log is created on the first byte: most runs print nothing there, and an empty
+    // file every loop is clutter.
+    let err: WriteStream | undefined;
+    const stderrLog = (): WriteStream => {
+      err ??= createWriteStream(options.stderrLogPath, { mode: 0o600 }).on('error', () => undefined);
+      return err;
+    };
     let stderrTail = '';
     let spawnError: NodeJS.ErrnoException | undefined;
 
@@ -81,7 +87,7 @@ export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
       options.onStdout?.(chunk);
     });
     proc.stderr?.on('data', (chunk: Buffer) => {
-      err.write(chunk);
+      stderrLog().write(chunk);
       stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
     });
     proc.stdin?.on('error', () => {
@@ -95,7 +101,7 @@ export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
     const { code, signal } = await waitForProcessTree(proc, processRunner);
     clearTimeout(termTimer);
     cancelKill?.();
-    await Promise.all([closeStream(out), closeStream(err)]);
+    await Promise.all([closeStream(out), ...(err ? [closeStream(err)] : [])]);
 
     const kind: AgentRunKind =
       stopReason === 'timeout' ? 'timed-out' : stopReason === 'interrupt' ? 'interrupted' : code === 0 ? 'completed' : 'failed';
