@@ -77,6 +77,9 @@ describe('agent invocation', () => {
     const live = readFileSync(p.project.path('.ralph/live.log'), 'utf8');
     expect(live).toMatch(/^=== Loop #1 - /);
     expect(live).toContain('⚡ [Bash] ls -1');
+    // One line per tool, not double-spaced after the text line before it.
+    expect(live).toMatch(/Reading the notes\.\n⚡ \[Bash\] ls -1\n/);
+    expect(live).not.toContain('\n\n');
     const logs = readdirSync(p.project.path('.ralph/logs'));
     const output = logs.find((f) => /^claude_output_\d{4}-\d\d-\d\d_\d\d-\d\d-\d\d\.log$/.test(f));
     const stderr = logs.find((f) => /^claude_stderr_\d{4}-\d\d-\d\d_\d\d-\d\d-\d\d\.log$/.test(f));

@@ -101,12 +101,16 @@ describe('launchMonitorSession with real tmux', () => {
     const [loop, output, status] = panes(`=${name}`);
     expect([loop?.title, output?.title, status?.title]).toEqual(['Ralph Loop', 'Claude Output', 'Status']);
 
-    await waitFor('the loop output', () => tmux.capture(loop!.id).includes('FAKE-RALPH argv ["--dry-run","--max-loops","2","--live"]'));
+    await waitFor('the loop output', () => tmux.capture(loop!.id).includes('FAKE-RALPH argv ["--dry-run","--max-loops","2"]'));
     expect(tmux.capture(loop!.id)).toContain(`FAKE-RALPH env RALPH_MONITOR_TEST_MARK=${NASTY_VALUE}`);
     await waitFor('the live output', () => {
       const text = tmux.capture(output!.id);
       return text.includes(LIVE_LOG_PLACEHOLDER) && text.includes('fake agent says hello from the live stream');
     });
+    // Each loop starts a fresh live.log; the pane shows it without tail's "file truncated".
+    writeFileSync(join(project.dir, '.ralph/live.log'), '=== Loop #2 ===\n');
+    await waitFor('the next loop in the live output', () => tmux.capture(output!.id).includes('=== Loop #2 ==='));
+    expect(tmux.capture(output!.id)).not.toContain('truncated');
     await waitFor('the dashboard', () => {
       const text = tmux.capture(status!.id);
       return text.includes('RALPH MONITOR') && text.includes('Loop #7') && text.includes('1/2 done');
@@ -153,7 +157,7 @@ describe('launchMonitorSession with real tmux', () => {
     });
     await waitFor('the loop to record what it got', () => existsSync(join(project.dir, '.ralph/fake-ralph.json')));
     const got = fakeRalphRecord();
-    expect(got.argv).toEqual(['--notify', '--show-tool-args', '--allowed-tools', 'Bash(git *),Read', '--prompt', "my 'odd' prompt.md", '--calls', '7', '--live']);
+    expect(got.argv).toEqual(['--notify', '--show-tool-args', '--allowed-tools', 'Bash(git *),Read', '--prompt', "my 'odd' prompt.md", '--calls', '7']);
     expect(got.markers).toEqual({ RALPH_MONITOR_TEST_MARK: NASTY_VALUE });
     // The pane's TERM is tmux's own, not the caller's terminal.
     expect(got.term).toMatch(/^(screen|tmux)/);
