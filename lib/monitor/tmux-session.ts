@@ -132,6 +132,10 @@ export async function launchMonitorSession(options: MonitorSessionOptions): Prom
     await tmux('select-pane', '-t', outputPane, '-T', PANE_TITLES.output);
     await tmux('select-pane', '-t', statusPane, '-T', PANE_TITLES.status);
     await tmux('set-option', '-w', '-t', target, 'pane-border-status', 'top');
+    // tmux's default status-left (`[#S] `) is cut at 10 columns, which hides most of the name.
+    if (!options.insideTmux) {
+      await tmux('set-option', '-t', target, 'status-left-length', String(placement.sessionName.length + 3));
+    }
     // Keep the finished loop's pane on screen for the post-mortem (#213).
     if (options.keepMonitor) await tmux('set-option', '-w', '-t', target, 'remain-on-exit', 'on');
     await tmux('select-pane', '-t', placement.loopPane);

@@ -100,6 +100,8 @@ describe('launchMonitorSession with real tmux', () => {
     expect(tmux.run('display-message', '-p', '-t', `=${name}:`, '#{window_name}').trim()).toBe(WINDOW_NAME);
     const [loop, output, status] = panes(`=${name}`);
     expect([loop?.title, output?.title, status?.title]).toEqual(['Ralph Loop', 'Claude Output', 'Status']);
+    // The status bar has room for `[<session name>] `.
+    expect(Number(tmux.run('show-options', '-v', '-t', `=${name}:`, 'status-left-length').trim())).toBeGreaterThanOrEqual(`[${name}] `.length);
 
     await waitFor('the loop output', () => tmux.capture(loop!.id).includes('FAKE-RALPH argv ["--dry-run","--max-loops","2"]'));
     expect(tmux.capture(loop!.id)).toContain(`FAKE-RALPH env RALPH_MONITOR_TEST_MARK=${NASTY_VALUE}`);
@@ -155,8 +157,8 @@ describe('launchMonitorSession with real tmux', () => {
       forwardedArgv: ['-m', '--notify', '--show-tool-args', '--allowed-tools', 'Bash(git *),Read', '--prompt', "my 'odd' prompt.md", '--keep-monitor', '--calls', '7'],
       env: baseEnv({ MAX_CALLS_PER_HOUR: '42', NO_COLOR: '1' }),
     });
-    await waitFor('the loop to record what it got', () => existsSync(join(project.dir, '.ralph/fake-ralph.json')));
-    const got = fakeRalphRecord();
+    // Read until it parses: the stand-in writes the file non-atomically.
+    const got = await waitFor('the loop to record what it got', () => fakeRalphRecord());
     expect(got.argv).toEqual(['--notify', '--show-tool-args', '--allowed-tools', 'Bash(git *),Read', '--prompt', "my 'odd' prompt.md", '--calls', '7']);
     expect(got.markers).toEqual({ RALPH_MONITOR_TEST_MARK: NASTY_VALUE });
     // The pane's TERM is tmux's own, not the caller's terminal.
