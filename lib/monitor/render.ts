@@ -29,6 +29,8 @@ export interface RenderOptions {
   now: number;
   /** Shown in the footer. */
   intervalSeconds?: number;
+  /** One frame for a script (`--once`): the footer gives the time only, no keys or refresh. */
+  once?: boolean;
 }
 
 interface Block {
@@ -65,7 +67,7 @@ export function renderFrame(snapshot: DashboardSnapshot, options: RenderOptions)
   const blocks: Block[] = [
     header,
     warnings,
-    ...section('Loop', 2, renderLoopSection(snapshot)),
+    ...section('Loop', 2, renderLoopSection(snapshot, ctx)),
     ...section('Usage limit', 2, renderUsageWaitSection(snapshot, ctx)),
     ...section('Agent', 3, renderAgentSection(snapshot, ctx)),
     ...(snapshot.progress?.status === 'executing' && liveTail.length > 0 ? [{ priority: 9, lines: liveTail, flexible: { max: LIVE_TAIL_LINES } }] : []),
@@ -82,7 +84,7 @@ export function renderFrame(snapshot: DashboardSnapshot, options: RenderOptions)
   ];
   const footer: Line = [
     {
-      text: `Ctrl+C to exit · refresh ${options.intervalSeconds ?? 2}s · ${formatClock(options.now)}`,
+      text: options.once ? `as of ${formatClock(options.now)}` : `Ctrl+C to exit · refresh ${options.intervalSeconds ?? 2}s · ${formatClock(options.now)}`,
       style: 'dim',
     },
   ];
