@@ -52,6 +52,8 @@ export interface MonitorSessionResult {
   exitCode: number;
 }
 
+const STATUS_PANE_SHARE = '65%';
+
 /** How often the caller inside tmux checks whether the run in the other window has ended. */
 const RESULT_POLL_MS = 500;
 
@@ -80,7 +82,7 @@ export async function launchMonitorSession(options: MonitorSessionOptions): Prom
     if (result.code !== 0) {
       const why = result.spawnError?.message ?? (result.stderr.trim() || `exit code ${result.code}`);
       throw new RalphError('tmux_failed', `tmux ${args[0]} failed: ${why}`, {
-        hint: 'check that tmux 3.0 or newer works here (tmux -V), or run ralph without --monitor',
+        hint: 'check that tmux 3.1 or newer works here (tmux -V), or run ralph without --monitor',
       });
     }
     return result.stdout.trim();
@@ -125,7 +127,8 @@ export async function launchMonitorSession(options: MonitorSessionOptions): Prom
     );
     const monitorPrefix = options.env.NO_COLOR ? `export NO_COLOR=${quoteForShell(options.env.NO_COLOR)}; ` : '';
     const statusPane = await tmux(
-      'split-window', '-v', '-d', '-P', '-F', '#{pane_id}', '-t', outputPane, '-c', options.projectDir,
+      // The dashboard gets two thirds of the column: in 80x24 that is 14 rows, enough for the key facts.
+      'split-window', '-v', '-d', '-l', STATUS_PANE_SHARE, '-P', '-F', '#{pane_id}', '-t', outputPane, '-c', options.projectDir,
       '--', '/bin/sh', '-c', `${monitorPrefix}exec ${joinShellCommand(options.monitorCommand)}`,
     );
     await tmux('select-pane', '-t', placement.loopPane, '-T', PANE_TITLES.loop);

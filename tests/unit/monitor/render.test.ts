@@ -186,6 +186,19 @@ describe('renderFrame layout', () => {
     expect(full.length).toBeGreaterThan(30);
   });
 
+  it('keeps the key facts in the status pane of an 80x24 terminal (39x14): status, breaker, plan, last loop, activity', () => {
+    const frame = renderFrame(richSnapshot(), { columns: 39, rows: 14, color: false, now: NOW });
+    expect(frame.length).toBeLessThanOrEqual(14);
+    for (const line of frame) expect(visibleWidth(line)).toBeLessThanOrEqual(39);
+    const shown = text(frame);
+    expect(shown).toContain('Loop #7/20');
+    expect(shown).toContain('Working for');
+    expect(shown).toContain('Breaker: HALF_OPEN');
+    expect(shown).toMatch(/Plan: .*3\/5 done/);
+    expect(shown).toContain('Last loop #6: Exit signal no');
+    expect(shown).toContain('[2026-11-30 10:15:11] [INFO]');
+  });
+
   it('draws no colour without the color option (NO_COLOR) and colours with it', () => {
     expect(renderFrame(richSnapshot(), { columns: 80, color: false, now: NOW }).join('')).not.toContain('\x1b[');
     expect(renderFrame(richSnapshot(), { columns: 80, color: true, now: NOW }).join('')).toContain('\x1b[');
