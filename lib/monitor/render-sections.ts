@@ -16,6 +16,12 @@ export interface SectionContext {
 /** The loop's own spinner glyphs; the dashboard turns them by the clock, one per second. */
 const SPINNER = ['⠋', '⠙', '⠹', '⠸'];
 const STATUS_BLOCK = '---RALPH_STATUS---';
+/** progress.json while and after the verification gate runs (ours). */
+const GATE_TEXT: Record<string, string> = {
+  verifying: 'finished; verification gate running',
+  gate_passed: 'finished; verification gate passed',
+  gate_failed: 'finished; verification gate failed',
+};
 
 export function renderLoopSection(snap: DashboardSnapshot, ctx: SectionContext): Line[] {
   const s = snap.status;
@@ -82,6 +88,8 @@ export function renderAgentSection(snap: DashboardSnapshot, ctx: SectionContext)
   const detail =
     p.status === 'timed_out_productive'
       ? `timed out (productive, ${p.filesChanged ?? 0} files changed)`
+      : GATE_TEXT[p.status]
+        ? `${GATE_TEXT[p.status]}${p.status === 'verifying' && p.lastOutput ? ` (${p.lastOutput})` : ''}`
       : p.error
         ? `${p.status}: ${p.error}`
         : p.status;
@@ -260,11 +268,13 @@ function statusStyle(status: string | undefined): Style | undefined {
     case 'executing':
     case 'success':
     case 'completed':
+    case 'gate_passed':
       return 'green';
     case 'halted':
     case 'failed':
     case 'error':
     case 'interrupted':
+    case 'gate_failed':
       return 'red';
     case 'paused':
     case 'stopped':
