@@ -9,7 +9,7 @@ import type { Clock } from '../platform/clock.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { stopProcessTree, waitForProcessTree } from '../platform/terminate.js';
 import type { AgentInvocation, AgentRunKind } from './invocation.js';
-import { openTranscriptLog } from './redacting-log.js';
+import { openTranscriptLog, type TranscriptLog } from './redacting-log.js';
 
 export interface RunAgentOptions {
   invocation: AgentInvocation;
@@ -71,7 +71,13 @@ export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
   const done = (async (): Promise<RawAgentRun> => {
     await mkdir(dirname(options.outputLogPath), { recursive: true });
     const out = openTranscriptLog(options.outputLogPath, options.redact, { json: options.jsonOutput });
-    const err = openTranscriptLog(options.stderrLogPath, options.redact);
+    // The stderr log is created on the first byte: most runs print nothing there, and an empty
+    // file every loop is clutter.
+    let err: TranscriptLog | undefined;
+    const stderrLog = (): TranscriptLog => {
+      err ??= openTranscriptLog(options.stderrLogPath, options.redact);
+      return err;
+    };
     let stderrTail = '';
     let spawnError: NodeJS.ErrnoException | undefined;
 
@@ -89,7 +95,7 @@ export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
       options.onStdout?.(chunk);
     });
     proc.stderr?.on('data', (chunk: Buffer) => {
-      err.write(chunk);
+      stderrLog().write(chunk);
       stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
     });
     proc.stdin?.on('error', () => {
@@ -103,7 +109,7 @@ export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
     const { code, signal, pipesHeldOpen } = await waitForProcessTree(proc, processRunner, options.pipeDrainMs);
     clearTimeout(termTimer);
     cancelKill?.();
-    await Promise.all([out.close(), err.close()]);
+    await Promise.all([out.close(), ...(err ? [err.close()] : [])]);
 
     const kind: AgentRunKind =
       stopReason === 'timeout' ? 'timed-out' : stopReason === 'interrupt' ? 'interrupted' : code === 0 ? 'completed' : 'failed';

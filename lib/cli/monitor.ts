@@ -2,6 +2,7 @@
 // the `.ralph/` state files only (so it also shows state written by the Bash tool).
 // `--once` prints one frame and exits, for scripts; `--interval` sets the refresh in seconds.
 
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import yargs from 'yargs';
 import { loadViewConfig } from '../config/view-config.js';
@@ -67,13 +68,18 @@ export async function mainMonitor(argv: string[]): Promise<number> {
   const color = shouldUseColor(Boolean(process.stdout.isTTY), process.env);
   // The plan is read with the loop's settings (FIX_PLAN_FILE, OPTIONAL_SECTIONS), not defaults.
   const view = loadViewConfig({ projectDir, homeDir: homedir(), env: process.env });
+  if (!statSync(view.paths.ralphDir, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new RalphError('no_project', `No Ralph project here: ${projectDir} has no .ralph/ directory`, {
+      hint: 'run ralph-monitor in a project enabled with ralph-enable (or created with ralph-setup)',
+    });
+  }
   if (args.once) {
     const columns = process.stdout.columns || Number(process.env.COLUMNS) || 80;
     const lines = renderFrame(await loadSnapshot(projectDir, systemClock.now(), view), {
       columns,
       color,
       now: systemClock.now(),
-      intervalSeconds: args.intervalSeconds,
+      once: true,
     });
     process.stdout.write(`${lines.join('\n')}\n`);
     return 0;

@@ -33,16 +33,20 @@ export function formatBreakerBanner(transition: { to: BreakerStateName; reason: 
   return [title, `Reason: ${transition.reason}`];
 }
 
+const STATUS_LABEL_WIDTH = 'Loops since progress: '.length;
+
 /** `ralph --circuit-status`. */
 export function formatCircuitStatus(state: BreakerState, options: HaltBoxOptions = {}): string[] {
+  // Every value starts in one column (the Bash tool put State and Reason one further).
+  const field = (label: string, value: string) => `${`${label}:`.padEnd(STATUS_LABEL_WIDTH)}${value}`;
   const lines = [
     ...drawBox('Circuit Breaker Status'),
-    `State:                 ${ICONS[state.state] ?? ''} ${state.state}`,
-    `Reason:                ${state.reason}`,
-    `Loops since progress: ${state.consecutive_no_progress}`,
-    `Last progress:        Loop #${state.last_progress_loop}`,
-    `Current loop:         #${Number.isFinite(state.current_loop) ? state.current_loop : 'N/A'}`,
-    `Total opens:          ${state.total_opens}`,
+    field('State', `${ICONS[state.state] ?? ''} ${state.state}`),
+    field('Reason', state.reason),
+    field('Loops since progress', String(state.consecutive_no_progress)),
+    field('Last progress', `Loop #${state.last_progress_loop}`),
+    field('Current loop', `#${Number.isFinite(state.current_loop) ? state.current_loop : 'N/A'}`),
+    field('Total opens', String(state.total_opens)),
   ];
   const cooldown = cooldownLine(state, options);
   if (cooldown) lines.push(cooldown);

@@ -35,6 +35,8 @@ export class AgentDisplay {
   private lastProgressAt = 0;
   private ticker: NodeJS.Timeout | undefined;
   private frame = 0;
+  /** The live view ends with a newline (true at the loop header). */
+  private atLineStart = true;
 
   constructor(private readonly options: AgentDisplayOptions) {}
 
@@ -43,6 +45,7 @@ export class AgentDisplay {
     this.startedAt = clock.now();
     this.lastTool = '';
     this.lastProgressAt = 0;
+    this.atLineStart = true;
     writeFileSync(paths.liveLog, `=== Loop #${loop} - ${formatLocalDateTime(clock.now())} ===\n`, { mode: 0o600 });
     // The mode above applies only when the file is new; an older live.log may be world-readable.
     chmodSync(paths.liveLog, 0o600);
@@ -76,7 +79,12 @@ export class AgentDisplay {
     this.show(this.redact(text));
   }
 
-  private show(text: string): void {
+  private show(rendered: string): void {
+    // Tool lines start with a newline to end a half-streamed text line; after a full line that
+    // newline would double-space the view.
+    const text = this.atLineStart && rendered.startsWith('\n') ? rendered.slice(1) : rendered;
+    if (text === '') return;
+    this.atLineStart = text.endsWith('\n');
     bestEffort(() => appendFileSync(this.options.paths.liveLog, text));
     if (this.options.live) this.options.stdout.write(text);
   }

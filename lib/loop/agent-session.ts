@@ -115,6 +115,8 @@ export function resetSession(
   reason: SessionResetReason,
   loopNumber: number,
   options: StateReadOptions,
+  /** The run ends here: keep its last analysis for the views (the next run clears it). */
+  end?: { keepAnalysis: boolean },
 ): void {
   const now = formatIsoTimestamp(options.clock.now());
   writeJsonAtomic(paths.ralphSession, {
@@ -125,7 +127,7 @@ export function resetSession(
     reset_reason: reason,
   });
   rmSync(paths.claudeSessionId, { force: true });
-  rmSync(paths.responseAnalysis, { force: true });
+  if (!end?.keepAnalysis) rmSync(paths.responseAnalysis, { force: true });
   if (existsSync(paths.exitSignals)) writeJsonAtomic(paths.exitSignals, defaultExitSignalsFile());
   appendBoundedJsonArray(
     paths.ralphSessionHistory,

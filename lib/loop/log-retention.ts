@@ -48,15 +48,17 @@ export function pruneAgentLogs(logsDir: string, keep: number): PruneLogsResult {
 }
 
 /**
- * Names carry local time (`2026-11-30_03-48-34`, `20261130_034834`) and, for two logs in one
- * second, a `_2`, `_3` suffix: pad the suffix so string order is time order.
+ * Names carry local time (`2026-11-30_03-48-34`, or `20261130_034834` in stderr logs of older
+ * versions) and, for two logs in one second, a `_2`, `_3` suffix: both stamp styles become one
+ * and the suffix is padded, so string order is time order.
  */
 function sortKey(stamp: string): string {
-  const m = /^(.*?)(?:_(\d+))?$/.exec(stamp)!;
+  const compact = stamp.replace(/-/g, '');
+  const m = /^(.*?)(?:_(\d+))?$/.exec(compact)!;
   const base = m[1]!;
   // A suffix is only a counter when what precedes it is a full stamp.
   if (m[2] !== undefined && /\d{2}$/.test(base) && base.length >= 15) return `${base}_${m[2].padStart(6, '0')}`;
-  return `${stamp}_000001`;
+  return `${compact}_000001`;
 }
 
 function mtimeOf(path: string): number {

@@ -46,7 +46,6 @@ export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
     rt.loopCount++;
     rotateLogIfNeeded(paths.ralphLog);
     touchRalphSession(paths, rt.state);
-    deps.logger.log('LOOP', `=== Starting Loop #${rt.loopCount} ===`);
 
     const guard = await checkGuards(rt);
     if (guard.kind === 'stop') return finish(rt, guard);
@@ -55,6 +54,8 @@ export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
       rt.loopCount--;
       continue;
     }
+    // Announced only once the guards let it run: a run that ends here had no such loop.
+    deps.logger.log('LOOP', `=== Starting Loop #${rt.loopCount} ===`);
 
     if (rt.config.DRY_RUN) {
       describeDryRun(rt, rt.loopCount);

@@ -117,6 +117,8 @@ async function runGate(rt: LoopRuntime, loop: number): Promise<VerificationResul
 /** Log it, tell subscribers, and put it in the session record (saved with the loop). */
 function keepGateResult(rt: LoopRuntime, loop: number, result: VerificationResult, tracked: TrackedVerification): void {
   const line = describeVerification(result);
+  // The views must not show "verifying" once the gate is done.
+  rt.status.progress({ status: result.status === 'passed' ? 'gate_passed' : 'gate_failed', lastOutput: line });
   if (result.status === 'passed') rt.deps.logger.success(line);
   else rt.deps.logger.warn(line);
   rt.recorder?.recordVerification(loop, result, tracked.state.sameFailures);

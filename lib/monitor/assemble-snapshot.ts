@@ -76,13 +76,13 @@ export function assembleSnapshot(texts: StateTexts, options: AssembleOptions): D
   const pid = int(status?.pid);
   // Ours records its pid; the Bash tool does not, but rewrites progress.json every 10 s.
   const loopAlive = pid === undefined ? undefined : options.isProcessAlive?.(pid);
-  if (loopAlive === false && ACTIVE_STATUSES.has(str(status?.status) ?? '')) {
-    warnings.push(`the loop (pid ${pid}) is no longer running; the state shown is from when it stopped`);
-  }
+  const loopGone = loopAlive === false && ACTIVE_STATUSES.has(str(status?.status) ?? '');
+  if (loopGone) warnings.push(`the loop (pid ${pid}) is no longer running; the state shown is from when it stopped`);
   return {
     projectDir: options.projectDir,
     takenAt: options.now,
     ralphDirFound: options.ralphDirFound,
+    ...(loopGone ? { loopGone } : {}),
     status: readStatus(status),
     progress: readProgress(json('progress.json', texts.progress, progressFileSchema), { liveTail, now: options.now, loopAlive, bashWriter: pid === undefined }),
     breaker: readBreaker(json('.circuit_breaker_state', texts.breaker, circuitBreakerFileSchema)),
@@ -136,6 +136,8 @@ function readStatus(obj: JsonObject | undefined): LoopStatusView | undefined {
     maxCostUsd: num(obj.max_cost_usd),
     tokensRun: int(obj.run_tokens) ?? int(obj.tokens_run),
     maxLoops: int(obj.max_loops),
+    startedAt: isoTime(obj.started_at),
+    updatedAt: isoTime(obj.timestamp),
   };
 }
 
@@ -304,6 +306,11 @@ function tailLines(text: string | undefined, max: number): string[] {
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
   return lines.slice(-max);
+}
+
+function isoTime(value: unknown): number | undefined {
+  const ms = Date.parse(str(value) ?? '');
+  return Number.isFinite(ms) ? ms : undefined;
 }
 
 function str(value: unknown): string | undefined {

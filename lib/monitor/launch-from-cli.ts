@@ -22,7 +22,7 @@ export async function launchMonitorSessionFromCli(argv: string[], options: Monit
     clock: systemClock,
     verbose: argv.includes('--verbose') || argv.includes('-v'),
   });
-  await launchMonitorSession({
+  const { exitCode } = await launchMonitorSession({
     projectDir: options.cwd,
     forwardedArgv: argv,
     env,
@@ -36,5 +36,5 @@ export async function launchMonitorSessionFromCli(argv: string[], options: Monit
     logger,
     clock: systemClock,
   });
-  return 0;
+  return exitCode;
 }

@@ -13,7 +13,17 @@ export interface SectionContext {
   columns: number;
 }
 
-export function renderLoopSection(snap: DashboardSnapshot): Line[] {
+/** The loop's own spinner glyphs; the dashboard turns them by the clock, one per second. */
+const SPINNER = ['⠋', '⠙', '⠹', '⠸'];
+const STATUS_BLOCK = '---RALPH_STATUS---';
+/** progress.json while and after the verification gate runs (ours). */
+const GATE_TEXT: Record<string, string> = {
+  verifying: 'finished; verification gate running',
+  gate_passed: 'finished; verification gate passed',
+  gate_failed: 'finished; verification gate failed',
+};
+
+export function renderLoopSection(snap: DashboardSnapshot, ctx: SectionContext): Line[] {
   const s = snap.status;
   if (!s) {
     const text = snap.ralphDirFound ? 'Status file not found. Ralph may not be running.' : 'No .ralph/ directory found.';
@@ -25,8 +35,13 @@ export function renderLoopSection(snap: DashboardSnapshot): Line[] {
       { text: 'Loop ' },
       { text: loop, style: 'bold' },
       { text: '  Status: ' },
-      { text: s.status ?? 'unknown', style: statusStyle(s.status) },
-      ...(s.lastAction && s.lastAction !== s.status ? [{ text: `  (${s.lastAction})`, style: 'dim' as const }] : []),
+      ...(snap.loopGone
+        ? [{ text: 'not running', style: 'red' as const }, { text: `  (recorded: ${s.status})`, style: 'dim' as const }]
+        : [
+            { text: s.status ?? 'unknown', style: statusStyle(s.status) },
+            ...(s.lastAction && s.lastAction !== s.status ? [{ text: `  (${s.lastAction})`, style: 'dim' as const }] : []),
+          ]),
+      ...runTime(snap, ctx),
     ],
   ];
   if (s.exitReason) lines.push([{ text: 'Exit reason: ' }, { text: s.exitReason, style: statusStyle(s.status) }]);
@@ -38,13 +53,27 @@ export function renderLoopSection(snap: DashboardSnapshot): Line[] {
   return lines;
 }
 
+/** `  · run 5m 04s`: to now while the loop runs, to its last status write once it has stopped. */
+function runTime(snap: DashboardSnapshot, ctx: SectionContext): Line {
+  const s = snap.status;
+  if (s?.startedAt === undefined) return [];
+  const running = !snap.loopGone && (s.status === 'running' || s.status === 'paused');
+  const end = running ? ctx.now : (s.updatedAt ?? ctx.now);
+  return [{ text: `  · run ${formatDuration((end - s.startedAt) / 1000)}`, style: 'dim' }];
+}
+
 export function renderAgentSection(snap: DashboardSnapshot, ctx: SectionContext): Line[] {
   const p = snap.progress;
   if (!p) return [];
+  if (p.status === 'executing' && snap.loopGone) {
+    const last = p.lastTool ?? p.lastOutput;
+    const tool = last ? ` (last: ${sanitizeText(last)})` : '';
+    return [[{ text: 'Last agent run: ' }, { text: `cut short when the loop stopped${tool}`, style: 'red' }]];
+  }
   if (p.status === 'executing') {
     const secs = p.workingSeconds === undefined ? undefined : p.workingSeconds + Math.max(0, Math.floor((ctx.now - snap.takenAt) / 1000));
     const line: Line = [
-      { text: `${p.indicator ?? '•'} Working`, style: 'green' },
+      { text: `${p.staleSeconds === undefined ? SPINNER[Math.floor(ctx.now / 1000) % SPINNER.length] : '•'} Working`, style: 'green' },
       { text: secs === undefined ? '' : ` for ${formatDuration(secs)}` },
     ];
     if (p.lastTool) line.push({ text: '  last tool: ' }, { text: sanitizeText(p.lastTool), style: 'cyan' });
@@ -59,6 +88,8 @@ export function renderAgentSection(snap: DashboardSnapshot, ctx: SectionContext)
   const detail =
     p.status === 'timed_out_productive'
       ? `timed out (productive, ${p.filesChanged ?? 0} files changed)`
+      : GATE_TEXT[p.status]
+        ? `${GATE_TEXT[p.status]}${p.status === 'verifying' && p.lastOutput ? ` (${p.lastOutput})` : ''}`
       : p.error
         ? `${p.status}: ${p.error}`
         : p.status;
@@ -174,7 +205,9 @@ export function renderAnalysisSection(snap: DashboardSnapshot): Line[] {
   if (a.permissionDenials) facts.push({ text: ` · denials ${a.permissionDenials}`, style: 'red' });
   if (a.askingQuestions) facts.push({ text: ' · asking questions', style: 'yellow' });
   const lines: Line[] = [facts];
-  if (a.workSummary) lines.push([{ text: `Summary: ${sanitizeText(a.workSummary)}` }]);
+  // The agent's prose, without the RALPH_STATUS block some agents put inside it.
+  const summary = a.workSummary?.split(STATUS_BLOCK)[0]?.trim();
+  if (summary) lines.push([{ text: `Summary: ${sanitizeText(summary)}` }]);
   return lines;
 }
 
@@ -236,11 +269,13 @@ function statusStyle(status: string | undefined): Style | undefined {
     case 'executing':
     case 'success':
     case 'completed':
+    case 'gate_passed':
       return 'green';
     case 'halted':
     case 'failed':
     case 'error':
     case 'interrupted':
+    case 'gate_failed':
       return 'red';
     case 'paused':
     case 'stopped':

@@ -29,6 +29,9 @@ export interface LoopStatusView {
   maxCostUsd?: number;
   tokensRun?: number;
   maxLoops?: number;
+  /** Ours: when the run started and when status.json was last written (epoch ms). */
+  startedAt?: number;
+  updatedAt?: number;
 }
 
 export interface AgentProgressView {
@@ -99,6 +102,8 @@ export interface DashboardSnapshot {
   projectDir: string;
   takenAt: number;
   ralphDirFound: boolean;
+  /** status.json says the loop is active, but the process it names is gone (kill -9, crash). */
+  loopGone?: boolean;
   status?: LoopStatusView;
   progress?: AgentProgressView;
   breaker?: BreakerView;

@@ -7,13 +7,14 @@ import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RalphError } from '../errors.js';
-import type { Clock } from '../platform/clock.js';
+import { systemClock, type Clock } from '../platform/clock.js';
 import type { Logger } from '../platform/deps.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { findExecutable } from '../platform/find-executable.js';
 import { ralphPaths } from '../state/paths.js';
-import { buildLoopArgv } from './loop-argv.js';
 import { describeLoopEnv, formatEnvScript, selectLoopEnv } from './loop-env.js';
+import { buildLoopScript } from './loop-script.js';
+import { formatRunOutcome, readRunOutcome } from './run-outcome.js';
 import { joinShellCommand, quoteForShell } from './shell-quote.js';
 import { attachInheritingTerminal, type AttachTerminal } from './tmux-attach.js';
 
@@ -45,14 +46,28 @@ export const WINDOW_NAME = 'Ralph: Loop | Output | Status';
 export const PANE_TITLES = { loop: 'Ralph Loop', output: 'Claude Output', status: 'Status' } as const;
 export const LIVE_LOG_PLACEHOLDER = '=== Ralph Live Output - Waiting for first loop... ===';
 
+/** The session it opened and, when the caller waited for the run (a terminal), its exit code. */
+export interface MonitorSessionResult {
+  sessionName: string;
+  exitCode: number;
+}
+
+const STATUS_PANE_SHARE = '65%';
+
+/** How often the caller inside tmux checks whether the run in the other window has ended. */
+const RESULT_POLL_MS = 500;
+
 interface Placement {
   sessionName: string;
   windowId: string;
   loopPane: string;
 }
 
-/** Starts the monitor layout and returns the tmux session name. */
-export async function launchMonitorSession(options: MonitorSessionOptions): Promise<string> {
+/**
+ * Starts the monitor layout. On a terminal it then waits for the run (attached outside tmux,
+ * in the calling pane inside tmux) and reports how it ended; otherwise it returns at once.
+ */
+export async function launchMonitorSession(options: MonitorSessionOptions): Promise<MonitorSessionResult> {
   const tmuxPath = findExecutable('tmux', options.env);
   if (!tmuxPath) {
     throw new RalphError('tmux_missing', 'tmux is not installed', {
@@ -67,7 +82,7 @@ export async function launchMonitorSession(options: MonitorSessionOptions): Prom
     if (result.code !== 0) {
       const why = result.spawnError?.message ?? (result.stderr.trim() || `exit code ${result.code}`);
       throw new RalphError('tmux_failed', `tmux ${args[0]} failed: ${why}`, {
-        hint: 'check that tmux 3.0 or newer works here (tmux -V), or run ralph without --monitor',
+        hint: 'check that tmux 3.1 or newer works here (tmux -V), or run ralph without --monitor',
       });
     }
     return result.stdout.trim();
@@ -80,6 +95,8 @@ export async function launchMonitorSession(options: MonitorSessionOptions): Prom
   const loopEnv = selectLoopEnv(options.env);
   const envDir = mkdtempSync(join(tmpdir(), 'ralph-monitor-'));
   const envFile = join(envDir, 'env');
+  // Only a caller on a terminal stays to read the outcome; a script gets the attach hint.
+  const resultFile = options.stdoutIsTTY ? join(envDir, 'result') : undefined;
   writeFileSync(envFile, formatEnvScript(loopEnv), { mode: 0o600 });
   options.logger.debug(`Passing to the loop pane: ${describeLoopEnv(loopEnv).join(', ') || '(no ralph settings)'}`);
 
@@ -87,7 +104,17 @@ export async function launchMonitorSession(options: MonitorSessionOptions): Prom
   try {
     const sessionName = options.insideTmux ? undefined : await pickSessionName(tmux, options.clock);
     const gate = `${sessionName ?? 'ralph'}-start-${process.pid}-${Math.floor((options.clock ?? Date).now())}`;
-    const loopScript = buildLoopScript({ options, tmuxArgv, gate, envDir, envFile, sessionName });
+    const loopScript = buildLoopScript({
+      tmuxArgv,
+      ralphCommand: options.ralphCommand,
+      forwardedArgv: options.forwardedArgv,
+      keepMonitor: options.keepMonitor,
+      gate,
+      envFile,
+      resultFile,
+      privateDir: envDir,
+      sessionName,
+    });
     placement = options.insideTmux
       ? await openWindowHere(tmux, options, loopScript)
       : await openSession(tmux, options, loopScript, sessionName!);
@@ -95,17 +122,23 @@ export async function launchMonitorSession(options: MonitorSessionOptions): Prom
     const target = placement.windowId;
     const outputPane = await tmux(
       'split-window', '-h', '-d', '-P', '-F', '#{pane_id}', '-t', placement.loopPane, '-c', options.projectDir,
-      '--', '/bin/sh', '-c', `exec tail -F ${quoteForShell(paths.liveLog)}`,
+      // GNU tail says "file truncated" on stderr each time a loop starts a fresh live.log.
+      '--', '/bin/sh', '-c', `exec tail -F ${quoteForShell(paths.liveLog)} 2>/dev/null`,
     );
     const monitorPrefix = options.env.NO_COLOR ? `export NO_COLOR=${quoteForShell(options.env.NO_COLOR)}; ` : '';
     const statusPane = await tmux(
-      'split-window', '-v', '-d', '-P', '-F', '#{pane_id}', '-t', outputPane, '-c', options.projectDir,
+      // The dashboard gets two thirds of the column: in 80x24 that is 14 rows, enough for the key facts.
+      'split-window', '-v', '-d', '-l', STATUS_PANE_SHARE, '-P', '-F', '#{pane_id}', '-t', outputPane, '-c', options.projectDir,
       '--', '/bin/sh', '-c', `${monitorPrefix}exec ${joinShellCommand(options.monitorCommand)}`,
     );
     await tmux('select-pane', '-t', placement.loopPane, '-T', PANE_TITLES.loop);
     await tmux('select-pane', '-t', outputPane, '-T', PANE_TITLES.output);
     await tmux('select-pane', '-t', statusPane, '-T', PANE_TITLES.status);
     await tmux('set-option', '-w', '-t', target, 'pane-border-status', 'top');
+    // tmux's default status-left (`[#S] `) is cut at 10 columns, which hides most of the name.
+    if (!options.insideTmux) {
+      await tmux('set-option', '-t', target, 'status-left-length', String(placement.sessionName.length + 3));
+    }
     // Keep the finished loop's pane on screen for the post-mortem (#213).
     if (options.keepMonitor) await tmux('set-option', '-w', '-t', target, 'remain-on-exit', 'on');
     await tmux('select-pane', '-t', placement.loopPane);
@@ -118,42 +151,11 @@ export async function launchMonitorSession(options: MonitorSessionOptions): Prom
     throw error;
   }
 
-  return presentSession(tmux, tmuxArgv, options, placement);
-}
-
-interface LoopScriptInput {
-  options: MonitorSessionOptions;
-  tmuxArgv: string[];
-  gate: string;
-  envDir: string;
-  envFile: string;
-  sessionName?: string;
-}
-
-// What the loop pane's /bin/sh runs: wait for the layout, load the caller's environment from
-// the private file and delete it, run ralph, then close the session (or window) unless kept.
-// When ralph could not even run (exit 1: missing agent CLI, bad config) closing at once would
-// hide its error message, so the pane waits for Enter first.
-function buildLoopScript(input: LoopScriptInput): string {
-  const { options, tmuxArgv, gate, envDir, envFile } = input;
-  const tmux = joinShellCommand(tmuxArgv);
-  const loop = joinShellCommand([...options.ralphCommand, ...buildLoopArgv(options.forwardedArgv)]);
-  const close = options.keepMonitor
-    ? [`printf '\\n[ralph exited with code %s; the monitor stays open (--keep-monitor)]\\n' "$status"`]
-    : [
-        `if [ "$status" -eq 1 ]; then printf '\\n[ralph could not run (exit code 1); press Enter to close]\\n'; read _ignored; fi`,
-        input.sessionName
-          ? `${tmux} kill-session -t ${quoteForShell(`=${input.sessionName}`)}`
-          : `${tmux} kill-window -t "$TMUX_PANE"`,
-      ];
-  return [
-    `${tmux} wait-for ${quoteForShell(gate)}`,
-    `. ${quoteForShell(envFile)} || exit 1`,
-    `rm -rf ${quoteForShell(envDir)}`,
-    loop,
-    'status=$?',
-    ...close,
-  ].join('\n');
+  try {
+    return await presentSession(tmux, tmuxArgv, options, placement, resultFile);
+  } finally {
+    if (resultFile) rmSync(envDir, { recursive: true, force: true });
+  }
 }
 
 async function pickSessionName(tmux: (...args: string[]) => Promise<string>, clock?: Clock): Promise<string> {
@@ -212,21 +214,60 @@ async function presentSession(
   tmuxArgv: string[],
   options: MonitorSessionOptions,
   placement: Placement,
-): Promise<string> {
+  resultFile: string | undefined,
+): Promise<MonitorSessionResult> {
   const write = options.write ?? ((text: string) => process.stdout.write(text));
   const { sessionName, windowId } = placement;
-  if (options.insideTmux) {
-    if (options.stdoutIsTTY) await tmux('select-window', '-t', windowId);
-    write(`ralph --monitor: opened window ${windowId} in tmux session ${sessionName}\n`);
-    return sessionName;
-  }
   const socket = options.tmuxSocket ? ` -L ${quoteForShell(options.tmuxSocket)}` : '';
-  if (!options.stdoutIsTTY) {
-    write(`ralph --monitor: session ${sessionName} started; attach with: tmux${socket} attach -t ${sessionName}\n`);
-    return sessionName;
+  if (!resultFile) {
+    write(
+      options.insideTmux
+        ? `ralph --monitor: opened window ${windowId} in tmux session ${sessionName}\n`
+        : `ralph --monitor: session ${sessionName} started; attach with: tmux${socket} attach -t ${sessionName}\n`,
+    );
+    return { sessionName, exitCode: 0 };
+  }
+  if (options.insideTmux) {
+    await tmux('select-window', '-t', windowId);
+    write(`ralph --monitor: the run is in window ${windowId} of tmux session ${sessionName}; its outcome will be printed here when it ends\n`);
+    const outcome = await waitForOutcome(tmux, resultFile, windowId, options.clock ?? systemClock);
+    if (!outcome) {
+      write(`ralph --monitor: window ${windowId} closed before the run reported how it ended; see .ralph/logs/ralph.log\n`);
+      return { sessionName, exitCode: 1 };
+    }
+    write(formatRunOutcome(outcome, options.keepMonitor ? `window ${windowId} stays open (--keep-monitor)` : `window ${windowId} has closed`));
+    return { sessionName, exitCode: outcome.exitCode };
   }
   options.logger.info(`Attaching to tmux session ${sessionName} (detach: Ctrl+B then D; reattach: tmux${socket} attach -t ${sessionName})`);
   const attach = options.attach ?? attachInheritingTerminal;
   await attach(tmuxArgv[0]!, [...tmuxArgv.slice(1), 'attach-session', '-t', `=${sessionName}`], options.env);
-  return sessionName;
+  const outcome = readRunOutcome(resultFile);
+  const alive = await tmux('has-session', '-t', `=${sessionName}`).then(() => true, () => false);
+  if (outcome) {
+    const where = alive ? `session ${sessionName} stays open (reattach: tmux${socket} attach -t ${sessionName})` : 'the tmux session has closed';
+    write(formatRunOutcome(outcome, where));
+    return { sessionName, exitCode: outcome.exitCode };
+  }
+  if (alive) {
+    write(`ralph --monitor: detached; the run goes on in tmux session ${sessionName} (reattach: tmux${socket} attach -t ${sessionName})\n`);
+    return { sessionName, exitCode: 0 };
+  }
+  write(`ralph --monitor: session ${sessionName} closed before the run reported how it ended; see .ralph/logs/ralph.log\n`);
+  return { sessionName, exitCode: 1 };
+}
+
+async function waitForOutcome(
+  tmux: (...args: string[]) => Promise<string>,
+  resultFile: string,
+  windowId: string,
+  clock: Clock,
+) {
+  for (;;) {
+    const outcome = readRunOutcome(resultFile);
+    if (outcome) return outcome;
+    const open = await tmux('display-message', '-p', '-t', windowId, '#{window_id}').then((id) => id === windowId, () => false);
+    // The pane writes the outcome before it closes the window: read once more after it is gone.
+    if (!open) return readRunOutcome(resultFile);
+    await clock.sleep(RESULT_POLL_MS);
+  }
 }

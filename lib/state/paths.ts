@@ -179,9 +179,9 @@ export function agentOutputLogName(date: Date): string {
   return `claude_output_${formatStamp(date, '-', '_', '-')}.log`;
 }
 
-/** `claude_stderr_YYYYmmdd_HHMMSS.log`. */
+/** `claude_stderr_YYYY-MM-DD_HH-MM-SS.log`: the same stamp as its output log, so the pair sorts together. */
 export function agentStderrLogName(date: Date): string {
-  return `claude_stderr_${formatStamp(date, '', '_', '')}.log`;
+  return `claude_stderr_${formatStamp(date, '-', '_', '-')}.log`;
 }
 
 function formatStamp(d: Date, dateSep: string, mid: string, timeSep: string): string {

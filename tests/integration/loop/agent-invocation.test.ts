@@ -79,13 +79,24 @@ describe('agent invocation', () => {
     const live = readFileSync(p.project.path('.ralph/live.log'), 'utf8');
     expect(live).toMatch(/^=== Loop #1 - /);
     expect(live).toContain('⚡ [Bash] ls -1');
+    // One line per tool, not double-spaced after the text line before it.
+    expect(live).toMatch(/Reading the notes\.\n⚡ \[Bash\] ls -1\n/);
+    expect(live).not.toContain('\n\n');
     const logs = readdirSync(p.project.path('.ralph/logs'));
     const output = logs.find((f) => /^claude_output_\d{4}-\d\d-\d\d_\d\d-\d\d-\d\d\.log$/.test(f));
-    const stderr = logs.find((f) => /^claude_stderr_\d{8}_\d{6}\.log$/.test(f));
+    const stderr = logs.find((f) => /^claude_stderr_\d{4}-\d\d-\d\d_\d\d-\d\d-\d\d\.log$/.test(f));
     expect(output).toBeDefined();
     expect(stderr).toBeDefined();
     expect(readFileSync(p.project.path(`.ralph/logs/${output}`), 'utf8')).toContain('"type":"result"');
     expect(readFileSync(p.project.path(`.ralph/logs/${stderr}`), 'utf8').length).toBeGreaterThan(0);
+  });
+
+  it('writes no stderr log for an agent run that printed nothing on stderr', async () => {
+    const p = setup({ calls: [{ resultText: 'quiet run', writeFiles: { 'a.txt': 'a' } }] });
+    await p.run({ MAX_LOOPS: 1 });
+    const logs = readdirSync(p.project.path('.ralph/logs'));
+    expect(logs.some((f) => f.startsWith('claude_output_'))).toBe(true);
+    expect(logs.filter((f) => f.startsWith('claude_stderr_'))).toEqual([]);
   });
 
   it('without --live, tool lines stay off the terminal', async () => {

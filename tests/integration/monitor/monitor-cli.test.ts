@@ -66,11 +66,22 @@ describe('ralph-monitor --once', () => {
     for (const line of cjk) expect([...line].reduce((cells, c) => cells + (CJK.test(c) ? 2 : 1), 0), line).toBeLessThanOrEqual(60);
   });
 
-  it('runs in a directory that is not a Ralph project', async () => {
+  it.each([['--once', ['--once']], ['live', []]] as const)('says there is no project and exits 1 outside one (%s)', async (_mode, flags) => {
     project = stateProject();
-    const result = await runCli('ralph-monitor', ['--once'], { cwd: `${project.dir}/.ralph` });
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain('No .ralph/ directory found.');
+    const result = await runCli('ralph-monitor', [...flags], { cwd: `${project.dir}/.ralph` });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`Error: No Ralph project here: ${project.dir}/.ralph has no .ralph/ directory`);
+    expect(result.stderr).toContain('hint: run ralph-monitor in a project enabled with ralph-enable');
+  });
+
+  it('ends its one frame with the time, not the keys and refresh of the live dashboard', async () => {
+    project = stateProject('completed');
+    const result = await runCli('ralph-monitor', ['--once'], { cwd: project.dir });
+    const last = result.stdout.trimEnd().split('\n').at(-1)!;
+    expect(last).toMatch(/^as of \d\d:\d\d:\d\d$/);
+    expect(result.stdout).not.toContain('Ctrl+C');
+    expect(result.stdout).not.toContain('refresh');
   });
 });
 

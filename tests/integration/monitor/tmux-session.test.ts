@@ -54,7 +54,7 @@ function baseEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 
 async function launch(overrides: Partial<MonitorSessionOptions> = {}) {
   const written: string[] = [];
-  const name = await launchMonitorSession({
+  const { sessionName: name, exitCode } = await launchMonitorSession({
     projectDir: project.dir,
     forwardedArgv: ['--monitor', '--dry-run', '--max-loops', '2'],
     env: baseEnv(),
@@ -69,7 +69,7 @@ async function launch(overrides: Partial<MonitorSessionOptions> = {}) {
     write: (text) => written.push(text),
     ...overrides,
   });
-  return { name, written };
+  return { name, exitCode, written };
 }
 
 function panes(target: string): Array<{ id: string; title: string; dead: boolean }> {
@@ -87,6 +87,7 @@ function fakeRalphRecord(): { argv: string[]; markers: Record<string, string>; t
   return JSON.parse(readFileSync(join(project.dir, '.ralph/fake-ralph.json'), 'utf8'));
 }
 
+const leftoverPrivateDirs = () => readdirSync(tmpdir()).filter((n) => n.startsWith('ralph-monitor-') && existsSync(join(tmpdir(), n, 'result')));
 const releaseLoop = () => writeFileSync(join(project.dir, '.ralph/fake-ralph.release'), '');
 const sessionGone = (name: string) => tmux.status('has-session', '-t', `=${name}`) !== 0;
 
@@ -99,13 +100,19 @@ describe('launchMonitorSession with real tmux', () => {
     expect(tmux.run('display-message', '-p', '-t', `=${name}:`, '#{window_name}').trim()).toBe(WINDOW_NAME);
     const [loop, output, status] = panes(`=${name}`);
     expect([loop?.title, output?.title, status?.title]).toEqual(['Ralph Loop', 'Claude Output', 'Status']);
+    // The status bar has room for `[<session name>] `.
+    expect(Number(tmux.run('show-options', '-v', '-t', `=${name}:`, 'status-left-length').trim())).toBeGreaterThanOrEqual(`[${name}] `.length);
 
-    await waitFor('the loop output', () => tmux.capture(loop!.id).includes('FAKE-RALPH argv ["--dry-run","--max-loops","2","--live"]'));
+    await waitFor('the loop output', () => tmux.capture(loop!.id).includes('FAKE-RALPH argv ["--dry-run","--max-loops","2"]'));
     expect(tmux.capture(loop!.id)).toContain(`FAKE-RALPH env RALPH_MONITOR_TEST_MARK=${NASTY_VALUE}`);
     await waitFor('the live output', () => {
       const text = tmux.capture(output!.id);
       return text.includes(LIVE_LOG_PLACEHOLDER) && text.includes('fake agent says hello from the live stream');
     });
+    // Each loop starts a fresh live.log; the pane shows it without tail's "file truncated".
+    writeFileSync(join(project.dir, '.ralph/live.log'), '=== Loop #2 ===\n');
+    await waitFor('the next loop in the live output', () => tmux.capture(output!.id).includes('=== Loop #2 ==='));
+    expect(tmux.capture(output!.id)).not.toContain('truncated');
     await waitFor('the dashboard', () => {
       const text = tmux.capture(status!.id);
       return text.includes('RALPH MONITOR') && text.includes('Loop #7') && text.includes('1/2 done');
@@ -150,9 +157,9 @@ describe('launchMonitorSession with real tmux', () => {
       forwardedArgv: ['-m', '--notify', '--show-tool-args', '--allowed-tools', 'Bash(git *),Read', '--prompt', "my 'odd' prompt.md", '--keep-monitor', '--calls', '7'],
       env: baseEnv({ MAX_CALLS_PER_HOUR: '42', NO_COLOR: '1' }),
     });
-    await waitFor('the loop to record what it got', () => existsSync(join(project.dir, '.ralph/fake-ralph.json')));
-    const got = fakeRalphRecord();
-    expect(got.argv).toEqual(['--notify', '--show-tool-args', '--allowed-tools', 'Bash(git *),Read', '--prompt', "my 'odd' prompt.md", '--calls', '7', '--live']);
+    // Read until it parses: the stand-in writes the file non-atomically.
+    const got = await waitFor('the loop to record what it got', () => fakeRalphRecord());
+    expect(got.argv).toEqual(['--notify', '--show-tool-args', '--allowed-tools', 'Bash(git *),Read', '--prompt', "my 'odd' prompt.md", '--calls', '7']);
     expect(got.markers).toEqual({ RALPH_MONITOR_TEST_MARK: NASTY_VALUE });
     // The pane's TERM is tmux's own, not the caller's terminal.
     expect(got.term).toMatch(/^(screen|tmux)/);
@@ -213,8 +220,59 @@ describe('launchMonitorSession with real tmux', () => {
     expect(calls).toHaveLength(1);
     expect(calls[0]!.slice(1)).toEqual(['-L', tmux.socket, 'attach-session', '-t', `=${name}`]);
     expect(calls[0]![0]).toMatch(/tmux$/);
-    expect(written).toEqual([]);
+    // The fake attach returned at once, as a detach (Ctrl+B D) does: the run goes on.
+    expect(written.join('')).toBe(`ralph --monitor: detached; the run goes on in tmux session ${name} (reattach: tmux -L ${tmux.socket} attach -t ${name})\n`);
     releaseLoop();
+    await waitFor('the session to close', () => sessionGone(name));
+  });
+
+  it('on a terminal, prints the loop pane\'s last lines and returns its exit code once the session closes', async () => {
+    setup();
+    const { exitCode, written } = await launch({
+      stdoutIsTTY: true,
+      env: baseEnv({ FAKE_RALPH_EXIT_CODE: '2' }),
+      // Stands in for the user watching until the session ends.
+      attach: async (_cmd, args) => {
+        releaseLoop();
+        const target = args.at(-1)!;
+        await waitFor('the session to close', () => tmux.status('has-session', '-t', target) !== 0);
+        return 0;
+      },
+    });
+    expect(exitCode).toBe(2);
+    const text = written.join('');
+    expect(text).toContain('Last lines of the loop pane:\n  FAKE-RALPH started\n');
+    expect(text).toContain('  FAKE-RALPH finished\n');
+    expect(text).toMatch(/ralph --monitor: the run ended with exit code 2 \(halted by a guard\); the tmux session has closed\n$/);
+    expect(leftoverPrivateDirs()).toEqual([]);
+  });
+
+  it('inside tmux on a terminal, says where the window is and prints the outcome in the calling pane', async () => {
+    setup();
+    tmux.run('-f', '/dev/null', 'new-session', '-d', '-s', 'outer');
+    const [socketPath, serverPid, paneId] = tmux.run('display-message', '-p', '-t', '=outer', '#{socket_path}\t#{pid}\t#{pane_id}').trim().split('\t');
+    const launched = launch({
+      insideTmux: true,
+      stdoutIsTTY: true,
+      env: baseEnv({ TMUX: `${socketPath},${serverPid},0`, TMUX_PANE: paneId, FAKE_RALPH_EXIT_CODE: '3' }),
+    });
+    await waitFor('the loop to start', () => existsSync(join(project.dir, '.ralph/fake-ralph.json')));
+    releaseLoop();
+    const { exitCode, written } = await launched;
+    expect(exitCode).toBe(3);
+    const text = written.join('');
+    expect(text).toMatch(/^ralph --monitor: the run is in window @\d+ of tmux session outer; its outcome will be printed here when it ends\n/);
+    expect(text).toContain('  FAKE-RALPH finished\n');
+    expect(text).toMatch(/the run ended with exit code 3 \(stopped at a limit\); window @\d+ has closed\n$/);
+    expect(sessionGone('outer')).toBe(false);
+  });
+
+  it('one Ctrl-C in the loop pane stops the loop and closes the session', async () => {
+    setup();
+    const { name } = await launch();
+    const [loop] = panes(`=${name}`);
+    await waitFor('the loop to start', () => tmux.capture(loop!.id).includes('FAKE-RALPH started'));
+    tmux.run('send-keys', '-t', loop!.id, 'C-c');
     await waitFor('the session to close', () => sessionGone(name));
   });
 

@@ -41,8 +41,8 @@ describe('--circuit-status', () => {
     expect(lines[1]).toMatch(/^║ Circuit Breaker Status +║$/);
     expect(lines[0]!.length).toBe(lines[1]!.length);
     expect(lines.slice(3)).toEqual([
-      'State:                 🚨 OPEN',
-      'Reason:                No recovery, opening circuit after 3 loops',
+      'State:                🚨 OPEN',
+      'Reason:               No recovery, opening circuit after 3 loops',
       'Loops since progress: 3',
       'Last progress:        Loop #0',
       'Current loop:         #3',

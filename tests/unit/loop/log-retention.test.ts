@@ -49,6 +49,15 @@ describe('pruneAgentLogs', () => {
     ].sort());
   });
 
+  it('orders stderr logs by time across the old compact and the current stamp style', () => {
+    const dir = logsDir([
+      'claude_stderr_20261130_034834.log',
+      'claude_stderr_2026-11-30_10-00-00.log',
+      'claude_stderr_2026-12-01_00-00-01.log',
+    ]);
+    expect(pruneAgentLogs(dir, 2).deleted).toEqual(['claude_stderr_20261130_034834.log']);
+  });
+
   it('orders same-second logs by their counter (_2 before _10) and drops a _stream log with its run', () => {
     const dir = logsDir([
       'claude_output_2026-11-30_03-48-34.log',

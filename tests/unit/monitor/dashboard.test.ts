@@ -104,7 +104,7 @@ describe('runDashboard', () => {
     const afterResize = terminal.writes.at(-2)!;
     expect(afterResize.startsWith(CLEAR_SCREEN)).toBe(true);
     expect(linesWritten(afterResize)).toBe(20);
-    expect(afterResize).toContain(`── Loop ${'─'.repeat(52)}\x1b[K`);
+    expect(afterResize).toContain('Loop #3');
   });
 
   it('restores the terminal even when loading fails', async () => {

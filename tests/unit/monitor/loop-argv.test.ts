@@ -36,31 +36,32 @@ const FORWARDED: Array<[string, string[]]> = [
 describe('buildLoopArgv', () => {
   it.each(FORWARDED)('forwards %s verbatim', (_name, flag) => {
     const argv = buildLoopArgv(['--monitor', ...flag]);
-    expect(argv).toEqual([...flag, '--live']);
+    expect(argv).toEqual(flag);
   });
 
   it.each([['--monitor'], ['-m'], ['--keep-monitor'], ['--no-keep-monitor'], ['--monitor=true']])('strips %s', (flag) => {
-    expect(buildLoopArgv([flag, '--dry-run'])).toEqual(['--dry-run', '--live']);
+    expect(buildLoopArgv([flag, '--dry-run'])).toEqual(['--dry-run']);
   });
 
   it('keeps the order of everything else', () => {
     expect(buildLoopArgv(['--calls', '5', '-m', '--dry-run', '--keep-monitor', '--max-loops', '2'])).toEqual([
-      '--calls', '5', '--dry-run', '--max-loops', '2', '--live',
+      '--calls', '5', '--dry-run', '--max-loops', '2',
     ]);
   });
 
-  it('does not add --live twice, and respects --no-live', () => {
+  it('adds no --live (the output pane shows the stream) and keeps one the user gave', () => {
+    expect(buildLoopArgv(['--monitor'])).toEqual([]);
     expect(buildLoopArgv(['--monitor', '--live'])).toEqual(['--live']);
     expect(buildLoopArgv(['-m', '-l'])).toEqual(['-l']);
     expect(buildLoopArgv(['--monitor', '--no-live'])).toEqual(['--no-live']);
   });
 
   it('takes the m out of a group of short flags', () => {
-    expect(buildLoopArgv(['-mv'])).toEqual(['-v', '--live']);
+    expect(buildLoopArgv(['-mv'])).toEqual(['-v']);
     expect(buildLoopArgv(['-mlv'])).toEqual(['-lv']);
   });
 
   it('leaves flag values alone even when they look like the monitor flag', () => {
-    expect(buildLoopArgv(['--monitor', '--prompt', '--monitor.md'])).toEqual(['--prompt', '--monitor.md', '--live']);
+    expect(buildLoopArgv(['--monitor', '--prompt', '--monitor.md'])).toEqual(['--prompt', '--monitor.md']);
   });
 });

@@ -67,6 +67,45 @@ describe('renderFrame on Bash-written state', () => {
   });
 });
 
+describe('renderFrame after the loop is gone (kill -9)', () => {
+  const gone = (progress: Record<string, unknown>) =>
+    assembleSnapshot(
+      { status: ourStatus({ pid: 4242, started_at: '2026-11-30T10:00:00+00:00', timestamp: '2026-11-30T10:05:04+00:00' }), progress: JSON.stringify(progress) },
+      { projectDir: '/p', now: NOW, ralphDirFound: true, isProcessAlive: () => false },
+    );
+
+  it('does not show the loop running or the agent working beside the warning', () => {
+    const frame = text(renderFrame(gone({ status: 'executing', indicator: '⠋', elapsed_seconds: 3, timestamp: '2026-11-30 10:05:04', last_output: 'Edit' }), { columns: 100, color: false, now: NOW }));
+    expect(frame).toContain('the loop (pid 4242) is no longer running');
+    expect(frame).toContain('Status: not running  (recorded: running)');
+    expect(frame).not.toContain('Working');
+    expect(frame).toContain('Last agent run: cut short when the loop stopped (last: Edit)');
+    // The run time ends at its last status write, not at the dashboard's clock.
+    expect(frame).toContain('· run 5m 04s');
+  });
+});
+
+describe('renderFrame over time', () => {
+  it('turns the spinner from one frame to the next while the agent works', () => {
+    const snap = richSnapshot();
+    const glyph = (now: number) => /([⠋⠙⠹⠸]) Working/.exec(text(renderFrame(snap, { columns: 100, color: false, now })))?.[1];
+    const glyphs = new Set([NOW, NOW + 1000, NOW + 2000, NOW + 3000].map(glyph));
+    expect(glyphs.size).toBe(4);
+  });
+
+  it('shows how long the run has been going', () => {
+    const snap = richSnapshot({ status: ourStatus({ started_at: '2026-11-30T09:00:00+00:00' }) });
+    expect(text(renderFrame(snap, { columns: 100, color: false, now: NOW }))).toContain('· run 1h 15m 30s');
+  });
+
+  it('shows the summary without a RALPH_STATUS block the agent put in it', () => {
+    const analysis = JSON.stringify({ loop_number: 6, analysis: { exit_signal: false, work_summary: 'Wrote the parser. ---RALPH_STATUS--- STATUS: IN_PROGRESS EXIT_SIGNAL: false ---END_RALPH_STATUS---' } });
+    const frame = text(renderFrame(richSnapshot({ analysis }), { columns: 120, color: false, now: NOW }));
+    expect(frame).toContain('Summary: Wrote the parser.');
+    expect(frame).not.toContain('RALPH_STATUS');
+  });
+});
+
 describe('renderFrame content', () => {
   const frame = text(renderFrame(richSnapshot(), { columns: 100, color: false, now: NOW }));
 
@@ -150,6 +189,19 @@ describe('renderFrame layout', () => {
     expect(mid).toContain('! cannot read queue.json');
     expect(mid).not.toContain('step 0 of');
     expect(full.length).toBeGreaterThan(30);
+  });
+
+  it('keeps the key facts in the status pane of an 80x24 terminal (39x14): status, breaker, plan, last loop, activity', () => {
+    const frame = renderFrame(richSnapshot(), { columns: 39, rows: 14, color: false, now: NOW });
+    expect(frame.length).toBeLessThanOrEqual(14);
+    for (const line of frame) expect(visibleWidth(line)).toBeLessThanOrEqual(39);
+    const shown = text(frame);
+    expect(shown).toContain('Loop #7/20');
+    expect(shown).toContain('Working for');
+    expect(shown).toContain('Breaker: HALF_OPEN');
+    expect(shown).toMatch(/Plan: .*3\/5 done/);
+    expect(shown).toContain('Last loop #6: Exit signal no');
+    expect(shown).toContain('[2026-11-30 10:15:11] [INFO]');
   });
 
   it('draws no colour without the color option (NO_COLOR) and colours with it', () => {
