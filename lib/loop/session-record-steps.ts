@@ -2,7 +2,8 @@
 // startup (the last unfinished run resumes, or a new one starts; the decision is logged), one
 // attempt per agent call, written once per loop when the loop's outcome and verification are
 // known, and ended with the run's exit code. A `kill -9` mid-loop leaves the last finished loop
-// on disk, and the next `ralph` goes on from the loop after it. A dry run keeps no record.
+// on disk, and the next `ralph` goes on from the loop after it. A dry run keeps no record, nor
+// does a start refused before the first agent call (an OPEN breaker must not add one per try).
 
 import { failingCount, initialSameFailures, sameFailuresTripped } from '../core/verification.js';
 import { redactSecrets } from '../platform/logger.js';
@@ -115,7 +116,7 @@ export function saveUnfinishedAttempt(rt: LoopRuntime): void {
 /** The run stopped: converged (0), escalated (2) or failed (1); a limit or an interrupt keeps it resumable. */
 export function endSessionRecord(rt: LoopRuntime, result: RunStop): void {
   const status = rt.recorder?.end(result.exitCode, result.message ?? result.exitReason);
-  if (status && rt.recorder) rt.deps.logger.info(`Session record ${rt.recorder.record.run_id}: ${status}`);
+  if (status && rt.recorder?.saved) rt.deps.logger.info(`Session record ${rt.recorder.record.run_id}: ${status}`);
 }
 
 function countOpenItems(rt: LoopRuntime): number | null {
