@@ -50,7 +50,8 @@ async function gatherFacts(options: DoctorOptions, runner: ProcessRunner): Promi
 
   const git = await run('git', ['--version']);
   const repo = git ? (await run('git', ['rev-parse', '--is-inside-work-tree']))?.stdout.trim() === 'true' : false;
-  const configValue = async (key: string) => (git ? (await run('git', ['config', key]))?.stdout.trim() || null : null);
+  // What a commit would use (config, GIT_AUTHOR_* or what git derives); fails when it has none.
+  const ident = git ? /^(.*?)\s*<([^>]*)>/.exec((await run('git', ['var', 'GIT_AUTHOR_IDENT']))?.stdout ?? '') : null;
   const tmux = await run('tmux', ['-V']);
   const test = loaded ? planVerification(loaded.config, projectDir, loaded.sources.TEST_COMMAND.detail ?? loaded.sources.TEST_COMMAND.kind, paths?.agent) : null;
 
@@ -65,8 +66,8 @@ async function gatherFacts(options: DoctorOptions, runner: ProcessRunner): Promi
     git: {
       version: git ? git.stdout.trim().replace(/^git version\s*/, '') : null,
       repo,
-      userName: await configValue('user.name'),
-      userEmail: await configValue('user.email'),
+      userName: ident?.[1] || null,
+      userEmail: ident?.[2] || null,
     },
     tmux: { version: tmux?.code === 0 ? tmux.stdout.trim() : null },
     config: { error: configError },

@@ -11,7 +11,7 @@ import { LoopEvents, type LoopEventMap } from '../../../lib/loop/events.js';
 import type { RunRecord } from '../../../lib/session-record/schema.js';
 import type { FakeScenario } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC, loopProject, type LoopProject } from '../../helpers/loop-harness.js';
-import { appendedContext, fixtureFiles, readOnlyRunRecord, REPO_VITEST } from './verify-loop-fixture.js';
+import { appendedContext, fixtureFiles, readOnlyRunRecord, readRunRecords, REPO_VITEST } from './verify-loop-fixture.js';
 
 const FIXTURE = fixtureFiles('ts-project');
 const SUM_FIXED = FIXTURE['sum.ts']!.replace('a - b', 'a + b');
@@ -38,7 +38,9 @@ function watch(p: LoopProject) {
   const events = new LoopEvents();
   const gates: Array<LoopEventMap['verification:completed'] & { attemptsOnDisk: number }> = [];
   const afterLoop: RunRecord[] = [];
-  events.on('verification:completed', (e) => gates.push({ ...e, attemptsOnDisk: readOnlyRunRecord(p.project.dir).attempts.length }));
+  // A new run reaches the disk with its first finished loop: before that, no record and no attempt.
+  const attemptsOnDisk = () => (readRunRecords(p.project.dir).length === 0 ? 0 : readOnlyRunRecord(p.project.dir).attempts.length);
+  events.on('verification:completed', (e) => gates.push({ ...e, attemptsOnDisk: attemptsOnDisk() }));
   events.on('iteration:completed', () => afterLoop.push(readOnlyRunRecord(p.project.dir)));
   return { events, gates, afterLoop };
 }
