@@ -32,7 +32,7 @@ describe('ralph command line', () => {
     expect(r.code).toBe(0);
     for (const flag of ['--calls', '--prompt', '--status', '--monitor', '--verbose', '--live', '--timeout', '--reset-circuit',
       '--circuit-status', '--auto-reset-circuit', '--reset-session', '--dry-run', '--notify', '--backup', '--rollback',
-      '--show-tool-args', '--output-format', '--allowed-tools', '--no-continue', '--session-expiry', '--max-loops']) {
+      '--show-tool-args', '--output-format', '--allowed-tools', '--no-continue', '--session-expiry', '--max-loops', '--doctor']) {
       expect(r.stdout).toContain(flag);
     }
     expect(r.stdout).toContain('(default: 100)');
