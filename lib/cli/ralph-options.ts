@@ -12,6 +12,7 @@ export type RalphAction =
   | 'version'
   | 'status'
   | 'config'
+  | 'doctor'
   | 'reset-circuit'
   | 'circuit-status'
   | 'reset-session'
@@ -176,6 +177,7 @@ function pickAction(parsed: Record<string, unknown>): RalphAction {
   if (parsed.version) return 'version';
   if (parsed.status) return 'status';
   if (parsed.config) return 'config';
+  if (parsed.doctor) return 'doctor';
   if (parsed['reset-circuit']) return 'reset-circuit';
   if (parsed['circuit-status']) return 'circuit-status';
   if (parsed['reset-session']) return 'reset-session';

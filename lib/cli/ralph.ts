@@ -1,6 +1,6 @@
 // `ralph`: parses the command line, answers the immediate flags (help, version, status, config,
-// circuit and session resets) and otherwise starts the loop. Heavy modules are imported only
-// by the action that needs them, to keep `--help`/`--status` start-up fast.
+// doctor, circuit and session resets) and otherwise starts the loop. Heavy modules are imported
+// only by the action that needs them, to keep `--help`/`--status` start-up fast.
 
 import { runMain } from './error-funnel.js';
 import { readPackageVersion } from './package-info.js';
@@ -26,6 +26,10 @@ export async function mainRalph(argv: string[]): Promise<number> {
     }
     case 'config':
       return showConfig(options, cwd);
+    case 'doctor': {
+      const { runDoctor } = await import('./doctor.js');
+      return runDoctor({ projectDir: cwd, env: process.env, flags: options.flags, write: (t) => process.stdout.write(t) });
+    }
     case 'reset-circuit':
     case 'circuit-status':
     case 'reset-session': {

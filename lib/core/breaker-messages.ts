@@ -5,6 +5,7 @@
 
 import { formatClockTime } from './rate-window.js';
 import { formatDuration } from './countdown.js';
+import { isSameFailuresReason } from './verification.js';
 import type { BreakerState, BreakerStateName } from './circuit-breaker.js';
 import { deniedCommand, type AllowedToolsSuggestion, type PermissionDenial } from './allowed-tools-suggestion.js';
 
@@ -54,14 +55,47 @@ export function formatCircuitStatus(state: BreakerState, options: HaltBoxOptions
   return lines;
 }
 
-/** Printed when an OPEN breaker halts the run (exit 2). */
+/** Printed when an OPEN breaker halts the run (exit 2): why it opened, and what to do. */
 export function formatHaltBox(state: BreakerState, options: HaltBoxOptions = {}): string[] {
   const dir = options.ralphDir ?? '.ralph';
-  const permission = state.consecutive_permission_denials > 0 && /Permission denied/.test(state.reason);
   const lines = [
     ...formatCircuitStatus(state, options),
     ...drawBox('EXECUTION HALTED: Circuit Breaker Opened'),
     '',
+    ...haltExplanation(state, dir),
+    '  4. Reset circuit breaker: ralph --reset-circuit',
+  ];
+  const ends = options.cooldownEndsAt;
+  if (typeof ends === 'number') {
+    lines.push(
+      `  or wait: after ${formatClockTime(ends)} the next run starts in HALF_OPEN (CB_COOLDOWN_MINUTES),`,
+      '     or let it reset itself on start with --auto-reset-circuit (CB_AUTO_RESET=true)',
+    );
+  }
+  lines.push('');
+  return lines;
+}
+
+// The same failing tests open the breaker while the agent still changes files (no "no
+// progress"): the box must name the gate, not suggest the project may be complete.
+function haltExplanation(state: BreakerState, dir: string): string[] {
+  if (isSameFailuresReason(state.reason)) {
+    return [
+      'The verification gate failed the same way in consecutive loops.',
+      '',
+      'Possible reasons:',
+      '  • Claude does not find a fix for the failing tests (listed in the log above)',
+      '  • TEST_COMMAND or QUALITY_GATES in .ralphrc may not work in this environment',
+      `  • ${dir}/fix_plan.md or ${dir}/PROMPT.md may need to say how to fix them`,
+      '',
+      'To continue:',
+      `  1. See what fails: grep -A20 'Verification gate' ${dir}/logs/ralph.log | tail -40`,
+      '  2. Run the test command yourself, fix the cause or the command',
+      `  3. Update ${dir}/fix_plan.md if needed`,
+    ];
+  }
+  const permission = state.consecutive_permission_denials > 0 && /Permission denied/.test(state.reason);
+  return [
     permission
       ? 'Claude was denied permission to use a tool in consecutive loops.'
       : 'Ralph has detected that no progress is being made.',
@@ -76,17 +110,7 @@ export function formatHaltBox(state: BreakerState, options: HaltBoxOptions = {})
     `  1. Review recent logs: tail -20 ${dir}/logs/ralph.log`,
     `  2. Check Claude output: ls -lt ${dir}/logs/claude_output_*.log | head -1`,
     `  3. Update ${dir}/fix_plan.md if needed`,
-    '  4. Reset circuit breaker: ralph --reset-circuit',
   ];
-  const ends = options.cooldownEndsAt;
-  if (typeof ends === 'number') {
-    lines.push(
-      `  or wait: after ${formatClockTime(ends)} the next run starts in HALF_OPEN (CB_COOLDOWN_MINUTES),`,
-      '     or let it reset itself on start with --auto-reset-circuit (CB_AUTO_RESET=true)',
-    );
-  }
-  lines.push('');
-  return lines;
 }
 
 /** Printed when a loop's permission denials halt the run (exit 2). */

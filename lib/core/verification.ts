@@ -91,14 +91,22 @@ export function sameFailuresTripped(state: SameFailuresState, threshold: number)
   return threshold > 0 && state.signature !== null && state.count >= threshold;
 }
 
+const SAME_FAILURES_PREFIX = 'Same failing tests in ';
+const GATE_ERROR_PREFIX = 'Verification could not complete in ';
+
 /** `Same failing tests in 3 consecutive loops: a > b, c (and 2 more)` */
 export function formatSameFailuresReason(state: SameFailuresState, maxNames = 3): string {
   const shown = state.names.slice(0, maxNames);
   const more = state.more + state.names.length - shown.length;
   const list = `${shown.join(', ')}${more > 0 ? ` (and ${more} more)` : ''}`;
   return state.kind === 'error'
-    ? `Verification could not complete in ${state.count} consecutive loops: ${list}`
-    : `Same failing tests in ${state.count} consecutive loops: ${list}`;
+    ? `${GATE_ERROR_PREFIX}${state.count} consecutive loops: ${list}`
+    : `${SAME_FAILURES_PREFIX}${state.count} consecutive loops: ${list}`;
+}
+
+/** The breaker's reason is one formatSameFailuresReason() wrote: the gate, not a lack of progress, opened it. */
+export function isSameFailuresReason(reason: string): boolean {
+  return reason.startsWith(SAME_FAILURES_PREFIX) || reason.startsWith(GATE_ERROR_PREFIX);
 }
 
 /** The breaker opened by the same-failures check, in the breaker's own shape and history. */

@@ -1,6 +1,7 @@
 // One agent call, as a pipeline of named steps: count the call, build the context, run the
 // agent, measure progress (new content, loop-progress.ts), classify the outcome, analyse the
-// response, and record everything (analysis, exit signals, session, spend, breaker, metrics).
+// response, and record everything (analysis, exit signals, session, spend, breaker); the loop's
+// metrics line is handed back, to be written once the verification gate has judged the loop.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -20,9 +21,9 @@ import { readProcessStartTime } from '../platform/process-group.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { agentOutputLogName, agentStderrLogName, movedControlFiles } from '../state/paths.js';
 import { readPlanFile } from '../state/plan-file.js';
-import type { ResponseAnalysisFile } from '../state/schemas.js';
+import type { MetricsLine, ResponseAnalysisFile } from '../state/schemas.js';
 import { verificationContextSection } from '../verify/verification-tracker.js';
-import { appendMetrics, loadExitSignals, loadResponseAnalysis, saveExitSignals, saveResponseAnalysis } from '../state/store.js';
+import { loadExitSignals, loadResponseAnalysis, saveExitSignals, saveResponseAnalysis } from '../state/store.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import { acceptReportedSessionId, loadResumableSession, resetSession, saveAgentSession } from './agent-session.js';
 import { breakerThresholds, reportBreakerTransition } from './breaker.js';
@@ -46,6 +47,8 @@ export interface IterationResult {
   progress: boolean;
   analysis: ResponseAnalysis | null;
   breakerOpened: boolean;
+  /** The loop's metrics line as the agent call left it; written once the gate has judged it (metrics-step.ts). */
+  metrics: MetricsLine;
   /** The 'iteration:completed' event, sent once the loop (and its record) is complete. */
   completed: LoopEventMap['iteration:completed'];
 }
@@ -288,7 +291,7 @@ function recordOutcome(
           ? { status: 'failed', error: 'is_error:true' }
           : { status: 'failed' },
   );
-  appendMetrics(paths, {
+  const metrics: MetricsLine = {
     timestamp: formatIsoTimestamp(now),
     loop,
     duration: Math.round(run.durationMs / 1000),
@@ -304,7 +307,7 @@ function recordOutcome(
     output_tokens: s.usage.output,
     cache_read_tokens: s.usage.cacheRead,
     cache_creation_tokens: s.usage.cacheCreation,
-  });
+  };
   const completed: LoopEventMap['iteration:completed'] = {
     loop,
     success,
@@ -318,7 +321,7 @@ function recordOutcome(
     costUsd: rt.run.spend.run.costUsd,
     summary: analysis?.analysis.work_summary.slice(0, 200),
   };
-  return { failure, run, filesChanged, progress, analysis, breakerOpened, completed };
+  return { failure, run, filesChanged, progress, analysis, breakerOpened, metrics, completed };
 }
 
 function logAnalysis(rt: LoopRuntime, analysis: ResponseAnalysis): void {

@@ -23,6 +23,7 @@ import { pruneAgentLogs } from './log-retention.js';
 import { evaluateGate, exitFromGate } from './exit-step.js';
 import { clearUsageWait, loadUsageWait, recoverBreaker, saveRateWindow, saveUsageWait } from './guard-store.js';
 import { runIteration, type IterationResult } from './iteration.js';
+import { appendLoopMetrics } from './metrics-step.js';
 import { beginCallSpend } from './run-spend.js';
 import { CONTINUE, stopRun as stop, type LoopRuntime, type RunStop, type StepResult } from './runtime.js';
 import { beginAttemptRecord, finishAttemptRecord, saveUnfinishedAttempt } from './session-record-steps.js';
@@ -201,13 +202,17 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
 async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise<StepResult> {
   const { deps, paths } = rt;
   const { failure } = result;
-  if (rt.stop.received) return interrupted(rt);
+  if (rt.stop.received) {
+    appendLoopMetrics(rt, result, false);
+    return interrupted(rt);
+  }
   const productive = failure.kind === 'ok' || (failure.kind === 'timeout' && result.progress);
   const verified = await verifyAfterLoop(rt, {
     loop: rt.loopCount,
     filesChanged: result.filesChanged.length,
     productive: productive && !result.breakerOpened && !result.run.spawnError,
   });
+  appendLoopMetrics(rt, result, verified.kind === 'stop' || result.breakerOpened);
   if (verified.kind === 'interrupted') return interrupted(rt);
   finishAttemptRecord(rt, rt.loopCount, result);
   if (verified.kind === 'stop') return verified;

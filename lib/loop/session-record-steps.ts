@@ -3,7 +3,9 @@
 // attempt per agent call, written when it starts and again when the loop's outcome and
 // verification are known, and ended with the run's exit code. A `kill -9` mid-loop leaves the
 // attempt running on disk: the next `ralph` marks it cut off (a call, of unknown cost) and goes
-// on from the loop after the last finished one. A dry run keeps no record.
+// on from the loop after the last finished one.
+// A dry run keeps no record, nor does a start refused before the first agent call (an OPEN
+// breaker must not add one per try).
 
 import { failingCount, initialSameFailures, sameFailuresTripped } from '../core/verification.js';
 import { readPlanFile } from '../state/plan-file.js';
@@ -118,7 +120,7 @@ export function saveUnfinishedAttempt(rt: LoopRuntime): void {
  */
 export function endSessionRecord(rt: LoopRuntime, result: RunStop): void {
   const status = rt.recorder?.end(result.exitCode, result.message ?? result.exitReason, result.endsRun ?? false);
-  if (status && rt.recorder) rt.deps.logger.info(`Session record ${rt.recorder.record.run_id}: ${status}`);
+  if (status && rt.recorder?.saved) rt.deps.logger.info(`Session record ${rt.recorder.record.run_id}: ${status}`);
 }
 
 function countOpenItems(rt: LoopRuntime): number | null {

@@ -1,13 +1,15 @@
 // The verification gate as loop steps. After a loop that changed files the project's own test
 // command (and QUALITY_GATES) runs; the result is tracked (the same failures CB_SAME_FAILURES_
 // THRESHOLD loops in a row open the circuit breaker), logged and kept in the session record,
-// and the next loop is told what fails. Before a completion claim is accepted the gate must
-// pass on the current code. With nothing to run, every step returns at once.
+// and the next loop is told what fails; the user sees it too (the failing tests or the command's
+// last lines, bounded). Before a completion claim is accepted the gate must pass on the current
+// code. With nothing to run, every step returns at once.
 
 import { formatHaltBox } from '../core/breaker-messages.js';
 import type { ExitGateResult } from '../core/exit-gate.js';
 import { openBreakerForSameFailures } from '../core/verification.js';
 import { EXIT } from '../errors.js';
+import { describeGateFailures } from '../verify/failure-report.js';
 import { runVerificationGate } from '../verify/run-gate.js';
 import { describeVerification, type VerificationResult } from '../verify/verification-result.js';
 import {
@@ -121,6 +123,8 @@ function keepGateResult(rt: LoopRuntime, loop: number, result: VerificationResul
   rt.status.progress({ status: result.status === 'passed' ? 'gate_passed' : 'gate_failed', lastOutput: line });
   if (result.status === 'passed') rt.deps.logger.success(line);
   else rt.deps.logger.warn(line);
+  // What fails, on the console and in ralph.log (the dashboard shows its tail); the logger masks secrets.
+  for (const detail of describeGateFailures(result)) rt.deps.logger.warn(detail);
   rt.recorder?.recordVerification(loop, result, tracked.state.sameFailures);
   rt.events.emit('verification:completed', {
     loop,

@@ -2,8 +2,9 @@
 // or a new one — the decision is logged), then every change saved atomically, so a `kill -9`
 // at any moment leaves a valid record to resume from. By default each change is saved at once;
 // the loop opens it with `saveEachChange: false` and calls flush() once per loop, because the
-// whole record is rewritten on every save. Text it keeps from outside (output, failure messages)
-// goes through `redact` first. A thin I/O wrapper around the pure functions in this folder.
+// whole record is rewritten on every save; then a new run is first written with its first
+// attempt, so a start that is refused (OPEN breaker, missing files) leaves no record behind.
+// Text it keeps from outside (output, failure messages) goes through `redact` first. A thin I/O wrapper around the pure functions in this folder.
 
 import { existsSync, readFileSync } from 'node:fs';
 import type { Logger } from '../platform/deps.js';
@@ -31,7 +32,7 @@ export interface OpenRunOptions {
   fresh: boolean;
   state: StateReadOptions;
   logger: Logger;
-  /** false: changes stay in memory until flush() (end() always saves). Default true. */
+  /** false: changes stay in memory until flush(), and a new run reaches the disk only with an attempt. Default true. */
   saveEachChange?: boolean;
   /** Masks secrets in the text kept (output, failure messages, actions, reasons): the record is a plain file. */
   redact?: (text: string) => string;
@@ -39,6 +40,8 @@ export interface OpenRunOptions {
 
 export class RunRecorder {
   private dirty = false;
+  /** The record exists on disk (a resumed run, or a new one once saved). */
+  private onDisk = true;
 
   private constructor(
     private readonly paths: RalphPaths,
@@ -70,13 +73,22 @@ export class RunRecorder {
       testCommand: options.testCommand,
     });
     const record = createRunRecord({ now: now(), goal, runId: newRunIdAfter(latest?.run_id, now()) });
-    saveRunRecord(paths, record);
+    const saveEachChange = options.saveEachChange ?? true;
+    if (saveEachChange) saveRunRecord(paths, record);
     logger.info(`${decision.message}: run ${record.run_id}`);
-    return new RunRecorder(paths, record, now, 1, decision, options.saveEachChange ?? true, options.redact);
+    const recorder = new RunRecorder(paths, record, now, 1, decision, saveEachChange, options.redact);
+    recorder.onDisk = saveEachChange;
+    recorder.dirty = !saveEachChange;
+    return recorder;
   }
 
   get record(): RunRecord {
     return this.current;
+  }
+
+  /** The record is on disk (false only for a new run that has made no attempt yet). */
+  get saved(): boolean {
+    return this.onDisk;
   }
 
   get ended(): boolean {
@@ -127,8 +139,11 @@ export class RunRecorder {
   /** Save the changes not saved yet (with `saveEachChange: false`); nothing when there are none. */
   flush(): void {
     if (!this.dirty) return;
+    // A new run that never made an attempt (its start was refused) is not worth a file.
+    if (!this.onDisk && this.current.attempts.length === 0) return;
     saveRunRecord(this.paths, this.current);
     this.dirty = false;
+    this.onDisk = true;
   }
 
   /** What earlier attempts tried, for the first loop of a resumed run ('' otherwise). */

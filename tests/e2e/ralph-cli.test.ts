@@ -1,7 +1,7 @@
 // The real `bin/ralph` as a user runs it: flags, validation messages, --status on Bash-written
 // state, --config precedence, Ctrl-C during an agent call.
 
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
@@ -32,7 +32,7 @@ describe('ralph command line', () => {
     expect(r.code).toBe(0);
     for (const flag of ['--calls', '--prompt', '--status', '--monitor', '--verbose', '--live', '--timeout', '--reset-circuit',
       '--circuit-status', '--auto-reset-circuit', '--reset-session', '--dry-run', '--notify', '--backup', '--rollback',
-      '--show-tool-args', '--output-format', '--allowed-tools', '--no-continue', '--session-expiry', '--max-loops']) {
+      '--show-tool-args', '--output-format', '--allowed-tools', '--no-continue', '--session-expiry', '--max-loops', '--doctor']) {
       expect(r.stdout).toContain(flag);
     }
     expect(r.stdout).toContain('(default: 100)');
@@ -212,6 +212,20 @@ describe('circuit breaker commands', () => {
     expect(reset.stdout).toContain('✅ Circuit breaker reset to CLOSED state');
     const state = JSON.parse(readFileSync(p.path('.ralph/.circuit_breaker_state'), 'utf8'));
     expect(state).toMatchObject({ state: 'CLOSED', total_opens: 0, consecutive_no_progress: 0 });
+  });
+
+  it('refusing to start on an OPEN breaker writes no session record, however often it is tried', async () => {
+    const p = project();
+    const f = fake({ calls: [] });
+    cpSync(new URL('../fixtures/bash-state/halted/.circuit_breaker_state', import.meta.url), p.path('.ralph/.circuit_breaker_state'));
+    for (let i = 0; i < 2; i++) {
+      const r = await runCli('ralph', [], { cwd: p.dir, env: { ...f.env, CB_COOLDOWN_MINUTES: '100000' } });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('EXECUTION HALTED');
+    }
+    const sessions = p.path('.ralph/sessions');
+    expect(existsSync(sessions) ? readdirSync(sessions).filter((name) => name.endsWith('.json')) : []).toEqual([]);
+    expect(f.runs()).toHaveLength(0);
   });
 
   it('--reset-session records the reset', async () => {

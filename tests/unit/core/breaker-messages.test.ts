@@ -76,6 +76,17 @@ describe('halt boxes', () => {
     expect(formatHaltBox(state).join('\n')).toContain('denied permission');
   });
 
+  it('names the verification gate, not a lack of progress, when the same failures opened the breaker', () => {
+    const state: BreakerState = { ...halted, consecutive_no_progress: 0, reason: 'Same failing tests in 3 consecutive loops: lint' };
+    const text = formatHaltBox(state).join('\n');
+    expect(text).toContain('The verification gate failed the same way in consecutive loops.');
+    expect(text).not.toContain('no progress is being made');
+    expect(text).not.toContain('Project may be complete');
+    expect(text).toContain("grep -A20 'Verification gate' .ralph/logs/ralph.log");
+    const error = formatHaltBox({ ...state, reason: 'Verification could not complete in 3 consecutive loops: npm test' }).join('\n');
+    expect(error).toContain('The verification gate failed the same way');
+  });
+
   it('prints the exact ALLOWED_TOOLS line for a permission halt', () => {
     const denials = [{ tool_name: 'Bash', tool_input: { command: 'rm -rf build' } }];
     const lines = formatPermissionHalt(denials, suggestAllowedTools(['Read', 'Write'], denials));

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { initialSameFailures, nextSameFailures } from '../../../lib/core/verification.js';
@@ -124,10 +124,13 @@ describe('RunRecorder', () => {
     const { paths, clock, logger, onDisk } = setup();
     const recorder = RunRecorder.open({ paths, promptFile: paths.prompt, testCommand: 'npm test', fresh: false, state: { logger, clock }, logger, saveEachChange: false });
     const id = recorder.record.run_id;
-    expect(onDisk(id).status).toBe('pending');
+    const file = join(paths.sessionsDir, `${id}.json`);
     recorder.activate();
+    recorder.flush();
+    // A new run reaches the disk with its first attempt, not before.
+    expect(existsSync(file)).toBe(false);
     runLoop(recorder, 1, clock);
-    expect(onDisk(id)).toMatchObject({ status: 'pending', attempts: [], observations: [] });
+    expect(existsSync(file)).toBe(false);
     recorder.flush();
     expect(onDisk(id)).toMatchObject({ status: 'active', attempts: [{ loop: 1, state: 'finished' }], last_verification: { loop: 1 } });
     recorder.beginAttempt(2);
@@ -135,6 +138,16 @@ describe('RunRecorder', () => {
     // end() always saves.
     expect(recorder.end(2, 'same failures')).toBe('escalated');
     expect(onDisk(id)).toMatchObject({ status: 'escalated', attempts: [{ state: 'finished' }, { loop: 2, state: 'running' }] });
+  });
+
+  it('with saveEachChange: false, a new run that ends before any attempt (a refused start) leaves no file', () => {
+    const { paths, clock, logger } = setup();
+    const recorder = RunRecorder.open({ paths, promptFile: paths.prompt, testCommand: 'npm test', fresh: false, state: { logger, clock }, logger, saveEachChange: false });
+    recorder.activate();
+    recorder.flush();
+    expect(recorder.end(2, 'circuit breaker is OPEN')).toBe('escalated');
+    expect(recorder.saved).toBe(false);
+    expect(existsSync(join(paths.sessionsDir, `${recorder.record.run_id}.json`))).toBe(false);
   });
 
   it('masks secrets in what it keeps: agent output, command output and failure messages', () => {

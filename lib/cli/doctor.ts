@@ -1,0 +1,122 @@
+// `ralph --doctor`: gathers what a run needs, without starting one or spending an agent call —
+// Node.js, the agent CLI and its version (`--version`), a visible login, git and an identity,
+// tmux, the project's .ralph/ files, .gitignore coverage of ralph's state (asked of git itself)
+// and the test command the gate will run — then prints one line per check (core/doctor-checks.ts).
+// Exit 0 when nothing failed, 1 otherwise.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, relative } from 'node:path';
+import { loadConfig, type LoadConfigResult } from '../config/load-config.js';
+import { formatDoctorReport, isReady, runDoctorChecks, type DoctorFacts } from '../core/doctor-checks.js';
+import { findAgentCommand, isVersionTooOld, missingRequiredPaths } from '../loop/startup.js';
+import { nodeProcessRunner, type ProcessRunner } from '../platform/process.js';
+import { projectPaths, stateFilePaths, type RalphPaths } from '../state/paths.js';
+import { planVerification } from '../verify/verification-setup.js';
+import { isNodeVersionSupported, minimumNodeVersion } from './require-node.js';
+import { PACKAGE_ROOT } from './package-info.js';
+
+export interface DoctorOptions {
+  projectDir: string;
+  env: NodeJS.ProcessEnv;
+  flags: Record<string, string | number | boolean>;
+  write: (text: string) => void;
+}
+
+const AUTH_ENV_VARS = ['ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN', 'ANTHROPIC_AUTH_TOKEN'];
+const PROBE_TIMEOUT_MS = 15_000;
+
+export async function runDoctor(options: DoctorOptions): Promise<number> {
+  const checks = runDoctorChecks(await gatherFacts(options, nodeProcessRunner));
+  options.write(`${formatDoctorReport(checks).join('\n')}\n`);
+  return isReady(checks) ? 0 : 1;
+}
+
+async function gatherFacts(options: DoctorOptions, runner: ProcessRunner): Promise<DoctorFacts> {
+  const { projectDir, env } = options;
+  const home = env.HOME || homedir();
+  let loaded: LoadConfigResult | null = null;
+  let configError: string | null = null;
+  try {
+    loaded = loadConfig({ projectDir, homeDir: home, env, flags: options.flags });
+  } catch (error) {
+    configError = (error as Error).message;
+  }
+  const paths = loaded ? projectPaths(projectDir, loaded.config) : null;
+  const run = async (cmd: string, args: string[]) => {
+    const r = await runner.run(cmd, args, { cwd: projectDir, env, timeoutMs: PROBE_TIMEOUT_MS });
+    return r.spawnError || r.code === null ? null : r;
+  };
+
+  const git = await run('git', ['--version']);
+  const repo = git ? (await run('git', ['rev-parse', '--is-inside-work-tree']))?.stdout.trim() === 'true' : false;
+  // What a commit would use (config, GIT_AUTHOR_* or what git derives); fails when it has none.
+  const ident = git ? /^(.*?)\s*<([^>]*)>/.exec((await run('git', ['var', 'GIT_AUTHOR_IDENT']))?.stdout ?? '') : null;
+  const tmux = await run('tmux', ['-V']);
+  const test = loaded ? planVerification(loaded.config, projectDir, loaded.sources.TEST_COMMAND.detail ?? loaded.sources.TEST_COMMAND.kind, paths?.agent) : null;
+
+  return {
+    node: nodeFacts(),
+    agent: await agentFacts(loaded, projectDir, env, runner),
+    auth: {
+      envVar: AUTH_ENV_VARS.find((key) => (env[key] ?? '').trim() !== '') ?? null,
+      credentialsFile: credentialsFile(env, home),
+      keychainPlatform: process.platform === 'darwin',
+    },
+    git: {
+      version: git ? git.stdout.trim().replace(/^git version\s*/, '') : null,
+      repo,
+      userName: ident?.[1] || null,
+      userEmail: ident?.[2] || null,
+    },
+    tmux: { version: tmux?.code === 0 ? tmux.stdout.trim() : null },
+    config: { error: configError },
+    ralphFiles: paths ? { ralphDir: existsSync(paths.ralphDir), missing: missingRequiredPaths(paths) } : { ralphDir: existsSync(join(projectDir, '.ralph')), missing: [] },
+    unignored: paths && repo ? await unignoredStateFiles(paths, run) : null,
+    test: { command: test?.test?.command ?? null, from: test?.test?.detail ?? null, qualityGates: test?.qualityGates ?? [] },
+  };
+}
+
+function nodeFacts(): DoctorFacts['node'] {
+  const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { engines?: { node?: string } };
+  const minimum = minimumNodeVersion(pkg.engines?.node);
+  const version = process.versions.node;
+  return { version, minimum, supported: minimum === undefined || isNodeVersionSupported(version, minimum) };
+}
+
+async function agentFacts(loaded: LoadConfigResult | null, projectDir: string, env: NodeJS.ProcessEnv, runner: ProcessRunner): Promise<DoctorFacts['agent']> {
+  const configured = loaded?.config.CLAUDE_CODE_CMD ?? 'claude';
+  const minimum = loaded?.config.CLAUDE_MIN_VERSION ?? '0.0.0';
+  try {
+    const found = await findAgentCommand({
+      configured,
+      configuredFromDefault: !loaded || loaded.sources.CLAUDE_CODE_CMD.kind === 'default',
+      env,
+      projectDir,
+      ralphRoot: PACKAGE_ROOT,
+      processRunner: runner,
+    });
+    return { command: found.command, version: found.version, minimum, tooOld: isVersionTooOld(found.version, minimum) };
+  } catch {
+    return { error: `'${configured}' is not installed or does not answer --version` };
+  }
+}
+
+/** The CLI keeps a login made with /login here (Linux, Windows); macOS uses the keychain. */
+function credentialsFile(env: NodeJS.ProcessEnv, home: string): string | null {
+  const dir = env.CLAUDE_CONFIG_DIR?.trim() || join(home, '.claude');
+  const file = join(dir, '.credentials.json');
+  return existsSync(file) ? file : null;
+}
+
+type Probe = (cmd: string, args: string[]) => Promise<{ code: number | null; stdout: string } | null>;
+
+/** Ralph's state files (and a session record) that git does not ignore, project-relative. */
+async function unignoredStateFiles(paths: RalphPaths, run: Probe): Promise<string[]> {
+  const files = [...stateFilePaths(paths), join(paths.sessionsDir, 'run.json')].map((p) => relative(paths.projectDir, p));
+  const answer = await run('git', ['check-ignore', '--', ...files]);
+  // Exit 1: none ignored; 128: git could not tell (treated as not checked).
+  if (!answer || answer.code === 128) return [];
+  const ignored = new Set(answer.stdout.split('\n').map((l) => l.trim()).filter((l) => l !== ''));
+  return files.filter((f) => !ignored.has(f));
+}

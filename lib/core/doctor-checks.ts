@@ -1,0 +1,127 @@
+// `ralph --doctor`: from the facts gathered about this machine and project (cli/doctor.ts) to one
+// line per check, each with the fix when it is not ready. Pure. A check that fails means the run
+// would not start or not work; a warning means it would, with a feature missing or unknown.
+
+export type CheckLevel = 'ok' | 'warn' | 'fail';
+
+export interface DoctorCheck {
+  level: CheckLevel;
+  name: string;
+  detail: string;
+  /** What to do; only when not ok. */
+  fix?: string;
+}
+
+export interface DoctorFacts {
+  node: { version: string; minimum: string | undefined; supported: boolean };
+  /** The agent CLI ralph would run, or why none was found. */
+  agent: { command: string; version?: string; minimum: string; tooOld: boolean } | { error: string };
+  /** Which credential the agent would use, if any could be seen without calling it. */
+  auth: { envVar: string | null; credentialsFile: string | null; keychainPlatform: boolean };
+  git: { version: string | null; repo: boolean; userName: string | null; userEmail: string | null };
+  tmux: { version: string | null };
+  /** null: the configuration could not be read (the message says why). */
+  config: { error: string | null };
+  ralphFiles: { ralphDir: boolean; missing: string[] };
+  /** Ralph's state files git would still show (null: not checked, no repository). */
+  unignored: string[] | null;
+  test: { command: string | null; from: string | null; qualityGates: string[] };
+}
+
+export function runDoctorChecks(f: DoctorFacts): DoctorCheck[] {
+  return [nodeCheck(f), agentCheck(f), authCheck(f), gitCheck(f), identityCheck(f), tmuxCheck(f), filesCheck(f), gitignoreCheck(f), testCheck(f)].filter(
+    (c): c is DoctorCheck => c !== null,
+  );
+}
+
+/** All ready: no check failed. */
+export function isReady(checks: readonly DoctorCheck[]): boolean {
+  return checks.every((c) => c.level !== 'fail');
+}
+
+const MARK: Record<CheckLevel, string> = { ok: '[OK]  ', warn: '[WARN]', fail: '[FAIL]' };
+
+export function formatDoctorReport(checks: readonly DoctorCheck[]): string[] {
+  const lines = checks.map((c) => `${MARK[c.level]} ${c.name}: ${c.detail}${c.fix ? ` — fix: ${c.fix}` : ''}`);
+  const failed = checks.filter((c) => c.level === 'fail').length;
+  const warned = checks.filter((c) => c.level === 'warn').length;
+  lines.push(
+    '',
+    failed === 0
+      ? `Ready to run ralph${warned > 0 ? ` (${warned} warning(s))` : ''}.`
+      : `Not ready: ${failed} check(s) failed${warned > 0 ? `, ${warned} warning(s)` : ''}.`,
+  );
+  return lines;
+}
+
+function nodeCheck({ node }: DoctorFacts): DoctorCheck {
+  return node.supported
+    ? { level: 'ok', name: 'Node.js', detail: `${node.version}${node.minimum ? ` (>= ${node.minimum})` : ''}` }
+    : { level: 'fail', name: 'Node.js', detail: `${node.version} is older than ${node.minimum}`, fix: 'install a current Node.js LTS (https://nodejs.org, or nvm install --lts)' };
+}
+
+function agentCheck({ agent }: DoctorFacts): DoctorCheck {
+  if ('error' in agent) {
+    return { level: 'fail', name: 'Claude Code CLI', detail: agent.error, fix: 'npm install -g @anthropic-ai/claude-code, or set CLAUDE_CODE_CMD in .ralphrc' };
+  }
+  if (agent.version === undefined) return { level: 'warn', name: 'Claude Code CLI', detail: `${agent.command} (version not recognised)`, fix: `check that '${agent.command} --version' prints a version` };
+  if (agent.tooOld) {
+    return { level: 'warn', name: 'Claude Code CLI', detail: `${agent.command} ${agent.version} is older than ${agent.minimum}`, fix: 'npm install -g @anthropic-ai/claude-code@latest' };
+  }
+  return { level: 'ok', name: 'Claude Code CLI', detail: `${agent.command} ${agent.version}` };
+}
+
+// No call is spent to find out: an API key or token in the environment, or the CLI's own
+// credentials file, is taken as logged in. On macOS the login lives in the keychain, which
+// cannot be read here: unknown, not failed.
+function authCheck({ auth, agent }: DoctorFacts): DoctorCheck | null {
+  if ('error' in agent) return null;
+  if (auth.envVar) return { level: 'ok', name: 'Claude login', detail: `${auth.envVar} is set` };
+  if (auth.credentialsFile) return { level: 'ok', name: 'Claude login', detail: `credentials in ${auth.credentialsFile}` };
+  if (auth.keychainPlatform) {
+    return { level: 'warn', name: 'Claude login', detail: 'not visible without a call (the macOS keychain may hold it)', fix: "if the first loop says 'Not logged in', run: claude, then /login" };
+  }
+  return { level: 'fail', name: 'Claude login', detail: 'no ANTHROPIC_API_KEY, CLAUDE_CODE_OAUTH_TOKEN or credentials file', fix: 'run: claude, then /login (or set ANTHROPIC_API_KEY)' };
+}
+
+function gitCheck({ git }: DoctorFacts): DoctorCheck {
+  if (git.version === null) return { level: 'fail', name: 'git', detail: 'not found on PATH', fix: 'install git (https://git-scm.com)' };
+  if (!git.repo) return { level: 'fail', name: 'git', detail: `${git.version}, but this directory is not a git repository`, fix: 'git init (ralph measures progress with git)' };
+  return { level: 'ok', name: 'git', detail: `${git.version}, repository found` };
+}
+
+function identityCheck({ git }: DoctorFacts): DoctorCheck | null {
+  if (git.version === null) return null;
+  if (git.userName && git.userEmail) return { level: 'ok', name: 'git identity', detail: `${git.userName} <${git.userEmail}>` };
+  const missing = [git.userName ? null : 'user.name', git.userEmail ? null : 'user.email'].filter((k) => k !== null).join(' and ');
+  return { level: 'warn', name: 'git identity', detail: `${missing} not set: commits by the agent will fail`, fix: 'git config --global user.name "Your Name" && git config --global user.email you@example.com' };
+}
+
+function tmuxCheck({ tmux }: DoctorFacts): DoctorCheck {
+  return tmux.version === null
+    ? { level: 'warn', name: 'tmux', detail: 'not found: ralph --monitor needs it (ralph alone does not)', fix: 'install tmux (apt install tmux, brew install tmux)' }
+    : { level: 'ok', name: 'tmux', detail: `${tmux.version} (for --monitor)` };
+}
+
+function filesCheck({ ralphFiles, config }: DoctorFacts): DoctorCheck {
+  if (config.error) return { level: 'fail', name: 'configuration', detail: config.error, fix: 'correct .ralphrc (ralph --config shows every value and its source)' };
+  if (!ralphFiles.ralphDir) return { level: 'fail', name: 'project files', detail: 'no .ralph/ directory here', fix: 'ralph-enable (in an existing project) or ralph-setup NAME (a new one)' };
+  if (ralphFiles.missing.length > 0) {
+    return { level: 'fail', name: 'project files', detail: `missing ${ralphFiles.missing.join(', ')}`, fix: 'ralph-enable (restores only the missing files; yours are kept)' };
+  }
+  return { level: 'ok', name: 'project files', detail: '.ralph/ has PROMPT.md, fix_plan.md and AGENT.md' };
+}
+
+function gitignoreCheck({ unignored }: DoctorFacts): DoctorCheck | null {
+  if (unignored === null) return null;
+  if (unignored.length === 0) return { level: 'ok', name: '.gitignore', detail: "ralph's state files are ignored" };
+  return { level: 'warn', name: '.gitignore', detail: `git would show ralph's state (${unignored.join(', ')})`, fix: "ralph-enable (merges ralph's ignore block into .gitignore, keeping your lines)" };
+}
+
+function testCheck({ test, config }: DoctorFacts): DoctorCheck | null {
+  if (config.error) return null;
+  const gates = test.qualityGates.length > 0 ? `; quality gates: ${test.qualityGates.join(' | ')}` : '';
+  if (test.command) return { level: 'ok', name: 'test command', detail: `${test.command}${test.from ? ` (from ${test.from})` : ''}${gates}` };
+  if (gates) return { level: 'ok', name: 'test command', detail: `none${gates}` };
+  return { level: 'warn', name: 'test command', detail: 'none found: completion will not be verified', fix: 'set TEST_COMMAND in .ralphrc (e.g. TEST_COMMAND="npm test")' };
+}
