@@ -272,6 +272,7 @@ async function handleUsageLimit(rt: LoopRuntime, resetAt: number | undefined, me
     stderr: deps.stderr,
     resumeAt: wait.resumeAt,
     timeoutMs: config.USAGE_LIMIT_PROMPT_SECONDS * 1000,
+    signal: rt.stop.signal,
   });
   if (choice === 'exit') {
     clearUsageWait(paths);
