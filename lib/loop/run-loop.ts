@@ -268,7 +268,7 @@ async function handleUsageLimit(rt: LoopRuntime, resetAt: number | undefined, me
   });
   writeStatus(rt, 'api_limit', 'paused', '', wait.resumeAt);
   const choice = await askUsageLimitChoice({
-    stdin: process.stdin,
+    stdin: deps.stdin,
     stderr: deps.stderr,
     resumeAt: wait.resumeAt,
     timeoutMs: config.USAGE_LIMIT_PROMPT_SECONDS * 1000,

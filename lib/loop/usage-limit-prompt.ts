@@ -10,7 +10,8 @@ import type { Output } from '../platform/deps.js';
 export type UsageLimitChoice = 'wait' | 'exit' | 'retry';
 
 export interface UsageLimitPromptOptions {
-  stdin: NodeJS.ReadStream;
+  /** Absent: nobody to ask, so wait. */
+  stdin: NodeJS.ReadStream | undefined;
   stderr: Output;
   resumeAt: number;
   timeoutMs: number;
@@ -20,7 +21,8 @@ export interface UsageLimitPromptOptions {
 
 export function askUsageLimitChoice(options: UsageLimitPromptOptions): Promise<UsageLimitChoice> {
   const { stdin, stderr } = options;
-  if (!stdin.isTTY) return readPipedChoice(options);
+  if (!stdin) return Promise.resolve('wait');
+  if (!stdin.isTTY) return readPipedChoice(stdin, options);
   if (!stderr.isTTY) return Promise.resolve('wait');
   stderr.write(
     `\nThe Claude usage limit resets at ${formatClockTime(options.resumeAt)}.\n` +
@@ -52,8 +54,8 @@ export function askUsageLimitChoice(options: UsageLimitPromptOptions): Promise<U
 }
 
 /** One character from a non-terminal stdin; the rest stays there for a later prompt. */
-function readPipedChoice(options: UsageLimitPromptOptions): Promise<UsageLimitChoice> {
-  const { stdin, stderr } = options;
+function readPipedChoice(stdin: NodeJS.ReadStream, options: UsageLimitPromptOptions): Promise<UsageLimitChoice> {
+  const { stderr } = options;
   if (stdin.readableEnded || stdin.destroyed || options.signal?.aborted) return Promise.resolve('wait');
   return new Promise((resolve) => {
     const done = (key: string | null) => {

@@ -42,5 +42,6 @@ export function createDeps(options: CreateDepsOptions): Deps {
     logger: createLogger({ logFile: options.logFile, stderr, env, clock, verbose: options.verbose }),
     stdout: processOutput(process.stdout),
     stderr,
+    stdin: process.stdin,
   };
 }

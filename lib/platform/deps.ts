@@ -32,4 +32,6 @@ export interface Deps {
   logger: Logger;
   stdout: Output;
   stderr: Output;
+  /** The user's stdin, to answer a prompt; absent: nobody to ask (unattended, tests). */
+  stdin?: NodeJS.ReadStream;
 }
