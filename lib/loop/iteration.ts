@@ -202,6 +202,7 @@ function recordOutcome(
 
   let analysis: ResponseAnalysis | null = null;
   if (analysable) {
+    deps.logger.info('🔍 Analyzing Claude Code response...');
     analysis = analyzeResponse({
       agent: s,
       loopNumber: loop,

@@ -87,6 +87,7 @@ describe('EXIT_REQUIRES_PLAN_COMPLETE=false restores the Bash exit order (refere
     expect(ran.result.code).toBe(0);
     expect(ran.fake.runs()).toHaveLength(2);
     expect(ran.status).toMatchObject({ exit_reason: 'completion_signals', status: 'completed' });
+    expect(ran.result.stderr.match(/Analyzing Claude Code response/g)).toHaveLength(2);
   });
 
   it('stale signals from a crashed run are reset: two fresh claims, then completion_signals', async () => {
