@@ -9,6 +9,9 @@
 //   safety_circuit_breaker → completion_signals → plan_complete
 // project_complete and safety_circuit_breaker come before completion_signals (the Bash tool
 // checks them after it, which made them unreachable): the stronger evidence names the reason.
+// With EXIT_REQUIRES_PLAN_COMPLETE=false the Bash order (§4.4) is kept, so that one key
+// restores the Bash behaviour, reasons included: completion_signals → safety_circuit_breaker →
+// project_complete.
 
 import { isPlanComplete, type PlanView } from './fix-plan.js';
 import { emptyExitSignals, type ExitSignalsState } from './exit-signals.js';
@@ -136,8 +139,16 @@ function claimReason(
   config: ExitGateConfig,
 ): ClaimExitReason | null {
   const indicators = signals.completion_indicators.length;
-  if (indicators >= PROJECT_COMPLETE_INDICATORS && latestExitSignal) return 'project_complete';
-  if (indicators >= SAFETY_COMPLETION_INDICATORS) return 'safety_circuit_breaker';
-  if (signals.done_signals.length >= config.maxConsecutiveDoneSignals) return 'completion_signals';
+  const projectComplete = indicators >= PROJECT_COMPLETE_INDICATORS && latestExitSignal;
+  const safety = indicators >= SAFETY_COMPLETION_INDICATORS;
+  const doneSignals = signals.done_signals.length >= config.maxConsecutiveDoneSignals;
+  if (!config.exitRequiresPlanComplete) {
+    if (doneSignals) return 'completion_signals';
+    if (safety) return 'safety_circuit_breaker';
+    return projectComplete ? 'project_complete' : null;
+  }
+  if (projectComplete) return 'project_complete';
+  if (safety) return 'safety_circuit_breaker';
+  if (doneSignals) return 'completion_signals';
   return null;
 }

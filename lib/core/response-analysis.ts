@@ -122,7 +122,8 @@ export function analyzeResponse(options: AnalyzeResponseOptions): ResponseAnalys
     error_signature: errorSignature(agent.resultText),
     ralph_status: toRecord(block),
     tests_status: block?.testsStatus ?? null,
-    work_type: block?.workType ?? agent.declared.workType ?? null,
+    // A top-level work_type (the flat format) is the one the Bash tool reads in JSON mode (§5.3).
+    work_type: agent.declared.workType ?? block?.workType ?? null,
     tasks_completed: block?.tasksCompletedThisLoop ?? null,
     files_modified_claimed: claimed,
     claim_disagreement: describeClaimDisagreement({

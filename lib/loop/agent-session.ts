@@ -1,5 +1,7 @@
 // Session continuity (reference §11.8): which Claude session the next loop resumes, when a
 // session is too old, and resets with a recorded reason in .ralph_session and its history.
+// The log lines keep the Bash tool's wording (`Saved Claude session: …`, `Session reset: …`):
+// users grep their logs for them.
 
 import { existsSync, rmSync } from 'node:fs';
 import { isValidSessionId } from '../agents/claude-code.js';
@@ -60,7 +62,7 @@ export function loadResumableSession(
   const savedAt = Number.isNaN(written) ? stored.mtimeMs : written;
   const ageHours = Math.max(0, Math.floor((options.clock.now() - savedAt) / 3_600_000));
   if (ageHours >= expiryHours) {
-    options.logger.info(`Session expired (${ageHours}h old, max ${expiryHours}h); starting a new one`);
+    options.logger.info(`Session expired (${ageHours}h old, max ${expiryHours}h), starting new session`);
     rmSync(paths.claudeSessionId, { force: true });
     return undefined;
   }
@@ -84,6 +86,7 @@ function describeRejectedId(id: string): string {
 
 export function saveAgentSession(paths: RalphPaths, sessionId: string, options: StateReadOptions): void {
   writeClaudeSessionId(paths.claudeSessionId, sessionId, options);
+  options.logger.info(`Saved Claude session: ${sessionId.slice(0, 20)}...`);
 }
 
 /** Creates .ralph_session when missing or unreadable (Bash `init_session_tracking`). */
@@ -91,13 +94,16 @@ export function initRalphSession(paths: RalphPaths, options: StateReadOptions): 
   const result = readStateFile(paths.ralphSession, ralphSessionFileSchema, defaultRalphSessionFile(), options);
   if (result.status === 'ok' && result.value.session_id) return;
   const now = formatIsoTimestamp(options.clock.now());
+  const sessionId = `ralph-${Math.floor(options.clock.now() / 1000)}-${Math.floor(Math.random() * 32768)}`;
+  if (result.status === 'corrupt') options.logger.warn('Corrupted session file detected, recreating...');
   writeJsonAtomic(paths.ralphSession, {
-    session_id: `ralph-${Math.floor(options.clock.now() / 1000)}-${Math.floor(Math.random() * 32768)}`,
+    session_id: sessionId,
     created_at: now,
     last_used: now,
     reset_at: result.status === 'corrupt' ? now : '',
     reset_reason: result.status === 'corrupt' ? 'corrupted_file_recovery' : '',
   });
+  if (result.status !== 'corrupt') options.logger.info(`Initialized session tracking (session: ${sessionId})`);
 }
 
 export function touchRalphSession(paths: RalphPaths, options: StateReadOptions): void {
@@ -136,4 +142,5 @@ export function resetSession(
     RALPH_SESSION_HISTORY_MAX,
     options,
   );
+  options.logger.info(`Session reset: ${reason}`);
 }

@@ -65,6 +65,7 @@ export async function runIteration(rt: LoopRuntime, loop: number): Promise<Itera
     ? loadResumableSession(paths, config.SESSION_EXPIRY_HOURS, rt.state)
     : undefined;
   if (session) deps.logger.info(`Resuming Claude session: ${session.sessionId.slice(0, 20)}... (${session.ageHours}h old)`);
+  else if (config.SESSION_CONTINUITY) deps.logger.info('Starting new Claude session');
 
   let run = await runAgentOnce(rt, loop, session?.sessionId);
   let failure = classify(rt, run);
@@ -208,6 +209,7 @@ function recordOutcome(
 
   let analysis: ResponseAnalysis | null = null;
   if (analysable) {
+    deps.logger.info('🔍 Analyzing Claude Code response...');
     // Redacted once, here: the analysis is saved, logged, put in metrics, the run record and
     // the next loop's context; the decisions below read only its flags and counts.
     analysis = redactDeep(analyzeResponse({
@@ -227,6 +229,7 @@ function recordOutcome(
 
   if (s.sessionId && config.SESSION_CONTINUITY && (failure.kind === 'ok' || failure.kind === 'timeout' || failure.kind === 'failed')) {
     if (!s.isError) saveAgentSession(paths, s.sessionId, rt.state);
+    else deps.logger.warn('Skipping session save — response has is_error:true');
   }
   if (s.isError && failure.kind === 'failed') {
     const concurrency = /tool.use.concurrency|concurrency/i.test(s.resultText);

@@ -279,10 +279,11 @@ async function handleUsageLimit(rt: LoopRuntime, resetAt: number | undefined, me
   });
   writeStatus(rt, 'api_limit', 'paused', '', wait.resumeAt);
   const choice = await askUsageLimitChoice({
-    stdin: process.stdin,
+    stdin: deps.stdin,
     stderr: deps.stderr,
     resumeAt: wait.resumeAt,
     timeoutMs: config.USAGE_LIMIT_PROMPT_SECONDS * 1000,
+    signal: rt.stop.signal,
   });
   if (choice === 'exit') {
     clearUsageWait(paths);

@@ -46,5 +46,6 @@ export function createDeps(options: CreateDepsOptions): Deps {
     stdout: processOutput(process.stdout),
     stderr,
     redact,
+    stdin: process.stdin,
   };
 }

@@ -35,4 +35,6 @@ export interface Deps {
   stderr: Output;
   /** Masks secrets (env values named like secrets, token shapes) in anything written or shown. */
   redact: Redactor;
+  /** The user's stdin, to answer a prompt; absent: nobody to ask (unattended, tests). */
+  stdin?: NodeJS.ReadStream;
 }

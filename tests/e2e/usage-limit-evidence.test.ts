@@ -122,3 +122,45 @@ describe('a failed run that states a limit is one', () => {
     expect(f.runs()).toHaveLength(1);
   });
 });
+
+describe('the choice at the usage-limit prompt from a non-terminal stdin', () => {
+  const plain5h = { stdout: "You've reached your 5-hour usage limit for Claude.\nPlease try again later when your limit resets.\n", rc: 1 };
+
+  it('"2" piped into stdin chooses exit: stopped at the limit, exit 3, api_limit_exit', async () => {
+    const p = project();
+    const f = fake({ defaults: { replay: 'plain_5h', recordingsDir: recordings({ plain_5h: plain5h }) } });
+    const r = await ralph(p, f, ['--max-loops', '5'], { input: '2' });
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(3);
+    expect(f.runs()).toHaveLength(1);
+    const status = JSON.parse(readFileSync(p.path('.ralph/status.json'), 'utf8'));
+    expect(status).toMatchObject({ last_action: 'api_limit_exit', status: 'stopped', exit_reason: 'api_5hour_limit' });
+    expect(JSON.parse(readFileSync(p.path('.ralph/.ralph_session'), 'utf8')).reset_reason).toBe('api_limit_exit');
+    expect(existsSync(p.path('.ralph/.usage_limit_wait'))).toBe(false);
+  });
+
+  it('an empty stdin (EOF) is unattended: ralph waits for the reset', async () => {
+    const p = project();
+    const f = fake({ defaults: { replay: 'plain_5h', recordingsDir: recordings({ plain_5h: plain5h }) } });
+    let waited = false;
+    const r = await ralph(p, f, ['--max-loops', '5'], {
+      input: '',
+      onSpawn: (child) => {
+        const timer = setInterval(() => {
+          const status = p.path('.ralph/status.json');
+          if (existsSync(status) && JSON.parse(readFileSync(status, 'utf8')).last_action === 'api_limit') {
+            if (readFileSync(p.path('.ralph/logs/ralph.log'), 'utf8').includes('time until retry')) {
+              waited = true;
+              clearInterval(timer);
+              child.kill('SIGTERM');
+            }
+          }
+        }, 50);
+        child.on('exit', () => clearInterval(timer));
+      },
+    });
+    expect(waited).toBe(true);
+    expect(r.code).toBe(143);
+    expect(f.runs()).toHaveLength(1);
+  });
+});

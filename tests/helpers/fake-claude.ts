@@ -108,6 +108,8 @@ export interface FakeCallScript {
   chunking?: 'split';
   splitDelayMs?: number;
   extraFields?: boolean;
+  /** Top-level fields merged into the result message (the Bash tool's flat format). */
+  resultFields?: Record<string, unknown>;
   shuffleKeys?: boolean;
   toolOutputContains?: string;
   stderrNoise?: boolean | string | string[];

@@ -203,7 +203,21 @@ describe('evaluateExitGate: machine evidence beats claims', () => {
   it('EXIT_REQUIRES_PLAN_COMPLETE=false restores the Bash behaviour: claims exit with items open', () => {
     const { results } = simulate([CLAIM, CLAIM], OPEN_PLAN, { exitRequiresPlanComplete: false });
     expect(results[0]).toEqual({ kind: 'continue' });
-    expect(results[1]).toEqual({ kind: 'exit', reason: 'project_complete', outcome: 'completed' });
+    expect(results[1]).toEqual({ kind: 'exit', reason: 'completion_signals', outcome: 'completed' });
+  });
+
+  it('EXIT_REQUIRES_PLAN_COMPLETE=false evaluates the claims in the Bash order (§4.4)', () => {
+    const bash = { exitRequiresPlanComplete: false };
+    const claim = analysisOf(CLAIM, 3);
+    const both = { test_only_loops: [], done_signals: [1, 2], completion_indicators: [1, 2] };
+    expect(gate({ exitSignals: both, analysis: claim })).toMatchObject({ reason: 'project_complete' });
+    expect(gate({ exitSignals: both, analysis: claim }, bash)).toMatchObject({ reason: 'completion_signals' });
+    const fiveIndicators = { test_only_loops: [], done_signals: [1], completion_indicators: [1, 2, 3, 4, 5] };
+    expect(gate({ exitSignals: fiveIndicators, analysis: claim })).toMatchObject({ reason: 'project_complete' });
+    expect(gate({ exitSignals: fiveIndicators, analysis: claim }, bash)).toMatchObject({ reason: 'safety_circuit_breaker' });
+    const indicatorsOnly = { test_only_loops: [], done_signals: [2], completion_indicators: [1, 2] };
+    expect(gate({ exitSignals: indicatorsOnly, analysis: claim }, bash)).toMatchObject({ reason: 'project_complete' });
+    expect(gate({ exitSignals: indicatorsOnly, analysis: analysisOf(WORKING, 3) }, bash)).toEqual({ kind: 'continue' });
   });
 
   it('an explicit EXIT_SIGNAL: false beats STATUS: COMPLETE: no done signals, no exit', () => {

@@ -141,6 +141,11 @@ describe('analyzeResponse, JSON / stream-json path (no prose heuristics, #224)',
     expect(analyze(flat({ status: 'COMPLETE' })).analysis.exit_signal).toBe(true);
     expect(analyze(flat({ status: 'COMPLETE', exit_signal: false })).analysis.has_completion_signal).toBe(false);
     expect(analyze(flat({ work_type: 'TEST_ONLY' })).analysis.is_test_only).toBe(true);
+    // In JSON the Bash tool reads only the top-level work_type, not the block's WORK_TYPE line.
+    const implementationBlock = block(['STATUS: IN_PROGRESS', 'WORK_TYPE: IMPLEMENTATION', 'EXIT_SIGNAL: false']);
+    expect(analyze(flat({ result: implementationBlock, work_type: 'TEST_ONLY' })).analysis).toMatchObject({ work_type: 'TEST_ONLY', is_test_only: true });
+    // Agent-reported flat fields never count as progress.
+    expect(analyze(flat({ files_modified: 4 }), { filesChanged: 0, newContent: false }).analysis).toMatchObject({ has_progress: false, files_modified: 0, files_modified_claimed: 4 });
     expect(analyze(flat({ error_count: 6 })).analysis.is_stuck).toBe(true);
     expect(analyze(flat({ error_count: 5 })).analysis.is_stuck).toBe(false);
     expect(analyze(flat({ confidence: 10 })).analysis.confidence_score).toBe(60);
