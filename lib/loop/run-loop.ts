@@ -57,6 +57,7 @@ export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
     }
     // Announced only once the guards let it run: a run that ends here had no such loop.
     deps.logger.log('LOOP', `=== Starting Loop #${rt.loopCount} ===`);
+    rt.lastLoopRun = rt.loopCount;
 
     if (rt.config.DRY_RUN) {
       describeDryRun(rt, rt.loopCount);

@@ -98,6 +98,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     stop: undefined as never,
     agentGroup: lock,
     loopCount: 0,
+    lastLoopRun: 0,
     callsMade: 0,
     rate: loadRateWindow(paths, state),
     breaker: loadBreaker(paths, state),
@@ -137,7 +138,10 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     // Only a run that stopped for a reason ends its record: a crash (a throw) stays resumable.
     endSessionRecord(rt, result);
     const inRun = rt.recorder ? ` (${rt.run.spend.run.loops} in run ${rt.recorder.record.run_id})` : '';
-    deps.logger.info(`Stopped at loop #${rt.loopCount} after ${rt.callsMade} agent call(s) now${inRun}; exit reason: ${result.exitReason}`);
+    // Bash counts the loop whose guards stopped the run (status.json loop_count); the log says
+    // whether that loop ran.
+    const where = rt.lastLoopRun === rt.loopCount ? `at loop #${rt.loopCount}` : `before loop #${rt.loopCount} ran`;
+    deps.logger.info(`Stopped ${where}, after ${rt.callsMade} agent call(s) now${inRun}; exit reason: ${result.exitReason}`);
     return result.exitCode;
   } finally {
     saveUnfinishedAttempt(rt);

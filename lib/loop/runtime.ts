@@ -35,6 +35,8 @@ export interface LoopRuntime {
   stop: StopSignal;
   /** Loop number (Bash `loop_count`): counts iterations, shown in status.json. */
   loopCount: number;
+  /** The last loop that got past its guards and ran (0: none yet); loopCount may be one ahead. */
+  lastLoopRun: number;
   /** Agent calls this process made (the run's own count, cut-off calls included, is run.spend.run.loops). */
   callsMade: number;
   rate: RateWindowState;

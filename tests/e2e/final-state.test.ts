@@ -40,5 +40,8 @@ describe('the final state of a completed run', () => {
     expect(log).toContain('=== Starting Loop #1 ===');
     expect(log).not.toContain('=== Starting Loop #2 ===');
     expect(log).toContain('exit reason: plan_complete');
+    // Loop #2 is counted (status.json loop_count, as the Bash tool) but never ran: the log says so.
+    expect(log).toMatch(/Stopped before loop #2 ran, after 1 agent call\(s\) now/);
+    expect(log).not.toContain('Stopped at loop #2');
   });
 });
