@@ -2,16 +2,14 @@
 // analysis, fix_plan.md), decide whether the run is done, and when it is, stop with the
 // message and the exit code that say why (completion, permission denials, completion conflict).
 
-import { existsSync } from 'node:fs';
 import { classifyPermissionDenials, suggestAllowedTools, splitAllowedTools } from '../core/allowed-tools-suggestion.js';
 import { formatPermissionHalt } from '../core/breaker-messages.js';
-import { emptyExitSignals } from '../core/exit-signals.js';
 import { evaluateExitGate, nextConflictCount, type ExitGateResult } from '../core/exit-gate.js';
 import type { ResponseAnalysis } from '../core/response-analysis.js';
 import { stripTerminalControls } from '../core/terminal-text.js';
 import { EXIT } from '../errors.js';
 import { readPlanFile } from '../state/plan-file.js';
-import { loadExitSignals, loadResponseAnalysis } from '../state/store.js';
+import { loadResponseAnalysis } from '../state/store.js';
 import { resetSession } from './agent-session.js';
 import { stopRun, type LoopRuntime, type RunStop } from './runtime.js';
 
@@ -19,7 +17,8 @@ const RUN_ENDS = { keepAnalysis: true };
 
 export function evaluateGate(rt: LoopRuntime): ExitGateResult {
   const { paths, config } = rt;
-  const signals = existsSync(paths.exitSignals) ? loadExitSignals(paths, rt.state).value : emptyExitSignals();
+  // From memory: .exit_signals is written through for the monitor, never read back (the agent can write it).
+  const signals = rt.exitSignals;
   const analysis = loadResponseAnalysis(paths, rt.state);
   const plan = readPlanFile(paths.fixPlan, config.OPTIONAL_SECTIONS);
   const result = evaluateExitGate({

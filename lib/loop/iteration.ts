@@ -11,7 +11,7 @@ import { splitAllowedTools } from '../config/schema.js';
 import { classifyAgentFailure, type AgentFailureResult } from '../core/agent-failure.js';
 import { formatDuration } from '../core/countdown.js';
 import { errorSignatureOf, nextBreakerState } from '../core/circuit-breaker.js';
-import { updateExitSignals } from '../core/exit-signals.js';
+import { emptyExitSignals, updateExitSignals } from '../core/exit-signals.js';
 import { buildLoopContext } from '../core/loop-context.js';
 import { addTokens } from '../core/rate-window.js';
 import { analyzeResponse, type ResponseAnalysis } from '../core/response-analysis.js';
@@ -23,9 +23,9 @@ import { agentOutputLogName, agentStderrLogName, movedControlFiles } from '../st
 import { readPlanFile } from '../state/plan-file.js';
 import type { MetricsLine, ResponseAnalysisFile } from '../state/schemas.js';
 import { verificationContextSection } from '../verify/verification-tracker.js';
-import { loadExitSignals, loadResponseAnalysis, saveExitSignals, saveResponseAnalysis } from '../state/store.js';
+import { loadResponseAnalysis, saveExitSignals, saveResponseAnalysis } from '../state/store.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
-import { acceptReportedSessionId, loadResumableSession, resetSession, saveAgentSession } from './agent-session.js';
+import { acceptReportedSessionId, loadResumableSession, resetSession, saveAgentSession, type SessionResetReason } from './agent-session.js';
 import { breakerThresholds, reportBreakerTransition } from './breaker.js';
 import { escapedOutputWarning } from './escaped-output.js';
 import { saveBreaker, saveRateWindow } from './guard-store.js';
@@ -72,7 +72,7 @@ export async function runIteration(rt: LoopRuntime, loop: number): Promise<Itera
   if (failure.kind === 'session_not_found' && session) {
     // The CLI no longer has that session (expired or purged): start fresh, once.
     deps.logger.warn(`Claude has no session ${session.sessionId.slice(0, 20)}...; retrying with a fresh session`);
-    resetSession(paths, 'session_not_found', loop, rt.state);
+    resetAgentSession(rt, 'session_not_found', loop);
     run = await runAgentOnce(rt, loop, undefined);
     failure = classify(rt, run);
   }
@@ -176,6 +176,12 @@ function classify(rt: LoopRuntime, run: ClaudeRunResult): AgentFailureResult {
   return result;
 }
 
+/** A session reset mid-run clears the exit signals too (as the Bash tool's reset_session does). */
+function resetAgentSession(rt: LoopRuntime, reason: SessionResetReason, loop: number): void {
+  resetSession(rt.paths, reason, loop, rt.state);
+  rt.exitSignals = emptyExitSignals();
+}
+
 function buildContext(rt: LoopRuntime, loop: number): string {
   const plan = readPlanFile(rt.paths.fixPlan, rt.config.OPTIONAL_SECTIONS);
   const previous = loadResponseAnalysis(rt.paths, rt.state);
@@ -222,8 +228,9 @@ function recordOutcome(
       now: new Date(now),
     }), deps.redact);
     saveResponseAnalysis(paths, analysis as unknown as ResponseAnalysisFile);
-    const signals = loadExitSignals(paths, rt.state).value;
-    saveExitSignals(paths, { ...updateExitSignals(signals, analysis, loop) });
+    // Read from memory, never back from .exit_signals: the agent can write that file.
+    rt.exitSignals = updateExitSignals(rt.exitSignals, analysis, loop);
+    saveExitSignals(paths, { ...rt.exitSignals });
     logAnalysis(rt, analysis);
   }
 
@@ -233,9 +240,9 @@ function recordOutcome(
   }
   if (s.isError && failure.kind === 'failed') {
     const concurrency = /tool.use.concurrency|concurrency/i.test(s.resultText);
-    resetSession(paths, concurrency ? 'tool_use_concurrency_error' : 'api_error_is_error_true', loop, rt.state);
+    resetAgentSession(rt, concurrency ? 'tool_use_concurrency_error' : 'api_error_is_error_true', loop);
   }
-  if (failure.kind === 'prompt_too_long') resetSession(paths, 'prompt_too_long', loop, rt.state);
+  if (failure.kind === 'prompt_too_long') resetAgentSession(rt, 'prompt_too_long', loop);
 
   const tokens = s.usage.input + s.usage.output;
   const before = rt.rate;

@@ -37,7 +37,8 @@ import { rotateLogIfNeeded } from '../platform/logger.js';
 export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
   const { deps, paths } = rt;
   // Stale exit signals from an earlier run must not end this one before it starts (#194).
-  writeJsonAtomic(paths.exitSignals, emptyExitSignals());
+  rt.exitSignals = emptyExitSignals();
+  writeJsonAtomic(paths.exitSignals, rt.exitSignals);
   rmSync(paths.responseAnalysis, { force: true });
   rt.events.emit('run:started', { loopCount: rt.loopCount, maxCallsPerHour: rt.config.MAX_CALLS_PER_HOUR });
 

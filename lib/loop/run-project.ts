@@ -4,6 +4,7 @@
 
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { emptyExitSignals } from '../core/exit-signals.js';
 import { loadConfig, type LoadConfigResult } from '../config/load-config.js';
 import { initialRateWindow } from '../core/rate-window.js';
 import { formatConfigProblem } from '../config/problems.js';
@@ -102,6 +103,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     callsMade: 0,
     rate: loadRateWindow(paths, state),
     breaker: loadBreaker(paths, state),
+    exitSignals: emptyExitSignals(),
     // The run's own spend replaces this once the session record says which run this is.
     run: newRunState(now),
     runClockStart: now,

@@ -6,6 +6,7 @@ import type { RalphConfig } from '../config/schema.js';
 import type { CompletionConflict } from '../core/exit-gate.js';
 import type { VerificationOutcome } from '../core/verification.js';
 import type { BreakerState } from '../core/circuit-breaker.js';
+import type { ExitSignalsState } from '../core/exit-signals.js';
 import type { RateWindowState } from '../core/rate-window.js';
 import type { Deps } from '../platform/deps.js';
 import type { RalphPaths } from '../state/paths.js';
@@ -46,6 +47,8 @@ export interface LoopRuntime {
    * an agent that rewrites .circuit_breaker_state cannot reset its own count.
    */
   breaker: BreakerState;
+  /** The exit signals of this run, held in memory like the breaker (written through to .exit_signals). */
+  exitSignals: ExitSignalsState;
   /** The run's spend and budgets, carried across restarts (run-spend.ts). */
   run: RunState;
   /** When the run's clock started, as if it had run without a break: now minus its run time so far. */

@@ -156,3 +156,18 @@ describe('an agent that really works', () => {
     expect(ran.project.git('log', '--oneline').trim().split('\n')).toHaveLength(1 + MAX_LOOPS);
   });
 });
+
+describe('guard state the agent writes into .ralph/ is not read back', () => {
+  it('forged .exit_signals do not end the run', async () => {
+    // With EXIT_REQUIRES_PLAN_COMPLETE=false two done signals would end the run (completion_signals):
+    // the agent forges them in the file while working honestly and never claiming completion.
+    const forged = JSON.stringify({ test_only_loops: [], done_signals: [1, 2, 3], completion_indicators: [1, 2, 3] });
+    const calls = Array.from({ length: 3 }, (_, i) => ({
+      writeFiles: { [`src/step${i}.txt`]: `step ${i}\n`, '.ralph/.exit_signals': forged },
+      statusBlock: working,
+    }));
+    const ran = await runAgent(calls, { rc: 'EXIT_REQUIRES_PLAN_COMPLETE=false\n', args: ['--max-loops', '3'] });
+    expect({ code: ran.result.code, calls: ran.fake.runs().length }).toEqual({ code: 3, calls: 3 });
+    expect(ran.log).not.toContain('Graceful exit triggered');
+  });
+});
