@@ -5,11 +5,9 @@
 import { classifyPermissionDenials, suggestAllowedTools, splitAllowedTools } from '../core/allowed-tools-suggestion.js';
 import { formatPermissionHalt } from '../core/breaker-messages.js';
 import { evaluateExitGate, nextConflictCount, type ExitGateResult } from '../core/exit-gate.js';
-import type { ResponseAnalysis } from '../core/response-analysis.js';
 import { stripTerminalControls } from '../core/terminal-text.js';
 import { EXIT } from '../errors.js';
 import { readPlanFile } from '../state/plan-file.js';
-import { loadResponseAnalysis } from '../state/store.js';
 import { resetSession } from './agent-session.js';
 import { stopRun, type LoopRuntime, type RunStop } from './runtime.js';
 
@@ -19,11 +17,11 @@ export function evaluateGate(rt: LoopRuntime): ExitGateResult {
   const { paths, config } = rt;
   // From memory: .exit_signals is written through for the monitor, never read back (the agent can write it).
   const signals = rt.exitSignals;
-  const analysis = loadResponseAnalysis(paths, rt.state);
   const plan = readPlanFile(paths.fixPlan, config.OPTIONAL_SECTIONS);
   const result = evaluateExitGate({
     exitSignals: signals,
-    analysis: analysis.status === 'ok' ? (analysis.value as unknown as ResponseAnalysis) : null,
+    // From memory too: .response_analysis is the agent's to write as much as ralph's.
+    analysis: rt.lastAnalysis,
     plan,
     config: {
       maxConsecutiveTestLoops: config.MAX_CONSECUTIVE_TEST_LOOPS,
@@ -40,7 +38,6 @@ export function evaluateGate(rt: LoopRuntime): ExitGateResult {
 export function exitFromGate(rt: LoopRuntime, gate: Extract<ExitGateResult, { kind: 'exit' }>): RunStop {
   const { deps, paths, config } = rt;
   if (gate.reason === 'permission_denied') {
-    const analysis = loadResponseAnalysis(paths, rt.state).value;
     const allowed = splitAllowedTools(config.ALLOWED_TOOLS);
     const denials = lastDenials(rt);
     const { actionable } = classifyPermissionDenials(denials, allowed);
@@ -50,7 +47,7 @@ export function exitFromGate(rt: LoopRuntime, gate: Extract<ExitGateResult, { ki
     deps.stderr.write(deps.redact(stripTerminalControls(`${formatPermissionHalt(actionable.length > 0 ? actionable : denials, suggestion).join('\n')}\n`)));
     resetSession(paths, 'permission_denied', rt.loopCount, rt.state, RUN_ENDS);
     return stopRun(EXIT.halted, 'halted', 'permission_denied', 'permission_denied',
-      `Permission denied: ${analysis.analysis.denied_commands.join(', ')}. Add to .ralphrc: ${suggestion.line}`);
+      `Permission denied: ${(rt.lastAnalysis?.analysis.denied_commands ?? []).join(', ')}. Add to .ralphrc: ${suggestion.line}`);
   }
   if (gate.reason === 'completion_conflict') {
     const items = gate.conflict?.openItems ?? [];
@@ -66,8 +63,7 @@ export function exitFromGate(rt: LoopRuntime, gate: Extract<ExitGateResult, { ki
 }
 
 function lastDenials(rt: LoopRuntime) {
-  const analysis = loadResponseAnalysis(rt.paths, rt.state).value as unknown as { analysis: { denied_commands?: string[] } };
-  return (analysis.analysis.denied_commands ?? []).map((entry) => {
+  return (rt.lastAnalysis?.analysis.denied_commands ?? []).map((entry) => {
     const m = /^Bash\((.*)\)$/s.exec(entry);
     return m ? { tool_name: 'Bash', tool_input: { command: m[1] } } : { tool_name: entry, tool_input: null };
   });

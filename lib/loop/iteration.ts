@@ -23,7 +23,7 @@ import { agentOutputLogName, agentStderrLogName, movedControlFiles } from '../st
 import { readPlanFile } from '../state/plan-file.js';
 import type { MetricsLine, ResponseAnalysisFile } from '../state/schemas.js';
 import { verificationContextSection } from '../verify/verification-tracker.js';
-import { loadResponseAnalysis, saveExitSignals, saveResponseAnalysis } from '../state/store.js';
+import { saveExitSignals, saveResponseAnalysis } from '../state/store.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import { acceptReportedSessionId, loadResumableSession, resetSession, saveAgentSession, type SessionResetReason } from './agent-session.js';
 import { breakerThresholds, reportBreakerTransition } from './breaker.js';
@@ -176,15 +176,15 @@ function classify(rt: LoopRuntime, run: ClaudeRunResult): AgentFailureResult {
   return result;
 }
 
-/** A session reset mid-run clears the exit signals too (as the Bash tool's reset_session does). */
+/** A session reset mid-run clears the exit signals and the last analysis too (as the Bash tool's reset_session does). */
 function resetAgentSession(rt: LoopRuntime, reason: SessionResetReason, loop: number): void {
   resetSession(rt.paths, reason, loop, rt.state);
   rt.exitSignals = emptyExitSignals();
+  rt.lastAnalysis = null;
 }
 
 function buildContext(rt: LoopRuntime, loop: number): string {
   const plan = readPlanFile(rt.paths.fixPlan, rt.config.OPTIONAL_SECTIONS);
-  const previous = loadResponseAnalysis(rt.paths, rt.state);
   const breaker = rt.breaker.state;
   // The context quotes the agent's previous result and test output: no secret goes back in.
   return rt.deps.redact(buildLoopContext({
@@ -192,7 +192,7 @@ function buildContext(rt: LoopRuntime, loop: number): string {
     plan,
     files: movedControlFiles(rt.paths),
     breakerState: breaker,
-    previousAnalysis: previous.status === 'ok' ? (previous.value as unknown as ResponseAnalysis) : null,
+    previousAnalysis: rt.lastAnalysis,
     openItemsConflict: rt.lastConflict,
     extraSections: [verificationContextSection(rt.verify, VERIFICATION_CONTEXT_CHARS), rt.resumeContext ?? ''],
   }));
@@ -227,6 +227,7 @@ function recordOutcome(
       outputFile: relative(paths.projectDir, run.outputLogPath),
       now: new Date(now),
     }), deps.redact);
+    rt.lastAnalysis = analysis;
     saveResponseAnalysis(paths, analysis as unknown as ResponseAnalysisFile);
     // Read from memory, never back from .exit_signals: the agent can write that file.
     rt.exitSignals = updateExitSignals(rt.exitSignals, analysis, loop);

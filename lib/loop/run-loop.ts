@@ -39,6 +39,7 @@ export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
   // Stale exit signals from an earlier run must not end this one before it starts (#194).
   rt.exitSignals = emptyExitSignals();
   writeJsonAtomic(paths.exitSignals, rt.exitSignals);
+  rt.lastAnalysis = null;
   rmSync(paths.responseAnalysis, { force: true });
   rt.events.emit('run:started', { loopCount: rt.loopCount, maxCallsPerHour: rt.config.MAX_CALLS_PER_HOUR });
 

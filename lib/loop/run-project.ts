@@ -104,6 +104,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     rate: loadRateWindow(paths, state),
     breaker: loadBreaker(paths, state),
     exitSignals: emptyExitSignals(),
+    lastAnalysis: null,
     // The run's own spend replaces this once the session record says which run this is.
     run: newRunState(now),
     runClockStart: now,

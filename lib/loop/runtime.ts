@@ -7,6 +7,7 @@ import type { CompletionConflict } from '../core/exit-gate.js';
 import type { VerificationOutcome } from '../core/verification.js';
 import type { BreakerState } from '../core/circuit-breaker.js';
 import type { ExitSignalsState } from '../core/exit-signals.js';
+import type { ResponseAnalysis } from '../core/response-analysis.js';
 import type { RateWindowState } from '../core/rate-window.js';
 import type { Deps } from '../platform/deps.js';
 import type { RalphPaths } from '../state/paths.js';
@@ -49,6 +50,8 @@ export interface LoopRuntime {
   breaker: BreakerState;
   /** The exit signals of this run, held in memory like the breaker (written through to .exit_signals). */
   exitSignals: ExitSignalsState;
+  /** The last loop's analysis, held in memory (written through to .response_analysis for the views). */
+  lastAnalysis: ResponseAnalysis | null;
   /** The run's spend and budgets, carried across restarts (run-spend.ts). */
   run: RunState;
   /** When the run's clock started, as if it had run without a break: now minus its run time so far. */
