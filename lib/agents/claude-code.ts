@@ -2,8 +2,42 @@
 // Structured mode always reads stream-json internally (DESIGN.md §4): one parser, O(1) memory,
 // the session id from system/init even when a run is cut short.
 
+import { classifyAgentFailure, type AgentFailureResult } from '../core/agent-failure.js';
 import { appendLoopContext } from '../core/loop-context.js';
-import type { AgentInvocation, InvocationOptions } from './invocation.js';
+import type { AgentActivity, AgentAdapter, AgentInvocation, AgentOutputOptions, AgentOutputReader, AgentRunFacts, InvocationOptions } from './agent-adapter.js';
+import { extractAgentResult, summarizeStream } from './agent-output.js';
+import { isSafeSessionId } from './session-id.js';
+import {
+  createLineSplitter,
+  createStreamAccumulator,
+  lastToolUse,
+  renderLiveLine,
+  STREAM_EVENT_LINE_PREFIX,
+  USER_LINE_PREFIX,
+  type StreamMessage,
+} from './stream-json.js';
+
+export const claudeAdapter: AgentAdapter = {
+  name: 'claude',
+  label: 'Claude Code',
+  commandKey: 'CLAUDE_CODE_CMD',
+  defaultCommand: 'claude',
+  capabilities: {
+    structuredOutput: true,
+    tokenUsage: true,
+    cost: true,
+    permissionDenials: true,
+    limitDetection: true,
+    sessionContinuity: 'resume-id',
+    streaming: true,
+    toolRestrictions: 'exact',
+  },
+  buildInvocation,
+  createOutputReader: createClaudeOutputReader,
+  classifyFailure: classifyClaudeRun,
+  isValidSessionId,
+  startupWarnings: () => [],
+};
 
 export function buildInvocation(options: InvocationOptions): AgentInvocation {
   const [cmd, ...prefix] = splitCommand(options.command);
@@ -72,14 +106,13 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-// Claude Code session ids are UUIDs. An id read from .ralph/.claude_session_id or from the agent's
-// output is checked against this shape before it can reach argv as the value of --resume: a file
-// holding `--dangerously-skip-permissions` would otherwise become a flag of the next call.
-const SESSION_ID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Whether an id has the shape of a Claude Code session id (a UUID). */
+/**
+ * Whether an id may be the value of --resume. Claude's own ids are UUIDs, but the check is the
+ * safe-token shape (session-id.ts), not the UUID one: what matters is that no flag passes, and an
+ * id the CLI does not know is answered with "No conversation found" and a fresh session.
+ */
 export function isValidSessionId(id: string): boolean {
-  return SESSION_ID_SHAPE.test(id);
+  return isSafeSessionId(id);
 }
 
 /** The CLI's answer when --resume names a session it does not have. */
@@ -87,4 +120,80 @@ export function isSessionNotFound(stderr: string): boolean {
   // Unknown UUID, or an id that is no UUID at all (a hand-edited or damaged .claude_session_id):
   // either way a fresh session is the way on (resume_unknown / resume_badname recordings).
   return /No conversation found with session ID|--resume requires a valid session ID/i.test(stderr);
+}
+
+const TEXT_TAIL_BYTES = 1024 * 1024;
+
+/**
+ * stream-json goes line by line through one accumulator (O(1) memory, the session id from init
+ * even when a run is cut short, tool use for the display); text mode keeps a bounded tail.
+ */
+export function createClaudeOutputReader(options: AgentOutputOptions): AgentOutputReader {
+  // Tool results (`user` lines: whole files, command output) and partial-message events are the
+  // bulk of a stream and carry nothing the loop reads; skip them before decoding.
+  const splitter = createLineSplitter({ skipPrefixes: [USER_LINE_PREFIX, STREAM_EVENT_LINE_PREFIX] });
+  const accumulator = createStreamAccumulator();
+  let outputLength = 0;
+  let textTail = '';
+  const activityOf = (message: StreamMessage): AgentActivity => ({
+    text: renderLiveLine(message, { showToolArgs: options.showToolArgs }),
+    tool: lastToolUse(message),
+  });
+  const read = (lines: string[]): AgentActivity[] => {
+    const activity: AgentActivity[] = [];
+    for (const line of lines) {
+      const message = accumulator.push(line);
+      if (message) activity.push(activityOf(message));
+    }
+    return activity;
+  };
+  return {
+    push(chunk) {
+      outputLength += chunk.length;
+      if (options.outputFormat === 'text') {
+        const text = chunk.toString('utf8');
+        textTail = (textTail + text).slice(-TEXT_TAIL_BYTES);
+        return [{ text }];
+      }
+      return read(splitter.push(chunk));
+    },
+    finish() {
+      if (options.outputFormat === 'text') return { summary: extractAgentResult(textTail), activity: [] };
+      const activity = read(splitter.end());
+      return { summary: summarizeStream(accumulator.snapshot(), outputLength), activity };
+    },
+  };
+}
+
+/** The Claude CLI's failure texts and fields (claude-cli contract §4) onto ralph's failure kinds. */
+export function classifyClaudeRun(run: AgentRunFacts, now: number): AgentFailureResult {
+  const s = run.summary;
+  const result = classifyAgentFailure(
+    {
+      exitCode: run.exitCode,
+      timedOut: run.timedOut,
+      isError: s.isError,
+      resultText: s.hasResult ? s.resultText : null,
+      plainText: s.hasResult ? null : s.stream?.plainTextHead || null,
+      subtype: s.subtype,
+      errors: s.errors,
+      terminalReason: s.terminalReason,
+      apiErrorStatus: s.apiErrorStatus,
+      apiErrorType: s.apiErrorType,
+      apiError: s.apiError,
+      assistantError: s.stream?.assistantError ?? null,
+      rateLimitRejected:
+        s.stream?.rateLimit?.status === 'rejected'
+          ? { resetsAt: s.stream.rateLimit.resetsAt, rateLimitType: s.stream.rateLimit.rateLimitType }
+          : null,
+      stderrTail: run.stderrTail,
+    },
+    { now },
+  );
+  // A run cut short (no result) that exited 0 is still a failed run (SIGINT exits 0, no result).
+  if (result.kind === 'ok' && run.outputFormat !== 'text' && !s.hasResult) {
+    return { kind: 'failed', message: s.stream?.garbageLines ? 'agent output was not valid stream-json' : 'agent output had no result' };
+  }
+  if (result.kind === 'failed' && isSessionNotFound(run.stderrTail)) return { kind: 'session_not_found', message: 'session not found' };
+  return result;
 }

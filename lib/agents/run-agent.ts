@@ -8,7 +8,7 @@ import type { Redactor } from '../core/redaction.js';
 import type { Clock } from '../platform/clock.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { stopProcessTree, waitForProcessTree } from '../platform/terminate.js';
-import type { AgentInvocation, AgentRunKind } from './invocation.js';
+import type { AgentInvocation, AgentRunKind } from './agent-adapter.js';
 import { openTranscriptLog, type TranscriptLog } from './redacting-log.js';
 
 export interface RunAgentOptions {

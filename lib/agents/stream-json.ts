@@ -296,3 +296,19 @@ function renderStreamEvent(event: Record<string, unknown> | null): string {
 function nonEmpty(value: unknown): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value : null;
 }
+
+/** The last tool an assistant message used, as `Name: argument`. */
+export function lastToolUse(message: StreamMessage): string | undefined {
+  if (message.type !== 'assistant') return undefined;
+  const content = asRecord(message.message)?.content;
+  if (!Array.isArray(content)) return undefined;
+  let found: string | undefined;
+  for (const block of content) {
+    const b = asRecord(block);
+    if (b?.type === 'tool_use' && typeof b.name === 'string') {
+      const arg = summarizeToolInput(b.name, b.input);
+      found = arg ? `${b.name}: ${arg}` : b.name;
+    }
+  }
+  return found;
+}

@@ -6,7 +6,7 @@
 // live.log is owner-only like the other transcripts.
 
 import { appendFileSync, chmodSync, writeFileSync } from 'node:fs';
-import { renderLiveLine, summarizeToolInput, asRecord, type StreamMessage } from '../agents/stream-json.js';
+import type { AgentActivity } from '../agents/agent-adapter.js';
 import type { Redactor } from '../core/redaction.js';
 import { stripTerminalControls } from '../core/terminal-text.js';
 import type { Clock } from '../platform/clock.js';
@@ -35,12 +35,14 @@ export class AgentDisplay {
   private lastProgressAt = 0;
   private ticker: NodeJS.Timeout | undefined;
   private frame = 0;
+  private agentLabel = 'Claude Code';
   /** The live view ends with a newline (true at the loop header). */
   private atLineStart = true;
 
   constructor(private readonly options: AgentDisplayOptions) {}
 
-  start(loop: number): void {
+  start(loop: number, agentLabel: string): void {
+    this.agentLabel = agentLabel;
     const { paths, clock } = this.options;
     this.startedAt = clock.now();
     this.lastTool = '';
@@ -56,13 +58,13 @@ export class AgentDisplay {
     }
   }
 
-  message(message: StreamMessage): void {
-    const text = this.redact(renderLiveLine(message, { showToolArgs: this.options.showToolArgs }));
+  /** What the agent reader saw in one chunk: text for the live view, the tool now in use. */
+  activity(activity: AgentActivity): void {
+    const text = activity.text ? this.redact(activity.text) : '';
     if (text) this.show(text);
-    const tool = lastToolUse(message);
-    if (tool) this.lastTool = this.redact(tool);
+    if (activity.tool) this.lastTool = this.redact(activity.tool);
     const now = this.options.clock.now();
-    if (tool || now - this.lastProgressAt >= PROGRESS_EVERY_MS) {
+    if (activity.tool || now - this.lastProgressAt >= PROGRESS_EVERY_MS) {
       this.lastProgressAt = now;
       bestEffort(() =>
         this.options.status.progress({
@@ -73,10 +75,6 @@ export class AgentDisplay {
         }),
       );
     }
-  }
-
-  text(text: string): void {
-    this.show(this.redact(text));
   }
 
   private show(rendered: string): void {
@@ -106,7 +104,7 @@ export class AgentDisplay {
     const elapsed = Math.floor((this.options.clock.now() - this.startedAt) / 1000);
     const tool = this.lastTool ? ` · ${this.lastTool}` : '';
     const columns = this.options.stdout.columns ?? 80;
-    const line = `${SPINNER[this.frame % SPINNER.length]} Claude Code working (${elapsed}s)${tool}`;
+    const line = `${SPINNER[this.frame % SPINNER.length]} ${this.agentLabel} working (${elapsed}s)${tool}`;
     this.options.stdout.write(`\r\x1b[2K${line.slice(0, Math.max(10, columns - 1))}`);
   }
 }
@@ -120,19 +118,4 @@ function bestEffort(write: () => void): void {
   } catch {
     // see above
   }
-}
-
-function lastToolUse(message: StreamMessage): string | undefined {
-  if (message.type !== 'assistant') return undefined;
-  const content = asRecord(message.message)?.content;
-  if (!Array.isArray(content)) return undefined;
-  let found: string | undefined;
-  for (const block of content) {
-    const b = asRecord(block);
-    if (b?.type === 'tool_use' && typeof b.name === 'string') {
-      const arg = summarizeToolInput(b.name, b.input);
-      found = arg ? `${b.name}: ${arg}` : b.name;
-    }
-  }
-  return found;
 }

@@ -3,7 +3,6 @@
 
 import { appendFileSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { buildInvocation } from '../agents/claude-code.js';
 import { splitAllowedTools } from '../config/schema.js';
 import { buildLoopContext } from '../core/loop-context.js';
 import { describePlanProgress } from '../core/fix-plan.js';
@@ -16,7 +15,7 @@ export function describeDryRun(rt: LoopRuntime, loop: number): void {
   const prompt = readFileSync(rt.promptFile, 'utf8');
   const plan = readPlanFile(rt.paths.fixPlan, config.OPTIONAL_SECTIONS);
   const context = buildLoopContext({ loop, plan, files: movedControlFiles(rt.paths), breakerState: null, previousAnalysis: null });
-  const invocation = buildInvocation({
+  const invocation = rt.agent.buildInvocation({
     command: rt.agentCommand,
     prompt,
     outputFormat: config.CLAUDE_OUTPUT_FORMAT === 'text' ? 'text' : 'json',

@@ -5,10 +5,9 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { buildInvocation, isSessionNotFound } from '../agents/claude-code.js';
-import { startClaudeRun, type ClaudeRunResult } from '../agents/claude-run.js';
+import { startAgentRun, type AgentRunResult } from '../agents/agent-run.js';
 import { splitAllowedTools } from '../config/schema.js';
-import { classifyAgentFailure, type AgentFailureResult } from '../core/agent-failure.js';
+import type { AgentFailureResult } from '../core/agent-failure.js';
 import { formatDuration } from '../core/countdown.js';
 import { errorSignatureOf, nextBreakerState } from '../core/circuit-breaker.js';
 import { emptyExitSignals, updateExitSignals } from '../core/exit-signals.js';
@@ -41,7 +40,7 @@ const VERIFICATION_CONTEXT_CHARS = 1500;
 export interface IterationResult {
   /** How the agent call ended, for the loop's next decision. */
   failure: AgentFailureResult;
-  run: ClaudeRunResult;
+  run: AgentRunResult;
   filesChanged: string[];
   /** The loop left the project's content in a state not seen before in this run. */
   progress: boolean;
@@ -83,16 +82,17 @@ export async function runIteration(rt: LoopRuntime, loop: number): Promise<Itera
   return recordOutcome(rt, loop, run, failure, measured, session?.sessionId);
 }
 
-interface AgentAttempt extends ClaudeRunResult {
+interface AgentAttempt extends AgentRunResult {
   outputLogPath: string;
 }
 
 async function runAgentOnce(rt: LoopRuntime, loop: number, resumeSessionId: string | undefined): Promise<AgentAttempt> {
   const { deps, paths, config } = rt;
-  const invocation = buildInvocation({
+  const outputFormat = config.CLAUDE_OUTPUT_FORMAT === 'text' ? 'text' : 'json';
+  const invocation = rt.agent.buildInvocation({
     command: rt.agentCommand,
     prompt: readPrompt(paths, rt.promptFile),
-    outputFormat: config.CLAUDE_OUTPUT_FORMAT === 'text' ? 'text' : 'json',
+    outputFormat,
     model: config.CLAUDE_MODEL || undefined,
     effort: config.CLAUDE_EFFORT || undefined,
     allowedTools: splitAllowedTools(config.ALLOWED_TOOLS),
@@ -100,16 +100,18 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, resumeSessionId: stri
     loopContext: buildContext(rt, loop),
   });
   if (config.RALPH_VERBOSE) {
-    deps.logger.debug(`Claude argv (${invocation.args.length + 1} args): ${[invocation.cmd, ...invocation.args].join(' ')} <prompt and loop context on stdin: ${invocation.stdin.length} chars>`);
+    deps.logger.debug(`${rt.agent.label} argv (${invocation.args.length + 1} args): ${[invocation.cmd, ...invocation.args].join(' ')} <prompt and loop context on stdin: ${invocation.stdin.length} chars>`);
   }
   const now = new Date(deps.clock.now());
   const outputLogPath = uniquePath(join(paths.logsDir, agentOutputLogName(now)));
-  rt.display.start(loop);
+  rt.display.start(loop, rt.agent.label);
   rt.events.emit('agent:started', { loop, argv: [invocation.cmd, ...invocation.args], outputLogPath });
   const timeoutMs = config.CLAUDE_TIMEOUT_SECONDS > 0 ? config.CLAUDE_TIMEOUT_SECONDS * 1000 : config.CLAUDE_TIMEOUT_MINUTES * 60_000;
-  const handle = startClaudeRun({
+  const handle = startAgentRun({
+    adapter: rt.agent,
     invocation,
-    outputFormat: config.CLAUDE_OUTPUT_FORMAT === 'text' ? 'text' : 'json',
+    outputFormat,
+    showToolArgs: config.LIVE_SHOW_TOOL_ARGS,
     cwd: paths.projectDir,
     env: agentEnv(deps.env),
     timeoutMs,
@@ -119,13 +121,12 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, resumeSessionId: stri
     processRunner: deps.processRunner,
     clock: deps.clock,
     redact: deps.redact,
-    onMessage: (message) => rt.display.message(message),
-    onText: (text) => rt.display.text(text),
+    onActivity: (activity) => rt.display.activity(activity),
     onSpawn: (pid) => rt.agentGroup.recordAgent({ pgid: pid, startTime: readProcessStartTime(pid) }),
   });
   rt.current = handle;
   if (rt.stop.received) handle.interrupt();
-  let finished: ClaudeRunResult;
+  let finished: AgentRunResult;
   try {
     finished = await handle.result;
   } finally {
@@ -143,37 +144,13 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, resumeSessionId: stri
   return { ...run, outputLogPath };
 }
 
-function classify(rt: LoopRuntime, run: ClaudeRunResult): AgentFailureResult {
+function classify(rt: LoopRuntime, run: AgentRunResult): AgentFailureResult {
   if (run.kind === 'interrupted') return { kind: 'failed', message: 'interrupted' };
-  const s = run.summary;
-  const result = classifyAgentFailure(
-    {
-      exitCode: run.exitCode,
-      timedOut: run.kind === 'timed-out',
-      isError: s.isError,
-      resultText: s.hasResult ? s.resultText : null,
-      plainText: s.hasResult ? null : s.stream?.plainTextHead || null,
-      subtype: s.subtype,
-      errors: s.errors,
-      terminalReason: s.terminalReason,
-      apiErrorStatus: s.apiErrorStatus,
-      apiErrorType: s.apiErrorType,
-      apiError: s.apiError,
-      assistantError: s.stream?.assistantError ?? null,
-      rateLimitRejected:
-        s.stream?.rateLimit?.status === 'rejected'
-          ? { resetsAt: s.stream.rateLimit.resetsAt, rateLimitType: s.stream.rateLimit.rateLimitType }
-          : null,
-      stderrTail: run.stderrTail,
-    },
-    { now: rt.deps.clock.now() },
+  const outputFormat = rt.config.CLAUDE_OUTPUT_FORMAT === 'text' ? 'text' : 'json';
+  return rt.agent.classifyFailure(
+    { exitCode: run.exitCode, timedOut: run.kind === 'timed-out', summary: run.summary, stderrTail: run.stderrTail, outputFormat },
+    rt.deps.clock.now(),
   );
-  // A run cut short (no result) that exited 0 is still a failed run (SIGINT exits 0, no result).
-  if (result.kind === 'ok' && rt.config.CLAUDE_OUTPUT_FORMAT !== 'text' && !s.hasResult) {
-    return { kind: 'failed', message: s.stream?.garbageLines ? 'agent output was not valid stream-json' : 'agent output had no result' };
-  }
-  if (result.kind === 'failed' && isSessionNotFound(run.stderrTail)) return { kind: 'session_not_found', message: 'session not found' };
-  return result;
 }
 
 /** A session reset mid-run clears the exit signals and the last analysis too (as the Bash tool's reset_session does). */

@@ -13,6 +13,7 @@ import type { Deps } from '../platform/deps.js';
 import { acquireProjectLock } from '../state/lock.js';
 import { projectPaths } from '../state/paths.js';
 import type { StateReadOptions } from '../state/state-file.js';
+import { claudeAdapter } from '../agents/claude-code.js';
 import { AgentDisplay } from './agent-display.js';
 import { initRalphSession } from './agent-session.js';
 import { LoopEvents } from './events.js';
@@ -91,6 +92,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     paths,
     deps,
     state,
+    agent: claudeAdapter,
     agentCommand: agent,
     promptFile,
     status,

@@ -1,7 +1,7 @@
 // Everything one run of the loop carries from step to step: configuration, paths, effects,
 // and the few counters that change as it goes. Built once by run-project.ts.
 
-import type { ClaudeRunHandle } from '../agents/claude-run.js';
+import type { AgentRunHandle } from '../agents/agent-run.js';
 import type { RalphConfig } from '../config/schema.js';
 import type { CompletionConflict } from '../core/exit-gate.js';
 import type { VerificationOutcome } from '../core/verification.js';
@@ -12,6 +12,7 @@ import type { RateWindowState } from '../core/rate-window.js';
 import type { Deps } from '../platform/deps.js';
 import type { RalphPaths } from '../state/paths.js';
 import type { RunRecorder } from '../session-record/run-recorder.js';
+import type { AgentAdapter } from '../agents/agent-adapter.js';
 import type { ProjectLock } from '../state/lock.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import type { VerificationSetup } from '../verify/verification-setup.js';
@@ -28,7 +29,9 @@ export interface LoopRuntime {
   paths: RalphPaths;
   deps: Deps;
   state: StateReadOptions;
-  /** CLAUDE_CODE_CMD as resolved at startup. */
+  /** The agent this run calls (agents/registry.ts). */
+  agent: AgentAdapter;
+  /** Its command (CLAUDE_CODE_CMD, …) as resolved at startup. */
   agentCommand: string;
   promptFile: string;
   status: StatusWriter;
@@ -62,7 +65,7 @@ export interface LoopRuntime {
   lastConflict?: CompletionConflict;
   consecutiveTransientFailures: number;
   /** The agent run in flight, so a signal can interrupt it. */
-  current?: ClaudeRunHandle;
+  current?: AgentRunHandle;
   /** Where the running agent's process group is recorded, for a ralph that finds us dead. */
   agentGroup: Pick<ProjectLock, 'recordAgent' | 'clearAgent'>;
   /** What the verification gate runs (nothing: the gate costs nothing). */

@@ -77,6 +77,14 @@ describe('session log lines keep the Bash wording', () => {
     expect(argv[0]).not.toContain('--resume');
     expect(argv[1]).toEqual(expect.arrayContaining(['--resume', sessionId]));
   });
+  it('an id that is no UUID but a safe token (the upstream suite\'s e2e-sess-abc123) is saved and resumed', async () => {
+    const sessionId = 'e2e-sess-abc123';
+    const calls = [1, 2].map((n) => productive(n, { sessionId, tickFixPlan: n === 1 ? 1 : 'all' }));
+    const ran = await run(calls, { env: { CLAUDE_USE_CONTINUE: 'true' } });
+    expect(ran.result.code).toBe(0);
+    expect(ran.result.stderr).toContain(`Saved Claude session: ${sessionId}...`);
+    expect(ran.fake.runs()[1]!.argv).toEqual(expect.arrayContaining(['--resume', sessionId]));
+  });
 });
 
 describe('EXIT_REQUIRES_PLAN_COMPLETE=false restores the Bash exit order (reference §4.4)', () => {

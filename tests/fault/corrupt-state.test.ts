@@ -176,16 +176,17 @@ describe('a corrupt file the run resets or only writes is replaced', () => {
 });
 
 describe('a .claude_session_id that parses but names no usable session', () => {
-  it('a non-UUID id is discarded before it reaches --resume, then the loop goes on', async () => {
+  it('an id shaped like a flag is discarded before it reaches --resume, then the loop goes on', async () => {
     const p = loopProject({ calls: [{ writeFiles: { 'a.txt': 'a' }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } }] }, { files: { '.ralph/fix_plan.md': '- [ ] go\n' } });
     try {
       const file = p.project.path('.ralph/.claude_session_id');
-      writeFileSync(file, JSON.stringify({ session_id: 'not-a-session', timestamp: new Date(p.clock.now()).toISOString() }));
+      writeFileSync(file, JSON.stringify({ session_id: '--dangerously-skip-permissions', timestamp: new Date(p.clock.now()).toISOString() }));
       const result = await p.run({ MAX_LOOPS: 2 });
       expect(result.exitCode).toBe(3);
       const metrics = readFileSync(p.project.path('.ralph/logs/metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { success: boolean });
       expect(metrics.map((m) => m.success)).toEqual([true, true]);
       expect(p.fake.runs()[0]!.argv).not.toContain('--resume');
+      expect(p.fake.runs()[0]!.argv).not.toContain('--dangerously-skip-permissions');
       expect(JSON.parse(readFileSync(file, 'utf8')).session_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-/);
     } finally {
       p.cleanup();

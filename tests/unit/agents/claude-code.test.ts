@@ -51,10 +51,11 @@ describe('buildInvocation', () => {
 });
 
 describe('isValidSessionId', () => {
-  it('accepts a UUID in either case and nothing else, so no flag can pass as --resume', () => {
-    expect(isValidSessionId(SESSION)).toBe(true);
-    expect(isValidSessionId(SESSION.toUpperCase())).toBe(true);
-    for (const bad of ['--dangerously-skip-permissions', '', 'abc-123', `${SESSION}\n--x`, ` ${SESSION}`, `${SESSION}0`]) {
+  it('accepts session tokens (UUIDs, the upstream suite\'s e2e-sess-abc123) and nothing that could pass as a flag', () => {
+    for (const good of [SESSION, SESSION.toUpperCase(), 'e2e-sess-abc123', 'ses_4f1c2a', 'a']) {
+      expect(isValidSessionId(good), JSON.stringify(good)).toBe(true);
+    }
+    for (const bad of ['--dangerously-skip-permissions', '-x', '', `${SESSION}\n--x`, ` ${SESSION}`, `${SESSION} `, '.hidden', 'a/b', 'a b', '$(id)', 'x'.repeat(201)]) {
       expect(isValidSessionId(bad), JSON.stringify(bad)).toBe(false);
     }
   });

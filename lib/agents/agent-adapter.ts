@@ -1,0 +1,103 @@
+// The agent adapter contract: everything the loop needs from one headless coding CLI (ADR 0002
+// of the upstream tool: command, capabilities, parser, failure classification). One file per
+// agent implements it (claude-code.ts, …) and registry.ts finds it by name. The loop, --dry-run
+// and ralph-import build their calls through it; nothing outside lib/agents knows an agent's flags.
+
+import type { AgentFailureResult } from '../core/agent-failure.js';
+import type { AgentResultSummary } from './agent-output.js';
+
+export type AgentName = 'claude' | 'codex' | 'gemini' | 'opencode';
+
+/** What an agent can tell ralph or be told. A capability it lacks degrades with one warning. */
+export interface AgentCapabilities {
+  /** Prints machine-readable events (else only text, read for RALPH_STATUS). */
+  structuredOutput: boolean;
+  tokenUsage: boolean;
+  /** Reports its cost in USD. */
+  cost: boolean;
+  /** Reports tool calls it refused for want of permission. */
+  permissionDenials: boolean;
+  /** Its usage-limit and quota failures can be told apart from other failures. */
+  limitDetection: boolean;
+  /** How a later call continues the same conversation. */
+  sessionContinuity: 'resume-id' | 'none';
+  /** Events arrive while it works (live view, tool in use). */
+  streaming: boolean;
+  /** How far ALLOWED_TOOLS can be honoured. */
+  toolRestrictions: 'exact' | 'approximate' | 'none';
+}
+
+export interface InvocationOptions {
+  /** The configured command (CLAUDE_CODE_CMD, …), possibly several words (`npx @anthropic-ai/claude-code`). */
+  command: string;
+  prompt: string;
+  /** `text` asks for the agent's plain output; `json` for its structured events. */
+  outputFormat: 'json' | 'text';
+  model?: string;
+  effort?: string;
+  allowedTools: string[];
+  resumeSessionId?: string;
+  /** Ralph's per-loop context, sent after the prompt (already redacted). */
+  loopContext?: string;
+}
+
+export interface AgentInvocation {
+  cmd: string;
+  args: string[];
+  /** Written to the agent's stdin, then stdin is closed. */
+  stdin: string;
+  /** Variables added to ralph's environment for this agent (never secrets ralph made up). */
+  env?: Record<string, string>;
+}
+
+/** What the agent is doing, as far as the live view and the monitor show it. */
+export interface AgentActivity {
+  /** Text for the live view (already rendered, may span lines). */
+  text?: string;
+  /** The tool now in use, as `Name: argument`. */
+  tool?: string;
+}
+
+/** Reads one run's stdout as it arrives and ends with the normalized result. */
+export interface AgentOutputReader {
+  push(chunk: Buffer): AgentActivity[];
+  finish(): { summary: AgentResultSummary; activity: AgentActivity[] };
+}
+
+export interface AgentOutputOptions {
+  outputFormat: 'json' | 'text';
+  showToolArgs: boolean;
+}
+
+/** How a run ended, as the adapter's classification needs it. */
+export interface AgentRunFacts {
+  exitCode: number | null;
+  /** Killed by ralph's own wall-clock timeout. */
+  timedOut: boolean;
+  summary: AgentResultSummary;
+  /** The last part of stderr. */
+  stderrTail: string;
+  outputFormat: 'json' | 'text';
+}
+
+export interface AgentAdapter {
+  readonly name: AgentName;
+  /** For people: `Claude Code`. */
+  readonly label: string;
+  /** The config key holding its command, and that command's default. */
+  readonly commandKey: string;
+  readonly defaultCommand: string;
+  readonly capabilities: AgentCapabilities;
+  /** The exact argv, stdin and extra environment for one call (pure). */
+  buildInvocation(options: InvocationOptions): AgentInvocation;
+  createOutputReader(options: AgentOutputOptions): AgentOutputReader;
+  /** ok, or which kind of failure (session_not_found when a resumed id was rejected). */
+  classifyFailure(run: AgentRunFacts, now: number): AgentFailureResult;
+  /** Whether an id (read from a file the agent can write, or from its output) may be resumed. */
+  isValidSessionId(id: string): boolean;
+  /** What of the configuration this agent cannot honour exactly: said once at start. */
+  startupWarnings(options: { allowedTools: string[] }): string[];
+}
+
+/** How an agent process ended, from ralph's side. */
+export type AgentRunKind = 'completed' | 'failed' | 'timed-out' | 'interrupted';
