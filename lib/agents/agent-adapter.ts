@@ -3,6 +3,7 @@
 // agent implements it (claude-code.ts, …) and registry.ts finds it by name. The loop, --dry-run
 // and ralph-import build their calls through it; nothing outside lib/agents knows an agent's flags.
 
+import type { ConfigKey } from '../config/schema.js';
 import type { AgentFailureResult } from '../core/agent-failure.js';
 import type { AgentResultSummary } from './agent-output.js';
 
@@ -84,9 +85,13 @@ export interface AgentAdapter {
   readonly name: AgentName;
   /** For people: `Claude Code`. */
   readonly label: string;
-  /** The config key holding its command, and that command's default. */
-  readonly commandKey: string;
+  /** The config key holding its command, and that command's default (also looked for in node_modules/.bin). */
+  readonly commandKey: ConfigKey;
   readonly defaultCommand: string;
+  /** How a user installs it, e.g. `npm install -g @openai/codex`. */
+  readonly installHint: string;
+  /** Its version from what `<command> --version` printed. */
+  parseVersion(output: string): string | undefined;
   readonly capabilities: AgentCapabilities;
   /** The exact argv, stdin and extra environment for one call (pure). */
   buildInvocation(options: InvocationOptions): AgentInvocation;

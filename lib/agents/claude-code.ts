@@ -22,6 +22,8 @@ export const claudeAdapter: AgentAdapter = {
   label: 'Claude Code',
   commandKey: 'CLAUDE_CODE_CMD',
   defaultCommand: 'claude',
+  installHint: 'npm install -g @anthropic-ai/claude-code',
+  parseVersion: parseClaudeVersion,
   capabilities: {
     structuredOutput: true,
     tokenUsage: true,

@@ -9,6 +9,8 @@ import { homedir } from 'node:os';
 import { join, relative } from 'node:path';
 import { loadConfig, type LoadConfigResult } from '../config/load-config.js';
 import { formatDoctorReport, isReady, runDoctorChecks, type DoctorFacts } from '../core/doctor-checks.js';
+import { claudeAdapter } from '../agents/claude-code.js';
+import { agentCommandOf, chooseAgent } from '../agents/choose-agent.js';
 import { findAgentCommand, isVersionTooOld, missingRequiredPaths } from '../loop/startup.js';
 import { nodeProcessRunner, type ProcessRunner } from '../platform/process.js';
 import { projectPaths, stateFilePaths, type RalphPaths } from '../state/paths.js';
@@ -85,20 +87,23 @@ function nodeFacts(): DoctorFacts['node'] {
 }
 
 async function agentFacts(loaded: LoadConfigResult | null, projectDir: string, env: NodeJS.ProcessEnv, runner: ProcessRunner): Promise<DoctorFacts['agent']> {
-  const configured = loaded?.config.CLAUDE_CODE_CMD ?? 'claude';
-  const minimum = loaded?.config.CLAUDE_MIN_VERSION ?? '0.0.0';
+  const agent = loaded ? chooseAgent(loaded.config) : claudeAdapter;
+  const configured = loaded ? agentCommandOf(loaded.config, agent) : agent.defaultCommand;
+  const identity = { name: agent.name, label: agent.label, installHint: agent.installHint, commandKey: agent.commandKey };
+  const minimum = agent.name === 'claude' ? (loaded?.config.CLAUDE_MIN_VERSION ?? '0.0.0') : '0.0.0';
   try {
     const found = await findAgentCommand({
+      agent,
       configured,
-      configuredFromDefault: !loaded || loaded.sources.CLAUDE_CODE_CMD.kind === 'default',
+      configuredFromDefault: !loaded || loaded.sources[agent.commandKey].kind === 'default',
       env,
       projectDir,
       ralphRoot: PACKAGE_ROOT,
       processRunner: runner,
     });
-    return { command: found.command, version: found.version, minimum, tooOld: isVersionTooOld(found.version, minimum) };
+    return { ...identity, command: found.command, version: found.version, minimum, tooOld: isVersionTooOld(found.version, minimum) };
   } catch {
-    return { error: `'${configured}' is not installed or does not answer --version` };
+    return { ...identity, error: `'${configured}' is not installed or does not answer --version` };
   }
 }
 

@@ -5,6 +5,7 @@
 import yargs, { type Argv } from 'yargs';
 import { RalphError } from '../errors.js';
 import { RALPH_FLAGS, renderRalphHelp } from './ralph-flags.js';
+import { CONFIG_SCHEMA } from '../config/schema.js';
 
 /** What `ralph` was asked to do, in the Bash tool's order of "immediate" flags. */
 export type RalphAction =
@@ -136,6 +137,12 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
   if (parsed.notify) flags.ENABLE_NOTIFICATIONS = true;
   if (parsed.backup) flags.ENABLE_BACKUP = true;
   if (parsed['show-tool-args']) flags.LIVE_SHOW_TOOL_ARGS = true;
+  const agent = str('agent');
+  if (agent !== undefined) {
+    const choices = CONFIG_SCHEMA.AGENT_PROVIDER.choices ?? [];
+    if (!choices.includes(agent)) throw flagError(`--agent must be one of ${choices.join(', ')}, got "${agent}"`);
+    flags.AGENT_PROVIDER = agent;
+  }
   const maxLoops = str('max-loops');
   // 0 means unlimited here as in .ralphrc (and lets a flag lift a limit set there).
   if (maxLoops !== undefined) flags.MAX_LOOPS = nonNegativeInt(maxLoops, MESSAGES.maxLoops);

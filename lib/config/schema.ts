@@ -123,6 +123,11 @@ const SPECS = {
   SYNC_MAX_FILE_SIZE: accepted('10485760'),
   SYNC_LARGE_FILE_ACTION: accepted('warn'),
   // Ours
+  AGENT_PROVIDER: str('claude', 'Agent CLI that runs each loop', { choices: ['claude', 'codex', 'gemini', 'opencode'] }),
+  AGENT_MODEL: str('', "Model for the agent, passed as its model flag (empty: CLAUDE_MODEL for Claude, else the CLI's default)"),
+  CODEX_CMD: str('codex', 'Command that runs the OpenAI Codex CLI'),
+  GEMINI_CMD: str('gemini', 'Command that runs the Gemini CLI'),
+  OPENCODE_CMD: str('opencode', 'Command that runs OpenCode'),
   MAX_LOOPS: int(0, 'Stop after this many loops (0 = unlimited)'),
   MAX_COST_USD: num(0, 'Stop when the run has cost this many US dollars (0 = unlimited)'),
   MAX_RUN_MINUTES: int(0, 'Stop after the run has lasted this many minutes (0 = unlimited)'),

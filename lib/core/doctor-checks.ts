@@ -12,10 +12,18 @@ export interface DoctorCheck {
   fix?: string;
 }
 
+/** Which agent the checks are about (from its adapter). */
+export interface AgentIdentity {
+  name: string;
+  label: string;
+  installHint: string;
+  commandKey: string;
+}
+
 export interface DoctorFacts {
   node: { version: string; minimum: string | undefined; supported: boolean };
   /** The agent CLI ralph would run, or why none was found. */
-  agent: { command: string; version?: string; minimum: string; tooOld: boolean } | { error: string };
+  agent: AgentIdentity & ({ command: string; version?: string; minimum: string; tooOld: boolean } | { error: string });
   /** Which credential the agent would use, if any could be seen without calling it. */
   auth: { envVar: string | null; credentialsFile: string | null; keychainPlatform: boolean };
   git: { version: string | null; repo: boolean; userName: string | null; userEmail: string | null };
@@ -61,21 +69,23 @@ function nodeCheck({ node }: DoctorFacts): DoctorCheck {
 }
 
 function agentCheck({ agent }: DoctorFacts): DoctorCheck {
+  const name = `${agent.label} CLI`;
   if ('error' in agent) {
-    return { level: 'fail', name: 'Claude Code CLI', detail: agent.error, fix: 'npm install -g @anthropic-ai/claude-code, or set CLAUDE_CODE_CMD in .ralphrc' };
+    return { level: 'fail', name, detail: agent.error, fix: `${agent.installHint}, or set ${agent.commandKey} in .ralphrc` };
   }
-  if (agent.version === undefined) return { level: 'warn', name: 'Claude Code CLI', detail: `${agent.command} (version not recognised)`, fix: `check that '${agent.command} --version' prints a version` };
+  if (agent.version === undefined) return { level: 'warn', name, detail: `${agent.command} (version not recognised)`, fix: `check that '${agent.command} --version' prints a version` };
   if (agent.tooOld) {
-    return { level: 'warn', name: 'Claude Code CLI', detail: `${agent.command} ${agent.version} is older than ${agent.minimum}`, fix: 'npm install -g @anthropic-ai/claude-code@latest' };
+    return { level: 'warn', name, detail: `${agent.command} ${agent.version} is older than ${agent.minimum}`, fix: `${agent.installHint}@latest` };
   }
-  return { level: 'ok', name: 'Claude Code CLI', detail: `${agent.command} ${agent.version}` };
+  return { level: 'ok', name, detail: `${agent.command} ${agent.version}` };
 }
 
 // No call is spent to find out: an API key or token in the environment, or the CLI's own
 // credentials file, is taken as logged in. On macOS the login lives in the keychain, which
 // cannot be read here: unknown, not failed.
 function authCheck({ auth, agent }: DoctorFacts): DoctorCheck | null {
-  if ('error' in agent) return null;
+  // Other agents' logins are checked by their own adapters' facts (not yet: their first loop says).
+  if ('error' in agent || agent.name !== 'claude') return null;
   if (auth.envVar) return { level: 'ok', name: 'Claude login', detail: `${auth.envVar} is set` };
   if (auth.credentialsFile) return { level: 'ok', name: 'Claude login', detail: `credentials in ${auth.credentialsFile}` };
   if (auth.keychainPlatform) {

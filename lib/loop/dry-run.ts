@@ -1,6 +1,7 @@
 // --dry-run: show exactly what one loop would run — the argv, the loop context and the
 // settings that shape it — without starting the agent or counting a call.
 
+import { agentModelOf } from '../agents/choose-agent.js';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { splitAllowedTools } from '../config/schema.js';
@@ -19,7 +20,7 @@ export function describeDryRun(rt: LoopRuntime, loop: number): void {
     command: rt.agentCommand,
     prompt,
     outputFormat: config.CLAUDE_OUTPUT_FORMAT === 'text' ? 'text' : 'json',
-    model: config.CLAUDE_MODEL || undefined,
+    model: agentModelOf(config, rt.agent),
     effort: config.CLAUDE_EFFORT || undefined,
     allowedTools: splitAllowedTools(config.ALLOWED_TOOLS),
     loopContext: context,

@@ -3,6 +3,7 @@
 // response, and record everything (analysis, exit signals, session, spend, breaker); the loop's
 // metrics line is handed back, to be written once the verification gate has judged the loop.
 
+import { agentModelOf } from '../agents/choose-agent.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { startAgentRun, type AgentRunResult } from '../agents/agent-run.js';
@@ -93,7 +94,7 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, resumeSessionId: stri
     command: rt.agentCommand,
     prompt: readPrompt(paths, rt.promptFile),
     outputFormat,
-    model: config.CLAUDE_MODEL || undefined,
+    model: agentModelOf(config, rt.agent),
     effort: config.CLAUDE_EFFORT || undefined,
     allowedTools: splitAllowedTools(config.ALLOWED_TOOLS),
     resumeSessionId,

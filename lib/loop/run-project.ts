@@ -13,7 +13,8 @@ import type { Deps } from '../platform/deps.js';
 import { acquireProjectLock } from '../state/lock.js';
 import { projectPaths } from '../state/paths.js';
 import type { StateReadOptions } from '../state/state-file.js';
-import { claudeAdapter } from '../agents/claude-code.js';
+import type { AgentAdapter } from '../agents/agent-adapter.js';
+import { agentCommandOf, chooseAgent } from '../agents/choose-agent.js';
 import { AgentDisplay } from './agent-display.js';
 import { initRalphSession } from './agent-session.js';
 import { LoopEvents } from './events.js';
@@ -69,7 +70,8 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   mkdirSync(paths.logsDir, { recursive: true });
   mkdirSync(paths.docsGeneratedDir, { recursive: true });
 
-  const agent = await resolveAgent(options, loaded);
+  const agent = chooseAgent(loaded.config);
+  const agentCommand = await resolveAgentCommand(options, loaded, agent);
   const lock = acquireProjectLock(paths, { pid: process.pid, logger: deps.logger });
   await stopOrphanedAgent(lock.previous, { logger: deps.logger, graceMs: config.KILL_GRACE_SECONDS * 1000 });
   const state: StateReadOptions = { logger: deps.logger, clock: deps.clock };
@@ -92,8 +94,8 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     paths,
     deps,
     state,
-    agent: claudeAdapter,
-    agentCommand: agent,
+    agent,
+    agentCommand,
     promptFile,
     status,
     display: new AgentDisplay({ paths, clock: deps.clock, stdout: deps.stdout, live: config.LIVE_OUTPUT, showToolArgs: config.LIVE_SHOW_TOOL_ARGS, status, redact: deps.redact }),
@@ -187,18 +189,24 @@ function loadProjectConfig(options: RunProjectOptions): LoadConfigResult {
   return result;
 }
 
-async function resolveAgent(options: RunProjectOptions, loaded: LoadConfigResult): Promise<string> {
+async function resolveAgentCommand(options: RunProjectOptions, loaded: LoadConfigResult, agent: AgentAdapter): Promise<string> {
   const { config, sources } = loaded;
   const { deps } = options;
+  const configured = agentCommandOf(config, agent);
   try {
     const found = await findAgentCommand({
-      configured: config.CLAUDE_CODE_CMD,
-      configuredFromDefault: sources.CLAUDE_CODE_CMD.kind === 'default',
+      agent,
+      configured,
+      configuredFromDefault: sources[agent.commandKey].kind === 'default',
       env: deps.env,
       projectDir: options.projectDir,
       ralphRoot: PACKAGE_ROOT,
       processRunner: deps.processRunner,
     });
+    if (agent.name !== 'claude') {
+      deps.logger.info(`${agent.label} CLI${found.version ? ` version ${found.version}` : ''}: ${found.command}`);
+      return found.command;
+    }
     if (found.version === undefined) {
       deps.logger.warn('Could not detect the Claude Code CLI version; assuming it is compatible');
     } else if (isVersionTooOld(found.version, config.CLAUDE_MIN_VERSION)) {
@@ -214,7 +222,7 @@ async function resolveAgent(options: RunProjectOptions, loaded: LoadConfigResult
     // A dry run shows what would run even where the CLI is not installed.
     if (config.DRY_RUN && error instanceof RalphError) {
       deps.logger.warn(`${error.message} (dry run: continuing)`);
-      return config.CLAUDE_CODE_CMD;
+      return configured;
     }
     throw error;
   }

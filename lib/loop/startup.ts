@@ -4,7 +4,8 @@
 
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { compareVersions, parseClaudeVersion, splitCommand } from '../agents/claude-code.js';
+import type { AgentAdapter } from '../agents/agent-adapter.js';
+import { compareVersions, splitCommand } from '../agents/claude-code.js';
 import type { ConfigSource } from '../config/load-config.js';
 import { stripTerminalControls } from '../core/terminal-text.js';
 import { RalphError } from '../errors.js';
@@ -100,6 +101,7 @@ export function integrityError(missing: string[], exitCode: number): RalphError 
 }
 
 export interface AgentCommandOptions {
+  agent: AgentAdapter;
   configured: string;
   configuredFromDefault: boolean;
   env: NodeJS.ProcessEnv;
@@ -109,14 +111,15 @@ export interface AgentCommandOptions {
 }
 
 export interface AgentCommand {
-  /** The command string to use as CLAUDE_CODE_CMD (words, not a shell line). */
+  /** The command string to use as the agent's command (words, not a shell line). */
   command: string;
   version?: string;
 }
 
 /**
- * CLAUDE_CODE_CMD when set, then `claude` on PATH, then the project's or ralph's own
- * node_modules/.bin/claude. The chosen command must answer `--version`.
+ * The agent's command key (CLAUDE_CODE_CMD, CODEX_CMD, …) when set, then its default command on
+ * PATH, then the project's or ralph's own node_modules/.bin/<default>. The chosen command must
+ * answer `--version`.
  */
 export async function findAgentCommand(options: AgentCommandOptions): Promise<AgentCommand> {
   const candidates: string[] = [];
@@ -124,7 +127,7 @@ export async function findAgentCommand(options: AgentCommandOptions): Promise<Ag
   else {
     candidates.push(options.configured);
     for (const root of [options.projectDir, options.ralphRoot]) {
-      const local = join(root, 'node_modules', '.bin', 'claude');
+      const local = join(root, 'node_modules', '.bin', options.agent.defaultCommand);
       if (isExecutableFile(local)) candidates.push(local);
     }
   }
@@ -140,8 +143,9 @@ export async function findAgentCommand(options: AgentCommandOptions): Promise<Ag
       if (!options.configuredFromDefault) break;
       continue;
     }
-    return { command: candidate, version: parseClaudeVersion(answer.stdout) };
+    return { command: candidate, version: options.agent.parseVersion(answer.stdout) };
   }
+  if (options.agent.name !== 'claude') throw agentMissing(options.agent, options.configured);
   throw new RalphError('agent_missing', `Claude Code CLI not found: ${options.configured}`, {
     details: [
       '╔════════════════════════════════════════════════════════════╗',
@@ -155,6 +159,20 @@ export async function findAgentCommand(options: AgentCommandOptions): Promise<Ag
       '  3. A custom path (set in .ralphrc): CLAUDE_CODE_CMD="/path/to/claude"',
     ],
     hint: 'install Claude Code, or set CLAUDE_CODE_CMD in .ralphrc',
+  });
+}
+
+function agentMissing(agent: AgentAdapter, configured: string): RalphError {
+  return new RalphError('agent_missing', `${agent.label} CLI not found: ${configured}`, {
+    details: [
+      `The command '${configured}' is not installed or does not run.`,
+      'Install options:',
+      `  1. ${agent.installHint}`,
+      `  2. In this project: ${agent.installHint.replace(' -g ', ' --save-dev ')}`,
+      `     (ralph finds node_modules/.bin/${agent.defaultCommand} by itself)`,
+      `  3. A custom path (set in .ralphrc): ${agent.commandKey}="/path/to/${agent.defaultCommand}"`,
+    ],
+    hint: `install it, or set ${agent.commandKey} in .ralphrc`,
   });
 }
 

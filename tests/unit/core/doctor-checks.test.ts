@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { formatDoctorReport, isReady, runDoctorChecks, type DoctorFacts } from '../../../lib/core/doctor-checks.js';
 
+const CLAUDE = { name: 'claude', label: 'Claude Code', installHint: 'npm install -g @anthropic-ai/claude-code', commandKey: 'CLAUDE_CODE_CMD' };
+
 const ready: DoctorFacts = {
   node: { version: '22.1.0', minimum: '20.19.0', supported: true },
-  agent: { command: 'claude', version: '2.1.332', minimum: '2.0.76', tooOld: false },
+  agent: { ...CLAUDE, command: 'claude', version: '2.1.332', minimum: '2.0.76', tooOld: false },
   auth: { envVar: null, credentialsFile: '/home/u/.claude/.credentials.json', keychainPlatform: false },
   git: { version: '2.43.0', repo: true, userName: 'A', userEmail: 'a@example.com' },
   tmux: { version: 'tmux 3.4' },
@@ -27,7 +29,7 @@ describe('runDoctorChecks', () => {
     const facts: DoctorFacts = {
       ...ready,
       tmux: { version: null },
-      agent: { command: 'claude', version: '1.0.0', minimum: '2.0.76', tooOld: true },
+      agent: { ...CLAUDE, command: 'claude', version: '1.0.0', minimum: '2.0.76', tooOld: true },
       auth: { envVar: null, credentialsFile: null, keychainPlatform: true },
       test: { command: null, from: null, qualityGates: [] },
     };
