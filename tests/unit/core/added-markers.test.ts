@@ -9,7 +9,7 @@ const DIFF = [
   '@@ -1,0 +2,3 @@',
   '+const x = 1; // todo: handle the empty case  ',
   '+plain line',
-  '++++ not a header: FIXME keep',
+  '+++ not a header: FIXME keep',
   '-// TODO: a removed line is no follow-up',
   'diff --git a/docs/b.md b/docs/b.md',
   'new file mode 100644',
