@@ -11,7 +11,7 @@ import { delimiter, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeCallScript } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runCli, type CliResult } from '../helpers/run-cli.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
 import { withFakeTaskClis, type FakeGhCall, type FakeGhData } from '../integration/bootstrap/fake-task-clis.js';
 
@@ -23,7 +23,7 @@ afterEach(() => {
 interface Setup {
   project: TmpProject;
   origin: string;
-  run(args: string[]): Promise<{ code: number | null; stderr: string }>;
+  run(args: string[]): Promise<CliResult>;
   gh(): FakeGhCall[];
 }
 
