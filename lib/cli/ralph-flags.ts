@@ -2,13 +2,16 @@
 // and its help section. The parser (ralph-options.ts) and `ralph --help` are both built from it,
 // so the help shows each value as the user types it (`--calls NUM`), not yargs' own types.
 
+export const RALPH_FLAG_SECTIONS = ['Options', 'Modern CLI Options', 'GitHub issue lifecycle', 'Beyond the Bash version'] as const;
+export type RalphFlagSection = (typeof RALPH_FLAG_SECTIONS)[number];
+
 export interface RalphFlag {
   name: string;
   alias?: string;
   /** Placeholder of the value the flag takes; none for a switch. */
   arg?: string;
   describe: string;
-  section: 'Options' | 'Modern CLI Options' | 'Beyond the Bash version';
+  section: RalphFlagSection;
 }
 
 export const RALPH_FLAGS: readonly RalphFlag[] = [
@@ -34,6 +37,17 @@ export const RALPH_FLAGS: readonly RalphFlag[] = [
   { name: 'allowed-tools', arg: 'LIST', describe: 'Comma-separated tools Claude may use without asking', section: 'Modern CLI Options' },
   { name: 'continue', describe: 'Resume the Claude session between loops (default: on; --no-continue turns it off)', section: 'Modern CLI Options' },
   { name: 'session-expiry', arg: 'HOURS', describe: 'Hours before a Claude session is started fresh (default: 24)', section: 'Modern CLI Options' },
+  { name: 'github-issue', arg: 'REF', describe: 'Work on this GitHub issue (N, #N, owner/repo#N or an issue URL); the flags below act on it through gh', section: 'GitHub issue lifecycle' },
+  { name: 'comment-progress', describe: 'Post a progress comment on the issue every --comment-interval loops', section: 'GitHub issue lifecycle' },
+  { name: 'comment-interval', arg: 'NUM', describe: 'Loops between progress comments (default: 5)', section: 'GitHub issue lifecycle' },
+  { name: 'close-summary', describe: 'On completion: post a summary comment on the issue', section: 'GitHub issue lifecycle' },
+  { name: 'create-pr', describe: 'On completion: push the branch to origin and open a pull request', section: 'GitHub issue lifecycle' },
+  { name: 'draft-pr', describe: 'Open the pull request as a draft', section: 'GitHub issue lifecycle' },
+  { name: 'link-issue', describe: 'Put "Closes #N" in the pull request body', section: 'GitHub issue lifecycle' },
+  { name: 'create-followups', describe: 'On completion: open a follow-up issue for TODO/FIXME/HACK/XXX lines added during the run', section: 'GitHub issue lifecycle' },
+  { name: 'followup-label', arg: 'LABEL', describe: 'Label of the follow-up issue (default: tech-debt)', section: 'GitHub issue lifecycle' },
+  { name: 'add-label', arg: 'LABEL', describe: 'With --auto-close: add this label to the issue (repeatable)', section: 'GitHub issue lifecycle' },
+  { name: 'auto-close', describe: 'On completion: close the issue', section: 'GitHub issue lifecycle' },
   { name: 'agent', arg: 'NAME', describe: 'Agent CLI to run: claude, codex, gemini or opencode (default: claude)', section: 'Beyond the Bash version' },
   { name: 'max-loops', arg: 'NUM', describe: 'Stop after NUM loops, exit 3 (default: 0 = unlimited)', section: 'Beyond the Bash version' },
   { name: 'max-cost', arg: 'USD', describe: 'Stop when this run has spent USD dollars, exit 3 (default: 0 = unlimited)', section: 'Beyond the Bash version' },
@@ -72,6 +86,7 @@ Examples:
   ralph --doctor
   ralph --monitor
   ralph --calls 50 --max-loops 10 --live
+  ralph --github-issue 42 --close-summary --create-pr --link-issue --auto-close
   ralph --status --json --jq .status`;
 
 /** `ralph --help`: the header, one section per flag group, then files, exit codes, examples. */
@@ -79,7 +94,7 @@ export function renderRalphHelp(): string {
   const label = (flag: RalphFlag) => `${flag.alias ? `-${flag.alias}, ` : '    '}--${flag.name}${flag.arg ? ` ${flag.arg}` : ''}`;
   const column = Math.max(...RALPH_FLAGS.map((flag) => label(flag).length)) + 4;
   const sections: string[] = [];
-  for (const section of ['Options', 'Modern CLI Options', 'Beyond the Bash version'] as const) {
+  for (const section of RALPH_FLAG_SECTIONS) {
     const lines = [`${section}:`];
     for (const flag of RALPH_FLAGS.filter((f) => f.section === section)) {
       const [first = '', ...rest] = wrapWords(flag.describe, WIDTH - column);

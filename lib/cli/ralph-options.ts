@@ -53,6 +53,10 @@ export const MESSAGES = {
   maxRunMinutes: '--max-run-minutes requires a whole number of minutes (0 = unlimited)',
   delay: '--delay requires a non-negative number of seconds',
   invalidTool: (tool: string) => `Invalid tool in --allowed-tools: '${tool}'`,
+  commentInterval: '--comment-interval must be a positive integer',
+  addLabel: '--add-label requires a label',
+  followupLabel: '--followup-label requires a label',
+  githubIssue: '--github-issue requires an issue reference (N, #N, owner/repo#N or an issue URL)',
 };
 
 /** Flags the Bash tool has that this version recognises but does not implement yet. */
@@ -60,9 +64,7 @@ const UNSUPPORTED_FLAGS = [
   'sandbox', 'sandbox-image', 'sandbox-memory', 'sandbox-cpus', 'sandbox-network',
   'sandbox-template', 'sandbox-id', 'sandbox-timeout', 'sandbox-keep-alive', 'sandbox-max-cost',
   'sandbox-cost-alert', 'sync-include', 'sync-exclude', 'queue-status', 'process-queue',
-  'resume-queue', 'queue-next', 'queue-clear', 'queue-remove', 'github-issue', 'comment-progress',
-  'comment-interval', 'auto-close', 'close-summary', 'create-pr', 'link-issue', 'draft-pr',
-  'create-followups', 'followup-label', 'add-label',
+  'resume-queue', 'queue-next', 'queue-clear', 'queue-remove',
 ];
 
 export function buildRalphParser(argv: string[]): Argv {
@@ -96,7 +98,7 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
   for (const flag of UNSUPPORTED_FLAGS) {
     if (parsed[flag] !== undefined) {
       throw new RalphError('unsupported_flag', `--${flag} is not supported by this version of ralph`, {
-        hint: 'sandbox, queue and GitHub-lifecycle flags are not implemented yet; run without it',
+        hint: 'sandbox and queue flags are not implemented yet; run without it',
       });
     }
   }
@@ -157,6 +159,8 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
     flags.LOOP_DELAY_SECONDS = seconds;
   }
 
+  readLifecycleFlags(parsed, argv, flags);
+
   const action = pickAction(parsed);
   const jq = str('jq');
   if (jq !== undefined && !JSON_ACTIONS.includes(action)) {
@@ -174,6 +178,59 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
     force: Boolean(parsed.force),
     argv,
   };
+}
+
+// The GitHub issue lifecycle flags set the same keys as .ralphrc (GITHUB_ISSUE, CREATE_PR, …), so
+// a caller running the loop in-process enables it with those keys alone. The REF itself is
+// checked when the run starts (lib/core/issue-ref.ts), wherever it came from.
+function readLifecycleFlags(parsed: Record<string, unknown>, argv: string[], flags: Record<string, string | number | boolean>): void {
+  const str = (name: string) => (parsed[name] === undefined ? undefined : String(parsed[name]));
+  const issue = str('github-issue');
+  if (issue !== undefined) {
+    if (issue.trim() === '') throw flagError(MESSAGES.githubIssue);
+    flags.GITHUB_ISSUE = issue;
+  }
+  const interval = str('comment-interval');
+  if (interval !== undefined) flags.COMMENT_INTERVAL = positiveInt(interval, MESSAGES.commentInterval);
+  const switches = {
+    'comment-progress': 'COMMENT_PROGRESS',
+    'close-summary': 'CLOSE_SUMMARY',
+    'create-pr': 'CREATE_PR',
+    'draft-pr': 'DRAFT_PR',
+    'link-issue': 'LINK_ISSUE',
+    'create-followups': 'CREATE_FOLLOWUPS',
+    'auto-close': 'AUTO_CLOSE',
+  } as const;
+  for (const [flag, key] of Object.entries(switches)) if (parsed[flag]) flags[key] = true;
+  const followupLabel = str('followup-label');
+  if (followupLabel !== undefined) {
+    if (followupLabel.trim() === '') throw flagError(MESSAGES.followupLabel);
+    flags.FOLLOWUP_LABEL = followupLabel;
+  }
+  if (parsed['add-label'] !== undefined) {
+    const labels = repeatedValues(argv, '--add-label');
+    if (labels.length === 0 || labels.some((label) => label.trim() === '')) throw flagError(MESSAGES.addLabel);
+    // Repeatable, as in the Bash tool: the values join into the comma-separated key.
+    flags.ADD_COMPLETION_LABELS = labels.join(',');
+  }
+}
+
+// yargs keeps only the last of a repeated flag (duplicate-arguments-array is off for all the
+// others): read every `--flag VALUE` / `--flag=VALUE` from argv, up to a `--`.
+function repeatedValues(argv: readonly string[], flag: string): string[] {
+  const values: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') break;
+    if (arg.startsWith(`${flag}=`)) values.push(arg.slice(flag.length + 1));
+    else if (arg === flag) {
+      const next = argv[i + 1];
+      // yargs reads a following flag as a flag, not as this one's value.
+      values.push(next === undefined || next.startsWith('-') ? '' : next);
+      if (next !== undefined && !next.startsWith('-')) i++;
+    }
+  }
+  return values;
 }
 
 /** The immediate actions that can print JSON (and so take --jq). */

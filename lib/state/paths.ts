@@ -59,6 +59,8 @@ export interface RalphPaths {
   sessionsDir: string;
   /** Private git index (and object store outside a repository) for content snapshots (ours). */
   contentSnapshot: string;
+  /** The GitHub issue lifecycle of `--github-issue` (Bash: same name and fields). */
+  githubLifecycleState: string;
 }
 
 /**
@@ -102,6 +104,7 @@ export function ralphPaths(projectDir: string, files?: ControlFiles): RalphPaths
     runState: join(ralphDir, '.run_state'),
     sessionsDir: join(ralphDir, 'sessions'),
     contentSnapshot: join(ralphDir, '.content'),
+    githubLifecycleState: join(ralphDir, '.github_lifecycle_state'),
   };
 }
 
@@ -165,7 +168,7 @@ export function stateFilePaths(paths: RalphPaths): string[] {
     paths.status, paths.progress, paths.callCount, paths.tokenCount, paths.lastReset, paths.exitSignals,
     paths.responseAnalysis, paths.loopStartSha, paths.circuitBreakerState, paths.circuitBreakerHistory,
     paths.claudeSessionId, paths.ralphSession, paths.ralphSessionHistory, paths.liveLog, paths.ralphLog,
-    paths.metrics, paths.lock, paths.usageLimitWait, paths.runState,
+    paths.metrics, paths.lock, paths.usageLimitWait, paths.runState, paths.githubLifecycleState,
   ];
 }
 
