@@ -31,10 +31,10 @@ export { NOTHING_LOGGED, type LogPosition };
 
 /**
  * Bring the disk up to `record`, given what its logs already hold (`position`, from the load or
- * the previous save; NOTHING_LOGGED for a record never saved). Returns the new position.
+ * the previous save; without it, what the summary on disk says). Returns the new position.
  */
-export function saveRunRecord(paths: RalphPaths, record: RunRecord, position: LogPosition = NOTHING_LOGGED): LogPosition {
-  const write = planRecordWrite(record, position);
+export function saveRunRecord(paths: RalphPaths, record: RunRecord, position?: LogPosition): LogPosition {
+  const write = planRecordWrite(record, position ?? positionOnDisk(paths, record.run_id));
   check(runSummarySchema, write.summary, record.run_id);
   for (const line of write.attemptLines) check(attemptLineSchema, line, record.run_id);
   for (const line of write.observationLines) check(observationSchema, line, record.run_id);
@@ -42,6 +42,23 @@ export function saveRunRecord(paths: RalphPaths, record: RunRecord, position: Lo
   appendJsonLines(join(paths.sessionsDir, write.summary.observations_file), write.observationLines);
   writeJsonAtomic(runRecordPath(paths, record.run_id), write.summary);
   return write.position;
+}
+
+/** What the saved summary of this run says its logs hold (nothing, when there is none). */
+function positionOnDisk(paths: RalphPaths, runId: string): LogPosition {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(runRecordPath(paths, runId), 'utf8'));
+  } catch {
+    return NOTHING_LOGGED;
+  }
+  const summary = runSummarySchema.safeParse(data);
+  if (summary.success && summary.data.run_id === runId) {
+    const { attempts_logged: attempts, observations_logged: observations, observations_before_log: observationsBeforeLog } = summary.data;
+    return { attempts, observations, observationsBeforeLog };
+  }
+  const inline = inlineRunRecordSchema.safeParse(data);
+  return inline.success ? { ...NOTHING_LOGGED, observationsBeforeLog: inline.data.observations_dropped } : NOTHING_LOGGED;
 }
 
 export type LoadRunRecordResult =
