@@ -1,12 +1,13 @@
 // The run record as `ralph --status --json` and the monitor show it: status, goal, the last
 // attempt and verification, and the gap with its trend — without the observations' raw output,
 // which can run to megabytes. summarizeRunForStatus is pure; readRunSummaryForStatus reads the
-// newest record without loading the zod schema (--status must start fast) and changes nothing.
+// newest record's summary file alone (never its logs) without loading the zod schema (--status
+// must start fast) and changes nothing.
 
 import { readFileSync } from 'node:fs';
 import type { RalphPaths } from '../state/paths.js';
 import { describeGap } from './gap-text.js';
-import { listRunRecordFiles, RUN_RECORD_SCHEMA_VERSION } from './record-files.js';
+import { INLINE_RECORD_SCHEMA_VERSION, listRunRecordFiles, RUN_RECORD_SCHEMA_VERSION } from './record-files.js';
 import type { RunRecord } from './schema.js';
 
 export interface RunStatusSummary {
@@ -27,7 +28,17 @@ export interface RunStatusSummary {
 const FAILING_NAMES = 5;
 
 export function summarizeRunForStatus(record: RunRecord): RunStatusSummary {
-  const last = record.attempts[record.attempts.length - 1];
+  return summarizeRun({ ...record, attempt_count: record.attempts.length, last_attempt: record.attempts.at(-1) ?? null });
+}
+
+/** What the summary needs: a record's summary file (schema 2) has all of it. */
+type SummaryInput = Pick<RunRecord, 'run_id' | 'status' | 'created_at' | 'updated_at' | 'goal' | 'resumes' | 'last_verification' | 'gap'> & {
+  attempt_count: number;
+  last_attempt: Attempt | null;
+};
+
+function summarizeRun(record: SummaryInput): RunStatusSummary {
+  const last = record.last_attempt;
   const verification = record.last_verification;
   const gap = record.gap;
   return {
@@ -36,7 +47,7 @@ export function summarizeRunForStatus(record: RunRecord): RunStatusSummary {
     created_at: record.created_at,
     updated_at: record.updated_at,
     goal: { type: record.goal.type, summary: record.goal.summary },
-    attempts: record.attempts.length,
+    attempts: record.attempt_count,
     resumes: record.resumes.length,
     last_attempt: last ? { loop: last.loop, state: last.state, outcome: last.outcome, ended_at: last.ended_at } : null,
     last_verification: verification
@@ -69,10 +80,11 @@ export function readRunSummaryForStatus(paths: RalphPaths): RunStatusSummary | n
       continue;
     }
     const version = isObject(data) ? data.schema_version : undefined;
-    if (typeof version === 'number' && version !== RUN_RECORD_SCHEMA_VERSION) return null;
-    if (!looksLikeRunRecord(data)) continue;
+    if (typeof version === 'number' && version !== RUN_RECORD_SCHEMA_VERSION && version !== INLINE_RECORD_SCHEMA_VERSION) return null;
+    const input = summaryInputOf(data);
+    if (!input) continue;
     try {
-      return summarizeRunForStatus(data);
+      return summarizeRun(input);
     } catch {
       continue;
     }
@@ -80,16 +92,34 @@ export function readRunSummaryForStatus(paths: RalphPaths): RunStatusSummary | n
   return null;
 }
 
-function looksLikeRunRecord(data: unknown): data is RunRecord {
-  if (!isObject(data) || data.schema_version !== RUN_RECORD_SCHEMA_VERSION) return false;
+/** A schema 2 summary file as it is; a schema 1 record (attempts inline) counted here. */
+function summaryInputOf(data: unknown): SummaryInput | undefined {
+  if (!looksLikeRunSummary(data)) return undefined;
+  if (data.schema_version === RUN_RECORD_SCHEMA_VERSION) {
+    const { attempt_count: count, last_attempt: last } = data;
+    if (typeof count !== 'number' || !(last === null || isAttempt(last))) return undefined;
+    return { ...data, attempt_count: count, last_attempt: last };
+  }
+  const { attempts } = data;
+  if (!Array.isArray(attempts) || !attempts.every(isAttempt)) return undefined;
+  return { ...data, attempt_count: attempts.length, last_attempt: attempts.at(-1) ?? null };
+}
+
+type Attempt = RunRecord['attempts'][number];
+
+/** As far as the summary reads an attempt. */
+function isAttempt(value: unknown): value is Attempt {
+  return isObject(value) && typeof value.loop === 'number' && typeof value.state === 'string';
+}
+
+function looksLikeRunSummary(data: unknown): data is Record<string, unknown> & Omit<SummaryInput, 'attempt_count' | 'last_attempt'> {
+  if (!isObject(data)) return false;
   const { goal, last_verification: verification, gap } = data;
   return (
     ['run_id', 'status', 'created_at', 'updated_at'].every((key) => typeof data[key] === 'string') &&
     isObject(goal) &&
     typeof goal.type === 'string' &&
     typeof goal.summary === 'string' &&
-    Array.isArray(data.attempts) &&
-    data.attempts.every(isObject) &&
     Array.isArray(data.resumes) &&
     (verification === null || (isObject(verification) && Array.isArray(verification.failures))) &&
     (gap === null || (isObject(gap) && Array.isArray(gap.history) && typeof gap.trend === 'string'))
