@@ -31,8 +31,7 @@ function buildStatsParser(argv: string[]) {
     .option('help', { alias: 'h', type: 'boolean', describe: 'Show this help' })
     .option('version', { type: 'boolean', describe: 'Show the version' })
     .option('debug', { type: 'boolean', hidden: true })
-    .epilogue('Exit codes: 0 summary printed; 1 no metrics file, bad flag or bad --jq filter.\n' +
-      'RALPH_STATS_THREADS=N caps the threads used to read a large file.')
+    .epilogue('Exit codes: 0 summary printed; 1 no metrics file, bad flag or bad --jq filter.')
     .fail((message, error) => {
       throw error ?? new RalphError('bad_flag', rewriteYargsMessage(message), { hint: 'run ralph-stats --help' });
     });
@@ -68,12 +67,11 @@ export async function mainStats(argv: string[]): Promise<number> {
     if (!since.ok) throw new RalphError('bad_flag', since.message, { hint: 'run ralph-stats --help' });
     sinceMs = since.ms;
   }
-  const report = await buildStatsReport({
+  const report = buildStatsReport({
     metricsPath: metricsPathFor(process.cwd(), process.env),
     format: options.format,
     full: options.full,
     sinceMs,
-    threads: threadLimit(process.env.RALPH_STATS_THREADS),
     source: `${process.env.RALPH_DIR || '.ralph'}/logs/metrics.jsonl`,
   });
   switch (report.kind) {
@@ -95,12 +93,6 @@ function rewriteYargsMessage(message: string): string {
   if (!unknown) return message;
   const names = unknown[1]!.split(', ').map((n) => (n.length === 1 ? `-${n}` : `--${n}`));
   return `Unknown option: ${names.join(', ')}`;
-}
-
-// RALPH_STATS_THREADS caps the reader threads (1 = read on the main thread only).
-function threadLimit(value: string | undefined): number | undefined {
-  const n = Number(value);
-  return value && Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
 await runMain(mainStats);

@@ -3,8 +3,8 @@
 
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { summarizePartial, toBashStats, type BashStats, type MetricsSummary } from './metrics-summary.js';
-import { readMetricsFile } from './read-metrics-file.js';
+import type { BashStats, MetricsSummary } from './metrics-summary.js';
+import { readMetrics } from './read-metrics.js';
 import { renderStatsTable } from './render-stats-table.js';
 
 /** The Bash tool's message, printed as JSON on stderr (scripts parse it). */
@@ -16,7 +16,6 @@ export interface StatsReportOptions {
   /** JSON: the full summary instead of the Bash tool's four fields. */
   full?: boolean;
   sinceMs?: number;
-  threads?: number;
   /** Shown in the table title. */
   source?: string;
 }
@@ -31,14 +30,12 @@ export function metricsPathFor(cwd: string, env: NodeJS.ProcessEnv): string {
   return resolve(cwd, env.RALPH_DIR || '.ralph', 'logs', 'metrics.jsonl');
 }
 
-export async function buildStatsReport(options: StatsReportOptions): Promise<StatsReport> {
+export function buildStatsReport(options: StatsReportOptions): StatsReport {
   if (!existsSync(options.metricsPath)) return { kind: 'missing' };
-  const detail = options.format === 'table' || options.full === true;
-  const partial = await readMetricsFile(options.metricsPath, { detail, sinceMs: options.sinceMs, threads: options.threads });
-  if (!detail) return { kind: 'json', value: toBashStats(partial), skipped: partial.skipped };
-  const summary = summarizePartial(partial, { sinceMs: options.sinceMs });
+  const metrics = readMetrics(options.metricsPath, { sinceMs: options.sinceMs });
   if (options.format === 'table') {
-    return { kind: 'table', text: renderStatsTable(summary, { source: options.source ?? options.metricsPath }) };
+    return { kind: 'table', text: renderStatsTable(metrics.summary(), { source: options.source ?? options.metricsPath }) };
   }
-  return { kind: 'json', value: summary, skipped: partial.skipped };
+  // The Bash tool's four numbers need no sorting of durations or chart rows.
+  return { kind: 'json', value: options.full ? metrics.summary() : metrics.bashStats(), skipped: metrics.skippedLines };
 }
