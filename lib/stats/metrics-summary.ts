@@ -68,10 +68,8 @@ export class MetricsSummarizer {
   private lastTimestamp: unknown;
   private readonly blocks = { lines: block(), successful: block(), files: block(), cost: block() };
   private readonly blockBytes: number;
-  // The line before, read or not (runs and cost steps), and whether its run has a kept line.
-  private seenLine = false;
-  private lastLoop: number | undefined;
-  private lastCum: number | undefined;
+  // The line before, kept or not (where a run starts, what a cumulative cost steps from).
+  private before: { loop?: number; cum?: number } | undefined;
   private keptInRun = false;
 
   constructor(private readonly options: SummaryOptions) {
@@ -85,17 +83,16 @@ export class MetricsSummarizer {
 
   /** One JSON object line, starting at byte `offset` of the file. */
   add(r: Record<string, unknown>, offset: number): void {
+    const { before } = this;
     const loop = num(r.loop);
-    const runStart = !this.seenLine || (loop !== undefined && this.lastLoop !== undefined && loop <= this.lastLoop);
+    const runStart = !before || (loop !== undefined && before.loop !== undefined && loop <= before.loop);
     const cum = num(r.cost_usd);
     let cost = num(r.loop_cost_usd);
     if (cost === undefined && cum !== undefined) {
-      const step = !runStart && this.lastCum !== undefined && cum >= this.lastCum;
-      cost = step ? cum - this.lastCum! : cum;
+      const step = !runStart && before.cum !== undefined && cum >= before.cum;
+      cost = step ? cum - before.cum! : cum;
     }
-    this.seenLine = true;
-    this.lastLoop = loop;
-    this.lastCum = cum;
+    this.before = { loop, cum };
     if (runStart) this.keptInRun = false;
     if (this.options.sinceMs !== undefined && !(timestampMs(r.timestamp) >= this.options.sinceMs)) return;
     const n = this.n;
