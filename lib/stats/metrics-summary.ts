@@ -123,7 +123,8 @@ export class MetricsSummarizer {
     if (typeof r.outcome === 'string') this.outcomes.set(r.outcome, (this.outcomes.get(r.outcome) ?? 0) + 1);
     if (typeof r.tests_status === 'string') this.tests.set(r.tests_status, (this.tests.get(r.tests_status) ?? 0) + 1);
 
-    const b = Math.floor(offset / this.blockBytes);
+    // Past the size given (a file that grew): the last block, rather than off the grid.
+    const b = Math.min(CHART_BLOCKS - 1, Math.floor(offset / this.blockBytes));
     this.blocks.lines[b]! += 1;
     this.blocks.successful[b]! += success ? 1 : 0;
     this.blocks.files[b]! += files ?? 0;
