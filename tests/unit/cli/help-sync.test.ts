@@ -12,9 +12,17 @@ import { IMPORT_HELP } from '../../../lib/cli/messages-import.js';
 import { MIGRATE_HELP, SETUP_HELP } from '../../../lib/cli/messages-setup.js';
 import { MONITOR_HELP, monitorParser } from '../../../lib/cli/monitor-args.js';
 
+interface ParsedOptions {
+  boolean: string[];
+  string: string[];
+  number: string[];
+  hiddenOptions: string[];
+}
+
 /** The long flags the parser accepts, hidden ones (--debug) left out. */
 function parserFlags(parser: Argv): string[] {
-  const options = parser.getOptions() as unknown as { boolean: string[]; string: string[]; number: string[]; hiddenOptions: string[] };
+  // getOptions() is yargs' own (untyped in its .d.ts): the option names by type.
+  const options = (parser as unknown as { getOptions(): ParsedOptions }).getOptions();
   const names = [...options.boolean, ...options.string, ...options.number].filter((name) => name.length > 1);
   return [...new Set(names.filter((name) => !options.hiddenOptions.includes(name)))].sort();
 }
