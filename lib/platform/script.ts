@@ -11,12 +11,18 @@
 
 import type { ProcessRunner, RunOptions, RunResult } from './process.js';
 
-export type Script = (pieces: TemplateStringsArray, ...values: ScriptValue[]) => Promise<RunResult>;
+export type Script = (pieces: TemplateStringsArray, ...values: ScriptValue[]) => Promise<ScriptResult>;
+/** The run's result and the arguments it ran with (for messages). */
+export interface ScriptResult extends RunResult {
+  args: string[];
+}
 /** A word, or a list of words (each its own argument, like zx's array interpolation). */
 export type ScriptValue = string | number | readonly (string | number)[];
 
 export interface ScriptOptions extends RunOptions {
   runner: ProcessRunner;
+  /** Arguments before the template's words on every call (tmux's `-L <socket>`). */
+  leadingArgs?: readonly string[];
 }
 
 const MARK = '\u0000';
@@ -27,12 +33,12 @@ const SHELL_SYNTAX = /['"\\$`|&;<>()*?#\u0000]/;
 export async function loadScript(cmd: string, options: ScriptOptions): Promise<Script> {
   const { $ } = await import('zx/core');
   const build = $({ halt: true, quiet: true, verbose: false, quote: markArgument });
-  const { runner, ...runOptions } = options;
-  return (pieces, ...values) => {
+  const { runner, leadingArgs = [], ...runOptions } = options;
+  return async (pieces, ...values) => {
     const bad = pieces.find((piece) => SHELL_SYNTAX.test(piece));
     if (bad !== undefined) throw new Error(`shell syntax in a script template (interpolate it instead): ${bad}`);
-    const command = build(pieces, ...values).cmd;
-    return runner.run(cmd, parseMarkedCommand(command), runOptions);
+    const args = [...leadingArgs, ...parseMarkedCommand(build(pieces, ...values).cmd)];
+    return { ...(await runner.run(cmd, args, runOptions)), args };
   };
 }
 

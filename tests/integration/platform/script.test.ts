@@ -43,8 +43,8 @@ describe('loadScript', () => {
 
   it('refuses shell syntax in the template text itself', async () => {
     const node = await loadScript(process.execPath, { runner: nodeProcessRunner, cwd: dir });
-    expect(() => node`-e ${PRINT_ARGV} $(touch pwned)`).toThrow(/shell syntax in a script template/);
-    expect(() => node`-e ${PRINT_ARGV} 'quoted'`).toThrow(/shell syntax/);
+    await expect(node`-e ${PRINT_ARGV} $(touch pwned)`).rejects.toThrow(/shell syntax in a script template/);
+    await expect(node`-e ${PRINT_ARGV} 'quoted'`).rejects.toThrow(/shell syntax/);
     expect(existsSync(join(dir, 'pwned'))).toBe(false);
   });
 
