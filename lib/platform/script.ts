@@ -37,6 +37,7 @@ export async function loadScript(cmd: string, options: ScriptOptions): Promise<S
   return async (pieces, ...values) => {
     const bad = pieces.find((piece) => SHELL_SYNTAX.test(piece));
     if (bad !== undefined) throw new Error(`shell syntax in a script template (interpolate it instead): ${bad}`);
+    // `.cmd` is the template alone: zx's prefix/postfix (`set -euo pipefail;`, ZX_PREFIX) are left out.
     const args = [...leadingArgs, ...parseMarkedCommand(build(pieces, ...values).cmd)];
     return { ...(await runner.run(cmd, args, runOptions)), args };
   };
