@@ -59,6 +59,8 @@ export interface RalphPaths {
   sessionsDir: string;
   /** Private git index (and object store outside a repository) for content snapshots (ours). */
   contentSnapshot: string;
+  /** The issue queue of `ralph-queue`. */
+  queue: string;
 }
 
 /**
@@ -102,6 +104,7 @@ export function ralphPaths(projectDir: string, files?: ControlFiles): RalphPaths
     runState: join(ralphDir, '.run_state'),
     sessionsDir: join(ralphDir, 'sessions'),
     contentSnapshot: join(ralphDir, '.content'),
+    queue: join(ralphDir, 'queue.json'),
   };
 }
 
