@@ -138,11 +138,17 @@ describe('ralph-queue process', () => {
     expect(statusOf(2)).toMatchObject({ status: 'failed', error_message: 'halted by a guard (exit 2): stagnation_detected' });
     // The halt of #2 left the breaker open; #3 still got its own run (and halted on its own).
     expect(statusOf(3)).toMatchObject({ status: 'failed', error_message: 'halted by a guard (exit 2): stagnation_detected' });
+    const stops = readFileSync(project!.path('.ralph/logs/ralph.log'), 'utf8').split('\n').filter((line) => line.includes('] Stopped '));
+    expect(stops).toHaveLength(3);
+    expect(stops[2]).toMatch(/after [1-9]\d* agent call\(s\)/);
     const status = await runCli('ralph-queue', ['status', '--json'], { cwd: project!.dir, env });
     expect(JSON.parse(status.stdout)).toEqual({ total: 3, pending: 0, processing: 0, completed: 1, failed: 2, skipped: 0 });
     expect((await runCli('ralph-queue', ['status'], { cwd: project!.dir, env })).stdout).toContain(
       '[P1] #2 Two  (failed — halted by a guard (exit 2): stagnation_detected)',
     );
+    // The dashboard reads the same file.
+    const frame = (await runCli('ralph-monitor', ['--once'], { cwd: project!.dir, env })).stdout;
+    expect(frame).toContain('1/3 done  (0 pending, 0 active, 2 failed)');
   });
 
   it('--halt-on-failure stops at the first failed item and leaves the rest pending', async () => {
@@ -164,5 +170,31 @@ describe('ralph-queue process', () => {
     expect(statusOf(3)?.status).toBe('failed');
     expect(claude!.runs().length).toBeGreaterThan(runsBefore);
     expect(existsSync(project!.path('.ralph/specs/issue-3.md'))).toBe(true);
+  });
+});
+
+describe('ralph-queue on its own', () => {
+  it('sets a corrupt queue.json aside with a warning, then starts a new queue', async () => {
+    const env = setUp([{ number: 7, title: 'Seven' }], { calls: [] });
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(project!.path('.ralph/queue.json'), '{"queue": [{"id": "github-1", "sta');
+    const status = await runCli('ralph-queue', ['status', '--json'], { cwd: project!.dir, env });
+    expect(status.code).toBe(0);
+    expect(status.stderr).toMatch(/WARN.*queue\.json is unreadable \(not valid JSON\); moved it to queue\.json\.corrupt-/);
+    expect(readdirSync(project!.path('.ralph')).filter((name) => name.startsWith('queue.json.corrupt-'))).toHaveLength(1);
+    expect(JSON.parse(status.stdout).total).toBe(0);
+    expect((await runCli('ralph-queue', ['add', '#7', '--prd', 'README.md'], { cwd: project!.dir, env })).code).toBe(1);
+    writeFileSync(project!.path('spec.md'), '# Spec\n');
+    expect((await runCli('ralph-queue', ['add', '#7', '--prd', 'spec.md'], { cwd: project!.dir, env })).code).toBe(0);
+    expect(queueFile().queue.map((item) => [item.id, item.source])).toEqual([
+      [expect.stringMatching(/^prd-.*-spec-md$/), 'prd'],
+      ['github-7', 'github'],
+    ]);
+    const removed = await runCli('ralph', ['--queue-remove', '7'], { cwd: project!.dir, env });
+    expect(removed.code).toBe(0);
+    expect(queueFile().queue).toHaveLength(1);
+    expect((await runCli('ralph', ['--queue-clear'], { cwd: project!.dir, env })).code).toBe(0);
+    expect(queueFile().queue).toEqual([]);
+    expect((await runCli('ralph', ['--queue-next'], { cwd: project!.dir, env })).code).toBe(1);
   });
 });
