@@ -11,6 +11,7 @@ import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli } from '../helpers/run-cli.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
 import { withFakeTaskClis, type FakeIssue, type FakeTaskClis } from '../integration/bootstrap/fake-task-clis.js';
+import { waitFor } from '../integration/monitor/tmux-harness.js';
 
 let project: TmpProject | undefined;
 let claude: FakeClaude | undefined;
@@ -170,6 +171,38 @@ describe('ralph-queue process', () => {
     expect(statusOf(3)?.status).toBe('failed');
     expect(claude!.runs().length).toBeGreaterThan(runsBefore);
     expect(existsSync(project!.path('.ralph/specs/issue-3.md'))).toBe(true);
+  });
+});
+
+describe('ralph-queue process, stopped early', () => {
+  it('Ctrl-C stops the run, exits 130 and puts the item back to pending for resume', async () => {
+    const env = setUp([{ number: 4, title: 'Four' }, { number: 5, title: 'Five' }], { calls: [{ ...idle, hang: 'afterInit', hangMaxMs: 60_000 }] });
+    expect((await runCli('ralph-queue', ['add', '4', '5'], { cwd: project!.dir, env })).code).toBe(0);
+    const run = runCli('ralph-queue', ['process'], {
+      cwd: project!.dir,
+      env,
+      onSpawn: (child) => {
+        void waitFor('the agent to start', () => claude!.runs().length > 0, 30_000).then(() => child.kill('SIGINT'));
+      },
+    });
+    const result = await run;
+    expect(result.code, result.stderr).toBe(130);
+    expect(queueFile().queue.map((item) => [item.issue_number, item.status, item.started_at])).toEqual([
+      [4, 'pending', null],
+      [5, 'pending', null],
+    ]);
+    expect(result.stderr).toContain('it is pending again');
+  });
+  it('a loop that cannot start (no PROMPT.md) ends the queue run with exit 1, the item still pending', async () => {
+    const env = setUp([{ number: 4, title: 'Four' }], { calls: [done('a.txt')] });
+    expect((await runCli('ralph-queue', ['add', '4'], { cwd: project!.dir, env })).code).toBe(0);
+    const { rmSync } = await import('node:fs');
+    rmSync(project!.path('.ralph/PROMPT.md'));
+    const result = await runCli('ralph-queue', ['process'], { cwd: project!.dir, env });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/Error: .*PROMPT\.md/);
+    expect(statusOf(4)).toMatchObject({ status: 'pending', started_at: null, error_message: '' });
+    expect(claude!.runs()).toHaveLength(0);
   });
 });
 
