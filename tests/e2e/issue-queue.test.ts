@@ -174,6 +174,17 @@ describe('ralph-queue process', () => {
   });
 });
 
+describe('ralph --process-queue', () => {
+  it("passes ralph's own flags to every item's run: --max-loops 1 stops an item at the limit", async () => {
+    const env = setUp([{ number: 8, title: 'Eight' }], { calls: [idle], onExhausted: 'repeatLast' });
+    expect((await runCli('ralph-queue', ['add', '8'], { cwd: project!.dir, env })).code).toBe(0);
+    const run = await runCli('ralph', ['--process-queue', '--max-loops', '1'], { cwd: project!.dir, env });
+    expect(run.code, run.stderr).toBe(1);
+    expect(claude!.runs()).toHaveLength(1);
+    expect(statusOf(8)).toMatchObject({ status: 'failed', error_message: 'stopped at a limit (exit 3): max_loops_reached' });
+  });
+});
+
 describe('ralph-queue process, stopped early', () => {
   it('Ctrl-C stops the run, exits 130 and puts the item back to pending for resume', async () => {
     const env = setUp([{ number: 4, title: 'Four' }, { number: 5, title: 'Five' }], { calls: [{ ...idle, hang: 'afterInit', hangMaxMs: 60_000 }] });
