@@ -241,4 +241,27 @@ describe('ralph-queue on its own', () => {
     expect(queueFile().queue).toEqual([]);
     expect((await runCli('ralph', ['--queue-next'], { cwd: project!.dir, env })).code).toBe(1);
   });
+
+  it('add --label / --milestone queues the matching open issues, --repo on every gh call', async () => {
+    const env = setUp(
+      [
+        { number: 20, title: 'Twenty', labels: [{ name: 'bug' }, { name: 'P1' }], milestone: { title: 'v1' } },
+        { number: 21, title: 'Twenty-one', labels: [{ name: 'bug' }] },
+        { number: 22, title: 'Twenty-two', labels: [{ name: 'bug' }, { name: 'P0' }], state: 'closed' },
+      ],
+      { calls: [] },
+    );
+    expect((await runCli('ralph-queue', ['add', '--label', 'bug', '--repo', 'owner/repo'], { cwd: project!.dir, env })).code).toBe(0);
+    expect((await runCli('ralph-queue', ['add', '--milestone', 'v1'], { cwd: project!.dir, env })).code).toBe(0);
+    const queue = JSON.parse(readFileSync(project!.path('.ralph/queue.json'), 'utf8'));
+    expect(queue.repository).toBe('owner/repo');
+    expect(queue.queue.map((item: Record<string, unknown>) => [item.issue_number, item.priority, item.milestone])).toEqual([
+      [20, 'P1', 'v1'],
+      [21, '', null],
+    ]);
+    const calls = clis!.ghCalls();
+    expect(calls[0]).toEqual(expect.arrayContaining(['issue', 'list', '--state', 'open', '--label', 'bug']));
+    expect(calls.some((argv) => argv.includes('--milestone') && argv.includes('v1'))).toBe(true);
+    for (const argv of calls) expect(argv.slice(-2)).toEqual(['--repo', 'owner/repo']);
+  });
 });
