@@ -49,9 +49,17 @@ export async function processQueue(options: ProcessQueueOptions): Promise<number
     if (!item) break;
     deps.logger.info(`Processing ${describeItem(item)}`);
     setStatus(store, item.id, (it, now) => markItem(it, 'processing', now));
-    const outcome = await processItem(item, queue.repository, options);
+    let outcome: ItemOutcome;
+    try {
+      outcome = await processItem(item, queue.repository, options);
+    } catch (error) {
+      // The loop could not even start (no PROMPT.md, bad .ralphrc, no claude): the project's
+      // problem, not this item's, so the item stays pending and the queue run ends here.
+      setStatus(store, item.id, (it) => resetInterrupted([it]).items[0]!);
+      throw error;
+    }
     if (outcome.kind === 'interrupted') {
-      setStatus(store, item.id, (it) => ({ ...resetInterrupted([it]).items[0]! }));
+      setStatus(store, item.id, (it) => resetInterrupted([it]).items[0]!);
       deps.logger.warn(`Queue run interrupted during ${describeItem(item)}; it is pending again (ralph-queue resume continues)`);
       return outcome.exitCode;
     }
@@ -97,20 +105,15 @@ async function processItem(item: QueueItem, repository: string, options: Process
   const events = new LoopEvents();
   let exitReason = '';
   events.on('run:finished', (finished) => (exitReason = finished.exitReason));
-  let exitCode: number;
-  try {
-    exitCode = await runProject({
-      projectDir: paths.projectDir,
-      // Each item is a task of its own: a new run, with a breaker a halt on the last item left
-      // open closed again. GITHUB_ISSUE ties the run to its issue (the GitHub lifecycle).
-      flags: { ...options.flags, GITHUB_ISSUE: item.issue_number === null ? '' : String(item.issue_number), CB_AUTO_RESET: true },
-      deps,
-      fresh: true,
-      events,
-    });
-  } catch (error) {
-    return { kind: 'failed', reason: `the loop could not run: ${error instanceof Error ? error.message : String(error)}` };
-  }
+  const exitCode = await runProject({
+    projectDir: paths.projectDir,
+    // Each item is a task of its own: a new run, with a breaker a halt on the last item left
+    // open closed again. GITHUB_ISSUE ties the run to its issue (the GitHub lifecycle).
+    flags: { ...options.flags, GITHUB_ISSUE: item.issue_number === null ? '' : String(item.issue_number), CB_AUTO_RESET: true },
+    deps,
+    fresh: true,
+    events,
+  });
   const outcome = decideItemOutcome(exitCode, exitReason);
   if (outcome.kind !== 'completed') return outcome;
   const commit = await commitLeftovers(git, before, leftoverCommitMessage(item.issue_number, item.title));
