@@ -47,6 +47,9 @@ function queueFile(): { queue: Array<Record<string, unknown>> } {
   return JSON.parse(readFileSync(project!.path('.ralph/queue.json'), 'utf8'));
 }
 
+// Each test runs several real commands and loops: under a loaded machine they take a while.
+const LONG = 120_000;
+
 const statusOf = (n: number) => queueFile().queue.find((item) => item.issue_number === n);
 
 describe('ralph-queue process', () => {
@@ -103,7 +106,7 @@ describe('ralph-queue process', () => {
     const kept = readdirSync(project!.path('.ralph/specs')).filter((name) => name.startsWith('fix_plan-'));
     expect(kept).toHaveLength(1);
     expect(readFileSync(project!.path(`.ralph/specs/${kept[0]}`), 'utf8')).toBe('# Fix Plan\n- [ ] first\n');
-  });
+  }, LONG);
 
   it('refuses a dependency cycle: validate and process exit 1 and no agent runs', async () => {
     const env = setUp(
@@ -122,7 +125,7 @@ describe('ralph-queue process', () => {
     expect(run.stderr).toContain('Refusing to process a queue with circular dependencies');
     expect(claude!.runs()).toHaveLength(0);
     expect(queueFile().queue.map((item) => item.status)).toEqual(['pending', 'pending']);
-  });
+  }, LONG);
 
   const threeIndependent: FakeIssue[] = [
     { number: 1, title: 'One', labels: [{ name: 'P0' }] },
@@ -150,7 +153,7 @@ describe('ralph-queue process', () => {
     // The dashboard reads the same file.
     const frame = (await runCli('ralph-monitor', ['--once'], { cwd: project!.dir, env })).stdout;
     expect(frame).toContain('1/3 done  (0 pending, 0 active, 2 failed)');
-  });
+  }, LONG);
 
   it('--halt-on-failure stops at the first failed item and leaves the rest pending', async () => {
     const env = setUp(threeIndependent, { calls: [done('a.txt'), idle], onExhausted: 'repeatLast' });
@@ -171,7 +174,7 @@ describe('ralph-queue process', () => {
     expect(statusOf(3)?.status).toBe('failed');
     expect(claude!.runs().length).toBeGreaterThan(runsBefore);
     expect(existsSync(project!.path('.ralph/specs/issue-3.md'))).toBe(true);
-  });
+  }, LONG);
 });
 
 describe('ralph --process-queue', () => {
@@ -182,7 +185,7 @@ describe('ralph --process-queue', () => {
     expect(run.code, run.stderr).toBe(1);
     expect(claude!.runs()).toHaveLength(1);
     expect(statusOf(8)).toMatchObject({ status: 'failed', error_message: 'stopped at a limit (exit 3): max_loops_reached' });
-  });
+  }, LONG);
 });
 
 describe('ralph-queue process, stopped early', () => {
@@ -203,7 +206,7 @@ describe('ralph-queue process, stopped early', () => {
       [5, 'pending', null],
     ]);
     expect(result.stderr).toContain('it is pending again');
-  });
+  }, LONG);
   it('a loop that cannot start (no PROMPT.md) ends the queue run with exit 1, the item still pending', async () => {
     const env = setUp([{ number: 4, title: 'Four' }], { calls: [done('a.txt')] });
     expect((await runCli('ralph-queue', ['add', '4'], { cwd: project!.dir, env })).code).toBe(0);
@@ -214,7 +217,7 @@ describe('ralph-queue process, stopped early', () => {
     expect(result.stderr).toMatch(/Error: .*PROMPT\.md/);
     expect(statusOf(4)).toMatchObject({ status: 'pending', started_at: null, error_message: '' });
     expect(claude!.runs()).toHaveLength(0);
-  });
+  }, LONG);
 });
 
 describe('ralph-queue on its own', () => {
@@ -240,7 +243,7 @@ describe('ralph-queue on its own', () => {
     expect((await runCli('ralph', ['--queue-clear'], { cwd: project!.dir, env })).code).toBe(0);
     expect(queueFile().queue).toEqual([]);
     expect((await runCli('ralph', ['--queue-next'], { cwd: project!.dir, env })).code).toBe(1);
-  });
+  }, LONG);
 
   it('add --label / --milestone queues the matching open issues, --repo on every gh call', async () => {
     const env = setUp(
@@ -263,5 +266,5 @@ describe('ralph-queue on its own', () => {
     expect(calls[0]).toEqual(expect.arrayContaining(['issue', 'list', '--state', 'open', '--label', 'bug']));
     expect(calls.some((argv) => argv.includes('--milestone') && argv.includes('v1'))).toBe(true);
     for (const argv of calls) expect(argv.slice(-2)).toEqual(['--repo', 'owner/repo']);
-  });
+  }, LONG);
 });
