@@ -6,6 +6,7 @@ import yargs, { type Argv } from 'yargs';
 import { RalphError } from '../errors.js';
 import { RALPH_FLAGS, renderRalphHelp } from './ralph-flags.js';
 import { CONFIG_SCHEMA } from '../config/schema.js';
+import type { QueueCommand } from './queue-commands.js';
 
 /** What `ralph` was asked to do, in the Bash tool's order of "immediate" flags. */
 export type RalphAction =
@@ -19,6 +20,7 @@ export type RalphAction =
   | 'reset-session'
   | 'rollback'
   | 'monitor'
+  | 'queue'
   | 'run';
 
 export interface RalphCliOptions {
@@ -35,6 +37,8 @@ export interface RalphCliOptions {
   force: boolean;
   /** argv as given, for `--monitor` forwarding. */
   argv: string[];
+  /** The queue command of `--queue-status`, `--process-queue`, … (action `queue`). */
+  queue?: QueueCommand;
 }
 
 const VALID_TOOLS = [
@@ -63,8 +67,7 @@ export const MESSAGES = {
 const UNSUPPORTED_FLAGS = [
   'sandbox', 'sandbox-image', 'sandbox-memory', 'sandbox-cpus', 'sandbox-network',
   'sandbox-template', 'sandbox-id', 'sandbox-timeout', 'sandbox-keep-alive', 'sandbox-max-cost',
-  'sandbox-cost-alert', 'sync-include', 'sync-exclude', 'queue-status', 'process-queue',
-  'resume-queue', 'queue-next', 'queue-clear', 'queue-remove',
+  'sandbox-cost-alert', 'sync-include', 'sync-exclude',
 ];
 
 export function buildRalphParser(argv: string[]): Argv {
@@ -98,7 +101,7 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
   for (const flag of UNSUPPORTED_FLAGS) {
     if (parsed[flag] !== undefined) {
       throw new RalphError('unsupported_flag', `--${flag} is not supported by this version of ralph`, {
-        hint: 'sandbox and queue flags are not implemented yet; run without it',
+        hint: 'sandbox flags are not implemented yet; run without it',
       });
     }
   }
@@ -162,6 +165,9 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
   readLifecycleFlags(parsed, argv, flags);
 
   const action = pickAction(parsed);
+  if (parsed['halt-on-failure'] && !(parsed['process-queue'] || parsed['resume-queue'])) {
+    throw flagError('--halt-on-failure goes with --process-queue or --resume-queue');
+  }
   const jq = str('jq');
   if (jq !== undefined && !JSON_ACTIONS.includes(action)) {
     throw flagError('--jq filters JSON output: use it with --status, --config or --rollback');
@@ -177,6 +183,7 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
     rollbackTarget: str('rollback') || undefined,
     force: Boolean(parsed.force),
     argv,
+    queue: action === 'queue' ? pickQueueCommand(parsed) : undefined,
   };
 }
 
@@ -233,6 +240,20 @@ function repeatedValues(argv: readonly string[], flag: string): string[] {
   return values;
 }
 
+/** The Bash tool's queue flags, as the `ralph-queue` command each one runs. */
+function pickQueueCommand(parsed: Record<string, unknown>): QueueCommand {
+  const haltOnFailure = Boolean(parsed['halt-on-failure']);
+  if (parsed['queue-status']) return { kind: 'status', json: Boolean(parsed.json) };
+  if (parsed['process-queue'] || parsed['resume-queue']) return { kind: 'process', haltOnFailure };
+  if (parsed['queue-next']) return { kind: 'next' };
+  if (parsed['queue-clear']) return { kind: 'clear' };
+  const ref = String(parsed['queue-remove'] ?? '').trim();
+  if (ref === '') throw flagError('--queue-remove requires an issue number or id');
+  return { kind: 'remove', ref };
+}
+
+const QUEUE_FLAGS = ['queue-status', 'process-queue', 'resume-queue', 'queue-next', 'queue-clear', 'queue-remove'];
+
 /** The immediate actions that can print JSON (and so take --jq). */
 const JSON_ACTIONS: RalphAction[] = ['status', 'config', 'rollback'];
 
@@ -246,6 +267,7 @@ function pickAction(parsed: Record<string, unknown>): RalphAction {
   if (parsed['circuit-status']) return 'circuit-status';
   if (parsed['reset-session']) return 'reset-session';
   if (parsed.rollback !== undefined) return 'rollback';
+  if (QUEUE_FLAGS.some((flag) => parsed[flag] !== undefined && parsed[flag] !== false)) return 'queue';
   if (parsed.monitor) return 'monitor';
   return 'run';
 }

@@ -61,6 +61,8 @@ export interface RalphPaths {
   contentSnapshot: string;
   /** The GitHub issue lifecycle of `--github-issue` (Bash: same name and fields). */
   githubLifecycleState: string;
+  /** The issue queue of `ralph-queue`. */
+  queue: string;
 }
 
 /**
@@ -105,6 +107,7 @@ export function ralphPaths(projectDir: string, files?: ControlFiles): RalphPaths
     sessionsDir: join(ralphDir, 'sessions'),
     contentSnapshot: join(ralphDir, '.content'),
     githubLifecycleState: join(ralphDir, '.github_lifecycle_state'),
+    queue: join(ralphDir, 'queue.json'),
   };
 }
 
