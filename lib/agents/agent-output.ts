@@ -2,75 +2,16 @@
 // a `--verbose` JSON array of messages, stream-json lines, or plain text. Tolerates unknown
 // fields, any key order and the historical shapes (contract §2.4, reference §5.3). Pure.
 
+import type { AgentOutputFormat, AgentResultSummary, DeclaredFields, PermissionDenial, StreamSnapshot, TokenUsage } from '../core/agent-result.js';
 import {
   asRecord,
   createLineSplitter,
   createStreamAccumulator,
   STREAM_EVENT_LINE_PREFIX,
   USER_LINE_PREFIX,
-  type StreamSnapshot,
 } from './stream-json.js';
 
-export type AgentOutputFormat = 'json' | 'stream-json' | 'text';
-
-export interface PermissionDenial {
-  toolName: string;
-  toolUseId: string | null;
-  /** The tool's input as the CLI reported it (`command` for Bash, `file_path` for Edit, …). */
-  input: Record<string, unknown>;
-}
-
-export interface TokenUsage {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheCreation: number;
-}
-
-/**
- * Fields of the Bash tool's own "flat" JSON format and the old CLI `metadata` object
- * (reference §5.3 items 1–2). Real CLI output never has them; kept so such output still
- * means what it meant to the Bash tool.
- */
-export interface DeclaredFields {
-  status?: string;
-  exitSignal?: boolean;
-  workType?: string;
-  filesModified?: number;
-  errorCount?: number;
-  confidence?: number;
-  progressIndicatorCount?: number;
-}
-
-export interface AgentResultSummary {
-  format: AgentOutputFormat;
-  /** A result was found (json/stream-json: a `type:"result"` object; text: non-empty output). */
-  hasResult: boolean;
-  /** The result text; for a stream cut short, the tail of the agent's own text. */
-  resultText: string;
-  /** The CLI's real success flag. API errors come back as subtype "success" with is_error true. */
-  isError: boolean;
-  subtype: string | null;
-  sessionId: string | null;
-  usage: TokenUsage;
-  totalCostUsd: number | null;
-  /** This run's own cost from `model_usage_since_last_result` (stream-json, one result), else null. */
-  sinceLastResultCostUsd: number | null;
-  permissionDenials: PermissionDenial[];
-  apiErrorStatus: number | null;
-  apiErrorType: string | null;
-  apiError: string | null;
-  terminalReason: string | null;
-  errors: string[];
-  numTurns: number | null;
-  /** Whether the output carried a `result` key at all (Bash gives such output +20 confidence). */
-  hasResultField: boolean;
-  declared: DeclaredFields;
-  /** Length of the whole output, trailing newlines excluded (`output_length`). */
-  outputLength: number;
-  /** Stream facts (stream-json and JSON-array output only). */
-  stream: StreamSnapshot | null;
-}
+export type { AgentOutputFormat, AgentResultSummary, DeclaredFields, PermissionDenial, TokenUsage };
 
 /** Which shape an output has. A JSON array and a single object are both 'json'. */
 export function detectOutputFormat(text: string): AgentOutputFormat {

@@ -10,6 +10,9 @@ export {
   type LineSplitterOptions,
 } from './line-splitter.js';
 
+import type { RateLimitSnapshot, StreamMessage, StreamSnapshot, ToolSummary } from '../core/agent-result.js';
+export type { RateLimitSnapshot, StreamMessage, StreamSnapshot, ToolSummary };
+
 /** How much of the agent's own text the accumulator keeps (the end of it). */
 export const ASSISTANT_TEXT_TAIL = 4096;
 
@@ -17,44 +20,6 @@ export const ASSISTANT_TEXT_TAIL = 4096;
 // `user` lines carry tool results (whole files, command output): the giant, useless ones.
 export const USER_LINE_PREFIX = '{"type":"user",';
 export const STREAM_EVENT_LINE_PREFIX = '{"type":"stream_event",';
-
-export type StreamMessage = Record<string, unknown> & { type?: unknown };
-
-export interface ToolSummary {
-  name: string;
-  /** The argument worth showing: command, file path, pattern or description (first line, ≤120). */
-  summary: string;
-}
-
-export interface RateLimitSnapshot {
-  status: string;
-  /** Epoch seconds, as the CLI reports it. */
-  resetsAt: number | null;
-  rateLimitType: string | null;
-}
-
-export interface StreamSnapshot {
-  sessionId: string | null;
-  model: string | null;
-  /** The last `type:"result"` message, or null when the stream was cut short. */
-  result: StreamMessage | null;
-  toolUseCount: number;
-  lastTool: ToolSummary | null;
-  /** Last ASSISTANT_TEXT_TAIL characters of the top-level assistant text blocks. */
-  assistantTextTail: string;
-  /** The last rate_limit_event only. */
-  rateLimit: RateLimitSnapshot | null;
-  anyRateLimitRejected: boolean;
-  apiRetryCount: number;
-  permissionDeniedEvents: number;
-  /** Top-level `error` of the last synthetic assistant message (`rate_limit`, `authentication_failed`, …). */
-  assistantError: string | null;
-  sawInit: boolean;
-  garbageLines: number;
-  /** The first PLAIN_TEXT_HEAD characters of the lines that were not JSON (a message the CLI printed as text). */
-  plainTextHead: string;
-  lineCount: number;
-}
 
 const PLAIN_TEXT_HEAD = 2000;
 

@@ -3,7 +3,7 @@
 // denies `npm test 2>&1 | tail -5` even when `Bash(npm *)` is allowed, which more allowed
 // tools cannot fix, so it is reported as a limitation instead of halting the loop. Pure.
 
-import type { PermissionDenial } from '../agents/agent-output.js';
+import type { PermissionDenial } from './agent-result.js';
 
 export interface PermissionDenialSummary {
   /** Denials that should halt the loop (false when all are compound-command limitations). */

@@ -1,11 +1,12 @@
 // What one loop's agent output says: completion claims, test-only work, stuck errors,
 // questions, permission denials. Produces the Bash tool's `.response_analysis` object
 // (reference §2.3, §5.4, §5.5) field for field, plus a few extra fields of ours. Pure: the
-// measured progress, the previous output length and the clock come in as values. Progress
+// measured progress and the clock come in as values (reply length is no signal: the Bash tool's
+// text-mode "declining output" bonus is not given). Progress
 // (`has_progress`, `files_modified`) is what ralph measured; what the agent reported is kept
 // beside it (`files_modified_claimed`) and never replaces it.
 
-import type { AgentResultSummary } from '../agents/agent-output.js';
+import type { AgentResultSummary } from './agent-result.js';
 import { detectErrors, errorSignature } from './error-detection.js';
 import { summarizePermissionDenials } from './permission-denials.js';
 import { detectQuestions } from './question-detection.js';
@@ -25,8 +26,6 @@ export interface AnalyzeResponseOptions {
   newContent: boolean;
   /** ALLOWED_TOOLS entries, for the compound-command exemption (#243). */
   allowedTools: string[];
-  /** `.last_output_length` (text mode's "declining output" bonus). */
-  previousOutputLength?: number;
   /** Where the raw output was saved, as recorded in `output_file`. */
   outputFile: string;
   now: Date;
@@ -215,10 +214,6 @@ function analyzeText(
   const questions = detectQuestions(text);
   if (questions.askingQuestions) summary = 'Claude is asking questions instead of acting autonomously';
   if (a.has_progress) confidence += 20;
-  const previous = options.previousOutputLength;
-  if (previous !== undefined && Number.isFinite(previous) && previous > 0 && agent.outputLength < previous * 0.5) {
-    confidence += 10;
-  }
   if (summary === '') {
     const line = proseLines.find((l) => SUMMARY_LINE.test(l));
     summary = line?.trim().slice(0, 100) || block?.recommendation || 'Output analyzed, no explicit summary found';

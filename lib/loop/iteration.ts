@@ -58,8 +58,6 @@ export async function runIteration(rt: LoopRuntime, loop: number): Promise<Itera
   deps.logger.info(`Executing Claude Code (Call ${rt.rate.calls}/${config.MAX_CALLS_PER_HOUR})`);
 
   const before = await contentAtLoopStart(rt);
-  // Atomic like every state write: a crash or a full disk must not leave it empty or torn.
-  writeFileAtomic(paths.loopStartSha, `${before.head}\n`);
 
   const session = config.SESSION_CONTINUITY
     ? loadResumableSession(paths, config.SESSION_EXPIRY_HOURS, rt.state)

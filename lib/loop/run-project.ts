@@ -39,7 +39,7 @@ import { endSessionRecord, openSessionRecord, saveUnfinishedAttempt } from './se
 import { StatusWriter } from './status-writer.js';
 import { startClaudeUpdateCheck } from './update-check.js';
 import { exitCodeForSignal, installStopSignal, type StopSignalOptions } from './stop-signal.js';
-import { PACKAGE_ROOT } from '../cli/package-info.js';
+import { PACKAGE_ROOT } from '../platform/package-root.js';
 import { describeVerificationSetup, planVerification } from '../verify/verification-setup.js';
 import { initialVerificationTracker } from '../verify/verification-tracker.js';
 

@@ -1,11 +1,12 @@
 // ralph-import's conversion step: runs Claude Code in the new project with the conversion
 // prompt on stdin and the tools of reference §10.2 step 5, then checks the three files.
 
-import { readFileSync } from 'node:fs';
+
 import { join } from 'node:path';
 import type { ProcessRunner } from '../platform/process.js';
 import { callAgent, type OneShotAgent } from '../agents/call-agent.js';
 import { buildConversionPrompt } from './conversion-prompt.js';
+import { readTextIfPresent } from '../platform/read-text.js';
 
 export const CONVERSION_OUTPUTS = ['.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralph/specs/requirements.md'] as const;
 
@@ -35,7 +36,7 @@ export type ConvertRequirementsResult =
   | { ok: false; message: string };
 
 export async function convertRequirements(options: ConvertRequirementsOptions): Promise<ConvertRequirementsResult> {
-  const before = new Map(CONVERSION_OUTPUTS.map((file) => [file, readOptional(join(options.projectDir, file))]));
+  const before = new Map(CONVERSION_OUTPUTS.map((file) => [file, readTextIfPresent(join(options.projectDir, file))]));
   const call = await callAgent({
     agent: options.agent,
     allowedTools: [...CONVERSION_TOOLS],
@@ -50,17 +51,10 @@ export async function convertRequirements(options: ConvertRequirementsOptions): 
   const missing: string[] = [];
   const unchanged: string[] = [];
   for (const file of CONVERSION_OUTPUTS) {
-    const after = readOptional(join(options.projectDir, file));
+    const after = readTextIfPresent(join(options.projectDir, file));
     if (after === undefined) missing.push(file);
     else if (after === before.get(file)) unchanged.push(file);
   }
   return { ok: true, summary: call.text, missing, unchanged };
 }
 
-function readOptional(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}

@@ -2,11 +2,12 @@
 // test and run commands. Later rules win, as in the Bash tool: a directory with both
 // package.json and pyproject.toml is a Python project.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { HasCommand } from '../platform/find-executable.js';
 import { detectNodeProject } from './detect-node-project.js';
 import type { DetectedPart, ProjectContext } from './project-context.js';
+import { readTextIfPresent } from '../platform/read-text.js';
 
 export interface DetectProjectOptions {
   hasCommand: HasCommand;
@@ -26,11 +27,11 @@ export function detectProjectContext(dir: string, options: DetectProjectOptions)
 }
 
 function detectPythonProject(dir: string, hasCommand: HasCommand): DetectedPart | undefined {
-  const pyproject = readText(join(dir, 'pyproject.toml'));
-  const setupPy = readText(join(dir, 'setup.py'));
+  const pyproject = readTextIfPresent(join(dir, 'pyproject.toml'));
+  const setupPy = readTextIfPresent(join(dir, 'setup.py'));
   if (pyproject === undefined && setupPy === undefined) return undefined;
   const name = matchFirst(pyproject, /^name\s*=\s*["']?([^"'\s]+)/m) ?? matchFirst(setupPy, /name\s*=\s*["']([^"']+)["']/);
-  const haystack = `${pyproject ?? ''}\n${setupPy ?? ''}\n${readText(join(dir, 'requirements.txt')) ?? ''}`.toLowerCase();
+  const haystack = `${pyproject ?? ''}\n${setupPy ?? ''}\n${readTextIfPresent(join(dir, 'requirements.txt')) ?? ''}`.toLowerCase();
   const framework = ['fastapi', 'django', 'flask'].find((candidate) => haystack.includes(candidate));
   const module = (name ?? 'main').replace(/-/g, '_');
   const useUv = existsSync(join(dir, 'uv.lock')) || hasCommand('uv');
@@ -46,7 +47,7 @@ function detectPythonProject(dir: string, hasCommand: HasCommand): DetectedPart 
 }
 
 function detectRustProject(dir: string): DetectedPart | undefined {
-  const cargo = readText(join(dir, 'Cargo.toml'));
+  const cargo = readTextIfPresent(join(dir, 'Cargo.toml'));
   if (cargo === undefined) return undefined;
   return {
     name: matchFirst(cargo, /^name\s*=\s*["']([^"']+)["']/m),
@@ -59,7 +60,7 @@ function detectRustProject(dir: string): DetectedPart | undefined {
 }
 
 function detectGoProject(dir: string): DetectedPart | undefined {
-  const goMod = readText(join(dir, 'go.mod'));
+  const goMod = readTextIfPresent(join(dir, 'go.mod'));
   if (goMod === undefined) return undefined;
   const module = matchFirst(goMod, /^module\s+(\S+)/m);
   return {
@@ -72,13 +73,6 @@ function detectGoProject(dir: string): DetectedPart | undefined {
   };
 }
 
-function readText(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
 
 function matchFirst(text: string | undefined, pattern: RegExp): string | undefined {
   if (text === undefined) return undefined;

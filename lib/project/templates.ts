@@ -2,11 +2,9 @@
 // replaced by plain string substitution (no template language, nothing evaluated).
 
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { RalphError } from '../errors.js';
-
-// lib/project/templates.ts and dist/project/templates.js both sit two levels below the root.
-const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+import { PACKAGE_ROOT } from '../platform/package-root.js';
 
 // The project .gitignore template is stored as `gitignore`: npm leaves every file named
 // `.gitignore` out of a published package (and one in templates/ would apply to this repo).
@@ -18,12 +16,12 @@ export const TEMPLATE_NAMES: readonly TemplateName[] = ['PROMPT.md', 'fix_plan.m
 export type TemplateSource = (name: TemplateName) => string;
 
 export function templatesDir(): string {
-  return `${PACKAGE_ROOT}templates`;
+  return join(PACKAGE_ROOT, 'templates');
 }
 
 /** The skeleton copied into every new `.ralph/` (empty dirs kept by `.gitkeep`). */
 export function ralphSkeletonDir(): string {
-  return `${PACKAGE_ROOT}.ralph-template`;
+  return join(PACKAGE_ROOT, '.ralph-template');
 }
 
 /** Throws when the installation lacks its templates (nothing can be generated then). */

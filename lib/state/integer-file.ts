@@ -1,5 +1,5 @@
 // The Bash tool's one-value text files: `.call_count`, `.token_count`, `.last_reset`
-// (`YYYYMMDDHH`), `.last_output_length`, and `.loop_start_sha`.
+// (`YYYYMMDDHH`).
 
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';

@@ -3,7 +3,7 @@
 // dead one (kill -9) can stop the agent it left running. A lock whose process is gone is taken
 // over with a warning. The Bash tool has no lock; it ignores this file.
 
-import { closeSync, fsyncSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, openSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { systemClock, type Clock } from '../platform/clock.js';
@@ -12,6 +12,7 @@ import { RalphError } from '../errors.js';
 import type { RalphPaths } from './paths.js';
 import { isProcessAlive } from './process-alive.js';
 import { tempFileName, writeFileAtomic } from './atomic-write.js';
+import { readTextIfPresent } from '../platform/read-text.js';
 
 export interface LockState {
   pid: number;
@@ -67,16 +68,16 @@ export function acquireProjectLock(paths: Pick<RalphPaths, 'lock'>, options: Acq
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     if (createExclusive(paths.lock, content)) {
       // Re-check that the file we made is still the lock (nobody broke it as "stale").
-      if (readLockText(paths.lock) === content) return heldLock(paths.lock, mine, previous);
+      if (readTextIfPresent(paths.lock) === content) return heldLock(paths.lock, mine, previous);
       continue;
     }
-    const seen = readLockText(paths.lock);
+    const seen = readTextIfPresent(paths.lock);
     if (seen === undefined) continue; // released meanwhile: try to create again
     const holder = parseLock(seen);
     if (holder && (isOtherHost(holder, host) || isAlive(holder.pid))) throw lockHeldError(holder, host);
     const broke = withBreakGuard(paths.lock, options.pid, isAlive, () => {
       // Still the very lock we judged stale? Then nobody has taken it over yet.
-      if (readLockText(paths.lock) !== seen) return;
+      if (readTextIfPresent(paths.lock) !== seen) return;
       unlinkQuietly(paths.lock);
       previous = holder;
       options.logger.warn(
@@ -105,7 +106,7 @@ function withBreakGuard(lock: string, pid: number, isAlive: (pid: number) => boo
     // Its breaker died mid-takeover. An empty guard is either still being written (leave it) or
     // was left by a breaker killed between create and write: the guard lives for microseconds,
     // so one that stayed empty for seconds is abandoned, and would otherwise block every start.
-    const owner = readLockText(guard);
+    const owner = readTextIfPresent(guard);
     if (owner ? !isAlive(Number(owner)) : isOlderThan(guard, ABANDONED_GUARD_MS)) unlinkQuietly(guard);
     return false;
   }
@@ -133,7 +134,7 @@ function pauseBriefly(): void {
 
 function heldLock(path: string, mine: LockState, previous: LockState | undefined): ProjectLock {
   let released = false;
-  const isOurs = () => !released && parseLock(readLockText(path) ?? '')?.pid === mine.pid;
+  const isOurs = () => !released && parseLock(readTextIfPresent(path) ?? '')?.pid === mine.pid;
   const write = (state: LockState) => {
     if (isOurs()) writeFileAtomic(path, `${JSON.stringify(state, null, 2)}\n`);
   };
@@ -214,13 +215,6 @@ function createWithExclusiveOpen(path: string, content: string): boolean {
   return true;
 }
 
-function readLockText(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
 
 function parseLock(text: string): LockState | undefined {
   try {

@@ -39,9 +39,6 @@ export interface RalphPaths {
   lastReset: string;
   exitSignals: string;
   responseAnalysis: string;
-  jsonParseResult: string;
-  lastOutputLength: string;
-  loopStartSha: string;
   circuitBreakerState: string;
   circuitBreakerHistory: string;
   claudeSessionId: string;
@@ -90,9 +87,6 @@ export function ralphPaths(projectDir: string, files?: ControlFiles): RalphPaths
     lastReset: join(ralphDir, '.last_reset'),
     exitSignals: join(ralphDir, '.exit_signals'),
     responseAnalysis: join(ralphDir, '.response_analysis'),
-    jsonParseResult: join(ralphDir, '.json_parse_result'),
-    lastOutputLength: join(ralphDir, '.last_output_length'),
-    loopStartSha: join(ralphDir, '.loop_start_sha'),
     circuitBreakerState: join(ralphDir, '.circuit_breaker_state'),
     circuitBreakerHistory: join(ralphDir, '.circuit_breaker_history'),
     claudeSessionId: join(ralphDir, '.claude_session_id'),
@@ -169,7 +163,7 @@ export function movedControlFiles(paths: RalphPaths): { plan?: string; agent?: s
 export function stateFilePaths(paths: RalphPaths): string[] {
   return [
     paths.status, paths.progress, paths.callCount, paths.tokenCount, paths.lastReset, paths.exitSignals,
-    paths.responseAnalysis, paths.loopStartSha, paths.circuitBreakerState, paths.circuitBreakerHistory,
+    paths.responseAnalysis, paths.circuitBreakerState, paths.circuitBreakerHistory,
     paths.claudeSessionId, paths.ralphSession, paths.ralphSessionHistory, paths.liveLog, paths.ralphLog,
     paths.metrics, paths.lock, paths.usageLimitWait, paths.runState, paths.githubLifecycleState,
   ];

@@ -4,7 +4,7 @@
 // recognised runner is asked for a structured report written to a temp dir the gate owns and
 // removes. Every command runs even when an earlier one failed, so the agent sees all problems.
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock } from '../platform/clock.js';
@@ -15,6 +15,7 @@ import { runCommand } from './run-command.js';
 import { planStructuredOutput } from './structured-output.js';
 import { readPackageScripts } from './test-command.js';
 import { combineVerification, type CommandRole, type CommandVerification, type VerificationResult } from './verification-result.js';
+import { readTextIfPresent } from '../platform/read-text.js';
 
 export interface GateCommand {
   command: string;
@@ -75,7 +76,7 @@ export async function runVerificationGate(options: RunGateOptions): Promise<Veri
         signal: options.signal,
       });
       if (run.pipesHeldOpen) options.onPipesHeldOpen?.(command);
-      const reportText = plan.report?.kind === 'file' ? readIfPresent(plan.report.path) : undefined;
+      const reportText = plan.report?.kind === 'file' ? readTextIfPresent(plan.report.path) : undefined;
       results.push(interpretCommand({ command, role, plan, run, reportText, timeoutMs: options.timeoutMs, cwd: options.projectDir }));
     }
   } finally {
@@ -109,10 +110,3 @@ function notRun(command: string, role: CommandRole, why: string): CommandVerific
   };
 }
 
-function readIfPresent(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}

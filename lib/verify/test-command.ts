@@ -6,8 +6,9 @@
 // ralph-enable writes when it found no command (`echo 'No test command configured'`,
 // `{{TEST_COMMAND}}`) are not test commands.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { readTextIfPresent } from '../platform/read-text.js';
 
 export type TestCommandSource = 'config' | 'detected';
 
@@ -41,7 +42,7 @@ const MAX_QUOTED_COMMAND = 200;
  * null. The command is quoted for the user to see, never run.
  */
 export function agentMdTestCommandWarning(agentMdPath: string, gate: ResolvedTestCommand | null): string | null {
-  const markdown = readText(agentMdPath);
+  const markdown = readTextIfPresent(agentMdPath);
   const named = markdown === undefined ? null : findAgentMdTestCommand(markdown);
   if (!named || named === gate?.command) return null;
   const quoted = named.length > MAX_QUOTED_COMMAND ? `${named.slice(0, MAX_QUOTED_COMMAND - 1)}…` : named;
@@ -136,13 +137,13 @@ export function detectTestCommand(projectDir: string): ResolvedTestCommand | nul
   if (typeof script === 'string' && script.trim() !== '' && !NPM_INIT_TEST.test(script)) {
     return { command: `${nodeRunner(projectDir)} test`, source: 'detected', detail: 'package.json scripts.test' };
   }
-  const pyproject = readText(at('pyproject.toml'));
+  const pyproject = readTextIfPresent(at('pyproject.toml'));
   const pytestConfig =
     existsSync(at('pytest.ini')) ||
     existsSync(at('conftest.py')) ||
     (pyproject !== undefined && /pytest/.test(pyproject)) ||
-    /\[(tool:)?pytest\]/.test(readText(at('setup.cfg')) ?? '') ||
-    /\[pytest\]/.test(readText(at('tox.ini')) ?? '');
+    /\[(tool:)?pytest\]/.test(readTextIfPresent(at('setup.cfg')) ?? '') ||
+    /\[pytest\]/.test(readTextIfPresent(at('tox.ini')) ?? '');
   if (pytestConfig) {
     const command = existsSync(at('uv.lock')) ? 'uv run pytest' : 'python3 -m pytest';
     return { command, source: 'detected', detail: 'pytest configuration' };
@@ -168,7 +169,7 @@ export function readPackageScripts(projectDir: string): Record<string, unknown> 
 }
 
 function readJson(path: string): PackageJsonScripts | undefined {
-  const text = readText(path);
+  const text = readTextIfPresent(path);
   if (text === undefined) return undefined;
   try {
     const value: unknown = JSON.parse(text);
@@ -178,10 +179,3 @@ function readJson(path: string): PackageJsonScripts | undefined {
   }
 }
 
-function readText(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}

@@ -17,7 +17,6 @@ import {
   type VerificationSnapshot,
 } from '../core/verification.js';
 import type { ExitGateResult } from '../core/exit-gate.js';
-import type { VerificationSummary } from '../session-record/schema.js';
 
 export interface VerificationTrackerState {
   latest: VerificationSnapshot | null;
@@ -34,8 +33,25 @@ export function initialVerificationTracker(): VerificationTrackerState {
   return { latest: null, latestLoop: null, lastChangeLoop: null, trusted: true, sameFailures: initialSameFailures() };
 }
 
+/**
+ * What a run record keeps of its last verification (session-record's VerificationSummary has
+ * this shape; verify does not import the record, the record imports verify).
+ */
+export interface RecordedVerification {
+  loop: number;
+  status: VerificationSnapshot['status'];
+  passed: number;
+  failed: number;
+  skipped: number;
+  failures: VerificationSnapshot['failures'];
+  failures_omitted: number;
+  commands: VerificationSnapshot['commands'];
+  signature: string | null;
+  same_failures_count: number;
+}
+
 /** A resumed run continues from its record's last verification (stale until re-run). */
-export function trackerFromSummary(summary: VerificationSummary | null): VerificationTrackerState {
+export function trackerFromSummary(summary: RecordedVerification | null): VerificationTrackerState {
   if (!summary) return initialVerificationTracker();
   const latest: VerificationSnapshot = {
     status: summary.status,

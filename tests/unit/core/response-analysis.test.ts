@@ -236,23 +236,15 @@ describe('analyzeResponse, text path (reference §5.5, Bash bugs fixed)', () => 
 
   it('heuristics alone never reach the 70% needed to exit (#224)', () => {
     const agent = text('Everything is done. Nothing to do, no changes needed.');
-    const { analysis } = analyze(agent, { filesChanged: 2, newContent: true, previousOutputLength: 10_000 });
+    const { analysis } = analyze(agent, { filesChanged: 2, newContent: true });
     expect(analysis).toMatchObject({
       has_completion_signal: true,
-      confidence_score: 55,
+      confidence_score: 45,
       exit_signal: false,
       has_progress: true,
       files_modified: 2,
       work_summary: 'No work remaining',
     });
-  });
-
-  it('gives the declining-output bonus only against a positive previous length (#333)', () => {
-    const agent = text('short');
-    expect(analyze(agent, { previousOutputLength: 100 }).analysis.confidence_score).toBe(10);
-    expect(analyze(agent, { previousOutputLength: 0 }).analysis.confidence_score).toBe(0);
-    expect(analyze(agent, { previousOutputLength: Number.NaN }).analysis.confidence_score).toBe(0);
-    expect(analyze(agent).analysis.confidence_score).toBe(0);
   });
 
   it.each([

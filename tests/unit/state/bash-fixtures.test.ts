@@ -47,7 +47,8 @@ function readAll(paths: RalphPaths, options: StateReadOptions) {
     '.call_count': () => readIntegerFile(paths.callCount, options),
     '.token_count': () => readIntegerFile(paths.tokenCount, options),
     '.last_reset': () => readIntegerFile(paths.lastReset, options),
-    '.loop_start_sha': () => readTrimmedText(paths.loopStartSha),
+    // The Bash tool's HEAD at the start of a call; ralph measures progress by content instead.
+    '.loop_start_sha': () => readTrimmedText(join(paths.ralphDir, '.loop_start_sha')),
     'logs/metrics.jsonl': () => loadMetrics(paths),
   };
   const textFiles = /^(PROMPT\.md|AGENT\.md|fix_plan\.md|live\.log|logs\/(ralph|claude_output_[\d_-]+)\.log)$/;
@@ -148,7 +149,7 @@ describe('Bash-written values', () => {
     ]);
     expect(loadStatus(paths, options).value).toMatchObject({ status: 'halted', last_action: 'circuit_breaker_open' });
     expect(loadMetrics(paths).entries.at(-1)).toMatchObject({ loop: 3, success: false });
-    expect(readTrimmedText(paths.loopStartSha)).toBe('5309b4da3b5b8497c806ec7b4768c234c8c1020f');
+    expect(readTrimmedText(join(paths.ralphDir, '.loop_start_sha'))).toBe('5309b4da3b5b8497c806ec7b4768c234c8c1020f');
   });
 
   it('midrun: executing progress salvaged from invalid JSON, JSON session id, loop 2 analysis', () => {

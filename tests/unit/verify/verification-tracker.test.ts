@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExitGateResult } from '../../../lib/core/exit-gate.js';
 import type { VerificationSnapshot } from '../../../lib/core/verification.js';
+import type { VerificationSummary } from '../../../lib/session-record/schema.js';
 import {
   checkTrackedCompletion,
   initialVerificationTracker,
@@ -65,7 +66,8 @@ describe('verification tracker', () => {
   });
 
   it('continues a resumed run from its record: the count goes on, the result is re-checked before completion', () => {
-    const state = trackerFromSummary({
+    // The run record's own summary type: what the record stores is what the tracker reads.
+    const summary: VerificationSummary = {
       loop: 2,
       at: '2026-11-30T03:10:00.000Z',
       status: 'failed',
@@ -78,7 +80,8 @@ describe('verification tracker', () => {
       commands: [{ command: 'npm test', role: 'test', status: 'failed' }],
       signature: trackGateResult(initialVerificationTracker(), 1, failing, 3).state.sameFailures.signature,
       same_failures_count: 2,
-    });
+    };
+    const state = trackerFromSummary(summary);
     expect(isFresh(state)).toBe(false);
     expect(checkTrackedCompletion(state, completed, true)).toEqual({ kind: 'verify' });
     expect(trackGateResult(state, 3, failing, 3)).toMatchObject({ tripped: true, reason: 'Same failing tests in 3 consecutive loops: sum.spec.ts > sum > adds two numbers' });
