@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { defaultViewConfig, type ViewConfig } from '../config/view-config.js';
 import { isPlanComplete } from '../core/fix-plan.js';
+import { longestUsageLimitWaitMs } from '../core/reset-time.js';
 import { loadBreaker, loadRateWindow, loadUsageWait } from '../loop/guard-store.js';
 import { systemClock, type Clock } from '../platform/clock.js';
 import type { Logger } from '../platform/deps.js';
@@ -57,7 +58,7 @@ export function collectStatus(
       window: rate.lastReset || null,
       next_reset: field('next_reset'),
     },
-    usage_limit_wait: (read(paths.usageLimitWait) && loadUsageWait(paths, readOnly)) ?? null,
+    usage_limit_wait: (read(paths.usageLimitWait) && loadUsageWait(paths, readOnly, longestUsageLimitWaitMs(view.usageWait))) ?? null,
     budgets: {
       max_loops: field('max_loops'),
       max_cost_usd: field('max_cost_usd'),

@@ -15,7 +15,6 @@ import {
 import { checkBreakerState, checkRateWindow, usageWaitProblem, type RangeProblem } from '../core/guard-ranges.js';
 import { initialSpendState, type SpendState } from '../core/spend.js';
 import type { RateWindowState } from '../core/rate-window.js';
-import { longestUsageLimitWaitMs } from '../core/reset-time.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';
 import { readIntegerFile, readTrimmedText, writeIntegerFile } from '../state/integer-file.js';
 import type { RalphPaths } from '../state/paths.js';
@@ -92,7 +91,7 @@ export type UsageWaitFile = z.infer<typeof usageWaitSchema>;
 export function loadUsageWait(
   paths: RalphPaths,
   options: StateReadOptions,
-  maxWaitMs: number = longestUsageLimitWaitMs(),
+  maxWaitMs: number,
 ): UsageWaitFile | undefined {
   const wait = readStateFile(paths.usageLimitWait, usageWaitSchema.nullable(), null, options).value;
   if (!wait) return undefined;

@@ -4,6 +4,7 @@
 // on, wait, or stop with an exit code that says why.
 
 import { rmSync } from 'node:fs';
+import { usageLimitWaitSettings } from '../config/usage-limit-settings.js';
 import { formatHaltBox } from '../core/breaker-messages.js';
 import { backoffDelayMs } from '../core/agent-failure.js';
 import { cooldownEndsAt, shouldHalt } from '../core/circuit-breaker.js';
@@ -133,7 +134,7 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
     return stop(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', `Circuit breaker is OPEN: ${breaker.state.reason}`);
   }
 
-  const usageWait = loadUsageWait(paths, rt.state, longestUsageLimitWaitMs(usageWaitSettings(config)));
+  const usageWait = loadUsageWait(paths, rt.state, longestUsageLimitWaitMs(usageLimitWaitSettings(config)));
   if (usageWait) {
     if (usageWait.resume_at_ms > now()) {
       const done = await waitWithCountdown(rt, usageWait.resume_at_ms, 'usage', `Usage limit: ${usageWait.reason}`);
@@ -271,7 +272,7 @@ async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise
 async function handleUsageLimit(rt: LoopRuntime, resetAt: number | undefined, message: string, source: string): Promise<StepResult> {
   const { deps, paths, config } = rt;
   const now = deps.clock.now();
-  const wait = computeUsageLimitWait({ resetAt: resetAt ?? null, now, ...usageWaitSettings(config) });
+  const wait = computeUsageLimitWait({ resetAt: resetAt ?? null, now, ...usageLimitWaitSettings(config) });
   deps.logger.warn(`🚫 Claude usage limit reached: ${message}`);
   saveUsageWait(paths, {
     resume_at: formatIsoTimestamp(wait.resumeAt),
@@ -346,9 +347,4 @@ function writeStatus(rt: LoopRuntime, lastAction: string, status: string, exitRe
     spend: rt.run.spend,
     usageLimitResetsAt,
   });
-}
-
-/** The margin and fallback the usage-limit wait is computed with, and its stored form checked against. */
-function usageWaitSettings(config: LoopRuntime['config']): { marginMs: number; fallbackMs: number } {
-  return { marginMs: config.USAGE_LIMIT_MARGIN_SECONDS * 1000, fallbackMs: config.USAGE_LIMIT_WAIT_MINUTES * 60_000 };
 }
