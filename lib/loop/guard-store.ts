@@ -48,7 +48,7 @@ export function saveRateWindow(paths: RalphPaths, window: RateWindowState, previ
 /** The breaker, range-checked; a repaired state is saved unless the reader is read-only. */
 export function loadBreaker(paths: RalphPaths, options: StateReadOptions): BreakerState {
   const { value } = loadCircuitBreaker(paths, options);
-  const checked = checkBreakerState({ ...value, current_loop: value.current_loop ?? 0 } as BreakerState, options.clock.now());
+  const checked = checkBreakerState(value, options.clock.now());
   if (checked.problems.length === 0) return checked.value;
   warnRange(paths.circuitBreakerState, describeProblems(checked.problems), options);
   if (options.quarantine !== false) saveBreaker(paths, { state: checked.value }, options);

@@ -20,7 +20,7 @@ import { readProcessStartTime } from '../platform/process-group.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { agentOutputLogName, agentStderrLogName, movedControlFiles } from '../state/paths.js';
 import { readPlanFile } from '../state/plan-file.js';
-import type { MetricsLine, ResponseAnalysisFile } from '../state/schemas.js';
+import type { MetricsLine } from '../state/schemas.js';
 import { verificationContextSection } from '../verify/verification-tracker.js';
 import { saveExitSignals, saveResponseAnalysis } from '../state/store.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
@@ -205,7 +205,7 @@ function recordOutcome(
       now: new Date(now),
     }), deps.redact);
     rt.lastAnalysis = analysis;
-    saveResponseAnalysis(paths, analysis as unknown as ResponseAnalysisFile);
+    saveResponseAnalysis(paths, analysis);
     // Read from memory, never back from .exit_signals: the agent can write that file.
     rt.exitSignals = updateExitSignals(rt.exitSignals, analysis, loop);
     saveExitSignals(paths, { ...rt.exitSignals });
