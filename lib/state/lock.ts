@@ -214,6 +214,11 @@ function createWithExclusiveOpen(path: string, content: string): boolean {
   return true;
 }
 
+/** The lock as its holder wrote it, or undefined when there is none or it is unreadable. */
+export function readProjectLock(path: string): LockState | undefined {
+  return parseLock(readLockText(path) ?? '');
+}
+
 function readLockText(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8');
