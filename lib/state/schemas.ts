@@ -288,3 +288,35 @@ export const metricsLineSchema = z.looseObject({
   files_changed: optionalNumberField(),
 });
 export type MetricsLine = z.infer<typeof metricsLineSchema>;
+
+// .usage_limit_wait (ours) — a pending wait for the agent's usage limit; survives a restart.
+export const usageWaitFileSchema = z.looseObject({
+  resume_at: z.string(),
+  resume_at_ms: z.number(),
+  reason: z.string().default(''),
+  source: z.string().default('fallback'),
+  detected_at: z.string().default(''),
+});
+export type UsageWaitFile = z.infer<typeof usageWaitFileSchema>;
+
+// .run_state (ours) — the spend of one run (core/spend.ts's SpendState), kept across restarts
+// while that run goes on. The inner objects are exact so the type is SpendState itself.
+export const runStateFileSchema = z.looseObject({
+  /** The session record's run id; absent in a dry run and in files written before spend belonged to the run. */
+  run_id: z.string().optional(),
+  started_at_ms: z.number(),
+  /** Time ralph has spent on this run, up to the last save (the run-time budget counts this). */
+  active_ms: z.number().nonnegative().default(0),
+  spend: z.object({
+    run: z.object({
+      tokens: z.object({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheCreation: z.number() }),
+      costUsd: z.number().nonnegative(),
+      loops: z.number().int().nonnegative(),
+      unknownCostLoops: z.number().int().nonnegative().default(0),
+      inFlight: z.boolean().default(false),
+    }),
+    hour: z.object({ key: z.string(), tokens: z.number(), costUsd: z.number() }),
+    lastCumulativeBySession: z.record(z.string(), z.number()),
+  }),
+});
+export type RunStateFile = z.infer<typeof runStateFileSchema>;
