@@ -14,7 +14,7 @@ import {
 } from '../core/circuit-breaker.js';
 import { checkBreakerState, checkRateWindow, usageWaitProblem, type RangeProblem } from '../core/guard-ranges.js';
 import { initialSpendState, type SpendState } from '../core/spend.js';
-import type { RateWindowState } from '../core/rate-window.js';
+import { initialRateWindow, type RateWindowState } from '../core/rate-window.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';
 import { readIntegerFile, readTrimmedText, writeIntegerFile } from '../state/integer-file.js';
 import type { RalphPaths } from '../state/paths.js';
@@ -22,6 +22,7 @@ import { readStateFile, type StateReadOptions, type StateReadResult } from '../s
 import { runStateFileSchema, usageWaitFileSchema, type RunStateFile, type UsageWaitFile } from '../state/schemas.js';
 import { appendCircuitBreakerHistory, loadCircuitBreaker, saveCircuitBreaker } from '../state/store.js';
 import { basename } from 'node:path';
+import { HeldState } from './held-state.js';
 
 /** The hourly window from the Bash tool's three files, range-checked (the loop writes the fix back). */
 export function loadRateWindow(paths: RalphPaths, options: StateReadOptions): RateWindowState {
@@ -36,6 +37,11 @@ export function loadRateWindow(paths: RalphPaths, options: StateReadOptions): Ra
   const files = { calls: paths.callCount, tokens: paths.tokenCount, lastReset: paths.lastReset };
   for (const { field, problem } of checked.problems) warnRange(files[field], problem, options);
   return checked.value;
+}
+
+/** The window held for the run (a fresh one when no file names an hour), written through to its files. */
+export function holdRateWindow(paths: RalphPaths, loaded: RateWindowState, now: number): HeldState<RateWindowState> {
+  return new HeldState(loaded.lastReset ? loaded : initialRateWindow(now), (next, previous) => saveRateWindow(paths, next, previous));
 }
 
 /** Writes the Bash tool's three files, each only when its value changed (or `previous` is unknown). */

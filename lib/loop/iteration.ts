@@ -27,7 +27,7 @@ import { formatIsoTimestamp } from '../state/timestamps.js';
 import { acceptReportedSessionId, loadResumableSession, resetSession, saveAgentSession, type SessionResetReason } from './agent-session.js';
 import { breakerThresholds, reportBreakerTransition } from './breaker.js';
 import { escapedOutputWarning } from './escaped-output.js';
-import { saveBreaker, saveRateWindow } from './guard-store.js';
+import { saveBreaker } from './guard-store.js';
 import { saveRunSpend } from './run-spend.js';
 import type { LoopEventMap } from './events.js';
 import { contentAtLoopStart, measureLoopProgress, type LoopProgress } from './loop-progress.js';
@@ -54,7 +54,7 @@ export interface IterationResult {
 
 export async function runIteration(rt: LoopRuntime, loop: number): Promise<IterationResult> {
   const { deps, paths, config } = rt;
-  deps.logger.info(`Executing Claude Code (Call ${rt.rate.calls}/${config.MAX_CALLS_PER_HOUR})`);
+  deps.logger.info(`Executing Claude Code (Call ${rt.rate.value.calls}/${config.MAX_CALLS_PER_HOUR})`);
 
   const before = await contentAtLoopStart(rt);
   // Atomic like every state write: a crash or a full disk must not leave it empty or torn.
@@ -223,9 +223,7 @@ function recordOutcome(
   if (failure.kind === 'prompt_too_long') resetAgentSession(rt, 'prompt_too_long', loop);
 
   const tokens = s.usage.input + s.usage.output;
-  const before = rt.rate;
-  rt.rate = addTokens(rt.rate, tokens);
-  saveRateWindow(paths, rt.rate, before);
+  rt.rate.set(addTokens(rt.rate.value, tokens));
   rt.run = {
     ...rt.run,
     // An agent that could not be spawned made no call: the one counted before it is taken back.

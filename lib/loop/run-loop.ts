@@ -22,7 +22,7 @@ import { createBackup } from './backup.js';
 import { describeDryRun } from './dry-run.js';
 import { pruneAgentLogs } from './log-retention.js';
 import { evaluateGate, exitFromGate } from './exit-step.js';
-import { clearUsageWait, loadUsageWait, recoverBreaker, saveRateWindow, saveUsageWait } from './guard-store.js';
+import { clearUsageWait, loadUsageWait, recoverBreaker, saveUsageWait } from './guard-store.js';
 import { runIteration, type IterationResult } from './iteration.js';
 import { appendLoopMetrics } from './metrics-step.js';
 import { beginCallSpend } from './run-spend.js';
@@ -74,13 +74,11 @@ export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
 
     if (rt.config.ENABLE_BACKUP) await backUpWorkingTree(rt);
     // The call is counted before it is made, so a crash mid-call still counts it (#196).
-    const before = rt.rate;
-    rt.rate = countCall(rt.rate);
-    saveRateWindow(paths, rt.rate, before);
+    rt.rate.set(countCall(rt.rate.value));
     beginCallSpend(rt);
     rt.callsMade++;
     writeStatus(rt, 'executing', 'running', '');
-    rt.events.emit('iteration:started', { loop: rt.loopCount, callsThisHour: rt.rate.calls });
+    rt.events.emit('iteration:started', { loop: rt.loopCount, callsThisHour: rt.rate.value.calls });
     beginAttemptRecord(rt, rt.loopCount);
     const result = await runIteration(rt, rt.loopCount);
     pruneAgentLogs(paths.logsDir, rt.config.LOG_RETENTION);
@@ -144,17 +142,14 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
     return { kind: 'wait' };
   }
 
-  const unrolled = rt.rate;
-  rt.rate = rollWindow(rt.rate, now());
-  saveRateWindow(paths, rt.rate, unrolled === rt.rate ? rt.rate : undefined);
-  const rate = checkRateLimit(rt.rate, { maxCalls: config.MAX_CALLS_PER_HOUR, maxTokens: 0 }, now());
+  rt.rate.set(rollWindow(rt.rate.value, now()));
+  const rate = checkRateLimit(rt.rate.value, { maxCalls: config.MAX_CALLS_PER_HOUR, maxTokens: 0 }, now());
   if (!rate.ok) {
-    const what = `calls: ${rt.rate.calls}/${config.MAX_CALLS_PER_HOUR}`;
+    const what = `calls: ${rt.rate.value.calls}/${config.MAX_CALLS_PER_HOUR}`;
     deps.logger.warn(`Rate limit reached (${what}). Waiting for reset...`);
     const done = await waitWithCountdown(rt, rate.resetAt, 'rate', `Rate limit (${what})`);
     if (!done) return interrupted(rt);
-    rt.rate = rollWindow(rt.rate, now());
-    saveRateWindow(paths, rt.rate);
+    rt.rate.set(rollWindow(rt.rate.value, now()));
     deps.logger.success('Rate limit reset! Ready for new calls.');
     return { kind: 'wait' };
   }
@@ -222,8 +217,7 @@ async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise
   if (verified.kind === 'stop') return verified;
   if (result.run.spawnError) {
     // The agent never started, so no call was made: take back the one counted before it.
-    rt.rate = { ...rt.rate, calls: Math.max(0, rt.rate.calls - 1) };
-    saveRateWindow(paths, rt.rate);
+    rt.rate.set({ ...rt.rate.value, calls: Math.max(0, rt.rate.value.calls - 1) });
     rt.callsMade--;
     return stop(EXIT.couldNotRun, 'stopped', 'agent_not_started', 'failed', `Could not start ${rt.agentCommand}: ${result.run.spawnError.message}`);
   }
@@ -339,8 +333,8 @@ function finish(rt: LoopRuntime, result: RunStop): RunStop {
 function writeStatus(rt: LoopRuntime, lastAction: string, status: string, exitReason: string, usageLimitResetsAt?: number): void {
   rt.status.write({
     loopCount: rt.loopCount,
-    callsThisHour: rt.rate.calls,
-    tokensThisHour: rt.rate.tokens,
+    callsThisHour: rt.rate.value.calls,
+    tokensThisHour: rt.rate.value.tokens,
     lastAction,
     status,
     exitReason,
