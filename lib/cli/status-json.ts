@@ -1,21 +1,33 @@
 // `ralph --status --json`: the whole machine-readable state in one object. Read-only: nothing
-// here repairs, sets aside or rewrites a state file; guard values go through the loop's
-// range-checked readers, and what they reject is listed under `warnings`. Loaded only for
+// here repairs, sets aside or rewrites a state file. Every file is read through the loop's own
+// readers (lib/state, and the range-checked guard readers) with the project's effective config,
+// and what they reject is listed under `warnings`. Loaded only for
 // --json, so plain `ralph --status` stays a cold start without zod.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { defaultViewConfig, type ViewConfig } from '../config/view-config.js';
 import { isPlanComplete } from '../core/fix-plan.js';
-import { loadBreaker, loadRateWindow, loadUsageWait } from '../loop/guard-store.js';
+import { longestUsageLimitWaitMs } from '../core/reset-time.js';
+import { loadBreaker, loadRateWindow, loadRunState, loadUsageWait } from '../loop/guard-store.js';
 import { systemClock, type Clock } from '../platform/clock.js';
 import type { Logger } from '../platform/deps.js';
-import { parseLenientJson } from '../state/lenient-json.js';
+import { readClaudeSessionId } from '../state/claude-session-id.js';
+import { readProjectLock } from '../state/lock.js';
 import { readRunSummaryForStatus } from '../session-record/status-summary.js';
 import { loadLifecycleState } from '../state/lifecycle-state.js';
 import { readPlanFile } from '../state/plan-file.js';
 import { isProcessAlive } from '../state/process-alive.js';
-import type { StateReadOptions } from '../state/state-file.js';
+import type { StatusFile } from '../state/schemas.js';
+import type { StateReadOptions, StateReadResult } from '../state/state-file.js';
+import {
+  loadCircuitBreaker,
+  loadExitSignals,
+  loadProgress,
+  loadRalphSession,
+  loadResponseAnalysis,
+  loadStatus,
+} from '../state/store.js';
 
 /**
  * Everything a script may want to know: status, breaker, rate window, usage-limit wait, sessions,
@@ -28,28 +40,28 @@ export function collectStatus(
   clock: Clock = systemClock,
 ): Record<string, unknown> {
   const { paths } = view;
-  // The Bash tool hand-builds status.json and progress.json (unescaped strings): salvage fields.
-  const read = (path: string) => (existsSync(path) ? parseLenientJson(readText(path) ?? '') ?? null : null);
   const warnings: string[] = [];
   const logger = warningCollector(warnings);
   const readOnly: StateReadOptions = { logger, clock, quarantine: false };
+  // The loop's own readers (lenient for the Bash tool's hand-built files); null: no usable file.
+  const present = <T>(result: StateReadResult<T>): T | null => (result.status === 'ok' || result.status === 'recovered' ? result.value : null);
   const rate = loadRateWindow(paths, readOnly);
-  const status = read(paths.status) as Record<string, unknown> | null;
-  const run = read(paths.runState) as {
-    run_id?: string;
-    active_ms?: number;
-    spend?: { run?: { costUsd?: number; loops?: number; unknownCostLoops?: number; tokens?: Record<string, number> } };
-  } | null;
-  const field = (name: string) => status?.[name] ?? null;
+  const status = present(loadStatus(paths, readOnly));
+  const run = loadRunState(paths, readOnly).value ?? null;
+  const breaker = present(loadCircuitBreaker(paths, readOnly));
+  const lock = readProjectLock(paths.lock);
+  const claudeSession = readClaudeSessionId(paths.claudeSessionId, readOnly);
+  const field = <K extends keyof StatusFile>(name: K) => status?.[name] ?? null;
   return {
     status: field('status'),
     exit_reason: field('exit_reason'),
     last_action: field('last_action'),
     loop_count: field('loop_count'),
-    running: readLock(paths.lock),
+    running: lock ? { pid: lock.pid, alive: isProcessAlive(lock.pid), started_at: lock.startedAt || null } : null,
     status_file: status,
-    progress: read(paths.progress),
-    circuit_breaker: read(paths.circuitBreakerState) ? loadBreaker(paths, readOnly) : null,
+    progress: present(loadProgress(paths, readOnly)),
+    // Range-checked as the loop checks it (the repair is not saved: read-only).
+    circuit_breaker: breaker ? loadBreaker(paths, readOnly) : null,
     rate_window: {
       calls_this_hour: existsSync(paths.callCount) ? rate.calls : null,
       max_calls_per_hour: field('max_calls_per_hour'),
@@ -58,23 +70,23 @@ export function collectStatus(
       window: rate.lastReset || null,
       next_reset: field('next_reset'),
     },
-    usage_limit_wait: (read(paths.usageLimitWait) && loadUsageWait(paths, readOnly)) ?? null,
+    usage_limit_wait: loadUsageWait(paths, readOnly, longestUsageLimitWaitMs(view.usageWait)) ?? null,
     budgets: {
       max_loops: field('max_loops'),
       max_cost_usd: field('max_cost_usd'),
       max_tokens_per_hour: field('max_tokens_per_hour'),
-      run_cost_usd: run?.spend?.run?.costUsd ?? field('run_cost_usd'),
+      run_cost_usd: run?.spend.run.costUsd ?? field('run_cost_usd'),
       run_tokens: field('run_tokens'),
-      run_loops: run?.spend?.run?.loops ?? field('run_loops'),
-      run_unknown_cost_calls: run?.spend?.run?.unknownCostLoops ?? field('run_unknown_cost_calls'),
-      run_minutes: typeof run?.active_ms === 'number' ? Math.floor(run.active_ms / 60_000) : null,
+      run_loops: run?.spend.run.loops ?? field('run_loops'),
+      run_unknown_cost_calls: run?.spend.run.unknownCostLoops ?? field('run_unknown_cost_calls'),
+      run_minutes: run ? Math.floor(run.active_ms / 60_000) : null,
       run_id: run?.run_id ?? null,
     },
-    exit_signals: read(paths.exitSignals),
-    last_analysis: read(paths.responseAnalysis),
+    exit_signals: present(loadExitSignals(paths, readOnly)),
+    last_analysis: present(loadResponseAnalysis(paths, readOnly)),
     plan: readPlan(paths.projectDir, paths.fixPlan, view),
-    session: read(paths.ralphSession),
-    claude_session: readClaudeSession(paths.claudeSessionId),
+    session: present(loadRalphSession(paths, readOnly)),
+    claude_session: claudeSession ? { session_id: claudeSession.sessionId, timestamp: claudeSession.timestamp ?? null } : null,
     run,
     // The iteration session record (.ralph/sessions/): status, attempts, last verification, gap.
     session_record: readRunSummaryForStatus(paths),
@@ -111,35 +123,4 @@ function readPlan(projectDir: string, file: string, view: ViewConfig): Record<st
 function warningCollector(warnings: string[]): Logger {
   const ignore = () => {};
   return { log: (level, message) => void (level === 'WARN' && warnings.push(message)), info: ignore, warn: (message) => void warnings.push(message), error: ignore, success: ignore, debug: ignore };
-}
-
-function readText(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-/** `.claude_session_id`: JSON `{session_id, timestamp}`, or the Bash tool's older plain id. */
-function readClaudeSession(path: string): Record<string, unknown> | null {
-  const text = readText(path)?.trim();
-  if (!text) return null;
-  const parsed = tryParse(text);
-  if (parsed && typeof parsed === 'object') return parsed as Record<string, unknown>;
-  return /^[A-Za-z0-9_-]+$/.test(text) ? { session_id: text, timestamp: null } : null;
-}
-
-function readLock(path: string): { pid: number; alive: boolean; started_at: unknown } | null {
-  const lock = tryParse(readText(path) ?? '') as { pid?: unknown; startedAt?: unknown } | undefined;
-  if (!lock || typeof lock.pid !== 'number') return null;
-  return { pid: lock.pid, alive: isProcessAlive(lock.pid), started_at: lock.startedAt ?? null };
-}
-
-function tryParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -1,17 +1,21 @@
 // The effective settings a read-only view (ralph-monitor, `ralph --status`) needs to read the
 // project the way its loop does: the control-file paths (FIX_PLAN_FILE, AGENT_FILE,
-// PROMPT_FILE) and OPTIONAL_SECTIONS, from the same layers as the loop (env > .ralphrc >
+// PROMPT_FILE), OPTIONAL_SECTIONS and the usage-limit wait settings, from the same layers as the loop (env > .ralphrc >
 // ~/.ralphrc > default). A view must still show something when .ralphrc is broken, so a
 // problem becomes a warning and the defaults are used.
 
+import type { UsageLimitWaitSettings } from '../core/reset-time.js';
 import { isRalphError } from '../errors.js';
 import { projectPaths, ralphPaths, type RalphPaths } from '../state/paths.js';
 import { loadConfig } from './load-config.js';
-import { defaultConfig } from './schema.js';
+import { defaultConfig, type RalphConfig } from './schema.js';
+import { usageLimitWaitSettings } from './usage-limit-settings.js';
 
 export interface ViewConfig {
   paths: RalphPaths;
   optionalSections: string[];
+  /** USAGE_LIMIT_MARGIN_SECONDS / USAGE_LIMIT_WAIT_MINUTES: a stored wait is checked as the loop checks it. */
+  usageWait: UsageLimitWaitSettings;
   /** What could not be used, e.g. a .ralphrc error; shown by the view. */
   warnings: string[];
 }
@@ -27,15 +31,19 @@ export function loadViewConfig(options: LoadViewConfigOptions): ViewConfig {
   const warnings: string[] = [];
   try {
     config = loadConfig({ ...options, flags: {} }).config;
-    return { paths: projectPaths(options.projectDir, config), optionalSections: config.OPTIONAL_SECTIONS, warnings };
+    return { paths: projectPaths(options.projectDir, config), ...settingsOf(config), warnings };
   } catch (error) {
     if (!isRalphError(error)) throw error;
     warnings.push(`${error.message}; showing the plan with default settings (run ralph --config)`);
-    return { paths: ralphPaths(options.projectDir), optionalSections: config.OPTIONAL_SECTIONS, warnings };
+    return { paths: ralphPaths(options.projectDir), ...settingsOf(config), warnings };
   }
 }
 
 /** The defaults, for callers that have no configuration (tests, the bench). */
 export function defaultViewConfig(projectDir: string): ViewConfig {
-  return { paths: ralphPaths(projectDir), optionalSections: defaultConfig().OPTIONAL_SECTIONS, warnings: [] };
+  return { paths: ralphPaths(projectDir), ...settingsOf(defaultConfig()), warnings: [] };
+}
+
+function settingsOf(config: RalphConfig): Pick<ViewConfig, 'optionalSections' | 'usageWait'> {
+  return { optionalSections: config.OPTIONAL_SECTIONS, usageWait: usageLimitWaitSettings(config) };
 }

@@ -11,31 +11,15 @@
 // CB_OUTPUT_DECLINE_THRESHOLD is accepted and ignored, like in Bash (where it was declared but
 // never read): the length of an agent's reply says nothing about progress.
 
-import type { ContentMemoryState } from './progress-evidence.js';
+import type { BreakerStateName, CircuitBreakerFile } from '../state/schemas.js';
 
-export type BreakerStateName = 'CLOSED' | 'HALF_OPEN' | 'OPEN';
+export type { BreakerStateName };
 
-export interface BreakerState {
-  state: BreakerStateName;
-  /** ISO timestamp of the last update (Bash rewrites it on every recorded loop). */
-  last_change: string;
-  consecutive_no_progress: number;
-  consecutive_same_error: number;
-  consecutive_permission_denials: number;
-  last_progress_loop: number;
-  total_opens: number;
-  reason: string;
-  /** Bash's auto-reset variant omits it: loaders should default it to 0. */
-  current_loop: number;
-  /** Set on entering OPEN; the cooldown counts from here. */
-  opened_at?: string;
-  /** Ours: the error signature of the last recorded loop (null: no error). */
-  last_error_signature?: string | null;
-  /** Ours: questions already held the count once since the last progress. */
-  question_hold_used?: boolean;
-  /** Ours: the content ids seen in this run (progress-evidence.ts), kept here so a resumed run keeps them. */
-  seen_content?: ContentMemoryState;
-}
+/**
+ * The `.circuit_breaker_state` file's own type (lib/state/schemas.ts): the breaker in memory is
+ * what is saved and read back, with no second shape.
+ */
+export type BreakerState = CircuitBreakerFile;
 
 export interface BreakerThresholds {
   /** CB_NO_PROGRESS_THRESHOLD */

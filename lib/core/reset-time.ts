@@ -8,13 +8,20 @@ export interface ParseResetTimeOptions {
   defaultTimeZone?: string;
 }
 
-export interface UsageLimitWaitOptions {
+/**
+ * USAGE_LIMIT_MARGIN_SECONDS and USAGE_LIMIT_WAIT_MINUTES in milliseconds. Always passed in:
+ * their defaults live in the config schema only, so the loop and every view agree.
+ */
+export interface UsageLimitWaitSettings {
+  /** Added to a stated reset time (the CLI truncates it to the minute). */
+  marginMs: number;
+  /** Used when no time was stated or the stated one is not believable. */
+  fallbackMs: number;
+}
+
+export interface UsageLimitWaitOptions extends UsageLimitWaitSettings {
   resetAt: number | null | undefined;
   now: number;
-  /** Added to a stated reset time (the CLI truncates it to the minute). */
-  marginMs?: number;
-  /** Used when no time was stated or the stated one is not believable. */
-  fallbackMs?: number;
 }
 
 export interface UsageLimitWaitResult {
@@ -23,8 +30,6 @@ export interface UsageLimitWaitResult {
   source: 'stated' | 'fallback';
 }
 
-export const DEFAULT_USAGE_LIMIT_MARGIN_MS = 2 * 60_000;
-export const DEFAULT_USAGE_LIMIT_FALLBACK_MS = 60 * 60_000;
 /** A stated reset further away than this is treated as garbage (weekly limits are ≤ 7 days). */
 export const MAX_STATED_WAIT_MS = 8 * 24 * 60 * 60_000;
 /**
@@ -71,9 +76,7 @@ export function parseResetTime(
 
 /** When to try again after a usage limit: the stated time plus a margin, never in the past. */
 export function computeUsageLimitWait(options: UsageLimitWaitOptions): UsageLimitWaitResult {
-  const { resetAt, now } = options;
-  const marginMs = options.marginMs ?? DEFAULT_USAGE_LIMIT_MARGIN_MS;
-  const fallbackMs = options.fallbackMs ?? DEFAULT_USAGE_LIMIT_FALLBACK_MS;
+  const { resetAt, now, marginMs, fallbackMs } = options;
   const stated = resetAt === null || resetAt === undefined || !Number.isFinite(resetAt) ? null : resetAt;
   if (stated === null || stated - now > MAX_STATED_WAIT_MS) {
     return { resumeAt: now + fallbackMs, waitMs: fallbackMs, source: 'fallback' };
@@ -88,9 +91,7 @@ export function computeUsageLimitWait(options: UsageLimitWaitOptions): UsageLimi
  * believable maximum plus the margin, or the fallback. A stored wait that ends later was not
  * chosen by ralph.
  */
-export function longestUsageLimitWaitMs(options: Pick<UsageLimitWaitOptions, 'marginMs' | 'fallbackMs'> = {}): number {
-  const marginMs = options.marginMs ?? DEFAULT_USAGE_LIMIT_MARGIN_MS;
-  const fallbackMs = options.fallbackMs ?? DEFAULT_USAGE_LIMIT_FALLBACK_MS;
+export function longestUsageLimitWaitMs({ marginMs, fallbackMs }: UsageLimitWaitSettings): number {
   return Math.max(MAX_STATED_WAIT_MS + marginMs, fallbackMs);
 }
 

@@ -12,6 +12,7 @@ import { summarizePermissionDenials } from './permission-denials.js';
 import { detectQuestions } from './question-detection.js';
 import { describeClaimDisagreement } from './progress-evidence.js';
 import { parseRalphStatus, resolveExitSignal, stripRalphStatusBlocks, type RalphStatus } from './ralph-status.js';
+import type { RalphStatusRecord, ResponseAnalysisFields, ResponseAnalysisFile } from '../state/schemas.js';
 
 export { detectErrors, errorSignature } from './error-detection.js';
 export { detectQuestions } from './question-detection.js';
@@ -31,57 +32,12 @@ export interface AnalyzeResponseOptions {
   now: Date;
 }
 
-/** The RALPH_STATUS block as stored in `.response_analysis` (ours; absent fields are null). */
-export interface RalphStatusRecord {
-  status: string | null;
-  tasks_completed_this_loop: number | null;
-  files_modified: number | null;
-  tests_status: string | null;
-  work_type: string | null;
-  exit_signal: boolean | null;
-  recommendation: string | null;
-}
-
-export interface ResponseAnalysisFields {
-  has_completion_signal: boolean;
-  is_test_only: boolean;
-  is_stuck: boolean;
-  has_progress: boolean;
-  files_modified: number;
-  confidence_score: number;
-  exit_signal: boolean;
-  work_summary: string;
-  output_length: number;
-  has_permission_denials: boolean;
-  permission_denial_count: number;
-  denied_commands: string[];
-  has_compound_command_limitation: boolean;
-  compound_command_count: number;
-  asking_questions: boolean;
-  question_count: number;
-  // Ours, beyond the Bash shape:
-  /** The CLI reported is_error: the run failed whatever its exit code; no claim counts. */
-  is_error: boolean;
-  error_count: number;
-  /** errorSignature() of the result text ('' when no error line). */
-  error_signature: string;
-  ralph_status: RalphStatusRecord | null;
-  tests_status: string | null;
-  work_type: string | null;
-  tasks_completed: number | null;
-  /** FILES_MODIFIED as the agent reported it (RALPH_STATUS, else the result's metadata); null: not reported. */
-  files_modified_claimed: number | null;
-  /** How the agent's report and ralph's measurement disagree, or null. */
-  claim_disagreement: string | null;
-}
-
-export interface ResponseAnalysis {
-  loop_number: number;
-  timestamp: string;
-  output_file: string;
-  output_format: 'json' | 'text';
-  analysis: ResponseAnalysisFields;
-}
+/**
+ * The analysis is the `.response_analysis` file's own type (lib/state/schemas.ts): what is
+ * produced here is saved, read back and shown without a conversion.
+ */
+export type ResponseAnalysis = ResponseAnalysisFile;
+export type { RalphStatusRecord, ResponseAnalysisFields };
 
 /** work_summary is the whole result text in JSON mode; keep the state file bounded. */
 const MAX_WORK_SUMMARY = 16_000;

@@ -51,7 +51,7 @@ export function exitFromGate(rt: LoopRuntime, gate: Extract<ExitGateResult, { ki
   }
   if (gate.reason === 'completion_conflict') {
     const items = gate.conflict?.openItems ?? [];
-    deps.logger.error(`Claude claimed completion ${gate.conflict?.count ?? 3} loops in a row, but fix_plan.md still has ${items.length} open item(s)`);
+    deps.logger.error(`Claude claimed completion ${gate.conflict?.count ?? config.COMPLETION_CONFLICT_LIMIT} loops in a row, but fix_plan.md still has ${items.length} open item(s)`);
     for (const item of items.slice(0, 10)) deps.stderr.write(`  - [ ] ${item}\n`);
     resetSession(paths, 'completion_conflict', rt.loopCount, rt.state, RUN_ENDS);
     return stopRun(EXIT.halted, 'halted', 'completion_conflict', 'completion_conflict',

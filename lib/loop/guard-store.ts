@@ -14,15 +14,15 @@ import {
 } from '../core/circuit-breaker.js';
 import { checkBreakerState, checkRateWindow, usageWaitProblem, type RangeProblem } from '../core/guard-ranges.js';
 import { initialSpendState, type SpendState } from '../core/spend.js';
-import type { RateWindowState } from '../core/rate-window.js';
-import { longestUsageLimitWaitMs } from '../core/reset-time.js';
+import { initialRateWindow, type RateWindowState } from '../core/rate-window.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';
 import { readIntegerFile, readTrimmedText, writeIntegerFile } from '../state/integer-file.js';
 import type { RalphPaths } from '../state/paths.js';
 import { readStateFile, type StateReadOptions, type StateReadResult } from '../state/state-file.js';
+import { runStateFileSchema, usageWaitFileSchema, type RunStateFile, type UsageWaitFile } from '../state/schemas.js';
 import { appendCircuitBreakerHistory, loadCircuitBreaker, saveCircuitBreaker } from '../state/store.js';
 import { basename } from 'node:path';
-import { z } from 'zod';
+import { HeldState } from './held-state.js';
 
 /** The hourly window from the Bash tool's three files, range-checked (the loop writes the fix back). */
 export function loadRateWindow(paths: RalphPaths, options: StateReadOptions): RateWindowState {
@@ -39,6 +39,11 @@ export function loadRateWindow(paths: RalphPaths, options: StateReadOptions): Ra
   return checked.value;
 }
 
+/** The window held for the run (a fresh one when no file names an hour), written through to its files. */
+export function holdRateWindow(paths: RalphPaths, loaded: RateWindowState, now: number): HeldState<RateWindowState> {
+  return new HeldState(loaded.lastReset ? loaded : initialRateWindow(now), (next, previous) => saveRateWindow(paths, next, previous));
+}
+
 /** Writes the Bash tool's three files, each only when its value changed (or `previous` is unknown). */
 export function saveRateWindow(paths: RalphPaths, window: RateWindowState, previous?: RateWindowState): void {
   if (previous?.calls !== window.calls) writeIntegerFile(paths.callCount, window.calls);
@@ -49,7 +54,7 @@ export function saveRateWindow(paths: RalphPaths, window: RateWindowState, previ
 /** The breaker, range-checked; a repaired state is saved unless the reader is read-only. */
 export function loadBreaker(paths: RalphPaths, options: StateReadOptions): BreakerState {
   const { value } = loadCircuitBreaker(paths, options);
-  const checked = checkBreakerState({ ...value, current_loop: value.current_loop ?? 0 } as BreakerState, options.clock.now());
+  const checked = checkBreakerState(value, options.clock.now());
   if (checked.problems.length === 0) return checked.value;
   warnRange(paths.circuitBreakerState, describeProblems(checked.problems), options);
   if (options.quarantine !== false) saveBreaker(paths, { state: checked.value }, options);
@@ -75,14 +80,7 @@ export function recoverBreaker(
   return result;
 }
 
-const usageWaitSchema = z.looseObject({
-  resume_at: z.string(),
-  resume_at_ms: z.number(),
-  reason: z.string().default(''),
-  source: z.string().default('fallback'),
-  detected_at: z.string().default(''),
-});
-export type UsageWaitFile = z.infer<typeof usageWaitSchema>;
+export type { UsageWaitFile };
 
 /**
  * The pending usage-limit wait. One that ends later than the longest wait ralph chooses
@@ -92,9 +90,9 @@ export type UsageWaitFile = z.infer<typeof usageWaitSchema>;
 export function loadUsageWait(
   paths: RalphPaths,
   options: StateReadOptions,
-  maxWaitMs: number = longestUsageLimitWaitMs(),
+  maxWaitMs: number,
 ): UsageWaitFile | undefined {
-  const wait = readStateFile(paths.usageLimitWait, usageWaitSchema.nullable(), null, options).value;
+  const wait = readStateFile(paths.usageLimitWait, usageWaitFileSchema.nullable(), null, options).value;
   if (!wait) return undefined;
   const problem = usageWaitProblem(wait, options.clock.now(), maxWaitMs);
   if (!problem) return wait;
@@ -111,33 +109,9 @@ export function clearUsageWait(paths: RalphPaths): void {
   rmSync(paths.usageLimitWait, { force: true });
 }
 
-const runStateSchema = z.looseObject({
-  // Absent in files written before spend belonged to the run: such a file belongs to no run.
-  run_id: z.string().optional(),
-  started_at_ms: z.number(),
-  active_ms: z.number().nonnegative().default(0),
-  spend: z.looseObject({
-    run: z.looseObject({
-      tokens: z.looseObject({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheCreation: z.number() }),
-      costUsd: z.number().nonnegative(),
-      loops: z.number().int().nonnegative(),
-      unknownCostLoops: z.number().int().nonnegative().default(0),
-      inFlight: z.boolean().default(false),
-    }),
-    hour: z.looseObject({ key: z.string(), tokens: z.number(), costUsd: z.number() }),
-    lastCumulativeBySession: z.record(z.string(), z.number()),
-  }),
-});
 
 /** `.run_state` (ours): the spend of one run, kept across restarts while that run goes on. */
-export interface RunState {
-  /** The session record's run id; undefined in a dry run (no record). */
-  run_id?: string;
-  started_at_ms: number;
-  /** Time ralph has spent on this run, up to the last save (the run-time budget counts this). */
-  active_ms: number;
-  spend: SpendState;
-}
+export type RunState = RunStateFile;
 
 export function newRunState(now: number, runId?: string): RunState {
   return { ...(runId ? { run_id: runId } : {}), started_at_ms: now, active_ms: 0, spend: initialSpendState(now) };
@@ -149,8 +123,8 @@ export function saveRunState(paths: RalphPaths, state: RunState): void {
 
 /** The run state, or why there is none: missing, or unreadable (then set aside with a warning naming it). */
 export function loadRunState(paths: RalphPaths, options: StateReadOptions): { value: RunState | undefined; status: StateReadResult<unknown>['status'] } {
-  const result = readStateFile(paths.runState, runStateSchema.nullable(), null, options);
-  return { value: (result.value as RunState | null) ?? undefined, status: result.status };
+  const result = readStateFile(paths.runState, runStateFileSchema.nullable(), null, options);
+  return { value: result.value ?? undefined, status: result.status };
 }
 
 function warnRange(path: string, problem: string, options: StateReadOptions): void {

@@ -21,14 +21,14 @@ import { readProcessStartTime } from '../platform/process-group.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { agentOutputLogName, agentStderrLogName, movedControlFiles } from '../state/paths.js';
 import { readPlanFile } from '../state/plan-file.js';
-import type { MetricsLine, ResponseAnalysisFile } from '../state/schemas.js';
+import type { MetricsLine } from '../state/schemas.js';
 import { verificationContextSection } from '../verify/verification-tracker.js';
 import { saveExitSignals, saveResponseAnalysis } from '../state/store.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import { acceptReportedSessionId, loadResumableSession, resetSession, saveAgentSession, type SessionResetReason } from './agent-session.js';
 import { breakerThresholds, reportBreakerTransition } from './breaker.js';
 import { escapedOutputWarning } from './escaped-output.js';
-import { saveBreaker, saveRateWindow } from './guard-store.js';
+import { saveBreaker } from './guard-store.js';
 import { saveRunSpend } from './run-spend.js';
 import type { LoopEventMap } from './events.js';
 import { contentAtLoopStart, measureLoopProgress, type LoopProgress } from './loop-progress.js';
@@ -55,7 +55,7 @@ export interface IterationResult {
 
 export async function runIteration(rt: LoopRuntime, loop: number): Promise<IterationResult> {
   const { deps, paths, config } = rt;
-  deps.logger.info(`Executing Claude Code (Call ${rt.rate.calls}/${config.MAX_CALLS_PER_HOUR})`);
+  deps.logger.info(`Executing Claude Code (Call ${rt.rate.value.calls}/${config.MAX_CALLS_PER_HOUR})`);
 
   const before = await contentAtLoopStart(rt);
 
@@ -204,7 +204,7 @@ function recordOutcome(
       now: new Date(now),
     }), deps.redact);
     rt.lastAnalysis = analysis;
-    saveResponseAnalysis(paths, analysis as unknown as ResponseAnalysisFile);
+    saveResponseAnalysis(paths, analysis);
     // Read from memory, never back from .exit_signals: the agent can write that file.
     rt.exitSignals = updateExitSignals(rt.exitSignals, analysis, loop);
     saveExitSignals(paths, { ...rt.exitSignals });
@@ -222,9 +222,7 @@ function recordOutcome(
   if (failure.kind === 'prompt_too_long') resetAgentSession(rt, 'prompt_too_long', loop);
 
   const tokens = s.usage.input + s.usage.output;
-  const before = rt.rate;
-  rt.rate = addTokens(rt.rate, tokens);
-  saveRateWindow(paths, rt.rate, before);
+  rt.rate.set(addTokens(rt.rate.value, tokens));
   rt.run = {
     ...rt.run,
     // An agent that could not be spawned made no call: the one counted before it is taken back.

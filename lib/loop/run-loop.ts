@@ -4,6 +4,7 @@
 // on, wait, or stop with an exit code that says why.
 
 import { rmSync } from 'node:fs';
+import { usageLimitWaitSettings } from '../config/usage-limit-settings.js';
 import { formatHaltBox } from '../core/breaker-messages.js';
 import { backoffDelayMs } from '../core/agent-failure.js';
 import { cooldownEndsAt, shouldHalt } from '../core/circuit-breaker.js';
@@ -22,7 +23,7 @@ import { describeDryRun } from './dry-run.js';
 import { pruneAgentLogs } from './log-retention.js';
 import { evaluateGate, exitFromGate } from './exit-step.js';
 import { postProgressIfDue } from './github-lifecycle.js';
-import { clearUsageWait, loadUsageWait, recoverBreaker, saveRateWindow, saveUsageWait } from './guard-store.js';
+import { clearUsageWait, loadUsageWait, recoverBreaker, saveUsageWait } from './guard-store.js';
 import { runIteration, type IterationResult } from './iteration.js';
 import { appendLoopMetrics } from './metrics-step.js';
 import { beginCallSpend } from './run-spend.js';
@@ -74,13 +75,11 @@ export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
 
     if (rt.config.ENABLE_BACKUP) await backUpWorkingTree(rt);
     // The call is counted before it is made, so a crash mid-call still counts it (#196).
-    const before = rt.rate;
-    rt.rate = countCall(rt.rate);
-    saveRateWindow(paths, rt.rate, before);
+    rt.rate.set(countCall(rt.rate.value));
     beginCallSpend(rt);
     rt.callsMade++;
     writeStatus(rt, 'executing', 'running', '');
-    rt.events.emit('iteration:started', { loop: rt.loopCount, callsThisHour: rt.rate.calls });
+    rt.events.emit('iteration:started', { loop: rt.loopCount, callsThisHour: rt.rate.value.calls });
     beginAttemptRecord(rt, rt.loopCount);
     const result = await runIteration(rt, rt.loopCount);
     pruneAgentLogs(paths.logsDir, rt.config.LOG_RETENTION);
@@ -134,7 +133,7 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
     return stop(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', `Circuit breaker is OPEN: ${breaker.state.reason}`);
   }
 
-  const usageWait = loadUsageWait(paths, rt.state, longestUsageLimitWaitMs(usageWaitSettings(config)));
+  const usageWait = loadUsageWait(paths, rt.state, longestUsageLimitWaitMs(usageLimitWaitSettings(config)));
   if (usageWait) {
     if (usageWait.resume_at_ms > now()) {
       const done = await waitWithCountdown(rt, usageWait.resume_at_ms, 'usage', `Usage limit: ${usageWait.reason}`);
@@ -144,17 +143,14 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
     return { kind: 'wait' };
   }
 
-  const unrolled = rt.rate;
-  rt.rate = rollWindow(rt.rate, now());
-  saveRateWindow(paths, rt.rate, unrolled === rt.rate ? rt.rate : undefined);
-  const rate = checkRateLimit(rt.rate, { maxCalls: config.MAX_CALLS_PER_HOUR, maxTokens: 0 }, now());
+  rt.rate.set(rollWindow(rt.rate.value, now()));
+  const rate = checkRateLimit(rt.rate.value, { maxCalls: config.MAX_CALLS_PER_HOUR, maxTokens: 0 }, now());
   if (!rate.ok) {
-    const what = `calls: ${rt.rate.calls}/${config.MAX_CALLS_PER_HOUR}`;
+    const what = `calls: ${rt.rate.value.calls}/${config.MAX_CALLS_PER_HOUR}`;
     deps.logger.warn(`Rate limit reached (${what}). Waiting for reset...`);
     const done = await waitWithCountdown(rt, rate.resetAt, 'rate', `Rate limit (${what})`);
     if (!done) return interrupted(rt);
-    rt.rate = rollWindow(rt.rate, now());
-    saveRateWindow(paths, rt.rate);
+    rt.rate.set(rollWindow(rt.rate.value, now()));
     deps.logger.success('Rate limit reset! Ready for new calls.');
     return { kind: 'wait' };
   }
@@ -222,8 +218,7 @@ async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise
   if (verified.kind === 'stop') return verified;
   if (result.run.spawnError) {
     // The agent never started, so no call was made: take back the one counted before it.
-    rt.rate = { ...rt.rate, calls: Math.max(0, rt.rate.calls - 1) };
-    saveRateWindow(paths, rt.rate);
+    rt.rate.set({ ...rt.rate.value, calls: Math.max(0, rt.rate.value.calls - 1) });
     rt.callsMade--;
     return stop(EXIT.couldNotRun, 'stopped', 'agent_not_started', 'failed', `Could not start ${rt.agentCommand}: ${result.run.spawnError.message}`);
   }
@@ -273,7 +268,7 @@ async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise
 async function handleUsageLimit(rt: LoopRuntime, resetAt: number | undefined, message: string, source: string): Promise<StepResult> {
   const { deps, paths, config } = rt;
   const now = deps.clock.now();
-  const wait = computeUsageLimitWait({ resetAt: resetAt ?? null, now, ...usageWaitSettings(config) });
+  const wait = computeUsageLimitWait({ resetAt: resetAt ?? null, now, ...usageLimitWaitSettings(config) });
   deps.logger.warn(`🚫 Claude usage limit reached: ${message}`);
   saveUsageWait(paths, {
     resume_at: formatIsoTimestamp(wait.resumeAt),
@@ -340,17 +335,12 @@ function finish(rt: LoopRuntime, result: RunStop): RunStop {
 function writeStatus(rt: LoopRuntime, lastAction: string, status: string, exitReason: string, usageLimitResetsAt?: number): void {
   rt.status.write({
     loopCount: rt.loopCount,
-    callsThisHour: rt.rate.calls,
-    tokensThisHour: rt.rate.tokens,
+    callsThisHour: rt.rate.value.calls,
+    tokensThisHour: rt.rate.value.tokens,
     lastAction,
     status,
     exitReason,
     spend: rt.run.spend,
     usageLimitResetsAt,
   });
-}
-
-/** The margin and fallback the usage-limit wait is computed with, and its stored form checked against. */
-function usageWaitSettings(config: LoopRuntime['config']): { marginMs: number; fallbackMs: number } {
-  return { marginMs: config.USAGE_LIMIT_MARGIN_SECONDS * 1000, fallbackMs: config.USAGE_LIMIT_WAIT_MINUTES * 60_000 };
 }

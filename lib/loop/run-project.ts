@@ -6,7 +6,6 @@ import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { emptyExitSignals } from '../core/exit-signals.js';
 import { loadConfig, type LoadConfigResult } from '../config/load-config.js';
-import { initialRateWindow } from '../core/rate-window.js';
 import { formatConfigProblem } from '../config/problems.js';
 import { EXIT, RalphError } from '../errors.js';
 import type { Deps } from '../platform/deps.js';
@@ -20,7 +19,7 @@ import { initRalphSession } from './agent-session.js';
 import { LoopEvents } from './events.js';
 import { completeIssueLifecycle, openIssueLifecycle, resolveIssueRef } from './github-lifecycle.js';
 import { attachNotifications } from './notifications.js';
-import { loadBreaker, loadRateWindow, newRunState, saveRateWindow } from './guard-store.js';
+import { holdRateWindow, loadBreaker, loadRateWindow, newRunState } from './guard-store.js';
 import { stopOrphanedAgent } from './orphaned-agent.js';
 import { openRunSpend } from './run-spend.js';
 import { runLoop } from './run-loop.js';
@@ -107,7 +106,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     loopCount: 0,
     lastLoopRun: 0,
     callsMade: 0,
-    rate: loadRateWindow(paths, state),
+    rate: holdRateWindow(paths, loadRateWindow(paths, state), now),
     breaker: loadBreaker(paths, state),
     exitSignals: emptyExitSignals(),
     lastAnalysis: null,
@@ -121,7 +120,6 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     lastOutcome: 'unverified',
     loopCostBefore: 0,
   };
-  if (!rt.rate.lastReset) rt.rate = initialRateWindow(now);
   rt.stop = installStopSignal({
     process: options.signals,
     onFirst: () => rt.current?.interrupt(),
@@ -133,7 +131,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   deps.logger.info('Logs: .ralph/logs/ | Docs: .ralph/docs/generated/ | Status: .ralph/status.json');
   try {
     // Inside the try: a write that fails here (disk full) must still release the lock.
-    saveRateWindow(paths, rt.rate);
+    rt.rate.flush();
     initRalphSession(paths, state);
     deps.logger.info(describeVerificationSetup(rt.verification));
     if (rt.verification.agentMdWarning) deps.logger.warn(rt.verification.agentMdWarning);

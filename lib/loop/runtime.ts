@@ -20,6 +20,7 @@ import type { VerificationTrackerState } from '../verify/verification-tracker.js
 import type { AgentDisplay } from './agent-display.js';
 import type { LoopEvents } from './events.js';
 import type { IssueLifecycle } from './github-lifecycle.js';
+import type { HeldState } from './held-state.js';
 import type { LoopContentState } from './loop-progress.js';
 import type { RunState } from './guard-store.js';
 import type { StatusWriter } from './status-writer.js';
@@ -45,7 +46,8 @@ export interface LoopRuntime {
   lastLoopRun: number;
   /** Agent calls this process made (the run's own count, cut-off calls included, is run.spend.run.loops). */
   callsMade: number;
-  rate: RateWindowState;
+  /** The hourly call/token window (.call_count, .token_count, .last_reset), held and written through. */
+  rate: HeldState<RateWindowState>;
   /**
    * The circuit breaker, loaded once when the run starts and written through on every change.
    * The agent can write .ralph/, so the loop never reads the breaker back from disk mid-run:

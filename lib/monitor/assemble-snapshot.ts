@@ -2,10 +2,11 @@
 // a missing or corrupt file becomes a warning line and an absent section, never an exception.
 
 import type { z } from 'zod';
-import { CONFIG_SCHEMA } from '../config/schema.js';
+import { CONFIG_SCHEMA, defaultConfig } from '../config/schema.js';
+import { usageLimitWaitSettings } from '../config/usage-limit-settings.js';
 import { parseFixPlan } from '../core/fix-plan.js';
 import { countProblem, MAX_CALLS_IN_WINDOW, MAX_TOKENS_IN_WINDOW, usageWaitProblem } from '../core/guard-ranges.js';
-import { longestUsageLimitWaitMs } from '../core/reset-time.js';
+import { longestUsageLimitWaitMs, type UsageLimitWaitSettings } from '../core/reset-time.js';
 import { parseLenientJson } from '../state/lenient-json.js';
 import {
   circuitBreakerFileSchema,
@@ -40,6 +41,8 @@ export interface AssembleOptions {
   readWarnings?: string[];
   /** fix_plan.md headings whose items do not block completion (the effective OPTIONAL_SECTIONS). */
   optionalSections?: string[];
+  /** The effective usage-limit margin and fallback: a stored wait is checked as the loop checks it. */
+  usageWait?: UsageLimitWaitSettings;
   /** The plan file as the project names it (FIX_PLAN_FILE), for the dashboard. */
   planFile?: string;
   /** Liveness of the pid ours records in status.json; without it, no stale-status check. */
@@ -100,7 +103,7 @@ export function assembleSnapshot(texts: StateTexts, options: AssembleOptions): D
             readPlan(texts.fixPlan!, options.optionalSections ?? (CONFIG_SCHEMA.OPTIONAL_SECTIONS.default as string[]), options.planFile ?? 'fix_plan.md', w)),
     planFile: options.planFile ?? 'fix_plan.md',
     usageWait:
-      readUsageWait(json('.usage_limit_wait', texts.usageWait), options.now, warnings) ??
+      readUsageWait(json('.usage_limit_wait', texts.usageWait), options.now, options.usageWait ?? usageLimitWaitSettings(defaultConfig()), warnings) ??
       readStatusUsageWait(status, options.now),
     queue: readQueue(json('queue.json', texts.queue)),
     issue: readIssueLifecycle(json('.github_lifecycle_state', texts.githubLifecycle)),
@@ -211,7 +214,12 @@ function readAnalysis(obj: JsonObject | undefined): AnalysisView | undefined {
   };
 }
 
-function readUsageWait(obj: JsonObject | undefined, now: number, warnings: string[]): UsageWaitView | undefined {
+function readUsageWait(
+  obj: JsonObject | undefined,
+  now: number,
+  settings: UsageLimitWaitSettings,
+  warnings: string[],
+): UsageWaitView | undefined {
   if (!obj) return undefined;
   const resumeAt = Date.parse(str(obj.resume_at) ?? '');
   if (!Number.isFinite(resumeAt)) {
@@ -219,7 +227,7 @@ function readUsageWait(obj: JsonObject | undefined, now: number, warnings: strin
     return undefined;
   }
   // The same range rule as the loop's reader: a wait longer than ralph would choose is not one.
-  const problem = usageWaitProblem({ resume_at: str(obj.resume_at) ?? '', resume_at_ms: num(obj.resume_at_ms) ?? resumeAt }, now, longestUsageLimitWaitMs());
+  const problem = usageWaitProblem({ resume_at: str(obj.resume_at) ?? '', resume_at_ms: num(obj.resume_at_ms) ?? resumeAt }, now, longestUsageLimitWaitMs(settings));
   if (problem) {
     warnings.push(`.usage_limit_wait: resume_at ${problem}; ignored`);
     return undefined;

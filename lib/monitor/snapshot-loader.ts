@@ -106,6 +106,7 @@ export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLo
         ralphDirFound: dirFound,
         readWarnings,
         optionalSections: view.optionalSections,
+        usageWait: view.usageWait,
         planFile: movedControlFiles(paths).plan,
         isProcessAlive,
         memo,

@@ -215,6 +215,10 @@ function createWithExclusiveOpen(path: string, content: string): boolean {
   return true;
 }
 
+/** The lock as its holder wrote it, or undefined when there is none or it is unreadable. */
+export function readProjectLock(path: string): LockState | undefined {
+  return parseLock(readTextIfPresent(path) ?? '');
+}
 
 function parseLock(text: string): LockState | undefined {
   try {

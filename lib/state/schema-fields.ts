@@ -53,10 +53,6 @@ export function booleanField(fallback = false) {
   return z.preprocess((v) => (isAbsent(v) ? fallback : coerceBoolean(v)), z.boolean());
 }
 
-export function optionalBooleanField() {
-  return z.preprocess((v) => (isAbsent(v) ? undefined : coerceBoolean(v)), z.boolean().optional());
-}
-
 /** An array of numbers (loop numbers in `.exit_signals`); absent is []. */
 export function numberListField() {
   return z.preprocess((v) => (isAbsent(v) ? [] : v), z.array(numberField()));
@@ -64,4 +60,17 @@ export function numberListField() {
 
 export function stringListField() {
   return z.preprocess((v) => (isAbsent(v) ? [] : v), z.array(stringField()));
+}
+
+/** A value of ours that may be "not known": absent is null. */
+export function nullableNumberField() {
+  return z.preprocess((v) => (isAbsent(v) || v === '' ? null : coerceNumber(v)), z.number().refine(Number.isFinite, 'expected a finite number').nullable());
+}
+
+export function nullableStringField() {
+  return z.preprocess((v) => (isAbsent(v) ? null : typeof v === 'number' ? String(v) : v), z.string().nullable());
+}
+
+export function nullableBooleanField() {
+  return z.preprocess((v) => (isAbsent(v) ? null : coerceBoolean(v)), z.boolean().nullable());
 }

@@ -5,9 +5,11 @@
 import { z } from 'zod';
 import {
   booleanField,
+  nullableBooleanField,
+  nullableNumberField,
+  nullableStringField,
   numberField,
   numberListField,
-  optionalBooleanField,
   optionalNumberField,
   optionalStringField,
   stringField,
@@ -89,8 +91,23 @@ export function defaultExitSignalsFile(): ExitSignalsFile {
   return { test_only_loops: [], done_signals: [], completion_indicators: [] };
 }
 
-// .response_analysis — the analysis of the last agent output.
-export const responseAnalysisSchema = z.looseObject({
+// .response_analysis — the analysis of the last agent output: the Bash tool's fields, then ours
+// (absent from a Bash-written file, so they read as "not known"). core/response-analysis.ts
+// produces exactly this type; the loop saves it as it is.
+
+/** The RALPH_STATUS block as stored (ours; a field the agent left out is null). */
+export const ralphStatusRecordSchema = z.looseObject({
+  status: nullableStringField(),
+  tasks_completed_this_loop: nullableNumberField(),
+  files_modified: nullableNumberField(),
+  tests_status: nullableStringField(),
+  work_type: nullableStringField(),
+  exit_signal: nullableBooleanField(),
+  recommendation: nullableStringField(),
+});
+export type RalphStatusRecord = z.infer<typeof ralphStatusRecordSchema>;
+
+export const responseAnalysisFieldsSchema = z.looseObject({
   has_completion_signal: booleanField(),
   is_test_only: booleanField(),
   is_stuck: booleanField(),
@@ -104,24 +121,38 @@ export const responseAnalysisSchema = z.looseObject({
   has_permission_denials: booleanField(),
   permission_denial_count: numberField(),
   denied_commands: stringListField(),
-  /** JSON path only. */
-  has_compound_command_limitation: optionalBooleanField(),
-  compound_command_count: optionalNumberField(),
+  /** The Bash tool writes these on its JSON path only. */
+  has_compound_command_limitation: booleanField(),
+  compound_command_count: numberField(),
   asking_questions: booleanField(),
   question_count: numberField(),
+  // Ours, beyond the Bash shape:
+  /** The CLI reported is_error: the run failed whatever its exit code; no claim counts. */
+  is_error: booleanField(),
+  error_count: numberField(),
+  /** errorSignature() of the result text ('' when no error line). */
+  error_signature: stringField(),
+  ralph_status: z.preprocess((v) => v ?? null, ralphStatusRecordSchema.nullable()),
+  tests_status: nullableStringField(),
+  work_type: nullableStringField(),
+  tasks_completed: nullableNumberField(),
+  /** FILES_MODIFIED as the agent reported it (RALPH_STATUS, else the result's metadata); null: not reported. */
+  files_modified_claimed: nullableNumberField(),
+  /** How the agent's report and ralph's measurement disagree, or null. */
+  claim_disagreement: nullableStringField(),
 });
-export type ResponseAnalysis = z.infer<typeof responseAnalysisSchema>;
+export type ResponseAnalysisFields = z.infer<typeof responseAnalysisFieldsSchema>;
 
 export const responseAnalysisFileSchema = z.looseObject({
   loop_number: numberField(),
   timestamp: stringField(),
   output_file: stringField(),
   output_format: z.preprocess((v) => v ?? 'json', z.enum(['json', 'text'])),
-  analysis: z.preprocess((v) => v ?? {}, responseAnalysisSchema),
+  analysis: z.preprocess((v) => v ?? {}, responseAnalysisFieldsSchema),
 });
 export type ResponseAnalysisFile = z.infer<typeof responseAnalysisFileSchema>;
 
-export function defaultResponseAnalysis(): ResponseAnalysis {
+export function defaultResponseAnalysisFields(): ResponseAnalysisFields {
   return {
     has_completion_signal: false,
     is_test_only: false,
@@ -135,21 +166,36 @@ export function defaultResponseAnalysis(): ResponseAnalysis {
     has_permission_denials: false,
     permission_denial_count: 0,
     denied_commands: [],
+    has_compound_command_limitation: false,
+    compound_command_count: 0,
     asking_questions: false,
     question_count: 0,
+    is_error: false,
+    error_count: 0,
+    error_signature: '',
+    ralph_status: null,
+    tests_status: null,
+    work_type: null,
+    tasks_completed: null,
+    files_modified_claimed: null,
+    claim_disagreement: null,
   };
 }
 
 export function defaultResponseAnalysisFile(): ResponseAnalysisFile {
-  return { loop_number: 0, timestamp: '', output_file: '', output_format: 'json', analysis: defaultResponseAnalysis() };
+  return { loop_number: 0, timestamp: '', output_file: '', output_format: 'json', analysis: defaultResponseAnalysisFields() };
 }
 
 // .circuit_breaker_state and .circuit_breaker_history (reference §6).
 export const breakerStates = ['CLOSED', 'HALF_OPEN', 'OPEN'] as const;
 export type BreakerStateName = (typeof breakerStates)[number];
 
+/** Ours: the content ids seen in this run (core/progress-evidence.ts); a malformed one is dropped. */
+const contentMemorySchema = z.object({ run: z.string(), seen: z.array(z.string()) });
+
 export const circuitBreakerFileSchema = z.looseObject({
   state: z.preprocess((v) => v ?? 'CLOSED', z.enum(breakerStates)),
+  /** ISO timestamp of the last update (Bash rewrites it on every recorded loop). */
   last_change: stringField(),
   consecutive_no_progress: numberField(),
   consecutive_same_error: numberField(),
@@ -157,12 +203,16 @@ export const circuitBreakerFileSchema = z.looseObject({
   last_progress_loop: numberField(),
   total_opens: numberField(),
   reason: stringField(),
-  /** Left out by the Bash tool's auto-reset variant. */
-  current_loop: optionalNumberField(),
-  /** Set on entering OPEN, kept while OPEN. */
+  /** Left out by the Bash tool's auto-reset variant: read as 0. */
+  current_loop: numberField(),
+  /** Set on entering OPEN, kept while OPEN; the cooldown counts from here. */
   opened_at: optionalStringField(),
-  /** Ours: "same error" means the same signature, not any error. */
-  last_error_signature: optionalStringField(),
+  /** Ours: "same error" means the same signature, not any error (null: the last loop had none). */
+  last_error_signature: z.string().nullable().optional(),
+  /** Ours: questions already held the count once since the last progress. */
+  question_hold_used: z.boolean().optional().catch(undefined),
+  /** Ours: kept here so a resumed run keeps its content memory. */
+  seen_content: contentMemorySchema.optional().catch(undefined),
 });
 export type CircuitBreakerFile = z.infer<typeof circuitBreakerFileSchema>;
 
@@ -238,3 +288,35 @@ export const metricsLineSchema = z.looseObject({
   files_changed: optionalNumberField(),
 });
 export type MetricsLine = z.infer<typeof metricsLineSchema>;
+
+// .usage_limit_wait (ours) — a pending wait for the agent's usage limit; survives a restart.
+export const usageWaitFileSchema = z.looseObject({
+  resume_at: z.string(),
+  resume_at_ms: z.number(),
+  reason: z.string().default(''),
+  source: z.string().default('fallback'),
+  detected_at: z.string().default(''),
+});
+export type UsageWaitFile = z.infer<typeof usageWaitFileSchema>;
+
+// .run_state (ours) — the spend of one run (core/spend.ts's SpendState), kept across restarts
+// while that run goes on. The inner objects are exact so the type is SpendState itself.
+export const runStateFileSchema = z.looseObject({
+  /** The session record's run id; absent in a dry run and in files written before spend belonged to the run. */
+  run_id: z.string().optional(),
+  started_at_ms: z.number(),
+  /** Time ralph has spent on this run, up to the last save (the run-time budget counts this). */
+  active_ms: z.number().nonnegative().default(0),
+  spend: z.object({
+    run: z.object({
+      tokens: z.object({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheCreation: z.number() }),
+      costUsd: z.number().nonnegative(),
+      loops: z.number().int().nonnegative(),
+      unknownCostLoops: z.number().int().nonnegative().default(0),
+      inFlight: z.boolean().default(false),
+    }),
+    hour: z.object({ key: z.string(), tokens: z.number(), costUsd: z.number() }),
+    lastCumulativeBySession: z.record(z.string(), z.number()),
+  }),
+});
+export type RunStateFile = z.infer<typeof runStateFileSchema>;

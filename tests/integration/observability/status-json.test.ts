@@ -65,6 +65,21 @@ describe('collectStatus', () => {
     expect(s.running).toEqual({ pid: process.pid, alive: true, started_at: '2026-11-30T04:00:00.000Z' });
   });
 
+  it('reads each state file through the loop\'s reader: a file it would refuse is null, with a warning naming it', () => {
+    const dir = bashProject('midrun');
+    writeFileSync(join(dir, '.ralph/.response_analysis'), JSON.stringify({ loop_number: 2, analysis: { files_modified: 'many' } }));
+    writeFileSync(join(dir, '.ralph/.exit_signals'), JSON.stringify({ done_signals: 'all of them' }));
+    const before = snapshotFiles(join(dir, '.ralph'));
+    const s = collectStatus(dir);
+    expect(s.last_analysis).toBeNull();
+    expect(s.exit_signals).toBeNull();
+    expect(s.warnings).toEqual([
+      expect.stringContaining('.exit_signals is unreadable'),
+      expect.stringContaining('.response_analysis is unreadable'),
+    ]);
+    expect(snapshotFiles(join(dir, '.ralph'))).toEqual(before);
+  });
+
   it('gives nulls, not an error, where there is no state at all', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ralph-status-empty-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));

@@ -18,9 +18,14 @@ function project(ralphrc: string): string {
 
 describe('loadViewConfig: a view reads the plan with the loop settings', () => {
   it('takes FIX_PLAN_FILE and OPTIONAL_SECTIONS from .ralphrc, env over .ralphrc', () => {
-    const dir = project('FIX_PLAN_FILE=docs/plan.md\nOPTIONAL_SECTIONS="Later,Someday"\n');
+    const dir = project('FIX_PLAN_FILE=docs/plan.md\nOPTIONAL_SECTIONS="Later,Someday"\nUSAGE_LIMIT_MARGIN_SECONDS=90\n');
     const view = loadViewConfig({ projectDir: dir, homeDir: dir, env: {} });
-    expect(view).toEqual({ paths: expect.objectContaining({ fixPlan: join(dir, 'docs/plan.md') }), optionalSections: ['Later', 'Someday'], warnings: [] });
+    expect(view).toEqual({
+      paths: expect.objectContaining({ fixPlan: join(dir, 'docs/plan.md') }),
+      optionalSections: ['Later', 'Someday'],
+      usageWait: { marginMs: 90_000, fallbackMs: 60 * 60_000 },
+      warnings: [],
+    });
     expect(loadViewConfig({ projectDir: dir, homeDir: dir, env: { OPTIONAL_SECTIONS: 'Backlog' } }).optionalSections).toEqual(['Backlog']);
   });
 

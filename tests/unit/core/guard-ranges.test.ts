@@ -59,11 +59,11 @@ describe('checkBreakerState', () => {
 });
 
 describe('usageWaitProblem', () => {
-  const max = longestUsageLimitWaitMs();
+  const max = longestUsageLimitWaitMs({ marginMs: 60_000, fallbackMs: 60 * 60_000 });
   const wait = (ms: number) => ({ resume_at: new Date(ms).toISOString(), resume_at_ms: ms });
 
   it('accepts the longest wait ralph itself chooses, refuses one beyond it', () => {
-    expect(max).toBe(MAX_STATED_WAIT_MS + 2 * 60_000);
+    expect(max).toBe(MAX_STATED_WAIT_MS + 60_000);
     expect(usageWaitProblem(wait(NOW + max), NOW, max)).toBeUndefined();
     expect(usageWaitProblem(wait(NOW + max + CLOCK_SKEW_MS + 1), NOW, max)).toMatch(/further away than the longest wait ralph chooses/);
     expect(usageWaitProblem(wait(Date.parse('2099-01-01T00:00:00Z')), NOW, max)).toBeDefined();
@@ -74,6 +74,6 @@ describe('usageWaitProblem', () => {
   });
 
   it('a long configured fallback raises the bound', () => {
-    expect(longestUsageLimitWaitMs({ fallbackMs: 30 * 86_400_000 })).toBe(30 * 86_400_000);
+    expect(longestUsageLimitWaitMs({ marginMs: 60_000, fallbackMs: 30 * 86_400_000 })).toBe(30 * 86_400_000);
   });
 });

@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DEFAULT_USAGE_LIMIT_FALLBACK_MS,
-  DEFAULT_USAGE_LIMIT_MARGIN_MS,
-  computeUsageLimitWait,
-  parseResetTime,
-} from '../../../lib/core/reset-time.js';
+import { defaultConfig } from '../../../lib/config/schema.js';
+import { usageLimitWaitSettings } from '../../../lib/config/usage-limit-settings.js';
+import { computeUsageLimitWait, parseResetTime } from '../../../lib/core/reset-time.js';
 
 const at = (iso: string) => Date.parse(iso);
 const MIN = 60_000;
@@ -83,6 +80,8 @@ describe('parseResetTime', () => {
 
 describe('computeUsageLimitWait', () => {
   const now = at('2026-11-30T03:10:00Z');
+  // The config schema's defaults (USAGE_LIMIT_MARGIN_SECONDS=60, USAGE_LIMIT_WAIT_MINUTES=60).
+  const defaults = usageLimitWaitSettings(defaultConfig());
 
   it('waits until the stated reset plus the margin', () => {
     const resetAt = at('2026-11-30T05:45:00Z');
@@ -91,23 +90,23 @@ describe('computeUsageLimitWait', () => {
       waitMs: resetAt + 60_000 - now,
       source: 'stated',
     });
-    expect(computeUsageLimitWait({ resetAt, now }).resumeAt).toBe(resetAt + DEFAULT_USAGE_LIMIT_MARGIN_MS);
+    expect(computeUsageLimitWait({ resetAt, now, ...defaults }).resumeAt).toBe(resetAt + 60_000);
   });
 
   it('falls back to 60 minutes (configurable) when no time was stated', () => {
-    expect(computeUsageLimitWait({ resetAt: null, now })).toEqual({
-      resumeAt: now + DEFAULT_USAGE_LIMIT_FALLBACK_MS,
+    expect(computeUsageLimitWait({ resetAt: null, now, ...defaults })).toEqual({
+      resumeAt: now + 60 * MIN,
       waitMs: 60 * MIN,
       source: 'fallback',
     });
-    expect(computeUsageLimitWait({ resetAt: undefined, now, fallbackMs: 15 * MIN }).resumeAt).toBe(now + 15 * MIN);
+    expect(computeUsageLimitWait({ resetAt: undefined, now, ...defaults, fallbackMs: 15 * MIN }).resumeAt).toBe(now + 15 * MIN);
   });
 
   it('never waits into the past and ignores absurd reset times', () => {
-    const past = computeUsageLimitWait({ resetAt: now - 10 * MIN, now, marginMs: 60_000 });
+    const past = computeUsageLimitWait({ resetAt: now - 10 * MIN, now, ...defaults, marginMs: 60_000 });
     expect(past).toMatchObject({ resumeAt: now + 60_000, source: 'stated' });
-    const absurd = computeUsageLimitWait({ resetAt: now + 9 * 24 * 60 * MIN, now });
+    const absurd = computeUsageLimitWait({ resetAt: now + 9 * 24 * 60 * MIN, now, ...defaults });
     expect(absurd.source).toBe('fallback');
-    expect(computeUsageLimitWait({ resetAt: Number.NaN, now }).source).toBe('fallback');
+    expect(computeUsageLimitWait({ resetAt: Number.NaN, now, ...defaults }).source).toBe('fallback');
   });
 });

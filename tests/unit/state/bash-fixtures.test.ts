@@ -190,6 +190,16 @@ describe('Bash-written values', () => {
       has_compound_command_limitation: false,
       asking_questions: false,
     });
+    // Fields only ours writes read as "not known", so the loop's type holds for a Bash file too.
+    expect(analysis.analysis).toMatchObject({
+      is_error: false,
+      error_count: 0,
+      error_signature: '',
+      ralph_status: null,
+      work_type: null,
+      files_modified_claimed: null,
+      claim_disagreement: null,
+    });
     expect(loadExitSignals(paths, options)).toEqual({
       value: { test_only_loops: [], done_signals: [], completion_indicators: [] },
       status: 'ok',
