@@ -42,6 +42,8 @@ export interface InvocationOptions {
   loopContext?: string;
   /** A one-shot helper call (ralph-import): load none of the user's MCP servers or extensions. */
   isolated?: boolean;
+  /** The environment the agent inherits, for an adapter that merges into one of its variables (OpenCode's config). */
+  inheritedEnv?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface AgentInvocation {
@@ -103,7 +105,7 @@ export interface AgentAdapter {
   /** Whether an id (read from a file the agent can write, or from its output) may be resumed. */
   isValidSessionId(id: string): boolean;
   /** What of the configuration this agent cannot honour exactly: said once at start. */
-  startupWarnings(options: { allowedTools: string[] }): string[];
+  startupWarnings(options: { allowedTools: string[]; effort?: string }): string[];
 }
 
 /** How an agent process ended, from ralph's side. */

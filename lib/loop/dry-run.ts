@@ -24,6 +24,7 @@ export function describeDryRun(rt: LoopRuntime, loop: number): void {
     effort: config.CLAUDE_EFFORT || undefined,
     allowedTools: splitAllowedTools(config.ALLOWED_TOOLS),
     loopContext: context,
+    inheritedEnv: deps.env,
   });
   deps.logger.info('[DRY RUN] Skipping actual Claude Code execution');
   const lines = [

@@ -99,6 +99,7 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, resumeSessionId: stri
     allowedTools: splitAllowedTools(config.ALLOWED_TOOLS),
     resumeSessionId,
     loopContext: buildContext(rt, loop),
+    inheritedEnv: deps.env,
   });
   if (config.RALPH_VERBOSE) {
     deps.logger.debug(`${rt.agent.label} argv (${invocation.args.length + 1} args): ${[invocation.cmd, ...invocation.args].join(' ')} <prompt and loop context on stdin: ${invocation.stdin.length} chars>`);
