@@ -61,9 +61,11 @@ export async function runIteration(rt: LoopRuntime, loop: number): Promise<Itera
   // Atomic like every state write: a crash or a full disk must not leave it empty or torn.
   writeFileAtomic(paths.loopStartSha, `${before.head}\n`);
 
-  const session = config.SESSION_CONTINUITY
+  const stored = config.SESSION_CONTINUITY
     ? loadResumableSession(paths, config.SESSION_EXPIRY_HOURS, rt.state)
     : undefined;
+  // One session file for every agent (for now): an id this agent cannot resume (another agent's) is none.
+  const session = stored && rt.agent.isValidSessionId(stored.sessionId) ? stored : undefined;
   if (session) deps.logger.info(`Resuming Claude session: ${session.sessionId.slice(0, 20)}... (${session.ageHours}h old)`);
   else if (config.SESSION_CONTINUITY) deps.logger.info('Starting new Claude session');
 
