@@ -166,3 +166,25 @@ describe.each(AGENTS)('$cli', (agent) => {
     expect(f.runs()).toHaveLength(0);
   });
 });
+
+describe('one session file for every agent', () => {
+  it("a stored Claude session id is not handed to OpenCode's -s: the run starts a fresh session", async () => {
+    const p = project('# Fix Plan\n- [ ] one\n');
+    writeFileSync(p.path('.ralph/.claude_session_id'), JSON.stringify({ session_id: '3a77612c-c8e8-4da6-aa0c-d375cfea3755', timestamp: new Date().toISOString() }));
+    const f = fake('opencode', { defaults: { tickFixPlan: 1, writeFiles: { 'done.txt': 'done\n' } } });
+    const r = await ralph('opencode', p, f, ['--max-loops', '3']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(f.runs()).toHaveLength(1);
+    expect(f.runs()[0]!.argv).not.toContain('-s');
+  });
+});
+
+describe('what an agent cannot honour is said once at start', () => {
+  it('Gemini: ALLOWED_TOOLS patterns are not enforced under --approval-mode yolo', async () => {
+    const p = project('# Fix Plan\n- [ ] one\n');
+    const f = fake('gemini', { defaults: { tickFixPlan: 1, writeFiles: { 'done.txt': 'done\n' } } });
+    const r = await ralph('gemini', p, f, ['--max-loops', '3']);
+    expect(r.code, r.stderr).toBe(0);
+    expect((r.stdout + r.stderr).match(/Gemini CLI cannot restrict tools to ALLOWED_TOOLS/g)).toHaveLength(1);
+  });
+});
