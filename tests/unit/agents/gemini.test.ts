@@ -88,6 +88,24 @@ describe('Gemini CLI recordings', () => {
   });
 });
 
+describe('Gemini assistant text', () => {
+  it('concatenates the deltas of a reply, and starts a reply after a tool call on a new line', () => {
+    const lines = [
+      { type: 'init', session_id: 'fd3c5715-8386-4cb6-9969-748ccf424146', model: 'm' },
+      { type: 'message', role: 'assistant', content: 'Looking', delta: true },
+      { type: 'message', role: 'assistant', content: ' first.', delta: true },
+      { type: 'tool_use', tool_name: 'read_file', tool_id: 't1', parameters: { absolute_path: '/p/notes.txt' } },
+      { type: 'tool_result', tool_id: 't1', status: 'success', output: 'x' },
+      { type: 'message', role: 'assistant', content: '---RALPH_STATUS---\nSTATUS: COMP', delta: true },
+      { type: 'message', role: 'assistant', content: 'LETE\n---END_RALPH_STATUS---', delta: true },
+      { type: 'result', status: 'success', stats: { input_tokens: 10, output_tokens: 2, cached: 0, input: 10 } },
+    ];
+    const { summary, activity } = replayThroughAdapter(geminiAdapter, { stdout: lines.map((l) => JSON.stringify(l)).join('\n'), stderr: '', rc: 0 });
+    expect(summary.resultText).toBe('Looking first.\n---RALPH_STATUS---\nSTATUS: COMPLETE\n---END_RALPH_STATUS---');
+    expect(activity.map((a) => a.tool).filter(Boolean)).toEqual(['read_file: /p/notes.txt']);
+  });
+});
+
 describe('Gemini failures the recordings do not show', () => {
   const facts = (exitCode: number, stderr: string, stdout = '') => {
     const reader = geminiAdapter.createOutputReader({ outputFormat: 'json', showToolArgs: false });
