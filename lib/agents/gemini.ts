@@ -49,6 +49,13 @@ export const geminiAdapter: AgentAdapter = {
   classifyFailure: classifyGeminiRun,
   isValidSessionId: isGeminiSessionId,
   startupWarnings: geminiStartupWarnings,
+  credentials: {
+    envVars: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_GENAI_USE_GCA'],
+    // A Google sign-in made with `gemini` itself.
+    homeFiles: ['.gemini/oauth_creds.json'],
+    missing: 'fail',
+    fix: 'export GEMINI_API_KEY (https://aistudio.google.com/apikey), or run `gemini` once and sign in with Google',
+  },
 };
 
 export function buildGeminiInvocation(options: InvocationOptions): AgentInvocation {

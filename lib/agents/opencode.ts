@@ -41,6 +41,14 @@ export const openCodeAdapter: AgentAdapter = {
   classifyFailure: classifyOpenCodeRun,
   isValidSessionId: isOpenCodeSessionId,
   startupWarnings: openCodeStartupWarnings,
+  credentials: {
+    envVars: ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'OPENROUTER_API_KEY', 'GROQ_API_KEY', 'XAI_API_KEY', 'DEEPSEEK_API_KEY', 'MISTRAL_API_KEY'],
+    // Written by `opencode auth login`.
+    homeFiles: ['.local/share/opencode/auth.json'],
+    // A provider may also carry its key in OpenCode's own config files.
+    missing: 'warn',
+    fix: "run `opencode auth login`, or export the provider's API key (e.g. ANTHROPIC_API_KEY)",
+  },
 };
 
 export function buildOpenCodeInvocation(options: InvocationOptions): AgentInvocation {

@@ -4,8 +4,11 @@
 // a 401 stops with exit 1 and the fix, a usage limit is waited for, and the tokens (and
 // OpenCode's cost) reach status.json, metrics.jsonl and ralph-stats. --dry-run shows the argv.
 
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { geminiAdapter } from '../../../lib/agents/gemini.js';
+import { openCodeAdapter } from '../../../lib/agents/opencode.js';
 import { withFakeAgent, type FakeAgent, type FakeAgentCli, type FakeAgentScenario } from '../../helpers/fake-agent.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli, type CliResult, type RunCliOptions } from '../../helpers/run-cli.js';
@@ -186,5 +189,34 @@ describe('what an agent cannot honour is said once at start', () => {
     const r = await ralph('gemini', p, f, ['--max-loops', '3']);
     expect(r.code, r.stderr).toBe(0);
     expect((r.stdout + r.stderr).match(/Gemini CLI cannot restrict tools to ALLOWED_TOOLS/g)).toHaveLength(1);
+  });
+});
+
+describe('ralph --doctor checks the chosen agent\'s login', () => {
+  const doctorLine = (stdout: string, name: string) => stdout.split('\n').find((l) => l.includes(` ${name}: `)) ?? `(no ${name} line)`;
+
+  it('Gemini: GEMINI_API_KEY set is a login; none is a failure with the fix', async () => {
+    const p = project();
+    const f = fake('gemini', {});
+    const ok = await runCli('ralph', ['--doctor', '--agent', 'gemini'], { cwd: p.dir, env: f.env });
+    expect(doctorLine(ok.stdout, 'Gemini CLI login')).toBe('[OK]   Gemini CLI login: GEMINI_API_KEY is set');
+    // Empty is unset: whatever the machine running the tests has exported does not count.
+    const without = { ...f.env, ...Object.fromEntries(geminiAdapter.credentials!.envVars.map((k) => [k, ''])) };
+    const missing = await runCli('ralph', ['--doctor', '--agent', 'gemini'], { cwd: p.dir, env: without });
+    expect(missing.code).toBe(1);
+    expect(doctorLine(missing.stdout, 'Gemini CLI login')).toMatch(/^\[FAIL\] Gemini CLI login: no GEMINI_API_KEY, .* — fix: export GEMINI_API_KEY/);
+    expect(f.runs()).toHaveLength(0);
+  });
+
+  it("OpenCode: `opencode auth login`'s file is a login; none only warns (its config may hold a key)", async () => {
+    const p = project();
+    const f = fake('opencode', {});
+    const env = { ...f.env, AGENT_PROVIDER: 'opencode', ...Object.fromEntries(openCodeAdapter.credentials!.envVars.map((k) => [k, ''])) };
+    const warn = await runCli('ralph', ['--doctor'], { cwd: p.dir, env });
+    expect(doctorLine(warn.stdout, 'OpenCode login')).toMatch(/^\[WARN\] OpenCode login: .* — fix: run `opencode auth login`/);
+    mkdirSync(join(f.env.HOME!, '.local/share/opencode'), { recursive: true });
+    writeFileSync(join(f.env.HOME!, '.local/share/opencode/auth.json'), '{}');
+    const ok = await runCli('ralph', ['--doctor'], { cwd: p.dir, env });
+    expect(doctorLine(ok.stdout, 'OpenCode login')).toMatch(/^\[OK\]   OpenCode login: credentials in .*auth\.json$/);
   });
 });
