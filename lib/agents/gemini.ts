@@ -214,7 +214,7 @@ export function classifyGeminiRun(run: AgentRunFacts, now: number): AgentFailure
   if (code === EXIT_HTTP_401 || code === EXIT_HTTP_403) return { kind: 'auth', message: cleanApiError(message), fix: API_KEY_FIX };
   if (code === EXIT_INPUT) {
     // `rbad`: "Error resuming session: Invalid session identifier …" — a fresh session is the way on.
-    if (/Error resuming session|Invalid session identifier/i.test(run.stderrTail)) return { kind: 'session_not_found', message: lastMatching(run.stderrTail, /session/i) ?? message };
+    if (/Error resuming session|Invalid session identifier/i.test(run.stderrTail)) return { kind: 'session_not_found', message: lastMatching(run.stderrTail, /Error resuming session/i) ?? message };
     return { kind: 'failed', message: lastLine(run.stderrTail) || message };
   }
   if (code === EXIT_HTTP_429) {

@@ -166,6 +166,9 @@ describe.each(AGENTS)('$cli', (agent) => {
     const r = await ralph(agent.cli, p, f, ['--dry-run']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`  ${agent.dryRunArgv}\n`);
+    // OpenCode's permission config is named, never printed (the user's part may hold keys).
+    if (agent.cli === 'opencode') expect(r.stdout).toContain('  env: OPENCODE_CONFIG_CONTENT (set for the agent)\n');
+    else expect(r.stdout).not.toContain('  env: ');
     expect(f.runs()).toHaveLength(0);
   });
 });
