@@ -42,6 +42,8 @@ export interface InvocationOptions {
   loopContext?: string;
   /** A one-shot helper call (ralph-import): load none of the user's MCP servers or extensions. */
   isolated?: boolean;
+  /** The environment the agent inherits, for an adapter that merges into one of its variables (OpenCode's config). */
+  inheritedEnv?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface AgentInvocation {
@@ -83,6 +85,17 @@ export interface AgentRunFacts {
   outputFormat: 'json' | 'text';
 }
 
+/** Where an agent's login can be seen without calling it (for `ralph --doctor`). */
+export interface AgentCredentials {
+  /** Any of these set is taken as a login. */
+  envVars: string[];
+  /** Files under HOME in which the CLI keeps a login it made itself. */
+  homeFiles: string[];
+  /** Whether a login nowhere to be seen fails the check, or only warns (the CLI may have it elsewhere). */
+  missing: 'fail' | 'warn';
+  fix: string;
+}
+
 export interface AgentAdapter {
   readonly name: AgentName;
   /** For people: `Claude Code`. */
@@ -102,8 +115,10 @@ export interface AgentAdapter {
   classifyFailure(run: AgentRunFacts, now: number): AgentFailureResult;
   /** Whether an id (read from a file the agent can write, or from its output) may be resumed. */
   isValidSessionId(id: string): boolean;
+  /** Where its login lives; absent: the doctor has its own check (Claude) or none. */
+  readonly credentials?: AgentCredentials;
   /** What of the configuration this agent cannot honour exactly: said once at start. */
-  startupWarnings(options: { allowedTools: string[] }): string[];
+  startupWarnings(options: { allowedTools: string[]; effort?: string }): string[];
 }
 
 /** How an agent process ended, from ralph's side. */

@@ -175,7 +175,8 @@ function summarizeText(text: string, outputLength: number): AgentResultSummary {
   return { ...emptySummary('text', outputLength), hasResult: resultText.trim() !== '', resultText };
 }
 
-function emptySummary(format: AgentOutputFormat, outputLength: number): AgentResultSummary {
+/** A summary with nothing reported yet (the base every agent's reader fills). */
+export function emptySummary(format: AgentOutputFormat, outputLength: number): AgentResultSummary {
   return {
     format,
     hasResult: false,

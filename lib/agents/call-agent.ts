@@ -38,6 +38,7 @@ export async function callAgent(options: CallAgentOptions): Promise<CallAgentRes
       model: options.agent.model,
       allowedTools: options.allowedTools,
       isolated: true,
+      inheritedEnv: options.env,
     });
   } catch (error) {
     return { ok: false, message: (error as Error).message };

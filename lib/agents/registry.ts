@@ -2,8 +2,10 @@
 
 import type { AgentAdapter } from './agent-adapter.js';
 import { claudeAdapter } from './claude-code.js';
+import { geminiAdapter } from './gemini.js';
+import { openCodeAdapter } from './opencode.js';
 
-const ADAPTERS: readonly AgentAdapter[] = [claudeAdapter];
+const ADAPTERS: readonly AgentAdapter[] = [claudeAdapter, geminiAdapter, openCodeAdapter];
 
 /** The names ralph knows, in the order `--help` and errors list them. */
 export function agentNames(): string[] {

@@ -10,6 +10,7 @@ import { join, relative } from 'node:path';
 import { loadConfig, type LoadConfigResult } from '../config/load-config.js';
 import { formatDoctorReport, isReady, runDoctorChecks, type DoctorFacts } from '../core/doctor-checks.js';
 import { claudeAdapter } from '../agents/claude-code.js';
+import type { AgentAdapter } from '../agents/agent-adapter.js';
 import { agentCommandOf, chooseAgent } from '../agents/choose-agent.js';
 import { findAgentCommand, isVersionTooOld, missingRequiredPaths } from '../loop/startup.js';
 import { nodeProcessRunner, type ProcessRunner } from '../platform/process.js';
@@ -60,11 +61,7 @@ async function gatherFacts(options: DoctorOptions, runner: ProcessRunner): Promi
   return {
     node: nodeFacts(),
     agent: await agentFacts(loaded, projectDir, env, runner),
-    auth: {
-      envVar: AUTH_ENV_VARS.find((key) => (env[key] ?? '').trim() !== '') ?? null,
-      credentialsFile: credentialsFile(env, home),
-      keychainPlatform: process.platform === 'darwin',
-    },
+    auth: authFacts(loaded ? chooseAgent(loaded.config) : claudeAdapter, env, home),
     git: {
       version: git ? git.stdout.trim().replace(/^git version\s*/, '') : null,
       repo,
@@ -105,6 +102,20 @@ async function agentFacts(loaded: LoadConfigResult | null, projectDir: string, e
   } catch {
     return { ...identity, error: `'${configured}' is not installed or does not answer --version` };
   }
+}
+
+function authFacts(agent: AgentAdapter, env: NodeJS.ProcessEnv, home: string): DoctorFacts['auth'] {
+  const isSet = (key: string) => (env[key] ?? '').trim() !== '';
+  const declared = agent.credentials;
+  if (!declared) {
+    return { envVar: AUTH_ENV_VARS.find(isSet) ?? null, credentialsFile: credentialsFile(env, home), keychainPlatform: process.platform === 'darwin' };
+  }
+  return {
+    envVar: declared.envVars.find(isSet) ?? null,
+    credentialsFile: declared.homeFiles.map((f) => join(home, f)).find((f) => existsSync(f)) ?? null,
+    keychainPlatform: false,
+    declared: { envVars: declared.envVars, missing: declared.missing, fix: declared.fix },
+  };
 }
 
 /** The CLI keeps a login made with /login here (Linux, Windows); macOS uses the keychain. */

@@ -25,7 +25,7 @@ export interface DoctorFacts {
   /** The agent CLI ralph would run, or why none was found. */
   agent: AgentIdentity & ({ command: string; version?: string; minimum: string; tooOld: boolean } | { error: string });
   /** Which credential the agent would use, if any could be seen without calling it. */
-  auth: { envVar: string | null; credentialsFile: string | null; keychainPlatform: boolean };
+  auth: { envVar: string | null; credentialsFile: string | null; keychainPlatform: boolean; declared?: { envVars: string[]; missing: 'fail' | 'warn'; fix: string } };
   git: { version: string | null; repo: boolean; userName: string | null; userEmail: string | null };
   tmux: { version: string | null };
   /** null: the configuration could not be read (the message says why). */
@@ -84,14 +84,22 @@ function agentCheck({ agent }: DoctorFacts): DoctorCheck {
 // credentials file, is taken as logged in. On macOS the login lives in the keychain, which
 // cannot be read here: unknown, not failed.
 function authCheck({ auth, agent }: DoctorFacts): DoctorCheck | null {
-  // Other agents' logins are checked by their own adapters' facts (not yet: their first loop says).
-  if ('error' in agent || agent.name !== 'claude') return null;
+  if ('error' in agent) return null;
+  if (agent.name !== 'claude') return declaredAuthCheck(auth, `${agent.label} login`);
   if (auth.envVar) return { level: 'ok', name: 'Claude login', detail: `${auth.envVar} is set` };
   if (auth.credentialsFile) return { level: 'ok', name: 'Claude login', detail: `credentials in ${auth.credentialsFile}` };
   if (auth.keychainPlatform) {
     return { level: 'warn', name: 'Claude login', detail: 'not visible without a call (the macOS keychain may hold it)', fix: "if the first loop says 'Not logged in', run: claude, then /login" };
   }
   return { level: 'fail', name: 'Claude login', detail: 'no ANTHROPIC_API_KEY, CLAUDE_CODE_OAUTH_TOKEN or credentials file', fix: 'run: claude, then /login (or set ANTHROPIC_API_KEY)' };
+}
+
+/** Another agent's login, as its adapter declares where it lives; no declaration, no check. */
+function declaredAuthCheck(auth: DoctorFacts['auth'], name: string): DoctorCheck | null {
+  if (!auth.declared) return null;
+  if (auth.envVar) return { level: 'ok', name, detail: `${auth.envVar} is set` };
+  if (auth.credentialsFile) return { level: 'ok', name, detail: `credentials in ${auth.credentialsFile}` };
+  return { level: auth.declared.missing, name, detail: `no ${auth.declared.envVars.join(', ')} or credentials file`, fix: auth.declared.fix };
 }
 
 function gitCheck({ git }: DoctorFacts): DoctorCheck {

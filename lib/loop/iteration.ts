@@ -59,9 +59,11 @@ export async function runIteration(rt: LoopRuntime, loop: number): Promise<Itera
 
   const before = await contentAtLoopStart(rt);
 
-  const session = config.SESSION_CONTINUITY
+  const stored = config.SESSION_CONTINUITY
     ? loadResumableSession(paths, config.SESSION_EXPIRY_HOURS, rt.state)
     : undefined;
+  // One session file for every agent (for now): an id this agent cannot resume (another agent's) is none.
+  const session = stored && rt.agent.isValidSessionId(stored.sessionId) ? stored : undefined;
   if (session) deps.logger.info(`Resuming Claude session: ${session.sessionId.slice(0, 20)}... (${session.ageHours}h old)`);
   else if (config.SESSION_CONTINUITY) deps.logger.info('Starting new Claude session');
 
@@ -97,6 +99,7 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, resumeSessionId: stri
     allowedTools: splitAllowedTools(config.ALLOWED_TOOLS),
     resumeSessionId,
     loopContext: buildContext(rt, loop),
+    inheritedEnv: deps.env,
   });
   if (config.RALPH_VERBOSE) {
     deps.logger.debug(`${rt.agent.label} argv (${invocation.args.length + 1} args): ${[invocation.cmd, ...invocation.args].join(' ')} <prompt and loop context on stdin: ${invocation.stdin.length} chars>`);

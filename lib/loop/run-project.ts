@@ -7,6 +7,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { emptyExitSignals } from '../core/exit-signals.js';
 import { loadConfig, type LoadConfigResult } from '../config/load-config.js';
 import { formatConfigProblem } from '../config/problems.js';
+import { splitAllowedTools } from '../config/schema.js';
 import { EXIT, RalphError } from '../errors.js';
 import type { Deps } from '../platform/deps.js';
 import { acquireProjectLock } from '../state/lock.js';
@@ -73,6 +74,8 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
 
   const agent = chooseAgent(loaded.config);
   const agentCommand = await resolveAgentCommand(options, loaded, agent);
+  // What of the configuration this agent cannot honour exactly, said once.
+  for (const warning of agent.startupWarnings({ allowedTools: splitAllowedTools(config.ALLOWED_TOOLS), effort: config.CLAUDE_EFFORT || undefined })) deps.logger.warn(warning);
   const lock = acquireProjectLock(paths, { pid: process.pid, logger: deps.logger });
   await stopOrphanedAgent(lock.previous, { logger: deps.logger, graceMs: config.KILL_GRACE_SECONDS * 1000 });
   const state: StateReadOptions = { logger: deps.logger, clock: deps.clock };

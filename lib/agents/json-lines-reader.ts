@@ -1,0 +1,83 @@
+// The reader shared by agents that print one JSON event per line (Gemini CLI's stream-json,
+// OpenCode's --format json): split the bytes into lines, decode each object, hand it to the
+// agent's own folding, and count what was not JSON. Text mode keeps a bounded tail of the
+// output. The agent's fold decides what an event means; this file only moves bytes.
+
+import type { AgentActivity, AgentOutputOptions, AgentOutputReader } from './agent-adapter.js';
+import { extractAgentResult, type AgentResultSummary } from './agent-output.js';
+import { createLineSplitter } from './line-splitter.js';
+import { asRecord } from './stream-json.js';
+
+/** One agent's view of its event stream, fed event by event and summarized at the end. */
+export interface EventFold {
+  /** What one event shows in the live view, if anything. */
+  push(event: Record<string, unknown>): AgentActivity | null;
+  summarize(facts: { outputLength: number; garbageLines: number; plainTextHead: string }): AgentResultSummary;
+}
+
+const TEXT_TAIL_BYTES = 1024 * 1024;
+const PLAIN_TEXT_HEAD = 2000;
+
+export function createJsonLinesReader(options: AgentOutputOptions, fold: EventFold): AgentOutputReader {
+  const splitter = createLineSplitter();
+  let outputLength = 0;
+  let textTail = '';
+  let garbageLines = 0;
+  let plainTextHead = '';
+  const read = (lines: string[]): AgentActivity[] => {
+    const activity: AgentActivity[] = [];
+    for (const raw of lines) {
+      const line = raw.trim();
+      if (line === '') continue;
+      const event = parseEvent(line);
+      if (!event) {
+        // A CLI that printed its error as text, or a torn line.
+        garbageLines++;
+        if (plainTextHead.length < PLAIN_TEXT_HEAD) plainTextHead = `${plainTextHead}${line}\n`.slice(0, PLAIN_TEXT_HEAD);
+        continue;
+      }
+      const shown = fold.push(event);
+      if (shown) activity.push(shown);
+    }
+    return activity;
+  };
+  return {
+    push(chunk) {
+      outputLength += chunk.length;
+      if (options.outputFormat === 'text') {
+        const text = chunk.toString('utf8');
+        textTail = (textTail + text).slice(-TEXT_TAIL_BYTES);
+        return [{ text }];
+      }
+      return read(splitter.push(chunk));
+    },
+    finish() {
+      if (options.outputFormat === 'text') return { summary: extractAgentResult(textTail), activity: [] };
+      const activity = read(splitter.end());
+      return { summary: fold.summarize({ outputLength, garbageLines, plainTextHead }), activity };
+    },
+  };
+}
+
+function parseEvent(line: string): Record<string, unknown> | null {
+  if (line.charCodeAt(0) !== 0x7b /* { */) return null;
+  try {
+    return asRecord(JSON.parse(line));
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps the last `max` characters of a growing text (the assistant's answer), O(max) memory. */
+export function appendBounded(text: string, more: string, max = TEXT_TAIL_BYTES): string {
+  const joined = text + more;
+  return joined.length > max ? joined.slice(-max) : joined;
+}
+
+export function str(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+export function num(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
