@@ -117,12 +117,16 @@ describe('ralph --sandbox docker', () => {
     let pid = 0;
     let seenRunning = '';
     let argvWithKey: string[] = [];
+    let dashboard = '';
+    let containerId = '';
     const r = await ralphAs(p, ['--sandbox', 'docker'], (child) => {
       pid = child.pid!;
       void (async () => {
         await waitFor(() => readCallLog(p.project.path('.ralph/fake-state/calls.jsonl')).some((call) => call.prompt !== undefined));
         seenRunning = containersOf(pid);
         argvWithKey = allCommandLines().filter((line) => line.includes(key));
+        containerId = docker('ps', '--filter', `name=ralph-sandbox-${pid}-`, '--format', '{{.ID}}').stdout.trim();
+        dashboard = (await runCli('ralph-monitor', ['--once'], { cwd: p.project.dir, env: p.env })).stdout;
         child.kill('SIGTERM');
       })();
     });
@@ -132,6 +136,9 @@ describe('ralph --sandbox docker', () => {
     expect(p.runs()[0]!.env.ANTHROPIC_API_KEY).toBe('set');
     // ... which no process had in its argv.
     expect(argvWithKey).toEqual([]);
+    // status.json carries the container, and the monitor shows it.
+    expect(containerId).toMatch(/^[0-9a-f]{12}$/);
+    expect(dashboard).toMatch(new RegExp(`Sandbox: docker ${containerId}[0-9a-f]* running`));
     expect(containersOf(pid)).toBe('');
     expect(readdirSync(tmpdir()).filter((name) => name.startsWith(`ralph-sandbox-${pid}-`))).toEqual([]);
   }, 120_000);
