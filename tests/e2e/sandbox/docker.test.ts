@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readCallLog, withFakeClaude, type FakeCall, type FakeClaude, type FakeScenario } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
-import { runCli, type CliResult } from '../../helpers/run-cli.js';
+import { runCli, type CliResult, type RunCliOptions } from '../../helpers/run-cli.js';
 import { allCommandLines, docker, ensureDockerDaemon, ensureTestImage } from '../../helpers/sandbox-tools.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 
@@ -60,7 +60,7 @@ function dockerProject(scenario: FakeScenario, plan: string, extraEnv: NodeJS.Pr
   return { project, fake, env, runs: () => readCallLog(logPath).filter((call) => call.prompt !== undefined) };
 }
 
-function ralphAs(p: DockerProject, args: string[], onSpawn?: Parameters<typeof runCli>[2]['onSpawn']): Promise<CliResult> {
+function ralphAs(p: DockerProject, args: string[], onSpawn?: RunCliOptions['onSpawn']): Promise<CliResult> {
   return runCli('ralph', args, { cwd: p.project.dir, env: p.env, uid: USER, gid: dockerGid, onSpawn });
 }
 
