@@ -74,9 +74,9 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     wrap(invocation: AgentInvocation, env: NodeJS.ProcessEnv) {
       if (!runtime) throw new Error('bwrap sandbox used before start()');
       const inner: NodeJS.ProcessEnv = { ...env, ...invocation.env, TMPDIR: '/tmp' };
-      // A config dir outside the home would be read-only inside: the CLI keeps it in the private home.
-      const config = inner.CLAUDE_CONFIG_DIR;
-      if (config !== undefined && config !== options.homeDir && !config.startsWith(`${options.homeDir}/`)) inner.CLAUDE_CONFIG_DIR = join(options.homeDir, '.claude');
+      // The CLI's config dir is the private home's .claude, where its credentials were copied
+      // (one elsewhere would be read-only or hidden inside).
+      if (inner.CLAUDE_CONFIG_DIR !== undefined) inner.CLAUDE_CONFIG_DIR = join(options.homeDir, '.claude');
       return { cmd: bwrap, args: [...bwrapOptions(layout()), '--', invocation.cmd, ...invocation.args], stdin: invocation.stdin, env: inner };
     },
     // The agent's pid namespace died with it: nothing is left to reap.
