@@ -30,7 +30,8 @@ export function bwrapOptions(layout: BwrapLayout): string[] {
     '--dev', '/dev',
     '--proc', '/proc',
     '--tmpfs', '/tmp',
-    '--bind', layout.privateHome, layout.realHome,
+    // A home of `/` (HOME unset for a service user) cannot be covered without covering everything.
+    ...(layout.realHome === '/' ? [] : ['--bind', layout.privateHome, layout.realHome]),
     ...layout.binds.flatMap((path) => ['--ro-bind', path, path]),
     '--bind', layout.projectDir, layout.projectDir,
     '--chdir', layout.projectDir,
