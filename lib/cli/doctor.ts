@@ -1,7 +1,7 @@
 // `ralph --doctor`: gathers what a run needs, without starting one or spending an agent call —
 // Node.js, the agent CLI and its version (`--version`), a visible login, git and an identity,
 // tmux, the project's .ralph/ files, .gitignore coverage of ralph's state (asked of git itself)
-// and the test command the gate will run — then prints one line per check (core/doctor-checks.ts).
+// the test command the gate will run and the sandbox asked for — then prints one line per check (core/doctor-checks.ts).
 // Exit 0 when nothing failed, 1 otherwise.
 
 import { existsSync, readFileSync } from 'node:fs';
@@ -16,6 +16,11 @@ import { findAgentCommand, isVersionTooOld, missingRequiredPaths } from '../loop
 import { nodeProcessRunner, type ProcessRunner } from '../platform/process.js';
 import { projectPaths, stateFilePaths, type RalphPaths } from '../state/paths.js';
 import { planVerification } from '../verify/verification-setup.js';
+import { stripTerminalControls } from '../core/terminal-text.js';
+import { RalphError } from '../errors.js';
+import { checkBwrap } from '../sandbox/bwrap-sandbox.js';
+import { checkDocker } from '../sandbox/docker-checks.js';
+import { sandboxSettingsOf } from '../sandbox/open-sandbox.js';
 import { isNodeVersionSupported, minimumNodeVersion } from './require-node.js';
 import { PACKAGE_ROOT } from './package-info.js';
 
@@ -73,6 +78,7 @@ async function gatherFacts(options: DoctorOptions, runner: ProcessRunner): Promi
     ralphFiles: paths ? { ralphDir: existsSync(paths.ralphDir), missing: missingRequiredPaths(paths) } : { ralphDir: existsSync(join(projectDir, '.ralph')), missing: [] },
     unignored: paths && repo ? await unignoredStateFiles(paths, run) : null,
     test: { command: test?.test?.command ?? null, from: test?.test?.detail ?? null, qualityGates: test?.qualityGates ?? [] },
+    sandbox: loaded ? await sandboxFacts(loaded, projectDir, env, runner) : { provider: 'none' },
   };
 }
 
@@ -116,6 +122,20 @@ function authFacts(agent: AgentAdapter, env: NodeJS.ProcessEnv, home: string): D
     keychainPlatform: false,
     declared: { envVars: declared.envVars, missing: declared.missing, fix: declared.fix },
   };
+}
+
+/** The sandbox asked for, checked as a run's startup would (daemon and image, or bwrap and its namespaces). */
+async function sandboxFacts(loaded: LoadConfigResult, projectDir: string, env: NodeJS.ProcessEnv, runner: ProcessRunner): Promise<DoctorFacts['sandbox']> {
+  const provider = loaded.config.SANDBOX_PROVIDER.trim() || 'none';
+  try {
+    const settings = sandboxSettingsOf(loaded.config, loaded.sources.SANDBOX_PROVIDER);
+    if (settings.provider === 'bwrap') await checkBwrap({ env, projectDir, network: settings.network, processRunner: runner });
+    if (settings.provider === 'docker') await checkDocker({ image: settings.image, env, projectDir, processRunner: runner, packageRoot: PACKAGE_ROOT });
+    return { provider: settings.provider };
+  } catch (error) {
+    if (!(error instanceof RalphError)) throw error;
+    return { provider: stripTerminalControls(provider).slice(0, 40), error: error.message, fix: error.hint };
+  }
 }
 
 /** The CLI keeps a login made with /login here (Linux, Windows); macOS uses the keychain. */

@@ -7,6 +7,7 @@ import { RalphError } from '../errors.js';
 import { RALPH_FLAGS, renderRalphHelp } from './ralph-flags.js';
 import { CONFIG_SCHEMA } from '../config/schema.js';
 import type { QueueCommand } from './queue-commands.js';
+import { providerProblem, SANDBOX_PROVIDERS, sandboxValueProblem } from '../core/sandbox-settings.js';
 
 /** What `ralph` was asked to do, in the Bash tool's order of "immediate" flags. */
 export type RalphAction =
@@ -65,7 +66,6 @@ export const MESSAGES = {
 
 /** Flags the Bash tool has that this version recognises but does not implement yet. */
 const UNSUPPORTED_FLAGS = [
-  'sandbox', 'sandbox-image', 'sandbox-memory', 'sandbox-cpus', 'sandbox-network',
   'sandbox-template', 'sandbox-id', 'sandbox-timeout', 'sandbox-keep-alive', 'sandbox-max-cost',
   'sandbox-cost-alert', 'sync-include', 'sync-exclude',
 ];
@@ -101,7 +101,7 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
   for (const flag of UNSUPPORTED_FLAGS) {
     if (parsed[flag] !== undefined) {
       throw new RalphError('unsupported_flag', `--${flag} is not supported by this version of ralph`, {
-        hint: 'sandbox flags are not implemented yet; run without it',
+        hint: 'the E2B sandbox and sync flags are not implemented; run without it',
       });
     }
   }
@@ -163,6 +163,7 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
   }
 
   readLifecycleFlags(parsed, argv, flags);
+  readSandboxFlags(parsed, flags);
 
   const action = pickAction(parsed);
   if (parsed['halt-on-failure'] && !(parsed['process-queue'] || parsed['resume-queue'])) {
@@ -219,6 +220,31 @@ function readLifecycleFlags(parsed: Record<string, unknown>, argv: string[], fla
     if (labels.length === 0 || labels.some((label) => label.trim() === '')) throw flagError(MESSAGES.addLabel);
     // Repeatable, as in the Bash tool: the values join into the comma-separated key.
     flags.ADD_COMPLETION_LABELS = labels.join(',');
+  }
+}
+
+// `--sandbox` and its sub-flags, validated as the Bash tool does; a sub-flag without `--sandbox`
+// (even with SANDBOX_PROVIDER in .ralphrc) is an error, so a typo never runs on the host.
+function readSandboxFlags(parsed: Record<string, unknown>, flags: Record<string, string | number | boolean>): void {
+  const str = (name: string) => (parsed[name] === undefined ? undefined : String(parsed[name]));
+  const provider = str('sandbox');
+  const sub = { 'sandbox-image': ['image', 'SANDBOX_DOCKER_IMAGE'], 'sandbox-memory': ['memory', 'SANDBOX_DOCKER_MEMORY'], 'sandbox-cpus': ['cpus', 'SANDBOX_DOCKER_CPUS'], 'sandbox-network': ['network', 'SANDBOX_DOCKER_NETWORK'] } as const;
+  if (provider === undefined) {
+    const given = Object.keys(sub).find((name) => parsed[name] !== undefined);
+    if (given) throw flagError(`--${given} requires --sandbox docker${given === 'sandbox-network' ? ' or --sandbox bwrap' : ''}`);
+    return;
+  }
+  if (provider === '') throw flagError(`--sandbox requires a provider. Supported: ${SANDBOX_PROVIDERS.join(', ')}`);
+  const refused = providerProblem(provider);
+  if (refused) throw new RalphError('bad_flag', `--sandbox: ${refused.message}`, { hint: refused.hint });
+  flags.SANDBOX_PROVIDER = provider;
+  for (const [name, [field, key]] of Object.entries(sub)) {
+    const value = str(name);
+    if (value === undefined) continue;
+    if (provider === 'bwrap' && field !== 'network') throw flagError(`--${name} applies to --sandbox docker only`);
+    const problem = sandboxValueProblem(field, value);
+    if (problem) throw flagError(`--${name}: ${problem}`);
+    flags[key] = value;
   }
 }
 

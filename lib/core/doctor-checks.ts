@@ -34,10 +34,12 @@ export interface DoctorFacts {
   /** Ralph's state files git would still show (null: not checked, no repository). */
   unignored: string[] | null;
   test: { command: string | null; from: string | null; qualityGates: string[] };
+  /** The sandbox asked for (none: not asked), and what keeps it from running. */
+  sandbox: { provider: string; error?: string; fix?: string };
 }
 
 export function runDoctorChecks(f: DoctorFacts): DoctorCheck[] {
-  return [nodeCheck(f), agentCheck(f), authCheck(f), gitCheck(f), identityCheck(f), tmuxCheck(f), filesCheck(f), gitignoreCheck(f), testCheck(f)].filter(
+  return [nodeCheck(f), agentCheck(f), authCheck(f), gitCheck(f), identityCheck(f), tmuxCheck(f), filesCheck(f), gitignoreCheck(f), testCheck(f), sandboxCheck(f)].filter(
     (c): c is DoctorCheck => c !== null,
   );
 }
@@ -142,4 +144,11 @@ function testCheck({ test, config }: DoctorFacts): DoctorCheck | null {
   if (test.command) return { level: 'ok', name: 'test command', detail: `${test.command}${test.from ? ` (from ${test.from})` : ''}${gates}` };
   if (gates) return { level: 'ok', name: 'test command', detail: `none${gates}` };
   return { level: 'warn', name: 'test command', detail: 'none found: completion will not be verified', fix: 'set TEST_COMMAND in .ralphrc (e.g. TEST_COMMAND="npm test")' };
+}
+
+function sandboxCheck({ sandbox }: DoctorFacts): DoctorCheck | null {
+  if (sandbox.provider === 'none') return null;
+  const name = `sandbox (${sandbox.provider})`;
+  if (sandbox.error) return { level: 'fail', name, detail: `${sandbox.error}: ralph would refuse to run`, fix: sandbox.fix ?? 'run without --sandbox / SANDBOX_PROVIDER' };
+  return { level: 'ok', name, detail: sandbox.provider === 'docker' ? 'the daemon answers and the image is there' : 'bubblewrap runs here' };
 }

@@ -109,13 +109,14 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, resumeSessionId: stri
   rt.display.start(loop, rt.agent.label);
   rt.events.emit('agent:started', { loop, argv: [invocation.cmd, ...invocation.args], outputLogPath });
   const timeoutMs = config.CLAUDE_TIMEOUT_SECONDS > 0 ? config.CLAUDE_TIMEOUT_SECONDS * 1000 : config.CLAUDE_TIMEOUT_MINUTES * 60_000;
+  const { env, ...sandboxed } = rt.sandbox.wrap(invocation, agentEnv(deps.env));
   const handle = startAgentRun({
     adapter: rt.agent,
-    invocation,
+    invocation: sandboxed,
     outputFormat,
     showToolArgs: config.LIVE_SHOW_TOOL_ARGS,
     cwd: paths.projectDir,
-    env: agentEnv(deps.env),
+    env,
     timeoutMs,
     graceMs: config.KILL_GRACE_SECONDS * 1000,
     outputLogPath,
@@ -142,6 +143,7 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, resumeSessionId: stri
   rt.events.emit('agent:finished', { loop, kind: run.kind, exitCode: run.exitCode, durationMs: run.durationMs });
   if (run.kind === 'timed-out') {
     deps.logger.warn(`Claude Code timed out after ${formatDuration(timeoutMs)} (not an API limit)`);
+    await rt.sandbox.afterTimeout();
   }
   return { ...run, outputLogPath };
 }

@@ -26,7 +26,6 @@ import { openRunSpend } from './run-spend.js';
 import { runLoop } from './run-loop.js';
 import type { LoopRuntime } from './runtime.js';
 import {
-  assertNoSandboxRequested,
   assertNotLegacyLayout,
   assertPromptExists,
   findAgentCommand,
@@ -40,6 +39,8 @@ import { StatusWriter } from './status-writer.js';
 import { startClaudeUpdateCheck } from './update-check.js';
 import { exitCodeForSignal, installStopSignal, type StopSignalOptions } from './stop-signal.js';
 import { PACKAGE_ROOT } from '../platform/package-root.js';
+import { openSandbox, sandboxSettingsOf } from '../sandbox/open-sandbox.js';
+import { hostExecution } from '../sandbox/sandbox.js';
 import { describeVerificationSetup, planVerification } from '../verify/verification-setup.js';
 import { initialVerificationTracker } from '../verify/verification-tracker.js';
 
@@ -59,7 +60,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
 
   const loaded = loadProjectConfig(options);
   const { config } = loaded;
-  assertNoSandboxRequested(config.SANDBOX_PROVIDER, loaded.sources.SANDBOX_PROVIDER);
+  const sandboxSettings = sandboxSettingsOf(config, loaded.sources.SANDBOX_PROVIDER);
   const issueRef = resolveIssueRef(config, loaded.sources.GITHUB_ISSUE);
   // PROMPT_FILE, FIX_PLAN_FILE and AGENT_FILE resolved once: every step reads these paths.
   const paths = projectPaths(projectDir, config);
@@ -73,7 +74,9 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   mkdirSync(paths.docsGeneratedDir, { recursive: true });
 
   const agent = chooseAgent(loaded.config);
-  const agentCommand = await resolveAgentCommand(options, loaded, agent);
+  // In Docker the agent's CLI lives in the image, not on the host.
+  const agentCommand = sandboxSettings.provider === 'docker' ? agentCommandOf(config, agent) : await resolveAgentCommand(options, loaded, agent);
+  const sandbox = config.DRY_RUN ? hostExecution() : openSandbox(sandboxSettings, { projectDir, ralphDir: paths.ralphDir, deps, packageRoot: PACKAGE_ROOT });
   // What of the configuration this agent cannot honour exactly, said once.
   for (const warning of agent.startupWarnings({ allowedTools: splitAllowedTools(config.ALLOWED_TOOLS), effort: config.CLAUDE_EFFORT || undefined })) deps.logger.warn(warning);
   const lock = acquireProjectLock(paths, { pid: process.pid, logger: deps.logger });
@@ -92,6 +95,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     maxLoops: config.MAX_LOOPS,
     maxCostUsd: config.MAX_COST_USD,
     startedAt: now,
+    sandbox: () => sandbox.status(),
   });
   const rt: LoopRuntime = {
     config,
@@ -100,6 +104,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     state,
     agent,
     agentCommand,
+    sandbox,
     promptFile,
     status,
     display: new AgentDisplay({ paths, clock: deps.clock, stdout: deps.stdout, live: config.LIVE_OUTPUT, showToolArgs: config.LIVE_SHOW_TOOL_ARGS, status, redact: deps.redact }),
@@ -126,14 +131,19 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   rt.stop = installStopSignal({
     process: options.signals,
     onFirst: () => rt.current?.interrupt(),
-    onSecond: options.signals ? () => undefined : (signal) => process.exit(exitCodeForSignal(signal)),
+    onSecond: options.signals ? () => undefined : (signal) => {
+      sandbox.stopNow();
+      process.exit(exitCodeForSignal(signal));
+    },
   });
 
   deps.logger.success('🚀 Ralph loop starting with Claude Code');
   deps.logger.info(`Max calls per hour: ${config.MAX_CALLS_PER_HOUR}`);
   deps.logger.info('Logs: .ralph/logs/ | Docs: .ralph/docs/generated/ | Status: .ralph/status.json');
   try {
-    // Inside the try: a write that fails here (disk full) must still release the lock.
+    // Inside the try: a write that fails here (disk full) must still release the lock, and a
+    // sandbox that fails half-way must still be torn down.
+    await sandbox.start();
     rt.rate.flush();
     initRalphSession(paths, state);
     deps.logger.info(describeVerificationSetup(rt.verification));
@@ -159,6 +169,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     return result.exitCode;
   } finally {
     saveUnfinishedAttempt(rt);
+    await sandbox.stop();
     rt.stop.dispose();
     lock.release();
     // A last notification (completion, halt) may still be on its way: at most a few seconds.

@@ -13,6 +13,7 @@ import type { Deps } from '../platform/deps.js';
 import type { RalphPaths } from '../state/paths.js';
 import type { RunRecorder } from '../session-record/run-recorder.js';
 import type { AgentAdapter } from '../agents/agent-adapter.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import type { ProjectLock } from '../state/lock.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import type { VerificationSetup } from '../verify/verification-setup.js';
@@ -35,6 +36,8 @@ export interface LoopRuntime {
   agent: AgentAdapter;
   /** Its command (CLAUDE_CODE_CMD, …) as resolved at startup. */
   agentCommand: string;
+  /** Where the agent runs: on the host, or in the run's sandbox (lib/sandbox/). */
+  sandbox: Sandbox;
   promptFile: string;
   status: StatusWriter;
   display: AgentDisplay;

@@ -1,14 +1,12 @@
 // Startup checks before the first loop (reference §4.1): old flat layout, missing prompt,
-// integrity of the required files, a sandbox asked for but not available, and finding a Claude
-// Code CLI that actually runs.
+// integrity of the required files, and finding an agent CLI that actually runs (the sandbox's
+// own checks are in lib/sandbox/).
 
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { AgentAdapter } from '../agents/agent-adapter.js';
 import { compareVersions } from '../agents/claude-code.js';
 import { splitCommand } from '../core/command-words.js';
-import type { ConfigSource } from '../config/load-config.js';
-import { stripTerminalControls } from '../core/terminal-text.js';
 import { RalphError } from '../errors.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { findExecutable, isExecutableFile } from '../platform/find-executable.js';
@@ -67,21 +65,6 @@ export function readPrompt(paths: RalphPaths, promptFile: string): string {
   const text = readControlFile(promptFile, { projectDir: paths.projectDir, requireContent: true });
   if (text === undefined) assertPromptExists(paths, promptFile);
   return text ?? '';
-}
-
-/**
- * Sandboxes are not implemented in this version: a run that asks for one (SANDBOX_PROVIDER in
- * .ralphrc, ~/.ralphrc or the environment) is refused rather than run on the host, as the Bash
- * tool refuses a provider it does not support.
- */
-export function assertNoSandboxRequested(provider: string, source: ConfigSource): void {
-  const value = stripTerminalControls(provider.trim()).slice(0, 40);
-  if (value === '') return;
-  const from = source.detail ?? source.kind;
-  throw new RalphError('sandbox_unsupported', `SANDBOX_PROVIDER=${value} (${from}) asks for a sandbox, which this version of ralph does not have`, {
-    details: ['Refusing to run the agent on the host instead. Nothing was run.'],
-    hint: 'remove SANDBOX_PROVIDER from .ralphrc (or unset it in the environment) to run on the host',
-  });
 }
 
 export function missingRequiredPaths(paths: RalphPaths): string[] {

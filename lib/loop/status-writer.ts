@@ -6,6 +6,7 @@ import { formatNextReset } from '../core/rate-window.js';
 import type { SpendState } from '../core/spend.js';
 import type { Clock } from '../platform/clock.js';
 import type { RalphPaths } from '../state/paths.js';
+import type { SandboxStatus } from '../sandbox/sandbox.js';
 import type { StatusFile } from '../state/schemas.js';
 import { saveProgress, saveStatus } from '../state/store.js';
 import { formatIsoTimestamp, formatLocalDateTime } from '../state/timestamps.js';
@@ -29,6 +30,8 @@ export interface StatusWriterOptions {
   maxLoops: number;
   maxCostUsd: number;
   startedAt: number;
+  /** The sandbox's state as the monitor shows it (default: none). */
+  sandbox?: () => SandboxStatus;
 }
 
 export class StatusWriter {
@@ -47,7 +50,7 @@ export class StatusWriter {
       last_action: snapshot.lastAction,
       status: snapshot.status,
       exit_reason: snapshot.exitReason,
-      sandbox: { provider: 'none' },
+      sandbox: { ...(this.options.sandbox?.() ?? { provider: 'none' }) },
       next_reset: formatNextReset(now),
       pid: process.pid,
       started_at: formatIsoTimestamp(this.options.startedAt),

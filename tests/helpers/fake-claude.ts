@@ -136,6 +136,9 @@ export interface FakeCall {
   cwd: string;
   env: Record<string, string>;
   pid: number;
+  /** The host name and uid the fake ran under (differ from the host's inside a container). */
+  hostname?: string;
+  uid?: number;
   startedAt: string;
   /** Raw stdin (absent when the call ended before reading it, e.g. a flag error). */
   stdin?: string;

@@ -20,6 +20,9 @@ export interface RunCliOptions {
   /** Called with the child as soon as it is spawned (to send signals). */
   onSpawn?: (child: ReturnType<typeof spawn>) => void;
   onStdout?: (text: string) => void;
+  /** Run as this user and group (the test runs as root; a sandbox test needs an ordinary user). */
+  uid?: number;
+  gid?: number;
 }
 
 export function binPath(bin: string): string {
@@ -32,6 +35,8 @@ export function runCli(bin: string, args: string[], options: RunCliOptions = {})
       cwd: options.cwd,
       env: { ...process.env, NO_COLOR: '1', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
+      ...(options.uid === undefined ? {} : { uid: options.uid }),
+      ...(options.gid === undefined ? {} : { gid: options.gid }),
     });
     let stdout = '';
     let stderr = '';

@@ -7,7 +7,7 @@ const SECRET = 'sk-ant-api03-abcdefghijklmnopqrstuvwxyz';
 
 function sampleResult() {
   const files: Record<string, string> = {
-    'proj/.ralphrc': `# settings\nMAX_CALLS_PER_HOUR=50\nCLAUDE_CODE_CMD="env ANTHROPIC_API_KEY=${SECRET} claude"\nSANDBOX_DOCKER_IMAGE=mine\n`,
+    'proj/.ralphrc': `# settings\nMAX_CALLS_PER_HOUR=50\nCLAUDE_CODE_CMD="env ANTHROPIC_API_KEY=${SECRET} claude"\nSANDBOX_E2B_TEMPLATE=mine\n`,
     'home/.ralphrc': 'CLAUDE_MODEL=opus\n',
   };
   return loadConfig({
@@ -31,7 +31,7 @@ describe('formatConfigText', () => {
     expect(line('CLAUDE_MODEL')).toMatch(/= opus +\(~\/\.ralphrc:1\)$/);
     expect(line('CLAUDE_EFFORT')).toMatch(/= "" +\(default\)$/);
     expect(line('OPTIONAL_SECTIONS')).toContain('= Optional,Future,Future Enhancements,Nice to Have');
-    expect(line('SANDBOX_DOCKER_IMAGE')).toMatch(/= mine +\(\.ralphrc:4, not used\)$/);
+    expect(line('SANDBOX_E2B_TEMPLATE')).toMatch(/= mine +\(\.ralphrc:4, not used\)$/);
     expect(line('SYNC_INCLUDE')).toMatch(/= "" +\(default, not used\)$/);
     const equalsColumn = new Set(lines.map((l) => l.indexOf(' = ')));
     expect(equalsColumn.size).toBe(1);
@@ -55,7 +55,7 @@ describe('formatConfigJson', () => {
     expect(json.MAX_CALLS_PER_HOUR).toEqual({ value: 50, source: 'ralphrc', detail: '.ralphrc:2' });
     expect(json.MAX_LOOPS).toEqual({ value: 3, source: 'flag' });
     expect(json.DRY_RUN).toEqual({ value: false, source: 'default' });
-    expect(json.SANDBOX_DOCKER_IMAGE).toEqual({ value: 'mine', source: 'ralphrc', detail: '.ralphrc:4', unused: true });
+    expect(json.SANDBOX_E2B_TEMPLATE).toEqual({ value: 'mine', source: 'ralphrc', detail: '.ralphrc:4', unused: true });
     expect(json.OPTIONAL_SECTIONS.value).toEqual(['Optional', 'Future', 'Future Enhancements', 'Nice to Have']);
     expect(json.CLAUDE_CODE_CMD.value).toBe('***');
     expect(JSON.stringify(json)).not.toContain(SECRET);

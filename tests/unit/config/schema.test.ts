@@ -26,11 +26,11 @@ describe('config schema', () => {
 
   it('marks the keys accepted for compatibility but not used, and only those', () => {
     const unused = CONFIG_KEYS.filter((key) => CONFIG_SCHEMA[key].unused);
-    for (const key of ['SANDBOX_DOCKER_IMAGE', 'SANDBOX_E2B_MAX_COST', 'SYNC_INCLUDE', 'CB_OUTPUT_DECLINE_THRESHOLD']) {
+    for (const key of ['SANDBOX_E2B_TEMPLATE', 'SANDBOX_E2B_MAX_COST', 'SYNC_INCLUDE', 'CB_OUTPUT_DECLINE_THRESHOLD']) {
       expect(unused).toContain(key);
     }
-    // Used: SANDBOX_PROVIDER is refused when set; the plan and AGENT.md can be moved.
-    for (const key of ['SANDBOX_PROVIDER', 'FIX_PLAN_FILE', 'AGENT_FILE']) expect(unused).not.toContain(key);
+    // Used: the sandboxes (lib/sandbox/); the plan and AGENT.md can be moved.
+    for (const key of ['SANDBOX_PROVIDER', 'SANDBOX_DOCKER_IMAGE', 'SANDBOX_DOCKER_MEMORY', 'SANDBOX_DOCKER_CPUS', 'SANDBOX_DOCKER_NETWORK', 'SANDBOX_BWRAP_BIND', 'FIX_PLAN_FILE', 'AGENT_FILE']) expect(unused).not.toContain(key);
     // Used: the GitHub issue lifecycle.
     for (const key of ['GITHUB_ISSUE', 'COMMENT_PROGRESS', 'COMMENT_INTERVAL', 'CREATE_PR', 'ADD_COMPLETION_LABELS', 'FOLLOWUP_LABEL']) {
       expect(unused).not.toContain(key);

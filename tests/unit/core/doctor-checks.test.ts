@@ -13,6 +13,7 @@ const ready: DoctorFacts = {
   ralphFiles: { ralphDir: true, missing: [] },
   unignored: [],
   test: { command: 'npm test', from: 'package.json', qualityGates: [] },
+  sandbox: { provider: 'none' },
 };
 
 const level = (facts: DoctorFacts, name: string) => runDoctorChecks(facts).find((c) => c.name === name)?.level;
@@ -45,5 +46,13 @@ describe('runDoctorChecks', () => {
     const missing = runDoctorChecks({ ...ready, ralphFiles: { ralphDir: true, missing: ['.ralph/fix_plan.md'] } });
     expect(formatDoctorReport(missing)).toContain('[FAIL] project files: missing .ralph/fix_plan.md — fix: ralph-enable (restores only the missing files; yours are kept)');
     expect(isReady(missing)).toBe(false);
+  });
+
+  it('checks a sandbox only when one is asked for, failing with its fix when it cannot run', () => {
+    expect(runDoctorChecks(ready).some((c) => c.name.startsWith('sandbox'))).toBe(false);
+    expect(level({ ...ready, sandbox: { provider: 'bwrap' } }, 'sandbox (bwrap)')).toBe('ok');
+    const down = runDoctorChecks({ ...ready, sandbox: { provider: 'docker', error: 'Docker daemon is not reachable', fix: 'start dockerd' } });
+    expect(formatDoctorReport(down)).toContain('[FAIL] sandbox (docker): Docker daemon is not reachable: ralph would refuse to run — fix: start dockerd');
+    expect(isReady(down)).toBe(false);
   });
 });

@@ -1,0 +1,174 @@
+// The Docker sandbox, compatible with the Bash tool's lib/sandbox_docker.sh: one long-lived
+// container per run (`ralph-sandbox-<pid>-<epoch>`, --init, the host's uid:gid), the project
+// mounted read-write at /workspace, a private home from the 0700 runtime dir, and each loop's
+// agent run with `docker exec -i -w /workspace`. The API key reaches the container through an
+// env-file written 0600, never through an argv. On a timeout the container is restarted (a
+// killed `docker exec` client leaves its process running inside); on every exit it is removed
+// and the secrets deleted. Its state is in .ralph/.docker_sandbox_state.
+
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { AgentInvocation } from '../agents/agent-adapter.js';
+import type { SandboxNetwork } from '../core/sandbox-settings.js';
+import type { Clock } from '../platform/clock.js';
+import type { Logger } from '../platform/deps.js';
+import type { ProcessRunner } from '../platform/process.js';
+import { writeFileAtomic, writeJsonAtomic } from '../state/atomic-write.js';
+import { formatIsoTimestamp } from '../state/timestamps.js';
+import { checkDocker, dockerFailure } from './docker-checks.js';
+import { createRuntimeDir, type RuntimeDir } from './runtime-dir.js';
+import type { Sandbox } from './sandbox.js';
+
+/** The agents' API keys, passed to the container through the env-file when set. */
+export const API_KEY_VARS = ['ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN', 'OPENAI_API_KEY', 'CODEX_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY'];
+
+/** Where the container sees its private home. */
+export const CONTAINER_HOME = '/ralph-home';
+
+export interface DockerSettings {
+  image: string;
+  memory: string;
+  cpus: string;
+  network: SandboxNetwork;
+}
+
+export interface DockerSandboxOptions extends DockerSettings {
+  projectDir: string;
+  ralphDir: string;
+  homeDir: string;
+  env: NodeJS.ProcessEnv;
+  processRunner: ProcessRunner;
+  logger: Logger;
+  clock: Clock;
+  /** The ralph package, whose Dockerfile builds the default image. */
+  packageRoot: string;
+}
+
+export const DOCKER_STATE_FILE = '.docker_sandbox_state';
+
+/** `docker run`'s arguments for the run's container (no secret among them). */
+export function dockerRunArgs(options: DockerSettings & { name: string; projectDir: string; home: string; envFile?: string; uid: number; gid: number }): string[] {
+  return [
+    'run', '-d', '--init',
+    '--name', options.name,
+    '--user', `${options.uid}:${options.gid}`,
+    '-v', `${options.projectDir}:/workspace`,
+    '-w', '/workspace',
+    '--memory', options.memory,
+    '--cpus', options.cpus,
+    '--network', options.network,
+    ...(options.envFile ? ['--env-file', options.envFile] : []),
+    '-v', `${options.home}:${CONTAINER_HOME}`,
+    '-e', `HOME=${CONTAINER_HOME}`,
+    options.image,
+    'sleep', 'infinity',
+  ];
+}
+
+/**
+ * `docker exec`'s arguments for one agent run. The adapter's variables are named with `-e NAME`
+ * (docker reads their values from its own environment), so no value lands in an argv.
+ */
+export function dockerExecArgs(containerId: string, invocation: AgentInvocation): string[] {
+  const names = Object.keys(invocation.env ?? {});
+  return ['exec', '-i', '-w', '/workspace', ...names.flatMap((name) => ['-e', name]), containerId, invocation.cmd, ...invocation.args];
+}
+
+export function createDockerSandbox(options: DockerSandboxOptions): Sandbox {
+  const statePath = join(options.ralphDir, DOCKER_STATE_FILE);
+  const createdAt = formatIsoTimestamp(options.clock.now());
+  let docker = 'docker';
+  let runtime: RuntimeDir | undefined;
+  let containerId = '';
+  let name = '';
+  let status = 'initialized';
+
+  const saveState = (next: string) => {
+    status = next;
+    writeJsonAtomic(statePath, {
+      provider: 'docker',
+      image: options.image,
+      memory: options.memory,
+      cpus: options.cpus,
+      network: options.network,
+      container_id: containerId,
+      name,
+      status,
+      created_at: createdAt,
+      updated_at: formatIsoTimestamp(options.clock.now()),
+    });
+  };
+  const run = (args: string[], timeoutMs = 120_000) => options.processRunner.run(docker, args, { env: options.env, cwd: options.projectDir, timeoutMs });
+
+  return {
+    provider: 'docker',
+    async start() {
+      docker = await checkDocker({ ...options, image: options.image });
+      saveState('initialized');
+      runtime = createRuntimeDir({ env: options.env, homeDir: options.homeDir });
+      const envFile = writeEnvFile(runtime, options.env, options.logger);
+      if (!envFile && runtime.seededCredentials) options.logger.info('Sandbox credentials: seeded the container home with the CLI credentials file');
+      if (!envFile && !runtime.seededCredentials) {
+        options.logger.warn('No credentials for the sandbox (no API key set, no ~/.claude/.credentials.json): the agent may fail to authenticate inside it');
+      }
+      name = `ralph-sandbox-${process.pid}-${Math.floor(options.clock.now() / 1000)}`;
+      const result = await run(dockerRunArgs({
+        ...options, name, home: runtime.home, envFile, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0,
+      }));
+      containerId = result.stdout.trim().split('\n').pop()?.trim() ?? '';
+      if (result.code !== 0 || containerId === '') {
+        containerId = '';
+        throw dockerFailure(`Failed to start the sandbox container: ${result.stderr.trim() || `docker run exited ${String(result.code)}`}`);
+      }
+      saveState('running');
+      options.logger.success(`Sandbox container started: ${containerId.slice(0, 12)} (image: ${options.image}, network: ${options.network})`);
+    },
+    wrap(invocation, env) {
+      if (!containerId) throw new Error('docker sandbox used before start()');
+      return { cmd: docker, args: dockerExecArgs(containerId, invocation), stdin: invocation.stdin, env: { ...env, ...invocation.env } };
+    },
+    async afterTimeout() {
+      if (!containerId) return;
+      options.logger.warn('Sandbox timeout: restarting the container to reap the processes the agent left');
+      const result = await run(['restart', '-t', '5', containerId]);
+      if (result.code !== 0) options.logger.warn(`Failed to restart the sandbox container ${containerId.slice(0, 12)}`);
+    },
+    async stop() {
+      if (containerId) {
+        const result = await run(['rm', '-f', containerId]);
+        if (result.code !== 0) options.logger.warn(`Failed to remove the sandbox container ${containerId.slice(0, 12)}: ${result.stderr.trim()}`);
+        else options.logger.info('Sandbox container stopped and removed');
+        containerId = '';
+        saveState('stopped');
+      }
+      runtime?.remove();
+      runtime = undefined;
+    },
+    stopNow() {
+      if (containerId) spawnSync(docker, ['rm', '-f', containerId], { stdio: 'ignore', env: options.env, timeout: 30_000 });
+      runtime?.remove();
+      runtime = undefined;
+    },
+    status: () => ({ provider: 'docker', container_id: containerId, status }),
+  };
+}
+
+/** The API keys set in ralph's environment, in a 0600 env-file; its path, or undefined when none is set. */
+function writeEnvFile(runtime: RuntimeDir, env: NodeJS.ProcessEnv, logger: Logger): string | undefined {
+  const lines: string[] = [];
+  for (const key of API_KEY_VARS) {
+    const value = env[key];
+    if (value === undefined || value === '') continue;
+    // The env-file format has no quoting: a value spanning lines cannot be passed whole.
+    if (/[\r\n]/.test(value)) {
+      logger.warn(`${key} spans several lines: not passed to the sandbox`);
+      continue;
+    }
+    lines.push(`${key}=${value}`);
+  }
+  if (lines.length === 0) return undefined;
+  const path = join(runtime.path, 'env');
+  writeFileAtomic(path, `${lines.join('\n')}\n`, { mode: 0o600 });
+  logger.info(`Sandbox credentials: ${lines.map((line) => line.split('=', 1)[0]).join(', ')} via env-file`);
+  return path;
+}

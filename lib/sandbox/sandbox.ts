@@ -1,0 +1,50 @@
+// The sandbox seam: one object the loop asks to turn an agent's invocation (the adapter's argv
+// and environment) into the argv that runs it inside the sandbox, started before the first loop
+// and stopped on every exit. Every agent is wrapped the same way; the process layer still runs
+// the result in its own process group and kills the whole tree.
+
+import type { AgentInvocation } from '../agents/agent-adapter.js';
+import type { SandboxProvider } from '../core/sandbox-settings.js';
+
+/** What runs: the wrapped argv, the agent's stdin, and the full environment of the process started. */
+export interface SandboxedInvocation {
+  cmd: string;
+  args: string[];
+  stdin: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** status.json's `sandbox` field (the Bash tool's get_sandbox_status). */
+export interface SandboxStatus {
+  provider: SandboxProvider;
+  container_id?: string;
+  status?: string;
+}
+
+export interface Sandbox {
+  readonly provider: SandboxProvider;
+  /** Sets the sandbox up (container, private home, secrets); throws a RalphError when it cannot. */
+  start(): Promise<void>;
+  /** The argv to run for this invocation, with `env` the environment ralph would give the agent. */
+  wrap(invocation: AgentInvocation, env: NodeJS.ProcessEnv): SandboxedInvocation;
+  /** After an agent run ralph cut off at its timeout: reap what it left inside. */
+  afterTimeout(): Promise<void>;
+  /** Tears everything down and deletes the secrets; safe to call more than once. */
+  stop(): Promise<void>;
+  /** The last resort of a second signal, when no await is possible: remove what can be removed now. */
+  stopNow(): void;
+  status(): SandboxStatus;
+}
+
+/** No sandbox: the agent runs on the host, as the adapter built it. */
+export function hostExecution(): Sandbox {
+  return {
+    provider: 'none',
+    start: async () => undefined,
+    wrap: (invocation, env) => ({ cmd: invocation.cmd, args: invocation.args, stdin: invocation.stdin, env: { ...env, ...invocation.env } }),
+    afterTimeout: async () => undefined,
+    stop: async () => undefined,
+    stopNow: () => undefined,
+    status: () => ({ provider: 'none' }),
+  };
+}

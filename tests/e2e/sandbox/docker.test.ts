@@ -1,0 +1,168 @@
+// `ralph --sandbox docker` with a real daemon and an image imported offline (the host's node,
+// git and the fake agent, tests/helpers/sandbox-tools.ts). ralph runs as an ordinary user in the
+// docker group, as it would on a workstation: the container then runs as that uid. The fake in
+// the image reads its scenario from and logs into the project (.ralph/fake-state/).
+
+import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readCallLog, withFakeClaude, type FakeCall, type FakeClaude, type FakeScenario } from '../../helpers/fake-claude.js';
+import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
+import { runCli, type CliResult, type RunCliOptions } from '../../helpers/run-cli.js';
+import { allCommandLines, docker, ensureDockerDaemon, ensureTestImage } from '../../helpers/sandbox-tools.js';
+import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
+
+const USER = 1000;
+let image = '';
+let dockerGid = 0;
+beforeAll(async () => {
+  await ensureDockerDaemon();
+  image = ensureTestImage();
+  const group = readFileSync('/etc/group', 'utf8').split('\n').map((line) => line.split(':')).find((fields) => fields[0] === 'docker');
+  dockerGid = Number(group?.[2] ?? 0);
+}, 600_000);
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  while (cleanups.length) cleanups.pop()!();
+});
+
+interface DockerProject {
+  project: TmpProject;
+  fake: FakeClaude;
+  env: NodeJS.ProcessEnv;
+  runs(): FakeCall[];
+}
+
+function chownTree(path: string): void {
+  chownSync(path, USER, dockerGid);
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    const child = join(path, entry.name);
+    if (entry.isDirectory()) chownTree(child);
+    else if (!entry.isSymbolicLink()) chownSync(child, USER, dockerGid);
+  }
+}
+
+function dockerProject(scenario: FakeScenario, plan: string, extraEnv: NodeJS.ProcessEnv = {}): DockerProject {
+  const project = tmpProject(ralphProjectTree({
+    '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\nALLOWED_TOOLS="Read,Write,Bash"\n`,
+    '.ralph/fix_plan.md': plan,
+  }), { git: true });
+  const fake = withFakeClaude();
+  cleanups.push(() => project.cleanup(), () => fake.cleanup());
+  mkdirSync(project.path('.ralph/fake-state'), { recursive: true });
+  writeFileSync(project.path('.ralph/fake-state/scenario.json'), JSON.stringify(scenario));
+  chownTree(project.dir);
+  chownTree(fake.root);
+  const env = { ...fake.env, ...GIT_TEST_ENV, SANDBOX_DOCKER_IMAGE: image, ...extraEnv };
+  const logPath = project.path('.ralph/fake-state/calls.jsonl');
+  return { project, fake, env, runs: () => readCallLog(logPath).filter((call) => call.prompt !== undefined) };
+}
+
+function ralphAs(p: DockerProject, args: string[], onSpawn?: RunCliOptions['onSpawn']): Promise<CliResult> {
+  return runCli('ralph', args, { cwd: p.project.dir, env: p.env, uid: USER, gid: dockerGid, onSpawn });
+}
+
+function outputLogs(project: TmpProject): string {
+  const dir = project.path('.ralph/logs');
+  return readdirSync(dir).filter((name) => name.startsWith('claude_output_')).map((name) => readFileSync(join(dir, name), 'utf8')).join('\n');
+}
+
+/** Resolves once `ready()` holds (checked every 100 ms; the test's timeout bounds the wait). */
+async function waitFor(ready: () => boolean): Promise<void> {
+  while (!ready()) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+const containersOf = (pid: number) => docker('ps', '-a', '--filter', `name=ralph-sandbox-${pid}-`, '--format', '{{.Names}}').stdout.trim();
+
+describe('ralph --sandbox docker', () => {
+  it('runs a 2-item plan to plan_complete inside the container, where the real $HOME is not visible', async () => {
+    const secretHome = withFakeClaude();
+    cleanups.push(() => secretHome.cleanup());
+    const p = dockerProject({
+      calls: [
+        { steps: [{ tool: 'Read', input: { file_path: '__SECRET__' } }], tickFixPlan: 1, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } },
+        { tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } },
+      ],
+    }, '- [ ] one\n- [ ] two\n');
+    const secret = `planted-secret-${process.pid}-${Date.now()}`;
+    const secretPath = join(p.fake.home, 'secret.txt');
+    writeFileSync(secretPath, `${secret}\n`);
+    chownSync(secretPath, USER, dockerGid);
+    const scenarioPath = p.project.path('.ralph/fake-state/scenario.json');
+    writeFileSync(scenarioPath, readFileSync(scenarioPath, 'utf8').replace('__SECRET__', secretPath));
+
+    let pid = 0;
+    const r = await ralphAs(p, ['--sandbox', 'docker', '--sandbox-memory', '512m', '--max-loops', '5'], (child) => (pid = child.pid!));
+    expect(r.code, r.stderr).toBe(0);
+    const runs = p.runs();
+    expect(runs).toHaveLength(2);
+    // Inside the container: another host name, the user ralph runs as (not the host's root).
+    expect(runs[0]!.hostname).not.toBe(hostname());
+    expect(runs.map((run) => run.uid)).toEqual([USER, USER]);
+    expect(runs[0]!.cwd).toBe('/workspace');
+    expect(readFileSync(p.project.path('.ralph/logs/ralph.log'), 'utf8')).toContain('exit reason: plan_complete');
+    const logs = outputLogs(p.project);
+    expect(logs).not.toContain(secret);
+    expect(logs).toContain('File does not exist');
+    const state = JSON.parse(readFileSync(p.project.path('.ralph/.docker_sandbox_state'), 'utf8'));
+    expect(state).toMatchObject({ provider: 'docker', image, memory: '512m', status: 'stopped', container_id: '' });
+    expect(containersOf(pid)).toBe('');
+  }, 120_000);
+
+  it('keeps the API key out of every argv, and leaves no container behind after SIGTERM', async () => {
+    const key = `sk-ant-test-${process.pid}-${Date.now()}`;
+    const p = dockerProject({ calls: [{ hang: 'afterInit', hangMaxMs: 60_000 }] }, '- [ ] one\n', { ANTHROPIC_API_KEY: key });
+    let pid = 0;
+    let seenRunning = '';
+    let argvWithKey: string[] = [];
+    let dashboard = '';
+    let containerId = '';
+    const r = await ralphAs(p, ['--sandbox', 'docker'], (child) => {
+      pid = child.pid!;
+      void (async () => {
+        await waitFor(() => readCallLog(p.project.path('.ralph/fake-state/calls.jsonl')).some((call) => call.prompt !== undefined));
+        seenRunning = containersOf(pid);
+        argvWithKey = allCommandLines().filter((line) => line.includes(key));
+        containerId = docker('ps', '--filter', `name=ralph-sandbox-${pid}-`, '--format', '{{.ID}}').stdout.trim();
+        dashboard = (await runCli('ralph-monitor', ['--once'], { cwd: p.project.dir, env: p.env })).stdout;
+        child.kill('SIGTERM');
+      })();
+    });
+    expect(r.code, r.stderr).toBe(143);
+    // The agent ran in the run's container with the key (the fake logs it only as "set") ...
+    expect(seenRunning).toMatch(new RegExp(`^ralph-sandbox-${pid}-\\d+$`));
+    expect(p.runs()[0]!.env.ANTHROPIC_API_KEY).toBe('set');
+    // ... which no process had in its argv.
+    expect(argvWithKey).toEqual([]);
+    // status.json carries the container, and the monitor shows it.
+    expect(containerId).toMatch(/^[0-9a-f]{12}$/);
+    expect(dashboard).toMatch(new RegExp(`Sandbox: docker ${containerId}[0-9a-f]* running`));
+    expect(containersOf(pid)).toBe('');
+    expect(readdirSync(tmpdir()).filter((name) => name.startsWith(`ralph-sandbox-${pid}-`))).toEqual([]);
+  }, 120_000);
+
+  it('exits 1 before any agent call when SANDBOX_PROVIDER=docker and the daemon is not running', async () => {
+    const p = dockerProject({}, '- [ ] one\n', { SANDBOX_PROVIDER: 'docker', DOCKER_HOST: `unix://${join(tmpdir(), `no-dockerd-${process.pid}.sock`)}` });
+    const r = await ralphAs(p, ['--max-loops', '1']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Docker daemon is not reachable');
+    expect(r.stderr).toContain('Refusing to run the agent on the host');
+    // Not in the (absent) container, and not on the host where the fake is on PATH either.
+    expect(p.runs()).toEqual([]);
+    expect(p.fake.runs()).toEqual([]);
+  }, 60_000);
+
+  it('exits 1 with the command to build it when the image is missing', async () => {
+    const p = dockerProject({}, '- [ ] one\n', { SANDBOX_DOCKER_IMAGE: 'ralph-sandbox:latest' });
+    if (docker('image', 'inspect', 'ralph-sandbox:latest').code === 0) throw new Error('this machine has a ralph-sandbox:latest image; the test needs it absent');
+    const r = await ralphAs(p, ['--sandbox', 'docker']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("Sandbox image 'ralph-sandbox:latest' not found");
+    const buildDir = /docker build -t ralph-sandbox:latest (\S+)/.exec(r.stderr)?.[1];
+    expect(existsSync(join(buildDir ?? '/nonexistent', 'Dockerfile'))).toBe(true);
+    expect(p.fake.runs()).toEqual([]);
+    expect(existsSync(p.project.path('.ralph/.docker_sandbox_state'))).toBe(false);
+  }, 60_000);
+});

@@ -1,0 +1,51 @@
+// The sandbox's argv, as pure functions: bwrap's mount order (the hidden home under the project,
+// binds under the private /tmp) and docker's, where no secret or variable value is ever written.
+
+import { describe, expect, it } from 'vitest';
+import { readSandboxSettings } from '../../../lib/core/sandbox-settings.js';
+import { bwrapOptions } from '../../../lib/sandbox/bwrap-sandbox.js';
+import { dockerExecArgs, dockerRunArgs } from '../../../lib/sandbox/docker-sandbox.js';
+
+const layout = { projectDir: '/home/u/code/app', realHome: '/home/u', privateHome: '/tmp/ralph-sandbox-1-x/home', binds: ['/opt/tool'], network: 'bridge' as const };
+
+describe('bwrapOptions', () => {
+  it('mounts / read-only, then the private /tmp and home, then the binds and the project on top', () => {
+    const args = bwrapOptions(layout);
+    const at = (...seq: string[]) => args.findIndex((_, i) => seq.every((s, j) => args[i + j] === s));
+    expect(at('--ro-bind', '/', '/')).toBe(0);
+    expect(at('--tmpfs', '/tmp')).toBeGreaterThan(0);
+    expect(at('--bind', layout.privateHome, '/home/u')).toBeGreaterThan(at('--tmpfs', '/tmp'));
+    expect(at('--ro-bind', '/opt/tool', '/opt/tool')).toBeGreaterThan(at('--bind', layout.privateHome, '/home/u'));
+    expect(at('--bind', layout.projectDir, layout.projectDir)).toBeGreaterThan(at('--ro-bind', '/opt/tool', '/opt/tool'));
+    expect(args).toEqual(expect.arrayContaining(['--unshare-pid', '--die-with-parent', '--new-session']));
+    expect(args).not.toContain('--unshare-net');
+    expect(bwrapOptions({ ...layout, network: 'none' })).toContain('--unshare-net');
+  });
+});
+
+describe('docker argv', () => {
+  it('names the adapter variables with -e NAME only: their values stay in the environment', () => {
+    const args = dockerExecArgs('abc123', { cmd: 'claude', args: ['-p', '--output-format', 'json'], stdin: 'prompt', env: { SOME_SETTING: 'value-1' } });
+    expect(args).toEqual(['exec', '-i', '-w', '/workspace', '-e', 'SOME_SETTING', 'abc123', 'claude', '-p', '--output-format', 'json']);
+    expect(args.join(' ')).not.toContain('value-1');
+  });
+
+  it('starts one container with --init, the uid:gid, the project at /workspace and the env-file', () => {
+    const args = dockerRunArgs({ image: 'img:1', memory: '4g', cpus: '2', network: 'none', name: 'ralph-sandbox-7-100', projectDir: '/p', home: '/rt/home', envFile: '/rt/env', uid: 1000, gid: 1000 });
+    expect(args.slice(0, 3)).toEqual(['run', '-d', '--init']);
+    expect(args.join(' ')).toContain('--name ralph-sandbox-7-100 --user 1000:1000 -v /p:/workspace -w /workspace --memory 4g --cpus 2 --network none --env-file /rt/env -v /rt/home:/ralph-home -e HOME=/ralph-home img:1 sleep infinity');
+  });
+});
+
+describe('readSandboxSettings', () => {
+  const values = { provider: 'docker', image: 'ralph-sandbox:latest', memory: '4g', cpus: '2', network: 'bridge', binds: [] };
+  it('accepts the Bash tool values and refuses the rest with its messages', () => {
+    expect(readSandboxSettings(values)).toMatchObject({ ok: true, settings: { provider: 'docker', memory: '4g' } });
+    expect(readSandboxSettings({ ...values, provider: '' })).toEqual({ ok: true, settings: { provider: 'none' } });
+    expect(readSandboxSettings({ ...values, memory: '4gb' })).toMatchObject({ ok: false, message: "invalid sandbox memory limit '4gb' (expected e.g. 4g, 512m)" });
+    expect(readSandboxSettings({ ...values, cpus: '1.5' })).toMatchObject({ ok: true });
+    expect(readSandboxSettings({ ...values, cpus: '-1' })).toMatchObject({ ok: false });
+    expect(readSandboxSettings({ ...values, provider: 'bwrap', binds: ['relative/dir'] })).toMatchObject({ ok: false, message: expect.stringContaining('must be absolute') });
+    expect(readSandboxSettings({ ...values, provider: 'e2b' })).toMatchObject({ ok: false, message: expect.stringContaining('E2B') });
+  });
+});
