@@ -43,10 +43,11 @@ export interface PlanView {
 }
 
 // A GitHub task-list item: a list marker, then `[ ]`, `[x]` or `[X]`. Not items (#144):
-// `-[ ]`, `- [  ]`, `[2026-01-29]`, `- [NOTE]`, `- [v1.0]`, `- [#123]`.
-const ITEM = /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[([ xX])\](.*)$/;
+// `-[ ]`, `- [  ]`, `[2026-01-29]`, `- [NOTE]`, `- [v1.0]`, `- [#123]`. The `s` flag: without
+// it `.` stops at U+2028/U+2029, and an open item holding one would not count at all.
+const ITEM = /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[([ xX])\](.*)$/s;
 // ATX heading, indented at most 3 spaces; `#tag` (no space) is not one.
-const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$/;
+const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$/s;
 // CommonMark fences: 3+ backticks or tildes, indented at most 3 spaces; a backtick fence's
 // info string has no backtick. It closes on a line of the same character, at least as long.
 const FENCE_OPEN = /^ {0,3}(`{3,}(?=[^`]*$)|~{3,})/;

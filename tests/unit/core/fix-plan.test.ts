@@ -46,6 +46,14 @@ describe('parseFixPlan checkbox rules (reference §4.4 item 5, #144)', () => {
     expect(isPlanComplete(plan)).toBe(false);
   });
 
+  it('counts an item whose text holds a Unicode line or paragraph separator (it cannot hide an open item)', () => {
+    for (const sep of ['\u2028', '\u2029', '\u0085']) {
+      const view = parseFixPlan(`- [x] done\n- [ ] still open${sep}really\n- [ ] ${sep}\n`);
+      expect(view.blocking, JSON.stringify(sep)).toEqual({ open: 2, done: 1 });
+      expect(isPlanComplete(view)).toBe(false);
+    }
+  });
+
   it('lists the open blocking items in order, text only', () => {
     const plan = parseFixPlan('# Plan\r\n- [x] a\r\n- [ ] Write the parser  \r\n  - [ ] Test it\r\n- [ ]\r\n');
     expect(plan.openItems).toEqual(['Write the parser', 'Test it', '']);
