@@ -49,7 +49,7 @@ function timeRun(args, cwd) {
 }
 
 export async function benchColdStart({ quick = false } = {}) {
-  const runs = quick ? 7 : 21;
+  const runs = quick ? 5 : 11;
   const project = mkdtempSync(join(tmpdir(), 'ralph-bench-start-'));
   try {
     cpSync(join(ROOT, 'tests/fixtures/bash-state/midrun'), join(project, '.ralph'), { recursive: true });
