@@ -3,7 +3,8 @@
 // what was measured, the budget and the verdict (`--json`: the rows as JSON). Run after
 // `npm run build` (the npm script does). Sections live in scripts/bench/; the monitor and
 // ralph-stats rows come from scripts/bench-monitor.mjs and scripts/bench-stats.mjs, which print
-// JSON lines {what, value, unit, budget, ok}.
+// JSON lines {what, value, unit, budget, ok}. `--quick`: fewer loops (100) and cold-start runs,
+// for a fast look; the default measures the rows as DESIGN.md §6 states them.
 
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { benchOrchestration } from './bench/orchestration.mjs';
 import { notMeasured, row } from './bench/rows.mjs';
 
 const json = process.argv.includes('--json');
+const quick = process.argv.includes('--quick');
 const progress = (text) => {
   if (!json) process.stderr.write(`${text}\n`);
 };
@@ -55,11 +57,11 @@ async function section(name, run) {
   }
 }
 
-const machine = `${cpus().length} CPU (${cpus()[0]?.model.trim() ?? 'unknown'}), node ${process.version}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`;
+const machine = `${cpus().length} CPU (${cpus()[0]?.model.trim() ?? 'unknown'}), node ${process.version}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}${quick ? ' (--quick)' : ''}`;
 progress(`ralph benchmarks (DESIGN.md §6) on ${machine}`);
 const rows = [
-  ...(await section('orchestration per loop', benchOrchestration)),
-  ...(await section('cold start', benchColdStart)),
+  ...(await section('orchestration per loop', () => benchOrchestration({ quick }))),
+  ...(await section('cold start', () => benchColdStart({ quick }))),
   ...(await section('analysis', benchAnalysis)),
   ...(await section('monitor', () => runHelper('./bench-monitor.mjs', 'monitor frame render and idle CPU'))),
   ...(await section('ralph-stats', () => runHelper('./bench-stats.mjs', 'ralph-stats over 1M metric lines'))),

@@ -2,7 +2,6 @@
 // the `.ralph/` state files only (so it also shows state written by the Bash tool).
 // `--once` prints one frame and exits, for scripts; `--interval` sets the refresh in seconds.
 
-import { MONITOR_HELP, monitorParser } from './monitor-args.js';
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { loadViewConfig } from '../config/view-config.js';
@@ -20,7 +19,12 @@ interface MonitorArgs {
   intervalSeconds: number;
 }
 
-function parseMonitorArgs(argv: string[]): MonitorArgs | 'help' {
+// No flag or `--once` alone (how tmux and scripts start it) is answered without loading yargs,
+// which would double the start-up time.
+async function parseMonitorArgs(argv: string[]): Promise<MonitorArgs | 'help'> {
+  if (argv.length === 0) return { once: false, intervalSeconds: 2 };
+  if (argv.length === 1 && argv[0] === '--once') return { once: true, intervalSeconds: 2 };
+  const { monitorParser } = await import('./monitor-args.js');
   const parsed = monitorParser(argv).parseSync();
   if (parsed.help) return 'help';
   const raw = parsed.interval === undefined ? '2' : String(parsed.interval);
@@ -38,8 +42,9 @@ export async function mainMonitor(argv: string[]): Promise<number> {
     process.stdout.write(`${formatVersionLine('ralph-monitor')}\n`);
     return 0;
   }
-  const args = parseMonitorArgs(argv);
+  const args = await parseMonitorArgs(argv);
   if (args === 'help') {
+    const { MONITOR_HELP } = await import('./monitor-args.js');
     process.stdout.write(MONITOR_HELP);
     return 0;
   }

@@ -1,6 +1,7 @@
 // The invocations people and scripts run most — `ralph --help`, `--version`, `--status`
-// (`--json`) — answered without loading yargs or zod, to keep start-up within budget.
-// Anything else, or any extra flag, goes through the full parser.
+// (`--json`), `--config` (`--json`), `--circuit-status` — answered without loading yargs (and
+// the first three without zod), to keep start-up within budget. Each answers exactly as the
+// full parser's action would with no other flag. Anything else goes through the full parser.
 
 import { readFileSync } from 'node:fs';
 import { readPackageVersion } from './package-info.js';
@@ -24,6 +25,15 @@ export async function runFastPath(argv: string[], cwd: string): Promise<number |
     case '--json -s': {
       const { showStatus } = await import('./status.js');
       return showStatus({ projectDir: cwd, json: argv.includes('--json'), write: (t) => process.stdout.write(t) });
+    }
+    case '--config':
+    case '--config --json': {
+      const { showConfig } = await import('./show-config.js');
+      return showConfig({ flags: {}, json: argv.includes('--json'), jq: undefined }, cwd);
+    }
+    case '--circuit-status': {
+      const { runStateCommand } = await import('./state-commands.js');
+      return runStateCommand('circuit-status', { projectDir: cwd, env: process.env, write: (t) => process.stdout.write(t) });
     }
     default:
       return undefined;

@@ -5,7 +5,6 @@
 import { runMain } from './error-funnel.js';
 import { readPackageVersion } from './package-info.js';
 import { runFastPath } from './ralph-fast-path.js';
-import type { RalphCliOptions } from './ralph-options.js';
 
 export async function mainRalph(argv: string[]): Promise<number> {
   const cwd = process.cwd();
@@ -24,8 +23,10 @@ export async function mainRalph(argv: string[]): Promise<number> {
       const { showStatus } = await import('./status.js');
       return showStatus({ projectDir: cwd, json: options.json, jq: options.jq, write: (t) => process.stdout.write(t) });
     }
-    case 'config':
+    case 'config': {
+      const { showConfig } = await import('./show-config.js');
       return showConfig(options, cwd);
+    }
     case 'doctor': {
       const { runDoctor } = await import('./doctor.js');
       return runDoctor({ projectDir: cwd, env: process.env, flags: options.flags, write: (t) => process.stdout.write(t) });
@@ -60,22 +61,6 @@ export async function mainRalph(argv: string[]): Promise<number> {
       return runRalphLoop(options, cwd);
     }
   }
-}
-
-async function showConfig(options: RalphCliOptions, cwd: string): Promise<number> {
-  const { loadConfig } = await import('../config/load-config.js');
-  const { formatConfigJson, formatConfigText } = await import('../config/format-config.js');
-  const { homedir } = await import('node:os');
-  const result = loadConfig({ projectDir: cwd, homeDir: homedir(), env: process.env, flags: options.flags });
-  const { formatConfigProblem } = await import('../config/problems.js');
-  for (const warning of result.warnings) process.stderr.write(`Warning: ${formatConfigProblem(warning)}\n`);
-  if (options.json) {
-    const { printJson } = await import('./print-json.js');
-    await printJson(formatConfigJson(result), options.jq, (t) => process.stdout.write(t));
-    return 0;
-  }
-  process.stdout.write(formatConfigText(result));
-  return 0;
 }
 
 await runMain(mainRalph);

@@ -1,0 +1,186 @@
+// Child process of the orchestration benchmark: runs the real loop (dist/loop/run-project.js,
+// runProject, with Deps built as the CLI builds them) for LOOPS loops against a temporary git
+// project and an instant fake `claude` — a few lines of POSIX sh (as tests/fault/fast-agent.ts)
+// that appends one line to a tracked file (content progress every loop) and prints a recorded
+// stream-json run whose RALPH_STATUS says EXIT_SIGNAL: false — so the loop runs to MAX_LOOPS
+// doing the whole analysis and the content progress check each time. This process holds only
+// ralph and this small harness, so its CPU (process.cpuUsage) and peak RSS are ralph's; the agent
+// and git are separate processes. Prints one JSON object: per-loop CPU and wall, the gaps from
+// each agent's exit to the next spawn (wall, and this process's CPU within them), RSS samples.
+
+import { execFileSync } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const dist = (path) => new URL(`../../dist/${path}`, import.meta.url).href;
+const LOOPS = Number(process.argv[2] ?? 1000);
+
+const GIT_ENV = {
+  GIT_AUTHOR_NAME: 'Ralph Bench',
+  GIT_AUTHOR_EMAIL: 'bench@example.invalid',
+  GIT_COMMITTER_NAME: 'Ralph Bench',
+  GIT_COMMITTER_EMAIL: 'bench@example.invalid',
+  GIT_CONFIG_NOSYSTEM: '1',
+};
+
+const STATUS_TEXT = [
+  'Worked on the first item; more to do.',
+  '',
+  '---RALPH_STATUS---',
+  'STATUS: IN_PROGRESS',
+  'TASKS_COMPLETED_THIS_LOOP: 0',
+  'FILES_MODIFIED: 1',
+  'TESTS_STATUS: NOT_RUN',
+  'WORK_TYPE: IMPLEMENTATION',
+  'EXIT_SIGNAL: false',
+  'RECOMMENDATION: keep going',
+  '---END_RALPH_STATUS---',
+].join('\n');
+
+const AGENT = `#!/bin/sh
+for arg in "$@"; do
+  if [ "$arg" = "--version" ]; then echo "2.1.332 (Claude Code)"; exit 0; fi
+done
+cat > /dev/null
+echo "one more step" >> src/progress.log
+cat "$BENCH_AGENT_STREAM"
+`;
+
+/** The recorded happy run with its final text replaced by the status block (real CLI lines). */
+function buildStream() {
+  const recorded = readFileSync(join(ROOT, 'tests/fixtures/claude-cli-2.1.332/happy_sj.stdout'), 'utf8');
+  return recorded
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      const message = JSON.parse(line);
+      if (message.type === 'result') message.result = STATUS_TEXT;
+      if (message.type === 'assistant') for (const block of message.message?.content ?? []) if (block.type === 'text') block.text = STATUS_TEXT;
+      return JSON.stringify(message);
+    })
+    .join('\n')
+    .concat('\n');
+}
+
+function makeProject(root) {
+  const dir = join(root, 'project');
+  const files = {
+    '.ralph/PROMPT.md': '# Task\nWork through fix_plan.md.\n',
+    '.ralph/fix_plan.md': '# Fix Plan\n- [ ] keep going\n- [x] set up\n',
+    '.ralph/AGENT.md': '# Agent\n',
+    '.ralphrc': 'CLAUDE_AUTO_UPDATE=false\nFAILURE_RETRY_SECONDS=0\nMAX_CALLS_PER_HOUR=100000\n',
+    '.gitignore': '.ralph/logs/\n.ralph/.*\n.ralph/status.json\n.ralph/progress.json\n.ralph/live.log\n.ralph/sessions/\n',
+    'src/index.js': 'export {};\n',
+    'src/progress.log': '',
+  };
+  for (const [relative, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, relative)), { recursive: true });
+    writeFileSync(join(dir, relative), content);
+  }
+  const git = (...args) => execFileSync('git', args, { cwd: dir, env: { ...process.env, ...GIT_ENV }, stdio: 'ignore' });
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'initial');
+  return dir;
+}
+
+function makeEnv(root) {
+  const bin = join(root, 'bin');
+  const home = join(root, 'home');
+  for (const d of [bin, join(home, '.claude')]) mkdirSync(d, { recursive: true });
+  writeFileSync(join(bin, 'claude'), AGENT);
+  chmodSync(join(bin, 'claude'), 0o755);
+  const stream = join(root, 'stream.jsonl');
+  writeFileSync(stream, buildStream());
+  const env = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!/^(FAKE_CLAUDE_|ANTHROPIC_|CLAUDE_CODE_|RALPH_)/.test(name) && name !== 'CLAUDE_CONFIG_DIR') env[name] = value;
+  }
+  return { ...env, ...GIT_ENV, PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: home, CLAUDE_CONFIG_DIR: join(home, '.claude'), BENCH_AGENT_STREAM: stream, NO_COLOR: '1' };
+}
+
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+const { runProject } = await import(dist('loop/run-project.js'));
+const { LoopEvents } = await import(dist('loop/events.js'));
+const { createLogger } = await import(dist('platform/logger.js'));
+const { nodeProcessRunner } = await import(dist('platform/process.js'));
+const { systemClock } = await import(dist('platform/clock.js'));
+const { ralphPaths } = await import(dist('state/paths.js'));
+const { createRedactor } = await import(dist('core/redaction.js'));
+
+const root = mkdtempSync(join(tmpdir(), 'ralph-bench-loop-'));
+try {
+  const projectDir = makeProject(root);
+  const env = makeEnv(root);
+  const events = new LoopEvents();
+  // Per loop: CPU and wall at the agent's spawn; at its exit; RSS at each spawn.
+  const startCpu = [];
+  const startWall = [];
+  const exitCpu = [];
+  const exitWall = [];
+  const rss = [];
+  events.on('agent:finished', ({ loop }) => {
+    exitWall[loop] = performance.now();
+    exitCpu[loop] = cpuMs();
+  });
+  events.on('agent:started', ({ loop }) => {
+    startWall[loop] = performance.now();
+    startCpu[loop] = cpuMs();
+    rss[loop] = process.memoryUsage().rss / 1e6;
+  });
+  const quiet = { write() {}, isTTY: false, columns: 100 };
+  const redact = createRedactor(env);
+  const deps = {
+    clock: systemClock,
+    env,
+    cwd: projectDir,
+    homeDir: env.HOME,
+    processRunner: nodeProcessRunner,
+    // As the CLI builds it (createDeps): redacted lines to ralph.log; the terminal is not timed.
+    logger: createLogger({ logFile: ralphPaths(projectDir).ralphLog, stderr: quiet, env, redact, clock: systemClock }),
+    stdout: quiet,
+    stderr: quiet,
+    redact,
+  };
+  const signals = Object.assign(new EventEmitter(), { exit: () => undefined });
+  const started = performance.now();
+  const code = await runProject({ projectDir, flags: { MAX_LOOPS: LOOPS }, deps, signals, events });
+  const wallMs = performance.now() - started;
+  const loops = startCpu.length - 1;
+  if (loops < LOOPS) throw new Error(`the benchmark loop stopped early (exit ${code}, ${loops} of ${LOOPS} loops); see ${projectDir}/.ralph/logs/ralph.log`);
+  // Loop n's cost: spawn of loop n to spawn of loop n+1 (its agent's wait is idle time, ~0 CPU).
+  const perLoopCpu = [];
+  const perLoopWall = [];
+  const gapWall = [];
+  const gapCpu = [];
+  for (let n = 1; n < loops; n++) {
+    perLoopCpu[n] = startCpu[n + 1] - startCpu[n];
+    perLoopWall[n] = startWall[n + 1] - startWall[n];
+    gapWall[n] = startWall[n + 1] - exitWall[n];
+    gapCpu[n] = startCpu[n + 1] - exitCpu[n];
+  }
+  const round = (list) => list.map((v) => (v === undefined ? null : Number(v.toFixed(3))));
+  process.stdout.write(
+    JSON.stringify({
+      loops,
+      exitCode: code,
+      wallMs,
+      perLoopCpu: round(perLoopCpu),
+      perLoopWall: round(perLoopWall),
+      gapWall: round(gapWall),
+      gapCpu: round(gapCpu),
+      rss: round(rss),
+      peakRssMb: (process.resourceUsage().maxRSS * 1024) / 1e6,
+    }),
+  );
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
