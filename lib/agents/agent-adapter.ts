@@ -26,6 +26,8 @@ export interface AgentCapabilities {
   streaming: boolean;
   /** How far ALLOWED_TOOLS can be honoured. */
   toolRestrictions: 'exact' | 'approximate' | 'none';
+  /** Its token usage is the session's running total (Codex over `resume`): the loop takes differences. */
+  cumulativeUsage?: boolean;
 }
 
 export interface InvocationOptions {

@@ -234,7 +234,7 @@ function summarizeText(text: string, outputLength: number): AgentResultSummary {
   return { ...emptySummary('text', outputLength), hasResult: resultText.trim() !== '', resultText };
 }
 
-function emptySummary(format: AgentOutputFormat, outputLength: number): AgentResultSummary {
+export function emptySummary(format: AgentOutputFormat, outputLength: number): AgentResultSummary {
   return {
     format,
     hasResult: false,

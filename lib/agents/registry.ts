@@ -2,8 +2,9 @@
 
 import type { AgentAdapter } from './agent-adapter.js';
 import { claudeAdapter } from './claude-code.js';
+import { codexAdapter } from './codex.js';
 
-const ADAPTERS: readonly AgentAdapter[] = [claudeAdapter];
+const ADAPTERS: readonly AgentAdapter[] = [claudeAdapter, codexAdapter];
 
 /** The names ralph knows, in the order `--help` and errors list them. */
 export function agentNames(): string[] {
