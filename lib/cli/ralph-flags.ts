@@ -7,6 +7,8 @@ export interface RalphFlag {
   alias?: string;
   /** Placeholder of the value the flag takes; none for a switch. */
   arg?: string;
+  /** May be given more than once; every value is kept. */
+  repeatable?: boolean;
   describe: string;
   section: 'Options' | 'Modern CLI Options' | 'Beyond the Bash version';
 }
@@ -35,6 +37,7 @@ export const RALPH_FLAGS: readonly RalphFlag[] = [
   { name: 'continue', describe: 'Resume the Claude session between loops (default: on; --no-continue turns it off)', section: 'Modern CLI Options' },
   { name: 'session-expiry', arg: 'HOURS', describe: 'Hours before a Claude session is started fresh (default: 24)', section: 'Modern CLI Options' },
   { name: 'agent', arg: 'NAME', describe: 'Agent CLI to run: claude, codex, gemini or opencode (default: claude)', section: 'Beyond the Bash version' },
+  { name: 'fallback-agent', arg: 'NAME', repeatable: true, describe: 'Agent to run on while the one before it is at its usage limit (repeatable; FALLBACK_AGENTS)', section: 'Beyond the Bash version' },
   { name: 'max-loops', arg: 'NUM', describe: 'Stop after NUM loops, exit 3 (default: 0 = unlimited)', section: 'Beyond the Bash version' },
   { name: 'max-cost', arg: 'USD', describe: 'Stop when this run has spent USD dollars, exit 3 (default: 0 = unlimited)', section: 'Beyond the Bash version' },
   { name: 'max-run-minutes', arg: 'MIN', describe: 'Stop after MIN minutes, exit 3 (default: 0 = unlimited)', section: 'Beyond the Bash version' },

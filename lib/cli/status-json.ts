@@ -45,6 +45,9 @@ export function collectStatus(
     exit_reason: field('exit_reason'),
     last_action: field('last_action'),
     loop_count: field('loop_count'),
+    // The agent the loop calls now, and the agents waiting out a usage limit (FALLBACK_AGENTS).
+    agent: field('agent'),
+    agent_limits: read(paths.agentLimits),
     running: readLock(paths.lock),
     status_file: status,
     progress: read(paths.progress),

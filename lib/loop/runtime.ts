@@ -13,6 +13,7 @@ import type { Deps } from '../platform/deps.js';
 import type { RalphPaths } from '../state/paths.js';
 import type { RunRecorder } from '../session-record/run-recorder.js';
 import type { AgentAdapter } from '../agents/agent-adapter.js';
+import type { AgentLimits } from '../core/agent-fallback.js';
 import type { ProjectLock } from '../state/lock.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import type { VerificationSetup } from '../verify/verification-setup.js';
@@ -29,10 +30,16 @@ export interface LoopRuntime {
   paths: RalphPaths;
   deps: Deps;
   state: StateReadOptions;
-  /** The agent this run calls (agents/registry.ts). */
+  /** The agent the next loop calls (agents/registry.ts): the primary, or a fallback while the primary is limited. */
   agent: AgentAdapter;
   /** Its command (CLAUDE_CODE_CMD, …) as resolved at startup. */
   agentCommand: string;
+  /** The run's agents in order: AGENT_PROVIDER first, then the FALLBACK_AGENTS found at startup. */
+  agents: AgentSlot[];
+  /** Agents left out for the rest of the run (a fallback agent whose sign-in failed). */
+  droppedAgents: Set<string>;
+  /** Each agent's usage-limit reset while the run goes on without it (written through to .agent_limits). */
+  agentLimits: AgentLimits;
   promptFile: string;
   status: StatusWriter;
   display: AgentDisplay;
@@ -82,6 +89,12 @@ export interface LoopRuntime {
   loopCostBefore: number;
   /** Content snapshots and the content ids seen in this run (set up by the first loop). */
   content?: LoopContentState;
+}
+
+/** One agent the run may call, with its command as resolved at startup. */
+export interface AgentSlot {
+  adapter: AgentAdapter;
+  command: string;
 }
 
 /** Outcome of a step: go on, or stop the run with this status and exit code. */

@@ -17,7 +17,9 @@ export interface RunStatusSummary {
   goal: { type: RunRecord['goal']['type']; summary: string };
   attempts: number;
   resumes: number;
-  last_attempt: { loop: number; state: string; outcome: string | null; ended_at: string | null } | null;
+  last_attempt: { loop: number; state: string; outcome: string | null; ended_at: string | null; agent: string | null } | null;
+  /** Which agent ran each of the last loops (the fallback between agents shows here). */
+  agents_by_loop: Array<{ loop: number; agent: string | null; agent_result: string | null }>;
   last_verification: { loop: number; status: string; passed: number; failed: number; skipped: number; failing: string[] } | null;
   gap: { metric: string; current: number; target: number; delta: number; trend: string } | null;
   /** `gap 3 (2 open items + 1 failing test) ↓ improving` */
@@ -25,6 +27,7 @@ export interface RunStatusSummary {
 }
 
 const FAILING_NAMES = 5;
+const AGENT_LOOPS = 50;
 
 export function summarizeRunForStatus(record: RunRecord): RunStatusSummary {
   const last = record.attempts[record.attempts.length - 1];
@@ -38,7 +41,8 @@ export function summarizeRunForStatus(record: RunRecord): RunStatusSummary {
     goal: { type: record.goal.type, summary: record.goal.summary },
     attempts: record.attempts.length,
     resumes: record.resumes.length,
-    last_attempt: last ? { loop: last.loop, state: last.state, outcome: last.outcome, ended_at: last.ended_at } : null,
+    last_attempt: last ? { loop: last.loop, state: last.state, outcome: last.outcome, ended_at: last.ended_at, agent: last.agent ?? null } : null,
+    agents_by_loop: record.attempts.slice(-AGENT_LOOPS).map((a) => ({ loop: a.loop, agent: a.agent ?? null, agent_result: a.agent_result })),
     last_verification: verification
       ? {
           loop: verification.loop,
