@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { summarizePartial, toBashStats, type BashStats, type MetricsSummary } from './metrics-summary.js';
 import { readMetricsFile } from './read-metrics-file.js';
 import { renderStatsTable } from './render-stats-table.js';
+import { describeAgentBreakdown, readAgentBreakdown, type AgentTotals } from './agent-breakdown.js';
 
 /** The Bash tool's message, printed as JSON on stderr (scripts parse it). */
 export const NO_METRICS_ERROR = 'No metrics file found. Run ralph first to generate metrics.';
@@ -23,7 +24,7 @@ export interface StatsReportOptions {
 
 export type StatsReport =
   | { kind: 'missing' }
-  | { kind: 'json'; value: BashStats | MetricsSummary; skipped: number }
+  | { kind: 'json'; value: BashStats | (MetricsSummary & { by_agent: Record<string, AgentTotals> }); skipped: number }
   | { kind: 'table'; text: string };
 
 /** `${RALPH_DIR:-.ralph}/logs/metrics.jsonl`, as `ralph-stats.sh` finds it. */
@@ -37,8 +38,11 @@ export async function buildStatsReport(options: StatsReportOptions): Promise<Sta
   const partial = await readMetricsFile(options.metricsPath, { detail, sinceMs: options.sinceMs, threads: options.threads });
   if (!detail) return { kind: 'json', value: toBashStats(partial), skipped: partial.skipped };
   const summary = summarizePartial(partial, { sinceMs: options.sinceMs });
+  const byAgent = await readAgentBreakdown(options.metricsPath, options.sinceMs);
   if (options.format === 'table') {
-    return { kind: 'table', text: renderStatsTable(summary, { source: options.source ?? options.metricsPath }) };
+    const table = renderStatsTable(summary, { source: options.source ?? options.metricsPath });
+    const agents = describeAgentBreakdown(byAgent);
+    return { kind: 'table', text: agents ? `${table.replace(/\n?$/, '\n')}${agents}\n` : table };
   }
-  return { kind: 'json', value: summary, skipped: partial.skipped };
+  return { kind: 'json', value: { ...summary, by_agent: byAgent }, skipped: partial.skipped };
 }
