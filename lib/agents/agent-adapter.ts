@@ -83,6 +83,16 @@ export interface AgentRunFacts {
   outputFormat: 'json' | 'text';
 }
 
+/** Where an agent finds its sign-in, for `ralph --doctor` (seen without calling the agent). */
+export interface AgentCredentials {
+  /** Variables any one of which signs it in. */
+  envVars: string[];
+  /** Files holding a login, from the environment and the home directory. */
+  files(env: NodeJS.ProcessEnv, home: string): string[];
+  /** What to do when none is found. */
+  fix: string;
+}
+
 export interface AgentAdapter {
   readonly name: AgentName;
   /** For people: `Claude Code`. */
@@ -102,6 +112,8 @@ export interface AgentAdapter {
   classifyFailure(run: AgentRunFacts, now: number): AgentFailureResult;
   /** Whether an id (read from a file the agent can write, or from its output) may be resumed. */
   isValidSessionId(id: string): boolean;
+  /** Its sign-in, for --doctor (Claude's is checked by the doctor itself). */
+  readonly credentials?: AgentCredentials;
   /** What of the configuration this agent cannot honour exactly: said once at start. */
   startupWarnings(options: { allowedTools: string[] }): string[];
 }

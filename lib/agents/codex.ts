@@ -3,6 +3,7 @@
 // mapped onto the sandbox mode, and failures classified from the CLI's real outputs (the
 // recordings under tests/fixtures/agent-clis/codex-0.169.0).
 
+import { join } from 'node:path';
 import type { AgentFailureResult } from '../core/agent-failure.js';
 import { appendLoopContext } from '../core/loop-context.js';
 import { parseResetTime } from '../core/reset-time.js';
@@ -33,6 +34,12 @@ export const codexAdapter: AgentAdapter = {
   createOutputReader: createCodexOutputReader,
   classifyFailure: classifyCodexRun,
   isValidSessionId: isSafeSessionId,
+  credentials: {
+    envVars: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
+    // `codex login` writes $CODEX_HOME/auth.json (default ~/.codex).
+    files: (env, home) => [join(env.CODEX_HOME?.trim() || join(home, '.codex'), 'auth.json')],
+    fix: 'run: codex login (or export OPENAI_API_KEY)',
+  },
   startupWarnings: ({ allowedTools }) => [
     `Codex cannot honour ALLOWED_TOOLS tool by tool: it runs with the sandbox ${sandboxFor(allowedTools)} ` +
       '(workspace-write when a Write, Edit or Bash tool is allowed, else read-only)',

@@ -10,6 +10,7 @@ import { join, relative } from 'node:path';
 import { loadConfig, type LoadConfigResult } from '../config/load-config.js';
 import { formatDoctorReport, isReady, runDoctorChecks, type DoctorFacts } from '../core/doctor-checks.js';
 import { claudeAdapter } from '../agents/claude-code.js';
+import type { AgentAdapter } from '../agents/agent-adapter.js';
 import { agentCommandOf, chooseAgent } from '../agents/choose-agent.js';
 import { findAgentCommand, isVersionTooOld, missingRequiredPaths } from '../loop/startup.js';
 import { nodeProcessRunner, type ProcessRunner } from '../platform/process.js';
@@ -60,11 +61,7 @@ async function gatherFacts(options: DoctorOptions, runner: ProcessRunner): Promi
   return {
     node: nodeFacts(),
     agent: await agentFacts(loaded, projectDir, env, runner),
-    auth: {
-      envVar: AUTH_ENV_VARS.find((key) => (env[key] ?? '').trim() !== '') ?? null,
-      credentialsFile: credentialsFile(env, home),
-      keychainPlatform: process.platform === 'darwin',
-    },
+    auth: authFacts(loaded ? chooseAgent(loaded.config) : claudeAdapter, env, home),
     git: {
       version: git ? git.stdout.trim().replace(/^git version\s*/, '') : null,
       repo,
@@ -108,6 +105,23 @@ async function agentFacts(loaded: LoadConfigResult | null, projectDir: string, e
 }
 
 /** The CLI keeps a login made with /login here (Linux, Windows); macOS uses the keychain. */
+/** The sign-in the chosen agent would use: Claude's as the doctor knows it, another's from its adapter. */
+function authFacts(agent: AgentAdapter, env: NodeJS.ProcessEnv, home: string): DoctorFacts['auth'] {
+  const set = (key: string) => (env[key] ?? '').trim() !== '';
+  if (agent.name === 'claude') {
+    return { envVar: AUTH_ENV_VARS.find(set) ?? null, credentialsFile: credentialsFile(env, home), keychainPlatform: process.platform === 'darwin' };
+  }
+  const credentials = agent.credentials;
+  if (!credentials) return { envVar: null, credentialsFile: null, keychainPlatform: false };
+  return {
+    envVar: credentials.envVars.find(set) ?? null,
+    credentialsFile: credentials.files(env, home).find((file) => existsSync(file)) ?? null,
+    keychainPlatform: false,
+    fix: credentials.fix,
+    envVars: credentials.envVars,
+  };
+}
+
 function credentialsFile(env: NodeJS.ProcessEnv, home: string): string | null {
   const dir = env.CLAUDE_CONFIG_DIR?.trim() || join(home, '.claude');
   const file = join(dir, '.credentials.json');

@@ -25,7 +25,7 @@ export interface DoctorFacts {
   /** The agent CLI ralph would run, or why none was found. */
   agent: AgentIdentity & ({ command: string; version?: string; minimum: string; tooOld: boolean } | { error: string });
   /** Which credential the agent would use, if any could be seen without calling it. */
-  auth: { envVar: string | null; credentialsFile: string | null; keychainPlatform: boolean };
+  auth: { envVar: string | null; credentialsFile: string | null; keychainPlatform: boolean; fix?: string; envVars?: string[] };
   git: { version: string | null; repo: boolean; userName: string | null; userEmail: string | null };
   tmux: { version: string | null };
   /** null: the configuration could not be read (the message says why). */
@@ -84,14 +84,26 @@ function agentCheck({ agent }: DoctorFacts): DoctorCheck {
 // credentials file, is taken as logged in. On macOS the login lives in the keychain, which
 // cannot be read here: unknown, not failed.
 function authCheck({ auth, agent }: DoctorFacts): DoctorCheck | null {
-  // Other agents' logins are checked by their own adapters' facts (not yet: their first loop says).
-  if ('error' in agent || agent.name !== 'claude') return null;
+  if ('error' in agent) return null;
+  if (agent.name !== 'claude') return otherAgentAuthCheck(agent.label, auth);
   if (auth.envVar) return { level: 'ok', name: 'Claude login', detail: `${auth.envVar} is set` };
   if (auth.credentialsFile) return { level: 'ok', name: 'Claude login', detail: `credentials in ${auth.credentialsFile}` };
   if (auth.keychainPlatform) {
     return { level: 'warn', name: 'Claude login', detail: 'not visible without a call (the macOS keychain may hold it)', fix: "if the first loop says 'Not logged in', run: claude, then /login" };
   }
   return { level: 'fail', name: 'Claude login', detail: 'no ANTHROPIC_API_KEY, CLAUDE_CODE_OAUTH_TOKEN or credentials file', fix: 'run: claude, then /login (or set ANTHROPIC_API_KEY)' };
+}
+
+/**
+ * Another agent's sign-in as its adapter declares it (no declaration: no check). Not found is a
+ * warning: a custom model provider may sign in some other way.
+ */
+function otherAgentAuthCheck(label: string, auth: DoctorFacts['auth']): DoctorCheck | null {
+  if (!auth.fix) return null;
+  const name = `${label} login`;
+  if (auth.envVar) return { level: 'ok', name, detail: `${auth.envVar} is set` };
+  if (auth.credentialsFile) return { level: 'ok', name, detail: `credentials in ${auth.credentialsFile}` };
+  return { level: 'warn', name, detail: `no ${(auth.envVars ?? []).join(' or ')} and no credentials file`, fix: auth.fix };
 }
 
 function gitCheck({ git }: DoctorFacts): DoctorCheck {

@@ -46,4 +46,17 @@ describe('runDoctorChecks', () => {
     expect(formatDoctorReport(missing)).toContain('[FAIL] project files: missing .ralph/fix_plan.md — fix: ralph-enable (restores only the missing files; yours are kept)');
     expect(isReady(missing)).toBe(false);
   });
+
+  it('checks another agent\'s sign-in as its adapter declares it: ok with its key, a warning with the fix without', () => {
+    const CODEX = { name: 'codex', label: 'Codex', installHint: 'npm install -g @openai/codex', commandKey: 'CODEX_CMD' };
+    const codex: DoctorFacts = { ...ready, agent: { ...CODEX, command: 'codex', version: '0.169.0', minimum: '0.0.0', tooOld: false } };
+    const declared = { keychainPlatform: false, fix: 'run: codex login (or export OPENAI_API_KEY)', envVars: ['OPENAI_API_KEY', 'CODEX_API_KEY'] };
+    expect(runDoctorChecks({ ...codex, auth: { ...declared, envVar: 'OPENAI_API_KEY', credentialsFile: null } }).find((c) => c.name === 'Codex login')).toMatchObject({ level: 'ok', detail: 'OPENAI_API_KEY is set' });
+    expect(runDoctorChecks({ ...codex, auth: { ...declared, envVar: null, credentialsFile: null } }).find((c) => c.name === 'Codex login')).toEqual({
+      level: 'warn',
+      name: 'Codex login',
+      detail: 'no OPENAI_API_KEY or CODEX_API_KEY and no credentials file',
+      fix: 'run: codex login (or export OPENAI_API_KEY)',
+    });
+  });
 });
