@@ -42,6 +42,8 @@ export interface InvocationOptions {
   resumeSessionId?: string;
   /** Ralph's per-loop context, sent after the prompt (already redacted). */
   loopContext?: string;
+  /** A one-shot helper call (ralph-import): load none of the user's MCP servers or extensions. */
+  isolated?: boolean;
 }
 
 export interface AgentInvocation {

@@ -3,6 +3,7 @@
 // the session id from system/init even when a run is cut short.
 
 import { classifyAgentFailure, type AgentFailureResult } from '../core/agent-failure.js';
+import { splitCommand } from '../core/command-words.js';
 import { appendLoopContext } from '../core/loop-context.js';
 import type { AgentActivity, AgentAdapter, AgentInvocation, AgentOutputOptions, AgentOutputReader, AgentRunFacts, InvocationOptions } from './agent-adapter.js';
 import { extractAgentResult, summarizeStream } from './agent-output.js';
@@ -57,40 +58,12 @@ export function buildInvocation(options: InvocationOptions): AgentInvocation {
     if (!isValidSessionId(options.resumeSessionId)) throw new Error('resume session id is not a session id');
     args.push('--resume', options.resumeSessionId);
   }
+  if (options.isolated) args.push('--strict-mcp-config');
   // --allowedTools is variadic and swallows what follows it, so it goes last. The prompt and the
   // loop context are on stdin, never in argv: every local user can read argv (ps), the argv
   // size limit breaks long prompts, and 2.1.x ignores --append-system-prompt on --resume.
   if (options.allowedTools.length > 0) args.push('--allowedTools', ...options.allowedTools);
   return { cmd, args, stdin: appendLoopContext(options.prompt, options.loopContext) };
-}
-
-/**
- * Splits CLAUDE_CODE_CMD into argv words: whitespace-separated, with '…' and "…" grouping.
- * No expansion of any kind happens: this is not a shell.
- */
-export function splitCommand(command: string): string[] {
-  const words: string[] = [];
-  let current = '';
-  let quote: '"' | "'" | null = null;
-  let inWord = false;
-  for (const ch of command.trim()) {
-    if (quote) {
-      if (ch === quote) quote = null;
-      else current += ch;
-    } else if (ch === '"' || ch === "'") {
-      quote = ch;
-      inWord = true;
-    } else if (/\s/.test(ch)) {
-      if (inWord) words.push(current);
-      current = '';
-      inWord = false;
-    } else {
-      current += ch;
-      inWord = true;
-    }
-  }
-  if (inWord) words.push(current);
-  return words;
 }
 
 /** `2.1.332 (Claude Code)` → `2.1.332`. */

@@ -5,10 +5,10 @@
 
 import { join } from 'node:path';
 import type { AgentFailureResult } from '../core/agent-failure.js';
+import { splitCommand } from '../core/command-words.js';
 import { appendLoopContext } from '../core/loop-context.js';
 import { parseResetTime } from '../core/reset-time.js';
 import type { AgentAdapter, AgentInvocation, AgentRunFacts, InvocationOptions } from './agent-adapter.js';
-import { splitCommand } from './claude-code.js';
 import { createCodexOutputReader } from './codex-events.js';
 import { isSafeSessionId } from './session-id.js';
 

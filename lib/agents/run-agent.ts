@@ -7,7 +7,6 @@ import { dirname } from 'node:path';
 import type { Redactor } from '../core/redaction.js';
 import type { Clock } from '../platform/clock.js';
 import type { ProcessRunner } from '../platform/process.js';
-import { stopProcessTree, waitForProcessTree } from '../platform/terminate.js';
 import type { AgentInvocation, AgentRunKind } from './agent-adapter.js';
 import { openTranscriptLog, type TranscriptLog } from './redacting-log.js';
 
@@ -55,18 +54,7 @@ const STDERR_TAIL_BYTES = 8192;
 export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
   const { processRunner, clock } = options;
   const startedAt = clock.now();
-  let stopReason: 'timeout' | 'interrupt' | undefined;
-  let cancelKill: (() => void) | undefined;
-  let termTimer: NodeJS.Timeout | undefined;
-  let child: ReturnType<ProcessRunner['spawnTree']> | undefined;
-  let pendingInterrupt = false;
-
-  const stop = (reason: 'timeout' | 'interrupt') => {
-    if (stopReason || !child) return;
-    stopReason = reason;
-    // The CLI (or a tool it started) may ignore SIGTERM: SIGKILL follows after the grace period.
-    cancelKill = stopProcessTree(child, processRunner, options.graceMs);
-  };
+  const interrupt = new AbortController();
 
   const done = (async (): Promise<RawAgentRun> => {
     await mkdir(dirname(options.outputLogPath), { recursive: true });
@@ -79,48 +67,40 @@ export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
       return err;
     };
     let stderrTail = '';
-    let spawnError: NodeJS.ErrnoException | undefined;
 
-    child = processRunner.spawnTree(options.invocation.cmd, options.invocation.args, {
+    // Its own process group; the CLI (or a tool it started) may ignore SIGTERM, so a timeout or
+    // an interrupt sends SIGKILL after the grace period, and what is left in the group goes too.
+    const proc = processRunner.start(options.invocation.cmd, options.invocation.args, {
       cwd: options.cwd,
       env: options.env,
+      input: options.invocation.stdin,
+      group: true,
+      timeoutMs: options.timeoutMs,
+      signal: interrupt.signal,
+      graceMs: options.graceMs,
+      drainMs: options.pipeDrainMs,
+      onStdout: (chunk) => {
+        out.write(chunk);
+        options.onStdout?.(chunk);
+      },
+      onStderr: (chunk) => {
+        stderrLog().write(chunk);
+        stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
+      },
     });
-    const proc = child;
     if (proc.pid !== undefined) options.onSpawn?.(proc.pid);
-    proc.on('error', (error: NodeJS.ErrnoException) => {
-      spawnError = error;
-    });
-    proc.stdout?.on('data', (chunk: Buffer) => {
-      out.write(chunk);
-      options.onStdout?.(chunk);
-    });
-    proc.stderr?.on('data', (chunk: Buffer) => {
-      stderrLog().write(chunk);
-      stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
-    });
-    proc.stdin?.on('error', () => {
-      /* the agent may exit before reading the whole prompt */
-    });
-    proc.stdin?.end(options.invocation.stdin);
-    if (pendingInterrupt) stop('interrupt');
-    else termTimer = setTimeout(() => stop('timeout'), options.timeoutMs);
 
-    // The group may still hold children that ignored SIGTERM; once the agent is gone, they go too.
-    const { code, signal, pipesHeldOpen } = await waitForProcessTree(proc, processRunner, options.pipeDrainMs);
-    clearTimeout(termTimer);
-    cancelKill?.();
+    const { code, signal, timedOut, aborted, spawnError, pipesHeldOpen } = await proc.done;
     await Promise.all([out.close(), ...(err ? [err.close()] : [])]);
 
-    const kind: AgentRunKind =
-      stopReason === 'timeout' ? 'timed-out' : stopReason === 'interrupt' ? 'interrupted' : code === 0 ? 'completed' : 'failed';
+    const kind: AgentRunKind = timedOut ? 'timed-out' : aborted ? 'interrupted' : code === 0 ? 'completed' : 'failed';
     return { kind, exitCode: code, signal, durationMs: clock.now() - startedAt, stderrTail, spawnError, pipesHeldOpen };
   })();
 
   return {
     done,
     interrupt() {
-      if (child) stop('interrupt');
-      else pendingInterrupt = true;
+      interrupt.abort();
     },
   };
 }

@@ -1,4 +1,5 @@
-// Shared yargs set-up for the bootstrap commands (setup, enable, enable-ci, import, migrate):
+// The yargs definitions of the bootstrap commands (setup, enable, enable-ci, migrate; import's is
+// in import-args.ts), on one shared set-up:
 // unknown flags rejected, no built-in help/version (each command prints its own), the last of a
 // repeated flag wins, and parse failures become a UsageError the command maps to its exit code.
 
@@ -23,6 +24,54 @@ export function createParser(argv: readonly string[], scriptName: string): Argv 
     .fail((message, error) => {
       throw new UsageError(message || error?.message || 'invalid arguments');
     });
+}
+
+/** The flags of ralph-setup; SETUP_HELP lists exactly these (tests/unit/cli/help-sync.test.ts). */
+export function setupParser(argv: readonly string[]) {
+  return createParser(argv, 'ralph-setup')
+    .option('force', { type: 'boolean', default: false })
+    .option('help', { alias: 'h', type: 'boolean', default: false })
+    .option('version', { type: 'boolean', default: false })
+    .option('debug', { type: 'boolean', default: false, hidden: true });
+}
+
+/** The flags of ralph-migrate; MIGRATE_HELP lists exactly these (tests/unit/cli/help-sync.test.ts). */
+export function migrateParser(argv: readonly string[]) {
+  return createParser(argv, 'ralph-migrate')
+    .option('help', { alias: 'h', type: 'boolean', default: false })
+    .option('version', { type: 'boolean', default: false })
+    .option('debug', { type: 'boolean', default: false, hidden: true });
+}
+
+/** The flags of ralph-enable; ENABLE_HELP lists exactly these (tests/unit/cli/help-sync.test.ts). */
+export function enableParser(argv: readonly string[]) {
+  return createParser(argv, 'ralph-enable')
+    .option('from', { type: 'string', choices: ['beads', 'github', 'prd'], requiresArg: true })
+    .option('prd', { type: 'string', requiresArg: true })
+    .option('label', { type: 'string', requiresArg: true })
+    .option('limit', { type: 'string', requiresArg: true })
+    .option('force', { type: 'boolean', default: false })
+    .option('skip-tasks', { type: 'boolean', default: false })
+    .option('non-interactive', { type: 'boolean', default: false })
+    .option('help', { alias: 'h', type: 'boolean', default: false })
+    .option('version', { type: 'boolean', default: false });
+}
+
+/** The flags of ralph-enable-ci; ENABLE_CI_HELP lists exactly these (tests/unit/cli/help-sync.test.ts). */
+export function enableCiParser(argv: readonly string[]) {
+  return createParser(argv, 'ralph-enable-ci')
+    .option('from', { type: 'string', choices: ['beads', 'github', 'prd', 'none'], requiresArg: true })
+    .option('prd', { type: 'string', requiresArg: true })
+    .option('label', { type: 'string', requiresArg: true, default: 'ralph-task' })
+    .option('limit', { type: 'string', requiresArg: true })
+    .option('project-name', { type: 'string', requiresArg: true })
+    .option('project-type', { type: 'string', requiresArg: true })
+    .option('force', { type: 'boolean', default: false })
+    .option('json', { type: 'boolean', default: false })
+    .option('jq', { type: 'string', requiresArg: true })
+    .option('quiet', { type: 'boolean', default: false })
+    .option('help', { alias: 'h', type: 'boolean', default: false })
+    .option('version', { type: 'boolean', default: false });
 }
 
 /** Parses a non-negative integer flag value; undefined input stays undefined. */

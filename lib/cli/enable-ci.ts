@@ -15,7 +15,7 @@ import { taskSourcesList } from '../project/render-control-files.js';
 import { importTasks, type TaskSourceName } from '../tasks/import-tasks.js';
 import { countTaskLines } from '../tasks/task-line.js';
 import type { TaskSourceResult } from '../tasks/task-source-result.js';
-import { createParser, parseNonNegativeInteger, UsageError } from './bootstrap-args.js';
+import { enableCiParser, parseNonNegativeInteger, UsageError } from './bootstrap-args.js';
 import { readPackageVersion } from './package-info.js';
 import { runMain } from './error-funnel.js';
 import { formatFileOutcomes } from './messages-enable.js';
@@ -56,20 +56,7 @@ class CiFailure extends Error {
 }
 
 async function parseArgs(argv: readonly string[]): Promise<EnableCiArgs> {
-  const parsed = await createParser(argv, 'ralph-enable-ci')
-    .option('from', { type: 'string', choices: ['beads', 'github', 'prd', 'none'], requiresArg: true })
-    .option('prd', { type: 'string', requiresArg: true })
-    .option('label', { type: 'string', requiresArg: true, default: 'ralph-task' })
-    .option('limit', { type: 'string', requiresArg: true })
-    .option('project-name', { type: 'string', requiresArg: true })
-    .option('project-type', { type: 'string', requiresArg: true })
-    .option('force', { type: 'boolean', default: false })
-    .option('json', { type: 'boolean', default: false })
-    .option('jq', { type: 'string', requiresArg: true })
-    .option('quiet', { type: 'boolean', default: false })
-    .option('help', { alias: 'h', type: 'boolean', default: false })
-    .option('version', { type: 'boolean', default: false })
-    .parseAsync();
+  const parsed = await enableCiParser(argv).parseAsync();
   if (parsed._.length > 0) throw new UsageError(`unexpected argument: ${parsed._.join(' ')}`);
   for (const flag of ['prd', 'label', 'project-name', 'project-type'] as const) {
     const value = parsed[flag];

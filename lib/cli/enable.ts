@@ -19,7 +19,7 @@ import { countBeadsIssues } from '../tasks/beads-tasks.js';
 import { countGitHubIssues } from '../tasks/github-tasks.js';
 import { importTasks, type TaskSourceName } from '../tasks/import-tasks.js';
 import { countTaskLines } from '../tasks/task-line.js';
-import { createParser, parseNonNegativeInteger, UsageError } from './bootstrap-args.js';
+import { enableParser, parseNonNegativeInteger, UsageError } from './bootstrap-args.js';
 import { formatVersionLine } from './package-info.js';
 import { runMain } from './error-funnel.js';
 import { ENABLE_HELP, formatFileOutcomes, NEXT_STEPS, phaseTitle, WIZARD_BANNER } from './messages-enable.js';
@@ -42,17 +42,7 @@ interface EnableArgs {
 const EXIT = { success: 0, error: 1, alreadyEnabled: 2, invalidArgs: 3 } as const;
 
 async function parseArgs(argv: readonly string[]): Promise<EnableArgs> {
-  const parsed = await createParser(argv, 'ralph-enable')
-    .option('from', { type: 'string', choices: ['beads', 'github', 'prd'], requiresArg: true })
-    .option('prd', { type: 'string', requiresArg: true })
-    .option('label', { type: 'string', requiresArg: true })
-    .option('limit', { type: 'string', requiresArg: true })
-    .option('force', { type: 'boolean', default: false })
-    .option('skip-tasks', { type: 'boolean', default: false })
-    .option('non-interactive', { type: 'boolean', default: false })
-    .option('help', { alias: 'h', type: 'boolean', default: false })
-    .option('version', { type: 'boolean', default: false })
-    .parseAsync();
+  const parsed = await enableParser(argv).parseAsync();
   if (parsed._.length > 0) throw new UsageError(`unexpected argument: ${parsed._.join(' ')}`);
   return {
     from: parsed.from as WizardSource | undefined,

@@ -28,29 +28,34 @@ export interface ImportArgs {
 
 const usage = (message: string) => new RalphError('usage', message, { hint: 'run ralph-import --help' });
 
+/** The flags of ralph-import; IMPORT_HELP lists exactly these (tests/unit/cli/help-sync.test.ts). */
+export function importParser(argv: readonly string[]) {
+  return createParser(argv, 'ralph-import')
+    .option('github-issue', { type: 'string', requiresArg: true })
+    .option('github-search', { type: 'string', requiresArg: true })
+    .option('github-label', { type: 'string', requiresArg: true })
+    .option('github-title', { type: 'string', requiresArg: true })
+    .option('github-assignee', { type: 'string', requiresArg: true })
+    .option('github-milestone', { type: 'string', requiresArg: true })
+    .option('github-state', { type: 'string', requiresArg: true, choices: ['open', 'closed', 'all'] })
+    .option('exclude-label', { type: 'string', requiresArg: true })
+    .option('select', { type: 'string', requiresArg: true, choices: ['first', 'interactive', 'priority'] })
+    .option('dry-run', { type: 'boolean' })
+    .option('repo', { type: 'string', requiresArg: true })
+    .option('include-comments', { type: 'boolean' })
+    .option('generate-plan', { type: 'boolean' })
+    .option('plan-model', { type: 'string', requiresArg: true })
+    .option('completeness-threshold', { type: 'string', requiresArg: true })
+    .option('auto-approve', { type: 'boolean' })
+    .option('help', { alias: 'h', type: 'boolean', default: false })
+    .option('debug', { type: 'boolean', hidden: true })
+    .option('version', { type: 'boolean', default: false });
+}
+
 export async function parseImportArgs(argv: readonly string[]): Promise<ImportArgs> {
   let parsed;
   try {
-    parsed = await createParser(argv, 'ralph-import')
-      .option('github-issue', { type: 'string', requiresArg: true })
-      .option('github-search', { type: 'string', requiresArg: true })
-      .option('github-label', { type: 'string', requiresArg: true })
-      .option('github-title', { type: 'string', requiresArg: true })
-      .option('github-assignee', { type: 'string', requiresArg: true })
-      .option('github-milestone', { type: 'string', requiresArg: true })
-      .option('github-state', { type: 'string', requiresArg: true, choices: ['open', 'closed', 'all'] })
-      .option('exclude-label', { type: 'string', requiresArg: true })
-      .option('select', { type: 'string', requiresArg: true, choices: ['first', 'interactive', 'priority'] })
-      .option('dry-run', { type: 'boolean' })
-      .option('repo', { type: 'string', requiresArg: true })
-      .option('include-comments', { type: 'boolean' })
-      .option('generate-plan', { type: 'boolean' })
-      .option('plan-model', { type: 'string', requiresArg: true })
-      .option('completeness-threshold', { type: 'string', requiresArg: true })
-      .option('auto-approve', { type: 'boolean' })
-      .option('help', { alias: 'h', type: 'boolean', default: false })
-      .option('debug', { type: 'boolean', hidden: true })
-      .parseAsync();
+    parsed = await importParser(argv).parseAsync();
   } catch (error) {
     if (error instanceof UsageError) throw usage(error.message);
     throw error;

@@ -2,6 +2,7 @@
 // selection strategy), build its requirements document, score its completeness, and generate
 // an implementation plan when asked or when the issue is thin.
 
+import type { OneShotAgent } from '../agents/call-agent.js';
 import { existsSync, mkdirSync, rmdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { RalphError } from '../errors.js';
@@ -24,8 +25,10 @@ export interface GitHubImportContext {
   prompter: Prompter;
   /** stdin is a terminal (plan approval asks only then). */
   interactiveInput: boolean;
-  command: readonly string[];
+  /** The agent that writes a plan for a thin issue (found when first asked for). */
+  agent: () => Promise<OneShotAgent>;
   timeoutMs: number;
+  now: () => number;
   say(text: string): void;
   warn(text: string): void;
 }
@@ -128,7 +131,7 @@ async function createApprovedPlan(document: string, projectDir: string, args: Im
 
 async function generateApprovedPlan(document: string, projectDir: string, args: ImportArgs, ctx: GitHubImportContext): Promise<string> {
   ctx.say('Generating an implementation plan with Claude Code…');
-  const plan = await generatePlan({ document, model: args.planModel, command: ctx.command, cwd: projectDir, env: ctx.env, runner: ctx.runner, timeoutMs: ctx.timeoutMs });
+  const plan = await generatePlan({ document, model: args.planModel, agent: await ctx.agent(), cwd: projectDir, env: ctx.env, runner: ctx.runner, timeoutMs: ctx.timeoutMs, now: ctx.now });
   if (!plan.ok) throw new RalphError('plan_failed', `plan generation failed: ${plan.message}`);
   if (args.autoApprove || !ctx.interactiveInput) return plan.text;
   const lines = plan.text.split(/\r?\n/);

@@ -1,17 +1,21 @@
 // ralph-import: create a Ralph project from a requirements document or a GitHub issue
 // (reference §10). Claude Code does the conversion; any failure exits 1 with its message.
 
+import { homedir } from 'node:os';
 import { basename, extname, resolve } from 'node:path';
 import { RalphError } from '../errors.js';
 import { nodeProcessRunner } from '../platform/process.js';
-import { isCommandAvailable, resolveClaudeCodeCommand } from '../project/agent-command.js';
+import { agentCommandOf, agentModelOf, chooseAgent } from '../agents/choose-agent.js';
+import type { OneShotAgent } from '../agents/call-agent.js';
+import { loadConfig } from '../config/load-config.js';
+import { findAgentCommand } from '../loop/startup.js';
 import { hasCommandOnPath } from '../platform/find-executable.js';
 import { CONVERSION_OUTPUTS } from '../project/convert-requirements.js';
 import { importRequirements, type ImportRequirementsOptions } from '../project/import-requirements.js';
 import { readRequirementsDocument } from '../project/requirements-document.js';
 import { assertTemplatesInstalled } from '../project/templates.js';
 import { runMain } from './error-funnel.js';
-import { formatVersionLine, wantsVersion } from './package-info.js';
+import { formatVersionLine, PACKAGE_ROOT, wantsVersion } from './package-info.js';
 import { parseImportArgs } from './import-args.js';
 import { prepareGitHubImport } from './import-github.js';
 import { IMPORT_HELP, importNextSteps } from './messages-import.js';
@@ -33,22 +37,41 @@ export async function main(argv: string[]): Promise<number> {
   const warn = (text: string) => void process.stderr.write(`Warning: ${text}\n`);
   const env = process.env;
   const cwd = process.cwd();
+  // The same settings as a loop started here: flags > env > .ralphrc > ~/.ralphrc > defaults.
+  const { config, sources } = loadConfig({ projectDir: cwd, homeDir: homedir(), env });
+  const adapter = chooseAgent(config);
+  const configured = agentCommandOf(config, adapter);
+  // Found once, when first needed (a GitHub dry run never calls the agent).
+  let agent: Promise<OneShotAgent> | undefined;
+  const findAgent = (): Promise<OneShotAgent> => (agent ??= resolveAgent());
+  const resolveAgent = async (): Promise<OneShotAgent> => {
+    const found = await findAgentCommand({
+      agent: adapter,
+      configured,
+      configuredFromDefault: sources[adapter.commandKey].kind === 'default',
+      env,
+      projectDir: cwd,
+      ralphRoot: PACKAGE_ROOT,
+      processRunner: nodeProcessRunner,
+    });
+    return { adapter, command: found.command, model: agentModelOf(config, adapter) };
+  };
   const common = {
     parentDir: cwd,
-    command: resolveClaudeCodeCommand(env, cwd),
     runner: nodeProcessRunner,
     env,
     hasCommand: hasCommandOnPath(env),
-    timeoutMs: timeoutFrom(env),
+    timeoutMs: config.CLAUDE_TIMEOUT_MINUTES * 60_000,
+    now: () => Date.now(),
   };
 
   let request: ImportRequirementsOptions;
   if (github) {
     const prompter = createPrompter({ input: process.stdin, output: process.stderr });
     try {
-      const plan = await prepareGitHubImport(args, { ...common, cwd, prompter, interactiveInput: process.stdin.isTTY === true, say, warn });
+      const plan = await prepareGitHubImport(args, { ...common, cwd, prompter, interactiveInput: process.stdin.isTTY === true, say, warn, agent: findAgent });
       if (plan.kind === 'dry-run') return 0;
-      request = { ...common, ...plan };
+      request = { ...common, agent: await findAgent(), ...plan };
     } finally {
       prompter.close();
     }
@@ -59,19 +82,15 @@ export async function main(argv: string[]): Promise<number> {
     if (!read.ok) throw new RalphError('import_source', read.message, { hint: read.hint });
     request = {
       ...common,
+      agent: await findAgent(),
       projectName: args.positional[1] ?? basename(source, extname(source)),
       document: read.text,
       documentFileName: basename(source),
       sourcePath: resolve(source),
     };
   }
-  if (!isCommandAvailable(common.command, env)) {
-    throw new RalphError('claude_missing', `Claude Code CLI not found: ${common.command.join(' ')}`, {
-      hint: 'install it (npm install -g @anthropic-ai/claude-code) or set CLAUDE_CODE_CMD',
-    });
-  }
   assertTemplatesInstalled();
-  say(`Creating Ralph project "${request.projectName}" and converting ${request.documentFileName} with Claude Code…`);
+  say(`Creating Ralph project "${request.projectName}" and converting ${request.documentFileName} with ${request.agent.adapter.label}…`);
   const result = await importRequirements(request);
   if (result.git.kind === 'committed' && result.git.usedFallbackIdentity) process.stderr.write(`${FALLBACK_IDENTITY_WARNING}\n`);
   if (result.git.kind === 'failed') warn(`${result.git.step} failed: ${result.git.message}`);
@@ -94,11 +113,6 @@ export async function main(argv: string[]): Promise<number> {
   for (const line of importNextSteps(request.projectName)) say(line);
   say(`Project created in: ${result.projectDir}`);
   return 0;
-}
-
-function timeoutFrom(env: NodeJS.ProcessEnv): number {
-  const minutes = Number(env.CLAUDE_TIMEOUT_MINUTES);
-  return (Number.isFinite(minutes) && minutes > 0 ? minutes : 15) * 60_000;
 }
 
 function firstLine(text: string): string {

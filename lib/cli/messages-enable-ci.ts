@@ -66,6 +66,8 @@ Options:
   --force                 Replace existing Ralph files, backing each up to
                           .ralph_backup_<time>/ (files you added are kept)
   --json                  Print the result as JSON on stdout
+  --jq <filter>           Filter the JSON with a jq expression (implies --json;
+                          built in, no jq needed)
   --quiet                 Print nothing but errors (and the JSON with --json)
   -h, --help              Show this help
   --version               Show the version (as JSON after --json)

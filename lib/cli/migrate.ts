@@ -9,7 +9,7 @@ import { enableProject } from '../project/enable-project.js';
 import { migrateProject } from '../project/migrate-layout.js';
 import { assertTemplatesInstalled } from '../project/templates.js';
 import { formatFileOutcomes } from './messages-enable.js';
-import { createParser, UsageError } from './bootstrap-args.js';
+import { migrateParser, UsageError } from './bootstrap-args.js';
 import { runMain } from './error-funnel.js';
 import { formatVersionLine, wantsVersion } from './package-info.js';
 import { MIGRATE_HELP } from './messages-setup.js';
@@ -21,10 +21,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   let parsed;
   try {
-    parsed = await createParser(argv, 'ralph-migrate')
-      .option('help', { alias: 'h', type: 'boolean', default: false })
-      .option('debug', { type: 'boolean', default: false, hidden: true })
-      .parseAsync();
+    parsed = await migrateParser(argv).parseAsync();
   } catch (error) {
     if (error instanceof UsageError) throw new RalphError('usage', error.message, { hint: 'run ralph-migrate --help' });
     throw error;

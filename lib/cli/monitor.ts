@@ -2,9 +2,9 @@
 // the `.ralph/` state files only (so it also shows state written by the Bash tool).
 // `--once` prints one frame and exits, for scripts; `--interval` sets the refresh in seconds.
 
+import { MONITOR_HELP, monitorParser } from './monitor-args.js';
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import yargs from 'yargs';
 import { loadViewConfig } from '../config/view-config.js';
 import { RalphError } from '../errors.js';
 import { systemClock } from '../platform/clock.js';
@@ -21,19 +21,7 @@ interface MonitorArgs {
 }
 
 function parseMonitorArgs(argv: string[]): MonitorArgs | 'help' {
-  const parsed = yargs(argv)
-    .scriptName('ralph-monitor')
-    .help(false)
-    .version(false)
-    .strict()
-    .parserConfiguration({ 'camel-case-expansion': false })
-    .option('help', { alias: 'h', type: 'boolean', describe: 'Show this help message' })
-    .option('once', { type: 'boolean', describe: 'Print one frame and exit (for scripts)' })
-    .option('interval', { type: 'string', describe: 'Seconds between refreshes (default: 2)' })
-    .fail((message, error) => {
-      throw error ?? new RalphError('bad_flag', message, { hint: 'run ralph-monitor --help for the list of options' });
-    })
-    .parseSync();
+  const parsed = monitorParser(argv).parseSync();
   if (parsed.help) return 'help';
   const raw = parsed.interval === undefined ? '2' : String(parsed.interval);
   const intervalSeconds = Number(raw);
@@ -52,16 +40,7 @@ export async function mainMonitor(argv: string[]): Promise<number> {
   }
   const args = parseMonitorArgs(argv);
   if (args === 'help') {
-    process.stdout.write(
-      'Ralph Monitor: live status dashboard for the Ralph loop in this directory\n\n' +
-        'Usage: ralph-monitor [OPTIONS]\n\n' +
-        'Options:\n' +
-        '  --once           Print one frame and exit (for scripts)\n' +
-        '  --interval SECS  Seconds between refreshes (default: 2)\n' +
-        '  -h, --help       Show this help message\n' +
-        '  --version        Show the version\n\n' +
-        'Reads .ralph/ in the current directory. Colours follow NO_COLOR. Ctrl+C exits.\n',
-    );
+    process.stdout.write(MONITOR_HELP);
     return 0;
   }
   const projectDir = process.cwd();

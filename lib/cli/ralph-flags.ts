@@ -2,6 +2,9 @@
 // and its help section. The parser (ralph-options.ts) and `ralph --help` are both built from it,
 // so the help shows each value as the user types it (`--calls NUM`), not yargs' own types.
 
+export const RALPH_FLAG_SECTIONS = ['Options', 'Modern CLI Options', 'GitHub issue lifecycle', 'Beyond the Bash version'] as const;
+export type RalphFlagSection = (typeof RALPH_FLAG_SECTIONS)[number];
+
 export interface RalphFlag {
   name: string;
   alias?: string;
@@ -10,7 +13,7 @@ export interface RalphFlag {
   /** May be given more than once; every value is kept. */
   repeatable?: boolean;
   describe: string;
-  section: 'Options' | 'Modern CLI Options' | 'Beyond the Bash version';
+  section: RalphFlagSection;
 }
 
 export const RALPH_FLAGS: readonly RalphFlag[] = [
@@ -32,10 +35,28 @@ export const RALPH_FLAGS: readonly RalphFlag[] = [
   { name: 'backup', alias: 'b', describe: 'Back up the working tree to a git ref before each loop', section: 'Options' },
   { name: 'rollback', arg: '[NAME]', describe: 'List backups, or restore the named one', section: 'Options' },
   { name: 'show-tool-args', describe: "With --live: show each tool call's main argument", section: 'Options' },
+  { name: 'queue-status', describe: 'Show the issue queue and exit (see ralph-queue --help)', section: 'Options' },
+  { name: 'process-queue', describe: 'Process the pending queued issues one by one, then exit', section: 'Options' },
+  { name: 'resume-queue', describe: 'Resume processing the remaining pending issues', section: 'Options' },
+  { name: 'halt-on-failure', describe: 'With --process-queue or --resume-queue: stop at the first failed issue', section: 'Options' },
+  { name: 'queue-next', describe: 'Print the id of the next ready queued issue and exit', section: 'Options' },
+  { name: 'queue-clear', describe: 'Remove all items from the queue and exit', section: 'Options' },
+  { name: 'queue-remove', arg: 'ID', describe: 'Remove one item from the queue by id or issue number and exit', section: 'Options' },
   { name: 'output-format', arg: 'FMT', describe: 'Claude output format: json or text (default: json)', section: 'Modern CLI Options' },
   { name: 'allowed-tools', arg: 'LIST', describe: 'Comma-separated tools Claude may use without asking', section: 'Modern CLI Options' },
   { name: 'continue', describe: 'Resume the Claude session between loops (default: on; --no-continue turns it off)', section: 'Modern CLI Options' },
   { name: 'session-expiry', arg: 'HOURS', describe: 'Hours before a Claude session is started fresh (default: 24)', section: 'Modern CLI Options' },
+  { name: 'github-issue', arg: 'REF', describe: 'Work on this GitHub issue (N, #N, owner/repo#N or an issue URL); the flags below act on it through gh', section: 'GitHub issue lifecycle' },
+  { name: 'comment-progress', describe: 'Post a progress comment on the issue every --comment-interval loops', section: 'GitHub issue lifecycle' },
+  { name: 'comment-interval', arg: 'NUM', describe: 'Loops between progress comments (default: 5)', section: 'GitHub issue lifecycle' },
+  { name: 'close-summary', describe: 'On completion: post a summary comment on the issue', section: 'GitHub issue lifecycle' },
+  { name: 'create-pr', describe: 'On completion: push the branch to origin and open a pull request', section: 'GitHub issue lifecycle' },
+  { name: 'draft-pr', describe: 'Open the pull request as a draft', section: 'GitHub issue lifecycle' },
+  { name: 'link-issue', describe: 'Put "Closes #N" in the pull request body', section: 'GitHub issue lifecycle' },
+  { name: 'create-followups', describe: 'On completion: open a follow-up issue for TODO/FIXME/HACK/XXX lines added during the run', section: 'GitHub issue lifecycle' },
+  { name: 'followup-label', arg: 'LABEL', describe: 'Label of the follow-up issue (default: tech-debt)', section: 'GitHub issue lifecycle' },
+  { name: 'add-label', arg: 'LABEL', describe: 'With --auto-close: add this label to the issue (repeatable)', section: 'GitHub issue lifecycle' },
+  { name: 'auto-close', describe: 'On completion: close the issue', section: 'GitHub issue lifecycle' },
   { name: 'agent', arg: 'NAME', describe: 'Agent CLI to run: claude, codex, gemini or opencode (default: claude)', section: 'Beyond the Bash version' },
   { name: 'fallback-agent', arg: 'NAME', repeatable: true, describe: 'Agent to run on while the one before it is at its usage limit (repeatable; FALLBACK_AGENTS)', section: 'Beyond the Bash version' },
   { name: 'max-loops', arg: 'NUM', describe: 'Stop after NUM loops, exit 3 (default: 0 = unlimited)', section: 'Beyond the Bash version' },
@@ -75,6 +96,7 @@ Examples:
   ralph --doctor
   ralph --monitor
   ralph --calls 50 --max-loops 10 --live
+  ralph --github-issue 42 --close-summary --create-pr --link-issue --auto-close
   ralph --status --json --jq .status`;
 
 /** `ralph --help`: the header, one section per flag group, then files, exit codes, examples. */
@@ -82,7 +104,7 @@ export function renderRalphHelp(): string {
   const label = (flag: RalphFlag) => `${flag.alias ? `-${flag.alias}, ` : '    '}--${flag.name}${flag.arg ? ` ${flag.arg}` : ''}`;
   const column = Math.max(...RALPH_FLAGS.map((flag) => label(flag).length)) + 4;
   const sections: string[] = [];
-  for (const section of ['Options', 'Modern CLI Options', 'Beyond the Bash version'] as const) {
+  for (const section of RALPH_FLAG_SECTIONS) {
     const lines = [`${section}:`];
     for (const flag of RALPH_FLAGS.filter((f) => f.section === section)) {
       const [first = '', ...rest] = wrapWords(flag.describe, WIDTH - column);

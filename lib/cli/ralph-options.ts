@@ -6,6 +6,7 @@ import yargs, { type Argv } from 'yargs';
 import { RalphError } from '../errors.js';
 import { RALPH_FLAGS, renderRalphHelp } from './ralph-flags.js';
 import { CONFIG_SCHEMA } from '../config/schema.js';
+import type { QueueCommand } from './queue-commands.js';
 
 /** What `ralph` was asked to do, in the Bash tool's order of "immediate" flags. */
 export type RalphAction =
@@ -19,6 +20,7 @@ export type RalphAction =
   | 'reset-session'
   | 'rollback'
   | 'monitor'
+  | 'queue'
   | 'run';
 
 export interface RalphCliOptions {
@@ -35,6 +37,8 @@ export interface RalphCliOptions {
   force: boolean;
   /** argv as given, for `--monitor` forwarding. */
   argv: string[];
+  /** The queue command of `--queue-status`, `--process-queue`, … (action `queue`). */
+  queue?: QueueCommand;
 }
 
 const VALID_TOOLS = [
@@ -53,16 +57,17 @@ export const MESSAGES = {
   maxRunMinutes: '--max-run-minutes requires a whole number of minutes (0 = unlimited)',
   delay: '--delay requires a non-negative number of seconds',
   invalidTool: (tool: string) => `Invalid tool in --allowed-tools: '${tool}'`,
+  commentInterval: '--comment-interval must be a positive integer',
+  addLabel: '--add-label requires a label',
+  followupLabel: '--followup-label requires a label',
+  githubIssue: '--github-issue requires an issue reference (N, #N, owner/repo#N or an issue URL)',
 };
 
 /** Flags the Bash tool has that this version recognises but does not implement yet. */
 const UNSUPPORTED_FLAGS = [
   'sandbox', 'sandbox-image', 'sandbox-memory', 'sandbox-cpus', 'sandbox-network',
   'sandbox-template', 'sandbox-id', 'sandbox-timeout', 'sandbox-keep-alive', 'sandbox-max-cost',
-  'sandbox-cost-alert', 'sync-include', 'sync-exclude', 'queue-status', 'process-queue',
-  'resume-queue', 'queue-next', 'queue-clear', 'queue-remove', 'github-issue', 'comment-progress',
-  'comment-interval', 'auto-close', 'close-summary', 'create-pr', 'link-issue', 'draft-pr',
-  'create-followups', 'followup-label', 'add-label',
+  'sandbox-cost-alert', 'sync-include', 'sync-exclude',
 ];
 
 export function buildRalphParser(argv: string[]): Argv {
@@ -86,21 +91,6 @@ export function buildRalphParser(argv: string[]): Argv {
   return parser;
 }
 
-/**
- * Every value of a repeatable flag, in order: the parser keeps only the last of a repeated
- * flag (the Bash tool's rule for all the others).
- */
-function repeatedValues(argv: string[], name: string): string[] {
-  const values: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--') break;
-    if (arg === `--${name}` && i + 1 < argv.length) values.push(argv[++i]!);
-    else if (arg.startsWith(`--${name}=`)) values.push(arg.slice(name.length + 3));
-  }
-  return values;
-}
-
 function rewriteYargsMessage(message: string): string {
   const unknown = /^Unknown arguments?: (.+)$/.exec(message);
   if (unknown) {
@@ -115,7 +105,7 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
   for (const flag of UNSUPPORTED_FLAGS) {
     if (parsed[flag] !== undefined) {
       throw new RalphError('unsupported_flag', `--${flag} is not supported by this version of ralph`, {
-        hint: 'sandbox, queue and GitHub-lifecycle flags are not implemented yet; run without it',
+        hint: 'sandbox flags are not implemented yet; run without it',
       });
     }
   }
@@ -162,7 +152,7 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
     if (!choices.includes(agent)) throw flagError(`--agent must be one of ${choices.join(', ')}, got "${agent}"`);
     flags.AGENT_PROVIDER = agent;
   }
-  const fallbacks = repeatedValues(argv, 'fallback-agent');
+  const fallbacks = repeatedValues(argv, '--fallback-agent');
   if (fallbacks.length > 0) {
     const choices = CONFIG_SCHEMA.AGENT_PROVIDER.choices ?? [];
     const names = fallbacks.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
@@ -184,7 +174,12 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
     flags.LOOP_DELAY_SECONDS = seconds;
   }
 
+  readLifecycleFlags(parsed, argv, flags);
+
   const action = pickAction(parsed);
+  if (parsed['halt-on-failure'] && !(parsed['process-queue'] || parsed['resume-queue'])) {
+    throw flagError('--halt-on-failure goes with --process-queue or --resume-queue');
+  }
   const jq = str('jq');
   if (jq !== undefined && !JSON_ACTIONS.includes(action)) {
     throw flagError('--jq filters JSON output: use it with --status, --config or --rollback');
@@ -200,8 +195,76 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
     rollbackTarget: str('rollback') || undefined,
     force: Boolean(parsed.force),
     argv,
+    queue: action === 'queue' ? pickQueueCommand(parsed) : undefined,
   };
 }
+
+// The GitHub issue lifecycle flags set the same keys as .ralphrc (GITHUB_ISSUE, CREATE_PR, …), so
+// a caller running the loop in-process enables it with those keys alone. The REF itself is
+// checked when the run starts (lib/core/issue-ref.ts), wherever it came from.
+function readLifecycleFlags(parsed: Record<string, unknown>, argv: string[], flags: Record<string, string | number | boolean>): void {
+  const str = (name: string) => (parsed[name] === undefined ? undefined : String(parsed[name]));
+  const issue = str('github-issue');
+  if (issue !== undefined) {
+    if (issue.trim() === '') throw flagError(MESSAGES.githubIssue);
+    flags.GITHUB_ISSUE = issue;
+  }
+  const interval = str('comment-interval');
+  if (interval !== undefined) flags.COMMENT_INTERVAL = positiveInt(interval, MESSAGES.commentInterval);
+  const switches = {
+    'comment-progress': 'COMMENT_PROGRESS',
+    'close-summary': 'CLOSE_SUMMARY',
+    'create-pr': 'CREATE_PR',
+    'draft-pr': 'DRAFT_PR',
+    'link-issue': 'LINK_ISSUE',
+    'create-followups': 'CREATE_FOLLOWUPS',
+    'auto-close': 'AUTO_CLOSE',
+  } as const;
+  for (const [flag, key] of Object.entries(switches)) if (parsed[flag]) flags[key] = true;
+  const followupLabel = str('followup-label');
+  if (followupLabel !== undefined) {
+    if (followupLabel.trim() === '') throw flagError(MESSAGES.followupLabel);
+    flags.FOLLOWUP_LABEL = followupLabel;
+  }
+  if (parsed['add-label'] !== undefined) {
+    const labels = repeatedValues(argv, '--add-label');
+    if (labels.length === 0 || labels.some((label) => label.trim() === '')) throw flagError(MESSAGES.addLabel);
+    // Repeatable, as in the Bash tool: the values join into the comma-separated key.
+    flags.ADD_COMPLETION_LABELS = labels.join(',');
+  }
+}
+
+// yargs keeps only the last of a repeated flag (duplicate-arguments-array is off for all the
+// others): read every `--flag VALUE` / `--flag=VALUE` from argv, up to a `--`.
+function repeatedValues(argv: readonly string[], flag: string): string[] {
+  const values: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') break;
+    if (arg.startsWith(`${flag}=`)) values.push(arg.slice(flag.length + 1));
+    else if (arg === flag) {
+      const next = argv[i + 1];
+      // yargs reads a following flag as a flag, not as this one's value.
+      values.push(next === undefined || next.startsWith('-') ? '' : next);
+      if (next !== undefined && !next.startsWith('-')) i++;
+    }
+  }
+  return values;
+}
+
+/** The Bash tool's queue flags, as the `ralph-queue` command each one runs. */
+function pickQueueCommand(parsed: Record<string, unknown>): QueueCommand {
+  const haltOnFailure = Boolean(parsed['halt-on-failure']);
+  if (parsed['queue-status']) return { kind: 'status', json: Boolean(parsed.json) };
+  if (parsed['process-queue'] || parsed['resume-queue']) return { kind: 'process', haltOnFailure };
+  if (parsed['queue-next']) return { kind: 'next' };
+  if (parsed['queue-clear']) return { kind: 'clear' };
+  const ref = String(parsed['queue-remove'] ?? '').trim();
+  if (ref === '') throw flagError('--queue-remove requires an issue number or id');
+  return { kind: 'remove', ref };
+}
+
+const QUEUE_FLAGS = ['queue-status', 'process-queue', 'resume-queue', 'queue-next', 'queue-clear', 'queue-remove'];
 
 /** The immediate actions that can print JSON (and so take --jq). */
 const JSON_ACTIONS: RalphAction[] = ['status', 'config', 'rollback'];
@@ -216,6 +279,7 @@ function pickAction(parsed: Record<string, unknown>): RalphAction {
   if (parsed['circuit-status']) return 'circuit-status';
   if (parsed['reset-session']) return 'reset-session';
   if (parsed.rollback !== undefined) return 'rollback';
+  if (QUEUE_FLAGS.some((flag) => parsed[flag] !== undefined && parsed[flag] !== false)) return 'queue';
   if (parsed.monitor) return 'monitor';
   return 'run';
 }

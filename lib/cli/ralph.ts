@@ -47,6 +47,10 @@ export async function mainRalph(argv: string[]): Promise<number> {
         write: (t) => process.stdout.write(t),
       });
     }
+    case 'queue': {
+      const { runQueueCommand } = await import('./queue-commands.js');
+      return runQueueCommand(options.queue!, { projectDir: cwd, flags: options.flags, write: (t) => process.stdout.write(t) });
+    }
     case 'monitor': {
       const { startMonitor } = await import('./ralph-monitor-launch.js');
       return startMonitor(options, cwd);

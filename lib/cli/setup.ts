@@ -5,7 +5,7 @@ import { hasCommandOnPath } from '../platform/find-executable.js';
 import { setupProject } from '../project/setup-project.js';
 import { assertTemplatesInstalled } from '../project/templates.js';
 import { RalphError } from '../errors.js';
-import { createParser, UsageError } from './bootstrap-args.js';
+import { setupParser, UsageError } from './bootstrap-args.js';
 import { runMain } from './error-funnel.js';
 import { formatVersionLine, wantsVersion } from './package-info.js';
 import { formatFileOutcomes } from './messages-enable.js';
@@ -18,11 +18,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   let parsed;
   try {
-    parsed = await createParser(argv, 'ralph-setup')
-      .option('force', { type: 'boolean', default: false })
-      .option('help', { alias: 'h', type: 'boolean', default: false })
-      .option('debug', { type: 'boolean', default: false, hidden: true })
-      .parseAsync();
+    parsed = await setupParser(argv).parseAsync();
   } catch (error) {
     if (error instanceof UsageError) throw new RalphError('usage', error.message, { hint: 'run ralph-setup --help' });
     throw error;

@@ -2,11 +2,16 @@
 // JSON (total_loops, successful, avg_duration, total_calls) so existing scripts keep working;
 // `--format table` for people; `--full` for the whole summary as JSON; `--jq` to filter JSON.
 
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import yargs from 'yargs';
 import { RalphError } from '../errors.js';
 import { runMain } from './error-funnel.js';
 import { printJson } from './print-json.js';
 import { formatVersionLine } from './package-info.js';
+
+/** The Bash tool's message, printed as JSON on stderr (scripts parse it). */
+const NO_METRICS_ERROR = 'No metrics file found. Run ralph first to generate metrics.';
 
 export interface StatsCliOptions {
   format: 'json' | 'table';
@@ -31,8 +36,7 @@ function buildStatsParser(argv: string[]) {
     .option('help', { alias: 'h', type: 'boolean', describe: 'Show this help' })
     .option('version', { type: 'boolean', describe: 'Show the version' })
     .option('debug', { type: 'boolean', hidden: true })
-    .epilogue('Exit codes: 0 summary printed; 1 no metrics file, bad flag or bad --jq filter.\n' +
-      'RALPH_STATS_THREADS=N caps the threads used to read a large file.')
+    .epilogue('Exit codes: 0 summary printed; 1 no metrics file, bad flag or bad --jq filter.')
     .fail((message, error) => {
       throw error ?? new RalphError('bad_flag', rewriteYargsMessage(message), { hint: 'run ralph-stats --help' });
     });
@@ -60,7 +64,6 @@ export async function mainStats(argv: string[]): Promise<number> {
     process.stdout.write(`${formatVersionLine('ralph-stats')}\n`);
     return 0;
   }
-  const { buildStatsReport, metricsPathFor, NO_METRICS_ERROR } = await import('../stats/stats-report.js');
   const { parseSince } = await import('../stats/since.js');
   let sinceMs: number | undefined;
   if (options.since !== undefined) {
@@ -68,26 +71,24 @@ export async function mainStats(argv: string[]): Promise<number> {
     if (!since.ok) throw new RalphError('bad_flag', since.message, { hint: 'run ralph-stats --help' });
     sinceMs = since.ms;
   }
-  const report = await buildStatsReport({
-    metricsPath: metricsPathFor(process.cwd(), process.env),
-    format: options.format,
-    full: options.full,
-    sinceMs,
-    threads: threadLimit(process.env.RALPH_STATS_THREADS),
-    source: `${process.env.RALPH_DIR || '.ralph'}/logs/metrics.jsonl`,
-  });
-  switch (report.kind) {
-    case 'missing':
-      process.stderr.write(`${JSON.stringify({ error: NO_METRICS_ERROR })}\n`);
-      return 1;
-    case 'table':
-      process.stdout.write(report.text);
-      return 0;
-    case 'json':
-      if (report.skipped > 0) process.stderr.write(`Warning: skipped ${report.skipped} unreadable line(s) in the metrics file\n`);
-      await printJson(report.value, options.jq, (text) => process.stdout.write(text));
-      return 0;
+  // `${RALPH_DIR:-.ralph}/logs/metrics.jsonl`, as `ralph-stats.sh` finds it.
+  const source = `${process.env.RALPH_DIR || '.ralph'}/logs/metrics.jsonl`;
+  const metricsPath = resolve(process.cwd(), source);
+  if (!existsSync(metricsPath)) {
+    process.stderr.write(`${JSON.stringify({ error: NO_METRICS_ERROR })}\n`);
+    return 1;
   }
+  const { readMetrics } = await import('../stats/read-metrics.js');
+  const metrics = readMetrics(metricsPath, { sinceMs });
+  if (options.format === 'table') {
+    const { renderStatsTable } = await import('../stats/render-stats-table.js');
+    process.stdout.write(renderStatsTable(metrics.summary(), { source }));
+    return 0;
+  }
+  if (metrics.skippedLines > 0) process.stderr.write(`Warning: skipped ${metrics.skippedLines} unreadable line(s) in the metrics file\n`);
+  // The Bash tool's four numbers need no sorting of durations or chart rows.
+  await printJson(options.full ? metrics.summary() : metrics.bashStats(), options.jq, (text) => process.stdout.write(text));
+  return 0;
 }
 
 function rewriteYargsMessage(message: string): string {
@@ -95,12 +96,6 @@ function rewriteYargsMessage(message: string): string {
   if (!unknown) return message;
   const names = unknown[1]!.split(', ').map((n) => (n.length === 1 ? `-${n}` : `--${n}`));
   return `Unknown option: ${names.join(', ')}`;
-}
-
-// RALPH_STATS_THREADS caps the reader threads (1 = read on the main thread only).
-function threadLimit(value: string | undefined): number | undefined {
-  const n = Number(value);
-  return value && Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
 await runMain(mainStats);

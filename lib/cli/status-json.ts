@@ -12,6 +12,7 @@ import { systemClock, type Clock } from '../platform/clock.js';
 import type { Logger } from '../platform/deps.js';
 import { parseLenientJson } from '../state/lenient-json.js';
 import { readRunSummaryForStatus } from '../session-record/status-summary.js';
+import { loadLifecycleState } from '../state/lifecycle-state.js';
 import { readPlanFile } from '../state/plan-file.js';
 import { isProcessAlive } from '../state/process-alive.js';
 import type { StateReadOptions } from '../state/state-file.js';
@@ -80,6 +81,8 @@ export function collectStatus(
     run,
     // The iteration session record (.ralph/sessions/): status, attempts, last verification, gap.
     session_record: readRunSummaryForStatus(paths),
+    // The GitHub issue of --github-issue: the issue, what was posted, the pull request URL.
+    github_lifecycle: loadLifecycleState(paths, readOnly) ?? null,
     // State values that were out of range or unreadable, each naming its file.
     warnings,
   };

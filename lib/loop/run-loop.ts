@@ -22,6 +22,7 @@ import { createBackup } from './backup.js';
 import { describeDryRun } from './dry-run.js';
 import { pruneAgentLogs } from './log-retention.js';
 import { evaluateGate, exitFromGate } from './exit-step.js';
+import { postProgressIfDue } from './github-lifecycle.js';
 import { clearUsageWait, loadUsageWait, recoverBreaker, saveRateWindow, saveUsageWait } from './guard-store.js';
 import { runIteration, type IterationResult } from './iteration.js';
 import { appendLoopMetrics } from './metrics-step.js';
@@ -265,6 +266,7 @@ async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise
   }
   if (productive) {
     writeStatus(rt, 'completed', 'success', '');
+    await postProgressIfDue(rt, rt.lifecycle, rt.loopCount);
     return CONTINUE;
   }
   const why = failure.kind === 'timeout' ? 'timeout without progress' : failure.message;

@@ -20,6 +20,7 @@ import { splitAllowedTools } from '../config/schema.js';
 import { AgentDisplay } from './agent-display.js';
 import { initRalphSession } from './agent-session.js';
 import { LoopEvents } from './events.js';
+import { completeIssueLifecycle, openIssueLifecycle, resolveIssueRef } from './github-lifecycle.js';
 import { attachNotifications } from './notifications.js';
 import { loadAgentLimits } from './agent-limits.js';
 import { longestUsageLimitWaitMs } from '../core/reset-time.js';
@@ -63,6 +64,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   const loaded = loadProjectConfig(options);
   const { config } = loaded;
   assertNoSandboxRequested(config.SANDBOX_PROVIDER, loaded.sources.SANDBOX_PROVIDER);
+  const issueRef = resolveIssueRef(config, loaded.sources.GITHUB_ISSUE);
   // PROMPT_FILE, FIX_PLAN_FILE and AGENT_FILE resolved once: every step reads these paths.
   const paths = projectPaths(projectDir, config);
   const promptFile = paths.prompt;
@@ -149,11 +151,15 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     if (rt.verification.agentMdWarning) deps.logger.warn(rt.verification.agentMdWarning);
     openSessionRecord(rt, options.fresh ?? false);
     openRunSpend(rt);
+    // A dry run posts nothing on GitHub.
+    if (issueRef && !config.DRY_RUN) rt.lifecycle = await openIssueLifecycle(rt, issueRef);
     const result = await runLoop(rt);
     if (result.message) {
       const level = result.exitCode === EXIT.ok ? 'SUCCESS' : result.exitCode === EXIT.limit ? 'WARN' : 'ERROR';
       deps.logger.log(level, result.message);
     }
+    // On graceful completion only; never changes the exit code.
+    await completeIssueLifecycle(rt, rt.lifecycle, result.lastAction);
     // Only a run that stopped for a reason ends its record: a crash (a throw) stays resumable.
     endSessionRecord(rt, result);
     const inRun = rt.recorder ? ` (${rt.run.spend.run.loops} in run ${rt.recorder.record.run_id})` : '';

@@ -20,6 +20,7 @@ import type { VerificationSetup } from '../verify/verification-setup.js';
 import type { VerificationTrackerState } from '../verify/verification-tracker.js';
 import type { AgentDisplay } from './agent-display.js';
 import type { LoopEvents } from './events.js';
+import type { IssueLifecycle } from './github-lifecycle.js';
 import type { LoopContentState } from './loop-progress.js';
 import type { RunState } from './guard-store.js';
 import type { StatusWriter } from './status-writer.js';
@@ -89,6 +90,8 @@ export interface LoopRuntime {
   loopCostBefore: number;
   /** Content snapshots and the content ids seen in this run (set up by the first loop). */
   content?: LoopContentState;
+  /** The GitHub issue this run works on (GITHUB_ISSUE); undefined: none. */
+  lifecycle?: IssueLifecycle;
 }
 
 /** One agent the run may call, with its command as resolved at startup. */

@@ -1,4 +1,4 @@
-// The iteration session record (.ralph/sessions/<run-id>.json) as the loop keeps it: opened at
+// The iteration session record (.ralph/sessions/<run-id>.json and its logs) as the loop keeps it: opened at
 // startup (the last unfinished run resumes, or a new one starts; the decision is logged), one
 // attempt per agent call, written when it starts and again when the loop's outcome and
 // verification are known, and ended with the run's exit code. A `kill -9` mid-loop leaves the
@@ -68,7 +68,8 @@ export function beginAttemptRecord(rt: LoopRuntime, loop: number): void {
 
 /**
  * The loop's outcome and verification are known: finish its attempt, take a gap sample, save
- * the record (the loop's one write), then tell subscribers the iteration is complete.
+ * the record (the loop's one write: its lines appended, the summary rewritten), then tell
+ * subscribers the iteration is complete.
  */
 export function finishAttemptRecord(rt: LoopRuntime, loop: number, result: IterationResult): void {
   const { recorder } = rt;

@@ -5,7 +5,8 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { AgentAdapter } from '../agents/agent-adapter.js';
-import { compareVersions, splitCommand } from '../agents/claude-code.js';
+import { compareVersions } from '../agents/claude-code.js';
+import { splitCommand } from '../core/command-words.js';
 import type { ConfigSource } from '../config/load-config.js';
 import { stripTerminalControls } from '../core/terminal-text.js';
 import { RalphError } from '../errors.js';

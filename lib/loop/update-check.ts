@@ -20,30 +20,18 @@ export interface UpdateCheckOptions {
 export function startClaudeUpdateCheck(options: UpdateCheckOptions): Promise<void> {
   const { installedVersion } = options;
   if (!installedVersion) return Promise.resolve();
-  const child = options.processRunner.spawnTree('npm', ['view', '@anthropic-ai/claude-code', 'version'], {
-    cwd: options.cwd,
-    env: options.env,
-  });
-  let out = '';
-  child.on('error', () => undefined);
-  child.stdin?.end();
-  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const timer = setTimeout(() => options.processRunner.killTree(child, 'SIGKILL'), options.timeoutMs ?? 5000);
-  timer.unref();
-  const done = new Promise<void>((resolve) => {
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const latest = /(\d+\.\d+\.\d+)/.exec(out)?.[1];
-      if (code === 0 && latest && compareVersions(latest, installedVersion) > 0) {
+  // In the background: never keep ralph alive for this.
+  return options.processRunner
+    .run('npm', ['view', '@anthropic-ai/claude-code', 'version'], {
+      cwd: options.cwd,
+      env: options.env,
+      timeoutMs: options.timeoutMs ?? 5000,
+      background: true,
+    })
+    .then((result) => {
+      const latest = /(\d+\.\d+\.\d+)/.exec(result.stdout)?.[1];
+      if (result.code === 0 && latest && compareVersions(latest, installedVersion) > 0) {
         options.logger.info(`Claude Code ${latest} is available (installed: ${installedVersion}); update with: npm update -g @anthropic-ai/claude-code`);
       }
-      resolve();
     });
-  });
-  // Never keep ralph alive for this.
-  child.unref();
-  (child.stdout as unknown as { unref?: () => void } | null)?.unref?.();
-  (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
-  (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
-  return done;
 }

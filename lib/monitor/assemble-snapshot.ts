@@ -21,6 +21,7 @@ import type {
   LoopStatusView,
   PlanProgress,
   QueueView,
+  IssueLifecycleView,
   StateTexts,
   UsageWaitView,
 } from './snapshot.js';
@@ -102,6 +103,7 @@ export function assembleSnapshot(texts: StateTexts, options: AssembleOptions): D
       readUsageWait(json('.usage_limit_wait', texts.usageWait), options.now, warnings) ??
       readStatusUsageWait(status, options.now),
     queue: readQueue(json('queue.json', texts.queue)),
+    issue: readIssueLifecycle(json('.github_lifecycle_state', texts.githubLifecycle)),
     ralphLogTail: tailLines(texts.ralphLogTail, 200),
     liveTail,
     warnings,
@@ -291,6 +293,22 @@ function readQueue(obj: JsonObject | undefined): QueueView | undefined {
     processing: count('processing'),
     failed: count('failed'),
     current: active ? [ref, str(active.title)].filter(Boolean).join(' ') : undefined,
+  };
+}
+
+function readIssueLifecycle(obj: JsonObject | undefined): IssueLifecycleView | undefined {
+  const issue = isJsonObject(obj?.issue) ? obj.issue : undefined;
+  const number = int(issue?.number);
+  if (number === undefined || number < 1) return undefined;
+  const lifecycle = isJsonObject(obj?.lifecycle) ? obj.lifecycle : {};
+  return {
+    number,
+    repo: str(issue?.repo) || undefined,
+    title: str(issue?.title) || undefined,
+    commentsPosted: int(lifecycle.progress_comments_posted) ?? 0,
+    prUrl: str(lifecycle.pr_url) || undefined,
+    closed: bool(lifecycle.issue_closed) ?? false,
+    followups: Array.isArray(lifecycle.followups_created) ? lifecycle.followups_created.length : 0,
   };
 }
 

@@ -222,6 +222,19 @@ export function renderQueueSection(snap: DashboardSnapshot): Line[] {
   return lines;
 }
 
+export function renderIssueSection(snap: DashboardSnapshot): Line[] {
+  const issue = snap.issue;
+  if (!issue) return [];
+  const ref = `${issue.repo ?? ''}#${issue.number}`;
+  const facts = [
+    `progress comments ${issue.commentsPosted}`,
+    issue.prUrl ? `PR ${issue.prUrl}` : undefined,
+    issue.followups > 0 ? `follow-ups ${issue.followups}` : undefined,
+    issue.closed ? 'closed' : undefined,
+  ].filter(Boolean);
+  return [[{ text: sanitizeText(issue.title ? `${ref} ${issue.title}` : ref) }], [{ text: sanitizeText(facts.join(' · ')) }]];
+}
+
 /** The last `max` lines of ralph.log. */
 export function ralphLogLines(snap: DashboardSnapshot, max: number): Line[] {
   if (snap.ralphLogTail.length === 0) return [[{ text: 'No log file found', style: 'dim' }]];

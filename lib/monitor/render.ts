@@ -15,6 +15,7 @@ import {
   renderLoopSection,
   renderPlanSection,
   renderQueueSection,
+  renderIssueSection,
   renderUsageWaitSection,
   type Line,
   type SectionContext,
@@ -82,6 +83,7 @@ export function renderFrame(snapshot: DashboardSnapshot, options: RenderOptions)
     ...section(analysisTitle, 6, renderAnalysisSection(snapshot), analysisTitle),
     ...section('Limits', 7, renderLimitsSection(snapshot, ctx)),
     ...section('Queue', 8, renderQueueSection(snapshot), 'Queue'),
+    ...section('GitHub issue', 8, renderIssueSection(snapshot), 'Issue'),
     {
       priority: 10,
       lines: ralphLogLines(snapshot, RALPH_LOG_LINES),

@@ -92,6 +92,17 @@ export interface QueueView {
   current?: string;
 }
 
+/** The GitHub issue of `--github-issue` (.github_lifecycle_state): what has been posted. */
+export interface IssueLifecycleView {
+  number: number;
+  repo?: string;
+  title?: string;
+  commentsPosted: number;
+  prUrl?: string;
+  closed: boolean;
+  followups: number;
+}
+
 /** The newest iteration session record (ours): its state and the distance to the goal. */
 export interface RunView {
   status: string;
@@ -116,6 +127,7 @@ export interface DashboardSnapshot {
   planFile?: string;
   usageWait?: UsageWaitView;
   queue?: QueueView;
+  issue?: IssueLifecycleView;
   run?: RunView;
   ralphLogTail: string[];
   liveTail: string[];
@@ -134,6 +146,7 @@ export interface StateTexts {
   fixPlan?: string;
   usageWait?: string;
   queue?: string;
+  githubLifecycle?: string;
   ralphLogTail?: string;
   liveLogTail?: string;
 }

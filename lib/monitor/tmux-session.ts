@@ -11,6 +11,7 @@ import { systemClock, type Clock } from '../platform/clock.js';
 import type { Logger } from '../platform/deps.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { findExecutable } from '../platform/find-executable.js';
+import { loadScript, type ScriptValue } from '../platform/script.js';
 import { ralphPaths } from '../state/paths.js';
 import { describeLoopEnv, formatEnvScript, selectLoopEnv } from './loop-env.js';
 import { buildLoopScript } from './loop-script.js';
@@ -53,6 +54,12 @@ export interface MonitorSessionResult {
 }
 
 const STATUS_PANE_SHARE = '65%';
+// tmux format strings (`#{…}`) are values: in a template's own text `#` would start a Bash comment.
+const PANE_ID = '#{pane_id}';
+const WINDOW_AND_PANE_ID = '#{window_id} #{pane_id}';
+
+/** tmux on ralph's socket; resolves with its trimmed stdout, throws RalphError when it fails. */
+type Tmux = (pieces: TemplateStringsArray, ...values: ScriptValue[]) => Promise<string>;
 
 /** How often the caller inside tmux checks whether the run in the other window has ended. */
 const RESULT_POLL_MS = 500;
@@ -77,11 +84,12 @@ export async function launchMonitorSession(options: MonitorSessionOptions): Prom
   }
   const socketArgs = options.tmuxSocket ? ['-L', options.tmuxSocket] : [];
   const tmuxArgv = [tmuxPath, ...socketArgs];
-  const tmux = async (...args: string[]): Promise<string> => {
-    const result = await options.processRunner.run(tmuxPath, [...socketArgs, ...args], { env: options.env });
+  const run = await loadScript(tmuxPath, { runner: options.processRunner, env: options.env, leadingArgs: socketArgs });
+  const tmux: Tmux = async (pieces, ...values) => {
+    const result = await run(pieces, ...values);
     if (result.code !== 0) {
       const why = result.spawnError?.message ?? (result.stderr.trim() || `exit code ${result.code}`);
-      throw new RalphError('tmux_failed', `tmux ${args[0]} failed: ${why}`, {
+      throw new RalphError('tmux_failed', `tmux ${result.args[socketArgs.length]} failed: ${why}`, {
         hint: 'check that tmux 3.1 or newer works here (tmux -V), or run ralph without --monitor',
       });
     }
@@ -120,31 +128,27 @@ export async function launchMonitorSession(options: MonitorSessionOptions): Prom
       : await openSession(tmux, options, loopScript, sessionName!);
 
     const target = placement.windowId;
-    const outputPane = await tmux(
-      'split-window', '-h', '-d', '-P', '-F', '#{pane_id}', '-t', placement.loopPane, '-c', options.projectDir,
-      // GNU tail says "file truncated" on stderr each time a loop starts a fresh live.log.
-      '--', '/bin/sh', '-c', `exec tail -F ${quoteForShell(paths.liveLog)} 2>/dev/null`,
-    );
+    // GNU tail says "file truncated" on stderr each time a loop starts a fresh live.log.
+    const tailLog = `exec tail -F ${quoteForShell(paths.liveLog)} 2>/dev/null`;
+    const outputPane = await tmux`split-window -h -d -P -F ${PANE_ID} -t ${placement.loopPane} -c ${options.projectDir} -- /bin/sh -c ${tailLog}`;
     const monitorPrefix = options.env.NO_COLOR ? `export NO_COLOR=${quoteForShell(options.env.NO_COLOR)}; ` : '';
-    const statusPane = await tmux(
-      // The dashboard gets two thirds of the column: in 80x24 that is 14 rows, enough for the key facts.
-      'split-window', '-v', '-d', '-l', STATUS_PANE_SHARE, '-P', '-F', '#{pane_id}', '-t', outputPane, '-c', options.projectDir,
-      '--', '/bin/sh', '-c', `${monitorPrefix}exec ${joinShellCommand(options.monitorCommand)}`,
-    );
-    await tmux('select-pane', '-t', placement.loopPane, '-T', PANE_TITLES.loop);
-    await tmux('select-pane', '-t', outputPane, '-T', PANE_TITLES.output);
-    await tmux('select-pane', '-t', statusPane, '-T', PANE_TITLES.status);
-    await tmux('set-option', '-w', '-t', target, 'pane-border-status', 'top');
+    const dashboard = `${monitorPrefix}exec ${joinShellCommand(options.monitorCommand)}`;
+    // The dashboard gets two thirds of the column: in 80x24 that is 14 rows, enough for the key facts.
+    const statusPane = await tmux`split-window -v -d -l ${STATUS_PANE_SHARE} -P -F ${PANE_ID} -t ${outputPane} -c ${options.projectDir} -- /bin/sh -c ${dashboard}`;
+    await tmux`select-pane -t ${placement.loopPane} -T ${PANE_TITLES.loop}`;
+    await tmux`select-pane -t ${outputPane} -T ${PANE_TITLES.output}`;
+    await tmux`select-pane -t ${statusPane} -T ${PANE_TITLES.status}`;
+    await tmux`set-option -w -t ${target} pane-border-status top`;
     // tmux's default status-left (`[#S] `) is cut at 10 columns, which hides most of the name.
     if (!options.insideTmux) {
-      await tmux('set-option', '-t', target, 'status-left-length', String(placement.sessionName.length + 3));
+      await tmux`set-option -t ${target} status-left-length ${placement.sessionName.length + 3}`;
     }
     // Keep the finished loop's pane on screen for the post-mortem (#213).
-    if (options.keepMonitor) await tmux('set-option', '-w', '-t', target, 'remain-on-exit', 'on');
-    await tmux('select-pane', '-t', placement.loopPane);
+    if (options.keepMonitor) await tmux`set-option -w -t ${target} remain-on-exit on`;
+    await tmux`select-pane -t ${placement.loopPane}`;
     // Only now may the loop start: a loop that ends at once must not close the session before
     // the panes above exist (tmux remembers a signal sent before anyone waits).
-    await tmux('wait-for', '-S', gate);
+    await tmux`wait-for -S ${gate}`;
   } catch (error) {
     rmSync(envDir, { recursive: true, force: true });
     if (placement) await closePlacement(tmux, options, placement);
@@ -158,11 +162,11 @@ export async function launchMonitorSession(options: MonitorSessionOptions): Prom
   }
 }
 
-async function pickSessionName(tmux: (...args: string[]) => Promise<string>, clock?: Clock): Promise<string> {
+async function pickSessionName(tmux: Tmux, clock?: Clock): Promise<string> {
   const base = `ralph-${Math.floor((clock ?? Date).now() / 1000)}`;
   for (let n = 1; ; n++) {
     const name = n === 1 ? base : `${base}-${n}`;
-    const exists = await tmux('has-session', '-t', `=${name}`).then(
+    const exists = await tmux`has-session -t =${name}`.then(
       () => true,
       () => false,
     );
@@ -171,46 +175,40 @@ async function pickSessionName(tmux: (...args: string[]) => Promise<string>, clo
 }
 
 async function openSession(
-  tmux: (...args: string[]) => Promise<string>,
+  tmux: Tmux,
   options: MonitorSessionOptions,
   loopScript: string,
   sessionName: string,
 ): Promise<Placement> {
   // A detached session gets a roomy default size; attaching resizes it to the terminal.
-  const out = await tmux(
-    'new-session', '-d', '-s', sessionName, '-n', WINDOW_NAME, '-c', options.projectDir, '-x', '200', '-y', '50',
-    '-P', '-F', '#{window_id} #{pane_id}', '--', '/bin/sh', '-c', loopScript,
-  );
+  const out = await tmux`new-session -d -s ${sessionName} -n ${WINDOW_NAME} -c ${options.projectDir} -x 200 -y 50 -P -F ${WINDOW_AND_PANE_ID} -- /bin/sh -c ${loopScript}`;
   const [windowId = '', loopPane = ''] = out.split(' ');
   return { sessionName, windowId, loopPane };
 }
 
 async function openWindowHere(
-  tmux: (...args: string[]) => Promise<string>,
+  tmux: Tmux,
   options: MonitorSessionOptions,
   loopScript: string,
 ): Promise<Placement> {
   const here = options.env.TMUX_PANE ? ['-t', options.env.TMUX_PANE] : [];
-  const [sessionId = '', ...nameParts] = (await tmux('display-message', '-p', ...here, '#{session_id} #{session_name}')).split(' ');
-  const out = await tmux(
-    'new-window', '-d', '-t', `${sessionId}:`, '-n', WINDOW_NAME, '-c', options.projectDir,
-    '-P', '-F', '#{window_id} #{pane_id}', '--', '/bin/sh', '-c', loopScript,
-  );
+  const [sessionId = '', ...nameParts] = (await tmux`display-message -p ${here} ${'#{session_id} #{session_name}'}`).split(' ');
+  const out = await tmux`new-window -d -t ${sessionId}: -n ${WINDOW_NAME} -c ${options.projectDir} -P -F ${WINDOW_AND_PANE_ID} -- /bin/sh -c ${loopScript}`;
   const [windowId = '', loopPane = ''] = out.split(' ');
   return { sessionName: nameParts.join(' '), windowId, loopPane };
 }
 
 async function closePlacement(
-  tmux: (...args: string[]) => Promise<string>,
+  tmux: Tmux,
   options: MonitorSessionOptions,
   placement: Placement,
 ): Promise<void> {
   const args = options.insideTmux ? ['kill-window', '-t', placement.windowId] : ['kill-session', '-t', `=${placement.sessionName}`];
-  await tmux(...args).catch(() => undefined);
+  await tmux`${args}`.catch(() => undefined);
 }
 
 async function presentSession(
-  tmux: (...args: string[]) => Promise<string>,
+  tmux: Tmux,
   tmuxArgv: string[],
   options: MonitorSessionOptions,
   placement: Placement,
@@ -228,7 +226,7 @@ async function presentSession(
     return { sessionName, exitCode: 0 };
   }
   if (options.insideTmux) {
-    await tmux('select-window', '-t', windowId);
+    await tmux`select-window -t ${windowId}`;
     write(`ralph --monitor: the run is in window ${windowId} of tmux session ${sessionName}; its outcome will be printed here when it ends\n`);
     const outcome = await waitForOutcome(tmux, resultFile, windowId, options.clock ?? systemClock);
     if (!outcome) {
@@ -242,7 +240,7 @@ async function presentSession(
   const attach = options.attach ?? attachInheritingTerminal;
   await attach(tmuxArgv[0]!, [...tmuxArgv.slice(1), 'attach-session', '-t', `=${sessionName}`], options.env);
   const outcome = readRunOutcome(resultFile);
-  const alive = await tmux('has-session', '-t', `=${sessionName}`).then(() => true, () => false);
+  const alive = await tmux`has-session -t =${sessionName}`.then(() => true, () => false);
   if (outcome) {
     const where = alive ? `session ${sessionName} stays open (reattach: tmux${socket} attach -t ${sessionName})` : 'the tmux session has closed';
     write(formatRunOutcome(outcome, where));
@@ -257,7 +255,7 @@ async function presentSession(
 }
 
 async function waitForOutcome(
-  tmux: (...args: string[]) => Promise<string>,
+  tmux: Tmux,
   resultFile: string,
   windowId: string,
   clock: Clock,
@@ -265,7 +263,7 @@ async function waitForOutcome(
   for (;;) {
     const outcome = readRunOutcome(resultFile);
     if (outcome) return outcome;
-    const open = await tmux('display-message', '-p', '-t', windowId, '#{window_id}').then((id) => id === windowId, () => false);
+    const open = await tmux`display-message -p -t ${windowId} ${'#{window_id}'}`.then((id) => id === windowId, () => false);
     // The pane writes the outcome before it closes the window: read once more after it is gone.
     if (!open) return readRunOutcome(resultFile);
     await clock.sleep(RESULT_POLL_MS);

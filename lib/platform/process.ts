@@ -1,112 +1,91 @@
 // ProcessRunner: the only way the code starts processes. Always an argv array, never a shell
-// string. `run` is for short commands whose output we want (git, tmux, gh); `spawnTree`
-// starts a long-lived child in its own process group so the whole tree can be signalled.
+// string. `start` gives a small handle (pid, stdin, output callbacks, kill, a `done` promise);
+// `run` is the short-command form that collects the output (git, tmux, gh, bd). The runner owns
+// timeouts, abort, process-group kill and pipe draining (lib/platform/start-process.ts), so no
+// caller sees a ChildProcess or keeps a timer of its own.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { startProcess } from './start-process.js';
 
-export interface RunOptions {
+export { PIPE_DRAIN_MS } from './start-process.js';
+
+export interface StartOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /** 'pipe' (default): output through the callbacks; 'inherit': the user's own terminal. */
+  stdio?: 'pipe' | 'inherit';
+  /** Written to stdin, which is then closed. Without it stdin stays open for write()/end(). */
   input?: string;
-  /** Kill the command (SIGKILL to its group) after this many ms. */
+  /**
+   * Start the process in its own process group, so a timeout, an abort or kill() reaches
+   * everything it started, and whatever it leaves in the group is killed once it exits.
+   * Default: whenever there is a timeout or a signal. A group has no terminal access.
+   */
+  group?: boolean;
+  /** Stop the process (SIGTERM, then SIGKILL after graceMs) after this many ms. */
   timeoutMs?: number;
+  /** Stop the process the same way when this aborts (Ctrl-C). */
+  signal?: AbortSignal;
+  /** SIGTERM → SIGKILL grace for a stop (default 2 s). */
+  graceMs?: number;
+  /** After the process exits, how long its pipes may stay open (default PIPE_DRAIN_MS). */
+  drainMs?: number;
+  onStdout?: (chunk: Buffer) => void;
+  onStderr?: (chunk: Buffer) => void;
+  /** Never keep ralph alive for this process (a background check). */
+  background?: boolean;
 }
 
-export interface RunResult {
+export interface ProcessExit {
   code: number | null;
   signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
+  /** Stopped because timeoutMs ran out. */
   timedOut: boolean;
+  /** Stopped because the signal aborted. */
+  aborted: boolean;
   /** The executable could not be started (ENOENT, EACCES). */
   spawnError?: NodeJS.ErrnoException;
+  /**
+   * The process had exited, but something outside its group (a daemon started with setsid)
+   * still held its stdout or stderr when the drain time ran out; the pipes were closed.
+   */
+  pipesHeldOpen: boolean;
 }
 
-export interface SpawnTreeOptions {
-  cwd?: string;
-  env?: NodeJS.ProcessEnv;
+export interface ProcessHandle {
+  /** Also the process group id when started as a group; undefined when it could not start. */
+  readonly pid: number | undefined;
+  write(chunk: string | Buffer): void;
+  end(chunk?: string | Buffer): void;
+  /** Signals the process's whole group (or the process, when it has none); ignores one gone. */
+  kill(signal: NodeJS.Signals): void;
+  /** Settles once the process has exited and its pipes have closed or been drained. */
+  readonly done: Promise<ProcessExit>;
+}
+
+export type RunOptions = Omit<StartOptions, 'stdio' | 'onStdout' | 'onStderr'>;
+
+export interface RunResult extends ProcessExit {
+  stdout: string;
+  stderr: string;
 }
 
 export interface ProcessRunner {
+  start(cmd: string, args: readonly string[], options?: StartOptions): ProcessHandle;
   run(cmd: string, args: readonly string[], options?: RunOptions): Promise<RunResult>;
-  spawnTree(cmd: string, args: readonly string[], options?: SpawnTreeOptions): ChildProcess;
-  /** Signal a whole process group started by spawnTree; ignores groups already gone. */
-  killTree(child: ChildProcess, signal: NodeJS.Signals): void;
 }
 
 export const nodeProcessRunner: ProcessRunner = {
-  run(cmd, args, options = {}) {
-    return new Promise((resolve) => {
-      let child: ChildProcess;
-      try {
-        child = spawn(cmd, [...args], {
-          cwd: options.cwd,
-          env: options.env,
-          stdio: ['pipe', 'pipe', 'pipe'],
-          detached: options.timeoutMs !== undefined,
-        });
-      } catch (error) {
-        resolve({ code: null, signal: null, stdout: '', stderr: '', timedOut: false, spawnError: error as NodeJS.ErrnoException });
-        return;
-      }
-      const out: Buffer[] = [];
-      const err: Buffer[] = [];
-      let timedOut = false;
-      let spawnError: NodeJS.ErrnoException | undefined;
-      const timer =
-        options.timeoutMs === undefined
-          ? undefined
-          : setTimeout(() => {
-              timedOut = true;
-              killGroup(child, 'SIGKILL');
-            }, options.timeoutMs);
-      child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
-      child.stderr?.on('data', (chunk: Buffer) => err.push(chunk));
-      child.on('error', (error: NodeJS.ErrnoException) => {
-        spawnError = error;
-      });
-      child.stdin?.on('error', () => {
-        /* the child may exit before reading its input */
-      });
-      child.stdin?.end(options.input ?? '');
-      child.on('close', (code, signal) => {
-        if (timer) clearTimeout(timer);
-        resolve({
-          code,
-          signal,
-          stdout: Buffer.concat(out).toString('utf8'),
-          stderr: Buffer.concat(err).toString('utf8'),
-          timedOut,
-          spawnError,
-        });
-      });
+  start: startProcess,
+  async run(cmd, args, options = {}) {
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    const handle = startProcess(cmd, args, {
+      ...options,
+      input: options.input ?? '',
+      onStdout: (chunk) => out.push(chunk),
+      onStderr: (chunk) => err.push(chunk),
     });
-  },
-
-  spawnTree(cmd, args, options = {}) {
-    return spawn(cmd, [...args], {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      // A new process group, so a timeout or Ctrl-C can kill the agent and everything it started.
-      detached: true,
-    });
-  },
-
-  killTree(child, signal) {
-    killGroup(child, signal);
+    const exit = await handle.done;
+    return { ...exit, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
   },
 };
-
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    try {
-      child.kill(signal);
-    } catch {
-      /* already gone */
-    }
-  }
-}

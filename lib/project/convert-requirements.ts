@@ -4,31 +4,23 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProcessRunner } from '../platform/process.js';
-import { callClaude } from './call-claude.js';
+import { callAgent, type OneShotAgent } from '../agents/call-agent.js';
 import { buildConversionPrompt } from './conversion-prompt.js';
 
 export const CONVERSION_OUTPUTS = ['.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralph/specs/requirements.md'] as const;
 
-export const CONVERSION_ARGS = [
-  '--print',
-  '--strict-mcp-config',
-  '--output-format',
-  'json',
-  '--allowedTools',
-  'Read',
-  'Write',
-  'Bash(mkdir:*)',
-  'Bash(cp:*)',
-] as const;
+/** The tools the conversion may use (reference §10.2 step 5). */
+export const CONVERSION_TOOLS = ['Read', 'Write', 'Bash(mkdir:*)', 'Bash(cp:*)'] as const;
 
 export interface ConvertRequirementsOptions {
   projectDir: string;
   sourceName: string;
   document: string;
-  command: readonly string[];
+  agent: OneShotAgent;
   runner: ProcessRunner;
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
+  now: () => number;
 }
 
 export type ConvertRequirementsResult =
@@ -44,14 +36,15 @@ export type ConvertRequirementsResult =
 
 export async function convertRequirements(options: ConvertRequirementsOptions): Promise<ConvertRequirementsResult> {
   const before = new Map(CONVERSION_OUTPUTS.map((file) => [file, readOptional(join(options.projectDir, file))]));
-  const call = await callClaude({
-    command: options.command,
-    args: CONVERSION_ARGS,
+  const call = await callAgent({
+    agent: options.agent,
+    allowedTools: [...CONVERSION_TOOLS],
     prompt: buildConversionPrompt(options.sourceName, options.document),
     cwd: options.projectDir,
     env: options.env,
     runner: options.runner,
     timeoutMs: options.timeoutMs,
+    now: options.now,
   });
   if (!call.ok) return call;
   const missing: string[] = [];

@@ -1,6 +1,7 @@
 // Git facts for enable: is this a repository, what is origin, is it on GitHub.
 
 import type { ProcessRunner } from '../platform/process.js';
+import { loadScript } from '../platform/script.js';
 
 export interface GitInfo {
   isRepo: boolean;
@@ -14,10 +15,10 @@ export interface DetectGitOptions {
 }
 
 export async function detectGitInfo(dir: string, options: DetectGitOptions): Promise<GitInfo> {
-  const run = (args: string[]) => options.runner.run('git', args, { cwd: dir, env: options.env, timeoutMs: 10_000 });
-  const inside = await run(['rev-parse', '--is-inside-work-tree']);
+  const git = await loadScript('git', { runner: options.runner, cwd: dir, env: options.env, timeoutMs: 10_000 });
+  const inside = await git`rev-parse --is-inside-work-tree`;
   if (inside.code !== 0 || inside.stdout.trim() !== 'true') return { isRepo: false, isGitHub: false };
-  const origin = await run(['remote', 'get-url', 'origin']);
+  const origin = await git`remote get-url origin`;
   const remoteUrl = origin.code === 0 ? origin.stdout.trim() || undefined : undefined;
   return { isRepo: true, remoteUrl, isGitHub: remoteUrl?.includes('github.com') ?? false };
 }

@@ -2,20 +2,18 @@
 // plan (no tools) that is appended to the issue document before conversion.
 
 import type { ProcessRunner } from '../platform/process.js';
-import { callClaude, type CallClaudeResult } from './call-claude.js';
+import { callAgent, type CallAgentResult, type OneShotAgent } from '../agents/call-agent.js';
 
 export interface GeneratePlanOptions {
   document: string;
+  /** The plan model (--plan-model), else the agent's own. */
   model?: string;
-  command: readonly string[];
+  agent: OneShotAgent;
   cwd: string;
   env: NodeJS.ProcessEnv;
   runner: ProcessRunner;
   timeoutMs: number;
-}
-
-export function buildPlanArgs(model: string | undefined): string[] {
-  return ['--print', '--strict-mcp-config', '--output-format', 'json', ...(model ? ['--model', model] : [])];
+  now: () => number;
 }
 
 export function buildPlanPrompt(document: string): string {
@@ -33,15 +31,17 @@ ${document}
 `;
 }
 
-export async function generatePlan(options: GeneratePlanOptions): Promise<CallClaudeResult> {
-  const result = await callClaude({
-    command: options.command,
-    args: buildPlanArgs(options.model),
+export async function generatePlan(options: GeneratePlanOptions): Promise<CallAgentResult> {
+  // No tools: the plan is the answer's text.
+  const result = await callAgent({
+    agent: { ...options.agent, model: options.model || options.agent.model },
+    allowedTools: [],
     prompt: buildPlanPrompt(options.document),
     cwd: options.cwd,
     env: options.env,
     runner: options.runner,
     timeoutMs: options.timeoutMs,
+    now: options.now,
   });
   if (result.ok && result.text.trim() === '') return { ok: false, message: 'plan generation returned an empty plan' };
   return result;

@@ -4,6 +4,7 @@
 
 import { existsSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { OneShotAgent } from '../agents/call-agent.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { convertRequirements } from './convert-requirements.js';
@@ -23,11 +24,12 @@ export interface ImportRequirementsOptions {
   sourcePath?: string;
   /** Extra files to write under .ralph/specs/ after a successful conversion. */
   extraSpecs?: Record<string, string>;
-  command: readonly string[];
+  agent: OneShotAgent;
   runner: ProcessRunner;
   env: NodeJS.ProcessEnv;
   hasCommand: HasCommand;
   timeoutMs: number;
+  now: () => number;
 }
 
 export type ImportRequirementsResult =
@@ -50,10 +52,11 @@ export async function importRequirements(options: ImportRequirementsOptions): Pr
     projectDir,
     sourceName: options.documentFileName,
     document: options.document,
-    command: options.command,
+    agent: options.agent,
     runner: options.runner,
     env: options.env,
     timeoutMs: options.timeoutMs,
+    now: options.now,
   });
   if (!converted.ok) return { ok: false, projectDir, git, message: converted.message };
   for (const [name, content] of Object.entries(options.extraSpecs ?? {})) {

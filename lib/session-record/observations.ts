@@ -1,8 +1,8 @@
 // Observations: what the loop saw each attempt — each gate command's exit code, duration,
 // output (capped at 16 KiB: the head and the tail, where runners put the failures and the
 // summary) and structured counts — and the verification summary the next loop and a resume
-// read. The record keeps the newest MAX_OBSERVATIONS so it stays small enough to rewrite
-// every loop. Pure.
+// read. The record in memory keeps the newest MAX_OBSERVATIONS (all of them are in the
+// observations log on disk). Pure.
 
 import type { SameFailuresState } from '../core/verification.js';
 import type { CommandVerification, VerificationResult } from '../verify/verification-result.js';

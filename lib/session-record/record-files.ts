@@ -1,18 +1,30 @@
-// Where run records live, `.ralph/sessions/<run-id>.json`, and which schema version this ralph
-// writes. No schema here (it loads zod), so a fast reader such as `ralph --status` can find the
-// newest record without it.
+// Where run records live and which schema version this ralph writes: `.ralph/sessions/<run-id>.json`
+// (the run's summary) with `<run-id>.attempts.jsonl` (one settled attempt per line) and
+// `<run-id>.observations.jsonl` (one observation per line) beside it. No schema here (it loads
+// zod), so a fast reader such as `ralph --status` can find the newest record without it.
 
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RalphPaths } from '../state/paths.js';
 
-export const RUN_RECORD_SCHEMA_VERSION = 1;
+/** 2: attempts and observations in JSONL logs beside the summary · 1: everything inline (still read). */
+export const RUN_RECORD_SCHEMA_VERSION = 2;
+export const INLINE_RECORD_SCHEMA_VERSION = 1;
 
 export function runRecordPath(paths: RalphPaths, runId: string): string {
   return join(paths.sessionsDir, `${runId}.json`);
 }
 
-/** Record files, newest first (run ids begin with their creation time). */
+/** The logs' names as the summary stores them: relative to the sessions dir. */
+export function attemptsLogName(runId: string): string {
+  return `${runId}.attempts.jsonl`;
+}
+
+export function observationsLogName(runId: string): string {
+  return `${runId}.observations.jsonl`;
+}
+
+/** Record files (the summaries), newest first (run ids begin with their creation time). */
 export function listRunRecordFiles(paths: RalphPaths): string[] {
   let names: string[];
   try {

@@ -1,9 +1,10 @@
 // The run record as the loop keeps it: opened at startup (continuing the last unfinished run,
-// or a new one — the decision is logged), then every change saved atomically, so a `kill -9`
-// at any moment leaves a valid record to resume from. By default each change is saved at once;
-// the loop opens it with `saveEachChange: false` and calls flush() once per loop, because the
-// whole record is rewritten on every save; then a new run is first written with its first
-// attempt, so a start that is refused (OPEN breaker, missing files) leaves no record behind.
+// or a new one — the decision is logged), then every change saved, so a `kill -9` at any moment
+// leaves a valid record to resume from. By default each change is saved at once; the loop opens
+// it with `saveEachChange: false` and calls flush() at the end of each step that changed it; then
+// a new run is first written with its first attempt, so a start that is refused (OPEN breaker,
+// missing files) leaves no record behind. A save appends what the logs lack and rewrites the
+// small summary (store.ts), so its cost does not grow with the run.
 // Text it keeps from outside (output, failure messages) goes through `redact` first. A thin I/O wrapper around the pure functions in this folder.
 
 import { existsSync, readFileSync } from 'node:fs';
@@ -20,7 +21,7 @@ import { addObservation, recordVerification, type AddObservationOptions } from '
 import { createRunRecord, newRunIdAfter, runStatusForExit, transitionRun } from './run-record.js';
 import { decideRunStart, type RunStartDecision } from './run-start.js';
 import { isTerminalStatus, type RunRecord } from './schema.js';
-import { loadLatestRunRecord, saveRunRecord } from './store.js';
+import { loadLatestStoredRun, NOTHING_LOGGED, saveRunRecord, type LogPosition } from './store.js';
 
 export interface OpenRunOptions {
   paths: RalphPaths;
@@ -42,6 +43,8 @@ export class RunRecorder {
   private dirty = false;
   /** The record exists on disk (a resumed run, or a new one once saved). */
   private onDisk = true;
+  /** What the record's logs on disk hold already. */
+  private position: LogPosition = NOTHING_LOGGED;
 
   private constructor(
     private readonly paths: RalphPaths,
@@ -58,14 +61,17 @@ export class RunRecorder {
   static open(options: OpenRunOptions): RunRecorder {
     const { paths, state, logger } = options;
     const now = () => state.clock.now();
-    const latest = loadLatestRunRecord(paths, state);
+    const stored = loadLatestStoredRun(paths, state);
+    const latest = stored?.record;
     const decision = decideRunStart({ latest, fresh: options.fresh, now: now() });
     if (decision.kind === 'resume') {
-      saveRunRecord(paths, decision.record);
+      const position = saveRunRecord(paths, decision.record, stored?.position);
       logger.info(decision.message);
-      return new RunRecorder(paths, decision.record, now, decision.nextLoop, decision, options.saveEachChange ?? true, options.redact);
+      const recorder = new RunRecorder(paths, decision.record, now, decision.nextLoop, decision, options.saveEachChange ?? true, options.redact);
+      recorder.position = position;
+      return recorder;
     }
-    if (decision.superseded) saveRunRecord(paths, decision.superseded);
+    if (decision.superseded) saveRunRecord(paths, decision.superseded, stored?.position);
     const goal = deriveGoal({
       promptText: readIfPresent(options.promptFile),
       fixPlanText: readIfPresent(paths.fixPlan),
@@ -74,9 +80,10 @@ export class RunRecorder {
     });
     const record = createRunRecord({ now: now(), goal, runId: newRunIdAfter(latest?.run_id, now()) });
     const saveEachChange = options.saveEachChange ?? true;
-    if (saveEachChange) saveRunRecord(paths, record);
+    const position = saveEachChange ? saveRunRecord(paths, record) : NOTHING_LOGGED;
     logger.info(`${decision.message}: run ${record.run_id}`);
     const recorder = new RunRecorder(paths, record, now, 1, decision, saveEachChange, options.redact);
+    recorder.position = position;
     recorder.onDisk = saveEachChange;
     recorder.dirty = !saveEachChange;
     return recorder;
@@ -141,7 +148,7 @@ export class RunRecorder {
     if (!this.dirty) return;
     // A new run that never made an attempt (its start was refused) is not worth a file.
     if (!this.onDisk && this.current.attempts.length === 0) return;
-    saveRunRecord(this.paths, this.current);
+    this.position = saveRunRecord(this.paths, this.current, this.position);
     this.dirty = false;
     this.onDisk = true;
   }
@@ -163,7 +170,7 @@ export class RunRecorder {
   }
 
   private save(record: RunRecord): void {
-    if (this.saveEachChange) saveRunRecord(this.paths, record);
+    if (this.saveEachChange) this.position = saveRunRecord(this.paths, record, this.position);
     this.current = record;
     this.dirty = !this.saveEachChange;
   }

@@ -1,8 +1,9 @@
-// The iteration session record, `.ralph/sessions/<run-id>.json`, schema_version 1: one run of
-// the loop — its goal, status (pending → active → converged / escalated / failed / exhausted), every
-// attempt with its outcome, the observations made (command output, exit codes), the last
-// verification and the gap to the goal. Ours alone (the Bash tool has no such file). A
-// breaking change bumps schema_version; readers leave records of another version alone.
+// The iteration session record: one run of the loop — its goal, status (pending → active →
+// converged / escalated / failed / exhausted), every attempt with its outcome, the observations
+// made (command output, exit codes), the last verification and the gap to the goal. This is the
+// record as ralph holds it; on disk (schema_version 2) it is a summary with the attempts and
+// observations in JSONL logs beside it (record-layout.ts). Ours alone (the Bash tool has no such
+// file). A breaking change bumps schema_version; readers leave records of a newer version alone.
 
 import { z } from 'zod';
 import { RUN_RECORD_SCHEMA_VERSION } from './record-files.js';

@@ -76,9 +76,15 @@ export function writeJsonAtomic(path: string, value: unknown, options: WriteAtom
  * is written first so the new record still starts on its own line.
  */
 export function appendJsonl(path: string, value: unknown): void {
+  appendJsonLines(path, [value]);
+}
+
+/** Several JSON lines in one O_APPEND write (as appendJsonl); nothing when there are none. */
+export function appendJsonLines(path: string, values: readonly unknown[]): void {
+  if (values.length === 0) return;
   mkdirSync(dirname(path), { recursive: true });
-  const line = `${JSON.stringify(value)}\n`;
-  appendFileSync(path, endsWithNewline(path) ? line : `\n${line}`);
+  const lines = values.map((value) => `${JSON.stringify(value)}\n`).join('');
+  appendFileSync(path, endsWithNewline(path) ? lines : `\n${lines}`);
 }
 
 function endsWithNewline(path: string): boolean {

@@ -61,6 +61,10 @@ export interface RalphPaths {
   sessionsDir: string;
   /** Private git index (and object store outside a repository) for content snapshots (ours). */
   contentSnapshot: string;
+  /** The GitHub issue lifecycle of `--github-issue` (Bash: same name and fields). */
+  githubLifecycleState: string;
+  /** The issue queue of `ralph-queue`. */
+  queue: string;
 }
 
 /**
@@ -105,6 +109,8 @@ export function ralphPaths(projectDir: string, files?: ControlFiles): RalphPaths
     runState: join(ralphDir, '.run_state'),
     sessionsDir: join(ralphDir, 'sessions'),
     contentSnapshot: join(ralphDir, '.content'),
+    githubLifecycleState: join(ralphDir, '.github_lifecycle_state'),
+    queue: join(ralphDir, 'queue.json'),
   };
 }
 
@@ -168,7 +174,7 @@ export function stateFilePaths(paths: RalphPaths): string[] {
     paths.status, paths.progress, paths.callCount, paths.tokenCount, paths.lastReset, paths.exitSignals,
     paths.responseAnalysis, paths.loopStartSha, paths.circuitBreakerState, paths.circuitBreakerHistory,
     paths.claudeSessionId, paths.ralphSession, paths.ralphSessionHistory, paths.liveLog, paths.ralphLog,
-    paths.metrics, paths.lock, paths.usageLimitWait, paths.runState, paths.agentLimits,
+    paths.metrics, paths.lock, paths.usageLimitWait, paths.runState, paths.githubLifecycleState, paths.agentLimits,
   ];
 }
 

@@ -10,6 +10,8 @@ export interface ExternalCliOptions {
   env: NodeJS.ProcessEnv;
   /** Default 60 s: a hung network call must not hang the wizard forever. */
   timeoutMs?: number;
+  /** Text for the command's stdin (a `--body-file -` body), never an argv. */
+  input?: string;
 }
 
 export type ExternalCliOutcome =
@@ -32,6 +34,7 @@ export async function runExternalCli(
     cwd: options.cwd,
     env: options.env,
     timeoutMs: options.timeoutMs ?? 60_000,
+    ...(options.input === undefined ? {} : { input: options.input }),
   });
   if (result.spawnError) {
     const missing = result.spawnError.code === 'ENOENT';

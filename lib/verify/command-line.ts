@@ -5,6 +5,10 @@
 // the user's own configured command, the same thing they would type, so running it through
 // their shell is what they asked for. Pure.
 
+import { splitWords } from '../core/command-words.js';
+
+export { splitWords };
+
 export interface CommandPlan {
   /** The argv to spawn: the split words, or ['sh', '-c', command]. */
   argv: string[];
@@ -12,8 +16,6 @@ export interface CommandPlan {
   shell: boolean;
 }
 
-// Unquoted characters that mean something to a shell. `#` and `~` only at the start of a word.
-const SHELL_CHARS = new Set(['|', '&', ';', '<', '>', '(', ')', '$', '`', '*', '?', '[', ']', '{', '}', '\n']);
 const ENV_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 export function planCommand(command: string): CommandPlan {
@@ -23,79 +25,6 @@ export function planCommand(command: string): CommandPlan {
     return { argv: ['sh', '-c', trimmed], shell: true };
   }
   return { argv: words, shell: false };
-}
-
-/** The words of a command without shell syntax, or null when it needs a shell. */
-export function splitWords(command: string): string[] | null {
-  const words: string[] = [];
-  let word = '';
-  let inWord = false;
-  let i = 0;
-  const n = command.length;
-  while (i < n) {
-    const c = command[i]!;
-    if (c === ' ' || c === '\t') {
-      if (inWord) words.push(word);
-      word = '';
-      inWord = false;
-      i++;
-      continue;
-    }
-    if (!inWord && (c === '#' || c === '~')) return null;
-    if (SHELL_CHARS.has(c)) return null;
-    inWord = true;
-    if (c === '\\') {
-      if (i + 1 >= n) return null;
-      const next = command[i + 1]!;
-      // A backslash-newline is a line continuation: it disappears.
-      if (next !== '\n') word += next;
-      i += 2;
-      continue;
-    }
-    if (c === "'") {
-      const end = command.indexOf("'", i + 1);
-      if (end < 0) return null;
-      word += command.slice(i + 1, end);
-      i = end + 1;
-      continue;
-    }
-    if (c === '"') {
-      const quoted = readDoubleQuoted(command, i + 1);
-      if (quoted === null) return null;
-      word += quoted.text;
-      i = quoted.end + 1;
-      continue;
-    }
-    word += c;
-    i++;
-  }
-  if (inWord) words.push(word);
-  return words;
-}
-
-// Inside double quotes only `$`, backquote, `"`, `\` and newline are special; `$` and backquote
-// expand, so they need a shell.
-function readDoubleQuoted(command: string, start: number): { text: string; end: number } | null {
-  let text = '';
-  for (let i = start; i < command.length; i++) {
-    const c = command[i]!;
-    if (c === '"') return { text, end: i };
-    if (c === '$' || c === '`') return null;
-    if (c === '\\' && i + 1 < command.length) {
-      const next = command[i + 1]!;
-      if (next === '"' || next === '\\' || next === '$' || next === '`') {
-        text += next;
-        i++;
-        continue;
-      }
-      if (next === '\n') {
-        i++;
-        continue;
-      }
-    }
-    text += c;
-  }
-  return null;
 }
 
 /**

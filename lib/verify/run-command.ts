@@ -4,7 +4,6 @@
 
 import type { Clock } from '../platform/clock.js';
 import type { ProcessRunner } from '../platform/process.js';
-import { stopProcessTree, waitForProcessTree } from '../platform/terminate.js';
 
 export interface RunCommandOptions {
   argv: readonly string[];
@@ -44,57 +43,35 @@ export async function runCommand(options: RunCommandOptions): Promise<RunCommand
   const startedAt = clock.now();
   const stdout = boundedTail(options.maxStdoutBytes ?? 8 * 1024 * 1024);
   const output = boundedTail(options.maxOutputBytes ?? 1024 * 1024);
-  let stopReason: 'timeout' | 'interrupt' | undefined;
-  let spawnError: NodeJS.ErrnoException | undefined;
-  let cancelKill: (() => void) | undefined;
 
   const [cmd, ...args] = options.argv;
-  let child: ReturnType<ProcessRunner['spawnTree']>;
-  try {
-    child = processRunner.spawnTree(cmd ?? '', args, { cwd: options.cwd, env: options.env });
-  } catch (error) {
-    // spawn throws (rather than emitting 'error') for arguments it cannot even pass on.
-    const spawnError = error as NodeJS.ErrnoException;
-    return { exitCode: null, signal: null, timedOut: false, interrupted: false, durationMs: 0, stdout: '', output: '', spawnError, pipesHeldOpen: false };
-  }
-  const stop = (reason: 'timeout' | 'interrupt') => {
-    if (stopReason) return;
-    stopReason = reason;
-    cancelKill = stopProcessTree(child, processRunner, options.graceMs ?? 2000);
-  };
-  child.on('error', (error: NodeJS.ErrnoException) => {
-    spawnError = error;
-  });
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout.push(chunk);
-    output.push(chunk);
-  });
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
-  child.stdin?.on('error', () => {
-    /* the command may exit before its stdin is closed */
-  });
-  child.stdin?.end();
-  const timeout = setTimeout(() => stop('timeout'), Math.max(0, options.timeoutMs));
-  const onAbort = () => stop('interrupt');
-  if (options.signal?.aborted) onAbort();
-  else options.signal?.addEventListener('abort', onAbort, { once: true });
-
-  // Whatever the command left running in its group goes with it (a hung test server, …).
-  const { code, signal, pipesHeldOpen } = await waitForProcessTree(child, processRunner, options.pipeDrainMs);
-  clearTimeout(timeout);
-  cancelKill?.();
-  options.signal?.removeEventListener('abort', onAbort);
+  // Whatever the command leaves running in its group goes with it (a hung test server, …).
+  const exit = await processRunner.start(cmd ?? '', args, {
+    cwd: options.cwd,
+    env: options.env,
+    input: '',
+    group: true,
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+    graceMs: options.graceMs ?? 2000,
+    drainMs: options.pipeDrainMs,
+    onStdout: (chunk) => {
+      stdout.push(chunk);
+      output.push(chunk);
+    },
+    onStderr: (chunk) => output.push(chunk),
+  }).done;
 
   return {
-    exitCode: code,
-    signal,
-    timedOut: stopReason === 'timeout',
-    interrupted: stopReason === 'interrupt',
+    exitCode: exit.code,
+    signal: exit.signal,
+    timedOut: exit.timedOut,
+    interrupted: exit.aborted,
     durationMs: clock.now() - startedAt,
     stdout: stdout.text(),
     output: output.text(),
-    spawnError,
-    pipesHeldOpen,
+    spawnError: exit.spawnError,
+    pipesHeldOpen: exit.pipesHeldOpen,
   };
 }
 

@@ -19,7 +19,7 @@ setup() {
 
 @test "every command gets a wrapper" {
   bash "$REPO/install.sh"
-  for cmd in ralph ralph-monitor ralph-setup ralph-enable ralph-enable-ci ralph-import ralph-migrate ralph-stats; do
+  for cmd in ralph ralph-monitor ralph-setup ralph-enable ralph-enable-ci ralph-import ralph-migrate ralph-stats ralph-queue; do
     [ -x "$HOME/.local/bin/$cmd" ]
   done
 }
@@ -37,7 +37,7 @@ setup() {
   run bash "$REPO/install.sh" uninstall
   [ "$status" -eq 0 ]
   [ ! -e "$HOME/.ralph" ]
-  for cmd in ralph ralph-monitor ralph-setup ralph-enable ralph-enable-ci ralph-import ralph-migrate ralph-stats; do
+  for cmd in ralph ralph-monitor ralph-setup ralph-enable ralph-enable-ci ralph-import ralph-migrate ralph-stats ralph-queue; do
     [ ! -e "$HOME/.local/bin/$cmd" ]
   done
   after="$(cd "$HOME" && find . | sort)"

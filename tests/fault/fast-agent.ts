@@ -178,6 +178,19 @@ export function checkStateFiles(projectDir: string): string[] {
         problems.push(`sessions/${name} does not parse`);
       }
     }
+    // The record's attempts and observations logs: one JSON value per line, appended whole.
+    for (const name of readdirSync(sessions).filter((n) => n.endsWith('.jsonl'))) {
+      const text = readFileSync(join(sessions, name), 'utf8');
+      text.split('\n').forEach((line, i) => {
+        if (line === '') return;
+        try {
+          JSON.parse(line);
+        } catch {
+          problems.push(`sessions/${name} line ${i + 1} does not parse`);
+        }
+      });
+      if (text !== '' && !text.endsWith('\n')) problems.push(`sessions/${name} ends in a partial line`);
+    }
   }
   return problems;
 }

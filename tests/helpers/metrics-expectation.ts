@@ -4,7 +4,7 @@
 // compared to 5 decimals (the report rounds it to 6; sums in another order differ in the last bits).
 
 import { expect } from 'vitest';
-import { CHART_BLOCKS } from '../../lib/stats/metrics-partial.js';
+import { CHART_BLOCKS } from '../../lib/stats/metrics-summary.js';
 
 export interface MetricsRecord {
   timestamp?: string;

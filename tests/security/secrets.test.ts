@@ -110,9 +110,9 @@ describe('secrets in the environment and in agent output', () => {
     expect(leaksIn(text)).toEqual([]);
   });
 
-  it('the run record holds none of them', () => {
-    const names = readdirSync(project.path('.ralph/sessions')).filter((n) => n.endsWith('.json'));
-    expect(names.length).toBeGreaterThan(0);
+  it('the run record holds none of them (its summary and its logs)', () => {
+    const names = readdirSync(project.path('.ralph/sessions')).filter((n) => n.endsWith('.json') || n.endsWith('.jsonl'));
+    expect(names.some((n) => n.endsWith('.observations.jsonl'))).toBe(true);
     for (const name of names) expect(leaksIn(readFileSync(project.path(`.ralph/sessions/${name}`), 'utf8'))).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
 // ralph-import end to end with the fake claude (and the fake gh for issue imports).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeClaude, type FakeScenario } from '../../helpers/fake-claude.js';
@@ -49,6 +49,23 @@ describe('ralph-import <file>', () => {
     expect(readFileSync(join(project, '.ralph/specs/requirements.md'), 'utf8')).toContain('Agent-written spec.');
     expect(readFileSync(join(project, 'prd.md'), 'utf8')).toBe('# Todo\n- [ ] add items\n');
     expect(fake!.runs()[0]!.stdin).toContain('# Todo\n- [ ] add items');
+  });
+
+  it('calls the agent with the settings a loop would use: ~/.ralphrc, .ralphrc and the environment, in that order', async () => {
+    const env = setUp({ 'prd.md': '# Todo\n- [ ] add items\n', '.ralphrc': 'CLAUDE_MODEL="from-project-rc"\n' }, { calls: CONVERT });
+    const wrapper = join(env.HOME!, 'run claude');
+    writeFileSync(wrapper, '#!/bin/sh\necho "$@" > "$HOME/wrapper-used"\nexec claude "$@"\n', { mode: 0o755 });
+    writeFileSync(join(env.HOME!, '.ralphrc'), `CLAUDE_MODEL="from-home-rc"\nCLAUDE_CODE_CMD="sh '${wrapper}'"\n`);
+    const result = await importCli(['prd.md', 'app'], env);
+    expect(result.code).toBe(0);
+    const argv = fake!.runs()[0]!.argv;
+    // The command comes from ~/.ralphrc, split into words; the project's .ralphrc wins over it for the model.
+    expect(readFileSync(join(env.HOME!, 'wrapper-used'), 'utf8')).toContain('--model from-project-rc');
+    expect(argv).toEqual(expect.arrayContaining(['--model', 'from-project-rc']));
+    expect(argv).not.toContain('from-home-rc');
+    const overridden = await importCli(['prd.md', 'app2'], { ...env, AGENT_MODEL: 'from-env' });
+    expect(overridden.code).toBe(0);
+    expect(fake!.runs()[1]!.argv).toEqual(expect.arrayContaining(['--model', 'from-env']));
   });
 
   it("exits 1 with the agent's error when the conversion fails", async () => {

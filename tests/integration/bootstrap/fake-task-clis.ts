@@ -25,6 +25,16 @@ export interface FakeGhData {
   authenticated?: boolean;
   issues?: FakeIssue[];
   failWith?: string;
+  /** Fail one command (`"pr create"`, `"issue close"`, …) with this message. */
+  failOn?: Record<string, string>;
+  prUrl?: string;
+  defaultBranch?: string;
+}
+
+/** One recorded gh call: its argv and, for `--body-file -`, what it read on stdin. */
+export interface FakeGhCall {
+  argv: string[];
+  stdin?: string;
 }
 
 export interface FakeBdData {
@@ -39,6 +49,8 @@ export interface FakeTaskClis {
   /** Env whose PATH is binDir only: no real gh, bd or git can be found. */
   isolatedEnv: Record<string, string>;
   ghCalls(): string[][];
+  /** The gh calls with the stdin each read. */
+  ghCallsWithInput(): FakeGhCall[];
   bdCalls(): string[][];
   cleanup(): void;
 }
@@ -61,18 +73,20 @@ export function withFakeTaskClis(options: { gh?: FakeGhData; bd?: FakeBdData } =
     writeFileSync(fake.FAKE_BD_DATA, JSON.stringify(options.bd));
   }
   const base = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  const readLog = (path: string) =>
+  const readCalls = (path: string) =>
     existsSync(path)
       ? readFileSync(path, 'utf8')
           .split('\n')
           .filter(Boolean)
-          .map((line) => (JSON.parse(line) as { argv: string[] }).argv)
+          .map((line) => JSON.parse(line) as FakeGhCall)
       : [];
+  const readLog = (path: string) => readCalls(path).map((call) => call.argv);
   return {
     binDir,
     env: { ...base, ...fake, PATH: [binDir, process.env.PATH ?? ''].join(delimiter) },
     isolatedEnv: { ...base, ...fake, PATH: binDir },
     ghCalls: () => readLog(ghLog),
+    ghCallsWithInput: () => readCalls(ghLog),
     bdCalls: () => readLog(bdLog),
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };

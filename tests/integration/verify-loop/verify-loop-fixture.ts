@@ -4,7 +4,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runRecordSchema, type RunRecord } from '../../../lib/session-record/schema.js';
+import type { RunRecord } from '../../../lib/session-record/schema.js';
+import { readRunRecordsIn } from '../../helpers/run-record-files.js';
 import { LOOP_CONTEXT_HEADING } from '../../../lib/core/loop-context.js';
 
 export const REPO_VITEST = fileURLToPath(new URL('../../../node_modules/.bin/vitest', import.meta.url));
@@ -24,16 +25,9 @@ export function fixtureFiles(name: 'ts-project' | 'python-project'): Record<stri
   return files;
 }
 
-/** The run records in .ralph/sessions/, parsed with the schema (throws when one is invalid). */
+/** The run records in .ralph/sessions/, read as ralph stores them (throws when one is invalid). */
 export function readRunRecords(projectDir: string): RunRecord[] {
-  const dir = join(projectDir, '.ralph', 'sessions');
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
-  } catch {
-    return [];
-  }
-  return names.map((n) => runRecordSchema.parse(JSON.parse(readFileSync(join(dir, n), 'utf8'))));
+  return readRunRecordsIn(join(projectDir, '.ralph', 'sessions'));
 }
 
 /** The one run record a test expects. */

@@ -88,12 +88,14 @@ describe('gate processes', () => {
     // loaded machine can beat.
     const runner: ProcessRunner = {
       ...nodeProcessRunner,
-      spawnTree(cmd, args, options) {
-        const child = nodeProcessRunner.spawnTree(cmd, args, options);
-        child.stdout?.on('data', (chunk: Buffer) => {
-          if (chunk.toString().includes('running')) abort.abort();
+      start(cmd, args, options = {}) {
+        return nodeProcessRunner.start(cmd, args, {
+          ...options,
+          onStdout: (chunk) => {
+            options.onStdout?.(chunk);
+            if (chunk.toString().includes('running')) abort.abort();
+          },
         });
-        return child;
       },
     };
     const result = await runVerificationGate(

@@ -13,7 +13,7 @@ import { gapSample, recordGap } from '../../../lib/session-record/gap.js';
 import { recordVerification } from '../../../lib/session-record/observations.js';
 import { createRunRecord } from '../../../lib/session-record/run-record.js';
 import { decideRunStart } from '../../../lib/session-record/run-start.js';
-import { runRecordSchema } from '../../../lib/session-record/schema.js';
+import { readRunRecordFile } from '../../helpers/run-record-files.js';
 import { findResumableRun, runRecordPath, saveRunRecord } from '../../../lib/session-record/store.js';
 import { ralphPaths } from '../../../lib/state/paths.js';
 import { runVerificationGate } from '../../../lib/verify/run-gate.js';
@@ -63,7 +63,7 @@ describe('verification gate on a vitest project', () => {
     const paths = ralphPaths(fixture.dir);
     const clock = fakeClock();
     const logger = createMemoryLogger();
-    const saved = () => runRecordSchema.parse(JSON.parse(readFileSync(runRecordPath(paths, record.run_id), 'utf8')));
+    const saved = () => readRunRecordFile(runRecordPath(paths, record.run_id));
 
     let record = createRunRecord({ now: clock.now(), goal: { type: 'tests', summary: 'Make the tests pass', source: 'PROMPT.md', open_items_at_start: null, test_command: 'vitest run' } });
     saveRunRecord(paths, record);

@@ -1,7 +1,8 @@
 // buildInvocation(): the exact argv for one loop, as a table (changesets tests npm argv this way).
 
 import { describe, expect, it } from 'vitest';
-import { buildInvocation, compareVersions, isSessionNotFound, isValidSessionId, parseClaudeVersion, splitCommand } from '../../../lib/agents/claude-code.js';
+import { buildInvocation, compareVersions, isSessionNotFound, isValidSessionId, parseClaudeVersion } from '../../../lib/agents/claude-code.js';
+import { splitCommand } from '../../../lib/core/command-words.js';
 
 const SESSION = '0be36961-1027-4798-ad92-cea55f3781b6';
 const base = { command: 'claude', prompt: 'Do the work', outputFormat: 'json' as const, allowedTools: [] as string[] };
@@ -70,6 +71,9 @@ describe('splitCommand', () => {
     expect(splitCommand('npx @anthropic-ai/claude-code')).toEqual(['npx', '@anthropic-ai/claude-code']);
     expect(splitCommand(`  "/opt/my tools/claude"  --x 'a b' $(id) `)).toEqual(['/opt/my tools/claude', '--x', 'a b', '$(id)']);
     expect(splitCommand('')).toEqual([]);
+    // The same quoting rules as TEST_COMMAND (one splitter): a backslash escapes, "…" keeps `$`.
+    expect(splitCommand('/opt/my\\ tools/claude "--x=$HOME"')).toEqual(['/opt/my tools/claude', '--x=$HOME']);
+    expect(() => splitCommand('claude "--model opus')).toThrow(/quote that is not closed/);
   });
 });
 

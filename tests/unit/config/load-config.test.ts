@@ -155,20 +155,20 @@ describe('loadConfig accepted-but-unused keys', () => {
         home: 'SANDBOX_DOCKER_IMAGE=from-home\n',
         project: '# sandbox\nSANDBOX_DOCKER_IMAGE=mine\nCB_OUTPUT_DECLINE_THRESHOLD=50\nSYNC_LARGE_FILE_ACTION=warn\nMAX_LOOPS=4\n',
       },
-      { env: { GITHUB_ISSUE: '42' } },
+      { env: { SANDBOX_E2B_TEMPLATE: 'mine' } },
     );
     const unused = 'accepted for compatibility but not used: setting it has no effect';
     expect(result.warnings).toEqual([
       { file: '.ralphrc', line: 3, key: 'CB_OUTPUT_DECLINE_THRESHOLD', message: unused, severity: 'warning' },
-      { file: 'env', key: 'GITHUB_ISSUE', message: unused, severity: 'warning' },
       { file: '.ralphrc', line: 2, key: 'SANDBOX_DOCKER_IMAGE', message: unused, severity: 'warning' },
+      { file: 'env', key: 'SANDBOX_E2B_TEMPLATE', message: unused, severity: 'warning' },
     ]);
     // The value is still read (and shown by ralph --config).
-    expect(result.config).toMatchObject({ SANDBOX_DOCKER_IMAGE: 'mine', GITHUB_ISSUE: '42', MAX_LOOPS: 4 });
+    expect(result.config).toMatchObject({ SANDBOX_DOCKER_IMAGE: 'mine', SANDBOX_E2B_TEMPLATE: 'mine', MAX_LOOPS: 4 });
   });
 
   it('says nothing when they are unset or set to their default, as a Bash .ralphrc does', () => {
-    expect(load({ project: 'CB_OUTPUT_DECLINE_THRESHOLD=70\nCOMMENT_PROGRESS=false\n' }).warnings).toEqual([]);
+    expect(load({ project: 'CB_OUTPUT_DECLINE_THRESHOLD=70\nSANDBOX_DOCKER_CPUS=2\n' }).warnings).toEqual([]);
     expect(load({}).warnings).toEqual([]);
   });
 });

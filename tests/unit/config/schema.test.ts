@@ -26,11 +26,15 @@ describe('config schema', () => {
 
   it('marks the keys accepted for compatibility but not used, and only those', () => {
     const unused = CONFIG_KEYS.filter((key) => CONFIG_SCHEMA[key].unused);
-    for (const key of ['GITHUB_ISSUE', 'CREATE_PR', 'SANDBOX_DOCKER_IMAGE', 'SANDBOX_E2B_MAX_COST', 'SYNC_INCLUDE', 'CB_OUTPUT_DECLINE_THRESHOLD']) {
+    for (const key of ['SANDBOX_DOCKER_IMAGE', 'SANDBOX_E2B_MAX_COST', 'SYNC_INCLUDE', 'CB_OUTPUT_DECLINE_THRESHOLD']) {
       expect(unused).toContain(key);
     }
     // Used: SANDBOX_PROVIDER is refused when set; the plan and AGENT.md can be moved.
     for (const key of ['SANDBOX_PROVIDER', 'FIX_PLAN_FILE', 'AGENT_FILE']) expect(unused).not.toContain(key);
+    // Used: the GitHub issue lifecycle.
+    for (const key of ['GITHUB_ISSUE', 'COMMENT_PROGRESS', 'COMMENT_INTERVAL', 'CREATE_PR', 'ADD_COMPLETION_LABELS', 'FOLLOWUP_LABEL']) {
+      expect(unused).not.toContain(key);
+    }
     for (const key of unused) expect(CONFIG_SCHEMA[key].description).toMatch(/not used/i);
     for (const key of ['MAX_LOOPS', 'TEST_COMMAND', 'GITHUB_TASK_LABEL', 'RALPH_SHELL_INIT_FILE']) expect(unused).not.toContain(key);
   });
@@ -49,7 +53,9 @@ describe('config schema', () => {
     expect(config.MAX_COST_USD).toBe(0);
     expect(config.PROMPT_FILE).toBe('.ralph/PROMPT.md');
     expect(config.SANDBOX_DOCKER_IMAGE).toBe('ralph-sandbox:latest');
-    expect(config.COMMENT_INTERVAL).toBe('5');
+    expect(config.COMMENT_INTERVAL).toBe(5);
+    expect(config.FOLLOWUP_LABEL).toBe('tech-debt');
+    expect(config.ADD_COMPLETION_LABELS).toEqual([]);
   });
 
   it('returns a fresh object each time, so callers cannot corrupt the defaults', () => {

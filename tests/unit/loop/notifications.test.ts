@@ -37,12 +37,11 @@ function recordingRunner(behaviour: 'ok' | 'reject' | 'throw' = 'ok'): ProcessRu
       sent.push({ cmd, args, options });
       if (behaviour === 'throw') throw new Error('spawn exploded');
       if (behaviour === 'reject') return Promise.reject(new Error('notifier crashed'));
-      return Promise.resolve<RunResult>({ code: 0, signal: null, stdout: '', stderr: '', timedOut: false });
+      return Promise.resolve<RunResult>({ code: 0, signal: null, stdout: '', stderr: '', timedOut: false, aborted: false, pipesHeldOpen: false });
     },
-    spawnTree: () => {
+    start: () => {
       throw new Error('not used');
     },
-    killTree: () => undefined,
   };
 }
 

@@ -4,11 +4,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { initialSameFailures, nextSameFailures } from '../../../lib/core/verification.js';
 import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { RunRecorder } from '../../../lib/session-record/run-recorder.js';
-import { runRecordSchema, type RunRecord } from '../../../lib/session-record/schema.js';
+import type { RunRecord } from '../../../lib/session-record/schema.js';
 import { summarizeRunForStatus } from '../../../lib/session-record/status-summary.js';
 import { ralphPaths } from '../../../lib/state/paths.js';
 import type { VerificationResult } from '../../../lib/verify/verification-result.js';
 import { fakeClock } from '../../helpers/fake-clock.js';
+import { readRunRecordFile } from '../../helpers/run-record-files.js';
 import { tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 
 let project: TmpProject | undefined;
@@ -32,7 +33,7 @@ function setup() {
   const logger = createMemoryLogger();
   const open = (fresh = false) =>
     RunRecorder.open({ paths, promptFile: paths.prompt, testCommand: 'npm test', fresh, state: { logger, clock }, logger });
-  const onDisk = (runId: string): RunRecord => runRecordSchema.parse(JSON.parse(readFileSync(join(paths.sessionsDir, `${runId}.json`), 'utf8')));
+  const onDisk = (runId: string): RunRecord => readRunRecordFile(join(paths.sessionsDir, `${runId}.json`));
   return { paths, clock, logger, open, onDisk };
 }
 
@@ -103,7 +104,7 @@ describe('RunRecorder', () => {
     expect(fresh.firstLoop).toBe(1);
     expect(fresh.resumeContext(1000)).toBe('');
     expect(onDisk(first.record.run_id).status).toBe('failed');
-    expect(readdirSync(paths.sessionsDir)).toHaveLength(2);
+    expect(readdirSync(paths.sessionsDir).filter((n) => n.endsWith('.json'))).toHaveLength(2);
   });
 
   it('a limit or an interrupt leaves the run active for the next ralph; the next run after an end is new', () => {

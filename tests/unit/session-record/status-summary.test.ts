@@ -43,8 +43,8 @@ describe('readRunSummaryForStatus', () => {
     writeFileSync(join(paths.sessionsDir, '20261130T040000Z-cccccc.json'), JSON.stringify({ schema_version: 1, run_id: 'x', attempts: 'no' }));
     expect(readRunSummaryForStatus(paths)).toMatchObject({ run_id: '20261130T031000Z-aaaaaa' });
     // Read-only: nothing set aside.
-    expect(readdirSync(paths.sessionsDir).sort()).toEqual(['20261130T031000Z-aaaaaa.json', '20261130T040000Z-cccccc.json', '20261130T041000Z-bbbbbb.json']);
-    writeFileSync(join(paths.sessionsDir, '20261130T050000Z-dddddd.json'), JSON.stringify({ schema_version: 2, run_id: 'future' }));
+    expect(readdirSync(paths.sessionsDir).sort()).toEqual(['20261130T031000Z-aaaaaa.attempts.jsonl', '20261130T031000Z-aaaaaa.json', '20261130T040000Z-cccccc.json', '20261130T041000Z-bbbbbb.json']);
+    writeFileSync(join(paths.sessionsDir, '20261130T050000Z-dddddd.json'), JSON.stringify({ schema_version: 3, run_id: 'future' }));
     expect(readRunSummaryForStatus(paths)).toBeNull();
   });
 });

@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { startAttempt } from '../../../lib/session-record/attempts.js';
 import { transitionRun } from '../../../lib/session-record/run-record.js';
-import { runRecordSchema } from '../../../lib/session-record/schema.js';
-import { findResumableRun, loadLatestRunRecord, loadRunRecord, runRecordPath, saveRunRecord } from '../../../lib/session-record/store.js';
+import { runSummarySchema } from '../../../lib/session-record/record-layout.js';
+import { findResumableRun, loadLatestRunRecord, loadRunRecord, NOTHING_LOGGED, runRecordPath, saveRunRecord } from '../../../lib/session-record/store.js';
 import { ralphPaths } from '../../../lib/state/paths.js';
 import { fakeClock } from '../../helpers/fake-clock.js';
 import { tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
@@ -27,8 +27,8 @@ describe('run record store', () => {
     saveRunRecord(paths, record);
     const file = runRecordPath(paths, record.run_id);
     expect(file).toBe(join(project!.dir, '.ralph', 'sessions', '20261130T031000Z-abc123.json'));
-    expect(runRecordSchema.safeParse(JSON.parse(readFileSync(file, 'utf8'))).success).toBe(true);
-    expect(loadRunRecord(file, options)).toEqual({ status: 'ok', record });
+    expect(runSummarySchema.safeParse(JSON.parse(readFileSync(file, 'utf8'))).success).toBe(true);
+    expect(loadRunRecord(file, options)).toEqual({ status: 'ok', record, position: NOTHING_LOGGED });
     expect(readdirSync(paths.sessionsDir)).toEqual(['20261130T031000Z-abc123.json']);
   });
 
@@ -64,7 +64,7 @@ describe('run record store', () => {
     const { paths, options } = setup();
     saveRunRecord(paths, newRecord('20261129T000000Z-000001'));
     const future = join(paths.sessionsDir, '20261130T000000Z-future.json');
-    writeFileSync(future, JSON.stringify({ schema_version: 2, run_id: 'x' }));
+    writeFileSync(future, JSON.stringify({ schema_version: 3, run_id: 'x' }));
     expect(loadRunRecord(future, options)).toEqual({ status: 'other-version' });
     expect(findResumableRun(paths, options)).toBeUndefined();
     expect(existsSync(future)).toBe(true);

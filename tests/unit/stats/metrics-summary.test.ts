@@ -1,23 +1,21 @@
-// The reports built from a partial: the Bash tool's four numbers (same values, same arithmetic
+// The reports folded from metrics lines: the Bash tool's four numbers (same values, same arithmetic
 // as its jq program), runs and per-loop cost from cumulative cost_usd, percentiles, --since,
 // the chart rows, and the table text.
 
-import { cpSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ALL_FIELDS, BASH_FIELDS } from '../../../lib/stats/metrics-fields.js';
-import { percentile, summarizePartial, toBashStats } from '../../../lib/stats/metrics-summary.js';
-import { readMetricsRange } from '../../../lib/stats/read-metrics-range.js';
+import { percentile } from '../../../lib/stats/metrics-summary.js';
+import { readMetrics } from '../../../lib/stats/read-metrics.js';
 import { bar, formatCount, formatSeconds, formatUsd, renderStatsTable } from '../../../lib/stats/render-stats-table.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ralph-stats-summary-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const FIXTURES = new URL('../../fixtures/bash-state/', import.meta.url);
 
-function read(path: string, options: { detail: boolean; sinceMs?: number }) {
-  return readMetricsRange(path, { start: 0, end: statSync(path).size }, { ...options, fields: options.detail ? ALL_FIELDS : BASH_FIELDS });
-}
+const read = (path: string, options?: Parameters<typeof readMetrics>[1], chartRows?: number) => readMetrics(path, options).summary(chartRows);
+const bashStats = (path: string) => readMetrics(path).bashStats();
 
 function fixtureMetrics(name: string): string {
   const path = join(dir, `${name}.jsonl`);
@@ -39,8 +37,7 @@ describe('Bash-compatible stats', () => {
     ['midrun', { total_loops: 2, successful: 2, avg_duration: 14, total_calls: 2 }],
   ])('gives the Bash tool\'s numbers for its %s run', (name, expected) => {
     const path = fixtureMetrics(name);
-    expect(toBashStats(read(path, { detail: false }))).toEqual(expected);
-    expect(toBashStats(read(path, { detail: true }))).toEqual(expected);
+    expect(bashStats(path)).toEqual(expected);
   });
 
   it('follows jq for odd lines: success must be true, missing durations count as loops', () => {
@@ -49,11 +46,11 @@ describe('Bash-compatible stats', () => {
       { success: 'true', calls: 1 },
       { duration: 5, success: false },
     ]);
-    expect(toBashStats(read(path, { detail: false }))).toEqual({ total_loops: 3, successful: 1, avg_duration: 5, total_calls: 3 });
+    expect(bashStats(path)).toEqual({ total_loops: 3, successful: 1, avg_duration: 5, total_calls: 3 });
   });
 
   it('reports zeros for an empty file', () => {
-    expect(toBashStats(read(writeMetrics([]), { detail: false }))).toEqual({ total_loops: 0, successful: 0, avg_duration: 0, total_calls: 0 });
+    expect(bashStats(writeMetrics([]))).toEqual({ total_loops: 0, successful: 0, avg_duration: 0, total_calls: 0 });
   });
 });
 
@@ -66,7 +63,7 @@ describe('full summary', () => {
   it('counts runs where the loop number starts again and turns cumulative cost into per-loop cost', () => {
     // Two runs: 0.10 + 0.15 + 0.05 = 0.30, then 0.20 + 0.20 = 0.40.
     const path = writeMetrics([run(1, 0.1), run(2, 0.25), run(3, 0.3), run(1, 0.2), run(2, 0.4, { success: false, outcome: 'failed' })]);
-    const s = summarizePartial(read(path, { detail: true }));
+    const s = read(path);
     expect(s.runs).toBe(2);
     expect(s.cost_usd).toEqual({ total: 0.7, per_loop: 0.14 });
     expect(s.success_rate).toBe(0.8);
@@ -81,13 +78,13 @@ describe('full summary', () => {
 
   it('prefers loop_cost_usd when a line carries it', () => {
     const path = writeMetrics([run(1, 0.1, { loop_cost_usd: 0.1 }), run(2, 0.25, { loop_cost_usd: 0.15 }), run(3, 99, { loop_cost_usd: 0.01 })]);
-    expect(summarizePartial(read(path, { detail: true })).cost_usd!.total).toBeCloseTo(0.26, 9);
+    expect(read(path).cost_usd!.total).toBeCloseTo(0.26, 9);
   });
 
   it('with --since keeps later loops and costs them from the line before the cut', () => {
     const path = writeMetrics([run(1, 0.1), run(2, 0.25), run(3, 0.3)]);
     const sinceMs = Date.UTC(2026, 10, 30, 4, 10);
-    const s = summarizePartial(read(path, { detail: true, sinceMs }), { sinceMs });
+    const s = read(path, { sinceMs });
     expect(s.total_loops).toBe(2);
     expect(s.runs).toBe(1);
     expect(s.cost_usd!.total).toBeCloseTo(0.2, 9);
@@ -95,7 +92,7 @@ describe('full summary', () => {
   });
 
   it('leaves tokens and cost null for Bash-written metrics', () => {
-    const s = summarizePartial(read(fixtureMetrics('completed'), { detail: true }));
+    const s = read(fixtureMetrics('completed'));
     expect(s.tokens).toBeNull();
     expect(s.cost_usd).toBeNull();
     expect(s.files_changed).toBeNull();
@@ -104,7 +101,7 @@ describe('full summary', () => {
 
   it('groups loops into at most the requested chart rows', () => {
     const path = writeMetrics(Array.from({ length: 1000 }, (_, i) => run((i % 50) + 1, ((i % 50) + 1) * 0.01)));
-    const s = summarizePartial(read(path, { detail: true }), { chartRows: 10 });
+    const s = read(path, {}, 10);
     expect(s.chart.length).toBeLessThanOrEqual(10);
     expect(s.chart[0]!.first_loop).toBe(1);
     expect(s.chart.at(-1)!.last_loop).toBe(1000);
@@ -126,7 +123,7 @@ describe('table', () => {
       { timestamp: '2026-11-30T04:00:00+00:00', loop: 1, duration: 30, success: true, calls: 1, cost_usd: 0.5, files_changed: 4, input_tokens: 1500, output_tokens: 500 },
       { timestamp: '2026-11-30T04:01:00+00:00', loop: 2, duration: 90, success: false, calls: 1, cost_usd: 0.75, files_changed: 0, input_tokens: 2000, output_tokens: 800, outcome: 'timeout' },
     ]);
-    const text = renderStatsTable(summarizePartial(read(path, { detail: true })), { source: '.ralph/logs/metrics.jsonl' });
+    const text = renderStatsTable(read(path), { source: '.ralph/logs/metrics.jsonl' });
     expect(text).toContain('Ralph loop statistics (.ralph/logs/metrics.jsonl)');
     expect(text).toMatch(/Runs\s+1/);
     expect(text).toMatch(/Loops\s+2 · 1 successful \(50\.0%\)/);
@@ -141,7 +138,7 @@ describe('table', () => {
   });
 
   it('says when there are no loops', () => {
-    const text = renderStatsTable(summarizePartial(read(writeMetrics([]), { detail: true })), { source: 'm' });
+    const text = renderStatsTable(read(writeMetrics([])), { source: 'm' });
     expect(text).toContain('No loops recorded.');
   });
 

@@ -1,0 +1,81 @@
+// The git side of the GitHub issue lifecycle: where the run started (HEAD), what it changed
+// since (file names, shortstat, added lines), the branch to open a pull request from, and the
+// push. Every call is an argv array; ralph's own .ralph/ files are left out of what is reported.
+
+import type { ProcessRunner, RunResult } from '../platform/process.js';
+import { firstOutputLine } from '../tasks/external-cli.js';
+
+export interface GitContext {
+  processRunner: ProcessRunner;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+const OWN_FILES = ':(exclude).ralph';
+const COMMIT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+/** A commit id as git prints it; anything else (a forged state file) is not used as one. */
+export function isCommitId(text: string): boolean {
+  return COMMIT_ID.test(text);
+}
+
+/** HEAD's commit, or '' outside a repository or before the first commit. */
+export async function readHeadSha(ctx: GitContext): Promise<string> {
+  const result = await git(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], ctx);
+  const sha = result.code === 0 ? result.stdout.trim() : '';
+  return isCommitId(sha) ? sha : '';
+}
+
+/** Files changed since `since` (committed or not) and new untracked ones, sorted. */
+export async function listChangedFiles(since: string, ctx: GitContext): Promise<string[]> {
+  const base = isCommitId(since) ? since : 'HEAD';
+  const [changed, untracked] = await Promise.all([
+    git(['diff', '--name-only', '-z', base, '--', '.', OWN_FILES], ctx),
+    git(['ls-files', '--others', '--exclude-standard', '-z', '--', '.', OWN_FILES], ctx),
+  ]);
+  const names = [changed, untracked].flatMap((r) => (r.code === 0 ? r.stdout.split('\0') : [])).filter(Boolean);
+  return [...new Set(names)].sort();
+}
+
+/** `git diff --shortstat` from `since` to the working tree ('' when unknown or unchanged). */
+export async function readShortstat(since: string, ctx: GitContext): Promise<string> {
+  if (!isCommitId(since)) return '';
+  const result = await git(['diff', '--shortstat', since, '--', '.', OWN_FILES], ctx);
+  return result.code === 0 ? result.stdout.trim() : '';
+}
+
+/** Lines added since `since`, committed or not, as `git diff -U0` prints them. */
+export async function readAddedLines(since: string, ctx: GitContext): Promise<string> {
+  if (!isCommitId(since)) return '';
+  const result = await git(['diff', '-U0', '--no-color', '--no-ext-diff', since, '--', '.', OWN_FILES], ctx);
+  return result.code === 0 ? result.stdout : '';
+}
+
+/** The checked-out branch; undefined on a detached HEAD or outside a repository. */
+export async function readCurrentBranch(ctx: GitContext): Promise<string | undefined> {
+  const result = await git(['symbolic-ref', '-q', '--short', 'HEAD'], ctx);
+  const branch = result.code === 0 ? result.stdout.trim() : '';
+  return branch === '' ? undefined : branch;
+}
+
+/** origin's default branch as the local clone knows it (refs/remotes/origin/HEAD), if set. */
+export async function readOriginDefaultBranch(ctx: GitContext): Promise<string | undefined> {
+  const result = await git(['symbolic-ref', '-q', '--short', 'refs/remotes/origin/HEAD'], ctx);
+  const name = result.code === 0 ? result.stdout.trim().replace(/^origin\//, '') : '';
+  return name === '' ? undefined : name;
+}
+
+/** `git push -u origin <branch>`; git refuses branch names that start with `-`, so it is no flag. */
+export async function pushBranch(branch: string, ctx: GitContext): Promise<{ ok: true } | { ok: false; message: string }> {
+  const result = await git(['push', '-u', 'origin', branch], ctx, 120_000);
+  if (result.code === 0) return { ok: true };
+  if (result.spawnError) return { ok: false, message: `git could not be started: ${result.spawnError.message}` };
+  // git push starts with progress and "To <remote>" lines: the error is the fatal:/error: one.
+  const error = result.stderr.split(/\r?\n/).find((line) => /^(fatal|error):/.test(line.trim()));
+  return { ok: false, message: error?.trim() ?? firstOutputLine(result) };
+}
+
+function git(args: string[], ctx: GitContext, timeoutMs = 30_000): Promise<RunResult> {
+  // No terminal prompt for credentials: an unattended run must fail, not hang.
+  return ctx.processRunner.run('git', args, { cwd: ctx.cwd, env: { ...ctx.env, GIT_TERMINAL_PROMPT: '0' }, timeoutMs });
+}

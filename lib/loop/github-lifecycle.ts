@@ -1,0 +1,191 @@
+// The GitHub issue lifecycle in a run, driven only by the effective configuration (GITHUB_ISSUE
+// and the keys beside it, which the flags set like every other flag): opened when the run
+// starts, a progress comment after a successful loop when one is due, and on graceful completion
+// the summary, pull request, follow-up, labels and close. Every failure is one warning with
+// gh's (or git's) message and never changes how the run ends. The state is held in memory and
+// written through to .github_lifecycle_state for the views; the agent can write that file, so
+// the run never reads it back once it has started.
+
+import type { RalphConfig } from '../config/schema.js';
+import type { ConfigSource } from '../config/load-config.js';
+import { findAddedMarkers } from '../core/added-markers.js';
+import { formatIssueRef, parseIssueRef, type IssueRef } from '../core/issue-ref.js';
+import { decidePrBranch, planCompletionActions, shouldPostProgress, type CompletionAction, type LifecycleSettings } from '../core/lifecycle-actions.js';
+import { buildCompletionSummary, buildFollowUp, buildProgressComment, buildPullRequest } from '../core/lifecycle-comments.js';
+import { stripTerminalControls } from '../core/terminal-text.js';
+import { RalphError } from '../errors.js';
+import * as gh from '../github/lifecycle-gh.js';
+import * as git from '../github/lifecycle-git.js';
+import { readPlanFile } from '../state/plan-file.js';
+import { loadLifecycleState, newLifecycleState, saveLifecycleState, type LifecycleState } from '../state/lifecycle-state.js';
+import { formatIsoTimestamp } from '../state/timestamps.js';
+import type { LoopRuntime } from './runtime.js';
+
+export interface IssueLifecycle {
+  ref: IssueRef;
+  settings: LifecycleSettings;
+  state: LifecycleState;
+}
+
+/** GITHUB_ISSUE checked before anything runs: an invalid REF is an error, not a silent run without it. */
+export function resolveIssueRef(config: Pick<RalphConfig, 'GITHUB_ISSUE'>, source: ConfigSource): IssueRef | undefined {
+  if (config.GITHUB_ISSUE.trim() === '') return undefined;
+  const ref = parseIssueRef(config.GITHUB_ISSUE);
+  if (ref) return ref;
+  const shown = stripTerminalControls(config.GITHUB_ISSUE).slice(0, 80);
+  const from = source.kind === 'flag' ? '--github-issue' : `GITHUB_ISSUE (${source.detail ?? source.kind})`;
+  throw new RalphError('bad_issue_ref', `${from}: '${shown}' is not an issue reference`, {
+    hint: 'use N, #N, owner/repo#N or https://github.com/owner/repo/issues/N',
+  });
+}
+
+export function lifecycleSettings(config: RalphConfig): LifecycleSettings {
+  return {
+    commentProgress: config.COMMENT_PROGRESS,
+    commentInterval: config.COMMENT_INTERVAL,
+    closeSummary: config.CLOSE_SUMMARY,
+    createPr: config.CREATE_PR,
+    createFollowups: config.CREATE_FOLLOWUPS,
+    autoClose: config.AUTO_CLOSE,
+    labels: config.ADD_COMPLETION_LABELS,
+  };
+}
+
+/**
+ * Starts tracking the issue: its title from gh, HEAD as the start of the run. A restart of an
+ * unfinished run on the same issue keeps its start and its counts.
+ */
+export async function openIssueLifecycle(rt: LoopRuntime, ref: IssueRef): Promise<IssueLifecycle> {
+  const { deps, paths } = rt;
+  const now = formatIsoTimestamp(deps.clock.now());
+  const previous = loadLifecycleState(paths, rt.state);
+  const sameIssue =
+    previous !== undefined &&
+    previous.issue.number === ref.number &&
+    previous.issue.repo === (ref.repo ?? '') &&
+    previous.lifecycle.completion_detected_at === null &&
+    git.isCommitId(previous.lifecycle.start_sha);
+  const title = await gh.fetchIssueTitle(ref, ghContext(rt));
+  if (!title.ok) deps.logger.warn(`Could not read the title of issue ${formatIssueRef(ref)}: ${title.message}`);
+  const knownTitle = title.ok ? title.value : sameIssue ? previous.issue.title : '';
+  const state = sameIssue
+    ? { ...previous, issue: { ...previous.issue, title: knownTitle }, updated_at: now }
+    : newLifecycleState({ ...ref, title: knownTitle }, await git.readHeadSha(gitContext(rt)), now);
+  const lifecycle = { ref, settings: lifecycleSettings(rt.config), state };
+  save(rt, lifecycle);
+  deps.logger.info(`🔗 GitHub issue lifecycle tracking ${formatIssueRef(ref)}${knownTitle ? `: ${stripTerminalControls(knownTitle)}` : ''}`);
+  return lifecycle;
+}
+
+/** After a successful loop: the progress comment, when COMMENT_PROGRESS is on and the loop is due. */
+export async function postProgressIfDue(rt: LoopRuntime, lifecycle: IssueLifecycle | undefined, loop: number): Promise<void> {
+  if (!lifecycle || !shouldPostProgress(lifecycle.settings, loop)) return;
+  const files = await git.listChangedFiles(lifecycle.state.lifecycle.start_sha, gitContext(rt));
+  const body = buildProgressComment({ loop, plan: readPlan(rt), files });
+  const posted = await gh.commentOnIssue(lifecycle.ref, rt.deps.redact(body), ghContext(rt));
+  if (!posted.ok) return warn(rt, `Could not post the progress comment on issue ${formatIssueRef(lifecycle.ref)}: ${posted.message}`);
+  rt.deps.logger.info(`💬 Posted progress comment (loop #${loop}) on issue ${formatIssueRef(lifecycle.ref)}`);
+  update(rt, lifecycle, (l, now) => ({ ...l, last_progress_comment: now, progress_comments_posted: l.progress_comments_posted + 1 }));
+}
+
+/** When the run has ended: the completion actions, for a graceful completion only. */
+export async function completeIssueLifecycle(rt: LoopRuntime, lifecycle: IssueLifecycle | undefined, lastAction: string): Promise<void> {
+  const actions = lifecycle ? planCompletionActions(lifecycle.settings, lastAction) : [];
+  if (!lifecycle || lastAction !== 'graceful_exit') return;
+  update(rt, lifecycle, (l, now) => ({ ...l, completion_detected_at: now }));
+  const start = lifecycle.state.lifecycle.start_sha;
+  const summary = buildCompletionSummary({ plan: readPlan(rt), shortstat: await git.readShortstat(start, gitContext(rt)) });
+  for (const action of actions) await runCompletionAction(rt, lifecycle, action, summary);
+}
+
+async function runCompletionAction(rt: LoopRuntime, lifecycle: IssueLifecycle, action: CompletionAction, summary: string): Promise<void> {
+  const { ref } = lifecycle;
+  const ctx = ghContext(rt);
+  const issue = formatIssueRef(ref);
+  const log = rt.deps.logger;
+  switch (action) {
+    case 'summary': {
+      const posted = await gh.commentOnIssue(ref, rt.deps.redact(summary), ctx);
+      if (posted.ok) log.info(`💬 Posted the completion summary on issue ${issue}`);
+      else warn(rt, `Could not post the completion summary on issue ${issue}: ${posted.message}`);
+      return;
+    }
+    case 'pull-request':
+      return openPullRequest(rt, lifecycle, summary);
+    case 'follow-up': {
+      const markers = findAddedMarkers(await git.readAddedLines(lifecycle.state.lifecycle.start_sha, gitContext(rt)));
+      const followUp = buildFollowUp(ref.number, markers);
+      if (!followUp) return log.info('No TODO/FIXME/HACK/XXX markers added: no follow-up issue');
+      const created = await gh.createIssue(ref, { ...followUp, body: rt.deps.redact(followUp.body), label: rt.config.FOLLOWUP_LABEL }, ctx);
+      if (!created.ok) return warn(rt, `Could not create the follow-up issue: ${created.message}`);
+      log.info(`📌 Created follow-up issue: ${created.value}`);
+      update(rt, lifecycle, (l) => ({ ...l, followups_created: [...l.followups_created, created.value] }));
+      return;
+    }
+    case 'labels': {
+      const labelled = await gh.addIssueLabels(ref, lifecycle.settings.labels, ctx);
+      if (labelled.ok) log.info(`🏷️  Added labels '${lifecycle.settings.labels.join(',')}' to issue ${issue}`);
+      else warn(rt, `Could not add labels to issue ${issue}: ${labelled.message}`);
+      return;
+    }
+    case 'close': {
+      const closed = await gh.closeIssue(ref, ctx);
+      if (!closed.ok) return warn(rt, `Could not close issue ${issue}: ${closed.message}`);
+      log.info(`✅ Closed issue ${issue}`);
+      update(rt, lifecycle, (l) => ({ ...l, issue_closed: true }));
+      return;
+    }
+  }
+}
+
+async function openPullRequest(rt: LoopRuntime, lifecycle: IssueLifecycle, summary: string): Promise<void> {
+  const gitCtx = gitContext(rt);
+  const branch = await git.readCurrentBranch(gitCtx);
+  const remoteDefault = await gh.fetchDefaultBranch(lifecycle.ref, ghContext(rt));
+  const defaultBranch = remoteDefault.ok ? remoteDefault.value : await git.readOriginDefaultBranch(gitCtx);
+  const decision = decidePrBranch(branch, defaultBranch);
+  if (!decision.ok) return warn(rt, `Skipping the pull request: ${decision.reason}. Run ralph on a feature branch to open one.`);
+  rt.deps.logger.info(`⬆️  Pushing '${decision.branch}' to origin for the pull request`);
+  const pushed = await git.pushBranch(decision.branch, gitCtx);
+  if (!pushed.ok) return warn(rt, `Skipping the pull request: git push failed: ${pushed.message}`);
+  const pr = buildPullRequest({ number: lifecycle.ref.number, title: lifecycle.state.issue.title }, summary, rt.config.LINK_ISSUE);
+  const created = await gh.createPullRequest(lifecycle.ref, { ...pr, body: rt.deps.redact(pr.body), draft: rt.config.DRAFT_PR }, ghContext(rt));
+  if (!created.ok) return warn(rt, `Could not create the pull request: ${created.message}`);
+  rt.deps.logger.info(`🔀 Created pull request: ${created.value}`);
+  update(rt, lifecycle, (l) => ({ ...l, pr_created: true, pr_url: created.value }));
+}
+
+function update(rt: LoopRuntime, lifecycle: IssueLifecycle, change: (l: LifecycleState['lifecycle'], now: string) => LifecycleState['lifecycle']): void {
+  const now = formatIsoTimestamp(rt.deps.clock.now());
+  lifecycle.state = { ...lifecycle.state, lifecycle: change(lifecycle.state.lifecycle, now), updated_at: now };
+  save(rt, lifecycle);
+}
+
+function save(rt: LoopRuntime, lifecycle: IssueLifecycle): void {
+  try {
+    saveLifecycleState(rt.paths, lifecycle.state);
+  } catch (error) {
+    warn(rt, `Could not save .github_lifecycle_state: ${(error as Error).message}`);
+  }
+}
+
+// gh and git messages can quote what the remote said: cleaned as the logger's other lines.
+function warn(rt: LoopRuntime, message: string): void {
+  rt.deps.logger.warn(stripTerminalControls(message));
+}
+
+function readPlan(rt: LoopRuntime) {
+  try {
+    return readPlanFile(rt.paths.fixPlan, rt.config.OPTIONAL_SECTIONS);
+  } catch {
+    return null;
+  }
+}
+
+function ghContext(rt: LoopRuntime): gh.GhContext {
+  return { runner: rt.deps.processRunner, cwd: rt.paths.projectDir, env: rt.deps.env };
+}
+
+function gitContext(rt: LoopRuntime): git.GitContext {
+  return { processRunner: rt.deps.processRunner, cwd: rt.paths.projectDir, env: rt.deps.env };
+}

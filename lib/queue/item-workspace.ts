@@ -1,0 +1,52 @@
+// Sets the project up for one queue item: its spec in .ralph/specs/ (the issue as a requirements
+// document, or a copy of the PRD) and fix_plan.md holding the one task for it. A plan the queue
+// did not write is kept in .ralph/specs/ first (the Bash tool overwrote it). Issue text is data:
+// it is only ever written to files, and the task line is one line of plain text.
+
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import { buildIssueDocument } from '../project/issue-document.js';
+import { writeFileAtomic } from '../state/atomic-write.js';
+import type { RalphPaths } from '../state/paths.js';
+import type { QueueItem } from '../state/queue-file.js';
+import { formatFileStamp } from '../state/timestamps.js';
+import { toPlainTextLine } from '../tasks/task-line.js';
+import type { QueueIssue } from './queue-issues.js';
+
+export const QUEUE_PLAN_HEADING = '# Ralph Fix Plan (queue item)';
+
+/** Writes .ralph/specs/issue-N.md; returns its project-relative path. */
+export function writeIssueSpec(paths: RalphPaths, issue: QueueIssue): string {
+  const file = join(paths.specsDir, `issue-${issue.number}.md`);
+  writeFileAtomic(file, buildIssueDocument({ ...issue, assignees: [], comments: [] }, false));
+  return relative(paths.projectDir, file);
+}
+
+/** Copies a PRD item's file to .ralph/specs/<id>-<name> (the id keeps same-named PRDs apart). */
+export function copyPrdSpec(paths: RalphPaths, item: QueueItem): string {
+  const source = item.path ?? '';
+  const file = join(paths.specsDir, `${item.id}-${basename(source)}`);
+  mkdirSync(paths.specsDir, { recursive: true });
+  copyFileSync(source, file);
+  return relative(paths.projectDir, file);
+}
+
+/** Keeps a plan the queue did not write as .ralph/specs/fix_plan-<stamp>.md; returns where. */
+export function keepPreviousPlan(paths: RalphPaths, now: number): string | undefined {
+  if (!existsSync(paths.fixPlan)) return undefined;
+  const text = readFileSync(paths.fixPlan, 'utf8');
+  if (text.startsWith(QUEUE_PLAN_HEADING) || text.trim() === '') return undefined;
+  const base = join(paths.specsDir, `fix_plan-${formatFileStamp(now)}`);
+  let target = `${base}.md`;
+  for (let n = 1; existsSync(target); n++) target = `${base}-${n}.md`;
+  mkdirSync(paths.specsDir, { recursive: true });
+  copyFileSync(paths.fixPlan, target);
+  return relative(paths.projectDir, target);
+}
+
+/** fix_plan.md with the item's task as its only task. */
+export function writeItemPlan(paths: RalphPaths, item: QueueItem, specPath: string): void {
+  const task = item.source === 'github' ? `Implement GitHub issue #${item.issue_number}: ${toPlainTextLine(item.title)}` : `Implement spec ${toPlainTextLine(item.title)}`;
+  const lines = [QUEUE_PLAN_HEADING, '', '## Current Task', `- [ ] ${task}`, `  - Spec: ${toPlainTextLine(specPath)}`, ''];
+  writeFileAtomic(paths.fixPlan, lines.join('\n'));
+}

@@ -1,0 +1,53 @@
+// After a queue item's loop ended done: when the loop made no commit of its own, what it left in
+// the working tree is committed as `Fix #N: <title>` (the Bash tool's message). The message goes
+// on stdin (`git commit -F -`), never in argv: the title is the issue's text.
+
+import type { ProcessRunner } from '../platform/process.js';
+import { toPlainTextLine } from '../tasks/task-line.js';
+
+export interface GitOptions {
+  runner: ProcessRunner;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export type LeftoverCommitResult =
+  | { kind: 'committed' }
+  | { kind: 'loop-committed' }
+  | { kind: 'nothing-to-commit' }
+  | { kind: 'not-a-repository' }
+  | { kind: 'failed'; message: string };
+
+/** HEAD's commit, or undefined outside a repository (or before the first commit). */
+export async function readHead(git: GitOptions): Promise<string | undefined> {
+  const head = await runGit(git, ['rev-parse', '--verify', '-q', 'HEAD']);
+  return head.code === 0 ? head.stdout.trim() : undefined;
+}
+
+export function leftoverCommitMessage(issueNumber: number | null, title: string): string {
+  const line = toPlainTextLine(title);
+  return issueNumber === null ? `Complete queue item: ${line}\n` : `Fix #${issueNumber}: ${line}\n`;
+}
+
+export async function commitLeftovers(git: GitOptions, before: string | undefined, message: string): Promise<LeftoverCommitResult> {
+  const inside = await runGit(git, ['rev-parse', '--git-dir']);
+  if (inside.code !== 0) return { kind: 'not-a-repository' };
+  const after = await readHead(git);
+  if (after !== undefined && after !== before) return { kind: 'loop-committed' };
+  const add = await runGit(git, ['add', '-A']);
+  if (add.code !== 0) return failed('git add', add);
+  const staged = await runGit(git, ['diff', '--cached', '--quiet']);
+  if (staged.code === 0) return { kind: 'nothing-to-commit' };
+  const commit = await runGit(git, ['commit', '-q', '-F', '-'], message);
+  if (commit.code !== 0) return failed('git commit', commit);
+  return { kind: 'committed' };
+}
+
+function runGit(git: GitOptions, args: string[], input?: string) {
+  return git.runner.run('git', args, { cwd: git.cwd, env: git.env, input, timeoutMs: 60_000 });
+}
+
+function failed(step: string, result: { stdout: string; stderr: string; code: number | null }): LeftoverCommitResult {
+  const line = `${result.stderr}\n${result.stdout}`.split(/\r?\n/).map((l) => l.trim()).find(Boolean);
+  return { kind: 'failed', message: `${step}: ${line ?? `exit code ${result.code}`}` };
+}

@@ -1,0 +1,132 @@
+// `ralph-queue process` / `ralph --process-queue`: the queue's ready items one after another,
+// each as one in-process ralph run on its own spec and single-task plan. The run's exit code
+// decides the item: 0 completed, anything else failed with the reason (halts and limits
+// included); Ctrl-C puts the item back to pending and ends the queue run.
+
+import { findDependencyCycle, formatCycle, nextReadyItem } from '../core/queue-order.js';
+import { countByStatus, decideItemOutcome, markItem, resetInterrupted, type ItemOutcome } from '../core/queue-items.js';
+import { EXIT, RalphError } from '../errors.js';
+import { LoopEvents } from '../loop/events.js';
+import { runProject } from '../loop/run-project.js';
+import type { Deps } from '../platform/deps.js';
+import type { RalphPaths } from '../state/paths.js';
+import type { QueueItem } from '../state/queue-file.js';
+import { toPlainTextLine } from '../tasks/task-line.js';
+import { commitLeftovers, leftoverCommitMessage, readHead, type GitOptions } from './leftover-commit.js';
+import { copyPrdSpec, keepPreviousPlan, writeIssueSpec, writeItemPlan } from './item-workspace.js';
+import { fetchQueueIssue } from './queue-issues.js';
+import { openQueueStore, type QueueStore } from './queue-store.js';
+
+export interface ProcessQueueOptions {
+  paths: RalphPaths;
+  /** The flag layer of every item's run (ralph's own flags, for `ralph --process-queue`). */
+  flags: Record<string, string | number | boolean>;
+  deps: Deps;
+  haltOnFailure: boolean;
+}
+
+export async function processQueue(options: ProcessQueueOptions): Promise<number> {
+  const { paths, deps } = options;
+  const store = openQueueStore(paths.queue, deps);
+  const cycle = findDependencyCycle(store.read().queue);
+  if (cycle) {
+    throw new RalphError('queue_cycle', `Refusing to process a queue with circular dependencies: ${formatCycle(cycle)}`, {
+      hint: 'remove one of those issues (ralph-queue remove N), then run ralph-queue validate',
+    });
+  }
+  store.update((queue) => {
+    const { items, reset } = resetInterrupted(queue.queue);
+    if (reset > 0) deps.logger.info(`Resetting ${reset} interrupted (processing) item(s) back to pending`);
+    return { ...queue, queue: items };
+  });
+
+  let failed = 0;
+  let completed = 0;
+  // Each pass ends one item (completed or failed), so the queue's length bounds the passes.
+  for (let pass = store.read().queue.length; pass > 0; pass--) {
+    const queue = store.read();
+    const item = nextReadyItem(queue.queue);
+    if (!item) break;
+    deps.logger.info(`Processing ${describeItem(item)}`);
+    setStatus(store, item.id, (it, now) => markItem(it, 'processing', now));
+    let outcome: ItemOutcome;
+    try {
+      outcome = await processItem(item, queue.repository, options);
+    } catch (error) {
+      // The loop could not even start (no PROMPT.md, bad .ralphrc, no claude): the project's
+      // problem, not this item's, so the item stays pending and the queue run ends here.
+      setStatus(store, item.id, (it) => resetInterrupted([it]).items[0]!);
+      throw error;
+    }
+    if (outcome.kind === 'interrupted') {
+      setStatus(store, item.id, (it) => resetInterrupted([it]).items[0]!);
+      deps.logger.warn(`Queue run interrupted during ${describeItem(item)}; it is pending again (ralph-queue resume continues)`);
+      return outcome.exitCode;
+    }
+    if (outcome.kind === 'completed') {
+      completed++;
+      setStatus(store, item.id, (it, now) => markItem(it, 'completed', now));
+      deps.logger.success(`Completed ${describeItem(item)}`);
+      continue;
+    }
+    failed++;
+    setStatus(store, item.id, (it, now) => markItem(it, 'failed', now, outcome.reason));
+    deps.logger.error(`Failed ${describeItem(item)}: ${outcome.reason}`);
+    if (options.haltOnFailure) {
+      deps.logger.error('Halting the queue (--halt-on-failure)');
+      break;
+    }
+  }
+  const counts = countByStatus(store.read().queue);
+  deps.logger.info(`Queue run finished: ${completed} completed, ${failed} failed, ${counts.pending} pending (unmet dependencies or not reached)`);
+  return failed > 0 ? EXIT.couldNotRun : EXIT.ok;
+}
+
+async function processItem(item: QueueItem, repository: string, options: ProcessQueueOptions): Promise<ItemOutcome> {
+  const { paths, deps } = options;
+  const git: GitOptions = { runner: deps.processRunner, cwd: paths.projectDir, env: deps.env };
+  let specPath: string;
+  try {
+    if (item.source === 'github' && item.issue_number !== null) {
+      const fetched = await fetchQueueIssue(item.issue_number, repository, { runner: deps.processRunner, cwd: paths.projectDir, env: deps.env });
+      if (!fetched.ok) return { kind: 'failed', reason: `preparation failed: ${fetched.message}` };
+      specPath = writeIssueSpec(paths, fetched.issue);
+    } else {
+      specPath = copyPrdSpec(paths, item);
+    }
+    const kept = keepPreviousPlan(paths, deps.clock.now());
+    if (kept) deps.logger.info(`Kept the previous plan as ${kept}`);
+    writeItemPlan(paths, item, specPath);
+  } catch (error) {
+    return { kind: 'failed', reason: `preparation failed: ${(error as Error).message}` };
+  }
+
+  const before = await readHead(git);
+  const events = new LoopEvents();
+  let exitReason = '';
+  events.on('run:finished', (finished) => (exitReason = finished.exitReason));
+  const exitCode = await runProject({
+    projectDir: paths.projectDir,
+    // Each item is a task of its own: a new run, with a breaker a halt on the last item left
+    // open closed again. GITHUB_ISSUE ties the run to its issue (the GitHub lifecycle).
+    flags: { ...options.flags, GITHUB_ISSUE: item.issue_number === null ? '' : String(item.issue_number), CB_AUTO_RESET: true },
+    deps,
+    fresh: true,
+    events,
+  });
+  const outcome = decideItemOutcome(exitCode, exitReason);
+  if (outcome.kind !== 'completed') return outcome;
+  const commit = await commitLeftovers(git, before, leftoverCommitMessage(item.issue_number, item.title));
+  if (commit.kind === 'failed') return { kind: 'failed', reason: `the loop finished but its work could not be committed (${commit.message})` };
+  if (commit.kind === 'committed') deps.logger.info(`Committed the leftover changes of ${describeItem(item)}`);
+  return outcome;
+}
+
+function setStatus(store: QueueStore, id: string, change: (item: QueueItem, now: string) => QueueItem): void {
+  store.update((queue, now) => ({ ...queue, queue: queue.queue.map((it) => (it.id === id ? change(it, now) : it)) }));
+}
+
+export function describeItem(item: QueueItem): string {
+  const ref = item.issue_number === null ? item.id : `#${item.issue_number}`;
+  return `${ref} ${toPlainTextLine(item.title)}`.trim();
+}

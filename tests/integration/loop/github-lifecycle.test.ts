@@ -1,0 +1,59 @@
+// The lifecycle is driven by the effective configuration alone: a caller running the loop
+// in-process (the issue queue) enables it with GITHUB_ISSUE and the keys beside it, no flags.
+// Also: a restart of an unfinished run on the same issue keeps where it started, and a forged
+// start_sha is never used as a git argument.
+
+import { writeFileSync } from 'node:fs';
+import { delimiter } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FAST_LOOP_RC, loopProject, type LoopProject } from '../../helpers/loop-harness.js';
+import { withFakeTaskClis, type FakeTaskClis } from '../bootstrap/fake-task-clis.js';
+
+let loop: LoopProject | undefined;
+let clis: FakeTaskClis | undefined;
+afterEach(() => {
+  loop?.cleanup();
+  clis?.cleanup();
+});
+
+function setUp(calls: number): { loop: LoopProject; clis: FakeTaskClis; env: NodeJS.ProcessEnv } {
+  loop = loopProject(
+    { calls: Array.from({ length: calls }, (_, i) => ({ tickFixPlan: 1, writeFiles: { [`f${i}.txt`]: `${i}\n` }, gitCommit: `task ${i}` })) },
+    { files: { '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\n`, '.ralph/fix_plan.md': '- [ ] a\n- [ ] b\n' } },
+  );
+  clis = withFakeTaskClis({ gh: { issues: [{ number: 7, title: 'Seven' }] } });
+  const env = { FAKE_GH_DATA: clis.env.FAKE_GH_DATA, FAKE_GH_LOG: clis.env.FAKE_GH_LOG, PATH: [clis.binDir, loop.fake.env.PATH].join(delimiter) };
+  return { loop, clis, env };
+}
+
+describe('the GitHub issue lifecycle in-process', () => {
+  it('runs from config keys alone: GITHUB_ISSUE, COMMENT_PROGRESS, COMMENT_INTERVAL, CLOSE_SUMMARY', async () => {
+    const s = setUp(2);
+    const result = await s.loop.run({ GITHUB_ISSUE: 'octo/app#7', COMMENT_PROGRESS: true, COMMENT_INTERVAL: 1, CLOSE_SUMMARY: true, MAX_LOOPS: 5 }, { env: s.env });
+    expect(result.exitCode, String(result.error)).toBe(0);
+    const calls = s.clis.ghCallsWithInput();
+    expect(calls.map((c) => c.argv.slice(0, 3).join(' '))).toEqual(['issue view 7', 'issue comment 7', 'issue comment 7', 'issue comment 7']);
+    for (const call of calls) expect(call.argv.slice(-2)).toEqual(['--repo', 'octo/app']);
+    expect(calls[1]!.stdin).toContain('loop #1');
+    expect(calls[2]!.stdin).toContain('loop #2');
+    expect(calls[3]!.stdin).toContain('Ralph completed development');
+    expect(s.loop.readJson('.ralph/.github_lifecycle_state')).toMatchObject({ issue: { number: 7, repo: 'octo/app', title: 'Seven' }, lifecycle: { progress_comments_posted: 2 } });
+  });
+
+  it('a restart on the same unfinished issue keeps its start; a forged start_sha is set aside for HEAD', async () => {
+    const s = setUp(1);
+    const head = s.loop.project.git('rev-parse', 'HEAD').trim();
+    const forged = { issue: { number: 7, repo: '', title: 'Seven' }, lifecycle: { start_sha: '--output=/tmp/x', completion_detected_at: null, progress_comments_posted: 3 } };
+    writeFileSync(s.loop.project.path('.ralph/.github_lifecycle_state'), JSON.stringify(forged));
+    const result = await s.loop.run({ GITHUB_ISSUE: '7', MAX_LOOPS: 1 }, { env: s.env });
+    expect(result.exitCode, String(result.error)).toBe(3);
+    const state = s.loop.readJson('.ralph/.github_lifecycle_state') as { lifecycle: { start_sha: string; progress_comments_posted: number } };
+    expect(state.lifecycle).toMatchObject({ start_sha: head, progress_comments_posted: 0 });
+
+    const unfinished = { ...forged, lifecycle: { ...forged.lifecycle, start_sha: head, progress_comments_posted: 3 } };
+    writeFileSync(s.loop.project.path('.ralph/.github_lifecycle_state'), JSON.stringify(unfinished));
+    const again = await s.loop.run({ GITHUB_ISSUE: '7', MAX_LOOPS: 2 }, { env: s.env });
+    expect(again.exitCode, String(again.error)).toBe(0);
+    expect(s.loop.readJson('.ralph/.github_lifecycle_state')).toMatchObject({ lifecycle: { start_sha: head, progress_comments_posted: 3 } });
+  });
+});
