@@ -26,6 +26,8 @@ export interface AgentCapabilities {
   streaming: boolean;
   /** How far ALLOWED_TOOLS can be honoured. */
   toolRestrictions: 'exact' | 'approximate' | 'none';
+  /** Its token usage is the session's running total (Codex over `resume`): the loop takes differences. */
+  cumulativeUsage?: boolean;
 }
 
 export interface InvocationOptions {
@@ -89,8 +91,8 @@ export interface AgentRunFacts {
 export interface AgentCredentials {
   /** Any of these set is taken as a login. */
   envVars: string[];
-  /** Files under HOME in which the CLI keeps a login it made itself. */
-  homeFiles: string[];
+  /** Files in which the CLI keeps a login it made itself, from the environment and the home directory. */
+  files(env: NodeJS.ProcessEnv, home: string): string[];
   /** Whether a login nowhere to be seen fails the check, or only warns (the CLI may have it elsewhere). */
   missing: 'fail' | 'warn';
   fix: string;

@@ -3,6 +3,7 @@
 // value to it (`-p`: "Appended to input on stdin (if any)"), so argv carries only a fixed
 // instruction and no project text. Its exit code is the HTTP status of a fatal API error mod 256.
 
+import { join } from 'node:path';
 import type { AgentFailureResult } from '../core/agent-failure.js';
 import { splitCommand } from '../core/command-words.js';
 import { appendLoopContext } from '../core/loop-context.js';
@@ -52,7 +53,7 @@ export const geminiAdapter: AgentAdapter = {
   credentials: {
     envVars: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_GENAI_USE_GCA'],
     // A Google sign-in made with `gemini` itself.
-    homeFiles: ['.gemini/oauth_creds.json'],
+    files: (_env, home) => [join(home, '.gemini', 'oauth_creds.json')],
     missing: 'fail',
     fix: 'export GEMINI_API_KEY (https://aistudio.google.com/apikey), or run `gemini` once and sign in with Google',
   },

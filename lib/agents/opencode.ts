@@ -3,6 +3,7 @@
 // holds no project text. ALLOWED_TOOLS becomes OpenCode's permission config, passed in
 // OPENCODE_CONFIG_CONTENT merged into the user's own. Usage and cost come per step: summed.
 
+import { join } from 'node:path';
 import type { AgentFailureResult } from '../core/agent-failure.js';
 import { splitCommand } from '../core/command-words.js';
 import { appendLoopContext } from '../core/loop-context.js';
@@ -44,7 +45,7 @@ export const openCodeAdapter: AgentAdapter = {
   credentials: {
     envVars: ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'OPENROUTER_API_KEY', 'GROQ_API_KEY', 'XAI_API_KEY', 'DEEPSEEK_API_KEY', 'MISTRAL_API_KEY'],
     // Written by `opencode auth login`.
-    homeFiles: ['.local/share/opencode/auth.json'],
+    files: (env, home) => [join(env.XDG_DATA_HOME?.trim() || join(home, '.local', 'share'), 'opencode', 'auth.json')],
     // A provider may also carry its key in OpenCode's own config files.
     missing: 'warn',
     fix: "run `opencode auth login`, or export the provider's API key (e.g. ANTHROPIC_API_KEY)",

@@ -2,10 +2,11 @@
 
 import type { AgentAdapter } from './agent-adapter.js';
 import { claudeAdapter } from './claude-code.js';
+import { codexAdapter } from './codex.js';
 import { geminiAdapter } from './gemini.js';
 import { openCodeAdapter } from './opencode.js';
 
-const ADAPTERS: readonly AgentAdapter[] = [claudeAdapter, geminiAdapter, openCodeAdapter];
+const ADAPTERS: readonly AgentAdapter[] = [claudeAdapter, codexAdapter, geminiAdapter, openCodeAdapter];
 
 /** The names ralph knows, in the order `--help` and errors list them. */
 export function agentNames(): string[] {

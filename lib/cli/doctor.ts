@@ -118,7 +118,7 @@ function authFacts(agent: AgentAdapter, env: NodeJS.ProcessEnv, home: string): D
   }
   return {
     envVar: declared.envVars.find(isSet) ?? null,
-    credentialsFile: declared.homeFiles.map((f) => join(home, f)).find((f) => existsSync(f)) ?? null,
+    credentialsFile: declared.files(env, home).find((f) => existsSync(f)) ?? null,
     keychainPlatform: false,
     declared: { envVars: declared.envVars, missing: declared.missing, fix: declared.fix },
   };

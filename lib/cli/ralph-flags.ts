@@ -10,6 +10,8 @@ export interface RalphFlag {
   alias?: string;
   /** Placeholder of the value the flag takes; none for a switch. */
   arg?: string;
+  /** May be given more than once; every value is kept. */
+  repeatable?: boolean;
   describe: string;
   section: RalphFlagSection;
 }
@@ -61,6 +63,7 @@ export const RALPH_FLAGS: readonly RalphFlag[] = [
   { name: 'add-label', arg: 'LABEL', describe: 'With --auto-close: add this label to the issue (repeatable)', section: 'GitHub issue lifecycle' },
   { name: 'auto-close', describe: 'On completion: close the issue', section: 'GitHub issue lifecycle' },
   { name: 'agent', arg: 'NAME', describe: 'Agent CLI to run: claude, codex, gemini or opencode (default: claude)', section: 'Beyond the Bash version' },
+  { name: 'fallback-agent', arg: 'NAME', repeatable: true, describe: 'Agent to run on while the one before it is at its usage limit (repeatable; FALLBACK_AGENTS)', section: 'Beyond the Bash version' },
   { name: 'max-loops', arg: 'NUM', describe: 'Stop after NUM loops, exit 3 (default: 0 = unlimited)', section: 'Beyond the Bash version' },
   { name: 'max-cost', arg: 'USD', describe: 'Stop when this run has spent USD dollars, exit 3 (default: 0 = unlimited)', section: 'Beyond the Bash version' },
   { name: 'max-run-minutes', arg: 'MIN', describe: 'Stop after MIN minutes, exit 3 (default: 0 = unlimited)', section: 'Beyond the Bash version' },

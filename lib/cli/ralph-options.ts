@@ -78,7 +78,11 @@ export function buildRalphParser(argv: string[]): Argv {
     .strictOptions()
     .parserConfiguration({ 'camel-case-expansion': false, 'boolean-negation': true, 'duplicate-arguments-array': false });
   for (const flag of RALPH_FLAGS) {
-    parser.option(flag.name, { type: flag.arg ? 'string' : 'boolean', ...(flag.alias ? { alias: flag.alias } : {}), describe: flag.describe });
+    parser.option(flag.name, {
+      type: flag.arg ? 'string' : 'boolean',
+      ...(flag.alias ? { alias: flag.alias } : {}),
+      describe: flag.describe,
+    });
   }
   parser.fail((message, error) => {
     throw error ?? new RalphError('bad_flag', rewriteYargsMessage(message), { hint: 'run ralph --help for the list of options' });
@@ -147,6 +151,14 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
     const choices = CONFIG_SCHEMA.AGENT_PROVIDER.choices ?? [];
     if (!choices.includes(agent)) throw flagError(`--agent must be one of ${choices.join(', ')}, got "${agent}"`);
     flags.AGENT_PROVIDER = agent;
+  }
+  const fallbacks = repeatedValues(argv, '--fallback-agent');
+  if (fallbacks.length > 0) {
+    const choices = CONFIG_SCHEMA.AGENT_PROVIDER.choices ?? [];
+    const names = fallbacks.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+    const unknown = names.find((name) => !choices.includes(name));
+    if (unknown !== undefined) throw flagError(`--fallback-agent must be one of ${choices.join(', ')}, got "${unknown}"`);
+    flags.FALLBACK_AGENTS = names.join(',');
   }
   const maxLoops = str('max-loops');
   // 0 means unlimited here as in .ralphrc (and lets a flag lift a limit set there).

@@ -4,6 +4,7 @@
 // and what they reject is listed under `warnings`. Loaded only for
 // --json, so plain `ralph --status` stays a cold start without zod.
 
+import { loadAgentLimits } from '../loop/agent-limits.js';
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { defaultViewConfig, type ViewConfig } from '../config/view-config.js';
@@ -57,6 +58,9 @@ export function collectStatus(
     exit_reason: field('exit_reason'),
     last_action: field('last_action'),
     loop_count: field('loop_count'),
+    // The agent the loop calls now, and the agents waiting out a usage limit (FALLBACK_AGENTS).
+    agent: field('agent'),
+    agent_limits: existsSync(paths.agentLimits) ? loadAgentLimits(paths, readOnly, longestUsageLimitWaitMs(view.usageWait)) : null,
     running: lock ? { pid: lock.pid, alive: isProcessAlive(lock.pid), started_at: lock.startedAt || null } : null,
     status_file: status,
     progress: present(loadProgress(paths, readOnly)),

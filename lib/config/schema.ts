@@ -130,6 +130,7 @@ const SPECS = {
   CODEX_CMD: str('codex', 'Command that runs the OpenAI Codex CLI'),
   GEMINI_CMD: str('gemini', 'Command that runs the Gemini CLI'),
   OPENCODE_CMD: str('opencode', 'Command that runs OpenCode'),
+  FALLBACK_AGENTS: list([], 'Agents to run on, in order, while the agent before them is at its usage limit (e.g. codex,gemini)'),
   MAX_LOOPS: int(0, 'Stop after this many loops (0 = unlimited)'),
   MAX_COST_USD: num(0, 'Stop when the run has cost this many US dollars (0 = unlimited)'),
   MAX_RUN_MINUTES: int(0, 'Stop after the run has lasted this many minutes (0 = unlimited)'),

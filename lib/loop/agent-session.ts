@@ -1,10 +1,12 @@
 // Session continuity (reference §11.8): which Claude session the next loop resumes, when a
 // session is too old, and resets with a recorded reason in .ralph_session and its history.
 // The log lines keep the Bash tool's wording (`Saved Claude session: …`, `Session reset: …`):
-// users grep their logs for them.
+// users grep their logs for them. Sessions are per agent: the stored id names its agent, and
+// an id of another agent is no session for this one.
 
 import { existsSync, rmSync } from 'node:fs';
-import { isValidSessionId } from '../agents/claude-code.js';
+import type { AgentAdapter } from '../agents/agent-adapter.js';
+import type { TokenUsage } from '../agents/agent-output.js';
 import type { Logger } from '../platform/deps.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';
 import { readClaudeSessionId, writeClaudeSessionId } from '../state/claude-session-id.js';
@@ -40,19 +42,35 @@ export type SessionResetReason =
 export interface ResumableSession {
   sessionId: string;
   ageHours: number;
+  /** The session's running token total after its last call (agents with cumulative usage). */
+  usage?: TokenUsage;
 }
 
-/** The session to resume, or undefined (none, or older than the expiry: then it is dropped). */
+/** How log lines name an agent's sessions: `Claude session` (the Bash wording), `Codex session`. */
+export function sessionLabel(agent: AgentAdapter): string {
+  return agent.name === 'claude' ? 'Claude' : agent.label;
+}
+
+/**
+ * The session of `agent` to resume, or undefined (none, another agent's, or older than the
+ * expiry: then it is dropped).
+ */
 export function loadResumableSession(
   paths: RalphPaths,
+  agent: AgentAdapter,
   expiryHours: number,
   options: StateReadOptions,
 ): ResumableSession | undefined {
   const stored = readClaudeSessionId(paths.claudeSessionId, options);
   if (!stored) return undefined;
-  if (!isValidSessionId(stored.sessionId)) {
+  if (stored.agent !== agent.name) {
+    // Kept as it is until this agent saves its own: an id of one CLI means nothing to another.
+    options.logger.info(`The saved session belongs to ${describeRejectedId(stored.agent)}, not ${agent.name}: it is not resumed`);
+    return undefined;
+  }
+  if (!agent.isValidSessionId(stored.sessionId)) {
     // The agent can write this file: whatever is not a session id never reaches --resume.
-    options.logger.warn(`Discarded .ralph/.claude_session_id: ${describeRejectedId(stored.sessionId)} is not a Claude session id`);
+    options.logger.warn(`Discarded .ralph/.claude_session_id: ${describeRejectedId(stored.sessionId)} is not a ${sessionLabel(agent)} session id`);
     rmSync(paths.claudeSessionId, { force: true });
     return undefined;
   }
@@ -66,16 +84,16 @@ export function loadResumableSession(
     rmSync(paths.claudeSessionId, { force: true });
     return undefined;
   }
-  return { sessionId: stored.sessionId, ageHours };
+  return { sessionId: stored.sessionId, ageHours, ...(stored.usage ? { usage: stored.usage } : {}) };
 }
 
 /**
  * The session id the agent reported (stream-json or json result), when it has the shape of one;
  * anything else is dropped with a warning, so it is neither saved for --resume nor recorded.
  */
-export function acceptReportedSessionId(id: string | null, logger: Logger): string | null {
-  if (id === null || isValidSessionId(id)) return id;
-  logger.warn(`Discarded the session id the agent reported: ${describeRejectedId(id)} is not a Claude session id`);
+export function acceptReportedSessionId(id: string | null, agent: AgentAdapter, logger: Logger): string | null {
+  if (id === null || agent.isValidSessionId(id)) return id;
+  logger.warn(`Discarded the session id the agent reported: ${describeRejectedId(id)} is not a ${sessionLabel(agent)} session id`);
   return null;
 }
 
@@ -84,9 +102,10 @@ function describeRejectedId(id: string): string {
   return JSON.stringify(id.length > 40 ? `${id.slice(0, 40)}…` : id);
 }
 
-export function saveAgentSession(paths: RalphPaths, sessionId: string, options: StateReadOptions): void {
-  writeClaudeSessionId(paths.claudeSessionId, sessionId, options);
-  options.logger.info(`Saved Claude session: ${sessionId.slice(0, 20)}...`);
+/** Saves `agent`'s session, with its running token total when the agent reports one. */
+export function saveAgentSession(paths: RalphPaths, agent: AgentAdapter, sessionId: string, options: StateReadOptions, usage?: TokenUsage): void {
+  writeClaudeSessionId(paths.claudeSessionId, sessionId, options, { agent: agent.name, usage });
+  options.logger.info(`Saved ${sessionLabel(agent)} session: ${sessionId.slice(0, 20)}...`);
 }
 
 /** Creates .ralph_session when missing or unreadable (Bash `init_session_tracking`). */

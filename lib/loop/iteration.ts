@@ -14,6 +14,8 @@ import { errorSignatureOf, nextBreakerState } from '../core/circuit-breaker.js';
 import { emptyExitSignals, updateExitSignals } from '../core/exit-signals.js';
 import { buildLoopContext } from '../core/loop-context.js';
 import { addTokens } from '../core/rate-window.js';
+import { usageSinceLastCall } from '../core/cumulative-usage.js';
+import type { TokenUsage } from '../agents/agent-output.js';
 import { analyzeResponse, type ResponseAnalysis } from '../core/response-analysis.js';
 import { redactDeep } from '../core/redaction.js';
 import { cancelCall, recordLoopSpend } from '../core/spend.js';
@@ -25,7 +27,15 @@ import type { MetricsLine } from '../state/schemas.js';
 import { verificationContextSection } from '../verify/verification-tracker.js';
 import { saveExitSignals, saveResponseAnalysis } from '../state/store.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
-import { acceptReportedSessionId, loadResumableSession, resetSession, saveAgentSession, type SessionResetReason } from './agent-session.js';
+import {
+  acceptReportedSessionId,
+  loadResumableSession,
+  resetSession,
+  saveAgentSession,
+  sessionLabel,
+  type ResumableSession,
+  type SessionResetReason,
+} from './agent-session.js';
 import { breakerThresholds, reportBreakerTransition } from './breaker.js';
 import { escapedOutputWarning } from './escaped-output.js';
 import { saveBreaker } from './guard-store.js';
@@ -55,23 +65,23 @@ export interface IterationResult {
 
 export async function runIteration(rt: LoopRuntime, loop: number): Promise<IterationResult> {
   const { deps, paths, config } = rt;
-  deps.logger.info(`Executing Claude Code (Call ${rt.rate.value.calls}/${config.MAX_CALLS_PER_HOUR})`);
+  const agent = rt.agent;
+  const label = sessionLabel(agent);
+  deps.logger.info(`Executing ${agent.label} (Call ${rt.rate.value.calls}/${config.MAX_CALLS_PER_HOUR})`);
 
   const before = await contentAtLoopStart(rt);
 
-  const stored = config.SESSION_CONTINUITY
-    ? loadResumableSession(paths, config.SESSION_EXPIRY_HOURS, rt.state)
+  const session = config.SESSION_CONTINUITY
+    ? loadResumableSession(paths, agent, config.SESSION_EXPIRY_HOURS, rt.state)
     : undefined;
-  // One session file for every agent (for now): an id this agent cannot resume (another agent's) is none.
-  const session = stored && rt.agent.isValidSessionId(stored.sessionId) ? stored : undefined;
-  if (session) deps.logger.info(`Resuming Claude session: ${session.sessionId.slice(0, 20)}... (${session.ageHours}h old)`);
-  else if (config.SESSION_CONTINUITY) deps.logger.info('Starting new Claude session');
+  if (session) deps.logger.info(`Resuming ${label} session: ${session.sessionId.slice(0, 20)}... (${session.ageHours}h old)`);
+  else if (config.SESSION_CONTINUITY) deps.logger.info(`Starting new ${label} session`);
 
-  let run = await runAgentOnce(rt, loop, session?.sessionId);
+  let run = await runAgentOnce(rt, loop, session);
   let failure = classify(rt, run);
   if (failure.kind === 'session_not_found' && session) {
     // The CLI no longer has that session (expired or purged): start fresh, once.
-    deps.logger.warn(`Claude has no session ${session.sessionId.slice(0, 20)}...; retrying with a fresh session`);
+    deps.logger.warn(`${label} has no session ${session.sessionId.slice(0, 20)}...; retrying with a fresh session`);
     resetAgentSession(rt, 'session_not_found', loop);
     run = await runAgentOnce(rt, loop, undefined);
     failure = classify(rt, run);
@@ -85,10 +95,13 @@ export async function runIteration(rt: LoopRuntime, loop: number): Promise<Itera
 
 interface AgentAttempt extends AgentRunResult {
   outputLogPath: string;
+  /** The session's running token total as the agent reported it (agents with cumulative usage). */
+  sessionUsage?: TokenUsage;
 }
 
-async function runAgentOnce(rt: LoopRuntime, loop: number, resumeSessionId: string | undefined): Promise<AgentAttempt> {
+async function runAgentOnce(rt: LoopRuntime, loop: number, session: ResumableSession | undefined): Promise<AgentAttempt> {
   const { deps, paths, config } = rt;
+  const resumeSessionId = session?.sessionId;
   const outputFormat = config.CLAUDE_OUTPUT_FORMAT === 'text' ? 'text' : 'json';
   const invocation = rt.agent.buildInvocation({
     command: rt.agentCommand,
@@ -136,16 +149,21 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, resumeSessionId: stri
     // The result comes once the whole group is gone (its last members get SIGKILL).
     rt.agentGroup.clearAgent();
   }
-  const run = { ...finished, summary: { ...finished.summary, sessionId: acceptReportedSessionId(finished.summary.sessionId, deps.logger) } };
+  const run = { ...finished, summary: { ...finished.summary, sessionId: acceptReportedSessionId(finished.summary.sessionId, rt.agent, deps.logger) } };
   rt.current = undefined;
   rt.display.stop();
   if (run.pipesHeldOpen) deps.logger.warn(escapedOutputWarning('agent'));
   rt.events.emit('agent:finished', { loop, kind: run.kind, exitCode: run.exitCode, durationMs: run.durationMs });
   if (run.kind === 'timed-out') {
-    deps.logger.warn(`Claude Code timed out after ${formatDuration(timeoutMs)} (not an API limit)`);
+    deps.logger.warn(`${rt.agent.label} timed out after ${formatDuration(timeoutMs)} (not an API limit)`);
     await rt.sandbox.afterTimeout();
   }
-  return { ...run, outputLogPath };
+  if (!rt.agent.capabilities.cumulativeUsage) return { ...run, outputLogPath };
+  // The reported usage is the session's total so far: this call's is the growth since the last
+  // call of the same session (a fresh session's total is all its own).
+  const total = run.summary.usage;
+  const previous = session && run.summary.sessionId === session.sessionId ? session.usage : undefined;
+  return { ...run, summary: { ...run.summary, usage: usageSinceLastCall(total, previous) }, outputLogPath, sessionUsage: total };
 }
 
 function classify(rt: LoopRuntime, run: AgentRunResult): AgentFailureResult {
@@ -196,7 +214,7 @@ function recordOutcome(
 
   let analysis: ResponseAnalysis | null = null;
   if (analysable) {
-    deps.logger.info('🔍 Analyzing Claude Code response...');
+    deps.logger.info(`🔍 Analyzing ${rt.agent.label} response...`);
     // Redacted once, here: the analysis is saved, logged, put in metrics, the run record and
     // the next loop's context; the decisions below read only its flags and counts.
     analysis = redactDeep(analyzeResponse({
@@ -217,7 +235,7 @@ function recordOutcome(
   }
 
   if (s.sessionId && config.SESSION_CONTINUITY && (failure.kind === 'ok' || failure.kind === 'timeout' || failure.kind === 'failed')) {
-    if (!s.isError) saveAgentSession(paths, s.sessionId, rt.state);
+    if (!s.isError) saveAgentSession(paths, rt.agent, s.sessionId, rt.state, run.sessionUsage);
     else deps.logger.warn('Skipping session save — response has is_error:true');
   }
   if (s.isError && failure.kind === 'failed') {
@@ -297,6 +315,7 @@ function recordOutcome(
     output_tokens: s.usage.output,
     cache_read_tokens: s.usage.cacheRead,
     cache_creation_tokens: s.usage.cacheCreation,
+    agent: rt.agent.name,
   };
   const completed: LoopEventMap['iteration:completed'] = {
     loop,

@@ -16,7 +16,8 @@ import { checkBudgets } from '../core/spend.js';
 import { EXIT } from '../errors.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
-import { resetSession, touchRalphSession } from './agent-session.js';
+import { resetSession, sessionLabel, touchRalphSession } from './agent-session.js';
+import { chooseLoopAgent, dropFailedFallback, forgetAgentLimits, hasFallbacks, limitCurrentAgent } from './agent-fallback.js';
 import { breakerThresholds, reportBreakerTransition } from './breaker.js';
 import { createBackup } from './backup.js';
 import { describeDryRun } from './dry-run.js';
@@ -142,6 +143,14 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
     clearUsageWait(paths);
     return { kind: 'wait' };
   }
+  if (hasFallbacks(rt)) {
+    const pick = chooseLoopAgent(rt);
+    if (pick.kind === 'wait') {
+      // Every agent is limited (a restarted run, or no usage-limit wait saved): wait for the first reset.
+      const done = await waitWithCountdown(rt, pick.until, 'usage', `Usage limit: ${pick.reason}`);
+      return done ? { kind: 'wait' } : interrupted(rt);
+    }
+  }
 
   rt.rate.set(rollWindow(rt.rate.value, now()));
   const rate = checkRateLimit(rt.rate.value, { maxCalls: config.MAX_CALLS_PER_HOUR, maxTokens: 0 }, now());
@@ -227,15 +236,16 @@ async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise
   switch (failure.kind) {
     case 'auth':
     case 'billing':
-      deps.logger.error(`Claude Code: ${failure.message}`);
+      deps.logger.error(`${rt.agent.label}: ${failure.message}`);
       deps.stderr.write(`To fix: ${failure.fix}\n`);
+      if (dropFailedFallback(rt)) return CONTINUE;
       return stop(EXIT.couldNotRun, 'stopped', failure.kind === 'auth' ? 'authentication_failed' : 'billing_error', 'failed', `${failure.message} — ${failure.fix}`);
     case 'usage_limit':
       return handleUsageLimit(rt, failure.usageLimit.resetAt, failure.message, failure.usageLimit.source);
     case 'transient': {
       rt.consecutiveTransientFailures++;
       const delay = backoffDelayMs(rt.consecutiveTransientFailures);
-      deps.logger.warn(`Claude Code API trouble (${failure.reason}): ${failure.message}; retrying in ${formatCountdown(delay)}`);
+      deps.logger.warn(`${rt.agent.label} API trouble (${failure.reason}): ${failure.message}; retrying in ${formatCountdown(delay)}`);
       writeStatus(rt, 'api_retry', 'paused', '');
       const done = await waitWithCountdown(rt, deps.clock.now() + delay, 'backoff', `Retry after ${failure.reason}`);
       return done ? CONTINUE : interrupted(rt);
@@ -255,7 +265,7 @@ async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise
     return CONTINUE;
   }
   const why = failure.kind === 'timeout' ? 'timeout without progress' : failure.message;
-  deps.logger.error(`Claude Code execution failed (${why}), check: ${paths.logsDir}`);
+  deps.logger.error(`${rt.agent.label} execution failed (${why}), check: ${paths.logsDir}`);
   writeStatus(rt, 'failed', 'error', '');
   const retryMs = rt.config.FAILURE_RETRY_SECONDS * 1000;
   if (retryMs > 0) {
@@ -268,8 +278,14 @@ async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise
 async function handleUsageLimit(rt: LoopRuntime, resetAt: number | undefined, message: string, source: string): Promise<StepResult> {
   const { deps, paths, config } = rt;
   const now = deps.clock.now();
-  const wait = computeUsageLimitWait({ resetAt: resetAt ?? null, now, ...usageLimitWaitSettings(config) });
-  deps.logger.warn(`🚫 Claude usage limit reached: ${message}`);
+  let wait = computeUsageLimitWait({ resetAt: resetAt ?? null, now, ...usageLimitWaitSettings(config) });
+  deps.logger.warn(`🚫 ${sessionLabel(rt.agent)} usage limit reached: ${message}`);
+  if (hasFallbacks(rt)) {
+    const next = limitCurrentAgent(rt, wait.resumeAt, message);
+    // Another agent is free: the next loop runs on it (chooseLoopAgent), nothing is waited out.
+    if (next.kind === 'agent') return CONTINUE;
+    if (next.kind === 'wait') wait = { ...wait, resumeAt: next.until, waitMs: next.until - now };
+  }
   saveUsageWait(paths, {
     resume_at: formatIsoTimestamp(wait.resumeAt),
     resume_at_ms: wait.resumeAt,
@@ -290,7 +306,10 @@ async function handleUsageLimit(rt: LoopRuntime, resetAt: number | undefined, me
     resetSession(paths, 'api_limit_exit', rt.loopCount, rt.state);
     return stop(EXIT.limit, 'stopped', 'api_5hour_limit', 'api_limit_exit', `Usage limit: ${message}`);
   }
-  if (choice === 'retry') clearUsageWait(paths);
+  if (choice === 'retry') {
+    clearUsageWait(paths);
+    forgetAgentLimits(rt);
+  }
   // 'wait': the guard at the top of the next loop waits until the persisted time.
   return CONTINUE;
 }
@@ -342,5 +361,6 @@ function writeStatus(rt: LoopRuntime, lastAction: string, status: string, exitRe
     exitReason,
     spend: rt.run.spend,
     usageLimitResetsAt,
+    agent: rt.agent.name,
   });
 }

@@ -15,16 +15,20 @@ import { projectPaths } from '../state/paths.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import type { AgentAdapter } from '../agents/agent-adapter.js';
 import { agentCommandOf, chooseAgent } from '../agents/choose-agent.js';
+import { findAgent } from '../agents/registry.js';
 import { AgentDisplay } from './agent-display.js';
 import { initRalphSession } from './agent-session.js';
 import { LoopEvents } from './events.js';
 import { completeIssueLifecycle, openIssueLifecycle, resolveIssueRef } from './github-lifecycle.js';
 import { attachNotifications } from './notifications.js';
 import { holdRateWindow, loadBreaker, loadRateWindow, newRunState } from './guard-store.js';
+import { loadAgentLimits } from './agent-limits.js';
+import { longestUsageLimitWaitMs } from '../core/reset-time.js';
 import { stopOrphanedAgent } from './orphaned-agent.js';
 import { openRunSpend } from './run-spend.js';
 import { runLoop } from './run-loop.js';
-import type { LoopRuntime } from './runtime.js';
+import { usageLimitWaitSettings } from '../config/usage-limit-settings.js';
+import type { AgentSlot, LoopRuntime } from './runtime.js';
 import {
   assertNotLegacyLayout,
   assertPromptExists,
@@ -74,11 +78,14 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   mkdirSync(paths.docsGeneratedDir, { recursive: true });
 
   const agent = chooseAgent(loaded.config);
-  // In Docker the agent's CLI lives in the image, not on the host.
+  // In Docker the agents' CLIs live in the image, not on the host.
   const agentCommand = sandboxSettings.provider === 'docker' ? agentCommandOf(config, agent) : await resolveAgentCommand(options, loaded, agent);
+  const agents = [{ adapter: agent, command: agentCommand }, ...(await resolveFallbackAgents(options, loaded, agent))];
   const sandbox = config.DRY_RUN ? hostExecution() : openSandbox(sandboxSettings, { projectDir, ralphDir: paths.ralphDir, deps, packageRoot: PACKAGE_ROOT });
-  // What of the configuration this agent cannot honour exactly, said once.
-  for (const warning of agent.startupWarnings({ allowedTools: splitAllowedTools(config.ALLOWED_TOOLS), effort: config.CLAUDE_EFFORT || undefined })) deps.logger.warn(warning);
+  // What of the configuration an agent cannot honour exactly, said once.
+  for (const slot of agents) {
+    for (const warning of slot.adapter.startupWarnings({ allowedTools: splitAllowedTools(config.ALLOWED_TOOLS), effort: config.CLAUDE_EFFORT || undefined })) deps.logger.warn(warning);
+  }
   const lock = acquireProjectLock(paths, { pid: process.pid, logger: deps.logger });
   await stopOrphanedAgent(lock.previous, { logger: deps.logger, graceMs: config.KILL_GRACE_SECONDS * 1000 });
   const state: StateReadOptions = { logger: deps.logger, clock: deps.clock };
@@ -105,6 +112,9 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     agent,
     agentCommand,
     sandbox,
+    agents,
+    droppedAgents: new Set(),
+    agentLimits: agents.length > 1 ? loadAgentLimits(paths, state, longestUsageLimitWaitMs(usageLimitWaitSettings(config))) : {},
     promptFile,
     status,
     display: new AgentDisplay({ paths, clock: deps.clock, stdout: deps.stdout, live: config.LIVE_OUTPUT, showToolArgs: config.LIVE_SHOW_TOOL_ARGS, status, redact: deps.redact }),
@@ -137,7 +147,8 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     },
   });
 
-  deps.logger.success('🚀 Ralph loop starting with Claude Code');
+  deps.logger.success(`🚀 Ralph loop starting with ${agent.label}`);
+  if (agents.length > 1) deps.logger.info(`Fallback agents (while the one before is at its usage limit): ${agents.slice(1).map((a) => a.adapter.label).join(', ')}`);
   deps.logger.info(`Max calls per hour: ${config.MAX_CALLS_PER_HOUR}`);
   deps.logger.info('Logs: .ralph/logs/ | Docs: .ralph/docs/generated/ | Status: .ralph/status.json');
   try {
@@ -246,3 +257,26 @@ async function resolveAgentCommand(options: RunProjectOptions, loaded: LoadConfi
   }
 }
 
+/**
+ * FALLBACK_AGENTS (`--fallback-agent`), each with its command found now: one that is unknown or
+ * not installed is left out with a warning, so a run never stops on a fallback it may not need.
+ */
+async function resolveFallbackAgents(options: RunProjectOptions, loaded: LoadConfigResult, primary: AgentAdapter): Promise<AgentSlot[]> {
+  const { logger } = options.deps;
+  const slots: AgentSlot[] = [];
+  for (const name of new Set(loaded.config.FALLBACK_AGENTS)) {
+    const adapter = findAgent(name);
+    if (!adapter) {
+      logger.warn(`FALLBACK_AGENTS: ralph knows no agent "${name}"; it is left out`);
+      continue;
+    }
+    if (adapter.name === primary.name || slots.some((s) => s.adapter.name === adapter.name)) continue;
+    try {
+      slots.push({ adapter, command: await resolveAgentCommand(options, loaded, adapter) });
+    } catch (error) {
+      if (!(error instanceof RalphError)) throw error;
+      logger.warn(`Fallback agent ${adapter.label} is left out: ${error.message} (${error.hint ?? adapter.installHint})`);
+    }
+  }
+  return slots;
+}

@@ -14,6 +14,7 @@ import type { RalphPaths } from '../state/paths.js';
 import type { RunRecorder } from '../session-record/run-recorder.js';
 import type { AgentAdapter } from '../agents/agent-adapter.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
+import type { AgentLimits } from '../core/agent-fallback.js';
 import type { ProjectLock } from '../state/lock.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import type { VerificationSetup } from '../verify/verification-setup.js';
@@ -32,12 +33,18 @@ export interface LoopRuntime {
   paths: RalphPaths;
   deps: Deps;
   state: StateReadOptions;
-  /** The agent this run calls (agents/registry.ts). */
+  /** The agent the next loop calls (agents/registry.ts): the primary, or a fallback while the primary is limited. */
   agent: AgentAdapter;
   /** Its command (CLAUDE_CODE_CMD, …) as resolved at startup. */
   agentCommand: string;
   /** Where the agent runs: on the host, or in the run's sandbox (lib/sandbox/). */
   sandbox: Sandbox;
+  /** The run's agents in order: AGENT_PROVIDER first, then the FALLBACK_AGENTS found at startup. */
+  agents: AgentSlot[];
+  /** Agents left out for the rest of the run (a fallback agent whose sign-in failed). */
+  droppedAgents: Set<string>;
+  /** Each agent's usage-limit reset while the run goes on without it (written through to .agent_limits). */
+  agentLimits: AgentLimits;
   promptFile: string;
   status: StatusWriter;
   display: AgentDisplay;
@@ -90,6 +97,12 @@ export interface LoopRuntime {
   content?: LoopContentState;
   /** The GitHub issue this run works on (GITHUB_ISSUE); undefined: none. */
   lifecycle?: IssueLifecycle;
+}
+
+/** One agent the run may call, with its command as resolved at startup. */
+export interface AgentSlot {
+  adapter: AgentAdapter;
+  command: string;
 }
 
 /** Outcome of a step: go on, or stop the run with this status and exit code. */

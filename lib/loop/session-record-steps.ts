@@ -91,6 +91,7 @@ export function finishAttemptRecord(rt: LoopRuntime, loop: number, result: Itera
       outcome: rt.lastOutcome,
       agentResult: failure.kind,
       agentSessionId: s.sessionId ?? null,
+      agent: rt.agent.name,
       tokens: { input: s.usage.input, output: s.usage.output, cache_read: s.usage.cacheRead, cache_creation: s.usage.cacheCreation },
       costUsd: rt.run.spend.run.costUsd - rt.loopCostBefore,
       filesChanged: result.filesChanged,

@@ -20,6 +20,8 @@ export interface StatusSnapshot {
   exitReason: string;
   spend?: SpendState;
   usageLimitResetsAt?: number;
+  /** The agent the loop calls (AGENT_PROVIDER, or a fallback while it is limited). */
+  agent?: string;
 }
 
 export interface StatusWriterOptions {
@@ -64,6 +66,7 @@ export class StatusWriter {
       status.run_loops = snapshot.spend.run.loops;
       status.run_unknown_cost_calls = snapshot.spend.run.unknownCostLoops;
     }
+    if (snapshot.agent !== undefined) status.agent = snapshot.agent;
     if (snapshot.usageLimitResetsAt !== undefined) status.usage_limit_resets_at = formatIsoTimestamp(snapshot.usageLimitResetsAt);
     saveStatus(paths, status);
   }

@@ -119,6 +119,8 @@ function readStatus(obj: JsonObject | undefined): LoopStatusView | undefined {
   const provider = str(sandbox?.provider);
   return {
     loopCount: int(obj.loop_count),
+    // A name, never text to render: the agent can write status.json.
+    agent: /^[a-z][a-z0-9-]{0,30}$/.test(str(obj.agent) ?? '') ? str(obj.agent) : undefined,
     status: str(obj.status),
     lastAction: str(obj.last_action),
     exitReason: str(obj.exit_reason),

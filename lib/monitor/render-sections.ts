@@ -34,6 +34,7 @@ export function renderLoopSection(snap: DashboardSnapshot, ctx: SectionContext):
     [
       { text: 'Loop ' },
       { text: loop, style: 'bold' },
+      ...(s.agent ? [{ text: '  Agent: ' }, { text: s.agent, style: 'bold' as const }] : []),
       { text: '  Status: ' },
       ...(snap.loopGone
         ? [{ text: 'not running', style: 'red' as const }, { text: `  (recorded: ${s.status})`, style: 'dim' as const }]

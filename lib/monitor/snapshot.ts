@@ -13,6 +13,8 @@ export interface PlanProgress {
 
 export interface LoopStatusView {
   loopCount?: number;
+  /** Ours: the agent the loop calls (claude, codex, …; a fallback while the primary is limited). */
+  agent?: string;
   status?: string;
   lastAction?: string;
   exitReason?: string;

@@ -26,6 +26,7 @@ export function startAttempt(record: RunRecord, loop: number, now: number): RunR
     outcome: null,
     agent_result: null,
     agent_session_id: null,
+    agent: null,
     tokens: { input: 0, output: 0, cache_read: 0, cache_creation: 0 },
     cost_usd: 0,
     files_changed: [],
@@ -44,6 +45,8 @@ export interface FinishAttemptOptions {
   /** How the agent call ended (AgentFailureResult kind: ok, failed, timeout, …). */
   agentResult: string;
   agentSessionId?: string | null;
+  /** The agent that ran the loop. */
+  agent?: string;
   tokens?: Partial<AttemptTokens>;
   costUsd?: number;
   filesChanged?: readonly string[];
@@ -67,6 +70,7 @@ export function finishAttempt(record: RunRecord, options: FinishAttemptOptions):
     outcome: options.outcome satisfies AttemptOutcome,
     agent_result: options.agentResult,
     agent_session_id: options.agentSessionId ?? null,
+    agent: options.agent ?? attempt.agent ?? null,
     tokens: {
       input: whole(options.tokens?.input),
       output: whole(options.tokens?.output),

@@ -46,6 +46,8 @@ export const attemptSchema = z.object({
   /** How the agent call ended: ok, failed, timeout, … */
   agent_result: z.string().nullable(),
   agent_session_id: z.string().nullable(),
+  /** The agent that ran the loop (claude, codex, …); null in records written before fallbacks. */
+  agent: z.string().nullable().default(null),
   tokens: tokensSchema,
   cost_usd: z.number().nonnegative(),
   files_changed: z.array(z.string()),

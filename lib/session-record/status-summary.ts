@@ -5,9 +5,10 @@
 // must start fast) and changes nothing.
 
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { RalphPaths } from '../state/paths.js';
 import { describeGap } from './gap-text.js';
-import { INLINE_RECORD_SCHEMA_VERSION, listRunRecordFiles, RUN_RECORD_SCHEMA_VERSION } from './record-files.js';
+import { attemptsLogName, INLINE_RECORD_SCHEMA_VERSION, listRunRecordFiles, RUN_RECORD_SCHEMA_VERSION } from './record-files.js';
 import type { RunRecord } from './schema.js';
 
 export interface RunStatusSummary {
@@ -18,7 +19,9 @@ export interface RunStatusSummary {
   goal: { type: RunRecord['goal']['type']; summary: string };
   attempts: number;
   resumes: number;
-  last_attempt: { loop: number; state: string; outcome: string | null; ended_at: string | null } | null;
+  last_attempt: { loop: number; state: string; outcome: string | null; ended_at: string | null; agent: string | null } | null;
+  /** Which agent ran each of the last loops (the fallback between agents shows here). */
+  agents_by_loop: Array<{ loop: number; agent: string | null; agent_result: string | null }>;
   last_verification: { loop: number; status: string; passed: number; failed: number; skipped: number; failing: string[] } | null;
   gap: { metric: string; current: number; target: number; delta: number; trend: string } | null;
   /** `gap 3 (2 open items + 1 failing test) ↓ improving` */
@@ -26,15 +29,18 @@ export interface RunStatusSummary {
 }
 
 const FAILING_NAMES = 5;
+const AGENT_LOOPS = 50;
 
 export function summarizeRunForStatus(record: RunRecord): RunStatusSummary {
-  return summarizeRun({ ...record, attempt_count: record.attempts.length, last_attempt: record.attempts.at(-1) ?? null });
+  return summarizeRun({ ...record, attempt_count: record.attempts.length, last_attempt: record.attempts.at(-1) ?? null, recent_attempts: record.attempts.slice(-AGENT_LOOPS) });
 }
 
 /** What the summary needs: a record's summary file (schema 2) has all of it. */
 type SummaryInput = Pick<RunRecord, 'run_id' | 'status' | 'created_at' | 'updated_at' | 'goal' | 'resumes' | 'last_verification' | 'gap'> & {
   attempt_count: number;
   last_attempt: Attempt | null;
+  /** The last attempts, oldest first (for the agent of each loop). */
+  recent_attempts: Attempt[];
 };
 
 function summarizeRun(record: SummaryInput): RunStatusSummary {
@@ -49,7 +55,8 @@ function summarizeRun(record: SummaryInput): RunStatusSummary {
     goal: { type: record.goal.type, summary: record.goal.summary },
     attempts: record.attempt_count,
     resumes: record.resumes.length,
-    last_attempt: last ? { loop: last.loop, state: last.state, outcome: last.outcome, ended_at: last.ended_at } : null,
+    last_attempt: last ? { loop: last.loop, state: last.state, outcome: last.outcome, ended_at: last.ended_at, agent: last.agent ?? null } : null,
+    agents_by_loop: record.recent_attempts.map((a) => ({ loop: a.loop, agent: a.agent ?? null, agent_result: a.agent_result ?? null })),
     last_verification: verification
       ? {
           loop: verification.loop,
@@ -81,7 +88,7 @@ export function readRunSummaryForStatus(paths: RalphPaths): RunStatusSummary | n
     }
     const version = isObject(data) ? data.schema_version : undefined;
     if (typeof version === 'number' && version !== RUN_RECORD_SCHEMA_VERSION && version !== INLINE_RECORD_SCHEMA_VERSION) return null;
-    const input = summaryInputOf(data);
+    const input = summaryInputOf(data, file);
     if (!input) continue;
     try {
       return summarizeRun(input);
@@ -93,16 +100,39 @@ export function readRunSummaryForStatus(paths: RalphPaths): RunStatusSummary | n
 }
 
 /** A schema 2 summary file as it is; a schema 1 record (attempts inline) counted here. */
-function summaryInputOf(data: unknown): SummaryInput | undefined {
+function summaryInputOf(data: unknown, file: string): SummaryInput | undefined {
   if (!looksLikeRunSummary(data)) return undefined;
   if (data.schema_version === RUN_RECORD_SCHEMA_VERSION) {
     const { attempt_count: count, last_attempt: last } = data;
     if (typeof count !== 'number' || !(last === null || isAttempt(last))) return undefined;
-    return { ...data, attempt_count: count, last_attempt: last };
+    const recent = recentLoggedAttempts(join(dirname(file), attemptsLogName(data.run_id)));
+    if (last && recent.at(-1)?.loop !== last.loop) recent.push(last);
+    return { ...data, attempt_count: count, last_attempt: last, recent_attempts: recent.slice(-AGENT_LOOPS) };
   }
   const { attempts } = data;
   if (!Array.isArray(attempts) || !attempts.every(isAttempt)) return undefined;
-  return { ...data, attempt_count: attempts.length, last_attempt: attempts.at(-1) ?? null };
+  return { ...data, attempt_count: attempts.length, last_attempt: attempts.at(-1) ?? null, recent_attempts: attempts.slice(-AGENT_LOOPS) };
+}
+
+/** The last attempts of an attempts log (a torn or foreign line is skipped), one per loop. */
+function recentLoggedAttempts(path: string): Attempt[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return [];
+  }
+  const byLoop = new Map<number, Attempt>();
+  for (const line of text.split('\n').slice(-4 * AGENT_LOOPS)) {
+    try {
+      const value: unknown = JSON.parse(line);
+      const attempt = isObject(value) && isObject(value.attempt) ? value.attempt : value;
+      if (isAttempt(attempt)) byLoop.set(attempt.loop, attempt);
+    } catch {
+      continue;
+    }
+  }
+  return [...byLoop.values()].sort((a, b) => a.loop - b.loop);
 }
 
 type Attempt = RunRecord['attempts'][number];

@@ -1,8 +1,11 @@
 // `.claude_session_id`: the agent session to resume. Canonical form is JSON
-// `{session_id, timestamp}` (mode 600); the Bash tool's older plain-text id is still read.
+// `{session_id, timestamp, agent?, usage?}` (mode 600); the Bash tool's older plain-text id is
+// still read. The file keeps its Bash name whichever agent's session it holds: `agent` says
+// whose it is (absent: Claude), so an id of one agent never reaches another.
 // Expiry is measured from the file's mtime, as the Bash tool does, so the mtime is returned.
 
 import { readFileSync, statSync } from 'node:fs';
+import type { TokenUsage } from '../agents/agent-output.js';
 import type { Clock } from '../platform/clock.js';
 import { writeJsonAtomic } from './atomic-write.js';
 import { claudeSessionFileSchema } from './schemas.js';
@@ -18,6 +21,10 @@ export interface ClaudeSession {
   format: 'json' | 'legacy';
   /** File modification time in ms since the epoch. */
   mtimeMs: number;
+  /** Whose session it is ('claude' for files written before other agents). */
+  agent: string;
+  /** The session's running token total after its last call (agents that report one). */
+  usage?: TokenUsage;
 }
 
 /** The stored session, or undefined when there is none or it was unreadable (set aside). */
@@ -37,7 +44,8 @@ export function readClaudeSessionId(path: string, options: StateReadOptions): Cl
     try {
       const parsed = claudeSessionFileSchema.safeParse(JSON.parse(trimmed));
       if (parsed.success) {
-        return { sessionId: parsed.data.session_id, timestamp: parsed.data.timestamp, format: 'json', mtimeMs };
+        const { session_id, timestamp, agent, usage } = parsed.data;
+        return { sessionId: session_id, timestamp, format: 'json', mtimeMs, agent: agent ?? 'claude', ...(usage ? { usage } : {}) };
       }
     } catch {
       // falls through to set aside
@@ -45,12 +53,23 @@ export function readClaudeSessionId(path: string, options: StateReadOptions): Cl
     setAsideCorrupt(path, 'no session_id in it', options);
     return undefined;
   }
-  if (LEGACY_ID.test(trimmed)) return { sessionId: trimmed, format: 'legacy', mtimeMs };
+  if (LEGACY_ID.test(trimmed)) return { sessionId: trimmed, format: 'legacy', mtimeMs, agent: 'claude' };
   setAsideCorrupt(path, 'not a session id', options);
   return undefined;
 }
 
+export interface SessionOwner {
+  /** Omitted for Claude, so the file stays what the Bash tool and older ralphs wrote. */
+  agent?: string;
+  usage?: TokenUsage;
+}
+
 /** Writes the JSON form, mode 600 (it names a resumable session). */
-export function writeClaudeSessionId(path: string, sessionId: string, options: { clock: Clock }): void {
-  writeJsonAtomic(path, { session_id: sessionId, timestamp: formatIsoTimestamp(options.clock.now()) }, { mode: 0o600 });
+export function writeClaudeSessionId(path: string, sessionId: string, options: { clock: Clock }, owner: SessionOwner = {}): void {
+  const agent = owner.agent && owner.agent !== 'claude' ? { agent: owner.agent } : {};
+  writeJsonAtomic(
+    path,
+    { session_id: sessionId, timestamp: formatIsoTimestamp(options.clock.now()), ...agent, ...(owner.usage ? { usage: owner.usage } : {}) },
+    { mode: 0o600 },
+  );
 }

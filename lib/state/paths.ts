@@ -50,6 +50,8 @@ export interface RalphPaths {
   lock: string;
   /** Persisted usage-limit wait (ours; the Bash tool keeps it in memory only). */
   usageLimitWait: string;
+  /** Each agent's usage-limit reset while ralph runs on a fallback agent (ours). */
+  agentLimits: string;
   /** Per-run spend and budget counters (ours). */
   runState: string;
   /** Iteration session records (ours), one JSON file per run. */
@@ -97,6 +99,7 @@ export function ralphPaths(projectDir: string, files?: ControlFiles): RalphPaths
     metrics: join(logsDir, 'metrics.jsonl'),
     lock: join(ralphDir, '.ralph.lock'),
     usageLimitWait: join(ralphDir, '.usage_limit_wait'),
+    agentLimits: join(ralphDir, '.agent_limits'),
     runState: join(ralphDir, '.run_state'),
     sessionsDir: join(ralphDir, 'sessions'),
     contentSnapshot: join(ralphDir, '.content'),
@@ -165,7 +168,7 @@ export function stateFilePaths(paths: RalphPaths): string[] {
     paths.status, paths.progress, paths.callCount, paths.tokenCount, paths.lastReset, paths.exitSignals,
     paths.responseAnalysis, paths.circuitBreakerState, paths.circuitBreakerHistory,
     paths.claudeSessionId, paths.ralphSession, paths.ralphSessionHistory, paths.liveLog, paths.ralphLog,
-    paths.metrics, paths.lock, paths.usageLimitWait, paths.runState, paths.githubLifecycleState,
+    paths.metrics, paths.lock, paths.usageLimitWait, paths.runState, paths.githubLifecycleState, paths.agentLimits,
   ];
 }
 

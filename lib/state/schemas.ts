@@ -246,6 +246,10 @@ export const CIRCUIT_BREAKER_HISTORY_MAX = 100;
 export const claudeSessionFileSchema = z.looseObject({
   session_id: z.string().trim().min(1),
   timestamp: stringField(),
+  /** The agent whose session it is (absent: Claude, as before agents beyond Claude). */
+  agent: z.string().optional().catch(undefined),
+  /** The session's running token total when the agent reports one (Codex): the next call's usage is the difference. */
+  usage: z.object({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheCreation: z.number() }).optional().catch(undefined),
 });
 export type ClaudeSessionFile = z.infer<typeof claudeSessionFileSchema>;
 

@@ -43,7 +43,20 @@ export interface MetricsSummary extends BashStats {
   outcomes: Record<string, number>;
   tests_status: Record<string, number>;
   chart: ChartRow[];
+  /** Per agent (the line's `agent`; lines written before agents beyond Claude are Claude's). */
+  by_agent: Record<string, AgentTotals>;
 }
+
+export interface AgentTotals {
+  loops: number;
+  successful: number;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cost_usd: number;
+}
+
+const AGENT_NAME = /^[a-z][a-z0-9-]{0,30}$/;
 
 export interface SummaryOptions {
   /** The file's size in bytes when reading began: it sets the chart grid. */
@@ -64,6 +77,7 @@ export class MetricsSummarizer {
   private readonly tokens = { input: 0, output: 0, cache_read: 0, cache_creation: 0, total: 0 };
   private readonly outcomes = new Map<string, number>();
   private readonly tests = new Map<string, number>();
+  private readonly agents = new Map<string, AgentTotals>();
   private firstTimestamp: unknown;
   private lastTimestamp: unknown;
   private readonly blocks = { lines: block(), successful: block(), files: block(), cost: block() };
@@ -122,6 +136,7 @@ export class MetricsSummarizer {
     if (r.exit_signal === true) n.exitSignals++;
     if (typeof r.outcome === 'string') this.outcomes.set(r.outcome, (this.outcomes.get(r.outcome) ?? 0) + 1);
     if (typeof r.tests_status === 'string') this.tests.set(r.tests_status, (this.tests.get(r.tests_status) ?? 0) + 1);
+    this.addAgent(r, success, cost ?? 0);
 
     // Past the size given (a file that grew): the last block, rather than off the grid.
     const b = Math.min(CHART_BLOCKS - 1, Math.floor(offset / this.blockBytes));
@@ -129,6 +144,18 @@ export class MetricsSummarizer {
     this.blocks.successful[b]! += success ? 1 : 0;
     this.blocks.files[b]! += files ?? 0;
     this.blocks.cost[b]! += cost ?? 0;
+  }
+
+  private addAgent(r: Record<string, unknown>, success: boolean, cost: number): void {
+    const name = typeof r.agent === 'string' && AGENT_NAME.test(r.agent) ? r.agent : 'claude';
+    let t = this.agents.get(name);
+    if (!t) this.agents.set(name, (t = { loops: 0, successful: 0, input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cost_usd: 0 }));
+    t.loops++;
+    if (success) t.successful++;
+    t.input_tokens += num(r.input_tokens) ?? 0;
+    t.output_tokens += num(r.output_tokens) ?? 0;
+    t.cache_read_tokens += num(r.cache_read_tokens) ?? 0;
+    t.cost_usd += cost;
   }
 
   /** Lines that were not JSON objects. */
@@ -175,6 +202,7 @@ export class MetricsSummarizer {
       outcomes: Object.fromEntries(this.outcomes),
       tests_status: Object.fromEntries(this.tests),
       chart: this.chartRows(chartRows),
+      by_agent: Object.fromEntries(this.agents),
     };
   }
 

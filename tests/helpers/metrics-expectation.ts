@@ -96,7 +96,24 @@ export function expectedFullReport(text: string, chartRows = 12): Record<string,
     outcomes: count(records.map((r) => r.outcome)),
     tests_status: count(records.map((r) => r.tests_status)),
     chart: expectedChart(lines.map((l, i) => ({ offset: l.offset, r: l.r, cost: costs[i] ?? 0 })), size, chartRows),
+    by_agent: expectedByAgent(records, costs),
   };
+}
+
+/** Loops, successes, tokens and cost of each agent (no `agent`: Claude's). */
+function expectedByAgent(records: MetricsRecord[], costs: Array<number | undefined>) {
+  const out: Record<string, { loops: number; successful: number; input_tokens: number; output_tokens: number; cache_read_tokens: number; cost_usd: number }> = {};
+  records.forEach((r, i) => {
+    const agent = (r as { agent?: string }).agent ?? 'claude';
+    const t = (out[agent] ??= { loops: 0, successful: 0, input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cost_usd: 0 });
+    t.loops++;
+    if (r.success === true) t.successful++;
+    t.input_tokens += r.input_tokens ?? 0;
+    t.output_tokens += r.output_tokens ?? 0;
+    t.cache_read_tokens += r.cache_read_tokens ?? 0;
+    t.cost_usd += costs[i] ?? 0;
+  });
+  return Object.fromEntries(Object.entries(out).map(([name, t]) => [name, { ...t, cost_usd: money(t.cost_usd) }]));
 }
 
 // The chart's rows: the file's bytes cut into CHART_BLOCKS equal blocks (a line is in the block

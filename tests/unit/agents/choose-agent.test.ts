@@ -31,4 +31,9 @@ describe('choosing the agent', () => {
     expect(parseRalphArgs(['--agent', 'codex']).flags.AGENT_PROVIDER).toBe('codex');
     expect(() => parseRalphArgs(['--agent', 'cursor'])).toThrow(/--agent must be one of claude, codex, gemini, opencode, got "cursor"/);
   });
+
+  it('--fallback-agent is repeatable (and takes comma lists) into FALLBACK_AGENTS, refusing a name that is no agent', () => {
+    expect(parseRalphArgs(['--fallback-agent', 'codex', '--fallback-agent=gemini,opencode']).flags.FALLBACK_AGENTS).toBe('codex,gemini,opencode');
+    expect(() => parseRalphArgs(['--fallback-agent', 'cursor'])).toThrow(/--fallback-agent must be one of claude, codex, gemini, opencode, got "cursor"/);
+  });
 });

@@ -55,4 +55,17 @@ describe('runDoctorChecks', () => {
     expect(formatDoctorReport(down)).toContain('[FAIL] sandbox (docker): Docker daemon is not reachable: ralph would refuse to run — fix: start dockerd');
     expect(isReady(down)).toBe(false);
   });
+
+  it('checks another agent\'s sign-in as its adapter declares it: ok with its key, a warning with the fix without', () => {
+    const CODEX = { name: 'codex', label: 'Codex', installHint: 'npm install -g @openai/codex', commandKey: 'CODEX_CMD' };
+    const codex: DoctorFacts = { ...ready, agent: { ...CODEX, command: 'codex', version: '0.169.0', minimum: '0.0.0', tooOld: false } };
+    const declared = { keychainPlatform: false, declared: { envVars: ['OPENAI_API_KEY', 'CODEX_API_KEY'], missing: 'warn' as const, fix: 'run: codex login (or export OPENAI_API_KEY)' } };
+    expect(runDoctorChecks({ ...codex, auth: { ...declared, envVar: 'OPENAI_API_KEY', credentialsFile: null } }).find((c) => c.name === 'Codex login')).toMatchObject({ level: 'ok', detail: 'OPENAI_API_KEY is set' });
+    expect(runDoctorChecks({ ...codex, auth: { ...declared, envVar: null, credentialsFile: null } }).find((c) => c.name === 'Codex login')).toEqual({
+      level: 'warn',
+      name: 'Codex login',
+      detail: 'no OPENAI_API_KEY, CODEX_API_KEY or credentials file',
+      fix: 'run: codex login (or export OPENAI_API_KEY)',
+    });
+  });
 });

@@ -19,6 +19,15 @@ const BASH_PROGRESS = `{
 }`;
 
 describe('assembleSnapshot', () => {
+  it('shows the agent the loop calls (a fallback while the primary is limited), and only a name', async () => {
+    const { renderLoopSection } = await import('../../../lib/monitor/render-sections.js');
+    const snap = assemble({ status: ourStatus({ agent: 'codex' }) });
+    expect(snap.status?.agent).toBe('codex');
+    const text = renderLoopSection(snap, { now: NOW, columns: 100 }).map((line) => line.map((seg) => seg.text).join('')).join('\n');
+    expect(text).toContain('Agent: codex');
+    expect(assemble({ status: ourStatus({ agent: '\u001b[2Jcodex' }) }).status?.agent).toBeUndefined();
+  });
+
   it('salvages the fields of a Bash progress.json that is not valid JSON, without a warning', () => {
     const snap = assemble({ progress: BASH_PROGRESS });
     expect(snap.progress).toMatchObject({ status: 'executing', indicator: '⠙', lastOutput: '{"type":"system","subtype":"init","session_id":"abc' });

@@ -27,7 +27,18 @@ describe('.claude_session_id', () => {
       timestamp: '2026-11-30T04:48:19+00:00',
       format: 'json',
       mtimeMs: statSync(path).mtimeMs,
+      agent: 'claude',
     });
+  });
+
+  it('names the agent of a session other than Claude\'s, with its running usage; a Claude session stays as the Bash tool wrote it', () => {
+    const { path, options } = setup();
+    const usage = { input: 200, output: 60, cacheRead: 1000, cacheCreation: 0 };
+    writeClaudeSessionId(path, '01a23199-8da2-76b3-b1de-22d0316795ba', options, { agent: 'codex', usage });
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ session_id: '01a23199-8da2-76b3-b1de-22d0316795ba', agent: 'codex', usage });
+    expect(readClaudeSessionId(path, options)).toMatchObject({ sessionId: '01a23199-8da2-76b3-b1de-22d0316795ba', agent: 'codex', usage });
+    writeClaudeSessionId(path, 'a0000000-0000-4000-8000-000000000002', options, { agent: 'claude' });
+    expect(Object.keys(JSON.parse(readFileSync(path, 'utf8')))).toEqual(['session_id', 'timestamp']);
   });
 
   it('reads the legacy plain-text id (trailing newline or CR tolerated)', () => {
