@@ -5,7 +5,7 @@
 // Expiry is measured from the file's mtime, as the Bash tool does, so the mtime is returned.
 
 import { readFileSync, statSync } from 'node:fs';
-import type { TokenUsage } from '../agents/agent-output.js';
+import type { TokenUsage } from '../core/agent-result.js';
 import type { Clock } from '../platform/clock.js';
 import { writeJsonAtomic } from './atomic-write.js';
 import { claudeSessionFileSchema } from './schemas.js';
