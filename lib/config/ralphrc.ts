@@ -107,8 +107,9 @@ const BLOCK_CLOSERS = new Set(['fi', 'done', 'esac', '}']);
  */
 function countBlockDepthChange(line: string): number {
   let change = 0;
-  // Quoted text is data (`echo "if you see this"` opens nothing); then drop a comment.
-  const code = line.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, ' ').replace(/#.*$/, '');
+  // Quoted text is data (`echo "if you see this"` opens nothing) and part of its word (`{""` is
+  // no `{`): it becomes a plain character, not a blank. Then drop a comment.
+  const code = line.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, '_').replace(/#.*$/, '');
   for (const word of code.split(/[\s;&|()]+/)) {
     if (BLOCK_OPENERS.has(word)) change++;
     else if (BLOCK_CLOSERS.has(word)) change--;

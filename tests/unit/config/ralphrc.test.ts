@@ -176,6 +176,13 @@ describe('parseRalphrc: anything needing a shell is reported and ignored', () =>
     expect(result.problems[0]!.line).toBe(1);
   });
 
+  it('a block word joined to quoted text is one word, not a block (`{""` opens nothing)', () => {
+    for (const line of ['echo {""', "echo ''if", 'echo x"done"']) {
+      const result = parseRalphrc(`${line}\nMAX_CALLS_PER_HOUR=7\n`, { file: '.ralphrc', env: {} });
+      expect(result.entries.map((e) => [e.key, e.value]), line).toEqual([['MAX_CALLS_PER_HOUR', '7']]);
+    }
+  });
+
   it('reports an unclosed block up to the end of the file', () => {
     const { entries, problems } = parseRalphrc('if true; then\nMAX_LOOPS=3\n');
     expect(entries).toEqual([]);
