@@ -11,7 +11,7 @@ import type { ConfigSource } from '../config/load-config.js';
 import { findAddedMarkers } from '../core/added-markers.js';
 import { formatIssueRef, parseIssueRef, type IssueRef } from '../core/issue-ref.js';
 import { decidePrBranch, planCompletionActions, shouldPostProgress, type CompletionAction, type LifecycleSettings } from '../core/lifecycle-actions.js';
-import { buildCompletionSummary, buildFollowUp, buildProgressComment, buildPullRequest } from '../core/lifecycle-comments.js';
+import { buildCompletionSummary, buildFollowUp, buildProgressComment, buildPullRequest, oneLine } from '../core/lifecycle-comments.js';
 import { stripTerminalControls } from '../core/terminal-text.js';
 import { RalphError } from '../errors.js';
 import * as gh from '../github/lifecycle-gh.js';
@@ -73,7 +73,9 @@ export async function openIssueLifecycle(rt: LoopRuntime, ref: IssueRef): Promis
     : newLifecycleState({ ...ref, title: knownTitle }, await git.readHeadSha(gitContext(rt)), now);
   const lifecycle = { ref, settings: lifecycleSettings(rt.config), state };
   save(rt, lifecycle);
-  deps.logger.info(`🔗 GitHub issue lifecycle tracking ${formatIssueRef(ref)}${knownTitle ? `: ${stripTerminalControls(knownTitle)}` : ''}`);
+  // The title is the issue author's text: one line, so it cannot forge log lines of its own.
+  const shownTitle = oneLine(stripTerminalControls(knownTitle));
+  deps.logger.info(`🔗 GitHub issue lifecycle tracking ${formatIssueRef(ref)}${shownTitle ? `: ${shownTitle}` : ''}`);
   return lifecycle;
 }
 
