@@ -18,7 +18,7 @@ import { toPlainTextLine } from '../tasks/task-line.js';
 import { commitLeftovers, leftoverCommitMessage, readHead, type GitOptions } from './leftover-commit.js';
 import { copyPrdSpec, keepPreviousPlan, writeIssueSpec, writeItemPlan } from './item-workspace.js';
 import { fetchQueueIssue } from './queue-issues.js';
-import { openQueueStore, type QueueStore } from './queue-store.js';
+import { holdStatuses, openQueueStore, type QueueStore } from './queue-store.js';
 
 export interface ProcessQueueOptions {
   paths: RalphPaths;
@@ -40,7 +40,7 @@ export async function processQueue(options: ProcessQueueOptions): Promise<number
 
 async function processLocked(options: ProcessQueueOptions): Promise<number> {
   const { paths, deps } = options;
-  const store = openQueueStore(paths.queue, deps);
+  const store = holdStatuses(openQueueStore(paths.queue, deps));
   const cycle = findDependencyCycle(store.read().queue);
   if (cycle) {
     throw new RalphError('queue_cycle', `Refusing to process a queue with circular dependencies: ${formatCycle(cycle)}`, {

@@ -1,7 +1,7 @@
 // `ralph-queue process` beside another run in the same project: a second queue run, or a queue
 // run started while a plain `ralph` loop works. The newcomer must be refused before it touches
 // anything: not the running item's status in queue.json, not the fix_plan.md the running agent
-// is working through.
+// is working through. And the agent itself, which can write queue.json, decides no item's fate.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { delimiter } from 'node:path';
@@ -90,3 +90,24 @@ describe('ralph-queue process while another run works in the project', () => {
     expect((await loop.done).code).toBe(130);
   }, LONG);
 });
+
+describe('an agent that rewrites .ralph/queue.json', () => {
+  it('cannot mark the next item completed (or its own failed): the queue run keeps its own statuses', async () => {
+    const env = setUp([{ number: 4, title: 'Four' }, { number: 5, title: 'Five' }]);
+    expect((await runCli('ralph-queue', ['add', '4', '5'], { cwd: project!.dir, env })).code).toBe(0);
+    const queue = JSON.parse(readFileSync(project!.path('.ralph/queue.json'), 'utf8')) as { queue: Array<{ issue_number: number; status: string }> };
+    const forged = { ...queue, queue: queue.queue.map((item) => ({ ...item, status: item.issue_number === 5 ? 'completed' : 'failed' })) };
+    const done = (file: string) => ({ resultText: 'Did the task.', tickFixPlan: 'all' as const, writeFiles: { [file]: `${file}\n` } });
+    claude!.setScenario({ calls: [{ ...done('a.txt'), writeFiles: { 'a.txt': 'a\n', '.ralph/queue.json': JSON.stringify(forged) } }, done('b.txt')] });
+
+    const run = await runCli('ralph-queue', ['process'], { cwd: project!.dir, env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(claude!.runs()).toHaveLength(2);
+    expect(queueStatuses()).toEqual([
+      [4, 'completed'],
+      [5, 'completed'],
+    ]);
+    expect(project!.git('log', '--format=%s').trim().split('\n').slice(0, 2)).toEqual(['Fix #5: Five', 'Fix #4: Four']);
+  }, LONG);
+});
+
