@@ -75,4 +75,22 @@ describe('the GitHub issue lifecycle in-process', () => {
       rmSync(origin, { recursive: true, force: true });
     }
   });
+
+  it('the summary and the follow-up see the new files the agent left uncommitted', async () => {
+    loop = loopProject(
+      { calls: [{ tickFixPlan: 'all', writeFiles: { 'notes.md': 'plan\n// TODO: handle the empty case\n' } }] },
+      { files: { '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\n`, '.ralph/fix_plan.md': '- [ ] a\n' } },
+    );
+    clis = withFakeTaskClis({ gh: { issues: [{ number: 7, title: 'Seven' }] } });
+    const env = { FAKE_GH_DATA: clis.env.FAKE_GH_DATA, FAKE_GH_LOG: clis.env.FAKE_GH_LOG, PATH: [clis.binDir, loop.fake.env.PATH].join(delimiter) };
+    const result = await loop.run({ GITHUB_ISSUE: '7', CLOSE_SUMMARY: true, CREATE_FOLLOWUPS: true, MAX_LOOPS: 3 }, { env });
+    expect(result.exitCode, String(result.error)).toBe(0);
+    expect(loop.project.git('status', '--porcelain', '--', 'notes.md')).toBe('?? notes.md\n');
+    const calls = clis.ghCallsWithInput();
+    const summary = calls.find((c) => c.argv[1] === 'comment');
+    expect(summary?.stdin).toContain('1 file changed, 2 insertions(+)');
+    const followUp = calls.find((c) => c.argv[1] === 'create');
+    expect(followUp?.stdin).toContain('- notes.md: TODO: handle the empty case');
+  });
 });
+
