@@ -15,7 +15,7 @@ import { acquireProjectLock, assertLockFree } from '../state/lock.js';
 import type { RalphPaths } from '../state/paths.js';
 import type { QueueItem } from '../state/queue-file.js';
 import { toPlainTextLine } from '../tasks/task-line.js';
-import { commitLeftovers, leftoverCommitMessage, readHead, type GitOptions } from './leftover-commit.js';
+import { commitLeftovers, leftoverCommitMessage, readHead, type GitOptions, type LeftoverCommitResult } from './leftover-commit.js';
 import { copyPrdSpec, keepPreviousPlan, writeIssueSpec, writeItemPlan } from './item-workspace.js';
 import { fetchQueueIssue } from './queue-issues.js';
 import { holdStatuses, openQueueStore, type QueueStore } from './queue-store.js';
@@ -120,6 +120,8 @@ async function processItem(item: QueueItem, repository: string, options: Process
   const events = new LoopEvents();
   let exitReason = '';
   events.on('run:finished', (finished) => (exitReason = finished.exitReason));
+  const message = leftoverCommitMessage(item.issue_number, item.title);
+  let commit: LeftoverCommitResult | undefined;
   const exitCode = await runProject({
     projectDir: paths.projectDir,
     // Each item is a task of its own: a new run, with a breaker a halt on the last item left
@@ -128,10 +130,14 @@ async function processItem(item: QueueItem, repository: string, options: Process
     deps,
     fresh: true,
     events,
+    // Before the lifecycle pushes the branch for the pull request, which must hold the work.
+    beforeCompletion: async () => {
+      commit = await commitLeftovers(git, before, message);
+    },
   });
   const outcome = decideItemOutcome(exitCode, exitReason);
   if (outcome.kind !== 'completed') return outcome;
-  const commit = await commitLeftovers(git, before, leftoverCommitMessage(item.issue_number, item.title));
+  commit ??= await commitLeftovers(git, before, message);
   if (commit.kind === 'failed') return { kind: 'failed', reason: `the loop finished but its work could not be committed (${commit.message})` };
   if (commit.kind === 'committed') deps.logger.info(`Committed the leftover changes of ${describeItem(item)}`);
   return outcome;
