@@ -27,7 +27,9 @@ export function writeIssueSpec(paths: RalphPaths, issue: QueueIssue): string {
 /** Copies a PRD item's file to .ralph/specs/<id>-<name> (the id keeps same-named PRDs apart). */
 export function copyPrdSpec(paths: RalphPaths, item: QueueItem): string {
   const source = item.path ?? '';
-  const file = join(specsDir(paths), `${item.id}-${basename(source)}`);
+  // The id comes from queue.json, which the agent can write: no `/` or `..` may take it elsewhere.
+  const name = `${item.id.replace(/[^A-Za-z0-9_-]+/g, '-')}-${basename(source)}`;
+  const file = join(specsDir(paths), name);
   writeFileAtomic(file, readFileSync(source));
   return relative(paths.projectDir, file);
 }

@@ -23,8 +23,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-const prdItem = (path: string): QueueItem => ({
-  source: 'prd', id: 'prd-spec-md', issue_number: null, title: 'spec.md', priority: '', labels: [], dependencies: [],
+const prdItem = (path: string, id = 'prd-spec-md'): QueueItem => ({
+  source: 'prd', id, issue_number: null, title: 'spec.md', priority: '', labels: [], dependencies: [],
   milestone: null, status: 'pending', added_at: '', started_at: null, completed_at: null, error_message: '', path,
 });
 
@@ -70,4 +70,14 @@ describe('queue item workspace and symlinks', () => {
     expect(readFileSync(join(root, 'project', '.ralph', 'fix_plan.md'), 'utf8')).toBe('# My plan\n');
     expect(existsSync(join(outside, 'issue-7.md'))).toBe(false);
   });
+
+  it('names the PRD copy from a forged id with no way out of .ralph/specs', () => {
+    const prd = join(paths.projectDir, 'spec.md');
+    writeFileSync(prd, '# Spec\n');
+    const copied = copyPrdSpec(paths, prdItem(prd, '../../../outside/evil'));
+    expect(copied).toMatch(/^\.ralph\/specs\/[^/]+$/);
+    expect(readFileSync(join(paths.projectDir, copied), 'utf8')).toBe('# Spec\n');
+    expect(existsSync(join(outside, 'evil-spec.md'))).toBe(false);
+  });
 });
+
