@@ -12,6 +12,13 @@ export class UsageError extends Error {
   }
 }
 
+/** yargs' "Unknown arguments: x, name" as the user typed them: "Unknown option: -x, --name". */
+export function formatUnknownOptions(message: string): string {
+  const unknown = /^Unknown arguments?: (.+)$/.exec(message);
+  if (!unknown) return message;
+  return `Unknown option: ${unknown[1]!.split(', ').map((name) => (name.length === 1 ? `-${name}` : `--${name}`)).join(', ')}`;
+}
+
 export function createParser(argv: readonly string[], scriptName: string): Argv {
   return yargs([...argv])
     .scriptName(scriptName)

@@ -1,7 +1,7 @@
 // `ralph-queue`: builds and works through the persistent issue queue (.ralph/queue.json), as the
 // Bash tool's ralph_queue.sh. The first word is the command; each command takes its own flags.
 
-import { createParser, UsageError } from './bootstrap-args.js';
+import { createParser, formatUnknownOptions, UsageError } from './bootstrap-args.js';
 import { runMain } from './error-funnel.js';
 import { QUEUE_HELP } from './messages-queue.js';
 import { formatVersionLine, wantsVersion } from './package-info.js';
@@ -85,7 +85,7 @@ export async function mainQueue(argv: string[]): Promise<number> {
   try {
     command = parseQueueArgs(argv);
   } catch (error) {
-    if (error instanceof UsageError) throw usage(error.message.replace(/^Unknown arguments?: (.+)$/, 'Unknown option: --$1'));
+    if (error instanceof UsageError) throw usage(formatUnknownOptions(error.message));
     throw error;
   }
   if (command === 'help') {

@@ -88,9 +88,13 @@ function countTasks(plan: PlanView | null): { done: number; remaining: number } 
   return { done: plan.blocking.done + plan.optional.done, remaining: plan.blocking.open };
 }
 
-/** A title is one line: newlines and runs of whitespace become one space. */
+// Control characters too: a NUL makes the argv unspawnable (no pull request at all), and ESC
+// would reach terminals that show the title.
+const SPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f-\u009f]+/g;
+
+/** A title is one line of text: newlines, control characters and runs of whitespace become one space. */
 export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return text.replace(SPACE_OR_CONTROL, ' ').trim();
 }
 
 // A file name may hold backticks: a longer fence keeps it one code span.

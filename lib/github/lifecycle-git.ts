@@ -9,9 +9,16 @@ export interface GitContext {
   processRunner: ProcessRunner;
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** ralph's control files outside .ralph/ (.ralphrc, a configured prompt), project-relative. */
+  controlFiles?: readonly string[];
 }
 
 const OWN_FILES = ':(exclude).ralph';
+
+// What is reported leaves out ralph's own files, as the content snapshot does (its tree has none).
+function ownFiles(ctx: GitContext): string[] {
+  return [OWN_FILES, ...(ctx.controlFiles ?? []).map((file) => `:(exclude,literal)${file}`)];
+}
 const COMMIT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
 /** A commit id as git prints it; anything else (a forged state file) is not used as one. */
@@ -30,25 +37,34 @@ export async function readHeadSha(ctx: GitContext): Promise<string> {
 export async function listChangedFiles(since: string, ctx: GitContext): Promise<string[]> {
   const base = isCommitId(since) ? since : 'HEAD';
   const [changed, untracked] = await Promise.all([
-    git(['diff', '--name-only', '-z', base, '--', '.', OWN_FILES], ctx),
-    git(['ls-files', '--others', '--exclude-standard', '-z', '--', '.', OWN_FILES], ctx),
+    git(['diff', '--name-only', '-z', base, '--', '.', ...ownFiles(ctx)], ctx),
+    git(['ls-files', '--others', '--exclude-standard', '-z', '--', '.', ...ownFiles(ctx)], ctx),
   ]);
   const names = [changed, untracked].flatMap((r) => (r.code === 0 ? r.stdout.split('\0') : [])).filter(Boolean);
   return [...new Set(names)].sort();
 }
 
-/** `git diff --shortstat` from `since` to the working tree ('' when unknown or unchanged). */
-export async function readShortstat(since: string, ctx: GitContext): Promise<string> {
+/**
+ * `git diff --shortstat` from `since` to the content ('' when unknown or unchanged). `content` is
+ * the tree of the working tree with its untracked files (the loop's content snapshot): a plain
+ * diff against the working tree leaves out every new file the agent did not commit.
+ */
+export async function readShortstat(since: string, content: string | null, ctx: GitContext): Promise<string> {
   if (!isCommitId(since)) return '';
-  const result = await git(['diff', '--shortstat', since, '--', '.', OWN_FILES], ctx);
+  const result = await git(['diff', '--shortstat', since, ...treeArg(content), '--', '.', ...ownFiles(ctx)], ctx);
   return result.code === 0 ? result.stdout.trim() : '';
 }
 
-/** Lines added since `since`, committed or not, as `git diff -U0` prints them. */
-export async function readAddedLines(since: string, ctx: GitContext): Promise<string> {
+/** Lines added since `since`, committed or not (new files too, given `content`), as `git diff -U0` prints them. */
+export async function readAddedLines(since: string, content: string | null, ctx: GitContext): Promise<string> {
   if (!isCommitId(since)) return '';
-  const result = await git(['diff', '-U0', '--no-color', '--no-ext-diff', since, '--', '.', OWN_FILES], ctx);
+  const result = await git(['diff', '-U0', '--no-color', '--no-ext-diff', since, ...treeArg(content), '--', '.', ...ownFiles(ctx)], ctx);
   return result.code === 0 ? result.stdout : '';
+}
+
+// Without a snapshot (none could be taken), the working tree: tracked files only.
+function treeArg(content: string | null): string[] {
+  return content !== null && isCommitId(content) ? [content] : [];
 }
 
 /** The checked-out branch; undefined on a detached HEAD or outside a repository. */

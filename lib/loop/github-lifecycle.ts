@@ -6,12 +6,13 @@
 // written through to .github_lifecycle_state for the views; the agent can write that file, so
 // the run never reads it back once it has started.
 
+import { isAbsolute, relative, resolve } from 'node:path';
 import type { RalphConfig } from '../config/schema.js';
 import type { ConfigSource } from '../config/load-config.js';
 import { findAddedMarkers } from '../core/added-markers.js';
 import { formatIssueRef, parseIssueRef, type IssueRef } from '../core/issue-ref.js';
 import { decidePrBranch, planCompletionActions, shouldPostProgress, type CompletionAction, type LifecycleSettings } from '../core/lifecycle-actions.js';
-import { buildCompletionSummary, buildFollowUp, buildProgressComment, buildPullRequest } from '../core/lifecycle-comments.js';
+import { buildCompletionSummary, buildFollowUp, buildProgressComment, buildPullRequest, oneLine } from '../core/lifecycle-comments.js';
 import { stripTerminalControls } from '../core/terminal-text.js';
 import { RalphError } from '../errors.js';
 import * as gh from '../github/lifecycle-gh.js';
@@ -73,7 +74,9 @@ export async function openIssueLifecycle(rt: LoopRuntime, ref: IssueRef): Promis
     : newLifecycleState({ ...ref, title: knownTitle }, await git.readHeadSha(gitContext(rt)), now);
   const lifecycle = { ref, settings: lifecycleSettings(rt.config), state };
   save(rt, lifecycle);
-  deps.logger.info(`🔗 GitHub issue lifecycle tracking ${formatIssueRef(ref)}${knownTitle ? `: ${stripTerminalControls(knownTitle)}` : ''}`);
+  // The title is the issue author's text: one line, so it cannot forge log lines of its own.
+  const shownTitle = oneLine(stripTerminalControls(knownTitle));
+  deps.logger.info(`🔗 GitHub issue lifecycle tracking ${formatIssueRef(ref)}${shownTitle ? `: ${shownTitle}` : ''}`);
   return lifecycle;
 }
 
@@ -94,11 +97,19 @@ export async function completeIssueLifecycle(rt: LoopRuntime, lifecycle: IssueLi
   if (!lifecycle || lastAction !== 'graceful_exit') return;
   update(rt, lifecycle, (l, now) => ({ ...l, completion_detected_at: now }));
   const start = lifecycle.state.lifecycle.start_sha;
-  const summary = buildCompletionSummary({ plan: readPlan(rt), shortstat: await git.readShortstat(start, gitContext(rt)) });
-  for (const action of actions) await runCompletionAction(rt, lifecycle, action, summary);
+  const content = await readContentTree(rt);
+  const summary = buildCompletionSummary({ plan: readPlan(rt), shortstat: await git.readShortstat(start, content, gitContext(rt)) });
+  for (const action of actions) await runCompletionAction(rt, lifecycle, action, summary, content);
 }
 
-async function runCompletionAction(rt: LoopRuntime, lifecycle: IssueLifecycle, action: CompletionAction, summary: string): Promise<void> {
+// The content as it is now, untracked files included (the tree of the loop's snapshots); null
+// when no loop took one or git could not.
+async function readContentTree(rt: LoopRuntime): Promise<string | null> {
+  if (!rt.content) return null;
+  return (await rt.content.snapshotter.take()).id;
+}
+
+async function runCompletionAction(rt: LoopRuntime, lifecycle: IssueLifecycle, action: CompletionAction, summary: string, content: string | null): Promise<void> {
   const { ref } = lifecycle;
   const ctx = ghContext(rt);
   const issue = formatIssueRef(ref);
@@ -113,7 +124,7 @@ async function runCompletionAction(rt: LoopRuntime, lifecycle: IssueLifecycle, a
     case 'pull-request':
       return openPullRequest(rt, lifecycle, summary);
     case 'follow-up': {
-      const markers = findAddedMarkers(await git.readAddedLines(lifecycle.state.lifecycle.start_sha, gitContext(rt)));
+      const markers = findAddedMarkers(await git.readAddedLines(lifecycle.state.lifecycle.start_sha, content, gitContext(rt)));
       const followUp = buildFollowUp(ref.number, markers);
       if (!followUp) return log.info('No TODO/FIXME/HACK/XXX markers added: no follow-up issue');
       const created = await gh.createIssue(ref, { ...followUp, body: rt.deps.redact(followUp.body), label: rt.config.FOLLOWUP_LABEL }, ctx);
@@ -187,5 +198,9 @@ function ghContext(rt: LoopRuntime): gh.GhContext {
 }
 
 function gitContext(rt: LoopRuntime): git.GitContext {
-  return { processRunner: rt.deps.processRunner, cwd: rt.paths.projectDir, env: rt.deps.env };
+  const { projectDir } = rt.paths;
+  const controlFiles = [rt.paths.ralphrc, rt.promptFile]
+    .map((file) => relative(projectDir, resolve(projectDir, file)))
+    .filter((file) => file !== '' && !file.startsWith('..') && !isAbsolute(file));
+  return { processRunner: rt.deps.processRunner, cwd: projectDir, env: rt.deps.env, controlFiles };
 }

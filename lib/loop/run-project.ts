@@ -56,6 +56,11 @@ export interface RunProjectOptions {
   /** For tests: where SIGINT/SIGTERM handlers are installed (default: the real process). */
   signals?: StopSignalOptions['process'];
   events?: LoopEvents;
+  /**
+   * On a graceful completion, before the GitHub lifecycle's completion actions: the queue commits
+   * the item's leftovers here, so the branch the pull request is opened from holds them.
+   */
+  beforeCompletion?: () => Promise<void>;
 }
 
 export async function runProject(options: RunProjectOptions): Promise<number> {
@@ -168,6 +173,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
       const level = result.exitCode === EXIT.ok ? 'SUCCESS' : result.exitCode === EXIT.limit ? 'WARN' : 'ERROR';
       deps.logger.log(level, result.message);
     }
+    if (result.lastAction === 'graceful_exit') await options.beforeCompletion?.();
     // On graceful completion only; never changes the exit code.
     await completeIssueLifecycle(rt, rt.lifecycle, result.lastAction);
     // Only a run that stopped for a reason ends its record: a crash (a throw) stays resumable.

@@ -1,10 +1,12 @@
 // Sets the project up for one queue item: its spec in .ralph/specs/ (the issue as a requirements
 // document, or a copy of the PRD) and fix_plan.md holding the one task for it. A plan the queue
 // did not write is kept in .ralph/specs/ first (the Bash tool overwrote it). Issue text is data:
-// it is only ever written to files, and the task line is one line of plain text.
+// it is only ever written to files, and the task line is one line of plain text. The agent can
+// write .ralph/specs/: every file is written atomically (the rename replaces a planted symlink
+// instead of writing through it), and a specs folder that resolves outside .ralph/ is refused.
 
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { basename, join, relative, sep } from 'node:path';
 import { buildIssueDocument } from '../project/issue-document.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import type { RalphPaths } from '../state/paths.js';
@@ -17,7 +19,7 @@ export const QUEUE_PLAN_HEADING = '# Ralph Fix Plan (queue item)';
 
 /** Writes .ralph/specs/issue-N.md; returns its project-relative path. */
 export function writeIssueSpec(paths: RalphPaths, issue: QueueIssue): string {
-  const file = join(paths.specsDir, `issue-${issue.number}.md`);
+  const file = join(specsDir(paths), `issue-${issue.number}.md`);
   writeFileAtomic(file, buildIssueDocument({ ...issue, assignees: [], comments: [] }, false));
   return relative(paths.projectDir, file);
 }
@@ -25,9 +27,10 @@ export function writeIssueSpec(paths: RalphPaths, issue: QueueIssue): string {
 /** Copies a PRD item's file to .ralph/specs/<id>-<name> (the id keeps same-named PRDs apart). */
 export function copyPrdSpec(paths: RalphPaths, item: QueueItem): string {
   const source = item.path ?? '';
-  const file = join(paths.specsDir, `${item.id}-${basename(source)}`);
-  mkdirSync(paths.specsDir, { recursive: true });
-  copyFileSync(source, file);
+  // The id comes from queue.json, which the agent can write: no `/` or `..` may take it elsewhere.
+  const name = `${item.id.replace(/[^A-Za-z0-9_-]+/g, '-')}-${basename(source)}`;
+  const file = join(specsDir(paths), name);
+  writeFileAtomic(file, readFileSync(source));
   return relative(paths.projectDir, file);
 }
 
@@ -36,12 +39,32 @@ export function keepPreviousPlan(paths: RalphPaths, now: number): string | undef
   if (!existsSync(paths.fixPlan)) return undefined;
   const text = readFileSync(paths.fixPlan, 'utf8');
   if (text.startsWith(QUEUE_PLAN_HEADING) || text.trim() === '') return undefined;
-  const base = join(paths.specsDir, `fix_plan-${formatFileStamp(now)}`);
+  const base = join(specsDir(paths), `fix_plan-${formatFileStamp(now)}`);
   let target = `${base}.md`;
-  for (let n = 1; existsSync(target); n++) target = `${base}-${n}.md`;
-  mkdirSync(paths.specsDir, { recursive: true });
-  copyFileSync(paths.fixPlan, target);
+  for (let n = 1; isTaken(target); n++) target = `${base}-${n}.md`;
+  writeFileAtomic(target, text);
   return relative(paths.projectDir, target);
+}
+
+/** .ralph/specs/, made if missing; an error when it leads out of .ralph/ (a symlinked folder). */
+function specsDir(paths: RalphPaths): string {
+  mkdirSync(paths.specsDir, { recursive: true });
+  const real = realpathSync(paths.specsDir);
+  const home = realpathSync(paths.ralphDir);
+  if (!real.startsWith(`${home}${sep}`)) {
+    throw new Error(`.ralph/specs leads outside the project (to ${real}); remove that symlink`);
+  }
+  return paths.specsDir;
+}
+
+// A name is taken by anything there, a dangling symlink included (existsSync follows links).
+function isTaken(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** fix_plan.md with the item's task as its only task. */

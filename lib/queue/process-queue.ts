@@ -1,7 +1,9 @@
 // `ralph-queue process` / `ralph --process-queue`: the queue's ready items one after another,
 // each as one in-process ralph run on its own spec and single-task plan. The run's exit code
 // decides the item: 0 completed, anything else failed with the reason (halts and limits
-// included); Ctrl-C puts the item back to pending and ends the queue run.
+// included); Ctrl-C puts the item back to pending and ends the queue run. One queue run per
+// project (.ralph/.queue.lock), and none while a ralph loop holds the project: a second one
+// would reset the running item and rewrite the plan its agent works through.
 
 import { findDependencyCycle, formatCycle, nextReadyItem } from '../core/queue-order.js';
 import { countByStatus, decideItemOutcome, markItem, resetInterrupted, type ItemOutcome } from '../core/queue-items.js';
@@ -9,13 +11,14 @@ import { EXIT, RalphError } from '../errors.js';
 import { LoopEvents } from '../loop/events.js';
 import { runProject } from '../loop/run-project.js';
 import type { Deps } from '../platform/deps.js';
+import { acquireProjectLock, assertLockFree } from '../state/lock.js';
 import type { RalphPaths } from '../state/paths.js';
 import type { QueueItem } from '../state/queue-file.js';
 import { toPlainTextLine } from '../tasks/task-line.js';
-import { commitLeftovers, leftoverCommitMessage, readHead, type GitOptions } from './leftover-commit.js';
+import { commitLeftovers, leftoverCommitMessage, readHead, type GitOptions, type LeftoverCommitResult } from './leftover-commit.js';
 import { copyPrdSpec, keepPreviousPlan, writeIssueSpec, writeItemPlan } from './item-workspace.js';
 import { fetchQueueIssue } from './queue-issues.js';
-import { openQueueStore, type QueueStore } from './queue-store.js';
+import { holdStatuses, openQueueStore, type QueueStore } from './queue-store.js';
 
 export interface ProcessQueueOptions {
   paths: RalphPaths;
@@ -27,7 +30,17 @@ export interface ProcessQueueOptions {
 
 export async function processQueue(options: ProcessQueueOptions): Promise<number> {
   const { paths, deps } = options;
-  const store = openQueueStore(paths.queue, deps);
+  const lock = acquireProjectLock({ lock: paths.queueLock }, { pid: process.pid, logger: deps.logger, heldError: queueRunHeld });
+  try {
+    return await processLocked(options);
+  } finally {
+    lock.release();
+  }
+}
+
+async function processLocked(options: ProcessQueueOptions): Promise<number> {
+  const { paths, deps } = options;
+  const store = holdStatuses(openQueueStore(paths.queue, deps));
   const cycle = findDependencyCycle(store.read().queue);
   if (cycle) {
     throw new RalphError('queue_cycle', `Refusing to process a queue with circular dependencies: ${formatCycle(cycle)}`, {
@@ -85,6 +98,8 @@ export async function processQueue(options: ProcessQueueOptions): Promise<number
 async function processItem(item: QueueItem, repository: string, options: ProcessQueueOptions): Promise<ItemOutcome> {
   const { paths, deps } = options;
   const git: GitOptions = { runner: deps.processRunner, cwd: paths.projectDir, env: deps.env };
+  // Before anything is written: a ralph loop that holds the project works on this plan.
+  assertLockFree(paths);
   let specPath: string;
   try {
     if (item.source === 'github' && item.issue_number !== null) {
@@ -105,6 +120,8 @@ async function processItem(item: QueueItem, repository: string, options: Process
   const events = new LoopEvents();
   let exitReason = '';
   events.on('run:finished', (finished) => (exitReason = finished.exitReason));
+  const message = leftoverCommitMessage(item.issue_number, item.title);
+  let commit: LeftoverCommitResult | undefined;
   const exitCode = await runProject({
     projectDir: paths.projectDir,
     // Each item is a task of its own: a new run, with a breaker a halt on the last item left
@@ -113,13 +130,23 @@ async function processItem(item: QueueItem, repository: string, options: Process
     deps,
     fresh: true,
     events,
+    // Before the lifecycle pushes the branch for the pull request, which must hold the work.
+    beforeCompletion: async () => {
+      commit = await commitLeftovers(git, before, message);
+    },
   });
   const outcome = decideItemOutcome(exitCode, exitReason);
   if (outcome.kind !== 'completed') return outcome;
-  const commit = await commitLeftovers(git, before, leftoverCommitMessage(item.issue_number, item.title));
+  commit ??= await commitLeftovers(git, before, message);
   if (commit.kind === 'failed') return { kind: 'failed', reason: `the loop finished but its work could not be committed (${commit.message})` };
   if (commit.kind === 'committed') deps.logger.info(`Committed the leftover changes of ${describeItem(item)}`);
   return outcome;
+}
+
+function queueRunHeld(holder: { pid: number }, where: string): RalphError {
+  return new RalphError('queue_busy', `Another queue run (ralph-queue process) is already working in this project (pid ${holder.pid}${where})`, {
+    hint: 'wait for it or stop it, or remove .ralph/.queue.lock if you are sure it is gone',
+  });
 }
 
 function setStatus(store: QueueStore, id: string, change: (item: QueueItem, now: string) => QueueItem): void {

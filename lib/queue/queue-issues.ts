@@ -30,9 +30,12 @@ export async function fetchQueueIssue(number: number, repo: string, cli: Externa
   } catch {
     return { ok: false, message: `gh issue view ${number} returned output that is not JSON` };
   }
-  if (typeof raw.number !== 'number' || typeof raw.title !== 'string') {
+  if (raw.number === undefined || typeof raw.title !== 'string') {
     return { ok: false, message: `gh issue view ${number} returned no issue number or title` };
   }
+  // The item is the issue asked for: another number (or a 1.5, a -3) would also be one queue.json
+  // cannot hold, and one such item makes the whole file unreadable.
+  if (raw.number !== number) return { ok: false, message: `gh issue view ${number} answered for issue ${JSON.stringify(raw.number)}, not #${number}` };
   const labels = Array.isArray(raw.labels)
     ? raw.labels.map((label) => (label as { name?: unknown } | null)?.name).filter((name): name is string => typeof name === 'string')
     : [];

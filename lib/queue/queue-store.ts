@@ -4,7 +4,7 @@
 import type { Clock } from '../platform/clock.js';
 import type { Logger } from '../platform/deps.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
-import { loadQueueFile, saveQueueFile, type QueueFile } from '../state/queue-file.js';
+import { loadQueueFile, saveQueueFile, type QueueFile, type QueueItem } from '../state/queue-file.js';
 
 export interface QueueStore {
   read(): QueueFile;
@@ -25,6 +25,30 @@ export function openQueueStore(path: string, deps: { clock: Clock; logger: Logge
       const next = change(read(), stamp);
       saveQueueFile(path, next, stamp);
       return { ...next, updated_at: stamp };
+    },
+  };
+}
+
+type HeldStatus = Pick<QueueItem, 'status' | 'started_at' | 'completed_at' | 'error_message'>;
+
+/**
+ * The store as a queue run sees it. The agent of the running item can write queue.json, so the
+ * status of every item the run has saved is the run's own, held in memory and written back on
+ * each save: a file that says another item is completed (or this one failed) decides nothing.
+ * The file still adds items (`ralph-queue add` meanwhile) and drops them (`remove`).
+ */
+export function holdStatuses(store: QueueStore): QueueStore {
+  const held = new Map<string, HeldStatus>();
+  const apply = (queue: QueueFile): QueueFile => ({ ...queue, queue: queue.queue.map((item) => ({ ...item, ...held.get(item.id) })) });
+  return {
+    now: store.now,
+    read: () => apply(store.read()),
+    update(change) {
+      return store.update((queue, now) => {
+        const next = change(apply(queue), now);
+        for (const { id, status, started_at, completed_at, error_message } of next.queue) held.set(id, { status, started_at, completed_at, error_message });
+        return next;
+      });
     },
   };
 }

@@ -37,6 +37,8 @@ export interface AcquireLockOptions {
   host?: string;
   /** For `startedAt`. */
   clock?: Clock;
+  /** The error for a lock another live process holds (default: another ralph loop's). */
+  heldError?: (holder: LockState, where: string) => RalphError;
 }
 
 export interface ProjectLock {
@@ -74,7 +76,7 @@ export function acquireProjectLock(paths: Pick<RalphPaths, 'lock'>, options: Acq
     const seen = readTextIfPresent(paths.lock);
     if (seen === undefined) continue; // released meanwhile: try to create again
     const holder = parseLock(seen);
-    if (holder && (isOtherHost(holder, host) || isAlive(holder.pid))) throw lockHeldError(holder, host);
+    if (holder && (isOtherHost(holder, host) || isAlive(holder.pid))) throw (options.heldError ?? ralphLoopHeld)(holder, hostSuffix(holder, host));
     const broke = withBreakGuard(paths.lock, options.pid, isAlive, () => {
       // Still the very lock we judged stale? Then nobody has taken it over yet.
       if (readTextIfPresent(paths.lock) !== seen) return;
@@ -160,8 +162,22 @@ function isOtherHost(holder: LockState, host: string): boolean {
   return holder.host !== '' && holder.host !== host;
 }
 
-function lockHeldError(holder: LockState, host: string): RalphError {
-  const where = isOtherHost(holder, host) ? ` on host ${holder.host}` : '';
+/**
+ * Throws when a live process holds the lock, without taking it: for a caller about to change
+ * files the lock's holder is using. A lock whose process is gone counts as free (and is left
+ * for the next acquire to take over, with its agent).
+ */
+export function assertLockFree(paths: Pick<RalphPaths, 'lock'>, options: { isAlive?: (pid: number) => boolean; host?: string } = {}): void {
+  const holder = parseLock(readLockText(paths.lock) ?? '');
+  const host = options.host ?? hostname();
+  if (holder && (isOtherHost(holder, host) || (options.isAlive ?? isProcessAlive)(holder.pid))) throw ralphLoopHeld(holder, hostSuffix(holder, host));
+}
+
+function hostSuffix(holder: LockState, host: string): string {
+  return isOtherHost(holder, host) ? ` on host ${holder.host}` : '';
+}
+
+function ralphLoopHeld(holder: LockState, where: string): RalphError {
   return new RalphError(
     'lock_held',
     `Another ralph loop is already running in this project (pid ${holder.pid}${where})`,

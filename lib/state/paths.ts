@@ -62,6 +62,8 @@ export interface RalphPaths {
   githubLifecycleState: string;
   /** The issue queue of `ralph-queue`. */
   queue: string;
+  /** One queue run per project (`ralph-queue process`), as .ralph.lock is one loop. */
+  queueLock: string;
 }
 
 /**
@@ -105,6 +107,7 @@ export function ralphPaths(projectDir: string, files?: ControlFiles): RalphPaths
     contentSnapshot: join(ralphDir, '.content'),
     githubLifecycleState: join(ralphDir, '.github_lifecycle_state'),
     queue: join(ralphDir, 'queue.json'),
+    queueLock: join(ralphDir, '.queue.lock'),
   };
 }
 
