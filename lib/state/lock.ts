@@ -168,7 +168,7 @@ function isOtherHost(holder: LockState, host: string): boolean {
  * for the next acquire to take over, with its agent).
  */
 export function assertLockFree(paths: Pick<RalphPaths, 'lock'>, options: { isAlive?: (pid: number) => boolean; host?: string } = {}): void {
-  const holder = parseLock(readLockText(paths.lock) ?? '');
+  const holder = parseLock(readTextIfPresent(paths.lock) ?? '');
   const host = options.host ?? hostname();
   if (holder && (isOtherHost(holder, host) || (options.isAlive ?? isProcessAlive)(holder.pid))) throw ralphLoopHeld(holder, hostSuffix(holder, host));
 }
