@@ -139,7 +139,7 @@ describe('a corrupt counter or lock is recovered with a warning', () => {
 });
 
 describe('a corrupt file the run resets or only writes is replaced', () => {
-  const REPLACED = ['.exit_signals', '.response_analysis', 'status.json', 'progress.json', '.run_state', '.loop_start_sha'];
+  const REPLACED = ['.exit_signals', '.response_analysis', 'status.json', 'progress.json', '.run_state'];
   it.each(REPLACED.flatMap((name) => CORRUPTIONS.map((kind) => [name, kind] as const)))('%s, %s', async (name, kind) => {
     corrupt(name, kind);
     const run = await runInProcess(project.dir, agent);

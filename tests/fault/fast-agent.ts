@@ -155,8 +155,6 @@ export function checkStateFiles(projectDir: string): string[] {
       problems.push(`.claude_session_id does not parse: ${JSON.stringify(session.slice(0, 80))}`);
     }
   }
-  const sha = read('.loop_start_sha');
-  if (sha !== undefined && !/^([0-9a-f]{40,64})?\n$/.test(sha)) problems.push(`.loop_start_sha is torn: ${JSON.stringify(sha)}`);
   const metrics = read('logs/metrics.jsonl');
   if (metrics !== undefined) {
     metrics.split('\n').forEach((line, i) => {

@@ -114,7 +114,7 @@ describe.each(AGENTS)('$cli', (agent) => {
 
   it('falls back to a fresh session when the stored id is unknown to the agent', async () => {
     const p = project('# Fix Plan\n- [ ] one\n');
-    writeFileSync(p.path('.ralph/.claude_session_id'), JSON.stringify({ session_id: agent.unknownId, timestamp: new Date().toISOString() }));
+    writeFileSync(p.path('.ralph/.claude_session_id'), JSON.stringify({ session_id: agent.unknownId, timestamp: new Date().toISOString(), agent: agent.cli }));
     const f = fake(agent.cli, { defaults: { tickFixPlan: 1, writeFiles: { 'done.txt': 'done\n' } } });
     const r = await ralph(agent.cli, p, f, ['--max-loops', '3']);
     expect(r.code, r.stderr).toBe(0);
