@@ -28,7 +28,7 @@ setup() {
   bash "$REPO/install.sh"
   run bash "$REPO/install.sh"
   [ "$status" -eq 0 ]
-  [ "$(ls "$HOME/.local/bin" | wc -l)" -eq 8 ]
+  [ "$(ls "$HOME/.local/bin" | wc -l)" -eq 9 ]
 }
 
 @test "uninstall leaves no trace" {
