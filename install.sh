@@ -45,13 +45,17 @@ copy_runtime() {
     [ -d "$SRC_DIR/$dir" ] && cp -R "$SRC_DIR/$dir" "$stage/"
   done
   # Runtime dependencies only: what `npm ls --omit=dev` lists, copied from this checkout.
-  local dep rel
+  # npm gets a throw-away cache, log and update-check dir: it would otherwise leave ~/.npm behind
+  # (uninstall leaves no trace).
+  local dep rel npm_home
+  npm_home="$(mktemp -d)"
   while IFS= read -r dep; do
     [ "$dep" = "$SRC_DIR" ] && continue
     rel="${dep#"$SRC_DIR"/}"
     mkdir -p "$stage/$(dirname "$rel")"
     cp -R "$dep" "$stage/$rel"
-  done < <(cd "$SRC_DIR" && npm ls --omit=dev --all --parseable 2>/dev/null || true)
+  done < <(cd "$SRC_DIR" && npm_config_cache="$npm_home" npm ls --omit=dev --all --parseable --logs-max=0 --no-update-notifier 2>/dev/null || true)
+  rm -rf "$npm_home"
   # Keep the wrapper manifest of an earlier install so uninstall still finds everything.
   [ -f "$MANIFEST" ] && cp "$MANIFEST" "$stage/.installed-wrappers"
   [ -f "$RALPH_HOME/.created-dirs" ] && cp "$RALPH_HOME/.created-dirs" "$stage/.created-dirs"
