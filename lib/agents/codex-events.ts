@@ -6,7 +6,7 @@
 
 import type { AgentActivity, AgentOutputOptions, AgentOutputReader } from './agent-adapter.js';
 import { emptySummary, type AgentResultSummary, type TokenUsage } from './agent-output.js';
-import { createLineSplitter } from './line-splitter.js';
+import { createJsonLinesReader } from './json-lines-reader.js';
 
 const MAX_ERRORS = 20;
 const MAX_TOOL_ARG = 120;
@@ -20,11 +20,9 @@ interface CodexState {
   /** error events and error items, last MAX_ERRORS. */
   errors: string[];
   usage: TokenUsage;
-  garbageLines: number;
 }
 
 export function createCodexOutputReader(options: AgentOutputOptions): AgentOutputReader {
-  const splitter = createLineSplitter();
   const state: CodexState = {
     threadId: null,
     lastMessage: '',
@@ -32,32 +30,12 @@ export function createCodexOutputReader(options: AgentOutputOptions): AgentOutpu
     turnFailed: null,
     errors: [],
     usage: { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 },
-    garbageLines: 0,
   };
-  let outputLength = 0;
-  const read = (lines: string[]): AgentActivity[] => {
-    const activity: AgentActivity[] = [];
-    for (const line of lines) {
-      const event = parseEvent(line);
-      if (!event) {
-        if (line.trim() !== '') state.garbageLines++;
-        continue;
-      }
-      const a = applyEvent(state, event, options);
-      if (a) activity.push(a);
-    }
-    return activity;
-  };
-  return {
-    push(chunk) {
-      outputLength += chunk.length;
-      return read(splitter.push(chunk));
-    },
-    finish() {
-      const activity = read(splitter.end());
-      return { summary: summarizeCodex(state, outputLength), activity };
-    },
-  };
+  // `codex exec --json` prints its events whatever CLAUDE_OUTPUT_FORMAT says.
+  return createJsonLinesReader(
+    { ...options, outputFormat: 'json' },
+    { push: (event) => applyEvent(state, event, options), summarize: ({ outputLength }) => summarizeCodex(state, outputLength) },
+  );
 }
 
 /** The whole output of one run at once (tests, replays). */
@@ -148,16 +126,6 @@ function usageOf(usage: Record<string, unknown> | null): TokenUsage {
 function pushError(state: CodexState, message: string): void {
   state.errors.push(message.length > 500 ? `${message.slice(0, 500)}…` : message);
   if (state.errors.length > MAX_ERRORS) state.errors.shift();
-}
-
-function parseEvent(line: string): Record<string, unknown> | null {
-  const trimmed = line.trim();
-  if (!trimmed.startsWith('{')) return null;
-  try {
-    return record(JSON.parse(trimmed));
-  } catch {
-    return null;
-  }
 }
 
 function record(value: unknown): Record<string, unknown> | null {

@@ -1,7 +1,7 @@
-// The reader shared by agents that print one JSON event per line (Gemini CLI's stream-json,
-// OpenCode's --format json): split the bytes into lines, decode each object, hand it to the
-// agent's own folding, and count what was not JSON. Text mode keeps a bounded tail of the
-// output. The agent's fold decides what an event means; this file only moves bytes.
+// The reader shared by agents that print one JSON event per line (Codex's `exec --json`, Gemini
+// CLI's stream-json, OpenCode's --format json): split the bytes into lines, decode each object,
+// hand it to the agent's own folding, and count what was not JSON. Text mode keeps a bounded tail
+// of the output. The agent's fold decides what an event means; this file only moves bytes.
 
 import type { AgentActivity, AgentOutputOptions, AgentOutputReader } from './agent-adapter.js';
 import { extractAgentResult, type AgentResultSummary } from './agent-output.js';
