@@ -4,7 +4,8 @@
 // `npm run build` (the npm script does). Sections live in scripts/bench/; the monitor and
 // ralph-stats rows come from scripts/bench-monitor.mjs and scripts/bench-stats.mjs, which print
 // JSON lines {what, value, unit, budget, ok}. `--quick`: fewer loops (100) and cold-start runs,
-// for a fast look; the default measures the rows as DESIGN.md §6 states them.
+// for a fast look; the default measures the rows as DESIGN.md §6 states them. `--only NAME`
+// (repeatable: orchestration, cold-start, analysis, monitor, stats) runs just those sections.
 
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -17,6 +18,14 @@ import { notMeasured, row } from './bench/rows.mjs';
 
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');
+const only = process.argv.flatMap((arg, i, all) => (arg === '--only' && all[i + 1] ? [all[i + 1]] : []));
+const SECTIONS = ['orchestration', 'cold-start', 'analysis', 'monitor', 'stats'];
+const unknown = only.filter((name) => !SECTIONS.includes(name));
+if (unknown.length) {
+  process.stderr.write(`bench: unknown --only section ${unknown.join(', ')} (one of: ${SECTIONS.join(', ')})\n`);
+  process.exit(1);
+}
+const wanted = (name) => only.length === 0 || only.includes(name);
 const progress = (text) => {
   if (!json) process.stderr.write(`${text}\n`);
 };
@@ -60,11 +69,11 @@ async function section(name, run) {
 const machine = `${cpus().length} CPU (${cpus()[0]?.model.trim() ?? 'unknown'}), node ${process.version}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}${quick ? ' (--quick)' : ''}`;
 progress(`ralph benchmarks (DESIGN.md §6) on ${machine}`);
 const rows = [
-  ...(await section('orchestration per loop', () => benchOrchestration({ quick }))),
-  ...(await section('cold start', () => benchColdStart({ quick }))),
-  ...(await section('analysis', benchAnalysis)),
-  ...(await section('monitor', () => runHelper('./bench-monitor.mjs', 'monitor frame render and idle CPU'))),
-  ...(await section('ralph-stats', () => runHelper('./bench-stats.mjs', 'ralph-stats over 1M metric lines'))),
+  ...(wanted('orchestration') ? await section('orchestration per loop', () => benchOrchestration({ quick })) : []),
+  ...(wanted('cold-start') ? await section('cold start', () => benchColdStart({ quick })) : []),
+  ...(wanted('analysis') ? await section('analysis', benchAnalysis) : []),
+  ...(wanted('monitor') ? await section('monitor', () => runHelper('./bench-monitor.mjs', 'monitor frame render and idle CPU')) : []),
+  ...(wanted('stats') ? await section('ralph-stats', () => runHelper('./bench-stats.mjs', 'ralph-stats over 1M metric lines')) : []),
 ];
 
 if (json) {
