@@ -136,6 +136,9 @@ const SPECS = {
   MAX_RUN_MINUTES: int(0, 'Stop after the run has lasted this many minutes (0 = unlimited)'),
   LOOP_DELAY_SECONDS: num(0, 'Pause between loops, in seconds'),
   EXIT_REQUIRES_PLAN_COMPLETE: bool(true, 'Finish only when fix_plan.md has no open required items'),
+  EXIT_CODES: str('ralph', 'Exit codes of a loop that stops: ralph (2 halted by a guard, 3 stopped at a limit) or bash (0 for every stop, as the Bash tool)', {
+    choices: ['ralph', 'bash'],
+  }),
   COMPLETION_CONFLICT_LIMIT: int(3, 'Loops the agent may claim completion while the plan is open before halting'),
   CLAUDE_TIMEOUT_SECONDS: int(0, 'Agent time limit in seconds, overriding the minutes (0 = use minutes)'),
   KILL_GRACE_SECONDS: int(5, 'Seconds between SIGTERM and SIGKILL when stopping the agent'),

@@ -8,7 +8,7 @@ import { emptyExitSignals } from '../core/exit-signals.js';
 import { loadConfig, type LoadConfigResult } from '../config/load-config.js';
 import { formatConfigProblem } from '../config/problems.js';
 import { splitAllowedTools } from '../config/schema.js';
-import { EXIT, RalphError } from '../errors.js';
+import { EXIT, RalphError, exitCodeInStyle } from '../errors.js';
 import type { Deps } from '../platform/deps.js';
 import { acquireProjectLock } from '../state/lock.js';
 import { projectPaths } from '../state/paths.js';
@@ -183,7 +183,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     // whether that loop ran.
     const where = rt.lastLoopRun === rt.loopCount ? `at loop #${rt.loopCount}` : `before loop #${rt.loopCount} ran`;
     deps.logger.info(`Stopped ${where}, after ${rt.callsMade} agent call(s) now${inRun}; exit reason: ${result.exitReason}`);
-    return result.exitCode;
+    return exitCodeInStyle(result.exitCode, config.EXIT_CODES);
   } finally {
     saveUnfinishedAttempt(rt);
     await sandbox.stop();

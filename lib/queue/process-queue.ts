@@ -125,8 +125,9 @@ async function processItem(item: QueueItem, repository: string, options: Process
   const exitCode = await runProject({
     projectDir: paths.projectDir,
     // Each item is a task of its own: a new run, with a breaker a halt on the last item left
-    // open closed again. GITHUB_ISSUE ties the run to its issue (the GitHub lifecycle).
-    flags: { ...options.flags, GITHUB_ISSUE: item.issue_number === null ? '' : String(item.issue_number), CB_AUTO_RESET: true },
+    // open closed again. GITHUB_ISSUE ties the run to its issue (the GitHub lifecycle). The
+    // item's outcome is read from ralph's own exit codes, whatever EXIT_CODES says.
+    flags: { ...options.flags, GITHUB_ISSUE: item.issue_number === null ? '' : String(item.issue_number), CB_AUTO_RESET: true, EXIT_CODES: 'ralph' },
     deps,
     fresh: true,
     events,

@@ -109,3 +109,32 @@ describe('EXIT_REQUIRES_PLAN_COMPLETE=false restores the Bash exit order (refere
     expect(ran.status).toMatchObject({ exit_reason: 'completion_signals' });
   });
 });
+
+describe('EXIT_CODES=bash: every in-loop stop exits 0, as the Bash tool does', () => {
+  /** A loop that changes nothing: three of them open the breaker. */
+  const idle = (n: number): FakeCallScript => ({ resultText: `Looked around, loop ${n}.` });
+
+  it('a breaker halt exits 2, and 0 with EXIT_CODES=bash, with the same halt recorded', async () => {
+    const ours = await run([idle(1), idle(2), idle(3), idle(4)]);
+    expect(ours.result.code).toBe(2);
+    const bash = await run([idle(1), idle(2), idle(3), idle(4)], { env: { EXIT_CODES: 'bash' } });
+    expect(bash.result.code).toBe(0);
+    for (const ran of [ours, bash]) {
+      expect(ran.fake.runs()).toHaveLength(3);
+      expect(ran.status).toMatchObject({ status: 'halted' });
+      expect(JSON.parse(readFileSync(ran.project.path('.ralph/.circuit_breaker_state'), 'utf8'))).toMatchObject({ state: 'OPEN' });
+    }
+  });
+
+  it('a stop at the loop limit exits 3, and 0 with EXIT_CODES=bash in .ralphrc; a bad value is exit 1', async () => {
+    const calls = [1, 2, 3, 4, 5, 6, 7].map((n) => productive(n));
+    const ours = await run(calls);
+    expect(ours.result.code).toBe(3);
+    const bash = await run(calls, { rc: 'EXIT_CODES=bash\n' });
+    expect(bash.result.code).toBe(0);
+    expect(bash.status).toMatchObject({ exit_reason: ours.status.exit_reason });
+    const bad = await runCli('ralph', ['--max-loops', '1'], { cwd: bash.project.dir, env: { ...bash.fake.env, EXIT_CODES: 'zero' } });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('EXIT_CODES');
+  });
+});

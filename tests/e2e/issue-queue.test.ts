@@ -158,7 +158,8 @@ describe('ralph-queue process', () => {
   it('--halt-on-failure stops at the first failed item and leaves the rest pending', async () => {
     const env = setUp(threeIndependent, { calls: [done('a.txt'), idle], onExhausted: 'repeatLast' });
     expect((await runCli('ralph-queue', ['add', '1', '2', '3'], { cwd: project!.dir, env })).code).toBe(0);
-    const run = await runCli('ralph', ['--process-queue', '--halt-on-failure'], { cwd: project!.dir, env });
+    // The Bash exit style (every stop exits 0) does not hide a halted item from the queue.
+    const run = await runCli('ralph', ['--process-queue', '--halt-on-failure'], { cwd: project!.dir, env: { ...env, EXIT_CODES: 'bash' } });
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr).toContain('Halting the queue (--halt-on-failure)');
     expect(queueFile().queue.map((item) => [item.issue_number, item.status])).toEqual([
