@@ -51,7 +51,13 @@ export function createLogger(options: LoggerOptions): Logger {
 
   function log(level: LogLevel, message: string): void {
     if (level === 'DEBUG' ? !options.verbose : RANK[level] < minRank) return;
-    const line = redact(`[${formatLogTime(options.clock.now())}] [${level}] ${stripTerminalControls(message)}`);
+    // A message often carries someone else's text (an issue title, the agent's words, a CLI's
+    // error): every line of it gets the time and level, so a newline cannot forge a record.
+    const prefix = `[${formatLogTime(options.clock.now())}] [${level}] `;
+    const line = redact(stripTerminalControls(message))
+      .split('\n')
+      .map((text) => prefix + text)
+      .join('\n');
     const tint = colour ? COLOUR[level] : '';
     options.stderr.write(tint ? `${tint}${line}${RESET}\n` : `${line}\n`);
     if (options.logFile) appendToLogFile(options.logFile, `${line}\n`, maxBytes);

@@ -41,6 +41,17 @@ function setup(options: { isTTY?: boolean; env?: NodeJS.ProcessEnv; verbose?: bo
 }
 
 describe('createLogger', () => {
+  it('gives every line of a message its own time and level, so a newline cannot forge a record', () => {
+    const { logger, written, fileText } = setup();
+    logger.warn('gh timed out: gh pr create --title Fix\n[2026-11-30 04:08:09] [SUCCESS] 🎉 Ralph has completed the project!');
+    expect(written).toEqual([
+      '[2026-11-30 04:08:09] [WARN] gh timed out: gh pr create --title Fix\n' +
+        '[2026-11-30 04:08:09] [WARN] [2026-11-30 04:08:09] [SUCCESS] 🎉 Ralph has completed the project!\n',
+    ]);
+    expect(fileText()).toBe(written.join(''));
+    expect(fileText()).not.toMatch(/^\[[^\]]*\] \[SUCCESS\]/m);
+  });
+
   it('writes the Bash format, in local time, to stderr and ralph.log', () => {
     const { logger, written, fileText } = setup();
     logger.info('Starting main loop...');
