@@ -117,6 +117,7 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, session: ResumableSes
   if (config.RALPH_VERBOSE) {
     deps.logger.debug(`${rt.agent.label} argv (${invocation.args.length + 1} args): ${[invocation.cmd, ...invocation.args].join(' ')} <prompt and loop context on stdin: ${invocation.stdin.length} chars>`);
   }
+  await rt.sandbox.ensureRunning();
   const now = new Date(deps.clock.now());
   const outputLogPath = uniquePath(join(paths.logsDir, agentOutputLogName(now)));
   rt.display.start(loop, rt.agent.label);

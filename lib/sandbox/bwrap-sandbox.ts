@@ -80,6 +80,8 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       if (inner.CLAUDE_CONFIG_DIR !== undefined) inner.CLAUDE_CONFIG_DIR = join(options.homeDir, '.claude');
       return { cmd: bwrap, args: [...bwrapOptions(layout()), '--', invocation.cmd, ...invocation.args], stdin: invocation.stdin, env: inner };
     },
+    // Each run is a fresh bwrap: nothing outlives a loop.
+    ensureRunning: async () => undefined,
     // The agent's pid namespace died with it: nothing is left to reap.
     afterTimeout: async () => undefined,
     async stop() {

@@ -3,8 +3,10 @@
 // mounted read-write at /workspace, a private home from the 0700 runtime dir, and each loop's
 // agent run with `docker exec -i -w /workspace`. The API key reaches the container through an
 // env-file written 0600, never through an argv. On a timeout the container is restarted (a
-// killed `docker exec` client leaves its process running inside); on every exit it is removed
-// and the secrets deleted. Its state is in .ralph/.docker_sandbox_state.
+// killed `docker exec` client leaves its process running inside); before each loop a container
+// that stopped (out of memory, a daemon restart) is started again and one that is gone is made
+// anew, as the Bash tool's per-loop check does; on every exit it is removed and the secrets
+// deleted. Its state is in .ralph/.docker_sandbox_state.
 
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -99,6 +101,16 @@ export function createDockerSandbox(options: DockerSandboxOptions): Sandbox {
     });
   };
   const run = (args: string[], timeoutMs = 120_000) => options.processRunner.run(docker, args, { env: options.env, cwd: options.projectDir, timeoutMs });
+  let runArgs: string[] = [];
+  const createContainer = async () => {
+    const result = await run(runArgs);
+    containerId = result.stdout.trim().split('\n').pop()?.trim() ?? '';
+    if (result.code !== 0 || containerId === '') {
+      containerId = '';
+      throw dockerFailure(`Failed to start the sandbox container: ${result.stderr.trim() || `docker run exited ${String(result.code)}`}`);
+    }
+    saveState('running');
+  };
 
   return {
     provider: 'docker',
@@ -112,15 +124,33 @@ export function createDockerSandbox(options: DockerSandboxOptions): Sandbox {
         options.logger.warn('No credentials for the sandbox (no API key set, no ~/.claude/.credentials.json): the agent may fail to authenticate inside it');
       }
       name = `ralph-sandbox-${process.pid}-${Math.floor(options.clock.now() / 1000)}`;
-      const result = await run(dockerRunArgs({
+      runArgs = dockerRunArgs({
         ...options, name, home: runtime.home, envFile, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0,
-      }));
-      containerId = result.stdout.trim().split('\n').pop()?.trim() ?? '';
-      if (result.code !== 0 || containerId === '') {
-        containerId = '';
-        throw dockerFailure(`Failed to start the sandbox container: ${result.stderr.trim() || `docker run exited ${String(result.code)}`}`);
+      });
+      await createContainer();
+      options.logger.success(`Sandbox container started: ${containerId.slice(0, 12)} (image: ${options.image}, network: ${options.network})`);
+    },
+    async ensureRunning() {
+      if (!containerId) throw new Error('docker sandbox used before start()');
+      const inspected = await run(['inspect', '--format', '{{.State.Running}}', containerId], 30_000);
+      const running = inspected.stdout.trim();
+      if (inspected.code === 0 && running === 'true') return;
+      const shortId = containerId.slice(0, 12);
+      if (inspected.code === 0) {
+        options.logger.warn(`Sandbox container ${shortId} had stopped: starting it again`);
+        const started = await run(['start', containerId]);
+        if (started.code === 0) {
+          saveState('running');
+          return;
+        }
+        // Being removed, or broken: a new one it is.
+        options.logger.warn(`Sandbox container ${shortId} could not be started (${started.stderr.trim().split('\n')[0] || `docker start exited ${String(started.code)}`}): creating a new one`);
+      } else {
+        options.logger.warn(`Sandbox container ${shortId} is gone: creating a new one`);
       }
-      saveState('running');
+      // A removal still under way keeps the run's container name taken until it is done.
+      await run(['rm', '-f', containerId]);
+      await createContainer();
       options.logger.success(`Sandbox container started: ${containerId.slice(0, 12)} (image: ${options.image}, network: ${options.network})`);
     },
     wrap(invocation, env) {

@@ -25,6 +25,8 @@ export interface Sandbox {
   readonly provider: SandboxProvider;
   /** Sets the sandbox up (container, private home, secrets); throws a RalphError when it cannot. */
   start(): Promise<void>;
+  /** Before each agent run: brings a sandbox that died since the last loop back; throws a RalphError when it cannot. */
+  ensureRunning(): Promise<void>;
   /** The argv to run for this invocation, with `env` the environment ralph would give the agent. */
   wrap(invocation: AgentInvocation, env: NodeJS.ProcessEnv): SandboxedInvocation;
   /** After an agent run ralph cut off at its timeout: reap what it left inside. */
@@ -41,6 +43,7 @@ export function hostExecution(): Sandbox {
   return {
     provider: 'none',
     start: async () => undefined,
+    ensureRunning: async () => undefined,
     wrap: (invocation, env) => ({ cmd: invocation.cmd, args: invocation.args, stdin: invocation.stdin, env: { ...env, ...invocation.env } }),
     afterTimeout: async () => undefined,
     stop: async () => undefined,

@@ -143,6 +143,39 @@ describe('ralph --sandbox docker', () => {
     expect(readdirSync(tmpdir()).filter((name) => name.startsWith(`ralph-sandbox-${pid}-`))).toEqual([]);
   }, 120_000);
 
+  it('starts a container that died during a loop again, makes a new one for a removed container, and finishes the plan', async () => {
+    const hang = { hang: 'afterInit', hangMaxMs: 60_000 } as const;
+    const p = dockerProject({ calls: [hang, hang, { writeFiles: { 'src/done.txt': 'done\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }] }, '- [ ] one\n');
+    const started = (n: number) => () => p.runs().length >= n;
+    const containerOf = (pid: number) => docker('ps', '--filter', `name=ralph-sandbox-${pid}-`, '--format', '{{.ID}}').stdout.trim();
+    const ids: string[] = [];
+    let pid = 0;
+    const r = await ralphAs(p, ['--sandbox', 'docker', '--max-loops', '5'], (child) => {
+      pid = child.pid!;
+      void (async () => {
+        await waitFor(started(1));
+        ids.push(containerOf(pid));
+        docker('kill', ids[0]!); // what the kernel's OOM killer or a daemon restart does
+        await waitFor(started(2));
+        ids.push(containerOf(pid));
+        docker('rm', '-f', ids[1]!); // someone's `docker rm -f` or a `docker system prune`
+        await waitFor(started(3));
+        ids.push(containerOf(pid));
+      })();
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(p.runs()).toHaveLength(3);
+    expect(r.stderr).toContain(`Sandbox container ${ids[0]!.slice(0, 12)} had stopped: starting it again`);
+    // Depending on how far docker's removal got: gone, or stopped and past starting.
+    expect(r.stderr).toMatch(new RegExp(`Sandbox container ${ids[1]!.slice(0, 12)} (is gone|could not be started .*): creating a new one`));
+    // The killed container came back as itself; the removed one was replaced.
+    expect(ids[1]).toBe(ids[0]);
+    expect(ids[2]).toMatch(/^[0-9a-f]{12}$/);
+    expect(ids[2]).not.toBe(ids[1]);
+    expect(readFileSync(p.project.path('.ralph/logs/ralph.log'), 'utf8')).toContain('exit reason: plan_complete');
+    expect(containersOf(pid)).toBe('');
+  }, 180_000);
+
   it('exits 1 before any agent call when SANDBOX_PROVIDER=docker and the daemon is not running', async () => {
     const p = dockerProject({}, '- [ ] one\n', { SANDBOX_PROVIDER: 'docker', DOCKER_HOST: `unix://${join(tmpdir(), `no-dockerd-${process.pid}.sock`)}` });
     const r = await ralphAs(p, ['--max-loops', '1']);
