@@ -84,8 +84,12 @@ describe('failed runs', () => {
 
   it('uses SIGKILL for an agent that ignores SIGTERM, and leaves no process of the run behind', async () => {
     const p = setup({ calls: [{ hang: 'afterInit', ignoreSigterm: true, spawnChild: true }] });
-    writeFileSync(p.project.path('.ralphrc'), `${FAST_LOOP_RC}CLAUDE_TIMEOUT_SECONDS=1\n`);
-    await p.run({ MAX_LOOPS: 1 });
+    const running = p.run({ MAX_LOOPS: 1 });
+    // Stopped once it hangs with its child started (on a loaded machine a short agent timeout
+    // could fire before the fake has read its scenario, which would not ignore SIGTERM yet).
+    while (!p.fake.calls().some((c) => c.childPid)) await new Promise((resolve) => setTimeout(resolve, 20));
+    p.signals.emit('SIGTERM', 'SIGTERM');
+    await running;
     const [call] = p.fake.calls().filter((c) => c.argv.includes('-p'));
     expect(call!.sigtermIgnored).toBe(true);
     expect(isProcessRunning(call!.pid)).toBe(false);
