@@ -56,6 +56,15 @@ export interface AgentTotals {
   cost_usd: number;
 }
 
+/** Every field `add` reads from a line (the fast line reader keeps these and no others). */
+export const METRIC_FIELDS = [
+  'timestamp', 'loop', 'duration', 'success', 'calls', 'tokens', 'input_tokens', 'output_tokens', 'cache_read_tokens',
+  'cache_creation_tokens', 'cost_usd', 'loop_cost_usd', 'files_changed', 'exit_signal', 'outcome', 'tests_status', 'agent',
+] as const;
+
+/** A metrics line as the summary sees it: JSON.parse's object, or the fast reader's. */
+export type MetricLine = { readonly [K in (typeof METRIC_FIELDS)[number]]?: unknown };
+
 const AGENT_NAME = /^[a-z][a-z0-9-]{0,30}$/;
 
 export interface SummaryOptions {
@@ -96,7 +105,7 @@ export class MetricsSummarizer {
   }
 
   /** One JSON object line, starting at byte `offset` of the file. */
-  add(r: Record<string, unknown>, offset: number): void {
+  add(r: MetricLine, offset: number): void {
     const { before } = this;
     const loop = num(r.loop);
     const runStart = !before || (loop !== undefined && before.loop !== undefined && loop <= before.loop);
@@ -146,7 +155,7 @@ export class MetricsSummarizer {
     this.blocks.cost[b]! += cost ?? 0;
   }
 
-  private addAgent(r: Record<string, unknown>, success: boolean, cost: number): void {
+  private addAgent(r: MetricLine, success: boolean, cost: number): void {
     const name = typeof r.agent === 'string' && AGENT_NAME.test(r.agent) ? r.agent : 'claude';
     let t = this.agents.get(name);
     if (!t) this.agents.set(name, (t = { loops: 0, successful: 0, input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cost_usd: 0 }));
@@ -206,7 +215,7 @@ export class MetricsSummarizer {
     };
   }
 
-  private addTokens(r: Record<string, unknown>): void {
+  private addTokens(r: MetricLine): void {
     const t = this.tokens;
     const input = num(r.input_tokens);
     const output = num(r.output_tokens);
