@@ -31,7 +31,8 @@ const NULL = { bytes: new TextEncoder().encode('null'), value: null };
 // Keys come in the same order line after line: the field seen at each position of the line before
 // is tried first (-1: a key the summary does not read).
 const keyOrder: number[] = [];
-let scannedNumber = -1;
+let scannedNumber = Number.NaN;
+const POWERS_OF_TEN = Array.from({ length: 16 }, (_, k) => 10 ** k);
 
 const isDigit = (c: number) => c >= ZERO && c <= NINE;
 
@@ -72,7 +73,7 @@ export function parseFlatLine(b: Buffer, start: number, end: number): MetricLine
     } else if (c === MINUS || isDigit(c)) {
       const valueEnd = numberEnd(b, i);
       if (valueEnd < 0) return undefined;
-      value = scannedNumber >= 0 ? scannedNumber : Number(b.toString('latin1', i, valueEnd));
+      value = Number.isNaN(scannedNumber) ? Number(b.toString('latin1', i, valueEnd)) : scannedNumber;
       i = valueEnd;
     } else {
       const literal = c === 0x74 ? TRUE : c === 0x66 ? FALSE : c === 0x6e ? NULL : undefined;
@@ -149,31 +150,35 @@ function startsWith(b: Buffer, i: number, bytes: Uint8Array): boolean {
 }
 
 /**
- * Just past JSON's number grammar at `i` (-? int frac? exp?), or -1. It leaves the value of a plain
- * integer in `scannedNumber` (summed digit by digit, exact below 2^53), else -1 there: ask Number().
+ * Just past JSON's number grammar at `i` (-? int frac? exp?), or -1. It leaves the number's value
+ * in `scannedNumber` when at most 15 digits and no exponent: the digits as an integer (exact below
+ * 2^53) over a power of ten (exact up to 10^22), one correctly rounded division, which is the
+ * correctly rounded value JSON.parse gives. Else NaN there: ask Number().
  */
 function numberEnd(b: Buffer, i: number): number {
-  const start = i;
-  let integer = 0;
-  if (b[i] === MINUS) i++;
+  const negative = b[i] === MINUS;
+  if (negative) i++;
+  let digits = 0;
+  let fractionDigits = 0;
+  let mantissa = 0;
   if (b[i] === ZERO) {
     i++;
+    digits++;
   } else if (isDigit(b[i]!)) {
-    for (; isDigit(b[i]!); i++) integer = integer * 10 + (b[i]! - ZERO);
+    for (; isDigit(b[i]!); i++, digits++) mantissa = mantissa * 10 + (b[i]! - ZERO);
   } else {
     return -1;
   }
-  scannedNumber = b[start] === MINUS || i - start > 15 ? -1 : integer;
   if (b[i] === DOT) {
     if (!isDigit(b[++i]!)) return -1;
-    while (isDigit(b[i]!)) i++;
-    scannedNumber = -1;
+    for (; isDigit(b[i]!); i++, digits++, fractionDigits++) mantissa = mantissa * 10 + (b[i]! - ZERO);
   }
+  scannedNumber = digits <= 15 ? (negative ? -1 : 1) * (mantissa / POWERS_OF_TEN[fractionDigits]!) : Number.NaN;
   if (b[i] === 0x65 || b[i] === 0x45) {
     if (b[++i] === PLUS || b[i] === MINUS) i++;
     if (!isDigit(b[i]!)) return -1;
     while (isDigit(b[i]!)) i++;
-    scannedNumber = -1;
+    scannedNumber = Number.NaN;
   }
   return i;
 }

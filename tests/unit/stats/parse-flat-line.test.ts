@@ -48,6 +48,7 @@ describe('parseFlatLine', () => {
     ['the empty object', '{}'],
     ['non-ASCII strings', '{"outcome":"échec ✓","tests_status":"😀"}'],
     ['numbers of every form', '{"loop":0,"duration":-0,"calls":-12,"cost_usd":1.5e-3,"tokens":2E+2,"files_changed":12345678901234567890}'],
+    ['decimals at the edge of exact', '{"cost_usd":0.1,"loop_cost_usd":-0.000000000000003,"tokens":1.00000000000001,"calls":0.30000000000000004,"duration":123456789012345.6,"files_changed":1479309538467573.29}'],
     ['integers at the edge of exact', '{"loop":999999999999999,"calls":9007199254740993}'],
     ['null and wrong types', '{"duration":null,"success":"true","calls":false,"outcome":12}'],
     ['an unknown key that looks like a known one', '{"loopy":4,"loo":5,"LOOP":6,"loop_":7}'],
@@ -82,7 +83,8 @@ describe('parseFlatLine', () => {
     const json = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 20 }), fc.double(), fc.integer(), fc.boolean(), fc.constant(null));
     // Number and literal text as written, valid or not.
     const raw = fc.constantFrom('1e400', '-0.0', '0', '00', '1.', '-', '2e', '.5', '1E-2', 'tru', 'nul', 'falsey');
-    const value = fc.oneof(json.map((v) => JSON.stringify(v)), raw);
+    const decimal = fc.tuple(fc.stringMatching(/^-?(0|[1-9]\d{0,12})$/), fc.stringMatching(/^\d{1,12}$/)).map(([whole, fraction]) => `${whole}.${fraction}`);
+    const value = fc.oneof(json.map((v) => JSON.stringify(v)), raw, decimal);
     const member = fc.tuple(key, value, fc.constantFrom('', ' ', '\t')).map(([k, v, space]) => `${space}${JSON.stringify(k)}${space}:${space}${v}${space}`);
     fc.assert(
       fc.property(fc.array(member, { maxLength: 12 }), fc.constantFrom('', ',', '}', ' x'), (members, tail) => {
