@@ -36,10 +36,11 @@ const POWERS_OF_TEN = Array.from({ length: 16 }, (_, k) => 10 ** k);
 
 const isDigit = (c: number) => c >= ZERO && c <= NINE;
 
-// The last string read for each field, with its bytes: `outcome` and `tests_status` repeat from
-// line to line, and comparing a few bytes is cheaper than decoding them again.
+// The strings read for each field, with their bytes: `outcome`, `tests_status` and `agent` take
+// a few values over and over, and comparing a few bytes is cheaper than decoding them again.
 const TIMESTAMP = METRIC_FIELDS.indexOf('timestamp');
-const lastStrings = METRIC_FIELDS.map(() => ({ bytes: new Uint8Array(0), text: '' }));
+const KNOWN_STRINGS_PER_FIELD = 16;
+const knownStrings = METRIC_FIELDS.map((): Array<{ bytes: Uint8Array; text: string }> => []);
 
 /**
  * The summary's fields of the JSON object in `b[start, end)`, or undefined: ask JSON.parse.
@@ -112,11 +113,11 @@ function toMetricLine(v: unknown[]): MetricLine {
 
 function stringAt(b: Buffer, start: number, end: number, field: number): string {
   if (field === TIMESTAMP) return b.toString('utf8', start, end); // new on every line
-  const last = lastStrings[field]!;
-  if (last.bytes.length === end - start && startsWith(b, start, last.bytes)) return last.text;
-  last.bytes = new Uint8Array(b.subarray(start, end));
-  last.text = b.toString('utf8', start, end);
-  return last.text;
+  const known = knownStrings[field]!;
+  for (const { bytes, text } of known) if (bytes.length === end - start && startsWith(b, start, bytes)) return text;
+  const text = b.toString('utf8', start, end);
+  if (known.length < KNOWN_STRINGS_PER_FIELD) known.push({ bytes: new Uint8Array(b.subarray(start, end)), text });
+  return text;
 }
 
 // JSON's whitespace (a line has no newline in it).

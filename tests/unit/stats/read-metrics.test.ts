@@ -95,7 +95,7 @@ describe('readMetrics', () => {
       calls: fc.integer({ min: 0, max: 2 }),
       cost_usd: fc.integer({ min: 0, max: 5000 }).map((c) => c / 1000),
       files_changed: fc.integer({ min: 0, max: 9 }),
-      outcome: fc.constantFrom('ok', 'failed', 'timeout', 'échec ✓'),
+      outcome: fc.constantFrom('ok', 'okay', 'failed', 'timeout', 'échec ✓'),
       tests_status: fc.constantFrom('passing', 'failing'),
       exit_signal: fc.boolean(),
       tokens: fc.integer({ min: 0, max: 2000 }),
