@@ -102,7 +102,7 @@ function predictedKeyEnd(b: Buffer, i: number, name: Uint8Array): number {
 }
 
 // One literal, so every line read here has one shape (an absent field is undefined, as it is
-// when read from JSON.parse's object).
+// when read from JSON.parse's object). `v` is in METRIC_FIELDS' order.
 function toMetricLine(v: unknown[]): MetricLine {
   return {
     timestamp: v[0], loop: v[1], duration: v[2], success: v[3], calls: v[4], tokens: v[5], input_tokens: v[6],
