@@ -56,6 +56,15 @@ export interface AgentTotals {
   cost_usd: number;
 }
 
+/** Every field `add` reads from a line (the fast line reader keeps these and no others). */
+export const METRIC_FIELDS = [
+  'timestamp', 'loop', 'duration', 'success', 'calls', 'tokens', 'input_tokens', 'output_tokens', 'cache_read_tokens',
+  'cache_creation_tokens', 'cost_usd', 'loop_cost_usd', 'files_changed', 'exit_signal', 'outcome', 'tests_status', 'agent',
+] as const;
+
+/** A metrics line as the summary sees it: JSON.parse's object, or the fast reader's. */
+export type MetricLine = { readonly [K in (typeof METRIC_FIELDS)[number]]?: unknown };
+
 const AGENT_NAME = /^[a-z][a-z0-9-]{0,30}$/;
 
 export interface SummaryOptions {
@@ -83,7 +92,10 @@ export class MetricsSummarizer {
   private readonly blocks = { lines: block(), successful: block(), files: block(), cost: block() };
   private readonly blockBytes: number;
   // The line before, kept or not (where a run starts, what a cumulative cost steps from).
-  private before: { loop?: number; cum?: number } | undefined;
+  // Two fields rather than an object a line: this runs a million times.
+  private seenLine = false;
+  private beforeLoop: number | undefined;
+  private beforeCum: number | undefined;
   private keptInRun = false;
 
   constructor(private readonly options: SummaryOptions) {
@@ -96,17 +108,19 @@ export class MetricsSummarizer {
   }
 
   /** One JSON object line, starting at byte `offset` of the file. */
-  add(r: Record<string, unknown>, offset: number): void {
-    const { before } = this;
+  add(r: MetricLine, offset: number): void {
+    const { beforeLoop, beforeCum } = this;
     const loop = num(r.loop);
-    const runStart = !before || (loop !== undefined && before.loop !== undefined && loop <= before.loop);
+    const runStart = !this.seenLine || (loop !== undefined && beforeLoop !== undefined && loop <= beforeLoop);
     const cum = num(r.cost_usd);
     let cost = num(r.loop_cost_usd);
     if (cost === undefined && cum !== undefined) {
-      const step = !runStart && before.cum !== undefined && cum >= before.cum;
-      cost = step ? cum - before.cum! : cum;
+      const step = !runStart && beforeCum !== undefined && cum >= beforeCum;
+      cost = step ? cum - beforeCum : cum;
     }
-    this.before = { loop, cum };
+    this.seenLine = true;
+    this.beforeLoop = loop;
+    this.beforeCum = cum;
     if (runStart) this.keptInRun = false;
     if (this.options.sinceMs !== undefined && !(timestampMs(r.timestamp) >= this.options.sinceMs)) return;
     const n = this.n;
@@ -146,7 +160,7 @@ export class MetricsSummarizer {
     this.blocks.cost[b]! += cost ?? 0;
   }
 
-  private addAgent(r: Record<string, unknown>, success: boolean, cost: number): void {
+  private addAgent(r: MetricLine, success: boolean, cost: number): void {
     const name = typeof r.agent === 'string' && AGENT_NAME.test(r.agent) ? r.agent : 'claude';
     let t = this.agents.get(name);
     if (!t) this.agents.set(name, (t = { loops: 0, successful: 0, input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cost_usd: 0 }));
@@ -206,7 +220,7 @@ export class MetricsSummarizer {
     };
   }
 
-  private addTokens(r: Record<string, unknown>): void {
+  private addTokens(r: MetricLine): void {
     const t = this.tokens;
     const input = num(r.input_tokens);
     const output = num(r.output_tokens);

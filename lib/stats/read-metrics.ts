@@ -1,11 +1,13 @@
 // Streams metrics.jsonl line by line into one MetricsSummarizer: fixed-size reads, a line cut by
 // a read boundary carried into the next, memory bounded by the longest line. Only the bytes present
-// when reading began are read (a running ralph may append). Blank lines are ignored (as `jq -s`
+// when reading began are read (a running ralph may append). A line ralph wrote is read by the fast
+// path of parse-flat-line.ts; any other goes through JSON.parse. Blank lines are ignored (as `jq -s`
 // ignores them); a line that is not a JSON object is counted as skipped.
 
 import { Buffer } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { MetricsSummarizer } from './metrics-summary.js';
+import { MetricsSummarizer, type MetricLine } from './metrics-summary.js';
+import { parseFlatLine } from './parse-flat-line.js';
 
 const NEWLINE = 10;
 const BLANK = /^[ \t\r]*$/;
@@ -32,12 +34,16 @@ export function readMetrics(path: string, options: ReadMetricsOptions = {}): Met
       const data = buf.subarray(0, length);
       let lineStart = 0;
       for (let nl = data.indexOf(NEWLINE); nl !== -1; nl = data.indexOf(NEWLINE, lineStart)) {
-        addLine(summary, buf.toString('utf8', lineStart, nl), bufStart + lineStart);
+        addLine(summary, buf, lineStart, nl, bufStart + lineStart);
         lineStart = nl + 1;
       }
       if (got === 0) {
-        // The file ends without a newline (or was cut short while reading).
-        if (lineStart < length) addLine(summary, buf.toString('utf8', lineStart, length), bufStart + lineStart);
+        // The file ends without a newline (or was cut short while reading). The carried bytes are
+        // shorter than buf (a full buf grew above), so there is room to end the line as the others.
+        if (lineStart < length) {
+          buf[length] = NEWLINE;
+          addLine(summary, buf, lineStart, length, bufStart + lineStart);
+        }
         return summary;
       }
       carry = length - lineStart;
@@ -55,7 +61,14 @@ export function readMetrics(path: string, options: ReadMetricsOptions = {}): Met
   }
 }
 
-function addLine(summary: MetricsSummarizer, text: string, offset: number): void {
+// The line is buf[start, end), and buf[end] is its newline.
+function addLine(summary: MetricsSummarizer, buf: Buffer, start: number, end: number, offset: number): void {
+  const flat = parseFlatLine(buf, start, end);
+  if (flat) {
+    summary.add(flat, offset);
+    return;
+  }
+  const text = buf.toString('utf8', start, end);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -63,6 +76,6 @@ function addLine(summary: MetricsSummarizer, text: string, offset: number): void
     if (!BLANK.test(text)) summary.skip();
     return;
   }
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) summary.add(value as Record<string, unknown>, offset);
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) summary.add(value as MetricLine, offset);
   else summary.skip();
 }

@@ -72,6 +72,20 @@ describe('readMetrics', () => {
     expect(s.skipped_lines).toBe(0);
   });
 
+  it("gives the same report whether a line goes through the fast reader or JSON.parse", () => {
+    const lines = Array.from({ length: 40 }, (_, i) => ({
+      timestamp: `2026-11-30T04:${String(i).padStart(2, '0')}:00+00:00`, loop: (i % 7) + 1, duration: 10 + i, success: i % 3 !== 0,
+      calls: 1, tokens: 900 + i, input_tokens: 700 + i, output_tokens: 200, cache_read_tokens: 5000 + i, cache_creation_tokens: 40,
+      cost_usd: ((i % 7) + 1) * 0.0125, loop_cost_usd: i % 5 === 0 ? 0.01 : undefined, files_changed: i % 4, exit_signal: i === 39,
+      outcome: i % 3 ? 'ok' : 'failed', tests_status: i % 2 ? 'passing' : 'failing', agent: i % 2 ? 'codex' : 'gemini',
+    }));
+    const fast = readMetrics(writeLines(lines.map((r) => JSON.stringify(r))));
+    // A nested value the summary ignores sends every line to JSON.parse.
+    const parsed = readMetrics(writeLines(lines.map((r) => JSON.stringify({ ...r, meta: { x: [1] } }))));
+    expect(fast.total_loops).toBe(40);
+    expect(fast).toEqual(parsed);
+  });
+
   const record = fc.record(
     {
       timestamp: fc.integer({ min: 0, max: 50 }).map((m) => `2026-11-30T04:${String(m).padStart(2, '0')}:00+00:00`),
@@ -81,7 +95,7 @@ describe('readMetrics', () => {
       calls: fc.integer({ min: 0, max: 2 }),
       cost_usd: fc.integer({ min: 0, max: 5000 }).map((c) => c / 1000),
       files_changed: fc.integer({ min: 0, max: 9 }),
-      outcome: fc.constantFrom('ok', 'failed', 'timeout', 'échec ✓'),
+      outcome: fc.constantFrom('ok', 'okay', 'failed', 'timeout', 'échec ✓'),
       tests_status: fc.constantFrom('passing', 'failing'),
       exit_signal: fc.boolean(),
       tokens: fc.integer({ min: 0, max: 2000 }),
