@@ -2,7 +2,7 @@
 // older versions omit newer fields, so a missing field takes its default and a numeric string
 // is a number; only a value of the wrong kind altogether ("abc" for a count) is invalid.
 
-import * as z from 'zod';
+import * as z from './zod.js';
 
 const NUMERIC = /^\s*-?\d+(\.\d+)?\s*$/;
 
