@@ -34,10 +34,16 @@ export function stripAnsi(text: string): string {
   return text.replace(ANSI_PATTERN, '');
 }
 
+// Printable ASCII takes one column a character: most of a frame is, and skips the walk over
+// each character (a frame measures thousands; start-up budget of `ralph-monitor --once`).
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** Columns a string takes on a terminal (after stripping escape sequences). */
 export function visibleWidth(text: string): number {
+  const plain = stripAnsi(text);
+  if (PRINTABLE_ASCII.test(plain)) return plain.length;
   let width = 0;
-  for (const char of stripAnsi(text)) width += charWidth(char.codePointAt(0) ?? 0);
+  for (const char of plain) width += charWidth(char.codePointAt(0) ?? 0);
   return width;
 }
 
@@ -60,6 +66,7 @@ export function composeLine(segments: readonly Segment[], width: number, color: 
 
 /** The longest prefix of `text` that fits in `width` columns. */
 export function cutToWidth(text: string, width: number): string {
+  if (width >= 0 && PRINTABLE_ASCII.test(text)) return text.slice(0, width);
   let used = 0;
   let out = '';
   for (const char of text) {
