@@ -8,7 +8,7 @@ import { loadViewConfig } from '../config/view-config.js';
 import { RalphError } from '../errors.js';
 import { systemClock } from '../platform/clock.js';
 import { shouldUseColor } from '../monitor/ansi.js';
-import { runDashboard, type DashboardTerminal } from '../monitor/dashboard.js';
+import type { DashboardTerminal } from '../monitor/dashboard.js';
 import { renderFrame } from '../monitor/render.js';
 import { loadSnapshot } from '../monitor/snapshot-loader.js';
 import { runMain } from './error-funnel.js';
@@ -69,6 +69,8 @@ export async function mainMonitor(argv: string[]): Promise<number> {
     return 0;
   }
 
+  // The live dashboard (screen handling, resize, refresh) is loaded only here, not for `--once`.
+  const { runDashboard } = await import('../monitor/dashboard.js');
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   // SIGHUP: the tmux pane or terminal went away.

@@ -43,7 +43,8 @@ export async function runFastPath(argv: string[], cwd: string): Promise<number |
 /** dist/cli/ralph-help.txt, written by scripts/render-help.mjs at build time. */
 export function readPrerenderedHelp(): string | undefined {
   try {
-    return readFileSync(new URL('./ralph-help.txt', import.meta.url), 'utf8');
+    // `../cli/`: this module runs from dist/cli/ and, bundled, from dist/bundle/ (scripts/bundle.mjs).
+    return readFileSync(new URL('../cli/ralph-help.txt', import.meta.url), 'utf8');
   } catch {
     return undefined;
   }

@@ -3,9 +3,14 @@
 // lasted long enough to open the circuit breaker (CB_SAME_FAILURES_THRESHOLD) and with what
 // reason, whether a completion claim may stand, and what the next loop is told.
 
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { formatBreakerTimestamp, type BreakerResult, type BreakerState } from './circuit-breaker.js';
 import type { ExitGateResult } from './exit-gate.js';
+
+// node:crypto is loaded at the first hash, not at import: `--circuit-status` imports this module
+// and never hashes (start-up budgets, DESIGN.md §6).
+const requireBuiltin = createRequire(import.meta.url);
+const createHash = (algorithm: string) => (requireBuiltin('node:crypto') as typeof import('node:crypto')).createHash(algorithm);
 
 export type VerificationOutcome = 'tests-passing' | 'improving' | 'regressing' | 'stuck' | 'error';
 

@@ -4,7 +4,7 @@
 // wait (an end later than the longest wait ralph chooses is dropped with a warning).
 
 import { basename } from 'node:path';
-import { z } from 'zod';
+import * as z from '../state/zod.js';
 import { activeLimits, type AgentLimit, type AgentLimits } from '../core/agent-fallback.js';
 import { usageWaitProblem } from '../core/guard-ranges.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';

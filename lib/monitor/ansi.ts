@@ -34,10 +34,18 @@ export function stripAnsi(text: string): string {
   return text.replace(ANSI_PATTERN, '');
 }
 
+// Text of one column per UTF-16 unit (printable ASCII, Latin, punctuation, arrows, the box and
+// block characters of the frame: none wide, none zero-width, none a surrogate) is measured by its
+// length, without the walk over each character: a frame measures thousands, and a one-shot
+// `ralph-monitor --once` runs that walk cold (its start-up budget).
+const ONE_COLUMN_EACH = /^[\x20-\x7e\u00a0-\u02ff\u2010-\u2027\u2190-\u21ff\u2500-\u259f]*$/;
+
 /** Columns a string takes on a terminal (after stripping escape sequences). */
 export function visibleWidth(text: string): number {
+  const plain = stripAnsi(text);
+  if (ONE_COLUMN_EACH.test(plain)) return plain.length;
   let width = 0;
-  for (const char of stripAnsi(text)) width += charWidth(char.codePointAt(0) ?? 0);
+  for (const char of plain) width += charWidth(char.codePointAt(0) ?? 0);
   return width;
 }
 
@@ -60,6 +68,7 @@ export function composeLine(segments: readonly Segment[], width: number, color: 
 
 /** The longest prefix of `text` that fits in `width` columns. */
 export function cutToWidth(text: string, width: number): string {
+  if (width >= 0 && ONE_COLUMN_EACH.test(text)) return text.slice(0, width);
   let used = 0;
   let out = '';
   for (const char of text) {
@@ -106,9 +115,11 @@ const WIDE_RANGES: ReadonlyArray<readonly [number, number]> = [
 
 function isWide(cp: number): boolean {
   if (cp < 0x1100) return false;
-  for (const [lo, hi] of WIDE_RANGES) {
-    if (cp < lo) return false;
-    if (cp <= hi) return true;
+  // Indexed, not destructured: no allocation per character while the code is still cold.
+  for (let i = 0; i < WIDE_RANGES.length; i++) {
+    const range = WIDE_RANGES[i]!;
+    if (cp < range[0]) return false;
+    if (cp <= range[1]) return true;
   }
   return false;
 }

@@ -46,6 +46,10 @@ export function createDeps(options: CreateDepsOptions): Deps {
     stdout: processOutput(process.stdout),
     stderr,
     redact,
-    stdin: process.stdin,
+    // A getter: reading process.stdin builds its stream (a TTY one loads net), which only a
+    // prompt needs; the read-only commands never ask (start-up budgets, DESIGN.md §6).
+    get stdin() {
+      return process.stdin;
+    },
   };
 }

@@ -4,9 +4,16 @@
 // pipes get a drain period (a daemon that escaped the group may hold them open forever), then
 // whatever it left in its group is killed. The only file that touches child_process.
 
-import { spawn, type ChildProcess } from 'node:child_process';
-import { Socket } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import type { ProcessExit, ProcessHandle, StartOptions } from './process.js';
+
+// child_process and net (with the streams, dgram and sockets they pull in) are loaded at the
+// first spawn, not at import: every command builds a runner, and the read-only ones
+// (`--circuit-status`, `ralph-monitor --once`) never start a process (start-up budgets, DESIGN.md §6).
+const requireBuiltin = createRequire(import.meta.url);
+const childProcess = () => requireBuiltin('node:child_process') as typeof import('node:child_process');
+const net = () => requireBuiltin('node:net') as typeof import('node:net');
 
 /** After a process exits, how long its pipes may stay open before the wait moves on. */
 export const PIPE_DRAIN_MS = 2000;
@@ -16,7 +23,7 @@ export function startProcess(cmd: string, args: readonly string[], options: Star
   const group = options.group ?? (options.timeoutMs !== undefined || options.signal !== undefined);
   let child: ChildProcess;
   try {
-    child = spawn(cmd, [...args], {
+    child = childProcess().spawn(cmd, [...args], {
       cwd: options.cwd,
       env: options.env,
       stdio: options.stdio === 'inherit' ? 'inherit' : ['pipe', 'pipe', 'pipe'],
@@ -128,7 +135,7 @@ function unrefProcess(child: ChildProcess): void {
   child.unref();
   // The pipes are sockets, and each one also keeps the event loop alive.
   for (const pipe of [child.stdin, child.stdout, child.stderr]) {
-    if (pipe instanceof Socket) pipe.unref();
+    if (pipe instanceof net().Socket) pipe.unref();
   }
 }
 

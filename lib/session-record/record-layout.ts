@@ -7,7 +7,7 @@
 // record, so a line appended by a writer killed before its summary write, or torn by the kill,
 // is not part of it. A schema_version 1 record (everything inline) is read as it is.
 
-import { z } from 'zod';
+import * as z from '../state/zod.js';
 import { attemptsLogName, INLINE_RECORD_SCHEMA_VERSION, observationsLogName } from './record-files.js';
 import {
   attemptSchema,

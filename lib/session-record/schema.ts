@@ -5,7 +5,7 @@
 // observations in JSONL logs beside it (record-layout.ts). Ours alone (the Bash tool has no such
 // file). A breaking change bumps schema_version; readers leave records of a newer version alone.
 
-import { z } from 'zod';
+import * as z from '../state/zod.js';
 import { RUN_RECORD_SCHEMA_VERSION } from './record-files.js';
 
 export { RUN_RECORD_SCHEMA_VERSION };

@@ -17,9 +17,14 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { isProcessAlive } from './process-alive.js';
+
+// node:crypto is loaded at the first write, not at import: the read-only commands import this
+// module and would pay ~10 ms of start-up for nothing (start-up budgets, DESIGN.md §6).
+const requireBuiltin = createRequire(import.meta.url);
+const randomBytes = (size: number) => (requireBuiltin('node:crypto') as typeof import('node:crypto')).randomBytes(size);
 
 export interface WriteAtomicOptions {
   /** File mode, applied exactly (not masked by umask). Default: keep the old file's mode. */

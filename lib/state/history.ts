@@ -1,7 +1,7 @@
 // Bounded JSON-array history files: `.circuit_breaker_history` (last 100 transitions; the Bash
 // tool lets it grow forever) and `.ralph_session_history` (last 50 resets).
 
-import { z } from 'zod';
+import * as z from './zod.js';
 import { writeJsonAtomic } from './atomic-write.js';
 import { readStateFile, type StateReadOptions, type StateReadResult } from './state-file.js';
 

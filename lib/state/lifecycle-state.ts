@@ -2,7 +2,7 @@
 // tool's shape ({issue, lifecycle, updated_at}) so either version's views can read it. We also
 // store the issue's real title. Saved atomically; a corrupt file is set aside, never a crash.
 
-import { z } from 'zod';
+import * as z from './zod.js';
 import { writeJsonAtomic } from './atomic-write.js';
 import type { RalphPaths } from './paths.js';
 import { booleanField, numberField, stringField, stringListField } from './schema-fields.js';

@@ -3,7 +3,7 @@
 // corrupt file is set aside with a warning (the Bash tool silently recreated it empty, losing
 // the queue) and an empty queue is used; saves are atomic.
 
-import { z } from 'zod';
+import * as z from './zod.js';
 import { writeJsonAtomic } from './atomic-write.js';
 import { stringField } from './schema-fields.js';
 import { readStateFile, type StateReadOptions, type StateReadResult } from './state-file.js';

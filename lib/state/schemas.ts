@@ -2,7 +2,7 @@
 // (reference §2.3). Field names and types are the compatibility contract; objects are loose
 // so fields written by the other version (or a newer one) survive a read-modify-write.
 
-import { z } from 'zod';
+import * as z from './zod.js';
 import {
   booleanField,
   nullableBooleanField,

@@ -1,8 +1,8 @@
 // ensureBuilt(): the monitor tests run the built dist/ (the tmux panes start real processes).
-// `npm test` builds first; when run alone, build here if any lib/ source is newer than its
-// output. Test files run in parallel, so one builds while the others wait on a lock directory
-// (a half-written dist/ must never be started). tsc still emits when someone else's
-// unfinished file has type errors.
+// `npm test` builds first; when run alone, build here (tsc, then the bundles the bin/ shims
+// run) if any lib/ source is newer than its output or than the bundle. Test files run in
+// parallel, so one builds while the others wait on a lock directory (a half-written dist/ must
+// never be started). tsc still emits when someone else's unfinished file has type errors.
 
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -44,6 +44,8 @@ function takeLock(): boolean {
   }
 }
 
+const BUNDLE_STAMP = join(REPO_ROOT, 'dist', 'bundle', 'monitor.js');
+
 function build(): void {
   try {
     execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], {
@@ -53,6 +55,7 @@ function build(): void {
   } catch {
     // Type errors elsewhere: the JavaScript is emitted anyway.
   }
+  execFileSync(process.execPath, [join(REPO_ROOT, 'scripts', 'bundle.mjs')], { cwd: REPO_ROOT, stdio: 'ignore' });
 }
 
 function isStale(dir: string): boolean {
@@ -63,7 +66,8 @@ function isStale(dir: string): boolean {
     } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
       const out = join(REPO_ROOT, 'dist', relative(join(REPO_ROOT, 'lib'), path)).replace(/\.ts$/, '.js');
       try {
-        if (statSync(out).mtimeMs < statSync(path).mtimeMs) return true;
+        const source = statSync(path).mtimeMs;
+        if (statSync(out).mtimeMs < source || statSync(BUNDLE_STAMP).mtimeMs < source) return true;
       } catch {
         return true;
       }

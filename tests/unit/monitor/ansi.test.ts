@@ -14,6 +14,17 @@ describe('visibleWidth', () => {
   it('ignores escape sequences', () => {
     expect(visibleWidth('\x1b[1;31mred\x1b[0m')).toBe(3);
   });
+
+  it('gives every character the same width alone (the one-column fast path) as beside a wide one (the walk)', () => {
+    const differing: string[] = [];
+    for (let cp = 0x20; cp < 0x10000; cp++) {
+      if ((cp >= 0xd800 && cp <= 0xdfff) || cp === 0x65e5) continue; // surrogates, and 日 itself
+      const char = String.fromCharCode(cp);
+      if (visibleWidth(char) !== visibleWidth(`${char}日`) - 2) differing.push(cp.toString(16));
+      if (cutToWidth(char.repeat(3), 2) !== cutToWidth(`${char.repeat(3)}日`, 2).replace('日', '')) differing.push(`cut ${cp.toString(16)}`);
+    }
+    expect(differing).toEqual([]);
+  });
 });
 
 describe('composeLine', () => {
