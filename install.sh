@@ -31,7 +31,7 @@ check_requirements() {
   major="$(node -p 'process.versions.node.split(".")[0]')"
   [ "$major" -ge 20 ] || die "Node.js 20 or newer is required (found $(node --version))"
   command -v git >/dev/null 2>&1 || die "git is required"
-  [ -f "$SRC_DIR/dist/bundle/ralph.js" ] || die "dist/ is missing: run 'npm install' in $SRC_DIR first"
+  [ -f "$SRC_DIR/dist/bundle-ralph/ralph.js" ] || die "dist/ is missing: run 'npm install' in $SRC_DIR first"
   command -v claude >/dev/null 2>&1 || echo "Warning: the claude CLI is not on PATH (npm install -g @anthropic-ai/claude-code)" >&2
   command -v tmux >/dev/null 2>&1 || echo "Warning: tmux is not installed; ralph --monitor needs it" >&2
 }

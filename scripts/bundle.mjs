@@ -1,15 +1,17 @@
 // Build step after tsc: bundles each bin's entry module (dist/cli/<name>.js) with esbuild into
-// dist/bundle/<name>.js, which the bin/ shim imports. Start-up cost is mostly Node loading and
+// dist/bundle-<name>/<name>.js, which the bin/ shim imports. Start-up cost is mostly Node loading and
 // compiling modules one file at a time (zod alone is ~150 files), so the read-only commands
 // (`ralph-monitor --once`, `--circuit-status`) load a few chunks instead (start-up budgets,
 // DESIGN.md §6). Code splitting keeps every lazy `import()` lazy: a command still loads only
 // what its path needs. zod is inlined with its locales cut to English, the one it uses (the
 // others are ~45 % of its bytes and never loaded by ralph); every other package stays external
 // because yargs, zx and jq-wasm read files beside themselves and are loaded lazily anyway.
-// Chunks sit in dist/bundle/, one level below dist/ like dist/cli/, so modules that find files
-// from `import.meta.url` (`../../package.json`, `../../bin/…`, `../cli/ralph-help.txt`)
-// resolve the same from either. esbuild is a devDependency: the build needs it, nothing at
-// run time does.
+// Each bin is bundled on its own, into dist/bundle-<name>/: one build for all nine would split
+// the code shared by any two of them into chunks of its own, and a command would then load
+// three to five times more files (each file costs a resolve, a read and a compile). The
+// folders sit one level below dist/ like dist/cli/, so modules that find files from
+// `import.meta.url` (`../../package.json`, `../../bin/…`, `../cli/ralph-help.txt`) resolve the
+// same from either. esbuild is a devDependency: the build needs it, nothing at run time does.
 
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -17,14 +19,14 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const OUT = join(ROOT, 'dist', 'bundle');
+const DIST = join(ROOT, 'dist');
 
-/** The bundle names the bin/ shims import (`../dist/bundle/<name>.js`): one entry each. */
+/** The bundle names the bin/ shims import (`../dist/bundle-<name>/<name>.js`): one entry each. */
 function bundleEntries() {
   const entries = {};
   for (const shim of readdirSync(join(ROOT, 'bin'))) {
-    const match = /\.\.\/dist\/bundle\/([\w-]+)\.js/.exec(readFileSync(join(ROOT, 'bin', shim), 'utf8'));
-    if (!match) throw new Error(`bin/${shim} does not import a ../dist/bundle/<name>.js module`);
+    const match = /\.\.\/dist\/bundle-([\w-]+)\/\1\.js/.exec(readFileSync(join(ROOT, 'bin', shim), 'utf8'));
+    if (!match) throw new Error(`bin/${shim} does not import a ../dist/bundle-<name>/<name>.js module`);
     entries[match[1]] = join(ROOT, 'dist', 'cli', `${match[1]}.js`);
   }
   return entries;
@@ -48,25 +50,32 @@ const packagesPlugin = {
   },
 };
 
-// Built beside, then swapped in: a bin started meanwhile sees the old bundle or the new one.
-const next = `${OUT}-next`;
-const old = `${OUT}-old`;
-rmSync(next, { recursive: true, force: true });
-await build({
-  entryPoints: bundleEntries(),
-  outdir: next,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  minify: true,
-  // Error class names and `--debug` stack frames stay readable.
-  keepNames: true,
-  plugins: [packagesPlugin],
-  logLevel: 'warning',
-});
-rmSync(old, { recursive: true, force: true });
-if (existsSync(OUT)) renameSync(OUT, old);
-renameSync(next, OUT);
-rmSync(old, { recursive: true, force: true });
+/** Builds one bin's bundle beside its folder, then swaps it in: a bin started meanwhile sees the old bundle or the new one. */
+async function bundle(name, entry) {
+  const out = join(DIST, `bundle-${name}`);
+  const next = `${out}-next`;
+  const old = `${out}-old`;
+  rmSync(next, { recursive: true, force: true });
+  await build({
+    entryPoints: { [name]: entry },
+    outdir: next,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    minify: true,
+    // Error class names and `--debug` stack frames stay readable.
+    keepNames: true,
+    plugins: [packagesPlugin],
+    logLevel: 'warning',
+  });
+  rmSync(old, { recursive: true, force: true });
+  if (existsSync(out)) renameSync(out, old);
+  renameSync(next, out);
+  rmSync(old, { recursive: true, force: true });
+}
+
+await Promise.all(Object.entries(bundleEntries()).map(([name, entry]) => bundle(name, entry)));
+// The single shared bundle of earlier builds.
+rmSync(join(DIST, 'bundle'), { recursive: true, force: true });

@@ -1,5 +1,5 @@
 // The bin/ shims run the esbuild bundle of their entry (scripts/bundle.mjs, part of the build):
-// the read-only commands load a few chunks from dist/bundle/ with zod inlined, instead of our
+// the read-only commands load a few chunks from their own dist/bundle-<name>/ with zod inlined, instead of our
 // modules and zod's ~150 files one by one (start-up budgets, DESIGN.md §6). Every module a
 // process resolves is recorded through a `node --import` hook.
 
@@ -31,15 +31,16 @@ const fileModules = () => readFileSync(trace, 'utf8').split('\n').filter((url) =
 
 describe('the bins run the bundle', () => {
   it.each([
-    ['ralph', ['--circuit-status']],
-    ['ralph-monitor', ['--once']],
-  ] as const)('%s %j loads our code from dist/bundle/ and no module of node_modules/', async (command, args) => {
+    ['ralph', ['--circuit-status'], 'bundle-ralph'],
+    ['ralph-monitor', ['--once'], 'bundle-monitor'],
+  ] as const)('%s %j loads our code from its own dist/%s/ and no module of node_modules/', async (command, args, folder) => {
     const run = await runCli(command, [...args], { cwd: project!.dir, env: traceEnv() });
     expect(run.code, run.stderr).toBe(0);
     const modules = fileModules();
-    expect(modules.some((url) => url.includes('/dist/bundle/'))).toBe(true);
+    expect(modules.some((url) => url.includes(`/dist/${folder}/`))).toBe(true);
     expect(modules.filter((url) => url.includes('/node_modules/'))).toEqual([]);
-    // Only the shim's Node-version check comes from tsc's per-file output.
-    expect(modules.filter((url) => url.includes('/dist/') && !url.includes('/dist/bundle/')).map((url) => url.replace(/.*\/dist\//, ''))).toEqual(['cli/require-node.js']);
+    // Only the shim's Node-version check comes from tsc's per-file output; no chunk of another
+    // command's bundle (chunks shared between bins would multiply the files each one loads).
+    expect(modules.filter((url) => url.includes('/dist/') && !url.includes(`/dist/${folder}/`)).map((url) => url.replace(/.*\/dist\//, ''))).toEqual(['cli/require-node.js']);
   });
 });

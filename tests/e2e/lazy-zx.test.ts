@@ -64,7 +64,7 @@ describe('zx is loaded lazily', () => {
     const run = await runCli('ralph', ['--max-loops', '2'], { cwd: project.dir, env: { ...fake.env, ...GIT_TEST_ENV, ...traceEnv() } });
     expect(run.code, run.stderr).toBe(0);
     const modules = tracedModules();
-    expect(modules.some((url) => url.includes('/dist/bundle/'))).toBe(true);
+    expect(modules.some((url) => url.includes('/dist/bundle-ralph/'))).toBe(true);
     expect(modules.filter(isZx)).toEqual([]);
   });
 });

@@ -44,7 +44,7 @@ function takeLock(): boolean {
   }
 }
 
-const BUNDLE_STAMP = join(REPO_ROOT, 'dist', 'bundle', 'monitor.js');
+const BUNDLE_STAMP = join(REPO_ROOT, 'dist', 'bundle-monitor', 'monitor.js');
 
 function build(): void {
   try {
