@@ -8,7 +8,7 @@ import { evaluateExitGate, nextConflictCount, type ExitGateResult } from '../cor
 import { stripTerminalControls } from '../core/terminal-text.js';
 import { EXIT } from '../errors.js';
 import { readPlanFile } from '../state/plan-file.js';
-import { resetSession } from './agent-session.js';
+import { resetRunSession } from './agent-session.js';
 import { stopRun, type LoopRuntime, type RunStop } from './runtime.js';
 
 const RUN_ENDS = { keepAnalysis: true };
@@ -45,7 +45,7 @@ export function exitFromGate(rt: LoopRuntime, gate: Extract<ExitGateResult, { ki
     // The box quotes the denied commands, which may carry a token or escape sequences: clean it
     // as the logger does.
     deps.stderr.write(deps.redact(stripTerminalControls(`${formatPermissionHalt(actionable.length > 0 ? actionable : denials, suggestion).join('\n')}\n`)));
-    resetSession(paths, 'permission_denied', rt.loopCount, rt.state, RUN_ENDS);
+    resetRunSession(rt.sessions, paths, 'permission_denied', rt.loopCount, rt.state, RUN_ENDS);
     return stopRun(EXIT.halted, 'halted', 'permission_denied', 'permission_denied',
       `Permission denied: ${(rt.lastAnalysis?.analysis.denied_commands ?? []).join(', ')}. Add to .ralphrc: ${suggestion.line}`);
   }
@@ -53,12 +53,12 @@ export function exitFromGate(rt: LoopRuntime, gate: Extract<ExitGateResult, { ki
     const items = gate.conflict?.openItems ?? [];
     deps.logger.error(`Claude claimed completion ${gate.conflict?.count ?? config.COMPLETION_CONFLICT_LIMIT} loops in a row, but fix_plan.md still has ${items.length} open item(s)`);
     for (const item of items.slice(0, 10)) deps.stderr.write(`  - [ ] ${item}\n`);
-    resetSession(paths, 'completion_conflict', rt.loopCount, rt.state, RUN_ENDS);
+    resetRunSession(rt.sessions, paths, 'completion_conflict', rt.loopCount, rt.state, RUN_ENDS);
     return stopRun(EXIT.halted, 'halted', 'completion_conflict', 'completion_conflict',
       'Completion claimed while fix_plan.md has open items; tick finished items or set EXIT_REQUIRES_PLAN_COMPLETE=false');
   }
   deps.logger.success(`🏁 Graceful exit triggered: ${gate.reason}`);
-  resetSession(paths, 'project_complete', rt.loopCount, rt.state, RUN_ENDS);
+  resetRunSession(rt.sessions, paths, 'project_complete', rt.loopCount, rt.state, RUN_ENDS);
   return stopRun(EXIT.ok, 'completed', gate.reason, 'graceful_exit');
 }
 

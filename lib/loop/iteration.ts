@@ -29,8 +29,8 @@ import { saveExitSignals, saveResponseAnalysis } from '../state/store.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import {
   acceptReportedSessionId,
-  loadResumableSession,
-  resetSession,
+  resetRunSession,
+  resumableSession,
   saveAgentSession,
   sessionLabel,
   type ResumableSession,
@@ -72,7 +72,7 @@ export async function runIteration(rt: LoopRuntime, loop: number): Promise<Itera
   const before = await contentAtLoopStart(rt);
 
   const session = config.SESSION_CONTINUITY
-    ? loadResumableSession(paths, agent, config.SESSION_EXPIRY_HOURS, rt.state)
+    ? resumableSession(rt.sessions, agent, config.SESSION_EXPIRY_HOURS, rt.state)
     : undefined;
   if (session) deps.logger.info(`Resuming ${label} session: ${session.sessionId.slice(0, 20)}... (${session.ageHours}h old)`);
   else if (config.SESSION_CONTINUITY) deps.logger.info(`Starting new ${label} session`);
@@ -177,7 +177,7 @@ function classify(rt: LoopRuntime, run: AgentRunResult): AgentFailureResult {
 
 /** A session reset mid-run clears the exit signals and the last analysis too (as the Bash tool's reset_session does). */
 function resetAgentSession(rt: LoopRuntime, reason: SessionResetReason, loop: number): void {
-  resetSession(rt.paths, reason, loop, rt.state);
+  resetRunSession(rt.sessions, rt.paths, reason, loop, rt.state);
   rt.exitSignals = emptyExitSignals();
   rt.lastAnalysis = null;
 }
@@ -235,7 +235,7 @@ function recordOutcome(
   }
 
   if (s.sessionId && config.SESSION_CONTINUITY && (failure.kind === 'ok' || failure.kind === 'timeout' || failure.kind === 'failed')) {
-    if (!s.isError) saveAgentSession(paths, rt.agent, s.sessionId, rt.state, run.sessionUsage);
+    if (!s.isError) saveAgentSession(rt.sessions, rt.agent, s.sessionId, rt.state, run.sessionUsage);
     else deps.logger.warn('Skipping session save — response has is_error:true');
   }
   if (s.isError && failure.kind === 'failed') {

@@ -16,7 +16,7 @@ import { checkBudgets } from '../core/spend.js';
 import { EXIT } from '../errors.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
-import { resetSession, sessionLabel, touchRalphSession } from './agent-session.js';
+import { resetRunSession, sessionLabel, touchRalphSession } from './agent-session.js';
 import { chooseLoopAgent, dropFailedFallback, forgetAgentLimits, hasFallbacks, limitCurrentAgent } from './agent-fallback.js';
 import { breakerThresholds, reportBreakerTransition } from './breaker.js';
 import { createBackup } from './backup.js';
@@ -51,7 +51,7 @@ export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
     if (rt.stop.received) return interrupted(rt);
     rt.loopCount++;
     rotateLogIfNeeded(paths.ralphLog);
-    touchRalphSession(paths, rt.state);
+    touchRalphSession(rt.sessions, rt.state);
 
     const guard = await checkGuards(rt);
     if (guard.kind === 'stop') return finish(rt, guard);
@@ -117,7 +117,7 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
   const missing = missingRequiredPaths(paths);
   if (missing.length > 0) {
     deps.logger.error(`Ralph integrity check failed - critical files missing: ${missing.join(', ')}`);
-    resetSession(paths, 'integrity_failure', rt.loopCount, rt.state);
+    resetRunSession(rt.sessions, paths, 'integrity_failure', rt.loopCount, rt.state);
     return stop(EXIT.halted, 'halted', 'files_deleted', 'integrity_failure', `Required files are missing; ${RESTORE_HINT}`);
   }
   // The agent may have turned a control file into a directory, a FIFO or a symlink out of the
@@ -130,7 +130,7 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
   if (shouldHalt(breaker.state)) {
     const box = formatHaltBox(breaker.state, { cooldownEndsAt: cooldownEndsAt(breaker.state, breakerThresholds(config)), now: now() });
     deps.stderr.write(`${box.join('\n')}\n`);
-    resetSession(paths, 'circuit_breaker_open', rt.loopCount, rt.state);
+    resetRunSession(rt.sessions, paths, 'circuit_breaker_open', rt.loopCount, rt.state);
     return stop(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', `Circuit breaker is OPEN: ${breaker.state.reason}`);
   }
 
@@ -254,7 +254,7 @@ async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise
       break;
   }
   if (result.breakerOpened) {
-    resetSession(paths, 'circuit_breaker_trip', rt.loopCount, rt.state);
+    resetRunSession(rt.sessions, paths, 'circuit_breaker_trip', rt.loopCount, rt.state);
     const box = formatHaltBox(rt.breaker, { now: deps.clock.now() });
     deps.stderr.write(`${box.join('\n')}\n`);
     return stop(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', "Circuit breaker opened. Run 'ralph --reset-circuit' after fixing the cause");
@@ -303,7 +303,7 @@ async function handleUsageLimit(rt: LoopRuntime, resetAt: number | undefined, me
   });
   if (choice === 'exit') {
     clearUsageWait(paths);
-    resetSession(paths, 'api_limit_exit', rt.loopCount, rt.state);
+    resetRunSession(rt.sessions, paths, 'api_limit_exit', rt.loopCount, rt.state);
     return stop(EXIT.limit, 'stopped', 'api_5hour_limit', 'api_limit_exit', `Usage limit: ${message}`);
   }
   if (choice === 'retry') {
@@ -341,7 +341,7 @@ function interrupted(rt: LoopRuntime): RunStop {
   const signal = rt.stop.received ?? 'SIGINT';
   rt.deps.logger.warn('Ralph loop interrupted. Cleaning up...');
   saveUnfinishedAttempt(rt);
-  resetSession(rt.paths, 'manual_interrupt', rt.loopCount, rt.state);
+  resetRunSession(rt.sessions, rt.paths, 'manual_interrupt', rt.loopCount, rt.state);
   return finish(rt, stop(exitCodeForSignal(signal), 'stopped', 'interrupted', 'interrupted'));
 }
 

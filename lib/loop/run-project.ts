@@ -17,7 +17,7 @@ import type { AgentAdapter } from '../agents/agent-adapter.js';
 import { agentCommandOf, chooseAgent } from '../agents/choose-agent.js';
 import { findAgent } from '../agents/registry.js';
 import { AgentDisplay } from './agent-display.js';
-import { initRalphSession } from './agent-session.js';
+import { initRalphSession, loadRunSessions } from './agent-session.js';
 import { LoopEvents } from './events.js';
 import { completeIssueLifecycle, openIssueLifecycle, resolveIssueRef } from './github-lifecycle.js';
 import { attachNotifications } from './notifications.js';
@@ -131,6 +131,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     callsMade: 0,
     rate: holdRateWindow(paths, loadRateWindow(paths, state), now),
     breaker: loadBreaker(paths, state),
+    sessions: loadRunSessions(paths, state),
     exitSignals: emptyExitSignals(),
     lastAnalysis: null,
     // The run's own spend replaces this once the session record says which run this is.
@@ -161,7 +162,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     // sandbox that fails half-way must still be torn down.
     await sandbox.start();
     rt.rate.flush();
-    initRalphSession(paths, state);
+    initRalphSession(rt.sessions, state);
     deps.logger.info(describeVerificationSetup(rt.verification));
     if (rt.verification.agentMdWarning) deps.logger.warn(rt.verification.agentMdWarning);
     openSessionRecord(rt, options.fresh ?? false);

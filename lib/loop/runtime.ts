@@ -20,6 +20,7 @@ import type { StateReadOptions } from '../state/state-file.js';
 import type { VerificationSetup } from '../verify/verification-setup.js';
 import type { VerificationTrackerState } from '../verify/verification-tracker.js';
 import type { AgentDisplay } from './agent-display.js';
+import type { RunSessions } from './agent-session.js';
 import type { LoopEvents } from './events.js';
 import type { IssueLifecycle } from './github-lifecycle.js';
 import type { HeldState } from './held-state.js';
@@ -64,6 +65,8 @@ export interface LoopRuntime {
    * an agent that rewrites .circuit_breaker_state cannot reset its own count.
    */
   breaker: BreakerState;
+  /** The agent session to resume and .ralph_session, held like the breaker (agent-session.ts). */
+  sessions: RunSessions;
   /** The exit signals of this run, held in memory like the breaker (written through to .exit_signals). */
   exitSignals: ExitSignalsState;
   /** The last loop's analysis, held in memory (written through to .response_analysis for the views). */

@@ -21,7 +21,7 @@ import {
   type TrackedVerification,
 } from '../verify/verification-tracker.js';
 import { escapedOutputWarning } from './escaped-output.js';
-import { resetSession } from './agent-session.js';
+import { resetRunSession } from './agent-session.js';
 import { reportBreakerTransition } from './breaker.js';
 import { saveBreaker } from './guard-store.js';
 import { retakeContentAtNextLoop } from './loop-progress.js';
@@ -146,7 +146,7 @@ function haltForSameFailures(rt: LoopRuntime, loop: number, reason: string): Run
   rt.breaker = opened.state;
   saveBreaker(paths, opened, rt.state);
   if (opened.transition) reportBreakerTransition(deps.logger, opened.transition, rt.events);
-  resetSession(paths, 'circuit_breaker_trip', loop, rt.state);
+  resetRunSession(rt.sessions, paths, 'circuit_breaker_trip', loop, rt.state);
   deps.stderr.write(`${formatHaltBox(opened.state, { now }).join('\n')}\n`);
   return stopRun(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', `Circuit breaker opened: ${reason}`);
 }
