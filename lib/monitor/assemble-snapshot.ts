@@ -2,8 +2,6 @@
 // a missing or corrupt file becomes a warning line and an absent section, never an exception.
 
 import type { z } from 'zod';
-import { CONFIG_SCHEMA, defaultConfig } from '../config/schema.js';
-import { usageLimitWaitSettings } from '../config/usage-limit-settings.js';
 import { parseFixPlan } from '../core/fix-plan.js';
 import { countProblem, MAX_CALLS_IN_WINDOW, MAX_TOKENS_IN_WINDOW, usageWaitProblem } from '../core/guard-ranges.js';
 import { longestUsageLimitWaitMs, type UsageLimitWaitSettings } from '../core/reset-time.js';
@@ -40,11 +38,11 @@ export interface AssembleOptions {
   /** Problems met while reading (permission denied, …), shown as warnings. */
   readWarnings?: string[];
   /** fix_plan.md headings whose items do not block completion (the effective OPTIONAL_SECTIONS). */
-  optionalSections?: string[];
+  optionalSections: string[];
   /** The effective usage-limit margin and fallback: a stored wait is checked as the loop checks it. */
-  usageWait?: UsageLimitWaitSettings;
+  usageWait: UsageLimitWaitSettings;
   /** The plan file as the project names it (FIX_PLAN_FILE), for the dashboard. */
-  planFile?: string;
+  planFile: string;
   /** Liveness of the pid ours records in status.json; without it, no stale-status check. */
   isProcessAlive?: (pid: number) => boolean;
   /**
@@ -100,10 +98,10 @@ export function assembleSnapshot(texts: StateTexts, options: AssembleOptions): D
       texts.fixPlan === undefined
         ? undefined
         : memoized(options.memo, 'fix_plan.md', texts.fixPlan, warnings, (w) =>
-            readPlan(texts.fixPlan!, options.optionalSections ?? (CONFIG_SCHEMA.OPTIONAL_SECTIONS.default as string[]), options.planFile ?? 'fix_plan.md', w)),
-    planFile: options.planFile ?? 'fix_plan.md',
+            readPlan(texts.fixPlan!, options.optionalSections, options.planFile, w)),
+    planFile: options.planFile,
     usageWait:
-      readUsageWait(json('.usage_limit_wait', texts.usageWait), options.now, options.usageWait ?? usageLimitWaitSettings(defaultConfig()), warnings) ??
+      readUsageWait(json('.usage_limit_wait', texts.usageWait), options.now, options.usageWait, warnings) ??
       readStatusUsageWait(status, options.now),
     queue: readQueue(json('queue.json', texts.queue)),
     issue: readIssueLifecycle(json('.github_lifecycle_state', texts.githubLifecycle)),

@@ -45,7 +45,7 @@ async function views(ralphrc: string, waitEndsIn: number) {
   const loop = loadUsageWait(ralphPaths(p.dir), { logger, clock, quarantine: false }, longestUsageLimitWaitMs(usageLimitWaitSettings(config)));
   const view = loadViewConfig({ projectDir: p.dir, homeDir: home, env });
   const status = collectStatus(p.dir, view, clock);
-  const monitor = await loadSnapshot(p.dir, clock.now(), view);
+  const monitor = await loadSnapshot(p.dir, view, clock.now());
   return { loop, status, monitor };
 }
 

@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { assembleSnapshot, type AssembleOptions } from '../../../lib/monitor/assemble-snapshot.js';
 import type { StateTexts } from '../../../lib/monitor/snapshot.js';
 import { ourStatus } from './fixture-state.js';
+import { defaultViewSettings } from '../../helpers/project-view.js';
 
 process.env.TZ = 'UTC';
 
 const NOW = Date.parse('2026-11-30T10:00:30Z');
-const base: AssembleOptions = { projectDir: '/p/demo', now: NOW, ralphDirFound: true };
+const base: AssembleOptions = { projectDir: '/p/demo', now: NOW, ralphDirFound: true, ...defaultViewSettings() };
 const assemble = (texts: StateTexts, options: Partial<AssembleOptions> = {}) => assembleSnapshot(texts, { ...base, ...options });
 
 // progress.json exactly as the Bash tool writes it mid-run: `last_output` unescaped.
