@@ -31,7 +31,7 @@ function richSnapshot(overrides: Partial<Parameters<typeof assembleSnapshot>[0]>
       lastReset: '2026113010',
       analysis: JSON.stringify({ loop_number: 6, analysis: { exit_signal: false, files_modified: 2, confidence_score: 70, work_summary: 'Implemented the parser and its tests; the CLI wiring is next and will need a second loop to finish', permission_denial_count: 1 } }),
       fixPlan: '- [x] a\n- [x] b\n- [x] c\n- [ ] d\n- [ ] e\n## Optional\n- [ ] f\n',
-      usageWait: JSON.stringify({ resume_at: '2026-11-30T11:17:33Z', reason: 'You have hit your 5-hour limit', source: 'result text' }),
+      usageWait: JSON.stringify({ resume_at: '2026-11-30T11:17:33Z', resume_at_ms: Date.parse('2026-11-30T11:17:33Z'), reason: 'You have hit your 5-hour limit', source: 'result text' }),
       ralphLogTail: Array.from({ length: 12 }, (_, i) => `[2026-11-30 10:15:${String(i).padStart(2, '0')}] [${i % 4 === 0 ? 'WARN' : 'INFO'}] ✅ step ${i} of a fairly long log line that goes on and on`).join('\n'),
       liveLogTail: '=== Loop #7 ===\nReading the file\n⚡ [Read] src/parser.ts\nNow editing 日本語 text\n⚡ [Edit] src/parser.ts\n',
       ...overrides,
