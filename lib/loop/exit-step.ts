@@ -7,17 +7,18 @@ import { formatPermissionHalt } from '../core/breaker-messages.js';
 import { evaluateExitGate, nextConflictCount, type ExitGateResult } from '../core/exit-gate.js';
 import { stripTerminalControls } from '../core/terminal-text.js';
 import { EXIT } from '../errors.js';
-import { readPlanFile } from '../state/plan-file.js';
 import { resetRunSession } from './agent-session.js';
+import { refreshPlanView } from './plan-view.js';
 import { stopRun, type LoopRuntime, type RunStop } from './runtime.js';
 
 const RUN_ENDS = { keepAnalysis: true };
 
 export function evaluateGate(rt: LoopRuntime): ExitGateResult {
-  const { paths, config } = rt;
+  const { config } = rt;
   // From memory: .exit_signals is written through for the monitor, never read back (the agent can write it).
   const signals = rt.exitSignals;
-  const plan = readPlanFile(paths.fixPlan, config.OPTIONAL_SECTIONS);
+  // Parsed once here for the loop: the context the agent is given shows the same plan.
+  const plan = refreshPlanView(rt);
   const result = evaluateExitGate({
     exitSignals: signals,
     // From memory too: .response_analysis is the agent's to write as much as ralph's.

@@ -22,7 +22,6 @@ import { cancelCall, recordLoopSpend } from '../core/spend.js';
 import { readProcessStartTime } from '../platform/process-group.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { agentOutputLogName, agentStderrLogName, movedControlFiles } from '../state/paths.js';
-import { readPlanFile } from '../state/plan-file.js';
 import type { MetricsLine } from '../state/schemas.js';
 import { verificationContextSection } from '../verify/verification-tracker.js';
 import { saveExitSignals, saveResponseAnalysis } from '../state/store.js';
@@ -42,6 +41,7 @@ import { saveBreaker } from './guard-store.js';
 import { saveRunSpend } from './run-spend.js';
 import type { LoopEventMap } from './events.js';
 import { contentAtLoopStart, measureLoopProgress, type LoopProgress } from './loop-progress.js';
+import { refreshPlanView } from './plan-view.js';
 import type { LoopRuntime } from './runtime.js';
 import { readPrompt } from './startup.js';
 
@@ -90,6 +90,7 @@ export async function runIteration(rt: LoopRuntime, loop: number): Promise<Itera
   rt.resumeContext = undefined;
 
   const measured = await measureLoopProgress(rt, before);
+  refreshPlanView(rt);
   return recordOutcome(rt, loop, run, failure, measured, session?.sessionId);
 }
 
@@ -183,12 +184,11 @@ function resetAgentSession(rt: LoopRuntime, reason: SessionResetReason, loop: nu
 }
 
 function buildContext(rt: LoopRuntime, loop: number): string {
-  const plan = readPlanFile(rt.paths.fixPlan, rt.config.OPTIONAL_SECTIONS);
   const breaker = rt.breaker.state;
   // The context quotes the agent's previous result and test output: no secret goes back in.
   return rt.deps.redact(buildLoopContext({
     loop,
-    plan,
+    plan: rt.plan,
     files: movedControlFiles(rt.paths),
     breakerState: breaker,
     previousAnalysis: rt.lastAnalysis,

@@ -137,6 +137,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     // The run's own spend replaces this once the session record says which run this is.
     run: newRunState(now),
     runClockStart: now,
+    plan: null,
     conflictCount: 0,
     consecutiveTransientFailures: 0,
     verification: planVerification(config, projectDir, loaded.sources.TEST_COMMAND.detail ?? loaded.sources.TEST_COMMAND.kind, paths.agent),

@@ -8,6 +8,7 @@ import type { VerificationOutcome } from '../core/verification.js';
 import type { BreakerState } from '../core/circuit-breaker.js';
 import type { ExitSignalsState } from '../core/exit-signals.js';
 import type { ResponseAnalysis } from '../core/response-analysis.js';
+import type { PlanView } from '../core/fix-plan.js';
 import type { RateWindowState } from '../core/rate-window.js';
 import type { Deps } from '../platform/deps.js';
 import type { RalphPaths } from '../state/paths.js';
@@ -75,6 +76,8 @@ export interface LoopRuntime {
   run: RunState;
   /** When the run's clock started, as if it had run without a break: now minus its run time so far. */
   runClockStart: number;
+  /** fix_plan.md as last parsed: when the loop's guards ran, then when the agent exited (plan-view.ts). */
+  plan: PlanView | null;
   /** Consecutive loops whose completion claim fix_plan.md contradicted. */
   conflictCount: number;
   /** The completion conflict the exit gate saw before this loop, told to the agent. */

@@ -8,7 +8,6 @@
 // breaker must not add one per try).
 
 import { failingCount, initialSameFailures, sameFailuresTripped } from '../core/verification.js';
-import { readPlanFile } from '../state/plan-file.js';
 import { RunRecorder } from '../session-record/run-recorder.js';
 import { trackerFromSummary } from '../verify/verification-tracker.js';
 import type { IterationResult } from './iteration.js';
@@ -126,5 +125,5 @@ export function endSessionRecord(rt: LoopRuntime, result: RunStop): void {
 }
 
 function countOpenItems(rt: LoopRuntime): number | null {
-  return readPlanFile(rt.paths.fixPlan, rt.config.OPTIONAL_SECTIONS)?.blocking.open ?? null;
+  return rt.plan?.blocking.open ?? null;
 }
