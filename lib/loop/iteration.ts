@@ -18,7 +18,6 @@ import { usageSinceLastCall } from '../core/cumulative-usage.js';
 import type { TokenUsage } from '../agents/agent-output.js';
 import { analyzeResponse, type ResponseAnalysis } from '../core/response-analysis.js';
 import { redactDeep } from '../core/redaction.js';
-import { cancelCall, recordLoopSpend } from '../core/spend.js';
 import { readProcessStartTime } from '../platform/process-group.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { agentOutputLogName, agentStderrLogName, movedControlFiles } from '../state/paths.js';
@@ -38,7 +37,7 @@ import {
 import { breakerThresholds, reportBreakerTransition } from './breaker.js';
 import { escapedOutputWarning } from './escaped-output.js';
 import { saveBreaker } from './guard-store.js';
-import { saveRunSpend } from './run-spend.js';
+import { endCallSpend } from './run-spend.js';
 import type { LoopEventMap } from './events.js';
 import { contentAtLoopStart, measureLoopProgress, type LoopProgress } from './loop-progress.js';
 import { refreshPlanView } from './plan-view.js';
@@ -64,7 +63,7 @@ export interface IterationResult {
 }
 
 export async function runIteration(rt: LoopRuntime, loop: number): Promise<IterationResult> {
-  const { deps, paths, config } = rt;
+  const { deps, config } = rt;
   const agent = rt.agent;
   const label = sessionLabel(agent);
   deps.logger.info(`Executing ${agent.label} (Call ${rt.rate.value.calls}/${config.MAX_CALLS_PER_HOUR})`);
@@ -246,23 +245,15 @@ function recordOutcome(
 
   const tokens = s.usage.input + s.usage.output;
   rt.rate.set(addTokens(rt.rate.value, tokens));
-  rt.run = {
-    ...rt.run,
-    // An agent that could not be spawned made no call: the one counted before it is taken back.
-    spend: run.spawnError ? cancelCall(rt.run.spend) : recordLoopSpend(
-      rt.run.spend,
-      {
-        sessionId: s.sessionId,
-        resumed: resumedSessionId !== undefined,
-        resumedSessionId: resumedSessionId ?? null,
-        usage: s.usage,
-        totalCostUsd: s.totalCostUsd,
-        sinceLastResultCostUsd: s.sinceLastResultCostUsd,
-      },
-      now,
-    ),
-  };
-  saveRunSpend(rt);
+  // An agent that could not be spawned made no call: the one counted before it is taken back.
+  endCallSpend(rt, run.spawnError ? 'not_started' : {
+    sessionId: s.sessionId,
+    resumed: resumedSessionId !== undefined,
+    resumedSessionId: resumedSessionId ?? null,
+    usage: s.usage,
+    totalCostUsd: s.totalCostUsd,
+    sinceLastResultCostUsd: s.sinceLastResultCostUsd,
+  });
 
   // Transient API trouble and usage limits are waited out, not counted against the work.
   const feedsBreaker = failure.kind !== 'transient' && failure.kind !== 'usage_limit' && run.kind !== 'interrupted';
@@ -306,7 +297,7 @@ function recordOutcome(
     success,
     calls: 1,
     tokens,
-    cost_usd: Number((rt.run.spend.run.costUsd).toFixed(6)),
+    cost_usd: Number((rt.run.value.spend.run.costUsd).toFixed(6)),
     files_changed: filesChanged.length,
     exit_signal: analysis?.analysis.exit_signal ?? false,
     tests_status: analysis?.analysis.tests_status ?? null,
@@ -327,7 +318,7 @@ function recordOutcome(
     exitSignal: analysis?.analysis.exit_signal ?? false,
     testsStatus: analysis?.analysis.tests_status ?? undefined,
     tokens: s.usage,
-    costUsd: rt.run.spend.run.costUsd,
+    costUsd: rt.run.value.spend.run.costUsd,
     summary: analysis?.analysis.work_summary.slice(0, 200),
   };
   return { failure, run, filesChanged, progress, analysis, breakerOpened, metrics, completed };

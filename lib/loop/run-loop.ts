@@ -165,14 +165,14 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
   }
 
   const budget = checkBudgets(
-    rt.run.spend,
+    rt.run.value.spend,
     {
       maxCostUsd: config.MAX_COST_USD,
       maxTokensPerHour: config.MAX_TOKENS_PER_HOUR,
       maxLoops: null,
       maxRunMinutes: config.MAX_RUN_MINUTES,
       startedAt: rt.runClockStart,
-      loopsDone: rt.run.spend.run.loops,
+      loopsDone: rt.run.value.spend.run.loops,
     },
     now(),
   );
@@ -200,7 +200,7 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
   }
 
   // The run's calls, cut-off ones included, whichever ralph made them.
-  const loops = rt.run.spend.run.loops;
+  const loops = rt.run.value.spend.run.loops;
   if (config.MAX_LOOPS > 0 && loops >= config.MAX_LOOPS && !config.DRY_RUN) {
     const reason = `Loop budget reached: ${loops} of --max-loops ${config.MAX_LOOPS} loops done`;
     return { ...stop(EXIT.limit, 'stopped', 'max_loops_reached', 'budget_reached', reason), endsRun: true };
@@ -359,7 +359,7 @@ function writeStatus(rt: LoopRuntime, lastAction: string, status: string, exitRe
     lastAction,
     status,
     exitReason,
-    spend: rt.run.spend,
+    spend: rt.run.value.spend,
     usageLimitResetsAt,
     agent: rt.agent.name,
   });

@@ -21,11 +21,11 @@ import { initRalphSession, loadRunSessions } from './agent-session.js';
 import { LoopEvents } from './events.js';
 import { completeIssueLifecycle, openIssueLifecycle, resolveIssueRef } from './github-lifecycle.js';
 import { attachNotifications } from './notifications.js';
-import { holdRateWindow, loadBreaker, loadRateWindow, newRunState } from './guard-store.js';
+import { holdRateWindow, loadBreaker, loadRateWindow } from './guard-store.js';
 import { loadAgentLimits } from './agent-limits.js';
 import { longestUsageLimitWaitMs } from '../core/reset-time.js';
 import { stopOrphanedAgent } from './orphaned-agent.js';
-import { openRunSpend } from './run-spend.js';
+import { openRunSpend, unsavedRunSpend } from './run-spend.js';
 import { runLoop } from './run-loop.js';
 import { usageLimitWaitSettings } from '../config/usage-limit-settings.js';
 import type { AgentSlot, LoopRuntime } from './runtime.js';
@@ -135,7 +135,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     exitSignals: emptyExitSignals(),
     lastAnalysis: null,
     // The run's own spend replaces this once the session record says which run this is.
-    run: newRunState(now),
+    run: unsavedRunSpend(now),
     runClockStart: now,
     plan: null,
     conflictCount: 0,
@@ -180,7 +180,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     await completeIssueLifecycle(rt, rt.lifecycle, result.lastAction);
     // Only a run that stopped for a reason ends its record: a crash (a throw) stays resumable.
     endSessionRecord(rt, result);
-    const inRun = rt.recorder ? ` (${rt.run.spend.run.loops} in run ${rt.recorder.record.run_id})` : '';
+    const inRun = rt.recorder ? ` (${rt.run.value.spend.run.loops} in run ${rt.recorder.record.run_id})` : '';
     // Bash counts the loop whose guards stopped the run (status.json loop_count); the log says
     // whether that loop ran.
     const where = rt.lastLoopRun === rt.loopCount ? `at loop #${rt.loopCount}` : `before loop #${rt.loopCount} ran`;

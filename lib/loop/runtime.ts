@@ -72,8 +72,8 @@ export interface LoopRuntime {
   exitSignals: ExitSignalsState;
   /** The last loop's analysis, held in memory (written through to .response_analysis for the views). */
   lastAnalysis: ResponseAnalysis | null;
-  /** The run's spend and budgets, carried across restarts (run-spend.ts). */
-  run: RunState;
+  /** The run's spend and budgets, carried across restarts, held and written through to .run_state (run-spend.ts). */
+  run: HeldState<RunState>;
   /** When the run's clock started, as if it had run without a break: now minus its run time so far. */
   runClockStart: number;
   /** fix_plan.md as last parsed: when the loop's guards ran, then when the agent exited (plan-view.ts). */
