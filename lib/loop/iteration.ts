@@ -34,9 +34,8 @@ import {
   type ResumableSession,
   type SessionResetReason,
 } from './agent-session.js';
-import { breakerThresholds, reportBreakerTransition } from './breaker.js';
+import { breakerThresholds, holdBreaker } from './breaker.js';
 import { escapedOutputWarning } from './escaped-output.js';
-import { saveBreaker } from './guard-store.js';
 import { endCallSpend } from './run-spend.js';
 import type { LoopEventMap } from './events.js';
 import { contentAtLoopStart, measureLoopProgress, type LoopProgress } from './loop-progress.js';
@@ -274,9 +273,7 @@ function recordOutcome(
       breakerThresholds(config),
       now,
     );
-    rt.breaker = result.state;
-    saveBreaker(paths, result, rt.state);
-    if (result.transition) reportBreakerTransition(deps.logger, result.transition, rt.events);
+    holdBreaker(rt, result);
     breakerOpened = result.state.state === 'OPEN';
   }
 

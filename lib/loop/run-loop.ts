@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { usageLimitWaitSettings } from '../config/usage-limit-settings.js';
 import { formatHaltBox } from '../core/breaker-messages.js';
 import { backoffDelayMs } from '../core/agent-failure.js';
-import { cooldownEndsAt, shouldHalt } from '../core/circuit-breaker.js';
+import { applyStartupRecovery, cooldownEndsAt, shouldHalt } from '../core/circuit-breaker.js';
 import { formatCountdown } from '../core/countdown.js';
 import { emptyExitSignals } from '../core/exit-signals.js';
 import { checkRateLimit, countCall, rollWindow } from '../core/rate-window.js';
@@ -18,13 +18,13 @@ import { writeJsonAtomic } from '../state/atomic-write.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import { resetRunSession, sessionLabel, touchRalphSession } from './agent-session.js';
 import { chooseLoopAgent, dropFailedFallback, forgetAgentLimits, hasFallbacks, limitCurrentAgent } from './agent-fallback.js';
-import { breakerThresholds, reportBreakerTransition } from './breaker.js';
+import { breakerThresholds, holdBreaker } from './breaker.js';
 import { createBackup } from './backup.js';
 import { describeDryRun } from './dry-run.js';
 import { pruneAgentLogs } from './log-retention.js';
 import { evaluateGate, exitFromGate } from './exit-step.js';
 import { postProgressIfDue } from './github-lifecycle.js';
-import { clearUsageWait, loadUsageWait, recoverBreaker, saveUsageWait } from './guard-store.js';
+import { clearUsageWait, loadUsageWait, saveUsageWait } from './guard-store.js';
 import { runIteration, type IterationResult } from './iteration.js';
 import { appendLoopMetrics } from './metrics-step.js';
 import { beginCallSpend } from './run-spend.js';
@@ -124,14 +124,14 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
   // project: a clear error (thrown to the error funnel) before this call is counted.
   readPromptAndCheckFiles(paths, rt.promptFile);
 
-  const breaker = recoverBreaker(paths, rt.breaker, breakerThresholds(config), rt.state);
-  rt.breaker = breaker.state;
-  if (breaker.transition) reportBreakerTransition(deps.logger, breaker.transition, rt.events);
-  if (shouldHalt(breaker.state)) {
-    const box = formatHaltBox(breaker.state, { cooldownEndsAt: cooldownEndsAt(breaker.state, breakerThresholds(config)), now: now() });
+  // The cooldown or CB_AUTO_RESET may close an OPEN breaker; an unchanged one is not written.
+  const recovered = applyStartupRecovery(rt.breaker, breakerThresholds(config), now());
+  if (recovered.transition) holdBreaker(rt, recovered);
+  if (shouldHalt(rt.breaker)) {
+    const box = formatHaltBox(rt.breaker, { cooldownEndsAt: cooldownEndsAt(rt.breaker, breakerThresholds(config)), now: now() });
     deps.stderr.write(`${box.join('\n')}\n`);
     resetRunSession(rt.sessions, paths, 'circuit_breaker_open', rt.loopCount, rt.state);
-    return stop(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', `Circuit breaker is OPEN: ${breaker.state.reason}`);
+    return stop(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', `Circuit breaker is OPEN: ${rt.breaker.reason}`);
   }
 
   const usageWait = loadUsageWait(paths, rt.state, longestUsageLimitWaitMs(usageLimitWaitSettings(config)));

@@ -22,8 +22,7 @@ import {
 } from '../verify/verification-tracker.js';
 import { escapedOutputWarning } from './escaped-output.js';
 import { resetRunSession } from './agent-session.js';
-import { reportBreakerTransition } from './breaker.js';
-import { saveBreaker } from './guard-store.js';
+import { holdBreaker } from './breaker.js';
 import { retakeContentAtNextLoop } from './loop-progress.js';
 import { CONTINUE, stopRun, type LoopRuntime, type RunStop, type StepResult } from './runtime.js';
 
@@ -143,9 +142,7 @@ function haltForSameFailures(rt: LoopRuntime, loop: number, reason: string): Run
   const { deps, paths } = rt;
   const now = deps.clock.now();
   const opened = openBreakerForSameFailures(rt.breaker, reason, loop, now);
-  rt.breaker = opened.state;
-  saveBreaker(paths, opened, rt.state);
-  if (opened.transition) reportBreakerTransition(deps.logger, opened.transition, rt.events);
+  holdBreaker(rt, opened);
   resetRunSession(rt.sessions, paths, 'circuit_breaker_trip', loop, rt.state);
   deps.stderr.write(`${formatHaltBox(opened.state, { now }).join('\n')}\n`);
   return stopRun(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', `Circuit breaker opened: ${reason}`);
