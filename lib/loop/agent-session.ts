@@ -17,7 +17,9 @@ import { defaultExitSignalsFile, RALPH_SESSION_HISTORY_MAX, ralphSessionHistoryE
 import type { StateReadOptions } from '../state/state-file.js';
 import { loadRalphSession, saveRalphSession } from '../state/store.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
+import { clearExitEvidence } from './exit-evidence.js';
 import { HeldState } from './held-state.js';
+import type { LoopRuntime } from './runtime.js';
 
 export type SessionResetReason =
   | 'manual_interrupt'
@@ -175,37 +177,30 @@ export function touchRalphSession(sessions: RunSessions, options: StateReadOptio
 export function resetSession(paths: RalphPaths, reason: SessionResetReason, loopNumber: number, options: StateReadOptions): void {
   saveRalphSession(paths, resetRalphSessionFile(reason, options));
   rmSync(paths.claudeSessionId, { force: true });
+  rmSync(paths.responseAnalysis, { force: true });
+  if (existsSync(paths.exitSignals)) writeJsonAtomic(paths.exitSignals, defaultExitSignalsFile());
   recordSessionReset(paths, reason, loopNumber, options);
 }
 
-/** The same inside a run, through the sessions it holds. */
+/** The same inside a run, through what it holds: its sessions, exit signals and last analysis. */
 export function resetRunSession(
-  sessions: RunSessions,
-  paths: RalphPaths,
+  rt: LoopRuntime,
   reason: SessionResetReason,
   loopNumber: number,
-  options: StateReadOptions,
   /** The run ends here: keep its last analysis for the views (the next run clears it). */
   end?: { keepAnalysis: boolean },
 ): void {
-  sessions.ralph.set(resetRalphSessionFile(reason, options));
-  sessions.agent.set(undefined);
-  recordSessionReset(paths, reason, loopNumber, options, end);
+  rt.sessions.ralph.set(resetRalphSessionFile(reason, rt.state));
+  rt.sessions.agent.set(undefined);
+  clearExitEvidence(rt, end?.keepAnalysis ?? false);
+  recordSessionReset(rt.paths, reason, loopNumber, rt.state);
 }
 
 function resetRalphSessionFile(reason: SessionResetReason, options: StateReadOptions): RalphSessionFile {
   return { session_id: '', created_at: '', last_used: '', reset_at: formatIsoTimestamp(options.clock.now()), reset_reason: reason };
 }
 
-function recordSessionReset(
-  paths: RalphPaths,
-  reason: SessionResetReason,
-  loopNumber: number,
-  options: StateReadOptions,
-  end?: { keepAnalysis: boolean },
-): void {
-  if (!end?.keepAnalysis) rmSync(paths.responseAnalysis, { force: true });
-  if (existsSync(paths.exitSignals)) writeJsonAtomic(paths.exitSignals, defaultExitSignalsFile());
+function recordSessionReset(paths: RalphPaths, reason: SessionResetReason, loopNumber: number, options: StateReadOptions): void {
   appendBoundedJsonArray(
     paths.ralphSessionHistory,
     ralphSessionHistoryEntrySchema,

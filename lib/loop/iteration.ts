@@ -11,7 +11,6 @@ import { splitAllowedTools } from '../config/schema.js';
 import type { AgentFailureResult } from '../core/agent-failure.js';
 import { formatDuration } from '../core/countdown.js';
 import { errorSignatureOf, nextBreakerState } from '../core/circuit-breaker.js';
-import { emptyExitSignals, updateExitSignals } from '../core/exit-signals.js';
 import { buildLoopContext } from '../core/loop-context.js';
 import { addTokens } from '../core/rate-window.js';
 import { usageSinceLastCall } from '../core/cumulative-usage.js';
@@ -23,7 +22,6 @@ import { writeFileAtomic } from '../state/atomic-write.js';
 import { agentOutputLogName, agentStderrLogName, movedControlFiles } from '../state/paths.js';
 import type { MetricsLine } from '../state/schemas.js';
 import { verificationContextSection } from '../verify/verification-tracker.js';
-import { saveExitSignals, saveResponseAnalysis } from '../state/store.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import {
   acceptReportedSessionId,
@@ -39,6 +37,7 @@ import { escapedOutputWarning } from './escaped-output.js';
 import { endCallSpend } from './run-spend.js';
 import type { LoopEventMap } from './events.js';
 import { contentAtLoopStart, measureLoopProgress, type LoopProgress } from './loop-progress.js';
+import { recordAnalysis } from './exit-evidence.js';
 import { refreshPlanView } from './plan-view.js';
 import type { LoopRuntime } from './runtime.js';
 import { readPrompt } from './startup.js';
@@ -176,9 +175,7 @@ function classify(rt: LoopRuntime, run: AgentRunResult): AgentFailureResult {
 
 /** A session reset mid-run clears the exit signals and the last analysis too (as the Bash tool's reset_session does). */
 function resetAgentSession(rt: LoopRuntime, reason: SessionResetReason, loop: number): void {
-  resetRunSession(rt.sessions, rt.paths, reason, loop, rt.state);
-  rt.exitSignals = emptyExitSignals();
-  rt.lastAnalysis = null;
+  resetRunSession(rt, reason, loop);
 }
 
 function buildContext(rt: LoopRuntime, loop: number): string {
@@ -189,7 +186,7 @@ function buildContext(rt: LoopRuntime, loop: number): string {
     plan: rt.plan,
     files: movedControlFiles(rt.paths),
     breakerState: breaker,
-    previousAnalysis: rt.lastAnalysis,
+    previousAnalysis: rt.evidence.analysis.value,
     openItemsConflict: rt.lastConflict,
     extraSections: [verificationContextSection(rt.verify, VERIFICATION_CONTEXT_CHARS), rt.resumeContext ?? ''],
   }));
@@ -224,11 +221,7 @@ function recordOutcome(
       outputFile: relative(paths.projectDir, run.outputLogPath),
       now: new Date(now),
     }), deps.redact);
-    rt.lastAnalysis = analysis;
-    saveResponseAnalysis(paths, analysis);
-    // Read from memory, never back from .exit_signals: the agent can write that file.
-    rt.exitSignals = updateExitSignals(rt.exitSignals, analysis, loop);
-    saveExitSignals(paths, { ...rt.exitSignals });
+    recordAnalysis(rt, analysis, loop);
     logAnalysis(rt, analysis);
   }
 

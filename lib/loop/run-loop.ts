@@ -3,18 +3,15 @@
 // the outcome (and the verification gate, when the loop changed files) decides whether to go
 // on, wait, or stop with an exit code that says why.
 
-import { rmSync } from 'node:fs';
 import { usageLimitWaitSettings } from '../config/usage-limit-settings.js';
 import { formatHaltBox } from '../core/breaker-messages.js';
 import { backoffDelayMs } from '../core/agent-failure.js';
 import { applyStartupRecovery, cooldownEndsAt, shouldHalt } from '../core/circuit-breaker.js';
 import { formatCountdown } from '../core/countdown.js';
-import { emptyExitSignals } from '../core/exit-signals.js';
 import { checkRateLimit, countCall, rollWindow } from '../core/rate-window.js';
 import { computeUsageLimitWait, longestUsageLimitWaitMs } from '../core/reset-time.js';
 import { checkBudgets } from '../core/spend.js';
 import { EXIT } from '../errors.js';
-import { writeJsonAtomic } from '../state/atomic-write.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import { resetRunSession, sessionLabel, touchRalphSession } from './agent-session.js';
 import { chooseLoopAgent, dropFailedFallback, forgetAgentLimits, hasFallbacks, limitCurrentAgent } from './agent-fallback.js';
@@ -22,6 +19,7 @@ import { breakerThresholds, holdBreaker } from './breaker.js';
 import { createBackup } from './backup.js';
 import { describeDryRun } from './dry-run.js';
 import { pruneAgentLogs } from './log-retention.js';
+import { startExitEvidence } from './exit-evidence.js';
 import { evaluateGate, exitFromGate } from './exit-step.js';
 import { postProgressIfDue } from './github-lifecycle.js';
 import { clearUsageWait, loadUsageWait, saveUsageWait } from './guard-store.js';
@@ -39,11 +37,7 @@ import { rotateLogIfNeeded } from '../platform/logger.js';
 
 export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
   const { deps, paths } = rt;
-  // Stale exit signals from an earlier run must not end this one before it starts (#194).
-  rt.exitSignals = emptyExitSignals();
-  writeJsonAtomic(paths.exitSignals, rt.exitSignals);
-  rt.lastAnalysis = null;
-  rmSync(paths.responseAnalysis, { force: true });
+  startExitEvidence(rt);
   rt.events.emit('run:started', { loopCount: rt.loopCount, maxCallsPerHour: rt.config.MAX_CALLS_PER_HOUR });
 
   let dryRunLoops = 0;
@@ -117,7 +111,7 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
   const missing = missingRequiredPaths(paths);
   if (missing.length > 0) {
     deps.logger.error(`Ralph integrity check failed - critical files missing: ${missing.join(', ')}`);
-    resetRunSession(rt.sessions, paths, 'integrity_failure', rt.loopCount, rt.state);
+    resetRunSession(rt, 'integrity_failure', rt.loopCount);
     return stop(EXIT.halted, 'halted', 'files_deleted', 'integrity_failure', `Required files are missing; ${RESTORE_HINT}`);
   }
   // The agent may have turned a control file into a directory, a FIFO or a symlink out of the
@@ -130,7 +124,7 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
   if (shouldHalt(rt.breaker)) {
     const box = formatHaltBox(rt.breaker, { cooldownEndsAt: cooldownEndsAt(rt.breaker, breakerThresholds(config)), now: now() });
     deps.stderr.write(`${box.join('\n')}\n`);
-    resetRunSession(rt.sessions, paths, 'circuit_breaker_open', rt.loopCount, rt.state);
+    resetRunSession(rt, 'circuit_breaker_open', rt.loopCount);
     return stop(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', `Circuit breaker is OPEN: ${rt.breaker.reason}`);
   }
 
@@ -254,7 +248,7 @@ async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise
       break;
   }
   if (result.breakerOpened) {
-    resetRunSession(rt.sessions, paths, 'circuit_breaker_trip', rt.loopCount, rt.state);
+    resetRunSession(rt, 'circuit_breaker_trip', rt.loopCount);
     const box = formatHaltBox(rt.breaker, { now: deps.clock.now() });
     deps.stderr.write(`${box.join('\n')}\n`);
     return stop(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', "Circuit breaker opened. Run 'ralph --reset-circuit' after fixing the cause");
@@ -303,7 +297,7 @@ async function handleUsageLimit(rt: LoopRuntime, resetAt: number | undefined, me
   });
   if (choice === 'exit') {
     clearUsageWait(paths);
-    resetRunSession(rt.sessions, paths, 'api_limit_exit', rt.loopCount, rt.state);
+    resetRunSession(rt, 'api_limit_exit', rt.loopCount);
     return stop(EXIT.limit, 'stopped', 'api_5hour_limit', 'api_limit_exit', `Usage limit: ${message}`);
   }
   if (choice === 'retry') {
@@ -341,7 +335,7 @@ function interrupted(rt: LoopRuntime): RunStop {
   const signal = rt.stop.received ?? 'SIGINT';
   rt.deps.logger.warn('Ralph loop interrupted. Cleaning up...');
   saveUnfinishedAttempt(rt);
-  resetRunSession(rt.sessions, rt.paths, 'manual_interrupt', rt.loopCount, rt.state);
+  resetRunSession(rt, 'manual_interrupt', rt.loopCount);
   return finish(rt, stop(exitCodeForSignal(signal), 'stopped', 'interrupted', 'interrupted'));
 }
 

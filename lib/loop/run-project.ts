@@ -4,7 +4,6 @@
 
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { emptyExitSignals } from '../core/exit-signals.js';
 import { loadConfig, type LoadConfigResult } from '../config/load-config.js';
 import { formatConfigProblem } from '../config/problems.js';
 import { splitAllowedTools } from '../config/schema.js';
@@ -19,6 +18,7 @@ import { findAgent } from '../agents/registry.js';
 import { AgentDisplay } from './agent-display.js';
 import { initRalphSession, loadRunSessions } from './agent-session.js';
 import { LoopEvents } from './events.js';
+import { holdExitEvidence } from './exit-evidence.js';
 import { completeIssueLifecycle, openIssueLifecycle, resolveIssueRef } from './github-lifecycle.js';
 import { attachNotifications } from './notifications.js';
 import { holdRateWindow, loadBreaker, loadRateWindow } from './guard-store.js';
@@ -132,8 +132,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     rate: holdRateWindow(paths, loadRateWindow(paths, state), now),
     breaker: loadBreaker(paths, state),
     sessions: loadRunSessions(paths, state),
-    exitSignals: emptyExitSignals(),
-    lastAnalysis: null,
+    evidence: holdExitEvidence(paths),
     // The run's own spend replaces this once the session record says which run this is.
     run: unsavedRunSpend(now),
     runClockStart: now,

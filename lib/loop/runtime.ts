@@ -6,8 +6,6 @@ import type { RalphConfig } from '../config/schema.js';
 import type { CompletionConflict } from '../core/exit-gate.js';
 import type { VerificationOutcome } from '../core/verification.js';
 import type { BreakerState } from '../core/circuit-breaker.js';
-import type { ExitSignalsState } from '../core/exit-signals.js';
-import type { ResponseAnalysis } from '../core/response-analysis.js';
 import type { PlanView } from '../core/fix-plan.js';
 import type { RateWindowState } from '../core/rate-window.js';
 import type { Deps } from '../platform/deps.js';
@@ -23,6 +21,7 @@ import type { VerificationTrackerState } from '../verify/verification-tracker.js
 import type { AgentDisplay } from './agent-display.js';
 import type { RunSessions } from './agent-session.js';
 import type { LoopEvents } from './events.js';
+import type { ExitEvidence } from './exit-evidence.js';
 import type { IssueLifecycle } from './github-lifecycle.js';
 import type { HeldState } from './held-state.js';
 import type { LoopContentState } from './loop-progress.js';
@@ -68,10 +67,8 @@ export interface LoopRuntime {
   breaker: BreakerState;
   /** The agent session to resume and .ralph_session, held like the breaker (agent-session.ts). */
   sessions: RunSessions;
-  /** The exit signals of this run, held in memory like the breaker (written through to .exit_signals). */
-  exitSignals: ExitSignalsState;
-  /** The last loop's analysis, held in memory (written through to .response_analysis for the views). */
-  lastAnalysis: ResponseAnalysis | null;
+  /** The exit signals and the last loop's analysis, held like the breaker (exit-evidence.ts). */
+  evidence: ExitEvidence;
   /** The run's spend and budgets, carried across restarts, held and written through to .run_state (run-spend.ts). */
   run: HeldState<RunState>;
   /** When the run's clock started, as if it had run without a break: now minus its run time so far. */

@@ -139,11 +139,11 @@ function keepGateResult(rt: LoopRuntime, loop: number, result: VerificationResul
 
 /** The same failures lasted too long: open the breaker (exit 2), naming the tests. */
 function haltForSameFailures(rt: LoopRuntime, loop: number, reason: string): RunStop {
-  const { deps, paths } = rt;
+  const { deps } = rt;
   const now = deps.clock.now();
   const opened = openBreakerForSameFailures(rt.breaker, reason, loop, now);
   holdBreaker(rt, opened);
-  resetRunSession(rt.sessions, paths, 'circuit_breaker_trip', loop, rt.state);
+  resetRunSession(rt, 'circuit_breaker_trip', loop);
   deps.stderr.write(`${formatHaltBox(opened.state, { now }).join('\n')}\n`);
   return stopRun(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', `Circuit breaker opened: ${reason}`);
 }
