@@ -23,6 +23,7 @@ const dist = (path) => new URL(`../dist/${path}`, import.meta.url).href;
 const { assembleSnapshot } = await import(dist('monitor/assemble-snapshot.js'));
 const { renderFrame } = await import(dist('monitor/render.js'));
 const { createSnapshotLoader } = await import(dist('monitor/snapshot-loader.js'));
+const { loadViewConfig } = await import(dist('config/view-config.js'));
 
 const RENDER_BUDGET_MS = 10;
 const IDLE_CPU_BUDGET_PCT = 1;
@@ -56,8 +57,14 @@ function busyTexts() {
   };
 }
 
+// The views read a project with its effective settings; the bench's projects have no .ralphrc.
+const viewOf = (projectDir) => loadViewConfig({ projectDir, homeDir: join(projectDir, '.no-home'), env: {} });
+
 function benchRender() {
-  const snapshot = assembleSnapshot(busyTexts(), { projectDir: '/home/user/project', now: Date.now(), ralphDirFound: true, readWarnings: ['cannot read queue.json (EACCES)'] });
+  const { optionalSections, usageWait } = viewOf('/home/user/project');
+  const snapshot = assembleSnapshot(busyTexts(), {
+    projectDir: '/home/user/project', now: Date.now(), ralphDirFound: true, readWarnings: ['cannot read queue.json (EACCES)'], optionalSections, usageWait, planFile: 'fix_plan.md',
+  });
   const options = { columns: 120, rows: 50, color: true, now: Date.now() };
   for (let i = 0; i < 200; i++) renderFrame(snapshot, options);
   const times = [];
@@ -83,7 +90,7 @@ function busyProject() {
 }
 
 async function benchReloadAndRender(dir) {
-  const loader = createSnapshotLoader({ projectDir: dir, now: () => Date.now() });
+  const loader = createSnapshotLoader({ projectDir: dir, now: () => Date.now(), view: viewOf(dir) });
   const files = ['status.json', 'progress.json', '.response_analysis', 'fix_plan.md', 'logs/ralph.log', 'live.log', '.circuit_breaker_state', '.call_count'];
   const times = [];
   for (let i = 0; i < 300; i++) {

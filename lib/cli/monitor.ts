@@ -59,7 +59,7 @@ export async function mainMonitor(argv: string[]): Promise<number> {
   }
   if (args.once) {
     const columns = process.stdout.columns || Number(process.env.COLUMNS) || 80;
-    const lines = renderFrame(await loadSnapshot(projectDir, systemClock.now(), view), {
+    const lines = renderFrame(await loadSnapshot(projectDir, view, systemClock.now()), {
       columns,
       color,
       now: systemClock.now(),

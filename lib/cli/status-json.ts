@@ -7,7 +7,7 @@
 import { loadAgentLimits } from '../loop/agent-limits.js';
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
-import { defaultViewConfig, type ViewConfig } from '../config/view-config.js';
+import type { ViewConfig } from '../config/view-config.js';
 import { isPlanComplete } from '../core/fix-plan.js';
 import { longestUsageLimitWaitMs } from '../core/reset-time.js';
 import { loadBreaker, loadRateWindow, loadRunState, loadUsageWait } from '../loop/guard-store.js';
@@ -37,7 +37,7 @@ import {
  */
 export function collectStatus(
   projectDir: string,
-  view: ViewConfig = defaultViewConfig(projectDir),
+  view: ViewConfig,
   clock: Clock = systemClock,
 ): Record<string, unknown> {
   const { paths } = view;

@@ -39,11 +39,6 @@ export function loadViewConfig(options: LoadViewConfigOptions): ViewConfig {
   }
 }
 
-/** The defaults, for callers that have no configuration (tests, the bench). */
-export function defaultViewConfig(projectDir: string): ViewConfig {
-  return { paths: ralphPaths(projectDir), ...settingsOf(defaultConfig()), warnings: [] };
-}
-
 function settingsOf(config: RalphConfig): Pick<ViewConfig, 'optionalSections' | 'usageWait'> {
   return { optionalSections: config.OPTIONAL_SECTIONS, usageWait: usageLimitWaitSettings(config) };
 }

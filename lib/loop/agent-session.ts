@@ -2,7 +2,8 @@
 // session is too old, and resets with a recorded reason in .ralph_session and its history.
 // The log lines keep the Bash tool's wording (`Saved Claude session: …`, `Session reset: …`):
 // users grep their logs for them. Sessions are per agent: the stored id names its agent, and
-// an id of another agent is no session for this one.
+// an id of another agent is no session for this one. Both session files are held in memory for
+// the run (RunSessions) and written through.
 
 import { existsSync, rmSync } from 'node:fs';
 import type { AgentAdapter } from '../agents/agent-adapter.js';
@@ -12,15 +13,13 @@ import { writeJsonAtomic } from '../state/atomic-write.js';
 import { readClaudeSessionId, writeClaudeSessionId } from '../state/claude-session-id.js';
 import { appendBoundedJsonArray } from '../state/history.js';
 import type { RalphPaths } from '../state/paths.js';
-import {
-  defaultExitSignalsFile,
-  defaultRalphSessionFile,
-  RALPH_SESSION_HISTORY_MAX,
-  ralphSessionFileSchema,
-  ralphSessionHistoryEntrySchema,
-} from '../state/schemas.js';
-import { readStateFile, type StateReadOptions } from '../state/state-file.js';
+import { defaultExitSignalsFile, RALPH_SESSION_HISTORY_MAX, ralphSessionHistoryEntrySchema, type RalphSessionFile } from '../state/schemas.js';
+import type { StateReadOptions } from '../state/state-file.js';
+import { loadRalphSession, saveRalphSession } from '../state/store.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
+import { clearExitEvidence } from './exit-evidence.js';
+import { HeldState } from './held-state.js';
+import type { LoopRuntime } from './runtime.js';
 
 export type SessionResetReason =
   | 'manual_interrupt'
@@ -51,17 +50,59 @@ export function sessionLabel(agent: AgentAdapter): string {
   return agent.name === 'claude' ? 'Claude' : agent.label;
 }
 
+/** The agent session the run holds (.claude_session_id), as ralph last saved it. */
+export interface HeldAgentSession {
+  agent: string;
+  sessionId: string;
+  /** When it was saved: the time ralph wrote into the file, else the file's mtime (the Bash tool's rule). */
+  savedAtMs: number;
+  usage?: TokenUsage;
+}
+
+/**
+ * The run's sessions, read once when it starts and written through. The agent can write
+ * .ralph/, so neither file is read back mid-run: a session id the agent forges into
+ * .claude_session_id never reaches --resume.
+ */
+export interface RunSessions {
+  agent: HeldState<HeldAgentSession | undefined>;
+  ralph: HeldState<RalphSessionFile>;
+  /** .ralph_session was unreadable at startup (set aside; initRalphSession records the recovery). */
+  ralphCorrupt: boolean;
+}
+
+/** Reads .claude_session_id and .ralph_session once, for the run to hold. */
+export function loadRunSessions(paths: RalphPaths, options: StateReadOptions): RunSessions {
+  const stored = readClaudeSessionId(paths.claudeSessionId, options);
+  const written = stored?.timestamp ? Date.parse(stored.timestamp) : Number.NaN;
+  const agentSession = stored && {
+    agent: stored.agent,
+    sessionId: stored.sessionId,
+    savedAtMs: Number.isNaN(written) ? stored.mtimeMs : written,
+    ...(stored.usage ? { usage: stored.usage } : {}),
+  };
+  const ralph = loadRalphSession(paths, options);
+  return {
+    agent: new HeldState<HeldAgentSession | undefined>(agentSession, (next) => {
+      if (!next) rmSync(paths.claudeSessionId, { force: true });
+      else writeClaudeSessionId(paths.claudeSessionId, next.sessionId, options, { agent: next.agent, usage: next.usage });
+    }),
+    ralph: new HeldState(ralph.value, (next) => saveRalphSession(paths, next)),
+    ralphCorrupt: ralph.status === 'corrupt',
+  };
+}
+
 /**
  * The session of `agent` to resume, or undefined (none, another agent's, or older than the
  * expiry: then it is dropped).
  */
-export function loadResumableSession(
-  paths: RalphPaths,
+export function resumableSession(
+  sessions: RunSessions,
   agent: AgentAdapter,
   expiryHours: number,
   options: StateReadOptions,
 ): ResumableSession | undefined {
-  const stored = readClaudeSessionId(paths.claudeSessionId, options);
+  const stored = sessions.agent.value;
   if (!stored) return undefined;
   if (stored.agent !== agent.name) {
     // Kept as it is until this agent saves its own: an id of one CLI means nothing to another.
@@ -69,19 +110,15 @@ export function loadResumableSession(
     return undefined;
   }
   if (!agent.isValidSessionId(stored.sessionId)) {
-    // The agent can write this file: whatever is not a session id never reaches --resume.
+    // Whatever is not a session id never reaches --resume.
     options.logger.warn(`Discarded .ralph/.claude_session_id: ${describeRejectedId(stored.sessionId)} is not a ${sessionLabel(agent)} session id`);
-    rmSync(paths.claudeSessionId, { force: true });
+    sessions.agent.set(undefined);
     return undefined;
   }
-  // The time ralph wrote into the file when it has one (the file is rewritten after every
-  // loop, so it matches the Bash tool's mtime rule), else the file's mtime.
-  const written = stored.timestamp ? Date.parse(stored.timestamp) : Number.NaN;
-  const savedAt = Number.isNaN(written) ? stored.mtimeMs : written;
-  const ageHours = Math.max(0, Math.floor((options.clock.now() - savedAt) / 3_600_000));
+  const ageHours = Math.max(0, Math.floor((options.clock.now() - stored.savedAtMs) / 3_600_000));
   if (ageHours >= expiryHours) {
     options.logger.info(`Session expired (${ageHours}h old, max ${expiryHours}h), starting new session`);
-    rmSync(paths.claudeSessionId, { force: true });
+    sessions.agent.set(undefined);
     return undefined;
   }
   return { sessionId: stored.sessionId, ageHours, ...(stored.usage ? { usage: stored.usage } : {}) };
@@ -103,61 +140,71 @@ function describeRejectedId(id: string): string {
 }
 
 /** Saves `agent`'s session, with its running token total when the agent reports one. */
-export function saveAgentSession(paths: RalphPaths, agent: AgentAdapter, sessionId: string, options: StateReadOptions, usage?: TokenUsage): void {
-  writeClaudeSessionId(paths.claudeSessionId, sessionId, options, { agent: agent.name, usage });
+export function saveAgentSession(sessions: RunSessions, agent: AgentAdapter, sessionId: string, options: StateReadOptions, usage?: TokenUsage): void {
+  sessions.agent.set({ agent: agent.name, sessionId, savedAtMs: options.clock.now(), ...(usage ? { usage } : {}) });
   options.logger.info(`Saved ${sessionLabel(agent)} session: ${sessionId.slice(0, 20)}...`);
 }
 
-/** Creates .ralph_session when missing or unreadable (Bash `init_session_tracking`). */
-export function initRalphSession(paths: RalphPaths, options: StateReadOptions): void {
-  const result = readStateFile(paths.ralphSession, ralphSessionFileSchema, defaultRalphSessionFile(), options);
-  if (result.status === 'ok' && result.value.session_id) return;
+/** Gives .ralph_session a session when it has none or was unreadable (Bash `init_session_tracking`). */
+export function initRalphSession(sessions: RunSessions, options: StateReadOptions): void {
+  if (!sessions.ralphCorrupt && sessions.ralph.value.session_id) return;
   const now = formatIsoTimestamp(options.clock.now());
   const sessionId = `ralph-${Math.floor(options.clock.now() / 1000)}-${Math.floor(Math.random() * 32768)}`;
-  if (result.status === 'corrupt') options.logger.warn('Corrupted session file detected, recreating...');
-  writeJsonAtomic(paths.ralphSession, {
+  if (sessions.ralphCorrupt) options.logger.warn('Corrupted session file detected, recreating...');
+  sessions.ralph.set({
     session_id: sessionId,
     created_at: now,
     last_used: now,
-    reset_at: result.status === 'corrupt' ? now : '',
-    reset_reason: result.status === 'corrupt' ? 'corrupted_file_recovery' : '',
+    reset_at: sessions.ralphCorrupt ? now : '',
+    reset_reason: sessions.ralphCorrupt ? 'corrupted_file_recovery' : '',
   });
-  if (result.status !== 'corrupt') options.logger.info(`Initialized session tracking (session: ${sessionId})`);
+  if (!sessions.ralphCorrupt) options.logger.info(`Initialized session tracking (session: ${sessionId})`);
+  sessions.ralphCorrupt = false;
 }
 
-export function touchRalphSession(paths: RalphPaths, options: StateReadOptions): void {
-  const result = readStateFile(paths.ralphSession, ralphSessionFileSchema, defaultRalphSessionFile(), options);
-  if (!result.value.session_id) return;
-  writeJsonAtomic(paths.ralphSession, { ...result.value, last_used: formatIsoTimestamp(options.clock.now()) });
+/** Each loop: .ralph_session's last_used (written only when the second changed). */
+export function touchRalphSession(sessions: RunSessions, options: StateReadOptions): void {
+  const current = sessions.ralph.value;
+  const lastUsed = formatIsoTimestamp(options.clock.now());
+  if (!current.session_id || current.last_used === lastUsed) return;
+  sessions.ralph.set({ ...current, last_used: lastUsed });
 }
 
 /**
- * Bash `reset_session`: forget the agent session, the last analysis and the exit signals, and
- * record why in .ralph_session and its bounded history.
+ * Bash `reset_session` outside a run (--reset-session, --reset-circuit): forget the agent
+ * session, the last analysis and the exit signals, and record why.
  */
-export function resetSession(
-  paths: RalphPaths,
+export function resetSession(paths: RalphPaths, reason: SessionResetReason, loopNumber: number, options: StateReadOptions): void {
+  saveRalphSession(paths, resetRalphSessionFile(reason, options));
+  rmSync(paths.claudeSessionId, { force: true });
+  rmSync(paths.responseAnalysis, { force: true });
+  if (existsSync(paths.exitSignals)) writeJsonAtomic(paths.exitSignals, defaultExitSignalsFile());
+  recordSessionReset(paths, reason, loopNumber, options);
+}
+
+/** The same inside a run, through what it holds: its sessions, exit signals and last analysis. */
+export function resetRunSession(
+  rt: LoopRuntime,
   reason: SessionResetReason,
   loopNumber: number,
-  options: StateReadOptions,
   /** The run ends here: keep its last analysis for the views (the next run clears it). */
   end?: { keepAnalysis: boolean },
 ): void {
-  const now = formatIsoTimestamp(options.clock.now());
-  writeJsonAtomic(paths.ralphSession, {
-    session_id: '',
-    created_at: '',
-    last_used: '',
-    reset_at: now,
-    reset_reason: reason,
-  });
-  rmSync(paths.claudeSessionId, { force: true });
-  if (!end?.keepAnalysis) rmSync(paths.responseAnalysis, { force: true });
-  if (existsSync(paths.exitSignals)) writeJsonAtomic(paths.exitSignals, defaultExitSignalsFile());
+  rt.sessions.ralph.set(resetRalphSessionFile(reason, rt.state));
+  rt.sessions.agent.set(undefined);
+  clearExitEvidence(rt, end?.keepAnalysis ?? false);
+  recordSessionReset(rt.paths, reason, loopNumber, rt.state);
+}
+
+function resetRalphSessionFile(reason: SessionResetReason, options: StateReadOptions): RalphSessionFile {
+  return { session_id: '', created_at: '', last_used: '', reset_at: formatIsoTimestamp(options.clock.now()), reset_reason: reason };
+}
+
+function recordSessionReset(paths: RalphPaths, reason: SessionResetReason, loopNumber: number, options: StateReadOptions): void {
   appendBoundedJsonArray(
     paths.ralphSessionHistory,
     ralphSessionHistoryEntrySchema,
-    { timestamp: now, from_state: 'active', to_state: 'reset', reason, loop_number: loopNumber },
+    { timestamp: formatIsoTimestamp(options.clock.now()), from_state: 'active', to_state: 'reset', reason, loop_number: loopNumber },
     RALPH_SESSION_HISTORY_MAX,
     options,
   );

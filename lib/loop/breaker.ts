@@ -1,11 +1,14 @@
-// The circuit breaker as the loop uses it: thresholds from the configuration, and what to show
-// when it changes state.
+// The circuit breaker as the loop uses it: thresholds from the configuration, the one place
+// the run's held breaker changes (written through, its history on a transition), and what to
+// show when it changes state.
 
 import type { RalphConfig } from '../config/schema.js';
 import { formatBreakerBanner } from '../core/breaker-messages.js';
-import type { BreakerThresholds, BreakerTransition } from '../core/circuit-breaker.js';
+import type { BreakerResult, BreakerThresholds, BreakerTransition } from '../core/circuit-breaker.js';
 import type { Logger } from '../platform/deps.js';
 import type { LoopEvents } from './events.js';
+import { saveBreaker } from './guard-store.js';
+import type { LoopRuntime } from './runtime.js';
 
 export function breakerThresholds(config: RalphConfig): BreakerThresholds {
   return {
@@ -15,6 +18,13 @@ export function breakerThresholds(config: RalphConfig): BreakerThresholds {
     cooldownMinutes: config.CB_COOLDOWN_MINUTES,
     autoReset: config.CB_AUTO_RESET,
   };
+}
+
+/** Holds the breaker's new state for the run, writes it through, and tells of a transition. */
+export function holdBreaker(rt: LoopRuntime, result: BreakerResult): void {
+  rt.breaker = result.state;
+  saveBreaker(rt.paths, result, rt.state);
+  if (result.transition) reportBreakerTransition(rt.deps.logger, result.transition, rt.events);
 }
 
 export function reportBreakerTransition(logger: Logger, transition: BreakerTransition, events?: LoopEvents): void {

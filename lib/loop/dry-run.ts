@@ -8,13 +8,12 @@ import { splitAllowedTools } from '../config/schema.js';
 import { buildLoopContext } from '../core/loop-context.js';
 import { describePlanProgress } from '../core/fix-plan.js';
 import { movedControlFiles } from '../state/paths.js';
-import { readPlanFile } from '../state/plan-file.js';
 import type { LoopRuntime } from './runtime.js';
 
 export function describeDryRun(rt: LoopRuntime, loop: number): void {
   const { config, deps } = rt;
   const prompt = readFileSync(rt.promptFile, 'utf8');
-  const plan = readPlanFile(rt.paths.fixPlan, config.OPTIONAL_SECTIONS);
+  const plan = rt.plan;
   const context = buildLoopContext({ loop, plan, files: movedControlFiles(rt.paths), breakerState: null, previousAnalysis: null });
   const invocation = rt.agent.buildInvocation({
     command: rt.agentCommand,

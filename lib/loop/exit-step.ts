@@ -7,21 +7,22 @@ import { formatPermissionHalt } from '../core/breaker-messages.js';
 import { evaluateExitGate, nextConflictCount, type ExitGateResult } from '../core/exit-gate.js';
 import { stripTerminalControls } from '../core/terminal-text.js';
 import { EXIT } from '../errors.js';
-import { readPlanFile } from '../state/plan-file.js';
-import { resetSession } from './agent-session.js';
+import { resetRunSession } from './agent-session.js';
+import { refreshPlanView } from './plan-view.js';
 import { stopRun, type LoopRuntime, type RunStop } from './runtime.js';
 
 const RUN_ENDS = { keepAnalysis: true };
 
 export function evaluateGate(rt: LoopRuntime): ExitGateResult {
-  const { paths, config } = rt;
+  const { config } = rt;
   // From memory: .exit_signals is written through for the monitor, never read back (the agent can write it).
-  const signals = rt.exitSignals;
-  const plan = readPlanFile(paths.fixPlan, config.OPTIONAL_SECTIONS);
+  const signals = rt.evidence.signals.value;
+  // Parsed once here for the loop: the context the agent is given shows the same plan.
+  const plan = refreshPlanView(rt);
   const result = evaluateExitGate({
     exitSignals: signals,
     // From memory too: .response_analysis is the agent's to write as much as ralph's.
-    analysis: rt.lastAnalysis,
+    analysis: rt.evidence.analysis.value,
     plan,
     config: {
       maxConsecutiveTestLoops: config.MAX_CONSECUTIVE_TEST_LOOPS,
@@ -36,7 +37,7 @@ export function evaluateGate(rt: LoopRuntime): ExitGateResult {
 }
 
 export function exitFromGate(rt: LoopRuntime, gate: Extract<ExitGateResult, { kind: 'exit' }>): RunStop {
-  const { deps, paths, config } = rt;
+  const { deps, config } = rt;
   if (gate.reason === 'permission_denied') {
     const allowed = splitAllowedTools(config.ALLOWED_TOOLS);
     const denials = lastDenials(rt);
@@ -45,25 +46,25 @@ export function exitFromGate(rt: LoopRuntime, gate: Extract<ExitGateResult, { ki
     // The box quotes the denied commands, which may carry a token or escape sequences: clean it
     // as the logger does.
     deps.stderr.write(deps.redact(stripTerminalControls(`${formatPermissionHalt(actionable.length > 0 ? actionable : denials, suggestion).join('\n')}\n`)));
-    resetSession(paths, 'permission_denied', rt.loopCount, rt.state, RUN_ENDS);
+    resetRunSession(rt, 'permission_denied', rt.loopCount, RUN_ENDS);
     return stopRun(EXIT.halted, 'halted', 'permission_denied', 'permission_denied',
-      `Permission denied: ${(rt.lastAnalysis?.analysis.denied_commands ?? []).join(', ')}. Add to .ralphrc: ${suggestion.line}`);
+      `Permission denied: ${(rt.evidence.analysis.value?.analysis.denied_commands ?? []).join(', ')}. Add to .ralphrc: ${suggestion.line}`);
   }
   if (gate.reason === 'completion_conflict') {
     const items = gate.conflict?.openItems ?? [];
     deps.logger.error(`Claude claimed completion ${gate.conflict?.count ?? config.COMPLETION_CONFLICT_LIMIT} loops in a row, but fix_plan.md still has ${items.length} open item(s)`);
     for (const item of items.slice(0, 10)) deps.stderr.write(`  - [ ] ${item}\n`);
-    resetSession(paths, 'completion_conflict', rt.loopCount, rt.state, RUN_ENDS);
+    resetRunSession(rt, 'completion_conflict', rt.loopCount, RUN_ENDS);
     return stopRun(EXIT.halted, 'halted', 'completion_conflict', 'completion_conflict',
       'Completion claimed while fix_plan.md has open items; tick finished items or set EXIT_REQUIRES_PLAN_COMPLETE=false');
   }
   deps.logger.success(`🏁 Graceful exit triggered: ${gate.reason}`);
-  resetSession(paths, 'project_complete', rt.loopCount, rt.state, RUN_ENDS);
+  resetRunSession(rt, 'project_complete', rt.loopCount, RUN_ENDS);
   return stopRun(EXIT.ok, 'completed', gate.reason, 'graceful_exit');
 }
 
 function lastDenials(rt: LoopRuntime) {
-  return (rt.lastAnalysis?.analysis.denied_commands ?? []).map((entry) => {
+  return (rt.evidence.analysis.value?.analysis.denied_commands ?? []).map((entry) => {
     const m = /^Bash\((.*)\)$/s.exec(entry);
     return m ? { tool_name: 'Bash', tool_input: { command: m[1] } } : { tool_name: entry, tool_input: null };
   });

@@ -17,7 +17,6 @@ import { stripTerminalControls } from '../core/terminal-text.js';
 import { RalphError } from '../errors.js';
 import * as gh from '../github/lifecycle-gh.js';
 import * as git from '../github/lifecycle-git.js';
-import { readPlanFile } from '../state/plan-file.js';
 import { loadLifecycleState, newLifecycleState, saveLifecycleState, type LifecycleState } from '../state/lifecycle-state.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import type { LoopRuntime } from './runtime.js';
@@ -84,7 +83,7 @@ export async function openIssueLifecycle(rt: LoopRuntime, ref: IssueRef): Promis
 export async function postProgressIfDue(rt: LoopRuntime, lifecycle: IssueLifecycle | undefined, loop: number): Promise<void> {
   if (!lifecycle || !shouldPostProgress(lifecycle.settings, loop)) return;
   const files = await git.listChangedFiles(lifecycle.state.lifecycle.start_sha, gitContext(rt));
-  const body = buildProgressComment({ loop, plan: readPlan(rt), files });
+  const body = buildProgressComment({ loop, plan: rt.plan, files });
   const posted = await gh.commentOnIssue(lifecycle.ref, rt.deps.redact(body), ghContext(rt));
   if (!posted.ok) return warn(rt, `Could not post the progress comment on issue ${formatIssueRef(lifecycle.ref)}: ${posted.message}`);
   rt.deps.logger.info(`💬 Posted progress comment (loop #${loop}) on issue ${formatIssueRef(lifecycle.ref)}`);
@@ -98,7 +97,7 @@ export async function completeIssueLifecycle(rt: LoopRuntime, lifecycle: IssueLi
   update(rt, lifecycle, (l, now) => ({ ...l, completion_detected_at: now }));
   const start = lifecycle.state.lifecycle.start_sha;
   const content = await readContentTree(rt);
-  const summary = buildCompletionSummary({ plan: readPlan(rt), shortstat: await git.readShortstat(start, content, gitContext(rt)) });
+  const summary = buildCompletionSummary({ plan: rt.plan, shortstat: await git.readShortstat(start, content, gitContext(rt)) });
   for (const action of actions) await runCompletionAction(rt, lifecycle, action, summary, content);
 }
 
@@ -185,13 +184,6 @@ function warn(rt: LoopRuntime, message: string): void {
   rt.deps.logger.warn(stripTerminalControls(message));
 }
 
-function readPlan(rt: LoopRuntime) {
-  try {
-    return readPlanFile(rt.paths.fixPlan, rt.config.OPTIONAL_SECTIONS);
-  } catch {
-    return null;
-  }
-}
 
 function ghContext(rt: LoopRuntime): gh.GhContext {
   return { runner: rt.deps.processRunner, cwd: rt.paths.projectDir, env: rt.deps.env };

@@ -11,37 +11,34 @@ import { splitAllowedTools } from '../config/schema.js';
 import type { AgentFailureResult } from '../core/agent-failure.js';
 import { formatDuration } from '../core/countdown.js';
 import { errorSignatureOf, nextBreakerState } from '../core/circuit-breaker.js';
-import { emptyExitSignals, updateExitSignals } from '../core/exit-signals.js';
 import { buildLoopContext } from '../core/loop-context.js';
 import { addTokens } from '../core/rate-window.js';
 import { usageSinceLastCall } from '../core/cumulative-usage.js';
 import type { TokenUsage } from '../agents/agent-output.js';
 import { analyzeResponse, type ResponseAnalysis } from '../core/response-analysis.js';
 import { redactDeep } from '../core/redaction.js';
-import { cancelCall, recordLoopSpend } from '../core/spend.js';
 import { readProcessStartTime } from '../platform/process-group.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { agentOutputLogName, agentStderrLogName, movedControlFiles } from '../state/paths.js';
-import { readPlanFile } from '../state/plan-file.js';
 import type { MetricsLine } from '../state/schemas.js';
 import { verificationContextSection } from '../verify/verification-tracker.js';
-import { saveExitSignals, saveResponseAnalysis } from '../state/store.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import {
   acceptReportedSessionId,
-  loadResumableSession,
-  resetSession,
+  resetRunSession,
+  resumableSession,
   saveAgentSession,
   sessionLabel,
   type ResumableSession,
   type SessionResetReason,
 } from './agent-session.js';
-import { breakerThresholds, reportBreakerTransition } from './breaker.js';
+import { breakerThresholds, holdBreaker } from './breaker.js';
 import { escapedOutputWarning } from './escaped-output.js';
-import { saveBreaker } from './guard-store.js';
-import { saveRunSpend } from './run-spend.js';
+import { endCallSpend } from './run-spend.js';
 import type { LoopEventMap } from './events.js';
 import { contentAtLoopStart, measureLoopProgress, type LoopProgress } from './loop-progress.js';
+import { recordAnalysis } from './exit-evidence.js';
+import { refreshPlanView } from './plan-view.js';
 import type { LoopRuntime } from './runtime.js';
 import { readPrompt } from './startup.js';
 
@@ -64,7 +61,7 @@ export interface IterationResult {
 }
 
 export async function runIteration(rt: LoopRuntime, loop: number): Promise<IterationResult> {
-  const { deps, paths, config } = rt;
+  const { deps, config } = rt;
   const agent = rt.agent;
   const label = sessionLabel(agent);
   deps.logger.info(`Executing ${agent.label} (Call ${rt.rate.value.calls}/${config.MAX_CALLS_PER_HOUR})`);
@@ -72,7 +69,7 @@ export async function runIteration(rt: LoopRuntime, loop: number): Promise<Itera
   const before = await contentAtLoopStart(rt);
 
   const session = config.SESSION_CONTINUITY
-    ? loadResumableSession(paths, agent, config.SESSION_EXPIRY_HOURS, rt.state)
+    ? resumableSession(rt.sessions, agent, config.SESSION_EXPIRY_HOURS, rt.state)
     : undefined;
   if (session) deps.logger.info(`Resuming ${label} session: ${session.sessionId.slice(0, 20)}... (${session.ageHours}h old)`);
   else if (config.SESSION_CONTINUITY) deps.logger.info(`Starting new ${label} session`);
@@ -90,6 +87,7 @@ export async function runIteration(rt: LoopRuntime, loop: number): Promise<Itera
   rt.resumeContext = undefined;
 
   const measured = await measureLoopProgress(rt, before);
+  refreshPlanView(rt);
   return recordOutcome(rt, loop, run, failure, measured, session?.sessionId);
 }
 
@@ -178,21 +176,18 @@ function classify(rt: LoopRuntime, run: AgentRunResult): AgentFailureResult {
 
 /** A session reset mid-run clears the exit signals and the last analysis too (as the Bash tool's reset_session does). */
 function resetAgentSession(rt: LoopRuntime, reason: SessionResetReason, loop: number): void {
-  resetSession(rt.paths, reason, loop, rt.state);
-  rt.exitSignals = emptyExitSignals();
-  rt.lastAnalysis = null;
+  resetRunSession(rt, reason, loop);
 }
 
 function buildContext(rt: LoopRuntime, loop: number): string {
-  const plan = readPlanFile(rt.paths.fixPlan, rt.config.OPTIONAL_SECTIONS);
   const breaker = rt.breaker.state;
   // The context quotes the agent's previous result and test output: no secret goes back in.
   return rt.deps.redact(buildLoopContext({
     loop,
-    plan,
+    plan: rt.plan,
     files: movedControlFiles(rt.paths),
     breakerState: breaker,
-    previousAnalysis: rt.lastAnalysis,
+    previousAnalysis: rt.evidence.analysis.value,
     openItemsConflict: rt.lastConflict,
     extraSections: [verificationContextSection(rt.verify, VERIFICATION_CONTEXT_CHARS), rt.resumeContext ?? ''],
   }));
@@ -227,16 +222,12 @@ function recordOutcome(
       outputFile: relative(paths.projectDir, run.outputLogPath),
       now: new Date(now),
     }), deps.redact);
-    rt.lastAnalysis = analysis;
-    saveResponseAnalysis(paths, analysis);
-    // Read from memory, never back from .exit_signals: the agent can write that file.
-    rt.exitSignals = updateExitSignals(rt.exitSignals, analysis, loop);
-    saveExitSignals(paths, { ...rt.exitSignals });
+    recordAnalysis(rt, analysis, loop);
     logAnalysis(rt, analysis);
   }
 
   if (s.sessionId && config.SESSION_CONTINUITY && (failure.kind === 'ok' || failure.kind === 'timeout' || failure.kind === 'failed')) {
-    if (!s.isError) saveAgentSession(paths, rt.agent, s.sessionId, rt.state, run.sessionUsage);
+    if (!s.isError) saveAgentSession(rt.sessions, rt.agent, s.sessionId, rt.state, run.sessionUsage);
     else deps.logger.warn('Skipping session save — response has is_error:true');
   }
   if (s.isError && failure.kind === 'failed') {
@@ -247,23 +238,15 @@ function recordOutcome(
 
   const tokens = s.usage.input + s.usage.output;
   rt.rate.set(addTokens(rt.rate.value, tokens));
-  rt.run = {
-    ...rt.run,
-    // An agent that could not be spawned made no call: the one counted before it is taken back.
-    spend: run.spawnError ? cancelCall(rt.run.spend) : recordLoopSpend(
-      rt.run.spend,
-      {
-        sessionId: s.sessionId,
-        resumed: resumedSessionId !== undefined,
-        resumedSessionId: resumedSessionId ?? null,
-        usage: s.usage,
-        totalCostUsd: s.totalCostUsd,
-        sinceLastResultCostUsd: s.sinceLastResultCostUsd,
-      },
-      now,
-    ),
-  };
-  saveRunSpend(rt);
+  // An agent that could not be spawned made no call: the one counted before it is taken back.
+  endCallSpend(rt, run.spawnError ? 'not_started' : {
+    sessionId: s.sessionId,
+    resumed: resumedSessionId !== undefined,
+    resumedSessionId: resumedSessionId ?? null,
+    usage: s.usage,
+    totalCostUsd: s.totalCostUsd,
+    sinceLastResultCostUsd: s.sinceLastResultCostUsd,
+  });
 
   // Transient API trouble and usage limits are waited out, not counted against the work.
   const feedsBreaker = failure.kind !== 'transient' && failure.kind !== 'usage_limit' && run.kind !== 'interrupted';
@@ -284,9 +267,7 @@ function recordOutcome(
       breakerThresholds(config),
       now,
     );
-    rt.breaker = result.state;
-    saveBreaker(paths, result, rt.state);
-    if (result.transition) reportBreakerTransition(deps.logger, result.transition, rt.events);
+    holdBreaker(rt, result);
     breakerOpened = result.state.state === 'OPEN';
   }
 
@@ -307,7 +288,7 @@ function recordOutcome(
     success,
     calls: 1,
     tokens,
-    cost_usd: Number((rt.run.spend.run.costUsd).toFixed(6)),
+    cost_usd: Number((rt.run.value.spend.run.costUsd).toFixed(6)),
     files_changed: filesChanged.length,
     exit_signal: analysis?.analysis.exit_signal ?? false,
     tests_status: analysis?.analysis.tests_status ?? null,
@@ -328,7 +309,7 @@ function recordOutcome(
     exitSignal: analysis?.analysis.exit_signal ?? false,
     testsStatus: analysis?.analysis.tests_status ?? undefined,
     tokens: s.usage,
-    costUsd: rt.run.spend.run.costUsd,
+    costUsd: rt.run.value.spend.run.costUsd,
     summary: analysis?.analysis.work_summary.slice(0, 200),
   };
   return { failure, run, filesChanged, progress, analysis, breakerOpened, metrics, completed };

@@ -3,28 +3,26 @@
 // the outcome (and the verification gate, when the loop changed files) decides whether to go
 // on, wait, or stop with an exit code that says why.
 
-import { rmSync } from 'node:fs';
 import { usageLimitWaitSettings } from '../config/usage-limit-settings.js';
 import { formatHaltBox } from '../core/breaker-messages.js';
 import { backoffDelayMs } from '../core/agent-failure.js';
-import { cooldownEndsAt, shouldHalt } from '../core/circuit-breaker.js';
+import { applyStartupRecovery, cooldownEndsAt, shouldHalt } from '../core/circuit-breaker.js';
 import { formatCountdown } from '../core/countdown.js';
-import { emptyExitSignals } from '../core/exit-signals.js';
 import { checkRateLimit, countCall, rollWindow } from '../core/rate-window.js';
 import { computeUsageLimitWait, longestUsageLimitWaitMs } from '../core/reset-time.js';
 import { checkBudgets } from '../core/spend.js';
 import { EXIT } from '../errors.js';
-import { writeJsonAtomic } from '../state/atomic-write.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
-import { resetSession, sessionLabel, touchRalphSession } from './agent-session.js';
+import { resetRunSession, sessionLabel, touchRalphSession } from './agent-session.js';
 import { chooseLoopAgent, dropFailedFallback, forgetAgentLimits, hasFallbacks, limitCurrentAgent } from './agent-fallback.js';
-import { breakerThresholds, reportBreakerTransition } from './breaker.js';
+import { breakerThresholds, holdBreaker } from './breaker.js';
 import { createBackup } from './backup.js';
 import { describeDryRun } from './dry-run.js';
 import { pruneAgentLogs } from './log-retention.js';
+import { startExitEvidence } from './exit-evidence.js';
 import { evaluateGate, exitFromGate } from './exit-step.js';
 import { postProgressIfDue } from './github-lifecycle.js';
-import { clearUsageWait, loadUsageWait, recoverBreaker, saveUsageWait } from './guard-store.js';
+import { clearUsageWait, loadUsageWait, saveUsageWait } from './guard-store.js';
 import { runIteration, type IterationResult } from './iteration.js';
 import { appendLoopMetrics } from './metrics-step.js';
 import { beginCallSpend } from './run-spend.js';
@@ -39,11 +37,7 @@ import { rotateLogIfNeeded } from '../platform/logger.js';
 
 export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
   const { deps, paths } = rt;
-  // Stale exit signals from an earlier run must not end this one before it starts (#194).
-  rt.exitSignals = emptyExitSignals();
-  writeJsonAtomic(paths.exitSignals, rt.exitSignals);
-  rt.lastAnalysis = null;
-  rmSync(paths.responseAnalysis, { force: true });
+  startExitEvidence(rt);
   rt.events.emit('run:started', { loopCount: rt.loopCount, maxCallsPerHour: rt.config.MAX_CALLS_PER_HOUR });
 
   let dryRunLoops = 0;
@@ -51,7 +45,7 @@ export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
     if (rt.stop.received) return interrupted(rt);
     rt.loopCount++;
     rotateLogIfNeeded(paths.ralphLog);
-    touchRalphSession(paths, rt.state);
+    touchRalphSession(rt.sessions, rt.state);
 
     const guard = await checkGuards(rt);
     if (guard.kind === 'stop') return finish(rt, guard);
@@ -117,21 +111,21 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
   const missing = missingRequiredPaths(paths);
   if (missing.length > 0) {
     deps.logger.error(`Ralph integrity check failed - critical files missing: ${missing.join(', ')}`);
-    resetSession(paths, 'integrity_failure', rt.loopCount, rt.state);
+    resetRunSession(rt, 'integrity_failure', rt.loopCount);
     return stop(EXIT.halted, 'halted', 'files_deleted', 'integrity_failure', `Required files are missing; ${RESTORE_HINT}`);
   }
   // The agent may have turned a control file into a directory, a FIFO or a symlink out of the
   // project: a clear error (thrown to the error funnel) before this call is counted.
   readPromptAndCheckFiles(paths, rt.promptFile);
 
-  const breaker = recoverBreaker(paths, rt.breaker, breakerThresholds(config), rt.state);
-  rt.breaker = breaker.state;
-  if (breaker.transition) reportBreakerTransition(deps.logger, breaker.transition, rt.events);
-  if (shouldHalt(breaker.state)) {
-    const box = formatHaltBox(breaker.state, { cooldownEndsAt: cooldownEndsAt(breaker.state, breakerThresholds(config)), now: now() });
+  // The cooldown or CB_AUTO_RESET may close an OPEN breaker; an unchanged one is not written.
+  const recovered = applyStartupRecovery(rt.breaker, breakerThresholds(config), now());
+  if (recovered.transition) holdBreaker(rt, recovered);
+  if (shouldHalt(rt.breaker)) {
+    const box = formatHaltBox(rt.breaker, { cooldownEndsAt: cooldownEndsAt(rt.breaker, breakerThresholds(config)), now: now() });
     deps.stderr.write(`${box.join('\n')}\n`);
-    resetSession(paths, 'circuit_breaker_open', rt.loopCount, rt.state);
-    return stop(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', `Circuit breaker is OPEN: ${breaker.state.reason}`);
+    resetRunSession(rt, 'circuit_breaker_open', rt.loopCount);
+    return stop(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', `Circuit breaker is OPEN: ${rt.breaker.reason}`);
   }
 
   const usageWait = loadUsageWait(paths, rt.state, longestUsageLimitWaitMs(usageLimitWaitSettings(config)));
@@ -165,14 +159,14 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
   }
 
   const budget = checkBudgets(
-    rt.run.spend,
+    rt.run.value.spend,
     {
       maxCostUsd: config.MAX_COST_USD,
       maxTokensPerHour: config.MAX_TOKENS_PER_HOUR,
       maxLoops: null,
       maxRunMinutes: config.MAX_RUN_MINUTES,
       startedAt: rt.runClockStart,
-      loopsDone: rt.run.spend.run.loops,
+      loopsDone: rt.run.value.spend.run.loops,
     },
     now(),
   );
@@ -200,7 +194,7 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
   }
 
   // The run's calls, cut-off ones included, whichever ralph made them.
-  const loops = rt.run.spend.run.loops;
+  const loops = rt.run.value.spend.run.loops;
   if (config.MAX_LOOPS > 0 && loops >= config.MAX_LOOPS && !config.DRY_RUN) {
     const reason = `Loop budget reached: ${loops} of --max-loops ${config.MAX_LOOPS} loops done`;
     return { ...stop(EXIT.limit, 'stopped', 'max_loops_reached', 'budget_reached', reason), endsRun: true };
@@ -254,7 +248,7 @@ async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise
       break;
   }
   if (result.breakerOpened) {
-    resetSession(paths, 'circuit_breaker_trip', rt.loopCount, rt.state);
+    resetRunSession(rt, 'circuit_breaker_trip', rt.loopCount);
     const box = formatHaltBox(rt.breaker, { now: deps.clock.now() });
     deps.stderr.write(`${box.join('\n')}\n`);
     return stop(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', "Circuit breaker opened. Run 'ralph --reset-circuit' after fixing the cause");
@@ -303,7 +297,7 @@ async function handleUsageLimit(rt: LoopRuntime, resetAt: number | undefined, me
   });
   if (choice === 'exit') {
     clearUsageWait(paths);
-    resetSession(paths, 'api_limit_exit', rt.loopCount, rt.state);
+    resetRunSession(rt, 'api_limit_exit', rt.loopCount);
     return stop(EXIT.limit, 'stopped', 'api_5hour_limit', 'api_limit_exit', `Usage limit: ${message}`);
   }
   if (choice === 'retry') {
@@ -341,7 +335,7 @@ function interrupted(rt: LoopRuntime): RunStop {
   const signal = rt.stop.received ?? 'SIGINT';
   rt.deps.logger.warn('Ralph loop interrupted. Cleaning up...');
   saveUnfinishedAttempt(rt);
-  resetSession(rt.paths, 'manual_interrupt', rt.loopCount, rt.state);
+  resetRunSession(rt, 'manual_interrupt', rt.loopCount);
   return finish(rt, stop(exitCodeForSignal(signal), 'stopped', 'interrupted', 'interrupted'));
 }
 
@@ -359,7 +353,7 @@ function writeStatus(rt: LoopRuntime, lastAction: string, status: string, exitRe
     lastAction,
     status,
     exitReason,
-    spend: rt.run.spend,
+    spend: rt.run.value.spend,
     usageLimitResetsAt,
     agent: rt.agent.name,
   });

@@ -4,7 +4,6 @@
 
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { emptyExitSignals } from '../core/exit-signals.js';
 import { loadConfig, type LoadConfigResult } from '../config/load-config.js';
 import { formatConfigProblem } from '../config/problems.js';
 import { splitAllowedTools } from '../config/schema.js';
@@ -17,15 +16,16 @@ import type { AgentAdapter } from '../agents/agent-adapter.js';
 import { agentCommandOf, chooseAgent } from '../agents/choose-agent.js';
 import { findAgent } from '../agents/registry.js';
 import { AgentDisplay } from './agent-display.js';
-import { initRalphSession } from './agent-session.js';
+import { initRalphSession, loadRunSessions } from './agent-session.js';
 import { LoopEvents } from './events.js';
+import { holdExitEvidence } from './exit-evidence.js';
 import { completeIssueLifecycle, openIssueLifecycle, resolveIssueRef } from './github-lifecycle.js';
 import { attachNotifications } from './notifications.js';
-import { holdRateWindow, loadBreaker, loadRateWindow, newRunState } from './guard-store.js';
+import { holdRateWindow, loadBreaker, loadRateWindow } from './guard-store.js';
 import { loadAgentLimits } from './agent-limits.js';
 import { longestUsageLimitWaitMs } from '../core/reset-time.js';
 import { stopOrphanedAgent } from './orphaned-agent.js';
-import { openRunSpend } from './run-spend.js';
+import { openRunSpend, unsavedRunSpend } from './run-spend.js';
 import { runLoop } from './run-loop.js';
 import { usageLimitWaitSettings } from '../config/usage-limit-settings.js';
 import type { AgentSlot, LoopRuntime } from './runtime.js';
@@ -131,11 +131,12 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     callsMade: 0,
     rate: holdRateWindow(paths, loadRateWindow(paths, state), now),
     breaker: loadBreaker(paths, state),
-    exitSignals: emptyExitSignals(),
-    lastAnalysis: null,
+    sessions: loadRunSessions(paths, state),
+    evidence: holdExitEvidence(paths),
     // The run's own spend replaces this once the session record says which run this is.
-    run: newRunState(now),
+    run: unsavedRunSpend(now),
     runClockStart: now,
+    plan: null,
     conflictCount: 0,
     consecutiveTransientFailures: 0,
     verification: planVerification(config, projectDir, loaded.sources.TEST_COMMAND.detail ?? loaded.sources.TEST_COMMAND.kind, paths.agent),
@@ -161,7 +162,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     // sandbox that fails half-way must still be torn down.
     await sandbox.start();
     rt.rate.flush();
-    initRalphSession(paths, state);
+    initRalphSession(rt.sessions, state);
     deps.logger.info(describeVerificationSetup(rt.verification));
     if (rt.verification.agentMdWarning) deps.logger.warn(rt.verification.agentMdWarning);
     openSessionRecord(rt, options.fresh ?? false);
@@ -178,7 +179,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     await completeIssueLifecycle(rt, rt.lifecycle, result.lastAction);
     // Only a run that stopped for a reason ends its record: a crash (a throw) stays resumable.
     endSessionRecord(rt, result);
-    const inRun = rt.recorder ? ` (${rt.run.spend.run.loops} in run ${rt.recorder.record.run_id})` : '';
+    const inRun = rt.recorder ? ` (${rt.run.value.spend.run.loops} in run ${rt.recorder.record.run_id})` : '';
     // Bash counts the loop whose guards stopped the run (status.json loop_count); the log says
     // whether that loop ran.
     const where = rt.lastLoopRun === rt.loopCount ? `at loop #${rt.loopCount}` : `before loop #${rt.loopCount} ran`;

@@ -3,12 +3,24 @@
 // flight stays counted, its cost unknown), a new run starts from zero. When `.run_state` is
 // unreadable or missing for a run that made calls, a warning names it and the budgets count
 // what the session record still holds; neither file alone can make the counts go back.
+// The spend is then held for the run and written through: `.run_state` is never read back
+// mid-run (the agent can write it), so an agent that rewrites it cannot reset its budgets.
 
 import { basename, relative } from 'node:path';
-import { formatRunCost, mergeSpend, settleCutOffCall, startCall } from '../core/spend.js';
+import {
+  cancelCall,
+  formatRunCost,
+  mergeSpend,
+  recordLoopSpend,
+  settleCutOffCall,
+  startCall,
+  type LoopSpendInput,
+  type SpendState,
+} from '../core/spend.js';
 import { spendFromRecord } from '../session-record/record-spend.js';
 import { runRecordPath } from '../session-record/store.js';
 import { loadRunState, newRunState, saveRunState, type RunState } from './guard-store.js';
+import { HeldState } from './held-state.js';
 import type { LoopRuntime } from './runtime.js';
 
 /** Agent sessions outlive runs; the cumulative totals of the most recent ones are carried over. */
@@ -45,22 +57,30 @@ export function openRunSpend(rt: LoopRuntime): void {
     const minutes = Math.floor(run.active_ms / 60_000);
     deps.logger.info(`Run ${record.run_id} so far: ${run.spend.run.loops} agent call(s), ${formatRunCost(run.spend)}, ${minutes} min`);
   }
-  rt.run = run;
   rt.runClockStart = now - run.active_ms;
-  saveRunSpend(rt);
+  rt.run = new HeldState(run, (next) => saveRunState(paths, next));
+  rt.run.flush();
+}
+
+/** The spend a run holds before its record is open, and for good in a dry run: never saved. */
+export function unsavedRunSpend(now: number): HeldState<RunState> {
+  return new HeldState(newRunState(now), () => undefined);
 }
 
 /** The call counts before the agent is spawned, so a `kill -9` mid-call still counts it. */
 export function beginCallSpend(rt: LoopRuntime): void {
-  rt.run = { ...rt.run, spend: startCall(rt.run.spend) };
-  saveRunSpend(rt);
+  holdSpend(rt, startCall(rt.run.value.spend));
 }
 
-/** Writes `.run_state` with the run time so far (nothing in a dry run). */
-export function saveRunSpend(rt: LoopRuntime): void {
-  if (!rt.recorder) return;
-  rt.run = { ...rt.run, active_ms: Math.max(0, rt.deps.clock.now() - rt.runClockStart) };
-  saveRunState(rt.paths, rt.run);
+/** The call's cost and tokens once the agent exited; 'not_started': no call was made, it is taken back. */
+export function endCallSpend(rt: LoopRuntime, call: LoopSpendInput | 'not_started'): void {
+  const spend = rt.run.value.spend;
+  holdSpend(rt, call === 'not_started' ? cancelCall(spend) : recordLoopSpend(spend, call, rt.deps.clock.now()));
+}
+
+/** The new spend with the run time so far, written through to `.run_state`. */
+function holdSpend(rt: LoopRuntime, spend: SpendState): void {
+  rt.run.set({ ...rt.run.value, spend, active_ms: Math.max(0, rt.deps.clock.now() - rt.runClockStart) });
 }
 
 function recentSessions(totals: Record<string, number>): Record<string, number> {

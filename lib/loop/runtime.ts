@@ -6,8 +6,7 @@ import type { RalphConfig } from '../config/schema.js';
 import type { CompletionConflict } from '../core/exit-gate.js';
 import type { VerificationOutcome } from '../core/verification.js';
 import type { BreakerState } from '../core/circuit-breaker.js';
-import type { ExitSignalsState } from '../core/exit-signals.js';
-import type { ResponseAnalysis } from '../core/response-analysis.js';
+import type { PlanView } from '../core/fix-plan.js';
 import type { RateWindowState } from '../core/rate-window.js';
 import type { Deps } from '../platform/deps.js';
 import type { RalphPaths } from '../state/paths.js';
@@ -20,7 +19,9 @@ import type { StateReadOptions } from '../state/state-file.js';
 import type { VerificationSetup } from '../verify/verification-setup.js';
 import type { VerificationTrackerState } from '../verify/verification-tracker.js';
 import type { AgentDisplay } from './agent-display.js';
+import type { RunSessions } from './agent-session.js';
 import type { LoopEvents } from './events.js';
+import type { ExitEvidence } from './exit-evidence.js';
 import type { IssueLifecycle } from './github-lifecycle.js';
 import type { HeldState } from './held-state.js';
 import type { LoopContentState } from './loop-progress.js';
@@ -64,14 +65,16 @@ export interface LoopRuntime {
    * an agent that rewrites .circuit_breaker_state cannot reset its own count.
    */
   breaker: BreakerState;
-  /** The exit signals of this run, held in memory like the breaker (written through to .exit_signals). */
-  exitSignals: ExitSignalsState;
-  /** The last loop's analysis, held in memory (written through to .response_analysis for the views). */
-  lastAnalysis: ResponseAnalysis | null;
-  /** The run's spend and budgets, carried across restarts (run-spend.ts). */
-  run: RunState;
+  /** The agent session to resume and .ralph_session, held like the breaker (agent-session.ts). */
+  sessions: RunSessions;
+  /** The exit signals and the last loop's analysis, held like the breaker (exit-evidence.ts). */
+  evidence: ExitEvidence;
+  /** The run's spend and budgets, carried across restarts, held and written through to .run_state (run-spend.ts). */
+  run: HeldState<RunState>;
   /** When the run's clock started, as if it had run without a break: now minus its run time so far. */
   runClockStart: number;
+  /** fix_plan.md as last parsed: when the loop's guards ran, then when the agent exited (plan-view.ts). */
+  plan: PlanView | null;
   /** Consecutive loops whose completion claim fix_plan.md contradicted. */
   conflictCount: number;
   /** The completion conflict the exit gate saw before this loop, told to the agent. */

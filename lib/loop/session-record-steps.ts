@@ -8,7 +8,6 @@
 // breaker must not add one per try).
 
 import { failingCount, initialSameFailures, sameFailuresTripped } from '../core/verification.js';
-import { readPlanFile } from '../state/plan-file.js';
 import { RunRecorder } from '../session-record/run-recorder.js';
 import { trackerFromSummary } from '../verify/verification-tracker.js';
 import type { IterationResult } from './iteration.js';
@@ -61,7 +60,7 @@ export function openSessionRecord(rt: LoopRuntime, fresh: boolean): void {
 /** Before the agent call, saved: a `kill -9` mid-call leaves the attempt, which a resume marks cut off. */
 export function beginAttemptRecord(rt: LoopRuntime, loop: number): void {
   rt.lastOutcome = 'unverified';
-  rt.loopCostBefore = rt.run.spend.run.costUsd;
+  rt.loopCostBefore = rt.run.value.spend.run.costUsd;
   rt.recorder?.beginAttempt(loop);
   rt.recorder?.flush();
 }
@@ -93,7 +92,7 @@ export function finishAttemptRecord(rt: LoopRuntime, loop: number, result: Itera
       agentSessionId: s.sessionId ?? null,
       agent: rt.agent.name,
       tokens: { input: s.usage.input, output: s.usage.output, cache_read: s.usage.cacheRead, cache_creation: s.usage.cacheCreation },
-      costUsd: rt.run.spend.run.costUsd - rt.loopCostBefore,
+      costUsd: rt.run.value.spend.run.costUsd - rt.loopCostBefore,
       filesChanged: result.filesChanged,
       action: analysis?.analysis.work_summary || ('message' in failure ? `agent ${failure.kind}: ${failure.message}` : undefined),
       openItems: countOpenItems(rt),
@@ -126,5 +125,5 @@ export function endSessionRecord(rt: LoopRuntime, result: RunStop): void {
 }
 
 function countOpenItems(rt: LoopRuntime): number | null {
-  return readPlanFile(rt.paths.fixPlan, rt.config.OPTIONAL_SECTIONS)?.blocking.open ?? null;
+  return rt.plan?.blocking.open ?? null;
 }

@@ -21,9 +21,8 @@ import {
   type TrackedVerification,
 } from '../verify/verification-tracker.js';
 import { escapedOutputWarning } from './escaped-output.js';
-import { resetSession } from './agent-session.js';
-import { reportBreakerTransition } from './breaker.js';
-import { saveBreaker } from './guard-store.js';
+import { resetRunSession } from './agent-session.js';
+import { holdBreaker } from './breaker.js';
 import { retakeContentAtNextLoop } from './loop-progress.js';
 import { CONTINUE, stopRun, type LoopRuntime, type RunStop, type StepResult } from './runtime.js';
 
@@ -140,13 +139,11 @@ function keepGateResult(rt: LoopRuntime, loop: number, result: VerificationResul
 
 /** The same failures lasted too long: open the breaker (exit 2), naming the tests. */
 function haltForSameFailures(rt: LoopRuntime, loop: number, reason: string): RunStop {
-  const { deps, paths } = rt;
+  const { deps } = rt;
   const now = deps.clock.now();
   const opened = openBreakerForSameFailures(rt.breaker, reason, loop, now);
-  rt.breaker = opened.state;
-  saveBreaker(paths, opened, rt.state);
-  if (opened.transition) reportBreakerTransition(deps.logger, opened.transition, rt.events);
-  resetSession(paths, 'circuit_breaker_trip', loop, rt.state);
+  holdBreaker(rt, opened);
+  resetRunSession(rt, 'circuit_breaker_trip', loop);
   deps.stderr.write(`${formatHaltBox(opened.state, { now }).join('\n')}\n`);
   return stopRun(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', `Circuit breaker opened: ${reason}`);
 }

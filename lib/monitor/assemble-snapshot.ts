@@ -1,19 +1,24 @@
 // Builds a DashboardSnapshot from the texts of the state files, ours or the Bash tool's. Pure:
 // a missing or corrupt file becomes a warning line and an absent section, never an exception.
+// Each text is read through the loop's own parsers and schemas (lib/state), so the dashboard
+// and the loop agree on what a file holds.
 
 import type { z } from 'zod';
-import { CONFIG_SCHEMA, defaultConfig } from '../config/schema.js';
-import { usageLimitWaitSettings } from '../config/usage-limit-settings.js';
 import { parseFixPlan } from '../core/fix-plan.js';
 import { countProblem, MAX_CALLS_IN_WINDOW, MAX_TOKENS_IN_WINDOW, usageWaitProblem } from '../core/guard-ranges.js';
 import { longestUsageLimitWaitMs, type UsageLimitWaitSettings } from '../core/reset-time.js';
-import { parseLenientJson } from '../state/lenient-json.js';
+import { parseIntegerText } from '../state/integer-file.js';
+import { lifecycleStateSchema } from '../state/lifecycle-state.js';
+import { queueFileSchema } from '../state/queue-file.js';
 import {
   circuitBreakerFileSchema,
   progressFileSchema,
   responseAnalysisFileSchema,
   statusFileSchema,
+  usageWaitFileSchema,
+  type UsageWaitFile,
 } from '../state/schemas.js';
+import { parseStateText } from '../state/state-file.js';
 import type {
   AgentProgressView,
   AnalysisView,
@@ -40,11 +45,11 @@ export interface AssembleOptions {
   /** Problems met while reading (permission denied, …), shown as warnings. */
   readWarnings?: string[];
   /** fix_plan.md headings whose items do not block completion (the effective OPTIONAL_SECTIONS). */
-  optionalSections?: string[];
+  optionalSections: string[];
   /** The effective usage-limit margin and fallback: a stored wait is checked as the loop checks it. */
-  usageWait?: UsageLimitWaitSettings;
+  usageWait: UsageLimitWaitSettings;
   /** The plan file as the project names it (FIX_PLAN_FILE), for the dashboard. */
-  planFile?: string;
+  planFile: string;
   /** Liveness of the pid ours records in status.json; without it, no stale-status check. */
   isProcessAlive?: (pid: number) => boolean;
   /**
@@ -71,8 +76,8 @@ function memoized<T>(memo: ParseMemo | undefined, key: string, text: string, war
 
 export function assembleSnapshot(texts: StateTexts, options: AssembleOptions): DashboardSnapshot {
   const warnings = [...(options.readWarnings ?? [])];
-  const json = (name: string, text: string | undefined, schema?: z.ZodType): JsonObject | undefined =>
-    text === undefined ? undefined : memoized(options.memo, name, text, warnings, (w) => parseStateText(name, text, schema, w));
+  const json = (name: string, text: string | undefined, schema: z.ZodType): JsonObject | undefined =>
+    text === undefined ? undefined : memoized(options.memo, name, text, warnings, (w) => readStateText(name, text, schema, w));
 
   // A missing status.json (or .ralph/) is shown by the Loop section itself, in red.
   const liveTail = tailLines(texts.liveLogTail, 200);
@@ -100,13 +105,13 @@ export function assembleSnapshot(texts: StateTexts, options: AssembleOptions): D
       texts.fixPlan === undefined
         ? undefined
         : memoized(options.memo, 'fix_plan.md', texts.fixPlan, warnings, (w) =>
-            readPlan(texts.fixPlan!, options.optionalSections ?? (CONFIG_SCHEMA.OPTIONAL_SECTIONS.default as string[]), options.planFile ?? 'fix_plan.md', w)),
-    planFile: options.planFile ?? 'fix_plan.md',
+            readPlan(texts.fixPlan!, options.optionalSections, options.planFile, w)),
+    planFile: options.planFile,
     usageWait:
-      readUsageWait(json('.usage_limit_wait', texts.usageWait), options.now, options.usageWait ?? usageLimitWaitSettings(defaultConfig()), warnings) ??
+      readUsageWait(texts.usageWait, options.now, options.usageWait, warnings) ??
       readStatusUsageWait(status, options.now),
-    queue: readQueue(json('queue.json', texts.queue)),
-    issue: readIssueLifecycle(json('.github_lifecycle_state', texts.githubLifecycle)),
+    queue: readQueue(json('queue.json', texts.queue, queueFileSchema)),
+    issue: readIssueLifecycle(json('.github_lifecycle_state', texts.githubLifecycle, lifecycleStateSchema)),
     ralphLogTail: tailLines(texts.ralphLogTail, 200),
     liveTail,
     warnings,
@@ -217,24 +222,27 @@ function readAnalysis(obj: JsonObject | undefined): AnalysisView | undefined {
 }
 
 function readUsageWait(
-  obj: JsonObject | undefined,
+  text: string | undefined,
   now: number,
   settings: UsageLimitWaitSettings,
   warnings: string[],
 ): UsageWaitView | undefined {
-  if (!obj) return undefined;
-  const resumeAt = Date.parse(str(obj.resume_at) ?? '');
-  if (!Number.isFinite(resumeAt)) {
-    warnings.push('.usage_limit_wait has no valid resume_at; ignored');
+  if (text === undefined) return undefined;
+  // The loop's reader: a file that fails the schema is no wait (the loop sets it aside).
+  const parsed = parseStateText(text, usageWaitFileSchema, {});
+  if (parsed.status === 'missing') return undefined;
+  if (parsed.status === 'corrupt') {
+    warnings.push(`.usage_limit_wait is unreadable (${parsed.problem}); ignored`);
     return undefined;
   }
+  const wait: UsageWaitFile = parsed.value;
   // The same range rule as the loop's reader: a wait longer than ralph would choose is not one.
-  const problem = usageWaitProblem({ resume_at: str(obj.resume_at) ?? '', resume_at_ms: num(obj.resume_at_ms) ?? resumeAt }, now, longestUsageLimitWaitMs(settings));
+  const problem = usageWaitProblem(wait, now, longestUsageLimitWaitMs(settings));
   if (problem) {
     warnings.push(`.usage_limit_wait: resume_at ${problem}; ignored`);
     return undefined;
   }
-  return { resumeAt, reason: str(obj.reason), source: str(obj.source) };
+  return { resumeAt: wait.resume_at_ms, reason: wait.reason, source: wait.source };
 }
 
 // Ours also records the reset time in status.json while waiting; the dedicated file wins.
@@ -254,34 +262,27 @@ function readPlan(text: string, optionalSections: string[], name: string, warnin
 }
 
 /**
- * Strict JSON checked against the file's schema; invalid JSON is salvaged field by field (the
- * Bash tool hand-builds status.json and progress.json with unescaped strings, so that is normal
- * and not worth a warning). A file that fails its schema still shows its well-typed fields.
+ * A JSON state file through the loop's parser, lenient: the Bash tool hand-builds status.json and
+ * progress.json with unescaped strings, so salvaged fields are normal and not worth a warning. A
+ * file that fails its schema still shows its well-typed fields.
  */
-function parseStateText(name: string, text: string | undefined, schema: z.ZodType | undefined, warnings: string[]): JsonObject | undefined {
-  if (text === undefined) return undefined;
-  if (text.trim() === '') {
-    warnings.push(`${name} is empty`);
-    return undefined;
+function readStateText(name: string, text: string, schema: z.ZodType, warnings: string[]): JsonObject | undefined {
+  const parsed = parseStateText(text, schema, { lenient: true });
+  switch (parsed.status) {
+    case 'missing':
+      warnings.push(`${name} is empty`);
+      return undefined;
+    case 'ok':
+    case 'recovered':
+      return isJsonObject(parsed.value) ? parsed.value : undefined;
+    case 'corrupt':
+      if (!parsed.found) {
+        warnings.push(`${name} is corrupt (not a JSON object); ignored`);
+        return undefined;
+      }
+      warnings.push(`${name} has an unexpected value (${parsed.problem}); showing what could be read`);
+      return parsed.found;
   }
-  let obj: JsonObject | undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    obj = isJsonObject(value) ? value : undefined;
-  } catch {
-    obj = parseLenientJson(text);
-  }
-  if (!obj) {
-    warnings.push(`${name} is corrupt (not a JSON object); ignored`);
-    return undefined;
-  }
-  if (!schema) return obj;
-  const parsed = schema.safeParse(obj);
-  if (parsed.success) return parsed.data as JsonObject;
-  const issue = parsed.error.issues[0];
-  const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-  warnings.push(`${name} has an unexpected value (${where}${issue?.message ?? 'invalid'}); showing what could be read`);
-  return obj;
 }
 
 function isJsonObject(value: unknown): value is JsonObject {
@@ -321,9 +322,9 @@ function readIssueLifecycle(obj: JsonObject | undefined): IssueLifecycleView | u
 }
 
 function readCounter(text: string | undefined, name: string, max: number, warnings: string[]): number | undefined {
-  if (text === undefined || text.trim() === '') return undefined;
-  const value = Number(text.trim());
-  const problem = Number.isNaN(value) ? 'expected a number' : countProblem(value, max);
+  const value = text === undefined ? undefined : parseIntegerText(text);
+  if (value === undefined) return undefined;
+  const problem = Number.isNaN(value) ? 'not an integer' : countProblem(value, max);
   if (!problem) return value;
   warnings.push(`${name} is corrupt (${problem}); ignored`);
   return undefined;

@@ -24,8 +24,8 @@ export interface DashboardOptions {
   /** Stops the loop (SIGINT/SIGTERM in the CLI); the terminal is restored before returning. */
   signal: AbortSignal;
   loader?: SnapshotLoader;
-  /** The project's effective settings (FIX_PLAN_FILE, OPTIONAL_SECTIONS). */
-  view?: ViewConfig;
+  /** The project's effective settings (FIX_PLAN_FILE, OPTIONAL_SECTIONS, the usage-limit wait). */
+  view: ViewConfig;
   /** Called after each frame is drawn (tests wait on it instead of sleeping). */
   onFrame?: (lines: readonly string[]) => void;
 }

@@ -5,7 +5,7 @@
 import { statSync } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { defaultViewConfig, type ViewConfig } from '../config/view-config.js';
+import type { ViewConfig } from '../config/view-config.js';
 import { movedControlFiles } from '../state/paths.js';
 import { isProcessAlive } from '../state/process-alive.js';
 import { assembleSnapshot, type ParseMemo } from './assemble-snapshot.js';
@@ -16,8 +16,8 @@ import type { DashboardSnapshot, RunView, StateTexts } from './snapshot.js';
 export interface SnapshotLoaderOptions {
   projectDir: string;
   now: () => number;
-  /** The project's effective settings (FIX_PLAN_FILE, OPTIONAL_SECTIONS); default: the defaults. */
-  view?: ViewConfig;
+  /** The project's effective settings (FIX_PLAN_FILE, OPTIONAL_SECTIONS, the usage-limit wait), as the loop has them. */
+  view: ViewConfig;
 }
 
 export interface SnapshotLoadResult {
@@ -48,7 +48,7 @@ const TAIL_BYTES = 8 * 1024;
 const MAX_WHOLE_BYTES = 4 * 1024 * 1024;
 
 export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLoader {
-  const view = options.view ?? defaultViewConfig(options.projectDir);
+  const { view } = options;
   const { paths } = view;
   const files: FileSpec[] = [
     { key: 'status', path: paths.status },
@@ -107,7 +107,7 @@ export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLo
         readWarnings,
         optionalSections: view.optionalSections,
         usageWait: view.usageWait,
-        planFile: movedControlFiles(paths).plan,
+        planFile: movedControlFiles(paths).plan ?? 'fix_plan.md',
         isProcessAlive,
         memo,
       });
@@ -122,7 +122,7 @@ function toRunView(summary: RunStatusSummary | null): RunView | undefined {
 }
 
 /** One-shot load (`ralph-monitor --once`, tests, the bench). */
-export async function loadSnapshot(projectDir: string, now: number = Date.now(), view?: ViewConfig): Promise<DashboardSnapshot> {
+export async function loadSnapshot(projectDir: string, view: ViewConfig, now: number): Promise<DashboardSnapshot> {
   return (await createSnapshotLoader({ projectDir, now: () => now, view }).load()).snapshot;
 }
 

@@ -13,12 +13,20 @@ export interface IntegerReadOptions {
 /** The integer in `path`; 0 when missing or empty, 0 with a WARN when not an integer. */
 export function readIntegerFile(path: string, options: IntegerReadOptions): number {
   const text = readTrimmedText(path);
-  if (text === undefined || text === '') return 0;
-  if (!/^-?\d+$/.test(text)) {
-    options.logger.warn(`State file ${basename(path)} holds "${text.slice(0, 40)}", not an integer; using 0`);
+  const value = text === undefined ? undefined : parseIntegerText(text);
+  if (value === undefined) return 0;
+  if (Number.isNaN(value)) {
+    options.logger.warn(`State file ${basename(path)} holds "${text!.slice(0, 40)}", not an integer; using 0`);
     return 0;
   }
-  return Number(text);
+  return value;
+}
+
+/** The integer a counter file's text holds: undefined when it is empty, NaN when it is not an integer. */
+export function parseIntegerText(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  return /^-?\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
 }
 
 /** `echo N > file`, atomically: the value and a newline. */

@@ -42,23 +42,49 @@ export function readStateFile<S extends z.ZodType>(
 ): StateReadResult<z.infer<S>> {
   const text = readTextOrUndefined(path, options);
   if (text === null) return { value: fallback, status: 'corrupt' };
-  // An empty file is what an in-place writer (the Bash tool) leaves between truncate and write.
-  if (text === undefined || text.trim() === '') return { value: fallback, status: 'missing' };
-
-  let problem: string;
-  try {
-    const parsed = schema.safeParse(JSON.parse(text));
-    if (parsed.success) return { value: parsed.data, status: 'ok' };
-    problem = describeIssue(parsed.error);
-  } catch {
-    problem = 'not valid JSON';
-    if (options.lenient) {
-      const salvaged = parseLenientJson(text);
-      const parsed = salvaged && schema.safeParse(salvaged);
-      if (parsed && parsed.success) return { value: parsed.data, status: 'recovered' };
-    }
+  if (text === undefined) return { value: fallback, status: 'missing' };
+  const parsed: ParsedStateText<z.infer<S>> = parseStateText(text, schema, options);
+  switch (parsed.status) {
+    case 'ok':
+    case 'recovered':
+      return { value: parsed.value, status: parsed.status };
+    case 'missing':
+      return { value: fallback, status: 'missing' };
+    case 'corrupt':
+      return { value: fallback, status: 'corrupt', movedTo: setAsideCorrupt(path, parsed.problem, options) };
   }
-  return { value: fallback, status: 'corrupt', movedTo: setAsideCorrupt(path, problem, options) };
+}
+
+/** What a state file's text holds; a corrupt one says why, with the JSON object it holds if any. */
+export type ParsedStateText<T> =
+  | { status: 'ok' | 'recovered'; value: T }
+  | { status: 'missing' }
+  | { status: 'corrupt'; problem: string; found?: Record<string, unknown> };
+
+/**
+ * The text of one state file checked against its schema, without touching the file: readStateFile
+ * builds on it, and the views (which hold the texts already) call it directly.
+ */
+export function parseStateText<S extends z.ZodType>(
+  text: string,
+  schema: S,
+  options: Pick<StateReadOptions, 'lenient'>,
+): ParsedStateText<z.infer<S>> {
+  // An empty file is what an in-place writer (the Bash tool) leaves between truncate and write.
+  if (text.trim() === '') return { status: 'missing' };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    const salvaged = options.lenient ? parseLenientJson(text) : undefined;
+    const parsed = salvaged && schema.safeParse(salvaged);
+    if (parsed && parsed.success) return { status: 'recovered', value: parsed.data };
+    return { status: 'corrupt', problem: 'not valid JSON', ...(salvaged ? { found: salvaged } : {}) };
+  }
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return { status: 'ok', value: parsed.data };
+  const found = typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
+  return { status: 'corrupt', problem: describeIssue(parsed.error), ...(found ? { found } : {}) };
 }
 
 /**

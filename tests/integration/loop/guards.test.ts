@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { formatCountdown } from '../../../lib/core/countdown.js';
 import { hourKey, nextResetTime } from '../../../lib/core/rate-window.js';
 import { LoopEvents } from '../../../lib/loop/events.js';
+import { newRunState } from '../../../lib/loop/guard-store.js';
 import { fakeClock, type FakeClock } from '../../helpers/fake-clock.js';
 import { loopProject, type LoopProject } from '../../helpers/loop-harness.js';
 import type { FakeCallScript, FakeScenario } from '../../helpers/fake-claude.js';
@@ -204,6 +205,16 @@ describe('fatal agent failures and budgets', () => {
     expect(p.fake.runs()).toHaveLength(3);
     expect(p.status()).toMatchObject({ exit_reason: 'cost_budget_exhausted', status: 'stopped' });
     expect(p.status()!.run_cost_usd).toBeCloseTo(0.06, 6);
+  });
+
+  it('an agent that zeroes .run_state every loop still stops at --max-cost: the spend is held, not read back', async () => {
+    const forged = JSON.stringify(newRunState(Date.parse('2026-11-30T00:00:00Z')));
+    const costly = (n: number) => ({ ...work(n), costUsd: 0.02, writeFiles: { [`f${n}.txt`]: String(n), '.ralph/.run_state': forged } });
+    const p = setup({ calls: [costly(1), costly(2), costly(3), costly(4), work(5)] });
+    const result = await p.run({ MAX_COST_USD: 0.05 });
+    expect(result.exitCode).toBe(3);
+    expect(p.fake.runs()).toHaveLength(3);
+    expect(p.status()).toMatchObject({ exit_reason: 'cost_budget_exhausted' });
   });
 
   it('MAX_TOKENS_PER_HOUR stops the run with exit 3 naming the budget', async () => {

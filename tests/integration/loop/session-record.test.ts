@@ -16,6 +16,7 @@ import { captureOutput, FAST_LOOP_RC, loopProject, type LoopProject } from '../.
 import { GIT_TEST_ENV } from '../../helpers/tmp-project.js';
 import type { FakeScenario } from '../../helpers/fake-claude.js';
 import { loopContextIn, readOnlyRunRecord, readRunRecords } from '../verify-loop/verify-loop-fixture.js';
+import { projectView } from '../../helpers/project-view.js';
 
 const FAKE_API_KEY = 'sk-ant-fake-test-key'; // what withFakeClaude puts in ANTHROPIC_API_KEY
 const PLAN = '# Fix Plan\n- [ ] one\n- [ ] two\n- [ ] three\n';
@@ -74,7 +75,7 @@ describe('session record kept by the loop', () => {
     expect(record.attempts[0]!.action).toBe('Used [REDACTED] to call the API.');
     expect(JSON.stringify(record)).not.toContain(FAKE_API_KEY);
 
-    expect(collectStatus(p.project.dir).session_record).toMatchObject({
+    expect(collectStatus(p.project.dir, projectView(p.project.dir)).session_record).toMatchObject({
       run_id: record.run_id,
       status: 'converged',
       attempts: 3,
@@ -91,7 +92,7 @@ describe('session record kept by the loop', () => {
     // An interrupt keeps the run active; the attempt it cut short is on disk as running.
     expect(interrupted.status).toBe('active');
     expect(interrupted.attempts.map((a) => `${a.loop}:${a.state}`)).toEqual(['1:finished', '2:running']);
-    expect(collectStatus(p.project.dir).session_record).toMatchObject({ status: 'active', last_attempt: { loop: 2, state: 'running' } });
+    expect(collectStatus(p.project.dir, projectView(p.project.dir)).session_record).toMatchObject({ status: 'active', last_attempt: { loop: 2, state: 'running' } });
 
     const events = new LoopEvents();
     const opened: Array<LoopEventMap['run:opened']> = [];
@@ -138,7 +139,7 @@ describe('session record kept by the loop', () => {
     expect(fresh.status).toBe('converged');
     expect(loopContextIn(p.fake.runs()[2]!.stdin)).toMatch(/^Loop #1\./);
     // The new run sorts after the old one even within the same second: it is the one shown.
-    expect(collectStatus(p.project.dir).session_record).toMatchObject({ run_id: fresh.run_id });
+    expect(collectStatus(p.project.dir, projectView(p.project.dir)).session_record).toMatchObject({ run_id: fresh.run_id });
   });
 
   it('a dry run keeps no session record', async () => {
@@ -146,7 +147,7 @@ describe('session record kept by the loop', () => {
     const result = await p.run({ DRY_RUN: true, MAX_LOOPS: 1 });
     expect(result.exitCode).toBe(0);
     expect(existsSync(p.project.path('.ralph/sessions')) ? readdirSync(p.project.path('.ralph/sessions')) : []).toEqual([]);
-    expect(collectStatus(p.project.dir).session_record).toBeNull();
+    expect(collectStatus(p.project.dir, projectView(p.project.dir)).session_record).toBeNull();
   });
 
   it('a resumed run re-runs the gate after its first loop even when that loop changed nothing', async () => {

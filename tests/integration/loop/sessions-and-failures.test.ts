@@ -66,6 +66,23 @@ describe('sessions', () => {
     const history = p.readJson('.ralph/.ralph_session_history') as Array<{ reason: string }>;
     expect(history.map((h) => h.reason)).toContain('session_not_found');
   });
+
+  it('a session id the agent writes into .ralph/ mid-run is never resumed: the loop resumes the one it saved', async () => {
+    // Loop 2 forges .claude_session_id and prints nothing (no session reported), so ralph saves none
+    // after it: a loop that read the file back would resume the forged session in loop 3.
+    const forged = '99999999-8888-4777-8666-555555555555';
+    const p = setup({
+      calls: [
+        work(1),
+        { writeFiles: { '.ralph/.claude_session_id': JSON.stringify({ session_id: forged, timestamp: 'x' }) }, garbage: 'emptyExit0' },
+        work(3),
+      ],
+    });
+    await p.run({ MAX_LOOPS: 3 });
+    const [first, , third] = p.fake.runs();
+    expect(first!.sessionId).toBeTruthy();
+    expect(argAfter(third!.argv, '--resume')).toBe(first!.sessionId);
+  });
 });
 
 describe('failed runs', () => {

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadSnapshot } from '../../../lib/monitor/snapshot-loader.js';
 import { renderFrame } from '../../../lib/monitor/render.js';
 import { loopProject, type LoopProject } from '../../helpers/loop-harness.js';
+import { projectView } from '../../helpers/project-view.js';
 
 let p: LoopProject | undefined;
 afterEach(() => p?.cleanup());
@@ -17,7 +18,7 @@ describe('dashboard run record', () => {
     );
     const result = await p.run({ MAX_LOOPS: 2 });
     expect(result.exitCode).toBe(3);
-    const snapshot = await loadSnapshot(p.project.dir, p.clock.now());
+    const snapshot = await loadSnapshot(p.project.dir, projectView(p.project.dir), p.clock.now());
     // Stopped at its loop budget: the run is finished.
     expect(snapshot.run).toMatchObject({ status: 'exhausted', attempts: 2 });
     expect(snapshot.run!.gapText).toMatch(/^gap 1 .*open item/);

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { showStatus } from '../../../lib/cli/status.js';
 import { collectStatus } from '../../../lib/cli/status-json.js';
 import { loopProject, type LoopProject } from '../../helpers/loop-harness.js';
+import { projectView } from '../../helpers/project-view.js';
 
 const FIXTURES = new URL('../../fixtures/bash-state/', import.meta.url);
 let cleanups: Array<() => void> = [];
@@ -33,7 +34,7 @@ describe('collectStatus', () => {
   it('reads the Bash tool\'s halted state: status, breaker, rate window, session', () => {
     const dir = bashProject('halted');
     const before = snapshotFiles(join(dir, '.ralph'));
-    const s = collectStatus(dir);
+    const s = collectStatus(dir, projectView(dir));
     expect(s).toMatchObject({
       status: 'halted',
       exit_reason: 'stagnation_detected',
@@ -50,7 +51,8 @@ describe('collectStatus', () => {
   });
 
   it('salvages the Bash tool\'s hand-built progress.json and reads the Claude session', () => {
-    const s = collectStatus(bashProject('midrun'));
+    const dir = bashProject('midrun');
+    const s = collectStatus(dir, projectView(dir));
     expect(s.progress).toMatchObject({ status: 'executing', elapsed_seconds: 10 });
     expect(s.claude_session).toEqual({ session_id: 'a0000000-0000-4000-8000-000000000002', timestamp: '2026-11-30T04:48:54+00:00' });
     expect(s.last_analysis).toMatchObject({ loop_number: 2 });
@@ -60,7 +62,7 @@ describe('collectStatus', () => {
     const dir = bashProject('completed');
     writeFileSync(join(dir, '.ralph/.usage_limit_wait'), JSON.stringify({ resume_at: '2026-11-30T09:00:00+00:00', resume_at_ms: 1, reason: 'limit', source: 'stated' }));
     writeFileSync(join(dir, '.ralph/.ralph.lock'), JSON.stringify({ pid: process.pid, startedAt: '2026-11-30T04:00:00.000Z', host: 'h' }));
-    const s = collectStatus(dir);
+    const s = collectStatus(dir, projectView(dir));
     expect(s.usage_limit_wait).toMatchObject({ resume_at: '2026-11-30T09:00:00+00:00', source: 'stated' });
     expect(s.running).toEqual({ pid: process.pid, alive: true, started_at: '2026-11-30T04:00:00.000Z' });
   });
@@ -70,7 +72,7 @@ describe('collectStatus', () => {
     writeFileSync(join(dir, '.ralph/.response_analysis'), JSON.stringify({ loop_number: 2, analysis: { files_modified: 'many' } }));
     writeFileSync(join(dir, '.ralph/.exit_signals'), JSON.stringify({ done_signals: 'all of them' }));
     const before = snapshotFiles(join(dir, '.ralph'));
-    const s = collectStatus(dir);
+    const s = collectStatus(dir, projectView(dir));
     expect(s.last_analysis).toBeNull();
     expect(s.exit_signals).toBeNull();
     expect(s.warnings).toEqual([
@@ -83,7 +85,7 @@ describe('collectStatus', () => {
   it('gives nulls, not an error, where there is no state at all', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ralph-status-empty-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    expect(collectStatus(dir)).toMatchObject({ status: null, circuit_breaker: null, rate_window: { calls_this_hour: null }, run: null });
+    expect(collectStatus(dir, projectView(dir))).toMatchObject({ status: null, circuit_breaker: null, rate_window: { calls_this_hour: null }, run: null });
   });
 
   it('after a run of ours, carries budgets, spend and the last analysis', async () => {
@@ -94,7 +96,7 @@ describe('collectStatus', () => {
     cleanups.push(() => p.cleanup());
     const result = await p.run({ MAX_LOOPS: 1, MAX_COST_USD: 5 });
     expect(result.exitCode).toBe(3);
-    const s = collectStatus(p.project.dir);
+    const s = collectStatus(p.project.dir, projectView(p.project.dir));
     expect(s).toMatchObject({
       status: 'stopped',
       exit_reason: 'max_loops_reached',

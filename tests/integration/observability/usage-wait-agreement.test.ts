@@ -26,26 +26,28 @@ afterEach(() => {
   cleanups = [];
 });
 
-function project(ralphrc: string, waitEndsIn: number, now: number): { p: TmpProject; home: string } {
+type WaitFile = Record<string, unknown>;
+
+function project(ralphrc: string, waitEndsIn: number, now: number, shape: (wait: WaitFile) => WaitFile): { p: TmpProject; home: string } {
   const p = tmpProject({ '.ralphrc': ralphrc, '.ralph/fix_plan.md': '# Plan\n- [ ] a\n' });
   const home = mkdtempSync(join(tmpdir(), 'ralph-home-'));
   cleanups.push(() => p.cleanup(), () => rmSync(home, { recursive: true, force: true }));
   const resumeAt = now + waitEndsIn;
   const wait = { resume_at: new Date(resumeAt).toISOString(), resume_at_ms: resumeAt, reason: 'limit', source: 'stated', detected_at: '' };
-  writeFileSync(p.path('.ralph/.usage_limit_wait'), JSON.stringify(wait));
+  writeFileSync(p.path('.ralph/.usage_limit_wait'), JSON.stringify(shape(wait)));
   return { p, home };
 }
 
-async function views(ralphrc: string, waitEndsIn: number) {
+async function views(ralphrc: string, waitEndsIn: number, shape: (wait: WaitFile) => WaitFile = (wait) => wait) {
   const clock = fakeClock();
-  const { p, home } = project(ralphrc, waitEndsIn, clock.now());
+  const { p, home } = project(ralphrc, waitEndsIn, clock.now(), shape);
   const env = {};
   const logger = createMemoryLogger();
   const { config } = loadConfig({ projectDir: p.dir, homeDir: home, env });
   const loop = loadUsageWait(ralphPaths(p.dir), { logger, clock, quarantine: false }, longestUsageLimitWaitMs(usageLimitWaitSettings(config)));
   const view = loadViewConfig({ projectDir: p.dir, homeDir: home, env });
   const status = collectStatus(p.dir, view, clock);
-  const monitor = await loadSnapshot(p.dir, clock.now(), view);
+  const monitor = await loadSnapshot(p.dir, view, clock.now());
   return { loop, status, monitor };
 }
 
@@ -73,5 +75,13 @@ describe('a stored usage-limit wait, with a custom margin or fallback', () => {
     expect(status.warnings).toEqual([expect.stringMatching(/\.usage_limit_wait/)]);
     expect(monitor.usageWait).toBeUndefined();
     expect(monitor.warnings).toEqual([expect.stringMatching(/\.usage_limit_wait/)]);
+  });
+
+  it('a wait without resume_at_ms (not one ralph wrote): the loop does not wait for it, and neither view shows it', async () => {
+    const { loop, status, monitor } = await views('', 3_600_000, ({ resume_at_ms: _ms, ...rest }) => rest);
+    expect(loop).toBeUndefined();
+    expect(status.usage_limit_wait).toBeNull();
+    expect(monitor.usageWait).toBeUndefined();
+    expect(monitor.warnings).toEqual([expect.stringMatching(/^\.usage_limit_wait is unreadable \(resume_at_ms: /)]);
   });
 });

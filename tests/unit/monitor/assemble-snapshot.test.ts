@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { assembleSnapshot, type AssembleOptions } from '../../../lib/monitor/assemble-snapshot.js';
 import type { StateTexts } from '../../../lib/monitor/snapshot.js';
 import { ourStatus } from './fixture-state.js';
+import { defaultViewSettings } from '../../helpers/project-view.js';
 
 process.env.TZ = 'UTC';
 
 const NOW = Date.parse('2026-11-30T10:00:30Z');
-const base: AssembleOptions = { projectDir: '/p/demo', now: NOW, ralphDirFound: true };
+const base: AssembleOptions = { projectDir: '/p/demo', now: NOW, ralphDirFound: true, ...defaultViewSettings() };
 const assemble = (texts: StateTexts, options: Partial<AssembleOptions> = {}) => assembleSnapshot(texts, { ...base, ...options });
 
 // progress.json exactly as the Bash tool writes it mid-run: `last_output` unescaped.
@@ -68,11 +69,11 @@ describe('assembleSnapshot', () => {
   it('prefers the call counter file over status.json and warns about a corrupt counter', () => {
     const snap = assemble({ status: ourStatus(), callCount: '13\n', tokenCount: 'lots', lastReset: '2026113010' });
     expect(snap.rate).toEqual({ calls: 13, tokens: undefined, hourKey: '2026113010' });
-    expect(snap.warnings).toEqual(['.token_count is corrupt (expected a number); ignored']);
+    expect(snap.warnings).toEqual(['.token_count is corrupt (not an integer); ignored']);
   });
 
   it('reads a usage-limit wait from .usage_limit_wait, or from status.json while it is ahead', () => {
-    const fromFile = assemble({ usageWait: JSON.stringify({ resume_at: '2026-11-30T11:00:00Z', reason: '5-hour limit', source: 'rate_limit_event' }) });
+    const fromFile = assemble({ usageWait: JSON.stringify({ resume_at: '2026-11-30T11:00:00Z', resume_at_ms: Date.parse('2026-11-30T11:00:00Z'), reason: '5-hour limit', source: 'rate_limit_event' }) });
     expect(fromFile.usageWait).toEqual({ resumeAt: Date.parse('2026-11-30T11:00:00Z'), reason: '5-hour limit', source: 'rate_limit_event' });
     const fromStatus = assemble({ status: ourStatus({ status: 'paused', usage_limit_resets_at: '2026-11-30T12:00:00Z' }) });
     expect(fromStatus.usageWait?.resumeAt).toBe(Date.parse('2026-11-30T12:00:00Z'));
@@ -80,7 +81,7 @@ describe('assembleSnapshot', () => {
     expect(past.usageWait).toBeUndefined();
     const bad = assemble({ usageWait: '{"resume_at": "soon"}' });
     expect(bad.usageWait).toBeUndefined();
-    expect(bad.warnings).toEqual(['.usage_limit_wait has no valid resume_at; ignored']);
+    expect(bad.warnings).toEqual([expect.stringMatching(/^\.usage_limit_wait is unreadable \(resume_at_ms: .*\); ignored$/)]);
   });
 
   it('ignores guard values ralph could not have written: a negative count, a wait until 2099', () => {

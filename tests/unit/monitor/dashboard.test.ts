@@ -4,6 +4,7 @@ import { CLEAR_SCREEN, ENTER_SCREEN, LEAVE_SCREEN } from '../../../lib/monitor/f
 import type { SnapshotLoader } from '../../../lib/monitor/snapshot-loader.js';
 import { fakeClock } from '../../helpers/fake-clock.js';
 import { ourStatus, stateProject, type StateProject } from './fixture-state.js';
+import { projectView } from '../../helpers/project-view.js';
 
 process.env.TZ = 'UTC';
 
@@ -47,6 +48,7 @@ async function drive(
   let frames = 0;
   await runDashboard({
     projectDir,
+    view: projectView(projectDir),
     terminal,
     clock,
     intervalMs: 2000,

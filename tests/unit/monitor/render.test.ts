@@ -5,6 +5,7 @@ import { renderFrame } from '../../../lib/monitor/render.js';
 import type { DashboardSnapshot } from '../../../lib/monitor/snapshot.js';
 import { loadSnapshot } from '../../../lib/monitor/snapshot-loader.js';
 import { ourStatus, plain, stateProject, type BashFixture, type StateProject } from './fixture-state.js';
+import { defaultViewSettings, projectView } from '../../helpers/project-view.js';
 
 process.env.TZ = 'UTC';
 
@@ -15,7 +16,7 @@ afterEach(() => project?.cleanup());
 async function bashSnapshot(fixture: BashFixture): Promise<DashboardSnapshot> {
   project?.cleanup();
   project = stateProject(fixture);
-  return loadSnapshot(project.dir, Date.parse('2026-11-30T04:49:10Z'));
+  return loadSnapshot(project.dir, projectView(project.dir), Date.parse('2026-11-30T04:49:10Z'));
 }
 
 /** A busy run of ours: every section has something to show. */
@@ -30,12 +31,12 @@ function richSnapshot(overrides: Partial<Parameters<typeof assembleSnapshot>[0]>
       lastReset: '2026113010',
       analysis: JSON.stringify({ loop_number: 6, analysis: { exit_signal: false, files_modified: 2, confidence_score: 70, work_summary: 'Implemented the parser and its tests; the CLI wiring is next and will need a second loop to finish', permission_denial_count: 1 } }),
       fixPlan: '- [x] a\n- [x] b\n- [x] c\n- [ ] d\n- [ ] e\n## Optional\n- [ ] f\n',
-      usageWait: JSON.stringify({ resume_at: '2026-11-30T11:17:33Z', reason: 'You have hit your 5-hour limit', source: 'result text' }),
+      usageWait: JSON.stringify({ resume_at: '2026-11-30T11:17:33Z', resume_at_ms: Date.parse('2026-11-30T11:17:33Z'), reason: 'You have hit your 5-hour limit', source: 'result text' }),
       ralphLogTail: Array.from({ length: 12 }, (_, i) => `[2026-11-30 10:15:${String(i).padStart(2, '0')}] [${i % 4 === 0 ? 'WARN' : 'INFO'}] ✅ step ${i} of a fairly long log line that goes on and on`).join('\n'),
       liveLogTail: '=== Loop #7 ===\nReading the file\n⚡ [Read] src/parser.ts\nNow editing 日本語 text\n⚡ [Edit] src/parser.ts\n',
       ...overrides,
     },
-    { projectDir: '/home/user/demo', now: NOW, ralphDirFound: true, readWarnings: ['cannot read queue.json (EACCES)'] },
+    { projectDir: '/home/user/demo', now: NOW, ralphDirFound: true, readWarnings: ['cannot read queue.json (EACCES)'], ...defaultViewSettings() },
   );
 }
 
@@ -60,7 +61,7 @@ describe('renderFrame on Bash-written state', () => {
   it('shows a corrupt status.json as a warning line', async () => {
     const snap = await bashSnapshot('completed');
     project!.write('.ralph/status.json', '{"loop_count": ');
-    const frame = text(renderFrame(await loadSnapshot(project!.dir, NOW), { columns: 80, color: false, now: NOW }));
+    const frame = text(renderFrame(await loadSnapshot(project!.dir, projectView(project!.dir), NOW), { columns: 80, color: false, now: NOW }));
     expect(frame).toContain('! status.json is corrupt (not a JSON object); ignored');
     expect(frame).toContain('Status file not found');
     expect(snap.status?.loopCount).toBe(6);
@@ -71,7 +72,7 @@ describe('renderFrame after the loop is gone (kill -9)', () => {
   const gone = (progress: Record<string, unknown>) =>
     assembleSnapshot(
       { status: ourStatus({ pid: 4242, started_at: '2026-11-30T10:00:00+00:00', timestamp: '2026-11-30T10:05:04+00:00' }), progress: JSON.stringify(progress) },
-      { projectDir: '/p', now: NOW, ralphDirFound: true, isProcessAlive: () => false },
+      { projectDir: '/p', now: NOW, ralphDirFound: true, isProcessAlive: () => false, ...defaultViewSettings() },
     );
 
   it('does not show the loop running or the agent working beside the warning', () => {
@@ -217,7 +218,7 @@ describe('renderFrame layout', () => {
   });
 
   it('renders an empty project without crashing', () => {
-    const snap = assembleSnapshot({}, { projectDir: '/x', now: NOW, ralphDirFound: false });
+    const snap = assembleSnapshot({}, { projectDir: '/x', now: NOW, ralphDirFound: false, ...defaultViewSettings() });
     const frame = text(renderFrame(snap, { columns: 60, rows: 24, color: false, now: NOW }));
     expect(frame).toContain('No .ralph/ directory found.');
     expect(frame).toContain('No log file found');

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSnapshotLoader, loadSnapshot } from '../../../lib/monitor/snapshot-loader.js';
 import { stateProject, type StateProject } from './fixture-state.js';
+import { projectView } from '../../helpers/project-view.js';
 
 process.env.TZ = 'UTC';
 
@@ -12,7 +13,7 @@ afterEach(() => project?.cleanup());
 describe('loadSnapshot on state written by the Bash tool', () => {
   it('reads the mid-run fixture: loop, status, calls, salvaged progress, analysis, plan', async () => {
     project = stateProject('midrun');
-    const snap = await loadSnapshot(project.dir, Date.parse('2026-11-30T04:49:10Z'));
+    const snap = await loadSnapshot(project.dir, projectView(project.dir), Date.parse('2026-11-30T04:49:10Z'));
     expect(snap.status).toMatchObject({ loopCount: 3, status: 'running', maxCallsPerHour: 100 });
     expect(snap.rate.calls).toBe(3);
     expect(snap.progress).toMatchObject({ status: 'executing', indicator: '⠋' });
@@ -24,7 +25,7 @@ describe('loadSnapshot on state written by the Bash tool', () => {
 
   it('reads the halted fixture: breaker OPEN with its reason', async () => {
     project = stateProject('halted');
-    const snap = await loadSnapshot(project.dir);
+    const snap = await loadSnapshot(project.dir, projectView(project.dir), Date.now());
     expect(snap.status).toMatchObject({ status: 'halted', exitReason: 'stagnation_detected' });
     expect(snap.breaker).toMatchObject({ state: 'OPEN', consecutiveNoProgress: 3, totalOpens: 1 });
   });
@@ -34,7 +35,7 @@ describe('loadSnapshot on state written by the Bash tool', () => {
     project.write('.ralph/status.json', '{ not json');
     const ralphDir = join(project.dir, '.ralph');
     const before = readdirSync(ralphDir).sort();
-    const snap = await loadSnapshot(project.dir);
+    const snap = await loadSnapshot(project.dir, projectView(project.dir), Date.now());
     expect(snap.warnings).toContain('status.json is corrupt (not a JSON object); ignored');
     expect(readdirSync(ralphDir).sort()).toEqual(before);
     expect(readFileSync(join(ralphDir, 'status.json'), 'utf8')).toBe('{ not json');
@@ -42,7 +43,7 @@ describe('loadSnapshot on state written by the Bash tool', () => {
 
   it('reports a project without .ralph/', async () => {
     project = stateProject();
-    const snap = await loadSnapshot(join(project.dir, 'elsewhere'));
+    const snap = await loadSnapshot(join(project.dir, 'elsewhere'), projectView(join(project.dir, 'elsewhere')), Date.now());
     expect(snap.ralphDirFound).toBe(false);
   });
 
@@ -51,13 +52,13 @@ describe('loadSnapshot on state written by the Bash tool', () => {
       // root reads anything; use a directory where a file is expected instead.
       project = stateProject();
       project.write('.ralph/status.json/inner', 'x');
-      const snap = await loadSnapshot(project.dir);
+      const snap = await loadSnapshot(project.dir, projectView(project.dir), Date.now());
       expect(snap.warnings.some((w) => w.startsWith('cannot read status.json'))).toBe(true);
       return;
     }
     project = stateProject('completed');
     chmodSync(join(project.dir, '.ralph/status.json'), 0o000);
-    const snap = await loadSnapshot(project.dir);
+    const snap = await loadSnapshot(project.dir, projectView(project.dir), Date.now());
     expect(snap.warnings.some((w) => w.startsWith('cannot read status.json'))).toBe(true);
   });
 });
@@ -67,7 +68,7 @@ describe('createSnapshotLoader', () => {
     project = stateProject();
     const lines = Array.from({ length: 5000 }, (_, i) => `[2026-11-30 10:00:00] [INFO] line ${i}`);
     project.write('.ralph/logs/ralph.log', `${lines.join('\n')}\n`);
-    const snap = await loadSnapshot(project.dir);
+    const snap = await loadSnapshot(project.dir, projectView(project.dir), Date.now());
     expect(snap.ralphLogTail.at(-1)).toBe('[2026-11-30 10:00:00] [INFO] line 4999');
     expect(snap.ralphLogTail.length).toBeLessThan(300);
     expect(snap.ralphLogTail[0]).toMatch(/^\[2026-11-30 10:00:00\] \[INFO\] line \d+$/);
@@ -75,7 +76,7 @@ describe('createSnapshotLoader', () => {
 
   it('reports a change only when a file changed, appeared or went away', async () => {
     project = stateProject('midrun');
-    const loader = createSnapshotLoader({ projectDir: project.dir, now: () => Date.now() });
+    const loader = createSnapshotLoader({ projectDir: project.dir, now: () => Date.now(), view: projectView(project.dir) });
     expect((await loader.load()).changed).toBe(true);
     expect((await loader.load()).changed).toBe(false);
     const status = join(project.dir, '.ralph/status.json');
