@@ -10,7 +10,6 @@ import { formatConfigProblem } from '../config/problems.js';
 import { splitAllowedTools } from '../config/schema.js';
 import { EXIT, RalphError } from '../errors.js';
 import type { Deps } from '../platform/deps.js';
-import { tuneHeapForLongRun } from '../platform/heap-tuning.js';
 import { acquireProjectLock } from '../state/lock.js';
 import { projectPaths } from '../state/paths.js';
 import type { StateReadOptions } from '../state/state-file.js';
@@ -67,7 +66,6 @@ export interface RunProjectOptions {
 export async function runProject(options: RunProjectOptions): Promise<number> {
   const { projectDir, deps } = options;
   assertNotLegacyLayout(projectDir);
-  tuneHeapForLongRun();
 
   const loaded = loadProjectConfig(options);
   const { config } = loaded;
