@@ -1,7 +1,8 @@
 // What the user sees while the agent works: with --live the rendered stream on the terminal;
 // otherwise a one-line spinner with elapsed time and the last tool on a TTY (nothing extra when
 // not a TTY: log lines only). The rendered stream always goes to .ralph/live.log, which the
-// tmux "Claude Output" pane follows, and progress.json is kept current for the monitor.
+// tmux "Claude Output" pane follows, and progress.json is kept current for the monitor: once per
+// stdout chunk at most (its last tool), at the end of the turn that read it.
 // Agent text is redacted and stripped of terminal control sequences before it goes anywhere;
 // live.log is owner-only like the other transcripts.
 
@@ -33,6 +34,8 @@ export class AgentDisplay {
   private startedAt = 0;
   private lastTool = '';
   private lastProgressAt = 0;
+  /** A progress write is due at the end of this turn (several tools may arrive in one chunk). */
+  private progressDue = false;
   private ticker: NodeJS.Timeout | undefined;
   private frame = 0;
   private agentLabel = 'Claude Code';
@@ -64,17 +67,25 @@ export class AgentDisplay {
     if (text) this.show(text);
     if (activity.tool) this.lastTool = this.redact(activity.tool);
     const now = this.options.clock.now();
-    if (activity.tool || now - this.lastProgressAt >= PROGRESS_EVERY_MS) {
+    if (!this.progressDue && (activity.tool || now - this.lastProgressAt >= PROGRESS_EVERY_MS)) {
       this.lastProgressAt = now;
-      bestEffort(() =>
-        this.options.status.progress({
-          status: 'executing',
-          indicator: SPINNER[this.frame % SPINNER.length],
-          elapsedSeconds: Math.floor((now - this.startedAt) / 1000),
-          lastOutput: this.lastTool,
-        }),
-      );
+      this.progressDue = true;
+      queueMicrotask(() => this.writeDueProgress());
     }
+  }
+
+  private writeDueProgress(): void {
+    if (!this.progressDue) return;
+    this.progressDue = false;
+    const now = this.options.clock.now();
+    bestEffort(() =>
+      this.options.status.progress({
+        status: 'executing',
+        indicator: SPINNER[this.frame % SPINNER.length],
+        elapsedSeconds: Math.floor((now - this.startedAt) / 1000),
+        lastOutput: this.lastTool,
+      }),
+    );
   }
 
   private show(rendered: string): void {
@@ -92,6 +103,8 @@ export class AgentDisplay {
   }
 
   stop(): void {
+    // Written before whatever the loop writes next, never after it.
+    this.writeDueProgress();
     if (this.ticker) {
       clearInterval(this.ticker);
       this.ticker = undefined;

@@ -3,9 +3,8 @@
 // (`.ralph/**`, `.ralphrc`, the prompt wherever it is configured). Built in a private index
 // (GIT_INDEX_FILE under .ralph/.content/), so the user's index, HEAD and branches are never
 // touched; the index keeps git's stat cache, so a snapshot re-hashes only files whose stat
-// changed and costs one git call when nothing changed, two when something did (HEAD, for
-// `.loop_start_sha`, is read alongside). A `touch` gives the same id; so does a commit, which changes
-// HEAD but not the content. A folder that is no git repository gets a private bare repository
+// changed and costs one git call when nothing changed, two when something did. A `touch` gives
+// the same id; so does a commit, which changes HEAD but not the content. A folder that is no git repository gets a private bare repository
 // for the objects. Progress is judged from these ids (lib/core/progress-evidence.ts).
 
 import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -15,8 +14,6 @@ import type { ProcessRunner, RunResult } from '../platform/process.js';
 export interface ContentSnapshot {
   /** Tree id of the content; null when it could not be measured (no git, git failed). */
   id: string | null;
-  /** HEAD of the project's repository ('' without one or before the first commit), for `.loop_start_sha`. */
-  head: string;
   /** The previous snapshot's id and the paths changed since, as `git add --verbose` listed them. */
   since?: { id: string; changed: string[] };
 }
@@ -37,7 +34,7 @@ export interface ContentSnapshotter {
   changedPaths(from: ContentSnapshot, to: ContentSnapshot): Promise<string[]>;
 }
 
-type Setup = { kind: 'ready'; env: NodeJS.ProcessEnv; repo: boolean } | { kind: 'unavailable' };
+type Setup = { kind: 'ready'; env: NodeJS.ProcessEnv } | { kind: 'unavailable' };
 
 export function createContentSnapshotter(options: ContentSnapshotOptions): ContentSnapshotter {
   const { projectDir, processRunner } = options;
@@ -68,13 +65,13 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
         const removed = await git(['rm', '--cached', '-r', '-q', '-f', '--ignore-unmatch', '--', ...specs.map((s) => `:(glob)${s}`)], env);
         if (removed.code !== 0) return { kind: 'unavailable' };
       }
-      return { kind: 'ready', env, repo: true };
+      return { kind: 'ready', env };
     }
     const repoDir = join(options.stateDir, 'repo');
     rmSync(repoDir, { recursive: true, force: true });
     const created = await git(['init', '-q', '--bare', repoDir], baseEnv);
     if (created.code !== 0) return { kind: 'unavailable' };
-    return { kind: 'ready', env: { ...baseEnv, GIT_DIR: repoDir, GIT_WORK_TREE: projectDir, GIT_INDEX_FILE: index }, repo: false };
+    return { kind: 'ready', env: { ...baseEnv, GIT_DIR: repoDir, GIT_WORK_TREE: projectDir, GIT_INDEX_FILE: index } };
   }
 
   async function ready(): Promise<Setup> {
@@ -89,12 +86,8 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
 
   async function snapshotOnce(): Promise<ContentSnapshot | 'retry'> {
     const s = await ready();
-    if (s.kind !== 'ready') return { id: null, head: '' };
-    const [added, head] = await Promise.all([
-      git(['add', '-A', '--verbose', '--', '.', ...specs.map((spec) => `:(exclude,glob)${spec}`)], s.env),
-      s.repo ? git(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], s.env) : undefined,
-    ]);
-    const headId = head?.code === 0 ? head.stdout.trim() : '';
+    if (s.kind !== 'ready') return { id: null };
+    const added = await git(['add', '-A', '--verbose', '--', '.', ...specs.map((spec) => `:(exclude,glob)${spec}`)], s.env);
     const previous = last;
     last = undefined;
     if (added.code !== 0) {
@@ -107,9 +100,9 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
       const tree = await git(['write-tree'], s.env);
       id = tree.code === 0 ? tree.stdout.trim() : null;
     }
-    if (id === null) return { id, head: headId };
+    if (id === null) return { id };
     last = { id };
-    return { id, head: headId, ...(previous && changed ? { since: { id: previous.id, changed } } : {}) };
+    return { id, ...(previous && changed ? { since: { id: previous.id, changed } } : {}) };
   }
 
   return {
@@ -117,7 +110,7 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
       let snapshot = await snapshotOnce();
       // A damaged or deleted private index is rebuilt once, at once.
       if (snapshot === 'retry') snapshot = await snapshotOnce();
-      return snapshot === 'retry' ? { id: null, head: '' } : snapshot;
+      return snapshot === 'retry' ? { id: null } : snapshot;
     },
     async changedPaths(from, to) {
       if (from.id === null || to.id === null || from.id === to.id) return [];

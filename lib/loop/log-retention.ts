@@ -23,21 +23,28 @@ export function pruneAgentLogs(logsDir: string, keep: number): PruneLogsResult {
   }
   const deleted: string[] = [];
   for (const family of FAMILIES) {
-    const logs = names.flatMap((name) => {
-      const m = family.exec(name);
-      return m ? [{ name, key: sortKey(m[1]!), mtime: mtimeOf(join(logsDir, name)) }] : [];
-    });
     // Group a run's log with its `_stream` companion: both go or both stay.
-    const groups = new Map<string, typeof logs>();
-    for (const log of logs) groups.set(log.key, [...(groups.get(log.key) ?? []), log]);
-    const newestFirst = [...groups.entries()].sort(
-      ([a, la], [b, lb]) => b.localeCompare(a) || Math.max(...lb.map((l) => l.mtime)) - Math.max(...la.map((l) => l.mtime)),
-    );
+    const groups = new Map<string, string[]>();
+    for (const name of names) {
+      const m = family.exec(name);
+      if (!m) continue;
+      const key = sortKey(m[1]!);
+      groups.set(key, [...(groups.get(key) ?? []), name]);
+    }
+    // This runs after every loop over up to N logs: nothing is read unless something must go.
+    if (groups.size <= keep) continue;
+    // Only two names of one time can tie; their files' ages decide, read once.
+    const ages = new Map<string, number>();
+    const newestOf = (key: string, group: string[]): number => {
+      if (!ages.has(key)) ages.set(key, Math.max(...group.map((name) => mtimeOf(join(logsDir, name)))));
+      return ages.get(key)!;
+    };
+    const newestFirst = [...groups.entries()].sort(([a, la], [b, lb]) => b.localeCompare(a) || newestOf(b, lb) - newestOf(a, la));
     for (const [, group] of newestFirst.slice(keep)) {
-      for (const log of group) {
+      for (const name of group) {
         try {
-          rmSync(join(logsDir, log.name), { force: true });
-          deleted.push(log.name);
+          rmSync(join(logsDir, name), { force: true });
+          deleted.push(name);
         } catch {
           // in use or already gone: the next prune tries again
         }

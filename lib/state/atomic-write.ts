@@ -1,5 +1,7 @@
 // Atomic state writes: a reader (or the next run after `kill -9`) sees either the old file or
-// the new one, never a torn one. Also the append-only JSONL writer used for metrics.
+// the new one, never a torn one. A write of the bytes (and mode) already on disk is skipped:
+// the file would be the same, and each replace-by-rename costs a flush on ext4. Also the
+// append-only JSONL writer used for metrics.
 // The crash test transpiles this file (and its local imports) on its own: keep imports few.
 
 import {
@@ -8,9 +10,11 @@ import {
   fchmodSync,
   fstatSync,
   fsyncSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
+  readFileSync,
   readSync,
   renameSync,
   statSync,
@@ -46,16 +50,18 @@ export function tempFileName(target: string, pid = process.pid): string {
 }
 
 export function writeFileAtomic(path: string, data: string | Uint8Array, options: WriteAtomicOptions = {}): void {
+  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true });
   removeStaleTempFiles(path);
+  // A durable write also syncs what may still sit in the page cache, so it always goes through.
+  if (options.durable !== true && holdsAlready(path, bytes, options.mode)) return;
   const mode = options.mode ?? existingMode(path);
   const tmp = join(dir, tempFileName(path));
   let fd: number | undefined;
   try {
     fd = openSync(tmp, 'wx', mode ?? 0o644);
     if (mode !== undefined) fchmodSync(fd, mode);
-    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
     if (options.durable === true) fsyncSync(fd);
@@ -107,6 +113,21 @@ function endsWithNewline(path: string): boolean {
     return last[0] === 0x0a;
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * The path is a regular file (not a symlink, which the rename would replace) with exactly these
+ * bytes and, when one is asked for, this mode. Only a file of the same size is read.
+ */
+function holdsAlready(path: string, bytes: Uint8Array, mode: number | undefined): boolean {
+  try {
+    const st = lstatSync(path);
+    if (!st.isFile() || st.size !== bytes.length) return false;
+    if (mode !== undefined && (st.mode & 0o777) !== mode) return false;
+    return readFileSync(path).equals(bytes);
+  } catch {
+    return false;
   }
 }
 

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +32,27 @@ describe('writeFileAtomic', () => {
     chmodSync(open, 0o640);
     writeFileAtomic(open, 'y');
     expect(statSync(open).mode & 0o777).toBe(0o640);
+  });
+
+  it('leaves a file that already holds the bytes untouched, unless its mode or kind differs', () => {
+    const dir = tempDir();
+    const path = join(dir, 'status.json');
+    writeFileAtomic(path, 'same');
+    const before = statSync(path);
+    writeFileAtomic(path, 'same');
+    expect(statSync(path).ino).toBe(before.ino);
+    writeFileAtomic(path, 'same', { mode: 0o600 });
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    writeFileAtomic(path, 'other');
+    expect(readFileSync(path, 'utf8')).toBe('other');
+
+    // A symlink to a file with the same bytes is still replaced by a file of ralph's own.
+    const elsewhere = join(dir, 'elsewhere');
+    writeFileSync(elsewhere, 'same');
+    const link = join(dir, 'progress.json');
+    symlinkSync(elsewhere, link);
+    writeFileAtomic(link, 'same');
+    expect(lstatSync(link).isFile()).toBe(true);
   });
 
   it('writes pretty JSON with a trailing newline', () => {
