@@ -3,7 +3,7 @@
 // their `_stream` companions) and stderr logs (`claude_stderr_*`) are each kept to N;
 // ralph.log, metrics.jsonl and anything else in the folder are never touched.
 
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface PruneLogsResult {
@@ -42,11 +42,13 @@ export function pruneAgentLogs(logsDir: string, keep: number): PruneLogsResult {
     const newestFirst = [...groups.entries()].sort(([a, la], [b, lb]) => b.localeCompare(a) || newestOf(b, lb) - newestOf(a, la));
     for (const [, group] of newestFirst.slice(keep)) {
       for (const name of group) {
+        // A plain unlink (rmSync goes through its rimraf walk for every file); one already gone counts as deleted.
         try {
-          rmSync(join(logsDir, name), { force: true });
+          unlinkSync(join(logsDir, name));
           deleted.push(name);
-        } catch {
-          // in use or already gone: the next prune tries again
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') deleted.push(name);
+          // otherwise in use or not a file: the next prune tries again
         }
       }
     }

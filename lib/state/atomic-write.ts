@@ -1,7 +1,10 @@
 // Atomic state writes: a reader (or the next run after `kill -9`) sees either the old file or
 // the new one, never a torn one. A write of the bytes (and mode) already on disk is skipped:
-// the file would be the same, and each replace-by-rename costs a flush on ext4. Also the
-// append-only JSONL writer used for metrics.
+// the file would be the same, and each replace-by-rename costs a flush on ext4. Each write is
+// kept to few system calls (the loop makes ~15 a loop): the directory is created only when the
+// temp file cannot be opened for want of it, one lstat serves both the same-bytes check and
+// the mode to keep, and temp files of dead writers are looked for once per file and process.
+// Also the append-only JSONL writer used for metrics.
 // The crash test transpiles this file (and its local imports) on its own: keep imports few.
 
 import {
@@ -21,14 +24,9 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { createRequire } from 'node:module';
+import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { isProcessAlive } from './process-alive.js';
-
-// node:crypto is loaded at the first write, not at import: the read-only commands import this
-// module and would pay ~10 ms of start-up for nothing (start-up budgets, DESIGN.md §6).
-const requireBuiltin = createRequire(import.meta.url);
-const randomBytes = (size: number) => (requireBuiltin('node:crypto') as typeof import('node:crypto')).randomBytes(size);
 
 export interface WriteAtomicOptions {
   /** File mode, applied exactly (not masked by umask). Default: keep the old file's mode. */
@@ -44,23 +42,34 @@ export interface WriteAtomicOptions {
 
 const TEMP_MARKER = '.tmp-';
 
-/** `.<name>.tmp-<pid>-<hex>`: hidden, and plainly a temp file to anyone listing `.ralph/`. */
+/** Targets whose directory was already swept of dead writers' temp files by this process. */
+const swept = new Set<string>();
+
+/**
+ * `.<name>.tmp-<pid>-<hex>`: hidden, and plainly a temp file to anyone listing `.ralph/`. The
+ * suffix only has to differ from a leftover of an earlier process with the same pid (the open
+ * is exclusive, and the name is never a secret), so Math.random serves, without node:crypto.
+ */
 export function tempFileName(target: string, pid = process.pid): string {
-  return `.${basename(target)}${TEMP_MARKER}${pid}-${randomBytes(4).toString('hex')}`;
+  const suffix = Math.floor(Math.random() * 0x1_0000_0000).toString(16).padStart(8, '0');
+  return `.${basename(target)}${TEMP_MARKER}${pid}-${suffix}`;
 }
 
 export function writeFileAtomic(path: string, data: string | Uint8Array, options: WriteAtomicOptions = {}): void {
   const bytes = typeof data === 'string' ? Buffer.from(data) : data;
   const dir = dirname(path);
-  mkdirSync(dir, { recursive: true });
-  removeStaleTempFiles(path);
+  if (!swept.has(path)) {
+    removeStaleTempFiles(path);
+    swept.add(path);
+  }
+  const existing = lstatQuietly(path);
   // A durable write also syncs what may still sit in the page cache, so it always goes through.
-  if (options.durable !== true && holdsAlready(path, bytes, options.mode)) return;
-  const mode = options.mode ?? existingMode(path);
+  if (options.durable !== true && holdsAlready(path, existing, bytes, options.mode)) return;
+  const mode = options.mode ?? existingMode(path, existing);
   const tmp = join(dir, tempFileName(path));
   let fd: number | undefined;
   try {
-    fd = openSync(tmp, 'wx', mode ?? 0o644);
+    fd = openCreatingDirectory(tmp, mode ?? 0o644);
     if (mode !== undefined) fchmodSync(fd, mode);
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
@@ -116,22 +125,43 @@ function endsWithNewline(path: string): boolean {
   }
 }
 
+/** The temp file, opened exclusively; its directory is made only when it is missing. */
+function openCreatingDirectory(tmp: string, mode: number): number {
+  try {
+    return openSync(tmp, 'wx', mode);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    mkdirSync(dirname(tmp), { recursive: true });
+    return openSync(tmp, 'wx', mode);
+  }
+}
+
+function lstatQuietly(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The path is a regular file (not a symlink, which the rename would replace) with exactly these
  * bytes and, when one is asked for, this mode. Only a file of the same size is read.
  */
-function holdsAlready(path: string, bytes: Uint8Array, mode: number | undefined): boolean {
+function holdsAlready(path: string, st: Stats | undefined, bytes: Uint8Array, mode: number | undefined): boolean {
+  if (!st || !st.isFile() || st.size !== bytes.length) return false;
+  if (mode !== undefined && (st.mode & 0o777) !== mode) return false;
   try {
-    const st = lstatSync(path);
-    if (!st.isFile() || st.size !== bytes.length) return false;
-    if (mode !== undefined && (st.mode & 0o777) !== mode) return false;
     return readFileSync(path).equals(bytes);
   } catch {
     return false;
   }
 }
 
-function existingMode(path: string): number | undefined {
+/** The mode to keep: the file's own, or (for a symlink) its target's. */
+function existingMode(path: string, st: Stats | undefined): number | undefined {
+  if (!st) return undefined;
+  if (!st.isSymbolicLink()) return st.mode & 0o777;
   try {
     return statSync(path).mode & 0o777;
   } catch {
