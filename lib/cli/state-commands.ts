@@ -1,12 +1,13 @@
 // The immediate state commands: `--reset-circuit`, `--circuit-status`, `--reset-session`.
-// Like the Bash tool they act on the project's .ralph/ and exit 0.
+// Like the Bash tool they act on the project's .ralph/ and exit 0. The session reset is imported
+// only by the commands that reset: `--circuit-status` loads just what it reads (start-up budgets,
+// DESIGN.md §6).
 
 import { homedir } from 'node:os';
 import { loadConfig } from '../config/load-config.js';
 import { BREAKER_RESET_MESSAGE, formatCircuitStatus } from '../core/breaker-messages.js';
 import { cooldownEndsAt, resetBreaker } from '../core/circuit-breaker.js';
 import { breakerThresholds, reportBreakerTransition } from '../loop/breaker.js';
-import { resetSession } from '../loop/agent-session.js';
 import { loadBreaker, recoverBreaker, saveBreaker } from '../loop/guard-store.js';
 import { createDeps } from '../platform/create-deps.js';
 import { ralphPaths } from '../state/paths.js';
@@ -21,7 +22,7 @@ export interface StateCommandOptions {
   write: (text: string) => void;
 }
 
-export function runStateCommand(command: StateCommand, options: StateCommandOptions): number {
+export async function runStateCommand(command: StateCommand, options: StateCommandOptions): Promise<number> {
   const paths = ralphPaths(options.projectDir);
   if (!existsSync(paths.ralphDir)) {
     throw new RalphError('not_a_project', 'This directory is not a Ralph project (no .ralph/ folder)', {
@@ -32,15 +33,19 @@ export function runStateCommand(command: StateCommand, options: StateCommandOpti
   const state = { logger: deps.logger, clock: deps.clock };
   const now = deps.clock.now();
   switch (command) {
-    case 'reset-circuit':
+    case 'reset-circuit': {
+      const { resetSession } = await import('../loop/agent-session.js');
       saveBreaker(paths, { state: resetBreaker('Manual reset via command line', now) }, state);
       options.write(`${BREAKER_RESET_MESSAGE}\n`);
       resetSession(paths, 'manual_circuit_reset', 0, state);
       return 0;
-    case 'reset-session':
+    }
+    case 'reset-session': {
+      const { resetSession } = await import('../loop/agent-session.js');
       resetSession(paths, 'manual_reset_flag', 0, state);
       options.write('✅ Session state reset successfully\n');
       return 0;
+    }
     case 'circuit-status': {
       const { config } = loadConfig({ projectDir: options.projectDir, homeDir: homedir(), env: options.env, flags: {} });
       const thresholds = breakerThresholds(config);

@@ -1,6 +1,8 @@
 // .ralph/.github_lifecycle_state: what the GitHub issue lifecycle of a run has done, in the Bash
 // tool's shape ({issue, lifecycle, updated_at}) so either version's views can read it. We also
 // store the issue's real title. Saved atomically; a corrupt file is set aside, never a crash.
+// The schema is built on first parse (`z.lazy`, as in schemas.ts): the monitor loads this module
+// but only a run on a GitHub issue writes the file.
 
 import * as z from './zod.js';
 import { writeJsonAtomic } from './atomic-write.js';
@@ -10,27 +12,29 @@ import { readStateFile, type StateReadOptions } from './state-file.js';
 
 const nullableString = () => z.preprocess((v) => (v === undefined || v === '' ? null : v), z.string().nullable());
 
-export const lifecycleStateSchema = z.looseObject({
-  issue: z.looseObject({
-    number: numberField(),
-    /** `owner/repo`, or '' for the repository gh infers from the git remote. */
-    repo: stringField(),
-    title: stringField(),
+export const lifecycleStateSchema = z.lazy(() =>
+  z.looseObject({
+    issue: z.looseObject({
+      number: numberField(),
+      /** `owner/repo`, or '' for the repository gh infers from the git remote. */
+      repo: stringField(),
+      title: stringField(),
+    }),
+    lifecycle: z.looseObject({
+      initialized_at: stringField(),
+      /** HEAD when the run started ('' outside a repository): what "added during the run" is measured from. */
+      start_sha: stringField(),
+      last_progress_comment: nullableString(),
+      progress_comments_posted: numberField(),
+      completion_detected_at: nullableString(),
+      pr_created: booleanField(),
+      pr_url: nullableString(),
+      issue_closed: booleanField(),
+      followups_created: stringListField(),
+    }),
+    updated_at: stringField(),
   }),
-  lifecycle: z.looseObject({
-    initialized_at: stringField(),
-    /** HEAD when the run started ('' outside a repository): what "added during the run" is measured from. */
-    start_sha: stringField(),
-    last_progress_comment: nullableString(),
-    progress_comments_posted: numberField(),
-    completion_detected_at: nullableString(),
-    pr_created: booleanField(),
-    pr_url: nullableString(),
-    issue_closed: booleanField(),
-    followups_created: stringListField(),
-  }),
-  updated_at: stringField(),
-});
+);
 
 export type LifecycleState = z.infer<typeof lifecycleStateSchema>;
 
