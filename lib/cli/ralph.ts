@@ -10,6 +10,11 @@ export async function mainRalph(argv: string[]): Promise<number> {
   const cwd = process.cwd();
   const fast = await runFastPath(argv, cwd);
   if (fast !== undefined) return fast;
+  // Before the modules of the loop load: their start-up alone would grow V8's young generation
+  // to its maximum, which these settings only stop from growing, never shrink. The quick
+  // answers above need no tuning (node:v8 costs them start-up time).
+  const { tuneHeapForLongRun } = await import('../platform/heap-tuning.js');
+  tuneHeapForLongRun();
   const { parseRalphArgs, renderHelp } = await import('./ralph-options.js');
   const options = parseRalphArgs(argv);
   switch (options.action) {

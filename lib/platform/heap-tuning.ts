@@ -1,5 +1,5 @@
-// V8 heap settings for ralph's process, made for the long-running loop (lib/cli/tune-heap.ts
-// applies them first thing). The loop's live heap is small (~11 MB after a full GC, flat over
+// V8 heap settings for ralph's process, made for the long-running loop (lib/cli/ralph.ts
+// applies them before the loop's modules load). The loop's live heap is small (~11 MB after a full GC, flat over
 // 1,000 loops) but every loop allocates short-lived garbage (agent output, state texts,
 // child-process plumbing). With V8's defaults the young generation doubles each time enough
 // survives, up to 16 MB semi-spaces, and the old generation may grow to several times its live

@@ -108,8 +108,8 @@ const cpuMs = () => {
   return (u.user + u.system) / 1000;
 };
 
-// As bin/ralph does: the heap settings come before any of ralph's modules load.
-await import(dist('cli/tune-heap.js'));
+// As bin/ralph does: the heap settings come before the loop's modules load.
+(await import(dist('platform/heap-tuning.js'))).tuneHeapForLongRun();
 const { runProject } = await import(dist('loop/run-project.js'));
 const { LoopEvents } = await import(dist('loop/events.js'));
 const { createLogger } = await import(dist('platform/logger.js'));

@@ -39,10 +39,8 @@ describe('the bins run the bundle', () => {
     const modules = fileModules();
     expect(modules.some((url) => url.includes(`/dist/${folder}/`))).toBe(true);
     expect(modules.filter((url) => url.includes('/node_modules/'))).toEqual([]);
-    // Only the shim's Node-version check (and ralph's heap settings, which must come before any
-    // other module) come from tsc's per-file output; no chunk of another command's bundle
-    // (chunks shared between bins would multiply the files each one loads).
-    const shimModules = command === 'ralph' ? ['cli/require-node.js', 'cli/tune-heap.js', 'platform/heap-tuning.js'] : ['cli/require-node.js'];
-    expect(modules.filter((url) => url.includes('/dist/') && !url.includes(`/dist/${folder}/`)).map((url) => url.replace(/.*\/dist\//, ''))).toEqual(shimModules);
+    // Only the shim's Node-version check comes from tsc's per-file output; no chunk of another
+    // command's bundle (chunks shared between bins would multiply the files each one loads).
+    expect(modules.filter((url) => url.includes('/dist/') && !url.includes(`/dist/${folder}/`)).map((url) => url.replace(/.*\/dist\//, ''))).toEqual(['cli/require-node.js']);
   });
 });
