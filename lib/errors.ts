@@ -16,10 +16,10 @@ export const EXIT = {
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /**
- * The process exit code of a loop that stopped with `code`, in the EXIT_CODES style: `ralph`
- * tells each stop apart (the table above); in the `bash` style a halt and a stop
- * at a limit exit 0 like a finished run, for scripts written against the Bash tool; errors and
- * signals keep their codes, since the Bash tool does not exit 0 for those either.
+ * The process exit code of a loop that stopped with `code`, in the EXIT_CODES style. `ralph`
+ * tells each stop apart (the table above). In the `bash` style a halt and a stop at a limit exit
+ * 0 like a finished run, for scripts written against the Bash tool; errors and signals keep their
+ * codes, since the Bash tool does not exit 0 for those either.
  */
 export function exitCodeInStyle(code: number, style: string): number {
   return style === 'bash' && (code === EXIT.halted || code === EXIT.limit) ? EXIT.ok : code;
