@@ -6,8 +6,9 @@ import { classifyAgentFailure, type AgentFailureResult } from '../core/agent-fai
 import { splitCommand } from '../core/command-words.js';
 import { appendLoopContext } from '../core/loop-context.js';
 import type { AgentActivity, AgentAdapter, AgentInvocation, AgentOutputOptions, AgentOutputReader, AgentRunFacts, InvocationOptions } from './agent-adapter.js';
-import { extractAgentResult, summarizeStream } from './agent-output.js';
+import { summarizeStream } from './agent-output.js';
 import { isSafeSessionId } from './session-id.js';
+import { createTextOutputReader } from './text-output-reader.js';
 import {
   createLineSplitter,
   createStreamAccumulator,
@@ -97,19 +98,17 @@ export function isSessionNotFound(stderr: string): boolean {
   return /No conversation found with session ID|--resume requires a valid session ID/i.test(stderr);
 }
 
-const TEXT_TAIL_BYTES = 1024 * 1024;
-
 /**
  * stream-json goes line by line through one accumulator (O(1) memory, the session id from init
  * even when a run is cut short, tool use for the display); text mode keeps a bounded tail.
  */
 export function createClaudeOutputReader(options: AgentOutputOptions): AgentOutputReader {
+  if (options.outputFormat === 'text') return createTextOutputReader();
   // Tool results (`user` lines: whole files, command output) and partial-message events are the
   // bulk of a stream and carry nothing the loop reads; skip them before decoding.
   const splitter = createLineSplitter({ skipPrefixes: [USER_LINE_PREFIX, STREAM_EVENT_LINE_PREFIX] });
   const accumulator = createStreamAccumulator();
   let outputLength = 0;
-  let textTail = '';
   const activityOf = (message: StreamMessage): AgentActivity => ({
     text: renderLiveLine(message, { showToolArgs: options.showToolArgs }),
     tool: lastToolUse(message),
@@ -125,15 +124,9 @@ export function createClaudeOutputReader(options: AgentOutputOptions): AgentOutp
   return {
     push(chunk) {
       outputLength += chunk.length;
-      if (options.outputFormat === 'text') {
-        const text = chunk.toString('utf8');
-        textTail = (textTail + text).slice(-TEXT_TAIL_BYTES);
-        return [{ text }];
-      }
       return read(splitter.push(chunk));
     },
     finish() {
-      if (options.outputFormat === 'text') return { summary: extractAgentResult(textTail), activity: [] };
       const activity = read(splitter.end());
       return { summary: summarizeStream(accumulator.snapshot(), outputLength), activity };
     },

@@ -9,7 +9,8 @@ import { splitCommand } from '../core/command-words.js';
 import { appendLoopContext } from '../core/loop-context.js';
 import type { AgentActivity, AgentAdapter, AgentInvocation, AgentOutputOptions, AgentOutputReader, AgentRunFacts, InvocationOptions } from './agent-adapter.js';
 import { emptySummary, type AgentResultSummary } from './agent-output.js';
-import { appendBounded, createJsonLinesReader, num, str, type EventFold } from './json-lines-reader.js';
+import { createJsonLinesReader, num, str, type EventFold } from './json-lines-reader.js';
+import { appendBounded } from './text-output-reader.js';
 import { asRecord } from './stream-json.js';
 
 /** The whole of `-p`: the CLI puts it after what came on stdin. */

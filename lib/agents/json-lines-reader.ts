@@ -1,12 +1,14 @@
 // The reader shared by agents that print one JSON event per line (Codex's `exec --json`, Gemini
 // CLI's stream-json, OpenCode's --format json): split the bytes into lines, decode each object,
-// hand it to the agent's own folding, and count what was not JSON. Text mode keeps a bounded tail
-// of the output. The agent's fold decides what an event means; this file only moves bytes.
+// hand it to the agent's own folding, and count what was not JSON. Text mode is the shared text
+// reader (text-output-reader.ts). The agent's fold decides what an event means; this file only
+// moves bytes.
 
 import type { AgentActivity, AgentOutputOptions, AgentOutputReader } from './agent-adapter.js';
-import { extractAgentResult, type AgentResultSummary } from './agent-output.js';
+import type { AgentResultSummary } from './agent-output.js';
 import { createLineSplitter } from './line-splitter.js';
 import { asRecord } from './stream-json.js';
+import { createTextOutputReader } from './text-output-reader.js';
 
 /** One agent's view of its event stream, fed event by event and summarized at the end. */
 export interface EventFold {
@@ -15,13 +17,12 @@ export interface EventFold {
   summarize(facts: { outputLength: number; garbageLines: number; plainTextHead: string }): AgentResultSummary;
 }
 
-const TEXT_TAIL_BYTES = 1024 * 1024;
 const PLAIN_TEXT_HEAD = 2000;
 
 export function createJsonLinesReader(options: AgentOutputOptions, fold: EventFold): AgentOutputReader {
+  if (options.outputFormat === 'text') return createTextOutputReader();
   const splitter = createLineSplitter();
   let outputLength = 0;
-  let textTail = '';
   let garbageLines = 0;
   let plainTextHead = '';
   const read = (lines: string[]): AgentActivity[] => {
@@ -44,15 +45,9 @@ export function createJsonLinesReader(options: AgentOutputOptions, fold: EventFo
   return {
     push(chunk) {
       outputLength += chunk.length;
-      if (options.outputFormat === 'text') {
-        const text = chunk.toString('utf8');
-        textTail = (textTail + text).slice(-TEXT_TAIL_BYTES);
-        return [{ text }];
-      }
       return read(splitter.push(chunk));
     },
     finish() {
-      if (options.outputFormat === 'text') return { summary: extractAgentResult(textTail), activity: [] };
       const activity = read(splitter.end());
       return { summary: fold.summarize({ outputLength, garbageLines, plainTextHead }), activity };
     },
@@ -66,12 +61,6 @@ function parseEvent(line: string): Record<string, unknown> | null {
   } catch {
     return null;
   }
-}
-
-/** Keeps the last `max` characters of a growing text (the assistant's answer), O(max) memory. */
-export function appendBounded(text: string, more: string, max = TEXT_TAIL_BYTES): string {
-  const joined = text + more;
-  return joined.length > max ? joined.slice(-max) : joined;
 }
 
 export function str(value: unknown): string | null {

@@ -9,7 +9,8 @@ import { splitCommand } from '../core/command-words.js';
 import { appendLoopContext } from '../core/loop-context.js';
 import type { AgentAdapter, AgentInvocation, AgentOutputOptions, AgentOutputReader, AgentRunFacts, InvocationOptions } from './agent-adapter.js';
 import { emptySummary, type AgentResultSummary, type PermissionDenial } from './agent-output.js';
-import { appendBounded, createJsonLinesReader, num, str, type EventFold } from './json-lines-reader.js';
+import { createJsonLinesReader, num, str, type EventFold } from './json-lines-reader.js';
+import { appendBounded } from './text-output-reader.js';
 import { mergeOpenCodeConfig, openCodePermissions } from './opencode-permissions.js';
 import { asRecord } from './stream-json.js';
 
