@@ -4,38 +4,30 @@
 // resolves is recorded through a `node --import` hook; a positive control proves the hook sees
 // yargs when the full parser runs.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli } from '../helpers/run-cli.js';
+import { startModuleTrace, type ModuleTrace } from '../helpers/module-trace.js';
+import { runCli } from '../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
 
-const REGISTER = join(REPO_ROOT, 'tests', 'fixtures', 'module-trace', 'register.mjs');
-let traceDir: string;
-let trace: string;
+let trace: ModuleTrace;
 let project: TmpProject | undefined;
 beforeEach(() => {
-  traceDir = mkdtempSync(join(tmpdir(), 'ralph-trace-'));
-  trace = join(traceDir, 'modules.txt');
-  writeFileSync(trace, '');
+  trace = startModuleTrace();
   project = tmpProject(ralphProjectTree());
 });
 afterEach(() => {
   project?.cleanup();
   project = undefined;
-  rmSync(traceDir, { recursive: true, force: true });
+  trace.cleanup();
 });
 
-const traceEnv = (): NodeJS.ProcessEnv => ({ NODE_OPTIONS: `--import=${REGISTER}`, RALPH_MODULE_TRACE: trace });
-const tracedModules = () => readFileSync(trace, 'utf8').split('\n').filter(Boolean);
 const isYargs = (url: string) => url.includes('/node_modules/yargs/');
 
 describe('yargs is loaded lazily', () => {
   it('the trace sees yargs when the full parser runs (positive control)', async () => {
-    const run = await runCli('ralph', ['--config', '--verbose'], { cwd: project!.dir, env: traceEnv() });
+    const run = await runCli('ralph', ['--config', '--verbose'], { cwd: project!.dir, env: trace.env });
     expect(run.code, run.stderr).toBe(0);
-    expect(tracedModules().some(isYargs)).toBe(true);
+    expect(trace.modules().some(isYargs)).toBe(true);
   });
 
   it.each([
@@ -44,9 +36,9 @@ describe('yargs is loaded lazily', () => {
     ['ralph', ['--circuit-status']],
     ['ralph-monitor', ['--once']],
   ] as const)('is not loaded by %s %j', async (command, args) => {
-    const run = await runCli(command, [...args], { cwd: project!.dir, env: traceEnv() });
+    const run = await runCli(command, [...args], { cwd: project!.dir, env: trace.env });
     expect(run.code, run.stderr).toBe(0);
-    const modules = tracedModules();
+    const modules = trace.modules();
     expect(modules.some((url) => url.includes('/dist/cli/'))).toBe(true);
     expect(modules.filter(isYargs)).toEqual([]);
   });
