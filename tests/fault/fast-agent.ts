@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
-import { isProcessRunning } from '../helpers/process-state.js';
+import { processesWithEnv } from '../helpers/process-state.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
 
 const RECORDING = new URL('../fixtures/claude-cli-2.1.332/happy_sj.stdout', import.meta.url);
@@ -62,7 +62,10 @@ export interface FastAgent {
   binDir: string;
   /** PATH with the fake first, a private HOME, git identity. */
   env: NodeJS.ProcessEnv;
-  /** SIGKILLs any agent a killed ralph left behind (its own process group) and waits for it to go. */
+  /**
+   * SIGKILLs every process a killed ralph left behind (agents, their children, git: all carry
+   * this agent's FAST_AGENT_PIDS) and waits until none runs, so nothing writes in the project after.
+   */
   killLeftovers(): Promise<void>;
   cleanup(): void;
 }
@@ -92,21 +95,22 @@ export function createFastAgent(streamText?: string): FastAgent {
     binDir,
     env,
     async killLeftovers() {
-      if (!existsSync(pids)) return;
-      const listed = readFileSync(pids, 'utf8').split('\n').filter(Boolean).map(Number);
-      for (const pid of listed) {
-        for (const target of [-pid, pid]) {
+      const marker = `FAST_AGENT_PIDS=${pids}`;
+      const deadline = Date.now() + 30_000;
+      for (let alive = processesWithEnv(marker); alive.length > 0; alive = processesWithEnv(marker)) {
+        if (Date.now() > deadline) throw new Error(`processes ${alive.join(', ')} survived SIGKILL for 30 s`);
+        for (const pid of alive) {
           try {
-            process.kill(target, 'SIGKILL');
+            process.kill(pid, 'SIGKILL');
           } catch {
             // already gone
           }
         }
+        await new Promise((r) => setTimeout(r, 5));
       }
-      for (let i = 0; i < 200 && listed.some(isProcessRunning); i++) await new Promise((r) => setTimeout(r, 5));
-      writeFileSync(pids, '');
+      if (existsSync(pids)) writeFileSync(pids, '');
     },
-    cleanup: () => rmSync(root, { recursive: true, force: true }),
+    cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 3 }),
   };
 }
 

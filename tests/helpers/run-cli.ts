@@ -23,15 +23,17 @@ export interface RunCliOptions {
   /** Run as this user and group (the test runs as root; a sandbox test needs an ordinary user). */
   uid?: number;
   gid?: number;
+  /** Run bin/<bin> from this copy of the package instead of the checkout (see readablePackageCopy). */
+  packageRoot?: string;
 }
 
-export function binPath(bin: string): string {
-  return join(REPO_ROOT, 'bin', bin);
+export function binPath(bin: string, packageRoot = REPO_ROOT): string {
+  return join(packageRoot, 'bin', bin);
 }
 
 export function runCli(bin: string, args: string[], options: RunCliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [binPath(bin), ...args], {
+    const child = spawn(process.execPath, [binPath(bin, options.packageRoot), ...args], {
       cwd: options.cwd,
       env: { ...process.env, NO_COLOR: '1', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],

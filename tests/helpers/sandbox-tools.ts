@@ -1,25 +1,35 @@
-// What the sandbox tests need on the machine: bubblewrap, a Docker daemon, and an image made
-// offline. Missing tools are installed (apt-get) rather than the tests skipped; .ci/run does the
-// same up front. The image is `docker import` of a root filesystem built from this host's own
-// files (node and its libraries, git, sleep, the fake agent), cached by content hash.
+// What the system suite's sandbox tests need on the machine: bubblewrap, a Docker daemon, and an
+// image made offline. Nothing is installed or started here: a missing tool or daemon fails the
+// test with the command that provides it (.ci/run installs both and starts dockerd). The image is
+// `docker import` of a root filesystem built from this host's own files (node and its libraries,
+// git, sleep, the fake agent), tagged by content hash; the test that made it removes it.
 
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { FAKE_CLAUDE_DIR } from './fake-claude.js';
+import { REPO_ROOT } from './run-cli.js';
 
 function hasCommand(name: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;
 }
 
-function aptInstall(...packages: string[]): void {
-  execFileSync('apt-get', ['install', '-y', '-qq', ...packages], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+/** Throws, naming the install command, when `name` is not on PATH. */
+function requireCommand(name: string, aptPackage: string): void {
+  if (!hasCommand(name)) {
+    throw new Error(`${name} is not installed; the system suite needs it. Install it with \`apt-get install -y ${aptPackage}\` (or run .ci/run, which installs and starts everything the system suite needs).`);
+  }
 }
 
-export function ensureBwrap(): void {
-  if (!hasCommand('bwrap')) aptInstall('bubblewrap');
+/** Throws unless the tests run as root (`why` says what for). */
+export function requireRoot(why: string): void {
+  if (process.getuid?.() !== 0) throw new Error(`these tests must run as root: ${why}. Run \`npm run test:system\` as root (as .ci/run does).`);
+}
+
+export function requireBwrap(): void {
+  requireCommand('bwrap', 'bubblewrap');
 }
 
 /** Host pids whose command line contains `text` (ourselves excluded). */
@@ -55,21 +65,31 @@ export function docker(...args: string[]): { code: number | null; stdout: string
   return { code: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
 }
 
-const DOCKER_ROOT = join(tmpdir(), 'ralph-test-dockerd');
-
-/** A Docker daemon answering `docker info`: the one running, else one started here (no systemd). */
-export async function ensureDockerDaemon(): Promise<void> {
-  if (!hasCommand('dockerd')) aptInstall('docker.io');
-  if (docker('info').code === 0) return;
-  mkdirSync(DOCKER_ROOT, { recursive: true });
-  const child = spawn('dockerd', ['--data-root', join(DOCKER_ROOT, 'data')], { detached: true, stdio: 'ignore' });
-  child.unref();
-  // Event-free by nature: the daemon says nothing when it is ready, so `docker info` is polled.
-  for (let i = 0; i < 120; i++) {
-    if (docker('info').code === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 500));
+/** A Docker daemon answering `docker info`, else an error saying how to get one (none is started here). */
+export function requireDockerDaemon(): void {
+  requireCommand('docker', 'docker.io');
+  const info = docker('info');
+  if (info.code !== 0) {
+    throw new Error(`no Docker daemon answers \`docker info\` (${info.stderr.trim().split('\n').pop() ?? ''}); start one (\`dockerd &\` as root, or \`systemctl start docker\`), or run .ci/run, which starts and stops one.`);
   }
-  throw new Error('dockerd did not come up');
+}
+
+/**
+ * A copy of the built package (bin/, dist/, its other shipped files and the runtime node_modules) in a new
+ * world-readable temp dir, for running ralph as another user: the checkout itself may sit in a
+ * folder only its owner can enter (mktemp -d makes 0700 ones). Returns its root and a remover.
+ */
+export function readablePackageCopy(): { root: string; cleanup: () => void } {
+  const root = mkdtempSync(join(tmpdir(), 'ralph-package-'));
+  chmodSync(root, 0o755);
+  const runtime = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: REPO_ROOT, encoding: 'utf8' })
+    .split('\n')
+    .filter((path) => path && path !== REPO_ROOT.replace(/\/$/, ''));
+  for (const path of ['bin', 'dist', 'package.json', 'templates', '.ralph-template', 'Dockerfile', 'install.sh', ...runtime.map((dir) => relative(REPO_ROOT, dir))]) {
+    cpSync(join(REPO_ROOT, path), join(root, path), { recursive: true, dereference: true });
+  }
+  execFileSync('chmod', ['-R', 'a+rX', root]);
+  return { root, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 
 /** The files of a root filesystem: node, git, sleep, their libraries, and the fake agent. */
@@ -98,28 +118,30 @@ export function ensureTestImage(): string {
   const tag = `ralph-sandbox-test:${hash.digest('hex').slice(0, 16)}`;
   if (docker('image', 'inspect', tag).code === 0) return tag;
   // Built with tar from the host's own files; the symlinks and dirs below make it a usable root.
-  const stage = join(DOCKER_ROOT, `stage-${process.pid}`);
-  execFileSync('rm', ['-rf', stage]);
-  for (const dir of ['opt/fake-claude', 'usr/local/bin', 'tmp', 'workspace', 'etc']) mkdirSync(join(stage, dir), { recursive: true });
-  execFileSync('cp', ['-r', ...fakeFiles, join(stage, 'opt/fake-claude')]);
-  execFileSync('ln', ['-s', '/opt/fake-claude/claude', join(stage, 'usr/local/bin/claude')]);
-  execFileSync('chmod', ['1777', join(stage, 'tmp')]);
-  const passwd = 'root:x:0:0:root:/root:/bin/sh\n';
-  execFileSync('sh', ['-c', `printf '%s' "$1" > "$2/etc/passwd"`, 'sh', passwd, stage]);
-  const tarball = join(stage, 'rootfs.tar');
-  // The host's files go in at their own paths, symlinks followed (-h): a library's link target is no separate entry.
-  execFileSync('tar', ['-chf', tarball, '-C', '/', ...files.map((f) => f.replace(/^\//, ''))]);
-  execFileSync('tar', ['-rf', tarball, '-C', stage, 'opt', 'usr/local', 'tmp', 'workspace', 'etc']);
-  const r = docker(
-    'import',
-    '--change', 'ENV PATH=/usr/local/bin:/usr/bin:/bin',
-    '--change', 'ENV FAKE_CLAUDE_SCENARIO=/workspace/.ralph/fake-state/scenario.json',
-    '--change', 'ENV FAKE_CLAUDE_STATE_DIR=/workspace/.ralph/fake-state',
-    '--change', 'ENV FAKE_CLAUDE_LOG=/workspace/.ralph/fake-state/calls.jsonl',
-    '--change', 'ENV FAKE_CLAUDE_AS_ROOT=0',
-    tarball, tag,
-  );
-  execFileSync('rm', ['-rf', stage]);
-  if (r.code !== 0) throw new Error(`docker import failed: ${r.stderr}`);
+  const stage = mkdtempSync(join(tmpdir(), 'ralph-test-image-'));
+  try {
+    for (const dir of ['opt/fake-claude', 'usr/local/bin', 'tmp', 'workspace', 'etc']) mkdirSync(join(stage, dir), { recursive: true });
+    execFileSync('cp', ['-r', ...fakeFiles, join(stage, 'opt/fake-claude')]);
+    execFileSync('ln', ['-s', '/opt/fake-claude/claude', join(stage, 'usr/local/bin/claude')]);
+    execFileSync('chmod', ['1777', join(stage, 'tmp')]);
+    const passwd = 'root:x:0:0:root:/root:/bin/sh\n';
+    execFileSync('sh', ['-c', `printf '%s' "$1" > "$2/etc/passwd"`, 'sh', passwd, stage]);
+    const tarball = join(stage, 'rootfs.tar');
+    // The host's files go in at their own paths, symlinks followed (-h): a library's link target is no separate entry.
+    execFileSync('tar', ['-chf', tarball, '-C', '/', ...files.map((f) => f.replace(/^\//, ''))]);
+    execFileSync('tar', ['-rf', tarball, '-C', stage, 'opt', 'usr/local', 'tmp', 'workspace', 'etc']);
+    const r = docker(
+      'import',
+      '--change', 'ENV PATH=/usr/local/bin:/usr/bin:/bin',
+      '--change', 'ENV FAKE_CLAUDE_SCENARIO=/workspace/.ralph/fake-state/scenario.json',
+      '--change', 'ENV FAKE_CLAUDE_STATE_DIR=/workspace/.ralph/fake-state',
+      '--change', 'ENV FAKE_CLAUDE_LOG=/workspace/.ralph/fake-state/calls.jsonl',
+      '--change', 'ENV FAKE_CLAUDE_AS_ROOT=0',
+      tarball, tag,
+    );
+    if (r.code !== 0) throw new Error(`docker import failed: ${r.stderr}`);
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
   return tag;
 }

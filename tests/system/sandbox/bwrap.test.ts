@@ -6,17 +6,17 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readCallLog, withFakeClaude, type FakeCall, type FakeClaude, type FakeScenario } from '../../helpers/fake-claude.js';
+import { FAKE_CLAUDE_DIR, readCallLog, withFakeClaude, type FakeCall, type FakeClaude, type FakeScenario } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
-import { ensureBwrap, processesWithCmdline } from '../../helpers/sandbox-tools.js';
+import { processesWithCmdline, requireBwrap } from '../../helpers/sandbox-tools.js';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
   while (cleanups.length) cleanups.pop()!();
 });
-beforeAll(() => ensureBwrap(), 300_000);
+beforeAll(() => requireBwrap());
 
 interface BwrapRun {
   project: TmpProject;
@@ -47,8 +47,9 @@ async function runInBwrap(scenario: (outside: string) => FakeScenario, plan: str
     FAKE_CLAUDE_STATE_DIR: project.path('.ralph/fake-state'),
     FAKE_CLAUDE_LOG: project.path('.ralph/fake-state/calls.jsonl'),
     // The fake's bin dir and scenario live in the test's temp dir, behind the sandbox's private
-    // /tmp; so does `outside`, shown read-only to prove the write fails there.
-    SANDBOX_BWRAP_BIND: [fake.binDir, fake.scenarioPath, outside].join(','),
+    // /tmp, and so may the fake's own files (a checkout under /tmp); so does `outside`, shown
+    // read-only to prove the write fails there.
+    SANDBOX_BWRAP_BIND: [fake.binDir, FAKE_CLAUDE_DIR, fake.scenarioPath, outside].join(','),
   };
   const run = await runCli('ralph', ['--sandbox', 'bwrap', '--max-loops', '5'], { cwd: project.dir, env });
   const runs = () => readCallLog(env.FAKE_CLAUDE_LOG).filter((call) => call.prompt !== undefined);

@@ -6,22 +6,30 @@
 import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readCallLog, withFakeClaude, type FakeCall, type FakeClaude, type FakeScenario } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli, type CliResult, type RunCliOptions } from '../../helpers/run-cli.js';
-import { allCommandLines, docker, ensureDockerDaemon, ensureTestImage } from '../../helpers/sandbox-tools.js';
+import { allCommandLines, docker, ensureTestImage, readablePackageCopy, requireDockerDaemon, requireRoot } from '../../helpers/sandbox-tools.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 
 const USER = 1000;
 let image = '';
 let dockerGid = 0;
-beforeAll(async () => {
-  await ensureDockerDaemon();
+let packageCopy: ReturnType<typeof readablePackageCopy> | undefined;
+beforeAll(() => {
+  requireRoot('they run ralph as an ordinary user in the docker group');
+  requireDockerDaemon();
+  packageCopy = readablePackageCopy();
   image = ensureTestImage();
   const group = readFileSync('/etc/group', 'utf8').split('\n').map((line) => line.split(':')).find((fields) => fields[0] === 'docker');
   dockerGid = Number(group?.[2] ?? 0);
 }, 600_000);
+// The image is the test's own (ralph-sandbox-test:<hash>), made in a few seconds: not kept.
+afterAll(() => {
+  if (image) docker('image', 'rm', '-f', image);
+  packageCopy?.cleanup();
+});
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -61,7 +69,7 @@ function dockerProject(scenario: FakeScenario, plan: string, extraEnv: NodeJS.Pr
 }
 
 function ralphAs(p: DockerProject, args: string[], onSpawn?: RunCliOptions['onSpawn']): Promise<CliResult> {
-  return runCli('ralph', args, { cwd: p.project.dir, env: p.env, uid: USER, gid: dockerGid, onSpawn });
+  return runCli('ralph', args, { cwd: p.project.dir, env: p.env, uid: USER, gid: dockerGid, onSpawn, packageRoot: packageCopy!.root });
 }
 
 function outputLogs(project: TmpProject): string {

@@ -10,9 +10,9 @@ import { chmodSync, chownSync, cpSync, lchownSync, mkdirSync, mkdtempSync, readd
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binPath } from '../helpers/run-cli.js';
-import type { TmpProject } from '../helpers/tmp-project.js';
-import { checkStateFiles, createFastAgent, faultProject, listTempFiles, type FastAgent } from './fast-agent.js';
+import { binPath } from '../../helpers/run-cli.js';
+import type { TmpProject } from '../../helpers/tmp-project.js';
+import { checkStateFiles, createFastAgent, faultProject, listTempFiles, type FastAgent } from '../../fault/fast-agent.js';
 import { IS_ROOT, mountNamespacePrefix, probeMountNamespace, unprivilegedUser } from './isolation.js';
 
 // Runs inside the private mount namespace. Arguments, never interpolated: .ralph dir, staged
