@@ -68,16 +68,6 @@ export interface BreakerResult {
   transition?: BreakerTransition;
 }
 
-export const DEFAULT_BREAKER_THRESHOLDS: BreakerThresholds = {
-  noProgress: 3,
-  sameError: 5,
-  permissionDenials: 2,
-  cooldownMinutes: 30,
-  autoReset: false,
-};
-
-export const MAX_BREAKER_HISTORY = 100;
-
 /** Bash enters HALF_OPEN ("monitoring") after this many loops without progress, whatever the threshold. */
 const MONITORING_AFTER = 2;
 
@@ -265,14 +255,6 @@ export function toHistoryEntry(transition: BreakerTransition): BreakerHistoryEnt
     to_state: transition.to,
     reason: transition.reason,
   };
-}
-
-/** Append a transition, keeping the last MAX_BREAKER_HISTORY entries (Bash grew forever). */
-export function appendBreakerHistory(
-  history: BreakerHistoryEntry[],
-  transition: BreakerTransition,
-): BreakerHistoryEntry[] {
-  return [...history, toHistoryEntry(transition)].slice(-MAX_BREAKER_HISTORY);
 }
 
 /**

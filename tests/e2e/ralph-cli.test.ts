@@ -3,6 +3,7 @@
 
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../lib/config/schema.js';
 import { withFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { isProcessRunning } from '../helpers/process-state.js';
@@ -35,7 +36,13 @@ describe('ralph command line', () => {
       '--show-tool-args', '--output-format', '--allowed-tools', '--no-continue', '--session-expiry', '--max-loops', '--doctor']) {
       expect(r.stdout).toContain(flag);
     }
-    expect(r.stdout).toContain('(default: 100)');
+    // Each default shown is the schema's (help text wraps, so whitespace is collapsed first).
+    const help = r.stdout.replace(/\s+/g, ' ');
+    const defaults = defaultConfig();
+    for (const [flag, key] of [['--calls NUM', 'MAX_CALLS_PER_HOUR'], ['--timeout MIN', 'CLAUDE_TIMEOUT_MINUTES'],
+      ['--session-expiry HOURS', 'SESSION_EXPIRY_HOURS'], ['--comment-interval NUM', 'COMMENT_INTERVAL'], ['--output-format FMT', 'CLAUDE_OUTPUT_FORMAT']] as const) {
+      expect(help).toMatch(new RegExp(`${flag} [^()]*\\(default: ${String(defaults[key])}\\)`));
+    }
   });
 
   it('--version prints the package version', async () => {

@@ -48,24 +48,26 @@ async function views(ralphrc: string, waitEndsIn: number, shape: (wait: WaitFile
   const view = loadViewConfig({ projectDir: p.dir, homeDir: home, env });
   const status = collectStatus(p.dir, view, clock);
   const monitor = await loadSnapshot(p.dir, view, clock.now());
-  return { loop, status, monitor };
+  return { loop, status, monitor, resumeAt: clock.now() + waitEndsIn };
+}
+
+/** The loop, --status --json and the monitor hold the same wait: the one written, ending at `resumeAt`. */
+function expectAllAgree(seen: Awaited<ReturnType<typeof views>>): void {
+  const { loop, status, monitor, resumeAt } = seen;
+  expect(loop).toMatchObject({ resume_at_ms: resumeAt, reason: 'limit', source: 'stated' });
+  expect(status.usage_limit_wait).toEqual(loop);
+  expect(status.warnings).toEqual([]);
+  expect(monitor.usageWait).toEqual({ resumeAt, reason: loop!.reason, source: loop!.source });
+  expect(monitor.warnings).toEqual([]);
 }
 
 describe('a stored usage-limit wait, with a custom margin or fallback', () => {
   it('a one-day margin: the loop keeps an 8.5-day wait, and --status --json and the monitor show it', async () => {
-    const { loop, status, monitor } = await views('USAGE_LIMIT_MARGIN_SECONDS=86400\n', 8.5 * DAY);
-    expect(loop).toMatchObject({ source: 'stated' });
-    expect(status.usage_limit_wait).toMatchObject({ source: 'stated' });
-    expect(status.warnings).toEqual([]);
-    expect(monitor.usageWait).toMatchObject({ source: 'stated' });
-    expect(monitor.warnings).toEqual([]);
+    expectAllAgree(await views('USAGE_LIMIT_MARGIN_SECONDS=86400\n', 8.5 * DAY));
   });
 
   it('a two-week fallback: a ten-day wait is kept by the loop and shown by both views', async () => {
-    const { loop, status, monitor } = await views('USAGE_LIMIT_WAIT_MINUTES=20160\n', 10 * DAY);
-    expect(loop).toBeDefined();
-    expect(status.usage_limit_wait).not.toBeNull();
-    expect(monitor.usageWait).toBeDefined();
+    expectAllAgree(await views('USAGE_LIMIT_WAIT_MINUTES=20160\n', 10 * DAY));
   });
 
   it('with the default 60 s margin all three refuse a wait 90 s beyond the stated maximum (and skew)', async () => {

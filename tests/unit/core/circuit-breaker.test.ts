@@ -1,9 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_BREAKER_THRESHOLDS as T,
-  MAX_BREAKER_HISTORY,
-  appendBreakerHistory,
   applyStartupRecovery,
   cooldownEndsAt,
   errorSignatureOf,
@@ -12,10 +9,16 @@ import {
   nextBreakerState,
   resetBreaker,
   shouldHalt,
+  toHistoryEntry,
   type BreakerHistoryEntry,
   type BreakerObservation,
   type BreakerState,
 } from '../../../lib/core/circuit-breaker.js';
+import { defaultConfig } from '../../../lib/config/schema.js';
+import { breakerThresholds } from '../../../lib/loop/breaker.js';
+
+// The thresholds a run gets when nothing is configured: the schema's defaults, as the loop maps them.
+const T = breakerThresholds(defaultConfig());
 
 const T0 = Date.parse('2026-11-30T04:47:39Z');
 const MIN = 60_000;
@@ -33,14 +36,14 @@ function obs(loop: number, over: Partial<BreakerObservation> = {}): BreakerObser
   };
 }
 
-/** Feed observations one loop (20 s) apart; collect history like lib/state would. */
+/** Feed observations one loop (20 s) apart; collect the history entries the loop would append. */
 function run(start: BreakerState, observations: BreakerObservation[], thresholds = T) {
   let state = start;
   let history: BreakerHistoryEntry[] = [];
   observations.forEach((o, i) => {
     const r = nextBreakerState(state, o, thresholds, T0 + i * 20_000);
     state = r.state;
-    if (r.transition) history = appendBreakerHistory(history, r.transition);
+    if (r.transition) history = [...history, toHistoryEntry(r.transition)];
   });
   return { state, history };
 }
@@ -262,16 +265,6 @@ describe('resetBreaker, history, timestamps', () => {
       reason: 'Manual reset via command line',
     });
     expect(s.opened_at).toBeUndefined();
-  });
-
-  it('keeps only the last 100 history entries', () => {
-    let history: BreakerHistoryEntry[] = [];
-    for (let loop = 1; loop <= 130; loop++) {
-      history = appendBreakerHistory(history, { from: 'CLOSED', to: 'HALF_OPEN', reason: 'r', loop, timestamp: 't' });
-    }
-    expect(history).toHaveLength(MAX_BREAKER_HISTORY);
-    expect(history[0]?.loop).toBe(31);
-    expect(history.at(-1)?.loop).toBe(130);
   });
 
   it('writes timestamps in the Bash form', () => {
