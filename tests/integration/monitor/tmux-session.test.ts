@@ -28,14 +28,24 @@ beforeAll(ensureBuilt, 180_000);
 
 let tmux: PrivateTmux;
 let project: StateProject;
+// Each test's own temp folder (TMPDIR, which the session's private files go under): what is
+// left there is this test's, whatever else runs on the machine.
+let privateTmp: string | undefined;
+const callerTmpdir = process.env.TMPDIR;
 const cleanups: Array<() => void> = [];
 afterEach(() => {
   tmux?.kill();
   project?.cleanup();
   for (const cleanup of cleanups.splice(0)) cleanup();
+  if (callerTmpdir === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = callerTmpdir;
+  if (privateTmp) rmSync(privateTmp, { recursive: true, force: true });
+  privateTmp = undefined;
 });
 
 function setup(): void {
+  privateTmp = mkdtempSync(join(tmpdir(), 'ralph-tmux-session-test-'));
+  process.env.TMPDIR = privateTmp;
   tmux = privateTmux();
   project = stateProject();
   project.write('.ralph/status.json', ourStatus({ loop_count: 7, status: 'running' }));
@@ -87,7 +97,7 @@ function fakeRalphRecord(): { argv: string[]; markers: Record<string, string>; t
   return JSON.parse(readFileSync(join(project.dir, '.ralph/fake-ralph.json'), 'utf8'));
 }
 
-const leftoverPrivateDirs = () => readdirSync(tmpdir()).filter((n) => n.startsWith('ralph-monitor-') && existsSync(join(tmpdir(), n, 'result')));
+const leftoverPrivateDirs = () => readdirSync(privateTmp!).filter((n) => n.startsWith('ralph-monitor-'));
 const releaseLoop = () => writeFileSync(join(project.dir, '.ralph/fake-ralph.release'), '');
 const sessionGone = (name: string) => tmux.status('has-session', '-t', `=${name}`) !== 0;
 
@@ -152,7 +162,6 @@ describe('launchMonitorSession with real tmux', () => {
 
   it('forwards every flag and the caller environment to the loop, values intact, through a file it deletes', async () => {
     setup();
-    const before = readdirSync(tmpdir()).filter((n) => n.startsWith('ralph-monitor-'));
     const { name } = await launch({
       forwardedArgv: ['-m', '--notify', '--show-tool-args', '--allowed-tools', 'Bash(git *),Read', '--prompt', "my 'odd' prompt.md", '--keep-monitor', '--calls', '7'],
       env: baseEnv({ MAX_CALLS_PER_HOUR: '42', NO_COLOR: '1' }),
@@ -163,8 +172,7 @@ describe('launchMonitorSession with real tmux', () => {
     expect(got.markers).toEqual({ RALPH_MONITOR_TEST_MARK: NASTY_VALUE });
     // The pane's TERM is tmux's own, not the caller's terminal.
     expect(got.term).toMatch(/^(screen|tmux)/);
-    const leftover = readdirSync(tmpdir()).filter((n) => n.startsWith('ralph-monitor-') && !before.includes(n));
-    expect(leftover).toEqual([]);
+    expect(leftoverPrivateDirs()).toEqual([]);
     const status = panes(`=${name}`)[2]!;
     await waitFor('the dashboard', () => tmux.capture(status.id).includes('RALPH MONITOR'));
     expect(tmux.capture(status.id, { escapes: true })).not.toMatch(/\x1b\[[0-9;]*m/);

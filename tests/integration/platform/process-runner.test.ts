@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
 import { isProcessRunning } from '../../helpers/process-state.js';
 
@@ -59,14 +59,32 @@ function stubbornTree(): { script: string; pidFile: string } {
 describe('nodeProcessRunner.start', () => {
   it('ends the whole group at the time limit, SIGKILL for what ignores SIGTERM', async () => {
     const { script, pidFile } = stubbornTree();
+    // The runner's clock is faked until the tree is in place: the limit runs out then, however
+    // long a loaded machine took to start two node processes.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     let out = '';
-    const exit = await nodeProcessRunner.start(process.execPath, [script, pidFile], {
-      timeoutMs: 3000,
-      graceMs: 200,
-      onStdout: (chunk) => (out += chunk.toString()),
-    }).done;
+    let handle: ReturnType<typeof nodeProcessRunner.start>;
+    try {
+      const ready = new Promise<void>((resolve) => {
+        handle = nodeProcessRunner.start(process.execPath, [script, pidFile], {
+          timeoutMs: 3000,
+          graceMs: 200,
+          onStdout: (chunk) => {
+            out += chunk.toString();
+            if (out.includes('ready')) resolve();
+          },
+        });
+      });
+      await ready;
+      vi.advanceTimersByTime(2999);
+      expect(isProcessRunning(handle!.pid!)).toBe(true);
+      // The limit: SIGTERM to the group, ignored; the grace period: SIGKILL.
+      vi.advanceTimersByTime(1 + 200);
+    } finally {
+      vi.useRealTimers();
+    }
+    const exit = await handle!.done;
     expect(exit).toMatchObject({ timedOut: true, aborted: false, code: null, signal: 'SIGKILL' });
-    expect(out).toContain('ready');
     const grandchild = Number(readFileSync(pidFile, 'utf8'));
     leftovers.push(grandchild);
     expect(await waitUntilDead(grandchild)).toBe(true);
