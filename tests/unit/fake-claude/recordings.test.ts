@@ -1,7 +1,8 @@
 // The fake `claude` against real 2.1.332 recordings: same exit codes, the same line types in
 // the same order, the same field names on every line and result, and identical text where
-// the output is deterministic.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+// the output is deterministic; every error the real CLI prints before a run, byte for byte.
+// This is the fake's one self-test: the rest of what it can do is proven by the tests using it.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -249,4 +250,49 @@ describe('fake claude vs recordings: signals', () => {
     expectSameShape(lines, parseJsonLines(rec.stdout));
     expect(JSON.stringify(lines[1])).toContain('[Request interrupted by user]');
   });
+});
+
+describe('fake claude vs recordings: refused before a run', () => {
+  let refusing: FakeClaude;
+  let cwd: string;
+  beforeAll(() => {
+    refusing = withFakeClaude({});
+    cwd = join(refusing.root, 'project');
+    mkdirSync(cwd);
+    // s5 / sid_resume need an existing session on disk under this id
+    const slugDir = join(refusing.configDir, 'projects', cwd.replace(/[^a-zA-Z0-9]/g, '-'));
+    mkdirSync(slugDir, { recursive: true });
+    writeFileSync(join(slugDir, '0a42b4cc-bff1-4f17-8a30-5513b0c655c6.jsonl'), '{"type":"fake_result","total_cost_usd":0.009}\n');
+  });
+  afterAll(() => refusing.cleanup());
+
+  const refused: Array<{ label: string; args: string[]; env?: Record<string, string>; input?: string }> = [
+    { label: 'badflag', args: ['-p', 'say hi', '--bogus-flag'] },
+    { label: 'badfmt', args: ['-p', 'say hi', '--output-format', 'xml'] },
+    { label: 'badperm', args: ['-p', 'say hi', '--permission-mode', 'yolo'] },
+    { label: 'budget_bad', args: ['-p', 'say hi', '--max-budget-usd', '-1'] },
+    { label: 'maxturns_bad', args: ['-p', 'say hi', '--max-turns', 'abc'] },
+    { label: 'noprompt', args: ['-p'] },
+    { label: 'noauth_sjson', args: ['-p', 'say hi', '--output-format', 'stream-json'] },
+    { label: 'partial_json', args: ['-p', 'say hi', '--output-format', 'json', '--include-partial-messages'] },
+    { label: 'sjin_bad', args: ['-p', '--input-format', 'stream-json', '--output-format', 'json'] },
+    { label: 'bg_p', args: ['-p', '--bg', 'say hi'] },
+    { label: 'dsp_root', args: ['-p', 'say hi', '--dangerously-skip-permissions'], env: { FAKE_CLAUDE_AS_ROOT: '1' } },
+    { label: 'bypass_root', args: ['-p', 'say hi', '--permission-mode', 'bypassPermissions'], env: { FAKE_CLAUDE_AS_ROOT: '1' } },
+    { label: 'mcp_missing', args: ['-p', 'say hi', '--mcp-config', '/nonexistent.json'] },
+    { label: 'variadic', args: ['-p', '--allowedTools', 'Read', 'Edit', 'say hi'] },
+    { label: 'sessid_bad', args: ['-p', 'say hi', '--session-id', 'not-a-uuid'] },
+    { label: 'sid_resume', args: ['-p', 'say hi', '--resume', '0a42b4cc-bff1-4f17-8a30-5513b0c655c6', '--session-id', '11111111-2222-4333-8444-555555555555'] },
+    { label: 's5', args: ['-p', 'say hi', '--output-format', 'json', '--session-id', '0a42b4cc-bff1-4f17-8a30-5513b0c655c6'] },
+    { label: 'resume_badname', args: ['-p', 'say hi', '--resume', 'nosuchsession'] },
+    { label: 'resume_unknown', args: ['-p', 'say hi', '--output-format', 'json', '--resume', '00000000-0000-4000-8000-000000000000'] },
+  ];
+  for (const { label, args, env, input } of refused) {
+    it(`${label}: same stderr, empty stdout, same exit code as the real CLI`, async () => {
+      const rec = replayRecording(label);
+      const run = await refusing.run(args, { cwd, env, input });
+      expect({ stdout: run.stdout, stderr: run.stderr, code: run.code }).toEqual({ stdout: rec.stdout, stderr: rec.stderr, code: rec.rc });
+    });
+  }
+
 });
