@@ -37,7 +37,7 @@ export async function readHeadSha(ctx: GitContext): Promise<string> {
 export async function listChangedFiles(since: string, ctx: GitContext): Promise<string[]> {
   const base = isCommitId(since) ? since : 'HEAD';
   const [changed, untracked] = await Promise.all([
-    git(['diff', '--name-only', '-z', base, '--', '.', ...ownFiles(ctx)], ctx),
+    git(['diff', '--no-ext-diff', '--no-textconv', '--name-only', '-z', base, '--', '.', ...ownFiles(ctx)], ctx),
     git(['ls-files', '--others', '--exclude-standard', '-z', '--', '.', ...ownFiles(ctx)], ctx),
   ]);
   const names = [changed, untracked].flatMap((r) => (r.code === 0 ? r.stdout.split('\0') : [])).filter(Boolean);
@@ -51,14 +51,14 @@ export async function listChangedFiles(since: string, ctx: GitContext): Promise<
  */
 export async function readShortstat(since: string, content: string | null, ctx: GitContext): Promise<string> {
   if (!isCommitId(since)) return '';
-  const result = await git(['diff', '--shortstat', since, ...treeArg(content), '--', '.', ...ownFiles(ctx)], ctx);
+  const result = await git(['diff', '--no-ext-diff', '--no-textconv', '--shortstat', since, ...treeArg(content), '--', '.', ...ownFiles(ctx)], ctx);
   return result.code === 0 ? result.stdout.trim() : '';
 }
 
 /** Lines added since `since`, committed or not (new files too, given `content`), as `git diff -U0` prints them. */
 export async function readAddedLines(since: string, content: string | null, ctx: GitContext): Promise<string> {
   if (!isCommitId(since)) return '';
-  const result = await git(['diff', '-U0', '--no-color', '--no-ext-diff', since, ...treeArg(content), '--', '.', ...ownFiles(ctx)], ctx);
+  const result = await git(['diff', '-U0', '--no-color', '--no-ext-diff', '--no-textconv', since, ...treeArg(content), '--', '.', ...ownFiles(ctx)], ctx);
   return result.code === 0 ? result.stdout : '';
 }
 
