@@ -2,6 +2,9 @@
 // since (file names, shortstat, added lines), the branch to open a pull request from, and the
 // push. Every call is an argv array; ralph's own .ralph/ files are left out of what is reported.
 
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { ProcessRunner, RunResult } from '../platform/process.js';
 import { firstOutputLine } from '../tasks/external-cli.js';
 
@@ -60,6 +63,34 @@ export async function readAddedLines(since: string, content: string | null, ctx:
   if (!isCommitId(since)) return '';
   const result = await git(['diff', '-U0', '--no-color', '--no-ext-diff', '--no-textconv', since, ...treeArg(content), '--', '.', ...ownFiles(ctx)], ctx);
   return result.code === 0 ? result.stdout : '';
+}
+
+/**
+ * The working tree with its untracked files as a git tree, built in a temporary index (the
+ * user's index is not touched); null when git could not. Once, when the run completes: the
+ * loop's own content snapshots write nothing into .git.
+ */
+export async function writeContentTree(ctx: GitContext): Promise<string | null> {
+  const located = await git(['rev-parse', '--git-path', 'index'], ctx);
+  if (located.code !== 0) return null;
+  const realIndex = resolve(ctx.cwd, located.stdout.trim());
+  const dir = mkdtempSync(join(tmpdir(), 'ralph-content-'));
+  try {
+    const index = join(dir, 'index');
+    if (existsSync(realIndex)) {
+      // A copy with the same mtime keeps git's stat cache valid: only changed files get hashed.
+      copyFileSync(realIndex, index);
+      const st = statSync(realIndex);
+      utimesSync(index, st.atime, st.mtime);
+    }
+    const indexCtx = { ...ctx, env: { ...ctx.env, GIT_INDEX_FILE: index, GIT_OPTIONAL_LOCKS: '0' } };
+    if ((await git(['add', '-A', '--', '.'], indexCtx)).code !== 0) return null;
+    const tree = await git(['write-tree'], indexCtx);
+    const id = tree.stdout.trim();
+    return tree.code === 0 && isCommitId(id) ? id : null;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 // Without a snapshot (none could be taken), the working tree: tracked files only.
