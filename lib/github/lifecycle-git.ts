@@ -2,6 +2,9 @@
 // since (file names, shortstat, added lines), the branch to open a pull request from, and the
 // push. Every call is an argv array; ralph's own .ralph/ files are left out of what is reported.
 
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { ProcessRunner, RunResult } from '../platform/process.js';
 import { firstOutputLine } from '../tasks/external-cli.js';
 
@@ -37,7 +40,7 @@ export async function readHeadSha(ctx: GitContext): Promise<string> {
 export async function listChangedFiles(since: string, ctx: GitContext): Promise<string[]> {
   const base = isCommitId(since) ? since : 'HEAD';
   const [changed, untracked] = await Promise.all([
-    git(['diff', '--name-only', '-z', base, '--', '.', ...ownFiles(ctx)], ctx),
+    git(['diff', '--no-ext-diff', '--no-textconv', '--name-only', '-z', base, '--', '.', ...ownFiles(ctx)], ctx),
     git(['ls-files', '--others', '--exclude-standard', '-z', '--', '.', ...ownFiles(ctx)], ctx),
   ]);
   const names = [changed, untracked].flatMap((r) => (r.code === 0 ? r.stdout.split('\0') : [])).filter(Boolean);
@@ -51,15 +54,43 @@ export async function listChangedFiles(since: string, ctx: GitContext): Promise<
  */
 export async function readShortstat(since: string, content: string | null, ctx: GitContext): Promise<string> {
   if (!isCommitId(since)) return '';
-  const result = await git(['diff', '--shortstat', since, ...treeArg(content), '--', '.', ...ownFiles(ctx)], ctx);
+  const result = await git(['diff', '--no-ext-diff', '--no-textconv', '--shortstat', since, ...treeArg(content), '--', '.', ...ownFiles(ctx)], ctx);
   return result.code === 0 ? result.stdout.trim() : '';
 }
 
 /** Lines added since `since`, committed or not (new files too, given `content`), as `git diff -U0` prints them. */
 export async function readAddedLines(since: string, content: string | null, ctx: GitContext): Promise<string> {
   if (!isCommitId(since)) return '';
-  const result = await git(['diff', '-U0', '--no-color', '--no-ext-diff', since, ...treeArg(content), '--', '.', ...ownFiles(ctx)], ctx);
+  const result = await git(['diff', '-U0', '--no-color', '--no-ext-diff', '--no-textconv', since, ...treeArg(content), '--', '.', ...ownFiles(ctx)], ctx);
   return result.code === 0 ? result.stdout : '';
+}
+
+/**
+ * The working tree with its untracked files as a git tree, built in a temporary index (the
+ * user's index is not touched); null when git could not. Once, when the run completes: the
+ * loop's own content snapshots write nothing into .git.
+ */
+export async function writeContentTree(ctx: GitContext): Promise<string | null> {
+  const located = await git(['rev-parse', '--git-path', 'index'], ctx);
+  if (located.code !== 0) return null;
+  const realIndex = resolve(ctx.cwd, located.stdout.trim());
+  const dir = mkdtempSync(join(tmpdir(), 'ralph-content-'));
+  try {
+    const index = join(dir, 'index');
+    if (existsSync(realIndex)) {
+      // A copy with the same mtime keeps git's stat cache valid: only changed files get hashed.
+      copyFileSync(realIndex, index);
+      const st = statSync(realIndex);
+      utimesSync(index, st.atime, st.mtime);
+    }
+    const indexCtx = { ...ctx, env: { ...ctx.env, GIT_INDEX_FILE: index, GIT_OPTIONAL_LOCKS: '0' } };
+    if ((await git(['add', '-A', '--', '.'], indexCtx)).code !== 0) return null;
+    const tree = await git(['write-tree'], indexCtx);
+    const id = tree.stdout.trim();
+    return tree.code === 0 && isCommitId(id) ? id : null;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 // Without a snapshot (none could be taken), the working tree: tracked files only.

@@ -1,26 +1,29 @@
-// The project's content as one id: a git tree of the working tree as it is on disk — tracked and
-// untracked non-ignored files, by content hash — without ralph's control and state files
-// (`.ralph/**`, `.ralphrc`, the prompt wherever it is configured). Built in a private index
-// (GIT_INDEX_FILE under .ralph/.content/), so the user's index, HEAD and branches are never
-// touched; the index keeps git's stat cache, so a snapshot re-hashes only files whose stat
-// changed and costs one git call when nothing changed, two when something did. A `touch` gives
-// the same id; so does a commit, which changes HEAD but not the content. A folder that is no git repository gets a private bare repository
-// for the objects. Progress is judged from these ids (lib/core/progress-evidence.ts).
+// The project's content as one id: a hash over the working tree as it is on disk — tracked and
+// untracked non-ignored files, each by path, kind (file, executable, symlink) and content hash —
+// without ralph's control and state files (`.ralph/**`, `.ralphrc`, the prompt wherever it is
+// configured). The file list comes from `git ls-files --cached --others --exclude-standard` (a
+// folder that is no repository is walked instead); the bytes are read and hashed here, never
+// through git, so no filter runs and no object is written into the user's `.git`. A stat cache
+// (size, mtime, ctime, inode, mode) keeps unchanged files from being read again: a loop after
+// the first costs one git call and one lstat per file. A `touch` gives the same id; so does a
+// commit, which changes HEAD but not the content. Progress is judged from these ids
+// (lib/core/progress-evidence.ts).
 
-import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { ProcessRunner, RunResult } from '../platform/process.js';
+import { createHash } from 'node:crypto';
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import type { ProcessRunner } from '../platform/process.js';
 
 export interface ContentSnapshot {
-  /** Tree id of the content; null when it could not be measured (no git, git failed). */
+  /** Id of the content; null when it could not be measured. */
   id: string | null;
-  /** The previous snapshot's id and the paths changed since, as `git add --verbose` listed them. */
+  /** The previous snapshot's id and the paths changed since. */
   since?: { id: string; changed: string[] };
 }
 
 export interface ContentSnapshotOptions {
   projectDir: string;
-  /** Where the private index (and, outside a repository, the object store) lives. */
+  /** ralph's own folder for the snapshot's timestamp file. */
   stateDir: string;
   /** Control files to leave out (absolute or project-relative); directories leave out all below. */
   excluded: Array<{ path: string; directory: boolean }>;
@@ -30,133 +33,199 @@ export interface ContentSnapshotOptions {
 
 export interface ContentSnapshotter {
   take(): Promise<ContentSnapshot>;
-  /** Paths whose content differs between two snapshots (relative to the repository's root). */
+  /** Paths whose content differs between two snapshots (relative to the project). */
   changedPaths(from: ContentSnapshot, to: ContentSnapshot): Promise<string[]>;
 }
 
-type Setup = { kind: 'ready'; env: NodeJS.ProcessEnv } | { kind: 'unavailable' };
+interface CachedFile {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  mode: number;
+  /** `<kind> <sha1>`: what the content id is built from. */
+  entry: string;
+}
+
+// Snapshots whose file lists are kept for changedPaths (the loop compares neighbours).
+const KEPT_SNAPSHOTS = 4;
+const CHUNK = 1 << 20;
 
 export function createContentSnapshotter(options: ContentSnapshotOptions): ContentSnapshotter {
-  const { projectDir, processRunner } = options;
-  const specs = excludedPathspecs(projectDir, options.excluded);
-  // No optional locks: nothing here may refresh the user's index as a side effect.
-  const baseEnv = { ...(options.env ?? process.env), GIT_OPTIONAL_LOCKS: '0' };
-  const git = (args: string[], env: NodeJS.ProcessEnv): Promise<RunResult> => processRunner.run('git', args, { cwd: projectDir, env });
-  let setup: Setup | undefined;
+  const { projectDir } = options;
+  const isExcluded = exclusionTest(projectDir, options.excluded);
+  const cache = new Map<string, CachedFile>();
+  const kept = new Map<string, Map<string, string>>();
+  let last: string | undefined;
 
-  async function prepare(): Promise<Setup> {
-    const index = join(options.stateDir, 'index');
-    mkdirSync(options.stateDir, { recursive: true });
-    // Ignores itself, so the private index never shows in `git status` or lands in a commit,
-    // whatever the project's .gitignore says.
-    writeFileSync(join(options.stateDir, '.gitignore'), '*\n');
-    rmSync(index, { force: true });
-    const located = await git(['rev-parse', '--git-path', 'index'], baseEnv);
-    if (located.spawnError) return { kind: 'unavailable' };
-    if (located.code === 0) {
-      const env = { ...baseEnv, GIT_INDEX_FILE: index };
-      const realIndex = resolve(projectDir, located.stdout.trim());
-      if (existsSync(realIndex)) {
-        // A copy with the same mtime keeps git's stat cache valid: only changed files get hashed.
-        copyFileSync(realIndex, index);
-        const st = statSync(realIndex);
-        utimesSync(index, st.atime, st.mtime);
-        // Tracked control files leave the private index once; the exclusions keep them out.
-        const removed = await git(['rm', '--cached', '-r', '-q', '-f', '--ignore-unmatch', '--', ...specs.map((s) => `:(glob)${s}`)], env);
-        if (removed.code !== 0) return { kind: 'unavailable' };
-      }
-      return { kind: 'ready', env };
-    }
-    const repoDir = join(options.stateDir, 'repo');
-    rmSync(repoDir, { recursive: true, force: true });
-    const created = await git(['init', '-q', '--bare', repoDir], baseEnv);
-    if (created.code !== 0) return { kind: 'unavailable' };
-    return { kind: 'ready', env: { ...baseEnv, GIT_DIR: repoDir, GIT_WORK_TREE: projectDir, GIT_INDEX_FILE: index } };
+  async function listFiles(): Promise<string[] | null> {
+    const listed = await options.processRunner.run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd: projectDir,
+      // No optional locks: nothing here may refresh the user's index as a side effect.
+      env: { ...(options.env ?? process.env), GIT_OPTIONAL_LOCKS: '0' },
+    });
+    if (listed.spawnError) return null;
+    if (listed.code !== 0) return walkFolder(projectDir);
+    // --cached lists a path once per merge stage: keep one.
+    return [...new Set(listed.stdout.split('\0'))].filter((p) => p !== '');
   }
 
-  async function ready(): Promise<Setup> {
-    // .ralph/.content being unwritable (or a file) leaves progress unmeasured, not the loop broken.
-    setup ??= await prepare().catch((): Setup => ({ kind: 'unavailable' }));
-    return setup;
+  async function take(): Promise<ContentSnapshot> {
+    const files = await listFiles().catch(() => null);
+    if (files === null) return { id: null };
+    // A file changed in the same clock tick as this snapshot may change again unseen by stat:
+    // only entries older than the stamp are trusted next time (git's "racily clean" rule).
+    const stamp = stampTime(options.stateDir);
+    const entries = new Map<string, string>();
+    const seen = new Set<string>();
+    for (const path of files) {
+      if (isExcluded(path)) continue;
+      seen.add(path);
+      const entry = await describeFile(path, stamp);
+      if (entry !== undefined) entries.set(path, entry);
+    }
+    for (const path of cache.keys()) if (!seen.has(path)) cache.delete(path);
+    const id = contentId(entries);
+    const previous = last === undefined ? undefined : kept.get(last);
+    const since = last !== undefined && previous ? { id: last, changed: diffEntries(previous, entries) } : undefined;
+    kept.delete(id);
+    kept.set(id, entries);
+    while (kept.size > KEPT_SNAPSHOTS) kept.delete(kept.keys().next().value as string);
+    last = id;
+    return { id, ...(since ? { since } : {}) };
   }
 
-  // The private index holds the last snapshot: `add --verbose` lists what changed since, and
-  // when nothing did, the tree is the same and write-tree is not needed.
-  let last: { id: string } | undefined;
-
-  async function snapshotOnce(): Promise<ContentSnapshot | 'retry'> {
-    const s = await ready();
-    if (s.kind !== 'ready') return { id: null };
-    const added = await git(['add', '-A', '--verbose', '--', '.', ...specs.map((spec) => `:(exclude,glob)${spec}`)], s.env);
-    const previous = last;
-    last = undefined;
-    if (added.code !== 0) {
-      setup = undefined;
-      return 'retry';
+  async function describeFile(path: string, stamp: number): Promise<string | undefined> {
+    const full = join(projectDir, path);
+    let st: Stats;
+    try {
+      st = lstatSync(full);
+    } catch {
+      return undefined; // deleted since it was listed, or listed from the index only
     }
-    const changed = listedPaths(added.stdout);
-    let id: string | null = previous && changed?.length === 0 ? previous.id : null;
-    if (id === null) {
-      const tree = await git(['write-tree'], s.env);
-      id = tree.code === 0 ? tree.stdout.trim() : null;
+    const hit = cache.get(path);
+    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs && hit.ctimeMs === st.ctimeMs && hit.ino === st.ino && hit.mode === st.mode) {
+      return hit.entry;
     }
-    if (id === null) return { id };
-    last = { id };
-    return { id, ...(previous && changed ? { since: { id: previous.id, changed } } : {}) };
+    const entry = await hashEntry(full, st);
+    if (entry === undefined) return undefined;
+    if (st.mtimeMs < stamp && st.ctimeMs < stamp) {
+      cache.set(path, { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, mode: st.mode, entry });
+    } else {
+      cache.delete(path);
+    }
+    return entry;
   }
 
   return {
-    async take() {
-      let snapshot = await snapshotOnce();
-      // A damaged or deleted private index is rebuilt once, at once.
-      if (snapshot === 'retry') snapshot = await snapshotOnce();
-      return snapshot === 'retry' ? { id: null } : snapshot;
-    },
+    take,
     async changedPaths(from, to) {
       if (from.id === null || to.id === null || from.id === to.id) return [];
       if (to.since?.id === from.id) return to.since.changed;
-      const s = await ready();
-      if (s.kind !== 'ready') return [];
-      const diff = await git(['diff-tree', '-r', '-z', '--name-only', '--no-renames', from.id, to.id], s.env);
-      return diff.code === 0 ? diff.stdout.split('\0').filter(Boolean).sort() : [];
+      const a = kept.get(from.id);
+      const b = kept.get(to.id);
+      return a && b ? diffEntries(a, b) : [];
     },
   };
 }
 
-/**
- * The paths in `git add --verbose` output ("add 'path'", "remove 'path'"), or null when a line
- * does not read as one: git prints names raw, so a name with a newline needs diff-tree -z.
- */
-function listedPaths(stdout: string): string[] | null {
-  const paths = new Set<string>();
-  for (const line of stdout.split('\n')) {
-    if (line === '') continue;
-    const m = /^(?:add|remove) '(.+)'$/.exec(line);
-    if (!m?.[1]) return null;
-    paths.add(m[1]);
+/** `<kind> <sha1>` of one file as it is on disk; undefined for what is no file (a folder, a fifo). */
+async function hashEntry(full: string, st: Stats): Promise<string | undefined> {
+  if (st.isSymbolicLink()) {
+    try {
+      return `link ${sha1(readlinkSync(full))}`;
+    } catch {
+      return undefined;
+    }
   }
-  return [...paths].sort();
+  // A submodule or a nested repository is listed as a folder: its content is its own.
+  if (st.isDirectory()) return 'folder';
+  // Never opened: a fifo would block, a device could be anything.
+  if (!st.isFile()) return undefined;
+  const kind = st.mode & 0o100 ? 'exec' : 'file';
+  let fd: number;
+  try {
+    fd = openSync(full, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const hash = createHash('sha1');
+    const buffer = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(1, st.size)));
+    for (let chunks = 0; ; chunks++) {
+      const n = readSync(fd, buffer, 0, buffer.length, null);
+      if (n === 0) break;
+      hash.update(buffer.subarray(0, n));
+      // A big file is read in turns with the event loop, so a stop signal is still handled.
+      if (chunks % 64 === 63) await new Promise((resolve) => setImmediate(resolve));
+    }
+    return `${kind} ${hash.digest('hex')}`;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
-/**
- * Glob pathspecs (without magic) for the excluded paths inside the project. The first character
- * is bracketed: git 2.39 refuses an exclude pathspec that names a .gitignored path literally
- * ("paths are ignored by one of your .gitignore files", exit 1) but takes the same glob.
- */
-export function excludedPathspecs(projectDir: string, excluded: ContentSnapshotOptions['excluded']): string[] {
-  const inside = excluded.flatMap(({ path, directory }) => {
-    const rel = relative(projectDir, isAbsolute(path) ? path : join(projectDir, path));
-    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return [];
-    return [{ rel: rel.split(sep).join('/'), directory }];
-  });
-  const dirs = inside.filter((e) => e.directory).map((e) => `${e.rel}/`);
-  const specs = new Set<string>();
-  for (const { rel, directory } of inside) {
-    if (!directory && dirs.some((d) => rel.startsWith(d))) continue;
-    const literal = rel.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
-    const head = literal.startsWith('\\') ? literal.slice(0, 2) : `[${literal[0]}]`;
-    const spec = `${head}${literal.slice(literal.startsWith('\\') ? 2 : 1)}`;
-    specs.add(directory ? `${spec}/**` : spec);
+function contentId(entries: Map<string, string>): string {
+  const hash = createHash('sha1');
+  for (const path of [...entries.keys()].sort()) hash.update(`${path}\0${entries.get(path)}\n`);
+  return hash.digest('hex');
+}
+
+function diffEntries(a: Map<string, string>, b: Map<string, string>): string[] {
+  const changed = new Set<string>();
+  for (const [path, entry] of a) if (b.get(path) !== entry) changed.add(path);
+  for (const path of b.keys()) if (!a.has(path)) changed.add(path);
+  return [...changed].sort();
+}
+
+function sha1(text: string): string {
+  return createHash('sha1').update(text).digest('hex');
+}
+
+// The filesystem's "now": the mtime of a file ralph just wrote in its own folder.
+function stampTime(stateDir: string): number {
+  try {
+    mkdirSync(stateDir, { recursive: true });
+    // Ignores itself, so the stamp never shows in `git status` or lands in a commit, whatever
+    // the project's .gitignore says.
+    const ignore = join(stateDir, '.gitignore');
+    if (!existsSync(ignore)) writeFileSync(ignore, '*\n');
+    const file = join(stateDir, 'stamp');
+    writeFileSync(file, '');
+    return statSync(file).mtimeMs;
+  } catch {
+    return -Infinity; // nothing is trusted: every file is read again next time
   }
-  return [...specs];
+}
+
+/** Every file below `dir` (project-relative, `/`-separated), for a folder that is no repository. */
+function walkFolder(dir: string): string[] {
+  const out: string[] = [];
+  const visit = (rel: string): void => {
+    for (const entry of readdirSync(join(dir, rel), { withFileTypes: true })) {
+      const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (entry.name !== '.git') visit(path);
+      }
+      else out.push(path);
+    }
+  };
+  visit('');
+  return out;
+}
+
+/** Whether a project-relative path is one of the excluded control files (or below one of the folders). */
+export function exclusionTest(projectDir: string, excluded: ContentSnapshotOptions['excluded']): (path: string) => boolean {
+  const files = new Set<string>();
+  const dirs: string[] = [];
+  for (const { path, directory } of excluded) {
+    const rel = relative(projectDir, isAbsolute(path) ? path : join(projectDir, path));
+    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) continue;
+    const posix = rel.split(sep).join('/');
+    if (directory) dirs.push(`${posix}/`);
+    else files.add(posix);
+  }
+  return (path) => files.has(path) || dirs.some((d) => path.startsWith(d));
 }

@@ -101,11 +101,9 @@ export async function completeIssueLifecycle(rt: LoopRuntime, lifecycle: IssueLi
   for (const action of actions) await runCompletionAction(rt, lifecycle, action, summary, content);
 }
 
-// The content as it is now, untracked files included (the tree of the loop's snapshots); null
-// when no loop took one or git could not.
+// The content as it is now, untracked files included, as a git tree; null when git could not.
 async function readContentTree(rt: LoopRuntime): Promise<string | null> {
-  if (!rt.content) return null;
-  return (await rt.content.snapshotter.take()).id;
+  return git.writeContentTree(gitContext(rt));
 }
 
 async function runCompletionAction(rt: LoopRuntime, lifecycle: IssueLifecycle, action: CompletionAction, summary: string, content: string | null): Promise<void> {

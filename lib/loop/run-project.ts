@@ -9,6 +9,7 @@ import { formatConfigProblem } from '../config/problems.js';
 import { splitAllowedTools } from '../config/schema.js';
 import { EXIT, RalphError, exitCodeInStyle } from '../errors.js';
 import type { Deps } from '../platform/deps.js';
+import { recordGitBaseline } from '../platform/git-hardening.js';
 import { acquireProjectLock } from '../state/lock.js';
 import { projectPaths } from '../state/paths.js';
 import type { StateReadOptions } from '../state/state-file.js';
@@ -93,6 +94,8 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   }
   const lock = acquireProjectLock(paths, { pid: process.pid, logger: deps.logger });
   await stopOrphanedAgent(lock.previous, { logger: deps.logger, graceMs: config.KILL_GRACE_SECONDS * 1000 });
+  // The program-running git settings as the user left them: ralph's git calls keep to these.
+  await recordGitBaseline(projectDir, deps.env);
   const state: StateReadOptions = { logger: deps.logger, clock: deps.clock };
   const events = options.events ?? new LoopEvents();
   const notifications = config.ENABLE_NOTIFICATIONS

@@ -2,8 +2,10 @@
 // string. `start` gives a small handle (pid, stdin, output callbacks, kill, a `done` promise);
 // `run` is the short-command form that collects the output (git, tmux, gh, bd). The runner owns
 // timeouts, abort, process-group kill and pipe draining (lib/platform/start-process.ts), so no
-// caller sees a ChildProcess or keeps a timer of its own.
+// caller sees a ChildProcess or keeps a timer of its own. A git command carries overrides so
+// that it runs no program the repository names (lib/platform/git-hardening.ts).
 
+import { hardenGitRun, hardenGitStart, isGitCommand } from './git-hardening.js';
 import { startProcess } from './start-process.js';
 
 export { PIPE_DRAIN_MS } from './start-process.js';
@@ -74,9 +76,11 @@ export interface ProcessRunner {
   run(cmd: string, args: readonly string[], options?: RunOptions): Promise<RunResult>;
 }
 
+// Every git command goes through lib/platform/git-hardening.ts: it runs no repository code.
 export const nodeProcessRunner: ProcessRunner = {
-  start: startProcess,
-  async run(cmd, args, options = {}) {
+  start: (cmd, args, options = {}) => startProcess(cmd, args, isGitCommand(cmd) ? hardenGitStart(args, options) : options),
+  async run(cmd, args, given = {}) {
+    const options = isGitCommand(cmd) ? await hardenGitRun(args, given) : given;
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     const handle = startProcess(cmd, args, {

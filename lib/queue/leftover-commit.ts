@@ -36,7 +36,7 @@ export async function commitLeftovers(git: GitOptions, before: string | undefine
   if (after !== undefined && after !== before) return { kind: 'loop-committed' };
   const add = await runGit(git, ['add', '-A']);
   if (add.code !== 0) return failed('git add', add);
-  const staged = await runGit(git, ['diff', '--cached', '--quiet']);
+  const staged = await runGit(git, ['diff', '--cached', '--quiet', '--no-ext-diff', '--no-textconv']);
   if (staged.code === 0) return { kind: 'nothing-to-commit' };
   const commit = await runGit(git, ['commit', '-q', '-F', '-'], message);
   if (commit.code !== 0) return failed('git commit', commit);

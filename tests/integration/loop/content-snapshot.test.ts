@@ -1,11 +1,13 @@
-// Content snapshots in real git: one tree id for the working tree as it is on disk (tracked,
-// staged, untracked, committed), without ralph's control and state files or ignored files; the
-// user's index is never touched; a folder without a repository works too.
+// Content snapshots in real git: one id for the working tree as it is on disk (tracked, staged,
+// untracked, committed), without ralph's control and state files or ignored files; the user's
+// index is never touched, nothing is written into .git and no filter runs; a folder without a
+// repository works too.
 
-import { appendFileSync, chmodSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createContentSnapshotter, excludedPathspecs, type ContentSnapshotter } from '../../../lib/loop/content-snapshot.js';
+import { createContentSnapshotter, exclusionTest, type ContentSnapshotter } from '../../../lib/loop/content-snapshot.js';
 import { nodeProcessRunner, type ProcessRunner } from '../../../lib/platform/process.js';
 import { tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 
@@ -56,7 +58,7 @@ describe('content snapshots', () => {
     const end = await snap.take();
     expect(end.id).not.toBe(start.id);
     expect(await snap.changedPaths(start, end)).toEqual(['README.md', 'src/a.ts', 'src/new file.ts', 'staged.ts']);
-    // The same list from git diff-tree, when the snapshots are not consecutive.
+    // The same list when the snapshots are not consecutive.
     expect(await snap.changedPaths(start, { ...end, since: undefined })).toEqual(['README.md', 'src/a.ts', 'src/new file.ts', 'staged.ts']);
   });
 
@@ -145,18 +147,57 @@ describe('content snapshots', () => {
     expect(p.git('status', '--porcelain')).toBe(status);
   });
 
-  it('costs one git call when nothing changed and two when something did', async () => {
+  it('costs one git call (ls-files) whether or not something changed', async () => {
     const calls: string[] = [];
     const counting: ProcessRunner = { ...nodeProcessRunner, run: (command, args, options) => (calls.push(args[0] ?? ''), nodeProcessRunner.run(command, args, options)) };
     const { p, snap } = setup(true, counting);
     await snap.take();
     calls.length = 0;
     await snap.take();
-    expect(calls).toEqual(['add']);
+    expect(calls).toEqual(['ls-files']);
     calls.length = 0;
     appendFileSync(p.path('src/a.ts'), 'more\n');
     await snap.take();
-    expect(calls).toEqual(['add', 'write-tree']);
+    expect(calls).toEqual(['ls-files']);
+  });
+
+  it('writes nothing into .git, whatever the files weigh', async () => {
+    const { p, id } = setup();
+    await id();
+    const before = listTree(p.path('.git'));
+    writeFileSync(p.path('big.bin'), Buffer.alloc(3 << 20, 7));
+    const first = await id();
+    writeFileSync(p.path('big.bin'), Buffer.alloc(3 << 20, 8));
+    expect(await id()).not.toBe(first);
+    expect(listTree(p.path('.git'))).toEqual(before);
+  });
+
+  it('runs no clean filter, not even the user\'s own, and reads the bytes as they are on disk', async () => {
+    const { p, id } = setup();
+    const marker = p.path('.git/filter-ran');
+    p.git('config', 'filter.mine.clean', `sh -c 'touch "${marker}"; tr a b'`);
+    writeFileSync(p.path('.git/info/attributes'), '* filter=mine\n');
+    const start = await id();
+    writeFileSync(p.path('src/a.ts'), 'b\n');
+    expect(await id()).not.toBe(start);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('sees a same-size rewrite whose mtime was set back (the stat cache keys on ctime and inode too)', async () => {
+    const { p, id } = setup();
+    const file = p.path('src/a.ts');
+    const start = await id();
+    const { atime, mtime } = statSync(file);
+    writeFileSync(file, 'z\n');
+    utimesSync(file, atime, mtime);
+    expect(await id()).not.toBe(start);
+  });
+
+  it('skips a fifo without opening it', async () => {
+    const { p, id } = setup();
+    const start = await id();
+    execFileSync('mkfifo', [p.path('pipe')]);
+    expect(await id()).toBe(start);
   });
 
   it('works in a folder that is no git repository', async () => {
@@ -170,25 +211,24 @@ describe('content snapshots', () => {
     expect(end.id).not.toBe(start.id);
     expect(await snap.changedPaths(start, end)).toEqual(['src/b.ts']);
   });
-
-  it('rebuilds a damaged private index', async () => {
-    const { p, id } = setup();
-    const start = await id();
-    writeFileSync(p.path('.ralph/.content/index'), 'garbage');
-    expect(await id()).toBe(start);
-    rmSync(p.path('.ralph/.content'), { recursive: true });
-    expect(await id()).toBe(start);
-  });
 });
 
-describe('excludedPathspecs', () => {
-  it('brackets the first character, escapes glob characters and skips paths outside the project', () => {
-    expect(excludedPathspecs('/p', [
+describe('exclusionTest', () => {
+  it('leaves out the named files and everything below the named folders, inside the project only', () => {
+    const excluded = exclusionTest('/p', [
       { path: '.ralph', directory: true },
-      { path: '/p/.ralph/fix_plan.md', directory: false },
       { path: '/p/.ralphrc', directory: false },
       { path: 'docs/a*[b].md', directory: false },
       { path: '/elsewhere/PROMPT.md', directory: false },
-    ])).toEqual(['[.]ralph/**', '[.]ralphrc', '[d]ocs/a\\*\\[b\\].md']);
+    ]);
+    expect(['.ralph/fix_plan.md', '.ralph/logs/x.log', '.ralphrc', 'docs/a*[b].md'].filter(excluded)).toHaveLength(4);
+    expect(['.ralphrc2', '.ralph2/x', 'docs/ab.md', 'PROMPT.md', 'src/.ralphrc'].filter(excluded)).toEqual([]);
   });
 });
+
+function listTree(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => { const f = join(e.parentPath, e.name); return `${f}:${statSync(f).size}`; })
+    .sort();
+}

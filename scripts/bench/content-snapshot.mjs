@@ -1,0 +1,86 @@
+// §6 row 2 — the content snapshot on a 50,000-file repository: a loop's snapshot after the
+// first (one file changed since, as a loop leaves it) against `git status --porcelain` on the
+// same tree, measured side by side and alternated (median of the runs; the ratio is the row),
+// and the bytes the snapshots add to `.git` (a 3 MB file rewritten between them included).
+
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { median, row } from './rows.mjs';
+
+const dist = (path) => new URL(`../../dist/${path}`, import.meta.url).href;
+const FILES = 50_000;
+const PER_DIR = 500;
+
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'bench@example.com', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'bench@example.com',
+  GIT_CONFIG_NOSYSTEM: '1',
+  // No background gc racing the clean-up.
+  GIT_CONFIG_PARAMETERS: "'gc.auto=0'",
+};
+
+function makeRepo() {
+  const dir = mkdtempSync(join(tmpdir(), 'ralph-bench-snapshot-'));
+  for (let i = 0; i < FILES; i++) {
+    const sub = join(dir, `src${Math.floor(i / PER_DIR)}`);
+    if (i % PER_DIR === 0) mkdirSync(sub);
+    writeFileSync(join(sub, `f${i}.ts`), `export const v${i} = ${i};\n`);
+  }
+  mkdirSync(join(dir, '.ralph'));
+  writeFileSync(join(dir, '.ralph', 'fix_plan.md'), '- [ ] x\n');
+  const git = (...args) => execFileSync('git', args, { cwd: dir, env: GIT_ENV, stdio: 'ignore', maxBuffer: 1 << 30 });
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'initial');
+  return dir;
+}
+
+function bytesUnder(dir) {
+  let total = 0;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) total += statSync(join(entry.parentPath, entry.name)).size;
+  }
+  return total;
+}
+
+export async function benchContentSnapshot({ quick = false } = {}) {
+  const { createContentSnapshotter } = await import(dist('loop/content-snapshot.js'));
+  const { nodeProcessRunner } = await import(dist('platform/process.js'));
+  const dir = makeRepo();
+  try {
+    const snapshotter = createContentSnapshotter({
+      projectDir: dir,
+      stateDir: join(dir, '.ralph', '.content'),
+      excluded: [{ path: '.ralph', directory: true }],
+      processRunner: nodeProcessRunner,
+      env: GIT_ENV,
+    });
+    await snapshotter.take();
+    const gitBytes = bytesUnder(join(dir, '.git'));
+    const runs = quick ? 3 : 7;
+    const snapshotMs = [];
+    const statusMs = [];
+    for (let i = 0; i < runs; i++) {
+      writeFileSync(join(dir, 'src0', 'f0.ts'), `export const v0 = ${i};\n`);
+      writeFileSync(join(dir, 'big.bin'), Buffer.alloc(3 << 20, i));
+      let started = performance.now();
+      execFileSync('git', ['status', '--porcelain'], { cwd: dir, env: GIT_ENV, stdio: 'ignore' });
+      statusMs.push(performance.now() - started);
+      started = performance.now();
+      await snapshotter.take();
+      snapshotMs.push(performance.now() - started);
+    }
+    const snapshot = median(snapshotMs);
+    const status = median(statusMs);
+    const added = bytesUnder(join(dir, '.git')) - gitBytes;
+    const note = `snapshot ${snapshot.toFixed(0)} ms vs git status --porcelain ${status.toFixed(0)} ms (median of ${runs}, ${FILES} files)`;
+    return [
+      row('content snapshot (50,000 files, a loop after the first) ÷ git status --porcelain', snapshot / status, '×', 1.2, 'max', note),
+      row('content snapshots: bytes added to .git', Math.max(0, added), 'B', 0),
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+  }
+}
