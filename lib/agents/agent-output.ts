@@ -52,7 +52,7 @@ export function extractAgentResult(text: string): AgentResultSummary {
   }
   const value = tryParse(stripBom(text).trim());
   if (Array.isArray(value)) {
-    // `--output-format json --verbose`: one array of every message; the last result counts.
+    // `--output-format json --verbose`: one array of every message; the first result counts.
     const accumulator = createStreamAccumulator();
     for (const message of value) accumulator.pushMessage(message);
     return { ...summarizeStream(accumulator.snapshot(), outputLength), format: 'json' };
@@ -64,7 +64,7 @@ export function extractAgentResult(text: string): AgentResultSummary {
 export function summarizeStream(snapshot: StreamSnapshot, outputLength = 0): AgentResultSummary {
   if (snapshot.result) {
     const summary = summarizeResultObject(snapshot.result, 'stream-json', outputLength, snapshot);
-    return { ...summary, sessionId: summary.sessionId ?? snapshot.sessionId };
+    return { ...summary, sessionId: summary.sessionId ?? snapshot.sessionId, afterResultLines: snapshot.afterResultLines };
   }
   return {
     ...emptySummary('stream-json', outputLength),

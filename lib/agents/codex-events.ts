@@ -34,7 +34,11 @@ export function createCodexOutputReader(options: AgentOutputOptions): AgentOutpu
   // `codex exec --json` prints its events whatever CLAUDE_OUTPUT_FORMAT says.
   return createJsonLinesReader(
     { ...options, outputFormat: 'json' },
-    { push: (event) => applyEvent(state, event, options), summarize: ({ outputLength }) => summarizeCodex(state, outputLength) },
+    {
+      isFinal: (event) => event.type === 'turn.completed' || event.type === 'turn.failed',
+      push: (event) => applyEvent(state, event, options),
+      summarize: ({ outputLength }) => summarizeCodex(state, outputLength),
+    },
   );
 }
 

@@ -117,6 +117,7 @@ export function createGeminiFold(options: { showToolArgs: boolean }): EventFold 
   let result: Record<string, unknown> | null = null;
   const errors: string[] = [];
   return {
+    isFinal: (event) => event.type === 'result',
     push(event) {
       switch (event.type) {
         case 'init':
@@ -199,6 +200,7 @@ function streamFacts(f: { sessionId: string | null; model: string | null; garbag
     garbageLines: f.garbageLines,
     plainTextHead: f.plainTextHead,
     lineCount: 0,
+    afterResultLines: 0,
   };
 }
 

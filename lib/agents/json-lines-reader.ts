@@ -14,7 +14,9 @@ import { createTextOutputReader } from './text-output-reader.js';
 export interface EventFold {
   /** What one event shows in the live view, if anything. */
   push(event: Record<string, unknown>): AgentActivity | null;
-  summarize(facts: { outputLength: number; garbageLines: number; plainTextHead: string }): AgentResultSummary;
+  /** Whether this event is the run's final result: every line after it is after-result output. */
+  isFinal(event: Record<string, unknown>): boolean;
+  summarize(facts: { outputLength: number; garbageLines: number; plainTextHead: string; afterResultLines: number }): AgentResultSummary;
 }
 
 const PLAIN_TEXT_HEAD = 2000;
@@ -25,11 +27,19 @@ export function createJsonLinesReader(options: AgentOutputOptions, fold: EventFo
   let outputLength = 0;
   let garbageLines = 0;
   let plainTextHead = '';
+  let ended = false;
+  let afterResultLines = 0;
   const read = (lines: string[]): AgentActivity[] => {
     const activity: AgentActivity[] = [];
     for (const raw of lines) {
       const line = raw.trim();
       if (line === '') continue;
+      // The first result is the result: later lines (a forged result from a background child)
+      // are counted, never folded.
+      if (ended) {
+        afterResultLines++;
+        continue;
+      }
       const event = parseEvent(line);
       if (!event) {
         // A CLI that printed its error as text, or a torn line.
@@ -39,6 +49,7 @@ export function createJsonLinesReader(options: AgentOutputOptions, fold: EventFo
       }
       const shown = fold.push(event);
       if (shown) activity.push(shown);
+      if (fold.isFinal(event)) ended = true;
     }
     return activity;
   };
@@ -49,7 +60,8 @@ export function createJsonLinesReader(options: AgentOutputOptions, fold: EventFo
     },
     finish() {
       const activity = read(splitter.end());
-      return { summary: fold.summarize({ outputLength, garbageLines, plainTextHead }), activity };
+      const summary = fold.summarize({ outputLength, garbageLines, plainTextHead, afterResultLines });
+      return { summary: { ...summary, afterResultLines }, activity };
     },
   };
 }

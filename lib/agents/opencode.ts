@@ -104,6 +104,8 @@ export function createOpenCodeFold(options: { showToolArgs: boolean }): EventFol
   let apiErrorType: string | null = null;
   let failed = false;
   return {
+    // The last step ends with reason "stop"; an error event ends the run too.
+    isFinal: (event) => event.type === 'error' || (event.type === 'step_finish' && asRecord(event.part)?.reason === 'stop'),
     push(event) {
       sessionId = nonEmpty(event.sessionID) ?? sessionId;
       const part = asRecord(event.part) ?? {};
@@ -181,6 +183,7 @@ function emptyStream(): NonNullable<AgentResultSummary['stream']> {
     sessionId: null, model: null, result: null, toolUseCount: 0, lastTool: null, assistantTextTail: '', rateLimit: null,
     anyRateLimitRejected: false, apiRetryCount: 0, permissionDeniedEvents: 0, assistantError: null, sawInit: false,
     garbageLines: 0, plainTextHead: '', lineCount: 0,
+    afterResultLines: 0,
   };
 }
 

@@ -53,6 +53,7 @@ export function createStreamAccumulator(options: StreamAccumulatorOptions = {}):
     garbageLines: 0,
     plainTextHead: '',
     lineCount: 0,
+    afterResultLines: 0,
   };
   // Session id precedence: the result's, else init's (a run cut short has no result), else
   // whatever line carried one first.
@@ -61,6 +62,12 @@ export function createStreamAccumulator(options: StreamAccumulatorOptions = {}):
   let anySessionId: string | null = null;
 
   function take(message: StreamMessage): void {
+    // The first result is the result: what follows it (a background child still printing, a
+    // forged second result) is counted as after-result output and read for nothing.
+    if (s.result) {
+      s.afterResultLines++;
+      return;
+    }
     const type = message.type;
     if (anySessionId === null) anySessionId = stringField(message, 'session_id');
     if (type === 'system') takeSystem(message);
@@ -129,6 +136,10 @@ export function createStreamAccumulator(options: StreamAccumulatorOptions = {}):
       if (text === '') return undefined;
       if (text.startsWith(USER_LINE_PREFIX)) return undefined;
       if (!options.parseStreamEvents && text.startsWith(STREAM_EVENT_LINE_PREFIX)) return undefined;
+      if (s.result) {
+        s.afterResultLines++;
+        return undefined;
+      }
       const message = parseObject(text);
       if (!message) {
         s.garbageLines++;

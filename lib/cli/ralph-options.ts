@@ -5,7 +5,7 @@
 import yargs, { type Argv } from 'yargs';
 import { RalphError } from '../errors.js';
 import { RALPH_FLAGS, renderRalphHelp } from './ralph-flags.js';
-import { CONFIG_SCHEMA } from '../config/schema.js';
+import { CONFIG_SCHEMA, describeConfigRange, type ConfigKey } from '../config/schema.js';
 import type { QueueCommand } from './queue-commands.js';
 import { providerProblem, SANDBOX_PROVIDERS, sandboxValueProblem } from '../core/sandbox-settings.js';
 
@@ -118,7 +118,7 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
   const str = (name: string) => (parsed[name] === undefined ? undefined : String(parsed[name]));
 
   const calls = str('calls');
-  if (calls !== undefined) flags.MAX_CALLS_PER_HOUR = positiveInt(calls, MESSAGES.calls);
+  if (calls !== undefined) flags.MAX_CALLS_PER_HOUR = inRange('--calls', 'MAX_CALLS_PER_HOUR', calls, positiveInt(calls, MESSAGES.calls));
   if (str('prompt') !== undefined) flags.PROMPT_FILE = str('prompt')!;
   if (parsed.verbose) flags.RALPH_VERBOSE = true;
   if (parsed.live) flags.LIVE_OUTPUT = true;
@@ -140,7 +140,7 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
   }
   if (parsed.continue === false) flags.SESSION_CONTINUITY = false;
   const expiry = str('session-expiry');
-  if (expiry !== undefined) flags.SESSION_EXPIRY_HOURS = positiveInt(expiry, MESSAGES.sessionExpiry);
+  if (expiry !== undefined) flags.SESSION_EXPIRY_HOURS = inRange('--session-expiry', 'SESSION_EXPIRY_HOURS', expiry, positiveInt(expiry, MESSAGES.sessionExpiry));
   if (parsed['auto-reset-circuit']) flags.CB_AUTO_RESET = true;
   if (parsed['dry-run']) flags.DRY_RUN = true;
   if (parsed.notify) flags.ENABLE_NOTIFICATIONS = true;
@@ -162,16 +162,16 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
   }
   const maxLoops = str('max-loops');
   // 0 means unlimited here as in .ralphrc (and lets a flag lift a limit set there).
-  if (maxLoops !== undefined) flags.MAX_LOOPS = nonNegativeInt(maxLoops, MESSAGES.maxLoops);
+  if (maxLoops !== undefined) flags.MAX_LOOPS = inRange('--max-loops', 'MAX_LOOPS', maxLoops, nonNegativeInt(maxLoops, MESSAGES.maxLoops));
   const maxCost = str('max-cost');
-  if (maxCost !== undefined) flags.MAX_COST_USD = nonNegativeNumber(maxCost, MESSAGES.maxCost);
+  if (maxCost !== undefined) flags.MAX_COST_USD = inRange('--max-cost', 'MAX_COST_USD', maxCost, nonNegativeNumber(maxCost, MESSAGES.maxCost));
   const maxMinutes = str('max-run-minutes');
-  if (maxMinutes !== undefined) flags.MAX_RUN_MINUTES = nonNegativeInt(maxMinutes, MESSAGES.maxRunMinutes);
+  if (maxMinutes !== undefined) flags.MAX_RUN_MINUTES = inRange('--max-run-minutes', 'MAX_RUN_MINUTES', maxMinutes, nonNegativeInt(maxMinutes, MESSAGES.maxRunMinutes));
   const delay = str('delay');
   if (delay !== undefined) {
     const seconds = Number(delay);
     if (!/^\d+(\.\d+)?$/.test(delay) || !Number.isFinite(seconds)) throw flagError(MESSAGES.delay);
-    flags.LOOP_DELAY_SECONDS = seconds;
+    flags.LOOP_DELAY_SECONDS = inRange('--delay', 'LOOP_DELAY_SECONDS', delay, seconds);
   }
 
   readLifecycleFlags(parsed, argv, flags);
@@ -211,7 +211,7 @@ function readLifecycleFlags(parsed: Record<string, unknown>, argv: string[], fla
     flags.GITHUB_ISSUE = issue;
   }
   const interval = str('comment-interval');
-  if (interval !== undefined) flags.COMMENT_INTERVAL = positiveInt(interval, MESSAGES.commentInterval);
+  if (interval !== undefined) flags.COMMENT_INTERVAL = inRange('--comment-interval', 'COMMENT_INTERVAL', interval, positiveInt(interval, MESSAGES.commentInterval));
   const switches = {
     'comment-progress': 'COMMENT_PROGRESS',
     'close-summary': 'CLOSE_SUMMARY',
@@ -336,6 +336,13 @@ function nonNegativeNumber(value: string, message: string): number {
   const n = Number(value);
   if (!/^\d+(\.\d+)?$/.test(value) || !Number.isFinite(n)) throw flagError(message);
   return n;
+}
+
+/** A flag's number checked against its key's bounds in the config schema (one range for both). */
+function inRange(flag: string, key: ConfigKey, raw: string, value: number): number {
+  const spec = CONFIG_SCHEMA[key];
+  if (value >= (spec.min ?? -Infinity) && value <= (spec.max ?? Infinity)) return value;
+  throw flagError(`${flag} must be ${describeConfigRange(key)} (${key}), got ${JSON.stringify(raw)}`);
 }
 
 function flagError(message: string): RalphError {

@@ -39,6 +39,14 @@ const bool = (d: boolean, description: string, extra?: Extra) => defineKey('bool
 const str = (d: string, description: string, extra?: Extra) => defineKey('string', d, description, extra);
 const list = (d: string[], description: string) => defineKey('list', d, description);
 
+// Upper bounds: every number has one, so a typo or a planted 1e23 is an error naming the key
+// instead of a guard that is off in effect.
+/** Loops, thresholds and counts: more than any run makes. */
+const COUNT_MAX = 10_000;
+const DAY_SECONDS = 86_400;
+const DAY_MINUTES = 1440;
+const WEEK_MINUTES = 7 * DAY_MINUTES;
+
 const ACCEPTED = 'accepted for compatibility, not used yet';
 const accepted = (d: string) => str(d, ACCEPTED, { unused: true });
 
@@ -59,8 +67,8 @@ const SPECS = {
   CLAUDE_EFFORT: str('', 'Effort passed as --effort (empty: CLI default)', {
     choices: ['', 'low', 'medium', 'high', 'xhigh', 'max'],
   }),
-  MAX_CALLS_PER_HOUR: int(100, 'Agent calls allowed per hour', { min: 1 }),
-  MAX_TOKENS_PER_HOUR: int(0, 'Tokens allowed per hour (0 = unlimited)'),
+  MAX_CALLS_PER_HOUR: int(100, 'Agent calls allowed per hour', { min: 1, max: 100_000 }),
+  MAX_TOKENS_PER_HOUR: int(0, 'Tokens allowed per hour (0 = unlimited)', { max: 1_000_000_000 }),
   CLAUDE_TIMEOUT_MINUTES: int(15, 'Time limit for one agent run, in minutes', { min: 1, max: 120 }),
   CLAUDE_OUTPUT_FORMAT: str('json', 'Agent output format', { choices: ['json', 'text'] }),
   ALLOWED_TOOLS: str(DEFAULT_ALLOWED_TOOLS, 'Comma-separated tools passed as --allowedTools (empty: none)', {
@@ -69,19 +77,21 @@ const SPECS = {
   SESSION_CONTINUITY: bool(true, 'Resume the Claude session between loops', { aliases: ['CLAUDE_USE_CONTINUE'] }),
   SESSION_EXPIRY_HOURS: int(24, 'Start a fresh session after this many hours', {
     min: 1,
+    max: 8760,
     aliases: ['CLAUDE_SESSION_EXPIRY_HOURS'],
   }),
   RALPH_VERBOSE: bool(false, 'Verbose progress output', { aliases: ['VERBOSE_PROGRESS'] }),
   PROMPT_FILE: str('.ralph/PROMPT.md', 'Prompt file, relative to the project directory'),
   FIX_PLAN_FILE: str('.ralph/fix_plan.md', 'Task checklist, relative to the project directory (must stay inside it)'),
   AGENT_FILE: str('.ralph/AGENT.md', 'Build and run notes for the agent, relative to the project directory (must stay inside it)'),
-  CB_NO_PROGRESS_THRESHOLD: int(3, 'Open the circuit breaker after this many loops without progress'),
-  CB_SAME_ERROR_THRESHOLD: int(5, 'Open the circuit breaker after the same error this many loops in a row'),
-  CB_PERMISSION_DENIAL_THRESHOLD: int(2, 'Open the circuit breaker after permission denials in this many loops'),
+  CB_NO_PROGRESS_THRESHOLD: int(3, 'Open the circuit breaker after this many loops without progress', { max: COUNT_MAX }),
+  CB_SAME_ERROR_THRESHOLD: int(5, 'Open the circuit breaker after the same error this many loops in a row', { max: COUNT_MAX }),
+  CB_PERMISSION_DENIAL_THRESHOLD: int(2, 'Open the circuit breaker after permission denials in this many loops', { max: COUNT_MAX }),
   CB_OUTPUT_DECLINE_THRESHOLD: int(70, 'Accepted, not used: reply length is no progress signal (the Bash tool never used it either)', {
+    max: 100,
     unused: true,
   }),
-  CB_COOLDOWN_MINUTES: int(30, 'Minutes before an open circuit breaker may be retried'),
+  CB_COOLDOWN_MINUTES: int(30, 'Minutes before an open circuit breaker may be retried', { max: WEEK_MINUTES }),
   CB_AUTO_RESET: bool(false, 'Reset an open circuit breaker at startup'),
   ENABLE_NOTIFICATIONS: bool(false, 'Desktop notifications'),
   ENABLE_BACKUP: bool(false, 'Back up the working tree to a git branch before each loop'),
@@ -97,7 +107,7 @@ const SPECS = {
   // GitHub issue lifecycle (`ralph --github-issue REF`); all opt-in, nothing happens without GITHUB_ISSUE
   GITHUB_ISSUE: str('', 'GitHub issue this run works on: N, #N, owner/repo#N or an issue URL (empty: none)'),
   COMMENT_PROGRESS: bool(false, 'Post a progress comment on the issue every COMMENT_INTERVAL loops'),
-  COMMENT_INTERVAL: int(5, 'Loops between progress comments', { min: 1 }),
+  COMMENT_INTERVAL: int(5, 'Loops between progress comments', { min: 1, max: COUNT_MAX }),
   AUTO_CLOSE: bool(false, 'On completion: add ADD_COMPLETION_LABELS and close the issue'),
   CLOSE_SUMMARY: bool(false, 'On completion: post a summary comment on the issue'),
   CREATE_PR: bool(false, 'On completion: push the branch and open a pull request'),
@@ -131,30 +141,30 @@ const SPECS = {
   GEMINI_CMD: str('gemini', 'Command that runs the Gemini CLI'),
   OPENCODE_CMD: str('opencode', 'Command that runs OpenCode'),
   FALLBACK_AGENTS: list([], 'Agents to run on, in order, while the agent before them is at its usage limit (e.g. codex,gemini)'),
-  MAX_LOOPS: int(0, 'Stop after this many loops (0 = unlimited)'),
-  MAX_COST_USD: num(0, 'Stop when the run has cost this many US dollars (0 = unlimited)'),
-  MAX_RUN_MINUTES: int(0, 'Stop after the run has lasted this many minutes (0 = unlimited)'),
-  LOOP_DELAY_SECONDS: num(0, 'Pause between loops, in seconds'),
+  MAX_LOOPS: int(0, 'Stop after this many loops (0 = unlimited)', { max: 1_000_000 }),
+  MAX_COST_USD: num(0, 'Stop when the run has cost this many US dollars (0 = unlimited)', { max: 1_000_000 }),
+  MAX_RUN_MINUTES: int(0, 'Stop after the run has lasted this many minutes (0 = unlimited)', { max: 366 * DAY_MINUTES }),
+  LOOP_DELAY_SECONDS: num(0, 'Pause between loops, in seconds', { max: DAY_SECONDS }),
   EXIT_REQUIRES_PLAN_COMPLETE: bool(true, 'Finish only when fix_plan.md has no open required items'),
   EXIT_CODES: str('ralph', 'Exit codes of a loop that stops: ralph (2 halted by a guard, 3 stopped at a limit) or bash (0 for every stop, as the Bash tool)', {
     choices: ['ralph', 'bash'],
   }),
-  COMPLETION_CONFLICT_LIMIT: int(3, 'Loops the agent may claim completion while the plan is open before halting'),
-  CLAUDE_TIMEOUT_SECONDS: int(0, 'Agent time limit in seconds, overriding the minutes (0 = use minutes)'),
-  KILL_GRACE_SECONDS: int(5, 'Seconds between SIGTERM and SIGKILL when stopping the agent'),
-  FAILURE_RETRY_SECONDS: int(30, 'Pause after a failed agent run before the next loop, in seconds'),
-  USAGE_LIMIT_WAIT_MINUTES: int(60, 'Wait after a usage limit when the CLI states no reset time'),
-  USAGE_LIMIT_MARGIN_SECONDS: int(60, 'Extra wait after a stated usage-limit reset time'),
-  USAGE_LIMIT_PROMPT_SECONDS: int(30, 'Seconds to answer the wait-or-stop prompt at a usage limit'),
-  MAX_CONSECUTIVE_TEST_LOOPS: int(3, 'Test-only loops in a row that count as done'),
-  MAX_CONSECUTIVE_DONE_SIGNALS: int(2, 'Done signals in a row that count as done'),
-  CB_SAME_FAILURES_THRESHOLD: int(3, 'Open the circuit breaker after the same test failures this many loops in a row'),
+  COMPLETION_CONFLICT_LIMIT: int(3, 'Loops the agent may claim completion while the plan is open before halting', { max: COUNT_MAX }),
+  CLAUDE_TIMEOUT_SECONDS: int(0, 'Agent time limit in seconds, overriding the minutes (0 = use minutes)', { max: 120 * 60 }),
+  KILL_GRACE_SECONDS: int(5, 'Seconds between SIGTERM and SIGKILL when stopping the agent', { max: 600 }),
+  FAILURE_RETRY_SECONDS: int(30, 'Pause after a failed agent run before the next loop, in seconds', { max: DAY_SECONDS }),
+  USAGE_LIMIT_WAIT_MINUTES: int(60, 'Wait after a usage limit when the CLI states no reset time', { max: 31 * DAY_MINUTES }),
+  USAGE_LIMIT_MARGIN_SECONDS: int(60, 'Extra wait after a stated usage-limit reset time', { max: DAY_SECONDS }),
+  USAGE_LIMIT_PROMPT_SECONDS: int(30, 'Seconds to answer the wait-or-stop prompt at a usage limit', { max: DAY_SECONDS }),
+  MAX_CONSECUTIVE_TEST_LOOPS: int(3, 'Test-only loops in a row that count as done', { max: COUNT_MAX }),
+  MAX_CONSECUTIVE_DONE_SIGNALS: int(2, 'Done signals in a row that count as done', { max: COUNT_MAX }),
+  CB_SAME_FAILURES_THRESHOLD: int(3, 'Open the circuit breaker after the same test failures this many loops in a row', { max: COUNT_MAX }),
   TEST_COMMAND: str('', 'Command that runs the project tests (verification gate; empty: detected from the project manifests)'),
   QUALITY_GATES: str('', 'Extra commands that must pass before finishing, comma-separated (commas inside quotes stay)'),
   VERIFY_BEFORE_EXIT: bool(true, 'Run the verification gate before finishing'),
-  VERIFY_TIMEOUT_MINUTES: int(10, 'Time limit for the verification gate, in minutes', { min: 1 }),
-  LOG_RETENTION: int(200, 'Keep the newest N agent output logs'),
-  BACKUP_KEEP: int(20, 'Keep the newest N backup branches'),
+  VERIFY_TIMEOUT_MINUTES: int(10, 'Time limit for the verification gate, in minutes', { min: 1, max: DAY_MINUTES }),
+  LOG_RETENTION: int(200, 'Keep the newest N agent output logs', { max: 100_000 }),
+  BACKUP_KEEP: int(20, 'Keep the newest N backup branches', { max: 10_000 }),
   DRY_RUN: bool(false, 'Simulate loops without calling the agent'),
   LIVE_OUTPUT: bool(false, 'Stream the agent output live'),
 } satisfies Record<string, KeySpec>;
@@ -258,6 +268,11 @@ export function coerceConfigValue(key: ConfigKey, raw: string): CoerceResult {
       return { ok: false, message: `expected one of ${named}${orEmpty}, ${got}` };
     }
   }
+}
+
+/** The values a numeric key accepts, in words ("a whole number from 1 to 100000"). */
+export function describeConfigRange(key: ConfigKey): string {
+  return describeRange(CONFIG_SCHEMA[key]);
 }
 
 function describeRange(spec: KeySpec): string {

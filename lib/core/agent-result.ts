@@ -20,7 +20,7 @@ export interface RateLimitSnapshot {
 export interface StreamSnapshot {
   sessionId: string | null;
   model: string | null;
-  /** The last `type:"result"` message, or null when the stream was cut short. */
+  /** The first `type:"result"` message, or null when the stream was cut short. */
   result: StreamMessage | null;
   toolUseCount: number;
   lastTool: ToolSummary | null;
@@ -38,6 +38,8 @@ export interface StreamSnapshot {
   /** The first PLAIN_TEXT_HEAD characters of the lines that were not JSON (a message the CLI printed as text). */
   plainTextHead: string;
   lineCount: number;
+  /** Lines after the first result (not read as results; the loop warns about them). */
+  afterResultLines: number;
 }
 
 export type AgentOutputFormat = 'json' | 'stream-json' | 'text';
@@ -99,4 +101,6 @@ export interface AgentResultSummary {
   outputLength: number;
   /** Stream facts (stream-json and JSON-array output only). */
   stream: StreamSnapshot | null;
+  /** Output lines after the final result event, which are never read as results. */
+  afterResultLines?: number;
 }

@@ -4,7 +4,7 @@
 // and after COMPLETION_CONFLICT_LIMIT such loops in a row the run halts (completion_conflict).
 // Pure.
 //
-// Order, first match wins:
+// Order, first match wins (test_saturation and the claims only with no open plan item):
 //   permission_denied → test_saturation → (completion conflict) → project_complete →
 //   safety_circuit_breaker → completion_signals → plan_complete
 // project_complete and safety_circuit_breaker come before completion_signals (the Bash tool
@@ -90,11 +90,12 @@ export function evaluateExitGate(input: ExitGateInput): ExitGateResult {
       ? { compoundCommands: { count: a.compound_command_count, deniedCommands: a.denied_commands } }
       : {};
 
-  if (signals.test_only_loops.length >= config.maxConsecutiveTestLoops) {
+  const planOpen = config.exitRequiresPlanComplete && plan !== null && plan.blocking.open > 0;
+  // Every exit that ends a run as done passes the plan check: test-only loops are a claim too.
+  if (signals.test_only_loops.length >= config.maxConsecutiveTestLoops && !planOpen) {
     return { kind: 'exit', reason: 'test_saturation', outcome: 'completed', ...notice };
   }
 
-  const planOpen = config.exitRequiresPlanComplete && plan !== null && plan.blocking.open > 0;
   const latestClaim = a !== null && !a.is_error && a.exit_signal === true;
   if (planOpen && latestClaim) {
     const conflict: CompletionConflict = {

@@ -152,6 +152,10 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, session: ResumableSes
   rt.current = undefined;
   rt.display.stop();
   if (run.pipesHeldOpen) deps.logger.warn(escapedOutputWarning('agent'));
+  const afterResult = run.summary.afterResultLines ?? 0;
+  if (afterResult > 0) {
+    deps.logger.warn(`${rt.agent.label} printed ${afterResult} line(s) after its result (after-result output): read as nothing; the first result is the call's result`);
+  }
   rt.events.emit('agent:finished', { loop, kind: run.kind, exitCode: run.exitCode, durationMs: run.durationMs });
   if (run.kind === 'timed-out') {
     deps.logger.warn(`${rt.agent.label} timed out after ${formatDuration(timeoutMs)} (not an API limit)`);

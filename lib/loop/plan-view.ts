@@ -1,23 +1,36 @@
 // The run's view of the plan (fix_plan.md, or FIX_PLAN_FILE), parsed once where it may have
 // changed: when a loop's guards run (the user may edit it between loops) and when the agent
 // exits. The steps in between — the exit gate, the loop context, the session record, the
-// GitHub comments — read it from memory; each used to parse the file again.
+// GitHub comments — read it from memory; each used to parse the file again. The view is checked
+// against the plan's memory (core/plan-memory.ts): open items the agent hid count as open and
+// are named in the log, and a plan ralph cannot read in full is open.
 
-import type { PlanView } from '../core/fix-plan.js';
-import { readPlanFile } from '../state/plan-file.js';
+import { parseFixPlan, type PlanView } from '../core/fix-plan.js';
+import { checkPlanAgainstMemory, describeHiddenItems, emptyPlanMemory, type PlanRead } from '../core/plan-memory.js';
+import { readControlFile } from '../state/control-file.js';
 import type { LoopRuntime } from './runtime.js';
 
 export function refreshPlanView(rt: LoopRuntime): PlanView | null {
-  rt.plan = readPlanOrNone(rt);
+  const read = readPlan(rt);
+  const checked = checkPlanAgainstMemory(rt.planMemory ?? emptyPlanMemory(), read, rt.content?.lastProgress ?? false);
+  rt.planMemory = checked.memory;
+  const note = 'unreadable' in read
+    ? `fix_plan.md cannot be read in full (${read.unreadable}): the run cannot end as done until it can`
+    : checked.hidden.length > 0 ? describeHiddenItems(checked.hidden) : undefined;
+  if (note && note !== rt.planHiddenNote) rt.deps.logger.warn(note);
+  rt.planHiddenNote = note;
+  // EXIT_REQUIRES_PLAN_COMPLETE=false restores the Bash tool's reading: the plan as it is now.
+  rt.plan = rt.config.EXIT_REQUIRES_PLAN_COMPLETE ? checked.view : 'view' in read ? read.view : null;
   return rt.plan;
 }
 
-// A plan the agent turned into something unreadable (a directory) is no plan here; the next
-// loop's file checks stop the run with a clear error.
-function readPlanOrNone(rt: LoopRuntime): PlanView | null {
+// A plan the agent turned into something ralph will not read (a directory, a FIFO, a file over
+// the size limit, a link out of the project) is a plan that is not done.
+function readPlan(rt: LoopRuntime): PlanRead {
   try {
-    return readPlanFile(rt.paths.fixPlan, rt.config.OPTIONAL_SECTIONS);
-  } catch {
-    return null;
+    const text = readControlFile(rt.paths.fixPlan, { projectDir: rt.paths.projectDir });
+    return { view: text === undefined ? null : parseFixPlan(text, rt.config.OPTIONAL_SECTIONS) };
+  } catch (error) {
+    return { unreadable: (error as Error).message };
   }
 }

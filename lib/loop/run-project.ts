@@ -64,6 +64,23 @@ export interface RunProjectOptions {
   beforeCompletion?: () => Promise<void>;
 }
 
+/**
+ * What a run needs before it starts, checked without writing anything: the layout, the
+ * configuration, the control files and the agent's CLI. A command that changes the user's files
+ * before a run (the queue moves the plan aside) calls this first.
+ */
+export async function preflightProject(options: RunProjectOptions): Promise<void> {
+  assertNotLegacyLayout(options.projectDir);
+  const loaded = loadProjectConfig(options);
+  const paths = projectPaths(options.projectDir, loaded.config);
+  assertPromptExists(paths, paths.prompt);
+  const missing = missingRequiredPaths(paths);
+  if (missing.length > 0) throw integrityError(missing, EXIT.couldNotRun);
+  if (loaded.config.DRY_RUN) return;
+  const agent = chooseAgent(loaded.config);
+  if (sandboxSettingsOf(loaded.config, loaded.sources.SANDBOX_PROVIDER).provider !== 'docker') await resolveAgentCommand(options, loaded, agent);
+}
+
 export async function runProject(options: RunProjectOptions): Promise<number> {
   const { projectDir, deps } = options;
   assertNotLegacyLayout(projectDir);

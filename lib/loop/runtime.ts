@@ -7,6 +7,7 @@ import type { CompletionConflict } from '../core/exit-gate.js';
 import type { VerificationOutcome } from '../core/verification.js';
 import type { BreakerState } from '../core/circuit-breaker.js';
 import type { PlanView } from '../core/fix-plan.js';
+import type { PlanMemory } from '../core/plan-memory.js';
 import type { RateWindowState } from '../core/rate-window.js';
 import type { Deps } from '../platform/deps.js';
 import type { RalphPaths } from '../state/paths.js';
@@ -75,6 +76,10 @@ export interface LoopRuntime {
   runClockStart: number;
   /** fix_plan.md as last parsed: when the loop's guards ran, then when the agent exited (plan-view.ts). */
   plan: PlanView | null;
+  /** The open plan items seen in this run, so a hidden one still counts (plan-view.ts). */
+  planMemory?: PlanMemory;
+  /** The last note about hidden plan items, logged once until it changes. */
+  planHiddenNote?: string;
   /** Consecutive loops whose completion claim fix_plan.md contradicted. */
   conflictCount: number;
   /** The completion conflict the exit gate saw before this loop, told to the agent. */

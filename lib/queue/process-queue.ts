@@ -9,7 +9,7 @@ import { findDependencyCycle, formatCycle, nextReadyItem } from '../core/queue-o
 import { countByStatus, decideItemOutcome, markItem, resetInterrupted, type ItemOutcome } from '../core/queue-items.js';
 import { EXIT, RalphError } from '../errors.js';
 import { LoopEvents } from '../loop/events.js';
-import { runProject } from '../loop/run-project.js';
+import { preflightProject, runProject } from '../loop/run-project.js';
 import type { Deps } from '../platform/deps.js';
 import { acquireProjectLock, assertLockFree } from '../state/lock.js';
 import type { RalphPaths } from '../state/paths.js';
@@ -47,6 +47,9 @@ async function processLocked(options: ProcessQueueOptions): Promise<number> {
       hint: 'remove one of those issues (ralph-queue remove N), then run ralph-queue validate',
     });
   }
+  // Before any plan is moved aside: a queue run that cannot start a loop (no agent CLI, a bad
+  // .ralphrc, no PROMPT.md) fails here with the user's files as they were.
+  if (nextReadyItem(store.read().queue)) await preflightProject({ projectDir: paths.projectDir, flags: { ...options.flags, EXIT_CODES: 'ralph' }, deps });
   store.update((queue) => {
     const { items, reset } = resetInterrupted(queue.queue);
     if (reset > 0) deps.logger.info(`Resetting ${reset} interrupted (processing) item(s) back to pending`);

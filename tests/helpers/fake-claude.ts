@@ -110,6 +110,8 @@ export interface FakeCallScript {
   extraFields?: boolean;
   /** Top-level fields merged into the result message (the Bash tool's flat format). */
   resultFields?: Record<string, unknown>;
+  /** stream-json: lines (or objects) printed after the result, as a background child would. */
+  afterResult?: Array<string | Record<string, unknown>>;
   shuffleKeys?: boolean;
   toolOutputContains?: string;
   stderrNoise?: boolean | string | string[];

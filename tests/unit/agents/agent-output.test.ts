@@ -233,9 +233,9 @@ describe('extractAgentResult shapes beyond 2.1.332', () => {
     expect(summary).toMatchObject({ format: 'json', hasResult: false, resultText: '', sessionId: 'init-1' });
   });
 
-  it('takes the last result element of an array', () => {
+  it('takes the first result element of an array: later ones are after-result output', () => {
     const summary = extractAgentResult('[{"type":"result","result":"first"},{"type":"result","result":"last"}]');
-    expect(summary.resultText).toBe('last');
+    expect(summary.resultText).toBe('first');
   });
 
   it('reads CLI 1.0.x total_cost and the sessionId / metadata.session_id spellings', () => {

@@ -94,15 +94,18 @@ describe('createStreamAccumulator edge cases', () => {
     expect(s.result?.result).toBe('ok');
   });
 
-  it('lets the last result win, and the result session id beat init', () => {
+  it('lets the first result win, the result session id beat init, and counts what follows it', () => {
     const acc = createStreamAccumulator();
     acc.push('{"type":"system","subtype":"init","session_id":"init-id","model":"m1"}');
     acc.push('{"type":"result","result":"first","session_id":"r1"}');
     acc.push('{"type":"system","subtype":"init","session_id":"init-2"}');
     acc.push('{"session_id":"r2","result":"second","type":"result"}');
+    acc.push('not json');
     const s = acc.snapshot();
-    expect(s.result?.result).toBe('second');
-    expect(s.sessionId).toBe('r2');
+    expect(s.result?.result).toBe('first');
+    expect(s.sessionId).toBe('r1');
+    expect(s.afterResultLines).toBe(3);
+    expect(s.garbageLines).toBe(0);
   });
 
   it('keeps only the last rate-limit event but remembers any rejection', () => {

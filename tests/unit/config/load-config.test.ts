@@ -195,7 +195,7 @@ describe('loadConfig invalid values', () => {
       '- ~/.ralphrc:1 CB_AUTO_RESET: expected true or false, got "perhaps"',
       '- .ralphrc:1 CLAUDE_OUTPUT_FORMAT: expected one of json, text, got "xml"',
       '- env CLAUDE_USE_CONTINUE: expected true or false, got "sometimes"',
-      '- flag MAX_CALLS_PER_HOUR: expected a positive whole number, got "0"',
+      '- flag MAX_CALLS_PER_HOUR: expected a whole number from 1 to 100000, got "0"',
     ]);
   });
 

@@ -106,14 +106,14 @@ describe('coerceConfigValue', () => {
   it('validates whole numbers and their ranges', () => {
     expect(ok('MAX_CALLS_PER_HOUR', '50')).toBe(50);
     expect(fail('MAX_CALLS_PER_HOUR', 'ten')).toBe('expected a whole number, got "ten"');
-    expect(fail('MAX_CALLS_PER_HOUR', '0')).toBe('expected a positive whole number, got "0"');
+    expect(fail('MAX_CALLS_PER_HOUR', '0')).toBe('expected a whole number from 1 to 100000, got "0"');
     expect(fail('MAX_CALLS_PER_HOUR', '1.5')).toContain('whole number');
     expect(ok('CLAUDE_TIMEOUT_MINUTES', '120')).toBe(120);
     expect(fail('CLAUDE_TIMEOUT_MINUTES', '999')).toBe('expected a whole number from 1 to 120, got "999"');
     expect(fail('CLAUDE_TIMEOUT_MINUTES', '0')).toContain('from 1 to 120');
-    expect(fail('SESSION_EXPIRY_HOURS', '0')).toContain('positive');
+    expect(fail('SESSION_EXPIRY_HOURS', '0')).toContain('from 1 to 8760');
     expect(ok('CB_NO_PROGRESS_THRESHOLD', '0')).toBe(0);
-    expect(fail('CB_SAME_ERROR_THRESHOLD', '-1')).toBe('expected a non-negative whole number, got "-1"');
+    expect(fail('CB_SAME_ERROR_THRESHOLD', '-1')).toBe('expected a whole number from 0 to 10000, got "-1"');
     expect(fail('CB_COOLDOWN_MINUTES', '')).toContain('whole number');
   });
 
@@ -121,7 +121,7 @@ describe('coerceConfigValue', () => {
     expect(ok('MAX_COST_USD', '2.50')).toBe(2.5);
     expect(ok('MAX_COST_USD', '.5')).toBe(0.5);
     expect(fail('MAX_COST_USD', 'five')).toBe('expected a number, got "five"');
-    expect(fail('MAX_COST_USD', '-1')).toContain('non-negative');
+    expect(fail('MAX_COST_USD', '-1')).toContain('from 0 to 1000000');
   });
 
   it('checks the allowed words of enumerated strings', () => {

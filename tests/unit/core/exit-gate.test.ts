@@ -86,8 +86,9 @@ describe('evaluateExitGate: every exit reason is reachable', () => {
     expect(gate({ analysis, plan: DONE_PLAN })).toMatchObject({ kind: 'exit', reason: 'plan_complete', compoundCommands: { count: 1 } });
   });
 
-  it('test_saturation after three test-only loops (WORK_TYPE: TESTING counts)', () => {
-    const { results } = simulate([TESTING, TESTING, TESTING], OPEN_PLAN);
+  it('test_saturation after three test-only loops (WORK_TYPE: TESTING counts), only with no open plan item', () => {
+    expect(simulate([TESTING, TESTING, TESTING], OPEN_PLAN).results.map((r) => r.kind)).toEqual(['continue', 'continue', 'continue']);
+    const { results } = simulate([TESTING, TESTING, TESTING], null);
     expect(results.map((r) => r.kind)).toEqual(['continue', 'continue', 'exit']);
     expect(results[2]).toEqual({ kind: 'exit', reason: 'test_saturation', outcome: 'completed' });
     expect(gate({ exitSignals: { ...emptyExitSignals(), test_only_loops: [1, 2] } }, { maxConsecutiveTestLoops: 2 })).toMatchObject({

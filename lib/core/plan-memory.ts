@@ -1,0 +1,146 @@
+// The plan has a memory: ralph remembers every open fix_plan.md item it has seen in the run (its
+// text, normalised, and its position), so an open item the agent hides — deletes, moves into a
+// code fence, a blockquote or an optional section, or makes unreadable with an invisible
+// character — still counts as open for the exit gate, and is named. An item ticked in a loop in
+// which ralph measured no new content is not done yet either: it counts once a loop with
+// measured new content has seen it ticked. A plan ralph cannot read in full is open. Pure.
+
+import type { PlanItem, PlanView } from './fix-plan.js';
+
+export interface RememberedItem {
+  /** The normalised text: what identifies the item. */
+  key: string;
+  /** The text as it was last seen open, for the log and the loop context. */
+  text: string;
+  /** Its index among the plan's items when it was last seen. */
+  position: number;
+}
+
+export interface PlanMemory {
+  /** Open blocking items seen in this run that are not done yet as far as ralph can tell. */
+  open: RememberedItem[];
+}
+
+export type HiddenHow = 'removed' | 'optional' | 'ticked without measured change';
+
+export interface HiddenItem {
+  text: string;
+  how: HiddenHow;
+}
+
+export interface PlanCheck {
+  memory: PlanMemory;
+  /** The plan as the exit gate must see it: hidden items added back as open. */
+  view: PlanView | null;
+  hidden: HiddenItem[];
+}
+
+/** The plan as read this time: a view, none (no file), or a file ralph could not read in full. */
+export type PlanRead = { view: PlanView | null } | { unreadable: string };
+
+export function emptyPlanMemory(): PlanMemory {
+  return { open: [] };
+}
+
+/**
+ * Checks the plan as read against what ralph remembers, and remembers the open items it shows.
+ * `newContent`: the latest loop reached new content as ralph measures it.
+ */
+export function checkPlanAgainstMemory(memory: PlanMemory, read: PlanRead, newContent: boolean): PlanCheck {
+  if ('unreadable' in read) {
+    const view = syntheticView([...memory.open.map((item) => item.text), `the plan itself: ${read.unreadable}`]);
+    return { memory, view, hidden: memory.open.map((item) => ({ text: item.text, how: 'removed' as const })) };
+  }
+  const items = read.view?.items ?? [];
+  const used = new Set<number>();
+  const stillOpen: RememberedItem[] = [];
+  const hidden: HiddenItem[] = [];
+  for (const remembered of memory.open) {
+    const index = findItem(items, remembered, used);
+    if (index === undefined) {
+      stillOpen.push(remembered);
+      hidden.push({ text: remembered.text, how: 'removed' });
+      continue;
+    }
+    used.add(index);
+    const item = items[index]!;
+    const at = { ...remembered, position: index };
+    if (item.optional) {
+      stillOpen.push(at);
+      hidden.push({ text: remembered.text, how: 'optional' });
+    } else if (!item.done) {
+      stillOpen.push({ ...at, text: item.text });
+    } else if (!newContent) {
+      stillOpen.push(at);
+      hidden.push({ text: remembered.text, how: 'ticked without measured change' });
+    }
+  }
+  items.forEach((item, index) => {
+    if (used.has(index) || item.done || item.optional) return;
+    stillOpen.push({ key: normalizeItemText(item.text), text: item.text, position: index });
+  });
+  return { memory: { open: stillOpen }, view: addHidden(read.view, hidden), hidden };
+}
+
+/** Item text as ralph identifies it: invisible and formatting characters out, spaces collapsed, case folded. */
+export function normalizeItemText(text: string): string {
+  return text
+    .normalize('NFKC')
+    .replace(/[\p{Cf}\p{Cc}]/gu, '')
+    .replace(/[~*_`]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
+}
+
+/** `the agent removed 3 open items: a; b; c` — one line for the log. */
+export function describeHiddenItems(hidden: HiddenItem[]): string {
+  const removed = hidden.filter((h) => h.how === 'removed').length;
+  const parts = [
+    removed > 0 ? `the agent removed ${removed} open item${removed === 1 ? '' : 's'}` : '',
+    countOf(hidden, 'optional', 'moved under an optional section'),
+    countOf(hidden, 'ticked without measured change', 'ticked in a loop with no measured new content'),
+  ].filter(Boolean);
+  const names = hidden.slice(0, 10).map((h) => h.text.slice(0, 80)).join('; ');
+  return `${parts.join(', ')} of fix_plan.md; they count as still open: ${names}${hidden.length > 10 ? '; …' : ''}`;
+}
+
+function countOf(hidden: HiddenItem[], how: HiddenHow, words: string): string {
+  const n = hidden.filter((h) => h.how === how).length;
+  return n > 0 ? `${n} open item${n === 1 ? '' : 's'} ${words}` : '';
+}
+
+// The same text, nearest the remembered position; a done item may carry a note after the text.
+function findItem(items: PlanItem[], remembered: RememberedItem, used: Set<number>): number | undefined {
+  let best: number | undefined;
+  items.forEach((item, index) => {
+    if (used.has(index)) return;
+    const key = normalizeItemText(item.text);
+    const same = key === remembered.key || (item.done && remembered.key !== '' && key.startsWith(remembered.key));
+    if (!same) return;
+    if (best === undefined || Math.abs(index - remembered.position) < Math.abs(best - remembered.position)) best = index;
+  });
+  return best;
+}
+
+function addHidden(view: PlanView | null, hidden: HiddenItem[]): PlanView | null {
+  if (hidden.length === 0) return view;
+  const base = view ?? syntheticView([]);
+  const ticked = hidden.filter((h) => h.how === 'ticked without measured change').length;
+  return {
+    ...base,
+    blocking: { open: base.blocking.open + hidden.length, done: Math.max(0, base.blocking.done - ticked) },
+    openItems: [...base.openItems, ...hidden.map((h) => `${h.text} (${h.how === 'removed' ? 'removed by the agent' : h.how})`)],
+  };
+}
+
+function syntheticView(openItems: string[]): PlanView {
+  return {
+    blocking: { open: openItems.length, done: 0 },
+    optional: { open: 0, done: 0 },
+    openItems,
+    items: [],
+    sections: [],
+    unclosedFenceLine: null,
+  };
+}
