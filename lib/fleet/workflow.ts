@@ -96,7 +96,8 @@ function issueJob(options: FleetWorkflowOptions, shape: IssueJobShape): string[]
   return [
     `  ${shape.id}:`,
     ...(shape.matrix ? ['    needs: sweep'] : []),
-    `    if: \${{ ${shape.condition} }}`,
+    // Quoted: the label may hold ": ", which would end a plain YAML value.
+    `    if: ${JSON.stringify(`\${{ ${shape.condition} }}`)}`,
     `    runs-on: ${options.runner}`,
     `    timeout-minutes: ${options.timeoutMinutes}`,
     '    # One job per issue at a time; a label event while it runs waits, then finds the work taken.',
