@@ -13,7 +13,8 @@ export type JobOutcome = { kind: 'done' } | { kind: 'continue' } | { kind: 'stop
 
 export function decideJobOutcome(input: { exitCode: number; cutByJobBudget: boolean; jobNumber: number; maxJobs: number }): JobOutcome {
   if (input.exitCode === EXIT.ok) return { kind: 'done' };
-  if (input.cutByJobBudget) {
+  // The loop's own ending wins over the budget's stop that came as it ended (a halt, a limit).
+  if (input.cutByJobBudget && input.exitCode === EXIT.sigterm) {
     return input.jobNumber < input.maxJobs ? { kind: 'continue' } : { kind: 'needs-help', why: `the run used all ${input.maxJobs} jobs it may take` };
   }
   if (input.exitCode === EXIT.sigint || input.exitCode === EXIT.sigterm || input.exitCode === EXIT.sighup) return { kind: 'stopped' };
