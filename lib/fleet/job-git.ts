@@ -57,6 +57,27 @@ export async function checkoutWorkBranch(git: JobGit, branch: string, defaultBra
   return exists ? 'continued' : 'new';
 }
 
+/**
+ * ralph's control files (.ralphrc, the prompt, the agent notes) as the default branch has them:
+ * on a continued branch, an earlier job's agent may have committed changes to them, and ralph
+ * runs nothing the agent could have changed. A file the default branch lacks is removed. What
+ * was put back is committed with the job's work, so the pull request carries no such change.
+ */
+export async function takeControlFilesFrom(git: JobGit, defaultBranch: string, files: readonly string[]): Promise<string[]> {
+  const base = `refs/remotes/origin/${defaultBranch}`;
+  await must(git, ['fetch', '--quiet', 'origin', `+refs/heads/${defaultBranch}:${base}`]);
+  const taken: string[] = [];
+  for (const file of files) {
+    const path = `:(literal)${file}`;
+    if ((await run(git, ['diff', '--quiet', base, 'HEAD', '--', path])).code === 0) continue;
+    const onDefault = (await run(git, ['cat-file', '-e', `${base}:${file}`])).code === 0;
+    if (onDefault) await must(git, ['checkout', base, '--', path]);
+    else await must(git, ['rm', '--quiet', '--force', '--', path]);
+    taken.push(file);
+  }
+  return taken;
+}
+
 /** Commits what the job changed outside .ralph/ (the message on stdin); false when nothing changed. */
 export async function commitWork(git: JobGit, message: string): Promise<boolean> {
   await must(git, ['add', '-A', '--', '.', ':(exclude).ralph']);

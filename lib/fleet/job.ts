@@ -24,6 +24,9 @@ import { addLabel, canWrite, commentOn, dispatchWorkflow, fetchPermission, listO
 import * as jobGit from './job-git.js';
 import { decideJobOutcome, describeHalt, jobNumberOf, stateNote, MAX_JOBS, type JobOutcome } from './job-outcome.js';
 
+/** The files that steer ralph, taken from the default branch when a branch is continued. */
+const CONTROL_FILES = ['.ralphrc', '.ralph/PROMPT.md', '.ralph/AGENT.md'];
+
 export const DONE_LABEL = 'ralph-done';
 export const HELP_LABEL = 'ralph-needs-help';
 
@@ -87,6 +90,10 @@ export async function runFleetJob(args: FleetJobArgs, ctx: FleetJobContext): Pro
   const defaultBranch = remoteDefault.value;
   const how = await jobGit.checkoutWorkBranch(git, workBranch, defaultBranch);
   log.info(how === 'continued' ? `Continuing branch ${workBranch} from origin` : `New branch ${workBranch} from ${defaultBranch}`);
+  if (how === 'continued') {
+    const taken = await jobGit.takeControlFilesFrom(git, defaultBranch, CONTROL_FILES);
+    if (taken.length > 0) log.warn(`${taken.join(', ')} changed on ${workBranch}: using ${defaultBranch}'s, as ralph runs nothing an agent could change`);
+  }
 
   const paths = ralphPaths(ctx.projectDir);
   const restored = await jobGit.restoreRunState(git, stateBranch);

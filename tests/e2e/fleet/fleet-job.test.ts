@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeClaude, type FakeScenario } from '../../helpers/fake-claude.js';
 import { withFleetRepo, type FleetRepo } from '../../helpers/fleet-repo.js';
 import { runCli } from '../../helpers/run-cli.js';
+import { GIT_TEST_ENV } from '../../helpers/tmp-project.js';
 
 const BOT_EMAIL = '41898282+github-actions[bot]@users.noreply.github.com';
 const ISSUE = { number: 7, title: 'Add the work file', body: 'Please add work.txt.', labels: [{ name: 'ralph' }] };
@@ -116,6 +117,24 @@ describe('ralph-fleet job', () => {
     expect(r.ghCalls().filter((c) => c.argv[0] === 'pr' && c.argv[1] === 'create')).toHaveLength(1);
     expect(originHas(r, 'ralph/issue-7-state')).toBe(false);
   }, 180_000);
+
+  it("continuing a branch, ralph's control files come from the default branch, not from what an agent committed there", async () => {
+    const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] });
+    // An earlier job's agent committed a .ralphrc whose gate can never pass.
+    const earlier = r.cloneJob();
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: earlier, env: { ...process.env, ...GIT_TEST_ENV } });
+    git('checkout', '-q', '-b', 'ralph/issue-7');
+    writeFileSync(join(earlier, '.ralphrc'), `${readFileSync(join(earlier, '.ralphrc'), 'utf8')}TEST_COMMAND="false"\n`);
+    git('commit', '-qam', 'agent: tweak the gate');
+    git('push', '-q', 'origin', 'ralph/issue-7');
+
+    const run = await runCli('ralph-fleet', JOB, { cwd: r.cloneJob(), env: jobEnv(r, { name: 'workflow_dispatch' }) });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(".ralphrc changed on ralph/issue-7: using main's");
+    expect(r.ghCalls().filter((c) => c.argv[0] === 'pr' && c.argv[1] === 'create')).toHaveLength(1);
+    const pushed = execFileSync('git', ['--git-dir', r.origin, 'show', 'ralph/issue-7:.ralphrc'], { encoding: 'utf8' });
+    expect(pushed).not.toContain('TEST_COMMAND="false"');
+  }, 120_000);
 
   it('a labeller without write access: nothing runs, nothing is pushed or posted', async () => {
     const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] });
