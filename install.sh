@@ -13,7 +13,7 @@ SRC_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 RALPH_HOME="${RALPH_HOME:-$HOME/.ralph}"
 BIN_DIR="${RALPH_BIN_DIR:-$HOME/.local/bin}"
 MANIFEST="$RALPH_HOME/.installed-wrappers"
-COMMANDS=(ralph ralph-monitor ralph-setup ralph-enable ralph-enable-ci ralph-import ralph-migrate ralph-stats ralph-queue)
+COMMANDS=(ralph ralph-monitor ralph-setup ralph-enable ralph-enable-ci ralph-import ralph-migrate ralph-stats ralph-queue ralph-fleet)
 MARKER="# installed by ralph install.sh"
 
 usage() {

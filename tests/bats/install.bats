@@ -19,7 +19,7 @@ setup() {
 
 @test "every command gets a wrapper" {
   bash "$REPO/install.sh"
-  for cmd in ralph ralph-monitor ralph-setup ralph-enable ralph-enable-ci ralph-import ralph-migrate ralph-stats ralph-queue; do
+  for cmd in ralph ralph-monitor ralph-setup ralph-enable ralph-enable-ci ralph-import ralph-migrate ralph-stats ralph-queue ralph-fleet; do
     [ -x "$HOME/.local/bin/$cmd" ]
   done
 }
@@ -28,7 +28,7 @@ setup() {
   bash "$REPO/install.sh"
   run bash "$REPO/install.sh"
   [ "$status" -eq 0 ]
-  [ "$(ls "$HOME/.local/bin" | wc -l)" -eq 9 ]
+  [ "$(ls "$HOME/.local/bin" | wc -l)" -eq 10 ]
 }
 
 @test "uninstall leaves no trace" {
@@ -37,7 +37,7 @@ setup() {
   run bash "$REPO/install.sh" uninstall
   [ "$status" -eq 0 ]
   [ ! -e "$HOME/.ralph" ]
-  for cmd in ralph ralph-monitor ralph-setup ralph-enable ralph-enable-ci ralph-import ralph-migrate ralph-stats ralph-queue; do
+  for cmd in ralph ralph-monitor ralph-setup ralph-enable ralph-enable-ci ralph-import ralph-migrate ralph-stats ralph-queue ralph-fleet; do
     [ ! -e "$HOME/.local/bin/$cmd" ]
   done
   after="$(cd "$HOME" && find . | sort)"

@@ -6,7 +6,7 @@ import { runCli } from '../../helpers/run-cli.js';
 import { tmpProject } from '../../helpers/tmp-project.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-const COMMANDS = ['ralph', 'ralph-monitor', 'ralph-setup', 'ralph-enable', 'ralph-enable-ci', 'ralph-import', 'ralph-migrate', 'ralph-stats', 'ralph-queue'];
+const COMMANDS = ['ralph', 'ralph-monitor', 'ralph-setup', 'ralph-enable', 'ralph-enable-ci', 'ralph-import', 'ralph-migrate', 'ralph-stats', 'ralph-queue', 'ralph-fleet'];
 
 describe('--version', () => {
   it.each(COMMANDS)('%s --version prints "<command> <version>" and exits 0, creating nothing', async (command) => {

@@ -1,0 +1,29 @@
+// What `ralph-fleet` prints: its help (the flags below are the ones lib/cli/fleet.ts parses).
+
+export const FLEET_HELP = `ralph-fleet - Run ralph on GitHub Actions: one job per labelled issue
+
+Usage: ralph-fleet <command> [options]
+
+Commands:
+  init                  Write .github/workflows/ralph.yml
+      --output FILE     another file (never over an existing one without --force)
+      --force           replace an existing file (it is kept as FILE.bak-<time>)
+      --label NAME      the label that starts a job (default: ralph)
+      --agent NAME      claude, codex or gemini (default: claude)
+      --runner LABEL    the runner (default: ubuntu-latest)
+      --timeout-minutes N
+                        the job's time limit, at most 360 (default: 360)
+      --max-cost USD    the run's cost budget, across jobs (default: 20; 0: none)
+      --schedule CRON   also sweep the labelled issues on this schedule
+      --max-parallel N  at most N swept issues at a time (default: 3)
+      --no-sandbox      run the agent on the runner, not in a Docker sandbox
+  job --issue N         Work on issue N (the workflow's step; see the README)
+  status [--json]       Every labelled open issue, its state, run, pull request and cost
+  start N [N...]        Label the issues (or dispatch the workflow with --dispatch)
+  stop N                Cancel the issue's running job
+  logs N                Download the issue's latest logs into .ralph/fleet/N/ and summarise them
+
+Options for status, start, stop, logs: --label NAME, --workflow FILE (default: ralph.yml)
+
+Secrets: ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN (claude), OPENAI_API_KEY (codex),
+GEMINI_API_KEY (gemini); RALPH_GITHUB_TOKEN (optional) for pushes and pull requests that start CI.`;

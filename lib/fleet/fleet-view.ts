@@ -1,0 +1,154 @@
+// The fleet seen and steered from a laptop, through gh: `status` (every labelled open issue with
+// its state, run, pull request and last update), `start` (label, or dispatch when the label is
+// already there), `stop` (cancel the issue's run), `logs` (the latest artifact into
+// .ralph/fleet/<n>/, summarised as ralph-stats does), and `sweep`, the schedule's list of
+// issues nobody works on, printed as the workflow's `issues` output.
+
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { FleetCommand } from '../cli/fleet.js';
+import { RalphError } from '../errors.js';
+import { nodeProcessRunner } from '../platform/process.js';
+import { readMetrics } from '../stats/read-metrics.js';
+import { renderStatsTable } from '../stats/render-stats-table.js';
+import { runGh } from '../tasks/gh-cli.js';
+import { toPlainTextLine } from '../tasks/task-line.js';
+import { addLabel, cancelRun, dispatchWorkflow, downloadRunArtifacts, issueOfRun, listOpenPullRequests, listWorkflowRuns, type GhCli, type WorkflowRun } from './job-gh.js';
+import { DONE_LABEL, HELP_LABEL } from './job.js';
+import { workBranchOf } from './job-git.js';
+import { decideIssueState, type FleetIssueState } from './issue-state.js';
+
+export interface FleetViewContext {
+  projectDir: string;
+  env: NodeJS.ProcessEnv;
+  write: (text: string) => void;
+}
+
+interface LabelledIssue {
+  number: number;
+  title: string;
+  labels: string[];
+  updatedAt: string;
+}
+
+export interface FleetIssueRow {
+  issue: number;
+  title: string;
+  state: FleetIssueState;
+  run: { id: number; status: string; conclusion: string; url: string } | null;
+  pull_request: string | null;
+  updated_at: string;
+}
+
+type ViewCommand = Exclude<FleetCommand, { kind: 'init' | 'job' }>;
+
+export async function runFleetView(command: ViewCommand, ctx: FleetViewContext): Promise<number> {
+  const cli: GhCli = { runner: nodeProcessRunner, cwd: ctx.projectDir, env: ctx.env };
+  switch (command.kind) {
+    case 'status':
+    case 'sweep': {
+      const rows = await collectRows(command.label, command.workflow, cli);
+      if (command.kind === 'sweep') {
+        ctx.write(`issues=${JSON.stringify(rows.filter((row) => row.state === 'queued').map((row) => row.issue))}\n`);
+      } else if (command.json) {
+        ctx.write(`${JSON.stringify(rows, null, 2)}\n`);
+      } else {
+        ctx.write(formatRows(rows));
+      }
+      return 0;
+    }
+    case 'start':
+      for (const issue of command.issues) {
+        const labels = await readLabels(issue, cli);
+        const started = labels.includes(command.label) || command.dispatch ? await dispatchWorkflow(command.workflow, await defaultBranch(cli), issue, cli) : await addLabel(issue, command.label, cli);
+        if (!started.ok) throw new RalphError('gh_failed', `Could not start issue #${issue}: ${started.message}`, { hint: 'check gh auth status and the --workflow name' });
+        ctx.write(`Started issue #${issue}\n`);
+      }
+      return 0;
+    case 'stop': {
+      const run = (await runsOf(command.issue, command.workflow, cli)).find((r) => r.status !== 'completed');
+      if (!run) throw new RalphError('no_run', `Issue #${command.issue} has no running job`, { hint: 'ralph-fleet status lists the runs' });
+      const cancelled = await cancelRun(run.databaseId, cli);
+      if (!cancelled.ok) throw new RalphError('gh_failed', `Could not cancel run ${run.databaseId}: ${cancelled.message}`, { hint: 'check gh auth status' });
+      ctx.write(`Cancelled run ${run.databaseId} of issue #${command.issue}\n`);
+      return 0;
+    }
+    case 'logs': {
+      const run = (await runsOf(command.issue, command.workflow, cli))[0];
+      if (!run) throw new RalphError('no_run', `Issue #${command.issue} has no run yet`, { hint: 'ralph-fleet start N starts one' });
+      const dir = join(ctx.projectDir, '.ralph', 'fleet', String(command.issue), String(run.databaseId));
+      const downloaded = await downloadRunArtifacts(run.databaseId, dir, cli);
+      if (!downloaded.ok) throw new RalphError('gh_failed', `Could not download the logs of run ${run.databaseId}: ${downloaded.message}`, { hint: 'artifacts are kept 90 days at most' });
+      ctx.write(`Downloaded the logs of run ${run.databaseId} into ${relative(ctx.projectDir, dir)}\n`);
+      const metrics = findFile(dir, 'metrics.jsonl');
+      ctx.write(metrics ? renderStatsTable(readMetrics(metrics).summary(), { source: relative(ctx.projectDir, metrics) }) : 'No metrics.jsonl in the artifact (the job ended before its first loop)\n');
+      return 0;
+    }
+  }
+}
+
+async function collectRows(label: string, workflow: string, cli: GhCli): Promise<FleetIssueRow[]> {
+  const listed = await runGh(['issue', 'list', '--state', 'open', '--label', label, '--limit', '500', '--json', 'number,title,labels,updatedAt'], cli);
+  if (!listed.ok) throw new RalphError('gh_failed', listed.failure.message, { hint: listed.failure.hint ?? 'check gh auth status' });
+  const issues = (JSON.parse(listed.stdout) as Array<Omit<LabelledIssue, 'labels'> & { labels: Array<{ name: string }> }>).map((issue) => ({
+    ...issue,
+    labels: issue.labels.map((l) => l.name),
+  }));
+  const [runs, prs] = await Promise.all([listWorkflowRuns(workflow, cli), listOpenPullRequests(cli)]);
+  if (!runs.ok) throw new RalphError('gh_failed', runs.message, { hint: `check the workflow name (--workflow ${workflow})` });
+  if (!prs.ok) throw new RalphError('gh_failed', prs.message, { hint: 'check gh auth status' });
+  return issues
+    .sort((a, b) => a.number - b.number)
+    .map((issue) => {
+      const issueRuns = runs.value.filter((run) => issueOfRun(run) === issue.number);
+      const pr = prs.value.find((p) => p.headRefName === workBranchOf(issue.number));
+      const last = issueRuns[0];
+      return {
+        issue: issue.number,
+        title: issue.title,
+        state: decideIssueState({ labels: issue.labels, runs: issueRuns, hasPullRequest: pr !== undefined, doneLabel: DONE_LABEL, helpLabel: HELP_LABEL }),
+        run: last ? { id: last.databaseId, status: last.status, conclusion: last.conclusion, url: last.url } : null,
+        pull_request: pr?.url ?? null,
+        updated_at: [issue.updatedAt, last?.updatedAt ?? ''].sort().at(-1)!,
+      };
+    });
+}
+
+function formatRows(rows: FleetIssueRow[]): string {
+  if (rows.length === 0) return 'No open issues carry the fleet\'s label\n';
+  return rows
+    .map((row) => `#${row.issue}  ${row.state.padEnd(11)} ${row.run ? `run ${row.run.id} (${row.run.conclusion || row.run.status})` : 'no run'}  ${row.pull_request ?? ''}  ${row.updated_at}  ${toPlainTextLine(row.title).slice(0, 60)}`.replace(/ +$/, ''))
+    .join('\n')
+    .concat('\n');
+}
+
+async function runsOf(issue: number, workflow: string, cli: GhCli): Promise<WorkflowRun[]> {
+  const runs = await listWorkflowRuns(workflow, cli);
+  if (!runs.ok) throw new RalphError('gh_failed', runs.message, { hint: `check the workflow name (--workflow ${workflow})` });
+  return runs.value.filter((run) => issueOfRun(run) === issue);
+}
+
+async function readLabels(issue: number, cli: GhCli): Promise<string[]> {
+  const viewed = await runGh(['issue', 'view', String(issue), '--json', 'labels'], cli);
+  if (!viewed.ok) throw new RalphError('gh_failed', viewed.failure.message, { hint: 'check the issue number and gh auth status' });
+  return ((JSON.parse(viewed.stdout) as { labels?: Array<{ name: string }> }).labels ?? []).map((l) => l.name);
+}
+
+async function defaultBranch(cli: GhCli): Promise<string> {
+  const viewed = await runGh(['repo', 'view', '--json', 'defaultBranchRef'], cli);
+  const name = viewed.ok ? (JSON.parse(viewed.stdout) as { defaultBranchRef?: { name?: string } }).defaultBranchRef?.name : undefined;
+  return name || 'main';
+}
+
+function findFile(dir: string, name: string): string | undefined {
+  if (!existsSync(dir)) return undefined;
+  for (const entry of readdirSync(dir)) {
+    const path = join(dir, entry);
+    if (entry === name) return path;
+    if (statSync(path).isDirectory()) {
+      const found = findFile(path, name);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}

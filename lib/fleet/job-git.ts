@@ -1,0 +1,160 @@
+// The git side of a fleet job: the bot identity, the issue's branch (`ralph/issue-<n>`, continued
+// from origin when it is there), the job's work committed and pushed, and the run's state carried
+// from one job to the next.
+//
+// How the state is kept: the run's files under .ralph/ (the run record in sessions/, .run_state,
+// the breaker, the lifecycle state, the issue's plan and spec; not logs/, which the artifact
+// holds, nor the lock) are committed as one parentless commit, built in a private index, and
+// force-pushed to the branch `ralph/issue-<n>-state`. The next job fetches it and writes those
+// files back before the loop starts, so the loop resumes the same run with its budgets. The
+// branch is deleted when the run ends. The work branch never holds them: the pull request shows
+// only the project's changes. Every call is an argv array; no terminal prompt can hang a job.
+
+import { lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import type { ProcessRunner, RunResult } from '../platform/process.js';
+
+export interface JobGit {
+  runner: ProcessRunner;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export const BOT_NAME = 'github-actions[bot]';
+export const BOT_EMAIL = '41898282+github-actions[bot]@users.noreply.github.com';
+
+export function workBranchOf(issue: number): string {
+  return `ralph/issue-${issue}`;
+}
+
+export function stateBranchOf(issue: number): string {
+  return `ralph/issue-${issue}-state`;
+}
+
+/** What the carried state leaves out: the logs (in the artifact), the fleet's downloads, locks. */
+const NOT_CARRIED = new Set(['logs', 'fleet', '.ralph.lock', '.queue.lock']);
+
+export async function setBotIdentity(git: JobGit): Promise<void> {
+  await must(git, ['config', '--local', 'user.name', BOT_NAME]);
+  await must(git, ['config', '--local', 'user.email', BOT_EMAIL]);
+}
+
+/** Whether origin has the branch (`git ls-remote --exit-code`: 2 when it has not). */
+export async function remoteHasBranch(git: JobGit, branch: string): Promise<boolean> {
+  const result = await run(git, ['ls-remote', '--exit-code', '--heads', 'origin', `refs/heads/${branch}`]);
+  if (result.code === 0) return true;
+  if (result.code === 2) return false;
+  throw new Error(`git ls-remote origin failed: ${firstLine(result)}`);
+}
+
+/** Checks out the issue's branch: origin's copy when it exists, else a new one from the default branch. */
+export async function checkoutWorkBranch(git: JobGit, branch: string, defaultBranch: string): Promise<'continued' | 'new'> {
+  const exists = await remoteHasBranch(git, branch);
+  const base = exists ? branch : defaultBranch;
+  await must(git, ['fetch', '--quiet', 'origin', `+refs/heads/${base}:refs/remotes/origin/${base}`]);
+  await must(git, ['checkout', '--quiet', '-B', branch, `refs/remotes/origin/${base}`]);
+  return exists ? 'continued' : 'new';
+}
+
+/**
+ * ralph's control files (.ralphrc, the prompt, the agent notes) as the default branch has them:
+ * on a continued branch, an earlier job's agent may have committed changes to them, and ralph
+ * runs nothing the agent could have changed. A file the default branch lacks is removed. What
+ * was put back is committed with the job's work, so the pull request carries no such change.
+ */
+export async function takeControlFilesFrom(git: JobGit, defaultBranch: string, files: readonly string[]): Promise<string[]> {
+  const base = `refs/remotes/origin/${defaultBranch}`;
+  await must(git, ['fetch', '--quiet', 'origin', `+refs/heads/${defaultBranch}:${base}`]);
+  const taken: string[] = [];
+  for (const file of files) {
+    const path = `:(literal)${file}`;
+    if ((await run(git, ['diff', '--quiet', base, 'HEAD', '--', path])).code === 0) continue;
+    const onDefault = (await run(git, ['cat-file', '-e', `${base}:${file}`])).code === 0;
+    if (onDefault) await must(git, ['checkout', base, '--', path]);
+    else await must(git, ['rm', '--quiet', '--force', '--', path]);
+    taken.push(file);
+  }
+  return taken;
+}
+
+/** Commits what the job changed outside .ralph/ (the message on stdin); false when nothing changed. */
+export async function commitWork(git: JobGit, message: string): Promise<boolean> {
+  await must(git, ['add', '-A', '--', '.', ':(exclude).ralph']);
+  const staged = await run(git, ['diff', '--cached', '--quiet']);
+  if (staged.code === 0) return false;
+  await must(git, ['commit', '--quiet', '--no-verify', '-F', '-'], message);
+  return true;
+}
+
+export async function pushBranch(git: JobGit, branch: string): Promise<void> {
+  await must(git, ['push', '--quiet', 'origin', `HEAD:refs/heads/${branch}`], undefined, 120_000);
+}
+
+/** Pushes the run's state files as the state branch (replacing the last job's). */
+export async function saveRunState(git: JobGit, ralphDir: string, branch: string, note: string): Promise<void> {
+  const files = listCarriedFiles(ralphDir).map((file) => relative(git.cwd, file));
+  const scratch = mkdtempSync(join(tmpdir(), 'ralph-fleet-index-'));
+  const indexed = { ...git, env: { ...git.env, GIT_INDEX_FILE: join(scratch, 'index') } };
+  try {
+    if (files.length > 0) await must(indexed, ['add', '--force', '--', ...files.map((file) => `:(literal)${file}`)]);
+    const tree = (await must(indexed, ['write-tree'])).trim();
+    const commit = (await must(git, ['commit-tree', tree, '-F', '-'], `${note}\n`)).trim();
+    await must(git, ['push', '--quiet', '--force', 'origin', `${commit}:refs/heads/${branch}`], undefined, 120_000);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Writes the state branch's files back into the project; false when origin has no such branch. */
+export async function restoreRunState(git: JobGit, branch: string): Promise<boolean> {
+  if (!(await remoteHasBranch(git, branch))) return false;
+  await must(git, ['fetch', '--quiet', 'origin', `+refs/heads/${branch}:refs/remotes/origin/${branch}`]);
+  const scratch = mkdtempSync(join(tmpdir(), 'ralph-fleet-index-'));
+  const indexed = { ...git, env: { ...git.env, GIT_INDEX_FILE: join(scratch, 'index') } };
+  try {
+    await must(indexed, ['read-tree', `refs/remotes/origin/${branch}`]);
+    await must(indexed, ['checkout-index', '--all', '--force']);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return true;
+}
+
+export async function deleteRemoteBranch(git: JobGit, branch: string): Promise<void> {
+  if (await remoteHasBranch(git, branch)) await must(git, ['push', '--quiet', 'origin', '--delete', `refs/heads/${branch}`]);
+}
+
+// Regular files only: a symlink the agent left under .ralph/ is not followed or carried.
+function listCarriedFiles(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const files: string[] = [];
+  for (const name of names.sort()) {
+    if (NOT_CARRIED.has(name) || name.includes('.tmp')) continue;
+    const path = join(dir, name);
+    const stat = lstatSync(path);
+    if (stat.isDirectory()) files.push(...listCarriedFiles(path));
+    else if (stat.isFile()) files.push(path);
+  }
+  return files;
+}
+
+async function must(git: JobGit, args: string[], input?: string, timeoutMs = 60_000): Promise<string> {
+  const result = await run(git, args, input, timeoutMs);
+  if (result.code !== 0) throw new Error(`git ${args[0]} failed: ${firstLine(result)}`);
+  return result.stdout;
+}
+
+function run(git: JobGit, args: string[], input?: string, timeoutMs = 60_000): Promise<RunResult> {
+  return git.runner.run('git', args, { cwd: git.cwd, env: { ...git.env, GIT_TERMINAL_PROMPT: '0' }, input, timeoutMs });
+}
+
+function firstLine(result: RunResult): string {
+  if (result.spawnError) return result.spawnError.message;
+  return `${result.stderr}\n${result.stdout}`.split(/\r?\n/).map((line) => line.trim()).find(Boolean) ?? `exit code ${result.code}`;
+}

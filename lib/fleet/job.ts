@@ -1,0 +1,230 @@
+// `ralph-fleet job --issue N`: the one step of the fleet's workflow. It checks who asked (the
+// labeller needs write access) and that the agent has its secret, takes the issue's branch,
+// turns the issue into the run's task (spec and one-item plan, as ralph-queue does) or takes up
+// the run an earlier job left, and runs the loop with the GitHub lifecycle under the run's budget
+// and the job's own time budget. Then it reports on the issue: done (the lifecycle's pull
+// request closing the issue, its summary, label ralph-done), continued (state kept, next job
+// dispatched), or needs help (a comment saying why and what to do, the branch kept).
+
+import { EventEmitter } from 'node:events';
+import { EXIT, RalphError } from '../errors.js';
+import { LoopEvents } from '../loop/events.js';
+import { runProject } from '../loop/run-project.js';
+import { createDeps } from '../platform/create-deps.js';
+import type { Deps } from '../platform/deps.js';
+import { ralphPaths } from '../state/paths.js';
+import { fetchQueueIssue } from '../queue/queue-issues.js';
+import { keepPreviousPlan, writeIssueSpec, writeItemPlan } from '../queue/item-workspace.js';
+import { githubQueueItem } from '../queue/queue-issues.js';
+import { fetchDefaultBranch } from '../github/lifecycle-gh.js';
+import type { FleetJobArgs } from '../cli/fleet.js';
+import { findFleetAgent, presentSecrets } from './fleet-agents.js';
+import { readJobEvent } from './job-event.js';
+import { addLabel, canWrite, commentOn, dispatchWorkflow, fetchPermission, listOpenPullRequests, removeLabel, type GhCli } from './job-gh.js';
+import * as jobGit from './job-git.js';
+import { decideJobOutcome, describeHalt, jobNumberOf, stateNote, MAX_JOBS, type JobOutcome } from './job-outcome.js';
+
+/** The files that steer ralph, taken from the default branch when a branch is continued. */
+const CONTROL_FILES = ['.ralphrc', '.ralph/PROMPT.md', '.ralph/AGENT.md'];
+
+export const DONE_LABEL = 'ralph-done';
+export const HELP_LABEL = 'ralph-needs-help';
+
+export interface FleetJobContext {
+  projectDir: string;
+  env: NodeJS.ProcessEnv;
+  deps?: Deps;
+}
+
+export async function runFleetJob(args: FleetJobArgs, ctx: FleetJobContext): Promise<number> {
+  const deps = ctx.deps ?? createDeps({ cwd: ctx.projectDir, env: withGitCredentials(ctx.env) });
+  const log = deps.logger;
+  const agent = findFleetAgent(args.agent);
+  if (!agent) throw new RalphError('bad_flag', `--agent: unknown agent '${args.agent}'`, { hint: 'use claude, codex or gemini' });
+  const cli: GhCli = { runner: deps.processRunner, cwd: ctx.projectDir, env: deps.env };
+  const issue = args.issue;
+
+  const event = readJobEvent(deps.env);
+  if (event.kind === 'labeled') {
+    if (event.label !== args.label) {
+      log.info(`Label '${event.label}' is not the fleet's label '${args.label}': nothing to do`);
+      return EXIT.ok;
+    }
+    const permission = await fetchPermission(event.sender, cli);
+    if (!permission.ok || !canWrite(permission.value)) {
+      const why = permission.ok ? `has '${permission.value}' access` : `could not be checked (${permission.message})`;
+      log.warn(`Issue #${issue} was labelled by '${event.sender}', who ${why}; only people with write access start ralph. Nothing was run.`);
+      return EXIT.ok;
+    }
+  }
+  if (presentSecrets(agent, deps.env).length === 0) {
+    throw new RalphError('missing_secret', `The ${agent.name} agent has no credential: ${agent.secrets.join(' and ')} ${agent.secrets.length > 1 ? 'are' : 'is'} empty`, {
+      hint: `${agent.secretHint}, then run ralph-fleet start ${issue}`,
+    });
+  }
+
+  const fetched = await fetchQueueIssue(issue, '', cli);
+  if (!fetched.ok) throw new RalphError('gh_failed', `Could not read issue #${issue}: ${fetched.message}`, { hint: fetched.hint ?? 'check GH_TOKEN and that the issue exists' });
+  const labels = fetched.issue.labels;
+  const git: jobGit.JobGit = { runner: deps.processRunner, cwd: ctx.projectDir, env: deps.env };
+  const workBranch = jobGit.workBranchOf(issue);
+  const stateBranch = jobGit.stateBranchOf(issue);
+
+  // A second label event waits behind the running job (its concurrency group), then finds the
+  // issue done, waiting for help, or carried on by a dispatched job: it leaves it to them.
+  if (event.kind === 'labeled') {
+    const busy = await findTakenWork(issue, labels, git, cli);
+    if (busy) {
+      log.info(`Issue #${issue} ${busy}: this label event changes nothing`);
+      return EXIT.ok;
+    }
+  }
+  if (labels.includes(DONE_LABEL)) {
+    log.info(`Issue #${issue} is labelled ${DONE_LABEL}: nothing to do`);
+    return EXIT.ok;
+  }
+
+  await jobGit.setBotIdentity(git);
+  const remoteDefault = await fetchDefaultBranch({ number: issue }, cli);
+  if (!remoteDefault.ok) throw new RalphError('gh_failed', `Could not read the default branch: ${remoteDefault.message}`, { hint: 'check GH_TOKEN' });
+  const defaultBranch = remoteDefault.value;
+  const how = await jobGit.checkoutWorkBranch(git, workBranch, defaultBranch);
+  log.info(how === 'continued' ? `Continuing branch ${workBranch} from origin` : `New branch ${workBranch} from ${defaultBranch}`);
+  if (how === 'continued') {
+    const taken = await jobGit.takeControlFilesFrom(git, defaultBranch, CONTROL_FILES);
+    if (taken.length > 0) log.warn(`${taken.join(', ')} changed on ${workBranch}: using ${defaultBranch}'s, as ralph runs nothing an agent could change`);
+  }
+
+  const paths = ralphPaths(ctx.projectDir);
+  const restored = await jobGit.restoreRunState(git, stateBranch);
+  const jobNumber = restored ? (await jobNumberOf(git, stateBranch)) + 1 : 1;
+  if (restored) {
+    log.info(`Resuming the run of issue #${issue} (job ${jobNumber}) from ${stateBranch}`);
+  } else {
+    const item = githubQueueItem(fetched.issue, null, new Date(deps.clock.now()).toISOString());
+    const spec = writeIssueSpec(paths, fetched.issue);
+    keepPreviousPlan(paths, deps.clock.now());
+    writeItemPlan(paths, item, spec);
+    if (labels.includes(HELP_LABEL)) await removeLabel(issue, HELP_LABEL, cli);
+  }
+
+  const { exitCode, exitReason, cutByJobBudget } = await runLoop(args, ctx.projectDir, deps, !restored, git, issue, fetched.issue.title);
+  const outcome: JobOutcome = decideJobOutcome({ exitCode, cutByJobBudget, jobNumber, maxJobs: MAX_JOBS });
+  log.info(`Job ${jobNumber} of issue #${issue}: ${outcome.kind} (exit ${exitCode}${exitReason ? `, ${exitReason}` : ''})`);
+
+  if (outcome.kind !== 'done') {
+    if (await jobGit.commitWork(git, `WIP #${issue}: ${oneLine(fetched.issue.title)}\n`)) log.info('Committed the work of this job');
+    await jobGit.pushBranch(git, workBranch);
+  }
+  switch (outcome.kind) {
+    case 'done':
+      await jobGit.deleteRemoteBranch(git, stateBranch);
+      await warnIfFailed(log, addLabel(issue, DONE_LABEL, cli), `add the label ${DONE_LABEL}`);
+      return EXIT.ok;
+    case 'continue': {
+      await jobGit.saveRunState(git, paths.ralphDir, stateBranch, stateNote(issue, jobNumber));
+      const dispatched = await dispatchWorkflow(args.workflow, defaultBranch, issue, cli);
+      if (!dispatched.ok) {
+        await reportHalt(issue, `the job reached its time budget and the next job could not be started (${dispatched.message})`, cli, log);
+        return EXIT.couldNotRun;
+      }
+      await warnIfFailed(log, commentOn(issue, `ralph's job ${jobNumber} reached its time budget (${args.jobMinutes} min); the run continues in a new job on branch \`${workBranch}\`.`, cli), 'comment');
+      log.info(`Dispatched ${args.workflow} for issue #${issue}: the next job resumes this run`);
+      return EXIT.ok;
+    }
+    case 'stopped':
+      // Cancelled (ralph-fleet stop): the state is kept, so `ralph-fleet start` takes the run up again.
+      await jobGit.saveRunState(git, paths.ralphDir, stateBranch, stateNote(issue, jobNumber));
+      await warnIfFailed(log, commentOn(issue, `ralph's job was stopped. The work so far is on branch \`${workBranch}\`; \`ralph-fleet start ${issue}\` resumes it.`, cli), 'comment');
+      return exitCode;
+    case 'needs-help':
+      await jobGit.deleteRemoteBranch(git, stateBranch);
+      await reportHalt(issue, describeHalt(exitCode, exitReason, outcome.why), cli, log);
+      return exitCode === EXIT.ok ? EXIT.halted : exitCode;
+  }
+}
+
+async function runLoop(args: FleetJobArgs, projectDir: string, deps: Deps, fresh: boolean, git: jobGit.JobGit, issue: number, title: string) {
+  const events = new LoopEvents();
+  let exitReason = '';
+  events.on('run:finished', (finished) => (exitReason = finished.exitReason));
+  // The job's time budget stops the loop as a SIGTERM would (the agent's tree is stopped, the
+  // attempt saved for the resume); the runner's own signals are passed on the same way.
+  const emitter = Object.assign(new EventEmitter(), { exit: (code?: number) => process.exit(code) });
+  // Only on, off and exit are used (StopSignalOptions['process']); the emitter has those.
+  const signals = emitter as unknown as Pick<NodeJS.Process, 'on' | 'off' | 'exit'>;
+  const forward = (signal: NodeJS.Signals) => emitter.emit(signal, signal);
+  for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, forward);
+  let cutByJobBudget = false;
+  const timer = setTimeout(() => {
+    cutByJobBudget = true;
+    deps.logger.warn(`The job's time budget (${args.jobMinutes} min) is over: stopping the loop to continue in a new job`);
+    emitter.emit('SIGTERM', 'SIGTERM');
+  }, Math.round(args.jobMinutes * 60_000));
+  try {
+    const exitCode = await runProject({
+      projectDir,
+      deps,
+      fresh,
+      events,
+      signals,
+      flags: {
+        GITHUB_ISSUE: String(issue),
+        CREATE_PR: true,
+        LINK_ISSUE: true,
+        CLOSE_SUMMARY: true,
+        AUTO_CLOSE: false,
+        AGENT_PROVIDER: args.agent,
+        MAX_COST_USD: args.maxCostUsd,
+        SANDBOX_PROVIDER: args.sandbox ? 'docker' : '',
+        CB_AUTO_RESET: true,
+        EXIT_CODES: 'ralph',
+      },
+      // The pull request is opened from the branch as pushed: the work is committed first.
+      beforeCompletion: async () => {
+        await jobGit.commitWork(git, `Fix #${issue}: ${oneLine(title)}\n`);
+      },
+    });
+    return { exitCode, exitReason, cutByJobBudget };
+  } finally {
+    clearTimeout(timer);
+    for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(name, forward);
+  }
+}
+
+/** Why a label event finds the issue taken, or undefined when it is free to start. */
+async function findTakenWork(issue: number, labels: string[], git: jobGit.JobGit, cli: GhCli): Promise<string | undefined> {
+  if (labels.includes(DONE_LABEL)) return `is labelled ${DONE_LABEL}`;
+  if (labels.includes(HELP_LABEL)) return `is labelled ${HELP_LABEL} (remove it, then label again or run ralph-fleet start ${issue})`;
+  if (await jobGit.remoteHasBranch(git, jobGit.stateBranchOf(issue))) return 'has a run in progress, carried on by dispatched jobs';
+  const prs = await listOpenPullRequests(cli);
+  if (prs.ok && prs.value.some((pr) => pr.headRefName === jobGit.workBranchOf(issue))) return 'has an open pull request';
+  return undefined;
+}
+
+async function reportHalt(issue: number, why: string, cli: GhCli, log: Deps['logger']): Promise<void> {
+  const body = [
+    `ralph stopped without finishing this issue: ${why}.`,
+    '',
+    `The work so far is on branch \`${jobGit.workBranchOf(issue)}\`.`,
+    `What to do: read the job's logs (\`ralph-fleet logs ${issue}\`), make the issue clearer or raise the budget, then remove the label \`${HELP_LABEL}\` and run \`ralph-fleet start ${issue}\`.`,
+  ].join('\n');
+  await warnIfFailed(log, commentOn(issue, body, cli), 'comment');
+  await warnIfFailed(log, addLabel(issue, HELP_LABEL, cli), `add the label ${HELP_LABEL}`);
+}
+
+async function warnIfFailed(log: Deps['logger'], call: Promise<{ ok: boolean; message?: string }>, what: string): Promise<void> {
+  const result = await call;
+  if (!result.ok) log.warn(`Could not ${what} on GitHub: ${result.message ?? 'gh failed'}`);
+}
+
+// On Actions, git asks gh for the token (GH_TOKEN): checkout left none in .git/config, where
+// the agent could read it, and the helper's setting holds no secret itself.
+function withGitCredentials(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  if (!env.GH_TOKEN || env.GITHUB_ACTIONS !== 'true') return env;
+  return { ...env, GIT_CONFIG_COUNT: '2', GIT_CONFIG_KEY_0: 'credential.helper', GIT_CONFIG_VALUE_0: '', GIT_CONFIG_KEY_1: 'credential.helper', GIT_CONFIG_VALUE_1: '!gh auth git-credential' };
+}
+
+function oneLine(text: string): string {
+  return text.replace(/[\r\n\t]+/g, ' ').trim().slice(0, 200);
+}

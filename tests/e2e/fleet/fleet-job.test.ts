@@ -1,0 +1,163 @@
+// `ralph-fleet job` end to end, as the workflow's step runs it: a fresh clone of a bare `origin`,
+// a fake `gh` (tests/fixtures/fake-gh-fleet), the fake agent, GitHub's event file. Done → the
+// branch pushed, a pull request closing the issue, ralph-done; halted → a comment and
+// ralph-needs-help, no pull request; the job's time budget → state kept on origin and the next
+// job dispatched, which resumes the same run in a new clone and finishes; a labeller without
+// write access → nothing runs.
+
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { withFakeClaude, type FakeClaude, type FakeScenario } from '../../helpers/fake-claude.js';
+import { withFleetRepo, type FleetRepo } from '../../helpers/fleet-repo.js';
+import { runCli } from '../../helpers/run-cli.js';
+import { GIT_TEST_ENV } from '../../helpers/tmp-project.js';
+
+const BOT_EMAIL = '41898282+github-actions[bot]@users.noreply.github.com';
+const ISSUE = { number: 7, title: 'Add the work file', body: 'Please add work.txt.', labels: [{ name: 'ralph' }] };
+
+let repo: FleetRepo | undefined;
+let claude: FakeClaude | undefined;
+afterEach(() => {
+  repo?.cleanup();
+  claude?.cleanup();
+  repo = undefined;
+  claude = undefined;
+});
+
+function setUp(scenario: FakeScenario, rc = ''): FleetRepo {
+  claude = withFakeClaude(scenario);
+  repo = withFleetRepo({ rc, gh: { issues: [ISSUE], permissions: { owner: 'admin', stranger: 'read' } } });
+  return repo;
+}
+
+/** The job's env: the fakes on PATH, GitHub's event, and no git identity but the job's own. */
+function jobEnv(r: FleetRepo, event: { name: 'issues'; sender: string } | { name: 'workflow_dispatch' }): NodeJS.ProcessEnv {
+  const eventFile = join(r.root, `event-${Date.now()}-${Math.random()}.json`);
+  writeFileSync(eventFile, JSON.stringify(event.name === 'issues' ? { action: 'labeled', label: { name: 'ralph' }, sender: { login: event.sender }, issue: { number: 7 } } : { inputs: { issue: '7' } }));
+  return {
+    ...claude!.env,
+    ...r.ghEnv,
+    PATH: [r.ghBinDir, claude!.env.PATH].join(delimiter),
+    GITHUB_EVENT_NAME: event.name,
+    GITHUB_EVENT_PATH: eventFile,
+    GIT_AUTHOR_NAME: undefined,
+    GIT_AUTHOR_EMAIL: undefined,
+    GIT_COMMITTER_NAME: undefined,
+    GIT_COMMITTER_EMAIL: undefined,
+  };
+}
+
+function originHas(r: FleetRepo, branch: string): boolean {
+  return execFileSync('git', ['--git-dir', r.origin, 'branch', '--list', branch], { encoding: 'utf8' }).trim() !== '';
+}
+
+const JOB = ['job', '--issue', '7', '--no-sandbox', '--workflow', 'ralph.yml'];
+
+describe('ralph-fleet job', () => {
+  it('done: pushes ralph/issue-7 with the work by the bot, opens a pull request closing the issue and labels it ralph-done', async () => {
+    const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] });
+    const dir = r.cloneJob();
+    const run = await runCli('ralph-fleet', JOB, { cwd: dir, env: jobEnv(r, { name: 'issues', sender: 'owner' }) });
+    expect(run.code, run.stderr).toBe(0);
+    expect(execFileSync('git', ['--git-dir', r.origin, 'show', 'ralph/issue-7:work.txt'], { encoding: 'utf8' })).toBe('work\n');
+    expect(execFileSync('git', ['--git-dir', r.origin, 'log', '-1', '--format=%ae %s', 'ralph/issue-7'], { encoding: 'utf8' }).trim()).toBe(`${BOT_EMAIL} Fix #7: Add the work file`);
+    const calls = r.ghCalls();
+    const pr = calls.find((c) => c.argv[0] === 'pr' && c.argv[1] === 'create');
+    expect(pr?.stdin).toContain('Closes #7');
+    expect(calls.some((c) => c.argv.join(' ') === 'issue edit 7 --add-label ralph-done')).toBe(true);
+    expect(calls.some((c) => c.argv[0] === 'issue' && c.argv[1] === 'comment')).toBe(true);
+    // The PR holds the project's changes only; the run's state is not left behind on origin.
+    expect(execFileSync('git', ['--git-dir', r.origin, 'ls-tree', '-r', '--name-only', 'ralph/issue-7'], { encoding: 'utf8' })).not.toContain('.ralph/specs/issue-7.md');
+    expect(originHas(r, 'ralph/issue-7-state')).toBe(false);
+  }, 120_000);
+
+  it('halted at a limit: comments why and what to do, labels ralph-needs-help, keeps the branch, opens no pull request', async () => {
+    const r = setUp({ calls: [{ resultText: 'Still thinking.', writeFiles: { 'half.txt': 'half\n' } }] }, 'MAX_LOOPS=1\n');
+    const dir = r.cloneJob();
+    const run = await runCli('ralph-fleet', JOB, { cwd: dir, env: jobEnv(r, { name: 'issues', sender: 'owner' }) });
+    expect(run.code, run.stderr).toBe(3);
+    const calls = r.ghCalls();
+    expect(calls.some((c) => c.argv[0] === 'pr' && c.argv[1] === 'create')).toBe(false);
+    expect(calls.some((c) => c.argv.join(' ') === 'issue edit 7 --add-label ralph-needs-help')).toBe(true);
+    const comment = calls.find((c) => c.argv[0] === 'issue' && c.argv[1] === 'comment');
+    expect(comment?.stdin).toMatch(/stopped at a limit \(max_loops_reached\)/);
+    expect(comment?.stdin).toContain('ralph-fleet start 7');
+    expect(execFileSync('git', ['--git-dir', r.origin, 'show', 'ralph/issue-7:half.txt'], { encoding: 'utf8' })).toBe('half\n');
+  }, 120_000);
+
+  it("the job's time budget: keeps the state and dispatches the next job, which resumes the same run in a new clone and finishes", async () => {
+    // The first call outlasts the job's budget (a quarter of a minute: the job's start-up fits
+    // in it many times over), whatever the machine's speed: it hangs until it is stopped.
+    const r = setUp({ calls: [{ hang: 'beforeResult', writeFiles: { 'part1.txt': 'one\n' } }, { resultText: 'Done now.', tickFixPlan: 'all', writeFiles: { 'part2.txt': 'two\n' } }] });
+    const first = await runCli('ralph-fleet', [...JOB, '--job-minutes', '0.25'], { cwd: r.cloneJob(), env: jobEnv(r, { name: 'issues', sender: 'owner' }) });
+    expect(first.code, first.stderr).toBe(0);
+    expect(originHas(r, 'ralph/issue-7-state')).toBe(true);
+    expect(r.ghCalls().filter((c) => c.argv[0] === 'workflow').map((c) => c.argv)).toEqual([['workflow', 'run', 'ralph.yml', '--ref', 'main', '-f', 'issue=7']]);
+    expect(r.ghCalls().some((c) => c.argv[0] === 'pr' && c.argv[1] === 'create')).toBe(false);
+    const firstRun = runIdsOn(r, 'ralph/issue-7-state');
+    expect(firstRun).toHaveLength(1);
+
+    // A second label event meanwhile (waiting behind the job) finds the run carried on: nothing runs.
+    const agentCalls = claude!.runs().length;
+    const relabel = await runCli('ralph-fleet', JOB, { cwd: r.cloneJob(), env: jobEnv(r, { name: 'issues', sender: 'owner' }) });
+    expect(relabel.code, relabel.stderr).toBe(0);
+    expect(claude!.runs()).toHaveLength(agentCalls);
+
+    const dir = r.cloneJob();
+    const second = await runCli('ralph-fleet', JOB, { cwd: dir, env: jobEnv(r, { name: 'workflow_dispatch' }) });
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toContain(`Resuming run ${firstRun[0]}`);
+    // One run record, the same run, resumed once.
+    const records = readdirSync(join(dir, '.ralph', 'sessions')).filter((name) => name.endsWith('.json'));
+    expect(records).toEqual([`${firstRun[0]}.json`]);
+    expect((JSON.parse(readFileSync(join(dir, '.ralph', 'sessions', records[0]!), 'utf8')) as { resumes: unknown[] }).resumes).toHaveLength(1);
+    for (const file of ['part1.txt', 'part2.txt']) expect(execFileSync('git', ['--git-dir', r.origin, 'show', `ralph/issue-7:${file}`], { encoding: 'utf8' })).not.toBe('');
+    expect(r.ghCalls().filter((c) => c.argv[0] === 'pr' && c.argv[1] === 'create')).toHaveLength(1);
+    expect(originHas(r, 'ralph/issue-7-state')).toBe(false);
+  }, 180_000);
+
+  it("continuing a branch, ralph's control files come from the default branch, not from what an agent committed there", async () => {
+    const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] });
+    // An earlier job's agent committed a .ralphrc whose gate can never pass.
+    const earlier = r.cloneJob();
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: earlier, env: { ...process.env, ...GIT_TEST_ENV } });
+    git('checkout', '-q', '-b', 'ralph/issue-7');
+    writeFileSync(join(earlier, '.ralphrc'), `${readFileSync(join(earlier, '.ralphrc'), 'utf8')}TEST_COMMAND="false"\n`);
+    git('commit', '-qam', 'agent: tweak the gate');
+    git('push', '-q', 'origin', 'ralph/issue-7');
+
+    const run = await runCli('ralph-fleet', JOB, { cwd: r.cloneJob(), env: jobEnv(r, { name: 'workflow_dispatch' }) });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(".ralphrc changed on ralph/issue-7: using main's");
+    expect(r.ghCalls().filter((c) => c.argv[0] === 'pr' && c.argv[1] === 'create')).toHaveLength(1);
+    const pushed = execFileSync('git', ['--git-dir', r.origin, 'show', 'ralph/issue-7:.ralphrc'], { encoding: 'utf8' });
+    expect(pushed).not.toContain('TEST_COMMAND="false"');
+  }, 120_000);
+
+  it('a labeller without write access: nothing runs, nothing is pushed or posted', async () => {
+    const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] });
+    const run = await runCli('ralph-fleet', JOB, { cwd: r.cloneJob(), env: jobEnv(r, { name: 'issues', sender: 'stranger' }) });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain("labelled by 'stranger', who has 'read' access");
+    expect(claude!.runs()).toHaveLength(0);
+    expect(originHas(r, 'ralph/issue-7')).toBe(false);
+    expect(r.ghCalls().map((c) => c.argv[0] === 'api' ? 'api' : `${c.argv[0]} ${c.argv[1]}`)).toEqual(['api']);
+  }, 60_000);
+
+  it("fails at once, naming the secret, when the agent's credential is missing", async () => {
+    const r = setUp({ calls: [] });
+    const run = await runCli('ralph-fleet', JOB, { cwd: r.cloneJob(), env: { ...jobEnv(r, { name: 'workflow_dispatch' }), ANTHROPIC_API_KEY: '', CLAUDE_CODE_OAUTH_TOKEN: undefined } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('ANTHROPIC_API_KEY and CLAUDE_CODE_OAUTH_TOKEN are empty');
+    expect(run.stderr).toContain('claude setup-token');
+    expect(r.ghCalls()).toEqual([]);
+  }, 60_000);
+});
+
+// The run ids whose records the state branch holds.
+function runIdsOn(r: FleetRepo, branch: string): string[] {
+  const names = execFileSync('git', ['--git-dir', r.origin, 'ls-tree', '--name-only', `${branch}:.ralph/sessions`], { encoding: 'utf8' });
+  return names.split('\n').filter((name) => name.endsWith('.json')).map((name) => name.replace(/\.json$/, ''));
+}

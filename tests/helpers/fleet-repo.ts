@@ -1,0 +1,56 @@
+// withFleetRepo(): what a fleet job meets on GitHub, without GitHub: a bare `origin` holding a
+// Ralph project on `main`, fresh clones of it as actions/checkout makes them, and the fleet's
+// fake gh (tests/fixtures/fake-gh-fleet) with its data file and call log.
+
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FAST_LOOP_RC } from './loop-harness.js';
+import { GIT_TEST_ENV, ralphProjectTree, tmpProject } from './tmp-project.js';
+
+const FAKE_GH = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', 'fixtures', 'fake-gh-fleet', 'gh');
+
+export interface FleetRepo {
+  root: string;
+  origin: string;
+  ghBinDir: string;
+  ghEnv: Record<string, string>;
+  /** A new clone of origin (its default branch checked out); removed by cleanup. */
+  cloneJob(): string;
+  ghCalls(): Array<{ argv: string[]; stdin?: string }>;
+  cleanup(): void;
+}
+
+export function withFleetRepo(options: { rc?: string; gh: Record<string, unknown> }): FleetRepo {
+  const root = mkdtempSync(join(tmpdir(), 'ralph-fleet-'));
+  const origin = join(root, 'origin.git');
+  const ghBinDir = join(root, 'bin');
+  mkdirSync(ghBinDir);
+  symlinkSync(FAKE_GH, join(ghBinDir, 'gh'));
+  const ghEnv = { FAKE_GH_DATA: join(root, 'gh.json'), FAKE_GH_LOG: join(root, 'gh.jsonl') };
+  writeFileSync(ghEnv.FAKE_GH_DATA, JSON.stringify(options.gh));
+  const seed = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\n${options.rc ?? ''}` }), { git: true });
+  const git = (args: string[], cwd = root) => execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_TEST_ENV }, encoding: 'utf8' });
+  git(['init', '-q', '--bare', '-b', 'main', origin]);
+  git(['push', '-q', origin, 'main'], seed.dir);
+  seed.cleanup();
+  let clones = 0;
+  return {
+    root,
+    origin,
+    ghBinDir,
+    ghEnv,
+    cloneJob() {
+      const dir = join(root, `job-${++clones}`);
+      git(['clone', '-q', origin, dir]);
+      return dir;
+    },
+    ghCalls: () =>
+      existsSync(ghEnv.FAKE_GH_LOG)
+        ? readFileSync(ghEnv.FAKE_GH_LOG, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { argv: string[]; stdin?: string })
+        : [],
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
