@@ -49,6 +49,18 @@ export async function keepOwnFilesOut(git: GitContext, dir: string, runBranch: s
   return commit.ok ? { ok: true } : { ok: false, message: `git commit: ${firstLine(commit)}` };
 }
 
+/**
+ * Sets ralph's tracked files in the unit's worktree (its copy of the plan and prompt) back to
+ * its branch's, so a merge of the run branch into it is not refused for "local changes".
+ */
+export async function resetOwnSeedFiles(git: GitContext, dir: string): Promise<StepResult> {
+  const changed = await runGit(git, dir, ['diff', '--name-only', '-z', '--no-renames', 'HEAD', '--', ...OWN_FILES]);
+  if (!changed.ok) return { ok: false, message: `git diff: ${firstLine(changed)}` };
+  if (changed.stdout === '') return { ok: true };
+  const restore = await runGit(git, dir, ['restore', '--source=HEAD', '--staged', '--worktree', '--pathspec-from-file=-', '--pathspec-file-nul'], changed.stdout);
+  return restore.ok ? { ok: true } : { ok: false, message: `git restore: ${firstLine(restore)}` };
+}
+
 export type MergeResult =
   | { kind: 'merged'; how: 'fast-forward' | 'merge-commit' | 'already-merged' }
   | { kind: 'conflict'; files: string[] }
@@ -94,6 +106,8 @@ export type ConflictStart = { kind: 'clean' } | { kind: 'conflicted'; files: str
 
 /** Merges the run branch into the unit's branch in its worktree, leaving git's markers where they conflict. */
 export async function mergeRunBranchIntoUnit(git: GitContext, dir: string, runBranch: string, message: string): Promise<ConflictStart> {
+  const reset = await resetOwnSeedFiles(git, dir);
+  if (!reset.ok) return { kind: 'failed', message: reset.message };
   const merge = await runGit(git, dir, ['merge', '--no-ff', '--no-commit', '-q', `refs/heads/${runBranch}`]);
   if (merge.ok) {
     const commit = await commitUnitLeftovers(git, dir, message);
@@ -107,15 +121,18 @@ export async function mergeRunBranchIntoUnit(git: GitContext, dir: string, runBr
 export async function isConflictResolved(git: GitContext, dir: string, files: string[]): Promise<boolean> {
   if ((await runGit(git, dir, ['rev-parse', '-q', '--verify', 'MERGE_HEAD'])).ok) return false;
   if ((await listConflictedFiles(git, dir)).length > 0) return false;
-  return files.every((file) => !hasConflictMarkers(join(dir, file)));
+  return !hasConflictMarkers(dir, files);
 }
 
-function hasConflictMarkers(file: string): boolean {
-  try {
-    return /^(<<<<<<<|>>>>>>>)( |$)/m.test(readFileSync(file, 'utf8'));
-  } catch {
-    return false;
-  }
+/** Whether any of the files still holds a line git's conflict markers start. */
+export function hasConflictMarkers(dir: string, files: string[]): boolean {
+  return files.some((file) => {
+    try {
+      return /^(<<<<<<<|>>>>>>>)( |$)/m.test(readFileSync(join(dir, file), 'utf8'));
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** Ticks the unit's item in the run branch's plan; commits the tick when the plan is tracked. */

@@ -20,7 +20,7 @@ import { projectPaths, type RalphPaths } from '../state/paths.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import { AccountLedger } from './account.js';
 import { readGit, type GitContext } from './git.js';
-import { commitUnitLeftovers, isConflictResolved, keepOwnFilesOut, listConflictedFiles, mergeRunBranchIntoUnit, mergeUnitBranch, removeMergedUnit, tickUnitItem } from './merge.js';
+import { commitUnitLeftovers, hasConflictMarkers, isConflictResolved, keepOwnFilesOut, listConflictedFiles, mergeRunBranchIntoUnit, mergeUnitBranch, removeMergedUnit, tickUnitItem } from './merge.js';
 import { findPlanUnits, stripItemMark, type PlanUnit } from './plan-units.js';
 import { loadParallelRun, saveParallelRun, type ParallelRunState, type UnitRecord, type UnitState } from './run-state.js';
 import { buildUnitDeps } from './unit-deps.js';
@@ -190,6 +190,9 @@ class ParallelRun {
       const loop = await this.runUnitLoop(unit, fresh);
       if (loop.interrupted) return;
       if (loop.exitCode !== EXIT.ok) {
+        // Its work so far goes on its branch, where `git log` shows it to whoever looks.
+        const kept = await commitUnitLeftovers(this.git, dir, `ralph: work so far on ${stripItemMark(unit.lines[0] ?? unit.item).trim()}\n\nParallel unit ${unit.slug} stopped: ${loop.exitReason}.\n`);
+        if (!kept.ok) deps.logger.warn(`Unit ${unit.slug}: its work stays uncommitted in ${unit.worktree} (${kept.message})`);
         this.update(unit, { state: 'failed', exit_code: loop.exitCode, exit_reason: loop.exitReason });
         deps.logger.error(`Unit ${unit.slug} stopped (${loop.exitReason}); its work stays on ${unit.branch} in ${unit.worktree}`);
         if (this.options.haltOnFailure) this.haltAll(unit);
@@ -258,6 +261,7 @@ class ParallelRun {
       if (start.kind === 'clean') return true;
       if (start.kind === 'failed') {
         this.update(unit, { state: 'needs-review', exit_reason: start.message });
+        deps.logger.error(`Unit ${unit.slug} needs review: ${start.message}`);
         return false;
       }
       files = start.files;
@@ -269,13 +273,17 @@ class ParallelRun {
       `  - The other side was for: ${mergedItems.length > 0 ? mergedItems.join('; ') : 'changes made on ' + this.run.run_branch}.`,
       '  - Keep what both sides were for, remove every conflict marker, make the tests pass, then tick this item.',
     ];
-    seedUnitRalph(this.paths, dir, unit, this.run.units.filter((u) => u !== unit), { lines: task, note: `${unitNote(unit, this.run.run_branch)}\nThis pass resolves a merge conflict: see the Task of fix_plan.md.` });
+    seedUnitRalph(this.paths, dir, unit, this.run.units.filter((u) => u !== unit), { lines: task, note: `${unitNote(unit, this.run.run_branch)}\n\nThis pass resolves a merge conflict first:\n${task.join('\n')}` });
     this.update(unit, { state: 'conflict' });
     const loop = await this.runUnitLoop(unit, true);
     if (loop.interrupted) return false;
-    const committed = await commitUnitLeftovers(this.git, dir, `Merge ${this.run.run_branch} into parallel unit ${unit.slug}\n\nConflicts resolved by the unit's agent.\n`);
-    if (loop.exitCode !== EXIT.ok || !committed.ok || !(await isConflictResolved(this.git, dir, files))) {
-      const why = loop.exitCode !== EXIT.ok ? `the conflict pass stopped (${loop.exitReason})` : 'conflict markers are left';
+    // Markers left: nothing is committed, the worktree stays mid-merge for whoever reviews it.
+    const markersLeft = hasConflictMarkers(dir, files);
+    const committed = loop.exitCode === EXIT.ok && !markersLeft
+      ? await commitUnitLeftovers(this.git, dir, `Merge ${this.run.run_branch} into parallel unit ${unit.slug}\n\nConflicts resolved by the unit's agent.\n`)
+      : { ok: false as const, message: '' };
+    if (!committed.ok || !(await isConflictResolved(this.git, dir, files))) {
+      const why = loop.exitCode !== EXIT.ok ? `the conflict pass stopped (${loop.exitReason})` : markersLeft ? 'conflict markers are left' : `the resolution could not be committed (${committed.ok ? 'conflicts left' : committed.message})`;
       this.update(unit, { state: 'needs-review', exit_reason: `merge conflict in ${files.join(', ')}: ${why}` });
       deps.logger.error(`Unit ${unit.slug} needs review: ${why}; its work stays on ${unit.branch}`);
       return false;
