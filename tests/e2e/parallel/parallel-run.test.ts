@@ -91,6 +91,17 @@ describe('ralph --parallel: outcomes and start-up', () => {
     expect(p.project.git('show', `${beta!.branch as string}:beta-draft.txt`)).toBe('draft\n');
     expect(p.worktrees()).toEqual(['add-beta']);
     expect(p.plan()).toContain('- [x] Add alpha\n- [ ] Add beta\n');
+    // --status --json lists the units, with where the kept work is.
+    const status = await runCli('ralph', ['--status', '--json', '--jq', '.parallel.units'], { cwd: p.project.dir, env: p.env });
+    expect(status.code, status.stderr).toBe(0);
+    const units = JSON.parse(status.stdout) as Array<Record<string, unknown>>;
+    expect(units.map((u) => [u.slug, u.item, u.state, u.worktree])).toEqual([
+      ['add-alpha', 'Add alpha', 'merged', '.ralph/worktrees/add-alpha'],
+      ['add-beta', 'Add beta', 'failed', '.ralph/worktrees/add-beta'],
+    ]);
+    expect(units[1]!.branch).toBe(beta!.branch);
+    expect(units[1]!.exit_reason).toBe('stagnation_detected');
+    expect(units[1]!.loops).toBeGreaterThanOrEqual(2);
   }, LONG);
 
   it('merges units of an agent that commits everything, .ralph/ included, with no plan conflict', async () => {
