@@ -13,6 +13,38 @@ import { firstLine, readGit, runGit, type GitContext } from './git.js';
 import { isRalphOwnPath, parsePorcelainPaths } from './worktrees.js';
 import type { UnitRecord } from './run-state.js';
 
+export type LandResult = { kind: 'merged'; warnings: string[] } | { kind: 'conflict'; files: string[] } | { kind: 'failed'; message: string };
+
+/**
+ * One turn of the merge queue for a unit whose loop ended done: its leftovers committed, its
+ * .ralph/ kept out, backup refs, the merge; then (merged) the item ticked and the unit's
+ * worktree and branch removed. `onMerged` runs as soon as the merge is in, before the clean-up.
+ */
+export async function landUnit(
+  git: GitContext,
+  paths: RalphPaths,
+  run: { runId: string; runBranch: string },
+  unit: UnitRecord,
+  dir: string,
+  onMerged: (how: string) => void,
+): Promise<LandResult> {
+  const item = unit.lines[0]?.replace(/^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[[ xX]\][ \t]*/, '').trim() || unit.item;
+  const leftovers = await commitUnitLeftovers(git, dir, `ralph: ${item}\n\nLeft in the worktree of parallel unit ${unit.slug}.\n`);
+  if (!leftovers.ok) return { kind: 'failed', message: `its work could not be committed (${leftovers.message})` };
+  const ownFiles = await keepOwnFilesOut(git, dir, run.runBranch);
+  if (!ownFiles.ok) return { kind: 'failed', message: ownFiles.message };
+  const message = `Merge parallel unit ${unit.slug}: ${unit.item}\n\nBranch ${unit.branch} of ralph --parallel run ${run.runId}.\n`;
+  const merged = await mergeUnitBranch(git, paths.projectDir, run.runId, unit, run.runBranch, message);
+  if (merged.kind !== 'merged') return merged;
+  onMerged(merged.how);
+  const warnings: string[] = [];
+  const tick = await tickUnitItem(git, paths, unit);
+  if (!tick.ok) warnings.push(`could not tick its item: ${tick.message}`);
+  const removed = await removeMergedUnit(git, paths.projectDir, unit);
+  if (!removed.ok) warnings.push(removed.message);
+  return { kind: 'merged', warnings };
+}
+
 export const BACKUP_REF_ROOT = 'refs/ralph/backups';
 const OWN_FILES = ['.ralph', '.ralphrc'];
 const EXCLUDE_OWN = OWN_FILES.map((path) => `:(exclude)${path}`);

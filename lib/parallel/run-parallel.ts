@@ -20,7 +20,7 @@ import { projectPaths, type RalphPaths } from '../state/paths.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import { AccountLedger } from './account.js';
 import { readGit, type GitContext } from './git.js';
-import { commitUnitLeftovers, hasConflictMarkers, isConflictResolved, keepOwnFilesOut, listConflictedFiles, mergeRunBranchIntoUnit, mergeUnitBranch, removeMergedUnit, tickUnitItem } from './merge.js';
+import { commitUnitLeftovers, hasConflictMarkers, isConflictResolved, landUnit, listConflictedFiles, mergeRunBranchIntoUnit, type LandResult } from './merge.js';
 import { findPlanUnits, stripItemMark, type PlanUnit } from './plan-units.js';
 import { loadParallelRun, saveParallelRun, type ParallelRunState, type UnitRecord, type UnitState } from './run-state.js';
 import { buildUnitDeps } from './unit-deps.js';
@@ -212,7 +212,7 @@ class ParallelRun {
     }
     for (;;) {
       this.update(unit, { state: 'merging' });
-      const merged = await this.inMergeQueue(() => this.mergeUnit(unit, dir));
+      const merged = await this.inMergeQueue(() => this.mergeUnit(unit));
       if (merged.kind === 'merged') return;
       if (merged.kind === 'failed') {
         this.update(unit, { state: 'needs-review', exit_reason: merged.message });
@@ -230,23 +230,15 @@ class ParallelRun {
     }
   }
 
-  /** The merge step, in the main worktree: leftovers, ralph's files kept out, backup, merge, tick, clean-up. */
-  private async mergeUnit(unit: UnitRecord, dir: string): Promise<{ kind: 'merged' } | { kind: 'conflict'; files: string[] } | { kind: 'failed'; message: string }> {
+  /** The merge step, in the main worktree (merge.ts landUnit); the unit's state follows it. */
+  private async mergeUnit(unit: UnitRecord): Promise<LandResult> {
     const { deps, projectDir } = this.options;
-    const leftovers = await commitUnitLeftovers(this.git, dir, `ralph: ${stripItemMark(unit.lines[0] ?? unit.item).trim()}\n\nLeft in the worktree of parallel unit ${unit.slug}.\n`);
-    if (!leftovers.ok) return { kind: 'failed', message: `its work could not be committed (${leftovers.message})` };
-    const ownFiles = await keepOwnFilesOut(this.git, dir, this.run.run_branch);
-    if (!ownFiles.ok) return { kind: 'failed', message: ownFiles.message };
-    const message = `Merge parallel unit ${unit.slug}: ${unit.item}\n\nBranch ${unit.branch} of ralph --parallel run ${this.run.run_id}.\n`;
-    const merged = await mergeUnitBranch(this.git, projectDir, this.run.run_id, unit, this.run.run_branch, message);
-    if (merged.kind !== 'merged') return merged;
-    this.update(unit, { state: 'merged', exit_reason: `merged (${merged.how})`, exit_code: EXIT.ok });
-    deps.logger.success(`Unit ${unit.slug} merged into ${this.run.run_branch} (${merged.how})`);
-    const tick = await tickUnitItem(this.git, this.paths, unit);
-    if (!tick.ok) deps.logger.warn(`Unit ${unit.slug}: could not tick its item: ${tick.message}`);
-    const removed = await removeMergedUnit(this.git, projectDir, unit);
-    if (!removed.ok) deps.logger.warn(`Unit ${unit.slug}: ${removed.message}`);
-    return { kind: 'merged' };
+    const landed = await landUnit(this.git, this.paths, { runId: this.run.run_id, runBranch: this.run.run_branch }, unit, join(projectDir, unit.worktree), (how) => {
+      this.update(unit, { state: 'merged', exit_reason: `merged (${how})`, exit_code: EXIT.ok });
+      deps.logger.success(`Unit ${unit.slug} merged into ${this.run.run_branch} (${how})`);
+    });
+    if (landed.kind === 'merged') for (const warning of landed.warnings) deps.logger.warn(`Unit ${unit.slug}: ${warning}`);
+    return landed;
   }
 
   /** The run branch merged into the unit's, markers left for its agent, which runs once more. Returns false when the unit ends here. */
