@@ -17,8 +17,9 @@ export type LandResult = { kind: 'merged'; warnings: string[] } | { kind: 'confl
 
 /**
  * One turn of the merge queue for a unit whose loop ended done: its leftovers committed, its
- * .ralph/ kept out, backup refs, the merge; then (merged) the item ticked and the unit's
- * worktree and branch removed. `onMerged` runs as soon as the merge is in, before the clean-up.
+ * .ralph/ kept out, backup refs, the merge; then (merged) the item ticked. `onMerged` runs as
+ * soon as the merge is in. The unit's worktree and branch are removed after the turn
+ * (removeMergedUnit), while the next unit merges.
  */
 export async function landUnit(
   git: GitContext,
@@ -40,8 +41,6 @@ export async function landUnit(
   const warnings: string[] = [];
   const tick = await tickUnitItem(git, paths, unit);
   if (!tick.ok) warnings.push(`could not tick its item: ${tick.message}`);
-  const removed = await removeMergedUnit(git, paths.projectDir, unit);
-  if (!removed.ok) warnings.push(removed.message);
   return { kind: 'merged', warnings };
 }
 
@@ -109,8 +108,8 @@ export async function mergeUnitBranch(git: GitContext, projectDir: string, runId
   if ((await runGit(git, projectDir, ['merge-base', '--is-ancestor', tip, before])).ok) return { kind: 'merged', how: 'already-merged' };
   const attempt = unit.conflict_passes + 1;
   const backup = `${BACKUP_REF_ROOT}/${runId}/${unit.slug}`;
-  await readGit(git, projectDir, ['update-ref', `${backup}/${attempt}-run-branch`, before]);
-  await readGit(git, projectDir, ['update-ref', `${backup}/${attempt}-unit-branch`, tip]);
+  const refs = await runGit(git, projectDir, ['update-ref', '--stdin'], `update ${backup}/${attempt}-run-branch ${before}\nupdate ${backup}/${attempt}-unit-branch ${tip}\n`);
+  if (!refs.ok) return { kind: 'failed', message: `git update-ref (backup refs): ${firstLine(refs)}` };
   const ff = await runGit(git, projectDir, ['merge', '--ff-only', '-q', tip]);
   if (ff.ok) return { kind: 'merged', how: 'fast-forward' };
   const merge = await runGit(git, projectDir, ['merge', '--no-ff', '--no-commit', '-q', tip]);
@@ -197,8 +196,9 @@ export async function removeMergedUnit(git: GitContext, projectDir: string, unit
     // Only ralph's files and ignored ones are left: --force lets git remove them with the folder.
     const removed = await runGit(git, projectDir, ['worktree', 'remove', '--force', dir]);
     if (!removed.ok) return { ok: false, message: `git worktree remove: ${firstLine(removed)}` };
+  } else {
+    await runGit(git, projectDir, ['worktree', 'prune']);
   }
-  await runGit(git, projectDir, ['worktree', 'prune']);
   const deleted = await runGit(git, projectDir, ['branch', '-d', '-q', unit.branch]);
   return deleted.ok ? { ok: true } : { ok: false, message: `git branch -d: ${firstLine(deleted)}` };
 }

@@ -20,7 +20,7 @@ import { projectPaths, type RalphPaths } from '../state/paths.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import { AccountLedger } from './account.js';
 import { readGit, type GitContext } from './git.js';
-import { commitUnitLeftovers, hasConflictMarkers, isConflictResolved, landUnit, listConflictedFiles, mergeRunBranchIntoUnit, type LandResult } from './merge.js';
+import { commitUnitLeftovers, hasConflictMarkers, isConflictResolved, landUnit, listConflictedFiles, mergeRunBranchIntoUnit, removeMergedUnit, type LandResult } from './merge.js';
 import { findPlanUnits, stripItemMark, type PlanUnit } from './plan-units.js';
 import { loadParallelRun, saveParallelRun, type ParallelRunState, type UnitRecord, type UnitState } from './run-state.js';
 import { buildUnitDeps } from './unit-deps.js';
@@ -213,7 +213,11 @@ class ParallelRun {
     for (;;) {
       this.update(unit, { state: 'merging' });
       const merged = await this.inMergeQueue(() => this.mergeUnit(unit));
-      if (merged.kind === 'merged') return;
+      if (merged.kind === 'merged') {
+        const removed = await removeMergedUnit(this.git, this.options.projectDir, unit);
+        if (!removed.ok) deps.logger.warn(`Unit ${unit.slug}: ${removed.message}`);
+        return;
+      }
       if (merged.kind === 'failed') {
         this.update(unit, { state: 'needs-review', exit_reason: merged.message });
         deps.logger.error(`Unit ${unit.slug} needs review: ${merged.message}`);

@@ -35,6 +35,9 @@ const runSchema = z.looseObject({
   units: z.array(unitSchema),
 });
 
+/** .ralph/parallel.json as the monitor reads it. */
+export const parallelFileSchema = runSchema;
+
 export type UnitRecord = z.infer<typeof unitSchema>;
 export type ParallelRunState = z.infer<typeof runSchema>;
 

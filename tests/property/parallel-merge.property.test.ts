@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { nodeProcessRunner } from '../../lib/platform/process.js';
 import { projectPaths } from '../../lib/state/paths.js';
 import { defaultConfig } from '../../lib/config/schema.js';
-import { landUnit, mergeRunBranchIntoUnit } from '../../lib/parallel/merge.js';
+import { landUnit, mergeRunBranchIntoUnit, removeMergedUnit } from '../../lib/parallel/merge.js';
 import { openUnitWorktree } from '../../lib/parallel/worktrees.js';
 import type { UnitRecord } from '../../lib/parallel/run-state.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject } from '../helpers/tmp-project.js';
@@ -76,6 +76,7 @@ async function checkScenario(units: UnitPlan[], order: number[]): Promise<void> 
         landed = await landUnit(git, paths, { runId: 'prop', runBranch: 'main' }, unit, dir, () => undefined);
       }
       expect(landed.kind === 'failed' ? landed.message : '').toBe('');
+      if (landed.kind === 'merged') expect(await removeMergedUnit(git, project.dir, unit)).toEqual({ ok: true });
     }
     // Every commit made on a unit branch is reachable from main, a kept ralph/ branch or a backup ref.
     const refs = sh(project.dir, 'for-each-ref', '--format=%(refname)').split('\n');
