@@ -5,7 +5,7 @@
 // ralph-stats rows come from scripts/bench-monitor.mjs and scripts/bench-stats.mjs, which print
 // JSON lines {what, value, unit, budget, ok}. `--quick`: fewer loops (100) and cold-start runs,
 // for a fast look; the default measures the rows as DESIGN.md §6 states them. `--only NAME`
-// (repeatable: orchestration, content-snapshot, cold-start, analysis, monitor, stats) runs just those sections.
+// (repeatable: orchestration, content-snapshot, cold-start, analysis, monitor, stats, parallel) runs just those sections.
 
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -15,12 +15,13 @@ import { benchAnalysis } from './bench/analysis.mjs';
 import { benchColdStart } from './bench/cold-start.mjs';
 import { benchContentSnapshot } from './bench/content-snapshot.mjs';
 import { benchOrchestration } from './bench/orchestration.mjs';
+import { benchParallel } from './bench/parallel.mjs';
 import { notMeasured, row } from './bench/rows.mjs';
 
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');
 const only = process.argv.flatMap((arg, i, all) => (arg === '--only' && all[i + 1] ? [all[i + 1]] : []));
-const SECTIONS = ['orchestration', 'content-snapshot', 'cold-start', 'analysis', 'monitor', 'stats'];
+const SECTIONS = ['orchestration', 'content-snapshot', 'cold-start', 'analysis', 'monitor', 'stats', 'parallel'];
 const unknown = only.filter((name) => !SECTIONS.includes(name));
 if (unknown.length) {
   process.stderr.write(`bench: unknown --only section ${unknown.join(', ')} (one of: ${SECTIONS.join(', ')})\n`);
@@ -76,6 +77,7 @@ const rows = [
   ...(wanted('analysis') ? await section('analysis', benchAnalysis) : []),
   ...(wanted('monitor') ? await section('monitor', () => runHelper('./bench-monitor.mjs', 'monitor frame render and idle CPU')) : []),
   ...(wanted('stats') ? await section('ralph-stats', () => runHelper('./bench-stats.mjs', 'ralph-stats over 1M metric lines')) : []),
+  ...(wanted('parallel') ? await section('parallel loops', benchParallel) : []),
 ];
 
 if (json) {

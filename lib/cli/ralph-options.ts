@@ -34,6 +34,8 @@ export interface RalphCliOptions {
   debug: boolean;
   keepMonitor: boolean;
   fresh: boolean;
+  /** --halt-on-failure (the queue's is in `queue`). */
+  haltOnFailure: boolean;
   rollbackTarget?: string;
   force: boolean;
   /** argv as given, for `--monitor` forwarding. */
@@ -57,6 +59,7 @@ export const MESSAGES = {
   maxCost: '--max-cost requires a number of US dollars (0 = unlimited)',
   maxRunMinutes: '--max-run-minutes requires a whole number of minutes (0 = unlimited)',
   delay: '--delay requires a non-negative number of seconds',
+  parallel: '--parallel requires a whole number from 1 to 16 (units at a time)',
   invalidTool: (tool: string) => `Invalid tool in --allowed-tools: '${tool}'`,
   commentInterval: '--comment-interval must be a positive integer',
   addLabel: '--add-label requires a label',
@@ -160,6 +163,11 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
     if (unknown !== undefined) throw flagError(`--fallback-agent must be one of ${choices.join(', ')}, got "${unknown}"`);
     flags.FALLBACK_AGENTS = names.join(',');
   }
+  const parallel = str('parallel');
+  if (parallel !== undefined) {
+    if (!/^[1-9][0-9]*$/.test(parallel) || Number(parallel) > 16) throw flagError(MESSAGES.parallel);
+    flags.PARALLEL = Number(parallel);
+  }
   const maxLoops = str('max-loops');
   // 0 means unlimited here as in .ralphrc (and lets a flag lift a limit set there).
   if (maxLoops !== undefined) flags.MAX_LOOPS = inRange('--max-loops', 'MAX_LOOPS', maxLoops, nonNegativeInt(maxLoops, MESSAGES.maxLoops));
@@ -178,8 +186,8 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
   readSandboxFlags(parsed, flags);
 
   const action = pickAction(parsed);
-  if (parsed['halt-on-failure'] && !(parsed['process-queue'] || parsed['resume-queue'])) {
-    throw flagError('--halt-on-failure goes with --process-queue or --resume-queue');
+  if (parsed['halt-on-failure'] && !(parsed['process-queue'] || parsed['resume-queue'] || parallel !== undefined)) {
+    throw flagError('--halt-on-failure goes with --process-queue, --resume-queue or --parallel');
   }
   const jq = str('jq');
   if (jq !== undefined && !JSON_ACTIONS.includes(action)) {
@@ -193,6 +201,7 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
     debug: Boolean(parsed.debug),
     keepMonitor: Boolean(parsed['keep-monitor']),
     fresh: Boolean(parsed.fresh),
+    haltOnFailure: Boolean(parsed['halt-on-failure']),
     rollbackTarget: str('rollback') || undefined,
     force: Boolean(parsed.force),
     argv,

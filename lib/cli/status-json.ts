@@ -15,6 +15,7 @@ import { systemClock, type Clock } from '../platform/clock.js';
 import type { Logger } from '../platform/deps.js';
 import { readClaudeSessionId } from '../state/claude-session-id.js';
 import { readProjectLock } from '../state/lock.js';
+import { readParallelStatus } from '../parallel/status-view.js';
 import { readRunSummaryForStatus } from '../session-record/status-summary.js';
 import { loadLifecycleState } from '../state/lifecycle-state.js';
 import { readPlanFile } from '../state/plan-file.js';
@@ -96,6 +97,8 @@ export function collectStatus(
     session_record: readRunSummaryForStatus(paths),
     // The GitHub issue of --github-issue: the issue, what was posted, the pull request URL.
     github_lifecycle: loadLifecycleState(paths, readOnly) ?? null,
+    // ralph --parallel: the run and each unit (item, branch, worktree, state, loops, cost, exit reason).
+    parallel: readParallelStatus(paths, readOnly),
     // State values that were out of range or unreadable, each naming its file.
     warnings,
   };

@@ -142,6 +142,7 @@ const SPECS = {
   OPENCODE_CMD: str('opencode', 'Command that runs OpenCode'),
   FALLBACK_AGENTS: list([], 'Agents to run on, in order, while the agent before them is at its usage limit (e.g. codex,gemini)'),
   MAX_LOOPS: int(0, 'Stop after this many loops (0 = unlimited)', { max: 1_000_000 }),
+  PARALLEL: int(1, 'Plan items worked on at once, each in its own git worktree and branch, merged back one at a time (1 = the single loop)', { min: 1, max: 16 }),
   MAX_COST_USD: num(0, 'Stop when the run has cost this many US dollars (0 = unlimited)', { max: 1_000_000 }),
   MAX_RUN_MINUTES: int(0, 'Stop after the run has lasted this many minutes (0 = unlimited)', { max: 366 * DAY_MINUTES }),
   LOOP_DELAY_SECONDS: num(0, 'Pause between loops, in seconds', { max: DAY_SECONDS }),

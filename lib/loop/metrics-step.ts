@@ -14,7 +14,9 @@ export function appendLoopMetrics(rt: LoopRuntime, result: IterationResult, halt
   const agentTestsStatus = typeof metrics.tests_status === 'string' ? metrics.tests_status : null;
   const gate = currentGateVerdict(rt);
   const measured = measureLoopOutcome({ agentOutcome: String(metrics.outcome), agentTestsStatus, gate, halted });
-  appendMetrics(rt.paths, { ...metrics, ...measured, agent_outcome: metrics.outcome, agent_tests_status: agentTestsStatus, verification: gate });
+  const line = { ...metrics, ...measured, agent_outcome: metrics.outcome, agent_tests_status: agentTestsStatus, verification: gate };
+  appendMetrics(rt.paths, line);
+  rt.account?.recordMetrics(line);
 }
 
 /** The gate's verdict when it is about the current code (see isFresh), else null. */

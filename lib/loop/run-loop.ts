@@ -22,10 +22,10 @@ import { pruneAgentLogs } from './log-retention.js';
 import { startExitEvidence } from './exit-evidence.js';
 import { evaluateGate, exitFromGate } from './exit-step.js';
 import { postProgressIfDue } from './github-lifecycle.js';
-import { clearUsageWait, loadUsageWait, saveUsageWait } from './guard-store.js';
 import { runIteration, type IterationResult } from './iteration.js';
 import { appendLoopMetrics } from './metrics-step.js';
 import { beginCallSpend } from './run-spend.js';
+import { budgetBasis, forgetUsageWait, holdRunUsageWait, readUsageWait } from './shared-account.js';
 import { CONTINUE, stopRun as stop, type LoopRuntime, type RunStop, type StepResult } from './runtime.js';
 import { beginAttemptRecord, finishAttemptRecord, saveUnfinishedAttempt } from './session-record-steps.js';
 import { askUsageLimitChoice } from './usage-limit-prompt.js';
@@ -128,13 +128,13 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
     return stop(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', `Circuit breaker is OPEN: ${rt.breaker.reason}`);
   }
 
-  const usageWait = loadUsageWait(paths, rt.state, longestUsageLimitWaitMs(usageLimitWaitSettings(config)));
+  const usageWait = readUsageWait(rt, longestUsageLimitWaitMs(usageLimitWaitSettings(config)));
   if (usageWait) {
     if (usageWait.resume_at_ms > now()) {
       const done = await waitWithCountdown(rt, usageWait.resume_at_ms, 'usage', `Usage limit: ${usageWait.reason}`);
       if (!done) return interrupted(rt);
     }
-    clearUsageWait(paths);
+    forgetUsageWait(rt);
     return { kind: 'wait' };
   }
   if (hasFallbacks(rt)) {
@@ -158,14 +158,16 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
     return { kind: 'wait' };
   }
 
+  // Shared with the other runs of the account (ralph --parallel), --max-loops aside.
+  const basis = budgetBasis(rt);
   const budget = checkBudgets(
-    rt.run.value.spend,
+    basis.spend,
     {
       maxCostUsd: config.MAX_COST_USD,
       maxTokensPerHour: config.MAX_TOKENS_PER_HOUR,
       maxLoops: null,
       maxRunMinutes: config.MAX_RUN_MINUTES,
-      startedAt: rt.runClockStart,
+      startedAt: basis.startedAt,
       loopsDone: rt.run.value.spend.run.loops,
     },
     now(),
@@ -280,7 +282,7 @@ async function handleUsageLimit(rt: LoopRuntime, resetAt: number | undefined, me
     if (next.kind === 'agent') return CONTINUE;
     if (next.kind === 'wait') wait = { ...wait, resumeAt: next.until, waitMs: next.until - now };
   }
-  saveUsageWait(paths, {
+  holdRunUsageWait(rt, {
     resume_at: formatIsoTimestamp(wait.resumeAt),
     resume_at_ms: wait.resumeAt,
     reason: message,
@@ -296,12 +298,12 @@ async function handleUsageLimit(rt: LoopRuntime, resetAt: number | undefined, me
     signal: rt.stop.signal,
   });
   if (choice === 'exit') {
-    clearUsageWait(paths);
+    forgetUsageWait(rt);
     resetRunSession(rt, 'api_limit_exit', rt.loopCount);
     return stop(EXIT.limit, 'stopped', 'api_5hour_limit', 'api_limit_exit', `Usage limit: ${message}`);
   }
   if (choice === 'retry') {
-    clearUsageWait(paths);
+    forgetUsageWait(rt);
     forgetAgentLimits(rt);
   }
   // 'wait': the guard at the top of the next loop waits until the persisted time.

@@ -30,6 +30,7 @@ import { openRunSpend, unsavedRunSpend } from './run-spend.js';
 import { runLoop } from './run-loop.js';
 import { usageLimitWaitSettings } from '../config/usage-limit-settings.js';
 import type { AgentSlot, LoopRuntime } from './runtime.js';
+import type { SharedAccount } from './shared-account.js';
 import {
   assertNotLegacyLayout,
   assertPromptExists,
@@ -62,6 +63,10 @@ export interface RunProjectOptions {
    * the item's leftovers here, so the branch the pull request is opened from holds them.
    */
   beforeCompletion?: () => Promise<void>;
+  /** What the run shares with other runs in this process (ralph --parallel: one per unit). */
+  account?: SharedAccount;
+  /** Where .ralphrc is read (default: projectDir): a parallel unit's worktree reads its project's. */
+  configDir?: string;
 }
 
 /**
@@ -149,7 +154,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     loopCount: 0,
     lastLoopRun: 0,
     callsMade: 0,
-    rate: holdRateWindow(paths, loadRateWindow(paths, state), now),
+    rate: options.account?.rate ?? holdRateWindow(paths, loadRateWindow(paths, state), now),
     breaker: loadBreaker(paths, state),
     sessions: loadRunSessions(paths, state),
     evidence: holdExitEvidence(paths),
@@ -163,6 +168,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     verify: initialVerificationTracker(),
     lastOutcome: 'unverified',
     loopCostBefore: 0,
+    account: options.account,
   };
   rt.stop = installStopSignal({
     process: options.signals,
@@ -231,14 +237,14 @@ function assertWritable(dir: string): void {
 
 function loadProjectConfig(options: RunProjectOptions): LoadConfigResult {
   const result = loadConfig({
-    projectDir: options.projectDir,
+    projectDir: options.configDir ?? options.projectDir,
     homeDir: options.deps.homeDir,
     env: options.deps.env,
     flags: options.flags,
   });
   for (const warning of result.warnings) options.deps.logger.warn(formatConfigProblem(warning));
   const read = [
-    existsSync(join(options.projectDir, '.ralphrc')) ? '.ralphrc' : undefined,
+    existsSync(join(options.configDir ?? options.projectDir, '.ralphrc')) ? '.ralphrc' : undefined,
     existsSync(join(options.deps.homeDir, '.ralphrc')) ? '~/.ralphrc' : undefined,
   ].filter((file) => file !== undefined);
   if (read.length > 0) options.deps.logger.info(`Loaded configuration from ${read.join(' and ')}`);

@@ -27,6 +27,7 @@ import type { IssueLifecycle } from './github-lifecycle.js';
 import type { HeldState } from './held-state.js';
 import type { LoopContentState } from './loop-progress.js';
 import type { RunState } from './guard-store.js';
+import type { SharedAccount } from './shared-account.js';
 import type { StatusWriter } from './status-writer.js';
 import type { StopSignal } from './stop-signal.js';
 
@@ -105,6 +106,8 @@ export interface LoopRuntime {
   content?: LoopContentState;
   /** The GitHub issue this run works on (GITHUB_ISSUE); undefined: none. */
   lifecycle?: IssueLifecycle;
+  /** What this run shares with the other runs of one account (ralph --parallel); undefined: nothing. */
+  account?: SharedAccount;
 }
 
 /** One agent the run may call, with its command as resolved at startup. */

@@ -10,6 +10,7 @@ import { longestUsageLimitWaitMs, type UsageLimitWaitSettings } from '../core/re
 import { parseIntegerText } from '../state/integer-file.js';
 import { lifecycleStateSchema } from '../state/lifecycle-state.js';
 import { queueFileSchema } from '../state/queue-file.js';
+import { parallelFileSchema } from '../parallel/run-state.js';
 import {
   circuitBreakerFileSchema,
   progressFileSchema,
@@ -20,6 +21,7 @@ import {
 } from '../state/schemas.js';
 import { parseStateText } from '../state/state-file.js';
 import type {
+  UnitView,
   AgentProgressView,
   AnalysisView,
   BreakerView,
@@ -111,6 +113,7 @@ export function assembleSnapshot(texts: StateTexts, options: AssembleOptions): D
       readUsageWait(texts.usageWait, options.now, options.usageWait, warnings) ??
       readStatusUsageWait(status, options.now),
     queue: readQueue(json('queue.json', texts.queue, queueFileSchema)),
+    units: readUnits(json('parallel.json', texts.parallel, parallelFileSchema)),
     issue: readIssueLifecycle(json('.github_lifecycle_state', texts.githubLifecycle, lifecycleStateSchema)),
     ralphLogTail: tailLines(texts.ralphLogTail, 200),
     liveTail,
@@ -303,6 +306,19 @@ function readQueue(obj: JsonObject | undefined): QueueView | undefined {
     failed: count('failed'),
     current: active ? [ref, str(active.title)].filter(Boolean).join(' ') : undefined,
   };
+}
+
+function readUnits(obj: JsonObject | undefined): UnitView[] | undefined {
+  const units = Array.isArray(obj?.units) ? obj.units.filter(isJsonObject) : [];
+  if (units.length === 0) return undefined;
+  return units.map((u) => ({
+    slug: str(u.slug) ?? '?',
+    state: str(u.state) ?? '?',
+    loops: int(u.loops) ?? 0,
+    costUsd: typeof u.cost_usd === 'number' ? u.cost_usd : 0,
+    worktree: str(u.worktree) ?? '',
+    reason: str(u.exit_reason) ?? '',
+  }));
 }
 
 function readIssueLifecycle(obj: JsonObject | undefined): IssueLifecycleView | undefined {

@@ -222,6 +222,19 @@ export function renderQueueSection(snap: DashboardSnapshot): Line[] {
   return lines;
 }
 
+/** `ralph --parallel`: one line per unit; its live output is in its worktree's .ralph/live.log. */
+export function renderUnitsSection(snap: DashboardSnapshot): Line[] {
+  const units = snap.units;
+  if (!units) return [];
+  const width = Math.max(...units.map((u) => u.slug.length));
+  const styleOf = (state: string) => (state === 'merged' ? 'green' : state === 'failed' || state === 'needs-review' ? 'red' : state === 'conflict' ? 'yellow' : undefined);
+  return units.map((u) => [
+    { text: `${sanitizeText(u.slug).padEnd(width)}  ` },
+    { text: u.state.padEnd(12), ...(styleOf(u.state) ? { style: styleOf(u.state) } : {}) },
+    { text: ` loops ${u.loops} · $${u.costUsd.toFixed(2)}${u.reason ? ` · ${sanitizeText(u.reason)}` : ''}` },
+  ] as Line);
+}
+
 export function renderIssueSection(snap: DashboardSnapshot): Line[] {
   const issue = snap.issue;
   if (!issue) return [];

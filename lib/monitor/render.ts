@@ -15,6 +15,7 @@ import {
   renderLoopSection,
   renderPlanSection,
   renderQueueSection,
+  renderUnitsSection,
   renderIssueSection,
   renderUsageWaitSection,
   type Line,
@@ -83,6 +84,7 @@ export function renderFrame(snapshot: DashboardSnapshot, options: RenderOptions)
     ...section(analysisTitle, 6, renderAnalysisSection(snapshot), analysisTitle),
     ...section('Limits', 7, renderLimitsSection(snapshot, ctx)),
     ...section('Queue', 8, renderQueueSection(snapshot), 'Queue'),
+    ...section('Units', 8, renderUnitsSection(snapshot), 'Units'),
     ...section('GitHub issue', 8, renderIssueSection(snapshot), 'Issue'),
     {
       priority: 10,

@@ -61,6 +61,7 @@ export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLo
     { key: 'fixPlan', path: paths.fixPlan },
     { key: 'usageWait', path: paths.usageLimitWait },
     { key: 'queue', path: join(paths.ralphDir, 'queue.json') },
+    { key: 'parallel', path: join(paths.ralphDir, 'parallel.json') },
     { key: 'githubLifecycle', path: paths.githubLifecycleState },
     { key: 'ralphLogTail', path: paths.ralphLog, tailBytes: TAIL_BYTES },
     { key: 'liveLogTail', path: paths.liveLog, tailBytes: TAIL_BYTES },

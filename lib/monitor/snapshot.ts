@@ -83,6 +83,16 @@ export interface UsageWaitView {
   source?: string;
 }
 
+/** One unit of a `ralph --parallel` run (.ralph/parallel.json). */
+export interface UnitView {
+  slug: string;
+  state: string;
+  loops: number;
+  costUsd: number;
+  worktree: string;
+  reason: string;
+}
+
 export interface QueueView {
   total: number;
   completed: number;
@@ -127,6 +137,7 @@ export interface DashboardSnapshot {
   planFile?: string;
   usageWait?: UsageWaitView;
   queue?: QueueView;
+  units?: UnitView[];
   issue?: IssueLifecycleView;
   run?: RunView;
   ralphLogTail: string[];
@@ -146,6 +157,7 @@ export interface StateTexts {
   fixPlan?: string;
   usageWait?: string;
   queue?: string;
+  parallel?: string;
   githubLifecycle?: string;
   ralphLogTail?: string;
   liveLogTail?: string;

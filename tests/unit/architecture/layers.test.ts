@@ -26,6 +26,7 @@ function importsByFile(): Array<{ file: string; layer: string; targets: string[]
 const FORBIDDEN: Record<string, (target: string) => boolean> = {
   core: (target) => !['core', 'state', 'errors.js'].includes(target),
   loop: (target) => target === 'cli',
+  parallel: (target) => target === 'cli' || target === 'monitor',
   verify: (target) => target === 'session-record' || target === 'loop' || target === 'cli',
   state: (target) => ['loop', 'cli', 'monitor', 'agents'].includes(target),
   agents: (target) => ['loop', 'cli', 'monitor'].includes(target),

@@ -1,0 +1,47 @@
+// What several runs in one ralph process share because they spend one account (`ralph
+// --parallel`, lib/parallel/): the hourly call window, the spend and clock the budgets count,
+// and a usage-limit wait (one account: when one run hits the limit, every run waits). A run
+// without one keeps all of this to itself, in its own .ralph/ files, exactly as before.
+
+import type { RateWindowState } from '../core/rate-window.js';
+import type { SpendState } from '../core/spend.js';
+import { clearUsageWait, loadUsageWait, saveUsageWait, type UsageWaitFile } from './guard-store.js';
+import type { HeldState } from './held-state.js';
+import type { LoopRuntime } from './runtime.js';
+
+export interface SharedAccount {
+  /** The name of the run in the account (a parallel unit), carried by its metrics lines. */
+  readonly unit: string;
+  /** The hourly call/token window of the account, held once for every run. */
+  readonly rate: HeldState<RateWindowState>;
+  /** When the account's budgets started counting run time. */
+  readonly startedAt: number;
+  /** The spend the budgets count: `own` (this run's) plus every other run's latest. */
+  budgetSpend(own: SpendState): SpendState;
+  /** The account's pending usage-limit wait, if any. */
+  usageWait(): UsageWaitFile | undefined;
+  holdUsageWait(wait: UsageWaitFile | undefined): void;
+  /** A metrics line of this run, kept where the account's runs are summed (ralph-stats). */
+  recordMetrics(line: Record<string, unknown>): void;
+}
+
+/** The pending usage-limit wait: the account's, or this run's own file. */
+export function readUsageWait(rt: LoopRuntime, maxWaitMs: number): UsageWaitFile | undefined {
+  return rt.account ? rt.account.usageWait() : loadUsageWait(rt.paths, rt.state, maxWaitMs);
+}
+
+export function holdRunUsageWait(rt: LoopRuntime, wait: UsageWaitFile): void {
+  saveUsageWait(rt.paths, wait);
+  rt.account?.holdUsageWait(wait);
+}
+
+export function forgetUsageWait(rt: LoopRuntime): void {
+  clearUsageWait(rt.paths);
+  rt.account?.holdUsageWait(undefined);
+}
+
+/** The spend and start time the run's budgets are checked against. */
+export function budgetBasis(rt: LoopRuntime): { spend: SpendState; startedAt: number } {
+  const own = rt.run.value.spend;
+  return rt.account ? { spend: rt.account.budgetSpend(own), startedAt: Math.min(rt.account.startedAt, rt.runClockStart) } : { spend: own, startedAt: rt.runClockStart };
+}

@@ -1,0 +1,42 @@
+// git for `ralph --parallel`: every call an argv array, with the config keys that would run a
+// program from the repository (hooks, fsmonitor) switched off, and the results as values.
+// Commit messages and item text go on stdin (`-F -`), never in argv.
+
+import type { ProcessRunner, RunResult } from '../platform/process.js';
+
+export interface GitContext {
+  runner: ProcessRunner;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface GitResult {
+  ok: boolean;
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+// The agent can write .git/config of the worktree it runs in (no sandbox): ralph's own calls
+// never run its hooks or an fsmonitor program.
+const SAFE_CONFIG = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'commit.gpgSign=false', '-c', 'merge.verifySignatures=false'];
+
+export async function runGit(git: GitContext, cwd: string, args: string[], input?: string): Promise<GitResult> {
+  const result: RunResult = await git.runner.run('git', [...SAFE_CONFIG, ...args], {
+    cwd,
+    env: { ...git.env, GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', GIT_MERGE_AUTOEDIT: 'no' },
+    input,
+    timeoutMs: 120_000,
+  });
+  return { ok: result.code === 0, code: result.code, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Runs git and returns its trimmed stdout; throws with git's own first line when it fails. */
+export async function readGit(git: GitContext, cwd: string, args: string[]): Promise<string> {
+  const result = await runGit(git, cwd, args);
+  if (!result.ok) throw new Error(`git ${args[0]} failed: ${firstLine(result)}`);
+  return result.stdout.trim();
+}
+
+export function firstLine(result: Pick<GitResult, 'stdout' | 'stderr' | 'code'>): string {
+  return `${result.stderr}\n${result.stdout}`.split(/\r?\n/).map((l) => l.trim()).find(Boolean) ?? `exit code ${result.code}`;
+}

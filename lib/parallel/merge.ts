@@ -1,0 +1,204 @@
+// The merge queue's steps, one unit at a time, in the main worktree: the unit's leftovers
+// committed on its branch, its changes to ralph's own files (.ralph/, .ralphrc) taken back out
+// by one more commit on that branch, a backup ref of both tips, then a fast-forward or a merge
+// commit. A merge that conflicts is aborted (the run branch is left exactly as it was) and the
+// conflict is taken to the unit's worktree instead. Nothing here resets, force-checks-out or
+// deletes a branch that is not merged: no step can discard a commit.
+
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { writeFileAtomic } from '../state/atomic-write.js';
+import type { RalphPaths } from '../state/paths.js';
+import { firstLine, readGit, runGit, type GitContext } from './git.js';
+import { isRalphOwnPath, parsePorcelainPaths } from './worktrees.js';
+import type { UnitRecord } from './run-state.js';
+
+export type LandResult = { kind: 'merged'; warnings: string[] } | { kind: 'conflict'; files: string[] } | { kind: 'failed'; message: string };
+
+/**
+ * One turn of the merge queue for a unit whose loop ended done: its leftovers committed, its
+ * .ralph/ kept out, backup refs, the merge; then (merged) the item ticked. `onMerged` runs as
+ * soon as the merge is in. The unit's worktree and branch are removed after the turn
+ * (removeMergedUnit), while the next unit merges.
+ */
+export async function landUnit(
+  git: GitContext,
+  paths: RalphPaths,
+  run: { runId: string; runBranch: string },
+  unit: UnitRecord,
+  dir: string,
+  onMerged: (how: string) => void,
+): Promise<LandResult> {
+  const item = unit.lines[0]?.replace(/^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[[ xX]\][ \t]*/, '').trim() || unit.item;
+  const leftovers = await commitUnitLeftovers(git, dir, `ralph: ${item}\n\nLeft in the worktree of parallel unit ${unit.slug}.\n`);
+  if (!leftovers.ok) return { kind: 'failed', message: `its work could not be committed (${leftovers.message})` };
+  const ownFiles = await keepOwnFilesOut(git, dir, run.runBranch);
+  if (!ownFiles.ok) return { kind: 'failed', message: ownFiles.message };
+  const message = `Merge parallel unit ${unit.slug}: ${unit.item}\n\nBranch ${unit.branch} of ralph --parallel run ${run.runId}.\n`;
+  const merged = await mergeUnitBranch(git, paths.projectDir, run.runId, unit, run.runBranch, message);
+  if (merged.kind !== 'merged') return merged;
+  onMerged(merged.how);
+  const warnings: string[] = [];
+  const tick = await tickUnitItem(git, paths, unit);
+  if (!tick.ok) warnings.push(`could not tick its item: ${tick.message}`);
+  return { kind: 'merged', warnings };
+}
+
+export const BACKUP_REF_ROOT = 'refs/ralph/backups';
+const OWN_FILES = ['.ralph', '.ralphrc'];
+const EXCLUDE_OWN = OWN_FILES.map((path) => `:(exclude)${path}`);
+
+export type StepResult = { ok: true } | { ok: false; message: string };
+
+/** Commits what the unit left in its worktree, ralph's own files aside; concludes a merge in progress. */
+export async function commitUnitLeftovers(git: GitContext, dir: string, message: string): Promise<StepResult> {
+  const add = await runGit(git, dir, ['add', '-A', '--', '.', ...EXCLUDE_OWN]);
+  if (!add.ok) return { ok: false, message: `git add: ${firstLine(add)}` };
+  const merging = (await runGit(git, dir, ['rev-parse', '-q', '--verify', 'MERGE_HEAD'])).ok;
+  const staged = await runGit(git, dir, ['diff', '--cached', '--quiet']);
+  if (staged.ok && !merging) return { ok: true };
+  const commit = await runGit(git, dir, ['commit', '-q', '--no-verify', '-F', '-'], message);
+  return commit.ok ? { ok: true } : { ok: false, message: `git commit: ${firstLine(commit)}` };
+}
+
+/**
+ * When the unit's branch changed .ralph/ or .ralphrc since it parted from the run branch (an
+ * agent that commits everything, its plan included), one commit sets them back, so the merge
+ * never carries a unit's plan or state and the units' plans never conflict.
+ */
+export async function keepOwnFilesOut(git: GitContext, dir: string, runBranch: string): Promise<StepResult> {
+  const base = await runGit(git, dir, ['merge-base', 'HEAD', `refs/heads/${runBranch}`]);
+  if (!base.ok) return { ok: false, message: `git merge-base: ${firstLine(base)}` };
+  const from = base.stdout.trim();
+  const changed = await runGit(git, dir, ['diff', '--name-only', '-z', '--no-renames', from, 'HEAD', '--', ...OWN_FILES]);
+  if (!changed.ok) return { ok: false, message: `git diff: ${firstLine(changed)}` };
+  if (changed.stdout === '') return { ok: true };
+  // The paths go on stdin: they are the agent's file names.
+  const restore = await runGit(git, dir, ['restore', `--source=${from}`, '--staged', '--worktree', '--pathspec-from-file=-', '--pathspec-file-nul'], changed.stdout);
+  if (!restore.ok) return { ok: false, message: `git restore: ${firstLine(restore)}` };
+  const commit = await runGit(git, dir, ['commit', '-q', '--no-verify', '-F', '-'], 'ralph: keep this unit\'s .ralph/ out of the merge\n');
+  return commit.ok ? { ok: true } : { ok: false, message: `git commit: ${firstLine(commit)}` };
+}
+
+/**
+ * Sets ralph's tracked files in the unit's worktree (its copy of the plan and prompt) back to
+ * its branch's, so a merge of the run branch into it is not refused for "local changes".
+ */
+export async function resetOwnSeedFiles(git: GitContext, dir: string): Promise<StepResult> {
+  const changed = await runGit(git, dir, ['diff', '--name-only', '-z', '--no-renames', 'HEAD', '--', ...OWN_FILES]);
+  if (!changed.ok) return { ok: false, message: `git diff: ${firstLine(changed)}` };
+  if (changed.stdout === '') return { ok: true };
+  const restore = await runGit(git, dir, ['restore', '--source=HEAD', '--staged', '--worktree', '--pathspec-from-file=-', '--pathspec-file-nul'], changed.stdout);
+  return restore.ok ? { ok: true } : { ok: false, message: `git restore: ${firstLine(restore)}` };
+}
+
+export type MergeResult =
+  | { kind: 'merged'; how: 'fast-forward' | 'merge-commit' | 'already-merged' }
+  | { kind: 'conflict'; files: string[] }
+  | { kind: 'failed'; message: string };
+
+/** Merges the unit's branch into the run branch checked out in `projectDir`, after a backup ref of both tips. */
+export async function mergeUnitBranch(git: GitContext, projectDir: string, runId: string, unit: UnitRecord, runBranch: string, message: string): Promise<MergeResult> {
+  const head = await runGit(git, projectDir, ['symbolic-ref', '--short', '-q', 'HEAD']);
+  if (!head.ok || head.stdout.trim() !== runBranch) {
+    return { kind: 'failed', message: `the main worktree is no longer on ${runBranch}; switch back to it (git switch ${runBranch}) and run ralph --parallel again` };
+  }
+  const before = await readGit(git, projectDir, ['rev-parse', 'HEAD']);
+  const tip = await readGit(git, projectDir, ['rev-parse', `refs/heads/${unit.branch}`]);
+  if ((await runGit(git, projectDir, ['merge-base', '--is-ancestor', tip, before])).ok) return { kind: 'merged', how: 'already-merged' };
+  const attempt = unit.conflict_passes + 1;
+  const backup = `${BACKUP_REF_ROOT}/${runId}/${unit.slug}`;
+  const refs = await runGit(git, projectDir, ['update-ref', '--stdin'], `update ${backup}/${attempt}-run-branch ${before}\nupdate ${backup}/${attempt}-unit-branch ${tip}\n`);
+  if (!refs.ok) return { kind: 'failed', message: `git update-ref (backup refs): ${firstLine(refs)}` };
+  const ff = await runGit(git, projectDir, ['merge', '--ff-only', '-q', tip]);
+  if (ff.ok) return { kind: 'merged', how: 'fast-forward' };
+  const merge = await runGit(git, projectDir, ['merge', '--no-ff', '--no-commit', '-q', tip]);
+  if (!merge.ok) {
+    const files = await listConflictedFiles(git, projectDir);
+    // Leaves the run branch and the files exactly as before this merge: no marker ever lands.
+    const abort = await runGit(git, projectDir, ['merge', '--abort']);
+    if (!abort.ok) return { kind: 'failed', message: `git merge --abort: ${firstLine(abort)}` };
+    return files.length > 0 ? { kind: 'conflict', files } : { kind: 'failed', message: `git merge: ${firstLine(merge)}` };
+  }
+  const commit = await runGit(git, projectDir, ['commit', '-q', '--no-verify', '-F', '-'], message);
+  if (!commit.ok) {
+    await runGit(git, projectDir, ['merge', '--abort']);
+    return { kind: 'failed', message: `git commit: ${firstLine(commit)}` };
+  }
+  return { kind: 'merged', how: 'merge-commit' };
+}
+
+export async function listConflictedFiles(git: GitContext, dir: string): Promise<string[]> {
+  const result = await runGit(git, dir, ['diff', '--name-only', '-z', '--diff-filter=U']);
+  return result.stdout.split('\0').filter(Boolean);
+}
+
+export type ConflictStart = { kind: 'clean' } | { kind: 'conflicted'; files: string[] } | { kind: 'failed'; message: string };
+
+/** Merges the run branch into the unit's branch in its worktree, leaving git's markers where they conflict. */
+export async function mergeRunBranchIntoUnit(git: GitContext, dir: string, runBranch: string, message: string): Promise<ConflictStart> {
+  const reset = await resetOwnSeedFiles(git, dir);
+  if (!reset.ok) return { kind: 'failed', message: reset.message };
+  const merge = await runGit(git, dir, ['merge', '--no-ff', '--no-commit', '-q', `refs/heads/${runBranch}`]);
+  if (merge.ok) {
+    const commit = await commitUnitLeftovers(git, dir, message);
+    return commit.ok ? { kind: 'clean' } : { kind: 'failed', message: commit.message };
+  }
+  const files = await listConflictedFiles(git, dir);
+  return files.length > 0 ? { kind: 'conflicted', files } : { kind: 'failed', message: `git merge: ${firstLine(merge)}` };
+}
+
+/** After a conflict pass: the merge is concluded and no conflict marker is left in the files it named. */
+export async function isConflictResolved(git: GitContext, dir: string, files: string[]): Promise<boolean> {
+  if ((await runGit(git, dir, ['rev-parse', '-q', '--verify', 'MERGE_HEAD'])).ok) return false;
+  if ((await listConflictedFiles(git, dir)).length > 0) return false;
+  return !hasConflictMarkers(dir, files);
+}
+
+/** Whether any of the files still holds a line git's conflict markers start. */
+export function hasConflictMarkers(dir: string, files: string[]): boolean {
+  return files.some((file) => {
+    try {
+      return /^(<<<<<<<|>>>>>>>)( |$)/m.test(readFileSync(join(dir, file), 'utf8'));
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Ticks the unit's item in the run branch's plan; commits the tick when the plan is tracked. */
+export async function tickUnitItem(git: GitContext, paths: RalphPaths, unit: UnitRecord): Promise<StepResult> {
+  const text = readFileSync(paths.fixPlan, 'utf8');
+  const lines = text.split('\n');
+  const wanted = unit.lines[0]?.replace(/\r$/, '');
+  let index = lines.findIndex((line) => line.replace(/\r$/, '') === wanted);
+  if (index < 0) index = lines.findIndex((line) => /\[ \]/.test(line) && line.includes(unit.item));
+  if (index < 0) return { ok: false, message: `the item is no longer in ${relative(paths.projectDir, paths.fixPlan)}; tick it yourself` };
+  lines[index] = lines[index]!.replace('[ ]', '[x]');
+  writeFileAtomic(paths.fixPlan, lines.join('\n'));
+  const rel = relative(paths.projectDir, paths.fixPlan);
+  const tracked = (await runGit(git, paths.projectDir, ['ls-files', '--error-unmatch', '--', rel])).ok;
+  if (!tracked) return { ok: true };
+  const commit = await runGit(git, paths.projectDir, ['commit', '-q', '--no-verify', '-F', '-', '--', rel], `ralph: tick "${unit.item}" in the plan\n`);
+  return commit.ok ? { ok: true } : { ok: false, message: `git commit: ${firstLine(commit)}` };
+}
+
+/**
+ * After the merge: the unit's worktree removed (when nothing but ralph's own and ignored files
+ * is left in it) and its branch deleted with `git branch -d`, which refuses an unmerged one.
+ */
+export async function removeMergedUnit(git: GitContext, projectDir: string, unit: UnitRecord): Promise<StepResult> {
+  const dir = join(projectDir, unit.worktree);
+  const status = await runGit(git, dir, ['status', '--porcelain=v1', '-z']);
+  if (status.ok) {
+    const left = parsePorcelainPaths(status.stdout).filter((path) => !isRalphOwnPath(path));
+    if (left.length > 0) return { ok: false, message: `its worktree still holds ${left.join(', ')}; kept at ${unit.worktree}` };
+    // Only ralph's files and ignored ones are left: --force lets git remove them with the folder.
+    const removed = await runGit(git, projectDir, ['worktree', 'remove', '--force', dir]);
+    if (!removed.ok) return { ok: false, message: `git worktree remove: ${firstLine(removed)}` };
+  } else {
+    await runGit(git, projectDir, ['worktree', 'prune']);
+  }
+  const deleted = await runGit(git, projectDir, ['branch', '-d', '-q', unit.branch]);
+  return deleted.ok ? { ok: true } : { ok: false, message: `git branch -d: ${firstLine(deleted)}` };
+}

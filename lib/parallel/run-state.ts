@@ -1,0 +1,58 @@
+// `.ralph/parallel.json`: the parallel run as ralph last wrote it — its id, base commit, run
+// branch, and each unit's state — written atomically on every change, so a run stopped by
+// Ctrl-C or `kill -9` resumes where it was (`ralph --parallel N` again).
+
+import { join } from 'node:path';
+import { writeJsonAtomic } from '../state/atomic-write.js';
+import type { RalphPaths } from '../state/paths.js';
+import { readStateFile, type StateReadOptions } from '../state/state-file.js';
+import * as z from '../state/zod.js';
+
+export const UNIT_STATES = ['pending', 'running', 'done', 'merging', 'merged', 'conflict', 'needs-review', 'failed'] as const;
+export type UnitState = (typeof UNIT_STATES)[number];
+
+const unitSchema = z.looseObject({
+  slug: z.string().regex(/^[a-z0-9][a-z0-9-]{0,48}$/),
+  item: z.string(),
+  lines: z.array(z.string()),
+  after: z.array(z.string()).default([]),
+  branch: z.string(),
+  worktree: z.string(),
+  state: z.enum(UNIT_STATES),
+  loops: z.number().int().nonnegative().default(0),
+  cost_usd: z.number().nonnegative().default(0),
+  exit_code: z.number().int().nullable().default(null),
+  exit_reason: z.string().default(''),
+  conflict_passes: z.number().int().nonnegative().default(0),
+});
+
+const runSchema = z.looseObject({
+  run_id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/),
+  base_commit: z.string().regex(/^[0-9a-f]{40,64}$/),
+  run_branch: z.string(),
+  started_at: z.string(),
+  finished: z.boolean().default(false),
+  units: z.array(unitSchema),
+});
+
+/** .ralph/parallel.json as the monitor reads it. */
+export const parallelFileSchema = runSchema;
+
+export type UnitRecord = z.infer<typeof unitSchema>;
+export type ParallelRunState = z.infer<typeof runSchema>;
+
+export function parallelStatePath(paths: Pick<RalphPaths, 'ralphDir'>): string {
+  return join(paths.ralphDir, 'parallel.json');
+}
+
+export function worktreesDir(paths: Pick<RalphPaths, 'ralphDir'>): string {
+  return join(paths.ralphDir, 'worktrees');
+}
+
+export function loadParallelRun(paths: Pick<RalphPaths, 'ralphDir'>, options: StateReadOptions): ParallelRunState | undefined {
+  return readStateFile(parallelStatePath(paths), runSchema.nullable(), null, options).value ?? undefined;
+}
+
+export function saveParallelRun(paths: Pick<RalphPaths, 'ralphDir'>, state: ParallelRunState): void {
+  writeJsonAtomic(parallelStatePath(paths), state);
+}
