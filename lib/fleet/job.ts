@@ -17,7 +17,7 @@ import { fetchQueueIssue } from '../queue/queue-issues.js';
 import { keepPreviousPlan, writeIssueSpec, writeItemPlan } from '../queue/item-workspace.js';
 import { githubQueueItem } from '../queue/queue-issues.js';
 import { fetchDefaultBranch } from '../github/lifecycle-gh.js';
-import type { FleetJobArgs } from '../cli/fleet.js';
+import type { FleetJobArgs } from '../cli/fleet-args.js';
 import { findFleetAgent, presentSecrets } from './fleet-agents.js';
 import { readJobEvent } from './job-event.js';
 import { addLabel, canWrite, commentOn, dispatchWorkflow, fetchPermission, listOpenPullRequests, removeLabel, type GhCli } from './job-gh.js';
