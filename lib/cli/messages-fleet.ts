@@ -18,6 +18,7 @@ Commands:
       --max-parallel N  at most N swept issues at a time (default: 3)
       --no-sandbox      run the agent on the runner, not in a Docker sandbox
   job --issue N         Work on issue N (the workflow's step; see the README)
+  sweep                 Print the labelled issues nobody works on (the schedule's step)
   status [--json]       Every labelled open issue, its state, run, pull request and cost
   start N [N...]        Label the issues (or dispatch the workflow with --dispatch)
   stop N                Cancel the issue's running job
