@@ -6,20 +6,20 @@ Usage: ralph-fleet <command> [options]
 
 Commands:
   init                  Write .github/workflows/ralph.yml
-      --output FILE     another file (never over an existing one without --force)
+      --output FILE     another file (an existing one only with --force)
       --force           replace an existing file (it is kept as FILE.bak-<time>)
       --label NAME      the label that starts a job (default: ralph)
       --agent NAME      claude, codex or gemini (default: claude)
       --runner LABEL    the runner (default: ubuntu-latest)
       --timeout-minutes N
                         the job's time limit, at most 360 (default: 360)
-      --max-cost USD    the run's cost budget, across jobs (default: 20; 0: none)
+      --max-cost USD    the run's cost budget, all jobs (default 20; 0: none)
       --schedule CRON   also sweep the labelled issues on this schedule
       --max-parallel N  at most N swept issues at a time (default: 3)
       --no-sandbox      run the agent on the runner, not in a Docker sandbox
   job --issue N         Work on issue N (the workflow's step; see the README)
-  sweep                 Print the labelled issues nobody works on (the schedule's step)
-  status [--json]       Every labelled open issue, its state, run, pull request and cost
+  sweep                 The labelled issues nobody works on (schedule's step)
+  status [--json]       Each labelled open issue: state, run, pull request
   start N [N...]        Label the issues (or dispatch the workflow with --dispatch)
   stop N                Cancel the issue's running job
   logs N                Download the issue's latest logs into .ralph/fleet/N/ and summarise them
