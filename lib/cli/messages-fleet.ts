@@ -20,11 +20,12 @@ Commands:
   job --issue N         Work on issue N (the workflow's step; see the README)
   sweep                 The labelled issues nobody works on (schedule's step)
   status [--json]       Each labelled open issue: state, run, pull request
-  start N [N...]        Label the issues (or dispatch the workflow with --dispatch)
+  start N [N...]        Label the issues (--dispatch: run the workflow)
   stop N                Cancel the issue's running job
-  logs N                Download the issue's latest logs into .ralph/fleet/N/ and summarise them
+  logs N                The latest logs into .ralph/fleet/N/, summarised
 
-Options for status, start, stop, logs: --label NAME, --workflow FILE (default: ralph.yml)
+Options of status, start, stop, logs: --label NAME, --workflow FILE (ralph.yml)
 
-Secrets: ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN (claude), OPENAI_API_KEY (codex),
-GEMINI_API_KEY (gemini); RALPH_GITHUB_TOKEN (optional) for pushes and pull requests that start CI.`;
+Secrets: ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN (claude), OPENAI_API_KEY
+(codex), GEMINI_API_KEY (gemini); RALPH_GITHUB_TOKEN (optional): pushes and pull
+requests that start CI.`;
