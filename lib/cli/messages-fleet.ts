@@ -6,24 +6,26 @@ Usage: ralph-fleet <command> [options]
 
 Commands:
   init                  Write .github/workflows/ralph.yml
-      --output FILE     another file (never over an existing one without --force)
+      --output FILE     another file (an existing one only with --force)
       --force           replace an existing file (it is kept as FILE.bak-<time>)
       --label NAME      the label that starts a job (default: ralph)
       --agent NAME      claude, codex or gemini (default: claude)
       --runner LABEL    the runner (default: ubuntu-latest)
       --timeout-minutes N
                         the job's time limit, at most 360 (default: 360)
-      --max-cost USD    the run's cost budget, across jobs (default: 20; 0: none)
+      --max-cost USD    the run's cost budget, all jobs (default 20; 0: none)
       --schedule CRON   also sweep the labelled issues on this schedule
       --max-parallel N  at most N swept issues at a time (default: 3)
       --no-sandbox      run the agent on the runner, not in a Docker sandbox
   job --issue N         Work on issue N (the workflow's step; see the README)
-  status [--json]       Every labelled open issue, its state, run, pull request and cost
-  start N [N...]        Label the issues (or dispatch the workflow with --dispatch)
+  sweep                 The labelled issues nobody works on (schedule's step)
+  status [--json]       Each labelled open issue: state, run, pull request
+  start N [N...]        Label the issues (--dispatch: run the workflow)
   stop N                Cancel the issue's running job
-  logs N                Download the issue's latest logs into .ralph/fleet/N/ and summarise them
+  logs N                The latest logs into .ralph/fleet/N/, summarised
 
-Options for status, start, stop, logs: --label NAME, --workflow FILE (default: ralph.yml)
+Options of status, start, stop, logs: --label NAME, --workflow FILE (ralph.yml)
 
-Secrets: ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN (claude), OPENAI_API_KEY (codex),
-GEMINI_API_KEY (gemini); RALPH_GITHUB_TOKEN (optional) for pushes and pull requests that start CI.`;
+Secrets: ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN (claude), OPENAI_API_KEY
+(codex), GEMINI_API_KEY (gemini); RALPH_GITHUB_TOKEN (optional): pushes and pull
+requests that start CI.`;

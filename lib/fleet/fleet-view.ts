@@ -6,7 +6,7 @@
 
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { FleetCommand } from '../cli/fleet.js';
+import type { FleetCommand } from '../cli/fleet-args.js';
 import { RalphError } from '../errors.js';
 import { nodeProcessRunner } from '../platform/process.js';
 import { readMetrics } from '../stats/read-metrics.js';

@@ -17,10 +17,10 @@ import { fetchQueueIssue } from '../queue/queue-issues.js';
 import { keepPreviousPlan, writeIssueSpec, writeItemPlan } from '../queue/item-workspace.js';
 import { githubQueueItem } from '../queue/queue-issues.js';
 import { fetchDefaultBranch } from '../github/lifecycle-gh.js';
-import type { FleetJobArgs } from '../cli/fleet.js';
+import type { FleetJobArgs } from '../cli/fleet-args.js';
 import { findFleetAgent, presentSecrets } from './fleet-agents.js';
 import { readJobEvent } from './job-event.js';
-import { addLabel, canWrite, commentOn, dispatchWorkflow, fetchPermission, listOpenPullRequests, removeLabel, type GhCli } from './job-gh.js';
+import { addLabel, canWrite, commentOn, dispatchWorkflow, fetchPermission, issueOfRun, listOpenPullRequests, listWorkflowRuns, removeLabel, type GhCli } from './job-gh.js';
 import * as jobGit from './job-git.js';
 import { decideJobOutcome, describeHalt, jobNumberOf, stateNote, MAX_JOBS, type JobOutcome } from './job-outcome.js';
 
@@ -72,8 +72,9 @@ export async function runFleetJob(args: FleetJobArgs, ctx: FleetJobContext): Pro
 
   // A second label event waits behind the running job (its concurrency group), then finds the
   // issue done, waiting for help, or carried on by a dispatched job: it leaves it to them.
+  // When no other job of the issue is pending, it takes the run up as the continuation would.
   if (event.kind === 'labeled') {
-    const busy = await findTakenWork(issue, labels, git, cli);
+    const busy = await findTakenWork(issue, labels, args.workflow, git, cli);
     if (busy) {
       log.info(`Issue #${issue} ${busy}: this label event changes nothing`);
       return EXIT.ok;
@@ -193,10 +194,16 @@ async function runLoop(args: FleetJobArgs, projectDir: string, deps: Deps, fresh
 }
 
 /** Why a label event finds the issue taken, or undefined when it is free to start. */
-async function findTakenWork(issue: number, labels: string[], git: jobGit.JobGit, cli: GhCli): Promise<string | undefined> {
+async function findTakenWork(issue: number, labels: string[], workflow: string, git: jobGit.JobGit, cli: GhCli): Promise<string | undefined> {
   if (labels.includes(DONE_LABEL)) return `is labelled ${DONE_LABEL}`;
   if (labels.includes(HELP_LABEL)) return `is labelled ${HELP_LABEL} (remove it, then label again or run ralph-fleet start ${issue})`;
-  if (await jobGit.remoteHasBranch(git, jobGit.stateBranchOf(issue))) return 'has a run in progress, carried on by dispatched jobs';
+  if (await jobGit.remoteHasBranch(git, jobGit.stateBranchOf(issue))) {
+    // A group holds one pending run, the newest: this event may have replaced the dispatched
+    // continuation, and then this job is the one to take the run up.
+    const runs = await listWorkflowRuns(workflow, cli);
+    const other = runs.ok ? runs.value.find((run) => issueOfRun(run) === issue && run.status !== 'completed' && String(run.databaseId) !== (cli.env.GITHUB_RUN_ID ?? '')) : undefined;
+    if (other || !runs.ok) return `has a run in progress, carried on by ${other ? `run ${other.databaseId}` : 'a dispatched job'}`;
+  }
   const prs = await listOpenPullRequests(cli);
   if (prs.ok && prs.value.some((pr) => pr.headRefName === jobGit.workBranchOf(issue))) return 'has an open pull request';
   return undefined;

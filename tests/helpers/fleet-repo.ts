@@ -16,7 +16,7 @@ export interface FleetRepo {
   root: string;
   origin: string;
   ghBinDir: string;
-  ghEnv: Record<string, string>;
+  ghEnv: { FAKE_GH_DATA: string; FAKE_GH_LOG: string };
   /** A new clone of origin (its default branch checked out); removed by cleanup. */
   cloneJob(): string;
   ghCalls(): Array<{ argv: string[]; stdin?: string }>;

@@ -99,10 +99,15 @@ describe('ralph-fleet job', () => {
     const firstRun = runIdsOn(r, 'ralph/issue-7-state');
     expect(firstRun).toHaveLength(1);
 
-    // A second label event meanwhile (waiting behind the job) finds the run carried on: nothing runs.
+    // A second label event meanwhile (waiting behind the job) finds the run carried on by the
+    // dispatched job, pending in the group: nothing runs.
+    const data = JSON.parse(readFileSync(r.ghEnv.FAKE_GH_DATA, 'utf8')) as Record<string, unknown>;
+    const pending = { databaseId: 502, displayTitle: 'ralph issue #7', status: 'queued', conclusion: '', createdAt: '', updatedAt: '', url: '' };
+    writeFileSync(r.ghEnv.FAKE_GH_DATA, JSON.stringify({ ...data, runs: [pending] }));
     const agentCalls = claude!.runs().length;
     const relabel = await runCli('ralph-fleet', JOB, { cwd: r.cloneJob(), env: jobEnv(r, { name: 'issues', sender: 'owner' }) });
     expect(relabel.code, relabel.stderr).toBe(0);
+    expect(relabel.stderr).toContain('carried on by run 502');
     expect(claude!.runs()).toHaveLength(agentCalls);
 
     const dir = r.cloneJob();
