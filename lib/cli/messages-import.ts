@@ -37,11 +37,13 @@ Plan generation (GitHub only):
   --completeness-threshold <0-100> Score below which a plan is suggested (default: 60)
   --auto-approve                   Accept the generated plan without asking
 
+  --force                          Import over an existing Ralph project: the files it replaces
+                                   are first copied to .ralph_backup_<time>/ (without it, refused)
   -h, --help                       Show this help
   --version                        Show the version
 
 Environment: CLAUDE_CODE_CMD (else .ralphrc, else claude on PATH or in node_modules/.bin), CLAUDE_TIMEOUT_MINUTES (default 15).
-Exit codes: 0 imported (or dry run), 1 error.
+Exit codes: 0 imported (or dry run), 1 error (also: no source given).
 `;
 
 export function formatCompleteness(result: CompletenessResult): string[] {
