@@ -16,6 +16,7 @@ export type RalphAction =
   | 'status'
   | 'config'
   | 'doctor'
+  | 'sandbox-build'
   | 'reset-circuit'
   | 'circuit-status'
   | 'reset-session'
@@ -301,6 +302,7 @@ function pickAction(parsed: Record<string, unknown>): RalphAction {
   if (parsed.status) return 'status';
   if (parsed.config) return 'config';
   if (parsed.doctor) return 'doctor';
+  if (parsed['sandbox-build']) return 'sandbox-build';
   if (parsed['reset-circuit']) return 'reset-circuit';
   if (parsed['circuit-status']) return 'circuit-status';
   if (parsed['reset-session']) return 'reset-session';
