@@ -1,5 +1,6 @@
 // User-facing text of ralph-import.
 
+import { quoteForShell } from '../monitor/shell-quote.js';
 import type { IssueSummary } from '../tasks/github-issues.js';
 import { toPlainTextLine } from '../tasks/task-line.js';
 import type { CompletenessResult } from '../project/issue-completeness.js';
@@ -76,7 +77,7 @@ function truncate(text: string, max: number): string {
 export function importNextSteps(projectName: string): string[] {
   return [
     'Next steps:',
-    `  1. cd ${projectName}`,
+    `  1. cd ${quoteForShell(projectName)}`,
     '  2. Review .ralph/PROMPT.md, .ralph/fix_plan.md and .ralph/specs/requirements.md',
     '  3. Start the loop: ralph --monitor',
   ];
