@@ -71,7 +71,7 @@ function nodeCheck({ node }: DoctorFacts): DoctorCheck {
 }
 
 function agentCheck({ agent }: DoctorFacts): DoctorCheck {
-  const name = `${agent.label} CLI`;
+  const name = /\bCLI$/.test(agent.label) ? agent.label : `${agent.label} CLI`;
   if ('error' in agent) {
     return { level: 'fail', name, detail: agent.error, fix: `${agent.installHint}, or set ${agent.commandKey} in .ralphrc` };
   }
