@@ -84,7 +84,8 @@ const WIDTH = 80;
 const HEADER = `Ralph Loop for Claude Code
 
 Runs a coding agent on this project again and again, following .ralph/PROMPT.md
-and the .ralph/fix_plan.md checklist, until the plan is done (or a guard stops it).
+and the .ralph/fix_plan.md checklist, until the plan is done (or a guard stops
+it).
 
 Usage: ralph [OPTIONS]
 
