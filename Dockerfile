@@ -3,7 +3,8 @@
 # long-lived container with `docker exec`, the project mounted at /workspace, as your uid:gid,
 # with a private home at /ralph-home.
 #
-# Build:  docker build -t ralph-sandbox:latest "$(npm root -g)/ralph-claude-code"
+# Build:  ralph --sandbox-build   (any install method; the build context is empty, as nothing
+#         is copied in: `docker build -t ralph-sandbox:latest - < Dockerfile` does the same)
 # Custom: FROM ralph-sandbox:latest, then add your project's toolchain (or point
 #         --sandbox-image at any image with the agent's CLI and `sleep` on PATH).
 

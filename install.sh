@@ -26,10 +26,10 @@ die() {
 }
 
 check_requirements() {
-  command -v node >/dev/null 2>&1 || die "node is required (Node.js 20 or newer): https://nodejs.org"
-  local major
-  major="$(node -p 'process.versions.node.split(".")[0]')"
-  [ "$major" -ge 20 ] || die "Node.js 20 or newer is required (found $(node --version))"
+  command -v node >/dev/null 2>&1 || die "node is required (Node.js 20.19 or newer): https://nodejs.org"
+  # The same floor as package.json's "engines" (require(esm) and the bundled modules need 20.19).
+  node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)' \
+    || die "Node.js 20.19 or newer is required (found $(node --version))"
   command -v git >/dev/null 2>&1 || die "git is required"
   [ -f "$SRC_DIR/dist/bundle-ralph/ralph.js" ] || die "dist/ is missing: run 'npm install' in $SRC_DIR first"
   command -v claude >/dev/null 2>&1 || echo "Warning: the claude CLI is not on PATH (npm install -g @anthropic-ai/claude-code)" >&2
@@ -40,7 +40,7 @@ copy_runtime() {
   local stage="$RALPH_HOME.tmp.$$"
   rm -rf "$stage"
   mkdir -p "$stage/node_modules"
-  cp -R "$SRC_DIR/bin" "$SRC_DIR/dist" "$SRC_DIR/package.json" "$stage/"
+  cp -R "$SRC_DIR/bin" "$SRC_DIR/dist" "$SRC_DIR/package.json" "$SRC_DIR/Dockerfile" "$SRC_DIR/.dockerignore" "$stage/"
   for dir in templates .ralph-template; do
     [ -d "$SRC_DIR/$dir" ] && cp -R "$SRC_DIR/$dir" "$stage/"
   done

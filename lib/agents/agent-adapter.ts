@@ -125,3 +125,8 @@ export interface AgentAdapter {
 
 /** How an agent process ended, from ralph's side. */
 export type AgentRunKind = 'completed' | 'failed' | 'timed-out' | 'interrupted';
+
+/** "Codex CLI", "Gemini CLI" (never "Gemini CLI CLI"): how messages name an agent's program. */
+export function formatCliName(label: string): string {
+  return /\bCLI$/.test(label) ? label : `${label} CLI`;
+}

@@ -19,6 +19,7 @@ import { planVerification } from '../verify/verification-setup.js';
 import { stripTerminalControls } from '../core/terminal-text.js';
 import { RalphError } from '../errors.js';
 import { checkBwrap } from '../sandbox/bwrap-sandbox.js';
+import { probeAgentInBwrap } from '../sandbox/bwrap-agent-probe.js';
 import { checkDocker } from '../sandbox/docker-checks.js';
 import { sandboxSettingsOf } from '../sandbox/open-sandbox.js';
 import { isNodeVersionSupported, minimumNodeVersion } from './require-node.js';
@@ -63,9 +64,10 @@ async function gatherFacts(options: DoctorOptions, runner: ProcessRunner): Promi
   const tmux = await run('tmux', ['-V']);
   const test = loaded ? planVerification(loaded.config, projectDir, loaded.sources.TEST_COMMAND.detail ?? loaded.sources.TEST_COMMAND.kind, paths?.agent) : null;
 
+  const agent = await agentFacts(loaded, projectDir, env, runner);
   return {
     node: nodeFacts(),
-    agent: await agentFacts(loaded, projectDir, env, runner),
+    agent,
     auth: authFacts(loaded ? chooseAgent(loaded.config) : claudeAdapter, env, home),
     git: {
       version: git ? git.stdout.trim().replace(/^git version\s*/, '') : null,
@@ -78,7 +80,7 @@ async function gatherFacts(options: DoctorOptions, runner: ProcessRunner): Promi
     ralphFiles: paths ? { ralphDir: existsSync(paths.ralphDir), missing: missingRequiredPaths(paths) } : { ralphDir: existsSync(join(projectDir, '.ralph')), missing: [] },
     unignored: paths && repo ? await unignoredStateFiles(paths, run) : null,
     test: { command: test?.test?.command ?? null, from: test?.test?.detail ?? null, qualityGates: test?.qualityGates ?? [] },
-    sandbox: loaded ? await sandboxFacts(loaded, projectDir, env, runner) : { provider: 'none' },
+    sandbox: loaded ? await sandboxFacts(loaded, 'command' in agent ? agent.command : undefined, { projectDir, home, env, runner }) : { provider: 'none' },
   };
 }
 
@@ -124,12 +126,24 @@ function authFacts(agent: AgentAdapter, env: NodeJS.ProcessEnv, home: string): D
   };
 }
 
-/** The sandbox asked for, checked as a run's startup would (daemon and image, or bwrap and its namespaces). */
-async function sandboxFacts(loaded: LoadConfigResult, projectDir: string, env: NodeJS.ProcessEnv, runner: ProcessRunner): Promise<DoctorFacts['sandbox']> {
+/**
+ * The sandbox asked for, checked as a run's startup would (daemon and image, or bwrap and its
+ * namespaces); under bwrap the agent's --version is run inside it.
+ */
+async function sandboxFacts(
+  loaded: LoadConfigResult,
+  agentCommand: string | undefined,
+  { projectDir, home, env, runner }: { projectDir: string; home: string; env: NodeJS.ProcessEnv; runner: ProcessRunner },
+): Promise<DoctorFacts['sandbox']> {
   const provider = loaded.config.SANDBOX_PROVIDER.trim() || 'none';
   try {
     const settings = sandboxSettingsOf(loaded.config, loaded.sources.SANDBOX_PROVIDER);
-    if (settings.provider === 'bwrap') await checkBwrap({ env, projectDir, network: settings.network, processRunner: runner });
+    if (settings.provider === 'bwrap') {
+      await checkBwrap({ env, projectDir, network: settings.network, processRunner: runner });
+      if (agentCommand !== undefined) {
+        await probeAgentInBwrap({ agentCommand, projectDir, homeDir: home, env, binds: settings.binds, network: settings.network, processRunner: runner });
+      }
+    }
     if (settings.provider === 'docker') await checkDocker({ image: settings.image, env, projectDir, processRunner: runner, packageRoot: PACKAGE_ROOT });
     return { provider: settings.provider };
   } catch (error) {

@@ -162,7 +162,9 @@ async function enableCi(args: EnableCiArgs): Promise<number> {
     const detectedCommands = { testCommand: context.testCommand, packageManager: context.packageManager };
     await writeJson(formatSuccessJson({ projectName: context.name, projectType: context.type, filesCreated, tasksImported, ...detectedCommands }), args.jq);
   } else if (!args.quiet) {
-    process.stdout.write(`${SUCCESS_MESSAGE} for: ${context.name} (${context.type})\nFiles created: ${filesCreated.length}\nTasks imported: ${tasksImported}\n`);
+    // What this run wrote, not every file present (the JSON's files_created keeps the Bash meaning).
+    const written = Object.values(result.files).filter((outcome) => outcome === 'created' || outcome === 'overwritten').length;
+    process.stdout.write(`${SUCCESS_MESSAGE} for: ${context.name} (${context.type})\nFiles created: ${written}\nTasks imported: ${tasksImported}\n`);
   }
   return ENABLE_CI_EXIT.success;
 }

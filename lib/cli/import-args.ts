@@ -23,6 +23,7 @@ export interface ImportArgs {
   planModel?: string;
   completenessThreshold: number;
   autoApprove: boolean;
+  force: boolean;
   help: boolean;
 }
 
@@ -47,6 +48,7 @@ export function importParser(argv: readonly string[]) {
     .option('plan-model', { type: 'string', requiresArg: true })
     .option('completeness-threshold', { type: 'string', requiresArg: true })
     .option('auto-approve', { type: 'boolean' })
+    .option('force', { type: 'boolean' })
     .option('help', { alias: 'h', type: 'boolean', default: false })
     .option('debug', { type: 'boolean', hidden: true })
     .option('version', { type: 'boolean', default: false });
@@ -99,6 +101,7 @@ export async function parseImportArgs(argv: readonly string[]): Promise<ImportAr
     planModel: text('planModel'),
     completenessThreshold: threshold,
     autoApprove: parsed.autoApprove === true,
+    force: parsed.force === true,
     help: parsed.help,
   };
   checkCombinations(args, { selectGiven: text('select') !== undefined, excludeGiven: text('excludeLabel') !== undefined, thresholdGiven: thresholdText !== undefined });

@@ -11,7 +11,7 @@ import { loadConfig } from '../config/load-config.js';
 import { findAgentCommand } from '../loop/startup.js';
 import { hasCommandOnPath } from '../platform/find-executable.js';
 import { CONVERSION_OUTPUTS } from '../project/convert-requirements.js';
-import { importRequirements, type ImportRequirementsOptions } from '../project/import-requirements.js';
+import { checkReplacedFiles, importRequirements, type ImportRequirementsOptions } from '../project/import-requirements.js';
 import { readRequirementsDocument } from '../project/requirements-document.js';
 import { assertTemplatesInstalled } from '../project/templates.js';
 import { runMain } from './error-funnel.js';
@@ -29,9 +29,13 @@ export async function main(argv: string[]): Promise<number> {
   }
   const args = await parseImportArgs(argv);
   const github = args.githubIssue !== undefined || args.hasFilters;
-  if (args.help || (argv.length === 0 && !github)) {
+  if (args.help) {
     process.stdout.write(IMPORT_HELP);
     return 0;
+  }
+  if (argv.length === 0) {
+    process.stderr.write(IMPORT_HELP);
+    throw new RalphError('usage', 'ralph-import needs a source file or a GitHub issue', { hint: 'run ralph-import <file.md> [project-name], or ralph-import --github-issue <N>' });
   }
   const say = (text: string) => void process.stdout.write(`${text}\n`);
   const warn = (text: string) => void process.stderr.write(`Warning: ${text}\n`);
@@ -58,6 +62,7 @@ export async function main(argv: string[]): Promise<number> {
   };
   const common = {
     parentDir: cwd,
+    force: args.force,
     runner: nodeProcessRunner,
     env,
     hasCommand: hasCommandOnPath(env),
@@ -90,10 +95,12 @@ export async function main(argv: string[]): Promise<number> {
     };
   }
   assertTemplatesInstalled();
+  checkReplacedFiles(request);
   say(`Creating Ralph project "${request.projectName}" and converting ${request.documentFileName} with ${request.agent.adapter.label}…`);
   const result = await importRequirements(request);
   if (result.git.kind === 'committed' && result.git.usedFallbackIdentity) process.stderr.write(`${FALLBACK_IDENTITY_WARNING}\n`);
   if (result.git.kind === 'failed') warn(`${result.git.step} failed: ${result.git.message}`);
+  if (result.backup) say(`[INFO] Backup of the replaced files (${result.backup.files.join(', ')}): ${result.backup.dir}`);
   if (!result.ok) {
     throw new RalphError('import_conversion_failed', `PRD conversion failed: ${result.message}`, {
       hint: `the project skeleton is in ${result.projectDir}; fix the problem and run ralph-import again in an empty directory`,

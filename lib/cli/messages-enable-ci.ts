@@ -34,7 +34,7 @@ export function formatSuccessJson(result: EnableCiSuccess): string {
       files_created: result.filesCreated,
       tasks_imported: result.tasksImported,
       message: SUCCESS_MESSAGE,
-      test_command: result.testCommand,
+      test_command: result.testCommand || null,
       package_manager: result.packageManager ?? null,
     },
     null,

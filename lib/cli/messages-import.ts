@@ -1,5 +1,6 @@
 // User-facing text of ralph-import.
 
+import { quoteForShell } from '../monitor/shell-quote.js';
 import type { IssueSummary } from '../tasks/github-issues.js';
 import { toPlainTextLine } from '../tasks/task-line.js';
 import type { CompletenessResult } from '../project/issue-completeness.js';
@@ -37,11 +38,13 @@ Plan generation (GitHub only):
   --completeness-threshold <0-100> Score below which a plan is suggested (default: 60)
   --auto-approve                   Accept the generated plan without asking
 
+  --force                          Import over an existing Ralph project: the files it replaces
+                                   are first copied to .ralph_backup_<time>/ (without it, refused)
   -h, --help                       Show this help
   --version                        Show the version
 
 Environment: CLAUDE_CODE_CMD (else .ralphrc, else claude on PATH or in node_modules/.bin), CLAUDE_TIMEOUT_MINUTES (default 15).
-Exit codes: 0 imported (or dry run), 1 error.
+Exit codes: 0 imported (or dry run), 1 error (also: no source given).
 `;
 
 export function formatCompleteness(result: CompletenessResult): string[] {
@@ -74,7 +77,7 @@ function truncate(text: string, max: number): string {
 export function importNextSteps(projectName: string): string[] {
   return [
     'Next steps:',
-    `  1. cd ${projectName}`,
+    `  1. cd ${quoteForShell(projectName)}`,
     '  2. Review .ralph/PROMPT.md, .ralph/fix_plan.md and .ralph/specs/requirements.md',
     '  3. Start the loop: ralph --monitor',
   ];

@@ -1,5 +1,6 @@
 // User-facing text of ralph-setup and ralph-migrate.
 
+import { quoteForShell } from '../monitor/shell-quote.js';
 import { FALLBACK_IDENTITY } from '../project/initial-commit.js';
 
 export const SETUP_HELP = `Usage: ralph-setup [project-name] [--force]
@@ -17,10 +18,11 @@ Options:
   --version     Show the version
 `;
 
+/** The next steps after ralph-setup; the name is quoted for the shell, as it would be typed. */
 export function setupNextSteps(projectName: string): string[] {
   return [
     'Next steps:',
-    `  1. cd ${projectName}`,
+    `  1. cd ${quoteForShell(projectName)}`,
     '  2. Describe the work in .ralph/PROMPT.md and .ralph/specs/',
     '  3. List the tasks in .ralph/fix_plan.md',
     '  4. Start the loop: ralph --monitor',

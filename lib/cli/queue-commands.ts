@@ -112,7 +112,7 @@ async function addToQueue(command: Extract<QueueCommand, { kind: 'add' }>, paths
     const fetched = await fetchQueueIssue(number, repo, cli);
     if (!fetched.ok) {
       failed++;
-      deps.logger.error(`Could not fetch issue #${number}: ${fetched.message}`);
+      deps.logger.error(`Could not fetch issue #${number}: ${fetched.message}${fetched.hint ? ` (${fetched.hint})` : ''}`);
       continue;
     }
     items.push(githubQueueItem(fetched.issue, milestone, store.now()));

@@ -35,6 +35,7 @@ export const RALPH_FLAGS: readonly RalphFlag[] = [
   { name: 'backup', alias: 'b', describe: 'Back up the working tree to a git ref before each loop', section: 'Options' },
   { name: 'rollback', arg: '[NAME]', describe: 'List backups, or restore the named one', section: 'Options' },
   { name: 'sandbox', arg: 'PROVIDER', describe: 'Run the agent in a sandbox: docker or bwrap (never falls back to the host)', section: 'Options' },
+  { name: 'sandbox-build', describe: "Build the Docker sandbox image (SANDBOX_DOCKER_IMAGE) from the Dockerfile that ships with ralph, then exit", section: 'Options' },
   { name: 'sandbox-image', arg: 'IMAGE', describe: 'With --sandbox docker: the image (default: ralph-sandbox:latest)', section: 'Options' },
   { name: 'sandbox-memory', arg: 'SIZE', describe: 'With --sandbox docker: memory limit, e.g. 512m (default: 4g)', section: 'Options' },
   { name: 'sandbox-cpus', arg: 'NUM', describe: 'With --sandbox docker: CPU limit, e.g. 1.5 (default: 2)', section: 'Options' },
@@ -82,6 +83,10 @@ export const RALPH_FLAGS: readonly RalphFlag[] = [
 const WIDTH = 80;
 
 const HEADER = `Ralph Loop for Claude Code
+
+Runs a coding agent on this project again and again, following .ralph/PROMPT.md
+and the .ralph/fix_plan.md checklist, until the plan is done (or a guard stops
+it).
 
 Usage: ralph [OPTIONS]
 

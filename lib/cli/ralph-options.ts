@@ -4,6 +4,7 @@
 
 import yargs, { type Argv } from 'yargs';
 import { RalphError } from '../errors.js';
+import { findClosestName } from '../core/closest-name.js';
 import { RALPH_FLAGS, renderRalphHelp } from './ralph-flags.js';
 import { CONFIG_SCHEMA, describeConfigRange, type ConfigKey } from '../config/schema.js';
 import type { QueueCommand } from './queue-commands.js';
@@ -16,6 +17,7 @@ export type RalphAction =
   | 'status'
   | 'config'
   | 'doctor'
+  | 'sandbox-build'
   | 'reset-circuit'
   | 'circuit-status'
   | 'reset-session'
@@ -94,10 +96,16 @@ export function buildRalphParser(argv: string[]): Argv {
   return parser;
 }
 
+/** " (did you mean --monitor?)" for a flag name within two edits of a real one; else "". */
+function suggestFlag(name: string): string {
+  const flag = findClosestName(name, RALPH_FLAGS.map((f) => f.name));
+  return flag === undefined ? '' : ` (did you mean --${flag}?)`;
+}
+
 function rewriteYargsMessage(message: string): string {
   const unknown = /^Unknown arguments?: (.+)$/.exec(message);
   if (unknown) {
-    const names = unknown[1]!.split(', ').map((n) => (n.length === 1 ? `-${n}` : `--${n}`));
+    const names = unknown[1]!.split(', ').map((n) => (n.length === 1 ? `-${n}` : `--${n}`) + suggestFlag(n));
     return `Unknown option: ${names.join(', ')}`;
   }
   return message;
@@ -114,7 +122,9 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
   }
   const positional = (parsed._ as unknown[]) ?? [];
   if (positional.length > 0) {
-    throw new RalphError('bad_flag', `Unknown option: ${String(positional[0])}`, { hint: 'run ralph --help for the list of options' });
+    const word = String(positional[0]);
+    const flag = findClosestName(word, RALPH_FLAGS.map((f) => f.name));
+    throw new RalphError('bad_flag', `Unknown argument: ${word} (ralph takes options only${flag ? `; did you mean --${flag}?` : ''})`, { hint: 'run ralph --help for the list of options' });
   }
 
   const flags: Record<string, string | number | boolean> = {};
@@ -310,6 +320,7 @@ function pickAction(parsed: Record<string, unknown>): RalphAction {
   if (parsed.status) return 'status';
   if (parsed.config) return 'config';
   if (parsed.doctor) return 'doctor';
+  if (parsed['sandbox-build']) return 'sandbox-build';
   if (parsed['reset-circuit']) return 'reset-circuit';
   if (parsed['circuit-status']) return 'circuit-status';
   if (parsed['reset-session']) return 'reset-session';

@@ -36,6 +36,10 @@ export async function mainRalph(argv: string[]): Promise<number> {
       const { runDoctor } = await import('./doctor.js');
       return runDoctor({ projectDir: cwd, env: process.env, flags: options.flags, write: (t) => process.stdout.write(t) });
     }
+    case 'sandbox-build': {
+      const { buildSandboxImage } = await import('./sandbox-build.js');
+      return buildSandboxImage({ projectDir: cwd, env: process.env, flags: options.flags, write: (t) => process.stdout.write(t) });
+    }
     case 'reset-circuit':
     case 'circuit-status':
     case 'reset-session': {

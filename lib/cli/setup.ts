@@ -62,6 +62,11 @@ export async function main(argv: string[]): Promise<number> {
         hint: `the files are in place; fix git and run: cd ${name} && git add -A && git commit -m "Initial Ralph project setup"`,
       });
   }
+  const changed = result.git.kind === 'committed' || Object.values(result.files).some((outcome) => outcome !== 'skipped' && outcome !== 'unchanged');
+  if (!changed) {
+    say(`Project ${result.projectName} is already set up: nothing was changed (--force replaces its files, keeping a backup).`);
+    return 0;
+  }
   say(`✅ Project ${result.projectName} created!`);
   for (const line of setupNextSteps(name)) say(line);
   return 0;

@@ -80,7 +80,8 @@ export function collectStatus(
       max_loops: field('max_loops'),
       max_cost_usd: field('max_cost_usd'),
       max_tokens_per_hour: field('max_tokens_per_hour'),
-      run_cost_usd: run?.spend.run.costUsd ?? field('run_cost_usd'),
+      // Sums of floats (0.026999999999999996): rounded as status.json's copy is.
+      run_cost_usd: run ? Number(run.spend.run.costUsd.toFixed(6)) : field('run_cost_usd'),
       run_tokens: field('run_tokens'),
       run_loops: run?.spend.run.loops ?? field('run_loops'),
       run_unknown_cost_calls: run?.spend.run.unknownCostLoops ?? field('run_unknown_cost_calls'),

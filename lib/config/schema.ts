@@ -2,6 +2,8 @@
 // the env/.ralphrc names that set it, and its validation. Everything else in lib/config (the
 // .ralphrc reader, the layered loader, `ralph --config`) is driven by this table.
 
+import { findClosestName } from '../core/closest-name.js';
+
 export type ValueType = 'int' | 'number' | 'bool' | 'string' | 'list';
 
 interface ValueOfType {
@@ -204,26 +206,7 @@ export function resolveConfigKey(name: string): ConfigKey | undefined {
 
 /** A known name within two edits of `name`, for "did you mean" hints. */
 export function suggestConfigKey(name: string): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const candidate of NAME_TO_KEY.keys()) {
-    const d = measureEditDistance(name.toUpperCase(), candidate);
-    if (d < bestDistance) [best, bestDistance] = [candidate, d];
-  }
-  return best;
-}
-
-function measureEditDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length]!;
+  return findClosestName(name.toUpperCase(), NAME_TO_KEY.keys());
 }
 
 /** ALLOWED_TOOLS items: comma-separated, commas inside `Bash(…)` kept (one splitter for all). */

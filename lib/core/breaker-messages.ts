@@ -45,7 +45,7 @@ export function formatCircuitStatus(state: BreakerState, options: HaltBoxOptions
     field('State', `${ICONS[state.state] ?? ''} ${state.state}`),
     field('Reason', state.reason),
     field('Loops since progress', String(state.consecutive_no_progress)),
-    field('Last progress', `Loop #${state.last_progress_loop}`),
+    field('Last progress', state.last_progress_loop > 0 ? `Loop #${state.last_progress_loop}` : 'none yet'),
     field('Current loop', `#${Number.isFinite(state.current_loop) ? state.current_loop : 'N/A'}`),
     field('Total opens', String(state.total_opens)),
   ];

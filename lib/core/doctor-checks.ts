@@ -71,7 +71,7 @@ function nodeCheck({ node }: DoctorFacts): DoctorCheck {
 }
 
 function agentCheck({ agent }: DoctorFacts): DoctorCheck {
-  const name = `${agent.label} CLI`;
+  const name = /\bCLI$/.test(agent.label) ? agent.label : `${agent.label} CLI`;
   if ('error' in agent) {
     return { level: 'fail', name, detail: agent.error, fix: `${agent.installHint}, or set ${agent.commandKey} in .ralphrc` };
   }
@@ -150,5 +150,5 @@ function sandboxCheck({ sandbox }: DoctorFacts): DoctorCheck | null {
   if (sandbox.provider === 'none') return null;
   const name = `sandbox (${sandbox.provider})`;
   if (sandbox.error) return { level: 'fail', name, detail: `${sandbox.error}: ralph would refuse to run`, fix: sandbox.fix ?? 'run without --sandbox / SANDBOX_PROVIDER' };
-  return { level: 'ok', name, detail: sandbox.provider === 'docker' ? 'the daemon answers and the image is there' : 'bubblewrap runs here' };
+  return { level: 'ok', name, detail: sandbox.provider === 'docker' ? 'the daemon answers and the image is there' : "bubblewrap runs here, and the agent's --version runs inside it" };
 }

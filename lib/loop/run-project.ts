@@ -13,7 +13,7 @@ import { recordGitBaseline } from '../platform/git-hardening.js';
 import { acquireProjectLock } from '../state/lock.js';
 import { projectPaths } from '../state/paths.js';
 import type { StateReadOptions } from '../state/state-file.js';
-import type { AgentAdapter } from '../agents/agent-adapter.js';
+import { formatCliName, type AgentAdapter } from '../agents/agent-adapter.js';
 import { agentCommandOf, chooseAgent } from '../agents/choose-agent.js';
 import { findAgent } from '../agents/registry.js';
 import { AgentDisplay } from './agent-display.js';
@@ -266,7 +266,7 @@ async function resolveAgentCommand(options: RunProjectOptions, loaded: LoadConfi
       processRunner: deps.processRunner,
     });
     if (agent.name !== 'claude') {
-      deps.logger.info(`${agent.label} CLI${found.version ? ` version ${found.version}` : ''}: ${found.command}`);
+      deps.logger.info(`${formatCliName(agent.label)}${found.version ? ` ${found.version}` : ''} (${found.command})`);
       return found.command;
     }
     if (found.version === undefined) {

@@ -11,6 +11,7 @@ import { RalphError } from '../errors.js';
 import { findExecutable } from '../platform/find-executable.js';
 import type { Logger } from '../platform/deps.js';
 import type { ProcessRunner } from '../platform/process.js';
+import { resolveAgentExecutable } from './agent-executable.js';
 import { createRuntimeDir, type RuntimeDir } from './runtime-dir.js';
 import type { Sandbox } from './sandbox.js';
 
@@ -78,7 +79,10 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       // The CLI's config dir is the private home's .claude, where its credentials were copied
       // (one elsewhere would be read-only or hidden inside).
       if (inner.CLAUDE_CONFIG_DIR !== undefined) inner.CLAUDE_CONFIG_DIR = join(options.homeDir, '.claude');
-      return { cmd: bwrap, args: [...bwrapOptions(layout()), '--', invocation.cmd, ...invocation.args], stdin: invocation.stdin, env: inner };
+      // The agent may live in the hidden home or /tmp (~/.local/bin/claude): its own file, read-only.
+      const agent = resolveAgentExecutable(invocation.cmd, { env: inner, cwd: options.projectDir, homeDir: options.homeDir });
+      const args = [...bwrapOptions({ ...layout(), binds: [...options.binds, ...agent.binds] }), '--', agent.command, ...invocation.args];
+      return { cmd: bwrap, args, stdin: invocation.stdin, env: inner };
     },
     // Each run is a fresh bwrap: nothing outlives a loop.
     ensureRunning: async () => undefined,

@@ -1,7 +1,6 @@
 // Before a Docker-sandboxed run (and in --doctor): the docker CLI is installed, its daemon
 // answers `docker info`, and the image is there; each failure says what to do.
 
-import { join } from 'node:path';
 import { quoteValue, DEFAULT_SANDBOX_IMAGE } from '../core/sandbox-settings.js';
 import { stripTerminalControls } from '../core/terminal-text.js';
 import { RalphError } from '../errors.js';
@@ -35,9 +34,10 @@ export async function checkDocker(options: DockerCheckOptions): Promise<string> 
   const image = await run(['image', 'inspect', options.image]);
   if (image.code !== 0) {
     const build = options.image === DEFAULT_SANDBOX_IMAGE
-      ? [`Build it from the Dockerfile that ships with ralph:`, `  docker build -t ${DEFAULT_SANDBOX_IMAGE} ${join(options.packageRoot)}`]
-      : [`Pull or build it first, e.g.: docker pull ${options.image}`];
-    throw dockerFailure(`Sandbox image ${quoteValue(options.image)} not found`, build, 'build or pull the image, or choose another with --sandbox-image');
+      ? ['Build it from the Dockerfile that ships with ralph (a few minutes, once):', '  ralph --sandbox-build']
+      : [`Pull it (docker pull ${options.image}), or build ralph's image under that name: ralph --sandbox docker --sandbox-image ${options.image} --sandbox-build`];
+    const hint = options.image === DEFAULT_SANDBOX_IMAGE ? 'run ralph --sandbox-build' : 'pull or build the image, or choose another with --sandbox-image';
+    throw dockerFailure(`Sandbox image ${quoteValue(options.image)} not found`, build, hint);
   }
   return docker;
 }

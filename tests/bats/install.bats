@@ -59,3 +59,27 @@ setup() {
   [ "$status" -eq 1 ]
   [[ "$output" == *"Unknown command: bogus"* ]]
 }
+
+@test "the installed ralph --sandbox-build builds from the Dockerfile it installed" {
+  bash "$REPO/install.sh"
+  [ -f "$HOME/.ralph/Dockerfile" ]
+  [ -f "$HOME/.ralph/.dockerignore" ]
+  mkdir -p "$BATS_TEST_TMPDIR/fakebin"
+  printf '#!/bin/sh\nprintf "%%s\\n" "$*" > "%s/docker-args"\n' "$BATS_TEST_TMPDIR" > "$BATS_TEST_TMPDIR/fakebin/docker"
+  chmod +x "$BATS_TEST_TMPDIR/fakebin/docker"
+  run env -i HOME="$HOME" PATH="$BATS_TEST_TMPDIR/fakebin:$HOME/.local/bin:$(dirname "$(command -v node)"):/usr/bin:/bin" bash -c 'cd "$HOME" && ralph --sandbox-build'
+  [ "$status" -eq 0 ]
+  [[ "$(cat "$BATS_TEST_TMPDIR/docker-args")" == "build --tag ralph-sandbox:latest --file $HOME/.ralph/Dockerfile "* ]]
+}
+
+@test "install refuses a Node.js older than package.json's engines (20.19)" {
+  # A node that reports 20.18.0: the real one with process.versions replaced before any script.
+  mkdir -p "$BATS_TEST_TMPDIR/oldnode"
+  echo 'Object.defineProperty(process, "versions", { value: { ...process.versions, node: "20.18.0" } });' > "$BATS_TEST_TMPDIR/oldnode/v20.18.cjs"
+  printf '#!/bin/sh\n[ "$1" = "--version" ] && { echo v20.18.0; exit 0; }\nexec "%s" -r "%s" "$@"\n' "$(command -v node)" "$BATS_TEST_TMPDIR/oldnode/v20.18.cjs" > "$BATS_TEST_TMPDIR/oldnode/node"
+  chmod +x "$BATS_TEST_TMPDIR/oldnode/node"
+  run env PATH="$BATS_TEST_TMPDIR/oldnode:$PATH" bash "$REPO/install.sh"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"Node.js 20.19 or newer is required (found v20.18.0)"* ]]
+  [ ! -e "$HOME/.ralph" ]
+}

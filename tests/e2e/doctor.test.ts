@@ -80,8 +80,9 @@ describe('ralph --doctor', () => {
     const p = project(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="npm test"\n` }), true);
     const f = fake();
     const env = { ...f.env, ...GIT_TEST_ENV, ANTHROPIC_API_KEY: 'sk-ant-doctor-test-key' };
-    const bwrap = await runCli('ralph', ['--doctor', '--sandbox', 'bwrap'], { cwd: p.dir, env });
-    expect(line(bwrap.stdout, 'sandbox (bwrap)')).toBe('[OK]   sandbox (bwrap): bubblewrap runs here');
+    // The fake reads its scenario even for --version; the probe runs it inside the sandbox.
+    const bwrap = await runCli('ralph', ['--doctor', '--sandbox', 'bwrap'], { cwd: p.dir, env: { ...env, SANDBOX_BWRAP_BIND: f.scenarioPath } });
+    expect(line(bwrap.stdout, 'sandbox (bwrap)')).toBe("[OK]   sandbox (bwrap): bubblewrap runs here, and the agent's --version runs inside it");
     expect(bwrap.code).toBe(0);
 
     const docker = await runCli('ralph', ['--doctor'], { cwd: p.dir, env: { ...env, SANDBOX_PROVIDER: 'docker', DOCKER_HOST: 'unix:///nonexistent/docker.sock' } });

@@ -59,6 +59,21 @@ describe('ralph command line', () => {
   });
 
   it.each([
+    [['--montor'], 'Error: Unknown option: --montor (did you mean --monitor?)'],
+    [['--max-loop', '3'], 'Error: Unknown option: --max-loop (did you mean --max-loops?)'],
+    [['status'], 'Error: Unknown argument: status (ralph takes options only; did you mean --status?)'],
+  ])('suggests the flag a typo was meant to be: ralph %j', async (args, message) => {
+    const r = await runCli('ralph', args);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(message);
+  });
+
+  it('--help says in one line what ralph does', async () => {
+    const r = await runCli('ralph', ['--help']);
+    expect(r.stdout).toContain('Runs a coding agent on this project again and again, following .ralph/PROMPT.md');
+  });
+
+  it.each([
     [['--timeout', '0'], 'Error: --timeout: Timeout must be a positive integer between 1 and 120 minutes'],
     [['--timeout', '121'], 'Error: --timeout: Timeout must be a positive integer between 1 and 120 minutes'],
     [['--max-loops', '-1'], 'Error: --max-loops requires a whole number (0 = unlimited)'],

@@ -81,6 +81,9 @@ describe.each(AGENTS)('$cli', (agent) => {
     const f = fake(agent.cli, { calls: [1, 2, 3].map((n) => ({ tickFixPlan: 1, writeFiles: { [`f${n}.txt`]: `${n}\n` } })) });
     const r = await ralph(agent.cli, p, f, ['--max-loops', '6']);
     expect(r.code, r.stderr).toBe(0);
+    // The program named once, its version, then the command found: "Gemini CLI 0.x (gemini)".
+    expect(r.stdout + r.stderr).toMatch(new RegExp(`\\] (Gemini CLI|OpenCode CLI) \\S+ \\(\\S*${agent.cli}\\)`));
+    expect(r.stdout + r.stderr).not.toContain('CLI CLI');
 
     const runs = f.runs();
     expect(runs).toHaveLength(3);

@@ -16,7 +16,7 @@ const FOUR_FILES = ['.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralph/AGENT.md',
 
 const enableCi = (args: string[], env?: Record<string, string>) => runCli('ralph-enable-ci', args, { cwd: project!.dir, env });
 
-function successJson(name: string, type: string, detected: { test: string; pm: string | null }, tasks = 0): string {
+function successJson(name: string, type: string, detected: { test: string | null; pm: string | null }, tasks = 0): string {
   const object = {
     success: true, project_name: name, project_type: type, files_created: FOUR_FILES, tasks_imported: tasks, message: 'Ralph enabled successfully',
     test_command: detected.test, package_manager: detected.pm,
@@ -44,11 +44,19 @@ describe('ralph-enable-ci', () => {
     expect(readFileSync(project.path('.ralph/specs/custom.md'), 'utf8')).toBe('my spec\n');
   });
 
+  it('counts only the files it wrote: a project missing only .ralphrc and .gitignore gets "Files created: 2"', async () => {
+    project = tmpProject({ '.ralph/PROMPT.md': '# mine\n', '.ralph/fix_plan.md': '- [ ] mine\n', '.ralph/AGENT.md': '# mine\n' }, { git: true });
+    const r = await enableCi(['--from', 'none']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("Files created: 2\n");
+    expect(readFileSync(project.path('.ralph/fix_plan.md'), 'utf8')).toBe('- [ ] mine\n');
+  });
+
   it('prints exactly the §9.3 success object for a TypeScript project, then the already-enabled object', async () => {
     project = tmpProject({ 'package.json': JSON.stringify({ name: 'ts-app', devDependencies: { typescript: '^5.9.0' } }) }, { git: true });
     const first = await enableCi(['--json']);
     expect(first.code).toBe(0);
-    expect(first.stdout).toBe(successJson('ts-app', 'typescript', { test: '', pm: 'npm' }));
+    expect(first.stdout).toBe(successJson('ts-app', 'typescript', { test: null, pm: 'npm' }));
     expect(first.stderr).toBe('');
     const second = await enableCi(['--json']);
     expect(second.code).toBe(2);

@@ -98,11 +98,46 @@ describe('ralph-import <file>', () => {
     expect(fake!.runs()).toHaveLength(0);
   });
 
-  it('prints help without arguments', async () => {
+  it('without arguments prints the usage on stderr and exits 1; --help exits 0', async () => {
     const env = setUp({}, {});
     const result = await importCli([], env);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain('ralph-import <source-file> [project-name]');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('ralph-import <source-file> [project-name]');
+    expect(result.stderr).toContain('Error: ralph-import needs a source file or a GitHub issue');
+    const help = await importCli(['--help'], env);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('ralph-import <source-file> [project-name]');
+  });
+
+  it('over an existing project refuses without --force and changes nothing', async () => {
+    const env = setUp({ 'prd.md': '# Todo\n- [ ] add items\n' }, { calls: [...CONVERT, ...CONVERT] });
+    expect((await importCli(['prd.md', 'app'], env)).code).toBe(0);
+    const plan = workspace!.path('app/.ralph/fix_plan.md');
+    const userPlan = '# Ralph Fix Plan\n- [x] Agent-written task\n- [ ] My own new item\n';
+    writeFileSync(plan, userPlan);
+    const again = await importCli(['prd.md', 'app'], env);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('already holds a Ralph project: importing would replace .ralph/PROMPT.md, .ralph/fix_plan.md, .ralph/specs/requirements.md');
+    expect(again.stderr).toContain('hint: run ralph-import again with --force');
+    expect(again.stdout).not.toContain('imported successfully');
+    expect(readFileSync(plan, 'utf8')).toBe(userPlan);
+    expect(fake!.runs()).toHaveLength(1);
+  });
+
+  it('over an existing project with --force keeps a backup of every file it replaces', async () => {
+    const env = setUp({ 'prd.md': '# Todo\n- [ ] add items\n' }, { calls: [...CONVERT, ...CONVERT] });
+    expect((await importCli(['prd.md', 'app'], env)).code).toBe(0);
+    const userPlan = '# Ralph Fix Plan\n- [ ] My own new item\n';
+    writeFileSync(workspace!.path('app/.ralph/fix_plan.md'), userPlan);
+    writeFileSync(workspace!.path('app/.ralph/specs/requirements.md'), '# My spec\n');
+    const forced = await importCli(['prd.md', 'app', '--force'], env);
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toMatch(/\[INFO\] Backup of the replaced files \(\.ralph\/PROMPT\.md, \.ralph\/fix_plan\.md, \.ralph\/specs\/requirements\.md\): .*\.ralph_backup_\d{8}_\d{6}/);
+    const backups = readdirSync(workspace!.path('app')).filter((name) => name.startsWith('.ralph_backup_'));
+    expect(backups).toHaveLength(1);
+    expect(readFileSync(workspace!.path(`app/${backups[0]}/.ralph/fix_plan.md`), 'utf8')).toBe(userPlan);
+    expect(readFileSync(workspace!.path(`app/${backups[0]}/.ralph/specs/requirements.md`), 'utf8')).toBe('# My spec\n');
+    expect(readFileSync(workspace!.path('app/.ralph/fix_plan.md'), 'utf8')).toContain('Agent-written task');
   });
 });
 

@@ -35,6 +35,23 @@ describe('ralph-setup', () => {
     expect(result.stdout).toContain('[SKIP] README.md already exists');
   });
 
+  it('run again on the same project changes nothing and says so, instead of "created"', async () => {
+    workspace = tmpProject({});
+    expect((await runCli('ralph-setup', ['demo'], { cwd: workspace.dir, env: GIT_TEST_ENV })).code).toBe(0);
+    const again = await runCli('ralph-setup', ['demo'], { cwd: workspace.dir, env: GIT_TEST_ENV });
+    expect(again.code).toBe(0);
+    expect(again.stdout).not.toContain('created!');
+    expect(again.stdout).toContain('Project demo is already set up: nothing was changed (--force replaces its files, keeping a backup).');
+    expect(gitIn(workspace.path('demo'), 'rev-list', '--count', 'HEAD')).toBe('1');
+  });
+
+  it('quotes a project name with a space in the cd it suggests', async () => {
+    workspace = tmpProject({});
+    const result = await runCli('ralph-setup', ['my project'], { cwd: workspace.dir, env: GIT_TEST_ENV });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("  1. cd 'my project'\n");
+  });
+
   it('defaults to my-project and warns (but commits) when git has no identity', async () => {
     workspace = tmpProject({});
     const home = workspace.path('home');

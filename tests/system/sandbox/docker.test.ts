@@ -201,8 +201,7 @@ describe('ralph --sandbox docker', () => {
     const r = await ralphAs(p, ['--sandbox', 'docker']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("Sandbox image 'ralph-sandbox:latest' not found");
-    const buildDir = /docker build -t ralph-sandbox:latest (\S+)/.exec(r.stderr)?.[1];
-    expect(existsSync(join(buildDir ?? '/nonexistent', 'Dockerfile'))).toBe(true);
+    expect(r.stderr).toContain('hint: run ralph --sandbox-build');
     expect(p.fake.runs()).toEqual([]);
     expect(existsSync(p.project.path('.ralph/.docker_sandbox_state'))).toBe(false);
   }, 60_000);

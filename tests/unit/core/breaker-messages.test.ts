@@ -46,7 +46,7 @@ describe('--circuit-status', () => {
       'State:                🚨 OPEN',
       'Reason:               No recovery, opening circuit after 3 loops',
       'Loops since progress: 3',
-      'Last progress:        Loop #0',
+      'Last progress:        none yet',
       'Current loop:         #3',
       'Total opens:          1',
       '',
