@@ -88,7 +88,7 @@ export function analyzeResponse(options: AnalyzeResponseOptions): ResponseAnalys
     }),
   };
   const structured = agent.format !== 'text';
-  const analysis = structured ? analyzeStructured(agent, block, base) : analyzeText(agent, block, base, options);
+  const analysis = structured ? analyzeStructured(agent, block, base) : analyzeText(agent, block, base);
   return {
     loop_number: options.loopNumber,
     timestamp: formatTimestamp(options.now),
@@ -137,7 +137,6 @@ function analyzeText(
   agent: AgentResultSummary,
   block: RalphStatus | null,
   a: ResponseAnalysisFields,
-  options: AnalyzeResponseOptions,
 ): ResponseAnalysisFields {
   const text = agent.resultText;
   const prose = stripRalphStatusBlocks(text);
