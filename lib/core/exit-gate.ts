@@ -28,13 +28,6 @@ export interface ExitGateConfig {
   completionConflictLimit: number;
 }
 
-export const DEFAULT_EXIT_GATE_CONFIG: ExitGateConfig = {
-  maxConsecutiveTestLoops: 3,
-  maxConsecutiveDoneSignals: 2,
-  exitRequiresPlanComplete: true,
-  completionConflictLimit: 3,
-};
-
 /** completion_indicators needed, with the latest EXIT_SIGNAL true, for project_complete. */
 export const PROJECT_COMPLETE_INDICATORS = 2;
 /** completion_indicators that end the run whatever the latest loop said. */

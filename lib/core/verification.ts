@@ -3,7 +3,8 @@
 // lasted long enough to open the circuit breaker (CB_SAME_FAILURES_THRESHOLD) and with what
 // reason, whether a completion claim may stand, and what the next loop is told.
 
-import { formatBreakerTimestamp, type BreakerResult, type BreakerState } from './circuit-breaker.js';
+import type { BreakerResult, BreakerState } from './circuit-breaker.js';
+import { formatIsoTimestamp } from '../state/timestamps.js';
 import type { ExitGateResult } from './exit-gate.js';
 
 export type VerificationOutcome = 'tests-passing' | 'improving' | 'regressing' | 'stuck' | 'error';
@@ -95,7 +96,7 @@ export function isSameFailuresReason(reason: string): boolean {
 
 /** The breaker opened by the same-failures check, in the breaker's own shape and history. */
 export function openBreakerForSameFailures(state: BreakerState, reason: string, loop: number, now: number): BreakerResult {
-  const timestamp = formatBreakerTimestamp(now);
+  const timestamp = formatIsoTimestamp(now);
   if (state.state === 'OPEN') return { state };
   return {
     state: {

@@ -4,7 +4,8 @@
 
 import { classifyPermissionDenials, suggestAllowedTools, splitAllowedTools } from '../core/allowed-tools-suggestion.js';
 import { formatPermissionHalt } from '../core/breaker-messages.js';
-import { evaluateExitGate, nextConflictCount, type ExitGateResult } from '../core/exit-gate.js';
+import type { RalphConfig } from '../config/schema.js';
+import { evaluateExitGate, nextConflictCount, type ExitGateConfig, type ExitGateResult } from '../core/exit-gate.js';
 import { stripTerminalControls } from '../core/terminal-text.js';
 import { EXIT } from '../errors.js';
 import { resetRunSession } from './agent-session.js';
@@ -12,6 +13,16 @@ import { refreshPlanView } from './plan-view.js';
 import { stopRun, type LoopRuntime, type RunStop } from './runtime.js';
 
 const RUN_ENDS = { keepAnalysis: true };
+
+/** The exit gate's settings, from the configuration (their defaults are the schema's). */
+export function exitGateConfig(config: RalphConfig): ExitGateConfig {
+  return {
+    maxConsecutiveTestLoops: config.MAX_CONSECUTIVE_TEST_LOOPS,
+    maxConsecutiveDoneSignals: config.MAX_CONSECUTIVE_DONE_SIGNALS,
+    exitRequiresPlanComplete: config.EXIT_REQUIRES_PLAN_COMPLETE,
+    completionConflictLimit: config.COMPLETION_CONFLICT_LIMIT,
+  };
+}
 
 export function evaluateGate(rt: LoopRuntime): ExitGateResult {
   const { config } = rt;
@@ -24,12 +35,7 @@ export function evaluateGate(rt: LoopRuntime): ExitGateResult {
     // From memory too: .response_analysis is the agent's to write as much as ralph's.
     analysis: rt.evidence.analysis.value,
     plan,
-    config: {
-      maxConsecutiveTestLoops: config.MAX_CONSECUTIVE_TEST_LOOPS,
-      maxConsecutiveDoneSignals: config.MAX_CONSECUTIVE_DONE_SIGNALS,
-      exitRequiresPlanComplete: config.EXIT_REQUIRES_PLAN_COMPLETE,
-      completionConflictLimit: config.COMPLETION_CONFLICT_LIMIT,
-    },
+    config: exitGateConfig(config),
     conflictCount: rt.conflictCount,
   });
   rt.conflictCount = nextConflictCount(rt.conflictCount, result, rt.content?.lastProgress ?? false);

@@ -7,7 +7,9 @@ import {
   formatHaltBox,
   formatPermissionHalt,
 } from '../../../lib/core/breaker-messages.js';
-import { DEFAULT_BREAKER_THRESHOLDS, cooldownEndsAt, initialBreakerState, type BreakerState } from '../../../lib/core/circuit-breaker.js';
+import { cooldownEndsAt, initialBreakerState, type BreakerState } from '../../../lib/core/circuit-breaker.js';
+import { defaultConfig } from '../../../lib/config/schema.js';
+import { breakerThresholds } from '../../../lib/loop/breaker.js';
 import { suggestAllowedTools } from '../../../lib/core/allowed-tools-suggestion.js';
 
 const halted = JSON.parse(
@@ -52,7 +54,7 @@ describe('--circuit-status', () => {
   });
 
   it('adds when the cooldown ends for an OPEN breaker', () => {
-    const ends = cooldownEndsAt(halted, DEFAULT_BREAKER_THRESHOLDS)!;
+    const ends = cooldownEndsAt(halted, breakerThresholds(defaultConfig()))!;
     const lines = formatCircuitStatus(halted, { cooldownEndsAt: ends, now: ends - 29 * 60_000 });
     expect(lines).toContain('Cooldown ends:        05:18:19 (in 29m)');
     expect(formatCircuitStatus(initialBreakerState(0), { cooldownEndsAt: ends }).join('\n')).not.toMatch(/Cooldown/);
@@ -61,7 +63,7 @@ describe('--circuit-status', () => {
 
 describe('halt boxes', () => {
   it('says the run halted and what to do', () => {
-    const text = formatHaltBox(halted, { cooldownEndsAt: cooldownEndsAt(halted, DEFAULT_BREAKER_THRESHOLDS) }).join('\n');
+    const text = formatHaltBox(halted, { cooldownEndsAt: cooldownEndsAt(halted, breakerThresholds(defaultConfig())) }).join('\n');
     expect(text).toContain('EXECUTION HALTED: Circuit Breaker Opened');
     expect(text).toContain('Ralph has detected that no progress is being made.');
     expect(text).toContain('Reset circuit breaker: ralph --reset-circuit');

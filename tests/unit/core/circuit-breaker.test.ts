@@ -1,21 +1,24 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_BREAKER_THRESHOLDS as T,
-  MAX_BREAKER_HISTORY,
-  appendBreakerHistory,
   applyStartupRecovery,
   cooldownEndsAt,
   errorSignatureOf,
-  formatBreakerTimestamp,
   initialBreakerState,
   nextBreakerState,
   resetBreaker,
   shouldHalt,
+  toHistoryEntry,
   type BreakerHistoryEntry,
   type BreakerObservation,
   type BreakerState,
 } from '../../../lib/core/circuit-breaker.js';
+import { defaultConfig } from '../../../lib/config/schema.js';
+import { formatIsoTimestamp } from '../../../lib/state/timestamps.js';
+import { breakerThresholds } from '../../../lib/loop/breaker.js';
+
+/** The thresholds of the default configuration. */
+const T = breakerThresholds(defaultConfig());
 
 const T0 = Date.parse('2026-11-30T04:47:39Z');
 const MIN = 60_000;
@@ -40,7 +43,7 @@ function run(start: BreakerState, observations: BreakerObservation[], thresholds
   observations.forEach((o, i) => {
     const r = nextBreakerState(state, o, thresholds, T0 + i * 20_000);
     state = r.state;
-    if (r.transition) history = appendBreakerHistory(history, r.transition);
+    if (r.transition) history = [...history, toHistoryEntry(r.transition)];
   });
   return { state, history };
 }
@@ -65,7 +68,7 @@ describe('nextBreakerState: no progress', () => {
       bashHistory.map(({ timestamp: _t, ...e }: BreakerHistoryEntry) => e),
     );
     expect(shouldHalt(state)).toBe(true);
-    expect(state.opened_at).toBe(formatBreakerTimestamp(T0 + 40_000));
+    expect(state.opened_at).toBe(formatIsoTimestamp(T0 + 40_000));
   });
 
   it('stays CLOSED for one loop without progress and resets the count on progress', () => {
@@ -264,18 +267,8 @@ describe('resetBreaker, history, timestamps', () => {
     expect(s.opened_at).toBeUndefined();
   });
 
-  it('keeps only the last 100 history entries', () => {
-    let history: BreakerHistoryEntry[] = [];
-    for (let loop = 1; loop <= 130; loop++) {
-      history = appendBreakerHistory(history, { from: 'CLOSED', to: 'HALF_OPEN', reason: 'r', loop, timestamp: 't' });
-    }
-    expect(history).toHaveLength(MAX_BREAKER_HISTORY);
-    expect(history[0]?.loop).toBe(31);
-    expect(history.at(-1)?.loop).toBe(130);
-  });
-
   it('writes timestamps in the Bash form', () => {
-    expect(formatBreakerTimestamp(Date.parse('2026-11-30T04:48:19.734Z'))).toBe('2026-11-30T04:48:19+00:00');
+    expect(formatIsoTimestamp(Date.parse('2026-11-30T04:48:19.734Z'))).toBe('2026-11-30T04:48:19+00:00');
   });
 });
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractAgentResult } from '../../../lib/agents/agent-output.js';
 import {
-  DEFAULT_EXIT_GATE_CONFIG,
   evaluateExitGate,
   nextConflictCount,
   type ExitGateConfig,
@@ -10,6 +9,8 @@ import {
 } from '../../../lib/core/exit-gate.js';
 import { emptyExitSignals, updateExitSignals, type ExitSignalsState } from '../../../lib/core/exit-signals.js';
 import { parseFixPlan, type PlanView } from '../../../lib/core/fix-plan.js';
+import { defaultConfig } from '../../../lib/config/schema.js';
+import { exitGateConfig } from '../../../lib/loop/exit-step.js';
 import { buildLoopContext } from '../../../lib/core/loop-context.js';
 import { analyzeResponse, type ResponseAnalysis } from '../../../lib/core/response-analysis.js';
 
@@ -43,7 +44,7 @@ function gate(input: Partial<ExitGateInput>, config: Partial<ExitGateConfig> = {
     plan: null,
     conflictCount: 0,
     ...input,
-    config: { ...DEFAULT_EXIT_GATE_CONFIG, ...config },
+    config: { ...exitGateConfig(defaultConfig()), ...config },
   });
 }
 
