@@ -3,11 +3,11 @@
 // agent implements it (claude-code.ts, …) and registry.ts finds it by name. The loop, --dry-run
 // and ralph-import build their calls through it; nothing outside lib/agents knows an agent's flags.
 
-import type { ConfigKey } from '../config/schema.js';
+import type { AGENT_NAMES, ConfigKey } from '../config/schema.js';
 import type { AgentFailureResult } from '../core/agent-failure.js';
 import type { AgentResultSummary } from './agent-output.js';
 
-export type AgentName = 'claude' | 'codex' | 'gemini' | 'opencode';
+export type AgentName = (typeof AGENT_NAMES)[number];
 
 /** What an agent can tell ralph or be told. A capability it lacks degrades with one warning. */
 export interface AgentCapabilities {

@@ -72,16 +72,6 @@ export function parseClaudeVersion(output: string): string | undefined {
   return /(\d+\.\d+\.\d+)/.exec(output)?.[1];
 }
 
-export function compareVersions(a: string, b: string): number {
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
-  for (let i = 0; i < 3; i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return Math.sign(d);
-  }
-  return 0;
-}
-
 /**
  * Whether an id may be the value of --resume. Claude's own ids are UUIDs, but the check is the
  * safe-token shape (session-id.ts), not the UUID one: what matters is that no flag passes, and an

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { AgentFailureResult } from '../core/agent-failure.js';
 import { splitCommand } from '../core/command-words.js';
 import { appendLoopContext } from '../core/loop-context.js';
-import type { AgentActivity, AgentAdapter, AgentInvocation, AgentOutputOptions, AgentOutputReader, AgentRunFacts, InvocationOptions } from './agent-adapter.js';
+import type { AgentAdapter, AgentInvocation, AgentOutputOptions, AgentOutputReader, AgentRunFacts, InvocationOptions } from './agent-adapter.js';
 import { emptySummary, type AgentResultSummary } from './agent-output.js';
 import { createJsonLinesReader, num, str, type EventFold } from './json-lines-reader.js';
 import { appendBounded } from './text-output-reader.js';

@@ -52,8 +52,11 @@ const VALID_TOOLS = [
   'Bash(node *)', 'NotebookEdit',
 ];
 
+/** The longest --timeout, in minutes (CLAUDE_TIMEOUT_MINUTES' bound in the schema). */
+const TIMEOUT_MAX = CONFIG_SCHEMA.CLAUDE_TIMEOUT_MINUTES.max!;
+
 export const MESSAGES = {
-  timeout: '--timeout: Timeout must be a positive integer between 1 and 120 minutes',
+  timeout: `--timeout: Timeout must be a positive integer between 1 and ${TIMEOUT_MAX} minutes`,
   outputFormat: "--output-format must be 'json' or 'text'",
   sessionExpiry: '--session-expiry requires a positive integer (hours)',
   calls: '--calls requires a positive integer (calls per hour)',
@@ -138,7 +141,7 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
   const timeout = str('timeout');
   if (timeout !== undefined) {
     const minutes = positiveInt(timeout, MESSAGES.timeout);
-    if (minutes > 120) throw flagError(MESSAGES.timeout);
+    if (minutes > TIMEOUT_MAX) throw flagError(MESSAGES.timeout);
     flags.CLAUDE_TIMEOUT_MINUTES = minutes;
   }
   const format = str('output-format');

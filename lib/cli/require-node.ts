@@ -10,7 +10,11 @@ export function minimumNodeVersion(engines: string | undefined): string | undefi
   return match ? `${match[1]}.${match[2] ?? 0}.${match[3] ?? 0}` : undefined;
 }
 
-/** True when version (`20.19.1`) is at least minimum. */
+/**
+ * True when version (`20.19.1`) is at least minimum. The same comparison as core/version.ts,
+ * kept here because the shims load this file alone, from tsc's output, before anything else
+ * (a test holds them to that): it can import nothing of ours.
+ */
 export function isNodeVersionSupported(version: string, minimum: string): boolean {
   const have = version.split('.').map(Number);
   const need = minimum.split('.').map(Number);

@@ -49,6 +49,9 @@ const DAY_SECONDS = 86_400;
 const DAY_MINUTES = 1440;
 const WEEK_MINUTES = 7 * DAY_MINUTES;
 
+/** The agent CLIs ralph can run, in the order help and errors list them (lib/agents/registry.ts has one adapter each). */
+export const AGENT_NAMES = ['claude', 'codex', 'gemini', 'opencode'] as const;
+
 const ACCEPTED = 'accepted for compatibility, not used yet';
 const accepted = (d: string) => str(d, ACCEPTED, { unused: true });
 
@@ -137,7 +140,7 @@ const SPECS = {
   SYNC_MAX_FILE_SIZE: accepted('10485760'),
   SYNC_LARGE_FILE_ACTION: accepted('warn'),
   // Ours
-  AGENT_PROVIDER: str('claude', 'Agent CLI that runs each loop', { choices: ['claude', 'codex', 'gemini', 'opencode'] }),
+  AGENT_PROVIDER: str('claude', 'Agent CLI that runs each loop', { choices: AGENT_NAMES }),
   AGENT_MODEL: str('', "Model for the agent, passed as its model flag (empty: CLAUDE_MODEL for Claude, else the CLI's default)"),
   CODEX_CMD: str('codex', 'Command that runs the OpenAI Codex CLI'),
   GEMINI_CMD: str('gemini', 'Command that runs the Gemini CLI'),

@@ -12,6 +12,7 @@
 // never read): the length of an agent's reply says nothing about progress.
 
 import type { BreakerStateName, CircuitBreakerFile } from '../state/schemas.js';
+import { formatIsoTimestamp } from '../state/timestamps.js';
 
 export type { BreakerStateName };
 
@@ -74,15 +75,11 @@ const MONITORING_AFTER = 2;
 export const OUTPUT_DECLINE_THRESHOLD_NOTE =
   'CB_OUTPUT_DECLINE_THRESHOLD is accepted for compatibility but not used (it was never used by the Bash version either): the length of an agent reply is not a progress signal.';
 
-/** The Bash tool's timestamp form (`date -Iseconds`), in UTC: `2026-11-30T04:48:19+00:00`. */
-export function formatBreakerTimestamp(now: number): string {
-  return new Date(now).toISOString().replace(/\.\d{3}Z$/, '+00:00');
-}
-
+/** A new breaker (also the state file's default, lib/state/schemas.ts, with no change time). */
 export function initialBreakerState(now: number): BreakerState {
   return {
     state: 'CLOSED',
-    last_change: formatBreakerTimestamp(now),
+    last_change: formatIsoTimestamp(now),
     consecutive_no_progress: 0,
     consecutive_same_error: 0,
     consecutive_permission_denials: 0,
@@ -116,7 +113,7 @@ export function applyStartupRecovery(
   now: number,
 ): BreakerResult {
   if (state.state !== 'OPEN') return { state };
-  const timestamp = formatBreakerTimestamp(now);
+  const timestamp = formatIsoTimestamp(now);
   const loop = state.current_loop ?? 0;
   if (thresholds.autoReset) {
     return {
@@ -155,7 +152,7 @@ export function nextBreakerState(
   thresholds: BreakerThresholds,
   now: number,
 ): BreakerResult {
-  const timestamp = formatBreakerTimestamp(now);
+  const timestamp = formatIsoTimestamp(now);
   const o = observation;
   const permissionDenials = o.hasPermissionDenials ? state.consecutive_permission_denials + 1 : 0;
   // What the agent says (EXIT_SIGNAL, completion words, FILES_MODIFIED) is not progress: an

@@ -6,7 +6,8 @@
 // repair, a problem per field; the readers in lib/state and lib/loop warn, naming the file.
 // Pure: `now` is passed in.
 
-import { formatBreakerTimestamp, type BreakerState } from './circuit-breaker.js';
+import type { BreakerState } from './circuit-breaker.js';
+import { formatIsoTimestamp } from '../state/timestamps.js';
 import { hourKey, type RateWindowState } from './rate-window.js';
 
 /** How far in the future a timestamp may be before it is not believed (clock skew, NFS). */
@@ -114,7 +115,7 @@ export function checkBreakerState(state: BreakerState, now: number): CheckedValu
     if (Number.isNaN(at)) continue;
     const why = futureTimeProblem(at, now);
     if (!why) continue;
-    value[field] = formatBreakerTimestamp(now);
+    value[field] = formatIsoTimestamp(now);
     problems.push({ field, problem: `${why}; reset to now` });
   }
   return { value, problems };

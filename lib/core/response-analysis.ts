@@ -13,6 +13,7 @@ import { detectQuestions } from './question-detection.js';
 import { describeClaimDisagreement } from './progress-evidence.js';
 import { parseRalphStatus, resolveExitSignal, stripRalphStatusBlocks, type RalphStatus } from './ralph-status.js';
 import type { RalphStatusRecord, ResponseAnalysisFields, ResponseAnalysisFile } from '../state/schemas.js';
+import { formatIsoTimestamp } from '../state/timestamps.js';
 
 export { detectErrors, errorSignature } from './error-detection.js';
 export { detectQuestions } from './question-detection.js';
@@ -88,10 +89,10 @@ export function analyzeResponse(options: AnalyzeResponseOptions): ResponseAnalys
     }),
   };
   const structured = agent.format !== 'text';
-  const analysis = structured ? analyzeStructured(agent, block, base) : analyzeText(agent, block, base, options);
+  const analysis = structured ? analyzeStructured(agent, block, base) : analyzeText(agent, block, base);
   return {
     loop_number: options.loopNumber,
-    timestamp: formatTimestamp(options.now),
+    timestamp: formatIsoTimestamp(options.now.getTime()),
     output_file: options.outputFile,
     output_format: structured ? 'json' : 'text',
     analysis,
@@ -137,7 +138,6 @@ function analyzeText(
   agent: AgentResultSummary,
   block: RalphStatus | null,
   a: ResponseAnalysisFields,
-  options: AnalyzeResponseOptions,
 ): ResponseAnalysisFields {
   const text = agent.resultText;
   const prose = stripRalphStatusBlocks(text);
@@ -217,6 +217,3 @@ function bound(text: string): string {
 }
 
 /** The Bash tool's timestamp shape: `2026-11-30T04:48:55+00:00`. */
-function formatTimestamp(now: Date): string {
-  return `${now.toISOString().slice(0, 19)}+00:00`;
-}

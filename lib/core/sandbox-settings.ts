@@ -16,8 +16,6 @@ export type SandboxProvider = SandboxSettings['provider'];
 /** The providers `--sandbox` and SANDBOX_PROVIDER accept. */
 export const SANDBOX_PROVIDERS = ['docker', 'bwrap'] as const;
 
-export const DEFAULT_SANDBOX_IMAGE = 'ralph-sandbox:latest';
-
 export interface SandboxValues {
   provider: string;
   image: string;

@@ -6,10 +6,8 @@
 
 // ESC then: a CSI sequence; an OSC, DCS, SOS, PM or APC string (to BEL or ST, or to the end
 // of the text when unterminated, as a terminal would swallow it); or a two-character escape.
-// eslint-disable-next-line no-control-regex
 const ESCAPE_SEQUENCE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][\s\S]*?(?:\x07|\x1b\\|$)|[PX^_][\s\S]*?(?:\x1b\\|$)|[ -/]*[0-~])?/g;
 // C0 controls but \t and \n, DEL, and the C1 range (U+0080–U+009F: 8-bit CSI, OSC, …).
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 
 export function stripTerminalControls(text: string): string {

@@ -3,14 +3,9 @@
 // lasted long enough to open the circuit breaker (CB_SAME_FAILURES_THRESHOLD) and with what
 // reason, whether a completion claim may stand, and what the next loop is told.
 
-import { createRequire } from 'node:module';
-import { formatBreakerTimestamp, type BreakerResult, type BreakerState } from './circuit-breaker.js';
+import type { BreakerResult, BreakerState } from './circuit-breaker.js';
+import { formatIsoTimestamp } from '../state/timestamps.js';
 import type { ExitGateResult } from './exit-gate.js';
-
-// node:crypto is loaded at the first hash, not at import: `--circuit-status` imports this module
-// and never hashes (start-up budgets, DESIGN.md §6).
-const requireBuiltin = createRequire(import.meta.url);
-const createHash = (algorithm: string) => (requireBuiltin('node:crypto') as typeof import('node:crypto')).createHash(algorithm);
 
 export type VerificationOutcome = 'tests-passing' | 'improving' | 'regressing' | 'stuck' | 'error';
 
@@ -48,12 +43,14 @@ export function failingCount(result: VerificationSnapshot): number {
   return Math.max(result.failed, result.failures.length + (result.failuresOmitted ?? 0));
 }
 
-/** Identifies the set of failures (order-insensitive); null when the result passed. */
-export function failingSignature(result: VerificationSnapshot): string | null {
+/**
+ * The set of failures as one text (order-insensitive); null when the result passed.
+ * verify/same-failures.ts hashes it into the signature the same-failures count compares.
+ */
+export function failingSetText(result: VerificationSnapshot): string | null {
   if (result.status === 'passed') return null;
   const names = [...new Set(result.failures.map((f) => f.name))].sort();
-  const text = `${result.status}\n${result.failuresOmitted ?? 0}\n${names.join('\n')}`;
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+  return `${result.status}\n${result.failuresOmitted ?? 0}\n${names.join('\n')}`;
 }
 
 export interface SameFailuresState {
@@ -68,28 +65,11 @@ export interface SameFailuresState {
   more: number;
 }
 
-const NAMES_KEPT = 10;
+/** How many failing names the same-failures state keeps for the breaker's reason. */
+export const NAMES_KEPT = 10;
 
 export function initialSameFailures(): SameFailuresState {
   return { signature: null, count: 0, names: [], kind: null, more: 0 };
-}
-
-/**
- * Call once per loop that has a verification result (run this loop, or the unchanged latest
- * one when the loop changed nothing): a pass resets the count, the same failing set adds one,
- * a different set starts again at one.
- */
-export function nextSameFailures(state: SameFailuresState, current: VerificationSnapshot): SameFailuresState {
-  const signature = failingSignature(current);
-  if (signature === null) return initialSameFailures();
-  const names = [...new Set(current.failures.map((f) => f.name))];
-  return {
-    signature,
-    count: signature === state.signature ? state.count + 1 : 1,
-    names: names.slice(0, NAMES_KEPT),
-    kind: current.status === 'error' ? 'error' : 'failed',
-    more: Math.max(0, failingCount(current) - Math.min(names.length, NAMES_KEPT)),
-  };
 }
 
 export function sameFailuresTripped(state: SameFailuresState, threshold: number): boolean {
@@ -116,7 +96,7 @@ export function isSameFailuresReason(reason: string): boolean {
 
 /** The breaker opened by the same-failures check, in the breaker's own shape and history. */
 export function openBreakerForSameFailures(state: BreakerState, reason: string, loop: number, now: number): BreakerResult {
-  const timestamp = formatBreakerTimestamp(now);
+  const timestamp = formatIsoTimestamp(now);
   if (state.state === 'OPEN') return { state };
   return {
     state: {

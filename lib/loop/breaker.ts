@@ -6,7 +6,6 @@ import type { RalphConfig } from '../config/schema.js';
 import { formatBreakerBanner } from '../core/breaker-messages.js';
 import type { BreakerResult, BreakerThresholds, BreakerTransition } from '../core/circuit-breaker.js';
 import type { Logger } from '../platform/deps.js';
-import type { LoopEvents } from './events.js';
 import { saveBreaker } from './guard-store.js';
 import type { LoopRuntime } from './runtime.js';
 
@@ -24,12 +23,11 @@ export function breakerThresholds(config: RalphConfig): BreakerThresholds {
 export function holdBreaker(rt: LoopRuntime, result: BreakerResult): void {
   rt.breaker = result.state;
   saveBreaker(rt.paths, result, rt.state);
-  if (result.transition) reportBreakerTransition(rt.deps.logger, result.transition, rt.events);
+  if (result.transition) reportBreakerTransition(rt.deps.logger, result.transition);
 }
 
-export function reportBreakerTransition(logger: Logger, transition: BreakerTransition, events?: LoopEvents): void {
+export function reportBreakerTransition(logger: Logger, transition: BreakerTransition): void {
   const [title, reason] = formatBreakerBanner(transition);
   const level = transition.to === 'OPEN' ? 'ERROR' : transition.to === 'HALF_OPEN' ? 'WARN' : 'SUCCESS';
   logger.log(level, `${title} — ${reason}`);
-  events?.emit('breaker:changed', { loop: transition.loop, from: transition.from, to: transition.to, reason: transition.reason });
 }

@@ -1,11 +1,10 @@
-// Typed loop events. The orchestrator only emits; the status writer, metrics, console output
-// and (later) notifications subscribe, so each concern lives in one place.
+// Typed loop events: the loop emits them; notifications, the queue and embedders (the
+// integration tests) subscribe. A type with no emitter or no subscriber does not belong here.
+// Status, metrics and progress are still written from the loop's steps directly
+// (docs/ARCHITECTURE.md, "Events").
 
 export interface LoopEventMap {
-  'run:started': { loopCount: number; maxCallsPerHour: number };
-  'iteration:started': { loop: number; callsThisHour: number };
   'agent:started': { loop: number; argv: string[]; outputLogPath: string };
-  'agent:tool-used': { loop: number; tool: string; summary?: string; elapsedMs: number };
   'agent:finished': { loop: number; kind: string; exitCode: number | null; durationMs: number };
   'iteration:completed': {
     loop: number;
@@ -34,9 +33,7 @@ export interface LoopEventMap {
     failing: string[];
   };
   'run:opened': { runId: string; resumed: boolean; nextLoop: number; cutOff: number[] };
-  'breaker:changed': { loop: number; from: string; to: string; reason: string };
   'limit:waiting': { kind: 'rate' | 'usage' | 'backoff'; resumeAt: number; reason: string };
-  'limit:resumed': { kind: 'rate' | 'usage' | 'backoff' };
   'run:finished': { status: string; exitReason: string; lastAction: string; exitCode: number };
 }
 

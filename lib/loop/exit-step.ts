@@ -14,7 +14,7 @@ import { stopRun, type LoopRuntime, type RunStop } from './runtime.js';
 
 const RUN_ENDS = { keepAnalysis: true };
 
-/** The exit gate's settings, from the configuration (its defaults are the schema's). */
+/** The exit gate's settings, from the configuration (their defaults are the schema's). */
 export function exitGateConfig(config: RalphConfig): ExitGateConfig {
   return {
     maxConsecutiveTestLoops: config.MAX_CONSECUTIVE_TEST_LOOPS,

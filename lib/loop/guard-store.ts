@@ -13,7 +13,7 @@ import {
   type BreakerThresholds,
 } from '../core/circuit-breaker.js';
 import { checkBreakerState, checkRateWindow, usageWaitProblem, type RangeProblem } from '../core/guard-ranges.js';
-import { initialSpendState, type SpendState } from '../core/spend.js';
+import { initialSpendState } from '../core/spend.js';
 import { initialRateWindow, type RateWindowState } from '../core/rate-window.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';
 import { readIntegerFile, readTrimmedText, writeIntegerFile } from '../state/integer-file.js';

@@ -4,7 +4,7 @@
 // metrics line is handed back, to be written once the verification gate has judged the loop.
 
 import { agentModelOf } from '../agents/choose-agent.js';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { startAgentRun, type AgentRunResult } from '../agents/agent-run.js';
 import { splitAllowedTools } from '../config/schema.js';
@@ -18,7 +18,6 @@ import type { TokenUsage } from '../agents/agent-output.js';
 import { analyzeResponse, type ResponseAnalysis } from '../core/response-analysis.js';
 import { redactDeep } from '../core/redaction.js';
 import { readProcessStartTime } from '../platform/process-group.js';
-import { writeFileAtomic } from '../state/atomic-write.js';
 import { agentOutputLogName, agentStderrLogName, movedControlFiles } from '../state/paths.js';
 import type { MetricsLine } from '../state/schemas.js';
 import { verificationContextSection } from '../verify/verification-tracker.js';

@@ -118,7 +118,6 @@ export function appleScriptString(text: string): string {
 }
 
 function sanitize(n: Notification, redact: Redactor): Notification {
-  // eslint-disable-next-line no-control-regex
   const clean = (text: string) => redact(text).replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
   const message = clean(n.message);
   return { title: clean(n.title), message: message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}…` : message };

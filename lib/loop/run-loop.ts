@@ -38,7 +38,6 @@ import { rotateLogIfNeeded } from '../platform/logger.js';
 export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
   const { deps, paths } = rt;
   startExitEvidence(rt);
-  rt.events.emit('run:started', { loopCount: rt.loopCount, maxCallsPerHour: rt.config.MAX_CALLS_PER_HOUR });
 
   let dryRunLoops = 0;
   for (;;) {
@@ -74,7 +73,6 @@ export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
     beginCallSpend(rt);
     rt.callsMade++;
     writeStatus(rt, 'executing', 'running', '');
-    rt.events.emit('iteration:started', { loop: rt.loopCount, callsThisHour: rt.rate.value.calls });
     beginAttemptRecord(rt, rt.loopCount);
     const result = await runIteration(rt, rt.loopCount);
     pruneAgentLogs(paths.logsDir, rt.config.LOG_RETENTION);
@@ -329,7 +327,6 @@ async function waitWithCountdown(rt: LoopRuntime, resumeAt: number, kind: 'rate'
     },
   });
   if (tty) deps.stderr.write('\r\x1b[2K');
-  if (done) rt.events.emit('limit:resumed', { kind });
   return done;
 }
 

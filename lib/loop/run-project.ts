@@ -3,7 +3,7 @@
 // their own Deps (fake clock, captured output) and a fake `claude` on PATH.
 
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { loadConfig, type LoadConfigResult } from '../config/load-config.js';
 import { formatConfigProblem } from '../config/problems.js';
 import { splitAllowedTools } from '../config/schema.js';

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { AgentAdapter } from '../agents/agent-adapter.js';
-import { compareVersions } from '../agents/claude-code.js';
+import { compareVersions } from '../core/version.js';
 import { splitCommand } from '../core/command-words.js';
 import { RalphError } from '../errors.js';
 import type { ProcessRunner } from '../platform/process.js';

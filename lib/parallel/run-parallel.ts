@@ -303,7 +303,7 @@ class ParallelRun {
       exitReason = finished.exitReason;
       interrupted = finished.exitReason === 'interrupted';
     });
-    events.on('iteration:started', () => this.update(unit, { loops: unit.loops + 1 }));
+    events.on('iteration:completed', () => this.update(unit, { loops: unit.loops + 1 }));
     const account = this.ledger.forUnit(unit.slug);
     try {
       const exitCode = await runProject({

@@ -1,7 +1,11 @@
 // Before a Docker-sandboxed run (and in --doctor): the docker CLI is installed, its daemon
 // answers `docker info`, and the image is there; each failure says what to do.
 
-import { quoteValue, DEFAULT_SANDBOX_IMAGE } from '../core/sandbox-settings.js';
+import { join } from 'node:path';
+import { CONFIG_SCHEMA } from '../config/schema.js';
+import { quoteValue } from '../core/sandbox-settings.js';
+
+const DEFAULT_SANDBOX_IMAGE = CONFIG_SCHEMA.SANDBOX_DOCKER_IMAGE.default;
 import { stripTerminalControls } from '../core/terminal-text.js';
 import { RalphError } from '../errors.js';
 import { findExecutable } from '../platform/find-executable.js';

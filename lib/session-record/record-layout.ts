@@ -13,7 +13,6 @@ import {
   attemptSchema,
   gapSampleSchema,
   gapSchema,
-  observationSchema,
   RUN_RECORD_SCHEMA_VERSION,
   runRecordSchema,
   type Attempt,

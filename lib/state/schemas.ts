@@ -5,6 +5,7 @@
 // builds only the schemas of the files it reads (`--circuit-status` reads one), which keeps the
 // read-only commands within their start-up budgets (DESIGN.md §6).
 
+import { initialBreakerState } from '../core/circuit-breaker.js';
 import * as z from './zod.js';
 import {
   booleanField,
@@ -233,18 +234,9 @@ export const circuitBreakerFileSchema = z.lazy(() =>
 );
 export type CircuitBreakerFile = z.infer<typeof circuitBreakerFileSchema>;
 
+/** A missing or unreadable file: a new breaker with no change time. */
 export function defaultCircuitBreakerFile(): CircuitBreakerFile {
-  return {
-    state: 'CLOSED',
-    last_change: '',
-    consecutive_no_progress: 0,
-    consecutive_same_error: 0,
-    consecutive_permission_denials: 0,
-    last_progress_loop: 0,
-    total_opens: 0,
-    reason: '',
-    current_loop: 0,
-  };
+  return { ...initialBreakerState(0), last_change: '' };
 }
 
 export const circuitBreakerHistoryEntrySchema = z.lazy(() =>

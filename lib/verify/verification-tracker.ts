@@ -9,7 +9,6 @@ import {
   formatFailuresForContext,
   formatSameFailuresReason,
   initialSameFailures,
-  nextSameFailures,
   sameFailuresTripped,
   type CompletionCheck,
   type SameFailuresState,
@@ -17,6 +16,7 @@ import {
   type VerificationSnapshot,
 } from '../core/verification.js';
 import type { ExitGateResult } from '../core/exit-gate.js';
+import { nextSameFailures } from './same-failures.js';
 
 export interface VerificationTrackerState {
   latest: VerificationSnapshot | null;

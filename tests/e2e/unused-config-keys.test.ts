@@ -27,8 +27,8 @@ describe('accepted-but-unused keys', () => {
     const r = await runCli('ralph', ['--config'], { cwd: project.dir, env: { HOME: project.dir } });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(`Warning: .ralphrc:2 ${WARNING}\n`);
-    expect(r.stdout).toMatch(/^SANDBOX_E2B_TEMPLATE +\= mine +\(\.ralphrc:2, not used\)$/m);
-    expect(r.stdout).toMatch(/^SYNC_INCLUDE +\= "" +\(default, not used\)$/m);
-    expect(r.stdout).toMatch(/^MAX_LOOPS +\= 0 +\(default\)$/m);
+    expect(r.stdout).toMatch(/^SANDBOX_E2B_TEMPLATE += mine +\(\.ralphrc:2, not used\)$/m);
+    expect(r.stdout).toMatch(/^SYNC_INCLUDE += "" +\(default, not used\)$/m);
+    expect(r.stdout).toMatch(/^MAX_LOOPS += 0 +\(default\)$/m);
   });
 });

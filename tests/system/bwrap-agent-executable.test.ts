@@ -10,13 +10,13 @@ import { FAKE_CLAUDE_DIR, withFakeClaude, type FakeClaude } from '../helpers/fak
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli } from '../helpers/run-cli.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
-import { ensureBwrap } from '../helpers/sandbox-tools.js';
+import { requireBwrap } from '../helpers/sandbox-tools.js';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
   while (cleanups.length) cleanups.pop()!();
 });
-beforeAll(() => ensureBwrap(), 300_000);
+beforeAll(() => requireBwrap(), 300_000);
 
 interface HomeInstall {
   project: TmpProject;

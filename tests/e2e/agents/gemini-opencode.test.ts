@@ -223,6 +223,6 @@ describe('ralph --doctor checks the chosen agent\'s login', () => {
     mkdirSync(join(f.env.HOME!, '.local/share/opencode'), { recursive: true });
     writeFileSync(join(f.env.HOME!, '.local/share/opencode/auth.json'), '{}');
     const ok = await runCli('ralph', ['--doctor'], { cwd: p.dir, env });
-    expect(doctorLine(ok.stdout, 'OpenCode login')).toMatch(/^\[OK\]   OpenCode login: credentials in .*auth\.json$/);
+    expect(doctorLine(ok.stdout, 'OpenCode login')).toMatch(/^\[OK\] {3}OpenCode login: credentials in .*auth\.json$/);
   });
 });

@@ -20,7 +20,7 @@ const claudeDone = { tickFixPlan: 'all' as const, writeFiles: { 'src/done.txt': 
 const claudeLimited = (resetAt: number) => ({ outcome: 'usage_limit' as const, resetsAt: Math.floor(resetAt / 1000) });
 const codexWork: FakeCodexScenario = { defaults: { tickFixPlan: 1, writeFiles: { 'src/codex.txt': 'codex {call}\n' }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } } };
 
-let cleanups: Array<() => void> = [];
+const cleanups: Array<() => void> = [];
 afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });

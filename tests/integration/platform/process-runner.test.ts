@@ -122,11 +122,10 @@ describe('nodeProcessRunner.start', () => {
 
   it('signals the whole group on kill()', async () => {
     const { script, pidFile } = stubbornTree();
-    let handle: ReturnType<typeof nodeProcessRunner.start> | undefined;
-    handle = nodeProcessRunner.start(process.execPath, [script, pidFile], {
+    const handle: ReturnType<typeof nodeProcessRunner.start> = nodeProcessRunner.start(process.execPath, [script, pidFile], {
       group: true,
       onStdout: (chunk) => {
-        if (chunk.toString().includes('ready')) handle?.kill('SIGKILL');
+        if (chunk.toString().includes('ready')) handle.kill('SIGKILL');
       },
     });
     expect(handle.pid).toBeGreaterThan(0);

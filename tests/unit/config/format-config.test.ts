@@ -24,7 +24,7 @@ describe('formatConfigText', () => {
     const lines = formatConfigText(sampleResult()).trimEnd().split('\n');
     expect(lines).toHaveLength(CONFIG_KEYS.length);
     const line = (key: string) => lines.find((l) => l.startsWith(`${key} `))!;
-    expect(line('MAX_CALLS_PER_HOUR')).toMatch(/^MAX_CALLS_PER_HOUR +\= 50 +\(\.ralphrc:2\)$/);
+    expect(line('MAX_CALLS_PER_HOUR')).toMatch(/^MAX_CALLS_PER_HOUR += 50 +\(\.ralphrc:2\)$/);
     expect(line('CLAUDE_MODEL')).toMatch(/= opus +\(~\/\.ralphrc:1\)$/);
     expect(line('SESSION_CONTINUITY')).toMatch(/= false +\(env CLAUDE_USE_CONTINUE\)$/);
     expect(line('MAX_LOOPS')).toMatch(/= 3 +\(flag\)$/);

@@ -4,7 +4,6 @@ import {
   applyStartupRecovery,
   cooldownEndsAt,
   errorSignatureOf,
-  formatBreakerTimestamp,
   initialBreakerState,
   nextBreakerState,
   resetBreaker,
@@ -15,9 +14,10 @@ import {
   type BreakerState,
 } from '../../../lib/core/circuit-breaker.js';
 import { defaultConfig } from '../../../lib/config/schema.js';
+import { formatIsoTimestamp } from '../../../lib/state/timestamps.js';
 import { breakerThresholds } from '../../../lib/loop/breaker.js';
 
-// The thresholds a run gets when nothing is configured: the schema's defaults, as the loop maps them.
+/** The thresholds of the default configuration. */
 const T = breakerThresholds(defaultConfig());
 
 const T0 = Date.parse('2026-11-30T04:47:39Z');
@@ -68,7 +68,7 @@ describe('nextBreakerState: no progress', () => {
       bashHistory.map(({ timestamp: _t, ...e }: BreakerHistoryEntry) => e),
     );
     expect(shouldHalt(state)).toBe(true);
-    expect(state.opened_at).toBe(formatBreakerTimestamp(T0 + 40_000));
+    expect(state.opened_at).toBe(formatIsoTimestamp(T0 + 40_000));
   });
 
   it('stays CLOSED for one loop without progress and resets the count on progress', () => {
@@ -268,7 +268,7 @@ describe('resetBreaker, history, timestamps', () => {
   });
 
   it('writes timestamps in the Bash form', () => {
-    expect(formatBreakerTimestamp(Date.parse('2026-11-30T04:48:19.734Z'))).toBe('2026-11-30T04:48:19+00:00');
+    expect(formatIsoTimestamp(Date.parse('2026-11-30T04:48:19.734Z'))).toBe('2026-11-30T04:48:19+00:00');
   });
 });
 

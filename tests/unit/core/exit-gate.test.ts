@@ -9,10 +9,10 @@ import {
 } from '../../../lib/core/exit-gate.js';
 import { emptyExitSignals, updateExitSignals, type ExitSignalsState } from '../../../lib/core/exit-signals.js';
 import { parseFixPlan, type PlanView } from '../../../lib/core/fix-plan.js';
-import { buildLoopContext } from '../../../lib/core/loop-context.js';
-import { analyzeResponse, type ResponseAnalysis } from '../../../lib/core/response-analysis.js';
 import { defaultConfig } from '../../../lib/config/schema.js';
 import { exitGateConfig } from '../../../lib/loop/exit-step.js';
+import { buildLoopContext } from '../../../lib/core/loop-context.js';
+import { analyzeResponse, type ResponseAnalysis } from '../../../lib/core/response-analysis.js';
 
 const OPEN_PLAN = parseFixPlan('- [x] setup\n- [ ] Write the exit gate\n- [ ] Document exit codes\n');
 const DONE_PLAN = parseFixPlan('- [x] setup\n- [x] Write the exit gate\n');

@@ -5,15 +5,14 @@ import type { ExitGateResult } from '../../../lib/core/exit-gate.js';
 import {
   checkCompletion,
   classifyVerification,
-  failingSignature,
   formatFailuresForContext,
   formatSameFailuresReason,
   initialSameFailures,
-  nextSameFailures,
   openBreakerForSameFailures,
   sameFailuresTripped,
   type VerificationSnapshot,
 } from '../../../lib/core/verification.js';
+import { failingSignature, nextSameFailures } from '../../../lib/verify/same-failures.js';
 
 function failing(names: string[], passed = 1, extra: Partial<VerificationSnapshot> = {}): VerificationSnapshot {
   return { status: 'failed', passed, failed: names.length, failures: names.map((name) => ({ name, message: `${name} broke` })), ...extra };

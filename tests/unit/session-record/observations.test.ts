@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { initialSameFailures, nextSameFailures } from '../../../lib/core/verification.js';
+import { initialSameFailures } from '../../../lib/core/verification.js';
+import { nextSameFailures } from '../../../lib/verify/same-failures.js';
 import { addObservation, capRawText, MAX_OBSERVATIONS, MAX_RAW_BYTES, recordVerification } from '../../../lib/session-record/observations.js';
 import { startAttempt } from '../../../lib/session-record/attempts.js';
 import { runRecordSchema } from '../../../lib/session-record/schema.js';

@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { initialSameFailures, nextSameFailures } from '../../../lib/core/verification.js';
+import { initialSameFailures } from '../../../lib/core/verification.js';
+import { nextSameFailures } from '../../../lib/verify/same-failures.js';
 import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { RunRecorder } from '../../../lib/session-record/run-recorder.js';
 import type { RunRecord } from '../../../lib/session-record/schema.js';

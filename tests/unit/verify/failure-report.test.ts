@@ -56,6 +56,6 @@ describe('describeGateFailures', () => {
     const byBytes = describeGateFailures(combineVerification([many], 1));
     expect(byBytes.join('\n').length).toBeLessThanOrEqual(2048);
     expect(byBytes.length).toBeLessThan(20);
-    expect(byBytes.at(-1)).toMatch(/^  … \d+ more line\(s\)/);
+    expect(byBytes.at(-1)).toMatch(/^ {2}… \d+ more line\(s\)/);
   });
 });
