@@ -1,9 +1,9 @@
 // `npm test`: every test under tests/ except the system suite (tests/system/, which needs root,
 // a Docker daemon and bubblewrap: vitest.system.config.ts). Test files run in parallel worker
-// processes; most of their time is spent waiting on the real processes they spawn (ralph, git,
-// tmux, the fake agents), so there are more workers than this project's 2-core CI machine has
-// cores. RALPH_TEST_WORKERS overrides the count.
+// processes, one per core (at least two: much of a test's time is spent waiting on the real
+// processes it spawns, ralph, git, tmux and the fake agents). RALPH_TEST_WORKERS overrides it.
 
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -13,6 +13,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    maxWorkers: Number(process.env.RALPH_TEST_WORKERS || 4),
+    maxWorkers: Number(process.env.RALPH_TEST_WORKERS || Math.max(2, availableParallelism())),
   },
 });

@@ -323,7 +323,7 @@ export function withFakeClaude(scenario: FakeScenario = {}, options: FakeClaudeO
     runs: () => calls().filter((c) => c.prompt !== undefined),
     setScenario,
     run: (args, runOptions = {}) => runCommand(claudePath, args, { cwd: runOptions.cwd ?? root, env: applyOverrides(finalEnv, runOptions.env), input: runOptions.input }),
-    cleanup: () => rmSync(root, { recursive: true, force: true }),
+    cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 3 }),
   };
 }
 

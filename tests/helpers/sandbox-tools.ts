@@ -65,9 +65,13 @@ export function docker(...args: string[]): { code: number | null; stdout: string
   return { code: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
 }
 
+export function requireDockerCli(): void {
+  requireCommand('docker', 'docker.io');
+}
+
 /** A Docker daemon answering `docker info`, else an error saying how to get one (none is started here). */
 export function requireDockerDaemon(): void {
-  requireCommand('docker', 'docker.io');
+  requireDockerCli();
   const info = docker('info');
   if (info.code !== 0) {
     throw new Error(`no Docker daemon answers \`docker info\` (${info.stderr.trim().split('\n').pop() ?? ''}); start one (\`dockerd &\` as root, or \`systemctl start docker\`), or run .ci/run, which starts and stops one.`);
