@@ -158,6 +158,10 @@ const SPECS = {
   USAGE_LIMIT_PROMPT_SECONDS: int(30, 'Seconds to answer the wait-or-stop prompt at a usage limit', { max: DAY_SECONDS }),
   MAX_CONSECUTIVE_TEST_LOOPS: int(3, 'Test-only loops in a row that count as done', { max: COUNT_MAX }),
   MAX_CONSECUTIVE_DONE_SIGNALS: int(2, 'Done signals in a row that count as done', { max: COUNT_MAX }),
+  // 8: an honest agent may need several loops for one item (explore, write, fix the tests, tick
+  // it), and the breaker already stops loops with no new content after 3; eight loops of new
+  // content with no item done and no failing test fixed is work that goes nowhere.
+  CB_NO_PLAN_PROGRESS_THRESHOLD: int(8, 'Halt (stalled) after this many loops in a row that completed no plan item and fixed no failing test (0 = off)', { max: COUNT_MAX }),
   CB_SAME_FAILURES_THRESHOLD: int(3, 'Open the circuit breaker after the same test failures this many loops in a row', { max: COUNT_MAX }),
   TEST_COMMAND: str('', 'Command that runs the project tests (verification gate; empty: detected from the project manifests)'),
   QUALITY_GATES: str('', 'Extra commands that must pass before finishing, comma-separated (commas inside quotes stay)'),
