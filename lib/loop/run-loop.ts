@@ -257,7 +257,9 @@ async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise
   }
   if (productive) {
     const stall = checkStall(rt, failingBefore);
-    if (stall.stalled) {
+    // A run at its loop budget stops there anyway: the limit names the stop.
+    const atLoopBudget = rt.config.MAX_LOOPS > 0 && rt.run.value.spend.run.loops >= rt.config.MAX_LOOPS;
+    if (stall.stalled && !atLoopBudget) {
       resetRunSession(rt, 'circuit_breaker_trip', rt.loopCount);
       deps.logger.error(stallMessage(stall.loops));
       return stop(EXIT.halted, 'halted', 'stalled', 'stalled', stallMessage(stall.loops));
