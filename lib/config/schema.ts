@@ -167,6 +167,10 @@ const SPECS = {
   QUALITY_GATES: str('', 'Extra commands that must pass before finishing, comma-separated (commas inside quotes stay)'),
   VERIFY_BEFORE_EXIT: bool(true, 'Run the verification gate before finishing'),
   VERIFY_TIMEOUT_MINUTES: int(10, 'Time limit for the verification gate, in minutes', { min: 1, max: DAY_MINUTES }),
+  TRANSCRIPT_MAX_BYTES: int(32 * 1024 * 1024, "Bytes kept of one agent call's stdout and of its stderr in the logs (the first and last half; the analysis reads everything)", {
+    min: 64 * 1024,
+    max: 10 * 1024 * 1024 * 1024,
+  }),
   LOG_RETENTION: int(200, 'Keep the newest N agent output logs', { max: 100_000 }),
   BACKUP_KEEP: int(20, 'Keep the newest N backup branches', { max: 10_000 }),
   DRY_RUN: bool(false, 'Simulate loops without calling the agent'),
