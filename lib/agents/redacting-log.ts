@@ -23,9 +23,77 @@ export interface TranscriptLog {
 export interface TranscriptLogOptions {
   /** The output is JSON lines: flush each line up to its last string boundary as it arrives. */
   json?: boolean;
+  /**
+   * Bytes of the output kept in the file (TRANSCRIPT_MAX_BYTES): the first and the last half,
+   * the middle cut out with a marker. The reader of the stream still gets every byte.
+   */
+  maxBytes?: number;
 }
 
 export function openTranscriptLog(path: string, redact: Redactor | undefined, options: TranscriptLogOptions = {}): TranscriptLog {
+  const log = openFullTranscriptLog(path, redact, options);
+  return options.maxBytes ? capTranscript(log, options.maxBytes) : log;
+}
+
+/**
+ * Keeps the head and the tail of the output, each half of `maxBytes`, cut at line ends where a
+ * line ends near the cut (so no secret is split between what is kept and what is not).
+ */
+export function capTranscript(log: TranscriptLog, maxBytes: number): TranscriptLog {
+  const half = Math.floor(maxBytes / 2);
+  let headLeft = half;
+  let tail: Buffer[] = [];
+  let tailBytes = 0;
+  let cut = 0;
+  return {
+    write(chunk) {
+      if (headLeft > 0) {
+        if (chunk.length <= headLeft) {
+          headLeft -= chunk.length;
+          log.write(chunk);
+          return;
+        }
+        const newline = chunk.lastIndexOf(0x0a, headLeft - 1);
+        const at = newline >= 0 ? newline + 1 : headLeft;
+        log.write(chunk.subarray(0, at));
+        headLeft = 0;
+        chunk = chunk.subarray(at);
+      }
+      tail.push(chunk);
+      tailBytes += chunk.length;
+      while (tailBytes - (tail[0]?.length ?? 0) >= half && tail.length > 1) {
+        cut += tail[0]!.length;
+        tailBytes -= tail.shift()!.length;
+      }
+      if (tailBytes > half && tail.length === 1) {
+        const only = tail[0]!;
+        cut += only.length - half;
+        tail = [only.subarray(only.length - half)];
+        tailBytes = half;
+      }
+    },
+    close() {
+      let rest = Buffer.concat(tail);
+      if (rest.length > half) {
+        cut += rest.length - half;
+        rest = rest.subarray(rest.length - half);
+      }
+      if (cut > 0) {
+        // Start the kept tail on a line of its own.
+        const newline = rest.indexOf(0x0a);
+        if (newline >= 0 && newline < 64 * 1024) {
+          cut += newline + 1;
+          rest = rest.subarray(newline + 1);
+        }
+        log.write(Buffer.from(`\n[ralph: ${cut} bytes of output cut here; TRANSCRIPT_MAX_BYTES keeps the first and last ${half} bytes]\n`));
+      }
+      if (rest.length > 0) log.write(rest);
+      return log.close();
+    },
+  };
+}
+
+function openFullTranscriptLog(path: string, redact: Redactor | undefined, options: TranscriptLogOptions): TranscriptLog {
   // The raw transcript may hold whatever the agent read or printed: owner-only, like session files.
   const stream = createWriteStream(path, { mode: 0o600 });
   // A failed log write (disk full) must not crash the run with an unhandled 'error' event:

@@ -18,6 +18,8 @@ export interface RunAgentOptions {
   graceMs: number;
   outputLogPath: string;
   stderrLogPath: string;
+  /** Bytes kept of each of stdout and stderr in their logs (TRANSCRIPT_MAX_BYTES); the readers get all. */
+  maxTranscriptBytes?: number;
   processRunner: ProcessRunner;
   clock: Clock;
   /** Called with each raw stdout chunk, in order. */
@@ -58,12 +60,12 @@ export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
 
   const done = (async (): Promise<RawAgentRun> => {
     await mkdir(dirname(options.outputLogPath), { recursive: true });
-    const out = openTranscriptLog(options.outputLogPath, options.redact, { json: options.jsonOutput });
+    const out = openTranscriptLog(options.outputLogPath, options.redact, { json: options.jsonOutput, maxBytes: options.maxTranscriptBytes });
     // The stderr log is created on the first byte: most runs print nothing there, and an empty
     // file every loop is clutter.
     let err: TranscriptLog | undefined;
     const stderrLog = (): TranscriptLog => {
-      err ??= openTranscriptLog(options.stderrLogPath, options.redact);
+      err ??= openTranscriptLog(options.stderrLogPath, options.redact, { maxBytes: options.maxTranscriptBytes });
       return err;
     };
     let stderrTail = '';

@@ -164,11 +164,19 @@ const SPECS = {
   USAGE_LIMIT_PROMPT_SECONDS: int(30, 'Seconds to answer the wait-or-stop prompt at a usage limit', { max: DAY_SECONDS }),
   MAX_CONSECUTIVE_TEST_LOOPS: int(3, 'Test-only loops in a row that count as done', { max: COUNT_MAX }),
   MAX_CONSECUTIVE_DONE_SIGNALS: int(2, 'Done signals in a row that count as done', { max: COUNT_MAX }),
+  // 8: an honest agent may need several loops for one item (explore, write, fix the tests, tick
+  // it), and the breaker already stops loops with no new content after 3; eight loops of new
+  // content with no item done and no failing test fixed is work that goes nowhere.
+  CB_NO_PLAN_PROGRESS_THRESHOLD: int(8, 'Halt (stalled) after this many loops in a row that completed no plan item and fixed no failing test (0 = off)', { max: COUNT_MAX }),
   CB_SAME_FAILURES_THRESHOLD: int(3, 'Open the circuit breaker after the same test failures this many loops in a row', { max: COUNT_MAX }),
   TEST_COMMAND: str('', 'Command that runs the project tests (verification gate; empty: detected from the project manifests)'),
   QUALITY_GATES: str('', 'Extra commands that must pass before finishing, comma-separated (commas inside quotes stay)'),
   VERIFY_BEFORE_EXIT: bool(true, 'Run the verification gate before finishing'),
   VERIFY_TIMEOUT_MINUTES: int(10, 'Time limit for the verification gate, in minutes', { min: 1, max: DAY_MINUTES }),
+  TRANSCRIPT_MAX_BYTES: int(32 * 1024 * 1024, "Bytes kept of one agent call's stdout and of its stderr in the logs (the first and last half; the analysis reads everything)", {
+    min: 64 * 1024,
+    max: 10 * 1024 * 1024 * 1024,
+  }),
   LOG_RETENTION: int(200, 'Keep the newest N agent output logs', { max: 100_000 }),
   BACKUP_KEEP: int(20, 'Keep the newest N backup branches', { max: 10_000 }),
   DRY_RUN: bool(false, 'Simulate loops without calling the agent'),

@@ -33,6 +33,8 @@ export interface PlanCheck {
   /** The plan as the exit gate must see it: hidden items added back as open. */
   view: PlanView | null;
   hidden: HiddenItem[];
+  /** Remembered open items now done, ticked in a loop with measured new content. */
+  completed: number;
 }
 
 /** The plan as read this time: a view, none (no file), or a file ralph could not read in full. */
@@ -49,12 +51,13 @@ export function emptyPlanMemory(): PlanMemory {
 export function checkPlanAgainstMemory(memory: PlanMemory, read: PlanRead, newContent: boolean): PlanCheck {
   if ('unreadable' in read) {
     const view = syntheticView([...memory.open.map((item) => item.text), `the plan itself: ${read.unreadable}`]);
-    return { memory, view, hidden: memory.open.map((item) => ({ text: item.text, how: 'removed' as const })) };
+    return { memory, view, hidden: memory.open.map((item) => ({ text: item.text, how: 'removed' as const })), completed: 0 };
   }
   const items = read.view?.items ?? [];
   const used = new Set<number>();
   const stillOpen: RememberedItem[] = [];
   const hidden: HiddenItem[] = [];
+  let completed = 0;
   for (const remembered of memory.open) {
     const index = findItem(items, remembered, used);
     if (index === undefined) {
@@ -73,13 +76,15 @@ export function checkPlanAgainstMemory(memory: PlanMemory, read: PlanRead, newCo
     } else if (!newContent) {
       stillOpen.push(at);
       hidden.push({ text: remembered.text, how: 'ticked without measured change' });
+    } else {
+      completed++;
     }
   }
   items.forEach((item, index) => {
     if (used.has(index) || item.done || item.optional) return;
     stillOpen.push({ key: normalizeItemText(item.text), text: item.text, position: index });
   });
-  return { memory: { open: stillOpen }, view: addHidden(read.view, hidden), hidden };
+  return { memory: { open: stillOpen }, view: addHidden(read.view, hidden), hidden, completed };
 }
 
 /** Item text as ralph identifies it: invisible and formatting characters out, spaces collapsed, case folded. */

@@ -132,6 +132,7 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, session: ResumableSes
     graceMs: config.KILL_GRACE_SECONDS * 1000,
     outputLogPath,
     stderrLogPath: uniquePath(join(paths.logsDir, agentStderrLogName(now))),
+    maxTranscriptBytes: config.TRANSCRIPT_MAX_BYTES,
     processRunner: deps.processRunner,
     clock: deps.clock,
     redact: deps.redact,

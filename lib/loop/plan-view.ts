@@ -14,6 +14,7 @@ export function refreshPlanView(rt: LoopRuntime): PlanView | null {
   const read = readPlan(rt);
   const checked = checkPlanAgainstMemory(rt.planMemory ?? emptyPlanMemory(), read, rt.content?.lastProgress ?? false);
   rt.planMemory = checked.memory;
+  rt.planItemsCompleted = (rt.planItemsCompleted ?? 0) + checked.completed;
   const note = 'unreadable' in read
     ? `fix_plan.md cannot be read in full (${read.unreadable}): the run cannot end as done until it can`
     : checked.hidden.length > 0 ? describeHiddenItems(checked.hidden) : undefined;

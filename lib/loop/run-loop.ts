@@ -31,6 +31,7 @@ import { beginAttemptRecord, finishAttemptRecord, saveUnfinishedAttempt } from '
 import { askUsageLimitChoice } from './usage-limit-prompt.js';
 import { missingRequiredPaths, readPromptAndCheckFiles, RESTORE_HINT } from './startup.js';
 import { checkCompletionClaim, verifyAfterLoop } from './verification-step.js';
+import { checkStall, failingCount, stallMessage } from './stall-guard.js';
 import { waitUntil } from './wait-until.js';
 import { exitCodeForSignal } from './stop-signal.js';
 import { rotateLogIfNeeded } from '../platform/logger.js';
@@ -210,6 +211,7 @@ async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise
     return interrupted(rt);
   }
   const productive = failure.kind === 'ok' || (failure.kind === 'timeout' && result.progress);
+  const failingBefore = failingCount(rt.verify.latest);
   const verified = await verifyAfterLoop(rt, {
     loop: rt.loopCount,
     filesChanged: result.filesChanged.length,
@@ -254,6 +256,14 @@ async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise
     return stop(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', "Circuit breaker opened. Run 'ralph --reset-circuit' after fixing the cause");
   }
   if (productive) {
+    const stall = checkStall(rt, failingBefore);
+    // A run at its loop budget stops there anyway: the limit names the stop.
+    const atLoopBudget = rt.config.MAX_LOOPS > 0 && rt.run.value.spend.run.loops >= rt.config.MAX_LOOPS;
+    if (stall.stalled && !atLoopBudget) {
+      resetRunSession(rt, 'circuit_breaker_trip', rt.loopCount);
+      deps.logger.error(stallMessage(stall.loops));
+      return stop(EXIT.halted, 'halted', 'stalled', 'stalled', stallMessage(stall.loops));
+    }
     writeStatus(rt, 'completed', 'success', '');
     await postProgressIfDue(rt, rt.lifecycle, rt.loopCount);
     return CONTINUE;

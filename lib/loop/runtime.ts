@@ -79,6 +79,10 @@ export interface LoopRuntime {
   plan: PlanView | null;
   /** The open plan items seen in this run, so a hidden one still counts (plan-view.ts). */
   planMemory?: PlanMemory;
+  /** Plan items completed (ticked with measured new content) since the stall guard last looked. */
+  planItemsCompleted?: number;
+  /** Loops in a row without plan progress: the stall guard's count (stall-guard.ts). */
+  loopsWithoutPlanProgress?: number;
   /** The last note about hidden plan items, logged once until it changes. */
   planHiddenNote?: string;
   /** Consecutive loops whose completion claim fix_plan.md contradicted. */

@@ -50,11 +50,12 @@ const productive = (n: number, extra: FakeCallScript = {}): FakeCallScript => ({
 });
 
 describe('the flat JSON format (reference §5.3)', () => {
-  it('a top-level work_type TEST_ONLY, three loops in a row, ends the run as test_saturation', async () => {
+  it('a top-level work_type TEST_ONLY, three loops in a row, ends the run as test_saturation (EXIT_REQUIRES_PLAN_COMPLETE=false)', async () => {
     // The RALPH_STATUS block says IMPLEMENTATION: in JSON the Bash tool reads only the top level.
+    // The plan is open: only the Bash order lets test-only loops end the run.
     const block = { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false, WORK_TYPE: 'IMPLEMENTATION', FILES_MODIFIED: 1 };
     const calls = [1, 2, 3].map((n) => productive(n, { statusBlock: block, resultFields: { work_type: 'TEST_ONLY' } }));
-    const ran = await run(calls);
+    const ran = await run(calls, { rc: 'EXIT_REQUIRES_PLAN_COMPLETE=false\n' });
     expect(ran.result.code).toBe(0);
     expect(ran.fake.runs()).toHaveLength(3);
     expect(ran.status).toMatchObject({ exit_reason: 'test_saturation', status: 'completed' });
