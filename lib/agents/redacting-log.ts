@@ -6,9 +6,10 @@
 // string boundary at once (no string, so no secret, straddles one), so the log follows the
 // stream even mid-line, as a transcript of a killed run should.
 
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { constants, createWriteStream, ftruncateSync, type WriteStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import type { Redactor } from '../core/redaction.js';
+import { isRefusedWrite, openNoFollow } from '../state/no-follow.js';
 
 // Longer than any key or token the redactor knows; a line is flushed past MAX_PENDING.
 const KEEP_BACK = 4096;
@@ -23,11 +24,15 @@ export interface TranscriptLog {
 export interface TranscriptLogOptions {
   /** The output is JSON lines: flush each line up to its last string boundary as it arrives. */
   json?: boolean;
+  /** Told why the file was refused (a link planted in its place); the log is then discarded. */
+  warn?: (message: string) => void;
 }
 
 export function openTranscriptLog(path: string, redact: Redactor | undefined, options: TranscriptLogOptions = {}): TranscriptLog {
   // The raw transcript may hold whatever the agent read or printed: owner-only, like session files.
-  const stream = createWriteStream(path, { mode: 0o600 });
+  const fd = openTranscriptFile(path, options.warn);
+  if (fd === undefined) return { write: () => undefined, close: async () => undefined };
+  const stream = createWriteStream(path, { fd });
   // A failed log write (disk full) must not crash the run with an unhandled 'error' event:
   // the output is still read from the pipe, and the next state write reports the problem.
   stream.on('error', () => undefined);
@@ -58,6 +63,19 @@ export function openTranscriptLog(path: string, redact: Redactor | undefined, op
       return closeStream(stream);
     },
   };
+}
+
+/** The file opened afresh, following no link; undefined (after a warning) when refused. */
+function openTranscriptFile(path: string, warn: ((message: string) => void) | undefined): number | undefined {
+  try {
+    const fd = openNoFollow(path, constants.O_WRONLY | constants.O_CREAT, 0o600);
+    ftruncateSync(fd, 0);
+    return fd;
+  } catch (error) {
+    if (!isRefusedWrite(error)) throw error;
+    warn?.(error.message);
+    return undefined;
+  }
 }
 
 function cutPoint(text: string): number {

@@ -7,9 +7,10 @@
 // the same id; so does a commit, which changes HEAD but not the content. A folder that is no git repository gets a private bare repository
 // for the objects. Progress is judged from these ids (lib/core/progress-evidence.ts).
 
-import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ProcessRunner, RunResult } from '../platform/process.js';
+import { ensureOwnDirectory, writeFileNoFollow } from '../state/no-follow.js';
 
 export interface ContentSnapshot {
   /** Tree id of the content; null when it could not be measured (no git, git failed). */
@@ -46,10 +47,10 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
 
   async function prepare(): Promise<Setup> {
     const index = join(options.stateDir, 'index');
-    mkdirSync(options.stateDir, { recursive: true });
+    ensureOwnDirectory(options.stateDir);
     // Ignores itself, so the private index never shows in `git status` or lands in a commit,
     // whatever the project's .gitignore says.
-    writeFileSync(join(options.stateDir, '.gitignore'), '*\n');
+    writeFileNoFollow(join(options.stateDir, '.gitignore'), '*\n');
     rmSync(index, { force: true });
     const located = await git(['rev-parse', '--git-path', 'index'], baseEnv);
     if (located.spawnError) return { kind: 'unavailable' };

@@ -136,6 +136,7 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, session: ResumableSes
     processRunner: deps.processRunner,
     clock: deps.clock,
     redact: deps.redact,
+    warn: (message) => deps.logger.warn(message),
     onActivity: (activity) => rt.display.activity(activity),
     onSpawn: (pid) => rt.agentGroup.recordAgent({ pgid: pid, startTime: readProcessStartTime(pid) }),
   });

@@ -4,6 +4,7 @@
 // them (agent_outcome, agent_tests_status) with the gate's verdict (verification).
 
 import { measureLoopOutcome, type GateVerdict } from '../core/loop-outcome.js';
+import { isRefusedWrite } from '../state/no-follow.js';
 import { appendMetrics } from '../state/store.js';
 import { isFresh } from '../verify/verification-tracker.js';
 import type { IterationResult } from './iteration.js';
@@ -14,7 +15,13 @@ export function appendLoopMetrics(rt: LoopRuntime, result: IterationResult, halt
   const agentTestsStatus = typeof metrics.tests_status === 'string' ? metrics.tests_status : null;
   const gate = currentGateVerdict(rt);
   const measured = measureLoopOutcome({ agentOutcome: String(metrics.outcome), agentTestsStatus, gate, halted });
-  appendMetrics(rt.paths, { ...metrics, ...measured, agent_outcome: metrics.outcome, agent_tests_status: agentTestsStatus, verification: gate });
+  try {
+    appendMetrics(rt.paths, { ...metrics, ...measured, agent_outcome: metrics.outcome, agent_tests_status: agentTestsStatus, verification: gate });
+  } catch (error) {
+    // A link planted in place of metrics.jsonl costs the line, not the run.
+    if (!isRefusedWrite(error)) throw error;
+    rt.deps.logger.warn(error.message);
+  }
 }
 
 /** The gate's verdict when it is about the current code (see isFresh), else null. */

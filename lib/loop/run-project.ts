@@ -2,7 +2,7 @@
 // runtime the loop steps share, signal handling, and the final exit code. Tests call this with
 // their own Deps (fake clock, captured output) and a fake `claude` on PATH.
 
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { loadConfig, type LoadConfigResult } from '../config/load-config.js';
 import { formatConfigProblem } from '../config/problems.js';
@@ -10,6 +10,7 @@ import { splitAllowedTools } from '../config/schema.js';
 import { EXIT, RalphError, exitCodeInStyle } from '../errors.js';
 import type { Deps } from '../platform/deps.js';
 import { acquireProjectLock } from '../state/lock.js';
+import { ensureOwnDirectory } from '../state/no-follow.js';
 import { projectPaths } from '../state/paths.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import type { AgentAdapter } from '../agents/agent-adapter.js';
@@ -79,8 +80,8 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   if (missing.length > 0) throw integrityError(missing, EXIT.couldNotRun);
   readPromptAndCheckFiles(paths, promptFile);
   assertWritable(paths.ralphDir);
-  mkdirSync(paths.logsDir, { recursive: true });
-  mkdirSync(paths.docsGeneratedDir, { recursive: true });
+  ensureOwnDirectory(paths.logsDir);
+  ensureOwnDirectory(paths.docsGeneratedDir);
 
   const agent = chooseAgent(loaded.config);
   // In Docker the agents' CLIs live in the image, not on the host.
@@ -122,7 +123,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     agentLimits: agents.length > 1 ? loadAgentLimits(paths, state, longestUsageLimitWaitMs(usageLimitWaitSettings(config))) : {},
     promptFile,
     status,
-    display: new AgentDisplay({ paths, clock: deps.clock, stdout: deps.stdout, live: config.LIVE_OUTPUT, showToolArgs: config.LIVE_SHOW_TOOL_ARGS, status, redact: deps.redact }),
+    display: new AgentDisplay({ paths, clock: deps.clock, stdout: deps.stdout, live: config.LIVE_OUTPUT, showToolArgs: config.LIVE_SHOW_TOOL_ARGS, status, redact: deps.redact, warn: (message) => deps.logger.warn(message) }),
     events,
     stop: undefined as never,
     agentGroup: lock,
