@@ -17,7 +17,7 @@ import { usageSinceLastCall } from '../core/cumulative-usage.js';
 import type { TokenUsage } from '../agents/agent-output.js';
 import { analyzeResponse, type ResponseAnalysis } from '../core/response-analysis.js';
 import { redactDeep } from '../core/redaction.js';
-import { readProcessStartTime } from '../platform/process-group.js';
+import { readProcessExecutable, readProcessStartTime } from '../platform/process-group.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { agentOutputLogName, agentStderrLogName, movedControlFiles } from '../state/paths.js';
 import type { MetricsLine } from '../state/schemas.js';
@@ -138,7 +138,7 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, session: ResumableSes
     redact: deps.redact,
     warn: (message) => deps.logger.warn(message),
     onActivity: (activity) => rt.display.activity(activity),
-    onSpawn: (pid) => rt.agentGroup.recordAgent({ pgid: pid, startTime: readProcessStartTime(pid) }),
+    onSpawn: (pid) => rt.agentGroup.recordAgent({ pgid: pid, startTime: readProcessStartTime(pid), exe: readProcessExecutable(pid) }),
   });
   rt.current = handle;
   if (rt.stop.received) handle.interrupt();
