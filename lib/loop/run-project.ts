@@ -11,6 +11,8 @@ import { EXIT, RalphError, exitCodeInStyle } from '../errors.js';
 import type { Deps } from '../platform/deps.js';
 import { acquireProjectLock } from '../state/lock.js';
 import { ensureOwnDirectory } from '../state/no-follow.js';
+import { killMarkedProcesses } from '../platform/marked-processes.js';
+import { killEscapedProcesses } from './escaped-processes.js';
 import { projectPaths } from '../state/paths.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import type { AgentAdapter } from '../agents/agent-adapter.js';
@@ -150,6 +152,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     onFirst: () => rt.current?.interrupt(),
     onSecond: options.signals ? () => undefined : (signal) => {
       sandbox.stopNow();
+      killMarkedProcesses(rt.recorder?.record.run_id ?? '');
       process.exit(exitCodeForSignal(signal));
     },
   });
@@ -189,6 +192,8 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   } finally {
     saveUnfinishedAttempt(rt);
     await sandbox.stop();
+    // Every stop (end, error, signal): nothing the agent started outlives the run.
+    killEscapedProcesses(rt.recorder?.record.run_id, deps.logger);
     rt.stop.dispose();
     lock.release();
     // A last notification (completion, halt) may still be on its way: at most a few seconds.
