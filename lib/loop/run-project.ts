@@ -28,6 +28,7 @@ import { holdRateWindow, loadBreaker, loadRateWindow } from './guard-store.js';
 import { loadAgentLimits } from './agent-limits.js';
 import { longestUsageLimitWaitMs } from '../core/reset-time.js';
 import { stopOrphanedAgent } from './orphaned-agent.js';
+import { removeDeadRuntimeDirs } from '../sandbox/runtime-dir.js';
 import { openRunSpend, unsavedRunSpend } from './run-spend.js';
 import { runLoop } from './run-loop.js';
 import { usageLimitWaitSettings } from '../config/usage-limit-settings.js';
@@ -96,6 +97,8 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   }
   const lock = acquireProjectLock(paths, { pid: process.pid, logger: deps.logger });
   await stopOrphanedAgent(lock.previous, { logger: deps.logger, graceMs: config.KILL_GRACE_SECONDS * 1000 });
+  // A ralph killed with -9 left its sandbox's home (copied credentials, the Docker env-file).
+  for (const left of removeDeadRuntimeDirs()) deps.logger.warn(`Removed the sandbox runtime directory ${left.path} left by pid ${left.pid} (no longer running)`);
   const state: StateReadOptions = { logger: deps.logger, clock: deps.clock };
   const events = options.events ?? new LoopEvents();
   const notifications = config.ENABLE_NOTIFICATIONS
