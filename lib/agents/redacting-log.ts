@@ -6,9 +6,10 @@
 // string boundary at once (no string, so no secret, straddles one), so the log follows the
 // stream even mid-line, as a transcript of a killed run should.
 
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { constants, createWriteStream, ftruncateSync, type WriteStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import type { Redactor } from '../core/redaction.js';
+import { isRefusedWrite, openNoFollow } from '../state/no-follow.js';
 
 // Longer than any key or token the redactor knows; a line is flushed past MAX_PENDING.
 const KEEP_BACK = 4096;
@@ -28,6 +29,8 @@ export interface TranscriptLogOptions {
    * the middle cut out with a marker. The reader of the stream still gets every byte.
    */
   maxBytes?: number;
+  /** Told why the file was refused (a link planted in its place); the log is then discarded. */
+  warn?: (message: string) => void;
 }
 
 export function openTranscriptLog(path: string, redact: Redactor | undefined, options: TranscriptLogOptions = {}): TranscriptLog {
@@ -95,7 +98,9 @@ export function capTranscript(log: TranscriptLog, maxBytes: number): TranscriptL
 
 function openFullTranscriptLog(path: string, redact: Redactor | undefined, options: TranscriptLogOptions): TranscriptLog {
   // The raw transcript may hold whatever the agent read or printed: owner-only, like session files.
-  const stream = createWriteStream(path, { mode: 0o600 });
+  const fd = openTranscriptFile(path, options.warn);
+  if (fd === undefined) return { write: () => undefined, close: async () => undefined };
+  const stream = createWriteStream(path, { fd });
   // A failed log write (disk full) must not crash the run with an unhandled 'error' event:
   // the output is still read from the pipe, and the next state write reports the problem.
   stream.on('error', () => undefined);
@@ -126,6 +131,19 @@ function openFullTranscriptLog(path: string, redact: Redactor | undefined, optio
       return closeStream(stream);
     },
   };
+}
+
+/** The file opened afresh, following no link; undefined (after a warning) when refused. */
+function openTranscriptFile(path: string, warn: ((message: string) => void) | undefined): number | undefined {
+  try {
+    const fd = openNoFollow(path, constants.O_WRONLY | constants.O_CREAT, 0o600);
+    ftruncateSync(fd, 0);
+    return fd;
+  } catch (error) {
+    if (!isRefusedWrite(error)) throw error;
+    warn?.(error.message);
+    return undefined;
+  }
 }
 
 function cutPoint(text: string): number {

@@ -32,6 +32,8 @@ export interface RunAgentOptions {
   redact?: Redactor;
   /** stdout is stream-json (its log then follows the stream mid-line too). */
   jsonOutput?: boolean;
+  /** Told of a log file that was refused (a link in its place). */
+  warn?: (message: string) => void;
 }
 
 export interface RawAgentRun {
@@ -60,12 +62,12 @@ export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
 
   const done = (async (): Promise<RawAgentRun> => {
     await mkdir(dirname(options.outputLogPath), { recursive: true });
-    const out = openTranscriptLog(options.outputLogPath, options.redact, { json: options.jsonOutput, maxBytes: options.maxTranscriptBytes });
+    const out = openTranscriptLog(options.outputLogPath, options.redact, { json: options.jsonOutput, maxBytes: options.maxTranscriptBytes, warn: options.warn });
     // The stderr log is created on the first byte: most runs print nothing there, and an empty
     // file every loop is clutter.
     let err: TranscriptLog | undefined;
     const stderrLog = (): TranscriptLog => {
-      err ??= openTranscriptLog(options.stderrLogPath, options.redact, { maxBytes: options.maxTranscriptBytes });
+      err ??= openTranscriptLog(options.stderrLogPath, options.redact, { maxBytes: options.maxTranscriptBytes, warn: options.warn });
       return err;
     };
     let stderrTail = '';

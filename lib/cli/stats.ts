@@ -82,7 +82,9 @@ export async function mainStats(argv: string[]): Promise<number> {
   const metrics = readMetrics(metricsPath, { sinceMs });
   if (options.format === 'table') {
     const { renderStatsTable } = await import('../stats/render-stats-table.js');
-    process.stdout.write(renderStatsTable(metrics.summary(), { source }));
+    // Outcomes and reasons come from metrics lines the agent could write.
+    const { stripTerminalControls } = await import('../core/terminal-text.js');
+    process.stdout.write(stripTerminalControls(renderStatsTable(metrics.summary(), { source })));
     return 0;
   }
   if (metrics.skippedLines > 0) process.stderr.write(`Warning: skipped ${metrics.skippedLines} unreadable line(s) in the metrics file\n`);

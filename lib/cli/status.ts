@@ -2,8 +2,10 @@
 // or with --json the whole machine-readable state in one object (status-json.ts, filtered by
 // --jq if given). Read-only: nothing here repairs, sets aside or rewrites a state file.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { ViewConfig } from '../config/view-config.js';
+import { readRegularFile } from '../state/control-file.js';
+import { stripTerminalControls } from '../core/terminal-text.js';
 import { ralphPaths } from '../state/paths.js';
 import { isProcessAlive } from '../state/process-alive.js';
 
@@ -36,11 +38,13 @@ export async function showStatus(options: ShowStatusOptions): Promise<number> {
     options.write(`${NO_STATUS_MESSAGE}\n`);
     return 0;
   }
-  const raw = readFileSync(paths.status, 'utf8');
+  // The agent can write status.json: a FIFO there is an error naming it, not a hang.
+  const raw = readRegularFile(paths.status) ?? '';
   options.write('Current Status:\n');
   const parsed = tryParse(raw);
   // Like the Bash tool: pretty JSON when it parses, the raw text otherwise.
-  options.write(parsed === undefined ? raw : `${JSON.stringify(parsed, null, 2)}\n`);
+  // The agent can write status.json: no escape sequence or bidi control of its reaches the terminal.
+  options.write(stripTerminalControls(parsed === undefined ? raw : `${JSON.stringify(parsed, null, 2)}\n`));
   const stale = staleRunningPid(parsed);
   if (stale !== undefined) {
     options.write(`Note: the ralph process that wrote this (pid ${stale}) is no longer running; run ralph to resume.\n`);

@@ -1,10 +1,13 @@
 // What to do about the agent process group named in a stale lock (its ralph was killed with -9
-// and the agent ran on): stop it, unless it is gone, its pid now names another process, or it is
-// our own group. Pure: the caller observes the processes and acts on the verdict.
+// and the agent ran on): stop it only when its leader is still the process ralph started — the
+// start time and executable recorded in the lock both match — never pid 1 or our own group.
+// The agent can write the lock, so a group it cannot prove is left alone. Pure: the caller
+// observes the processes and acts on the verdict.
 
 export interface RecordedAgentGroup {
   agentPgid?: number;
   agentStartTime?: string;
+  agentExe?: string;
 }
 
 export interface AgentGroupObservation {
@@ -12,24 +15,27 @@ export interface AgentGroupObservation {
   groupRunning: boolean;
   /** The start time of the process now holding the leader's pid; undefined if none (or no /proc). */
   leaderStartTime?: string;
+  /** The executable of that process; undefined if none (or no /proc). */
+  leaderExe?: string;
   ownPid: number;
   ownGroup?: number;
 }
 
 export type OrphanedAgentVerdict =
   | { kind: 'none' }
-  | { kind: 'gone' | 'own' | 'reused' | 'stop'; pgid: number };
+  | { kind: 'gone' | 'own' | 'unproven' | 'stop'; pgid: number };
 
 export function judgeOrphanedAgent(recorded: RecordedAgentGroup | undefined, observed: AgentGroupObservation): OrphanedAgentVerdict {
   const pgid = recorded?.agentPgid;
   if (pgid === undefined) return { kind: 'none' };
-  if (pgid === observed.ownPid || pgid === observed.ownGroup) return { kind: 'own', pgid };
+  if (pgid <= 1 || pgid === observed.ownPid || pgid === observed.ownGroup) return { kind: 'own', pgid };
   if (!observed.groupRunning) return { kind: 'gone', pgid };
-  // The leader's pid was reused by a later process: the group we started is gone. (A leader that
-  // exited leaves its group id reserved while members remain, so a missing leader is no reuse.)
-  const recordedStart = recorded?.agentStartTime;
-  if (recordedStart !== undefined && observed.leaderStartTime !== undefined && observed.leaderStartTime !== recordedStart) {
-    return { kind: 'reused', pgid };
-  }
-  return { kind: 'stop', pgid };
+  // Both must be recorded and both must match: a reused pid, a leader that exited, or a lock
+  // naming a group the agent chose is not provably ours.
+  const proven =
+    recorded?.agentStartTime !== undefined &&
+    recorded.agentExe !== undefined &&
+    observed.leaderStartTime === recorded.agentStartTime &&
+    observed.leaderExe === recorded.agentExe;
+  return { kind: proven ? 'stop' : 'unproven', pgid };
 }

@@ -6,7 +6,7 @@
 // Agent text is redacted and stripped of terminal control sequences before it goes anywhere;
 // live.log is owner-only like the other transcripts.
 
-import { appendFileSync, chmodSync, writeFileSync } from 'node:fs';
+import { appendFileNoFollow, isRefusedWrite, writeFileNoFollow } from '../state/no-follow.js';
 import type { AgentActivity } from '../agents/agent-adapter.js';
 import type { Redactor } from '../core/redaction.js';
 import { stripTerminalControls } from '../core/terminal-text.js';
@@ -28,6 +28,8 @@ export interface AgentDisplayOptions {
   status: StatusWriter;
   /** Masks secrets in everything shown or written (the run's redactor, as for ralph.log). */
   redact: Redactor;
+  /** Told once a run that live.log was refused (a link in its place). */
+  warn?: (message: string) => void;
 }
 
 export class AgentDisplay {
@@ -37,6 +39,7 @@ export class AgentDisplay {
   /** A progress write is due at the end of this turn (several tools may arrive in one chunk). */
   private progressDue = false;
   private ticker: NodeJS.Timeout | undefined;
+  private liveRefused = false;
   private frame = 0;
   private agentLabel = 'Claude Code';
   /** The live view ends with a newline (true at the loop header). */
@@ -51,9 +54,8 @@ export class AgentDisplay {
     this.lastTool = '';
     this.lastProgressAt = 0;
     this.atLineStart = true;
-    writeFileSync(paths.liveLog, `=== Loop #${loop} - ${formatLocalDateTime(clock.now())} ===\n`, { mode: 0o600 });
-    // The mode above applies only when the file is new; an older live.log may be world-readable.
-    chmodSync(paths.liveLog, 0o600);
+    // Owner-only also when an older live.log was world-readable.
+    this.writeLive(() => writeFileNoFollow(paths.liveLog, `=== Loop #${loop} - ${formatLocalDateTime(clock.now())} ===\n`, 0o600));
     this.options.status.progress({ status: 'executing', indicator: SPINNER[0], elapsedSeconds: 0, lastOutput: '' });
     if (!this.options.live && this.options.stdout.isTTY) {
       this.ticker = setInterval(() => this.drawSpinner(), 1000);
@@ -94,8 +96,20 @@ export class AgentDisplay {
     const text = this.atLineStart && rendered.startsWith('\n') ? rendered.slice(1) : rendered;
     if (text === '') return;
     this.atLineStart = text.endsWith('\n');
-    bestEffort(() => appendFileSync(this.options.paths.liveLog, text));
+    this.writeLive(() => appendFileNoFollow(this.options.paths.liveLog, text, 0o600));
     if (this.options.live) this.options.stdout.write(text);
+  }
+
+  /** A live.log write; a refused one is said once and the file left alone until the next loop. */
+  private writeLive(write: () => void): void {
+    if (this.liveRefused) return;
+    try {
+      write();
+    } catch (error) {
+      if (!isRefusedWrite(error)) return; // best effort, see bestEffort below
+      this.liveRefused = true;
+      this.options.warn?.(error.message);
+    }
   }
 
   private redact(text: string): string {

@@ -10,9 +10,10 @@
 // (lib/core/progress-evidence.ts).
 
 import { createHash } from 'node:crypto';
-import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { closeSync, constants, existsSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, statSync, type Stats } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { ProcessRunner } from '../platform/process.js';
+import { ensureOwnDirectory, writeFileNoFollow } from '../state/no-follow.js';
 
 export interface ContentSnapshot {
   /** Id of the content; null when it could not be measured. */
@@ -187,13 +188,14 @@ function sha1(text: string): string {
 // The filesystem's "now": the mtime of a file ralph just wrote in its own folder.
 function stampTime(stateDir: string): number {
   try {
-    mkdirSync(stateDir, { recursive: true });
+    // ralph's own folder, checked not to be a link; its files are written without following one.
+    ensureOwnDirectory(stateDir);
     // Ignores itself, so the stamp never shows in `git status` or lands in a commit, whatever
     // the project's .gitignore says.
     const ignore = join(stateDir, '.gitignore');
-    if (!existsSync(ignore)) writeFileSync(ignore, '*\n');
+    if (!existsSync(ignore)) writeFileNoFollow(ignore, '*\n');
     const file = join(stateDir, 'stamp');
-    writeFileSync(file, '');
+    writeFileNoFollow(file, '');
     return statSync(file).mtimeMs;
   } catch {
     return -Infinity; // nothing is trusted: every file is read again next time

@@ -2,7 +2,8 @@
 // settings that shape it — without starting the agent or counting a call.
 
 import { agentModelOf } from '../agents/choose-agent.js';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { appendFileNoFollow } from '../state/no-follow.js';
 import { relative } from 'node:path';
 import { splitAllowedTools } from '../config/schema.js';
 import { buildLoopContext } from '../core/loop-context.js';
@@ -39,7 +40,7 @@ export function describeDryRun(rt: LoopRuntime, loop: number): void {
   ];
   deps.stdout.write(`${lines.join('\n')}\n`);
   // The live-output pane of `ralph --monitor` shows it too.
-  appendFileSync(rt.paths.liveLog, `${lines.join('\n')}\n`, { mode: 0o600 });
+  appendFileNoFollow(rt.paths.liveLog, `${lines.join('\n')}\n`, 0o600);
 }
 
 function quoteForDisplay(arg: string): string {

@@ -17,7 +17,10 @@ import { usageSinceLastCall } from '../core/cumulative-usage.js';
 import type { TokenUsage } from '../agents/agent-output.js';
 import { analyzeResponse, type ResponseAnalysis } from '../core/response-analysis.js';
 import { redactDeep } from '../core/redaction.js';
-import { readProcessStartTime } from '../platform/process-group.js';
+import { readProcessExecutable, readProcessStartTime } from '../platform/process-group.js';
+import { RUN_MARK_VARIABLE } from '../platform/marked-processes.js';
+import { killEscapedProcesses } from './escaped-processes.js';
+import { writeFileAtomic } from '../state/atomic-write.js';
 import { agentOutputLogName, agentStderrLogName, movedControlFiles } from '../state/paths.js';
 import type { MetricsLine } from '../state/schemas.js';
 import { verificationContextSection } from '../verify/verification-tracker.js';
@@ -120,7 +123,8 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, session: ResumableSes
   rt.display.start(loop, rt.agent.label);
   rt.events.emit('agent:started', { loop, argv: [invocation.cmd, ...invocation.args], outputLogPath });
   const timeoutMs = config.CLAUDE_TIMEOUT_SECONDS > 0 ? config.CLAUDE_TIMEOUT_SECONDS * 1000 : config.CLAUDE_TIMEOUT_MINUTES * 60_000;
-  const { env, ...sandboxed } = rt.sandbox.wrap(invocation, agentEnv(deps.env));
+  const runId = rt.recorder?.record.run_id;
+  const { env, ...sandboxed } = rt.sandbox.wrap(invocation, agentEnv(deps.env, runId));
   const handle = startAgentRun({
     adapter: rt.agent,
     invocation: sandboxed,
@@ -136,8 +140,9 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, session: ResumableSes
     processRunner: deps.processRunner,
     clock: deps.clock,
     redact: deps.redact,
+    warn: (message) => deps.logger.warn(message),
     onActivity: (activity) => rt.display.activity(activity),
-    onSpawn: (pid) => rt.agentGroup.recordAgent({ pgid: pid, startTime: readProcessStartTime(pid) }),
+    onSpawn: (pid) => rt.agentGroup.recordAgent({ pgid: pid, startTime: readProcessStartTime(pid), exe: readProcessExecutable(pid) }),
   });
   rt.current = handle;
   if (rt.stop.received) handle.interrupt();
@@ -145,8 +150,10 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, session: ResumableSes
   try {
     finished = await handle.result;
   } finally {
-    // The result comes once the whole group is gone (its last members get SIGKILL).
+    // The result comes once the whole group is gone (its last members get SIGKILL); what left
+    // the group still carries the run's mark.
     rt.agentGroup.clearAgent();
+    killEscapedProcesses(runId, deps.logger);
   }
   const run = { ...finished, summary: { ...finished.summary, sessionId: acceptReportedSessionId(finished.summary.sessionId, rt.agent, deps.logger) } };
   rt.current = undefined;
@@ -340,7 +347,8 @@ function uniquePath(path: string): string {
 }
 
 /** The agent's environment: ours, minus what must not leak into it. */
-function agentEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+/** The agent's environment: ralph's, without its debug switch, marked with the run's id. */
+function agentEnv(env: NodeJS.ProcessEnv, runId: string | undefined): NodeJS.ProcessEnv {
   const { RALPH_DEBUG: _debug, ...rest } = env;
-  return rest;
+  return runId === undefined ? rest : { ...rest, [RUN_MARK_VARIABLE]: runId };
 }

@@ -4,6 +4,7 @@
 // them (agent_outcome, agent_tests_status) with the gate's verdict (verification).
 
 import { measureLoopOutcome, type GateVerdict } from '../core/loop-outcome.js';
+import { isRefusedWrite } from '../state/no-follow.js';
 import { appendMetrics } from '../state/store.js';
 import { isFresh } from '../verify/verification-tracker.js';
 import type { IterationResult } from './iteration.js';
@@ -15,7 +16,13 @@ export function appendLoopMetrics(rt: LoopRuntime, result: IterationResult, halt
   const gate = currentGateVerdict(rt);
   const measured = measureLoopOutcome({ agentOutcome: String(metrics.outcome), agentTestsStatus, gate, halted });
   const line = { ...metrics, ...measured, agent_outcome: metrics.outcome, agent_tests_status: agentTestsStatus, verification: gate };
-  appendMetrics(rt.paths, line);
+  try {
+    appendMetrics(rt.paths, line);
+  } catch (error) {
+    // A link planted in place of metrics.jsonl costs the line, not the run.
+    if (!isRefusedWrite(error)) throw error;
+    rt.deps.logger.warn(error.message);
+  }
   rt.account?.recordMetrics(line);
 }
 

@@ -4,7 +4,7 @@
 
 import { judgeOrphanedAgent } from '../core/orphaned-agent.js';
 import type { Logger } from '../platform/deps.js';
-import { isProcessGroupRunning, readOwnProcessGroup, readProcessStartTime, stopProcessGroup } from '../platform/process-group.js';
+import { isProcessGroupRunning, readOwnProcessGroup, readProcessExecutable, readProcessStartTime, stopProcessGroup } from '../platform/process-group.js';
 import type { LockState } from '../state/lock.js';
 
 export async function stopOrphanedAgent(previous: LockState | undefined, options: { logger: Logger; graceMs: number }): Promise<void> {
@@ -13,11 +13,12 @@ export async function stopOrphanedAgent(previous: LockState | undefined, options
   const verdict = judgeOrphanedAgent(previous, {
     groupRunning: isProcessGroupRunning(pgid),
     leaderStartTime: readProcessStartTime(pgid),
+    leaderExe: readProcessExecutable(pgid),
     ownPid: process.pid,
     ownGroup: readOwnProcessGroup(),
   });
-  if (verdict.kind === 'reused') {
-    options.logger.info(`The stale lock named agent process group ${pgid}, but that pid now belongs to another process; left alone`);
+  if (verdict.kind === 'unproven') {
+    options.logger.warn(`The stale lock named process group ${pgid}, but its leader is not the agent it recorded; left alone`);
     return;
   }
   if (verdict.kind !== 'stop') return;

@@ -3,7 +3,7 @@
 // their own Deps (fake clock, captured output) and a fake `claude` on PATH.
 
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { loadConfig, type LoadConfigResult } from '../config/load-config.js';
 import { formatConfigProblem } from '../config/problems.js';
 import { splitAllowedTools } from '../config/schema.js';
@@ -11,6 +11,9 @@ import { EXIT, RalphError, exitCodeInStyle } from '../errors.js';
 import type { Deps } from '../platform/deps.js';
 import { recordGitBaseline } from '../platform/git-hardening.js';
 import { acquireProjectLock } from '../state/lock.js';
+import { ensureOwnDirectory } from '../state/no-follow.js';
+import { killMarkedProcesses } from '../platform/marked-processes.js';
+import { killEscapedProcesses } from './escaped-processes.js';
 import { projectPaths } from '../state/paths.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import { formatCliName, type AgentAdapter } from '../agents/agent-adapter.js';
@@ -26,6 +29,7 @@ import { holdRateWindow, loadBreaker, loadRateWindow } from './guard-store.js';
 import { loadAgentLimits } from './agent-limits.js';
 import { longestUsageLimitWaitMs } from '../core/reset-time.js';
 import { stopOrphanedAgent } from './orphaned-agent.js';
+import { removeDeadRuntimeDirs } from '../sandbox/runtime-dir.js';
 import { openRunSpend, unsavedRunSpend } from './run-spend.js';
 import { runLoop } from './run-loop.js';
 import { usageLimitWaitSettings } from '../config/usage-limit-settings.js';
@@ -102,8 +106,8 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   if (missing.length > 0) throw integrityError(missing, EXIT.couldNotRun);
   readPromptAndCheckFiles(paths, promptFile);
   assertWritable(paths.ralphDir);
-  mkdirSync(paths.logsDir, { recursive: true });
-  mkdirSync(paths.docsGeneratedDir, { recursive: true });
+  ensureOwnDirectory(paths.logsDir);
+  ensureOwnDirectory(paths.docsGeneratedDir);
 
   const agent = chooseAgent(loaded.config);
   // In Docker the agents' CLIs live in the image, not on the host.
@@ -118,6 +122,8 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   await stopOrphanedAgent(lock.previous, { logger: deps.logger, graceMs: config.KILL_GRACE_SECONDS * 1000 });
   // The program-running git settings as the user left them: ralph's git calls keep to these.
   await recordGitBaseline(projectDir, deps.env);
+  // A ralph killed with -9 left its sandbox's home (copied credentials, the Docker env-file).
+  for (const left of removeDeadRuntimeDirs()) deps.logger.warn(`Removed the sandbox runtime directory ${left.path} left by pid ${left.pid} (no longer running)`);
   const state: StateReadOptions = { logger: deps.logger, clock: deps.clock };
   const events = options.events ?? new LoopEvents();
   const notifications = config.ENABLE_NOTIFICATIONS
@@ -147,7 +153,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     agentLimits: agents.length > 1 ? loadAgentLimits(paths, state, longestUsageLimitWaitMs(usageLimitWaitSettings(config))) : {},
     promptFile,
     status,
-    display: new AgentDisplay({ paths, clock: deps.clock, stdout: deps.stdout, live: config.LIVE_OUTPUT, showToolArgs: config.LIVE_SHOW_TOOL_ARGS, status, redact: deps.redact }),
+    display: new AgentDisplay({ paths, clock: deps.clock, stdout: deps.stdout, live: config.LIVE_OUTPUT, showToolArgs: config.LIVE_SHOW_TOOL_ARGS, status, redact: deps.redact, warn: (message) => deps.logger.warn(message) }),
     events,
     stop: undefined as never,
     agentGroup: lock,
@@ -175,6 +181,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     onFirst: () => rt.current?.interrupt(),
     onSecond: options.signals ? () => undefined : (signal) => {
       sandbox.stopNow();
+      killMarkedProcesses(rt.recorder?.record.run_id ?? '');
       process.exit(exitCodeForSignal(signal));
     },
   });
@@ -214,6 +221,8 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   } finally {
     saveUnfinishedAttempt(rt);
     await sandbox.stop();
+    // Every stop (end, error, signal): nothing the agent started outlives the run.
+    killEscapedProcesses(rt.recorder?.record.run_id, deps.logger);
     rt.stop.dispose();
     lock.release();
     // A last notification (completion, halt) may still be on its way: at most a few seconds.

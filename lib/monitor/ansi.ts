@@ -2,6 +2,8 @@
 // never exceeds the terminal width, visible-width measurement (wide emoji, combining marks),
 // and sanitising text read from files so it cannot move the cursor or change colours.
 
+import { sanitizeLine, stripTerminalControls } from '../core/terminal-text.js';
+
 export type Style = 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'blue' | 'magenta' | 'cyan' | 'title' | 'error';
 
 export interface Segment {
@@ -22,17 +24,11 @@ const SGR: Record<Style, string> = {
   error: '1;31',
 };
 
-const ANSI_PATTERN = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
-const CONTROL_PATTERN = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+/** Removes escape sequences, control and bidi characters (the one sanitizer); tabs become spaces. */
+export const sanitizeText = sanitizeLine;
 
-/** Removes escape sequences and control characters; tabs become spaces. */
-export function sanitizeText(text: string): string {
-  return text.replace(ANSI_PATTERN, '').replace(/[\t\n\r]/g, ' ').replace(CONTROL_PATTERN, '');
-}
-
-export function stripAnsi(text: string): string {
-  return text.replace(ANSI_PATTERN, '');
-}
+/** Text without escape sequences (ralph's own colours, when measuring a painted line). */
+export const stripAnsi = stripTerminalControls;
 
 // Text of one column per UTF-16 unit (printable ASCII, Latin, punctuation, arrows, the box and
 // block characters of the frame: none wide, none zero-width, none a surrogate) is measured by its
@@ -52,13 +48,14 @@ export function visibleWidth(text: string): number {
 /** Joins segments into one line of at most `width` columns, ending in `…` when cut. */
 export function composeLine(segments: readonly Segment[], width: number, color: boolean): string {
   const limit = Math.max(0, width);
-  const total = segments.reduce((sum, s) => sum + visibleWidth(s.text), 0);
+  const total = segments.reduce((sum, s) => sum + visibleWidth(sanitizeText(s.text)), 0);
   const budget = total > limit ? Math.max(0, limit - 1) : limit;
   let used = 0;
   let out = '';
   for (const segment of segments) {
     if (used >= budget) break;
-    const piece = cutToWidth(segment.text, budget - used);
+    // Every segment may carry text from a state file the agent wrote; ralph's colours come after.
+    const piece = cutToWidth(sanitizeText(segment.text), budget - used);
     used += visibleWidth(piece);
     out += paint(piece, segment.style, color);
   }

@@ -12,6 +12,7 @@ import type { Logger } from '../platform/deps.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { findExecutable } from '../platform/find-executable.js';
 import { loadScript, type ScriptValue } from '../platform/script.js';
+import { writeFileNoFollow } from '../state/no-follow.js';
 import { ralphPaths } from '../state/paths.js';
 import { describeLoopEnv, formatEnvScript, selectLoopEnv } from './loop-env.js';
 import { buildLoopScript } from './loop-script.js';
@@ -98,7 +99,7 @@ export async function launchMonitorSession(options: MonitorSessionOptions): Prom
 
   const paths = ralphPaths(options.projectDir);
   // The output pane tails live.log; give it something to show until the first loop writes.
-  if (existsSync(paths.ralphDir)) writeFileSync(paths.liveLog, `${LIVE_LOG_PLACEHOLDER}\n`, { mode: 0o600 });
+  if (existsSync(paths.ralphDir)) writeFileNoFollow(paths.liveLog, `${LIVE_LOG_PLACEHOLDER}\n`, 0o600);
 
   const loopEnv = selectLoopEnv(options.env);
   const envDir = mkdtempSync(join(tmpdir(), 'ralph-monitor-'));

@@ -1,15 +1,17 @@
 // The loop's logger, in the Bash tool's `log_status` format: `[YYYY-MM-DD HH:MM:SS] [LEVEL] msg`
 // (local time) to stderr, coloured on a TTY, and uncoloured to .ralph/logs/ralph.log, which is
-// rotated at 10 MiB keeping 4 old files. Secrets are masked on every line before it goes anywhere,
+// rotated at 10 MiB keeping 4 old files, and never written through a link (see
+// state/no-follow.ts). Secrets are masked on every line before it goes anywhere,
 // and terminal control sequences in it (a message may quote the agent) are removed before the
 // logger adds its own colour.
 
-import { appendFileSync, existsSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Clock } from './clock.js';
 import { createRedactor, type Redactor } from '../core/redaction.js';
 import { stripTerminalControls } from '../core/terminal-text.js';
 import type { Logger, LogLevel, Output } from './deps.js';
+import { appendFileNoFollow, isRefusedWrite } from '../state/no-follow.js';
 
 export interface LoggerOptions {
   /** ralph.log; appended only when its directory exists (the Bash tool never creates it to log). */
@@ -60,7 +62,15 @@ export function createLogger(options: LoggerOptions): Logger {
       .join('\n');
     const tint = colour ? COLOUR[level] : '';
     options.stderr.write(tint ? `${tint}${line}${RESET}\n` : `${line}\n`);
-    if (options.logFile) appendToLogFile(options.logFile, `${line}\n`, maxBytes);
+    if (options.logFile && !refusedLogFile) appendToLogFile(options.logFile, `${line}\n`, maxBytes, warnRefused);
+  }
+
+  // A log file the agent replaced by a link is not written again this run; stderr says so once.
+  let refusedLogFile = false;
+  function warnRefused(error: Error): void {
+    refusedLogFile = true;
+    const warning = `[${formatLogTime(options.clock.now())}] [WARN] ${error.message}; log lines go to stderr only`;
+    options.stderr.write(colour ? `${COLOUR.WARN}${warning}${RESET}\n` : `${warning}\n`);
   }
 
   return {
@@ -73,13 +83,14 @@ export function createLogger(options: LoggerOptions): Logger {
   };
 }
 
-function appendToLogFile(path: string, text: string, maxBytes: number): void {
+function appendToLogFile(path: string, text: string, maxBytes: number, onRefused: (error: Error) => void): void {
   if (!existsSync(dirname(path))) return;
   try {
     rotateLogIfNeeded(path, maxBytes);
-    appendFileSync(path, text);
-  } catch {
+    appendFileNoFollow(path, text);
+  } catch (error) {
     // A log line must never stop the loop (disk full, permissions); stderr still has it.
+    if (isRefusedWrite(error)) onRefused(error);
   }
 }
 

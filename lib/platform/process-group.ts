@@ -9,13 +9,7 @@ const POLL_MS = 50;
 /** After SIGKILL the kernel ends a group at once; this only bounds a wait for a stuck one. */
 const AFTER_KILL_MS = 2000;
 
-/**
- * A process's start time in clock ticks since boot (/proc/<pid>/stat field 22), or undefined
- * where /proc is missing (not Linux) or the process is gone. With the pid it names one process.
- */
-export function readProcessStartTime(pid: number): string | undefined {
-  return readStatFields(String(pid))?.[19];
-}
+export { readProcessExecutable, readProcessStartTime } from '../state/process-alive.js';
 
 /** Our own process group id (/proc/self/stat field 5), or undefined where /proc is missing. */
 export function readOwnProcessGroup(): number | undefined {

@@ -2,8 +2,12 @@
 // writable home (mounted over the real one, which it never sees) and a private /tmp, in its own
 // pid namespace that dies with ralph (--unshare-pid --die-with-parent): a daemon it forks cannot
 // outlive the run. The network is shared (the agent needs its API) unless it is `none`.
+// It runs in a user namespace of its own with every capability dropped, so as root too it can
+// neither remount nor unmount; host socket directories (/run, $XDG_RUNTIME_DIR, the SSH agent's)
+// are covered by empty ones, since connect() works through a read-only mount.
 
-import { join } from 'node:path';
+import { existsSync, lstatSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import type { AgentInvocation } from '../agents/agent-adapter.js';
 import type { SandboxNetwork } from '../core/sandbox-settings.js';
 import { stripTerminalControls } from '../core/terminal-text.js';
@@ -22,6 +26,8 @@ export interface BwrapLayout {
   privateHome: string;
   binds: readonly string[];
   network: SandboxNetwork;
+  /** Host directories holding sockets, covered by an empty tmpfs (see socketDirectories). */
+  socketDirs?: readonly string[];
 }
 
 /** bwrap's options, in mount order: later mounts go on top (the project inside the hidden home stays visible). */
@@ -31,12 +37,16 @@ export function bwrapOptions(layout: BwrapLayout): string[] {
     '--dev', '/dev',
     '--proc', '/proc',
     '--tmpfs', '/tmp',
+    ...(layout.socketDirs ?? []).flatMap((dir) => ['--tmpfs', dir]),
     // A home of `/` (HOME unset for a service user) cannot be covered without covering everything.
     ...(layout.realHome === '/' ? [] : ['--bind', layout.privateHome, layout.realHome]),
     ...layout.binds.flatMap((path) => ['--ro-bind', path, path]),
     '--bind', layout.projectDir, layout.projectDir,
     '--chdir', layout.projectDir,
     '--unshare-pid',
+    // A user namespace of its own and no capability in it: as root, too, no mount or umount.
+    '--unshare-user',
+    '--cap-drop', 'ALL',
     '--die-with-parent',
     // A session of its own: the agent cannot push keystrokes into ralph's terminal (TIOCSTI).
     '--new-session',
@@ -64,6 +74,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     privateHome: runtime!.home,
     binds: options.binds,
     network: options.network,
+    socketDirs: socketDirectories(options.env, [options.projectDir, options.homeDir]),
   });
   return {
     provider: 'bwrap',
@@ -76,6 +87,8 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     wrap(invocation: AgentInvocation, env: NodeJS.ProcessEnv) {
       if (!runtime) throw new Error('bwrap sandbox used before start()');
       const inner: NodeJS.ProcessEnv = { ...env, ...invocation.env, TMPDIR: '/tmp' };
+      // The user's SSH agent would sign for the agent; its directory is hidden too.
+      delete inner.SSH_AUTH_SOCK;
       // The CLI's config dir is the private home's .claude, where its credentials were copied
       // (one elsewhere would be read-only or hidden inside).
       if (inner.CLAUDE_CONFIG_DIR !== undefined) inner.CLAUDE_CONFIG_DIR = join(options.homeDir, '.claude');
@@ -100,6 +113,35 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
   };
 }
 
+/**
+ * Host directories where sockets live (the Docker daemon's, D-Bus, the user's session, the SSH
+ * agent): /run (and /var/run when it is not a link to it), $XDG_RUNTIME_DIR and the directory
+ * of $SSH_AUTH_SOCK, when they exist and hold none of `keep` (the project, the home).
+ */
+export function socketDirectories(env: NodeJS.ProcessEnv, keep: readonly string[]): string[] {
+  const candidates = ['/run', '/var/run', env.XDG_RUNTIME_DIR, env.SSH_AUTH_SOCK ? dirname(env.SSH_AUTH_SOCK) : undefined];
+  const dirs: string[] = [];
+  for (const dir of candidates) {
+    if (!dir || !isAbsolute(dir) || dir === '/' || dirs.some((d) => within(dir, d))) continue;
+    if (keep.some((path) => within(path, dir)) || !isRealDirectory(dir)) continue;
+    dirs.push(dir);
+  }
+  return dirs;
+}
+
+function within(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+function isRealDirectory(dir: string): boolean {
+  try {
+    return existsSync(dir) && lstatSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** bwrap is installed and can build the sandbox here (namespaces allowed); its path. */
 export async function checkBwrap(options: Pick<BwrapSandboxOptions, 'env' | 'projectDir' | 'network' | 'processRunner'>): Promise<string> {
   const bwrap = findExecutable('bwrap', options.env);
@@ -111,7 +153,7 @@ export async function checkBwrap(options: Pick<BwrapSandboxOptions, 'env' | 'pro
   }
   const probe = await options.processRunner.run(
     bwrap,
-    ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--die-with-parent', ...(options.network === 'none' ? ['--unshare-net'] : []), '--', 'true'],
+    ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--unshare-user', '--cap-drop', 'ALL', '--die-with-parent', ...(options.network === 'none' ? ['--unshare-net'] : []), '--', 'true'],
     { cwd: options.projectDir, env: options.env, timeoutMs: 30_000 },
   );
   if (probe.code === 0) return bwrap;

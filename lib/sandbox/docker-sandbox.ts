@@ -54,6 +54,9 @@ export function dockerRunArgs(options: DockerSettings & { name: string; projectD
     'run', '-d', '--init',
     '--name', options.name,
     '--user', `${options.uid}:${options.gid}`,
+    // No capability and no way to gain one (setuid binaries in the image included).
+    '--cap-drop', 'ALL',
+    '--security-opt', 'no-new-privileges',
     '-v', `${options.projectDir}:/workspace`,
     '-w', '/workspace',
     '--memory', options.memory,

@@ -1,8 +1,10 @@
 // The sandbox's private runtime directory: 0700, in the system temp dir (never inside the
 // project, which the agent can read), holding the agent's private home and, for Docker, the
-// env-file with its API key. Removed whole when the sandbox stops.
+// env-file with its API key. Removed whole when the sandbox stops; those of a ralph killed
+// with -9 are removed by the next one (removeDeadRuntimeDirs).
 
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { isProcessAlive } from '../state/process-alive.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -18,6 +20,38 @@ export interface RuntimeDir {
 export interface RuntimeDirOptions {
   env: NodeJS.ProcessEnv;
   homeDir: string;
+}
+
+const RUNTIME_DIR_NAME = /^ralph-sandbox-(\d+)-/;
+
+/**
+ * Removes every `ralph-sandbox-<pid>-*` directory in the temp dir (ours to own: same user) whose
+ * pid no longer runs; returns what was removed, with the pid, for the caller to say so.
+ */
+export function removeDeadRuntimeDirs(): Array<{ path: string; pid: number }> {
+  const dir = tmpdir();
+  const uid = process.getuid?.();
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: Array<{ path: string; pid: number }> = [];
+  for (const name of names) {
+    const pid = Number(RUNTIME_DIR_NAME.exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid === process.pid || isProcessAlive(pid)) continue;
+    const path = join(dir, name);
+    try {
+      const stats = lstatSync(path);
+      if (!stats.isDirectory() || (uid !== undefined && stats.uid !== uid)) continue;
+      rmSync(path, { recursive: true, force: true });
+      removed.push({ path, pid });
+    } catch {
+      // gone meanwhile, or not ours to remove
+    }
+  }
+  return removed;
 }
 
 export function createRuntimeDir(options: RuntimeDirOptions): RuntimeDir {

@@ -8,8 +8,8 @@
 // The crash test transpiles this file (and its local imports) on its own: keep imports few.
 
 import {
-  appendFileSync,
   closeSync,
+  constants,
   fchmodSync,
   fstatSync,
   fsyncSync,
@@ -27,6 +27,7 @@ import {
 import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { isProcessAlive } from './process-alive.js';
+import { assertNoLinkedDirectory, openNoFollow } from './no-follow.js';
 
 export interface WriteAtomicOptions {
   /** File mode, applied exactly (not masked by umask). Default: keep the old file's mode. */
@@ -58,6 +59,8 @@ export function tempFileName(target: string, pid = process.pid): string {
 export function writeFileAtomic(path: string, data: string | Uint8Array, options: WriteAtomicOptions = {}): void {
   const bytes = typeof data === 'string' ? Buffer.from(data) : data;
   const dir = dirname(path);
+  // The rename replaces a link at `path` itself; a linked directory would move the file elsewhere.
+  assertNoLinkedDirectory(dir);
   if (!swept.has(path)) {
     removeStaleTempFiles(path);
     swept.add(path);
@@ -104,25 +107,23 @@ export function appendJsonLines(path: string, values: readonly unknown[]): void 
   if (values.length === 0) return;
   mkdirSync(dirname(path), { recursive: true });
   const lines = values.map((value) => `${JSON.stringify(value)}\n`).join('');
-  appendFileSync(path, endsWithNewline(path) ? lines : `\n${lines}`);
-}
-
-function endsWithNewline(path: string): boolean {
-  let fd: number;
+  // Opened once, following no link (the agent may have planted one in its place).
+  const fd = openNoFollow(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT);
   try {
-    fd = openSync(path, 'r');
-  } catch {
-    return true; // missing file: nothing to separate from
-  }
-  try {
-    const size = fstatSync(fd).size;
-    if (size === 0) return true;
-    const last = Buffer.alloc(1);
-    readSync(fd, last, 0, 1, size - 1);
-    return last[0] === 0x0a;
+    const bytes = Buffer.from(endsWithNewline(fd) ? lines : `\n${lines}`);
+    let offset = 0;
+    while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
   } finally {
     closeSync(fd);
   }
+}
+
+function endsWithNewline(fd: number): boolean {
+  const size = fstatSync(fd).size;
+  if (size === 0) return true;
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  return last[0] === 0x0a;
 }
 
 /** The temp file, opened exclusively; its directory is made only when it is missing. */

@@ -4,7 +4,8 @@
 // whose it is (absent: Claude), so an id of one agent never reaches another.
 // Expiry is measured from the file's mtime, as the Bash tool does, so the mtime is returned.
 
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readRegularFile } from './control-file.js';
 import type { TokenUsage } from '../core/agent-result.js';
 import type { Clock } from '../platform/clock.js';
 import { writeJsonAtomic } from './atomic-write.js';
@@ -32,7 +33,9 @@ export function readClaudeSessionId(path: string, options: StateReadOptions): Cl
   let text: string;
   let mtimeMs: number;
   try {
-    text = readFileSync(path, 'utf8');
+    const read = readRegularFile(path);
+    if (read === undefined) return undefined;
+    text = read;
     mtimeMs = statSync(path).mtimeMs;
   } catch {
     return undefined;

@@ -2,7 +2,8 @@
 // replace any of them, so before ralph reads one it must be a regular file of a sane size: a
 // directory gives EISDIR, a FIFO blocks the read for ever, /dev/zero never ends, and a symlink
 // out of the project would hand the agent another file's text. Each refusal is a RalphError
-// naming the file and what to do; a state file ralph writes must not be a directory either.
+// naming the file and what to do; a state file ralph writes must not be a directory either,
+// and every other file the agent can replace is read through readRegularFile.
 
 import { closeSync, fstatSync, lstatSync, openSync, readFileSync, realpathSync, statSync, constants, type Stats } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
@@ -71,6 +72,29 @@ export function readControlFile(path: string, options: ControlFileOptions): stri
   if (text.includes('\u0000')) throw controlFileError(path, options.projectDir, 'contains NUL bytes (is it a binary file?)');
   if (options.requireContent && text.trim() === '') throw controlFileError(path, options.projectDir, 'is empty');
   return text;
+}
+
+/**
+ * The text of a file ralph reads but the agent can replace (the plan, a state file): undefined
+ * when absent, a RalphError naming it when it is not a regular file. The open does not block,
+ * so a FIFO planted in its place is an error, not a hang that SIGTERM cannot end.
+ */
+export function readRegularFile(path: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw error;
+  }
+  try {
+    const why = kindProblem(fstatSync(fd));
+    if (why) throw controlFileError(path, process.cwd(), why);
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** A RalphError for a state file ralph writes that is a directory (an atomic rename onto it fails). */

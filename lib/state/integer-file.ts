@@ -1,10 +1,10 @@
 // The Bash tool's one-value text files: `.call_count`, `.token_count`, `.last_reset`
 // (`YYYYMMDDHH`).
 
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Logger } from '../platform/deps.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { readRegularFile } from './control-file.js';
 
 export interface IntegerReadOptions {
   logger: Logger;
@@ -37,7 +37,7 @@ export function writeIntegerFile(path: string, value: number): void {
 /** The file's text without surrounding whitespace (a CR from Windows editors included). */
 export function readTrimmedText(path: string): string | undefined {
   try {
-    return readFileSync(path, 'utf8').trim();
+    return readRegularFile(path)?.trim();
   } catch {
     return undefined;
   }

@@ -1,7 +1,7 @@
 // Reading append-only JSONL files (logs/metrics.jsonl): one record per line; a line that does
 // not parse or validate (a writer killed mid-line by an older tool) is skipped and counted.
 
-import { readFileSync } from 'node:fs';
+import { readRegularFile } from './control-file.js';
 import type { z } from 'zod';
 
 export interface JsonlReadResult<T> {
@@ -12,12 +12,13 @@ export interface JsonlReadResult<T> {
 
 /** Whole-file read; fine for per-loop metrics. `ralph-stats` over millions of lines should stream. */
 export function readJsonl<S extends z.ZodType>(path: string, schema: S): JsonlReadResult<z.infer<S>> {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularFile(path);
   } catch {
-    return { entries: [], skipped: 0 };
+    text = undefined; // not a file ralph wrote (a FIFO, a directory): no records
   }
+  if (text === undefined) return { entries: [], skipped: 0 };
   const entries: Array<z.infer<S>> = [];
   let skipped = 0;
   for (const line of text.split('\n')) {

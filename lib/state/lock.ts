@@ -10,29 +10,36 @@ import { systemClock, type Clock } from '../platform/clock.js';
 import type { Logger } from '../platform/deps.js';
 import { RalphError } from '../errors.js';
 import type { RalphPaths } from './paths.js';
-import { isProcessAlive } from './process-alive.js';
+import { isProcessAlive, isRalphProcess, readProcessStartTime } from './process-alive.js';
 import { tempFileName, writeFileAtomic } from './atomic-write.js';
 import { readTextIfPresent } from '../platform/read-text.js';
 
 export interface LockState {
   pid: number;
+  /** ralph's own start time (/proc/<pid>/stat), to tell it from another process with its pid. */
+  startTime?: string;
   startedAt: string;
   host: string;
   /** The running agent's process group (its leader's pid), while one runs. */
   agentPgid?: number;
   /** The leader's start time (/proc/<pid>/stat), to tell it from a later process with its pid. */
   agentStartTime?: string;
+  /** The leader's executable (/proc/<pid>/exe): with the start time, what proves the group ours. */
+  agentExe?: string;
 }
 
 export interface AgentGroup {
   pgid: number;
   startTime?: string;
+  exe?: string;
 }
 
 export interface AcquireLockOptions {
   pid: number;
   logger: Logger;
   isAlive?: (pid: number) => boolean;
+  /** Whether the live holder is the ralph it claims to be (default: its start time and command line). */
+  isRalph?: (holder: LockState) => boolean;
   /** Defaults to os.hostname(); a lock from another host is never taken over. */
   host?: string;
   /** For `startedAt`. */
@@ -59,8 +66,11 @@ const RETRY_PAUSE_MS = 5;
 export function acquireProjectLock(paths: Pick<RalphPaths, 'lock'>, options: AcquireLockOptions): ProjectLock {
   const isAlive = options.isAlive ?? isProcessAlive;
   const host = options.host ?? hostname();
+  const isRalph = options.isRalph ?? ((holder: LockState) => isRalphProcess(holder.pid, holder.startTime));
+  const startTime = readProcessStartTime(options.pid);
   const mine: LockState = {
     pid: options.pid,
+    ...(startTime === undefined ? {} : { startTime }),
     startedAt: new Date((options.clock ?? systemClock).now()).toISOString(),
     host,
   };
@@ -76,16 +86,21 @@ export function acquireProjectLock(paths: Pick<RalphPaths, 'lock'>, options: Acq
     const seen = readTextIfPresent(paths.lock);
     if (seen === undefined) continue; // released meanwhile: try to create again
     const holder = parseLock(seen);
-    if (holder && (isOtherHost(holder, host) || isAlive(holder.pid))) throw (options.heldError ?? ralphLoopHeld)(holder, hostSuffix(holder, host));
+    const running = holder !== undefined && !isOtherHost(holder, host) && isAlive(holder.pid);
+    // A lock the agent forged may name any live process: only a ralph holds the lock.
+    const notRalph = running && !isRalph(holder);
+    if (holder && (isOtherHost(holder, host) || running) && !notRalph) throw (options.heldError ?? ralphLoopHeld)(holder, hostSuffix(holder, host));
     const broke = withBreakGuard(paths.lock, options.pid, isAlive, () => {
       // Still the very lock we judged stale? Then nobody has taken it over yet.
       if (readTextIfPresent(paths.lock) !== seen) return;
       unlinkQuietly(paths.lock);
       previous = holder;
       options.logger.warn(
-        holder
-          ? `Took over a stale lock from pid ${holder.pid} (process no longer running)`
-          : `Took over an unreadable lock file ${paths.lock}`,
+        !holder
+          ? `Took over an unreadable lock file ${paths.lock}`
+          : notRalph
+            ? `The lock names pid ${holder.pid}, which is running but is not ralph; taking it over as stale`
+            : `Took over a stale lock from pid ${holder.pid} (process no longer running)`,
       );
     });
     if (!broke) pauseBriefly();
@@ -144,7 +159,12 @@ function heldLock(path: string, mine: LockState, previous: LockState | undefined
     path,
     previous,
     recordAgent(group) {
-      write({ ...mine, agentPgid: group.pgid, ...(group.startTime === undefined ? {} : { agentStartTime: group.startTime }) });
+      write({
+        ...mine,
+        agentPgid: group.pgid,
+        ...(group.startTime === undefined ? {} : { agentStartTime: group.startTime }),
+        ...(group.exe === undefined ? {} : { agentExe: group.exe }),
+      });
     },
     clearAgent() {
       write(mine);
@@ -242,9 +262,14 @@ function parseLock(text: string): LockState | undefined {
     if (typeof value.pid !== 'number' || !Number.isInteger(value.pid)) return undefined;
     const agent =
       typeof value.agentPgid === 'number' && Number.isInteger(value.agentPgid) && value.agentPgid > 1
-        ? { agentPgid: value.agentPgid, ...(typeof value.agentStartTime === 'string' ? { agentStartTime: value.agentStartTime } : {}) }
+        ? {
+            agentPgid: value.agentPgid,
+            ...(typeof value.agentStartTime === 'string' ? { agentStartTime: value.agentStartTime } : {}),
+            ...(typeof value.agentExe === 'string' ? { agentExe: value.agentExe } : {}),
+          }
         : {};
-    return { pid: value.pid, startedAt: String(value.startedAt ?? ''), host: String(value.host ?? ''), ...agent };
+    const own = typeof value.startTime === 'string' ? { startTime: value.startTime } : {};
+    return { pid: value.pid, startedAt: String(value.startedAt ?? ''), host: String(value.host ?? ''), ...own, ...agent };
   } catch {
     return undefined;
   }

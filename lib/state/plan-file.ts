@@ -1,16 +1,11 @@
 // Reads the project's plan file (FIX_PLAN_FILE, default .ralph/fix_plan.md) into the one plan
 // view every reader uses. An absent file is null: no plan, not an empty one.
 
-import { readFileSync } from 'node:fs';
 import { parseFixPlan, type PlanView } from '../core/fix-plan.js';
+import { readRegularFile } from './control-file.js';
 
 export function readPlanFile(path: string, optionalSections: string[]): PlanView | null {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  return parseFixPlan(text, optionalSections);
+  // A FIFO or device in its place is a RalphError naming it, not a read that never ends.
+  const text = readRegularFile(path);
+  return text === undefined ? null : parseFixPlan(text, optionalSections);
 }

@@ -1,11 +1,13 @@
 // Reading one JSON state file: a missing file gives the default, a clearly unreadable one is set
 // aside as `<name>.corrupt-<stamp>` with a warning and gives the default, never a crash.
 
-import { existsSync, linkSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { existsSync, linkSync, renameSync, unlinkSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { z } from 'zod';
 import type { Clock } from '../platform/clock.js';
 import type { Logger } from '../platform/deps.js';
+import { isRalphError } from '../errors.js';
+import { readRegularFile } from './control-file.js';
 import { parseLenientJson } from './lenient-json.js';
 import { formatFileStamp } from './timestamps.js';
 
@@ -143,8 +145,12 @@ function moveWithoutOverwrite(from: string, to: string): 'moved' | 'exists' | 'f
 /** The text, undefined when absent, null when present but unreadable (warned). */
 function readTextOrUndefined(path: string, options: StateReadOptions): string | undefined | null {
   try {
-    return readFileSync(path, 'utf8');
+    return readRegularFile(path);
   } catch (error) {
+    if (isRalphError(error)) {
+      options.logger.warn(`Cannot read state file ${basename(path)}: ${error.message}; using defaults`);
+      return null;
+    }
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     options.logger.warn(`Cannot read state file ${basename(path)} (${code ?? String(error)}); using defaults`);

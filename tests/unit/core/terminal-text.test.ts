@@ -1,3 +1,4 @@
+import { HOSTILE_TEXT, UNSAFE_FOR_TERMINAL } from '../../fixtures/terminal/hostile-text.js';
 import { describe, expect, it } from 'vitest';
 import { stripTerminalControls } from '../../../lib/core/terminal-text.js';
 
@@ -21,5 +22,13 @@ describe('stripTerminalControls', () => {
   it('keeps newlines, tabs and every printable character', () => {
     const text = 'line 1\n\tindented ⚡ [Bash] `ls` ü 日本\n';
     expect(stripTerminalControls(text)).toBe(text);
+  });
+});
+
+describe('stripTerminalControls over the shared hostile-text table', () => {
+  it.each(HOSTILE_TEXT)('%s: nothing unsafe is left, the text around it is kept', (_name, text) => {
+    const out = stripTerminalControls(text);
+    expect(out).not.toMatch(UNSAFE_FOR_TERMINAL);
+    expect(out.startsWith('a')).toBe(true);
   });
 });

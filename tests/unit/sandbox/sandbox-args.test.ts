@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { readSandboxSettings } from '../../../lib/core/sandbox-settings.js';
-import { bwrapOptions } from '../../../lib/sandbox/bwrap-sandbox.js';
+import { bwrapOptions, socketDirectories } from '../../../lib/sandbox/bwrap-sandbox.js';
 import { dockerExecArgs, dockerRunArgs } from '../../../lib/sandbox/docker-sandbox.js';
 
 const layout = { projectDir: '/home/u/code/app', realHome: '/home/u', privateHome: '/tmp/ralph-sandbox-1-x/home', binds: ['/opt/tool'], network: 'bridge' as const };
@@ -21,6 +21,20 @@ describe('bwrapOptions', () => {
     expect(args).not.toContain('--unshare-net');
     expect(bwrapOptions({ ...layout, network: 'none' })).toContain('--unshare-net');
   });
+
+  it('runs in a user namespace of its own with every capability dropped', () => {
+    const args = bwrapOptions(layout).join(' ');
+    expect(args).toContain('--unshare-user');
+    expect(args).toContain('--cap-drop ALL');
+  });
+
+  it('covers host socket directories with an empty tmpfs, never one holding the project or home', () => {
+    const args = bwrapOptions({ ...layout, socketDirs: ['/run', '/srv/agent'] }).join(' ');
+    expect(args).toContain('--tmpfs /run --tmpfs /srv/agent');
+    const home = process.env.HOME ?? '/root';
+    expect(socketDirectories({ SSH_AUTH_SOCK: '/', XDG_RUNTIME_DIR: 'relative' }, [])).not.toContain('relative');
+    expect(socketDirectories({ XDG_RUNTIME_DIR: home }, [home])).not.toContain(home);
+  });
 });
 
 describe('docker argv', () => {
@@ -33,7 +47,7 @@ describe('docker argv', () => {
   it('starts one container with --init, the uid:gid, the project at /workspace and the env-file', () => {
     const args = dockerRunArgs({ image: 'img:1', memory: '4g', cpus: '2', network: 'none', name: 'ralph-sandbox-7-100', projectDir: '/p', home: '/rt/home', envFile: '/rt/env', uid: 1000, gid: 1000 });
     expect(args.slice(0, 3)).toEqual(['run', '-d', '--init']);
-    expect(args.join(' ')).toContain('--name ralph-sandbox-7-100 --user 1000:1000 -v /p:/workspace -w /workspace --memory 4g --cpus 2 --network none --env-file /rt/env -v /rt/home:/ralph-home -e HOME=/ralph-home img:1 sleep infinity');
+    expect(args.join(' ')).toContain('--name ralph-sandbox-7-100 --user 1000:1000 --cap-drop ALL --security-opt no-new-privileges -v /p:/workspace -w /workspace --memory 4g --cpus 2 --network none --env-file /rt/env -v /rt/home:/ralph-home -e HOME=/ralph-home img:1 sleep infinity');
   });
 });
 

@@ -91,7 +91,7 @@ describe('appendJsonl', () => {
   it('never interleaves lines from concurrent writers', async () => {
     const dir = tempDir();
     const path = join(dir, 'metrics.jsonl');
-    transpileForChild(['state/atomic-write.ts', 'state/process-alive.ts'], dir);
+    transpileForChild(['state/atomic-write.ts', 'state/process-alive.ts', 'state/no-follow.ts', 'errors.ts'], dir);
     const script = join(dir, 'append.mjs');
     writeFileSync(
       script,
@@ -122,7 +122,7 @@ describe('a writer killed with SIGKILL at any moment', () => {
 
   beforeAll(() => {
     workDir = mkdtempSync(join(tmpdir(), 'ralph-kill-'));
-    transpileForChild(['state/atomic-write.ts', 'state/process-alive.ts'], workDir);
+    transpileForChild(['state/atomic-write.ts', 'state/process-alive.ts', 'state/no-follow.ts', 'errors.ts'], workDir);
     script = join(workDir, 'rewrite.mjs');
     // Rewrites status.json forever, alternating two contents; says "ready" after the first write.
     writeFileSync(

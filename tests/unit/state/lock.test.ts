@@ -51,11 +51,12 @@ function catchError(fn: () => unknown): unknown {
 }
 
 describe('acquireProjectLock', () => {
-  it('writes {pid, startedAt, host} and release removes it', () => {
+  it('writes {pid, startTime, startedAt, host} and release removes it', () => {
     const { paths, logger } = setup();
     const lock = acquireProjectLock(paths, { pid: process.pid, logger });
     expect(JSON.parse(readFileSync(paths.lock, 'utf8'))).toEqual({
       pid: process.pid,
+      startTime: expect.stringMatching(/^\d+$/),
       startedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       host: hostname(),
     });
@@ -84,7 +85,7 @@ describe('acquireProjectLock', () => {
     const child = sleepingChild();
     await once(child, 'spawn');
     writeLock(paths.lock, child.pid!);
-    const error = catchError(() => acquireProjectLock(paths, { pid: process.pid, logger }));
+    const error = catchError(() => acquireProjectLock(paths, { pid: process.pid, logger, isRalph: () => true }));
     expect(error).toMatchObject({ code: 'lock_held', message: expect.stringContaining(`pid ${child.pid}`) });
     expect(JSON.parse(readFileSync(paths.lock, 'utf8')).pid).toBe(child.pid);
   });
@@ -164,7 +165,7 @@ describe('acquireProjectLock', () => {
   it('lets exactly one of several processes racing for a stale lock win', async () => {
     const dir = tempDir();
     transpileForChild(
-      ['state/lock.ts', 'state/atomic-write.ts', 'state/process-alive.ts', 'errors.ts', 'platform/clock.ts', 'platform/read-text.ts'],
+      ['state/lock.ts', 'state/atomic-write.ts', 'state/process-alive.ts', 'state/no-follow.ts', 'state/control-file.ts', 'errors.ts', 'platform/clock.ts', 'platform/read-text.ts'],
       dir,
     );
     const script = join(dir, 'race.mjs');
