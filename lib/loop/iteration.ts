@@ -39,7 +39,8 @@ import type { LoopEventMap } from './events.js';
 import { contentAtLoopStart, measureLoopProgress, type LoopProgress } from './loop-progress.js';
 import { recordAnalysis } from './exit-evidence.js';
 import { refreshPlanView } from './plan-view.js';
-import type { LoopRuntime } from './runtime.js';
+import type { LoopRuntime, RunStop } from './runtime.js';
+import { undoGuardedFileChanges } from './guarded-files-step.js';
 import { readPrompt } from './startup.js';
 
 /** The failing tests the next loop is told about (the loop context's budget is 4000). */
@@ -58,6 +59,8 @@ export interface IterationResult {
   metrics: MetricsLine;
   /** The 'iteration:completed' event, sent once the loop (and its record) is complete. */
   completed: LoopEventMap['iteration:completed'];
+  /** The agent changed guarded files a second time in this run: the run halts. */
+  guardStop?: RunStop;
 }
 
 export async function runIteration(rt: LoopRuntime, loop: number): Promise<IterationResult> {
@@ -85,10 +88,12 @@ export async function runIteration(rt: LoopRuntime, loop: number): Promise<Itera
   }
   // A resumed run tells its first loop what the earlier attempts tried, and then no more.
   rt.resumeContext = undefined;
+  // Before ralph runs anything else (git, the gate): what configures those is put back.
+  const guardStop = undoGuardedFileChanges(rt, loop);
 
   const measured = await measureLoopProgress(rt, before);
   refreshPlanView(rt);
-  return recordOutcome(rt, loop, run, failure, measured, session?.sessionId);
+  return { ...recordOutcome(rt, loop, run, failure, measured, session?.sessionId), ...(guardStop ? { guardStop } : {}) };
 }
 
 interface AgentAttempt extends AgentRunResult {

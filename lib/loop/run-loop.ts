@@ -78,7 +78,7 @@ export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
     beginAttemptRecord(rt, rt.loopCount);
     const result = await runIteration(rt, rt.loopCount);
     pruneAgentLogs(paths.logsDir, rt.config.LOG_RETENTION);
-    const next = await afterIteration(rt, result);
+    const next = result.guardStop ?? (await afterIteration(rt, result));
     if (next.kind === 'stop') return finish(rt, next);
     deps.logger.log('LOOP', `=== Completed Loop #${rt.loopCount} ===`);
     if (rt.config.LOOP_DELAY_SECONDS > 0) {

@@ -17,6 +17,7 @@ import type { AgentAdapter } from '../agents/agent-adapter.js';
 import { agentCommandOf, chooseAgent } from '../agents/choose-agent.js';
 import { findAgent } from '../agents/registry.js';
 import { AgentDisplay } from './agent-display.js';
+import { recordGuardedFiles } from './guarded-files.js';
 import { initRalphSession, loadRunSessions } from './agent-session.js';
 import { LoopEvents } from './events.js';
 import { holdExitEvidence } from './exit-evidence.js';
@@ -146,6 +147,9 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     verify: initialVerificationTracker(),
     lastOutcome: 'unverified',
     loopCostBefore: 0,
+    // Recorded with the lock held: what the user left, before any agent call of this run.
+    guarded: recordGuardedFiles(projectDir),
+    guardViolations: 0,
   };
   rt.stop = installStopSignal({
     process: options.signals,
