@@ -14,7 +14,7 @@ export function readJobEvent(env: NodeJS.ProcessEnv): JobEvent {
   try {
     payload = JSON.parse(readFileSync(path, 'utf8')) as typeof payload;
   } catch (error) {
-    throw new Error(`could not read the issues event at GITHUB_EVENT_PATH (${path || 'unset'}): ${(error as Error).message}`);
+    throw new Error(`could not read the issues event at GITHUB_EVENT_PATH (${path || 'unset'}): ${(error as Error).message}`, { cause: error });
   }
   const label = payload.label?.name;
   const sender = payload.sender?.login;

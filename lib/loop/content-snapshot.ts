@@ -82,7 +82,9 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
     for (const path of files) {
       if (isExcluded(path)) continue;
       seen.add(path);
-      const entry = await describeFile(path, stamp);
+      // The common case, a file unchanged since the last snapshot, stays synchronous.
+      const found = describeFile(path, stamp);
+      const entry = typeof found === 'string' || found === undefined ? found : await found;
       if (entry !== undefined) entries.set(path, entry);
     }
     for (const path of cache.keys()) if (!seen.has(path)) cache.delete(path);
@@ -96,26 +98,23 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
     return { id, ...(since ? { since } : {}) };
   }
 
-  async function describeFile(path: string, stamp: number): Promise<string | undefined> {
+  function describeFile(path: string, stamp: number): string | undefined | Promise<string | undefined> {
     const full = join(projectDir, path);
-    let st: Stats;
-    try {
-      st = lstatSync(full);
-    } catch {
-      return undefined; // deleted since it was listed, or listed from the index only
-    }
+    // undefined: deleted since it was listed, or listed from the index only.
+    const st: Stats | undefined = lstatSync(full, { throwIfNoEntry: false });
+    if (st === undefined) return undefined;
     const hit = cache.get(path);
     if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs && hit.ctimeMs === st.ctimeMs && hit.ino === st.ino && hit.mode === st.mode) {
       return hit.entry;
     }
-    const entry = await hashEntry(full, st);
-    if (entry === undefined) return undefined;
-    if (st.mtimeMs < stamp && st.ctimeMs < stamp) {
-      cache.set(path, { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, mode: st.mode, entry });
-    } else {
-      cache.delete(path);
-    }
-    return entry;
+    return hashEntry(full, st).then((entry) => {
+      if (entry !== undefined && st.mtimeMs < stamp && st.ctimeMs < stamp) {
+        cache.set(path, { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, mode: st.mode, entry });
+      } else {
+        cache.delete(path);
+      }
+      return entry;
+    });
   }
 
   return {

@@ -20,7 +20,6 @@ import { redactDeep } from '../core/redaction.js';
 import { readProcessExecutable, readProcessStartTime } from '../platform/process-group.js';
 import { RUN_MARK_VARIABLE } from '../platform/marked-processes.js';
 import { killEscapedProcesses } from './escaped-processes.js';
-import { writeFileAtomic } from '../state/atomic-write.js';
 import { agentOutputLogName, agentStderrLogName, movedControlFiles } from '../state/paths.js';
 import type { MetricsLine } from '../state/schemas.js';
 import { verificationContextSection } from '../verify/verification-tracker.js';
@@ -41,7 +40,8 @@ import type { LoopEventMap } from './events.js';
 import { contentAtLoopStart, measureLoopProgress, type LoopProgress } from './loop-progress.js';
 import { recordAnalysis } from './exit-evidence.js';
 import { refreshPlanView } from './plan-view.js';
-import type { LoopRuntime } from './runtime.js';
+import type { LoopRuntime, RunStop } from './runtime.js';
+import { undoGuardedFileChanges } from './guarded-files-step.js';
 import { readPrompt } from './startup.js';
 
 /** The failing tests the next loop is told about (the loop context's budget is 4000). */
@@ -60,6 +60,8 @@ export interface IterationResult {
   metrics: MetricsLine;
   /** The 'iteration:completed' event, sent once the loop (and its record) is complete. */
   completed: LoopEventMap['iteration:completed'];
+  /** The agent changed guarded files a second time in this run: the run halts. */
+  guardStop?: RunStop;
 }
 
 export async function runIteration(rt: LoopRuntime, loop: number): Promise<IterationResult> {
@@ -87,10 +89,12 @@ export async function runIteration(rt: LoopRuntime, loop: number): Promise<Itera
   }
   // A resumed run tells its first loop what the earlier attempts tried, and then no more.
   rt.resumeContext = undefined;
+  // Before ralph runs anything else (git, the gate): what configures those is put back.
+  const guardStop = undoGuardedFileChanges(rt, loop);
 
   const measured = await measureLoopProgress(rt, before);
   refreshPlanView(rt);
-  return recordOutcome(rt, loop, run, failure, measured, session?.sessionId);
+  return { ...recordOutcome(rt, loop, run, failure, measured, session?.sessionId), ...(guardStop ? { guardStop } : {}) };
 }
 
 interface AgentAttempt extends AgentRunResult {

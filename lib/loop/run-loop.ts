@@ -77,7 +77,7 @@ export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
     beginAttemptRecord(rt, rt.loopCount);
     const result = await runIteration(rt, rt.loopCount);
     pruneAgentLogs(paths.logsDir, rt.config.LOG_RETENTION);
-    const next = await afterIteration(rt, result);
+    const next = result.guardStop ?? (await afterIteration(rt, result));
     if (next.kind === 'stop') return finish(rt, next);
     deps.logger.log('LOOP', `=== Completed Loop #${rt.loopCount} ===`);
     if (rt.config.LOOP_DELAY_SECONDS > 0) {
@@ -280,7 +280,7 @@ async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise
 }
 
 async function handleUsageLimit(rt: LoopRuntime, resetAt: number | undefined, message: string, source: string): Promise<StepResult> {
-  const { deps, paths, config } = rt;
+  const { deps, config } = rt;
   const now = deps.clock.now();
   let wait = computeUsageLimitWait({ resetAt: resetAt ?? null, now, ...usageLimitWaitSettings(config) });
   deps.logger.warn(`🚫 ${sessionLabel(rt.agent)} usage limit reached: ${message}`);

@@ -20,6 +20,7 @@ import { formatCliName, type AgentAdapter } from '../agents/agent-adapter.js';
 import { agentCommandOf, chooseAgent } from '../agents/choose-agent.js';
 import { findAgent } from '../agents/registry.js';
 import { AgentDisplay } from './agent-display.js';
+import { recordGuardedFiles } from './guarded-files.js';
 import { initRalphSession, loadRunSessions } from './agent-session.js';
 import { LoopEvents } from './events.js';
 import { holdExitEvidence } from './exit-evidence.js';
@@ -175,6 +176,9 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     lastOutcome: 'unverified',
     loopCostBefore: 0,
     account: options.account,
+    // Recorded with the lock held: what the user left, before any agent call of this run.
+    guarded: recordGuardedFiles(projectDir),
+    guardViolations: 0,
   };
   rt.stop = installStopSignal({
     process: options.signals,

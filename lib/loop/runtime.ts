@@ -1,6 +1,7 @@
 // Everything one run of the loop carries from step to step: configuration, paths, effects,
 // and the few counters that change as it goes. Built once by run-project.ts.
 
+import type { GuardedFiles } from './guarded-files.js';
 import type { AgentRunHandle } from '../agents/agent-run.js';
 import type { RalphConfig } from '../config/schema.js';
 import type { CompletionConflict } from '../core/exit-gate.js';
@@ -112,6 +113,10 @@ export interface LoopRuntime {
   lifecycle?: IssueLifecycle;
   /** What this run shares with the other runs of one account (ralph --parallel); undefined: nothing. */
   account?: SharedAccount;
+  /** The guarded files as the run started (lib/loop/guarded-files.ts). */
+  guarded: GuardedFiles;
+  /** Agent calls in this run that changed a guarded file. */
+  guardViolations: number;
 }
 
 /** One agent the run may call, with its command as resolved at startup. */

@@ -1,7 +1,6 @@
 // Before a Docker-sandboxed run (and in --doctor): the docker CLI is installed, its daemon
 // answers `docker info`, and the image is there; each failure says what to do.
 
-import { join } from 'node:path';
 import { CONFIG_SCHEMA } from '../config/schema.js';
 import { quoteValue } from '../core/sandbox-settings.js';
 

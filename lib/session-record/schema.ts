@@ -57,7 +57,7 @@ export const attemptSchema = z.object({
 export const observationSchema = z.object({
   loop: z.number().int().nonnegative(),
   at: timestamp(),
-  source: z.enum(['test', 'quality-gate', 'agent']),
+  source: z.enum(['test', 'quality-gate', 'agent', 'guarded-file']),
   command: z.string().nullable(),
   exit_code: z.number().int().nullable(),
   duration_ms: count(),

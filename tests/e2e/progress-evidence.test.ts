@@ -85,8 +85,10 @@ describe('an agent that changes nothing is halted after exactly CB_NO_PROGRESS_T
   });
 
   it('writes only under .ralph/ and appends to AGENT.md', async () => {
+    // (.ralphrc is a guarded file: a change to it is undone, and a second one halts the run:
+    // tests/e2e/containment/guarded-files.test.ts.)
     const ran = await runAgent(times(MAX_LOOPS, {
-      appendFiles: { '.ralph/AGENT.md': '- learned something\n', '.ralph/specs/notes.md': 'more notes\n', '.ralphrc': '# note\n' },
+      appendFiles: { '.ralph/AGENT.md': '- learned something\n', '.ralph/specs/notes.md': 'more notes\n' },
       statusBlock: { ...working, FILES_MODIFIED: 3 },
     }));
     expectHaltedByBreaker(ran, THRESHOLD);

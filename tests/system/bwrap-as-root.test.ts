@@ -3,7 +3,7 @@
 // host unix socket — neither one in /run nor the user's SSH agent, whose variable it does not
 // get (issue 25 §3, §4). Needs root and bubblewrap.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

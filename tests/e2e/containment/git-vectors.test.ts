@@ -4,7 +4,8 @@
 // ralph's commands could fire — in the repository's config and in the user's global config
 // (which no guarded-file check covers), and the real `bin/ralph` (content snapshots, --backup)
 // and `ralph-queue process` (the leftover commit) go on without running any of them. The plants
-// are proven live afterwards: a plain `git add`/`git commit` runs them.
+// are proven live afterwards: a plain `git add`/`git commit` runs them (those in .git/ itself are
+// also undone after each call as guarded files; the global ones and .gitattributes are not).
 
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -79,7 +80,7 @@ function ranPrograms(attack: Attack): string[] {
 
 /** A plain git add and commit in the project with the agent's environment: the plants are live. */
 function expectPlantsLive(project: TmpProject, env: Record<string, string>, attack: Attack): void {
-  writeFileSync(project.path('proof.txt'), 'proof\n');
+  writeFileSync(project.path('proof.js'), 'proof\n');
   const git = (...args: string[]) => execFileSync('git', args, { cwd: project.dir, env, stdio: 'ignore' });
   git('add', '-A');
   git('commit', '-q', '-m', 'proof');

@@ -100,7 +100,7 @@ describe('the generated workflow', () => {
       expect(text).toContain('issue: ${{ fromJSON(needs.sweep.outputs.issues) }}');
     } else {
       expect(text).not.toContain('schedule:');
-      expect(text).not.toMatch(/^  sweep:/m);
+      expect(text).not.toMatch(/^ {2}sweep:/m);
       expect(text).not.toContain('ralph-fleet sweep');
     }
   });

@@ -1,0 +1,35 @@
+// After each agent call: a change to a guarded file (lib/loop/guarded-files.ts) is undone,
+// named in a warning and in the run record; the second agent call of a run that changes one
+// halts the run (exit 2) with what it changed.
+
+import { join, relative } from 'node:path';
+import { EXIT } from '../errors.js';
+import { formatFileStamp } from '../state/timestamps.js';
+import { restoreGuardedFiles } from './guarded-files.js';
+import { stopRun, type LoopRuntime, type RunStop } from './runtime.js';
+
+export const GUARDED_FILE_EXIT_REASON = 'guarded_file_changed';
+
+/** Undoes what the agent changed; a stop when this run's agent did so before. */
+export function undoGuardedFileChanges(rt: LoopRuntime, loop: number): RunStop | undefined {
+  const { deps, paths } = rt;
+  const quarantine = join(relative(paths.projectDir, paths.ralphDir), 'quarantine', formatFileStamp(deps.clock.now()));
+  const violations = restoreGuardedFiles(rt.guarded, quarantine);
+  if (violations.length === 0) return undefined;
+  rt.guardViolations++;
+  for (const v of violations) {
+    const kept = v.keptAt ? `; the agent's version is kept in ${v.keptAt}` : '';
+    deps.logger.warn(`The agent changed ${v.path}, which configures what ralph and the agent run: undone${kept} (edit it between runs, not during one)`);
+  }
+  const diff = violations.map((v) => v.diff).join('\n');
+  rt.recorder?.observe({ loop, source: 'guarded-file', exitCode: null, durationMs: 0, raw: diff, data: { files: violations.map((v) => v.path) } });
+  if (rt.guardViolations < 2) return undefined;
+  deps.stderr.write(`Guarded files changed by the agent again (undone):\n${diff}\n`);
+  return stopRun(
+    EXIT.halted,
+    'halted',
+    GUARDED_FILE_EXIT_REASON,
+    GUARDED_FILE_EXIT_REASON,
+    `The agent changed guarded files in ${rt.guardViolations} calls of this run (${violations.map((v) => v.path).join(', ')}); halted`,
+  );
+}
