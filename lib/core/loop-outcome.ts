@@ -2,7 +2,7 @@
 // result, then the verification gate's verdict and whether the loop halted the run. The agent's
 // own claims (its TESTS_STATUS) count only when there is no gate to ask. Pure.
 
-export type GateVerdict = 'passed' | 'failed' | 'error';
+export type GateVerdict = 'passed' | 'failed' | 'error' | 'not-verified';
 
 export interface LoopOutcomeInput {
   /** How the agent call ended: ok, failed, timeout, timed_out_productive, … */
@@ -18,14 +18,14 @@ export interface LoopOutcomeInput {
 export interface LoopOutcome {
   /** The Bash field: true only for a loop whose agent call succeeded and whose code passed the gate. */
   success: boolean;
-  /** halted · verification_failed · verification_error (after work done) · else the agent's outcome. */
+  /** halted · verification_failed · verification_error · not_verified (after work done) · else the agent's outcome. */
   outcome: string;
   tests_status: string | null;
   /** Where tests_status came from. */
   tests_source: 'gate' | 'agent' | null;
 }
 
-const GATE_TESTS_STATUS: Record<GateVerdict, string> = { passed: 'PASSING', failed: 'FAILING', error: 'ERROR' };
+const GATE_TESTS_STATUS: Record<GateVerdict, string> = { passed: 'PASSING', failed: 'FAILING', error: 'ERROR', 'not-verified': 'NOT_VERIFIED' };
 
 export function measureLoopOutcome(input: LoopOutcomeInput): LoopOutcome {
   const { gate } = input;
@@ -37,7 +37,9 @@ export function measureLoopOutcome(input: LoopOutcomeInput): LoopOutcome {
       ? 'verification_failed'
       : worked && gate === 'error'
         ? 'verification_error'
-        : input.agentOutcome;
+        : worked && gate === 'not-verified'
+          ? 'not_verified'
+          : input.agentOutcome;
   return {
     success: input.agentOutcome === 'ok' && !input.halted && (gate === null || gate === 'passed'),
     outcome,

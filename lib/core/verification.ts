@@ -11,7 +11,7 @@ export type VerificationOutcome = 'tests-passing' | 'improving' | 'regressing' |
 
 /** The part of a verification result these decisions read (VerificationResult has it). */
 export interface VerificationSnapshot {
-  status: 'passed' | 'failed' | 'error';
+  status: 'passed' | 'failed' | 'error' | 'not-verified';
   passed: number;
   failed: number;
   skipped?: number;
@@ -21,16 +21,17 @@ export interface VerificationSnapshot {
 }
 
 /**
- * error: the gate could not give an answer · tests-passing: it passed · otherwise the number
+ * error: the gate could not give an answer (it could not complete, or a test command ran no
+ * test: not verified) · tests-passing: it passed · otherwise the number
  * of failures against the previous result: fewer is improving, more (or failing after
  * passing) is regressing, the same is stuck — unless more tests pass than before (the agent
  * added passing tests), which is improving. With no earlier result to compare, a failing
  * result shows no movement: stuck.
  */
 export function classifyVerification(previous: VerificationSnapshot | null | undefined, current: VerificationSnapshot): VerificationOutcome {
-  if (current.status === 'error') return 'error';
+  if (current.status === 'error' || current.status === 'not-verified') return 'error';
   if (current.status === 'passed') return 'tests-passing';
-  if (!previous || previous.status === 'error') return 'stuck';
+  if (!previous || previous.status === 'error' || previous.status === 'not-verified') return 'stuck';
   if (previous.status === 'passed') return 'regressing';
   const before = failingCount(previous);
   const now = failingCount(current);
@@ -136,7 +137,9 @@ export function checkCompletion(input: CompletionCheckInput): CompletionCheck {
   const what =
     input.latest.status === 'error'
       ? 'the verification gate could not complete'
-      : `${failingCount(input.latest)} verification failure(s) remain`;
+      : input.latest.status === 'not-verified'
+        ? 'the test command ran no test (not verified)'
+        : `${failingCount(input.latest)} verification failure(s) remain`;
   return { kind: 'blocked', reason: `Completion claimed (${gate.reason}) but ${what}; continuing` };
 }
 
@@ -150,7 +153,9 @@ export function formatFailuresForContext(result: VerificationSnapshot, maxChars:
   const head =
     result.status === 'error'
       ? `Verification gate could not complete${where}:`
-      : `Verification gate FAILED after your last changes${where}: ${failingCount(result)} failing, ${result.passed} passing, ${result.skipped ?? 0} skipped. Failing:`;
+      : result.status === 'not-verified'
+        ? `Verification gate NOT VERIFIED${where}: the test command ran no test, which proves nothing:`
+        : `Verification gate FAILED after your last changes${where}: ${failingCount(result)} failing, ${result.passed} passing, ${result.skipped ?? 0} skipped. Failing:`;
   const tail = 'Fix these before you set EXIT_SIGNAL: true — completion is accepted only when the gate passes.';
   const lines = [head];
   let size = head.length + tail.length + 2;

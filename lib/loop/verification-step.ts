@@ -119,7 +119,7 @@ async function runGate(rt: LoopRuntime, loop: number): Promise<VerificationResul
 function keepGateResult(rt: LoopRuntime, loop: number, result: VerificationResult, tracked: TrackedVerification): void {
   const line = describeVerification(result);
   // The views must not show "verifying" once the gate is done.
-  rt.status.progress({ status: result.status === 'passed' ? 'gate_passed' : 'gate_failed', lastOutput: line });
+  rt.status.progress({ status: result.status === 'passed' ? 'gate_passed' : result.status === 'not-verified' ? 'gate_not_verified' : 'gate_failed', lastOutput: line });
   if (result.status === 'passed') rt.deps.logger.success(line);
   else rt.deps.logger.warn(line);
   // What fails, on the console and in ralph.log (the dashboard shows its tail); the logger masks secrets.

@@ -21,6 +21,7 @@ const GATE_TEXT: Record<string, string> = {
   verifying: 'finished; verification gate running',
   gate_passed: 'finished; verification gate passed',
   gate_failed: 'finished; verification gate failed',
+  gate_not_verified: 'finished; verification gate NOT VERIFIED (ran no test)',
 };
 
 export function renderLoopSection(snap: DashboardSnapshot, ctx: SectionContext): Line[] {
@@ -303,6 +304,7 @@ function statusStyle(status: string | undefined): Style | undefined {
     case 'error':
     case 'interrupted':
     case 'gate_failed':
+    case 'gate_not_verified':
       return 'red';
     case 'paused':
     case 'stopped':

@@ -73,14 +73,14 @@ const failureSchema = z.object({ name: z.string(), message: z.string() });
 export const verificationSummarySchema = z.object({
   loop: z.number().int().nonnegative(),
   at: timestamp(),
-  status: z.enum(['passed', 'failed', 'error']),
+  status: z.enum(['passed', 'failed', 'error', 'not-verified']),
   passed: count(),
   failed: count(),
   skipped: count(),
   duration_ms: count(),
   failures: z.array(failureSchema),
   failures_omitted: count(),
-  commands: z.array(z.object({ command: z.string(), role: z.enum(['test', 'quality-gate']), status: z.enum(['passed', 'failed', 'error']) })),
+  commands: z.array(z.object({ command: z.string(), role: z.enum(['test', 'quality-gate']), status: z.enum(['passed', 'failed', 'error', 'not-verified']) })),
   /** Identifies the failing set; null when passing. */
   signature: z.string().nullable(),
   /** Consecutive loops with the same failing set (CB_SAME_FAILURES_THRESHOLD). */

@@ -52,6 +52,7 @@ function commandLines(command: CommandVerification): string[] {
 function verdictOf(command: CommandVerification): string {
   if (command.timedOut) return 'timed out';
   if (command.status === 'error') return 'could not complete';
+  if (command.status === 'not-verified') return 'ran no test: not verified';
   const count = Math.max(command.failed, command.failures.length + command.failuresOmitted);
   if (command.format !== 'exit-code' && count > 0) return `${count} failing`;
   return command.exitCode === null ? `killed by ${command.signal ?? 'a signal'}` : `exited with code ${command.exitCode}`;

@@ -2,7 +2,10 @@
 // failure names come from the runner's report when there is one, else from its output (TAP,
 // cargo, summary lines). A failing command nothing could be read from is one failure named
 // after the command, with the end of its output as the message, so a failing lint gate still
-// tells the agent what went wrong. Pure.
+// tells the agent what went wrong. A test command that says it ran no test (a report that
+// counts none passing or failing, `1..0`, "collected 0 items", "no tests found", pytest's exit
+// 5) is not-verified whatever its exit code: it proves nothing. A test command that exits 0
+// with nothing countable stays passed, on its exit code only (format `exit-code`). Pure.
 
 import { formatDuration } from '../core/countdown.js';
 import { parseCargoTest } from './parsers/cargo-test.js';
@@ -55,6 +58,19 @@ export function interpretCommand(input: InterpretCommandInput): CommandVerificat
   }
 
   const report = readReport(input);
+  if (input.role === 'test' && ranNoTest(report, output, run.exitCode)) {
+    const why = `ran no test (exit code ${run.exitCode ?? run.signal}): not verified\n${lastLines(output, TAIL_LINES)}`.trim();
+    return {
+      ...base,
+      status: 'not-verified',
+      format: report?.format ?? 'exit-code',
+      passed: 0,
+      failed: 0,
+      skipped: report?.skipped ?? 0,
+      failures: boundFailures([{ name: command, message: why }]).failures,
+      failuresOmitted: 0,
+    };
+  }
   const status = run.exitCode === 0 ? 'passed' : 'failed';
   let failures: TestFailure[] = status === 'passed' ? [] : (report?.failures ?? []);
   if (status === 'failed' && failures.length === 0) {
@@ -72,6 +88,21 @@ export function interpretCommand(input: InterpretCommandInput): CommandVerificat
     failures: bounded.failures,
     failuresOmitted: bounded.omitted,
   };
+}
+
+// What runners print when they found nothing to run: pytest, jest, vitest, go, mocha, cargo.
+const NO_TESTS_LINE = /^\s*(?:=+\s*)?(?:no tests ran\b|collected 0 items\b|no tests? (?:files? )?found\b|no test files? found\b|0 passing\b|running 0 tests\s*$)/im;
+// pytest's exit code for "no tests were collected".
+const PYTEST_NO_TESTS_EXIT = 5;
+
+/** The command reported that it executed no test: a report counting none, or a runner's own words. */
+function ranNoTest(report: TestReport | null, output: string, exitCode: number | null): boolean {
+  if (report && report.format !== 'exit-code') {
+    if (report.passed + report.failed === 0 && report.failures.length === 0) return true;
+    return false;
+  }
+  if (exitCode !== 0 && exitCode !== PYTEST_NO_TESTS_EXIT) return false;
+  return NO_TESTS_LINE.test(output);
 }
 
 function readReport(input: InterpretCommandInput): TestReport | null {

@@ -31,7 +31,7 @@ export function nextSameFailures(state: SameFailuresState, current: Verification
     signature,
     count: signature === state.signature ? state.count + 1 : 1,
     names: names.slice(0, NAMES_KEPT),
-    kind: current.status === 'error' ? 'error' : 'failed',
+    kind: current.status === 'failed' ? 'failed' : 'error',
     more: Math.max(0, failingCount(current) - Math.min(names.length, NAMES_KEPT)),
   };
 }

@@ -28,13 +28,22 @@ export interface TestReport {
   failures: TestFailure[];
 }
 
-export type VerificationStatus = 'passed' | 'failed' | 'error';
+/**
+ * passed · failed · error (could not run or finish) · not-verified: the test command ran and
+ * reported that it executed no test (0 collected, `1..0`, `numTotalTests: 0`, "no tests found"),
+ * so it proves nothing and never counts as a pass.
+ */
+export type VerificationStatus = 'passed' | 'failed' | 'error' | 'not-verified';
 export type CommandRole = 'test' | 'quality-gate';
 
 export interface CommandVerification {
   command: string;
   role: CommandRole;
-  /** passed: exit 0 · failed: non-zero exit · error: could not start, timed out or interrupted. */
+  /**
+   * passed: exit 0 · failed: non-zero exit · error: could not start, timed out or interrupted ·
+   * not-verified: a test command whose output says it ran no test. A pass with format
+   * `exit-code` is a pass on the exit code only (nothing could be counted).
+   */
   status: VerificationStatus;
   exitCode: number | null;
   signal: string | null;
@@ -53,7 +62,7 @@ export interface CommandVerification {
 }
 
 export interface VerificationResult {
-  /** error when any command errored, else failed when any failed, else passed. */
+  /** error when any command errored, else failed when any failed, else not-verified when a test command ran no test, else passed. */
   status: VerificationStatus;
   passed: number;
   failed: number;
@@ -86,7 +95,9 @@ export function combineVerification(commands: CommandVerification[], durationMs:
     ? 'error'
     : commands.some((c) => c.status === 'failed')
       ? 'failed'
-      : 'passed';
+      : commands.some((c) => c.status === 'not-verified')
+        ? 'not-verified'
+        : 'passed';
   const all = commands.flatMap((c) => c.failures);
   const kept = all.slice(0, MAX_FAILURES_KEPT);
   const omitted = all.length - kept.length + commands.reduce((sum, c) => sum + c.failuresOmitted, 0);
@@ -104,10 +115,24 @@ export function combineVerification(commands: CommandVerification[], durationMs:
 
 /** One log line: `Verification gate FAILED in 2.3s: 1 failing, 4 passing, 0 skipped (npm test: failed; npm run lint: passed)`. */
 export function describeVerification(result: VerificationResult): string {
-  const verdict = result.status === 'passed' ? 'passed' : result.status === 'failed' ? 'FAILED' : 'could not complete';
+  const verdict =
+    result.status === 'passed'
+      ? 'passed'
+      : result.status === 'failed'
+        ? 'FAILED'
+        : result.status === 'not-verified'
+          ? 'NOT VERIFIED (a test command ran no test)'
+          : 'could not complete';
   const seconds = (result.durationMs / 1000).toFixed(1);
-  const commands = result.commands.map((c) => `${c.command}: ${c.timedOut ? 'timed out' : c.status}`).join('; ');
+  const commands = result.commands.map((c) => `${c.command}: ${describeCommandStatus(c)}`).join('; ');
   return `Verification gate ${verdict} in ${seconds}s: ${result.failed} failing, ${result.passed} passing, ${result.skipped} skipped (${commands})`;
+}
+
+function describeCommandStatus(c: CommandVerification): string {
+  if (c.timedOut) return 'timed out';
+  if (c.status === 'not-verified') return 'ran no test';
+  if (c.status === 'passed' && c.role === 'test' && c.format === 'exit-code') return 'passed (exit code only)';
+  return c.status;
 }
 
 function sum(commands: CommandVerification[], key: 'passed' | 'failed' | 'skipped'): number {

@@ -75,7 +75,7 @@ export function trackerFromSummary(summary: RecordedVerification | null): Verifi
             signature: summary.signature,
             count: summary.same_failures_count,
             names: names.slice(0, 10),
-            kind: summary.status === 'error' ? 'error' : 'failed',
+            kind: summary.status === 'failed' ? 'failed' : 'error',
             more: Math.max(0, summary.failed - Math.min(names.length, 10)),
           },
   };

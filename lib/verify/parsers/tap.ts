@@ -10,6 +10,7 @@ import { failureMessage, stripAnsi } from './failure-text.js';
 const RESULT = /^(\s*)(not ok|ok)\b\s*(\d+)?\s*(?:-\s*)?(.*)$/;
 const SUBTEST = /^(\s*)# Subtest: (.*)$/;
 const PLAN = /^\s*1\.\.\d+/;
+const EMPTY_PLAN = /^1\.\.0(?:\s*(?:#.*)?)?$/;
 const DIRECTIVE = /\s+#\s*(SKIP|TODO)\b.*$/i;
 
 interface ResultLine {
@@ -56,6 +57,8 @@ export function parseTap(text: string): TestReport | null {
     // Names of subtests deeper than this line belong to finished blocks.
     for (const depth of [...subtestNames.keys()]) if (depth > indent) subtestNames.delete(depth);
   }
+  // `1..0`: a TAP producer that planned, and ran, no test.
+  if (results.length === 0 && lines.some((line) => EMPTY_PLAN.test(line))) return { format: 'tap', passed: 0, failed: 0, skipped: 0, failures: [] };
   if (results.length === 0 || (!sawTap && results.length < 2)) return null;
 
   const report: TestReport = { format: 'tap', passed: 0, failed: 0, skipped: 0, failures: [] };

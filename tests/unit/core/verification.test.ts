@@ -145,6 +145,14 @@ describe('checkCompletion', () => {
       reason: 'Completion claimed (plan_complete) but the verification gate could not complete; continuing',
     });
   });
+
+  it('refuses completion on a gate whose test command ran no test', () => {
+    const notVerified = { status: 'not-verified' as const, passed: 0, failed: 0, failures: [{ name: 'npm test', message: 'ran no test' }] };
+    expect(checkCompletion({ exitGate: completed, requiredForExit: true, latest: notVerified, fresh: true })).toEqual({
+      kind: 'blocked',
+      reason: 'Completion claimed (project_complete) but the test command ran no test (not verified); continuing',
+    });
+  });
 });
 
 describe('formatFailuresForContext', () => {

@@ -87,4 +87,32 @@ describe('interpretCommand', () => {
     expect(result.failures).toHaveLength(100);
     expect(result.failuresOmitted).toBe(50);
   });
+
+  describe('a test command that ran no test is not verified, never passed', () => {
+    const zeroTests: Array<[string, Partial<InterpretCommandInput>]> = [
+      ['vitest JSON with numTotalTests 0', { plan: { report: { kind: 'file', format: 'vitest-json', path: '/x' } }, reportText: JSON.stringify({ numTotalTests: 0, numPassedTests: 0, numFailedTests: 0, testResults: [] }) }],
+      ['jest JSON with numTotalTests 0', { plan: { report: { kind: 'file', format: 'jest-json', path: '/x' } }, reportText: JSON.stringify({ numTotalTests: 0, testResults: [] }) }],
+      ['TAP 1..0', { run: run({ stdout: 'TAP version 13\n1..0\n', output: 'TAP version 13\n1..0\n' }) }],
+      ['pytest exit 5, "collected 0 items"', { run: run({ exitCode: 5, output: 'collected 0 items\n\n=== no tests ran in 0.01s ===\n' }) }],
+      ['a "No tests found" line', { run: run({ output: 'No tests found, exiting with code 0\n' }) }],
+      ['cargo "running 0 tests"', { run: run({ output: 'running 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n' }) }],
+    ];
+    it.each(zeroTests)('%s', (_name, overrides) => {
+      const result = interpretCommand(input(overrides));
+      expect(result.status).toBe('not-verified');
+      expect(result.failures[0]!.message).toMatch(/^ran no test/);
+    });
+
+    it('keeps a pass it could count nothing from as passed, on the exit code only', () => {
+      const result = interpretCommand(input({ command: 'true', run: run({ output: '' }) }));
+      expect(result).toMatchObject({ status: 'passed', format: 'exit-code', passed: 0 });
+    });
+
+    it('judges quality gates and real test runs as before', () => {
+      expect(interpretCommand(input({ role: 'quality-gate', run: run({ output: 'No tests found\n' }) })).status).toBe('passed');
+      const tap = 'TAP version 13\nok 1 - adds\n1..1\n';
+      expect(interpretCommand(input({ run: run({ stdout: tap, output: tap }) }))).toMatchObject({ status: 'passed', format: 'tap', passed: 1 });
+      expect(interpretCommand(input({ run: run({ exitCode: 5, output: 'boom\n' }) })).status).toBe('failed');
+    });
+  });
 });

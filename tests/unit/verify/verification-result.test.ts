@@ -30,6 +30,13 @@ describe('combineVerification', () => {
     expect(combineVerification([lint], 1).status).toBe('passed');
     expect(combineVerification([], 0).status).toBe('passed');
   });
+
+  it('a test command that ran no test makes the gate not-verified, below failed and error', () => {
+    const none = command({ status: 'not-verified', format: 'tap' });
+    expect(combineVerification([none, command({ role: 'quality-gate' })], 1).status).toBe('not-verified');
+    expect(combineVerification([none, command({ status: 'failed' })], 1).status).toBe('failed');
+    expect(combineVerification([none, command({ status: 'error' })], 1).status).toBe('error');
+  });
 });
 
 describe('describeVerification', () => {
@@ -41,8 +48,18 @@ describe('describeVerification', () => {
     expect(describeVerification(result)).toBe(
       'Verification gate could not complete in 2.3s: 1 failing, 4 passing, 0 skipped (npm test: failed; npm run lint: timed out)',
     );
-    expect(describeVerification(combineVerification([command({ command: 'make check', passed: 2 })], 100))).toBe(
+    expect(describeVerification(combineVerification([command({ command: 'make check', format: 'tap', passed: 2 })], 100))).toBe(
       'Verification gate passed in 0.1s: 0 failing, 2 passing, 0 skipped (make check: passed)',
+    );
+  });
+
+  it('labels a pass read from the exit code alone, and a test command that ran no test', () => {
+    const lint = command({ command: 'npm run lint', role: 'quality-gate' });
+    expect(describeVerification(combineVerification([command({ command: 'true' }), lint], 100))).toBe(
+      'Verification gate passed in 0.1s: 0 failing, 0 passing, 0 skipped (true: passed (exit code only); npm run lint: passed)',
+    );
+    expect(describeVerification(combineVerification([command({ command: 'npm test', status: 'not-verified', format: 'tap' }), lint], 100))).toBe(
+      'Verification gate NOT VERIFIED (a test command ran no test) in 0.1s: 0 failing, 0 passing, 0 skipped (npm test: ran no test; npm run lint: passed)',
     );
   });
 });
