@@ -99,9 +99,14 @@ async function runGate(rt: LoopRuntime, loop: number): Promise<VerificationResul
   deps.logger.info(`Verification gate: running ${commands.join(' then ')}`);
   rt.status.progress({ status: 'verifying', lastOutput: commands[0] });
   rt.events.emit('verification:started', { loop, commands });
+  // The gate runs the agent's code: under a sandbox, inside it, with its reports in .ralph/ (seen from both sides).
+  const sandboxed = rt.sandbox.provider !== 'none';
+  if (sandboxed) await rt.sandbox.ensureRunning();
   const result = await runVerificationGate({
     commands: verification.commands,
     projectDir: rt.paths.projectDir,
+    sandbox: rt.sandbox,
+    ...(sandboxed ? { tempDir: rt.paths.ralphDir } : {}),
     env: deps.env,
     timeoutMs: verification.timeoutMs,
     graceMs: rt.config.KILL_GRACE_SECONDS * 1000,
@@ -110,6 +115,8 @@ async function runGate(rt: LoopRuntime, loop: number): Promise<VerificationResul
     signal: rt.stop.signal,
     onPipesHeldOpen: (command) => deps.logger.warn(`${escapedOutputWarning('verification command')}: ${command}`),
   });
+  // A command cut off at the time limit may have left processes inside the sandbox.
+  if (sandboxed && result.commands.some((c) => c.timedOut)) await rt.sandbox.afterTimeout();
   // Test runs write caches and reports: they are not the next loop's work.
   retakeContentAtNextLoop(rt);
   return result;

@@ -97,6 +97,8 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       const args = [...bwrapOptions({ ...layout(), binds: [...options.binds, ...agent.binds] }), '--', agent.command, ...invocation.args];
       return { cmd: bwrap, args, stdin: invocation.stdin, env: inner };
     },
+    // The project is bound at its own path.
+    pathInside: (hostPath) => hostPath,
     // Each run is a fresh bwrap: nothing outlives a loop.
     ensureRunning: async () => undefined,
     // The agent's pid namespace died with it: nothing is left to reap.

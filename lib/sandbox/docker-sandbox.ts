@@ -9,7 +9,7 @@
 // deleted. Its state is in .ralph/.docker_sandbox_state.
 
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { isAbsolute, join, posix, relative, sep } from 'node:path';
 import type { AgentInvocation } from '../agents/agent-adapter.js';
 import type { SandboxNetwork } from '../core/sandbox-settings.js';
 import type { Clock } from '../platform/clock.js';
@@ -77,6 +77,13 @@ export function dockerRunArgs(options: DockerSettings & { name: string; projectD
 export function dockerExecArgs(containerId: string, invocation: AgentInvocation): string[] {
   const names = Object.keys(invocation.env ?? {});
   return ['exec', '-i', '-w', '/workspace', ...names.flatMap((name) => ['-e', name]), containerId, invocation.cmd, ...invocation.args];
+}
+
+/** Where a host path inside the project is in the container (the project is /workspace). */
+export function containerPath(projectDir: string, hostPath: string): string {
+  const rel = relative(projectDir, hostPath);
+  if (rel.startsWith('..') || isAbsolute(rel)) throw new Error(`not inside the project: ${hostPath}`);
+  return rel === '' ? '/workspace' : posix.join('/workspace', ...rel.split(sep));
 }
 
 export function createDockerSandbox(options: DockerSandboxOptions): Sandbox {
@@ -160,6 +167,7 @@ export function createDockerSandbox(options: DockerSandboxOptions): Sandbox {
       if (!containerId) throw new Error('docker sandbox used before start()');
       return { cmd: docker, args: dockerExecArgs(containerId, invocation), stdin: invocation.stdin, env: { ...env, ...invocation.env } };
     },
+    pathInside: (hostPath) => containerPath(options.projectDir, hostPath),
     async afterTimeout() {
       if (!containerId) return;
       options.logger.warn('Sandbox timeout: restarting the container to reap the processes the agent left');

@@ -1,7 +1,8 @@
 // The sandbox seam: one object the loop asks to turn an agent's invocation (the adapter's argv
 // and environment) into the argv that runs it inside the sandbox, started before the first loop
-// and stopped on every exit. Every agent is wrapped the same way; the process layer still runs
-// the result in its own process group and kills the whole tree.
+// and stopped on every exit. Every agent is wrapped the same way, and so is the verification
+// gate's command (it runs code the agent wrote, so it runs where the agent runs); the process
+// layer still runs the result in its own process group and kills the whole tree.
 
 import type { AgentInvocation } from '../agents/agent-adapter.js';
 import type { SandboxProvider } from '../core/sandbox-settings.js';
@@ -27,8 +28,10 @@ export interface Sandbox {
   start(): Promise<void>;
   /** Before each agent run: brings a sandbox that died since the last loop back; throws a RalphError when it cannot. */
   ensureRunning(): Promise<void>;
-  /** The argv to run for this invocation, with `env` the environment ralph would give the agent. */
+  /** The argv to run for this invocation (an agent's or a gate command's), with `env` the environment ralph would give it. */
   wrap(invocation: AgentInvocation, env: NodeJS.ProcessEnv): SandboxedInvocation;
+  /** The path that a host path inside the project has within the sandbox (the same, except under Docker). */
+  pathInside(hostPath: string): string;
   /** After an agent run ralph cut off at its timeout: reap what it left inside. */
   afterTimeout(): Promise<void>;
   /** Tears everything down and deletes the secrets; safe to call more than once. */
@@ -45,6 +48,7 @@ export function hostExecution(): Sandbox {
     start: async () => undefined,
     ensureRunning: async () => undefined,
     wrap: (invocation, env) => ({ cmd: invocation.cmd, args: invocation.args, stdin: invocation.stdin, env: { ...env, ...invocation.env } }),
+    pathInside: (hostPath) => hostPath,
     afterTimeout: async () => undefined,
     stop: async () => undefined,
     stopNow: () => undefined,

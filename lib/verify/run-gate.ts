@@ -3,6 +3,8 @@
 // runs as argv when it has no shell syntax, else through `sh -c` (see command-line.ts); a
 // recognised runner is asked for a structured report written to a temp dir the gate owns and
 // removes. Every command runs even when an earlier one failed, so the agent sees all problems.
+// The commands run code the agent wrote, so under a sandbox they run inside it, as the agent
+// does (the sandbox's wrap()); the report dir is then inside the project, where both sides see it.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +18,7 @@ import { planStructuredOutput } from './structured-output.js';
 import { readPackageScripts } from './test-command.js';
 import { combineVerification, type CommandRole, type CommandVerification, type VerificationResult } from './verification-result.js';
 import { readTextIfPresent } from '../platform/read-text.js';
+import { hostExecution, type Sandbox } from '../sandbox/sandbox.js';
 
 export interface GateCommand {
   command: string;
@@ -38,6 +41,14 @@ export interface RunGateOptions {
   tempDir?: string;
   /** Told when a process that escaped a command's group held its output open (it was closed). */
   onPipesHeldOpen?: (command: string) => void;
+  /** Where the commands run: the run's sandbox (default: on the host, as given). */
+  sandbox?: Pick<Sandbox, 'wrap' | 'pathInside'>;
+}
+
+/** A gate command as it is started: the argv (wrapped by the sandbox) and its full environment. */
+export interface GateProcess {
+  argv: string[];
+  env: NodeJS.ProcessEnv;
 }
 
 /** TEST_COMMAND first, then QUALITY_GATES in order. */
@@ -53,7 +64,7 @@ export async function runVerificationGate(options: RunGateOptions): Promise<Veri
   const startedAt = clock.now();
   const deadline = startedAt + options.timeoutMs;
   const dir = mkdtempSync(join(options.tempDir ?? tmpdir(), 'ralph-verify-'));
-  const env = gateEnv(options.env);
+  const sandbox = options.sandbox ?? HOST;
   const scripts = readPackageScripts(options.projectDir);
   const results: CommandVerification[] = [];
   try {
@@ -64,11 +75,13 @@ export async function runVerificationGate(options: RunGateOptions): Promise<Veri
         continue;
       }
       const reportPath = join(dir, `report-${index}`);
-      const plan = planStructuredOutput(planCommand(command).argv, { reportPath, packageScripts: scripts });
+      // The runner writes its report where it runs; ralph reads it from the host.
+      const plan = planStructuredOutput(planCommand(command).argv, { reportPath: sandbox.pathInside(reportPath), packageScripts: scripts });
+      const started = buildGateProcess(plan.argv, options.env, sandbox);
       const run = await runCommand({
-        argv: plan.argv,
+        argv: started.argv,
         cwd: options.projectDir,
-        env,
+        env: started.env,
         timeoutMs: remaining,
         graceMs: options.graceMs,
         processRunner: options.processRunner,
@@ -76,7 +89,7 @@ export async function runVerificationGate(options: RunGateOptions): Promise<Veri
         signal: options.signal,
       });
       if (run.pipesHeldOpen) options.onPipesHeldOpen?.(command);
-      const reportText = plan.report?.kind === 'file' ? readTextIfPresent(plan.report.path) : undefined;
+      const reportText = plan.report?.kind === 'file' ? readTextIfPresent(reportPath) : undefined;
       results.push(interpretCommand({ command, role, plan, run, reportText, timeoutMs: options.timeoutMs, cwd: options.projectDir }));
     }
   } finally {
@@ -85,10 +98,19 @@ export async function runVerificationGate(options: RunGateOptions): Promise<Veri
   return combineVerification(results, clock.now() - startedAt);
 }
 
+const HOST: Pick<Sandbox, 'wrap' | 'pathInside'> = hostExecution();
+
+/** The process a gate command starts as: wrapped by the sandbox like an agent call, with the gate's variables. */
+export function buildGateProcess(argv: readonly string[], env: NodeJS.ProcessEnv, sandbox: Pick<Sandbox, 'wrap'>): GateProcess {
+  const [cmd = '', ...args] = argv;
+  const wrapped = sandbox.wrap({ cmd, args, stdin: '', env: gateVariables(env) }, env);
+  return { argv: [wrapped.cmd, ...wrapped.args], env: wrapped.env };
+}
+
 // Non-interactive and colourless: CI=true keeps vitest and jest out of watch mode; colour codes
 // would only have to be stripped again. The user's own values win.
-function gateEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return { ...env, CI: env.CI ?? 'true', NO_COLOR: env.NO_COLOR ?? '1', FORCE_COLOR: env.FORCE_COLOR ?? '0' };
+function gateVariables(env: NodeJS.ProcessEnv): Record<string, string> {
+  return { CI: env.CI ?? 'true', NO_COLOR: env.NO_COLOR ?? '1', FORCE_COLOR: env.FORCE_COLOR ?? '0' };
 }
 
 function notRun(command: string, role: CommandRole, why: string): CommandVerification {
