@@ -86,6 +86,19 @@ describe('renderFrame after the loop is gone (kill -9)', () => {
   });
 });
 
+describe('renderFrame after the verification gate', () => {
+  it('says "not verified" for a gate whose test command ran no test, never "passed"', () => {
+    const snap = (status: string) =>
+      assembleSnapshot(
+        { status: ourStatus({ pid: 4242 }), progress: JSON.stringify({ status, timestamp: '2026-11-30 10:15:25', last_output: 'x' }) },
+        { projectDir: '/p', now: NOW, ralphDirFound: true, isProcessAlive: () => true, ...defaultViewSettings() },
+      );
+    const frame = text(renderFrame(snap('gate_not_verified'), { columns: 100, color: false, now: NOW }));
+    expect(frame).toContain('Last agent run: finished; verification gate NOT VERIFIED (ran no test)');
+    expect(frame).not.toContain('gate passed');
+  });
+});
+
 describe('renderFrame over time', () => {
   it('turns the spinner from one frame to the next while the agent works', () => {
     const snap = richSnapshot();
