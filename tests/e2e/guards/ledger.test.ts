@@ -94,10 +94,10 @@ const statusJson = (project: TmpProject) => JSON.parse(readFileSync(project.path
 
 /** Kills ralph -9 once call 2 of the fake has wiped .ralph/ state. */
 async function killAfterWipe(project: TmpProject, fake: FakeClaude, args: string[]): Promise<string> {
-  const before = readRunRecords; // the run id is read before the wipe below
+  // The run id is read from the session record while it still exists.
   let runId = '';
   await runUntil(project, fake, args, () => {
-    if (!runId && existsSync(project.path('.ralph/sessions'))) runId = before(project.dir)[0]?.run_id ?? '';
+    if (!runId && existsSync(project.path('.ralph/sessions'))) runId = readRunRecords(project.dir)[0]?.run_id ?? '';
     return fake.runs()[1]?.scenarioCall !== undefined && !existsSync(project.path('.ralph/sessions'));
   }, 'SIGKILL');
   expect(existsSync(project.path('.ralph/.run_state'))).toBe(false);
