@@ -8,6 +8,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    setupFiles: ['tests/helpers/state-home.ts'],
     include: ['tests/**/*.test.ts'],
     exclude: [...configDefaults.exclude, 'tests/system/**'],
     testTimeout: 30_000,

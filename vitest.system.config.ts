@@ -8,6 +8,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    setupFiles: ['tests/helpers/state-home.ts'],
     include: ['tests/system/**/*.test.ts', 'tests/fault/kill9.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,

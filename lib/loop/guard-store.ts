@@ -14,7 +14,7 @@ import {
 } from '../core/circuit-breaker.js';
 import { checkBreakerState, checkRateWindow, usageWaitProblem, type RangeProblem } from '../core/guard-ranges.js';
 import { initialSpendState } from '../core/spend.js';
-import { initialRateWindow, type RateWindowState } from '../core/rate-window.js';
+import { hourKey, initialRateWindow, type RateWindowState } from '../core/rate-window.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';
 import { readIntegerFile, readTrimmedText, writeIntegerFile } from '../state/integer-file.js';
 import type { RalphPaths } from '../state/paths.js';
@@ -23,6 +23,8 @@ import { runStateFileSchema, usageWaitFileSchema, type RunStateFile, type UsageW
 import { appendCircuitBreakerHistory, loadCircuitBreaker, saveCircuitBreaker } from '../state/store.js';
 import { basename } from 'node:path';
 import { HeldState } from './held-state.js';
+import type { Clock } from '../platform/clock.js';
+import { readLedger, saveLedgerRate, saveLedgerRun, type LedgerRate } from '../state/ledger.js';
 
 /** The hourly window from the Bash tool's three files, range-checked (the loop writes the fix back). */
 export function loadRateWindow(paths: RalphPaths, options: StateReadOptions): RateWindowState {
@@ -36,16 +38,43 @@ export function loadRateWindow(paths: RalphPaths, options: StateReadOptions): Ra
   );
   const files = { calls: paths.callCount, tokens: paths.tokenCount, lastReset: paths.lastReset };
   for (const { field, problem } of checked.problems) warnRange(files[field], problem, options);
-  return checked.value;
+  const kept = paths.ledger ? readLedger(paths.ledger, (message) => options.logger.warn(message))?.rate : undefined;
+  if (!kept) return checked.value;
+  const window = windowFromLedger(kept, options.clock);
+  const views = checked.value;
+  if (views.calls !== kept.calls || views.tokens !== kept.tokens || views.lastReset !== kept.lastReset) {
+    options.logger.warn(
+      `.ralph/.call_count, .token_count and .last_reset (${views.calls} calls, ${views.tokens} tokens, hour ${views.lastReset || 'none'}) differ from ralph's ledger (${kept.calls} calls, ${kept.tokens} tokens, hour ${kept.lastReset}); the ledger counts`,
+    );
+  }
+  return window;
 }
 
-/** The window held for the run (a fresh one when no file names an hour), written through to its files. */
-export function holdRateWindow(paths: RalphPaths, loaded: RateWindowState, now: number): HeldState<RateWindowState> {
-  return new HeldState(loaded.lastReset ? loaded : initialRateWindow(now), (next, previous) => saveRateWindow(paths, next, previous));
+/**
+ * The ledger's window as of now. Within one boot the real time since it was saved is the uptime
+ * between the two readings: while that is still the ledger's hour the counts carry on into the
+ * hour the wall clock names, so a clock set back or forward opens no new hour.
+ */
+export function windowFromLedger(kept: LedgerRate, clock: Clock): RateWindowState {
+  const window = { calls: kept.calls, tokens: kept.tokens, lastReset: kept.lastReset };
+  const reading = clock.boot?.();
+  if (!reading || reading.bootId !== kept.boot_id || kept.uptime_ms === undefined) return window;
+  const realNow = kept.wall_ms + Math.max(0, reading.uptimeMs - kept.uptime_ms);
+  return hourKey(realNow) === kept.lastReset ? { ...window, lastReset: hourKey(clock.now()) } : window;
 }
 
-/** Writes the Bash tool's three files, each only when its value changed (or `previous` is unknown). */
-export function saveRateWindow(paths: RalphPaths, window: RateWindowState, previous?: RateWindowState): void {
+/** The window held for the run (a fresh one when no file names an hour), written through to its files and the ledger. */
+export function holdRateWindow(paths: RalphPaths, loaded: RateWindowState, clock: Clock): HeldState<RateWindowState> {
+  return new HeldState(loaded.lastReset ? loaded : initialRateWindow(clock.now()), (next, previous) => saveRateWindow(paths, next, previous, clock));
+}
+
+/** Writes the ledger's window, then the Bash tool's three files, each only when its value changed (or `previous` is unknown). */
+export function saveRateWindow(paths: RalphPaths, window: RateWindowState, previous?: RateWindowState, clock?: Clock): void {
+  if (paths.ledger && clock) {
+    const reading = clock.boot?.();
+    const boot = reading ? { boot_id: reading.bootId, uptime_ms: reading.uptimeMs } : {};
+    saveLedgerRate(paths.ledger, paths.projectDir, { ...window, wall_ms: clock.now(), ...boot });
+  }
   if (previous?.calls !== window.calls) writeIntegerFile(paths.callCount, window.calls);
   if (previous?.tokens !== window.tokens) writeIntegerFile(paths.tokenCount, window.tokens);
   if (previous?.lastReset !== window.lastReset) writeIntegerFile(paths.lastReset, Number(window.lastReset) || 0);
@@ -117,14 +146,37 @@ export function newRunState(now: number, runId?: string): RunState {
   return { ...(runId ? { run_id: runId } : {}), started_at_ms: now, active_ms: 0, spend: initialSpendState(now) };
 }
 
+/** Writes the run's spend to the ledger (the run stays unfinished until it ends) and `.run_state`, its view. */
 export function saveRunState(paths: RalphPaths, state: RunState): void {
+  if (paths.ledger && state.run_id) saveLedgerRun(paths.ledger, paths.projectDir, state, true);
   writeJsonAtomic(paths.runState, state);
 }
 
-/** The run state, or why there is none: missing, or unreadable (then set aside with a warning naming it). */
+/** The run ended (its record holds an end status): a restart starts a new run whatever `.ralph/` says. */
+export function endLedgerRun(paths: RalphPaths, state: RunState): void {
+  if (paths.ledger && state.run_id) saveLedgerRun(paths.ledger, paths.projectDir, state, false);
+}
+
+/** The run the ledger holds as unfinished, if any: it is resumed whatever `.ralph/sessions/` says. */
+export function loadUnfinishedRun(paths: RalphPaths, options: StateReadOptions): RunState | undefined {
+  const kept = paths.ledger ? readLedger(paths.ledger, (message) => options.logger.warn(message))?.run : undefined;
+  return kept?.unfinished ? kept.state : undefined;
+}
+
+/**
+ * The run state, or why there is none: missing, or unreadable (then set aside with a warning
+ * naming it). The ledger's run wins over `.run_state`, which is only its view.
+ */
 export function loadRunState(paths: RalphPaths, options: StateReadOptions): { value: RunState | undefined; status: StateReadResult<unknown>['status'] } {
   const result = readStateFile(paths.runState, runStateFileSchema.nullable(), null, options);
-  return { value: result.value ?? undefined, status: result.status };
+  const view = result.value ?? undefined;
+  const kept = paths.ledger ? readLedger(paths.ledger, () => undefined)?.run?.state : undefined;
+  if (!kept) return { value: view, status: result.status };
+  if (JSON.stringify(view) !== JSON.stringify(kept)) {
+    const what = view ? `holds run ${view.run_id ?? '(none)'} with ${view.spend.run.loops} call(s)` : result.status === 'corrupt' ? 'is unreadable' : 'is missing';
+    options.logger.warn(`${basename(paths.runState)} ${what}; ralph's ledger holds run ${kept.run_id} with ${kept.spend.run.loops} call(s), and the ledger counts`);
+  }
+  return { value: kept, status: 'ok' };
 }
 
 function warnRange(path: string, problem: string, options: StateReadOptions): void {

@@ -15,6 +15,7 @@ import { ensureOwnDirectory } from '../state/no-follow.js';
 import { killMarkedProcesses } from '../platform/marked-processes.js';
 import { killEscapedProcesses } from './escaped-processes.js';
 import { projectPaths } from '../state/paths.js';
+import { ledgerPath } from '../state/ledger.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import { formatCliName, type AgentAdapter } from '../agents/agent-adapter.js';
 import { agentCommandOf, chooseAgent } from '../agents/choose-agent.js';
@@ -99,8 +100,9 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   const { config } = loaded;
   const sandboxSettings = sandboxSettingsOf(config, loaded.sources.SANDBOX_PROVIDER);
   const issueRef = resolveIssueRef(config, loaded.sources.GITHUB_ISSUE);
-  // PROMPT_FILE, FIX_PLAN_FILE and AGENT_FILE resolved once: every step reads these paths.
-  const paths = projectPaths(projectDir, config);
+  // PROMPT_FILE, FIX_PLAN_FILE and AGENT_FILE resolved once: every step reads these paths. The
+  // ledger, outside the project, holds the run's budgets; `.ralph/` holds views of it.
+  const paths = { ...projectPaths(projectDir, config), ledger: ledgerPath(projectDir, deps.env, deps.homeDir) };
   const promptFile = paths.prompt;
   assertPromptExists(paths, promptFile);
   const missing = missingRequiredPaths(paths);
@@ -161,7 +163,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     loopCount: 0,
     lastLoopRun: 0,
     callsMade: 0,
-    rate: options.account?.rate ?? holdRateWindow(paths, loadRateWindow(paths, state), now),
+    rate: options.account?.rate ?? holdRateWindow(paths, loadRateWindow(paths, state), deps.clock),
     breaker: loadBreaker(paths, state),
     sessions: loadRunSessions(paths, state),
     evidence: holdExitEvidence(paths),

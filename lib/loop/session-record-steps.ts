@@ -8,6 +8,7 @@
 // breaker must not add one per try).
 
 import { failingCount, initialSameFailures, sameFailuresTripped } from '../core/verification.js';
+import { endLedgerRun, loadUnfinishedRun } from './guard-store.js';
 import { RunRecorder } from '../session-record/run-recorder.js';
 import { trackerFromSummary } from '../verify/verification-tracker.js';
 import type { IterationResult } from './iteration.js';
@@ -30,6 +31,7 @@ export function openSessionRecord(rt: LoopRuntime, fresh: boolean): void {
     optionalSections: rt.config.OPTIONAL_SECTIONS,
     testCommand: rt.verification.test?.command ?? null,
     fresh,
+    unfinished: loadUnfinishedRun(rt.paths, rt.state)?.run_id,
     state: rt.state,
     logger: rt.deps.logger,
     saveEachChange: false,
@@ -122,6 +124,8 @@ export function saveUnfinishedAttempt(rt: LoopRuntime): void {
 export function endSessionRecord(rt: LoopRuntime, result: RunStop): void {
   const status = rt.recorder?.end(result.exitCode, result.message ?? result.exitReason, result.endsRun ?? false);
   if (status && rt.recorder?.saved) rt.deps.logger.info(`Session record ${rt.recorder.record.run_id}: ${status}`);
+  // The ledger, not the record the agent can write, says whether the run goes on after a restart.
+  if (rt.recorder?.ended) endLedgerRun(rt.paths, rt.run.value);
 }
 
 function countOpenItems(rt: LoopRuntime): number | null {

@@ -30,7 +30,7 @@ export class AccountLedger {
     /** Cost of the units that will not run again (merged in an earlier session of the run). */
     private readonly settledCostUsd = 0,
   ) {
-    this.rate = holdRateWindow(paths, loadRateWindow(paths, state), state.clock.now());
+    this.rate = holdRateWindow(paths, loadRateWindow(paths, state), state.clock);
     this.rate.flush();
     this.wait = loadUsageWait(paths, state, longestUsageLimitWaitMs(usageLimitWaitSettings(config)));
     mkdirSync(paths.logsDir, { recursive: true });

@@ -17,6 +17,7 @@ import { exitCodeForSignal, installStopSignal, type StopSignalOptions } from '..
 import type { Deps } from '../platform/deps.js';
 import { acquireProjectLock } from '../state/lock.js';
 import { projectPaths, type RalphPaths } from '../state/paths.js';
+import { ledgerPath } from '../state/ledger.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import { AccountLedger } from './account.js';
 import { readGit, type GitContext } from './git.js';
@@ -44,7 +45,8 @@ export async function runParallel(options: RunParallelOptions): Promise<number> 
   const { projectDir, deps } = options;
   const loaded = loadConfig({ projectDir, homeDir: deps.homeDir, env: deps.env, flags: options.flags });
   const { config } = loaded;
-  const paths = projectPaths(projectDir, config);
+  // The account's hourly window is kept in the project's ledger, outside the project.
+  const paths = { ...projectPaths(projectDir, config), ledger: ledgerPath(projectDir, deps.env, deps.homeDir) };
   const missing = missingRequiredPaths(paths);
   if (missing.length > 0) throw integrityError(missing, EXIT.couldNotRun);
   const found = findPlanUnits(readFileSync(paths.fixPlan, 'utf8'), config.OPTIONAL_SECTIONS);

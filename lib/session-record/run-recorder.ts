@@ -31,6 +31,8 @@ export interface OpenRunOptions {
   testCommand: string | null;
   /** --fresh */
   fresh: boolean;
+  /** The run ralph's ledger holds as unfinished: it goes on even when its record is gone or says it ended. */
+  unfinished?: string;
   state: StateReadOptions;
   logger: Logger;
   /** false: changes stay in memory until flush(), and a new run reaches the disk only with an attempt. Default true. */
@@ -61,7 +63,14 @@ export class RunRecorder {
   static open(options: OpenRunOptions): RunRecorder {
     const { paths, state, logger } = options;
     const now = () => state.clock.now();
-    const stored = loadLatestStoredRun(paths, state);
+    let stored = loadLatestStoredRun(paths, state);
+    if (options.unfinished && (stored?.record.run_id !== options.unfinished || isTerminalStatus(stored.record.status))) {
+      // The agent can delete or rewrite .ralph/sessions/: the run the ledger holds goes on, with a new record.
+      const found = stored ? `holds run ${stored.record.run_id} (${stored.record.status})` : 'holds no run';
+      logger.warn(`The session record ${found}, but ralph's ledger holds run ${options.unfinished} unfinished; that run goes on`);
+      const goal = deriveGoal({ promptText: readIfPresent(options.promptFile), fixPlanText: readIfPresent(paths.fixPlan), optionalSections: options.optionalSections, testCommand: options.testCommand });
+      stored = { record: createRunRecord({ now: now(), goal, runId: options.unfinished }), position: NOTHING_LOGGED };
+    }
     const latest = stored?.record;
     const decision = decideRunStart({ latest, fresh: options.fresh, now: now() });
     if (decision.kind === 'resume') {

@@ -23,6 +23,8 @@ export interface ControlFileSettings {
 
 export interface RalphPaths {
   projectDir: string;
+  /** ralph's ledger outside the project (lib/state/ledger.ts); set by a run, absent for read-only views. */
+  ledger?: string;
   ralphDir: string;
   ralphrc: string;
   prompt: string;

@@ -5,6 +5,7 @@
 // every state file parses again.
 
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TmpProject } from '../helpers/tmp-project.js';
 import { loopProject } from '../helpers/loop-harness.js';
@@ -128,10 +129,11 @@ describe('a corrupt counter or lock is recovered with a warning', () => {
     expectHealthy();
   });
 
-  it('.last_reset holding garbage starts a new hourly window (counts from 0)', async () => {
+  it('.last_reset holding garbage, and no ledger (a project the Bash tool ran): a new hourly window (counts from 0)', async () => {
     writeFileSync(project.path('.ralph/.last_reset'), 'yesterday?');
     writeFileSync(project.path('.ralph/.call_count'), '99\n');
-    const run = await runInProcess(project.dir, agent);
+    // Where ralph keeps a ledger, the ledger counts instead (tests/e2e/guards/ledger.test.ts).
+    const run = await runInProcess(project.dir, agent, { env: { XDG_STATE_HOME: join(process.env.XDG_STATE_HOME!, 'no-ledger-yet') } });
     expect(run.exitCode).toBe(3);
     expect(readFileSync(project.path('.ralph/.call_count'), 'utf8')).toBe('1\n');
     expectHealthy();

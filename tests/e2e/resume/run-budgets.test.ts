@@ -2,7 +2,7 @@
 // SIGKILL while the fake's second call hangs (the kill waits on the fake's call log, not on a
 // timer), then started again with the same budget. The resumed run counts the cut-off call
 // (its cost unknown) and the earlier spend, so the budget holds across the restart; a garbage
-// .run_state is a warning naming it, and the budget still holds; a run that stopped at its
+// .run_state is a warning naming it, and the budget still holds (ralph's ledger counts); a run that stopped at its
 // budget is finished, and the next ralph starts a new run and says so. Uses the built dist/.
 
 import { readFileSync, watch, writeFileSync } from 'node:fs';
@@ -138,16 +138,14 @@ describe('budgets across kill -9 and resume', () => {
     expect(readRunRecords(project.dir)[0]!.status).toBe('exhausted');
   });
 
-  it('a garbage .run_state is a warning naming it, and the budget counts what the session record holds', async () => {
+  it('a garbage .run_state is a warning naming it, and the budget counts what ralph\'s ledger holds', async () => {
     const { project, fake, runId } = await killDuringCall2(['--max-loops', '3']);
     writeFileSync(project.path('.ralph/.run_state'), '{"spend": garbage');
 
     const result = await runCli('ralph', ['--max-loops', '3'], { cwd: project.dir, env: fake.env });
     expectStoppedAt(result, project, 'max_loops_reached');
     expect(fake.runs()).toHaveLength(3);
-    expect(result.stderr).toContain(
-      `.run_state is unreadable; the budgets of run ${runId} count what its session record .ralph/sessions/${runId}.json holds`,
-    );
+    expect(result.stderr).toContain(`.run_state is unreadable; ralph's ledger holds run ${runId} with 2 call(s), and the ledger counts`);
   });
 
   it('a run that stopped at its budget is finished: the next ralph starts a new run and says so in one line', async () => {

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { countCall } from '../../../lib/core/rate-window.js';
 import { holdRateWindow } from '../../../lib/loop/guard-store.js';
 import { ralphPaths } from '../../../lib/state/paths.js';
+import { fakeClock } from '../../helpers/fake-clock.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -24,7 +25,7 @@ const inode = (path: string) => statSync(path).ino;
 describe('the rate window held for a run', () => {
   it('starts a fresh window when no file names an hour, and flush writes all three files', () => {
     const paths = project();
-    const rate = holdRateWindow(paths, { calls: 0, tokens: 0, lastReset: '' }, NOW);
+    const rate = holdRateWindow(paths, { calls: 0, tokens: 0, lastReset: '' }, fakeClock(NOW));
     expect(rate.value.lastReset).toMatch(/^\d{10}$/);
     expect(existsSync(paths.callCount)).toBe(false);
     rate.flush();
@@ -33,7 +34,7 @@ describe('the rate window held for a run', () => {
 
   it('writes a file only when its value changes, and reads from memory, not back from disk', () => {
     const paths = project();
-    const rate = holdRateWindow(paths, { calls: 4, tokens: 100, lastReset: '2026113004' }, NOW);
+    const rate = holdRateWindow(paths, { calls: 4, tokens: 100, lastReset: '2026113004' }, fakeClock(NOW));
     rate.flush();
     const before = { tokens: inode(paths.tokenCount), lastReset: inode(paths.lastReset), calls: inode(paths.callCount) };
     rate.set(rate.value);

@@ -1,0 +1,97 @@
+// The ledger: ralph's own record of a project's run, kept outside the project where the agent
+// cannot write (`$XDG_STATE_HOME/ralph/<slug>-<hash>/ledger.json`, default
+// `~/.local/state/ralph/`, keyed by the project's real path; never mounted into a sandbox). It
+// holds the run id, the run's calls, cost and tokens, whether the run is unfinished, and the
+// hourly call window with the wall clock and a boot reading beside it. `.ralph/.call_count`,
+// `.last_reset`, `.run_state` and the others are views written from it: on load the ledger wins.
+
+import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { hashText } from '../platform/hash.js';
+import { writeJsonAtomic } from './atomic-write.js';
+import { runStateFileSchema, type RunStateFile } from './schemas.js';
+import * as z from './zod.js';
+
+export const LEDGER_FILE = 'ledger.json';
+
+const ledgerSchema = z.looseObject({
+  version: z.literal(1),
+  project: z.string(),
+  run: z
+    .object({ state: runStateFileSchema, unfinished: z.boolean() })
+    .nullable()
+    .default(null),
+  rate: z
+    .object({
+      calls: z.number().int().nonnegative(),
+      tokens: z.number().int().nonnegative(),
+      lastReset: z.string(),
+      wall_ms: z.number(),
+      boot_id: z.string().optional(),
+      uptime_ms: z.number().optional(),
+    })
+    .nullable()
+    .default(null),
+});
+
+export type Ledger = z.infer<typeof ledgerSchema>;
+export type LedgerRate = NonNullable<Ledger['rate']>;
+
+/** `$XDG_STATE_HOME/ralph`, or `~/.local/state/ralph` when it is unset or not absolute (XDG spec). */
+export function ledgerRoot(env: NodeJS.ProcessEnv, homeDir: string): string {
+  const xdg = env.XDG_STATE_HOME;
+  return join(xdg && isAbsolute(xdg) ? xdg : join(homeDir, '.local', 'state'), 'ralph');
+}
+
+/** The ledger file of a project: a readable slug of its folder name and a hash of its real path. */
+export function ledgerPath(projectDir: string, env: NodeJS.ProcessEnv, homeDir: string): string {
+  const real = realPathOf(projectDir);
+  const slug = basename(real).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+/, '').slice(0, 40) || 'project';
+  return join(ledgerRoot(env, homeDir), `${slug}-${hashText(real, 12)}`, LEDGER_FILE);
+}
+
+/** The ledger, or undefined when there is none yet; an unreadable one is reported and not trusted. */
+export function readLedger(path: string, warn: (message: string) => void): Ledger | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') warn(`Cannot read the ledger ${path}: ${(error as Error).message}`);
+    return undefined;
+  }
+  const parsed = ledgerSchema.safeParse(safeJson(text));
+  if (parsed.success) return parsed.data;
+  warn(`The ledger ${path} is unreadable; ralph starts it again from .ralph/ (remove it if this keeps happening)`);
+  return undefined;
+}
+
+/** Changes one part of the ledger and writes it whole, atomically (mode 600, its folder 700). */
+export function updateLedger(path: string, projectDir: string, change: (ledger: Ledger) => Ledger): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const current = readLedger(path, () => undefined) ?? { version: 1 as const, project: realPathOf(projectDir), run: null, rate: null };
+  writeJsonAtomic(path, change(current), { mode: 0o600 });
+}
+
+export function saveLedgerRun(path: string, projectDir: string, state: RunStateFile, unfinished: boolean): void {
+  updateLedger(path, projectDir, (ledger) => ({ ...ledger, run: { state, unfinished } }));
+}
+
+export function saveLedgerRate(path: string, projectDir: string, rate: LedgerRate): void {
+  updateLedger(path, projectDir, (ledger) => ({ ...ledger, rate }));
+}
+
+function realPathOf(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return resolve(dir);
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

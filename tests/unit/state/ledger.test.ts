@@ -1,0 +1,58 @@
+// The ledger outside the project: where it lives (XDG state dir, one folder per real path), its
+// file and folder modes, and that an unreadable ledger is reported and not trusted.
+
+import { mkdtempSync, mkdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ledgerPath, readLedger, saveLedgerRun } from '../../../lib/state/ledger.js';
+import { newRunState } from '../../../lib/loop/guard-store.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
+});
+function tmp(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ralph-ledger-'));
+  dirs.push(dir);
+  return dir;
+}
+
+describe('the ledger path', () => {
+  it('is under $XDG_STATE_HOME/ralph, one folder per real project path: a readable slug and a hash', () => {
+    const root = tmp();
+    mkdirSync(join(root, 'My Project'));
+    symlinkSync(join(root, 'My Project'), join(root, 'link'));
+    const state = join(root, 'state');
+    const path = ledgerPath(join(root, 'My Project'), { XDG_STATE_HOME: state }, '/home/nobody');
+    expect(path).toMatch(new RegExp(`^${state}/ralph/My-Project-[0-9a-f]{12}/ledger\\.json$`));
+    expect(ledgerPath(join(root, 'link'), { XDG_STATE_HOME: state }, '/home/nobody')).toBe(path);
+    mkdirSync(join(root, 'other'));
+    expect(dirname(ledgerPath(join(root, 'other'), { XDG_STATE_HOME: state }, '/x'))).not.toBe(dirname(path));
+  });
+
+  it('falls back to ~/.local/state/ralph when XDG_STATE_HOME is unset or relative', () => {
+    const project = tmp();
+    expect(ledgerPath(project, {}, '/home/u')).toMatch(/^\/home\/u\/\.local\/state\/ralph\//);
+    expect(ledgerPath(project, { XDG_STATE_HOME: 'rel' }, '/home/u')).toMatch(/^\/home\/u\/\.local\/state\/ralph\//);
+  });
+});
+
+describe('the ledger file', () => {
+  it('is written mode 600 in a 700 folder, and read back', () => {
+    const project = tmp();
+    const path = ledgerPath(project, { XDG_STATE_HOME: join(tmp(), 's') }, '/x');
+    saveLedgerRun(path, project, newRunState(1000, 'run-1'), true);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(path)).mode & 0o777).toBe(0o700);
+    expect(readLedger(path, () => undefined)?.run).toMatchObject({ unfinished: true, state: { run_id: 'run-1' } });
+  });
+
+  it('an unreadable ledger is reported, never trusted', () => {
+    const path = join(tmp(), 'ledger.json');
+    writeFileSync(path, '{"version": 1, "run": garbage');
+    const warnings: string[] = [];
+    expect(readLedger(path, (m) => warnings.push(m))).toBeUndefined();
+    expect(warnings[0]).toContain('is unreadable');
+  });
+});
