@@ -80,8 +80,9 @@ export function formatHaltBox(state: BreakerState, options: HaltBoxOptions = {})
 // progress"): the box must name the gate, not suggest the project may be complete.
 function haltExplanation(state: BreakerState, dir: string): string[] {
   if (isSameFailuresReason(state.reason)) {
+    const noResult = state.reason.startsWith('Verification could not complete');
     return [
-      'The verification gate failed the same way in consecutive loops.',
+      noResult ? 'The verification gate gave no result in consecutive loops (see why in the log above).' : 'The verification gate failed the same way in consecutive loops.',
       '',
       'Possible reasons:',
       '  • Claude does not find a fix for the failing tests (listed in the log above)',

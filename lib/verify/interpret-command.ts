@@ -2,7 +2,8 @@
 // failure names come from the runner's report when there is one, else from its output (TAP,
 // cargo, summary lines). A failing command nothing could be read from is one failure named
 // after the command, with the end of its output as the message, so a failing lint gate still
-// tells the agent what went wrong. Pure.
+// tells the agent what went wrong. pytest's exit 5 (no tests collected) verified nothing: an
+// error, not a failure. Pure.
 
 import { formatDuration } from '../core/countdown.js';
 import { parseCargoTest } from './parsers/cargo-test.js';
@@ -19,7 +20,7 @@ import { boundFailures, type CommandRole, type CommandVerification, type TestFai
 export interface InterpretCommandInput {
   command: string;
   role: CommandRole;
-  plan: Pick<OutputPlan, 'report'>;
+  plan: Pick<OutputPlan, 'report'> & { runner?: OutputPlan['runner'] };
   run: RunCommandResult;
   /** The report file's text, when the plan asked for one and it was written. */
   reportText?: string;
@@ -49,7 +50,7 @@ export function interpretCommand(input: InterpretCommandInput): CommandVerificat
       ? `timed out after ${formatDuration(input.timeoutMs)}; the process tree was killed`
       : run.interrupted
         ? 'interrupted'
-        : null;
+        : noTestsCollected(input.plan.runner, run.exitCode, output);
   if (problem) {
     return { ...base, status: 'error', format: 'exit-code', passed: 0, failed: 0, skipped: 0, failures: [{ name: command, message: problem }], failuresOmitted: 0 };
   }
@@ -72,6 +73,16 @@ export function interpretCommand(input: InterpretCommandInput): CommandVerificat
     failures: bounded.failures,
     failuresOmitted: bounded.omitted,
   };
+}
+
+/**
+ * pytest exits 5 when it collected no tests: nothing was verified, which is not a failing test.
+ * The problem quotes pytest's own "collected 0 items" line when there is one.
+ */
+function noTestsCollected(runner: OutputPlan['runner'] | undefined, exitCode: number | null, output: string): string | null {
+  if (runner !== 'pytest' || exitCode !== 5) return null;
+  const line = output.split('\n').find((l) => /\bcollected 0 items\b/.test(l))?.trim();
+  return `no tests collected (pytest exit code 5)${line ? `: ${line}` : ''}`;
 }
 
 function readReport(input: InterpretCommandInput): TestReport | null {
