@@ -164,6 +164,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     plan: null,
     conflictCount: 0,
     consecutiveTransientFailures: 0,
+    allowedToolsFrom: loaded.sources.ALLOWED_TOOLS,
     verification: planVerification(config, projectDir, loaded.sources.TEST_COMMAND.detail ?? loaded.sources.TEST_COMMAND.kind, paths.agent),
     verify: initialVerificationTracker(),
     lastOutcome: 'unverified',
