@@ -139,7 +139,7 @@ describe('ralph-stats --help', () => {
     const options = lines.slice(lines.indexOf('Options:') + 1, lines.findIndex((l) => l.startsWith('Exit codes')) - 1);
     // A flag line: the description starts two spaces after the flag and its argument; a
     // continuation line: at the same column.
-    const columns = options.map((line) => (/^\s+-/.test(line) ? /^(\s+(?:-\w, )?--[\w-]+(?: \S+)?\s{2,})\S/.exec(line)?.[1].length : line.search(/\S/)));
+    const columns = options.map((line) => (/^\s+-/.test(line) ? /^(\s+(?:-\w, )?--[\w-]+(?: \S+)?\s{2,})\S/.exec(line)?.[1]?.length : line.search(/\S/)));
     expect(new Set(columns).size).toBe(1);
     for (const flag of ['--format json|table', '--since WHEN', '--full', '--jq FILTER', '-h, --help', '--version']) expect(r.stdout).toContain(flag);
   });
