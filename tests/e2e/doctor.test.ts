@@ -90,4 +90,16 @@ describe('ralph --doctor', () => {
     expect(docker.code).toBe(1);
     expect(f.runs()).toHaveLength(0);
   });
+
+  it('fails for an empty PROMPT.md and for a test command whose program is not installed', async () => {
+    const p = project(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="no-such-test-runner ./..."\n`, '.ralph/PROMPT.md': '\n  \n' }), true);
+    const f = fake();
+    const r = await runCli('ralph', ['--doctor'], { cwd: p.dir, env: { ...f.env, ...GIT_TEST_ENV, ANTHROPIC_API_KEY: 'sk-ant-doctor-test-key' } });
+
+    expect(r.code).toBe(1);
+    expect(r.stdout).not.toMatch(/\bReady\b/);
+    expect(line(r.stdout, 'project files')).toContain('PROMPT.md is empty');
+    expect(line(r.stdout, 'test command')).toContain('no-such-test-runner is not installed');
+  });
+
 });
