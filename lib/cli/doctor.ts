@@ -12,7 +12,7 @@ import { formatDoctorReport, isReady, runDoctorChecks, type DoctorFacts } from '
 import { claudeAdapter } from '../agents/claude-code.js';
 import type { AgentAdapter } from '../agents/agent-adapter.js';
 import { agentCommandOf, chooseAgent } from '../agents/choose-agent.js';
-import { findAgentCommand, isVersionTooOld, missingRequiredPaths } from '../loop/startup.js';
+import { findAgentCommand, isLegacyFlatLayout, isVersionTooOld, missingRequiredPaths } from '../loop/startup.js';
 import { nodeProcessRunner, type ProcessRunner } from '../platform/process.js';
 import { projectPaths, stateFilePaths, type RalphPaths } from '../state/paths.js';
 import { findExecutable } from '../platform/find-executable.js';
@@ -79,7 +79,7 @@ async function gatherFacts(options: DoctorOptions, runner: ProcessRunner): Promi
     },
     tmux: { version: tmux?.code === 0 ? tmux.stdout.trim() : null },
     config: { error: configError },
-    ralphFiles: paths ? { ralphDir: existsSync(paths.ralphDir), missing: missingRequiredPaths(paths), emptyPrompt: isBlankFile(paths.prompt) } : { ralphDir: existsSync(join(projectDir, '.ralph')), missing: [] },
+    ralphFiles: paths ? { ralphDir: existsSync(paths.ralphDir), missing: missingRequiredPaths(paths), emptyPrompt: isBlankFile(paths.prompt), legacyLayout: isLegacyFlatLayout(projectDir) } : { ralphDir: existsSync(join(projectDir, '.ralph')), missing: [] },
     unignored: paths && repo ? await unignoredStateFiles(paths, run) : null,
     test: { command: test?.test?.command ?? null, from: test?.test?.detail ?? null, qualityGates: test?.qualityGates ?? [], missingProgram: missingProgramOf(test?.test?.command, env) },
     sandbox: loaded ? await sandboxFacts(loaded, 'command' in agent ? agent.command : undefined, { projectDir, home, env, runner }) : { provider: 'none' },

@@ -30,7 +30,7 @@ export interface DoctorFacts {
   tmux: { version: string | null };
   /** null: the configuration could not be read (the message says why). */
   config: { error: string | null };
-  ralphFiles: { ralphDir: boolean; missing: string[]; emptyPrompt?: boolean };
+  ralphFiles: { ralphDir: boolean; missing: string[]; emptyPrompt?: boolean; legacyLayout?: boolean };
   /** Ralph's state files git would still show (null: not checked, no repository). */
   unignored: string[] | null;
   test: { command: string | null; from: string | null; qualityGates: string[]; missingProgram?: string | null };
@@ -125,6 +125,7 @@ function tmuxCheck({ tmux }: DoctorFacts): DoctorCheck {
 
 function filesCheck({ ralphFiles, config }: DoctorFacts): DoctorCheck {
   if (config.error) return { level: 'fail', name: 'configuration', detail: config.error, fix: 'correct .ralphrc (ralph --config shows every value and its source)' };
+  if (ralphFiles.legacyLayout) return { level: 'fail', name: 'project files', detail: 'the old flat layout (PROMPT.md, @fix_plan.md at the top): ralph keeps them in .ralph/', fix: 'ralph-migrate (moves them into .ralph/)' };
   if (!ralphFiles.ralphDir) return { level: 'fail', name: 'project files', detail: 'no .ralph/ directory here', fix: 'ralph-enable (in an existing project) or ralph-setup NAME (a new one)' };
   if (ralphFiles.missing.length > 0) {
     return { level: 'fail', name: 'project files', detail: `missing ${ralphFiles.missing.join(', ')}`, fix: 'ralph-enable (restores only the missing files; yours are kept)' };

@@ -102,4 +102,15 @@ describe('ralph --doctor', () => {
     expect(line(r.stdout, 'test command')).toContain('no-such-test-runner is not installed');
   });
 
+
+  it('suggests ralph-migrate on the old flat layout, as ralph does', async () => {
+    const p = project({ 'PROMPT.md': '# Task\n', '@fix_plan.md': '- [ ] a\n', '@AGENT.md': '# Agent\n' }, true);
+    const f = fake();
+    const r = await runCli('ralph', ['--doctor'], { cwd: p.dir, env: { ...f.env, ...GIT_TEST_ENV, ANTHROPIC_API_KEY: 'sk-ant-doctor-test-key' } });
+
+    expect(r.code).toBe(1);
+    expect(line(r.stdout, 'project files')).toContain('fix: ralph-migrate');
+    expect(line(r.stdout, 'project files')).not.toContain('ralph-enable');
+  });
+
 });
