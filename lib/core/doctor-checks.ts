@@ -134,10 +134,20 @@ function filesCheck({ ralphFiles, config }: DoctorFacts): DoctorCheck {
   return { level: 'ok', name: 'project files', detail: '.ralph/ has PROMPT.md, fix_plan.md and AGENT.md' };
 }
 
+/** A shell command that adds what the files need to .gitignore (ralph-enable refuses an enabled project). */
+function ignoreCommand(files: string[]): string {
+  const patterns = files.map((file) => {
+    const [dir, name, deeper] = file.split('/');
+    if (deeper !== undefined) return `${dir}/${name}/`;
+    return name?.startsWith('.') ? `${dir}/.*` : file;
+  });
+  return `printf '%s\\n' ${[...new Set(patterns)].map((p) => `'${p.replace(/'/g, `'\\''`)}'`).join(' ')} >> .gitignore`;
+}
+
 function gitignoreCheck({ unignored }: DoctorFacts): DoctorCheck | null {
   if (unignored === null) return null;
   if (unignored.length === 0) return { level: 'ok', name: '.gitignore', detail: "ralph's state files are ignored" };
-  return { level: 'warn', name: '.gitignore', detail: `git would show ralph's state (${unignored.join(', ')})`, fix: "ralph-enable (merges ralph's ignore block into .gitignore, keeping your lines)" };
+  return { level: 'warn', name: '.gitignore', detail: `git would show ralph's state (${unignored.join(', ')})`, fix: ignoreCommand(unignored) };
 }
 
 function testCheck({ test, config }: DoctorFacts): DoctorCheck | null {
