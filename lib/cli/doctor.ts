@@ -12,9 +12,11 @@ import { formatDoctorReport, isReady, runDoctorChecks, type DoctorFacts } from '
 import { claudeAdapter } from '../agents/claude-code.js';
 import type { AgentAdapter } from '../agents/agent-adapter.js';
 import { agentCommandOf, chooseAgent } from '../agents/choose-agent.js';
-import { findAgentCommand, isVersionTooOld, missingRequiredPaths } from '../loop/startup.js';
+import { findAgentCommand, isLegacyFlatLayout, isVersionTooOld, missingRequiredPaths } from '../loop/startup.js';
 import { nodeProcessRunner, type ProcessRunner } from '../platform/process.js';
 import { projectPaths, stateFilePaths, type RalphPaths } from '../state/paths.js';
+import { findExecutable } from '../platform/find-executable.js';
+import { planCommand } from '../verify/command-line.js';
 import { planVerification } from '../verify/verification-setup.js';
 import { stripTerminalControls } from '../core/terminal-text.js';
 import { RalphError } from '../errors.js';
@@ -77,9 +79,9 @@ async function gatherFacts(options: DoctorOptions, runner: ProcessRunner): Promi
     },
     tmux: { version: tmux?.code === 0 ? tmux.stdout.trim() : null },
     config: { error: configError },
-    ralphFiles: paths ? { ralphDir: existsSync(paths.ralphDir), missing: missingRequiredPaths(paths) } : { ralphDir: existsSync(join(projectDir, '.ralph')), missing: [] },
+    ralphFiles: paths ? { ralphDir: existsSync(paths.ralphDir), missing: missingRequiredPaths(paths), emptyPrompt: isBlankFile(paths.prompt), legacyLayout: isLegacyFlatLayout(projectDir) } : { ralphDir: existsSync(join(projectDir, '.ralph')), missing: [] },
     unignored: paths && repo ? await unignoredStateFiles(paths, run) : null,
-    test: { command: test?.test?.command ?? null, from: test?.test?.detail ?? null, qualityGates: test?.qualityGates ?? [] },
+    test: { command: test?.test?.command ?? null, from: test?.test?.detail ?? null, qualityGates: test?.qualityGates ?? [], missingProgram: missingProgramOf(test?.test?.command, env) },
     sandbox: loaded ? await sandboxFacts(loaded, 'command' in agent ? agent.command : undefined, { projectDir, home, env, runner }) : { provider: 'none' },
   };
 }
@@ -169,4 +171,21 @@ async function unignoredStateFiles(paths: RalphPaths, run: Probe): Promise<strin
   if (!answer || answer.code === 128) return [];
   const ignored = new Set(answer.stdout.split('\n').map((l) => l.trim()).filter((l) => l !== ''));
   return files.filter((f) => !ignored.has(f));
+}
+
+function isBlankFile(path: string): boolean {
+  try {
+    return readFileSync(path, 'utf8').trim() === '';
+  } catch {
+    return false;
+  }
+}
+
+/** The program a test command runs directly, when it is not on PATH (a shell command: not judged). */
+function missingProgramOf(command: string | undefined, env: NodeJS.ProcessEnv): string | null {
+  if (!command) return null;
+  const plan = planCommand(command);
+  const program = plan.argv[0];
+  if (plan.shell || !program || program.includes('/')) return null;
+  return findExecutable(program, env) ? null : program;
 }

@@ -20,6 +20,27 @@ export interface StatsCliOptions {
   jq?: string;
 }
 
+// Written out, in the layout of `ralph --help` (flag, argument, description in one column):
+// yargs' right-aligned type tags wander with the text's length.
+const STATS_HELP = `Usage: ralph-stats [--format json|table] [--since WHEN] [--full] [--jq FILTER]
+
+Summarises .ralph/logs/metrics.jsonl (or $RALPH_DIR/logs/metrics.jsonl).
+
+Options:
+      --format json|table  json (default): the Bash tool's four fields;
+                           table: a report for people
+      --since WHEN         Only loops from this time: ISO date/time, or a span
+                           back from now (30m, 2h, 7d)
+      --full               JSON: the whole summary (runs, percentiles, tokens,
+                           cost, outcomes, chart)
+      --jq FILTER          Filter the JSON with a jq expression (built in; no
+                           jq needed)
+  -h, --help               Show this help
+      --version            Show the version
+
+Exit codes: 0 summary printed; 1 no metrics file, bad flag or bad --jq filter.
+`;
+
 function buildStatsParser(argv: string[]) {
   return yargs(argv)
     .scriptName('ralph-stats')
@@ -57,7 +78,7 @@ export function parseStatsArgs(argv: string[]): StatsCliOptions | 'help' | 'vers
 export async function mainStats(argv: string[]): Promise<number> {
   const options = parseStatsArgs(argv);
   if (options === 'help') {
-    process.stdout.write(`${await buildStatsParser([]).getHelp()}\n`);
+    process.stdout.write(STATS_HELP);
     return 0;
   }
   if (options === 'version') {

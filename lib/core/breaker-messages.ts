@@ -80,8 +80,9 @@ export function formatHaltBox(state: BreakerState, options: HaltBoxOptions = {})
 // progress"): the box must name the gate, not suggest the project may be complete.
 function haltExplanation(state: BreakerState, dir: string): string[] {
   if (isSameFailuresReason(state.reason)) {
+    const noResult = state.reason.startsWith('Verification could not complete');
     return [
-      'The verification gate failed the same way in consecutive loops.',
+      noResult ? 'The verification gate gave no result in consecutive loops (see why in the log above).' : 'The verification gate failed the same way in consecutive loops.',
       '',
       'Possible reasons:',
       '  • Claude does not find a fix for the failing tests (listed in the log above)',
@@ -114,7 +115,7 @@ function haltExplanation(state: BreakerState, dir: string): string[] {
 }
 
 /** Printed when a loop's permission denials halt the run (exit 2). */
-export function formatPermissionHalt(denials: PermissionDenial[], suggestion: AllowedToolsSuggestion): string[] {
+export function formatPermissionHalt(denials: PermissionDenial[], suggestion: AllowedToolsSuggestion, from: AllowedToolsOrigin = { kind: 'default' }): string[] {
   const lines = [...drawBox('EXECUTION HALTED: Permission Denied'), '', 'Claude Code was denied:'];
   for (const denial of denials) {
     const command = deniedCommand(denial);
@@ -123,7 +124,7 @@ export function formatPermissionHalt(denials: PermissionDenial[], suggestion: Al
   lines.push('');
   if (suggestion.added.length > 0) {
     lines.push(
-      `To allow ${suggestion.added.length === 1 ? 'it' : 'them'}, set this line in .ralphrc (adds ${suggestion.added.join(', ')}):`,
+      `To allow ${suggestion.added.length === 1 ? 'it' : 'them'}, ${whereToSet(from)} (adds ${suggestion.added.join(', ')}):`,
       '',
       `  ${suggestion.line}`,
       '',
@@ -139,6 +140,29 @@ export function formatPermissionHalt(denials: PermissionDenial[], suggestion: Al
   }
   lines.push('');
   return lines;
+}
+
+/** Where the run's ALLOWED_TOOLS came from (the config loader's source of the key). */
+export interface AllowedToolsOrigin {
+  kind: 'flag' | 'env' | 'ralphrc' | 'home-ralphrc' | 'default';
+  /** e.g. `.ralphrc:12`, `env ALLOWED_TOOLS`. */
+  detail?: string;
+}
+
+// A higher layer overrides .ralphrc: the line must go where the value came from.
+function whereToSet(from: AllowedToolsOrigin): string {
+  switch (from.kind) {
+    case 'flag':
+      return 'pass this list to --allowed-tools, where ALLOWED_TOOLS came from (it overrides the environment and .ralphrc)';
+    case 'env':
+      return 'set this value in the environment variable ALLOWED_TOOLS, where it came from (it overrides .ralphrc)';
+    case 'home-ralphrc':
+      return `set this line in ~/.ralphrc (ALLOWED_TOOLS came from ${from.detail ?? '~/.ralphrc'}) or in the project's .ralphrc`;
+    case 'ralphrc':
+      return `set this line in .ralphrc (ALLOWED_TOOLS came from ${from.detail ?? '.ralphrc'})`;
+    default:
+      return 'set this line in .ralphrc (ALLOWED_TOOLS is the default now)';
+  }
 }
 
 function cooldownLine(state: BreakerState, options: HaltBoxOptions): string | null {

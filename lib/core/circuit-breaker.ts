@@ -95,6 +95,30 @@ export function resetBreaker(reason: string, now: number): BreakerState {
   return { ...initialBreakerState(now), reason, last_error_signature: null };
 }
 
+/**
+ * A new run (not a resumed one) counts its own loops: what an earlier run left of the
+ * consecutive counters (a run that ended at --max-loops, HALF_OPEN after two idle loops) starts
+ * again at 0. An OPEN breaker stays OPEN: its cooldown or --reset-circuit decides.
+ */
+export function startNewRun(state: BreakerState, now: number): BreakerResult {
+  const counted = state.consecutive_no_progress + state.consecutive_same_error + state.consecutive_permission_denials;
+  if (state.state === 'OPEN' || (state.state === 'CLOSED' && counted === 0)) return { state };
+  const timestamp = formatIsoTimestamp(now);
+  const reason = 'New run: loop counters restart';
+  const next: BreakerState = {
+    ...state,
+    state: 'CLOSED',
+    consecutive_no_progress: 0,
+    consecutive_same_error: 0,
+    consecutive_permission_denials: 0,
+    last_error_signature: null,
+    reason,
+    last_change: state.state === 'CLOSED' ? state.last_change : timestamp,
+  };
+  if (state.state === 'CLOSED') return { state: next };
+  return { state: next, transition: { from: state.state, to: 'CLOSED', reason, loop: state.current_loop ?? 0, timestamp } };
+}
+
 export function shouldHalt(state: BreakerState): boolean {
   return state.state === 'OPEN';
 }

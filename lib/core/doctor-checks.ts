@@ -30,10 +30,10 @@ export interface DoctorFacts {
   tmux: { version: string | null };
   /** null: the configuration could not be read (the message says why). */
   config: { error: string | null };
-  ralphFiles: { ralphDir: boolean; missing: string[] };
+  ralphFiles: { ralphDir: boolean; missing: string[]; emptyPrompt?: boolean; legacyLayout?: boolean };
   /** Ralph's state files git would still show (null: not checked, no repository). */
   unignored: string[] | null;
-  test: { command: string | null; from: string | null; qualityGates: string[] };
+  test: { command: string | null; from: string | null; qualityGates: string[]; missingProgram?: string | null };
   /** The sandbox asked for (none: not asked), and what keeps it from running. */
   sandbox: { provider: string; error?: string; fix?: string };
 }
@@ -125,22 +125,37 @@ function tmuxCheck({ tmux }: DoctorFacts): DoctorCheck {
 
 function filesCheck({ ralphFiles, config }: DoctorFacts): DoctorCheck {
   if (config.error) return { level: 'fail', name: 'configuration', detail: config.error, fix: 'correct .ralphrc (ralph --config shows every value and its source)' };
+  if (ralphFiles.legacyLayout) return { level: 'fail', name: 'project files', detail: 'the old flat layout (PROMPT.md, @fix_plan.md at the top): ralph keeps them in .ralph/', fix: 'ralph-migrate (moves them into .ralph/)' };
   if (!ralphFiles.ralphDir) return { level: 'fail', name: 'project files', detail: 'no .ralph/ directory here', fix: 'ralph-enable (in an existing project) or ralph-setup NAME (a new one)' };
   if (ralphFiles.missing.length > 0) {
     return { level: 'fail', name: 'project files', detail: `missing ${ralphFiles.missing.join(', ')}`, fix: 'ralph-enable (restores only the missing files; yours are kept)' };
   }
+  if (ralphFiles.emptyPrompt) return { level: 'fail', name: 'project files', detail: 'PROMPT.md is empty: the agent would be given no task', fix: 'write the task into .ralph/PROMPT.md (ralph-enable --force writes a template, backing yours up)' };
   return { level: 'ok', name: 'project files', detail: '.ralph/ has PROMPT.md, fix_plan.md and AGENT.md' };
+}
+
+/** A shell command that adds what the files need to .gitignore (ralph-enable refuses an enabled project). */
+function ignoreCommand(files: string[]): string {
+  const patterns = files.map((file) => {
+    const [dir, name, deeper] = file.split('/');
+    if (deeper !== undefined) return `${dir}/${name}/`;
+    return name?.startsWith('.') ? `${dir}/.*` : file;
+  });
+  return `printf '%s\\n' ${[...new Set(patterns)].map((p) => `'${p.replace(/'/g, `'\\''`)}'`).join(' ')} >> .gitignore`;
 }
 
 function gitignoreCheck({ unignored }: DoctorFacts): DoctorCheck | null {
   if (unignored === null) return null;
   if (unignored.length === 0) return { level: 'ok', name: '.gitignore', detail: "ralph's state files are ignored" };
-  return { level: 'warn', name: '.gitignore', detail: `git would show ralph's state (${unignored.join(', ')})`, fix: "ralph-enable (merges ralph's ignore block into .gitignore, keeping your lines)" };
+  return { level: 'warn', name: '.gitignore', detail: `git would show ralph's state (${unignored.join(', ')})`, fix: ignoreCommand(unignored) };
 }
 
 function testCheck({ test, config }: DoctorFacts): DoctorCheck | null {
   if (config.error) return null;
   const gates = test.qualityGates.length > 0 ? `; quality gates: ${test.qualityGates.join(' | ')}` : '';
+  if (test.command && test.missingProgram) {
+    return { level: 'fail', name: 'test command', detail: `${test.command}${test.from ? ` (from ${test.from})` : ''}: ${test.missingProgram} is not installed (not found on PATH)`, fix: `install ${test.missingProgram}, or set TEST_COMMAND in .ralphrc to a command that runs here` };
+  }
   if (test.command) return { level: 'ok', name: 'test command', detail: `${test.command}${test.from ? ` (from ${test.from})` : ''}${gates}` };
   if (gates) return { level: 'ok', name: 'test command', detail: `none${gates}` };
   return { level: 'warn', name: 'test command', detail: 'none found: completion will not be verified', fix: 'set TEST_COMMAND in .ralphrc (e.g. TEST_COMMAND="npm test")' };

@@ -26,15 +26,19 @@ export function describeDryRun(rt: LoopRuntime, loop: number): void {
     loopContext: context,
     inheritedEnv: deps.env,
   });
+  // As it would run: inside the sandbox's wrapper (--sandbox), with the agent's own output format.
+  const wrapped = rt.sandbox.wrap(invocation, deps.env);
+  const formatAt = invocation.args.indexOf('--output-format');
+  const output = formatAt >= 0 ? invocation.args[formatAt + 1] : config.CLAUDE_OUTPUT_FORMAT;
   deps.logger.info('[DRY RUN] Skipping actual Claude Code execution');
   const lines = [
     `[DRY RUN] Loop #${loop} would execute:`,
-    `  ${[invocation.cmd, ...invocation.args].map(quoteForDisplay).join(' ')}`,
+    `  ${[wrapped.cmd, ...wrapped.args].map(quoteForDisplay).join(' ')}`,
     `  stdin: ${rt.promptFile} (${prompt.length} chars), then the loop context (${invocation.stdin.length} chars in all)`,
     // Names only: a value may hold the user's own secrets (OpenCode's config can carry API keys).
     ...(invocation.env ? [`  env: ${Object.keys(invocation.env).join(', ')} (set for the agent)`] : []),
     `  context: ${context}`,
-    `  timeout: ${config.CLAUDE_TIMEOUT_MINUTES}m, output: ${config.CLAUDE_OUTPUT_FORMAT}, calls/hour: ${config.MAX_CALLS_PER_HOUR}, session continuity: ${config.SESSION_CONTINUITY}`,
+    `  timeout: ${config.CLAUDE_TIMEOUT_MINUTES}m, output: ${output}, calls/hour: ${config.MAX_CALLS_PER_HOUR}, session continuity: ${config.SESSION_CONTINUITY}`,
     `  plan: ${relative(rt.paths.projectDir, rt.paths.fixPlan)}: ${plan ? `${describePlanProgress(plan)}, ${plan.blocking.open} remaining` : 'not found'}`,
     '[DRY RUN] Simulation complete — no API call was made',
   ];

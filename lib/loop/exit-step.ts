@@ -51,10 +51,10 @@ export function exitFromGate(rt: LoopRuntime, gate: Extract<ExitGateResult, { ki
     const suggestion = suggestAllowedTools(allowed, actionable.length > 0 ? actionable : denials);
     // The box quotes the denied commands, which may carry a token or escape sequences: clean it
     // as the logger does.
-    deps.stderr.write(deps.redact(stripTerminalControls(`${formatPermissionHalt(actionable.length > 0 ? actionable : denials, suggestion).join('\n')}\n`)));
+    deps.stderr.write(deps.redact(stripTerminalControls(`${formatPermissionHalt(actionable.length > 0 ? actionable : denials, suggestion, rt.allowedToolsFrom).join('\n')}\n`)));
     resetRunSession(rt, 'permission_denied', rt.loopCount, RUN_ENDS);
     return stopRun(EXIT.halted, 'halted', 'permission_denied', 'permission_denied',
-      `Permission denied: ${(rt.evidence.analysis.value?.analysis.denied_commands ?? []).join(', ')}. Add to .ralphrc: ${suggestion.line}`);
+      `Permission denied: ${(rt.evidence.analysis.value?.analysis.denied_commands ?? []).join(', ')}. Needed: ${suggestion.line} (ALLOWED_TOOLS from ${rt.allowedToolsFrom.detail ?? rt.allowedToolsFrom.kind})`);
   }
   if (gate.reason === 'completion_conflict') {
     const items = gate.conflict?.openItems ?? [];

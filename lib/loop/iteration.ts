@@ -263,8 +263,10 @@ function recordOutcome(
     sinceLastResultCostUsd: s.sinceLastResultCostUsd,
   });
 
-  // Transient API trouble and usage limits are waited out, not counted against the work.
-  const feedsBreaker = failure.kind !== 'transient' && failure.kind !== 'usage_limit' && run.kind !== 'interrupted';
+  // Transient API trouble and usage limits are waited out, not counted against the work; a
+  // login or billing failure stops the run and is fixed outside it: not a loop without progress.
+  const notTheWork = ['transient', 'usage_limit', 'auth', 'billing'];
+  const feedsBreaker = !notTheWork.includes(failure.kind) && run.kind !== 'interrupted';
   let breakerOpened = false;
   if (feedsBreaker) {
     const a = analysis?.analysis;

@@ -51,8 +51,7 @@ import { StatusWriter } from './status-writer.js';
 import { startClaudeUpdateCheck } from './update-check.js';
 import { exitCodeForSignal, installStopSignal, type StopSignalOptions } from './stop-signal.js';
 import { PACKAGE_ROOT } from '../platform/package-root.js';
-import { openSandbox, sandboxSettingsOf } from '../sandbox/open-sandbox.js';
-import { hostExecution } from '../sandbox/sandbox.js';
+import { openSandbox, previewSandbox, sandboxSettingsOf } from '../sandbox/open-sandbox.js';
 import { describeVerificationSetup, planVerification } from '../verify/verification-setup.js';
 import { initialVerificationTracker } from '../verify/verification-tracker.js';
 
@@ -116,7 +115,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   // In Docker the agents' CLIs live in the image, not on the host.
   const agentCommand = sandboxSettings.provider === 'docker' ? agentCommandOf(config, agent) : await resolveAgentCommand(options, loaded, agent);
   const agents = [{ adapter: agent, command: agentCommand }, ...(await resolveFallbackAgents(options, loaded, agent))];
-  const sandbox = config.DRY_RUN ? hostExecution() : openSandbox(sandboxSettings, { projectDir, ralphDir: paths.ralphDir, deps, packageRoot: PACKAGE_ROOT });
+  const sandbox = config.DRY_RUN ? previewSandbox(sandboxSettings, { projectDir, deps }) : openSandbox(sandboxSettings, { projectDir, ralphDir: paths.ralphDir, deps, packageRoot: PACKAGE_ROOT });
   // What of the configuration an agent cannot honour exactly, said once.
   for (const slot of agents) {
     for (const warning of slot.adapter.startupWarnings({ allowedTools: splitAllowedTools(config.ALLOWED_TOOLS), effort: config.CLAUDE_EFFORT || undefined })) deps.logger.warn(warning);
@@ -173,6 +172,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     plan: null,
     conflictCount: 0,
     consecutiveTransientFailures: 0,
+    allowedToolsFrom: loaded.sources.ALLOWED_TOOLS,
     verification: planVerification(config, projectDir, loaded.sources.TEST_COMMAND.detail ?? loaded.sources.TEST_COMMAND.kind, paths.agent),
     verify: initialVerificationTracker(),
     lastOutcome: 'unverified',

@@ -4,6 +4,7 @@
 import type { GuardedFiles } from './guarded-files.js';
 import type { AgentRunHandle } from '../agents/agent-run.js';
 import type { RalphConfig } from '../config/schema.js';
+import type { AllowedToolsOrigin } from '../core/breaker-messages.js';
 import type { CompletionConflict } from '../core/exit-gate.js';
 import type { VerificationOutcome } from '../core/verification.js';
 import type { BreakerState } from '../core/circuit-breaker.js';
@@ -95,6 +96,8 @@ export interface LoopRuntime {
   current?: AgentRunHandle;
   /** Where the running agent's process group is recorded, for a ralph that finds us dead. */
   agentGroup: Pick<ProjectLock, 'recordAgent' | 'clearAgent'>;
+  /** Where the run's ALLOWED_TOOLS came from, for the permission halt. */
+  allowedToolsFrom: AllowedToolsOrigin;
   /** What the verification gate runs (nothing: the gate costs nothing). */
   verification: VerificationSetup;
   /** The latest gate result, its freshness and the same-failures count. */

@@ -7,10 +7,12 @@
 // A dry run keeps no record, nor does a start refused before the first agent call (an OPEN
 // breaker must not add one per try).
 
+import { startNewRun } from '../core/circuit-breaker.js';
 import { failingCount, initialSameFailures, sameFailuresTripped } from '../core/verification.js';
 import { endLedgerRun, loadUnfinishedRun } from './guard-store.js';
 import { RunRecorder } from '../session-record/run-recorder.js';
 import { trackerFromSummary } from '../verify/verification-tracker.js';
+import { holdBreaker } from './breaker.js';
 import type { IterationResult } from './iteration.js';
 import type { LoopRuntime, RunStop } from './runtime.js';
 
@@ -48,6 +50,8 @@ export function openSessionRecord(rt: LoopRuntime, fresh: boolean): void {
       rt.deps.logger.info('Same-failures count restarts: the circuit breaker it opened has been reset');
       rt.verify = { ...rt.verify, sameFailures: initialSameFailures() };
     }
+  } else {
+    holdBreaker(rt, startNewRun(rt.breaker, rt.deps.clock.now()));
   }
   recorder.activate();
   recorder.flush();

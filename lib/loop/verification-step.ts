@@ -55,7 +55,7 @@ export async function verifyAfterLoop(rt: LoopRuntime, input: LoopVerificationIn
     tracked = trackGateResult(rt.verify, input.loop, result, threshold);
     keepGateResult(rt, input.loop, result, tracked);
   } else {
-    tracked = trackLoopWithoutGate(rt.verify, threshold);
+    tracked = trackLoopWithoutGate(rt.verify, input.loop, threshold);
   }
   if (!tracked) return CONTINUE;
   rt.verify = tracked.state;

@@ -1,5 +1,6 @@
 // Chooses the run's sandbox from the SANDBOX_* settings. A provider that is unknown or refused
-// (E2B) stops the run before anything is called: ralph never falls back to the host.
+// (E2B) stops the run before anything is called: ralph never falls back to the host. A dry run
+// gets a preview: the wrapped argv it would run, with nothing set up.
 
 import type { ConfigSource } from '../config/load-config.js';
 import type { RalphConfig } from '../config/schema.js';
@@ -7,8 +8,10 @@ import { readSandboxSettings, type SandboxSettings } from '../core/sandbox-setti
 import { stripTerminalControls } from '../core/terminal-text.js';
 import { RalphError } from '../errors.js';
 import type { Deps } from '../platform/deps.js';
-import { createBwrapSandbox } from './bwrap-sandbox.js';
-import { createDockerSandbox } from './docker-sandbox.js';
+import { findExecutable } from '../platform/find-executable.js';
+import { resolveAgentExecutable } from './agent-executable.js';
+import { bwrapOptions, createBwrapSandbox } from './bwrap-sandbox.js';
+import { createDockerSandbox, dockerExecArgs } from './docker-sandbox.js';
 import { hostExecution, type Sandbox } from './sandbox.js';
 
 export function sandboxSettingsOf(config: RalphConfig, source?: ConfigSource): SandboxSettings {
@@ -47,4 +50,30 @@ export function openSandbox(settings: SandboxSettings, options: OpenSandboxOptio
     case 'docker':
       return createDockerSandbox({ ...common, ...settings, ralphDir: options.ralphDir, clock: deps.clock, packageRoot: options.packageRoot });
   }
+}
+
+/**
+ * For --dry-run: wraps an invocation as the provider would, starting nothing (no container, no
+ * private home): the places only a started sandbox knows are shown as <private home> and
+ * <container>.
+ */
+export function previewSandbox(settings: SandboxSettings, options: Pick<OpenSandboxOptions, 'projectDir' | 'deps'>): Sandbox {
+  const { deps, projectDir } = options;
+  const host = hostExecution();
+  if (settings.provider === 'none') return host;
+  return {
+    ...host,
+    provider: settings.provider,
+    wrap(invocation, env) {
+      const inner = { ...env, ...invocation.env };
+      if (settings.provider === 'docker') {
+        return { cmd: findExecutable('docker', deps.env) ?? 'docker', args: dockerExecArgs('<container>', invocation), stdin: invocation.stdin, env: inner };
+      }
+      const agent = resolveAgentExecutable(invocation.cmd, { env: inner, cwd: projectDir, homeDir: deps.homeDir });
+      const layout = { projectDir, realHome: deps.homeDir, privateHome: '<private home>', binds: [...settings.binds, ...agent.binds], network: settings.network };
+      const args = [...bwrapOptions(layout), '--', agent.command, ...invocation.args];
+      return { cmd: findExecutable('bwrap', deps.env) ?? 'bwrap', args, stdin: invocation.stdin, env: inner };
+    },
+    status: () => ({ provider: settings.provider, status: 'dry run' }),
+  };
 }

@@ -51,7 +51,8 @@ function commandLines(command: CommandVerification): string[] {
 
 function verdictOf(command: CommandVerification): string {
   if (command.timedOut) return 'timed out';
-  if (command.status === 'error') return 'could not complete';
+  // Why it could not: could not start, no tests collected, not run.
+  if (command.status === 'error') return firstLine(command.failures[0]?.message ?? '') || 'could not complete';
   if (command.status === 'not-verified') return 'ran no test: not verified';
   const count = Math.max(command.failed, command.failures.length + command.failuresOmitted);
   if (command.format !== 'exit-code' && count > 0) return `${count} failing`;

@@ -2,10 +2,11 @@
 // failure names come from the runner's report when there is one, else from its output (TAP,
 // cargo, summary lines). A failing command nothing could be read from is one failure named
 // after the command, with the end of its output as the message, so a failing lint gate still
-// tells the agent what went wrong. A test command that says it ran no test (a report that
-// counts none passing or failing, `1..0`, "collected 0 items", "no tests found", pytest's exit
-// 5) is not-verified whatever its exit code: it proves nothing. A test command that exits 0
-// with nothing countable stays passed, on its exit code only (format `exit-code`). Pure.
+// tells the agent what went wrong. pytest's exit 5 (no tests collected) is an error that quotes
+// pytest's own line. A test command that otherwise says it ran no test (a report that counts
+// none passing or failing, `1..0`, "collected 0 items", "no tests found") is not-verified
+// whatever its exit code: it proves nothing. A test command that exits 0 with nothing countable
+// stays passed, on its exit code only (format `exit-code`). Pure.
 
 import { formatDuration } from '../core/countdown.js';
 import { parseCargoTest } from './parsers/cargo-test.js';
@@ -22,7 +23,7 @@ import { boundFailures, type CommandRole, type CommandVerification, type TestFai
 export interface InterpretCommandInput {
   command: string;
   role: CommandRole;
-  plan: Pick<OutputPlan, 'report'>;
+  plan: Pick<OutputPlan, 'report'> & { runner?: OutputPlan['runner'] };
   run: RunCommandResult;
   /** The report file's text, when the plan asked for one and it was written. */
   reportText?: string;
@@ -52,7 +53,7 @@ export function interpretCommand(input: InterpretCommandInput): CommandVerificat
       ? `timed out after ${formatDuration(input.timeoutMs)}; the process tree was killed`
       : run.interrupted
         ? 'interrupted'
-        : null;
+        : noTestsCollected(input.plan.runner, run.exitCode, output);
   if (problem) {
     return { ...base, status: 'error', format: 'exit-code', passed: 0, failed: 0, skipped: 0, failures: [{ name: command, message: problem }], failuresOmitted: 0 };
   }
@@ -103,6 +104,16 @@ function ranNoTest(report: TestReport | null, output: string, exitCode: number |
   }
   if (exitCode !== 0 && exitCode !== PYTEST_NO_TESTS_EXIT) return false;
   return NO_TESTS_LINE.test(output);
+}
+
+/**
+ * pytest exits 5 when it collected no tests: nothing was verified, which is not a failing test.
+ * The problem quotes pytest's own "collected 0 items" line when there is one.
+ */
+function noTestsCollected(runner: OutputPlan['runner'] | undefined, exitCode: number | null, output: string): string | null {
+  if (runner !== 'pytest' || exitCode !== 5) return null;
+  const line = output.split('\n').find((l) => /\bcollected 0 items\b/.test(l))?.trim();
+  return `no tests collected (pytest exit code 5)${line ? `: ${line}` : ''}`;
 }
 
 function readReport(input: InterpretCommandInput): TestReport | null {

@@ -27,10 +27,12 @@ export interface VerificationTrackerState {
   /** false after a resume until the gate runs again: files may have changed while ralph was down. */
   trusted: boolean;
   sameFailures: SameFailuresState;
+  /** Last loop counted into sameFailures: a loop counts once, however often its gate re-runs. */
+  countedLoop: number | null;
 }
 
 export function initialVerificationTracker(): VerificationTrackerState {
-  return { latest: null, latestLoop: null, lastChangeLoop: null, trusted: true, sameFailures: initialSameFailures() };
+  return { latest: null, latestLoop: null, lastChangeLoop: null, trusted: true, sameFailures: initialSameFailures(), countedLoop: null };
 }
 
 /**
@@ -68,6 +70,7 @@ export function trackerFromSummary(summary: RecordedVerification | null): Verifi
     latestLoop: summary.loop,
     lastChangeLoop: null,
     trusted: false,
+    countedLoop: summary.loop,
     sameFailures:
       summary.signature === null
         ? initialSameFailures()
@@ -96,8 +99,8 @@ export interface TrackedVerification {
 
 /** A gate run finished in `loop` (after the loop's changes, or before accepting completion). */
 export function trackGateResult(state: VerificationTrackerState, loop: number, result: VerificationSnapshot, threshold: number): TrackedVerification {
-  const sameFailures = nextSameFailures(state.sameFailures, result);
-  const next: VerificationTrackerState = { ...state, latest: result, latestLoop: loop, trusted: true, sameFailures };
+  const sameFailures = countLoop(state, loop, result);
+  const next: VerificationTrackerState = { ...state, latest: result, latestLoop: loop, trusted: true, sameFailures, countedLoop: loop };
   return judge(next, classifyVerification(state.latest, result), threshold);
 }
 
@@ -105,9 +108,9 @@ export function trackGateResult(state: VerificationTrackerState, loop: number, r
  * A loop that ran the agent but not the gate (it changed nothing): the failing set is
  * unchanged, so it counts toward the same failures again. Nothing to count without a result.
  */
-export function trackLoopWithoutGate(state: VerificationTrackerState, threshold: number): TrackedVerification | null {
+export function trackLoopWithoutGate(state: VerificationTrackerState, loop: number, threshold: number): TrackedVerification | null {
   if (!state.latest || state.latest.status === 'passed') return null;
-  const next = { ...state, sameFailures: nextSameFailures(state.sameFailures, state.latest) };
+  const next = { ...state, sameFailures: countLoop(state, loop, state.latest), countedLoop: loop };
   return judge(next, classifyVerification(state.latest, state.latest), threshold);
 }
 
@@ -127,6 +130,13 @@ export function checkTrackedCompletion(state: VerificationTrackerState, exitGate
 /** The failing tests for the next loop's context ('' when the latest result passed). */
 export function verificationContextSection(state: VerificationTrackerState, maxChars: number): string {
   return state.latest ? formatFailuresForContext(state.latest, maxChars) : '';
+}
+
+/** The same failures once more, unless this loop was counted already (same failing set). */
+function countLoop(state: VerificationTrackerState, loop: number, result: VerificationSnapshot): SameFailuresState {
+  const next = nextSameFailures(state.sameFailures, result);
+  const again = state.countedLoop === loop && next.signature !== null && next.signature === state.sameFailures.signature;
+  return again ? { ...next, count: state.sameFailures.count } : next;
 }
 
 function judge(state: VerificationTrackerState, outcome: VerificationOutcome, threshold: number): TrackedVerification {

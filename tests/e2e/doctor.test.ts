@@ -2,6 +2,8 @@
 // login and git; not ready (exit 1), with the fix on each failing line, where they are missing.
 // It never spends an agent call: only `claude --version` may run.
 
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
@@ -69,10 +71,37 @@ describe('ralph --doctor', () => {
     const env = { ...f.env, ...GIT_TEST_ENV, ANTHROPIC_API_KEY: '', CLAUDE_CODE_OAUTH_TOKEN: '', ANTHROPIC_AUTH_TOKEN: '' };
     const r = await runCli('ralph', ['--doctor'], { cwd: p.dir, env });
 
-    expect(line(r.stdout, '.gitignore')).toMatch(/^\[WARN\] \.gitignore: git would show ralph's state \(.*\.ralph\/status\.json.*\) — fix: ralph-enable/);
+    expect(line(r.stdout, '.gitignore')).toMatch(/^\[WARN\] \.gitignore: git would show ralph's state \(.*\.ralph\/status\.json.*\) — fix: printf /);
+    // The fix as printed, run by a shell in the project, makes the check pass.
+    execFileSync('sh', ['-c', line(r.stdout, '.gitignore').split(' — fix: ')[1]!], { cwd: p.dir });
+    const again = await runCli('ralph', ['--doctor'], { cwd: p.dir, env });
+    expect(line(again.stdout, '.gitignore')).toMatch(/^\[OK\]\s+\.gitignore: /);
+    expect(readFileSync(p.path('.gitignore'), 'utf8')).toMatch(/^node_modules\/\n/);
     if (process.platform !== 'darwin') {
       expect(line(r.stdout, 'Claude login')).toMatch(/^\[FAIL\] Claude login: .* — fix: run: claude, then \/login/);
       expect(r.code).toBe(1);
     }
   });
+  it('fails for an empty PROMPT.md and for a test command whose program is not installed', async () => {
+    const p = project(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="no-such-test-runner ./..."\n`, '.ralph/PROMPT.md': '\n  \n' }), true);
+    const f = fake();
+    const r = await runCli('ralph', ['--doctor'], { cwd: p.dir, env: { ...f.env, ...GIT_TEST_ENV, ANTHROPIC_API_KEY: 'sk-ant-doctor-test-key' } });
+
+    expect(r.code).toBe(1);
+    expect(r.stdout).not.toMatch(/\bReady\b/);
+    expect(line(r.stdout, 'project files')).toContain('PROMPT.md is empty');
+    expect(line(r.stdout, 'test command')).toContain('no-such-test-runner is not installed');
+  });
+
+
+  it('suggests ralph-migrate on the old flat layout, as ralph does', async () => {
+    const p = project({ 'PROMPT.md': '# Task\n', '@fix_plan.md': '- [ ] a\n', '@AGENT.md': '# Agent\n' }, true);
+    const f = fake();
+    const r = await runCli('ralph', ['--doctor'], { cwd: p.dir, env: { ...f.env, ...GIT_TEST_ENV, ANTHROPIC_API_KEY: 'sk-ant-doctor-test-key' } });
+
+    expect(r.code).toBe(1);
+    expect(line(r.stdout, 'project files')).toContain('fix: ralph-migrate');
+    expect(line(r.stdout, 'project files')).not.toContain('ralph-enable');
+  });
+
 });

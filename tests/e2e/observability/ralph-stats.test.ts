@@ -128,3 +128,19 @@ describe('ralph-stats', () => {
     expect(tables[1]!.stdout).toBe(tables[0]!.stdout);
   }, 180_000); // four reads of 40 MB: allow for a loaded machine
 });
+
+describe('ralph-stats --help', () => {
+  it('lists every flag with its description in one column, within 80 columns', async () => {
+    const r = await runCli('ralph-stats', ['--help']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines.every((line) => line.length <= 80)).toBe(true);
+    expect(r.stdout).not.toMatch(/\[(string|boolean)\]/);
+    const options = lines.slice(lines.indexOf('Options:') + 1, lines.findIndex((l) => l.startsWith('Exit codes')) - 1);
+    // A flag line: the description starts two spaces after the flag and its argument; a
+    // continuation line: at the same column.
+    const columns = options.map((line) => (/^\s+-/.test(line) ? /^(\s+(?:-\w, )?--[\w-]+(?: \S+)?\s{2,})\S/.exec(line)?.[1]?.length : line.search(/\S/)));
+    expect(new Set(columns).size).toBe(1);
+    for (const flag of ['--format json|table', '--since WHEN', '--full', '--jq FILTER', '-h, --help', '--version']) expect(r.stdout).toContain(flag);
+  });
+});

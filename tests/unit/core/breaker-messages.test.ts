@@ -86,7 +86,8 @@ describe('halt boxes', () => {
     expect(text).not.toContain('Project may be complete');
     expect(text).toContain("grep -A20 'Verification gate' .ralph/logs/ralph.log");
     const error = formatHaltBox({ ...state, reason: 'Verification could not complete in 3 consecutive loops: npm test' }).join('\n');
-    expect(error).toContain('The verification gate failed the same way');
+    expect(error).toContain('The verification gate gave no result in consecutive loops');
+    expect(error).not.toContain('failed the same way');
   });
 
   it('prints the exact ALLOWED_TOOLS line for a permission halt', () => {

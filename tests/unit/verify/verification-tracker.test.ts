@@ -32,16 +32,27 @@ describe('verification tracker', () => {
     const second = trackGateResult(first.state, 2, failing, 3);
     expect(second.tripped).toBe(false);
     // Loop 3 claims completion without changing anything: the failing set is still the same.
-    const third = trackLoopWithoutGate(second.state, 3)!;
+    const third = trackLoopWithoutGate(second.state, 3, 3)!;
     expect(third.tripped).toBe(true);
     expect(third.reason).toBe('Same failing tests in 3 consecutive loops: sum.spec.ts > sum > adds two numbers');
     state = third.state;
     expect(trackGateResult(state, 4, passing, 3)).toMatchObject({ outcome: 'tests-passing', tripped: false });
   });
 
+  it('counts a loop once when its gate runs again (a completion claim re-checks it)', () => {
+    const first = trackGateResult(initialVerificationTracker(), 1, failing, 3);
+    const second = trackGateResult(first.state, 2, failing, 3);
+    const recheck = trackGateResult(second.state, 2, failing, 3);
+    expect(recheck.tripped).toBe(false);
+    expect(recheck.state.sameFailures.count).toBe(2);
+    const third = trackLoopWithoutGate(recheck.state, 3, 3)!;
+    expect(third.reason).toMatch(/^Same failing tests in 3 consecutive loops/);
+    expect(trackGateResult(third.state, 3, failing, 3).state.sameFailures.count).toBe(3);
+  });
+
   it('a loop without a gate counts nothing when there is no failing result', () => {
-    expect(trackLoopWithoutGate(initialVerificationTracker(), 3)).toBeNull();
-    expect(trackLoopWithoutGate(trackGateResult(initialVerificationTracker(), 1, passing, 3).state, 3)).toBeNull();
+    expect(trackLoopWithoutGate(initialVerificationTracker(), 1, 3)).toBeNull();
+    expect(trackLoopWithoutGate(trackGateResult(initialVerificationTracker(), 1, passing, 3).state, 2, 3)).toBeNull();
   });
 
   it('blocks completion while the fresh result fails, asks for a run when it is stale', () => {
