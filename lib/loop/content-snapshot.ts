@@ -5,8 +5,10 @@
 // folder that is no repository is walked instead); the bytes are read and hashed here, never
 // through git, so no filter runs and no object is written into the user's `.git`. A stat cache
 // (size, mtime, ctime, inode, mode) keeps unchanged files from being read again: a loop after
-// the first costs one git call and one lstat per file. A `touch` gives the same id; so does a
-// commit, which changes HEAD but not the content. Progress is judged from these ids
+// the first costs one git call and one lstat per file, the lstats made while git lists (the last
+// list is stat'ed; git's output, compared whole, is parsed again only when it differs), and when
+// no entry changed the last id is given again without hashing the list. A `touch` gives the
+// same id; so does a commit, which changes HEAD but not the content. Progress is judged from these ids
 // (lib/core/progress-evidence.ts).
 
 import { createHash } from 'node:crypto';
@@ -30,6 +32,8 @@ export interface ContentSnapshotOptions {
   excluded: Array<{ path: string; directory: boolean }>;
   processRunner: ProcessRunner;
   env?: NodeJS.ProcessEnv;
+  /** The filesystem calls (node:fs unless given). */
+  fs?: SnapshotFs;
 }
 
 export interface ContentSnapshotter {
@@ -48,73 +52,130 @@ interface CachedFile {
   entry: string;
 }
 
+/** One file list as git gave it, with what is derived from it once rather than every loop. */
+interface Listing {
+  /** git's output as it came (compared whole: an unchanged list is not parsed again). */
+  raw: string;
+  paths: string[];
+  fulls: string[];
+  /** Indexes of `paths` in sorted order, made when first needed. */
+  order?: Uint32Array;
+}
+
+/** A snapshot's entries, aligned with its listing's paths (undefined: no file there). */
+interface Entries {
+  listing: Listing;
+  entries: Array<string | undefined>;
+}
+
+/** The filesystem calls the snapshot makes (tests count them). */
+export interface SnapshotFs {
+  lstatSync(path: string, options: { throwIfNoEntry: false }): Stats | undefined;
+  openSync(path: string, flags: number): number;
+  readSync(fd: number, buffer: Buffer, offset: number, length: number, position: null): number;
+  closeSync(fd: number): void;
+  readlinkSync(path: string): string;
+}
+
+const nodeFs: SnapshotFs = { lstatSync, openSync, readSync, closeSync, readlinkSync };
+
 // Snapshots whose file lists are kept for changedPaths (the loop compares neighbours).
 const KEPT_SNAPSHOTS = 4;
 const CHUNK = 1 << 20;
+// Files stat'ed between turns of the event loop while git lists the files.
+const STAT_TURN = 2048;
 
 export function createContentSnapshotter(options: ContentSnapshotOptions): ContentSnapshotter {
   const { projectDir } = options;
+  const fs = options.fs ?? nodeFs;
   const isExcluded = exclusionTest(projectDir, options.excluded);
-  const cache = new Map<string, CachedFile>();
-  const kept = new Map<string, Map<string, string>>();
+  // The stat cache, aligned with the last listing's paths.
+  let listing: Listing | undefined;
+  let cached: Array<CachedFile | undefined> = [];
+  let previous: Entries | undefined;
+  const kept = new Map<string, Entries>();
   let last: string | undefined;
 
-  async function listFiles(): Promise<string[] | null> {
+  async function listFiles(): Promise<string | null> {
     const listed = await options.processRunner.run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
       cwd: projectDir,
       // No optional locks: nothing here may refresh the user's index as a side effect.
       env: { ...(options.env ?? process.env), GIT_OPTIONAL_LOCKS: '0' },
     });
     if (listed.spawnError) return null;
-    if (listed.code !== 0) return walkFolder(projectDir);
+    if (listed.code !== 0) return walkFolder(projectDir).join('\0');
+    return listed.stdout;
+  }
+
+  function makeListing(raw: string): Listing {
     // --cached lists a path once per merge stage: keep one.
-    return [...new Set(listed.stdout.split('\0'))].filter((p) => p !== '');
+    const paths = [...new Set(raw.split('\0'))].filter((p) => p !== '' && !isExcluded(p));
+    const prefix = projectDir.endsWith(sep) ? projectDir : projectDir + sep;
+    return { raw, paths, fulls: paths.map((p) => prefix + p) };
+  }
+
+  /** Which of the listing's cached files are unchanged on disk; the stats of the others. */
+  async function statFiles(of: Listing): Promise<{ unchanged: Uint8Array; stats: Map<number, Stats | undefined> }> {
+    const unchanged = new Uint8Array(of.fulls.length);
+    const stats = new Map<number, Stats | undefined>();
+    for (let i = 0; i < of.fulls.length; i++) {
+      // In turns with the event loop, so git's output is read while it is still listing.
+      if (i % STAT_TURN === STAT_TURN - 1) await new Promise((resolve) => setImmediate(resolve));
+      const st = fs.lstatSync(of.fulls[i]!, { throwIfNoEntry: false });
+      const hit = cached[i];
+      if (st && hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs && hit.ctimeMs === st.ctimeMs && hit.ino === st.ino && hit.mode === st.mode) {
+        unchanged[i] = 1;
+      } else {
+        stats.set(i, st);
+      }
+    }
+    return { unchanged, stats };
   }
 
   async function take(): Promise<ContentSnapshot> {
-    const files = await listFiles().catch(() => null);
-    if (files === null) return { id: null };
     // A file changed in the same clock tick as this snapshot may change again unseen by stat:
     // only entries older than the stamp are trusted next time (git's "racily clean" rule).
     const stamp = stampTime(options.stateDir);
-    const entries = new Map<string, string>();
-    const seen = new Set<string>();
-    for (const path of files) {
-      if (isExcluded(path)) continue;
-      seen.add(path);
-      // The common case, a file unchanged since the last snapshot, stays synchronous.
-      const found = describeFile(path, stamp);
-      const entry = typeof found === 'string' || found === undefined ? found : await found;
-      if (entry !== undefined) entries.set(path, entry);
+    const listed = listFiles().catch(() => null);
+    // While git lists, the last list's files are stat'ed: mostly it is the same list.
+    const prior = listing;
+    const seen = prior ? await statFiles(prior) : undefined;
+    const raw = await listed;
+    if (raw === null) return { id: null };
+    const current = prior && raw === prior.raw ? prior : makeListing(raw);
+    // Where each path was in the last list, when the list changed.
+    const before = prior && current !== prior ? new Map(prior.paths.map((path, i) => [path, i])) : undefined;
+    const nextCache: Array<CachedFile | undefined> = new Array(current.paths.length);
+    const entries: Array<string | undefined> = new Array(current.paths.length);
+    for (let i = 0; i < current.paths.length; i++) {
+      const at = before ? before.get(current.paths[i]!) : prior ? i : undefined;
+      if (at !== undefined && seen!.unchanged[at] === 1) {
+        nextCache[i] = cached[at];
+        entries[i] = cached[at]!.entry;
+        continue;
+      }
+      // undefined: deleted since it was listed, or listed from the index only.
+      const st = at !== undefined ? seen!.stats.get(at) : fs.lstatSync(current.fulls[i]!, { throwIfNoEntry: false });
+      if (st === undefined) continue;
+      const entry = await hashEntry(fs, current.fulls[i]!, st);
+      entries[i] = entry;
+      if (entry !== undefined && st.mtimeMs < stamp && st.ctimeMs < stamp) {
+        nextCache[i] = { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, mode: st.mode, entry };
+      }
     }
-    for (const path of cache.keys()) if (!seen.has(path)) cache.delete(path);
-    const id = contentId(entries);
-    const previous = last === undefined ? undefined : kept.get(last);
-    const since = last !== undefined && previous ? { id: last, changed: diffEntries(previous, entries) } : undefined;
+    listing = current;
+    cached = nextCache;
+    const now: Entries = { listing: current, entries };
+    const changed = previous ? diffEntries(previous, now) : undefined;
+    // Nothing changed in the same list: the id is the last one, not hashed again.
+    const id = last !== undefined && changed?.length === 0 ? last : contentId(now);
+    const since = last !== undefined && changed ? { id: last, changed } : undefined;
+    previous = now;
     kept.delete(id);
-    kept.set(id, entries);
+    kept.set(id, now);
     while (kept.size > KEPT_SNAPSHOTS) kept.delete(kept.keys().next().value as string);
     last = id;
     return { id, ...(since ? { since } : {}) };
-  }
-
-  function describeFile(path: string, stamp: number): string | undefined | Promise<string | undefined> {
-    const full = join(projectDir, path);
-    // undefined: deleted since it was listed, or listed from the index only.
-    const st: Stats | undefined = lstatSync(full, { throwIfNoEntry: false });
-    if (st === undefined) return undefined;
-    const hit = cache.get(path);
-    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs && hit.ctimeMs === st.ctimeMs && hit.ino === st.ino && hit.mode === st.mode) {
-      return hit.entry;
-    }
-    return hashEntry(full, st).then((entry) => {
-      if (entry !== undefined && st.mtimeMs < stamp && st.ctimeMs < stamp) {
-        cache.set(path, { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, mode: st.mode, entry });
-      } else {
-        cache.delete(path);
-      }
-      return entry;
-    });
   }
 
   return {
@@ -130,10 +191,10 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
 }
 
 /** `<kind> <sha1>` of one file as it is on disk; undefined for what is no file (a folder, a fifo). */
-async function hashEntry(full: string, st: Stats): Promise<string | undefined> {
+async function hashEntry(fs: SnapshotFs, full: string, st: Stats): Promise<string | undefined> {
   if (st.isSymbolicLink()) {
     try {
-      return `link ${sha1(readlinkSync(full))}`;
+      return `link ${sha1(fs.readlinkSync(full))}`;
     } catch {
       return undefined;
     }
@@ -145,7 +206,7 @@ async function hashEntry(full: string, st: Stats): Promise<string | undefined> {
   const kind = st.mode & 0o100 ? 'exec' : 'file';
   let fd: number;
   try {
-    fd = openSync(full, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    fd = fs.openSync(full, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch {
     return undefined;
   }
@@ -153,7 +214,7 @@ async function hashEntry(full: string, st: Stats): Promise<string | undefined> {
     const hash = createHash('sha1');
     const buffer = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(1, st.size)));
     for (let chunks = 0; ; chunks++) {
-      const n = readSync(fd, buffer, 0, buffer.length, null);
+      const n = fs.readSync(fd, buffer, 0, buffer.length, null);
       if (n === 0) break;
       hash.update(buffer.subarray(0, n));
       // A big file is read in turns with the event loop, so a stop signal is still handled.
@@ -163,20 +224,47 @@ async function hashEntry(full: string, st: Stats): Promise<string | undefined> {
   } catch {
     return undefined;
   } finally {
-    closeSync(fd);
+    fs.closeSync(fd);
   }
 }
 
-function contentId(entries: Map<string, string>): string {
+function contentId({ listing, entries }: Entries): string {
+  const order = (listing.order ??= sortedOrder(listing.paths));
   const hash = createHash('sha1');
-  for (const path of [...entries.keys()].sort()) hash.update(`${path}\0${entries.get(path)}\n`);
-  return hash.digest('hex');
+  let text = '';
+  for (const i of order) {
+    const entry = entries[i];
+    if (entry === undefined) continue;
+    text += `${listing.paths[i]}\0${entry}\n`;
+    if (text.length > 1 << 16) {
+      hash.update(text);
+      text = '';
+    }
+  }
+  return hash.update(text).digest('hex');
 }
 
-function diffEntries(a: Map<string, string>, b: Map<string, string>): string[] {
+function sortedOrder(paths: string[]): Uint32Array {
+  const order = Uint32Array.from(paths.keys());
+  return order.sort((a, b) => (paths[a]! < paths[b]! ? -1 : paths[a]! > paths[b]! ? 1 : 0));
+}
+
+/** Paths whose entry differs between two snapshots, sorted. */
+function diffEntries(a: Entries, b: Entries): string[] {
   const changed = new Set<string>();
-  for (const [path, entry] of a) if (b.get(path) !== entry) changed.add(path);
-  for (const path of b.keys()) if (!a.has(path)) changed.add(path);
+  if (a.listing === b.listing) {
+    for (let i = 0; i < a.entries.length; i++) if (a.entries[i] !== b.entries[i]) changed.add(a.listing.paths[i]!);
+  } else {
+    const mapOf = ({ listing, entries }: Entries): Map<string, string> => {
+      const map = new Map<string, string>();
+      entries.forEach((entry, i) => entry !== undefined && map.set(listing.paths[i]!, entry));
+      return map;
+    };
+    const x = mapOf(a);
+    const y = mapOf(b);
+    for (const [path, entry] of x) if (y.get(path) !== entry) changed.add(path);
+    for (const path of y.keys()) if (!x.has(path)) changed.add(path);
+  }
   return [...changed].sort();
 }
 

@@ -3,11 +3,12 @@
 // index is never touched, nothing is written into .git and no filter runs; a folder without a
 // repository works too.
 
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import * as nodeFs from 'node:fs';
+import { appendFileSync, chmodSync, renameSync, rmSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createContentSnapshotter, exclusionTest, type ContentSnapshotter } from '../../../lib/loop/content-snapshot.js';
+import { createContentSnapshotter, exclusionTest, type ContentSnapshotter, type SnapshotFs } from '../../../lib/loop/content-snapshot.js';
 import { nodeProcessRunner, type ProcessRunner } from '../../../lib/platform/process.js';
 import { tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 
@@ -20,7 +21,7 @@ const CONTROL = [
   { path: 'docs/PROMPT.md', directory: false },
 ];
 
-function setup(git = true, processRunner: ProcessRunner = nodeProcessRunner): { p: TmpProject; snap: ContentSnapshotter; id: () => Promise<string | null> } {
+function setup(git = true, processRunner: ProcessRunner = nodeProcessRunner, fs?: SnapshotFs): { p: TmpProject; snap: ContentSnapshotter; id: () => Promise<string | null> } {
   const p = tmpProject(
     {
       'src/a.ts': 'a\n',
@@ -40,6 +41,7 @@ function setup(git = true, processRunner: ProcessRunner = nodeProcessRunner): { 
     excluded: CONTROL,
     processRunner,
     env: process.env,
+    ...(fs ? { fs } : {}),
   });
   return { p, snap, id: async () => (await snap.take()).id };
 }
@@ -198,6 +200,56 @@ describe('content snapshots', () => {
     const start = await id();
     execFileSync('mkfifo', [p.path('pipe')]);
     expect(await id()).toBe(start);
+  });
+
+  it('reads no file again for an unchanged tree, and only the changed file after a change', async () => {
+    const calls = { lstat: 0, open: 0, readlink: 0 };
+    const counting: SnapshotFs = {
+      lstatSync: (path, options) => (calls.lstat++, nodeFs.lstatSync(path, options)),
+      openSync: (path, flags) => (calls.open++, nodeFs.openSync(path, flags)),
+      readSync: (fd, buffer, offset, length, position) => nodeFs.readSync(fd, buffer, offset, length, position),
+      closeSync: (fd) => nodeFs.closeSync(fd),
+      readlinkSync: (path) => (calls.readlink++, nodeFs.readlinkSync(path)),
+    };
+    const { p, snap } = setup(true, nodeProcessRunner, counting);
+    const first = await snap.take();
+    expect(calls.open).toBeGreaterThan(0);
+    Object.assign(calls, { lstat: 0, open: 0, readlink: 0 });
+    const same = await snap.take();
+    expect(same.id).toBe(first.id);
+    expect(same.since).toEqual({ id: first.id, changed: [] });
+    // One stat per file (src/a.ts, README.md, .gitignore), no read.
+    expect(calls).toEqual({ lstat: 3, open: 0, readlink: 0 });
+    Object.assign(calls, { lstat: 0, open: 0, readlink: 0 });
+    appendFileSync(p.path('src/a.ts'), 'more\n');
+    const changed = await snap.take();
+    expect(changed.id).not.toBe(first.id);
+    expect(changed.since).toEqual({ id: first.id, changed: ['src/a.ts'] });
+    expect(calls.open).toBe(1);
+  });
+
+  it('sees a tracked file deleted from disk (the list stays the same) and its return', async () => {
+    const { p, snap } = setup();
+    p.git('add', '-A');
+    const start = await snap.take();
+    rmSync(p.path('src/a.ts'));
+    const gone = await snap.take();
+    expect(gone.id).not.toBe(start.id);
+    expect(gone.since?.changed).toEqual(['src/a.ts']);
+    writeFileSync(p.path('src/a.ts'), 'a\n');
+    expect((await snap.take()).id).toBe(start.id);
+  });
+
+  it('sees a rename that keeps the content, and compares snapshots two loops apart', async () => {
+    const { p, snap } = setup();
+    const start = await snap.take();
+    renameSync(p.path('src/a.ts'), p.path('src/b.ts'));
+    const renamed = await snap.take();
+    expect(renamed.id).not.toBe(start.id);
+    expect(await snap.changedPaths(start, renamed)).toEqual(['src/a.ts', 'src/b.ts']);
+    writeFileSync(p.path('README.md'), '# other\n');
+    const later = await snap.take();
+    expect(await snap.changedPaths(start, { ...later, since: undefined })).toEqual(['README.md', 'src/a.ts', 'src/b.ts']);
   });
 
   it('works in a folder that is no git repository', async () => {

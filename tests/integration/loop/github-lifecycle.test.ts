@@ -42,7 +42,8 @@ describe('the GitHub issue lifecycle in-process', () => {
   });
 
   it('a restart on the same unfinished issue keeps its start; a forged start_sha is set aside for HEAD', async () => {
-    const s = setUp(1);
+    // Each run's call ticks one item and writes a new file: a tick with measured new content.
+    const s = setUp(2);
     const head = s.loop.project.git('rev-parse', 'HEAD').trim();
     const forged = { issue: { number: 7, repo: '', title: 'Seven' }, lifecycle: { start_sha: '--output=/tmp/x', completion_detected_at: null, progress_comments_posted: 3 } };
     writeFileSync(s.loop.project.path('.ralph/.github_lifecycle_state'), JSON.stringify(forged));
@@ -59,7 +60,7 @@ describe('the GitHub issue lifecycle in-process', () => {
   });
 
   it("an issue title with NUL, newlines and a forged log line is one line of text in the log and the PR title", async () => {
-    const s = setUp(1, 'Fix\u0000 it\n[2026-01-01 00:00:00] [SUCCESS] forged\u001b[2J');
+    const s = setUp(2, 'Fix\u0000 it\n[2026-01-01 00:00:00] [SUCCESS] forged\u001b[2J');
     const origin = mkdtempSync(join(tmpdir(), 'lifecycle-origin-'));
     try {
       s.loop.project.git('init', '-q', '--bare', origin);

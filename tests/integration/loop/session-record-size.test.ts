@@ -36,7 +36,8 @@ describe('session record size', () => {
       if (loops === 5 || loops === LOOPS) seen.set(loops, { summary: statSync(summaryFile()).size, log: logText() });
     });
 
-    const result = await p.run({ MAX_LOOPS: LOOPS }, { events, env: agent.env });
+    // Thirty loops that tick nothing on purpose: the stall guard (8 by default) is turned off.
+    const result = await p.run({ MAX_LOOPS: LOOPS, CB_NO_PLAN_PROGRESS_THRESHOLD: 0 }, { events, env: agent.env });
 
     expect(result.logs.join('\n')).toContain('max_loops_reached');
     expect(loops).toBe(LOOPS);

@@ -122,7 +122,8 @@ describe('session record kept by the loop', () => {
   });
 
   it('--fresh starts a new run at loop 1 and closes the unfinished one as superseded', async () => {
-    const p = setup({ calls: [work(1), { hang: 'afterInit' }, work(2)] });
+    // Each tick of the new run comes with a file of its own: measured new content.
+    const p = setup({ calls: [work(1), { hang: 'afterInit' }, work(2), work(3)] });
     expect((await p.run({}, { events: interruptAtCall(p, 2) })).exitCode).toBe(143);
     const [old] = readRunRecords(p.project.dir);
 
