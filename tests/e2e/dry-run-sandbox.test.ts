@@ -33,7 +33,7 @@ describe('ralph --dry-run', () => {
 
   it('shows the bwrap wrapper around the agent under --sandbox bwrap', async () => {
     const [argv] = await dryRun(['--sandbox', 'bwrap']);
-    expect(argv).toMatch(/^\S*bwrap --ro-bind \/ \/ .* --unshare-pid --die-with-parent --new-session -- \S*claude /);
+    expect(argv).toMatch(/^\S*bwrap --ro-bind \/ \/ .* --unshare-pid --unshare-user --cap-drop ALL --die-with-parent --new-session -- \S*claude /);
   });
 
   it('shows docker exec into the container under --sandbox docker', async () => {
