@@ -7,6 +7,7 @@ import { defaultConfig } from '../../lib/config/schema.js';
 import { withFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { isProcessRunning } from '../helpers/process-state.js';
+import { holdLockAsRalph } from '../helpers/ralph-lock-holder.js';
 import { runCli } from '../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
 
@@ -209,11 +210,12 @@ describe('ralph command line', () => {
 
   it('a second ralph in the same project refuses to start', async () => {
     const p = project();
-    writeFileSync(p.path('.ralph/.ralph.lock'), JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), host: (await import('node:os')).hostname() }));
+    const holder = await holdLockAsRalph(p.path('.ralph/.ralph.lock'));
+    cleanups.push(() => holder.stop());
     const f = fake({ calls: [{ resultText: 'x' }] });
     const r = await runCli('ralph', [], { cwd: p.dir, env: f.env });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('Another ralph loop is already running');
+    expect(r.stderr).toContain(`Another ralph loop is already running in this project (pid ${holder.pid})`);
     expect(f.runs()).toHaveLength(0);
   });
 });
