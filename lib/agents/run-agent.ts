@@ -28,6 +28,8 @@ export interface RunAgentOptions {
   pipeDrainMs?: number;
   /** Called with the agent's pid, which is also its process group id, once it is spawned. */
   onSpawn?: (pid: number) => void;
+  /** Called with the agent's pid on its first output (stdout or stderr), once. */
+  onFirstOutput?: (pid: number) => void;
   /** Masks secrets in the output and stderr logs (the callbacks still see the raw output). */
   redact?: Redactor;
   /** stdout is stream-json (its log then follows the stream mid-line too). */
@@ -72,6 +74,13 @@ export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
     };
     let stderrTail = '';
 
+    let outputSeen = false;
+    const noteOutput = () => {
+      if (outputSeen || proc.pid === undefined) return;
+      outputSeen = true;
+      options.onFirstOutput?.(proc.pid);
+    };
+
     // Its own process group; the CLI (or a tool it started) may ignore SIGTERM, so a timeout or
     // an interrupt sends SIGKILL after the grace period, and what is left in the group goes too.
     const proc = processRunner.start(options.invocation.cmd, options.invocation.args, {
@@ -84,10 +93,12 @@ export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
       graceMs: options.graceMs,
       drainMs: options.pipeDrainMs,
       onStdout: (chunk) => {
+        noteOutput();
         out.write(chunk);
         options.onStdout?.(chunk);
       },
       onStderr: (chunk) => {
+        noteOutput();
         stderrLog().write(chunk);
         stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
       },

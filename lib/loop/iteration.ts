@@ -17,7 +17,6 @@ import { usageSinceLastCall } from '../core/cumulative-usage.js';
 import type { TokenUsage } from '../agents/agent-output.js';
 import { analyzeResponse, type ResponseAnalysis } from '../core/response-analysis.js';
 import { redactDeep } from '../core/redaction.js';
-import { readProcessExecutable, readProcessStartTime } from '../platform/process-group.js';
 import { RUN_MARK_VARIABLE } from '../platform/marked-processes.js';
 import { killEscapedProcesses } from './escaped-processes.js';
 import { agentOutputLogName, agentStderrLogName, movedControlFiles } from '../state/paths.js';
@@ -41,6 +40,7 @@ import { contentAtLoopStart, measureLoopProgress, type LoopProgress } from './lo
 import { recordAnalysis } from './exit-evidence.js';
 import { refreshPlanView } from './plan-view.js';
 import type { LoopRuntime, RunStop } from './runtime.js';
+import { trackAgentGroup } from './agent-group.js';
 import { undoGuardedFileChanges } from './guarded-files-step.js';
 import { readPrompt } from './startup.js';
 
@@ -129,6 +129,7 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, session: ResumableSes
   const timeoutMs = config.CLAUDE_TIMEOUT_SECONDS > 0 ? config.CLAUDE_TIMEOUT_SECONDS * 1000 : config.CLAUDE_TIMEOUT_MINUTES * 60_000;
   const runId = rt.recorder?.record.run_id;
   const { env, ...sandboxed } = rt.sandbox.wrap(invocation, agentEnv(deps.env, runId));
+  const group = trackAgentGroup(rt.agentGroup);
   const handle = startAgentRun({
     adapter: rt.agent,
     invocation: sandboxed,
@@ -146,7 +147,8 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, session: ResumableSes
     redact: deps.redact,
     warn: (message) => deps.logger.warn(message),
     onActivity: (activity) => rt.display.activity(activity),
-    onSpawn: (pid) => rt.agentGroup.recordAgent({ pgid: pid, startTime: readProcessStartTime(pid), exe: readProcessExecutable(pid) }),
+    onSpawn: (pid) => group.recordSpawned(pid),
+    onFirstOutput: (pid) => group.recordSettled(pid),
   });
   rt.current = handle;
   if (rt.stop.received) handle.interrupt();
@@ -358,3 +360,4 @@ function agentEnv(env: NodeJS.ProcessEnv, runId: string | undefined): NodeJS.Pro
   const { RALPH_DEBUG: _debug, ...rest } = env;
   return runId === undefined ? rest : { ...rest, [RUN_MARK_VARIABLE]: runId };
 }
+

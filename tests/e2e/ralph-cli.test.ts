@@ -7,6 +7,7 @@ import { defaultConfig } from '../../lib/config/schema.js';
 import { withFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { isProcessRunning } from '../helpers/process-state.js';
+import { holdLockAsRalph } from '../helpers/ralph-lock-holder.js';
 import { runCli } from '../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
 
@@ -209,21 +210,35 @@ describe('ralph command line', () => {
 
   it('a second ralph in the same project refuses to start', async () => {
     const p = project();
-    writeFileSync(p.path('.ralph/.ralph.lock'), JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), host: (await import('node:os')).hostname() }));
+    const holder = await holdLockAsRalph(p.path('.ralph/.ralph.lock'));
+    cleanups.push(() => holder.stop());
     const f = fake({ calls: [{ resultText: 'x' }] });
     const r = await runCli('ralph', [], { cwd: p.dir, env: f.env });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('Another ralph loop is already running');
+    expect(r.stderr).toContain(`Another ralph loop is already running in this project (pid ${holder.pid})`);
     expect(f.runs()).toHaveLength(0);
   });
 });
 
 
+/** The longest cooldown the schema accepts (a week): the planted breaker stays OPEN for the test. */
+const LONGEST_COOLDOWN = '10080';
+
+/**
+ * The Bash tool's OPEN breaker, as it wrote it, opened just now: the fixture's dates are fixed, so
+ * with them the cooldown would end while the fixture ages.
+ */
+function plantOpenBreaker(p: TmpProject): void {
+  const now = new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00');
+  const state = JSON.parse(readFileSync(new URL('../fixtures/bash-state/halted/.circuit_breaker_state', import.meta.url), 'utf8')) as Record<string, unknown>;
+  writeFileSync(p.path('.ralph/.circuit_breaker_state'), `${JSON.stringify({ ...state, last_change: now, opened_at: now }, null, 4)}\n`);
+}
+
 describe('circuit breaker commands', () => {
   it('--circuit-status shows a Bash-written OPEN breaker; --reset-circuit closes it', async () => {
     const p = project();
-    cpSync(new URL('../fixtures/bash-state/halted/.circuit_breaker_state', import.meta.url), p.path('.ralph/.circuit_breaker_state'));
-    const shown = await runCli('ralph', ['--circuit-status'], { cwd: p.dir, env: { HOME: p.dir, CB_COOLDOWN_MINUTES: '100000' } });
+    plantOpenBreaker(p);
+    const shown = await runCli('ralph', ['--circuit-status'], { cwd: p.dir, env: { HOME: p.dir, CB_COOLDOWN_MINUTES: LONGEST_COOLDOWN } });
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain('Circuit Breaker Status');
     expect(shown.stdout).toMatch(/State:\s+🚨 OPEN/);
@@ -239,9 +254,9 @@ describe('circuit breaker commands', () => {
   it('refusing to start on an OPEN breaker writes no session record, however often it is tried', async () => {
     const p = project();
     const f = fake({ calls: [] });
-    cpSync(new URL('../fixtures/bash-state/halted/.circuit_breaker_state', import.meta.url), p.path('.ralph/.circuit_breaker_state'));
+    plantOpenBreaker(p);
     for (let i = 0; i < 2; i++) {
-      const r = await runCli('ralph', [], { cwd: p.dir, env: { ...f.env, CB_COOLDOWN_MINUTES: '100000' } });
+      const r = await runCli('ralph', [], { cwd: p.dir, env: { ...f.env, CB_COOLDOWN_MINUTES: LONGEST_COOLDOWN } });
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('EXECUTION HALTED');
     }

@@ -101,7 +101,7 @@ export interface FakeCallScript {
   ignoreSigterm?: boolean;
   ignoreSigtermMs?: number;
   sigtermMode?: 'exit143' | 'signal';
-  spawnChild?: boolean | { lifetimeMs?: number; holdStdout?: boolean; ignoreSigterm?: boolean; setsid?: boolean };
+  spawnChild?: boolean | { lifetimeMs?: number; holdStdout?: boolean; ignoreSigterm?: boolean; setsid?: boolean; cleanEnv?: boolean };
   crash?: { afterLines?: number; exitCode?: number; stderr?: string; signal?: NodeJS.Signals };
   garbage?: FakeGarbage | FakeGarbage[];
   hugeLineBytes?: number;

@@ -2,6 +2,8 @@
 // cannot reach it, and it holds the agent's stdout and stderr open. Once the agent itself has
 // exited, ralph drains those pipes for a bounded time, closes them, warns that a process
 // escaped, and goes on with the agent's real exit code: no hang. The test timeout is the only clock.
+// The daemon also wiped its environment, so ralph's after-call sweep of processes carrying the
+// run's mark (RALPH_RUN_ID) cannot find it either: the drain alone must end the call.
 
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -20,7 +22,7 @@ describe('a daemon that escaped the agent group with the agent output', () => {
   it('does not hang ralph: pipes closed after the drain, warning printed, the call counted as the success it was', async () => {
     const p = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC }), { git: true });
     const f = withFakeClaude({
-      calls: [{ spawnChild: { setsid: true, holdStdout: true, lifetimeMs: 120_000 }, writeFiles: { 'a.txt': 'a\n' }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } }],
+      calls: [{ spawnChild: { setsid: true, holdStdout: true, cleanEnv: true, lifetimeMs: 120_000 }, writeFiles: { 'a.txt': 'a\n' }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } }],
     });
     cleanups.push(
       () => p.cleanup(),

@@ -4,7 +4,7 @@
 // agent starts: never two agents on one tree.
 
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeClaude } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
@@ -19,21 +19,34 @@ afterEach(() => {
 
 const work = (n: number) => ({ writeFiles: { [`f${n}.txt`]: `${n}\n` }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } });
 
-function readLock(p: TmpProject): { pid?: number; agentPgid?: number } {
+function readLock(p: TmpProject): { pid?: number; agentPgid?: number; agentExe?: string } {
   try {
-    return JSON.parse(readFileSync(p.path('.ralph/.ralph.lock'), 'utf8')) as { pid?: number; agentPgid?: number };
+    return JSON.parse(readFileSync(p.path('.ralph/.ralph.lock'), 'utf8')) as { pid?: number; agentPgid?: number; agentExe?: string };
   } catch {
     return {};
   }
 }
 
-/** Starts ralph, waits until its agent (and the agent's child) run and the lock names the agent's group, then SIGKILLs ralph. */
+function readExecutable(pid: number): string | undefined {
+  try {
+    return readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Starts ralph, waits until its agent (and the agent's child) run and the lock names the agent's
+ * group with the executable its leader runs (not the `#!/usr/bin/env` launcher it was spawned
+ * as), then SIGKILLs ralph.
+ */
 function startAndKill9(p: TmpProject, f: FakeClaude): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [binPath('ralph'), '--max-loops', '2'], { cwd: p.dir, env: { ...process.env, NO_COLOR: '1', ...f.env }, stdio: 'ignore' });
     const timer = setInterval(() => {
       const run = f.runs()[0];
-      if (run?.childPid === undefined || readLock(p).agentPgid !== run.pid) return;
+      const lock = readLock(p);
+      if (run?.childPid === undefined || lock.agentPgid !== run.pid || lock.agentExe !== readExecutable(run.pid)) return;
       clearInterval(timer);
       child.kill('SIGKILL');
     }, 25);

@@ -7,6 +7,7 @@ import { runRollback, type RollbackOptions } from '../../../lib/cli/rollback.js'
 import { RalphError } from '../../../lib/errors.js';
 import { createBackup } from '../../../lib/loop/backup.js';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
+import { holdLockAsRalph } from '../../helpers/ralph-lock-holder.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 
 const env = { ...process.env, ...GIT_TEST_ENV };
@@ -97,9 +98,13 @@ describe('ralph --rollback', () => {
   it('refuses while a ralph loop runs in the project', async () => {
     const p = project();
     const name = await backupAt(p, 1);
-    writeFileSync(p.path('.ralph/.ralph.lock'), JSON.stringify({ pid: process.ppid, startedAt: new Date().toISOString(), host: '' }));
-    const error = await rollback(p, { target: name }).catch((e: unknown) => e);
-    expect((error as RalphError).code).toBe('lock_held');
+    const holder = await holdLockAsRalph(p.path('.ralph/.ralph.lock'));
+    try {
+      const error = await rollback(p, { target: name }).catch((e: unknown) => e);
+      expect((error as RalphError).code).toBe('lock_held');
+    } finally {
+      holder.stop();
+    }
   });
 
   it('names an unknown backup and a directory that is not a repository', async () => {
