@@ -58,7 +58,7 @@ describe('--sandbox bwrap with the agent under $HOME', () => {
     const secret = `planted-secret-${process.pid}`;
     writeFileSync(join(fake.home, 'secret.txt'), `${secret}\n`);
     fake.setScenario({
-      calls: [{ steps: [{ tool: 'Bash', input: { command: 'cat "$HOME/secret.txt"' }, exec: true }], tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }],
+      calls: [{ steps: [{ tool: 'Bash', input: { command: 'cat "$HOME/secret.txt"' }, exec: true }], writeFiles: { 'src/done.txt': 'done\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }],
     });
     const run = await runCli('ralph', ['--sandbox', 'bwrap', '--max-loops', '3'], { cwd: project.dir, env });
     expect(run.code, run.stderr).toBe(0);

@@ -70,10 +70,11 @@ describe('ralph --sandbox bwrap', () => {
             { tool: 'Bash', input: { command: `cat "$HOME/secret.txt"` }, exec: true },
             { tool: 'Bash', input: { command: `echo escaped > ${outside}/escape.txt` }, exec: true },
           ],
+          writeFiles: { 'src/one.txt': 'one\n' } as Record<string, string>,
           tickFixPlan: 1,
           statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false },
         },
-        { tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } },
+        { writeFiles: { 'src/two.txt': 'two\n' } as Record<string, string>, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } },
       ],
     }), '- [ ] one\n- [ ] two\n');
     expect(r.code, r.stderr).toBe(0);
@@ -95,7 +96,7 @@ describe('ralph --sandbox bwrap', () => {
       for (const pid of processesWithCmdline(String(marker))) process.kill(pid, 'SIGKILL');
     });
     const r = await runInBwrap(() => ({
-      calls: [{ spawnChild: { setsid: true, lifetimeMs: marker }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }],
+      calls: [{ spawnChild: { setsid: true, lifetimeMs: marker }, writeFiles: { 'src/done.txt': 'done\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }],
     }), '- [ ] one\n');
     expect(r.code, r.stderr).toBe(0);
     // The daemon really ran (the fake logs its pid once it is up) ...

@@ -54,16 +54,19 @@ function chownTree(path: string): void {
 
 function dockerProject(scenario: FakeScenario, plan: string, extraEnv: NodeJS.ProcessEnv = {}): DockerProject {
   const project = tmpProject(ralphProjectTree({
-    '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\nALLOWED_TOOLS="Read,Write,Bash"\n`,
+    '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="node -e 0"\nALLOWED_TOOLS="Read,Write,Bash"\n`,
     '.ralph/fix_plan.md': plan,
   }), { git: true });
   const fake = withFakeClaude();
   cleanups.push(() => project.cleanup(), () => fake.cleanup());
   mkdirSync(project.path('.ralph/fake-state'), { recursive: true });
   writeFileSync(project.path('.ralph/fake-state/scenario.json'), JSON.stringify(scenario));
+  // ralph runs as USER here: its ledger goes in a state home that user owns, not the test file's.
+  const stateHome = join(fake.root, 'state-home');
+  mkdirSync(stateHome, { recursive: true });
   chownTree(project.dir);
   chownTree(fake.root);
-  const env = { ...fake.env, ...GIT_TEST_ENV, SANDBOX_DOCKER_IMAGE: image, ...extraEnv };
+  const env = { ...fake.env, ...GIT_TEST_ENV, SANDBOX_DOCKER_IMAGE: image, XDG_STATE_HOME: stateHome, ...extraEnv };
   const logPath = project.path('.ralph/fake-state/calls.jsonl');
   return { project, fake, env, runs: () => readCallLog(logPath).filter((call) => call.prompt !== undefined) };
 }
@@ -90,8 +93,8 @@ describe('ralph --sandbox docker', () => {
     cleanups.push(() => secretHome.cleanup());
     const p = dockerProject({
       calls: [
-        { steps: [{ tool: 'Read', input: { file_path: '__SECRET__' } }], tickFixPlan: 1, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } },
-        { tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } },
+        { steps: [{ tool: 'Read', input: { file_path: '__SECRET__' } }], writeFiles: { 'src/one.txt': 'one\n' }, tickFixPlan: 1, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } },
+        { writeFiles: { 'src/two.txt': 'two\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } },
       ],
     }, '- [ ] one\n- [ ] two\n');
     const secret = `planted-secret-${process.pid}-${Date.now()}`;
