@@ -165,7 +165,7 @@ describe('acquireProjectLock', () => {
   it('lets exactly one of several processes racing for a stale lock win', async () => {
     const dir = tempDir();
     transpileForChild(
-      ['state/lock.ts', 'state/atomic-write.ts', 'state/process-alive.ts', 'state/no-follow.ts', 'state/control-file.ts', 'errors.ts', 'platform/clock.ts', 'platform/read-text.ts'],
+      ['state/lock.ts', 'state/atomic-write.ts', 'state/process-alive.ts', 'state/no-follow.ts', 'state/control-file.ts', 'errors.ts', 'platform/clock.ts', 'platform/boot-reading.ts', 'platform/read-text.ts'],
       dir,
     );
     const script = join(dir, 'race.mjs');
