@@ -16,12 +16,13 @@ export interface GitResult {
   stderr: string;
 }
 
-// The agent can write .git/config of the worktree it runs in (no sandbox): ralph's own calls
-// never run its hooks or an fsmonitor program.
-const SAFE_CONFIG = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'commit.gpgSign=false', '-c', 'merge.verifySignatures=false'];
+// The merges ralph makes between unit branches are its own bookkeeping: they need no signature
+// and check none. (That no git call runs a hook, fsmonitor or driver the agent planted is the
+// process runner's: lib/platform/git-hardening.ts.)
+const MERGE_CONFIG = ['-c', 'commit.gpgSign=false', '-c', 'merge.verifySignatures=false'];
 
 export async function runGit(git: GitContext, cwd: string, args: string[], input?: string): Promise<GitResult> {
-  const result: RunResult = await git.runner.run('git', [...SAFE_CONFIG, ...args], {
+  const result: RunResult = await git.runner.run('git', [...MERGE_CONFIG, ...args], {
     cwd,
     env: { ...git.env, GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', GIT_MERGE_AUTOEDIT: 'no' },
     input,
