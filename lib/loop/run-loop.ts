@@ -261,7 +261,6 @@ async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise
     const atLoopBudget = rt.config.MAX_LOOPS > 0 && rt.run.value.spend.run.loops >= rt.config.MAX_LOOPS;
     if (stall.stalled && !atLoopBudget) {
       resetRunSession(rt, 'circuit_breaker_trip', rt.loopCount);
-      deps.logger.error(stallMessage(stall.loops));
       return stop(EXIT.halted, 'halted', 'stalled', 'stalled', stallMessage(stall.loops));
     }
     writeStatus(rt, 'completed', 'success', '');
