@@ -115,7 +115,9 @@ export function createFastAgent(streamText?: string): FastAgent {
 }
 
 /** Fast loop settings plus room for hundreds of calls an hour. */
-export const FAULT_RC = `${FAST_LOOP_RC}MAX_CALLS_PER_HOUR=100000\n`;
+// The fast agent changes a file every call and never ticks the plan: on a quiet machine a run
+// reaches the stall guard's 8 loops before its kill lands, so the guard is set out of reach.
+export const FAULT_RC = `${FAST_LOOP_RC}MAX_CALLS_PER_HOUR=100000\nCB_NO_PLAN_PROGRESS_THRESHOLD=0\n`;
 
 export function faultProject(extra: Record<string, string> = {}): TmpProject {
   return tmpProject(ralphProjectTree({ '.ralphrc': FAULT_RC, '.ralph/fix_plan.md': '# Fix Plan\n- [ ] keep going\n', ...extra }), { git: true });

@@ -9,6 +9,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { homedir } from 'node:os';
+import { ledgerPath, readLedger } from '../../lib/state/ledger.js';
 import { binPath, runCli } from '../helpers/run-cli.js';
 import type { TmpProject } from '../helpers/tmp-project.js';
 import { checkStateFiles, createFastAgent, faultProject, listTempFiles, type FastAgent } from './fast-agent.js';
@@ -73,6 +75,13 @@ function runAndKill(project: TmpProject, agent: FastAgent, plan: { events?: numb
 const readInt = (project: TmpProject, name: string) =>
   existsSync(project.path(name)) ? Number(readFileSync(project.path(name), 'utf8').trim() || '0') : 0;
 const readText = (project: TmpProject, name: string) => (existsSync(project.path(name)) ? readFileSync(project.path(name), 'utf8') : '');
+// The count a run continues from: ralph writes its ledger before the `.call_count` view, so a kill
+// between the two leaves the ledger one call ahead, and the ledger counts.
+const countedCalls = (project: TmpProject) => {
+  const rate = readLedger(ledgerPath(project.dir, process.env, homedir()), () => {})?.rate;
+  const view = readInt(project, '.ralph/.call_count');
+  return rate && rate.lastReset === readText(project, '.ralph/.last_reset').trim() ? Math.max(rate.calls, view) : view;
+};
 
 const stats = { kills: 0, byEvents: 0, byDelay: 0, followUps: 0, staleLockTakeovers: 0, leftoverTempFiles: 0, finishedBeforeKill: 0 };
 // Which files' temp copies a killed writer left behind (reported, not failed: the next write of
@@ -128,7 +137,7 @@ async function runChain(chain: number, trials: number): Promise<string[]> {
 
     if (trial % FOLLOW_UP_EVERY === FOLLOW_UP_EVERY - 1 || trial === trials - 1) {
       stats.followUps++;
-      const before = readInt(project, '.ralph/.call_count');
+      const before = countedCalls(project);
       const hour = readText(project, '.ralph/.last_reset');
       // --fresh: the killed runs' calls count against their own --max-loops; this one makes one call.
       const next = await runCli('ralph', ['--fresh', '--max-loops', '1'], { cwd: project.dir, env: agent.env });
