@@ -53,7 +53,7 @@ describe('agent invocation', () => {
 
   it('runs a multi-word CLAUDE_CODE_CMD', async () => {
     const p = setup({ calls: [{ writeFiles: { 'a.txt': 'a' } }] });
-    writeFileSync(p.project.path('.ralphrc'), `${FAST_LOOP_RC}CLAUDE_CODE_CMD="${process.execPath} ${FAKE_CLAUDE_BIN}"\n`);
+    writeFileSync(p.project.path('.ralphrc'), `${FAST_LOOP_RC}CLAUDE_CODE_CMD="'${process.execPath}' '${FAKE_CLAUDE_BIN}'"\n`);
     const result = await p.run({ MAX_LOOPS: 1 });
     expect(result.exitCode).toBe(3);
     expect(p.fake.runs()).toHaveLength(1);

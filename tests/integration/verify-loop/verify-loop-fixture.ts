@@ -8,7 +8,7 @@ import type { RunRecord } from '../../../lib/session-record/schema.js';
 import { readRunRecordsIn } from '../../helpers/run-record-files.js';
 import { LOOP_CONTEXT_HEADING } from '../../../lib/core/loop-context.js';
 
-export const REPO_VITEST = fileURLToPath(new URL('../../../node_modules/.bin/vitest', import.meta.url));
+export { REPO_VITEST_RUN } from '../verify/verify-fixture.js';
 
 /** Every file of tests/fixtures/verify/<name>/, keyed by its path inside the fixture. */
 export function fixtureFiles(name: 'ts-project' | 'python-project'): Record<string, string> {

@@ -11,7 +11,7 @@ import { LoopEvents, type LoopEventMap } from '../../../lib/loop/events.js';
 import type { RunRecord } from '../../../lib/session-record/schema.js';
 import type { FakeScenario } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC, loopProject, type LoopProject } from '../../helpers/loop-harness.js';
-import { loopContextIn, fixtureFiles, readOnlyRunRecord, REPO_VITEST } from './verify-loop-fixture.js';
+import { loopContextIn, fixtureFiles, readOnlyRunRecord, REPO_VITEST_RUN } from './verify-loop-fixture.js';
 
 const FIXTURE = fixtureFiles('ts-project');
 const SUM_FIXED = FIXTURE['sum.ts']!.replace('a - b', 'a + b');
@@ -28,7 +28,7 @@ afterEach(() => {
 
 function setup(scenario: FakeScenario): LoopProject {
   current = loopProject(scenario, {
-    files: { ...FIXTURE, '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="${REPO_VITEST} run"\n`, '.ralph/fix_plan.md': PLAN },
+    files: { ...FIXTURE, '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="${REPO_VITEST_RUN}"\n`, '.ralph/fix_plan.md': PLAN },
   });
   return current;
 }
@@ -80,7 +80,7 @@ describe('the verification gate in the loop (vitest project)', () => {
 
     const record = readOnlyRunRecord(p.project.dir);
     expect(record.status).toBe('converged');
-    expect(record.goal).toMatchObject({ type: 'checklist+tests', test_command: `${REPO_VITEST} run` });
+    expect(record.goal).toMatchObject({ type: 'checklist+tests', test_command: REPO_VITEST_RUN });
     expect(record.attempts.map((a) => [a.loop, a.state, a.outcome, a.agent_result])).toEqual([
       [1, 'finished', 'stuck', 'ok'],
       [2, 'finished', 'stuck', 'ok'],

@@ -10,6 +10,8 @@ import type { RunGateOptions } from '../../../lib/verify/run-gate.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const REPO_VITEST = join(REPO_ROOT, 'node_modules', '.bin', 'vitest');
+/** `vitest run` as a TEST_COMMAND: the path quoted, so a checkout under a folder with a space works. */
+export const REPO_VITEST_RUN = `'${REPO_VITEST}' run`;
 
 export interface FixtureCopy {
   dir: string;

@@ -20,14 +20,14 @@ import { ralphPaths } from '../../../lib/state/paths.js';
 import { runVerificationGate } from '../../../lib/verify/run-gate.js';
 import type { VerificationResult } from '../../../lib/verify/verification-result.js';
 import { fakeClock } from '../../helpers/fake-clock.js';
-import { copyFixture, gateOptions, REPO_VITEST, type FixtureCopy } from './verify-fixture.js';
+import { copyFixture, gateOptions, REPO_VITEST, REPO_VITEST_RUN, type FixtureCopy } from './verify-fixture.js';
 
 let fixture: FixtureCopy;
 let failing: VerificationResult;
 
 beforeAll(async () => {
   fixture = copyFixture('ts-project');
-  failing = await runVerificationGate(gateOptions(fixture.dir, { commands: [{ command: `${REPO_VITEST} run`, role: 'test' }] }));
+  failing = await runVerificationGate(gateOptions(fixture.dir, { commands: [{ command: REPO_VITEST_RUN, role: 'test' }] }));
 });
 afterAll(() => fixture.cleanup());
 
