@@ -5,25 +5,11 @@
 // user to read) and reported. Between runs the user edits them freely: the next run records
 // them afresh. The rule: ralph runs nothing the agent could have changed since the run started.
 
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { guardedPaths } from '../project/guarded-paths.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 
-/** Project-relative files whose every change is undone. */
-export const GUARDED_FILES = [
-  '.ralphrc',
-  '.git/config',
-  '.git/info/attributes',
-  // Claude Code (permissions, hooks), Codex, Gemini CLI and OpenCode project settings.
-  '.claude/settings.json',
-  '.claude/settings.local.json',
-  '.codex/config.toml',
-  '.gemini/settings.json',
-  'opencode.json',
-  'opencode.jsonc',
-  '.opencode/opencode.json',
-];
-const HOOKS_DIR = '.git/hooks';
 const PACKAGE_JSON = 'package.json';
 
 interface Recorded {
@@ -95,17 +81,6 @@ function restoreTestScript(guarded: GuardedFiles, quarantine: string, changed: s
   else scripts.test = guarded.testScript;
   writeFileAtomic(full, `${JSON.stringify({ ...pkg, scripts }, null, 2)}\n`);
   return { path: `${PACKAGE_JSON} (scripts.test)`, keptAt, diff: `- ${guarded.testScript ?? '(none)'}\n+ ${changed ?? '(none)'}` };
-}
-
-function guardedPaths(projectDir: string): string[] {
-  const hooks = join(projectDir, HOOKS_DIR);
-  let names: string[];
-  try {
-    names = lstatSync(hooks).isDirectory() ? readdirSync(hooks) : [];
-  } catch {
-    names = [];
-  }
-  return [...GUARDED_FILES, ...names.map((n) => `${HOOKS_DIR}/${n}`)];
 }
 
 function readRecorded(full: string): Recorded {

@@ -2,6 +2,8 @@
 // writable home (mounted over the real one, which it never sees) and a private /tmp, in its own
 // pid namespace that dies with ralph (--unshare-pid --die-with-parent): a daemon it forks cannot
 // outlive the run. The network is shared (the agent needs its API) unless it is `none`.
+// The project's guarded files (.ralphrc, git's config and hooks, the agents' settings) are
+// mounted read-only over it: what configures the programs ralph runs cannot change in a call.
 // It runs in a user namespace of its own with every capability dropped, so as root too it can
 // neither remount nor unmount; host socket directories (/run, $XDG_RUNTIME_DIR, the SSH agent's)
 // are covered by empty ones, since connect() works through a read-only mount.
@@ -13,6 +15,7 @@ import type { SandboxNetwork } from '../core/sandbox-settings.js';
 import { stripTerminalControls } from '../core/terminal-text.js';
 import { RalphError } from '../errors.js';
 import { findExecutable } from '../platform/find-executable.js';
+import { readOnlyGuardedPaths } from '../project/guarded-paths.js';
 import type { Logger } from '../platform/deps.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { resolveAgentExecutable } from './agent-executable.js';
@@ -28,6 +31,8 @@ export interface BwrapLayout {
   network: SandboxNetwork;
   /** Host directories holding sockets, covered by an empty tmpfs (see socketDirectories). */
   socketDirs?: readonly string[];
+  /** The project's guarded files (lib/project/guarded-paths.ts), read-only over its read-write mount. */
+  readOnly?: readonly string[];
 }
 
 /** bwrap's options, in mount order: later mounts go on top (the project inside the hidden home stays visible). */
@@ -42,6 +47,7 @@ export function bwrapOptions(layout: BwrapLayout): string[] {
     ...(layout.realHome === '/' ? [] : ['--bind', layout.privateHome, layout.realHome]),
     ...layout.binds.flatMap((path) => ['--ro-bind', path, path]),
     '--bind', layout.projectDir, layout.projectDir,
+    ...(layout.readOnly ?? []).flatMap((path) => ['--ro-bind', path, path]),
     '--chdir', layout.projectDir,
     '--unshare-pid',
     // A user namespace of its own and no capability in it: as root, too, no mount or umount.
@@ -75,6 +81,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     binds: options.binds,
     network: options.network,
     socketDirs: socketDirectories(options.env, [options.projectDir, options.homeDir]),
+    readOnly: readOnlyGuardedPaths(options.projectDir),
   });
   return {
     provider: 'bwrap',

@@ -15,6 +15,7 @@ import type { SandboxNetwork } from '../core/sandbox-settings.js';
 import type { Clock } from '../platform/clock.js';
 import type { Logger } from '../platform/deps.js';
 import type { ProcessRunner } from '../platform/process.js';
+import { readOnlyGuardedPaths } from '../project/guarded-paths.js';
 import { writeFileAtomic, writeJsonAtomic } from '../state/atomic-write.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import { checkDocker, dockerFailure } from './docker-checks.js';
@@ -49,7 +50,9 @@ export interface DockerSandboxOptions extends DockerSettings {
 export const DOCKER_STATE_FILE = '.docker_sandbox_state';
 
 /** `docker run`'s arguments for the run's container (no secret among them). */
-export function dockerRunArgs(options: DockerSettings & { name: string; projectDir: string; home: string; envFile?: string; uid: number; gid: number }): string[] {
+export function dockerRunArgs(
+  options: DockerSettings & { name: string; projectDir: string; home: string; envFile?: string; uid: number; gid: number; readOnly?: readonly string[] },
+): string[] {
   return [
     'run', '-d', '--init',
     '--name', options.name,
@@ -58,6 +61,8 @@ export function dockerRunArgs(options: DockerSettings & { name: string; projectD
     '--cap-drop', 'ALL',
     '--security-opt', 'no-new-privileges',
     '-v', `${options.projectDir}:/workspace`,
+    // The guarded files (.ralphrc, git's config and hooks, the agents' settings) read-only.
+    ...(options.readOnly ?? []).flatMap((path) => ['-v', `${path}:${containerPath(options.projectDir, path)}:ro`]),
     '-w', '/workspace',
     '--memory', options.memory,
     '--cpus', options.cpus,
@@ -136,6 +141,7 @@ export function createDockerSandbox(options: DockerSandboxOptions): Sandbox {
       name = `ralph-sandbox-${process.pid}-${Math.floor(options.clock.now() / 1000)}`;
       runArgs = dockerRunArgs({
         ...options, name, home: runtime.home, envFile, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0,
+        readOnly: readOnlyGuardedPaths(options.projectDir),
       });
       await createContainer();
       options.logger.success(`Sandbox container started: ${containerId.slice(0, 12)} (image: ${options.image}, network: ${options.network})`);

@@ -9,6 +9,7 @@ import { stripTerminalControls } from '../core/terminal-text.js';
 import { RalphError } from '../errors.js';
 import type { Deps } from '../platform/deps.js';
 import { findExecutable } from '../platform/find-executable.js';
+import { readOnlyGuardedPaths } from '../project/guarded-paths.js';
 import { resolveAgentExecutable } from './agent-executable.js';
 import { bwrapOptions, createBwrapSandbox } from './bwrap-sandbox.js';
 import { createDockerSandbox, dockerExecArgs } from './docker-sandbox.js';
@@ -70,7 +71,10 @@ export function previewSandbox(settings: SandboxSettings, options: Pick<OpenSand
         return { cmd: findExecutable('docker', deps.env) ?? 'docker', args: dockerExecArgs('<container>', invocation), stdin: invocation.stdin, env: inner };
       }
       const agent = resolveAgentExecutable(invocation.cmd, { env: inner, cwd: projectDir, homeDir: deps.homeDir });
-      const layout = { projectDir, realHome: deps.homeDir, privateHome: '<private home>', binds: [...settings.binds, ...agent.binds], network: settings.network };
+      const layout = {
+        projectDir, realHome: deps.homeDir, privateHome: '<private home>', binds: [...settings.binds, ...agent.binds], network: settings.network,
+        readOnly: readOnlyGuardedPaths(projectDir),
+      };
       const args = [...bwrapOptions(layout), '--', agent.command, ...invocation.args];
       return { cmd: findExecutable('bwrap', deps.env) ?? 'bwrap', args, stdin: invocation.stdin, env: inner };
     },

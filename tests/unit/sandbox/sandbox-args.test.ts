@@ -22,6 +22,14 @@ describe('bwrapOptions', () => {
     expect(bwrapOptions({ ...layout, network: 'none' })).toContain('--unshare-net');
   });
 
+  it('mounts the guarded files read-only over the read-write project', () => {
+    const ralphrc = `${layout.projectDir}/.ralphrc`;
+    const args = bwrapOptions({ ...layout, readOnly: [ralphrc, `${layout.projectDir}/.git/hooks`] });
+    const at = (...seq: string[]) => args.findIndex((_, i) => seq.every((s, j) => args[i + j] === s));
+    expect(at('--ro-bind', ralphrc, ralphrc)).toBeGreaterThan(at('--bind', layout.projectDir, layout.projectDir));
+    expect(at('--ro-bind', `${layout.projectDir}/.git/hooks`, `${layout.projectDir}/.git/hooks`)).toBeGreaterThan(0);
+  });
+
   it('runs in a user namespace of its own with every capability dropped', () => {
     const args = bwrapOptions(layout).join(' ');
     expect(args).toContain('--unshare-user');
@@ -48,6 +56,11 @@ describe('docker argv', () => {
     const args = dockerRunArgs({ image: 'img:1', memory: '4g', cpus: '2', network: 'none', name: 'ralph-sandbox-7-100', projectDir: '/p', home: '/rt/home', envFile: '/rt/env', uid: 1000, gid: 1000 });
     expect(args.slice(0, 3)).toEqual(['run', '-d', '--init']);
     expect(args.join(' ')).toContain('--name ralph-sandbox-7-100 --user 1000:1000 --cap-drop ALL --security-opt no-new-privileges -v /p:/workspace -w /workspace --memory 4g --cpus 2 --network none --env-file /rt/env -v /rt/home:/ralph-home -e HOME=/ralph-home img:1 sleep infinity');
+  });
+
+  it('mounts the guarded files read-only at their place under /workspace', () => {
+    const args = dockerRunArgs({ image: 'i', memory: '1g', cpus: '1', network: 'none', name: 'n', projectDir: '/p', home: '/h', uid: 1, gid: 1, readOnly: ['/p/.ralphrc', '/p/.git/hooks'] });
+    expect(args.join(' ')).toContain('-v /p:/workspace -v /p/.ralphrc:/workspace/.ralphrc:ro -v /p/.git/hooks:/workspace/.git/hooks:ro -w /workspace');
   });
 });
 
