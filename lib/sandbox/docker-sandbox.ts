@@ -6,9 +6,11 @@
 // killed `docker exec` client leaves its process running inside); before each loop a container
 // that stopped (out of memory, a daemon restart) is started again and one that is gone is made
 // anew, as the Bash tool's per-loop check does; on every exit it is removed and the secrets
-// deleted. Its state is in .ralph/.docker_sandbox_state.
+// deleted. Its state is in .ralph/.docker_sandbox_state. A container whose ralph was killed with
+// -9 is removed by the next ralph's start, found by the owner labels it carries.
 
 import { spawnSync } from 'node:child_process';
+import { hostname } from 'node:os';
 import { isAbsolute, join, posix, relative, sep } from 'node:path';
 import type { AgentInvocation } from '../agents/agent-adapter.js';
 import type { SandboxNetwork } from '../core/sandbox-settings.js';
@@ -17,6 +19,7 @@ import type { Logger } from '../platform/deps.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { readOnlyGuardedPaths } from '../project/guarded-paths.js';
 import { writeFileAtomic, writeJsonAtomic } from '../state/atomic-write.js';
+import { isProcessAlive } from '../state/process-alive.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import { checkDocker, dockerFailure } from './docker-checks.js';
 import { createRuntimeDir, type RuntimeDir } from './runtime-dir.js';
@@ -49,13 +52,46 @@ export interface DockerSandboxOptions extends DockerSettings {
 
 export const DOCKER_STATE_FILE = '.docker_sandbox_state';
 
+const OWNER_HOST_LABEL = 'ralph.sandbox.host';
+const OWNER_PID_LABEL = 'ralph.sandbox.pid';
+
+/** The ralph process that made a container, as its labels record it. */
+export interface ContainerOwner {
+  host: string;
+  pid: number;
+}
+
+/**
+ * Removes the sandbox containers a dead ralph on this host left running (killed with -9, the
+ * old agent still at work inside): found by their owner labels, never by a name in `.ralph/`
+ * (the agent can write that file). Returns the names removed, for the caller to say so.
+ */
+export async function removeDeadContainers(run: (args: string[]) => Promise<{ code: number | null; stdout: string }>, host: string): Promise<string[]> {
+  const listed = await run(['ps', '-a', '--filter', `label=${OWNER_HOST_LABEL}=${host}`, '--format', `{{.ID}}\t{{.Label "${OWNER_PID_LABEL}"}}\t{{.Names}}`]);
+  if (listed.code !== 0) return [];
+  const removed: string[] = [];
+  for (const line of listed.stdout.split('\n')) {
+    const [id, pidText, name] = line.trim().split('\t');
+    const pid = Number(pidText);
+    if (!id || !Number.isInteger(pid) || pid <= 0 || pid === process.pid || isProcessAlive(pid)) continue;
+    if ((await run(['rm', '-f', id])).code === 0) removed.push(name || id);
+  }
+  return removed;
+}
+
 /** `docker run`'s arguments for the run's container (no secret among them). */
 export function dockerRunArgs(
-  options: DockerSettings & { name: string; projectDir: string; home: string; envFile?: string; uid: number; gid: number; readOnly?: readonly string[] },
+  options: DockerSettings & {
+    name: string; projectDir: string; home: string; envFile?: string; uid: number; gid: number; readOnly?: readonly string[]; owner: ContainerOwner;
+  },
 ): string[] {
   return [
     'run', '-d', '--init',
     '--name', options.name,
+    // Who made it, on the container itself (the agent cannot write it): the next ralph removes it
+    // when that ralph is dead (removeDeadContainers).
+    '--label', `${OWNER_HOST_LABEL}=${options.owner.host}`,
+    '--label', `${OWNER_PID_LABEL}=${options.owner.pid}`,
     '--user', `${options.uid}:${options.gid}`,
     // No capability and no way to gain one (setuid binaries in the image included).
     '--cap-drop', 'ALL',
@@ -131,6 +167,9 @@ export function createDockerSandbox(options: DockerSandboxOptions): Sandbox {
     provider: 'docker',
     async start() {
       docker = await checkDocker({ ...options, image: options.image });
+      for (const left of await removeDeadContainers(run, hostname())) {
+        options.logger.warn(`Removed the sandbox container ${left} left by a ralph that is no longer running`);
+      }
       saveState('initialized');
       runtime = createRuntimeDir({ env: options.env, homeDir: options.homeDir });
       const envFile = writeEnvFile(runtime, options.env, options.logger);
@@ -141,7 +180,7 @@ export function createDockerSandbox(options: DockerSandboxOptions): Sandbox {
       name = `ralph-sandbox-${process.pid}-${Math.floor(options.clock.now() / 1000)}`;
       runArgs = dockerRunArgs({
         ...options, name, home: runtime.home, envFile, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0,
-        readOnly: readOnlyGuardedPaths(options.projectDir),
+        readOnly: readOnlyGuardedPaths(options.projectDir), owner: { host: hostname(), pid: process.pid },
       });
       await createContainer();
       options.logger.success(`Sandbox container started: ${containerId.slice(0, 12)} (image: ${options.image}, network: ${options.network})`);

@@ -96,9 +96,9 @@ export function readablePackageCopy(): { root: string; cleanup: () => void } {
   return { root, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 
-/** The files of a root filesystem: node, git, sleep, their libraries, and the fake agent. */
+/** The files of a root filesystem: node, git, a shell (the fake agent's Bash tool), sleep, mkdir, their libraries. */
 function rootfsFiles(): string[] {
-  const binaries = ['node', 'git', 'sleep', 'sh', 'env'].map((name) => execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim());
+  const binaries = ['node', 'git', 'sleep', 'sh', 'bash', 'mkdir', 'env'].map((name) => execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim());
   const files = new Set<string>();
   for (const bin of binaries) {
     files.add(bin);

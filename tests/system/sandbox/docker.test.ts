@@ -154,6 +154,58 @@ describe('ralph --sandbox docker', () => {
     expect(readdirSync(tmpdir()).filter((name) => name.startsWith(`ralph-sandbox-${pid}-`))).toEqual([]);
   }, 120_000);
 
+  it('mounts the guarded files read-only: the agent can change none of them, so nothing is undone', async () => {
+    const p = dockerProject({
+      calls: [{
+        steps: [
+          // The agent's shell works in the container: it writes where it may.
+          { tool: 'Bash', input: { command: 'mkdir -p src && echo ok > src/control.txt' }, exec: true },
+          { tool: 'Bash', input: { command: 'echo CLAUDE_CODE_CMD=./evil.sh >> .ralphrc' }, exec: true },
+          { tool: 'Bash', input: { command: 'git config core.fsmonitor ./evil.sh' }, exec: true },
+          { tool: 'Bash', input: { command: 'echo "touch pwned" > .git/hooks/pre-commit' }, exec: true },
+        ],
+        writeFiles: { 'src/done.txt': 'done\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true },
+      }],
+    }, '- [ ] one\n');
+    const r = await ralphAs(p, ['--sandbox', 'docker']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(p.project.path('src/control.txt'), 'utf8')).toBe('ok\n');
+    const logs = outputLogs(p.project);
+    expect(logs).toContain('.ralphrc: Read-only file system');
+    expect(logs).toContain('could not write config file .git/config: Device or resource busy');
+    expect(logs).toContain('.git/hooks/pre-commit: Read-only file system');
+    expect(readFileSync(p.project.path('.ralphrc'), 'utf8')).not.toContain('evil');
+    expect(readFileSync(p.project.path('.git/config'), 'utf8')).not.toContain('fsmonitor');
+    expect(existsSync(p.project.path('.git/hooks/pre-commit'))).toBe(false);
+    expect(existsSync(p.project.path('.ralph/quarantine'))).toBe(false);
+    expect(r.stderr).not.toContain('which configures what ralph and the agent run');
+  }, 120_000);
+
+  it("removes the container of a ralph killed with -9 (the old agent still running in it) at the next start, and says so", async () => {
+    const p = dockerProject({
+      calls: [{ hang: 'afterInit', hangMaxMs: 60_000 }, { writeFiles: { 'src/done.txt': 'done\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }],
+    }, '- [ ] one\n');
+    let pid = 0;
+    let orphan = '';
+    const killed = await ralphAs(p, ['--sandbox', 'docker'], (child) => {
+      pid = child.pid!;
+      void (async () => {
+        await waitFor(() => p.runs().length >= 1);
+        orphan = containersOf(pid);
+        child.kill('SIGKILL');
+      })();
+    });
+    expect(killed.signal, killed.stderr).toBe('SIGKILL');
+    cleanups.push(() => { if (orphan) docker('rm', '-f', orphan); });
+    // The dead ralph's container is still up, with the hanging agent in it.
+    expect(orphan).toMatch(new RegExp(`^ralph-sandbox-${pid}-\\d+$`));
+    expect(docker('inspect', '--format', '{{.State.Running}}', orphan).stdout.trim()).toBe('true');
+    const next = await ralphAs(p, ['--sandbox', 'docker']);
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toContain(`Removed the sandbox container ${orphan} left by a ralph that is no longer running`);
+    expect(containersOf(pid)).toBe('');
+  }, 120_000);
+
   it('starts a container that died during a loop again, makes a new one for a removed container, and finishes the plan', async () => {
     const hang = { hang: 'afterInit', hangMaxMs: 60_000 } as const;
     const p = dockerProject({ calls: [hang, hang, { writeFiles: { 'src/done.txt': 'done\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }] }, '- [ ] one\n');

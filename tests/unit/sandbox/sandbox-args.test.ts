@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { readSandboxSettings } from '../../../lib/core/sandbox-settings.js';
 import { bwrapOptions, socketDirectories } from '../../../lib/sandbox/bwrap-sandbox.js';
-import { dockerExecArgs, dockerRunArgs } from '../../../lib/sandbox/docker-sandbox.js';
+import { dockerExecArgs, dockerRunArgs, removeDeadContainers } from '../../../lib/sandbox/docker-sandbox.js';
 
 const layout = { projectDir: '/home/u/code/app', realHome: '/home/u', privateHome: '/tmp/ralph-sandbox-1-x/home', binds: ['/opt/tool'], network: 'bridge' as const };
 
@@ -53,13 +53,13 @@ describe('docker argv', () => {
   });
 
   it('starts one container with --init, the uid:gid, the project at /workspace and the env-file', () => {
-    const args = dockerRunArgs({ image: 'img:1', memory: '4g', cpus: '2', network: 'none', name: 'ralph-sandbox-7-100', projectDir: '/p', home: '/rt/home', envFile: '/rt/env', uid: 1000, gid: 1000 });
+    const args = dockerRunArgs({ image: 'img:1', memory: '4g', cpus: '2', network: 'none', name: 'ralph-sandbox-7-100', projectDir: '/p', home: '/rt/home', envFile: '/rt/env', uid: 1000, gid: 1000, owner: { host: 'box', pid: 7 } });
     expect(args.slice(0, 3)).toEqual(['run', '-d', '--init']);
-    expect(args.join(' ')).toContain('--name ralph-sandbox-7-100 --user 1000:1000 --cap-drop ALL --security-opt no-new-privileges -v /p:/workspace -w /workspace --memory 4g --cpus 2 --network none --env-file /rt/env -v /rt/home:/ralph-home -e HOME=/ralph-home img:1 sleep infinity');
+    expect(args.join(' ')).toContain('--name ralph-sandbox-7-100 --label ralph.sandbox.host=box --label ralph.sandbox.pid=7 --user 1000:1000 --cap-drop ALL --security-opt no-new-privileges -v /p:/workspace -w /workspace --memory 4g --cpus 2 --network none --env-file /rt/env -v /rt/home:/ralph-home -e HOME=/ralph-home img:1 sleep infinity');
   });
 
   it('mounts the guarded files read-only at their place under /workspace', () => {
-    const args = dockerRunArgs({ image: 'i', memory: '1g', cpus: '1', network: 'none', name: 'n', projectDir: '/p', home: '/h', uid: 1, gid: 1, readOnly: ['/p/.ralphrc', '/p/.git/hooks'] });
+    const args = dockerRunArgs({ image: 'i', memory: '1g', cpus: '1', network: 'none', name: 'n', projectDir: '/p', home: '/h', uid: 1, gid: 1, readOnly: ['/p/.ralphrc', '/p/.git/hooks'], owner: { host: 'h', pid: 1 } });
     expect(args.join(' ')).toContain('-v /p:/workspace -v /p/.ralphrc:/workspace/.ralphrc:ro -v /p/.git/hooks:/workspace/.git/hooks:ro -w /workspace');
   });
 });
@@ -74,5 +74,20 @@ describe('readSandboxSettings', () => {
     expect(readSandboxSettings({ ...values, cpus: '-1' })).toMatchObject({ ok: false });
     expect(readSandboxSettings({ ...values, provider: 'bwrap', binds: ['relative/dir'] })).toMatchObject({ ok: false, message: expect.stringContaining('must be absolute') });
     expect(readSandboxSettings({ ...values, provider: 'e2b' })).toMatchObject({ ok: false, message: expect.stringContaining('E2B') });
+  });
+});
+
+describe('removeDeadContainers', () => {
+  const DEAD_PID = 2 ** 22 + 4321; // above pid_max's default: never a live process
+  it("removes the containers of this host's dead ralphs, found by their labels; a live owner's stays", async () => {
+    const calls: string[][] = [];
+    const listing = [`c1\t${DEAD_PID}\tralph-sandbox-${DEAD_PID}-1`, `c2\t${process.pid}\tralph-sandbox-${process.pid}-2`, 'c3\t1\tralph-sandbox-1-3', 'c4\tnot-a-pid\tx'].join('\n');
+    const run = async (args: string[]) => {
+      calls.push(args);
+      return args[0] === 'ps' ? { code: 0, stdout: `${listing}\n` } : { code: 0, stdout: '' };
+    };
+    expect(await removeDeadContainers(run, 'box')).toEqual([`ralph-sandbox-${DEAD_PID}-1`]);
+    expect(calls[0]).toEqual(['ps', '-a', '--filter', 'label=ralph.sandbox.host=box', '--format', '{{.ID}}\t{{.Label "ralph.sandbox.pid"}}\t{{.Names}}']);
+    expect(calls.slice(1)).toEqual([['rm', '-f', 'c1']]);
   });
 });
