@@ -13,7 +13,8 @@ export const GUARDED_FILE_EXIT_REASON = 'guarded_file_changed';
 /** Undoes what the agent changed; a stop when this run's agent did so before. */
 export function undoGuardedFileChanges(rt: LoopRuntime, loop: number): RunStop | undefined {
   const { deps, paths } = rt;
-  const quarantine = join(relative(paths.projectDir, paths.ralphDir), 'quarantine', formatFileStamp(deps.clock.now()));
+  // One folder per call: two calls within a second keep both versions.
+  const quarantine = join(relative(paths.projectDir, paths.ralphDir), 'quarantine', `${formatFileStamp(deps.clock.now())}-loop${loop}`);
   const violations = restoreGuardedFiles(rt.guarded, quarantine);
   if (violations.length === 0) return undefined;
   rt.guardViolations++;
@@ -21,6 +22,8 @@ export function undoGuardedFileChanges(rt: LoopRuntime, loop: number): RunStop |
     const kept = v.keptAt ? `; the agent's version is kept in ${v.keptAt}` : '';
     deps.logger.warn(`The agent changed ${v.path}, which configures what ralph and the agent run: undone${kept} (edit it between runs, not during one)`);
   }
+  const anyKept = violations.some((v) => v.keptAt);
+  rt.alerts.push(`loop ${loop}: the agent changed ${violations.map((v) => v.path).join(', ')}; undone${anyKept ? `, its versions in ${quarantine}/` : ''}`);
   const diff = violations.map((v) => v.diff).join('\n');
   rt.recorder?.observe({ loop, source: 'guarded-file', exitCode: null, durationMs: 0, raw: diff, data: { files: violations.map((v) => v.path) } });
   if (rt.guardViolations < 2) return undefined;

@@ -181,6 +181,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     // Recorded with the lock held: what the user left, before any agent call of this run.
     guarded: recordGuardedFiles(projectDir),
     guardViolations: 0,
+    alerts: [],
   };
   rt.stop = installStopSignal({
     process: options.signals,

@@ -120,6 +120,8 @@ export interface LoopRuntime {
   guarded: GuardedFiles;
   /** Agent calls in this run that changed a guarded file. */
   guardViolations: number;
+  /** What the guards undid or refused in this run, as the monitor shows it (status.json `run_alerts`). */
+  alerts: string[];
 }
 
 /** One agent the run may call, with its command as resolved at startup. */

@@ -7,7 +7,7 @@ import type { SpendState } from '../core/spend.js';
 import type { Clock } from '../platform/clock.js';
 import type { RalphPaths } from '../state/paths.js';
 import type { SandboxStatus } from '../sandbox/sandbox.js';
-import type { StatusFile } from '../state/schemas.js';
+import { MAX_RUN_ALERTS, type StatusFile } from '../state/schemas.js';
 import { saveProgress, saveStatus } from '../state/store.js';
 import { formatIsoTimestamp, formatLocalDateTime } from '../state/timestamps.js';
 
@@ -22,6 +22,8 @@ export interface StatusSnapshot {
   usageLimitResetsAt?: number;
   /** The agent the loop calls (AGENT_PROVIDER, or a fallback while it is limited). */
   agent?: string;
+  /** What the guards undid or refused in this run (the last few). */
+  alerts?: readonly string[];
 }
 
 export interface StatusWriterOptions {
@@ -67,6 +69,7 @@ export class StatusWriter {
       status.run_unknown_cost_calls = snapshot.spend.run.unknownCostLoops;
     }
     if (snapshot.agent !== undefined) status.agent = snapshot.agent;
+    if (snapshot.alerts?.length) status.run_alerts = snapshot.alerts.slice(-MAX_RUN_ALERTS);
     if (snapshot.usageLimitResetsAt !== undefined) status.usage_limit_resets_at = formatIsoTimestamp(snapshot.usageLimitResetsAt);
     saveStatus(paths, status);
   }

@@ -20,6 +20,7 @@ import {
   type UsageWaitFile,
 } from '../state/schemas.js';
 import { parseStateText } from '../state/state-file.js';
+import { MAX_RUN_ALERTS } from '../state/schemas.js';
 import type {
   UnitView,
   AgentProgressView,
@@ -153,6 +154,7 @@ function readStatus(obj: JsonObject | undefined): LoopStatusView | undefined {
     maxLoops: int(obj.max_loops),
     startedAt: isoTime(obj.started_at),
     updatedAt: isoTime(obj.timestamp),
+    alerts: Array.isArray(obj.run_alerts) ? obj.run_alerts.filter((a): a is string => typeof a === 'string').slice(-MAX_RUN_ALERTS) : undefined,
   };
 }
 

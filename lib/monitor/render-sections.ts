@@ -223,6 +223,11 @@ export function renderQueueSection(snap: DashboardSnapshot): Line[] {
   return lines;
 }
 
+/** What the guards undid or refused in this run, one line each. */
+export function renderAlertsSection(snap: DashboardSnapshot): Line[] {
+  return (snap.status?.alerts ?? []).map((alert) => [{ text: `! ${sanitizeText(alert)}`, style: 'yellow' }] as Line);
+}
+
 /** `ralph --parallel`: one line per unit; its live output is in its worktree's .ralph/live.log. */
 export function renderUnitsSection(snap: DashboardSnapshot): Line[] {
   const units = snap.units;

@@ -34,6 +34,8 @@ export interface LoopStatusView {
   /** Ours: when the run started and when status.json was last written (epoch ms). */
   startedAt?: number;
   updatedAt?: number;
+  /** Ours: what the guards undid or refused in this run (status.json `run_alerts`). */
+  alerts?: string[];
 }
 
 export interface AgentProgressView {

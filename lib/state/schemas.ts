@@ -20,6 +20,9 @@ import {
   stringListField,
 } from './schema-fields.js';
 
+/** status.json's `run_alerts`: the newest this many. */
+export const MAX_RUN_ALERTS = 5;
+
 // status.json — written every loop; read by `ralph --status` and the monitor.
 export const statusFileSchema = z.lazy(() =>
   z.looseObject({
@@ -47,6 +50,8 @@ export const statusFileSchema = z.lazy(() =>
     max_cost_usd: optionalNumberField(),
     /** ISO time the agent's usage limit resets, while waiting for it. */
     usage_limit_resets_at: optionalStringField(),
+    /** What the guards undid or refused in this run, newest last (the monitor shows them). */
+    run_alerts: z.array(z.string()).optional(),
   }),
 );
 export type StatusFile = z.infer<typeof statusFileSchema>;

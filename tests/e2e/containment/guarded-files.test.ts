@@ -58,6 +58,15 @@ describe('an agent that rewrites the files that configure what runs', () => {
     expect(readFileSync(project.path(`.ralph/quarantine/${kept[0]}/.ralphrc`), 'utf8')).toContain('CLAUDE_CODE_CMD="./evil.sh"');
     const status = JSON.parse(readFileSync(project.path('.ralph/status.json'), 'utf8'));
     expect(status.exit_reason).toBe('guarded_file_changed');
+    // The monitor names each change the guard undid, call by call.
+    const dashboard = (await runCli('ralph-monitor', ['--once'], { cwd: project.dir, env: { ...env, COLUMNS: '200' } })).stdout;
+    const guards = dashboard.split('\n').filter((line) => line.includes('the agent changed'));
+    expect(guards).toEqual([
+      expect.stringMatching(/! loop 1: the agent changed \.claude\/settings\.local\.json, \.git\/hooks\/pre-commit, \.ralphrc, package\.json \(scripts\.test\); undone, its versions in \.ralph\/quarantine\/\d{8}T\d{6}-loop1\//),
+      expect.stringMatching(/! loop 2: the agent changed .*\.ralphrc.*; undone, its versions in \.ralph\/quarantine\/\d{8}T\d{6}-loop2\//),
+    ]);
+    // Each call's versions are kept apart, even within one second.
+    expect(kept.filter((name) => /-loop[12]$/.test(name))).toHaveLength(2);
 
     const second = await runCli('ralph', ['--max-loops', '1'], { cwd: project.dir, env });
     expect(fake.runs()).toHaveLength(3);
