@@ -9,7 +9,7 @@ import { backoffDelayMs } from '../core/agent-failure.js';
 import { applyStartupRecovery, cooldownEndsAt, shouldHalt } from '../core/circuit-breaker.js';
 import { formatCountdown } from '../core/countdown.js';
 import { checkRateLimit, countCall, rollWindow } from '../core/rate-window.js';
-import { computeUsageLimitWait, longestUsageLimitWaitMs } from '../core/reset-time.js';
+import { computeUsageLimitWait } from '../core/reset-time.js';
 import { checkBudgets } from '../core/spend.js';
 import { EXIT } from '../errors.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
@@ -127,7 +127,7 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
     return stop(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', `Circuit breaker is OPEN: ${rt.breaker.reason}`);
   }
 
-  const usageWait = readUsageWait(rt, longestUsageLimitWaitMs(usageLimitWaitSettings(config)));
+  const usageWait = readUsageWait(rt);
   if (usageWait) {
     if (usageWait.resume_at_ms > now()) {
       const done = await waitWithCountdown(rt, usageWait.resume_at_ms, 'usage', `Usage limit: ${usageWait.reason}`);

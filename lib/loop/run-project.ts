@@ -27,7 +27,7 @@ import { LoopEvents } from './events.js';
 import { holdExitEvidence } from './exit-evidence.js';
 import { completeIssueLifecycle, openIssueLifecycle, resolveIssueRef } from './github-lifecycle.js';
 import { attachNotifications } from './notifications.js';
-import { holdRateWindow, loadBreaker, loadRateWindow } from './guard-store.js';
+import { holdRateWindow, loadBreaker, loadRateWindow, loadUsageWait } from './guard-store.js';
 import { loadAgentLimits } from './agent-limits.js';
 import { longestUsageLimitWaitMs } from '../core/reset-time.js';
 import { stopOrphanedAgent } from './orphaned-agent.js';
@@ -178,6 +178,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     lastOutcome: 'unverified',
     loopCostBefore: 0,
     account: options.account,
+    usageWait: options.account ? undefined : loadUsageWait(paths, state, longestUsageLimitWaitMs(usageLimitWaitSettings(config))),
     // Recorded with the lock held: what the user left, before any agent call of this run.
     guarded: recordGuardedFiles(projectDir),
     guardViolations: 0,

@@ -2,6 +2,7 @@
 // and the few counters that change as it goes. Built once by run-project.ts.
 
 import type { GuardedFiles } from './guarded-files.js';
+import type { UsageWaitFile } from './guard-store.js';
 import type { AgentRunHandle } from '../agents/agent-run.js';
 import type { RalphConfig } from '../config/schema.js';
 import type { AllowedToolsOrigin } from '../core/breaker-messages.js';
@@ -120,6 +121,8 @@ export interface LoopRuntime {
   guarded: GuardedFiles;
   /** Agent calls in this run that changed a guarded file. */
   guardViolations: number;
+  /** The run's pending usage-limit wait when it has no shared account (lib/loop/shared-account.ts). */
+  usageWait?: UsageWaitFile;
   /** What the guards undid or refused in this run, as the monitor shows it (status.json `run_alerts`). */
   alerts: string[];
 }

@@ -5,7 +5,7 @@
 
 import type { RateWindowState } from '../core/rate-window.js';
 import type { SpendState } from '../core/spend.js';
-import { clearUsageWait, loadUsageWait, saveUsageWait, type UsageWaitFile } from './guard-store.js';
+import { clearUsageWait, saveUsageWait, type UsageWaitFile } from './guard-store.js';
 import type { HeldState } from './held-state.js';
 import type { LoopRuntime } from './runtime.js';
 
@@ -25,19 +25,25 @@ export interface SharedAccount {
   recordMetrics(line: Record<string, unknown>): void;
 }
 
-/** The pending usage-limit wait: the account's, or this run's own file. */
-export function readUsageWait(rt: LoopRuntime, maxWaitMs: number): UsageWaitFile | undefined {
-  return rt.account ? rt.account.usageWait() : loadUsageWait(rt.paths, rt.state, maxWaitMs);
+/**
+ * The pending usage-limit wait: the account's, or this run's own, held in memory from the run's
+ * start (.ralph/.usage_limit_wait is its view, read once when the run starts: nothing passes
+ * between loops through a file the agent can write).
+ */
+export function readUsageWait(rt: LoopRuntime): UsageWaitFile | undefined {
+  return rt.account ? rt.account.usageWait() : rt.usageWait;
 }
 
 export function holdRunUsageWait(rt: LoopRuntime, wait: UsageWaitFile): void {
+  if (rt.account) return rt.account.holdUsageWait(wait);
+  rt.usageWait = wait;
   saveUsageWait(rt.paths, wait);
-  rt.account?.holdUsageWait(wait);
 }
 
 export function forgetUsageWait(rt: LoopRuntime): void {
+  if (rt.account) return rt.account.holdUsageWait(undefined);
+  rt.usageWait = undefined;
   clearUsageWait(rt.paths);
-  rt.account?.holdUsageWait(undefined);
 }
 
 /** The spend and start time the run's budgets are checked against. */

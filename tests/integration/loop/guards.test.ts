@@ -2,7 +2,7 @@
 // (stated reset time, persisted across a restart), auth failures, cost budget, permission
 // denials. Real fake-claude processes and real git; only time is simulated.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatCountdown } from '../../../lib/core/countdown.js';
 import { hourKey, nextResetTime } from '../../../lib/core/rate-window.js';
@@ -153,6 +153,29 @@ describe('usage limits', () => {
     await p.run({ MAX_LOOPS: 2 }, { events });
     expect(waits).toEqual([]);
     expect(p.fake.runs()).toHaveLength(2);
+  });
+
+  it('the wait is held by the run: a .usage_limit_wait removed between loops skips nothing', async () => {
+    const clock = fakeClock('2026-11-30T03:10:00Z');
+    // Once the first call is over, whatever reads the clock next finds the wait file gone, as
+    // if an escaped agent process had deleted it right after ralph wrote it.
+    let waitFile = '';
+    let armed = false;
+    const watched = {
+      ...clock,
+      now: () => {
+        if (armed && existsSync(waitFile)) rmSync(waitFile);
+        return clock.now();
+      },
+    };
+    const p = setup({ calls: [limited, work(2)] }, { clock: watched });
+    waitFile = p.project.path('.ralph/.usage_limit_wait');
+    const { events, times } = agentStarts(clock);
+    events.on('agent:finished', () => (armed = true));
+    const result = await p.run({ MAX_LOOPS: 2 }, { events });
+    expect(result.exitCode).toBe(3);
+    expect(times).toHaveLength(2);
+    expect(times[1]!).toBeGreaterThanOrEqual(Date.parse('2026-11-30T05:45:00Z'));
   });
 
   it('a restart during the wait keeps waiting: no call before the reset time', async () => {
