@@ -2,7 +2,6 @@
 // settings that shape it — without starting the agent or counting a call.
 
 import { agentModelOf } from '../agents/choose-agent.js';
-import { readFileSync } from 'node:fs';
 import { appendFileNoFollow } from '../state/no-follow.js';
 import { relative } from 'node:path';
 import { splitAllowedTools } from '../config/schema.js';
@@ -11,9 +10,8 @@ import { describePlanProgress } from '../core/fix-plan.js';
 import { movedControlFiles } from '../state/paths.js';
 import type { LoopRuntime } from './runtime.js';
 
-export function describeDryRun(rt: LoopRuntime, loop: number): void {
+export function describeDryRun(rt: LoopRuntime, loop: number, prompt: string): void {
   const { config, deps } = rt;
-  const prompt = readFileSync(rt.promptFile, 'utf8');
   const plan = rt.plan;
   const context = buildLoopContext({ loop, plan, files: movedControlFiles(rt.paths), breakerState: null, previousAnalysis: null });
   const invocation = rt.agent.buildInvocation({

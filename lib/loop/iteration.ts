@@ -42,7 +42,6 @@ import { refreshPlanView } from './plan-view.js';
 import type { LoopRuntime, RunStop } from './runtime.js';
 import { trackAgentGroup } from './agent-group.js';
 import { undoGuardedFileChanges } from './guarded-files-step.js';
-import { readPrompt } from './startup.js';
 
 /** The failing tests the next loop is told about (the loop context's budget is 4000). */
 const VERIFICATION_CONTEXT_CHARS = 1500;
@@ -64,7 +63,8 @@ export interface IterationResult {
   guardStop?: RunStop;
 }
 
-export async function runIteration(rt: LoopRuntime, loop: number): Promise<IterationResult> {
+/** One loop's agent call with `prompt` (PROMPT.md as the guards read it before the call), and what follows it. */
+export async function runIteration(rt: LoopRuntime, loop: number, prompt: string): Promise<IterationResult> {
   const { deps, config } = rt;
   const agent = rt.agent;
   const label = sessionLabel(agent);
@@ -78,13 +78,13 @@ export async function runIteration(rt: LoopRuntime, loop: number): Promise<Itera
   if (session) deps.logger.info(`Resuming ${label} session: ${session.sessionId.slice(0, 20)}... (${session.ageHours}h old)`);
   else if (config.SESSION_CONTINUITY) deps.logger.info(`Starting new ${label} session`);
 
-  let run = await runAgentOnce(rt, loop, session);
+  let run = await runAgentOnce(rt, loop, session, prompt);
   let failure = classify(rt, run);
   if (failure.kind === 'session_not_found' && session) {
     // The CLI no longer has that session (expired or purged): start fresh, once.
     deps.logger.warn(`${label} has no session ${session.sessionId.slice(0, 20)}...; retrying with a fresh session`);
     resetAgentSession(rt, 'session_not_found', loop);
-    run = await runAgentOnce(rt, loop, undefined);
+    run = await runAgentOnce(rt, loop, undefined, prompt);
     failure = classify(rt, run);
   }
   // A resumed run tells its first loop what the earlier attempts tried, and then no more.
@@ -103,13 +103,13 @@ interface AgentAttempt extends AgentRunResult {
   sessionUsage?: TokenUsage;
 }
 
-async function runAgentOnce(rt: LoopRuntime, loop: number, session: ResumableSession | undefined): Promise<AgentAttempt> {
+async function runAgentOnce(rt: LoopRuntime, loop: number, session: ResumableSession | undefined, prompt: string): Promise<AgentAttempt> {
   const { deps, paths, config } = rt;
   const resumeSessionId = session?.sessionId;
   const outputFormat = config.CLAUDE_OUTPUT_FORMAT === 'text' ? 'text' : 'json';
   const invocation = rt.agent.buildInvocation({
     command: rt.agentCommand,
-    prompt: readPrompt(paths, rt.promptFile),
+    prompt,
     outputFormat,
     model: agentModelOf(config, rt.agent),
     effort: config.CLAUDE_EFFORT || undefined,

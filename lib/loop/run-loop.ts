@@ -59,7 +59,7 @@ export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
     rt.lastLoopRun = rt.loopCount;
 
     if (rt.config.DRY_RUN) {
-      describeDryRun(rt, rt.loopCount);
+      describeDryRun(rt, rt.loopCount, guard.prompt);
       dryRunLoops++;
       const limit = rt.config.MAX_LOOPS > 0 ? rt.config.MAX_LOOPS : 1;
       if (dryRunLoops >= limit) {
@@ -75,7 +75,7 @@ export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
     rt.callsMade++;
     writeStatus(rt, 'executing', 'running', '');
     beginAttemptRecord(rt, rt.loopCount);
-    const result = await runIteration(rt, rt.loopCount);
+    const result = await runIteration(rt, rt.loopCount, guard.prompt);
     pruneAgentLogs(paths.logsDir, rt.config.LOG_RETENTION);
     const next = result.guardStop ?? (await afterIteration(rt, result));
     if (next.kind === 'stop') return finish(rt, next);
@@ -101,7 +101,8 @@ async function backUpWorkingTree(rt: LoopRuntime): Promise<void> {
   else deps.logger.warn(`Backup skipped: ${backup.skipped}`);
 }
 
-type GuardResult = StepResult | { kind: 'wait' };
+/** What the guards decided before a call: stop, wait (and check again), or call with this prompt. */
+type GuardResult = RunStop | { kind: 'wait' } | { kind: 'ready'; prompt: string };
 
 async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
   const { deps, paths, config } = rt;
@@ -114,8 +115,9 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
     return stop(EXIT.halted, 'halted', 'files_deleted', 'integrity_failure', `Required files are missing; ${RESTORE_HINT}`);
   }
   // The agent may have turned a control file into a directory, a FIFO or a symlink out of the
-  // project: a clear error (thrown to the error funnel) before this call is counted.
-  readPromptAndCheckFiles(paths, rt.promptFile);
+  // project: a clear error (thrown to the error funnel) before this call is counted. The prompt
+  // read here is the one the call gets: read once a loop.
+  const prompt = readPromptAndCheckFiles(paths, rt.promptFile);
 
   // The cooldown or CB_AUTO_RESET may close an OPEN breaker; an unchanged one is not written.
   const recovered = applyStartupRecovery(rt.breaker, breakerThresholds(config), now());
@@ -200,7 +202,7 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
     const reason = `Loop budget reached: ${loops} of --max-loops ${config.MAX_LOOPS} loops done`;
     return { ...stop(EXIT.limit, 'stopped', 'max_loops_reached', 'budget_reached', reason), endsRun: true };
   }
-  return CONTINUE;
+  return { kind: 'ready', prompt };
 }
 
 async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise<StepResult> {
