@@ -81,7 +81,7 @@ function runRalph(project, args) {
     child.on('error', reject);
     child.on('close', (code) => {
       clearInterval(poll);
-      if (code !== 0) reject(new Error(`ralph ${args.join(' ')} exited ${code}: ${err.trim().split('\n').pop() ?? ''}`));
+      if (code !== 0) reject(new Error(`ralph ${args.join(' ')} exited ${code}:\n${err.trim().split('\n').slice(-15).join('\n')}`));
       else resolve({ wallMs: performance.now() - started, peakRssMb: peakKb > 0 ? peakKb / 1024 : null });
     });
   });
