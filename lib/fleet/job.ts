@@ -152,8 +152,6 @@ async function runLoop(args: FleetJobArgs, projectDir: string, deps: Deps, fresh
   // The job's time budget stops the loop as a SIGTERM would (the agent's tree is stopped, the
   // attempt saved for the resume); the runner's own signals are passed on the same way.
   const emitter = Object.assign(new EventEmitter(), { exit: (code?: number) => process.exit(code) });
-  // Only on, off and exit are used (StopSignalOptions['process']); the emitter has those.
-  const signals = emitter as unknown as Pick<NodeJS.Process, 'on' | 'off' | 'exit'>;
   const forward = (signal: NodeJS.Signals) => emitter.emit(signal, signal);
   for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, forward);
   let cutByJobBudget = false;
@@ -168,7 +166,7 @@ async function runLoop(args: FleetJobArgs, projectDir: string, deps: Deps, fresh
       deps,
       fresh,
       events,
-      signals,
+      signals: emitter,
       flags: {
         GITHUB_ISSUE: String(issue),
         CREATE_PR: true,
