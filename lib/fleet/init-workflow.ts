@@ -12,17 +12,11 @@ import { buildWorkflow, MAX_TIMEOUT_MINUTES, MIN_TIMEOUT_MINUTES, type FleetWork
 
 export const DEFAULT_WORKFLOW_PATH = '.github/workflows/ralph.yml';
 
-export interface FleetInitOptions {
+/** The workflow's options as the flags give them (the agent by name), and where to write it. */
+export interface FleetInitOptions extends Omit<FleetWorkflowOptions, 'agent' | 'ralphPackage' | 'workflowFile'> {
   output: string;
   force: boolean;
-  label: string;
   agent: string;
-  runner: string;
-  timeoutMinutes: number;
-  maxCostUsd: number;
-  schedule?: string;
-  maxParallel: number;
-  sandbox: boolean;
 }
 
 export interface FleetInitResult {
