@@ -9,7 +9,10 @@
 import { EventEmitter } from 'node:events';
 import { EXIT, RalphError } from '../errors.js';
 import { LoopEvents } from '../loop/events.js';
+import { loadRunState } from '../loop/guard-store.js';
 import { runProject } from '../loop/run-project.js';
+import { ledgerPath } from '../state/ledger.js';
+import { costNote } from './cost-note.js';
 import { createDeps } from '../platform/create-deps.js';
 import type { Deps } from '../platform/deps.js';
 import { ralphPaths } from '../state/paths.js';
@@ -112,6 +115,8 @@ export async function runFleetJob(args: FleetJobArgs, ctx: FleetJobContext): Pro
   const { exitCode, exitReason, cutByJobBudget } = await runLoop(args, ctx.projectDir, deps, !restored, git, issue, fetched.issue.title);
   const outcome: JobOutcome = decideJobOutcome({ exitCode, cutByJobBudget, jobNumber, maxJobs: MAX_JOBS });
   log.info(`Job ${jobNumber} of issue #${issue}: ${outcome.kind} (exit ${exitCode}${exitReason ? `, ${exitReason}` : ''})`);
+  // Every comment the job ends with tells the run's spend so far: ralph-fleet status reads it back.
+  const cost = readRunCost(ctx.projectDir, deps);
 
   if (outcome.kind !== 'done') {
     if (await jobGit.commitWork(git, `WIP #${issue}: ${oneLine(fetched.issue.title)}\n`)) log.info('Committed the work of this job');
@@ -120,27 +125,28 @@ export async function runFleetJob(args: FleetJobArgs, ctx: FleetJobContext): Pro
   switch (outcome.kind) {
     case 'done':
       await jobGit.deleteRemoteBranch(git, stateBranch);
+      await warnIfFailed(log, commentOn(issue, `ralph's run is done (job ${jobNumber}).\n\n${cost}`, cli), 'comment');
       await warnIfFailed(log, addLabel(issue, DONE_LABEL, cli), `add the label ${DONE_LABEL}`);
       return EXIT.ok;
     case 'continue': {
       await jobGit.saveRunState(git, paths.ralphDir, stateBranch, stateNote(issue, jobNumber));
       const dispatched = await dispatchWorkflow(args.workflow, defaultBranch, issue, cli);
       if (!dispatched.ok) {
-        await reportHalt(issue, `the job reached its time budget and the next job could not be started (${dispatched.message})`, cli, log);
+        await reportHalt(issue, `the job reached its time budget and the next job could not be started (${dispatched.message})`, cost, cli, log);
         return EXIT.couldNotRun;
       }
-      await warnIfFailed(log, commentOn(issue, `ralph's job ${jobNumber} reached its time budget (${args.jobMinutes} min); the run continues in a new job on branch \`${workBranch}\`.`, cli), 'comment');
+      await warnIfFailed(log, commentOn(issue, `ralph's job ${jobNumber} reached its time budget (${args.jobMinutes} min); the run continues in a new job on branch \`${workBranch}\`.\n\n${cost}`, cli), 'comment');
       log.info(`Dispatched ${args.workflow} for issue #${issue}: the next job resumes this run`);
       return EXIT.ok;
     }
     case 'stopped':
       // Cancelled (ralph-fleet stop): the state is kept, so `ralph-fleet start` takes the run up again.
       await jobGit.saveRunState(git, paths.ralphDir, stateBranch, stateNote(issue, jobNumber));
-      await warnIfFailed(log, commentOn(issue, `ralph's job was stopped. The work so far is on branch \`${workBranch}\`; \`ralph-fleet start ${issue}\` resumes it.`, cli), 'comment');
+      await warnIfFailed(log, commentOn(issue, `ralph's job was stopped. The work so far is on branch \`${workBranch}\`; \`ralph-fleet start ${issue}\` resumes it.\n\n${cost}`, cli), 'comment');
       return exitCode;
     case 'needs-help':
       await jobGit.deleteRemoteBranch(git, stateBranch);
-      await reportHalt(issue, describeHalt(exitCode, exitReason, outcome.why), cli, log);
+      await reportHalt(issue, describeHalt(exitCode, exitReason, outcome.why), cost, cli, log);
       return exitCode === EXIT.ok ? EXIT.halted : exitCode;
   }
 }
@@ -207,15 +213,24 @@ async function findTakenWork(issue: number, labels: string[], workflow: string, 
   return undefined;
 }
 
-async function reportHalt(issue: number, why: string, cli: GhCli, log: Deps['logger']): Promise<void> {
+async function reportHalt(issue: number, why: string, cost: string, cli: GhCli, log: Deps['logger']): Promise<void> {
   const body = [
     `ralph stopped without finishing this issue: ${why}.`,
     '',
     `The work so far is on branch \`${jobGit.workBranchOf(issue)}\`.`,
     `What to do: read the job's logs (\`ralph-fleet logs ${issue}\`), make the issue clearer or raise the budget, then remove the label \`${HELP_LABEL}\` and run \`ralph-fleet start ${issue}\`.`,
+    '',
+    cost,
   ].join('\n');
   await warnIfFailed(log, commentOn(issue, body, cli), 'comment');
   await warnIfFailed(log, addLabel(issue, HELP_LABEL, cli), `add the label ${HELP_LABEL}`);
+}
+
+/** The run's spend so far (this job's and the earlier jobs'), as the loop's ledger holds it. */
+function readRunCost(projectDir: string, deps: Deps): string {
+  const paths = { ...ralphPaths(projectDir), ledger: ledgerPath(projectDir, deps.env, deps.homeDir) };
+  const spend = loadRunState(paths, { logger: deps.logger, clock: deps.clock, quarantine: false }).value?.spend.run;
+  return costNote({ costUsd: spend?.costUsd ?? 0, calls: spend?.loops ?? 0, unknownCostCalls: spend?.unknownCostLoops ?? 0 });
 }
 
 async function warnIfFailed(log: Deps['logger'], call: Promise<{ ok: boolean; message?: string }>, what: string): Promise<void> {

@@ -57,7 +57,7 @@ const JOB = ['job', '--issue', '7', '--no-sandbox', '--workflow', 'ralph.yml'];
 
 describe('ralph-fleet job', () => {
   it('done: pushes ralph/issue-7 with the work by the bot, opens a pull request closing the issue and labels it ralph-done', async () => {
-    const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] });
+    const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', costUsd: 0.5, writeFiles: { 'work.txt': 'work\n' } }] });
     const dir = r.cloneJob();
     const run = await runCli('ralph-fleet', JOB, { cwd: dir, env: jobEnv(r, { name: 'issues', sender: 'owner' }) });
     expect(run.code, run.stderr).toBe(0);
@@ -67,14 +67,15 @@ describe('ralph-fleet job', () => {
     const pr = calls.find((c) => c.argv[0] === 'pr' && c.argv[1] === 'create');
     expect(pr?.stdin).toContain('Closes #7');
     expect(calls.some((c) => c.argv.join(' ') === 'issue edit 7 --add-label ralph-done')).toBe(true);
-    expect(calls.some((c) => c.argv[0] === 'issue' && c.argv[1] === 'comment')).toBe(true);
+    // The run's cost, for people and for ralph-fleet status.
+    expect(commentsOn(r).at(-1)).toContain('Cost so far: $0.50 over 1 agent call.\n<!-- ralph-fleet-cost {"cost_usd":0.5,"calls":1,"unknown_cost_calls":0} -->');
     // The PR holds the project's changes only; the run's state is not left behind on origin.
     expect(execFileSync('git', ['--git-dir', r.origin, 'ls-tree', '-r', '--name-only', 'ralph/issue-7'], { encoding: 'utf8' })).not.toContain('.ralph/specs/issue-7.md');
     expect(originHas(r, 'ralph/issue-7-state')).toBe(false);
   }, 120_000);
 
   it('halted at a limit: comments why and what to do, labels ralph-needs-help, keeps the branch, opens no pull request', async () => {
-    const r = setUp({ calls: [{ resultText: 'Still thinking.', writeFiles: { 'half.txt': 'half\n' } }] }, 'MAX_LOOPS=1\n');
+    const r = setUp({ calls: [{ resultText: 'Still thinking.', costUsd: 0.25, writeFiles: { 'half.txt': 'half\n' } }] }, 'MAX_LOOPS=1\n');
     const dir = r.cloneJob();
     const run = await runCli('ralph-fleet', JOB, { cwd: dir, env: jobEnv(r, { name: 'issues', sender: 'owner' }) });
     expect(run.code, run.stderr).toBe(3);
@@ -84,18 +85,21 @@ describe('ralph-fleet job', () => {
     const comment = calls.find((c) => c.argv[0] === 'issue' && c.argv[1] === 'comment');
     expect(comment?.stdin).toMatch(/stopped at a limit \(max_loops_reached\)/);
     expect(comment?.stdin).toContain('ralph-fleet start 7');
+    expect(comment?.stdin).toContain('Cost so far: $0.25 over 1 agent call.');
     expect(execFileSync('git', ['--git-dir', r.origin, 'show', 'ralph/issue-7:half.txt'], { encoding: 'utf8' })).toBe('half\n');
   }, 120_000);
 
   it("the job's time budget: keeps the state and dispatches the next job, which resumes the same run in a new clone and finishes", async () => {
     // The first call outlasts the job's budget (a quarter of a minute: the job's start-up fits
     // in it many times over), whatever the machine's speed: it hangs until it is stopped.
-    const r = setUp({ calls: [{ hang: 'beforeResult', writeFiles: { 'part1.txt': 'one\n' } }, { resultText: 'Done now.', tickFixPlan: 'all', writeFiles: { 'part2.txt': 'two\n' } }] });
+    const r = setUp({ calls: [{ hang: 'beforeResult', writeFiles: { 'part1.txt': 'one\n' } }, { resultText: 'Done now.', tickFixPlan: 'all', costUsd: 0.75, writeFiles: { 'part2.txt': 'two\n' } }] });
     const first = await runCli('ralph-fleet', [...JOB, '--job-minutes', '0.25'], { cwd: r.cloneJob(), env: jobEnv(r, { name: 'issues', sender: 'owner' }) });
     expect(first.code, first.stderr).toBe(0);
     expect(originHas(r, 'ralph/issue-7-state')).toBe(true);
     expect(r.ghCalls().filter((c) => c.argv[0] === 'workflow').map((c) => c.argv)).toEqual([['workflow', 'run', 'ralph.yml', '--ref', 'main', '-f', 'issue=7']]);
     expect(r.ghCalls().some((c) => c.argv[0] === 'pr' && c.argv[1] === 'create')).toBe(false);
+    // The call cut off by the job's budget counts, its cost unknown.
+    expect(commentsOn(r).at(-1)).toContain('Cost so far: $0.00 over 1 agent call, 1 of unknown cost.');
     const firstRun = runIdsOn(r, 'ralph/issue-7-state');
     expect(firstRun).toHaveLength(1);
 
@@ -121,6 +125,8 @@ describe('ralph-fleet job', () => {
     for (const file of ['part1.txt', 'part2.txt']) expect(execFileSync('git', ['--git-dir', r.origin, 'show', `ralph/issue-7:${file}`], { encoding: 'utf8' })).not.toBe('');
     expect(r.ghCalls().filter((c) => c.argv[0] === 'pr' && c.argv[1] === 'create')).toHaveLength(1);
     expect(originHas(r, 'ralph/issue-7-state')).toBe(false);
+    // The budget continued: the second job's comment tells the spend of both jobs.
+    expect(commentsOn(r).at(-1)).toContain('Cost so far: $0.75 over 2 agent calls, 1 of unknown cost.');
   }, 180_000);
 
   it("continuing a branch, ralph's control files come from the default branch, not from what an agent committed there", async () => {
@@ -160,6 +166,10 @@ describe('ralph-fleet job', () => {
     expect(r.ghCalls()).toEqual([]);
   }, 60_000);
 });
+
+function commentsOn(r: FleetRepo): string[] {
+  return r.ghCalls().filter((c) => c.argv[0] === 'issue' && c.argv[1] === 'comment').map((c) => c.stdin ?? '');
+}
 
 // The run ids whose records the state branch holds.
 function runIdsOn(r: FleetRepo, branch: string): string[] {
