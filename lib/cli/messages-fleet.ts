@@ -19,7 +19,8 @@ Commands:
       --no-sandbox      run the agent on the runner, not in a Docker sandbox
   job --issue N         Work on issue N (the workflow's step; see the README)
   sweep                 The labelled issues nobody works on (schedule's step)
-  status [--json]       Each labelled open issue: state, run, pull request
+  status [--json]       Each labelled open issue: state, run, pull request,
+                        cost so far (as its last job reported it), last update
   start N [N...]        Label the issues (--dispatch: run the workflow)
   stop N                Cancel the issue's running job
   logs N                The latest logs into .ralph/fleet/N/, summarised

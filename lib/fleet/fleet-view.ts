@@ -1,5 +1,6 @@
 // The fleet seen and steered from a laptop, through gh: `status` (every labelled open issue with
-// its state, run, pull request and last update), `start` (label, or dispatch when the label is
+// its state, run, pull request, the run's cost so far as its last job reported it on the issue,
+// and the last update), `start` (label, or dispatch when the label is
 // already there), `stop` (cancel the issue's run), `logs` (the latest artifact into
 // .ralph/fleet/<n>/, summarised as ralph-stats does), and `sweep`, the schedule's list of
 // issues nobody works on, printed as the workflow's `issues` output.
@@ -12,6 +13,8 @@ import { nodeProcessRunner } from '../platform/process.js';
 import { readMetrics } from '../stats/read-metrics.js';
 import { renderStatsTable } from '../stats/render-stats-table.js';
 import { runGh } from '../tasks/gh-cli.js';
+import { formatUsd } from '../core/spend.js';
+import { latestReportedCost, type IssueComment } from './cost-note.js';
 import { toPlainTextLine } from '../tasks/task-line.js';
 import { addLabel, cancelRun, dispatchWorkflow, downloadRunArtifacts, issueOfRun, listOpenPullRequests, listWorkflowRuns, type GhCli, type WorkflowRun } from './job-gh.js';
 import { DONE_LABEL, HELP_LABEL } from './job.js';
@@ -27,9 +30,13 @@ export interface FleetViewContext {
 interface LabelledIssue {
   number: number;
   title: string;
-  labels: string[];
+  labels: Array<{ name: string }>;
   updatedAt: string;
+  comments: IssueComment[];
 }
+
+/** gh's `issue list --json comments` gives an issue's first 100 comments; `issue view` gives all. */
+const LISTED_COMMENTS = 100;
 
 export interface FleetIssueRow {
   issue: number;
@@ -37,6 +44,10 @@ export interface FleetIssueRow {
   state: FleetIssueState;
   run: { id: number; status: string; conclusion: string; url: string } | null;
   pull_request: string | null;
+  /** The run's cost so far as its last job reported it on the issue (null: no job reported one yet). */
+  cost_usd: number | null;
+  /** When that job reported it. */
+  cost_reported_at: string | null;
   updated_at: string;
 }
 
@@ -88,12 +99,10 @@ export async function runFleetView(command: ViewCommand, ctx: FleetViewContext):
 }
 
 async function collectRows(label: string, workflow: string, cli: GhCli): Promise<FleetIssueRow[]> {
-  const listed = await runGh(['issue', 'list', '--state', 'open', '--label', label, '--limit', '500', '--json', 'number,title,labels,updatedAt'], cli);
+  const listed = await runGh(['issue', 'list', '--state', 'open', '--label', label, '--limit', '500', '--json', 'number,title,labels,updatedAt,comments'], cli);
   if (!listed.ok) throw new RalphError('gh_failed', listed.failure.message, { hint: listed.failure.hint ?? 'check gh auth status' });
-  const issues = (JSON.parse(listed.stdout) as Array<Omit<LabelledIssue, 'labels'> & { labels: Array<{ name: string }> }>).map((issue) => ({
-    ...issue,
-    labels: issue.labels.map((l) => l.name),
-  }));
+  const issues = JSON.parse(listed.stdout) as LabelledIssue[];
+  for (const issue of issues) if ((issue.comments ?? []).length >= LISTED_COMMENTS) issue.comments = await readComments(issue.number, cli);
   const [runs, prs] = await Promise.all([listWorkflowRuns(workflow, cli), listOpenPullRequests(cli)]);
   if (!runs.ok) throw new RalphError('gh_failed', runs.message, { hint: `check the workflow name (--workflow ${workflow})` });
   if (!prs.ok) throw new RalphError('gh_failed', prs.message, { hint: 'check gh auth status' });
@@ -103,12 +112,16 @@ async function collectRows(label: string, workflow: string, cli: GhCli): Promise
       const issueRuns = runs.value.filter((run) => issueOfRun(run) === issue.number);
       const pr = prs.value.find((p) => p.headRefName === workBranchOf(issue.number));
       const last = issueRuns[0];
+      const labels = issue.labels.map((l) => l.name);
+      const cost = latestReportedCost(issue.comments ?? []);
       return {
         issue: issue.number,
         title: issue.title,
-        state: decideIssueState({ labels: issue.labels, runs: issueRuns, hasPullRequest: pr !== undefined, doneLabel: DONE_LABEL, helpLabel: HELP_LABEL }),
+        state: decideIssueState({ labels, runs: issueRuns, hasPullRequest: pr !== undefined, doneLabel: DONE_LABEL, helpLabel: HELP_LABEL }),
         run: last ? { id: last.databaseId, status: last.status, conclusion: last.conclusion, url: last.url } : null,
         pull_request: pr?.url ?? null,
+        cost_usd: cost?.costUsd ?? null,
+        cost_reported_at: cost?.reportedAt ?? null,
         updated_at: [issue.updatedAt, last?.updatedAt ?? ''].sort().at(-1)!,
       };
     });
@@ -117,7 +130,11 @@ async function collectRows(label: string, workflow: string, cli: GhCli): Promise
 function formatRows(rows: FleetIssueRow[]): string {
   if (rows.length === 0) return 'No open issues carry the fleet\'s label\n';
   return rows
-    .map((row) => `#${row.issue}  ${row.state.padEnd(11)} ${row.run ? `run ${row.run.id} (${row.run.conclusion || row.run.status})` : 'no run'}  ${row.pull_request ?? ''}  ${row.updated_at}  ${toPlainTextLine(row.title).slice(0, 60)}`.replace(/ +$/, ''))
+    .map((row) => {
+      const run = row.run ? `run ${row.run.id} (${row.run.conclusion || row.run.status})` : 'no run';
+      const cost = row.cost_usd === null ? 'cost -' : `cost $${formatUsd(row.cost_usd)}`;
+      return `#${row.issue}  ${row.state.padEnd(11)} ${run}  ${cost}  ${row.pull_request ?? ''}  updated ${row.updated_at}  ${toPlainTextLine(row.title).slice(0, 60)}`.replace(/ +$/, '');
+    })
     .join('\n')
     .concat('\n');
 }
@@ -126,6 +143,12 @@ async function runsOf(issue: number, workflow: string, cli: GhCli): Promise<Work
   const runs = await listWorkflowRuns(workflow, cli);
   if (!runs.ok) throw new RalphError('gh_failed', runs.message, { hint: `check the workflow name (--workflow ${workflow})` });
   return runs.value.filter((run) => issueOfRun(run) === issue);
+}
+
+async function readComments(issue: number, cli: GhCli): Promise<IssueComment[]> {
+  const viewed = await runGh(['issue', 'view', String(issue), '--json', 'comments'], cli);
+  if (!viewed.ok) throw new RalphError('gh_failed', viewed.failure.message, { hint: 'check gh auth status' });
+  return (JSON.parse(viewed.stdout) as { comments?: IssueComment[] }).comments ?? [];
 }
 
 async function readLabels(issue: number, cli: GhCli): Promise<string[]> {

@@ -14,13 +14,27 @@ const run = (id: number, issue: number, status: string, conclusion = '') => ({
   databaseId: id, displayTitle: `ralph issue #${issue}`, status, conclusion, createdAt: '2026-12-01T11:00:00Z', updatedAt: `2026-12-01T12:00:${String(id).padStart(2, '0')}Z`, url: `https://github.com/fake/repo/actions/runs/${id}`,
 });
 
+/** A comment with the cost marker a fleet job ends its comments with. */
+const costComment = (login: string, authorAssociation: string, costUsd: number, createdAt: string) => ({
+  author: { login }, authorAssociation, createdAt,
+  body: `ralph's job 1 reached its time budget.\n\nCost so far: $${costUsd}.\n<!-- ralph-fleet-cost {"cost_usd":${costUsd},"calls":3,"unknown_cost_calls":0} -->`,
+});
+const chatter = (n: number) => Array.from({ length: n }, (_, i) => ({ author: { login: 'someone' }, authorAssociation: 'NONE', body: `comment ${i}`, createdAt: '2026-12-01T09:00:00Z' }));
+
 let repo: FleetRepo | undefined;
 afterEach(() => repo?.cleanup());
 
 function setUp(): { dir: string; env: NodeJS.ProcessEnv } {
   repo = withFleetRepo({
     gh: {
-      issues: [labelled(1), labelled(2), labelled(3, 'ralph-needs-help'), labelled(4), labelled(5), labelled(6, 'ralph-done'), { number: 9, title: 'Unlabelled', labels: [] }],
+      issues: [
+        labelled(1), labelled(2), labelled(3, 'ralph-needs-help'),
+        // Reported by the job's bot; a stranger's later marker does not count.
+        { ...labelled(4), comments: [costComment('github-actions', 'NONE', 1.5, '2026-12-01T11:30:00Z'), costComment('stranger', 'NONE', 0.01, '2026-12-01T11:40:00Z')] },
+        // The report is the 101st comment, past what gh issue list gives: read with gh issue view.
+        { ...labelled(5), comments: [costComment('github-actions', 'NONE', 0.5, '2026-12-01T08:00:00Z'), ...chatter(99), costComment('owner', 'OWNER', 2.25, '2026-12-01T11:50:00Z')] },
+        labelled(6, 'ralph-done'), { number: 9, title: 'Unlabelled', labels: [] },
+      ],
       runs: [run(21, 5, 'in_progress'), run(20, 5, 'completed', 'success'), run(12, 1, 'in_progress'), run(11, 4, 'completed', 'failure'), run(10, 99, 'completed', 'success')],
       pullRequests: [{ number: 30, url: 'https://github.com/fake/repo/pull/30', headRefName: 'ralph/issue-2' }],
       artifacts: { '11': { 'ralph-issue-4-11-1/logs/metrics.jsonl': '{"timestamp":"2026-12-01T11:00:00+00:00","loop":1,"duration":14,"success":true,"calls":1,"cost_usd":0.25}\n' } },
@@ -30,21 +44,26 @@ function setUp(): { dir: string; env: NodeJS.ProcessEnv } {
 }
 
 describe('ralph-fleet status, sweep, start, stop, logs', () => {
-  it('status --json: each labelled open issue with its state, last run and pull request', async () => {
+  it('status --json: each labelled open issue with its state, last run, pull request, cost so far and last update', async () => {
     const { dir, env } = setUp();
     const result = await runCli('ralph-fleet', ['status', '--json'], { cwd: dir, env });
     expect(result.code, result.stderr).toBe(0);
-    const rows = JSON.parse(result.stdout) as Array<{ issue: number; state: string; run: { id: number } | null; pull_request: string | null }>;
-    expect(rows.map((row) => [row.issue, row.state, row.run?.id ?? null, row.pull_request])).toEqual([
-      [1, 'running', 12, null],
-      [2, 'done', null, 'https://github.com/fake/repo/pull/30'],
-      [3, 'needs help', null, null],
-      [4, 'queued', 11, null],
-      [5, 'continuing', 21, null],
-      [6, 'done', null, null],
+    type Row = { issue: number; state: string; run: { id: number } | null; pull_request: string | null; cost_usd: number | null; cost_reported_at: string | null; updated_at: string };
+    const rows = JSON.parse(result.stdout) as Row[];
+    expect(rows.map((row) => [row.issue, row.state, row.run?.id ?? null, row.pull_request, row.cost_usd, row.cost_reported_at])).toEqual([
+      [1, 'running', 12, null, null, null],
+      [2, 'done', null, 'https://github.com/fake/repo/pull/30', null, null],
+      [3, 'needs help', null, null, null, null],
+      [4, 'queued', 11, null, 1.5, '2026-12-01T11:30:00Z'],
+      [5, 'continuing', 21, null, 2.25, '2026-12-01T11:50:00Z'],
+      [6, 'done', null, null, null, null],
     ]);
+    // The last update: the issue's or its last run's, whichever is newer.
+    expect(rows.find((row) => row.issue === 5)?.updated_at).toBe('2026-12-01T12:00:21Z');
+    expect(repo!.ghCalls().map((c) => c.argv.join(' '))).toContain('issue view 5 --json comments');
     const text = await runCli('ralph-fleet', ['status'], { cwd: dir, env });
-    expect(text.stdout).toMatch(/^#5 +continuing +run 21 \(in_progress\)/m);
+    expect(text.stdout).toMatch(/^#5 +continuing +run 21 \(in_progress\) +cost \$2\.25 +updated 2026-12-01T12:00:21Z +Issue 5$/m);
+    expect(text.stdout).toMatch(/^#1 +running +run 12 \(in_progress\) +cost - +updated /m);
   }, 60_000);
 
   it('sweep: only the issues nobody works on, as the workflow output', async () => {
