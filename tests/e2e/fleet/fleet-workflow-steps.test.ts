@@ -29,16 +29,16 @@ afterEach(() => {
 });
 
 /** A project with the workflow `init` wrote committed, and a runner's PATH of fakes. */
-async function setUp(initArgs: string[]): Promise<{ r: FleetRepo; workflow: string; env: NodeJS.ProcessEnv; npmLog: string }> {
+async function setUp(initArgs: string[], rc = ''): Promise<{ r: FleetRepo; workflow: string; env: NodeJS.ProcessEnv; npmLog: string }> {
   claude = withFakeClaude({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', costUsd: 0.5, writeFiles: { 'work.txt': 'work\n' } }] });
-  const r = (repo = withFleetRepo({ gh: { issues: [ISSUE], permissions: { owner: 'admin' } } }));
+  const r = (repo = withFleetRepo({ rc, gh: { issues: [ISSUE], permissions: { owner: 'admin' } } }));
   const project = r.cloneJob();
   const init = await runCli('ralph-fleet', ['init', ...initArgs], { cwd: project });
   expect(init.code, init.stderr).toBe(0);
   const npmLog = join(r.root, 'npm.log');
   // The install step's npm only records what it was asked to install; ralph-fleet is this checkout's.
   writeExecutable(join(r.ghBinDir, 'npm'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${npmLog}'\n`);
-  writeExecutable(join(r.ghBinDir, 'ralph-fleet'), `#!/bin/sh\nexec '${process.execPath}' '${binPath('ralph-fleet')}' "$@"\n`);
+  for (const bin of ['ralph', 'ralph-fleet']) writeExecutable(join(r.ghBinDir, bin), `#!/bin/sh\nexec '${process.execPath}' '${binPath(bin)}' "$@"\n`);
   const env = { ...process.env, ...claude.env, ...r.ghEnv, NO_COLOR: '1', PATH: [r.ghBinDir, claude.env.PATH].join(delimiter) };
   return { r, workflow: join(project, '.github', 'workflows', 'ralph.yml'), env, npmLog };
 }
@@ -76,6 +76,20 @@ describe("the generated workflow's own steps, run locally", () => {
     expect(execFileSync('git', ['--git-dir', r.origin, 'show', 'ralph/issue-7:work.txt'], { encoding: 'utf8' })).toBe('work\n');
     expect(prCreated(r)).toBe(true);
     expect(r.ghCalls().some((c) => c.argv.join(' ') === 'issue edit 7 --add-label ralph-done')).toBe(true);
+  }, 120_000);
+
+  it("with the sandbox: the image is built by ralph's own command, under the name the project's .ralphrc gives", async () => {
+    const { r, workflow, env } = await setUp([], 'SANDBOX_DOCKER_IMAGE="acme/ralph-sandbox:1"\n');
+    // docker builds (and records what); the job's own docker calls then fail, which is not this test's concern.
+    const dockerLog = join(r.root, 'docker.log');
+    writeExecutable(join(r.ghBinDir, 'docker'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${dockerLog}'\n[ "$1" = build ] && exit 0\necho 'Cannot connect to the Docker daemon' >&2\nexit 1\n`);
+    const result = await run(r, workflow, env, labelled('ralph'));
+    const steps = result.jobs[0]!.steps;
+    expect(steps.slice(0, 2).map((step) => [step.name, step.script, step.code])).toEqual([
+      ['Install ralph and the agent CLI', expect.stringMatching(/^npm install -g /), 0],
+      ['Build the sandbox image', 'ralph --sandbox-build', 0],
+    ]);
+    expect(readFileSync(dockerLog, 'utf8').split('\n')[0]).toMatch(/^build --tag acme\/ralph-sandbox:1 --file \S+Dockerfile /);
   }, 120_000);
 
   it("another label: the issue job's condition is false and nothing runs", async () => {
