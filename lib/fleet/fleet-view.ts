@@ -14,7 +14,7 @@ import { readMetrics } from '../stats/read-metrics.js';
 import { renderStatsTable } from '../stats/render-stats-table.js';
 import { runGh } from '../tasks/gh-cli.js';
 import { formatUsd } from '../core/spend.js';
-import { latestReportedCost, type IssueComment } from './cost-note.js';
+import { latestReportedCost, type IssueComment } from '../core/cost-note.js';
 import { toPlainTextLine } from '../tasks/task-line.js';
 import { addLabel, cancelRun, dispatchWorkflow, downloadRunArtifacts, issueOfRun, listOpenPullRequests, listWorkflowRuns, type GhCli, type WorkflowRun } from './job-gh.js';
 import { DONE_LABEL, HELP_LABEL } from './job.js';

@@ -7,12 +7,13 @@
 // dispatched), or needs help (a comment saying why and what to do, the branch kept).
 
 import { EventEmitter } from 'node:events';
+import { loadConfig } from '../config/load-config.js';
 import { EXIT, RalphError } from '../errors.js';
 import { LoopEvents } from '../loop/events.js';
 import { loadRunState } from '../loop/guard-store.js';
 import { runProject } from '../loop/run-project.js';
 import { ledgerPath } from '../state/ledger.js';
-import { costNote } from './cost-note.js';
+import { costNote } from '../core/cost-note.js';
 import { createDeps } from '../platform/create-deps.js';
 import type { Deps } from '../platform/deps.js';
 import { ralphPaths } from '../state/paths.js';
@@ -184,6 +185,9 @@ async function runLoop(args: FleetJobArgs, projectDir: string, deps: Deps, fresh
         SANDBOX_PROVIDER: args.sandbox ? 'docker' : '',
         CB_AUTO_RESET: true,
         EXIT_CODES: 'ralph',
+        // On Actions the issue is where people watch the run: progress comments (with the cost so
+        // far, which ralph-fleet status reads) unless the project's configuration says otherwise.
+        ...(progressConfigured(projectDir, deps) ? {} : { COMMENT_PROGRESS: true }),
       },
       // The pull request is opened from the branch as pushed: the work is committed first.
       beforeCompletion: async () => {
@@ -226,11 +230,15 @@ async function reportHalt(issue: number, why: string, cost: string, cli: GhCli, 
   await warnIfFailed(log, addLabel(issue, HELP_LABEL, cli), `add the label ${HELP_LABEL}`);
 }
 
+function progressConfigured(projectDir: string, deps: Deps): boolean {
+  return loadConfig({ projectDir, homeDir: deps.homeDir, env: deps.env }).sources.COMMENT_PROGRESS.kind !== 'default';
+}
+
 /** The run's spend so far (this job's and the earlier jobs'), as the loop's ledger holds it. */
 function readRunCost(projectDir: string, deps: Deps): string {
   const paths = { ...ralphPaths(projectDir), ledger: ledgerPath(projectDir, deps.env, deps.homeDir) };
   const spend = loadRunState(paths, { logger: deps.logger, clock: deps.clock, quarantine: false }).value?.spend.run;
-  return costNote({ costUsd: spend?.costUsd ?? 0, calls: spend?.loops ?? 0, unknownCostCalls: spend?.unknownCostLoops ?? 0 });
+  return costNote(spend ?? { costUsd: 0, loops: 0, unknownCostLoops: 0 });
 }
 
 async function warnIfFailed(log: Deps['logger'], call: Promise<{ ok: boolean; message?: string }>, what: string): Promise<void> {

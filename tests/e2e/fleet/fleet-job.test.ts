@@ -57,7 +57,8 @@ const JOB = ['job', '--issue', '7', '--no-sandbox', '--workflow', 'ralph.yml'];
 
 describe('ralph-fleet job', () => {
   it('done: pushes ralph/issue-7 with the work by the bot, opens a pull request closing the issue and labels it ralph-done', async () => {
-    const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', costUsd: 0.5, writeFiles: { 'work.txt': 'work\n' } }] });
+    // The project turned progress comments off: the job keeps to that.
+    const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', costUsd: 0.5, writeFiles: { 'work.txt': 'work\n' } }] }, 'COMMENT_PROGRESS=false\nCOMMENT_INTERVAL=1\n');
     const dir = r.cloneJob();
     const run = await runCli('ralph-fleet', JOB, { cwd: dir, env: jobEnv(r, { name: 'issues', sender: 'owner' }) });
     expect(run.code, run.stderr).toBe(0);
@@ -69,13 +70,14 @@ describe('ralph-fleet job', () => {
     expect(calls.some((c) => c.argv.join(' ') === 'issue edit 7 --add-label ralph-done')).toBe(true);
     // The run's cost, for people and for ralph-fleet status.
     expect(commentsOn(r).at(-1)).toContain('Cost so far: $0.50 over 1 agent call.\n<!-- ralph-fleet-cost {"cost_usd":0.5,"calls":1,"unknown_cost_calls":0} -->');
+    expect(commentsOn(r).some((body) => body.includes('Ralph progress update'))).toBe(false);
     // The PR holds the project's changes only; the run's state is not left behind on origin.
     expect(execFileSync('git', ['--git-dir', r.origin, 'ls-tree', '-r', '--name-only', 'ralph/issue-7'], { encoding: 'utf8' })).not.toContain('.ralph/specs/issue-7.md');
     expect(originHas(r, 'ralph/issue-7-state')).toBe(false);
   }, 120_000);
 
   it('halted at a limit: comments why and what to do, labels ralph-needs-help, keeps the branch, opens no pull request', async () => {
-    const r = setUp({ calls: [{ resultText: 'Still thinking.', costUsd: 0.25, writeFiles: { 'half.txt': 'half\n' } }] }, 'MAX_LOOPS=1\n');
+    const r = setUp({ calls: [{ resultText: 'Still thinking.', costUsd: 0.25, writeFiles: { 'half.txt': 'half\n' } }] }, 'MAX_LOOPS=1\nCOMMENT_INTERVAL=1\n');
     const dir = r.cloneJob();
     const run = await runCli('ralph-fleet', JOB, { cwd: dir, env: jobEnv(r, { name: 'issues', sender: 'owner' }) });
     expect(run.code, run.stderr).toBe(3);
@@ -83,9 +85,13 @@ describe('ralph-fleet job', () => {
     expect(calls.some((c) => c.argv[0] === 'pr' && c.argv[1] === 'create')).toBe(false);
     expect(calls.some((c) => c.argv.join(' ') === 'issue edit 7 --add-label ralph-needs-help')).toBe(true);
     const comment = calls.find((c) => c.argv[0] === 'issue' && c.argv[1] === 'comment');
-    expect(comment?.stdin).toMatch(/stopped at a limit \(max_loops_reached\)/);
-    expect(comment?.stdin).toContain('ralph-fleet start 7');
+    // Progress comments are on by default in a job, each with the cost so far.
+    expect(comment?.stdin).toContain('Ralph progress update — loop #1');
     expect(comment?.stdin).toContain('Cost so far: $0.25 over 1 agent call.');
+    const halt = calls.filter((c) => c.argv[0] === 'issue' && c.argv[1] === 'comment').at(-1);
+    expect(halt?.stdin).toMatch(/stopped at a limit \(max_loops_reached\)/);
+    expect(halt?.stdin).toContain('ralph-fleet start 7');
+    expect(halt?.stdin).toContain('Cost so far: $0.25 over 1 agent call.');
     expect(execFileSync('git', ['--git-dir', r.origin, 'show', 'ralph/issue-7:half.txt'], { encoding: 'utf8' })).toBe('half\n');
   }, 120_000);
 

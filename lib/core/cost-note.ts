@@ -1,20 +1,15 @@
-// The run's cost as a fleet job reports it on the issue, and as `ralph-fleet status` reads it
-// back (pure). Every comment a job ends with (done, continued, stopped, needs help) carries the
-// run's spend so far: a line for people and a hidden marker for status. The issue's comments
-// are what a user's machine reaches in one gh call, they outlive the run (the state branch is
-// deleted when it ends) and need no artifact download. A marker counts only in a comment by
-// GitHub Actions' bot or by someone with write access to the repository (the login behind
-// RALPH_GITHUB_TOKEN): a stranger's comment cannot set the cost status shows.
+// The run's cost as ralph reports it on a GitHub issue, and as `ralph-fleet status` reads it back
+// (pure). Progress comments and every comment a fleet job ends with (done, continued, stopped,
+// needs help) carry the run's spend so far: a line for people and a hidden marker for status.
+// The issue's comments are what a user's machine reaches in one gh call, they outlive the run
+// (the fleet's state branch is deleted when it ends) and need no artifact download. A marker
+// counts only in a comment by GitHub Actions' bot or by someone with write access to the
+// repository (the login behind RALPH_GITHUB_TOKEN): a stranger's comment cannot set the cost.
 
-import { formatUsd } from '../core/spend.js';
+import { formatUsd, type SpendState } from './spend.js';
 
-export interface RunSpend {
-  costUsd: number;
-  /** Agent calls the run started. */
-  calls: number;
-  /** Calls whose cost is not known (cut off, or not reported by the agent). */
-  unknownCostCalls: number;
-}
+/** The run's known cost, its agent calls, and the calls whose cost is not known. */
+export type RunSpend = Pick<SpendState['run'], 'costUsd' | 'loops' | 'unknownCostLoops'>;
 
 export interface IssueComment {
   author?: { login?: string } | null;
@@ -35,9 +30,9 @@ const WRITERS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
 
 /** The lines a job's comment ends with: the spend in words, then the marker status reads. */
 export function costNote(spend: RunSpend): string {
-  const unknown = spend.unknownCostCalls > 0 ? `, ${spend.unknownCostCalls} of unknown cost` : '';
-  const marker = JSON.stringify({ cost_usd: roundUsd(spend.costUsd), calls: spend.calls, unknown_cost_calls: spend.unknownCostCalls });
-  return `Cost so far: $${formatUsd(spend.costUsd)} over ${spend.calls} agent call${spend.calls === 1 ? '' : 's'}${unknown}.\n<!-- ralph-fleet-cost ${marker} -->`;
+  const unknown = spend.unknownCostLoops > 0 ? `, ${spend.unknownCostLoops} of unknown cost` : '';
+  const marker = JSON.stringify({ cost_usd: roundUsd(spend.costUsd), calls: spend.loops, unknown_cost_calls: spend.unknownCostLoops });
+  return `Cost so far: $${formatUsd(spend.costUsd)} over ${spend.loops} agent call${spend.loops === 1 ? '' : 's'}${unknown}.\n<!-- ralph-fleet-cost ${marker} -->`;
 }
 
 /** The newest cost a trusted comment reported, or undefined when none did. */
@@ -67,9 +62,9 @@ function readMarker(body: string): RunSpend | undefined {
   }
   const count = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined);
   const costUsd = typeof parsed.cost_usd === 'number' && Number.isFinite(parsed.cost_usd) && parsed.cost_usd >= 0 ? parsed.cost_usd : undefined;
-  const calls = count(parsed.calls);
-  if (costUsd === undefined || calls === undefined) return undefined;
-  return { costUsd, calls, unknownCostCalls: count(parsed.unknown_cost_calls) ?? 0 };
+  const loops = count(parsed.calls);
+  if (costUsd === undefined || loops === undefined) return undefined;
+  return { costUsd, loops, unknownCostLoops: count(parsed.unknown_cost_calls) ?? 0 };
 }
 
 // Sums of floats (0.026999999999999996): rounded as status.json's copy is.
