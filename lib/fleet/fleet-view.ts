@@ -14,6 +14,7 @@ import { readMetrics } from '../stats/read-metrics.js';
 import { renderStatsTable } from '../stats/render-stats-table.js';
 import { runGh } from '../tasks/gh-cli.js';
 import { formatUsd } from '../core/spend.js';
+import { alignColumns } from '../core/text-table.js';
 import { latestReportedCost, type IssueComment } from '../core/cost-note.js';
 import { toPlainTextLine } from '../tasks/task-line.js';
 import { addLabel, cancelRun, dispatchWorkflow, downloadRunArtifacts, issueOfRun, listOpenPullRequests, listWorkflowRuns, type GhCli, type WorkflowRun } from './job-gh.js';
@@ -129,14 +130,16 @@ async function collectRows(label: string, workflow: string, cli: GhCli): Promise
 
 function formatRows(rows: FleetIssueRow[]): string {
   if (rows.length === 0) return 'No open issues carry the fleet\'s label\n';
-  return rows
-    .map((row) => {
-      const run = row.run ? `run ${row.run.id} (${row.run.conclusion || row.run.status})` : 'no run';
-      const cost = row.cost_usd === null ? 'cost -' : `cost $${formatUsd(row.cost_usd)}`;
-      return `#${row.issue}  ${row.state.padEnd(11)} ${run}  ${cost}  ${row.pull_request ?? ''}  updated ${row.updated_at}  ${toPlainTextLine(row.title).slice(0, 60)}`.replace(/ +$/, '');
-    })
-    .join('\n')
-    .concat('\n');
+  const table = rows.map((row) => [
+    `#${row.issue}`,
+    row.state,
+    row.run ? `${row.run.id} (${row.run.conclusion || row.run.status})` : '-',
+    row.cost_usd === null ? '-' : `$${formatUsd(row.cost_usd)}`,
+    row.pull_request ?? '-',
+    row.updated_at,
+    toPlainTextLine(row.title).slice(0, 60),
+  ]);
+  return `${alignColumns([['ISSUE', 'STATE', 'RUN', 'COST', 'PULL REQUEST', 'UPDATED', 'TITLE'], ...table]).join('\n')}\n`;
 }
 
 async function runsOf(issue: number, workflow: string, cli: GhCli): Promise<WorkflowRun[]> {

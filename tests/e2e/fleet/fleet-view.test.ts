@@ -62,8 +62,13 @@ describe('ralph-fleet status, sweep, start, stop, logs', () => {
     expect(rows.find((row) => row.issue === 5)?.updated_at).toBe('2026-12-01T12:00:21Z');
     expect(repo!.ghCalls().map((c) => c.argv.join(' '))).toContain('issue view 5 --json comments');
     const text = await runCli('ralph-fleet', ['status'], { cwd: dir, env });
-    expect(text.stdout).toMatch(/^#5 +continuing +run 21 \(in_progress\) +cost \$2\.25 +updated 2026-12-01T12:00:21Z +Issue 5$/m);
-    expect(text.stdout).toMatch(/^#1 +running +run 12 \(in_progress\) +cost - +updated /m);
+    const lines = text.stdout.split('\n');
+    expect(lines[0]).toMatch(/^ISSUE +STATE +RUN +COST +PULL REQUEST +UPDATED +TITLE$/);
+    expect(text.stdout).toMatch(/^#5 +continuing +21 \(in_progress\) +\$2\.25 +- +2026-12-01T12:00:21Z +Issue 5$/m);
+    expect(text.stdout).toMatch(/^#1 +running +12 \(in_progress\) +- +- +2026-12-01T12:00:12Z +Issue 1$/m);
+    expect(text.stdout).toMatch(/^#2 +done +- +- +https:\/\/github\.com\/fake\/repo\/pull\/30 +/m);
+    // One column each: every row's cost starts where the header's does.
+    for (const line of lines.slice(1, -1)) expect(line.indexOf('$') === -1 || line.indexOf('$') === lines[0]!.indexOf('COST')).toBe(true);
   }, 60_000);
 
   it('sweep: only the issues nobody works on, as the workflow output', async () => {
