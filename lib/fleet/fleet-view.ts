@@ -80,6 +80,12 @@ export async function runFleetView(command: ViewCommand, ctx: FleetViewContext):
     case 'stop': {
       const run = (await runsOf(command.issue, command.workflow, cli)).find((r) => r.status !== 'completed');
       if (!run) throw new RalphError('no_run', `Issue #${command.issue} has no running job`, { hint: 'ralph-fleet status lists the runs' });
+      // GitHub cancels runs, not jobs: a schedule's run is cancelled only by the user's own choice.
+      if (run.sweep) {
+        throw new RalphError('sweep_run', `Issue #${command.issue} is worked on in the schedule's run ${run.databaseId}, with the other issues that sweep started`, {
+          hint: `gh run cancel ${run.databaseId} stops them all; the work so far is kept and ralph-fleet start ${command.issue} resumes it`,
+        });
+      }
       const cancelled = await cancelRun(run.databaseId, cli);
       if (!cancelled.ok) throw new RalphError('gh_failed', `Could not cancel run ${run.databaseId}: ${cancelled.message}`, { hint: 'check gh auth status' });
       ctx.write(`Cancelled run ${run.databaseId} of issue #${command.issue}\n`);
@@ -89,7 +95,7 @@ export async function runFleetView(command: ViewCommand, ctx: FleetViewContext):
       const run = (await runsOf(command.issue, command.workflow, cli))[0];
       if (!run) throw new RalphError('no_run', `Issue #${command.issue} has no run yet`, { hint: 'ralph-fleet start N starts one' });
       const dir = join(ctx.projectDir, '.ralph', 'fleet', String(command.issue), String(run.databaseId));
-      const downloaded = await downloadRunArtifacts(run.databaseId, dir, cli);
+      const downloaded = await downloadRunArtifacts(run.databaseId, command.issue, dir, cli);
       if (!downloaded.ok) throw new RalphError('gh_failed', `Could not download the logs of run ${run.databaseId}: ${downloaded.message}`, { hint: 'artifacts are kept 90 days at most' });
       ctx.write(`Downloaded the logs of run ${run.databaseId} into ${relative(ctx.projectDir, dir)}\n`);
       const metrics = findFile(dir, 'metrics.jsonl');

@@ -77,10 +77,11 @@ export async function runFleetJob(args: FleetJobArgs, ctx: FleetJobContext): Pro
   // A second label event waits behind the running job (its concurrency group), then finds the
   // issue done, waiting for help, or carried on by a dispatched job: it leaves it to them.
   // When no other job of the issue is pending, it takes the run up as the continuation would.
-  if (event.kind === 'labeled') {
+  // A schedule's job checks the same: its sweep listed the issue before it waited its turn.
+  if (event.kind === 'labeled' || event.kind === 'schedule') {
     const busy = await findTakenWork(issue, labels, args.workflow, git, cli);
     if (busy) {
-      log.info(`Issue #${issue} ${busy}: this label event changes nothing`);
+      log.info(`Issue #${issue} ${busy}: this ${event.kind === 'schedule' ? "schedule's job" : 'label event'} changes nothing`);
       return EXIT.ok;
     }
   }

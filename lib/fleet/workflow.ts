@@ -95,7 +95,8 @@ function issueJob(options: FleetWorkflowOptions, shape: IssueJobShape): string[]
   ];
   return [
     `  ${shape.id}:`,
-    ...(shape.matrix ? ['    needs: sweep'] : []),
+    // A schedule's issue job is named as an issue's run is: ralph-fleet finds it by that name.
+    ...(shape.matrix ? ['    needs: sweep', `    name: "ralph issue #\${{ ${shape.issueExpr} }}"`] : []),
     // Quoted: the label may hold ": ", which would end a plain YAML value.
     `    if: ${JSON.stringify(`\${{ ${shape.condition} }}`)}`,
     `    runs-on: ${options.runner}`,

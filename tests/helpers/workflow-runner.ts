@@ -65,6 +65,8 @@ export interface StepRun {
 
 export interface JobRun {
   id: string;
+  /** The job's `name:` as GitHub shows it ('' when it has none). */
+  name: string;
   matrix: Record<string, unknown>;
   concurrencyGroup: string;
   /** The `uses:` steps, skipped. */
@@ -85,6 +87,7 @@ interface Workflow {
   jobs: Record<string, JobSpec>;
 }
 interface JobSpec {
+  name?: string;
   needs?: string | string[];
   if?: string;
   concurrency?: { group: string };
@@ -130,7 +133,8 @@ async function runJob(id: string, job: JobSpec, context: Record<string, unknown>
   const matrix = context.matrix as Record<string, unknown>;
   const cwd = options.checkout(id, matrix);
   const steps: Record<string, { outputs: Record<string, string> }> = {};
-  const result: JobRun = { id, matrix, concurrencyGroup: job.concurrency ? String(template(evaluate, job.concurrency.group, context)) : '', skipped: [], steps: [], outputs: {} };
+  const name = job.name === undefined ? '' : String(template(evaluate, job.name, context));
+  const result: JobRun = { id, name, matrix, concurrencyGroup: job.concurrency ? String(template(evaluate, job.concurrency.group, context)) : '', skipped: [], steps: [], outputs: {} };
   for (const [index, step] of job.steps.entries()) {
     const name = step.name ?? step.uses ?? `step ${index + 1}`;
     if (step.uses !== undefined) {

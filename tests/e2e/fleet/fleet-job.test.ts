@@ -33,7 +33,7 @@ function setUp(scenario: FakeScenario, rc = ''): FleetRepo {
 }
 
 /** The job's env: the fakes on PATH, GitHub's event, and no git identity but the job's own. */
-function jobEnv(r: FleetRepo, event: { name: 'issues'; sender: string } | { name: 'workflow_dispatch' }): NodeJS.ProcessEnv {
+function jobEnv(r: FleetRepo, event: { name: 'issues'; sender: string } | { name: 'workflow_dispatch' } | { name: 'schedule' }): NodeJS.ProcessEnv {
   const eventFile = join(r.root, `event-${Date.now()}-${Math.random()}.json`);
   writeFileSync(eventFile, JSON.stringify(event.name === 'issues' ? { action: 'labeled', label: { name: 'ralph' }, sender: { login: event.sender }, issue: { number: 7 } } : { inputs: { issue: '7' } }));
   return {
@@ -161,6 +161,18 @@ describe('ralph-fleet job', () => {
     expect(claude!.runs()).toHaveLength(0);
     expect(originHas(r, 'ralph/issue-7')).toBe(false);
     expect(r.ghCalls().map((c) => c.argv[0] === 'api' ? 'api' : `${c.argv[0]} ${c.argv[1]}`)).toEqual(['api']);
+  }, 60_000);
+
+  it("a schedule's job that finds the issue waiting for help (it ended while the job waited its turn): nothing runs", async () => {
+    const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] });
+    const data = JSON.parse(readFileSync(r.ghEnv.FAKE_GH_DATA, 'utf8')) as Record<string, unknown>;
+    writeFileSync(r.ghEnv.FAKE_GH_DATA, JSON.stringify({ ...data, issues: [{ ...ISSUE, labels: [{ name: 'ralph' }, { name: 'ralph-needs-help' }] }] }));
+    const run = await runCli('ralph-fleet', JOB, { cwd: r.cloneJob(), env: jobEnv(r, { name: 'schedule' }) });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('Issue #7 is labelled ralph-needs-help');
+    expect(claude!.runs()).toHaveLength(0);
+    expect(r.ghCalls().some((c) => c.argv.join(' ') === 'issue edit 7 --remove-label ralph-needs-help')).toBe(false);
+    expect(originHas(r, 'ralph/issue-7')).toBe(false);
   }, 60_000);
 
   it("fails at once, naming the secret, when the agent's credential is missing", async () => {

@@ -33,11 +33,18 @@ function setUp(): { dir: string; env: NodeJS.ProcessEnv } {
         { ...labelled(4), comments: [costComment('github-actions', 'NONE', 1.5, '2026-12-01T11:30:00Z'), costComment('stranger', 'NONE', 0.01, '2026-12-01T11:40:00Z')] },
         // The report is the 101st comment, past what gh issue list gives: read with gh issue view.
         { ...labelled(5), comments: [costComment('github-actions', 'NONE', 0.5, '2026-12-01T08:00:00Z'), ...chatter(99), costComment('owner', 'OWNER', 2.25, '2026-12-01T11:50:00Z')] },
-        labelled(6, 'ralph-done'), { number: 9, title: 'Unlabelled', labels: [] },
+        labelled(6, 'ralph-done'), labelled(8), { number: 9, title: 'Unlabelled', labels: [] },
       ],
-      runs: [run(21, 5, 'in_progress'), run(20, 5, 'completed', 'success'), run(12, 1, 'in_progress'), run(11, 4, 'completed', 'failure'), run(10, 99, 'completed', 'success')],
+      // The schedule's run 30: issue 8's job runs in it.
+      runs: [{ ...run(30, 0, 'in_progress'), displayTitle: 'ralph sweep' }, run(21, 5, 'in_progress'), run(20, 5, 'completed', 'success'), run(12, 1, 'in_progress'), run(11, 4, 'completed', 'failure'), run(10, 99, 'completed', 'success')],
       pullRequests: [{ number: 30, url: 'https://github.com/fake/repo/pull/30', headRefName: 'ralph/issue-2' }],
-      artifacts: { '11': { 'ralph-issue-4-11-1/logs/metrics.jsonl': '{"timestamp":"2026-12-01T11:00:00+00:00","loop":1,"duration":14,"success":true,"calls":1,"cost_usd":0.25}\n' } },
+      runJobs: {
+        '30': [
+          { name: 'sweep', status: 'completed', conclusion: 'success', startedAt: '2026-12-01T12:00:00Z', completedAt: '2026-12-01T12:01:00Z', url: 'https://github.com/fake/repo/actions/runs/30/job/1' },
+          { name: 'ralph issue #8', status: 'in_progress', conclusion: '', startedAt: '2026-12-01T12:02:00Z', url: 'https://github.com/fake/repo/actions/runs/30/job/2' },
+        ],
+      },
+      artifacts: { '11': { 'ralph-issue-44-11-1/logs/other.txt': 'not issue 4\n', 'ralph-issue-4-11-1/logs/metrics.jsonl': '{"timestamp":"2026-12-01T11:00:00+00:00","loop":1,"duration":14,"success":true,"calls":1,"cost_usd":0.25}\n' } },
     },
   });
   return { dir: repo.cloneJob(), env: { ...repo.ghEnv, PATH: [repo.ghBinDir, process.env.PATH].join(delimiter) } };
@@ -57,7 +64,9 @@ describe('ralph-fleet status, sweep, start, stop, logs', () => {
       [4, 'queued', 11, null, 1.5, '2026-12-01T11:30:00Z'],
       [5, 'continuing', 21, null, 2.25, '2026-12-01T11:50:00Z'],
       [6, 'done', null, null, null, null],
+      [8, 'running', 30, null, null, null],
     ]);
+    expect(rows.find((row) => row.issue === 8)?.run).toMatchObject({ url: 'https://github.com/fake/repo/actions/runs/30/job/2' });
     // The last update: the issue's or its last run's, whichever is newer.
     expect(rows.find((row) => row.issue === 5)?.updated_at).toBe('2026-12-01T12:00:21Z');
     expect(repo!.ghCalls().map((c) => c.argv.join(' '))).toContain('issue view 5 --json comments');
@@ -86,6 +95,12 @@ describe('ralph-fleet status, sweep, start, stop, logs', () => {
     expect(calls).toContain('issue edit 9 --add-label ralph');
     expect(calls).toContain('workflow run ralph.yml --ref main -f issue=4');
     expect(calls).toContain('run cancel 12');
+    // A job of the schedule's run: GitHub cancels whole runs, so ralph says how instead of stopping the other issues.
+    const swept = await runCli('ralph-fleet', ['stop', '8'], { cwd: dir, env });
+    expect(swept.code).toBe(1);
+    expect(swept.stderr).toContain("Issue #8 is worked on in the schedule's run 30");
+    expect(swept.stderr).toContain('gh run cancel 30 stops them all');
+    expect(repo!.ghCalls().map((c) => c.argv.join(' '))).not.toContain('run cancel 30');
     const none = await runCli('ralph-fleet', ['stop', '4'], { cwd: dir, env });
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('Issue #4 has no running job');
@@ -96,6 +111,8 @@ describe('ralph-fleet status, sweep, start, stop, logs', () => {
     const result = await runCli('ralph-fleet', ['logs', '4'], { cwd: dir, env });
     expect(result.code, result.stderr).toBe(0);
     expect(existsSync(`${dir}/.ralph/fleet/4/11/ralph-issue-4-11-1/logs/metrics.jsonl`)).toBe(true);
+    // Only this issue's artifact: a run of the schedule holds those of several issues.
+    expect(existsSync(`${dir}/.ralph/fleet/4/11/ralph-issue-44-11-1`)).toBe(false);
     expect(result.stdout).toContain('Downloaded the logs of run 11 into .ralph/fleet/4/11');
     expect(result.stdout).toContain('$0.25');
   }, 60_000);

@@ -111,6 +111,8 @@ describe("the generated workflow's own steps, run locally", () => {
       ['swept', { issue: 7 }, {}],
     ]);
     expect(result.jobs[1]!.concurrencyGroup).toBe('ralph-issue-7');
+    // Named as an issue's run is, so that ralph-fleet status, stop and the next sweep find it.
+    expect(issueOfRun({ displayTitle: result.jobs[1]!.name })).toBe(7);
     for (const step of result.jobs.flatMap((job) => job.steps)) expect(step.code, `${step.name}: ${step.stderr}`).toBe(0);
     expect(prCreated(r)).toBe(true);
   }, 120_000);
