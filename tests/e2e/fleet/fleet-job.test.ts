@@ -8,28 +8,21 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { withFakeClaude, type FakeClaude, type FakeScenario } from '../../helpers/fake-claude.js';
-import { withFleetRepo, type FleetRepo } from '../../helpers/fleet-repo.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeClaude, FakeScenario } from '../../helpers/fake-claude.js';
+import { FLEET_ISSUE, useFleetFixtures, type FleetRepo } from '../../helpers/fleet-repo.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { GIT_TEST_ENV } from '../../helpers/tmp-project.js';
 
 const BOT_EMAIL = '41898282+github-actions[bot]@users.noreply.github.com';
-const ISSUE = { number: 7, title: 'Add the work file', body: 'Please add work.txt.', labels: [{ name: 'ralph' }] };
-
-let repo: FleetRepo | undefined;
+const ISSUE = FLEET_ISSUE;
+const fixtures = useFleetFixtures();
 let claude: FakeClaude | undefined;
-afterEach(() => {
-  repo?.cleanup();
-  claude?.cleanup();
-  repo = undefined;
-  claude = undefined;
-});
 
 function setUp(scenario: FakeScenario, rc = ''): FleetRepo {
-  claude = withFakeClaude(scenario);
-  repo = withFleetRepo({ rc, gh: { issues: [ISSUE], permissions: { owner: 'admin', stranger: 'read' } } });
-  return repo;
+  const made = fixtures(scenario, { rc, gh: { issues: [ISSUE], permissions: { owner: 'admin', stranger: 'read' } } });
+  claude = made.claude;
+  return made.repo;
 }
 
 /** The job's env: the fakes on PATH, GitHub's event, and no git identity but the job's own. */

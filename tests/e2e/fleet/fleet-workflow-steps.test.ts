@@ -8,30 +8,19 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { withFakeClaude, type FakeClaude } from '../../helpers/fake-claude.js';
-import { withFleetRepo, type FleetRepo } from '../../helpers/fleet-repo.js';
+import { describe, expect, it } from 'vitest';
+import { FLEET_ISSUE, useFleetFixtures, type FleetRepo } from '../../helpers/fleet-repo.js';
 import { binPath, runCli } from '../../helpers/run-cli.js';
 import { runWorkflow, type WorkflowEvent, type WorkflowRun } from '../../helpers/workflow-runner.js';
 import { FLEET_AGENTS } from '../../../lib/fleet/fleet-agents.js';
 import { issueOfRun } from '../../../lib/fleet/job-gh.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-const ISSUE = { number: 7, title: 'Add the work file', body: 'Please add work.txt.', labels: [{ name: 'ralph' }], updatedAt: '2026-12-01T10:00:00Z' };
-
-let repo: FleetRepo | undefined;
-let claude: FakeClaude | undefined;
-afterEach(() => {
-  repo?.cleanup();
-  claude?.cleanup();
-  repo = undefined;
-  claude = undefined;
-});
+const fixtures = useFleetFixtures();
 
 /** A project with the workflow `init` wrote committed, and a runner's PATH of fakes. */
 async function setUp(initArgs: string[], rc = ''): Promise<{ r: FleetRepo; workflow: string; env: NodeJS.ProcessEnv; npmLog: string }> {
-  claude = withFakeClaude({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', costUsd: 0.5, writeFiles: { 'work.txt': 'work\n' } }] });
-  const r = (repo = withFleetRepo({ rc, gh: { issues: [ISSUE], permissions: { owner: 'admin' } } }));
+  const { repo: r, claude } = fixtures({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', costUsd: 0.5, writeFiles: { 'work.txt': 'work\n' } }] }, { rc, gh: { issues: [FLEET_ISSUE], permissions: { owner: 'admin' } } });
   const project = r.cloneJob();
   const init = await runCli('ralph-fleet', ['init', ...initArgs], { cwd: project });
   expect(init.code, init.stderr).toBe(0);
