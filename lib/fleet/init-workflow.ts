@@ -22,6 +22,8 @@ export interface FleetInitOptions extends Omit<FleetWorkflowOptions, 'agent' | '
 export interface FleetInitResult {
   path: string;
   backup?: string;
+  /** The options as written into the file. */
+  workflow: FleetWorkflowOptions;
 }
 
 /** The options as the workflow takes them; a RalphError naming the flag for a bad one. */
@@ -55,7 +57,8 @@ export function resolveWorkflowOptions(options: FleetInitOptions, ralphVersion: 
 }
 
 export function initWorkflow(projectDir: string, options: FleetInitOptions, ralphVersion: string, now: number): FleetInitResult {
-  const text = buildWorkflow(resolveWorkflowOptions(options, ralphVersion));
+  const workflow = resolveWorkflowOptions(options, ralphVersion);
+  const text = buildWorkflow(workflow);
   const path = resolve(projectDir, options.output);
   let backup: string | undefined;
   if (existsSync(path)) {
@@ -69,7 +72,7 @@ export function initWorkflow(projectDir: string, options: FleetInitOptions, ralp
   }
   mkdirSync(dirname(path), { recursive: true });
   writeFileAtomic(path, text);
-  return { path, backup };
+  return { path, backup, workflow };
 }
 
 function bad(message: string, hint: string): never {
