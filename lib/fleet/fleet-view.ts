@@ -65,7 +65,7 @@ export async function runFleetView(command: ViewCommand, ctx: FleetViewContext):
       } else if (command.json) {
         ctx.write(`${JSON.stringify(rows, null, 2)}\n`);
       } else {
-        ctx.write(formatRows(rows));
+        ctx.write(formatRows(rows, command.label));
       }
       return 0;
     }
@@ -93,7 +93,7 @@ export async function runFleetView(command: ViewCommand, ctx: FleetViewContext):
     }
     case 'logs': {
       const run = (await runsOf(command.issue, command.workflow, cli))[0];
-      if (!run) throw new RalphError('no_run', `Issue #${command.issue} has no run yet`, { hint: 'ralph-fleet start N starts one' });
+      if (!run) throw new RalphError('no_run', `Issue #${command.issue} has no run yet`, { hint: `ralph-fleet start ${command.issue} starts one` });
       const dir = join(ctx.projectDir, '.ralph', 'fleet', String(command.issue), String(run.databaseId));
       const downloaded = await downloadRunArtifacts(run.databaseId, command.issue, dir, cli);
       if (!downloaded.ok) throw new RalphError('gh_failed', `Could not download the logs of run ${run.databaseId}: ${downloaded.message}`, { hint: 'artifacts are kept 90 days at most' });
@@ -134,8 +134,8 @@ async function collectRows(label: string, workflow: string, cli: GhCli): Promise
     });
 }
 
-function formatRows(rows: FleetIssueRow[]): string {
-  if (rows.length === 0) return 'No open issues carry the fleet\'s label\n';
+function formatRows(rows: FleetIssueRow[], label: string): string {
+  if (rows.length === 0) return `No open issue carries the label ${JSON.stringify(label)}\n`;
   const table = rows.map((row) => [
     `#${row.issue}`,
     row.state,

@@ -101,6 +101,8 @@ describe('ralph-fleet status, sweep, start, stop, logs', () => {
     expect(swept.stderr).toContain("Issue #8 is worked on in the schedule's run 30");
     expect(swept.stderr).toContain('gh run cancel 30 stops them all');
     expect(repo!.ghCalls().map((c) => c.argv.join(' '))).not.toContain('run cancel 30');
+    const empty = await runCli('ralph-fleet', ['status', '--label', 'nobody'], { cwd: dir, env });
+    expect(empty.stdout).toBe('No open issue carries the label "nobody"\n');
     const none = await runCli('ralph-fleet', ['stop', '4'], { cwd: dir, env });
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('Issue #4 has no running job');
