@@ -5,7 +5,7 @@
 import { formatUnknownOptions, UsageError } from './bootstrap-args.js';
 import { runMain } from './error-funnel.js';
 import { parseFleetArgs, usage } from './fleet-args.js';
-import { FLEET_HELP } from './messages-fleet.js';
+import { FLEET_HELP, fleetInitNextSteps } from './messages-fleet.js';
 import { formatVersionLine, readPackageVersion } from './package-info.js';
 
 export async function mainFleet(argv: string[]): Promise<number> {
@@ -31,7 +31,7 @@ export async function mainFleet(argv: string[]): Promise<number> {
     const result = initWorkflow(process.cwd(), command, readPackageVersion(), Date.now());
     if (result.backup) write(`Kept the previous file as ${relative(process.cwd(), result.backup)}\n`);
     write(`Wrote ${relative(process.cwd(), result.path)}\n`);
-    write('Next: commit it, add the agent\'s secret to the repository, and label an issue (see the README, "Running on GitHub Actions").\n');
+    write(fleetInitNextSteps(relative(process.cwd(), result.path), result.workflow.agent, result.workflow.label));
     return 0;
   }
   if (command.kind === 'job') {

@@ -1,4 +1,7 @@
-// What `ralph-fleet` prints: its help (the flags below are the ones lib/cli/fleet.ts parses).
+// What `ralph-fleet` prints: its help (the flags below are the ones lib/cli/fleet.ts parses), and
+// the three steps after `init`.
+
+import type { FleetAgent } from '../fleet/fleet-agents.js';
 
 export const FLEET_HELP = `ralph-fleet - Run ralph on GitHub Actions: one job per labelled issue
 
@@ -19,7 +22,8 @@ Commands:
       --no-sandbox      run the agent on the runner, not in a Docker sandbox
   job --issue N         Work on issue N (the workflow's step; see the README)
   sweep                 The labelled issues nobody works on (schedule's step)
-  status [--json]       Each labelled open issue: state, run, pull request
+  status [--json]       Each labelled open issue: state, run, pull request,
+                        cost so far (as its last job reported it), last update
   start N [N...]        Label the issues (--dispatch: run the workflow)
   stop N                Cancel the issue's running job
   logs N                The latest logs into .ralph/fleet/N/, summarised
@@ -29,3 +33,16 @@ Options of status, start, stop, logs: --label NAME, --workflow FILE (ralph.yml)
 Secrets: ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN (claude), OPENAI_API_KEY
 (codex), GEMINI_API_KEY (gemini); RALPH_GITHUB_TOKEN (optional): pushes and pull
 requests that start CI.`;
+
+/** After `init`: the README's three steps, with this file, this agent's secrets and this label. */
+export function fleetInitNextSteps(file: string, agent: FleetAgent, label: string): string {
+  return [
+    'Next:',
+    `  1. commit ${file}`,
+    `  2. ${agent.secretHint}`,
+    `     e.g. gh secret set ${agent.secrets[0]!}`,
+    `  3. label an issue ${JSON.stringify(label)}, or run ralph-fleet start N`,
+    'See the README, "Running on GitHub Actions".',
+    '',
+  ].join('\n');
+}

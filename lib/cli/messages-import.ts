@@ -1,5 +1,6 @@
 // User-facing text of ralph-import.
 
+import { alignColumns } from '../core/text-table.js';
 import { quoteForShell } from '../monitor/shell-quote.js';
 import type { IssueSummary } from '../tasks/github-issues.js';
 import { toPlainTextLine } from '../tasks/task-line.js';
@@ -65,9 +66,7 @@ export function formatCandidateTable(issues: readonly IssueSummary[]): string[] 
     truncate(issue.assignees.map(toPlainTextLine).join(','), 20) || '-',
     truncate(toPlainTextLine(issue.milestone ?? ''), 20) || '-',
   ]);
-  const table = [['NUMBER', 'TITLE', 'LABELS', 'ASSIGNEE', 'MILESTONE'], ...rows];
-  const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
-  return table.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
+  return alignColumns([['NUMBER', 'TITLE', 'LABELS', 'ASSIGNEE', 'MILESTONE'], ...rows]);
 }
 
 function truncate(text: string, max: number): string {

@@ -2,6 +2,7 @@
 // request it opens and the follow-up issue it files, built from values the caller gathered
 // (plan view, changed files, diff stat, markers). Pure; the bodies reach gh on stdin only.
 
+import { costNote, type RunSpend } from './cost-note.js';
 import type { PlanView } from './fix-plan.js';
 
 export const MAX_PROGRESS_FILES = 20;
@@ -14,6 +15,8 @@ export interface ProgressCommentOptions {
   plan: PlanView | null;
   /** Files changed since the run started (ralph's own .ralph/ files left out). */
   files: readonly string[];
+  /** The run's spend so far (ralph-fleet status reads it back). */
+  cost?: RunSpend;
 }
 
 export function buildProgressComment(options: ProgressCommentOptions): string {
@@ -29,6 +32,7 @@ export function buildProgressComment(options: ProgressCommentOptions): string {
     '### Files changed',
     shown.length > 0 ? shown.join('\n') : '_No changes yet._',
     '',
+    ...(options.cost ? [costNote(options.cost), ''] : []),
     FOOTER,
   ].join('\n');
 }

@@ -1,5 +1,6 @@
 // The fleet seen and steered from a laptop, through gh: `status` (every labelled open issue with
-// its state, run, pull request and last update), `start` (label, or dispatch when the label is
+// its state, run, pull request, the run's cost so far as its last job reported it on the issue,
+// and the last update), `start` (label, or dispatch when the label is
 // already there), `stop` (cancel the issue's run), `logs` (the latest artifact into
 // .ralph/fleet/<n>/, summarised as ralph-stats does), and `sweep`, the schedule's list of
 // issues nobody works on, printed as the workflow's `issues` output.
@@ -12,6 +13,9 @@ import { nodeProcessRunner } from '../platform/process.js';
 import { readMetrics } from '../stats/read-metrics.js';
 import { renderStatsTable } from '../stats/render-stats-table.js';
 import { runGh } from '../tasks/gh-cli.js';
+import { formatUsd } from '../core/spend.js';
+import { alignColumns } from '../core/text-table.js';
+import { latestReportedCost, type IssueComment } from '../core/cost-note.js';
 import { toPlainTextLine } from '../tasks/task-line.js';
 import { addLabel, cancelRun, dispatchWorkflow, downloadRunArtifacts, issueOfRun, listOpenPullRequests, listWorkflowRuns, type GhCli, type WorkflowRun } from './job-gh.js';
 import { DONE_LABEL, HELP_LABEL } from './job.js';
@@ -27,9 +31,13 @@ export interface FleetViewContext {
 interface LabelledIssue {
   number: number;
   title: string;
-  labels: string[];
+  labels: Array<{ name: string }>;
   updatedAt: string;
+  comments: IssueComment[];
 }
+
+/** gh's `issue list --json comments` gives an issue's first 100 comments; `issue view` gives all. */
+const LISTED_COMMENTS = 100;
 
 export interface FleetIssueRow {
   issue: number;
@@ -37,6 +45,10 @@ export interface FleetIssueRow {
   state: FleetIssueState;
   run: { id: number; status: string; conclusion: string; url: string } | null;
   pull_request: string | null;
+  /** The run's cost so far as its last job reported it on the issue (null: no job reported one yet). */
+  cost_usd: number | null;
+  /** When that job reported it. */
+  cost_reported_at: string | null;
   updated_at: string;
 }
 
@@ -53,7 +65,7 @@ export async function runFleetView(command: ViewCommand, ctx: FleetViewContext):
       } else if (command.json) {
         ctx.write(`${JSON.stringify(rows, null, 2)}\n`);
       } else {
-        ctx.write(formatRows(rows));
+        ctx.write(formatRows(rows, command.label));
       }
       return 0;
     }
@@ -68,6 +80,12 @@ export async function runFleetView(command: ViewCommand, ctx: FleetViewContext):
     case 'stop': {
       const run = (await runsOf(command.issue, command.workflow, cli)).find((r) => r.status !== 'completed');
       if (!run) throw new RalphError('no_run', `Issue #${command.issue} has no running job`, { hint: 'ralph-fleet status lists the runs' });
+      // GitHub cancels runs, not jobs: a schedule's run is cancelled only by the user's own choice.
+      if (run.sweep) {
+        throw new RalphError('sweep_run', `Issue #${command.issue} is worked on in the schedule's run ${run.databaseId}, with the other issues that sweep started`, {
+          hint: `gh run cancel ${run.databaseId} stops them all; the work so far is kept and ralph-fleet start ${command.issue} resumes it`,
+        });
+      }
       const cancelled = await cancelRun(run.databaseId, cli);
       if (!cancelled.ok) throw new RalphError('gh_failed', `Could not cancel run ${run.databaseId}: ${cancelled.message}`, { hint: 'check gh auth status' });
       ctx.write(`Cancelled run ${run.databaseId} of issue #${command.issue}\n`);
@@ -75,9 +93,9 @@ export async function runFleetView(command: ViewCommand, ctx: FleetViewContext):
     }
     case 'logs': {
       const run = (await runsOf(command.issue, command.workflow, cli))[0];
-      if (!run) throw new RalphError('no_run', `Issue #${command.issue} has no run yet`, { hint: 'ralph-fleet start N starts one' });
+      if (!run) throw new RalphError('no_run', `Issue #${command.issue} has no run yet`, { hint: `ralph-fleet start ${command.issue} starts one` });
       const dir = join(ctx.projectDir, '.ralph', 'fleet', String(command.issue), String(run.databaseId));
-      const downloaded = await downloadRunArtifacts(run.databaseId, dir, cli);
+      const downloaded = await downloadRunArtifacts(run.databaseId, command.issue, dir, cli);
       if (!downloaded.ok) throw new RalphError('gh_failed', `Could not download the logs of run ${run.databaseId}: ${downloaded.message}`, { hint: 'artifacts are kept 90 days at most' });
       ctx.write(`Downloaded the logs of run ${run.databaseId} into ${relative(ctx.projectDir, dir)}\n`);
       const metrics = findFile(dir, 'metrics.jsonl');
@@ -88,12 +106,10 @@ export async function runFleetView(command: ViewCommand, ctx: FleetViewContext):
 }
 
 async function collectRows(label: string, workflow: string, cli: GhCli): Promise<FleetIssueRow[]> {
-  const listed = await runGh(['issue', 'list', '--state', 'open', '--label', label, '--limit', '500', '--json', 'number,title,labels,updatedAt'], cli);
+  const listed = await runGh(['issue', 'list', '--state', 'open', '--label', label, '--limit', '500', '--json', 'number,title,labels,updatedAt,comments'], cli);
   if (!listed.ok) throw new RalphError('gh_failed', listed.failure.message, { hint: listed.failure.hint ?? 'check gh auth status' });
-  const issues = (JSON.parse(listed.stdout) as Array<Omit<LabelledIssue, 'labels'> & { labels: Array<{ name: string }> }>).map((issue) => ({
-    ...issue,
-    labels: issue.labels.map((l) => l.name),
-  }));
+  const issues = JSON.parse(listed.stdout) as LabelledIssue[];
+  for (const issue of issues) if ((issue.comments ?? []).length >= LISTED_COMMENTS) issue.comments = await readComments(issue.number, cli);
   const [runs, prs] = await Promise.all([listWorkflowRuns(workflow, cli), listOpenPullRequests(cli)]);
   if (!runs.ok) throw new RalphError('gh_failed', runs.message, { hint: `check the workflow name (--workflow ${workflow})` });
   if (!prs.ok) throw new RalphError('gh_failed', prs.message, { hint: 'check gh auth status' });
@@ -103,29 +119,45 @@ async function collectRows(label: string, workflow: string, cli: GhCli): Promise
       const issueRuns = runs.value.filter((run) => issueOfRun(run) === issue.number);
       const pr = prs.value.find((p) => p.headRefName === workBranchOf(issue.number));
       const last = issueRuns[0];
+      const labels = issue.labels.map((l) => l.name);
+      const cost = latestReportedCost(issue.comments ?? []);
       return {
         issue: issue.number,
         title: issue.title,
-        state: decideIssueState({ labels: issue.labels, runs: issueRuns, hasPullRequest: pr !== undefined, doneLabel: DONE_LABEL, helpLabel: HELP_LABEL }),
+        state: decideIssueState({ labels, runs: issueRuns, hasPullRequest: pr !== undefined, doneLabel: DONE_LABEL, helpLabel: HELP_LABEL }),
         run: last ? { id: last.databaseId, status: last.status, conclusion: last.conclusion, url: last.url } : null,
         pull_request: pr?.url ?? null,
+        cost_usd: cost?.costUsd ?? null,
+        cost_reported_at: cost?.reportedAt ?? null,
         updated_at: [issue.updatedAt, last?.updatedAt ?? ''].sort().at(-1)!,
       };
     });
 }
 
-function formatRows(rows: FleetIssueRow[]): string {
-  if (rows.length === 0) return 'No open issues carry the fleet\'s label\n';
-  return rows
-    .map((row) => `#${row.issue}  ${row.state.padEnd(11)} ${row.run ? `run ${row.run.id} (${row.run.conclusion || row.run.status})` : 'no run'}  ${row.pull_request ?? ''}  ${row.updated_at}  ${toPlainTextLine(row.title).slice(0, 60)}`.replace(/ +$/, ''))
-    .join('\n')
-    .concat('\n');
+function formatRows(rows: FleetIssueRow[], label: string): string {
+  if (rows.length === 0) return `No open issue carries the label ${JSON.stringify(label)}\n`;
+  const table = rows.map((row) => [
+    `#${row.issue}`,
+    row.state,
+    row.run ? `${row.run.id} (${row.run.conclusion || row.run.status})` : '-',
+    row.cost_usd === null ? '-' : `$${formatUsd(row.cost_usd)}`,
+    row.pull_request ?? '-',
+    row.updated_at,
+    toPlainTextLine(row.title).slice(0, 60),
+  ]);
+  return `${alignColumns([['ISSUE', 'STATE', 'RUN', 'COST', 'PULL REQUEST', 'UPDATED', 'TITLE'], ...table]).join('\n')}\n`;
 }
 
 async function runsOf(issue: number, workflow: string, cli: GhCli): Promise<WorkflowRun[]> {
   const runs = await listWorkflowRuns(workflow, cli);
   if (!runs.ok) throw new RalphError('gh_failed', runs.message, { hint: `check the workflow name (--workflow ${workflow})` });
   return runs.value.filter((run) => issueOfRun(run) === issue);
+}
+
+async function readComments(issue: number, cli: GhCli): Promise<IssueComment[]> {
+  const viewed = await runGh(['issue', 'view', String(issue), '--json', 'comments'], cli);
+  if (!viewed.ok) throw new RalphError('gh_failed', viewed.failure.message, { hint: 'check gh auth status' });
+  return (JSON.parse(viewed.stdout) as { comments?: IssueComment[] }).comments ?? [];
 }
 
 async function readLabels(issue: number, cli: GhCli): Promise<string[]> {

@@ -12,22 +12,18 @@ import { buildWorkflow, MAX_TIMEOUT_MINUTES, MIN_TIMEOUT_MINUTES, type FleetWork
 
 export const DEFAULT_WORKFLOW_PATH = '.github/workflows/ralph.yml';
 
-export interface FleetInitOptions {
+/** The workflow's options as the flags give them (the agent by name), and where to write it. */
+export interface FleetInitOptions extends Omit<FleetWorkflowOptions, 'agent' | 'ralphPackage' | 'workflowFile'> {
   output: string;
   force: boolean;
-  label: string;
   agent: string;
-  runner: string;
-  timeoutMinutes: number;
-  maxCostUsd: number;
-  schedule?: string;
-  maxParallel: number;
-  sandbox: boolean;
 }
 
 export interface FleetInitResult {
   path: string;
   backup?: string;
+  /** The options as written into the file. */
+  workflow: FleetWorkflowOptions;
 }
 
 /** The options as the workflow takes them; a RalphError naming the flag for a bad one. */
@@ -61,7 +57,8 @@ export function resolveWorkflowOptions(options: FleetInitOptions, ralphVersion: 
 }
 
 export function initWorkflow(projectDir: string, options: FleetInitOptions, ralphVersion: string, now: number): FleetInitResult {
-  const text = buildWorkflow(resolveWorkflowOptions(options, ralphVersion));
+  const workflow = resolveWorkflowOptions(options, ralphVersion);
+  const text = buildWorkflow(workflow);
   const path = resolve(projectDir, options.output);
   let backup: string | undefined;
   if (existsSync(path)) {
@@ -75,7 +72,7 @@ export function initWorkflow(projectDir: string, options: FleetInitOptions, ralp
   }
   mkdirSync(dirname(path), { recursive: true });
   writeFileAtomic(path, text);
-  return { path, backup };
+  return { path, backup, workflow };
 }
 
 function bad(message: string, hint: string): never {

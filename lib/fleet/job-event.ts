@@ -1,13 +1,15 @@
 // What started a fleet job, from GitHub's event (GITHUB_EVENT_NAME, and the payload at
 // GITHUB_EVENT_PATH): for `issues: labeled`, the label and who added it, whose write access the
 // job checks before anything runs. A dispatch (only writers can dispatch) and a local run carry
-// no labeller.
+// no labeller; a schedule's job was listed by its sweep, which may be hours old by the time the
+// job leaves the issue's concurrency group.
 
 import { readFileSync } from 'node:fs';
 
-export type JobEvent = { kind: 'labeled'; label: string; sender: string } | { kind: 'dispatch' };
+export type JobEvent = { kind: 'labeled'; label: string; sender: string } | { kind: 'dispatch' } | { kind: 'schedule' };
 
 export function readJobEvent(env: NodeJS.ProcessEnv): JobEvent {
+  if (env.GITHUB_EVENT_NAME === 'schedule') return { kind: 'schedule' };
   if (env.GITHUB_EVENT_NAME !== 'issues') return { kind: 'dispatch' };
   const path = env.GITHUB_EVENT_PATH ?? '';
   let payload: { action?: unknown; label?: { name?: unknown }; sender?: { login?: unknown } };

@@ -66,17 +66,71 @@ export interface WorkflowRun {
   createdAt: string;
   updatedAt: string;
   url: string;
+  /** A job of a schedule's run (`ralph sweep`), which works on several issues: databaseId is that run's. */
+  sweep?: boolean;
 }
 
-/** The workflow's recent runs, newest first. */
+/** The schedule's runs whose jobs are read: every one not completed, and the newest few. */
+const SWEEP_RUNS_READ = 5;
+
+/**
+ * The workflow's recent runs, newest first, each issue job of a schedule's run (named `ralph
+ * issue #N` like a run, in the run's place) in place of that run: the issues a sweep fanned out
+ * are running, or were last run, there.
+ */
 export async function listWorkflowRuns(workflow: string, cli: GhCli): Promise<GhValue<WorkflowRun[]>> {
   const result = await gh(['run', 'list', '--workflow', workflow, '--limit', '200', '--json', 'databaseId,displayTitle,status,conclusion,createdAt,updatedAt,url'], cli);
   if (!result.ok) return result;
   const parsed = parseJson(result.value);
-  return Array.isArray(parsed) ? { ok: true, value: parsed as WorkflowRun[] } : { ok: false, message: 'gh run list returned no list' };
+  if (!Array.isArray(parsed)) return { ok: false, message: 'gh run list returned no list' };
+  const runs: WorkflowRun[] = [];
+  let sweepsRead = 0;
+  for (const run of parsed as WorkflowRun[]) {
+    if (run.displayTitle !== SWEEP_RUN_NAME) runs.push(run);
+    else if (run.status !== 'completed' || sweepsRead < SWEEP_RUNS_READ) {
+      sweepsRead += 1;
+      const jobs = await listSweepJobs(run, cli);
+      if (!jobs.ok) return jobs;
+      runs.push(...jobs.value);
+    }
+  }
+  return { ok: true, value: runs };
 }
 
-/** The issue a run works on, from its name (`ralph issue #N`, the workflow's run-name). */
+export const SWEEP_RUN_NAME = 'ralph sweep';
+
+interface RunJob {
+  name: string;
+  status: string;
+  conclusion: string;
+  startedAt?: string;
+  completedAt?: string;
+  url: string;
+}
+
+async function listSweepJobs(run: WorkflowRun, cli: GhCli): Promise<GhValue<WorkflowRun[]>> {
+  const result = await gh(['run', 'view', String(run.databaseId), '--json', 'jobs'], cli);
+  if (!result.ok) return result;
+  const jobs = (parseJson(result.value) as { jobs?: RunJob[] } | undefined)?.jobs;
+  if (!Array.isArray(jobs)) return { ok: false, message: `gh run view ${run.databaseId} returned no jobs` };
+  return {
+    ok: true,
+    value: jobs
+      .filter((job) => issueOfRun({ displayTitle: job.name }) !== undefined)
+      .map((job) => ({
+        databaseId: run.databaseId,
+        displayTitle: job.name,
+        status: job.status,
+        conclusion: job.conclusion,
+        createdAt: job.startedAt || run.createdAt,
+        updatedAt: job.completedAt || job.startedAt || run.updatedAt,
+        url: job.url,
+        sweep: true,
+      })),
+  };
+}
+
+/** The issue a run (or a schedule's issue job) works on, from its name: `ralph issue #N`. */
 export function issueOfRun(run: Pick<WorkflowRun, 'displayTitle'>): number | undefined {
   const match = /^ralph issue #(\d+)$/.exec(run.displayTitle);
   return match ? Number(match[1]) : undefined;
@@ -86,8 +140,9 @@ export function cancelRun(id: number, cli: GhCli): Promise<GhValue<string>> {
   return gh(['run', 'cancel', String(id)], cli);
 }
 
-export function downloadRunArtifacts(id: number, dir: string, cli: GhCli): Promise<GhValue<string>> {
-  return gh(['run', 'download', String(id), '--dir', dir], cli);
+/** The issue's artifacts of a run (a schedule's run holds those of several issues). */
+export function downloadRunArtifacts(id: number, issue: number, dir: string, cli: GhCli): Promise<GhValue<string>> {
+  return gh(['run', 'download', String(id), '--pattern', `ralph-issue-${issue}-*`, '--dir', dir], cli);
 }
 
 async function gh(args: string[], cli: GhCli, input?: string): Promise<GhValue<string>> {

@@ -7,9 +7,13 @@
 // dispatched), or needs help (a comment saying why and what to do, the branch kept).
 
 import { EventEmitter } from 'node:events';
+import { loadConfig } from '../config/load-config.js';
 import { EXIT, RalphError } from '../errors.js';
 import { LoopEvents } from '../loop/events.js';
+import { loadRunState } from '../loop/guard-store.js';
 import { runProject } from '../loop/run-project.js';
+import { ledgerPath } from '../state/ledger.js';
+import { costNote } from '../core/cost-note.js';
 import { createDeps } from '../platform/create-deps.js';
 import type { Deps } from '../platform/deps.js';
 import { ralphPaths } from '../state/paths.js';
@@ -73,10 +77,11 @@ export async function runFleetJob(args: FleetJobArgs, ctx: FleetJobContext): Pro
   // A second label event waits behind the running job (its concurrency group), then finds the
   // issue done, waiting for help, or carried on by a dispatched job: it leaves it to them.
   // When no other job of the issue is pending, it takes the run up as the continuation would.
-  if (event.kind === 'labeled') {
+  // A schedule's job checks the same: its sweep listed the issue before it waited its turn.
+  if (event.kind === 'labeled' || event.kind === 'schedule') {
     const busy = await findTakenWork(issue, labels, args.workflow, git, cli);
     if (busy) {
-      log.info(`Issue #${issue} ${busy}: this label event changes nothing`);
+      log.info(`Issue #${issue} ${busy}: this ${event.kind === 'schedule' ? "schedule's job" : 'label event'} changes nothing`);
       return EXIT.ok;
     }
   }
@@ -112,6 +117,8 @@ export async function runFleetJob(args: FleetJobArgs, ctx: FleetJobContext): Pro
   const { exitCode, exitReason, cutByJobBudget } = await runLoop(args, ctx.projectDir, deps, !restored, git, issue, fetched.issue.title);
   const outcome: JobOutcome = decideJobOutcome({ exitCode, cutByJobBudget, jobNumber, maxJobs: MAX_JOBS });
   log.info(`Job ${jobNumber} of issue #${issue}: ${outcome.kind} (exit ${exitCode}${exitReason ? `, ${exitReason}` : ''})`);
+  // Every comment the job ends with tells the run's spend so far: ralph-fleet status reads it back.
+  const cost = readRunCost(ctx.projectDir, deps);
 
   if (outcome.kind !== 'done') {
     if (await jobGit.commitWork(git, `WIP #${issue}: ${oneLine(fetched.issue.title)}\n`)) log.info('Committed the work of this job');
@@ -120,27 +127,28 @@ export async function runFleetJob(args: FleetJobArgs, ctx: FleetJobContext): Pro
   switch (outcome.kind) {
     case 'done':
       await jobGit.deleteRemoteBranch(git, stateBranch);
+      await warnIfFailed(log, commentOn(issue, `ralph's run is done (job ${jobNumber}).\n\n${cost}`, cli), 'comment');
       await warnIfFailed(log, addLabel(issue, DONE_LABEL, cli), `add the label ${DONE_LABEL}`);
       return EXIT.ok;
     case 'continue': {
       await jobGit.saveRunState(git, paths.ralphDir, stateBranch, stateNote(issue, jobNumber));
       const dispatched = await dispatchWorkflow(args.workflow, defaultBranch, issue, cli);
       if (!dispatched.ok) {
-        await reportHalt(issue, `the job reached its time budget and the next job could not be started (${dispatched.message})`, cli, log);
+        await reportHalt(issue, `the job reached its time budget and the next job could not be started (${dispatched.message})`, cost, cli, log);
         return EXIT.couldNotRun;
       }
-      await warnIfFailed(log, commentOn(issue, `ralph's job ${jobNumber} reached its time budget (${args.jobMinutes} min); the run continues in a new job on branch \`${workBranch}\`.`, cli), 'comment');
+      await warnIfFailed(log, commentOn(issue, `ralph's job ${jobNumber} reached its time budget (${args.jobMinutes} min); the run continues in a new job on branch \`${workBranch}\`.\n\n${cost}`, cli), 'comment');
       log.info(`Dispatched ${args.workflow} for issue #${issue}: the next job resumes this run`);
       return EXIT.ok;
     }
     case 'stopped':
       // Cancelled (ralph-fleet stop): the state is kept, so `ralph-fleet start` takes the run up again.
       await jobGit.saveRunState(git, paths.ralphDir, stateBranch, stateNote(issue, jobNumber));
-      await warnIfFailed(log, commentOn(issue, `ralph's job was stopped. The work so far is on branch \`${workBranch}\`; \`ralph-fleet start ${issue}\` resumes it.`, cli), 'comment');
+      await warnIfFailed(log, commentOn(issue, `ralph's job was stopped. The work so far is on branch \`${workBranch}\`; \`ralph-fleet start ${issue}\` resumes it.\n\n${cost}`, cli), 'comment');
       return exitCode;
     case 'needs-help':
       await jobGit.deleteRemoteBranch(git, stateBranch);
-      await reportHalt(issue, describeHalt(exitCode, exitReason, outcome.why), cli, log);
+      await reportHalt(issue, describeHalt(exitCode, exitReason, outcome.why), cost, cli, log);
       return exitCode === EXIT.ok ? EXIT.halted : exitCode;
   }
 }
@@ -152,8 +160,6 @@ async function runLoop(args: FleetJobArgs, projectDir: string, deps: Deps, fresh
   // The job's time budget stops the loop as a SIGTERM would (the agent's tree is stopped, the
   // attempt saved for the resume); the runner's own signals are passed on the same way.
   const emitter = Object.assign(new EventEmitter(), { exit: (code?: number) => process.exit(code) });
-  // Only on, off and exit are used (StopSignalOptions['process']); the emitter has those.
-  const signals = emitter as unknown as Pick<NodeJS.Process, 'on' | 'off' | 'exit'>;
   const forward = (signal: NodeJS.Signals) => emitter.emit(signal, signal);
   for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, forward);
   let cutByJobBudget = false;
@@ -168,7 +174,7 @@ async function runLoop(args: FleetJobArgs, projectDir: string, deps: Deps, fresh
       deps,
       fresh,
       events,
-      signals,
+      signals: emitter,
       flags: {
         GITHUB_ISSUE: String(issue),
         CREATE_PR: true,
@@ -180,6 +186,9 @@ async function runLoop(args: FleetJobArgs, projectDir: string, deps: Deps, fresh
         SANDBOX_PROVIDER: args.sandbox ? 'docker' : '',
         CB_AUTO_RESET: true,
         EXIT_CODES: 'ralph',
+        // On Actions the issue is where people watch the run: progress comments (with the cost so
+        // far, which ralph-fleet status reads) unless the project's configuration says otherwise.
+        ...(progressConfigured(projectDir, deps) ? {} : { COMMENT_PROGRESS: true }),
       },
       // The pull request is opened from the branch as pushed: the work is committed first.
       beforeCompletion: async () => {
@@ -209,15 +218,28 @@ async function findTakenWork(issue: number, labels: string[], workflow: string, 
   return undefined;
 }
 
-async function reportHalt(issue: number, why: string, cli: GhCli, log: Deps['logger']): Promise<void> {
+async function reportHalt(issue: number, why: string, cost: string, cli: GhCli, log: Deps['logger']): Promise<void> {
   const body = [
     `ralph stopped without finishing this issue: ${why}.`,
     '',
     `The work so far is on branch \`${jobGit.workBranchOf(issue)}\`.`,
     `What to do: read the job's logs (\`ralph-fleet logs ${issue}\`), make the issue clearer or raise the budget, then remove the label \`${HELP_LABEL}\` and run \`ralph-fleet start ${issue}\`.`,
+    '',
+    cost,
   ].join('\n');
   await warnIfFailed(log, commentOn(issue, body, cli), 'comment');
   await warnIfFailed(log, addLabel(issue, HELP_LABEL, cli), `add the label ${HELP_LABEL}`);
+}
+
+function progressConfigured(projectDir: string, deps: Deps): boolean {
+  return loadConfig({ projectDir, homeDir: deps.homeDir, env: deps.env }).sources.COMMENT_PROGRESS.kind !== 'default';
+}
+
+/** The run's spend so far (this job's and the earlier jobs'), as the loop's ledger holds it. */
+function readRunCost(projectDir: string, deps: Deps): string {
+  const paths = { ...ralphPaths(projectDir), ledger: ledgerPath(projectDir, deps.env, deps.homeDir) };
+  const spend = loadRunState(paths, { logger: deps.logger, clock: deps.clock, quarantine: false }).value?.spend.run;
+  return costNote(spend ?? { costUsd: 0, loops: 0, unknownCostLoops: 0 });
 }
 
 async function warnIfFailed(log: Deps['logger'], call: Promise<{ ok: boolean; message?: string }>, what: string): Promise<void> {

@@ -95,7 +95,8 @@ function issueJob(options: FleetWorkflowOptions, shape: IssueJobShape): string[]
   ];
   return [
     `  ${shape.id}:`,
-    ...(shape.matrix ? ['    needs: sweep'] : []),
+    // A schedule's issue job is named as an issue's run is: ralph-fleet finds it by that name.
+    ...(shape.matrix ? ['    needs: sweep', `    name: "ralph issue #\${{ ${shape.issueExpr} }}"`] : []),
     // Quoted: the label may hold ": ", which would end a plain YAML value.
     `    if: ${JSON.stringify(`\${{ ${shape.condition} }}`)}`,
     `    runs-on: ${options.runner}`,
@@ -125,7 +126,8 @@ function issueJob(options: FleetWorkflowOptions, shape: IssueJobShape): string[]
     '      - name: Install ralph and the agent CLI',
     `        run: npm install -g ${options.ralphPackage} ${agent.npmPackage}`,
     ...(options.sandbox
-      ? ['      - name: Build the sandbox image', '        run: docker build -t ralph-sandbox:latest "$(npm root -g)/ralph-claude-code"']
+      ? // ralph's own build: the image named by SANDBOX_DOCKER_IMAGE, from the Dockerfile ralph ships.
+        ['      - name: Build the sandbox image', '        run: ralph --sandbox-build']
       : [
           '      # Sandbox OFF (ralph-fleet init --no-sandbox): the agent runs on the runner itself, with the',
           "      # job's files and network. An issue body is a stranger's text: only label issues you trust.",

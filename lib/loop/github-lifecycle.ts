@@ -83,7 +83,7 @@ export async function openIssueLifecycle(rt: LoopRuntime, ref: IssueRef): Promis
 export async function postProgressIfDue(rt: LoopRuntime, lifecycle: IssueLifecycle | undefined, loop: number): Promise<void> {
   if (!lifecycle || !shouldPostProgress(lifecycle.settings, loop)) return;
   const files = await git.listChangedFiles(lifecycle.state.lifecycle.start_sha, gitContext(rt));
-  const body = buildProgressComment({ loop, plan: rt.plan, files });
+  const body = buildProgressComment({ loop, plan: rt.plan, files, cost: rt.run.value.spend.run });
   const posted = await gh.commentOnIssue(lifecycle.ref, rt.deps.redact(body), ghContext(rt));
   if (!posted.ok) return warn(rt, `Could not post the progress comment on issue ${formatIssueRef(lifecycle.ref)}: ${posted.message}`);
   rt.deps.logger.info(`💬 Posted progress comment (loop #${loop}) on issue ${formatIssueRef(lifecycle.ref)}`);

@@ -16,7 +16,17 @@ export interface StopSignalOptions {
   onFirst?: (signal: NodeJS.Signals) => void;
   /** Called on a second signal; defaults to exiting the process immediately. */
   onSecond?: (signal: NodeJS.Signals) => void;
-  process?: Pick<NodeJS.Process, 'on' | 'off' | 'exit'>;
+  process?: SignalSource;
+}
+
+/**
+ * What the stop signal listens to: the process itself, or an emitter standing in for it (a
+ * parallel unit, a fleet job's time budget) that a controller emits signals on.
+ */
+export interface SignalSource {
+  on(signal: NodeJS.Signals, listener: (signal: NodeJS.Signals) => void): unknown;
+  off(signal: NodeJS.Signals, listener: (signal: NodeJS.Signals) => void): unknown;
+  exit(code?: number): void;
 }
 
 export const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];

@@ -316,7 +316,7 @@ class ParallelRun {
         deps: buildUnitDeps(deps, unit.slug, dir, flags.RALPH_VERBOSE === true),
         fresh,
         // An emitter stands in for the process: the orchestrator alone listens to the real signals.
-        signals: signals as unknown as StopSignalOptions['process'],
+        signals,
         events,
         account,
       });

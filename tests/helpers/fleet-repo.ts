@@ -7,6 +7,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
+import { withFakeClaude, type FakeClaude, type FakeScenario } from './fake-claude.js';
 import { FAST_LOOP_RC } from './loop-harness.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject } from './tmp-project.js';
 
@@ -53,4 +55,23 @@ export function withFleetRepo(options: { rc?: string; gh: Record<string, unknown
         : [],
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };
+}
+
+/** The issue the job tests work on. */
+export const FLEET_ISSUE = { number: 7, title: 'Add the work file', body: 'Please add work.txt.', labels: [{ name: 'ralph' }], updatedAt: '2026-12-01T10:00:00Z' };
+
+export interface FleetFixtures {
+  repo: FleetRepo;
+  claude: FakeClaude;
+}
+
+/** Per test: a fleet repo with its fake gh and a fake claude, both removed after the test. */
+export function useFleetFixtures(): (scenario: FakeScenario, options: { rc?: string; gh: Record<string, unknown> }) => FleetFixtures {
+  let current: FleetFixtures | undefined;
+  afterEach(() => {
+    current?.repo.cleanup();
+    current?.claude.cleanup();
+    current = undefined;
+  });
+  return (scenario, options) => (current = { claude: withFakeClaude(scenario), repo: withFleetRepo(options) });
 }

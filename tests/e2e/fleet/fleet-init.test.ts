@@ -16,7 +16,8 @@ describe('ralph-fleet init', () => {
     project = tmpProject({});
     const run = await runCli('ralph-fleet', ['init'], { cwd: project.dir });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain('Wrote .github/workflows/ralph.yml');
+    expect(run.stdout).toContain('Wrote .github/workflows/ralph.yml\nNext:\n  1. commit .github/workflows/ralph.yml\n');
+    expect(run.stdout).toContain('CLAUDE_CODE_OAUTH_TOKEN from `claude setup-token`');
     const text = readFileSync(project.path('.github/workflows/ralph.yml'), 'utf8');
     expect(text).toContain(`npm install -g ralph-claude-code@${readPackageVersion()} `);
     expect(text).toContain('--workflow ralph.yml');
@@ -36,6 +37,9 @@ describe('ralph-fleet init', () => {
     expect(backups).toHaveLength(1);
     expect(readFileSync(join(project.path('.github/workflows'), backups[0]!), 'utf8')).toBe('mine\n');
     expect(readFileSync(project.path('.github/workflows/ralph.yml'), 'utf8')).toContain('OPENAI_API_KEY');
+    // The next steps name this agent's secret.
+    expect(forced.stdout).toContain('2. add the repository secret OPENAI_API_KEY\n     e.g. gh secret set OPENAI_API_KEY\n');
+    expect(forced.stdout).toContain('3. label an issue "ralph", or run ralph-fleet start N');
   }, 60_000);
 
   it('writes another file with --output and dispatches that one for continuations', async () => {

@@ -8,32 +8,25 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { withFakeClaude, type FakeClaude, type FakeScenario } from '../../helpers/fake-claude.js';
-import { withFleetRepo, type FleetRepo } from '../../helpers/fleet-repo.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeClaude, FakeScenario } from '../../helpers/fake-claude.js';
+import { FLEET_ISSUE, useFleetFixtures, type FleetRepo } from '../../helpers/fleet-repo.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { GIT_TEST_ENV } from '../../helpers/tmp-project.js';
 
 const BOT_EMAIL = '41898282+github-actions[bot]@users.noreply.github.com';
-const ISSUE = { number: 7, title: 'Add the work file', body: 'Please add work.txt.', labels: [{ name: 'ralph' }] };
-
-let repo: FleetRepo | undefined;
+const ISSUE = FLEET_ISSUE;
+const fixtures = useFleetFixtures();
 let claude: FakeClaude | undefined;
-afterEach(() => {
-  repo?.cleanup();
-  claude?.cleanup();
-  repo = undefined;
-  claude = undefined;
-});
 
 function setUp(scenario: FakeScenario, rc = ''): FleetRepo {
-  claude = withFakeClaude(scenario);
-  repo = withFleetRepo({ rc, gh: { issues: [ISSUE], permissions: { owner: 'admin', stranger: 'read' } } });
-  return repo;
+  const made = fixtures(scenario, { rc, gh: { issues: [ISSUE], permissions: { owner: 'admin', stranger: 'read' } } });
+  claude = made.claude;
+  return made.repo;
 }
 
 /** The job's env: the fakes on PATH, GitHub's event, and no git identity but the job's own. */
-function jobEnv(r: FleetRepo, event: { name: 'issues'; sender: string } | { name: 'workflow_dispatch' }): NodeJS.ProcessEnv {
+function jobEnv(r: FleetRepo, event: { name: 'issues'; sender: string } | { name: 'workflow_dispatch' } | { name: 'schedule' }): NodeJS.ProcessEnv {
   const eventFile = join(r.root, `event-${Date.now()}-${Math.random()}.json`);
   writeFileSync(eventFile, JSON.stringify(event.name === 'issues' ? { action: 'labeled', label: { name: 'ralph' }, sender: { login: event.sender }, issue: { number: 7 } } : { inputs: { issue: '7' } }));
   return {
@@ -57,7 +50,8 @@ const JOB = ['job', '--issue', '7', '--no-sandbox', '--workflow', 'ralph.yml'];
 
 describe('ralph-fleet job', () => {
   it('done: pushes ralph/issue-7 with the work by the bot, opens a pull request closing the issue and labels it ralph-done', async () => {
-    const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] });
+    // The project turned progress comments off: the job keeps to that.
+    const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', costUsd: 0.5, writeFiles: { 'work.txt': 'work\n' } }] }, 'COMMENT_PROGRESS=false\nCOMMENT_INTERVAL=1\n');
     const dir = r.cloneJob();
     const run = await runCli('ralph-fleet', JOB, { cwd: dir, env: jobEnv(r, { name: 'issues', sender: 'owner' }) });
     expect(run.code, run.stderr).toBe(0);
@@ -67,14 +61,16 @@ describe('ralph-fleet job', () => {
     const pr = calls.find((c) => c.argv[0] === 'pr' && c.argv[1] === 'create');
     expect(pr?.stdin).toContain('Closes #7');
     expect(calls.some((c) => c.argv.join(' ') === 'issue edit 7 --add-label ralph-done')).toBe(true);
-    expect(calls.some((c) => c.argv[0] === 'issue' && c.argv[1] === 'comment')).toBe(true);
+    // The run's cost, for people and for ralph-fleet status.
+    expect(commentsOn(r).at(-1)).toContain('Cost so far: $0.50 over 1 agent call.\n<!-- ralph-fleet-cost {"cost_usd":0.5,"calls":1,"unknown_cost_calls":0} -->');
+    expect(commentsOn(r).some((body) => body.includes('Ralph progress update'))).toBe(false);
     // The PR holds the project's changes only; the run's state is not left behind on origin.
     expect(execFileSync('git', ['--git-dir', r.origin, 'ls-tree', '-r', '--name-only', 'ralph/issue-7'], { encoding: 'utf8' })).not.toContain('.ralph/specs/issue-7.md');
     expect(originHas(r, 'ralph/issue-7-state')).toBe(false);
   }, 120_000);
 
   it('halted at a limit: comments why and what to do, labels ralph-needs-help, keeps the branch, opens no pull request', async () => {
-    const r = setUp({ calls: [{ resultText: 'Still thinking.', writeFiles: { 'half.txt': 'half\n' } }] }, 'MAX_LOOPS=1\n');
+    const r = setUp({ calls: [{ resultText: 'Still thinking.', costUsd: 0.25, writeFiles: { 'half.txt': 'half\n' } }] }, 'MAX_LOOPS=1\nCOMMENT_INTERVAL=1\n');
     const dir = r.cloneJob();
     const run = await runCli('ralph-fleet', JOB, { cwd: dir, env: jobEnv(r, { name: 'issues', sender: 'owner' }) });
     expect(run.code, run.stderr).toBe(3);
@@ -82,20 +78,27 @@ describe('ralph-fleet job', () => {
     expect(calls.some((c) => c.argv[0] === 'pr' && c.argv[1] === 'create')).toBe(false);
     expect(calls.some((c) => c.argv.join(' ') === 'issue edit 7 --add-label ralph-needs-help')).toBe(true);
     const comment = calls.find((c) => c.argv[0] === 'issue' && c.argv[1] === 'comment');
-    expect(comment?.stdin).toMatch(/stopped at a limit \(max_loops_reached\)/);
-    expect(comment?.stdin).toContain('ralph-fleet start 7');
+    // Progress comments are on by default in a job, each with the cost so far.
+    expect(comment?.stdin).toContain('Ralph progress update — loop #1');
+    expect(comment?.stdin).toContain('Cost so far: $0.25 over 1 agent call.');
+    const halt = calls.filter((c) => c.argv[0] === 'issue' && c.argv[1] === 'comment').at(-1);
+    expect(halt?.stdin).toMatch(/stopped at a limit \(max_loops_reached\)/);
+    expect(halt?.stdin).toContain('ralph-fleet start 7');
+    expect(halt?.stdin).toContain('Cost so far: $0.25 over 1 agent call.');
     expect(execFileSync('git', ['--git-dir', r.origin, 'show', 'ralph/issue-7:half.txt'], { encoding: 'utf8' })).toBe('half\n');
   }, 120_000);
 
   it("the job's time budget: keeps the state and dispatches the next job, which resumes the same run in a new clone and finishes", async () => {
     // The first call outlasts the job's budget (a quarter of a minute: the job's start-up fits
     // in it many times over), whatever the machine's speed: it hangs until it is stopped.
-    const r = setUp({ calls: [{ hang: 'beforeResult', writeFiles: { 'part1.txt': 'one\n' } }, { resultText: 'Done now.', tickFixPlan: 'all', writeFiles: { 'part2.txt': 'two\n' } }] });
+    const r = setUp({ calls: [{ hang: 'beforeResult', writeFiles: { 'part1.txt': 'one\n' } }, { resultText: 'Done now.', tickFixPlan: 'all', costUsd: 0.75, writeFiles: { 'part2.txt': 'two\n' } }] });
     const first = await runCli('ralph-fleet', [...JOB, '--job-minutes', '0.25'], { cwd: r.cloneJob(), env: jobEnv(r, { name: 'issues', sender: 'owner' }) });
     expect(first.code, first.stderr).toBe(0);
     expect(originHas(r, 'ralph/issue-7-state')).toBe(true);
     expect(r.ghCalls().filter((c) => c.argv[0] === 'workflow').map((c) => c.argv)).toEqual([['workflow', 'run', 'ralph.yml', '--ref', 'main', '-f', 'issue=7']]);
     expect(r.ghCalls().some((c) => c.argv[0] === 'pr' && c.argv[1] === 'create')).toBe(false);
+    // The call cut off by the job's budget counts, its cost unknown.
+    expect(commentsOn(r).at(-1)).toContain('Cost so far: $0.00 over 1 agent call, 1 of unknown cost.');
     const firstRun = runIdsOn(r, 'ralph/issue-7-state');
     expect(firstRun).toHaveLength(1);
 
@@ -121,6 +124,8 @@ describe('ralph-fleet job', () => {
     for (const file of ['part1.txt', 'part2.txt']) expect(execFileSync('git', ['--git-dir', r.origin, 'show', `ralph/issue-7:${file}`], { encoding: 'utf8' })).not.toBe('');
     expect(r.ghCalls().filter((c) => c.argv[0] === 'pr' && c.argv[1] === 'create')).toHaveLength(1);
     expect(originHas(r, 'ralph/issue-7-state')).toBe(false);
+    // The budget continued: the second job's comment tells the spend of both jobs.
+    expect(commentsOn(r).at(-1)).toContain('Cost so far: $0.75 over 2 agent calls, 1 of unknown cost.');
   }, 180_000);
 
   it("continuing a branch, ralph's control files come from the default branch, not from what an agent committed there", async () => {
@@ -151,6 +156,18 @@ describe('ralph-fleet job', () => {
     expect(r.ghCalls().map((c) => c.argv[0] === 'api' ? 'api' : `${c.argv[0]} ${c.argv[1]}`)).toEqual(['api']);
   }, 60_000);
 
+  it("a schedule's job that finds the issue waiting for help (it ended while the job waited its turn): nothing runs", async () => {
+    const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] });
+    const data = JSON.parse(readFileSync(r.ghEnv.FAKE_GH_DATA, 'utf8')) as Record<string, unknown>;
+    writeFileSync(r.ghEnv.FAKE_GH_DATA, JSON.stringify({ ...data, issues: [{ ...ISSUE, labels: [{ name: 'ralph' }, { name: 'ralph-needs-help' }] }] }));
+    const run = await runCli('ralph-fleet', JOB, { cwd: r.cloneJob(), env: jobEnv(r, { name: 'schedule' }) });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('Issue #7 is labelled ralph-needs-help');
+    expect(claude!.runs()).toHaveLength(0);
+    expect(r.ghCalls().some((c) => c.argv.join(' ') === 'issue edit 7 --remove-label ralph-needs-help')).toBe(false);
+    expect(originHas(r, 'ralph/issue-7')).toBe(false);
+  }, 60_000);
+
   it("fails at once, naming the secret, when the agent's credential is missing", async () => {
     const r = setUp({ calls: [] });
     const run = await runCli('ralph-fleet', JOB, { cwd: r.cloneJob(), env: { ...jobEnv(r, { name: 'workflow_dispatch' }), ANTHROPIC_API_KEY: '', CLAUDE_CODE_OAUTH_TOKEN: undefined } });
@@ -160,6 +177,10 @@ describe('ralph-fleet job', () => {
     expect(r.ghCalls()).toEqual([]);
   }, 60_000);
 });
+
+function commentsOn(r: FleetRepo): string[] {
+  return r.ghCalls().filter((c) => c.argv[0] === 'issue' && c.argv[1] === 'comment').map((c) => c.stdin ?? '');
+}
 
 // The run ids whose records the state branch holds.
 function runIdsOn(r: FleetRepo, branch: string): string[] {

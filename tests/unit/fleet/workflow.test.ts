@@ -79,8 +79,8 @@ describe('the generated workflow', () => {
     for (const install of installs) for (const pkg of install.split(' ').slice(3)) expect(pkg).toMatch(/^(@[\w-]+\/)?[\w-]+@\d+\.\d+\.\d+$/);
     expect(installs.filter((run) => run.includes(agent.npmPackage))).toHaveLength(issueJobs);
     expect(runs.filter((run) => run.startsWith('ralph-fleet job '))).toHaveLength(issueJobs);
-    expect(runs.filter((run) => run.startsWith('docker build'))).toHaveLength(options.sandbox ? issueJobs : 0);
-    expect(runs.every((run) => /^(npm install -g |docker build |ralph-fleet (job|sweep) )/.test(run))).toBe(true);
+    expect(runs.filter((run) => run === 'ralph --sandbox-build')).toHaveLength(options.sandbox ? issueJobs : 0);
+    expect(runs.every((run) => /^(npm install -g |ralph --sandbox-build$|ralph-fleet (job|sweep) )/.test(run))).toBe(true);
     // No ${{ }} inside a script: event text reaches the shell through env only.
     for (const run of runs) expect(run).not.toContain('${{');
     expect(text.includes('--no-sandbox')).toBe(!options.sandbox);
