@@ -6,35 +6,16 @@
 // -eo pipefail`) with the step's env, GITHUB_EVENT_NAME/GITHUB_EVENT_PATH and GITHUB_OUTPUT.
 // The caller puts the fakes (npm, gh, the agent, a `ralph-fleet` that runs this checkout) on
 // PATH and gives each job run its checkout.
-//
-// The two libraries are devDependencies loaded by name: `npm install --save-dev
-// @actions/expressions@0.3.61 yaml@2.9.1`.
 
+import * as actionsExpressions from '@actions/expressions';
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 
-interface ExprData {
-  coerceString(): string;
-}
-interface ExprFunction {
-  name: string;
-  minArgs: number;
-  maxArgs: number;
-  call: (...args: ExprData[]) => ExprData;
-}
-interface ExpressionsModule {
-  Lexer: new (input: string) => { lex(): { tokens: unknown[] } };
-  Parser: new (tokens: unknown[], contexts: string[], functions: ExprFunction[]) => { parse(): unknown };
-  Evaluator: new (expr: unknown, context: ExprData, functions?: Map<string, ExprFunction>) => { evaluate(): ExprData };
-  data: { reviver: (key: string, value: unknown) => ExprData; replacer: (key: string, value: unknown) => unknown; BooleanData: new (value: boolean) => ExprData };
-}
-interface YamlModule {
-  parse(text: string): unknown;
-}
-
-export const EXPRESSIONS_PACKAGE = '@actions/expressions@0.3.61';
-export const YAML_PACKAGE = 'yaml@2.9.1';
+type ExprData = actionsExpressions.data.ExpressionData;
+/** A function the expressions may call (the library does not export its type). */
+type ExprFunction = ConstructorParameters<typeof actionsExpressions.Parser>[2][number] & { call: (...args: ExprData[]) => ExprData };
 
 export interface WorkflowEvent {
   name: 'issues' | 'workflow_dispatch' | 'schedule';
@@ -99,9 +80,8 @@ interface JobSpec {
 const CONTEXTS = ['github', 'inputs', 'secrets', 'needs', 'matrix', 'steps', 'env', 'runner', 'job', 'strategy', 'vars'];
 
 export async function runWorkflow(file: string, options: RunWorkflowOptions): Promise<WorkflowRun> {
-  const [expressions, yaml] = await Promise.all([load<ExpressionsModule>(EXPRESSIONS_PACKAGE), load<YamlModule>(YAML_PACKAGE)]);
-  const workflow = yaml.parse(readFileSync(file, 'utf8')) as Workflow;
-  const evaluate = evaluator(expressions);
+  const workflow = parseYaml(readFileSync(file, 'utf8')) as Workflow;
+  const evaluate = evaluator();
   const eventPath = join(options.scratchDir, 'event.json');
   writeFileSync(eventPath, JSON.stringify(options.event.payload));
   const github = { event_name: options.event.name, event: options.event.payload, token: 'ghs_fake_workflow_token', repository: 'fake/repo', run_id: '9001', run_attempt: '1' };
@@ -165,8 +145,8 @@ async function runJob(id: string, job: JobSpec, context: Record<string, unknown>
 
 type Evaluate = (expression: string, context: Record<string, unknown>) => unknown;
 
-function evaluator(expressions: ExpressionsModule): Evaluate {
-  const { Lexer, Parser, Evaluator, data } = expressions;
+function evaluator(): Evaluate {
+  const { Lexer, Parser, Evaluator, data } = actionsExpressions;
   // The job-status functions; the steps evaluated here run while the job succeeds.
   const status: ExprFunction[] = Object.entries({ success: true, always: true, failure: false, cancelled: false }).map(([name, value]) => ({
     name,
@@ -176,7 +156,7 @@ function evaluator(expressions: ExpressionsModule): Evaluate {
   }));
   return (expression, context) => {
     const parsed = new Parser(new Lexer(expression).lex().tokens, CONTEXTS, status).parse();
-    const input = JSON.parse(JSON.stringify(context), data.reviver) as ExprData;
+    const input = JSON.parse(JSON.stringify(context), data.reviver) as actionsExpressions.data.Dictionary;
     const value = new Evaluator(parsed, input, new Map(status.map((f) => [f.name, f]))).evaluate();
     return JSON.parse(JSON.stringify(value, data.replacer)) as unknown;
   };
@@ -240,13 +220,4 @@ function bash(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ co
       resolve({ code, stdout, stderr });
     });
   });
-}
-
-async function load<T>(pkg: string): Promise<T> {
-  const name = pkg.slice(0, pkg.lastIndexOf('@'));
-  try {
-    return (await import(name)) as T;
-  } catch (error) {
-    throw new Error(`${name} is not installed: npm install --save-dev ${pkg}`, { cause: error });
-  }
 }
