@@ -46,6 +46,8 @@ export interface UnitRunnerHooks {
   onStateChange?: (unit: UnitRecord) => void;
   /** Flags a unit's loop runs with on top of the run's (EXIT_CODES is always ralph's). */
   unitFlags?: Record<string, string | number | boolean>;
+  /** A new unit branches from the run branch as it is when the unit starts (default: the run's base commit). */
+  startFromRunBranch?: boolean;
 }
 
 type UnitSignals = EventEmitter & { exit: (code?: number) => never };
@@ -112,7 +114,7 @@ export class UnitRunner {
   private async runUnit(unit: UnitRecord): Promise<void> {
     const { deps, projectDir } = this.options;
     const dir = join(projectDir, unit.worktree);
-    await openUnitWorktree(this.git, projectDir, unit, this.run.base_commit);
+    await openUnitWorktree(this.git, projectDir, unit, this.hooks.startFromRunBranch ? `refs/heads/${this.run.run_branch}` : this.run.base_commit);
     // A unit whose loop ended done before a stop goes straight to the merge queue.
     if (unit.state !== 'merging' && unit.state !== 'conflict') {
       const others = this.run.units.filter((u) => u !== unit);
