@@ -56,6 +56,9 @@ export class UnitRunner {
   private readonly signals = new Map<string, UnitSignals>();
   private readonly started = new Set<string>();
   private mergeQueue: Promise<unknown> = Promise.resolve();
+  // git worktree add / prune / remove of two units at once race on .git/worktrees/ (a prune
+  // takes away the record of a worktree being added): one at a time.
+  private worktreeQueue: Promise<unknown> = Promise.resolve();
   private halting = false;
 
   constructor(
@@ -114,7 +117,8 @@ export class UnitRunner {
   private async runUnit(unit: UnitRecord): Promise<void> {
     const { deps, projectDir } = this.options;
     const dir = join(projectDir, unit.worktree);
-    await openUnitWorktree(this.git, projectDir, unit, this.hooks.startFromRunBranch ? `refs/heads/${this.run.run_branch}` : this.run.base_commit);
+    const base = this.hooks.startFromRunBranch ? `refs/heads/${this.run.run_branch}` : this.run.base_commit;
+    await this.inWorktreeQueue(() => openUnitWorktree(this.git, projectDir, unit, base));
     // A unit whose loop ended done before a stop goes straight to the merge queue.
     if (unit.state !== 'merging' && unit.state !== 'conflict') {
       const others = this.run.units.filter((u) => u !== unit);
@@ -149,7 +153,7 @@ export class UnitRunner {
       this.update(unit, { state: 'merging' });
       const merged = await this.inMergeQueue(() => this.mergeUnit(unit));
       if (merged.kind === 'merged') {
-        const removed = await removeMergedUnit(this.git, this.options.projectDir, unit);
+        const removed = await this.inWorktreeQueue(() => removeMergedUnit(this.git, this.options.projectDir, unit));
         if (!removed.ok) deps.logger.warn(`Unit ${unit.slug}: ${removed.message}`);
         return;
       }
@@ -267,6 +271,12 @@ export class UnitRunner {
   private inMergeQueue<T>(step: () => Promise<T>): Promise<T> {
     const next = this.mergeQueue.then(step);
     this.mergeQueue = next.catch(() => undefined);
+    return next;
+  }
+
+  private inWorktreeQueue<T>(step: () => Promise<T>): Promise<T> {
+    const next = this.worktreeQueue.then(step);
+    this.worktreeQueue = next.catch(() => undefined);
     return next;
   }
 
