@@ -5,7 +5,7 @@
 // others merge; Ctrl-C puts the running items back to pending and a second run finishes them;
 // the flag checked and in --help.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { delimiter } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isProcessRunning as isAlive } from '../../helpers/process-state.js';
@@ -145,6 +145,31 @@ describe('ralph-queue process --parallel', () => {
     expect(queueItems(q).map((item) => item.status)).toEqual(['completed', 'completed', 'completed']);
     expect(q.worktrees()).toEqual([]);
     expect(q.branches()).toEqual(['main']);
+  }, LONG);
+
+  it('ralph --process-queue --parallel 2 does the same', async () => {
+    const q = await prdQueue({
+      calls: [doesItem(spec('alpha.md'), { 'alpha.txt': 'alpha\n' }), doesItem(spec('beta.md'), { 'beta.txt': 'beta\n' }), doesItem(spec('gamma.md'), { 'gamma.txt': 'gamma\n' })],
+    });
+    const run = await runCli('ralph', ['--process-queue', '--parallel', '2'], { cwd: q.project.dir, env: q.env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(queueItems(q).map((item) => item.status)).toEqual(['completed', 'completed', 'completed']);
+    expect(q.project.git('show', 'HEAD:gamma.txt')).toBe('gamma\n');
+    expect(new Set(q.claude.runs().map((c) => c.cwd)).size).toBe(3);
+    expect(q.worktrees()).toEqual([]);
+  }, LONG);
+
+  it('checks the project before any change: without PROMPT.md nothing starts and the queue stays as it was', async () => {
+    const q = await prdQueue({ calls: [doesItem(spec('alpha.md'), { 'alpha.txt': 'alpha\n' })] });
+    rmSync(q.project.path('.ralph/PROMPT.md'));
+    const before = readFileSync(q.project.path('.ralph/queue.json'), 'utf8');
+    const run = await runCli('ralph-queue', ['process', '--parallel', '2'], { cwd: q.project.dir, env: q.env });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('PROMPT.md');
+    expect(readFileSync(q.project.path('.ralph/queue.json'), 'utf8')).toBe(before);
+    expect(q.worktrees()).toEqual([]);
+    expect(q.branches()).toEqual(['main']);
+    expect(q.claude.runs()).toEqual([]);
   }, LONG);
 
   it.each([['1'], ['17'], ['two']])('refuses --parallel %s, naming the flag', async (value) => {
