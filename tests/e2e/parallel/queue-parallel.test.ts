@@ -11,8 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isProcessRunning as isAlive } from '../../helpers/process-state.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { withFakeTaskClis, type FakeIssue, type FakeTaskClis } from '../../integration/bootstrap/fake-task-clis.js';
-import { waitFor } from '../../integration/monitor/tmux-harness.js';
-import { doesItem, LONG, parallelProject, type ParallelProject } from './parallel-helpers.js';
+import { doesItem, HANGS, interruptWithAgentsInFlight, LONG, parallelProject, type ParallelProject } from './parallel-helpers.js';
 import type { FakeScenario } from '../../helpers/fake-claude.js';
 
 let p: ParallelProject | undefined;
@@ -116,18 +115,8 @@ describe('ralph-queue process --parallel', () => {
   }, LONG);
 
   it('Ctrl-C stops every agent and puts the running items back to pending; a second run finishes them in their worktrees', async () => {
-    const hangs = { hang: 'afterInit' as const, spawnChild: { lifetimeMs: 120_000 } };
-    const q = await prdQueue({ calls: [hangs] });
-    const run = runCli('ralph-queue', ['process', '--parallel', '3'], {
-      cwd: q.project.dir,
-      env: q.env,
-      onSpawn: (child) => {
-        void waitFor('three agents in flight', () => q.claude.runs().filter((c) => c.childPid !== undefined).length === 3, 60_000)
-          .then(() => child.kill('SIGINT'))
-          .catch(() => child.kill('SIGKILL'));
-      },
-    });
-    const stopped = await run;
+    const q = await prdQueue({ calls: [HANGS] });
+    const stopped = await interruptWithAgentsInFlight(q, 'ralph-queue', ['process', '--parallel', '3'], 3);
     expect(stopped.code, stopped.stderr).toBe(130);
     for (const call of q.claude.runs()) {
       expect(isAlive(call.pid), `agent ${call.pid}`).toBe(false);
