@@ -58,14 +58,13 @@ export async function processQueueParallel(options: ProcessQueueOptions, store: 
     });
     const run = await openQueueRun(store, loadRunState(statePath, state), { git, projectDir, runBranch, now: deps.clock.now() }, options);
     saveRunState(statePath, run);
-    const byUnit = new Map(run.units.map((unit) => [unit.slug, unit.queue_item ?? '']));
     const ledger = new AccountLedger(paths, config, state, deps.clock.now());
     const runner = new UnitRunner({ ...options, projectDir, parallel }, paths, git, run, ledger, {
       statePath,
       resumeCommand: `ralph-queue process --parallel ${parallel}`,
       // The project's plan is not the queue's: nothing to tick.
       afterMerge: async () => ({ ok: true }),
-      onStateChange: (unit) => recordUnitState(store, unit, byUnit.get(unit.slug) ?? ''),
+      onStateChange: (unit) => recordUnitState(store, unit),
       // The loop of a unit closes no issue and opens no pull request: the merge queue lands its work.
       unitFlags: { GITHUB_ISSUE: '', CB_AUTO_RESET: true },
       startFromRunBranch: true,
@@ -73,7 +72,7 @@ export async function processQueueParallel(options: ProcessQueueOptions, store: 
     const signal = await runner.start();
     // What did not end (interrupted, or never started) is pending again.
     for (const unit of run.units) {
-      if (!['merged', 'failed', 'needs-review'].includes(unit.state)) setStatus(store, byUnit.get(unit.slug) ?? '', (it) => (it.status === 'processing' ? resetInterrupted([it]).items[0]! : it));
+      if (!['merged', 'failed', 'needs-review'].includes(unit.state)) setStatus(store, unit.queue_item ?? '', (it) => (it.status === 'processing' ? resetInterrupted([it]).items[0]! : it));
     }
     if (signal) {
       deps.logger.warn(`Queue run interrupted; the running items are pending again (ralph-queue process --parallel ${parallel} continues in their worktrees)`);
@@ -161,7 +160,8 @@ async function openQueueRun(store: QueueStore, previous: ParallelRunState | unde
 }
 
 /** The queue file as the unit's state says: processing while it runs, completed once merged, failed otherwise. */
-function recordUnitState(store: QueueStore, unit: UnitRecord, itemId: string): void {
+function recordUnitState(store: QueueStore, unit: UnitRecord): void {
+  const itemId = unit.queue_item ?? '';
   const where = `its work stays on branch ${unit.branch} (worktree ${unit.worktree})`;
   switch (unit.state) {
     case 'running':
