@@ -21,9 +21,13 @@ Commands:
   clear                 Remove all items
   reorder               Sort the queue by priority (P0 first)
   validate              Check for circular dependencies (exit 1 on a cycle)
-  process [--halt-on-failure]
+  process [--halt-on-failure] [--parallel N]
                         Work through the ready items, one ralph run each
-  resume [--halt-on-failure]
+      --parallel N      N items at a time (2-16), each in its own git worktree and
+                        branch, merged back one at a time; an item waits until the
+                        items it depends on have merged; completed once merged,
+                        failed with its branch kept otherwise
+  resume [--halt-on-failure] [--parallel N]
                         Continue with the remaining pending items
 
 Priority: the lowest P0-P9 (or "priority: pN") label; unlabelled last; first added first.
@@ -37,7 +41,8 @@ Examples:
   ralph-queue add 69 70 71
   ralph-queue add --label "bug,P0"
   ralph-queue status
-  ralph-queue process --halt-on-failure`;
+  ralph-queue process --halt-on-failure
+  ralph-queue process --parallel 3`;
 
 export function formatQueueStatus(queue: QueueFile, counts: QueueCounts): string {
   const lines = [

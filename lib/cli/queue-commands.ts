@@ -24,7 +24,7 @@ export type QueueCommand =
   | { kind: 'clear' }
   | { kind: 'reorder' }
   | { kind: 'validate' }
-  | { kind: 'process'; haltOnFailure: boolean };
+  | { kind: 'process'; haltOnFailure: boolean; /** Items at a time: 1 one after another, 2-16 side by side in worktrees. */ parallel: number };
 
 export interface QueueCommandContext {
   projectDir: string;
@@ -89,7 +89,7 @@ export async function runQueueCommand(command: QueueCommand, ctx: QueueCommandCo
     case 'process': {
       const { processQueue } = await import('../queue/process-queue.js');
       const { config } = loadConfig({ projectDir: ctx.projectDir, homeDir: homedir(), env: process.env, flags: ctx.flags });
-      return processQueue({ paths: projectPaths(ctx.projectDir, config), flags: ctx.flags, deps, haltOnFailure: command.haltOnFailure });
+      return processQueue({ paths: projectPaths(ctx.projectDir, config), flags: ctx.flags, deps, haltOnFailure: command.haltOnFailure, parallel: command.parallel });
     }
   }
 }

@@ -50,13 +50,23 @@ export function parseQueueArgs(argv: readonly string[]): QueueCommand | 'help' |
     }
     case 'process':
     case 'resume': {
-      const parsed = noPositionals(parser.option('halt-on-failure', { type: 'boolean' }).parseSync());
-      return { kind: 'process', haltOnFailure: Boolean(parsed['halt-on-failure']) };
+      const parsed = noPositionals(parser.option('halt-on-failure', { type: 'boolean' }).option('parallel', { type: 'string' }).parseSync());
+      return { kind: 'process', haltOnFailure: Boolean(parsed['halt-on-failure']), parallel: parseParallel(parsed.parallel) };
     }
     default:
       noPositionals(parser.parseSync());
       return { kind: name as 'next' | 'clear' | 'reorder' | 'validate' };
   }
+}
+
+/** --parallel N: 2 to 16 items at a time (absent: one after another). */
+function parseParallel(value: unknown): number {
+  if (value === undefined) return 1;
+  const text = String(value).trim();
+  if (!/^[1-9][0-9]?$/.test(text) || Number(text) < 2 || Number(text) > 16) {
+    throw usage(`--parallel requires a whole number from 2 to 16 (queue items at a time), got '${text}'`);
+  }
+  return Number(text);
 }
 
 function noPositionals<T extends { _: unknown[] }>(parsed: T): T {

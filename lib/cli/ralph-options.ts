@@ -304,7 +304,8 @@ function repeatedValues(argv: readonly string[], flag: string): string[] {
 function pickQueueCommand(parsed: Record<string, unknown>): QueueCommand {
   const haltOnFailure = Boolean(parsed['halt-on-failure']);
   if (parsed['queue-status']) return { kind: 'status', json: Boolean(parsed.json) };
-  if (parsed['process-queue'] || parsed['resume-queue']) return { kind: 'process', haltOnFailure };
+  // --parallel is checked (1-16) with the other flags; 1 is the serial queue.
+  if (parsed['process-queue'] || parsed['resume-queue']) return { kind: 'process', haltOnFailure, parallel: parsed.parallel === undefined ? 1 : Number(parsed.parallel) };
   if (parsed['queue-next']) return { kind: 'next' };
   if (parsed['queue-clear']) return { kind: 'clear' };
   const ref = String(parsed['queue-remove'] ?? '').trim();

@@ -17,7 +17,7 @@ export type LandResult = { kind: 'merged'; warnings: string[] } | { kind: 'confl
 
 /**
  * One turn of the merge queue for a unit whose loop ended done: its leftovers committed, its
- * .ralph/ kept out, backup refs, the merge; then (merged) the item ticked. `onMerged` runs as
+ * .ralph/ kept out, backup refs, the merge; then (merged) `afterMerge` (default: the item ticked). `onMerged` runs as
  * soon as the merge is in. The unit's worktree and branch are removed after the turn
  * (removeMergedUnit), while the next unit merges.
  */
@@ -28,6 +28,7 @@ export async function landUnit(
   unit: UnitRecord,
   dir: string,
   onMerged: (how: string) => void,
+  afterMerge: () => Promise<StepResult> = () => tickUnitItem(git, paths, unit),
 ): Promise<LandResult> {
   const item = unit.lines[0]?.replace(/^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[[ xX]\][ \t]*/, '').trim() || unit.item;
   const leftovers = await commitUnitLeftovers(git, dir, `ralph: ${item}\n\nLeft in the worktree of parallel unit ${unit.slug}.\n`);
@@ -39,8 +40,8 @@ export async function landUnit(
   if (merged.kind !== 'merged') return merged;
   onMerged(merged.how);
   const warnings: string[] = [];
-  const tick = await tickUnitItem(git, paths, unit);
-  if (!tick.ok) warnings.push(`could not tick its item: ${tick.message}`);
+  const after = await afterMerge();
+  if (!after.ok) warnings.push(`after its merge: ${after.message}`);
   return { kind: 'merged', warnings };
 }
 

@@ -24,6 +24,8 @@ const unitSchema = z.looseObject({
   exit_code: z.number().int().nullable().default(null),
   exit_reason: z.string().default(''),
   conflict_passes: z.number().int().nonnegative().default(0),
+  /** The queue item the unit works on (`ralph-queue process --parallel`). */
+  queue_item: z.string().optional(),
 });
 
 const runSchema = z.looseObject({
@@ -49,10 +51,19 @@ export function worktreesDir(paths: Pick<RalphPaths, 'ralphDir'>): string {
   return join(paths.ralphDir, 'worktrees');
 }
 
-export function loadParallelRun(paths: Pick<RalphPaths, 'ralphDir'>, options: StateReadOptions): ParallelRunState | undefined {
-  return readStateFile(parallelStatePath(paths), runSchema.nullable(), null, options).value ?? undefined;
+/** `.ralph/queue-parallel.json`: the same record for `ralph-queue process --parallel N`. */
+export function queueParallelStatePath(paths: Pick<RalphPaths, 'ralphDir'>): string {
+  return join(paths.ralphDir, 'queue-parallel.json');
 }
 
-export function saveParallelRun(paths: Pick<RalphPaths, 'ralphDir'>, state: ParallelRunState): void {
-  writeJsonAtomic(parallelStatePath(paths), state);
+export function loadParallelRun(paths: Pick<RalphPaths, 'ralphDir'>, options: StateReadOptions): ParallelRunState | undefined {
+  return loadRunState(parallelStatePath(paths), options);
+}
+
+export function loadRunState(file: string, options: StateReadOptions): ParallelRunState | undefined {
+  return readStateFile(file, runSchema.nullable(), null, options).value ?? undefined;
+}
+
+export function saveRunState(file: string, state: ParallelRunState): void {
+  writeJsonAtomic(file, state);
 }

@@ -69,7 +69,12 @@ function isTaken(path: string): boolean {
 
 /** fix_plan.md with the item's task as its only task. */
 export function writeItemPlan(paths: RalphPaths, item: QueueItem, specPath: string): void {
-  const task = item.source === 'github' ? `Implement GitHub issue #${item.issue_number}: ${toPlainTextLine(item.title)}` : `Implement spec ${toPlainTextLine(item.title)}`;
-  const lines = [QUEUE_PLAN_HEADING, '', '## Current Task', `- [ ] ${task}`, `  - Spec: ${toPlainTextLine(specPath)}`, ''];
+  const lines = [QUEUE_PLAN_HEADING, '', '## Current Task', ...itemTaskLines(item, specPath), ''];
   writeFileAtomic(paths.fixPlan, lines.join('\n'));
+}
+
+/** The item's task as plan lines: the checkbox item and the spec it follows. */
+export function itemTaskLines(item: QueueItem, specPath: string): string[] {
+  const task = item.source === 'github' ? `Implement GitHub issue #${item.issue_number}: ${toPlainTextLine(item.title)}` : `Implement spec ${toPlainTextLine(item.title)}`;
+  return [`- [ ] ${task}`, `  - Spec: ${toPlainTextLine(specPath)}`];
 }

@@ -26,6 +26,8 @@ export interface ProcessQueueOptions {
   flags: Record<string, string | number | boolean>;
   deps: Deps;
   haltOnFailure: boolean;
+  /** Items at a time (2-16: each in its own worktree, process-queue-parallel.ts); default 1. */
+  parallel?: number;
 }
 
 export async function processQueue(options: ProcessQueueOptions): Promise<number> {
@@ -46,6 +48,10 @@ async function processLocked(options: ProcessQueueOptions): Promise<number> {
     throw new RalphError('queue_cycle', `Refusing to process a queue with circular dependencies: ${formatCycle(cycle)}`, {
       hint: 'remove one of those issues (ralph-queue remove N), then run ralph-queue validate',
     });
+  }
+  if ((options.parallel ?? 1) > 1) {
+    const { processQueueParallel } = await import('./process-queue-parallel.js');
+    return processQueueParallel(options, store, options.parallel!);
   }
   // Before any plan is moved aside: a queue run that cannot start a loop (no agent CLI, a bad
   // .ralphrc, no PROMPT.md) fails here with the user's files as they were.
@@ -103,18 +109,12 @@ async function processItem(item: QueueItem, repository: string, options: Process
   const git: GitOptions = { runner: deps.processRunner, cwd: paths.projectDir, env: deps.env };
   // Before anything is written: a ralph loop that holds the project works on this plan.
   assertLockFree(paths);
-  let specPath: string;
+  const spec = await prepareItemSpec(item, repository, paths, deps);
+  if (!spec.ok) return { kind: 'failed', reason: spec.reason };
   try {
-    if (item.source === 'github' && item.issue_number !== null) {
-      const fetched = await fetchQueueIssue(item.issue_number, repository, { runner: deps.processRunner, cwd: paths.projectDir, env: deps.env });
-      if (!fetched.ok) return { kind: 'failed', reason: `preparation failed: ${fetched.message}` };
-      specPath = writeIssueSpec(paths, fetched.issue);
-    } else {
-      specPath = copyPrdSpec(paths, item);
-    }
     const kept = keepPreviousPlan(paths, deps.clock.now());
     if (kept) deps.logger.info(`Kept the previous plan as ${kept}`);
-    writeItemPlan(paths, item, specPath);
+    writeItemPlan(paths, item, spec.path);
   } catch (error) {
     return { kind: 'failed', reason: `preparation failed: ${(error as Error).message}` };
   }
@@ -147,13 +147,27 @@ async function processItem(item: QueueItem, repository: string, options: Process
   return outcome;
 }
 
+/** The item's spec in .ralph/specs/ (the issue fetched, or the PRD copied); its project-relative path. */
+export async function prepareItemSpec(item: QueueItem, repository: string, paths: RalphPaths, deps: Deps): Promise<{ ok: true; path: string } | { ok: false; reason: string }> {
+  try {
+    if (item.source === 'github' && item.issue_number !== null) {
+      const fetched = await fetchQueueIssue(item.issue_number, repository, { runner: deps.processRunner, cwd: paths.projectDir, env: deps.env });
+      if (!fetched.ok) return { ok: false, reason: `preparation failed: ${fetched.message}` };
+      return { ok: true, path: writeIssueSpec(paths, fetched.issue) };
+    }
+    return { ok: true, path: copyPrdSpec(paths, item) };
+  } catch (error) {
+    return { ok: false, reason: `preparation failed: ${(error as Error).message}` };
+  }
+}
+
 function queueRunHeld(holder: { pid: number }, where: string): RalphError {
   return new RalphError('queue_busy', `Another queue run (ralph-queue process) is already working in this project (pid ${holder.pid}${where})`, {
     hint: 'wait for it or stop it, or remove .ralph/.queue.lock if you are sure it is gone',
   });
 }
 
-function setStatus(store: QueueStore, id: string, change: (item: QueueItem, now: string) => QueueItem): void {
+export function setStatus(store: QueueStore, id: string, change: (item: QueueItem, now: string) => QueueItem): void {
   store.update((queue, now) => ({ ...queue, queue: queue.queue.map((it) => (it.id === id ? change(it, now) : it)) }));
 }
 

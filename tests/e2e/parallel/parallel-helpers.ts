@@ -5,7 +5,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { withFakeClaude, type FakeCallScript, type FakeClaude, type FakeScenario } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
+import { runCli, type CliResult } from '../../helpers/run-cli.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
+import { waitFor } from '../../integration/monitor/tmux-harness.js';
 
 export interface ParallelProject {
   project: TmpProject;
@@ -46,4 +48,20 @@ export function parallelProject(planItems: string[], scenario: FakeScenario, opt
       claude.cleanup();
     },
   };
+}
+
+/** An agent call that hangs (with a child process of its own) until it is stopped. */
+export const HANGS: FakeCallScript = { hang: 'afterInit', spawnChild: { lifetimeMs: 120_000 } };
+
+/** Runs `bin args` in the project and sends it SIGINT once `agents` agents are in flight. */
+export function interruptWithAgentsInFlight(p: ParallelProject, bin: string, args: string[], agents: number): Promise<CliResult> {
+  return runCli(bin, args, {
+    cwd: p.project.dir,
+    env: p.env,
+    onSpawn: (child) => {
+      void waitFor(`${agents} agents in flight`, () => p.claude.runs().filter((c) => c.childPid !== undefined).length === agents, 60_000)
+        .then(() => child.kill('SIGINT'))
+        .catch(() => child.kill('SIGKILL'));
+    },
+  });
 }

@@ -5,8 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isProcessRunning as isAlive } from '../../helpers/process-state.js';
 import { runCli } from '../../helpers/run-cli.js';
-import { waitFor } from '../../integration/monitor/tmux-harness.js';
-import { doesItem, LONG, parallelProject, type ParallelProject } from './parallel-helpers.js';
+import { doesItem, HANGS, interruptWithAgentsInFlight, LONG, parallelProject, type ParallelProject } from './parallel-helpers.js';
 
 let p: ParallelProject | undefined;
 afterEach(() => p?.cleanup());
@@ -14,19 +13,8 @@ afterEach(() => p?.cleanup());
 
 describe('ralph --parallel: interrupt and resume', () => {
   it('Ctrl-C stops all three agents (exit 130, worktrees kept); running it again finishes the run', async () => {
-    const hangs = { hang: 'afterInit' as const, spawnChild: { lifetimeMs: 120_000 } };
-    p = parallelProject(['Add alpha', 'Add beta', 'Add gamma'], { calls: [hangs] });
-    const project = p;
-    const run = runCli('ralph', ['--parallel', '3'], {
-      cwd: p.project.dir,
-      env: p.env,
-      onSpawn: (child) => {
-        void waitFor('three agents in flight', () => project.claude.runs().filter((c) => c.childPid !== undefined).length === 3, 60_000)
-          .then(() => child.kill('SIGINT'))
-          .catch(() => child.kill('SIGKILL'));
-      },
-    });
-    const stopped = await run;
+    p = parallelProject(['Add alpha', 'Add beta', 'Add gamma'], { calls: [HANGS] });
+    const stopped = await interruptWithAgentsInFlight(p, 'ralph', ['--parallel', '3'], 3);
     expect(stopped.code, stopped.stderr).toBe(130);
     const agents = p.claude.runs();
     expect(agents).toHaveLength(3);
