@@ -5,14 +5,14 @@
 // hourly call window with the wall clock and a boot reading beside it. `.ralph/.call_count`,
 // `.last_reset`, `.run_state` and the others are views written from it: on load the ledger wins.
 
-import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { hashText } from '../platform/hash.js';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { writeJsonAtomic } from './atomic-write.js';
 import { runStateFileSchema, type RunStateFile } from './schemas.js';
 import * as z from './zod.js';
+import { realPathOf } from './ledger-path.js';
 
-export const LEDGER_FILE = 'ledger.json';
+export { LEDGER_FILE, ledgerPath, ledgerRoot } from './ledger-path.js';
 
 const ledgerSchema = z.looseObject({
   version: z.literal(1),
@@ -36,19 +36,6 @@ const ledgerSchema = z.looseObject({
 
 export type Ledger = z.infer<typeof ledgerSchema>;
 export type LedgerRate = NonNullable<Ledger['rate']>;
-
-/** `$XDG_STATE_HOME/ralph`, or `~/.local/state/ralph` when it is unset or not absolute (XDG spec). */
-export function ledgerRoot(env: NodeJS.ProcessEnv, homeDir: string): string {
-  const xdg = env.XDG_STATE_HOME;
-  return join(xdg && isAbsolute(xdg) ? xdg : join(homeDir, '.local', 'state'), 'ralph');
-}
-
-/** The ledger file of a project: a readable slug of its folder name and a hash of its real path. */
-export function ledgerPath(projectDir: string, env: NodeJS.ProcessEnv, homeDir: string): string {
-  const real = realPathOf(projectDir);
-  const slug = basename(real).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+/, '').slice(0, 40) || 'project';
-  return join(ledgerRoot(env, homeDir), `${slug}-${hashText(real, 12)}`, LEDGER_FILE);
-}
 
 /** The ledger, or undefined when there is none yet; an unreadable one is reported and not trusted. */
 export function readLedger(path: string, warn: (message: string) => void): Ledger | undefined {
@@ -78,14 +65,6 @@ export function saveLedgerRun(path: string, projectDir: string, state: RunStateF
 
 export function saveLedgerRate(path: string, projectDir: string, rate: LedgerRate): void {
   updateLedger(path, projectDir, (ledger) => ({ ...ledger, rate }));
-}
-
-function realPathOf(dir: string): string {
-  try {
-    return realpathSync(dir);
-  } catch {
-    return resolve(dir);
-  }
 }
 
 function safeJson(text: string): unknown {
