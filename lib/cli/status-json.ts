@@ -10,7 +10,7 @@ import { relative } from 'node:path';
 import type { ViewConfig } from '../config/view-config.js';
 import { isPlanComplete } from '../core/fix-plan.js';
 import { longestUsageLimitWaitMs } from '../core/reset-time.js';
-import { loadBreaker, loadUsageWait } from '../loop/guard-store.js';
+import { loadUsageWait } from '../loop/guard-store.js';
 import { readLedgerFigures, runTokens, warningCollector } from './status-ledger.js';
 import { systemClock, type Clock } from '../platform/clock.js';
 import { readClaudeSessionId } from '../state/claude-session-id.js';
@@ -23,7 +23,6 @@ import { isProcessAlive } from '../state/process-alive.js';
 import type { StatusFile } from '../state/schemas.js';
 import type { StateReadOptions, StateReadResult } from '../state/state-file.js';
 import {
-  loadCircuitBreaker,
   loadExitSignals,
   loadProgress,
   loadRalphSession,
@@ -53,7 +52,6 @@ export function collectStatus(
   const figures = readLedgerFigures(paths, status, lock ? isProcessAlive(lock.pid) : false, readOnly);
   warnings.push(...figures.differences);
   const { rate, run } = figures;
-  const breaker = present(loadCircuitBreaker(paths, readOnly));
   const claudeSession = readClaudeSessionId(paths.claudeSessionId, readOnly);
   const field = <K extends keyof StatusFile>(name: K) => status?.[name] ?? null;
   return {
@@ -67,8 +65,8 @@ export function collectStatus(
     running: lock ? { pid: lock.pid, alive: isProcessAlive(lock.pid), started_at: lock.startedAt || null } : null,
     status_file: status,
     progress: present(loadProgress(paths, readOnly)),
-    // Range-checked as the loop checks it (the repair is not saved: read-only).
-    circuit_breaker: breaker ? loadBreaker(paths, readOnly) : null,
+    // The ledger's breaker (range-checked as the loop checks it; the repair is not saved: read-only).
+    circuit_breaker: figures.breaker,
     rate_window: {
       calls_this_hour: figures.ledger?.rate || existsSync(paths.callCount) ? rate.calls : null,
       max_calls_per_hour: field('max_calls_per_hour'),

@@ -1,4 +1,4 @@
-// `ralph --status`: the run's figures (calls, cost, tokens, the hourly window) as ralph's ledger
+// `ralph --status`: the run's figures (calls, cost, tokens, the hourly window, the breaker) as ralph's ledger
 // outside the project holds them, and every view in `.ralph/` that says otherwise. The agent can
 // write `.ralph/`; the ledger is what the guards count, so the status shows the ledger and names
 // a view that differs. Read-only, like the rest of the status.
@@ -7,7 +7,8 @@ import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { formatUsd } from '../core/spend.js';
 import type { RateWindowState } from '../core/rate-window.js';
-import { loadRateWindow, loadRunState, type RunState } from '../loop/guard-store.js';
+import type { BreakerState } from '../core/circuit-breaker.js';
+import { loadBreaker, loadRateWindow, loadRunState, type RunState } from '../loop/guard-store.js';
 import { systemClock, type Clock } from '../platform/clock.js';
 import type { Logger } from '../platform/deps.js';
 import { readProjectLock } from '../state/lock.js';
@@ -23,6 +24,7 @@ export interface LedgerStatus {
   file: string;
   rate: { calls_this_hour: number; tokens_this_hour: number; window: string } | null;
   run: { run_id: string | null; unfinished: boolean; loops: number; cost_usd: number; tokens: number; unknown_cost_calls: number } | null;
+  breaker: { state: string; consecutive_no_progress: number; total_opens: number } | null;
   /** Each view in `.ralph/` that differs from the ledger, and how (the ledger counts). */
   differences: string[];
 }
@@ -32,6 +34,8 @@ export interface LedgerFigures {
   rate: RateWindowState;
   /** The run's spend the loop would count (the ledger's when it has one, else `.run_state`). */
   run: RunState | null;
+  /** The breaker the loop would start from (the ledger's when it has one; null: none at all). */
+  breaker: BreakerState | null;
   ledger: LedgerStatus | null;
   differences: string[];
 }
@@ -47,7 +51,8 @@ export function readLedgerFigures(paths: RalphPaths, status: StatusFile | null, 
   const rate = loadRateWindow(paths, noting);
   const run = loadRunState(paths, noting).value ?? null;
   const kept = paths.ledger && existsSync(paths.ledger) ? readLedger(paths.ledger, (message) => differences.push(message)) : undefined;
-  if (!kept || !paths.ledger) return { rate, run, ledger: null, differences };
+  const breaker = kept?.breaker || existsSync(paths.circuitBreakerState) ? loadBreaker(paths, noting) : null;
+  if (!kept || !paths.ledger) return { rate, run, breaker, ledger: null, differences };
   const keptRun = kept.run ? { state: kept.run.state, unfinished: kept.run.unfinished } : null;
   const ledger: LedgerStatus = {
     file: paths.ledger,
@@ -62,10 +67,11 @@ export function readLedgerFigures(paths: RalphPaths, status: StatusFile | null, 
           unknown_cost_calls: keptRun.state.spend.run.unknownCostLoops,
         }
       : null,
+    breaker: kept.breaker ? { state: kept.breaker.state, consecutive_no_progress: kept.breaker.consecutive_no_progress, total_opens: kept.breaker.total_opens } : null,
     differences,
   };
   if (status && !running) differences.push(...statusFileDifferences(paths, status, ledger));
-  return { rate, run, ledger, differences };
+  return { rate, run, breaker, ledger, differences };
 }
 
 /** The ledger's figures for plain `ralph --status`, read as `--status --json` reads them (null: no ledger). */
@@ -90,6 +96,10 @@ export function formatLedgerStatus(ledger: LedgerStatus): string {
   if (ledger.run) {
     const { run } = ledger;
     lines.push(`  Run ${run.run_id ?? '(no id)'}${run.unfinished ? ' (unfinished)' : ''}: ${run.loops} call(s), $${formatUsd(run.cost_usd)}, ${run.tokens} token(s)`);
+  }
+  if (ledger.breaker) {
+    const { breaker } = ledger;
+    lines.push(`  Circuit breaker: ${breaker.state}, ${breaker.consecutive_no_progress} loop(s) without progress, ${breaker.total_opens} open(s)`);
   }
   for (const difference of ledger.differences) lines.push(`Note: ${difference}`);
   return `${lines.join('\n')}\n`;

@@ -19,12 +19,13 @@ import { writeJsonAtomic } from '../state/atomic-write.js';
 import { readIntegerFile, readTrimmedText, writeIntegerFile } from '../state/integer-file.js';
 import type { RalphPaths } from '../state/paths.js';
 import { readStateFile, type StateReadOptions, type StateReadResult } from '../state/state-file.js';
-import { runStateFileSchema, usageWaitFileSchema, type RunStateFile, type UsageWaitFile } from '../state/schemas.js';
+import { runStateFileSchema, usageWaitFileSchema, type CircuitBreakerFile, type RunStateFile, type UsageWaitFile } from '../state/schemas.js';
 import { appendCircuitBreakerHistory, loadCircuitBreaker, saveCircuitBreaker } from '../state/store.js';
 import { basename } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { HeldState } from './held-state.js';
 import type { Clock } from '../platform/clock.js';
-import { readLedger, saveLedgerRate, saveLedgerRun, type LedgerRate } from '../state/ledger.js';
+import { readLedger, saveLedgerBreaker, saveLedgerRate, saveLedgerRun, type LedgerRate } from '../state/ledger.js';
 
 /** The hourly window from the Bash tool's three files, range-checked (the loop writes the fix back). */
 export function loadRateWindow(paths: RalphPaths, options: StateReadOptions): RateWindowState {
@@ -80,21 +81,36 @@ export function saveRateWindow(paths: RalphPaths, window: RateWindowState, previ
   if (previous?.lastReset !== window.lastReset) writeIntegerFile(paths.lastReset, Number(window.lastReset) || 0);
 }
 
-/** The breaker, range-checked; a repaired state is saved unless the reader is read-only. */
+/**
+ * The breaker (with the content ids seen in the run), range-checked. The ledger's wins over
+ * `.circuit_breaker_state`, its view: a view that differs (rewritten, deleted) is reported and,
+ * unless the reader is read-only, written again from the ledger, as is a repaired state.
+ */
 export function loadBreaker(paths: RalphPaths, options: StateReadOptions): BreakerState {
-  const { value } = loadCircuitBreaker(paths, options);
-  const checked = checkBreakerState(value, options.clock.now());
-  if (checked.problems.length === 0) return checked.value;
-  warnRange(paths.circuitBreakerState, describeProblems(checked.problems), options);
-  if (options.quarantine !== false) saveBreaker(paths, { state: checked.value }, options);
+  const view = loadCircuitBreaker(paths, options);
+  const kept = paths.ledger ? readLedger(paths.ledger, (message) => options.logger.warn(message))?.breaker ?? undefined : undefined;
+  const differs = kept !== undefined && (view.status === 'missing' || !isDeepStrictEqual(view.value, kept));
+  if (differs) {
+    const what = view.status === 'missing' ? 'is missing' : `says ${describeBreaker(view.value)}`;
+    options.logger.warn(`${basename(paths.circuitBreakerState)} ${what}; ralph's ledger holds ${describeBreaker(kept)}, and the ledger counts`);
+  }
+  const checked = checkBreakerState(kept ?? view.value, options.clock.now());
+  if (checked.problems.length > 0) warnRange(paths.circuitBreakerState, describeProblems(checked.problems), options);
+  if ((differs || checked.problems.length > 0) && options.quarantine !== false) saveBreaker(paths, { state: checked.value }, options);
   return checked.value;
 }
 
-/** Saves the new state and, on a transition, appends it to the history (last 100). */
+/** Saves the new state to the ledger and its view and, on a transition, appends it to the history (last 100). */
 export function saveBreaker(paths: RalphPaths, result: BreakerResult, options: StateReadOptions): void {
   const { last_error_signature, ...rest } = result.state;
-  saveCircuitBreaker(paths, { ...rest, ...(last_error_signature ? { last_error_signature } : {}) });
+  const file = { ...rest, ...(last_error_signature ? { last_error_signature } : {}) };
+  if (paths.ledger) saveLedgerBreaker(paths.ledger, paths.projectDir, file);
+  saveCircuitBreaker(paths, file);
   if (result.transition) appendCircuitBreakerHistory(paths, { ...toHistoryEntry(result.transition) }, options);
+}
+
+function describeBreaker(breaker: CircuitBreakerFile): string {
+  return `${breaker.state}, ${breaker.consecutive_no_progress} loop(s) without progress, ${breaker.total_opens} open(s)`;
 }
 
 /** Applies cooldown / auto-reset to the breaker, and saves when that changed it. */

@@ -1,14 +1,15 @@
 // The ledger: ralph's own record of a project's run, kept outside the project where the agent
 // cannot write (`$XDG_STATE_HOME/ralph/<slug>-<hash>/ledger.json`, default
 // `~/.local/state/ralph/`, keyed by the project's real path; never mounted into a sandbox). It
-// holds the run id, the run's calls, cost and tokens, whether the run is unfinished, and the
-// hourly call window with the wall clock and a boot reading beside it. `.ralph/.call_count`,
+// holds the run id, the run's calls, cost and tokens, whether the run is unfinished, the
+// hourly call window with the wall clock and a boot reading beside it, and the circuit breaker
+// with the content ids seen in the run. `.ralph/.call_count`,
 // `.last_reset`, `.run_state` and the others are views written from it: on load the ledger wins.
 
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { writeJsonAtomic } from './atomic-write.js';
-import { runStateFileSchema, type RunStateFile } from './schemas.js';
+import { circuitBreakerFileSchema, runStateFileSchema, type CircuitBreakerFile, type RunStateFile } from './schemas.js';
 import * as z from './zod.js';
 import { realPathOf } from './ledger-path.js';
 
@@ -32,6 +33,8 @@ const ledgerSchema = z.looseObject({
     })
     .nullable()
     .default(null),
+  /** The circuit breaker, with the content ids seen in the run (`seen_content`). */
+  breaker: circuitBreakerFileSchema.nullable().default(null),
 });
 
 export type Ledger = z.infer<typeof ledgerSchema>;
@@ -55,7 +58,7 @@ export function readLedger(path: string, warn: (message: string) => void): Ledge
 /** Changes one part of the ledger and writes it whole, atomically (mode 600, its folder 700). */
 export function updateLedger(path: string, projectDir: string, change: (ledger: Ledger) => Ledger): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const current = readLedger(path, () => undefined) ?? { version: 1 as const, project: realPathOf(projectDir), run: null, rate: null };
+  const current = readLedger(path, () => undefined) ?? { version: 1 as const, project: realPathOf(projectDir), run: null, rate: null, breaker: null };
   writeJsonAtomic(path, change(current), { mode: 0o600 });
 }
 
@@ -65,6 +68,10 @@ export function saveLedgerRun(path: string, projectDir: string, state: RunStateF
 
 export function saveLedgerRate(path: string, projectDir: string, rate: LedgerRate): void {
   updateLedger(path, projectDir, (ledger) => ({ ...ledger, rate }));
+}
+
+export function saveLedgerBreaker(path: string, projectDir: string, breaker: CircuitBreakerFile): void {
+  updateLedger(path, projectDir, (ledger) => ({ ...ledger, breaker }));
 }
 
 function safeJson(text: string): unknown {
