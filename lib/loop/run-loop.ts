@@ -76,7 +76,7 @@ export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
     writeStatus(rt, 'executing', 'running', '');
     beginAttemptRecord(rt, rt.loopCount);
     const result = await runIteration(rt, rt.loopCount);
-    pruneAgentLogs(paths.logsDir, rt.config.LOG_RETENTION);
+    pruneAgentLogs(paths.logsDir, rt.config.LOG_RETENTION, rt.config.LOG_RETENTION_BYTES);
     const next = result.guardStop ?? (await afterIteration(rt, result));
     if (next.kind === 'stop') return finish(rt, next);
     deps.logger.log('LOOP', `=== Completed Loop #${rt.loopCount} ===`);
