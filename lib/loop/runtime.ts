@@ -126,6 +126,8 @@ export interface LoopRuntime {
 export interface AgentSlot {
   adapter: AgentAdapter;
   command: string;
+  /** The CLI accepts `--max-budget-usd` (Claude, from its `--help`; asked only with a cost budget). */
+  acceptsMaxBudget?: boolean;
 }
 
 /** Outcome of a step: go on, or stop the run with this status and exit code. */
