@@ -91,6 +91,8 @@ export function collectStatus(
     exit_signals: present(loadExitSignals(paths, readOnly)),
     last_analysis: present(loadResponseAnalysis(paths, readOnly)),
     plan: readPlan(paths.projectDir, paths.fixPlan, view),
+    // Open plan items the agent hid, which still count as open (as the log and the dashboard name them).
+    plan_note: field('plan_note'),
     session: present(loadRalphSession(paths, readOnly)),
     claude_session: claudeSession ? { session_id: claudeSession.sessionId, timestamp: claudeSession.timestamp ?? null } : null,
     run,

@@ -365,5 +365,6 @@ function writeStatus(rt: LoopRuntime, lastAction: string, status: string, exitRe
     spend: rt.run.value.spend,
     usageLimitResetsAt,
     agent: rt.agent.name,
+    planNote: rt.planHiddenNote,
   });
 }

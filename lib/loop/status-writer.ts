@@ -22,6 +22,8 @@ export interface StatusSnapshot {
   usageLimitResetsAt?: number;
   /** The agent the loop calls (AGENT_PROVIDER, or a fallback while it is limited). */
   agent?: string;
+  /** Open plan items the agent hid (or a plan ralph cannot read in full), as the log names them. */
+  planNote?: string;
 }
 
 export interface StatusWriterOptions {
@@ -67,6 +69,7 @@ export class StatusWriter {
       status.run_unknown_cost_calls = snapshot.spend.run.unknownCostLoops;
     }
     if (snapshot.agent !== undefined) status.agent = snapshot.agent;
+    if (snapshot.planNote !== undefined) status.plan_note = snapshot.planNote;
     if (snapshot.usageLimitResetsAt !== undefined) status.usage_limit_resets_at = formatIsoTimestamp(snapshot.usageLimitResetsAt);
     saveStatus(paths, status);
   }

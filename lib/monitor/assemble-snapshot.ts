@@ -153,6 +153,7 @@ function readStatus(obj: JsonObject | undefined): LoopStatusView | undefined {
     maxLoops: int(obj.max_loops),
     startedAt: isoTime(obj.started_at),
     updatedAt: isoTime(obj.timestamp),
+    planNote: str(obj.plan_note),
   };
 }
 

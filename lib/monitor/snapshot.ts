@@ -34,6 +34,8 @@ export interface LoopStatusView {
   /** Ours: when the run started and when status.json was last written (epoch ms). */
   startedAt?: number;
   updatedAt?: number;
+  /** Ours: open plan items the agent hid, which still count as open (as the log names them). */
+  planNote?: string;
 }
 
 export interface AgentProgressView {

@@ -47,6 +47,8 @@ export const statusFileSchema = z.lazy(() =>
     max_cost_usd: optionalNumberField(),
     /** ISO time the agent's usage limit resets, while waiting for it. */
     usage_limit_resets_at: optionalStringField(),
+    /** Open plan items the agent hid, which still count as open ("the agent removed 3 open items …"). */
+    plan_note: optionalStringField(),
   }),
 );
 export type StatusFile = z.infer<typeof statusFileSchema>;
