@@ -14,7 +14,7 @@ import {
 } from '../core/circuit-breaker.js';
 import { checkBreakerState, checkRateWindow, usageWaitProblem, type RangeProblem } from '../core/guard-ranges.js';
 import { initialSpendState } from '../core/spend.js';
-import { hourKey, initialRateWindow, type RateWindowState } from '../core/rate-window.js';
+import { hourKey, initialRateWindow, realTimeSince, rollWindowByRealTime, type ClockAnchor, type RateWindowState } from '../core/rate-window.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';
 import { readIntegerFile, readTrimmedText, writeIntegerFile } from '../state/integer-file.js';
 import type { RalphPaths } from '../state/paths.js';
@@ -58,27 +58,62 @@ export function loadRateWindow(paths: RalphPaths, options: StateReadOptions): Ra
  */
 export function windowFromLedger(kept: LedgerRate, clock: Clock): RateWindowState {
   const window = { calls: kept.calls, tokens: kept.tokens, lastReset: kept.lastReset };
-  const reading = clock.boot?.();
-  if (!reading || reading.bootId !== kept.boot_id || kept.uptime_ms === undefined) return window;
-  const realNow = kept.wall_ms + Math.max(0, reading.uptimeMs - kept.uptime_ms);
+  const anchor = kept.boot_id !== undefined && kept.uptime_ms !== undefined ? { wallMs: kept.wall_ms, bootId: kept.boot_id, uptimeMs: kept.uptime_ms } : undefined;
+  const realNow = realTimeSince(anchor, clock.boot?.());
+  if (realNow === undefined) return window;
   return hourKey(realNow) === kept.lastReset ? { ...window, lastReset: hourKey(clock.now()) } : window;
 }
 
-/** The window held for the run (a fresh one when no file names an hour), written through to its files and the ledger. */
-export function holdRateWindow(paths: RalphPaths, loaded: RateWindowState, clock: Clock): HeldState<RateWindowState> {
-  return new HeldState(loaded.lastReset ? loaded : initialRateWindow(clock.now()), (next, previous) => saveRateWindow(paths, next, previous, clock));
+/**
+ * The run's hourly window, held in memory and written through to its files and the ledger. It
+ * keeps an anchor: a wall time in the timeline its hour is named in, with the boot reading taken
+ * then. Rolling it into a new hour goes by the real time since (the uptime), so a wall clock set
+ * back or forward during the run opens no new hour; the window then takes the wall clock's name
+ * for its hour, and a new anchor.
+ */
+export class HeldRateWindow extends HeldState<RateWindowState> {
+  constructor(
+    paths: RalphPaths,
+    loaded: RateWindowState,
+    private readonly clock: Clock,
+    private readonly anchor: { value?: ClockAnchor } = { value: anchorNow(clock) },
+  ) {
+    super(loaded.lastReset ? loaded : initialRateWindow(clock.now()), (next, previous) => saveRateWindow(paths, next, previous, clock, anchor.value));
+  }
+
+  /** Opens a new hour when real time has reached one (rollWindowByRealTime). */
+  roll(): void {
+    const next = rollWindowByRealTime(this.value, this.clock.now(), this.anchor.value, this.clock.boot?.());
+    // A new hour, or a new name for it: named in the wall clock's timeline from now on.
+    if (next.lastReset !== this.value.lastReset || !this.anchor.value) this.anchor.value = anchorNow(this.clock);
+    this.set(next);
+  }
 }
 
-/** Writes the ledger's window, then the Bash tool's three files, each only when its value changed (or `previous` is unknown). */
-export function saveRateWindow(paths: RalphPaths, window: RateWindowState, previous?: RateWindowState, clock?: Clock): void {
+/** The window held for the run (a fresh one when no file names an hour), written through to its files and the ledger. */
+export function holdRateWindow(paths: RalphPaths, loaded: RateWindowState, clock: Clock): HeldRateWindow {
+  return new HeldRateWindow(paths, loaded, clock);
+}
+
+/**
+ * Writes the ledger's window, then the Bash tool's three files, each only when its value changed
+ * (or `previous` is unknown). The ledger's wall time is in the timeline the window's hour is
+ * named in (`anchor`'s, moved on by the uptime since), beside the boot reading of now.
+ */
+export function saveRateWindow(paths: RalphPaths, window: RateWindowState, previous?: RateWindowState, clock?: Clock, anchor?: ClockAnchor): void {
   if (paths.ledger && clock) {
     const reading = clock.boot?.();
     const boot = reading ? { boot_id: reading.bootId, uptime_ms: reading.uptimeMs } : {};
-    saveLedgerRate(paths.ledger, paths.projectDir, { ...window, wall_ms: clock.now(), ...boot });
+    saveLedgerRate(paths.ledger, paths.projectDir, { ...window, wall_ms: realTimeSince(anchor, reading) ?? clock.now(), ...boot });
   }
   if (previous?.calls !== window.calls) writeIntegerFile(paths.callCount, window.calls);
   if (previous?.tokens !== window.tokens) writeIntegerFile(paths.tokenCount, window.tokens);
   if (previous?.lastReset !== window.lastReset) writeIntegerFile(paths.lastReset, Number(window.lastReset) || 0);
+}
+
+function anchorNow(clock: Clock): ClockAnchor | undefined {
+  const reading = clock.boot?.();
+  return reading ? { wallMs: clock.now(), bootId: reading.bootId, uptimeMs: reading.uptimeMs } : undefined;
 }
 
 /**

@@ -8,7 +8,7 @@ import { formatHaltBox } from '../core/breaker-messages.js';
 import { backoffDelayMs } from '../core/agent-failure.js';
 import { applyStartupRecovery, cooldownEndsAt, shouldHalt } from '../core/circuit-breaker.js';
 import { formatCountdown } from '../core/countdown.js';
-import { checkRateLimit, countCall, rollWindow } from '../core/rate-window.js';
+import { checkRateLimit, countCall } from '../core/rate-window.js';
 import { computeUsageLimitWait, longestUsageLimitWaitMs } from '../core/reset-time.js';
 import { checkBudgets } from '../core/spend.js';
 import { EXIT } from '../errors.js';
@@ -145,14 +145,14 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
     }
   }
 
-  rt.rate.set(rollWindow(rt.rate.value, now()));
+  rt.rate.roll();
   const rate = checkRateLimit(rt.rate.value, { maxCalls: config.MAX_CALLS_PER_HOUR, maxTokens: 0 }, now());
   if (!rate.ok) {
     const what = `calls: ${rt.rate.value.calls}/${config.MAX_CALLS_PER_HOUR}`;
     deps.logger.warn(`Rate limit reached (${what}). Waiting for reset...`);
     const done = await waitWithCountdown(rt, rate.resetAt, 'rate', `Rate limit (${what})`);
     if (!done) return interrupted(rt);
-    rt.rate.set(rollWindow(rt.rate.value, now()));
+    rt.rate.roll();
     deps.logger.success('Rate limit reset! Ready for new calls.');
     return { kind: 'wait' };
   }
