@@ -8,19 +8,13 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cliFlagsFile } from '../../../lib/agents/cli-flags.js';
-import { withFakeClaude, type FakeCallScript, type FakeClaude } from '../../helpers/fake-claude.js';
+import { paidWorkCall, withFakeClaude, type FakeClaude } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 
 const PLAN = `# Fix Plan\n${Array.from({ length: 6 }, (_, i) => `- [ ] item ${i + 1}`).join('\n')}\n`;
-const work = (n: number): FakeCallScript => ({
-  costUsd: 1,
-  tickFixPlan: 1,
-  writeFiles: { [`src/part${n}.ts`]: `export const part${n} = ${n};\n` },
-  statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false },
-});
-const CALLS = Array.from({ length: 6 }, (_, i) => work(i + 1));
+const CALLS = Array.from({ length: 6 }, (_, i) => paidWorkCall(i + 1));
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
+import { initialBreakerState } from '../../../lib/core/circuit-breaker.js';
 import { ledgerPath, readLedger } from '../../../lib/state/ledger.js';
 import { withFakeClaude, type FakeCallScript, type FakeClaude } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
@@ -15,17 +16,8 @@ import { ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp
 
 const idle: FakeCallScript = { resultText: 'Looked around, nothing changed.', statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } };
 const work = (n: number): FakeCallScript => ({ writeFiles: { [`src/f${n}.ts`]: `export const f${n} = ${n};\n` }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } });
-const CLOSED = {
-  state: 'CLOSED',
-  last_change: '2026-12-01T00:00:00+00:00',
-  consecutive_no_progress: 0,
-  consecutive_same_error: 0,
-  consecutive_permission_denials: 0,
-  last_progress_loop: 0,
-  total_opens: 0,
-  reason: '',
-  current_loop: 0,
-};
+/** What the agent writes: a new breaker, CLOSED with every count at zero. */
+const CLOSED = initialBreakerState(Date.parse('2026-12-01T00:00:00Z'));
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {

@@ -82,49 +82,39 @@ describe('the hourly window across a wall-clock jump', () => {
 });
 
 describe('the hourly window across a wall-clock jump during one run', () => {
-  /** Moves the clocks once, after the agent's second call of the run. */
-  function jumpAfterCall2(clock: ReturnType<typeof bootClock>, jump: () => void): LoopEvents {
+  const DAY_BACK = Date.parse('2026-11-29T03:15:00Z');
+
+  /** A project whose clocks move once, after the agent's second call of the run: `move`, then `realMs` of uptime. */
+  function jumpAfterCall2(move: (clock: ReturnType<typeof bootClock>) => void, realMs: number): LoopEvents {
+    const clock = bootClock();
+    current = loopProject(SCENARIO, { files: PLAN, clock });
     const events = new LoopEvents();
     events.on('agent:finished', ({ loop }) => {
-      if (loop === 2) jump();
+      if (loop !== 2) return;
+      move(clock);
+      clock.uptime(realMs);
     });
     return events;
   }
 
   it.each([
-    ['set back a day', (clock: ReturnType<typeof bootClock>) => clock.set(Date.parse('2026-11-29T03:15:00Z'))],
+    ['set back a day', (clock: ReturnType<typeof bootClock>) => clock.set(DAY_BACK)],
     ['set forward two hours', (clock: ReturnType<typeof bootClock>) => clock.advance(2 * 60 * MINUTE)],
   ])('a clock %s after call 2, 5 real minutes later: --calls 3 allows one more call, not three', async (_how, move) => {
-    const clock = bootClock();
-    current = loopProject(SCENARIO, { files: PLAN, clock });
-    const events = jumpAfterCall2(clock, () => {
-      move(clock);
-      clock.uptime(5 * MINUTE);
-    });
-    expect(await callsBeforeRateWait(current, { MAX_CALLS_PER_HOUR: 3, MAX_LOOPS: 8 }, events)).toBe(3);
+    const events = jumpAfterCall2(move, 5 * MINUTE);
+    expect(await callsBeforeRateWait(current!, { MAX_CALLS_PER_HOUR: 3, MAX_LOOPS: 8 }, events)).toBe(3);
   });
 
   it('a clock set back a day after call 2 and more than an hour of real time: a new hour, three more calls', async () => {
-    const clock = bootClock();
-    current = loopProject(SCENARIO, { files: PLAN, clock });
-    const events = jumpAfterCall2(clock, () => {
-      clock.set(Date.parse('2026-11-29T03:15:00Z'));
-      clock.uptime(61 * MINUTE);
-    });
-    expect(await callsBeforeRateWait(current, { MAX_CALLS_PER_HOUR: 3, MAX_LOOPS: 8 }, events)).toBe(5);
+    const events = jumpAfterCall2((clock) => clock.set(DAY_BACK), 61 * MINUTE);
+    expect(await callsBeforeRateWait(current!, { MAX_CALLS_PER_HOUR: 3, MAX_LOOPS: 8 }, events)).toBe(5);
   });
 
-  it('a clock set back a day at the end of a run, then a restart 5 real minutes later: the one call left in the hour', async () => {
-    const clock = bootClock();
-    current = loopProject(SCENARIO, { files: PLAN, clock });
-    const events = jumpAfterCall2(clock, () => {
-      clock.set(Date.parse('2026-11-29T03:15:00Z'));
-      clock.uptime(5 * MINUTE);
-    });
-    await current.run({ MAX_CALLS_PER_HOUR: 3, MAX_LOOPS: 2 }, { events });
-    expect(current.fake.runs()).toHaveLength(2);
+  it('a clock set back a day at the end of a run (5 real minutes on), then a restart: the one call left in the hour', async () => {
+    const events = jumpAfterCall2((clock) => clock.set(DAY_BACK), 5 * MINUTE);
+    await current!.run({ MAX_CALLS_PER_HOUR: 3, MAX_LOOPS: 2 }, { events });
+    expect(current!.fake.runs()).toHaveLength(2);
     // The ledger's wall time is kept in the timeline the hour is named in, not the jumped clock's.
-    clock.uptime(5 * MINUTE);
-    expect(await callsBeforeRateWait(current, { MAX_CALLS_PER_HOUR: 3, MAX_LOOPS: 6 })).toBe(1);
+    expect(await callsBeforeRateWait(current!, { MAX_CALLS_PER_HOUR: 3, MAX_LOOPS: 6 })).toBe(1);
   });
 });
