@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cliFlagsFile } from '../../../lib/agents/cli-flags.js';
-import { paidWorkCall, withFakeClaude, type FakeClaude } from '../../helpers/fake-claude.js';
+import { paidWorkCall, withFakeClaude, type FakeCallScript, type FakeClaude } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
@@ -79,4 +79,20 @@ describe('a per-call spending cap for Claude', () => {
     expect(budgetsGiven(fake)).toEqual([null, null]);
     expect(helpAsked(fake)).toBe(0);
   });
+
+  it('a runaway call is stopped by the CLI at what was left of the budget, not after it', async () => {
+    // Seven rounds of $0.009 each: $0.063 uncapped; capped at $0.02 the CLI stops after the third.
+    const runaway: FakeCallScript = { steps: [...Array.from({ length: 6 }, () => ({ tool: 'Read', input: { file_path: '.ralph/fix_plan.md' } })), { text: 'done' }] };
+    const spent = async (env: Record<string, string>) => {
+      const fake = withFakeClaude({ calls: [runaway] }, { env });
+      cleanups.push(() => fake.cleanup());
+      const run = await runCli('ralph', ['--max-cost', '0.02'], { cwd: project().dir, env: fake.env });
+      expect(run.code, run.stderr.slice(-2000)).toBe(3);
+      expect(fake.runs()).toHaveLength(1);
+      return Number(/Cost budget reached: spent \$([\d.]+)/.exec(run.stderr)?.[1]);
+    };
+    expect(await spent({ FAKE_CLAUDE_VERSION: '2.1.332' })).toBeCloseTo(0.027, 6);
+    expect(await spent({ FAKE_CLAUDE_VERSION: '2.1.101', FAKE_CLAUDE_WITHOUT_FLAGS: '--max-budget-usd' })).toBeCloseTo(0.063, 6);
+  });
 });
+
