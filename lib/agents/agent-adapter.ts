@@ -44,6 +44,8 @@ export interface InvocationOptions {
   loopContext?: string;
   /** A one-shot helper call (ralph-import): load none of the user's MCP servers or extensions. */
   isolated?: boolean;
+  /** A spending cap for this call in USD (Claude's `--max-budget-usd`): given only to a CLI that accepts it. */
+  maxBudgetUsd?: number;
   /** The environment the agent inherits, for an adapter that merges into one of its variables (OpenCode's config). */
   inheritedEnv?: Readonly<Record<string, string | undefined>>;
 }

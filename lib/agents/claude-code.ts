@@ -60,6 +60,8 @@ export function buildInvocation(options: InvocationOptions): AgentInvocation {
     args.push('--resume', options.resumeSessionId);
   }
   if (options.isolated) args.push('--strict-mcp-config');
+  // The CLI refuses 0 and below (budget_bad recording); the caller gives a positive amount or none.
+  if (options.maxBudgetUsd !== undefined && options.maxBudgetUsd > 0) args.push('--max-budget-usd', String(options.maxBudgetUsd));
   // --allowedTools is variadic and swallows what follows it, so it goes last. The prompt and the
   // loop context are on stdin, never in argv: every local user can read argv (ps), the argv
   // size limit breaks long prompts, and 2.1.x ignores --append-system-prompt on --resume.

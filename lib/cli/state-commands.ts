@@ -1,5 +1,5 @@
 // The immediate state commands: `--reset-circuit`, `--circuit-status`, `--reset-session`.
-// Like the Bash tool they act on the project's .ralph/ and exit 0. The session reset is imported
+// Like the Bash tool they act on the project's .ralph/ (and the breaker in ralph's ledger) and exit 0. The session reset is imported
 // only by the commands that reset: `--circuit-status` loads just what it reads (start-up budgets,
 // DESIGN.md §6).
 
@@ -10,6 +10,7 @@ import { cooldownEndsAt, resetBreaker } from '../core/circuit-breaker.js';
 import { breakerThresholds, reportBreakerTransition } from '../loop/breaker.js';
 import { loadBreaker, recoverBreaker, saveBreaker } from '../loop/guard-store.js';
 import { createDeps } from '../platform/create-deps.js';
+import { ledgerPath } from '../state/ledger-path.js';
 import { ralphPaths } from '../state/paths.js';
 import { existsSync } from 'node:fs';
 import { RalphError } from '../errors.js';
@@ -30,6 +31,8 @@ export async function runStateCommand(command: StateCommand, options: StateComma
     });
   }
   const deps = createDeps({ cwd: options.projectDir, env: options.env });
+  // The breaker lives in ralph's ledger outside the project; `.circuit_breaker_state` is its view.
+  paths.ledger = ledgerPath(options.projectDir, options.env, deps.homeDir);
   const state = { logger: deps.logger, clock: deps.clock };
   const now = deps.clock.now();
   switch (command) {

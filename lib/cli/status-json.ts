@@ -10,9 +10,9 @@ import { relative } from 'node:path';
 import type { ViewConfig } from '../config/view-config.js';
 import { isPlanComplete } from '../core/fix-plan.js';
 import { longestUsageLimitWaitMs } from '../core/reset-time.js';
-import { loadBreaker, loadRateWindow, loadRunState, loadUsageWait } from '../loop/guard-store.js';
+import { loadUsageWait } from '../loop/guard-store.js';
+import { readLedgerFigures, runTokens, warningCollector } from './status-ledger.js';
 import { systemClock, type Clock } from '../platform/clock.js';
-import type { Logger } from '../platform/deps.js';
 import { readClaudeSessionId } from '../state/claude-session-id.js';
 import { readProjectLock } from '../state/lock.js';
 import { readParallelStatus } from '../parallel/status-view.js';
@@ -23,7 +23,6 @@ import { isProcessAlive } from '../state/process-alive.js';
 import type { StatusFile } from '../state/schemas.js';
 import type { StateReadOptions, StateReadResult } from '../state/state-file.js';
 import {
-  loadCircuitBreaker,
   loadExitSignals,
   loadProgress,
   loadRalphSession,
@@ -47,11 +46,12 @@ export function collectStatus(
   const readOnly: StateReadOptions = { logger, clock, quarantine: false };
   // The loop's own readers (lenient for the Bash tool's hand-built files); null: no usable file.
   const present = <T>(result: StateReadResult<T>): T | null => (result.status === 'ok' || result.status === 'recovered' ? result.value : null);
-  const rate = loadRateWindow(paths, readOnly);
   const status = present(loadStatus(paths, readOnly));
-  const run = loadRunState(paths, readOnly).value ?? null;
-  const breaker = present(loadCircuitBreaker(paths, readOnly));
   const lock = readProjectLock(paths.lock);
+  // The run's figures come from ralph's ledger outside the project; where a view differs, it is said.
+  const figures = readLedgerFigures(paths, status, lock ? isProcessAlive(lock.pid) : false, readOnly);
+  warnings.push(...figures.differences);
+  const { rate, run } = figures;
   const claudeSession = readClaudeSessionId(paths.claudeSessionId, readOnly);
   const field = <K extends keyof StatusFile>(name: K) => status?.[name] ?? null;
   return {
@@ -65,12 +65,12 @@ export function collectStatus(
     running: lock ? { pid: lock.pid, alive: isProcessAlive(lock.pid), started_at: lock.startedAt || null } : null,
     status_file: status,
     progress: present(loadProgress(paths, readOnly)),
-    // Range-checked as the loop checks it (the repair is not saved: read-only).
-    circuit_breaker: breaker ? loadBreaker(paths, readOnly) : null,
+    // The ledger's breaker (range-checked as the loop checks it; the repair is not saved: read-only).
+    circuit_breaker: figures.breaker,
     rate_window: {
-      calls_this_hour: existsSync(paths.callCount) ? rate.calls : null,
+      calls_this_hour: figures.ledger?.rate || existsSync(paths.callCount) ? rate.calls : null,
       max_calls_per_hour: field('max_calls_per_hour'),
-      tokens_this_hour: existsSync(paths.tokenCount) ? rate.tokens : null,
+      tokens_this_hour: figures.ledger?.rate || existsSync(paths.tokenCount) ? rate.tokens : null,
       max_tokens_per_hour: field('max_tokens_per_hour'),
       window: rate.lastReset || null,
       next_reset: field('next_reset'),
@@ -82,7 +82,7 @@ export function collectStatus(
       max_tokens_per_hour: field('max_tokens_per_hour'),
       // Sums of floats (0.026999999999999996): rounded as status.json's copy is.
       run_cost_usd: run ? Number(run.spend.run.costUsd.toFixed(6)) : field('run_cost_usd'),
-      run_tokens: field('run_tokens'),
+      run_tokens: run ? runTokens(run) : field('run_tokens'),
       run_loops: run?.spend.run.loops ?? field('run_loops'),
       run_unknown_cost_calls: run?.spend.run.unknownCostLoops ?? field('run_unknown_cost_calls'),
       run_minutes: run ? Math.floor(run.active_ms / 60_000) : null,
@@ -91,9 +91,13 @@ export function collectStatus(
     exit_signals: present(loadExitSignals(paths, readOnly)),
     last_analysis: present(loadResponseAnalysis(paths, readOnly)),
     plan: readPlan(paths.projectDir, paths.fixPlan, view),
+    // Open plan items the agent hid, which still count as open (as the log and the dashboard name them).
+    plan_note: field('plan_note'),
     session: present(loadRalphSession(paths, readOnly)),
     claude_session: claudeSession ? { session_id: claudeSession.sessionId, timestamp: claudeSession.timestamp ?? null } : null,
     run,
+    // ralph's own record outside the project (null: none yet); `.ralph/` holds views of it.
+    ledger: figures.ledger,
     // The iteration session record (.ralph/sessions/): status, attempts, last verification, gap.
     session_record: readRunSummaryForStatus(paths),
     // The GitHub issue of --github-issue: the issue, what was posted, the pull request URL.
@@ -125,10 +129,4 @@ function readPlan(projectDir: string, file: string, view: ViewConfig): Record<st
     open_items: plan.openItems,
     ...(view.warnings.length > 0 ? { warnings: view.warnings } : {}),
   };
-}
-
-/** A logger that keeps the readers' warnings for the JSON (nothing is printed: stdout is the JSON). */
-function warningCollector(warnings: string[]): Logger {
-  const ignore = () => {};
-  return { log: (level, message) => void (level === 'WARN' && warnings.push(message)), info: ignore, warn: (message) => void warnings.push(message), error: ignore, success: ignore, debug: ignore };
 }

@@ -36,20 +36,36 @@ export async function showStatus(options: ShowStatusOptions): Promise<number> {
   }
   if (!existsSync(paths.status)) {
     options.write(`${NO_STATUS_MESSAGE}\n`);
-    return 0;
+  } else {
+    // The agent can write status.json: a FIFO there is an error naming it, not a hang.
+    const raw = readRegularFile(paths.status) ?? '';
+    options.write('Current Status:\n');
+    const parsed = tryParse(raw);
+    // Like the Bash tool: pretty JSON when it parses, the raw text otherwise.
+    // The agent can write status.json: no escape sequence or bidi control of its reaches the terminal.
+    options.write(stripTerminalControls(parsed === undefined ? raw : `${JSON.stringify(parsed, null, 2)}\n`));
+    const stale = staleRunningPid(parsed);
+    if (stale !== undefined) {
+      options.write(`Note: the ralph process that wrote this (pid ${stale}) is no longer running; run ralph to resume.\n`);
+    }
   }
-  // The agent can write status.json: a FIFO there is an error naming it, not a hang.
-  const raw = readRegularFile(paths.status) ?? '';
-  options.write('Current Status:\n');
-  const parsed = tryParse(raw);
-  // Like the Bash tool: pretty JSON when it parses, the raw text otherwise.
-  // The agent can write status.json: no escape sequence or bidi control of its reaches the terminal.
-  options.write(stripTerminalControls(parsed === undefined ? raw : `${JSON.stringify(parsed, null, 2)}\n`));
-  const stale = staleRunningPid(parsed);
-  if (stale !== undefined) {
-    options.write(`Note: the ralph process that wrote this (pid ${stale}) is no longer running; run ralph to resume.\n`);
-  }
+  await showLedger(options);
   return 0;
+}
+
+/**
+ * The run's figures as ralph's ledger outside the project holds them, and each view in `.ralph/`
+ * that differs (the agent can write those). Loaded only when the project has a ledger, so a plain
+ * status without one stays a cold start.
+ */
+async function showLedger(options: ShowStatusOptions): Promise<void> {
+  const [{ homedir }, { ledgerPath }] = await Promise.all([import('node:os'), import('../state/ledger-path.js')]);
+  const ledger = options.view?.paths.ledger ?? ledgerPath(options.projectDir, process.env, homedir());
+  if (!existsSync(ledger)) return;
+  const [{ formatLedgerStatus, ledgerStatus }, { loadViewConfig }] = await Promise.all([import('./status-ledger.js'), import('../config/view-config.js')]);
+  const view = options.view ?? loadViewConfig({ projectDir: options.projectDir, homeDir: homedir(), env: process.env });
+  const kept = ledgerStatus(view.paths);
+  if (kept) options.write(stripTerminalControls(formatLedgerStatus(kept)));
 }
 
 /** A status that still says `running` although its writer is gone (killed with -9, a crash). */

@@ -6,6 +6,7 @@
 
 import type { UsageLimitWaitSettings } from '../core/reset-time.js';
 import { isRalphError } from '../errors.js';
+import { ledgerPath } from '../state/ledger.js';
 import { projectPaths, ralphPaths, type RalphPaths } from '../state/paths.js';
 import { loadConfig } from './load-config.js';
 import { defaultConfig, type RalphConfig } from './schema.js';
@@ -29,13 +30,15 @@ export interface LoadViewConfigOptions {
 export function loadViewConfig(options: LoadViewConfigOptions): ViewConfig {
   let config = defaultConfig();
   const warnings: string[] = [];
+  // The run's figures are read from ralph's ledger outside the project; `.ralph/` holds its views.
+  const ledger = ledgerPath(options.projectDir, options.env, options.homeDir);
   try {
     config = loadConfig({ ...options, flags: {} }).config;
-    return { paths: projectPaths(options.projectDir, config), ...settingsOf(config), warnings };
+    return { paths: { ...projectPaths(options.projectDir, config), ledger }, ...settingsOf(config), warnings };
   } catch (error) {
     if (!isRalphError(error)) throw error;
     warnings.push(`${error.message}; showing the plan with default settings (run ralph --config)`);
-    return { paths: ralphPaths(options.projectDir), ...settingsOf(config), warnings };
+    return { paths: { ...ralphPaths(options.projectDir), ledger }, ...settingsOf(config), warnings };
   }
 }
 

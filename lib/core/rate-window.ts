@@ -38,6 +38,40 @@ export function rollWindow(state: RateWindowState, now: number): RateWindowState
   return state.lastReset === key ? state : { calls: 0, tokens: 0, lastReset: key };
 }
 
+/** A wall-clock time with a reading of the boot clock taken at the same moment. */
+export interface ClockAnchor {
+  wallMs: number;
+  bootId: string;
+  uptimeMs: number;
+}
+
+/**
+ * The real time now, measured from an earlier anchor of the same boot: its wall-clock time plus
+ * the uptime since. Undefined across a reboot or without readings (then only the wall clock tells).
+ */
+export function realTimeSince(anchor: ClockAnchor | undefined, reading: { bootId: string; uptimeMs: number } | undefined): number | undefined {
+  if (!anchor || !reading || reading.bootId !== anchor.bootId) return undefined;
+  return anchor.wallMs + Math.max(0, reading.uptimeMs - anchor.uptimeMs);
+}
+
+/**
+ * rollWindow by real time: a new hour opens only when the boot clock says real time has left the
+ * window's hour since `anchor` (the last save); a wall clock set back or forward meanwhile opens
+ * none, and the window takes the wall clock's hour as its name so the next roll agrees with it.
+ */
+export function rollWindowByRealTime(
+  state: RateWindowState,
+  now: number,
+  anchor: ClockAnchor | undefined,
+  reading: { bootId: string; uptimeMs: number } | undefined,
+): RateWindowState {
+  const realNow = realTimeSince(anchor, reading);
+  if (realNow === undefined) return rollWindow(state, now);
+  const key = hourKey(now);
+  if (hourKey(realNow) !== state.lastReset) return { calls: 0, tokens: 0, lastReset: key };
+  return state.lastReset === key ? state : { ...state, lastReset: key };
+}
+
 /** May a call start now? `state` should already be rolled to `now`'s hour. */
 export function checkRateLimit(state: RateWindowState, limits: RateLimits, now: number): RateLimitCheck {
   if (state.calls >= limits.maxCalls) return { ok: false, reason: 'calls', resetAt: nextResetTime(now) };

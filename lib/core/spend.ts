@@ -204,6 +204,17 @@ export function checkBudgets(state: SpendState, options: BudgetOptions, now: num
   return null;
 }
 
+/**
+ * What is left of --max-cost for the next call (rounded up to a millionth, so never 0), or
+ * undefined with no cost budget or none left: the cap a Claude call gets (`--max-budget-usd`),
+ * so one runaway call cannot overshoot the run's budget.
+ */
+export function remainingCostBudget(state: SpendState, maxCostUsd: number | null | undefined): number | undefined {
+  if (!isSet(maxCostUsd)) return undefined;
+  const left = maxCostUsd - state.run.costUsd;
+  return left > EPSILON ? Math.ceil(Number((left * 1e6).toFixed(3))) / 1e6 : undefined;
+}
+
 /** The run's cost as known: "$2.00", or "$2.00 + 1 call of unknown cost". */
 export function formatRunCost(state: SpendState): string {
   const known = `$${formatUsd(state.run.costUsd)}`;

@@ -8,6 +8,7 @@ import { splitAllowedTools } from '../config/schema.js';
 import { buildLoopContext } from '../core/loop-context.js';
 import { describePlanProgress } from '../core/fix-plan.js';
 import { movedControlFiles } from '../state/paths.js';
+import { callBudgetOf } from './run-spend.js';
 import type { LoopRuntime } from './runtime.js';
 
 export function describeDryRun(rt: LoopRuntime, loop: number, prompt: string): void {
@@ -22,6 +23,7 @@ export function describeDryRun(rt: LoopRuntime, loop: number, prompt: string): v
     effort: config.CLAUDE_EFFORT || undefined,
     allowedTools: splitAllowedTools(config.ALLOWED_TOOLS),
     loopContext: context,
+    maxBudgetUsd: callBudgetOf(rt),
     inheritedEnv: deps.env,
   });
   // As it would run: inside the sandbox's wrapper (--sandbox), with the agent's own output format.

@@ -14,17 +14,18 @@ import {
 } from '../core/circuit-breaker.js';
 import { checkBreakerState, checkRateWindow, usageWaitProblem, type RangeProblem } from '../core/guard-ranges.js';
 import { initialSpendState } from '../core/spend.js';
-import { hourKey, initialRateWindow, type RateWindowState } from '../core/rate-window.js';
+import { hourKey, initialRateWindow, realTimeSince, rollWindowByRealTime, type ClockAnchor, type RateWindowState } from '../core/rate-window.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';
 import { readIntegerFile, readTrimmedText, writeIntegerFile } from '../state/integer-file.js';
 import type { RalphPaths } from '../state/paths.js';
 import { readStateFile, type StateReadOptions, type StateReadResult } from '../state/state-file.js';
-import { runStateFileSchema, usageWaitFileSchema, type RunStateFile, type UsageWaitFile } from '../state/schemas.js';
+import { runStateFileSchema, usageWaitFileSchema, type CircuitBreakerFile, type RunStateFile, type UsageWaitFile } from '../state/schemas.js';
 import { appendCircuitBreakerHistory, loadCircuitBreaker, saveCircuitBreaker } from '../state/store.js';
 import { basename } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { HeldState } from './held-state.js';
 import type { Clock } from '../platform/clock.js';
-import { readLedger, saveLedgerRate, saveLedgerRun, type LedgerRate } from '../state/ledger.js';
+import { readLedger, saveLedgerBreaker, saveLedgerRate, saveLedgerRun, type LedgerRate } from '../state/ledger.js';
 
 /** The hourly window from the Bash tool's three files, range-checked (the loop writes the fix back). */
 export function loadRateWindow(paths: RalphPaths, options: StateReadOptions): RateWindowState {
@@ -57,44 +58,94 @@ export function loadRateWindow(paths: RalphPaths, options: StateReadOptions): Ra
  */
 export function windowFromLedger(kept: LedgerRate, clock: Clock): RateWindowState {
   const window = { calls: kept.calls, tokens: kept.tokens, lastReset: kept.lastReset };
-  const reading = clock.boot?.();
-  if (!reading || reading.bootId !== kept.boot_id || kept.uptime_ms === undefined) return window;
-  const realNow = kept.wall_ms + Math.max(0, reading.uptimeMs - kept.uptime_ms);
+  const anchor = kept.boot_id !== undefined && kept.uptime_ms !== undefined ? { wallMs: kept.wall_ms, bootId: kept.boot_id, uptimeMs: kept.uptime_ms } : undefined;
+  const realNow = realTimeSince(anchor, clock.boot?.());
+  if (realNow === undefined) return window;
   return hourKey(realNow) === kept.lastReset ? { ...window, lastReset: hourKey(clock.now()) } : window;
 }
 
-/** The window held for the run (a fresh one when no file names an hour), written through to its files and the ledger. */
-export function holdRateWindow(paths: RalphPaths, loaded: RateWindowState, clock: Clock): HeldState<RateWindowState> {
-  return new HeldState(loaded.lastReset ? loaded : initialRateWindow(clock.now()), (next, previous) => saveRateWindow(paths, next, previous, clock));
+/**
+ * The run's hourly window, held in memory and written through to its files and the ledger. It
+ * keeps an anchor: a wall time in the timeline its hour is named in, with the boot reading taken
+ * then. Rolling it into a new hour goes by the real time since (the uptime), so a wall clock set
+ * back or forward during the run opens no new hour; the window then takes the wall clock's name
+ * for its hour, and a new anchor.
+ */
+export class HeldRateWindow extends HeldState<RateWindowState> {
+  constructor(
+    paths: RalphPaths,
+    loaded: RateWindowState,
+    private readonly clock: Clock,
+    private readonly anchor: { value?: ClockAnchor } = { value: anchorNow(clock) },
+  ) {
+    super(loaded.lastReset ? loaded : initialRateWindow(clock.now()), (next, previous) => saveRateWindow(paths, next, previous, clock, anchor.value));
+  }
+
+  /** Opens a new hour when real time has reached one (rollWindowByRealTime). */
+  roll(): void {
+    const next = rollWindowByRealTime(this.value, this.clock.now(), this.anchor.value, this.clock.boot?.());
+    // A new hour, or a new name for it: named in the wall clock's timeline from now on.
+    if (next.lastReset !== this.value.lastReset || !this.anchor.value) this.anchor.value = anchorNow(this.clock);
+    this.set(next);
+  }
 }
 
-/** Writes the ledger's window, then the Bash tool's three files, each only when its value changed (or `previous` is unknown). */
-export function saveRateWindow(paths: RalphPaths, window: RateWindowState, previous?: RateWindowState, clock?: Clock): void {
+/** The window held for the run (a fresh one when no file names an hour), written through to its files and the ledger. */
+export function holdRateWindow(paths: RalphPaths, loaded: RateWindowState, clock: Clock): HeldRateWindow {
+  return new HeldRateWindow(paths, loaded, clock);
+}
+
+/**
+ * Writes the ledger's window, then the Bash tool's three files, each only when its value changed
+ * (or `previous` is unknown). The ledger's wall time is in the timeline the window's hour is
+ * named in (`anchor`'s, moved on by the uptime since), beside the boot reading of now.
+ */
+export function saveRateWindow(paths: RalphPaths, window: RateWindowState, previous?: RateWindowState, clock?: Clock, anchor?: ClockAnchor): void {
   if (paths.ledger && clock) {
     const reading = clock.boot?.();
     const boot = reading ? { boot_id: reading.bootId, uptime_ms: reading.uptimeMs } : {};
-    saveLedgerRate(paths.ledger, paths.projectDir, { ...window, wall_ms: clock.now(), ...boot });
+    saveLedgerRate(paths.ledger, paths.projectDir, { ...window, wall_ms: realTimeSince(anchor, reading) ?? clock.now(), ...boot });
   }
   if (previous?.calls !== window.calls) writeIntegerFile(paths.callCount, window.calls);
   if (previous?.tokens !== window.tokens) writeIntegerFile(paths.tokenCount, window.tokens);
   if (previous?.lastReset !== window.lastReset) writeIntegerFile(paths.lastReset, Number(window.lastReset) || 0);
 }
 
-/** The breaker, range-checked; a repaired state is saved unless the reader is read-only. */
+function anchorNow(clock: Clock): ClockAnchor | undefined {
+  const reading = clock.boot?.();
+  return reading ? { wallMs: clock.now(), bootId: reading.bootId, uptimeMs: reading.uptimeMs } : undefined;
+}
+
+/**
+ * The breaker (with the content ids seen in the run), range-checked. The ledger's wins over
+ * `.circuit_breaker_state`, its view: a view that differs (rewritten, deleted) is reported and,
+ * unless the reader is read-only, written again from the ledger, as is a repaired state.
+ */
 export function loadBreaker(paths: RalphPaths, options: StateReadOptions): BreakerState {
-  const { value } = loadCircuitBreaker(paths, options);
-  const checked = checkBreakerState(value, options.clock.now());
-  if (checked.problems.length === 0) return checked.value;
-  warnRange(paths.circuitBreakerState, describeProblems(checked.problems), options);
-  if (options.quarantine !== false) saveBreaker(paths, { state: checked.value }, options);
+  const view = loadCircuitBreaker(paths, options);
+  const kept = paths.ledger ? readLedger(paths.ledger, (message) => options.logger.warn(message))?.breaker ?? undefined : undefined;
+  const differs = kept !== undefined && (view.status === 'missing' || !isDeepStrictEqual(view.value, kept));
+  if (differs) {
+    const what = view.status === 'missing' ? 'is missing' : `says ${describeBreaker(view.value)}`;
+    options.logger.warn(`${basename(paths.circuitBreakerState)} ${what}; ralph's ledger holds ${describeBreaker(kept)}, and the ledger counts`);
+  }
+  const checked = checkBreakerState(kept ?? view.value, options.clock.now());
+  if (checked.problems.length > 0) warnRange(paths.circuitBreakerState, describeProblems(checked.problems), options);
+  if ((differs || checked.problems.length > 0) && options.quarantine !== false) saveBreaker(paths, { state: checked.value }, options);
   return checked.value;
 }
 
-/** Saves the new state and, on a transition, appends it to the history (last 100). */
+/** Saves the new state to the ledger and its view and, on a transition, appends it to the history (last 100). */
 export function saveBreaker(paths: RalphPaths, result: BreakerResult, options: StateReadOptions): void {
   const { last_error_signature, ...rest } = result.state;
-  saveCircuitBreaker(paths, { ...rest, ...(last_error_signature ? { last_error_signature } : {}) });
+  const file = { ...rest, ...(last_error_signature ? { last_error_signature } : {}) };
+  if (paths.ledger) saveLedgerBreaker(paths.ledger, paths.projectDir, file);
+  saveCircuitBreaker(paths, file);
   if (result.transition) appendCircuitBreakerHistory(paths, { ...toHistoryEntry(result.transition) }, options);
+}
+
+function describeBreaker(breaker: CircuitBreakerFile): string {
+  return `${breaker.state}, ${breaker.consecutive_no_progress} loop(s) without progress, ${breaker.total_opens} open(s)`;
 }
 
 /** Applies cooldown / auto-reset to the breaker, and saves when that changed it. */

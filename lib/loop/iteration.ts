@@ -34,7 +34,7 @@ import {
 } from './agent-session.js';
 import { breakerThresholds, holdBreaker } from './breaker.js';
 import { escapedOutputWarning } from './escaped-output.js';
-import { endCallSpend } from './run-spend.js';
+import { callBudgetOf, endCallSpend } from './run-spend.js';
 import type { LoopEventMap } from './events.js';
 import { contentAtLoopStart, measureLoopProgress, type LoopProgress } from './loop-progress.js';
 import { recordAnalysis } from './exit-evidence.js';
@@ -116,6 +116,7 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, session: ResumableSes
     allowedTools: splitAllowedTools(config.ALLOWED_TOOLS),
     resumeSessionId,
     loopContext: buildContext(rt, loop),
+    maxBudgetUsd: callBudgetOf(rt),
     inheritedEnv: deps.env,
   });
   if (config.RALPH_VERBOSE) {

@@ -1,9 +1,10 @@
-// Keeps the newest N agent output logs in .ralph/logs so an overnight run cannot fill the disk
-// (the Bash tool never pruned them, reference §11.1). Output logs (`claude_output_*`, with
-// their `_stream` companions) and stderr logs (`claude_stderr_*`) are each kept to N;
+// Keeps the newest N agent output logs in .ralph/logs, and no more than LOG_RETENTION_BYTES of
+// them in all, so an overnight run cannot fill the disk (the Bash tool never pruned them,
+// reference §11.1). Output logs (`claude_output_*`, with their `_stream` companions) and stderr
+// logs (`claude_stderr_*`) are each kept to N;
 // ralph.log, metrics.jsonl and anything else in the folder are never touched.
 
-import { readdirSync, statSync, unlinkSync } from 'node:fs';
+import { lstatSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface PruneLogsResult {
@@ -12,9 +13,19 @@ export interface PruneLogsResult {
 
 const FAMILIES = [/^claude_output_(.+?)(?:_stream)?\.log$/, /^claude_stderr_(.+)\.log$/];
 
-/** Deletes all but the newest `keep` logs of each family; keep ≤ 0 keeps everything. */
-export function pruneAgentLogs(logsDir: string, keep: number): PruneLogsResult {
-  if (!(keep > 0)) return { deleted: [] };
+/** One call's log of one family (with its `_stream` companion), by its time key. */
+interface LogGroup {
+  key: string;
+  names: string[];
+}
+
+/**
+ * Deletes all but the newest `keep` logs of each family, then, while all the agent logs left
+ * hold more than `maxBytes`, the oldest of them; the newest log of each family (the last call's)
+ * always stays. keep ≤ 0, maxBytes ≤ 0: no limit of that kind.
+ */
+export function pruneAgentLogs(logsDir: string, keep: number, maxBytes = 0): PruneLogsResult {
+  if (!(keep > 0) && !(maxBytes > 0)) return { deleted: [] };
   let names: string[];
   try {
     names = readdirSync(logsDir);
@@ -22,6 +33,7 @@ export function pruneAgentLogs(logsDir: string, keep: number): PruneLogsResult {
     return { deleted: [] };
   }
   const deleted: string[] = [];
+  const left: LogGroup[][] = [];
   for (const family of FAMILIES) {
     // Group a run's log with its `_stream` companion: both go or both stay.
     const groups = new Map<string, string[]>();
@@ -31,29 +43,54 @@ export function pruneAgentLogs(logsDir: string, keep: number): PruneLogsResult {
       const key = sortKey(m[1]!);
       groups.set(key, [...(groups.get(key) ?? []), name]);
     }
-    // This runs after every loop over up to N logs: nothing is read unless something must go.
-    if (groups.size <= keep) continue;
-    // Only two names of one time can tie; their files' ages decide, read once.
-    const ages = new Map<string, number>();
-    const newestOf = (key: string, group: string[]): number => {
-      if (!ages.has(key)) ages.set(key, Math.max(...group.map((name) => mtimeOf(join(logsDir, name)))));
-      return ages.get(key)!;
-    };
-    const newestFirst = [...groups.entries()].sort(([a, la], [b, lb]) => b.localeCompare(a) || newestOf(b, lb) - newestOf(a, la));
-    for (const [, group] of newestFirst.slice(keep)) {
-      for (const name of group) {
-        // A plain unlink (rmSync goes through its rimraf walk for every file); one already gone counts as deleted.
-        try {
-          unlinkSync(join(logsDir, name));
-          deleted.push(name);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === 'ENOENT') deleted.push(name);
-          // otherwise in use or not a file: the next prune tries again
-        }
-      }
+    // This runs after every loop over up to N logs: without a byte cap nothing is read unless something must go.
+    const newestFirst = (keep > 0 && groups.size > keep) || maxBytes > 0 ? sortNewestFirst(logsDir, groups) : [...groups].map(([key, group]) => ({ key, names: group }));
+    const kept = keep > 0 ? newestFirst.slice(0, keep) : newestFirst;
+    for (const group of newestFirst.slice(kept.length)) removeGroup(logsDir, group, deleted);
+    left.push(kept);
+  }
+  if (maxBytes > 0) pruneToBytes(logsDir, left, maxBytes, deleted);
+  return { deleted: deleted.sort() };
+}
+
+/** Newest first; only two names of one time can tie, and their files' ages decide, read once. */
+function sortNewestFirst(logsDir: string, groups: Map<string, string[]>): LogGroup[] {
+  const ages = new Map<string, number>();
+  const newestOf = (key: string, group: string[]): number => {
+    if (!ages.has(key)) ages.set(key, Math.max(...group.map((name) => mtimeOf(join(logsDir, name)))));
+    return ages.get(key)!;
+  };
+  return [...groups.entries()]
+    .sort(([a, la], [b, lb]) => b.localeCompare(a) || newestOf(b, lb) - newestOf(a, la))
+    .map(([key, group]) => ({ key, names: group }));
+}
+
+/** Keeps the newest logs (across families) that fit in `maxBytes`; from the first that does not, the older ones go. */
+function pruneToBytes(logsDir: string, families: LogGroup[][], maxBytes: number, deleted: string[]): void {
+  // The last call's logs stay whatever their size: they are what the user looks at first.
+  let total = 0;
+  for (const family of families) for (const name of family[0]?.names ?? []) total += sizeOf(join(logsDir, name));
+  const older = families.flatMap((family) => family.slice(1)).sort((a, b) => b.key.localeCompare(a.key));
+  let full = false;
+  for (const group of older) {
+    const size = group.names.reduce((sum, name) => sum + sizeOf(join(logsDir, name)), 0);
+    full ||= total + size > maxBytes;
+    if (full) removeGroup(logsDir, group, deleted);
+    else total += size;
+  }
+}
+
+function removeGroup(logsDir: string, group: LogGroup, deleted: string[]): void {
+  for (const name of group.names) {
+    // A plain unlink (rmSync goes through its rimraf walk for every file); one already gone counts as deleted.
+    try {
+      unlinkSync(join(logsDir, name));
+      deleted.push(name);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') deleted.push(name);
+      // otherwise in use or not a file: the next prune tries again
     }
   }
-  return { deleted: deleted.sort() };
 }
 
 /**
@@ -68,6 +105,14 @@ function sortKey(stamp: string): string {
   // A suffix is only a counter when what precedes it is a full stamp.
   if (m[2] !== undefined && /\d{2}$/.test(base) && base.length >= 15) return `${base}_${m[2].padStart(6, '0')}`;
   return `${compact}_000001`;
+}
+
+function sizeOf(path: string): number {
+  try {
+    return lstatSync(path).size;
+  } catch {
+    return 0;
+  }
 }
 
 function mtimeOf(path: string): number {

@@ -8,7 +8,7 @@ import { formatHaltBox } from '../core/breaker-messages.js';
 import { backoffDelayMs } from '../core/agent-failure.js';
 import { applyStartupRecovery, cooldownEndsAt, shouldHalt } from '../core/circuit-breaker.js';
 import { formatCountdown } from '../core/countdown.js';
-import { checkRateLimit, countCall, rollWindow } from '../core/rate-window.js';
+import { checkRateLimit, countCall } from '../core/rate-window.js';
 import { computeUsageLimitWait } from '../core/reset-time.js';
 import { checkBudgets } from '../core/spend.js';
 import { EXIT } from '../errors.js';
@@ -76,7 +76,7 @@ export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
     writeStatus(rt, 'executing', 'running', '');
     beginAttemptRecord(rt, rt.loopCount);
     const result = await runIteration(rt, rt.loopCount, guard.prompt);
-    pruneAgentLogs(paths.logsDir, rt.config.LOG_RETENTION);
+    pruneAgentLogs(paths.logsDir, rt.config.LOG_RETENTION, rt.config.LOG_RETENTION_BYTES);
     const next = result.guardStop ?? (await afterIteration(rt, result));
     if (next.kind === 'stop') return finish(rt, next);
     deps.logger.log('LOOP', `=== Completed Loop #${rt.loopCount} ===`);
@@ -147,14 +147,14 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
     }
   }
 
-  rt.rate.set(rollWindow(rt.rate.value, now()));
+  rt.rate.roll();
   const rate = checkRateLimit(rt.rate.value, { maxCalls: config.MAX_CALLS_PER_HOUR, maxTokens: 0 }, now());
   if (!rate.ok) {
     const what = `calls: ${rt.rate.value.calls}/${config.MAX_CALLS_PER_HOUR}`;
     deps.logger.warn(`Rate limit reached (${what}). Waiting for reset...`);
     const done = await waitWithCountdown(rt, rate.resetAt, 'rate', `Rate limit (${what})`);
     if (!done) return interrupted(rt);
-    rt.rate.set(rollWindow(rt.rate.value, now()));
+    rt.rate.roll();
     deps.logger.success('Rate limit reset! Ready for new calls.');
     return { kind: 'wait' };
   }
@@ -367,5 +367,6 @@ function writeStatus(rt: LoopRuntime, lastAction: string, status: string, exitRe
     usageLimitResetsAt,
     agent: rt.agent.name,
     alerts: rt.alerts,
+    planNote: rt.planHiddenNote,
   });
 }

@@ -6,7 +6,7 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig, type LoadConfigResult } from '../config/load-config.js';
 import { formatConfigProblem } from '../config/problems.js';
-import { splitAllowedTools } from '../config/schema.js';
+import { splitAllowedTools, type RalphConfig } from '../config/schema.js';
 import { EXIT, RalphError, exitCodeInStyle } from '../errors.js';
 import type { Deps } from '../platform/deps.js';
 import { recordGitBaseline } from '../platform/git-hardening.js';
@@ -45,7 +45,9 @@ import {
   isVersionTooOld,
   missingRequiredPaths,
   readPromptAndCheckFiles,
+  type AgentCommand,
 } from './startup.js';
+import { cliHasFlag } from '../agents/cli-flags.js';
 import { endSessionRecord, openSessionRecord, saveUnfinishedAttempt } from './session-record-steps.js';
 import { StatusWriter } from './status-writer.js';
 import { startClaudeUpdateCheck } from './update-check.js';
@@ -113,8 +115,9 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
 
   const agent = chooseAgent(loaded.config);
   // In Docker the agents' CLIs live in the image, not on the host.
-  const agentCommand = sandboxSettings.provider === 'docker' ? agentCommandOf(config, agent) : await resolveAgentCommand(options, loaded, agent);
-  const agents = [{ adapter: agent, command: agentCommand }, ...(await resolveFallbackAgents(options, loaded, agent))];
+  const found = sandboxSettings.provider === 'docker' ? { command: agentCommandOf(config, agent) } : await resolveAgentCommand(options, loaded, agent);
+  const agentCommand = found.command;
+  const agents = [await withBudgetFlag(options, config, { adapter: agent, command: agentCommand }, found), ...(await resolveFallbackAgents(options, loaded, agent))];
   const sandbox = config.DRY_RUN ? previewSandbox(sandboxSettings, { projectDir, deps }) : openSandbox(sandboxSettings, { projectDir, ralphDir: paths.ralphDir, deps, packageRoot: PACKAGE_ROOT });
   // What of the configuration an agent cannot honour exactly, said once.
   for (const slot of agents) {
@@ -268,7 +271,23 @@ function loadProjectConfig(options: RunProjectOptions): LoadConfigResult {
   return result;
 }
 
-async function resolveAgentCommand(options: RunProjectOptions, loaded: LoadConfigResult, agent: AgentAdapter): Promise<string> {
+/**
+ * With a cost budget, whether Claude's CLI takes a cap per call (`--max-budget-usd`, from its
+ * `--help`, asked once per version): then each call gets what is left of the run's budget.
+ */
+async function withBudgetFlag(options: RunProjectOptions, config: RalphConfig, slot: AgentSlot, found: AgentCommand): Promise<AgentSlot> {
+  // In Docker the CLI is the image's: its version is not asked on the host.
+  if (slot.adapter.name !== 'claude' || !(config.MAX_COST_USD > 0) || !('version' in found)) return slot;
+  const { deps } = options;
+  const flag = '--max-budget-usd';
+  const accepts = await cliHasFlag({ agent: slot.adapter.name, command: slot.command, version: found.version, flag, env: deps.env, homeDir: deps.homeDir, cwd: options.projectDir, runner: deps.processRunner });
+  if (accepts) deps.logger.info(`Each Claude call is capped at what is left of --max-cost (${flag})`);
+  else if (accepts === false) deps.logger.warn(`This Claude CLI${found.version ? ` (${found.version})` : ''} has no ${flag}: one call can overshoot --max-cost before ralph stops`);
+  else deps.logger.warn(`Could not ask ${slot.command} --help whether it takes ${flag}: calls are not capped one by one`);
+  return accepts ? { ...slot, acceptsMaxBudget: true } : slot;
+}
+
+async function resolveAgentCommand(options: RunProjectOptions, loaded: LoadConfigResult, agent: AgentAdapter): Promise<AgentCommand> {
   const { config, sources } = loaded;
   const { deps } = options;
   const configured = agentCommandOf(config, agent);
@@ -284,7 +303,7 @@ async function resolveAgentCommand(options: RunProjectOptions, loaded: LoadConfi
     });
     if (agent.name !== 'claude') {
       deps.logger.info(`${formatCliName(agent.label)}${found.version ? ` ${found.version}` : ''} (${found.command})`);
-      return found.command;
+      return found;
     }
     if (found.version === undefined) {
       deps.logger.warn('Could not detect the Claude Code CLI version; assuming it is compatible');
@@ -296,12 +315,12 @@ async function resolveAgentCommand(options: RunProjectOptions, loaded: LoadConfi
     if (config.CLAUDE_AUTO_UPDATE && !config.DRY_RUN) {
       void startClaudeUpdateCheck({ installedVersion: found.version, processRunner: deps.processRunner, logger: deps.logger, env: deps.env, cwd: options.projectDir });
     }
-    return found.command;
+    return found;
   } catch (error) {
     // A dry run shows what would run even where the CLI is not installed.
     if (config.DRY_RUN && error instanceof RalphError) {
       deps.logger.warn(`${error.message} (dry run: continuing)`);
-      return configured;
+      return { command: configured, version: undefined };
     }
     throw error;
   }
@@ -322,7 +341,8 @@ async function resolveFallbackAgents(options: RunProjectOptions, loaded: LoadCon
     }
     if (adapter.name === primary.name || slots.some((s) => s.adapter.name === adapter.name)) continue;
     try {
-      slots.push({ adapter, command: await resolveAgentCommand(options, loaded, adapter) });
+      const found = await resolveAgentCommand(options, loaded, adapter);
+      slots.push(await withBudgetFlag(options, loaded.config, { adapter, command: found.command }, found));
     } catch (error) {
       if (!(error instanceof RalphError)) throw error;
       logger.warn(`Fallback agent ${adapter.label} is left out: ${error.message} (${error.hint ?? adapter.installHint})`);

@@ -12,6 +12,7 @@ import {
   formatRunCost,
   mergeSpend,
   recordLoopSpend,
+  remainingCostBudget,
   settleCutOffCall,
   startCall,
   type LoopSpendInput,
@@ -85,4 +86,10 @@ function holdSpend(rt: LoopRuntime, spend: SpendState): void {
 
 function recentSessions(totals: Record<string, number>): Record<string, number> {
   return Object.fromEntries(Object.entries(totals).slice(-SESSIONS_CARRIED));
+}
+
+/** What is left of --max-cost, as the cap of the next call for a CLI that takes one (else undefined). */
+export function callBudgetOf(rt: LoopRuntime): number | undefined {
+  const slot = rt.agents.find((s) => s.adapter === rt.agent);
+  return slot?.acceptsMaxBudget ? remainingCostBudget(rt.run.value.spend, rt.config.MAX_COST_USD) : undefined;
 }

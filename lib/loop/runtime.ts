@@ -11,7 +11,6 @@ import type { VerificationOutcome } from '../core/verification.js';
 import type { BreakerState } from '../core/circuit-breaker.js';
 import type { PlanView } from '../core/fix-plan.js';
 import type { PlanMemory } from '../core/plan-memory.js';
-import type { RateWindowState } from '../core/rate-window.js';
 import type { Deps } from '../platform/deps.js';
 import type { RalphPaths } from '../state/paths.js';
 import type { RunRecorder } from '../session-record/run-recorder.js';
@@ -29,7 +28,7 @@ import type { ExitEvidence } from './exit-evidence.js';
 import type { IssueLifecycle } from './github-lifecycle.js';
 import type { HeldState } from './held-state.js';
 import type { LoopContentState } from './loop-progress.js';
-import type { RunState } from './guard-store.js';
+import type { HeldRateWindow, RunState } from './guard-store.js';
 import type { SharedAccount } from './shared-account.js';
 import type { StatusWriter } from './status-writer.js';
 import type { StopSignal } from './stop-signal.js';
@@ -63,7 +62,7 @@ export interface LoopRuntime {
   /** Agent calls this process made (the run's own count, cut-off calls included, is run.spend.run.loops). */
   callsMade: number;
   /** The hourly call/token window (.call_count, .token_count, .last_reset), held and written through. */
-  rate: HeldState<RateWindowState>;
+  rate: HeldRateWindow;
   /**
    * The circuit breaker, loaded once when the run starts and written through on every change.
    * The agent can write .ralph/, so the loop never reads the breaker back from disk mid-run:
@@ -131,6 +130,8 @@ export interface LoopRuntime {
 export interface AgentSlot {
   adapter: AgentAdapter;
   command: string;
+  /** The CLI accepts `--max-budget-usd` (Claude, from its `--help`; asked only with a cost budget). */
+  acceptsMaxBudget?: boolean;
 }
 
 /** Outcome of a step: go on, or stop the run with this status and exit code. */

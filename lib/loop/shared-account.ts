@@ -3,17 +3,15 @@
 // and a usage-limit wait (one account: when one run hits the limit, every run waits). A run
 // without one keeps all of this to itself, in its own .ralph/ files, exactly as before.
 
-import type { RateWindowState } from '../core/rate-window.js';
 import type { SpendState } from '../core/spend.js';
-import { clearUsageWait, saveUsageWait, type UsageWaitFile } from './guard-store.js';
-import type { HeldState } from './held-state.js';
+import { clearUsageWait, saveUsageWait, type HeldRateWindow, type UsageWaitFile } from './guard-store.js';
 import type { LoopRuntime } from './runtime.js';
 
 export interface SharedAccount {
   /** The name of the run in the account (a parallel unit), carried by its metrics lines. */
   readonly unit: string;
   /** The hourly call/token window of the account, held once for every run. */
-  readonly rate: HeldState<RateWindowState>;
+  readonly rate: HeldRateWindow;
   /** When the account's budgets started counting run time. */
   readonly startedAt: number;
   /** The spend the budgets count: `own` (this run's) plus every other run's latest. */

@@ -24,6 +24,8 @@ export interface StatusSnapshot {
   agent?: string;
   /** What the guards undid or refused in this run (the last few). */
   alerts?: readonly string[];
+  /** Open plan items the agent hid (or a plan ralph cannot read in full), as the log names them. */
+  planNote?: string;
 }
 
 export interface StatusWriterOptions {
@@ -70,6 +72,7 @@ export class StatusWriter {
     }
     if (snapshot.agent !== undefined) status.agent = snapshot.agent;
     if (snapshot.alerts?.length) status.run_alerts = snapshot.alerts.slice(-MAX_RUN_ALERTS);
+    if (snapshot.planNote !== undefined) status.plan_note = snapshot.planNote;
     if (snapshot.usageLimitResetsAt !== undefined) status.usage_limit_resets_at = formatIsoTimestamp(snapshot.usageLimitResetsAt);
     saveStatus(paths, status);
   }

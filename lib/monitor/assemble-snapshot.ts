@@ -155,6 +155,7 @@ function readStatus(obj: JsonObject | undefined): LoopStatusView | undefined {
     startedAt: isoTime(obj.started_at),
     updatedAt: isoTime(obj.timestamp),
     alerts: Array.isArray(obj.run_alerts) ? obj.run_alerts.filter((a): a is string => typeof a === 'string').slice(-MAX_RUN_ALERTS) : undefined,
+    planNote: str(obj.plan_note),
   };
 }
 

@@ -175,16 +175,20 @@ export function renderBreakerSection(snap: DashboardSnapshot): Line[] {
 }
 
 export function renderPlanSection(snap: DashboardSnapshot, ctx: SectionContext): Line[] {
+  // Open items the agent hid (deleted, fenced, quoted, moved under an optional heading) still
+  // count: the file alone would show them done or gone, so the loop's note comes first.
+  const note = snap.status?.planNote;
+  const hidden: Line[] = note ? [[{ text: `⚠ ${sanitizeText(note).slice(0, 300)}`, style: 'yellow' }]] : [];
   const plan = snap.plan;
   const file = sanitizeText(snap.planFile ?? 'fix_plan.md');
-  if (!plan) return [[{ text: `${file} not found`, style: 'dim' }]];
+  if (!plan) return [...hidden, [{ text: `${file} not found`, style: 'dim' }]];
   const optional = plan.optionalOpen > 0 ? ` · ${plan.optionalOpen} optional open` : '';
   if (plan.total === 0) {
     const what = plan.optionalOpen + plan.optionalDone > 0 ? `has only optional items${optional}` : 'has no checklist items';
-    return [[{ text: `${file} ${what}`, style: 'dim' }]];
+    return [...hidden, [{ text: `${file} ${what}`, style: 'dim' }]];
   }
   const pct = Math.round((plan.done / plan.total) * 100);
-  const lines = [barLine('', `${plan.done}/${plan.total} done`, `(${pct}%)${optional}`, plan.done / plan.total, ctx.columns, true)];
+  const lines = [...hidden, barLine('', `${plan.done}/${plan.total} done`, `(${pct}%)${optional}`, plan.done / plan.total, ctx.columns, true)];
   if (snap.run) lines.push(renderRunLine(snap.run));
   return lines;
 }

@@ -36,6 +36,8 @@ export interface LoopStatusView {
   updatedAt?: number;
   /** Ours: what the guards undid or refused in this run (status.json `run_alerts`). */
   alerts?: string[];
+  /** Ours: open plan items the agent hid, which still count as open (as the log names them). */
+  planNote?: string;
 }
 
 export interface AgentProgressView {

@@ -8,17 +8,15 @@ import { mkdirSync } from 'node:fs';
 import { usageLimitWaitSettings } from '../config/usage-limit-settings.js';
 import type { RalphConfig } from '../config/schema.js';
 import { longestUsageLimitWaitMs } from '../core/reset-time.js';
-import type { RateWindowState } from '../core/rate-window.js';
 import type { SpendState } from '../core/spend.js';
-import { clearUsageWait, holdRateWindow, loadRateWindow, loadUsageWait, saveUsageWait, type UsageWaitFile } from '../loop/guard-store.js';
-import type { HeldState } from '../loop/held-state.js';
+import { clearUsageWait, holdRateWindow, loadRateWindow, loadUsageWait, saveUsageWait, type HeldRateWindow, type UsageWaitFile } from '../loop/guard-store.js';
 import type { SharedAccount } from '../loop/shared-account.js';
 import { appendJsonl } from '../state/atomic-write.js';
 import type { RalphPaths } from '../state/paths.js';
 import type { StateReadOptions } from '../state/state-file.js';
 
 export class AccountLedger {
-  readonly rate: HeldState<RateWindowState>;
+  readonly rate: HeldRateWindow;
   private readonly spends = new Map<string, SpendState>();
   private wait: UsageWaitFile | undefined;
 

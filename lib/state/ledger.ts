@@ -1,18 +1,19 @@
 // The ledger: ralph's own record of a project's run, kept outside the project where the agent
 // cannot write (`$XDG_STATE_HOME/ralph/<slug>-<hash>/ledger.json`, default
 // `~/.local/state/ralph/`, keyed by the project's real path; never mounted into a sandbox). It
-// holds the run id, the run's calls, cost and tokens, whether the run is unfinished, and the
-// hourly call window with the wall clock and a boot reading beside it. `.ralph/.call_count`,
+// holds the run id, the run's calls, cost and tokens, whether the run is unfinished, the
+// hourly call window with the wall clock and a boot reading beside it, and the circuit breaker
+// with the content ids seen in the run. `.ralph/.call_count`,
 // `.last_reset`, `.run_state` and the others are views written from it: on load the ledger wins.
 
-import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { hashText } from '../platform/hash.js';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { writeJsonAtomic } from './atomic-write.js';
-import { runStateFileSchema, type RunStateFile } from './schemas.js';
+import { circuitBreakerFileSchema, runStateFileSchema, type CircuitBreakerFile, type RunStateFile } from './schemas.js';
 import * as z from './zod.js';
+import { realPathOf } from './ledger-path.js';
 
-export const LEDGER_FILE = 'ledger.json';
+export { LEDGER_FILE, ledgerPath, ledgerRoot } from './ledger-path.js';
 
 const ledgerSchema = z.looseObject({
   version: z.literal(1),
@@ -32,23 +33,12 @@ const ledgerSchema = z.looseObject({
     })
     .nullable()
     .default(null),
+  /** The circuit breaker, with the content ids seen in the run (`seen_content`). */
+  breaker: circuitBreakerFileSchema.nullable().default(null),
 });
 
 export type Ledger = z.infer<typeof ledgerSchema>;
 export type LedgerRate = NonNullable<Ledger['rate']>;
-
-/** `$XDG_STATE_HOME/ralph`, or `~/.local/state/ralph` when it is unset or not absolute (XDG spec). */
-export function ledgerRoot(env: NodeJS.ProcessEnv, homeDir: string): string {
-  const xdg = env.XDG_STATE_HOME;
-  return join(xdg && isAbsolute(xdg) ? xdg : join(homeDir, '.local', 'state'), 'ralph');
-}
-
-/** The ledger file of a project: a readable slug of its folder name and a hash of its real path. */
-export function ledgerPath(projectDir: string, env: NodeJS.ProcessEnv, homeDir: string): string {
-  const real = realPathOf(projectDir);
-  const slug = basename(real).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+/, '').slice(0, 40) || 'project';
-  return join(ledgerRoot(env, homeDir), `${slug}-${hashText(real, 12)}`, LEDGER_FILE);
-}
 
 /** The ledger, or undefined when there is none yet; an unreadable one is reported and not trusted. */
 export function readLedger(path: string, warn: (message: string) => void): Ledger | undefined {
@@ -68,7 +58,7 @@ export function readLedger(path: string, warn: (message: string) => void): Ledge
 /** Changes one part of the ledger and writes it whole, atomically (mode 600, its folder 700). */
 export function updateLedger(path: string, projectDir: string, change: (ledger: Ledger) => Ledger): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const current = readLedger(path, () => undefined) ?? { version: 1 as const, project: realPathOf(projectDir), run: null, rate: null };
+  const current = readLedger(path, () => undefined) ?? { version: 1 as const, project: realPathOf(projectDir), run: null, rate: null, breaker: null };
   writeJsonAtomic(path, change(current), { mode: 0o600 });
 }
 
@@ -80,12 +70,8 @@ export function saveLedgerRate(path: string, projectDir: string, rate: LedgerRat
   updateLedger(path, projectDir, (ledger) => ({ ...ledger, rate }));
 }
 
-function realPathOf(dir: string): string {
-  try {
-    return realpathSync(dir);
-  } catch {
-    return resolve(dir);
-  }
+export function saveLedgerBreaker(path: string, projectDir: string, breaker: CircuitBreakerFile): void {
+  updateLedger(path, projectDir, (ledger) => ({ ...ledger, breaker }));
 }
 
 function safeJson(text: string): unknown {

@@ -52,6 +52,8 @@ export const statusFileSchema = z.lazy(() =>
     usage_limit_resets_at: optionalStringField(),
     /** What the guards undid or refused in this run, newest last (the monitor shows them). */
     run_alerts: z.array(z.string()).optional(),
+    /** Open plan items the agent hid, which still count as open ("the agent removed 3 open items …"). */
+    plan_note: optionalStringField(),
   }),
 );
 export type StatusFile = z.infer<typeof statusFileSchema>;

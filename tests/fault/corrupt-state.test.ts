@@ -94,9 +94,11 @@ describe('a corrupt state file the run reads is set aside with a warning', () =>
     if (how === 'breaker-transition') writeFileSync(project.path('.ralph/.circuit_breaker_state'), HALF_OPEN);
     const before = setAsideCopies(name);
     const text = corrupt(name, kind);
+    // The half-open breaker is the Bash tool's (no ledger yet): ralph's ledger would win over it.
+    const noLedger = { XDG_STATE_HOME: join(process.env.XDG_STATE_HOME!, `bash-ran-${kind}`) };
     const run = await runInProcess(project.dir, agent, {
       flags: how === 'session-reset' ? { MAX_LOOPS: 3 } : {},
-      env: how === 'session-reset' ? { FAST_AGENT_FINISH_PLAN: '1' } : {},
+      env: how === 'session-reset' ? { FAST_AGENT_FINISH_PLAN: '1' } : how === 'breaker-transition' ? noLedger : {},
     });
     expect(run.error).toBeUndefined();
     expect(run.exitCode).toBe(how === 'session-reset' ? 0 : 3);

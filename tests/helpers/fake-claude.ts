@@ -277,6 +277,16 @@ export function runCommand(command: string, args: string[], options: { cwd?: str
   });
 }
 
+/** A call that does real work (a new file, one plan item ticked: no guard stops it) and costs `costUsd`. */
+export function paidWorkCall(n: number, costUsd = 1): FakeCallScript {
+  return {
+    costUsd,
+    tickFixPlan: 1,
+    writeFiles: { [`src/part${n}.ts`]: `export const part${n} = ${n};\n` },
+    statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false },
+  };
+}
+
 /** A sandbox in which `claude` is the fake, scripted by `scenario`. Call cleanup() when done. */
 export function withFakeClaude(scenario: FakeScenario = {}, options: FakeClaudeOptions = {}): FakeClaude {
   const root = mkdtempSync(join(tmpdir(), 'fake-claude-'));

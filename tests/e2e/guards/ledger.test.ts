@@ -4,7 +4,7 @@
 // the calls of the hour and resumes the run with its spend: the ledger wins over the views.
 // Every ralph here gets the test file's own XDG_STATE_HOME (tests/helpers/state-home.ts).
 
-import { existsSync, readFileSync, watch } from 'node:fs';
+import { existsSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hourKey } from '../../../lib/core/rate-window.js';
@@ -157,5 +157,47 @@ describe('the ledger outside the project', () => {
     expect(statusJson(project).exit_reason).toBe('token_budget_exhausted');
     expect(fake.runs()).toHaveLength(3);
     expect(result.stderr).toContain('Token budget reached: 2000 tokens this hour of MAX_TOKENS_PER_HOUR=2000');
+  });
+});
+
+describe('ralph --status reads the ledger', () => {
+  it('shows the calls, cost, tokens and hour the ledger holds, and names each view the agent rewrote', async () => {
+    const { project, fake } = setUp({ calls: [work(1), work(2)] });
+    const run = await runCli('ralph', ['--max-loops', '2'], { cwd: project.dir, env: fake.env });
+    expect(run.code, run.stderr.slice(-2000)).toBe(3);
+    const hour = hourKey(Date.now());
+    const runId = readRunRecords(project.dir)[0]!.run_id;
+
+    // Between runs, a process of the agent rewrites the views in .ralph/ (as a daemon could).
+    writeFileSync(project.path('.ralph/.call_count'), '0\n');
+    writeFileSync(project.path('.ralph/.token_count'), '0\n');
+    const status = statusJson(project);
+    const tokens = status.run_tokens as number;
+    expect(tokens).toBeGreaterThanOrEqual(2000);
+    writeFileSync(project.path('.ralph/status.json'), JSON.stringify({ ...status, calls_made_this_hour: 0, run_cost_usd: 0, run_loops: 0, run_tokens: 0 }));
+    rmSync(project.path('.ralph/.run_state'));
+
+    const json = await runCli('ralph', ['--status', '--json'], { cwd: project.dir, env: fake.env });
+    const state = JSON.parse(json.stdout) as Record<string, Record<string, unknown>>;
+    expect(state.rate_window).toMatchObject({ calls_this_hour: 2, tokens_this_hour: 2000 });
+    expect(state.budgets).toMatchObject({ run_cost_usd: 2, run_tokens: tokens, run_loops: 2, run_id: runId });
+    expect(state.ledger).toMatchObject({
+      rate: { calls_this_hour: 2, tokens_this_hour: 2000 },
+      run: { run_id: runId, unfinished: false, loops: 2, cost_usd: 2, tokens },
+    });
+    const differences = state.ledger!.differences as string[];
+    expect(differences).toEqual([
+      expect.stringContaining("(0 calls, 0 tokens, hour"),
+      expect.stringContaining(`.run_state is missing; ralph's ledger holds run ${runId} with 2 call(s)`),
+      `status.json says calls_made_this_hour 0, run_loops 0, run_cost_usd 0, run_tokens 0; ralph's ledger holds calls_made_this_hour 2, run_loops 2, run_cost_usd 2, run_tokens ${tokens}, and the ledger counts`,
+    ]);
+    expect(state.warnings).toEqual(expect.arrayContaining(differences));
+
+    const plain = await runCli('ralph', ['--status'], { cwd: project.dir, env: fake.env });
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain(`Hour ${hour}: 2 call(s), 2000 token(s)`);
+    expect(plain.stdout).toContain(`Run ${runId}: 2 call(s), $2.00, ${tokens} token(s)`);
+    expect(plain.stdout).toContain("Note: .ralph/.call_count, .token_count and .last_reset (0 calls, 0 tokens");
+    expect(plain.stdout).toContain('Note: status.json says calls_made_this_hour 0');
   });
 });

@@ -104,3 +104,19 @@ describe('open plan items the agent hides still count as open', () => {
     expect(ran.log).not.toContain('count as still open');
   });
 });
+
+describe('the dashboard names hidden plan items too', () => {
+  it('after the agent deleted the open items, ralph-monitor --once says so, as the log does', async () => {
+    const project = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC, '.ralph/fix_plan.md': PLAN, 'src/app.txt': 'v0\n' }), { git: true });
+    cleanups.push(() => project.cleanup());
+    const fake = withFakeClaude({ calls: [{ writeFiles: { '.ralph/fix_plan.md': '# Fix Plan\nNothing left.\n', 'src/app.txt': 'v1\n' }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } }] });
+    cleanups.push(() => fake.cleanup());
+    const run = await runCli('ralph', ['--max-loops', '1'], { cwd: project.dir, env: fake.env });
+    expect(run.code, run.stderr.slice(-1500)).toBe(3);
+    expect(run.stderr).toContain('the agent removed 2 open items of fix_plan.md');
+
+    const frame = await runCli('ralph-monitor', ['--once'], { cwd: project.dir, env: { ...fake.env, COLUMNS: '200', LINES: '60' } });
+    expect(frame.code, frame.stderr).toBe(0);
+    expect(frame.stdout).toContain('⚠ the agent removed 2 open items of fix_plan.md; they count as still open: write the parser; write the printer');
+  });
+});

@@ -115,16 +115,36 @@ describe('ralph --notify', () => {
 });
 
 describe('log retention', () => {
-  it('keeps only the newest LOG_RETENTION agent output logs', async () => {
-    const p = project({ '.ralphrc': `${FAST_LOOP_RC}LOG_RETENTION=2\n`, '.ralph/fix_plan.md': '- [ ] a\n- [ ] b\n- [ ] c\n- [ ] d\n' });
+  /** Four working calls under the given .ralphrc lines; the names left in .ralph/logs. */
+  async function fourCalls(rc: string): Promise<string[]> {
+    const p = project({ '.ralphrc': `${FAST_LOOP_RC}${rc}`, '.ralph/fix_plan.md': '- [ ] a\n- [ ] b\n- [ ] c\n- [ ] d\n' });
     const calls = [1, 2, 3, 4].map((n) => ({ tickFixPlan: 1, writeFiles: { [`f${n}.txt`]: `${n}\n` }, statusBlock: working }));
     const fake = withFakeClaude({ calls });
     cleanups.push(() => fake.cleanup());
     const run = await runCli('ralph', [], { cwd: p.dir, env: { ...fake.env, ...GIT_TEST_ENV } });
     expect(run.code, run.stderr).toBe(0);
     expect(fake.runs()).toHaveLength(4);
-    const outputs = readdirSync(p.path('.ralph/logs')).filter((f) => f.startsWith('claude_output_'));
-    expect(outputs).toHaveLength(2);
-    expect(readdirSync(p.path('.ralph/logs'))).toContain('metrics.jsonl');
+    return readdirSync(p.path('.ralph/logs'));
+  }
+
+  it('keeps only the newest LOG_RETENTION agent output logs', async () => {
+    const logs = await fourCalls('LOG_RETENTION=2\n');
+    expect(logs.filter((f) => f.startsWith('claude_output_'))).toHaveLength(2);
+    expect(logs).toContain('metrics.jsonl');
+  });
+
+  it('keeps no more than LOG_RETENTION_BYTES of agent logs: at 1 byte, only the last call\'s', async () => {
+    const logs = await fourCalls('LOG_RETENTION_BYTES=1\n');
+    expect(logs.filter((f) => f.startsWith('claude_output_') && !f.endsWith('_stream.log'))).toHaveLength(1);
+    expect(logs).toContain('metrics.jsonl');
+    expect(logs).toContain('ralph.log');
+  });
+
+  it('LOG_RETENTION_BYTES out of range is an error naming the key and the range', async () => {
+    const p = project({ '.ralphrc': `${FAST_LOOP_RC}LOG_RETENTION_BYTES=99999999999999999999\n` });
+    const run = await runCli('ralph', ['--dry-run'], { cwd: p.dir, env: GIT_TEST_ENV });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('LOG_RETENTION_BYTES');
+    expect(run.stderr).toMatch(/0\D+1099511627776/);
   });
 });

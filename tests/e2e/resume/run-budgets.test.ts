@@ -8,7 +8,7 @@
 import { readFileSync, watch, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { withFakeClaude, type FakeCallScript, type FakeClaude } from '../../helpers/fake-claude.js';
+import { paidWorkCall, withFakeClaude, type FakeCallScript, type FakeClaude } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { isProcessRunning } from '../../helpers/process-state.js';
 import { runCli, type CliResult } from '../../helpers/run-cli.js';
@@ -17,12 +17,7 @@ import { readRunRecords } from '../../integration/verify-loop/verify-loop-fixtur
 
 const PLAN = `# Fix Plan\n${Array.from({ length: 8 }, (_, i) => `- [ ] item ${i + 1}`).join('\n')}\n`;
 /** A call that does real work (so no guard stops it) and costs $1. */
-const work = (n: number): FakeCallScript => ({
-  costUsd: 1,
-  tickFixPlan: 1,
-  writeFiles: { [`src/part${n}.ts`]: `export const part${n} = ${n};\n` },
-  statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false },
-});
+const work = (n: number): FakeCallScript => paidWorkCall(n);
 const SCENARIO = { calls: [work(1), { hang: 'afterInit' as const }, work(3), work(4), work(5), work(6), work(7)] };
 
 const cleanups: Array<() => void> = [];

@@ -22,6 +22,12 @@ describe('buildInvocation', () => {
       ['claude', '-p', '--output-format', 'stream-json', '--verbose', '--resume', SESSION, '--allowedTools', 'Read', 'Bash(git commit *)'],
     ],
     [
+      'a spending cap for the call goes before the variadic --allowedTools; none at 0',
+      { ...base, maxBudgetUsd: 1.25, allowedTools: ['Read'] },
+      ['claude', '-p', '--output-format', 'stream-json', '--verbose', '--max-budget-usd', '1.25', '--allowedTools', 'Read'],
+    ],
+    ['no cap of 0 (the CLI refuses it)', { ...base, maxBudgetUsd: 0 }, ['claude', '-p', '--output-format', 'stream-json', '--verbose']],
+    [
       'a multi-word command keeps its words ahead of the flags',
       { ...base, command: 'npx @anthropic-ai/claude-code' },
       ['npx', '@anthropic-ai/claude-code', '-p', '--output-format', 'stream-json', '--verbose'],

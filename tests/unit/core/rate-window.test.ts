@@ -10,6 +10,7 @@ import {
   initialRateWindow,
   nextResetTime,
   rollWindow,
+  rollWindowByRealTime,
   type RateWindowState,
 } from '../../../lib/core/rate-window.js';
 import { formatCountdown } from '../../../lib/core/countdown.js';
@@ -55,6 +56,27 @@ describe('hour buckets', () => {
   it('reports the real reset time for status.json next_reset', () => {
     expect(formatNextReset(at('2026-11-30T04:48:19Z'))).toBe('05:00:00');
     expect(nextResetTime(at('2026-11-30T23:10:00Z'))).toBe(at('2026-12-01T00:00:00Z'));
+  });
+});
+
+describe('rollWindowByRealTime (the boot clock decides a new hour, not the wall clock)', () => {
+  const state: RateWindowState = { calls: 3, tokens: 420, lastReset: '2026113004' };
+  const anchor = { wallMs: at('2026-11-30T04:10:00Z'), bootId: 'b', uptimeMs: 1_000_000 };
+  const later = (minutes: number, bootId = 'b') => ({ bootId, uptimeMs: 1_000_000 + minutes * 60_000 });
+
+  it('a wall clock set back a day or forward two hours, 5 real minutes on: the same hour, named as the wall clock names it', () => {
+    expect(rollWindowByRealTime(state, at('2026-11-29T04:15:00Z'), anchor, later(5))).toEqual({ ...state, lastReset: '2026112904' });
+    expect(rollWindowByRealTime(state, at('2026-11-30T06:15:00Z'), anchor, later(5))).toEqual({ ...state, lastReset: '2026113006' });
+    expect(rollWindowByRealTime(state, at('2026-11-30T04:15:00Z'), anchor, later(5))).toBe(state);
+  });
+
+  it('real time past the hour opens a new one whatever the wall clock says', () => {
+    expect(rollWindowByRealTime(state, at('2026-11-29T04:15:00Z'), anchor, later(50))).toEqual({ calls: 0, tokens: 0, lastReset: '2026112904' });
+  });
+
+  it('without a reading of the same boot, the wall clock decides (rollWindow)', () => {
+    expect(rollWindowByRealTime(state, at('2026-11-30T05:00:00Z'), anchor, later(5, 'other'))).toEqual({ calls: 0, tokens: 0, lastReset: '2026113005' });
+    expect(rollWindowByRealTime(state, at('2026-11-30T04:30:00Z'), undefined, later(5))).toBe(state);
   });
 });
 

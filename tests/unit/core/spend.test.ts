@@ -8,6 +8,7 @@ import {
   initialSpendState,
   mergeSpend,
   recordLoopSpend,
+  remainingCostBudget,
   settleCutOffCall,
   cancelCall,
   startCall,
@@ -158,6 +159,25 @@ describe('calls counted per run', () => {
     expect(mergeSpend(a, b).lastCumulativeBySession).toEqual({ S: 1 });
     const later = { ...b, hour: { key: '2026113004', tokens: 5, costUsd: 0 } };
     expect(mergeSpend(a, later).hour.key).toBe('2026113004');
+  });
+});
+
+describe('remainingCostBudget (the cap of the next Claude call)', () => {
+  const spent = (costUsd: number): SpendState => {
+    const state = initialSpendState(T0);
+    return { ...state, run: { ...state.run, costUsd } };
+  };
+  it('is what is left of --max-cost, rounded up to a millionth so it is never 0', () => {
+    expect(remainingCostBudget(spent(0), 3)).toBe(3);
+    expect(remainingCostBudget(spent(1.1), 3)).toBe(1.9);
+    expect(remainingCostBudget(spent(0.026999999999999996), 0.5)).toBe(0.473);
+    expect(remainingCostBudget(spent(2.9999999), 3)).toBe(0.000001);
+  });
+  it('is undefined with no cost budget or none left', () => {
+    expect(remainingCostBudget(spent(1), 0)).toBeUndefined();
+    expect(remainingCostBudget(spent(1), null)).toBeUndefined();
+    expect(remainingCostBudget(spent(3), 3)).toBeUndefined();
+    expect(remainingCostBudget(spent(4), 3)).toBeUndefined();
   });
 });
 

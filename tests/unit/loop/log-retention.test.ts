@@ -1,5 +1,6 @@
 // Log retention: the newest N agent logs of each kind stay, older ones go (with their _stream
-// companions), and nothing else in .ralph/logs is ever touched.
+// companions), the oldest also go while all of them hold more than the byte cap (the last call's
+// logs always stay), and nothing else in .ralph/logs is ever touched.
 
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -77,6 +78,46 @@ describe('pruneAgentLogs', () => {
     const names = ['claude_output_2026-11-30_03-48-34.log', 'claude_output_2026-11-30_03-49-13.log'];
     expect(pruneAgentLogs(logsDir(names), 0).deleted).toEqual([]);
     expect(pruneAgentLogs(logsDir(names), 5).deleted).toEqual([]);
+  });
+
+  it('a byte cap: the oldest logs of both kinds go while all of them hold more than the cap', () => {
+    const dir = logsDir([...KEEP_ALWAYS]);
+    const sizes: Record<string, number> = {
+      'claude_output_2026-11-30_01-00-00.log': 400,
+      'claude_stderr_2026-11-30_01-00-00.log': 50,
+      'claude_output_2026-11-30_02-00-00.log': 300,
+      'claude_output_2026-11-30_02-00-00_stream.log': 300,
+      'claude_stderr_2026-11-30_02-00-00.log': 50,
+      'claude_output_2026-11-30_03-00-00.log': 300,
+      'claude_stderr_2026-11-30_03-00-00.log': 50,
+      'claude_output_2026-11-30_04-00-00.log': 100,
+      'claude_stderr_20261130_040000.log': 50,
+    };
+    for (const [name, size] of Object.entries(sizes)) writeFileSync(join(dir, name), 'x'.repeat(size));
+    writeFileSync(join(dir, 'ralph.log'), 'x'.repeat(5000));
+    // 150 (the last call's) + 350 (03:00) fit in 600; 02:00's 650 does not: it and 01:00 go.
+    expect(pruneAgentLogs(dir, 200, 600).deleted).toEqual([
+      'claude_output_2026-11-30_01-00-00.log',
+      'claude_output_2026-11-30_02-00-00.log',
+      'claude_output_2026-11-30_02-00-00_stream.log',
+      'claude_stderr_2026-11-30_01-00-00.log',
+      'claude_stderr_2026-11-30_02-00-00.log',
+    ]);
+    expect(readdirSync(dir).sort()).toEqual([
+      ...KEEP_ALWAYS,
+      'claude_output_2026-11-30_03-00-00.log',
+      'claude_output_2026-11-30_04-00-00.log',
+      'claude_stderr_2026-11-30_03-00-00.log',
+      'claude_stderr_20261130_040000.log',
+    ].sort());
+  });
+
+  it('a byte cap smaller than the last call\'s logs keeps them, and only them; 0 is no byte cap', () => {
+    const names = ['claude_output_2026-11-30_03-48-34.log', 'claude_output_2026-11-30_03-49-13.log', 'claude_stderr_2026-11-30_03-49-13.log'];
+    const dir = logsDir(names);
+    expect(pruneAgentLogs(dir, 0, 0).deleted).toEqual([]);
+    expect(pruneAgentLogs(dir, 0, 1).deleted).toEqual(['claude_output_2026-11-30_03-48-34.log']);
+    expect(readdirSync(dir).sort()).toEqual(names.slice(1));
   });
 
   it('does nothing when the folder does not exist', () => {

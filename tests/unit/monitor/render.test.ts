@@ -163,6 +163,14 @@ describe('renderFrame content', () => {
     expect(frame.split('\n').at(-1)).toBe('Ctrl+C to exit · refresh 2s · 10:15:30');
   });
 
+  it('names the open plan items the agent hid, as the loop wrote them, without the agent\'s escape sequences', () => {
+    const note = 'the agent removed 3 open items of fix_plan.md; they count as still open: a; b; c';
+    const hidden = renderFrame(richSnapshot({ status: ourStatus({ plan_note: `${note}\u001b]0;owned\u0007\u001b[2J` }) }), { columns: 120, color: false, now: NOW });
+    expect(text(hidden)).toContain(`⚠ ${note}`);
+    expect(hidden.join('\n')).not.toMatch(/\u001b\]|\u001b\[2J|\u0007/);
+    expect(frame).not.toContain('⚠ the agent');
+  });
+
   it('says when the counters belong to an earlier hour', () => {
     const stale = text(renderFrame(richSnapshot({ lastReset: '2026113009' }), { columns: 100, color: false, now: NOW }));
     expect(stale).toContain('Counters reset at the next loop (new hour)');

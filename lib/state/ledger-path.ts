@@ -1,0 +1,30 @@
+// Where ralph's ledger of a project lives (lib/state/ledger.ts): apart from the ledger's schema,
+// so a view can ask whether there is one without loading zod (start-up budgets, DESIGN.md §6).
+
+import { realpathSync } from 'node:fs';
+import { basename, isAbsolute, join, resolve } from 'node:path';
+import { hashText } from '../platform/hash.js';
+
+export const LEDGER_FILE = 'ledger.json';
+
+/** `$XDG_STATE_HOME/ralph`, or `~/.local/state/ralph` when it is unset or not absolute (XDG spec). */
+export function ledgerRoot(env: Readonly<Record<string, string | undefined>>, homeDir: string): string {
+  const xdg = env.XDG_STATE_HOME;
+  return join(xdg && isAbsolute(xdg) ? xdg : join(homeDir, '.local', 'state'), 'ralph');
+}
+
+/** The ledger file of a project: a readable slug of its folder name and a hash of its real path. */
+export function ledgerPath(projectDir: string, env: Readonly<Record<string, string | undefined>>, homeDir: string): string {
+  const real = realPathOf(projectDir);
+  const slug = basename(real).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+/, '').slice(0, 40) || 'project';
+  return join(ledgerRoot(env, homeDir), `${slug}-${hashText(real, 12)}`, LEDGER_FILE);
+}
+
+/** The real path of a folder, or its absolute path when it does not exist (yet). */
+export function realPathOf(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return resolve(dir);
+  }
+}
