@@ -141,6 +141,8 @@ async function enableCi(args: EnableCiArgs): Promise<number> {
     if (!args.json) process.stderr.write(`Warning: ${text}\n`);
   });
   say(`Imported ${countTaskLines(tasks)} task(s) from ${source}`);
+  // On stderr in every mode: --json keeps stdout the exact object, and a pipeline's log shows why 0.
+  if (imported.ok && imported.note) process.stderr.write(`Warning: ${imported.note}\n`);
 
   const result = enableProject({
     projectDir,
