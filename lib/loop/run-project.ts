@@ -2,7 +2,7 @@
 // runtime the loop steps share, signal handling, and the final exit code. Tests call this with
 // their own Deps (fake clock, captured output) and a fake `claude` on PATH.
 
-import { accessSync, constants, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig, type LoadConfigResult } from '../config/load-config.js';
 import { formatConfigProblem } from '../config/problems.js';
@@ -10,6 +10,9 @@ import { splitAllowedTools } from '../config/schema.js';
 import { EXIT, RalphError, exitCodeInStyle } from '../errors.js';
 import type { Deps } from '../platform/deps.js';
 import { recordGitBaseline } from '../platform/git-hardening.js';
+import { unwritableReason } from '../state/writable-dir.js';
+import { isGitRepository } from '../project/detect-git.js';
+import { NOT_A_GIT_REPOSITORY } from '../core/doctor-checks.js';
 import { acquireProjectLock } from '../state/lock.js';
 import { ensureOwnDirectory } from '../state/no-follow.js';
 import { killMarkedProcesses } from '../platform/marked-processes.js';
@@ -124,6 +127,10 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   await stopOrphanedAgent(lock.previous, { logger: deps.logger, graceMs: config.KILL_GRACE_SECONDS * 1000 });
   // The program-running git settings as the user left them: ralph's git calls keep to these.
   await recordGitBaseline(projectDir, deps.env);
+  // As --doctor says it: the run works, with less (a queue item or a parallel unit is always in one).
+  if (!(await isGitRepository(projectDir, { runner: deps.processRunner, env: deps.env }))) {
+    deps.logger.warn(`This folder is ${NOT_A_GIT_REPOSITORY.detail} (fix: ${NOT_A_GIT_REPOSITORY.fix})`);
+  }
   // A ralph killed with -9 left its sandbox's home (copied credentials, the Docker env-file).
   for (const left of removeDeadRuntimeDirs()) deps.logger.warn(`Removed the sandbox runtime directory ${left.path} left by pid ${left.pid} (no longer running)`);
   const state: StateReadOptions = { logger: deps.logger, clock: deps.clock };
@@ -238,16 +245,9 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
 
 // Node's recursive mkdir reports a read-only .ralph/ as ENOENT; say what is wrong before it.
 function assertWritable(dir: string): void {
-  try {
-    accessSync(dir, constants.W_OK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'EROFS' ? 'read-only file system' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : String(code);
-    throw new RalphError('ralph_dir_unwritable', `Cannot write to ${dir}: ${why}`, {
-      cause: error,
-      hint: 'make .ralph/ writable, then run ralph again',
-    });
-  }
+  const why = unwritableReason(dir);
+  if (why === null) return;
+  throw new RalphError('ralph_dir_unwritable', `Cannot write to ${dir}: ${why}`, { hint: 'make .ralph/ writable, then run ralph again' });
 }
 
 function loadProjectConfig(options: RunProjectOptions): LoadConfigResult {
