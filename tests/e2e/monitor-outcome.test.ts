@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeClaude, type FakeScenario } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
-import { binPath, REPO_ROOT } from '../helpers/run-cli.js';
+import { binPath, REPO_ROOT, runCli } from '../helpers/run-cli.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
 import { privateTmux, waitFor, type PrivateTmux } from '../integration/monitor/tmux-harness.js';
 
@@ -88,5 +88,21 @@ describe('ralph --monitor on a terminal reports how the run ended', () => {
     expect(run.code, run.screen).toBe(130);
     expect(text).toContain('ralph --monitor: the run ended with exit code 130 (interrupted (Ctrl-C)); the tmux session has closed');
     expect(t.status('has-session')).not.toBe(0);
+  });
+});
+
+describe('ralph --monitor outside a project', () => {
+  it('fails with exit 1 and says why before any tmux session exists, with stdout not a terminal', async () => {
+    tmux = privateTmux();
+    project = tmpProject({}, { git: true });
+    const env: NodeJS.ProcessEnv = { ...process.env, ...GIT_TEST_ENV, RALPH_TMUX_SOCKET: tmux.socket, NO_COLOR: '1' };
+    delete env.TMUX;
+    delete env.TMUX_PANE;
+    const r = await runCli('ralph', ['--monitor'], { cwd: project.dir, env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('This directory is not a Ralph project.');
+    expect(r.stdout).not.toContain('session');
+    // No server, so no session: tmux ls fails on the private socket.
+    expect(tmux.status('list-sessions')).not.toBe(0);
   });
 });
