@@ -225,10 +225,14 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     await completeIssueLifecycle(rt, rt.lifecycle, result.lastAction);
     // Only a run that stopped for a reason ends its record: a crash (a throw) stays resumable.
     endSessionRecord(rt, result);
-    const inRun = rt.recorder ? ` (${rt.run.value.spend.run.loops} in run ${rt.recorder.record.run_id})` : '';
+    // A run is named only once it is recorded (a start refused before its first call is not).
+    const inRun = rt.recorder?.saved ? ` (${rt.run.value.spend.run.loops} in run ${rt.recorder.record.run_id})` : '';
     // Bash counts the loop whose guards stopped the run (status.json loop_count); the log says
-    // whether that loop ran.
-    const where = rt.lastLoopRun === rt.loopCount ? `at loop #${rt.loopCount}` : `before loop #${rt.loopCount} ran`;
+    // whether that loop ran, and which loop ran last, so the two numbers do not disagree unsaid.
+    const where =
+      rt.lastLoopRun === rt.loopCount
+        ? `at loop #${rt.loopCount}`
+        : `before loop #${rt.loopCount} ran (${rt.lastLoopRun > 0 ? `the last loop run was #${rt.lastLoopRun}` : 'no loop ran now'}; status.json loop_count ${rt.loopCount} counts the loop stopped)`;
     deps.logger.info(`Stopped ${where}, after ${rt.callsMade} agent call(s) now${inRun}; exit reason: ${result.exitReason}`);
     return exitCodeInStyle(result.exitCode, config.EXIT_CODES);
   } finally {
