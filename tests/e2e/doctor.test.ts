@@ -3,7 +3,7 @@
 // It never spends an agent call: only `claude --version` may run.
 
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, lchownSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { binPath, runCli } from '../helpers/run-cli.js';
 import { runCommand } from '../helpers/fake-claude.js';
 import { withFakeTaskClis } from '../integration/bootstrap/fake-task-clis.js';
-import { IS_ROOT, probeMountNamespace, unprivilegedUser } from '../system/fault/isolation.js';
+import { chownTree, IS_ROOT, probeMountNamespace, unprivilegedUser } from '../system/fault/isolation.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
 
 const cleanups: Array<() => void> = [];
@@ -142,7 +142,7 @@ describe('ralph --doctor', () => {
   it('fails for --github-issue or GITHUB_ISSUE without gh on PATH, naming where the issue came from and how to install gh', async () => {
     const p = project(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\n` }), true);
     const f = fake();
-    const noGh = f.env.PATH.split(delimiter).filter((dir) => dir && !existsSync(join(dir, 'gh'))).join(delimiter);
+    const noGh = (f.env.PATH ?? '').split(delimiter).filter((dir) => dir && !existsSync(join(dir, 'gh'))).join(delimiter);
     const env = { ...f.env, ...GIT_TEST_ENV, ANTHROPIC_API_KEY: 'sk-ant-doctor-test-key', PATH: noGh };
     const bare = await runCli('ralph', ['--doctor'], { cwd: p.dir, env });
     expect(bare.stdout).not.toContain('GitHub CLI');
@@ -194,11 +194,3 @@ describe('ralph --doctor', () => {
   });
 });
 
-function chownTree(dir: string, uid: number, gid: number): void {
-  chownSync(dir, uid, gid);
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) chownTree(path, uid, gid);
-    else lchownSync(path, uid, gid);
-  }
-}
