@@ -26,6 +26,10 @@ import { checkDocker } from '../sandbox/docker-checks.js';
 import { sandboxSettingsOf } from '../sandbox/open-sandbox.js';
 import { isNodeVersionSupported, minimumNodeVersion } from './require-node.js';
 import { PACKAGE_ROOT } from './package-info.js';
+import { resolveIssueRef } from '../loop/github-lifecycle.js';
+import { formatIssueRef } from '../core/issue-ref.js';
+import { GH_TOOL } from '../tasks/gh-cli.js';
+import { unwritableReason } from '../state/writable-dir.js';
 
 export interface DoctorOptions {
   projectDir: string;
@@ -79,9 +83,12 @@ async function gatherFacts(options: DoctorOptions, runner: ProcessRunner): Promi
     },
     tmux: { version: tmux?.code === 0 ? tmux.stdout.trim() : null },
     config: { error: configError },
-    ralphFiles: paths ? { ralphDir: existsSync(paths.ralphDir), missing: missingRequiredPaths(paths), emptyPrompt: isBlankFile(paths.prompt), legacyLayout: isLegacyFlatLayout(projectDir) } : { ralphDir: existsSync(join(projectDir, '.ralph')), missing: [] },
+    ralphFiles: paths
+      ? { ralphDir: existsSync(paths.ralphDir), missing: missingRequiredPaths(paths), emptyPrompt: isBlankFile(paths.prompt), legacyLayout: isLegacyFlatLayout(projectDir), unwritable: unwritableReason(paths.ralphDir) }
+      : { ralphDir: existsSync(join(projectDir, '.ralph')), missing: [] },
     unignored: paths && repo ? await unignoredStateFiles(paths, run) : null,
     test: { command: test?.test?.command ?? null, from: test?.test?.detail ?? null, qualityGates: test?.qualityGates ?? [], missingProgram: missingProgramOf(test?.test?.command, env) },
+    ...(loaded ? githubFacts(loaded, env) : {}),
     sandbox: loaded ? await sandboxFacts(loaded, 'command' in agent ? agent.command : undefined, { projectDir, home, env, runner }) : { provider: 'none' },
   };
 }
@@ -151,6 +158,20 @@ async function sandboxFacts(
   } catch (error) {
     if (!(error instanceof RalphError)) throw error;
     return { provider: stripTerminalControls(provider).slice(0, 40), error: error.message, fix: error.hint };
+  }
+}
+
+/** The GitHub issue a run would track, as the run reads it, and whether gh is on PATH. */
+function githubFacts(loaded: LoadConfigResult, env: NodeJS.ProcessEnv): Pick<DoctorFacts, 'github'> {
+  const source = loaded.sources.GITHUB_ISSUE;
+  const from = source.kind === 'flag' ? '--github-issue' : `GITHUB_ISSUE (${source.detail ?? source.kind})`;
+  const base = { from, gh: findExecutable(GH_TOOL.cmd, env) !== undefined, installHint: GH_TOOL.installHint };
+  try {
+    const ref = resolveIssueRef(loaded.config, source);
+    return ref ? { github: { ...base, issue: formatIssueRef(ref) } } : {};
+  } catch (error) {
+    if (!(error instanceof RalphError)) throw error;
+    return { github: { ...base, issue: loaded.config.GITHUB_ISSUE, error: error.message } };
   }
 }
 

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeProcessRunner } from '../platform/process.js';
 import { detectGitInfo } from '../project/detect-git.js';
+import { NOT_A_GIT_REPOSITORY } from '../core/doctor-checks.js';
 import { detectProjectContext } from '../project/detect-project.js';
 import { detectTaskSources, type TaskSourcesDetected } from '../project/detect-task-sources.js';
 import { enableProject, REPORTED_FILES } from '../project/enable-project.js';
@@ -117,6 +118,14 @@ async function enableCi(args: EnableCiArgs): Promise<number> {
   const say = (text: string) => {
     if (!args.json && !args.quiet) process.stdout.write(`${text}\n`);
   };
+  // On stderr (none under --quiet); under --json only once it succeeded, so a failure's stderr
+  // stays its JSON object.
+  const warnings: string[] = [];
+  const warn = (text: string) => {
+    if (args.quiet) return;
+    if (args.json) warnings.push(text);
+    else process.stderr.write(`Warning: ${text}\n`);
+  };
   say('Ralph Enable CI - non-interactive setup');
   // Checked first, so an enabled project exits 2 without running git, gh or bd.
   if (!args.force && checkExistingRalph(projectDir).state === 'complete') {
@@ -131,6 +140,7 @@ async function enableCi(args: EnableCiArgs): Promise<number> {
   say(`Package manager: ${context.packageManager ?? 'none detected'}`);
   say(`Test command: ${context.testCommand || 'none detected (no verification gate)'}`);
   const git = await detectGitInfo(projectDir, { runner, env });
+  if (!git.isRepo) warn(`this folder is ${NOT_A_GIT_REPOSITORY.detail} (fix: ${NOT_A_GIT_REPOSITORY.fix})`);
   const sources = detectTaskSources(projectDir, git);
 
   const source = args.from ?? (args.prd ? 'prd' : autoSource(sources));
@@ -141,6 +151,7 @@ async function enableCi(args: EnableCiArgs): Promise<number> {
     if (!args.json) process.stderr.write(`Warning: ${text}\n`);
   });
   say(`Imported ${countTaskLines(tasks)} task(s) from ${source}`);
+  if (imported.ok && imported.note) warn(imported.note);
 
   const result = enableProject({
     projectDir,
@@ -159,6 +170,7 @@ async function enableCi(args: EnableCiArgs): Promise<number> {
   const filesCreated = REPORTED_FILES.filter((file) => existsSync(join(projectDir, file)));
   const tasksImported = countTaskLines(tasks);
   if (args.json) {
+    for (const text of warnings) process.stderr.write(`Warning: ${text}\n`);
     const detectedCommands = { testCommand: context.testCommand, packageManager: context.packageManager };
     await writeJson(formatSuccessJson({ projectName: context.name, projectType: context.type, filesCreated, tasksImported, ...detectedCommands }), args.jq);
   } else if (!args.quiet) {

@@ -139,6 +139,7 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
     if (result.ok) {
       tasks.push(...result.tasks);
       say(`Imported ${countTaskLines(result.tasks)} task(s) from ${source}`);
+      if (result.note) process.stderr.write(`Warning: ${result.note}\n`);
     } else {
       process.stderr.write(`Warning: ${source}: ${result.message}${result.hint ? ` (${result.hint})` : ''}; no tasks imported from it\n`);
     }

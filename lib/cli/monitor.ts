@@ -10,6 +10,7 @@ import { systemClock } from '../platform/clock.js';
 import { shouldUseColor } from '../monitor/ansi.js';
 import type { DashboardTerminal } from '../monitor/dashboard.js';
 import { renderFrame } from '../monitor/render.js';
+import { IN_LAYOUT_ENV } from '../monitor/in-layout.js';
 import { loadSnapshot } from '../monitor/snapshot-loader.js';
 import { runMain } from './error-funnel.js';
 import { formatVersionLine, wantsVersion } from './package-info.js';
@@ -73,8 +74,12 @@ export async function mainMonitor(argv: string[]): Promise<number> {
   const { runDashboard } = await import('../monitor/dashboard.js');
   const stop = new AbortController();
   const onSignal = () => stop.abort();
+  // In the layout of `ralph --monitor` a Ctrl+C here would take the dashboard away for the rest
+  // of the run: it is ignored (the loop pane stops the run; the session's end closes this pane).
+  const inLayout = process.env[IN_LAYOUT_ENV] === '1';
+  const ignore = () => {};
   // SIGHUP: the tmux pane or terminal went away.
-  for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(name, onSignal);
+  for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, name === 'SIGINT' && inLayout ? ignore : onSignal);
   try {
     await runDashboard({
       projectDir,
@@ -84,9 +89,10 @@ export async function mainMonitor(argv: string[]): Promise<number> {
       intervalMs: args.intervalSeconds * 1000,
       color,
       signal: stop.signal,
+      inLayout,
     });
   } finally {
-    for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(name, onSignal);
+    for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(name, onSignal).off(name, ignore);
   }
   process.stdout.write('Monitor stopped.\n');
   return 0;

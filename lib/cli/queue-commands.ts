@@ -2,7 +2,7 @@
 // (`--queue-status`, `--process-queue`, …). Each acts on the project's .ralph/queue.json.
 
 import { existsSync, statSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { basename, relative, resolve, sep } from 'node:path';
 import { homedir } from 'node:os';
 import { loadConfig } from '../config/load-config.js';
 import { addItem, countByStatus, matchesRef, prdItemId } from '../core/queue-items.js';
@@ -98,7 +98,7 @@ async function addToQueue(command: Extract<QueueCommand, { kind: 'add' }>, paths
   const store = openQueueStore(paths.queue, deps);
   const repo = command.repo ?? store.read().repository;
   const items: QueueItem[] = [];
-  if (command.prd !== undefined) items.push(prdItem(command.prd, store.now()));
+  if (command.prd !== undefined) items.push(prdItem(command.prd, paths.projectDir, store.now()));
   const cli = { runner: deps.processRunner, cwd: paths.projectDir, env: deps.env };
   const wanted: Array<{ number: number; milestone: string | null }> = command.issues.map((number) => ({ number, milestone: null }));
   if (command.labels.length > 0 || command.milestone !== undefined) {
@@ -130,16 +130,21 @@ async function addToQueue(command: Extract<QueueCommand, { kind: 'add' }>, paths
   return failed > 0 ? 1 : 0;
 }
 
-function prdItem(file: string, now: string): QueueItem {
-  const path = resolve(file);
-  if (!existsSync(path) || !statSync(path).isFile()) {
+/**
+ * A PRD item: its file kept relative to the project (queue.json holds no path of this machine, and
+ * the queue still works after the project moves), the id a slug of that relative path.
+ */
+function prdItem(file: string, projectDir: string, now: string): QueueItem {
+  const absolute = resolve(file);
+  if (!existsSync(absolute) || !statSync(absolute).isFile()) {
     throw new RalphError('prd_missing', `PRD file not found: ${file}`, { hint: 'give the path of an existing file' });
   }
+  const path = relative(projectDir, absolute).split(sep).join('/');
   return {
     source: 'prd',
     id: prdItemId(path),
     issue_number: null,
-    title: basename(path),
+    title: basename(absolute),
     priority: '',
     labels: [],
     dependencies: [],

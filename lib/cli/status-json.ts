@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { ViewConfig } from '../config/view-config.js';
 import { isPlanComplete } from '../core/fix-plan.js';
+import { isOfCurrentRun } from '../core/run-facts.js';
 import { longestUsageLimitWaitMs } from '../core/reset-time.js';
 import { loadUsageWait } from '../loop/guard-store.js';
 import { readLedgerFigures, runTokens, warningCollector } from './status-ledger.js';
@@ -54,6 +55,10 @@ export function collectStatus(
   const { rate, run } = figures;
   const claudeSession = readClaudeSessionId(paths.claudeSessionId, readOnly);
   const field = <K extends keyof StatusFile>(name: K) => status?.[name] ?? null;
+  const currentRunId = run?.run_id;
+  const record = readRunSummaryForStatus(paths);
+  const lifecycle = loadLifecycleState(paths, readOnly);
+  const ofCurrentRun = <T>(ofRun: string | null | undefined, fact: T | null | undefined): T | null => (fact && isOfCurrentRun(ofRun, currentRunId) ? fact : null);
   return {
     status: field('status'),
     exit_reason: field('exit_reason'),
@@ -71,6 +76,8 @@ export function collectStatus(
       calls_this_hour: figures.ledger?.rate || existsSync(paths.callCount) ? rate.calls : null,
       max_calls_per_hour: field('max_calls_per_hour'),
       tokens_this_hour: figures.ledger?.rate || existsSync(paths.tokenCount) ? rate.tokens : null,
+      // What each token figure counts: the hourly budget's, and the run's under budgets.
+      tokens_counted: 'input + output',
       max_tokens_per_hour: field('max_tokens_per_hour'),
       window: rate.lastReset || null,
       next_reset: field('next_reset'),
@@ -83,6 +90,7 @@ export function collectStatus(
       // Sums of floats (0.026999999999999996): rounded as status.json's copy is.
       run_cost_usd: run ? Number(run.spend.run.costUsd.toFixed(6)) : field('run_cost_usd'),
       run_tokens: run ? runTokens(run) : field('run_tokens'),
+      run_tokens_counted: 'input + output + cache reads + cache writes',
       run_loops: run?.spend.run.loops ?? field('run_loops'),
       run_unknown_cost_calls: run?.spend.run.unknownCostLoops ?? field('run_unknown_cost_calls'),
       run_minutes: run ? Math.floor(run.active_ms / 60_000) : null,
@@ -99,9 +107,14 @@ export function collectStatus(
     // ralph's own record outside the project (null: none yet); `.ralph/` holds views of it.
     ledger: figures.ledger,
     // The iteration session record (.ralph/sessions/): status, attempts, last verification, gap.
-    session_record: readRunSummaryForStatus(paths),
+    session_record: ofCurrentRun(record?.run_id, record),
     // The GitHub issue of --github-issue: the issue, what was posted, the pull request URL.
-    github_lifecycle: loadLifecycleState(paths, readOnly) ?? null,
+    github_lifecycle: ofCurrentRun(lifecycle?.run_id, lifecycle),
+    // What an earlier run left (its record, its issue), labelled so: the current run has none of its own.
+    from_earlier_runs: {
+      session_record: record && !isOfCurrentRun(record.run_id, currentRunId) ? record : null,
+      github_lifecycle: lifecycle && !isOfCurrentRun(lifecycle.run_id, currentRunId) ? lifecycle : null,
+    },
     // ralph --parallel: the run and each unit (item, branch, worktree, state, loops, cost, exit reason).
     parallel: readParallelStatus(paths, readOnly),
     // State values that were out of range or unreadable, each naming its file.

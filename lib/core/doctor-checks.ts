@@ -30,16 +30,24 @@ export interface DoctorFacts {
   tmux: { version: string | null };
   /** null: the configuration could not be read (the message says why). */
   config: { error: string | null };
-  ralphFiles: { ralphDir: boolean; missing: string[]; emptyPrompt?: boolean; legacyLayout?: boolean };
+  ralphFiles: { ralphDir: boolean; missing: string[]; emptyPrompt?: boolean; legacyLayout?: boolean; /** Why .ralph/ cannot be written, if it cannot. */ unwritable?: string | null };
   /** Ralph's state files git would still show (null: not checked, no repository). */
   unignored: string[] | null;
   test: { command: string | null; from: string | null; qualityGates: string[]; missingProgram?: string | null };
   /** The sandbox asked for (none: not asked), and what keeps it from running. */
   sandbox: { provider: string; error?: string; fix?: string };
+  /** The GitHub issue a run would track (--github-issue, GITHUB_ISSUE), and whether gh is there; absent: none asked. */
+  github?: { issue: string; from: string; error?: string; gh: boolean; installHint: string };
 }
 
+/** What a folder that is no git repository costs a run: said alike by --doctor, ralph and ralph-enable-ci. */
+export const NOT_A_GIT_REPOSITORY = {
+  detail: 'not a git repository: ralph still runs, but it reads every file to see progress (no .gitignore), the agent cannot commit, and --backup, --parallel and the GitHub lifecycle need one',
+  fix: 'git init',
+};
+
 export function runDoctorChecks(f: DoctorFacts): DoctorCheck[] {
-  return [nodeCheck(f), agentCheck(f), authCheck(f), gitCheck(f), identityCheck(f), tmuxCheck(f), filesCheck(f), gitignoreCheck(f), testCheck(f), sandboxCheck(f)].filter(
+  return [nodeCheck(f), agentCheck(f), authCheck(f), gitCheck(f), identityCheck(f), tmuxCheck(f), filesCheck(f), gitignoreCheck(f), testCheck(f), sandboxCheck(f), githubCheck(f)].filter(
     (c): c is DoctorCheck => c !== null,
   );
 }
@@ -106,7 +114,7 @@ function declaredAuthCheck(auth: DoctorFacts['auth'], name: string): DoctorCheck
 
 function gitCheck({ git }: DoctorFacts): DoctorCheck {
   if (git.version === null) return { level: 'fail', name: 'git', detail: 'not found on PATH', fix: 'install git (https://git-scm.com)' };
-  if (!git.repo) return { level: 'fail', name: 'git', detail: `${git.version}, but this directory is not a git repository`, fix: 'git init (ralph measures progress with git)' };
+  if (!git.repo) return { level: 'warn', name: 'git', detail: `${git.version}; this folder is ${NOT_A_GIT_REPOSITORY.detail}`, fix: NOT_A_GIT_REPOSITORY.fix };
   return { level: 'ok', name: 'git', detail: `${git.version}, repository found` };
 }
 
@@ -130,6 +138,7 @@ function filesCheck({ ralphFiles, config }: DoctorFacts): DoctorCheck {
   if (ralphFiles.missing.length > 0) {
     return { level: 'fail', name: 'project files', detail: `missing ${ralphFiles.missing.join(', ')}`, fix: 'ralph-enable (restores only the missing files; yours are kept)' };
   }
+  if (ralphFiles.unwritable) return { level: 'fail', name: 'project files', detail: `.ralph/ cannot be written (${ralphFiles.unwritable}): ralph would refuse to start`, fix: 'make .ralph/ writable for this user (or run where the project is not on a read-only mount)' };
   if (ralphFiles.emptyPrompt) return { level: 'fail', name: 'project files', detail: 'PROMPT.md is empty: the agent would be given no task', fix: 'write the task into .ralph/PROMPT.md (ralph-enable --force writes a template, backing yours up)' };
   return { level: 'ok', name: 'project files', detail: '.ralph/ has PROMPT.md, fix_plan.md and AGENT.md' };
 }
@@ -166,4 +175,14 @@ function sandboxCheck({ sandbox }: DoctorFacts): DoctorCheck | null {
   const name = `sandbox (${sandbox.provider})`;
   if (sandbox.error) return { level: 'fail', name, detail: `${sandbox.error}: ralph would refuse to run`, fix: sandbox.fix ?? 'run without --sandbox / SANDBOX_PROVIDER' };
   return { level: 'ok', name, detail: sandbox.provider === 'docker' ? 'the daemon answers and the image is there' : "bubblewrap runs here, and the agent's --version runs inside it" };
+}
+
+function githubCheck({ github }: DoctorFacts): DoctorCheck | null {
+  if (!github) return null;
+  const name = 'GitHub CLI';
+  if (github.error) return { level: 'fail', name, detail: github.error, fix: 'use N, #N, owner/repo#N or https://github.com/owner/repo/issues/N' };
+  if (!github.gh) {
+    return { level: 'fail', name, detail: `gh is not installed: ${github.from} ${github.issue} could not read, comment on or close the issue`, fix: github.installHint };
+  }
+  return { level: 'ok', name, detail: `gh found, for issue ${github.issue} (${github.from})` };
 }

@@ -23,7 +23,11 @@ export interface QueueCounts {
   skipped: number;
 }
 
-/** `prd-<slug>` of a PRD file's path, as the Bash tool derives it. */
+/**
+ * `prd-<slug>` of a PRD file's path as the queue stores it, relative to the project
+ * (`docs/feature-a.md` → `prd-docs-feature-a-md`; `../feature-a.md` → `prd-feature-a-md`). The
+ * Bash tool slugged the absolute path, which named the machine's folders in every id.
+ */
 export function prdItemId(path: string): string {
   const slug = path.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
   return `prd-${slug || 'item'}`;

@@ -71,7 +71,9 @@ export async function openIssueLifecycle(rt: LoopRuntime, ref: IssueRef): Promis
   const state = sameIssue
     ? { ...previous, issue: { ...previous.issue, title: knownTitle }, updated_at: now }
     : newLifecycleState({ ...ref, title: knownTitle }, await git.readHeadSha(gitContext(rt)), now);
-  const lifecycle = { ref, settings: lifecycleSettings(rt.config), state };
+  // The run it belongs to: a later run without --github-issue does not show this issue as its own.
+  const runId = rt.recorder?.record.run_id;
+  const lifecycle = { ref, settings: lifecycleSettings(rt.config), state: runId ? { ...state, run_id: runId } : state };
   save(rt, lifecycle);
   // The title is the issue author's text: one line, so it cannot forge log lines of its own.
   const shownTitle = oneLine(stripTerminalControls(knownTitle));

@@ -2,7 +2,7 @@
 // runtime the loop steps share, signal handling, and the final exit code. Tests call this with
 // their own Deps (fake clock, captured output) and a fake `claude` on PATH.
 
-import { accessSync, constants, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig, type LoadConfigResult } from '../config/load-config.js';
 import { formatConfigProblem } from '../config/problems.js';
@@ -10,6 +10,9 @@ import { splitAllowedTools, type RalphConfig } from '../config/schema.js';
 import { EXIT, RalphError, exitCodeInStyle } from '../errors.js';
 import type { Deps } from '../platform/deps.js';
 import { recordGitBaseline } from '../platform/git-hardening.js';
+import { unwritableReason } from '../state/writable-dir.js';
+import { isGitRepository } from '../project/detect-git.js';
+import { NOT_A_GIT_REPOSITORY } from '../core/doctor-checks.js';
 import { acquireProjectLock } from '../state/lock.js';
 import { ensureOwnDirectory } from '../state/no-follow.js';
 import { killMarkedProcesses } from '../platform/marked-processes.js';
@@ -127,6 +130,10 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   await stopOrphanedAgent(lock.previous, { logger: deps.logger, graceMs: config.KILL_GRACE_SECONDS * 1000 });
   // The program-running git settings as the user left them: ralph's git calls keep to these.
   await recordGitBaseline(projectDir, deps.env);
+  // As --doctor says it: the run works, with less (a queue item or a parallel unit is always in one).
+  if (!(await isGitRepository(projectDir, { runner: deps.processRunner, env: deps.env }))) {
+    deps.logger.warn(`This folder is ${NOT_A_GIT_REPOSITORY.detail} (fix: ${NOT_A_GIT_REPOSITORY.fix})`);
+  }
   // A ralph killed with -9 left its sandbox's home (copied credentials, the Docker env-file).
   for (const left of removeDeadRuntimeDirs()) deps.logger.warn(`Removed the sandbox runtime directory ${left.path} left by pid ${left.pid} (no longer running)`);
   const state: StateReadOptions = { logger: deps.logger, clock: deps.clock };
@@ -223,10 +230,14 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     await completeIssueLifecycle(rt, rt.lifecycle, result.lastAction);
     // Only a run that stopped for a reason ends its record: a crash (a throw) stays resumable.
     endSessionRecord(rt, result);
-    const inRun = rt.recorder ? ` (${rt.run.value.spend.run.loops} in run ${rt.recorder.record.run_id})` : '';
+    // A run is named only once it is recorded (a start refused before its first call is not).
+    const inRun = rt.recorder?.saved ? ` (${rt.run.value.spend.run.loops} in run ${rt.recorder.record.run_id})` : '';
     // Bash counts the loop whose guards stopped the run (status.json loop_count); the log says
-    // whether that loop ran.
-    const where = rt.lastLoopRun === rt.loopCount ? `at loop #${rt.loopCount}` : `before loop #${rt.loopCount} ran`;
+    // whether that loop ran, and which loop ran last, so the two numbers do not disagree unsaid.
+    const where =
+      rt.lastLoopRun === rt.loopCount
+        ? `at loop #${rt.loopCount}`
+        : `before loop #${rt.loopCount} ran (${rt.lastLoopRun > 0 ? `the last loop run was #${rt.lastLoopRun}` : 'no loop ran now'}; status.json loop_count ${rt.loopCount} counts the loop stopped)`;
     deps.logger.info(`Stopped ${where}, after ${rt.callsMade} agent call(s) now${inRun}; exit reason: ${result.exitReason}`);
     return exitCodeInStyle(result.exitCode, config.EXIT_CODES);
   } finally {
@@ -243,16 +254,9 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
 
 // Node's recursive mkdir reports a read-only .ralph/ as ENOENT; say what is wrong before it.
 function assertWritable(dir: string): void {
-  try {
-    accessSync(dir, constants.W_OK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'EROFS' ? 'read-only file system' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : String(code);
-    throw new RalphError('ralph_dir_unwritable', `Cannot write to ${dir}: ${why}`, {
-      cause: error,
-      hint: 'make .ralph/ writable, then run ralph again',
-    });
-  }
+  const why = unwritableReason(dir);
+  if (why === null) return;
+  throw new RalphError('ralph_dir_unwritable', `Cannot write to ${dir}: ${why}`, { hint: 'make .ralph/ writable, then run ralph again' });
 }
 
 function loadProjectConfig(options: RunProjectOptions): LoadConfigResult {

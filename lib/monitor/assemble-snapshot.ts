@@ -15,6 +15,7 @@ import {
   circuitBreakerFileSchema,
   progressFileSchema,
   responseAnalysisFileSchema,
+  runStateFileSchema,
   statusFileSchema,
   usageWaitFileSchema,
   type UsageWaitFile,
@@ -35,6 +36,7 @@ import type {
   UsageWaitView,
 } from './snapshot.js';
 import { parseLocalStamp } from './time-format.js';
+import { isOfCurrentRun } from '../core/run-facts.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -90,6 +92,8 @@ export function assembleSnapshot(texts: StateTexts, options: AssembleOptions): D
   const loopAlive = pid === undefined ? undefined : options.isProcessAlive?.(pid);
   const loopGone = loopAlive === false && ACTIVE_STATUSES.has(str(status?.status) ?? '');
   if (loopGone) warnings.push(`the loop (pid ${pid}) is no longer running; the state shown is from when it stopped`);
+  const currentRunId = str(json('.run_state', texts.runState, runStateFileSchema)?.run_id);
+  const lifecycle = json('.github_lifecycle_state', texts.githubLifecycle, lifecycleStateSchema);
   return {
     projectDir: options.projectDir,
     takenAt: options.now,
@@ -115,7 +119,9 @@ export function assembleSnapshot(texts: StateTexts, options: AssembleOptions): D
       readStatusUsageWait(status, options.now),
     queue: readQueue(json('queue.json', texts.queue, queueFileSchema)),
     units: readUnits(json('parallel.json', texts.parallel, parallelFileSchema)),
-    issue: readIssueLifecycle(json('.github_lifecycle_state', texts.githubLifecycle, lifecycleStateSchema)),
+    // An earlier run's issue is not this run's: not shown.
+    issue: isOfCurrentRun(str(lifecycle?.run_id), currentRunId) ? readIssueLifecycle(lifecycle) : undefined,
+    ...(currentRunId ? { currentRunId } : {}),
     ralphLogTail: tailLines(texts.ralphLogTail, 200),
     liveTail,
     warnings,

@@ -26,6 +26,8 @@ export interface DashboardOptions {
   loader?: SnapshotLoader;
   /** The project's effective settings (FIX_PLAN_FILE, OPTIONAL_SECTIONS, the usage-limit wait). */
   view: ViewConfig;
+  /** The dashboard pane of `ralph --monitor` (its footer says where Ctrl+C works). */
+  inLayout?: boolean;
   /** Called after each frame is drawn (tests wait on it instead of sleeping). */
   onFrame?: (lines: readonly string[]) => void;
 }
@@ -59,6 +61,7 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
         color: options.color,
         now: clock.now(),
         intervalSeconds: options.intervalMs / 1000,
+        inLayout: options.inLayout,
       });
       const patch = prefix + buildFramePatch(previous, frame);
       if (patch !== '') terminal.write(patch);

@@ -114,7 +114,8 @@ export function renderLimitsSection(snap: DashboardSnapshot, ctx: SectionContext
   const tokens = snap.rate.tokens ?? s?.tokensThisHour ?? 0;
   const lines: Line[] = [
     meterLine('Calls  ', calls, s?.maxCallsPerHour, 'this hour', ctx.columns),
-    meterLine('Tokens ', tokens, s?.maxTokensPerHour || undefined, s?.maxTokensPerHour ? 'this hour' : 'this hour (no limit)', ctx.columns),
+    // The hourly budget counts input + output; the run's figure below adds cache reads and writes.
+    meterLine('Tokens ', tokens, s?.maxTokensPerHour || undefined, s?.maxTokensPerHour ? 'this hour (input+output)' : 'this hour (input+output, no limit)', ctx.columns),
   ];
   const stale = snap.rate.hourKey !== undefined && snap.rate.hourKey !== hourKeyOf(ctx.now);
   const wait = secondsUntilNextHour(ctx.now);
@@ -127,7 +128,7 @@ export function renderLimitsSection(snap: DashboardSnapshot, ctx: SectionContext
     const spent = s.costUsdRun ?? 0;
     const unknown = s.unknownCostCalls ? ` + ${s.unknownCostCalls} call${s.unknownCostCalls === 1 ? '' : 's'} of unknown cost` : '';
     const label = s.maxCostUsd ? `$${spent.toFixed(2)}${unknown} of $${s.maxCostUsd.toFixed(2)}` : `$${spent.toFixed(2)}${unknown}`;
-    const tail = `this run${s.tokensRun !== undefined ? `, ${formatCount(s.tokensRun)} tokens` : ''}${s.maxCostUsd ? '' : ' (no --max-cost)'}`;
+    const tail = `this run${s.tokensRun !== undefined ? `, ${formatCount(s.tokensRun)} tokens incl. cache` : ''}${s.maxCostUsd ? '' : ' (no --max-cost)'}`;
     lines.push(barLine('Cost   ', label, tail, s.maxCostUsd ? spent / s.maxCostUsd : undefined, ctx.columns));
   }
   return lines;
@@ -196,7 +197,10 @@ export function renderPlanSection(snap: DashboardSnapshot, ctx: SectionContext):
 /** The run record's gap to the goal and its trend: `Run active · 3 attempts · gap 2 (…) ↓ improving`. */
 function renderRunLine(run: RunView): Line {
   const attempts = `${run.attempts} attempt${run.attempts === 1 ? '' : 's'}`;
-  return [{ text: `Run ${run.status} · ${attempts}${run.gapText ? ` · ${run.gapText}` : ''}` }];
+  const facts = `${run.status} · ${attempts}${run.gapText ? ` · ${run.gapText}` : ''}`;
+  // An earlier run's record (the current run has made no call yet): labelled, never as this run's.
+  if (run.earlier) return [{ text: `Earlier run: ${facts}`, style: 'dim' }];
+  return [{ text: `Run ${facts}` }];
 }
 
 export function renderAnalysisSection(snap: DashboardSnapshot): Line[] {

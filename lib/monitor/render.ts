@@ -34,6 +34,8 @@ export interface RenderOptions {
   intervalSeconds?: number;
   /** One frame for a script (`--once`): the footer gives the time only, no keys or refresh. */
   once?: boolean;
+  /** The dashboard pane of `ralph --monitor`: Ctrl+C is ignored here, the loop pane stops the run. */
+  inLayout?: boolean;
 }
 
 interface Block {
@@ -96,7 +98,9 @@ export function renderFrame(snapshot: DashboardSnapshot, options: RenderOptions)
   ];
   const footer: Line = [
     {
-      text: options.once ? `as of ${formatClock(options.now)}` : `Ctrl+C to exit · refresh ${options.intervalSeconds ?? 2}s · ${formatClock(options.now)}`,
+      text: options.once
+        ? `as of ${formatClock(options.now)}`
+        : `${options.inLayout ? 'Ctrl+C in the loop pane stops the run' : 'Ctrl+C to exit'} · refresh ${options.intervalSeconds ?? 2}s · ${formatClock(options.now)}`,
       style: 'dim',
     },
   ];

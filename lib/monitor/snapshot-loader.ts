@@ -12,6 +12,7 @@ import { assembleSnapshot, type ParseMemo } from './assemble-snapshot.js';
 import { listRunRecordFiles } from '../session-record/record-files.js';
 import { readRunSummaryForStatus, type RunStatusSummary } from '../session-record/status-summary.js';
 import type { DashboardSnapshot, RunView, StateTexts } from './snapshot.js';
+import { isOfCurrentRun } from '../core/run-facts.js';
 
 export interface SnapshotLoaderOptions {
   projectDir: string;
@@ -63,6 +64,7 @@ export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLo
     { key: 'queue', path: join(paths.ralphDir, 'queue.json') },
     { key: 'parallel', path: join(paths.ralphDir, 'parallel.json') },
     { key: 'githubLifecycle', path: paths.githubLifecycleState },
+    { key: 'runState', path: paths.runState },
     { key: 'ralphLogTail', path: paths.ralphLog, tailBytes: TAIL_BYTES },
     { key: 'liveLogTail', path: paths.liveLog, tailBytes: TAIL_BYTES },
   ];
@@ -112,14 +114,16 @@ export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLo
         isProcessAlive,
         memo,
       });
-      return { snapshot: run ? { ...snapshot, run } : snapshot, changed };
+      // The newest record is an earlier run's when the current run has made no attempt yet.
+      const shown = run ? { ...run, earlier: !isOfCurrentRun(run.runId, snapshot.currentRunId) } : undefined;
+      return { snapshot: shown ? { ...snapshot, run: shown } : snapshot, changed };
     },
   };
 }
 
 function toRunView(summary: RunStatusSummary | null): RunView | undefined {
   if (!summary) return undefined;
-  return { status: summary.status, attempts: summary.attempts, gapText: summary.gap_text };
+  return { runId: summary.run_id, status: summary.status, attempts: summary.attempts, gapText: summary.gap_text };
 }
 
 /** One-shot load (`ralph-monitor --once`, tests, the bench). */

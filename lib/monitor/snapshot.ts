@@ -119,6 +119,9 @@ export interface IssueLifecycleView {
 
 /** The newest iteration session record (ours): its state and the distance to the goal. */
 export interface RunView {
+  /** The record's run; `earlier`: not the current run (the one .ralph/.run_state names). */
+  runId?: string;
+  earlier?: boolean;
   status: string;
   attempts: number;
   /** e.g. `gap 3 (2 open items + 1 failing test) ↓ improving` */
@@ -144,6 +147,8 @@ export interface DashboardSnapshot {
   units?: UnitView[];
   issue?: IssueLifecycleView;
   run?: RunView;
+  /** The run .ralph/.run_state names (undefined: none known, e.g. only the Bash tool ran here). */
+  currentRunId?: string;
   ralphLogTail: string[];
   liveTail: string[];
   warnings: string[];
@@ -163,6 +168,8 @@ export interface StateTexts {
   queue?: string;
   parallel?: string;
   githubLifecycle?: string;
+  /** .ralph/.run_state: which run is the current one. */
+  runState?: string;
   ralphLogTail?: string;
   liveLogTail?: string;
 }

@@ -19,6 +19,7 @@ import { buildLoopScript } from './loop-script.js';
 import { formatRunOutcome, readRunOutcome } from './run-outcome.js';
 import { joinShellCommand, quoteForShell } from './shell-quote.js';
 import { attachInheritingTerminal, type AttachTerminal } from './tmux-attach.js';
+import { IN_LAYOUT_ENV } from './in-layout.js';
 
 export interface MonitorSessionOptions {
   projectDir: string;
@@ -42,6 +43,13 @@ export interface MonitorSessionOptions {
   write?: (text: string) => void;
   /** Runs `tmux attach-session` with the terminal inherited (default: real spawn). */
   attach?: AttachTerminal;
+  /** Calls `listener` on Ctrl-C while the caller waits inside tmux; returns the unsubscribe (default: SIGINT). */
+  onInterrupt?: (listener: () => void) => () => void;
+}
+
+function onProcessInterrupt(listener: () => void): () => void {
+  process.on('SIGINT', listener);
+  return () => process.off('SIGINT', listener);
 }
 
 export const WINDOW_NAME = 'Ralph: Loop | Output | Status';
@@ -132,7 +140,7 @@ export async function launchMonitorSession(options: MonitorSessionOptions): Prom
     // GNU tail says "file truncated" on stderr each time a loop starts a fresh live.log.
     const tailLog = `exec tail -F ${quoteForShell(paths.liveLog)} 2>/dev/null`;
     const outputPane = await tmux`split-window -h -d -P -F ${PANE_ID} -t ${placement.loopPane} -c ${options.projectDir} -- /bin/sh -c ${tailLog}`;
-    const monitorPrefix = options.env.NO_COLOR ? `export NO_COLOR=${quoteForShell(options.env.NO_COLOR)}; ` : '';
+    const monitorPrefix = `export ${IN_LAYOUT_ENV}=1; ${options.env.NO_COLOR ? `export NO_COLOR=${quoteForShell(options.env.NO_COLOR)}; ` : ''}`;
     const dashboard = `${monitorPrefix}exec ${joinShellCommand(options.monitorCommand)}`;
     // The dashboard gets two thirds of the column: in 80x24 that is 14 rows, enough for the key facts.
     const statusPane = await tmux`split-window -v -d -l ${STATUS_PANE_SHARE} -P -F ${PANE_ID} -t ${outputPane} -c ${options.projectDir} -- /bin/sh -c ${dashboard}`;
@@ -229,7 +237,22 @@ async function presentSession(
   if (options.insideTmux) {
     await tmux`select-window -t ${windowId}`;
     write(`ralph --monitor: the run is in window ${windowId} of tmux session ${sessionName}; its outcome will be printed here when it ends\n`);
-    const outcome = await waitForOutcome(tmux, resultFile, windowId, options.clock ?? systemClock);
+    // Ctrl-C here stops the waiting, not the run (another window): say where the run goes on.
+    const interrupt = new AbortController();
+    const unsubscribe = (options.onInterrupt ?? onProcessInterrupt)(() => interrupt.abort());
+    let outcome;
+    try {
+      outcome = await waitForOutcome(tmux, resultFile, windowId, options.clock ?? systemClock, interrupt.signal);
+    } finally {
+      unsubscribe();
+    }
+    if (!outcome && interrupt.signal.aborted) {
+      write(
+        `\nralph --monitor: stopped waiting (Ctrl-C); the run goes on in window ${windowId} of tmux session ${sessionName}.` +
+          ' Ctrl-C in its loop pane stops it; how it ends goes to .ralph/logs/ralph.log\n',
+      );
+      return { sessionName, exitCode: 130 };
+    }
     if (!outcome) {
       write(`ralph --monitor: window ${windowId} closed before the run reported how it ended; see .ralph/logs/ralph.log\n`);
       return { sessionName, exitCode: 1 };
@@ -260,13 +283,14 @@ async function waitForOutcome(
   resultFile: string,
   windowId: string,
   clock: Clock,
+  interrupted: AbortSignal,
 ) {
   for (;;) {
     const outcome = readRunOutcome(resultFile);
-    if (outcome) return outcome;
+    if (outcome || interrupted.aborted) return outcome;
     const open = await tmux`display-message -p -t ${windowId} ${'#{window_id}'}`.then((id) => id === windowId, () => false);
     // The pane writes the outcome before it closes the window: read once more after it is gone.
     if (!open) return readRunOutcome(resultFile);
-    await clock.sleep(RESULT_POLL_MS);
+    await clock.sleep(RESULT_POLL_MS, interrupted);
   }
 }

@@ -14,10 +14,16 @@ export interface DetectGitOptions {
   env: NodeJS.ProcessEnv;
 }
 
-export async function detectGitInfo(dir: string, options: DetectGitOptions): Promise<GitInfo> {
+/** `dir` is inside a git work tree (false too when git is not installed). */
+export async function isGitRepository(dir: string, options: DetectGitOptions): Promise<boolean> {
   const git = await loadScript('git', { runner: options.runner, cwd: dir, env: options.env, timeoutMs: 10_000 });
   const inside = await git`rev-parse --is-inside-work-tree`;
-  if (inside.code !== 0 || inside.stdout.trim() !== 'true') return { isRepo: false, isGitHub: false };
+  return inside.code === 0 && inside.stdout.trim() === 'true';
+}
+
+export async function detectGitInfo(dir: string, options: DetectGitOptions): Promise<GitInfo> {
+  if (!(await isGitRepository(dir, options))) return { isRepo: false, isGitHub: false };
+  const git = await loadScript('git', { runner: options.runner, cwd: dir, env: options.env, timeoutMs: 10_000 });
   const origin = await git`remote get-url origin`;
   const remoteUrl = origin.code === 0 ? origin.stdout.trim() || undefined : undefined;
   return { isRepo: true, remoteUrl, isGitHub: remoteUrl?.includes('github.com') ?? false };

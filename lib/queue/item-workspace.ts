@@ -6,7 +6,7 @@
 // instead of writing through it), and a specs folder that resolves outside .ralph/ is refused.
 
 import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
-import { basename, join, relative, sep } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import { buildIssueDocument } from '../project/issue-document.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import type { RalphPaths } from '../state/paths.js';
@@ -26,7 +26,8 @@ export function writeIssueSpec(paths: RalphPaths, issue: QueueIssue): string {
 
 /** Copies a PRD item's file to .ralph/specs/<id>-<name> (the id keeps same-named PRDs apart). */
 export function copyPrdSpec(paths: RalphPaths, item: QueueItem): string {
-  const source = item.path ?? '';
+  // Relative to the project; a queue written by the Bash tool or an older ralph holds it absolute.
+  const source = resolve(paths.projectDir, item.path ?? '');
   // The id comes from queue.json, which the agent can write: no `/` or `..` may take it elsewhere.
   const name = `${item.id.replace(/[^A-Za-z0-9_-]+/g, '-')}-${basename(source)}`;
   const file = join(specsDir(paths), name);

@@ -47,6 +47,8 @@ export class RunRecorder {
   private onDisk = true;
   /** What the record's logs on disk hold already. */
   private position: LogPosition = NOTHING_LOGGED;
+  /** Logs the start of a new run, when its record first reaches the disk. */
+  private announce: (() => void) | undefined;
 
   private constructor(
     private readonly paths: RalphPaths,
@@ -90,11 +92,14 @@ export class RunRecorder {
     const record = createRunRecord({ now: now(), goal, runId: newRunIdAfter(latest?.run_id, now()) });
     const saveEachChange = options.saveEachChange ?? true;
     const position = saveEachChange ? saveRunRecord(paths, record) : NOTHING_LOGGED;
-    logger.info(`${decision.message}: run ${record.run_id}`);
     const recorder = new RunRecorder(paths, record, now, 1, decision, saveEachChange, options.redact);
     recorder.position = position;
     recorder.onDisk = saveEachChange;
     recorder.dirty = !saveEachChange;
+    // A run is named once it is recorded: a start refused before any attempt names none.
+    const started = `${decision.message}: run ${record.run_id}`;
+    if (saveEachChange) logger.info(started);
+    else recorder.announce = () => logger.info(started);
     return recorder;
   }
 
@@ -160,6 +165,8 @@ export class RunRecorder {
     this.position = saveRunRecord(this.paths, this.current, this.position);
     this.dirty = false;
     this.onDisk = true;
+    this.announce?.();
+    this.announce = undefined;
   }
 
   /** What earlier attempts tried, for the first loop of a resumed run ('' otherwise). */

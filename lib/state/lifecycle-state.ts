@@ -7,7 +7,7 @@
 import * as z from './zod.js';
 import { writeJsonAtomic } from './atomic-write.js';
 import type { RalphPaths } from './paths.js';
-import { booleanField, numberField, stringField, stringListField } from './schema-fields.js';
+import { booleanField, numberField, optionalStringField, stringField, stringListField } from './schema-fields.js';
 import { readStateFile, type StateReadOptions } from './state-file.js';
 
 const nullableString = () => z.preprocess((v) => (v === undefined || v === '' ? null : v), z.string().nullable());
@@ -33,6 +33,8 @@ export const lifecycleStateSchema = z.lazy(() =>
       followups_created: stringListField(),
     }),
     updated_at: stringField(),
+    /** The run that tracks this issue (ours; the Bash tool writes none): views show it as current only during that run. */
+    run_id: optionalStringField(),
   }),
 );
 

@@ -31,7 +31,7 @@ export const queueItemSchema = z.lazy(() =>
     started_at: nullableString(),
     completed_at: nullableString(),
     error_message: stringField(),
-    /** The PRD file of a `prd` item (absolute); null for GitHub issues. */
+    /** The PRD file of a `prd` item, relative to the project (absolute in older queues); null for GitHub issues. */
     path: nullableString(),
   }),
 );

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import type { ProcessRunner } from '../platform/process.js';
 import { fetchBeadsTasks } from './beads-tasks.js';
 import { fetchGitHubTasks } from './github-tasks.js';
-import { extractPrdTasks } from './prd-tasks.js';
+import { extractPrdTasks, PRD_TASK_FORMATS } from './prd-tasks.js';
 import { taskSourceFailure, type TaskSourceResult } from './task-source-result.js';
 
 export type TaskSourceName = 'beads' | 'github' | 'prd' | 'none';
@@ -45,5 +45,7 @@ function importPrdTasks(projectDir: string, prdFile: string | undefined): TaskSo
   } catch {
     return taskSourceFailure('file-not-found', `PRD file not found: ${prdFile}`);
   }
-  return { ok: true, tasks: extractPrdTasks(text) };
+  const tasks = extractPrdTasks(text);
+  if (tasks.length > 0) return { ok: true, tasks };
+  return { ok: true, tasks, note: `${prdFile} has no task ralph can import: ${PRD_TASK_FORMATS}; the default task list is used` };
 }

@@ -8,6 +8,9 @@ const NUMBERED = /^\s*[0-9]+\.\s+(.*)$/;
 const MAX_NUMBERED = 20;
 const MAX_TASKS = 30;
 
+/** What a PRD must hold for tasks to be imported, said when none were. */
+export const PRD_TASK_FORMATS = 'ralph imports checkbox items ("- [ ] task") and numbered items ("1. task"); plain bullets ("- task"), headings and paragraphs are not read';
+
 /** Returns `- [ ] …` lines: every checkbox item (checked ones reopened), then numbered items. */
 export function extractPrdTasks(document: string): string[] {
   const checkboxes: string[] = [];

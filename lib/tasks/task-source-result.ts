@@ -4,7 +4,7 @@
 export type TaskSourceFailure = 'missing-tool' | 'unauthenticated' | 'not-configured' | 'file-not-found' | 'failed';
 
 export type TaskSourceResult =
-  | { ok: true; tasks: string[] }
+  | { ok: true; tasks: string[]; /** Why there are none, when that is worth saying (a PRD in a format ralph does not read). */ note?: string }
   | { ok: false; reason: TaskSourceFailure; message: string; hint?: string };
 
 export function taskSourceFailure(

@@ -3,11 +3,16 @@
 // It never spends an agent call: only `claude --version` may run.
 
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
-import { runCli } from '../helpers/run-cli.js';
+import { binPath, runCli } from '../helpers/run-cli.js';
+import { runCommand } from '../helpers/fake-claude.js';
+import { withFakeTaskClis } from '../integration/bootstrap/fake-task-clis.js';
+import { chownTree, IS_ROOT, probeMountNamespace, unprivilegedUser } from '../system/fault/isolation.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
 
 const cleanups: Array<() => void> = [];
@@ -60,7 +65,7 @@ describe('ralph --doctor', () => {
 
     expect(r.code).toBe(1);
     expect(line(r.stdout, 'Claude Code CLI')).toMatch(/^\[FAIL\] Claude Code CLI: .* — fix: npm install -g @anthropic-ai\/claude-code/);
-    expect(line(r.stdout, 'git')).toMatch(/^\[FAIL\] git: .*not a git repository — fix: git init/);
+    expect(line(r.stdout, 'git')).toMatch(/^\[WARN\] git: .*not a git repository: ralph still runs, but .* — fix: git init/);
     expect(line(r.stdout, 'project files')).toMatch(/^\[FAIL\] project files: no \.ralph\/ directory here — fix: ralph-enable/);
     expect(r.stdout).toMatch(/Not ready: \d+ check\(s\) failed/);
   });
@@ -104,4 +109,88 @@ describe('ralph --doctor', () => {
     expect(line(r.stdout, 'project files')).not.toContain('ralph-enable');
   });
 
+  it('fails for a .ralph/ this user cannot write, as the run would refuse it', async () => {
+    const p = project(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\n` }), true);
+    const f = fake();
+    const env = { ...f.env, ...GIT_TEST_ENV, ANTHROPIC_API_KEY: 'sk-ant-doctor-test-key' };
+    const writable = await runCli('ralph', ['--doctor'], { cwd: p.dir, env });
+    expect(line(writable.stdout, 'project files')).toMatch(/^\[OK\]/);
+
+    const namespace = probeMountNamespace();
+    let r: { code: number | null; stdout: string };
+    if ('prefix' in namespace) {
+      // A read-only bind mount of .ralph/, which stops root too (EROFS).
+      const [unshare, ...prefix] = namespace.prefix;
+      const script = 'set -e; mount --bind "$1" "$1"; mount -o remount,bind,ro "$1"; shift; "$@"';
+      r = await runCommand(unshare!, [...prefix, 'sh', '-c', script, 'sh', p.path('.ralph'), process.execPath, binPath('ralph'), '--doctor'], { cwd: p.dir, env: { ...env, NO_COLOR: '1' } });
+    } else {
+      // No namespace: file modes, for a user they apply to.
+      const user = IS_ROOT ? unprivilegedUser() : undefined;
+      if (user) for (const dir of [p.dir, f.root]) chownTree(dir, user.uid, user.gid);
+      chmodSync(p.path('.ralph'), 0o555);
+      try {
+        r = await runCli('ralph', ['--doctor'], { cwd: p.dir, env, ...(user ?? {}) });
+      } finally {
+        chmodSync(p.path('.ralph'), 0o755);
+      }
+    }
+    expect(line(r.stdout, 'project files')).toMatch(/^\[FAIL\] project files: \.ralph\/ cannot be written \((read-only file system|permission denied)\): ralph would refuse to start — fix: make \.ralph\/ writable/);
+    expect(r.stdout).not.toMatch(/\bReady\b/);
+    expect(r.code).toBe(1);
+  });
+
+  it('fails for --github-issue or GITHUB_ISSUE without gh on PATH, naming where the issue came from and how to install gh', async () => {
+    const p = project(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\n` }), true);
+    const f = fake();
+    const noGh = (f.env.PATH ?? '').split(delimiter).filter((dir) => dir && !existsSync(join(dir, 'gh'))).join(delimiter);
+    const env = { ...f.env, ...GIT_TEST_ENV, ANTHROPIC_API_KEY: 'sk-ant-doctor-test-key', PATH: noGh };
+    const bare = await runCli('ralph', ['--doctor'], { cwd: p.dir, env });
+    expect(bare.stdout).not.toContain('GitHub CLI');
+    expect(bare.code).toBe(0);
+
+    const flag = await runCli('ralph', ['--doctor', '--github-issue', '12'], { cwd: p.dir, env });
+    expect(line(flag.stdout, 'GitHub CLI')).toBe('[FAIL] GitHub CLI: gh is not installed: --github-issue #12 could not read, comment on or close the issue — fix: install it from https://cli.github.com/ and run: gh auth login');
+    expect(flag.stdout).not.toMatch(/\bReady\b/);
+    expect(flag.code).toBe(1);
+
+    const configured = project(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\nGITHUB_ISSUE=owner/repo#7\n` }), true);
+    const rc = await runCli('ralph', ['--doctor'], { cwd: configured.dir, env });
+    expect(line(rc.stdout, 'GitHub CLI')).toMatch(/^\[FAIL\] GitHub CLI: gh is not installed: GITHUB_ISSUE \(\.ralphrc.*\) owner\/repo#7 /);
+    expect(rc.code).toBe(1);
+
+    // With gh there, the same check passes.
+    const clis = withFakeTaskClis({ gh: { issues: [] } });
+    cleanups.push(() => clis.cleanup());
+    const withGh = await runCli('ralph', ['--doctor', '--github-issue', '12'], { cwd: p.dir, env: { ...env, PATH: [clis.binDir, noGh].join(delimiter) } });
+    expect(line(withGh.stdout, 'GitHub CLI')).toMatch(/^\[OK\] +GitHub CLI: gh found, for issue #12 \(--github-issue\)/);
+    expect(withGh.code).toBe(0);
+  });
+
+  it('outside a git repository: --doctor warns, and ralph and ralph-enable-ci say the same thing instead of nothing', async () => {
+    const p = project(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\n`, '.ralph/fix_plan.md': '# Fix Plan\n- [ ] one\n' }), false);
+    const f = withFakeClaude({ calls: [{ resultText: 'done', tickFixPlan: 'all', writeFiles: { 'a.txt': 'a\n' } }] });
+    cleanups.push(() => f.cleanup());
+    // HOME (and so any global git config) is the fake's: no repository above the project either.
+    const env = { ...f.env, ...GIT_TEST_ENV, ANTHROPIC_API_KEY: 'sk-ant-doctor-test-key', GIT_CEILING_DIRECTORIES: tmpdir() };
+    const words = 'not a git repository: ralph still runs, but it reads every file to see progress (no .gitignore), the agent cannot commit';
+
+    const doctor = await runCli('ralph', ['--doctor'], { cwd: p.dir, env });
+    expect(line(doctor.stdout, 'git')).toContain(`[WARN] git: `);
+    expect(line(doctor.stdout, 'git')).toContain(words);
+    expect(line(doctor.stdout, 'git')).toContain('— fix: git init');
+
+    const run = await runCli('ralph', ['--max-loops', '2'], { cwd: p.dir, env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(new RegExp(`\\[WARN\\] This folder is ${words.replace(/[().]/g, '\\$&')}.*\\(fix: git init\\)`));
+
+    const other = mkdtempSync(join(tmpdir(), 'ralph-nogit-'));
+    cleanups.push(() => rmSync(other, { recursive: true, force: true }));
+    const ci = await runCli('ralph-enable-ci', ['--from', 'none'], { cwd: other, env });
+    expect(ci.code, ci.stderr).toBe(0);
+    expect(ci.stderr).toContain(`Warning: this folder is ${words}`);
+    const ciJson = await runCli('ralph-enable-ci', ['--json', '--force', '--from', 'none'], { cwd: other, env });
+    expect(JSON.parse(ciJson.stdout)).toMatchObject({ success: true });
+    expect(ciJson.stderr).toContain(words);
+  });
 });
+

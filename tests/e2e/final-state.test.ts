@@ -41,7 +41,7 @@ describe('the final state of a completed run', () => {
     expect(log).not.toContain('=== Starting Loop #2 ===');
     expect(log).toContain('exit reason: plan_complete');
     // Loop #2 is counted (status.json loop_count, as the Bash tool) but never ran: the log says so.
-    expect(log).toMatch(/Stopped before loop #2 ran, after 1 agent call\(s\) now/);
+    expect(log).toMatch(/Stopped before loop #2 ran \(the last loop run was #1; status\.json loop_count 2 counts the loop stopped\), after 1 agent call\(s\) now/);
     expect(log).not.toContain('Stopped at loop #2');
   });
 });

@@ -235,7 +235,7 @@ describe('ralph-queue on its own', () => {
     writeFileSync(project!.path('spec.md'), '# Spec\n');
     expect((await runCli('ralph-queue', ['add', '#7', '--prd', 'spec.md'], { cwd: project!.dir, env })).code).toBe(0);
     expect(queueFile().queue.map((item) => [item.id, item.source])).toEqual([
-      [expect.stringMatching(/^prd-.*-spec-md$/), 'prd'],
+      ['prd-spec-md', 'prd'],
       ['github-7', 'github'],
     ]);
     const removed = await runCli('ralph', ['--queue-remove', '7'], { cwd: project!.dir, env });
@@ -244,6 +244,41 @@ describe('ralph-queue on its own', () => {
     expect((await runCli('ralph', ['--queue-clear'], { cwd: project!.dir, env })).code).toBe(0);
     expect(queueFile().queue).toEqual([]);
     expect((await runCli('ralph', ['--queue-next'], { cwd: project!.dir, env })).code).toBe(1);
+  }, LONG);
+
+  it('keeps PRD items relative to the project: ids from that path, no path of this machine in queue.json, and an older absolute entry still runs', async () => {
+    const env = setUp([], { calls: [done('a.txt'), done('b.txt'), done('c.txt')] });
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    const { dirname, join } = await import('node:path');
+    mkdirSync(project!.path('docs'));
+    writeFileSync(project!.path('docs/feature-a.md'), '# Feature A\n');
+    // A PRD beside the project, not in it.
+    const beside = join(dirname(project!.dir), `${project!.dir.split('/').pop()}-feature-b.md`);
+    writeFileSync(beside, '# Feature B\n');
+    try {
+      expect((await runCli('ralph-queue', ['add', '--prd', 'docs/feature-a.md'], { cwd: project!.dir, env })).code).toBe(0);
+      expect((await runCli('ralph-queue', ['add', '--prd', beside], { cwd: project!.dir, env })).code).toBe(0);
+      const text = readFileSync(project!.path('.ralph/queue.json'), 'utf8');
+      expect(text).not.toContain(dirname(project!.dir));
+      const ids = queueFile().queue.map((item) => [item.id, item.path]);
+      expect(ids).toEqual([
+        ['prd-docs-feature-a-md', 'docs/feature-a.md'],
+        [`prd-${beside.split('/').pop()!.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`, `../${beside.split('/').pop()}`],
+      ]);
+      // A queue written before (by the Bash tool or an older ralph) holds the absolute path.
+      const queue = JSON.parse(text) as { queue: Array<Record<string, unknown>> };
+      queue.queue.push({ ...queue.queue[0], id: 'prd-old-absolute', path: project!.path('docs/feature-a.md') });
+      writeFileSync(project!.path('.ralph/queue.json'), JSON.stringify(queue));
+
+      const run = await runCli('ralph-queue', ['process'], { cwd: project!.dir, env });
+      expect(run.code, run.stderr).toBe(0);
+      expect(queueFile().queue.map((item) => item.status)).toEqual(['completed', 'completed', 'completed']);
+      const specs = readdirSync(project!.path('.ralph/specs')).filter((name) => name.startsWith('prd-')).sort();
+      expect(specs).toEqual(['prd-docs-feature-a-md-feature-a.md', `${ids[1]![0]}-${beside.split('/').pop()}`, 'prd-old-absolute-feature-a.md'].sort());
+    } finally {
+      const { rmSync } = await import('node:fs');
+      rmSync(beside, { force: true });
+    }
   }, LONG);
 
   it('add --label / --milestone queues the matching open issues, --repo on every gh call', async () => {

@@ -116,6 +116,19 @@ describe('ralph-enable-ci', () => {
     expect(readFileSync(project.path('.ralph/fix_plan.md'), 'utf8')).toContain('- [ ] a\n- [ ] b\n- [ ] c\n');
   });
 
+  it('says which formats it reads when a PRD of plain bullets gives no task, in text and --json mode', async () => {
+    project = tmpProject({ 'docs/prd.md': '# Product\n\n- users can log in\n- users can log out\n' });
+    const text = await enableCi(['--from', 'prd', '--prd', 'docs/prd.md']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain('Imported 0 task(s) from prd');
+    expect(text.stderr).toContain('Warning: docs/prd.md has no task ralph can import: ralph imports checkbox items ("- [ ] task") and numbered items ("1. task"); plain bullets ("- task")');
+
+    const json = await enableCi(['--json', '--force', '--from', 'prd', '--prd', 'docs/prd.md']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout).tasks_imported).toBe(0);
+    expect(json.stderr).toContain('checkbox items ("- [ ] task") and numbered items ("1. task")');
+  });
+
   it('exits 3 for an unknown flag, a bad value or a stray argument', async () => {
     project = tmpProject({});
     for (const args of [['--bogus'], ['--limit', 'ten'], ['stray']]) {

@@ -6,14 +6,14 @@
 // root runs ralph as an unprivileged user for that (root ignores modes). Each test stands alone.
 
 import { spawn } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, lchownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binPath } from '../../helpers/run-cli.js';
 import type { TmpProject } from '../../helpers/tmp-project.js';
 import { checkStateFiles, createFastAgent, faultProject, listTempFiles, type FastAgent } from '../../fault/fast-agent.js';
-import { IS_ROOT, mountNamespacePrefix, probeMountNamespace, unprivilegedUser } from './isolation.js';
+import { chownTree, IS_ROOT, mountNamespacePrefix, probeMountNamespace, unprivilegedUser } from './isolation.js';
 
 // Runs inside the private mount namespace. Arguments, never interpolated: .ralph dir, staged
 // copy of it, bytes to leave free, where to copy the result, mode; then the command to run.
@@ -187,12 +187,3 @@ describe('a read-only .ralph/', () => {
     expect(snapshotTree(p.path('.ralph'))).toEqual(before);
   });
 });
-
-function chownTree(dir: string, uid: number, gid: number): void {
-  chownSync(dir, uid, gid);
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) chownTree(path, uid, gid);
-    else lchownSync(path, uid, gid);
-  }
-}

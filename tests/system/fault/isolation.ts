@@ -5,7 +5,7 @@
 // the reason, so the test fails saying why instead of being skipped.
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, lchownSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -51,5 +51,15 @@ export function unprivilegedUser(): { uid: number; gid: number } {
     const made = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', TEST_USER], { encoding: 'utf8' });
     if (made.status !== 0) throw new Error(`cannot add the unprivileged test user: ${made.error?.message ?? made.stderr.trim()}`);
     return { uid: id('-u'), gid: id('-g') };
+  }
+}
+
+/** Gives a whole tree to `uid`:`gid` (symlinks themselves, not what they point at). */
+export function chownTree(dir: string, uid: number, gid: number): void {
+  chownSync(dir, uid, gid);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) chownTree(path, uid, gid);
+    else lchownSync(path, uid, gid);
   }
 }

@@ -20,8 +20,9 @@ const entry = (n: number, status: QueueEntry['status'] = 'pending'): QueueEntry 
 });
 
 describe('queue items', () => {
-  it('derives a PRD id from its path as the Bash tool does', () => {
-    expect(prdItemId('/home/me/Specs/My Feature.md')).toBe('prd-home-me-specs-my-feature-md');
+  it('derives a PRD id from its project-relative path', () => {
+    expect(prdItemId('docs/My Feature.md')).toBe('prd-docs-my-feature-md');
+    expect(prdItemId('../feature-a.md')).toBe('prd-feature-a-md');
   });
 
   it('matches by issue number, #number or id', () => {
