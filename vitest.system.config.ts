@@ -1,4 +1,4 @@
-// `npm run test:system`: what needs root, a Docker daemon or bubblewrap (tests/system/), and the
+// `npm run test:system`: what needs root, a Docker daemon, bubblewrap or pytest (tests/system/), and the
 // full randomised kill -9 suite (200+ trials from a new seed, printed so a failure can be
 // replayed with RALPH_KILL9_SEED). A missing tool fails its test with the command that installs
 // it; .ci/run installs them all and starts dockerd. Files run one at a time: the sandbox tests

@@ -5,9 +5,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { REPO_ROOT } from './run-cli.js';
 
-const REGISTER = join(REPO_ROOT, 'tests', 'fixtures', 'module-trace', 'register.mjs');
+// As a file URL: NODE_OPTIONS splits on blanks, and a checkout's path may hold one (%20 here).
+const REGISTER = pathToFileURL(join(REPO_ROOT, 'tests', 'fixtures', 'module-trace', 'register.mjs')).href;
 
 export interface ModuleTrace {
   env: NodeJS.ProcessEnv;

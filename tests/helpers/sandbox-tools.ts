@@ -1,4 +1,4 @@
-// What the system suite's sandbox tests need on the machine: bubblewrap, a Docker daemon, and an
+// What the system suite's tests need on the machine: bubblewrap, a Docker daemon, pytest, and an
 // image made offline. Nothing is installed or started here: a missing tool or daemon fails the
 // test with the command that provides it (.ci/run installs both and starts dockerd). The image is
 // `docker import` of a root filesystem built from this host's own files (node and its libraries,
@@ -30,6 +30,13 @@ export function requireRoot(why: string): void {
 
 export function requireBwrap(): void {
   requireCommand('bwrap', 'bubblewrap');
+}
+
+/** Throws, naming the install command, unless `python3 -m pytest` runs (the pytest gate tests). */
+export function requirePytest(): void {
+  if (spawnSync('python3', ['-m', 'pytest', '--version'], { stdio: 'ignore' }).status !== 0) {
+    throw new Error('pytest is not installed; the system suite needs it. Install it with `apt-get install -y python3-pytest` (or run .ci/run).');
+  }
 }
 
 /** Host pids whose command line contains `text` (ourselves excluded). */

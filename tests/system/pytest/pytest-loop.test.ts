@@ -1,12 +1,15 @@
 // The verification gate inside the real loop on a pytest project (tests/fixtures/verify/
 // python-project): without TEST_COMMAND the command is detected from pytest.ini, and the
-// failure is parsed, recorded and fed to the next loop the same way as vitest's. pytest is
-// installed where this suite runs (`python3 -m pytest --version`).
+// failure is parsed, recorded and fed to the next loop the same way as vitest's. In the system
+// suite: it needs pytest (`python3 -m pytest`), which `npm test` does not.
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LoopEvents, type LoopEventMap } from '../../../lib/loop/events.js';
+import { requirePytest } from '../../helpers/sandbox-tools.js';
 import { loopProject, type LoopProject } from '../../helpers/loop-harness.js';
-import { loopContextIn, fixtureFiles, readOnlyRunRecord } from './verify-loop-fixture.js';
+import { loopContextIn, fixtureFiles, readOnlyRunRecord } from '../../integration/verify-loop/verify-loop-fixture.js';
+
+beforeAll(() => requirePytest());
 
 let current: LoopProject | undefined;
 afterEach(() => {

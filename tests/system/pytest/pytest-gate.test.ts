@@ -1,17 +1,19 @@
 // The gate against a real pytest project: JUnit XML asked for and read, the same failure shape
-// as vitest's. pytest is installed where this suite runs (`python3 -m pytest --version`).
+// as vitest's. In the system suite: it needs pytest (`python3 -m pytest`), which `npm test` does not.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatFailuresForContext } from '../../../lib/core/verification.js';
 import { runVerificationGate } from '../../../lib/verify/run-gate.js';
 import { planVerification } from '../../../lib/verify/verification-setup.js';
 import type { VerificationResult } from '../../../lib/verify/verification-result.js';
-import { copyFixture, gateOptions, type FixtureCopy } from './verify-fixture.js';
+import { requirePytest } from '../../helpers/sandbox-tools.js';
+import { copyFixture, gateOptions, type FixtureCopy } from '../../integration/verify/verify-fixture.js';
 
 let fixture: FixtureCopy;
 let result: VerificationResult;
 
 beforeAll(async () => {
+  requirePytest();
   fixture = copyFixture('python-project');
   // Detected from pytest.ini, as a project without TEST_COMMAND would be.
   const setup = planVerification({ TEST_COMMAND: '', QUALITY_GATES: '', VERIFY_BEFORE_EXIT: true, VERIFY_TIMEOUT_MINUTES: 1 }, fixture.dir);
