@@ -36,10 +36,15 @@ export function privateTmux(): PrivateTmux {
   };
 }
 
+/**
+ * Polls `check` until it gives a value. The deadline only turns vitest's generic timeout (30 s)
+ * into a message naming what never came: it is kept just under it, so a loaded machine that is
+ * merely slow still passes.
+ */
 export async function waitFor<T>(
   what: string,
   check: () => T | undefined | false,
-  deadlineMs = 10_000,
+  deadlineMs = 25_000,
 ): Promise<T> {
   const until = Date.now() + deadlineMs;
   let last: unknown;
