@@ -82,7 +82,7 @@ describe('ralph --monitor on a terminal reports how the run ended', () => {
     const { done, tmux: t } = monitorInPty({ calls: [{ ...idle, hang: 'afterInit', hangMaxMs: 60_000 }] }, ['--max-loops', '5']);
     const loopPane = await waitFor('the loop pane to start the agent', () => {
       if (t.status('has-session') !== 0) return undefined;
-      const panes = t.run('list-panes', '-a', '-F', '#{pane_id}\t#{pane_title}').trim().split('\n').map((l) => l.split('\t'));
+      const panes = t.run('list-panes', '-a', '-F', '#{pane_id}|#{pane_title}').trim().split('\n').map((l) => l.split('|'));
       const id = panes.find(([, title]) => title === 'Ralph Loop')?.[0];
       return id && /Executing Claude Code/.test(t.capture(id)) ? id : undefined;
     }, 30_000);
@@ -122,8 +122,8 @@ function setup(): Record<string, string> {
 }
 
 function paneByTitle(t: PrivateTmux, title: string): { id: string; dead: boolean } | undefined {
-  const lines = t.run('list-panes', '-a', '-F', '#{pane_id}\t#{pane_title}\t#{pane_dead}').trim().split('\n');
-  const found = lines.map((l) => l.split('\t')).find(([, name]) => name === title);
+  const lines = t.run('list-panes', '-a', '-F', '#{pane_id}|#{pane_title}|#{pane_dead}').trim().split('\n');
+  const found = lines.map((l) => l.split('|')).find(([, name]) => name === title);
   return found ? { id: found[0]!, dead: found[2] === '1' } : undefined;
 }
 

@@ -27,8 +27,8 @@ function setup(): { env: NodeJS.ProcessEnv } {
 }
 
 function panesByTitle(t: PrivateTmux): Map<string, string> {
-  const lines = t.run('list-panes', '-a', '-F', '#{pane_id}\t#{pane_title}').trim().split('\n');
-  return new Map(lines.map((l) => l.split('\t') as [string, string]).map(([id, title]) => [title, id]));
+  const lines = t.run('list-panes', '-a', '-F', '#{pane_id}|#{pane_title}').trim().split('\n');
+  return new Map(lines.map((l) => l.split('|') as [string, string]).map(([id, title]) => [title, id]));
 }
 
 describe('ralph --monitor', () => {

@@ -84,11 +84,11 @@ async function launch(overrides: Partial<MonitorSessionOptions> = {}) {
 
 function panes(target: string): Array<{ id: string; title: string; dead: boolean }> {
   return tmux
-    .run('list-panes', '-t', target, '-F', '#{pane_id}\t#{pane_title}\t#{pane_dead}')
+    .run('list-panes', '-t', target, '-F', '#{pane_id}|#{pane_title}|#{pane_dead}')
     .trim()
     .split('\n')
     .map((line) => {
-      const [id = '', title = '', dead = ''] = line.split('\t');
+      const [id = '', title = '', dead = ''] = line.split('|');
       return { id, title, dead: dead === '1' };
     });
 }
@@ -198,7 +198,7 @@ describe('launchMonitorSession with real tmux', () => {
   it('opens a window in the current session when already inside tmux, and closes only that window', async () => {
     setup();
     tmux.run('-f', '/dev/null', 'new-session', '-d', '-s', 'outer');
-    const [socketPath, serverPid, paneId] = tmux.run('display-message', '-p', '-t', '=outer', '#{socket_path}\t#{pid}\t#{pane_id}').trim().split('\t');
+    const [socketPath, serverPid, paneId] = tmux.run('display-message', '-p', '-t', '=outer', '#{socket_path}|#{pid}|#{pane_id}').trim().split('|');
     const { name, written } = await launch({
       insideTmux: true,
       env: baseEnv({ TMUX: `${socketPath},${serverPid},0`, TMUX_PANE: paneId }),
@@ -258,7 +258,7 @@ describe('launchMonitorSession with real tmux', () => {
   it('inside tmux on a terminal, says where the window is and prints the outcome in the calling pane', async () => {
     setup();
     tmux.run('-f', '/dev/null', 'new-session', '-d', '-s', 'outer');
-    const [socketPath, serverPid, paneId] = tmux.run('display-message', '-p', '-t', '=outer', '#{socket_path}\t#{pid}\t#{pane_id}').trim().split('\t');
+    const [socketPath, serverPid, paneId] = tmux.run('display-message', '-p', '-t', '=outer', '#{socket_path}|#{pid}|#{pane_id}').trim().split('|');
     const launched = launch({
       insideTmux: true,
       stdoutIsTTY: true,
