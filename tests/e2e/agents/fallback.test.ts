@@ -19,7 +19,9 @@ const PLAN = '# Fix Plan\n' + Array.from({ length: 40 }, (_, i) => `- [ ] item $
 
 describe('FALLBACK_AGENTS=codex', () => {
   it('loop 3 runs on Codex after Claude\'s limit in loop 2, and Claude runs again after the reset', async () => {
-    const p = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}FALLBACK_AGENTS=codex\nUSAGE_LIMIT_MARGIN_SECONDS=0\n`, '.ralph/fix_plan.md': PLAN }), { git: true });
+    // A second between loops: Codex, one item a loop, cannot use up the plan or --max-loops before
+    // Claude's reset, however fast the machine.
+    const p = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}FALLBACK_AGENTS=codex\nUSAGE_LIMIT_MARGIN_SECONDS=0\nLOOP_DELAY_SECONDS=1\n`, '.ralph/fix_plan.md': PLAN }), { git: true });
     const claude = withFakeClaude(
       {
         calls: [

@@ -78,7 +78,7 @@ describe("the generated workflow's own steps, run locally", () => {
       ['Install ralph and the agent CLI', expect.stringMatching(/^npm install -g /), 0],
       ['Build the sandbox image', 'ralph --sandbox-build', 0],
     ]);
-    expect(readFileSync(dockerLog, 'utf8').split('\n')[0]).toMatch(/^build --tag acme\/ralph-sandbox:1 --file \S+Dockerfile /);
+    expect(readFileSync(dockerLog, 'utf8').split('\n')[0]).toMatch(/^build --tag acme\/ralph-sandbox:1 --file .+\/Dockerfile /);
   }, 120_000);
 
   it("another label: the issue job's condition is false and nothing runs", async () => {
