@@ -28,7 +28,12 @@ export function privateTmux(): PrivateTmux {
     status: (...args) => spawnSync('tmux', ['-L', socket, ...args], { stdio: 'ignore' }).status ?? 1,
     capture: (pane, options = {}) => run('capture-pane', '-p', '-J', ...(options.escapes ? ['-e'] : []), '-t', pane),
     kill() {
+      // The panes' process groups (a ralph still writing its state when a test failed early)
+      // go with the server: their folders are removed next, so they must be gone by then.
+      const groups = spawnSync('tmux', ['-L', socket, 'list-panes', '-a', '-F', '#{pane_pid}'], { encoding: 'utf8' })
+        .stdout?.split('\n').map(Number).filter((pid) => pid > 1) ?? [];
       spawnSync('tmux', ['-L', socket, 'kill-server'], { stdio: 'ignore' });
+      for (const pid of groups) stopGroup(pid);
       // tmux leaves the socket file of a stopped server behind; it lives where tmux(1) says:
       // $TMUX_TMPDIR (default /tmp), directory tmux-<uid>.
       rmSync(join(process.env.TMUX_TMPDIR || '/tmp', `tmux-${process.getuid?.() ?? 0}`, socket), { force: true });
@@ -59,5 +64,23 @@ export async function waitFor<T>(
       throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** SIGKILLs a pane's process group and waits (up to 10 s) until its leader is gone. */
+function stopGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    return; // already gone
+  }
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let i = 0; i < 400; i++) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    Atomics.wait(pause, 0, 0, 25);
   }
 }
