@@ -15,6 +15,8 @@ export interface LoopScriptInput {
   keepMonitor: boolean;
   /** The wait-for channel the launcher signals once the panes exist. */
   gate: string;
+  /** The channel this script signals once it has read (and removed) the environment file. */
+  loaded: string;
   envFile: string;
   /** Where the outcome goes; absent when nobody waits for it (then `privateDir` is removed). */
   resultFile?: string;
@@ -47,8 +49,12 @@ export function buildLoopScript(input: LoopScriptInput): string {
     // carries on. A trap with a command (not '') leaves ralph's own SIGINT handling intact.
     'trap : INT',
     `${tmux} wait-for ${quoteForShell(input.gate)}`,
-    `. ${quoteForShell(input.envFile)} || exit 1`,
+    // A missing file would abort sh at `.`, before the launcher hears back: test it first.
+    `env_loaded=0; [ -r ${quoteForShell(input.envFile)} ] && . ${quoteForShell(input.envFile)} && env_loaded=1`,
     input.resultFile ? `rm -f ${quoteForShell(input.envFile)}` : `rm -rf ${quoteForShell(input.privateDir)}`,
+    // The launcher may remove the private folder only after this (a caller that detaches at once).
+    `${tmux} wait-for -S ${quoteForShell(input.loaded)}`,
+    '[ "$env_loaded" = 1 ] || exit 1',
     loop,
     'status=$?',
     ...handOver,

@@ -65,6 +65,8 @@ export interface MonitorSessionResult {
 const STATUS_PANE_SHARE = '65%';
 // tmux format strings (`#{…}`) are values: in a template's own text `#` would start a Bash comment.
 const PANE_ID = '#{pane_id}';
+// How long the launcher waits for the loop pane to read its environment file.
+const LOADED_WAIT_MS = 30_000;
 const WINDOW_AND_PANE_ID = '#{window_id} #{pane_id}';
 
 /** tmux on ralph's socket; resolves with its trimmed stdout, throws RalphError when it fails. */
@@ -127,6 +129,7 @@ export async function launchMonitorSession(options: MonitorSessionOptions): Prom
       forwardedArgv: options.forwardedArgv,
       keepMonitor: options.keepMonitor,
       gate,
+      loaded: `${gate}-loaded`,
       envFile,
       resultFile,
       privateDir: envDir,
@@ -158,6 +161,9 @@ export async function launchMonitorSession(options: MonitorSessionOptions): Prom
     // Only now may the loop start: a loop that ends at once must not close the session before
     // the panes above exist (tmux remembers a signal sent before anyone waits).
     await tmux`wait-for -S ${gate}`;
+    // The loop reads the caller's environment from envDir: once it says so, the folder is the
+    // launcher's to remove (bounded, should the pane die before it can say so).
+    await options.processRunner.run(tmuxPath, [...socketArgs, 'wait-for', `${gate}-loaded`], { env: options.env, timeoutMs: LOADED_WAIT_MS });
   } catch (error) {
     rmSync(envDir, { recursive: true, force: true });
     if (placement) await closePlacement(tmux, options, placement);

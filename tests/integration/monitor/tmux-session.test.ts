@@ -230,6 +230,11 @@ describe('launchMonitorSession with real tmux', () => {
     expect(calls[0]![0]).toMatch(/tmux$/);
     // The fake attach returned at once, as a detach (Ctrl+B D) does: the run goes on.
     expect(written.join('')).toBe(`ralph --monitor: detached; the run goes on in tmux session ${name} (reattach: tmux -L ${tmux.socket} attach -t ${name})\n`);
+    // A caller that detaches at once removes its private folder only after the loop has read
+    // the environment in it: the run goes on with the caller's settings.
+    await waitFor('the loop to start', () => existsSync(join(project.dir, '.ralph/fake-ralph.json')));
+    expect(fakeRalphRecord().markers.RALPH_MONITOR_TEST_MARK).toBe(NASTY_VALUE);
+    expect(leftoverPrivateDirs()).toEqual([]);
     releaseLoop();
     await waitFor('the session to close', () => sessionGone(name));
   });
