@@ -57,7 +57,10 @@ describe('ralph --monitor --parallel', () => {
       const text = pane ? t.capture(pane.id) : '';
       return /add-alpha +running/.test(text) && /add-beta +running/.test(text) ? pane : undefined;
     }, 60_000);
-    expect(status).toBeDefined();
+    // Its Loop section says the units run their own loops (no status.json of the project's own).
+    const dashboard = t.capture(status.id);
+    expect(dashboard).toContain('Parallel run: 2 unit(s), each with its own loop (see Units)');
+    expect(dashboard).not.toContain('Status file not found');
 
     const unit1 = await waitFor('unit-1 to show its agent\'s output', () => {
       const pane = paneOf(t, (x) => x.window === 'unit-1');
