@@ -11,8 +11,9 @@ import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { sanitizeLine, stripTerminalControls } from '../core/terminal-text.js';
 import type { Clock } from '../platform/clock.js';
-import type { Logger } from '../platform/deps.js';
-import { loadParallelRun, worktreesDir, type UnitRecord } from '../parallel/run-state.js';
+import { silentLogger } from '../platform/logger.js';
+import { worktreesDir, type UnitRecord } from '../parallel/run-state.js';
+import { resumableRun } from '../parallel/upcoming-units.js';
 import { openNoFollow } from '../state/no-follow.js';
 import { ralphPaths } from '../state/paths.js';
 
@@ -31,8 +32,6 @@ export interface UnitFollowOptions {
 /** A live.log bigger than this at first sight is shown from its last part only, as tail does. */
 const FIRST_READ_BYTES = 64 * 1024;
 const READ_CHUNK = 64 * 1024;
-
-const quiet: Logger = { log() {}, info() {}, warn() {}, error() {}, success() {}, debug() {} };
 
 interface Followed {
   path: string;
@@ -67,8 +66,7 @@ export class UnitFollower {
     const { position } = this.options;
     let unit: UnitRecord | undefined;
     try {
-      const run = loadParallelRun(this.paths, { logger: quiet, clock: this.options.clock, quarantine: false });
-      unit = run && !run.finished ? run.units[position - 1] : undefined;
+      unit = resumableRun(this.paths, { logger: silentLogger, clock: this.options.clock })?.units[position - 1];
     } catch {
       unit = undefined;
     }

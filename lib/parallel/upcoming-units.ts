@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { loadConfig } from '../config/load-config.js';
-import type { Logger } from '../platform/deps.js';
+import { silentLogger } from '../platform/logger.js';
 import { systemClock } from '../platform/clock.js';
 import { projectPaths, type RalphPaths } from '../state/paths.js';
 import type { StateReadOptions } from '../state/state-file.js';
@@ -30,14 +30,12 @@ export function resumableRun(paths: Pick<RalphPaths, 'ralphDir'>, state: StateRe
   return run && !run.finished ? run : undefined;
 }
 
-const quiet: Logger = { log() {}, info() {}, warn() {}, error() {}, success() {}, debug() {} };
-
 /** How many units the parallel run about to start has (0 when it cannot tell: ralph says why itself). */
 export function countUpcomingUnits(input: RunShapeInput): number {
   try {
     const { config } = loadConfig(input);
     const paths = projectPaths(input.projectDir, config);
-    const resumed = resumableRun(paths, { logger: quiet, clock: systemClock });
+    const resumed = resumableRun(paths, { logger: silentLogger, clock: systemClock });
     if (resumed) return resumed.units.length;
     const found = findPlanUnits(readFileSync(paths.fixPlan, 'utf8'), config.OPTIONAL_SECTIONS);
     return found.ok ? found.units.length : 0;
