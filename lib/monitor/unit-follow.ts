@@ -40,7 +40,12 @@ interface Followed {
   decoder: StringDecoder;
   /** Text from an escape character on, held until the rest of its line arrives. */
   held: string;
+  /** The file's first bytes when it was opened: other first bytes mean a fresh file in its place. */
+  head: Buffer;
 }
+
+/** Enough of a live.log's first line (`=== Loop #N - <date and time> ===`) to tell two loops' files apart. */
+const HEAD_BYTES = 64;
 
 export async function followUnit(options: UnitFollowOptions): Promise<void> {
   const follower = new UnitFollower(options);
@@ -49,6 +54,12 @@ export async function followUnit(options: UnitFollowOptions): Promise<void> {
     options.onPoll?.();
     await options.clock.sleep(options.intervalMs, options.signal);
   }
+}
+
+/** The first bytes of the open file, no further than `end` (what has been read of it). */
+function readHead(fd: number, end = HEAD_BYTES): Buffer {
+  const head = Buffer.alloc(Math.min(HEAD_BYTES, end));
+  return head.subarray(0, head.length > 0 ? readSync(fd, head, 0, head.length, 0) : 0);
 }
 
 export class UnitFollower {
@@ -109,10 +120,12 @@ export class UnitFollower {
     try {
       const stats = fstatSync(fd);
       let followed = this.followed;
-      if (!followed || followed.ino !== stats.ino || stats.size < followed.offset) {
+      // Each loop rewrites live.log in place: a file that shrank or starts differently is a new
+      // loop's, even when it has already grown past what was read of the old one.
+      if (!followed || followed.ino !== stats.ino || stats.size < followed.offset || !readHead(fd, followed.head.length).equals(followed.head)) {
         // A new file or a fresh loop's: start again (from its last part when it is already big).
         const start = followed ? 0 : Math.max(0, stats.size - FIRST_READ_BYTES);
-        followed = { path, ino: stats.ino, offset: start, decoder: new StringDecoder('utf8'), held: '' };
+        followed = { path, ino: stats.ino, offset: start, decoder: new StringDecoder('utf8'), held: '', head: Buffer.alloc(0) };
         this.followed = followed;
         this.lastNote = '';
       }
@@ -124,6 +137,7 @@ export class UnitFollower {
         followed.offset += n;
         text += followed.decoder.write(buffer.subarray(0, n));
       }
+      if (followed.head.length < HEAD_BYTES) followed.head = readHead(fd, followed.offset);
       this.show(followed, text);
       return 'read';
     } finally {

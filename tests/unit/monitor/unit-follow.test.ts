@@ -54,6 +54,9 @@ describe('ralph-monitor --unit N', () => {
     // The next loop starts a fresh (shorter) file: shown from its start.
     writeFileSync(liveLog('add-beta'), '=== Loop #2 ===\n');
     expect(poll()).toBe('=== Loop #2 ===\n');
+    // A fresh loop's file that is already longer than what was read of the old one: from its start too.
+    writeFileSync(liveLog('add-beta'), '=== Loop #3 ===\nthe third loop has a lot more to say at once\n');
+    expect(poll()).toBe('=== Loop #3 ===\nthe third loop has a lot more to say at once\n');
     // Merged: the worktree is removed.
     writeRun(p, [unit('add-alpha', 'running'), unit('add-beta', 'merged')]);
     rmSync(join(p.dir, '.ralph/worktrees/add-beta'), { recursive: true });
