@@ -16,6 +16,7 @@ export function monitorParser(argv: readonly string[]) {
     .option('version', { type: 'boolean', describe: 'Show the version' })
     .option('once', { type: 'boolean', describe: 'Print one frame and exit (for scripts)' })
     .option('interval', { type: 'string', describe: 'Seconds between refreshes (default: 2)' })
+    .option('unit', { type: 'string', describe: "Follow the live output of unit N of a ralph --parallel run" })
     .fail((message, error) => {
       throw error ?? new RalphError('bad_flag', message, { hint: 'run ralph-monitor --help for the list of options' });
     });
@@ -27,6 +28,9 @@ export const MONITOR_HELP =
   'Options:\n' +
   '  --once           Print one frame and exit (for scripts)\n' +
   '  --interval SECS  Seconds between refreshes (default: 2)\n' +
+  '  --unit N         Follow the live output of the Nth unit of a ralph --parallel run\n' +
+  '                   (its worktree\'s .ralph/live.log, control sequences removed); the\n' +
+  '                   unit-N windows of ralph --monitor --parallel run this\n' +
   '  -h, --help       Show this help message\n' +
   '  --version        Show the version\n\n' +
   'Reads .ralph/ in the current directory. Colours follow NO_COLOR. Ctrl+C exits.\n';

@@ -1,6 +1,7 @@
 // `ralph-monitor`: the live dashboard for the project in the current directory, computed from
 // the `.ralph/` state files only (so it also shows state written by the Bash tool).
-// `--once` prints one frame and exits, for scripts; `--interval` sets the refresh in seconds.
+// `--once` prints one frame and exits, for scripts; `--interval` sets the refresh in seconds;
+// `--unit N` follows the live output of a `ralph --parallel` run's Nth unit (lib/monitor/unit-follow.ts).
 
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -15,9 +16,14 @@ import { loadSnapshot } from '../monitor/snapshot-loader.js';
 import { runMain } from './error-funnel.js';
 import { formatVersionLine, wantsVersion } from './package-info.js';
 
+/** How often `--unit N` looks for new output (tail -F looks every second). */
+const UNIT_POLL_MS = 500;
+
 interface MonitorArgs {
   once: boolean;
   intervalSeconds: number;
+  /** --unit N: follow that unit's live output instead of drawing the dashboard. */
+  unit?: number;
 }
 
 // No flag or `--once` alone (how tmux and scripts start it) is answered without loading yargs,
@@ -35,7 +41,18 @@ async function parseMonitorArgs(argv: string[]): Promise<MonitorArgs | 'help'> {
       hint: 'e.g. ralph-monitor --interval 5',
     });
   }
-  return { once: Boolean(parsed.once), intervalSeconds };
+  let unit: number | undefined;
+  if (parsed.unit !== undefined) {
+    const rawUnit = String(parsed.unit);
+    if (!/^[1-9][0-9]{0,2}$/.test(rawUnit)) {
+      throw new RalphError('bad_flag', '--unit requires a unit number from 1 to 999 (its place in the plan)', {
+        hint: 'e.g. ralph-monitor --unit 2',
+      });
+    }
+    if (parsed.once) throw new RalphError('bad_flag', '--unit follows a live output and does not go with --once', { hint: 'run ralph-monitor --unit N alone' });
+    unit = Number(rawUnit);
+  }
+  return { once: Boolean(parsed.once), intervalSeconds, unit };
 }
 
 export async function mainMonitor(argv: string[]): Promise<number> {
@@ -58,6 +75,7 @@ export async function mainMonitor(argv: string[]): Promise<number> {
       hint: 'run ralph-monitor in a project enabled with ralph-enable (or created with ralph-setup)',
     });
   }
+  if (args.unit !== undefined) return followUnitLive(projectDir, args.unit);
   if (args.once) {
     const columns = process.stdout.columns || Number(process.env.COLUMNS) || 80;
     const lines = renderFrame(await loadSnapshot(projectDir, view, systemClock.now()), {
@@ -72,30 +90,54 @@ export async function mainMonitor(argv: string[]): Promise<number> {
 
   // The live dashboard (screen handling, resize, refresh) is loaded only here, not for `--once`.
   const { runDashboard } = await import('../monitor/dashboard.js');
-  const stop = new AbortController();
-  const onSignal = () => stop.abort();
-  // In the layout of `ralph --monitor` a Ctrl+C here would take the dashboard away for the rest
-  // of the run: it is ignored (the loop pane stops the run; the session's end closes this pane).
-  const inLayout = process.env[IN_LAYOUT_ENV] === '1';
-  const ignore = () => {};
-  // SIGHUP: the tmux pane or terminal went away.
-  for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, name === 'SIGINT' && inLayout ? ignore : onSignal);
-  try {
-    await runDashboard({
+  await untilStopped((signal, inLayout) =>
+    runDashboard({
       projectDir,
       view,
       terminal: processTerminal(),
       clock: systemClock,
       intervalMs: args.intervalSeconds * 1000,
       color,
-      signal: stop.signal,
+      signal,
       inLayout,
-    });
+    }),
+  );
+  process.stdout.write('Monitor stopped.\n');
+  return 0;
+}
+
+/** `--unit N`: the unit's live output until a signal (the window closing sends SIGHUP). */
+async function followUnitLive(projectDir: string, position: number): Promise<number> {
+  const { followUnit } = await import('../monitor/unit-follow.js');
+  await untilStopped((signal) =>
+    followUnit({
+      projectDir,
+      position,
+      clock: systemClock,
+      intervalMs: UNIT_POLL_MS,
+      signal,
+      write: (text) => {
+        process.stdout.write(text);
+      },
+    }),
+  );
+  return 0;
+}
+
+/** Runs `view` until SIGINT, SIGTERM or SIGHUP (the tmux pane or terminal went away). */
+async function untilStopped(view: (signal: AbortSignal, inLayout: boolean) => Promise<void>): Promise<void> {
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  // In the layout of `ralph --monitor` a Ctrl+C here would take the view away for the rest of
+  // the run: it is ignored (the loop pane stops the run; the session's end closes this pane).
+  const inLayout = process.env[IN_LAYOUT_ENV] === '1';
+  const ignore = () => {};
+  for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, name === 'SIGINT' && inLayout ? ignore : onSignal);
+  try {
+    await view(stop.signal, inLayout);
   } finally {
     for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(name, onSignal).off(name, ignore);
   }
-  process.stdout.write('Monitor stopped.\n');
-  return 0;
 }
 
 function processTerminal(): DashboardTerminal {

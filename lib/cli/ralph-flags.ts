@@ -87,7 +87,7 @@ export const RALPH_FLAGS: readonly RalphFlag[] = [
   { name: 'auto-close', describe: 'On completion: close the issue', section: 'GitHub issue lifecycle' },
   { name: 'agent', arg: 'NAME', describe: `Agent CLI to run: ${choicesOf('AGENT_PROVIDER')} (default: ${defaultOf('AGENT_PROVIDER')})`, section: 'Beyond the Bash version' },
   { name: 'fallback-agent', arg: 'NAME', repeatable: true, describe: 'Agent to run on while the one before it is at its usage limit (repeatable; FALLBACK_AGENTS)', section: 'Beyond the Bash version' },
-  { name: 'parallel', arg: 'NUM', describe: `Work on NUM plan items (with --process-queue: queue items) at once (2-16), each in its own git worktree and branch, merged back one at a time (default: ${defaultOf('PARALLEL')})`, section: 'Beyond the Bash version' },
+  { name: 'parallel', arg: 'NUM', describe: `Work on NUM plan items (with --process-queue: queue items) at once (2-16), each in its own git worktree and branch, merged back one at a time; with --monitor, a tmux window per unit (unit-1, unit-2, ...) shows its live output (default: ${defaultOf('PARALLEL')})`, section: 'Beyond the Bash version' },
   { name: 'max-loops', arg: 'NUM', describe: `Stop after NUM loops, exit 3 (default: ${defaultOf('MAX_LOOPS')} = unlimited)`, section: 'Beyond the Bash version' },
   { name: 'max-cost', arg: 'USD', describe: `Stop when this run has spent USD dollars, exit 3 (default: ${defaultOf('MAX_COST_USD')} = unlimited)`, section: 'Beyond the Bash version' },
   { name: 'max-run-minutes', arg: 'MIN', describe: `Stop after MIN minutes, exit 3 (default: ${defaultOf('MAX_RUN_MINUTES')} = unlimited)`, section: 'Beyond the Bash version' },

@@ -4,6 +4,7 @@
 // session behind that only shows the error.
 
 import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { assertNotLegacyLayout, assertPromptExists } from '../loop/startup.js';
 import { ralphPaths } from '../state/paths.js';
 import type { RalphCliOptions } from './ralph-options.js';
@@ -12,6 +13,10 @@ export async function startMonitor(options: RalphCliOptions, cwd: string): Promi
   assertNotLegacyLayout(cwd);
   const paths = ralphPaths(cwd);
   if (!existsSync(paths.ralphDir)) assertPromptExists(paths, paths.prompt);
+  // A parallel run gets a window per unit (lib/monitor/tmux-session.ts): count them now.
+  const { countUpcomingUnits, readParallel } = await import('../parallel/upcoming-units.js');
+  const shape = { projectDir: cwd, homeDir: homedir(), env: process.env, flags: options.flags };
+  const unitWindows = readParallel(shape) > 1 ? countUpcomingUnits(shape) : 0;
   const { launchMonitorSessionFromCli } = await import('../monitor/launch-from-cli.js');
-  return launchMonitorSessionFromCli(options.argv, { cwd, keepMonitor: options.keepMonitor });
+  return launchMonitorSessionFromCli(options.argv, { cwd, keepMonitor: options.keepMonitor, unitWindows });
 }

@@ -5,20 +5,14 @@ import type { RalphCliOptions } from './ralph-options.js';
 import { runProject } from '../loop/run-project.js';
 import { createDeps } from '../platform/create-deps.js';
 import { ralphPaths } from '../state/paths.js';
-import { loadConfig } from '../config/load-config.js';
-
-/** PARALLEL from the flag, env or .ralphrc (1: the single loop). */
-function readParallel(options: RalphCliOptions, cwd: string, homeDir: string): number {
-  if (typeof options.flags.PARALLEL === 'number') return options.flags.PARALLEL;
-  return loadConfig({ projectDir: cwd, homeDir, env: process.env, flags: {} }).config.PARALLEL;
-}
+import { readParallel } from '../parallel/upcoming-units.js';
 
 export async function runRalphLoop(options: RalphCliOptions, cwd: string): Promise<number> {
   const paths = ralphPaths(cwd);
   const deps = createDeps({ cwd, logFile: paths.ralphLog, verbose: options.flags.RALPH_VERBOSE === true });
   process.once('SIGHUP', ignoreTerminalWriteErrors);
   try {
-    const parallel = readParallel(options, cwd, deps.homeDir);
+    const parallel = readParallel({ projectDir: cwd, homeDir: deps.homeDir, env: process.env, flags: options.flags });
     if (parallel > 1) {
       const { runParallel } = await import('../parallel/run-parallel.js');
       return await runParallel({ projectDir: cwd, flags: options.flags, deps, parallel, haltOnFailure: options.haltOnFailure });

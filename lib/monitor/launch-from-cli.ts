@@ -11,6 +11,8 @@ import { launchMonitorSession } from './tmux-session.js';
 export interface MonitorLaunchOptions {
   cwd: string;
   keepMonitor: boolean;
+  /** `unit-<n>` windows to open: the units of a parallel run (0: a single loop). */
+  unitWindows: number;
 }
 
 export async function launchMonitorSessionFromCli(argv: string[], options: MonitorLaunchOptions): Promise<number> {
@@ -29,6 +31,7 @@ export async function launchMonitorSessionFromCli(argv: string[], options: Monit
     ralphCommand: [process.execPath, bin('ralph')],
     monitorCommand: [process.execPath, bin('ralph-monitor')],
     keepMonitor: options.keepMonitor,
+    unitWindows: options.unitWindows,
     tmuxSocket: env.RALPH_TMUX_SOCKET || undefined,
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     insideTmux: Boolean(env.TMUX),

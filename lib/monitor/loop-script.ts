@@ -25,6 +25,9 @@ export interface LoopScriptInput {
   sessionName?: string;
 }
 
+/** The shell variable (set by the env file inside tmux) that lists the unit windows to close with the loop's. */
+export const UNIT_WINDOWS_VAR = 'ralph_unit_windows';
+
 /** Screen lines (history included) the pane keeps for the outcome; run-outcome.ts trims them. */
 const CAPTURE_HISTORY = 200;
 
@@ -41,7 +44,9 @@ export function buildLoopScript(input: LoopScriptInput): string {
     ? [`printf '\\n[ralph exited with code %s; the monitor stays open (--keep-monitor)]\\n' "$status"`]
     : [
         `if [ "$status" -eq 1 ]; then printf '\\n[ralph could not run (exit code 1); press Enter to close]\\n'; read _ignored; fi`,
-        input.sessionName ? `${tmux} kill-session -t ${quoteForShell(`=${input.sessionName}`)}` : `${tmux} kill-window -t "$TMUX_PANE"`,
+        ...(input.sessionName
+          ? [`${tmux} kill-session -t ${quoteForShell(`=${input.sessionName}`)}`]
+          : [`for w in $${UNIT_WINDOWS_VAR}; do ${tmux} kill-window -t "$w" 2>/dev/null; done`, `${tmux} kill-window -t "$TMUX_PANE"`]),
       ];
   return [
     // Ctrl-C in this pane goes to the whole foreground group: ralph stops its run (exit 130),

@@ -26,6 +26,10 @@ const GATE_TEXT: Record<string, string> = {
 
 export function renderLoopSection(snap: DashboardSnapshot, ctx: SectionContext): Line[] {
   const s = snap.status;
+  if (!s && snap.units) {
+    // A parallel run writes no status.json of its own: each unit's loop writes its worktree's.
+    return [[{ text: `Parallel run: ${snap.units.length} unit(s), each with its own loop (see Units)`, style: 'dim' }]];
+  }
   if (!s) {
     const text = snap.ralphDirFound ? 'Status file not found. Ralph may not be running.' : 'No .ralph/ directory found.';
     return [[{ text, style: 'red' }]];

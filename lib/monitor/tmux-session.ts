@@ -2,8 +2,16 @@
 // output (right top) and the dashboard (right bottom) — in a new session, or in a new window
 // of the current session when already inside tmux (no nesting). The session closes when the
 // loop ends unless keepMonitor (Bash #176, #213).
+//
+// `ralph --monitor --parallel N` adds one window per unit of the plan, `unit-1` … `unit-K` (K:
+// the plan's units, counted by the caller), each running `ralph-monitor --unit <n>`, which finds
+// the unit in .ralph/parallel.json and follows its worktree's live.log. They are made here, at
+// start, rather than by ralph when a unit starts: ralph then needs no tmux at all, a unit's
+// window exists (with a placeholder) before its worktree does, and only a number is in the argv
+// (a unit's slug and item are plan text). They close with the session; inside tmux the loop pane
+// closes them with its own window.
 
-import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RalphError } from '../errors.js';
@@ -15,7 +23,7 @@ import { loadScript, type ScriptValue } from '../platform/script.js';
 import { writeFileNoFollow } from '../state/no-follow.js';
 import { ralphPaths } from '../state/paths.js';
 import { describeLoopEnv, formatEnvScript, selectLoopEnv } from './loop-env.js';
-import { buildLoopScript } from './loop-script.js';
+import { buildLoopScript, UNIT_WINDOWS_VAR } from './loop-script.js';
 import { formatRunOutcome, readRunOutcome } from './run-outcome.js';
 import { joinShellCommand, quoteForShell } from './shell-quote.js';
 import { attachInheritingTerminal, type AttachTerminal } from './tmux-attach.js';
@@ -31,6 +39,8 @@ export interface MonitorSessionOptions {
   /** argv that runs the dashboard, e.g. [process.execPath, '<abs>/bin/ralph-monitor']. */
   monitorCommand: string[];
   keepMonitor: boolean;
+  /** How many `unit-<n>` windows to open (ralph --parallel: one per unit of the plan); none when 0 or absent. */
+  unitWindows?: number;
   /** tmux `-L` socket name (tests use a private server). */
   tmuxSocket?: string;
   stdoutIsTTY: boolean;
@@ -55,6 +65,8 @@ function onProcessInterrupt(listener: () => void): () => void {
 export const WINDOW_NAME = 'Ralph: Loop | Output | Status';
 export const PANE_TITLES = { loop: 'Ralph Loop', output: 'Claude Output', status: 'Status' } as const;
 export const LIVE_LOG_PLACEHOLDER = '=== Ralph Live Output - Waiting for first loop... ===';
+/** What the output pane shows in a parallel run, whose loops write to their worktrees' live.log. */
+export const PARALLEL_LIVE_LOG_NOTE = "=== Ralph parallel run: each unit's live output is in its own window, unit-1, unit-2, ... (Ctrl+B then w lists them) ===";
 
 /** The session it opened and, when the caller waited for the run (a terminal), its exit code. */
 export interface MonitorSessionResult {
@@ -79,6 +91,8 @@ interface Placement {
   sessionName: string;
   windowId: string;
   loopPane: string;
+  /** Where new windows go (`new-window -t`). */
+  windowsTarget: string;
 }
 
 /**
@@ -109,7 +123,8 @@ export async function launchMonitorSession(options: MonitorSessionOptions): Prom
 
   const paths = ralphPaths(options.projectDir);
   // The output pane tails live.log; give it something to show until the first loop writes.
-  if (existsSync(paths.ralphDir)) writeFileNoFollow(paths.liveLog, `${LIVE_LOG_PLACEHOLDER}\n`, 0o600);
+  const unitWindows = options.unitWindows ?? 0;
+  if (existsSync(paths.ralphDir)) writeFileNoFollow(paths.liveLog, `${unitWindows > 0 ? PARALLEL_LIVE_LOG_NOTE : LIVE_LOG_PLACEHOLDER}\n`, 0o600);
 
   const loopEnv = selectLoopEnv(options.env);
   const envDir = mkdtempSync(join(tmpdir(), 'ralph-monitor-'));
@@ -158,6 +173,13 @@ export async function launchMonitorSession(options: MonitorSessionOptions): Prom
     // Keep the finished loop's pane on screen for the post-mortem (#213).
     if (options.keepMonitor) await tmux`set-option -w -t ${target} remain-on-exit on`;
     await tmux`select-pane -t ${placement.loopPane}`;
+    const unitWindowIds: string[] = [];
+    for (let n = 1; n <= unitWindows; n++) {
+      const follow = `${monitorPrefix}exec ${joinShellCommand([...options.monitorCommand, '--unit', String(n)])}`;
+      unitWindowIds.push(await tmux`new-window -d -t ${placement.windowsTarget} -n ${`unit-${n}`} -c ${options.projectDir} -P -F ${'#{window_id}'} -- /bin/sh -c ${follow}`);
+    }
+    // Inside tmux only the run's own window closes with the loop: it closes the unit windows too.
+    if (options.insideTmux && unitWindowIds.length > 0) appendFileSync(envFile, `${UNIT_WINDOWS_VAR}=${quoteForShell(unitWindowIds.join(' '))}\n`);
     // Only now may the loop start: a loop that ends at once must not close the session before
     // the panes above exist (tmux remembers a signal sent before anyone waits).
     await tmux`wait-for -S ${gate}`;
@@ -198,7 +220,7 @@ async function openSession(
   // A detached session gets a roomy default size; attaching resizes it to the terminal.
   const out = await tmux`new-session -d -s ${sessionName} -n ${WINDOW_NAME} -c ${options.projectDir} -x 200 -y 50 -P -F ${WINDOW_AND_PANE_ID} -- /bin/sh -c ${loopScript}`;
   const [windowId = '', loopPane = ''] = out.split(' ');
-  return { sessionName, windowId, loopPane };
+  return { sessionName, windowId, loopPane, windowsTarget: `=${sessionName}:` };
 }
 
 async function openWindowHere(
@@ -210,7 +232,7 @@ async function openWindowHere(
   const [sessionId = '', ...nameParts] = (await tmux`display-message -p ${here} ${'#{session_id} #{session_name}'}`).split(' ');
   const out = await tmux`new-window -d -t ${sessionId}: -n ${WINDOW_NAME} -c ${options.projectDir} -P -F ${WINDOW_AND_PANE_ID} -- /bin/sh -c ${loopScript}`;
   const [windowId = '', loopPane = ''] = out.split(' ');
-  return { sessionName: nameParts.join(' '), windowId, loopPane };
+  return { sessionName: nameParts.join(' '), windowId, loopPane, windowsTarget: `${sessionId}:` };
 }
 
 async function closePlacement(

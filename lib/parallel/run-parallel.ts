@@ -21,6 +21,7 @@ import { findPlanUnits, type PlanUnit } from './plan-units.js';
 import { loadParallelRun, parallelStatePath, saveRunState, type ParallelRunState, type UnitRecord, type UnitState } from './run-state.js';
 import { describeDryRunUnits } from './summary.js';
 import { UnitRunner, type UnitRunnerOptions } from './unit-runner.js';
+import { resumableRun } from './upcoming-units.js';
 import { assertNoTrackedChanges, readRunBranch } from './worktrees.js';
 
 export type RunParallelOptions = UnitRunnerOptions;
@@ -37,8 +38,8 @@ export async function runParallel(options: RunParallelOptions): Promise<number> 
   if (!found.ok) throw new RalphError('parallel_plan', found.problem, { hint: 'fix the (after: …) clause in fix_plan.md, then run ralph --parallel again' });
   const state: StateReadOptions = { logger: deps.logger, clock: deps.clock };
   if (config.DRY_RUN) {
-    const resumed = loadParallelRun(paths, { ...state, quarantine: false });
-    deps.stdout.write(describeDryRunUnits(resumed && !resumed.finished ? resumed.units : found.units, options.parallel));
+    const resumed = resumableRun(paths, state);
+    deps.stdout.write(describeDryRunUnits(resumed ? resumed.units : found.units, options.parallel));
     return EXIT.ok;
   }
   const git: GitContext = { runner: deps.processRunner, env: deps.env };

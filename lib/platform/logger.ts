@@ -42,6 +42,9 @@ const COLOUR: Record<LogLevel, string> = {
 };
 const RESET = '\x1b[0m';
 
+/** A logger that drops everything: for read-only viewers (the monitor), which say nothing of files they only look at. */
+export const silentLogger: Logger = { log() {}, info() {}, warn() {}, error() {}, success() {}, debug() {} };
+
 export const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
 export const LOG_ROTATE_KEEP = 4;
 

@@ -96,11 +96,24 @@ describe('ralph-monitor flags', () => {
     expect(unknown.stderr).toMatch(/^Error: Unknown argument: bogus/);
   });
 
+  it('rejects a --unit that is not a unit number, and --unit with --once, with exit 1 and a hint', async () => {
+    for (const value of ['0', 'x', '-1', '1000']) {
+      const bad = await runCli('ralph-monitor', ['--unit', value]);
+      expect(bad.code, value).toBe(1);
+      expect(bad.stderr).toContain('Error: --unit requires a unit number from 1 to 999 (its place in the plan)');
+      expect(bad.stderr).toContain('hint: e.g. ralph-monitor --unit 2');
+    }
+    const once = await runCli('ralph-monitor', ['--unit', '1', '--once']);
+    expect(once.code).toBe(1);
+    expect(once.stderr).toContain('Error: --unit follows a live output and does not go with --once');
+  });
+
   it('prints help', async () => {
     const result = await runCli('ralph-monitor', ['--help']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('--once');
     expect(result.stdout).toContain('--interval');
+    expect(result.stdout).toContain('--unit N');
   });
 });
 

@@ -12,6 +12,7 @@ import { nodeProcessRunner } from '../../../lib/platform/process.js';
 import {
   launchMonitorSession,
   LIVE_LOG_PLACEHOLDER,
+  PARALLEL_LIVE_LOG_NOTE,
   WINDOW_NAME,
   type MonitorSessionOptions,
 } from '../../../lib/monitor/tmux-session.js';
@@ -212,6 +213,43 @@ describe('launchMonitorSession with real tmux', () => {
     await waitFor('the loop output', () => tmux.capture(loop.id).includes('FAKE-RALPH argv'));
     releaseLoop();
     await waitFor('the monitor window to close', () => windows().length === 1);
+    expect(sessionGone('outer')).toBe(false);
+  });
+
+  it('opens a unit-<n> window per unit of a parallel run, each following that unit\'s live output, and closes them with the session', async () => {
+    setup();
+    const { name } = await launch({ unitWindows: 2 });
+    const windows = tmux.run('list-windows', '-t', `=${name}`, '-F', '#{window_id}').trim().split('\n');
+    const named = windows.map((id) => tmux.run('display-message', '-p', '-t', id, '#{window_name}').trim());
+    expect(named).toEqual([WINDOW_NAME, 'unit-1', 'unit-2']);
+    // The loop's window stays the one shown.
+    expect(tmux.run('display-message', '-p', '-t', `=${name}:`, '#{window_name}').trim()).toBe(WINDOW_NAME);
+    const [, unit1, unit2] = windows.map((id) => panes(id)[0]!.id);
+    await waitFor('unit-2\'s placeholder', () => tmux.capture(unit2!).includes('=== unit-2: waiting for unit 2 of a parallel run'));
+    project.write('.ralph/parallel.json', JSON.stringify({
+      run_id: 'p1', base_commit: 'a'.repeat(40), run_branch: 'main', started_at: '2026-12-02T04:00:00Z', finished: false,
+      units: ['add-alpha', 'add-beta'].map((slug) => ({ slug, item: slug, lines: [], after: [], branch: `ralph/p1/${slug}`, worktree: `.ralph/worktrees/${slug}`, state: 'running' })),
+    }));
+    project.write('.ralph/worktrees/add-alpha/.ralph/live.log', 'alpha says \x1b[31mhi\x1b[0m\n');
+    await waitFor('unit-1\'s live output', () => tmux.capture(unit1!).includes('alpha says hi'));
+    expect(tmux.capture(unit1!, { escapes: true })).not.toMatch(/\x1b\[[0-9;]*31m/);
+    await waitFor('unit-2 waiting for its output', () => tmux.capture(unit2!).includes('unit-2 add-beta: waiting for its live output'));
+    // The output pane says where the units' output is.
+    await waitFor('the output pane\'s note', () => tmux.capture(panes(`=${name}:${windows[0]}`)[1]!.id).includes(PARALLEL_LIVE_LOG_NOTE));
+    releaseLoop();
+    await waitFor('the session to close', () => sessionGone(name));
+  });
+
+  it('inside tmux, closes the unit windows with the run\'s window', async () => {
+    setup();
+    tmux.run('-f', '/dev/null', 'new-session', '-d', '-s', 'outer');
+    const [socketPath, serverPid, paneId] = tmux.run('display-message', '-p', '-t', '=outer', '#{socket_path}|#{pid}|#{pane_id}').trim().split('|');
+    await launch({ insideTmux: true, unitWindows: 2, env: baseEnv({ TMUX: `${socketPath},${serverPid},0`, TMUX_PANE: paneId }) });
+    const windows = () => tmux.run('list-windows', '-t', '=outer', '-F', '#{window_id}').trim().split('\n').map((id) => tmux.run('display-message', '-p', '-t', id, '#{window_name}').trim());
+    expect(windows()).toEqual([windows()[0], WINDOW_NAME, 'unit-1', 'unit-2']);
+    await waitFor('the loop to start', () => existsSync(join(project.dir, '.ralph/fake-ralph.json')));
+    releaseLoop();
+    await waitFor('the run\'s windows to close', () => windows().length === 1);
     expect(sessionGone('outer')).toBe(false);
   });
 

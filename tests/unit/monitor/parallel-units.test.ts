@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { assembleSnapshot, type AssembleOptions } from '../../../lib/monitor/assemble-snapshot.js';
-import { renderUnitsSection } from '../../../lib/monitor/render-sections.js';
+import { renderLoopSection, renderUnitsSection } from '../../../lib/monitor/render-sections.js';
 import { defaultViewSettings } from '../../helpers/project-view.js';
 
 const base: AssembleOptions = { projectDir: '/p/demo', now: Date.parse('2026-12-02T05:00:00Z'), ralphDirFound: true, ...defaultViewSettings() };
@@ -25,6 +25,13 @@ describe('dashboard Units section', () => {
       'add-beta   running      loops 5 · $1.25',
       'add-gamma  needs-review loops 2 · $0.50 · merge conflict in a.txt',
     ]);
+  });
+
+  it('says in the Loop section that the units run their own loops, where a single loop\'s status would be', () => {
+    const parallel = { run_id: 'p1', base_commit: 'a'.repeat(40), run_branch: 'main', started_at: '2026-12-02T04:00:00Z', finished: false, units: [unit('add-alpha', 'running'), unit('add-beta', 'pending')] };
+    const snap = assembleSnapshot({ parallel: JSON.stringify(parallel) }, base);
+    const text = renderLoopSection(snap, { now: base.now, columns: 80 }).map((line) => line.map((seg) => seg.text).join(''));
+    expect(text).toEqual(['Parallel run: 2 unit(s), each with its own loop (see Units)']);
   });
 
   it('shows nothing without a parallel run', () => {
