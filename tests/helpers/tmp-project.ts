@@ -39,8 +39,19 @@ export function ralphProjectTree(overrides: Record<string, string> = {}): Record
   };
 }
 
+// Every project made in this test file and not yet cleaned up: removed when the file ends
+// (tests/helpers/state-home.ts), so a test that failed before its own cleanup leaves nothing.
+const notCleaned = new Set<string>();
+
+/** Removes the projects of this test file that no cleanup() removed. */
+export function removeLeftoverProjects(): void {
+  for (const dir of notCleaned) rmSync(dir, { recursive: true, force: true });
+  notCleaned.clear();
+}
+
 export function tmpProject(tree: Record<string, string> = {}, options: TmpProjectOptions = {}): TmpProject {
   const dir = mkdtempSync(join(tmpdir(), 'ralph-proj-'));
+  notCleaned.add(dir);
   for (const [relative, content] of Object.entries(tree)) {
     const file = join(dir, relative);
     mkdirSync(dirname(file), { recursive: true });
@@ -59,6 +70,9 @@ export function tmpProject(tree: Record<string, string> = {}, options: TmpProjec
     dir,
     path: (relative) => join(dir, relative),
     git,
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    cleanup: () => {
+      rmSync(dir, { recursive: true, force: true });
+      notCleaned.delete(dir);
+    },
   };
 }

@@ -7,12 +7,17 @@ import { countUpcomingUnits, readParallel } from '../../../lib/parallel/upcoming
 import { stateProject, type StateProject } from '../monitor/fixture-state.js';
 
 let project: StateProject | undefined;
-afterEach(() => project?.cleanup());
+// Every project a test made (one test makes two), removed after it.
+const made: StateProject[] = [];
+afterEach(() => {
+  for (const p of made.splice(0)) p.cleanup();
+});
 
 const unit = (slug: string, state: string) => ({ slug, item: slug, lines: [], after: [], branch: `ralph/p1/${slug}`, worktree: `.ralph/worktrees/${slug}`, state });
 
 function setup(plan?: string) {
   project = stateProject();
+  made.push(project);
   if (plan !== undefined) project.write('.ralph/fix_plan.md', plan);
   return { projectDir: project.dir, homeDir: project.dir, env: {}, flags: {} };
 }
