@@ -6,11 +6,13 @@
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { FAKE_CLAUDE_DIR } from './fake-claude.js';
+import { expect } from 'vitest';
+import { FAKE_CLAUDE_DIR, type FakeCallScript } from './fake-claude.js';
 import { REPO_ROOT } from './run-cli.js';
+import type { TmpProject } from './tmp-project.js';
 
 function hasCommand(name: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;
@@ -155,4 +157,35 @@ export function ensureTestImage(): string {
     rmSync(stage, { recursive: true, force: true });
   }
   return tag;
+}
+
+/**
+ * An agent call that tries to rewrite what configures the programs ralph runs (.ralphrc, a git
+ * fsmonitor, a pre-commit hook) after a write where it may (src/control.txt), then finishes the
+ * plan: the attack the sandboxes' read-only mounts of the guarded files must stop.
+ */
+export const GUARDED_FILES_ATTACK: FakeCallScript = {
+  steps: [
+    { tool: 'Bash', input: { command: 'mkdir -p src && echo ok > src/control.txt' }, exec: true },
+    { tool: 'Bash', input: { command: 'echo CLAUDE_CODE_CMD=./evil.sh >> .ralphrc' }, exec: true },
+    { tool: 'Bash', input: { command: 'git config core.fsmonitor ./evil.sh' }, exec: true },
+    { tool: 'Bash', input: { command: 'echo "touch pwned" > .git/hooks/pre-commit' }, exec: true },
+  ],
+  writeFiles: { 'src/done.txt': 'done\n' },
+  tickFixPlan: 'all',
+  statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true },
+};
+
+/** After GUARDED_FILES_ATTACK: each write failed in the sandbox, so nothing was changed or undone. */
+export function expectGuardedFilesUntouched(project: TmpProject, agentOutput: string, ralphStderr: string): void {
+  expect(readFileSync(project.path('src/control.txt'), 'utf8')).toBe('ok\n');
+  expect(agentOutput).toContain('.ralphrc: Read-only file system');
+  expect(agentOutput).toMatch(/could not (write|lock) config file .*\.git\/config/);
+  expect(agentOutput).toContain('.git/hooks/pre-commit: Read-only file system');
+  expect(readFileSync(project.path('.ralphrc'), 'utf8')).not.toContain('evil');
+  expect(readFileSync(project.path('.git/config'), 'utf8')).not.toContain('fsmonitor');
+  expect(existsSync(project.path('.git/hooks/pre-commit'))).toBe(false);
+  // Nothing reached the files, so the guard had nothing to undo.
+  expect(existsSync(project.path('.ralph/quarantine'))).toBe(false);
+  expect(ralphStderr).not.toContain('which configures what ralph and the agent run');
 }

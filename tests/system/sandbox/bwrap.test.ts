@@ -10,7 +10,7 @@ import { FAKE_CLAUDE_DIR, readCallLog, withFakeClaude, type FakeCall, type FakeC
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
-import { processesWithCmdline, requireBwrap } from '../../helpers/sandbox-tools.js';
+import { expectGuardedFilesUntouched, GUARDED_FILES_ATTACK, processesWithCmdline, requireBwrap } from '../../helpers/sandbox-tools.js';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -91,27 +91,9 @@ describe('ralph --sandbox bwrap', () => {
   }, 60_000);
 
   it('mounts the guarded files read-only: the agent can change none of them, so nothing is undone', async () => {
-    const r = await runInBwrap(() => ({
-      calls: [{
-        steps: [
-          { tool: 'Bash', input: { command: 'echo CLAUDE_CODE_CMD=./evil.sh >> .ralphrc' }, exec: true },
-          { tool: 'Bash', input: { command: 'git config core.fsmonitor ./evil.sh' }, exec: true },
-          { tool: 'Bash', input: { command: 'echo "touch pwned" > .git/hooks/pre-commit' }, exec: true },
-        ],
-        writeFiles: { 'src/done.txt': 'done\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true },
-      }],
-    }), '- [ ] one\n');
+    const r = await runInBwrap(() => ({ calls: [GUARDED_FILES_ATTACK] }), '- [ ] one\n');
     expect(r.code, r.stderr).toBe(0);
-    const logs = outputLogs(r.project);
-    expect(logs).toContain('.ralphrc: Read-only file system');
-    expect(logs).toMatch(/could not (write|lock) config file .*\.git\/config/);
-    expect(logs).toContain('.git/hooks/pre-commit: Read-only file system');
-    expect(readFileSync(r.project.path('.ralphrc'), 'utf8')).not.toContain('evil');
-    expect(readFileSync(r.project.path('.git/config'), 'utf8')).not.toContain('fsmonitor');
-    expect(existsSync(r.project.path('.git/hooks/pre-commit'))).toBe(false);
-    // Nothing reached the files, so the guard had nothing to undo.
-    expect(existsSync(r.project.path('.ralph/quarantine'))).toBe(false);
-    expect(r.stderr).not.toContain('which configures what ralph and the agent run');
+    expectGuardedFilesUntouched(r.project, outputLogs(r.project), r.stderr);
   }, 60_000);
 
   it('kills a daemon the agent forked out of its process group when the sandbox ends', async () => {

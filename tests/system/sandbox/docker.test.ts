@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readCallLog, withFakeClaude, type FakeCall, type FakeClaude, type FakeScenario } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli, type CliResult, type RunCliOptions } from '../../helpers/run-cli.js';
-import { allCommandLines, docker, ensureTestImage, readablePackageCopy, requireDockerDaemon, requireRoot } from '../../helpers/sandbox-tools.js';
+import { allCommandLines, docker, ensureTestImage, expectGuardedFilesUntouched, GUARDED_FILES_ATTACK, readablePackageCopy, requireDockerDaemon, requireRoot } from '../../helpers/sandbox-tools.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 
 const USER = 1000;
@@ -155,30 +155,10 @@ describe('ralph --sandbox docker', () => {
   }, 120_000);
 
   it('mounts the guarded files read-only: the agent can change none of them, so nothing is undone', async () => {
-    const p = dockerProject({
-      calls: [{
-        steps: [
-          // The agent's shell works in the container: it writes where it may.
-          { tool: 'Bash', input: { command: 'mkdir -p src && echo ok > src/control.txt' }, exec: true },
-          { tool: 'Bash', input: { command: 'echo CLAUDE_CODE_CMD=./evil.sh >> .ralphrc' }, exec: true },
-          { tool: 'Bash', input: { command: 'git config core.fsmonitor ./evil.sh' }, exec: true },
-          { tool: 'Bash', input: { command: 'echo "touch pwned" > .git/hooks/pre-commit' }, exec: true },
-        ],
-        writeFiles: { 'src/done.txt': 'done\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true },
-      }],
-    }, '- [ ] one\n');
+    const p = dockerProject({ calls: [GUARDED_FILES_ATTACK] }, '- [ ] one\n');
     const r = await ralphAs(p, ['--sandbox', 'docker']);
     expect(r.code, r.stderr).toBe(0);
-    expect(readFileSync(p.project.path('src/control.txt'), 'utf8')).toBe('ok\n');
-    const logs = outputLogs(p.project);
-    expect(logs).toContain('.ralphrc: Read-only file system');
-    expect(logs).toContain('could not write config file .git/config: Device or resource busy');
-    expect(logs).toContain('.git/hooks/pre-commit: Read-only file system');
-    expect(readFileSync(p.project.path('.ralphrc'), 'utf8')).not.toContain('evil');
-    expect(readFileSync(p.project.path('.git/config'), 'utf8')).not.toContain('fsmonitor');
-    expect(existsSync(p.project.path('.git/hooks/pre-commit'))).toBe(false);
-    expect(existsSync(p.project.path('.ralph/quarantine'))).toBe(false);
-    expect(r.stderr).not.toContain('which configures what ralph and the agent run');
+    expectGuardedFilesUntouched(p.project, outputLogs(p.project), r.stderr);
   }, 120_000);
 
   it("removes the container of a ralph killed with -9 (the old agent still running in it) at the next start, and says so", async () => {
