@@ -31,6 +31,8 @@ export interface UnitFollowOptions {
 
 /** A live.log bigger than this at first sight is shown from its last part only, as tail does. */
 const FIRST_READ_BYTES = 64 * 1024;
+// The most text held back after an escape character, waiting for the rest of its sequence.
+const MAX_HELD = 4096;
 const READ_CHUNK = 64 * 1024;
 
 interface Followed {
@@ -149,8 +151,10 @@ export class UnitFollower {
     const all = followed.held + text;
     // An escape sequence may be cut by the read: its end arrives later. Hold the text from the
     // last escape character on until its line is complete, so the sanitizer sees it whole.
+    // Held no further than MAX_HELD: text without end after an escape cannot grow it for ever
+    // (a sequence cut there is stripped as unterminated; its rest arrives as plain text).
     const escape = all.lastIndexOf('\x1b');
-    const cut = escape !== -1 && !all.includes('\n', escape) ? escape : all.length;
+    const cut = escape !== -1 && !all.includes('\n', escape) && all.length - escape <= MAX_HELD ? escape : all.length;
     followed.held = all.slice(cut);
     this.emit(stripTerminalControls(all.slice(0, cut)));
   }

@@ -75,6 +75,17 @@ describe('ralph-monitor --unit N', () => {
     expect(poll()).toBe('\n');
   });
 
+  it('holds back no more than a few KB after an escape: endless text without a newline is still shown, without the escape', () => {
+    const { p, poll, liveLog } = follower(1);
+    writeRun(p, [unit('add-alpha', 'running')]);
+    p.write('.ralph/worktrees/add-alpha/.ralph/live.log', 'start \x1b[');
+    expect(poll()).toBe('--- unit-1 add-alpha: running ---\nstart ');
+    appendFileSync(liveLog('add-alpha'), 'x'.repeat(10_000));
+    const shown = poll();
+    expect(shown.length).toBeGreaterThan(9_000);
+    expect(shown).not.toContain('\x1b');
+  });
+
   it('shows the placeholder again for a finished run, and refuses a live.log that is a symlink', () => {
     const { p, poll } = follower(1);
     writeRun(p, [unit('add-alpha', 'merged')], true);
