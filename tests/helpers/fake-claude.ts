@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isProcessRunning } from './process-state.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const FAKE_CLAUDE_DIR = resolve(HERE, '..', 'fixtures', 'fake-claude');
@@ -434,3 +435,16 @@ export const HAPPY_STEPS: FakeStep[] = [
 
 /** The notes.txt the recordings' working dir held. */
 export const HAPPY_NOTES = 'line one\nTODO: fix\nline three\n';
+
+/** SIGKILLs the process group of every call of `fake` that has not finished (the agents a killed ralph left). */
+export function killUnfinishedCalls(fake: FakeClaude): void {
+  for (const call of fake.runs()) {
+    if (!call.finished && isProcessRunning(call.pid)) {
+      try {
+        process.kill(-call.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
+}

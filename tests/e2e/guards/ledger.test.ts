@@ -8,9 +8,8 @@ import { existsSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hourKey } from '../../../lib/core/rate-window.js';
-import { withFakeClaude, type FakeCallScript, type FakeClaude, type FakeScenario } from '../../helpers/fake-claude.js';
+import { withFakeClaude, type FakeCallScript, type FakeClaude, type FakeScenario, killUnfinishedCalls } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
-import { isProcessRunning } from '../../helpers/process-state.js';
 import { runCli, type CliResult } from '../../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 import { readRunRecords } from '../../integration/verify-loop/verify-loop-fixture.js';
@@ -44,7 +43,7 @@ function setUp(scenario: FakeScenario, rc = ''): { project: TmpProject; fake: Fa
   cleanups.push(() => project.cleanup());
   const fake = withFakeClaude(scenario);
   cleanups.push(() => fake.cleanup());
-  cleanups.push(() => killAgents(fake));
+  cleanups.push(() => killUnfinishedCalls(fake));
   return { project, fake };
 }
 
@@ -61,7 +60,7 @@ async function runUntil(project: TmpProject, fake: FakeClaude, args: string[], d
         killed = true;
         for (const w of watchers) w.close();
         child.kill(signal);
-        if (signal === 'SIGKILL') killAgents(fake);
+        if (signal === 'SIGKILL') killUnfinishedCalls(fake);
       };
       child.on('exit', () => watchers.forEach((w) => w.close()));
       check();
@@ -71,17 +70,6 @@ async function runUntil(project: TmpProject, fake: FakeClaude, args: string[], d
   return result;
 }
 
-function killAgents(fake: FakeClaude): void {
-  for (const call of fake.runs()) {
-    if (!call.finished && isProcessRunning(call.pid)) {
-      try {
-        process.kill(-call.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-  }
-}
 
 const rateLimited = (project: TmpProject) => () => {
   try {

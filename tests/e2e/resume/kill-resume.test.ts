@@ -6,9 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../../lib/session-record/schema.js';
-import { withFakeClaude, type FakeCallScript, type FakeClaude } from '../../helpers/fake-claude.js';
+import { withFakeClaude, type FakeCallScript, type FakeClaude, killUnfinishedCalls } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
-import { isProcessRunning } from '../../helpers/process-state.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 import { loopContextIn, readRunRecords } from '../../integration/verify-loop/verify-loop-fixture.js';
@@ -39,7 +38,7 @@ async function killDuringLoop3(): Promise<KilledRun> {
   const fake = withFakeClaude({ calls: [work(1), work(2), { hang: 'afterInit' }, finishAll] });
   cleanups.push(() => fake.cleanup());
   // The hanging agent runs in its own process group, which outlives a SIGKILLed ralph.
-  cleanups.push(() => killGroups(fake));
+  cleanups.push(() => killUnfinishedCalls(fake));
 
   let killed = false;
   const result = await runCli('ralph', [], {
@@ -57,23 +56,12 @@ async function killDuringLoop3(): Promise<KilledRun> {
   });
   expect(killed).toBe(true);
   expect(result.signal).toBe('SIGKILL');
-  killGroups(fake);
+  killUnfinishedCalls(fake);
   const records = readRunRecords(project.dir);
   expect(records).toHaveLength(1);
   return { project, fake, record: records[0]! };
 }
 
-function killGroups(fake: FakeClaude): void {
-  for (const call of fake.runs()) {
-    if (!call.finished && isProcessRunning(call.pid)) {
-      try {
-        process.kill(-call.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-  }
-}
 
 describe('ralph after kill -9', () => {
   it('resumes the run at loop 3 with the earlier attempts intact', async () => {

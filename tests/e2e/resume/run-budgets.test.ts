@@ -8,9 +8,8 @@
 import { readFileSync, watch, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { paidWorkCall, withFakeClaude, type FakeCallScript, type FakeClaude } from '../../helpers/fake-claude.js';
+import { paidWorkCall, withFakeClaude, type FakeCallScript, type FakeClaude, killUnfinishedCalls } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
-import { isProcessRunning } from '../../helpers/process-state.js';
 import { runCli, type CliResult } from '../../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 import { readRunRecords } from '../../integration/verify-loop/verify-loop-fixture.js';
@@ -38,7 +37,7 @@ async function killDuringCall2(args: string[], rc = '', signal: NodeJS.Signals =
   const fake = withFakeClaude(SCENARIO);
   cleanups.push(() => fake.cleanup());
   // The hanging agent runs in its own process group, which outlives a SIGKILLed ralph.
-  cleanups.push(() => killAgents(fake));
+  cleanups.push(() => killUnfinishedCalls(fake));
 
   let killed = false;
   const result = await runCli('ralph', args, {
@@ -54,7 +53,7 @@ async function killDuringCall2(args: string[], rc = '', signal: NodeJS.Signals =
         watcher.close();
         child.kill(signal);
         // After SIGKILL the hung agent outlives ralph: stop it too. SIGTERM: ralph stops it.
-        if (signal === 'SIGKILL') killAgents(fake);
+        if (signal === 'SIGKILL') killUnfinishedCalls(fake);
       };
       child.on('exit', () => watcher.close());
       check();
@@ -63,24 +62,13 @@ async function killDuringCall2(args: string[], rc = '', signal: NodeJS.Signals =
   expect(killed).toBe(true);
   if (signal === 'SIGKILL') expect(result.signal).toBe('SIGKILL');
   else expect(result.code).toBe(143);
-  killAgents(fake);
+  killUnfinishedCalls(fake);
   expect(fake.runs()).toHaveLength(2);
   const records = readRunRecords(project.dir);
   expect(records).toHaveLength(1);
   return { project, fake, runId: records[0]!.run_id };
 }
 
-function killAgents(fake: FakeClaude): void {
-  for (const call of fake.runs()) {
-    if (!call.finished && isProcessRunning(call.pid)) {
-      try {
-        process.kill(-call.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-  }
-}
 
 const ralphLog = (project: TmpProject) => readFileSync(project.path('.ralph/logs/ralph.log'), 'utf8');
 const statusJson = (project: TmpProject) => JSON.parse(readFileSync(project.path('.ralph/status.json'), 'utf8')) as Record<string, unknown>;
