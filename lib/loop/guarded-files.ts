@@ -5,10 +5,11 @@
 // user to read) and reported. Between runs the user edits them freely: the next run records
 // them afresh. The rule: ralph runs nothing the agent could have changed since the run started.
 
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { guardedPaths } from '../project/guarded-paths.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
+import { assertNoLinkedDirectory } from '../state/no-follow.js';
 
 const PACKAGE_JSON = 'package.json';
 
@@ -50,11 +51,7 @@ export function restoreGuardedFiles(guarded: GuardedFiles, quarantine: string): 
     const before = guarded.files.get(path) ?? { bytes: null, mode: 0o644 };
     const now = readRecorded(full);
     if (sameBytes(before.bytes, now.bytes) && !isLink(full)) continue;
-    const keptAt = existsOrLink(full) ? join(quarantine, path) : undefined;
-    if (keptAt) {
-      mkdirSync(dirname(join(projectDir, keptAt)), { recursive: true });
-      renameSync(full, join(projectDir, keptAt));
-    }
+    const keptAt = existsOrLink(full) ? keepAgentVersion(projectDir, path, quarantine) : undefined;
     if (before.bytes !== null) {
       mkdirSync(dirname(full), { recursive: true });
       writeFileAtomic(full, before.bytes, { mode: before.mode });
@@ -72,15 +69,42 @@ export function restoreGuardedFiles(guarded: GuardedFiles, quarantine: string): 
 function restoreTestScript(guarded: GuardedFiles, quarantine: string, changed: string | undefined): GuardViolation {
   const full = join(guarded.projectDir, PACKAGE_JSON);
   const text = readFileSync(full, 'utf8');
-  const keptAt = join(quarantine, PACKAGE_JSON);
-  mkdirSync(dirname(join(guarded.projectDir, keptAt)), { recursive: true });
-  writeFileAtomic(join(guarded.projectDir, keptAt), text);
+  let keptAt: string | undefined = join(quarantine, PACKAGE_JSON);
+  if (quarantineDirReady(join(guarded.projectDir, dirname(keptAt)))) writeFileAtomic(join(guarded.projectDir, keptAt), text);
+  else keptAt = undefined;
   const pkg = JSON.parse(text) as { scripts?: Record<string, string> };
   const scripts = { ...(pkg.scripts ?? {}) };
   if (guarded.testScript === undefined) delete scripts.test;
   else scripts.test = guarded.testScript;
   writeFileAtomic(full, `${JSON.stringify({ ...pkg, scripts }, null, 2)}\n`);
-  return { path: `${PACKAGE_JSON} (scripts.test)`, keptAt, diff: `- ${guarded.testScript ?? '(none)'}\n+ ${changed ?? '(none)'}` };
+  return { path: `${PACKAGE_JSON} (scripts.test)`, ...(keptAt ? { keptAt } : {}), diff: `- ${guarded.testScript ?? '(none)'}\n+ ${changed ?? '(none)'}` };
+}
+
+/**
+ * Moves the agent's version of `path` into the quarantine folder; returns where (project-relative).
+ * The folder is under .ralph/, which the agent can write: where it planted a link on the way
+ * there, its version is deleted instead of moved through the link (undefined).
+ */
+function keepAgentVersion(projectDir: string, path: string, quarantine: string): string | undefined {
+  const keptAt = join(quarantine, path);
+  if (quarantineDirReady(dirname(join(projectDir, keptAt)))) {
+    renameSync(join(projectDir, path), join(projectDir, keptAt));
+    return keptAt;
+  }
+  rmSync(join(projectDir, path), { recursive: true, force: true });
+  return undefined;
+}
+
+/** Makes `dir` (under .ralph/) unless a link stands on the way there: false then, nothing made through it. */
+function quarantineDirReady(dir: string): boolean {
+  try {
+    assertNoLinkedDirectory(dir);
+    mkdirSync(dir, { recursive: true });
+    assertNoLinkedDirectory(dir);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function readRecorded(full: string): Recorded {

@@ -2,7 +2,8 @@
 // byte (mode included), what the agent added is moved out, a symlink in place of a guarded file
 // is moved aside rather than written through, and only package.json's test script is guarded.
 
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordGuardedFiles, restoreGuardedFiles } from '../../../lib/loop/guarded-files.js';
@@ -49,6 +50,25 @@ describe('guarded files', () => {
     expect(lstatSync(p.path('.ralphrc')).isFile()).toBe(true);
     expect(readFileSync(p.path('.ralphrc'), 'utf8')).toBe('A=1\n');
     expect(readFileSync(p.path('outside.txt'), 'utf8')).toBe('precious\n');
+  });
+
+  it('moves nothing through a link the agent planted at .ralph/quarantine: its version is deleted, the file put back', () => {
+    const p = (project = tmpProject({ '.ralphrc': 'A=1\n', 'package.json': '{"scripts":{"test":"true"}}\n' }, { git: true }));
+    const guarded = recordGuardedFiles(p.dir);
+    const outside = mkdtempSync(join(tmpdir(), 'ralph-outside-'));
+    try {
+      mkdirSync(p.path('.ralph'), { recursive: true });
+      symlinkSync(outside, p.path('.ralph/quarantine'));
+      writeFileSync(p.path('.ralphrc'), 'CLAUDE_CODE_CMD=./evil.sh\n');
+      writeFileSync(p.path('package.json'), '{"scripts":{"test":"./evil.sh"}}\n');
+      const violations = restoreGuardedFiles(guarded, Q);
+      expect(violations.map((v) => [v.path, v.keptAt])).toEqual([['.ralphrc', undefined], ['package.json (scripts.test)', undefined]]);
+      expect(readFileSync(p.path('.ralphrc'), 'utf8')).toBe('A=1\n');
+      expect(JSON.parse(readFileSync(p.path('package.json'), 'utf8')).scripts.test).toBe('true');
+      expect(readdirSync(outside)).toEqual([]);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it("guards package.json's test script only: other edits stay", () => {
