@@ -60,8 +60,9 @@ export interface ProjectLock {
   release(): void;
 }
 
-const MAX_ATTEMPTS = 100;
 const RETRY_PAUSE_MS = 5;
+/** How long a start keeps trying: longer than a guard can stay abandoned, so a kill mid-takeover never blocks it. */
+const ACQUIRE_WINDOW_MS = 3000;
 
 export function acquireProjectLock(paths: Pick<RalphPaths, 'lock'>, options: AcquireLockOptions): ProjectLock {
   const isAlive = options.isAlive ?? isProcessAlive;
@@ -77,7 +78,8 @@ export function acquireProjectLock(paths: Pick<RalphPaths, 'lock'>, options: Acq
   const content = `${JSON.stringify(mine, null, 2)}\n`;
   let previous: LockState | undefined;
 
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  const started = Date.now();
+  while (Date.now() - started < ACQUIRE_WINDOW_MS) {
     if (createExclusive(paths.lock, content)) {
       // Re-check that the file we made is still the lock (nobody broke it as "stale").
       if (readTextIfPresent(paths.lock) === content) return heldLock(paths.lock, mine, previous);
@@ -117,12 +119,13 @@ export function acquireProjectLock(paths: Pick<RalphPaths, 'lock'>, options: Acq
  */
 function withBreakGuard(lock: string, pid: number, isAlive: (pid: number) => boolean, action: () => void): boolean {
   const guard = `${lock}.break`;
-  try {
-    writeFileSync(guard, String(pid), { flag: 'wx' });
-  } catch {
-    // Its breaker died mid-takeover. An empty guard is either still being written (leave it) or
-    // was left by a breaker killed between create and write: the guard lives for microseconds,
-    // so one that stayed empty for seconds is abandoned, and would otherwise block every start.
+  // The guard appears with its owner's pid in it, so a breaker killed at any moment leaves a
+  // guard naming a dead pid, or none.
+  if (!createExclusive(guard, String(pid))) {
+    // Its breaker died mid-takeover. An empty guard (only where hard links are unsupported) is
+    // either still being written (leave it) or was left by a breaker killed between create and
+    // write: the guard lives for microseconds, so one that stayed empty for seconds is
+    // abandoned, and would otherwise block every start.
     const owner = readTextIfPresent(guard);
     if (owner ? !isAlive(Number(owner)) : isOlderThan(guard, ABANDONED_GUARD_MS)) unlinkQuietly(guard);
     return false;

@@ -101,6 +101,26 @@ describe('acquireProjectLock', () => {
     expect(existsSync(paths.lock)).toBe(false);
   });
 
+  it('takes over a stale lock whose breaker was killed mid-takeover (its guard names a dead pid)', async () => {
+    const { paths, logger } = setup();
+    const pid = await deadPid();
+    writeLock(paths.lock, pid);
+    writeFileSync(`${paths.lock}.break`, String(pid));
+    acquireProjectLock(paths, { pid: process.pid, logger });
+    expect(JSON.parse(readFileSync(paths.lock, 'utf8')).pid).toBe(process.pid);
+    expect(existsSync(`${paths.lock}.break`)).toBe(false);
+  });
+
+  it('waits out an empty guard a breaker left when killed between creating and writing it, then takes over', async () => {
+    const { paths, logger } = setup();
+    const pid = await deadPid();
+    writeLock(paths.lock, pid);
+    writeFileSync(`${paths.lock}.break`, '');
+    acquireProjectLock(paths, { pid: process.pid, logger });
+    expect(JSON.parse(readFileSync(paths.lock, 'utf8')).pid).toBe(process.pid);
+    expect(logger.messages('WARN')).toEqual([expect.stringContaining(`stale lock from pid ${pid}`)]);
+  });
+
   it('takes over an unreadable lock file, with a warning', () => {
     const { paths, logger } = setup();
     writeFileSync(paths.lock, 'garbage');
