@@ -1,0 +1,49 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const SCRIPT = fileURLToPath(new URL('../../../scripts/run-together.mjs', import.meta.url));
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function packageWith(scripts: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ralph-run-together-'));
+  dirs.push(dir);
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'p', version: '1.0.0', scripts }));
+  return dir;
+}
+
+function runTogether(cwd: string, ...names: string[]) {
+  const env = { ...process.env };
+  delete env.npm_execpath;
+  return spawnSync(process.execPath, [SCRIPT, ...names], { cwd, env, encoding: 'utf8' });
+}
+
+describe('scripts/run-together.mjs (npm test’s first stage)', () => {
+  it('runs every script to its end and exits with the failing one’s code, its output shown whole', () => {
+    const dir = packageWith({
+      fine: 'node -e "console.log(\'fine-1\'); console.log(\'fine-2\')"',
+      broken: 'node -e "console.error(\'broken here\'); process.exit(3)"',
+    });
+    const result = runTogether(dir, 'broken', 'fine');
+    expect(result.status).toBe(3);
+    expect(result.stderr).toMatch(/✗ broken \([\d.]+ s, exit 3\)/);
+    expect(result.stderr).toMatch(/✓ fine \([\d.]+ s\)/);
+    expect(result.stderr).toContain('broken here');
+    // Held and printed as one block: the two lines of one script stay together.
+    expect(result.stderr).toMatch(/fine-1\nfine-2/);
+  });
+
+  it('exits 0 when every script passes, and 2 with its usage when none is named', () => {
+    const dir = packageWith({ a: 'node -e 0', b: 'node -e 0' });
+    expect(runTogether(dir, 'a', 'b').status).toBe(0);
+    const none = runTogether(dir);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain('usage: node scripts/run-together.mjs');
+  });
+});
