@@ -5,9 +5,9 @@
 // user to read) and reported. Between runs the user edits them freely: the next run records
 // them afresh. The rule: ralph runs nothing the agent could have changed since the run started.
 
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { guardedPaths } from '../project/guarded-paths.js';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { GUARDED_DIRS, guardedPaths } from '../project/guarded-paths.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { assertNoLinkedDirectory } from '../state/no-follow.js';
 
@@ -18,9 +18,14 @@ interface Recorded {
   mode: number;
 }
 
+/** What stood at a guarded folder's path: a folder, a link (where it led), nothing, or something else. */
+type FolderState = { kind: 'folder' } | { kind: 'link'; target: string; real: string | undefined } | { kind: 'absent' } | { kind: 'other' };
+
 export interface GuardedFiles {
   projectDir: string;
   files: Map<string, Recorded>;
+  /** Each of GUARDED_DIRS as the run started. */
+  folders: Map<string, FolderState>;
   /** package.json's `scripts.test` at the start (undefined: none). */
   testScript: string | undefined;
 }
@@ -35,7 +40,8 @@ export interface GuardViolation {
 export function recordGuardedFiles(projectDir: string): GuardedFiles {
   const files = new Map<string, Recorded>();
   for (const path of guardedPaths(projectDir)) files.set(path, readRecorded(join(projectDir, path)));
-  return { projectDir, files, testScript: readTestScript(projectDir) };
+  const folders = new Map(GUARDED_DIRS.map((dir) => [dir, folderState(join(projectDir, dir))]));
+  return { projectDir, files, folders, testScript: readTestScript(projectDir) };
 }
 
 /**
@@ -44,7 +50,7 @@ export function recordGuardedFiles(projectDir: string): GuardedFiles {
  */
 export function restoreGuardedFiles(guarded: GuardedFiles, quarantine: string): GuardViolation[] {
   const { projectDir } = guarded;
-  const violations: GuardViolation[] = [];
+  const violations: GuardViolation[] = restoreGuardedFolders(guarded, quarantine);
   const paths = new Set([...guarded.files.keys(), ...guardedPaths(projectDir)]);
   for (const path of [...paths].sort()) {
     const full = join(projectDir, path);
@@ -54,8 +60,9 @@ export function restoreGuardedFiles(guarded: GuardedFiles, quarantine: string): 
     const keptAt = existsOrLink(full) ? keepAgentVersion(projectDir, path, quarantine) : undefined;
     if (before.bytes !== null) {
       mkdirSync(dirname(full), { recursive: true });
-      writeFileAtomic(full, before.bytes, { mode: before.mode });
-      chmodSync(full, before.mode);
+      const target = writeTarget(full);
+      writeFileAtomic(target, before.bytes, { mode: before.mode });
+      chmodSync(target, before.mode);
     }
     violations.push({ path, ...(keptAt ? { keptAt } : {}), diff: describeChange(path, before.bytes, now.bytes) });
   }
@@ -64,6 +71,59 @@ export function restoreGuardedFiles(guarded: GuardedFiles, quarantine: string): 
     violations.push(restoreTestScript(guarded, quarantine, testScript));
   }
   return violations;
+}
+
+/**
+ * A guarded folder the agent replaced by a link, or whose link it changed, would lead ralph's
+ * reads and writes of the files below it out of the project: the link itself is moved to the
+ * quarantine (what it points to is never touched) and an empty folder made where a folder was,
+ * for the files to be put back into. A link the user had when the run started stays.
+ */
+function restoreGuardedFolders(guarded: GuardedFiles, quarantine: string): GuardViolation[] {
+  const violations: GuardViolation[] = [];
+  for (const dir of GUARDED_DIRS) {
+    const full = join(guarded.projectDir, dir);
+    const now = folderState(full);
+    const before = guarded.folders.get(dir) ?? { kind: 'absent' };
+    if (now.kind !== 'link' || sameFolder(before, now)) continue;
+    const keptAt = keepAgentVersion(guarded.projectDir, dir, quarantine);
+    if (before.kind === 'folder' || before.kind === 'link') mkdirSync(full);
+    const was = before.kind === 'link' ? `a link to ${before.target}` : before.kind === 'folder' ? 'a folder' : before.kind === 'absent' ? 'absent' : 'no folder';
+    violations.push({ path: dir, ...(keptAt ? { keptAt } : {}), diff: `${dir} (a link to ${now.target}, was ${was})` });
+  }
+  return violations;
+}
+
+function folderState(full: string): FolderState {
+  try {
+    const st = lstatSync(full);
+    if (st.isDirectory()) return { kind: 'folder' };
+    if (!st.isSymbolicLink()) return { kind: 'other' };
+    let real: string | undefined;
+    try {
+      real = realpathSync(full);
+    } catch {
+      real = undefined; // dangling
+    }
+    return { kind: 'link', target: readlinkSync(full), real };
+  } catch {
+    return { kind: 'absent' };
+  }
+}
+
+/** The same link to the same place (what it names, and where that resolves). */
+function sameFolder(before: FolderState, now: FolderState & { kind: 'link' }): boolean {
+  return before.kind === 'link' && before.target === now.target && before.real === now.real;
+}
+
+/**
+ * Where a guarded file's bytes are written back: through a folder link only when it is the user's
+ * own (restoreGuardedFolders has moved any other aside), at the place it resolves to, since
+ * ralph's atomic write refuses to go through a link.
+ */
+function writeTarget(full: string): string {
+  const dir = dirname(full);
+  return isLink(dir) ? join(realpathSync(dir), basename(full)) : full;
 }
 
 function restoreTestScript(guarded: GuardedFiles, quarantine: string, changed: string | undefined): GuardViolation {

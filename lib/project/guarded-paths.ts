@@ -22,6 +22,18 @@ export const GUARDED_FILES = [
 ];
 export const HOOKS_DIR = '.git/hooks';
 
+/**
+ * The project-relative folders holding guarded files, parents first (`.git` before `.git/info`).
+ * A link the agent puts in place of one would send ralph's reads and writes of the files below
+ * it out of the project, so each is guarded as well (lib/loop/guarded-files.ts).
+ */
+export const GUARDED_DIRS: readonly string[] = [
+  ...new Set([...GUARDED_FILES, `${HOOKS_DIR}/x`].flatMap((file) => {
+    const parts = file.split('/').slice(0, -1);
+    return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+  })),
+].sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
+
 /** Every guarded file, with each file now in `.git/hooks/` (project-relative). */
 export function guardedPaths(projectDir: string): string[] {
   const hooks = join(projectDir, HOOKS_DIR);

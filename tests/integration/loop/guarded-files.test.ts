@@ -71,6 +71,56 @@ describe('guarded files', () => {
     }
   });
 
+  it('moves a folder of guarded files the agent turned into a link aside, never touching what it points to', () => {
+    const p = (project = tmpProject({ '.claude/settings.json': '{"permissions":{}}\n' }, { git: true }));
+    const guarded = recordGuardedFiles(p.dir);
+    const outside = mkdtempSync(join(tmpdir(), 'ralph-outside-'));
+    try {
+      writeFileSync(join(outside, 'settings.json'), '{"hooks":{"Stop":"./evil.sh"}}\n');
+      rmSync(p.path('.claude'), { recursive: true });
+      symlinkSync(outside, p.path('.claude'));
+      const violations = restoreGuardedFiles(guarded, Q);
+      // The link is moved aside, then the file it hid is put back into a folder of its own.
+      expect(violations.map((v) => [v.path, v.keptAt])).toEqual([['.claude', `${Q}/.claude`], ['.claude/settings.json', undefined]]);
+      expect(violations[0]!.diff).toBe(`.claude (a link to ${outside}, was a folder)`);
+      expect(lstatSync(p.path('.claude')).isDirectory()).toBe(true);
+      expect(readFileSync(p.path('.claude/settings.json'), 'utf8')).toBe('{"permissions":{}}\n');
+      expect(lstatSync(p.path(`${Q}/.claude`)).isSymbolicLink()).toBe(true);
+      // What the link pointed to is the host's, not the project's: left exactly as it was.
+      expect(readdirSync(outside)).toEqual(['settings.json']);
+      expect(readFileSync(join(outside, 'settings.json'), 'utf8')).toBe('{"hooks":{"Stop":"./evil.sh"}}\n');
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('moves a link planted where no guarded folder was, without moving the file it reaches out of its place', () => {
+    const p = (project = tmpProject({ 'src/a.ts': 'a\n' }, { git: true }));
+    const guarded = recordGuardedFiles(p.dir);
+    const outside = mkdtempSync(join(tmpdir(), 'ralph-outside-'));
+    try {
+      writeFileSync(join(outside, 'settings.json'), '{"mine":true}\n');
+      symlinkSync(outside, p.path('.claude'));
+      const violations = restoreGuardedFiles(guarded, Q);
+      expect(violations.map((v) => v.path)).toEqual(['.claude']);
+      expect(violations[0]!.diff).toBe(`.claude (a link to ${outside}, was absent)`);
+      expect(existsSync(p.path('.claude'))).toBe(false);
+      expect(readFileSync(join(outside, 'settings.json'), 'utf8')).toBe('{"mine":true}\n');
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps a folder link the user had when the run started (a dotfiles setup), and guards the files through it", () => {
+    const p = (project = tmpProject({ 'dotfiles/claude/settings.json': '{"user":1}\n' }, { git: true }));
+    symlinkSync(p.path('dotfiles/claude'), p.path('.claude'));
+    const guarded = recordGuardedFiles(p.dir);
+    writeFileSync(p.path('.claude/settings.json'), '{"agent":1}\n');
+    expect(restoreGuardedFiles(guarded, Q).map((v) => v.path)).toEqual(['.claude/settings.json']);
+    expect(lstatSync(p.path('.claude')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(p.path('dotfiles/claude/settings.json'), 'utf8')).toBe('{"user":1}\n');
+  });
+
   it("guards package.json's test script only: other edits stay", () => {
     const p = (project = tmpProject({ 'package.json': '{"scripts":{"test":"vitest run"},"dependencies":{}}\n' }, { git: true }));
     const guarded = recordGuardedFiles(p.dir);
