@@ -3,19 +3,17 @@
 // failed login is not a loop without progress (after the login is fixed, ralph runs).
 
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeCallScript } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli } from '../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
+import { useCleanups } from '../helpers/cleanups.js';
 
 const idle: FakeCallScript = { resultText: 'Looked around, nothing changed.', statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } };
 const badLogin: FakeCallScript = { isError: true, exitCode: 1, resultText: 'Invalid API key · Please run /login' };
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 function project(): TmpProject {
   const p = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC }), { git: true });

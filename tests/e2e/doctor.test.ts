@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { binPath, runCli } from '../helpers/run-cli.js';
@@ -14,11 +14,9 @@ import { runCommand } from '../helpers/fake-claude.js';
 import { withFakeTaskClis } from '../integration/bootstrap/fake-task-clis.js';
 import { chownTree, IS_ROOT, probeMountNamespace, unprivilegedUser } from '../system/fault/isolation.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
+import { useCleanups } from '../helpers/cleanups.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 function project(files: Record<string, string>, git: boolean): TmpProject {
   const p = tmpProject(files, { git });

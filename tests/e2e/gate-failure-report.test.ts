@@ -4,21 +4,19 @@
 // measured (failed gates) rather than the agent's "tests passing".
 
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli } from '../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
+import { useCleanups } from '../helpers/cleanups.js';
 
 const LINT_ERROR = 'src/app.js:3:7 error no-unused-vars: x is assigned but never used';
 const SECRET = 'sk-ant-api03-leakedByTheLinter';
 // A lint gate: nothing a test parser reads, only a message and exit 1.
 const LINT_SCRIPT = `console.log('checking src/app.js');\nconsole.error(${JSON.stringify(LINT_ERROR)});\nconsole.error('auth ${SECRET}');\nprocess.exit(1);\n`;
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 function setup(): { p: TmpProject; f: FakeClaude } {
   const p = tmpProject(

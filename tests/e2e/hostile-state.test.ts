@@ -4,16 +4,14 @@
 // the guard intact (issue 13 §4).
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
+import { useCleanups } from '../helpers/cleanups.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 function project(): TmpProject {
   const p = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC }), { git: true });

@@ -2,16 +2,14 @@
 // line: where the value came from (the environment and --allowed-tools override .ralphrc, so
 // editing .ralphrc would change nothing).
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withFakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli } from '../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject } from '../helpers/tmp-project.js';
+import { useCleanups } from '../helpers/cleanups.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 async function haltWith(options: { rc?: string; env?: Record<string, string>; args?: string[] }): Promise<string> {
   const p = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}${options.rc ?? ''}` }), { git: true });

@@ -4,16 +4,14 @@
 // OPTIONAL_SECTIONS), and FIX_PLAN_FILE / AGENT_FILE honoured end to end.
 
 import { existsSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeCall, type FakeClaude, type FakeScenario } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli } from '../helpers/run-cli.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
+import { useCleanups } from '../helpers/cleanups.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 function project(files: Record<string, string | undefined>): TmpProject {
   const tree = ralphProjectTree({ '.ralphrc': FAST_LOOP_RC });

@@ -5,11 +5,12 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli } from '../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
+import { useCleanups } from '../helpers/cleanups.js';
 
 // A stand-in for pytest on a project without tests: its real output and exit code 5.
 const PYTEST = [
@@ -21,10 +22,7 @@ const PYTEST = [
   '',
 ].join('\n');
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 function setup(claim: Record<string, string | boolean>): { p: TmpProject; f: FakeClaude; env: NodeJS.ProcessEnv } {
   const p = tmpProject(

@@ -2,7 +2,7 @@
 // state, --config precedence, Ctrl-C during an agent call.
 
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../lib/config/schema.js';
 import { withFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
@@ -10,11 +10,9 @@ import { isProcessRunning } from '../helpers/process-state.js';
 import { holdLockAsRalph } from '../helpers/ralph-lock-holder.js';
 import { runCli } from '../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
+import { useCleanups } from '../helpers/cleanups.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 function project(files: Record<string, string> = {}, git = true): TmpProject {
   const p = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC, ...files }), { git });

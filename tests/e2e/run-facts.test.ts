@@ -5,17 +5,15 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { delimiter } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withFakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli } from '../helpers/run-cli.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject } from '../helpers/tmp-project.js';
 import { withFakeTaskClis } from '../integration/bootstrap/fake-task-clis.js';
+import { useCleanups } from '../helpers/cleanups.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 // One TAP test that fails until the file `pass` exists.
 const TEST_SCRIPT = "const fs = require('fs');\nif (fs.existsSync('pass')) { console.log('TAP version 13\\nok 1 - a\\n1..1'); process.exit(0); }\nconsole.log('TAP version 13\\nnot ok 1 - a\\n1..1');\nprocess.exit(1);\n";

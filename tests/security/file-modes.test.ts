@@ -6,16 +6,14 @@
 import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { binPath, type CliResult } from '../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
+import { useCleanups } from '../helpers/cleanups.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 const modeOf = (path: string) => (statSync(path).mode & 0o777).toString(8);
 

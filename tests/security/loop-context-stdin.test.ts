@@ -3,17 +3,15 @@
 // local user can read argv with ps; CLI 2.1.x ignores a new --append-system-prompt on a resumed
 // session). Checked on a resumed and on a fresh call, through the real `ralph`.
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli } from '../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject } from '../helpers/tmp-project.js';
 import { loopContextIn } from '../integration/verify-loop/verify-loop-fixture.js';
+import { useCleanups } from '../helpers/cleanups.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0)) c();
-});
+const cleanups = useCleanups();
 
 const FAILING_TEST = 'parser_rejects_empty_input';
 const PROJECT_KEY = `sk-proj-${'Ab3'.repeat(16)}`;

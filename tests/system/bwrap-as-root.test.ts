@@ -7,17 +7,15 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { withFakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli } from '../helpers/run-cli.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject } from '../helpers/tmp-project.js';
 import { requireBwrap } from '../helpers/sandbox-tools.js';
+import { useCleanups } from '../helpers/cleanups.js';
 
-const cleanups: Array<() => void | Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
+const cleanups = useCleanups();
 beforeAll(() => {
   if (process.getuid?.() !== 0) throw new Error('tests/system/bwrap-as-root.test.ts must run as root (sudo npm run test:system)');
   requireBwrap();

@@ -2,17 +2,15 @@
 // here (so bwrap must be installed), and a docker whose daemon is not reachable fails the report
 // (the docker CLI must be installed). System suite: npm test needs neither.
 
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli } from '../helpers/run-cli.js';
 import { requireBwrap, requireDockerCli } from '../helpers/sandbox-tools.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
+import { useCleanups } from '../helpers/cleanups.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 beforeAll(() => {
   requireBwrap();
   requireDockerCli();

@@ -3,16 +3,14 @@
 // a rejected id and a Claude id never block it; a 401 stops with exit 1 and the fix; the tokens
 // (differences of Codex's running totals) reach status, metrics and ralph-stats.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withFakeCodex, type FakeCodex, type FakeCodexScenario } from '../../helpers/fake-codex.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 const PLAN = '# Fix Plan\n- [ ] first\n- [ ] second\n- [ ] third\n';
 

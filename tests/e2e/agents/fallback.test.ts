@@ -2,17 +2,15 @@
 // limit in loop 2 with FALLBACK_AGENTS=codex; loop 3 runs on Codex (the fake); once the stated
 // reset has passed (a few seconds ahead, no margin) the next loop runs on Claude again, which
 // finishes the plan; `ralph --status --json` shows the agent of every loop.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withFakeClaude } from '../../helpers/fake-claude.js';
 import { withFakeCodex } from '../../helpers/fake-codex.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject } from '../../helpers/tmp-project.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 const RESET_IN_SEC = 4;
 const PLAN = '# Fix Plan\n' + Array.from({ length: 40 }, (_, i) => `- [ ] item ${i + 1}\n`).join('');

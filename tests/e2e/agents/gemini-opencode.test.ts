@@ -6,18 +6,16 @@
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { geminiAdapter } from '../../../lib/agents/gemini.js';
 import { openCodeAdapter } from '../../../lib/agents/opencode.js';
 import { withFakeAgent, type FakeAgent, type FakeAgentCli, type FakeAgentScenario } from '../../helpers/fake-agent.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli, type CliResult, type RunCliOptions } from '../../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 const PLAN = '# Fix Plan\n- [ ] one\n- [ ] two\n- [ ] three\n';
 

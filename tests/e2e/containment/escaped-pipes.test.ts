@@ -6,17 +6,15 @@
 // run's mark (RALPH_RUN_ID) cannot find it either: the drain alone must end the call.
 
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withFakeClaude } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { isProcessRunning } from '../../helpers/process-state.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject } from '../../helpers/tmp-project.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 describe('a daemon that escaped the agent group with the agent output', () => {
   it('does not hang ralph: pipes closed after the drain, warning printed, the call counted as the success it was', async () => {

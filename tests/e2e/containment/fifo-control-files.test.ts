@@ -4,16 +4,14 @@
 // stops ralph (issue 25 §10).
 
 import { execFileSync } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withFakeClaude } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli, type CliResult } from '../../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 /** ralph with an agent that replaces `file` by a FIFO; SIGTERM after 15 s if it hangs, SIGKILL after 25 s. */
 async function runWithFifo(file: string): Promise<{ r: CliResult; p: TmpProject; sigtermed: () => boolean }> {

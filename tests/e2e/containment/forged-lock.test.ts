@@ -6,17 +6,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withFakeClaude } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { isProcessRunning } from '../../helpers/process-state.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 /** A process in a group of its own, standing for any process of the user's; killed after the test. */
 function bystander(): ChildProcess {

@@ -6,16 +6,14 @@
 // not end as done.
 
 import { existsSync, readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeCallScript } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject } from '../../helpers/tmp-project.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 const PACKAGE_JSON = '{\n  "name": "p",\n  "private": true,\n  "scripts": { "test": "node run-tests.js" }\n}\n';
 // A test runner that found nothing to run.

@@ -3,15 +3,13 @@
 // `ralph --status` and `ralph-stats --format table` print them removed (issue 25 §11).
 
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HOSTILE_TEXT, UNSAFE_FOR_TERMINAL } from '../../fixtures/terminal/hostile-text.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 const hostile = HOSTILE_TEXT.map(([, text]) => text).join(' ');
 

@@ -5,17 +5,15 @@
 
 import { spawn } from 'node:child_process';
 import { readFileSync, readlinkSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeClaude } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { isProcessRunning } from '../../helpers/process-state.js';
 import { binPath, runCli } from '../../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 const work = (n: number) => ({ writeFiles: { [`f${n}.txt`]: `${n}\n` }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } });
 

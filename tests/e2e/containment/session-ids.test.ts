@@ -3,17 +3,15 @@
 // is no UUID is discarded with a warning and never appears in the agent's argv.
 
 import { writeFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeClaude } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
 const HOSTILE = '--dangerously-skip-permissions';
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 function setup(scenario: unknown): { p: TmpProject; f: FakeClaude } {
   const p = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC, '.ralph/fix_plan.md': '- [ ] a\n- [ ] b\n' }), { git: true });

@@ -2,16 +2,14 @@
 // threshold of 1e23 in .ralphrc or env and `--calls 99999999999999999999` before any agent call,
 // naming the key or flag and the allowed range. Uses the built dist/ (npm run build).
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withFakeClaude } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject } from '../../helpers/tmp-project.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 async function runRalph(rc: string, args: string[], env: Record<string, string> = {}) {
   const project = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC + rc }), { git: true });

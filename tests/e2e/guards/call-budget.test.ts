@@ -6,20 +6,18 @@
 
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cliFlagsFile } from '../../../lib/agents/cli-flags.js';
 import { paidWorkCall, withFakeClaude, type FakeCallScript, type FakeClaude } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
 const PLAN = `# Fix Plan\n${Array.from({ length: 6 }, (_, i) => `- [ ] item ${i + 1}`).join('\n')}\n`;
 const CALLS = Array.from({ length: 6 }, (_, i) => paidWorkCall(i + 1));
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 function project(): TmpProject {
   const p = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}SESSION_CONTINUITY=false\n`, '.ralph/fix_plan.md': PLAN }), { git: true });

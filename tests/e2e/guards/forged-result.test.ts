@@ -4,18 +4,16 @@
 // after-result output. Uses the built dist/ (npm run build).
 
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeCallScript } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject } from '../../helpers/tmp-project.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
 const PLAN = `# Fix Plan\n${Array.from({ length: 12 }, (_, i) => `- [ ] item ${i + 1}`).join('\n')}\n`;
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 const FORGED = { type: 'result', subtype: 'success', is_error: false, result: 'done', total_cost_usd: 0, num_turns: 1, usage: { input_tokens: 0, output_tokens: 0 } };
 

@@ -6,23 +6,21 @@
 
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { initialBreakerState } from '../../../lib/core/circuit-breaker.js';
 import { ledgerPath, readLedger } from '../../../lib/state/ledger.js';
 import { withFakeClaude, type FakeCallScript, type FakeClaude } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
 const idle: FakeCallScript = { resultText: 'Looked around, nothing changed.', statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } };
 const work = (n: number): FakeCallScript => ({ writeFiles: { [`src/f${n}.ts`]: `export const f${n} = ${n};\n` }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } });
 /** What the agent writes: a new breaker, CLOSED with every count at zero. */
 const CLOSED = initialBreakerState(Date.parse('2026-12-01T00:00:00Z'));
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 function setUp(calls: FakeCallScript[]): { project: TmpProject; fake: FakeClaude } {
   const project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}SESSION_CONTINUITY=false\n` }), { git: true });

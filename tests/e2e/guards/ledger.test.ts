@@ -6,13 +6,14 @@
 
 import { existsSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hourKey } from '../../../lib/core/rate-window.js';
 import { withFakeClaude, type FakeCallScript, type FakeClaude, type FakeScenario, killUnfinishedCalls } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli, type CliResult } from '../../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 import { readRunRecords } from '../../integration/verify-loop/verify-loop-fixture.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
 const PLAN = `# Fix Plan\n${Array.from({ length: 9 }, (_, i) => `- [ ] item ${i + 1}`).join('\n')}\n`;
 /** A call that does real work (so no guard stops it), costs $1 and uses 1000 tokens. */
@@ -33,10 +34,7 @@ const WIPE: FakeCallScript = {
 };
 const RC = `${FAST_LOOP_RC}SESSION_CONTINUITY=false\nALLOWED_TOOLS="Write,Read,Edit,Bash(rm *)"\n`;
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 function setUp(scenario: FakeScenario, rc = ''): { project: TmpProject; fake: FakeClaude } {
   const project = tmpProject(ralphProjectTree({ '.ralphrc': RC + rc, '.ralph/fix_plan.md': PLAN }), { git: true });

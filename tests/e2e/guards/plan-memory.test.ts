@@ -6,19 +6,17 @@
 // items are open. Uses the built dist/ (npm run build).
 
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeCallScript } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli, type CliResult } from '../../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject } from '../../helpers/tmp-project.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
 const PLAN = '# Fix Plan\n- [ ] write the parser\n- [ ] write the printer\n';
 const MAX_LOOPS = 5;
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 interface Ran {
   result: CliResult;

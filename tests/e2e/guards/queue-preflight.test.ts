@@ -4,17 +4,15 @@
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { delimiter } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withFakeClaude } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject } from '../../helpers/tmp-project.js';
 import { withFakeTaskClis } from '../../integration/bootstrap/fake-task-clis.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 const PLAN = '# Fix Plan\n- [ ] the user\'s own task\n';
 

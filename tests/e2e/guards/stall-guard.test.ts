@@ -5,19 +5,17 @@
 // to plan_complete. Uses the built dist/ (npm run build).
 
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeCallScript } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject } from '../../helpers/tmp-project.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
 const PLAN = '# Fix Plan\n- [ ] write the parser\n- [ ] write the printer\n';
 const working = { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false };
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 async function run(calls: FakeCallScript[], maxLoops: number) {
   const project = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC, '.ralph/fix_plan.md': PLAN }), { git: true });

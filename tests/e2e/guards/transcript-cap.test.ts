@@ -5,18 +5,16 @@
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withFakeClaude } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject } from '../../helpers/tmp-project.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
 const CAP = 1024 * 1024;
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 describe('the transcript cap', () => {
   it('keeps at most TRANSCRIPT_MAX_BYTES of a flood, and the result after it is still read', async () => {

@@ -4,13 +4,14 @@
 // at loop 1 with a new id. Uses the built dist/ (npm run build).
 
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../../lib/session-record/schema.js';
 import { withFakeClaude, type FakeCallScript, type FakeClaude, killUnfinishedCalls } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 import { loopContextIn, readRunRecords } from '../../integration/verify-loop/verify-loop-fixture.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
 const PLAN = '# Fix Plan\n- [ ] one\n- [ ] two\n- [ ] three\n';
 const work = (n: number): FakeCallScript => ({
@@ -20,10 +21,7 @@ const work = (n: number): FakeCallScript => ({
 });
 const finishAll: FakeCallScript = { tickFixPlan: 'all', writeFiles: { 'src/done.ts': 'export {};\n' }, statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } };
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 interface KilledRun {
   project: TmpProject;

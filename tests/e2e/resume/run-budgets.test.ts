@@ -7,22 +7,20 @@
 
 import { readFileSync, watch, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { paidWorkCall, withFakeClaude, type FakeCallScript, type FakeClaude, killUnfinishedCalls } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli, type CliResult } from '../../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 import { readRunRecords } from '../../integration/verify-loop/verify-loop-fixture.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
 const PLAN = `# Fix Plan\n${Array.from({ length: 8 }, (_, i) => `- [ ] item ${i + 1}`).join('\n')}\n`;
 /** A call that does real work (so no guard stops it) and costs $1. */
 const work = (n: number): FakeCallScript => paidWorkCall(n);
 const SCENARIO = { calls: [work(1), { hang: 'afterInit' as const }, work(3), work(4), work(5), work(6), work(7)] };
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 interface Killed {
   project: TmpProject;

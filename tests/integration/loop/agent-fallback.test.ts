@@ -4,11 +4,12 @@
 // out; when every agent is limited the run waits for the earliest reset.
 
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withFakeCodex, type FakeCodex, type FakeCodexScenario } from '../../helpers/fake-codex.js';
 import type { FakeScenario } from '../../helpers/fake-claude.js';
 import { fakeClock } from '../../helpers/fake-clock.js';
 import { FAST_LOOP_RC, loopProject, type LoopProject } from '../../helpers/loop-harness.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
 const START = Date.parse('2026-11-30T03:10:00Z');
 const at = (hhmm: string) => Date.parse(`2026-11-30T${hhmm}:00Z`);
@@ -20,10 +21,7 @@ const claudeDone = { tickFixPlan: 'all' as const, writeFiles: { 'src/done.txt': 
 const claudeLimited = (resetAt: number) => ({ outcome: 'usage_limit' as const, resetsAt: Math.floor(resetAt / 1000) });
 const codexWork: FakeCodexScenario = { defaults: { tickFixPlan: 1, writeFiles: { 'src/codex.txt': 'codex {call}\n' }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } } };
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0)) c();
-});
+const cleanups = useCleanups();
 
 function setup(claude: FakeScenario, codex: FakeCodexScenario): { p: LoopProject; codex: FakeCodex } {
   const p = loopProject(claude, { files: { '.ralphrc': RC, '.ralph/fix_plan.md': PLAN }, clock: fakeClock(START) });

@@ -6,14 +6,12 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { trackAgentGroup } from '../../../lib/loop/agent-group.js';
 import type { AgentGroup } from '../../../lib/state/lock.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 describe('the agent group recorded in the lock', () => {
   it('follows a launcher that replaced itself with the real executable before the first output', async () => {

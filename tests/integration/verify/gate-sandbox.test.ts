@@ -8,7 +8,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProcessExit, ProcessRunner, RunResult } from '../../../lib/platform/process.js';
 import { createBwrapSandbox } from '../../../lib/sandbox/bwrap-sandbox.js';
 import { createDockerSandbox } from '../../../lib/sandbox/docker-sandbox.js';
@@ -16,12 +16,10 @@ import { hostExecution, type Sandbox } from '../../../lib/sandbox/sandbox.js';
 import { runVerificationGate } from '../../../lib/verify/run-gate.js';
 import { fakeClock } from '../../helpers/fake-clock.js';
 import { createMemoryLogger } from '../../helpers/memory-logger.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
 const CONTAINER = 'c0ffee0123456789';
-const cleanups: Array<() => void | Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 interface Started {
   cmd: string;

@@ -5,17 +5,15 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FAKE_CLAUDE_DIR, readCallLog, withFakeClaude, type FakeCall, type FakeClaude, type FakeScenario } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 import { expectGuardedFilesUntouched, GUARDED_FILES_ATTACK, processesWithCmdline, requireBwrap } from '../../helpers/sandbox-tools.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 beforeAll(() => requireBwrap());
 
 interface BwrapRun {

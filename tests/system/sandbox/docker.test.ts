@@ -6,12 +6,13 @@
 import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCallLog, withFakeClaude, type FakeCall, type FakeClaude, type FakeScenario } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli, type CliResult, type RunCliOptions } from '../../helpers/run-cli.js';
 import { allCommandLines, docker, ensureTestImage, expectGuardedFilesUntouched, GUARDED_FILES_ATTACK, readablePackageCopy, requireDockerDaemon, requireRoot } from '../../helpers/sandbox-tools.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
+import { useCleanups } from '../../helpers/cleanups.js';
 
 const USER = 1000;
 let image = '';
@@ -31,10 +32,7 @@ afterAll(() => {
   packageCopy?.cleanup();
 });
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 interface DockerProject {
   project: TmpProject;
