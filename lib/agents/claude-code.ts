@@ -4,6 +4,7 @@
 
 import { classifyAgentFailure, type AgentFailureResult } from '../core/agent-failure.js';
 import { splitCommand } from '../core/command-words.js';
+import { parseVersion } from '../core/version.js';
 import { appendLoopContext } from '../core/loop-context.js';
 import type { AgentActivity, AgentAdapter, AgentInvocation, AgentOutputOptions, AgentOutputReader, AgentRunFacts, InvocationOptions } from './agent-adapter.js';
 import { summarizeStream } from './agent-output.js';
@@ -25,7 +26,7 @@ export const claudeAdapter: AgentAdapter = {
   commandKey: 'CLAUDE_CODE_CMD',
   defaultCommand: 'claude',
   installHint: 'npm install -g @anthropic-ai/claude-code',
-  parseVersion: parseClaudeVersion,
+  parseVersion,
   capabilities: {
     structuredOutput: true,
     tokenUsage: true,
@@ -67,11 +68,6 @@ export function buildInvocation(options: InvocationOptions): AgentInvocation {
   // size limit breaks long prompts, and 2.1.x ignores --append-system-prompt on --resume.
   if (options.allowedTools.length > 0) args.push('--allowedTools', ...options.allowedTools);
   return { cmd, args, stdin: appendLoopContext(options.prompt, options.loopContext) };
-}
-
-/** `2.1.332 (Claude Code)` → `2.1.332`. */
-export function parseClaudeVersion(output: string): string | undefined {
-  return /(\d+\.\d+\.\d+)/.exec(output)?.[1];
 }
 
 /**

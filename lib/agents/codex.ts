@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import type { AgentFailureResult } from '../core/agent-failure.js';
 import { splitCommand } from '../core/command-words.js';
+import { parseVersion } from '../core/version.js';
 import { appendLoopContext } from '../core/loop-context.js';
 import { parseResetTime } from '../core/reset-time.js';
 import type { AgentAdapter, AgentInvocation, AgentRunFacts, InvocationOptions } from './agent-adapter.js';
@@ -18,7 +19,7 @@ export const codexAdapter: AgentAdapter = {
   commandKey: 'CODEX_CMD',
   defaultCommand: 'codex',
   installHint: 'npm install -g @openai/codex',
-  parseVersion: (output) => /(\d+\.\d+\.\d+)/.exec(output)?.[1],
+  parseVersion,
   capabilities: {
     structuredOutput: true,
     tokenUsage: true,

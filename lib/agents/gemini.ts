@@ -6,12 +6,13 @@
 import { join } from 'node:path';
 import type { AgentFailureResult } from '../core/agent-failure.js';
 import { splitCommand } from '../core/command-words.js';
+import { parseVersion } from '../core/version.js';
 import { appendLoopContext } from '../core/loop-context.js';
 import type { AgentAdapter, AgentInvocation, AgentOutputOptions, AgentOutputReader, AgentRunFacts, InvocationOptions } from './agent-adapter.js';
 import { emptySummary, type AgentResultSummary } from './agent-output.js';
 import { createJsonLinesReader, num, str, type EventFold } from './json-lines-reader.js';
 import { appendBounded } from './text-output-reader.js';
-import { asRecord } from './stream-json.js';
+import { asRecord, emptyStreamSnapshot } from './stream-json.js';
 
 /** The whole of `-p`: the CLI puts it after what came on stdin. */
 export const GEMINI_PROMPT_FLAG = 'Follow the instructions above.';
@@ -35,7 +36,7 @@ export const geminiAdapter: AgentAdapter = {
   commandKey: 'GEMINI_CMD',
   defaultCommand: 'gemini',
   installHint: 'npm install -g @google/gemini-cli',
-  parseVersion: (output) => /(\d+\.\d+\.\d+)/.exec(output)?.[1],
+  parseVersion,
   capabilities: {
     structuredOutput: true,
     tokenUsage: true,
@@ -185,22 +186,12 @@ function toolArgument(parameters: unknown): string {
 /** The few stream facts the loop reads for every agent (no Claude-only events here). */
 function streamFacts(f: { sessionId: string | null; model: string | null; garbageLines: number; plainTextHead: string }): AgentResultSummary['stream'] {
   return {
+    ...emptyStreamSnapshot(),
     sessionId: f.sessionId,
     model: f.model,
-    result: null,
-    toolUseCount: 0,
-    lastTool: null,
-    assistantTextTail: '',
-    rateLimit: null,
-    anyRateLimitRejected: false,
-    apiRetryCount: 0,
-    permissionDeniedEvents: 0,
-    assistantError: null,
     sawInit: f.sessionId !== null,
     garbageLines: f.garbageLines,
     plainTextHead: f.plainTextHead,
-    lineCount: 0,
-    afterResultLines: 0,
   };
 }
 

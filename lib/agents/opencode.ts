@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import type { AgentFailureResult } from '../core/agent-failure.js';
 import { splitCommand } from '../core/command-words.js';
+import { parseVersion } from '../core/version.js';
 import { appendLoopContext } from '../core/loop-context.js';
 import type { AgentAdapter, AgentInvocation, AgentOutputOptions, AgentOutputReader, AgentRunFacts, InvocationOptions } from './agent-adapter.js';
 import { emptySummary, type AgentResultSummary, type PermissionDenial } from './agent-output.js';
@@ -27,7 +28,7 @@ export const openCodeAdapter: AgentAdapter = {
   commandKey: 'OPENCODE_CMD',
   defaultCommand: 'opencode',
   installHint: 'npm install -g opencode-ai',
-  parseVersion: (output) => /(\d+\.\d+\.\d+)/.exec(output)?.[1],
+  parseVersion,
   capabilities: {
     structuredOutput: true,
     tokenUsage: true,

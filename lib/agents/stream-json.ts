@@ -36,8 +36,9 @@ export interface StreamAccumulator {
   snapshot(): StreamSnapshot;
 }
 
-export function createStreamAccumulator(options: StreamAccumulatorOptions = {}): StreamAccumulator {
-  const s: StreamSnapshot = {
+/** A stream of which nothing has been read yet. */
+export function emptyStreamSnapshot(): StreamSnapshot {
+  return {
     sessionId: null,
     model: null,
     result: null,
@@ -55,6 +56,10 @@ export function createStreamAccumulator(options: StreamAccumulatorOptions = {}):
     lineCount: 0,
     afterResultLines: 0,
   };
+}
+
+export function createStreamAccumulator(options: StreamAccumulatorOptions = {}): StreamAccumulator {
+  const s = emptyStreamSnapshot();
   // Session id precedence: the result's, else init's (a run cut short has no result), else
   // whatever line carried one first.
   let resultSessionId: string | null = null;

@@ -11,3 +11,8 @@ export function compareVersions(a: string, b: string): number {
   }
   return 0;
 }
+
+/** The first dotted version in a CLI's output (`2.1.332 (Claude Code)` → `2.1.332`); undefined: none. */
+export function parseVersion(output: string): string | undefined {
+  return /(\d+\.\d+\.\d+)/.exec(output)?.[1];
+}

@@ -3,7 +3,7 @@
 // anything by itself (the Bash tool ran `npm update -g` mid-run; replacing the CLI under a
 // running loop is a surprise we leave to the user).
 
-import { compareVersions } from '../core/version.js';
+import { compareVersions, parseVersion } from '../core/version.js';
 import type { Logger } from '../platform/deps.js';
 import type { ProcessRunner } from '../platform/process.js';
 
@@ -29,7 +29,7 @@ export function startClaudeUpdateCheck(options: UpdateCheckOptions): Promise<voi
       background: true,
     })
     .then((result) => {
-      const latest = /(\d+\.\d+\.\d+)/.exec(result.stdout)?.[1];
+      const latest = parseVersion(result.stdout);
       if (result.code === 0 && latest && compareVersions(latest, installedVersion) > 0) {
         options.logger.info(`Claude Code ${latest} is available (installed: ${installedVersion}); update with: npm update -g @anthropic-ai/claude-code`);
       }

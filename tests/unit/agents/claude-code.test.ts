@@ -1,7 +1,8 @@
 // buildInvocation(): the exact argv for one loop, as a table (changesets tests npm argv this way).
 
 import { describe, expect, it } from 'vitest';
-import { buildInvocation, isSessionNotFound, isValidSessionId, parseClaudeVersion } from '../../../lib/agents/claude-code.js';
+import { buildInvocation, isSessionNotFound, isValidSessionId } from '../../../lib/agents/claude-code.js';
+import { parseVersion } from '../../../lib/core/version.js';
 import { splitCommand } from '../../../lib/core/command-words.js';
 
 const SESSION = '0be36961-1027-4798-ad92-cea55f3781b6';
@@ -85,8 +86,8 @@ describe('splitCommand', () => {
 
 describe('version helpers', () => {
   it('reads `2.1.332 (Claude Code)`', () => {
-    expect(parseClaudeVersion('2.1.332 (Claude Code)\n')).toBe('2.1.332');
-    expect(parseClaudeVersion('garbage')).toBeUndefined();
+    expect(parseVersion('2.1.332 (Claude Code)\n')).toBe('2.1.332');
+    expect(parseVersion('garbage')).toBeUndefined();
   });
 
   it('recognises the CLI answer for an unknown session', () => {
