@@ -1,15 +1,15 @@
-// The `ralph` command line, parsed from the flag table (ralph-flags.ts): yargs reads argv with
-// one option per row; each row that sets a config key is then checked against the key's type,
-// bounds and choices in the schema, with the Bash tool's message where it has one. Parsing turns
-// argv into an immediate action (help, status, …) or a run, plus the flag layer of the
-// configuration (flags win over env, .ralphrc and defaults).
+// The `ralph` command line, parsed from the flag table (ralph-flags.ts): argv is split into the
+// table's flags (read-argv.ts; no yargs, for start-up time), then each row that sets a config
+// key is checked against the key's type, bounds and choices in the schema, with the Bash tool's
+// message where it has one. Parsing turns argv into an immediate action (help, status, …) or a
+// run, plus the flag layer of the configuration (flags win over env, .ralphrc and defaults).
 
-import yargs, { type Argv } from 'yargs';
 import { RalphError } from '../errors.js';
 import { findClosestName } from '../core/closest-name.js';
-import { RALPH_FLAGS, renderRalphHelp, type RalphFlag } from './ralph-flags.js';
+import { RALPH_FLAGS, type RalphFlag } from './ralph-flags.js';
 import { CONFIG_SCHEMA, describeConfigRange, type ConfigKey } from '../config/schema.js';
 import type { QueueCommand } from './queue-commands.js';
+import { readArgv, type ReadArgv } from './read-argv.js';
 
 /** What `ralph` was asked to do, in the Bash tool's order of "immediate" flags. */
 export type RalphAction =
@@ -53,43 +53,23 @@ const UNSUPPORTED_FLAGS = [
   'sandbox-cost-alert', 'sync-include', 'sync-exclude',
 ];
 
-export function buildRalphParser(argv: string[]): Argv {
-  const parser = yargs(argv)
-    .scriptName('ralph')
-    .help(false)
-    .version(false)
-    .strictOptions()
-    .parserConfiguration({ 'camel-case-expansion': false, 'boolean-negation': true, 'duplicate-arguments-array': false });
-  for (const flag of RALPH_FLAGS) {
-    parser.option(flag.name, {
-      type: flag.arg ? 'string' : 'boolean',
-      ...(flag.alias ? { alias: flag.alias } : {}),
-    });
-  }
-  parser.fail((message, error) => {
-    throw error ?? new RalphError('bad_flag', rewriteYargsMessage(message), { hint: HELP_HINT });
-  });
-  for (const flag of UNSUPPORTED_FLAGS) parser.option(flag, { type: 'string', hidden: true });
-  return parser;
-}
-
 /** " (did you mean --monitor?)" for a flag name within two edits of a real one; else "". */
 function suggestFlag(name: string): string {
   const flag = findClosestName(name, RALPH_FLAGS.map((f) => f.name));
   return flag === undefined ? '' : ` (did you mean --${flag}?)`;
 }
 
-function rewriteYargsMessage(message: string): string {
-  const unknown = /^Unknown arguments?: (.+)$/.exec(message);
-  if (unknown) {
-    const names = unknown[1]!.split(', ').map((n) => (n.length === 1 ? `-${n}` : `--${n}`) + suggestFlag(n));
-    return `Unknown option: ${names.join(', ')}`;
-  }
-  return message;
-}
-
 export function parseRalphArgs(argv: string[]): RalphCliOptions {
-  const parsed = buildRalphParser(argv).parseSync() as Record<string, unknown>;
+  const read = readArgv(argv, [
+    ...RALPH_FLAGS.map((flag) => ({ name: flag.name, alias: flag.alias, takesValue: flag.arg !== undefined })),
+    ...UNSUPPORTED_FLAGS.map((name) => ({ name, takesValue: true })),
+  ]);
+  if (read.unknown.length > 0) {
+    const names = read.unknown.map((flag) => flag + suggestFlag(flag.replace(/^-+/, '')));
+    throw flagError(`Unknown option: ${names.join(', ')}`);
+  }
+  // Each flag's last value (a repeated flag other than a list key's: the last one wins).
+  const parsed: Record<string, string | boolean | undefined> = Object.fromEntries([...read.values].map(([name, values]) => [name, values.at(-1)]));
   for (const flag of UNSUPPORTED_FLAGS) {
     if (parsed[flag] !== undefined) {
       throw new RalphError('unsupported_flag', `--${flag} is not supported by this version of ralph`, {
@@ -97,15 +77,14 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
       });
     }
   }
-  const positional = (parsed._ as unknown[]) ?? [];
-  if (positional.length > 0) {
-    const word = String(positional[0]);
+  if (read.positional.length > 0) {
+    const word = read.positional[0]!;
     const flag = findClosestName(word, RALPH_FLAGS.map((f) => f.name));
     throw new RalphError('bad_flag', `Unknown argument: ${word} (ralph takes options only${flag ? `; did you mean --${flag}?` : ''})`, { hint: HELP_HINT });
   }
 
   checkSandboxFlags(parsed);
-  const flags = readKeyFlags(parsed, argv);
+  const flags = readKeyFlags(parsed, read.values);
   const str = (name: string) => (parsed[name] === undefined ? undefined : String(parsed[name]));
 
   const action = pickAction(parsed);
@@ -140,14 +119,14 @@ type FlagLayer = Record<string, string | number | boolean>;
  * (GITHUB_ISSUE, CREATE_PR, …), so a caller running the loop in-process enables it with those
  * keys alone; the issue REF itself is checked when the run starts (lib/core/issue-ref.ts).
  */
-function readKeyFlags(parsed: Record<string, unknown>, argv: readonly string[]): FlagLayer {
+function readKeyFlags(parsed: Record<string, unknown>, values: ReadArgv['values']): FlagLayer {
   const flags: FlagLayer = {};
   for (const flag of RALPH_FLAGS) {
     const given = parsed[flag.name];
     if (flag.key === undefined || given === undefined) continue;
     const spec = CONFIG_SCHEMA[flag.key];
     if (spec.type === 'bool') flags[flag.key] = Boolean(given);
-    else if (spec.type === 'list') flags[flag.key] = readListFlag(flag, repeatedValues(argv, `--${flag.name}`));
+    else if (spec.type === 'list') flags[flag.key] = readListFlag(flag, (values.get(flag.name) ?? []).map(String));
     else flags[flag.key] = readValueFlag(flag, flag.key, String(given));
   }
   return flags;
@@ -199,24 +178,6 @@ function checkSandboxFlags(parsed: Record<string, unknown>): void {
   }
 }
 
-// yargs keeps only the last of a repeated flag (duplicate-arguments-array is off for all the
-// others): read every `--flag VALUE` / `--flag=VALUE` from argv, up to a `--`.
-function repeatedValues(argv: readonly string[], flag: string): string[] {
-  const values: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--') break;
-    if (arg.startsWith(`${flag}=`)) values.push(arg.slice(flag.length + 1));
-    else if (arg === flag) {
-      const next = argv[i + 1];
-      // yargs reads a following flag as a flag, not as this one's value.
-      values.push(next === undefined || next.startsWith('-') ? '' : next);
-      if (next !== undefined && !next.startsWith('-')) i++;
-    }
-  }
-  return values;
-}
-
 /** The Bash tool's queue flags, as the `ralph-queue` command each one runs. */
 function pickQueueCommand(parsed: Record<string, unknown>): QueueCommand {
   const haltOnFailure = Boolean(parsed['halt-on-failure']);
@@ -255,8 +216,4 @@ const HELP_HINT = 'run ralph --help for the list of options';
 
 function flagError(message: string): RalphError {
   return new RalphError('bad_flag', message, { hint: HELP_HINT });
-}
-
-export async function renderHelp(): Promise<string> {
-  return renderRalphHelp();
 }
