@@ -84,7 +84,7 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
   }
 
   checkSandboxFlags(parsed);
-  const flags = readKeyFlags(parsed, read.values);
+  const flags = readKeyFlags(read.values);
   const str = (name: string) => (parsed[name] === undefined ? undefined : String(parsed[name]));
 
   const action = pickAction(parsed);
@@ -119,15 +119,16 @@ type FlagLayer = Record<string, string | number | boolean>;
  * (GITHUB_ISSUE, CREATE_PR, …), so a caller running the loop in-process enables it with those
  * keys alone; the issue REF itself is checked when the run starts (lib/core/issue-ref.ts).
  */
-function readKeyFlags(parsed: Record<string, unknown>, values: ReadArgv['values']): FlagLayer {
+function readKeyFlags(given: ReadArgv['values']): FlagLayer {
   const flags: FlagLayer = {};
   for (const flag of RALPH_FLAGS) {
-    const given = parsed[flag.name];
-    if (flag.key === undefined || given === undefined) continue;
-    const spec = CONFIG_SCHEMA[flag.key];
-    if (spec.type === 'bool') flags[flag.key] = Boolean(given);
-    else if (spec.type === 'list') flags[flag.key] = readListFlag(flag, (values.get(flag.name) ?? []).map(String));
-    else flags[flag.key] = readValueFlag(flag, flag.key, String(given));
+    const values = given.get(flag.name);
+    if (flag.key === undefined || values === undefined) continue;
+    const last = values.at(-1);
+    const type = CONFIG_SCHEMA[flag.key].type;
+    if (type === 'bool') flags[flag.key] = Boolean(last);
+    else if (type === 'list') flags[flag.key] = readListFlag(flag, values.map(String));
+    else flags[flag.key] = readValueFlag(flag, flag.key, String(last));
   }
   return flags;
 }
