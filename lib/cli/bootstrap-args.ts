@@ -3,6 +3,7 @@
 // unknown flags rejected, no built-in help/version (each command prints its own), the last of a
 // repeated flag wins, and parse failures become a UsageError the command maps to its exit code.
 
+import { DEFAULT_TASK_LABEL } from './task-import-defaults.js';
 import yargs, { type Argv } from 'yargs';
 
 export class UsageError extends Error {
@@ -69,7 +70,7 @@ export function enableCiParser(argv: readonly string[]) {
   return createParser(argv, 'ralph-enable-ci')
     .option('from', { type: 'string', choices: ['beads', 'github', 'prd', 'none'], requiresArg: true })
     .option('prd', { type: 'string', requiresArg: true })
-    .option('label', { type: 'string', requiresArg: true, default: 'ralph-task' })
+    .option('label', { type: 'string', requiresArg: true, default: DEFAULT_TASK_LABEL })
     .option('limit', { type: 'string', requiresArg: true })
     .option('project-name', { type: 'string', requiresArg: true })
     .option('project-type', { type: 'string', requiresArg: true })

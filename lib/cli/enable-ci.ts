@@ -1,6 +1,7 @@
 // ralph-enable-ci: enable Ralph without prompts (reference §9.3). Exit codes 0–5 and the
 // --json shapes are a contract with pipelines: see messages-enable-ci.ts.
 
+import { DEFAULT_TASK_LIMIT } from './task-import-defaults.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeProcessRunner } from '../platform/process.js';
@@ -67,7 +68,7 @@ async function parseArgs(argv: readonly string[]): Promise<EnableCiArgs> {
     from: parsed.from as TaskSourceName | undefined,
     prd: parsed.prd,
     label: parsed.label,
-    limit: parseNonNegativeInteger('--limit', parsed.limit) ?? 50,
+    limit: parseNonNegativeInteger('--limit', parsed.limit) ?? DEFAULT_TASK_LIMIT,
     projectName: parsed.projectName as string | undefined,
     projectType: parsed.projectType as string | undefined,
     force: parsed.force,

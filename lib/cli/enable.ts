@@ -1,6 +1,8 @@
 // ralph-enable: the five-phase wizard that enables Ralph in an existing project (reference
 // §9.2). Questions go to stderr, progress to stdout; --non-interactive asks nothing.
 
+import { CONFIG_SCHEMA } from '../config/schema.js';
+import { DEFAULT_TASK_LABEL, DEFAULT_TASK_LIMIT } from './task-import-defaults.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseRalphrc } from '../config/ralphrc.js';
@@ -48,7 +50,7 @@ async function parseArgs(argv: readonly string[]): Promise<EnableArgs> {
     from: parsed.from as WizardSource | undefined,
     prd: parsed.prd,
     label: parsed.label,
-    limit: parseNonNegativeInteger('--limit', parsed.limit) ?? 50,
+    limit: parseNonNegativeInteger('--limit', parsed.limit) ?? DEFAULT_TASK_LIMIT,
     force: parsed.force,
     skipTasks: parsed.skipTasks as boolean,
     nonInteractive: parsed.nonInteractive as boolean,
@@ -117,9 +119,9 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
   const context: ProjectContext = { ...detected, name };
   // The same range `ralph --calls` accepts: any positive whole number.
   // The default is what an existing .ralphrc says, so accepting it changes nothing there.
-  const currentCalls = readCurrentCalls(join(projectDir, '.ralphrc'), env) ?? 100;
+  const currentCalls = readCurrentCalls(join(projectDir, '.ralphrc'), env) ?? Number(CONFIG_SCHEMA.MAX_CALLS_PER_HOUR.default);
   const maxCalls = interactive ? await prompter.askInteger('Max API calls per hour', { min: 1, defaultValue: currentCalls }) : currentCalls;
-  const label = args.label ?? (interactive && selected.includes('github') ? await prompter.ask('GitHub label to import', 'ralph-task') : 'ralph-task');
+  const label = args.label ?? (interactive && selected.includes('github') ? await prompter.ask('GitHub label to import', DEFAULT_TASK_LABEL) : DEFAULT_TASK_LABEL);
   const prdFile = selected.includes('prd') ? await choosePrdFile(args, sources, interactive, prompter) : undefined;
   say('Settings:');
   for (const line of describeProject(context)) say(`  ${line}`);

@@ -1,6 +1,8 @@
 // User-facing text of ralph-enable-ci: help, and the JSON shapes pipelines parse (reference
 // §9.3; kept byte-compatible with the Bash tool).
 
+import { DEFAULT_TASK_LABEL, DEFAULT_TASK_LIMIT } from './task-import-defaults.js';
+
 export const ENABLE_CI_EXIT = {
   success: 0,
   error: 1,
@@ -59,8 +61,8 @@ Options:
   --from <source>         Task source: beads, github, prd or none
                           (default: detected; beads > github > first PRD file > none)
   --prd <file>            PRD file for --from prd
-  --label <label>         GitHub label to import (default: ralph-task)
-  --limit <n>             Maximum tasks to import, 0 = all (default: 50)
+  --label <label>         GitHub label to import (default: ${DEFAULT_TASK_LABEL})
+  --limit <n>             Maximum tasks to import, 0 = all (default: ${DEFAULT_TASK_LIMIT})
   --project-name <name>   Override the detected project name
   --project-type <type>   Override the detected project type
   --force                 Replace existing Ralph files, backing each up to

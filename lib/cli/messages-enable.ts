@@ -2,6 +2,7 @@
 // ralph-enable-ci and ralph-setup.
 
 import type { ProjectFileOutcome } from '../project/enable-project.js';
+import { DEFAULT_TASK_LABEL, DEFAULT_TASK_LIMIT } from './task-import-defaults.js';
 
 /** `[SUCCESS] Created .ralph/PROMPT.md`, `[SKIP] README.md already exists (kept; …)`, … */
 export function formatFileOutcomes(files: Readonly<Record<string, ProjectFileOutcome>>, backup?: { dir: string; files: readonly string[] }): string[] {
@@ -31,8 +32,8 @@ come from, confirm the settings, write the files, verify them.
 Options:
   --from <source>      Task source: beads, github or prd (skips the source question)
   --prd <file>         PRD file for --from prd
-  --label <label>      GitHub label to import (default: ralph-task)
-  --limit <n>          Maximum tasks to import, 0 = all (default: 50)
+  --label <label>      GitHub label to import (default: ${DEFAULT_TASK_LABEL})
+  --limit <n>          Maximum tasks to import, 0 = all (default: ${DEFAULT_TASK_LIMIT})
   --force              Replace existing Ralph files, backing each up to
                        .ralph_backup_<time>/ (files you added are kept)
   --skip-tasks         Start with the default task list

@@ -1,5 +1,6 @@
 // User-facing text of ralph-import.
 
+import { CONFIG_SCHEMA } from '../config/schema.js';
 import { alignColumns } from '../core/text-table.js';
 import { quoteForShell } from '../monitor/shell-quote.js';
 import type { IssueSummary } from '../tasks/github-issues.js';
@@ -44,7 +45,7 @@ Plan generation (GitHub only):
   -h, --help                       Show this help
   --version                        Show the version
 
-Environment: CLAUDE_CODE_CMD (else .ralphrc, else claude on PATH or in node_modules/.bin), CLAUDE_TIMEOUT_MINUTES (default 15).
+Environment: CLAUDE_CODE_CMD (else .ralphrc, else claude on PATH or in node_modules/.bin), CLAUDE_TIMEOUT_MINUTES (default ${CONFIG_SCHEMA.CLAUDE_TIMEOUT_MINUTES.default}).
 Exit codes: 0 imported (or dry run), 1 error (also: no source given).
 `;
 

@@ -1,7 +1,8 @@
 // The invocations people and scripts run most — `ralph --help`, `--version`, `--status`
-// (`--json`), `--config` (`--json`), `--circuit-status` — answered without loading yargs (and
-// the first three without zod), to keep start-up within budget. Each answers exactly as the
-// full parser's action would with no other flag. Anything else goes through the full parser.
+// (`--json`), `--config` (`--json`), `--circuit-status` — answered without loading the flag
+// table and its parser (and the first three without zod), to keep start-up within budget. Each
+// answers exactly as the full parser's action would with no other flag. Anything else goes
+// through the full parser.
 
 import { readFileSync } from 'node:fs';
 import { readPackageVersion } from './package-info.js';

@@ -1,14 +1,15 @@
-// The `ralph` command line: every flag, its Bash-tool spelling and validation message, and the
-// config key it sets. Parsing turns argv into an immediate action (help, status, …) or a run,
-// plus the flag layer of the configuration (flags win over env, .ralphrc and defaults).
+// The `ralph` command line, parsed from the flag table (ralph-flags.ts): argv is split into the
+// table's flags (read-argv.ts; no yargs, for start-up time), then each row that sets a config
+// key is checked against the key's type, bounds and choices in the schema, with the Bash tool's
+// message where it has one. Parsing turns argv into an immediate action (help, status, …) or a
+// run, plus the flag layer of the configuration (flags win over env, .ralphrc and defaults).
 
-import yargs, { type Argv } from 'yargs';
 import { RalphError } from '../errors.js';
 import { findClosestName } from '../core/closest-name.js';
-import { RALPH_FLAGS, renderRalphHelp } from './ralph-flags.js';
+import { RALPH_FLAGS, type RalphFlag } from './ralph-flags.js';
 import { CONFIG_SCHEMA, describeConfigRange, type ConfigKey } from '../config/schema.js';
 import type { QueueCommand } from './queue-commands.js';
-import { providerProblem, SANDBOX_PROVIDERS, sandboxValueProblem } from '../core/sandbox-settings.js';
+import { readArgv, type ReadArgv } from './read-argv.js';
 
 /** What `ralph` was asked to do, in the Bash tool's order of "immediate" flags. */
 export type RalphAction =
@@ -46,58 +47,11 @@ export interface RalphCliOptions {
   queue?: QueueCommand;
 }
 
-const VALID_TOOLS = [
-  'Write', 'Read', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'Task', 'TodoWrite', 'WebFetch',
-  'WebSearch', 'Bash', 'Bash(git *)', 'Bash(npm *)', 'Bash(bats *)', 'Bash(python *)',
-  'Bash(node *)', 'NotebookEdit',
-];
-
-/** The longest --timeout, in minutes (CLAUDE_TIMEOUT_MINUTES' bound in the schema). */
-const TIMEOUT_MAX = CONFIG_SCHEMA.CLAUDE_TIMEOUT_MINUTES.max!;
-
-export const MESSAGES = {
-  timeout: `--timeout: Timeout must be a positive integer between 1 and ${TIMEOUT_MAX} minutes`,
-  outputFormat: "--output-format must be 'json' or 'text'",
-  sessionExpiry: '--session-expiry requires a positive integer (hours)',
-  calls: '--calls requires a positive integer (calls per hour)',
-  maxLoops: '--max-loops requires a whole number (0 = unlimited)',
-  maxCost: '--max-cost requires a number of US dollars (0 = unlimited)',
-  maxRunMinutes: '--max-run-minutes requires a whole number of minutes (0 = unlimited)',
-  delay: '--delay requires a non-negative number of seconds',
-  parallel: '--parallel requires a whole number from 1 to 16 (units at a time)',
-  invalidTool: (tool: string) => `Invalid tool in --allowed-tools: '${tool}'`,
-  commentInterval: '--comment-interval must be a positive integer',
-  addLabel: '--add-label requires a label',
-  followupLabel: '--followup-label requires a label',
-  githubIssue: '--github-issue requires an issue reference (N, #N, owner/repo#N or an issue URL)',
-};
-
 /** Flags the Bash tool has that this version recognises but does not implement yet. */
 const UNSUPPORTED_FLAGS = [
   'sandbox-template', 'sandbox-id', 'sandbox-timeout', 'sandbox-keep-alive', 'sandbox-max-cost',
   'sandbox-cost-alert', 'sync-include', 'sync-exclude',
 ];
-
-export function buildRalphParser(argv: string[]): Argv {
-  const parser = yargs(argv)
-    .scriptName('ralph')
-    .help(false)
-    .version(false)
-    .strictOptions()
-    .parserConfiguration({ 'camel-case-expansion': false, 'boolean-negation': true, 'duplicate-arguments-array': false });
-  for (const flag of RALPH_FLAGS) {
-    parser.option(flag.name, {
-      type: flag.arg ? 'string' : 'boolean',
-      ...(flag.alias ? { alias: flag.alias } : {}),
-      describe: flag.describe,
-    });
-  }
-  parser.fail((message, error) => {
-    throw error ?? new RalphError('bad_flag', rewriteYargsMessage(message), { hint: 'run ralph --help for the list of options' });
-  });
-  for (const flag of UNSUPPORTED_FLAGS) parser.option(flag, { type: 'string', hidden: true });
-  return parser;
-}
 
 /** " (did you mean --monitor?)" for a flag name within two edits of a real one; else "". */
 function suggestFlag(name: string): string {
@@ -105,17 +59,17 @@ function suggestFlag(name: string): string {
   return flag === undefined ? '' : ` (did you mean --${flag}?)`;
 }
 
-function rewriteYargsMessage(message: string): string {
-  const unknown = /^Unknown arguments?: (.+)$/.exec(message);
-  if (unknown) {
-    const names = unknown[1]!.split(', ').map((n) => (n.length === 1 ? `-${n}` : `--${n}`) + suggestFlag(n));
-    return `Unknown option: ${names.join(', ')}`;
-  }
-  return message;
-}
-
 export function parseRalphArgs(argv: string[]): RalphCliOptions {
-  const parsed = buildRalphParser(argv).parseSync() as Record<string, unknown>;
+  const read = readArgv(argv, [
+    ...RALPH_FLAGS.map((flag) => ({ name: flag.name, alias: flag.alias, takesValue: flag.arg !== undefined })),
+    ...UNSUPPORTED_FLAGS.map((name) => ({ name, takesValue: true })),
+  ]);
+  if (read.unknown.length > 0) {
+    const names = read.unknown.map((flag) => flag + suggestFlag(flag.replace(/^-+/, '')));
+    throw flagError(`Unknown option: ${names.join(', ')}`);
+  }
+  // Each flag's last value (a repeated flag other than a list key's: the last one wins).
+  const parsed: Record<string, string | boolean | undefined> = Object.fromEntries([...read.values].map(([name, values]) => [name, values.at(-1)]));
   for (const flag of UNSUPPORTED_FLAGS) {
     if (parsed[flag] !== undefined) {
       throw new RalphError('unsupported_flag', `--${flag} is not supported by this version of ralph`, {
@@ -123,83 +77,18 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
       });
     }
   }
-  const positional = (parsed._ as unknown[]) ?? [];
-  if (positional.length > 0) {
-    const word = String(positional[0]);
+  if (read.positional.length > 0) {
+    const word = read.positional[0]!;
     const flag = findClosestName(word, RALPH_FLAGS.map((f) => f.name));
-    throw new RalphError('bad_flag', `Unknown argument: ${word} (ralph takes options only${flag ? `; did you mean --${flag}?` : ''})`, { hint: 'run ralph --help for the list of options' });
+    throw new RalphError('bad_flag', `Unknown argument: ${word} (ralph takes options only${flag ? `; did you mean --${flag}?` : ''})`, { hint: HELP_HINT });
   }
 
-  const flags: Record<string, string | number | boolean> = {};
+  checkSandboxFlags(parsed);
+  const flags = readKeyFlags(read.values);
   const str = (name: string) => (parsed[name] === undefined ? undefined : String(parsed[name]));
 
-  const calls = str('calls');
-  if (calls !== undefined) flags.MAX_CALLS_PER_HOUR = inRange('--calls', 'MAX_CALLS_PER_HOUR', calls, positiveInt(calls, MESSAGES.calls));
-  if (str('prompt') !== undefined) flags.PROMPT_FILE = str('prompt')!;
-  if (parsed.verbose) flags.RALPH_VERBOSE = true;
-  if (parsed.live) flags.LIVE_OUTPUT = true;
-  const timeout = str('timeout');
-  if (timeout !== undefined) {
-    const minutes = positiveInt(timeout, MESSAGES.timeout);
-    if (minutes > TIMEOUT_MAX) throw flagError(MESSAGES.timeout);
-    flags.CLAUDE_TIMEOUT_MINUTES = minutes;
-  }
-  const format = str('output-format');
-  if (format !== undefined) {
-    if (format !== 'json' && format !== 'text') throw flagError(MESSAGES.outputFormat);
-    flags.CLAUDE_OUTPUT_FORMAT = format;
-  }
-  const tools = str('allowed-tools');
-  if (tools !== undefined) {
-    validateAllowedTools(tools);
-    flags.ALLOWED_TOOLS = tools;
-  }
-  if (parsed.continue === false) flags.SESSION_CONTINUITY = false;
-  const expiry = str('session-expiry');
-  if (expiry !== undefined) flags.SESSION_EXPIRY_HOURS = inRange('--session-expiry', 'SESSION_EXPIRY_HOURS', expiry, positiveInt(expiry, MESSAGES.sessionExpiry));
-  if (parsed['auto-reset-circuit']) flags.CB_AUTO_RESET = true;
-  if (parsed['dry-run']) flags.DRY_RUN = true;
-  if (parsed.notify) flags.ENABLE_NOTIFICATIONS = true;
-  if (parsed.backup) flags.ENABLE_BACKUP = true;
-  if (parsed['show-tool-args']) flags.LIVE_SHOW_TOOL_ARGS = true;
-  const agent = str('agent');
-  if (agent !== undefined) {
-    const choices = CONFIG_SCHEMA.AGENT_PROVIDER.choices ?? [];
-    if (!choices.includes(agent)) throw flagError(`--agent must be one of ${choices.join(', ')}, got "${agent}"`);
-    flags.AGENT_PROVIDER = agent;
-  }
-  const fallbacks = repeatedValues(argv, '--fallback-agent');
-  if (fallbacks.length > 0) {
-    const choices = CONFIG_SCHEMA.AGENT_PROVIDER.choices ?? [];
-    const names = fallbacks.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
-    const unknown = names.find((name) => !choices.includes(name));
-    if (unknown !== undefined) throw flagError(`--fallback-agent must be one of ${choices.join(', ')}, got "${unknown}"`);
-    flags.FALLBACK_AGENTS = names.join(',');
-  }
-  const parallel = str('parallel');
-  if (parallel !== undefined) {
-    if (!/^[1-9][0-9]*$/.test(parallel) || Number(parallel) > 16) throw flagError(MESSAGES.parallel);
-    flags.PARALLEL = Number(parallel);
-  }
-  const maxLoops = str('max-loops');
-  // 0 means unlimited here as in .ralphrc (and lets a flag lift a limit set there).
-  if (maxLoops !== undefined) flags.MAX_LOOPS = inRange('--max-loops', 'MAX_LOOPS', maxLoops, nonNegativeInt(maxLoops, MESSAGES.maxLoops));
-  const maxCost = str('max-cost');
-  if (maxCost !== undefined) flags.MAX_COST_USD = inRange('--max-cost', 'MAX_COST_USD', maxCost, nonNegativeNumber(maxCost, MESSAGES.maxCost));
-  const maxMinutes = str('max-run-minutes');
-  if (maxMinutes !== undefined) flags.MAX_RUN_MINUTES = inRange('--max-run-minutes', 'MAX_RUN_MINUTES', maxMinutes, nonNegativeInt(maxMinutes, MESSAGES.maxRunMinutes));
-  const delay = str('delay');
-  if (delay !== undefined) {
-    const seconds = Number(delay);
-    if (!/^\d+(\.\d+)?$/.test(delay) || !Number.isFinite(seconds)) throw flagError(MESSAGES.delay);
-    flags.LOOP_DELAY_SECONDS = inRange('--delay', 'LOOP_DELAY_SECONDS', delay, seconds);
-  }
-
-  readLifecycleFlags(parsed, argv, flags);
-  readSandboxFlags(parsed, flags);
-
   const action = pickAction(parsed);
-  if (parsed['halt-on-failure'] && !(parsed['process-queue'] || parsed['resume-queue'] || parallel !== undefined)) {
+  if (parsed['halt-on-failure'] && !(parsed['process-queue'] || parsed['resume-queue'] || parsed.parallel !== undefined)) {
     throw flagError('--halt-on-failure goes with --process-queue, --resume-queue or --parallel');
   }
   const jq = str('jq');
@@ -222,82 +111,72 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
   };
 }
 
-// The GitHub issue lifecycle flags set the same keys as .ralphrc (GITHUB_ISSUE, CREATE_PR, …), so
-// a caller running the loop in-process enables it with those keys alone. The REF itself is
-// checked when the run starts (lib/core/issue-ref.ts), wherever it came from.
-function readLifecycleFlags(parsed: Record<string, unknown>, argv: string[], flags: Record<string, string | number | boolean>): void {
-  const str = (name: string) => (parsed[name] === undefined ? undefined : String(parsed[name]));
-  const issue = str('github-issue');
-  if (issue !== undefined) {
-    if (issue.trim() === '') throw flagError(MESSAGES.githubIssue);
-    flags.GITHUB_ISSUE = issue;
+type FlagLayer = Record<string, string | number | boolean>;
+
+/**
+ * The flag layer of the configuration: every given flag that sets a key, read and checked as its
+ * row and its key's schema say. The GitHub issue lifecycle flags set the same keys as .ralphrc
+ * (GITHUB_ISSUE, CREATE_PR, …), so a caller running the loop in-process enables it with those
+ * keys alone; the issue REF itself is checked when the run starts (lib/core/issue-ref.ts).
+ */
+function readKeyFlags(given: ReadArgv['values']): FlagLayer {
+  const flags: FlagLayer = {};
+  for (const flag of RALPH_FLAGS) {
+    const values = given.get(flag.name);
+    if (flag.key === undefined || values === undefined) continue;
+    const last = values.at(-1);
+    const type = CONFIG_SCHEMA[flag.key].type;
+    if (type === 'bool') flags[flag.key] = Boolean(last);
+    else if (type === 'list') flags[flag.key] = readListFlag(flag, values.map(String));
+    else flags[flag.key] = readValueFlag(flag, flag.key, String(last));
   }
-  const interval = str('comment-interval');
-  if (interval !== undefined) flags.COMMENT_INTERVAL = inRange('--comment-interval', 'COMMENT_INTERVAL', interval, positiveInt(interval, MESSAGES.commentInterval));
-  const switches = {
-    'comment-progress': 'COMMENT_PROGRESS',
-    'close-summary': 'CLOSE_SUMMARY',
-    'create-pr': 'CREATE_PR',
-    'draft-pr': 'DRAFT_PR',
-    'link-issue': 'LINK_ISSUE',
-    'create-followups': 'CREATE_FOLLOWUPS',
-    'auto-close': 'AUTO_CLOSE',
-  } as const;
-  for (const [flag, key] of Object.entries(switches)) if (parsed[flag]) flags[key] = true;
-  const followupLabel = str('followup-label');
-  if (followupLabel !== undefined) {
-    if (followupLabel.trim() === '') throw flagError(MESSAGES.followupLabel);
-    flags.FOLLOWUP_LABEL = followupLabel;
-  }
-  if (parsed['add-label'] !== undefined) {
-    const labels = repeatedValues(argv, '--add-label');
-    if (labels.length === 0 || labels.some((label) => label.trim() === '')) throw flagError(MESSAGES.addLabel);
-    // Repeatable, as in the Bash tool: the values join into the comma-separated key.
-    flags.ADD_COMPLETION_LABELS = labels.join(',');
-  }
+  return flags;
 }
 
-// `--sandbox` and its sub-flags, validated as the Bash tool does; a sub-flag without `--sandbox`
-// (even with SANDBOX_PROVIDER in .ralphrc) is an error, so a typo never runs on the host.
-function readSandboxFlags(parsed: Record<string, unknown>, flags: Record<string, string | number | boolean>): void {
-  const str = (name: string) => (parsed[name] === undefined ? undefined : String(parsed[name]));
-  const provider = str('sandbox');
-  const sub = { 'sandbox-image': ['image', 'SANDBOX_DOCKER_IMAGE'], 'sandbox-memory': ['memory', 'SANDBOX_DOCKER_MEMORY'], 'sandbox-cpus': ['cpus', 'SANDBOX_DOCKER_CPUS'], 'sandbox-network': ['network', 'SANDBOX_DOCKER_NETWORK'] } as const;
-  if (provider === undefined) {
-    const given = Object.keys(sub).find((name) => parsed[name] !== undefined);
-    if (given) throw flagError(`--${given} requires --sandbox docker${given === 'sandbox-network' ? ' or --sandbox bwrap' : ''}`);
-    return;
+/** One value for a number or text key, checked against the key's type, bounds and choices. */
+function readValueFlag(flag: RalphFlag, key: ConfigKey, raw: string): string | number {
+  const spec = CONFIG_SCHEMA[key];
+  let value: string | number = raw;
+  if (spec.type === 'int' || spec.type === 'number') {
+    // Digits only (no sign, exponent or hex): the Bash tool's check, stricter than .ralphrc's.
+    const pattern = spec.type === 'int' ? /^\d+$/ : /^\d+(\.\d+)?$/;
+    value = Number(raw);
+    const range = `--${flag.name} must be ${describeConfigRange(key)} (${key}), got ${JSON.stringify(raw)}`;
+    if (!pattern.test(raw) || !Number.isFinite(value) || value < (spec.min ?? 0)) throw flagError(flag.invalid ?? range);
+    if (value > (spec.max ?? Infinity)) throw flagError(flag.tooLarge ?? range);
+  } else {
+    if (flag.invalid !== undefined && raw.trim() === '') throw flagError(flag.invalid);
+    const choices = flag.choices ?? spec.choices;
+    if (choices && !choices.includes(raw)) throw flagError(flag.invalid ?? `--${flag.name} must be one of ${choices.join(', ')}, got ${JSON.stringify(raw)}`);
   }
-  if (provider === '') throw flagError(`--sandbox requires a provider. Supported: ${SANDBOX_PROVIDERS.join(', ')}`);
-  const refused = providerProblem(provider);
-  if (refused) throw new RalphError('bad_flag', `--sandbox: ${refused.message}`, { hint: refused.hint });
-  flags.SANDBOX_PROVIDER = provider;
-  for (const [name, [field, key]] of Object.entries(sub)) {
-    const value = str(name);
-    if (value === undefined) continue;
-    if (provider === 'bwrap' && field !== 'network') throw flagError(`--${name} applies to --sandbox docker only`);
-    const problem = sandboxValueProblem(field, value);
-    if (problem) throw flagError(`--${name}: ${problem}`);
-    flags[key] = value;
-  }
+  checkOwn(flag, raw);
+  return value;
 }
 
-// yargs keeps only the last of a repeated flag (duplicate-arguments-array is off for all the
-// others): read every `--flag VALUE` / `--flag=VALUE` from argv, up to a `--`.
-function repeatedValues(argv: readonly string[], flag: string): string[] {
-  const values: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--') break;
-    if (arg.startsWith(`${flag}=`)) values.push(arg.slice(flag.length + 1));
-    else if (arg === flag) {
-      const next = argv[i + 1];
-      // yargs reads a following flag as a flag, not as this one's value.
-      values.push(next === undefined || next.startsWith('-') ? '' : next);
-      if (next !== undefined && !next.startsWith('-')) i++;
-    }
+/** Every value of a repeatable flag, as the comma-separated list its key holds. */
+function readListFlag(flag: RalphFlag, values: string[]): string {
+  if (flag.invalid !== undefined && (values.length === 0 || values.some((value) => value.trim() === ''))) throw flagError(flag.invalid);
+  const items = values.flatMap((value) => value.split(',')).map((item) => item.trim()).filter((item) => item !== '');
+  const unknown = flag.choices && items.find((item) => !flag.choices!.includes(item));
+  if (unknown) throw flagError(`--${flag.name} must be one of ${flag.choices!.join(', ')}, got ${JSON.stringify(unknown)}`);
+  for (const item of items) checkOwn(flag, item);
+  return items.join(',');
+}
+
+function checkOwn(flag: RalphFlag, value: string): void {
+  const problem = flag.check?.(value);
+  if (problem) throw new RalphError('bad_flag', problem.message, { details: problem.details, hint: problem.hint ?? HELP_HINT });
+}
+
+// A `--sandbox-*` sub-flag without `--sandbox` (even with SANDBOX_PROVIDER in .ralphrc) is an
+// error, as in the Bash tool, so a typo never runs on the host; bwrap takes only the network.
+function checkSandboxFlags(parsed: Record<string, unknown>): void {
+  const provider = parsed.sandbox;
+  for (const name of ['sandbox-image', 'sandbox-memory', 'sandbox-cpus', 'sandbox-network']) {
+    if (parsed[name] === undefined) continue;
+    if (provider === undefined) throw flagError(`--${name} requires --sandbox docker${name === 'sandbox-network' ? ' or --sandbox bwrap' : ''}`);
+    if (provider === 'bwrap' && name !== 'sandbox-network') throw flagError(`--${name} applies to --sandbox docker only`);
   }
-  return values;
 }
 
 /** The Bash tool's queue flags, as the `ralph-queue` command each one runs. */
@@ -334,45 +213,8 @@ function pickAction(parsed: Record<string, unknown>): RalphAction {
   return 'run';
 }
 
-export function validateAllowedTools(list: string): void {
-  for (const raw of list.split(',')) {
-    const tool = raw.trim();
-    if (tool === '') continue;
-    if (VALID_TOOLS.includes(tool) || /^Bash\(.+\)$/.test(tool)) continue;
-    throw new RalphError('bad_flag', MESSAGES.invalidTool(tool), {
-      details: [`Valid tools: ${VALID_TOOLS.join(', ')}`, 'Note: Bash(...) patterns with any content are allowed (e.g. Bash(git push *))'],
-      hint: 'fix the --allowed-tools list',
-    });
-  }
-}
-
-function positiveInt(value: string, message: string): number {
-  if (!/^[1-9][0-9]*$/.test(value)) throw flagError(message);
-  return Number(value);
-}
-
-function nonNegativeInt(value: string, message: string): number {
-  if (!/^\d+$/.test(value)) throw flagError(message);
-  return Number(value);
-}
-
-function nonNegativeNumber(value: string, message: string): number {
-  const n = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value) || !Number.isFinite(n)) throw flagError(message);
-  return n;
-}
-
-/** A flag's number checked against its key's bounds in the config schema (one range for both). */
-function inRange(flag: string, key: ConfigKey, raw: string, value: number): number {
-  const spec = CONFIG_SCHEMA[key];
-  if (value >= (spec.min ?? -Infinity) && value <= (spec.max ?? Infinity)) return value;
-  throw flagError(`${flag} must be ${describeConfigRange(key)} (${key}), got ${JSON.stringify(raw)}`);
-}
+const HELP_HINT = 'run ralph --help for the list of options';
 
 function flagError(message: string): RalphError {
-  return new RalphError('bad_flag', message, { hint: 'run ralph --help for the list of options' });
-}
-
-export async function renderHelp(): Promise<string> {
-  return renderRalphHelp();
+  return new RalphError('bad_flag', message, { hint: HELP_HINT });
 }

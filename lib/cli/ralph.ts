@@ -15,12 +15,14 @@ export async function mainRalph(argv: string[]): Promise<number> {
   // answers above need no tuning (node:v8 costs them start-up time).
   const { tuneHeapForLongRun } = await import('../platform/heap-tuning.js');
   tuneHeapForLongRun();
-  const { parseRalphArgs, renderHelp } = await import('./ralph-options.js');
+  const { parseRalphArgs } = await import('./ralph-options.js');
   const options = parseRalphArgs(argv);
   switch (options.action) {
-    case 'help':
-      process.stdout.write(`${await renderHelp()}\n`);
+    case 'help': {
+      const { renderRalphHelp } = await import('./ralph-flags.js');
+      process.stdout.write(`${renderRalphHelp()}\n`);
       return 0;
+    }
     case 'version':
       process.stdout.write(`ralph ${readPackageVersion()}\n`);
       return 0;

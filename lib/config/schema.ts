@@ -48,6 +48,8 @@ const COUNT_MAX = 10_000;
 const DAY_SECONDS = 86_400;
 const DAY_MINUTES = 1440;
 const WEEK_MINUTES = 7 * DAY_MINUTES;
+/** The longest agent run, in minutes: CLAUDE_TIMEOUT_MINUTES (`--timeout`) and CLAUDE_TIMEOUT_SECONDS share it. */
+const AGENT_TIMEOUT_MAX_MINUTES = 120;
 
 /** The agent CLIs ralph can run, in the order help and errors list them (lib/agents/registry.ts has one adapter each). */
 export const AGENT_NAMES = ['claude', 'codex', 'gemini', 'opencode'] as const;
@@ -74,7 +76,7 @@ const SPECS = {
   }),
   MAX_CALLS_PER_HOUR: int(100, 'Agent calls allowed per hour', { min: 1, max: 100_000 }),
   MAX_TOKENS_PER_HOUR: int(0, 'Tokens allowed per hour (0 = unlimited)', { max: 1_000_000_000 }),
-  CLAUDE_TIMEOUT_MINUTES: int(15, 'Time limit for one agent run, in minutes', { min: 1, max: 120 }),
+  CLAUDE_TIMEOUT_MINUTES: int(15, 'Time limit for one agent run, in minutes', { min: 1, max: AGENT_TIMEOUT_MAX_MINUTES }),
   CLAUDE_OUTPUT_FORMAT: str('json', 'Agent output format', { choices: ['json', 'text'] }),
   ALLOWED_TOOLS: str(DEFAULT_ALLOWED_TOOLS, 'Comma-separated tools passed as --allowedTools (empty: none)', {
     aliases: ['CLAUDE_ALLOWED_TOOLS'],
@@ -156,7 +158,7 @@ const SPECS = {
     choices: ['ralph', 'bash'],
   }),
   COMPLETION_CONFLICT_LIMIT: int(3, 'Loops the agent may claim completion while the plan is open before halting', { max: COUNT_MAX }),
-  CLAUDE_TIMEOUT_SECONDS: int(0, 'Agent time limit in seconds, overriding the minutes (0 = use minutes)', { max: 120 * 60 }),
+  CLAUDE_TIMEOUT_SECONDS: int(0, 'Agent time limit in seconds, overriding the minutes (0 = use minutes)', { max: AGENT_TIMEOUT_MAX_MINUTES * 60 }),
   KILL_GRACE_SECONDS: int(5, 'Seconds between SIGTERM and SIGKILL when stopping the agent', { max: 600 }),
   FAILURE_RETRY_SECONDS: int(30, 'Pause after a failed agent run before the next loop, in seconds', { max: DAY_SECONDS }),
   USAGE_LIMIT_WAIT_MINUTES: int(60, 'Wait after a usage limit when the CLI states no reset time', { max: 31 * DAY_MINUTES }),

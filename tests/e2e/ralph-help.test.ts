@@ -1,6 +1,6 @@
-// `ralph --help` answers from the help the build pre-rendered into dist/ (no yargs at start-up);
-// it must be exactly what the yargs definition prints, which `ralph` falls back to whenever the
-// fast path does not apply (here: the same flag given twice).
+// `ralph --help` answers from the help the build pre-rendered into dist/ (no parsing at
+// start-up); it must be exactly what the flag table renders, which `ralph` falls back to whenever
+// the fast path does not apply (here: the same flag given twice).
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli } from '../helpers/run-cli.js';
 
 describe('ralph --help', () => {
-  it('prints the pre-rendered help, byte for byte what the yargs definition renders', async () => {
+  it('prints the pre-rendered help, byte for byte what the flag table renders', async () => {
     const fast = await runCli('ralph', ['--help']);
     const parsed = await runCli('ralph', ['--help', '-h']);
     expect(fast.code).toBe(0);

@@ -1,6 +1,6 @@
 // Each command's --help lists exactly the flags its yargs definition accepts: a flag added to the
 // parser without a help line, or a help line for a flag the parser rejects, fails here. (`ralph`'s
-// own help is rendered from its flag table and checked in tests/e2e/ralph-help.test.ts.)
+// own help is rendered from its flag table and checked in ralph-flags.test.ts.)
 
 import type { Argv } from 'yargs';
 import { describe, expect, it } from 'vitest';
