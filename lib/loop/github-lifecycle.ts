@@ -20,12 +20,14 @@ import * as git from '../github/lifecycle-git.js';
 import { loadLifecycleState, newLifecycleState, saveLifecycleState, type LifecycleState } from '../state/lifecycle-state.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import type { RunRecorder } from '../session-record/run-recorder.js';
+import { HeldState } from './held-state.js';
 import type { Run, RunSetup } from './run.js';
 
 export interface IssueLifecycle {
-  ref: IssueRef;
-  settings: LifecycleSettings;
-  state: LifecycleState;
+  readonly ref: IssueRef;
+  readonly settings: LifecycleSettings;
+  /** .github_lifecycle_state, held for the run and written through (a failed write is a warning). */
+  readonly state: HeldState<LifecycleState>;
 }
 
 /** GITHUB_ISSUE checked before anything runs: an invalid REF is an error, not a silent run without it. */
@@ -74,8 +76,9 @@ export async function openIssueLifecycle(run: RunSetup, recorder: RunRecorder | 
     : newLifecycleState({ ...ref, title: knownTitle }, await git.readHeadSha(gitContext(run)), now);
   // The run it belongs to: a later run without --github-issue does not show this issue as its own.
   const runId = recorder?.record.run_id;
-  const lifecycle = { ref, settings: lifecycleSettings(run.config), state: runId ? { ...state, run_id: runId } : state };
-  save(run, lifecycle);
+  const held = new HeldState(runId ? { ...state, run_id: runId } : state, (next) => save(run, next));
+  held.flush();
+  const lifecycle = { ref, settings: lifecycleSettings(run.config), state: held };
   // The title is the issue author's text: one line, so it cannot forge log lines of its own.
   const shownTitle = oneLine(stripTerminalControls(knownTitle));
   deps.logger.info(`🔗 GitHub issue lifecycle tracking ${formatIssueRef(ref)}${shownTitle ? `: ${shownTitle}` : ''}`);
@@ -85,7 +88,7 @@ export async function openIssueLifecycle(run: RunSetup, recorder: RunRecorder | 
 /** After a successful loop: the progress comment, when COMMENT_PROGRESS is on and the loop is due. */
 export async function postProgressIfDue(run: Run, lifecycle: IssueLifecycle | undefined, loop: number): Promise<void> {
   if (!lifecycle || !shouldPostProgress(lifecycle.settings, loop)) return;
-  const files = await git.listChangedFiles(lifecycle.state.lifecycle.start_sha, gitContext(run));
+  const files = await git.listChangedFiles(lifecycle.state.value.lifecycle.start_sha, gitContext(run));
   const body = buildProgressComment({ loop, plan: run.state.plan, files, cost: run.state.spend.value.spend.run });
   const posted = await gh.commentOnIssue(lifecycle.ref, run.deps.redact(body), ghContext(run));
   if (!posted.ok) return warn(run, `Could not post the progress comment on issue ${formatIssueRef(lifecycle.ref)}: ${posted.message}`);
@@ -98,7 +101,7 @@ export async function completeIssueLifecycle(run: Run, lifecycle: IssueLifecycle
   const actions = lifecycle ? planCompletionActions(lifecycle.settings, lastAction) : [];
   if (!lifecycle || lastAction !== 'graceful_exit') return;
   update(run, lifecycle, (l, now) => ({ ...l, completion_detected_at: now }));
-  const start = lifecycle.state.lifecycle.start_sha;
+  const start = lifecycle.state.value.lifecycle.start_sha;
   const content = await readContentTree(run);
   const summary = buildCompletionSummary({ plan: run.state.plan, shortstat: await git.readShortstat(start, content, gitContext(run)) });
   for (const action of actions) await runCompletionAction(run, lifecycle, action, summary, content);
@@ -124,7 +127,7 @@ async function runCompletionAction(run: Run, lifecycle: IssueLifecycle, action: 
     case 'pull-request':
       return openPullRequest(run, lifecycle, summary);
     case 'follow-up': {
-      const markers = findAddedMarkers(await git.readAddedLines(lifecycle.state.lifecycle.start_sha, content, gitContext(run)));
+      const markers = findAddedMarkers(await git.readAddedLines(lifecycle.state.value.lifecycle.start_sha, content, gitContext(run)));
       const followUp = buildFollowUp(ref.number, markers);
       if (!followUp) return log.info('No TODO/FIXME/HACK/XXX markers added: no follow-up issue');
       const created = await gh.createIssue(ref, { ...followUp, body: run.deps.redact(followUp.body), label: run.config.FOLLOWUP_LABEL }, ctx);
@@ -159,7 +162,7 @@ async function openPullRequest(run: Run, lifecycle: IssueLifecycle, summary: str
   run.deps.logger.info(`⬆️  Pushing '${decision.branch}' to origin for the pull request`);
   const pushed = await git.pushBranch(decision.branch, gitCtx);
   if (!pushed.ok) return warn(run, `Skipping the pull request: git push failed: ${pushed.message}`);
-  const pr = buildPullRequest({ number: lifecycle.ref.number, title: lifecycle.state.issue.title }, summary, run.config.LINK_ISSUE);
+  const pr = buildPullRequest({ number: lifecycle.ref.number, title: lifecycle.state.value.issue.title }, summary, run.config.LINK_ISSUE);
   const created = await gh.createPullRequest(lifecycle.ref, { ...pr, body: run.deps.redact(pr.body), draft: run.config.DRAFT_PR }, ghContext(run));
   if (!created.ok) return warn(run, `Could not create the pull request: ${created.message}`);
   run.deps.logger.info(`🔀 Created pull request: ${created.value}`);
@@ -168,13 +171,13 @@ async function openPullRequest(run: Run, lifecycle: IssueLifecycle, summary: str
 
 function update(run: Run, lifecycle: IssueLifecycle, change: (l: LifecycleState['lifecycle'], now: string) => LifecycleState['lifecycle']): void {
   const now = formatIsoTimestamp(run.deps.clock.now());
-  lifecycle.state = { ...lifecycle.state, lifecycle: change(lifecycle.state.lifecycle, now), updated_at: now };
-  save(run, lifecycle);
+  const held = lifecycle.state;
+  held.set({ ...held.value, lifecycle: change(held.value.lifecycle, now), updated_at: now });
 }
 
-function save(run: RunSetup, lifecycle: IssueLifecycle): void {
+function save(run: RunSetup, state: LifecycleState): void {
   try {
-    saveLifecycleState(run.paths, lifecycle.state);
+    saveLifecycleState(run.paths, state);
   } catch (error) {
     warn(run, `Could not save .github_lifecycle_state: ${(error as Error).message}`);
   }
