@@ -1,5 +1,5 @@
 // Composition of one `ralph` run: configuration, startup checks, the single-instance lock, the
-// runtime the loop steps share, signal handling, and the final exit code. Tests call this with
+// Run the loop steps share (run.ts), signal handling, and the final exit code. Tests call this with
 // their own Deps (fake clock, captured output) and a fake `claude` on PATH.
 
 import { existsSync } from 'node:fs';
