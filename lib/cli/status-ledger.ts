@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import { formatUsd } from '../core/spend.js';
 import type { RateWindowState } from '../core/rate-window.js';
 import type { BreakerState } from '../core/circuit-breaker.js';
-import { loadBreaker, loadRateWindow, loadRunState, type RunState } from '../loop/guard-store.js';
+import { loadBreaker, loadRateWindow, loadRunState, type RunSpend } from '../loop/guard-store.js';
 import { systemClock, type Clock } from '../platform/clock.js';
 import type { Logger } from '../platform/deps.js';
 import { readProjectLock } from '../state/lock.js';
@@ -33,7 +33,7 @@ export interface LedgerFigures {
   /** The hourly window the loop would count (the ledger's when it has one, else the views'). */
   rate: RateWindowState;
   /** The run's spend the loop would count (the ledger's when it has one, else `.run_state`). */
-  run: RunState | null;
+  run: RunSpend | null;
   /** The breaker the loop would start from (the ledger's when it has one; null: none at all). */
   breaker: BreakerState | null;
   ledger: LedgerStatus | null;
@@ -84,7 +84,7 @@ export function ledgerStatus(paths: RalphPaths, clock: Clock = systemClock): Led
 }
 
 /** All the tokens of a run (input, output and cache). */
-export function runTokens(run: RunState): number {
+export function runTokens(run: RunSpend): number {
   const t = run.spend.run.tokens;
   return t.input + t.output + t.cacheRead + t.cacheCreation;
 }
@@ -123,7 +123,7 @@ function statusFileDifferences(paths: RalphPaths, status: StatusFile, ledger: Le
   return [`${basename(paths.status)} says ${says}; ralph's ledger holds ${holds}, and the ledger counts`];
 }
 
-function roundedCost(run: RunState): number {
+function roundedCost(run: RunSpend): number {
   // Sums of floats (0.026999999999999996): rounded as status.json's copy is.
   return Number(run.spend.run.costUsd.toFixed(6));
 }

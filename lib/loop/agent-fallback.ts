@@ -8,28 +8,30 @@ import { activeLimits, pickAgent, type AgentPick } from '../core/agent-fallback.
 import { formatClockTime } from '../core/rate-window.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import { sessionLabel } from './agent-session.js';
-import { saveAgentLimits, withAgentLimit } from './agent-limits.js';
-import type { LoopRuntime } from './runtime.js';
+import { withAgentLimit } from './agent-limits.js';
+import type { Run } from './run.js';
 
 /** The run may call more than one agent. */
-export function hasFallbacks(rt: LoopRuntime): boolean {
-  return rt.agents.length > 1;
+export function hasFallbacks(run: Run): boolean {
+  return run.agents.length > 1;
 }
 
-/** Switches rt.agent to the agent the next loop runs on; a wait when every agent is limited. */
-export function chooseLoopAgent(rt: LoopRuntime): AgentPick {
-  const now = rt.deps.clock.now();
-  const before = rt.agentLimits;
-  rt.agentLimits = activeLimits(rt.agentLimits, now);
-  if (Object.keys(rt.agentLimits).length !== Object.keys(before).length) saveAgentLimits(rt.paths, rt.agentLimits);
-  const pick = pickAgent(agentOrder(rt), rt.agentLimits, rt.droppedAgents, now);
-  if (pick.kind !== 'agent' || pick.name === rt.agent.name) return pick;
-  const slot = rt.agents.find((s) => s.adapter.name === pick.name)!;
-  const previous = rt.agent;
-  rt.agent = slot.adapter;
-  rt.agentCommand = slot.command;
-  const { logger } = rt.deps;
-  if (slot === rt.agents[0]) logger.success(`${sessionLabel(slot.adapter)}'s usage limit has reset: back to ${slot.adapter.label}`);
+/** Switches run.state.agent to the agent the next loop runs on; a wait when every agent is limited. */
+export function chooseLoopAgent(run: Run): AgentPick {
+  const now = run.deps.clock.now();
+  const limits = run.state.agentLimits;
+  const before = limits.value;
+  // Only a limit that has ended changes them: the same limits are not written again.
+  const active = activeLimits(before, now);
+  if (Object.keys(active).length !== Object.keys(before).length) limits.set(active);
+  const pick = pickAgent(agentOrder(run), limits.value, run.state.droppedAgents, now);
+  if (pick.kind !== 'agent' || pick.name === run.state.agent.name) return pick;
+  const slot = run.agents.find((s) => s.adapter.name === pick.name)!;
+  const previous = run.state.agent;
+  run.state.agent = slot.adapter;
+  run.state.agentCommand = slot.command;
+  const { logger } = run.deps;
+  if (slot === run.agents[0]) logger.success(`${sessionLabel(slot.adapter)}'s usage limit has reset: back to ${slot.adapter.label}`);
   else {
     const limit = before[previous.name];
     const until = limit ? ` until ${formatClockTime(limit.resume_at_ms)}` : '';
@@ -39,33 +41,32 @@ export function chooseLoopAgent(rt: LoopRuntime): AgentPick {
 }
 
 /** Remembers that the current agent is limited until `resumeAt`; then what the run does next. */
-export function limitCurrentAgent(rt: LoopRuntime, resumeAt: number, reason: string): AgentPick {
-  const now = rt.deps.clock.now();
-  rt.agentLimits = withAgentLimit(rt.agentLimits, rt.agent.name, {
+export function limitCurrentAgent(run: Run, resumeAt: number, reason: string): AgentPick {
+  const now = run.deps.clock.now();
+  const limits = run.state.agentLimits;
+  limits.set(withAgentLimit(limits.value, run.state.agent.name, {
     resume_at_ms: resumeAt,
     resume_at: formatIsoTimestamp(resumeAt),
     reason,
     detected_at: formatIsoTimestamp(now),
-  });
-  saveAgentLimits(rt.paths, rt.agentLimits);
-  return pickAgent(agentOrder(rt), rt.agentLimits, rt.droppedAgents, now);
+  }));
+  return pickAgent(agentOrder(run), limits.value, run.state.droppedAgents, now);
 }
 
 /** A limit the user chose to retry now: every agent may be tried again. */
-export function forgetAgentLimits(rt: LoopRuntime): void {
-  if (Object.keys(rt.agentLimits).length === 0) return;
-  rt.agentLimits = {};
-  saveAgentLimits(rt.paths, rt.agentLimits);
+export function forgetAgentLimits(run: Run): void {
+  if (Object.keys(run.state.agentLimits.value).length === 0) return;
+  run.state.agentLimits.set({});
 }
 
 /** A fallback agent (not the primary) whose sign-in failed: left out for the rest of the run. */
-export function dropFailedFallback(rt: LoopRuntime): boolean {
-  if (rt.agent === rt.agents[0]?.adapter) return false;
-  rt.droppedAgents.add(rt.agent.name);
-  rt.deps.logger.warn(`${rt.agent.label} is left out for the rest of this run (its sign-in failed); the next loop runs on the next available agent`);
+export function dropFailedFallback(run: Run): boolean {
+  if (run.state.agent === run.agents[0]?.adapter) return false;
+  run.state.droppedAgents.add(run.state.agent.name);
+  run.deps.logger.warn(`${run.state.agent.label} is left out for the rest of this run (its sign-in failed); the next loop runs on the next available agent`);
   return true;
 }
 
-function agentOrder(rt: LoopRuntime): string[] {
-  return rt.agents.map((s) => s.adapter.name);
+function agentOrder(run: Run): string[] {
+  return run.agents.map((s) => s.adapter.name);
 }

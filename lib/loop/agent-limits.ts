@@ -10,6 +10,7 @@ import { usageWaitProblem } from '../core/guard-ranges.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';
 import type { RalphPaths } from '../state/paths.js';
 import { readStateFile, type StateReadOptions } from '../state/state-file.js';
+import { HeldState } from './held-state.js';
 
 const limitSchema = z.looseObject({
   resume_at_ms: z.number(),
@@ -34,6 +35,11 @@ export function loadAgentLimits(paths: RalphPaths, options: StateReadOptions, ma
 
 export function saveAgentLimits(paths: RalphPaths, limits: AgentLimits): void {
   writeJsonAtomic(paths.agentLimits, limits);
+}
+
+/** The limits held for the run, written through to .agent_limits. */
+export function holdAgentLimits(paths: RalphPaths, loaded: AgentLimits): HeldState<AgentLimits> {
+  return new HeldState(loaded, (next) => saveAgentLimits(paths, next));
 }
 
 export function withAgentLimit(limits: AgentLimits, agent: string, limit: AgentLimit): AgentLimits {

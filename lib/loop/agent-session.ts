@@ -19,7 +19,7 @@ import { loadRalphSession, saveRalphSession } from '../state/store.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import { clearExitEvidence } from './exit-evidence.js';
 import { HeldState } from './held-state.js';
-import type { LoopRuntime } from './runtime.js';
+import type { Run } from './run.js';
 
 export type SessionResetReason =
   | 'manual_interrupt'
@@ -184,16 +184,16 @@ export function resetSession(paths: RalphPaths, reason: SessionResetReason, loop
 
 /** The same inside a run, through what it holds: its sessions, exit signals and last analysis. */
 export function resetRunSession(
-  rt: LoopRuntime,
+  run: Run,
   reason: SessionResetReason,
   loopNumber: number,
   /** The run ends here: keep its last analysis for the views (the next run clears it). */
   end?: { keepAnalysis: boolean },
 ): void {
-  rt.sessions.ralph.set(resetRalphSessionFile(reason, rt.state));
-  rt.sessions.agent.set(undefined);
-  clearExitEvidence(rt, end?.keepAnalysis ?? false);
-  recordSessionReset(rt.paths, reason, loopNumber, rt.state);
+  run.state.sessions.ralph.set(resetRalphSessionFile(reason, run.readOptions));
+  run.state.sessions.agent.set(undefined);
+  clearExitEvidence(run, end?.keepAnalysis ?? false);
+  recordSessionReset(run.paths, reason, loopNumber, run.readOptions);
 }
 
 function resetRalphSessionFile(reason: SessionResetReason, options: StateReadOptions): RalphSessionFile {

@@ -6,8 +6,7 @@ import type { RalphConfig } from '../config/schema.js';
 import { formatBreakerBanner } from '../core/breaker-messages.js';
 import type { BreakerResult, BreakerThresholds, BreakerTransition } from '../core/circuit-breaker.js';
 import type { Logger } from '../platform/deps.js';
-import { saveBreaker } from './guard-store.js';
-import type { LoopRuntime } from './runtime.js';
+import type { RunSetup } from './run.js';
 
 export function breakerThresholds(config: RalphConfig): BreakerThresholds {
   return {
@@ -20,10 +19,9 @@ export function breakerThresholds(config: RalphConfig): BreakerThresholds {
 }
 
 /** Holds the breaker's new state for the run, writes it through, and tells of a transition. */
-export function holdBreaker(rt: LoopRuntime, result: BreakerResult): void {
-  rt.breaker = result.state;
-  saveBreaker(rt.paths, result, rt.state);
-  if (result.transition) reportBreakerTransition(rt.deps.logger, result.transition);
+export function holdBreaker(run: RunSetup, result: BreakerResult): void {
+  run.state.breaker.hold(result);
+  if (result.transition) reportBreakerTransition(run.deps.logger, result.transition);
 }
 
 export function reportBreakerTransition(logger: Logger, transition: BreakerTransition): void {

@@ -10,7 +10,7 @@ import { stripTerminalControls } from '../core/terminal-text.js';
 import { EXIT } from '../errors.js';
 import { resetRunSession } from './agent-session.js';
 import { refreshPlanView } from './plan-view.js';
-import { stopRun, type LoopRuntime, type RunStop } from './runtime.js';
+import { stopRun, type Run, type RunStop } from './run.js';
 
 const RUN_ENDS = { keepAnalysis: true };
 
@@ -24,53 +24,53 @@ export function exitGateConfig(config: RalphConfig): ExitGateConfig {
   };
 }
 
-export function evaluateGate(rt: LoopRuntime): ExitGateResult {
-  const { config } = rt;
+export function evaluateGate(run: Run): ExitGateResult {
+  const { config } = run;
   // From memory: .exit_signals is written through for the monitor, never read back (the agent can write it).
-  const signals = rt.evidence.signals.value;
+  const signals = run.state.evidence.signals.value;
   // Parsed once here for the loop: the context the agent is given shows the same plan.
-  const plan = refreshPlanView(rt);
+  const plan = refreshPlanView(run);
   const result = evaluateExitGate({
     exitSignals: signals,
     // From memory too: .response_analysis is the agent's to write as much as ralph's.
-    analysis: rt.evidence.analysis.value,
+    analysis: run.state.evidence.analysis.value,
     plan,
     config: exitGateConfig(config),
-    conflictCount: rt.conflictCount,
+    conflictCount: run.state.conflictCount,
   });
-  rt.conflictCount = nextConflictCount(rt.conflictCount, result, rt.content?.lastProgress ?? false);
+  run.state.conflictCount = nextConflictCount(run.state.conflictCount, result, run.state.content?.lastProgress ?? false);
   return result;
 }
 
-export function exitFromGate(rt: LoopRuntime, gate: Extract<ExitGateResult, { kind: 'exit' }>): RunStop {
-  const { deps, config } = rt;
+export function exitFromGate(run: Run, gate: Extract<ExitGateResult, { kind: 'exit' }>): RunStop {
+  const { deps, config } = run;
   if (gate.reason === 'permission_denied') {
     const allowed = splitAllowedTools(config.ALLOWED_TOOLS);
-    const denials = lastDenials(rt);
+    const denials = lastDenials(run);
     const { actionable } = classifyPermissionDenials(denials, allowed);
     const suggestion = suggestAllowedTools(allowed, actionable.length > 0 ? actionable : denials);
     // The box quotes the denied commands, which may carry a token or escape sequences: clean it
     // as the logger does.
-    deps.stderr.write(deps.redact(stripTerminalControls(`${formatPermissionHalt(actionable.length > 0 ? actionable : denials, suggestion, rt.allowedToolsFrom).join('\n')}\n`)));
-    resetRunSession(rt, 'permission_denied', rt.loopCount, RUN_ENDS);
+    deps.stderr.write(deps.redact(stripTerminalControls(`${formatPermissionHalt(actionable.length > 0 ? actionable : denials, suggestion, run.allowedToolsFrom).join('\n')}\n`)));
+    resetRunSession(run, 'permission_denied', run.state.loopCount, RUN_ENDS);
     return stopRun(EXIT.halted, 'halted', 'permission_denied', 'permission_denied',
-      `Permission denied: ${(rt.evidence.analysis.value?.analysis.denied_commands ?? []).join(', ')}. Needed: ${suggestion.line} (ALLOWED_TOOLS from ${rt.allowedToolsFrom.detail ?? rt.allowedToolsFrom.kind})`);
+      `Permission denied: ${(run.state.evidence.analysis.value?.analysis.denied_commands ?? []).join(', ')}. Needed: ${suggestion.line} (ALLOWED_TOOLS from ${run.allowedToolsFrom.detail ?? run.allowedToolsFrom.kind})`);
   }
   if (gate.reason === 'completion_conflict') {
     const items = gate.conflict?.openItems ?? [];
     deps.logger.error(`Claude claimed completion ${gate.conflict?.count ?? config.COMPLETION_CONFLICT_LIMIT} loops in a row, but fix_plan.md still has ${items.length} open item(s)`);
     for (const item of items.slice(0, 10)) deps.stderr.write(`  - [ ] ${item}\n`);
-    resetRunSession(rt, 'completion_conflict', rt.loopCount, RUN_ENDS);
+    resetRunSession(run, 'completion_conflict', run.state.loopCount, RUN_ENDS);
     return stopRun(EXIT.halted, 'halted', 'completion_conflict', 'completion_conflict',
       'Completion claimed while fix_plan.md has open items; tick finished items or set EXIT_REQUIRES_PLAN_COMPLETE=false');
   }
   deps.logger.success(`🏁 Graceful exit triggered: ${gate.reason}`);
-  resetRunSession(rt, 'project_complete', rt.loopCount, RUN_ENDS);
+  resetRunSession(run, 'project_complete', run.state.loopCount, RUN_ENDS);
   return stopRun(EXIT.ok, 'completed', gate.reason, 'graceful_exit');
 }
 
-function lastDenials(rt: LoopRuntime) {
-  return (rt.evidence.analysis.value?.analysis.denied_commands ?? []).map((entry) => {
+function lastDenials(run: Run) {
+  return (run.state.evidence.analysis.value?.analysis.denied_commands ?? []).map((entry) => {
     const m = /^Bash\((.*)\)$/s.exec(entry);
     return m ? { tool_name: 'Bash', tool_input: { command: m[1] } } : { tool_name: entry, tool_input: null };
   });

@@ -19,12 +19,15 @@ import * as gh from '../github/lifecycle-gh.js';
 import * as git from '../github/lifecycle-git.js';
 import { loadLifecycleState, newLifecycleState, saveLifecycleState, type LifecycleState } from '../state/lifecycle-state.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
-import type { LoopRuntime } from './runtime.js';
+import type { RunRecorder } from '../session-record/run-recorder.js';
+import { HeldState } from './held-state.js';
+import type { Run, RunSetup } from './run.js';
 
 export interface IssueLifecycle {
-  ref: IssueRef;
-  settings: LifecycleSettings;
-  state: LifecycleState;
+  readonly ref: IssueRef;
+  readonly settings: LifecycleSettings;
+  /** .github_lifecycle_state, held for the run and written through (a failed write is a warning). */
+  readonly state: HeldState<LifecycleState>;
 }
 
 /** GITHUB_ISSUE checked before anything runs: an invalid REF is an error, not a silent run without it. */
@@ -55,26 +58,27 @@ export function lifecycleSettings(config: RalphConfig): LifecycleSettings {
  * Starts tracking the issue: its title from gh, HEAD as the start of the run. A restart of an
  * unfinished run on the same issue keeps its start and its counts.
  */
-export async function openIssueLifecycle(rt: LoopRuntime, ref: IssueRef): Promise<IssueLifecycle> {
-  const { deps, paths } = rt;
+export async function openIssueLifecycle(run: RunSetup, recorder: RunRecorder | undefined, ref: IssueRef): Promise<IssueLifecycle> {
+  const { deps, paths } = run;
   const now = formatIsoTimestamp(deps.clock.now());
-  const previous = loadLifecycleState(paths, rt.state);
+  const previous = loadLifecycleState(paths, run.readOptions);
   const sameIssue =
     previous !== undefined &&
     previous.issue.number === ref.number &&
     previous.issue.repo === (ref.repo ?? '') &&
     previous.lifecycle.completion_detected_at === null &&
     git.isCommitId(previous.lifecycle.start_sha);
-  const title = await gh.fetchIssueTitle(ref, ghContext(rt));
+  const title = await gh.fetchIssueTitle(ref, ghContext(run));
   if (!title.ok) deps.logger.warn(`Could not read the title of issue ${formatIssueRef(ref)}: ${title.message}`);
   const knownTitle = title.ok ? title.value : sameIssue ? previous.issue.title : '';
   const state = sameIssue
     ? { ...previous, issue: { ...previous.issue, title: knownTitle }, updated_at: now }
-    : newLifecycleState({ ...ref, title: knownTitle }, await git.readHeadSha(gitContext(rt)), now);
+    : newLifecycleState({ ...ref, title: knownTitle }, await git.readHeadSha(gitContext(run)), now);
   // The run it belongs to: a later run without --github-issue does not show this issue as its own.
-  const runId = rt.recorder?.record.run_id;
-  const lifecycle = { ref, settings: lifecycleSettings(rt.config), state: runId ? { ...state, run_id: runId } : state };
-  save(rt, lifecycle);
+  const runId = recorder?.record.run_id;
+  const held = new HeldState(runId ? { ...state, run_id: runId } : state, (next) => save(run, next));
+  held.flush();
+  const lifecycle = { ref, settings: lifecycleSettings(run.config), state: held };
   // The title is the issue author's text: one line, so it cannot forge log lines of its own.
   const shownTitle = oneLine(stripTerminalControls(knownTitle));
   deps.logger.info(`🔗 GitHub issue lifecycle tracking ${formatIssueRef(ref)}${shownTitle ? `: ${shownTitle}` : ''}`);
@@ -82,117 +86,117 @@ export async function openIssueLifecycle(rt: LoopRuntime, ref: IssueRef): Promis
 }
 
 /** After a successful loop: the progress comment, when COMMENT_PROGRESS is on and the loop is due. */
-export async function postProgressIfDue(rt: LoopRuntime, lifecycle: IssueLifecycle | undefined, loop: number): Promise<void> {
+export async function postProgressIfDue(run: Run, lifecycle: IssueLifecycle | undefined, loop: number): Promise<void> {
   if (!lifecycle || !shouldPostProgress(lifecycle.settings, loop)) return;
-  const files = await git.listChangedFiles(lifecycle.state.lifecycle.start_sha, gitContext(rt));
-  const body = buildProgressComment({ loop, plan: rt.plan, files, cost: rt.run.value.spend.run });
-  const posted = await gh.commentOnIssue(lifecycle.ref, rt.deps.redact(body), ghContext(rt));
-  if (!posted.ok) return warn(rt, `Could not post the progress comment on issue ${formatIssueRef(lifecycle.ref)}: ${posted.message}`);
-  rt.deps.logger.info(`💬 Posted progress comment (loop #${loop}) on issue ${formatIssueRef(lifecycle.ref)}`);
-  update(rt, lifecycle, (l, now) => ({ ...l, last_progress_comment: now, progress_comments_posted: l.progress_comments_posted + 1 }));
+  const files = await git.listChangedFiles(lifecycle.state.value.lifecycle.start_sha, gitContext(run));
+  const body = buildProgressComment({ loop, plan: run.state.plan, files, cost: run.state.spend.value.spend.run });
+  const posted = await gh.commentOnIssue(lifecycle.ref, run.deps.redact(body), ghContext(run));
+  if (!posted.ok) return warn(run, `Could not post the progress comment on issue ${formatIssueRef(lifecycle.ref)}: ${posted.message}`);
+  run.deps.logger.info(`💬 Posted progress comment (loop #${loop}) on issue ${formatIssueRef(lifecycle.ref)}`);
+  update(run, lifecycle, (l, now) => ({ ...l, last_progress_comment: now, progress_comments_posted: l.progress_comments_posted + 1 }));
 }
 
 /** When the run has ended: the completion actions, for a graceful completion only. */
-export async function completeIssueLifecycle(rt: LoopRuntime, lifecycle: IssueLifecycle | undefined, lastAction: string): Promise<void> {
+export async function completeIssueLifecycle(run: Run, lifecycle: IssueLifecycle | undefined, lastAction: string): Promise<void> {
   const actions = lifecycle ? planCompletionActions(lifecycle.settings, lastAction) : [];
   if (!lifecycle || lastAction !== 'graceful_exit') return;
-  update(rt, lifecycle, (l, now) => ({ ...l, completion_detected_at: now }));
-  const start = lifecycle.state.lifecycle.start_sha;
-  const content = await readContentTree(rt);
-  const summary = buildCompletionSummary({ plan: rt.plan, shortstat: await git.readShortstat(start, content, gitContext(rt)) });
-  for (const action of actions) await runCompletionAction(rt, lifecycle, action, summary, content);
+  update(run, lifecycle, (l, now) => ({ ...l, completion_detected_at: now }));
+  const start = lifecycle.state.value.lifecycle.start_sha;
+  const content = await readContentTree(run);
+  const summary = buildCompletionSummary({ plan: run.state.plan, shortstat: await git.readShortstat(start, content, gitContext(run)) });
+  for (const action of actions) await runCompletionAction(run, lifecycle, action, summary, content);
 }
 
 // The content as it is now, untracked files included, as a git tree; null when git could not.
-async function readContentTree(rt: LoopRuntime): Promise<string | null> {
-  return git.writeContentTree(gitContext(rt));
+async function readContentTree(run: Run): Promise<string | null> {
+  return git.writeContentTree(gitContext(run));
 }
 
-async function runCompletionAction(rt: LoopRuntime, lifecycle: IssueLifecycle, action: CompletionAction, summary: string, content: string | null): Promise<void> {
+async function runCompletionAction(run: Run, lifecycle: IssueLifecycle, action: CompletionAction, summary: string, content: string | null): Promise<void> {
   const { ref } = lifecycle;
-  const ctx = ghContext(rt);
+  const ctx = ghContext(run);
   const issue = formatIssueRef(ref);
-  const log = rt.deps.logger;
+  const log = run.deps.logger;
   switch (action) {
     case 'summary': {
-      const posted = await gh.commentOnIssue(ref, rt.deps.redact(summary), ctx);
+      const posted = await gh.commentOnIssue(ref, run.deps.redact(summary), ctx);
       if (posted.ok) log.info(`💬 Posted the completion summary on issue ${issue}`);
-      else warn(rt, `Could not post the completion summary on issue ${issue}: ${posted.message}`);
+      else warn(run, `Could not post the completion summary on issue ${issue}: ${posted.message}`);
       return;
     }
     case 'pull-request':
-      return openPullRequest(rt, lifecycle, summary);
+      return openPullRequest(run, lifecycle, summary);
     case 'follow-up': {
-      const markers = findAddedMarkers(await git.readAddedLines(lifecycle.state.lifecycle.start_sha, content, gitContext(rt)));
+      const markers = findAddedMarkers(await git.readAddedLines(lifecycle.state.value.lifecycle.start_sha, content, gitContext(run)));
       const followUp = buildFollowUp(ref.number, markers);
       if (!followUp) return log.info('No TODO/FIXME/HACK/XXX markers added: no follow-up issue');
-      const created = await gh.createIssue(ref, { ...followUp, body: rt.deps.redact(followUp.body), label: rt.config.FOLLOWUP_LABEL }, ctx);
-      if (!created.ok) return warn(rt, `Could not create the follow-up issue: ${created.message}`);
+      const created = await gh.createIssue(ref, { ...followUp, body: run.deps.redact(followUp.body), label: run.config.FOLLOWUP_LABEL }, ctx);
+      if (!created.ok) return warn(run, `Could not create the follow-up issue: ${created.message}`);
       log.info(`📌 Created follow-up issue: ${created.value}`);
-      update(rt, lifecycle, (l) => ({ ...l, followups_created: [...l.followups_created, created.value] }));
+      update(run, lifecycle, (l) => ({ ...l, followups_created: [...l.followups_created, created.value] }));
       return;
     }
     case 'labels': {
       const labelled = await gh.addIssueLabels(ref, lifecycle.settings.labels, ctx);
       if (labelled.ok) log.info(`🏷️  Added labels '${lifecycle.settings.labels.join(',')}' to issue ${issue}`);
-      else warn(rt, `Could not add labels to issue ${issue}: ${labelled.message}`);
+      else warn(run, `Could not add labels to issue ${issue}: ${labelled.message}`);
       return;
     }
     case 'close': {
       const closed = await gh.closeIssue(ref, ctx);
-      if (!closed.ok) return warn(rt, `Could not close issue ${issue}: ${closed.message}`);
+      if (!closed.ok) return warn(run, `Could not close issue ${issue}: ${closed.message}`);
       log.info(`✅ Closed issue ${issue}`);
-      update(rt, lifecycle, (l) => ({ ...l, issue_closed: true }));
+      update(run, lifecycle, (l) => ({ ...l, issue_closed: true }));
       return;
     }
   }
 }
 
-async function openPullRequest(rt: LoopRuntime, lifecycle: IssueLifecycle, summary: string): Promise<void> {
-  const gitCtx = gitContext(rt);
+async function openPullRequest(run: Run, lifecycle: IssueLifecycle, summary: string): Promise<void> {
+  const gitCtx = gitContext(run);
   const branch = await git.readCurrentBranch(gitCtx);
-  const remoteDefault = await gh.fetchDefaultBranch(lifecycle.ref, ghContext(rt));
+  const remoteDefault = await gh.fetchDefaultBranch(lifecycle.ref, ghContext(run));
   const defaultBranch = remoteDefault.ok ? remoteDefault.value : await git.readOriginDefaultBranch(gitCtx);
   const decision = decidePrBranch(branch, defaultBranch);
-  if (!decision.ok) return warn(rt, `Skipping the pull request: ${decision.reason}. Run ralph on a feature branch to open one.`);
-  rt.deps.logger.info(`⬆️  Pushing '${decision.branch}' to origin for the pull request`);
+  if (!decision.ok) return warn(run, `Skipping the pull request: ${decision.reason}. Run ralph on a feature branch to open one.`);
+  run.deps.logger.info(`⬆️  Pushing '${decision.branch}' to origin for the pull request`);
   const pushed = await git.pushBranch(decision.branch, gitCtx);
-  if (!pushed.ok) return warn(rt, `Skipping the pull request: git push failed: ${pushed.message}`);
-  const pr = buildPullRequest({ number: lifecycle.ref.number, title: lifecycle.state.issue.title }, summary, rt.config.LINK_ISSUE);
-  const created = await gh.createPullRequest(lifecycle.ref, { ...pr, body: rt.deps.redact(pr.body), draft: rt.config.DRAFT_PR }, ghContext(rt));
-  if (!created.ok) return warn(rt, `Could not create the pull request: ${created.message}`);
-  rt.deps.logger.info(`🔀 Created pull request: ${created.value}`);
-  update(rt, lifecycle, (l) => ({ ...l, pr_created: true, pr_url: created.value }));
+  if (!pushed.ok) return warn(run, `Skipping the pull request: git push failed: ${pushed.message}`);
+  const pr = buildPullRequest({ number: lifecycle.ref.number, title: lifecycle.state.value.issue.title }, summary, run.config.LINK_ISSUE);
+  const created = await gh.createPullRequest(lifecycle.ref, { ...pr, body: run.deps.redact(pr.body), draft: run.config.DRAFT_PR }, ghContext(run));
+  if (!created.ok) return warn(run, `Could not create the pull request: ${created.message}`);
+  run.deps.logger.info(`🔀 Created pull request: ${created.value}`);
+  update(run, lifecycle, (l) => ({ ...l, pr_created: true, pr_url: created.value }));
 }
 
-function update(rt: LoopRuntime, lifecycle: IssueLifecycle, change: (l: LifecycleState['lifecycle'], now: string) => LifecycleState['lifecycle']): void {
-  const now = formatIsoTimestamp(rt.deps.clock.now());
-  lifecycle.state = { ...lifecycle.state, lifecycle: change(lifecycle.state.lifecycle, now), updated_at: now };
-  save(rt, lifecycle);
+function update(run: Run, lifecycle: IssueLifecycle, change: (l: LifecycleState['lifecycle'], now: string) => LifecycleState['lifecycle']): void {
+  const now = formatIsoTimestamp(run.deps.clock.now());
+  const held = lifecycle.state;
+  held.set({ ...held.value, lifecycle: change(held.value.lifecycle, now), updated_at: now });
 }
 
-function save(rt: LoopRuntime, lifecycle: IssueLifecycle): void {
+function save(run: RunSetup, state: LifecycleState): void {
   try {
-    saveLifecycleState(rt.paths, lifecycle.state);
+    saveLifecycleState(run.paths, state);
   } catch (error) {
-    warn(rt, `Could not save .github_lifecycle_state: ${(error as Error).message}`);
+    warn(run, `Could not save .github_lifecycle_state: ${(error as Error).message}`);
   }
 }
 
 // gh and git messages can quote what the remote said: cleaned as the logger's other lines.
-function warn(rt: LoopRuntime, message: string): void {
-  rt.deps.logger.warn(stripTerminalControls(message));
+function warn(run: RunSetup, message: string): void {
+  run.deps.logger.warn(stripTerminalControls(message));
 }
 
 
-function ghContext(rt: LoopRuntime): gh.GhContext {
-  return { runner: rt.deps.processRunner, cwd: rt.paths.projectDir, env: rt.deps.env };
+function ghContext(run: RunSetup): gh.GhContext {
+  return { runner: run.deps.processRunner, cwd: run.paths.projectDir, env: run.deps.env };
 }
 
-function gitContext(rt: LoopRuntime): git.GitContext {
-  const { projectDir } = rt.paths;
-  const controlFiles = [rt.paths.ralphrc, rt.promptFile]
+function gitContext(run: RunSetup): git.GitContext {
+  const { projectDir } = run.paths;
+  const controlFiles = [run.paths.ralphrc, run.promptFile]
     .map((file) => relative(projectDir, resolve(projectDir, file)))
     .filter((file) => file !== '' && !file.startsWith('..') && !isAbsolute(file));
-  return { processRunner: rt.deps.processRunner, cwd: projectDir, env: rt.deps.env, controlFiles };
+  return { processRunner: run.deps.processRunner, cwd: projectDir, env: run.deps.env, controlFiles };
 }

@@ -135,6 +135,32 @@ export function loadBreaker(paths: RalphPaths, options: StateReadOptions): Break
   return checked.value;
 }
 
+/**
+ * The breaker held for the run (loadBreaker's), written through to the ledger and its view. A
+ * decision is held whole: its state written even when unchanged (the view may have been
+ * rewritten), its transition appended to the history.
+ */
+export class HeldBreaker extends HeldState<BreakerState> {
+  constructor(
+    private readonly paths: RalphPaths,
+    loaded: BreakerState,
+    private readonly options: StateReadOptions,
+  ) {
+    super(loaded, (next) => saveBreaker(paths, { state: next }, options));
+  }
+
+  hold(result: BreakerResult): void {
+    if (result.state === this.value) this.flush();
+    else this.set(result.state);
+    if (result.transition) appendCircuitBreakerHistory(this.paths, { ...toHistoryEntry(result.transition) }, this.options);
+  }
+}
+
+/** The breaker as the run starts, held for it. */
+export function loadHeldBreaker(paths: RalphPaths, options: StateReadOptions): HeldBreaker {
+  return new HeldBreaker(paths, loadBreaker(paths, options), options);
+}
+
 /** Saves the new state to the ledger and its view and, on a transition, appends it to the history (last 100). */
 export function saveBreaker(paths: RalphPaths, result: BreakerResult, options: StateReadOptions): void {
   const { last_error_signature, ...rest } = result.state;
@@ -189,27 +215,32 @@ export function clearUsageWait(paths: RalphPaths): void {
   rmSync(paths.usageLimitWait, { force: true });
 }
 
+/** A run's own pending wait, held and written through: saved when set, its file removed when forgotten. */
+export function holdUsageWait(paths: RalphPaths, loaded: UsageWaitFile | undefined): HeldState<UsageWaitFile | undefined> {
+  return new HeldState(loaded, (next) => (next ? saveUsageWait(paths, next) : clearUsageWait(paths)));
+}
+
 
 /** `.run_state` (ours): the spend of one run, kept across restarts while that run goes on. */
-export type RunState = RunStateFile;
+export type RunSpend = RunStateFile;
 
-export function newRunState(now: number, runId?: string): RunState {
+export function newRunState(now: number, runId?: string): RunSpend {
   return { ...(runId ? { run_id: runId } : {}), started_at_ms: now, active_ms: 0, spend: initialSpendState(now) };
 }
 
 /** Writes the run's spend to the ledger (the run stays unfinished until it ends) and `.run_state`, its view. */
-export function saveRunState(paths: RalphPaths, state: RunState): void {
+export function saveRunState(paths: RalphPaths, state: RunSpend): void {
   if (paths.ledger && state.run_id) saveLedgerRun(paths.ledger, paths.projectDir, state, true);
   writeJsonAtomic(paths.runState, state);
 }
 
 /** The run ended (its record holds an end status): a restart starts a new run whatever `.ralph/` says. */
-export function endLedgerRun(paths: RalphPaths, state: RunState): void {
+export function endLedgerRun(paths: RalphPaths, state: RunSpend): void {
   if (paths.ledger && state.run_id) saveLedgerRun(paths.ledger, paths.projectDir, state, false);
 }
 
 /** The run the ledger holds as unfinished, if any: it is resumed whatever `.ralph/sessions/` says. */
-export function loadUnfinishedRun(paths: RalphPaths, options: StateReadOptions): RunState | undefined {
+export function loadUnfinishedRun(paths: RalphPaths, options: StateReadOptions): RunSpend | undefined {
   const kept = paths.ledger ? readLedger(paths.ledger, (message) => options.logger.warn(message))?.run : undefined;
   return kept?.unfinished ? kept.state : undefined;
 }
@@ -218,7 +249,7 @@ export function loadUnfinishedRun(paths: RalphPaths, options: StateReadOptions):
  * The run state, or why there is none: missing, or unreadable (then set aside with a warning
  * naming it). The ledger's run wins over `.run_state`, which is only its view.
  */
-export function loadRunState(paths: RalphPaths, options: StateReadOptions): { value: RunState | undefined; status: StateReadResult<unknown>['status'] } {
+export function loadRunState(paths: RalphPaths, options: StateReadOptions): { value: RunSpend | undefined; status: StateReadResult<unknown>['status'] } {
   const result = readStateFile(paths.runState, runStateFileSchema.nullable(), null, options);
   const view = result.value ?? undefined;
   const kept = paths.ledger ? readLedger(paths.ledger, () => undefined)?.run?.state : undefined;

@@ -39,7 +39,7 @@ import type { LoopEventMap } from './events.js';
 import { contentAtLoopStart, measureLoopProgress, type LoopProgress } from './loop-progress.js';
 import { recordAnalysis } from './exit-evidence.js';
 import { refreshPlanView } from './plan-view.js';
-import type { LoopRuntime, RunStop } from './runtime.js';
+import type { Run, RunStop } from './run.js';
 import { trackAgentGroup } from './agent-group.js';
 import { undoGuardedFileChanges } from './guarded-files-step.js';
 
@@ -64,37 +64,37 @@ export interface IterationResult {
 }
 
 /** One loop's agent call with `prompt` (PROMPT.md as the guards read it before the call), and what follows it. */
-export async function runIteration(rt: LoopRuntime, loop: number, prompt: string): Promise<IterationResult> {
-  const { deps, config } = rt;
-  const agent = rt.agent;
+export async function runIteration(run: Run, loop: number, prompt: string): Promise<IterationResult> {
+  const { deps, config } = run;
+  const agent = run.state.agent;
   const label = sessionLabel(agent);
-  deps.logger.info(`Executing ${agent.label} (Call ${rt.rate.value.calls}/${config.MAX_CALLS_PER_HOUR})`);
+  deps.logger.info(`Executing ${agent.label} (Call ${run.state.rate.value.calls}/${config.MAX_CALLS_PER_HOUR})`);
 
-  const before = await contentAtLoopStart(rt);
+  const before = await contentAtLoopStart(run);
 
   const session = config.SESSION_CONTINUITY
-    ? resumableSession(rt.sessions, agent, config.SESSION_EXPIRY_HOURS, rt.state)
+    ? resumableSession(run.state.sessions, agent, config.SESSION_EXPIRY_HOURS, run.readOptions)
     : undefined;
   if (session) deps.logger.info(`Resuming ${label} session: ${session.sessionId.slice(0, 20)}... (${session.ageHours}h old)`);
   else if (config.SESSION_CONTINUITY) deps.logger.info(`Starting new ${label} session`);
 
-  let run = await runAgentOnce(rt, loop, session, prompt);
-  let failure = classify(rt, run);
+  let call = await runAgentOnce(run, loop, session, prompt);
+  let failure = classify(run, call);
   if (failure.kind === 'session_not_found' && session) {
     // The CLI no longer has that session (expired or purged): start fresh, once.
     deps.logger.warn(`${label} has no session ${session.sessionId.slice(0, 20)}...; retrying with a fresh session`);
-    resetAgentSession(rt, 'session_not_found', loop);
-    run = await runAgentOnce(rt, loop, undefined, prompt);
-    failure = classify(rt, run);
+    resetAgentSession(run, 'session_not_found', loop);
+    call = await runAgentOnce(run, loop, undefined, prompt);
+    failure = classify(run, call);
   }
   // A resumed run tells its first loop what the earlier attempts tried, and then no more.
-  rt.resumeContext = undefined;
+  run.state.resumeContext = undefined;
   // Before ralph runs anything else (git, the gate): what configures those is put back.
-  const guardStop = undoGuardedFileChanges(rt, loop);
+  const guardStop = undoGuardedFileChanges(run, loop);
 
-  const measured = await measureLoopProgress(rt, before);
-  refreshPlanView(rt);
-  return { ...recordOutcome(rt, loop, run, failure, measured, session?.sessionId), ...(guardStop ? { guardStop } : {}) };
+  const measured = await measureLoopProgress(run, before);
+  refreshPlanView(run);
+  return { ...recordOutcome(run, loop, call, failure, measured, session?.sessionId), ...(guardStop ? { guardStop } : {}) };
 }
 
 interface AgentAttempt extends AgentRunResult {
@@ -103,36 +103,36 @@ interface AgentAttempt extends AgentRunResult {
   sessionUsage?: TokenUsage;
 }
 
-async function runAgentOnce(rt: LoopRuntime, loop: number, session: ResumableSession | undefined, prompt: string): Promise<AgentAttempt> {
-  const { deps, paths, config } = rt;
+async function runAgentOnce(run: Run, loop: number, session: ResumableSession | undefined, prompt: string): Promise<AgentAttempt> {
+  const { deps, paths, config } = run;
   const resumeSessionId = session?.sessionId;
   const outputFormat = config.CLAUDE_OUTPUT_FORMAT === 'text' ? 'text' : 'json';
-  const invocation = rt.agent.buildInvocation({
-    command: rt.agentCommand,
+  const invocation = run.state.agent.buildInvocation({
+    command: run.state.agentCommand,
     prompt,
     outputFormat,
-    model: agentModelOf(config, rt.agent),
+    model: agentModelOf(config, run.state.agent),
     effort: config.CLAUDE_EFFORT || undefined,
     allowedTools: splitAllowedTools(config.ALLOWED_TOOLS),
     resumeSessionId,
-    loopContext: buildContext(rt, loop),
-    maxBudgetUsd: callBudgetOf(rt),
+    loopContext: buildContext(run, loop),
+    maxBudgetUsd: callBudgetOf(run),
     inheritedEnv: deps.env,
   });
   if (config.RALPH_VERBOSE) {
-    deps.logger.debug(`${rt.agent.label} argv (${invocation.args.length + 1} args): ${[invocation.cmd, ...invocation.args].join(' ')} <prompt and loop context on stdin: ${invocation.stdin.length} chars>`);
+    deps.logger.debug(`${run.state.agent.label} argv (${invocation.args.length + 1} args): ${[invocation.cmd, ...invocation.args].join(' ')} <prompt and loop context on stdin: ${invocation.stdin.length} chars>`);
   }
-  await rt.sandbox.ensureRunning();
+  await run.sandbox.ensureRunning();
   const now = new Date(deps.clock.now());
   const outputLogPath = uniquePath(join(paths.logsDir, agentOutputLogName(now)));
-  rt.display.start(loop, rt.agent.label);
-  rt.events.emit('agent:started', { loop, argv: [invocation.cmd, ...invocation.args], outputLogPath });
+  run.display.start(loop, run.state.agent.label);
+  run.events.emit('agent:started', { loop, argv: [invocation.cmd, ...invocation.args], outputLogPath });
   const timeoutMs = config.CLAUDE_TIMEOUT_SECONDS > 0 ? config.CLAUDE_TIMEOUT_SECONDS * 1000 : config.CLAUDE_TIMEOUT_MINUTES * 60_000;
-  const runId = rt.recorder?.record.run_id;
-  const { env, ...sandboxed } = rt.sandbox.wrap(invocation, agentEnv(deps.env, runId));
-  const group = trackAgentGroup(rt.agentGroup);
+  const runId = run.recorder?.record.run_id;
+  const { env, ...sandboxed } = run.sandbox.wrap(invocation, agentEnv(deps.env, runId));
+  const group = trackAgentGroup(run.agentGroup);
   const handle = startAgentRun({
-    adapter: rt.agent,
+    adapter: run.state.agent,
     invocation: sandboxed,
     outputFormat,
     showToolArgs: config.LIVE_SHOW_TOOL_ARGS,
@@ -147,80 +147,80 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, session: ResumableSes
     clock: deps.clock,
     redact: deps.redact,
     warn: (message) => deps.logger.warn(message),
-    onActivity: (activity) => rt.display.activity(activity),
+    onActivity: (activity) => run.display.activity(activity),
     onSpawn: (pid) => group.recordSpawned(pid),
     onFirstOutput: (pid) => group.recordSettled(pid),
   });
-  rt.current = handle;
-  if (rt.stop.received) handle.interrupt();
+  run.state.current = handle;
+  if (run.stop.received) handle.interrupt();
   let finished: AgentRunResult;
   try {
     finished = await handle.result;
   } finally {
     // The result comes once the whole group is gone (its last members get SIGKILL); what left
     // the group still carries the run's mark.
-    rt.agentGroup.clearAgent();
+    run.agentGroup.clearAgent();
     killEscapedProcesses(runId, deps.logger);
   }
-  const run = { ...finished, summary: { ...finished.summary, sessionId: acceptReportedSessionId(finished.summary.sessionId, rt.agent, deps.logger) } };
-  rt.current = undefined;
-  rt.display.stop();
-  if (run.pipesHeldOpen) deps.logger.warn(escapedOutputWarning('agent'));
-  const afterResult = run.summary.afterResultLines ?? 0;
+  const call = { ...finished, summary: { ...finished.summary, sessionId: acceptReportedSessionId(finished.summary.sessionId, run.state.agent, deps.logger) } };
+  run.state.current = undefined;
+  run.display.stop();
+  if (call.pipesHeldOpen) deps.logger.warn(escapedOutputWarning('agent'));
+  const afterResult = call.summary.afterResultLines ?? 0;
   if (afterResult > 0) {
-    deps.logger.warn(`${rt.agent.label} printed ${afterResult} line(s) after its result (after-result output): read as nothing; the first result is the call's result`);
+    deps.logger.warn(`${run.state.agent.label} printed ${afterResult} line(s) after its result (after-result output): read as nothing; the first result is the call's result`);
   }
-  rt.events.emit('agent:finished', { loop, kind: run.kind, exitCode: run.exitCode, durationMs: run.durationMs });
-  if (run.kind === 'timed-out') {
-    deps.logger.warn(`${rt.agent.label} timed out after ${formatDuration(timeoutMs)} (not an API limit)`);
-    await rt.sandbox.afterTimeout();
+  run.events.emit('agent:finished', { loop, kind: call.kind, exitCode: call.exitCode, durationMs: call.durationMs });
+  if (call.kind === 'timed-out') {
+    deps.logger.warn(`${run.state.agent.label} timed out after ${formatDuration(timeoutMs)} (not an API limit)`);
+    await run.sandbox.afterTimeout();
   }
-  if (!rt.agent.capabilities.cumulativeUsage) return { ...run, outputLogPath };
+  if (!run.state.agent.capabilities.cumulativeUsage) return { ...call, outputLogPath };
   // The reported usage is the session's total so far: this call's is the growth since the last
   // call of the same session (a fresh session's total is all its own).
-  const total = run.summary.usage;
-  const previous = session && run.summary.sessionId === session.sessionId ? session.usage : undefined;
-  return { ...run, summary: { ...run.summary, usage: usageSinceLastCall(total, previous) }, outputLogPath, sessionUsage: total };
+  const total = call.summary.usage;
+  const previous = session && call.summary.sessionId === session.sessionId ? session.usage : undefined;
+  return { ...call, summary: { ...call.summary, usage: usageSinceLastCall(total, previous) }, outputLogPath, sessionUsage: total };
 }
 
-function classify(rt: LoopRuntime, run: AgentRunResult): AgentFailureResult {
-  if (run.kind === 'interrupted') return { kind: 'failed', message: 'interrupted' };
-  const outputFormat = rt.config.CLAUDE_OUTPUT_FORMAT === 'text' ? 'text' : 'json';
-  return rt.agent.classifyFailure(
-    { exitCode: run.exitCode, timedOut: run.kind === 'timed-out', summary: run.summary, stderrTail: run.stderrTail, outputFormat },
-    rt.deps.clock.now(),
+function classify(run: Run, call: AgentRunResult): AgentFailureResult {
+  if (call.kind === 'interrupted') return { kind: 'failed', message: 'interrupted' };
+  const outputFormat = run.config.CLAUDE_OUTPUT_FORMAT === 'text' ? 'text' : 'json';
+  return run.state.agent.classifyFailure(
+    { exitCode: call.exitCode, timedOut: call.kind === 'timed-out', summary: call.summary, stderrTail: call.stderrTail, outputFormat },
+    run.deps.clock.now(),
   );
 }
 
 /** A session reset mid-run clears the exit signals and the last analysis too (as the Bash tool's reset_session does). */
-function resetAgentSession(rt: LoopRuntime, reason: SessionResetReason, loop: number): void {
-  resetRunSession(rt, reason, loop);
+function resetAgentSession(run: Run, reason: SessionResetReason, loop: number): void {
+  resetRunSession(run, reason, loop);
 }
 
-function buildContext(rt: LoopRuntime, loop: number): string {
-  const breaker = rt.breaker.state;
+function buildContext(run: Run, loop: number): string {
+  const breaker = run.state.breaker.value.state;
   // The context quotes the agent's previous result and test output: no secret goes back in.
-  return rt.deps.redact(buildLoopContext({
+  return run.deps.redact(buildLoopContext({
     loop,
-    plan: rt.plan,
-    files: movedControlFiles(rt.paths),
+    plan: run.state.plan,
+    files: movedControlFiles(run.paths),
     breakerState: breaker,
-    previousAnalysis: rt.evidence.analysis.value,
-    openItemsConflict: rt.lastConflict,
-    extraSections: [verificationContextSection(rt.verify, VERIFICATION_CONTEXT_CHARS), rt.resumeContext ?? ''],
+    previousAnalysis: run.state.evidence.analysis.value,
+    openItemsConflict: run.state.lastConflict,
+    extraSections: [verificationContextSection(run.state.verify, VERIFICATION_CONTEXT_CHARS), run.state.resumeContext ?? ''],
   }));
 }
 
 function recordOutcome(
-  rt: LoopRuntime,
+  run: Run,
   loop: number,
-  run: AgentAttempt,
+  call: AgentAttempt,
   failure: AgentFailureResult,
   measured: LoopProgress,
   resumedSessionId: string | undefined,
 ): IterationResult {
-  const { deps, paths, config } = rt;
-  const s = run.summary;
+  const { deps, paths, config } = run;
+  const s = call.summary;
   const now = deps.clock.now();
   const { filesChanged, progress } = measured;
   const productiveTimeout = failure.kind === 'timeout' && progress;
@@ -228,7 +228,7 @@ function recordOutcome(
 
   let analysis: ResponseAnalysis | null = null;
   if (analysable) {
-    deps.logger.info(`🔍 Analyzing ${rt.agent.label} response...`);
+    deps.logger.info(`🔍 Analyzing ${run.state.agent.label} response...`);
     // Redacted once, here: the analysis is saved, logged, put in metrics, the run record and
     // the next loop's context; the decisions below read only its flags and counts.
     analysis = redactDeep(analyzeResponse({
@@ -237,27 +237,27 @@ function recordOutcome(
       filesChanged: filesChanged.length,
       newContent: progress,
       allowedTools: splitAllowedTools(config.ALLOWED_TOOLS),
-      outputFile: relative(paths.projectDir, run.outputLogPath),
+      outputFile: relative(paths.projectDir, call.outputLogPath),
       now: new Date(now),
     }), deps.redact);
-    recordAnalysis(rt, analysis, loop);
-    logAnalysis(rt, analysis);
+    recordAnalysis(run, analysis, loop);
+    logAnalysis(run, analysis);
   }
 
   if (s.sessionId && config.SESSION_CONTINUITY && (failure.kind === 'ok' || failure.kind === 'timeout' || failure.kind === 'failed')) {
-    if (!s.isError) saveAgentSession(rt.sessions, rt.agent, s.sessionId, rt.state, run.sessionUsage);
+    if (!s.isError) saveAgentSession(run.state.sessions, run.state.agent, s.sessionId, run.readOptions, call.sessionUsage);
     else deps.logger.warn('Skipping session save — response has is_error:true');
   }
   if (s.isError && failure.kind === 'failed') {
     const concurrency = /tool.use.concurrency|concurrency/i.test(s.resultText);
-    resetAgentSession(rt, concurrency ? 'tool_use_concurrency_error' : 'api_error_is_error_true', loop);
+    resetAgentSession(run, concurrency ? 'tool_use_concurrency_error' : 'api_error_is_error_true', loop);
   }
-  if (failure.kind === 'prompt_too_long') resetAgentSession(rt, 'prompt_too_long', loop);
+  if (failure.kind === 'prompt_too_long') resetAgentSession(run, 'prompt_too_long', loop);
 
   const tokens = s.usage.input + s.usage.output;
-  rt.rate.set(addTokens(rt.rate.value, tokens));
+  run.state.rate.set(addTokens(run.state.rate.value, tokens));
   // An agent that could not be spawned made no call: the one counted before it is taken back.
-  endCallSpend(rt, run.spawnError ? 'not_started' : {
+  endCallSpend(run, call.spawnError ? 'not_started' : {
     sessionId: s.sessionId,
     resumed: resumedSessionId !== undefined,
     resumedSessionId: resumedSessionId ?? null,
@@ -269,13 +269,13 @@ function recordOutcome(
   // Transient API trouble and usage limits are waited out, not counted against the work; a
   // login or billing failure stops the run and is fixed outside it: not a loop without progress.
   const notTheWork = ['transient', 'usage_limit', 'auth', 'billing'];
-  const feedsBreaker = !notTheWork.includes(failure.kind) && run.kind !== 'interrupted';
+  const feedsBreaker = !notTheWork.includes(failure.kind) && call.kind !== 'interrupted';
   let breakerOpened = false;
   if (feedsBreaker) {
     const a = analysis?.analysis;
     const errorText = a ? (a.error_signature || null) : errorSignatureOf('message' in failure ? failure.message : 'failed');
     const result = nextBreakerState(
-      { ...rt.breaker, seen_content: rt.content?.memory },
+      { ...run.state.breaker.value, seen_content: run.state.content?.memory },
       {
         loop,
         progress,
@@ -287,12 +287,12 @@ function recordOutcome(
       breakerThresholds(config),
       now,
     );
-    holdBreaker(rt, result);
+    holdBreaker(run, result);
     breakerOpened = result.state.state === 'OPEN';
   }
 
   const success = failure.kind === 'ok';
-  rt.status.progress(
+  run.status.progress(
     productiveTimeout
       ? { status: 'timed_out_productive', filesChanged: filesChanged.length }
       : success
@@ -304,11 +304,11 @@ function recordOutcome(
   const metrics: MetricsLine = {
     timestamp: formatIsoTimestamp(now),
     loop,
-    duration: Math.round(run.durationMs / 1000),
+    duration: Math.round(call.durationMs / 1000),
     success,
     calls: 1,
     tokens,
-    cost_usd: Number((rt.run.value.spend.run.costUsd).toFixed(6)),
+    cost_usd: Number((run.state.spend.value.spend.run.costUsd).toFixed(6)),
     files_changed: filesChanged.length,
     exit_signal: analysis?.analysis.exit_signal ?? false,
     tests_status: analysis?.analysis.tests_status ?? null,
@@ -317,33 +317,33 @@ function recordOutcome(
     output_tokens: s.usage.output,
     cache_read_tokens: s.usage.cacheRead,
     cache_creation_tokens: s.usage.cacheCreation,
-    agent: rt.agent.name,
+    agent: run.state.agent.name,
   };
   const completed: LoopEventMap['iteration:completed'] = {
     loop,
     success,
-    durationMs: run.durationMs,
+    durationMs: call.durationMs,
     calls: 1,
     outcome: failure.kind,
     filesChanged: filesChanged.length,
     exitSignal: analysis?.analysis.exit_signal ?? false,
     testsStatus: analysis?.analysis.tests_status ?? undefined,
     tokens: s.usage,
-    costUsd: rt.run.value.spend.run.costUsd,
+    costUsd: run.state.spend.value.spend.run.costUsd,
     summary: analysis?.analysis.work_summary.slice(0, 200),
   };
-  return { failure, run, filesChanged, progress, analysis, breakerOpened, metrics, completed };
+  return { failure, run: call, filesChanged, progress, analysis, breakerOpened, metrics, completed };
 }
 
-function logAnalysis(rt: LoopRuntime, analysis: ResponseAnalysis): void {
+function logAnalysis(run: Run, analysis: ResponseAnalysis): void {
   const a = analysis.analysis;
   const summary = a.work_summary.split('\n').find((l) => l.trim() !== '')?.slice(0, 100) ?? '';
   const claimed = a.files_modified_claimed === null ? '' : ` (agent reported ${a.files_modified_claimed})`;
-  rt.deps.logger.info(
+  run.deps.logger.info(
     `Analysis: exit signal ${a.exit_signal}, files changed ${a.files_modified}${claimed}, new content ${a.has_progress ? 'yes' : 'no'}, confidence ${a.confidence_score}%` +
       `${a.is_test_only ? ', test only' : ''}${summary ? ` — ${summary}` : ''}`,
   );
-  if (a.claim_disagreement) rt.deps.logger.warn(`Progress claim not confirmed: ${a.claim_disagreement}; progress counts only what ralph measures`);
+  if (a.claim_disagreement) run.deps.logger.warn(`Progress claim not confirmed: ${a.claim_disagreement}; progress counts only what ralph measures`);
 }
 
 /** Two calls within one second (fast failures, retries) must not overwrite each other's log. */

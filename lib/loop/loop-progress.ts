@@ -7,7 +7,7 @@ import { relative } from 'node:path';
 import { judgeContent, restoreContentMemory, type ContentMemoryState } from '../core/progress-evidence.js';
 import { RALPH_DIR } from '../state/paths.js';
 import { createContentSnapshotter, type ContentSnapshot, type ContentSnapshotter } from './content-snapshot.js';
-import type { LoopRuntime } from './runtime.js';
+import type { Run } from './run.js';
 
 export interface LoopContentState {
   snapshotter: ContentSnapshotter;
@@ -28,18 +28,18 @@ export interface LoopProgress {
 }
 
 /** The content when the loop starts (the previous loop's end, or a first snapshot). */
-export async function contentAtLoopStart(rt: LoopRuntime): Promise<ContentSnapshot> {
-  const content = loopContent(rt);
+export async function contentAtLoopStart(run: Run): Promise<ContentSnapshot> {
+  const content = loopContent(run);
   content.last ??= await content.snapshotter.take();
-  if (content.last.id === null) warnUnmeasured(rt, content);
+  if (content.last.id === null) warnUnmeasured(run, content);
   return content.last;
 }
 
 /** Snapshot the content after the agent ran, and judge it. */
-export async function measureLoopProgress(rt: LoopRuntime, before: ContentSnapshot): Promise<LoopProgress> {
-  const content = loopContent(rt);
+export async function measureLoopProgress(run: Run, before: ContentSnapshot): Promise<LoopProgress> {
+  const content = loopContent(run);
   const after = await content.snapshotter.take();
-  if (after.id === null) warnUnmeasured(rt, content);
+  if (after.id === null) warnUnmeasured(run, content);
   const judged = judgeContent(content.memory, before.id, after.id);
   const filesChanged = await content.snapshotter.changedPaths(before, after);
   content.last = after;
@@ -49,21 +49,21 @@ export async function measureLoopProgress(rt: LoopRuntime, before: ContentSnapsh
 }
 
 /** Something other than the agent (the verification gate) may have changed files since the last snapshot. */
-export function retakeContentAtNextLoop(rt: LoopRuntime): void {
-  if (rt.content) rt.content.last = undefined;
+export function retakeContentAtNextLoop(run: Run): void {
+  if (run.state.content) run.state.content.last = undefined;
 }
 
-function warnUnmeasured(rt: LoopRuntime, content: LoopContentState): void {
+function warnUnmeasured(run: Run, content: LoopContentState): void {
   if (content.warned) return;
   content.warned = true;
-  rt.deps.logger.warn('Cannot take a content snapshot with git: no loop can count as progress, so the circuit breaker will open');
+  run.deps.logger.warn('Cannot take a content snapshot with git: no loop can count as progress, so the circuit breaker will open');
 }
 
-function loopContent(rt: LoopRuntime): LoopContentState {
-  if (rt.content) return rt.content;
-  const { paths, deps } = rt;
-  const runId = rt.recorder?.record.run_id ?? '';
-  rt.content = {
+function loopContent(run: Run): LoopContentState {
+  if (run.state.content) return run.state.content;
+  const { paths, deps } = run;
+  const runId = run.recorder?.record.run_id ?? '';
+  run.state.content = {
     snapshotter: createContentSnapshotter({
       projectDir: paths.projectDir,
       stateDir: paths.contentSnapshot,
@@ -71,15 +71,15 @@ function loopContent(rt: LoopRuntime): LoopContentState {
       excluded: [
         { path: RALPH_DIR, directory: true },
         { path: relative(paths.projectDir, paths.ralphrc), directory: false },
-        { path: rt.promptFile, directory: false },
+        { path: run.promptFile, directory: false },
         { path: paths.fixPlan, directory: false },
         { path: paths.agent, directory: false },
       ],
       processRunner: deps.processRunner,
       env: deps.env,
     }),
-    memory: restoreContentMemory(rt.breaker.seen_content, runId),
+    memory: restoreContentMemory(run.state.breaker.value.seen_content, runId),
     lastProgress: false,
   };
-  return rt.content;
+  return run.state.content;
 }

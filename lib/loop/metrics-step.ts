@@ -8,26 +8,26 @@ import { isRefusedWrite } from '../state/no-follow.js';
 import { appendMetrics } from '../state/store.js';
 import { isFresh } from '../verify/verification-tracker.js';
 import type { IterationResult } from './iteration.js';
-import type { LoopRuntime } from './runtime.js';
+import type { Run } from './run.js';
 
-export function appendLoopMetrics(rt: LoopRuntime, result: IterationResult, halted: boolean): void {
+export function appendLoopMetrics(run: Run, result: IterationResult, halted: boolean): void {
   const { metrics } = result;
   const agentTestsStatus = typeof metrics.tests_status === 'string' ? metrics.tests_status : null;
-  const gate = currentGateVerdict(rt);
+  const gate = currentGateVerdict(run);
   const measured = measureLoopOutcome({ agentOutcome: String(metrics.outcome), agentTestsStatus, gate, halted });
   const line = { ...metrics, ...measured, agent_outcome: metrics.outcome, agent_tests_status: agentTestsStatus, verification: gate };
   try {
-    appendMetrics(rt.paths, line);
+    appendMetrics(run.paths, line);
   } catch (error) {
     // A link planted in place of metrics.jsonl costs the line, not the run.
     if (!isRefusedWrite(error)) throw error;
-    rt.deps.logger.warn(error.message);
+    run.deps.logger.warn(error.message);
   }
-  rt.account?.recordMetrics(line);
+  run.account?.recordMetrics(line);
 }
 
 /** The gate's verdict when it is about the current code (see isFresh), else null. */
-function currentGateVerdict(rt: LoopRuntime): GateVerdict | null {
-  if (rt.verification.commands.length === 0 || !isFresh(rt.verify)) return null;
-  return rt.verify.latest?.status ?? null;
+function currentGateVerdict(run: Run): GateVerdict | null {
+  if (run.verification.commands.length === 0 || !isFresh(run.state.verify)) return null;
+  return run.state.verify.latest?.status ?? null;
 }

@@ -8,29 +8,29 @@
 import { parseFixPlan, type PlanView } from '../core/fix-plan.js';
 import { checkPlanAgainstMemory, describeHiddenItems, emptyPlanMemory, type PlanRead } from '../core/plan-memory.js';
 import { readControlFile } from '../state/control-file.js';
-import type { LoopRuntime } from './runtime.js';
+import type { Run } from './run.js';
 
-export function refreshPlanView(rt: LoopRuntime): PlanView | null {
-  const read = readPlan(rt);
-  const checked = checkPlanAgainstMemory(rt.planMemory ?? emptyPlanMemory(), read, rt.content?.lastProgress ?? false);
-  rt.planMemory = checked.memory;
-  rt.planItemsCompleted = (rt.planItemsCompleted ?? 0) + checked.completed;
+export function refreshPlanView(run: Run): PlanView | null {
+  const read = readPlan(run);
+  const checked = checkPlanAgainstMemory(run.state.planMemory ?? emptyPlanMemory(), read, run.state.content?.lastProgress ?? false);
+  run.state.planMemory = checked.memory;
+  run.state.planItemsCompleted = (run.state.planItemsCompleted ?? 0) + checked.completed;
   const note = 'unreadable' in read
     ? `fix_plan.md cannot be read in full (${read.unreadable}): the run cannot end as done until it can`
     : checked.hidden.length > 0 ? describeHiddenItems(checked.hidden) : undefined;
-  if (note && note !== rt.planHiddenNote) rt.deps.logger.warn(note);
-  rt.planHiddenNote = note;
+  if (note && note !== run.state.planHiddenNote) run.deps.logger.warn(note);
+  run.state.planHiddenNote = note;
   // EXIT_REQUIRES_PLAN_COMPLETE=false restores the Bash tool's reading: the plan as it is now.
-  rt.plan = rt.config.EXIT_REQUIRES_PLAN_COMPLETE ? checked.view : 'view' in read ? read.view : null;
-  return rt.plan;
+  run.state.plan = run.config.EXIT_REQUIRES_PLAN_COMPLETE ? checked.view : 'view' in read ? read.view : null;
+  return run.state.plan;
 }
 
 // A plan the agent turned into something ralph will not read (a directory, a FIFO, a file over
 // the size limit, a link out of the project) is a plan that is not done.
-function readPlan(rt: LoopRuntime): PlanRead {
+function readPlan(run: Run): PlanRead {
   try {
-    const text = readControlFile(rt.paths.fixPlan, { projectDir: rt.paths.projectDir });
-    return { view: text === undefined ? null : parseFixPlan(text, rt.config.OPTIONAL_SECTIONS) };
+    const text = readControlFile(run.paths.fixPlan, { projectDir: run.paths.projectDir });
+    return { view: text === undefined ? null : parseFixPlan(text, run.config.OPTIONAL_SECTIONS) };
   } catch (error) {
     return { unreadable: (error as Error).message };
   }

@@ -26,7 +26,7 @@ import { runIteration, type IterationResult } from './iteration.js';
 import { appendLoopMetrics } from './metrics-step.js';
 import { beginCallSpend } from './run-spend.js';
 import { budgetBasis, forgetUsageWait, holdRunUsageWait, readUsageWait } from './shared-account.js';
-import { CONTINUE, stopRun as stop, type LoopRuntime, type RunStop, type StepResult } from './runtime.js';
+import { CONTINUE, stopRun as stop, type Run, type RunStop, type StepResult } from './run.js';
 import { beginAttemptRecord, finishAttemptRecord, saveUnfinishedAttempt } from './session-record-steps.js';
 import { askUsageLimitChoice } from './usage-limit-prompt.js';
 import { missingRequiredPaths, readPromptAndCheckFiles, RESTORE_HINT } from './startup.js';
@@ -36,131 +36,131 @@ import { waitUntil } from './wait-until.js';
 import { exitCodeForSignal } from './stop-signal.js';
 import { rotateLogIfNeeded } from '../platform/logger.js';
 
-export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
-  const { deps, paths } = rt;
-  startExitEvidence(rt);
+export async function runLoop(run: Run): Promise<RunStop> {
+  const { deps, paths } = run;
+  startExitEvidence(run);
 
   let dryRunLoops = 0;
   for (;;) {
-    if (rt.stop.received) return interrupted(rt);
-    rt.loopCount++;
+    if (run.stop.received) return interrupted(run);
+    run.state.loopCount++;
     rotateLogIfNeeded(paths.ralphLog);
-    touchRalphSession(rt.sessions, rt.state);
+    touchRalphSession(run.state.sessions, run.readOptions);
 
-    const guard = await checkGuards(rt);
-    if (guard.kind === 'stop') return finish(rt, guard);
+    const guard = await checkGuards(run);
+    if (guard.kind === 'stop') return finish(run, guard);
     if (guard.kind === 'wait') {
       // A wait is not a loop (the Bash tool skipped loop numbers here).
-      rt.loopCount--;
+      run.state.loopCount--;
       continue;
     }
     // Announced only once the guards let it run: a run that ends here had no such loop.
-    deps.logger.log('LOOP', `=== Starting Loop #${rt.loopCount} ===`);
-    rt.lastLoopRun = rt.loopCount;
+    deps.logger.log('LOOP', `=== Starting Loop #${run.state.loopCount} ===`);
+    run.state.lastLoopRun = run.state.loopCount;
 
-    if (rt.config.DRY_RUN) {
-      describeDryRun(rt, rt.loopCount, guard.prompt);
+    if (run.config.DRY_RUN) {
+      describeDryRun(run, run.state.loopCount, guard.prompt);
       dryRunLoops++;
-      const limit = rt.config.MAX_LOOPS > 0 ? rt.config.MAX_LOOPS : 1;
+      const limit = run.config.MAX_LOOPS > 0 ? run.config.MAX_LOOPS : 1;
       if (dryRunLoops >= limit) {
-        return finish(rt, { kind: 'stop', exitCode: EXIT.ok, status: 'completed', exitReason: 'dry_run_complete', lastAction: 'dry_run' });
+        return finish(run, { kind: 'stop', exitCode: EXIT.ok, status: 'completed', exitReason: 'dry_run_complete', lastAction: 'dry_run' });
       }
       continue;
     }
 
-    if (rt.config.ENABLE_BACKUP) await backUpWorkingTree(rt);
+    if (run.config.ENABLE_BACKUP) await backUpWorkingTree(run);
     // The call is counted before it is made, so a crash mid-call still counts it (#196).
-    rt.rate.set(countCall(rt.rate.value));
-    beginCallSpend(rt);
-    rt.callsMade++;
-    writeStatus(rt, 'executing', 'running', '');
-    beginAttemptRecord(rt, rt.loopCount);
-    const result = await runIteration(rt, rt.loopCount, guard.prompt);
-    pruneAgentLogs(paths.logsDir, rt.config.LOG_RETENTION, rt.config.LOG_RETENTION_BYTES);
-    const next = result.guardStop ?? (await afterIteration(rt, result));
-    if (next.kind === 'stop') return finish(rt, next);
-    deps.logger.log('LOOP', `=== Completed Loop #${rt.loopCount} ===`);
-    if (rt.config.LOOP_DELAY_SECONDS > 0) {
-      await deps.clock.sleep(rt.config.LOOP_DELAY_SECONDS * 1000, rt.stop.signal);
+    run.state.rate.set(countCall(run.state.rate.value));
+    beginCallSpend(run);
+    run.state.callsMade++;
+    writeStatus(run, 'executing', 'running', '');
+    beginAttemptRecord(run, run.state.loopCount);
+    const result = await runIteration(run, run.state.loopCount, guard.prompt);
+    pruneAgentLogs(paths.logsDir, run.config.LOG_RETENTION, run.config.LOG_RETENTION_BYTES);
+    const next = result.guardStop ?? (await afterIteration(run, result));
+    if (next.kind === 'stop') return finish(run, next);
+    deps.logger.log('LOOP', `=== Completed Loop #${run.state.loopCount} ===`);
+    if (run.config.LOOP_DELAY_SECONDS > 0) {
+      await deps.clock.sleep(run.config.LOOP_DELAY_SECONDS * 1000, run.stop.signal);
     }
   }
 }
 
 /** --backup: the whole working tree, before the agent touches it; never fails the loop. */
-async function backUpWorkingTree(rt: LoopRuntime): Promise<void> {
-  const { deps, paths } = rt;
+async function backUpWorkingTree(run: Run): Promise<void> {
+  const { deps, paths } = run;
   const backup = await createBackup({
     projectDir: paths.projectDir,
-    loop: rt.loopCount,
+    loop: run.state.loopCount,
     processRunner: deps.processRunner,
     env: deps.env,
-    keep: rt.config.BACKUP_KEEP,
+    keep: run.config.BACKUP_KEEP,
     now: deps.clock.now(),
   });
-  if ('ref' in backup) deps.logger.info(`Backup before loop #${rt.loopCount}: ${backup.ref}`);
+  if ('ref' in backup) deps.logger.info(`Backup before loop #${run.state.loopCount}: ${backup.ref}`);
   else deps.logger.warn(`Backup skipped: ${backup.skipped}`);
 }
 
 /** What the guards decided before a call: stop, wait (and check again), or call with this prompt. */
 type GuardResult = RunStop | { kind: 'wait' } | { kind: 'ready'; prompt: string };
 
-async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
-  const { deps, paths, config } = rt;
+async function checkGuards(run: Run): Promise<GuardResult> {
+  const { deps, paths, config } = run;
   const now = () => deps.clock.now();
 
   const missing = missingRequiredPaths(paths);
   if (missing.length > 0) {
     deps.logger.error(`Ralph integrity check failed - critical files missing: ${missing.join(', ')}`);
-    resetRunSession(rt, 'integrity_failure', rt.loopCount);
+    resetRunSession(run, 'integrity_failure', run.state.loopCount);
     return stop(EXIT.halted, 'halted', 'files_deleted', 'integrity_failure', `Required files are missing; ${RESTORE_HINT}`);
   }
   // The agent may have turned a control file into a directory, a FIFO or a symlink out of the
   // project: a clear error (thrown to the error funnel) before this call is counted. The prompt
   // read here is the one the call gets: read once a loop.
-  const prompt = readPromptAndCheckFiles(paths, rt.promptFile);
+  const prompt = readPromptAndCheckFiles(paths, run.promptFile);
 
   // The cooldown or CB_AUTO_RESET may close an OPEN breaker; an unchanged one is not written.
-  const recovered = applyStartupRecovery(rt.breaker, breakerThresholds(config), now());
-  if (recovered.transition) holdBreaker(rt, recovered);
-  if (shouldHalt(rt.breaker)) {
-    const box = formatHaltBox(rt.breaker, { cooldownEndsAt: cooldownEndsAt(rt.breaker, breakerThresholds(config)), now: now() });
+  const recovered = applyStartupRecovery(run.state.breaker.value, breakerThresholds(config), now());
+  if (recovered.transition) holdBreaker(run, recovered);
+  if (shouldHalt(run.state.breaker.value)) {
+    const box = formatHaltBox(run.state.breaker.value, { cooldownEndsAt: cooldownEndsAt(run.state.breaker.value, breakerThresholds(config)), now: now() });
     deps.stderr.write(`${box.join('\n')}\n`);
-    resetRunSession(rt, 'circuit_breaker_open', rt.loopCount);
-    return stop(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', `Circuit breaker is OPEN: ${rt.breaker.reason}`);
+    resetRunSession(run, 'circuit_breaker_open', run.state.loopCount);
+    return stop(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', `Circuit breaker is OPEN: ${run.state.breaker.value.reason}`);
   }
 
-  const usageWait = readUsageWait(rt);
+  const usageWait = readUsageWait(run);
   if (usageWait) {
     if (usageWait.resume_at_ms > now()) {
-      const done = await waitWithCountdown(rt, usageWait.resume_at_ms, 'usage', `Usage limit: ${usageWait.reason}`);
-      if (!done) return interrupted(rt);
+      const done = await waitWithCountdown(run, usageWait.resume_at_ms, 'usage', `Usage limit: ${usageWait.reason}`);
+      if (!done) return interrupted(run);
     }
-    forgetUsageWait(rt);
+    forgetUsageWait(run);
     return { kind: 'wait' };
   }
-  if (hasFallbacks(rt)) {
-    const pick = chooseLoopAgent(rt);
+  if (hasFallbacks(run)) {
+    const pick = chooseLoopAgent(run);
     if (pick.kind === 'wait') {
       // Every agent is limited (a restarted run, or no usage-limit wait saved): wait for the first reset.
-      const done = await waitWithCountdown(rt, pick.until, 'usage', `Usage limit: ${pick.reason}`);
-      return done ? { kind: 'wait' } : interrupted(rt);
+      const done = await waitWithCountdown(run, pick.until, 'usage', `Usage limit: ${pick.reason}`);
+      return done ? { kind: 'wait' } : interrupted(run);
     }
   }
 
-  rt.rate.roll();
-  const rate = checkRateLimit(rt.rate.value, { maxCalls: config.MAX_CALLS_PER_HOUR, maxTokens: 0 }, now());
+  run.state.rate.roll();
+  const rate = checkRateLimit(run.state.rate.value, { maxCalls: config.MAX_CALLS_PER_HOUR, maxTokens: 0 }, now());
   if (!rate.ok) {
-    const what = `calls: ${rt.rate.value.calls}/${config.MAX_CALLS_PER_HOUR}`;
+    const what = `calls: ${run.state.rate.value.calls}/${config.MAX_CALLS_PER_HOUR}`;
     deps.logger.warn(`Rate limit reached (${what}). Waiting for reset...`);
-    const done = await waitWithCountdown(rt, rate.resetAt, 'rate', `Rate limit (${what})`);
-    if (!done) return interrupted(rt);
-    rt.rate.roll();
+    const done = await waitWithCountdown(run, rate.resetAt, 'rate', `Rate limit (${what})`);
+    if (!done) return interrupted(run);
+    run.state.rate.roll();
     deps.logger.success('Rate limit reset! Ready for new calls.');
     return { kind: 'wait' };
   }
 
   // Shared with the other runs of the account (ralph --parallel), --max-loops aside.
-  const basis = budgetBasis(rt);
+  const basis = budgetBasis(run);
   const budget = checkBudgets(
     basis.spend,
     {
@@ -169,7 +169,7 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
       maxLoops: null,
       maxRunMinutes: config.MAX_RUN_MINUTES,
       startedAt: basis.startedAt,
-      loopsDone: rt.run.value.spend.run.loops,
+      loopsDone: run.state.spend.value.spend.run.loops,
     },
     now(),
   );
@@ -177,27 +177,27 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
     return { ...stop(EXIT.limit, 'stopped', budget.exitReason, 'budget_reached', budget.reason), endsRun: budget.endsRun };
   }
 
-  const gate = evaluateGate(rt);
+  const gate = evaluateGate(run);
   if (gate.kind === 'exit') {
     // A completion stands only when the verification gate passes on the current code.
-    const claim = await checkCompletionClaim(rt, gate);
-    if (claim.kind === 'interrupted') return interrupted(rt);
+    const claim = await checkCompletionClaim(run, gate);
+    if (claim.kind === 'interrupted') return interrupted(run);
     if (claim.kind === 'stop') return claim;
-    if (claim.kind === 'proceed') return exitFromGate(rt, gate);
+    if (claim.kind === 'proceed') return exitFromGate(run, gate);
   } else if (gate.compoundCommands) {
     deps.logger.warn(
       `Claude CLI denied ${gate.compoundCommands.count} compound command(s) but the base command is already in ALLOWED_TOOLS: ${gate.compoundCommands.deniedCommands.join(', ')}`,
     );
   }
-  rt.lastConflict = gate.kind === 'continue' ? gate.conflict : undefined;
-  if (rt.lastConflict) {
+  run.state.lastConflict = gate.kind === 'continue' ? gate.conflict : undefined;
+  if (run.state.lastConflict) {
     deps.logger.warn(
-      `Completion claimed but fix_plan.md has ${rt.lastConflict.openItems.length} open item(s) (${rt.lastConflict.count}/${rt.lastConflict.limit}); continuing`,
+      `Completion claimed but fix_plan.md has ${run.state.lastConflict.openItems.length} open item(s) (${run.state.lastConflict.count}/${run.state.lastConflict.limit}); continuing`,
     );
   }
 
   // The run's calls, cut-off ones included, whichever ralph made them.
-  const loops = rt.run.value.spend.run.loops;
+  const loops = run.state.spend.value.spend.run.loops;
   if (config.MAX_LOOPS > 0 && loops >= config.MAX_LOOPS && !config.DRY_RUN) {
     const reason = `Loop budget reached: ${loops} of --max-loops ${config.MAX_LOOPS} loops done`;
     return { ...stop(EXIT.limit, 'stopped', 'max_loops_reached', 'budget_reached', reason), endsRun: true };
@@ -205,129 +205,129 @@ async function checkGuards(rt: LoopRuntime): Promise<GuardResult> {
   return { kind: 'ready', prompt };
 }
 
-async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise<StepResult> {
-  const { deps, paths } = rt;
+async function afterIteration(run: Run, result: IterationResult): Promise<StepResult> {
+  const { deps, paths } = run;
   const { failure } = result;
-  if (rt.stop.received) {
-    appendLoopMetrics(rt, result, false);
-    return interrupted(rt);
+  if (run.stop.received) {
+    appendLoopMetrics(run, result, false);
+    return interrupted(run);
   }
   const productive = failure.kind === 'ok' || (failure.kind === 'timeout' && result.progress);
-  const failingBefore = failingCount(rt.verify.latest);
-  const verified = await verifyAfterLoop(rt, {
-    loop: rt.loopCount,
+  const failingBefore = failingCount(run.state.verify.latest);
+  const verified = await verifyAfterLoop(run, {
+    loop: run.state.loopCount,
     filesChanged: result.filesChanged.length,
     productive: productive && !result.breakerOpened && !result.run.spawnError,
   });
-  appendLoopMetrics(rt, result, verified.kind === 'stop' || result.breakerOpened);
-  if (verified.kind === 'interrupted') return interrupted(rt);
-  finishAttemptRecord(rt, rt.loopCount, result);
+  appendLoopMetrics(run, result, verified.kind === 'stop' || result.breakerOpened);
+  if (verified.kind === 'interrupted') return interrupted(run);
+  finishAttemptRecord(run, run.state.loopCount, result);
   if (verified.kind === 'stop') return verified;
   if (result.run.spawnError) {
     // The agent never started, so no call was made: take back the one counted before it.
-    rt.rate.set({ ...rt.rate.value, calls: Math.max(0, rt.rate.value.calls - 1) });
-    rt.callsMade--;
-    return stop(EXIT.couldNotRun, 'stopped', 'agent_not_started', 'failed', `Could not start ${rt.agentCommand}: ${result.run.spawnError.message}`);
+    run.state.rate.set({ ...run.state.rate.value, calls: Math.max(0, run.state.rate.value.calls - 1) });
+    run.state.callsMade--;
+    return stop(EXIT.couldNotRun, 'stopped', 'agent_not_started', 'failed', `Could not start ${run.state.agentCommand}: ${result.run.spawnError.message}`);
   }
-  if (failure.kind !== 'transient') rt.consecutiveTransientFailures = 0;
+  if (failure.kind !== 'transient') run.state.consecutiveTransientFailures = 0;
 
   switch (failure.kind) {
     case 'auth':
     case 'billing':
-      deps.logger.error(`${rt.agent.label}: ${failure.message}`);
+      deps.logger.error(`${run.state.agent.label}: ${failure.message}`);
       deps.stderr.write(`To fix: ${failure.fix}\n`);
-      if (dropFailedFallback(rt)) return CONTINUE;
+      if (dropFailedFallback(run)) return CONTINUE;
       return stop(EXIT.couldNotRun, 'stopped', failure.kind === 'auth' ? 'authentication_failed' : 'billing_error', 'failed', `${failure.message} — ${failure.fix}`);
     case 'usage_limit':
-      return handleUsageLimit(rt, failure.usageLimit.resetAt, failure.message, failure.usageLimit.source);
+      return handleUsageLimit(run, failure.usageLimit.resetAt, failure.message, failure.usageLimit.source);
     case 'transient': {
-      rt.consecutiveTransientFailures++;
-      const delay = backoffDelayMs(rt.consecutiveTransientFailures);
-      deps.logger.warn(`${rt.agent.label} API trouble (${failure.reason}): ${failure.message}; retrying in ${formatCountdown(delay)}`);
-      writeStatus(rt, 'api_retry', 'paused', '');
-      const done = await waitWithCountdown(rt, deps.clock.now() + delay, 'backoff', `Retry after ${failure.reason}`);
-      return done ? CONTINUE : interrupted(rt);
+      run.state.consecutiveTransientFailures++;
+      const delay = backoffDelayMs(run.state.consecutiveTransientFailures);
+      deps.logger.warn(`${run.state.agent.label} API trouble (${failure.reason}): ${failure.message}; retrying in ${formatCountdown(delay)}`);
+      writeStatus(run, 'api_retry', 'paused', '');
+      const done = await waitWithCountdown(run, deps.clock.now() + delay, 'backoff', `Retry after ${failure.reason}`);
+      return done ? CONTINUE : interrupted(run);
     }
     default:
       break;
   }
   if (result.breakerOpened) {
-    resetRunSession(rt, 'circuit_breaker_trip', rt.loopCount);
-    const box = formatHaltBox(rt.breaker, { now: deps.clock.now() });
+    resetRunSession(run, 'circuit_breaker_trip', run.state.loopCount);
+    const box = formatHaltBox(run.state.breaker.value, { now: deps.clock.now() });
     deps.stderr.write(`${box.join('\n')}\n`);
     return stop(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', "Circuit breaker opened. Run 'ralph --reset-circuit' after fixing the cause");
   }
   if (productive) {
-    const stall = checkStall(rt, failingBefore);
+    const stall = checkStall(run, failingBefore);
     // A run at its loop budget stops there anyway: the limit names the stop.
-    const atLoopBudget = rt.config.MAX_LOOPS > 0 && rt.run.value.spend.run.loops >= rt.config.MAX_LOOPS;
+    const atLoopBudget = run.config.MAX_LOOPS > 0 && run.state.spend.value.spend.run.loops >= run.config.MAX_LOOPS;
     if (stall.stalled && !atLoopBudget) {
-      resetRunSession(rt, 'circuit_breaker_trip', rt.loopCount);
+      resetRunSession(run, 'circuit_breaker_trip', run.state.loopCount);
       return stop(EXIT.halted, 'halted', 'stalled', 'stalled', stallMessage(stall.loops));
     }
-    writeStatus(rt, 'completed', 'success', '');
-    await postProgressIfDue(rt, rt.lifecycle, rt.loopCount);
+    writeStatus(run, 'completed', 'success', '');
+    await postProgressIfDue(run, run.lifecycle, run.state.loopCount);
     return CONTINUE;
   }
   const why = failure.kind === 'timeout' ? 'timeout without progress' : failure.message;
-  deps.logger.error(`${rt.agent.label} execution failed (${why}), check: ${paths.logsDir}`);
-  writeStatus(rt, 'failed', 'error', '');
-  const retryMs = rt.config.FAILURE_RETRY_SECONDS * 1000;
+  deps.logger.error(`${run.state.agent.label} execution failed (${why}), check: ${paths.logsDir}`);
+  writeStatus(run, 'failed', 'error', '');
+  const retryMs = run.config.FAILURE_RETRY_SECONDS * 1000;
   if (retryMs > 0) {
-    deps.logger.info(`Waiting ${rt.config.FAILURE_RETRY_SECONDS} seconds before retry...`);
-    await deps.clock.sleep(retryMs, rt.stop.signal);
+    deps.logger.info(`Waiting ${run.config.FAILURE_RETRY_SECONDS} seconds before retry...`);
+    await deps.clock.sleep(retryMs, run.stop.signal);
   }
   return CONTINUE;
 }
 
-async function handleUsageLimit(rt: LoopRuntime, resetAt: number | undefined, message: string, source: string): Promise<StepResult> {
-  const { deps, config } = rt;
+async function handleUsageLimit(run: Run, resetAt: number | undefined, message: string, source: string): Promise<StepResult> {
+  const { deps, config } = run;
   const now = deps.clock.now();
   let wait = computeUsageLimitWait({ resetAt: resetAt ?? null, now, ...usageLimitWaitSettings(config) });
-  deps.logger.warn(`🚫 ${sessionLabel(rt.agent)} usage limit reached: ${message}`);
-  if (hasFallbacks(rt)) {
-    const next = limitCurrentAgent(rt, wait.resumeAt, message);
+  deps.logger.warn(`🚫 ${sessionLabel(run.state.agent)} usage limit reached: ${message}`);
+  if (hasFallbacks(run)) {
+    const next = limitCurrentAgent(run, wait.resumeAt, message);
     // Another agent is free: the next loop runs on it (chooseLoopAgent), nothing is waited out.
     if (next.kind === 'agent') return CONTINUE;
     if (next.kind === 'wait') wait = { ...wait, resumeAt: next.until, waitMs: next.until - now };
   }
-  holdRunUsageWait(rt, {
+  holdRunUsageWait(run, {
     resume_at: formatIsoTimestamp(wait.resumeAt),
     resume_at_ms: wait.resumeAt,
     reason: message,
     source: wait.source === 'stated' ? source : 'fallback',
     detected_at: formatIsoTimestamp(now),
   });
-  writeStatus(rt, 'api_limit', 'paused', '', wait.resumeAt);
+  writeStatus(run, 'api_limit', 'paused', '', wait.resumeAt);
   const choice = await askUsageLimitChoice({
     stdin: deps.stdin,
     stderr: deps.stderr,
     resumeAt: wait.resumeAt,
     timeoutMs: config.USAGE_LIMIT_PROMPT_SECONDS * 1000,
-    signal: rt.stop.signal,
+    signal: run.stop.signal,
   });
   if (choice === 'exit') {
-    forgetUsageWait(rt);
-    resetRunSession(rt, 'api_limit_exit', rt.loopCount);
+    forgetUsageWait(run);
+    resetRunSession(run, 'api_limit_exit', run.state.loopCount);
     return stop(EXIT.limit, 'stopped', 'api_5hour_limit', 'api_limit_exit', `Usage limit: ${message}`);
   }
   if (choice === 'retry') {
-    forgetUsageWait(rt);
-    forgetAgentLimits(rt);
+    forgetUsageWait(run);
+    forgetAgentLimits(run);
   }
   // 'wait': the guard at the top of the next loop waits until the persisted time.
   return CONTINUE;
 }
 
-async function waitWithCountdown(rt: LoopRuntime, resumeAt: number, kind: 'rate' | 'usage' | 'backoff', reason: string): Promise<boolean> {
-  const { deps } = rt;
-  rt.events.emit('limit:waiting', { kind, resumeAt, reason });
-  if (kind !== 'backoff') writeStatus(rt, kind === 'rate' ? 'rate_limited' : 'api_limit', 'paused', '', kind === 'usage' ? resumeAt : undefined);
+async function waitWithCountdown(run: Run, resumeAt: number, kind: 'rate' | 'usage' | 'backoff', reason: string): Promise<boolean> {
+  const { deps } = run;
+  run.events.emit('limit:waiting', { kind, resumeAt, reason });
+  if (kind !== 'backoff') writeStatus(run, kind === 'rate' ? 'rate_limited' : 'api_limit', 'paused', '', kind === 'usage' ? resumeAt : undefined);
   const tty = deps.stderr.isTTY;
   let lastLogged = Number.POSITIVE_INFINITY;
   const done = await waitUntil(resumeAt, {
     clock: deps.clock,
-    signal: rt.stop.signal,
+    signal: run.stop.signal,
     tickMs: tty ? 1000 : 60_000,
     onTick: (remaining) => {
       if (tty) deps.stderr.write(`\r\x1b[2K${reason} — time until retry: ${formatCountdown(remaining)}`);
@@ -341,32 +341,32 @@ async function waitWithCountdown(rt: LoopRuntime, resumeAt: number, kind: 'rate'
   return done;
 }
 
-function interrupted(rt: LoopRuntime): RunStop {
-  const signal = rt.stop.received ?? 'SIGINT';
-  rt.deps.logger.warn('Ralph loop interrupted. Cleaning up...');
-  saveUnfinishedAttempt(rt);
-  resetRunSession(rt, 'manual_interrupt', rt.loopCount);
-  return finish(rt, stop(exitCodeForSignal(signal), 'stopped', 'interrupted', 'interrupted'));
+function interrupted(run: Run): RunStop {
+  const signal = run.stop.received ?? 'SIGINT';
+  run.deps.logger.warn('Ralph loop interrupted. Cleaning up...');
+  saveUnfinishedAttempt(run);
+  resetRunSession(run, 'manual_interrupt', run.state.loopCount);
+  return finish(run, stop(exitCodeForSignal(signal), 'stopped', 'interrupted', 'interrupted'));
 }
 
-function finish(rt: LoopRuntime, result: RunStop): RunStop {
-  writeStatus(rt, result.lastAction, result.status, result.exitReason);
-  rt.events.emit('run:finished', { status: result.status, exitReason: result.exitReason, lastAction: result.lastAction, exitCode: result.exitCode });
+function finish(run: Run, result: RunStop): RunStop {
+  writeStatus(run, result.lastAction, result.status, result.exitReason);
+  run.events.emit('run:finished', { status: result.status, exitReason: result.exitReason, lastAction: result.lastAction, exitCode: result.exitCode });
   return result;
 }
 
-function writeStatus(rt: LoopRuntime, lastAction: string, status: string, exitReason: string, usageLimitResetsAt?: number): void {
-  rt.status.write({
-    loopCount: rt.loopCount,
-    callsThisHour: rt.rate.value.calls,
-    tokensThisHour: rt.rate.value.tokens,
+function writeStatus(run: Run, lastAction: string, status: string, exitReason: string, usageLimitResetsAt?: number): void {
+  run.status.write({
+    loopCount: run.state.loopCount,
+    callsThisHour: run.state.rate.value.calls,
+    tokensThisHour: run.state.rate.value.tokens,
     lastAction,
     status,
     exitReason,
-    spend: rt.run.value.spend,
+    spend: run.state.spend.value.spend,
     usageLimitResetsAt,
-    agent: rt.agent.name,
-    alerts: rt.alerts,
-    planNote: rt.planHiddenNote,
+    agent: run.state.agent.name,
+    alerts: run.state.alerts,
+    planNote: run.state.planHiddenNote,
   });
 }

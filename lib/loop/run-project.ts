@@ -1,5 +1,5 @@
 // Composition of one `ralph` run: configuration, startup checks, the single-instance lock, the
-// runtime the loop steps share, signal handling, and the final exit code. Tests call this with
+// Run the loop steps share (run.ts), signal handling, and the final exit code. Tests call this with
 // their own Deps (fake clock, captured output) and a fake `claude` on PATH.
 
 import { existsSync } from 'node:fs';
@@ -25,20 +25,16 @@ import { agentCommandOf, chooseAgent } from '../agents/choose-agent.js';
 import { findAgent } from '../agents/registry.js';
 import { AgentDisplay } from './agent-display.js';
 import { recordGuardedFiles } from './guarded-files.js';
-import { initRalphSession, loadRunSessions } from './agent-session.js';
+import { initRalphSession } from './agent-session.js';
 import { LoopEvents } from './events.js';
-import { holdExitEvidence } from './exit-evidence.js';
 import { completeIssueLifecycle, openIssueLifecycle, resolveIssueRef } from './github-lifecycle.js';
 import { attachNotifications } from './notifications.js';
-import { holdRateWindow, loadBreaker, loadRateWindow, loadUsageWait } from './guard-store.js';
-import { loadAgentLimits } from './agent-limits.js';
-import { longestUsageLimitWaitMs } from '../core/reset-time.js';
 import { stopOrphanedAgent } from './orphaned-agent.js';
 import { removeDeadRuntimeDirs } from '../sandbox/runtime-dir.js';
-import { openRunSpend, unsavedRunSpend } from './run-spend.js';
+import { openRunSpend } from './run-spend.js';
 import { runLoop } from './run-loop.js';
-import { usageLimitWaitSettings } from '../config/usage-limit-settings.js';
-import type { AgentSlot, LoopRuntime } from './runtime.js';
+import { holdRunState, type AgentSlot, type Run, type RunSetup } from './run.js';
+import type { RunRecorder } from '../session-record/run-recorder.js';
 import type { SharedAccount } from './shared-account.js';
 import {
   assertNotLegacyLayout,
@@ -58,7 +54,6 @@ import { exitCodeForSignal, installStopSignal, type StopSignalOptions } from './
 import { PACKAGE_ROOT } from '../platform/package-root.js';
 import { openSandbox, previewSandbox, sandboxSettingsOf } from '../sandbox/open-sandbox.js';
 import { describeVerificationSetup, planVerification } from '../verify/verification-setup.js';
-import { initialVerificationTracker } from '../verify/verification-tracker.js';
 
 export interface RunProjectOptions {
   projectDir: string;
@@ -136,12 +131,11 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   }
   // A ralph killed with -9 left its sandbox's home (copied credentials, the Docker env-file).
   for (const left of removeDeadRuntimeDirs()) deps.logger.warn(`Removed the sandbox runtime directory ${left.path} left by pid ${left.pid} (no longer running)`);
-  const state: StateReadOptions = { logger: deps.logger, clock: deps.clock };
+  const readOptions: StateReadOptions = { logger: deps.logger, clock: deps.clock };
   const events = options.events ?? new LoopEvents();
   const notifications = config.ENABLE_NOTIFICATIONS
     ? attachNotifications(events, { env: deps.env, redact: deps.redact, processRunner: deps.processRunner, logger: deps.logger, stderr: deps.stderr })
     : undefined;
-  const now = deps.clock.now();
   const status = new StatusWriter({
     paths,
     clock: deps.clock,
@@ -149,60 +143,42 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     maxTokensPerHour: config.MAX_TOKENS_PER_HOUR,
     maxLoops: config.MAX_LOOPS,
     maxCostUsd: config.MAX_COST_USD,
-    startedAt: now,
+    startedAt: deps.clock.now(),
     sandbox: () => sandbox.status(),
   });
-  const rt: LoopRuntime = {
-    config,
-    paths,
-    deps,
-    state,
-    agent,
-    agentCommand,
-    sandbox,
-    agents,
-    droppedAgents: new Set(),
-    agentLimits: agents.length > 1 ? loadAgentLimits(paths, state, longestUsageLimitWaitMs(usageLimitWaitSettings(config))) : {},
-    promptFile,
-    status,
-    display: new AgentDisplay({ paths, clock: deps.clock, stdout: deps.stdout, live: config.LIVE_OUTPUT, showToolArgs: config.LIVE_SHOW_TOOL_ARGS, status, redact: deps.redact, warn: (message) => deps.logger.warn(message) }),
-    events,
-    stop: undefined as never,
-    agentGroup: lock,
-    loopCount: 0,
-    lastLoopRun: 0,
-    callsMade: 0,
-    rate: options.account?.rate ?? holdRateWindow(paths, loadRateWindow(paths, state), deps.clock),
-    breaker: loadBreaker(paths, state),
-    sessions: loadRunSessions(paths, state),
-    evidence: holdExitEvidence(paths),
-    // The run's own spend replaces this once the session record says which run this is.
-    run: unsavedRunSpend(now),
-    runClockStart: now,
-    plan: null,
-    conflictCount: 0,
-    consecutiveTransientFailures: 0,
-    allowedToolsFrom: loaded.sources.ALLOWED_TOOLS,
-    verification: planVerification(config, projectDir, loaded.sources.TEST_COMMAND.detail ?? loaded.sources.TEST_COMMAND.kind, paths.agent),
-    verify: initialVerificationTracker(),
-    lastOutcome: 'unverified',
-    loopCostBefore: 0,
-    account: options.account,
-    usageWait: options.account ? undefined : loadUsageWait(paths, state, longestUsageLimitWaitMs(usageLimitWaitSettings(config))),
-    // Recorded with the lock held: what the user left, before any agent call of this run.
-    guarded: recordGuardedFiles(projectDir),
-    guardViolations: 0,
-    alerts: [],
-  };
-  rt.stop = installStopSignal({
+  const display = new AgentDisplay({ paths, clock: deps.clock, stdout: deps.stdout, live: config.LIVE_OUTPUT, showToolArgs: config.LIVE_SHOW_TOOL_ARGS, status, redact: deps.redact, warn: (message) => deps.logger.warn(message) });
+  const state = holdRunState({ config, paths, readOptions, agents, account: options.account });
+  // Opened once the sandbox runs (a run refused before then keeps no record).
+  let recorder: RunRecorder | undefined;
+  const stop = installStopSignal({
     process: options.signals,
-    onFirst: () => rt.current?.interrupt(),
+    onFirst: () => state.current?.interrupt(),
     onSecond: options.signals ? () => undefined : (signal) => {
       sandbox.stopNow();
-      killMarkedProcesses(rt.recorder?.record.run_id ?? '');
+      killMarkedProcesses(recorder?.record.run_id ?? '');
       process.exit(exitCodeForSignal(signal));
     },
   });
+  const setup: RunSetup = {
+    config,
+    paths,
+    deps,
+    readOptions,
+    sandbox,
+    agents,
+    promptFile,
+    status,
+    display,
+    events,
+    stop,
+    agentGroup: lock,
+    allowedToolsFrom: loaded.sources.ALLOWED_TOOLS,
+    verification: planVerification(config, projectDir, loaded.sources.TEST_COMMAND.detail ?? loaded.sources.TEST_COMMAND.kind, paths.agent),
+    account: options.account,
+    // Recorded with the lock held: what the user left, before any agent call of this run.
+    guarded: recordGuardedFiles(projectDir),
+    state,
+  };
 
   deps.logger.success(`🚀 Ralph loop starting with ${agent.label}`);
   if (agents.length > 1) deps.logger.info(`Fallback agents (while the one before is at its usage limit): ${agents.slice(1).map((a) => a.adapter.label).join(', ')}`);
@@ -212,40 +188,41 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     // Inside the try: a write that fails here (disk full) must still release the lock, and a
     // sandbox that fails half-way must still be torn down.
     await sandbox.start();
-    rt.rate.flush();
-    initRalphSession(rt.sessions, state);
-    deps.logger.info(describeVerificationSetup(rt.verification));
-    if (rt.verification.agentMdWarning) deps.logger.warn(rt.verification.agentMdWarning);
-    openSessionRecord(rt, options.fresh ?? false);
-    openRunSpend(rt);
+    state.rate.flush();
+    initRalphSession(state.sessions, readOptions);
+    deps.logger.info(describeVerificationSetup(setup.verification));
+    if (setup.verification.agentMdWarning) deps.logger.warn(setup.verification.agentMdWarning);
+    recorder = openSessionRecord(setup, options.fresh ?? false);
+    openRunSpend(setup, recorder);
     // A dry run posts nothing on GitHub.
-    if (issueRef && !config.DRY_RUN) rt.lifecycle = await openIssueLifecycle(rt, issueRef);
-    const result = await runLoop(rt);
+    const lifecycle = issueRef && !config.DRY_RUN ? await openIssueLifecycle(setup, recorder, issueRef) : undefined;
+    const run: Run = { ...setup, recorder, lifecycle };
+    const result = await runLoop(run);
     if (result.message) {
       const level = result.exitCode === EXIT.ok ? 'SUCCESS' : result.exitCode === EXIT.limit ? 'WARN' : 'ERROR';
       deps.logger.log(level, result.message);
     }
     if (result.lastAction === 'graceful_exit') await options.beforeCompletion?.();
     // On graceful completion only; never changes the exit code.
-    await completeIssueLifecycle(rt, rt.lifecycle, result.lastAction);
+    await completeIssueLifecycle(run, lifecycle, result.lastAction);
     // Only a run that stopped for a reason ends its record: a crash (a throw) stays resumable.
-    endSessionRecord(rt, result);
+    endSessionRecord(run, result);
     // A run is named only once it is recorded (a start refused before its first call is not).
-    const inRun = rt.recorder?.saved ? ` (${rt.run.value.spend.run.loops} in run ${rt.recorder.record.run_id})` : '';
+    const inRun = recorder?.saved ? ` (${state.spend.value.spend.run.loops} in run ${recorder.record.run_id})` : '';
     // Bash counts the loop whose guards stopped the run (status.json loop_count); the log says
     // whether that loop ran, and which loop ran last, so the two numbers do not disagree unsaid.
     const where =
-      rt.lastLoopRun === rt.loopCount
-        ? `at loop #${rt.loopCount}`
-        : `before loop #${rt.loopCount} ran (${rt.lastLoopRun > 0 ? `the last loop run was #${rt.lastLoopRun}` : 'no loop ran now'}; status.json loop_count ${rt.loopCount} counts the loop stopped)`;
-    deps.logger.info(`Stopped ${where}, after ${rt.callsMade} agent call(s) now${inRun}; exit reason: ${result.exitReason}`);
+      state.lastLoopRun === state.loopCount
+        ? `at loop #${state.loopCount}`
+        : `before loop #${state.loopCount} ran (${state.lastLoopRun > 0 ? `the last loop run was #${state.lastLoopRun}` : 'no loop ran now'}; status.json loop_count ${state.loopCount} counts the loop stopped)`;
+    deps.logger.info(`Stopped ${where}, after ${state.callsMade} agent call(s) now${inRun}; exit reason: ${result.exitReason}`);
     return exitCodeInStyle(result.exitCode, config.EXIT_CODES);
   } finally {
-    saveUnfinishedAttempt(rt);
+    saveUnfinishedAttempt({ recorder, deps });
     await sandbox.stop();
     // Every stop (end, error, signal): nothing the agent started outlives the run.
-    killEscapedProcesses(rt.recorder?.record.run_id, deps.logger);
-    rt.stop.dispose();
+    killEscapedProcesses(recorder?.record.run_id, deps.logger);
+    stop.dispose();
     lock.release();
     // A last notification (completion, halt) may still be on its way: at most a few seconds.
     await notifications?.settled();

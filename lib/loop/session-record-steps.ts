@@ -14,7 +14,7 @@ import { RunRecorder } from '../session-record/run-recorder.js';
 import { trackerFromSummary } from '../verify/verification-tracker.js';
 import { holdBreaker } from './breaker.js';
 import type { IterationResult } from './iteration.js';
-import type { LoopRuntime, RunStop } from './runtime.js';
+import type { Run, RunSetup, RunStop } from './run.js';
 
 /** What earlier attempts tried, told to the first loop of a resumed run. */
 const RESUME_CONTEXT_CHARS = 1200;
@@ -23,52 +23,53 @@ const AGENT_RAW_BYTES = 4096;
 
 /**
  * Open the record (resume or new), and carry a resumed run's loop number and verification
- * state into the runtime. Sets rt.loopCount to the loop before the first one this process runs.
+ * state into the run's state. Sets run.state.loopCount to the loop before the first one this
+ * process runs. A dry run keeps none.
  */
-export function openSessionRecord(rt: LoopRuntime, fresh: boolean): void {
-  if (rt.config.DRY_RUN) return;
+export function openSessionRecord(run: RunSetup, fresh: boolean): RunRecorder | undefined {
+  if (run.config.DRY_RUN) return undefined;
   const recorder = RunRecorder.open({
-    paths: rt.paths,
-    promptFile: rt.promptFile,
-    optionalSections: rt.config.OPTIONAL_SECTIONS,
-    testCommand: rt.verification.test?.command ?? null,
+    paths: run.paths,
+    promptFile: run.promptFile,
+    optionalSections: run.config.OPTIONAL_SECTIONS,
+    testCommand: run.verification.test?.command ?? null,
     fresh,
-    unfinished: loadUnfinishedRun(rt.paths, rt.state)?.run_id,
-    state: rt.state,
-    logger: rt.deps.logger,
+    unfinished: loadUnfinishedRun(run.paths, run.readOptions)?.run_id,
+    state: run.readOptions,
+    logger: run.deps.logger,
     saveEachChange: false,
-    redact: rt.deps.redact,
+    redact: run.deps.redact,
   });
-  rt.recorder = recorder;
-  rt.loopCount = recorder.firstLoop - 1;
+  run.state.loopCount = recorder.firstLoop - 1;
   const { decision } = recorder;
   if (decision.kind === 'resume') {
-    rt.verify = trackerFromSummary(recorder.record.last_verification);
-    rt.resumeContext = recorder.resumeContext(RESUME_CONTEXT_CHARS) || undefined;
+    run.state.verify = trackerFromSummary(recorder.record.last_verification);
+    run.state.resumeContext = recorder.resumeContext(RESUME_CONTEXT_CHARS) || undefined;
     // The breaker that same failures opened was reset (cooldown, --reset-circuit): count again.
-    if (sameFailuresTripped(rt.verify.sameFailures, rt.config.CB_SAME_FAILURES_THRESHOLD) && rt.breaker.state !== 'OPEN') {
-      rt.deps.logger.info('Same-failures count restarts: the circuit breaker it opened has been reset');
-      rt.verify = { ...rt.verify, sameFailures: initialSameFailures() };
+    if (sameFailuresTripped(run.state.verify.sameFailures, run.config.CB_SAME_FAILURES_THRESHOLD) && run.state.breaker.value.state !== 'OPEN') {
+      run.deps.logger.info('Same-failures count restarts: the circuit breaker it opened has been reset');
+      run.state.verify = { ...run.state.verify, sameFailures: initialSameFailures() };
     }
   } else {
-    holdBreaker(rt, startNewRun(rt.breaker, rt.deps.clock.now()));
+    holdBreaker(run, startNewRun(run.state.breaker.value, run.deps.clock.now()));
   }
   recorder.activate();
   recorder.flush();
-  rt.events.emit('run:opened', {
+  run.events.emit('run:opened', {
     runId: recorder.record.run_id,
     resumed: decision.kind === 'resume',
     nextLoop: recorder.firstLoop,
     cutOff: decision.kind === 'resume' ? decision.cutOff : [],
   });
+  return recorder;
 }
 
 /** Before the agent call, saved: a `kill -9` mid-call leaves the attempt, which a resume marks cut off. */
-export function beginAttemptRecord(rt: LoopRuntime, loop: number): void {
-  rt.lastOutcome = 'unverified';
-  rt.loopCostBefore = rt.run.value.spend.run.costUsd;
-  rt.recorder?.beginAttempt(loop);
-  rt.recorder?.flush();
+export function beginAttemptRecord(run: Run, loop: number): void {
+  run.state.lastOutcome = 'unverified';
+  run.state.loopCostBefore = run.state.spend.value.spend.run.costUsd;
+  run.recorder?.beginAttempt(loop);
+  run.recorder?.flush();
 }
 
 /**
@@ -76,48 +77,48 @@ export function beginAttemptRecord(rt: LoopRuntime, loop: number): void {
  * the record (the loop's one write: its lines appended, the summary rewritten), then tell
  * subscribers the iteration is complete.
  */
-export function finishAttemptRecord(rt: LoopRuntime, loop: number, result: IterationResult): void {
-  const { recorder } = rt;
-  const { run, failure, analysis } = result;
-  const s = run.summary;
+export function finishAttemptRecord(run: Run, loop: number, result: IterationResult): void {
+  const { recorder } = run;
+  const { run: call, failure, analysis } = result;
+  const s = call.summary;
   if (recorder) {
     recorder.observe({
       loop,
       source: 'agent',
-      command: rt.agentCommand,
-      exitCode: run.exitCode,
-      durationMs: run.durationMs,
+      command: run.state.agentCommand,
+      exitCode: call.exitCode,
+      durationMs: call.durationMs,
       raw: s.resultText,
       maxRawBytes: AGENT_RAW_BYTES,
-      data: { result: failure.kind, run: run.kind, files_changed: result.filesChanged.length },
+      data: { result: failure.kind, run: call.kind, files_changed: result.filesChanged.length },
     });
     recorder.finishAttempt({
       loop,
-      outcome: rt.lastOutcome,
+      outcome: run.state.lastOutcome,
       agentResult: failure.kind,
       agentSessionId: s.sessionId ?? null,
-      agent: rt.agent.name,
+      agent: run.state.agent.name,
       tokens: { input: s.usage.input, output: s.usage.output, cache_read: s.usage.cacheRead, cache_creation: s.usage.cacheCreation },
-      costUsd: rt.run.value.spend.run.costUsd - rt.loopCostBefore,
+      costUsd: run.state.spend.value.spend.run.costUsd - run.state.loopCostBefore,
       filesChanged: result.filesChanged,
       action: analysis?.analysis.work_summary || ('message' in failure ? `agent ${failure.kind}: ${failure.message}` : undefined),
-      openItems: countOpenItems(rt),
-      failingTests: rt.verification.commands.length > 0 && rt.verify.latest ? failingCount(rt.verify.latest) : null,
+      openItems: countOpenItems(run),
+      failingTests: run.verification.commands.length > 0 && run.state.verify.latest ? failingCount(run.state.verify.latest) : null,
     });
     recorder.flush();
   }
-  rt.events.emit('iteration:completed', { ...result.completed, verification: rt.lastOutcome });
+  run.events.emit('iteration:completed', { ...result.completed, verification: run.state.lastOutcome });
 }
 
 /**
  * Stopped by a signal or a crash mid-loop: the running attempt is saved, and a resume runs it
  * again. Best effort: on the way out, a failed write must not hide why the run stopped.
  */
-export function saveUnfinishedAttempt(rt: LoopRuntime): void {
+export function saveUnfinishedAttempt(run: Pick<Run, 'recorder' | 'deps'>): void {
   try {
-    rt.recorder?.flush();
+    run.recorder?.flush();
   } catch (error) {
-    rt.deps.logger.warn(`Could not save the session record: ${(error as Error).message}`);
+    run.deps.logger.warn(`Could not save the session record: ${(error as Error).message}`);
   }
 }
 
@@ -125,13 +126,13 @@ export function saveUnfinishedAttempt(rt: LoopRuntime): void {
  * The run stopped: converged (0), escalated (2), failed (1), exhausted (one of its budgets);
  * another limit or an interrupt keeps it resumable.
  */
-export function endSessionRecord(rt: LoopRuntime, result: RunStop): void {
-  const status = rt.recorder?.end(result.exitCode, result.message ?? result.exitReason, result.endsRun ?? false);
-  if (status && rt.recorder?.saved) rt.deps.logger.info(`Session record ${rt.recorder.record.run_id}: ${status}`);
+export function endSessionRecord(run: Run, result: RunStop): void {
+  const status = run.recorder?.end(result.exitCode, result.message ?? result.exitReason, result.endsRun ?? false);
+  if (status && run.recorder?.saved) run.deps.logger.info(`Session record ${run.recorder.record.run_id}: ${status}`);
   // The ledger, not the record the agent can write, says whether the run goes on after a restart.
-  if (rt.recorder?.ended) endLedgerRun(rt.paths, rt.run.value);
+  if (run.recorder?.ended) endLedgerRun(run.paths, run.state.spend.value);
 }
 
-function countOpenItems(rt: LoopRuntime): number | null {
-  return rt.plan?.blocking.open ?? null;
+function countOpenItems(run: Run): number | null {
+  return run.state.plan?.blocking.open ?? null;
 }

@@ -4,8 +4,8 @@
 // without one keeps all of this to itself, in its own .ralph/ files, exactly as before.
 
 import type { SpendState } from '../core/spend.js';
-import { clearUsageWait, saveUsageWait, type HeldRateWindow, type UsageWaitFile } from './guard-store.js';
-import type { LoopRuntime } from './runtime.js';
+import type { HeldRateWindow, UsageWaitFile } from './guard-store.js';
+import type { Run } from './run.js';
 
 export interface SharedAccount {
   /** The name of the run in the account (a parallel unit), carried by its metrics lines. */
@@ -28,24 +28,22 @@ export interface SharedAccount {
  * start (.ralph/.usage_limit_wait is its view, read once when the run starts: nothing passes
  * between loops through a file the agent can write).
  */
-export function readUsageWait(rt: LoopRuntime): UsageWaitFile | undefined {
-  return rt.account ? rt.account.usageWait() : rt.usageWait;
+export function readUsageWait(run: Run): UsageWaitFile | undefined {
+  return run.account ? run.account.usageWait() : run.state.usageWait.value;
 }
 
-export function holdRunUsageWait(rt: LoopRuntime, wait: UsageWaitFile): void {
-  if (rt.account) return rt.account.holdUsageWait(wait);
-  rt.usageWait = wait;
-  saveUsageWait(rt.paths, wait);
+export function holdRunUsageWait(run: Run, wait: UsageWaitFile): void {
+  if (run.account) return run.account.holdUsageWait(wait);
+  run.state.usageWait.set(wait);
 }
 
-export function forgetUsageWait(rt: LoopRuntime): void {
-  if (rt.account) return rt.account.holdUsageWait(undefined);
-  rt.usageWait = undefined;
-  clearUsageWait(rt.paths);
+export function forgetUsageWait(run: Run): void {
+  if (run.account) return run.account.holdUsageWait(undefined);
+  run.state.usageWait.set(undefined);
 }
 
 /** The spend and start time the run's budgets are checked against. */
-export function budgetBasis(rt: LoopRuntime): { spend: SpendState; startedAt: number } {
-  const own = rt.run.value.spend;
-  return rt.account ? { spend: rt.account.budgetSpend(own), startedAt: Math.min(rt.account.startedAt, rt.runClockStart) } : { spend: own, startedAt: rt.runClockStart };
+export function budgetBasis(run: Run): { spend: SpendState; startedAt: number } {
+  const own = run.state.spend.value.spend;
+  return run.account ? { spend: run.account.budgetSpend(own), startedAt: Math.min(run.account.startedAt, run.state.runClockStart) } : { spend: own, startedAt: run.state.runClockStart };
 }

@@ -6,7 +6,7 @@
 // agent can write.
 
 import type { VerificationSnapshot } from '../core/verification.js';
-import type { LoopRuntime } from './runtime.js';
+import type { Run } from './run.js';
 
 export interface StallCheck {
   stalled: boolean;
@@ -14,16 +14,16 @@ export interface StallCheck {
 }
 
 /** Counts the loop just finished; `failingBefore` is the gate's failure count when it started. */
-export function checkStall(rt: LoopRuntime, failingBefore: number | null): StallCheck {
-  const threshold = rt.config.CB_NO_PLAN_PROGRESS_THRESHOLD;
-  const completed = rt.planItemsCompleted ?? 0;
-  rt.planItemsCompleted = 0;
-  const failingAfter = failingCount(rt.verify.latest);
+export function checkStall(run: Run, failingBefore: number | null): StallCheck {
+  const threshold = run.config.CB_NO_PLAN_PROGRESS_THRESHOLD;
+  const completed = run.state.planItemsCompleted ?? 0;
+  run.state.planItemsCompleted = 0;
+  const failingAfter = failingCount(run.state.verify.latest);
   const fixedTests = failingBefore !== null && failingAfter !== null && failingAfter < failingBefore;
   // With no open item remembered there is no plan to measure progress against.
-  const planOpen = (rt.planMemory?.open.length ?? 0) > 0;
-  rt.loopsWithoutPlanProgress = completed > 0 || fixedTests || !planOpen ? 0 : (rt.loopsWithoutPlanProgress ?? 0) + 1;
-  return { stalled: threshold > 0 && rt.loopsWithoutPlanProgress >= threshold, loops: rt.loopsWithoutPlanProgress };
+  const planOpen = (run.state.planMemory?.open.length ?? 0) > 0;
+  run.state.loopsWithoutPlanProgress = completed > 0 || fixedTests || !planOpen ? 0 : (run.state.loopsWithoutPlanProgress ?? 0) + 1;
+  return { stalled: threshold > 0 && run.state.loopsWithoutPlanProgress >= threshold, loops: run.state.loopsWithoutPlanProgress };
 }
 
 export function failingCount(snapshot: VerificationSnapshot | null): number | null {

@@ -24,7 +24,7 @@ import { escapedOutputWarning } from './escaped-output.js';
 import { resetRunSession } from './agent-session.js';
 import { holdBreaker } from './breaker.js';
 import { retakeContentAtNextLoop } from './loop-progress.js';
-import { CONTINUE, stopRun, type LoopRuntime, type RunStop, type StepResult } from './runtime.js';
+import { CONTINUE, stopRun, type Run, type RunStop, type StepResult } from './run.js';
 
 /** A step's outcome, or: a stop signal arrived while the gate ran (its result is not counted). */
 export type VerificationStepResult = StepResult | { kind: 'interrupted' };
@@ -39,28 +39,28 @@ export interface LoopVerificationInput {
 /**
  * After an agent call: the gate runs when the loop changed files (or, in a resumed run, until it
  * has run once — files may have changed while ralph was down). A productive loop that changed
- * nothing counts the unchanged failures once more. Sets rt.verify and rt.lastOutcome.
+ * nothing counts the unchanged failures once more. Sets run.state.verify and run.state.lastOutcome.
  */
-export async function verifyAfterLoop(rt: LoopRuntime, input: LoopVerificationInput): Promise<VerificationStepResult> {
-  const commands = rt.verification.commands.length;
+export async function verifyAfterLoop(run: Run, input: LoopVerificationInput): Promise<VerificationStepResult> {
+  const commands = run.verification.commands.length;
   if (commands === 0) return CONTINUE;
-  rt.verify = noteFilesChanged(rt.verify, input.loop, input.filesChanged);
+  run.state.verify = noteFilesChanged(run.state.verify, input.loop, input.filesChanged);
   if (!input.productive) return CONTINUE;
 
-  const threshold = rt.config.CB_SAME_FAILURES_THRESHOLD;
+  const threshold = run.config.CB_SAME_FAILURES_THRESHOLD;
   let tracked: TrackedVerification | null;
-  if (shouldRunGateAfterLoop(input.filesChanged, commands) || !rt.verify.trusted) {
-    const result = await runGate(rt, input.loop);
-    if (rt.stop.received) return { kind: 'interrupted' };
-    tracked = trackGateResult(rt.verify, input.loop, result, threshold);
-    keepGateResult(rt, input.loop, result, tracked);
+  if (shouldRunGateAfterLoop(input.filesChanged, commands) || !run.state.verify.trusted) {
+    const result = await runGate(run, input.loop);
+    if (run.stop.received) return { kind: 'interrupted' };
+    tracked = trackGateResult(run.state.verify, input.loop, result, threshold);
+    keepGateResult(run, input.loop, result, tracked);
   } else {
-    tracked = trackLoopWithoutGate(rt.verify, input.loop, threshold);
+    tracked = trackLoopWithoutGate(run.state.verify, input.loop, threshold);
   }
   if (!tracked) return CONTINUE;
-  rt.verify = tracked.state;
-  rt.lastOutcome = tracked.outcome;
-  return tracked.tripped ? haltForSameFailures(rt, input.loop, tracked.reason) : CONTINUE;
+  run.state.verify = tracked.state;
+  run.state.lastOutcome = tracked.outcome;
+  return tracked.tripped ? haltForSameFailures(run, input.loop, tracked.reason) : CONTINUE;
 }
 
 /** What to do with the exit gate's completion: accept it, or go on because the gate fails. */
@@ -71,68 +71,68 @@ export type CompletionStepResult = { kind: 'proceed' } | { kind: 'blocked' } | {
  * result exists, the gate runs now on what the previous loop left (recorded under that loop).
  * A failing gate blocks the completion: the loop goes on and the agent is told what fails.
  */
-export async function checkCompletionClaim(rt: LoopRuntime, gate: Extract<ExitGateResult, { kind: 'exit' }>): Promise<CompletionStepResult> {
+export async function checkCompletionClaim(run: Run, gate: Extract<ExitGateResult, { kind: 'exit' }>): Promise<CompletionStepResult> {
   // A dry run runs nothing, tests included.
-  const requiredForExit = rt.verification.requiredForExit && !rt.config.DRY_RUN;
-  let check = checkTrackedCompletion(rt.verify, gate, requiredForExit);
+  const requiredForExit = run.verification.requiredForExit && !run.config.DRY_RUN;
+  let check = checkTrackedCompletion(run.state.verify, gate, requiredForExit);
   if (check.kind === 'verify') {
-    const loop = Math.max(0, rt.loopCount - 1);
-    const result = await runGate(rt, loop);
-    if (rt.stop.received) return { kind: 'interrupted' };
-    const tracked = trackGateResult(rt.verify, loop, result, rt.config.CB_SAME_FAILURES_THRESHOLD);
-    rt.verify = tracked.state;
-    keepGateResult(rt, loop, result, tracked);
+    const loop = Math.max(0, run.state.loopCount - 1);
+    const result = await runGate(run, loop);
+    if (run.stop.received) return { kind: 'interrupted' };
+    const tracked = trackGateResult(run.state.verify, loop, result, run.config.CB_SAME_FAILURES_THRESHOLD);
+    run.state.verify = tracked.state;
+    keepGateResult(run, loop, result, tracked);
     // That loop's attempt is already on disk: this result is saved on its own.
-    rt.recorder?.flush();
-    if (tracked.tripped) return haltForSameFailures(rt, loop, tracked.reason);
-    check = checkTrackedCompletion(rt.verify, gate, requiredForExit);
+    run.recorder?.flush();
+    if (tracked.tripped) return haltForSameFailures(run, loop, tracked.reason);
+    check = checkTrackedCompletion(run.state.verify, gate, requiredForExit);
   }
   if (check.kind === 'proceed') return check;
   // 'verify' again cannot happen (the result is fresh now); treat it as not verified.
-  rt.deps.logger.warn(check.kind === 'blocked' ? check.reason : `Completion claimed (${gate.reason}) but the verification gate gave no result; continuing`);
+  run.deps.logger.warn(check.kind === 'blocked' ? check.reason : `Completion claimed (${gate.reason}) but the verification gate gave no result; continuing`);
   return { kind: 'blocked' };
 }
 
-async function runGate(rt: LoopRuntime, loop: number): Promise<VerificationResult> {
-  const { deps, verification } = rt;
+async function runGate(run: Run, loop: number): Promise<VerificationResult> {
+  const { deps, verification } = run;
   const commands = verification.commands.map((c) => c.command);
   deps.logger.info(`Verification gate: running ${commands.join(' then ')}`);
-  rt.status.progress({ status: 'verifying', lastOutput: commands[0] });
-  rt.events.emit('verification:started', { loop, commands });
+  run.status.progress({ status: 'verifying', lastOutput: commands[0] });
+  run.events.emit('verification:started', { loop, commands });
   // The gate runs the agent's code: under a sandbox, inside it, with its reports in .ralph/ (seen from both sides).
-  const sandboxed = rt.sandbox.provider !== 'none';
-  if (sandboxed) await rt.sandbox.ensureRunning();
+  const sandboxed = run.sandbox.provider !== 'none';
+  if (sandboxed) await run.sandbox.ensureRunning();
   const result = await runVerificationGate({
     commands: verification.commands,
-    projectDir: rt.paths.projectDir,
-    sandbox: rt.sandbox,
-    ...(sandboxed ? { tempDir: rt.paths.ralphDir } : {}),
+    projectDir: run.paths.projectDir,
+    sandbox: run.sandbox,
+    ...(sandboxed ? { tempDir: run.paths.ralphDir } : {}),
     env: deps.env,
     timeoutMs: verification.timeoutMs,
-    graceMs: rt.config.KILL_GRACE_SECONDS * 1000,
+    graceMs: run.config.KILL_GRACE_SECONDS * 1000,
     processRunner: deps.processRunner,
     clock: deps.clock,
-    signal: rt.stop.signal,
+    signal: run.stop.signal,
     onPipesHeldOpen: (command) => deps.logger.warn(`${escapedOutputWarning('verification command')}: ${command}`),
   });
   // A command cut off at the time limit may have left processes inside the sandbox.
-  if (sandboxed && result.commands.some((c) => c.timedOut)) await rt.sandbox.afterTimeout();
+  if (sandboxed && result.commands.some((c) => c.timedOut)) await run.sandbox.afterTimeout();
   // Test runs write caches and reports: they are not the next loop's work.
-  retakeContentAtNextLoop(rt);
+  retakeContentAtNextLoop(run);
   return result;
 }
 
 /** Log it, tell subscribers, and put it in the session record (saved with the loop). */
-function keepGateResult(rt: LoopRuntime, loop: number, result: VerificationResult, tracked: TrackedVerification): void {
+function keepGateResult(run: Run, loop: number, result: VerificationResult, tracked: TrackedVerification): void {
   const line = describeVerification(result);
   // The views must not show "verifying" once the gate is done.
-  rt.status.progress({ status: result.status === 'passed' ? 'gate_passed' : result.status === 'not-verified' ? 'gate_not_verified' : 'gate_failed', lastOutput: line });
-  if (result.status === 'passed') rt.deps.logger.success(line);
-  else rt.deps.logger.warn(line);
+  run.status.progress({ status: result.status === 'passed' ? 'gate_passed' : result.status === 'not-verified' ? 'gate_not_verified' : 'gate_failed', lastOutput: line });
+  if (result.status === 'passed') run.deps.logger.success(line);
+  else run.deps.logger.warn(line);
   // What fails, on the console and in ralph.log (the dashboard shows its tail); the logger masks secrets.
-  for (const detail of describeGateFailures(result)) rt.deps.logger.warn(detail);
-  rt.recorder?.recordVerification(loop, result, tracked.state.sameFailures);
-  rt.events.emit('verification:completed', {
+  for (const detail of describeGateFailures(result)) run.deps.logger.warn(detail);
+  run.recorder?.recordVerification(loop, result, tracked.state.sameFailures);
+  run.events.emit('verification:completed', {
     loop,
     status: result.status,
     passed: result.passed,
@@ -145,12 +145,12 @@ function keepGateResult(rt: LoopRuntime, loop: number, result: VerificationResul
 }
 
 /** The same failures lasted too long: open the breaker (exit 2), naming the tests. */
-function haltForSameFailures(rt: LoopRuntime, loop: number, reason: string): RunStop {
-  const { deps } = rt;
+function haltForSameFailures(run: Run, loop: number, reason: string): RunStop {
+  const { deps } = run;
   const now = deps.clock.now();
-  const opened = openBreakerForSameFailures(rt.breaker, reason, loop, now);
-  holdBreaker(rt, opened);
-  resetRunSession(rt, 'circuit_breaker_trip', loop);
+  const opened = openBreakerForSameFailures(run.state.breaker.value, reason, loop, now);
+  holdBreaker(run, opened);
+  resetRunSession(run, 'circuit_breaker_trip', loop);
   deps.stderr.write(`${formatHaltBox(opened.state, { now }).join('\n')}\n`);
   return stopRun(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', `Circuit breaker opened: ${reason}`);
 }

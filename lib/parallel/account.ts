@@ -9,7 +9,8 @@ import { usageLimitWaitSettings } from '../config/usage-limit-settings.js';
 import type { RalphConfig } from '../config/schema.js';
 import { longestUsageLimitWaitMs } from '../core/reset-time.js';
 import type { SpendState } from '../core/spend.js';
-import { clearUsageWait, holdRateWindow, loadRateWindow, loadUsageWait, saveUsageWait, type HeldRateWindow, type UsageWaitFile } from '../loop/guard-store.js';
+import { holdRateWindow, holdUsageWait, loadRateWindow, loadUsageWait, type HeldRateWindow, type UsageWaitFile } from '../loop/guard-store.js';
+import type { HeldState } from '../loop/held-state.js';
 import type { SharedAccount } from '../loop/shared-account.js';
 import { appendJsonl } from '../state/atomic-write.js';
 import type { RalphPaths } from '../state/paths.js';
@@ -18,7 +19,7 @@ import type { StateReadOptions } from '../state/state-file.js';
 export class AccountLedger {
   readonly rate: HeldRateWindow;
   private readonly spends = new Map<string, SpendState>();
-  private wait: UsageWaitFile | undefined;
+  private readonly wait: HeldState<UsageWaitFile | undefined>;
 
   constructor(
     private readonly paths: RalphPaths,
@@ -30,7 +31,7 @@ export class AccountLedger {
   ) {
     this.rate = holdRateWindow(paths, loadRateWindow(paths, state), state.clock);
     this.rate.flush();
-    this.wait = loadUsageWait(paths, state, longestUsageLimitWaitMs(usageLimitWaitSettings(config)));
+    this.wait = holdUsageWait(paths, loadUsageWait(paths, state, longestUsageLimitWaitMs(usageLimitWaitSettings(config))));
     mkdirSync(paths.logsDir, { recursive: true });
   }
 
@@ -48,12 +49,8 @@ export class AccountLedger {
         this.spends.set(unit, own);
         return sumSpends([...this.spends.values()], own, this.settledCostUsd);
       },
-      usageWait: () => this.wait,
-      holdUsageWait: (wait) => {
-        this.wait = wait;
-        if (wait) saveUsageWait(this.paths, wait);
-        else clearUsageWait(this.paths);
-      },
+      usageWait: () => this.wait.value,
+      holdUsageWait: (wait) => this.wait.set(wait),
       recordMetrics: (line) => appendJsonl(this.paths.metrics, { ...line, unit }),
     };
   }

@@ -1,0 +1,84 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { findAgent } from '../../../lib/agents/registry.js';
+import { defaultConfig } from '../../../lib/config/schema.js';
+import { openBreakerForSameFailures } from '../../../lib/core/verification.js';
+import { holdRunState, type RunStateSource } from '../../../lib/loop/run.js';
+import type { SharedAccount } from '../../../lib/loop/shared-account.js';
+import { AccountLedger } from '../../../lib/parallel/account.js';
+import { ralphPaths } from '../../../lib/state/paths.js';
+import { fakeClock } from '../../helpers/fake-clock.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
+});
+
+const NOW = Date.parse('2026-11-30T04:10:00Z');
+
+function project() {
+  const dir = mkdtempSync(join(tmpdir(), 'ralph-run-state-'));
+  dirs.push(dir);
+  mkdirSync(join(dir, '.ralph'));
+  return ralphPaths(dir);
+}
+
+function source(paths = project(), account?: SharedAccount): RunStateSource {
+  const claude = findAgent('claude')!;
+  return {
+    config: defaultConfig(),
+    paths,
+    readOptions: { logger: createMemoryLogger(), clock: fakeClock(NOW) },
+    agents: [{ adapter: claude, command: 'claude' }],
+    account,
+  };
+}
+
+const breakerFile = (paths: ReturnType<typeof ralphPaths>) => JSON.parse(readFileSync(paths.circuitBreakerState, 'utf8')) as { state: string; consecutive_no_progress: number };
+
+describe('the run state, loaded once and held', () => {
+  it('reads the breaker once: a file rewritten mid-run changes nothing the run holds, and its next write puts it back', () => {
+    const from = source();
+    const state = holdRunState(from);
+    const held = state.breaker.value;
+    writeFileSync(from.paths.circuitBreakerState, JSON.stringify({ ...held, state: 'CLOSED', consecutive_no_progress: 0, total_opens: 0 }));
+    const opened = openBreakerForSameFailures(held, 'the same 2 tests fail', 3, NOW);
+    state.breaker.hold(opened);
+    expect(state.breaker.value.state).toBe('OPEN');
+    expect(breakerFile(from.paths).state).toBe('OPEN');
+    // A transition goes to the history too.
+    expect(readFileSync(from.paths.circuitBreakerHistory, 'utf8')).toContain('the same 2 tests fail');
+    // The same state held again is still written: the view the agent rewrote is put back.
+    writeFileSync(from.paths.circuitBreakerState, JSON.stringify({ ...state.breaker.value, state: 'CLOSED' }));
+    state.breaker.hold({ state: state.breaker.value });
+    expect(breakerFile(from.paths).state).toBe('OPEN');
+  });
+
+  it('holds a usage-limit wait: saved when set, its file removed when forgotten', () => {
+    const from = source();
+    const state = holdRunState(from);
+    expect(state.usageWait.value).toBeUndefined();
+    const wait = { resume_at: '2026-11-30T05:00:00Z', resume_at_ms: Date.parse('2026-11-30T05:00:00Z'), reason: 'limit', source: 'stated', detected_at: '2026-11-30T04:10:00Z' };
+    state.usageWait.set(wait);
+    expect(JSON.parse(readFileSync(from.paths.usageLimitWait, 'utf8'))).toEqual(wait);
+    state.usageWait.set(undefined);
+    expect(existsSync(from.paths.usageLimitWait)).toBe(false);
+  });
+
+  it('lets two runs live in one process: each with its own state, sharing the account window', () => {
+    const accountPaths = project();
+    const account = new AccountLedger(accountPaths, defaultConfig(), { logger: createMemoryLogger(), clock: fakeClock(NOW) }, NOW);
+    const first = holdRunState(source(project(), account.forUnit('unit-1')));
+    const second = holdRunState(source(project(), account.forUnit('unit-2')));
+    expect(first.rate).toBe(account.rate);
+    expect(second.rate).toBe(account.rate);
+    expect(first.breaker).not.toBe(second.breaker);
+    first.loopCount = 4;
+    first.breaker.hold(openBreakerForSameFailures(first.breaker.value, 'the same test fails', 4, NOW));
+    expect(second.loopCount).toBe(0);
+    expect(second.breaker.value.state).toBe('CLOSED');
+  });
+});
