@@ -73,7 +73,7 @@ export async function runLoop(rt: LoopRuntime): Promise<RunStop> {
     rt.rate.set(countCall(rt.rate.value));
     beginCallSpend(rt);
     rt.callsMade++;
-    writeStatus(rt, 'executing', 'running', '');
+    rt.events.emit('iteration:started', { loop: rt.loopCount });
     beginAttemptRecord(rt, rt.loopCount);
     const result = await runIteration(rt, rt.loopCount, guard.prompt);
     pruneAgentLogs(paths.logsDir, rt.config.LOG_RETENTION, rt.config.LOG_RETENTION_BYTES);
@@ -244,7 +244,6 @@ async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise
       rt.consecutiveTransientFailures++;
       const delay = backoffDelayMs(rt.consecutiveTransientFailures);
       deps.logger.warn(`${rt.agent.label} API trouble (${failure.reason}): ${failure.message}; retrying in ${formatCountdown(delay)}`);
-      writeStatus(rt, 'api_retry', 'paused', '');
       const done = await waitWithCountdown(rt, deps.clock.now() + delay, 'backoff', `Retry after ${failure.reason}`);
       return done ? CONTINUE : interrupted(rt);
     }
@@ -265,13 +264,13 @@ async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise
       resetRunSession(rt, 'circuit_breaker_trip', rt.loopCount);
       return stop(EXIT.halted, 'halted', 'stalled', 'stalled', stallMessage(stall.loops));
     }
-    writeStatus(rt, 'completed', 'success', '');
+    rt.events.emit('iteration:ended', { loop: rt.loopCount, status: 'success' });
     await postProgressIfDue(rt, rt.lifecycle, rt.loopCount);
     return CONTINUE;
   }
   const why = failure.kind === 'timeout' ? 'timeout without progress' : failure.message;
   deps.logger.error(`${rt.agent.label} execution failed (${why}), check: ${paths.logsDir}`);
-  writeStatus(rt, 'failed', 'error', '');
+  rt.events.emit('iteration:ended', { loop: rt.loopCount, status: 'error' });
   const retryMs = rt.config.FAILURE_RETRY_SECONDS * 1000;
   if (retryMs > 0) {
     deps.logger.info(`Waiting ${rt.config.FAILURE_RETRY_SECONDS} seconds before retry...`);
@@ -298,7 +297,7 @@ async function handleUsageLimit(rt: LoopRuntime, resetAt: number | undefined, me
     source: wait.source === 'stated' ? source : 'fallback',
     detected_at: formatIsoTimestamp(now),
   });
-  writeStatus(rt, 'api_limit', 'paused', '', wait.resumeAt);
+  rt.events.emit('usage-limit:reached', { loop: rt.loopCount, resumeAt: wait.resumeAt, reason: message });
   const choice = await askUsageLimitChoice({
     stdin: deps.stdin,
     stderr: deps.stderr,
@@ -322,7 +321,6 @@ async function handleUsageLimit(rt: LoopRuntime, resetAt: number | undefined, me
 async function waitWithCountdown(rt: LoopRuntime, resumeAt: number, kind: 'rate' | 'usage' | 'backoff', reason: string): Promise<boolean> {
   const { deps } = rt;
   rt.events.emit('limit:waiting', { kind, resumeAt, reason });
-  if (kind !== 'backoff') writeStatus(rt, kind === 'rate' ? 'rate_limited' : 'api_limit', 'paused', '', kind === 'usage' ? resumeAt : undefined);
   const tty = deps.stderr.isTTY;
   let lastLogged = Number.POSITIVE_INFINITY;
   const done = await waitUntil(resumeAt, {
@@ -350,23 +348,6 @@ function interrupted(rt: LoopRuntime): RunStop {
 }
 
 function finish(rt: LoopRuntime, result: RunStop): RunStop {
-  writeStatus(rt, result.lastAction, result.status, result.exitReason);
   rt.events.emit('run:finished', { status: result.status, exitReason: result.exitReason, lastAction: result.lastAction, exitCode: result.exitCode });
   return result;
-}
-
-function writeStatus(rt: LoopRuntime, lastAction: string, status: string, exitReason: string, usageLimitResetsAt?: number): void {
-  rt.status.write({
-    loopCount: rt.loopCount,
-    callsThisHour: rt.rate.value.calls,
-    tokensThisHour: rt.rate.value.tokens,
-    lastAction,
-    status,
-    exitReason,
-    spend: rt.run.value.spend,
-    usageLimitResetsAt,
-    agent: rt.agent.name,
-    alerts: rt.alerts,
-    planNote: rt.planHiddenNote,
-  });
 }

@@ -53,6 +53,7 @@ import {
 import { cliHasFlag } from '../agents/cli-flags.js';
 import { endSessionRecord, openSessionRecord, saveUnfinishedAttempt } from './session-record-steps.js';
 import { StatusWriter } from './status-writer.js';
+import { runCountersOf, subscribeStatus } from './status-subscriber.js';
 import { startClaudeUpdateCheck } from './update-check.js';
 import { exitCodeForSignal, installStopSignal, type StopSignalOptions } from './stop-signal.js';
 import { PACKAGE_ROOT } from '../platform/package-root.js';
@@ -138,9 +139,6 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   for (const left of removeDeadRuntimeDirs()) deps.logger.warn(`Removed the sandbox runtime directory ${left.path} left by pid ${left.pid} (no longer running)`);
   const state: StateReadOptions = { logger: deps.logger, clock: deps.clock };
   const events = options.events ?? new LoopEvents();
-  const notifications = config.ENABLE_NOTIFICATIONS
-    ? attachNotifications(events, { env: deps.env, redact: deps.redact, processRunner: deps.processRunner, logger: deps.logger, stderr: deps.stderr })
-    : undefined;
   const now = deps.clock.now();
   const status = new StatusWriter({
     paths,
@@ -194,6 +192,11 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     guardViolations: 0,
     alerts: [],
   };
+  // The run's own files before notifications: a notification never tells of what they do not show yet.
+  subscribeStatus(events, status, () => runCountersOf(rt));
+  const notifications = config.ENABLE_NOTIFICATIONS
+    ? attachNotifications(events, { env: deps.env, redact: deps.redact, processRunner: deps.processRunner, logger: deps.logger, stderr: deps.stderr })
+    : undefined;
   rt.stop = installStopSignal({
     process: options.signals,
     onFirst: () => rt.current?.interrupt(),
