@@ -55,7 +55,7 @@ export interface IterationResult {
   progress: boolean;
   analysis: ResponseAnalysis | null;
   breakerOpened: boolean;
-  /** The loop's metrics line as the agent call left it; written once the gate has judged it (metrics-step.ts). */
+  /** The loop's metrics line as the agent call left it; reported once the gate has judged it (metrics-step.ts). */
   metrics: MetricsLine;
   /** The 'iteration:completed' event, sent once the loop (and its record) is complete. */
   completed: LoopEventMap['iteration:completed'];

@@ -23,7 +23,7 @@ import { startExitEvidence } from './exit-evidence.js';
 import { evaluateGate, exitFromGate } from './exit-step.js';
 import { postProgressIfDue } from './github-lifecycle.js';
 import { runIteration, type IterationResult } from './iteration.js';
-import { appendLoopMetrics } from './metrics-step.js';
+import { reportLoopMetrics } from './metrics-step.js';
 import { beginCallSpend } from './run-spend.js';
 import { budgetBasis, forgetUsageWait, holdRunUsageWait, readUsageWait } from './shared-account.js';
 import { CONTINUE, stopRun as stop, type LoopRuntime, type RunStop, type StepResult } from './runtime.js';
@@ -209,7 +209,7 @@ async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise
   const { deps, paths } = rt;
   const { failure } = result;
   if (rt.stop.received) {
-    appendLoopMetrics(rt, result, false);
+    reportLoopMetrics(rt, result, false);
     return interrupted(rt);
   }
   const productive = failure.kind === 'ok' || (failure.kind === 'timeout' && result.progress);
@@ -219,7 +219,7 @@ async function afterIteration(rt: LoopRuntime, result: IterationResult): Promise
     filesChanged: result.filesChanged.length,
     productive: productive && !result.breakerOpened && !result.run.spawnError,
   });
-  appendLoopMetrics(rt, result, verified.kind === 'stop' || result.breakerOpened);
+  reportLoopMetrics(rt, result, verified.kind === 'stop' || result.breakerOpened);
   if (verified.kind === 'interrupted') return interrupted(rt);
   finishAttemptRecord(rt, rt.loopCount, result);
   if (verified.kind === 'stop') return verified;

@@ -54,6 +54,7 @@ import { cliHasFlag } from '../agents/cli-flags.js';
 import { endSessionRecord, openSessionRecord, saveUnfinishedAttempt } from './session-record-steps.js';
 import { StatusWriter } from './status-writer.js';
 import { runCountersOf, subscribeStatus } from './status-subscriber.js';
+import { subscribeMetrics } from './metrics-subscriber.js';
 import { startClaudeUpdateCheck } from './update-check.js';
 import { exitCodeForSignal, installStopSignal, type StopSignalOptions } from './stop-signal.js';
 import { PACKAGE_ROOT } from '../platform/package-root.js';
@@ -194,6 +195,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   };
   // The run's own files before notifications: a notification never tells of what they do not show yet.
   subscribeStatus(events, status, () => runCountersOf(rt));
+  subscribeMetrics(events, { paths, logger: deps.logger, account: options.account });
   const notifications = config.ENABLE_NOTIFICATIONS
     ? attachNotifications(events, { env: deps.env, redact: deps.redact, processRunner: deps.processRunner, logger: deps.logger, stderr: deps.stderr })
     : undefined;
