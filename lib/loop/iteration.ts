@@ -292,15 +292,12 @@ function recordOutcome(
   }
 
   const success = failure.kind === 'ok';
-  rt.status.progress(
-    productiveTimeout
-      ? { status: 'timed_out_productive', filesChanged: filesChanged.length }
-      : success
-        ? { status: 'completed' }
-        : s.isError
-          ? { status: 'failed', error: 'is_error:true' }
-          : { status: 'failed' },
-  );
+  rt.events.emit('agent:judged', {
+    loop,
+    outcome: productiveTimeout ? 'timed_out_productive' : failure.kind,
+    isError: s.isError,
+    filesChanged: filesChanged.length,
+  });
   const metrics: MetricsLine = {
     timestamp: formatIsoTimestamp(now),
     loop,

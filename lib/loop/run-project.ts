@@ -55,6 +55,7 @@ import { endSessionRecord, openSessionRecord, saveUnfinishedAttempt } from './se
 import { StatusWriter } from './status-writer.js';
 import { runCountersOf, subscribeStatus } from './status-subscriber.js';
 import { subscribeMetrics } from './metrics-subscriber.js';
+import { subscribeProgress } from './progress-subscriber.js';
 import { startClaudeUpdateCheck } from './update-check.js';
 import { exitCodeForSignal, installStopSignal, type StopSignalOptions } from './stop-signal.js';
 import { PACKAGE_ROOT } from '../platform/package-root.js';
@@ -196,6 +197,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   // The run's own files before notifications: a notification never tells of what they do not show yet.
   subscribeStatus(events, status, () => runCountersOf(rt));
   subscribeMetrics(events, { paths, logger: deps.logger, account: options.account });
+  subscribeProgress(events, status);
   const notifications = config.ENABLE_NOTIFICATIONS
     ? attachNotifications(events, { env: deps.env, redact: deps.redact, processRunner: deps.processRunner, logger: deps.logger, stderr: deps.stderr })
     : undefined;

@@ -97,7 +97,6 @@ async function runGate(rt: LoopRuntime, loop: number): Promise<VerificationResul
   const { deps, verification } = rt;
   const commands = verification.commands.map((c) => c.command);
   deps.logger.info(`Verification gate: running ${commands.join(' then ')}`);
-  rt.status.progress({ status: 'verifying', lastOutput: commands[0] });
   rt.events.emit('verification:started', { loop, commands });
   // The gate runs the agent's code: under a sandbox, inside it, with its reports in .ralph/ (seen from both sides).
   const sandboxed = rt.sandbox.provider !== 'none';
@@ -125,8 +124,6 @@ async function runGate(rt: LoopRuntime, loop: number): Promise<VerificationResul
 /** Log it, tell subscribers, and put it in the session record (saved with the loop). */
 function keepGateResult(rt: LoopRuntime, loop: number, result: VerificationResult, tracked: TrackedVerification): void {
   const line = describeVerification(result);
-  // The views must not show "verifying" once the gate is done.
-  rt.status.progress({ status: result.status === 'passed' ? 'gate_passed' : result.status === 'not-verified' ? 'gate_not_verified' : 'gate_failed', lastOutput: line });
   if (result.status === 'passed') rt.deps.logger.success(line);
   else rt.deps.logger.warn(line);
   // What fails, on the console and in ralph.log (the dashboard shows its tail); the logger masks secrets.
