@@ -3,14 +3,18 @@
 // (progress-subscriber.ts) — and so do notifications, the queue, the parallel engine and
 // embedders (the integration tests). A type with no emitter or no subscriber does not belong
 // here (tests/unit/loop/events.test.ts checks it). Delivery is synchronous, in the order the
-// listeners were added: a file a subscriber writes is on disk when `emit` returns.
+// listeners were added, then to the emitters forwarded to: a file a subscriber writes is on disk
+// when `emit` returns, and before an embedder's listener hears of it.
 
+import type { AgentActivity } from '../agents/agent-adapter.js';
 import type { MetricsLine } from '../state/schemas.js';
 
 export interface LoopEventMap {
   /** The loop got past its guards and its agent call is counted: the call is about to be made. */
   'iteration:started': { loop: number };
-  'agent:started': { loop: number; argv: string[]; outputLogPath: string };
+  'agent:started': { loop: number; agentLabel: string; argv: string[]; outputLogPath: string };
+  /** What the agent's reader saw in one chunk of its output: text for the live view, the tool in use. */
+  'agent:activity': { loop: number; activity: AgentActivity };
   'agent:finished': { loop: number; kind: string; exitCode: number | null; durationMs: number };
   /**
    * The loop's agent call is classified and its change measured, before the verification gate:
@@ -62,6 +66,7 @@ type Listener<K extends LoopEventName> = (payload: LoopEventMap[K]) => void;
 
 export class LoopEvents {
   private readonly listeners = new Map<LoopEventName, Listener<LoopEventName>[]>();
+  private readonly downstream: LoopEvents[] = [];
 
   on<K extends LoopEventName>(name: K, listener: Listener<K>): this {
     const list = this.listeners.get(name) ?? [];
@@ -72,10 +77,12 @@ export class LoopEvents {
 
   emit<K extends LoopEventName>(name: K, payload: LoopEventMap[K]): void {
     for (const listener of this.listeners.get(name) ?? []) listener(payload);
+    for (const events of this.downstream) events.emit(name, payload);
   }
 
-  /** How many listeners `name` has (the check that every type has a subscriber). */
-  listenerCount(name: LoopEventName): number {
-    return this.listeners.get(name)?.length ?? 0;
+  /** Every event goes on to `events` once this emitter's own listeners have had it. */
+  forwardTo(events: LoopEvents): this {
+    this.downstream.push(events);
+    return this;
   }
 }

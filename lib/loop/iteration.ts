@@ -125,8 +125,7 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, session: ResumableSes
   await rt.sandbox.ensureRunning();
   const now = new Date(deps.clock.now());
   const outputLogPath = uniquePath(join(paths.logsDir, agentOutputLogName(now)));
-  rt.display.start(loop, rt.agent.label);
-  rt.events.emit('agent:started', { loop, argv: [invocation.cmd, ...invocation.args], outputLogPath });
+  rt.events.emit('agent:started', { loop, agentLabel: rt.agent.label, argv: [invocation.cmd, ...invocation.args], outputLogPath });
   const timeoutMs = config.CLAUDE_TIMEOUT_SECONDS > 0 ? config.CLAUDE_TIMEOUT_SECONDS * 1000 : config.CLAUDE_TIMEOUT_MINUTES * 60_000;
   const runId = rt.recorder?.record.run_id;
   const { env, ...sandboxed } = rt.sandbox.wrap(invocation, agentEnv(deps.env, runId));
@@ -147,7 +146,7 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, session: ResumableSes
     clock: deps.clock,
     redact: deps.redact,
     warn: (message) => deps.logger.warn(message),
-    onActivity: (activity) => rt.display.activity(activity),
+    onActivity: (activity) => rt.events.emit('agent:activity', { loop, activity }),
     onSpawn: (pid) => group.recordSpawned(pid),
     onFirstOutput: (pid) => group.recordSettled(pid),
   });
@@ -164,13 +163,13 @@ async function runAgentOnce(rt: LoopRuntime, loop: number, session: ResumableSes
   }
   const run = { ...finished, summary: { ...finished.summary, sessionId: acceptReportedSessionId(finished.summary.sessionId, rt.agent, deps.logger) } };
   rt.current = undefined;
-  rt.display.stop();
+  // Before anything else is said: the live view's spinner line is cleared first.
+  rt.events.emit('agent:finished', { loop, kind: run.kind, exitCode: run.exitCode, durationMs: run.durationMs });
   if (run.pipesHeldOpen) deps.logger.warn(escapedOutputWarning('agent'));
   const afterResult = run.summary.afterResultLines ?? 0;
   if (afterResult > 0) {
     deps.logger.warn(`${rt.agent.label} printed ${afterResult} line(s) after its result (after-result output): read as nothing; the first result is the call's result`);
   }
-  rt.events.emit('agent:finished', { loop, kind: run.kind, exitCode: run.exitCode, durationMs: run.durationMs });
   if (run.kind === 'timed-out') {
     deps.logger.warn(`${rt.agent.label} timed out after ${formatDuration(timeoutMs)} (not an API limit)`);
     await rt.sandbox.afterTimeout();

@@ -23,7 +23,7 @@ import type { StateReadOptions } from '../state/state-file.js';
 import { formatCliName, type AgentAdapter } from '../agents/agent-adapter.js';
 import { agentCommandOf, chooseAgent } from '../agents/choose-agent.js';
 import { findAgent } from '../agents/registry.js';
-import { AgentDisplay } from './agent-display.js';
+import { AgentDisplay, subscribeLiveView } from './agent-display.js';
 import { recordGuardedFiles } from './guarded-files.js';
 import { initRalphSession, loadRunSessions } from './agent-session.js';
 import { LoopEvents } from './events.js';
@@ -140,7 +140,9 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   // A ralph killed with -9 left its sandbox's home (copied credentials, the Docker env-file).
   for (const left of removeDeadRuntimeDirs()) deps.logger.warn(`Removed the sandbox runtime directory ${left.path} left by pid ${left.pid} (no longer running)`);
   const state: StateReadOptions = { logger: deps.logger, clock: deps.clock };
-  const events = options.events ?? new LoopEvents();
+  // The run's own outputs hear each event first; an embedder's listeners (options.events) after them.
+  const events = new LoopEvents();
+  if (options.events) events.forwardTo(options.events);
   const now = deps.clock.now();
   const status = new StatusWriter({
     paths,
@@ -198,6 +200,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   subscribeStatus(events, status, () => runCountersOf(rt));
   subscribeMetrics(events, { paths, logger: deps.logger, account: options.account });
   subscribeProgress(events, status);
+  subscribeLiveView(events, rt.display);
   const notifications = config.ENABLE_NOTIFICATIONS
     ? attachNotifications(events, { env: deps.env, redact: deps.redact, processRunner: deps.processRunner, logger: deps.logger, stderr: deps.stderr })
     : undefined;
