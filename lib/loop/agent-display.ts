@@ -14,6 +14,7 @@ import type { Clock } from '../platform/clock.js';
 import type { Output } from '../platform/deps.js';
 import type { RalphPaths } from '../state/paths.js';
 import { formatLocalDateTime } from '../state/timestamps.js';
+import type { LoopEvents } from './events.js';
 import type { StatusWriter } from './status-writer.js';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸'];
@@ -145,4 +146,11 @@ function bestEffort(write: () => void): void {
   } catch {
     // see above
   }
+}
+
+/** The live view as a subscriber: it follows each agent call from its start to its end. */
+export function subscribeLiveView(events: LoopEvents, display: Pick<AgentDisplay, 'start' | 'activity' | 'stop'>): void {
+  events.on('agent:started', (e) => display.start(e.loop, e.agentLabel));
+  events.on('agent:activity', (e) => display.activity(e.activity));
+  events.on('agent:finished', () => display.stop());
 }

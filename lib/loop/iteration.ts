@@ -55,7 +55,7 @@ export interface IterationResult {
   progress: boolean;
   analysis: ResponseAnalysis | null;
   breakerOpened: boolean;
-  /** The loop's metrics line as the agent call left it; written once the gate has judged it (metrics-step.ts). */
+  /** The loop's metrics line as the agent call left it; reported once the gate has judged it (metrics-step.ts). */
   metrics: MetricsLine;
   /** The 'iteration:completed' event, sent once the loop (and its record) is complete. */
   completed: LoopEventMap['iteration:completed'];
@@ -125,8 +125,7 @@ async function runAgentOnce(run: Run, loop: number, session: ResumableSession | 
   await run.sandbox.ensureRunning();
   const now = new Date(deps.clock.now());
   const outputLogPath = uniquePath(join(paths.logsDir, agentOutputLogName(now)));
-  run.display.start(loop, run.state.agent.label);
-  run.events.emit('agent:started', { loop, argv: [invocation.cmd, ...invocation.args], outputLogPath });
+  run.events.emit('agent:started', { loop, agentLabel: run.state.agent.label, argv: [invocation.cmd, ...invocation.args], outputLogPath });
   const timeoutMs = config.CLAUDE_TIMEOUT_SECONDS > 0 ? config.CLAUDE_TIMEOUT_SECONDS * 1000 : config.CLAUDE_TIMEOUT_MINUTES * 60_000;
   const runId = run.recorder?.record.run_id;
   const { env, ...sandboxed } = run.sandbox.wrap(invocation, agentEnv(deps.env, runId));
@@ -147,7 +146,7 @@ async function runAgentOnce(run: Run, loop: number, session: ResumableSession | 
     clock: deps.clock,
     redact: deps.redact,
     warn: (message) => deps.logger.warn(message),
-    onActivity: (activity) => run.display.activity(activity),
+    onActivity: (activity) => run.events.emit('agent:activity', { loop, activity }),
     onSpawn: (pid) => group.recordSpawned(pid),
     onFirstOutput: (pid) => group.recordSettled(pid),
   });
@@ -164,13 +163,13 @@ async function runAgentOnce(run: Run, loop: number, session: ResumableSession | 
   }
   const call = { ...finished, summary: { ...finished.summary, sessionId: acceptReportedSessionId(finished.summary.sessionId, run.state.agent, deps.logger) } };
   run.state.current = undefined;
-  run.display.stop();
+  // Before anything else is said: the live view's spinner line is cleared first.
+  run.events.emit('agent:finished', { loop, kind: call.kind, exitCode: call.exitCode, durationMs: call.durationMs });
   if (call.pipesHeldOpen) deps.logger.warn(escapedOutputWarning('agent'));
   const afterResult = call.summary.afterResultLines ?? 0;
   if (afterResult > 0) {
     deps.logger.warn(`${run.state.agent.label} printed ${afterResult} line(s) after its result (after-result output): read as nothing; the first result is the call's result`);
   }
-  run.events.emit('agent:finished', { loop, kind: call.kind, exitCode: call.exitCode, durationMs: call.durationMs });
   if (call.kind === 'timed-out') {
     deps.logger.warn(`${run.state.agent.label} timed out after ${formatDuration(timeoutMs)} (not an API limit)`);
     await run.sandbox.afterTimeout();
@@ -292,15 +291,12 @@ function recordOutcome(
   }
 
   const success = failure.kind === 'ok';
-  run.status.progress(
-    productiveTimeout
-      ? { status: 'timed_out_productive', filesChanged: filesChanged.length }
-      : success
-        ? { status: 'completed' }
-        : s.isError
-          ? { status: 'failed', error: 'is_error:true' }
-          : { status: 'failed' },
-  );
+  run.events.emit('agent:judged', {
+    loop,
+    outcome: productiveTimeout ? 'timed_out_productive' : failure.kind,
+    isError: s.isError,
+    filesChanged: filesChanged.length,
+  });
   const metrics: MetricsLine = {
     timestamp: formatIsoTimestamp(now),
     loop,

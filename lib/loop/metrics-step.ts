@@ -1,29 +1,21 @@
-// The loop's line in logs/metrics.jsonl, written once the loop's outcome is known: after the
+// The loop's line in logs/metrics.jsonl, measured once the loop's outcome is known: after the
 // verification gate, so `success`, `outcome` and `tests_status` are what ralph measured (see
 // core/loop-outcome.ts). The Bash fields keep their names; the agent's own view is kept beside
-// them (agent_outcome, agent_tests_status) with the gate's verdict (verification).
+// them (agent_outcome, agent_tests_status) with the gate's verdict (verification). The line goes
+// out as 'iteration:measured'; metrics-subscriber.ts writes it.
 
 import { measureLoopOutcome, type GateVerdict } from '../core/loop-outcome.js';
-import { isRefusedWrite } from '../state/no-follow.js';
-import { appendMetrics } from '../state/store.js';
 import { isFresh } from '../verify/verification-tracker.js';
 import type { IterationResult } from './iteration.js';
 import type { Run } from './run.js';
 
-export function appendLoopMetrics(run: Run, result: IterationResult, halted: boolean): void {
+export function reportLoopMetrics(run: Run, result: IterationResult, halted: boolean): void {
   const { metrics } = result;
   const agentTestsStatus = typeof metrics.tests_status === 'string' ? metrics.tests_status : null;
   const gate = currentGateVerdict(run);
   const measured = measureLoopOutcome({ agentOutcome: String(metrics.outcome), agentTestsStatus, gate, halted });
   const line = { ...metrics, ...measured, agent_outcome: metrics.outcome, agent_tests_status: agentTestsStatus, verification: gate };
-  try {
-    appendMetrics(run.paths, line);
-  } catch (error) {
-    // A link planted in place of metrics.jsonl costs the line, not the run.
-    if (!isRefusedWrite(error)) throw error;
-    run.deps.logger.warn(error.message);
-  }
-  run.account?.recordMetrics(line);
+  run.events.emit('iteration:measured', { loop: metrics.loop, line });
 }
 
 /** The gate's verdict when it is about the current code (see isFresh), else null. */

@@ -23,7 +23,7 @@ import { startExitEvidence } from './exit-evidence.js';
 import { evaluateGate, exitFromGate } from './exit-step.js';
 import { postProgressIfDue } from './github-lifecycle.js';
 import { runIteration, type IterationResult } from './iteration.js';
-import { appendLoopMetrics } from './metrics-step.js';
+import { reportLoopMetrics } from './metrics-step.js';
 import { beginCallSpend } from './run-spend.js';
 import { budgetBasis, forgetUsageWait, holdRunUsageWait, readUsageWait } from './shared-account.js';
 import { CONTINUE, stopRun as stop, type Run, type RunStop, type StepResult } from './run.js';
@@ -73,7 +73,7 @@ export async function runLoop(run: Run): Promise<RunStop> {
     run.state.rate.set(countCall(run.state.rate.value));
     beginCallSpend(run);
     run.state.callsMade++;
-    writeStatus(run, 'executing', 'running', '');
+    run.events.emit('iteration:started', { loop: run.state.loopCount });
     beginAttemptRecord(run, run.state.loopCount);
     const result = await runIteration(run, run.state.loopCount, guard.prompt);
     pruneAgentLogs(paths.logsDir, run.config.LOG_RETENTION, run.config.LOG_RETENTION_BYTES);
@@ -209,7 +209,7 @@ async function afterIteration(run: Run, result: IterationResult): Promise<StepRe
   const { deps, paths } = run;
   const { failure } = result;
   if (run.stop.received) {
-    appendLoopMetrics(run, result, false);
+    reportLoopMetrics(run, result, false);
     return interrupted(run);
   }
   const productive = failure.kind === 'ok' || (failure.kind === 'timeout' && result.progress);
@@ -219,7 +219,7 @@ async function afterIteration(run: Run, result: IterationResult): Promise<StepRe
     filesChanged: result.filesChanged.length,
     productive: productive && !result.breakerOpened && !result.run.spawnError,
   });
-  appendLoopMetrics(run, result, verified.kind === 'stop' || result.breakerOpened);
+  reportLoopMetrics(run, result, verified.kind === 'stop' || result.breakerOpened);
   if (verified.kind === 'interrupted') return interrupted(run);
   finishAttemptRecord(run, run.state.loopCount, result);
   if (verified.kind === 'stop') return verified;
@@ -244,7 +244,6 @@ async function afterIteration(run: Run, result: IterationResult): Promise<StepRe
       run.state.consecutiveTransientFailures++;
       const delay = backoffDelayMs(run.state.consecutiveTransientFailures);
       deps.logger.warn(`${run.state.agent.label} API trouble (${failure.reason}): ${failure.message}; retrying in ${formatCountdown(delay)}`);
-      writeStatus(run, 'api_retry', 'paused', '');
       const done = await waitWithCountdown(run, deps.clock.now() + delay, 'backoff', `Retry after ${failure.reason}`);
       return done ? CONTINUE : interrupted(run);
     }
@@ -265,13 +264,13 @@ async function afterIteration(run: Run, result: IterationResult): Promise<StepRe
       resetRunSession(run, 'circuit_breaker_trip', run.state.loopCount);
       return stop(EXIT.halted, 'halted', 'stalled', 'stalled', stallMessage(stall.loops));
     }
-    writeStatus(run, 'completed', 'success', '');
+    run.events.emit('iteration:ended', { loop: run.state.loopCount, status: 'success' });
     await postProgressIfDue(run, run.lifecycle, run.state.loopCount);
     return CONTINUE;
   }
   const why = failure.kind === 'timeout' ? 'timeout without progress' : failure.message;
   deps.logger.error(`${run.state.agent.label} execution failed (${why}), check: ${paths.logsDir}`);
-  writeStatus(run, 'failed', 'error', '');
+  run.events.emit('iteration:ended', { loop: run.state.loopCount, status: 'error' });
   const retryMs = run.config.FAILURE_RETRY_SECONDS * 1000;
   if (retryMs > 0) {
     deps.logger.info(`Waiting ${run.config.FAILURE_RETRY_SECONDS} seconds before retry...`);
@@ -298,7 +297,7 @@ async function handleUsageLimit(run: Run, resetAt: number | undefined, message: 
     source: wait.source === 'stated' ? source : 'fallback',
     detected_at: formatIsoTimestamp(now),
   });
-  writeStatus(run, 'api_limit', 'paused', '', wait.resumeAt);
+  run.events.emit('usage-limit:reached', { loop: run.state.loopCount, resumeAt: wait.resumeAt, reason: message });
   const choice = await askUsageLimitChoice({
     stdin: deps.stdin,
     stderr: deps.stderr,
@@ -322,7 +321,6 @@ async function handleUsageLimit(run: Run, resetAt: number | undefined, message: 
 async function waitWithCountdown(run: Run, resumeAt: number, kind: 'rate' | 'usage' | 'backoff', reason: string): Promise<boolean> {
   const { deps } = run;
   run.events.emit('limit:waiting', { kind, resumeAt, reason });
-  if (kind !== 'backoff') writeStatus(run, kind === 'rate' ? 'rate_limited' : 'api_limit', 'paused', '', kind === 'usage' ? resumeAt : undefined);
   const tty = deps.stderr.isTTY;
   let lastLogged = Number.POSITIVE_INFINITY;
   const done = await waitUntil(resumeAt, {
@@ -350,23 +348,6 @@ function interrupted(run: Run): RunStop {
 }
 
 function finish(run: Run, result: RunStop): RunStop {
-  writeStatus(run, result.lastAction, result.status, result.exitReason);
   run.events.emit('run:finished', { status: result.status, exitReason: result.exitReason, lastAction: result.lastAction, exitCode: result.exitCode });
   return result;
-}
-
-function writeStatus(run: Run, lastAction: string, status: string, exitReason: string, usageLimitResetsAt?: number): void {
-  run.status.write({
-    loopCount: run.state.loopCount,
-    callsThisHour: run.state.rate.value.calls,
-    tokensThisHour: run.state.rate.value.tokens,
-    lastAction,
-    status,
-    exitReason,
-    spend: run.state.spend.value.spend,
-    usageLimitResetsAt,
-    agent: run.state.agent.name,
-    alerts: run.state.alerts,
-    planNote: run.state.planHiddenNote,
-  });
 }

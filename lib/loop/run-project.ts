@@ -23,7 +23,7 @@ import type { StateReadOptions } from '../state/state-file.js';
 import { formatCliName, type AgentAdapter } from '../agents/agent-adapter.js';
 import { agentCommandOf, chooseAgent } from '../agents/choose-agent.js';
 import { findAgent } from '../agents/registry.js';
-import { AgentDisplay } from './agent-display.js';
+import { AgentDisplay, subscribeLiveView } from './agent-display.js';
 import { recordGuardedFiles } from './guarded-files.js';
 import { initRalphSession } from './agent-session.js';
 import { LoopEvents } from './events.js';
@@ -49,6 +49,9 @@ import {
 import { cliHasFlag } from '../agents/cli-flags.js';
 import { endSessionRecord, openSessionRecord, saveUnfinishedAttempt } from './session-record-steps.js';
 import { StatusWriter } from './status-writer.js';
+import { runCountersOf, subscribeStatus } from './status-subscriber.js';
+import { subscribeMetrics } from './metrics-subscriber.js';
+import { subscribeProgress } from './progress-subscriber.js';
 import { startClaudeUpdateCheck } from './update-check.js';
 import { exitCodeForSignal, installStopSignal, type StopSignalOptions } from './stop-signal.js';
 import { PACKAGE_ROOT } from '../platform/package-root.js';
@@ -132,10 +135,9 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   // A ralph killed with -9 left its sandbox's home (copied credentials, the Docker env-file).
   for (const left of removeDeadRuntimeDirs()) deps.logger.warn(`Removed the sandbox runtime directory ${left.path} left by pid ${left.pid} (no longer running)`);
   const readOptions: StateReadOptions = { logger: deps.logger, clock: deps.clock };
-  const events = options.events ?? new LoopEvents();
-  const notifications = config.ENABLE_NOTIFICATIONS
-    ? attachNotifications(events, { env: deps.env, redact: deps.redact, processRunner: deps.processRunner, logger: deps.logger, stderr: deps.stderr })
-    : undefined;
+  // The run's own outputs hear each event first; an embedder's listeners (options.events) after them.
+  const events = new LoopEvents();
+  if (options.events) events.forwardTo(options.events);
   const status = new StatusWriter({
     paths,
     clock: deps.clock,
@@ -148,6 +150,14 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   });
   const display = new AgentDisplay({ paths, clock: deps.clock, stdout: deps.stdout, live: config.LIVE_OUTPUT, showToolArgs: config.LIVE_SHOW_TOOL_ARGS, status, redact: deps.redact, warn: (message) => deps.logger.warn(message) });
   const state = holdRunState({ config, paths, readOptions, agents, account: options.account });
+  // The run's own files before notifications: a notification never tells of what they do not show yet.
+  subscribeStatus(events, status, () => runCountersOf(state));
+  subscribeMetrics(events, { paths, logger: deps.logger, account: options.account });
+  subscribeProgress(events, status);
+  subscribeLiveView(events, display);
+  const notifications = config.ENABLE_NOTIFICATIONS
+    ? attachNotifications(events, { env: deps.env, redact: deps.redact, processRunner: deps.processRunner, logger: deps.logger, stderr: deps.stderr })
+    : undefined;
   // Opened once the sandbox runs (a run refused before then keeps no record).
   let recorder: RunRecorder | undefined;
   const stop = installStopSignal({

@@ -97,7 +97,6 @@ async function runGate(run: Run, loop: number): Promise<VerificationResult> {
   const { deps, verification } = run;
   const commands = verification.commands.map((c) => c.command);
   deps.logger.info(`Verification gate: running ${commands.join(' then ')}`);
-  run.status.progress({ status: 'verifying', lastOutput: commands[0] });
   run.events.emit('verification:started', { loop, commands });
   // The gate runs the agent's code: under a sandbox, inside it, with its reports in .ralph/ (seen from both sides).
   const sandboxed = run.sandbox.provider !== 'none';
@@ -125,8 +124,6 @@ async function runGate(run: Run, loop: number): Promise<VerificationResult> {
 /** Log it, tell subscribers, and put it in the session record (saved with the loop). */
 function keepGateResult(run: Run, loop: number, result: VerificationResult, tracked: TrackedVerification): void {
   const line = describeVerification(result);
-  // The views must not show "verifying" once the gate is done.
-  run.status.progress({ status: result.status === 'passed' ? 'gate_passed' : result.status === 'not-verified' ? 'gate_not_verified' : 'gate_failed', lastOutput: line });
   if (result.status === 'passed') run.deps.logger.success(line);
   else run.deps.logger.warn(line);
   // What fails, on the console and in ralph.log (the dashboard shows its tail); the logger masks secrets.

@@ -115,6 +115,12 @@ export function combineVerification(commands: CommandVerification[], durationMs:
 
 /** One log line: `Verification gate FAILED in 2.3s: 1 failing, 4 passing, 0 skipped (npm test: failed; npm run lint: passed)`. */
 export function describeVerification(result: VerificationResult): string {
+  const commands = result.commands.map((c) => `${c.command}: ${describeCommandStatus(c)}`).join('; ');
+  return `${describeVerificationTally(result)} (${commands})`;
+}
+
+/** The verdict and the counts, without the commands: `Verification gate FAILED in 2.3s: 1 failing, 4 passing, 0 skipped`. */
+export function describeVerificationTally(result: Pick<VerificationResult, 'passed' | 'failed' | 'skipped' | 'durationMs'> & { status: string }): string {
   const verdict =
     result.status === 'passed'
       ? 'passed'
@@ -124,8 +130,7 @@ export function describeVerification(result: VerificationResult): string {
           ? 'NOT VERIFIED (a test command ran no test)'
           : 'could not complete';
   const seconds = (result.durationMs / 1000).toFixed(1);
-  const commands = result.commands.map((c) => `${c.command}: ${describeCommandStatus(c)}`).join('; ');
-  return `Verification gate ${verdict} in ${seconds}s: ${result.failed} failing, ${result.passed} passing, ${result.skipped} skipped (${commands})`;
+  return `Verification gate ${verdict} in ${seconds}s: ${result.failed} failing, ${result.passed} passing, ${result.skipped} skipped`;
 }
 
 function describeCommandStatus(c: CommandVerification): string {
