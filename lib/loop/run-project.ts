@@ -177,8 +177,6 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     sandbox,
     agents,
     promptFile,
-    status,
-    display,
     events,
     stop,
     agentGroup: lock,

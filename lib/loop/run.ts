@@ -26,7 +26,6 @@ import type { ProjectLock } from '../state/lock.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import type { VerificationSetup } from '../verify/verification-setup.js';
 import { initialVerificationTracker, type VerificationTrackerState } from '../verify/verification-tracker.js';
-import type { AgentDisplay } from './agent-display.js';
 import { holdAgentLimits, loadAgentLimits } from './agent-limits.js';
 import { loadRunSessions, type RunSessions } from './agent-session.js';
 import type { LoopEvents } from './events.js';
@@ -37,7 +36,6 @@ import type { LoopContentState } from './loop-progress.js';
 import { holdRateWindow, holdUsageWait, loadHeldBreaker, loadRateWindow, loadUsageWait, type HeldBreaker, type HeldRateWindow, type RunSpend, type UsageWaitFile } from './guard-store.js';
 import { unsavedRunSpend } from './run-spend.js';
 import type { SharedAccount } from './shared-account.js';
-import type { StatusWriter } from './status-writer.js';
 import type { StopSignal } from './stop-signal.js';
 
 /** What never changes while a run goes on: the steps read it, the compiler keeps them from writing it. */
@@ -52,8 +50,7 @@ export interface RunSetup {
   /** The run's agents in order: AGENT_PROVIDER first, then the FALLBACK_AGENTS found at startup. */
   readonly agents: readonly AgentSlot[];
   readonly promptFile: string;
-  readonly status: StatusWriter;
-  readonly display: AgentDisplay;
+  /** Where the run tells what happens; status.json, metrics, progress and the live view listen (run-project.ts). */
   readonly events: LoopEvents;
   readonly stop: StopSignal;
   /** Where the running agent's process group is recorded, for a ralph that finds us dead. */
