@@ -72,7 +72,9 @@ function makeProject(root) {
     '.ralph/PROMPT.md': '# Task\nWork through fix_plan.md.\n',
     '.ralph/fix_plan.md': '# Fix Plan\n- [ ] keep going\n- [x] set up\n',
     '.ralph/AGENT.md': '# Agent\n',
-    '.ralphrc': 'CLAUDE_AUTO_UPDATE=false\nFAILURE_RETRY_SECONDS=0\nMAX_CALLS_PER_HOUR=100000\n',
+    // The agent changes a file every call and never ticks the plan: the stall guard (8 loops
+    // without plan progress) would halt the run long before MAX_LOOPS, so it is set out of reach.
+    '.ralphrc': 'CLAUDE_AUTO_UPDATE=false\nFAILURE_RETRY_SECONDS=0\nMAX_CALLS_PER_HOUR=100000\nCB_NO_PLAN_PROGRESS_THRESHOLD=0\n',
     '.gitignore': '.ralph/logs/\n.ralph/.*\n.ralph/status.json\n.ralph/progress.json\n.ralph/live.log\n.ralph/sessions/\n',
     'src/index.js': 'export {};\n',
     'src/progress.log': '',
