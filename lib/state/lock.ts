@@ -122,12 +122,13 @@ function withBreakGuard(lock: string, pid: number, isAlive: (pid: number) => boo
   // The guard appears with its owner's pid in it, so a breaker killed at any moment leaves a
   // guard naming a dead pid, or none.
   if (!createExclusive(guard, String(pid))) {
-    // Its breaker died mid-takeover. An empty guard (only where hard links are unsupported) is
-    // either still being written (leave it) or was left by a breaker killed between create and
-    // write: the guard lives for microseconds, so one that stayed empty for seconds is
-    // abandoned, and would otherwise block every start.
+    // Another breaker holds it, or one died mid-takeover. The guard lives for microseconds, so
+    // one that stayed for seconds is abandoned whatever it says — its pid may since have been
+    // given to a process that lives on, or it may be empty (only where hard links are
+    // unsupported, a breaker killed between create and write) — and would otherwise block every
+    // start.
     const owner = readTextIfPresent(guard);
-    if (owner ? !isAlive(Number(owner)) : isOlderThan(guard, ABANDONED_GUARD_MS)) unlinkQuietly(guard);
+    if ((owner && !isAlive(Number(owner))) || isOlderThan(guard, ABANDONED_GUARD_MS)) unlinkQuietly(guard);
     return false;
   }
   try {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -109,6 +109,18 @@ describe('acquireProjectLock', () => {
     acquireProjectLock(paths, { pid: process.pid, logger });
     expect(JSON.parse(readFileSync(paths.lock, 'utf8')).pid).toBe(process.pid);
     expect(existsSync(`${paths.lock}.break`)).toBe(false);
+  });
+
+  it('takes over past a guard left long ago whose pid now belongs to a live process', async () => {
+    const { paths, logger } = setup();
+    const pid = await deadPid();
+    writeLock(paths.lock, pid);
+    const guard = `${paths.lock}.break`;
+    writeFileSync(guard, String(sleepingChild().pid));
+    const longAgo = new Date(Date.now() - 60_000);
+    utimesSync(guard, longAgo, longAgo);
+    acquireProjectLock(paths, { pid: process.pid, logger });
+    expect(JSON.parse(readFileSync(paths.lock, 'utf8')).pid).toBe(process.pid);
   });
 
   it('waits out an empty guard a breaker left when killed between creating and writing it, then takes over', async () => {
