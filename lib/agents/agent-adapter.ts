@@ -4,8 +4,8 @@
 // and ralph-import build their calls through it; nothing outside lib/agents knows an agent's flags.
 
 import type { AGENT_NAMES, ConfigKey } from '../config/schema.js';
-import type { AgentFailureResult } from '../core/agent-failure.js';
-import type { AgentResultSummary } from './agent-output.js';
+import type { AgentFailureResult } from './agent-failure.js';
+import type { AgentResultSummary } from './claude-output.js';
 
 export type AgentName = (typeof AGENT_NAMES)[number];
 

@@ -2,12 +2,12 @@
 // Structured mode always reads stream-json internally (DESIGN.md §4): one parser, O(1) memory,
 // the session id from system/init even when a run is cut short.
 
-import { classifyAgentFailure, type AgentFailureResult } from '../core/agent-failure.js';
-import { splitCommand } from '../core/command-words.js';
-import { parseVersion } from '../core/version.js';
-import { appendLoopContext } from '../core/loop-context.js';
+import { classifyAgentFailure, type AgentFailureResult } from './agent-failure.js';
+import { splitCommand } from '../text/command-words.js';
+import { parseVersion } from '../text/version.js';
+import { appendLoopContext } from './loop-context.js';
 import type { AgentActivity, AgentAdapter, AgentInvocation, AgentOutputOptions, AgentOutputReader, AgentRunFacts, InvocationOptions } from './agent-adapter.js';
-import { summarizeStream } from './agent-output.js';
+import { summarizeStream } from './claude-output.js';
 import { isSafeSessionId } from './session-id.js';
 import { createTextOutputReader } from './text-output-reader.js';
 import {

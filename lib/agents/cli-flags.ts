@@ -4,7 +4,7 @@
 
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { splitCommand } from '../core/command-words.js';
+import { splitCommand } from '../text/command-words.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';
 import { ledgerRoot } from '../state/ledger-path.js';

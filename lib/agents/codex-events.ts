@@ -5,7 +5,7 @@
 // grows over `resume`); the loop takes the difference (iteration.ts). Pure.
 
 import type { AgentActivity, AgentOutputOptions, AgentOutputReader } from './agent-adapter.js';
-import { emptySummary, type AgentResultSummary, type TokenUsage } from './agent-output.js';
+import { emptySummary, type AgentResultSummary, type TokenUsage } from './claude-output.js';
 import { createJsonLinesReader } from './json-lines-reader.js';
 
 const MAX_ERRORS = 20;

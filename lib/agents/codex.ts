@@ -4,11 +4,11 @@
 // recordings under tests/fixtures/agent-clis/codex-0.169.0).
 
 import { join } from 'node:path';
-import type { AgentFailureResult } from '../core/agent-failure.js';
-import { splitCommand } from '../core/command-words.js';
-import { parseVersion } from '../core/version.js';
-import { appendLoopContext } from '../core/loop-context.js';
-import { parseResetTime } from '../core/reset-time.js';
+import type { AgentFailureResult } from './agent-failure.js';
+import { splitCommand } from '../text/command-words.js';
+import { parseVersion } from '../text/version.js';
+import { appendLoopContext } from './loop-context.js';
+import { parseResetTime } from '../limits/reset-time.js';
 import type { AgentAdapter, AgentInvocation, AgentRunFacts, InvocationOptions } from './agent-adapter.js';
 import { createCodexOutputReader } from './codex-events.js';
 import { isSafeSessionId } from './session-id.js';

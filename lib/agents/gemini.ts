@@ -4,12 +4,12 @@
 // instruction and no project text. Its exit code is the HTTP status of a fatal API error mod 256.
 
 import { join } from 'node:path';
-import type { AgentFailureResult } from '../core/agent-failure.js';
-import { splitCommand } from '../core/command-words.js';
-import { parseVersion } from '../core/version.js';
-import { appendLoopContext } from '../core/loop-context.js';
+import type { AgentFailureResult } from './agent-failure.js';
+import { splitCommand } from '../text/command-words.js';
+import { parseVersion } from '../text/version.js';
+import { appendLoopContext } from './loop-context.js';
 import type { AgentAdapter, AgentInvocation, AgentOutputOptions, AgentOutputReader, AgentRunFacts, InvocationOptions } from './agent-adapter.js';
-import { emptySummary, type AgentResultSummary } from './agent-output.js';
+import { emptySummary, type AgentResultSummary } from './claude-output.js';
 import { createJsonLinesReader, num, str, type EventFold } from './json-lines-reader.js';
 import { appendBounded } from './text-output-reader.js';
 import { asRecord, emptyStreamSnapshot } from './stream-json.js';

@@ -5,7 +5,7 @@
 // moves bytes.
 
 import type { AgentActivity, AgentOutputOptions, AgentOutputReader } from './agent-adapter.js';
-import type { AgentResultSummary } from './agent-output.js';
+import type { AgentResultSummary } from './claude-output.js';
 import { createLineSplitter } from './line-splitter.js';
 import { asRecord } from './stream-json.js';
 import { createTextOutputReader } from './text-output-reader.js';

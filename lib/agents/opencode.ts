@@ -4,12 +4,12 @@
 // OPENCODE_CONFIG_CONTENT merged into the user's own. Usage and cost come per step: summed.
 
 import { join } from 'node:path';
-import type { AgentFailureResult } from '../core/agent-failure.js';
-import { splitCommand } from '../core/command-words.js';
-import { parseVersion } from '../core/version.js';
-import { appendLoopContext } from '../core/loop-context.js';
+import type { AgentFailureResult } from './agent-failure.js';
+import { splitCommand } from '../text/command-words.js';
+import { parseVersion } from '../text/version.js';
+import { appendLoopContext } from './loop-context.js';
 import type { AgentAdapter, AgentInvocation, AgentOutputOptions, AgentOutputReader, AgentRunFacts, InvocationOptions } from './agent-adapter.js';
-import { emptySummary, type AgentResultSummary, type PermissionDenial } from './agent-output.js';
+import { emptySummary, type AgentResultSummary, type PermissionDenial } from './claude-output.js';
 import { createJsonLinesReader, num, str, type EventFold } from './json-lines-reader.js';
 import { appendBounded } from './text-output-reader.js';
 import { mergeOpenCodeConfig, openCodePermissions } from './opencode-permissions.js';

@@ -10,7 +10,7 @@ export {
   type LineSplitterOptions,
 } from './line-splitter.js';
 
-import type { RateLimitSnapshot, StreamMessage, StreamSnapshot, ToolSummary } from '../core/agent-result.js';
+import type { RateLimitSnapshot, StreamMessage, StreamSnapshot, ToolSummary } from './agent-result.js';
 export type { RateLimitSnapshot, StreamMessage, StreamSnapshot, ToolSummary };
 
 /** How much of the agent's own text the accumulator keeps (the end of it). */

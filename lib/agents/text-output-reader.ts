@@ -3,7 +3,7 @@
 // the bounded append the JSON folds use for the assistant's answer.
 
 import type { AgentOutputReader } from './agent-adapter.js';
-import { extractAgentResult } from './agent-output.js';
+import { extractAgentResult } from './claude-output.js';
 
 const TEXT_TAIL_BYTES = 1024 * 1024;
 

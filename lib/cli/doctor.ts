@@ -1,14 +1,14 @@
 // `ralph --doctor`: gathers what a run needs, without starting one or spending an agent call —
 // Node.js, the agent CLI and its version (`--version`), a visible login, git and an identity,
 // tmux, the project's .ralph/ files, .gitignore coverage of ralph's state (asked of git itself)
-// the test command the gate will run and the sandbox asked for — then prints one line per check (core/doctor-checks.ts).
+// the test command the gate will run and the sandbox asked for — then prints one line per check (project/doctor-checks.ts).
 // Exit 0 when nothing failed, 1 otherwise.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, relative } from 'node:path';
 import { loadConfig, type LoadConfigResult } from '../config/load-config.js';
-import { formatDoctorReport, isReady, runDoctorChecks, type DoctorFacts } from '../core/doctor-checks.js';
+import { formatDoctorReport, isReady, runDoctorChecks, type DoctorFacts } from '../project/doctor-checks.js';
 import { claudeAdapter } from '../agents/claude-code.js';
 import type { AgentAdapter } from '../agents/agent-adapter.js';
 import { agentCommandOf, chooseAgent } from '../agents/choose-agent.js';
@@ -18,7 +18,7 @@ import { projectPaths, stateFilePaths, type RalphPaths } from '../state/paths.js
 import { findExecutable } from '../platform/find-executable.js';
 import { planCommand } from '../verify/command-line.js';
 import { planVerification } from '../verify/verification-setup.js';
-import { stripTerminalControls } from '../core/terminal-text.js';
+import { stripTerminalControls } from '../text/terminal-text.js';
 import { RalphError } from '../errors.js';
 import { checkBwrap } from '../sandbox/bwrap-sandbox.js';
 import { probeAgentInBwrap } from '../sandbox/bwrap-agent-probe.js';
@@ -26,8 +26,8 @@ import { checkDocker } from '../sandbox/docker-checks.js';
 import { sandboxSettingsOf } from '../sandbox/open-sandbox.js';
 import { isNodeVersionSupported, minimumNodeVersion } from './require-node.js';
 import { PACKAGE_ROOT } from './package-info.js';
-import { resolveIssueRef } from '../loop/github-lifecycle.js';
-import { formatIssueRef } from '../core/issue-ref.js';
+import { resolveIssueRef } from '../lifecycle/github-lifecycle.js';
+import { formatIssueRef } from '../lifecycle/issue-ref.js';
 import { GH_TOOL } from '../tasks/gh-cli.js';
 import { unwritableReason } from '../state/writable-dir.js';
 

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeProcessRunner } from '../platform/process.js';
 import { detectGitInfo } from '../project/detect-git.js';
-import { NOT_A_GIT_REPOSITORY } from '../core/doctor-checks.js';
+import { NOT_A_GIT_REPOSITORY } from '../project/doctor-checks.js';
 import { detectProjectContext } from '../project/detect-project.js';
 import { detectTaskSources, type TaskSourcesDetected } from '../project/detect-task-sources.js';
 import { enableProject, REPORTED_FILES } from '../project/enable-project.js';

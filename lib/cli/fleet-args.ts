@@ -4,28 +4,13 @@
 import { createParser } from './bootstrap-args.js';
 import { wantsVersion } from './package-info.js';
 import { RalphError } from '../errors.js';
-import { DEFAULT_WORKFLOW_PATH, type FleetInitOptions } from '../fleet/init-workflow.js';
+import { DEFAULT_WORKFLOW_PATH } from '../fleet/init-workflow.js';
+import type { FleetCommand, FleetJobArgs } from '../fleet/fleet-command.js';
+
+export type { FleetCommand, FleetJobArgs };
 
 const COMMANDS = ['init', 'job', 'sweep', 'status', 'start', 'stop', 'logs'] as const;
 const DEFAULT_WORKFLOW = 'ralph.yml';
-
-export interface FleetJobArgs {
-  issue: number;
-  label: string;
-  agent: string;
-  jobMinutes: number;
-  maxCostUsd: number;
-  workflow: string;
-  sandbox: boolean;
-}
-
-export type FleetCommand =
-  | ({ kind: 'init' } & FleetInitOptions)
-  | ({ kind: 'job' } & FleetJobArgs)
-  | { kind: 'sweep'; label: string; workflow: string }
-  | { kind: 'status'; label: string; workflow: string; json: boolean }
-  | { kind: 'start'; label: string; workflow: string; issues: number[]; dispatch: boolean }
-  | { kind: 'stop' | 'logs'; label: string; workflow: string; issue: number };
 
 export function parseFleetArgs(argv: readonly string[]): FleetCommand | 'help' | 'version' {
   const [name, ...rest] = argv;

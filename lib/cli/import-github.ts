@@ -2,7 +2,7 @@
 // selection strategy), build its requirements document, score its completeness, and generate
 // an implementation plan when asked or when the issue is thin.
 
-import type { OneShotAgent } from '../agents/call-agent.js';
+import type { OneShotAgent } from '../agent-run/one-off-call.js';
 import { existsSync, mkdirSync, rmdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { RalphError } from '../errors.js';

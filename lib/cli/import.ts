@@ -6,7 +6,7 @@ import { basename, extname, resolve } from 'node:path';
 import { RalphError } from '../errors.js';
 import { nodeProcessRunner } from '../platform/process.js';
 import { agentCommandOf, agentModelOf, chooseAgent } from '../agents/choose-agent.js';
-import type { OneShotAgent } from '../agents/call-agent.js';
+import type { OneShotAgent } from '../agent-run/one-off-call.js';
 import { loadConfig } from '../config/load-config.js';
 import { findAgentCommand } from '../loop/startup.js';
 import { hasCommandOnPath } from '../platform/find-executable.js';

@@ -1,7 +1,7 @@
 // User-facing text of ralph-import.
 
 import { CONFIG_SCHEMA } from '../config/schema.js';
-import { alignColumns } from '../core/text-table.js';
+import { alignColumns } from '../text/text-table.js';
 import { quoteForShell } from '../monitor/shell-quote.js';
 import type { IssueSummary } from '../tasks/github-issues.js';
 import { toPlainTextLine } from '../tasks/task-line.js';

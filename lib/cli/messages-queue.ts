@@ -1,8 +1,8 @@
 // What `ralph-queue` prints: its help, and the queue as `ralph-queue status` shows it (the Bash
 // tool's layout). Titles come from issues: shown as one line of plain text.
 
-import type { QueueCounts } from '../core/queue-items.js';
-import type { QueueFile } from '../state/queue-file.js';
+import type { QueueCounts } from '../queue/queue-items.js';
+import type { QueueFile } from '../queue/queue-file.js';
 import { toPlainTextLine } from '../tasks/task-line.js';
 
 export const QUEUE_HELP = `ralph-queue - Batch processing and issue queue management

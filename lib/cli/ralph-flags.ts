@@ -5,7 +5,7 @@
 // help shows all come from its key in the config schema, never typed here.
 
 import { CONFIG_SCHEMA, type ConfigKey } from '../config/schema.js';
-import { providerProblem, SANDBOX_PROVIDERS, sandboxValueProblem } from '../core/sandbox-settings.js';
+import { providerProblem, SANDBOX_PROVIDERS, sandboxValueProblem } from '../sandbox/sandbox-settings.js';
 
 /** A key's default as the help shows it: the schema's value (a switch: on or off). */
 function defaultOf(key: ConfigKey): string {

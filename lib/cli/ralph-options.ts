@@ -5,7 +5,7 @@
 // run, plus the flag layer of the configuration (flags win over env, .ralphrc and defaults).
 
 import { RalphError } from '../errors.js';
-import { findClosestName } from '../core/closest-name.js';
+import { findClosestName } from '../text/closest-name.js';
 import { RALPH_FLAGS, type RalphFlag } from './ralph-flags.js';
 import { CONFIG_SCHEMA, describeConfigRange, type ConfigKey } from '../config/schema.js';
 import type { QueueCommand } from './queue-commands.js';
@@ -117,7 +117,7 @@ type FlagLayer = Record<string, string | number | boolean>;
  * The flag layer of the configuration: every given flag that sets a key, read and checked as its
  * row and its key's schema say. The GitHub issue lifecycle flags set the same keys as .ralphrc
  * (GITHUB_ISSUE, CREATE_PR, …), so a caller running the loop in-process enables it with those
- * keys alone; the issue REF itself is checked when the run starts (lib/core/issue-ref.ts).
+ * keys alone; the issue REF itself is checked when the run starts (lib/lifecycle/issue-ref.ts).
  */
 function readKeyFlags(given: ReadArgv['values']): FlagLayer {
   const flags: FlagLayer = {};

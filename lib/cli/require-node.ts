@@ -11,7 +11,7 @@ export function minimumNodeVersion(engines: string | undefined): string | undefi
 }
 
 /**
- * True when version (`20.19.1`) is at least minimum. The same comparison as core/version.ts,
+ * True when version (`20.19.1`) is at least minimum. The same comparison as text/version.ts,
  * kept here because the shims load this file alone, from tsc's output, before anything else
  * (a test holds them to that): it can import nothing of ours.
  */

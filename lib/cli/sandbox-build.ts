@@ -3,7 +3,7 @@
 
 import { homedir } from 'node:os';
 import { loadConfig } from '../config/load-config.js';
-import { quoteValue } from '../core/sandbox-settings.js';
+import { quoteValue } from '../sandbox/sandbox-settings.js';
 import { RalphError } from '../errors.js';
 import { nodeProcessRunner } from '../platform/process.js';
 import { buildSandboxImage as runDockerBuild } from '../sandbox/build-image.js';

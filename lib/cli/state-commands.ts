@@ -5,9 +5,9 @@
 
 import { homedir } from 'node:os';
 import { loadConfig } from '../config/load-config.js';
-import { BREAKER_RESET_MESSAGE, formatCircuitStatus } from '../core/breaker-messages.js';
-import { cooldownEndsAt, resetBreaker } from '../core/circuit-breaker.js';
-import { breakerThresholds, reportBreakerTransition } from '../loop/breaker.js';
+import { BREAKER_RESET_MESSAGE, formatCircuitStatus } from '../breaker/breaker-messages.js';
+import { cooldownEndsAt, resetBreaker } from '../breaker/circuit-breaker.js';
+import { breakerThresholds, reportBreakerTransition } from '../breaker/breaker-step.js';
 import { loadBreaker, recoverBreaker, saveBreaker } from '../loop/guard-store.js';
 import { createDeps } from '../platform/create-deps.js';
 import { ledgerPath } from '../state/ledger-path.js';
@@ -37,14 +37,14 @@ export async function runStateCommand(command: StateCommand, options: StateComma
   const now = deps.clock.now();
   switch (command) {
     case 'reset-circuit': {
-      const { resetSession } = await import('../loop/agent-session.js');
+      const { resetSession } = await import('../sessions/agent-session.js');
       saveBreaker(paths, { state: resetBreaker('Manual reset via command line', now) }, state);
       options.write(`${BREAKER_RESET_MESSAGE}\n`);
       resetSession(paths, 'manual_circuit_reset', 0, state);
       return 0;
     }
     case 'reset-session': {
-      const { resetSession } = await import('../loop/agent-session.js');
+      const { resetSession } = await import('../sessions/agent-session.js');
       resetSession(paths, 'manual_reset_flag', 0, state);
       options.write('✅ Session state reset successfully\n');
       return 0;

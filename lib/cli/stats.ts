@@ -104,7 +104,7 @@ export async function mainStats(argv: string[]): Promise<number> {
   if (options.format === 'table') {
     const { renderStatsTable } = await import('../stats/render-stats-table.js');
     // Outcomes and reasons come from metrics lines the agent could write.
-    const { stripTerminalControls } = await import('../core/terminal-text.js');
+    const { stripTerminalControls } = await import('../text/terminal-text.js');
     process.stdout.write(stripTerminalControls(renderStatsTable(metrics.summary(), { source })));
     return 0;
   }

@@ -4,22 +4,22 @@
 // and what they reject is listed under `warnings`. Loaded only for
 // --json, so plain `ralph --status` stays a cold start without zod.
 
-import { loadAgentLimits } from '../loop/agent-limits.js';
+import { loadAgentLimits } from '../limits/agent-limits.js';
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { ViewConfig } from '../config/view-config.js';
-import { isPlanComplete } from '../core/fix-plan.js';
-import { isOfCurrentRun } from '../core/run-facts.js';
-import { longestUsageLimitWaitMs } from '../core/reset-time.js';
+import { isPlanComplete } from '../plan/fix-plan.js';
+import { isOfCurrentRun } from '../monitor/run-facts.js';
+import { longestUsageLimitWaitMs } from '../limits/reset-time.js';
 import { loadUsageWait } from '../loop/guard-store.js';
 import { readLedgerFigures, runTokens, warningCollector } from './status-ledger.js';
 import { systemClock, type Clock } from '../platform/clock.js';
-import { readClaudeSessionId } from '../state/claude-session-id.js';
+import { readClaudeSessionId } from '../sessions/claude-session-id.js';
 import { readProjectLock } from '../state/lock.js';
 import { readParallelStatus } from '../parallel/status-view.js';
-import { readRunSummaryForStatus } from '../session-record/status-summary.js';
-import { loadLifecycleState } from '../state/lifecycle-state.js';
-import { readPlanFile } from '../state/plan-file.js';
+import { readRunSummaryForStatus } from '../run-record/status-summary.js';
+import { loadLifecycleState } from '../lifecycle/lifecycle-state.js';
+import { readPlanFile } from '../plan/plan-file.js';
 import { isProcessAlive } from '../state/process-alive.js';
 import type { StatusFile } from '../state/schemas.js';
 import type { StateReadOptions, StateReadResult } from '../state/state-file.js';

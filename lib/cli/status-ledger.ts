@@ -5,9 +5,9 @@
 
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
-import { formatUsd } from '../core/spend.js';
-import type { RateWindowState } from '../core/rate-window.js';
-import type { BreakerState } from '../core/circuit-breaker.js';
+import { formatUsd } from '../limits/spend.js';
+import type { RateWindowState } from '../limits/rate-window.js';
+import type { BreakerState } from '../breaker/circuit-breaker.js';
 import { loadBreaker, loadRateWindow, loadRunState, type RunSpend } from '../loop/guard-store.js';
 import { systemClock, type Clock } from '../platform/clock.js';
 import type { Logger } from '../platform/deps.js';

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import type { ViewConfig } from '../config/view-config.js';
 import { readRegularFile } from '../state/control-file.js';
-import { stripTerminalControls } from '../core/terminal-text.js';
+import { stripTerminalControls } from '../text/terminal-text.js';
 import { ralphPaths } from '../state/paths.js';
 import { isProcessAlive } from '../state/process-alive.js';
 

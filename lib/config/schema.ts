@@ -2,7 +2,7 @@
 // the env/.ralphrc names that set it, and its validation. Everything else in lib/config (the
 // .ralphrc reader, the layered loader, `ralph --config`) is driven by this table.
 
-import { findClosestName } from '../core/closest-name.js';
+import { findClosestName } from '../text/closest-name.js';
 
 export type ValueType = 'int' | 'number' | 'bool' | 'string' | 'list';
 
@@ -226,7 +226,7 @@ export function suggestConfigKey(name: string): string | undefined {
 }
 
 /** ALLOWED_TOOLS items: comma-separated, commas inside `Bash(…)` kept (one splitter for all). */
-export { splitAllowedTools } from '../core/allowed-tools-suggestion.js';
+export { splitAllowedTools } from '../analysis/allowed-tools-suggestion.js';
 
 function splitList(value: string): string[] {
   return value.split(',').map((item) => item.trim()).filter((item) => item !== '');

@@ -4,13 +4,13 @@
 // ~/.ralphrc > default). A view must still show something when .ralphrc is broken, so a
 // problem becomes a warning and the defaults are used.
 
-import type { UsageLimitWaitSettings } from '../core/reset-time.js';
+import type { UsageLimitWaitSettings } from '../limits/reset-time.js';
 import { isRalphError } from '../errors.js';
 import { ledgerPath } from '../state/ledger.js';
 import { projectPaths, ralphPaths, type RalphPaths } from '../state/paths.js';
 import { loadConfig } from './load-config.js';
 import { defaultConfig, type RalphConfig } from './schema.js';
-import { usageLimitWaitSettings } from './usage-limit-settings.js';
+import { usageLimitWaitSettings } from '../limits/usage-limit-settings.js';
 
 export interface ViewConfig {
   paths: RalphPaths;

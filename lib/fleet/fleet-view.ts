@@ -7,15 +7,15 @@
 
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { FleetCommand } from '../cli/fleet-args.js';
+import type { FleetCommand } from './fleet-command.js';
 import { RalphError } from '../errors.js';
 import { nodeProcessRunner } from '../platform/process.js';
 import { readMetrics } from '../stats/read-metrics.js';
 import { renderStatsTable } from '../stats/render-stats-table.js';
 import { runGh } from '../tasks/gh-cli.js';
-import { formatUsd } from '../core/spend.js';
-import { alignColumns } from '../core/text-table.js';
-import { latestReportedCost, type IssueComment } from '../core/cost-note.js';
+import { formatUsd } from '../limits/spend.js';
+import { alignColumns } from '../text/text-table.js';
+import { latestReportedCost, type IssueComment } from '../lifecycle/cost-note.js';
 import { toPlainTextLine } from '../tasks/task-line.js';
 import { addLabel, cancelRun, dispatchWorkflow, downloadRunArtifacts, issueOfRun, listOpenPullRequests, listWorkflowRuns, type GhCli, type WorkflowRun } from './job-gh.js';
 import { DONE_LABEL, HELP_LABEL } from './job.js';

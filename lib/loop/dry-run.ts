@@ -5,10 +5,10 @@ import { agentModelOf } from '../agents/choose-agent.js';
 import { appendFileNoFollow } from '../state/no-follow.js';
 import { relative } from 'node:path';
 import { splitAllowedTools } from '../config/schema.js';
-import { buildLoopContext } from '../core/loop-context.js';
-import { describePlanProgress } from '../core/fix-plan.js';
+import { buildLoopContext } from '../agents/loop-context.js';
+import { describePlanProgress } from '../plan/fix-plan.js';
 import { movedControlFiles } from '../state/paths.js';
-import { callBudgetOf } from './run-spend.js';
+import { callBudgetOf } from '../limits/run-spend.js';
 import type { Run } from './run.js';
 
 export function describeDryRun(run: Run, loop: number, prompt: string): void {

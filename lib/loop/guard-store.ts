@@ -1,7 +1,7 @@
 // Persistence for the guards: the hourly call/token window in the Bash tool's files, the
 // circuit breaker with its bounded history, a pending usage-limit wait (ours; survives a
-// restart) and the run's spend (ours). Pure decisions live in lib/core; this file only maps
-// them to files. Every value read back is range-checked (lib/core/guard-ranges.ts): the agent
+// restart) and the run's spend (ours). Pure decisions live in their rooms; this file only maps
+// them to files. Every value read back is range-checked (lib/breaker/guard-ranges.ts): the agent
 // can write these files, so a value ralph could not have written is reset with a warning.
 
 import { rmSync } from 'node:fs';
@@ -11,10 +11,10 @@ import {
   type BreakerResult,
   type BreakerState,
   type BreakerThresholds,
-} from '../core/circuit-breaker.js';
-import { checkBreakerState, checkRateWindow, usageWaitProblem, type RangeProblem } from '../core/guard-ranges.js';
-import { initialSpendState } from '../core/spend.js';
-import { hourKey, initialRateWindow, realTimeSince, rollWindowByRealTime, type ClockAnchor, type RateWindowState } from '../core/rate-window.js';
+} from '../breaker/circuit-breaker.js';
+import { checkBreakerState, checkRateWindow, usageWaitProblem, type RangeProblem } from '../breaker/guard-ranges.js';
+import { initialSpendState } from '../limits/spend.js';
+import { hourKey, initialRateWindow, realTimeSince, rollWindowByRealTime, type ClockAnchor, type RateWindowState } from '../limits/rate-window.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';
 import { readIntegerFile, readTrimmedText, writeIntegerFile } from '../state/integer-file.js';
 import type { RalphPaths } from '../state/paths.js';

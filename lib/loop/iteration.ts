@@ -6,19 +6,19 @@
 import { agentModelOf } from '../agents/choose-agent.js';
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { startAgentRun, type AgentRunResult } from '../agents/agent-run.js';
+import { startAgentRun, type AgentRunResult } from '../agent-run/agent-run.js';
 import { splitAllowedTools } from '../config/schema.js';
-import type { AgentFailureResult } from '../core/agent-failure.js';
-import { formatDuration } from '../core/countdown.js';
-import { errorSignatureOf, nextBreakerState } from '../core/circuit-breaker.js';
-import { buildLoopContext } from '../core/loop-context.js';
-import { addTokens } from '../core/rate-window.js';
-import { usageSinceLastCall } from '../core/cumulative-usage.js';
-import type { TokenUsage } from '../agents/agent-output.js';
-import { analyzeResponse, type ResponseAnalysis } from '../core/response-analysis.js';
-import { redactDeep } from '../core/redaction.js';
+import type { AgentFailureResult } from '../agents/agent-failure.js';
+import { formatDuration } from '../limits/countdown.js';
+import { errorSignatureOf, nextBreakerState } from '../breaker/circuit-breaker.js';
+import { buildLoopContext } from '../agents/loop-context.js';
+import { addTokens } from '../limits/rate-window.js';
+import { usageSinceLastCall } from '../limits/cumulative-usage.js';
+import type { TokenUsage } from '../agents/claude-output.js';
+import { analyzeResponse, type ResponseAnalysis } from '../analysis/response-analysis.js';
+import { redactDeep } from '../text/redaction.js';
 import { RUN_MARK_VARIABLE } from '../platform/marked-processes.js';
-import { killEscapedProcesses } from './escaped-processes.js';
+import { killEscapedProcesses } from '../agent-run/escaped-processes.js';
 import { agentOutputLogName, agentStderrLogName, movedControlFiles } from '../state/paths.js';
 import type { MetricsLine } from '../state/schemas.js';
 import { verificationContextSection } from '../verify/verification-tracker.js';
@@ -31,17 +31,17 @@ import {
   sessionLabel,
   type ResumableSession,
   type SessionResetReason,
-} from './agent-session.js';
-import { breakerThresholds, holdBreaker } from './breaker.js';
-import { escapedOutputWarning } from './escaped-output.js';
-import { callBudgetOf, endCallSpend } from './run-spend.js';
+} from '../sessions/agent-session.js';
+import { breakerThresholds, holdBreaker } from '../breaker/breaker-step.js';
+import { escapedOutputWarning } from '../agent-run/escaped-output.js';
+import { callBudgetOf, endCallSpend } from '../limits/run-spend.js';
 import type { LoopEventMap } from './events.js';
-import { contentAtLoopStart, measureLoopProgress, type LoopProgress } from './loop-progress.js';
-import { recordAnalysis } from './exit-evidence.js';
-import { refreshPlanView } from './plan-view.js';
+import { contentAtLoopStart, measureLoopProgress, type LoopProgress } from '../analysis/loop-progress.js';
+import { recordAnalysis } from '../exit-gate/exit-evidence.js';
+import { refreshPlanView } from '../plan/plan-view.js';
 import type { Run, RunStop } from './run.js';
-import { trackAgentGroup } from './agent-group.js';
-import { undoGuardedFileChanges } from './guarded-files-step.js';
+import { trackAgentGroup } from '../agent-run/agent-group.js';
+import { undoGuardedFileChanges } from '../containment/guarded-files-step.js';
 
 /** The failing tests the next loop is told about (the loop context's budget is 4000). */
 const VERIFICATION_CONTEXT_CHARS = 1500;

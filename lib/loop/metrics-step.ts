@@ -1,10 +1,10 @@
 // The loop's line in logs/metrics.jsonl, measured once the loop's outcome is known: after the
 // verification gate, so `success`, `outcome` and `tests_status` are what ralph measured (see
-// core/loop-outcome.ts). The Bash fields keep their names; the agent's own view is kept beside
+// loop/loop-outcome.ts). The Bash fields keep their names; the agent's own view is kept beside
 // them (agent_outcome, agent_tests_status) with the gate's verdict (verification). The line goes
 // out as 'iteration:measured'; metrics-subscriber.ts writes it.
 
-import { measureLoopOutcome, type GateVerdict } from '../core/loop-outcome.js';
+import { measureLoopOutcome, type GateVerdict } from './loop-outcome.js';
 import { isFresh } from '../verify/verification-tracker.js';
 import type { IterationResult } from './iteration.js';
 import type { Run } from './run.js';

@@ -6,7 +6,7 @@ import type { RalphPaths } from '../state/paths.js';
 import { isRefusedWrite } from '../state/no-follow.js';
 import { appendMetrics } from '../state/store.js';
 import type { LoopEvents } from './events.js';
-import type { SharedAccount } from './shared-account.js';
+import type { SharedAccount } from '../limits/shared-account.js';
 
 export interface MetricsSubscriberOptions {
   paths: Pick<RalphPaths, 'metrics'>;

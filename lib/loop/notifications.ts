@@ -4,7 +4,7 @@
 // are the Bash tool's (`Ralph - Complete`, `Ralph - Circuit Breaker`, …); the command is
 // `osascript` on macOS, `notify-send` elsewhere, else a terminal bell.
 
-import { createRedactor, type Redactor } from '../core/redaction.js';
+import { createRedactor, type Redactor } from '../text/redaction.js';
 import { findExecutable } from '../platform/find-executable.js';
 import type { Logger, Output } from '../platform/deps.js';
 import type { ProcessRunner } from '../platform/process.js';

@@ -3,36 +3,36 @@
 // the outcome (and the verification gate, when the loop changed files) decides whether to go
 // on, wait, or stop with an exit code that says why.
 
-import { usageLimitWaitSettings } from '../config/usage-limit-settings.js';
-import { formatHaltBox } from '../core/breaker-messages.js';
-import { backoffDelayMs } from '../core/agent-failure.js';
-import { applyStartupRecovery, cooldownEndsAt, shouldHalt } from '../core/circuit-breaker.js';
-import { formatCountdown } from '../core/countdown.js';
-import { checkRateLimit, countCall } from '../core/rate-window.js';
-import { computeUsageLimitWait } from '../core/reset-time.js';
-import { checkBudgets } from '../core/spend.js';
+import { usageLimitWaitSettings } from '../limits/usage-limit-settings.js';
+import { formatHaltBox } from '../breaker/breaker-messages.js';
+import { backoffDelayMs } from '../agents/agent-failure.js';
+import { applyStartupRecovery, cooldownEndsAt, shouldHalt } from '../breaker/circuit-breaker.js';
+import { formatCountdown } from '../limits/countdown.js';
+import { checkRateLimit, countCall } from '../limits/rate-window.js';
+import { computeUsageLimitWait } from '../limits/reset-time.js';
+import { checkBudgets } from '../limits/spend.js';
 import { EXIT } from '../errors.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
-import { resetRunSession, sessionLabel, touchRalphSession } from './agent-session.js';
-import { chooseLoopAgent, dropFailedFallback, forgetAgentLimits, hasFallbacks, limitCurrentAgent } from './agent-fallback.js';
-import { breakerThresholds, holdBreaker } from './breaker.js';
+import { resetRunSession, sessionLabel, touchRalphSession } from '../sessions/agent-session.js';
+import { chooseLoopAgent, dropFailedFallback, forgetAgentLimits, hasFallbacks, limitCurrentAgent } from '../agent-run/fallback-steps.js';
+import { breakerThresholds, holdBreaker } from '../breaker/breaker-step.js';
 import { createBackup } from './backup.js';
 import { describeDryRun } from './dry-run.js';
 import { pruneAgentLogs } from './log-retention.js';
-import { startExitEvidence } from './exit-evidence.js';
-import { evaluateGate, exitFromGate } from './exit-step.js';
-import { postProgressIfDue } from './github-lifecycle.js';
+import { startExitEvidence } from '../exit-gate/exit-evidence.js';
+import { evaluateGate, exitFromGate } from '../exit-gate/exit-step.js';
+import { postProgressIfDue } from '../lifecycle/github-lifecycle.js';
 import { runIteration, type IterationResult } from './iteration.js';
 import { reportLoopMetrics } from './metrics-step.js';
-import { beginCallSpend } from './run-spend.js';
-import { budgetBasis, forgetUsageWait, holdRunUsageWait, readUsageWait } from './shared-account.js';
+import { beginCallSpend } from '../limits/run-spend.js';
+import { budgetBasis, forgetUsageWait, holdRunUsageWait, readUsageWait } from '../limits/shared-account.js';
 import { CONTINUE, stopRun as stop, type Run, type RunStop, type StepResult } from './run.js';
-import { beginAttemptRecord, finishAttemptRecord, saveUnfinishedAttempt } from './session-record-steps.js';
-import { askUsageLimitChoice } from './usage-limit-prompt.js';
+import { beginAttemptRecord, finishAttemptRecord, saveUnfinishedAttempt } from '../run-record/record-steps.js';
+import { askUsageLimitChoice } from '../limits/usage-limit-prompt.js';
 import { missingRequiredPaths, readPromptAndCheckFiles, RESTORE_HINT } from './startup.js';
 import { checkCompletionClaim, verifyAfterLoop } from './verification-step.js';
-import { checkStall, failingCount, stallMessage } from './stall-guard.js';
-import { waitUntil } from './wait-until.js';
+import { checkStall, failingCount, stallMessage } from '../breaker/stall-guard.js';
+import { waitUntil } from '../limits/wait-until.js';
 import { exitCodeForSignal } from './stop-signal.js';
 import { rotateLogIfNeeded } from '../platform/logger.js';
 

@@ -12,30 +12,30 @@ import type { Deps } from '../platform/deps.js';
 import { recordGitBaseline } from '../platform/git-hardening.js';
 import { unwritableReason } from '../state/writable-dir.js';
 import { isGitRepository } from '../project/detect-git.js';
-import { NOT_A_GIT_REPOSITORY } from '../core/doctor-checks.js';
+import { NOT_A_GIT_REPOSITORY } from '../project/doctor-checks.js';
 import { acquireProjectLock } from '../state/lock.js';
 import { ensureOwnDirectory } from '../state/no-follow.js';
 import { killMarkedProcesses } from '../platform/marked-processes.js';
-import { killEscapedProcesses } from './escaped-processes.js';
+import { killEscapedProcesses } from '../agent-run/escaped-processes.js';
 import { projectPaths } from '../state/paths.js';
 import { ledgerPath } from '../state/ledger.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import { formatCliName, type AgentAdapter } from '../agents/agent-adapter.js';
 import { agentCommandOf, chooseAgent } from '../agents/choose-agent.js';
 import { findAgent } from '../agents/registry.js';
-import { AgentDisplay, subscribeLiveView } from './agent-display.js';
-import { recordGuardedFiles } from './guarded-files.js';
-import { initRalphSession } from './agent-session.js';
+import { AgentDisplay, subscribeLiveView } from '../agent-run/agent-display.js';
+import { recordGuardedFiles } from '../containment/guarded-files.js';
+import { initRalphSession } from '../sessions/agent-session.js';
 import { LoopEvents } from './events.js';
-import { completeIssueLifecycle, openIssueLifecycle, resolveIssueRef } from './github-lifecycle.js';
+import { completeIssueLifecycle, openIssueLifecycle, resolveIssueRef } from '../lifecycle/github-lifecycle.js';
 import { attachNotifications } from './notifications.js';
-import { stopOrphanedAgent } from './orphaned-agent.js';
+import { stopOrphanedAgent } from '../agent-run/stop-orphaned-agent.js';
 import { removeDeadRuntimeDirs } from '../sandbox/runtime-dir.js';
-import { openRunSpend } from './run-spend.js';
+import { openRunSpend } from '../limits/run-spend.js';
 import { runLoop } from './run-loop.js';
 import { holdRunState, type AgentSlot, type Run, type RunSetup } from './run.js';
-import type { RunRecorder } from '../session-record/run-recorder.js';
-import type { SharedAccount } from './shared-account.js';
+import type { RunRecorder } from '../run-record/run-recorder.js';
+import type { SharedAccount } from '../limits/shared-account.js';
 import {
   assertNotLegacyLayout,
   assertPromptExists,
@@ -47,7 +47,7 @@ import {
   type AgentCommand,
 } from './startup.js';
 import { cliHasFlag } from '../agents/cli-flags.js';
-import { endSessionRecord, openSessionRecord, saveUnfinishedAttempt } from './session-record-steps.js';
+import { endSessionRecord, openSessionRecord, saveUnfinishedAttempt } from '../run-record/record-steps.js';
 import { StatusWriter } from './status-writer.js';
 import { runCountersOf, subscribeStatus } from './status-subscriber.js';
 import { subscribeMetrics } from './metrics-subscriber.js';

@@ -6,36 +6,36 @@
 // can live in one process (ralph --parallel): each has its own state, and shares only what is
 // per account (SharedAccount: the hourly window, the budgets).
 
-import type { GuardedFiles } from './guarded-files.js';
-import type { AgentRunHandle } from '../agents/agent-run.js';
+import type { GuardedFiles } from '../containment/guarded-files.js';
+import type { AgentRunHandle } from '../agent-run/agent-run.js';
 import type { RalphConfig } from '../config/schema.js';
-import { usageLimitWaitSettings } from '../config/usage-limit-settings.js';
-import type { AllowedToolsOrigin } from '../core/breaker-messages.js';
-import type { CompletionConflict } from '../core/exit-gate.js';
-import type { VerificationOutcome } from '../core/verification.js';
-import type { PlanView } from '../core/fix-plan.js';
-import type { PlanMemory } from '../core/plan-memory.js';
-import { longestUsageLimitWaitMs } from '../core/reset-time.js';
+import { usageLimitWaitSettings } from '../limits/usage-limit-settings.js';
+import type { AllowedToolsOrigin } from '../breaker/breaker-messages.js';
+import type { CompletionConflict } from '../exit-gate/exit-gate.js';
+import type { VerificationOutcome } from '../verify/verification.js';
+import type { PlanView } from '../plan/fix-plan.js';
+import type { PlanMemory } from '../plan/plan-memory.js';
+import { longestUsageLimitWaitMs } from '../limits/reset-time.js';
 import type { Deps } from '../platform/deps.js';
 import type { RalphPaths } from '../state/paths.js';
-import type { RunRecorder } from '../session-record/run-recorder.js';
+import type { RunRecorder } from '../run-record/run-recorder.js';
 import type { AgentAdapter } from '../agents/agent-adapter.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
-import type { AgentLimits } from '../core/agent-fallback.js';
+import type { AgentLimits } from '../agent-run/fallback-order.js';
 import type { ProjectLock } from '../state/lock.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import type { VerificationSetup } from '../verify/verification-setup.js';
 import { initialVerificationTracker, type VerificationTrackerState } from '../verify/verification-tracker.js';
-import { holdAgentLimits, loadAgentLimits } from './agent-limits.js';
-import { loadRunSessions, type RunSessions } from './agent-session.js';
+import { holdAgentLimits, loadAgentLimits } from '../limits/agent-limits.js';
+import { loadRunSessions, type RunSessions } from '../sessions/agent-session.js';
 import type { LoopEvents } from './events.js';
-import { holdExitEvidence, type ExitEvidence } from './exit-evidence.js';
-import type { IssueLifecycle } from './github-lifecycle.js';
+import { holdExitEvidence, type ExitEvidence } from '../exit-gate/exit-evidence.js';
+import type { IssueLifecycle } from '../lifecycle/github-lifecycle.js';
 import type { HeldState } from './held-state.js';
-import type { LoopContentState } from './loop-progress.js';
+import type { LoopContentState } from '../analysis/loop-progress.js';
 import { holdRateWindow, holdUsageWait, loadHeldBreaker, loadRateWindow, loadUsageWait, type HeldBreaker, type HeldRateWindow, type RunSpend, type UsageWaitFile } from './guard-store.js';
-import { unsavedRunSpend } from './run-spend.js';
-import type { SharedAccount } from './shared-account.js';
+import { unsavedRunSpend } from '../limits/run-spend.js';
+import type { SharedAccount } from '../limits/shared-account.js';
 import type { StopSignal } from './stop-signal.js';
 
 /** What never changes while a run goes on: the steps read it, the compiler keeps them from writing it. */
@@ -61,7 +61,7 @@ export interface RunSetup {
   readonly verification: VerificationSetup;
   /** What this run shares with the other runs of one account (ralph --parallel); undefined: nothing. */
   readonly account?: SharedAccount;
-  /** The guarded files as the run started (lib/loop/guarded-files.ts). */
+  /** The guarded files as the run started (lib/containment/guarded-files.ts). */
   readonly guarded: GuardedFiles;
   /** The run's state: the one part that changes as it goes. */
   readonly state: RunState;

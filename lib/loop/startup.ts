@@ -5,8 +5,8 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { AgentAdapter } from '../agents/agent-adapter.js';
-import { compareVersions } from '../core/version.js';
-import { splitCommand } from '../core/command-words.js';
+import { compareVersions } from '../text/version.js';
+import { splitCommand } from '../text/command-words.js';
 import { RalphError } from '../errors.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { findExecutable, isExecutableFile } from '../platform/find-executable.js';

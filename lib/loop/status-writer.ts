@@ -2,8 +2,8 @@
 // read them), plus a few fields of ours: spend against the budgets, the pid, the usage-limit
 // reset time. Every write is atomic.
 
-import { formatNextReset } from '../core/rate-window.js';
-import type { SpendState } from '../core/spend.js';
+import { formatNextReset } from '../limits/rate-window.js';
+import type { SpendState } from '../limits/spend.js';
 import type { Clock } from '../platform/clock.js';
 import type { RalphPaths } from '../state/paths.js';
 import type { SandboxStatus } from '../sandbox/sandbox.js';

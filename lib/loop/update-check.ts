@@ -3,7 +3,7 @@
 // anything by itself (the Bash tool ran `npm update -g` mid-run; replacing the CLI under a
 // running loop is a surprise we leave to the user).
 
-import { compareVersions, parseVersion } from '../core/version.js';
+import { compareVersions, parseVersion } from '../text/version.js';
 import type { Logger } from '../platform/deps.js';
 import type { ProcessRunner } from '../platform/process.js';
 

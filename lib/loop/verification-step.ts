@@ -5,9 +5,9 @@
 // last lines, bounded). Before a completion claim is accepted the gate must pass on the current
 // code. With nothing to run, every step returns at once.
 
-import { formatHaltBox } from '../core/breaker-messages.js';
-import type { ExitGateResult } from '../core/exit-gate.js';
-import { openBreakerForSameFailures } from '../core/verification.js';
+import { formatHaltBox } from '../breaker/breaker-messages.js';
+import type { ExitGateResult } from '../exit-gate/exit-gate.js';
+import { openBreakerForSameFailures } from '../verify/verification.js';
 import { EXIT } from '../errors.js';
 import { describeGateFailures } from '../verify/failure-report.js';
 import { runVerificationGate } from '../verify/run-gate.js';
@@ -20,10 +20,10 @@ import {
   trackLoopWithoutGate,
   type TrackedVerification,
 } from '../verify/verification-tracker.js';
-import { escapedOutputWarning } from './escaped-output.js';
-import { resetRunSession } from './agent-session.js';
-import { holdBreaker } from './breaker.js';
-import { retakeContentAtNextLoop } from './loop-progress.js';
+import { escapedOutputWarning } from '../agent-run/escaped-output.js';
+import { resetRunSession } from '../sessions/agent-session.js';
+import { holdBreaker } from '../breaker/breaker-step.js';
+import { retakeContentAtNextLoop } from '../analysis/loop-progress.js';
 import { CONTINUE, stopRun, type Run, type RunStop, type StepResult } from './run.js';
 
 /** A step's outcome, or: a stop signal arrived while the gate ran (its result is not counted). */

@@ -2,7 +2,7 @@
 // never exceeds the terminal width, visible-width measurement (wide emoji, combining marks),
 // and sanitising text read from files so it cannot move the cursor or change colours.
 
-import { sanitizeLine, stripTerminalControls } from '../core/terminal-text.js';
+import { sanitizeLine, stripTerminalControls } from '../text/terminal-text.js';
 
 export type Style = 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'blue' | 'magenta' | 'cyan' | 'title' | 'error';
 

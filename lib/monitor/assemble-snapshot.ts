@@ -4,12 +4,12 @@
 // and the loop agree on what a file holds.
 
 import type { z } from 'zod';
-import { parseFixPlan } from '../core/fix-plan.js';
-import { countProblem, MAX_CALLS_IN_WINDOW, MAX_TOKENS_IN_WINDOW, usageWaitProblem } from '../core/guard-ranges.js';
-import { longestUsageLimitWaitMs, type UsageLimitWaitSettings } from '../core/reset-time.js';
+import { parseFixPlan } from '../plan/fix-plan.js';
+import { countProblem, MAX_CALLS_IN_WINDOW, MAX_TOKENS_IN_WINDOW, usageWaitProblem } from '../breaker/guard-ranges.js';
+import { longestUsageLimitWaitMs, type UsageLimitWaitSettings } from '../limits/reset-time.js';
 import { parseIntegerText } from '../state/integer-file.js';
-import { lifecycleStateSchema } from '../state/lifecycle-state.js';
-import { queueFileSchema } from '../state/queue-file.js';
+import { lifecycleStateSchema } from '../lifecycle/lifecycle-state.js';
+import { queueFileSchema } from '../queue/queue-file.js';
 import { parallelFileSchema } from '../parallel/run-state.js';
 import {
   circuitBreakerFileSchema,
@@ -36,7 +36,7 @@ import type {
   UsageWaitView,
 } from './snapshot.js';
 import { parseLocalStamp } from './time-format.js';
-import { isOfCurrentRun } from '../core/run-facts.js';
+import { isOfCurrentRun } from './run-facts.js';
 
 type JsonObject = Record<string, unknown>;
 

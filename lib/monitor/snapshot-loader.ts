@@ -9,10 +9,10 @@ import type { ViewConfig } from '../config/view-config.js';
 import { movedControlFiles } from '../state/paths.js';
 import { isProcessAlive } from '../state/process-alive.js';
 import { assembleSnapshot, type ParseMemo } from './assemble-snapshot.js';
-import { listRunRecordFiles } from '../session-record/record-files.js';
-import { readRunSummaryForStatus, type RunStatusSummary } from '../session-record/status-summary.js';
+import { listRunRecordFiles } from '../run-record/record-files.js';
+import { readRunSummaryForStatus, type RunStatusSummary } from '../run-record/status-summary.js';
 import type { DashboardSnapshot, RunView, StateTexts } from './snapshot.js';
-import { isOfCurrentRun } from '../core/run-facts.js';
+import { isOfCurrentRun } from './run-facts.js';
 
 export interface SnapshotLoaderOptions {
   projectDir: string;

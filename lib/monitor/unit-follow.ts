@@ -9,7 +9,7 @@
 import { closeSync, constants, fstatSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { sanitizeLine, stripTerminalControls } from '../core/terminal-text.js';
+import { sanitizeLine, stripTerminalControls } from '../text/terminal-text.js';
 import type { Clock } from '../platform/clock.js';
 import { silentLogger } from '../platform/logger.js';
 import { worktreesDir, type UnitRecord } from '../parallel/run-state.js';

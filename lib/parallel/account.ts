@@ -5,13 +5,13 @@
 // its unit, appended to the project's metrics.jsonl for ralph-stats.
 
 import { mkdirSync } from 'node:fs';
-import { usageLimitWaitSettings } from '../config/usage-limit-settings.js';
+import { usageLimitWaitSettings } from '../limits/usage-limit-settings.js';
 import type { RalphConfig } from '../config/schema.js';
-import { longestUsageLimitWaitMs } from '../core/reset-time.js';
-import type { SpendState } from '../core/spend.js';
+import { longestUsageLimitWaitMs } from '../limits/reset-time.js';
+import type { SpendState } from '../limits/spend.js';
 import { holdRateWindow, holdUsageWait, loadRateWindow, loadUsageWait, type HeldRateWindow, type UsageWaitFile } from '../loop/guard-store.js';
 import type { HeldState } from '../loop/held-state.js';
-import type { SharedAccount } from '../loop/shared-account.js';
+import type { SharedAccount } from '../limits/shared-account.js';
 import { appendJsonl } from '../state/atomic-write.js';
 import type { RalphPaths } from '../state/paths.js';
 import type { StateReadOptions } from '../state/state-file.js';

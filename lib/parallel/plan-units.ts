@@ -4,7 +4,7 @@
 // case-insensitive match of its text). A missing or ambiguous name, or a cycle, is an error
 // before anything starts. Pure: the caller reads the file.
 
-import { parseFixPlan } from '../core/fix-plan.js';
+import { parseFixPlan } from '../plan/fix-plan.js';
 
 export interface PlanUnit {
   /** Folder and branch name: the item's words, lowercase, dashed, unique in the plan. */

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
-import { isPlanComplete, parseFixPlan } from '../core/fix-plan.js';
+import { isPlanComplete, parseFixPlan } from '../plan/fix-plan.js';
 import { EXIT, RalphError } from '../errors.js';
 import { integrityError, missingRequiredPaths } from '../loop/startup.js';
 import { exitCodeForSignal } from '../loop/stop-signal.js';

@@ -3,7 +3,7 @@
 // to stderr and the project's ralph.log.
 
 import { homedir } from 'node:os';
-import { createRedactor } from '../core/redaction.js';
+import { createRedactor } from '../text/redaction.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Deps, Output } from './deps.js';
 import { createLogger } from './logger.js';

@@ -2,7 +2,7 @@
 // (createDeps in lib/platform/create-deps.ts) and passed down. Tests build their own with
 // a fake clock, a captured logger and a real process runner pointed at fake executables.
 
-import type { Redactor } from '../core/redaction.js';
+import type { Redactor } from '../text/redaction.js';
 import type { Clock } from './clock.js';
 import type { ProcessRunner } from './process.js';
 

@@ -8,8 +8,8 @@
 import { existsSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Clock } from './clock.js';
-import { createRedactor, type Redactor } from '../core/redaction.js';
-import { stripTerminalControls } from '../core/terminal-text.js';
+import { createRedactor, type Redactor } from '../text/redaction.js';
+import { stripTerminalControls } from '../text/terminal-text.js';
 import type { Logger, LogLevel, Output } from './deps.js';
 import { appendFileNoFollow, isRefusedWrite } from '../state/no-follow.js';
 

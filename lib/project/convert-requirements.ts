@@ -4,7 +4,7 @@
 
 import { join } from 'node:path';
 import type { ProcessRunner } from '../platform/process.js';
-import { callAgent, type OneShotAgent } from '../agents/call-agent.js';
+import { callAgent, type OneShotAgent } from '../agent-run/one-off-call.js';
 import { buildConversionPrompt } from './conversion-prompt.js';
 import { readTextIfPresent } from '../platform/read-text.js';
 

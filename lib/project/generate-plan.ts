@@ -2,7 +2,7 @@
 // plan (no tools) that is appended to the issue document before conversion.
 
 import type { ProcessRunner } from '../platform/process.js';
-import { callAgent, type CallAgentResult, type OneShotAgent } from '../agents/call-agent.js';
+import { callAgent, type CallAgentResult, type OneShotAgent } from '../agent-run/one-off-call.js';
 
 export interface GeneratePlanOptions {
   document: string;

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { RalphError } from '../errors.js';
-import type { OneShotAgent } from '../agents/call-agent.js';
+import type { OneShotAgent } from '../agent-run/one-off-call.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { CONVERSION_OUTPUTS, convertRequirements } from './convert-requirements.js';

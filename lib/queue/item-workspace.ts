@@ -10,7 +10,7 @@ import { basename, join, relative, resolve, sep } from 'node:path';
 import { buildIssueDocument } from '../project/issue-document.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import type { RalphPaths } from '../state/paths.js';
-import type { QueueItem } from '../state/queue-file.js';
+import type { QueueItem } from './queue-file.js';
 import { formatFileStamp } from '../state/timestamps.js';
 import { toPlainTextLine } from '../tasks/task-line.js';
 import type { QueueIssue } from './queue-issues.js';

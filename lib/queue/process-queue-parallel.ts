@@ -11,8 +11,8 @@
 
 import { join } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
-import { dependenciesSatisfied } from '../core/queue-order.js';
-import { markItem, resetInterrupted } from '../core/queue-items.js';
+import { dependenciesSatisfied } from './queue-order.js';
+import { markItem, resetInterrupted } from './queue-items.js';
 import { EXIT } from '../errors.js';
 import { preflightProject } from '../loop/run-project.js';
 import { exitCodeForSignal } from '../loop/stop-signal.js';
@@ -24,7 +24,7 @@ import { UnitRunner } from '../parallel/unit-runner.js';
 import { assertNoTrackedChanges, readRunBranch } from '../parallel/worktrees.js';
 import { acquireProjectLock } from '../state/lock.js';
 import { ledgerPath } from '../state/ledger.js';
-import type { QueueItem } from '../state/queue-file.js';
+import type { QueueItem } from './queue-file.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import { itemTaskLines } from './item-workspace.js';
 import { describeItem, prepareItemSpec, setStatus, type ProcessQueueOptions } from './process-queue.js';

@@ -5,15 +5,15 @@
 // project (.ralph/.queue.lock), and none while a ralph loop holds the project: a second one
 // would reset the running item and rewrite the plan its agent works through.
 
-import { findDependencyCycle, formatCycle, nextReadyItem } from '../core/queue-order.js';
-import { countByStatus, decideItemOutcome, markItem, resetInterrupted, type ItemOutcome } from '../core/queue-items.js';
+import { findDependencyCycle, formatCycle, nextReadyItem } from './queue-order.js';
+import { countByStatus, decideItemOutcome, markItem, resetInterrupted, type ItemOutcome } from './queue-items.js';
 import { EXIT, RalphError } from '../errors.js';
 import { LoopEvents } from '../loop/events.js';
 import { preflightProject, runProject } from '../loop/run-project.js';
 import type { Deps } from '../platform/deps.js';
 import { acquireProjectLock, assertLockFree } from '../state/lock.js';
 import type { RalphPaths } from '../state/paths.js';
-import type { QueueItem } from '../state/queue-file.js';
+import type { QueueItem } from './queue-file.js';
 import { toPlainTextLine } from '../tasks/task-line.js';
 import { commitLeftovers, leftoverCommitMessage, readHead, type GitOptions, type LeftoverCommitResult } from './leftover-commit.js';
 import { copyPrdSpec, keepPreviousPlan, writeIssueSpec, writeItemPlan } from './item-workspace.js';

@@ -2,9 +2,9 @@
 // (`gh issue view N --json number,title,body,labels,url`), or the open issues of a label or
 // milestone filter, turned into queue items with their priority and dependencies.
 
-import { priorityFromLabels, parseIssueDependencies } from '../core/queue-order.js';
-import { githubItemId } from '../core/queue-items.js';
-import type { QueueItem } from '../state/queue-file.js';
+import { priorityFromLabels, parseIssueDependencies } from './queue-order.js';
+import { githubItemId } from './queue-items.js';
+import type { QueueItem } from './queue-file.js';
 import type { ExternalCliOptions } from '../tasks/external-cli.js';
 import { runGh } from '../tasks/gh-cli.js';
 import { CANDIDATE_LIMIT, listIssueCandidates } from '../tasks/github-issues.js';

@@ -4,7 +4,7 @@
 import type { Clock } from '../platform/clock.js';
 import type { Logger } from '../platform/deps.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
-import { loadQueueFile, saveQueueFile, type QueueFile, type QueueItem } from '../state/queue-file.js';
+import { loadQueueFile, saveQueueFile, type QueueFile, type QueueItem } from './queue-file.js';
 
 export interface QueueStore {
   read(): QueueFile;

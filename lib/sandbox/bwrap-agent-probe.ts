@@ -2,10 +2,10 @@
 // loop would build, so an agent the sandbox cannot see or start fails here, with bwrap's own
 // words, instead of failing every loop of the run.
 
-import { splitCommand } from '../core/command-words.js';
-import { stripTerminalControls } from '../core/terminal-text.js';
+import { splitCommand } from '../text/command-words.js';
+import { stripTerminalControls } from '../text/terminal-text.js';
 import { RalphError } from '../errors.js';
-import type { SandboxNetwork } from '../core/sandbox-settings.js';
+import type { SandboxNetwork } from './sandbox-settings.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { createBwrapSandbox } from './bwrap-sandbox.js';
 

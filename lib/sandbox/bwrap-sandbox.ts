@@ -11,11 +11,11 @@
 import { existsSync, lstatSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import type { AgentInvocation } from '../agents/agent-adapter.js';
-import type { SandboxNetwork } from '../core/sandbox-settings.js';
-import { stripTerminalControls } from '../core/terminal-text.js';
+import type { SandboxNetwork } from './sandbox-settings.js';
+import { stripTerminalControls } from '../text/terminal-text.js';
 import { RalphError } from '../errors.js';
 import { findExecutable } from '../platform/find-executable.js';
-import { readOnlyGuardedPaths } from '../project/guarded-paths.js';
+import { readOnlyGuardedPaths } from '../containment/guarded-paths.js';
 import type { Logger } from '../platform/deps.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { resolveAgentExecutable } from './agent-executable.js';
@@ -31,7 +31,7 @@ export interface BwrapLayout {
   network: SandboxNetwork;
   /** Host directories holding sockets, covered by an empty tmpfs (see socketDirectories). */
   socketDirs?: readonly string[];
-  /** The project's guarded files (lib/project/guarded-paths.ts), read-only over its read-write mount. */
+  /** The project's guarded files (lib/containment/guarded-paths.ts), read-only over its read-write mount. */
   readOnly?: readonly string[];
 }
 

@@ -2,10 +2,10 @@
 // answers `docker info`, and the image is there; each failure says what to do.
 
 import { CONFIG_SCHEMA } from '../config/schema.js';
-import { quoteValue } from '../core/sandbox-settings.js';
+import { quoteValue } from './sandbox-settings.js';
 
 const DEFAULT_SANDBOX_IMAGE = CONFIG_SCHEMA.SANDBOX_DOCKER_IMAGE.default;
-import { stripTerminalControls } from '../core/terminal-text.js';
+import { stripTerminalControls } from '../text/terminal-text.js';
 import { RalphError } from '../errors.js';
 import { findExecutable } from '../platform/find-executable.js';
 import type { ProcessRunner } from '../platform/process.js';

@@ -4,12 +4,12 @@
 
 import type { ConfigSource } from '../config/load-config.js';
 import type { RalphConfig } from '../config/schema.js';
-import { readSandboxSettings, type SandboxSettings } from '../core/sandbox-settings.js';
-import { stripTerminalControls } from '../core/terminal-text.js';
+import { readSandboxSettings, type SandboxSettings } from './sandbox-settings.js';
+import { stripTerminalControls } from '../text/terminal-text.js';
 import { RalphError } from '../errors.js';
 import type { Deps } from '../platform/deps.js';
 import { findExecutable } from '../platform/find-executable.js';
-import { readOnlyGuardedPaths } from '../project/guarded-paths.js';
+import { readOnlyGuardedPaths } from '../containment/guarded-paths.js';
 import { resolveAgentExecutable } from './agent-executable.js';
 import { bwrapOptions, createBwrapSandbox } from './bwrap-sandbox.js';
 import { createDockerSandbox, dockerExecArgs } from './docker-sandbox.js';

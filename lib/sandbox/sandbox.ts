@@ -5,7 +5,7 @@
 // layer still runs the result in its own process group and kills the whole tree.
 
 import type { AgentInvocation } from '../agents/agent-adapter.js';
-import type { SandboxProvider } from '../core/sandbox-settings.js';
+import type { SandboxProvider } from './sandbox-settings.js';
 
 /** What runs: the wrapped argv, the agent's stdin, and the full environment of the process started. */
 export interface SandboxedInvocation {

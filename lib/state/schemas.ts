@@ -5,7 +5,6 @@
 // builds only the schemas of the files it reads (`--circuit-status` reads one), which keeps the
 // read-only commands within their start-up budgets (DESIGN.md §6).
 
-import { initialBreakerState } from '../core/circuit-breaker.js';
 import * as z from './zod.js';
 import {
   booleanField,
@@ -109,7 +108,7 @@ export function defaultExitSignalsFile(): ExitSignalsFile {
 }
 
 // .response_analysis — the analysis of the last agent output: the Bash tool's fields, then ours
-// (absent from a Bash-written file, so they read as "not known"). core/response-analysis.ts
+// (absent from a Bash-written file, so they read as "not known"). analysis/response-analysis.ts
 // produces exactly this type; the loop saves it as it is.
 
 /** The RALPH_STATUS block as stored (ours; a field the agent left out is null). */
@@ -213,7 +212,7 @@ export function defaultResponseAnalysisFile(): ResponseAnalysisFile {
 export const breakerStates = ['CLOSED', 'HALF_OPEN', 'OPEN'] as const;
 export type BreakerStateName = (typeof breakerStates)[number];
 
-/** Ours: the content ids seen in this run (core/progress-evidence.ts); a malformed one is dropped. */
+/** Ours: the content ids seen in this run (analysis/progress-evidence.ts); a malformed one is dropped. */
 const contentMemorySchema = z.lazy(() => z.object({ run: z.string(), seen: z.array(z.string()) }));
 
 export const circuitBreakerFileSchema = z.lazy(() =>
@@ -241,9 +240,19 @@ export const circuitBreakerFileSchema = z.lazy(() =>
 );
 export type CircuitBreakerFile = z.infer<typeof circuitBreakerFileSchema>;
 
-/** A missing or unreadable file: a new breaker with no change time. */
+/** A missing or unreadable file, and a new breaker (breaker/circuit-breaker.ts initialBreakerState adds the time). */
 export function defaultCircuitBreakerFile(): CircuitBreakerFile {
-  return { ...initialBreakerState(0), last_change: '' };
+  return {
+    state: 'CLOSED',
+    last_change: '',
+    consecutive_no_progress: 0,
+    consecutive_same_error: 0,
+    consecutive_permission_denials: 0,
+    last_progress_loop: 0,
+    total_opens: 0,
+    reason: '',
+    current_loop: 0,
+  };
 }
 
 export const circuitBreakerHistoryEntrySchema = z.lazy(() =>
@@ -331,7 +340,7 @@ export const usageWaitFileSchema = z.lazy(() =>
 );
 export type UsageWaitFile = z.infer<typeof usageWaitFileSchema>;
 
-// .run_state (ours) — the spend of one run (core/spend.ts's SpendState), kept across restarts
+// .run_state (ours) — the spend of one run (limits/spend.ts's SpendState), kept across restarts
 // while that run goes on. The inner objects are exact so the type is SpendState itself.
 export const runStateFileSchema = z.lazy(() =>
   z.looseObject({

@@ -1,4 +1,4 @@
-// The one value import of zod (`import * as z from '../state/zod.js'`): zod, configured before
+// The one value import of zod (`import * as z from './zod.js'`): zod, configured before
 // any schema is built. jitless: by default zod compiles each object schema into a function
 // (`new Function`) at its first parse, which costs more than it saves in a process that parses
 // each state file a few times — the read-only commands parse each once and exit (start-up

@@ -5,7 +5,7 @@
 // the user's own configured command, the same thing they would type, so running it through
 // their shell is what they asked for. Pure.
 
-import { splitWords } from '../core/command-words.js';
+import { splitWords } from '../text/command-words.js';
 
 export { splitWords };
 

@@ -8,7 +8,7 @@
 // whatever its exit code: it proves nothing. A test command that exits 0 with nothing countable
 // stays passed, on its exit code only (format `exit-code`). Pure.
 
-import { formatDuration } from '../core/countdown.js';
+import { formatDuration } from '../limits/countdown.js';
 import { parseCargoTest } from './parsers/cargo-test.js';
 import { lastLines, stripAnsi } from './parsers/failure-text.js';
 import { parseGoTestJson } from './parsers/go-test-json.js';

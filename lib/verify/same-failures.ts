@@ -1,6 +1,6 @@
-// The same-failures count: a signature per failing set (a hash of core's failingSetText) and the
+// The same-failures count: a signature per failing set (a hash of failingSetText, verify/verification.ts) and the
 // count of consecutive loops with it. The decisions on the count (trip, reason) are pure, in
-// core/verification.ts; the hash lives here so core loads no Node module.
+// verify/verification.ts; the hash lives here so pure code loads no Node module.
 
 import {
   failingCount,
@@ -9,7 +9,7 @@ import {
   NAMES_KEPT,
   type SameFailuresState,
   type VerificationSnapshot,
-} from '../core/verification.js';
+} from './verification.js';
 import { hashText } from '../platform/hash.js';
 
 /** Identifies the set of failures (order-insensitive); null when the result passed. */

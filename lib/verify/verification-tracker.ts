@@ -14,8 +14,8 @@ import {
   type SameFailuresState,
   type VerificationOutcome,
   type VerificationSnapshot,
-} from '../core/verification.js';
-import type { ExitGateResult } from '../core/exit-gate.js';
+} from './verification.js';
+import type { ExitGateResult } from '../exit-gate/exit-gate.js';
 import { nextSameFailures } from './same-failures.js';
 
 export interface VerificationTrackerState {

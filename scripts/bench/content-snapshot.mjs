@@ -46,7 +46,7 @@ function bytesUnder(dir) {
 }
 
 export async function benchContentSnapshot({ quick = false } = {}) {
-  const { createContentSnapshotter } = await import(dist('loop/content-snapshot.js'));
+  const { createContentSnapshotter } = await import(dist('analysis/content-snapshot.js'));
   const { nodeProcessRunner } = await import(dist('platform/process.js'));
   const dir = makeRepo();
   try {

@@ -118,7 +118,7 @@ const { createLogger } = await import(dist('platform/logger.js'));
 const { nodeProcessRunner } = await import(dist('platform/process.js'));
 const { systemClock } = await import(dist('platform/clock.js'));
 const { ralphPaths } = await import(dist('state/paths.js'));
-const { createRedactor } = await import(dist('core/redaction.js'));
+const { createRedactor } = await import(dist('text/redaction.js'));
 
 const root = mkdtempSync(join(tmpdir(), 'ralph-bench-loop-'));
 try {

@@ -7,7 +7,7 @@ import { runProject } from '../../lib/loop/run-project.js';
 import type { Clock } from '../../lib/platform/clock.js';
 import type { Deps } from '../../lib/platform/deps.js';
 import { createMemoryLogger, type LogEntry } from '../helpers/memory-logger.js';
-import { createRedactor } from '../../lib/core/redaction.js';
+import { createRedactor } from '../../lib/text/redaction.js';
 import { nodeProcessRunner } from '../../lib/platform/process.js';
 import { fakeClock } from '../helpers/fake-clock.js';
 import { captureOutput } from '../helpers/loop-harness.js';

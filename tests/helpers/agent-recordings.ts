@@ -6,8 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentActivity, AgentAdapter } from '../../lib/agents/agent-adapter.js';
-import type { AgentResultSummary } from '../../lib/agents/agent-output.js';
-import type { AgentFailureResult } from '../../lib/core/agent-failure.js';
+import type { AgentResultSummary } from '../../lib/agents/claude-output.js';
+import type { AgentFailureResult } from '../../lib/agents/agent-failure.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const AGENT_CLIS_DIR = resolve(HERE, '..', 'fixtures', 'agent-clis');

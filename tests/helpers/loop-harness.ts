@@ -10,7 +10,7 @@ import { runProject } from '../../lib/loop/run-project.js';
 import type { Clock } from '../../lib/platform/clock.js';
 import type { Deps, Output } from '../../lib/platform/deps.js';
 import { createMemoryLogger } from './memory-logger.js';
-import { createRedactor } from '../../lib/core/redaction.js';
+import { createRedactor } from '../../lib/text/redaction.js';
 import { nodeProcessRunner } from '../../lib/platform/process.js';
 import { fakeClock } from './fake-clock.js';
 import { withFakeClaude, type FakeClaude, type FakeScenario } from './fake-claude.js';

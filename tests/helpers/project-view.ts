@@ -5,7 +5,7 @@
 
 import { join } from 'node:path';
 import { defaultConfig } from '../../lib/config/schema.js';
-import { usageLimitWaitSettings } from '../../lib/config/usage-limit-settings.js';
+import { usageLimitWaitSettings } from '../../lib/limits/usage-limit-settings.js';
 import { loadViewConfig, type ViewConfig } from '../../lib/config/view-config.js';
 
 export function projectView(projectDir: string, env: Record<string, string> = {}): ViewConfig {

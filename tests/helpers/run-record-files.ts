@@ -3,8 +3,8 @@
 
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadRunRecord } from '../../lib/session-record/store.js';
-import { runRecordSchema, type RunRecord } from '../../lib/session-record/schema.js';
+import { loadRunRecord } from '../../lib/run-record/record-store.js';
+import { runRecordSchema, type RunRecord } from '../../lib/run-record/record-schema.js';
 import { createMemoryLogger } from './memory-logger.js';
 import { fakeClock } from './fake-clock.js';
 

@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isPlanComplete, parseFixPlan } from '../../lib/core/fix-plan.js';
+import { isPlanComplete, parseFixPlan } from '../../lib/plan/fix-plan.js';
 
 const RUNS = 400;
 const OPTIONAL = ['Nice to have', 'Optional'];

@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseRalphStatus, resolveExitSignal, stripRalphStatusBlocks } from '../../lib/core/ralph-status.js';
+import { parseRalphStatus, resolveExitSignal, stripRalphStatusBlocks } from '../../lib/analysis/ralph-status.js';
 
 const RUNS = 400;
 

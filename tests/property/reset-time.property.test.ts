@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeUsageLimitWait, MAX_STATED_WAIT_MS, parseResetTime, RESET_PAST_GRACE_MS } from '../../lib/core/reset-time.js';
+import { computeUsageLimitWait, MAX_STATED_WAIT_MS, parseResetTime, RESET_PAST_GRACE_MS } from '../../lib/limits/reset-time.js';
 
 const RUNS = 300;
 const HOUR = 3_600_000;

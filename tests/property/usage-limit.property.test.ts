@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { detectUsageLimit, matchUsageLimitWording } from '../../lib/core/usage-limit.js';
+import { detectUsageLimit, matchUsageLimitWording } from '../../lib/limits/usage-limit.js';
 
 const RUNS = 400;
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { initialBreakerState } from '../../../lib/core/circuit-breaker.js';
+import { initialBreakerState } from '../../../lib/breaker/circuit-breaker.js';
 import { ledgerPath, readLedger } from '../../../lib/state/ledger.js';
 import { withFakeClaude, type FakeCallScript, type FakeClaude } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hourKey } from '../../../lib/core/rate-window.js';
+import { hourKey } from '../../../lib/limits/rate-window.js';
 import { withFakeClaude, type FakeCallScript, type FakeClaude, type FakeScenario, killUnfinishedCalls } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli, type CliResult } from '../../helpers/run-cli.js';

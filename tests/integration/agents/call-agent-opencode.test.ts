@@ -3,7 +3,7 @@
 // OPENCODE_CONFIG_CONTENT (their provider settings survive), as in a loop.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { callAgent } from '../../../lib/agents/call-agent.js';
+import { callAgent } from '../../../lib/agent-run/one-off-call.js';
 import { openCodeAdapter } from '../../../lib/agents/opencode.js';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
 import { withFakeAgent, type FakeAgent } from '../../helpers/fake-agent.js';

@@ -4,8 +4,8 @@
 
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatCountdown } from '../../../lib/core/countdown.js';
-import { hourKey, nextResetTime } from '../../../lib/core/rate-window.js';
+import { formatCountdown } from '../../../lib/limits/countdown.js';
+import { hourKey, nextResetTime } from '../../../lib/limits/rate-window.js';
 import { LoopEvents } from '../../../lib/loop/events.js';
 import { newRunState } from '../../../lib/loop/guard-store.js';
 import { fakeClock, type FakeClock } from '../../helpers/fake-clock.js';

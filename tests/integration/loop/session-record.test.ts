@@ -10,7 +10,7 @@ import { LoopEvents, type LoopEventMap } from '../../../lib/loop/events.js';
 import { runProject } from '../../../lib/loop/run-project.js';
 import type { Deps } from '../../../lib/platform/deps.js';
 import { createMemoryLogger } from '../../helpers/memory-logger.js';
-import { createRedactor } from '../../../lib/core/redaction.js';
+import { createRedactor } from '../../../lib/text/redaction.js';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
 import { captureOutput, FAST_LOOP_RC, loopProject, type LoopProject } from '../../helpers/loop-harness.js';
 import { GIT_TEST_ENV } from '../../helpers/tmp-project.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { copyPrdSpec, keepPreviousPlan, writeIssueSpec } from '../../../lib/queue/item-workspace.js';
 import { ralphPaths, type RalphPaths } from '../../../lib/state/paths.js';
-import type { QueueItem } from '../../../lib/state/queue-file.js';
+import type { QueueItem } from '../../../lib/queue/queue-file.js';
 import { formatFileStamp } from '../../../lib/state/timestamps.js';
 
 let root: string;

@@ -4,9 +4,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RunRecord } from '../../../lib/session-record/schema.js';
+import type { RunRecord } from '../../../lib/run-record/record-schema.js';
 import { readRunRecordsIn } from '../../helpers/run-record-files.js';
-import { LOOP_CONTEXT_HEADING } from '../../../lib/core/loop-context.js';
+import { LOOP_CONTEXT_HEADING } from '../../../lib/agents/loop-context.js';
 
 export { REPO_VITEST_RUN } from '../verify/verify-fixture.js';
 

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LoopEvents, type LoopEventMap } from '../../../lib/loop/events.js';
-import type { RunRecord } from '../../../lib/session-record/schema.js';
+import type { RunRecord } from '../../../lib/run-record/record-schema.js';
 import type { FakeScenario } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC, loopProject, type LoopProject } from '../../helpers/loop-harness.js';
 import { loopContextIn, fixtureFiles, readOnlyRunRecord, REPO_VITEST_RUN } from './verify-loop-fixture.js';

@@ -2,7 +2,7 @@
 // as vitest's. In the system suite: it needs pytest (`python3 -m pytest`), which `npm test` does not.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatFailuresForContext } from '../../../lib/core/verification.js';
+import { formatFailuresForContext } from '../../../lib/verify/verification.js';
 import { runVerificationGate } from '../../../lib/verify/run-gate.js';
 import { planVerification } from '../../../lib/verify/verification-setup.js';
 import type { VerificationResult } from '../../../lib/verify/verification-result.js';

@@ -2,8 +2,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { buildInvocation, isSessionNotFound, isValidSessionId } from '../../../lib/agents/claude-code.js';
-import { parseVersion } from '../../../lib/core/version.js';
-import { splitCommand } from '../../../lib/core/command-words.js';
+import { parseVersion } from '../../../lib/text/version.js';
+import { splitCommand } from '../../../lib/text/command-words.js';
 
 const SESSION = '0be36961-1027-4798-ad92-cea55f3781b6';
 const base = { command: 'claude', prompt: 'Do the work', outputFormat: 'json' as const, allowedTools: [] as string[] };

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { buildCodexInvocation, classifyCodexRun, codexAdapter, sandboxFor } from '../../../lib/agents/codex.js';
 import { createCodexOutputReader, readCodexOutput } from '../../../lib/agents/codex-events.js';
 import { findAgent } from '../../../lib/agents/registry.js';
-import { parseRalphStatus } from '../../../lib/core/ralph-status.js';
+import { parseRalphStatus } from '../../../lib/analysis/ralph-status.js';
 
 const DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../fixtures/agent-clis/codex-0.169.0');
 const NOW = Date.parse('2026-12-01T12:00:00Z');

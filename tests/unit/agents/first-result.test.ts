@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { findAgent } from '../../../lib/agents/registry.js';
 import type { AgentAdapter } from '../../../lib/agents/agent-adapter.js';
-import type { AgentResultSummary } from '../../../lib/agents/agent-output.js';
+import type { AgentResultSummary } from '../../../lib/agents/claude-output.js';
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures');
 

@@ -3,7 +3,7 @@
 // classifies each ending (exit code = HTTP status mod 256; 42 on a bad resume id). Plus the argv.
 
 import { describe, expect, it } from 'vitest';
-import { analyzeResponse } from '../../../lib/core/response-analysis.js';
+import { analyzeResponse } from '../../../lib/analysis/response-analysis.js';
 import { approvalModeFor, buildGeminiInvocation, GEMINI_PROMPT_FLAG, geminiAdapter, geminiStartupWarnings } from '../../../lib/agents/gemini.js';
 import { DEFAULT_ALLOWED_TOOLS, splitAllowedTools } from '../../../lib/config/schema.js';
 import { agentRecordingLabels, readAgentRecording, replayThroughAdapter } from '../../helpers/agent-recordings.js';

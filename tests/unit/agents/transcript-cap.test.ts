@@ -1,7 +1,7 @@
 // capTranscript keeps the first and last half of the bytes, cut at line ends, with a marker.
 
 import { describe, expect, it } from 'vitest';
-import { capTranscript, type TranscriptLog } from '../../../lib/agents/redacting-log.js';
+import { capTranscript, type TranscriptLog } from '../../../lib/agent-run/redacting-log.js';
 
 function memoryLog(): TranscriptLog & { text(): string } {
   const parts: Buffer[] = [];

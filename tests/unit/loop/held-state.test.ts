@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { countCall } from '../../../lib/core/rate-window.js';
+import { countCall } from '../../../lib/limits/rate-window.js';
 import { holdRateWindow } from '../../../lib/loop/guard-store.js';
 import { ralphPaths } from '../../../lib/state/paths.js';
 import { fakeClock } from '../../helpers/fake-clock.js';

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AgentDisplay, subscribeLiveView } from '../../../lib/loop/agent-display.js';
+import { AgentDisplay, subscribeLiveView } from '../../../lib/agent-run/agent-display.js';
 import { LoopEvents } from '../../../lib/loop/events.js';
 import { StatusWriter } from '../../../lib/loop/status-writer.js';
 import { ralphPaths } from '../../../lib/state/paths.js';

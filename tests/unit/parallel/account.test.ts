@@ -3,7 +3,7 @@
 // earlier one, plus what units that will not run again already spent.
 
 import { describe, expect, it } from 'vitest';
-import { checkBudgets, initialSpendState, type SpendState } from '../../../lib/core/spend.js';
+import { checkBudgets, initialSpendState, type SpendState } from '../../../lib/limits/spend.js';
 import { sumSpends } from '../../../lib/parallel/account.js';
 
 const NOW = Date.parse('2026-12-02T05:30:00Z');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../lib/platform/clock.js';
-import { redactSecrets } from '../../../lib/core/redaction.js';
+import { redactSecrets } from '../../../lib/text/redaction.js';
 import { createLogger, rotateLogIfNeeded } from '../../../lib/platform/logger.js';
 
 const LINE = /^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\] \[(INFO|WARN|ERROR|SUCCESS|LOOP|DEBUG)\] .*$/;

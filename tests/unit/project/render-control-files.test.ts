@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CONFIG_SCHEMA, resolveConfigKey } from '../../../lib/config/schema.js';
 import { parseRalphrc } from '../../../lib/config/ralphrc.js';
 import type { ProjectContext } from '../../../lib/project/project-context.js';
-import { parseFixPlan } from '../../../lib/core/fix-plan.js';
+import { parseFixPlan } from '../../../lib/plan/fix-plan.js';
 import { renderAgentMd, renderFixPlan, renderRalphrc } from '../../../lib/project/render-control-files.js';
 
 const defaults: ProjectContext = { name: 'demo', type: 'unknown', buildCommand: '', testCommand: '', runCommand: '' };

@@ -2,7 +2,7 @@
 // binds under the private /tmp) and docker's, where no secret or variable value is ever written.
 
 import { describe, expect, it } from 'vitest';
-import { readSandboxSettings } from '../../../lib/core/sandbox-settings.js';
+import { readSandboxSettings } from '../../../lib/sandbox/sandbox-settings.js';
 import { bwrapOptions, socketDirectories } from '../../../lib/sandbox/bwrap-sandbox.js';
 import { dockerExecArgs, dockerRunArgs, removeDeadContainers } from '../../../lib/sandbox/docker-sandbox.js';
 

@@ -1,7 +1,7 @@
 // A run record to start tests from, and a clock-like time source.
 
-import { createRunRecord } from '../../../lib/session-record/run-record.js';
-import type { RunRecord } from '../../../lib/session-record/schema.js';
+import { createRunRecord } from '../../../lib/run-record/run-record.js';
+import type { RunRecord } from '../../../lib/run-record/record-schema.js';
 
 export const T0 = Date.parse('2026-11-30T03:10:00Z');
 

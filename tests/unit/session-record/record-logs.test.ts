@@ -7,12 +7,12 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { finishAttempt, startAttempt } from '../../../lib/session-record/attempts.js';
-import { gapSample, recordGap } from '../../../lib/session-record/gap.js';
-import { addObservation } from '../../../lib/session-record/observations.js';
-import type { RunRecord } from '../../../lib/session-record/schema.js';
-import { readRunSummaryForStatus, summarizeRunForStatus } from '../../../lib/session-record/status-summary.js';
-import { loadRunRecord, runRecordPath, saveRunRecord, type LogPosition } from '../../../lib/session-record/store.js';
+import { finishAttempt, startAttempt } from '../../../lib/run-record/attempts.js';
+import { gapSample, recordGap } from '../../../lib/run-record/gap.js';
+import { addObservation } from '../../../lib/run-record/observations.js';
+import type { RunRecord } from '../../../lib/run-record/record-schema.js';
+import { readRunSummaryForStatus, summarizeRunForStatus } from '../../../lib/run-record/status-summary.js';
+import { loadRunRecord, runRecordPath, saveRunRecord, type LogPosition } from '../../../lib/run-record/record-store.js';
 import { ralphPaths } from '../../../lib/state/paths.js';
 import { fakeClock } from '../../helpers/fake-clock.js';
 import { createMemoryLogger } from '../../helpers/memory-logger.js';

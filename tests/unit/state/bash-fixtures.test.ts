@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../helpers/memory-logger.js';
-import { readClaudeSessionId } from '../../../lib/state/claude-session-id.js';
+import { readClaudeSessionId } from '../../../lib/sessions/claude-session-id.js';
 import { readIntegerFile, readTrimmedText } from '../../../lib/state/integer-file.js';
 import { ralphPaths, type RalphPaths } from '../../../lib/state/paths.js';
 import type { StateReadOptions, StateReadStatus } from '../../../lib/state/state-file.js';

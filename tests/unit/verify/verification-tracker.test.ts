@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ExitGateResult } from '../../../lib/core/exit-gate.js';
-import type { VerificationSnapshot } from '../../../lib/core/verification.js';
-import type { VerificationSummary } from '../../../lib/session-record/schema.js';
+import type { ExitGateResult } from '../../../lib/exit-gate/exit-gate.js';
+import type { VerificationSnapshot } from '../../../lib/verify/verification.js';
+import type { VerificationSummary } from '../../../lib/run-record/record-schema.js';
 import {
   checkTrackedCompletion,
   initialVerificationTracker,

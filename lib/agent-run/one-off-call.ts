@@ -1,0 +1,80 @@
+// One headless agent call outside the loop (ralph-import's conversion and plan generation),
+// built, read and judged by the same adapter as a loop's call: the same argv, the same parser,
+// the same failure kinds. The prompt goes on stdin; the final answer's text is the result.
+
+import type { ProcessRunner } from '../platform/process.js';
+import type { AgentAdapter } from '../agents/agent-adapter.js';
+
+export interface OneShotAgent {
+  adapter: AgentAdapter;
+  /** The agent's configured command (words, not a shell line). */
+  command: string;
+  model?: string;
+}
+
+export interface CallAgentOptions {
+  agent: OneShotAgent;
+  prompt: string;
+  allowedTools: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  runner: ProcessRunner;
+  timeoutMs: number;
+  now: () => number;
+}
+
+export type CallAgentResult = { ok: true; text: string } | { ok: false; message: string };
+
+const STDERR_TAIL_CHARS = 8192;
+
+export async function callAgent(options: CallAgentOptions): Promise<CallAgentResult> {
+  const { adapter } = options.agent;
+  let invocation;
+  try {
+    invocation = adapter.buildInvocation({
+      command: options.agent.command,
+      prompt: options.prompt,
+      outputFormat: 'json',
+      model: options.agent.model,
+      allowedTools: options.allowedTools,
+      isolated: true,
+      inheritedEnv: options.env,
+    });
+  } catch (error) {
+    return { ok: false, message: (error as Error).message };
+  }
+  const run = await options.runner.run(invocation.cmd, invocation.args, {
+    cwd: options.cwd,
+    env: { ...options.env, ...invocation.env },
+    input: invocation.stdin,
+    timeoutMs: options.timeoutMs,
+  });
+  if (run.spawnError) {
+    return {
+      ok: false,
+      message:
+        run.spawnError.code === 'ENOENT'
+          ? `${adapter.label} CLI not found: ${invocation.cmd} (install it with: ${adapter.installHint}, or set ${adapter.commandKey})`
+          : `could not start ${invocation.cmd}: ${run.spawnError.message}`,
+    };
+  }
+  if (run.timedOut) return { ok: false, message: `${adapter.label} did not finish within ${Math.round(options.timeoutMs / 60_000)} minutes` };
+  const reader = adapter.createOutputReader({ outputFormat: 'json', showToolArgs: false });
+  reader.push(Buffer.from(run.stdout, 'utf8'));
+  const { summary } = reader.finish();
+  const failure = adapter.classifyFailure(
+    { exitCode: run.code, timedOut: false, summary, stderrTail: run.stderr.slice(-STDERR_TAIL_CHARS), outputFormat: 'json' },
+    options.now(),
+  );
+  if (failure.kind === 'ok') return { ok: true, text: summary.resultText.trim() };
+  if (failure.kind === 'auth' || failure.kind === 'billing') return { ok: false, message: `${failure.message} (${failure.fix})` };
+  if (failure.kind === 'timeout') return { ok: false, message: `${adapter.label} timed out` };
+  // The agent's own error text when it answered; else how the process ended, with its stderr.
+  if (summary.hasResult) return { ok: false, message: failure.message };
+  const detail = firstLine(run.stderr) ?? failure.message;
+  return { ok: false, message: run.code ? `exit code ${run.code}: ${detail}` : detail };
+}
+
+function firstLine(text: string): string | undefined {
+  return text.split(/\r?\n/).map((line) => line.trim()).find((line) => line !== '');
+}

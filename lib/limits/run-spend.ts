@@ -1,0 +1,96 @@
+// The run's spend across restarts. `.run_state` holds the calls, cost, tokens and run time of
+// the run the session record names: a resumed run takes them up (a call a dead ralph left in
+// flight stays counted, its cost unknown), a new run starts from zero. When `.run_state` is
+// unreadable or missing for a run that made calls, a warning names it and the budgets count
+// what the session record still holds; neither file alone can make the counts go back.
+// The spend is then held for the run and written through: `.run_state` is never read back
+// mid-run (the agent can write it), so an agent that rewrites it cannot reset its budgets.
+
+import { basename, relative } from 'node:path';
+import {
+  cancelCall,
+  formatRunCost,
+  mergeSpend,
+  recordLoopSpend,
+  remainingCostBudget,
+  settleCutOffCall,
+  startCall,
+  type LoopSpendInput,
+  type SpendState,
+} from './spend.js';
+import { spendFromRecord } from '../run-record/record-spend.js';
+import { runRecordPath } from '../run-record/record-store.js';
+import { loadRunState, newRunState, saveRunState, type RunSpend } from '../loop/guard-store.js';
+import { HeldState } from '../loop/held-state.js';
+import type { RunRecorder } from '../run-record/run-recorder.js';
+import type { Run, RunSetup } from '../loop/run.js';
+
+/** Agent sessions outlive runs; the cumulative totals of the most recent ones are carried over. */
+const SESSIONS_CARRIED = 20;
+
+/** After the session record is opened: the spend of the run it continues, or of a new run. */
+export function openRunSpend(run: RunSetup, recorder: RunRecorder | undefined): void {
+  const { paths, deps } = run;
+  const now = deps.clock.now();
+  run.state.runClockStart = now;
+  // A dry run keeps no record and makes no call: it must not touch the real run's spend.
+  if (!recorder) return;
+  const record = recorder.record;
+  const loaded = loadRunState(paths, run.readOptions);
+  let kept: RunSpend;
+  if (recorder.decision.kind !== 'resume') {
+    kept = newRunState(now, record.run_id);
+    // A new run may resume the same agent session: its earlier total must not be charged again.
+    if (loaded.value) kept.spend.lastCumulativeBySession = recentSessions(loaded.value.spend.lastCumulativeBySession);
+  } else {
+    const fromRecord = spendFromRecord(record, now);
+    const own = loaded.value?.run_id === record.run_id ? loaded.value : undefined;
+    if (own) {
+      kept = { ...own, active_ms: Math.max(own.active_ms, fromRecord.activeMs), spend: mergeSpend(settleCutOffCall(own.spend), fromRecord.spend) };
+    } else {
+      if (record.attempts.length > 0) {
+        const why = loaded.status === 'corrupt' ? 'is unreadable' : loaded.value ? 'belongs to another run' : 'is missing';
+        const source = relative(paths.projectDir, runRecordPath(paths, record.run_id));
+        deps.logger.warn(`${basename(paths.runState)} ${why}; the budgets of run ${record.run_id} count what its session record ${source} holds`);
+      }
+      const created = Date.parse(record.created_at);
+      kept = { run_id: record.run_id, started_at_ms: Number.isFinite(created) ? created : now, active_ms: fromRecord.activeMs, spend: fromRecord.spend };
+    }
+    const minutes = Math.floor(kept.active_ms / 60_000);
+    deps.logger.info(`Run ${record.run_id} so far: ${kept.spend.run.loops} agent call(s), ${formatRunCost(kept.spend)}, ${minutes} min`);
+  }
+  run.state.runClockStart = now - kept.active_ms;
+  run.state.spend = new HeldState(kept, (next) => saveRunState(paths, next));
+  run.state.spend.flush();
+}
+
+/** The spend a run holds before its record is open, and for good in a dry run: never saved. */
+export function unsavedRunSpend(now: number): HeldState<RunSpend> {
+  return new HeldState(newRunState(now), () => undefined);
+}
+
+/** The call counts before the agent is spawned, so a `kill -9` mid-call still counts it. */
+export function beginCallSpend(run: Run): void {
+  holdSpend(run, startCall(run.state.spend.value.spend));
+}
+
+/** The call's cost and tokens once the agent exited; 'not_started': no call was made, it is taken back. */
+export function endCallSpend(run: Run, call: LoopSpendInput | 'not_started'): void {
+  const spend = run.state.spend.value.spend;
+  holdSpend(run, call === 'not_started' ? cancelCall(spend) : recordLoopSpend(spend, call, run.deps.clock.now()));
+}
+
+/** The new spend with the run time so far, written through to `.run_state`. */
+function holdSpend(run: Run, spend: SpendState): void {
+  run.state.spend.set({ ...run.state.spend.value, spend, active_ms: Math.max(0, run.deps.clock.now() - run.state.runClockStart) });
+}
+
+function recentSessions(totals: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(totals).slice(-SESSIONS_CARRIED));
+}
+
+/** What is left of --max-cost, as the cap of the next call for a CLI that takes one (else undefined). */
+export function callBudgetOf(run: Run): number | undefined {
+  const slot = run.agents.find((s) => s.adapter === run.state.agent);
+  return slot?.acceptsMaxBudget ? remainingCostBudget(run.state.spend.value.spend, run.config.MAX_COST_USD) : undefined;
+}

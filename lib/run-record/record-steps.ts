@@ -1,0 +1,138 @@
+// The iteration session record (.ralph/sessions/<run-id>.json and its logs) as the loop keeps it: opened at
+// startup (the last unfinished run resumes, or a new one starts; the decision is logged), one
+// attempt per agent call, written when it starts and again when the loop's outcome and
+// verification are known, and ended with the run's exit code. A `kill -9` mid-loop leaves the
+// attempt running on disk: the next `ralph` marks it cut off (a call, of unknown cost) and goes
+// on from the loop after the last finished one.
+// A dry run keeps no record, nor does a start refused before the first agent call (an OPEN
+// breaker must not add one per try).
+
+import { startNewRun } from '../breaker/circuit-breaker.js';
+import { failingCount, initialSameFailures, sameFailuresTripped } from '../verify/verification.js';
+import { endLedgerRun, loadUnfinishedRun } from '../loop/guard-store.js';
+import { RunRecorder } from './run-recorder.js';
+import { trackerFromSummary } from '../verify/verification-tracker.js';
+import { holdBreaker } from '../breaker/breaker-step.js';
+import type { IterationResult } from '../loop/iteration.js';
+import type { Run, RunSetup, RunStop } from '../loop/run.js';
+
+/** What earlier attempts tried, told to the first loop of a resumed run. */
+const RESUME_CONTEXT_CHARS = 1200;
+/** An agent's reply is kept shorter than a test run's output: it is in the output log anyway. */
+const AGENT_RAW_BYTES = 4096;
+
+/**
+ * Open the record (resume or new), and carry a resumed run's loop number and verification
+ * state into the run's state. Sets run.state.loopCount to the loop before the first one this
+ * process runs. A dry run keeps none.
+ */
+export function openSessionRecord(run: RunSetup, fresh: boolean): RunRecorder | undefined {
+  if (run.config.DRY_RUN) return undefined;
+  const recorder = RunRecorder.open({
+    paths: run.paths,
+    promptFile: run.promptFile,
+    optionalSections: run.config.OPTIONAL_SECTIONS,
+    testCommand: run.verification.test?.command ?? null,
+    fresh,
+    unfinished: loadUnfinishedRun(run.paths, run.readOptions)?.run_id,
+    state: run.readOptions,
+    logger: run.deps.logger,
+    saveEachChange: false,
+    redact: run.deps.redact,
+  });
+  run.state.loopCount = recorder.firstLoop - 1;
+  const { decision } = recorder;
+  if (decision.kind === 'resume') {
+    run.state.verify = trackerFromSummary(recorder.record.last_verification);
+    run.state.resumeContext = recorder.resumeContext(RESUME_CONTEXT_CHARS) || undefined;
+    // The breaker that same failures opened was reset (cooldown, --reset-circuit): count again.
+    if (sameFailuresTripped(run.state.verify.sameFailures, run.config.CB_SAME_FAILURES_THRESHOLD) && run.state.breaker.value.state !== 'OPEN') {
+      run.deps.logger.info('Same-failures count restarts: the circuit breaker it opened has been reset');
+      run.state.verify = { ...run.state.verify, sameFailures: initialSameFailures() };
+    }
+  } else {
+    holdBreaker(run, startNewRun(run.state.breaker.value, run.deps.clock.now()));
+  }
+  recorder.activate();
+  recorder.flush();
+  run.events.emit('run:opened', {
+    runId: recorder.record.run_id,
+    resumed: decision.kind === 'resume',
+    nextLoop: recorder.firstLoop,
+    cutOff: decision.kind === 'resume' ? decision.cutOff : [],
+  });
+  return recorder;
+}
+
+/** Before the agent call, saved: a `kill -9` mid-call leaves the attempt, which a resume marks cut off. */
+export function beginAttemptRecord(run: Run, loop: number): void {
+  run.state.lastOutcome = 'unverified';
+  run.state.loopCostBefore = run.state.spend.value.spend.run.costUsd;
+  run.recorder?.beginAttempt(loop);
+  run.recorder?.flush();
+}
+
+/**
+ * The loop's outcome and verification are known: finish its attempt, take a gap sample, save
+ * the record (the loop's one write: its lines appended, the summary rewritten), then tell
+ * subscribers the iteration is complete.
+ */
+export function finishAttemptRecord(run: Run, loop: number, result: IterationResult): void {
+  const { recorder } = run;
+  const { run: call, failure, analysis } = result;
+  const s = call.summary;
+  if (recorder) {
+    recorder.observe({
+      loop,
+      source: 'agent',
+      command: run.state.agentCommand,
+      exitCode: call.exitCode,
+      durationMs: call.durationMs,
+      raw: s.resultText,
+      maxRawBytes: AGENT_RAW_BYTES,
+      data: { result: failure.kind, run: call.kind, files_changed: result.filesChanged.length },
+    });
+    recorder.finishAttempt({
+      loop,
+      outcome: run.state.lastOutcome,
+      agentResult: failure.kind,
+      agentSessionId: s.sessionId ?? null,
+      agent: run.state.agent.name,
+      tokens: { input: s.usage.input, output: s.usage.output, cache_read: s.usage.cacheRead, cache_creation: s.usage.cacheCreation },
+      costUsd: run.state.spend.value.spend.run.costUsd - run.state.loopCostBefore,
+      filesChanged: result.filesChanged,
+      action: analysis?.analysis.work_summary || ('message' in failure ? `agent ${failure.kind}: ${failure.message}` : undefined),
+      openItems: countOpenItems(run),
+      failingTests: run.verification.commands.length > 0 && run.state.verify.latest ? failingCount(run.state.verify.latest) : null,
+    });
+    recorder.flush();
+  }
+  run.events.emit('iteration:completed', { ...result.completed, verification: run.state.lastOutcome });
+}
+
+/**
+ * Stopped by a signal or a crash mid-loop: the running attempt is saved, and a resume runs it
+ * again. Best effort: on the way out, a failed write must not hide why the run stopped.
+ */
+export function saveUnfinishedAttempt(run: Pick<Run, 'recorder' | 'deps'>): void {
+  try {
+    run.recorder?.flush();
+  } catch (error) {
+    run.deps.logger.warn(`Could not save the session record: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The run stopped: converged (0), escalated (2), failed (1), exhausted (one of its budgets);
+ * another limit or an interrupt keeps it resumable.
+ */
+export function endSessionRecord(run: Run, result: RunStop): void {
+  const status = run.recorder?.end(result.exitCode, result.message ?? result.exitReason, result.endsRun ?? false);
+  if (status && run.recorder?.saved) run.deps.logger.info(`Session record ${run.recorder.record.run_id}: ${status}`);
+  // The ledger, not the record the agent can write, says whether the run goes on after a restart.
+  if (run.recorder?.ended) endLedgerRun(run.paths, run.state.spend.value);
+}
+
+function countOpenItems(run: Run): number | null {
+  return run.state.plan?.blocking.open ?? null;
+}

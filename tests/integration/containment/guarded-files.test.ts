@@ -1,0 +1,133 @@
+// Guarded files in a real project folder: what changed since the record is put back byte for
+// byte (mode included), what the agent added is moved out, a symlink in place of a guarded file
+// is moved aside rather than written through, and only package.json's test script is guarded.
+
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { recordGuardedFiles, restoreGuardedFiles } from '../../../lib/containment/guarded-files.js';
+import { tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
+
+let project: TmpProject | undefined;
+afterEach(() => project?.cleanup());
+
+const Q = '.ralph/quarantine/t1';
+
+describe('guarded files', () => {
+  it('puts back changed and deleted files, removes added hooks, keeps the agent versions', () => {
+    const p = (project = tmpProject({ '.ralphrc': 'MAX_LOOPS=3\n', '.claude/settings.json': '{}\n' }, { git: true }));
+    writeFileSync(p.path('.git/hooks/pre-push'), '#!/bin/sh\nexit 0\n');
+    chmodSync(p.path('.git/hooks/pre-push'), 0o755);
+    const guarded = recordGuardedFiles(p.dir);
+    writeFileSync(p.path('.ralphrc'), 'CLAUDE_CODE_CMD=./evil.sh\n');
+    unlinkSync(p.path('.claude/settings.json'));
+    writeFileSync(p.path('.git/hooks/pre-push'), '#!/bin/sh\n./evil.sh\n');
+    writeFileSync(p.path('.git/hooks/post-commit'), '#!/bin/sh\n./evil.sh\n');
+    mkdirSync(p.path('.gemini'));
+    writeFileSync(p.path('.gemini/settings.json'), '{"tools":{"allowed":["*"]}}');
+
+    const violations = restoreGuardedFiles(guarded, Q);
+    expect(violations.map((v) => v.path)).toEqual(['.claude/settings.json', '.gemini/settings.json', '.git/hooks/post-commit', '.git/hooks/pre-push', '.ralphrc']);
+    expect(readFileSync(p.path('.ralphrc'), 'utf8')).toBe('MAX_LOOPS=3\n');
+    expect(readFileSync(p.path('.claude/settings.json'), 'utf8')).toBe('{}\n');
+    expect(readFileSync(p.path('.git/hooks/pre-push'), 'utf8')).toBe('#!/bin/sh\nexit 0\n');
+    expect(lstatSync(p.path('.git/hooks/pre-push')).mode & 0o777).toBe(0o755);
+    expect(existsSync(p.path('.git/hooks/post-commit'))).toBe(false);
+    expect(existsSync(p.path('.gemini/settings.json'))).toBe(false);
+    expect(readFileSync(p.path(`${Q}/.ralphrc`), 'utf8')).toBe('CLAUDE_CODE_CMD=./evil.sh\n');
+    expect(readFileSync(p.path(`${Q}/.git/hooks/post-commit`), 'utf8')).toContain('evil');
+    expect(violations.find((v) => v.path === '.ralphrc')?.diff).toBe('.ralphrc\n- MAX_LOOPS=3\n+ CLAUDE_CODE_CMD=./evil.sh');
+    expect(restoreGuardedFiles(guarded, '.ralph/quarantine/t2')).toEqual([]);
+  });
+
+  it('moves a planted symlink aside instead of writing through it', () => {
+    const p = (project = tmpProject({ '.ralphrc': 'A=1\n', 'outside.txt': 'precious\n' }, { git: true }));
+    const guarded = recordGuardedFiles(p.dir);
+    unlinkSync(p.path('.ralphrc'));
+    symlinkSync(join(p.dir, 'outside.txt'), p.path('.ralphrc'));
+    expect(restoreGuardedFiles(guarded, Q).map((v) => v.path)).toEqual(['.ralphrc']);
+    expect(lstatSync(p.path('.ralphrc')).isFile()).toBe(true);
+    expect(readFileSync(p.path('.ralphrc'), 'utf8')).toBe('A=1\n');
+    expect(readFileSync(p.path('outside.txt'), 'utf8')).toBe('precious\n');
+  });
+
+  it('moves nothing through a link the agent planted at .ralph/quarantine: its version is deleted, the file put back', () => {
+    const p = (project = tmpProject({ '.ralphrc': 'A=1\n', 'package.json': '{"scripts":{"test":"true"}}\n' }, { git: true }));
+    const guarded = recordGuardedFiles(p.dir);
+    const outside = mkdtempSync(join(tmpdir(), 'ralph-outside-'));
+    try {
+      mkdirSync(p.path('.ralph'), { recursive: true });
+      symlinkSync(outside, p.path('.ralph/quarantine'));
+      writeFileSync(p.path('.ralphrc'), 'CLAUDE_CODE_CMD=./evil.sh\n');
+      writeFileSync(p.path('package.json'), '{"scripts":{"test":"./evil.sh"}}\n');
+      const violations = restoreGuardedFiles(guarded, Q);
+      expect(violations.map((v) => [v.path, v.keptAt])).toEqual([['.ralphrc', undefined], ['package.json (scripts.test)', undefined]]);
+      expect(readFileSync(p.path('.ralphrc'), 'utf8')).toBe('A=1\n');
+      expect(JSON.parse(readFileSync(p.path('package.json'), 'utf8')).scripts.test).toBe('true');
+      expect(readdirSync(outside)).toEqual([]);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('moves a folder of guarded files the agent turned into a link aside, never touching what it points to', () => {
+    const p = (project = tmpProject({ '.claude/settings.json': '{"permissions":{}}\n' }, { git: true }));
+    const guarded = recordGuardedFiles(p.dir);
+    const outside = mkdtempSync(join(tmpdir(), 'ralph-outside-'));
+    try {
+      writeFileSync(join(outside, 'settings.json'), '{"hooks":{"Stop":"./evil.sh"}}\n');
+      rmSync(p.path('.claude'), { recursive: true });
+      symlinkSync(outside, p.path('.claude'));
+      const violations = restoreGuardedFiles(guarded, Q);
+      // The link is moved aside, then the file it hid is put back into a folder of its own.
+      expect(violations.map((v) => [v.path, v.keptAt])).toEqual([['.claude', `${Q}/.claude`], ['.claude/settings.json', undefined]]);
+      expect(violations[0]!.diff).toBe(`.claude (a link to ${outside}, was a folder)`);
+      expect(lstatSync(p.path('.claude')).isDirectory()).toBe(true);
+      expect(readFileSync(p.path('.claude/settings.json'), 'utf8')).toBe('{"permissions":{}}\n');
+      expect(lstatSync(p.path(`${Q}/.claude`)).isSymbolicLink()).toBe(true);
+      // What the link pointed to is the host's, not the project's: left exactly as it was.
+      expect(readdirSync(outside)).toEqual(['settings.json']);
+      expect(readFileSync(join(outside, 'settings.json'), 'utf8')).toBe('{"hooks":{"Stop":"./evil.sh"}}\n');
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('moves a link planted where no guarded folder was, without moving the file it reaches out of its place', () => {
+    const p = (project = tmpProject({ 'src/a.ts': 'a\n' }, { git: true }));
+    const guarded = recordGuardedFiles(p.dir);
+    const outside = mkdtempSync(join(tmpdir(), 'ralph-outside-'));
+    try {
+      writeFileSync(join(outside, 'settings.json'), '{"mine":true}\n');
+      symlinkSync(outside, p.path('.claude'));
+      const violations = restoreGuardedFiles(guarded, Q);
+      expect(violations.map((v) => v.path)).toEqual(['.claude']);
+      expect(violations[0]!.diff).toBe(`.claude (a link to ${outside}, was absent)`);
+      expect(existsSync(p.path('.claude'))).toBe(false);
+      expect(readFileSync(join(outside, 'settings.json'), 'utf8')).toBe('{"mine":true}\n');
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps a folder link the user had when the run started (a dotfiles setup), and guards the files through it", () => {
+    const p = (project = tmpProject({ 'dotfiles/claude/settings.json': '{"user":1}\n' }, { git: true }));
+    symlinkSync(p.path('dotfiles/claude'), p.path('.claude'));
+    const guarded = recordGuardedFiles(p.dir);
+    writeFileSync(p.path('.claude/settings.json'), '{"agent":1}\n');
+    expect(restoreGuardedFiles(guarded, Q).map((v) => v.path)).toEqual(['.claude/settings.json']);
+    expect(lstatSync(p.path('.claude')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(p.path('dotfiles/claude/settings.json'), 'utf8')).toBe('{"user":1}\n');
+  });
+
+  it("guards package.json's test script only: other edits stay", () => {
+    const p = (project = tmpProject({ 'package.json': '{"scripts":{"test":"vitest run"},"dependencies":{}}\n' }, { git: true }));
+    const guarded = recordGuardedFiles(p.dir);
+    writeFileSync(p.path('package.json'), '{"scripts":{"test":"echo pwned"},"dependencies":{"zod":"^4"}}\n');
+    expect(restoreGuardedFiles(guarded, Q).map((v) => v.path)).toEqual(['package.json (scripts.test)']);
+    expect(JSON.parse(readFileSync(p.path('package.json'), 'utf8'))).toEqual({ scripts: { test: 'vitest run' }, dependencies: { zod: '^4' } });
+    writeFileSync(p.path('package.json'), '{"scripts":{"test":"vitest run"},"dependencies":{"zod":"^5"}}\n');
+    expect(restoreGuardedFiles(guarded, '.ralph/quarantine/t2')).toEqual([]);
+  });
+});

@@ -1,0 +1,61 @@
+// The plan's memory: hidden open items still count, ticks without measured new content do not,
+// an unreadable plan is open, honest edits (a note after a ticked item, moved lines) are fine.
+
+import { describe, expect, it } from 'vitest';
+import { parseFixPlan } from '../../../lib/plan/fix-plan.js';
+import { checkPlanAgainstMemory, emptyPlanMemory, normalizeItemText, type PlanMemory } from '../../../lib/plan/plan-memory.js';
+
+const OPTIONAL = ['Optional'];
+const read = (text: string) => ({ view: parseFixPlan(text, OPTIONAL) });
+const START = '# Plan\n- [ ] alpha\n- [ ] beta\n';
+
+function remember(text: string): PlanMemory {
+  return checkPlanAgainstMemory(emptyPlanMemory(), read(text), false).memory;
+}
+
+describe('checkPlanAgainstMemory', () => {
+  it('remembers the open items at the start and counts nothing hidden', () => {
+    const first = checkPlanAgainstMemory(emptyPlanMemory(), read(START), false);
+    expect(first.memory.open.map((i) => i.text)).toEqual(['alpha', 'beta']);
+    expect(first.hidden).toEqual([]);
+    expect(first.view?.blocking.open).toBe(2);
+  });
+
+  it.each([
+    ['deleted', '# Plan\n', 'removed'],
+    ['fenced', '# Plan\n```\n- [ ] alpha\n- [ ] beta\n```\n', 'removed'],
+    ['quoted', '# Plan\n> - [ ] alpha\n> - [ ] beta\n', 'removed'],
+    ['zero-width', '# Plan\n- [\u200b] alpha\n- [\u200b] beta\n', 'removed'],
+    ['optional', '# Plan\n## Optional\n- [ ] alpha\n- [ ] beta\n', 'optional'],
+  ])('%s open items still count as open', (_name, text, how) => {
+    const checked = checkPlanAgainstMemory(remember(START), read(text), true);
+    expect(checked.hidden.map((h) => [h.text, h.how])).toEqual([['alpha', how], ['beta', how]]);
+    expect(checked.view?.blocking.open).toBe(2);
+  });
+
+  it('a tick without measured new content is not done; a later loop with new content makes it done', () => {
+    const ticked = '# Plan\n- [x] alpha\n- [ ] beta\n';
+    const unearned = checkPlanAgainstMemory(remember(START), read(ticked), false);
+    expect(unearned.view?.blocking).toEqual({ open: 2, done: 0 });
+    expect(unearned.completed).toBe(0);
+    const earned = checkPlanAgainstMemory(unearned.memory, read(ticked), true);
+    expect(earned.view?.blocking).toEqual({ open: 1, done: 1 });
+    expect(earned.completed).toBe(1);
+  });
+
+  it('a note after a ticked item and a moved line are honest edits', () => {
+    const checked = checkPlanAgainstMemory(remember(START), read('# Plan\n- [ ] beta\n## Done\n- [x] Alpha (in src/a.ts)\n'), true);
+    expect(checked.hidden).toEqual([]);
+    expect(checked.view?.blocking).toEqual({ open: 1, done: 1 });
+  });
+
+  it('an unreadable plan keeps every remembered item open and adds itself', () => {
+    const checked = checkPlanAgainstMemory(remember(START), { unreadable: 'is larger than 10 MB' }, true);
+    expect(checked.view?.blocking.open).toBe(3);
+    expect(checked.view?.openItems.at(-1)).toContain('is larger than 10 MB');
+  });
+
+  it('normalizes invisible characters, formatting and case', () => {
+    expect(normalizeItemText('  Write\u200b the  **Parser** ')).toBe('write the parser');
+  });
+});

@@ -1,0 +1,50 @@
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { finishAttempt, startAttempt } from '../../../lib/run-record/attempts.js';
+import { gapSample, recordGap } from '../../../lib/run-record/gap.js';
+import { readRunSummaryForStatus, summarizeRunForStatus } from '../../../lib/run-record/status-summary.js';
+import { saveRunRecord } from '../../../lib/run-record/record-store.js';
+import { ralphPaths } from '../../../lib/state/paths.js';
+import { tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
+import { newRecord, T0 } from '../session-record/record-fixture.js';
+
+let project: TmpProject | undefined;
+afterEach(() => project?.cleanup());
+
+function setup() {
+  project = tmpProject({});
+  const paths = ralphPaths(project.dir);
+  mkdirSync(paths.sessionsDir, { recursive: true });
+  return paths;
+}
+
+function oneLoop(runId: string) {
+  let record = startAttempt(newRecord(runId), 1, T0);
+  record = finishAttempt(record, { loop: 1, now: T0 + 60_000, outcome: 'stuck', agentResult: 'ok', filesChanged: ['a.ts'] });
+  return recordGap(record, gapSample(1, 2, 1), T0 + 60_000);
+}
+
+describe('readRunSummaryForStatus', () => {
+  it('summarizes the newest record, and is null when there is none', () => {
+    const paths = setup();
+    expect(readRunSummaryForStatus(paths)).toBeNull();
+    saveRunRecord(paths, newRecord('20261130T031000Z-aaaaaa'));
+    const newest = oneLoop('20261130T041000Z-bbbbbb');
+    saveRunRecord(paths, newest);
+    expect(readRunSummaryForStatus(paths)).toEqual(summarizeRunForStatus(newest));
+    expect(readRunSummaryForStatus(paths)).toMatchObject({ run_id: '20261130T041000Z-bbbbbb', attempts: 1, gap_text: 'gap 3 (2 open items + 1 failing test) → stagnant' });
+  });
+
+  it('skips an unreadable newest record without touching it; another schema version means none', () => {
+    const paths = setup();
+    saveRunRecord(paths, oneLoop('20261130T031000Z-aaaaaa'));
+    writeFileSync(join(paths.sessionsDir, '20261130T041000Z-bbbbbb.json'), '{"schema_version":1,"run_id":');
+    writeFileSync(join(paths.sessionsDir, '20261130T040000Z-cccccc.json'), JSON.stringify({ schema_version: 1, run_id: 'x', attempts: 'no' }));
+    expect(readRunSummaryForStatus(paths)).toMatchObject({ run_id: '20261130T031000Z-aaaaaa' });
+    // Read-only: nothing set aside.
+    expect(readdirSync(paths.sessionsDir).sort()).toEqual(['20261130T031000Z-aaaaaa.attempts.jsonl', '20261130T031000Z-aaaaaa.json', '20261130T040000Z-cccccc.json', '20261130T041000Z-bbbbbb.json']);
+    writeFileSync(join(paths.sessionsDir, '20261130T050000Z-dddddd.json'), JSON.stringify({ schema_version: 3, run_id: 'future' }));
+    expect(readRunSummaryForStatus(paths)).toBeNull();
+  });
+});
