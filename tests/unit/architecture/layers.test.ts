@@ -1,51 +1,100 @@
-// Imports go down the layers only: the pure decisions (core) import nothing but themselves, the
-// error type and the state files' types (one model per file, issue #14); the loop never imports the command line; verification does not know the run
-// record (the record imports verification's types). A new import across a line fails here.
-// eslint.config.js holds the same lines and also sees Node built-ins in pure code (lint-layers.test.ts).
+// The import graph of lib/, checked on resolved paths (the linter sees only the text of an
+// import): pure code (PURE_FILES in eslint.config.js) imports only pure code, lib/state and the
+// error type; the base folders import no concept room; only the command line imports the command
+// line; verification knows neither the run record, the loop nor the command line; agents know
+// neither the loop, the command line nor the monitor; and no file reaches itself through its
+// value imports. A new import across a line fails here.
 
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
+// @ts-expect-error eslint.config.js is plain JavaScript, without types
+import { PURE_FILES } from '../../../eslint.config.js';
 import { REPO_ROOT } from '../../helpers/run-cli.js';
 
 const LIB = join(REPO_ROOT, 'lib');
 
-/** Each lib file and the lib folders (or root files) it imports from. */
-function importsByFile(): Array<{ file: string; layer: string; targets: string[] }> {
-  const files = readdirSync(LIB, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
-  return files.map((file) => {
-    const text = readFileSync(join(LIB, file), 'utf8');
-    const layer = file.includes('/') ? file.split('/')[0]! : '(root)';
-    const targets = [...text.matchAll(/^(?:import|export)[^'"]*from '(\.[^']+)'/gm)].map((m) => {
-      const target = relative(LIB, join(LIB, file, '..', m[1]!));
-      return target.includes('/') ? target.split('/')[0]! : target;
-    });
-    return { file, layer, targets };
+interface Edge {
+  /** The importing file and the imported one, relative to lib/ (`breaker/circuit-breaker.ts`). */
+  from: string;
+  to: string;
+  typeOnly: boolean;
+}
+
+function libFiles(): string[] {
+  return readdirSync(LIB, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+}
+
+function importEdges(): Edge[] {
+  return libFiles().flatMap((from) => {
+    const text = readFileSync(join(LIB, from), 'utf8');
+    return [...text.matchAll(/^(?:import|export)(\s+type)?[^'"]*?from '(\.[^']+)'/gms)].map((m) => ({
+      from,
+      to: normalize(join(dirname(from), m[2]!)).replace(/\.js$/, '.ts'),
+      typeOnly: m[1] !== undefined,
+    }));
   });
 }
 
-const FORBIDDEN: Record<string, (target: string) => boolean> = {
-  core: (target) => !['core', 'state', 'errors.js'].includes(target),
-  loop: (target) => target === 'cli',
-  parallel: (target) => target === 'cli' || target === 'monitor',
-  verify: (target) => target === 'session-record' || target === 'loop' || target === 'cli',
-  state: (target) => ['loop', 'cli', 'monitor', 'agents'].includes(target),
-  agents: (target) => ['loop', 'cli', 'monitor'].includes(target),
-};
+const folderOf = (file: string): string => (file.includes('/') ? file.split('/')[0]! : file);
+
+/** Folders below every concept room: they import only each other (and the error type). */
+const BASE = ['errors.ts', 'platform', 'state', 'text'];
+
+const FORBIDDEN: Array<{ rule: string; applies: (from: string) => boolean; forbidden: (to: string) => boolean }> = [
+  { rule: 'only the command line imports the command line', applies: (f) => folderOf(f) !== 'cli', forbidden: (t) => folderOf(t) === 'cli' },
+  { rule: 'the base folders import no concept room', applies: (f) => BASE.includes(folderOf(f)), forbidden: (t) => !BASE.includes(folderOf(t)) },
+  { rule: 'verification knows neither the run record, the loop nor the command line', applies: (f) => folderOf(f) === 'verify', forbidden: (t) => ['run-record', 'loop', 'cli'].includes(folderOf(t)) },
+  { rule: 'agents know neither the loop, the command line nor the monitor', applies: (f) => folderOf(f) === 'agents', forbidden: (t) => ['loop', 'cli', 'monitor'].includes(folderOf(t)) },
+  { rule: 'parallel loops know neither the command line nor the monitor', applies: (f) => folderOf(f) === 'parallel', forbidden: (t) => ['cli', 'monitor'].includes(folderOf(t)) },
+];
 
 describe('imports go down the layers', () => {
-  for (const [layer, forbidden] of Object.entries(FORBIDDEN)) {
-    it(`${layer} imports nothing above it`, () => {
-      const crossings = importsByFile()
-        .filter((f) => f.layer === layer)
-        .flatMap((f) => f.targets.filter(forbidden).map((t) => `${f.file} → ${t}`));
+  for (const { rule, applies, forbidden } of FORBIDDEN) {
+    it(rule, () => {
+      const crossings = importEdges().filter((e) => applies(e.from) && forbidden(e.to)).map((e) => `${e.from} → ${e.to}`);
       expect(crossings).toEqual([]);
     });
   }
 
-  it('sees every lib file (the check itself)', () => {
-    const all = importsByFile();
-    expect(all.length).toBeGreaterThan(100);
-    expect(all.find((f) => f.file === 'loop/iteration.ts')?.targets).toContain('agents');
+  it('pure code imports only pure code, lib/state and the error type', () => {
+    const pure = new Set(PURE_FILES.map((f: string) => f.replace(/^lib\//, '')));
+    const crossings = importEdges()
+      .filter((e) => pure.has(e.from) && !pure.has(e.to) && folderOf(e.to) !== 'state' && e.to !== 'errors.ts')
+      .map((e) => `${e.from} → ${e.to}`);
+    expect(crossings).toEqual([]);
+  });
+
+  it('every file named pure exists (a moved file keeps its rule)', () => {
+    const files = new Set(libFiles());
+    expect(PURE_FILES.filter((f: string) => !files.has(f.replace(/^lib\//, '')))).toEqual([]);
+  });
+
+  it('no file reaches itself through its value imports', () => {
+    const graph = new Map<string, string[]>();
+    for (const e of importEdges()) if (!e.typeOnly) graph.set(e.from, [...(graph.get(e.from) ?? []), e.to]);
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const stack: string[] = [];
+    const visit = (file: string): void => {
+      state.set(file, 'open');
+      stack.push(file);
+      for (const next of graph.get(file) ?? []) {
+        if (state.get(next) === 'open') cycles.push([...stack.slice(stack.indexOf(next)), next].join(' → '));
+        else if (!state.has(next)) visit(next);
+      }
+      stack.pop();
+      state.set(file, 'done');
+    };
+    for (const file of libFiles()) if (!state.has(file)) visit(file);
+    expect(cycles).toEqual([]);
+  });
+
+  it('sees every lib file and resolves its imports (the check itself)', () => {
+    const edges = importEdges();
+    expect(libFiles().length).toBeGreaterThan(100);
+    expect(edges.filter((e) => e.from === 'loop/iteration.ts').map((e) => folderOf(e.to))).toContain('agents');
+    const files = new Set(libFiles());
+    expect(edges.filter((e) => !files.has(e.to))).toEqual([]);
   });
 });
