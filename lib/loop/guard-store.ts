@@ -19,8 +19,16 @@ import { writeJsonAtomic } from '../state/atomic-write.js';
 import { readIntegerFile, readTrimmedText, writeIntegerFile } from '../state/integer-file.js';
 import type { RalphPaths } from '../state/paths.js';
 import { readStateFile, type StateReadOptions, type StateReadResult } from '../state/state-file.js';
-import { runStateFileSchema, usageWaitFileSchema, type CircuitBreakerFile, type RunStateFile, type UsageWaitFile } from '../state/schemas.js';
-import { appendCircuitBreakerHistory, loadCircuitBreaker, saveCircuitBreaker } from '../state/store.js';
+import {
+  runStateFileSchema,
+  usageWaitFileSchema,
+  type CircuitBreakerFile,
+  type CircuitBreakerHistoryEntry,
+  type RunStateFile,
+  type UsageWaitFile,
+} from '../state/schemas.js';
+import { appendCircuitBreakerHistory, holdCircuitBreakerHistory, loadCircuitBreaker, saveCircuitBreaker } from '../state/store.js';
+import type { HeldHistory } from '../state/history.js';
 import { basename } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { HeldState } from './held-state.js';
@@ -142,9 +150,11 @@ export function loadBreaker(paths: RalphPaths, options: StateReadOptions): Break
  */
 export class HeldBreaker extends HeldState<BreakerState> {
   constructor(
-    private readonly paths: RalphPaths,
+    paths: RalphPaths,
     loaded: BreakerState,
-    private readonly options: StateReadOptions,
+    /** `.circuit_breaker_history`, held too: read once, never read back mid-run. */
+    readonly history: HeldHistory<CircuitBreakerHistoryEntry>,
+    options: StateReadOptions,
   ) {
     super(loaded, (next) => saveBreaker(paths, { state: next }, options));
   }
@@ -152,16 +162,19 @@ export class HeldBreaker extends HeldState<BreakerState> {
   hold(result: BreakerResult): void {
     if (result.state === this.value) this.flush();
     else this.set(result.state);
-    if (result.transition) appendCircuitBreakerHistory(this.paths, { ...toHistoryEntry(result.transition) }, this.options);
+    if (result.transition) this.history.append({ ...toHistoryEntry(result.transition) });
   }
 }
 
-/** The breaker as the run starts, held for it. */
+/** The breaker and its history as the run starts, held for it. */
 export function loadHeldBreaker(paths: RalphPaths, options: StateReadOptions): HeldBreaker {
-  return new HeldBreaker(paths, loadBreaker(paths, options), options);
+  return new HeldBreaker(paths, loadBreaker(paths, options), holdCircuitBreakerHistory(paths, options), options);
 }
 
-/** Saves the new state to the ledger and its view and, on a transition, appends it to the history (last 100). */
+/**
+ * Outside a run (--reset-circuit, --circuit-status): saves the new state to the ledger and its
+ * view and, on a transition, appends it to the history (last 100), reading the file once.
+ */
 export function saveBreaker(paths: RalphPaths, result: BreakerResult, options: StateReadOptions): void {
   const { last_error_signature, ...rest } = result.state;
   const file = { ...rest, ...(last_error_signature ? { last_error_signature } : {}) };

@@ -2,8 +2,8 @@
 // session is too old, and resets with a recorded reason in .ralph_session and its history.
 // The log lines keep the Bash tool's wording (`Saved Claude session: …`, `Session reset: …`):
 // users grep their logs for them. Sessions are per agent: the stored id names its agent, and
-// an id of another agent is no session for this one. Both session files are held in memory for
-// the run (RunSessions) and written through.
+// an id of another agent is no session for this one. Both session files and the reset history
+// are held in memory for the run (RunSessions) and written through.
 
 import { existsSync, rmSync } from 'node:fs';
 import type { AgentAdapter } from '../agents/agent-adapter.js';
@@ -11,11 +11,11 @@ import type { TokenUsage } from '../agents/claude-output.js';
 import type { Logger } from '../platform/deps.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';
 import { readClaudeSessionId, writeClaudeSessionId } from './claude-session-id.js';
-import { appendBoundedJsonArray } from '../state/history.js';
+import type { HeldHistory } from '../state/history.js';
 import type { RalphPaths } from '../state/paths.js';
-import { defaultExitSignalsFile, RALPH_SESSION_HISTORY_MAX, ralphSessionHistoryEntrySchema, type RalphSessionFile } from '../state/schemas.js';
+import { defaultExitSignalsFile, type RalphSessionFile, type RalphSessionHistoryEntry } from '../state/schemas.js';
 import type { StateReadOptions } from '../state/state-file.js';
-import { loadRalphSession, saveRalphSession } from '../state/store.js';
+import { appendRalphSessionHistory, holdRalphSessionHistory, loadRalphSession, saveRalphSession } from '../state/store.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import { clearExitEvidence } from '../exit-gate/exit-evidence.js';
 import { HeldState } from '../loop/held-state.js';
@@ -61,17 +61,19 @@ export interface HeldAgentSession {
 
 /**
  * The run's sessions, read once when it starts and written through. The agent can write
- * .ralph/, so neither file is read back mid-run: a session id the agent forges into
+ * .ralph/, so no file is read back mid-run: a session id the agent forges into
  * .claude_session_id never reaches --resume.
  */
 export interface RunSessions {
   agent: HeldState<HeldAgentSession | undefined>;
   ralph: HeldState<RalphSessionFile>;
+  /** .ralph_session_history: the resets, the newest 50. */
+  readonly history: HeldHistory<RalphSessionHistoryEntry>;
   /** .ralph_session was unreadable at startup (set aside; initRalphSession records the recovery). */
   ralphCorrupt: boolean;
 }
 
-/** Reads .claude_session_id and .ralph_session once, for the run to hold. */
+/** Reads .claude_session_id, .ralph_session and its history once, for the run to hold. */
 export function loadRunSessions(paths: RalphPaths, options: StateReadOptions): RunSessions {
   const stored = readClaudeSessionId(paths.claudeSessionId, options);
   const written = stored?.timestamp ? Date.parse(stored.timestamp) : Number.NaN;
@@ -88,6 +90,7 @@ export function loadRunSessions(paths: RalphPaths, options: StateReadOptions): R
       else writeClaudeSessionId(paths.claudeSessionId, next.sessionId, options, { agent: next.agent, usage: next.usage });
     }),
     ralph: new HeldState(ralph.value, (next) => saveRalphSession(paths, next)),
+    history: holdRalphSessionHistory(paths, options),
     ralphCorrupt: ralph.status === 'corrupt',
   };
 }
@@ -179,7 +182,8 @@ export function resetSession(paths: RalphPaths, reason: SessionResetReason, loop
   rmSync(paths.claudeSessionId, { force: true });
   rmSync(paths.responseAnalysis, { force: true });
   if (existsSync(paths.exitSignals)) writeJsonAtomic(paths.exitSignals, defaultExitSignalsFile());
-  recordSessionReset(paths, reason, loopNumber, options);
+  appendRalphSessionHistory(paths, resetEntry(reason, loopNumber, options), options);
+  options.logger.info(`Session reset: ${reason}`);
 }
 
 /** The same inside a run, through what it holds: its sessions, exit signals and last analysis. */
@@ -193,20 +197,14 @@ export function resetRunSession(
   run.state.sessions.ralph.set(resetRalphSessionFile(reason, run.readOptions));
   run.state.sessions.agent.set(undefined);
   clearExitEvidence(run, end?.keepAnalysis ?? false);
-  recordSessionReset(run.paths, reason, loopNumber, run.readOptions);
+  run.state.sessions.history.append(resetEntry(reason, loopNumber, run.readOptions));
+  run.readOptions.logger.info(`Session reset: ${reason}`);
 }
 
 function resetRalphSessionFile(reason: SessionResetReason, options: StateReadOptions): RalphSessionFile {
   return { session_id: '', created_at: '', last_used: '', reset_at: formatIsoTimestamp(options.clock.now()), reset_reason: reason };
 }
 
-function recordSessionReset(paths: RalphPaths, reason: SessionResetReason, loopNumber: number, options: StateReadOptions): void {
-  appendBoundedJsonArray(
-    paths.ralphSessionHistory,
-    ralphSessionHistoryEntrySchema,
-    { timestamp: formatIsoTimestamp(options.clock.now()), from_state: 'active', to_state: 'reset', reason, loop_number: loopNumber },
-    RALPH_SESSION_HISTORY_MAX,
-    options,
-  );
-  options.logger.info(`Session reset: ${reason}`);
+function resetEntry(reason: SessionResetReason, loopNumber: number, options: StateReadOptions): RalphSessionHistoryEntry {
+  return { timestamp: formatIsoTimestamp(options.clock.now()), from_state: 'active', to_state: 'reset', reason, loop_number: loopNumber };
 }

@@ -170,9 +170,11 @@ function existingMode(path: string, st: Stats | undefined): number | undefined {
   }
 }
 
-// Temp files of writers that were killed mid-write; left alone if their process still runs,
-// because it may be writing right now.
-function removeStaleTempFiles(path: string): void {
+/**
+ * Removes the temp files (tempFileName's) of writers of `path` that were killed mid-write; one is
+ * left alone if its process still runs, because it may be writing right now.
+ */
+export function removeStaleTempFiles(path: string): void {
   const dir = dirname(path);
   const prefix = `.${basename(path)}${TEMP_MARKER}`;
   let names: string[];

@@ -1,5 +1,7 @@
 // Bounded JSON-array history files: `.circuit_breaker_history` (last 100 transitions; the Bash
-// tool lets it grow forever) and `.ralph_session_history` (last 50 resets).
+// tool lets it grow forever) and `.ralph_session_history` (last 50 resets). A run holds each one
+// (HeldHistory): read once when it starts, appended in memory, written through whole. A command
+// outside a run (--reset-circuit, --reset-session) appends once with appendBoundedJsonArray.
 
 import * as z from './zod.js';
 import { writeJsonAtomic } from './atomic-write.js';
@@ -23,7 +25,49 @@ export function appendBoundedJsonArray<S extends z.ZodType>(
   options: StateReadOptions,
 ): Array<z.infer<S>> {
   const { value } = readJsonArray(path, entrySchema, options);
-  const next = [...value, entry].slice(-Math.max(1, max));
+  return boundedAppend(path, value, entry, max);
+}
+
+/**
+ * A bounded history held for a run: the file is read once (loadHeldHistory), each entry appended
+ * in memory and the whole array written through atomically. The agent can write .ralph/, so the
+ * file is never read back: what it writes there mid-run is not merged in, and the next append
+ * puts the run's history back.
+ */
+export class HeldHistory<T> {
+  private entries: readonly T[];
+
+  constructor(
+    private readonly path: string,
+    loaded: readonly T[],
+    private readonly max: number,
+  ) {
+    this.entries = loaded;
+  }
+
+  get value(): readonly T[] {
+    return this.entries;
+  }
+
+  /** Appends `entry`, keeps the newest `max`, writes the file; returns the history. */
+  append(entry: T): readonly T[] {
+    this.entries = boundedAppend(this.path, this.entries, entry, this.max);
+    return this.entries;
+  }
+}
+
+/** The history in `path` as the run starts, held for it. */
+export function loadHeldHistory<S extends z.ZodType>(
+  path: string,
+  entrySchema: S,
+  max: number,
+  options: StateReadOptions,
+): HeldHistory<z.infer<S>> {
+  return new HeldHistory(path, readJsonArray(path, entrySchema, options).value, max);
+}
+
+function boundedAppend<T>(path: string, entries: readonly T[], entry: T, max: number): T[] {
+  const next = [...entries, entry].slice(-Math.max(1, max));
   writeJsonAtomic(path, next);
   return next;
 }

@@ -11,7 +11,7 @@ import type { Logger } from '../platform/deps.js';
 import { RalphError } from '../errors.js';
 import type { RalphPaths } from './paths.js';
 import { isProcessAlive, isRalphProcess, readProcessStartTime } from './process-alive.js';
-import { tempFileName, writeFileAtomic } from './atomic-write.js';
+import { removeStaleTempFiles, tempFileName, writeFileAtomic } from './atomic-write.js';
 import { readTextIfPresent } from '../platform/read-text.js';
 
 export interface LockState {
@@ -77,6 +77,7 @@ export function acquireProjectLock(paths: Pick<RalphPaths, 'lock'>, options: Acq
   };
   const content = `${JSON.stringify(mine, null, 2)}\n`;
   let previous: LockState | undefined;
+  sweepTempFiles(paths.lock);
 
   const started = Date.now();
   while (Date.now() - started < ACQUIRE_WINDOW_MS) {
@@ -140,6 +141,16 @@ function withBreakGuard(lock: string, pid: number, isAlive: (pid: number) => boo
 }
 
 const ABANDONED_GUARD_MS = 2000;
+
+/**
+ * The lock and its guard appear from temp files (createExclusive): a ralph killed between making
+ * one and removing it leaves it behind. Each start removes those whose writer is dead, as the
+ * atomic writer does for its own (never a live writer's: it may be creating one right now).
+ */
+function sweepTempFiles(lock: string): void {
+  removeStaleTempFiles(lock);
+  removeStaleTempFiles(`${lock}.break`);
+}
 
 function isOlderThan(path: string, ms: number): boolean {
   try {

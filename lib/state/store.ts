@@ -2,7 +2,7 @@
 // its default and how forgiving its reader must be. Saves are atomic; loads never throw.
 
 import { appendJsonl, writeJsonAtomic, type WriteAtomicOptions } from './atomic-write.js';
-import { appendBoundedJsonArray, readJsonArray } from './history.js';
+import { appendBoundedJsonArray, loadHeldHistory, readJsonArray, type HeldHistory } from './history.js';
 import { readJsonl, type JsonlReadResult } from './jsonl.js';
 import type { RalphPaths } from './paths.js';
 import {
@@ -144,6 +144,14 @@ export function appendCircuitBreakerHistory(
   );
 }
 
+/** The breaker's history held for a run (read once; the newest 100 entries written through). */
+export function holdCircuitBreakerHistory(
+  paths: Pick<Paths, 'circuitBreakerHistory'>,
+  options: StateReadOptions,
+): HeldHistory<CircuitBreakerHistoryEntry> {
+  return loadHeldHistory(paths.circuitBreakerHistory, circuitBreakerHistoryEntrySchema, CIRCUIT_BREAKER_HISTORY_MAX, options);
+}
+
 export function loadRalphSession(
   paths: Pick<Paths, 'ralphSession'>,
   options: StateReadOptions,
@@ -179,6 +187,14 @@ export function appendRalphSessionHistory(
     RALPH_SESSION_HISTORY_MAX,
     options,
   );
+}
+
+/** The session resets held for a run (read once; the newest 50 entries written through). */
+export function holdRalphSessionHistory(
+  paths: Pick<Paths, 'ralphSessionHistory'>,
+  options: StateReadOptions,
+): HeldHistory<RalphSessionHistoryEntry> {
+  return loadHeldHistory(paths.ralphSessionHistory, ralphSessionHistoryEntrySchema, RALPH_SESSION_HISTORY_MAX, options);
 }
 
 export function appendMetrics(paths: Pick<Paths, 'metrics'>, line: MetricsLine): void {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BREAKER_RESET_MESSAGE,
   formatBreakerBanner,
@@ -11,17 +11,12 @@ import { cooldownEndsAt, initialBreakerState, type BreakerState } from '../../..
 import { defaultConfig } from '../../../lib/config/schema.js';
 import { breakerThresholds } from '../../../lib/breaker/breaker-step.js';
 import { suggestAllowedTools } from '../../../lib/analysis/allowed-tools-suggestion.js';
+import { useTimeZone } from '../../helpers/time-zone.js';
 
 const halted = JSON.parse(
   readFileSync(new URL('../../fixtures/bash-state/halted/.circuit_breaker_state', import.meta.url), 'utf8'),
 ) as BreakerState;
-const savedTz = process.env.TZ;
-beforeAll(() => {
-  process.env.TZ = 'UTC';
-});
-afterAll(() => {
-  process.env.TZ = savedTz;
-});
+useTimeZone('UTC');
 
 describe('breaker banners', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   addTokens,
   checkRateLimit,
@@ -14,18 +14,12 @@ import {
   type RateWindowState,
 } from '../../../lib/limits/rate-window.js';
 import { formatCountdown } from '../../../lib/limits/countdown.js';
+import { useTimeZone } from '../../helpers/time-zone.js';
 
 const at = (iso: string) => Date.parse(iso);
 const halted = new URL('../../fixtures/bash-state/halted/', import.meta.url);
-const savedTz = process.env.TZ;
-
 // Buckets are LOCAL clock hours (Bash `date +%Y%m%d%H`): pin the zone per test.
-beforeEach(() => {
-  process.env.TZ = 'UTC';
-});
-afterEach(() => {
-  process.env.TZ = savedTz;
-});
+useTimeZone('UTC', 'test');
 
 describe('hour buckets', () => {
   it('writes the Bash .last_reset form for the hour the Bash run was in', () => {

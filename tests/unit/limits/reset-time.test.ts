@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../../lib/config/schema.js';
 import { usageLimitWaitSettings } from '../../../lib/limits/usage-limit-settings.js';
 import { computeUsageLimitWait, parseResetTime } from '../../../lib/limits/reset-time.js';
+import { useTimeZone } from '../../helpers/time-zone.js';
 
 const at = (iso: string) => Date.parse(iso);
 const MIN = 60_000;
-const savedTz = process.env.TZ;
-
 // Times stated without a zone are local: pin the process zone so the table is deterministic.
-beforeAll(() => {
-  process.env.TZ = 'UTC';
-});
-afterAll(() => {
-  process.env.TZ = savedTz;
-});
+useTimeZone('UTC');
 
 describe('parseResetTime', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   checkBudgets,
   costDelta,
@@ -15,18 +15,13 @@ import {
   type LoopSpendInput,
   type SpendState,
 } from '../../../lib/limits/spend.js';
+import { useTimeZone } from '../../helpers/time-zone.js';
 
 const recordings = new URL('../../fixtures/claude-cli-2.1.332/', import.meta.url);
 const resultOf = (label: string) => JSON.parse(readFileSync(new URL(`${label}.stdout`, recordings), 'utf8').trim()) as Record<string, any>;
 const T0 = Date.parse('2026-11-30T03:10:00Z');
 const MIN = 60_000;
-const savedTz = process.env.TZ;
-beforeAll(() => {
-  process.env.TZ = 'UTC';
-});
-afterAll(() => {
-  process.env.TZ = savedTz;
-});
+useTimeZone('UTC');
 
 const usageOf = (r: Record<string, any>) => ({
   input: r.usage.input_tokens,

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { detectUsageLimit, matchUsageLimitWording } from '../../../lib/limits/usage-limit.js';
+import { useTimeZone } from '../../helpers/time-zone.js';
 
 const recordings = new URL('../../fixtures/claude-cli-2.1.332/', import.meta.url);
 const read = (name: string) => readFileSync(new URL(name, recordings), 'utf8');
@@ -13,13 +14,7 @@ const resultOf = (name: string) => [...lines(name)].reverse().find((o) => o.type
 
 const now = Date.parse('2026-11-30T03:10:00Z');
 const opts = { now };
-const savedTz = process.env.TZ;
-beforeAll(() => {
-  process.env.TZ = 'UTC';
-});
-afterAll(() => {
-  process.env.TZ = savedTz;
-});
+useTimeZone('UTC');
 
 describe('detectUsageLimit: recorded CLI output, in the contract’s order', () => {
   it('prefers the rejected rate_limit_event and its resetsAt (stream-json, subscriber)', () => {

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { findAgent } from '../../../lib/agents/registry.js';
 import { defaultConfig } from '../../../lib/config/schema.js';
 import { openBreakerForSameFailures } from '../../../lib/verify/verification.js';
-import { holdRunState, type RunStateSource } from '../../../lib/loop/run.js';
+import { resetRunSession } from '../../../lib/sessions/agent-session.js';
+import { holdRunState, type Run, type RunStateSource } from '../../../lib/loop/run.js';
 import type { SharedAccount } from '../../../lib/limits/shared-account.js';
 import { AccountLedger } from '../../../lib/parallel/account.js';
 import { ralphPaths } from '../../../lib/state/paths.js';
@@ -55,6 +56,39 @@ describe('the run state, loaded once and held', () => {
     writeFileSync(from.paths.circuitBreakerState, JSON.stringify({ ...state.breaker.value, state: 'CLOSED' }));
     state.breaker.hold({ state: state.breaker.value });
     expect(breakerFile(from.paths).state).toBe('OPEN');
+  });
+
+  it('reads the breaker history once: entries written into the file mid-run are not merged back, the next transition puts the run\'s history back', () => {
+    const from = source();
+    const bashEntry = { timestamp: '2026-11-30T03:00:00+00:00', loop: 7, from_state: 'CLOSED', to_state: 'HALF_OPEN', reason: 'from an earlier run' };
+    writeFileSync(from.paths.circuitBreakerHistory, JSON.stringify([bashEntry], null, 2));
+    const state = holdRunState(from);
+    state.breaker.hold(openBreakerForSameFailures(state.breaker.value, 'the same 2 tests fail', 3, NOW));
+    // The agent rewrites the history while the run goes on.
+    const forged = { ...bashEntry, reason: 'forged by the agent' };
+    writeFileSync(from.paths.circuitBreakerHistory, JSON.stringify([forged, forged], null, 2));
+    const transition = { from: 'OPEN' as const, to: 'CLOSED' as const, reason: 'recovered', loop: 4, timestamp: '2026-11-30T04:10:00+00:00' };
+    state.breaker.hold({ state: { ...state.breaker.value, state: 'CLOSED' }, transition });
+    const history = JSON.parse(readFileSync(from.paths.circuitBreakerHistory, 'utf8')) as Array<{ reason: string }>;
+    expect(history.map((entry) => entry.reason)).toEqual(['from an earlier run', expect.stringContaining('the same 2 tests fail'), 'recovered']);
+    expect(state.breaker.history.value).toEqual(history);
+  });
+
+  it('reads the session history once: a reset mid-run writes the held history, not what the file says now', () => {
+    const from = source();
+    const reset = (reason: string, loop: number) => ({ timestamp: '2026-11-30T03:00:00+00:00', from_state: 'active', to_state: 'reset', reason, loop_number: loop });
+    writeFileSync(from.paths.ralphSessionHistory, JSON.stringify([reset('manual_reset_flag', 0)], null, 2));
+    const state = holdRunState(from);
+    const run = { state, paths: from.paths, readOptions: from.readOptions } as unknown as Run;
+    resetRunSession(run, 'circuit_breaker_trip', 2);
+    writeFileSync(from.paths.ralphSessionHistory, JSON.stringify([reset('forged', 9)], null, 2));
+    resetRunSession(run, 'project_complete', 3, { keepAnalysis: true });
+    const history = JSON.parse(readFileSync(from.paths.ralphSessionHistory, 'utf8')) as Array<{ reason: string; loop_number: number }>;
+    expect(history.map((entry) => [entry.reason, entry.loop_number])).toEqual([
+      ['manual_reset_flag', 0],
+      ['circuit_breaker_trip', 2],
+      ['project_complete', 3],
+    ]);
   });
 
   it('holds a usage-limit wait: saved when set, its file removed when forgotten', () => {

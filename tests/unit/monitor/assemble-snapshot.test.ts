@@ -3,8 +3,9 @@ import { assembleSnapshot, type AssembleOptions } from '../../../lib/monitor/ass
 import type { StateTexts } from '../../../lib/monitor/snapshot.js';
 import { ourStatus } from './fixture-state.js';
 import { defaultViewSettings } from '../../helpers/project-view.js';
+import { useTimeZone } from '../../helpers/time-zone.js';
 
-process.env.TZ = 'UTC';
+useTimeZone('UTC');
 
 const NOW = Date.parse('2026-11-30T10:00:30Z');
 const base: AssembleOptions = { projectDir: '/p/demo', now: NOW, ralphDirFound: true, ...defaultViewSettings() };

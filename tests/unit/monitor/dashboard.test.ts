@@ -5,8 +5,9 @@ import type { SnapshotLoader } from '../../../lib/monitor/snapshot-loader.js';
 import { fakeClock } from '../../helpers/fake-clock.js';
 import { ourStatus, stateProject, type StateProject } from './fixture-state.js';
 import { projectView } from '../../helpers/project-view.js';
+import { useTimeZone } from '../../helpers/time-zone.js';
 
-process.env.TZ = 'UTC';
+useTimeZone('UTC');
 
 let project: StateProject | undefined;
 afterEach(() => project?.cleanup());

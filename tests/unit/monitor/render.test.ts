@@ -6,8 +6,9 @@ import type { DashboardSnapshot } from '../../../lib/monitor/snapshot.js';
 import { loadSnapshot } from '../../../lib/monitor/snapshot-loader.js';
 import { ourStatus, plain, stateProject, type BashFixture, type StateProject } from './fixture-state.js';
 import { defaultViewSettings, projectView } from '../../helpers/project-view.js';
+import { useTimeZone } from '../../helpers/time-zone.js';
 
-process.env.TZ = 'UTC';
+useTimeZone('UTC');
 
 const NOW = Date.parse('2026-11-30T10:15:30Z');
 let project: StateProject | undefined;

@@ -4,8 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createSnapshotLoader, loadSnapshot } from '../../../lib/monitor/snapshot-loader.js';
 import { stateProject, type StateProject } from './fixture-state.js';
 import { projectView } from '../../helpers/project-view.js';
+import { useTimeZone } from '../../helpers/time-zone.js';
 
-process.env.TZ = 'UTC';
+useTimeZone('UTC');
 
 let project: StateProject | undefined;
 afterEach(() => project?.cleanup());

@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cutOffRunningAttempts, finishAttempt, startAttempt } from '../../../lib/run-record/attempts.js';
 import { spendFromRecord } from '../../../lib/run-record/record-spend.js';
 import { newRecord, T0 } from '../session-record/record-fixture.js';
+import { useTimeZone } from '../../helpers/time-zone.js';
 
 const MIN = 60_000;
 // Hour keys are local time: pin the zone so the hours below are the hours meant.
-const savedTz = process.env.TZ;
-beforeAll(() => {
-  process.env.TZ = 'UTC';
-});
-afterAll(() => {
-  process.env.TZ = savedTz;
-});
+useTimeZone('UTC');
 
 describe('spendFromRecord (what the budgets count when .run_state is unreadable)', () => {
   it('counts every attempt as a call, a cut-off one of unknown cost, and sums costs, tokens and time', () => {

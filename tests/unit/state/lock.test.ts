@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -131,6 +131,23 @@ describe('acquireProjectLock', () => {
     acquireProjectLock(paths, { pid: process.pid, logger });
     expect(JSON.parse(readFileSync(paths.lock, 'utf8')).pid).toBe(process.pid);
     expect(logger.messages('WARN')).toEqual([expect.stringContaining(`stale lock from pid ${pid}`)]);
+  });
+
+  it("sweeps the temp files of the lock and its guard that a ralph killed mid-create left, never a live writer's", async () => {
+    const { paths, logger } = setup();
+    const dead = await deadPid();
+    const live = sleepingChild();
+    await once(live, 'spawn');
+    const leave = (name: string) => {
+      writeFileSync(join(paths.ralphDir, name), String(dead));
+      return name;
+    };
+    leave(`..ralph.lock.tmp-${dead}-0badf00d`);
+    leave(`..ralph.lock.break.tmp-${dead}-0badf00d`);
+    const kept = [leave(`..ralph.lock.tmp-${live.pid}-cafebabe`), leave(`..ralph.lock.break.tmp-${live.pid}-cafebabe`)];
+    const lock = acquireProjectLock(paths, { pid: process.pid, logger });
+    expect(readdirSync(paths.ralphDir).sort()).toEqual(['.ralph.lock', ...kept].sort());
+    lock.release();
   });
 
   it('takes over an unreadable lock file, with a warning', () => {
