@@ -3,7 +3,7 @@ import { finishAttempt, startAttempt, cutOffRunningAttempts } from '../../../lib
 import { summarizeAttemptsForContext } from '../../../lib/run-record/attempt-summary.js';
 import { gapSample, recordGap } from '../../../lib/run-record/gap.js';
 import type { RunRecord } from '../../../lib/run-record/record-schema.js';
-import { newRecord, T0 } from '../session-record/record-fixture.js';
+import { newRecord, T0 } from './record-fixture.js';
 
 function withAttempts(n: number): RunRecord {
   let record = newRecord();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cutOffRunningAttempts, finishAttempt, nextLoopNumber, startAttempt } from '../../../lib/run-record/attempts.js';
 import { runRecordSchema } from '../../../lib/run-record/record-schema.js';
-import { newRecord, T0 } from '../session-record/record-fixture.js';
+import { newRecord, T0 } from './record-fixture.js';
 
 describe('attempts', () => {
   it('starting the first attempt activates a pending run', () => {

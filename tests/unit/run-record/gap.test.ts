@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { computeGap, describeGap, gapSample, MAX_GAP_HISTORY, recordGap, trendOf } from '../../../lib/run-record/gap.js';
-import { newRecord, T0 } from '../session-record/record-fixture.js';
+import { newRecord, T0 } from './record-fixture.js';
 
 describe('gap model', () => {
   it('is open items plus failing tests, target 0, with the trend from the last two values', () => {

@@ -6,7 +6,7 @@ import { addObservation, capRawText, MAX_OBSERVATIONS, MAX_RAW_BYTES, recordVeri
 import { startAttempt } from '../../../lib/run-record/attempts.js';
 import { runRecordSchema } from '../../../lib/run-record/record-schema.js';
 import type { VerificationResult } from '../../../lib/verify/verification-result.js';
-import { newRecord, T0 } from '../session-record/record-fixture.js';
+import { newRecord, T0 } from './record-fixture.js';
 
 describe('capRawText', () => {
   it('keeps text under the cap as it is', () => {

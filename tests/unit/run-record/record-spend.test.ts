@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cutOffRunningAttempts, finishAttempt, startAttempt } from '../../../lib/run-record/attempts.js';
 import { spendFromRecord } from '../../../lib/run-record/record-spend.js';
-import { newRecord, T0 } from '../session-record/record-fixture.js';
+import { newRecord, T0 } from './record-fixture.js';
 import { useTimeZone } from '../../helpers/time-zone.js';
 
 const MIN = 60_000;

@@ -9,7 +9,7 @@ import { findResumableRun, loadLatestRunRecord, loadRunRecord, NOTHING_LOGGED, r
 import { ralphPaths } from '../../../lib/state/paths.js';
 import { fakeClock } from '../../helpers/fake-clock.js';
 import { tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
-import { newRecord, T0 } from '../session-record/record-fixture.js';
+import { newRecord, T0 } from './record-fixture.js';
 
 let project: TmpProject | undefined;
 afterEach(() => project?.cleanup());

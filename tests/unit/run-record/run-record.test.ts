@@ -4,7 +4,7 @@ import { addObservation } from '../../../lib/run-record/observations.js';
 import { recordGap, gapSample } from '../../../lib/run-record/gap.js';
 import { canTransition, newRunId, newRunIdAfter, RunRecordError, runStatusForExit, transitionRun } from '../../../lib/run-record/run-record.js';
 import { RUN_STATUSES, runRecordSchema, type RunStatus } from '../../../lib/run-record/record-schema.js';
-import { newRecord, T0 } from '../session-record/record-fixture.js';
+import { newRecord, T0 } from './record-fixture.js';
 
 const LEGAL: Array<[RunStatus, RunStatus]> = [
   ['pending', 'active'],

@@ -3,7 +3,7 @@ import { finishAttempt, startAttempt } from '../../../lib/run-record/attempts.js
 import { transitionRun } from '../../../lib/run-record/run-record.js';
 import { decideRunStart } from '../../../lib/run-record/run-start.js';
 import { runRecordSchema, type RunRecord } from '../../../lib/run-record/record-schema.js';
-import { newRecord, T0 } from '../session-record/record-fixture.js';
+import { newRecord, T0 } from './record-fixture.js';
 
 function twoDoneThirdRunning(): RunRecord {
   let record = newRecord();

@@ -7,7 +7,7 @@ import { readRunSummaryForStatus, summarizeRunForStatus } from '../../../lib/run
 import { saveRunRecord } from '../../../lib/run-record/record-store.js';
 import { ralphPaths } from '../../../lib/state/paths.js';
 import { tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
-import { newRecord, T0 } from '../session-record/record-fixture.js';
+import { newRecord, T0 } from './record-fixture.js';
 
 let project: TmpProject | undefined;
 afterEach(() => project?.cleanup());
