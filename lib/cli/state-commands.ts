@@ -8,7 +8,7 @@ import { loadConfig } from '../config/load-config.js';
 import { BREAKER_RESET_MESSAGE, formatCircuitStatus } from '../breaker/breaker-messages.js';
 import { cooldownEndsAt, resetBreaker } from '../breaker/circuit-breaker.js';
 import { breakerThresholds, reportBreakerTransition } from '../breaker/breaker-step.js';
-import { loadBreaker, recoverBreaker, saveBreaker } from '../loop/guard-store.js';
+import { loadBreaker, recoverBreaker, saveBreaker } from '../breaker/breaker-store.js';
 import { createDeps } from '../platform/create-deps.js';
 import { ledgerPath } from '../state/ledger-path.js';
 import { ralphPaths } from '../state/paths.js';

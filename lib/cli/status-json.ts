@@ -11,7 +11,7 @@ import type { ViewConfig } from '../config/view-config.js';
 import { isPlanComplete } from '../plan/fix-plan.js';
 import { isOfCurrentRun } from '../monitor/run-facts.js';
 import { longestUsageLimitWaitMs } from '../limits/reset-time.js';
-import { loadUsageWait } from '../loop/guard-store.js';
+import { loadUsageWait } from '../limits/limits-store.js';
 import { readLedgerFigures, runTokens, warningCollector } from './status-ledger.js';
 import { systemClock, type Clock } from '../platform/clock.js';
 import { readClaudeSessionId } from '../sessions/claude-session-id.js';

@@ -7,7 +7,7 @@ import type { ResponseAnalysis } from '../analysis/response-analysis.js';
 import { rmSync } from 'node:fs';
 import type { RalphPaths } from '../state/paths.js';
 import { saveExitSignals, saveResponseAnalysis } from '../state/store.js';
-import { HeldState } from '../loop/held-state.js';
+import { HeldState } from '../state/held-state.js';
 import type { Run } from '../loop/run.js';
 
 export interface ExitEvidence {

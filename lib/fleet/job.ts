@@ -10,7 +10,7 @@ import { EventEmitter } from 'node:events';
 import { loadConfig } from '../config/load-config.js';
 import { EXIT, RalphError } from '../errors.js';
 import { LoopEvents } from '../loop/events.js';
-import { loadRunState } from '../loop/guard-store.js';
+import { loadRunState } from '../limits/limits-store.js';
 import { runProject } from '../loop/run-project.js';
 import { ledgerPath } from '../state/ledger.js';
 import { costNote } from '../lifecycle/cost-note.js';

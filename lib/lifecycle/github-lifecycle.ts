@@ -20,7 +20,7 @@ import * as git from './lifecycle-git.js';
 import { loadLifecycleState, newLifecycleState, saveLifecycleState, type LifecycleState } from './lifecycle-state.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import type { RunRecorder } from '../run-record/run-recorder.js';
-import { HeldState } from '../loop/held-state.js';
+import { HeldState } from '../state/held-state.js';
 import type { Run, RunSetup } from '../loop/run.js';
 
 export interface IssueLifecycle {

@@ -10,7 +10,7 @@ import { usageWaitProblem } from '../breaker/guard-ranges.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';
 import type { RalphPaths } from '../state/paths.js';
 import { readStateFile, type StateReadOptions } from '../state/state-file.js';
-import { HeldState } from '../loop/held-state.js';
+import { HeldState } from '../state/held-state.js';
 
 const limitSchema = z.looseObject({
   resume_at_ms: z.number(),

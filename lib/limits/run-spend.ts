@@ -20,8 +20,8 @@ import {
 } from './spend.js';
 import { spendFromRecord } from '../run-record/record-spend.js';
 import { runRecordPath } from '../run-record/record-store.js';
-import { loadRunState, newRunState, saveRunState, type RunSpend } from '../loop/guard-store.js';
-import { HeldState } from '../loop/held-state.js';
+import { loadRunState, newRunState, saveRunState, type RunSpend } from './limits-store.js';
+import { HeldState } from '../state/held-state.js';
 import type { RunRecorder } from '../run-record/run-recorder.js';
 import type { Run, RunSetup } from '../loop/run.js';
 

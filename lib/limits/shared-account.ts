@@ -4,7 +4,7 @@
 // without one keeps all of this to itself, in its own .ralph/ files, exactly as before.
 
 import type { SpendState } from './spend.js';
-import type { HeldRateWindow, UsageWaitFile } from '../loop/guard-store.js';
+import type { HeldRateWindow, UsageWaitFile } from './limits-store.js';
 import type { Run } from '../loop/run.js';
 
 export interface SharedAccount {

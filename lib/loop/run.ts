@@ -31,9 +31,10 @@ import { loadRunSessions, type RunSessions } from '../sessions/agent-session.js'
 import type { LoopEvents } from './events.js';
 import { holdExitEvidence, type ExitEvidence } from '../exit-gate/exit-evidence.js';
 import type { IssueLifecycle } from '../lifecycle/github-lifecycle.js';
-import type { HeldState } from './held-state.js';
+import type { HeldState } from '../state/held-state.js';
 import type { LoopContentState } from '../analysis/loop-progress.js';
-import { holdRateWindow, holdUsageWait, loadHeldBreaker, loadRateWindow, loadUsageWait, type HeldBreaker, type HeldRateWindow, type RunSpend, type UsageWaitFile } from './guard-store.js';
+import { loadHeldBreaker, type HeldBreaker } from '../breaker/breaker-store.js';
+import { holdRateWindow, holdUsageWait, loadRateWindow, loadUsageWait, type HeldRateWindow, type RunSpend, type UsageWaitFile } from '../limits/limits-store.js';
 import { unsavedRunSpend } from '../limits/run-spend.js';
 import type { SharedAccount } from '../limits/shared-account.js';
 import type { StopSignal } from './stop-signal.js';

@@ -9,7 +9,7 @@
 
 import { startNewRun } from '../breaker/circuit-breaker.js';
 import { failingCount, initialSameFailures, sameFailuresTripped } from '../verify/verification.js';
-import { endLedgerRun, loadUnfinishedRun } from '../loop/guard-store.js';
+import { endLedgerRun, loadUnfinishedRun } from '../limits/limits-store.js';
 import { RunRecorder } from './run-recorder.js';
 import { trackerFromSummary } from '../verify/verification-tracker.js';
 import { holdBreaker } from '../breaker/breaker-step.js';

@@ -18,7 +18,7 @@ import type { StateReadOptions } from '../state/state-file.js';
 import { appendRalphSessionHistory, holdRalphSessionHistory, loadRalphSession, saveRalphSession } from '../state/store.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import { clearExitEvidence } from '../exit-gate/exit-evidence.js';
-import { HeldState } from '../loop/held-state.js';
+import { HeldState } from '../state/held-state.js';
 import type { Run } from '../loop/run.js';
 
 export type SessionResetReason =

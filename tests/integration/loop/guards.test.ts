@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { formatCountdown } from '../../../lib/limits/countdown.js';
 import { hourKey, nextResetTime } from '../../../lib/limits/rate-window.js';
 import { LoopEvents } from '../../../lib/loop/events.js';
-import { newRunState } from '../../../lib/loop/guard-store.js';
+import { newRunState } from '../../../lib/limits/limits-store.js';
 import { fakeClock, type FakeClock } from '../../helpers/fake-clock.js';
 import { loopProject, type LoopProject } from '../../helpers/loop-harness.js';
 import type { FakeCallScript, FakeScenario } from '../../helpers/fake-claude.js';

@@ -12,7 +12,7 @@ import { usageLimitWaitSettings } from '../../../lib/limits/usage-limit-settings
 import { loadViewConfig } from '../../../lib/config/view-config.js';
 import { CLOCK_SKEW_MS } from '../../../lib/breaker/guard-ranges.js';
 import { longestUsageLimitWaitMs, MAX_STATED_WAIT_MS } from '../../../lib/limits/reset-time.js';
-import { loadUsageWait } from '../../../lib/loop/guard-store.js';
+import { loadUsageWait } from '../../../lib/limits/limits-store.js';
 import { loadSnapshot } from '../../../lib/monitor/snapshot-loader.js';
 import { ralphPaths } from '../../../lib/state/paths.js';
 import { fakeClock } from '../../helpers/fake-clock.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ledgerPath, readLedger, saveLedgerRun } from '../../../lib/state/ledger.js';
-import { newRunState } from '../../../lib/loop/guard-store.js';
+import { newRunState } from '../../../lib/limits/limits-store.js';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { countCall } from '../../../lib/limits/rate-window.js';
-import { holdRateWindow } from '../../../lib/loop/guard-store.js';
+import { holdRateWindow } from '../../../lib/limits/limits-store.js';
 import { ralphPaths } from '../../../lib/state/paths.js';
 import { fakeClock } from '../../helpers/fake-clock.js';
 

@@ -1,39 +1,23 @@
-// Persistence for the guards: the hourly call/token window in the Bash tool's files, the
-// circuit breaker with its bounded history, a pending usage-limit wait (ours; survives a
-// restart) and the run's spend (ours). Pure decisions live in their rooms; this file only maps
-// them to files. Every value read back is range-checked (lib/breaker/guard-ranges.ts): the agent
-// can write these files, so a value ralph could not have written is reset with a warning.
+// Persistence for the limits: the hourly call/token window in the Bash tool's files, a pending
+// usage-limit wait (ours; survives a restart) and the run's spend (ours), each with the ledger
+// as the record and the file in .ralph/ as its view. Pure decisions live in this room; this file
+// only maps them to files. Every value read back is range-checked (lib/breaker/guard-ranges.ts):
+// the agent can write these files, so a value ralph could not have written is reset with a warning.
 
 import { rmSync } from 'node:fs';
-import {
-  applyStartupRecovery,
-  toHistoryEntry,
-  type BreakerResult,
-  type BreakerState,
-  type BreakerThresholds,
-} from '../breaker/circuit-breaker.js';
-import { checkBreakerState, checkRateWindow, usageWaitProblem, type RangeProblem } from '../breaker/guard-ranges.js';
-import { initialSpendState } from '../limits/spend.js';
-import { hourKey, initialRateWindow, realTimeSince, rollWindowByRealTime, type ClockAnchor, type RateWindowState } from '../limits/rate-window.js';
-import { writeJsonAtomic } from '../state/atomic-write.js';
-import { readIntegerFile, readTrimmedText, writeIntegerFile } from '../state/integer-file.js';
-import type { RalphPaths } from '../state/paths.js';
-import { readStateFile, type StateReadOptions, type StateReadResult } from '../state/state-file.js';
-import {
-  runStateFileSchema,
-  usageWaitFileSchema,
-  type CircuitBreakerFile,
-  type CircuitBreakerHistoryEntry,
-  type RunStateFile,
-  type UsageWaitFile,
-} from '../state/schemas.js';
-import { appendCircuitBreakerHistory, holdCircuitBreakerHistory, loadCircuitBreaker, saveCircuitBreaker } from '../state/store.js';
-import type { HeldHistory } from '../state/history.js';
 import { basename } from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
-import { HeldState } from './held-state.js';
+import { checkRateWindow, usageWaitProblem } from '../breaker/guard-ranges.js';
+import { initialSpendState } from './spend.js';
+import { hourKey, initialRateWindow, realTimeSince, rollWindowByRealTime, type ClockAnchor, type RateWindowState } from './rate-window.js';
 import type { Clock } from '../platform/clock.js';
-import { readLedger, saveLedgerBreaker, saveLedgerRate, saveLedgerRun, type LedgerRate } from '../state/ledger.js';
+import { writeJsonAtomic } from '../state/atomic-write.js';
+import { HeldState } from '../state/held-state.js';
+import { readIntegerFile, readTrimmedText, writeIntegerFile } from '../state/integer-file.js';
+import { readLedger, saveLedgerRate, saveLedgerRun, type LedgerRate } from '../state/ledger.js';
+import type { RalphPaths } from '../state/paths.js';
+import { warnRange } from '../state/range-warning.js';
+import { readStateFile, type StateReadOptions, type StateReadResult } from '../state/state-file.js';
+import { runStateFileSchema, usageWaitFileSchema, type RunStateFile, type UsageWaitFile } from '../state/schemas.js';
 
 /** The hourly window from the Bash tool's three files, range-checked (the loop writes the fix back). */
 export function loadRateWindow(paths: RalphPaths, options: StateReadOptions): RateWindowState {
@@ -124,81 +108,6 @@ function anchorNow(clock: Clock): ClockAnchor | undefined {
   return reading ? { wallMs: clock.now(), bootId: reading.bootId, uptimeMs: reading.uptimeMs } : undefined;
 }
 
-/**
- * The breaker (with the content ids seen in the run), range-checked. The ledger's wins over
- * `.circuit_breaker_state`, its view: a view that differs (rewritten, deleted) is reported and,
- * unless the reader is read-only, written again from the ledger, as is a repaired state.
- */
-export function loadBreaker(paths: RalphPaths, options: StateReadOptions): BreakerState {
-  const view = loadCircuitBreaker(paths, options);
-  const kept = paths.ledger ? readLedger(paths.ledger, (message) => options.logger.warn(message))?.breaker ?? undefined : undefined;
-  const differs = kept !== undefined && (view.status === 'missing' || !isDeepStrictEqual(view.value, kept));
-  if (differs) {
-    const what = view.status === 'missing' ? 'is missing' : `says ${describeBreaker(view.value)}`;
-    options.logger.warn(`${basename(paths.circuitBreakerState)} ${what}; ralph's ledger holds ${describeBreaker(kept)}, and the ledger counts`);
-  }
-  const checked = checkBreakerState(kept ?? view.value, options.clock.now());
-  if (checked.problems.length > 0) warnRange(paths.circuitBreakerState, describeProblems(checked.problems), options);
-  if ((differs || checked.problems.length > 0) && options.quarantine !== false) saveBreaker(paths, { state: checked.value }, options);
-  return checked.value;
-}
-
-/**
- * The breaker held for the run (loadBreaker's), written through to the ledger and its view. A
- * decision is held whole: its state written even when unchanged (the view may have been
- * rewritten), its transition appended to the history.
- */
-export class HeldBreaker extends HeldState<BreakerState> {
-  constructor(
-    paths: RalphPaths,
-    loaded: BreakerState,
-    /** `.circuit_breaker_history`, held too: read once, never read back mid-run. */
-    readonly history: HeldHistory<CircuitBreakerHistoryEntry>,
-    options: StateReadOptions,
-  ) {
-    super(loaded, (next) => saveBreaker(paths, { state: next }, options));
-  }
-
-  hold(result: BreakerResult): void {
-    if (result.state === this.value) this.flush();
-    else this.set(result.state);
-    if (result.transition) this.history.append({ ...toHistoryEntry(result.transition) });
-  }
-}
-
-/** The breaker and its history as the run starts, held for it. */
-export function loadHeldBreaker(paths: RalphPaths, options: StateReadOptions): HeldBreaker {
-  return new HeldBreaker(paths, loadBreaker(paths, options), holdCircuitBreakerHistory(paths, options), options);
-}
-
-/**
- * Outside a run (--reset-circuit, --circuit-status): saves the new state to the ledger and its
- * view and, on a transition, appends it to the history (last 100), reading the file once.
- */
-export function saveBreaker(paths: RalphPaths, result: BreakerResult, options: StateReadOptions): void {
-  const { last_error_signature, ...rest } = result.state;
-  const file = { ...rest, ...(last_error_signature ? { last_error_signature } : {}) };
-  if (paths.ledger) saveLedgerBreaker(paths.ledger, paths.projectDir, file);
-  saveCircuitBreaker(paths, file);
-  if (result.transition) appendCircuitBreakerHistory(paths, { ...toHistoryEntry(result.transition) }, options);
-}
-
-function describeBreaker(breaker: CircuitBreakerFile): string {
-  return `${breaker.state}, ${breaker.consecutive_no_progress} loop(s) without progress, ${breaker.total_opens} open(s)`;
-}
-
-/** Applies cooldown / auto-reset to the breaker, and saves when that changed it. */
-export function recoverBreaker(
-  paths: RalphPaths,
-  current: BreakerState,
-  thresholds: BreakerThresholds,
-  options: StateReadOptions,
-): BreakerResult {
-  const result = applyStartupRecovery(current, thresholds, options.clock.now());
-  if (result.transition) saveBreaker(paths, result, options);
-  return result;
-}
-
 export type { UsageWaitFile };
 
 /**
@@ -272,12 +181,4 @@ export function loadRunState(paths: RalphPaths, options: StateReadOptions): { va
     options.logger.warn(`${basename(paths.runState)} ${what}; ralph's ledger holds run ${kept.run_id} with ${kept.spend.run.loops} call(s), and the ledger counts`);
   }
   return { value: kept, status: 'ok' };
-}
-
-function warnRange(path: string, problem: string, options: StateReadOptions): void {
-  options.logger.warn(`State file ${basename(path)} holds a value ralph could not have written: ${problem}`);
-}
-
-function describeProblems(problems: RangeProblem[]): string {
-  return problems.map(({ field, problem }) => `${field} ${problem}`).join('; ');
 }
