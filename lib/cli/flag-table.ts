@@ -233,3 +233,69 @@ export function wrapWords(text: string, width: number): string[] {
   if (line) lines.push(line);
   return lines;
 }
+
+// ---- commands with subcommands (`ralph-queue add …`, `ralph-fleet init …`) ----
+
+export interface SubcommandRow {
+  name: string;
+  /** Its positionals as help shows them (`N [N...]`). */
+  args?: string;
+  describe: string;
+  /** Its own flags (the table's shared ones are added when it is listed in `shared.for`). */
+  rows: readonly FlagRow[];
+  /** Takes the flags of this other subcommand: help gives its usage line, not the flag lines again. */
+  sameFlagsAs?: string;
+}
+
+export interface SubcommandTable {
+  command: string;
+  subcommands: readonly SubcommandRow[];
+  /** Flags several subcommands take, listed once in help. */
+  shared?: { title: string; rows: readonly FlagRow[]; for: readonly string[] };
+  /** Flags of the command itself, before or after the subcommand (`--help`, `--version`). */
+  rows: readonly FlagRow[];
+  unknownStyle?: 'option' | 'argument';
+  fail: (problem: FlagProblem) => Error;
+}
+
+/** Every flag row of one subcommand: its own, the shared ones it takes, and the command's. */
+export function subcommandRows(table: SubcommandTable, name: string): FlagRow[] {
+  const sub = table.subcommands.find((s) => s.name === name);
+  if (sub === undefined) return [];
+  const own = sub.sameFlagsAs === undefined ? sub.rows : subcommandRows(table, sub.sameFlagsAs).filter((row) => !table.rows.includes(row));
+  const shared = table.shared && table.shared.for.includes(name) ? table.shared.rows : [];
+  return [...own, ...shared, ...table.rows];
+}
+
+export interface ParsedSubcommand extends ParsedFlags {
+  name: string;
+}
+
+/**
+ * The subcommand (the first word) and its flags. No word, `help`, or a help flag anywhere asks
+ * for help; a version flag anywhere for the version (as the Bash tool's immediate flags).
+ */
+export function parseSubcommand(argv: readonly string[], table: SubcommandTable): ParsedSubcommand | 'help' | 'version' {
+  const spellings = (name: string) => table.rows.filter((row) => row.name === name).flatMap((row) => [`--${row.name}`, ...(row.alias ? [row.alias.length === 1 ? `-${row.alias}` : `--${row.alias}`] : [])]);
+  const [name, ...rest] = argv;
+  if (name === undefined || name === 'help' || argv.some((word) => spellings('help').includes(word))) return 'help';
+  if (argv.some((word) => spellings('version').includes(word))) return 'version';
+  if (!table.subcommands.some((sub) => sub.name === name)) throw table.fail({ message: `Unknown command: ${name}` });
+  const parsed = parseFlags(rest, { command: `${table.command} ${name}`, rows: subcommandRows(table, name), unknownStyle: table.unknownStyle, fail: table.fail });
+  return { name, ...parsed };
+}
+
+/** The Commands section (each subcommand, its flags indented below it), then the shared and the command's own flags. */
+export function renderSubcommandHelp(table: SubcommandTable, text: { header: string; footer?: string; column: number }): string {
+  const { column } = text;
+  const commands = ['Commands:'];
+  for (const sub of table.subcommands) {
+    const own = sub.sameFlagsAs === undefined ? sub.rows : [];
+    commands.push(...renderEntry(`  ${sub.name}${sub.args ? ` ${sub.args}` : ''}`, sub.describe, column));
+    commands.push(...renderRowLines(own, { column }));
+  }
+  const blocks = [commands.join('\n')];
+  if (table.shared) blocks.push([`${table.shared.title}:`, ...renderRowLines(table.shared.rows, { column })].join('\n'));
+  blocks.push(['Options:', ...renderRowLines(table.rows, { column })].join('\n'));
+  return `${[text.header, ...blocks, ...(text.footer ? [text.footer] : [])].join('\n\n')}\n`;
+}

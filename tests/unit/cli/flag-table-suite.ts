@@ -10,7 +10,7 @@ import { describeRow, flagLabel, type FlagRow } from '../../../lib/cli/flag-tabl
 export interface FlagTableSuite {
   /** Every row of the table (or of one subcommand's). */
   rows: readonly FlagRow[];
-  /** The words before the flags (a subcommand), for the generated error cases. */
+  /** The words before the flag of a generated case: a subcommand, and what makes the rest valid. */
   prefix?: string[];
   /** Parses argv (the prefix included) as the command does; throws on a usage error. */
   parse: (argv: string[]) => unknown;
