@@ -11,6 +11,7 @@ import { CONFIG_SCHEMA, type ConfigKey } from '../config/schema.js';
 import { argvFlags, checkFlagValue, type FlagTable } from './flag-table.js';
 import type { QueueCommand } from './queue-commands.js';
 import { readArgv, type ReadArgv } from './read-argv.js';
+import { fastPathKey } from './ralph-fast-path.js';
 
 /** What `ralph` was asked to do, in the Bash tool's order of "immediate" flags. */
 export type RalphAction =
@@ -201,6 +202,35 @@ function pickAction(parsed: Record<string, unknown>): RalphAction {
 }
 
 const HELP_HINT = 'run ralph --help for the list of options';
+
+/** The actions `ralph` answers before the loop's modules load, when asked for with nothing else. */
+const FAST_ACTIONS: readonly RalphAction[] = ['help', 'version', 'status', 'config', 'circuit-status'];
+
+/** The options of a fast command line, without its argv. */
+export type FastOptions = Omit<RalphCliOptions, 'argv'>;
+
+/**
+ * Every short command line (each flag of the table, by each spelling, alone or with --json) that
+ * asks for a fast action and nothing else, with the options this parser gives it. The build
+ * writes it beside the help (scripts/render-help.mjs) and ralph-fast-path.ts reads it, so the
+ * fast path knows no flag of its own and answers exactly as the parser would.
+ */
+export function fastPathIndex(): Record<string, FastOptions> {
+  const index: Record<string, FastOptions> = {};
+  const spellings = RALPH_FLAGS.flatMap((flag) => [`--${flag.name}`, ...(flag.alias ? [`-${flag.alias}`] : [])]);
+  for (const argv of spellings.flatMap((word) => [[word], ...(word === '--json' ? [] : [[word, '--json']])])) {
+    let options: RalphCliOptions;
+    try {
+      options = parseRalphArgs(argv);
+    } catch {
+      continue;
+    }
+    const { argv: _argv, ...rest } = options;
+    const plain = Object.keys(rest.flags).length === 0 && !rest.debug && rest.jq === undefined && rest.queue === undefined;
+    if (plain && FAST_ACTIONS.includes(rest.action)) index[fastPathKey(argv)] = rest;
+  }
+  return index;
+}
 
 function flagError(message: string): RalphError {
   return new RalphError('bad_flag', message, { hint: HELP_HINT });
