@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 
 const { renderRalphHelp } = await import('../dist/cli/ralph-flags.js');
-const { fastPathIndex } = await import('../dist/cli/ralph-options.js');
+const { fastCommandLines } = await import('../dist/cli/ralph-options.js');
+const { fastPathKey } = await import('../dist/cli/ralph-fast-path.js');
 writeFileSync(new URL('../dist/cli/ralph-help.txt', import.meta.url), `${renderRalphHelp()}\n`);
-writeFileSync(new URL('../dist/cli/ralph-fast-path.json', import.meta.url), `${JSON.stringify(fastPathIndex())}\n`);
+writeFileSync(new URL('../dist/cli/ralph-fast-path.json', import.meta.url), `${JSON.stringify(Object.fromEntries(fastCommandLines().map(({ argv, options }) => [fastPathKey(argv), options])))}\n`);

@@ -2,7 +2,7 @@
 // (`--json`), `--config` (`--json`), `--circuit-status` — answered without loading the flag
 // table and its parser (and the first three without zod), to keep start-up within budget. This
 // is no second parser: the build runs the table's parser over every such command line
-// (ralph-options.ts, fastPathIndex) and writes what it gives into dist/cli/ralph-fast-path.json;
+// (ralph-options.ts, fastCommandLines) and writes what it gives into dist/cli/ralph-fast-path.json;
 // a command line found there goes to ralph's one dispatcher (ralph.ts) with those options, any
 // other through the full parser.
 

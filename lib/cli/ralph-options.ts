@@ -11,7 +11,6 @@ import { CONFIG_SCHEMA, type ConfigKey } from '../config/schema.js';
 import { argvFlags, checkFlagValue, type FlagTable } from './flag-table.js';
 import type { QueueCommand } from './queue-commands.js';
 import { readArgv, type ReadArgv } from './read-argv.js';
-import { fastPathKey } from './ralph-fast-path.js';
 
 /** What `ralph` was asked to do, in the Bash tool's order of "immediate" flags. */
 export type RalphAction =
@@ -212,24 +211,25 @@ export type FastOptions = Omit<RalphCliOptions, 'argv'>;
 /**
  * Every short command line (each flag of the table, by each spelling, alone or with --json) that
  * asks for a fast action and nothing else, with the options this parser gives it. The build
- * writes it beside the help (scripts/render-help.mjs) and ralph-fast-path.ts reads it, so the
- * fast path knows no flag of its own and answers exactly as the parser would.
+ * writes them beside the help (scripts/render-help.mjs, keyed by ralph-fast-path.ts fastPathKey)
+ * and the fast path looks argv up there, so it knows no flag of its own and answers exactly as
+ * this parser would.
  */
-export function fastPathIndex(): Record<string, FastOptions> {
-  const index: Record<string, FastOptions> = {};
+export function fastCommandLines(): Array<{ argv: string[]; options: FastOptions }> {
+  const lines: Array<{ argv: string[]; options: FastOptions }> = [];
   const spellings = RALPH_FLAGS.flatMap((flag) => [`--${flag.name}`, ...(flag.alias ? [`-${flag.alias}`] : [])]);
   for (const argv of spellings.flatMap((word) => [[word], ...(word === '--json' ? [] : [[word, '--json']])])) {
-    let options: RalphCliOptions;
+    let parsed: RalphCliOptions;
     try {
-      options = parseRalphArgs(argv);
+      parsed = parseRalphArgs(argv);
     } catch {
       continue;
     }
-    const { argv: _argv, ...rest } = options;
-    const plain = Object.keys(rest.flags).length === 0 && !rest.debug && rest.jq === undefined && rest.queue === undefined;
-    if (plain && FAST_ACTIONS.includes(rest.action)) index[fastPathKey(argv)] = rest;
+    const { argv: _argv, ...options } = parsed;
+    const plain = Object.keys(options.flags).length === 0 && !options.debug && options.jq === undefined && options.queue === undefined;
+    if (plain && FAST_ACTIONS.includes(options.action)) lines.push({ argv, options });
   }
-  return index;
+  return lines;
 }
 
 function flagError(message: string): RalphError {

@@ -1,13 +1,13 @@
 // The fast path of `ralph` knows no flag of its own: its index is what the flag table's parser
-// gives each short command line (ralph-options.ts, fastPathIndex), so a flag renamed in the table
+// gives each short command line (ralph-options.ts, fastCommandLines, keyed as the build keys it), so a flag renamed in the table
 // renames its fast path too, and a command line is answered there only as the parser would.
 
 import { describe, expect, it } from 'vitest';
 import { fastPathKey } from '../../../lib/cli/ralph-fast-path.js';
-import { fastPathIndex, parseRalphArgs } from '../../../lib/cli/ralph-options.js';
+import { fastCommandLines, parseRalphArgs } from '../../../lib/cli/ralph-options.js';
 
 describe('the fast-path index', () => {
-  const index = fastPathIndex();
+  const index = Object.fromEntries(fastCommandLines().map(({ argv, options }) => [fastPathKey(argv), options]));
 
   it.each([['--help'], ['-h'], ['--version'], ['--status'], ['-s'], ['--status', '--json'], ['--json', '-s'], ['--config'], ['--json', '--config'], ['--circuit-status']])(
     'answers ralph %j as the parser does',
