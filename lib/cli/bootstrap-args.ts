@@ -54,11 +54,12 @@ export function renderSetupHelp(): string {
   return renderHelp({
     header: `Usage: ralph-setup [project-name] [--force]
 
-Create a new Ralph project: the directory (default: my-project), src/, the .ralph/ tree with
-PROMPT.md, fix_plan.md and AGENT.md, README.md, .gitignore, .ralphrc, and a first git commit.
-An existing README.md, .gitignore or .ralphrc is kept. Without a git identity the first commit
-is made as "Ralph Setup <ralph-setup@localhost>" (nothing is written to your git config) and a
-warning says how to set yours.`,
+Create a new Ralph project: the directory (default: my-project), src/, the
+.ralph/ tree with PROMPT.md, fix_plan.md and AGENT.md, README.md, .gitignore,
+.ralphrc, and a first git commit. An existing README.md, .gitignore or .ralphrc
+is kept. Without a git identity the first commit is made as "Ralph Setup
+<ralph-setup@localhost>" (nothing is written to your git config) and a warning
+says how to set yours.`,
     rows: SETUP_FLAGS,
   });
 }
@@ -81,9 +82,10 @@ export function renderMigrateHelp(): string {
   return renderHelp({
     header: `Usage: ralph-migrate [project-dir]
 
-Move a Ralph project from the old flat layout (PROMPT.md, @fix_plan.md, @AGENT.md, specs/, logs/
-in the project root) into .ralph/. Everything moved is first copied to .ralph_backup_<time>/.
-Running it again on a migrated project changes nothing.`,
+Move a Ralph project from the old flat layout (PROMPT.md, @fix_plan.md,
+@AGENT.md, specs/, logs/ in the project root) into .ralph/. Everything moved is
+first copied to .ralph_backup_<time>/. Running it again on a migrated project
+changes nothing.`,
     rows: MIGRATE_FLAGS,
   });
 }
@@ -137,11 +139,11 @@ export function renderEnableHelp(): string {
   return renderHelp({
     header: `Usage: ralph-enable [options]
 
-Enable Ralph in an existing project, step by step: detect the project, choose where tasks
-come from, confirm the settings, write the files, verify them.`,
+Enable Ralph in an existing project, step by step: detect the project, choose
+where tasks come from, confirm the settings, write the files, verify them.`,
     rows: ENABLE_FLAGS,
-    footer: `Exit codes: 0 enabled, 1 error, 2 already enabled (use --force), 3 invalid arguments.
-Questions are printed on stderr; answers are read from stdin.`,
+    footer: `Exit codes: 0 enabled, 1 error, 2 already enabled (use --force), 3 invalid
+arguments. Questions are printed on stderr; answers are read from stdin.`,
   });
 }
 

@@ -119,12 +119,14 @@ export function renderImportHelp(): string {
   ralph-import --github-issue <N> [project-name]
   ralph-import <filters> [modifiers] [project-name]
 
-Create a Ralph project from a requirements document (.md, .txt or .json) or a GitHub issue.
-Claude Code turns the document into .ralph/PROMPT.md, .ralph/fix_plan.md and
-.ralph/specs/requirements.md. The document is treated as data, never as instructions.
-The project name defaults to the file name without its extension (or the issue title).`,
+Create a Ralph project from a requirements document (.md, .txt or .json) or a
+GitHub issue. Claude Code turns the document into .ralph/PROMPT.md,
+.ralph/fix_plan.md and .ralph/specs/requirements.md. The document is treated as
+data, never as instructions. The project name defaults to the file name without
+its extension (or the issue title).`,
     rows: IMPORT_FLAGS,
-    footer: `Environment: CLAUDE_CODE_CMD (else .ralphrc, else claude on PATH or in node_modules/.bin), CLAUDE_TIMEOUT_MINUTES (default ${CONFIG_SCHEMA.CLAUDE_TIMEOUT_MINUTES.default}).
+    footer: `Environment: CLAUDE_CODE_CMD (else .ralphrc, else claude on PATH or in
+node_modules/.bin), CLAUDE_TIMEOUT_MINUTES (default ${CONFIG_SCHEMA.CLAUDE_TIMEOUT_MINUTES.default}).
 Exit codes: 0 imported (or dry run), 1 error (also: no source given).`,
   });
 }

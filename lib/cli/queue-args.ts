@@ -89,12 +89,12 @@ export function renderQueueHelp(): string {
   return renderSubcommandHelp(QUEUE_TABLE, {
     column: 24,
     header: 'ralph-queue - Batch processing and issue queue management\n\nUsage: ralph-queue <command> [options]',
-    footer: `Priority: the lowest P0-P9 (or "priority: pN") label; unlabelled last; first added first.
-Dependencies: "depends on #N", "blocked by #N", "requires #N" in an issue's body; an issue
-not in the queue counts as done.
+    footer: `Priority: the lowest P0-P9 (or "priority: pN") label; unlabelled last; first
+added first. Dependencies: "depends on #N", "blocked by #N", "requires #N" in an
+issue's body; an issue not in the queue counts as done.
 
-Exit codes: 0 done; 1 bad usage, nothing ready (next), a cycle (validate), or a failed item
-(process); 130/143 interrupted.
+Exit codes: 0 done; 1 bad usage, nothing ready (next), a cycle (validate), or a
+failed item (process); 130/143 interrupted.
 
 Examples:
   ralph-queue add 69 70 71
