@@ -262,7 +262,7 @@ export interface SubcommandTable {
 export function subcommandRows(table: SubcommandTable, name: string): FlagRow[] {
   const sub = table.subcommands.find((s) => s.name === name);
   if (sub === undefined) return [];
-  const own = sub.sameFlagsAs === undefined ? sub.rows : subcommandRows(table, sub.sameFlagsAs).filter((row) => !table.rows.includes(row));
+  const own = sub.sameFlagsAs === undefined ? sub.rows : (table.subcommands.find((s) => s.name === sub.sameFlagsAs)?.rows ?? []);
   const shared = table.shared && table.shared.for.includes(name) ? table.shared.rows : [];
   return [...own, ...shared, ...table.rows];
 }
