@@ -5,7 +5,7 @@
 // DESIGN.md §6). Code splitting keeps every lazy `import()` lazy: a command still loads only
 // what its path needs. zod is inlined with its locales cut to English, the one it uses (the
 // others are ~45 % of its bytes and never loaded by ralph); every other package stays external
-// because yargs and jq-wasm read files beside themselves and are loaded lazily anyway.
+// because jq-wasm reads files beside itself and is loaded lazily anyway.
 // Each bin is bundled on its own, into dist/bundle-<name>/: one build for all nine would split
 // the code shared by any two of them into chunks of its own, and a command would then load
 // three to five times more files (each file costs a resolve, a read and a compile). The

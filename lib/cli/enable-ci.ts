@@ -1,7 +1,6 @@
 // ralph-enable-ci: enable Ralph without prompts (reference §9.3). Exit codes 0–5 and the
 // --json shapes are a contract with pipelines: see messages-enable-ci.ts.
 
-import { DEFAULT_TASK_LIMIT } from './task-import-defaults.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeProcessRunner } from '../platform/process.js';
@@ -17,7 +16,7 @@ import { taskSourcesList } from '../project/render-control-files.js';
 import { importTasks, type TaskSourceName } from '../tasks/import-tasks.js';
 import { countTaskLines } from '../tasks/task-line.js';
 import type { TaskSourceResult } from '../tasks/task-source-result.js';
-import { enableCiParser, parseNonNegativeInteger, UsageError } from './bootstrap-args.js';
+import { parseEnableCiArgs, renderEnableCiHelp, UsageError, type EnableCiArgs } from './bootstrap-args.js';
 import { readPackageVersion } from './package-info.js';
 import { runMain } from './error-funnel.js';
 import { formatFileOutcomes } from './messages-enable.js';
@@ -25,28 +24,11 @@ import {
   ALREADY_ENABLED_JSON,
   ALREADY_ENABLED_TEXT,
   ENABLE_CI_EXIT,
-  ENABLE_CI_HELP,
   formatErrorJson,
   formatSuccessJson,
   formatVersion,
   SUCCESS_MESSAGE,
 } from './messages-enable-ci.js';
-
-interface EnableCiArgs {
-  from?: TaskSourceName;
-  prd?: string;
-  label: string;
-  limit: number;
-  projectName?: string;
-  projectType?: string;
-  force: boolean;
-  json: boolean;
-  /** --jq: filter the --json output (implies --json). */
-  jq?: string;
-  quiet: boolean;
-  help: boolean;
-  version: boolean;
-}
 
 class CiFailure extends Error {
   constructor(
@@ -57,47 +39,24 @@ class CiFailure extends Error {
   }
 }
 
-async function parseArgs(argv: readonly string[]): Promise<EnableCiArgs> {
-  const parsed = await enableCiParser(argv).parseAsync();
-  if (parsed._.length > 0) throw new UsageError(`unexpected argument: ${parsed._.join(' ')}`);
-  for (const flag of ['prd', 'label', 'project-name', 'project-type'] as const) {
-    const value = parsed[flag];
-    if (typeof value === 'string' && value.trim() === '') throw new UsageError(`--${flag} requires a value`);
-  }
-  return {
-    from: parsed.from as TaskSourceName | undefined,
-    prd: parsed.prd,
-    label: parsed.label,
-    limit: parseNonNegativeInteger('--limit', parsed.limit) ?? DEFAULT_TASK_LIMIT,
-    projectName: parsed.projectName as string | undefined,
-    projectType: parsed.projectType as string | undefined,
-    force: parsed.force,
-    json: parsed.json || parsed.jq !== undefined,
-    jq: parsed.jq,
-    quiet: parsed.quiet,
-    help: parsed.help,
-    version: parsed.version,
-  };
-}
-
 export async function main(argv: string[]): Promise<number> {
   const jsonRequested = argv.includes('--json');
   const fail = (message: string, code: number) => {
     process.stderr.write(jsonRequested ? `${formatErrorJson(message, code)}\n` : `Error: ${message}\n`);
     return code;
   };
-  let args: EnableCiArgs;
+  let args: ReturnType<typeof parseEnableCiArgs>;
   try {
-    args = await parseArgs(argv);
+    args = parseEnableCiArgs(argv);
   } catch (error) {
     if (error instanceof UsageError) return fail(`${error.message} (see ralph-enable-ci --help)`, ENABLE_CI_EXIT.invalidArgs);
     throw error;
   }
-  if (args.help) {
-    process.stdout.write(ENABLE_CI_HELP);
+  if (args === 'help') {
+    process.stdout.write(renderEnableCiHelp());
     return ENABLE_CI_EXIT.success;
   }
-  if (args.version) {
+  if (args === 'version') {
     // As in the Bash tool, JSON only when --json came before --version.
     const versionAt = argv.indexOf('--version');
     process.stdout.write(`${formatVersion(readPackageVersion(), argv.indexOf('--json') > -1 && argv.indexOf('--json') < versionAt)}\n`);

@@ -2,7 +2,7 @@
 // §9.2). Questions go to stderr, progress to stdout; --non-interactive asks nothing.
 
 import { CONFIG_SCHEMA } from '../config/schema.js';
-import { DEFAULT_TASK_LABEL, DEFAULT_TASK_LIMIT } from './task-import-defaults.js';
+import { DEFAULT_TASK_LABEL } from './task-import-defaults.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseRalphrc } from '../config/ralphrc.js';
@@ -21,55 +21,21 @@ import { countBeadsIssues } from '../tasks/beads-tasks.js';
 import { countGitHubIssues } from '../tasks/github-tasks.js';
 import { importTasks, type TaskSourceName } from '../tasks/import-tasks.js';
 import { countTaskLines } from '../tasks/task-line.js';
-import { enableParser, parseNonNegativeInteger, UsageError } from './bootstrap-args.js';
+import { parseEnableArgs, renderEnableHelp, type EnableArgs } from './bootstrap-args.js';
 import { formatVersionLine } from './package-info.js';
 import { runMain } from './error-funnel.js';
-import { ENABLE_HELP, formatFileOutcomes, NEXT_STEPS, phaseTitle, WIZARD_BANNER } from './messages-enable.js';
+import { formatFileOutcomes, NEXT_STEPS, phaseTitle, WIZARD_BANNER } from './messages-enable.js';
 import { createPrompter, type Prompter } from './prompts.js';
 
 type WizardSource = Exclude<TaskSourceName, 'none'>;
 
-interface EnableArgs {
-  from?: WizardSource;
-  prd?: string;
-  label?: string;
-  limit: number;
-  force: boolean;
-  skipTasks: boolean;
-  nonInteractive: boolean;
-  help: boolean;
-  version: boolean;
-}
-
 const EXIT = { success: 0, error: 1, alreadyEnabled: 2, invalidArgs: 3 } as const;
 
-async function parseArgs(argv: readonly string[]): Promise<EnableArgs> {
-  const parsed = await enableParser(argv).parseAsync();
-  if (parsed._.length > 0) throw new UsageError(`unexpected argument: ${parsed._.join(' ')}`);
-  return {
-    from: parsed.from as WizardSource | undefined,
-    prd: parsed.prd,
-    label: parsed.label,
-    limit: parseNonNegativeInteger('--limit', parsed.limit) ?? DEFAULT_TASK_LIMIT,
-    force: parsed.force,
-    skipTasks: parsed.skipTasks as boolean,
-    nonInteractive: parsed.nonInteractive as boolean,
-    help: parsed.help,
-    version: parsed.version,
-  };
-}
-
 export async function main(argv: string[]): Promise<number> {
-  let args: EnableArgs;
-  try {
-    args = await parseArgs(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`Error: ${error.message}\nhint: run ralph-enable --help\n`);
-    return EXIT.invalidArgs;
-  }
-  if (args.help || args.version) {
-    process.stdout.write(args.help ? ENABLE_HELP : `${formatVersionLine('ralph-enable')}\n`);
+  // A usage problem is a RalphError with exit code 3 (EXIT.invalidArgs), printed by the funnel.
+  const args = parseEnableArgs(argv);
+  if (args === 'help' || args === 'version') {
+    process.stdout.write(args === 'help' ? renderEnableHelp() : `${formatVersionLine('ralph-enable')}\n`);
     return EXIT.success;
   }
   const prompter = createPrompter({ input: process.stdin, output: process.stderr });

@@ -2,22 +2,15 @@
 // `init` writes the workflow; `job` is the workflow's one step; `sweep` is its schedule's list;
 // `status`, `start`, `stop` and `logs` look after the fleet from a laptop, through gh.
 
-import { formatUnknownOptions, UsageError } from './bootstrap-args.js';
 import { runMain } from './error-funnel.js';
-import { parseFleetArgs, usage } from './fleet-args.js';
-import { FLEET_HELP, fleetInitNextSteps } from './messages-fleet.js';
+import { parseFleetArgs, renderFleetHelp } from './fleet-args.js';
+import { fleetInitNextSteps } from './messages-fleet.js';
 import { formatVersionLine, readPackageVersion } from './package-info.js';
 
 export async function mainFleet(argv: string[]): Promise<number> {
-  let command: ReturnType<typeof parseFleetArgs>;
-  try {
-    command = parseFleetArgs(argv);
-  } catch (error) {
-    if (error instanceof UsageError) throw usage(formatUnknownOptions(error.message));
-    throw error;
-  }
+  const command = parseFleetArgs(argv);
   if (command === 'help') {
-    process.stdout.write(`${FLEET_HELP}\n`);
+    process.stdout.write(renderFleetHelp());
     return 0;
   }
   if (command === 'version') {

@@ -1,11 +1,13 @@
-// ralph-import's command line (reference §10.1): parsing and the cross-flag rules. Every
-// problem is a RalphError with exit code 1, as in the Bash tool.
+// ralph-import's command line (reference §10.1): its flag table (parsing, checks and --help come
+// from the rows, flag-table.ts) and the cross-flag rules. Every problem is a RalphError with exit
+// code 1, as in the Bash tool.
 
 import { RalphError } from '../errors.js';
 import type { SelectionStrategy } from '../project/issue-selection.js';
 import { DEFAULT_COMPLETENESS_THRESHOLD } from '../project/issue-completeness.js';
 import type { IssueQuery } from '../tasks/github-issues.js';
-import { createParser, UsageError } from './bootstrap-args.js';
+import { CONFIG_SCHEMA } from '../config/schema.js';
+import { DEBUG_ROW, HELP_ROW, parseFlags, renderHelp, VERSION_ROW, type FlagRow, type FlagTable } from './flag-table.js';
 
 export interface ImportArgs {
   positional: string[];
@@ -27,85 +29,106 @@ export interface ImportArgs {
   help: boolean;
 }
 
-const usage = (message: string) => new RalphError('usage', message, { hint: 'run ralph-import --help' });
+const HELP_HINT = 'run ralph-import --help';
+const usage = (message: string) => new RalphError('usage', message, { hint: HELP_HINT });
 
-/** The flags of ralph-import; IMPORT_HELP lists exactly these (tests/unit/cli/help-sync.test.ts). */
-export function importParser(argv: readonly string[]) {
-  return createParser(argv, 'ralph-import')
-    .option('github-issue', { type: 'string', requiresArg: true })
-    .option('github-search', { type: 'string', requiresArg: true })
-    .option('github-label', { type: 'string', requiresArg: true })
-    .option('github-title', { type: 'string', requiresArg: true })
-    .option('github-assignee', { type: 'string', requiresArg: true })
-    .option('github-milestone', { type: 'string', requiresArg: true })
-    .option('github-state', { type: 'string', requiresArg: true, choices: ['open', 'closed', 'all'] })
-    .option('exclude-label', { type: 'string', requiresArg: true })
-    .option('select', { type: 'string', requiresArg: true, choices: ['first', 'interactive', 'priority'] })
-    .option('dry-run', { type: 'boolean' })
-    .option('repo', { type: 'string', requiresArg: true })
-    .option('include-comments', { type: 'boolean' })
-    .option('generate-plan', { type: 'boolean' })
-    .option('plan-model', { type: 'string', requiresArg: true })
-    .option('completeness-threshold', { type: 'string', requiresArg: true })
-    .option('auto-approve', { type: 'boolean' })
-    .option('force', { type: 'boolean' })
-    .option('help', { alias: 'h', type: 'boolean', default: false })
-    .option('debug', { type: 'boolean', hidden: true })
-    .option('version', { type: 'boolean', default: false });
-}
+const GITHUB = 'GitHub issue';
+const FILTERS = 'Filters (choose one issue among matches)';
+const MODIFIERS = 'Modifiers';
+const COMMON = 'Common';
+const PLAN = 'Plan generation (GitHub only)';
+const OTHER = 'Options';
 
-export async function parseImportArgs(argv: readonly string[]): Promise<ImportArgs> {
-  let parsed;
-  try {
-    parsed = await importParser(argv).parseAsync();
-  } catch (error) {
-    if (error instanceof UsageError) throw usage(error.message);
-    throw error;
-  }
-  const text = (key: string): string | undefined => {
-    const value = (parsed as Record<string, unknown>)[key];
-    if (value === undefined) return undefined;
-    if (typeof value !== 'string' || value.trim() === '') throw usage(`--${kebab(key)} requires a value`);
-    return value.trim();
-  };
-  const issueText = text('githubIssue');
-  if (issueText !== undefined && !/^[1-9][0-9]*$/.test(issueText)) throw usage(`--github-issue must be a positive issue number, got "${issueText}"`);
-  const labels = splitList(text('githubLabel'));
-  if (text('githubLabel') !== undefined && labels.length === 0) throw usage('--github-label needs at least one label');
-  const thresholdText = text('completenessThreshold');
-  const threshold = thresholdText === undefined ? DEFAULT_COMPLETENESS_THRESHOLD : Number(thresholdText);
-  if (thresholdText !== undefined && (!/^\d+$/.test(thresholdText) || threshold > 100)) {
-    throw usage(`--completeness-threshold must be an integer from 0 to 100, got "${thresholdText}"`);
-  }
-  if (argv.includes('--generate-plan') && argv.includes('--no-generate-plan')) throw usage('--generate-plan and --no-generate-plan cannot be combined');
+/** The filter flags: any of them makes an import pick among matching issues. */
+const FILTER_FLAGS = ['github-search', 'github-label', 'github-title', 'github-assignee', 'github-milestone', 'github-state'];
 
-  const state = text('githubState') as IssueQuery['state'] | undefined;
+export const IMPORT_FLAGS: readonly FlagRow[] = [
+  {
+    name: 'github-issue', arg: 'N', section: GITHUB, describe: 'Import issue N',
+    check: (value) => (/^[1-9][0-9]*$/.test(value.trim()) ? undefined : { message: `--github-issue must be a positive issue number, got "${value.trim()}"` }),
+  },
+  { name: 'github-search', arg: 'QUERY', section: FILTERS, describe: 'GitHub search query' },
+  { name: 'github-label', arg: 'L1,L2', section: FILTERS, describe: 'Issues with all of these labels' },
+  { name: 'github-title', arg: 'PATTERN', section: FILTERS, describe: 'Title match, case-insensitive; * is the only wildcard' },
+  { name: 'github-assignee', arg: 'USER', section: FILTERS, describe: 'Issues assigned to USER, @me or none' },
+  { name: 'github-milestone', arg: 'NAME', section: FILTERS, describe: 'Issues in this milestone' },
+  { name: 'github-state', arg: 'STATE', choices: ['open', 'closed', 'all'], default: 'open', section: FILTERS, describe: 'open, closed or all' },
+  { name: 'exclude-label', arg: 'L1,L2', section: MODIFIERS, describe: 'Skip issues with any of these labels' },
+  { name: 'select', arg: 'HOW', choices: ['first', 'interactive', 'priority'], default: 'first', section: MODIFIERS, describe: 'How to pick among matches: first, interactive or priority' },
+  { name: 'dry-run', section: MODIFIERS, describe: 'List the matches and the pick; import nothing' },
+  { name: 'repo', arg: 'OWNER/REPO', section: COMMON, describe: 'Repository (default: the current one)' },
+  { name: 'include-comments', section: COMMON, describe: "Add the issue's comments to the document" },
+  { name: 'generate-plan', section: PLAN, describe: 'Always generate an implementation plan (--no-generate-plan: never; default: when the completeness score is low)' },
+  { name: 'plan-model', arg: 'MODEL', section: PLAN, describe: 'Model for plan generation' },
+  {
+    name: 'completeness-threshold', arg: '0-100', kind: 'int', max: 100, default: DEFAULT_COMPLETENESS_THRESHOLD, section: PLAN,
+    invalid: (raw) => `--completeness-threshold must be an integer from 0 to 100, got "${raw.trim()}"`, describe: 'Score below which a plan is suggested',
+  },
+  { name: 'auto-approve', section: PLAN, describe: 'Accept the generated plan without asking' },
+  {
+    name: 'force', section: OTHER,
+    describe: 'Import over an existing Ralph project: the files it replaces are first copied to .ralph_backup_<time>/ (without it, refused)',
+  },
+  { ...HELP_ROW, section: OTHER },
+  { ...VERSION_ROW, section: OTHER },
+  DEBUG_ROW,
+];
+
+const IMPORT_TABLE: FlagTable = { command: 'ralph-import', rows: IMPORT_FLAGS, unknownStyle: 'argument', fail: (problem) => usage(problem.message) };
+
+export function parseImportArgs(argv: readonly string[]): ImportArgs {
+  const { values, given, positional } = parseFlags(argv, IMPORT_TABLE);
+  const text = (name: string) => values[name] as string | undefined;
+  const labels = splitList(text('github-label'));
+  if (given.has('github-label') && labels.length === 0) throw usage('--github-label needs at least one label');
+  const generate = given.get('generate-plan') ?? [];
+  if (generate.includes(true) && generate.includes(false)) throw usage('--generate-plan and --no-generate-plan cannot be combined');
+  const issue = text('github-issue');
   const args: ImportArgs = {
-    positional: parsed._.map(String),
-    githubIssue: issueText === undefined ? undefined : Number(issueText),
+    positional,
+    githubIssue: issue === undefined ? undefined : Number(issue),
     query: {
-      state: state ?? 'open',
+      state: values['github-state'] as IssueQuery['state'],
       labels,
-      search: text('githubSearch'),
-      assignee: text('githubAssignee'),
-      milestone: text('githubMilestone'),
+      search: text('github-search'),
+      assignee: text('github-assignee'),
+      milestone: text('github-milestone'),
       repo: text('repo'),
     },
-    titlePattern: text('githubTitle'),
-    hasFilters: ['githubSearch', 'githubLabel', 'githubTitle', 'githubAssignee', 'githubMilestone', 'githubState'].some((key) => text(key) !== undefined),
-    excludeLabels: splitList(text('excludeLabel')),
-    select: (text('select') as SelectionStrategy | undefined) ?? 'first',
-    dryRun: parsed.dryRun === true,
-    includeComments: parsed.includeComments === true,
-    generatePlan: parsed.generatePlan as boolean | undefined,
-    planModel: text('planModel'),
-    completenessThreshold: threshold,
-    autoApprove: parsed.autoApprove === true,
-    force: parsed.force === true,
-    help: parsed.help,
+    titlePattern: text('github-title'),
+    hasFilters: FILTER_FLAGS.some((name) => given.has(name)),
+    excludeLabels: splitList(text('exclude-label')),
+    select: values.select as SelectionStrategy,
+    dryRun: values['dry-run'] === true,
+    includeComments: values['include-comments'] === true,
+    generatePlan: given.has('generate-plan') ? (values['generate-plan'] as boolean) : undefined,
+    planModel: text('plan-model'),
+    completenessThreshold: values['completeness-threshold'] as number,
+    autoApprove: values['auto-approve'] === true,
+    force: values.force === true,
+    help: values.help === true,
   };
-  checkCombinations(args, { selectGiven: text('select') !== undefined, excludeGiven: text('excludeLabel') !== undefined, thresholdGiven: thresholdText !== undefined });
+  checkCombinations(args, { selectGiven: given.has('select'), excludeGiven: given.has('exclude-label'), thresholdGiven: given.has('completeness-threshold') });
   return args;
+}
+
+export function renderImportHelp(): string {
+  return renderHelp({
+    header: `Usage:
+  ralph-import <source-file> [project-name]
+  ralph-import --github-issue <N> [project-name]
+  ralph-import <filters> [modifiers] [project-name]
+
+Create a Ralph project from a requirements document (.md, .txt or .json) or a
+GitHub issue. Claude Code turns the document into .ralph/PROMPT.md,
+.ralph/fix_plan.md and .ralph/specs/requirements.md. The document is treated as
+data, never as instructions. The project name defaults to the file name without
+its extension (or the issue title).`,
+    rows: IMPORT_FLAGS,
+    footer: `Environment: CLAUDE_CODE_CMD (else .ralphrc, else claude on PATH or in
+node_modules/.bin), CLAUDE_TIMEOUT_MINUTES (default ${CONFIG_SCHEMA.CLAUDE_TIMEOUT_MINUTES.default}).
+Exit codes: 0 imported (or dry run), 1 error (also: no source given).`,
+  });
 }
 
 function checkCombinations(args: ImportArgs, given: { selectGiven: boolean; excludeGiven: boolean; thresholdGiven: boolean }): void {
@@ -126,8 +149,4 @@ function splitList(value: string | undefined): string[] {
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean);
-}
-
-function kebab(key: string): string {
-  return key.replace(/[A-Z]/g, (ch) => `-${ch.toLowerCase()}`);
 }

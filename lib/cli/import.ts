@@ -16,9 +16,9 @@ import { readRequirementsDocument } from '../project/requirements-document.js';
 import { assertTemplatesInstalled } from '../project/templates.js';
 import { runMain } from './error-funnel.js';
 import { formatVersionLine, PACKAGE_ROOT, wantsVersion } from './package-info.js';
-import { parseImportArgs } from './import-args.js';
+import { parseImportArgs, renderImportHelp } from './import-args.js';
 import { prepareGitHubImport } from './import-github.js';
-import { IMPORT_HELP, importNextSteps } from './messages-import.js';
+import { importNextSteps } from './messages-import.js';
 import { FALLBACK_IDENTITY_WARNING } from './messages-setup.js';
 import { createPrompter } from './prompts.js';
 
@@ -27,14 +27,14 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${formatVersionLine('ralph-import')}\n`);
     return 0;
   }
-  const args = await parseImportArgs(argv);
+  const args = parseImportArgs(argv);
   const github = args.githubIssue !== undefined || args.hasFilters;
   if (args.help) {
-    process.stdout.write(IMPORT_HELP);
+    process.stdout.write(renderImportHelp());
     return 0;
   }
   if (argv.length === 0) {
-    process.stderr.write(IMPORT_HELP);
+    process.stderr.write(renderImportHelp());
     throw new RalphError('usage', 'ralph-import needs a source file or a GitHub issue', { hint: 'run ralph-import <file.md> [project-name], or ralph-import --github-issue <N>' });
   }
   const say = (text: string) => void process.stdout.write(`${text}\n`);

@@ -9,30 +9,21 @@ import { enableProject } from '../project/enable-project.js';
 import { migrateProject } from '../project/migrate-layout.js';
 import { assertTemplatesInstalled } from '../project/templates.js';
 import { formatFileOutcomes } from './messages-enable.js';
-import { migrateParser, UsageError } from './bootstrap-args.js';
+import { parseMigrateArgs, renderMigrateHelp } from './bootstrap-args.js';
 import { runMain } from './error-funnel.js';
 import { formatVersionLine, wantsVersion } from './package-info.js';
-import { MIGRATE_HELP } from './messages-setup.js';
 
 export async function main(argv: string[]): Promise<number> {
   if (wantsVersion(argv)) {
     process.stdout.write(`${formatVersionLine('ralph-migrate')}\n`);
     return 0;
   }
-  let parsed;
-  try {
-    parsed = await migrateParser(argv).parseAsync();
-  } catch (error) {
-    if (error instanceof UsageError) throw new RalphError('usage', error.message, { hint: 'run ralph-migrate --help' });
-    throw error;
-  }
-  if (parsed.help) {
-    process.stdout.write(MIGRATE_HELP);
+  const parsed = parseMigrateArgs(argv);
+  if (parsed === 'help') {
+    process.stdout.write(renderMigrateHelp());
     return 0;
   }
-  const positional = parsed._.map(String);
-  if (positional.length > 1) throw new RalphError('usage', `expected one directory, got ${positional.length}`, { hint: 'run ralph-migrate --help' });
-  const dir = resolve(positional[0] ?? '.');
+  const dir = resolve(parsed.dir);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new RalphError('migrate_no_dir', `not a directory: ${dir}`);
 
   const say = (text: string) => void process.stdout.write(`${text}\n`);

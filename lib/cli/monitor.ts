@@ -15,55 +15,19 @@ import { IN_LAYOUT_ENV } from '../monitor/in-layout.js';
 import { loadSnapshot } from '../monitor/snapshot-loader.js';
 import { runMain } from './error-funnel.js';
 import { formatVersionLine, wantsVersion } from './package-info.js';
+import { parseMonitorArgs, renderMonitorHelp } from './monitor-args.js';
 
 /** How often `--unit N` looks for new output (tail -F looks every second). */
 const UNIT_POLL_MS = 500;
-
-interface MonitorArgs {
-  once: boolean;
-  intervalSeconds: number;
-  /** --unit N: follow that unit's live output instead of drawing the dashboard. */
-  unit?: number;
-}
-
-// No flag or `--once` alone (how tmux and scripts start it) is answered without loading yargs,
-// which would double the start-up time.
-async function parseMonitorArgs(argv: string[]): Promise<MonitorArgs | 'help'> {
-  if (argv.length === 0) return { once: false, intervalSeconds: 2 };
-  if (argv.length === 1 && argv[0] === '--once') return { once: true, intervalSeconds: 2 };
-  const { monitorParser } = await import('./monitor-args.js');
-  const parsed = monitorParser(argv).parseSync();
-  if (parsed.help) return 'help';
-  const raw = parsed.interval === undefined ? '2' : String(parsed.interval);
-  const intervalSeconds = Number(raw);
-  if (!/^\d+(\.\d+)?$/.test(raw) || !(intervalSeconds >= 0.1) || intervalSeconds > 3600) {
-    throw new RalphError('bad_flag', '--interval requires a number of seconds between 0.1 and 3600', {
-      hint: 'e.g. ralph-monitor --interval 5',
-    });
-  }
-  let unit: number | undefined;
-  if (parsed.unit !== undefined) {
-    const rawUnit = String(parsed.unit);
-    if (!/^[1-9][0-9]{0,2}$/.test(rawUnit)) {
-      throw new RalphError('bad_flag', '--unit requires a unit number from 1 to 999 (its place in the plan)', {
-        hint: 'e.g. ralph-monitor --unit 2',
-      });
-    }
-    if (parsed.once) throw new RalphError('bad_flag', '--unit follows a live output and does not go with --once', { hint: 'run ralph-monitor --unit N alone' });
-    unit = Number(rawUnit);
-  }
-  return { once: Boolean(parsed.once), intervalSeconds, unit };
-}
 
 export async function mainMonitor(argv: string[]): Promise<number> {
   if (wantsVersion(argv)) {
     process.stdout.write(`${formatVersionLine('ralph-monitor')}\n`);
     return 0;
   }
-  const args = await parseMonitorArgs(argv);
+  const args = parseMonitorArgs(argv);
   if (args === 'help') {
-    const { MONITOR_HELP } = await import('./monitor-args.js');
-    process.stdout.write(MONITOR_HELP);
+    process.stdout.write(renderMonitorHelp());
     return 0;
   }
   const projectDir = process.cwd();

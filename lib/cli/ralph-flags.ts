@@ -5,6 +5,7 @@
 // help shows all come from its key in the config schema, never typed here.
 
 import { CONFIG_SCHEMA, type ConfigKey } from '../config/schema.js';
+import { renderEntry, type FlagProblem, type FlagRow } from './flag-table.js';
 import { providerProblem, SANDBOX_PROVIDERS, sandboxValueProblem } from '../sandbox/sandbox-settings.js';
 
 /** A key's default as the help shows it: the schema's value (a switch: on or off). */
@@ -26,40 +27,19 @@ const PARALLEL_MAX = CONFIG_SCHEMA.PARALLEL.max;
 export const RALPH_FLAG_SECTIONS = ['Options', 'Modern CLI Options', 'GitHub issue lifecycle', 'Beyond the Bash version'] as const;
 export type RalphFlagSection = (typeof RALPH_FLAG_SECTIONS)[number];
 
-/** Why a flag's value is refused, beyond its key's type and bounds. */
-export interface FlagProblem {
-  message: string;
-  details?: string[];
-  hint?: string;
-}
+export type { FlagProblem };
 
-export interface RalphFlag {
-  name: string;
-  alias?: string;
-  /** Placeholder of the value the flag takes; none for a switch. */
-  arg?: string;
-  describe: string;
+export interface RalphFlag extends FlagRow {
   section: RalphFlagSection;
   /**
    * The config key the flag sets (the flag layer wins over env, .ralphrc and defaults). A switch
    * sets its bool key (`--no-NAME` to off); a value is checked against the key's type, bounds
-   * and choices; a list key's flag may be repeated, every value kept.
+   * and choices (kind, min, max and choices come from the schema, never typed here); a list
+   * key's flag may be repeated, every value kept. `invalid` is the Bash tool's message where it
+   * has one; `choices` narrows the key's own (agent names for a list key).
    */
   key?: ConfigKey;
-  /** Said after the default in help ("= unlimited"); `false`: help shows no default. */
-  defaultNote?: string | false;
-  /**
-   * The Bash tool's message for a value the flag refuses: not a number of the key's type or
-   * below its minimum, not one of its choices, or (a text or list key) blank. Without it, the
-   * message names the key's range or choices.
-   */
   invalid?: string;
-  /** The message for a number above the key's maximum, when the Bash tool's names the bounds. */
-  tooLarge?: string;
-  /** Values accepted when narrower than the key's own (agent names for a list key). */
-  choices?: readonly string[];
-  /** A check of the flag's own, after the key's type, bounds and choices. */
-  check?: (value: string) => FlagProblem | undefined;
 }
 
 const TIMEOUT_MESSAGE = `--timeout: Timeout must be a positive integer between ${TIMEOUT_MIN} and ${TIMEOUT_MAX} minutes`;
@@ -195,8 +175,6 @@ function allowedToolsProblem(list: string): FlagProblem | undefined {
   return undefined;
 }
 
-const WIDTH = 80;
-
 const HEADER = `Ralph Loop for Claude Code
 
 Runs a coding agent on this project again and again, following .ralph/PROMPT.md
@@ -232,26 +210,8 @@ export function renderRalphHelp(): string {
   const sections: string[] = [];
   for (const section of RALPH_FLAG_SECTIONS) {
     const lines = [`${section}:`];
-    for (const flag of RALPH_FLAGS.filter((f) => f.section === section)) {
-      const [first = '', ...rest] = wrapWords(describeFlag(flag), WIDTH - column);
-      lines.push(`  ${label(flag).padEnd(column - 2)}${first}`, ...rest.map((line) => `${' '.repeat(column)}${line}`));
-    }
+    for (const flag of RALPH_FLAGS.filter((f) => f.section === section)) lines.push(...renderEntry(`  ${label(flag)}`, describeFlag(flag), column));
     sections.push(lines.join('\n'));
   }
   return [HEADER, ...sections, FOOTER].join('\n\n');
-}
-
-function wrapWords(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else {
-      line = line ? `${line} ${word}` : word;
-    }
-  }
-  if (line) lines.push(line);
-  return lines;
 }

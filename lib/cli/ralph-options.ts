@@ -7,7 +7,8 @@
 import { RalphError } from '../errors.js';
 import { findClosestName } from '../text/closest-name.js';
 import { RALPH_FLAGS, type RalphFlag } from './ralph-flags.js';
-import { CONFIG_SCHEMA, describeConfigRange, type ConfigKey } from '../config/schema.js';
+import { CONFIG_SCHEMA, type ConfigKey } from '../config/schema.js';
+import { argvFlags, checkFlagValue, type FlagTable } from './flag-table.js';
 import type { QueueCommand } from './queue-commands.js';
 import { readArgv, type ReadArgv } from './read-argv.js';
 
@@ -60,10 +61,7 @@ function suggestFlag(name: string): string {
 }
 
 export function parseRalphArgs(argv: string[]): RalphCliOptions {
-  const read = readArgv(argv, [
-    ...RALPH_FLAGS.map((flag) => ({ name: flag.name, alias: flag.alias, takesValue: flag.arg !== undefined })),
-    ...UNSUPPORTED_FLAGS.map((name) => ({ name, takesValue: true })),
-  ]);
+  const read = readArgv(argv, [...argvFlags(RALPH_FLAGS), ...UNSUPPORTED_FLAGS.map((name) => ({ name, takesValue: true }))]);
   if (read.unknown.length > 0) {
     const names = read.unknown.map((flag) => flag + suggestFlag(flag.replace(/^-+/, '')));
     throw flagError(`Unknown option: ${names.join(', ')}`);
@@ -133,24 +131,13 @@ function readKeyFlags(given: ReadArgv['values']): FlagLayer {
   return flags;
 }
 
-/** One value for a number or text key, checked against the key's type, bounds and choices. */
+/** One value for a number or text key, checked as its row says with the key's type, bounds and choices. */
 function readValueFlag(flag: RalphFlag, key: ConfigKey, raw: string): string | number {
   const spec = CONFIG_SCHEMA[key];
-  let value: string | number = raw;
-  if (spec.type === 'int' || spec.type === 'number') {
-    // Digits only (no sign, exponent or hex): the Bash tool's check, stricter than .ralphrc's.
-    const pattern = spec.type === 'int' ? /^\d+$/ : /^\d+(\.\d+)?$/;
-    value = Number(raw);
-    const range = `--${flag.name} must be ${describeConfigRange(key)} (${key}), got ${JSON.stringify(raw)}`;
-    if (!pattern.test(raw) || !Number.isFinite(value) || value < (spec.min ?? 0)) throw flagError(flag.invalid ?? range);
-    if (value > (spec.max ?? Infinity)) throw flagError(flag.tooLarge ?? range);
-  } else {
-    if (flag.invalid !== undefined && raw.trim() === '') throw flagError(flag.invalid);
-    const choices = flag.choices ?? spec.choices;
-    if (choices && !choices.includes(raw)) throw flagError(flag.invalid ?? `--${flag.name} must be one of ${choices.join(', ')}, got ${JSON.stringify(raw)}`);
-  }
-  checkOwn(flag, raw);
-  return value;
+  const kind = spec.type === 'int' || spec.type === 'number' ? spec.type : 'text';
+  // A text value is kept as typed, blank included, unless the row has the Bash tool's message for it.
+  const row = { ...flag, kind, min: spec.min, max: spec.max, choices: flag.choices ?? spec.choices, allowBlank: flag.invalid === undefined } as const;
+  return checkFlagValue(row, raw, RALPH_TABLE);
 }
 
 /** Every value of a repeatable flag, as the comma-separated list its key holds. */
@@ -165,7 +152,7 @@ function readListFlag(flag: RalphFlag, values: string[]): string {
 
 function checkOwn(flag: RalphFlag, value: string): void {
   const problem = flag.check?.(value);
-  if (problem) throw new RalphError('bad_flag', problem.message, { details: problem.details, hint: problem.hint ?? HELP_HINT });
+  if (problem) throw RALPH_TABLE.fail(problem);
 }
 
 // A `--sandbox-*` sub-flag without `--sandbox` (even with SANDBOX_PROVIDER in .ralphrc) is an
@@ -215,6 +202,41 @@ function pickAction(parsed: Record<string, unknown>): RalphAction {
 
 const HELP_HINT = 'run ralph --help for the list of options';
 
+/** The actions `ralph` answers before the loop's modules load, when asked for with nothing else. */
+const FAST_ACTIONS: readonly RalphAction[] = ['help', 'version', 'status', 'config', 'circuit-status'];
+
+/** The options of a fast command line, without its argv. */
+export type FastOptions = Omit<RalphCliOptions, 'argv'>;
+
+/**
+ * Every short command line (each flag of the table, by each spelling, alone or with --json) that
+ * asks for a fast action and nothing else, with the options this parser gives it. The build
+ * writes them beside the help (scripts/render-help.mjs, keyed by ralph-fast-path.ts fastPathKey)
+ * and the fast path looks argv up there, so it knows no flag of its own and answers exactly as
+ * this parser would.
+ */
+export function fastCommandLines(): Array<{ argv: string[]; options: FastOptions }> {
+  const lines: Array<{ argv: string[]; options: FastOptions }> = [];
+  const spellings = RALPH_FLAGS.flatMap((flag) => [`--${flag.name}`, ...(flag.alias ? [`-${flag.alias}`] : [])]);
+  for (const argv of spellings.flatMap((word) => [[word], ...(word === '--json' ? [] : [[word, '--json']])])) {
+    let parsed: RalphCliOptions;
+    try {
+      parsed = parseRalphArgs(argv);
+    } catch {
+      continue;
+    }
+    const { argv: _argv, ...options } = parsed;
+    const plain = Object.keys(options.flags).length === 0 && !options.debug && options.jq === undefined && options.queue === undefined;
+    if (plain && FAST_ACTIONS.includes(options.action)) lines.push({ argv, options });
+  }
+  return lines;
+}
+
 function flagError(message: string): RalphError {
   return new RalphError('bad_flag', message, { hint: HELP_HINT });
 }
+
+/** ralph's flag table, for the generic checks (flag-table.ts): a refused flag is a bad_flag error. */
+const RALPH_TABLE: Pick<FlagTable, 'fail'> = {
+  fail: (problem) => new RalphError('bad_flag', problem.message, { details: problem.details, hint: problem.hint ?? HELP_HINT }),
+};

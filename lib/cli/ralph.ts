@@ -1,26 +1,39 @@
 // `ralph`: parses the command line, answers the immediate flags (help, version, status, config,
-// doctor, circuit and session resets) and otherwise starts the loop. Heavy modules are imported
+// doctor, circuit and session resets) and otherwise starts the loop, through one dispatcher; the
+// most common command lines skip the parser (ralph-fast-path.ts). Heavy modules are imported
 // only by the action that needs them, to keep `--help`/`--status` start-up fast.
 
 import { runMain } from './error-funnel.js';
 import { readPackageVersion } from './package-info.js';
-import { runFastPath } from './ralph-fast-path.js';
+import { readFastOptions, readPrerenderedHelp } from './ralph-fast-path.js';
+import type { RalphCliOptions } from './ralph-options.js';
 
 export async function mainRalph(argv: string[]): Promise<number> {
   const cwd = process.cwd();
-  const fast = await runFastPath(argv, cwd);
-  if (fast !== undefined) return fast;
+  const fast = readFastOptions(argv);
+  if (fast !== undefined) return dispatchRalph(fast, cwd, { prerendered: true });
   // Before the modules of the loop load: their start-up alone would grow V8's young generation
   // to its maximum, which these settings only stop from growing, never shrink. The quick
   // answers above need no tuning (node:v8 costs them start-up time).
   const { tuneHeapForLongRun } = await import('../platform/heap-tuning.js');
   tuneHeapForLongRun();
   const { parseRalphArgs } = await import('./ralph-options.js');
-  const options = parseRalphArgs(argv);
+  return dispatchRalph(parseRalphArgs(argv), cwd, { prerendered: false });
+}
+
+/**
+ * ralph's one dispatcher: each action to the module that answers it. `prerendered`: the command
+ * line came through the fast path, whose help is the one the build rendered from the table.
+ */
+async function dispatchRalph(options: RalphCliOptions, cwd: string, { prerendered }: { prerendered: boolean }): Promise<number> {
   switch (options.action) {
     case 'help': {
-      const { renderRalphHelp } = await import('./ralph-flags.js');
-      process.stdout.write(`${renderRalphHelp()}\n`);
+      const help = prerendered ? readPrerenderedHelp() : undefined;
+      if (help !== undefined) process.stdout.write(help);
+      else {
+        const { renderRalphHelp } = await import('./ralph-flags.js');
+        process.stdout.write(`${renderRalphHelp()}\n`);
+      }
       return 0;
     }
     case 'version':

@@ -7,6 +7,7 @@
 
 export interface ArgvFlag {
   name: string;
+  /** A one-letter alias is `-x`; a longer one another long spelling (`--github-label`). */
   alias?: string;
   /** Takes a value; otherwise a switch. */
   takesValue: boolean;
@@ -29,8 +30,13 @@ function looksLikeFlag(word: string): boolean {
 }
 
 export function readArgv(argv: readonly string[], flags: readonly ArgvFlag[]): ReadArgv {
-  const byName = new Map(flags.map((flag) => [flag.name, flag]));
-  const byAlias = new Map(flags.filter((flag) => flag.alias !== undefined).map((flag) => [flag.alias!, flag]));
+  const byName = new Map<string, ArgvFlag>(flags.map((flag) => [flag.name, flag]));
+  const byAlias = new Map<string, ArgvFlag>();
+  for (const flag of flags) {
+    if (flag.alias === undefined) continue;
+    if (flag.alias.length === 1) byAlias.set(flag.alias, flag);
+    else byName.set(flag.alias, flag);
+  }
   const result: ReadArgv = { values: new Map(), positional: [], unknown: [] };
   const add = (flag: ArgvFlag, value: string | boolean) => result.values.set(flag.name, [...(result.values.get(flag.name) ?? []), value]);
   let i = 0;

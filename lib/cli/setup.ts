@@ -5,32 +5,23 @@ import { hasCommandOnPath } from '../platform/find-executable.js';
 import { setupProject } from '../project/setup-project.js';
 import { assertTemplatesInstalled } from '../project/templates.js';
 import { RalphError } from '../errors.js';
-import { setupParser, UsageError } from './bootstrap-args.js';
+import { parseSetupArgs, renderSetupHelp } from './bootstrap-args.js';
 import { runMain } from './error-funnel.js';
 import { formatVersionLine, wantsVersion } from './package-info.js';
 import { formatFileOutcomes } from './messages-enable.js';
-import { FALLBACK_IDENTITY_WARNING, SETUP_HELP, setupNextSteps } from './messages-setup.js';
+import { FALLBACK_IDENTITY_WARNING, setupNextSteps } from './messages-setup.js';
 
 export async function main(argv: string[]): Promise<number> {
   if (wantsVersion(argv)) {
     process.stdout.write(`${formatVersionLine('ralph-setup')}\n`);
     return 0;
   }
-  let parsed;
-  try {
-    parsed = await setupParser(argv).parseAsync();
-  } catch (error) {
-    if (error instanceof UsageError) throw new RalphError('usage', error.message, { hint: 'run ralph-setup --help' });
-    throw error;
-  }
-  if (parsed.help) {
-    process.stdout.write(SETUP_HELP);
+  const parsed = parseSetupArgs(argv);
+  if (parsed === 'help') {
+    process.stdout.write(renderSetupHelp());
     return 0;
   }
-  const positional = parsed._.map(String);
-  if (positional.length > 1) throw new RalphError('usage', `expected one project name, got ${positional.length}`, { hint: 'run ralph-setup --help' });
-  const name = positional[0] ?? 'my-project';
-  if (name.trim() === '') throw new RalphError('usage', 'the project name is empty');
+  const { name } = parsed;
   assertTemplatesInstalled();
 
   const say = (text: string) => void process.stdout.write(`${text}\n`);

@@ -1,5 +1,5 @@
 // `ralph --config` (`--json`, `--jq`): the effective configuration, each value with where it
-// came from. Apart from the command line parser so the fast path can answer it without yargs.
+// came from. Apart from the command line parser so the fast path can answer it without loading it.
 
 import { homedir } from 'node:os';
 import { loadConfig } from '../config/load-config.js';

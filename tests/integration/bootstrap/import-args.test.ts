@@ -51,9 +51,9 @@ describe('parseImportArgs', () => {
     expect(await usageError(['prd.md', '--generate-plan'])).toContain('need a GitHub issue import');
     expect(await usageError(['--github-issue', '3', '--generate-plan', '--no-generate-plan'])).toContain('cannot be combined');
     expect(await usageError(['--github-label', 'x', '--completeness-threshold', '101'])).toContain('0 to 100');
-    expect(await usageError(['--github-state', 'merged', '--github-label', 'x'])).toContain('Invalid values');
-    expect(await usageError(['--github-search'])).toContain('Not enough arguments');
-    expect(await usageError(['--bogus', 'prd.md'])).toContain('Unknown argument');
+    expect(await usageError(['--github-state', 'merged', '--github-label', 'x'])).toBe('--github-state must be one of open, closed, all, got "merged"');
+    expect(await usageError(['--github-search'])).toBe('--github-search requires a value');
+    expect(await usageError(['--bogus', 'prd.md'])).toBe('Unknown argument: bogus');
     expect(await usageError(['a.md', 'b', 'c'])).toContain('<source-file> [project-name]');
   });
 });

@@ -1,9 +1,13 @@
-// The workflow and the job agree: the `ralph-fleet job` and `ralph-fleet sweep` lines `init`
+// ralph-fleet's command table: for each subcommand, every row parsed (argv → the command), the
+// generated error cases and --help naming every row (flag-table-suite.ts). And the workflow and
+// the job agree: the `ralph-fleet job` and `ralph-fleet sweep` lines `init`
 // writes, expanded as the runner's shell does with the step's env, parse into the options the
 // workflow was made with (the label, agent, the job's time budget, cost budget, sandbox).
 
 import { describe, expect, it } from 'vitest';
-import { parseFleetArgs } from '../../../lib/cli/fleet-args.js';
+import { checkFlagTable, parseError } from './flag-table-suite.js';
+import { FLEET_TABLE, parseFleetArgs, renderFleetHelp } from '../../../lib/cli/fleet-args.js';
+import { subcommandRows } from '../../../lib/cli/flag-table.js';
 import { resolveWorkflowOptions, type FleetInitOptions } from '../../../lib/fleet/init-workflow.js';
 import { buildWorkflow, jobMinutesFor } from '../../../lib/fleet/workflow.js';
 
@@ -69,5 +73,81 @@ describe('the workflow runs ralph-fleet with flags it parses', () => {
         sandbox: options.sandbox,
       });
     }
+  });
+});
+
+const help = renderFleetHelp();
+const shared = (name: string, ...issues: string[]): Record<string, [string[], unknown]> => ({
+  label: [[name, ...issues, '--label', 'fleet: go'], { label: 'fleet: go' }],
+  workflow: [[name, ...issues, '--workflow', 'agents.yml'], { workflow: 'agents.yml' }],
+});
+const always = (name: string): Record<string, [string[], unknown]> => ({
+  help: [[name, '--help'], 'help'],
+  version: [[name, '--version'], 'version'],
+  debug: [[name, ...(name === 'job' ? ['--issue', '1'] : name === 'start' || name === 'stop' || name === 'logs' ? ['1'] : []), '--debug'], { kind: name }],
+});
+
+const CASES: Record<string, Record<string, [string[], unknown]>> = {
+  init: {
+    output: [['init', '--output', 'ci/r.yml'], { kind: 'init', output: 'ci/r.yml', label: 'ralph', agent: 'claude', runner: 'ubuntu-latest', timeoutMinutes: 360, maxCostUsd: 20, maxParallel: 3, sandbox: true }],
+    force: [['init', '--force'], { force: true }],
+    label: [['init', '--label', 'go'], { label: 'go' }],
+    agent: [['init', '--agent', 'codex'], { agent: 'codex' }],
+    runner: [['init', '--runner', 'self-hosted'], { runner: 'self-hosted' }],
+    'timeout-minutes': [['init', '--timeout-minutes', '90'], { timeoutMinutes: 90 }],
+    'max-cost': [['init', '--max-cost', '2.5'], { maxCostUsd: 2.5 }],
+    schedule: [['init', '--schedule', '0 * * * *'], { schedule: '0 * * * *' }],
+    'max-parallel': [['init', '--max-parallel', '2'], { maxParallel: 2 }],
+    sandbox: [['init', '--no-sandbox'], { sandbox: false }],
+  },
+  job: {
+    issue: [['job', '--issue', '#7'], { kind: 'job', issue: 7, label: 'ralph', agent: 'claude', jobMinutes: 340, maxCostUsd: 0, workflow: 'ralph.yml', sandbox: true }],
+    agent: [['job', '--issue', '7', '--agent', 'gemini'], { agent: 'gemini' }],
+    'job-minutes': [['job', '--issue', '7', '--job-minutes', '45'], { jobMinutes: 45 }],
+    'max-cost': [['job', '--issue', '7', '--max-cost', '3'], { maxCostUsd: 3 }],
+    sandbox: [['job', '--issue', '7', '--no-sandbox'], { sandbox: false }],
+    ...shared('job', '--issue', '7'),
+  },
+  sweep: shared('sweep'),
+  status: { json: [['status', '--json'], { kind: 'status', json: true }], ...shared('status') },
+  start: { dispatch: [['start', '4', '5', '--dispatch'], { kind: 'start', issues: [4, 5], dispatch: true }], ...shared('start', '4') },
+  stop: shared('stop', '4'),
+  logs: shared('logs', '4'),
+};
+
+describe('the ralph-fleet command table', () => {
+  it('has cases for every subcommand', () => {
+    expect(Object.keys(CASES).sort()).toEqual(FLEET_TABLE.subcommands.map((sub) => sub.name).sort());
+  });
+
+  for (const sub of FLEET_TABLE.subcommands) {
+    describe(`ralph-fleet ${sub.name}`, () => {
+      checkFlagTable({
+        rows: subcommandRows(FLEET_TABLE, sub.name),
+        prefix: sub.name === 'job' ? ['job', '--issue', '7'] : ['start', 'stop', 'logs'].includes(sub.name) ? [sub.name, '4'] : [sub.name],
+        parse: parseFleetArgs,
+        help,
+        cases: { ...CASES[sub.name], ...always(sub.name) },
+      });
+    });
+  }
+
+  it('lists every subcommand in --help', () => {
+    for (const sub of FLEET_TABLE.subcommands) expect(help).toMatch(new RegExp(`^  ${sub.name}\\b`, 'm'));
+  });
+
+  it.each([
+    [['job'], 'ralph-fleet job needs --issue N'],
+    [['job', '--issue', 'x'], "Invalid issue number: 'x'"],
+    [['job', '--issue', '7', '--job-minutes', '0'], '--job-minutes must be more than 0'],
+    [['init', '--max-cost', 'lots'], "--max-cost: 'lots' is not a number"],
+    [['init', '--bogus'], 'Unknown option: --bogus'],
+    [['init', 'extra'], 'Unexpected argument: extra'],
+    [['stop', '--json'], 'Unknown option: --json'],
+    [['start'], 'start takes one or more issue numbers'],
+    [['logs', '1', '2'], 'logs takes one issue number'],
+    [['deploy'], 'Unknown command: deploy'],
+  ])('ralph-fleet %j: %s', (argv, message) => {
+    expect(parseError(parseFleetArgs, argv)).toBe(message);
   });
 });

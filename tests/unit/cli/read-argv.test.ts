@@ -52,4 +52,9 @@ describe('readArgv', () => {
       unknown: [],
     });
   });
+
+  it('reads a long alias as its row (`--github-label` is `--label`)', () => {
+    const flags: ArgvFlag[] = [{ name: 'label', alias: 'github-label', takesValue: true }];
+    expect(Object.fromEntries(readArgv(['--github-label', 'bug', '--label=ui'], flags).values)).toEqual({ label: ['bug', 'ui'] });
+  });
 });
