@@ -107,7 +107,7 @@ async function benchReloadAndRender(dir) {
 
 async function benchIdleCpu(dir) {
   const preload = `data:text/javascript,${encodeURIComponent("process.on('SIGUSR2', () => process.stderr.write('CPU ' + JSON.stringify(process.cpuUsage()) + '\\n'));")}`;
-  const child = spawn(process.execPath, ['--import', preload, join(ROOT, 'dist/cli/monitor.js')], {
+  const child = spawn(process.execPath, ['--import', preload, join(ROOT, 'dist/cli/monitor/monitor.js')], {
     cwd: dir,
     env: { ...process.env, NO_COLOR: '' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,4 +1,4 @@
-// Build step after tsc: bundles each bin's entry module (dist/cli/<name>.js) with esbuild into
+// Build step after tsc: bundles each bin's entry module (dist/cli/<name>/<name>.js) with esbuild into
 // dist/bundle-<name>/<name>.js, which the bin/ shim imports. Start-up cost is mostly Node loading and
 // compiling modules one file at a time (zod alone is ~150 files), so the read-only commands
 // (`ralph-monitor --once`, `--circuit-status`) load a few chunks instead (start-up budgets,
@@ -27,7 +27,7 @@ function bundleEntries() {
   for (const shim of readdirSync(join(ROOT, 'bin'))) {
     const match = /\.\.\/dist\/bundle-([\w-]+)\/\1\.js/.exec(readFileSync(join(ROOT, 'bin', shim), 'utf8'));
     if (!match) throw new Error(`bin/${shim} does not import a ../dist/bundle-<name>/<name>.js module`);
-    entries[match[1]] = join(ROOT, 'dist', 'cli', `${match[1]}.js`);
+    entries[match[1]] = join(ROOT, 'dist', 'cli', match[1], `${match[1]}.js`);
   }
   return entries;
 }

@@ -7,7 +7,7 @@
 // other through the full parser.
 
 import { readFileSync } from 'node:fs';
-import type { RalphCliOptions } from './ralph-options.js';
+import type { RalphCliOptions } from './ralph/ralph-options.js';
 
 /** The options the parser gives argv, when the build found it to be a fast command line; else undefined. */
 export function readFastOptions(argv: readonly string[]): RalphCliOptions | undefined {

@@ -1,4 +1,4 @@
-// What `ralph-fleet <command>` was asked to do, once its flags are read (lib/cli/fleet-args.ts):
+// What `ralph-fleet <command>` was asked to do, once its flags are read (lib/cli/fleet/fleet-args.ts):
 // the fleet's own vocabulary, so the fleet's code needs nothing from the command line.
 
 import type { FleetInitOptions } from './init-workflow.js';

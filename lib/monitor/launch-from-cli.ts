@@ -1,4 +1,4 @@
-// Wires `ralph --monitor` (lib/cli/ralph-monitor-launch.ts) to launchMonitorSession with the
+// Wires `ralph --monitor` (lib/cli/ralph/ralph-monitor-launch.ts) to launchMonitorSession with the
 // real process, terminal and the installed bin/ shims. RALPH_TMUX_SOCKET (a tmux -L name) puts
 // the session on a private tmux server, which end-to-end tests use.
 

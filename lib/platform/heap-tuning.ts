@@ -1,4 +1,4 @@
-// V8 heap settings for ralph's process, made for the long-running loop (lib/cli/ralph.ts
+// V8 heap settings for ralph's process, made for the long-running loop (lib/cli/ralph/ralph.ts
 // applies them before the loop's modules load). The loop's live heap is small (~11 MB after a full GC, flat over
 // 1,000 loops) but every loop allocates short-lived garbage (agent output, state texts,
 // child-process plumbing). With V8's defaults the young generation doubles each time enough

@@ -1,4 +1,4 @@
-// `ralph --doctor`: from the facts gathered about this machine and project (cli/doctor.ts) to one
+// `ralph --doctor`: from the facts gathered about this machine and project (cli/ralph/doctor.ts) to one
 // line per check, each with the fix when it is not ready. Pure. A check that fails means the run
 // would not start or not work; a warning means it would, with a feature missing or unknown.
 

@@ -1,6 +1,6 @@
 // ralph-import's flag rules (reference §10.1): every violation is a usage error (exit 1).
 import { describe, expect, it } from 'vitest';
-import { parseImportArgs } from '../../../lib/cli/import-args.js';
+import { parseImportArgs } from '../../../lib/cli/import/import-args.js';
 import { isRalphError } from '../../../lib/errors.js';
 
 async function usageError(argv: string[]): Promise<string> {

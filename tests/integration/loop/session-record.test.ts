@@ -5,7 +5,7 @@
 
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { collectStatus } from '../../../lib/cli/status-json.js';
+import { collectStatus } from '../../../lib/cli/ralph/status-json.js';
 import { LoopEvents, type LoopEventMap } from '../../../lib/loop/events.js';
 import { runProject } from '../../../lib/loop/run-project.js';
 import type { Deps } from '../../../lib/platform/deps.js';

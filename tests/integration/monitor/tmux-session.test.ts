@@ -22,7 +22,7 @@ import { ensureBuilt } from './build-dist.js';
 import { privateTmux, waitFor, type PrivateTmux } from './tmux-harness.js';
 
 const FAKE_RALPH = join(REPO_ROOT, 'tests/fixtures/fake-ralph/fake-ralph.mjs');
-const MONITOR = join(REPO_ROOT, 'dist/cli/monitor.js');
+const MONITOR = join(REPO_ROOT, 'dist/cli/monitor/monitor.js');
 const NASTY_VALUE = `it's a "value" with $HOME and \`id\``;
 
 beforeAll(ensureBuilt, 180_000);

@@ -3,7 +3,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runRollback, type RollbackOptions } from '../../../lib/cli/rollback.js';
+import { runRollback, type RollbackOptions } from '../../../lib/cli/ralph/rollback.js';
 import { RalphError } from '../../../lib/errors.js';
 import { createBackup } from '../../../lib/loop/backup.js';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';

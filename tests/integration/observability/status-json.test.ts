@@ -5,8 +5,8 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { showStatus } from '../../../lib/cli/status.js';
-import { collectStatus } from '../../../lib/cli/status-json.js';
+import { showStatus } from '../../../lib/cli/ralph/status.js';
+import { collectStatus } from '../../../lib/cli/ralph/status-json.js';
 import { loopProject, type LoopProject } from '../../helpers/loop-harness.js';
 import { projectView } from '../../helpers/project-view.js';
 

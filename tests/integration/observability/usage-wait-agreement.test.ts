@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { collectStatus } from '../../../lib/cli/status-json.js';
+import { collectStatus } from '../../../lib/cli/ralph/status-json.js';
 import { loadConfig } from '../../../lib/config/load-config.js';
 import { usageLimitWaitSettings } from '../../../lib/limits/usage-limit-settings.js';
 import { loadViewConfig } from '../../../lib/config/view-config.js';

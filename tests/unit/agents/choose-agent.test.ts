@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { agentByName, agentCommandOf, agentModelOf, chooseAgent } from '../../../lib/agents/choose-agent.js';
 import { defaultConfig } from '../../../lib/config/schema.js';
-import { parseRalphArgs } from '../../../lib/cli/ralph-options.js';
+import { parseRalphArgs } from '../../../lib/cli/ralph/ralph-options.js';
 import { RalphError } from '../../../lib/errors.js';
 
 describe('choosing the agent', () => {

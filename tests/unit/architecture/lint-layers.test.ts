@@ -47,7 +47,7 @@ describe('lint: layer rules', () => {
   });
 
   it.each([
-    ['lib/loop/probe.ts', '../cli/ralph.js'],
+    ['lib/loop/probe.ts', '../cli/ralph/ralph.js'],
     ['lib/verify/probe.ts', '../run-record/run-record.js'],
     ['lib/state/probe.ts', '../agents/registry.js'],
     ['lib/agents/probe.ts', '../monitor/dashboard.js'],

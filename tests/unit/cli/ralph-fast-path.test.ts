@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { fastPathKey } from '../../../lib/cli/ralph-fast-path.js';
-import { fastCommandLines, parseRalphArgs } from '../../../lib/cli/ralph-options.js';
+import { fastCommandLines, parseRalphArgs } from '../../../lib/cli/ralph/ralph-options.js';
 
 describe('the fast-path index', () => {
   const index = Object.fromEntries(fastCommandLines().map(({ argv, options }) => [fastPathKey(argv), options]));

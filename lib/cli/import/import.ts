@@ -1,0 +1,130 @@
+// ralph-import: create a Ralph project from a requirements document or a GitHub issue
+// (reference §10). Claude Code does the conversion; any failure exits 1 with its message.
+
+import { homedir } from 'node:os';
+import { basename, extname, resolve } from 'node:path';
+import { RalphError } from '../../errors.js';
+import { nodeProcessRunner } from '../../platform/process.js';
+import { agentCommandOf, agentModelOf, chooseAgent } from '../../agents/choose-agent.js';
+import type { OneShotAgent } from '../../agent-run/one-off-call.js';
+import { loadConfig } from '../../config/load-config.js';
+import { findAgentCommand } from '../../loop/startup.js';
+import { hasCommandOnPath } from '../../platform/find-executable.js';
+import { CONVERSION_OUTPUTS } from '../../project/convert-requirements.js';
+import { checkReplacedFiles, importRequirements, type ImportRequirementsOptions } from '../../project/import-requirements.js';
+import { readRequirementsDocument } from '../../project/requirements-document.js';
+import { assertTemplatesInstalled } from '../../project/templates.js';
+import { runMain } from '../error-funnel.js';
+import { formatVersionLine, PACKAGE_ROOT, wantsVersion } from '../package-info.js';
+import { parseImportArgs, renderImportHelp } from './import-args.js';
+import { prepareGitHubImport } from './import-github.js';
+import { importNextSteps } from './messages-import.js';
+import { FALLBACK_IDENTITY_WARNING } from '../setup/messages-setup.js';
+import { createPrompter } from '../prompts.js';
+
+export async function main(argv: string[]): Promise<number> {
+  if (wantsVersion(argv)) {
+    process.stdout.write(`${formatVersionLine('ralph-import')}\n`);
+    return 0;
+  }
+  const args = parseImportArgs(argv);
+  const github = args.githubIssue !== undefined || args.hasFilters;
+  if (args.help) {
+    process.stdout.write(renderImportHelp());
+    return 0;
+  }
+  if (argv.length === 0) {
+    process.stderr.write(renderImportHelp());
+    throw new RalphError('usage', 'ralph-import needs a source file or a GitHub issue', { hint: 'run ralph-import <file.md> [project-name], or ralph-import --github-issue <N>' });
+  }
+  const say = (text: string) => void process.stdout.write(`${text}\n`);
+  const warn = (text: string) => void process.stderr.write(`Warning: ${text}\n`);
+  const env = process.env;
+  const cwd = process.cwd();
+  // The same settings as a loop started here: flags > env > .ralphrc > ~/.ralphrc > defaults.
+  const { config, sources } = loadConfig({ projectDir: cwd, homeDir: homedir(), env });
+  const adapter = chooseAgent(config);
+  const configured = agentCommandOf(config, adapter);
+  // Found once, when first needed (a GitHub dry run never calls the agent).
+  let agent: Promise<OneShotAgent> | undefined;
+  const findAgent = (): Promise<OneShotAgent> => (agent ??= resolveAgent());
+  const resolveAgent = async (): Promise<OneShotAgent> => {
+    const found = await findAgentCommand({
+      agent: adapter,
+      configured,
+      configuredFromDefault: sources[adapter.commandKey].kind === 'default',
+      env,
+      projectDir: cwd,
+      ralphRoot: PACKAGE_ROOT,
+      processRunner: nodeProcessRunner,
+    });
+    return { adapter, command: found.command, model: agentModelOf(config, adapter) };
+  };
+  const common = {
+    parentDir: cwd,
+    force: args.force,
+    runner: nodeProcessRunner,
+    env,
+    hasCommand: hasCommandOnPath(env),
+    timeoutMs: config.CLAUDE_TIMEOUT_MINUTES * 60_000,
+    now: () => Date.now(),
+  };
+
+  let request: ImportRequirementsOptions;
+  if (github) {
+    const prompter = createPrompter({ input: process.stdin, output: process.stderr });
+    try {
+      const plan = await prepareGitHubImport(args, { ...common, cwd, prompter, interactiveInput: process.stdin.isTTY === true, say, warn, agent: findAgent });
+      if (plan.kind === 'dry-run') return 0;
+      request = { ...common, agent: await findAgent(), ...plan };
+    } finally {
+      prompter.close();
+    }
+  } else {
+    const source = args.positional[0];
+    if (!source) throw new RalphError('usage', 'Source file is required', { hint: 'run ralph-import --help' });
+    const read = readRequirementsDocument(source);
+    if (!read.ok) throw new RalphError('import_source', read.message, { hint: read.hint });
+    request = {
+      ...common,
+      agent: await findAgent(),
+      projectName: args.positional[1] ?? basename(source, extname(source)),
+      document: read.text,
+      documentFileName: basename(source),
+      sourcePath: resolve(source),
+    };
+  }
+  assertTemplatesInstalled();
+  checkReplacedFiles(request);
+  say(`Creating Ralph project "${request.projectName}" and converting ${request.documentFileName} with ${request.agent.adapter.label}…`);
+  const result = await importRequirements(request);
+  if (result.git.kind === 'committed' && result.git.usedFallbackIdentity) process.stderr.write(`${FALLBACK_IDENTITY_WARNING}\n`);
+  if (result.git.kind === 'failed') warn(`${result.git.step} failed: ${result.git.message}`);
+  if (result.backup) say(`[INFO] Backup of the replaced files (${result.backup.files.join(', ')}): ${result.backup.dir}`);
+  if (!result.ok) {
+    throw new RalphError('import_conversion_failed', `PRD conversion failed: ${result.message}`, {
+      hint: `the project skeleton is in ${result.projectDir}; fix the problem and run ralph-import again in an empty directory`,
+    });
+  }
+  for (const file of result.missing) warn(`${file} was not created by the conversion`);
+  for (const file of result.unchanged) warn(`${file} was not updated by the conversion (it still holds the template)`);
+  // Claude can exit 0 having written nothing (refused, confused, or run in the wrong place).
+  if (result.missing.length + result.unchanged.length === CONVERSION_OUTPUTS.length) {
+    throw new RalphError('import_conversion_empty', 'PRD conversion produced nothing: Claude Code wrote none of the project files', {
+      details: result.summary ? [`Claude Code said: ${firstLine(result.summary)}`] : [],
+      hint: `the project skeleton is in ${result.projectDir}; check the document and run ralph-import again in an empty directory`,
+    });
+  }
+  say(result.summary ? `PRD conversion completed: ${firstLine(result.summary)}` : 'PRD conversion completed');
+  say('🎉 PRD imported successfully!');
+  for (const line of importNextSteps(request.projectName)) say(line);
+  say(`Project created in: ${result.projectDir}`);
+  return 0;
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split(/\r?\n/)[0] ?? '';
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
+await runMain(main);

@@ -1,0 +1,23 @@
+// `ralph-queue`: builds and works through the persistent issue queue (.ralph/queue.json), as the
+// Bash tool's ralph_queue.sh. The first word is the command; each command takes its own flags
+// (queue-args.ts).
+
+import { runMain } from '../error-funnel.js';
+import { formatVersionLine } from '../package-info.js';
+import { parseQueueArgs, renderQueueHelp } from './queue-args.js';
+
+export async function mainQueue(argv: string[]): Promise<number> {
+  const command = parseQueueArgs(argv);
+  if (command === 'help') {
+    process.stdout.write(renderQueueHelp());
+    return 0;
+  }
+  if (command === 'version') {
+    process.stdout.write(`${formatVersionLine('ralph-queue')}\n`);
+    return 0;
+  }
+  const { runQueueCommand } = await import('./queue-commands.js');
+  return runQueueCommand(command, { projectDir: process.cwd(), flags: {}, write: (text) => process.stdout.write(text) });
+}
+
+await runMain(mainQueue);

@@ -1,0 +1,212 @@
+// `ralph --doctor`: gathers what a run needs, without starting one or spending an agent call —
+// Node.js, the agent CLI and its version (`--version`), a visible login, git and an identity,
+// tmux, the project's .ralph/ files, .gitignore coverage of ralph's state (asked of git itself)
+// the test command the gate will run and the sandbox asked for — then prints one line per check (project/doctor-checks.ts).
+// Exit 0 when nothing failed, 1 otherwise.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, relative } from 'node:path';
+import { loadConfig, type LoadConfigResult } from '../../config/load-config.js';
+import { formatDoctorReport, isReady, runDoctorChecks, type DoctorFacts } from '../../project/doctor-checks.js';
+import { claudeAdapter } from '../../agents/claude-code.js';
+import type { AgentAdapter } from '../../agents/agent-adapter.js';
+import { agentCommandOf, chooseAgent } from '../../agents/choose-agent.js';
+import { findAgentCommand, isLegacyFlatLayout, isVersionTooOld, missingRequiredPaths } from '../../loop/startup.js';
+import { nodeProcessRunner, type ProcessRunner } from '../../platform/process.js';
+import { projectPaths, stateFilePaths, type RalphPaths } from '../../state/paths.js';
+import { findExecutable } from '../../platform/find-executable.js';
+import { planCommand } from '../../verify/command-line.js';
+import { planVerification } from '../../verify/verification-setup.js';
+import { stripTerminalControls } from '../../text/terminal-text.js';
+import { RalphError } from '../../errors.js';
+import { checkBwrap } from '../../sandbox/bwrap-sandbox.js';
+import { probeAgentInBwrap } from '../../sandbox/bwrap-agent-probe.js';
+import { checkDocker } from '../../sandbox/docker-checks.js';
+import { sandboxSettingsOf } from '../../sandbox/open-sandbox.js';
+import { isNodeVersionSupported, minimumNodeVersion } from '../require-node.js';
+import { PACKAGE_ROOT } from '../package-info.js';
+import { resolveIssueRef } from '../../lifecycle/github-lifecycle.js';
+import { formatIssueRef } from '../../lifecycle/issue-ref.js';
+import { GH_TOOL } from '../../tasks/gh-cli.js';
+import { unwritableReason } from '../../state/writable-dir.js';
+
+export interface DoctorOptions {
+  projectDir: string;
+  env: NodeJS.ProcessEnv;
+  flags: Record<string, string | number | boolean>;
+  write: (text: string) => void;
+}
+
+const AUTH_ENV_VARS = ['ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN', 'ANTHROPIC_AUTH_TOKEN'];
+const PROBE_TIMEOUT_MS = 15_000;
+
+export async function runDoctor(options: DoctorOptions): Promise<number> {
+  const checks = runDoctorChecks(await gatherFacts(options, nodeProcessRunner));
+  options.write(`${formatDoctorReport(checks).join('\n')}\n`);
+  return isReady(checks) ? 0 : 1;
+}
+
+async function gatherFacts(options: DoctorOptions, runner: ProcessRunner): Promise<DoctorFacts> {
+  const { projectDir, env } = options;
+  const home = env.HOME || homedir();
+  let loaded: LoadConfigResult | null = null;
+  let configError: string | null = null;
+  try {
+    loaded = loadConfig({ projectDir, homeDir: home, env, flags: options.flags });
+  } catch (error) {
+    configError = (error as Error).message;
+  }
+  const paths = loaded ? projectPaths(projectDir, loaded.config) : null;
+  const run = async (cmd: string, args: string[]) => {
+    const r = await runner.run(cmd, args, { cwd: projectDir, env, timeoutMs: PROBE_TIMEOUT_MS });
+    return r.spawnError || r.code === null ? null : r;
+  };
+
+  const git = await run('git', ['--version']);
+  const repo = git ? (await run('git', ['rev-parse', '--is-inside-work-tree']))?.stdout.trim() === 'true' : false;
+  // What a commit would use (config, GIT_AUTHOR_* or what git derives); fails when it has none.
+  const ident = git ? /^(.*?)\s*<([^>]*)>/.exec((await run('git', ['var', 'GIT_AUTHOR_IDENT']))?.stdout ?? '') : null;
+  const tmux = await run('tmux', ['-V']);
+  const test = loaded ? planVerification(loaded.config, projectDir, loaded.sources.TEST_COMMAND.detail ?? loaded.sources.TEST_COMMAND.kind, paths?.agent) : null;
+
+  const agent = await agentFacts(loaded, projectDir, env, runner);
+  return {
+    node: nodeFacts(),
+    agent,
+    auth: authFacts(loaded ? chooseAgent(loaded.config) : claudeAdapter, env, home),
+    git: {
+      version: git ? git.stdout.trim().replace(/^git version\s*/, '') : null,
+      repo,
+      userName: ident?.[1] || null,
+      userEmail: ident?.[2] || null,
+    },
+    tmux: { version: tmux?.code === 0 ? tmux.stdout.trim() : null },
+    config: { error: configError },
+    ralphFiles: paths
+      ? { ralphDir: existsSync(paths.ralphDir), missing: missingRequiredPaths(paths), emptyPrompt: isBlankFile(paths.prompt), legacyLayout: isLegacyFlatLayout(projectDir), unwritable: unwritableReason(paths.ralphDir) }
+      : { ralphDir: existsSync(join(projectDir, '.ralph')), missing: [] },
+    unignored: paths && repo ? await unignoredStateFiles(paths, run) : null,
+    test: { command: test?.test?.command ?? null, from: test?.test?.detail ?? null, qualityGates: test?.qualityGates ?? [], missingProgram: missingProgramOf(test?.test?.command, env) },
+    ...(loaded ? githubFacts(loaded, env) : {}),
+    sandbox: loaded ? await sandboxFacts(loaded, 'command' in agent ? agent.command : undefined, { projectDir, home, env, runner }) : { provider: 'none' },
+  };
+}
+
+function nodeFacts(): DoctorFacts['node'] {
+  const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { engines?: { node?: string } };
+  const minimum = minimumNodeVersion(pkg.engines?.node);
+  const version = process.versions.node;
+  return { version, minimum, supported: minimum === undefined || isNodeVersionSupported(version, minimum) };
+}
+
+async function agentFacts(loaded: LoadConfigResult | null, projectDir: string, env: NodeJS.ProcessEnv, runner: ProcessRunner): Promise<DoctorFacts['agent']> {
+  const agent = loaded ? chooseAgent(loaded.config) : claudeAdapter;
+  const configured = loaded ? agentCommandOf(loaded.config, agent) : agent.defaultCommand;
+  const identity = { name: agent.name, label: agent.label, installHint: agent.installHint, commandKey: agent.commandKey };
+  const minimum = agent.name === 'claude' ? (loaded?.config.CLAUDE_MIN_VERSION ?? '0.0.0') : '0.0.0';
+  try {
+    const found = await findAgentCommand({
+      agent,
+      configured,
+      configuredFromDefault: !loaded || loaded.sources[agent.commandKey].kind === 'default',
+      env,
+      projectDir,
+      ralphRoot: PACKAGE_ROOT,
+      processRunner: runner,
+    });
+    return { ...identity, command: found.command, version: found.version, minimum, tooOld: isVersionTooOld(found.version, minimum) };
+  } catch {
+    return { ...identity, error: `'${configured}' is not installed or does not answer --version` };
+  }
+}
+
+function authFacts(agent: AgentAdapter, env: NodeJS.ProcessEnv, home: string): DoctorFacts['auth'] {
+  const isSet = (key: string) => (env[key] ?? '').trim() !== '';
+  const declared = agent.credentials;
+  if (!declared) {
+    return { envVar: AUTH_ENV_VARS.find(isSet) ?? null, credentialsFile: credentialsFile(env, home), keychainPlatform: process.platform === 'darwin' };
+  }
+  return {
+    envVar: declared.envVars.find(isSet) ?? null,
+    credentialsFile: declared.files(env, home).find((f) => existsSync(f)) ?? null,
+    keychainPlatform: false,
+    declared: { envVars: declared.envVars, missing: declared.missing, fix: declared.fix },
+  };
+}
+
+/**
+ * The sandbox asked for, checked as a run's startup would (daemon and image, or bwrap and its
+ * namespaces); under bwrap the agent's --version is run inside it.
+ */
+async function sandboxFacts(
+  loaded: LoadConfigResult,
+  agentCommand: string | undefined,
+  { projectDir, home, env, runner }: { projectDir: string; home: string; env: NodeJS.ProcessEnv; runner: ProcessRunner },
+): Promise<DoctorFacts['sandbox']> {
+  const provider = loaded.config.SANDBOX_PROVIDER.trim() || 'none';
+  try {
+    const settings = sandboxSettingsOf(loaded.config, loaded.sources.SANDBOX_PROVIDER);
+    if (settings.provider === 'bwrap') {
+      await checkBwrap({ env, projectDir, network: settings.network, processRunner: runner });
+      if (agentCommand !== undefined) {
+        await probeAgentInBwrap({ agentCommand, projectDir, homeDir: home, env, binds: settings.binds, network: settings.network, processRunner: runner });
+      }
+    }
+    if (settings.provider === 'docker') await checkDocker({ image: settings.image, env, projectDir, processRunner: runner, packageRoot: PACKAGE_ROOT });
+    return { provider: settings.provider };
+  } catch (error) {
+    if (!(error instanceof RalphError)) throw error;
+    return { provider: stripTerminalControls(provider).slice(0, 40), error: error.message, fix: error.hint };
+  }
+}
+
+/** The GitHub issue a run would track, as the run reads it, and whether gh is on PATH. */
+function githubFacts(loaded: LoadConfigResult, env: NodeJS.ProcessEnv): Pick<DoctorFacts, 'github'> {
+  const source = loaded.sources.GITHUB_ISSUE;
+  const from = source.kind === 'flag' ? '--github-issue' : `GITHUB_ISSUE (${source.detail ?? source.kind})`;
+  const base = { from, gh: findExecutable(GH_TOOL.cmd, env) !== undefined, installHint: GH_TOOL.installHint };
+  try {
+    const ref = resolveIssueRef(loaded.config, source);
+    return ref ? { github: { ...base, issue: formatIssueRef(ref) } } : {};
+  } catch (error) {
+    if (!(error instanceof RalphError)) throw error;
+    return { github: { ...base, issue: loaded.config.GITHUB_ISSUE, error: error.message } };
+  }
+}
+
+/** The CLI keeps a login made with /login here (Linux, Windows); macOS uses the keychain. */
+function credentialsFile(env: NodeJS.ProcessEnv, home: string): string | null {
+  const dir = env.CLAUDE_CONFIG_DIR?.trim() || join(home, '.claude');
+  const file = join(dir, '.credentials.json');
+  return existsSync(file) ? file : null;
+}
+
+type Probe = (cmd: string, args: string[]) => Promise<{ code: number | null; stdout: string } | null>;
+
+/** Ralph's state files (and a session record) that git does not ignore, project-relative. */
+async function unignoredStateFiles(paths: RalphPaths, run: Probe): Promise<string[]> {
+  const files = [...stateFilePaths(paths), join(paths.sessionsDir, 'run.json')].map((p) => relative(paths.projectDir, p));
+  const answer = await run('git', ['check-ignore', '--', ...files]);
+  // Exit 1: none ignored; 128: git could not tell (treated as not checked).
+  if (!answer || answer.code === 128) return [];
+  const ignored = new Set(answer.stdout.split('\n').map((l) => l.trim()).filter((l) => l !== ''));
+  return files.filter((f) => !ignored.has(f));
+}
+
+function isBlankFile(path: string): boolean {
+  try {
+    return readFileSync(path, 'utf8').trim() === '';
+  } catch {
+    return false;
+  }
+}
+
+/** The program a test command runs directly, when it is not on PATH (a shell command: not judged). */
+function missingProgramOf(command: string | undefined, env: NodeJS.ProcessEnv): string | null {
+  if (!command) return null;
+  const plan = planCommand(command);
+  const program = plan.argv[0];
+  if (plan.shell || !program || program.includes('/')) return null;
+  return findExecutable(program, env) ? null : program;
+}

@@ -1,0 +1,217 @@
+// Every `ralph` flag in one table: its spelling, short alias, the value it takes, the config key
+// it sets, what it does and its help section. The parser (ralph-options.ts) reads, checks and
+// maps each flag from its row, and `ralph --help` is rendered from the same rows, showing each
+// value as the user types it (`--calls NUM`). A flag's type, bounds, choices and the default its
+// help shows all come from its key in the config schema, never typed here.
+
+import { CONFIG_SCHEMA, type ConfigKey } from '../../config/schema.js';
+import { renderEntry, type FlagProblem, type FlagRow } from '../flag-table.js';
+import { providerProblem, SANDBOX_PROVIDERS, sandboxValueProblem } from '../../sandbox/sandbox-settings.js';
+
+/** A key's default as the help shows it: the schema's value (a switch: on or off). */
+function defaultOf(key: ConfigKey): string {
+  const value = CONFIG_SCHEMA[key].default;
+  if (typeof value === 'boolean') return value ? 'on' : 'off';
+  return Array.isArray(value) ? value.join(',') : String(value);
+}
+
+/** A key's choices as `a, b or c`. */
+function choicesOf(key: ConfigKey): string {
+  const choices = CONFIG_SCHEMA[key].choices ?? [];
+  return choices.length < 2 ? choices.join('') : `${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}`;
+}
+
+const { min: TIMEOUT_MIN, max: TIMEOUT_MAX } = CONFIG_SCHEMA.CLAUDE_TIMEOUT_MINUTES;
+const PARALLEL_MAX = CONFIG_SCHEMA.PARALLEL.max;
+
+export const RALPH_FLAG_SECTIONS = ['Options', 'Modern CLI Options', 'GitHub issue lifecycle', 'Beyond the Bash version'] as const;
+export type RalphFlagSection = (typeof RALPH_FLAG_SECTIONS)[number];
+
+export type { FlagProblem };
+
+export interface RalphFlag extends FlagRow {
+  section: RalphFlagSection;
+  /**
+   * The config key the flag sets (the flag layer wins over env, .ralphrc and defaults). A switch
+   * sets its bool key (`--no-NAME` to off); a value is checked against the key's type, bounds
+   * and choices (kind, min, max and choices come from the schema, never typed here); a list
+   * key's flag may be repeated, every value kept. `invalid` is the Bash tool's message where it
+   * has one; `choices` narrows the key's own (agent names for a list key).
+   */
+  key?: ConfigKey;
+  invalid?: string;
+}
+
+const TIMEOUT_MESSAGE = `--timeout: Timeout must be a positive integer between ${TIMEOUT_MIN} and ${TIMEOUT_MAX} minutes`;
+const PARALLEL_MESSAGE = `--parallel requires a whole number from ${CONFIG_SCHEMA.PARALLEL.min} to ${PARALLEL_MAX} (units at a time)`;
+
+/** A `--sandbox-*` sub-flag's value, checked as SANDBOX_* keys are. */
+const sandboxValue = (field: 'image' | 'memory' | 'cpus' | 'network') => (value: string): FlagProblem | undefined => {
+  const problem = sandboxValueProblem(field, value);
+  return problem === undefined ? undefined : { message: `--sandbox-${field}: ${problem}` };
+};
+
+export const RALPH_FLAGS: readonly RalphFlag[] = [
+  { name: 'help', alias: 'h', describe: 'Show this help message', section: 'Options' },
+  { name: 'version', describe: 'Show the ralph version', section: 'Options' },
+  { name: 'calls', alias: 'c', arg: 'NUM', key: 'MAX_CALLS_PER_HOUR', invalid: '--calls requires a positive integer (calls per hour)', describe: 'Max calls per hour', section: 'Options' },
+  { name: 'prompt', alias: 'p', arg: 'FILE', key: 'PROMPT_FILE', describe: 'Prompt file', section: 'Options' },
+  { name: 'status', alias: 's', describe: 'Show current status and exit', section: 'Options' },
+  { name: 'monitor', alias: 'm', describe: 'Start with tmux session and live monitor', section: 'Options' },
+  { name: 'verbose', alias: 'v', key: 'RALPH_VERBOSE', describe: 'Show detailed progress updates during execution', section: 'Options' },
+  { name: 'live', alias: 'l', key: 'LIVE_OUTPUT', describe: "Show Claude Code's output in real time", section: 'Options' },
+  { name: 'timeout', alias: 't', arg: 'MIN', key: 'CLAUDE_TIMEOUT_MINUTES', invalid: TIMEOUT_MESSAGE, tooLarge: TIMEOUT_MESSAGE, describe: `Claude Code execution timeout in minutes, ${TIMEOUT_MIN}-${TIMEOUT_MAX}`, section: 'Options' },
+  { name: 'reset-circuit', describe: 'Reset the circuit breaker to CLOSED and exit', section: 'Options' },
+  { name: 'circuit-status', describe: 'Show circuit breaker status and exit', section: 'Options' },
+  { name: 'auto-reset-circuit', key: 'CB_AUTO_RESET', describe: 'Reset an OPEN circuit breaker at startup instead of waiting for the cooldown', section: 'Options' },
+  { name: 'reset-session', describe: 'Reset the session state and exit', section: 'Options' },
+  { name: 'dry-run', key: 'DRY_RUN', describe: 'Show what would run, without calling Claude', section: 'Options' },
+  { name: 'notify', alias: 'n', key: 'ENABLE_NOTIFICATIONS', describe: 'Desktop notifications for completion, halts and limits', section: 'Options' },
+  { name: 'backup', alias: 'b', key: 'ENABLE_BACKUP', describe: 'Back up the working tree to a git ref before each loop', section: 'Options' },
+  { name: 'rollback', arg: '[NAME]', describe: 'List backups, or restore the named one', section: 'Options' },
+  {
+    name: 'sandbox', arg: 'PROVIDER', key: 'SANDBOX_PROVIDER', invalid: `--sandbox requires a provider. Supported: ${SANDBOX_PROVIDERS.join(', ')}`,
+    check: (value) => {
+      const refused = providerProblem(value);
+      return refused && { message: `--sandbox: ${refused.message}`, hint: refused.hint };
+    },
+    describe: 'Run the agent in a sandbox: docker or bwrap (never falls back to the host)', section: 'Options',
+  },
+  { name: 'sandbox-build', describe: "Build the Docker sandbox image (SANDBOX_DOCKER_IMAGE) from the Dockerfile that ships with ralph, then exit", section: 'Options' },
+  { name: 'sandbox-image', arg: 'IMAGE', key: 'SANDBOX_DOCKER_IMAGE', check: sandboxValue('image'), describe: 'With --sandbox docker: the image', section: 'Options' },
+  { name: 'sandbox-memory', arg: 'SIZE', key: 'SANDBOX_DOCKER_MEMORY', check: sandboxValue('memory'), describe: 'With --sandbox docker: memory limit, e.g. 512m', section: 'Options' },
+  { name: 'sandbox-cpus', arg: 'NUM', key: 'SANDBOX_DOCKER_CPUS', check: sandboxValue('cpus'), describe: 'With --sandbox docker: CPU limit, e.g. 1.5', section: 'Options' },
+  {
+    name: 'sandbox-network', arg: 'MODE', key: 'SANDBOX_DOCKER_NETWORK', check: sandboxValue('network'), defaultNote: '; bwrap shares the host network unless none',
+    describe: 'With --sandbox: none, bridge or host', section: 'Options',
+  },
+  { name: 'show-tool-args', key: 'LIVE_SHOW_TOOL_ARGS', describe: "With --live: show each tool call's main argument", section: 'Options' },
+  { name: 'queue-status', describe: 'Show the issue queue and exit (see ralph-queue --help)', section: 'Options' },
+  { name: 'process-queue', describe: 'Process the pending queued issues one by one (with --parallel NUM: NUM at a time, in worktrees), then exit', section: 'Options' },
+  { name: 'resume-queue', describe: 'Resume processing the remaining pending issues', section: 'Options' },
+  { name: 'halt-on-failure', describe: 'With --process-queue, --resume-queue or --parallel: stop at the first failed issue or unit', section: 'Options' },
+  { name: 'queue-next', describe: 'Print the id of the next ready queued issue and exit', section: 'Options' },
+  { name: 'queue-clear', describe: 'Remove all items from the queue and exit', section: 'Options' },
+  { name: 'queue-remove', arg: 'ID', describe: 'Remove one item from the queue by id or issue number and exit', section: 'Options' },
+  { name: 'output-format', arg: 'FMT', key: 'CLAUDE_OUTPUT_FORMAT', invalid: "--output-format must be 'json' or 'text'", describe: `Claude output format: ${choicesOf('CLAUDE_OUTPUT_FORMAT')}`, section: 'Modern CLI Options' },
+  { name: 'allowed-tools', arg: 'LIST', key: 'ALLOWED_TOOLS', defaultNote: false, check: allowedToolsProblem, describe: 'Comma-separated tools Claude may use without asking', section: 'Modern CLI Options' },
+  { name: 'continue', key: 'SESSION_CONTINUITY', defaultNote: '; --no-continue turns it off', describe: 'Resume the Claude session between loops', section: 'Modern CLI Options' },
+  { name: 'session-expiry', arg: 'HOURS', key: 'SESSION_EXPIRY_HOURS', invalid: '--session-expiry requires a positive integer (hours)', describe: 'Hours before a Claude session is started fresh', section: 'Modern CLI Options' },
+  {
+    name: 'github-issue', arg: 'REF', key: 'GITHUB_ISSUE', invalid: '--github-issue requires an issue reference (N, #N, owner/repo#N or an issue URL)',
+    describe: 'Work on this GitHub issue (N, #N, owner/repo#N or an issue URL); the flags below act on it through gh', section: 'GitHub issue lifecycle',
+  },
+  { name: 'comment-progress', key: 'COMMENT_PROGRESS', describe: 'Post a progress comment on the issue every --comment-interval loops', section: 'GitHub issue lifecycle' },
+  { name: 'comment-interval', arg: 'NUM', key: 'COMMENT_INTERVAL', invalid: '--comment-interval must be a positive integer', describe: 'Loops between progress comments', section: 'GitHub issue lifecycle' },
+  { name: 'close-summary', key: 'CLOSE_SUMMARY', describe: 'On completion: post a summary comment on the issue', section: 'GitHub issue lifecycle' },
+  { name: 'create-pr', key: 'CREATE_PR', describe: 'On completion: push the branch to origin and open a pull request', section: 'GitHub issue lifecycle' },
+  { name: 'draft-pr', key: 'DRAFT_PR', describe: 'Open the pull request as a draft', section: 'GitHub issue lifecycle' },
+  { name: 'link-issue', key: 'LINK_ISSUE', describe: 'Put "Closes #N" in the pull request body', section: 'GitHub issue lifecycle' },
+  { name: 'create-followups', key: 'CREATE_FOLLOWUPS', describe: 'On completion: open a follow-up issue for TODO/FIXME/HACK/XXX lines added during the run', section: 'GitHub issue lifecycle' },
+  { name: 'followup-label', arg: 'LABEL', key: 'FOLLOWUP_LABEL', invalid: '--followup-label requires a label', describe: 'Label of the follow-up issue', section: 'GitHub issue lifecycle' },
+  { name: 'add-label', arg: 'LABEL', key: 'ADD_COMPLETION_LABELS', invalid: '--add-label requires a label', describe: 'With --auto-close: add this label to the issue (repeatable)', section: 'GitHub issue lifecycle' },
+  { name: 'auto-close', key: 'AUTO_CLOSE', describe: 'On completion: close the issue', section: 'GitHub issue lifecycle' },
+  { name: 'agent', arg: 'NAME', key: 'AGENT_PROVIDER', describe: `Agent CLI to run: ${choicesOf('AGENT_PROVIDER')}`, section: 'Beyond the Bash version' },
+  {
+    name: 'fallback-agent', arg: 'NAME', key: 'FALLBACK_AGENTS', choices: CONFIG_SCHEMA.AGENT_PROVIDER.choices,
+    describe: 'Agent to run on while the one before it is at its usage limit (repeatable; FALLBACK_AGENTS)', section: 'Beyond the Bash version',
+  },
+  {
+    name: 'parallel', arg: 'NUM', key: 'PARALLEL', invalid: PARALLEL_MESSAGE, tooLarge: PARALLEL_MESSAGE,
+    describe: `Work on NUM plan items (with --process-queue: queue items) at once (2-${PARALLEL_MAX}), each in its own git worktree and branch, merged back one at a time; with --monitor, a tmux window per unit (unit-1, unit-2, ...) shows its live output`,
+    section: 'Beyond the Bash version',
+  },
+  // 0 means unlimited on the command line as in .ralphrc (and lets a flag lift a limit set there).
+  { name: 'max-loops', arg: 'NUM', key: 'MAX_LOOPS', invalid: '--max-loops requires a whole number (0 = unlimited)', defaultNote: ' = unlimited', describe: 'Stop after NUM loops, exit 3', section: 'Beyond the Bash version' },
+  { name: 'max-cost', arg: 'USD', key: 'MAX_COST_USD', invalid: '--max-cost requires a number of US dollars (0 = unlimited)', defaultNote: ' = unlimited', describe: 'Stop when this run has spent USD dollars, exit 3', section: 'Beyond the Bash version' },
+  {
+    name: 'max-run-minutes', arg: 'MIN', key: 'MAX_RUN_MINUTES', invalid: '--max-run-minutes requires a whole number of minutes (0 = unlimited)', defaultNote: ' = unlimited',
+    describe: 'Stop after MIN minutes, exit 3', section: 'Beyond the Bash version',
+  },
+  { name: 'delay', arg: 'SECS', key: 'LOOP_DELAY_SECONDS', invalid: '--delay requires a non-negative number of seconds', describe: 'Seconds to wait between loops', section: 'Beyond the Bash version' },
+  { name: 'fresh', describe: 'Start a new run instead of resuming an unfinished one', section: 'Beyond the Bash version' },
+  { name: 'config', describe: 'Print every effective setting and where it came from', section: 'Beyond the Bash version' },
+  { name: 'doctor', describe: 'Check that this machine and project are ready to run (Node, Claude CLI and login, git, tmux, .ralph/ files, .gitignore, test command, the sandbox asked for); exit 1 if not', section: 'Beyond the Bash version' },
+  { name: 'json', describe: 'With --status, --config or --rollback: print JSON', section: 'Beyond the Bash version' },
+  { name: 'jq', arg: 'FILTER', describe: 'Filter the JSON output with a jq expression, e.g. --jq .status (built in; no jq needed)', section: 'Beyond the Bash version' },
+  { name: 'keep-monitor', describe: 'With --monitor: keep the tmux session after the loop ends', section: 'Beyond the Bash version' },
+  { name: 'force', describe: 'With --rollback: restore even with uncommitted changes', section: 'Beyond the Bash version' },
+  { name: 'debug', describe: 'Print stack traces for internal errors', section: 'Beyond the Bash version' },
+];
+
+/** The row of a long flag name, or undefined. */
+export function ralphFlag(name: string): RalphFlag | undefined {
+  return RALPH_FLAGS.find((flag) => flag.name === name);
+}
+
+/**
+ * A row's help line: its description, then its key's default from the schema. A default that is
+ * off or empty goes unsaid, as does a switch's "on" unless the switch can turn it off.
+ */
+export function describeFlag(flag: RalphFlag): string {
+  if (flag.key === undefined || flag.defaultNote === false) return flag.describe;
+  const value = CONFIG_SCHEMA[flag.key].default;
+  if (value === false || value === '' || (Array.isArray(value) && value.length === 0)) return flag.describe;
+  return `${flag.describe} (default: ${defaultOf(flag.key)}${flag.defaultNote ?? ''})`;
+}
+
+const VALID_TOOLS = [
+  'Write', 'Read', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'Task', 'TodoWrite', 'WebFetch',
+  'WebSearch', 'Bash', 'Bash(git *)', 'Bash(npm *)', 'Bash(bats *)', 'Bash(python *)',
+  'Bash(node *)', 'NotebookEdit',
+];
+
+/** The Bash tool's check of `--allowed-tools`: known tool names, and any `Bash(...)` pattern. */
+function allowedToolsProblem(list: string): FlagProblem | undefined {
+  for (const raw of list.split(',')) {
+    const tool = raw.trim();
+    if (tool === '' || VALID_TOOLS.includes(tool) || /^Bash\(.+\)$/.test(tool)) continue;
+    return {
+      message: `Invalid tool in --allowed-tools: '${tool}'`,
+      details: [`Valid tools: ${VALID_TOOLS.join(', ')}`, 'Note: Bash(...) patterns with any content are allowed (e.g. Bash(git push *))'],
+      hint: 'fix the --allowed-tools list',
+    };
+  }
+  return undefined;
+}
+
+const HEADER = `Ralph Loop for Claude Code
+
+Runs a coding agent on this project again and again, following .ralph/PROMPT.md
+and the .ralph/fix_plan.md checklist, until the plan is done (or a guard stops
+it).
+
+Usage: ralph [OPTIONS]
+
+IMPORTANT: This command must be run from a Ralph project directory (one with
+.ralph/PROMPT.md; create it with ralph-enable, ralph-setup or ralph-import).`;
+
+const FOOTER = `Files:
+  .ralph/PROMPT.md     instructions for Claude
+  .ralph/fix_plan.md   the task checklist
+  .ralph/AGENT.md      how to build, test and run the project
+  .ralph/status.json   the loop's state
+  .ralph/logs/         ralph.log, claude_output_*.log, metrics.jsonl
+
+Exit codes: 0 done, 1 could not run, 2 halted by a guard, 3 stopped at a limit,
+129/130/131/143 interrupted (SIGHUP/SIGINT/SIGQUIT/SIGTERM).
+
+Examples:
+  ralph --doctor
+  ralph --monitor
+  ralph --calls 50 --max-loops 10 --live
+  ralph --github-issue 42 --close-summary --create-pr --link-issue --auto-close
+  ralph --status --json --jq .status`;
+
+/** `ralph --help`: the header, one section per flag group, then files, exit codes, examples. */
+export function renderRalphHelp(): string {
+  const label = (flag: RalphFlag) => `${flag.alias ? `-${flag.alias}, ` : '    '}--${flag.name}${flag.arg ? ` ${flag.arg}` : ''}`;
+  const column = Math.max(...RALPH_FLAGS.map((flag) => label(flag).length)) + 4;
+  const sections: string[] = [];
+  for (const section of RALPH_FLAG_SECTIONS) {
+    const lines = [`${section}:`];
+    for (const flag of RALPH_FLAGS.filter((f) => f.section === section)) lines.push(...renderEntry(`  ${label(flag)}`, describeFlag(flag), column));
+    sections.push(lines.join('\n'));
+  }
+  return [HEADER, ...sections, FOOTER].join('\n\n');
+}

@@ -1,0 +1,85 @@
+// `ralph --status`: prints .ralph/status.json (ours or the Bash tool's) as the Bash tool does,
+// or with --json the whole machine-readable state in one object (status-json.ts, filtered by
+// --jq if given). Read-only: nothing here repairs, sets aside or rewrites a state file.
+
+import { existsSync } from 'node:fs';
+import type { ViewConfig } from '../../config/view-config.js';
+import { readRegularFile } from '../../state/control-file.js';
+import { stripTerminalControls } from '../../text/terminal-text.js';
+import { ralphPaths } from '../../state/paths.js';
+import { isProcessAlive } from '../../state/process-alive.js';
+
+export interface ShowStatusOptions {
+  projectDir: string;
+  json: boolean;
+  /** jq filter applied to the JSON (implies json). */
+  jq?: string;
+  write: (text: string) => void;
+  /** The project's effective settings (default: read from env, .ralphrc and ~/.ralphrc). */
+  view?: ViewConfig;
+}
+
+export const NO_STATUS_MESSAGE = 'No status file found. Ralph may not be running.';
+
+export async function showStatus(options: ShowStatusOptions): Promise<number> {
+  const paths = ralphPaths(options.projectDir);
+  if (options.json || options.jq !== undefined) {
+    const [{ printJson }, { collectStatus }, { loadViewConfig }, { homedir }] = await Promise.all([
+      import('../print-json.js'),
+      import('./status-json.js'),
+      import('../../config/view-config.js'),
+      import('node:os'),
+    ]);
+    const view = options.view ?? loadViewConfig({ projectDir: options.projectDir, homeDir: homedir(), env: process.env });
+    await printJson(collectStatus(options.projectDir, view), options.jq, options.write);
+    return 0;
+  }
+  if (!existsSync(paths.status)) {
+    options.write(`${NO_STATUS_MESSAGE}\n`);
+  } else {
+    // The agent can write status.json: a FIFO there is an error naming it, not a hang.
+    const raw = readRegularFile(paths.status) ?? '';
+    options.write('Current Status:\n');
+    const parsed = tryParse(raw);
+    // Like the Bash tool: pretty JSON when it parses, the raw text otherwise.
+    // The agent can write status.json: no escape sequence or bidi control of its reaches the terminal.
+    options.write(stripTerminalControls(parsed === undefined ? raw : `${JSON.stringify(parsed, null, 2)}\n`));
+    const stale = staleRunningPid(parsed);
+    if (stale !== undefined) {
+      options.write(`Note: the ralph process that wrote this (pid ${stale}) is no longer running; run ralph to resume.\n`);
+    }
+  }
+  await showLedger(options);
+  return 0;
+}
+
+/**
+ * The run's figures as ralph's ledger outside the project holds them, and each view in `.ralph/`
+ * that differs (the agent can write those). Loaded only when the project has a ledger, so a plain
+ * status without one stays a cold start.
+ */
+async function showLedger(options: ShowStatusOptions): Promise<void> {
+  const [{ homedir }, { ledgerPath }] = await Promise.all([import('node:os'), import('../../state/ledger-path.js')]);
+  const ledger = options.view?.paths.ledger ?? ledgerPath(options.projectDir, process.env, homedir());
+  if (!existsSync(ledger)) return;
+  const [{ formatLedgerStatus, ledgerStatus }, { loadViewConfig }] = await Promise.all([import('./status-ledger.js'), import('../../config/view-config.js')]);
+  const view = options.view ?? loadViewConfig({ projectDir: options.projectDir, homeDir: homedir(), env: process.env });
+  const kept = ledgerStatus(view.paths);
+  if (kept) options.write(stripTerminalControls(formatLedgerStatus(kept)));
+}
+
+/** A status that still says `running` although its writer is gone (killed with -9, a crash). */
+function staleRunningPid(status: unknown): number | undefined {
+  if (typeof status !== 'object' || status === null) return undefined;
+  const { status: state, pid } = status as { status?: unknown; pid?: unknown };
+  if (state !== 'running' || typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return undefined;
+  return isProcessAlive(pid) ? undefined : pid;
+}
+
+function tryParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,36 @@
+// ralph-monitor's flag table: every row parsed (argv → options), the generated error cases, and
+// --help naming every row (flag-table-suite.ts).
+
+import { describe, expect, it } from 'vitest';
+import { MONITOR_FLAGS, parseMonitorArgs, renderMonitorHelp } from '../../../../lib/cli/monitor/monitor-args.js';
+import { checkFlagTable, parseError } from '../flag-table-suite.js';
+
+describe('the ralph-monitor flag table', () => {
+  checkFlagTable({
+    rows: MONITOR_FLAGS,
+    parse: parseMonitorArgs,
+    help: renderMonitorHelp(),
+    cases: {
+      once: [['--once'], { once: true, intervalSeconds: 2, unit: undefined }],
+      interval: [['--interval', '0.5'], { once: false, intervalSeconds: 0.5 }],
+      unit: [['--unit', '3'], { unit: 3 }],
+      help: [['--help'], 'help'],
+      version: [['--version'], { once: false }],
+    },
+  });
+
+  it.each([
+    [['--interval', '0'], '--interval requires a number of seconds between 0.1 and 3600'],
+    [['--interval', '3601'], '--interval requires a number of seconds between 0.1 and 3600'],
+    [['--unit', '0'], '--unit requires a unit number from 1 to 999 (its place in the plan)'],
+    [['--unit', '2', '--once'], '--unit follows a live output and does not go with --once'],
+    [['--bogus', '-x'], 'Unknown arguments: bogus, x'],
+    [['frame'], 'Unknown argument: frame'],
+  ])('ralph-monitor %j: %s', (argv, message) => {
+    expect(parseError(parseMonitorArgs, argv)).toBe(message);
+  });
+
+  it('no flag: the dashboard, refreshed every 2 seconds', () => {
+    expect(parseMonitorArgs([])).toEqual({ once: false, intervalSeconds: 2, unit: undefined });
+  });
+});
