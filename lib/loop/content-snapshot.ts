@@ -97,7 +97,8 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
   let last: string | undefined;
 
   async function listFiles(): Promise<string | null> {
-    const listed = await options.processRunner.run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    // No fsmonitor, not even the user's own: it is a program, and listing needs none.
+    const listed = await options.processRunner.run('git', ['-c', 'core.fsmonitor=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
       cwd: projectDir,
       // No optional locks: nothing here may refresh the user's index as a side effect.
       env: { ...(options.env ?? process.env), GIT_OPTIONAL_LOCKS: '0' },

@@ -1,7 +1,7 @@
 // Content snapshots in real git: one id for the working tree as it is on disk (tracked, staged,
 // untracked, committed), without ralph's control and state files or ignored files; the user's
-// index is never touched, nothing is written into .git and no filter runs; a folder without a
-// repository works too.
+// index is never touched, nothing is written into .git and no filter or fsmonitor runs; a folder
+// without a repository works too.
 
 import * as nodeFs from 'node:fs';
 import { appendFileSync, chmodSync, renameSync, rmSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -151,7 +151,9 @@ describe('content snapshots', () => {
 
   it('costs one git call (ls-files) whether or not something changed', async () => {
     const calls: string[] = [];
-    const counting: ProcessRunner = { ...nodeProcessRunner, run: (command, args, options) => (calls.push(args[0] ?? ''), nodeProcessRunner.run(command, args, options)) };
+    // The subcommand: the first word that is no option of git's own (`-c key=value`).
+    const subcommand = (args: readonly string[]): string => args.find((a, k) => !a.startsWith('-') && args[k - 1] !== '-c') ?? '';
+    const counting: ProcessRunner = { ...nodeProcessRunner, run: (command, args, options) => (calls.push(subcommand(args)), nodeProcessRunner.run(command, args, options)) };
     const { p, snap } = setup(true, counting);
     await snap.take();
     calls.length = 0;
@@ -179,6 +181,20 @@ describe('content snapshots', () => {
     const marker = p.path('.git/filter-ran');
     p.git('config', 'filter.mine.clean', `sh -c 'touch "${marker}"; tr a b'`);
     writeFileSync(p.path('.git/info/attributes'), '* filter=mine\n');
+    const start = await id();
+    writeFileSync(p.path('src/a.ts'), 'b\n');
+    expect(await id()).not.toBe(start);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('runs no fsmonitor, not even the user\'s own', async () => {
+    const { p, id } = setup();
+    const marker = p.path('.git/fsmonitor-ran');
+    writeFileSync(p.path('.git/fsmonitor.sh'), `#!/bin/sh\ntouch "${marker}"\nexit 1\n`);
+    chmodSync(p.path('.git/fsmonitor.sh'), 0o755);
+    p.git('config', 'core.fsmonitor', p.path('.git/fsmonitor.sh'));
+    p.git('status', '--porcelain');
+    rmSync(marker, { force: true });
     const start = await id();
     writeFileSync(p.path('src/a.ts'), 'b\n');
     expect(await id()).not.toBe(start);
