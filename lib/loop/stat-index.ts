@@ -160,7 +160,9 @@ export async function changedByGit(
   indexFile: string,
   run: { processRunner: ProcessRunner; cwd: string; env: NodeJS.ProcessEnv },
 ): Promise<number[] | null> {
-  const result = await run.processRunner.run('git', DIFF_FILES, { cwd: run.cwd, env: { ...run.env, GIT_INDEX_FILE: indexFile, GIT_OPTIONAL_LOCKS: '0' } });
+  // It reads no content (see above): the hardening need not look for drivers added since the run started.
+  const env = { ...run.env, GIT_INDEX_FILE: indexFile, GIT_OPTIONAL_LOCKS: '0' };
+  const result = await run.processRunner.run('git', DIFF_FILES, { cwd: run.cwd, env, gitReadsNoContent: true });
   if (result.spawnError || result.code !== 0) return null;
   const changed: number[] = [];
   for (const name of result.stdout.split('\0')) {
