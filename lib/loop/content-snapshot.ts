@@ -230,10 +230,15 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
     // only entries older than the stamp are trusted next time (git's "racily clean" rule).
     const stamp = stampTime(options.stateDir, options.clock);
     const prior = listing;
-    const listed = listFiles(prior?.raw).catch(() => null);
     layout ??= findLayout().catch(() => undefined);
-    // While git lists, the last list's files are checked: mostly it is the same list.
-    const seen = prior ? ((await checkWithGit(prior)) ?? (await statFiles(prior))) : undefined;
+    // While git lists, the last list's files are checked: mostly it is the same list. The check
+    // is started first (git's stat comparison takes longer than its list; each start forks ralph).
+    const checked = prior ? checkWithGit(prior) : undefined;
+    const listed = (async () => {
+      if (prior) await new Promise((resolve) => setImmediate(resolve));
+      return listFiles(prior?.raw);
+    })().catch(() => null);
+    const seen = prior ? ((await checked) ?? (await statFiles(prior))) : undefined;
     const raw = await listed;
     if (raw === null) return { id: null };
     const current = prior && raw === prior.raw ? prior : makeListing(raw);
