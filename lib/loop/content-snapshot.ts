@@ -40,6 +40,8 @@ export interface ContentSnapshotOptions {
   fs?: SnapshotFs;
   /** The filesystem's "now" in ms (tests): else the mtime of a file the snapshot writes in stateDir. */
   clock?: () => number;
+  /** From how many listed files git compares the stats (tests lower it); below, they are lstat'ed here. */
+  gitStatFrom?: number;
 }
 
 export interface ContentSnapshotter {
@@ -113,6 +115,9 @@ const KEPT_SNAPSHOTS = 4;
 const CHUNK = 1 << 20;
 // Files stat'ed between turns of the event loop while git lists the files.
 const STAT_TURN = 2048;
+// Below this many files, lstat-ing each here costs less than starting git once more (a fork of
+// ralph) to compare their stats.
+const GIT_STAT_FROM = 2048;
 // Files listed since the private index was built that are stat'ed here before it is built again
 // (plus one in 64 of the list).
 const REBUILD_MISSING = 256;
@@ -129,6 +134,7 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
   let last: string | undefined;
   const gitEnv = { ...(options.env ?? process.env), GIT_OPTIONAL_LOCKS: '0' };
   let layout: Promise<GitLayout | undefined> | undefined;
+  const gitStatFrom = options.gitStatFrom ?? GIT_STAT_FROM;
   // The private index, built for an earlier listing and patched since.
   let statIndex: StatIndex | undefined;
 
@@ -180,6 +186,7 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
 
   /** The listing's cached files git finds unchanged, against the private index; undefined when git cannot tell. */
   async function checkWithGit(of: Listing): Promise<Checked | undefined> {
+    if (of.paths.length < gitStatFrom) return undefined;
     const where = await layout;
     if (!where) return undefined;
     let slots = statIndex && slotsFor(of, statIndex);
@@ -230,7 +237,6 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
     // only entries older than the stamp are trusted next time (git's "racily clean" rule).
     const stamp = stampTime(options.stateDir, options.clock);
     const prior = listing;
-    layout ??= findLayout().catch(() => undefined);
     // While git lists, the last list's files are checked: mostly it is the same list. The check
     // is started first (git's stat comparison takes longer than its list; each start forks ralph).
     const checked = prior ? checkWithGit(prior) : undefined;
@@ -272,6 +278,8 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
     }
     listing = current;
     cached = nextCache;
+    // Asked once, for the next snapshot, when the list is long enough for git's comparison.
+    if (current.paths.length >= gitStatFrom) layout ??= findLayout().catch(() => undefined);
     const now: Entries = { listing: current, entries };
     const changed = previous ? diffEntries(previous, now) : undefined;
     // Nothing changed in the same list: the id is the last one, not hashed again.

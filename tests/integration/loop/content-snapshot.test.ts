@@ -30,7 +30,8 @@ function setup(
   git = true,
   processRunner: ProcessRunner = nodeProcessRunner,
   fs?: SnapshotFs,
-  more: { clock?: () => number; projectDir?: string } = {},
+  // gitStatFrom: git compares the stats from this many files (0 unless given; null: ralph's default).
+  more: { clock?: () => number; projectDir?: string; gitStatFrom?: number | null } = {},
 ): { p: TmpProject; snap: ContentSnapshotter; id: () => Promise<string | null> } {
   const p = tmpProject(
     {
@@ -53,6 +54,7 @@ function setup(
     env: process.env,
     ...(fs ? { fs } : {}),
     ...(more.clock ? { clock: more.clock } : {}),
+    ...(more.gitStatFrom === null ? {} : { gitStatFrom: more.gitStatFrom ?? 0 }),
   });
   return { p, snap, id: async () => (await snap.take()).id };
 }
@@ -158,6 +160,23 @@ describe('content snapshots', () => {
     await id();
     expect(readFileSync(join(p.dir, '.git', 'index')).equals(index)).toBe(true);
     expect(p.git('status', '--porcelain')).toBe(status);
+  });
+
+  it('costs one git call (ls-files) in a small project, whether or not something changed', async () => {
+    const calls: string[] = [];
+    const counting: ProcessRunner = {
+      run: (command, args, options) => (calls.push(args.find((a, k) => !a.startsWith('-') && args[k - 1] !== '-c') ?? ''), nodeProcessRunner.run(command, args, options)),
+      start: (command, args, options) => (calls.push(args.find((a, k) => !a.startsWith('-') && args[k - 1] !== '-c') ?? ''), nodeProcessRunner.start(command, args, options)),
+    };
+    const { p, snap } = setup(true, counting, undefined, { gitStatFrom: null });
+    await snap.take();
+    calls.length = 0;
+    await snap.take();
+    expect(calls).toEqual(['ls-files']);
+    calls.length = 0;
+    appendFileSync(p.path('src/a.ts'), 'more\n');
+    await snap.take();
+    expect(calls).toEqual(['ls-files']);
   });
 
   it('costs two git calls (ls-files, and diff-files against its private index) whether or not something changed', async () => {
