@@ -4,18 +4,22 @@
 // configured). The file list comes from `git ls-files --cached --others --exclude-standard` (a
 // folder that is no repository is walked instead); the bytes are read and hashed here, never
 // through git, so no filter runs and no object is written into the user's `.git`. A stat cache
-// (size, mtime, ctime, inode, mode) keeps unchanged files from being read again: a loop after
-// the first costs one git call and one lstat per file, the lstats made while git lists (the last
-// list is stat'ed; git's output, compared whole, is parsed again only when it differs), and when
-// no entry changed the last id is given again without hashing the list. A `touch` gives the
-// same id; so does a commit, which changes HEAD but not the content. Progress is judged from these ids
+// (size, mtime, ctime, inode, mode) keeps unchanged files from being read again. In a loop after
+// the first, git itself names the files whose stat changed since: `git diff-files` against a
+// private index of the cached stat data in ralph's own folder (lib/analysis/stat-index.ts), run while
+// git lists the files; only those are lstat'ed here. Where that cannot run (no repository, the
+// first snapshot, git failed), every file of the last list is lstat'ed while git lists. git's
+// list is compared with the last one as its bytes come and decoded only when it differs, and when
+// no entry changed the last id is given again without hashing the list. A `touch` gives the same id; so does a commit,
+// which changes HEAD but not the content. Progress is judged from these ids
 // (lib/analysis/progress-evidence.ts).
 
 import { createHash } from 'node:crypto';
 import { closeSync, constants, existsSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, statSync, type Stats } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ProcessRunner } from '../platform/process.js';
 import { ensureOwnDirectory, writeFileNoFollow } from '../state/no-follow.js';
+import { buildStatIndex, changedByGit, indexable, indexPositions, setIndexEntry, writeStatIndex, type IndexedStat, type StatIndex } from './stat-index.js';
 
 export interface ContentSnapshot {
   /** Id of the content; null when it could not be measured. */
@@ -34,6 +38,10 @@ export interface ContentSnapshotOptions {
   env?: NodeJS.ProcessEnv;
   /** The filesystem calls (node:fs unless given). */
   fs?: SnapshotFs;
+  /** The filesystem's "now" in ms (tests): else the mtime of a file the snapshot writes in stateDir. */
+  clock?: () => number;
+  /** From how many listed files git compares the stats (tests lower it); below, they are lstat'ed here. */
+  gitStatFrom?: number;
 }
 
 export interface ContentSnapshotter {
@@ -42,24 +50,47 @@ export interface ContentSnapshotter {
   changedPaths(from: ContentSnapshot, to: ContentSnapshot): Promise<string[]>;
 }
 
-interface CachedFile {
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-  ino: number;
-  mode: number;
+interface CachedFile extends IndexedStat {
   /** `<kind> <sha1>`: what the content id is built from. */
   entry: string;
+  /** git's whole-second comparison can vouch for it: it goes into the private index. */
+  indexed: boolean;
+}
+
+/** Where the repository is, for the private index: the project's path in it and its hash's length. */
+interface GitLayout {
+  prefix: string;
+  hashLength: number;
+}
+
+/** Which files of a list are unchanged on disk; the stats of the others when they were taken. */
+interface Checked {
+  unchanged: Uint8Array;
+  /** undefined: not stat'ed yet (git named them). */
+  stats?: Map<number, Stats | undefined>;
 }
 
 /** One file list as git gave it, with what is derived from it once rather than every loop. */
 interface Listing {
-  /** git's output as it came (compared whole: an unchanged list is not parsed again). */
-  raw: string;
+  /** git's output as it came (compared as it comes: an unchanged list is not decoded or parsed again). */
+  raw: Buffer;
   paths: string[];
   fulls: string[];
   /** Indexes of `paths` in sorted order, made when first needed. */
   order?: Uint32Array;
+  /** Where its paths are in the private index, made when first needed. */
+  slots?: Slots;
+}
+
+/** A list's paths against a private index (built for it or for an earlier list). */
+interface Slots {
+  index: StatIndex;
+  /** Each path's entry in the index; -1: none (a path listed since it was built). */
+  entryOf: Int32Array;
+  /** Each entry's path in the list; -1: none (no longer listed). */
+  pathOf: Int32Array;
+  /** How many of the list's files have no entry: they are stat'ed here. */
+  missing: number;
 }
 
 /** A snapshot's entries, aligned with its listing's paths (undefined: no file there). */
@@ -84,6 +115,12 @@ const KEPT_SNAPSHOTS = 4;
 const CHUNK = 1 << 20;
 // Files stat'ed between turns of the event loop while git lists the files.
 const STAT_TURN = 2048;
+// Below this many files, lstat-ing each here costs less than starting git once more (a fork of
+// ralph) to compare their stats.
+const GIT_STAT_FROM = 2048;
+// Files listed since the private index was built that are stat'ed here before it is built again
+// (plus one in 64 of the list).
+const REBUILD_MISSING = 256;
 
 export function createContentSnapshotter(options: ContentSnapshotOptions): ContentSnapshotter {
   const { projectDir } = options;
@@ -95,27 +132,90 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
   let previous: Entries | undefined;
   const kept = new Map<string, Entries>();
   let last: string | undefined;
+  const gitEnv = { ...(options.env ?? process.env), GIT_OPTIONAL_LOCKS: '0' };
+  let layout: Promise<GitLayout | undefined> | undefined;
+  const gitStatFrom = options.gitStatFrom ?? GIT_STAT_FROM;
+  // The private index, built for an earlier listing and patched since.
+  let statIndex: StatIndex | undefined;
 
-  async function listFiles(): Promise<string | null> {
-    const listed = await options.processRunner.run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+  /** git's file list, or `previous` itself when git gave the same bytes again; null when git is missing. */
+  async function listFiles(previous: Buffer | undefined): Promise<Buffer | null> {
+    // Only what differs from the last list is kept: the same prefix is taken from it.
+    const chunks: Buffer[] = [];
+    let length = 0;
+    let same = previous !== undefined;
+    const onStdout = (chunk: Buffer): void => {
+      if (same && !chunk.equals(previous!.subarray(length, length + chunk.length))) {
+        same = false;
+        chunks.push(previous!.subarray(0, length));
+      }
+      if (!same) chunks.push(chunk);
+      length += chunk.length;
+    };
+    // No fsmonitor, not even the user's own: it is a program, and listing needs none.
+    const listing = options.processRunner.start('git', ['-c', 'core.fsmonitor=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
       cwd: projectDir,
       // No optional locks: nothing here may refresh the user's index as a side effect.
-      env: { ...(options.env ?? process.env), GIT_OPTIONAL_LOCKS: '0' },
+      env: gitEnv,
+      input: '',
+      onStdout,
     });
-    if (listed.spawnError) return null;
-    if (listed.code !== 0) return walkFolder(projectDir).join('\0');
-    return listed.stdout;
+    const exit = await listing.done;
+    if (exit.spawnError) return null;
+    if (exit.code !== 0) {
+      const walked = Buffer.from(walkFolder(projectDir).join('\0'));
+      return previous?.equals(walked) ? previous : walked;
+    }
+    return same && length === previous!.length ? previous! : Buffer.concat(chunks);
   }
 
-  function makeListing(raw: string): Listing {
+  function makeListing(raw: Buffer): Listing {
     // --cached lists a path once per merge stage: keep one.
-    const paths = [...new Set(raw.split('\0'))].filter((p) => p !== '' && !isExcluded(p));
+    const paths = [...new Set(raw.toString('utf8').split('\0'))].filter((p) => p !== '' && !isExcluded(p));
     const prefix = projectDir.endsWith(sep) ? projectDir : projectDir + sep;
     return { raw, paths, fulls: paths.map((p) => prefix + p) };
   }
 
+  async function findLayout(): Promise<GitLayout | undefined> {
+    const found = await options.processRunner.run('git', ['rev-parse', '--show-prefix', '--show-object-format'], { cwd: projectDir, env: gitEnv });
+    if (found.spawnError || found.code !== 0) return undefined;
+    const [prefix, format] = found.stdout.split('\n');
+    const hashLength = format === 'sha1' ? 20 : format === 'sha256' ? 32 : undefined;
+    return prefix !== undefined && hashLength !== undefined ? { prefix, hashLength } : undefined;
+  }
+
+  /** The listing's cached files git finds unchanged, against the private index; undefined when git cannot tell. */
+  async function checkWithGit(of: Listing): Promise<Checked | undefined> {
+    if (of.paths.length < gitStatFrom) return undefined;
+    const where = await layout;
+    if (!where) return undefined;
+    let slots = statIndex && slotsFor(of, statIndex);
+    // Files listed since the index was built are stat'ed here; once they are many, it is built again.
+    if (!slots || slots.missing > REBUILD_MISSING + (of.paths.length >> 6)) {
+      statIndex = buildStatIndex(of.paths, where.prefix, where.hashLength);
+      slots = slotsFor(of, statIndex);
+    }
+    const { index, entryOf, pathOf } = slots;
+    const file = resolve(options.stateDir, 'index');
+    try {
+      for (let i = 0; i < of.paths.length; i++) {
+        const hit = cached[i];
+        if (entryOf[i]! >= 0) setIndexEntry(index, entryOf[i]!, hit?.indexed ? hit : undefined);
+      }
+      writeStatIndex(file, index);
+    } catch {
+      return undefined; // the file was refused (a link planted there) or could not be written
+    }
+    const changed = await changedByGit(index, file, { processRunner: options.processRunner, cwd: projectDir, env: gitEnv }).catch(() => null);
+    if (changed === null) return undefined;
+    const unchanged = new Uint8Array(of.paths.length);
+    for (let i = 0; i < of.paths.length; i++) if (cached[i]?.indexed && entryOf[i]! >= 0) unchanged[i] = 1;
+    for (const entry of changed) if (pathOf[entry]! >= 0) unchanged[pathOf[entry]!] = 0;
+    return { unchanged };
+  }
+
   /** Which of the listing's cached files are unchanged on disk; the stats of the others. */
-  async function statFiles(of: Listing): Promise<{ unchanged: Uint8Array; stats: Map<number, Stats | undefined> }> {
+  async function statFiles(of: Listing): Promise<Checked> {
     const unchanged = new Uint8Array(of.fulls.length);
     const stats = new Map<number, Stats | undefined>();
     for (let i = 0; i < of.fulls.length; i++) {
@@ -123,7 +223,7 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
       if (i % STAT_TURN === STAT_TURN - 1) await new Promise((resolve) => setImmediate(resolve));
       const st = fs.lstatSync(of.fulls[i]!, { throwIfNoEntry: false });
       const hit = cached[i];
-      if (st && hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs && hit.ctimeMs === st.ctimeMs && hit.ino === st.ino && hit.mode === st.mode) {
+      if (st && hit && sameStat(hit, st)) {
         unchanged[i] = 1;
       } else {
         stats.set(i, st);
@@ -135,11 +235,16 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
   async function take(): Promise<ContentSnapshot> {
     // A file changed in the same clock tick as this snapshot may change again unseen by stat:
     // only entries older than the stamp are trusted next time (git's "racily clean" rule).
-    const stamp = stampTime(options.stateDir);
-    const listed = listFiles().catch(() => null);
-    // While git lists, the last list's files are stat'ed: mostly it is the same list.
+    const stamp = stampTime(options.stateDir, options.clock);
     const prior = listing;
-    const seen = prior ? await statFiles(prior) : undefined;
+    // While git lists, the last list's files are checked: mostly it is the same list. The check
+    // is started first (git's stat comparison takes longer than its list; each start forks ralph).
+    const checked = prior ? checkWithGit(prior) : undefined;
+    const listed = (async () => {
+      if (prior) await new Promise((resolve) => setImmediate(resolve));
+      return listFiles(prior?.raw);
+    })().catch(() => null);
+    const seen = prior ? ((await checked) ?? (await statFiles(prior))) : undefined;
     const raw = await listed;
     if (raw === null) return { id: null };
     const current = prior && raw === prior.raw ? prior : makeListing(raw);
@@ -155,16 +260,26 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
         continue;
       }
       // undefined: deleted since it was listed, or listed from the index only.
-      const st = at !== undefined ? seen!.stats.get(at) : fs.lstatSync(current.fulls[i]!, { throwIfNoEntry: false });
+      const st = at !== undefined && seen!.stats ? seen!.stats.get(at) : fs.lstatSync(current.fulls[i]!, { throwIfNoEntry: false });
       if (st === undefined) continue;
+      const hit = at !== undefined ? cached[at] : undefined;
+      if (hit && sameStat(hit, st)) {
+        // Stat'ed after this snapshot's stamp: a change from now on shows in a later second.
+        nextCache[i] = hit.indexed || !indexable(st, stamp) ? hit : { ...hit, indexed: true };
+        entries[i] = hit.entry;
+        continue;
+      }
       const entry = await hashEntry(fs, current.fulls[i]!, st);
       entries[i] = entry;
       if (entry !== undefined && st.mtimeMs < stamp && st.ctimeMs < stamp) {
-        nextCache[i] = { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, mode: st.mode, entry };
+        const { size, mtimeMs, ctimeMs, dev, ino, mode, uid, gid } = st;
+        nextCache[i] = { size, mtimeMs, ctimeMs, dev, ino, mode, uid, gid, entry, indexed: indexable(st, stamp) };
       }
     }
     listing = current;
     cached = nextCache;
+    // Asked once, for the next snapshot, when the list is long enough for git's comparison.
+    if (current.paths.length >= gitStatFrom) layout ??= findLayout().catch(() => undefined);
     const now: Entries = { listing: current, entries };
     const changed = previous ? diffEntries(previous, now) : undefined;
     // Nothing changed in the same list: the id is the last one, not hashed again.
@@ -188,6 +303,25 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
       return a && b ? diffEntries(a, b) : [];
     },
   };
+}
+
+function sameStat(hit: CachedFile, st: Stats): boolean {
+  return hit.size === st.size && hit.mtimeMs === st.mtimeMs && hit.ctimeMs === st.ctimeMs && hit.ino === st.ino && hit.mode === st.mode;
+}
+
+function slotsFor(of: Listing, index: StatIndex): Slots {
+  if (of.slots?.index === index) return of.slots;
+  const entryOf = new Int32Array(of.paths.length);
+  const pathOf = new Int32Array(index.paths.length).fill(-1);
+  const positions = index.paths === of.paths ? undefined : indexPositions(index);
+  let missing = 0;
+  for (let i = 0; i < of.paths.length; i++) {
+    const at = positions ? (positions.get(of.paths[i]!) ?? -1) : i;
+    entryOf[i] = at >= 0 && index.offsets[at]! >= 0 ? at : -1;
+    if (entryOf[i]! >= 0) pathOf[at] = i;
+    else if (!of.paths[i]!.endsWith('/')) missing++;
+  }
+  return (of.slots = { index, entryOf, pathOf, missing });
 }
 
 /** `<kind> <sha1>` of one file as it is on disk; undefined for what is no file (a folder, a fifo). */
@@ -273,7 +407,7 @@ function sha1(text: string): string {
 }
 
 // The filesystem's "now": the mtime of a file ralph just wrote in its own folder.
-function stampTime(stateDir: string): number {
+function stampTime(stateDir: string, clock: (() => number) | undefined): number {
   try {
     // ralph's own folder, checked not to be a link; its files are written without following one.
     ensureOwnDirectory(stateDir);
@@ -281,6 +415,7 @@ function stampTime(stateDir: string): number {
     // the project's .gitignore says.
     const ignore = join(stateDir, '.gitignore');
     if (!existsSync(ignore)) writeFileNoFollow(ignore, '*\n');
+    if (clock) return clock();
     const file = join(stateDir, 'stamp');
     writeFileNoFollow(file, '');
     return statSync(file).mtimeMs;

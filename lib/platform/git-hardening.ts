@@ -19,7 +19,8 @@
 // The run-start values are recorded once per working directory, by recordGitBaseline at run
 // start or else at ralph's first git call there (always before the first agent call).
 // Commands that can run drivers (add, commit, diff, push, …) read the current configuration
-// first (`git config --list`, which runs nothing) to find the drivers added since.
+// first (`git config --list`, which runs nothing) to find the drivers added since, unless the
+// caller vouches that the call reads no file content (RunOptions.gitReadsNoContent).
 
 import { execFileSync } from 'node:child_process';
 import { basename, resolve } from 'node:path';
@@ -97,7 +98,7 @@ export function resetGitBaselines(): void {
 export async function hardenGitRun(args: readonly string[], options: RunOptions): Promise<RunOptions> {
   const env = options.env ?? process.env;
   const baseline = await baselineFor(options.cwd, env);
-  const current = runsDrivers(args) ? await readExecConfig(options.cwd, env) : undefined;
+  const current = runsDrivers(args) && !options.gitReadsNoContent ? await readExecConfig(options.cwd, env) : undefined;
   return { ...options, env: withOverrides(env, gitOverrides(baseline, current)) };
 }
 

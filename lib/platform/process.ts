@@ -64,7 +64,15 @@ export interface ProcessHandle {
   readonly done: Promise<ProcessExit>;
 }
 
-export type RunOptions = Omit<StartOptions, 'stdio' | 'onStdout' | 'onStderr'>;
+export type RunOptions = Omit<StartOptions, 'stdio' | 'onStdout' | 'onStderr'> & {
+  /**
+   * git only: the caller vouches that this call reads no file of the working tree, so no filter
+   * or diff driver can run; the configuration is then not read for drivers added since the run
+   * started (the pinned and forced keys still apply). The content snapshot's diff-files against
+   * ralph's own index is such a call (lib/analysis/stat-index.ts).
+   */
+  gitReadsNoContent?: boolean;
+};
 
 export interface RunResult extends ProcessExit {
   stdout: string;
@@ -80,7 +88,7 @@ export interface ProcessRunner {
 export const nodeProcessRunner: ProcessRunner = {
   start: (cmd, args, options = {}) => startProcess(cmd, args, isGitCommand(cmd) ? hardenGitStart(args, options) : options),
   async run(cmd, args, given = {}) {
-    const options = isGitCommand(cmd) ? await hardenGitRun(args, given) : given;
+    const { gitReadsNoContent: _vouched, ...options } = isGitCommand(cmd) ? await hardenGitRun(args, given) : given;
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     const handle = startProcess(cmd, args, {

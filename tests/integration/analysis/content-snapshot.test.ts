@@ -1,10 +1,11 @@
 // Content snapshots in real git: one id for the working tree as it is on disk (tracked, staged,
 // untracked, committed), without ralph's control and state files or ignored files; the user's
-// index is never touched, nothing is written into .git and no filter runs; a folder without a
-// repository works too.
+// index is never touched, nothing is written into .git and no filter or fsmonitor runs; after the
+// first snapshot git names the files whose stat changed (against ralph's private index) and only
+// those are stat'ed; a folder without a repository works too.
 
 import * as nodeFs from 'node:fs';
-import { appendFileSync, chmodSync, renameSync, rmSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, renameSync, rmSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -21,7 +22,17 @@ const CONTROL = [
   { path: 'docs/PROMPT.md', directory: false },
 ];
 
-function setup(git = true, processRunner: ProcessRunner = nodeProcessRunner, fs?: SnapshotFs): { p: TmpProject; snap: ContentSnapshotter; id: () => Promise<string | null> } {
+// The filesystem's clock a minute ahead: every file a test made is old enough for git's
+// whole-second stat comparison to vouch for it.
+const AHEAD = () => Date.now() + 60_000;
+
+function setup(
+  git = true,
+  processRunner: ProcessRunner = nodeProcessRunner,
+  fs?: SnapshotFs,
+  // gitStatFrom: git compares the stats from this many files (0 unless given; null: ralph's default).
+  more: { clock?: () => number; projectDir?: string; gitStatFrom?: number | null } = {},
+): { p: TmpProject; snap: ContentSnapshotter; id: () => Promise<string | null> } {
   const p = tmpProject(
     {
       'src/a.ts': 'a\n',
@@ -36,12 +47,14 @@ function setup(git = true, processRunner: ProcessRunner = nodeProcessRunner, fs?
   );
   project = p;
   const snap = createContentSnapshotter({
-    projectDir: p.dir,
+    projectDir: more.projectDir ? p.path(more.projectDir) : p.dir,
     stateDir: p.path('.ralph/.content'),
     excluded: CONTROL,
     processRunner,
     env: process.env,
     ...(fs ? { fs } : {}),
+    ...(more.clock ? { clock: more.clock } : {}),
+    ...(more.gitStatFrom === null ? {} : { gitStatFrom: more.gitStatFrom ?? 0 }),
   });
   return { p, snap, id: async () => (await snap.take()).id };
 }
@@ -149,10 +162,13 @@ describe('content snapshots', () => {
     expect(p.git('status', '--porcelain')).toBe(status);
   });
 
-  it('costs one git call (ls-files) whether or not something changed', async () => {
+  it('costs one git call (ls-files) in a small project, whether or not something changed', async () => {
     const calls: string[] = [];
-    const counting: ProcessRunner = { ...nodeProcessRunner, run: (command, args, options) => (calls.push(args[0] ?? ''), nodeProcessRunner.run(command, args, options)) };
-    const { p, snap } = setup(true, counting);
+    const counting: ProcessRunner = {
+      run: (command, args, options) => (calls.push(args.find((a, k) => !a.startsWith('-') && args[k - 1] !== '-c') ?? ''), nodeProcessRunner.run(command, args, options)),
+      start: (command, args, options) => (calls.push(args.find((a, k) => !a.startsWith('-') && args[k - 1] !== '-c') ?? ''), nodeProcessRunner.start(command, args, options)),
+    };
+    const { p, snap } = setup(true, counting, undefined, { gitStatFrom: null });
     await snap.take();
     calls.length = 0;
     await snap.take();
@@ -161,6 +177,27 @@ describe('content snapshots', () => {
     appendFileSync(p.path('src/a.ts'), 'more\n');
     await snap.take();
     expect(calls).toEqual(['ls-files']);
+  });
+
+  it('costs two git calls (ls-files, and diff-files against its private index) whether or not something changed', async () => {
+    const calls: string[] = [];
+    // The subcommand: the first word that is no option of git's own (`-c key=value`).
+    const subcommand = (args: readonly string[]): string => args.find((a, k) => !a.startsWith('-') && args[k - 1] !== '-c') ?? '';
+    const counting: ProcessRunner = {
+      run: (command, args, options) => (calls.push(subcommand(args)), nodeProcessRunner.run(command, args, options)),
+      start: (command, args, options) => (calls.push(subcommand(args)), nodeProcessRunner.start(command, args, options)),
+    };
+    const { p, snap } = setup(true, counting);
+    await snap.take();
+    // The first also asks where the project is in the repository.
+    expect(calls.sort()).toEqual(['ls-files', 'rev-parse']);
+    calls.length = 0;
+    await snap.take();
+    expect(calls.sort()).toEqual(['diff-files', 'ls-files']);
+    calls.length = 0;
+    appendFileSync(p.path('src/a.ts'), 'more\n');
+    await snap.take();
+    expect(calls.sort()).toEqual(['diff-files', 'ls-files']);
   });
 
   it('writes nothing into .git, whatever the files weigh', async () => {
@@ -185,6 +222,20 @@ describe('content snapshots', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('runs no fsmonitor, not even the user\'s own', async () => {
+    const { p, id } = setup();
+    const marker = p.path('.git/fsmonitor-ran');
+    writeFileSync(p.path('.git/fsmonitor.sh'), `#!/bin/sh\ntouch "${marker}"\nexit 1\n`);
+    chmodSync(p.path('.git/fsmonitor.sh'), 0o755);
+    p.git('config', 'core.fsmonitor', p.path('.git/fsmonitor.sh'));
+    p.git('status', '--porcelain');
+    rmSync(marker, { force: true });
+    const start = await id();
+    writeFileSync(p.path('src/a.ts'), 'b\n');
+    expect(await id()).not.toBe(start);
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it('sees a same-size rewrite whose mtime was set back (the stat cache keys on ctime and inode too)', async () => {
     const { p, id } = setup();
     const file = p.path('src/a.ts');
@@ -202,7 +253,7 @@ describe('content snapshots', () => {
     expect(await id()).toBe(start);
   });
 
-  it('reads no file again for an unchanged tree, and only the changed file after a change', async () => {
+  it('stats and reads no file for an unchanged tree, and only the changed file after a change', async () => {
     const calls = { lstat: 0, open: 0, readlink: 0 };
     const counting: SnapshotFs = {
       lstatSync: (path, options) => (calls.lstat++, nodeFs.lstatSync(path, options)),
@@ -211,21 +262,70 @@ describe('content snapshots', () => {
       closeSync: (fd) => nodeFs.closeSync(fd),
       readlinkSync: (path) => (calls.readlink++, nodeFs.readlinkSync(path)),
     };
-    const { p, snap } = setup(true, nodeProcessRunner, counting);
+    const { p, snap } = setup(true, nodeProcessRunner, counting, { clock: AHEAD });
     const first = await snap.take();
     expect(calls.open).toBeGreaterThan(0);
     Object.assign(calls, { lstat: 0, open: 0, readlink: 0 });
     const same = await snap.take();
     expect(same.id).toBe(first.id);
     expect(same.since).toEqual({ id: first.id, changed: [] });
-    // One stat per file (src/a.ts, README.md, .gitignore), no read.
-    expect(calls).toEqual({ lstat: 3, open: 0, readlink: 0 });
-    Object.assign(calls, { lstat: 0, open: 0, readlink: 0 });
+    // git compared the stats: ralph stat'ed nothing (src/a.ts, README.md, .gitignore are listed).
+    expect(calls).toEqual({ lstat: 0, open: 0, readlink: 0 });
     appendFileSync(p.path('src/a.ts'), 'more\n');
     const changed = await snap.take();
     expect(changed.id).not.toBe(first.id);
     expect(changed.since).toEqual({ id: first.id, changed: ['src/a.ts'] });
-    expect(calls.open).toBe(1);
+    expect(calls).toEqual({ lstat: 1, open: 1, readlink: 0 });
+  });
+
+  it('stats a file listed since its private index was built until many are, then builds it again', async () => {
+    let lstats = 0;
+    const counting: SnapshotFs = { ...nodeFs, lstatSync: (path, options) => (lstats++, nodeFs.lstatSync(path, options)) };
+    const { p, snap } = setup(true, nodeProcessRunner, counting, { clock: AHEAD });
+    await snap.take();
+    await snap.take();
+    writeFileSync(p.path('src/new.ts'), 'new\n');
+    await snap.take();
+    lstats = 0;
+    await snap.take();
+    expect(lstats).toBe(1);
+    mkdirSync(p.path('many'));
+    for (let i = 0; i < 300; i++) writeFileSync(p.path(`many/${i}.ts`), `${i}\n`);
+    await snap.take();
+    lstats = 0;
+    const same = await snap.take();
+    expect(lstats).toBe(0);
+    expect(same.since?.changed).toEqual([]);
+  });
+
+  it('stats only what git names in a project below the repository top, and names paths from the project', async () => {
+    let lstats = 0;
+    const counting: SnapshotFs = { ...nodeFs, lstatSync: (path, options) => (lstats++, nodeFs.lstatSync(path, options)) };
+    const { p, snap } = setup(true, nodeProcessRunner, counting, { clock: AHEAD, projectDir: 'src' });
+    writeFileSync(p.path('src/b.ts'), 'b\n');
+    const start = await snap.take();
+    lstats = 0;
+    // Another size: with the clock ahead, git's whole seconds cannot tell a rewrite in the same second.
+    writeFileSync(p.path('src/b.ts'), 'bigger\n');
+    writeFileSync(p.path('README.md'), '# outside the project\n');
+    const end = await snap.take();
+    expect(await snap.changedPaths(start, end)).toEqual(['b.ts']);
+    expect(lstats).toBe(1);
+  });
+
+  it('writes its private index through no link planted in its place, and still sees changes', async () => {
+    const { p, id } = setup(true, nodeProcessRunner, undefined, { clock: AHEAD });
+    const start = await id();
+    const outside = p.path('.ralph/elsewhere.txt');
+    writeFileSync(outside, 'keep\n');
+    rmSync(p.path('.ralph/.content/index'), { force: true });
+    symlinkSync(outside, p.path('.ralph/.content/index'));
+    writeFileSync(p.path('src/a.ts'), 'b\n');
+    const changed = await id();
+    expect(changed).not.toBe(start);
+    expect(readFileSync(outside, 'utf8')).toBe('keep\n');
+    writeFileSync(p.path('src/a.ts'), 'a\n');
+    expect(await id()).toBe(start);
   });
 
   it('sees a tracked file deleted from disk (the list stays the same) and its return', async () => {

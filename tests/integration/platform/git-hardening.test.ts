@@ -92,6 +92,18 @@ describe('git through the process runner', () => {
     expect(ran()).toEqual([]);
   });
 
+  it('reads no configuration for a call that vouches it reads no content: drivers added since stay as they are, pinned keys do not', async () => {
+    const { p } = setUp();
+    await recordGitBaseline(p.dir, env);
+    p.git('config', 'filter.evil.clean', 'evil');
+    const show = ['-c', 'alias.show-env=!printenv GIT_CONFIG_PARAMETERS', 'show-env'];
+    const vouched = await nodeProcessRunner.run('git', show, { cwd: p.dir, env, gitReadsNoContent: true });
+    expect(vouched.stdout).not.toContain('filter.evil.clean');
+    expect(vouched.stdout).toContain("'core.fsmonitor=false'");
+    expect(vouched.stdout).toContain("'core.hookspath=/dev/null'");
+    expect((await git(p, ...show)).stdout).toContain("'filter.evil.clean='");
+  });
+
   it('puts the overrides in the environment, never in argv', async () => {
     const { p } = setUp();
     const seen = await nodeProcessRunner.run('git', ['-c', 'alias.show-env=!printenv GIT_CONFIG_PARAMETERS', 'show-env'], { cwd: p.dir, env });
