@@ -14,9 +14,9 @@
 // compares whole seconds) is written with zero stat data, which git always reports as changed.
 // The index is a scratch file: written whole before each call, never read by ralph.
 
-import { closeSync, constants, fstatSync, ftruncateSync, futimesSync, writeSync } from 'node:fs';
+import { constants, lutimesSync } from 'node:fs';
 import type { ProcessRunner } from '../platform/process.js';
-import { openNoFollow } from '../state/no-follow.js';
+import { writeFileAtomic } from '../state/atomic-write.js';
 
 /** The stat data an entry holds (what lstat gave when the file was hashed). */
 export interface IndexedStat {
@@ -137,18 +137,14 @@ export function setIndexEntry(index: StatIndex, i: number, stat: IndexedStat | u
   if (stat.size === 0 && (stat.mode & constants.S_IFMT) === constants.S_IFREG) buffer.write(EMPTY_BLOB[hashLength]!, at + STAT_BYTES, 'hex');
 }
 
-/** Writes the index to `path` (no link followed) with mtime 0: git then takes no entry for racily clean. */
+/**
+ * Writes the index to `path` atomically (a temp file renamed over it: a link planted there is
+ * replaced, never written through), then sets its mtime to 0, so git takes no entry for racily
+ * clean. The mtime is set on the path without following a link.
+ */
 export function writeStatIndex(path: string, index: StatIndex): void {
-  const fd = openNoFollow(path, constants.O_WRONLY | constants.O_CREAT, 0o600);
-  try {
-    // Written over in place, then cut to size: truncating to 0 first would free every block each time.
-    const { buffer } = index;
-    for (let offset = 0; offset < buffer.length; ) offset += writeSync(fd, buffer, offset, buffer.length - offset, offset);
-    if (fstatSync(fd).size !== buffer.length) ftruncateSync(fd, buffer.length);
-    futimesSync(fd, 0, 0);
-  } finally {
-    closeSync(fd);
-  }
+  writeFileAtomic(path, index.buffer, { mode: 0o600 });
+  lutimesSync(path, 0, 0);
 }
 
 /**
