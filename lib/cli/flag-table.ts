@@ -4,7 +4,7 @@
 // cannot be accepted without a help line or documented without being accepted. Commands with
 // subcommands (ralph-queue, ralph-fleet) have a table per subcommand. No config schema here: a
 // row that sets a config key takes its kind and bounds from the schema where it is written
-// (ralph-flags.ts, flag-keys.ts), which keeps this module light for start-up.
+// (ralph/ralph-flags.ts), which keeps this module light for start-up.
 
 import { readArgv, type ReadArgv } from './read-argv.js';
 
