@@ -1,5 +1,5 @@
 // Child process of the analysis benchmark: streams just over 1 GiB of stream-json, generated on the fly
-// and never held whole, through the line splitter and accumulator as claude-run.ts wires them,
+// and never held whole, through the line splitter and accumulator as the Claude Code adapter wires them,
 // and prints its peak RSS (process.resourceUsage().maxRSS) as JSON.
 
 import { buildTurns, giantToolResult, initLine, resultLine } from './stream-builder.mjs';

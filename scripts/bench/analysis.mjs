@@ -1,6 +1,6 @@
 // §6 row 3 — analysing agent output. Throughput: a large realistic stream-json (recorded lines,
 // tool results of 4–64 KB) goes through createLineSplitter + createStreamAccumulator exactly as
-// lib/agents/claude-run.ts wires them (same skipPrefixes), fed in 64 KiB chunks as a pipe
+// the Claude Code adapter (lib/agents/claude-code.ts) wires them (same skipPrefixes), fed in 64 KiB chunks as a pipe
 // delivers them; MB = 10^6 bytes. A second, informational row feeds only lines that must be
 // parsed (no tool results). Memory: a child process streams 1 GiB generated on the fly —
 // turns, plus 64 MiB tool results that are single lines — and reports its peak RSS.
