@@ -20,6 +20,19 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ProcessRunner } from '../platform/process.js';
 import { ensureOwnDirectory, writeFileNoFollow } from '../state/no-follow.js';
 import { buildStatIndex, changedByGit, indexable, indexPositions, setIndexEntry, writeStatIndex, type IndexedStat, type StatIndex } from './stat-index.js';
+import type { ContentMemoryState } from './progress-evidence.js';
+
+/** The run's content measure: its snapshotter, the ids seen in the run, the latest snapshot. */
+export interface LoopContentState {
+  snapshotter: ContentSnapshotter;
+  memory: ContentMemoryState;
+  /** The latest snapshot: the start of the next loop. */
+  last?: ContentSnapshot;
+  /** The latest measured loop reached new content. */
+  lastProgress: boolean;
+  /** The one warning about an unmeasurable content was given. */
+  warned?: boolean;
+}
 
 export interface ContentSnapshot {
   /** Id of the content; null when it could not be measured. */

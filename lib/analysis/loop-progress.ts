@@ -4,21 +4,12 @@
 // circuit breaker's state so a resumed run keeps them; a new run starts with none.
 
 import { relative } from 'node:path';
-import { judgeContent, restoreContentMemory, type ContentMemoryState } from './progress-evidence.js';
+import { judgeContent, restoreContentMemory } from './progress-evidence.js';
 import { RALPH_DIR } from '../state/paths.js';
-import { createContentSnapshotter, type ContentSnapshot, type ContentSnapshotter } from './content-snapshot.js';
-import type { Run } from '../loop/run.js';
+import { createContentSnapshotter, type ContentSnapshot, type LoopContentState } from './content-snapshot.js';
 
-export interface LoopContentState {
-  snapshotter: ContentSnapshotter;
-  memory: ContentMemoryState;
-  /** The latest snapshot: the start of the next loop. */
-  last?: ContentSnapshot;
-  /** The latest measured loop reached new content. */
-  lastProgress: boolean;
-  /** The one warning about an unmeasurable content was given. */
-  warned?: boolean;
-}
+export type { LoopContentState };
+import type { Run } from '../loop/run.js';
 
 export interface LoopProgress {
   /** The content after the loop was new in this run. */

@@ -8,7 +8,6 @@ import { rmSync } from 'node:fs';
 import type { RalphPaths } from '../state/paths.js';
 import { saveExitSignals, saveResponseAnalysis } from '../state/store.js';
 import { HeldState } from '../state/held-state.js';
-import type { Run } from '../loop/run.js';
 
 export interface ExitEvidence {
   signals: HeldState<ExitSignalsState>;
@@ -27,19 +26,19 @@ export function holdExitEvidence(paths: RalphPaths): ExitEvidence {
 }
 
 /** When the run starts: stale signals from an earlier run must not end this one before it starts (#194). */
-export function startExitEvidence(run: Run): void {
-  run.state.evidence.signals.flush();
-  run.state.evidence.analysis.flush();
+export function startExitEvidence(evidence: ExitEvidence): void {
+  evidence.signals.flush();
+  evidence.analysis.flush();
 }
 
 /** The loop's analysis, and the exit signals it adds to. */
-export function recordAnalysis(run: Run, analysis: ResponseAnalysis, loop: number): void {
-  run.state.evidence.analysis.set(analysis);
-  run.state.evidence.signals.set(updateExitSignals(run.state.evidence.signals.value, analysis, loop));
+export function recordAnalysis(evidence: ExitEvidence, analysis: ResponseAnalysis, loop: number): void {
+  evidence.analysis.set(analysis);
+  evidence.signals.set(updateExitSignals(evidence.signals.value, analysis, loop));
 }
 
 /** A session reset forgets both (the Bash tool's reset_session); a run that ends keeps its last analysis for the views. */
-export function clearExitEvidence(run: Run, keepAnalysis: boolean): void {
-  run.state.evidence.signals.set(emptyExitSignals());
-  if (!keepAnalysis) run.state.evidence.analysis.set(null);
+export function clearExitEvidence(evidence: ExitEvidence, keepAnalysis: boolean): void {
+  evidence.signals.set(emptyExitSignals());
+  if (!keepAnalysis) evidence.analysis.set(null);
 }

@@ -17,18 +17,13 @@ import { stripTerminalControls } from '../text/terminal-text.js';
 import { RalphError } from '../errors.js';
 import * as gh from './lifecycle-gh.js';
 import * as git from './lifecycle-git.js';
-import { loadLifecycleState, newLifecycleState, saveLifecycleState, type LifecycleState } from './lifecycle-state.js';
+import { loadLifecycleState, newLifecycleState, saveLifecycleState, type IssueLifecycle, type LifecycleState } from './lifecycle-state.js';
+
+export type { IssueLifecycle };
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import type { RunRecorder } from '../run-record/run-recorder.js';
 import { HeldState } from '../state/held-state.js';
 import type { Run, RunSetup } from '../loop/run.js';
-
-export interface IssueLifecycle {
-  readonly ref: IssueRef;
-  readonly settings: LifecycleSettings;
-  /** .github_lifecycle_state, held for the run and written through (a failed write is a warning). */
-  readonly state: HeldState<LifecycleState>;
-}
 
 /** GITHUB_ISSUE checked before anything runs: an invalid REF is an error, not a silent run without it. */
 export function resolveIssueRef(config: Pick<RalphConfig, 'GITHUB_ISSUE'>, source: ConfigSource): IssueRef | undefined {

@@ -9,6 +9,9 @@ import { writeJsonAtomic } from '../state/atomic-write.js';
 import type { RalphPaths } from '../state/paths.js';
 import { booleanField, numberField, optionalStringField, stringField, stringListField } from '../state/schema-fields.js';
 import { readStateFile, type StateReadOptions } from '../state/state-file.js';
+import type { HeldState } from '../state/held-state.js';
+import type { IssueRef } from './issue-ref.js';
+import type { LifecycleSettings } from './lifecycle-actions.js';
 
 const nullableString = () => z.preprocess((v) => (v === undefined || v === '' ? null : v), z.string().nullable());
 
@@ -68,4 +71,12 @@ export function loadLifecycleState(paths: Paths, options: StateReadOptions): Lif
 
 export function saveLifecycleState(paths: Paths, state: LifecycleState): void {
   writeJsonAtomic(paths.githubLifecycleState, state);
+}
+
+/** A run's issue lifecycle: the issue, its settings, and its state held for the run. */
+export interface IssueLifecycle {
+  readonly ref: IssueRef;
+  readonly settings: LifecycleSettings;
+  /** .github_lifecycle_state, held for the run and written through (a failed write is a warning). */
+  readonly state: HeldState<LifecycleState>;
 }

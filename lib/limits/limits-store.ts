@@ -182,3 +182,8 @@ export function loadRunState(paths: RalphPaths, options: StateReadOptions): { va
   }
   return { value: kept, status: 'ok' };
 }
+
+/** The spend a run holds before its record is open, and for good in a dry run: never saved. */
+export function unsavedRunSpend(now: number): HeldState<RunSpend> {
+  return new HeldState(newRunState(now), () => undefined);
+}

@@ -64,11 +64,6 @@ export function openRunSpend(run: RunSetup, recorder: RunRecorder | undefined): 
   run.state.spend.flush();
 }
 
-/** The spend a run holds before its record is open, and for good in a dry run: never saved. */
-export function unsavedRunSpend(now: number): HeldState<RunSpend> {
-  return new HeldState(newRunState(now), () => undefined);
-}
-
 /** The call counts before the agent is spawned, so a `kill -9` mid-call still counts it. */
 export function beginCallSpend(run: Run): void {
   holdSpend(run, startCall(run.state.spend.value.spend));

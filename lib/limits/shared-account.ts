@@ -4,8 +4,8 @@
 // without one keeps all of this to itself, in its own .ralph/ files, exactly as before.
 
 import type { SpendState } from './spend.js';
-import type { HeldRateWindow, UsageWaitFile } from './limits-store.js';
-import type { Run } from '../loop/run.js';
+import type { HeldRateWindow, RunSpend, UsageWaitFile } from './limits-store.js';
+import type { HeldState } from '../state/held-state.js';
 
 export interface SharedAccount {
   /** The name of the run in the account (a parallel unit), carried by its metrics lines. */
@@ -23,27 +23,37 @@ export interface SharedAccount {
   recordMetrics(line: Record<string, unknown>): void;
 }
 
+/** What the account's view of a run reads: its account, if any, and its own wait, spend and clock. */
+export interface AccountedRun {
+  readonly account?: SharedAccount;
+  readonly state: {
+    readonly usageWait: HeldState<UsageWaitFile | undefined>;
+    readonly spend: HeldState<RunSpend>;
+    readonly runClockStart: number;
+  };
+}
+
 /**
  * The pending usage-limit wait: the account's, or this run's own, held in memory from the run's
  * start (.ralph/.usage_limit_wait is its view, read once when the run starts: nothing passes
  * between loops through a file the agent can write).
  */
-export function readUsageWait(run: Run): UsageWaitFile | undefined {
+export function readUsageWait(run: AccountedRun): UsageWaitFile | undefined {
   return run.account ? run.account.usageWait() : run.state.usageWait.value;
 }
 
-export function holdRunUsageWait(run: Run, wait: UsageWaitFile): void {
+export function holdRunUsageWait(run: AccountedRun, wait: UsageWaitFile): void {
   if (run.account) return run.account.holdUsageWait(wait);
   run.state.usageWait.set(wait);
 }
 
-export function forgetUsageWait(run: Run): void {
+export function forgetUsageWait(run: AccountedRun): void {
   if (run.account) return run.account.holdUsageWait(undefined);
   run.state.usageWait.set(undefined);
 }
 
 /** The spend and start time the run's budgets are checked against. */
-export function budgetBasis(run: Run): { spend: SpendState; startedAt: number } {
+export function budgetBasis(run: AccountedRun): { spend: SpendState; startedAt: number } {
   const own = run.state.spend.value.spend;
   return run.account ? { spend: run.account.budgetSpend(own), startedAt: Math.min(run.account.startedAt, run.state.runClockStart) } : { spend: own, startedAt: run.state.runClockStart };
 }

@@ -239,7 +239,7 @@ function recordOutcome(
       outputFile: relative(paths.projectDir, call.outputLogPath),
       now: new Date(now),
     }), deps.redact);
-    recordAnalysis(run, analysis, loop);
+    recordAnalysis(run.state.evidence, analysis, loop);
     logAnalysis(run, analysis);
   }
 

@@ -38,7 +38,7 @@ import { rotateLogIfNeeded } from '../platform/logger.js';
 
 export async function runLoop(run: Run): Promise<RunStop> {
   const { deps, paths } = run;
-  startExitEvidence(run);
+  startExitEvidence(run.state.evidence);
 
   let dryRunLoops = 0;
   for (;;) {

@@ -30,12 +30,11 @@ import { holdAgentLimits, loadAgentLimits } from '../limits/agent-limits.js';
 import { loadRunSessions, type RunSessions } from '../sessions/agent-session.js';
 import type { LoopEvents } from './events.js';
 import { holdExitEvidence, type ExitEvidence } from '../exit-gate/exit-evidence.js';
-import type { IssueLifecycle } from '../lifecycle/github-lifecycle.js';
+import type { IssueLifecycle } from '../lifecycle/lifecycle-state.js';
 import type { HeldState } from '../state/held-state.js';
-import type { LoopContentState } from '../analysis/loop-progress.js';
+import type { LoopContentState } from '../analysis/content-snapshot.js';
 import { loadHeldBreaker, type HeldBreaker } from '../breaker/breaker-store.js';
-import { holdRateWindow, holdUsageWait, loadRateWindow, loadUsageWait, type HeldRateWindow, type RunSpend, type UsageWaitFile } from '../limits/limits-store.js';
-import { unsavedRunSpend } from '../limits/run-spend.js';
+import { holdRateWindow, holdUsageWait, loadRateWindow, loadUsageWait, unsavedRunSpend, type HeldRateWindow, type RunSpend, type UsageWaitFile } from '../limits/limits-store.js';
 import type { SharedAccount } from '../limits/shared-account.js';
 import type { StopSignal } from './stop-signal.js';
 

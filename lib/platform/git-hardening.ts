@@ -24,7 +24,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { basename, resolve } from 'node:path';
-import type { RunOptions, StartOptions } from './process.js';
+import type { RunOptions, StartOptions } from './process-types.js';
 import { startProcess } from './start-process.js';
 
 type ConfigValues = Map<string, string[]>;

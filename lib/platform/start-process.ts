@@ -6,7 +6,7 @@
 
 import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import type { ProcessExit, ProcessHandle, StartOptions } from './process.js';
+import type { ProcessExit, ProcessHandle, StartOptions } from './process-types.js';
 
 // child_process and net (with the streams, dgram and sockets they pull in) are loaded at the
 // first spawn, not at import: every command builds a runner, and the read-only ones

@@ -17,9 +17,8 @@ import { defaultExitSignalsFile, type RalphSessionFile, type RalphSessionHistory
 import type { StateReadOptions } from '../state/state-file.js';
 import { appendRalphSessionHistory, holdRalphSessionHistory, loadRalphSession, saveRalphSession } from '../state/store.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
-import { clearExitEvidence } from '../exit-gate/exit-evidence.js';
+import { clearExitEvidence, type ExitEvidence } from '../exit-gate/exit-evidence.js';
 import { HeldState } from '../state/held-state.js';
-import type { Run } from '../loop/run.js';
 
 export type SessionResetReason =
   | 'manual_interrupt'
@@ -186,9 +185,15 @@ export function resetSession(paths: RalphPaths, reason: SessionResetReason, loop
   options.logger.info(`Session reset: ${reason}`);
 }
 
+/** What a session reset inside a run changes: the run's sessions, exit signals and last analysis. */
+export interface SessionResetTarget {
+  readonly state: { readonly sessions: RunSessions; readonly evidence: ExitEvidence };
+  readonly readOptions: StateReadOptions;
+}
+
 /** The same inside a run, through what it holds: its sessions, exit signals and last analysis. */
 export function resetRunSession(
-  run: Run,
+  run: SessionResetTarget,
   reason: SessionResetReason,
   loopNumber: number,
   /** The run ends here: keep its last analysis for the views (the next run clears it). */
@@ -196,7 +201,7 @@ export function resetRunSession(
 ): void {
   run.state.sessions.ralph.set(resetRalphSessionFile(reason, run.readOptions));
   run.state.sessions.agent.set(undefined);
-  clearExitEvidence(run, end?.keepAnalysis ?? false);
+  clearExitEvidence(run.state.evidence, end?.keepAnalysis ?? false);
   run.state.sessions.history.append(resetEntry(reason, loopNumber, run.readOptions));
   run.readOptions.logger.info(`Session reset: ${reason}`);
 }
