@@ -22,7 +22,7 @@ import { countGitHubIssues } from '../../tasks/github-tasks.js';
 import { importTasks, type TaskSourceName } from '../../tasks/import-tasks.js';
 import { countTaskLines } from '../../tasks/task-line.js';
 import { parseEnableArgs, renderEnableHelp, type EnableArgs } from '../bootstrap-args.js';
-import { formatVersionLine } from '../package-info.js';
+import { printHelpOrVersion } from '../help-or-version.js';
 import { runMain } from '../error-funnel.js';
 import { formatFileOutcomes, NEXT_STEPS, phaseTitle, WIZARD_BANNER } from './messages-enable.js';
 import { createPrompter, type Prompter } from '../prompts.js';
@@ -34,10 +34,7 @@ const EXIT = { success: 0, error: 1, alreadyEnabled: 2, invalidArgs: 3 } as cons
 export async function main(argv: string[]): Promise<number> {
   // A usage problem is a RalphError with exit code 3 (EXIT.invalidArgs), printed by the funnel.
   const args = parseEnableArgs(argv);
-  if (args === 'help' || args === 'version') {
-    process.stdout.write(args === 'help' ? renderEnableHelp() : `${formatVersionLine('ralph-enable')}\n`);
-    return EXIT.success;
-  }
+  if (args === 'help' || args === 'version') return printHelpOrVersion(args, 'ralph-enable', renderEnableHelp);
   const prompter = createPrompter({ input: process.stdin, output: process.stderr });
   try {
     return await runWizard(args, prompter);

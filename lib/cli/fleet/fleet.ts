@@ -5,18 +5,12 @@
 import { runMain } from '../error-funnel.js';
 import { parseFleetArgs, renderFleetHelp } from './fleet-args.js';
 import { fleetInitNextSteps } from './messages-fleet.js';
-import { formatVersionLine, readPackageVersion } from '../package-info.js';
+import { printHelpOrVersion } from '../help-or-version.js';
+import { readPackageVersion } from '../package-info.js';
 
 export async function mainFleet(argv: string[]): Promise<number> {
   const command = parseFleetArgs(argv);
-  if (command === 'help') {
-    process.stdout.write(renderFleetHelp());
-    return 0;
-  }
-  if (command === 'version') {
-    process.stdout.write(`${formatVersionLine('ralph-fleet')}\n`);
-    return 0;
-  }
+  if (command === 'help' || command === 'version') return printHelpOrVersion(command, 'ralph-fleet', renderFleetHelp);
   const write = (line: string) => process.stdout.write(line);
   if (command.kind === 'init') {
     const { initWorkflow } = await import('../../fleet/init-workflow.js');

@@ -3,19 +3,12 @@
 // (queue-args.ts).
 
 import { runMain } from '../error-funnel.js';
-import { formatVersionLine } from '../package-info.js';
+import { printHelpOrVersion } from '../help-or-version.js';
 import { parseQueueArgs, renderQueueHelp } from './queue-args.js';
 
 export async function mainQueue(argv: string[]): Promise<number> {
   const command = parseQueueArgs(argv);
-  if (command === 'help') {
-    process.stdout.write(renderQueueHelp());
-    return 0;
-  }
-  if (command === 'version') {
-    process.stdout.write(`${formatVersionLine('ralph-queue')}\n`);
-    return 0;
-  }
+  if (command === 'help' || command === 'version') return printHelpOrVersion(command, 'ralph-queue', renderQueueHelp);
   const { runQueueCommand } = await import('./queue-commands.js');
   return runQueueCommand(command, { projectDir: process.cwd(), flags: {}, write: (text) => process.stdout.write(text) });
 }

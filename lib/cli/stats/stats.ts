@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { RalphError } from '../../errors.js';
 import { runMain } from '../error-funnel.js';
 import { printJson } from '../print-json.js';
-import { formatVersionLine } from '../package-info.js';
+import { printHelpOrVersion } from '../help-or-version.js';
 import { parseStatsArgs, renderStatsHelp } from './stats-args.js';
 
 /** The Bash tool's message, printed as JSON on stderr (scripts parse it). */
@@ -15,14 +15,7 @@ const NO_METRICS_ERROR = 'No metrics file found. Run ralph first to generate met
 
 export async function mainStats(argv: string[]): Promise<number> {
   const options = parseStatsArgs(argv);
-  if (options === 'help') {
-    process.stdout.write(renderStatsHelp());
-    return 0;
-  }
-  if (options === 'version') {
-    process.stdout.write(`${formatVersionLine('ralph-stats')}\n`);
-    return 0;
-  }
+  if (options === 'help' || options === 'version') return printHelpOrVersion(options, 'ralph-stats', renderStatsHelp);
   const { parseSince } = await import('../../stats/since.js');
   let sinceMs: number | undefined;
   if (options.since !== undefined) {
