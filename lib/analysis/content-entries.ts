@@ -7,6 +7,8 @@ import { closeSync, constants, lstatSync, openSync, readlinkSync, readSync, type
 import type { StatIndex } from './stat-index.js';
 
 const CHUNK = 1 << 20;
+// Paths per block of the content id.
+const BLOCK = 1024;
 
 /** One file list as git gave it, with what is derived from it once rather than every loop. */
 export interface Listing {
@@ -35,6 +37,8 @@ export interface Slots {
 export interface Entries {
   listing: Listing;
   entries: Array<string | undefined>;
+  /** The hash of each block of the sorted list, set by contentId. */
+  blocks?: string[];
 }
 
 /** The filesystem calls the snapshot makes (tests count them). */
@@ -86,20 +90,37 @@ export async function hashEntry(fs: SnapshotFs, full: string, st: Stats): Promis
   }
 }
 
-export function contentId({ listing, entries }: Entries): string {
+/**
+ * The id over a list's entries: a hash of the hashes of its blocks (BLOCK paths each, in sorted
+ * order). Given the previous snapshot of the same list, a block none of whose entries changed
+ * keeps its hash, so a loop that changed a few files hashes again a few blocks, not the list.
+ */
+export function contentId(now: Entries, previous?: Entries): string {
+  const { listing, entries } = now;
   const order = (listing.order ??= sortedOrder(listing.paths));
-  const hash = createHash('sha1');
-  let text = '';
-  for (const i of order) {
-    const entry = entries[i];
-    if (entry === undefined) continue;
-    text += `${listing.paths[i]}\0${entry}\n`;
-    if (text.length > 1 << 16) {
-      hash.update(text);
-      text = '';
+  const kept = previous?.listing === listing ? previous : undefined;
+  const blocks: string[] = [];
+  for (let start = 0; start < order.length || start === 0; start += BLOCK) {
+    const end = Math.min(order.length, start + BLOCK);
+    const block = blocks.length;
+    if (kept?.blocks?.[block] !== undefined && sameEntries(order, start, end, kept.entries, entries)) {
+      blocks.push(kept.blocks[block]!);
+      continue;
     }
+    let text = '';
+    for (let k = start; k < end; k++) {
+      const entry = entries[order[k]!];
+      if (entry !== undefined) text += `${listing.paths[order[k]!]}\0${entry}\n`;
+    }
+    blocks.push(sha1(text));
   }
-  return hash.update(text).digest('hex');
+  now.blocks = blocks;
+  return sha1(blocks.join('\n'));
+}
+
+function sameEntries(order: Uint32Array, start: number, end: number, a: Entries['entries'], b: Entries['entries']): boolean {
+  for (let k = start; k < end; k++) if (a[order[k]!] !== b[order[k]!]) return false;
+  return true;
 }
 
 function sortedOrder(paths: string[]): Uint32Array {

@@ -9,9 +9,9 @@
 // private index of the cached stat data in ralph's own folder (lib/analysis/stat-index.ts), run while
 // git lists the files; only those are lstat'ed here. Where that cannot run (no repository, the
 // first snapshot, git failed), every file of the last list is lstat'ed while git lists. git's
-// list is compared with the last one as its bytes come and decoded only when it differs, and when
-// no entry changed the last id is given again without hashing the list. A `touch` gives the same id; so does a commit,
-// which changes HEAD but not the content. Progress is judged from these ids
+// list is compared with the last one as its bytes come and decoded only when it differs, and the
+// id is hashed again only in the blocks of the list where an entry changed. A `touch` gives the
+// same id; so does a commit, which changes HEAD but not the content. Progress is judged from these ids
 // (lib/analysis/progress-evidence.ts).
 
 import { existsSync, readdirSync, statSync, type Stats } from 'node:fs';
@@ -211,13 +211,10 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
     // only entries older than the stamp are trusted next time (git's "racily clean" rule).
     const stamp = stampTime(options.stateDir, options.clock);
     const prior = listing;
-    // While git lists, the last list's files are checked: mostly it is the same list. The check
-    // is started first (git's stat comparison takes longer than its list; each start forks ralph).
+    // While git lists, the last list's files are checked: mostly it is the same list. The list
+    // is started first: it needs nothing, and the private index is written while git lists.
+    const listed = listFiles(prior?.raw).catch(() => null);
     const checked = prior ? checkWithGit(prior) : undefined;
-    const listed = (async () => {
-      if (prior) await new Promise((resolve) => setImmediate(resolve));
-      return listFiles(prior?.raw);
-    })().catch(() => null);
     const seen = prior ? ((await checked) ?? (await statFiles(prior))) : undefined;
     const raw = await listed;
     if (raw === null) return { id: null };
@@ -256,8 +253,8 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
     if (current.paths.length >= gitStatFrom) layout ??= findLayout().catch(() => undefined);
     const now: Entries = { listing: current, entries };
     const changed = previous ? diffEntries(previous, now) : undefined;
-    // Nothing changed in the same list: the id is the last one, not hashed again.
-    const id = last !== undefined && changed?.length === 0 ? last : contentId(now);
+    // Only the parts of the list where an entry changed are hashed again.
+    const id = contentId(now, previous);
     const since = last !== undefined && changed ? { id: last, changed } : undefined;
     previous = now;
     kept.delete(id);

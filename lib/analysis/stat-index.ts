@@ -143,7 +143,7 @@ export function setIndexEntry(index: StatIndex, i: number, stat: IndexedStat | u
  * clean. The mtime is set on the path without following a link.
  */
 export function writeStatIndex(path: string, index: StatIndex): void {
-  writeFileAtomic(path, index.buffer, { mode: 0o600 });
+  writeFileAtomic(path, index.buffer, { mode: 0o600, evenIfSame: true });
   lutimesSync(path, 0, 0);
 }
 

@@ -39,6 +39,11 @@ export interface WriteAtomicOptions {
    * disks; about twenty state writes happen per loop, against a 30 ms per-loop budget).
    */
   durable?: boolean;
+  /**
+   * Write without first reading the file back to compare (default false): for a large file that
+   * mostly differs, the read costs more than the write it might save.
+   */
+  evenIfSame?: boolean;
 }
 
 const TEMP_MARKER = '.tmp-';
@@ -67,7 +72,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, options
   }
   const existing = lstatQuietly(path);
   // A durable write also syncs what may still sit in the page cache, so it always goes through.
-  if (options.durable !== true && holdsAlready(path, existing, bytes, options.mode)) return;
+  if (options.durable !== true && options.evenIfSame !== true && holdsAlready(path, existing, bytes, options.mode)) return;
   const mode = options.mode ?? existingMode(path, existing);
   const tmp = join(dir, tempFileName(path));
   let fd: number | undefined;

@@ -55,6 +55,24 @@ describe('writeFileAtomic', () => {
     expect(lstatSync(link).isFile()).toBe(true);
   });
 
+  it('writes the same bytes again when asked evenIfSame, and still replaces a link rather than writing through it', () => {
+    const dir = tempDir();
+    const path = join(dir, 'index');
+    writeFileAtomic(path, 'same');
+    const before = statSync(path);
+    writeFileAtomic(path, 'same', { evenIfSame: true });
+    expect(statSync(path).ino).not.toBe(before.ino);
+
+    const elsewhere = join(dir, 'elsewhere');
+    writeFileSync(elsewhere, 'outside');
+    const link = join(dir, 'linked-index');
+    symlinkSync(elsewhere, link);
+    writeFileAtomic(link, 'ours', { evenIfSame: true, mode: 0o600 });
+    expect(lstatSync(link).isFile()).toBe(true);
+    expect(readFileSync(link, 'utf8')).toBe('ours');
+    expect(readFileSync(elsewhere, 'utf8')).toBe('outside');
+  });
+
   it('writes pretty JSON with a trailing newline', () => {
     const path = join(tempDir(), 'x.json');
     writeJsonAtomic(path, { a: 1, b: [2] });
