@@ -11,6 +11,9 @@
 
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { dropStartupOnlyEnv } from './tests/helpers/child-env.js';
+
+dropStartupOnlyEnv();
 
 const UNIT = 'tests/unit/**/*.test.ts';
 

@@ -5,6 +5,9 @@
 // scan every process on the machine and the Docker ones share the daemon.
 
 import { defineConfig } from 'vitest/config';
+import { dropStartupOnlyEnv } from './tests/helpers/child-env.js';
+
+dropStartupOnlyEnv();
 
 export default defineConfig({
   test: {
