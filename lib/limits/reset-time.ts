@@ -250,10 +250,18 @@ function wallTimeToEpoch(wall: WallTime, zone: string | undefined): number {
     return new Date(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute).getTime();
   }
   const asUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute);
-  let guess = asUtc - offsetAt(asUtc, zone);
-  const second = asUtc - offsetAt(guess, zone);
-  if (second !== guess) guess = second;
-  return guess;
+  const first = asUtc - offsetAt(asUtc, zone);
+  const second = asUtc - offsetAt(first, zone);
+  if (second === first) return first;
+  // The offset changes near this time: a repeated hour (both instants read the wall time) or a
+  // skipped one (neither does; the later instant reads it an hour on, as the clock jumped).
+  const reads = (epoch: number): boolean => {
+    const p = zonedParts(epoch, zone);
+    return p.hour === wall.hour && p.minute === wall.minute;
+  };
+  if (reads(second)) return second;
+  if (reads(first)) return first;
+  return Math.max(first, second);
 }
 
 function offsetAt(epoch: number, zone: string): number {

@@ -61,6 +61,17 @@ describe('parseResetTime', () => {
     }
   });
 
+  it('reads a time that a change to summer time skips as the hour after it, and one it repeats as a moment that has it', () => {
+    // Los Angeles, 10 March 2030: 2am does not exist (1:59 PST is followed by 3:00 PDT).
+    const now = at('2030-03-09T20:00:00Z');
+    expect(parseResetTime('resets 2am (America/Los_Angeles)', now)).toBe(at('2030-03-10T10:00:00Z'));
+    expect(parseResetTime('resets 2:30am (America/Los_Angeles)', now)).toBe(at('2030-03-10T10:30:00Z'));
+    expect(parseResetTime('resets 3am (America/Los_Angeles)', now)).toBe(at('2030-03-10T10:00:00Z'));
+    // 3 November 2030: 1:30am comes twice, at 08:30Z (PDT) and at 09:30Z (PST).
+    const autumn = parseResetTime('resets 1:30am (America/Los_Angeles)', at('2030-11-02T12:00:00Z'));
+    expect([at('2030-11-03T08:30:00Z'), at('2030-11-03T09:30:00Z')]).toContain(autumn);
+  });
+
   it.each([
     ['no reset stated', "You've hit your monthly spend limit"],
     ['an unknown zone', "You've hit your limit · resets 3pm (Mars/Olympus)"],
