@@ -1,13 +1,16 @@
 // `npm test`: every test under tests/ except the system suite (tests/system/, which needs root,
 // a Docker daemon and bubblewrap: vitest.system.config.ts). Test files run in parallel worker
-// processes, one per core (at least two: much of a test's time is spent waiting on the real
-// processes it spawns, ralph, git, tmux and the fake agents). RALPH_TEST_WORKERS overrides it.
+// processes, one more than the cores (at least two): much of a test's time is spent waiting on
+// the real processes it spawns, ralph, git, tmux and the fake agents; on 2 cores three workers
+// took 173 s, two 197 s and four 182 s. RALPH_TEST_WORKERS overrides it.
 //
-// Two projects. `unit` (tests/unit): in-process tests, run without isolation: a worker process
-// runs file after file with the modules it has already loaded, instead of a fresh process
-// importing them again for each file. Such a file leaves no process-wide state behind (no
-// vi.mock, no fake timers; the time zone through tests/helpers/time-zone.ts; a chdir undone in
-// a finally). `rest`: everything else, each file in a fresh process as before.
+// No file runs isolated: a worker process runs file after file with the modules it has already
+// loaded, instead of a fresh process importing them again for each file (on 2 cores that saved a
+// sixth of the suite's CPU). So a test file leaves no process-wide state behind: no vi.mock; fake
+// timers, the environment (TMPDIR, TZ through tests/helpers/time-zone.ts) and a chdir restored in
+// a finally or an afterEach; ralph's module-level caches keyed by a temp folder of the test's
+// own. A file that cannot keep to that goes in a third project with `isolate: true`. Two
+// projects, so that the in-process unit tests can be run alone (`npm run test:unit`).
 
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
@@ -23,9 +26,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    maxWorkers: Number(process.env.RALPH_TEST_WORKERS || Math.max(2, availableParallelism())),
+    isolate: false,
+    maxWorkers: Number(process.env.RALPH_TEST_WORKERS || Math.max(2, availableParallelism() + 1)),
     projects: [
-      { extends: true, test: { name: 'unit', include: [UNIT], isolate: false } },
+      { extends: true, test: { name: 'unit', include: [UNIT] } },
       {
         extends: true,
         test: { name: 'rest', include: ['tests/**/*.test.ts'], exclude: [...configDefaults.exclude, 'tests/system/**', UNIT] },
