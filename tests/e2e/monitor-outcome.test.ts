@@ -38,7 +38,7 @@ function monitorInPty(scenario: FakeScenario, args: string[]): { done: Promise<P
   tmux = privateTmux();
   project = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC, '.ralph/fix_plan.md': '- [ ] one\n' }), { git: true });
   fake = withFakeClaude(scenario);
-  const env: NodeJS.ProcessEnv = { ...process.env, ...fake.env, ...GIT_TEST_ENV, RALPH_TMUX_SOCKET: tmux.socket, TERM: 'xterm-256color', NO_COLOR: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...fake.env, ...GIT_TEST_ENV, ...tmux.env, TERM: 'xterm-256color', NO_COLOR: '1' };
   delete env.TMUX;
   delete env.TMUX_PANE;
   const child = spawn('python3', [RUN_IN_PTY, process.execPath, binPath('ralph'), '--monitor', ...args], { cwd: project.dir, env, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -99,7 +99,7 @@ describe('ralph --monitor outside a project', () => {
   it('fails with exit 1 and says why before any tmux session exists, with stdout not a terminal', async () => {
     tmux = privateTmux();
     project = tmpProject({}, { git: true });
-    const env: NodeJS.ProcessEnv = { ...process.env, ...GIT_TEST_ENV, RALPH_TMUX_SOCKET: tmux.socket, NO_COLOR: '1' };
+    const env: NodeJS.ProcessEnv = { ...process.env, ...GIT_TEST_ENV, ...tmux.env, NO_COLOR: '1' };
     delete env.TMUX;
     delete env.TMUX_PANE;
     const r = await runCli('ralph', ['--monitor'], { cwd: project.dir, env });
@@ -118,7 +118,7 @@ function setup(): Record<string, string> {
   tmux = privateTmux();
   project = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC, '.ralph/fix_plan.md': '- [ ] one\n' }), { git: true });
   fake = withFakeClaude(hanging);
-  return { ...fake.env, ...GIT_TEST_ENV, RALPH_TMUX_SOCKET: tmux.socket, NO_COLOR: '1' };
+  return { ...fake.env, ...GIT_TEST_ENV, ...tmux.env, NO_COLOR: '1' };
 }
 
 function paneByTitle(t: PrivateTmux, title: string): { id: string; dead: boolean } | undefined {

@@ -49,7 +49,7 @@ describe('ralph --monitor --parallel', () => {
     p = parallelProject(['Add alpha', 'Add beta'], {
       calls: [says('Add alpha', `ALPHA-AGENT-OUTPUT ${HOSTILE} end-of-alpha`), says('Add beta', 'BETA-AGENT-OUTPUT')],
     });
-    const r = await runCli('ralph', ['--monitor', '--parallel', '2'], { cwd: p.project.dir, env: { ...p.env, RALPH_TMUX_SOCKET: t.socket, TMUX: '', TMUX_PANE: '' } });
+    const r = await runCli('ralph', ['--monitor', '--parallel', '2'], { cwd: p.project.dir, env: { ...p.env, ...t.env, TMUX: '', TMUX_PANE: '' } });
     expect(r.code, r.stderr).toBe(0);
 
     const status = await waitFor('the dashboard with both units running', () => {

@@ -22,7 +22,7 @@ function setup(): { env: NodeJS.ProcessEnv } {
   tmux = privateTmux();
   project = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC, '.ralph/fix_plan.md': '- [x] one\n- [ ] two\n' }), { git: true });
   fake = withFakeClaude({ calls: [{ resultText: 'never called in a dry run' }] });
-  const env: NodeJS.ProcessEnv = { ...fake.env, RALPH_TMUX_SOCKET: tmux.socket };
+  const env: NodeJS.ProcessEnv = { ...fake.env, ...tmux.env };
   return { env };
 }
 

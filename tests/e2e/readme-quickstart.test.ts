@@ -42,7 +42,7 @@ describe('README quickstart', () => {
       ...fake.env,
       ...GIT_TEST_ENV,
       ANTHROPIC_API_KEY: 'sk-ant-quickstart-test',
-      RALPH_TMUX_SOCKET: tmux.socket,
+      ...tmux.env,
       PATH: [join(REPO_ROOT, 'bin'), fake.env.PATH].join(delimiter),
       NO_COLOR: '1',
     };

@@ -1,15 +1,19 @@
-// A private tmux server per test (`tmux -L ralph-test-<random>`), read through capture-pane,
+// A private tmux server per test (`tmux -L ralph-test-<random>`, its socket in a temp folder of
+// its own through TMUX_TMPDIR, so no `tmux-<uid>` folder is left in the machine's), read through capture-pane,
 // and a bounded poll for conditions that tmux reaches asynchronously (a pane drawing its first
 // frame, a session closing): it checks every few ms and fails with a clear message at a
 // generous deadline, so it never races a fixed sleep.
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export interface PrivateTmux {
   socket: string;
+  /** What a ralph run needs to use this server: the socket's name and the folder it is in. */
+  env: { RALPH_TMUX_SOCKET: string; TMUX_TMPDIR: string };
   /** Runs a tmux command on this server; returns stdout, throws on failure. */
   run(...args: string[]): string;
   /** Exit code of a tmux command (for has-session). */
@@ -21,22 +25,24 @@ export interface PrivateTmux {
 
 export function privateTmux(): PrivateTmux {
   const socket = `ralph-test-${randomBytes(6).toString('hex')}`;
-  const run = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+  const dir = mkdtempSync(join(tmpdir(), 'ralph-tmux-'));
+  const options = { env: { ...process.env, TMUX_TMPDIR: dir } };
+  const run = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { ...options, encoding: 'utf8' });
   return {
     socket,
+    env: { RALPH_TMUX_SOCKET: socket, TMUX_TMPDIR: dir },
     run,
-    status: (...args) => spawnSync('tmux', ['-L', socket, ...args], { stdio: 'ignore' }).status ?? 1,
+    status: (...args) => spawnSync('tmux', ['-L', socket, ...args], { ...options, stdio: 'ignore' }).status ?? 1,
     capture: (pane, options = {}) => run('capture-pane', '-p', '-J', ...(options.escapes ? ['-e'] : []), '-t', pane),
     kill() {
       // The panes' process groups (a ralph still writing its state when a test failed early)
       // go with the server: their folders are removed next, so they must be gone by then.
-      const groups = spawnSync('tmux', ['-L', socket, 'list-panes', '-a', '-F', '#{pane_pid}'], { encoding: 'utf8' })
+      const groups = spawnSync('tmux', ['-L', socket, 'list-panes', '-a', '-F', '#{pane_pid}'], { ...options, encoding: 'utf8' })
         .stdout?.split('\n').map(Number).filter((pid) => pid > 1) ?? [];
-      spawnSync('tmux', ['-L', socket, 'kill-server'], { stdio: 'ignore' });
+      spawnSync('tmux', ['-L', socket, 'kill-server'], { ...options, stdio: 'ignore' });
       for (const pid of groups) stopGroup(pid);
-      // tmux leaves the socket file of a stopped server behind; it lives where tmux(1) says:
-      // $TMUX_TMPDIR (default /tmp), directory tmux-<uid>.
-      rmSync(join(process.env.TMUX_TMPDIR || '/tmp', `tmux-${process.getuid?.() ?? 0}`, socket), { force: true });
+      // tmux leaves the socket file of a stopped server behind, and its tmux-<uid> folder.
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

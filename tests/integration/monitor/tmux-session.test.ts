@@ -56,7 +56,7 @@ function setup(): void {
 const silentLogger: Logger = { log() {}, info() {}, warn() {}, error() {}, success() {}, debug() {} };
 
 function baseEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, RALPH_MONITOR_TEST_MARK: NASTY_VALUE, ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, TMUX_TMPDIR: tmux.env.TMUX_TMPDIR, RALPH_MONITOR_TEST_MARK: NASTY_VALUE, ...extra };
   delete env.TMUX;
   delete env.TMUX_PANE;
   if (!('NO_COLOR' in extra)) delete env.NO_COLOR;
@@ -147,6 +147,11 @@ describe('launchMonitorSession with real tmux', () => {
     const text = tmux.capture(loop!.id);
     expect(text).toContain('FAKE-RALPH finished');
     expect(text).toContain('[ralph exited with code 3; the monitor stays open (--keep-monitor)]');
+    // The test's server has its socket in a folder of its own, which goes with it.
+    const folder = tmux.env.TMUX_TMPDIR;
+    expect(tmux.run('display-message', '-p', '#{socket_path}').trim()).toBe(join(folder, `tmux-${process.getuid?.() ?? 0}`, tmux.socket));
+    tmux.kill();
+    expect(existsSync(folder)).toBe(false);
   });
 
   it('keeps the session when ralph could not run, until the user has read the error and pressed Enter', async () => {
