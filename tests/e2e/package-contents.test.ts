@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/run-cli.js';
 
 describe('npm package contents', () => {
-  it('ships dist/, bin/ and templates/, and no .map file or sourceMappingURL to an unshipped file', () => {
+  it('ships dist/, bin/ and templates/, and no .map file, build state or sourceMappingURL to an unshipped file', () => {
     // --ignore-scripts: list what the current build would ship, without rebuilding it.
     const listing = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: REPO_ROOT, encoding: 'utf8' });
     const files = new Set((JSON.parse(listing) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((file) => file.path));
@@ -15,6 +15,8 @@ describe('npm package contents', () => {
       expect(files.has(required), required).toBe(true);
     }
     expect([...files].filter((file) => file.endsWith('.map'))).toEqual([]);
+    // tsc's incremental state, kept beside its output.
+    expect([...files].filter((file) => file.endsWith('.tsbuildinfo'))).toEqual([]);
     for (const file of [...files].filter((f) => f.endsWith('.js'))) {
       const url = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(readFileSync(join(REPO_ROOT, file), 'utf8'))?.[1];
       if (url) expect(files.has(join(file, '..', url)), `${file} -> ${url}`).toBe(true);
