@@ -28,6 +28,7 @@ export function privateTmux(): PrivateTmux {
   const dir = mkdtempSync(join(tmpdir(), 'ralph-tmux-'));
   const options = { env: { ...process.env, TMUX_TMPDIR: dir } };
   const run = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { ...options, encoding: 'utf8' });
+  let killed = false;
   return {
     socket,
     env: { RALPH_TMUX_SOCKET: socket, TMUX_TMPDIR: dir },
@@ -35,6 +36,9 @@ export function privateTmux(): PrivateTmux {
     status: (...args) => spawnSync('tmux', ['-L', socket, ...args], { ...options, stdio: 'ignore' }).status ?? 1,
     capture: (pane, options = {}) => run('capture-pane', '-p', '-J', ...(options.escapes ? ['-e'] : []), '-t', pane),
     kill() {
+      // Once only: with its folder gone, tmux would fall back to the machine's temp folder.
+      if (killed) return;
+      killed = true;
       // The panes' process groups (a ralph still writing its state when a test failed early)
       // go with the server: their folders are removed next, so they must be gone by then.
       const groups = spawnSync('tmux', ['-L', socket, 'list-panes', '-a', '-F', '#{pane_pid}'], { ...options, encoding: 'utf8' })
