@@ -1,8 +1,8 @@
 // A private tmux server per test (`tmux -L ralph-test-<random>`, its socket in a temp folder of
-// its own through TMUX_TMPDIR, so no `tmux-<uid>` folder is left in the machine's), read through capture-pane,
-// and a bounded poll for conditions that tmux reaches asynchronously (a pane drawing its first
-// frame, a session closing): it checks every few ms and fails with a clear message at a
-// generous deadline, so it never races a fixed sleep.
+// its own through TMUX_TMPDIR, so no `tmux-<uid>` folder is left in the machine's), read through
+// capture-pane, and a bounded poll for conditions that tmux reaches asynchronously (a pane drawing
+// its first frame, a session closing): it checks every few ms and fails with a clear message at
+// a generous deadline, so it never races a fixed sleep.
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
