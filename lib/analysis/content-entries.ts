@@ -100,9 +100,11 @@ export function contentId(now: Entries, previous?: Entries): string {
   const order = (listing.order ??= sortedOrder(listing.paths));
   const kept = previous?.listing === listing ? previous : undefined;
   const blocks: string[] = [];
-  for (let start = 0; start < order.length || start === 0; start += BLOCK) {
+  // An empty list is one empty block.
+  const count = Math.max(1, Math.ceil(order.length / BLOCK));
+  for (let block = 0; block < count; block++) {
+    const start = block * BLOCK;
     const end = Math.min(order.length, start + BLOCK);
-    const block = blocks.length;
     if (kept?.blocks?.[block] !== undefined && sameEntries(order, start, end, kept.entries, entries)) {
       blocks.push(kept.blocks[block]!);
       continue;
