@@ -22,11 +22,14 @@ const UNIT = 'tests/unit/**/*.test.ts';
 
 export default defineConfig({
   test: {
+    globalSetup: ['tests/helpers/fake-claude-bundle.ts'],
     setupFiles: ['tests/helpers/state-home.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
     isolate: false,
+    // Transformed test modules are kept between runs (keyed by their content and the config).
+    experimental: { fsModuleCache: true, fsModuleCachePath: 'node_modules/.cache/ralph/vitest' },
     maxWorkers: Number(process.env.RALPH_TEST_WORKERS || Math.max(2, availableParallelism() + 1)),
     projects: [
       { extends: true, test: { name: 'unit', include: [UNIT] } },

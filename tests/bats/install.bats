@@ -6,6 +6,8 @@ setup() {
   export HOME="$BATS_TEST_TMPDIR/home"
   mkdir -p "$HOME"
   unset RALPH_HOME RALPH_BIN_DIR
+  # No TLS here: each Node start would only parse the machine's CA bundle (tests/helpers/child-env.ts).
+  unset NODE_EXTRA_CA_CERTS
 }
 
 @test "install makes ralph --version work from a new shell" {

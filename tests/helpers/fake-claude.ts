@@ -10,7 +10,10 @@ import { isProcessRunning } from './process-state.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const FAKE_CLAUDE_DIR = resolve(HERE, '..', 'fixtures', 'fake-claude');
-export const FAKE_CLAUDE_BIN = join(FAKE_CLAUDE_DIR, 'claude');
+/** Set by `npm test`'s global setup (fake-claude-bundle.ts): the fixture bundled into one file. */
+export const BUNDLED_FAKE_CLAUDE_ENV = 'TEST_FAKE_CLAUDE_BIN';
+/** The `claude` the sandboxes link to: the bundle when there is one, else the fixture's entry. */
+export const FAKE_CLAUDE_BIN = process.env[BUNDLED_FAKE_CLAUDE_ENV] || join(FAKE_CLAUDE_DIR, 'claude');
 export const RECORDINGS_DIR = resolve(HERE, '..', 'fixtures', 'claude-cli-2.1.332');
 
 /** One scripted step of a call (see tests/fixtures/fake-claude/README.md). */

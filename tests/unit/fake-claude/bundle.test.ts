@@ -1,0 +1,62 @@
+// The fake `claude` bundled into one file for `npm test` (tests/helpers/fake-claude-bundle.ts)
+// behaves as the fixture does, finds its recordings beside the fixture, and is made again when
+// the fixture changes.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { bundleFakeClaude } from '../../helpers/fake-claude-bundle.js';
+import { FAKE_CLAUDE_DIR, replayRecording } from '../../helpers/fake-claude.js';
+
+const made: string[] = [];
+afterEach(() => made.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'fake-bundle-'));
+  made.push(dir);
+  return dir;
+}
+
+const project = mkdtempSync(join(tmpdir(), 'fake-bundle-project-'));
+afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+/** One call of `claude` (an executable path) with a scenario and a state folder of its own; the pid it prints is left out. */
+function call(claude: string, scenario: object, args: string[]): string {
+  const env = { ...process.env, FAKE_CLAUDE_SCENARIO_JSON: JSON.stringify(scenario), FAKE_CLAUDE_STATE_DIR: tempDir(), FAKE_CLAUDE_SEED: '7', FAKE_CLAUDE_NOW: '2026-11-30T03:10:00Z' };
+  return execFileSync(claude, args, { cwd: project, env, input: '', encoding: 'utf8' }).replace(/claude-socks\/\d+/g, 'claude-socks/PID');
+}
+
+describe('the bundled fake claude', () => {
+  it('prints what the fixture prints, and replays the recordings kept beside the fixture', async () => {
+    const bundled = await bundleFakeClaude(FAKE_CLAUDE_DIR, tempDir());
+    expect(readFileSync(bundled, 'utf8')).not.toContain("from './");
+    const source = join(FAKE_CLAUDE_DIR, 'claude');
+    const args = ['-p', 'hello', '--output-format', 'stream-json', '--verbose'];
+    const plain = { calls: [{ resultText: 'Done.', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }] };
+    expect(call(bundled, plain, args)).toBe(call(source, plain, args));
+    expect(call(bundled, { calls: [{ replay: 'happy_json' }] }, ['-p', 'x', '--output-format', 'json'])).toBe(replayRecording('happy_json').stdout);
+  });
+
+  it('is made once for a fixture, and again when a file of the fixture changes', async () => {
+    const cache = tempDir();
+    const fixture = join(tempDir(), 'fake-claude');
+    cpSync(FAKE_CLAUDE_DIR, fixture, { recursive: true });
+    const first = await bundleFakeClaude(fixture, cache);
+    writeFileSync(first, '#!/usr/bin/env node\nprocess.stdout.write("kept");\n');
+    expect(await bundleFakeClaude(fixture, cache)).toBe(first);
+    expect(execFileSync(first, ['--version'], { encoding: 'utf8' })).toBe('kept');
+
+    writeFileSync(join(fixture, 'help.mjs'), `${readFileSync(join(fixture, 'help.mjs'), 'utf8')}\n// changed\n`);
+    const second = await bundleFakeClaude(fixture, cache);
+    expect(dirname(second)).not.toBe(dirname(first));
+    expect(execFileSync(second, ['--version'], { encoding: 'utf8' })).toMatch(/\(Claude Code\)/);
+  });
+
+  it('refuses a fixture that imports a computed path, which the bundle could not carry', async () => {
+    const fixture = join(tempDir(), 'fake-claude');
+    cpSync(FAKE_CLAUDE_DIR, fixture, { recursive: true });
+    writeFileSync(join(fixture, 'help.mjs'), `${readFileSync(join(fixture, 'help.mjs'), 'utf8')}\nexport const later = (name) => import(\`./\${name}.mjs\`);\n`);
+    await expect(bundleFakeClaude(fixture, tempDir())).rejects.toThrow(/imports a computed path .*import each module by its literal path/);
+  });
+});
