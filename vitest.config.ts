@@ -11,6 +11,10 @@
 // a finally or an afterEach; ralph's module-level caches keyed by a temp folder of the test's
 // own. A file that cannot keep to that goes in a third project with `isolate: true`. Two
 // projects, so that the in-process unit tests can be run alone (`npm run test:unit`).
+//
+// The global setup (tests/helpers/global-setup.ts) points TMPDIR at a private folder in RAM
+// when there is one (on 2 cores the suite took 150 s instead of 185: a third less kernel time)
+// and bundles the fake claude, once, before any worker starts.
 
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
@@ -22,7 +26,7 @@ const UNIT = 'tests/unit/**/*.test.ts';
 
 export default defineConfig({
   test: {
-    globalSetup: ['tests/helpers/fake-claude-bundle.ts'],
+    globalSetup: ['tests/helpers/global-setup.ts'],
     setupFiles: ['tests/helpers/state-home.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -263,7 +263,9 @@ async function presentSession(
     return { sessionName, exitCode: 0 };
   }
   if (options.insideTmux) {
-    await tmux`select-window -t ${windowId}`;
+    // Showing the run's window is a courtesy: a run that already ended has closed it, and its
+    // outcome is read below all the same.
+    await tmux`select-window -t ${windowId}`.catch(() => undefined);
     write(`ralph --monitor: the run is in window ${windowId} of tmux session ${sessionName}; its outcome will be printed here when it ends\n`);
     // Ctrl-C here stops the waiting, not the run (another window): say where the run goes on.
     const interrupt = new AbortController();

@@ -1,5 +1,5 @@
-// vitest globalSetup for `npm test`: the fake `claude` bundled into one file, which the tests'
-// sandboxes link to instead of the fixture's entry (FAKE_CLAUDE_BIN in fake-claude.ts).
+// The fake `claude` bundled into one file for `npm test` (made by its global setup), which the
+// tests' sandboxes link to instead of the fixture's entry (FAKE_CLAUDE_BIN in fake-claude.ts).
 //
 // The suite starts the fake about a thousand times, and each start resolved, read and compiled
 // its thirty-odd modules one by one: bundled, a call costs about a quarter less CPU (53 ms instead
@@ -18,15 +18,10 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { BUNDLED_FAKE_CLAUDE_ENV } from './fake-claude.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const FIXTURE = resolve(HERE, '..', 'fixtures', 'fake-claude');
 const CACHE = resolve(HERE, '..', '..', 'node_modules', '.cache', 'ralph', 'fake-claude');
-
-export default async function setup(): Promise<void> {
-  process.env[BUNDLED_FAKE_CLAUDE_ENV] = await bundleFakeClaude();
-}
 
 /** The path of an executable bundle of the fixture's current code, made if it is not there yet. */
 export async function bundleFakeClaude(fixture = FIXTURE, cache = CACHE): Promise<string> {

@@ -9,6 +9,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isRalphError } from '../../../lib/errors.js';
 import type { Logger } from '../../../lib/platform/deps.js';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
+import type { ProcessRunner } from '../../../lib/platform/process-types.js';
 import {
   launchMonitorSession,
   LIVE_LOG_PLACEHOLDER,
@@ -45,7 +46,8 @@ afterEach(() => {
 });
 
 function setup(): void {
-  privateTmp = mkdtempSync(join(tmpdir(), 'ralph-tmux-session-test-'));
+  // A short name: the private tmux server's socket path, under it, must fit in 108 bytes.
+  privateTmp = mkdtempSync(join(tmpdir(), 'tmux-test-'));
   process.env.TMPDIR = privateTmp;
   tmux = privateTmux();
   project = stateProject();
@@ -321,6 +323,33 @@ describe('launchMonitorSession with real tmux', () => {
     expect(text).toContain('  FAKE-RALPH finished\n');
     expect(text).toMatch(/the run ended with exit code 3 \(stopped at a limit\); window @\d+ has closed\n$/);
     expect(sessionGone('outer')).toBe(false);
+  });
+
+  it('inside tmux on a terminal, a run that ends before its window is selected still has its outcome printed', async () => {
+    setup();
+    tmux.run('-f', '/dev/null', 'new-session', '-d', '-s', 'outer');
+    const [socketPath, serverPid, paneId] = tmux.run('display-message', '-p', '-t', '=outer', '#{socket_path}|#{pid}|#{pane_id}').trim().split('|');
+    // The run is over, and its window closed, by the time ralph would select the window.
+    const runEndsFirst: ProcessRunner = {
+      start: (cmd, args, options) => nodeProcessRunner.start(cmd, args, options),
+      async run(cmd, args, options) {
+        const selecting = args.indexOf('select-window');
+        if (selecting >= 0) {
+          const windowId = args[selecting + 2]!;
+          releaseLoop();
+          await waitFor('the run to end and close its window', () => !tmux.run('list-windows', '-a', '-F', '#{window_id}').split('\n').includes(windowId));
+        }
+        return nodeProcessRunner.run(cmd, args, options);
+      },
+    };
+    const { exitCode, written } = await launch({
+      insideTmux: true,
+      stdoutIsTTY: true,
+      processRunner: runEndsFirst,
+      env: baseEnv({ TMUX: `${socketPath},${serverPid},0`, TMUX_PANE: paneId, FAKE_RALPH_EXIT_CODE: '3' }),
+    });
+    expect(exitCode).toBe(3);
+    expect(written.join('')).toMatch(/the run ended with exit code 3 \(stopped at a limit\); window @\d+ has closed\n$/);
   });
 
   it('one Ctrl-C in the loop pane stops the loop and closes the session', async () => {

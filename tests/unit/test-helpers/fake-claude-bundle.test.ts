@@ -27,6 +27,11 @@ function call(claude: string, scenario: object, args: string[]): string {
   return execFileSync(claude, args, { cwd: project, env, input: '', encoding: 'utf8' }).replace(/claude-socks\/\d+/g, 'claude-socks/PID');
 }
 
+/** `claude --version`, its state (the call log) in a folder of its own. */
+function version(claude: string): string {
+  return execFileSync(claude, ['--version'], { env: { ...process.env, FAKE_CLAUDE_STATE_DIR: tempDir() }, encoding: 'utf8' });
+}
+
 describe('the bundled fake claude', () => {
   it('prints what the fixture prints, and replays the recordings kept beside the fixture', async () => {
     const bundled = await bundleFakeClaude(FAKE_CLAUDE_DIR, tempDir());
@@ -45,12 +50,12 @@ describe('the bundled fake claude', () => {
     const first = await bundleFakeClaude(fixture, cache);
     writeFileSync(first, '#!/usr/bin/env node\nprocess.stdout.write("kept");\n');
     expect(await bundleFakeClaude(fixture, cache)).toBe(first);
-    expect(execFileSync(first, ['--version'], { encoding: 'utf8' })).toBe('kept');
+    expect(version(first)).toBe('kept');
 
     writeFileSync(join(fixture, 'help.mjs'), `${readFileSync(join(fixture, 'help.mjs'), 'utf8')}\n// changed\n`);
     const second = await bundleFakeClaude(fixture, cache);
     expect(dirname(second)).not.toBe(dirname(first));
-    expect(execFileSync(second, ['--version'], { encoding: 'utf8' })).toMatch(/\(Claude Code\)/);
+    expect(version(second)).toMatch(/\(Claude Code\)/);
   });
 
   it('refuses a fixture that imports a computed path, which the bundle could not carry', async () => {

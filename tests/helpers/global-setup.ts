@@ -1,0 +1,23 @@
+// `npm test`'s global setup: runs in vitest's own process before any worker starts, so what it
+// puts in process.env every worker inherits, and with it every process a test starts: the temp
+// folder in RAM (ram-temp-dir.ts) and the bundled fake claude (fake-claude-bundle.ts). vitest
+// runs it once for the root config and once per project; the first run does the work.
+
+import { readdirSync, rmSync } from 'node:fs';
+import { bundleFakeClaude } from './fake-claude-bundle.js';
+import { BUNDLED_FAKE_CLAUDE_ENV } from './fake-claude.js';
+import { makeRamTempDir } from './ram-temp-dir.js';
+
+export default async function setup(): Promise<(() => void) | undefined> {
+  if (process.env[BUNDLED_FAKE_CLAUDE_ENV]) return undefined;
+  const ramTemp = makeRamTempDir();
+  if (ramTemp !== undefined) process.env.TMPDIR = ramTemp;
+  process.env[BUNDLED_FAKE_CLAUDE_ENV] = await bundleFakeClaude();
+  return () => {
+    if (ramTemp === undefined) return;
+    // What a test made and did not remove goes with the folder; say so, to be mended.
+    const left = readdirSync(ramTemp);
+    if (left.length > 0) process.stderr.write(`tests left in their temp folder (removed now): ${left.join(', ')}\n`);
+    rmSync(ramTemp, { recursive: true, force: true });
+  };
+}
