@@ -36,6 +36,45 @@ check_requirements() {
   command -v tmux >/dev/null 2>&1 || echo "Warning: tmux is not installed; ralph --monitor needs it" >&2
 }
 
+# The folders of package.json's "dependencies" (and optional and peer ones), and of theirs, found
+# the way Node resolves them: one per line. Not `npm ls --omit=dev`, which took half a second and
+# leaves ~/.npm behind unless given a cache of its own.
+runtime_dependency_dirs() {
+  RALPH_SRC_DIR="$SRC_DIR" node -e '
+    const { existsSync, readFileSync } = require("node:fs");
+    const { dirname, join } = require("node:path");
+    const root = process.env.RALPH_SRC_DIR;
+    const found = new Set();
+    const visit = (dir) => {
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+      const needed = Object.keys(pkg.dependencies ?? {});
+      const optional = [...Object.keys(pkg.optionalDependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})];
+      for (const name of [...needed, ...optional]) {
+        const at = resolveFrom(dir, name);
+        if (at === undefined) {
+          if (needed.includes(name)) throw new Error(`${name} (needed by ${pkg.name}) is not installed: run npm install in ${root}`);
+          continue;
+        }
+        if (!found.has(at)) { found.add(at); visit(at); }
+      }
+    };
+    const resolveFrom = (dir, name) => {
+      for (let at = dir; ; at = dirname(at)) {
+        const candidate = join(at, "node_modules", name);
+        if (existsSync(join(candidate, "package.json"))) return candidate;
+        if (at === root || at === dirname(at)) return undefined;
+      }
+    };
+    try {
+      visit(root);
+    } catch (error) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    for (const dir of found) console.log(dir);
+  '
+}
+
 copy_runtime() {
   local stage="$RALPH_HOME.tmp.$$"
   rm -rf "$stage"
@@ -44,18 +83,15 @@ copy_runtime() {
   for dir in templates .ralph-template; do
     [ -d "$SRC_DIR/$dir" ] && cp -R "$SRC_DIR/$dir" "$stage/"
   done
-  # Runtime dependencies only: what `npm ls --omit=dev` lists, copied from this checkout.
-  # npm gets a throw-away cache, log and update-check dir: it would otherwise leave ~/.npm behind
-  # (uninstall leaves no trace).
-  local dep rel npm_home
-  npm_home="$(mktemp -d)"
+  # Runtime dependencies only, copied from this checkout.
+  local deps dep rel
+  deps="$(runtime_dependency_dirs)" || { rm -rf "$stage"; die "could not list the runtime dependencies of $SRC_DIR"; }
   while IFS= read -r dep; do
-    [ "$dep" = "$SRC_DIR" ] && continue
+    [ -n "$dep" ] || continue
     rel="${dep#"$SRC_DIR"/}"
     mkdir -p "$stage/$(dirname "$rel")"
     cp -R "$dep" "$stage/$rel"
-  done < <(cd "$SRC_DIR" && npm_config_cache="$npm_home" npm ls --omit=dev --all --parseable --logs-max=0 --no-update-notifier 2>/dev/null || true)
-  rm -rf "$npm_home"
+  done <<< "$deps"
   # Keep the wrapper manifest of an earlier install so uninstall still finds everything.
   [ -f "$MANIFEST" ] && cp "$MANIFEST" "$stage/.installed-wrappers"
   [ -f "$RALPH_HOME/.created-dirs" ] && cp "$RALPH_HOME/.created-dirs" "$stage/.created-dirs"

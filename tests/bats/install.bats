@@ -19,6 +19,23 @@ setup() {
   [ "$output" = "ralph $version" ]
 }
 
+@test "install copies the runtime dependencies and no dev one, and stops, naming it, when one is missing" {
+  bash "$REPO/install.sh"
+  [ -f "$HOME/.ralph/node_modules/jq-wasm/package.json" ]
+  [ -f "$HOME/.ralph/node_modules/zod/package.json" ]
+  [ ! -e "$HOME/.ralph/node_modules/vitest" ]
+  # A checkout whose npm install left jq-wasm out: the installed ralph stays as it was.
+  src="$BATS_TEST_TMPDIR/src"
+  mkdir -p "$src/node_modules"
+  cp -R "$REPO/bin" "$REPO/dist" "$REPO/package.json" "$REPO/install.sh" "$REPO/Dockerfile" "$REPO/.dockerignore" "$src/"
+  cp -R "$REPO/node_modules/zod" "$src/node_modules/"
+  run bash "$src/install.sh"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"jq-wasm (needed by ralph-claude-code) is not installed: run npm install in $src"* ]]
+  [ -f "$HOME/.ralph/node_modules/jq-wasm/package.json" ]
+  [ -z "$(find "$HOME" -maxdepth 1 -name '.ralph.tmp.*')" ]
+}
+
 @test "every command gets a wrapper" {
   bash "$REPO/install.sh"
   for cmd in ralph ralph-monitor ralph-setup ralph-enable ralph-enable-ci ralph-import ralph-migrate ralph-stats ralph-queue ralph-fleet; do
