@@ -11,6 +11,7 @@ set -euo pipefail
 
 SRC_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 RALPH_HOME="${RALPH_HOME:-$HOME/.ralph}"
+RALPH_HOME="${RALPH_HOME%/}" # its staging folder sits beside it, not in it
 BIN_DIR="${RALPH_BIN_DIR:-$HOME/.local/bin}"
 MANIFEST="$RALPH_HOME/.installed-wrappers"
 COMMANDS=(ralph ralph-monitor ralph-setup ralph-enable ralph-enable-ci ralph-import ralph-migrate ralph-stats ralph-queue ralph-fleet)
@@ -36,33 +37,33 @@ check_requirements() {
   command -v tmux >/dev/null 2>&1 || echo "Warning: tmux is not installed; ralph --monitor needs it" >&2
 }
 
-# The folders of package.json's "dependencies" (and optional and peer ones), and of theirs, found
-# the way Node resolves them: one per line. Not `npm ls --omit=dev`, which took half a second and
-# leaves ~/.npm behind unless given a cache of its own.
+# The folders of package.json's "dependencies" (and optional ones), and of theirs, found where
+# Node would look for them: one per line, a folder inside another one listed left out (copying the
+# outer one brings it). Not `npm ls --omit=dev`, which took half a second and leaves ~/.npm
+# behind unless given a cache of its own.
 runtime_dependency_dirs() {
   RALPH_SRC_DIR="$SRC_DIR" node -e '
     const { existsSync, readFileSync } = require("node:fs");
-    const { dirname, join } = require("node:path");
+    const { dirname, join, sep } = require("node:path");
     const root = process.env.RALPH_SRC_DIR;
     const found = new Set();
-    const visit = (dir) => {
-      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
-      const needed = Object.keys(pkg.dependencies ?? {});
-      const optional = [...Object.keys(pkg.optionalDependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})];
-      for (const name of [...needed, ...optional]) {
-        const at = resolveFrom(dir, name);
-        if (at === undefined) {
-          if (needed.includes(name)) throw new Error(`${name} (needed by ${pkg.name}) is not installed: run npm install in ${root}`);
-          continue;
-        }
-        if (!found.has(at)) { found.add(at); visit(at); }
-      }
-    };
     const resolveFrom = (dir, name) => {
       for (let at = dir; ; at = dirname(at)) {
         const candidate = join(at, "node_modules", name);
         if (existsSync(join(candidate, "package.json"))) return candidate;
         if (at === root || at === dirname(at)) return undefined;
+      }
+    };
+    const visit = (dir) => {
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+      const optional = Object.keys(pkg.optionalDependencies ?? {});
+      for (const name of new Set([...Object.keys(pkg.dependencies ?? {}), ...optional])) {
+        const at = resolveFrom(dir, name);
+        if (at === undefined) {
+          if (optional.includes(name)) continue;
+          throw new Error(`${name} (needed by ${pkg.name}) is not installed: run npm install in ${root}`);
+        }
+        if (!found.has(at)) { found.add(at); visit(at); }
       }
     };
     try {
@@ -71,12 +72,14 @@ runtime_dependency_dirs() {
       console.error(error.message);
       process.exit(1);
     }
-    for (const dir of found) console.log(dir);
+    const dirs = [...found];
+    for (const dir of dirs) if (!dirs.some((outer) => dir.startsWith(outer + sep))) console.log(dir);
   '
 }
 
 copy_runtime() {
-  local stage="$RALPH_HOME.tmp.$$"
+  local stage="$RALPH_HOME.tmp.$$" deps dep rel
+  deps="$(runtime_dependency_dirs)" || die "could not list the runtime dependencies of $SRC_DIR"
   rm -rf "$stage"
   mkdir -p "$stage/node_modules"
   cp -R "$SRC_DIR/bin" "$SRC_DIR/dist" "$SRC_DIR/package.json" "$SRC_DIR/Dockerfile" "$SRC_DIR/.dockerignore" "$stage/"
@@ -84,8 +87,6 @@ copy_runtime() {
     [ -d "$SRC_DIR/$dir" ] && cp -R "$SRC_DIR/$dir" "$stage/"
   done
   # Runtime dependencies only, copied from this checkout.
-  local deps dep rel
-  deps="$(runtime_dependency_dirs)" || { rm -rf "$stage"; die "could not list the runtime dependencies of $SRC_DIR"; }
   while IFS= read -r dep; do
     [ -n "$dep" ] || continue
     rel="${dep#"$SRC_DIR"/}"

@@ -36,6 +36,21 @@ setup() {
   [ -z "$(find "$HOME" -maxdepth 1 -name '.ralph.tmp.*')" ]
 }
 
+@test "install copies a nested runtime dependency once, and goes on without a missing optional one" {
+  src="$BATS_TEST_TMPDIR/src"
+  mkdir -p "$src/node_modules/a/node_modules/b"
+  cp -R "$REPO/bin" "$REPO/dist" "$REPO/install.sh" "$REPO/Dockerfile" "$REPO/.dockerignore" "$src/"
+  node -e 'const p = require(process.argv[1]); p.dependencies = { a: "1", gone: "1" }; p.optionalDependencies = { gone: "1" }; console.log(JSON.stringify(p))' "$REPO/package.json" > "$src/package.json"
+  echo '{ "name": "a", "dependencies": { "b": "1" } }' > "$src/node_modules/a/package.json"
+  echo '{ "name": "b" }' > "$src/node_modules/a/node_modules/b/package.json"
+  echo 'module.exports = 1;' > "$src/node_modules/a/node_modules/b/index.js"
+  run bash "$src/install.sh"
+  [ "$status" -eq 0 ]
+  [ -f "$HOME/.ralph/node_modules/a/node_modules/b/index.js" ]
+  [ ! -e "$HOME/.ralph/node_modules/a/node_modules/b/b" ]
+  [ ! -e "$HOME/.ralph/node_modules/gone" ]
+}
+
 @test "every command gets a wrapper" {
   bash "$REPO/install.sh"
   for cmd in ralph ralph-monitor ralph-setup ralph-enable ralph-enable-ci ralph-import ralph-migrate ralph-stats ralph-queue ralph-fleet; do

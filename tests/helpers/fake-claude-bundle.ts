@@ -3,33 +3,40 @@
 //
 // The suite starts the fake about a thousand times, and each start resolved, read and compiled
 // its thirty-odd modules one by one: bundled, a call costs about a quarter less CPU (53 ms instead
-// of 70 on 2 cores). The fixture stays plain ESM with no build step (README.md beside it); this
-// bundle is made from it at each run, so the tests always run the fixture's current code.
-// `import.meta.url` is pinned to the fixture's entry, so paths the fake finds beside itself (the
-// recordings it replays) resolve as they do unbundled.
+// of 70 on 2 cores). The fixture stays plain ESM with no build step (README.md beside it); the
+// bundle is made from it when a `vitest run` starts, so the run tests the fixture's current code
+// (a watch-mode rerun keeps the bundle its start made). `import.meta.url` is pinned to the
+// fixture's entry, so paths the fake finds beside itself (the recordings it replays) resolve as
+// they do unbundled.
 //
-// The bundle is named by a hash of the fixture's files and kept in node_modules/.cache/ralph/,
-// so a run whose fixture did not change reuses it, and two runs at once never write the same
-// file half-way (each writes a temp folder and renames it into place). The system suite does not
-// use it: its sandboxes bind the fixture's folder, so there the fake runs from its source.
+// The bundle is named by a hash of what it is made from (the fixture's files and folder, this
+// file, esbuild's version) and kept in node_modules/.cache/ralph/fake-claude/, so a run whose
+// fixture did not change reuses it; older ones are removed. Two runs at once never write the same
+// file half-way: each builds in a staging folder named for its pid and renames it into place.
+// The system suite does not use it: its sandboxes bind the fixture's folder, so there the fake
+// runs from its source.
 
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { build, version as esbuildVersion } from 'esbuild';
+import { isProcessAlive } from '../../lib/state/process-alive.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const FIXTURE = resolve(HERE, '..', 'fixtures', 'fake-claude');
 const CACHE = resolve(HERE, '..', '..', 'node_modules', '.cache', 'ralph', 'fake-claude');
+const STAGING = /^\.staging-(\d+)-/;
 
 /** The path of an executable bundle of the fixture's current code, made if it is not there yet. */
 export async function bundleFakeClaude(fixture = FIXTURE, cache = CACHE): Promise<string> {
-  const dir = join(cache, fixtureHash(fixture));
+  const name = bundleKey(fixture);
+  const dir = join(cache, name);
   const entry = join(dir, 'claude');
   if (existsSync(entry)) return entry;
   mkdirSync(cache, { recursive: true });
-  const staging = mkdtempSync(join(cache, '.staging-'));
+  removeOutdated(cache, name);
+  const staging = mkdtempSync(join(cache, `.staging-${process.pid}-`));
   try {
     const result = await build({
       entryPoints: [join(fixture, 'main.mjs')],
@@ -51,8 +58,11 @@ export async function bundleFakeClaude(fixture = FIXTURE, cache = CACHE): Promis
     const selfImport = start.replace("import('./main.mjs')", 'import(import.meta.url)');
     if (selfImport === start) throw new Error(`${join(fixture, 'claude')} no longer imports ./main.mjs: update ${fileURLToPath(import.meta.url)}`);
     const [shebang, ...rest] = selfImport.split('\n');
-    writeFileSync(join(staging, 'claude'), `${shebang}\n${code}\n${rest.join('\n')}`);
+    const made = `// Bundled from ${fixture} by tests/helpers/fake-claude-bundle.ts: edit the fixture, not this.`;
+    writeFileSync(join(staging, 'claude'), `${shebang}\n${made}\n${code}\n${rest.join('\n')}`);
     chmodSync(join(staging, 'claude'), 0o755);
+    // Some tests run the fake as another user.
+    chmodSync(staging, 0o755);
     try {
       renameSync(staging, dir);
     } catch (error) {
@@ -65,8 +75,20 @@ export async function bundleFakeClaude(fixture = FIXTURE, cache = CACHE): Promis
   return entry;
 }
 
-function fixtureHash(fixture: string): string {
-  const hash = createHash('sha256');
-  for (const name of readdirSync(fixture).sort()) hash.update(`${name}\0`).update(readFileSync(join(fixture, name))).update('\0');
+function bundleKey(fixture: string): string {
+  const hash = createHash('sha256').update(`${fixture}\0${esbuildVersion}\0`).update(readFileSync(fileURLToPath(import.meta.url)));
+  for (const name of readdirSync(fixture).sort()) {
+    const path = join(fixture, name);
+    if (statSync(path).isFile()) hash.update(`\0${name}\0`).update(readFileSync(path));
+  }
   return hash.digest('hex').slice(0, 16);
+}
+
+/** Bundles of other versions, and staging folders of runs that have ended. */
+function removeOutdated(cache: string, current: string): void {
+  for (const name of readdirSync(cache)) {
+    const staging = STAGING.exec(name);
+    const outdated = staging ? !isProcessAlive(Number(staging[1])) : name !== current;
+    if (outdated) rmSync(join(cache, name), { recursive: true, force: true });
+  }
 }

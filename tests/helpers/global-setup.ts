@@ -8,16 +8,27 @@ import { bundleFakeClaude } from './fake-claude-bundle.js';
 import { BUNDLED_FAKE_CLAUDE_ENV } from './fake-claude.js';
 import { makeRamTempDir } from './ram-temp-dir.js';
 
+const DONE = Symbol.for('ralph.tests.globalSetup');
+
 export default async function setup(): Promise<(() => void) | undefined> {
-  if (process.env[BUNDLED_FAKE_CLAUDE_ENV]) return undefined;
+  const shared = globalThis as { [DONE]?: boolean };
+  if (shared[DONE]) return undefined;
+  shared[DONE] = true;
   const ramTemp = makeRamTempDir();
-  if (ramTemp !== undefined) process.env.TMPDIR = ramTemp;
+  const removeRamTemp = () => {
+    if (ramTemp !== undefined) rmSync(ramTemp, { recursive: true, force: true });
+  };
+  if (ramTemp !== undefined) {
+    process.env.TMPDIR = ramTemp;
+    // Ctrl-C ends `vitest run` without its teardown: the folder goes all the same.
+    process.once('exit', removeRamTemp);
+  }
   process.env[BUNDLED_FAKE_CLAUDE_ENV] = await bundleFakeClaude();
   return () => {
     if (ramTemp === undefined) return;
     // What a test made and did not remove goes with the folder; say so, to be mended.
     const left = readdirSync(ramTemp);
     if (left.length > 0) process.stderr.write(`tests left in their temp folder (removed now): ${left.join(', ')}\n`);
-    rmSync(ramTemp, { recursive: true, force: true });
+    removeRamTemp();
   };
 }

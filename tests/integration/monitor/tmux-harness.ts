@@ -25,7 +25,8 @@ export interface PrivateTmux {
 
 export function privateTmux(): PrivateTmux {
   const socket = `ralph-test-${randomBytes(6).toString('hex')}`;
-  const dir = mkdtempSync(join(tmpdir(), 'ralph-tmux-'));
+  // Short names: the socket's path, <dir>/tmux-<uid>/<socket>, must fit in 108 bytes.
+  const dir = mkdtempSync(join(tmpdir(), 'tmux-'));
   const options = { env: { ...process.env, TMUX_TMPDIR: dir } };
   const run = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { ...options, encoding: 'utf8' });
   let killed = false;

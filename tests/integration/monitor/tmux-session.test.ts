@@ -46,8 +46,8 @@ afterEach(() => {
 });
 
 function setup(): void {
-  // A short name: the private tmux server's socket path, under it, must fit in 108 bytes.
-  privateTmp = mkdtempSync(join(tmpdir(), 'tmux-test-'));
+  // A short name: the private tmux server's socket, under it, must have a path of 108 bytes at most.
+  privateTmp = mkdtempSync(join(tmpdir(), 'tt-'));
   process.env.TMPDIR = privateTmp;
   tmux = privateTmux();
   project = stateProject();

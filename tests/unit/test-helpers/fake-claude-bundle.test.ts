@@ -2,9 +2,9 @@
 // behaves as the fixture does, finds its recordings beside the fixture, and is made again when
 // the fixture changes.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { bundleFakeClaude } from '../../helpers/fake-claude-bundle.js';
 import { FAKE_CLAUDE_DIR, replayRecording } from '../../helpers/fake-claude.js';
@@ -36,6 +36,8 @@ describe('the bundled fake claude', () => {
   it('prints what the fixture prints, and replays the recordings kept beside the fixture', async () => {
     const bundled = await bundleFakeClaude(FAKE_CLAUDE_DIR, tempDir());
     expect(readFileSync(bundled, 'utf8')).not.toContain("from './");
+    // Some tests run the fake as another user.
+    expect(statSync(dirname(bundled)).mode & 0o777).toBe(0o755);
     const source = join(FAKE_CLAUDE_DIR, 'claude');
     const args = ['-p', 'hello', '--output-format', 'stream-json', '--verbose'];
     const plain = { calls: [{ resultText: 'Done.', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }] };
@@ -43,7 +45,7 @@ describe('the bundled fake claude', () => {
     expect(call(bundled, { calls: [{ replay: 'happy_json' }] }, ['-p', 'x', '--output-format', 'json'])).toBe(replayRecording('happy_json').stdout);
   });
 
-  it('is made once for a fixture, and again when a file of the fixture changes', async () => {
+  it('is made once for a fixture, and again, in place of the old one, when a file of the fixture changes', async () => {
     const cache = tempDir();
     const fixture = join(tempDir(), 'fake-claude');
     cpSync(FAKE_CLAUDE_DIR, fixture, { recursive: true });
@@ -55,6 +57,7 @@ describe('the bundled fake claude', () => {
     writeFileSync(join(fixture, 'help.mjs'), `${readFileSync(join(fixture, 'help.mjs'), 'utf8')}\n// changed\n`);
     const second = await bundleFakeClaude(fixture, cache);
     expect(dirname(second)).not.toBe(dirname(first));
+    expect(readdirSync(cache)).toEqual([basename(dirname(second))]);
     expect(version(second)).toMatch(/\(Claude Code\)/);
   });
 
