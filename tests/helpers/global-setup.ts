@@ -16,11 +16,17 @@ export default async function setup(): Promise<(() => void) | undefined> {
   shared[DONE] = true;
   const ramTemp = makeRamTempDir();
   const removeRamTemp = () => {
-    if (ramTemp !== undefined) rmSync(ramTemp, { recursive: true, force: true });
+    if (ramTemp === undefined) return;
+    try {
+      rmSync(ramTemp, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+    } catch {
+      // Still being written to: a later run removes it (ram-temp-dir.ts).
+    }
   };
   if (ramTemp !== undefined) {
     process.env.TMPDIR = ramTemp;
-    // Ctrl-C ends `vitest run` without its teardown: the folder goes all the same.
+    // Ctrl-C ends `vitest run` without its teardown: what can go goes on exit (the tests'
+    // processes may still be writing there), and a later run removes the rest.
     process.once('exit', removeRamTemp);
   }
   process.env[BUNDLED_FAKE_CLAUDE_ENV] = await bundleFakeClaude();
