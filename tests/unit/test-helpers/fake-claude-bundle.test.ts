@@ -5,16 +5,16 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useCleanups } from '../../helpers/cleanups.js';
 import { bundleFakeClaude } from '../../helpers/fake-claude-bundle.js';
 import { FAKE_CLAUDE_DIR, replayRecording } from '../../helpers/fake-claude.js';
 
-const made: string[] = [];
-afterEach(() => made.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+const cleanups = useCleanups();
 
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'fake-bundle-'));
-  made.push(dir);
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 

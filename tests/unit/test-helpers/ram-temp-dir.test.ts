@@ -5,15 +5,15 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../../helpers/cleanups.js';
 import { makeRamTempDir } from '../../helpers/ram-temp-dir.js';
 
-const made: string[] = [];
-afterEach(() => made.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+const cleanups = useCleanups();
 
 function candidate(): string {
   const dir = mkdtempSync(join(tmpdir(), 'ram-candidate-'));
-  made.push(dir);
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 
