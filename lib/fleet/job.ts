@@ -163,11 +163,13 @@ async function runLoop(args: FleetJobArgs, projectDir: string, deps: Deps, fresh
   const forward = (signal: NodeJS.Signals) => emitter.emit(signal, signal);
   for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, forward);
   let cutByJobBudget = false;
-  const timer = setTimeout(() => {
+  const loopEnded = new AbortController();
+  void deps.clock.sleep(Math.round(args.jobMinutes * 60_000), loopEnded.signal).then(() => {
+    if (loopEnded.signal.aborted) return;
     cutByJobBudget = true;
     deps.logger.warn(`The job's time budget (${args.jobMinutes} min) is over: stopping the loop to continue in a new job`);
     emitter.emit('SIGTERM', 'SIGTERM');
-  }, Math.round(args.jobMinutes * 60_000));
+  });
   try {
     const exitCode = await runProject({
       projectDir,
@@ -197,7 +199,7 @@ async function runLoop(args: FleetJobArgs, projectDir: string, deps: Deps, fresh
     });
     return { exitCode, exitReason, cutByJobBudget };
   } finally {
-    clearTimeout(timer);
+    loopEnded.abort();
     for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(name, forward);
   }
 }

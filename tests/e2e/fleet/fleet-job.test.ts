@@ -6,11 +6,17 @@
 // write access → nothing runs.
 
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseFleetArgs, type FleetJobArgs } from '../../../lib/cli/fleet/fleet-args.js';
+import { runFleetJob } from '../../../lib/fleet/job.js';
+import { systemClock, type Clock } from '../../../lib/platform/clock.js';
+import { createDeps } from '../../../lib/platform/create-deps.js';
 import type { FakeClaude, FakeScenario } from '../../helpers/fake-claude.js';
 import { FLEET_ISSUE, useFleetFixtures, type FleetRepo } from '../../helpers/fleet-repo.js';
+import { captureOutput } from '../../helpers/loop-harness.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { GIT_TEST_ENV } from '../../helpers/tmp-project.js';
 
@@ -39,6 +45,36 @@ function jobEnv(r: FleetRepo, event: { name: 'issues'; sender: string } | { name
     GIT_AUTHOR_EMAIL: undefined,
     GIT_COMMITTER_NAME: undefined,
     GIT_COMMITTER_EMAIL: undefined,
+  };
+}
+
+/** An env as a child process gets it: the entries set to undefined are left out. */
+function withoutUnset(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined));
+}
+
+function jobArgs(argv: string[]): FleetJobArgs {
+  const command = parseFleetArgs(argv);
+  if (typeof command === 'string' || command.kind !== 'job') throw new Error(`not a job command: ${argv.join(' ')}`);
+  return command;
+}
+
+/**
+ * The system clock, except for the job's time budget (the one wait of `budgetMs`): it runs out
+ * as soon as `due()` holds, checked every 20 ms, unless the job ends its wait first.
+ */
+function budgetClock(budgetMs: number, due: () => boolean): Clock & { readonly budgetsRunOut: number } {
+  let budgetsRunOut = 0;
+  return {
+    now: systemClock.now,
+    async sleep(ms, signal) {
+      if (ms !== budgetMs) return systemClock.sleep(ms, signal);
+      while (!due() && !signal?.aborted) await systemClock.sleep(20, signal);
+      if (!signal?.aborted) budgetsRunOut++;
+    },
+    get budgetsRunOut() {
+      return budgetsRunOut;
+    },
   };
 }
 
@@ -89,11 +125,19 @@ describe('ralph-fleet job', () => {
   }, 120_000);
 
   it("the job's time budget: keeps the state and dispatches the next job, which resumes the same run in a new clone and finishes", async () => {
-    // The first call outlasts the job's budget (a quarter of a minute: the job's start-up fits
-    // in it many times over), whatever the machine's speed: it hangs until it is stopped.
+    // The first call hangs until it is stopped. The first job runs in this process with a clock
+    // whose budget (a quarter of a minute) runs out once the agent is at work, whatever the
+    // machine's speed; every other wait takes real time.
     const r = setUp({ calls: [{ hang: 'beforeResult', writeFiles: { 'part1.txt': 'one\n' } }, { resultText: 'Done now.', tickFixPlan: 'all', costUsd: 0.75, writeFiles: { 'part2.txt': 'two\n' } }] });
-    const first = await runCli('ralph-fleet', [...JOB, '--job-minutes', '0.25'], { cwd: r.cloneJob(), env: jobEnv(r, { name: 'issues', sender: 'owner' }) });
-    expect(first.code, first.stderr).toBe(0);
+    const firstDir = r.cloneJob();
+    const clock = budgetClock(15_000, () => existsSync(join(firstDir, 'part1.txt')));
+    const logger = createMemoryLogger();
+    const env = withoutUnset({ ...process.env, ...jobEnv(r, { name: 'issues', sender: 'owner' }) });
+    const deps = { ...createDeps({ cwd: firstDir, env, clock }), logger, stdout: captureOutput(), stderr: captureOutput() };
+    const firstCode = await runFleetJob(jobArgs([...JOB, '--job-minutes', '0.25']), { projectDir: firstDir, env, deps });
+    expect(firstCode, logger.messages().join('\n')).toBe(0);
+    expect(clock.budgetsRunOut).toBe(1);
+    expect(logger.messages('WARN')).toContain("The job's time budget (0.25 min) is over: stopping the loop to continue in a new job");
     expect(originHas(r, 'ralph/issue-7-state')).toBe(true);
     expect(r.ghCalls().filter((c) => c.argv[0] === 'workflow').map((c) => c.argv)).toEqual([['workflow', 'run', 'ralph.yml', '--ref', 'main', '-f', 'issue=7']]);
     expect(r.ghCalls().some((c) => c.argv[0] === 'pr' && c.argv[1] === 'create')).toBe(false);
