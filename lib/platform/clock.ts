@@ -12,13 +12,23 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
+/** The longest delay a timer takes; a longer one would fire at once (Node sets it to 1 ms). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export const systemClock: Clock = {
   now: () => Date.now(),
   boot: readBootReading,
   sleep: (ms, signal) =>
     new Promise<void>((resolve) => {
       if (signal?.aborted || ms <= 0) return resolve();
-      const timer = setTimeout(done, ms);
+      // A wait past the timer's limit (some 24.8 days: `--job-minutes 40000`) is taken in steps.
+      let left = ms;
+      let timer = setTimeout(step, Math.min(left, MAX_TIMER_MS));
+      function step() {
+        left -= Math.min(left, MAX_TIMER_MS);
+        if (left > 0) timer = setTimeout(step, Math.min(left, MAX_TIMER_MS));
+        else done();
+      }
       function done() {
         clearTimeout(timer);
         signal?.removeEventListener('abort', done);
