@@ -195,7 +195,7 @@ export interface FakeClaude {
   scenarioPath: string;
   /** Every invocation so far, in order (including --version / flag errors). */
   calls(): FakeCall[];
-  /** Only the invocations that got as far as a prompt. */
+  /** Only the invocations that got as far as a prompt (each has claimed its scenario entry by then). */
   runs(): FakeCall[];
   /** Replace the scenario (the call counter keeps counting). */
   setScenario(scenario: FakeScenario): void;
