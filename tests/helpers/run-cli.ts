@@ -1,8 +1,9 @@
 // runCli(bin, args): spawns a real bin/* command (built dist/) and collects its output.
 
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { onTestFinished } from 'vitest';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -50,6 +51,22 @@ export function runCli(bin: string, args: string[], options: RunCliOptions = {})
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
     child.stdin.end(options.input ?? '');
+    stopWhenTheTestEnds(child);
     options.onSpawn?.(child);
   });
+}
+
+/**
+ * A test that ends before its command (it timed out, or an expectation threw first) stops the
+ * command with SIGTERM, as a Ctrl-C would: ralph stops its agent and exits, and nothing the test
+ * started runs on after it. Outside a test (a hook), the caller waits for the command.
+ */
+function stopWhenTheTestEnds(child: ChildProcess): void {
+  try {
+    onTestFinished(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    });
+  } catch {
+    // not inside a test
+  }
 }
