@@ -4,7 +4,7 @@
 // `--max-loops` bounds every run, so an agent that fools the breaker ends with exit 3 instead of
 // running on. Uses the built dist/ (npm run build).
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeCallScript, type FakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
@@ -36,6 +36,8 @@ async function runAgent(
   const fake = withFakeClaude({ calls });
   cleanups.push(() => fake.cleanup());
   const result = await runCli('ralph', ['--max-loops', String(MAX_LOOPS), ...(options.args ?? [])], { cwd: project.dir, env: fake.env });
+  // A run that ended before its log was opened says why on stderr.
+  expect(existsSync(project.path('.ralph/logs/ralph.log')), `ralph wrote no log (exit ${result.code}, signal ${result.signal}):\n${result.stderr}`).toBe(true);
   const log = readFileSync(project.path('.ralph/logs/ralph.log'), 'utf8');
   const breaker = JSON.parse(readFileSync(project.path('.ralph/.circuit_breaker_state'), 'utf8')) as Record<string, unknown>;
   return { result, project, fake, log, breaker };
