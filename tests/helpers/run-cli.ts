@@ -50,6 +50,9 @@ export function runCli(bin: string, args: string[], options: RunCliOptions = {})
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    // A command may exit without reading its input (a bad flag): the write then fails with EPIPE,
+    // which is the command's answer, not the test's error.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
     stopWhenTheTestEnds(child);
     options.onSpawn?.(child);

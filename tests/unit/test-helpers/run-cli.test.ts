@@ -32,6 +32,13 @@ describe('runCli', () => {
     expect(isRunning(pid!)).toBe(true);
   });
 
+  it('gives the result of a command that exits without reading its input (no EPIPE error)', async () => {
+    writeFileSync(join(packageRoot, 'bin', 'deaf'), "process.stdout.write('bye\\n');\nprocess.exit(3);\n");
+    chmodSync(join(packageRoot, 'bin', 'deaf'), 0o755);
+    const result = await runCli('deaf', [], { packageRoot, input: 'x'.repeat(4 * 1024 * 1024) });
+    expect(result).toMatchObject({ code: 3, stdout: 'bye\n' });
+  });
+
   it('has stopped it once that test ended', async () => {
     const deadline = Date.now() + 10_000;
     while (isRunning(pid!) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
