@@ -1,9 +1,11 @@
 // `npm test`'s global setup: runs in vitest's own process before any worker starts, so what it
 // puts in process.env every worker inherits, and with it every process a test starts: the temp
-// folder in RAM (ram-temp-dir.ts) and the bundled fake claude (fake-claude-bundle.ts). vitest
+// folder in RAM (ram-temp-dir.ts) and the bundled fake claude (fake-claude-bundle.ts). It builds
+// dist/ when a source is newer (build-dist.ts), before any test starts ralph. vitest
 // runs it once for the root config and once per project; the first run does the work.
 
 import { readdirSync, rmSync } from 'node:fs';
+import { ensureBuilt } from './build-dist.js';
 import { bundleFakeClaude } from './fake-claude-bundle.js';
 import { BUNDLED_FAKE_CLAUDE_ENV } from './fake-claude.js';
 import { makeRamTempDir } from './ram-temp-dir.js';
@@ -29,6 +31,7 @@ export default async function setup(): Promise<(() => void) | undefined> {
     // processes may still be writing there), and a later run removes the rest.
     process.once('exit', removeRamTemp);
   }
+  await ensureBuilt();
   process.env[BUNDLED_FAKE_CLAUDE_ENV] = await bundleFakeClaude();
   return () => {
     if (ramTemp === undefined) return;

@@ -1,14 +1,11 @@
 // ralph-monitor as users and scripts run it: the real bin/ shim over the built dist/.
 
-import { beforeAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { visibleWidth } from '../../../lib/monitor/ansi.js';
 import { ENTER_SCREEN, LEAVE_SCREEN } from '../../../lib/monitor/frame-patch.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { stateProject, type StateProject } from '../../unit/monitor/fixture-state.js';
-import { ensureBuilt } from './build-dist.js';
-
-beforeAll(ensureBuilt, 180_000);
 
 /** CJK ideographs and full-width punctuation: two terminal cells each. */
 const CJK = /[\u3000-\u303f\u4e00-\u9fff\uff00-\uff60]/;

@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { isRalphError } from '../../../lib/errors.js';
 import type { Logger } from '../../../lib/platform/deps.js';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
@@ -19,14 +19,12 @@ import {
 } from '../../../lib/monitor/tmux-session.js';
 import { REPO_ROOT } from '../../helpers/run-cli.js';
 import { ourStatus, stateProject, type StateProject } from '../../unit/monitor/fixture-state.js';
-import { ensureBuilt } from './build-dist.js';
 import { privateTmux, waitFor, type PrivateTmux } from './tmux-harness.js';
 
 const FAKE_RALPH = join(REPO_ROOT, 'tests/fixtures/fake-ralph/fake-ralph.mjs');
 const MONITOR = join(REPO_ROOT, 'dist/cli/monitor/monitor.js');
 const NASTY_VALUE = `it's a "value" with $HOME and \`id\``;
 
-beforeAll(ensureBuilt, 180_000);
 
 let tmux: PrivateTmux;
 let project: StateProject;
