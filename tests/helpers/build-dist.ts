@@ -53,16 +53,34 @@ function bundleEntries(): string[] {
   return readdirSync(bin).flatMap((name) => [...readFileSync(join(bin, name), 'utf8').matchAll(/\.\.\/(dist\/bundle-[\w-]+\/[\w-]+\.js)/g)].map((match) => join(REPO_ROOT, match[1]!)));
 }
 
+/**
+ * The package's own build (`npm run build`), read from package.json's `build` script so the two
+ * cannot drift: each `&&` step as an argv run with this Node. Only `tsc` and `node` steps are
+ * known; any other throws, naming it.
+ */
+export function buildSteps(buildScript = readPackageBuildScript()): { argv: string[]; mayFail: boolean }[] {
+  return buildScript.split('&&').map((step) => {
+    const [command, ...args] = step.trim().split(/\s+/);
+    // tsc exits 1 on a type error elsewhere but emits the JavaScript anyway (noEmitOnError is off).
+    if (command === 'tsc') return { argv: [process.execPath, join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), ...args], mayFail: true };
+    if (command === 'node') return { argv: [process.execPath, ...args], mayFail: false };
+    throw new Error(`tests/helpers/build-dist.ts: unknown step in package.json's build script: ${step.trim()}`);
+  });
+}
+
+function readPackageBuildScript(): string {
+  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { build: string } };
+  return pkg.scripts.build;
+}
+
 function build(): void {
-  try {
-    execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], {
-      cwd: REPO_ROOT,
-      stdio: 'ignore',
-    });
-  } catch {
-    // Type errors elsewhere: the JavaScript is emitted anyway.
+  for (const { argv, mayFail } of buildSteps()) {
+    try {
+      execFileSync(argv[0]!, argv.slice(1), { cwd: REPO_ROOT, stdio: 'ignore' });
+    } catch (error) {
+      if (!mayFail) throw error;
+    }
   }
-  execFileSync(process.execPath, [join(REPO_ROOT, 'scripts', 'bundle.mjs')], { cwd: REPO_ROOT, stdio: 'ignore' });
 }
 
 /** Whether a lib/ source is newer than the oldest bundle (or a bundle is missing). */

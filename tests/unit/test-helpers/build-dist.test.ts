@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useCleanups } from '../../helpers/cleanups.js';
-import { isStale } from '../../helpers/build-dist.js';
+import { buildSteps, isStale } from '../../helpers/build-dist.js';
 
 const cleanups = useCleanups();
 
@@ -44,5 +44,21 @@ describe('isStale', () => {
     rmSync(stamps[1]!);
     expect(isStale(lib, stamps)).toBe(true);
     expect(isStale(lib, [])).toBe(true);
+  });
+});
+
+describe('buildSteps', () => {
+  it("are the steps of package.json's build script, the help rendering included", () => {
+    const scripts = buildSteps().map(({ argv }) => argv.slice(1).join(' '));
+    expect(scripts).toEqual([
+      expect.stringMatching(/node_modules\/typescript\/bin\/tsc -b tsconfig\.json$/),
+      'scripts/render-help.mjs',
+      'scripts/bundle.mjs',
+    ]);
+    expect(buildSteps().every(({ argv }) => argv[0] === process.execPath)).toBe(true);
+  });
+
+  it('refuse a step they do not know how to run, naming it', () => {
+    expect(() => buildSteps('tsc -b && esbuild lib/main.ts')).toThrow(/unknown step .*: esbuild lib\/main\.ts/);
   });
 });
