@@ -25,7 +25,6 @@ const FAKE_RALPH = join(REPO_ROOT, 'tests/fixtures/fake-ralph/fake-ralph.mjs');
 const MONITOR = join(REPO_ROOT, 'dist/cli/monitor/monitor.js');
 const NASTY_VALUE = `it's a "value" with $HOME and \`id\``;
 
-
 let tmux: PrivateTmux;
 let project: StateProject;
 // Each test's own temp folder (TMPDIR, which the session's private files go under): what is
