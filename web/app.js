@@ -63,7 +63,12 @@ function drawOverview(state) {
   const status = loop.gone ? 'stopped' : (loop.status ?? (state.ralphDirFound ? 'not started' : 'no project'));
   $('run-state').textContent = status;
   $('run-state').className = pillClass(status);
-  $('loop-count').textContent = loop.count === undefined ? '—' : `#${loop.count}`;
+  const running = ['running', 'executing', 'paused'].includes(String(loop.status)) && !loop.gone;
+  // Once a run has stopped, status.json's loop_count counts the loop that did not run: the last
+  // loop run is the timeline's.
+  const shown = running || loop.lastRun === undefined ? loop.count : loop.lastRun;
+  $('loop-label').textContent = running || loop.lastRun === undefined ? 'Loop' : 'Last loop';
+  $('loop-count').textContent = shown === undefined ? '—' : `#${shown}`;
   $('agent').textContent = loop.agent ? `agent: ${loop.agent}` : '';
   $('last-action').textContent = loop.lastAction ? `Last: ${loop.lastAction}` : '';
   const ended = loop.exitReason && !['running', 'executing'].includes(String(loop.status));
@@ -151,17 +156,19 @@ function barChart(container, loops, value, format) {
   const values = shown.map(value).map((v) => (typeof v === 'number' && v > 0 ? v : 0));
   const max = Math.max(...values, 0);
   if (shown.length === 0 || max === 0) {
+    const note = shown.length === 0 ? 'no loops yet' : `all ${format(0)}`;
     const empty = document.createElementNS(SVG, 'text');
     empty.setAttribute('x', String(width / 2));
     empty.setAttribute('y', String(height / 2));
     empty.setAttribute('text-anchor', 'middle');
     empty.setAttribute('class', 'axis');
-    empty.textContent = 'no data yet';
+    empty.textContent = note;
     svg.append(empty);
     container.replaceChildren(svg);
     return;
   }
-  const slot = (width - pad) / shown.length;
+  // At most 40 units a bar, so that a few loops do not look like a wall.
+  const slot = Math.min(40, (width - pad) / shown.length);
   shown.forEach((loop, i) => {
     const h = ((height - pad) * values[i]) / max;
     const bar = document.createElementNS(SVG, 'rect');
@@ -192,7 +199,7 @@ function drawTimeline(state) {
     const tr = el('tr');
     tr.append(
       el('td', `#${loop.loop}`),
-      el('td', loop.success ? 'ok' : 'failed', loop.success ? 'ok' : 'bad'),
+      el('td', loop.outcome ?? (loop.success ? 'ok' : 'failed'), loop.success ? 'ok' : 'bad'),
       el('td', duration(loop.durationSeconds)),
       el('td', loop.filesChanged ?? '—'),
       el('td', money(loop.costUsd)),

@@ -4,13 +4,14 @@
 // every answer carries forbid framing, sniffing, caching and referrers, and the content security
 // policy allows the page's own script and style only: no inline script, no other origin. Pure.
 
-export type WebRoute = 'page' | 'script' | 'style' | 'events' | 'state';
+export type WebRoute = 'page' | 'script' | 'style' | 'icon' | 'events' | 'state';
 
 const ROUTES: Readonly<Record<string, WebRoute>> = {
   '/': 'page',
   '/index.html': 'page',
   '/app.js': 'script',
   '/app.css': 'style',
+  '/icon.svg': 'icon',
   '/events': 'events',
   '/state.json': 'state',
 };
@@ -123,6 +124,7 @@ const CONTENT_TYPES: Readonly<Record<WebRoute, string>> = {
   page: 'text/html; charset=utf-8',
   script: 'text/javascript; charset=utf-8',
   style: 'text/css; charset=utf-8',
+  icon: 'image/svg+xml',
   events: 'text/event-stream; charset=utf-8',
   state: 'application/json; charset=utf-8',
 };

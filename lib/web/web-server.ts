@@ -50,6 +50,7 @@ interface Assets {
   page: string;
   script: string;
   style: string;
+  icon: string;
 }
 
 export async function startWebView(options: WebViewOptions): Promise<WebView> {
@@ -89,6 +90,8 @@ export async function startWebView(options: WebViewOptions): Promise<WebView> {
         return assets.script;
       case 'style':
         return assets.style;
+      case 'icon':
+        return assets.icon;
       case 'state':
         return current;
     }
@@ -169,6 +172,7 @@ function readAssets(dir: string): Assets {
       page: readFileSync(join(dir, 'index.html'), 'utf8'),
       script: readFileSync(join(dir, 'app.js'), 'utf8'),
       style: readFileSync(join(dir, 'app.css'), 'utf8'),
+      icon: readFileSync(join(dir, 'icon.svg'), 'utf8'),
     };
   } catch (error) {
     throw new RalphError('internal', `The web view's files are missing from ralph's package (${(error as NodeJS.ErrnoException).code ?? String(error)})`, {

@@ -27,6 +27,9 @@ export interface TimelineLoop {
   at: string;
   durationSeconds: number;
   success: boolean;
+  /** The loop's outcome as metrics.jsonl names it (ours), e.g. `progress`, `no_progress`. */
+  outcome?: string;
+  /** What this loop cost (not the run's running total). */
   costUsd?: number;
   filesChanged?: number;
 }
@@ -50,6 +53,8 @@ export interface WebState {
     agent?: string;
     gone: boolean;
     startedAt?: number;
+    /** The last loop that ran (status.json's loop_count counts one more once a run has stopped). */
+    lastRun?: number;
   };
   agent?: { status: string; workingSeconds?: number; lastTool?: string; lastOutput?: string; filesChanged?: number; error?: string };
   plan?: { file: string; done: number; total: number; optionalOpen: number; items: WebPlanItem[]; cut: boolean; note?: string };
@@ -133,6 +138,7 @@ export function buildWebState(
       agent: clean(status?.agent),
       gone: snapshot.loopGone === true,
       startedAt: status?.startedAt,
+      lastRun: extra.timeline.at(-1)?.loop,
     },
     agent: snapshot.progress
       ? {
@@ -192,9 +198,15 @@ export function loopsLeftInBudget(costUsd: number | undefined, maxCostUsd: numbe
   return Math.max(0, Math.floor((maxCostUsd - costUsd) / perLoop));
 }
 
-/** metrics.jsonl lines to the timeline: a line that is not one ralph (or the Bash tool) wrote is skipped. */
+/**
+ * metrics.jsonl lines to the timeline: a line that is not one ralph (or the Bash tool) wrote is
+ * skipped. `cost_usd` is the run's cumulative cost, so a loop's cost is the step from the line
+ * before in the same run (a run starts where `loop` does not go up), or `loop_cost_usd` when the
+ * line carries it, as ralph-stats reads it.
+ */
 export function parseTimeline(text: string): TimelineLoop[] {
   const loops: TimelineLoop[] = [];
+  let previous: { loop: number; cumulativeCost?: number } | undefined;
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
     const value = parseLine(line);
@@ -202,12 +214,19 @@ export function parseTimeline(text: string): TimelineLoop[] {
     const entry = value as Record<string, unknown>;
     const loop = finite(entry.loop);
     if (loop === undefined) continue;
+    const sameRun = previous !== undefined && loop > previous.loop;
+    const cumulative = finite(entry.cost_usd);
+    const before = sameRun ? (previous!.cumulativeCost ?? 0) : 0;
+    const loopCost = finite(entry.loop_cost_usd) ?? (cumulative === undefined ? undefined : Math.max(0, cumulative - before));
+    previous = { loop, cumulativeCost: cumulative ?? (sameRun ? previous!.cumulativeCost : undefined) };
+    const outcome = typeof entry.outcome === 'string' && entry.outcome.trim() ? sanitizeLine(entry.outcome).trim().slice(0, 40) : undefined;
     loops.push({
       loop,
       at: typeof entry.timestamp === 'string' ? sanitizeLine(entry.timestamp).trim().slice(0, 40) : '',
       durationSeconds: finite(entry.duration) ?? 0,
       success: entry.success === true || entry.success === 'true',
-      ...(finite(entry.cost_usd) !== undefined ? { costUsd: finite(entry.cost_usd) } : {}),
+      ...(outcome ? { outcome } : {}),
+      ...(loopCost !== undefined ? { costUsd: Number(loopCost.toFixed(6)) } : {}),
       ...(finite(entry.files_changed) !== undefined ? { filesChanged: finite(entry.files_changed) } : {}),
     });
   }

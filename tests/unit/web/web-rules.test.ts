@@ -18,6 +18,7 @@ describe('decideRequest', () => {
     ['/index.html', 'page'],
     ['/app.js', 'script'],
     ['/app.css', 'style'],
+    ['/icon.svg', 'icon'],
     ['/events', 'events'],
     ['/state.json', 'state'],
   ])('serves %s with the token', (path, route) => {

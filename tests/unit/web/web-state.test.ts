@@ -37,6 +37,22 @@ describe('parseTimeline', () => {
     ]);
   });
 
+  it("gives each loop its own cost: the step of the run's running total, or loop_cost_usd", () => {
+    const lines = [
+      { loop: 1, cost_usd: 0.02 },
+      { loop: 2, cost_usd: 0.05 },
+      { loop: 3, cost_usd: 0.05, loop_cost_usd: 0.01 },
+      // A new run: its total starts again.
+      { loop: 1, cost_usd: 0.04, outcome: 'progress' },
+    ].map((line) => JSON.stringify({ duration: 1, success: true, ...line }));
+    expect(parseTimeline(lines.join('\n')).map((l) => [l.loop, l.costUsd, l.outcome])).toEqual([
+      [1, 0.02, undefined],
+      [2, 0.03, undefined],
+      [3, 0.01, undefined],
+      [1, 0.04, 'progress'],
+    ]);
+  });
+
   it('keeps the newest loops only', () => {
     const lines = Array.from({ length: TIMELINE_LOOPS + 5 }, (_, i) => JSON.stringify({ loop: i + 1, duration: 1, success: true }));
     const timeline = parseTimeline(lines.join('\n'));
