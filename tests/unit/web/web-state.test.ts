@@ -105,7 +105,7 @@ describe('buildWebState', () => {
         plan: undefined,
         timeline: [],
         run: {
-          run_id: 'r1', status: 'active', created_at: '', updated_at: '', goal: { type: 'plan', summary: '' }, attempts: 3, resumes: 0,
+          run_id: 'r1', status: 'active', created_at: '', updated_at: '', goal: { type: 'checklist', summary: '' }, attempts: 3, resumes: 0,
           last_attempt: null, agents_by_loop: [], gap: null, gap_text: 'gap 2 (2 open items)',
           last_verification: { loop: 3, status: 'failed', passed: 8, failed: 1, skipped: 0, failing: ['test_login'] },
         },
