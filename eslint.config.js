@@ -70,6 +70,7 @@ export const PURE_FILES = [
   'lib/text/text-table.ts',
   'lib/text/version.ts',
   'lib/verify/verification.ts',
+  'lib/web/web-rules.ts',
 ];
 
 const NOT_CLI = forbidFolders(['cli'], 'Only the command line imports the command line.');
@@ -110,6 +111,13 @@ export default tseslint.config(
       // titles are cleaned of them), so a control character in a pattern is never a slip.
       'no-control-regex': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+    },
+  },
+  {
+    // The web view's page script runs in the browser, not in Node.
+    files: ['web/**/*.js'],
+    languageOptions: {
+      globals: { document: 'readonly', location: 'readonly', EventSource: 'readonly', URLSearchParams: 'readonly', console: 'readonly' },
     },
   },
   {

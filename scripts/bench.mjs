@@ -5,7 +5,7 @@
 // ralph-stats rows come from scripts/bench-monitor.mjs and scripts/bench-stats.mjs, which print
 // JSON lines {what, value, unit, budget, ok}. `--quick`: fewer loops (100) and cold-start runs,
 // for a fast look; the default measures the rows as DESIGN.md §6 states them. `--only NAME`
-// (repeatable: orchestration, content-snapshot, cold-start, analysis, monitor, stats, parallel) runs just those sections.
+// (repeatable: orchestration, content-snapshot, cold-start, analysis, monitor, web, stats, parallel) runs just those sections.
 
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -21,7 +21,7 @@ import { notMeasured, row } from './bench/rows.mjs';
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');
 const only = process.argv.flatMap((arg, i, all) => (arg === '--only' && all[i + 1] ? [all[i + 1]] : []));
-const SECTIONS = ['orchestration', 'content-snapshot', 'cold-start', 'analysis', 'monitor', 'stats', 'parallel'];
+const SECTIONS = ['orchestration', 'content-snapshot', 'cold-start', 'analysis', 'monitor', 'web', 'stats', 'parallel'];
 const unknown = only.filter((name) => !SECTIONS.includes(name));
 if (unknown.length) {
   process.stderr.write(`bench: unknown --only section ${unknown.join(', ')} (one of: ${SECTIONS.join(', ')})\n`);
@@ -76,6 +76,7 @@ const rows = [
   ...(wanted('cold-start') ? await section('cold start', () => benchColdStart({ quick })) : []),
   ...(wanted('analysis') ? await section('analysis', benchAnalysis) : []),
   ...(wanted('monitor') ? await section('monitor', () => runHelper('./bench-monitor.mjs', 'monitor frame render and idle CPU')) : []),
+  ...(wanted('web') ? await section('web view', () => runHelper('./bench-web.mjs', 'web view updates and idle CPU')) : []),
   ...(wanted('stats') ? await section('ralph-stats', () => runHelper('./bench-stats.mjs', 'ralph-stats over 1M metric lines')) : []),
   ...(wanted('parallel') ? await section('parallel loops', benchParallel) : []),
 ];

@@ -7,11 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/run-cli.js';
 
 describe('npm package contents', () => {
-  it('ships dist/, bin/ and templates/, and no .map file, build state or sourceMappingURL to an unshipped file', () => {
+  it('ships dist/, bin/, templates/ and the web view page, and no .map file, build state or sourceMappingURL to an unshipped file', () => {
     // --ignore-scripts: list what the current build would ship, without rebuilding it.
     const listing = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: REPO_ROOT, encoding: 'utf8' });
     const files = new Set((JSON.parse(listing) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((file) => file.path));
-    for (const required of ['bin/ralph', 'dist/cli/ralph/ralph.js', 'dist/cli/require-node.js', 'dist/cli/ralph-help.txt', 'dist/bundle-ralph/ralph.js', 'dist/bundle-monitor/monitor.js', 'templates/ralphrc', 'templates/gitignore', 'Dockerfile', '.dockerignore']) {
+    for (const required of ['bin/ralph', 'dist/cli/ralph/ralph.js', 'dist/cli/require-node.js', 'dist/cli/ralph-help.txt', 'dist/bundle-ralph/ralph.js', 'dist/bundle-monitor/monitor.js', 'templates/ralphrc', 'templates/gitignore', 'Dockerfile', '.dockerignore', 'web/index.html', 'web/app.js', 'web/app.css', 'web/icon.svg']) {
       expect(files.has(required), required).toBe(true);
     }
     expect([...files].filter((file) => file.endsWith('.map'))).toEqual([]);

@@ -30,6 +30,12 @@ export function requireRoot(why: string): void {
   if (process.getuid?.() !== 0) throw new Error(`these tests must run as root: ${why}. Run \`npm run test:system\` as root (as .ci/run does).`);
 }
 
+/** Throws, naming the install command, unless Debian's Chromium is there (the web view's browser tests). */
+export function requireChromium(): string {
+  requireCommand('chromium', 'chromium');
+  return '/usr/bin/chromium';
+}
+
 export function requireBwrap(): void {
   requireCommand('bwrap', 'bubblewrap');
 }

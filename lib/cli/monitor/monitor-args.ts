@@ -2,6 +2,7 @@
 // (flag-table.ts). Apart from the command so tests can import it.
 
 import { RalphError } from '../../errors.js';
+import { DEFAULT_WEB_HOST } from '../../web/web-address.js';
 import { HELP_ROW, parseFlags, renderHelp, VERSION_ROW, type FlagRow, type FlagTable } from '../flag-table.js';
 
 export interface MonitorArgs {
@@ -9,10 +10,20 @@ export interface MonitorArgs {
   intervalSeconds: number;
   /** --unit N: follow that unit's live output instead of drawing the dashboard. */
   unit?: number;
+  /** --web: serve the live view over HTTP instead of drawing in the terminal. */
+  web?: WebAddressArgs;
+}
+
+/** Where `--web` listens (ralph-monitor --port/--host, ralph --web-port/--web-host). */
+export interface WebAddressArgs {
+  host: string;
+  /** 0: a free port. */
+  port: number;
 }
 
 const INTERVAL_MESSAGE = '--interval requires a number of seconds between 0.1 and 3600';
 const UNIT_MESSAGE = '--unit requires a unit number from 1 to 999 (its place in the plan)';
+const PORT_MESSAGE = '--port requires a port number from 1 to 65535';
 
 export const MONITOR_FLAGS: readonly FlagRow[] = [
   { name: 'once', describe: 'Print one frame and exit (for scripts)' },
@@ -23,6 +34,19 @@ export const MONITOR_FLAGS: readonly FlagRow[] = [
   {
     name: 'unit', arg: 'N', kind: 'int', min: 1, max: 999, invalid: UNIT_MESSAGE, tooLarge: UNIT_MESSAGE, hint: 'e.g. ralph-monitor --unit 2',
     describe: "Follow the live output of the Nth unit of a ralph --parallel run (its worktree's .ralph/live.log, control sequences removed); the unit-N windows of ralph --monitor --parallel run this",
+  },
+  {
+    name: 'web',
+    describe: 'Serve a read-only live view of the run in a browser instead; prints its address (with a token every request needs) and runs until Ctrl+C',
+  },
+  {
+    name: 'port', arg: 'N', kind: 'int', min: 1, max: 65535, invalid: PORT_MESSAGE, tooLarge: PORT_MESSAGE, hint: 'e.g. ralph-monitor --web --port 8420',
+    describe: 'With --web: the port to listen on (default: a free one)', defaultNote: false,
+  },
+  {
+    name: 'host', arg: 'ADDR', hint: 'e.g. ralph-monitor --web --host 0.0.0.0',
+    describe: 'With --web: the address to listen on (default 127.0.0.1, this machine only; another address lets other machines in that can reach it, the token still required)',
+    defaultNote: false,
   },
   HELP_ROW,
   VERSION_ROW,
@@ -45,13 +69,22 @@ export function parseMonitorArgs(argv: readonly string[]): MonitorArgs | 'help' 
   if (unit !== undefined && values.once) {
     throw new RalphError('bad_flag', '--unit follows a live output and does not go with --once', { hint: 'run ralph-monitor --unit N alone' });
   }
-  return { once: Boolean(values.once), intervalSeconds: values.interval as number, unit };
+  const web = values.web ? { host: (values.host as string | undefined) ?? DEFAULT_WEB_HOST, port: (values.port as number | undefined) ?? 0 } : undefined;
+  for (const name of ['port', 'host'] as const) {
+    if (values[name] !== undefined && !web) {
+      throw new RalphError('bad_flag', `--${name} goes with --web`, { hint: `e.g. ralph-monitor --web --${name} ${name === 'port' ? '8420' : '127.0.0.1'}` });
+    }
+  }
+  if (web && (unit !== undefined || values.once)) {
+    throw new RalphError('bad_flag', `--web does not go with --${unit !== undefined ? 'unit' : 'once'}`, { hint: 'run ralph-monitor --web alone' });
+  }
+  return { once: Boolean(values.once), intervalSeconds: values.interval as number, unit, ...(web ? { web } : {}) };
 }
 
 export function renderMonitorHelp(): string {
   return renderHelp({
     header: 'Ralph Monitor: live status dashboard for the Ralph loop in this directory\n\nUsage: ralph-monitor [OPTIONS]',
     rows: MONITOR_FLAGS,
-    footer: 'Reads .ralph/ in the current directory. Colours follow NO_COLOR. Ctrl+C exits.',
+    footer: 'Reads .ralph/ in the current directory. Colours follow NO_COLOR. Ctrl+C exits.\nralph-monitor --web serves the same view to a browser: http://127.0.0.1:<port>/?token=<token>.',
   });
 }

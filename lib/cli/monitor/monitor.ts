@@ -40,6 +40,11 @@ export async function mainMonitor(argv: string[]): Promise<number> {
     });
   }
   if (args.unit !== undefined) return followUnitLive(projectDir, args.unit);
+  if (args.web) {
+    const { serveWebView } = await import('./monitor-web.js');
+    await untilStopped((signal) => serveWebView({ projectDir, view, address: args.web!, signal, write: (text) => process.stdout.write(text) }));
+    return 0;
+  }
   if (args.once) {
     const columns = process.stdout.columns || Number(process.env.COLUMNS) || 80;
     const lines = renderFrame(await loadSnapshot(projectDir, view, systemClock.now()), {

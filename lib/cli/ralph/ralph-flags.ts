@@ -135,6 +135,15 @@ export const RALPH_FLAGS: readonly RalphFlag[] = [
   { name: 'json', describe: 'With --status, --config or --rollback: print JSON', section: 'Beyond the Bash version' },
   { name: 'jq', arg: 'FILTER', describe: 'Filter the JSON output with a jq expression, e.g. --jq .status (built in; no jq needed)', section: 'Beyond the Bash version' },
   { name: 'keep-monitor', describe: 'With --monitor: keep the tmux session after the loop ends', section: 'Beyond the Bash version' },
+  {
+    name: 'web', describe: 'Also serve a read-only live view of the run in a browser (prints its address with a token; closed when the loop ends); see ralph-monitor --web',
+    section: 'Beyond the Bash version',
+  },
+  {
+    name: 'web-port', arg: 'N', kind: 'int', min: 1, max: 65535, invalid: '--web-port requires a port number from 1 to 65535', tooLarge: '--web-port requires a port number from 1 to 65535',
+    describe: 'With --web: the port to listen on (default: a free one)', defaultNote: false, section: 'Beyond the Bash version',
+  },
+  { name: 'web-host', arg: 'ADDR', describe: 'With --web: the address to listen on (default 127.0.0.1)', defaultNote: false, section: 'Beyond the Bash version' },
   { name: 'force', describe: 'With --rollback: restore even with uncommitted changes', section: 'Beyond the Bash version' },
   { name: 'debug', describe: 'Print stack traces for internal errors', section: 'Beyond the Bash version' },
 ];

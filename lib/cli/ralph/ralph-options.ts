@@ -4,6 +4,7 @@
 // message where it has one. Parsing turns argv into an immediate action (help, status, …) or a
 // run, plus the flag layer of the configuration (flags win over env, .ralphrc and defaults).
 
+import { DEFAULT_WEB_HOST } from '../../web/web-address.js';
 import { RalphError } from '../../errors.js';
 import { findClosestName } from '../../text/closest-name.js';
 import { RALPH_FLAGS, type RalphFlag } from './ralph-flags.js';
@@ -46,6 +47,8 @@ export interface RalphCliOptions {
   argv: string[];
   /** The queue command of `--queue-status`, `--process-queue`, … (action `queue`). */
   queue?: QueueCommand;
+  /** --web: the live web view served beside the loop, and where. */
+  web?: { host: string; port: number };
 }
 
 /** Flags the Bash tool has that this version recognises but does not implement yet. */
@@ -89,6 +92,7 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
   if (parsed['halt-on-failure'] && !(parsed['process-queue'] || parsed['resume-queue'] || parsed.parallel !== undefined)) {
     throw flagError('--halt-on-failure goes with --process-queue, --resume-queue or --parallel');
   }
+  const web = readWebFlags(parsed, action);
   const jq = str('jq');
   if (jq !== undefined && !JSON_ACTIONS.includes(action)) {
     throw flagError('--jq filters JSON output: use it with --status, --config or --rollback');
@@ -106,7 +110,18 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
     force: Boolean(parsed.force),
     argv,
     queue: action === 'queue' ? pickQueueCommand(parsed) : undefined,
+    ...(web ? { web } : {}),
   };
+}
+
+/** --web with its --web-port and --web-host: for a loop run only (the monitor has its own --web). */
+function readWebFlags(parsed: Record<string, unknown>, action: RalphAction): RalphCliOptions['web'] {
+  for (const name of ['web-port', 'web-host']) {
+    if (parsed[name] !== undefined && !parsed.web) throw flagError(`--${name} goes with --web`);
+  }
+  if (!parsed.web) return undefined;
+  if (action !== 'run') throw flagError(action === 'monitor' ? '--web does not go with --monitor: use one view or the other' : '--web goes with a loop run');
+  return { host: parsed['web-host'] === undefined ? DEFAULT_WEB_HOST : String(parsed['web-host']), port: parsed['web-port'] === undefined ? 0 : Number(parsed['web-port']) };
 }
 
 type FlagLayer = Record<string, string | number | boolean>;

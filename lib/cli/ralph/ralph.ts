@@ -82,7 +82,9 @@ async function dispatchRalph(options: RalphCliOptions, cwd: string, { prerendere
     }
     case 'run': {
       const { runRalphLoop } = await import('./ralph-run.js');
-      return runRalphLoop(options, cwd);
+      if (!options.web) return runRalphLoop(options, cwd);
+      const { withWebView } = await import('./ralph-web.js');
+      return withWebView(options.web, cwd, () => runRalphLoop(options, cwd));
     }
   }
 }

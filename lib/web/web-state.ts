@@ -1,0 +1,309 @@
+// What the web view shows, as one JSON document built from the same readers as the terminal
+// monitor (the dashboard snapshot, the run record's summary) plus the plan's items and the
+// timeline of loops from metrics.jsonl. Every string that came from a state file, the plan or
+// the agent's live output passes the terminal-text sanitizer here; the page then only ever sets
+// it as text, so nothing the agent wrote is interpreted as markup.
+
+import { basename } from 'node:path';
+import { open } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
+import type { ViewConfig } from '../config/view-config.js';
+import type { DashboardSnapshot } from '../monitor/snapshot.js';
+import { createSnapshotLoader } from '../monitor/snapshot-loader.js';
+import { parseFixPlan } from '../plan/fix-plan.js';
+import { readRunSummaryForStatus, type RunStatusSummary } from '../run-record/status-summary.js';
+import { sanitizeLine, stripTerminalControls } from '../text/terminal-text.js';
+
+/** The loops the timeline keeps (the newest). */
+export const TIMELINE_LOOPS = 200;
+/** Plan items sent to the page; a longer plan is cut, and says so. */
+export const PLAN_ITEMS = 500;
+const LIVE_LINES = 120;
+const TIMELINE_TAIL_BYTES = 96 * 1024;
+const PLAN_MAX_BYTES = 4 * 1024 * 1024;
+
+export interface TimelineLoop {
+  loop: number;
+  at: string;
+  durationSeconds: number;
+  success: boolean;
+  /** The loop's outcome as metrics.jsonl names it (ours), e.g. `progress`, `no_progress`. */
+  outcome?: string;
+  /** What this loop cost (not the run's running total). */
+  costUsd?: number;
+  filesChanged?: number;
+}
+
+export interface WebPlanItem {
+  text: string;
+  done: boolean;
+  optional: boolean;
+  section?: string;
+}
+
+export interface WebState {
+  project: string;
+  takenAt: number;
+  ralphDirFound: boolean;
+  loop: {
+    count?: number;
+    status?: string;
+    lastAction?: string;
+    exitReason?: string;
+    agent?: string;
+    gone: boolean;
+    startedAt?: number;
+    /** The last loop that ran (status.json's loop_count counts one more once a run has stopped). */
+    lastRun?: number;
+  };
+  agent?: { status: string; workingSeconds?: number; lastTool?: string; lastOutput?: string; filesChanged?: number; error?: string };
+  plan?: { file: string; done: number; total: number; optionalOpen: number; items: WebPlanItem[]; cut: boolean; note?: string };
+  live: string[];
+  timeline: TimelineLoop[];
+  breaker?: { state: string; reason?: string; noProgress?: number; sameError?: number; permissionDenials?: number };
+  limits: {
+    callsThisHour?: number;
+    maxCallsPerHour?: number;
+    tokensThisHour?: number;
+    maxTokensPerHour?: number;
+    costUsd?: number;
+    maxCostUsd?: number;
+    unknownCostCalls?: number;
+    loops?: number;
+    maxLoops?: number;
+    /** At the run's cost per loop so far, how many more loops the budget pays for. */
+    loopsLeftInBudget?: number;
+    usageWaitUntil?: number;
+  };
+  gate?: { loop: number; status: string; passed: number; failed: number; skipped: number; failing: string[] };
+  run?: { status: string; attempts: number; gap: string };
+  units: Array<{ slug: string; state: string; loops: number; costUsd: number; reason: string }>;
+  queue?: { total: number; completed: number; pending: number; processing: number; failed: number; current?: string };
+  alerts: string[];
+  warnings: string[];
+}
+
+export interface WebStateSource {
+  /** The state now, and whether anything changed since the previous call. */
+  load(): Promise<{ state: WebState; changed: boolean }>;
+}
+
+export function createWebStateSource(options: { projectDir: string; view: ViewConfig; now: () => number }): WebStateSource {
+  const loader = createSnapshotLoader(options);
+  const metricsPath = options.view.paths.metrics;
+  let timelineStamp = '';
+  let timeline: TimelineLoop[] = [];
+  let last: WebState | undefined;
+  return {
+    async load() {
+      const { snapshot, changed: snapshotChanged } = await loader.load();
+      const stamp = statStamp(metricsPath);
+      const timelineChanged = stamp !== timelineStamp;
+      if (timelineChanged) {
+        timelineStamp = stamp;
+        timeline = stamp === 'missing' ? [] : parseTimeline(await readTail(metricsPath, TIMELINE_TAIL_BYTES));
+      }
+      if (!last || snapshotChanged || timelineChanged) {
+        const planText = snapshotChanged || !last ? readPlanText(options.view.paths.fixPlan) : undefined;
+        last = buildWebState(snapshot, {
+          plan: planText === undefined ? last?.plan : planOf(planText, snapshot, options.view.optionalSections),
+          timeline,
+          run: readRunSummaryForStatus(options.view.paths),
+        });
+        return { state: last, changed: true };
+      }
+      return { state: last, changed: false };
+    },
+  };
+}
+
+/** The JSON document from what was read. Pure. */
+export function buildWebState(
+  snapshot: DashboardSnapshot,
+  extra: { plan: WebState['plan']; timeline: TimelineLoop[]; run: RunStatusSummary | null },
+): WebState {
+  const status = snapshot.status;
+  const clean = (text: string | undefined) => (text === undefined ? undefined : sanitizeLine(text));
+  const costUsd = status?.costUsdRun;
+  const loops = status?.loopCount;
+  return {
+    project: clean(basename(snapshot.projectDir))!,
+    takenAt: snapshot.takenAt,
+    ralphDirFound: snapshot.ralphDirFound,
+    loop: {
+      count: loops,
+      status: clean(status?.status),
+      lastAction: clean(status?.lastAction),
+      exitReason: clean(status?.exitReason),
+      agent: clean(status?.agent),
+      gone: snapshot.loopGone === true,
+      startedAt: status?.startedAt,
+      lastRun: extra.timeline.at(-1)?.loop,
+    },
+    agent: snapshot.progress
+      ? {
+          status: sanitizeLine(snapshot.progress.status),
+          workingSeconds: snapshot.progress.workingSeconds,
+          lastTool: clean(snapshot.progress.lastTool),
+          lastOutput: clean(snapshot.progress.lastOutput),
+          filesChanged: snapshot.progress.filesChanged,
+          error: clean(snapshot.progress.error),
+        }
+      : undefined,
+    plan: extra.plan ? { ...extra.plan, note: clean(status?.planNote) } : undefined,
+    live: snapshot.liveTail.slice(-LIVE_LINES).map((line) => stripTerminalControls(line.replace(/\r/g, ''))),
+    timeline: extra.timeline,
+    breaker: snapshot.breaker
+      ? {
+          state: sanitizeLine(snapshot.breaker.state),
+          reason: clean(snapshot.breaker.reason),
+          noProgress: snapshot.breaker.consecutiveNoProgress,
+          sameError: snapshot.breaker.consecutiveSameError,
+          permissionDenials: snapshot.breaker.consecutivePermissionDenials,
+        }
+      : undefined,
+    limits: {
+      callsThisHour: status?.callsThisHour ?? snapshot.rate.calls,
+      maxCallsPerHour: status?.maxCallsPerHour,
+      tokensThisHour: status?.tokensThisHour ?? snapshot.rate.tokens,
+      maxTokensPerHour: status?.maxTokensPerHour,
+      costUsd,
+      maxCostUsd: status?.maxCostUsd,
+      unknownCostCalls: status?.unknownCostCalls,
+      loops,
+      maxLoops: status?.maxLoops,
+      loopsLeftInBudget: loopsLeftInBudget(costUsd, status?.maxCostUsd, extra.timeline),
+      usageWaitUntil: snapshot.usageWait?.resumeAt,
+    },
+    gate: extra.run?.last_verification
+      ? { ...extra.run.last_verification, status: sanitizeLine(extra.run.last_verification.status), failing: extra.run.last_verification.failing.map(sanitizeLine) }
+      : undefined,
+    run: extra.run ? { status: sanitizeLine(extra.run.status), attempts: extra.run.attempts, gap: sanitizeLine(extra.run.gap_text) } : undefined,
+    units: (snapshot.units ?? []).map((u) => ({ slug: sanitizeLine(u.slug), state: sanitizeLine(u.state), loops: u.loops, costUsd: u.costUsd, reason: sanitizeLine(u.reason) })),
+    queue: snapshot.queue ? { ...snapshot.queue, current: clean(snapshot.queue.current) } : undefined,
+    alerts: (status?.alerts ?? []).map(sanitizeLine),
+    warnings: snapshot.warnings.map(sanitizeLine),
+  };
+}
+
+/**
+ * Loops the remaining budget pays for at the average cost of the loops that reported one; none
+ * without a budget or a cost seen.
+ */
+export function loopsLeftInBudget(costUsd: number | undefined, maxCostUsd: number | undefined, timeline: readonly TimelineLoop[]): number | undefined {
+  if (!maxCostUsd || maxCostUsd <= 0 || costUsd === undefined) return undefined;
+  const costed = timeline.filter((loop) => loop.costUsd !== undefined && loop.costUsd > 0);
+  if (costed.length === 0) return undefined;
+  const perLoop = costed.reduce((sum, loop) => sum + loop.costUsd!, 0) / costed.length;
+  return Math.max(0, Math.floor((maxCostUsd - costUsd) / perLoop));
+}
+
+/**
+ * metrics.jsonl lines to the timeline: a line that is not one ralph (or the Bash tool) wrote is
+ * skipped. `cost_usd` is the run's cumulative cost, so a loop's cost is the step from the line
+ * before in the same run (a run starts where `loop` does not go up), or `loop_cost_usd` when the
+ * line carries it, as ralph-stats reads it.
+ */
+export function parseTimeline(text: string): TimelineLoop[] {
+  const loops: TimelineLoop[] = [];
+  let previous: { loop: number; cumulativeCost?: number } | undefined;
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    const value = parseLine(line);
+    if (typeof value !== 'object' || value === null) continue;
+    const entry = value as Record<string, unknown>;
+    const loop = finite(entry.loop);
+    if (loop === undefined) continue;
+    const sameRun = previous !== undefined && loop > previous.loop;
+    const cumulative = finite(entry.cost_usd);
+    const before = sameRun ? (previous!.cumulativeCost ?? 0) : 0;
+    const loopCost = finite(entry.loop_cost_usd) ?? (cumulative === undefined ? undefined : Math.max(0, cumulative - before));
+    previous = { loop, cumulativeCost: cumulative ?? (sameRun ? previous!.cumulativeCost : undefined) };
+    const outcome = typeof entry.outcome === 'string' && entry.outcome.trim() ? sanitizeLine(entry.outcome).trim().slice(0, 40) : undefined;
+    loops.push({
+      loop,
+      at: typeof entry.timestamp === 'string' ? sanitizeLine(entry.timestamp).trim().slice(0, 40) : '',
+      durationSeconds: finite(entry.duration) ?? 0,
+      success: entry.success === true || entry.success === 'true',
+      ...(outcome ? { outcome } : {}),
+      ...(loopCost !== undefined ? { costUsd: Number(loopCost.toFixed(6)) } : {}),
+      ...(finite(entry.files_changed) !== undefined ? { filesChanged: finite(entry.files_changed) } : {}),
+    });
+  }
+  return loops.slice(-TIMELINE_LOOPS);
+}
+
+/** A JSON line; one whose strings hold raw control characters (invalid JSON) is read without them. */
+function parseLine(line: string): unknown {
+  for (const text of [line, line.replace(/[\u0000-\u001f]/g, ' ')]) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      // the next form, or nothing
+    }
+  }
+  return undefined;
+}
+
+function finite(value: unknown): number | undefined {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+}
+
+function planOf(text: string | null, snapshot: DashboardSnapshot, optionalSections: string[]): WebState['plan'] {
+  if (text === null) return undefined;
+  const view = parseFixPlan(text, optionalSections);
+  const items = view.items.slice(0, PLAN_ITEMS).map((item) => ({
+    text: sanitizeLine(item.text.trim()),
+    done: item.done,
+    optional: item.optional,
+    ...(item.section ? { section: sanitizeLine(item.section) } : {}),
+  }));
+  return {
+    file: snapshot.planFile ?? 'fix_plan.md',
+    done: view.blocking.done,
+    total: view.blocking.done + view.blocking.open,
+    optionalOpen: view.optional.open,
+    items,
+    cut: view.items.length > items.length,
+  };
+}
+
+/** The plan's text (read only when some state file changed), or null when there is none or it is too large to be a plan. */
+function readPlanText(path: string): string | null {
+  try {
+    const size = statSync(path, { throwIfNoEntry: false })?.size;
+    if (size === undefined || size > PLAN_MAX_BYTES) return null;
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+function statStamp(path: string): string {
+  try {
+    const s = statSync(path, { throwIfNoEntry: false });
+    return s ? `${s.ino}:${s.size}:${s.mtimeMs}` : 'missing';
+  } catch {
+    return 'missing';
+  }
+}
+
+/** The last `bytes` bytes of a file, from a line boundary. */
+async function readTail(path: string, bytes: number): Promise<string> {
+  try {
+    const handle = await open(path, 'r');
+    try {
+      const { size } = await handle.stat();
+      const start = Math.max(0, size - bytes);
+      const buffer = Buffer.alloc(size - start);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
+      const text = buffer.subarray(0, bytesRead).toString('utf8');
+      return start === 0 ? text : text.slice(text.indexOf('\n') + 1);
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return '';
+  }
+}
