@@ -9,7 +9,7 @@ import { formatConfigProblem } from '../config/problems.js';
 import { splitAllowedTools, type RalphConfig } from '../config/schema.js';
 import { EXIT, RalphError, exitCodeInStyle } from '../errors.js';
 import type { Deps } from '../platform/deps.js';
-import { recordGitBaseline } from '../platform/git-hardening.js';
+import { recordGitBaseline } from '../platform/git-gateway.js';
 import { unwritableReason } from '../state/writable-dir.js';
 import { isGitRepository } from '../project/detect-git.js';
 import { NOT_A_GIT_REPOSITORY } from '../project/doctor-checks.js';

@@ -4,7 +4,8 @@
 
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { gitOverrides, parseExecConfig, recordGitBaseline, resetGitBaselines } from '../../../lib/platform/git-hardening.js';
+import { gitOverrides, parseExecConfig } from '../../../lib/platform/git-config-pins.js';
+import { recordGitBaseline, resetGitBaselines } from '../../../lib/platform/git-gateway.js';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
 import { GIT_TEST_ENV, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 
