@@ -25,6 +25,7 @@ import { agentCommandOf, chooseAgent } from '../agents/choose-agent.js';
 import { findAgent } from '../agents/registry.js';
 import { AgentDisplay, subscribeLiveView } from '../agent-run/agent-display.js';
 import { recordGuardedFiles } from '../containment/guarded-files.js';
+import { recordNestedRepositories } from '../containment/git-disarm.js';
 import { initRalphSession } from '../sessions/agent-session.js';
 import { LoopEvents } from './events.js';
 import { completeIssueLifecycle, openIssueLifecycle, resolveIssueRef } from '../lifecycle/github-lifecycle.js';
@@ -185,6 +186,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     account: options.account,
     // Recorded with the lock held: what the user left, before any agent call of this run.
     guarded: recordGuardedFiles(projectDir),
+    gitRepositories: await recordNestedRepositories({ projectDir, env: deps.env, processRunner: deps.processRunner }),
     state,
   };
 

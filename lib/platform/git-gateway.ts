@@ -14,8 +14,8 @@
 // - a push goes to the URL the remote had when the run started, never to what a remote name
 //   says now, and a push to a local path runs none of the receiving repository's hooks.
 
-import { lstatSync, readFileSync } from 'node:fs';
-import { basename, isAbsolute, join, resolve, sep } from 'node:path';
+import { existsSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { EXIT, RalphError } from '../errors.js';
 import { CONFIG_LIST_ARGS, gitOverrides, parseExecConfig, runsDrivers, withOverrides, type ConfigValues } from './git-config-pins.js';
 import type { RunOptions, StartOptions } from './process-types.js';
@@ -155,6 +155,7 @@ function finish({ args, sub, anchor, own, cwd, callerEnv }: Call, env: NodeJS.Pr
   if (sub && SUBMODULE_BLIND.has(sub.name)) out.splice(sub.index + 1, 0, '--ignore-submodules=all');
   if (sub?.name === 'add' && nested.length > 0) out = withoutNested(out, sub.index, nested);
   if (sub?.name === 'push') out = pushToRecordedUrl(out, sub.index, own);
+  if (sub?.name === 'worktree' && anchor) assertWorktreeInside(anchor, resolve(cwd, addedWorktree(args, sub.index) ?? '.'));
   const after = (code: number | null): void => {
     if (sub?.name !== 'worktree' || !anchor) return;
     forgetWorktrees(anchor.commonDir);
@@ -221,6 +222,30 @@ export function isLocalUrl(url: string): boolean {
   const colon = url.indexOf(':');
   const slash = url.indexOf('/');
   return colon === -1 || (slash !== -1 && slash < colon);
+}
+
+/**
+ * A worktree ralph adds is checked out inside the project it anchored, never elsewhere (a path
+ * read from a file the agent forged could name the user's git configuration folder). The path
+ * is judged where it really leads: its nearest existing folder with every link resolved.
+ */
+function assertWorktreeInside(anchor: GitAnchor, path: string): void {
+  if (anchor.workTree === undefined) return;
+  const top = realpathSync(anchor.workTree);
+  let existing = path;
+  let rest = '';
+  while (!existsSync(existing) && dirname(existing) !== existing) {
+    rest = join(basename(existing), rest);
+    existing = dirname(existing);
+  }
+  const real = join(realpathSync(existing), rest);
+  if (real === top || real.startsWith(top + sep)) {
+    if (!real.startsWith(join(top, '.git') + sep) && real !== join(top, '.git')) return;
+  }
+  throw new RalphError('git_worktree_outside', `ralph adds git worktrees only inside the project (${anchor.workTree}); refused ${path}`, {
+    exitCode: EXIT.halted,
+    hint: 'A worktree path came from a state file that was changed (.ralph/parallel.json?); remove the file or the unit, then run ralph again',
+  });
 }
 
 function addedWorktree(args: readonly string[], index: number): string | undefined {
