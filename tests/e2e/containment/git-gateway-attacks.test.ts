@@ -174,6 +174,7 @@ git commit -q -m one`);
     expect(run.stderr).not.toContain('internal error');
     expect(evil.ran()).toEqual([]);
     expect(execFileSync('git', ['--git-dir', origin, 'branch', '--list', 'ralph/issue-42'], { encoding: 'utf8' })).toContain('ralph/issue-42');
+    expect(userGit(project, 'rev-parse', '--abbrev-ref', 'ralph/issue-42@{upstream}').trim()).toBe('origin/ralph/issue-42');
     expect(existsSync(project.path('.git/commondir'))).toBe(false);
     userGit(project, 'status', '--porcelain');
     expect(evil.ran()).toEqual([]);
