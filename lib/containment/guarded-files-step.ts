@@ -19,6 +19,7 @@ export function undoGuardedFileChanges(run: Run, loop: number): RunStop | undefi
   if (violations.length === 0) return undefined;
   run.state.guardViolations++;
   for (const v of violations) {
+    if (v.unrestored) continue; // said below, with what to do
     const kept = v.keptAt ? `; the agent's version is kept in ${v.keptAt}` : '';
     deps.logger.warn(`The agent changed ${v.path}, which configures what ralph and the agent run: undone${kept} (edit it between runs, not during one)`);
   }
