@@ -5,8 +5,8 @@
 // user to read) and reported. Between runs the user edits them freely: the next run records
 // them afresh. The rule: ralph runs nothing the agent could have changed since the run started.
 
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { GUARDED_DIRS, guardedPaths } from './guarded-paths.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { assertNoLinkedDirectory } from '../state/no-follow.js';
@@ -19,7 +19,7 @@ interface Recorded {
 }
 
 /** What stood at a guarded folder's path: a folder, a link (where it led), nothing, or something else. */
-type FolderState = { kind: 'folder' } | { kind: 'link'; target: string; real: string | undefined } | { kind: 'absent' } | { kind: 'other' };
+type FolderState = { kind: 'folder'; id: string } | { kind: 'link'; target: string; real: string | undefined } | { kind: 'absent' } | { kind: 'other' };
 
 export interface GuardedFiles {
   projectDir: string;
@@ -35,6 +35,8 @@ export interface GuardViolation {
   /** Where the agent's version was kept (project-relative); absent when it had deleted the file. */
   keptAt?: string;
   diff: string;
+  /** Could not be put back: what the user has to do (the run stops). */
+  unrestored?: string;
 }
 
 export function recordGuardedFiles(projectDir: string): GuardedFiles {
@@ -51,26 +53,46 @@ export function recordGuardedFiles(projectDir: string): GuardedFiles {
 export function restoreGuardedFiles(guarded: GuardedFiles, quarantine: string): GuardViolation[] {
   const { projectDir } = guarded;
   const violations: GuardViolation[] = restoreGuardedFolders(guarded, quarantine);
+  const blocked = violations.filter((v) => v.unrestored).map((v) => `${v.path}/`);
   const paths = new Set([...guarded.files.keys(), ...guardedPaths(projectDir)]);
   for (const path of [...paths].sort()) {
-    const full = join(projectDir, path);
-    const before = guarded.files.get(path) ?? { bytes: null, mode: 0o644 };
-    const now = readRecorded(full);
-    if (sameBytes(before.bytes, now.bytes) && !isLink(full)) continue;
-    const keptAt = existsOrLink(full) ? keepAgentVersion(projectDir, path, quarantine) : undefined;
-    if (before.bytes !== null) {
-      mkdirSync(dirname(full), { recursive: true });
-      const target = writeTarget(full);
-      writeFileAtomic(target, before.bytes, { mode: before.mode });
-      chmodSync(target, before.mode);
-    }
-    violations.push({ path, ...(keptAt ? { keptAt } : {}), diff: describeChange(path, before.bytes, now.bytes) });
+    // Below a folder that could not be put back, nothing is written (it is not the user's folder).
+    if (blocked.some((dir) => path.startsWith(dir))) continue;
+    const violation = attempt(path, () => restoreFile(guarded, path, quarantine));
+    if (violation) violations.push(violation);
   }
   const testScript = readTestScript(projectDir);
   if (testScript !== guarded.testScript && existsSync(join(projectDir, PACKAGE_JSON))) {
-    violations.push(restoreTestScript(guarded, quarantine, testScript));
+    const violation = attempt(`${PACKAGE_JSON} (scripts.test)`, () => restoreTestScript(guarded, quarantine, testScript));
+    if (violation) violations.push(violation);
   }
   return violations;
+}
+
+function restoreFile(guarded: GuardedFiles, path: string, quarantine: string): GuardViolation | undefined {
+  const { projectDir } = guarded;
+  const full = join(projectDir, path);
+  const before = guarded.files.get(path) ?? { bytes: null, mode: 0o644 };
+  const now = readRecorded(full);
+  if (sameBytes(before.bytes, now.bytes) && !isLink(full)) return undefined;
+  const keptAt = existsOrLink(full) ? keepAgentVersion(projectDir, path, quarantine) : undefined;
+  if (before.bytes !== null) {
+    mkdirSync(dirname(full), { recursive: true });
+    const target = writeTarget(full);
+    writeFileAtomic(target, before.bytes, { mode: before.mode });
+    chmodSync(target, before.mode);
+  }
+  return { path, ...(keptAt ? { keptAt } : {}), diff: describeChange(path, before.bytes, now.bytes) };
+}
+
+/** One restore; a failure (whatever the agent left in the way) becomes a violation that stops the run. */
+function attempt(path: string, restore: () => GuardViolation | undefined): GuardViolation | undefined {
+  try {
+    return restore();
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    return { path, diff: `${path} (could not be put back: ${reason})`, unrestored: `put back your version of ${path} (ralph could not: ${reason})` };
+  }
 }
 
 /**
@@ -82,22 +104,77 @@ export function restoreGuardedFiles(guarded: GuardedFiles, quarantine: string): 
 function restoreGuardedFolders(guarded: GuardedFiles, quarantine: string): GuardViolation[] {
   const violations: GuardViolation[] = [];
   for (const dir of GUARDED_DIRS) {
-    const full = join(guarded.projectDir, dir);
-    const now = folderState(full);
+    if (violations.some((v) => v.unrestored && dir.startsWith(`${v.path}/`))) continue;
     const before = guarded.folders.get(dir) ?? { kind: 'absent' };
-    if (now.kind !== 'link' || sameFolder(before, now)) continue;
+    const violation = attempt(dir, () => restoreFolder(guarded, dir, before, quarantine));
+    if (violation) violations.push(violation);
+  }
+  return violations;
+}
+
+function restoreFolder(guarded: GuardedFiles, dir: string, before: FolderState, quarantine: string): GuardViolation | undefined {
+  const full = join(guarded.projectDir, dir);
+  const now = folderState(full);
+  if (now.kind === 'link') {
+    if (sameFolder(before, now)) return undefined;
     const keptAt = keepAgentVersion(guarded.projectDir, dir, quarantine);
     if (before.kind === 'folder' || before.kind === 'link') mkdirSync(full);
     const was = before.kind === 'link' ? `a link to ${before.target}` : before.kind === 'folder' ? 'a folder' : before.kind === 'absent' ? 'absent' : 'no folder';
-    violations.push({ path: dir, ...(keptAt ? { keptAt } : {}), diff: `${dir} (a link to ${now.target}, was ${was})` });
+    return { path: dir, ...(keptAt ? { keptAt } : {}), diff: `${dir} (a link to ${now.target}, was ${was})` };
   }
-  return violations;
+  if (before.kind !== 'folder' || (now.kind === 'folder' && now.id === before.id)) return undefined;
+  // The folder was moved away (a gitfile planted in its place, or nothing): the one the run
+  // started with is looked for where it could have gone, and moved back.
+  const what = now.kind === 'folder' ? 'replaced by another folder' : now.kind === 'absent' ? 'moved away' : 'replaced by a file';
+  const moved = findMovedFolder(full, before.id);
+  if (moved === undefined && dir !== '.git' && now.kind === 'absent') return undefined; // deleted: the files below are put back
+  if (moved === undefined && dir !== '.git' && now.kind === 'other') {
+    const keptAt = keepAgentVersion(guarded.projectDir, dir, quarantine);
+    mkdirSync(full);
+    return { path: dir, ...(keptAt ? { keptAt } : {}), diff: `${dir} (${what})` };
+  }
+  if (moved === undefined) {
+    return { path: dir, diff: `${dir} (${what}; the folder the run started with was not found)`, unrestored: `${dir} was ${what}; move your repository back to ${dir} (or restore it from a clone), then run ralph again` };
+  }
+  const keptAt = now.kind === 'absent' ? undefined : keepAgentVersion(guarded.projectDir, dir, quarantine);
+  renameSync(moved, full);
+  return { path: dir, ...(keptAt ? { keptAt } : {}), diff: `${dir} (${what}: moved back from ${moved.slice(guarded.projectDir.length + 1)})` };
+}
+
+/**
+ * Where a moved folder went: the place a gitfile now at its path names, or a sibling of it (a
+ * rename within its parent folder). The folder is known by its device and inode.
+ */
+function findMovedFolder(full: string, id: string): string | undefined {
+  const candidates: string[] = [];
+  try {
+    const text = readFileSync(full, 'utf8');
+    const named = /^gitdir:\s*(.+?)\s*$/m.exec(text)?.[1];
+    if (named) candidates.push(resolve(dirname(full), named));
+  } catch {
+    // not a readable file
+  }
+  try {
+    for (const name of readdirSync(dirname(full))) candidates.push(join(dirname(full), name));
+  } catch {
+    // no parent to look in
+  }
+  return candidates.find((path) => path !== full && folderId(path) === id);
+}
+
+function folderId(path: string): string | undefined {
+  try {
+    const st = lstatSync(path);
+    return st.isDirectory() ? `${st.dev}:${st.ino}` : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function folderState(full: string): FolderState {
   try {
     const st = lstatSync(full);
-    if (st.isDirectory()) return { kind: 'folder' };
+    if (st.isDirectory()) return { kind: 'folder', id: `${st.dev}:${st.ino}` };
     if (!st.isSymbolicLink()) return { kind: 'other' };
     let real: string | undefined;
     try {

@@ -10,6 +10,10 @@ import { join } from 'node:path';
 export const GUARDED_FILES = [
   '.ralphrc',
   '.git/config',
+  // Where git looks for the repository's configuration besides config: a commondir file sends
+  // it to another folder's config, config.worktree adds one.
+  '.git/commondir',
+  '.git/config.worktree',
   '.git/info/attributes',
   // Claude Code (permissions, hooks), Codex, Gemini CLI and OpenCode project settings.
   '.claude/settings.json',

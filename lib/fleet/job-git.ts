@@ -13,6 +13,7 @@
 import { lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { commitWhatIsLeft } from '../platform/git-leftovers.js';
 import type { ProcessRunner, RunResult } from '../platform/process.js';
 
 export interface JobGit {
@@ -80,11 +81,9 @@ export async function takeControlFilesFrom(git: JobGit, defaultBranch: string, f
 
 /** Commits what the job changed outside .ralph/ (the message on stdin); false when nothing changed. */
 export async function commitWork(git: JobGit, message: string): Promise<boolean> {
-  await must(git, ['add', '-A', '--', '.', ':(exclude).ralph']);
-  const staged = await run(git, ['diff', '--cached', '--quiet']);
-  if (staged.code === 0) return false;
-  await must(git, ['commit', '--quiet', '--no-verify', '-F', '-'], message);
-  return true;
+  const result = await commitWhatIsLeft(git, message, ['.ralph']);
+  if (result.kind === 'failed') throw new Error(result.message);
+  return result.kind === 'committed';
 }
 
 export async function pushBranch(git: JobGit, branch: string): Promise<void> {

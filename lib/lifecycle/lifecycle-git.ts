@@ -112,10 +112,18 @@ export async function readOriginDefaultBranch(ctx: GitContext): Promise<string |
   return name === '' ? undefined : name;
 }
 
-/** `git push -u origin <branch>`; git refuses branch names that start with `-`, so it is no flag. */
+/**
+ * `git push origin <branch>` (to origin's URL as the run started: the git gateway), then the
+ * branch tracks origin's, as `push -u` would set it (gh finds the pull request's head by it).
+ * git refuses branch names that start with `-`, so it is no flag.
+ */
 export async function pushBranch(branch: string, ctx: GitContext): Promise<{ ok: true } | { ok: false; message: string }> {
-  const result = await git(['push', '-u', 'origin', branch], ctx, 120_000);
-  if (result.code === 0) return { ok: true };
+  const result = await git(['push', 'origin', `refs/heads/${branch}:refs/heads/${branch}`], ctx, 120_000);
+  if (result.code === 0) {
+    await git(['update-ref', `refs/remotes/origin/${branch}`, `refs/heads/${branch}`], ctx);
+    await git(['branch', `--set-upstream-to=origin/${branch}`, branch], ctx);
+    return { ok: true };
+  }
   if (result.spawnError) return { ok: false, message: `git could not be started: ${result.spawnError.message}` };
   // git push starts with progress and "To <remote>" lines: the error is the fatal:/error: one.
   const error = result.stderr.split(/\r?\n/).find((line) => /^(fatal|error):/.test(line.trim()));

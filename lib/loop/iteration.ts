@@ -42,6 +42,7 @@ import { refreshPlanView } from '../plan/plan-view.js';
 import type { Run, RunStop } from './run.js';
 import { trackAgentGroup } from '../agent-run/agent-group.js';
 import { undoGuardedFileChanges } from '../containment/guarded-files-step.js';
+import { disarmGitAfterLoop } from '../containment/git-disarm-step.js';
 
 /** The failing tests the next loop is told about (the loop context's budget is 4000). */
 const VERIFICATION_CONTEXT_CHARS = 1500;
@@ -91,6 +92,7 @@ export async function runIteration(run: Run, loop: number, prompt: string): Prom
   run.state.resumeContext = undefined;
   // Before ralph runs anything else (git, the gate): what configures those is put back.
   const guardStop = undoGuardedFileChanges(run, loop);
+  await disarmGitAfterLoop(run, loop);
 
   const measured = await measureLoopProgress(run, before);
   refreshPlanView(run);

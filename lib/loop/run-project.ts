@@ -9,7 +9,7 @@ import { formatConfigProblem } from '../config/problems.js';
 import { splitAllowedTools, type RalphConfig } from '../config/schema.js';
 import { EXIT, RalphError, exitCodeInStyle } from '../errors.js';
 import type { Deps } from '../platform/deps.js';
-import { recordGitBaseline } from '../platform/git-hardening.js';
+import { recordGitBaseline } from '../platform/git-gateway.js';
 import { unwritableReason } from '../state/writable-dir.js';
 import { isGitRepository } from '../project/detect-git.js';
 import { NOT_A_GIT_REPOSITORY } from '../project/doctor-checks.js';
@@ -25,6 +25,7 @@ import { agentCommandOf, chooseAgent } from '../agents/choose-agent.js';
 import { findAgent } from '../agents/registry.js';
 import { AgentDisplay, subscribeLiveView } from '../agent-run/agent-display.js';
 import { recordGuardedFiles } from '../containment/guarded-files.js';
+import { recordNestedRepositories } from '../containment/git-disarm.js';
 import { initRalphSession } from '../sessions/agent-session.js';
 import { LoopEvents } from './events.js';
 import { completeIssueLifecycle, openIssueLifecycle, resolveIssueRef } from '../lifecycle/github-lifecycle.js';
@@ -185,6 +186,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     account: options.account,
     // Recorded with the lock held: what the user left, before any agent call of this run.
     guarded: recordGuardedFiles(projectDir),
+    gitRepositories: await recordNestedRepositories({ projectDir, env: deps.env, processRunner: deps.processRunner }),
     state,
   };
 

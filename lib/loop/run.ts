@@ -7,6 +7,7 @@
 // per account (SharedAccount: the hourly window, the budgets).
 
 import type { GuardedFiles } from '../containment/guarded-files.js';
+import type { NestedRepositories } from '../containment/git-disarm.js';
 import type { AgentRunHandle } from '../agent-run/agent-run.js';
 import type { RalphConfig } from '../config/schema.js';
 import { usageLimitWaitSettings } from '../limits/usage-limit-settings.js';
@@ -63,6 +64,8 @@ export interface RunSetup {
   readonly account?: SharedAccount;
   /** The guarded files as the run started (lib/containment/guarded-files.ts). */
   readonly guarded: GuardedFiles;
+  /** The nested git repositories as last disarmed (lib/containment/git-disarm.ts); undefined: not looked at. */
+  readonly gitRepositories?: NestedRepositories;
   /** The run's state: the one part that changes as it goes. */
   readonly state: RunState;
 }

@@ -18,7 +18,7 @@ export interface GitResult {
 
 // The merges ralph makes between unit branches are its own bookkeeping: they need no signature
 // and check none. (That no git call runs a hook, fsmonitor or driver the agent planted is the
-// process runner's: lib/platform/git-hardening.ts.)
+// process runner's: lib/platform/git-gateway.ts.)
 const MERGE_CONFIG = ['-c', 'commit.gpgSign=false', '-c', 'merge.verifySignatures=false'];
 
 export async function runGit(git: GitContext, cwd: string, args: string[], input?: string): Promise<GitResult> {

@@ -7,6 +7,7 @@
 
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { commitWhatIsLeft } from '../platform/git-leftovers.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import type { RalphPaths } from '../state/paths.js';
 import { firstLine, readGit, runGit, type GitContext } from './git.js';
@@ -47,19 +48,13 @@ export async function landUnit(
 
 export const BACKUP_REF_ROOT = 'refs/ralph/backups';
 const OWN_FILES = ['.ralph', '.ralphrc'];
-const EXCLUDE_OWN = OWN_FILES.map((path) => `:(exclude)${path}`);
 
 export type StepResult = { ok: true } | { ok: false; message: string };
 
 /** Commits what the unit left in its worktree, ralph's own files aside; concludes a merge in progress. */
 export async function commitUnitLeftovers(git: GitContext, dir: string, message: string): Promise<StepResult> {
-  const add = await runGit(git, dir, ['add', '-A', '--', '.', ...EXCLUDE_OWN]);
-  if (!add.ok) return { ok: false, message: `git add: ${firstLine(add)}` };
-  const merging = (await runGit(git, dir, ['rev-parse', '-q', '--verify', 'MERGE_HEAD'])).ok;
-  const staged = await runGit(git, dir, ['diff', '--cached', '--quiet']);
-  if (staged.ok && !merging) return { ok: true };
-  const commit = await runGit(git, dir, ['commit', '-q', '--no-verify', '-F', '-'], message);
-  return commit.ok ? { ok: true } : { ok: false, message: `git commit: ${firstLine(commit)}` };
+  const result = await commitWhatIsLeft({ runner: git.runner, cwd: dir, env: git.env }, message, OWN_FILES);
+  return result.kind === 'failed' ? { ok: false, message: result.message } : { ok: true };
 }
 
 /**

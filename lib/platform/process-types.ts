@@ -1,5 +1,5 @@
 // The shapes of ProcessRunner (lib/platform/process.ts): its options, handle, results. Apart
-// from the runner so that the spawner and the git hardening, which the runner uses, can name
+// from the runner so that the spawner and the git gateway, which the runner uses, can name
 // them without importing it.
 
 export interface StartOptions {

@@ -143,3 +143,24 @@ function failedHandle(spawnError: NodeJS.ErrnoException): ProcessHandle {
   const exit: ProcessExit = { code: null, signal: null, timedOut: false, aborted: false, spawnError, pipesHeldOpen: false };
   return { pid: undefined, write: () => undefined, end: () => undefined, kill: () => undefined, done: Promise.resolve(exit) };
 }
+
+export interface SyncExit {
+  code: number | null;
+  stdout: string;
+}
+
+/**
+ * A short command run to its end before returning (the git gateway's look at a repository when a
+ * streaming git call needs it at once): argv, no shell, stdin empty, stderr dropped.
+ */
+export function runProcessSync(cmd: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): SyncExit {
+  const result = childProcess().spawnSync(cmd, [...args], {
+    cwd: options.cwd,
+    env: options.env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+    timeout: options.timeoutMs ?? 10_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return { code: result.error ? null : result.status, stdout: result.stdout ?? '' };
+}

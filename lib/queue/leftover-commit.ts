@@ -2,6 +2,7 @@
 // the working tree is committed as `Fix #N: <title>` (the Bash tool's message). The message goes
 // on stdin (`git commit -F -`), never in argv: the title is the issue's text.
 
+import { commitWhatIsLeft } from '../platform/git-leftovers.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { toPlainTextLine } from '../tasks/task-line.js';
 
@@ -34,20 +35,9 @@ export async function commitLeftovers(git: GitOptions, before: string | undefine
   if (inside.code !== 0) return { kind: 'not-a-repository' };
   const after = await readHead(git);
   if (after !== undefined && after !== before) return { kind: 'loop-committed' };
-  const add = await runGit(git, ['add', '-A']);
-  if (add.code !== 0) return failed('git add', add);
-  const staged = await runGit(git, ['diff', '--cached', '--quiet', '--no-ext-diff', '--no-textconv']);
-  if (staged.code === 0) return { kind: 'nothing-to-commit' };
-  const commit = await runGit(git, ['commit', '-q', '-F', '-'], message);
-  if (commit.code !== 0) return failed('git commit', commit);
-  return { kind: 'committed' };
+  return commitWhatIsLeft(git, message);
 }
 
 function runGit(git: GitOptions, args: string[], input?: string) {
   return git.runner.run('git', args, { cwd: git.cwd, env: git.env, input, timeoutMs: 60_000 });
-}
-
-function failed(step: string, result: { stdout: string; stderr: string; code: number | null }): LeftoverCommitResult {
-  const line = `${result.stderr}\n${result.stdout}`.split(/\r?\n/).map((l) => l.trim()).find(Boolean);
-  return { kind: 'failed', message: `${step}: ${line ?? `exit code ${result.code}`}` };
 }

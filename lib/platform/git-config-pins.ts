@@ -1,33 +1,25 @@
-// ralph's own git calls run no repository code. The agent can write `.git/config`,
+// The configuration side of the git gateway (lib/platform/git-gateway.ts): which settings name
+// a program, and the overrides that pin them. The agent can write `.git/config`,
 // `.git/info/attributes`, `.gitattributes` and `.git/hooks/`, and git runs programs named there:
 // core.fsmonitor on every index refresh, filter drivers on add/checkout, textconv and diff
-// drivers on diff, hooks on commit, credential helpers and ssh commands on push. So every git
-// command ralph starts (the process runner sends each one here) carries configuration overrides
-// in GIT_CONFIG_PARAMETERS — the channel `git -c` uses, so no value lands in argv — that pin each
-// such key to the value it had when the run started (the user's own), or to a harmless value
-// when it had none:
+// drivers on diff, hooks on commit, credential helpers and ssh commands on push. Every git command
+// ralph starts carries overrides in GIT_CONFIG_PARAMETERS — the channel `git -c` uses, so no value
+// lands in argv — that pin each such key to the value it had when the run started (the user's
+// own), or to a harmless value when it had none:
 //
 // - hooks never run: core.hooksPath is /dev/null (git looks for /dev/null/<hook>, which cannot
 //   exist). A hooks folder inside the project (husky's `.husky/`) is the agent's to write, so
 //   not even the user's hooks run from ralph's bookkeeping commits;
-// - protocol.ext.allow is `never` (an `ext::` remote is a shell command);
+// - no fsmonitor, whatever any configuration says; protocol.ext.allow is `never` (an `ext::`
+//   remote is a shell command); git never enters a nested repository (submodule recursion and
+//   submodule status are off: a nested repository's own configuration would apply there, out of
+//   reach of these overrides, since git does not hand them on to it);
 // - the other keys that name a program keep their run-start values; keys the agent added (a new
 //   filter or merge driver, a credential helper) are emptied, which git reads as "none" or
 //   refuses (an empty diff.external fails a diff: ralph's diffs pass --no-ext-diff), and a new
 //   textconv becomes `cat`.
-//
-// The run-start values are recorded once per working directory, by recordGitBaseline at run
-// start or else at ralph's first git call there (always before the first agent call).
-// Commands that can run drivers (add, commit, diff, push, …) read the current configuration
-// first (`git config --list`, which runs nothing) to find the drivers added since, unless the
-// caller vouches that the call reads no file content (RunOptions.gitReadsNoContent).
 
-import { execFileSync } from 'node:child_process';
-import { basename, resolve } from 'node:path';
-import type { RunOptions, StartOptions } from './process-types.js';
-import { startProcess } from './start-process.js';
-
-type ConfigValues = Map<string, string[]>;
+export type ConfigValues = Map<string, string[]>;
 /** A `key=value` given to git as `-c` would. */
 export type Override = [key: string, value: string];
 
@@ -50,9 +42,13 @@ const EXEC_KEY = new RegExp(
     ')$',
 );
 
+/** Whether a configuration key (as `git config --list` prints it) names a program. */
+export function isExecKey(key: string): boolean {
+  return EXEC_KEY.test(key);
+}
+
 // Pinned on every call; the value used when the run started without one.
 const PINNED: ReadonlyArray<[string, string]> = [
-  ['core.fsmonitor', 'false'],
   ['core.sshcommand', 'ssh'],
   ['core.pager', 'cat'],
   ['core.askpass', ''],
@@ -68,7 +64,17 @@ const PINNED: ReadonlyArray<[string, string]> = [
 // Forced whatever the run-start value.
 const FORCED: ReadonlyArray<[string, string]> = [
   ['core.hookspath', '/dev/null'],
+  ['core.fsmonitor', 'false'],
   ['protocol.ext.allow', 'never'],
+  // A nested repository is never entered: no status, diff or filter runs inside it.
+  ['diff.ignoresubmodules', 'all'],
+  ['status.submodulesummary', 'false'],
+  ['submodule.recurse', 'false'],
+  ['fetch.recursesubmodules', 'false'],
+  ['push.recursesubmodules', 'no'],
+  // No background work: gc and maintenance are the user's, not ralph's bookkeeping's.
+  ['gc.auto', '0'],
+  ['maintenance.auto', 'false'],
 ];
 // Subcommands that read no file content of the working tree, so run no filter or diff driver:
 // the pinned keys are enough. Not write-tree: it re-checks racily clean entries through the
@@ -77,44 +83,6 @@ const NO_DRIVERS = new Set([
   'rev-parse', 'ls-files', 'ls-tree', 'commit-tree', 'mktree', 'update-ref', 'for-each-ref', 'show-ref',
   'symbolic-ref', 'config', 'var', 'check-ignore', 'rev-list', 'merge-base', 'init', 'diff-tree', '--version', 'version',
 ]);
-
-const baselines = new Map<string, Promise<ConfigValues>>();
-
-export function isGitCommand(cmd: string): boolean {
-  return basename(cmd) === 'git';
-}
-
-/** Records the program-running git settings as they are now: the user's own, for this run. */
-export async function recordGitBaseline(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  await baselineFor(cwd, env);
-}
-
-/** Forgets every recorded baseline (a new run in the same process, and tests). */
-export function resetGitBaselines(): void {
-  baselines.clear();
-}
-
-/** The options for an async git run, with the overrides in its environment. */
-export async function hardenGitRun(args: readonly string[], options: RunOptions): Promise<RunOptions> {
-  const env = options.env ?? process.env;
-  const baseline = await baselineFor(options.cwd, env);
-  const current = runsDrivers(args) && !options.gitReadsNoContent ? await readExecConfig(options.cwd, env) : undefined;
-  return { ...options, env: withOverrides(env, gitOverrides(baseline, current)) };
-}
-
-/** The same for a streaming git process (read synchronously: start() returns at once). */
-export function hardenGitStart(args: readonly string[], options: StartOptions): StartOptions {
-  const env = options.env ?? process.env;
-  const key = resolve(options.cwd ?? '.');
-  const read = (): ConfigValues => parseExecConfig(execGitConfigSync(options.cwd, env));
-  // A streaming call before any async one records its baseline now.
-  const recorded = baselines.get(key);
-  const baseline = recorded ? undefined : read();
-  if (baseline) baselines.set(key, Promise.resolve(baseline));
-  const overrides = gitOverrides(baseline ?? new Map(), runsDrivers(args) ? read() : undefined);
-  // A recorded baseline is still a promise here: the pinned keys fall back to their harmless values.
-  return { ...options, env: withOverrides(env, overrides) };
-}
 
 /**
  * The `key=value` overrides: the pinned keys at their run-start values (or harmless ones), the
@@ -163,48 +131,16 @@ export function parseExecConfig(listing: string): ConfigValues {
   return values;
 }
 
-function runsDrivers(args: readonly string[]): boolean {
-  const sub = subcommand(args);
+/** Whether a git subcommand can read working-tree content, and so run a filter or diff driver. */
+export function runsDrivers(sub: string | undefined): boolean {
   return sub === undefined || !NO_DRIVERS.has(sub);
 }
 
-// The first word after git's own options (`-C <dir>`, `-c <k=v>`, `--git-dir=…`).
-function subcommand(args: readonly string[]): string | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '-C' || arg === '-c') i++;
-    else if (arg === '--version' || !arg.startsWith('-')) return arg;
-  }
-  return undefined;
-}
+/** The configuration listing git prints for `config -z --list` (it runs no program). */
+export const CONFIG_LIST_ARGS = ['config', '-z', '--list'] as const;
 
-function baselineFor(cwd: string | undefined, env: NodeJS.ProcessEnv): Promise<ConfigValues> {
-  const key = resolve(cwd ?? '.');
-  let baseline = baselines.get(key);
-  if (!baseline) {
-    baseline = readExecConfig(cwd, env);
-    baselines.set(key, baseline);
-  }
-  return baseline;
-}
-
-async function readExecConfig(cwd: string | undefined, env: NodeJS.ProcessEnv): Promise<ConfigValues> {
-  // `git config` runs no program; an unreadable configuration lists nothing (the command itself fails on it).
-  const out: Buffer[] = [];
-  const handle = startProcess('git', ['config', '-z', '--list'], { cwd, env, input: '', timeoutMs: 10_000, onStdout: (chunk) => out.push(chunk) });
-  const exit = await handle.done;
-  return parseExecConfig(exit.code === 0 ? Buffer.concat(out).toString('utf8') : '');
-}
-
-function execGitConfigSync(cwd: string | undefined, env: NodeJS.ProcessEnv): string {
-  try {
-    return execFileSync('git', ['config', '-z', '--list'], { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 });
-  } catch {
-    return '';
-  }
-}
-
-function withOverrides(env: NodeJS.ProcessEnv, overrides: Override[]): NodeJS.ProcessEnv {
+/** `env` with the overrides appended to GIT_CONFIG_PARAMETERS. */
+export function withOverrides(env: NodeJS.ProcessEnv, overrides: Override[]): NodeJS.ProcessEnv {
   const quoted = overrides.map(quoteOverride).join(' ');
   const earlier = env.GIT_CONFIG_PARAMETERS;
   return { ...env, GIT_CONFIG_PARAMETERS: earlier ? `${earlier} ${quoted}` : quoted };

@@ -1,10 +1,18 @@
-// The hardened git runner in real git: settings and hooks planted after the run started run
-// nothing through ralph's process runner (add, commit, diff, write-tree, status), while the
-// user's own filter from before the run keeps working; the overrides never reach argv.
+// The git gateway in real git: settings and hooks planted after the run started run nothing
+// through ralph's process runner (add, commit, diff, write-tree, status), while the user's own
+// filter from before the run keeps working; the overrides never reach argv. The repository is
+// the one the run started with: a `.git` replaced by a gitfile stops the call, a swapped
+// commondir is not followed; `git add` leaves nested repositories out; a push goes to the URL
+// the remote had at start, and only to a remote known then; a worktree is added only inside
+// the project.
 
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { gitOverrides, parseExecConfig, recordGitBaseline, resetGitBaselines } from '../../../lib/platform/git-hardening.js';
+import { gitOverrides, parseExecConfig } from '../../../lib/platform/git-config-pins.js';
+import { GitRepositoryChanged, isLocalUrl, recordGitBaseline, resetGitBaselines } from '../../../lib/platform/git-gateway.js';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
 import { GIT_TEST_ENV, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 
@@ -109,6 +117,95 @@ describe('git through the process runner', () => {
     const seen = await nodeProcessRunner.run('git', ['-c', 'alias.show-env=!printenv GIT_CONFIG_PARAMETERS', 'show-env'], { cwd: p.dir, env });
     expect(seen.stdout).toContain("'core.hookspath=/dev/null'");
     expect(seen.stdout).toContain("'protocol.ext.allow=never'");
+  });
+});
+
+describe('the repository the run started with', () => {
+  const outside = (): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'ralph-gateway-'));
+    const previous = project;
+    project = { ...previous!, cleanup: () => { previous!.cleanup(); rmSync(dir, { recursive: true, force: true }); } };
+    return dir;
+  };
+
+  it('stops at a .git replaced by a gitfile, naming it, and runs nothing there', async () => {
+    const { p, ran, evil } = setUp();
+    await recordGitBaseline(p.dir, env);
+    renameSync(p.path('.git'), p.path('.git-moved'));
+    writeFileSync(p.path('.git'), 'gitdir: .git-moved\n');
+    p.git('config', 'core.fsmonitor', evil('fsmonitor'));
+    const refused = await git(p, 'status', '--porcelain').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(GitRepositoryChanged);
+    expect((refused as GitRepositoryChanged).exitCode).toBe(2);
+    expect((refused as Error).message).toBe(`${p.path('.git')} was replaced by a file pointing to .git-moved since the run started; ralph runs no git command there`);
+    expect(ran()).toEqual([]);
+  });
+
+  it('does not follow a commondir written since, and stops before using it', async () => {
+    const { p } = setUp();
+    await recordGitBaseline(p.dir, env);
+    mkdirSync(p.path('other'));
+    writeFileSync(p.path('.git/commondir'), '../other\n');
+    await expect(git(p, 'rev-parse', '--git-common-dir')).rejects.toThrow(/commondir was written since the run started/);
+  });
+
+  it('leaves every nested repository out of git add, committed or not', async () => {
+    const { p } = setUp();
+    await recordGitBaseline(p.dir, env);
+    for (const dir of ['vendor/lib', 'extra']) {
+      mkdirSync(p.path(dir), { recursive: true });
+      execFileSync('git', ['init', '-q'], { cwd: p.path(dir) });
+      writeFileSync(p.path(`${dir}/f.txt`), 'f\n');
+      execFileSync('git', ['add', '-A'], { cwd: p.path(dir) });
+      execFileSync('git', ['commit', '-q', '-m', 'n'], { cwd: p.path(dir), env });
+    }
+    p.git('add', 'vendor/lib');
+    p.git('commit', '-q', '-m', 'gitlink');
+    execFileSync('git', ['commit', '-q', '--allow-empty', '-m', 'moved on'], { cwd: p.path('vendor/lib'), env });
+    writeFileSync(p.path('new.txt'), 'new\n');
+    expect((await git(p, 'add', '-A')).code).toBe(0);
+    const staged = p.git('diff', '--cached', '--name-only').split('\n').filter(Boolean);
+    expect(staged).toEqual(['new.txt']);
+  });
+
+  it('pushes to the URL origin had at start, runs no receive hook of a local remote, and refuses a remote added since', async () => {
+    const { p, ran, evil } = setUp();
+    const dir = outside();
+    const origin = join(dir, 'origin.git');
+    const trap = join(dir, 'trap.git');
+    for (const bare of [origin, trap]) execFileSync('git', ['init', '-q', '--bare', bare]);
+    writeFileSync(join(origin, 'hooks', 'pre-receive'), `#!/bin/sh\n${evil('pre-receive')} </dev/null\n`);
+    chmodSync(join(origin, 'hooks', 'pre-receive'), 0o755);
+    p.git('remote', 'add', 'origin', origin);
+    await recordGitBaseline(p.dir, env);
+    p.git('remote', 'set-url', 'origin', trap);
+    p.git('remote', 'add', 'other', trap);
+    const pushed = await git(p, 'push', '-u', 'origin', 'HEAD:refs/heads/work');
+    expect(pushed.code, pushed.stderr).toBe(0);
+    expect(execFileSync('git', ['--git-dir', origin, 'branch', '--list', 'work'], { encoding: 'utf8' })).toContain('work');
+    expect(execFileSync('git', ['--git-dir', trap, 'branch', '--list'], { encoding: 'utf8' })).toBe('');
+    expect(ran()).toEqual([]);
+    await expect(git(p, 'push', 'other', 'HEAD:refs/heads/work')).rejects.toThrow('git remote "other" was not configured when the run started');
+  });
+
+  it('adds a worktree only inside the project, judged where its path really leads', async () => {
+    const { p } = setUp();
+    const dir = outside();
+    await recordGitBaseline(p.dir, env);
+    await expect(git(p, 'worktree', 'add', '-q', '-b', 'u1', join(dir, 'escape'))).rejects.toThrow(/adds git worktrees only inside the project/);
+    await expect(git(p, 'worktree', 'add', '-q', '-b', 'u2', '../../escape-wt')).rejects.toThrow(/refused/);
+    mkdirSync(p.path('.ralph'), { recursive: true });
+    symlinkSync(dir, p.path('.ralph/worktrees'));
+    await expect(git(p, 'worktree', 'add', '-q', '-b', 'u3', '.ralph/worktrees/u3')).rejects.toThrow(/refused/);
+    expect(existsSync(join(dir, 'escape'))).toBe(false);
+    expect(existsSync(join(dir, 'u3'))).toBe(false);
+    const inside = await git(p, 'worktree', 'add', '-q', '-b', 'u4', 'wt/u4');
+    expect(inside.code, inside.stderr).toBe(0);
+  });
+
+  it('tells local remotes from ssh and http ones', () => {
+    expect(['/srv/repo.git', '../repo', 'file:///srv/repo.git', 'repo'].map(isLocalUrl)).toEqual([true, true, true, true]);
+    expect(['git@github.com:o/r.git', 'https://github.com/o/r', 'ssh://h/r'].map(isLocalUrl)).toEqual([false, false, false]);
   });
 });
 

@@ -1,0 +1,370 @@
+// The git gateway: every git command ralph and ralph-fleet start goes through here (the process
+// runner, lib/platform/process.ts, sends each one; no other file spawns git). Nothing the agent
+// wrote can steer these calls:
+//
+// - the repository is fixed when ralph first looks at a folder (at run start for the project,
+//   when ralph adds it for a worktree): its git dir, common dir and work tree are passed to every
+//   later call (GIT_DIR, GIT_COMMON_DIR, GIT_WORK_TREE), so a `.git/commondir` or a gitfile the
+//   agent writes is not followed; before each call they are checked, and a changed one stops the
+//   run (GitRepositoryChanged) instead of being used;
+// - the settings that run programs are pinned (lib/platform/git-config-pins.ts): no hook,
+//   fsmonitor, filter, driver, textconv or external diff the run did not start with;
+// - a nested repository is never entered: diffs and status ignore submodules, and `git add`
+//   leaves every nested repository out (it is recorded by the loop's disarm step, not added);
+// - a push goes to the URL the remote had when the run started, never to what a remote name
+//   says now, and a push to a local path runs none of the receiving repository's hooks.
+
+import { existsSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { EXIT, RalphError } from '../errors.js';
+import { CONFIG_LIST_ARGS, gitOverrides, parseExecConfig, runsDrivers, withOverrides, type ConfigValues } from './git-config-pins.js';
+import type { RunOptions, StartOptions } from './process-types.js';
+import { runProcessSync, startProcess } from './start-process.js';
+
+/** A folder of the repository as the run found it: a directory (by device and inode) or a gitfile's text. */
+type Identity = string;
+
+/** A repository as ralph first found it from one working directory. */
+export interface GitAnchor {
+  gitDir: string;
+  commonDir: string;
+  /** Absent for a bare repository. */
+  workTree?: string;
+  gitDirId: Identity;
+  commonDirId: Identity;
+  /** `<workTree>/.git`: the directory's identity, or `file:` and the gitfile's text. */
+  dotGit?: Identity;
+  /** `<gitDir>/commondir` (null: none). */
+  commondirFile: string | null;
+}
+
+/** What the run started with, per common dir (worktrees share it). */
+interface Recorded {
+  baseline: ConfigValues;
+  /** Each remote's push URL. */
+  remotes: Map<string, string>;
+}
+
+/** A repository ralph guards changed under it: the run stops (exit 2) naming the path. */
+export class GitRepositoryChanged extends RalphError {
+  constructor(path: string, what: string) {
+    super('git_repository_changed', `${path} ${what} since the run started; ralph runs no git command there`, {
+      exitCode: EXIT.halted,
+      hint: `Something in the project (the agent) changed git's own files. Check ${path}, put the repository back as it was (the agent's versions are kept under .ralph/quarantine/), then run ralph again`,
+    });
+  }
+}
+
+const anchors = new Map<string, GitAnchor>();
+const recorded = new Map<string, Recorded>();
+
+export function isGitCommand(cmd: string): boolean {
+  return basename(cmd) === 'git';
+}
+
+/** Fixes the repository of `cwd` and records its settings and remotes as they are now (run start). */
+export async function recordGitBaseline(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  anchorFor(resolve(cwd), env);
+}
+
+/** Forgets every anchored repository (a new run in the same process, and tests). */
+export function resetGitBaselines(): void {
+  anchors.clear();
+  recorded.clear();
+}
+
+/** The anchor of `cwd` (recorded on first use); undefined outside a repository. */
+export function gitAnchorOf(cwd: string, env: NodeJS.ProcessEnv = process.env): GitAnchor | undefined {
+  return anchorFor(resolve(cwd), env);
+}
+
+export interface PreparedCall {
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  /** To run once the command exited (a worktree added is anchored at once). */
+  after: (code: number | null) => void;
+}
+
+/** A git call as it is run: its arguments rewritten and its environment pinned. */
+export async function prepareGitRun(args: readonly string[], options: RunOptions): Promise<PreparedCall> {
+  const env = options.env ?? process.env;
+  const cwd = resolve(options.cwd ?? '.');
+  const anchor = anchorFor(cwd, env);
+  const pinned = anchor ? pinnedEnv(anchor, env) : env;
+  const sub = subcommandOf(args);
+  const own = anchor ? recorded.get(anchor.commonDir) : undefined;
+  const current = runsDrivers(sub?.name) && !options.gitReadsNoContent ? parseExecConfig((await runGit(cwd, [...CONFIG_LIST_ARGS], pinned)).stdout) : undefined;
+  const nested = sub?.name === 'add' && anchor?.workTree ? await nestedRepositories(anchor.workTree, pinned) : [];
+  return finish({ args, sub, anchor, own, cwd, callerEnv: env }, withOverrides(pinned, gitOverrides(own?.baseline ?? new Map(), current)), nested);
+}
+
+/** The same for a streaming git process (start() returns at once, so its look is synchronous). */
+export function prepareGitStart(args: readonly string[], options: StartOptions): PreparedCall {
+  const env = options.env ?? process.env;
+  const cwd = resolve(options.cwd ?? '.');
+  const anchor = anchorFor(cwd, env);
+  const pinned = anchor ? pinnedEnv(anchor, env) : env;
+  const sub = subcommandOf(args);
+  const own = anchor ? recorded.get(anchor.commonDir) : undefined;
+  const current = runsDrivers(sub?.name) ? parseExecConfig(runProcessSync('git', CONFIG_LIST_ARGS, { cwd, env: pinned }).stdout) : undefined;
+  const nested = sub?.name === 'add' && anchor?.workTree ? parseNested(runProcessSync('git', NESTED_STAGE, { cwd: anchor.workTree, env: pinned }).stdout, runProcessSync('git', NESTED_OTHERS, { cwd: anchor.workTree, env: pinned }).stdout, anchor.workTree) : [];
+  return finish({ args, sub, anchor, own, cwd, callerEnv: env }, withOverrides(pinned, gitOverrides(own?.baseline ?? new Map(), current)), nested);
+}
+
+/**
+ * The nested repositories of a work tree, as paths from its top: the gitlinks of the index and
+ * each untracked folder holding a repository of its own (git lists those as `dir/`).
+ */
+export async function nestedRepositories(workTree: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const anchor = anchorFor(resolve(workTree), env);
+  const pinned = anchor ? withOverrides(pinnedEnv(anchor, env), gitOverrides(new Map(), undefined)) : env;
+  const [stage, others] = await Promise.all([runGit(workTree, NESTED_STAGE, pinned), runGit(workTree, NESTED_OTHERS, pinned)]);
+  return parseNested(stage.stdout, others.stdout, workTree);
+}
+
+const NESTED_STAGE = ['ls-files', '-z', '--stage', '--full-name'] as const;
+const NESTED_OTHERS = ['ls-files', '-z', '--others', '--exclude-standard', '--full-name'] as const;
+
+function parseNested(stage: string, others: string, workTree: string): string[] {
+  const links = stage.split('\0').filter((line) => line.startsWith('160000 ')).map((line) => line.slice(line.indexOf('\t') + 1));
+  const folders = others.split('\0').filter((path) => path.endsWith('/') && isRepository(join(workTree, path))).map((path) => path.slice(0, -1));
+  return [...new Set([...links, ...folders])].sort();
+}
+
+function isRepository(dir: string): boolean {
+  try {
+    lstatSync(join(dir, '.git'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface Call {
+  args: readonly string[];
+  sub: Subcommand | undefined;
+  anchor: GitAnchor | undefined;
+  own: Recorded | undefined;
+  cwd: string;
+  callerEnv: NodeJS.ProcessEnv;
+}
+
+function finish({ args, sub, anchor, own, cwd, callerEnv }: Call, env: NodeJS.ProcessEnv, nested: string[]): PreparedCall {
+  if (anchor) assertUnchanged(anchor);
+  let out = [...args];
+  if (sub && SUBMODULE_BLIND.has(sub.name)) out.splice(sub.index + 1, 0, '--ignore-submodules=all');
+  if (sub?.name === 'add' && nested.length > 0) out = withoutNested(out, sub.index, nested);
+  if (sub?.name === 'push') out = pushToRecordedUrl(out, sub.index, own);
+  if (sub?.name === 'worktree' && anchor) assertWorktreeInside(anchor, resolve(cwd, addedWorktree(args, sub.index) ?? '.'));
+  const after = (code: number | null): void => {
+    if (sub?.name !== 'worktree' || !anchor) return;
+    forgetWorktrees(anchor.commonDir);
+    const added = code === 0 ? addedWorktree(args, sub.index) : undefined;
+    if (added !== undefined) anchorFor(resolve(cwd, added), callerEnv);
+  };
+  return { args: out, env, after };
+}
+
+// Commands that look into the working tree and take --ignore-submodules.
+const SUBMODULE_BLIND = new Set(['diff', 'diff-files', 'diff-index', 'status']);
+
+/** `git add …` with each nested repository left out (a pathspec of the whole tree when none was given). */
+function withoutNested(args: string[], index: number, nested: string[]): string[] {
+  const dashes = args.indexOf('--', index + 1);
+  const operands = args.slice(index + 1, dashes === -1 ? undefined : dashes).filter((arg) => !arg.startsWith('-'));
+  const given = dashes === -1 ? operands : [...operands, ...args.slice(dashes + 1)];
+  const excluded = nested.map((path) => `:(exclude,top,literal)${path}`);
+  const whole = given.length === 0 ? [':/'] : [];
+  return dashes === -1 ? [...args, '--', ...whole, ...excluded] : [...args, ...whole, ...excluded];
+}
+
+// push options that take their value as the next argument.
+const PUSH_VALUE_OPTIONS = new Set(['-o', '--push-option', '--repo', '--receive-pack', '--exec']);
+
+/**
+ * `git push <remote> …` with the remote's URL as recorded at run start; a remote the run did not
+ * start with is refused. A local path gets a receive-pack that runs no hook there (git does not
+ * hand ralph's overrides on to the receiving side of a local push). No upstream is written.
+ */
+function pushToRecordedUrl(args: string[], index: number, own: Recorded | undefined): string[] {
+  const out = args.filter((arg, i) => i <= index || (arg !== '-u' && arg !== '--set-upstream'));
+  let at = -1;
+  for (let i = index + 1; i < out.length; i++) {
+    const arg = out[i]!;
+    if (arg === '--') {
+      at = i + 1 < out.length ? i + 1 : -1;
+      break;
+    }
+    if (PUSH_VALUE_OPTIONS.has(arg)) i++;
+    else if (!arg.startsWith('-')) {
+      at = i;
+      break;
+    }
+  }
+  const name = at === -1 ? undefined : out[at]!;
+  if (name === undefined) throw new RalphError('git_push_unnamed', 'ralph pushes only to a remote named on the command line', { exitCode: EXIT.halted });
+  const url = own?.remotes.get(name) ?? (looksLikeUrl(name) ? name : undefined);
+  if (url === undefined) throw new RalphError('git_push_unknown_remote', `git remote "${name}" was not configured when the run started; ralph pushes only to remotes recorded then`, { exitCode: EXIT.halted });
+  out[at] = url;
+  if (isLocalUrl(url)) out.splice(index + 1, 0, `--receive-pack=git -c core.hooksPath=/dev/null -c core.fsmonitor=false receive-pack`);
+  return out;
+}
+
+function looksLikeUrl(text: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(text) || isAbsolute(text);
+}
+
+/** A URL git reaches through its local transport (a path or file://), as opposed to ssh or http. */
+export function isLocalUrl(url: string): boolean {
+  if (/^file:\/\//i.test(url)) return true;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return false;
+  // scp-like `host:path` (a colon before any slash) is ssh.
+  const colon = url.indexOf(':');
+  const slash = url.indexOf('/');
+  return colon === -1 || (slash !== -1 && slash < colon);
+}
+
+/**
+ * A worktree ralph adds is checked out inside the project it anchored, never elsewhere (a path
+ * read from a file the agent forged could name the user's git configuration folder). The path
+ * is judged where it really leads: its nearest existing folder with every link resolved.
+ */
+function assertWorktreeInside(anchor: GitAnchor, path: string): void {
+  if (anchor.workTree === undefined) return;
+  const top = realpathSync(anchor.workTree);
+  let existing = path;
+  let rest = '';
+  while (!existsSync(existing) && dirname(existing) !== existing) {
+    rest = join(basename(existing), rest);
+    existing = dirname(existing);
+  }
+  const real = join(realpathSync(existing), rest);
+  if (real === top || real.startsWith(top + sep)) {
+    if (!real.startsWith(join(top, '.git') + sep) && real !== join(top, '.git')) return;
+  }
+  throw new RalphError('git_worktree_outside', `ralph adds git worktrees only inside the project (${anchor.workTree}); refused ${path}`, {
+    exitCode: EXIT.halted,
+    hint: 'A worktree path came from a state file that was changed (.ralph/parallel.json?); remove the file or the unit, then run ralph again',
+  });
+}
+
+function addedWorktree(args: readonly string[], index: number): string | undefined {
+  if (args[index + 1] !== 'add') return undefined;
+  for (let i = index + 2; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '-b' || arg === '-B' || arg === '--reason') i++;
+    else if (arg === '--') return args[i + 1];
+    else if (!arg.startsWith('-')) return arg;
+  }
+  return undefined;
+}
+
+/** Worktrees ralph adds, removes or prunes get a fresh anchor (their git dirs are made anew). */
+function forgetWorktrees(commonDir: string): void {
+  const under = join(commonDir, 'worktrees') + sep;
+  for (const [cwd, anchor] of anchors) if (anchor.gitDir.startsWith(under)) anchors.delete(cwd);
+}
+
+interface Subcommand {
+  name: string;
+  index: number;
+}
+
+// The first word after git's own options (`-C <dir>`, `-c <k=v>`, `--git-dir=…`).
+function subcommandOf(args: readonly string[]): Subcommand | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '-C' || arg === '-c') i++;
+    else if (arg === '--version' || !arg.startsWith('-')) return { name: arg, index: i };
+  }
+  return undefined;
+}
+
+function pinnedEnv(anchor: GitAnchor, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return {
+    ...env,
+    GIT_DIR: anchor.gitDir,
+    GIT_COMMON_DIR: anchor.commonDir,
+    ...(anchor.workTree !== undefined ? { GIT_WORK_TREE: anchor.workTree } : {}),
+    // No credential prompt on a terminal: an unattended run fails instead of hanging.
+    GIT_TERMINAL_PROMPT: '0',
+  };
+}
+
+function anchorFor(cwd: string, env: NodeJS.ProcessEnv): GitAnchor | undefined {
+  const known = anchors.get(cwd);
+  if (known) return known;
+  // rev-parse and `config --list` run no program, whatever the configuration says.
+  const look = (args: readonly string[], lookEnv: NodeJS.ProcessEnv = env) => runProcessSync('git', args, { cwd, env: withOverrides(lookEnv, gitOverrides(new Map(), undefined)) });
+  const found = look(['rev-parse', '--absolute-git-dir', '--git-common-dir', '--is-bare-repository']);
+  const [gitDir, common, bare] = found.stdout.split('\n');
+  if (found.code !== 0 || !gitDir || !common) return undefined;
+  const top = bare === 'true' ? undefined : look(['rev-parse', '--show-toplevel']);
+  const workTree = top && top.code === 0 ? top.stdout.replace(/\n$/, '') : undefined;
+  const commonDir = resolve(cwd, common);
+  const anchor: GitAnchor = {
+    gitDir,
+    commonDir,
+    ...(workTree ? { workTree, dotGit: identity(join(workTree, '.git')) } : {}),
+    gitDirId: identity(gitDir),
+    commonDirId: identity(commonDir),
+    commondirFile: readOrNull(join(gitDir, 'commondir')),
+  };
+  anchors.set(cwd, anchor);
+  if (!recorded.has(commonDir)) recorded.set(commonDir, recordSettings(anchor, env, look));
+  return anchor;
+}
+
+function recordSettings(anchor: GitAnchor, env: NodeJS.ProcessEnv, look: (args: readonly string[], env: NodeJS.ProcessEnv) => { code: number | null; stdout: string }): Recorded {
+  const pinned = pinnedEnv(anchor, env);
+  const listing = look(CONFIG_LIST_ARGS, pinned);
+  const remotes = new Map<string, string>();
+  for (const name of look(['remote'], pinned).stdout.split('\n').filter(Boolean)) {
+    const url = look(['remote', 'get-url', '--push', name], pinned);
+    if (url.code === 0) remotes.set(name, url.stdout.replace(/\n$/, ''));
+  }
+  return { baseline: parseExecConfig(listing.code === 0 ? listing.stdout : ''), remotes };
+}
+
+/** Stops when the repository is no longer the one anchored. */
+function assertUnchanged(anchor: GitAnchor): void {
+  if (anchor.workTree !== undefined && anchor.dotGit !== undefined) {
+    const dotGit = join(anchor.workTree, '.git');
+    if (identity(dotGit) !== anchor.dotGit) throw new GitRepositoryChanged(dotGit, describeChange(anchor.dotGit, identity(dotGit)));
+  }
+  if (identity(anchor.gitDir) !== anchor.gitDirId) throw new GitRepositoryChanged(anchor.gitDir, 'was moved or replaced');
+  if (identity(anchor.commonDir) !== anchor.commonDirId) throw new GitRepositoryChanged(anchor.commonDir, 'was moved or replaced');
+  const commondir = join(anchor.gitDir, 'commondir');
+  if (readOrNull(commondir) !== anchor.commondirFile) throw new GitRepositoryChanged(commondir, anchor.commondirFile === null ? 'was written' : 'was changed');
+}
+
+function describeChange(before: Identity, now: Identity): string {
+  if (now === 'absent') return 'was removed';
+  if (now.startsWith('file:')) return `was replaced by a file pointing to ${now.slice('file:'.length).replace(/^gitdir:\s*/, '').trim()}`;
+  return before.startsWith('file:') ? 'was changed' : 'was replaced';
+}
+
+function identity(path: string): Identity {
+  try {
+    const st = lstatSync(path);
+    if (st.isDirectory()) return `dir:${st.dev}:${st.ino}`;
+    if (st.isFile()) return `file:${readFileSync(path, 'utf8')}`;
+    return 'other';
+  } catch {
+    return 'absent';
+  }
+}
+
+function readOrNull(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+function runGit(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string }> {
+  const out: Buffer[] = [];
+  const handle = startProcess('git', args, { cwd, env, input: '', timeoutMs: 60_000, onStdout: (chunk) => out.push(chunk) });
+  return handle.done.then((exit) => ({ code: exit.code, stdout: exit.code === 0 ? Buffer.concat(out).toString('utf8') : '' }));
+}

@@ -1,0 +1,40 @@
+// The one "commit what is left" routine: the queue's leftover commit, a --parallel unit's
+// leftovers and a ralph-fleet job's work all commit through it, with the same rules. Everything
+// in the work tree is added except the paths the caller leaves out (ralph's own files) and each
+// nested repository (the git gateway leaves those out of every `git add`); no hook runs (the
+// gateway, and --no-verify besides); the message goes on stdin, never in argv; a merge in
+// progress is concluded even when nothing else changed.
+
+import type { ProcessRunner, RunResult } from './process-types.js';
+
+export interface LeftoverGit {
+  runner: ProcessRunner;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export type LeftoverCommit = { kind: 'committed' } | { kind: 'nothing-to-commit' } | { kind: 'failed'; message: string };
+
+export async function commitWhatIsLeft(git: LeftoverGit, message: string, leaveOut: readonly string[] = []): Promise<LeftoverCommit> {
+  const add = await run(git, ['add', '-A', '--', '.', ...leaveOut.map((path) => `:(exclude,top,literal)${path}`)]);
+  if (add.code !== 0) return failed('git add', add);
+  const merging = (await run(git, ['rev-parse', '-q', '--verify', 'MERGE_HEAD'])).code === 0;
+  const staged = await run(git, ['diff', '--cached', '--quiet', '--no-ext-diff', '--no-textconv']);
+  if (staged.code === 0 && !merging) return { kind: 'nothing-to-commit' };
+  const commit = await run(git, ['commit', '-q', '--no-verify', '-F', '-'], message);
+  return commit.code === 0 ? { kind: 'committed' } : failed('git commit', commit);
+}
+
+function run(git: LeftoverGit, args: string[], input?: string): Promise<RunResult> {
+  return git.runner.run('git', args, {
+    cwd: git.cwd,
+    env: { ...git.env, GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', GIT_MERGE_AUTOEDIT: 'no' },
+    input,
+    timeoutMs: 120_000,
+  });
+}
+
+function failed(step: string, result: RunResult): LeftoverCommit {
+  const line = `${result.stderr}\n${result.stdout}`.split(/\r?\n/).map((l) => l.trim()).find(Boolean);
+  return { kind: 'failed', message: `${step}: ${line ?? `exit code ${result.code}`}` };
+}
