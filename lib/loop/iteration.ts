@@ -160,6 +160,8 @@ async function runAgentOnce(run: Run, loop: number, session: ResumableSession | 
     // the group still carries the run's mark.
     run.agentGroup.clearAgent();
     killEscapedProcesses(runId, deps.logger);
+    // Inside a sandbox: what the agent left running there is gone before ralph looks at anything.
+    await run.sandbox.afterCall();
   }
   const call = { ...finished, summary: { ...finished.summary, sessionId: acceptReportedSessionId(finished.summary.sessionId, run.state.agent, deps.logger) } };
   run.state.current = undefined;
@@ -172,7 +174,6 @@ async function runAgentOnce(run: Run, loop: number, session: ResumableSession | 
   }
   if (call.kind === 'timed-out') {
     deps.logger.warn(`${run.state.agent.label} timed out after ${formatDuration(timeoutMs)} (not an API limit)`);
-    await run.sandbox.afterTimeout();
   }
   if (!run.state.agent.capabilities.cumulativeUsage) return { ...call, outputLogPath };
   // The reported usage is the session's total so far: this call's is the growth since the last
