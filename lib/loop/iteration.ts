@@ -128,7 +128,8 @@ async function runAgentOnce(run: Run, loop: number, session: ResumableSession | 
   run.events.emit('agent:started', { loop, agentLabel: run.state.agent.label, argv: [invocation.cmd, ...invocation.args], outputLogPath });
   const timeoutMs = config.CLAUDE_TIMEOUT_SECONDS > 0 ? config.CLAUDE_TIMEOUT_SECONDS * 1000 : config.CLAUDE_TIMEOUT_MINUTES * 60_000;
   const runId = run.recorder?.record.run_id;
-  const { env, ...sandboxed } = run.sandbox.wrap(invocation, agentEnv(deps.env, runId));
+  // In a sandbox the agent gets its own credentials and settings, and no other variable beyond the allow-list.
+  const { env, ...sandboxed } = run.sandbox.wrap({ ...invocation, passEnv: run.state.agent.sandboxEnv }, agentEnv(deps.env, runId));
   const group = trackAgentGroup(run.agentGroup);
   const handle = startAgentRun({
     adapter: run.state.agent,

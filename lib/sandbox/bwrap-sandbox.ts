@@ -61,21 +61,32 @@ export interface BwrapLayout {
   asRoot?: boolean;
 }
 
+/** One mount: bwrap's words for it, where it lands, and whether the agent may write there. */
+interface Mount {
+  words: string[];
+  dest: string;
+  writable: boolean;
+}
+
 /** bwrap's options, in mount order: later mounts go on top (the project inside the hidden home stays visible). */
 export function bwrapOptions(layout: BwrapLayout): string[] {
-  return [
+  const ro = (path: string): Mount => ({ words: ['--ro-bind', path, path], dest: path, writable: false });
+  const mounts: Mount[] = [
     // No `/` bind: the root is an empty tmpfs, and only what is listed here is in it.
-    ...layout.system.flatMap((entry) => (entry.kind === 'dir' ? ['--ro-bind', entry.path, entry.path] : ['--symlink', entry.target, entry.path])),
-    ...SYSTEM_ETC.flatMap((path) => ['--ro-bind-try', path, path]),
-    '--dev', '/dev',
-    '--proc', '/proc',
-    '--tmpfs', '/tmp',
-    '--tmpfs', '/var/tmp',
+    ...layout.system.map((entry): Mount => (entry.kind === 'dir' ? ro(entry.path) : { words: ['--symlink', entry.target, entry.path], dest: entry.path, writable: false })),
+    ...SYSTEM_ETC.map((path): Mount => ({ words: ['--ro-bind-try', path, path], dest: path, writable: false })),
+    { words: ['--dev', '/dev'], dest: '/dev', writable: true },
+    { words: ['--proc', '/proc'], dest: '/proc', writable: false },
+    { words: ['--perms', '1777', '--tmpfs', '/tmp'], dest: '/tmp', writable: true },
+    { words: ['--perms', '1777', '--tmpfs', '/var/tmp'], dest: '/var/tmp', writable: true },
     // A home of `/` (HOME unset for a service user) is not mounted over the root.
-    ...(layout.realHome === '/' ? [] : ['--bind', layout.privateHome, layout.realHome]),
-    ...layout.binds.flatMap((path) => ['--ro-bind', path, path]),
-    '--bind', layout.projectDir, layout.projectDir,
-    ...(layout.readOnly ?? []).flatMap((path) => ['--ro-bind', path, path]),
+    ...(layout.realHome === '/' ? [] : [{ words: ['--bind', layout.privateHome, layout.realHome], dest: layout.realHome, writable: true }]),
+    ...layout.binds.map(ro),
+    { words: ['--bind', layout.projectDir, layout.projectDir], dest: layout.projectDir, writable: true },
+    ...(layout.readOnly ?? []).map(ro),
+  ];
+  return [
+    ...withParentFolders(mounts),
     '--chdir', layout.projectDir,
     '--unshare-pid',
     '--unshare-ipc',
@@ -88,6 +99,37 @@ export function bwrapOptions(layout: BwrapLayout): string[] {
     '--new-session',
     ...(layout.network === 'none' ? ['--unshare-net'] : []),
   ];
+}
+
+/**
+ * The mounts, each preceded by the folders leading to it that no earlier mount made, made 0755:
+ * bwrap would make them 0700 and root's, which the agent's user (ralph run as root) cannot enter.
+ * A folder inside a read-only mount is the host's own and is left alone.
+ */
+function withParentFolders(mounts: readonly Mount[]): string[] {
+  const words: string[] = [];
+  const made = new Set<string>();
+  const earlier: Mount[] = [];
+  for (const mount of mounts) {
+    for (const parent of parentsOf(mount.dest)) {
+      if (made.has(parent) || earlier.some((m) => m.dest === parent || (!m.writable && isUnder(parent, m.dest)))) continue;
+      words.push('--perms', '0755', '--dir', parent);
+      made.add(parent);
+    }
+    words.push(...mount.words);
+    earlier.push(mount);
+  }
+  return words;
+}
+
+/** `/a/b/c` → `/a`, `/a/b`. */
+function parentsOf(path: string): string[] {
+  const parts = path.split('/').filter(Boolean);
+  return parts.slice(0, -1).map((_, i) => `/${parts.slice(0, i + 1).join('/')}`);
+}
+
+function isUnder(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
 }
 
 /**

@@ -9,7 +9,7 @@ import { containerEnvNames, dockerExecArgs, dockerRunArgs, removeDeadContainers,
 const system: SystemEntry[] = [{ path: '/usr', kind: 'dir' }, { path: '/bin', kind: 'link', target: 'usr/bin' }, { path: '/lib64', kind: 'dir' }];
 const layout = { projectDir: '/home/u/code/app', realHome: '/home/u', privateHome: '/tmp/ralph-sandbox-1-x/home', system, binds: ['/opt/tool'], network: 'bridge' as const };
 
-/** The destinations bwrap's options mount or make, in order. */
+/** The destinations bwrap's options mount something at, in order (an empty `--dir` is none). */
 function destinations(args: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -17,8 +17,10 @@ function destinations(args: string[]): string[] {
     if (['--ro-bind', '--ro-bind-try', '--bind', '--symlink'].includes(arg)) {
       out.push(args[i + 2]!);
       i += 2;
-    } else if (['--tmpfs', '--dev', '--proc', '--dir'].includes(arg)) {
+    } else if (['--tmpfs', '--dev', '--proc'].includes(arg)) {
       out.push(args[i + 1]!);
+      i += 1;
+    } else if (arg === '--dir' || arg === '--perms') {
       i += 1;
     }
   }
@@ -49,6 +51,13 @@ describe('bwrapOptions', () => {
     const allowed = ['/usr', '/bin', '/lib64', ...SYSTEM_ETC, '/dev', '/proc', '/tmp', '/var/tmp', '/home/u', '/opt/tool', layout.projectDir];
     expect(mounted.filter((path) => !allowed.includes(path))).toEqual([]);
     for (const secret of ['/etc/shadow', '/etc/gshadow', '/etc/sudoers', '/etc/ssh', '/etc/docker', '/etc']) expect(mounted).not.toContain(secret);
+  });
+
+  it('makes the folders leading to each mount 0755 (bwrap would make them 0700, closed to the agent run as another user), never inside a read-only mount', () => {
+    const args = bwrapOptions({ ...layout, binds: ['/usr/local/tool', '/opt/a/b'] });
+    const dirs = args.flatMap((arg, i) => (arg === '--dir' ? [`${args[i - 2]} ${args[i - 1]} ${args[i + 1]}`] : []));
+    expect(dirs).toEqual(['/etc', '/var', '/home', '/opt', '/opt/a', '/home/u/code'].map((dir) => `--perms 0755 ${dir}`));
+    expect(args.join(' ')).toContain('--perms 1777 --tmpfs /tmp');
   });
 
   it('mounts the guarded files read-only over the read-write project', () => {
