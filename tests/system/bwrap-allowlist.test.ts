@@ -84,6 +84,7 @@ async function runAsRoot(call: FakeCallScript, prepare?: (project: TmpProject, e
   };
   const finalEnv = prepare ? { ...env, ...prepare(project, env) } : env;
   chownTree(project.dir);
+  chmodSync(project.dir, 0o755);
   const r = await runCli('ralph', ['--sandbox', 'bwrap', '--max-loops', '1'], { cwd: project.dir, env: finalEnv });
   const agentStderr = () => readdirSync(project.path('.ralph/logs')).filter((n) => n.includes('stderr')).map((n) => readFileSync(project.path(`.ralph/logs/${n}`), 'utf8')).join('\n');
   const read = (name: string) => (existsSync(join(out, name)) ? readFileSync(join(out, name), 'utf8').trim() : `(no ${name}: ${r.stderr.slice(-1500)}\n${agentStderr().slice(-1500)})`);
@@ -93,6 +94,18 @@ async function runAsRoot(call: FakeCallScript, prepare?: (project: TmpProject, e
 const bash = (command: string) => ({ tool: 'Bash', input: { command }, exec: true }) as const;
 
 describe('ralph --sandbox bwrap as root: an allow-list', () => {
+  it('refuses a project owned by root, before any call: the agent would be root over the host files', async () => {
+    const project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\nALLOWED_TOOLS="Bash"\n` }), { git: true });
+    const fake = withFakeClaude({ calls: [{ steps: [bash('id -u > uid-of-agent')], statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }] });
+    cleanups.push(() => project.cleanup(), () => fake.cleanup());
+    const env = { ...fake.env, ...GIT_TEST_ENV, SANDBOX_BWRAP_BIND: [fake.binDir, fake.scenarioPath].join(','), SANDBOX_ENV: 'FAKE_CLAUDE_*' };
+    const r = await runCli('ralph', ['--sandbox', 'bwrap', '--max-loops', '1'], { cwd: project.dir, env });
+    expect(existsSync(project.path('uid-of-agent')), existsSync(project.path('uid-of-agent')) ? readFileSync(project.path('uid-of-agent'), 'utf8') : '').toBe(false);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`ralph runs as root and the project ${project.dir} belongs to root: the sandbox never runs the agent as root`);
+    expect(r.stderr).toContain('chown -R <user>:');
+  }, 90_000);
+
   it('shows the agent no root-only file, no other home, no socket in /var/tmp or /run; it is the project owner, not root', async () => {
     const socketDir = mkdtempSync(join('/var/tmp', 'ralph-socket-'));
     cleanups.push(() => rmSync(socketDir, { recursive: true, force: true }));
