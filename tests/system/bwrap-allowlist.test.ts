@@ -4,7 +4,7 @@
 // it gets none of the user's tokens, and a claude planted in the project's node_modules/.bin is
 // never run on the host. Needs root and bubblewrap.
 
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -12,10 +12,9 @@ import { readCallLog, withFakeClaude, type FakeCallScript } from '../helpers/fak
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli } from '../helpers/run-cli.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
-import { requireBwrap, requireRoot } from '../helpers/sandbox-tools.js';
+import { prepareSandboxProject, requireBwrap, requireRoot, SANDBOX_TEST_OWNER } from '../helpers/sandbox-tools.js';
 import { useCleanups } from '../helpers/cleanups.js';
 
-const OWNER = 1000;
 const cleanups = useCleanups();
 beforeAll(() => {
   requireRoot('the agent must be shown not to be root, and root-only files unreachable, while ralph is root');
@@ -29,15 +28,6 @@ async function listenAt(path: string): Promise<Server> {
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(path, resolve));
   cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())), () => rmSync(path, { force: true }));
   return server;
-}
-
-function chownTree(path: string): void {
-  chownSync(path, OWNER, OWNER);
-  for (const entry of readdirSync(path, { withFileTypes: true })) {
-    const child = join(path, entry.name);
-    if (entry.isDirectory()) chownTree(child);
-    else if (!entry.isSymbolicLink()) chownSync(child, OWNER, OWNER);
-  }
 }
 
 /** Shell that prints "connected" when a unix socket at $1 accepts a connection. */
@@ -63,14 +53,6 @@ async function runAsRoot(call: FakeCallScript, prepare?: (project: TmpProject, e
   cleanups.push(() => project.cleanup(), () => fake.cleanup());
   const out = project.path('.ralph/probe');
   mkdirSync(out, { recursive: true });
-  // The fake's state, made now so that its owner is the agent's user: ralph (root) asks the fake
-  // its --version on the host first, which claims a call number there too.
-  for (const dir of ['call.d', 'seq.d']) mkdirSync(project.path(`.ralph/fake-state/${dir}`), { recursive: true });
-  writeFileSync(project.path('.ralph/fake-state/calls.jsonl'), '');
-  chownTree(project.dir);
-  // The fake's own files, readable by the agent's user (they are shown to it read-only).
-  for (const path of [fake.root, fake.binDir]) chmodSync(path, 0o755);
-  chmodSync(fake.scenarioPath, 0o644);
   const env = {
     ...fake.env,
     ...GIT_TEST_ENV,
@@ -78,13 +60,9 @@ async function runAsRoot(call: FakeCallScript, prepare?: (project: TmpProject, e
     FAKE_CLAUDE_STATE_DIR: project.path('.ralph/fake-state'),
     FAKE_CLAUDE_LOG: project.path('.ralph/fake-state/calls.jsonl'),
     SANDBOX_BWRAP_BIND: [fake.binDir, fake.scenarioPath].join(','),
-    SANDBOX_ENV: 'FAKE_CLAUDE_*',
-    // ralph's own git (as root) in a repository its owner owns.
-    GIT_CONFIG_PARAMETERS: `'safe.directory=${project.dir}'`,
   };
-  const finalEnv = prepare ? { ...env, ...prepare(project, env) } : env;
-  chownTree(project.dir);
-  chmodSync(project.dir, 0o755);
+  const extra = prepare ? prepare(project, env) : {};
+  const finalEnv = { ...env, ...extra, ...prepareSandboxProject(project, fake) };
   const r = await runCli('ralph', ['--sandbox', 'bwrap', '--max-loops', '1'], { cwd: project.dir, env: finalEnv });
   const agentStderr = () => readdirSync(project.path('.ralph/logs')).filter((n) => n.includes('stderr')).map((n) => readFileSync(project.path(`.ralph/logs/${n}`), 'utf8')).join('\n');
   const read = (name: string) => (existsSync(join(out, name)) ? readFileSync(join(out, name), 'utf8').trim() : `(no ${name}: ${r.stderr.slice(-1500)}\n${agentStderr().slice(-1500)})`);
@@ -124,7 +102,7 @@ describe('ralph --sandbox bwrap as root: an allow-list', () => {
       ],
       statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true },
     });
-    expect(r.read('uid'), r.stderr).toBe(String(OWNER));
+    expect(r.read('uid'), r.stderr).toBe(String(SANDBOX_TEST_OWNER));
     expect(r.read('caps')).toMatch(/^CapEff:\s+0+$/);
     expect(r.read('shadow')).toMatch(/No such file or directory[\s\S]*exit 1/);
     expect(r.read('ls')).not.toMatch(/exit 0$/);
@@ -155,7 +133,7 @@ describe('ralph --sandbox bwrap as root: an allow-list', () => {
     expect(r.read('mode'), r.stderr).toBe('4755');
     // ... and is gone on the host, where it would run as its owner.
     const planted = lstatSync(r.project.path('planted'));
-    expect(planted.uid).toBe(OWNER);
+    expect(planted.uid).toBe(SANDBOX_TEST_OWNER);
     expect(planted.mode & 0o7777).toBe(0o755);
     expect(r.stderr).toContain('Cleared the setuid/setgid bit of 1 file(s) made in the sandbox: planted');
   }, 90_000);
