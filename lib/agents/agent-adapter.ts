@@ -57,6 +57,11 @@ export interface AgentInvocation {
   stdin: string;
   /** Variables added to ralph's environment for this agent (never secrets ralph made up). */
   env?: Record<string, string>;
+  /**
+   * In a sandbox: the names (or `PREFIX*`) of ralph's variables this process gets beyond the
+   * sandbox's base list — the running agent's credentials and settings (AgentAdapter.sandboxEnv).
+   */
+  passEnv?: readonly string[];
 }
 
 /** What the agent is doing, as far as the live view and the monitor show it. */
@@ -119,6 +124,11 @@ export interface AgentAdapter {
   classifyFailure(run: AgentRunFacts, now: number): AgentFailureResult;
   /** Whether an id (read from a file the agent can write, or from its output) may be resumed. */
   isValidSessionId(id: string): boolean;
+  /**
+   * The variables of ralph's environment it needs inside a sandbox: its credentials and its own
+   * settings, names or `PREFIX*` (no other agent's key, no GH_TOKEN or cloud credentials).
+   */
+  readonly sandboxEnv: readonly string[];
   /** Where its login lives; absent: the doctor has its own check (Claude) or none. */
   readonly credentials?: AgentCredentials;
   /** What of the configuration this agent cannot honour exactly: said once at start. */

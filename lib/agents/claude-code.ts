@@ -41,6 +41,8 @@ export const claudeAdapter: AgentAdapter = {
   createOutputReader: createClaudeOutputReader,
   classifyFailure: classifyClaudeRun,
   isValidSessionId,
+  // Its key or token, its API endpoint and model settings, its config dir and its own switches.
+  sandboxEnv: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_MODEL', 'ANTHROPIC_SMALL_FAST_MODEL', 'ANTHROPIC_CUSTOM_HEADERS', 'CLAUDE_CONFIG_DIR', 'CLAUDE_CODE_*', 'API_TIMEOUT_MS', 'DISABLE_*', 'MAX_THINKING_TOKENS', 'IS_SANDBOX'],
   startupWarnings: () => [],
 };
 

@@ -35,6 +35,7 @@ export const codexAdapter: AgentAdapter = {
   createOutputReader: createCodexOutputReader,
   classifyFailure: classifyCodexRun,
   isValidSessionId: isSafeSessionId,
+  sandboxEnv: ['OPENAI_API_KEY', 'CODEX_API_KEY', 'OPENAI_BASE_URL', 'OPENAI_ORGANIZATION', 'OPENAI_PROJECT', 'CODEX_HOME', 'CODEX_*'],
   credentials: {
     envVars: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
     // `codex login` writes $CODEX_HOME/auth.json (default ~/.codex).

@@ -51,6 +51,7 @@ export const geminiAdapter: AgentAdapter = {
   createOutputReader: createGeminiOutputReader,
   classifyFailure: classifyGeminiRun,
   isValidSessionId: isGeminiSessionId,
+  sandboxEnv: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_GENAI_USE_GCA', 'GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION', 'GEMINI_*'],
   startupWarnings: geminiStartupWarnings,
   credentials: {
     envVars: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_GENAI_USE_GCA'],

@@ -43,6 +43,8 @@ export const openCodeAdapter: AgentAdapter = {
   createOutputReader: createOpenCodeOutputReader,
   classifyFailure: classifyOpenCodeRun,
   isValidSessionId: isOpenCodeSessionId,
+  // Its providers' keys (the model decides which one it uses) and its own settings.
+  sandboxEnv: ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'OPENROUTER_API_KEY', 'GROQ_API_KEY', 'XAI_API_KEY', 'DEEPSEEK_API_KEY', 'MISTRAL_API_KEY', 'OPENCODE_*'],
   startupWarnings: openCodeStartupWarnings,
   credentials: {
     envVars: ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'OPENROUTER_API_KEY', 'GROQ_API_KEY', 'XAI_API_KEY', 'DEEPSEEK_API_KEY', 'MISTRAL_API_KEY'],

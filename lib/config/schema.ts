@@ -130,6 +130,7 @@ const SPECS = {
   SANDBOX_DOCKER_CPUS: str('2', 'Docker sandbox: CPU limit (e.g. 2 or 1.5)'),
   SANDBOX_DOCKER_NETWORK: str('bridge', 'Sandbox network: none, bridge or host (bwrap: none cuts it off, else the host network is shared)'),
   SANDBOX_BWRAP_BIND: list([], 'bwrap sandbox: extra paths shown read-only inside, comma-separated (toolchains outside /usr)'),
+  SANDBOX_ENV: list([], 'Sandboxes: more environment variables passed to the agent, comma-separated names or PREFIX* (beyond PATH, locale, terminal, proxies and the running agent\'s credentials)'),
   SANDBOX_E2B_TEMPLATE: accepted('base'),
   SANDBOX_E2B_SANDBOX_ID: accepted(''),
   SANDBOX_E2B_TIMEOUT: accepted('3600'),

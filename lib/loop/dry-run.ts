@@ -27,7 +27,7 @@ export function describeDryRun(run: Run, loop: number, prompt: string): void {
     inheritedEnv: deps.env,
   });
   // As it would run: inside the sandbox's wrapper (--sandbox), with the agent's own output format.
-  const wrapped = run.sandbox.wrap(invocation, deps.env);
+  const wrapped = run.sandbox.wrap({ ...invocation, passEnv: run.state.agent.sandboxEnv }, deps.env);
   const formatAt = invocation.args.indexOf('--output-format');
   const output = formatAt >= 0 ? invocation.args[formatAt + 1] : config.CLAUDE_OUTPUT_FORMAT;
   deps.logger.info('[DRY RUN] Skipping actual Claude Code execution');

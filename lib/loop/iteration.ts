@@ -130,7 +130,8 @@ async function runAgentOnce(run: Run, loop: number, session: ResumableSession | 
   run.events.emit('agent:started', { loop, agentLabel: run.state.agent.label, argv: [invocation.cmd, ...invocation.args], outputLogPath });
   const timeoutMs = config.CLAUDE_TIMEOUT_SECONDS > 0 ? config.CLAUDE_TIMEOUT_SECONDS * 1000 : config.CLAUDE_TIMEOUT_MINUTES * 60_000;
   const runId = run.recorder?.record.run_id;
-  const { env, ...sandboxed } = run.sandbox.wrap(invocation, agentEnv(deps.env, runId));
+  // In a sandbox the agent gets its own credentials and settings, and no other variable beyond the allow-list.
+  const { env, ...sandboxed } = run.sandbox.wrap({ ...invocation, passEnv: run.state.agent.sandboxEnv }, agentEnv(deps.env, runId));
   const group = trackAgentGroup(run.agentGroup);
   const handle = startAgentRun({
     adapter: run.state.agent,
@@ -162,6 +163,8 @@ async function runAgentOnce(run: Run, loop: number, session: ResumableSession | 
     // the group still carries the run's mark.
     run.agentGroup.clearAgent();
     killEscapedProcesses(runId, deps.logger);
+    // Inside a sandbox: what the agent left running there is gone before ralph looks at anything.
+    await run.sandbox.afterCall();
   }
   const call = { ...finished, summary: { ...finished.summary, sessionId: acceptReportedSessionId(finished.summary.sessionId, run.state.agent, deps.logger) } };
   run.state.current = undefined;
@@ -174,7 +177,6 @@ async function runAgentOnce(run: Run, loop: number, session: ResumableSession | 
   }
   if (call.kind === 'timed-out') {
     deps.logger.warn(`${run.state.agent.label} timed out after ${formatDuration(timeoutMs)} (not an API limit)`);
-    await run.sandbox.afterTimeout();
   }
   if (!run.state.agent.capabilities.cumulativeUsage) return { ...call, outputLogPath };
   // The reported usage is the session's total so far: this call's is the growth since the last

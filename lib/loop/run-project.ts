@@ -56,7 +56,7 @@ import { subscribeProgress } from './progress-subscriber.js';
 import { startClaudeUpdateCheck } from './update-check.js';
 import { exitCodeForSignal, installStopSignal, type StopSignalOptions } from './stop-signal.js';
 import { PACKAGE_ROOT } from '../platform/package-root.js';
-import { openSandbox, previewSandbox, sandboxSettingsOf } from '../sandbox/open-sandbox.js';
+import { agentQuestionRunner, openSandbox, previewSandbox, sandboxSettingsOf } from '../sandbox/open-sandbox.js';
 import { describeVerificationSetup, planVerification } from '../verify/verification-setup.js';
 
 export interface RunProjectOptions {
@@ -271,7 +271,8 @@ async function withBudgetFlag(options: RunProjectOptions, config: RalphConfig, s
   if (slot.adapter.name !== 'claude' || !(config.MAX_COST_USD > 0) || !('version' in found)) return slot;
   const { deps } = options;
   const flag = '--max-budget-usd';
-  const accepts = await cliHasFlag({ agent: slot.adapter.name, command: slot.command, version: found.version, flag, env: deps.env, homeDir: deps.homeDir, cwd: options.projectDir, runner: deps.processRunner });
+  const runner = agentQuestionRunner(sandboxSettingsOf(config), { projectDir: options.projectDir, homeDir: deps.homeDir, env: deps.env, processRunner: deps.processRunner });
+  const accepts = await cliHasFlag({ agent: slot.adapter.name, command: slot.command, version: found.version, flag, env: deps.env, homeDir: deps.homeDir, cwd: options.projectDir, runner });
   if (accepts) deps.logger.info(`Each Claude call is capped at what is left of --max-cost (${flag})`);
   else if (accepts === false) deps.logger.warn(`This Claude CLI${found.version ? ` (${found.version})` : ''} has no ${flag}: one call can overshoot --max-cost before ralph stops`);
   else deps.logger.warn(`Could not ask ${slot.command} --help whether it takes ${flag}: calls are not capped one by one`);
@@ -290,7 +291,8 @@ async function resolveAgentCommand(options: RunProjectOptions, loaded: LoadConfi
       env: deps.env,
       projectDir: options.projectDir,
       ralphRoot: PACKAGE_ROOT,
-      processRunner: deps.processRunner,
+      // Under a sandbox, a CLI inside the project is asked inside it, never on the host.
+      processRunner: agentQuestionRunner(sandboxSettingsOf(config, sources.SANDBOX_PROVIDER), { projectDir: options.projectDir, homeDir: deps.homeDir, env: deps.env, processRunner: deps.processRunner }),
     });
     if (agent.name !== 'claude') {
       deps.logger.info(`${formatCliName(agent.label)}${found.version ? ` ${found.version}` : ''} (${found.command})`);
@@ -331,6 +333,11 @@ async function resolveFallbackAgents(options: RunProjectOptions, loaded: LoadCon
       continue;
     }
     if (adapter.name === primary.name || slots.some((s) => s.adapter.name === adapter.name)) continue;
+    // In Docker the agents' CLIs live in the image, not on the host: none is asked here.
+    if (sandboxSettingsOf(loaded.config, loaded.sources.SANDBOX_PROVIDER).provider === 'docker') {
+      slots.push({ adapter, command: agentCommandOf(loaded.config, adapter) });
+      continue;
+    }
     try {
       const found = await resolveAgentCommand(options, loaded, adapter);
       slots.push(await withBudgetFlag(options, loaded.config, { adapter, command: found.command }, found));

@@ -101,21 +101,25 @@ async function runGate(run: Run, loop: number): Promise<VerificationResult> {
   // The gate runs the agent's code: under a sandbox, inside it, with its reports in .ralph/ (seen from both sides).
   const sandboxed = run.sandbox.provider !== 'none';
   if (sandboxed) await run.sandbox.ensureRunning();
-  const result = await runVerificationGate({
-    commands: verification.commands,
-    projectDir: run.paths.projectDir,
-    sandbox: run.sandbox,
-    ...(sandboxed ? { tempDir: run.paths.ralphDir } : {}),
-    env: deps.env,
-    timeoutMs: verification.timeoutMs,
-    graceMs: run.config.KILL_GRACE_SECONDS * 1000,
-    processRunner: deps.processRunner,
-    clock: deps.clock,
-    signal: run.stop.signal,
-    onPipesHeldOpen: (command) => deps.logger.warn(`${escapedOutputWarning('verification command')}: ${command}`),
-  });
-  // A command cut off at the time limit may have left processes inside the sandbox.
-  if (sandboxed && result.commands.some((c) => c.timedOut)) await run.sandbox.afterTimeout();
+  let result: VerificationResult;
+  try {
+    result = await runVerificationGate({
+      commands: verification.commands,
+      projectDir: run.paths.projectDir,
+      sandbox: run.sandbox,
+      ...(sandboxed ? { tempDir: run.paths.ralphDir } : {}),
+      env: deps.env,
+      timeoutMs: verification.timeoutMs,
+      graceMs: run.config.KILL_GRACE_SECONDS * 1000,
+      processRunner: deps.processRunner,
+      clock: deps.clock,
+      signal: run.stop.signal,
+      onPipesHeldOpen: (command) => deps.logger.warn(`${escapedOutputWarning('verification command')}: ${command}`),
+    });
+  } finally {
+    // The gate ran the agent's code: what it left running inside is gone before ralph looks.
+    if (sandboxed) await run.sandbox.afterCall();
+  }
   // Test runs write caches and reports: they are not the next loop's work.
   retakeContentAtNextLoop(run);
   return result;

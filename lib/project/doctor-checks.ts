@@ -35,7 +35,7 @@ export interface DoctorFacts {
   unignored: string[] | null;
   test: { command: string | null; from: string | null; qualityGates: string[]; missingProgram?: string | null };
   /** The sandbox asked for (none: not asked), and what keeps it from running. */
-  sandbox: { provider: string; error?: string; fix?: string };
+  sandbox: { provider: string; error?: string; fix?: string; env?: { passed: string[]; withheld: string[] } };
   /** The GitHub issue a run would track (--github-issue, GITHUB_ISSUE), and whether gh is there; absent: none asked. */
   github?: { issue: string; from: string; error?: string; gh: boolean; installHint: string };
 }
@@ -47,7 +47,7 @@ export const NOT_A_GIT_REPOSITORY = {
 };
 
 export function runDoctorChecks(f: DoctorFacts): DoctorCheck[] {
-  return [nodeCheck(f), agentCheck(f), authCheck(f), gitCheck(f), identityCheck(f), tmuxCheck(f), filesCheck(f), gitignoreCheck(f), testCheck(f), sandboxCheck(f), githubCheck(f)].filter(
+  return [nodeCheck(f), agentCheck(f), authCheck(f), gitCheck(f), identityCheck(f), tmuxCheck(f), filesCheck(f), gitignoreCheck(f), testCheck(f), sandboxCheck(f), sandboxEnvCheck(f), githubCheck(f)].filter(
     (c): c is DoctorCheck => c !== null,
   );
 }
@@ -175,6 +175,15 @@ function sandboxCheck({ sandbox }: DoctorFacts): DoctorCheck | null {
   const name = `sandbox (${sandbox.provider})`;
   if (sandbox.error) return { level: 'fail', name, detail: `${sandbox.error}: ralph would refuse to run`, fix: sandbox.fix ?? 'run without --sandbox / SANDBOX_PROVIDER' };
   return { level: 'ok', name, detail: sandbox.provider === 'docker' ? 'the daemon answers and the image is there' : "bubblewrap runs here, and the agent's --version runs inside it" };
+}
+
+/** The allow-list of variables the agent gets in the sandbox, as they are set now. */
+function sandboxEnvCheck({ sandbox }: DoctorFacts): DoctorCheck | null {
+  if (sandbox.provider === 'none' || !sandbox.env) return null;
+  const { passed, withheld } = sandbox.env;
+  const shown = withheld.slice(0, 8).join(', ');
+  const held = withheld.length === 0 ? 'nothing else is set' : `${withheld.length} other(s) withheld: ${shown}${withheld.length > 8 ? ', …' : ''}`;
+  return { level: 'ok', name: 'sandbox environment', detail: `the agent gets ${passed.length > 0 ? passed.join(', ') : 'none of yours'}; ${held} (add names with SANDBOX_ENV)` };
 }
 
 function githubCheck({ github }: DoctorFacts): DoctorCheck | null {

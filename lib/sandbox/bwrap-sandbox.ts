@@ -1,63 +1,159 @@
-// The bubblewrap sandbox: the agent sees `/` read-only, the project read-write, a private
-// writable home (mounted over the real one, which it never sees) and a private /tmp, in its own
-// pid namespace that dies with ralph (--unshare-pid --die-with-parent): a daemon it forks cannot
-// outlive the run. The network is shared (the agent needs its API) unless it is `none`.
-// The project's guarded files (.ralphrc, git's config and hooks, the agents' settings) are
+// The bubblewrap sandbox, an allow-list: the agent sees the system folders programs need to run
+// (/usr and its kin, a few files of /etc), read-only; its own install, read-only; the project,
+// read-write; a private writable home (mounted where the real one is, which it never sees) and a
+// private /tmp and /var/tmp. Nothing else of the host is there: no other home, no /root, no /run,
+// no /var, no /etc/shadow, and no host socket in any folder. In its own pid namespace that dies
+// with ralph (--unshare-pid --die-with-parent), a daemon it forks cannot outlive the call; its own
+// IPC and host name namespaces too. The network is shared (the agent needs its API) unless it is
+// `none`. The project's guarded files (.ralphrc, git's config and hooks, the agents' settings) are
 // mounted read-only over it: what configures the programs ralph runs cannot change in a call.
-// It runs in a user namespace of its own with every capability dropped, so as root too it can
-// neither remount nor unmount; host socket directories (/run, $XDG_RUNTIME_DIR, the SSH agent's)
-// are covered by empty ones, since connect() works through a read-only mount.
+// As an ordinary user it runs in a user namespace of its own with every capability dropped; when
+// ralph runs as root, the agent runs as the project's owner (never root: see agent-user.ts),
+// switched to by setpriv inside the sandbox with no capability left and no way to gain one.
 
-import { existsSync, lstatSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { existsSync, lstatSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AgentInvocation } from '../agents/agent-adapter.js';
 import type { SandboxNetwork } from './sandbox-settings.js';
 import { stripTerminalControls } from '../text/terminal-text.js';
 import { RalphError } from '../errors.js';
-import { findExecutable } from '../platform/find-executable.js';
+import { findTrustedExecutable } from '../platform/find-executable.js';
 import { readOnlyGuardedPaths } from '../containment/guarded-paths.js';
 import type { Logger } from '../platform/deps.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { resolveAgentExecutable } from './agent-executable.js';
+import { chooseAgentUser, readOwner, type AgentUser } from './agent-user.js';
 import { createRuntimeDir, type RuntimeDir } from './runtime-dir.js';
+import { filterSandboxEnv, sandboxEnvPatterns } from './sandbox-env.js';
+import { stripPlantedSetuid } from './strip-setuid.js';
 import type { Sandbox } from './sandbox.js';
+
+/** A top-level system folder as the host has it: a real folder (bound read-only) or a link (made again). */
+export type SystemEntry = { path: string; kind: 'dir' } | { path: string; kind: 'link'; target: string };
+
+/** The top-level folders programs run from. */
+export const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
+
+/**
+ * The files of /etc programs read to run: users and groups by name, name resolution, TLS roots,
+ * time zone, the dynamic linker's cache, Debian's alternatives. No secret lives in any of them.
+ */
+export const SYSTEM_ETC = [
+  '/etc/passwd', '/etc/group', '/etc/nsswitch.conf', '/etc/hosts', '/etc/host.conf', '/etc/resolv.conf', '/etc/gai.conf',
+  '/etc/services', '/etc/protocols', '/etc/networks', '/etc/ssl', '/etc/ca-certificates', '/etc/ca-certificates.conf', '/etc/pki',
+  '/etc/crypto-policies', '/etc/localtime', '/etc/timezone', '/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d',
+  '/etc/alternatives', '/etc/mime.types', '/etc/os-release', '/etc/debian_version', '/etc/locale.alias', '/etc/inputrc', '/etc/terminfo',
+];
 
 export interface BwrapLayout {
   projectDir: string;
   /** The user's home: hidden behind `privateHome`. */
   realHome: string;
   privateHome: string;
+  /** The system folders as the host has them (systemEntries()); the /etc files are bound when present. */
+  system: readonly SystemEntry[];
+  /** Read-only binds: SANDBOX_BWRAP_BIND and the agent's own install. */
   binds: readonly string[];
   network: SandboxNetwork;
-  /** Host directories holding sockets, covered by an empty tmpfs (see socketDirectories). */
-  socketDirs?: readonly string[];
   /** The project's guarded files (lib/containment/guarded-paths.ts), read-only over its read-write mount. */
   readOnly?: readonly string[];
+  /** ralph runs as root: no user namespace (setpriv switches to the agent's user inside), capabilities kept for it. */
+  asRoot?: boolean;
+}
+
+/** One mount: bwrap's words for it, where it lands, and whether the agent may write there. */
+interface Mount {
+  words: string[];
+  dest: string;
+  writable: boolean;
 }
 
 /** bwrap's options, in mount order: later mounts go on top (the project inside the hidden home stays visible). */
 export function bwrapOptions(layout: BwrapLayout): string[] {
+  const ro = (path: string): Mount => ({ words: ['--ro-bind', path, path], dest: path, writable: false });
+  const mounts: Mount[] = [
+    // No `/` bind: the root is an empty tmpfs, and only what is listed here is in it.
+    ...layout.system.map((entry): Mount => (entry.kind === 'dir' ? ro(entry.path) : { words: ['--symlink', entry.target, entry.path], dest: entry.path, writable: false })),
+    ...SYSTEM_ETC.map((path): Mount => ({ words: ['--ro-bind-try', path, path], dest: path, writable: false })),
+    { words: ['--dev', '/dev'], dest: '/dev', writable: true },
+    { words: ['--proc', '/proc'], dest: '/proc', writable: false },
+    { words: ['--perms', '1777', '--tmpfs', '/tmp'], dest: '/tmp', writable: true },
+    { words: ['--perms', '1777', '--tmpfs', '/var/tmp'], dest: '/var/tmp', writable: true },
+    // A home of `/` (HOME unset for a service user) is not mounted over the root.
+    ...(layout.realHome === '/' ? [] : [{ words: ['--bind', layout.privateHome, layout.realHome], dest: layout.realHome, writable: true }]),
+    ...layout.binds.map(ro),
+    { words: ['--bind', layout.projectDir, layout.projectDir], dest: layout.projectDir, writable: true },
+    ...(layout.readOnly ?? []).map(ro),
+  ];
   return [
-    '--ro-bind', '/', '/',
-    '--dev', '/dev',
-    '--proc', '/proc',
-    '--tmpfs', '/tmp',
-    ...(layout.socketDirs ?? []).flatMap((dir) => ['--tmpfs', dir]),
-    // A home of `/` (HOME unset for a service user) cannot be covered without covering everything.
-    ...(layout.realHome === '/' ? [] : ['--bind', layout.privateHome, layout.realHome]),
-    ...layout.binds.flatMap((path) => ['--ro-bind', path, path]),
-    '--bind', layout.projectDir, layout.projectDir,
-    ...(layout.readOnly ?? []).flatMap((path) => ['--ro-bind', path, path]),
+    ...withParentFolders(mounts),
     '--chdir', layout.projectDir,
     '--unshare-pid',
-    // A user namespace of its own and no capability in it: as root, too, no mount or umount.
-    '--unshare-user',
-    '--cap-drop', 'ALL',
+    '--unshare-ipc',
+    '--unshare-uts',
+    // As an ordinary user: a user namespace of its own and no capability in it (no mount or
+    // umount). As root: setpriv drops to the agent's user and clears every capability itself.
+    ...(layout.asRoot ? [] : ['--unshare-user', '--cap-drop', 'ALL']),
     '--die-with-parent',
     // A session of its own: the agent cannot push keystrokes into ralph's terminal (TIOCSTI).
     '--new-session',
     ...(layout.network === 'none' ? ['--unshare-net'] : []),
   ];
+}
+
+/**
+ * The mounts, each preceded by the folders leading to it that no earlier mount made, made 0755:
+ * bwrap would make them 0700 and root's, which the agent's user (ralph run as root) cannot enter.
+ * A folder inside a read-only mount is the host's own and is left alone.
+ */
+function withParentFolders(mounts: readonly Mount[]): string[] {
+  const words: string[] = [];
+  const made = new Set<string>();
+  const earlier: Mount[] = [];
+  for (const mount of mounts) {
+    for (const parent of parentsOf(mount.dest)) {
+      if (made.has(parent) || earlier.some((m) => m.dest === parent || (!m.writable && isUnder(parent, m.dest)))) continue;
+      words.push('--perms', '0755', '--dir', parent);
+      made.add(parent);
+    }
+    words.push(...mount.words);
+    earlier.push(mount);
+  }
+  return words;
+}
+
+/** `/a/b/c` → `/a`, `/a/b`. */
+function parentsOf(path: string): string[] {
+  const parts = path.split('/').filter(Boolean);
+  return parts.slice(0, -1).map((_, i) => `/${parts.slice(0, i + 1).join('/')}`);
+}
+
+function isUnder(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
+}
+
+/**
+ * What runs inside for `command`: itself, or, when ralph is root, setpriv switching to the
+ * agent's user first, with no capability in any set and no way to gain one (no_new_privs).
+ */
+export function commandInside(command: readonly string[], user: AgentUser, setpriv: string): string[] {
+  if (!user.switchTo) return [...command];
+  return [setpriv, `--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--', ...command];
+}
+
+/** The host's system folders, each a folder or a link (merged /usr makes /bin a link to usr/bin). */
+export function systemEntries(): SystemEntry[] {
+  const entries: SystemEntry[] = [];
+  for (const path of SYSTEM_DIRS) {
+    try {
+      const stats = lstatSync(path);
+      if (stats.isSymbolicLink()) entries.push({ path, kind: 'link', target: readlinkSync(path) });
+      else if (stats.isDirectory()) entries.push({ path, kind: 'dir' });
+    } catch {
+      // not on this system
+    }
+  }
+  return entries;
 }
 
 export interface BwrapSandboxOptions {
@@ -66,50 +162,58 @@ export interface BwrapSandboxOptions {
   env: NodeJS.ProcessEnv;
   binds: readonly string[];
   network: SandboxNetwork;
+  /** SANDBOX_ENV: more variable names (or PREFIX*) passed in. */
+  passEnv: readonly string[];
   processRunner: ProcessRunner;
   logger: Logger;
 }
 
 export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
   let bwrap = '';
+  let setpriv = '';
+  let user: AgentUser | undefined;
+  let system: SystemEntry[] = [];
   let runtime: RuntimeDir | undefined;
   let status = 'initialized';
   const layout = (): BwrapLayout => ({
     projectDir: options.projectDir,
     realHome: options.homeDir,
     privateHome: runtime!.home,
+    system,
     binds: options.binds,
     network: options.network,
-    socketDirs: socketDirectories(options.env, [options.projectDir, options.homeDir]),
     readOnly: readOnlyGuardedPaths(options.projectDir),
+    asRoot: user?.switchTo,
   });
   return {
     provider: 'bwrap',
     async start() {
+      user = chooseAgentUser({ uid: process.getuid?.(), gid: process.getgid?.() }, readOwner(options.projectDir), options.projectDir);
       bwrap = await checkBwrap(options);
-      runtime = createRuntimeDir({ env: options.env, homeDir: options.homeDir });
+      if (user.switchTo) setpriv = findSetpriv();
+      system = systemEntries();
+      runtime = createRuntimeDir({ env: options.env, homeDir: options.homeDir, owner: user.switchTo ? user : undefined });
       status = 'running';
-      options.logger.info(`Sandbox: bubblewrap (project read-write, / read-only, private home and /tmp, network ${options.network === 'none' ? 'off' : 'shared'})`);
+      const as = user.switchTo ? `, as uid ${user.uid} (the project's owner)` : '';
+      options.logger.info(`Sandbox: bubblewrap (project read-write, system folders read-only, private home and /tmp, network ${options.network === 'none' ? 'off' : 'shared'}${as})`);
     },
     wrap(invocation: AgentInvocation, env: NodeJS.ProcessEnv) {
-      if (!runtime) throw new Error('bwrap sandbox used before start()');
-      const inner: NodeJS.ProcessEnv = { ...env, ...invocation.env, TMPDIR: '/tmp' };
-      // The user's SSH agent would sign for the agent; its directory is hidden too.
-      delete inner.SSH_AUTH_SOCK;
-      // The CLI's config dir is the private home's .claude, where its credentials were copied
-      // (one elsewhere would be read-only or hidden inside).
-      if (inner.CLAUDE_CONFIG_DIR !== undefined) inner.CLAUDE_CONFIG_DIR = join(options.homeDir, '.claude');
+      if (!runtime || !user) throw new Error('bwrap sandbox used before start()');
+      const inner = bwrapEnvironment(env, invocation, options);
       // The agent may live in the hidden home or /tmp (~/.local/bin/claude): its own file, read-only.
       const agent = resolveAgentExecutable(invocation.cmd, { env: inner, cwd: options.projectDir, homeDir: options.homeDir });
-      const args = [...bwrapOptions({ ...layout(), binds: [...options.binds, ...agent.binds] }), '--', agent.command, ...invocation.args];
+      const args = [...bwrapOptions({ ...layout(), binds: [...options.binds, ...agent.binds] }), '--', ...commandInside([agent.command, ...invocation.args], user, setpriv)];
       return { cmd: bwrap, args, stdin: invocation.stdin, env: inner };
     },
     // The project is bound at its own path.
     pathInside: (hostPath) => hostPath,
     // Each run is a fresh bwrap: nothing outlives a loop.
     ensureRunning: async () => undefined,
-    // The agent's pid namespace died with it: nothing is left to reap.
-    afterTimeout: async () => undefined,
+    // The call's pid namespace died with it (bwrap exits only once its init is gone, and every
+    // process in it with it): nothing of the agent runs. What it may have planted: setuid bits.
+    async afterCall() {
+      stripPlantedSetuid(options.projectDir, options.logger);
+    },
     async stop() {
       this.stopNow();
     },
@@ -123,37 +227,30 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
 }
 
 /**
- * Host directories where sockets live (the Docker daemon's, D-Bus, the user's session, the SSH
- * agent): /run (and /var/run when it is not a link to it), $XDG_RUNTIME_DIR and the directory
- * of $SSH_AUTH_SOCK, when they exist and hold none of `keep` (the project, the home).
+ * The sandboxed process's environment: the allow-list (sandbox-env.ts) of ralph's, then the
+ * invocation's own variables, with the sandbox's temp and the private home's config dir.
  */
-export function socketDirectories(env: NodeJS.ProcessEnv, keep: readonly string[]): string[] {
-  const candidates = ['/run', '/var/run', env.XDG_RUNTIME_DIR, env.SSH_AUTH_SOCK ? dirname(env.SSH_AUTH_SOCK) : undefined];
-  const dirs: string[] = [];
-  for (const dir of candidates) {
-    if (!dir || !isAbsolute(dir) || dir === '/' || dirs.some((d) => within(dir, d))) continue;
-    if (keep.some((path) => within(path, dir)) || !isRealDirectory(dir)) continue;
-    dirs.push(dir);
-  }
-  return dirs;
+export function bwrapEnvironment(env: NodeJS.ProcessEnv, invocation: AgentInvocation, options: Pick<BwrapSandboxOptions, 'homeDir' | 'passEnv'>): NodeJS.ProcessEnv {
+  const inner: NodeJS.ProcessEnv = { ...filterSandboxEnv(env, sandboxEnvPatterns(invocation.passEnv, options.passEnv)), ...invocation.env, TMPDIR: '/tmp' };
+  // The CLI's config dir is the private home's .claude, where its credentials were copied
+  // (one elsewhere would be hidden inside).
+  if (inner.CLAUDE_CONFIG_DIR !== undefined) inner.CLAUDE_CONFIG_DIR = join(options.homeDir, '.claude');
+  return inner;
 }
 
-function within(path: string, dir: string): boolean {
-  const rel = relative(dir, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
-
-function isRealDirectory(dir: string): boolean {
-  try {
-    return existsSync(dir) && lstatSync(dir).isDirectory();
-  } catch {
-    return false;
-  }
+/** setpriv (util-linux) from the system's own folders: it runs inside, from the read-only /usr. */
+function findSetpriv(): string {
+  const found = ['/usr/bin/setpriv', '/bin/setpriv', '/usr/sbin/setpriv', '/sbin/setpriv'].find((path) => existsSync(path));
+  if (found) return found;
+  throw new RalphError('sandbox_unavailable', 'Sandbox bwrap run as root needs setpriv (util-linux) to run the agent as an ordinary user, and it is not installed', {
+    details: ['Refusing to run the agent as root. Nothing was run.', 'Install it: apt-get install util-linux (Debian, Ubuntu), dnf install util-linux-core (Fedora)'],
+    hint: 'install util-linux, or run ralph as an ordinary user',
+  });
 }
 
 /** bwrap is installed and can build the sandbox here (namespaces allowed); its path. */
 export async function checkBwrap(options: Pick<BwrapSandboxOptions, 'env' | 'projectDir' | 'network' | 'processRunner'>): Promise<string> {
-  const bwrap = findExecutable('bwrap', options.env);
+  const bwrap = findTrustedExecutable('bwrap', options.env, [options.projectDir]);
   if (!bwrap) {
     throw new RalphError('sandbox_unavailable', 'Sandbox bwrap asked for, but bubblewrap (bwrap) is not installed', {
       details: ['Refusing to run the agent on the host instead. Nothing was run.', 'Install it: apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora)'],

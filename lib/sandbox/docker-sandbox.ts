@@ -1,13 +1,16 @@
-// The Docker sandbox, compatible with the Bash tool's lib/sandbox_docker.sh: one long-lived
-// container per run (`ralph-sandbox-<pid>-<epoch>`, --init, the host's uid:gid), the project
-// mounted read-write at /workspace, a private home from the 0700 runtime dir, and each loop's
-// agent run with `docker exec -i -w /workspace`. The API key reaches the container through an
-// env-file written 0600, never through an argv. On a timeout the container is restarted (a
-// killed `docker exec` client leaves its process running inside); before each loop a container
-// that stopped (out of memory, a daemon restart) is started again and one that is gone is made
-// anew, as the Bash tool's per-loop check does; on every exit it is removed and the secrets
-// deleted. Its state is in .ralph/.docker_sandbox_state. A container whose ralph was killed with
-// -9 is removed by the next ralph's start, found by the owner labels it carries.
+// The Docker sandbox, compatible with the Bash tool's lib/sandbox_docker.sh: one container per run
+// (`ralph-sandbox-<pid>-<epoch>`, --init, never root: the user's uid:gid, or the project's owner
+// when ralph runs as root), the project mounted read-write at /workspace, a private home from the
+// 0700 runtime dir, a process limit, and each call run with `docker exec -i -w /workspace`. The
+// call gets the sandbox's allow-list of variables (sandbox-env.ts: the running agent's credentials
+// among them), each named with `-e NAME` so its value comes from the docker client's environment:
+// never in an argv, a file, or the container's configuration that `docker inspect` shows. After
+// each call the container is restarted, which ends every process the call left running in it,
+// before ralph looks at the project. Before each call a container that stopped (out of memory, a
+// daemon restart) is started again and one that is gone is made anew, as the Bash tool's per-loop
+// check does; on every exit it is removed and the private home deleted. Its state is in
+// .ralph/.docker_sandbox_state. A container whose ralph was killed with -9 is removed by the next
+// ralph's start, found by the owner labels it carries.
 
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
@@ -18,15 +21,18 @@ import type { Clock } from '../platform/clock.js';
 import type { Logger } from '../platform/deps.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { readOnlyGuardedPaths } from '../containment/guarded-paths.js';
-import { writeFileAtomic, writeJsonAtomic } from '../state/atomic-write.js';
+import { writeJsonAtomic } from '../state/atomic-write.js';
 import { isProcessAlive } from '../state/process-alive.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import { checkDocker, dockerFailure } from './docker-checks.js';
+import { chooseAgentUser, readOwner } from './agent-user.js';
 import { createRuntimeDir, type RuntimeDir } from './runtime-dir.js';
+import { filterSandboxEnv, HOST_PATH_ENV, sandboxEnvPatterns } from './sandbox-env.js';
+import { stripPlantedSetuid } from './strip-setuid.js';
 import type { Sandbox } from './sandbox.js';
 
-/** The agents' API keys, passed to the container through the env-file when set. */
-export const API_KEY_VARS = ['ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN', 'OPENAI_API_KEY', 'CODEX_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY'];
+/** At most this many processes in the container (a fork bomb stops there). */
+export const SANDBOX_PIDS_LIMIT = 1024;
 
 /** Where the container sees its private home. */
 export const CONTAINER_HOME = '/ralph-home';
@@ -39,6 +45,8 @@ export interface DockerSettings {
 }
 
 export interface DockerSandboxOptions extends DockerSettings {
+  /** SANDBOX_ENV: more variable names (or PREFIX*) passed in. */
+  passEnv: readonly string[];
   projectDir: string;
   ralphDir: string;
   homeDir: string;
@@ -82,7 +90,7 @@ export async function removeDeadContainers(run: (args: string[]) => Promise<{ co
 /** `docker run`'s arguments for the run's container (no secret among them). */
 export function dockerRunArgs(
   options: DockerSettings & {
-    name: string; projectDir: string; home: string; envFile?: string; uid: number; gid: number; readOnly?: readonly string[]; owner: ContainerOwner;
+    name: string; projectDir: string; home: string; uid: number; gid: number; readOnly?: readonly string[]; owner: ContainerOwner;
   },
 ): string[] {
   return [
@@ -102,8 +110,8 @@ export function dockerRunArgs(
     '-w', '/workspace',
     '--memory', options.memory,
     '--cpus', options.cpus,
+    '--pids-limit', String(SANDBOX_PIDS_LIMIT),
     '--network', options.network,
-    ...(options.envFile ? ['--env-file', options.envFile] : []),
     '-v', `${options.home}:${CONTAINER_HOME}`,
     '-e', `HOME=${CONTAINER_HOME}`,
     options.image,
@@ -112,12 +120,21 @@ export function dockerRunArgs(
 }
 
 /**
- * `docker exec`'s arguments for one agent run. The adapter's variables are named with `-e NAME`
- * (docker reads their values from its own environment), so no value lands in an argv.
+ * `docker exec`'s arguments for one call. Its variables are named with `-e NAME` (docker reads
+ * their values from its own environment), so no value lands in an argv or the container's config.
  */
-export function dockerExecArgs(containerId: string, invocation: AgentInvocation): string[] {
-  const names = Object.keys(invocation.env ?? {});
+export function dockerExecArgs(containerId: string, invocation: AgentInvocation, names: readonly string[] = Object.keys(invocation.env ?? {})): string[] {
   return ['exec', '-i', '-w', '/workspace', ...names.flatMap((name) => ['-e', name]), containerId, invocation.cmd, ...invocation.args];
+}
+
+/**
+ * The names a call gets inside the container: the sandbox's allow-list of ralph's variables that
+ * are set, except those holding a host path (the container has its own PATH, home and temp),
+ * and the invocation's own.
+ */
+export function containerEnvNames(env: NodeJS.ProcessEnv, invocation: AgentInvocation, passEnv: readonly string[]): string[] {
+  const allowed = Object.keys(filterSandboxEnv(env, sandboxEnvPatterns(invocation.passEnv, passEnv))).filter((name) => !HOST_PATH_ENV.includes(name));
+  return [...new Set([...allowed, ...Object.keys(invocation.env ?? {})])];
 }
 
 /** Where a host path inside the project is in the container (the project is /workspace). */
@@ -171,15 +188,12 @@ export function createDockerSandbox(options: DockerSandboxOptions): Sandbox {
         options.logger.warn(`Removed the sandbox container ${left} left by a ralph that is no longer running`);
       }
       saveState('initialized');
-      runtime = createRuntimeDir({ env: options.env, homeDir: options.homeDir });
-      const envFile = writeEnvFile(runtime, options.env, options.logger);
-      if (!envFile && runtime.seededCredentials) options.logger.info('Sandbox credentials: seeded the container home with the CLI credentials file');
-      if (!envFile && !runtime.seededCredentials) {
-        options.logger.warn('No credentials for the sandbox (no API key set, no ~/.claude/.credentials.json): the agent may fail to authenticate inside it');
-      }
+      const user = chooseAgentUser({ uid: process.getuid?.(), gid: process.getgid?.() }, readOwner(options.projectDir), options.projectDir);
+      runtime = createRuntimeDir({ env: options.env, homeDir: options.homeDir, owner: user.switchTo ? user : undefined });
+      if (runtime.seededCredentials) options.logger.info('Sandbox credentials: seeded the container home with the CLI credentials file');
       name = `ralph-sandbox-${process.pid}-${Math.floor(options.clock.now() / 1000)}`;
       runArgs = dockerRunArgs({
-        ...options, name, home: runtime.home, envFile, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0,
+        ...options, name, home: runtime.home, uid: user.uid, gid: user.gid,
         readOnly: readOnlyGuardedPaths(options.projectDir), owner: { host: hostname(), pid: process.pid },
       });
       await createContainer();
@@ -210,14 +224,28 @@ export function createDockerSandbox(options: DockerSandboxOptions): Sandbox {
     },
     wrap(invocation, env) {
       if (!containerId) throw new Error('docker sandbox used before start()');
-      return { cmd: docker, args: dockerExecArgs(containerId, invocation), stdin: invocation.stdin, env: { ...env, ...invocation.env } };
+      const names = containerEnvNames({ ...env, ...invocation.env }, invocation, options.passEnv);
+      return { cmd: docker, args: dockerExecArgs(containerId, invocation, names), stdin: invocation.stdin, env: { ...env, ...invocation.env } };
     },
     pathInside: (hostPath) => containerPath(options.projectDir, hostPath),
-    async afterTimeout() {
-      if (!containerId) return;
-      options.logger.warn('Sandbox timeout: restarting the container to reap the processes the agent left');
-      const result = await run(['restart', '-t', '5', containerId]);
-      if (result.code !== 0) options.logger.warn(`Failed to restart the sandbox container ${containerId.slice(0, 12)}`);
+    async afterCall() {
+      if (containerId) {
+        // A restart ends every process in the container (its init and the pid namespace with it),
+        // and the container comes back empty for the next call.
+        const result = await run(['restart', '-t', '0', containerId]);
+        if (result.code !== 0) {
+          const shortId = containerId.slice(0, 12);
+          const removed = await run(['rm', '-f', containerId]);
+          if (removed.code !== 0) {
+            throw dockerFailure(`Could not end what the agent left running in the sandbox container ${shortId}: ${removed.stderr.trim().split('\n')[0] || `docker rm exited ${String(removed.code)}`}`, [
+              'ralph stops rather than look at the project while the agent may still be changing it.',
+            ], 'remove the container (docker rm -f), then run ralph again');
+          }
+          options.logger.warn(`Sandbox container ${shortId} could not be restarted after the call: removed, a new one comes for the next call`);
+          await createContainer();
+        }
+      }
+      stripPlantedSetuid(options.projectDir, options.logger);
     },
     async stop() {
       if (containerId) {
@@ -237,24 +265,4 @@ export function createDockerSandbox(options: DockerSandboxOptions): Sandbox {
     },
     status: () => ({ provider: 'docker', container_id: containerId, status }),
   };
-}
-
-/** The API keys set in ralph's environment, in a 0600 env-file; its path, or undefined when none is set. */
-function writeEnvFile(runtime: RuntimeDir, env: NodeJS.ProcessEnv, logger: Logger): string | undefined {
-  const lines: string[] = [];
-  for (const key of API_KEY_VARS) {
-    const value = env[key];
-    if (value === undefined || value === '') continue;
-    // The env-file format has no quoting: a value spanning lines cannot be passed whole.
-    if (/[\r\n]/.test(value)) {
-      logger.warn(`${key} spans several lines: not passed to the sandbox`);
-      continue;
-    }
-    lines.push(`${key}=${value}`);
-  }
-  if (lines.length === 0) return undefined;
-  const path = join(runtime.path, 'env');
-  writeFileAtomic(path, `${lines.join('\n')}\n`, { mode: 0o600 });
-  logger.info(`Sandbox credentials: ${lines.map((line) => line.split('=', 1)[0]).join(', ')} via env-file`);
-  return path;
 }

@@ -8,11 +8,14 @@ import { readSandboxSettings, type SandboxSettings } from './sandbox-settings.js
 import { stripTerminalControls } from '../text/terminal-text.js';
 import { RalphError } from '../errors.js';
 import type { Deps } from '../platform/deps.js';
-import { findExecutable } from '../platform/find-executable.js';
+import { findTrustedExecutable } from '../platform/find-executable.js';
 import { readOnlyGuardedPaths } from '../containment/guarded-paths.js';
 import { resolveAgentExecutable } from './agent-executable.js';
-import { bwrapOptions, createBwrapSandbox } from './bwrap-sandbox.js';
-import { createDockerSandbox, dockerExecArgs } from './docker-sandbox.js';
+import { agentProbeRunner } from './agent-probe-runner.js';
+import { runInBwrap } from './bwrap-agent-probe.js';
+import type { ProcessRunner } from '../platform/process.js';
+import { bwrapEnvironment, bwrapOptions, createBwrapSandbox, systemEntries } from './bwrap-sandbox.js';
+import { containerEnvNames, createDockerSandbox, dockerExecArgs } from './docker-sandbox.js';
 import { hostExecution, type Sandbox } from './sandbox.js';
 
 export function sandboxSettingsOf(config: RalphConfig, source?: ConfigSource): SandboxSettings {
@@ -23,6 +26,7 @@ export function sandboxSettingsOf(config: RalphConfig, source?: ConfigSource): S
     cpus: config.SANDBOX_DOCKER_CPUS,
     network: config.SANDBOX_DOCKER_NETWORK,
     binds: config.SANDBOX_BWRAP_BIND,
+    passEnv: config.SANDBOX_ENV,
   });
   if (result.ok) return result.settings;
   const provider = stripTerminalControls(config.SANDBOX_PROVIDER.trim()).slice(0, 40);
@@ -47,7 +51,7 @@ export function openSandbox(settings: SandboxSettings, options: OpenSandboxOptio
     case 'none':
       return hostExecution();
     case 'bwrap':
-      return createBwrapSandbox({ ...common, binds: settings.binds, network: settings.network });
+      return createBwrapSandbox({ ...common, binds: settings.binds, network: settings.network, passEnv: settings.passEnv });
     case 'docker':
       return createDockerSandbox({ ...common, ...settings, ralphDir: options.ralphDir, clock: deps.clock, packageRoot: options.packageRoot });
   }
@@ -68,16 +72,38 @@ export function previewSandbox(settings: SandboxSettings, options: Pick<OpenSand
     wrap(invocation, env) {
       const inner = { ...env, ...invocation.env };
       if (settings.provider === 'docker') {
-        return { cmd: findExecutable('docker', deps.env) ?? 'docker', args: dockerExecArgs('<container>', invocation), stdin: invocation.stdin, env: inner };
+        const names = containerEnvNames(inner, invocation, settings.passEnv);
+        return { cmd: findTrustedExecutable('docker', deps.env, [projectDir]) ?? 'docker', args: dockerExecArgs('<container>', invocation, names), stdin: invocation.stdin, env: inner };
       }
-      const agent = resolveAgentExecutable(invocation.cmd, { env: inner, cwd: projectDir, homeDir: deps.homeDir });
+      const sandboxEnv = bwrapEnvironment(env, invocation, { homeDir: deps.homeDir, passEnv: settings.passEnv });
+      const agent = resolveAgentExecutable(invocation.cmd, { env: sandboxEnv, cwd: projectDir, homeDir: deps.homeDir });
       const layout = {
-        projectDir, realHome: deps.homeDir, privateHome: '<private home>', binds: [...settings.binds, ...agent.binds], network: settings.network,
+        projectDir, realHome: deps.homeDir, privateHome: '<private home>', system: systemEntries(), binds: [...settings.binds, ...agent.binds], network: settings.network,
         readOnly: readOnlyGuardedPaths(projectDir),
       };
       const args = [...bwrapOptions(layout), '--', agent.command, ...invocation.args];
-      return { cmd: findExecutable('bwrap', deps.env) ?? 'bwrap', args, stdin: invocation.stdin, env: inner };
+      return { cmd: findTrustedExecutable('bwrap', deps.env, [projectDir]) ?? 'bwrap', args, stdin: invocation.stdin, env: sandboxEnv };
     },
     status: () => ({ provider: settings.provider, status: 'dry run' }),
   };
+}
+
+/**
+ * The runner for ralph's questions to the agents' CLIs before the run (`--version`, `--help`):
+ * with a sandbox, a CLI inside the project runs only inside it (bwrap), or not at all (Docker,
+ * whose CLIs are the image's); see agent-probe-runner.ts.
+ */
+export function agentQuestionRunner(settings: SandboxSettings, options: { projectDir: string; homeDir: string; env: NodeJS.ProcessEnv; processRunner: ProcessRunner }): ProcessRunner {
+  const { projectDir, env, processRunner } = options;
+  switch (settings.provider) {
+    case 'none':
+      return processRunner;
+    case 'bwrap':
+      return agentProbeRunner({
+        runner: processRunner, projectDir, env,
+        runInside: (cmd, args) => runInBwrap({ projectDir, homeDir: options.homeDir, env, binds: settings.binds, network: settings.network, passEnv: settings.passEnv, processRunner }, cmd, args),
+      });
+    case 'docker':
+      return agentProbeRunner({ runner: processRunner, projectDir, env });
+  }
 }

@@ -3,7 +3,7 @@
 // env-file with its API key. Removed whole when the sandbox stops; those of a ralph killed
 // with -9 are removed by the next one (removeDeadRuntimeDirs).
 
-import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { isProcessAlive } from '../state/process-alive.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,8 @@ export interface RuntimeDir {
 export interface RuntimeDirOptions {
   env: NodeJS.ProcessEnv;
   homeDir: string;
+  /** The agent's user when it is not ralph's (ralph runs as root): the private home is given to it. */
+  owner?: { uid: number; gid: number };
 }
 
 const RUNTIME_DIR_NAME = /^ralph-sandbox-(\d+)-/;
@@ -71,10 +73,21 @@ export function createRuntimeDir(options: RuntimeDirOptions): RuntimeDir {
     chmodSync(copy, 0o600);
     seededCredentials = true;
   }
+  if (options.owner) giveTree(home, options.owner);
   return {
     path,
     home,
     seededCredentials,
     remove: () => rmSync(path, { recursive: true, force: true }),
   };
+}
+
+/** chown of a tree ralph just made (no link in it), so the agent's user owns its private home. */
+function giveTree(path: string, owner: { uid: number; gid: number }): void {
+  chownSync(path, owner.uid, owner.gid);
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    const child = join(path, entry.name);
+    if (entry.isDirectory()) giveTree(child, owner);
+    else if (entry.isFile()) chownSync(child, owner.uid, owner.gid);
+  }
 }

@@ -8,8 +8,8 @@ export type SandboxNetwork = 'none' | 'bridge' | 'host';
 
 export type SandboxSettings =
   | { provider: 'none' }
-  | { provider: 'bwrap'; network: SandboxNetwork; binds: string[] }
-  | { provider: 'docker'; image: string; memory: string; cpus: string; network: SandboxNetwork };
+  | { provider: 'bwrap'; network: SandboxNetwork; binds: string[]; passEnv: string[] }
+  | { provider: 'docker'; image: string; memory: string; cpus: string; network: SandboxNetwork; passEnv: string[] };
 
 export type SandboxProvider = SandboxSettings['provider'];
 
@@ -23,6 +23,8 @@ export interface SandboxValues {
   cpus: string;
   network: string;
   binds: readonly string[];
+  /** SANDBOX_ENV: more variables passed in, names or PREFIX*. */
+  passEnv?: readonly string[];
 }
 
 export type SandboxSettingsResult = { ok: true; settings: SandboxSettings } | { ok: false; message: string; hint: string };
@@ -69,10 +71,13 @@ export function readSandboxSettings(values: SandboxValues): SandboxSettingsResul
   const hint = 'fix the SANDBOX_* setting (flag, environment or .ralphrc)';
   const network = sandboxValueProblem('network', values.network);
   if (network) return { ok: false, message: network, hint };
+  const passEnv = [...(values.passEnv ?? [])];
+  const badName = passEnv.find((name) => !/^[A-Za-z_][A-Za-z0-9_]*\*?$/.test(name));
+  if (badName !== undefined) return { ok: false, message: `SANDBOX_ENV takes variable names or PREFIX*, got ${quoteValue(badName)}`, hint };
   if (provider === 'bwrap') {
     const relative = values.binds.find((path) => !path.startsWith('/'));
     if (relative !== undefined) return { ok: false, message: `SANDBOX_BWRAP_BIND paths must be absolute, got ${quoteValue(relative)}`, hint };
-    return { ok: true, settings: { provider: 'bwrap', network: values.network as SandboxNetwork, binds: [...values.binds] } };
+    return { ok: true, settings: { provider: 'bwrap', network: values.network as SandboxNetwork, binds: [...values.binds], passEnv } };
   }
   for (const field of ['image', 'memory', 'cpus'] as const) {
     const problem = sandboxValueProblem(field, values[field]);
@@ -80,6 +85,6 @@ export function readSandboxSettings(values: SandboxValues): SandboxSettingsResul
   }
   return {
     ok: true,
-    settings: { provider: 'docker', image: values.image, memory: values.memory, cpus: values.cpus, network: values.network as SandboxNetwork },
+    settings: { provider: 'docker', image: values.image, memory: values.memory, cpus: values.cpus, network: values.network as SandboxNetwork, passEnv },
   };
 }

@@ -32,8 +32,12 @@ export interface Sandbox {
   wrap(invocation: AgentInvocation, env: NodeJS.ProcessEnv): SandboxedInvocation;
   /** The path that a host path inside the project has within the sandbox (the same, except under Docker). */
   pathInside(hostPath: string): string;
-  /** After an agent run ralph cut off at its timeout: reap what it left inside. */
-  afterTimeout(): Promise<void>;
+  /**
+   * After every sandboxed call (the agent's, the gate's), before ralph checks, restores or commits
+   * anything: no process of the call is left running (what the agent started in the background
+   * included), and no setuid or setgid file it made is left; throws a RalphError when it cannot be sure.
+   */
+  afterCall(): Promise<void>;
   /** Tears everything down and deletes the secrets; safe to call more than once. */
   stop(): Promise<void>;
   /** The last resort of a second signal, when no await is possible: remove what can be removed now. */
@@ -49,7 +53,7 @@ export function hostExecution(): Sandbox {
     ensureRunning: async () => undefined,
     wrap: (invocation, env) => ({ cmd: invocation.cmd, args: invocation.args, stdin: invocation.stdin, env: { ...env, ...invocation.env } }),
     pathInside: (hostPath) => hostPath,
-    afterTimeout: async () => undefined,
+    afterCall: async () => undefined,
     stop: async () => undefined,
     stopNow: () => undefined,
     status: () => ({ provider: 'none' }),

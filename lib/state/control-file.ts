@@ -5,7 +5,7 @@
 // naming the file and what to do; a state file ralph writes must not be a directory either,
 // and every other file the agent can replace is read through readRegularFile.
 
-import { closeSync, fstatSync, lstatSync, openSync, readFileSync, realpathSync, statSync, constants, type Stats } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, realpathSync, statSync, constants, type Stats } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { RalphError } from '../errors.js';
 
@@ -63,7 +63,9 @@ export function readControlFile(path: string, options: ControlFileOptions): stri
   let text: string;
   try {
     const stats = fstatSync(fd);
-    const why = kindProblem(stats) ?? sizeProblem(stats.size, options.maxBytes ?? CONTROL_FILE_MAX_BYTES);
+    // Judged on what was opened: the path may have been swapped for a link since the check.
+    const outside = options.allowSymlinkOut ? undefined : openedOutside(fd, path, options.projectDir);
+    const why = (outside ? `is a symlink to ${outside}, outside the project` : undefined) ?? kindProblem(stats) ?? sizeProblem(stats.size, options.maxBytes ?? CONTROL_FILE_MAX_BYTES);
     if (why) throw controlFileError(path, options.projectDir, why);
     text = readFileSync(fd, 'utf8');
   } finally {
@@ -150,6 +152,21 @@ function symlinkTargetOutside(path: string, projectDir: string): string | undefi
     return undefined;
   }
   return inside(target, root) ? undefined : target;
+}
+
+/**
+ * The real path of the file open at `fd`, when `path` names a place inside the project but what
+ * was opened lies outside it (read from /proc/self/fd; undefined where /proc is missing).
+ */
+function openedOutside(fd: number, path: string, projectDir: string): string | undefined {
+  if (!inside(resolve(projectDir, path), resolve(projectDir))) return undefined;
+  let opened: string;
+  try {
+    opened = readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return undefined;
+  }
+  return inside(opened, realOrSelf(projectDir)) ? undefined : opened;
 }
 
 function inside(path: string, root: string): boolean {

@@ -6,11 +6,11 @@
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { expect } from 'vitest';
-import { FAKE_CLAUDE_DIR, type FakeCallScript } from './fake-claude.js';
+import { FAKE_CLAUDE_DIR, type FakeCallScript, type FakeClaude } from './fake-claude.js';
 import { REPO_ROOT } from './run-cli.js';
 import type { TmpProject } from './tmp-project.js';
 
@@ -194,4 +194,36 @@ export function expectGuardedFilesUntouched(project: TmpProject, agentOutput: st
   // Nothing reached the files, so the guard had nothing to undo.
   expect(existsSync(project.path('.ralph/quarantine'))).toBe(false);
   expect(ralphStderr).not.toContain('which configures what ralph and the agent run');
+}
+
+/** The ordinary user a test gives its project to when it runs as root (the sandbox runs the agent as the project's owner). */
+export const SANDBOX_TEST_OWNER = 1000;
+
+function chownTreeTo(path: string, uid: number): void {
+  chownSync(path, uid, uid);
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    const child = join(path, entry.name);
+    if (entry.isDirectory()) chownTreeTo(child, uid);
+    else if (!entry.isSymbolicLink()) chownSync(child, uid, uid);
+  }
+}
+
+/**
+ * Makes a project ready for `ralph --sandbox bwrap` with the fake agent: the fake's variables
+ * passed in (SANDBOX_ENV), and, when the test runs as root, the project given to an ordinary user
+ * (the agent runs as its owner, never root), the fake's own files readable by that user, its
+ * state made now so that user owns it (ralph, root, asks the fake its --version first), and
+ * ralph's own git allowed in a repository another user owns. Call it once the project's files
+ * are written; returns the variables to add to ralph's environment.
+ */
+export function prepareSandboxProject(project: TmpProject, fake: FakeClaude, stateDir = project.path('.ralph/fake-state')): Record<string, string> {
+  const env: Record<string, string> = { SANDBOX_ENV: 'FAKE_CLAUDE_*' };
+  if (process.getuid?.() !== 0) return env;
+  for (const dir of ['call.d', 'seq.d']) mkdirSync(join(stateDir, dir), { recursive: true });
+  if (!existsSync(join(stateDir, 'calls.jsonl'))) writeFileSync(join(stateDir, 'calls.jsonl'), '');
+  chownTreeTo(project.dir, SANDBOX_TEST_OWNER);
+  chmodSync(project.dir, 0o755);
+  for (const path of [fake.root, fake.binDir]) chmodSync(path, 0o755);
+  chmodSync(fake.scenarioPath, 0o644);
+  return { ...env, GIT_CONFIG_PARAMETERS: `'safe.directory=${project.dir}'` };
 }

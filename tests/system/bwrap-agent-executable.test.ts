@@ -10,7 +10,7 @@ import { FAKE_CLAUDE_DIR, withFakeClaude, type FakeClaude } from '../helpers/fak
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli } from '../helpers/run-cli.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
-import { requireBwrap } from '../helpers/sandbox-tools.js';
+import { prepareSandboxProject, requireBwrap } from '../helpers/sandbox-tools.js';
 import { useCleanups } from '../helpers/cleanups.js';
 
 const cleanups = useCleanups();
@@ -44,6 +44,7 @@ function installAgentInHome(): HomeInstall {
     FAKE_CLAUDE_LOG: project.path('.ralph/fake-state/calls.jsonl'),
     // The test's scenario file only: the agent's own folders are found by ralph.
     SANDBOX_BWRAP_BIND: fake.scenarioPath,
+    ...prepareSandboxProject(project, fake),
   };
   return { project, fake, env };
 }

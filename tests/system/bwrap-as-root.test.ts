@@ -3,7 +3,7 @@
 // host unix socket — neither one in /run nor the user's SSH agent, whose variable it does not
 // get (issue 25 §3, §4). Needs root and bubblewrap.
 
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { withFakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli } from '../helpers/run-cli.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject } from '../helpers/tmp-project.js';
-import { requireBwrap } from '../helpers/sandbox-tools.js';
+import { prepareSandboxProject, requireBwrap } from '../helpers/sandbox-tools.js';
 import { useCleanups } from '../helpers/cleanups.js';
 
 const cleanups = useCleanups();
@@ -46,10 +46,11 @@ describe('ralph --sandbox bwrap as root', () => {
     await listenAt(sshSocket);
     cleanups.push(() => rmSync(runSocket, { force: true }));
     const out = project.path('.ralph/probe');
+    mkdirSync(out, { recursive: true });
     fake.setScenario({
       calls: [{
         steps: [
-          { tool: 'Bash', input: { command: `mkdir -p ${out}; grep CapEff /proc/self/status > ${out}/caps` }, exec: true },
+          { tool: 'Bash', input: { command: `grep CapEff /proc/self/status > ${out}/caps` }, exec: true },
           { tool: 'Bash', input: { command: `mount -o remount,bind,rw / 2> ${out}/remount-err; echo $? > ${out}/remount` }, exec: true },
           { tool: 'Bash', input: { command: `echo escaped > ${outside}/escape.txt; echo $? > ${out}/escape` }, exec: true },
           { tool: 'Bash', input: { command: `${CONNECT} ${runSocket} > ${out}/run-socket 2>&1` }, exec: true },
@@ -65,6 +66,7 @@ describe('ralph --sandbox bwrap as root', () => {
       FAKE_CLAUDE_LOG: project.path('.ralph/fake-state/calls.jsonl'),
       SANDBOX_BWRAP_BIND: [fake.binDir, fake.scenarioPath, outside].join(','),
       SSH_AUTH_SOCK: sshSocket,
+      ...prepareSandboxProject(project, fake),
     };
     const r = await runCli('ralph', ['--sandbox', 'bwrap', '--max-loops', '1'], { cwd: project.dir, env });
     const read = (name: string) => (existsSync(join(out, name)) ? readFileSync(join(out, name), 'utf8').trim() : `(no ${name}: ${r.stderr.slice(-2000)})`);

@@ -2,11 +2,12 @@
 // here (so bwrap must be installed), and a docker whose daemon is not reachable fails the report
 // (the docker CLI must be installed). System suite: npm test needs neither.
 
+import { mkdirSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli } from '../helpers/run-cli.js';
-import { requireBwrap, requireDockerCli } from '../helpers/sandbox-tools.js';
+import { prepareSandboxProject, requireBwrap, requireDockerCli } from '../helpers/sandbox-tools.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
 import { useCleanups } from '../helpers/cleanups.js';
 
@@ -39,7 +40,10 @@ describe('ralph --doctor with a sandbox', () => {
     const f = fake();
     const env = { ...f.env, ...GIT_TEST_ENV, ANTHROPIC_API_KEY: 'sk-ant-doctor-test-key' };
     // The fake reads its scenario even for --version; the probe runs it inside the sandbox.
-    const bwrap = await runCli('ralph', ['--doctor', '--sandbox', 'bwrap'], { cwd: p.dir, env: { ...env, SANDBOX_BWRAP_BIND: f.scenarioPath } });
+    // Its state and log in the project, the one place it may write inside.
+    const inProject = { FAKE_CLAUDE_STATE_DIR: p.path('.ralph/fake-state'), FAKE_CLAUDE_LOG: p.path('.ralph/fake-state/calls.jsonl') };
+    mkdirSync(inProject.FAKE_CLAUDE_STATE_DIR, { recursive: true });
+    const bwrap = await runCli('ralph', ['--doctor', '--sandbox', 'bwrap'], { cwd: p.dir, env: { ...env, ...inProject, SANDBOX_BWRAP_BIND: f.scenarioPath, ...prepareSandboxProject(p, f) } });
     expect(line(bwrap.stdout, 'sandbox (bwrap)')).toBe("[OK]   sandbox (bwrap): bubblewrap runs here, and the agent's --version runs inside it");
     expect(bwrap.code).toBe(0);
 

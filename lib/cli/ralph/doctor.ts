@@ -23,7 +23,9 @@ import { RalphError } from '../../errors.js';
 import { checkBwrap } from '../../sandbox/bwrap-sandbox.js';
 import { probeAgentInBwrap } from '../../sandbox/bwrap-agent-probe.js';
 import { checkDocker } from '../../sandbox/docker-checks.js';
-import { sandboxSettingsOf } from '../../sandbox/open-sandbox.js';
+import { agentQuestionRunner, sandboxSettingsOf } from '../../sandbox/open-sandbox.js';
+import { agentProbeRunner } from '../../sandbox/agent-probe-runner.js';
+import { describeSandboxEnv, HOST_PATH_ENV, sandboxEnvPatterns } from '../../sandbox/sandbox-env.js';
 import { isNodeVersionSupported, minimumNodeVersion } from '../require-node.js';
 import { PACKAGE_ROOT } from '../package-info.js';
 import { resolveIssueRef } from '../../lifecycle/github-lifecycle.js';
@@ -113,11 +115,23 @@ async function agentFacts(loaded: LoadConfigResult | null, projectDir: string, e
       env,
       projectDir,
       ralphRoot: PACKAGE_ROOT,
-      processRunner: runner,
+      processRunner: questionRunner(loaded, projectDir, env, runner),
     });
     return { ...identity, command: found.command, version: found.version, minimum, tooOld: isVersionTooOld(found.version, minimum) };
   } catch {
     return { ...identity, error: `'${configured}' is not installed or does not answer --version` };
+  }
+}
+
+/** As a run asks its agent CLI: under a sandbox, one inside the project only inside it (never on the host). */
+function questionRunner(loaded: LoadConfigResult | null, projectDir: string, env: NodeJS.ProcessEnv, runner: ProcessRunner): ProcessRunner {
+  if (!loaded) return runner;
+  try {
+    return agentQuestionRunner(sandboxSettingsOf(loaded.config, loaded.sources.SANDBOX_PROVIDER), { projectDir, homeDir: env.HOME || homedir(), env, processRunner: runner });
+  } catch (error) {
+    if (!(error instanceof RalphError)) throw error;
+    // The sandbox line says what is wrong with its settings; the agent is not asked on the host meanwhile.
+    return agentProbeRunner({ runner, projectDir, env });
   }
 }
 
@@ -150,11 +164,15 @@ async function sandboxFacts(
     if (settings.provider === 'bwrap') {
       await checkBwrap({ env, projectDir, network: settings.network, processRunner: runner });
       if (agentCommand !== undefined) {
-        await probeAgentInBwrap({ agentCommand, projectDir, homeDir: home, env, binds: settings.binds, network: settings.network, processRunner: runner });
+        await probeAgentInBwrap({ agentCommand, projectDir, homeDir: home, env, binds: settings.binds, network: settings.network, passEnv: settings.passEnv, processRunner: runner });
       }
     }
     if (settings.provider === 'docker') await checkDocker({ image: settings.image, env, projectDir, processRunner: runner, packageRoot: PACKAGE_ROOT });
-    return { provider: settings.provider };
+    if (settings.provider === 'none') return { provider: 'none' };
+    const described = describeSandboxEnv(env, sandboxEnvPatterns(chooseAgent(loaded.config).sandboxEnv, settings.passEnv));
+    // A container has its own PATH, home and temp: the host's paths are not passed to it.
+    const passed = settings.provider === 'docker' ? described.passed.filter((name) => !HOST_PATH_ENV.includes(name)) : described.passed;
+    return { provider: settings.provider, env: { passed, withheld: described.withheld } };
   } catch (error) {
     if (!(error instanceof RalphError)) throw error;
     return { provider: stripTerminalControls(provider).slice(0, 40), error: error.message, fix: error.hint };

@@ -5,7 +5,7 @@
 // project the only writable mount); under Docker it is a `docker exec` in the run's container,
 // with the report file at its path inside the container and no variable value in the argv.
 
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -89,18 +89,23 @@ describe('the verification gate under each sandbox provider', () => {
 
   it('bwrap: runs the command inside bubblewrap, as the agent runs', async () => {
     const s = setup();
-    const sandbox = createBwrapSandbox({ projectDir: s.project, homeDir: s.home, env: s.env, binds: [], network: 'bridge', processRunner: s.runner, logger: createMemoryLogger() });
+    // Run as root, the sandbox runs the gate as the project's owner: an ordinary user's project.
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) chownSync(s.project, 1000, 1000);
+    const sandbox = createBwrapSandbox({ projectDir: s.project, homeDir: s.home, env: s.env, binds: [], network: 'bridge', passEnv: [], processRunner: s.runner, logger: createMemoryLogger() });
     const started = await runGate(s, sandbox);
     expect(started.cmd).toBe(join(s.bin, 'bwrap'));
     const args = [...started.args];
     const sep = args.indexOf('--');
     const options = args.slice(0, sep).join(' ');
-    expect(options).toContain('--ro-bind / /');
+    expect(options).not.toContain('--ro-bind / /');
     expect(options).toContain(`--bind ${s.project} ${s.project}`);
-    expect(options).toContain('--unshare-user');
-    expect(options).toContain('--cap-drop ALL');
+    expect(options).toContain(asRoot ? '--unshare-pid' : '--unshare-user');
+    if (!asRoot) expect(options).toContain('--cap-drop ALL');
     expect(options).toContain('--unshare-pid');
-    expect(args.slice(sep + 1, sep + 4)).toEqual([join(s.bin, 'npm'), 'test', '--']);
+    const inside = args.slice(sep + 1);
+    if (asRoot) expect(inside.slice(0, 3)).toEqual([expect.stringMatching(/\/setpriv$/), '--reuid=1000', '--regid=1000']);
+    expect(inside.slice(inside.indexOf(join(s.bin, 'npm')), inside.indexOf(join(s.bin, 'npm')) + 3)).toEqual([join(s.bin, 'npm'), 'test', '--']);
     // The report is written inside the project, the one place both sides see.
     expect(reportOption(args).startsWith(join(s.project, '.ralph', 'ralph-verify-'))).toBe(true);
     expect(started.env.SSH_AUTH_SOCK).toBeUndefined();
@@ -109,15 +114,16 @@ describe('the verification gate under each sandbox provider', () => {
 
   it('docker: runs the command in the run container, the report at its container path', async () => {
     const s = setup();
+    if (process.getuid?.() === 0) chownSync(s.project, 1000, 1000);
     const sandbox = createDockerSandbox({
-      image: 'ralph-sandbox:test', memory: '1g', cpus: '1', network: 'bridge',
+      image: 'ralph-sandbox:test', memory: '1g', cpus: '1', network: 'bridge', passEnv: [],
       projectDir: s.project, ralphDir: join(s.project, '.ralph'), homeDir: s.home, env: s.env,
       processRunner: s.runner, logger: createMemoryLogger(), clock: fakeClock(), packageRoot: s.root,
     });
     const started = await runGate(s, sandbox);
     expect(started.cmd).toBe(join(s.bin, 'docker'));
     const args = [...started.args];
-    expect(args.slice(0, args.indexOf(CONTAINER) + 4)).toEqual(['exec', '-i', '-w', '/workspace', '-e', 'CI', '-e', 'NO_COLOR', '-e', 'FORCE_COLOR', CONTAINER, 'npm', 'test', '--']);
+    expect(args.slice(0, args.indexOf(CONTAINER) + 4)).toEqual(['exec', '-i', '-w', '/workspace', '-e', 'NO_COLOR', '-e', 'FORCE_COLOR', '-e', 'CI', CONTAINER, 'npm', 'test', '--']);
     expect(reportOption(args)).toMatch(/^\/workspace\/\.ralph\/ralph-verify-[^/]+\/report-0$/);
     expect(args.join(' ')).not.toContain('sk-do-not-leak');
     expect(started.env.CI).toBe('true');

@@ -2,7 +2,7 @@
 // it, cannot write outside the project, cannot see the real $HOME, and a daemon it forks dies
 // with the sandbox. The fake agent's tools run for real (Bash `exec`), inside bwrap.
 
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { FAKE_CLAUDE_DIR, readCallLog, withFakeClaude, type FakeCall, type FakeC
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
-import { expectGuardedFilesUntouched, GUARDED_FILES_ATTACK, processesWithCmdline, requireBwrap } from '../../helpers/sandbox-tools.js';
+import { expectGuardedFilesUntouched, GUARDED_FILES_ATTACK, prepareSandboxProject, processesWithCmdline, requireBwrap } from '../../helpers/sandbox-tools.js';
 import { useCleanups } from '../../helpers/cleanups.js';
 
 const cleanups = useCleanups();
@@ -35,6 +35,8 @@ async function runInBwrap(scenario: (outside: string) => FakeScenario, plan: str
   }), { git: true });
   const fake = withFakeClaude();
   const outside = mkdtempSync(join(tmpdir(), 'ralph-outside-'));
+  // Open to all, so a write there fails for being read-only, whoever the agent runs as.
+  chmodSync(outside, 0o755);
   fake.setScenario(scenario(outside));
   cleanups.push(() => project.cleanup(), () => fake.cleanup(), () => rmSync(outside, { recursive: true, force: true }));
   const secret = `planted-secret-${process.pid}-${Date.now()}`;
@@ -48,6 +50,7 @@ async function runInBwrap(scenario: (outside: string) => FakeScenario, plan: str
     // /tmp, and so may the fake's own files (a checkout under /tmp); so does `outside`, shown
     // read-only to prove the write fails there.
     SANDBOX_BWRAP_BIND: [fake.binDir, FAKE_CLAUDE_DIR, fake.scenarioPath, outside].join(','),
+    ...prepareSandboxProject(project, fake),
   };
   const run = await runCli('ralph', ['--sandbox', 'bwrap', '--max-loops', '5'], { cwd: project.dir, env });
   const runs = () => readCallLog(env.FAKE_CLAUDE_LOG).filter((call) => call.prompt !== undefined);

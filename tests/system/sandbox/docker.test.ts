@@ -12,9 +12,11 @@ import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli, type CliResult, type RunCliOptions } from '../../helpers/run-cli.js';
 import { allCommandLines, docker, ensureTestImage, expectGuardedFilesUntouched, GUARDED_FILES_ATTACK, readablePackageCopy, requireDockerDaemon, requireRoot } from '../../helpers/sandbox-tools.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
+import { SANDBOX_PIDS_LIMIT } from '../../../lib/sandbox/docker-sandbox.js';
 import { useCleanups } from '../../helpers/cleanups.js';
 
 const USER = 1000;
+const DOCKER_SECRETS = { GH_TOKEN: 'ghp_docker_test', AWS_SECRET_ACCESS_KEY: 'aws-docker-test', OPENAI_API_KEY: 'sk-openai-docker-test', NPM_TOKEN: 'npm_docker_test', DB_PASSWORD: 'db-docker-test' };
 let image = '';
 let dockerGid = 0;
 let packageCopy: ReturnType<typeof readablePackageCopy> | undefined;
@@ -184,7 +186,7 @@ describe('ralph --sandbox docker', () => {
     expect(containersOf(pid)).toBe('');
   }, 120_000);
 
-  it('starts a container that died during a loop again, makes a new one for a removed container, and finishes the plan', async () => {
+  it('after a call, starts a container that died during it again, makes a new one for a removed container, and finishes the plan', async () => {
     const hang = { hang: 'afterInit', hangMaxMs: 60_000 } as const;
     const p = dockerProject({ calls: [hang, hang, { writeFiles: { 'src/done.txt': 'done\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }] }, '- [ ] one\n');
     const started = (n: number) => () => p.runs().length >= n;
@@ -206,15 +208,44 @@ describe('ralph --sandbox docker', () => {
     });
     expect(r.code, r.stderr).toBe(0);
     expect(p.runs()).toHaveLength(3);
-    expect(r.stderr).toContain(`Sandbox container ${ids[0]!.slice(0, 12)} had stopped: starting it again`);
-    // Depending on how far docker's removal got: gone, or stopped and past starting.
-    expect(r.stderr).toMatch(new RegExp(`Sandbox container ${ids[1]!.slice(0, 12)} (is gone|could not be started .*): creating a new one`));
-    // The killed container came back as itself; the removed one was replaced.
+    // After each call the container is restarted: the killed one came back, the removed one was replaced.
+    expect(r.stderr).toContain(`Sandbox container ${ids[1]!.slice(0, 12)} could not be restarted after the call: removed, a new one comes for the next call`);
     expect(ids[1]).toBe(ids[0]);
     expect(ids[2]).toMatch(/^[0-9a-f]{12}$/);
     expect(ids[2]).not.toBe(ids[1]);
     expect(readFileSync(p.project.path('.ralph/logs/ralph.log'), 'utf8')).toContain('exit reason: plan_complete');
     expect(containersOf(pid)).toBe('');
+  }, 180_000);
+
+  it('ends what the agent left running before the next call, and passes it only its own credentials, in no argv or container config', async () => {
+    const probe = '.ralph/fake-state';
+    const daemon = `sh -c 'i=0; while :; do i=$((i+1)); echo $i > ${probe}/alive; sleep 0.1; done' > /dev/null 2>&1 &`;
+    const p = dockerProject({
+      calls: [
+        { steps: [{ tool: 'Bash', input: { command: daemon }, exec: true }, { tool: 'Bash', input: { command: 'sleep 1' }, exec: true }], writeFiles: { 'src/one.txt': 'one\n' }, tickFixPlan: 1, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } },
+        {
+          steps: [{ tool: 'Bash', input: { command: `a=$(cat ${probe}/alive); sleep 1; b=$(cat ${probe}/alive); if [ "$a" = "$b" ]; then echo gone; else echo running; fi > ${probe}/verdict` }, exec: true }],
+          writeFiles: { 'src/two.txt': 'two\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true },
+        },
+      ],
+    }, '- [ ] one\n- [ ] two\n', { ANTHROPIC_API_KEY: 'sk-ant-docker-allowlist', ...DOCKER_SECRETS, SANDBOX_ENV: 'FAKE_CLAUDE_LOG_ENV', FAKE_CLAUDE_LOG_ENV: Object.keys(DOCKER_SECRETS).join(',') });
+    let inspected = '';
+    const r = await ralphAs(p, ['--sandbox', 'docker', '--max-loops', '3'], (child) => {
+      void (async () => {
+        await waitFor(() => p.runs().length >= 1);
+        const id = docker('ps', '--filter', `name=ralph-sandbox-${child.pid}-`, '--format', '{{.ID}}').stdout.trim();
+        inspected = docker('inspect', '--format', '{{json .Config.Env}} {{.HostConfig.PidsLimit}} {{.Config.User}}', id).stdout;
+      })();
+    });
+    expect(r.code, r.stderr).toBe(0);
+    // The loop-1 daemon wrote its counter until the call ended, and not after.
+    expect(readFileSync(p.project.path(`${probe}/verdict`), 'utf8').trim()).toBe('gone');
+    const runs = p.runs();
+    expect(runs[0]!.env.ANTHROPIC_API_KEY).toBe('set');
+    for (const name of Object.keys(DOCKER_SECRETS)) expect(runs[0]!.env[name]).toBeUndefined();
+    expect(inspected).toMatch(new RegExp(`\\] ${SANDBOX_PIDS_LIMIT} ${USER}:`));
+    expect(inspected).not.toContain('sk-ant-docker-allowlist');
+    for (const value of Object.values(DOCKER_SECRETS)) expect(inspected).not.toContain(value);
   }, 180_000);
 
   it('exits 1 before any agent call when SANDBOX_PROVIDER=docker and the daemon is not running', async () => {

@@ -56,6 +56,12 @@ describe('runDoctorChecks', () => {
     expect(isReady(down)).toBe(false);
   });
 
+  it('shows the variables the sandbox passes the agent and those it withholds', () => {
+    const env = { passed: ['ANTHROPIC_API_KEY', 'LANG', 'PATH'], withheld: ['AWS_SECRET_ACCESS_KEY', 'GH_TOKEN'] };
+    const report = formatDoctorReport(runDoctorChecks({ ...ready, sandbox: { provider: 'bwrap', env } }));
+    expect(report).toContain('[OK]   sandbox environment: the agent gets ANTHROPIC_API_KEY, LANG, PATH; 2 other(s) withheld: AWS_SECRET_ACCESS_KEY, GH_TOKEN (add names with SANDBOX_ENV)');
+  });
+
   it('checks another agent\'s sign-in as its adapter declares it: ok with its key, a warning with the fix without', () => {
     const CODEX = { name: 'codex', label: 'Codex', installHint: 'npm install -g @openai/codex', commandKey: 'CODEX_CMD' };
     const codex: DoctorFacts = { ...ready, agent: { ...CODEX, command: 'codex', version: '0.169.0', minimum: '0.0.0', tooOld: false } };

@@ -22,6 +22,14 @@ describe('readControlFile', () => {
     expect(readControlFile(join(project, 'PROMPT.md'), { projectDir: project, requireContent: true })).toBe('# task\n');
   });
 
+  it('judges what it opened: a .ralph/ folder swapped for a link out of the project is refused, not read', () => {
+    const project = dir();
+    const outside = dir();
+    writeFileSync(join(outside, 'PROMPT.md'), 'host secret\n');
+    symlinkSync(outside, join(project, '.ralph'));
+    expect(() => readControlFile(join(project, '.ralph', 'PROMPT.md'), { projectDir: project, requireContent: true })).toThrow(/\.ralph\/PROMPT\.md is a symlink to .*outside the project/);
+  });
+
   it('gives undefined for a missing file', () => {
     expect(readControlFile(join(dir(), 'absent.md'), { projectDir: dir() })).toBeUndefined();
   });
