@@ -8,12 +8,16 @@
 import { parseFixPlan, type PlanView } from './fix-plan.js';
 import { checkPlanAgainstMemory, describeHiddenItems, emptyPlanMemory, type PlanRead } from './plan-memory.js';
 import { readControlFile } from '../state/control-file.js';
+import { needsNoCodeChange } from './item-evidence.js';
 import type { Run } from '../loop/run.js';
 
 export function refreshPlanView(run: Run): PlanView | null {
   const read = readPlan(run);
-  const checked = checkPlanAgainstMemory(run.state.planMemory ?? emptyPlanMemory(), read, run.state.content?.lastProgress ?? false);
+  const content = run.state.content;
+  const evidence = { newContent: content?.lastProgress ?? false, changed: content?.lastChanged ?? false, controlFiles: content?.lastControlChanged ?? [] };
+  const checked = checkPlanAgainstMemory(run.state.planMemory ?? emptyPlanMemory(), read, evidence);
   run.state.planMemory = checked.memory;
+  run.state.verificationTicks = checked.hidden.filter((h) => h.how === 'ticked without measured change' && needsNoCodeChange(h.text)).map((h) => h.text);
   run.state.planItemsCompleted = (run.state.planItemsCompleted ?? 0) + checked.completed;
   const note = 'unreadable' in read
     ? `fix_plan.md cannot be read in full (${read.unreadable}): the run cannot end as done until it can`

@@ -1,0 +1,18 @@
+// Items that need no code change ("Verify …", item-evidence.ts), ticked in a loop with no new
+// content, are closed when the verification gate passes on the code as that loop left it: the
+// gate's pass is the evidence ralph checked itself. Pure.
+
+import type { PlanMemory } from './plan-memory.js';
+
+/** The memory without the open items named by `texts` (as remembered), and how many left it. */
+export function closeVerifiedItems(memory: PlanMemory, texts: readonly string[]): { memory: PlanMemory; closed: number } {
+  const closing = new Set(texts);
+  const open = memory.open.filter((item) => !closing.has(item.text));
+  return { memory: { open }, closed: memory.open.length - open.length };
+}
+
+/** `2 items that need no code change closed by the verification gate: a; b` — one line for the log. */
+export function describeVerifiedItems(texts: readonly string[]): string {
+  const n = texts.length;
+  return `${n} item${n === 1 ? '' : 's'} that need${n === 1 ? 's' : ''} no code change closed by the verification gate: ${texts.map((t) => t.slice(0, 80)).join('; ')}`;
+}
