@@ -32,6 +32,12 @@ export interface LoopContentState {
   last?: ContentSnapshot;
   /** The latest measured loop reached new content. */
   lastProgress: boolean;
+  /** The latest measured loop changed the content (maybe back to a state seen before). */
+  lastChanged?: boolean;
+  /** The control files open items asked for when the loop started, with a hash of each (loop-progress.ts). */
+  controlAtStart?: Map<string, string>;
+  /** Those of them the latest measured loop changed (base names: `AGENT.md`). */
+  lastControlChanged?: string[];
   /** The one warning about an unmeasurable content was given. */
   warned?: boolean;
 }
