@@ -24,9 +24,9 @@ import { escapedOutputWarning } from '../agent-run/escaped-output.js';
 import { resetRunSession } from '../sessions/agent-session.js';
 import { holdBreaker } from '../breaker/breaker-step.js';
 import { creditPlanProgress } from '../breaker/circuit-breaker.js';
-import { closeVerifiedItems, describeVerifiedItems } from '../plan/verified-items.js';
+import { closeVerifiedItems, describeVerifiedItems, firstCompletions } from '../plan/verified-items.js';
 import { emptyPlanMemory } from '../plan/plan-memory.js';
-import { refreshPlanView } from '../plan/plan-view.js';
+import { itemsDone, refreshPlanView } from '../plan/plan-view.js';
 import { retakeContentAtNextLoop } from '../analysis/loop-progress.js';
 import { CONTINUE, stopRun, type Run, type RunStop, type StepResult } from './run.js';
 
@@ -152,11 +152,14 @@ function keepGateResult(run: Run, loop: number, result: VerificationResult, trac
 /** The gate passed in the loop that ticked these items: they are done, and the loop made progress. */
 function closeItemsVerifiedByGate(run: Run, loop: number, texts: string[]): void {
   const closed = closeVerifiedItems(run.state.planMemory ?? emptyPlanMemory(), texts);
-  if (closed.closed === 0) return;
+  if (closed.closedKeys.length === 0) return;
   run.state.planMemory = closed.memory;
-  run.state.planItemsCompleted = (run.state.planItemsCompleted ?? 0) + closed.closed;
   run.deps.logger.success(describeVerifiedItems(texts));
-  holdBreaker(run, creditPlanProgress(run.state.breaker.value, loop, run.deps.clock.now()));
+  const fresh = firstCompletions(itemsDone(run), closed.closedKeys).length;
+  if (fresh > 0) {
+    run.state.planItemsCompleted = (run.state.planItemsCompleted ?? 0) + fresh;
+    holdBreaker(run, creditPlanProgress(run.state.breaker.value, loop, run.deps.clock.now()));
+  }
   refreshPlanView(run);
 }
 

@@ -36,6 +36,8 @@ export interface PlanCheck {
   hidden: HiddenItem[];
   /** Remembered open items now done, ticked in a loop with measured new content. */
   completed: number;
+  /** Their keys (normalised texts). */
+  completedKeys: string[];
 }
 
 /** The plan as read this time: a view, none (no file), or a file ralph could not read in full. */
@@ -66,13 +68,13 @@ export function checkPlanAgainstMemory(memory: PlanMemory, read: PlanRead, evide
     newContent || (changed && asksForRevert(text)) || controlFiles.some((name) => namesFile(text, name));
   if ('unreadable' in read) {
     const view = syntheticView([...memory.open.map((item) => item.text), `the plan itself: ${read.unreadable}`]);
-    return { memory, view, hidden: memory.open.map((item) => ({ text: item.text, how: 'removed' as const })), completed: 0 };
+    return { memory, view, hidden: memory.open.map((item) => ({ text: item.text, how: 'removed' as const })), completed: 0, completedKeys: [] };
   }
   const items = read.view?.items ?? [];
   const used = new Set<number>();
   const stillOpen: RememberedItem[] = [];
   const hidden: HiddenItem[] = [];
-  let completed = 0;
+  const completedKeys: string[] = [];
   const added = newOpenKeys(items, memory);
   for (const remembered of memory.open) {
     const index = findItem(items, remembered, used);
@@ -95,14 +97,14 @@ export function checkPlanAgainstMemory(memory: PlanMemory, read: PlanRead, evide
       stillOpen.push(at);
       hidden.push({ text: remembered.text, how: 'ticked without measured change' });
     } else {
-      completed++;
+      completedKeys.push(remembered.key);
     }
   }
   items.forEach((item, index) => {
     if (used.has(index) || item.done || item.optional) return;
     stillOpen.push({ key: normalizeItemText(item.text), text: item.text, position: index });
   });
-  return { memory: { open: stillOpen }, view: addHidden(read.view, hidden), hidden, completed };
+  return { memory: { open: stillOpen }, view: addHidden(read.view, hidden), hidden, completed: completedKeys.length, completedKeys };
 }
 
 // The open blocking items whose text ralph does not remember: added in the latest loop.

@@ -47,6 +47,28 @@ describe('the lying agent', () => {
 });
 
 describe('the flipping agent', () => {
+  it('ticks and unticks a "Verify …" item while the gate passes: closed once, progress once', async () => {
+    const plan = (tick: boolean) => `# Fix Plan\n- [${tick ? 'x' : ' '}] Verify the login works end to end\n- [ ] Add the logout button\n`;
+    const ran = await runScripted(cleanups, {
+      plan: plan(false),
+      files: { 'test.js': PASSING_SUITE },
+      rc: GATE_RC,
+      calls: times(12, (i) => ({ writeFiles: { '.ralph/fix_plan.md': plan(i % 2 === 0) }, statusBlock: working })),
+    });
+    expectHalted(ran, STOPS);
+    expect(ran.calls).toBeLessThanOrEqual(5);
+  });
+
+  it('writes a junk file each loop and ticks and unticks an item: completed once, then stalled', async () => {
+    const plan = (tick: boolean) => `# Fix Plan\n- [${tick ? 'x' : ' '}] Add the logout button\n- [ ] Add the login button\n`;
+    const ran = await runScripted(cleanups, {
+      plan: plan(false),
+      calls: times(14, (i) => ({ writeFiles: { [`junk-${i}.txt`]: `${i}\n`, '.ralph/fix_plan.md': plan(i % 2 === 0) }, statusBlock: working })),
+      maxLoops: 14,
+    });
+    expectHalted(ran, ['stalled']);
+  });
+
   it('flips a file back and forth and ticks the code item when the file is back as it was: halted', async () => {
     const ran = await runScripted(cleanups, {
       plan: '# Fix Plan\n- [ ] Add the cache to src/cache.js\n',

@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { asksForRevert, namesFile, needsNoCodeChange, shareTopic } from '../../../lib/plan/item-evidence.js';
-import { closeVerifiedItems } from '../../../lib/plan/verified-items.js';
+import { closeVerifiedItems, firstCompletions } from '../../../lib/plan/verified-items.js';
 
 describe('item evidence', () => {
   it.each([
@@ -36,6 +36,12 @@ describe('item evidence', () => {
 
   it('closeVerifiedItems closes the named open items only', () => {
     const memory = { open: [{ key: 'verify x', text: 'Verify X', position: 0 }, { key: 'write y', text: 'Write Y', position: 1 }] };
-    expect(closeVerifiedItems(memory, ['Verify X'])).toEqual({ memory: { open: [memory.open[1]] }, closed: 1 });
+    expect(closeVerifiedItems(memory, ['Verify X'])).toEqual({ memory: { open: [memory.open[1]] }, closedKeys: ['verify x'] });
+  });
+
+  it('firstCompletions counts an item completed again (ticked, unticked, ticked) once', () => {
+    const done = new Set<string>();
+    expect(firstCompletions(done, ['a', 'b'])).toEqual(['a', 'b']);
+    expect(firstCompletions(done, ['a', 'c'])).toEqual(['c']);
   });
 });
