@@ -20,6 +20,13 @@ export interface Listing {
   order?: Uint32Array;
   /** Where its paths are in the private index, made when first needed. */
   slots?: Slots;
+  /** The nested repositories (`vendor/lib/`) whose files ralph listed itself, after git's. */
+  nested?: string[];
+}
+
+/** The path is a file of one of the listing's nested repositories (git is never asked about it). */
+export function inNested(listing: Listing, path: string): boolean {
+  return listing.nested !== undefined && listing.nested.length > 0 && listing.nested.some((dir) => path.startsWith(dir));
 }
 
 /** A list's paths against a private index (built for it or for an earlier list). */

@@ -20,7 +20,8 @@ import type { ProcessRunner } from '../platform/process.js';
 import { ensureOwnDirectory, writeFileNoFollow } from '../state/no-follow.js';
 import { buildStatIndex, changedByGit, indexable, indexPositions, setIndexEntry, writeStatIndex, type IndexedStat, type StatIndex } from './stat-index.js';
 import type { ContentMemoryState } from './progress-evidence.js';
-import { contentId, diffEntries, hashEntry, nodeFs, type Entries, type Listing, type SnapshotFs, type Slots } from './content-entries.js';
+import { contentId, diffEntries, hashEntry, inNested, nodeFs, type Entries, type Listing, type SnapshotFs, type Slots } from './content-entries.js';
+import { createNestedWalker } from './nested-walk.js';
 
 export type { SnapshotFs };
 
@@ -32,6 +33,12 @@ export interface LoopContentState {
   last?: ContentSnapshot;
   /** The latest measured loop reached new content. */
   lastProgress: boolean;
+  /** The latest measured loop changed the content (maybe back to a state seen before). */
+  lastChanged?: boolean;
+  /** The control files open items asked for when the loop started, with a hash of each (loop-progress.ts). */
+  controlAtStart?: Map<string, string>;
+  /** Those of them the latest measured loop changed (base names: `AGENT.md`). */
+  lastControlChanged?: string[];
   /** The one warning about an unmeasurable content was given. */
   warned?: boolean;
 }
@@ -112,8 +119,36 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
   // The private index, built for an earlier listing and patched since.
   let statIndex: StatIndex | undefined;
 
+  // git's own last list, and the last list with the files of nested repositories added.
+  let gitList: Buffer | undefined;
+  let withNested: { git: Buffer; files: string; list: Buffer } | undefined;
+  const nestedWalker = createNestedWalker(projectDir, fs);
+
+  /**
+   * The file list: git's, then the files of the nested repositories git names (`vendor/lib/`),
+   * which ralph lists itself, never through git. The same Buffer as last time when nothing in
+   * it changed; null when git is missing.
+   */
+  async function listFiles(stamp: number): Promise<Buffer | null> {
+    const own = await listWithGit(gitList);
+    if (own === null) return null;
+    gitList = own;
+    const nested = nestedRepositories(own, withNested?.git === own ? withNested : undefined);
+    if (nested.length === 0) return own;
+    const files = nested.flatMap((dir) => nestedWalker.list(dir, stamp)).join('\0');
+    if (withNested?.git === own && withNested.files === files) return withNested.list;
+    withNested = { git: own, files, list: Buffer.concat([own, Buffer.from(`\0${files}`)]) };
+    return withNested.list;
+  }
+
+  /** The nested repositories git listed (`dir/`), taken from the last list when git's is the same. */
+  function nestedRepositories(own: Buffer, last: { list: Buffer } | undefined): string[] {
+    if (last && listing?.raw === last.list) return listing.nested ?? [];
+    return own.toString('utf8').split('\0').filter((p) => p.endsWith('/') && !isExcluded(p));
+  }
+
   /** git's file list, or `previous` itself when git gave the same bytes again; null when git is missing. */
-  async function listFiles(previous: Buffer | undefined): Promise<Buffer | null> {
+  async function listWithGit(previous: Buffer | undefined): Promise<Buffer | null> {
     // Only what differs from the last list is kept: the same prefix is taken from it.
     const chunks: Buffer[] = [];
     let length = 0;
@@ -140,14 +175,15 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
       const walked = Buffer.from(walkFolder(projectDir).join('\0'));
       return previous?.equals(walked) ? previous : walked;
     }
-    return same && length === previous!.length ? previous! : Buffer.concat(chunks);
+    if (same) return length === previous!.length ? previous! : previous!.subarray(0, length);
+    return Buffer.concat(chunks);
   }
 
   function makeListing(raw: Buffer): Listing {
     // --cached lists a path once per merge stage: keep one.
     const paths = [...new Set(raw.toString('utf8').split('\0'))].filter((p) => p !== '' && !isExcluded(p));
     const prefix = projectDir.endsWith(sep) ? projectDir : projectDir + sep;
-    return { raw, paths, fulls: paths.map((p) => prefix + p) };
+    return { raw, paths, fulls: paths.map((p) => prefix + p), nested: paths.filter((p) => p.endsWith('/')) };
   }
 
   async function findLayout(): Promise<GitLayout | undefined> {
@@ -166,7 +202,7 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
     let slots = statIndex && slotsFor(of, statIndex);
     // Files listed since the index was built are stat'ed here; once they are many, it is built again.
     if (!slots || slots.missing > REBUILD_MISSING + (of.paths.length >> 6)) {
-      statIndex = buildStatIndex(of.paths, where.prefix, where.hashLength);
+      statIndex = buildStatIndex(of.paths, where.prefix, where.hashLength, (path) => inNested(of, path));
       slots = slotsFor(of, statIndex);
     }
     const { index, entryOf, pathOf } = slots;
@@ -213,7 +249,7 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
     const prior = listing;
     // While git lists, the last list's files are checked: mostly it is the same list. The list
     // is started first: it needs nothing, and the private index is written while git lists.
-    const listed = listFiles(prior?.raw).catch(() => null);
+    const listed = listFiles(stamp).catch(() => null);
     const checked = prior ? checkWithGit(prior) : undefined;
     const seen = prior ? ((await checked) ?? (await statFiles(prior))) : undefined;
     const raw = await listed;
@@ -290,7 +326,7 @@ function slotsFor(of: Listing, index: StatIndex): Slots {
     const at = positions ? (positions.get(of.paths[i]!) ?? -1) : i;
     entryOf[i] = at >= 0 && index.offsets[at]! >= 0 ? at : -1;
     if (entryOf[i]! >= 0) pathOf[at] = i;
-    else if (!of.paths[i]!.endsWith('/')) missing++;
+    else if (!of.paths[i]!.endsWith('/') && !inNested(of, of.paths[i]!)) missing++;
   }
   return (of.slots = { index, entryOf, pathOf, missing });
 }

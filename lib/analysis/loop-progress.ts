@@ -3,7 +3,12 @@
 // ids seen in this run. The ids are kept with the
 // circuit breaker's state so a resumed run keeps them; a new run starts with none.
 
-import { relative } from 'node:path';
+import { statSync } from 'node:fs';
+import { basename, isAbsolute, join, relative, resolve } from 'node:path';
+import { scopedSnapshotter, type ScopeFolder } from './content-scope.js';
+import { hashText } from '../platform/hash.js';
+import { readControlFile } from '../state/control-file.js';
+import { namesFile } from '../plan/item-evidence.js';
 import { judgeContent, restoreContentMemory } from './progress-evidence.js';
 import { RALPH_DIR } from '../state/paths.js';
 import { createContentSnapshotter, type ContentSnapshot, type LoopContentState } from './content-snapshot.js';
@@ -23,6 +28,7 @@ export async function contentAtLoopStart(run: Run): Promise<ContentSnapshot> {
   const content = loopContent(run);
   content.last ??= await content.snapshotter.take();
   if (content.last.id === null) warnUnmeasured(run, content);
+  content.controlAtStart = askedControlFiles(run);
   return content.last;
 }
 
@@ -36,6 +42,9 @@ export async function measureLoopProgress(run: Run, before: ContentSnapshot): Pr
   content.last = after;
   content.memory = judged.memory;
   content.lastProgress = judged.progress;
+  content.lastChanged = after.id !== null && before.id !== null && after.id !== before.id;
+  const start = content.controlAtStart ?? new Map<string, string>();
+  content.lastControlChanged = [...askedControlFiles(run)].filter(([name, hash]) => start.has(name) && start.get(name) !== hash).map(([name]) => name);
   return { progress: judged.progress, filesChanged };
 }
 
@@ -54,9 +63,8 @@ function loopContent(run: Run): LoopContentState {
   if (run.state.content) return run.state.content;
   const { paths, deps } = run;
   const runId = run.recorder?.record.run_id ?? '';
-  run.state.content = {
-    snapshotter: createContentSnapshotter({
-      projectDir: paths.projectDir,
+  const project = createContentSnapshotter({
+    projectDir: paths.projectDir,
       stateDir: paths.contentSnapshot,
       // fix_plan.md, PROMPT.md and AGENT.md live under .ralph/ (the prompt may be configured elsewhere).
       excluded: [
@@ -68,9 +76,66 @@ function loopContent(run: Run): LoopContentState {
       ],
       processRunner: deps.processRunner,
       env: deps.env,
-    }),
+  });
+  run.state.content = {
+    snapshotter: scopedSnapshotter(project, { folders: workFolders(run) }),
     memory: restoreContentMemory(run.state.breaker.value.seen_content, runId),
     lastProgress: false,
   };
   return run.state.content;
+}
+
+/** WORK_DIRS as folders with a snapshotter each; one that is missing, no folder or inside the project is left out, with a warning. */
+function workFolders(run: Run): ScopeFolder[] {
+  const { paths, deps } = run;
+  const folders: ScopeFolder[] = [];
+  if (run.config.WORK_DIRS.length > 0 && run.sandbox.provider !== 'none') {
+    // The sandboxes give the agent the project only: work there cannot happen, and is not waited for.
+    deps.logger.warn(`WORK_DIRS is set, but the ${run.sandbox.provider} sandbox lets the agent write in the project only: the agent cannot work in ${run.config.WORK_DIRS.join(', ')}`);
+  }
+  for (const [i, entry] of run.config.WORK_DIRS.entries()) {
+    const dir = resolve(paths.projectDir, entry);
+    const label = relative(paths.projectDir, dir);
+    const problem = workDirProblem(dir, label);
+    if (problem) {
+      deps.logger.warn(`WORK_DIRS entry ${JSON.stringify(entry)} ${problem}: its changes are not measured`);
+      continue;
+    }
+    folders.push({
+      label: `${label}/`,
+      snapshotter: createContentSnapshotter({ projectDir: dir, stateDir: join(paths.contentSnapshot, `work-${i}`), excluded: [], processRunner: deps.processRunner, env: deps.env }),
+    });
+  }
+  return folders;
+}
+
+function workDirProblem(dir: string, label: string): string | undefined {
+  if (label === '' || (!label.startsWith('..') && !isAbsolute(label))) return 'is inside the project (measured already)';
+  try {
+    return statSync(dir).isDirectory() ? undefined : 'is no folder';
+  } catch {
+    return 'does not exist';
+  }
+}
+
+/**
+ * The control files (AGENT.md, fix_plan.md) an open item names, each with a hash of its text:
+ * left out of the content, their changes are evidence for the items that ask for them only.
+ */
+function askedControlFiles(run: Run): Map<string, string> {
+  const open = run.state.planMemory?.open ?? [];
+  const hashes = new Map<string, string>();
+  for (const path of [run.paths.agent, run.paths.fixPlan]) {
+    const name = basename(path);
+    if (open.some((item) => namesFile(item.text, name))) hashes.set(name, hashControlFile(path, run.paths.projectDir));
+  }
+  return hashes;
+}
+
+function hashControlFile(path: string, projectDir: string): string {
+  try {
+    return hashText(readControlFile(path, { projectDir }) ?? '\0absent', 40);
+  } catch (error) {
+    return `unreadable: ${(error as Error).message}`;
+  }
 }

@@ -77,12 +77,15 @@ export function indexable(st: IndexedStat & { isFile(): boolean; isSymbolicLink(
   return (st.isFile() || st.isSymbolicLink()) && Math.floor(st.mtimeMs / 1000) < second && Math.floor(st.ctimeMs / 1000) < second;
 }
 
-/** An index for `paths` (project-relative), each entry's name `prefix` + path, every entry zeroed. */
-export function buildStatIndex(paths: string[], prefix: string, hashLength: number): StatIndex {
+/**
+ * An index for `paths` (project-relative), each entry's name `prefix` + path, every entry zeroed.
+ * `outside(path)`: a path git must not be asked about (a file of a nested repository) gets no entry.
+ */
+export function buildStatIndex(paths: string[], prefix: string, hashLength: number, outside: (path: string) => boolean = () => false): StatIndex {
   const names = paths.map((path) => prefix + path);
-  // A nested repository listed as `dir/` is no file: it gets no entry.
+  // A nested repository listed as `dir/` is no file: it gets no entry, nor do the files in it.
   const included: number[] = [];
-  for (let i = 0; i < names.length; i++) if (!names[i]!.endsWith('/')) included.push(i);
+  for (let i = 0; i < names.length; i++) if (!names[i]!.endsWith('/') && !outside(paths[i]!)) included.push(i);
   // Below U+D800, UTF-16 units order as UTF-8 bytes do: the plain comparison is enough.
   const compare = names.some((name) => /[\ud800-\uffff]/.test(name)) ? compareBytes : (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   const order = Uint32Array.from(included.sort((a, b) => compare(names[a]!, names[b]!)));

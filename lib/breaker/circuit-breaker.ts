@@ -46,6 +46,13 @@ export interface BreakerObservation {
   errorSignature: string | null;
   /** The run failed or timed out (no usable analysis). */
   failed: boolean;
+  /**
+   * The loop completed a plan item with evidence ralph measured (plan-memory.ts): the work moved
+   * on, even when the content did not reach a new state (a revert, an item closed by the gate).
+   * It counts as progress and restarts the same-error count: an error the agent quotes in every
+   * loop while items get done is not the error it is stuck on.
+   */
+  planProgress?: boolean;
 }
 
 export interface BreakerTransition {
@@ -171,7 +178,7 @@ export function nextBreakerState(
   const permissionDenials = o.hasPermissionDenials ? state.consecutive_permission_denials + 1 : 0;
   // What the agent says (EXIT_SIGNAL, completion words, FILES_MODIFIED) is not progress: an
   // agent that changes nothing and claims work would otherwise run for ever.
-  const progress = o.progress;
+  const progress = o.progress || o.planProgress === true;
   let noProgress = state.consecutive_no_progress;
   let lastProgressLoop = state.last_progress_loop;
   let questionHoldUsed = state.question_hold_used === true;
@@ -186,7 +193,7 @@ export function nextBreakerState(
   }
   const previousSignature = state.last_error_signature ?? null;
   const sameError =
-    o.errorSignature === null ? 0 : o.errorSignature === previousSignature ? state.consecutive_same_error + 1 : 1;
+    o.errorSignature === null || o.planProgress === true ? 0 : o.errorSignature === previousSignature ? state.consecutive_same_error + 1 : 1;
 
   const decided = decideTransition(state.state, {
     permissionDenials,
@@ -214,6 +221,20 @@ export function nextBreakerState(
   if (to === 'OPEN') next.opened_at = state.state === 'OPEN' && state.opened_at ? state.opened_at : timestamp;
   if (!decided) return { state: next };
   return { state: next, transition: { from: state.state, to, reason: decided.reason, loop: o.loop, timestamp } };
+}
+
+/**
+ * A loop's plan progress found after its breaker step (an item the verification gate closed,
+ * verify/ runs after the breaker): the loop counts as progress after all. An OPEN breaker stays
+ * OPEN (its run has halted).
+ */
+export function creditPlanProgress(state: BreakerState, loop: number, now: number): BreakerResult {
+  if (state.state === 'OPEN') return { state };
+  const timestamp = formatIsoTimestamp(now);
+  const next: BreakerState = { ...state, consecutive_no_progress: 0, consecutive_same_error: 0, last_progress_loop: loop, last_change: timestamp };
+  if (state.state === 'CLOSED') return { state: next };
+  const reason = 'Progress detected, circuit recovered';
+  return { state: { ...next, state: 'CLOSED', reason }, transition: { from: state.state, to: 'CLOSED', reason, loop, timestamp } };
 }
 
 interface Counters {

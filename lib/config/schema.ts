@@ -170,6 +170,7 @@ const SPECS = {
   // 8: an honest agent may need several loops for one item (explore, write, fix the tests, tick
   // it), and the breaker already stops loops with no new content after 3; eight loops of new
   // content with no item done and no failing test fixed is work that goes nowhere.
+  WORK_DIRS: list([], 'Folders outside the project the agent also works in, comma-separated, relative to the project or absolute (a monorepo\'s ../../libs/shared): their changes count as progress'),
   CB_NO_PLAN_PROGRESS_THRESHOLD: int(8, 'Halt (stalled) after this many loops in a row that completed no plan item and fixed no failing test (0 = off)', { max: COUNT_MAX }),
   CB_SAME_FAILURES_THRESHOLD: int(3, 'Open the circuit breaker after the same test failures this many loops in a row', { max: COUNT_MAX }),
   TEST_COMMAND: str('', 'Command that runs the project tests (verification gate; empty: detected from the project manifests)'),

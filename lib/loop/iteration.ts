@@ -95,8 +95,10 @@ export async function runIteration(run: Run, loop: number, prompt: string): Prom
   await disarmGitAfterLoop(run, loop);
 
   const measured = await measureLoopProgress(run, before);
+  const completedBefore = run.state.planItemsCompleted ?? 0;
   refreshPlanView(run);
-  return { ...recordOutcome(run, loop, call, failure, measured, session?.sessionId), ...(guardStop ? { guardStop } : {}) };
+  const planProgress = (run.state.planItemsCompleted ?? 0) > completedBefore;
+  return { ...recordOutcome(run, loop, call, failure, { ...measured, planProgress }, session?.sessionId), ...(guardStop ? { guardStop } : {}) };
 }
 
 interface AgentAttempt extends AgentRunResult {
@@ -219,7 +221,7 @@ function recordOutcome(
   loop: number,
   call: AgentAttempt,
   failure: AgentFailureResult,
-  measured: LoopProgress,
+  measured: LoopProgress & { planProgress: boolean },
   resumedSessionId: string | undefined,
 ): IterationResult {
   const { deps, paths, config } = run;
@@ -286,6 +288,7 @@ function recordOutcome(
         hasPermissionDenials: a?.has_permission_denials ?? false,
         errorSignature: errorText,
         failed: !analysable,
+        planProgress: measured.planProgress,
       },
       breakerThresholds(config),
       now,

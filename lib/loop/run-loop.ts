@@ -31,7 +31,7 @@ import { beginAttemptRecord, finishAttemptRecord, saveUnfinishedAttempt } from '
 import { askUsageLimitChoice } from '../limits/usage-limit-prompt.js';
 import { missingRequiredPaths, readPromptAndCheckFiles, RESTORE_HINT } from './startup.js';
 import { checkCompletionClaim, verifyAfterLoop } from './verification-step.js';
-import { checkStall, failingCount, stallMessage } from '../breaker/stall-guard.js';
+import { checkStall, stallMessage } from '../breaker/stall-guard.js';
 import { waitUntil } from '../limits/wait-until.js';
 import { exitCodeForSignal } from './stop-signal.js';
 import { rotateLogIfNeeded } from '../platform/logger.js';
@@ -213,7 +213,6 @@ async function afterIteration(run: Run, result: IterationResult): Promise<StepRe
     return interrupted(run);
   }
   const productive = failure.kind === 'ok' || (failure.kind === 'timeout' && result.progress);
-  const failingBefore = failingCount(run.state.verify.latest);
   const verified = await verifyAfterLoop(run, {
     loop: run.state.loopCount,
     filesChanged: result.filesChanged.length,
@@ -257,7 +256,7 @@ async function afterIteration(run: Run, result: IterationResult): Promise<StepRe
     return stop(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', "Circuit breaker opened. Run 'ralph --reset-circuit' after fixing the cause");
   }
   if (productive) {
-    const stall = checkStall(run, failingBefore);
+    const stall = checkStall(run);
     // A run at its loop budget stops there anyway: the limit names the stop.
     const atLoopBudget = run.config.MAX_LOOPS > 0 && run.state.spend.value.spend.run.loops >= run.config.MAX_LOOPS;
     if (stall.stalled && !atLoopBudget) {

@@ -13,7 +13,7 @@ import type { RalphConfig } from '../config/schema.js';
 import { usageLimitWaitSettings } from '../limits/usage-limit-settings.js';
 import type { AllowedToolsOrigin } from '../breaker/breaker-messages.js';
 import type { CompletionConflict } from '../exit-gate/exit-gate.js';
-import type { VerificationOutcome } from '../verify/verification.js';
+import type { TestsBest, VerificationOutcome } from '../verify/verification.js';
 import type { PlanView } from '../plan/fix-plan.js';
 import type { PlanMemory } from '../plan/plan-memory.js';
 import { longestUsageLimitWaitMs } from '../limits/reset-time.js';
@@ -126,6 +126,12 @@ export interface RunState {
   planItemsCompleted?: number;
   /** Loops in a row without plan progress: the stall guard's count (stall-guard.ts). */
   loopsWithoutPlanProgress?: number;
+  /** The best verification result of the run so far, for the stall guard (stall-guard.ts). */
+  testsBest?: TestsBest;
+  /** The keys of the plan items completed in this run: each counts as progress once (plan-view.ts). */
+  itemsDone?: Set<string>;
+  /** Items that need no code change, ticked in the latest loop with no new content: the gate may close them (verification-step.ts). */
+  verificationTicks?: string[];
   /** The last note about hidden plan items, logged once until it changes. */
   planHiddenNote?: string;
   /** Consecutive loops whose completion claim fix_plan.md contradicted. */

@@ -23,6 +23,10 @@ import {
 import { escapedOutputWarning } from '../agent-run/escaped-output.js';
 import { resetRunSession } from '../sessions/agent-session.js';
 import { holdBreaker } from '../breaker/breaker-step.js';
+import { creditPlanProgress } from '../breaker/circuit-breaker.js';
+import { closeVerifiedItems, describeVerifiedItems, firstCompletions } from '../plan/verified-items.js';
+import { emptyPlanMemory } from '../plan/plan-memory.js';
+import { itemsDone, refreshPlanView } from '../plan/plan-view.js';
 import { retakeContentAtNextLoop } from '../analysis/loop-progress.js';
 import { CONTINUE, stopRun, type Run, type RunStop, type StepResult } from './run.js';
 
@@ -49,11 +53,15 @@ export async function verifyAfterLoop(run: Run, input: LoopVerificationInput): P
 
   const threshold = run.config.CB_SAME_FAILURES_THRESHOLD;
   let tracked: TrackedVerification | null;
-  if (shouldRunGateAfterLoop(input.filesChanged, commands) || !run.state.verify.trusted) {
+  // Items that need no code change, ticked in this loop: the gate's pass is their evidence.
+  const ticks = run.state.verificationTicks ?? [];
+  run.state.verificationTicks = undefined;
+  if (shouldRunGateAfterLoop(input.filesChanged, commands) || !run.state.verify.trusted || ticks.length > 0) {
     const result = await runGate(run, input.loop);
     if (run.stop.received) return { kind: 'interrupted' };
     tracked = trackGateResult(run.state.verify, input.loop, result, threshold);
     keepGateResult(run, input.loop, result, tracked);
+    if (ticks.length > 0 && result.status === 'passed' && result.passed > 0) closeItemsVerifiedByGate(run, input.loop, ticks);
   } else {
     tracked = trackLoopWithoutGate(run.state.verify, input.loop, threshold);
   }
@@ -143,6 +151,20 @@ function keepGateResult(run: Run, loop: number, result: VerificationResult, trac
     outcome: tracked.outcome,
     failing: result.failures.map((f) => f.name),
   });
+}
+
+/** The gate passed in the loop that ticked these items: they are done, and the loop made progress. */
+function closeItemsVerifiedByGate(run: Run, loop: number, texts: string[]): void {
+  const closed = closeVerifiedItems(run.state.planMemory ?? emptyPlanMemory(), texts);
+  if (closed.closedKeys.length === 0) return;
+  run.state.planMemory = closed.memory;
+  run.deps.logger.success(describeVerifiedItems(texts));
+  const fresh = firstCompletions(itemsDone(run), closed.closedKeys).length;
+  if (fresh > 0) {
+    run.state.planItemsCompleted = (run.state.planItemsCompleted ?? 0) + fresh;
+    holdBreaker(run, creditPlanProgress(run.state.breaker.value, loop, run.deps.clock.now()));
+  }
+  refreshPlanView(run);
 }
 
 /** The same failures lasted too long: open the breaker (exit 2), naming the tests. */

@@ -6,6 +6,7 @@
 // measured new content has seen it ticked. A plan ralph cannot read in full is open. Pure.
 
 import type { PlanItem, PlanView } from './fix-plan.js';
+import { asksForRevert, namesFile, shareTopic } from './item-evidence.js';
 
 export interface RememberedItem {
   /** The normalised text: what identifies the item. */
@@ -35,6 +36,8 @@ export interface PlanCheck {
   hidden: HiddenItem[];
   /** Remembered open items now done, ticked in a loop with measured new content. */
   completed: number;
+  /** Their keys (normalised texts). */
+  completedKeys: string[];
 }
 
 /** The plan as read this time: a view, none (no file), or a file ralph could not read in full. */
@@ -44,23 +47,40 @@ export function emptyPlanMemory(): PlanMemory {
   return { open: [] };
 }
 
+/** What ralph measured in the latest loop, as evidence for the items it saw ticked. */
+export interface LoopEvidence {
+  /** The content reached a state new in this run. */
+  newContent: boolean;
+  /** The content changed, maybe back to a state seen before (a revert). */
+  changed: boolean;
+  /** The control files (base names) the loop changed that open items asked for. */
+  controlFiles?: readonly string[];
+}
+
 /**
  * Checks the plan as read against what ralph remembers, and remembers the open items it shows.
- * `newContent`: the latest loop reached new content as ralph measures it.
+ * `evidence`: what the latest loop changed as ralph measures it (a boolean: new content, which
+ * is also a change). Which evidence closes which item: item-evidence.ts.
  */
-export function checkPlanAgainstMemory(memory: PlanMemory, read: PlanRead, newContent: boolean): PlanCheck {
+export function checkPlanAgainstMemory(memory: PlanMemory, read: PlanRead, evidence: boolean | LoopEvidence): PlanCheck {
+  const { newContent, changed, controlFiles = [] } = typeof evidence === 'boolean' ? { newContent: evidence, changed: evidence } : evidence;
+  const backed = (text: string): boolean =>
+    newContent || (changed && asksForRevert(text)) || controlFiles.some((name) => namesFile(text, name));
   if ('unreadable' in read) {
     const view = syntheticView([...memory.open.map((item) => item.text), `the plan itself: ${read.unreadable}`]);
-    return { memory, view, hidden: memory.open.map((item) => ({ text: item.text, how: 'removed' as const })), completed: 0 };
+    return { memory, view, hidden: memory.open.map((item) => ({ text: item.text, how: 'removed' as const })), completed: 0, completedKeys: [] };
   }
   const items = read.view?.items ?? [];
   const used = new Set<number>();
   const stillOpen: RememberedItem[] = [];
   const hidden: HiddenItem[] = [];
-  let completed = 0;
+  const completedKeys: string[] = [];
+  const added = newOpenKeys(items, memory);
   for (const remembered of memory.open) {
     const index = findItem(items, remembered, used);
     if (index === undefined) {
+      // Split into (or reworded as) open items about the same thing: they carry its work.
+      if (added.some((key) => shareTopic(remembered.key, key))) continue;
       stillOpen.push(remembered);
       hidden.push({ text: remembered.text, how: 'removed' });
       continue;
@@ -73,18 +93,24 @@ export function checkPlanAgainstMemory(memory: PlanMemory, read: PlanRead, newCo
       hidden.push({ text: remembered.text, how: 'optional' });
     } else if (!item.done) {
       stillOpen.push({ ...at, text: item.text });
-    } else if (!newContent) {
+    } else if (!backed(remembered.text)) {
       stillOpen.push(at);
       hidden.push({ text: remembered.text, how: 'ticked without measured change' });
     } else {
-      completed++;
+      completedKeys.push(remembered.key);
     }
   }
   items.forEach((item, index) => {
     if (used.has(index) || item.done || item.optional) return;
     stillOpen.push({ key: normalizeItemText(item.text), text: item.text, position: index });
   });
-  return { memory: { open: stillOpen }, view: addHidden(read.view, hidden), hidden, completed };
+  return { memory: { open: stillOpen }, view: addHidden(read.view, hidden), hidden, completed: completedKeys.length, completedKeys };
+}
+
+// The open blocking items whose text ralph does not remember: added in the latest loop.
+function newOpenKeys(items: PlanItem[], memory: PlanMemory): string[] {
+  const known = new Set(memory.open.map((item) => item.key));
+  return items.filter((item) => !item.done && !item.optional).map((item) => normalizeItemText(item.text)).filter((key) => !known.has(key));
 }
 
 /** Item text as ralph identifies it: invisible and formatting characters out, spaces collapsed, case folded. */

@@ -8,13 +8,18 @@
 import { parseFixPlan, type PlanView } from './fix-plan.js';
 import { checkPlanAgainstMemory, describeHiddenItems, emptyPlanMemory, type PlanRead } from './plan-memory.js';
 import { readControlFile } from '../state/control-file.js';
+import { needsNoCodeChange } from './item-evidence.js';
+import { firstCompletions } from './verified-items.js';
 import type { Run } from '../loop/run.js';
 
 export function refreshPlanView(run: Run): PlanView | null {
   const read = readPlan(run);
-  const checked = checkPlanAgainstMemory(run.state.planMemory ?? emptyPlanMemory(), read, run.state.content?.lastProgress ?? false);
+  const content = run.state.content;
+  const evidence = { newContent: content?.lastProgress ?? false, changed: content?.lastChanged ?? false, controlFiles: content?.lastControlChanged ?? [] };
+  const checked = checkPlanAgainstMemory(run.state.planMemory ?? emptyPlanMemory(), read, evidence);
   run.state.planMemory = checked.memory;
-  run.state.planItemsCompleted = (run.state.planItemsCompleted ?? 0) + checked.completed;
+  run.state.verificationTicks = checked.hidden.filter((h) => h.how === 'ticked without measured change' && needsNoCodeChange(h.text)).map((h) => h.text);
+  run.state.planItemsCompleted = (run.state.planItemsCompleted ?? 0) + firstCompletions(itemsDone(run), checked.completedKeys).length;
   const note = 'unreadable' in read
     ? `fix_plan.md cannot be read in full (${read.unreadable}): the run cannot end as done until it can`
     : checked.hidden.length > 0 ? describeHiddenItems(checked.hidden) : undefined;
@@ -34,4 +39,9 @@ function readPlan(run: Run): PlanRead {
   } catch (error) {
     return { unreadable: (error as Error).message };
   }
+}
+
+/** The items completed in this run so far (their keys): each counts as progress once. */
+export function itemsDone(run: Run): Set<string> {
+  return (run.state.itemsDone ??= new Set());
 }

@@ -46,12 +46,23 @@ export function failingCount(result: VerificationSnapshot): number {
 
 /**
  * The set of failures as one text (order-insensitive); null when the result passed.
- * verify/same-failures.ts hashes it into the signature the same-failures count compares.
+ * verify/same-failures.ts hashes it into the signature the same-failures count compares. The
+ * failures the runner counted but did not name (a summary line's count; the gate then names
+ * only the command) are part of it: a count that changed is not the same failures (fixing them
+ * one per loop is progress).
  */
 export function failingSetText(result: VerificationSnapshot): string | null {
   if (result.status === 'passed') return null;
   const names = [...new Set(result.failures.map((f) => f.name))].sort();
-  return `${result.status}\n${result.failuresOmitted ?? 0}\n${names.join('\n')}`;
+  const unnamed = Math.max(0, result.failed - result.failures.length);
+  return `${result.status}\n${result.failuresOmitted ?? 0}\n${names.join('\n')}${unnamed > 0 ? `\n${unnamed} unnamed` : ''}`;
+}
+
+/** The best gate result of a run so far (the stall guard's measure), and the result last compared with it. */
+export interface TestsBest {
+  failing: number;
+  passing: number;
+  seen: VerificationSnapshot;
 }
 
 export interface SameFailuresState {

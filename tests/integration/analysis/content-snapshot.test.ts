@@ -353,6 +353,47 @@ describe('content snapshots', () => {
     expect(await snap.changedPaths(start, { ...later, since: undefined })).toEqual(['README.md', 'src/a.ts', 'src/b.ts']);
   });
 
+  it('sees a file removed from the end of the list (git\'s list a prefix of the last one)', async () => {
+    const { p, snap } = setup();
+    // git lists untracked files first, then tracked ones: the last tracked file is the list's end.
+    writeFileSync(p.path('zz-last.ts'), 'z\n');
+    p.git('add', 'zz-last.ts');
+    const start = await snap.take();
+    p.git('rm', '-q', '-f', 'zz-last.ts');
+    const end = await snap.take();
+    expect(await snap.changedPaths(start, end)).toEqual(['zz-last.ts']);
+  });
+
+  it('measures the files of a nested repository, with no git call inside it, in both stat paths', async () => {
+    for (const gitStatFrom of [0, null]) {
+      const cwds: string[] = [];
+      const recording: ProcessRunner = {
+        run: (command, args, options) => (cwds.push(String(options?.cwd)), nodeProcessRunner.run(command, args, options)),
+        start: (command, args, options) => (cwds.push(String(options?.cwd)), nodeProcessRunner.start(command, args, options)),
+      };
+      const { p, snap } = setup(true, recording, undefined, { clock: AHEAD, gitStatFrom });
+      const lib = p.path('vendor/lib');
+      mkdirSync(join(lib, 'src'), { recursive: true });
+      writeFileSync(join(lib, 'src/x.js'), 'x\n');
+      execFileSync('git', ['init', '-q'], { cwd: lib });
+      const start = await snap.take();
+      await snap.take();
+      appendFileSync(join(lib, 'src/x.js'), 'more\n');
+      writeFileSync(join(lib, 'src/y.js'), 'y\n');
+      mkdirSync(join(lib, '.git/junk'), { recursive: true });
+      writeFileSync(join(lib, '.git/junk/z'), 'z\n');
+      const end = await snap.take();
+      expect(end.id).not.toBe(start.id);
+      expect(await snap.changedPaths(start, end)).toEqual(['vendor/lib/src/x.js', 'vendor/lib/src/y.js']);
+      // Back as it was: the same id as before.
+      writeFileSync(join(lib, 'src/x.js'), 'x\n');
+      rmSync(join(lib, 'src/y.js'));
+      expect((await snap.take()).id).toBe(start.id);
+      expect(cwds.filter((cwd) => cwd.startsWith(lib))).toEqual([]);
+      p.cleanup();
+    }
+  });
+
   it('works in a folder that is no git repository', async () => {
     const { p, snap } = setup(false);
     const start = await snap.take();

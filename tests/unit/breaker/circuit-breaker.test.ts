@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   applyStartupRecovery,
   cooldownEndsAt,
+  creditPlanProgress,
   errorSignatureOf,
   initialBreakerState,
   nextBreakerState,
@@ -154,6 +155,13 @@ describe('nextBreakerState: same error', () => {
     expect(state.consecutive_same_error).toBe(4);
   });
 
+  it('a loop that completed a plan item restarts the count: an error quoted while items get done is not the one the agent is stuck on', () => {
+    const loops = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => obs(n, { progress: true, errorSignature: 'x', planProgress: n % 3 === 0 }));
+    const { state } = run(initialBreakerState(T0), loops);
+    expect(state.state).toBe('CLOSED');
+    expect(state.consecutive_same_error).toBe(2);
+  });
+
   it('also opens from HALF_OPEN on a repeated error', () => {
     const start: BreakerState = { ...initialBreakerState(T0), state: 'HALF_OPEN', consecutive_same_error: 4, last_error_signature: 'x' };
     const r = nextBreakerState(start, obs(9, { askingQuestions: true, errorSignature: 'x' }), T, T0);
@@ -283,5 +291,22 @@ describe('errorSignatureOf', () => {
     expect(errorSignatureOf('Invalid API key · Fix external API key')).not.toBe(errorSignatureOf('API Error: 500 Internal server error'));
     expect(errorSignatureOf('')).toBeNull();
     expect(errorSignatureOf(undefined)).toBeNull();
+  });
+});
+
+describe('plan progress without new content', () => {
+  it('a loop that completed a plan item with no new content (a revert) is progress', () => {
+    const { state } = run(initialBreakerState(T0), [obs(1), obs(2), obs(3, { planProgress: true }), obs(4)]);
+    expect(state).toMatchObject({ state: 'CLOSED', consecutive_no_progress: 1, last_progress_loop: 3 });
+  });
+
+  it('creditPlanProgress: a loop found to have made progress after its breaker step closes a HALF_OPEN breaker; OPEN stays', () => {
+    const { state } = run(initialBreakerState(T0), [obs(1), obs(2)]);
+    expect(state.state).toBe('HALF_OPEN');
+    const credited = creditPlanProgress(state, 2, T0 + MIN);
+    expect(credited.state).toMatchObject({ state: 'CLOSED', consecutive_no_progress: 0, last_progress_loop: 2 });
+    expect(credited.transition).toMatchObject({ from: 'HALF_OPEN', to: 'CLOSED' });
+    const open: BreakerState = { ...state, state: 'OPEN' };
+    expect(creditPlanProgress(open, 2, T0)).toEqual({ state: open });
   });
 });

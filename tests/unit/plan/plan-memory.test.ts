@@ -59,3 +59,41 @@ describe('checkPlanAgainstMemory', () => {
     expect(normalizeItemText('  Write\u200b the  **Parser** ')).toBe('write the parser');
   });
 });
+
+describe('checkPlanAgainstMemory: the evidence an item asks for', () => {
+  const noNewContent = (changed: boolean, controlFiles: string[] = []) => ({ newContent: false, changed, controlFiles });
+
+  it('a revert item ticked in a loop that changed the content back to an earlier state is done; other items are not', () => {
+    const plan = '# Plan\n- [ ] Add the cache\n- [ ] Revert the cache commit\n';
+    const ticked = checkPlanAgainstMemory(remember(plan), read('# Plan\n- [x] Add the cache\n- [x] Revert the cache commit\n'), noNewContent(true));
+    expect(ticked.completed).toBe(1);
+    expect(ticked.hidden.map((h) => h.text)).toEqual(['Add the cache']);
+    // With nothing changed, a revert item is not done either.
+    expect(checkPlanAgainstMemory(remember(plan), read('# Plan\n- [ ] Add the cache\n- [x] Revert the cache commit\n'), noNewContent(false)).completed).toBe(0);
+  });
+
+  it('an item naming AGENT.md is done when the loop changed AGENT.md; a change to AGENT.md backs no other item', () => {
+    const plan = '# Plan\n- [ ] Record the build commands in .ralph/AGENT.md\n- [ ] Write the parser\n';
+    const all = '# Plan\n- [x] Record the build commands in .ralph/AGENT.md\n- [x] Write the parser\n';
+    const checked = checkPlanAgainstMemory(remember(plan), read(all), noNewContent(false, ['AGENT.md']));
+    expect(checked.completed).toBe(1);
+    expect(checked.hidden.map((h) => h.text)).toEqual(['Write the parser']);
+    expect(checkPlanAgainstMemory(remember(plan), read(all), noNewContent(false, ['fix_plan.md'])).completed).toBe(0);
+  });
+
+  it('an item split into open items about the same thing is carried by them, not hidden', () => {
+    const split = checkPlanAgainstMemory(
+      remember('# Plan\n- [ ] Add user import (CSV and JSON)\n'),
+      read('# Plan\n- [ ] Add user import: the CSV reader\n- [ ] Add user import: the JSON reader\n'),
+      false,
+    );
+    expect(split.hidden).toEqual([]);
+    expect(split.memory.open.map((i) => i.text)).toEqual(['Add user import: the CSV reader', 'Add user import: the JSON reader']);
+  });
+
+  it('an item replaced by items about something else, or by ticked ones, still counts as removed', () => {
+    const start = remember('# Plan\n- [ ] Add user import (CSV and JSON)\n');
+    expect(checkPlanAgainstMemory(start, read('# Plan\n- [ ] Polish the README\n'), false).hidden).toEqual([{ text: 'Add user import (CSV and JSON)', how: 'removed' }]);
+    expect(checkPlanAgainstMemory(start, read('# Plan\n- [x] user import done\n'), false).hidden).toEqual([{ text: 'Add user import (CSV and JSON)', how: 'removed' }]);
+  });
+});

@@ -48,6 +48,14 @@ describe('failingSignature', () => {
     expect(failingSignature(errored)).not.toBe(failingSignature({ ...errored, status: 'failed' }));
   });
 
+  it('counts the failures a runner counted but did not name: 3, 2, 1 failing are three different sets', () => {
+    // A summary line's count; the gate names only the command.
+    const counted = (failed: number): VerificationSnapshot => ({ status: 'failed', passed: 5 - failed, failed, failures: [{ name: 'node test.js' }] });
+    const signatures = new Set([3, 2, 1].map((n) => failingSignature(counted(n))));
+    expect(signatures.size).toBe(3);
+    expect(failingSignature(counted(2))).toBe(failingSignature(counted(2)));
+  });
+
   it('ignores order (property)', () => {
     fc.assert(
       fc.property(fc.uniqueArray(fc.string(), { minLength: 1, maxLength: 8 }), (names) => {
