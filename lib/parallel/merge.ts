@@ -47,19 +47,33 @@ export async function landUnit(
 
 export const BACKUP_REF_ROOT = 'refs/ralph/backups';
 const OWN_FILES = ['.ralph', '.ralphrc'];
-const EXCLUDE_OWN = OWN_FILES.map((path) => `:(exclude)${path}`);
 
 export type StepResult = { ok: true } | { ok: false; message: string };
 
 /** Commits what the unit left in its worktree, ralph's own files aside; concludes a merge in progress. */
 export async function commitUnitLeftovers(git: GitContext, dir: string, message: string): Promise<StepResult> {
-  const add = await runGit(git, dir, ['add', '-A', '--', '.', ...EXCLUDE_OWN]);
-  if (!add.ok) return { ok: false, message: `git add: ${firstLine(add)}` };
+  const staged = await stageAllButOwnFiles(git, dir);
+  if (!staged.ok) return staged;
   const merging = (await runGit(git, dir, ['rev-parse', '-q', '--verify', 'MERGE_HEAD'])).ok;
-  const staged = await runGit(git, dir, ['diff', '--cached', '--quiet']);
-  if (staged.ok && !merging) return { ok: true };
+  const unchanged = await runGit(git, dir, ['diff', '--cached', '--quiet']);
+  if (unchanged.ok && !merging) return { ok: true };
   const commit = await runGit(git, dir, ['commit', '-q', '--no-verify', '-F', '-'], message);
   return commit.ok ? { ok: true } : { ok: false, message: `git commit: ${firstLine(commit)}` };
+}
+
+/**
+ * Stages every change in the worktree but ralph's own files. The paths are listed and chosen
+ * here, not by an `:(exclude)` pathspec: git 2.39 fails `git add` whose pathspec names an
+ * ignored path, so a project that ignores all of .ralph/ could commit nothing.
+ */
+export async function stageAllButOwnFiles(git: GitContext, dir: string): Promise<StepResult> {
+  const listed = await runGit(git, dir, ['ls-files', '-z', '--modified', '--deleted', '--others', '--exclude-standard']);
+  if (!listed.ok) return { ok: false, message: `git ls-files: ${firstLine(listed)}` };
+  const paths = [...new Set(listed.stdout.split('\0').filter(Boolean))].filter((path) => !isRalphOwnPath(path));
+  if (paths.length === 0) return { ok: true };
+  // The paths go on stdin, read literally: they are the agent's file names.
+  const add = await runGit(git, dir, ['--literal-pathspecs', 'add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], `${paths.join('\0')}\0`);
+  return add.ok ? { ok: true } : { ok: false, message: `git add: ${firstLine(add)}` };
 }
 
 /**
