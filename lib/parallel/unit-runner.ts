@@ -40,6 +40,8 @@ export interface UnitRunnerHooks {
   statePath: string;
   /** The command that takes the run up again, named when a signal stops it. */
   resumeCommand: string;
+  /** The command that abandons the run, named in the summary when a unit is left unfinished. */
+  abandonCommand?: string;
   /** After a unit's branch merged into the run branch (default: its item ticked in fix_plan.md). */
   afterMerge?: (unit: UnitRecord) => Promise<StepResult>;
   /** Each change of a unit's state, after it is saved. */
@@ -87,13 +89,14 @@ export class UnitRunner {
       stop.dispose();
     }
     this.save();
-    deps.stdout.write(describeUnitOutcomes(this.run, this.options.projectDir));
+    deps.stdout.write(describeUnitOutcomes(this.run, { interrupted: stop.received !== undefined, rerun: this.hooks.resumeCommand, abandon: this.hooks.abandonCommand }));
     return stop.received;
   }
 
   /** Starts every ready unit while slots are free, until none is running and none can start. */
   private async runUnits(stopped: () => boolean): Promise<void> {
     const running = new Map<string, Promise<void>>();
+    this.ledger.activeUnits = () => running.size;
     for (;;) {
       while (!stopped() && !this.halting && running.size < this.options.parallel) {
         const next = this.run.units.find((u) => this.isStartable(u));
@@ -124,9 +127,11 @@ export class UnitRunner {
       const others = this.run.units.filter((u) => u !== unit);
       seedUnitRalph(this.paths, dir, unit, others, { lines: unit.lines, note: unitNote(unit, this.run.run_branch) });
       const fresh = unit.state === 'pending';
+      // Run again after it stopped: the user asked for another try, so its breaker starts closed.
+      const retry = unit.state === 'failed';
       this.update(unit, { state: 'running', exit_code: null, exit_reason: '' });
-      deps.logger.info(`Unit ${unit.slug}: started in ${unit.worktree} on ${unit.branch}`);
-      const loop = await this.runUnitLoop(unit, fresh);
+      deps.logger.info(`Unit ${unit.slug}: ${fresh ? 'started' : 'resumed'} in ${unit.worktree} on ${unit.branch}`);
+      const loop = await this.runUnitLoop(unit, { fresh, resetBreaker: retry });
       if (loop.interrupted) return;
       if (loop.exitCode !== EXIT.ok) {
         // Its work so far goes on its branch, where `git log` shows it to whoever looks.
@@ -177,8 +182,9 @@ export class UnitRunner {
   private async mergeUnit(unit: UnitRecord): Promise<LandResult> {
     const { deps, projectDir } = this.options;
     const afterMerge = this.hooks.afterMerge;
+    this.update(unit, { merge_attempts: Math.max(unit.merge_attempts, unit.conflict_passes) + 1 });
     const landed = await landUnit(this.git, this.paths, { runId: this.run.run_id, runBranch: this.run.run_branch }, unit, join(projectDir, unit.worktree), (how) => {
-      this.update(unit, { state: 'merged', exit_reason: `merged (${how})`, exit_code: EXIT.ok });
+      this.update(unit, { state: 'merged', exit_reason: how, exit_code: EXIT.ok });
       deps.logger.success(`Unit ${unit.slug} merged into ${this.run.run_branch} (${how})`);
     }, afterMerge && (() => afterMerge(unit)));
     if (landed.kind === 'merged') for (const warning of landed.warnings) deps.logger.warn(`Unit ${unit.slug}: ${warning}`);
@@ -211,7 +217,8 @@ export class UnitRunner {
     ];
     seedUnitRalph(this.paths, dir, unit, this.run.units.filter((u) => u !== unit), { lines: task, note: `${unitNote(unit, this.run.run_branch)}\n\nThis pass resolves a merge conflict first:\n${task.join('\n')}` });
     this.update(unit, { state: 'conflict' });
-    const loop = await this.runUnitLoop(unit, true);
+    // A new task for the unit's loop: what its breaker saw of the earlier one does not count.
+    const loop = await this.runUnitLoop(unit, { fresh: true, resetBreaker: true });
     if (loop.interrupted) return false;
     // Markers left: nothing is committed, the worktree stays mid-merge for whoever reviews it.
     const markersLeft = hasConflictMarkers(dir, files);
@@ -227,7 +234,7 @@ export class UnitRunner {
     return true;
   }
 
-  private async runUnitLoop(unit: UnitRecord, fresh: boolean): Promise<{ exitCode: number; exitReason: string; interrupted: boolean }> {
+  private async runUnitLoop(unit: UnitRecord, { fresh, resetBreaker }: { fresh: boolean; resetBreaker: boolean }): Promise<{ exitCode: number; exitReason: string; interrupted: boolean }> {
     const { deps, projectDir, flags } = this.options;
     const dir = join(projectDir, unit.worktree);
     const signals = Object.assign(new EventEmitter(), {
@@ -243,14 +250,14 @@ export class UnitRunner {
       exitReason = finished.exitReason;
       interrupted = finished.exitReason === 'interrupted';
     });
-    events.on('iteration:completed', () => this.update(unit, { loops: unit.loops + 1 }));
+    events.on('iteration:completed', () => this.update(unit, { loops: unit.loops + 1, cost_usd: this.ledger.costOf(unit.slug) }));
     const account = this.ledger.forUnit(unit.slug);
     try {
       const exitCode = await runProject({
         projectDir: dir,
         configDir: projectDir,
         // The unit's outcome is read from ralph's own exit codes, whatever EXIT_CODES says.
-        flags: { ...flags, ...this.hooks.unitFlags, EXIT_CODES: 'ralph' },
+        flags: { ...flags, ...this.hooks.unitFlags, ...(resetBreaker ? { CB_AUTO_RESET: true } : {}), EXIT_CODES: 'ralph' },
         deps: buildUnitDeps(deps, unit.slug, dir, flags.RALPH_VERBOSE === true),
         fresh,
         // An emitter stands in for the process: the orchestrator alone listens to the real signals.
@@ -263,8 +270,8 @@ export class UnitRunner {
       return { exitCode: EXIT.couldNotRun, exitReason: (error as Error).message, interrupted: false };
     } finally {
       this.signals.delete(unit.slug);
-      const spend = this.ledger.spendOf(unit.slug);
-      if (spend) this.update(unit, { cost_usd: Math.max(unit.cost_usd, spend.run.costUsd) });
+      this.ledger.endUnitLoop(unit.slug);
+      this.update(unit, { cost_usd: this.ledger.costOf(unit.slug) });
     }
   }
 
@@ -295,5 +302,6 @@ export class UnitRunner {
 
   save(): void {
     saveRunState(this.hooks.statePath, this.run);
+    this.ledger.save();
   }
 }
