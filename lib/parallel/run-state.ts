@@ -82,3 +82,8 @@ export function unitPlace(runId: string, slug: string): { branch: string; worktr
 export function saveRunState(file: string, state: ParallelRunState): void {
   writeJsonAtomic(file, state);
 }
+
+/** Files and folders a parallel run writes in .ralph/ (a path inside each folder), which git should ignore. */
+export function parallelStatePaths(paths: Pick<RalphPaths, 'ralphDir'>): string[] {
+  return [parallelStatePath(paths), queueParallelStatePath(paths), join(worktreesDir(paths), 'unit')];
+}
