@@ -73,6 +73,7 @@ export function beginCallSpend(run: Run): void {
 export function endCallSpend(run: Run, call: LoopSpendInput | 'not_started'): void {
   const spend = run.state.spend.value.spend;
   holdSpend(run, call === 'not_started' ? cancelCall(spend) : recordLoopSpend(spend, call, run.deps.clock.now()));
+  run.account?.endCall(run.state.spend.value.spend);
 }
 
 /** The new spend with the run time so far, written through to `.run_state`. */
@@ -88,4 +89,16 @@ function recentSessions(totals: Record<string, number>): Record<string, number> 
 export function callBudgetOf(run: Run): number | undefined {
   const slot = run.agents.find((s) => s.adapter === run.state.agent);
   return slot?.acceptsMaxBudget ? remainingCostBudget(run.state.spend.value.spend, run.config.MAX_COST_USD) : undefined;
+}
+
+/**
+ * The cap of the call about to start. A run that shares an account (ralph --parallel) reserves
+ * it there, against what the account's other runs spent and may still spend in flight; the
+ * reservation ends with the call (endCallSpend).
+ */
+export function reserveCallBudget(run: Run): number | undefined {
+  const slot = run.agents.find((s) => s.adapter === run.state.agent);
+  if (!slot?.acceptsMaxBudget) return undefined;
+  const own = run.state.spend.value.spend;
+  return run.account ? run.account.reserveCall(own, run.config.MAX_COST_USD) : remainingCostBudget(own, run.config.MAX_COST_USD);
 }

@@ -16,6 +16,13 @@ export interface SharedAccount {
   readonly startedAt: number;
   /** The spend the budgets count: `own` (this run's) plus every other run's latest. */
   budgetSpend(own: SpendState): SpendState;
+  /**
+   * The cap of this run's next call: its share of what is left of `maxCostUsd` once every run's
+   * spend and the caps of the other calls in flight are taken off (undefined: no cost budget).
+   */
+  reserveCall(own: SpendState, maxCostUsd: number | null | undefined): number | undefined;
+  /** This run's call ended: its cap is released, `own` its spend now. */
+  endCall(own: SpendState): void;
   /** The account's pending usage-limit wait, if any. */
   usageWait(): UsageWaitFile | undefined;
   holdUsageWait(wait: UsageWaitFile | undefined): void;

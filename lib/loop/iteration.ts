@@ -34,7 +34,7 @@ import {
 } from '../sessions/agent-session.js';
 import { breakerThresholds, holdBreaker } from '../breaker/breaker-step.js';
 import { escapedOutputWarning } from '../agent-run/escaped-output.js';
-import { callBudgetOf, endCallSpend } from '../limits/run-spend.js';
+import { endCallSpend, reserveCallBudget } from '../limits/run-spend.js';
 import type { LoopEventMap } from './events.js';
 import { contentAtLoopStart, measureLoopProgress, type LoopProgress } from '../analysis/loop-progress.js';
 import { recordAnalysis } from '../exit-gate/exit-evidence.js';
@@ -120,7 +120,7 @@ async function runAgentOnce(run: Run, loop: number, session: ResumableSession | 
     allowedTools: splitAllowedTools(config.ALLOWED_TOOLS),
     resumeSessionId,
     loopContext: buildContext(run, loop),
-    maxBudgetUsd: callBudgetOf(run),
+    maxBudgetUsd: reserveCallBudget(run),
     inheritedEnv: deps.env,
   });
   if (config.RALPH_VERBOSE) {

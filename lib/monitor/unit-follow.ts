@@ -12,7 +12,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { sanitizeLine, stripTerminalControls } from '../text/terminal-text.js';
 import type { Clock } from '../platform/clock.js';
 import { silentLogger } from '../platform/logger.js';
-import { worktreesDir, type UnitRecord } from '../parallel/run-state.js';
+import type { UnitRecord } from '../parallel/run-state.js';
 import { resumableRun } from '../parallel/upcoming-units.js';
 import { openNoFollow } from '../state/no-follow.js';
 import { ralphPaths } from '../state/paths.js';
@@ -89,8 +89,8 @@ export class UnitFollower {
       return;
     }
     const name = `unit-${position} ${sanitizeLine(unit.slug)}`;
-    // The slug is checked by parallel.json's schema; the path is built from it, not read from the file.
-    const liveLog = ralphPaths(join(worktreesDir(this.paths), unit.slug)).liveLog;
+    // The worktree's path is derived from the run id and the slug (both checked by parallel.json's schema), never read from the file.
+    const liveLog = ralphPaths(join(this.options.projectDir, unit.worktree)).liveLog;
     if (this.followed?.path !== liveLog) this.followed = undefined;
     if (unit.state !== this.lastState) {
       this.lastState = unit.state;
@@ -101,7 +101,7 @@ export class UnitFollower {
       this.note(unit.state === 'merged'
         ? `=== ${name}: merged; its worktree was removed ===`
         : unit.state === 'pending'
-          ? `=== ${name}: waiting for its worktree (.ralph/worktrees/${sanitizeLine(unit.slug)}) ===`
+          ? `=== ${name}: waiting for its worktree (${sanitizeLine(unit.worktree)}) ===`
           : `=== ${name}: waiting for its live output ===`);
     } else if (typeof shown === 'object') {
       this.note(`=== ${name}: cannot show its live.log: ${sanitizeLine(shown.message)} ===`);

@@ -102,9 +102,11 @@ export async function mergeUnitBranch(git: GitContext, projectDir: string, runId
   const before = await readGit(git, projectDir, ['rev-parse', 'HEAD']);
   const tip = await readGit(git, projectDir, ['rev-parse', `refs/heads/${unit.branch}`]);
   if ((await runGit(git, projectDir, ['merge-base', '--is-ancestor', tip, before])).ok) return { kind: 'merged', how: 'already-merged' };
-  const attempt = unit.conflict_passes + 1;
+  // The runner numbers each attempt before it starts (unit.merge_attempts); a backup ref is
+  // created, never moved.
+  const attempt = Math.max(1, unit.merge_attempts);
   const backup = `${BACKUP_REF_ROOT}/${runId}/${unit.slug}`;
-  const refs = await runGit(git, projectDir, ['update-ref', '--stdin'], `update ${backup}/${attempt}-run-branch ${before}\nupdate ${backup}/${attempt}-unit-branch ${tip}\n`);
+  const refs = await runGit(git, projectDir, ['update-ref', '--stdin'], `create ${backup}/${attempt}-run-branch ${before}\ncreate ${backup}/${attempt}-unit-branch ${tip}\n`);
   if (!refs.ok) return { kind: 'failed', message: `git update-ref (backup refs): ${firstLine(refs)}` };
   const ff = await runGit(git, projectDir, ['merge', '--ff-only', '-q', tip]);
   if (ff.ok) return { kind: 'merged', how: 'fast-forward' };

@@ -4,7 +4,6 @@
 // or `kill -9` leave a run that `ralph --parallel N` resumes.
 
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
 import { isPlanComplete, parseFixPlan } from '../plan/fix-plan.js';
 import { EXIT, RalphError } from '../errors.js';
@@ -16,10 +15,13 @@ import { projectPaths, type RalphPaths } from '../state/paths.js';
 import { ledgerPath } from '../state/ledger.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import { AccountLedger } from './account.js';
-import { readGit, type GitContext } from './git.js';
+import { readGit, runGit, type GitContext } from './git.js';
+import { BACKUP_REF_ROOT } from './merge.js';
 import { findPlanUnits, type PlanUnit } from './plan-units.js';
-import { loadParallelRun, parallelStatePath, saveRunState, type ParallelRunState, type UnitRecord, type UnitState } from './run-state.js';
-import { describeDryRunUnits } from './summary.js';
+import { loadParallelRun, parallelStatePath, saveRunState, type ParallelRunState, type UnitRecord } from './run-state.js';
+import { joinNewPlanUnits, newUnitRecord, retryUnit } from './resume-run.js';
+import { readParallelLedger, saveParallelLedger } from './run-ledger.js';
+import { describeAbandonedRun, describeDryRunUnits } from './summary.js';
 import { UnitRunner, type UnitRunnerOptions } from './unit-runner.js';
 import { resumableRun } from './upcoming-units.js';
 import { assertNoTrackedChanges, readRunBranch } from './worktrees.js';
@@ -52,8 +54,11 @@ export async function runParallel(options: RunParallelOptions): Promise<number> 
       deps.logger.success('fix_plan.md has no open item: nothing to run');
       return EXIT.ok;
     }
-    const ledger = new AccountLedger(paths, config, state, Date.parse(run.started_at) || deps.clock.now(), settledCost(run));
-    const runner = new UnitRunner(options, paths, git, run, ledger, { statePath: parallelStatePath(paths), resumeCommand: `ralph --parallel ${options.parallel}` });
+    const previous = readParallelLedger(paths.ledger, run.run_id, (message) => deps.logger.warn(message));
+    // Each unit's cost comes from the ledger, never from parallel.json (the agent can write it).
+    for (const unit of run.units) unit.cost_usd = previous?.units[unit.slug] ?? 0;
+    const ledger = new AccountLedger(paths, config, state, { runId: run.run_id, previous, save: (record) => saveParallelLedger(paths.ledger, projectDir, record) });
+    const runner = new UnitRunner(options, paths, git, run, ledger, { statePath: parallelStatePath(paths), resumeCommand: `ralph --parallel ${options.parallel}`, abandonCommand: 'ralph --parallel-abandon' });
     const signal = await runner.start();
     if (signal) return exitCodeForSignal(signal);
     const code = decideExitCode(run.units, () => isPlanComplete(parseFixPlan(readFileSync(paths.fixPlan, 'utf8'), config.OPTIONAL_SECTIONS)));
@@ -67,17 +72,31 @@ export async function runParallel(options: RunParallelOptions): Promise<number> 
   }
 }
 
-/** The unfinished run to resume, or a new one for the plan's open units (undefined: none). */
+/**
+ * The unfinished run to resume — its needs-review units tried again, the plan's new items
+ * joined — or a new one for the plan's open units (undefined: none).
+ */
 async function openParallelRun(paths: RalphPaths, state: StateReadOptions, git: GitContext, runBranch: string, units: PlanUnit[], deps: Deps): Promise<ParallelRunState | undefined> {
   const previous = loadParallelRun(paths, state);
   if (previous && !previous.finished) {
     if (previous.run_branch !== runBranch) {
       throw new RalphError('parallel_branch', `The unfinished parallel run ${previous.run_id} merges into ${previous.run_branch}, and ${runBranch} is checked out`, {
-        hint: `git switch ${previous.run_branch}, then run ralph --parallel again`,
+        hint: `git switch ${previous.run_branch} and run ralph --parallel again, or abandon that run (ralph --parallel-abandon)`,
       });
     }
     const open = previous.units.filter((u) => u.state !== 'merged').length;
     deps.logger.info(`Resuming parallel run ${previous.run_id} on ${runBranch}: ${open} of ${previous.units.length} unit(s) not merged yet`);
+    for (const unit of previous.units.filter((u) => u.state === 'needs-review')) {
+      const why = unit.exit_reason;
+      Object.assign(unit, await retryUnit(git, paths.projectDir, unit));
+      deps.logger.info(`Unit ${unit.slug}: tried again from ${unit.branch} (it needed review: ${why})`);
+    }
+    const joined = joinNewPlanUnits(previous, units);
+    if (joined.length > 0) {
+      previous.units.push(...joined);
+      deps.logger.info(`Parallel run ${previous.run_id}: ${joined.length} new plan item(s) join it: ${joined.map((u) => u.slug).join(', ')}`);
+    }
+    saveRunState(parallelStatePath(paths), previous);
     return previous;
   }
   if (units.length === 0) return undefined;
@@ -89,28 +108,11 @@ async function openParallelRun(paths: RalphPaths, state: StateReadOptions, git: 
     run_branch: runBranch,
     started_at: new Date(now).toISOString(),
     finished: false,
-    units: units.map((u) => ({
-      slug: u.slug,
-      item: u.item,
-      lines: u.lines,
-      after: u.after,
-      branch: `ralph/${runId}/${u.slug}`,
-      worktree: join('.ralph', 'worktrees', u.slug),
-      state: 'pending' as UnitState,
-      loops: 0,
-      cost_usd: 0,
-      exit_code: null,
-      exit_reason: '',
-      conflict_passes: 0,
-    })),
+    units: units.map((u) => newUnitRecord(runId, u.slug, u, u.after)),
   };
   saveRunState(parallelStatePath(paths), run);
   deps.logger.info(`Parallel run ${runId}: ${run.units.length} unit(s) from fix_plan.md, merged into ${runBranch}`);
   return run;
-}
-
-function settledCost(run: ParallelRunState): number {
-  return run.units.filter((u) => u.state === 'merged' || u.state === 'needs-review').reduce((sum, u) => sum + u.cost_usd, 0);
 }
 
 /** 0 when every unit merged and `complete()`; 2 halted or needs review; 3 stopped at a limit. */
@@ -121,4 +123,33 @@ export function decideExitCode(units: UnitRecord[], complete: () => boolean): nu
   if (stopped.some((u) => u.exit_code === EXIT.limit)) return EXIT.limit;
   if (stopped.some((u) => u.exit_code === EXIT.couldNotRun)) return EXIT.couldNotRun;
   return EXIT.halted;
+}
+
+/**
+ * `ralph --parallel-abandon`: the unfinished run is closed, so the next `ralph --parallel`
+ * starts a new one from the plan. Nothing is deleted: each unit not merged keeps its branch
+ * and worktree, the run keeps its backup refs, and all of them are printed.
+ */
+export async function abandonParallelRun(options: { projectDir: string; deps: Deps }): Promise<number> {
+  const { projectDir, deps } = options;
+  const { config } = loadConfig({ projectDir, homeDir: deps.homeDir, env: deps.env, flags: {} });
+  const paths = projectPaths(projectDir, config);
+  const state: StateReadOptions = { logger: deps.logger, clock: deps.clock };
+  const lock = acquireProjectLock(paths, { pid: process.pid, logger: deps.logger });
+  try {
+    const run = loadParallelRun(paths, state);
+    if (!run || run.finished) {
+      deps.stdout.write('No unfinished parallel run to abandon\n');
+      return EXIT.ok;
+    }
+    run.finished = true;
+    run.abandoned_at = new Date(deps.clock.now()).toISOString();
+    saveRunState(parallelStatePath(paths), run);
+    const git: GitContext = { runner: deps.processRunner, env: deps.env };
+    const refs = await runGit(git, projectDir, ['for-each-ref', '--format=%(refname)', `${BACKUP_REF_ROOT}/${run.run_id}/`]);
+    deps.stdout.write(describeAbandonedRun(run, refs.ok ? refs.stdout.split('\n').filter(Boolean) : []));
+    return EXIT.ok;
+  } finally {
+    lock.release();
+  }
 }

@@ -1,6 +1,9 @@
 // `.ralph/parallel.json`: the parallel run as ralph last wrote it — its id, base commit, run
 // branch, and each unit's state — written atomically on every change, so a run stopped by
-// Ctrl-C or `kill -9` resumes where it was (`ralph --parallel N` again).
+// Ctrl-C or `kill -9` resumes where it was (`ralph --parallel N` again). The agent can write
+// this file: a unit's branch and worktree are derived from the run id and the unit's slug on
+// every read (never taken from the file), so they stay under .ralph/worktrees/ and ralph/<run>/;
+// the run's spend and clock are kept in the ledger (run-ledger.ts), not here.
 
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../state/atomic-write.js';
@@ -24,16 +27,20 @@ const unitSchema = z.looseObject({
   exit_code: z.number().int().nullable().default(null),
   exit_reason: z.string().default(''),
   conflict_passes: z.number().int().nonnegative().default(0),
+  /** Merges tried so far: numbers the backup refs of each attempt, so none is overwritten. */
+  merge_attempts: z.number().int().nonnegative().default(0),
   /** The queue item the unit works on (`ralph-queue process --parallel`). */
   queue_item: z.string().optional(),
 });
 
 const runSchema = z.looseObject({
-  run_id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/),
+  run_id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/),
   base_commit: z.string().regex(/^[0-9a-f]{40,64}$/),
   run_branch: z.string(),
   started_at: z.string(),
   finished: z.boolean().default(false),
+  /** Set by `ralph --parallel-abandon`: the run was closed with units not merged. */
+  abandoned_at: z.string().optional(),
   units: z.array(unitSchema),
 });
 
@@ -61,9 +68,22 @@ export function loadParallelRun(paths: Pick<RalphPaths, 'ralphDir'>, options: St
 }
 
 export function loadRunState(file: string, options: StateReadOptions): ParallelRunState | undefined {
-  return readStateFile(file, runSchema.nullable(), null, options).value ?? undefined;
+  const run = readStateFile(file, runSchema.nullable(), null, options).value ?? undefined;
+  if (!run) return undefined;
+  for (const unit of run.units) Object.assign(unit, unitPlace(run.run_id, unit.slug));
+  return run;
+}
+
+/** Where a unit works: its branch and its worktree (relative to the project), from the run id and the unit's slug alone. */
+export function unitPlace(runId: string, slug: string): { branch: string; worktree: string } {
+  return { branch: `ralph/${runId}/${slug}`, worktree: join('.ralph', 'worktrees', `${runId}-${slug}`) };
 }
 
 export function saveRunState(file: string, state: ParallelRunState): void {
   writeJsonAtomic(file, state);
+}
+
+/** Files and folders a parallel run writes in .ralph/ (a path inside each folder), which git should ignore. */
+export function parallelStatePaths(paths: Pick<RalphPaths, 'ralphDir'>): string[] {
+  return [parallelStatePath(paths), queueParallelStatePath(paths), join(worktreesDir(paths), 'unit')];
 }

@@ -12,7 +12,7 @@ import { EXIT } from '../errors.js';
 import { LoopEvents } from '../loop/events.js';
 import { runProject } from '../loop/run-project.js';
 import { exitCodeForSignal, installStopSignal, type StopSignalOptions } from '../loop/stop-signal.js';
-import type { Deps } from '../platform/deps.js';
+import type { Deps, Logger, Output } from '../platform/deps.js';
 import type { RalphPaths } from '../state/paths.js';
 import type { AccountLedger } from './account.js';
 import type { GitContext } from './git.js';
@@ -21,6 +21,8 @@ import { stripItemMark } from './plan-units.js';
 import { saveRunState, type ParallelRunState, type UnitRecord } from './run-state.js';
 import { describeUnitOutcomes } from './summary.js';
 import { buildUnitDeps } from './unit-deps.js';
+import { describeProgress, ProgressLine } from './progress-line.js';
+import { createLogger } from '../platform/logger.js';
 import { openUnitWorktree, seedUnitRalph, unitNote } from './worktrees.js';
 
 export interface UnitRunnerOptions {
@@ -40,6 +42,8 @@ export interface UnitRunnerHooks {
   statePath: string;
   /** The command that takes the run up again, named when a signal stops it. */
   resumeCommand: string;
+  /** The command that abandons the run, named in the summary when a unit is left unfinished. */
+  abandonCommand?: string;
   /** After a unit's branch merged into the run branch (default: its item ticked in fix_plan.md). */
   afterMerge?: (unit: UnitRecord) => Promise<StepResult>;
   /** Each change of a unit's state, after it is saved. */
@@ -60,6 +64,10 @@ export class UnitRunner {
   // takes away the record of a worktree being added): one at a time.
   private worktreeQueue: Promise<unknown> = Promise.resolve();
   private halting = false;
+  /** The combined progress line, on a terminal only. */
+  private readonly progress: ProgressLine | undefined;
+  /** The console the run and its units write to (through the progress line on a terminal). */
+  private readonly console: { stdout: Output; stderr: Output; logger: Logger };
 
   constructor(
     private readonly options: UnitRunnerOptions,
@@ -68,7 +76,22 @@ export class UnitRunner {
     private readonly run: ParallelRunState,
     private readonly ledger: AccountLedger,
     private readonly hooks: UnitRunnerHooks,
-  ) {}
+  ) {
+    const { deps } = options;
+    if (deps.stderr.isTTY) {
+      const progress = new ProgressLine(deps.stderr);
+      const stderr = progress.around(deps.stderr);
+      const verbose = options.flags.RALPH_VERBOSE === true;
+      this.progress = progress;
+      this.console = { stdout: progress.around(deps.stdout), stderr, logger: createLogger({ logFile: paths.ralphLog, stderr, env: deps.env, redact: deps.redact, clock: deps.clock, verbose }) };
+    } else {
+      this.console = { stdout: deps.stdout, stderr: deps.stderr, logger: deps.logger };
+    }
+  }
+
+  private get log(): Logger {
+    return this.console.logger;
+  }
 
   /** Runs the units to their ends; returns the signal that stopped the run, if one did. */
   async start(): Promise<NodeJS.Signals | undefined> {
@@ -76,7 +99,7 @@ export class UnitRunner {
     const stop = installStopSignal({
       process: this.options.signals,
       onFirst: (signal) => {
-        deps.logger.warn(`${signal}: stopping every unit's agent; worktrees are kept (${this.hooks.resumeCommand} resumes)`);
+        this.log.warn(`${signal}: stopping every unit's agent; worktrees are kept (${this.hooks.resumeCommand} resumes)`);
         for (const unit of this.signals.values()) unit.emit(signal, signal);
       },
       onSecond: this.options.signals ? () => undefined : (signal) => process.exit(exitCodeForSignal(signal)),
@@ -87,13 +110,15 @@ export class UnitRunner {
       stop.dispose();
     }
     this.save();
-    deps.stdout.write(describeUnitOutcomes(this.run, this.options.projectDir));
+    this.progress?.close();
+    deps.stdout.write(describeUnitOutcomes(this.run, { interrupted: stop.received !== undefined, rerun: this.hooks.resumeCommand, abandon: this.hooks.abandonCommand }));
     return stop.received;
   }
 
   /** Starts every ready unit while slots are free, until none is running and none can start. */
   private async runUnits(stopped: () => boolean): Promise<void> {
     const running = new Map<string, Promise<void>>();
+    this.ledger.activeUnits = () => running.size;
     for (;;) {
       while (!stopped() && !this.halting && running.size < this.options.parallel) {
         const next = this.run.units.find((u) => this.isStartable(u));
@@ -101,7 +126,7 @@ export class UnitRunner {
         this.started.add(next.slug);
         running.set(next.slug, this.runUnit(next).catch((error: unknown) => {
           this.update(next, { state: 'failed', exit_code: EXIT.couldNotRun, exit_reason: (error as Error).message });
-          this.options.deps.logger.error(`Unit ${next.slug}: ${(error as Error).message}`);
+          this.log.error(`Unit ${next.slug}: ${(error as Error).message}`);
         }).finally(() => running.delete(next.slug)));
       }
       if (running.size === 0) return;
@@ -115,7 +140,7 @@ export class UnitRunner {
   }
 
   private async runUnit(unit: UnitRecord): Promise<void> {
-    const { deps, projectDir } = this.options;
+    const { projectDir } = this.options;
     const dir = join(projectDir, unit.worktree);
     const base = this.hooks.startFromRunBranch ? `refs/heads/${this.run.run_branch}` : this.run.base_commit;
     await this.inWorktreeQueue(() => openUnitWorktree(this.git, projectDir, unit, base));
@@ -124,16 +149,18 @@ export class UnitRunner {
       const others = this.run.units.filter((u) => u !== unit);
       seedUnitRalph(this.paths, dir, unit, others, { lines: unit.lines, note: unitNote(unit, this.run.run_branch) });
       const fresh = unit.state === 'pending';
+      // Run again after it stopped: the user asked for another try, so its breaker starts closed.
+      const retry = unit.state === 'failed';
       this.update(unit, { state: 'running', exit_code: null, exit_reason: '' });
-      deps.logger.info(`Unit ${unit.slug}: started in ${unit.worktree} on ${unit.branch}`);
-      const loop = await this.runUnitLoop(unit, fresh);
+      this.log.info(`Unit ${unit.slug}: ${fresh ? 'started' : 'resumed'} in ${unit.worktree} on ${unit.branch}`);
+      const loop = await this.runUnitLoop(unit, { fresh, resetBreaker: retry });
       if (loop.interrupted) return;
       if (loop.exitCode !== EXIT.ok) {
         // Its work so far goes on its branch, where `git log` shows it to whoever looks.
         const kept = await commitUnitLeftovers(this.git, dir, `ralph: work so far on ${stripItemMark(unit.lines[0] ?? unit.item).trim()}\n\nParallel unit ${unit.slug} stopped: ${loop.exitReason}.\n`);
-        if (!kept.ok) deps.logger.warn(`Unit ${unit.slug}: its work stays uncommitted in ${unit.worktree} (${kept.message})`);
+        if (!kept.ok) this.log.warn(`Unit ${unit.slug}: its work stays uncommitted in ${unit.worktree} (${kept.message})`);
         this.update(unit, { state: 'failed', exit_code: loop.exitCode, exit_reason: loop.exitReason });
-        deps.logger.error(`Unit ${unit.slug} stopped (${loop.exitReason}); its work stays on ${unit.branch} in ${unit.worktree}`);
+        this.log.error(`Unit ${unit.slug} stopped (${loop.exitReason}); its work stays on ${unit.branch} in ${unit.worktree}`);
         if (this.options.haltOnFailure) this.haltAll(unit);
         return;
       }
@@ -143,7 +170,7 @@ export class UnitRunner {
   }
 
   private async mergeWithConflictPass(unit: UnitRecord): Promise<void> {
-    const { deps, projectDir } = this.options;
+    const { projectDir } = this.options;
     const dir = join(projectDir, unit.worktree);
     if (unit.state === 'conflict') {
       // Stopped during the conflict pass: take it up where it was.
@@ -154,40 +181,40 @@ export class UnitRunner {
       const merged = await this.inMergeQueue(() => this.mergeUnit(unit));
       if (merged.kind === 'merged') {
         const removed = await this.inWorktreeQueue(() => removeMergedUnit(this.git, this.options.projectDir, unit));
-        if (!removed.ok) deps.logger.warn(`Unit ${unit.slug}: ${removed.message}`);
+        if (!removed.ok) this.log.warn(`Unit ${unit.slug}: ${removed.message}`);
         return;
       }
       if (merged.kind === 'failed') {
         this.update(unit, { state: 'needs-review', exit_reason: merged.message });
-        deps.logger.error(`Unit ${unit.slug} needs review: ${merged.message}`);
+        this.log.error(`Unit ${unit.slug} needs review: ${merged.message}`);
         return;
       }
       if (unit.conflict_passes >= 1) {
         this.update(unit, { state: 'needs-review', exit_reason: `merge conflict in ${merged.files.join(', ')} after the agent's pass` });
-        deps.logger.error(`Unit ${unit.slug} needs review: its merge still conflicts (${merged.files.join(', ')})`);
+        this.log.error(`Unit ${unit.slug} needs review: its merge still conflicts (${merged.files.join(', ')})`);
         return;
       }
       this.update(unit, { state: 'conflict', conflict_passes: unit.conflict_passes + 1, exit_reason: `merge conflict in ${merged.files.join(', ')}` });
-      deps.logger.warn(`Unit ${unit.slug}: merging into ${this.run.run_branch} conflicts in ${merged.files.join(', ')}; its agent resolves it in its worktree`);
+      this.log.warn(`Unit ${unit.slug}: merging into ${this.run.run_branch} conflicts in ${merged.files.join(', ')}; its agent resolves it in its worktree`);
       if (!(await this.runConflictPass(unit, dir))) return;
     }
   }
 
   /** The merge step, in the main worktree (merge.ts landUnit); the unit's state follows it. */
   private async mergeUnit(unit: UnitRecord): Promise<LandResult> {
-    const { deps, projectDir } = this.options;
+    const { projectDir } = this.options;
     const afterMerge = this.hooks.afterMerge;
+    this.update(unit, { merge_attempts: Math.max(unit.merge_attempts, unit.conflict_passes) + 1 });
     const landed = await landUnit(this.git, this.paths, { runId: this.run.run_id, runBranch: this.run.run_branch }, unit, join(projectDir, unit.worktree), (how) => {
-      this.update(unit, { state: 'merged', exit_reason: `merged (${how})`, exit_code: EXIT.ok });
-      deps.logger.success(`Unit ${unit.slug} merged into ${this.run.run_branch} (${how})`);
+      this.update(unit, { state: 'merged', exit_reason: how, exit_code: EXIT.ok });
+      this.log.success(`Unit ${unit.slug} merged into ${this.run.run_branch} (${how})`);
     }, afterMerge && (() => afterMerge(unit)));
-    if (landed.kind === 'merged') for (const warning of landed.warnings) deps.logger.warn(`Unit ${unit.slug}: ${warning}`);
+    if (landed.kind === 'merged') for (const warning of landed.warnings) this.log.warn(`Unit ${unit.slug}: ${warning}`);
     return landed;
   }
 
   /** The run branch merged into the unit's, markers left for its agent, which runs once more. Returns false when the unit ends here. */
   private async runConflictPass(unit: UnitRecord, dir: string): Promise<boolean> {
-    const { deps } = this.options;
     const inMerge = (await this.git.runner.run('git', ['rev-parse', '-q', '--verify', 'MERGE_HEAD'], { cwd: dir, env: this.git.env })).code === 0;
     let files: string[];
     if (inMerge) {
@@ -197,7 +224,7 @@ export class UnitRunner {
       if (start.kind === 'clean') return true;
       if (start.kind === 'failed') {
         this.update(unit, { state: 'needs-review', exit_reason: start.message });
-        deps.logger.error(`Unit ${unit.slug} needs review: ${start.message}`);
+        this.log.error(`Unit ${unit.slug} needs review: ${start.message}`);
         return false;
       }
       files = start.files;
@@ -211,7 +238,8 @@ export class UnitRunner {
     ];
     seedUnitRalph(this.paths, dir, unit, this.run.units.filter((u) => u !== unit), { lines: task, note: `${unitNote(unit, this.run.run_branch)}\n\nThis pass resolves a merge conflict first:\n${task.join('\n')}` });
     this.update(unit, { state: 'conflict' });
-    const loop = await this.runUnitLoop(unit, true);
+    // A new task for the unit's loop: what its breaker saw of the earlier one does not count.
+    const loop = await this.runUnitLoop(unit, { fresh: true, resetBreaker: true });
     if (loop.interrupted) return false;
     // Markers left: nothing is committed, the worktree stays mid-merge for whoever reviews it.
     const markersLeft = hasConflictMarkers(dir, files);
@@ -221,13 +249,13 @@ export class UnitRunner {
     if (!committed.ok || !(await isConflictResolved(this.git, dir, files))) {
       const why = loop.exitCode !== EXIT.ok ? `the conflict pass stopped (${loop.exitReason})` : markersLeft ? 'conflict markers are left' : `the resolution could not be committed (${committed.ok ? 'conflicts left' : committed.message})`;
       this.update(unit, { state: 'needs-review', exit_reason: `merge conflict in ${files.join(', ')}: ${why}` });
-      deps.logger.error(`Unit ${unit.slug} needs review: ${why}; its work stays on ${unit.branch}`);
+      this.log.error(`Unit ${unit.slug} needs review: ${why}; its work stays on ${unit.branch}`);
       return false;
     }
     return true;
   }
 
-  private async runUnitLoop(unit: UnitRecord, fresh: boolean): Promise<{ exitCode: number; exitReason: string; interrupted: boolean }> {
+  private async runUnitLoop(unit: UnitRecord, { fresh, resetBreaker }: { fresh: boolean; resetBreaker: boolean }): Promise<{ exitCode: number; exitReason: string; interrupted: boolean }> {
     const { deps, projectDir, flags } = this.options;
     const dir = join(projectDir, unit.worktree);
     const signals = Object.assign(new EventEmitter(), {
@@ -243,15 +271,18 @@ export class UnitRunner {
       exitReason = finished.exitReason;
       interrupted = finished.exitReason === 'interrupted';
     });
-    events.on('iteration:completed', () => this.update(unit, { loops: unit.loops + 1 }));
+    events.on('iteration:completed', () => {
+      this.update(unit, { loops: unit.loops + 1, cost_usd: this.ledger.costOf(unit.slug) });
+      this.log.info(`Unit ${unit.slug}: loop ${unit.loops} done, $${unit.cost_usd.toFixed(2)} so far`);
+    });
     const account = this.ledger.forUnit(unit.slug);
     try {
       const exitCode = await runProject({
         projectDir: dir,
         configDir: projectDir,
         // The unit's outcome is read from ralph's own exit codes, whatever EXIT_CODES says.
-        flags: { ...flags, ...this.hooks.unitFlags, EXIT_CODES: 'ralph' },
-        deps: buildUnitDeps(deps, unit.slug, dir, flags.RALPH_VERBOSE === true),
+        flags: { ...flags, ...this.hooks.unitFlags, ...(resetBreaker ? { CB_AUTO_RESET: true } : {}), EXIT_CODES: 'ralph' },
+        deps: buildUnitDeps({ ...deps, ...this.console }, unit.slug, dir, flags.RALPH_VERBOSE === true),
         fresh,
         // An emitter stands in for the process: the orchestrator alone listens to the real signals.
         signals,
@@ -263,8 +294,8 @@ export class UnitRunner {
       return { exitCode: EXIT.couldNotRun, exitReason: (error as Error).message, interrupted: false };
     } finally {
       this.signals.delete(unit.slug);
-      const spend = this.ledger.spendOf(unit.slug);
-      if (spend) this.update(unit, { cost_usd: Math.max(unit.cost_usd, spend.run.costUsd) });
+      this.ledger.endUnitLoop(unit.slug);
+      this.update(unit, { cost_usd: this.ledger.costOf(unit.slug) });
     }
   }
 
@@ -282,7 +313,7 @@ export class UnitRunner {
 
   private haltAll(failed: UnitRecord): void {
     this.halting = true;
-    this.options.deps.logger.error(`Halting every unit (--halt-on-failure): ${failed.slug} stopped`);
+    this.log.error(`Halting every unit (--halt-on-failure): ${failed.slug} stopped`);
     for (const unit of this.signals.values()) unit.emit('SIGTERM', 'SIGTERM');
   }
 
@@ -291,9 +322,11 @@ export class UnitRunner {
     Object.assign(unit, change);
     this.save();
     if (unit.state !== before) this.hooks.onStateChange?.(unit);
+    this.progress?.set(describeProgress(this.run));
   }
 
   save(): void {
     saveRunState(this.hooks.statePath, this.run);
+    this.ledger.save();
   }
 }

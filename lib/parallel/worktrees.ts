@@ -5,7 +5,7 @@
 // the main worktree: on a branch, no tracked file changed outside .ralph/.
 
 import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import { RalphError } from '../errors.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import type { RalphPaths } from '../state/paths.js';
@@ -57,6 +57,7 @@ export function isRalphOwnPath(path: string): boolean {
 /** The unit's worktree on its branch: made from `base`, or the one a stopped run left. */
 export async function openUnitWorktree(git: GitContext, projectDir: string, unit: UnitRecord, base: string): Promise<void> {
   const dir = join(projectDir, unit.worktree);
+  await excludeWorktrees(git, projectDir);
   const listed = await readGit(git, projectDir, ['worktree', 'list', '--porcelain']);
   if (listed.split('\n').some((line) => line === `worktree ${dir}`) && existsSync(join(dir, '.git'))) return;
   // A folder left by a worktree git no longer knows: prune its record first.
@@ -66,6 +67,23 @@ export async function openUnitWorktree(git: GitContext, projectDir: string, unit
   const args = hasBranch ? ['worktree', 'add', '-q', dir, unit.branch] : ['worktree', 'add', '-q', '-b', unit.branch, dir, base];
   const added = await runGit(git, projectDir, args);
   if (!added.ok) throw new RalphError('parallel_worktree', `Could not make the worktree of unit ${unit.slug} (${unit.worktree}): ${firstLine(added)}`, { hint: 'see git worktree list; remove what is in the way, then run ralph --parallel again' });
+}
+
+const WORKTREES_PATTERN = '/.ralph/worktrees/';
+
+/**
+ * Adds `/.ralph/worktrees/` to the repository's info/exclude, so the units' worktrees never
+ * show in `git status` nor get embedded as repositories by `git add -A` in the main worktree,
+ * whatever the project's .gitignore says.
+ */
+export async function excludeWorktrees(git: GitContext, projectDir: string): Promise<void> {
+  const common = await runGit(git, projectDir, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
+  if (!common.ok) return;
+  const file = join(common.stdout.trim(), 'info', 'exclude');
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  if (text.split(/\r?\n/).includes(WORKTREES_PATTERN)) return;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileAtomic(file, `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}# ralph --parallel: the units' worktrees\n${WORKTREES_PATTERN}\n`);
 }
 
 export interface UnitTask {

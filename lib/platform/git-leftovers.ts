@@ -16,13 +16,30 @@ export interface LeftoverGit {
 export type LeftoverCommit = { kind: 'committed' } | { kind: 'nothing-to-commit' } | { kind: 'failed'; message: string };
 
 export async function commitWhatIsLeft(git: LeftoverGit, message: string, leaveOut: readonly string[] = []): Promise<LeftoverCommit> {
-  const add = await run(git, ['add', '-A', '--', '.', ...leaveOut.map((path) => `:(exclude,top,literal)${path}`)]);
+  // git 2.39 fails an add whose exclude pathspec names an ignored path (a project that ignores
+  // all of .ralph/). An ignored path adds nothing untracked anyway; what git tracks under it is
+  // staged by `add -A` and taken back out by the reset.
+  const ignored = await ignoredPaths(git, leaveOut);
+  const excluded = leaveOut.filter((path) => !ignored.includes(path));
+  const add = await run(git, ['add', '-A', '--', '.', ...excluded.map((path) => `:(exclude,top,literal)${path}`)]);
   if (add.code !== 0) return failed('git add', add);
+  if (ignored.length > 0) {
+    const reset = await run(git, ['reset', '-q', '--', ...ignored.map((path) => `:(top,literal)${path}`)]);
+    if (reset.code !== 0) return failed('git reset', reset);
+  }
   const merging = (await run(git, ['rev-parse', '-q', '--verify', 'MERGE_HEAD'])).code === 0;
   const staged = await run(git, ['diff', '--cached', '--quiet', '--no-ext-diff', '--no-textconv']);
   if (staged.code === 0 && !merging) return { kind: 'nothing-to-commit' };
   const commit = await run(git, ['commit', '-q', '--no-verify', '-F', '-'], message);
   return commit.code === 0 ? { kind: 'committed' } : failed('git commit', commit);
+}
+
+/** Which of ralph's own paths (constants, never the agent's names) the project's ignore rules cover. */
+async function ignoredPaths(git: LeftoverGit, paths: readonly string[]): Promise<string[]> {
+  if (paths.length === 0) return [];
+  // Exit 1 when none is ignored: only the listed names matter.
+  const listed = (await run(git, ['check-ignore', '--', ...paths])).stdout.split(/\r?\n/);
+  return paths.filter((path) => listed.includes(path));
 }
 
 function run(git: LeftoverGit, args: string[], input?: string): Promise<RunResult> {

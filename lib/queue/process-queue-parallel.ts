@@ -9,7 +9,6 @@
 // stay, and the next `ralph-queue process --parallel N` takes them up again
 // (.ralph/queue-parallel.json).
 
-import { join } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
 import { dependenciesSatisfied } from './queue-order.js';
 import { markItem, resetInterrupted } from './queue-items.js';
@@ -19,7 +18,7 @@ import { exitCodeForSignal } from '../loop/stop-signal.js';
 import { AccountLedger } from '../parallel/account.js';
 import { readGit, type GitContext } from '../parallel/git.js';
 import { assignSlugs } from '../parallel/plan-units.js';
-import { loadRunState, queueParallelStatePath, saveRunState, type ParallelRunState, type UnitRecord } from '../parallel/run-state.js';
+import { loadRunState, queueParallelStatePath, saveRunState, unitPlace, type ParallelRunState, type UnitRecord } from '../parallel/run-state.js';
 import { UnitRunner } from '../parallel/unit-runner.js';
 import { assertNoTrackedChanges, readRunBranch } from '../parallel/worktrees.js';
 import { acquireProjectLock } from '../state/lock.js';
@@ -58,7 +57,7 @@ export async function processQueueParallel(options: ProcessQueueOptions, store: 
     });
     const run = await openQueueRun(store, loadRunState(statePath, state), { git, projectDir, runBranch, now: deps.clock.now() }, options);
     saveRunState(statePath, run);
-    const ledger = new AccountLedger(paths, config, state, deps.clock.now());
+    const ledger = new AccountLedger(paths, config, state);
     const runner = new UnitRunner({ ...options, projectDir, parallel }, paths, git, run, ledger, {
       statePath,
       resumeCommand: `ralph-queue process --parallel ${parallel}`,
@@ -131,14 +130,14 @@ async function openQueueRun(store: QueueStore, previous: ParallelRunState | unde
       item: describeItem(item),
       lines,
       after: [],
-      branch: `ralph/${runId}/${slug}`,
-      worktree: join('.ralph', 'worktrees', `${runId}-${slug}`),
+      ...unitPlace(runId, slug),
       state: 'pending',
       loops: 0,
       cost_usd: 0,
       exit_code: null,
       exit_reason: '',
       conflict_passes: 0,
+      merge_attempts: 0,
       queue_item: item.id,
     };
   });

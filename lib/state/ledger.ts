@@ -35,6 +35,11 @@ const ledgerSchema = z.looseObject({
     .default(null),
   /** The circuit breaker, with the content ids seen in the run (`seen_content`). */
   breaker: circuitBreakerFileSchema.nullable().default(null),
+  /** The parallel run (ralph --parallel): each unit's cost and the run time so far. */
+  parallel: z
+    .object({ run_id: z.string(), active_ms: z.number().nonnegative(), units: z.record(z.string(), z.number().nonnegative()) })
+    .nullable()
+    .default(null),
 });
 
 export type Ledger = z.infer<typeof ledgerSchema>;
@@ -58,7 +63,7 @@ export function readLedger(path: string, warn: (message: string) => void): Ledge
 /** Changes one part of the ledger and writes it whole, atomically (mode 600, its folder 700). */
 export function updateLedger(path: string, projectDir: string, change: (ledger: Ledger) => Ledger): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const current = readLedger(path, () => undefined) ?? { version: 1 as const, project: realPathOf(projectDir), run: null, rate: null, breaker: null };
+  const current = readLedger(path, () => undefined) ?? { version: 1 as const, project: realPathOf(projectDir), run: null, rate: null, breaker: null, parallel: null };
   writeJsonAtomic(path, change(current), { mode: 0o600 });
 }
 

@@ -34,7 +34,7 @@ export function ralphProjectTree(overrides: Record<string, string> = {}): Record
     '.ralph/fix_plan.md': '# Fix Plan\n- [ ] first\n',
     '.ralph/AGENT.md': '# Agent\n',
     '.ralphrc': 'CLAUDE_AUTO_UPDATE=false\n',
-    '.gitignore': '.ralph/logs/\n.ralph/.*\n.ralph/status.json\n.ralph/progress.json\n.ralph/live.log\n.ralph/sessions/\n',
+    '.gitignore': '.ralph/logs/\n.ralph/.*\n.ralph/status.json\n.ralph/progress.json\n.ralph/live.log\n.ralph/sessions/\n.ralph/parallel.json\n.ralph/queue-parallel.json\n.ralph/worktrees/\n.ralph/fleet/\n',
     ...overrides,
   };
 }

@@ -46,7 +46,7 @@ async function checkScenario(units: UnitPlan[], order: number[]): Promise<void> 
     const made: string[] = [];
     const records: UnitRecord[] = units.map((_, i) => ({
       slug: `item-${i}`, item: `Item ${i}`, lines: [`- [ ] Item ${i}`], after: [], branch: `ralph/prop/item-${i}`, worktree: `.ralph/worktrees/item-${i}`,
-      state: 'running', loops: 0, cost_usd: 0, exit_code: null, exit_reason: '', conflict_passes: 0,
+      state: 'running', loops: 0, cost_usd: 0, exit_code: null, exit_reason: '', conflict_passes: 0, merge_attempts: 1,
     }));
     for (const [i, plan] of units.entries()) {
       const unit = records[i]!;
@@ -69,6 +69,7 @@ async function checkScenario(units: UnitPlan[], order: number[]): Promise<void> 
       let landed = await landUnit(git, paths, { runId: 'prop', runBranch: 'main' }, unit, dir, () => undefined);
       if (landed.kind === 'conflict' && plan.resolves) {
         unit.conflict_passes = 1;
+        unit.merge_attempts = 2;
         const start = await mergeRunBranchIntoUnit(git, dir, 'main', 'take main in\n');
         if (start.kind === 'conflicted') {
           for (const file of start.files) writeFileSync(join(dir, file), `resolved by unit ${i}\n`);

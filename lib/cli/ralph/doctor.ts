@@ -15,6 +15,7 @@ import { agentCommandOf, chooseAgent } from '../../agents/choose-agent.js';
 import { findAgentCommand, isLegacyFlatLayout, isVersionTooOld, missingRequiredPaths } from '../../loop/startup.js';
 import { nodeProcessRunner, type ProcessRunner } from '../../platform/process.js';
 import { projectPaths, stateFilePaths, type RalphPaths } from '../../state/paths.js';
+import { parallelStatePaths } from '../../parallel/run-state.js';
 import { findExecutable } from '../../platform/find-executable.js';
 import { planCommand } from '../../verify/command-line.js';
 import { planVerification } from '../../verify/verification-setup.js';
@@ -204,7 +205,7 @@ type Probe = (cmd: string, args: string[]) => Promise<{ code: number | null; std
 
 /** Ralph's state files (and a session record) that git does not ignore, project-relative. */
 async function unignoredStateFiles(paths: RalphPaths, run: Probe): Promise<string[]> {
-  const files = [...stateFilePaths(paths), join(paths.sessionsDir, 'run.json')].map((p) => relative(paths.projectDir, p));
+  const files = [...stateFilePaths(paths), join(paths.sessionsDir, 'run.json'), ...parallelStatePaths(paths), join(paths.ralphDir, 'fleet', '1')].map((p) => relative(paths.projectDir, p));
   const answer = await run('git', ['check-ignore', '--', ...files]);
   // Exit 1: none ignored; 128: git could not tell (treated as not checked).
   if (!answer || answer.code === 128) return [];

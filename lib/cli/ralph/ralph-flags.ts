@@ -89,6 +89,7 @@ export const RALPH_FLAGS: readonly RalphFlag[] = [
   { name: 'queue-status', describe: 'Show the issue queue and exit (see ralph-queue --help)', section: 'Options' },
   { name: 'process-queue', describe: 'Process the pending queued issues one by one (with --parallel NUM: NUM at a time, in worktrees), then exit', section: 'Options' },
   { name: 'resume-queue', describe: 'Resume processing the remaining pending issues', section: 'Options' },
+  { name: 'parallel-abandon', describe: 'Close the unfinished --parallel run, keeping its branches, worktrees and backup refs (printed), and exit', section: 'Options' },
   { name: 'halt-on-failure', describe: 'With --process-queue, --resume-queue or --parallel: stop at the first failed issue or unit', section: 'Options' },
   { name: 'queue-next', describe: 'Print the id of the next ready queued issue and exit', section: 'Options' },
   { name: 'queue-clear', describe: 'Remove all items from the queue and exit', section: 'Options' },

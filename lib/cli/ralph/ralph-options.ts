@@ -25,6 +25,7 @@ export type RalphAction =
   | 'circuit-status'
   | 'reset-session'
   | 'rollback'
+  | 'parallel-abandon'
   | 'monitor'
   | 'queue'
   | 'run';
@@ -210,6 +211,7 @@ function pickAction(parsed: Record<string, unknown>): RalphAction {
   if (parsed['circuit-status']) return 'circuit-status';
   if (parsed['reset-session']) return 'reset-session';
   if (parsed.rollback !== undefined) return 'rollback';
+  if (parsed['parallel-abandon']) return 'parallel-abandon';
   if (QUEUE_FLAGS.some((flag) => parsed[flag] !== undefined && parsed[flag] !== false)) return 'queue';
   if (parsed.monitor) return 'monitor';
   return 'run';

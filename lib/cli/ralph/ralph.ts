@@ -72,6 +72,12 @@ async function dispatchRalph(options: RalphCliOptions, cwd: string, { prerendere
         write: (t) => process.stdout.write(t),
       });
     }
+    case 'parallel-abandon': {
+      const { abandonParallelRun } = await import('../../parallel/run-parallel.js');
+      const { createDeps } = await import('../../platform/create-deps.js');
+      const { ralphPaths } = await import('../../state/paths.js');
+      return abandonParallelRun({ projectDir: cwd, deps: createDeps({ cwd, logFile: ralphPaths(cwd).ralphLog, verbose: false }) });
+    }
     case 'queue': {
       const { runQueueCommand } = await import('../queue/queue-commands.js');
       return runQueueCommand(options.queue!, { projectDir: cwd, flags: options.flags, write: (t) => process.stdout.write(t) });

@@ -3,6 +3,7 @@
 // --jq if given). Read-only: nothing here repairs, sets aside or rewrites a state file.
 
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ViewConfig } from '../../config/view-config.js';
 import { readRegularFile } from '../../state/control-file.js';
 import { stripTerminalControls } from '../../text/terminal-text.js';
@@ -34,8 +35,10 @@ export async function showStatus(options: ShowStatusOptions): Promise<number> {
     await printJson(collectStatus(options.projectDir, view), options.jq, options.write);
     return 0;
   }
+  // A parallel run writes no status.json in the project: its own lines say how it stands.
+  const parallel = existsSync(join(paths.ralphDir, 'parallel.json'));
   if (!existsSync(paths.status)) {
-    options.write(`${NO_STATUS_MESSAGE}\n`);
+    if (!parallel) options.write(`${NO_STATUS_MESSAGE}\n`);
   } else {
     // The agent can write status.json: a FIFO there is an error naming it, not a hang.
     const raw = readRegularFile(paths.status) ?? '';
@@ -49,8 +52,21 @@ export async function showStatus(options: ShowStatusOptions): Promise<number> {
       options.write(`Note: the ralph process that wrote this (pid ${stale}) is no longer running; run ralph to resume.\n`);
     }
   }
+  if (parallel) await showParallel(paths, options.write);
   await showLedger(options);
   return 0;
+}
+
+/** The parallel run (.ralph/parallel.json) and each unit's state, loops and cost; loaded only when there is one. */
+async function showParallel(paths: ReturnType<typeof ralphPaths>, write: (text: string) => void): Promise<void> {
+  const [{ formatParallelStatus, readParallelStatus }, { silentLogger }, { systemClock }] = await Promise.all([
+    import('../../parallel/status-view.js'),
+    import('../../platform/logger.js'),
+    import('../../platform/clock.js'),
+  ]);
+  const view = readParallelStatus(paths, { logger: silentLogger, clock: systemClock });
+  // Unit slugs and exit reasons come from a file the agent can write.
+  if (view) write(stripTerminalControls(formatParallelStatus(view)));
 }
 
 /**

@@ -24,7 +24,7 @@ describe('ralph --parallel: interrupt and resume', () => {
     }
     const state = p.state();
     expect(state.units.map((u) => u.state)).toEqual(['running', 'running', 'running']);
-    expect(p.worktrees().sort()).toEqual(['add-alpha', 'add-beta', 'add-gamma']);
+    expect(p.worktrees().sort()).toEqual(['add-alpha', 'add-beta', 'add-gamma'].map((slug) => `${state.run_id as string}-${slug}`));
     expect(p.plan()).toContain('- [ ] Add alpha\n- [ ] Add beta\n- [ ] Add gamma\n');
 
     p.claude.setScenario({

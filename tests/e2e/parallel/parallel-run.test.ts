@@ -68,8 +68,8 @@ describe('ralph --parallel: conflicts', () => {
     expect(p.project.git('show', 'HEAD:shared.txt')).not.toContain('<<<<<<<');
     // The other unit's work is on its branch, its worktree kept, and the summary says how to look.
     expect(p.project.git('show', `${review.branch as string}:shared.txt`)).toBe(`${review.slug === 'add-alpha' ? 'alpha' : 'beta'}\n`);
-    expect(p.worktrees()).toEqual([review.slug]);
-    expect(run.stdout).toContain(`${review.slug as string}: needs-review`);
+    expect(p.worktrees()).toEqual([`${p.state().run_id as string}-${review.slug as string}`]);
+    expect(run.stdout).toContain(`${review.slug as string}: needs review`);
     expect(run.stdout).toContain(`git log --oneline main..${review.branch as string}`);
     // A backup ref of both tips was taken before each merge attempt.
     const backups = p.project.git('for-each-ref', '--format=%(refname)', 'refs/ralph/backups/').trim().split('\n');
@@ -89,15 +89,16 @@ describe('ralph --parallel: outcomes and start-up', () => {
     expect(beta!.exit_code).toBe(2);
     expect(p.project.git('show', 'HEAD:alpha.txt')).toBe('alpha\n');
     expect(p.project.git('show', `${beta!.branch as string}:beta-draft.txt`)).toBe('draft\n');
-    expect(p.worktrees()).toEqual(['add-beta']);
+    const runId = p.state().run_id as string;
+    expect(p.worktrees()).toEqual([`${runId}-add-beta`]);
     expect(p.plan()).toContain('- [x] Add alpha\n- [ ] Add beta\n');
     // --status --json lists the units, with where the kept work is.
     const status = await runCli('ralph', ['--status', '--json', '--jq', '.parallel.units'], { cwd: p.project.dir, env: p.env });
     expect(status.code, status.stderr).toBe(0);
     const units = JSON.parse(status.stdout) as Array<Record<string, unknown>>;
     expect(units.map((u) => [u.slug, u.item, u.state, u.worktree])).toEqual([
-      ['add-alpha', 'Add alpha', 'merged', '.ralph/worktrees/add-alpha'],
-      ['add-beta', 'Add beta', 'failed', '.ralph/worktrees/add-beta'],
+      ['add-alpha', 'Add alpha', 'merged', `.ralph/worktrees/${runId}-add-alpha`],
+      ['add-beta', 'Add beta', 'failed', `.ralph/worktrees/${runId}-add-beta`],
     ]);
     expect(units[1]!.branch).toBe(beta!.branch);
     expect(units[1]!.exit_reason).toBe('stagnation_detected');

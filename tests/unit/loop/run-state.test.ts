@@ -104,7 +104,7 @@ describe('the run state, loaded once and held', () => {
 
   it('lets two runs live in one process: each with its own state, sharing the account window', () => {
     const accountPaths = project();
-    const account = new AccountLedger(accountPaths, defaultConfig(), { logger: createMemoryLogger(), clock: fakeClock(NOW) }, NOW);
+    const account = new AccountLedger(accountPaths, defaultConfig(), { logger: createMemoryLogger(), clock: fakeClock(NOW) });
     const first = holdRunState(source(project(), account.forUnit('unit-1')));
     const second = holdRunState(source(project(), account.forUnit('unit-2')));
     expect(first.rate).toBe(account.rate);

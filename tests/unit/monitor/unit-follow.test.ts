@@ -15,7 +15,7 @@ let project: StateProject | undefined;
 afterEach(() => project?.cleanup());
 
 const unit = (slug: string, state: string) => ({
-  slug, item: slug, lines: [`- [ ] ${slug}`], after: [], branch: `ralph/p1/${slug}`, worktree: `.ralph/worktrees/${slug}`, state, loops: 0, cost_usd: 0, exit_code: null, exit_reason: '', conflict_passes: 0,
+  slug, item: slug, lines: [`- [ ] ${slug}`], after: [], branch: `ralph/p1/${slug}`, worktree: `.ralph/worktrees/p1-${slug}`, state, loops: 0, cost_usd: 0, exit_code: null, exit_reason: '', conflict_passes: 0,
 });
 
 function writeRun(p: StateProject, units: Array<ReturnType<typeof unit>>, finished = false): void {
@@ -34,7 +34,7 @@ function follower(position: number) {
       f.poll();
       return shown.slice(before);
     },
-    liveLog: (slug: string) => join(project!.dir, '.ralph/worktrees', slug, '.ralph/live.log'),
+    liveLog: (slug: string) => join(project!.dir, '.ralph/worktrees', `p1-${slug}`, '.ralph/live.log'),
   };
 }
 
@@ -44,10 +44,10 @@ describe('ralph-monitor --unit N', () => {
     expect(poll()).toBe('=== unit-2: waiting for unit 2 of a parallel run (.ralph/parallel.json) ===\n');
     expect(poll()).toBe('');
     writeRun(p, [unit('add-alpha', 'running'), unit('add-beta', 'pending')]);
-    expect(poll()).toBe('--- unit-2 add-beta: pending ---\n=== unit-2 add-beta: waiting for its worktree (.ralph/worktrees/add-beta) ===\n');
+    expect(poll()).toBe('--- unit-2 add-beta: pending ---\n=== unit-2 add-beta: waiting for its worktree (.ralph/worktrees/p1-add-beta) ===\n');
     writeRun(p, [unit('add-alpha', 'running'), unit('add-beta', 'running')]);
-    p.write('.ralph/worktrees/add-alpha/.ralph/live.log', 'ALPHA\n');
-    p.write('.ralph/worktrees/add-beta/.ralph/live.log', '=== Loop #1 ===\nbeta starts');
+    p.write('.ralph/worktrees/p1-add-alpha/.ralph/live.log', 'ALPHA\n');
+    p.write('.ralph/worktrees/p1-add-beta/.ralph/live.log', '=== Loop #1 ===\nbeta starts');
     expect(poll()).toBe('--- unit-2 add-beta: running ---\n=== Loop #1 ===\nbeta starts');
     appendFileSync(liveLog('add-beta'), ' and goes on\n');
     expect(poll()).toBe(' and goes on\n');
@@ -59,7 +59,7 @@ describe('ralph-monitor --unit N', () => {
     expect(poll()).toBe('=== Loop #3 ===\nthe third loop has a lot more to say at once\n');
     // Merged: the worktree is removed.
     writeRun(p, [unit('add-alpha', 'running'), unit('add-beta', 'merged')]);
-    rmSync(join(p.dir, '.ralph/worktrees/add-beta'), { recursive: true });
+    rmSync(join(p.dir, '.ralph/worktrees/p1-add-beta'), { recursive: true });
     expect(poll()).toBe('--- unit-2 add-beta: merged ---\n=== unit-2 add-beta: merged; its worktree was removed ===\n');
     expect(poll()).toBe('');
   });
@@ -67,7 +67,7 @@ describe('ralph-monitor --unit N', () => {
   it('removes the escape sequences and control characters the agent wrote, also one cut by a read', () => {
     const { p, poll, liveLog } = follower(1);
     writeRun(p, [unit('add-alpha', 'running')]);
-    p.write('.ralph/worktrees/add-alpha/.ralph/live.log', 'title \x1b]0;PWNED\x07set, \x1b[31mred\x1b[0m, bell\x07, clipboard \x1b]52;c;');
+    p.write('.ralph/worktrees/p1-add-alpha/.ralph/live.log', 'title \x1b]0;PWNED\x07set, \x1b[31mred\x1b[0m, bell\x07, clipboard \x1b]52;c;');
     expect(poll()).toBe('--- unit-1 add-alpha: running ---\ntitle set, red, bell, clipboard ');
     appendFileSync(liveLog('add-alpha'), 'ZXZpbA==\x07 done\x1b[');
     expect(poll()).toBe(' done');
@@ -78,7 +78,7 @@ describe('ralph-monitor --unit N', () => {
   it('holds back no more than a few KB after an escape: endless text without a newline is still shown, without the escape', () => {
     const { p, poll, liveLog } = follower(1);
     writeRun(p, [unit('add-alpha', 'running')]);
-    p.write('.ralph/worktrees/add-alpha/.ralph/live.log', 'start \x1b[');
+    p.write('.ralph/worktrees/p1-add-alpha/.ralph/live.log', 'start \x1b[');
     expect(poll()).toBe('--- unit-1 add-alpha: running ---\nstart ');
     appendFileSync(liveLog('add-alpha'), 'x'.repeat(10_000));
     const shown = poll();
@@ -92,8 +92,8 @@ describe('ralph-monitor --unit N', () => {
     expect(poll()).toBe('=== unit-1: waiting for unit 1 of a parallel run (.ralph/parallel.json) ===\n');
     writeRun(p, [unit('add-alpha', 'running')]);
     p.write('secret.txt', 'not the agent output\n');
-    p.write('.ralph/worktrees/add-alpha/.ralph/keep', '');
-    symlinkSync(join(p.dir, 'secret.txt'), join(p.dir, '.ralph/worktrees/add-alpha/.ralph/live.log'));
+    p.write('.ralph/worktrees/p1-add-alpha/.ralph/keep', '');
+    symlinkSync(join(p.dir, 'secret.txt'), join(p.dir, '.ralph/worktrees/p1-add-alpha/.ralph/live.log'));
     const shown = poll();
     expect(shown).toContain('=== unit-1 add-alpha: cannot show its live.log:');
     expect(shown).not.toContain('not the agent output');

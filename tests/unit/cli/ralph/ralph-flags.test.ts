@@ -25,6 +25,7 @@ const CASES: Record<string, [string[], Expected]> = {
   'circuit-status': [['--circuit-status'], { action: 'circuit-status' }],
   'auto-reset-circuit': [['--auto-reset-circuit'], { flags: { CB_AUTO_RESET: true } }],
   'reset-session': [['--reset-session'], { action: 'reset-session' }],
+  'parallel-abandon': [['--parallel-abandon'], { action: 'parallel-abandon' }],
   'dry-run': [['--dry-run'], { flags: { DRY_RUN: true } }],
   notify: [['--notify'], { flags: { ENABLE_NOTIFICATIONS: true } }],
   backup: [['--backup'], { flags: { ENABLE_BACKUP: true } }],
