@@ -26,13 +26,13 @@ import { findFleetAgent, presentSecrets } from './fleet-agents.js';
 import { readJobEvent } from './job-event.js';
 import { addLabel, canWrite, commentOn, dispatchWorkflow, fetchPermission, issueOfRun, listOpenPullRequests, listWorkflowRuns, removeLabel, type GhCli } from './job-gh.js';
 import * as jobGit from './job-git.js';
+import { DONE_LABEL, HELP_LABEL } from './fleet-labels.js';
 import { decideJobOutcome, describeHalt, jobNumberOf, stateNote, MAX_JOBS, type JobOutcome } from './job-outcome.js';
 
 /** The files that steer ralph, taken from the default branch when a branch is continued. */
 const CONTROL_FILES = ['.ralphrc', '.ralph/PROMPT.md', '.ralph/AGENT.md'];
 
-export const DONE_LABEL = 'ralph-done';
-export const HELP_LABEL = 'ralph-needs-help';
+export { DONE_LABEL, HELP_LABEL };
 
 export interface FleetJobContext {
   projectDir: string;
