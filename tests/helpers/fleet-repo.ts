@@ -5,14 +5,29 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
+import { findExecutable } from '../../lib/platform/find-executable.js';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
 import { withFakeClaude, type FakeClaude, type FakeScenario } from './fake-claude.js';
 import { FAST_LOOP_RC } from './loop-harness.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject } from './tmp-project.js';
 
-const FAKE_GH = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', 'fixtures', 'fake-gh-fleet', 'gh');
+const FIXTURES = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', 'fixtures');
+const FAKE_GH = join(FIXTURES, 'fake-gh-fleet', 'gh');
+
+/** The registry integrity the fake npm gives every agent CLI (`npm view … dist.integrity`). */
+export const FAKE_AGENT_INTEGRITY = 'sha512-ZmFrZS1hZ2VudC1jbGktdGFyYmFsbA==';
+
+/**
+ * The env `ralph-fleet init` runs with in a test: the fleet's fake gh, and a fake npm whose
+ * `view` answers FAKE_AGENT_INTEGRITY (the registry is not reached) while `pack` is the real npm's.
+ */
+export function fleetInitEnv(r: FleetRepo, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const realNpm = findExecutable('npm', process.env);
+  if (!realNpm) throw new Error('npm is not on PATH');
+  return { ...process.env, ...r.ghEnv, REAL_NPM: realNpm, FAKE_NPM_INTEGRITY: FAKE_AGENT_INTEGRITY, PATH: [join(FIXTURES, 'fake-npm-view'), r.ghBinDir, process.env.PATH].join(delimiter), ...extra };
+}
 
 export interface FleetRepo {
   root: string;
