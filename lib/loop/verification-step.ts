@@ -25,6 +25,7 @@ import { resetRunSession } from '../sessions/agent-session.js';
 import { holdBreaker } from '../breaker/breaker-step.js';
 import { retakeContentAtNextLoop } from '../analysis/loop-progress.js';
 import { CONTINUE, stopRun, type Run, type RunStop, type StepResult } from './run.js';
+import { withoutJobSecrets } from '../platform/job-secrets.js';
 
 /** A step's outcome, or: a stop signal arrived while the gate ran (its result is not counted). */
 export type VerificationStepResult = StepResult | { kind: 'interrupted' };
@@ -106,7 +107,8 @@ async function runGate(run: Run, loop: number): Promise<VerificationResult> {
     projectDir: run.paths.projectDir,
     sandbox: run.sandbox,
     ...(sandboxed ? { tempDir: run.paths.ralphDir } : {}),
-    env: deps.env,
+    // The gate runs the agent's code: none of a CI job's tokens.
+    env: withoutJobSecrets(deps.env),
     timeoutMs: verification.timeoutMs,
     graceMs: run.config.KILL_GRACE_SECONDS * 1000,
     processRunner: deps.processRunner,

@@ -26,7 +26,7 @@ const fixtures = useFleetFixtures();
 let claude: FakeClaude | undefined;
 
 function setUp(scenario: FakeScenario, rc = ''): FleetRepo {
-  const made = fixtures(scenario, { rc, gh: { issues: [ISSUE], permissions: { owner: 'admin', stranger: 'read' } } });
+  const made = fixtures(scenario, { rc, gh: { issues: [ISSUE], permissions: { owner: 'admin', stranger: 'read', triager: 'triage' }, timeline: { 7: [labelledBy('owner')] } } });
   claude = made.claude;
   return made.repo;
 }
@@ -83,6 +83,11 @@ function originHas(r: FleetRepo, branch: string): boolean {
 }
 
 const JOB = ['job', '--issue', '7', '--no-sandbox', '--workflow', 'ralph.yml'];
+
+/** A timeline event: `login` added the fleet's label. */
+function labelledBy(login: string, label = 'ralph') {
+  return { event: 'labeled', actor: { login }, label: { name: label }, created_at: '2026-12-01T10:00:00Z' };
+}
 
 describe('ralph-fleet job', () => {
   it('done: pushes ralph/issue-7 with the work by the bot, opens a pull request closing the issue and labels it ralph-done', async () => {

@@ -22,7 +22,7 @@ const fixtures = useFleetFixtures();
 
 /** A project with the workflow and the package `init` wrote pushed to main, and a runner's PATH of fakes. */
 async function setUp(initArgs: string[], rc = ''): Promise<{ r: FleetRepo; workflow: string; env: NodeJS.ProcessEnv; npmLog: string }> {
-  const { repo: r, claude } = fixtures({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', costUsd: 0.5, writeFiles: { 'work.txt': 'work\n' } }] }, { rc, gh: { issues: [FLEET_ISSUE], permissions: { owner: 'admin' } } });
+  const { repo: r, claude } = fixtures({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', costUsd: 0.5, writeFiles: { 'work.txt': 'work\n' } }] }, { rc, gh: { issues: [FLEET_ISSUE], permissions: { owner: 'admin' }, timeline: { 7: [{ event: 'labeled', actor: { login: 'owner' }, label: { name: 'ralph' } }] } } });
   const project = r.cloneJob();
   const init = await runCli('ralph-fleet', ['init', ...initArgs], { cwd: project, env: fleetInitEnv(r) });
   expect(init.code, init.stderr).toBe(0);
