@@ -1,10 +1,15 @@
-// `ralph-fleet job --issue N`: the one step of the fleet's workflow. It checks who asked (the
-// labeller needs write access) and that the agent has its secret, takes the issue's branch,
-// turns the issue into the run's task (spec and one-item plan, as ralph-queue does) or takes up
-// the run an earlier job left, and runs the loop with the GitHub lifecycle under the run's budget
-// and the job's own time budget. Then it reports on the issue: done (the lifecycle's pull
-// request closing the issue, its summary, label ralph-done), continued (state kept, next job
-// dispatched), or needs help (a comment saying why and what to do, the branch kept).
+// `ralph-fleet job --issue N`: the one step of the fleet's workflow. It checks who asked (whoever
+// last put the label on needs write access: the event's sender, or for a dispatch or a schedule
+// the issue's timeline) and that the agent has its secret, takes the issue's branch, turns the
+// issue into the run's task (spec and one-item plan, as ralph-queue does) or takes up the run an
+// earlier job left, and runs the loop with the GitHub lifecycle under the run's budget and the
+// job's own time budget. Then it reports on the issue: done (the lifecycle's pull request closing
+// the issue, its summary, label ralph-done), continued (state saved, work pushed, next job
+// dispatched, in that order), or needs help (a comment saying why and what to do, the branch
+// kept). Pushes are tried again with backoff; a job that still cannot finish says on the issue
+// what failed, what was kept where and how to resume. The agent's commits are folded into the
+// job's one commit, its changes under .github/ held back unless the workflow opted in, and the
+// artifact gets regular files copied out of .ralph/.
 
 import { EventEmitter } from 'node:events';
 import { constants, copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';

@@ -297,14 +297,18 @@ describe('ralph-fleet job never loses work', () => {
 });
 
 describe('ralph-fleet job against a hostile agent', () => {
-  it("the agent's environment holds none of the job's tokens or step files", async () => {
-    const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] });
+  it("the agent's environment, and the gate's that runs its code, hold none of the job's tokens or step files", async () => {
+    // The gate's command writes its environment beside the clone.
+    const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] }, 'TEST_COMMAND="env > ../gate-env.txt"\n');
     const tokens = Object.fromEntries(ATTACK_TOKENS.map((name) => [name, `value-of-${name}`]));
     const run = await runCli('ralph-fleet', JOB, { cwd: r.cloneJob(), env: { ...jobEnv(r, { name: 'issues', sender: 'owner' }), ...tokens, FLEET_CANARY: 'seen', FAKE_CLAUDE_LOG_ENV: [...ATTACK_TOKENS, 'FLEET_CANARY'].join(',') } });
     expect(run.code, run.stderr).toBe(0);
     const env = claude!.runs()[0]!.env;
     expect(env.FLEET_CANARY).toBe('seen');
     for (const name of ATTACK_TOKENS) expect(env[name], name).toBeUndefined();
+    const gateEnv = readFileSync(join(r.root, 'gate-env.txt'), 'utf8');
+    expect(gateEnv).toContain('FLEET_CANARY=seen');
+    for (const name of ATTACK_TOKENS) expect(gateEnv, name).not.toMatch(new RegExp(`^${name}=`, 'm'));
     // ralph itself still had the token for its own gh calls: the pull request was opened.
     expect(r.ghCalls().some((c) => c.argv[0] === 'pr' && c.argv[1] === 'create')).toBe(true);
   }, 120_000);
