@@ -6,7 +6,7 @@
 // write access → nothing runs.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseFleetArgs, type FleetJobArgs } from '../../../lib/cli/fleet/fleet-args.js';
@@ -293,6 +293,24 @@ describe('ralph-fleet job never loses work', () => {
     const check = r.cloneJob();
     execFileSync('git', ['fetch', '-q', bundle, 'HEAD'], { cwd: check });
     expect(execFileSync('git', ['show', 'FETCH_HEAD:half.txt'], { cwd: check, encoding: 'utf8' })).toBe('half\n');
+  }, 120_000);
+});
+
+describe('ralph-fleet job fails in words', () => {
+  it('origin out of reach once the issue is taken: the issue says what failed and how to resume; the error names it, never "internal error"', async () => {
+    const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] });
+    const dir = r.cloneJob();
+    renameSync(r.origin, `${r.origin}.gone`);
+    const run = await runCli('ralph-fleet', JOB, { cwd: dir, env: jobEnv(r, { name: 'workflow_dispatch' }) });
+    expect(run.code).toBe(1);
+    expect(run.stderr).not.toMatch(/internal error/i);
+    expect(run.stderr).toContain('The job of issue #7 failed: git ls-remote origin failed');
+    expect(run.stderr).toContain('the issue has a comment saying what was kept and how to resume');
+    const report = commentsOn(r).at(-1)!;
+    expect(report).toContain("ralph's job stopped before it could finish: git ls-remote origin failed");
+    expect(report).toContain("- the branch `ralph/issue-7` and the run's state on origin as the last job left them");
+    expect(report).toContain('To resume: `ralph-fleet start 7`.');
+    expect(claude!.runs()).toHaveLength(0);
   }, 120_000);
 });
 

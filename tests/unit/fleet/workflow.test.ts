@@ -168,7 +168,9 @@ describe('resolveWorkflowOptions', () => {
 
   it('passes --allow-workflow-changes to the job only when init was given it', () => {
     expect(buildWorkflow(resolveWorkflowOptions(BASE, PINS))).not.toContain('--allow-workflow-changes');
-    expect(buildWorkflow(resolveWorkflowOptions({ ...BASE, allowWorkflowChanges: true }, PINS))).toContain(' --allow-workflow-changes\n');
+    const opted = buildWorkflow(resolveWorkflowOptions({ ...BASE, allowWorkflowChanges: true, schedule: '0 * * * *' }, PINS));
+    expect(opted.match(/ --allow-workflow-changes\n/g)).toHaveLength(2);
+    expect(lint(opted, 'ralph.yml')).toEqual([]);
   });
 });
 
