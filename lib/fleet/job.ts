@@ -172,19 +172,21 @@ async function workOnIssue(args: FleetJobArgs, ctx: FleetJobContext, deps: Deps,
   log.info(`Job ${jobNumber} of issue #${issue}: ${outcome.kind} (exit ${exitCode}${exitReason ? `, ${exitReason}` : ''})`);
   // Every comment the job ends with tells the run's spend so far: ralph-fleet status reads it back.
   const cost = readRunCost(ctx.projectDir, deps);
-  const note = heldBackNote(job.heldBack);
 
+  // Done with nothing pushed yet (the lifecycle did not reach its pull request): pushed here.
+  if (outcome.kind === 'done' && work.pushed === undefined) await pushWork(work, `Fix #${issue}: ${oneLine(fetched.issue.title)}\n`);
   if (outcome.kind === 'done' && work.pushed === false) outcome = { kind: 'needs-help', why: 'the finished work could not be pushed, so no pull request was opened' };
   if (outcome.kind === 'done') {
     await jobGit.deleteRemoteBranch(git, stateBranch);
-    await warnIfFailed(log, commentOn(issue, `ralph's run is done (job ${jobNumber}).${note}\n\n${cost}`, cli), 'comment');
+    await warnIfFailed(log, commentOn(issue, `ralph's run is done (job ${jobNumber}).${heldBackNote(job.heldBack)}\n\n${cost}`, cli), 'comment');
     await warnIfFailed(log, addLabel(issue, DONE_LABEL, cli), `add the label ${DONE_LABEL}`);
     return EXIT.ok;
   }
 
   // The state first (the run's record, budgets and plan: what the next job resumes), then the
   // work, each push retried; only then the next job.
-  const keepsState = outcome.kind === 'continue' || outcome.kind === 'stopped';
+  // A failed push keeps the state too: the run resumes once the work is on origin.
+  const keepsState = outcome.kind === 'continue' || outcome.kind === 'stopped' || work.pushed === false;
   if (keepsState) {
     await withRetries(`save the run's state to ${stateBranch}`, () => jobGit.saveRunState(git, paths.ralphDir, stateBranch, stateNote(issue, jobNumber)), deps.clock, log);
     job.kept.push(`the run's state on branch \`${stateBranch}\` (its record, budgets and plan)`);
@@ -201,7 +203,7 @@ async function workOnIssue(args: FleetJobArgs, ctx: FleetJobContext, deps: Deps,
     case 'continue': {
       const dispatched = await dispatchWorkflow(args.workflow, defaultBranch, issue, cli);
       if (!dispatched.ok) {
-        await reportHalt(issue, `the job reached its time budget and the next job could not be started (${dispatched.message}); the run's state is kept: \`ralph-fleet start ${issue}\` resumes it`, cost + kept, cli, log);
+        await reportHalt(issue, `the job reached its time budget and the next job could not be started (${dispatched.message}); the run's state is kept: \`ralph-fleet start ${issue}\` resumes it`, kept, cost, cli, log);
         return EXIT.couldNotRun;
       }
       await warnIfFailed(log, commentOn(issue, `ralph's job ${jobNumber} reached its time budget (${args.jobMinutes} min); the run continues in a new job on branch \`${workBranch}\`.${kept}\n\n${cost}`, cli), 'comment');
@@ -213,7 +215,7 @@ async function workOnIssue(args: FleetJobArgs, ctx: FleetJobContext, deps: Deps,
       await warnIfFailed(log, commentOn(issue, `ralph's job was stopped. The work so far is on branch \`${workBranch}\`; \`ralph-fleet start ${issue}\` resumes it.${kept}\n\n${cost}`, cli), 'comment');
       return exitCode;
     case 'needs-help':
-      await reportHalt(issue, describeHalt(exitCode, exitReason, outcome.why), cost + kept, cli, log);
+      await reportHalt(issue, describeHalt(exitCode, exitReason, outcome.why), kept, cost, cli, log);
       return exitCode === EXIT.ok ? EXIT.halted : exitCode;
   }
 }
@@ -394,12 +396,12 @@ function copyRegularFiles(from: string, to: string, names?: readonly string[]): 
   }
 }
 
-async function reportHalt(issue: number, why: string, cost: string, cli: GhCli, log: Deps['logger']): Promise<void> {
+async function reportHalt(issue: number, why: string, heldBack: string, cost: string, cli: GhCli, log: Deps['logger']): Promise<void> {
   const body = [
     `ralph stopped without finishing this issue: ${why}.`,
     '',
     `The work so far is on branch \`${jobGit.workBranchOf(issue)}\`.`,
-    `What to do: read the job's logs (\`ralph-fleet logs ${issue}\`), make the issue clearer or raise the budget, then remove the label \`${HELP_LABEL}\` and run \`ralph-fleet start ${issue}\`.`,
+    `What to do: read the job's logs (\`ralph-fleet logs ${issue}\`), make the issue clearer or raise the budget, then remove the label \`${HELP_LABEL}\` and run \`ralph-fleet start ${issue}\`.${heldBack}`,
     '',
     cost,
   ].join('\n');

@@ -297,6 +297,21 @@ describe('ralph-fleet job never loses work', () => {
 });
 
 describe('ralph-fleet job fails in words', () => {
+  it('finished work that cannot be pushed: no pull request, no ralph-done; the state is kept and the issue says how to resume', async () => {
+    const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', costUsd: 0.5, writeFiles: { 'work.txt': 'work\n' } }] });
+    r.failPushes(99);
+    const { code, thrown } = await runJobHere(r, JOB, { RUNNER_TEMP: join(r.root, 'runner-temp') });
+    expect(thrown).toBeUndefined();
+    expect(code).toBe(1);
+    expect(r.ghCalls().some((c) => c.argv[0] === 'pr' && c.argv[1] === 'create')).toBe(false);
+    expect(r.ghCalls().some((c) => c.argv.join(' ') === 'issue edit 7 --add-label ralph-done')).toBe(false);
+    expect(originHas(r, 'ralph/issue-7-state')).toBe(true);
+    const report = commentsOn(r).at(-1)!;
+    expect(report).toContain("- the run's state on branch `ralph/issue-7-state`");
+    expect(report).toContain("- the job's commits as `work.bundle` in the job's artifact");
+    expect(existsSync(join(r.root, 'runner-temp', 'ralph-artifact', 'work.bundle'))).toBe(true);
+  }, 120_000);
+
   it('origin out of reach once the issue is taken: the issue says what failed and how to resume; the error names it, never "internal error"', async () => {
     const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] });
     const dir = r.cloneJob();
