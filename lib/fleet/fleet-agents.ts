@@ -2,6 +2,8 @@
 // npm package, pinned to the version ralph was tested against) and the secrets each needs. A
 // job fails at once when none of an agent's secrets is set (an empty secret is an unset one).
 
+import { TESTED_AGENT_CLIS } from '../agents/tested-clis.js';
+
 export type FleetAgentName = 'claude' | 'codex' | 'gemini';
 
 export interface FleetAgent {
@@ -17,19 +19,19 @@ export interface FleetAgent {
 export const FLEET_AGENTS: readonly FleetAgent[] = [
   {
     name: 'claude',
-    npmPackage: '@anthropic-ai/claude-code@2.1.332',
+    npmPackage: TESTED_AGENT_CLIS.claude,
     secrets: ['ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN'],
     secretHint: 'add the repository secret ANTHROPIC_API_KEY, or CLAUDE_CODE_OAUTH_TOKEN from `claude setup-token`',
   },
   {
     name: 'codex',
-    npmPackage: '@openai/codex@0.169.0',
+    npmPackage: TESTED_AGENT_CLIS.codex,
     secrets: ['OPENAI_API_KEY'],
     secretHint: 'add the repository secret OPENAI_API_KEY',
   },
   {
     name: 'gemini',
-    npmPackage: '@google/gemini-cli@0.61.0',
+    npmPackage: TESTED_AGENT_CLIS.gemini,
     secrets: ['GEMINI_API_KEY'],
     secretHint: 'add the repository secret GEMINI_API_KEY (https://aistudio.google.com/apikey)',
   },

@@ -11,10 +11,13 @@ export interface FleetJobArgs {
   maxCostUsd: number;
   workflow: string;
   sandbox: boolean;
+  /** Push the agent's changes under .github/ (the workflow was written with the opt-in). */
+  allowWorkflowChanges: boolean;
 }
 
 export type FleetCommand =
-  | ({ kind: 'init' } & FleetInitOptions)
+  | ({ kind: 'init'; yes: boolean } & FleetInitOptions)
+  | { kind: 'doctor'; agent: string; label: string; workflow: string; yes: boolean }
   | ({ kind: 'job' } & FleetJobArgs)
   | { kind: 'sweep'; label: string; workflow: string }
   | { kind: 'status'; label: string; workflow: string; json: boolean }

@@ -12,13 +12,13 @@ import { RalphError } from '../errors.js';
 import { nodeProcessRunner } from '../platform/process.js';
 import { readMetrics } from '../stats/read-metrics.js';
 import { renderStatsTable } from '../stats/render-stats-table.js';
-import { runGh } from '../tasks/gh-cli.js';
+import { checkGhReady, GH_TOOL, runGh } from '../tasks/gh-cli.js';
 import { formatUsd } from '../limits/spend.js';
 import { alignColumns } from '../text/text-table.js';
 import { latestReportedCost, type IssueComment } from '../lifecycle/cost-note.js';
 import { toPlainTextLine } from '../tasks/task-line.js';
 import { addLabel, cancelRun, dispatchWorkflow, downloadRunArtifacts, issueOfRun, listOpenPullRequests, listWorkflowRuns, type GhCli, type WorkflowRun } from './job-gh.js';
-import { DONE_LABEL, HELP_LABEL } from './job.js';
+import { DONE_LABEL, HELP_LABEL } from './fleet-labels.js';
 import { workBranchOf } from './job-git.js';
 import { decideIssueState, type FleetIssueState } from './issue-state.js';
 
@@ -52,10 +52,12 @@ export interface FleetIssueRow {
   updated_at: string;
 }
 
-type ViewCommand = Exclude<FleetCommand, { kind: 'init' | 'job' }>;
+type ViewCommand = Exclude<FleetCommand, { kind: 'init' | 'job' | 'doctor' }>;
 
 export async function runFleetView(command: ViewCommand, ctx: FleetViewContext): Promise<number> {
   const cli: GhCli = { runner: nodeProcessRunner, cwd: ctx.projectDir, env: ctx.env };
+  // Without gh, or logged out, every command fails the same way: say so, with the fix.
+  await requireGh(command.kind, cli);
   switch (command.kind) {
     case 'status':
     case 'sweep': {
@@ -71,6 +73,11 @@ export async function runFleetView(command: ViewCommand, ctx: FleetViewContext):
     }
     case 'start':
       for (const issue of command.issues) {
+        const running = (await runsOf(issue, command.workflow, cli)).find((run) => run.status !== 'completed');
+        if (running) {
+          ctx.write(`Issue #${issue} already has a job running (run ${running.databaseId}${running.url ? `, ${running.url}` : ''}): nothing started. ralph-fleet stop ${issue} cancels it.\n`);
+          continue;
+        }
         const labels = await readLabels(issue, cli);
         const started = labels.includes(command.label) || command.dispatch ? await dispatchWorkflow(command.workflow, await defaultBranch(cli), issue, cli) : await addLabel(issue, command.label, cli);
         if (!started.ok) throw new RalphError('gh_failed', `Could not start issue #${issue}: ${started.message}`, { hint: 'check gh auth status and the --workflow name' });
@@ -103,6 +110,15 @@ export async function runFleetView(command: ViewCommand, ctx: FleetViewContext):
       return 0;
     }
   }
+}
+
+async function requireGh(command: string, cli: GhCli): Promise<void> {
+  const ready = await checkGhReady(cli);
+  if (ready.ok) return;
+  const missing = ready.failure.reason === 'missing-tool';
+  throw new RalphError(missing ? 'gh_missing' : 'gh_unauthenticated', `ralph-fleet ${command} works through the GitHub CLI, ${missing ? 'which is not installed (gh is not on PATH)' : 'which is not logged in'}`, {
+    hint: missing ? GH_TOOL.installHint : 'run: gh auth login',
+  });
 }
 
 async function collectRows(label: string, workflow: string, cli: GhCli): Promise<FleetIssueRow[]> {

@@ -3,7 +3,7 @@
 // workflow's runs. Each is one argv array; a failure comes back as a value with gh's message.
 
 import type { ExternalCliOptions } from '../tasks/external-cli.js';
-import { runGh } from '../tasks/gh-cli.js';
+import { parseConcatenatedJsonArrays, runGh } from '../tasks/gh-cli.js';
 
 export type GhCli = Omit<ExternalCliOptions, 'input'>;
 export type GhValue<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -25,6 +25,26 @@ export async function fetchPermission(user: string, cli: GhCli): Promise<GhValue
   // role_name tells maintain and triage apart; permission folds them into write and read.
   const role = typeof parsed?.role_name === 'string' ? parsed.role_name : parsed?.permission;
   return typeof role === 'string' ? { ok: true, value: role } : { ok: false, message: 'gh api …/permission returned no permission' };
+}
+
+/**
+ * Who last added `label` to the issue, from its timeline (undefined when no event says so). A
+ * job started by a dispatch or a schedule has no labeller of its own: this one is checked.
+ */
+export async function fetchLabeller(issue: number, label: string, cli: GhCli): Promise<GhValue<string | undefined>> {
+  const result = await gh(['api', '--paginate', `repos/{owner}/{repo}/issues/${issue}/timeline`], cli);
+  if (!result.ok) return result;
+  let events: unknown[];
+  try {
+    events = parseConcatenatedJsonArrays(result.value);
+  } catch {
+    return { ok: false, message: 'gh api …/timeline returned no list' };
+  }
+  let labeller: string | undefined;
+  for (const event of events as Array<{ event?: unknown; label?: { name?: unknown }; actor?: { login?: unknown } }>) {
+    if (event?.event === 'labeled' && event.label?.name === label && typeof event.actor?.login === 'string') labeller = event.actor.login;
+  }
+  return { ok: true, value: labeller };
 }
 
 export function addLabel(issue: number, label: string, cli: GhCli): Promise<GhValue<string>> {

@@ -79,11 +79,52 @@ export async function takeControlFilesFrom(git: JobGit, defaultBranch: string, f
   return taken;
 }
 
-/** Commits what the job changed outside .ralph/ (the message on stdin); false when nothing changed. */
-export async function commitWork(git: JobGit, message: string): Promise<boolean> {
-  const result = await commitWhatIsLeft(git, message, ['.ralph']);
+/** The commit checked out. */
+export async function readHead(git: JobGit): Promise<string> {
+  return (await must(git, ['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
+}
+
+/** Where the agent may not write unless the workflow opted in: what a push there would run on GitHub. */
+export const HELD_BACK_DIR = '.github';
+
+export interface CommitWorkOptions {
+  /** The commit the job started from: commits the agent made since are folded into the job's one commit. */
+  since: string;
+  /** Leave changes under .github/ out of the commit (in the working tree, not pushed). */
+  holdBackWorkflows: boolean;
+}
+
+export interface CommittedWork {
+  committed: boolean;
+  /** The files under .github/ whose changes were left out. */
+  heldBack: string[];
+}
+
+/**
+ * Commits what the job changed outside .ralph/ since `since` as one commit (the message on
+ * stdin). The agent's own commits are data: they are folded into this one, so no commit of
+ * theirs reaches origin, and with `holdBackWorkflows` whatever they changed under .github/ stays
+ * out of it.
+ */
+export async function commitWork(git: JobGit, message: string, options: CommitWorkOptions): Promise<CommittedWork> {
+  if ((await readHead(git)) !== options.since) await must(git, ['reset', '--quiet', '--soft', options.since]);
+  const held = `:(literal)${HELD_BACK_DIR}`;
+  let heldBack: string[] = [];
+  if (options.holdBackWorkflows) {
+    // The index as `since` has it under .github/; the working tree keeps the agent's version.
+    await must(git, ['reset', '--quiet', options.since, '--', held]);
+    const changed = await must(git, ['diff', '--name-only', '-z', '--no-renames', options.since, '--', held]);
+    const added = await must(git, ['ls-files', '--others', '--exclude-standard', '-z', '--', held]);
+    heldBack = [...new Set(`${changed}\0${added}`.split('\0').filter(Boolean))].sort();
+  }
+  const result = await commitWhatIsLeft(git, message, ['.ralph', ...(options.holdBackWorkflows ? [HELD_BACK_DIR] : [])]);
   if (result.kind === 'failed') throw new Error(result.message);
-  return result.kind === 'committed';
+  return { committed: result.kind === 'committed', heldBack };
+}
+
+/** The job's commits since `since` as a git bundle at `path` (for the artifact when a push failed). */
+export async function writeBundle(git: JobGit, since: string, path: string): Promise<boolean> {
+  return (await run(git, ['bundle', 'create', '--quiet', path, `${since}..HEAD`])).code === 0;
 }
 
 export async function pushBranch(git: JobGit, branch: string): Promise<void> {

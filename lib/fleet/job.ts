@@ -1,12 +1,20 @@
-// `ralph-fleet job --issue N`: the one step of the fleet's workflow. It checks who asked (the
-// labeller needs write access) and that the agent has its secret, takes the issue's branch,
-// turns the issue into the run's task (spec and one-item plan, as ralph-queue does) or takes up
-// the run an earlier job left, and runs the loop with the GitHub lifecycle under the run's budget
-// and the job's own time budget. Then it reports on the issue: done (the lifecycle's pull
-// request closing the issue, its summary, label ralph-done), continued (state kept, next job
-// dispatched), or needs help (a comment saying why and what to do, the branch kept).
+// `ralph-fleet job --issue N`: the one step of the fleet's workflow. It checks who asked (whoever
+// last put the label on needs write access: the event's sender, or for a dispatch or a schedule
+// the issue's timeline) and that the agent has its secret, takes the issue's branch, turns the
+// issue into the run's task (spec and one-item plan, as ralph-queue does) or takes up the run an
+// earlier job left, and runs the loop with the GitHub lifecycle under the run's budget and the
+// job's own time budget. Then it reports on the issue: done (the lifecycle's pull request closing
+// the issue, its summary, label ralph-done), continued (state saved, work pushed, next job
+// dispatched, in that order), or needs help (a comment saying why and what to do, the branch
+// kept). Pushes are tried again with backoff; a job that still cannot finish says on the issue
+// what failed, what was kept where and how to resume. The agent's commits are folded into the
+// job's one commit, its changes under .github/ held back unless the workflow opted in, and the
+// artifact gets regular files copied out of .ralph/.
 
 import { EventEmitter } from 'node:events';
+import { constants, copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
 import { EXIT, RalphError } from '../errors.js';
 import { LoopEvents } from '../loop/events.js';
@@ -24,15 +32,17 @@ import { fetchDefaultBranch } from '../lifecycle/lifecycle-gh.js';
 import type { FleetJobArgs } from './fleet-command.js';
 import { findFleetAgent, presentSecrets } from './fleet-agents.js';
 import { readJobEvent } from './job-event.js';
-import { addLabel, canWrite, commentOn, dispatchWorkflow, fetchPermission, issueOfRun, listOpenPullRequests, listWorkflowRuns, removeLabel, type GhCli } from './job-gh.js';
+import { addLabel, canWrite, commentOn, dispatchWorkflow, fetchLabeller, fetchPermission, issueOfRun, listOpenPullRequests, listWorkflowRuns, removeLabel, type GhCli } from './job-gh.js';
+import { withRetries } from './retry.js';
+import { ARTIFACT_DIR_NAME } from './workflow.js';
 import * as jobGit from './job-git.js';
+import { DONE_LABEL, HELP_LABEL } from './fleet-labels.js';
 import { decideJobOutcome, describeHalt, jobNumberOf, stateNote, MAX_JOBS, type JobOutcome } from './job-outcome.js';
 
 /** The files that steer ralph, taken from the default branch when a branch is continued. */
 const CONTROL_FILES = ['.ralphrc', '.ralph/PROMPT.md', '.ralph/AGENT.md'];
 
-export const DONE_LABEL = 'ralph-done';
-export const HELP_LABEL = 'ralph-needs-help';
+export { DONE_LABEL, HELP_LABEL };
 
 export interface FleetJobContext {
   projectDir: string;
@@ -42,10 +52,37 @@ export interface FleetJobContext {
 
 export async function runFleetJob(args: FleetJobArgs, ctx: FleetJobContext): Promise<number> {
   const deps = ctx.deps ?? createDeps({ cwd: ctx.projectDir, env: withGitCredentials(ctx.env) });
+  const cli: GhCli = { runner: deps.processRunner, cwd: ctx.projectDir, env: deps.env };
+  const job: JobRecord = { checked: false, heldBack: [], kept: [] };
+  try {
+    return await workOnIssue(args, ctx, deps, cli, job);
+  } catch (error) {
+    // Whatever stops a job once it took the issue is said on the issue, with what was kept.
+    const message = error instanceof RalphError ? error.message : (error as Error).message;
+    if (job.checked) await reportFailure(args.issue, message, job, cli, deps.logger);
+    if (error instanceof RalphError) throw error;
+    throw new RalphError('job_failed', `The job of issue #${args.issue} failed: ${message}`, { hint: job.checked ? 'the issue has a comment saying what was kept and how to resume' : 'check GH_TOKEN and the job\'s log' });
+  } finally {
+    keepArtifactFiles(ctx.projectDir, deps.env, job, deps.logger);
+  }
+}
+
+/** What a job did that its last word on the issue tells. */
+interface JobRecord {
+  /** The labeller was checked: from here on, a failure is reported on the issue. */
+  checked: boolean;
+  /** Files under .github/ the agent changed that were not pushed. */
+  heldBack: string[];
+  /** What was kept where, for the report of a failure. */
+  kept: string[];
+  /** The job's commits as a bundle, when its push failed (copied into the artifact). */
+  bundle?: string;
+}
+
+async function workOnIssue(args: FleetJobArgs, ctx: FleetJobContext, deps: Deps, cli: GhCli, job: JobRecord): Promise<number> {
   const log = deps.logger;
   const agent = findFleetAgent(args.agent);
   if (!agent) throw new RalphError('bad_flag', `--agent: unknown agent '${args.agent}'`, { hint: 'use claude, codex or gemini' });
-  const cli: GhCli = { runner: deps.processRunner, cwd: ctx.projectDir, env: deps.env };
   const issue = args.issue;
 
   const event = readJobEvent(deps.env);
@@ -54,12 +91,7 @@ export async function runFleetJob(args: FleetJobArgs, ctx: FleetJobContext): Pro
       log.info(`Label '${event.label}' is not the fleet's label '${args.label}': nothing to do`);
       return EXIT.ok;
     }
-    const permission = await fetchPermission(event.sender, cli);
-    if (!permission.ok || !canWrite(permission.value)) {
-      const why = permission.ok ? `has '${permission.value}' access` : `could not be checked (${permission.message})`;
-      log.warn(`Issue #${issue} was labelled by '${event.sender}', who ${why}; only people with write access start ralph. Nothing was run.`);
-      return EXIT.ok;
-    }
+    if (!(await labellerMayStart(issue, event.sender, 'labelled', cli, log))) return EXIT.ok;
   }
   if (presentSecrets(agent, deps.env).length === 0) {
     throw new RalphError('missing_secret', `The ${agent.name} agent has no credential: ${agent.secrets.join(' and ')} ${agent.secrets.length > 1 ? 'are' : 'is'} empty`, {
@@ -70,6 +102,22 @@ export async function runFleetJob(args: FleetJobArgs, ctx: FleetJobContext): Pro
   const fetched = await fetchQueueIssue(issue, '', cli);
   if (!fetched.ok) throw new RalphError('gh_failed', `Could not read issue #${issue}: ${fetched.message}`, { hint: fetched.hint ?? 'check GH_TOKEN and that the issue exists' });
   const labels = fetched.issue.labels;
+  // A dispatched or scheduled job has no labeller of its own: whoever last put the fleet's label
+  // on the issue must have write access, as for a label event (a triager's label is refused by
+  // its own job, and must not be run by the schedule's sweep or a continuation).
+  if (event.kind !== 'labeled') {
+    const labeller = await fetchLabeller(issue, args.label, cli);
+    if (!labeller.ok) {
+      log.warn(`Could not read who labelled issue #${issue} (${labeller.message}); only people with write access start ralph. Nothing was run.`);
+      return EXIT.ok;
+    }
+    if (labeller.value === undefined) {
+      log.warn(`Issue #${issue} has no '${args.label}' label added by anyone; label it (ralph-fleet start ${issue}). Nothing was run.`);
+      return EXIT.ok;
+    }
+    if (!(await labellerMayStart(issue, labeller.value, 'labelled', cli, log))) return EXIT.ok;
+  }
+  job.checked = true;
   const git: jobGit.JobGit = { runner: deps.processRunner, cwd: ctx.projectDir, env: deps.env };
   const workBranch = jobGit.workBranchOf(issue);
   const stateBranch = jobGit.stateBranchOf(issue);
@@ -96,6 +144,7 @@ export async function runFleetJob(args: FleetJobArgs, ctx: FleetJobContext): Pro
   const defaultBranch = remoteDefault.value;
   const how = await jobGit.checkoutWorkBranch(git, workBranch, defaultBranch);
   log.info(how === 'continued' ? `Continuing branch ${workBranch} from origin` : `New branch ${workBranch} from ${defaultBranch}`);
+  const since = await jobGit.readHead(git);
   if (how === 'continued') {
     const taken = await jobGit.takeControlFilesFrom(git, defaultBranch, CONTROL_FILES);
     if (taken.length > 0) log.warn(`${taken.join(', ')} changed on ${workBranch}: using ${defaultBranch}'s, as ralph runs nothing an agent could change`);
@@ -114,46 +163,98 @@ export async function runFleetJob(args: FleetJobArgs, ctx: FleetJobContext): Pro
     if (labels.includes(HELP_LABEL)) await removeLabel(issue, HELP_LABEL, cli);
   }
 
-  const { exitCode, exitReason, cutByJobBudget } = await runLoop(args, ctx.projectDir, deps, !restored, git, issue, fetched.issue.title);
-  const outcome: JobOutcome = decideJobOutcome({ exitCode, cutByJobBudget, jobNumber, maxJobs: MAX_JOBS });
+  const work: WorkPusher = {
+    git, since, branch: workBranch, deps, job, holdBack: !args.allowWorkflowChanges,
+    pushed: undefined,
+  };
+  const { exitCode, exitReason, cutByJobBudget } = await runLoop(args, ctx.projectDir, deps, !restored, issue, fetched.issue.title, work);
+  let outcome: JobOutcome = decideJobOutcome({ exitCode, cutByJobBudget, jobNumber, maxJobs: MAX_JOBS });
   log.info(`Job ${jobNumber} of issue #${issue}: ${outcome.kind} (exit ${exitCode}${exitReason ? `, ${exitReason}` : ''})`);
   // Every comment the job ends with tells the run's spend so far: ralph-fleet status reads it back.
   const cost = readRunCost(ctx.projectDir, deps);
 
-  if (outcome.kind !== 'done') {
-    if (await jobGit.commitWork(git, `WIP #${issue}: ${oneLine(fetched.issue.title)}\n`)) log.info('Committed the work of this job');
-    await jobGit.pushBranch(git, workBranch);
+  // Done with nothing pushed yet (the lifecycle did not reach its pull request): pushed here.
+  if (outcome.kind === 'done' && work.pushed === undefined) await pushWork(work, `Fix #${issue}: ${oneLine(fetched.issue.title)}\n`);
+  if (outcome.kind === 'done' && work.pushed === false) outcome = { kind: 'needs-help', why: 'the finished work could not be pushed, so no pull request was opened' };
+  if (outcome.kind === 'done') {
+    await jobGit.deleteRemoteBranch(git, stateBranch);
+    await warnIfFailed(log, commentOn(issue, `ralph's run is done (job ${jobNumber}).${heldBackNote(job.heldBack)}\n\n${cost}`, cli), 'comment');
+    await warnIfFailed(log, addLabel(issue, DONE_LABEL, cli), `add the label ${DONE_LABEL}`);
+    return EXIT.ok;
   }
+
+  // The state first (the run's record, budgets and plan: what the next job resumes), then the
+  // work, each push retried; only then the next job.
+  // A failed push keeps the state too: the run resumes once the work is on origin.
+  const keepsState = outcome.kind === 'continue' || outcome.kind === 'stopped' || work.pushed === false;
+  if (keepsState) {
+    await withRetries(`save the run's state to ${stateBranch}`, () => jobGit.saveRunState(git, paths.ralphDir, stateBranch, stateNote(issue, jobNumber)), deps.clock, log);
+    job.kept.push(`the run's state on branch \`${stateBranch}\` (its record, budgets and plan)`);
+  } else {
+    await jobGit.deleteRemoteBranch(git, stateBranch);
+  }
+  if (work.pushed === undefined) await pushWork(work, `WIP #${issue}: ${oneLine(fetched.issue.title)}\n`);
+  if (work.pushed === false) {
+    await reportFailure(issue, `the job's work could not be pushed to \`${workBranch}\``, job, cli, log, cost);
+    return EXIT.couldNotRun;
+  }
+  const kept = heldBackNote(job.heldBack);
   switch (outcome.kind) {
-    case 'done':
-      await jobGit.deleteRemoteBranch(git, stateBranch);
-      await warnIfFailed(log, commentOn(issue, `ralph's run is done (job ${jobNumber}).\n\n${cost}`, cli), 'comment');
-      await warnIfFailed(log, addLabel(issue, DONE_LABEL, cli), `add the label ${DONE_LABEL}`);
-      return EXIT.ok;
     case 'continue': {
-      await jobGit.saveRunState(git, paths.ralphDir, stateBranch, stateNote(issue, jobNumber));
       const dispatched = await dispatchWorkflow(args.workflow, defaultBranch, issue, cli);
       if (!dispatched.ok) {
-        await reportHalt(issue, `the job reached its time budget and the next job could not be started (${dispatched.message})`, cost, cli, log);
+        await reportHalt(issue, `the job reached its time budget and the next job could not be started (${dispatched.message}); the run's state is kept: \`ralph-fleet start ${issue}\` resumes it`, kept, cost, cli, log);
         return EXIT.couldNotRun;
       }
-      await warnIfFailed(log, commentOn(issue, `ralph's job ${jobNumber} reached its time budget (${args.jobMinutes} min); the run continues in a new job on branch \`${workBranch}\`.\n\n${cost}`, cli), 'comment');
+      await warnIfFailed(log, commentOn(issue, `ralph's job ${jobNumber} reached its time budget (${args.jobMinutes} min); the run continues in a new job on branch \`${workBranch}\`.${kept}\n\n${cost}`, cli), 'comment');
       log.info(`Dispatched ${args.workflow} for issue #${issue}: the next job resumes this run`);
       return EXIT.ok;
     }
     case 'stopped':
       // Cancelled (ralph-fleet stop): the state is kept, so `ralph-fleet start` takes the run up again.
-      await jobGit.saveRunState(git, paths.ralphDir, stateBranch, stateNote(issue, jobNumber));
-      await warnIfFailed(log, commentOn(issue, `ralph's job was stopped. The work so far is on branch \`${workBranch}\`; \`ralph-fleet start ${issue}\` resumes it.\n\n${cost}`, cli), 'comment');
+      await warnIfFailed(log, commentOn(issue, `ralph's job was stopped. The work so far is on branch \`${workBranch}\`; \`ralph-fleet start ${issue}\` resumes it.${kept}\n\n${cost}`, cli), 'comment');
       return exitCode;
     case 'needs-help':
-      await jobGit.deleteRemoteBranch(git, stateBranch);
-      await reportHalt(issue, describeHalt(exitCode, exitReason, outcome.why), cost, cli, log);
+      await reportHalt(issue, describeHalt(exitCode, exitReason, outcome.why), kept, cost, cli, log);
       return exitCode === EXIT.ok ? EXIT.halted : exitCode;
   }
 }
 
-async function runLoop(args: FleetJobArgs, projectDir: string, deps: Deps, fresh: boolean, git: jobGit.JobGit, issue: number, title: string) {
+/** The job's work: committed once (the agent's commits folded in), pushed with retries. */
+interface WorkPusher {
+  git: jobGit.JobGit;
+  since: string;
+  branch: string;
+  deps: Deps;
+  job: JobRecord;
+  holdBack: boolean;
+  /** undefined until pushed or given up. */
+  pushed: boolean | undefined;
+}
+
+async function pushWork(work: WorkPusher, message: string): Promise<void> {
+  const { git, deps, job } = work;
+  const committed = await jobGit.commitWork(git, message, { since: work.since, holdBackWorkflows: work.holdBack });
+  job.heldBack = committed.heldBack;
+  if (committed.heldBack.length > 0) deps.logger.warn(`Held back the agent's changes under .github/ (not pushed): ${committed.heldBack.join(', ')}`);
+  if (committed.committed) deps.logger.info("Committed the job's work");
+  try {
+    await withRetries(`push ${work.branch}`, () => jobGit.pushBranch(git, work.branch), deps.clock, deps.logger);
+    work.pushed = true;
+  } catch (error) {
+    work.pushed = false;
+    deps.logger.error(`Could not push ${work.branch}: ${(error as Error).message}`);
+    const bundle = join(mkdtempSync(join(tmpdir(), 'ralph-fleet-bundle-')), `ralph-issue-work.bundle`);
+    if (committed.committed && (await jobGit.writeBundle(git, work.since, bundle))) {
+      job.bundle = bundle;
+      job.kept.push(`the job's commits as \`${BUNDLE_NAME}\` in the job's artifact (\`ralph-fleet logs N\` downloads it)`);
+    }
+  }
+}
+
+const BUNDLE_NAME = 'work.bundle';
+
+async function runLoop(args: FleetJobArgs, projectDir: string, deps: Deps, fresh: boolean, issue: number, title: string, work: WorkPusher) {
   const events = new LoopEvents();
   let exitReason = '';
   events.on('run:finished', (finished) => (exitReason = finished.exitReason));
@@ -192,9 +293,10 @@ async function runLoop(args: FleetJobArgs, projectDir: string, deps: Deps, fresh
         // far, which ralph-fleet status reads) unless the project's configuration says otherwise.
         ...(progressConfigured(projectDir, deps) ? {} : { COMMENT_PROGRESS: true }),
       },
-      // The pull request is opened from the branch as pushed: the work is committed first.
+      // The pull request is opened from the branch as pushed: the work is committed and pushed
+      // first (with retries); the lifecycle's own push then finds it there.
       beforeCompletion: async () => {
-        await jobGit.commitWork(git, `Fix #${issue}: ${oneLine(title)}\n`);
+        await pushWork(work, `Fix #${issue}: ${oneLine(title)}\n`);
       },
     });
     return { exitCode, exitReason, cutByJobBudget };
@@ -220,12 +322,86 @@ async function findTakenWork(issue: number, labels: string[], workflow: string, 
   return undefined;
 }
 
-async function reportHalt(issue: number, why: string, cost: string, cli: GhCli, log: Deps['logger']): Promise<void> {
+/** Whether `login`, who put the label on, may start ralph (write access); says why not. */
+async function labellerMayStart(issue: number, login: string, how: string, cli: GhCli, log: Deps['logger']): Promise<boolean> {
+  const permission = await fetchPermission(login, cli);
+  if (permission.ok && canWrite(permission.value)) return true;
+  const why = permission.ok ? `has '${permission.value}' access` : `could not be checked (${permission.message})`;
+  log.warn(`Issue #${issue} was ${how} by '${login}', who ${why}; only people with write access start ralph. Nothing was run.`);
+  return false;
+}
+
+function heldBackNote(heldBack: readonly string[]): string {
+  if (heldBack.length === 0) return '';
+  return `\n\nHeld back (the agent changed files under \`.github/\`, which a job pushes only when the workflow was written with \`ralph-fleet init --allow-workflow-changes\`): ${heldBack.map((file) => `\`${file}\``).join(', ')}.`;
+}
+
+/** A job that could not finish its work: what failed, what was kept where, how to resume. */
+async function reportFailure(issue: number, what: string, job: JobRecord, cli: GhCli, log: Deps['logger'], cost = ''): Promise<void> {
+  const kept = job.kept.length > 0 ? job.kept.map((item) => `- ${item}`) : [`- the branch \`${jobGit.workBranchOf(issue)}\` and the run's state on origin as the last job left them`];
+  const body = [
+    `ralph's job stopped before it could finish: ${what}.`,
+    '',
+    'Kept:',
+    ...kept,
+    `- the job's logs and run record in its artifact (\`ralph-fleet logs ${issue}\`)`,
+    '',
+    job.bundle
+      ? `To resume: download the artifact (\`ralph-fleet logs ${issue}\`), then \`git fetch <artifact>/${BUNDLE_NAME} HEAD && git push origin FETCH_HEAD:refs/heads/${jobGit.workBranchOf(issue)}\`, and \`ralph-fleet start ${issue}\`.`
+      : `To resume: \`ralph-fleet start ${issue}\`.`,
+    heldBackNote(job.heldBack).trim(),
+    '',
+    cost,
+  ].join('\n').replace(/\n{3,}/g, '\n\n').trimEnd();
+  await warnIfFailed(log, commentOn(issue, body, cli), 'comment');
+  await warnIfFailed(log, addLabel(issue, HELP_LABEL, cli), `add the label ${HELP_LABEL}`);
+}
+
+/**
+ * What the artifact keeps: the logs, the run record and status.json, copied as regular files
+ * into the runner's temp folder (a link the agent left under .ralph/ is not followed: the upload
+ * would read what it points to), with the bundle of a failed push. Only on a runner.
+ */
+function keepArtifactFiles(projectDir: string, env: NodeJS.ProcessEnv, job: JobRecord, log: Deps['logger']): void {
+  if (!env.RUNNER_TEMP) return;
+  const out = join(env.RUNNER_TEMP, ARTIFACT_DIR_NAME);
+  try {
+    copyRegularFiles(join(projectDir, '.ralph'), join(out, '.ralph'), ['logs', 'sessions', 'status.json']);
+    if (job.bundle) copyFileSync(job.bundle, join(out, BUNDLE_NAME));
+  } catch (error) {
+    log.warn(`Could not copy the logs for the artifact: ${(error as Error).message}`);
+  }
+}
+
+function copyRegularFiles(from: string, to: string, names?: readonly string[]): void {
+  let entries: string[];
+  try {
+    entries = names ? [...names] : readdirSync(from);
+  } catch {
+    return;
+  }
+  for (const name of entries) {
+    const source = join(from, name);
+    let stat;
+    try {
+      stat = lstatSync(source);
+    } catch {
+      continue;
+    }
+    if (stat.isDirectory()) copyRegularFiles(source, join(to, name));
+    else if (stat.isFile()) {
+      mkdirSync(to, { recursive: true });
+      copyFileSync(source, join(to, name), constants.COPYFILE_EXCL);
+    }
+  }
+}
+
+async function reportHalt(issue: number, why: string, heldBack: string, cost: string, cli: GhCli, log: Deps['logger']): Promise<void> {
   const body = [
     `ralph stopped without finishing this issue: ${why}.`,
     '',
     `The work so far is on branch \`${jobGit.workBranchOf(issue)}\`.`,
-    `What to do: read the job's logs (\`ralph-fleet logs ${issue}\`), make the issue clearer or raise the budget, then remove the label \`${HELP_LABEL}\` and run \`ralph-fleet start ${issue}\`.`,
+    `What to do: read the job's logs (\`ralph-fleet logs ${issue}\`), make the issue clearer or raise the budget, then remove the label \`${HELP_LABEL}\` and run \`ralph-fleet start ${issue}\`.${heldBack}`,
     '',
     cost,
   ].join('\n');

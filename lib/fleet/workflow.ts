@@ -2,11 +2,27 @@
 // One job per labelled issue: `issues: labeled` (only for the fleet's label) and
 // `workflow_dispatch` with an `issue` input start it; with a schedule, a sweep job lists the
 // labelled issues nobody works on and fans them out as a matrix. Each issue job installs ralph
-// (pinned to the version that wrote the file) and the agent's CLI (pinned), runs ONE ralph
-// command, `ralph-fleet job`, and always uploads the logs and the run record. Values from events
-// reach the shell through `env:` only, never through `${{ }}` inside a script (script injection).
+// from the package `ralph-fleet init` put in the repository, checked against the sha256 it
+// recorded, and the agent's CLI at its tested version, checked against the registry integrity
+// init recorded; it runs ONE ralph command, `ralph-fleet job`, and always uploads the logs and
+// the run record, as regular files the job copied out. Actions are pinned by commit
+// (action-pins.ts). Values from events reach the shell through `env:` only, never through
+// `${{ }}` inside a script (script injection).
 
+import { ACTION_PINS, JOB_NODE_VERSION, usesLine } from './action-pins.js';
 import type { FleetAgent } from './fleet-agents.js';
+
+/** ralph's package as `ralph-fleet init` added it to the repository. */
+export interface RalphPackagePin {
+  version: string;
+  /** The tarball's path in the repository (`.github/ralph/ralph-claude-code-<version>.tgz`). */
+  path: string;
+  /** Its sha256, hex. */
+  sha256: string;
+}
+
+/** Where the job copies what the artifact keeps (regular files only), under the runner's temp folder. */
+export const ARTIFACT_DIR_NAME = 'ralph-artifact';
 
 export interface FleetWorkflowOptions {
   label: string;
@@ -21,8 +37,12 @@ export interface FleetWorkflowOptions {
   /** At most this many issue jobs of one sweep at a time. */
   maxParallel: number;
   sandbox: boolean;
-  /** ralph's npm package and version, installed by every job. */
-  ralphPackage: string;
+  /** ralph's package, installed by every job. */
+  ralph: RalphPackagePin;
+  /** The agent CLI's integrity (`sha512-…`) as the npm registry gave it when `init` ran. */
+  agentIntegrity: string;
+  /** Whether changes the agent makes under .github/ are pushed (init --allow-workflow-changes). */
+  allowWorkflowChanges: boolean;
   /** The workflow's file name, which a job dispatches for its continuation. */
   workflowFile: string;
 }
@@ -42,7 +62,7 @@ export function jobMinutesFor(timeoutMinutes: number): number {
 export function buildWorkflow(options: FleetWorkflowOptions): string {
   const { label, schedule } = options;
   const lines = [
-    `# Written by \`ralph-fleet init\` (${options.ralphPackage}). One job per issue labelled ${JSON.stringify(label)}:`,
+    `# Written by \`ralph-fleet init\` (ralph ${options.ralph.version}). One job per issue labelled ${JSON.stringify(label)}:`,
     '# ralph works on branch ralph/issue-<n> and opens a pull request that closes the issue.',
     '# Re-run `ralph-fleet init --force` after upgrading ralph; edits here are kept in the backup it makes.',
     'name: ralph',
@@ -92,6 +112,7 @@ function issueJob(options: FleetWorkflowOptions, shape: IssueJobShape): string[]
     `--max-cost ${options.maxCostUsd}`,
     `--workflow ${options.workflowFile}`,
     ...(options.sandbox ? [] : ['--no-sandbox']),
+    ...(options.allowWorkflowChanges ? ['--allow-workflow-changes'] : []),
   ];
   return [
     `  ${shape.id}:`,
@@ -115,16 +136,14 @@ function issueJob(options: FleetWorkflowOptions, shape: IssueJobShape): string[]
     '      # Only to dispatch this workflow again when a run outlasts one job.',
     '      actions: write',
     '    steps:',
-    '      - uses: actions/checkout@v4',
-    '        with:',
-    '          fetch-depth: 0',
-    '          # The token stays out of .git/config, where the agent could read it; ralph passes it to git itself.',
-    '          persist-credentials: false',
-    '      - uses: actions/setup-node@v4',
-    '        with:',
-    '          node-version: 20',
+    ...checkoutStep(0),
+    ...setupNodeStep(),
     '      - name: Install ralph and the agent CLI',
-    `        run: npm install -g ${options.ralphPackage} ${agent.npmPackage}`,
+    '        # ralph from the package `ralph-fleet init` added, checked against its sha256; the agent CLI',
+    "        # only when the registry's integrity of its version is the one init recorded (npm then checks the download).",
+    '        run: |',
+    ...installRalphLines(options.ralph),
+    ...installAgentLines(agent, options.agentIntegrity),
     ...(options.sandbox
       ? // ralph's own build: the image named by SANDBOX_DOCKER_IMAGE, from the Dockerfile ralph ships.
         ['      - name: Build the sandbox image', '        run: ralph --sandbox-build']
@@ -143,13 +162,11 @@ function issueJob(options: FleetWorkflowOptions, shape: IssueJobShape): string[]
     ...agent.secrets.map((name) => `          ${name}: \${{ secrets.${name} }}`),
     '      - name: Keep the logs and the run record',
     '        if: always()',
-    '        uses: actions/upload-artifact@v4',
+    "        # Regular files the job copied out of .ralph/ (a link the agent left there is not followed).",
+    `        ${usesLine(ACTION_PINS.uploadArtifact)}`,
     '        with:',
     `          name: ralph-issue-\${{ ${shape.issueExpr} }}-\${{ github.run_id }}-\${{ github.run_attempt }}`,
-    '          path: |',
-    '            .ralph/logs/',
-    '            .ralph/sessions/',
-    '            .ralph/status.json',
+    `          path: \${{ runner.temp }}/${ARTIFACT_DIR_NAME}/`,
     '          include-hidden-files: true',
     '          if-no-files-found: ignore',
   ];
@@ -170,11 +187,11 @@ function sweepJob(options: FleetWorkflowOptions): string[] {
     '    outputs:',
     '      issues: ${{ steps.list.outputs.issues }}',
     '    steps:',
-    '      - uses: actions/setup-node@v4',
-    '        with:',
-    '          node-version: 20',
+    ...checkoutStep(1),
+    ...setupNodeStep(),
     '      - name: Install ralph',
-    `        run: npm install -g ${options.ralphPackage}`,
+    '        run: |',
+    ...installRalphLines(options.ralph),
     '      - name: List the issues to work on',
     '        id: list',
     `        run: ralph-fleet sweep --label "$RALPH_LABEL" --workflow ${options.workflowFile} >> "$GITHUB_OUTPUT"`,
@@ -182,6 +199,39 @@ function sweepJob(options: FleetWorkflowOptions): string[] {
     `          RALPH_LABEL: ${JSON.stringify(options.label)}`,
     '          GH_TOKEN: ${{ github.token }}',
     '          GH_REPO: ${{ github.repository }}',
+  ];
+}
+
+function checkoutStep(depth: number): string[] {
+  return [
+    `      - ${usesLine(ACTION_PINS.checkout)}`,
+    '        with:',
+    `          fetch-depth: ${depth}`,
+    '          # The token stays out of .git/config, where the agent could read it; ralph passes it to git itself.',
+    '          persist-credentials: false',
+  ];
+}
+
+function setupNodeStep(): string[] {
+  return [`      - ${usesLine(ACTION_PINS.setupNode)}`, '        with:', `          node-version: ${JOB_NODE_VERSION}`];
+}
+
+/** The script lines that check ralph's package and install it (its dependencies are inside it: no registry). */
+export function installRalphLines(ralph: RalphPackagePin): string[] {
+  return [
+    `          echo "${ralph.sha256}  ${ralph.path}" | sha256sum --check --strict`,
+    `          npm install --global --offline --ignore-scripts --no-audit --no-fund ./${ralph.path}`,
+  ];
+}
+
+function installAgentLines(agent: FleetAgent, integrity: string): string[] {
+  const spec = agent.npmPackage;
+  return [
+    `          if [ "$(npm view ${spec} dist.integrity)" != "${integrity}" ]; then`,
+    `            echo "::error::${spec}: the registry's integrity is not the one ralph-fleet init recorded"`,
+    '            exit 1',
+    '          fi',
+    `          npm install --global --no-audit --no-fund ${spec}`,
   ];
 }
 

@@ -43,6 +43,7 @@ import type { Run, RunStop } from './run.js';
 import { trackAgentGroup } from '../agent-run/agent-group.js';
 import { undoGuardedFileChanges } from '../containment/guarded-files-step.js';
 import { disarmGitAfterLoop } from '../containment/git-disarm-step.js';
+import { withoutJobSecrets } from '../platform/job-secrets.js';
 
 /** The failing tests the next loop is told about (the loop context's budget is 4000). */
 const VERIFICATION_CONTEXT_CHARS = 1500;
@@ -358,10 +359,12 @@ function uniquePath(path: string): string {
   }
 }
 
-/** The agent's environment: ours, minus what must not leak into it. */
-/** The agent's environment: ralph's, without its debug switch, marked with the run's id. */
+/**
+ * The agent's environment: ralph's, without its debug switch and a CI job's tokens and step
+ * files, marked with the run's id.
+ */
 function agentEnv(env: NodeJS.ProcessEnv, runId: string | undefined): NodeJS.ProcessEnv {
-  const { RALPH_DEBUG: _debug, ...rest } = env;
+  const { RALPH_DEBUG: _debug, ...rest } = withoutJobSecrets(env);
   return runId === undefined ? rest : { ...rest, [RUN_MARK_VARIABLE]: runId };
 }
 

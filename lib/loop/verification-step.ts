@@ -29,6 +29,7 @@ import { emptyPlanMemory } from '../plan/plan-memory.js';
 import { itemsDone, refreshPlanView } from '../plan/plan-view.js';
 import { retakeContentAtNextLoop } from '../analysis/loop-progress.js';
 import { CONTINUE, stopRun, type Run, type RunStop, type StepResult } from './run.js';
+import { withoutJobSecrets } from '../platform/job-secrets.js';
 
 /** A step's outcome, or: a stop signal arrived while the gate ran (its result is not counted). */
 export type VerificationStepResult = StepResult | { kind: 'interrupted' };
@@ -116,7 +117,8 @@ async function runGate(run: Run, loop: number): Promise<VerificationResult> {
       projectDir: run.paths.projectDir,
       sandbox: run.sandbox,
       ...(sandboxed ? { tempDir: run.paths.ralphDir } : {}),
-      env: deps.env,
+      // The gate runs the agent's code: none of a CI job's tokens.
+      env: withoutJobSecrets(deps.env),
       timeoutMs: verification.timeoutMs,
       graceMs: run.config.KILL_GRACE_SECONDS * 1000,
       processRunner: deps.processRunner,

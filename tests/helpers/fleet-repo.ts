@@ -3,20 +3,56 @@
 // fake gh (tests/fixtures/fake-gh-fleet) with its data file and call log.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
+import { findExecutable } from '../../lib/platform/find-executable.js';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
 import { withFakeClaude, type FakeClaude, type FakeScenario } from './fake-claude.js';
 import { FAST_LOOP_RC } from './loop-harness.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject } from './tmp-project.js';
 
-const FAKE_GH = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', 'fixtures', 'fake-gh-fleet', 'gh');
+const FIXTURES = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', 'fixtures');
+const FAKE_GH = join(FIXTURES, 'fake-gh-fleet', 'gh');
+
+/** The registry integrity the fake npm gives every agent CLI (`npm view … dist.integrity`). */
+export const FAKE_AGENT_INTEGRITY = 'sha512-ZmFrZS1hZ2VudC1jbGktdGFyYmFsbA==';
+
+/**
+ * The env `ralph-fleet init` runs with in a test: the fleet's fake gh, and a fake npm whose
+ * `view` answers FAKE_AGENT_INTEGRITY (the registry is not reached) while `pack` is the real npm's.
+ */
+export function fleetInitEnv(r: FleetRepo, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const realNpm = findExecutable('npm', process.env);
+  if (!realNpm) throw new Error('npm is not on PATH');
+  return { ...process.env, ...r.ghEnv, REAL_NPM: realNpm, FAKE_NPM_INTEGRITY: FAKE_AGENT_INTEGRITY, PATH: [join(FIXTURES, 'fake-npm-view'), r.ghBinDir, process.env.PATH].join(delimiter), ...extra };
+}
+
+const PRE_RECEIVE = `#!/bin/sh
+failures=$(cat '@ROOT@/push-failures' 2>/dev/null || echo 0)
+while read -r old new ref; do
+  echo "$ref" >> '@ROOT@/pushes.log'
+  case "$ref" in
+    refs/heads/ralph/issue-*-state) ;;
+    refs/heads/ralph/issue-*)
+      if [ "$failures" -gt 0 ]; then
+        echo $((failures - 1)) > '@ROOT@/push-failures'
+        echo "error: the network went away" >&2
+        exit 1
+      fi ;;
+  esac
+done
+exit 0
+`;
 
 export interface FleetRepo {
   root: string;
   origin: string;
+  /** Makes origin refuse the next `count` pushes to an issue's work branch. */
+  failPushes(count: number): void;
+  /** The refs pushed to origin, in order (refused pushes included). */
+  pushes(): string[];
   ghBinDir: string;
   ghEnv: { FAKE_GH_DATA: string; FAKE_GH_LOG: string };
   /** A new clone of origin (its default branch checked out); removed by cleanup. */
@@ -37,11 +73,18 @@ export function withFleetRepo(options: { rc?: string; gh: Record<string, unknown
   const git = (args: string[], cwd = root) => execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_TEST_ENV }, encoding: 'utf8' });
   git(['init', '-q', '--bare', '-b', 'main', origin]);
   git(['push', '-q', origin, 'main'], seed.dir);
+  // origin records each ref pushed (pushes.log) and refuses a push to an issue's work branch as
+  // long as push-failures holds a number above 0 (counted down), as a flaky network would.
+  const hook = join(origin, 'hooks', 'pre-receive');
+  writeFileSync(hook, PRE_RECEIVE.replaceAll('@ROOT@', root));
+  chmodSync(hook, 0o755);
   seed.cleanup();
   let clones = 0;
   return {
     root,
     origin,
+    failPushes: (count) => writeFileSync(join(root, 'push-failures'), `${count}\n`),
+    pushes: () => (existsSync(join(root, 'pushes.log')) ? readFileSync(join(root, 'pushes.log'), 'utf8').split('\n').filter(Boolean) : []),
     ghBinDir,
     ghEnv,
     cloneJob() {

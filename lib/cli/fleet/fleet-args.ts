@@ -37,8 +37,14 @@ export const FLEET_TABLE: SubcommandTable = {
         { name: 'schedule', arg: 'CRON', describe: 'also sweep the labelled issues on this schedule' },
         numberRow('max-parallel', 'N', 3, 'at most N swept issues at a time'),
         SANDBOX,
+        { name: 'allow-workflow-changes', describe: "push the agent's changes under .github/ too (off: they are held back and listed on the issue)" },
+        { name: 'yes', describe: 'create the missing labels without asking' },
         DEBUG_ROW,
       ],
+    },
+    {
+      name: 'doctor', describe: 'Check everything a first job needs, each failing check with the command that fixes it',
+      rows: [AGENT, { name: 'yes', describe: 'create the missing labels without asking' }, DEBUG_ROW],
     },
     {
       name: 'job', args: '--issue N', describe: "Work on issue N (the workflow's step; see the README)",
@@ -48,6 +54,7 @@ export const FLEET_TABLE: SubcommandTable = {
         numberRow('job-minutes', 'N', 340, "the job's time budget, more than 0"),
         numberRow('max-cost', 'USD', 0, "the run's cost budget (0: none)"),
         SANDBOX,
+        { name: 'allow-workflow-changes', describe: "push the agent's changes under .github/ (init --allow-workflow-changes)" },
         DEBUG_ROW,
       ],
     },
@@ -60,7 +67,7 @@ export const FLEET_TABLE: SubcommandTable = {
     { name: 'stop', args: 'N', describe: "Cancel the issue's running job", rows: [DEBUG_ROW] },
     { name: 'logs', args: 'N', describe: 'The latest logs into .ralph/fleet/N/, summarised', rows: [DEBUG_ROW] },
   ],
-  shared: { title: 'Options of job, sweep, status, start, stop, logs', rows: [LABEL, WORKFLOW], for: ['job', 'sweep', 'status', 'start', 'stop', 'logs'] },
+  shared: { title: 'Options of doctor, job, sweep, status, start, stop, logs', rows: [LABEL, WORKFLOW], for: ['doctor', 'job', 'sweep', 'status', 'start', 'stop', 'logs'] },
   rows: [HELP_ROW, VERSION_ROW],
   fail: (problem) => usage(problem.message),
 };
@@ -71,7 +78,7 @@ export function parseFleetArgs(argv: readonly string[]): FleetCommand | 'help' |
   const { name, values, given, positional } = parsed;
   const text = (flag: string) => values[flag] as string;
   const number = (flag: string) => values[flag] as number;
-  if (name === 'init' || name === 'job') none(positional);
+  if (name === 'init' || name === 'job' || name === 'doctor') none(positional);
   switch (name) {
     case 'init':
       return {
@@ -86,7 +93,11 @@ export function parseFleetArgs(argv: readonly string[]): FleetCommand | 'help' |
         schedule: values.schedule as string | undefined,
         maxParallel: number('max-parallel'),
         sandbox: Boolean(values.sandbox),
+        allowWorkflowChanges: Boolean(values['allow-workflow-changes']),
+        yes: Boolean(values.yes),
       };
+    case 'doctor':
+      return { kind: 'doctor', agent: text('agent'), label: text('label'), workflow: text('workflow'), yes: Boolean(values.yes) };
     case 'job': {
       if (!given.has('issue')) throw usage('ralph-fleet job needs --issue N');
       if (!(number('job-minutes') > 0)) throw usage('--job-minutes must be more than 0');
@@ -99,6 +110,7 @@ export function parseFleetArgs(argv: readonly string[]): FleetCommand | 'help' |
         maxCostUsd: number('max-cost'),
         workflow: text('workflow'),
         sandbox: Boolean(values.sandbox),
+        allowWorkflowChanges: Boolean(values['allow-workflow-changes']),
       };
     }
     default: {

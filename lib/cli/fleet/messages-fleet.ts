@@ -1,17 +1,13 @@
-// What `ralph-fleet` prints after `init`: the three steps (its help is rendered from its command
-// table, fleet-args.ts).
+// What `ralph-fleet` prints after `init`: the steps still to take, in order, from the doctor's
+// checks (its help is rendered from its command table, fleet-args.ts).
 
-import type { FleetAgent } from '../../fleet/fleet-agents.js';
+import type { DoctorCheck } from '../../fleet/fleet-doctor.js';
 
-/** After `init`: the README's three steps, with this file, this agent's secrets and this label. */
-export function fleetInitNextSteps(file: string, agent: FleetAgent, label: string): string {
-  return [
-    'Next:',
-    `  1. commit ${file}`,
-    `  2. ${agent.secretHint}`,
-    `     e.g. gh secret set ${agent.secrets[0]!}`,
-    `  3. label an issue ${JSON.stringify(label)}, or run ralph-fleet start N`,
-    'See the README, "Running on GitHub Actions".',
-    '',
-  ].join('\n');
+/** After `init`: each failed check's fix, in order, then the first label. */
+export function fleetInitNextSteps(checks: readonly DoctorCheck[], label: string): string {
+  const steps = checks.filter((check) => !check.ok).map((check) => `${check.name}: ${check.detail}\n     ${check.fix ?? ''}`.trimEnd());
+  const stopped = checks.length > 0 && !checks.at(-1)!.ok && ['gh installed', 'gh logged in', 'repository on GitHub'].includes(checks.at(-1)!.name);
+  if (stopped) steps.push('then run ralph-fleet doctor: it checks the rest (workflow on the default branch, labels, secret, pull requests)');
+  steps.push(`label an issue ${JSON.stringify(label)}, or run ralph-fleet start N`);
+  return ['Next:', ...steps.map((step, i) => `  ${i + 1}. ${step}`), 'ralph-fleet doctor checks it all again; see docs/fleet.md.', ''].join('\n');
 }

@@ -6,11 +6,12 @@
 // write access → nothing runs.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseFleetArgs, type FleetJobArgs } from '../../../lib/cli/fleet/fleet-args.js';
 import { runFleetJob } from '../../../lib/fleet/job.js';
+import { PUSH_RETRY_DELAYS_MS } from '../../../lib/fleet/retry.js';
 import { systemClock, type Clock } from '../../../lib/platform/clock.js';
 import { createDeps } from '../../../lib/platform/create-deps.js';
 import type { FakeClaude, FakeScenario } from '../../helpers/fake-claude.js';
@@ -26,7 +27,7 @@ const fixtures = useFleetFixtures();
 let claude: FakeClaude | undefined;
 
 function setUp(scenario: FakeScenario, rc = ''): FleetRepo {
-  const made = fixtures(scenario, { rc, gh: { issues: [ISSUE], permissions: { owner: 'admin', stranger: 'read' } } });
+  const made = fixtures(scenario, { rc, gh: { issues: [ISSUE], permissions: { owner: 'admin', stranger: 'read', triager: 'triage' }, timeline: { 7: [labelledBy('owner')] } } });
   claude = made.claude;
   return made.repo;
 }
@@ -84,6 +85,11 @@ function originHas(r: FleetRepo, branch: string): boolean {
 
 const JOB = ['job', '--issue', '7', '--no-sandbox', '--workflow', 'ralph.yml'];
 
+/** A timeline event: `login` added the fleet's label. */
+function labelledBy(login: string, label = 'ralph') {
+  return { event: 'labeled', actor: { login }, label: { name: label }, created_at: '2026-12-01T10:00:00Z' };
+}
+
 describe('ralph-fleet job', () => {
   it('done: pushes ralph/issue-7 with the work by the bot, opens a pull request closing the issue and labels it ralph-done', async () => {
     // The project turned progress comments off: the job keeps to that.
@@ -140,6 +146,8 @@ describe('ralph-fleet job', () => {
     expect(logger.messages('WARN')).toContain("The job's time budget (0.25 min) is over: stopping the loop to continue in a new job");
     expect(originHas(r, 'ralph/issue-7-state')).toBe(true);
     expect(r.ghCalls().filter((c) => c.argv[0] === 'workflow').map((c) => c.argv)).toEqual([['workflow', 'run', 'ralph.yml', '--ref', 'main', '-f', 'issue=7']]);
+    // The state first, then the work, then (above) the next job.
+    expect(r.pushes()).toEqual(['refs/heads/ralph/issue-7-state', 'refs/heads/ralph/issue-7']);
     expect(r.ghCalls().some((c) => c.argv[0] === 'pr' && c.argv[1] === 'create')).toBe(false);
     // The call cut off by the job's budget counts, its cost unknown.
     expect(commentsOn(r).at(-1)).toContain('Cost so far: $0.00 over 1 agent call, 1 of unknown cost.');
@@ -221,6 +229,179 @@ describe('ralph-fleet job', () => {
     expect(r.ghCalls()).toEqual([]);
   }, 60_000);
 });
+
+/** The system clock, except the waits between push attempts: recorded, and over at once. */
+function retryClock(): Clock & { readonly retryWaits: number[] } {
+  const retryWaits: number[] = [];
+  return {
+    now: systemClock.now,
+    sleep: (ms, signal) => (PUSH_RETRY_DELAYS_MS.includes(ms) ? (retryWaits.push(ms), Promise.resolve()) : systemClock.sleep(ms, signal)),
+    retryWaits,
+  };
+}
+
+/** The job run in this process (its clock injected), as the workflow's step runs it. */
+async function runJobHere(r: FleetRepo, argv: string[], extraEnv: NodeJS.ProcessEnv = {}) {
+  const dir = r.cloneJob();
+  const clock = retryClock();
+  const logger = createMemoryLogger();
+  const env = withoutUnset({ ...process.env, ...jobEnv(r, { name: 'issues', sender: 'owner' }), ...extraEnv });
+  const deps = { ...createDeps({ cwd: dir, env, clock }), logger, stdout: captureOutput(), stderr: captureOutput() };
+  let code: number | undefined;
+  let thrown: unknown;
+  try {
+    code = await runFleetJob(jobArgs(argv), { projectDir: dir, env, deps });
+  } catch (error) {
+    thrown = error;
+  }
+  return { dir, clock, logger, code, thrown };
+}
+
+const ATTACK_TOKENS = ['GH_TOKEN', 'GITHUB_TOKEN', 'RALPH_GITHUB_TOKEN', 'ACTIONS_RUNTIME_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_URL', 'GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_OUTPUT'];
+
+describe('ralph-fleet job never loses work', () => {
+  it('a push that fails twice: tried again after the waits of the injected clock, then pushed; the job ends as it would have', async () => {
+    const r = setUp({ calls: [{ resultText: 'Still thinking.', costUsd: 0.25, writeFiles: { 'half.txt': 'half\n' } }] }, 'MAX_LOOPS=1\n');
+    r.failPushes(2);
+    const { code, clock, logger, thrown } = await runJobHere(r, JOB);
+    expect(thrown).toBeUndefined();
+    expect(code).toBe(3);
+    expect(clock.retryWaits).toEqual(PUSH_RETRY_DELAYS_MS.slice(0, 2));
+    expect(logger.messages('WARN').filter((m) => m.startsWith('Could not push ralph/issue-7 (git push failed'))).toHaveLength(2);
+    expect(r.pushes()).toEqual(['refs/heads/ralph/issue-7', 'refs/heads/ralph/issue-7', 'refs/heads/ralph/issue-7']);
+    expect(execFileSync('git', ['--git-dir', r.origin, 'show', 'ralph/issue-7:half.txt'], { encoding: 'utf8' })).toBe('half\n');
+    expect(commentsOn(r).at(-1)).toMatch(/stopped at a limit \(max_loops_reached\)/);
+  }, 120_000);
+
+  it("a push that keeps failing: the issue says what failed, what was kept (the commits as a bundle in the artifact) and how to resume; never 'internal error'", async () => {
+    const r = setUp({ calls: [{ resultText: 'Still thinking.', costUsd: 0.25, writeFiles: { 'half.txt': 'half\n' } }] }, 'MAX_LOOPS=1\n');
+    r.failPushes(99);
+    const runnerTemp = join(r.root, 'runner-temp');
+    const { code, clock, logger, thrown } = await runJobHere(r, JOB, { RUNNER_TEMP: runnerTemp });
+    expect(thrown).toBeUndefined();
+    expect(code).toBe(1);
+    expect(clock.retryWaits).toEqual(PUSH_RETRY_DELAYS_MS);
+    expect(logger.messages().join('\n')).not.toMatch(/internal error/i);
+    const report = commentsOn(r).at(-1)!;
+    expect(report).toContain("ralph's job stopped before it could finish: the job's work could not be pushed to `ralph/issue-7`.");
+    expect(report).toContain("- the job's commits as `work.bundle` in the job's artifact");
+    expect(report).toContain('git fetch <artifact>/work.bundle HEAD && git push origin FETCH_HEAD:refs/heads/ralph/issue-7');
+    expect(report).toContain('Cost so far: $0.25 over 1 agent call.');
+    expect(r.ghCalls().some((c) => c.argv.join(' ') === 'issue edit 7 --add-label ralph-needs-help')).toBe(true);
+    // The bundle holds the work: fetched into a clone of origin, it has the file.
+    const bundle = join(runnerTemp, 'ralph-artifact', 'work.bundle');
+    const check = r.cloneJob();
+    execFileSync('git', ['fetch', '-q', bundle, 'HEAD'], { cwd: check });
+    expect(execFileSync('git', ['show', 'FETCH_HEAD:half.txt'], { cwd: check, encoding: 'utf8' })).toBe('half\n');
+  }, 120_000);
+});
+
+describe('ralph-fleet job fails in words', () => {
+  it('finished work that cannot be pushed: no pull request, no ralph-done; the state is kept and the issue says how to resume', async () => {
+    const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', costUsd: 0.5, writeFiles: { 'work.txt': 'work\n' } }] });
+    r.failPushes(99);
+    const { code, thrown } = await runJobHere(r, JOB, { RUNNER_TEMP: join(r.root, 'runner-temp') });
+    expect(thrown).toBeUndefined();
+    expect(code).toBe(1);
+    expect(r.ghCalls().some((c) => c.argv[0] === 'pr' && c.argv[1] === 'create')).toBe(false);
+    expect(r.ghCalls().some((c) => c.argv.join(' ') === 'issue edit 7 --add-label ralph-done')).toBe(false);
+    expect(originHas(r, 'ralph/issue-7-state')).toBe(true);
+    const report = commentsOn(r).at(-1)!;
+    expect(report).toContain("- the run's state on branch `ralph/issue-7-state`");
+    expect(report).toContain("- the job's commits as `work.bundle` in the job's artifact");
+    expect(existsSync(join(r.root, 'runner-temp', 'ralph-artifact', 'work.bundle'))).toBe(true);
+  }, 120_000);
+
+  it('origin out of reach once the issue is taken: the issue says what failed and how to resume; the error names it, never "internal error"', async () => {
+    const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] });
+    const dir = r.cloneJob();
+    renameSync(r.origin, `${r.origin}.gone`);
+    const run = await runCli('ralph-fleet', JOB, { cwd: dir, env: jobEnv(r, { name: 'workflow_dispatch' }) });
+    expect(run.code).toBe(1);
+    expect(run.stderr).not.toMatch(/internal error/i);
+    expect(run.stderr).toContain('The job of issue #7 failed: git ls-remote origin failed');
+    expect(run.stderr).toContain('the issue has a comment saying what was kept and how to resume');
+    const report = commentsOn(r).at(-1)!;
+    expect(report).toContain("ralph's job stopped before it could finish: git ls-remote origin failed");
+    expect(report).toContain("- the branch `ralph/issue-7` and the run's state on origin as the last job left them");
+    expect(report).toContain('To resume: `ralph-fleet start 7`.');
+    expect(claude!.runs()).toHaveLength(0);
+  }, 120_000);
+});
+
+describe('ralph-fleet job against a hostile agent', () => {
+  it("the agent's environment, and the gate's that runs its code, hold none of the job's tokens or step files", async () => {
+    // The gate's command writes its environment beside the clone.
+    const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] }, 'TEST_COMMAND="env > ../gate-env.txt"\n');
+    const tokens = Object.fromEntries(ATTACK_TOKENS.map((name) => [name, `value-of-${name}`]));
+    const run = await runCli('ralph-fleet', JOB, { cwd: r.cloneJob(), env: { ...jobEnv(r, { name: 'issues', sender: 'owner' }), ...tokens, FLEET_CANARY: 'seen', FAKE_CLAUDE_LOG_ENV: [...ATTACK_TOKENS, 'FLEET_CANARY'].join(',') } });
+    expect(run.code, run.stderr).toBe(0);
+    const env = claude!.runs()[0]!.env;
+    expect(env.FLEET_CANARY).toBe('seen');
+    for (const name of ATTACK_TOKENS) expect(env[name], name).toBeUndefined();
+    const gateEnv = readFileSync(join(r.root, 'gate-env.txt'), 'utf8');
+    expect(gateEnv).toContain('FLEET_CANARY=seen');
+    for (const name of ATTACK_TOKENS) expect(gateEnv, name).not.toMatch(new RegExp(`^${name}=`, 'm'));
+    // ralph itself still had the token for its own gh calls: the pull request was opened.
+    expect(r.ghCalls().some((c) => c.argv[0] === 'pr' && c.argv[1] === 'create')).toBe(true);
+  }, 120_000);
+
+  it('what the agent commits under .github/ is held back and listed on the issue; its commits are folded into the job\'s one', async () => {
+    const agentWork = { resultText: 'Added it.', tickFixPlan: 'all' as const, writeFiles: { 'work.txt': 'work\n', '.github/workflows/ci.yml': 'on: push\njobs: {}\n' }, gitAdd: true, gitCommit: 'agent: add ci' };
+    const r = setUp({ calls: [agentWork] });
+    const run = await runCli('ralph-fleet', JOB, { cwd: r.cloneJob(), env: jobEnv(r, { name: 'issues', sender: 'owner' }) });
+    expect(run.code, run.stderr).toBe(0);
+    const tree = execFileSync('git', ['--git-dir', r.origin, 'ls-tree', '-r', '--name-only', 'ralph/issue-7'], { encoding: 'utf8' });
+    expect(tree).toContain('work.txt');
+    expect(tree).not.toContain('.github/workflows/ci.yml');
+    expect(execFileSync('git', ['--git-dir', r.origin, 'log', '--format=%s', 'main..ralph/issue-7'], { encoding: 'utf8' })).toBe('Fix #7: Add the work file\n');
+    expect(commentsOn(r).at(-1)).toContain('Held back (the agent changed files under `.github/`, which a job pushes only when the workflow was written with `ralph-fleet init --allow-workflow-changes`): `.github/workflows/ci.yml`.');
+
+    // With the opt-in, they are pushed.
+    const allowed = setUp({ calls: [agentWork] });
+    const opted = await runCli('ralph-fleet', [...JOB, '--allow-workflow-changes'], { cwd: allowed.cloneJob(), env: jobEnv(allowed, { name: 'issues', sender: 'owner' }) });
+    expect(opted.code, opted.stderr).toBe(0);
+    expect(execFileSync('git', ['--git-dir', allowed.origin, 'show', 'ralph/issue-7:.github/workflows/ci.yml'], { encoding: 'utf8' })).toBe('on: push\njobs: {}\n');
+  }, 180_000);
+
+  it('the artifact gets regular files only: a link left under .ralph/logs is not followed or copied', async () => {
+    const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] });
+    const dir = r.cloneJob();
+    mkdirSync(join(dir, '.ralph', 'logs'), { recursive: true });
+    writeFileSync(join(r.root, 'runner-secret.txt'), 'secret\n');
+    symlinkSync(join(r.root, 'runner-secret.txt'), join(dir, '.ralph', 'logs', 'leak.log'));
+    const runnerTemp = join(r.root, 'runner-temp');
+    const run = await runCli('ralph-fleet', JOB, { cwd: dir, env: { ...jobEnv(r, { name: 'issues', sender: 'owner' }), RUNNER_TEMP: runnerTemp } });
+    expect(run.code, run.stderr).toBe(0);
+    const staged = listTree(join(runnerTemp, 'ralph-artifact'));
+    expect(staged.some((file) => file.startsWith('.ralph/logs/'))).toBe(true);
+    expect(staged).toContain('.ralph/status.json');
+    expect(staged).not.toContain('.ralph/logs/leak.log');
+    for (const file of staged) expect(lstatSync(join(runnerTemp, 'ralph-artifact', file)).isFile(), file).toBe(true);
+  }, 120_000);
+
+  it("a schedule's or a dispatch's job on an issue labelled by someone without write access: nothing runs", async () => {
+    for (const event of [{ name: 'schedule' as const }, { name: 'workflow_dispatch' as const }]) {
+      const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] });
+      const data = JSON.parse(readFileSync(r.ghEnv.FAKE_GH_DATA, 'utf8')) as Record<string, unknown>;
+      // The owner labelled it once; a triager removed and added it again: the last labeller counts.
+      writeFileSync(r.ghEnv.FAKE_GH_DATA, JSON.stringify({ ...data, timeline: { 7: [labelledBy('owner'), { event: 'unlabeled', actor: { login: 'triager' }, label: { name: 'ralph' } }, labelledBy('triager')] } }));
+      const run = await runCli('ralph-fleet', JOB, { cwd: r.cloneJob(), env: jobEnv(r, event) });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain("Issue #7 was labelled by 'triager', who has 'triage' access; only people with write access start ralph. Nothing was run.");
+      expect(claude!.runs()).toHaveLength(0);
+      expect(originHas(r, 'ralph/issue-7')).toBe(false);
+      expect(commentsOn(r)).toEqual([]);
+    }
+  }, 120_000);
+});
+
+function listTree(dir: string, prefix = ''): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return lstatSync(path).isDirectory() ? listTree(path, `${prefix}${name}/`) : [`${prefix}${name}`];
+  });
+}
 
 function commentsOn(r: FleetRepo): string[] {
   return r.ghCalls().filter((c) => c.argv[0] === 'issue' && c.argv[1] === 'comment').map((c) => c.stdin ?? '');

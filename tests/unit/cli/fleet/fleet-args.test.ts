@@ -13,8 +13,9 @@ import { buildWorkflow, jobMinutesFor } from '../../../../lib/fleet/workflow.js'
 
 const BASE: FleetInitOptions = {
   output: '.github/workflows/ralph.yml', force: false, label: 'ralph', agent: 'claude', runner: 'ubuntu-latest',
-  timeoutMinutes: 360, maxCostUsd: 20, maxParallel: 3, sandbox: true, schedule: '0 * * * *',
+  timeoutMinutes: 360, maxCostUsd: 20, maxParallel: 3, sandbox: true, schedule: '0 * * * *', allowWorkflowChanges: false,
 };
+const PINS = { ralph: { version: '0.12.0', path: '.github/ralph/ralph-claude-code-0.12.0.tgz', sha256: 'ab'.repeat(32) }, agentIntegrity: 'sha512-AAAA' };
 
 /** The words of a run line, as bash splits them ("$VAR" one word), up to a `>>` redirection. */
 function shellWords(line: string, env: Record<string, string>): string[] {
@@ -51,7 +52,7 @@ describe('the workflow runs ralph-fleet with flags it parses', () => {
     [{ ...BASE, label: 'ralph: next', agent: 'gemini', sandbox: false, timeoutMinutes: 45, maxCostUsd: 2.5 }],
     [{ ...BASE, agent: 'codex', output: '.github/workflows/agents.yml', maxCostUsd: 0 }],
   ])('%j', (options) => {
-    const text = buildWorkflow(resolveWorkflowOptions(options, '0.12.0'));
+    const text = buildWorkflow(resolveWorkflowOptions(options, PINS));
     const steps = ralphSteps(text);
     expect(steps.map((step) => step.run.split(' ')[1])).toEqual(['job', 'sweep', 'job']);
     for (const step of steps) {
@@ -71,6 +72,7 @@ describe('the workflow runs ralph-fleet with flags it parses', () => {
         maxCostUsd: options.maxCostUsd,
         workflow: options.output.split('/').pop(),
         sandbox: options.sandbox,
+        allowWorkflowChanges: false,
       });
     }
   });
@@ -89,7 +91,7 @@ const always = (name: string): Record<string, [string[], unknown]> => ({
 
 const CASES: Record<string, Record<string, [string[], unknown]>> = {
   init: {
-    output: [['init', '--output', 'ci/r.yml'], { kind: 'init', output: 'ci/r.yml', label: 'ralph', agent: 'claude', runner: 'ubuntu-latest', timeoutMinutes: 360, maxCostUsd: 20, maxParallel: 3, sandbox: true }],
+    output: [['init', '--output', 'ci/r.yml'], { kind: 'init', output: 'ci/r.yml', label: 'ralph', agent: 'claude', runner: 'ubuntu-latest', timeoutMinutes: 360, maxCostUsd: 20, maxParallel: 3, sandbox: true, allowWorkflowChanges: false, yes: false }],
     force: [['init', '--force'], { force: true }],
     label: [['init', '--label', 'go'], { label: 'go' }],
     agent: [['init', '--agent', 'codex'], { agent: 'codex' }],
@@ -99,13 +101,21 @@ const CASES: Record<string, Record<string, [string[], unknown]>> = {
     schedule: [['init', '--schedule', '0 * * * *'], { schedule: '0 * * * *' }],
     'max-parallel': [['init', '--max-parallel', '2'], { maxParallel: 2 }],
     sandbox: [['init', '--no-sandbox'], { sandbox: false }],
+    'allow-workflow-changes': [['init', '--allow-workflow-changes'], { allowWorkflowChanges: true }],
+    yes: [['init', '--yes'], { yes: true }],
+  },
+  doctor: {
+    agent: [['doctor', '--agent', 'codex'], { kind: 'doctor', agent: 'codex', label: 'ralph', workflow: 'ralph.yml', yes: false }],
+    yes: [['doctor', '--yes'], { yes: true }],
+    ...shared('doctor'),
   },
   job: {
-    issue: [['job', '--issue', '#7'], { kind: 'job', issue: 7, label: 'ralph', agent: 'claude', jobMinutes: 340, maxCostUsd: 0, workflow: 'ralph.yml', sandbox: true }],
+    issue: [['job', '--issue', '#7'], { kind: 'job', issue: 7, label: 'ralph', agent: 'claude', jobMinutes: 340, maxCostUsd: 0, workflow: 'ralph.yml', sandbox: true, allowWorkflowChanges: false }],
     agent: [['job', '--issue', '7', '--agent', 'gemini'], { agent: 'gemini' }],
     'job-minutes': [['job', '--issue', '7', '--job-minutes', '45'], { jobMinutes: 45 }],
     'max-cost': [['job', '--issue', '7', '--max-cost', '3'], { maxCostUsd: 3 }],
     sandbox: [['job', '--issue', '7', '--no-sandbox'], { sandbox: false }],
+    'allow-workflow-changes': [['job', '--issue', '7', '--allow-workflow-changes'], { allowWorkflowChanges: true }],
     ...shared('job', '--issue', '7'),
   },
   sweep: shared('sweep'),
