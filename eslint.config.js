@@ -67,6 +67,7 @@ export const PURE_FILES = [
   'lib/sandbox/sandbox-settings.ts',
   'lib/text/closest-name.ts',
   'lib/text/command-words.ts',
+  'lib/text/lines.ts',
   'lib/text/redaction.ts',
   'lib/text/terminal-text.ts',
   'lib/text/text-table.ts',

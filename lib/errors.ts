@@ -13,8 +13,6 @@ export const EXIT = {
   sigterm: 143,
 } as const;
 
-export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
-
 /**
  * The process exit code of a loop that stopped with `code`, in the EXIT_CODES style. `ralph`
  * tells each stop apart (the table above). In the `bash` style a halt and a stop at a limit exit

@@ -4,6 +4,7 @@
 
 import type { ProcessRunner } from '../platform/process.js';
 import type { AgentAdapter } from '../agents/agent-adapter.js';
+import { firstLine } from '../text/lines.js';
 
 export interface OneShotAgent {
   adapter: AgentAdapter;
@@ -71,10 +72,7 @@ export async function callAgent(options: CallAgentOptions): Promise<CallAgentRes
   if (failure.kind === 'timeout') return { ok: false, message: `${adapter.label} timed out` };
   // The agent's own error text when it answered; else how the process ended, with its stderr.
   if (summary.hasResult) return { ok: false, message: failure.message };
-  const detail = firstLine(run.stderr) ?? failure.message;
+  const detail = firstLine(run.stderr) || failure.message;
   return { ok: false, message: run.code ? `exit code ${run.code}: ${detail}` : detail };
 }
 
-function firstLine(text: string): string | undefined {
-  return text.split(/\r?\n/).map((line) => line.trim()).find((line) => line !== '');
-}

@@ -6,6 +6,7 @@
 // result text, where the CLI puts its synthetic error message.
 
 import { detectUsageLimit, type UsageLimitDetection } from '../limits/usage-limit.js';
+import { firstLine, lastLine } from '../text/lines.js';
 
 export interface AgentFailureInput {
   exitCode: number | null;
@@ -159,15 +160,6 @@ function classifyTransient(input: AgentFailureInput, body: string): TransientRea
     return 'server_error';
   }
   return null;
-}
-
-function firstLine(text: string | null | undefined): string {
-  return (text ?? '').trim().split('\n')[0]?.trim() ?? '';
-}
-
-function lastLine(text: string | null | undefined): string {
-  const lines = (text ?? '').trim().split('\n');
-  return lines[lines.length - 1]?.trim() ?? '';
 }
 
 function lastMatchingLine(text: string | null | undefined, re: RegExp): string | null {

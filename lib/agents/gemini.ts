@@ -13,6 +13,7 @@ import { emptySummary, type AgentResultSummary } from './claude-output.js';
 import { createJsonLinesReader, num, str, type EventFold } from './json-lines-reader.js';
 import { appendBounded } from './text-output-reader.js';
 import { asRecord, emptyStreamSnapshot } from './stream-json.js';
+import { firstLine } from '../text/lines.js';
 
 /** The whole of `-p`: the CLI puts it after what came on stdin. */
 export const GEMINI_PROMPT_FLAG = 'Follow the instructions above.';
@@ -249,10 +250,7 @@ function nonEmpty(value: unknown): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 }
 
-function firstLine(text: string | null | undefined): string {
-  return (text ?? '').trim().split('\n')[0]?.trim() ?? '';
-}
-
+/** The last line of stderr that is not a stack frame (Gemini prints its error, then the trace). */
 function lastLine(text: string | null | undefined): string {
   const lines = (text ?? '').trim().split('\n').filter((l) => l.trim() !== '' && !/^\s+at /.test(l));
   return lines.at(-1)?.trim() ?? '';

@@ -14,6 +14,7 @@ import { createJsonLinesReader, num, str, type EventFold } from './json-lines-re
 import { appendBounded } from './text-output-reader.js';
 import { mergeOpenCodeConfig, openCodePermissions } from './opencode-permissions.js';
 import { asRecord } from './stream-json.js';
+import { firstLine, lastLine } from '../text/lines.js';
 
 const AUTH_FIX =
   "the model provider refused OpenCode's credentials: run `opencode auth login` for that provider (or export its API key, e.g. OPENAI_API_KEY or ANTHROPIC_API_KEY), then start ralph again";
@@ -224,10 +225,3 @@ function nonEmpty(value: unknown): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 }
 
-function firstLine(text: string): string {
-  return text.split('\n', 1)[0] ?? '';
-}
-
-function lastLine(text: string): string {
-  return text.trim().split('\n').filter((l) => l.trim() !== '').at(-1)?.trim() ?? '';
-}

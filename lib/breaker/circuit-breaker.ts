@@ -79,9 +79,6 @@ export interface BreakerResult {
 /** Bash enters HALF_OPEN ("monitoring") after this many loops without progress, whatever the threshold. */
 const MONITORING_AFTER = 2;
 
-export const OUTPUT_DECLINE_THRESHOLD_NOTE =
-  'CB_OUTPUT_DECLINE_THRESHOLD is accepted for compatibility but not used (it was never used by the Bash version either): the length of an agent reply is not a progress signal.';
-
 /** A new breaker: the state file's default (lib/state/schemas.ts), changed now. */
 export function initialBreakerState(now: number): BreakerState {
   return { ...defaultCircuitBreakerFile(), last_change: formatIsoTimestamp(now) };

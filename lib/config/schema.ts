@@ -272,11 +272,6 @@ export function coerceConfigValue(key: ConfigKey, raw: string): CoerceResult {
   }
 }
 
-/** The values a numeric key accepts, in words ("a whole number from 1 to 100000"). */
-export function describeConfigRange(key: ConfigKey): string {
-  return describeRange(CONFIG_SCHEMA[key]);
-}
-
 function describeRange(spec: KeySpec): string {
   const noun = spec.type === 'int' ? 'whole number' : 'number';
   if (spec.min !== undefined && spec.max !== undefined) return `a ${noun} from ${spec.min} to ${spec.max}`;

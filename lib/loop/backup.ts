@@ -13,6 +13,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, utimesSync } f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ProcessRunner, RunResult } from '../platform/process.js';
+import { firstLine } from '../text/lines.js';
 
 export const BACKUP_REF_PREFIX = 'refs/ralph/backups/';
 /** Branches the Bash tool made (`ralph-backup-loop-<N>-<epoch>`); listed and restorable. */
@@ -259,6 +260,3 @@ function describeBackup([ref = '', commit = '', date = '0']: string[]): BackupIn
   return { ref, name, loop: m?.[1] ? Number(m[1]) : null, createdAt, commit, source: bash ? 'bash' : 'ralph' };
 }
 
-function firstLine(text: string): string {
-  return text.split('\n').map((l) => l.trim()).find(Boolean) ?? '';
-}

@@ -265,7 +265,6 @@ export const circuitBreakerHistoryEntrySchema = z.lazy(() =>
   }),
 );
 export type CircuitBreakerHistoryEntry = z.infer<typeof circuitBreakerHistoryEntrySchema>;
-export const circuitBreakerHistorySchema = z.lazy(() => z.array(circuitBreakerHistoryEntrySchema));
 export const CIRCUIT_BREAKER_HISTORY_MAX = 100;
 
 // .claude_session_id — canonical JSON form (the legacy plain-text id is handled in
@@ -308,7 +307,6 @@ export const ralphSessionHistoryEntrySchema = z.lazy(() =>
   }),
 );
 export type RalphSessionHistoryEntry = z.infer<typeof ralphSessionHistoryEntrySchema>;
-export const ralphSessionHistorySchema = z.lazy(() => z.array(ralphSessionHistoryEntrySchema));
 export const RALPH_SESSION_HISTORY_MAX = 50;
 
 // logs/metrics.jsonl — one line per loop.

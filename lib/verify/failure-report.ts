@@ -6,6 +6,7 @@
 
 import { lastLines } from './parsers/failure-text.js';
 import { truncateText, type CommandVerification, type VerificationResult } from './verification-result.js';
+import { firstLine } from '../text/lines.js';
 
 export interface FailureReportLimits {
   maxLines: number;
@@ -57,10 +58,6 @@ function verdictOf(command: CommandVerification): string {
   const count = Math.max(command.failed, command.failures.length + command.failuresOmitted);
   if (command.format !== 'exit-code' && count > 0) return `${count} failing`;
   return command.exitCode === null ? `killed by ${command.signal ?? 'a signal'}` : `exited with code ${command.exitCode}`;
-}
-
-function firstLine(text: string): string {
-  return text.split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
 }
 
 function cut(line: string): string {

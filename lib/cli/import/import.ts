@@ -21,6 +21,7 @@ import { prepareGitHubImport } from './import-github.js';
 import { importNextSteps } from './messages-import.js';
 import { FALLBACK_IDENTITY_WARNING } from '../setup/messages-setup.js';
 import { createPrompter } from '../prompts.js';
+import { firstLine } from '../../text/lines.js';
 
 export async function main(argv: string[]): Promise<number> {
   if (wantsVersion(argv)) {
@@ -111,19 +112,20 @@ export async function main(argv: string[]): Promise<number> {
   // Claude can exit 0 having written nothing (refused, confused, or run in the wrong place).
   if (result.missing.length + result.unchanged.length === CONVERSION_OUTPUTS.length) {
     throw new RalphError('import_conversion_empty', 'PRD conversion produced nothing: Claude Code wrote none of the project files', {
-      details: result.summary ? [`Claude Code said: ${firstLine(result.summary)}`] : [],
+      details: result.summary ? [`Claude Code said: ${summaryLine(result.summary)}`] : [],
       hint: `the project skeleton is in ${result.projectDir}; check the document and run ralph-import again in an empty directory`,
     });
   }
-  say(result.summary ? `PRD conversion completed: ${firstLine(result.summary)}` : 'PRD conversion completed');
+  say(result.summary ? `PRD conversion completed: ${summaryLine(result.summary)}` : 'PRD conversion completed');
   say('🎉 PRD imported successfully!');
   for (const line of importNextSteps(request.projectName)) say(line);
   say(`Project created in: ${result.projectDir}`);
   return 0;
 }
 
-function firstLine(text: string): string {
-  const line = text.trim().split(/\r?\n/)[0] ?? '';
+/** The summary's first line, cut to what a message line holds. */
+function summaryLine(text: string): string {
+  const line = firstLine(text);
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 

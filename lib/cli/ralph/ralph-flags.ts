@@ -149,11 +149,6 @@ export const RALPH_FLAGS: readonly RalphFlag[] = [
   { name: 'debug', describe: 'Print stack traces for internal errors', section: 'Beyond the Bash version' },
 ];
 
-/** The row of a long flag name, or undefined. */
-export function ralphFlag(name: string): RalphFlag | undefined {
-  return RALPH_FLAGS.find((flag) => flag.name === name);
-}
-
 /**
  * A row's help line: its description, then its key's default from the schema. A default that is
  * off or empty goes unsaid, as does a switch's "on" unless the switch can turn it off.

@@ -64,11 +64,6 @@ export function readXml(text: string): XmlElement | null {
   return stack.length === 0 ? root : null;
 }
 
-/** The direct children named `name`. */
-export function childrenNamed(element: XmlElement, name: string): XmlElement[] {
-  return element.children.filter((child) => child.name === name);
-}
-
 /** Every descendant element named `name`, in document order. */
 export function descendantsNamed(element: XmlElement, name: string): XmlElement[] {
   const found: XmlElement[] = [];
