@@ -9,6 +9,8 @@ export interface MonitorArgs {
   intervalSeconds: number;
   /** --unit N: follow that unit's live output instead of drawing the dashboard. */
   unit?: number;
+  /** --live: follow the loop's live output instead of drawing the dashboard. */
+  live: boolean;
 }
 
 const INTERVAL_MESSAGE = '--interval requires a number of seconds between 0.1 and 3600';
@@ -23,6 +25,10 @@ export const MONITOR_FLAGS: readonly FlagRow[] = [
   {
     name: 'unit', arg: 'N', kind: 'int', min: 1, max: 999, invalid: UNIT_MESSAGE, tooLarge: UNIT_MESSAGE, hint: 'e.g. ralph-monitor --unit 2',
     describe: "Follow the live output of the Nth unit of a ralph --parallel run (its worktree's .ralph/live.log, control sequences removed); the unit-N windows of ralph --monitor --parallel run this",
+  },
+  {
+    name: 'live',
+    describe: "Follow the loop's live output (.ralph/live.log, control sequences removed); the output pane of ralph --monitor runs this",
   },
   HELP_ROW,
   VERSION_ROW,
@@ -45,7 +51,10 @@ export function parseMonitorArgs(argv: readonly string[]): MonitorArgs | 'help' 
   if (unit !== undefined && values.once) {
     throw new RalphError('bad_flag', '--unit follows a live output and does not go with --once', { hint: 'run ralph-monitor --unit N alone' });
   }
-  return { once: Boolean(values.once), intervalSeconds: values.interval as number, unit };
+  if (values.live && (values.once || unit !== undefined)) {
+    throw new RalphError('bad_flag', `--live follows the loop's live output and does not go with ${values.once ? '--once' : '--unit'}`, { hint: 'run ralph-monitor --live alone' });
+  }
+  return { once: Boolean(values.once), intervalSeconds: values.interval as number, unit, live: Boolean(values.live) };
 }
 
 export function renderMonitorHelp(): string {
