@@ -185,7 +185,7 @@ const SPECS = {
   LOG_RETENTION_BYTES: int(1024 * 1024 * 1024, "Keep no more than this many bytes of agent output logs in all, the oldest going first; the last call's logs always stay (0 = no byte limit)", {
     max: 1024 * 1024 * 1024 * 1024,
   }),
-  BACKUP_KEEP: int(20, 'Keep the newest N backup branches', { max: 10_000 }),
+  BACKUP_KEEP: int(20, 'Keep the newest N of the backups ralph made (recorded in its ledger; a backup ref it did not record is never pruned)', { max: 10_000 }),
   DRY_RUN: bool(false, 'Simulate loops without calling the agent'),
   LIVE_OUTPUT: bool(false, 'Stream the agent output live'),
 } satisfies Record<string, KeySpec>;

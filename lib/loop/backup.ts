@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ProcessRunner, RunResult } from '../platform/process.js';
 import { firstLine } from '../text/lines.js';
+import { readLedger, saveLedgerBackups, type LedgerBackup } from '../state/ledger.js';
 
 export const BACKUP_REF_PREFIX = 'refs/ralph/backups/';
 /** Branches the Bash tool made (`ralph-backup-loop-<N>-<epoch>`); listed and restorable. */
@@ -39,6 +40,12 @@ export interface CreateBackupOptions extends BackupGitOptions {
   loop: number;
   /** Keep this many of ralph's backups, newest first (0: keep all). */
   keep: number;
+  /**
+   * ralph's ledger (lib/state/ledger.ts), where each backup made is recorded. Only recorded
+   * backups are pruned, oldest recorded first: a ref name is the agent's to forge (refs/ is in
+   * the project), so neither its presence nor the time in its name decides what goes.
+   */
+  ledger: string;
 }
 
 export type CreateBackupResult = { ref: string; commit: string; pruned: string[] } | { skipped: string };
@@ -73,7 +80,9 @@ export async function createBackup(options: CreateBackupOptions): Promise<Create
     const tree = await git.snapshotTree(index, head);
     const commit = await git.commitTree(tree, head, `Ralph backup before loop #${options.loop}`, now);
     const ref = await git.createRef(`${BACKUP_REF_PREFIX}loop-${options.loop}-${Math.floor(now / 1000)}`, commit);
-    const pruned = options.keep > 0 ? await pruneBackups(git, options.keep) : [];
+    const made = [...(readLedger(options.ledger, () => undefined)?.backups ?? []), { ref, commit, created_at: Math.floor(now / 1000) }];
+    const { kept, pruned } = await pruneBackups(git, made, options.keep);
+    saveLedgerBackups(options.ledger, options.projectDir, kept);
     return { ref, commit, pruned };
   }).catch((error: unknown) => ({ skipped: error instanceof Error ? error.message : String(error) }));
 }
@@ -124,11 +133,16 @@ export async function restoreBackup(options: RestoreBackupOptions): Promise<Rest
   });
 }
 
-async function pruneBackups(git: Git, keep: number): Promise<string[]> {
-  const ours = (await git.listBackups()).filter((b) => b.source === 'ralph' && !b.name.startsWith('pre-rollback-'));
-  const old = ours.slice(keep);
-  for (const backup of old) await git.ok(['update-ref', '-d', backup.ref, backup.commit]);
-  return old.map((b) => b.ref);
+/** Deletes the oldest of the backups ralph made beyond `keep` (0: none); what is left of them. */
+async function pruneBackups(git: Git, made: LedgerBackup[], keep: number): Promise<{ kept: LedgerBackup[]; pruned: string[] }> {
+  const old = keep > 0 ? made.slice(0, Math.max(0, made.length - keep)) : [];
+  const pruned: string[] = [];
+  // With its old value: a ref moved off the commit ralph made there is no longer its backup,
+  // and is left alone (forgotten all the same).
+  for (const backup of old) {
+    if ((await git.run(['update-ref', '-d', backup.ref, backup.commit])).code === 0) pruned.push(backup.ref);
+  }
+  return { kept: made.slice(old.length), pruned };
 }
 
 class GitFailure extends Error {}
@@ -153,6 +167,7 @@ function gitFor(options: BackupGitOptions) {
   };
 
   const git = {
+    run,
     ok,
     /** Why backups cannot work here, or undefined when this is a git work tree. */
     async repoCheck(): Promise<string | undefined> {

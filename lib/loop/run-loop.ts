@@ -17,6 +17,7 @@ import { resetRunSession, sessionLabel, touchRalphSession } from '../sessions/ag
 import { chooseLoopAgent, dropFailedFallback, forgetAgentLimits, hasFallbacks, limitCurrentAgent } from '../agent-run/fallback-steps.js';
 import { breakerThresholds, holdBreaker } from '../breaker/breaker-step.js';
 import { createBackup } from './backup.js';
+import { ledgerPath } from '../state/ledger.js';
 import { describeDryRun } from './dry-run.js';
 import { pruneAgentLogs } from './log-retention.js';
 import { startExitEvidence } from '../exit-gate/exit-evidence.js';
@@ -96,6 +97,7 @@ async function backUpWorkingTree(run: Run): Promise<void> {
     env: deps.env,
     keep: run.config.BACKUP_KEEP,
     now: deps.clock.now(),
+    ledger: paths.ledger ?? ledgerPath(paths.projectDir, deps.env, deps.homeDir),
   });
   if ('ref' in backup) deps.logger.info(`Backup before loop #${run.state.loopCount}: ${backup.ref}`);
   else deps.logger.warn(`Backup skipped: ${backup.skipped}`);

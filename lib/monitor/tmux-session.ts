@@ -155,10 +155,11 @@ export async function launchMonitorSession(options: MonitorSessionOptions): Prom
       : await openSession(tmux, options, loopScript, sessionName!);
 
     const target = placement.windowId;
-    // GNU tail says "file truncated" on stderr each time a loop starts a fresh live.log.
-    const tailLog = `exec tail -F ${quoteForShell(paths.liveLog)} 2>/dev/null`;
-    const outputPane = await tmux`split-window -h -d -P -F ${PANE_ID} -t ${placement.loopPane} -c ${options.projectDir} -- /bin/sh -c ${tailLog}`;
     const monitorPrefix = `export ${IN_LAYOUT_ENV}=1; ${options.env.NO_COLOR ? `export NO_COLOR=${quoteForShell(options.env.NO_COLOR)}; ` : ''}`;
+    // Not `tail -F`: the agent can append escape sequences to live.log itself (a pane title, a
+    // cleared screen, a line drawn over another); ralph-monitor --live shows it sanitized.
+    const followLog = `${monitorPrefix}exec ${joinShellCommand([...options.monitorCommand, '--live'])}`;
+    const outputPane = await tmux`split-window -h -d -P -F ${PANE_ID} -t ${placement.loopPane} -c ${options.projectDir} -- /bin/sh -c ${followLog}`;
     const dashboard = `${monitorPrefix}exec ${joinShellCommand(options.monitorCommand)}`;
     // The dashboard gets two thirds of the column: in 80x24 that is 14 rows, enough for the key facts.
     const statusPane = await tmux`split-window -v -d -l ${STATUS_PANE_SHARE} -P -F ${PANE_ID} -t ${outputPane} -c ${options.projectDir} -- /bin/sh -c ${dashboard}`;

@@ -5,7 +5,7 @@
 // write .ralph/specs/: every file is written atomically (the rename replaces a planted symlink
 // instead of writing through it), and a specs folder that resolves outside .ralph/ is refused.
 
-import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { buildIssueDocument } from '../project/issue-document.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
@@ -24,15 +24,38 @@ export function writeIssueSpec(paths: RalphPaths, issue: QueueIssue): string {
   return relative(paths.projectDir, file);
 }
 
-/** Copies a PRD item's file to .ralph/specs/<id>-<name> (the id keeps same-named PRDs apart). */
-export function copyPrdSpec(paths: RalphPaths, item: QueueItem): string {
-  // Relative to the project; a queue written by the Bash tool or an older ralph holds it absolute.
-  const source = resolve(paths.projectDir, item.path ?? '');
-  // The id comes from queue.json, which the agent can write: no `/` or `..` may take it elsewhere.
-  const name = `${item.id.replace(/[^A-Za-z0-9_-]+/g, '-')}-${basename(source)}`;
+/**
+ * Copies a PRD item's file to .ralph/specs/<id>-<name> (the id keeps same-named PRDs apart).
+ * The path comes from queue.json, which the agent can write: it is read only when it leads to a
+ * file in the project (which the agent sees anyway) or to one the user queued (`queued`, the
+ * real paths ralph-queue add --prd recorded in the ledger), never to any other file of the host.
+ */
+export function copyPrdSpec(paths: RalphPaths, item: QueueItem, queued: readonly string[]): string {
+  const path = item.path ?? '';
+  const source = confinedPrdFile(paths.projectDir, path, queued);
+  // The id comes from queue.json too: no `/` or `..` may take it elsewhere.
+  const name = `${item.id.replace(/[^A-Za-z0-9_-]+/g, '-')}-${basename(resolve(paths.projectDir, path))}`;
   const file = join(specsDir(paths), name);
   writeFileAtomic(file, readFileSync(source));
   return relative(paths.projectDir, file);
+}
+
+/** The real path of a PRD item's file, when it may be read; an error saying why not otherwise. */
+function confinedPrdFile(projectDir: string, path: string, queued: readonly string[]): string {
+  // Relative to the project; a queue written by the Bash tool or an older ralph holds it absolute.
+  let real: string;
+  try {
+    real = realpathSync(resolve(projectDir, path));
+  } catch {
+    throw new Error(`PRD file not found: ${path}`);
+  }
+  const inProject = real.startsWith(`${realpathSync(projectDir)}${sep}`);
+  if (!inProject && !queued.includes(real)) {
+    throw new Error(`the PRD path '${path}' in queue.json leads outside the project, to a file that was not queued with ralph-queue add --prd (queue it again that way if you meant it)`);
+  }
+  // Not a FIFO or a device, which would block the queue or never end.
+  if (!statSync(real).isFile()) throw new Error(`the PRD path '${path}' in queue.json is not a regular file`);
+  return real;
 }
 
 /** Keeps a plan the queue did not write as .ralph/specs/fix_plan-<stamp>.md; returns where. */

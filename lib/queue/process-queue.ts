@@ -16,6 +16,7 @@ import type { RalphPaths } from '../state/paths.js';
 import type { QueueItem } from './queue-file.js';
 import { toPlainTextLine } from '../tasks/task-line.js';
 import { commitLeftovers, leftoverCommitMessage, readHead, type GitOptions, type LeftoverCommitResult } from './leftover-commit.js';
+import { ledgerPath, readLedger } from '../state/ledger.js';
 import { copyPrdSpec, keepPreviousPlan, writeIssueSpec, writeItemPlan } from './item-workspace.js';
 import { fetchQueueIssue } from './queue-issues.js';
 import { holdStatuses, openQueueStore, type QueueStore } from './queue-store.js';
@@ -155,10 +156,16 @@ export async function prepareItemSpec(item: QueueItem, repository: string, paths
       if (!fetched.ok) return { ok: false, reason: `preparation failed: ${fetched.message}` };
       return { ok: true, path: writeIssueSpec(paths, fetched.issue) };
     }
-    return { ok: true, path: copyPrdSpec(paths, item) };
+    return { ok: true, path: copyPrdSpec(paths, item, queuedPrds(paths, deps)) };
   } catch (error) {
     return { ok: false, reason: `preparation failed: ${(error as Error).message}` };
   }
+}
+
+/** The PRD files the user queued, from the ledger (out of the agent's reach). */
+function queuedPrds(paths: RalphPaths, deps: Deps): string[] {
+  const ledger = readLedger(paths.ledger ?? ledgerPath(paths.projectDir, deps.env, deps.homeDir), (message) => deps.logger.warn(message));
+  return ledger?.queued_prds ?? [];
 }
 
 function queueRunHeld(holder: { pid: number }, where: string): RalphError {

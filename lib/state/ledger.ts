@@ -3,7 +3,9 @@
 // `~/.local/state/ralph/`, keyed by the project's real path; never mounted into a sandbox). It
 // holds the run id, the run's calls, cost and tokens, whether the run is unfinished, the
 // hourly call window with the wall clock and a boot reading beside it, and the circuit breaker
-// with the content ids seen in the run. `.ralph/.call_count`,
+// with the content ids seen in the run, the backups ralph made (`--backup`: the refs it may
+// prune) and the PRD files the user queued (`ralph-queue add --prd`: the files outside the
+// project a queue item may name). `.ralph/.call_count`,
 // `.last_reset`, `.run_state` and the others are views written from it: on load the ledger wins.
 
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -40,10 +42,15 @@ const ledgerSchema = z.looseObject({
     .object({ run_id: z.string(), active_ms: z.number().nonnegative(), units: z.record(z.string(), z.number().nonnegative()) })
     .nullable()
     .default(null),
+  /** The backup refs ralph made, oldest first: only these are ever pruned. */
+  backups: z.array(z.object({ ref: z.string(), commit: z.string(), created_at: z.number() })).default([]),
+  /** Real paths of the PRD files queued with `ralph-queue add --prd`. */
+  queued_prds: z.array(z.string()).default([]),
 });
 
 export type Ledger = z.infer<typeof ledgerSchema>;
 export type LedgerRate = NonNullable<Ledger['rate']>;
+export type LedgerBackup = Ledger['backups'][number];
 
 /** The ledger, or undefined when there is none yet; an unreadable one is reported and not trusted. */
 export function readLedger(path: string, warn: (message: string) => void): Ledger | undefined {
@@ -63,7 +70,9 @@ export function readLedger(path: string, warn: (message: string) => void): Ledge
 /** Changes one part of the ledger and writes it whole, atomically (mode 600, its folder 700). */
 export function updateLedger(path: string, projectDir: string, change: (ledger: Ledger) => Ledger): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const current = readLedger(path, () => undefined) ?? { version: 1 as const, project: realPathOf(projectDir), run: null, rate: null, breaker: null, parallel: null };
+  const current = readLedger(path, () => undefined) ?? {
+    version: 1 as const, project: realPathOf(projectDir), run: null, rate: null, breaker: null, parallel: null, backups: [], queued_prds: [],
+  };
   writeJsonAtomic(path, change(current), { mode: 0o600 });
 }
 
@@ -77,6 +86,15 @@ export function saveLedgerRate(path: string, projectDir: string, rate: LedgerRat
 
 export function saveLedgerBreaker(path: string, projectDir: string, breaker: CircuitBreakerFile): void {
   updateLedger(path, projectDir, (ledger) => ({ ...ledger, breaker }));
+}
+
+export function saveLedgerBackups(path: string, projectDir: string, backups: LedgerBackup[]): void {
+  updateLedger(path, projectDir, (ledger) => ({ ...ledger, backups }));
+}
+
+/** Records a PRD file the user queued (its real path), once. */
+export function recordQueuedPrd(path: string, projectDir: string, realPath: string): void {
+  updateLedger(path, projectDir, (ledger) => (ledger.queued_prds.includes(realPath) ? ledger : { ...ledger, queued_prds: [...ledger.queued_prds, realPath] }));
 }
 
 function safeJson(text: string): unknown {

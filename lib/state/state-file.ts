@@ -8,7 +8,7 @@ import type { Clock } from '../platform/clock.js';
 import type { Logger } from '../platform/deps.js';
 import { isRalphError } from '../errors.js';
 import { readRegularFile } from './control-file.js';
-import { parseLenientJson } from './lenient-json.js';
+import { parseJsonWithRawControls, parseLenientJson } from './lenient-json.js';
 import { formatFileStamp } from './timestamps.js';
 
 export interface StateReadOptions {
@@ -75,16 +75,23 @@ export function parseStateText<S extends z.ZodType>(
   // An empty file is what an in-place writer (the Bash tool) leaves between truncate and write.
   if (text.trim() === '') return { status: 'missing' };
   let json: unknown;
+  let strict = true;
   try {
     json = JSON.parse(text);
   } catch {
+    // A control character inside a string is only a misspelling (the agent can write these
+    // files): read as escaped, the value is whole; the views sanitize it before showing it.
+    json = parseJsonWithRawControls(text);
+    strict = false;
+  }
+  if (json === undefined) {
     const salvaged = options.lenient ? parseLenientJson(text) : undefined;
     const parsed = salvaged && schema.safeParse(salvaged);
     if (parsed && parsed.success) return { status: 'recovered', value: parsed.data };
     return { status: 'corrupt', problem: 'not valid JSON', ...(salvaged ? { found: salvaged } : {}) };
   }
   const parsed = schema.safeParse(json);
-  if (parsed.success) return { status: 'ok', value: parsed.data };
+  if (parsed.success) return { status: strict ? 'ok' : 'recovered', value: parsed.data };
   const found = typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
   return { status: 'corrupt', problem: describeIssue(parsed.error), ...(found ? { found } : {}) };
 }

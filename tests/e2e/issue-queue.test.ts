@@ -281,6 +281,44 @@ describe('ralph-queue on its own', () => {
     }
   }, LONG);
 
+  it('never copies a file outside the project that a forged queue.json item names as its PRD', async () => {
+    const env = setUp([], { calls: [done('a.txt')] });
+    const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    // A file of the user's home, which the sandbox hides from the agent.
+    const home = mkdtempSync(join(tmpdir(), 'ralph-home-'));
+    writeFileSync(join(home, 'credentials'), 'SECRET-IN-HOME\n');
+    try {
+      writeFileSync(project!.path('spec.md'), '# Spec\n');
+      expect((await runCli('ralph-queue', ['add', '--prd', 'spec.md'], { cwd: project!.dir, env })).code).toBe(0);
+      // The agent of an earlier item rewrote queue.json: a second item, its path in the home,
+      // and an id and title full of escape sequences for the terminal that lists the queue.
+      const queue = queueFile();
+      queue.queue.push({ ...queue.queue[0], id: 'prd-x\x1b]0;PWNED\x07', title: 'home\x1b[2J', path: join(home, 'credentials') });
+      writeFileSync(project!.path('.ralph/queue.json'), JSON.stringify(queue));
+
+      const listed = await runCli('ralph-queue', ['status'], { cwd: project!.dir, env });
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toContain('prd-x home');
+      expect(listed.stdout).not.toMatch(/[\x00-\x09\x0b-\x1f]/);
+
+      const run = await runCli('ralph-queue', ['process'], { cwd: project!.dir, env });
+      expect(run.code).toBe(1);
+      expect(queueFile().queue.map((item) => item.status)).toEqual(['completed', 'failed']);
+      expect(queueFile().queue[1]!.error_message).toBe(
+        `preparation failed: the PRD path '${join(home, 'credentials')}' in queue.json leads outside the project, to a file that was not queued with ralph-queue add --prd (queue it again that way if you meant it)`,
+      );
+      for (const name of readdirSync(project!.path('.ralph/specs'))) {
+        expect(readFileSync(project!.path(`.ralph/specs/${name}`), 'utf8')).not.toContain('SECRET-IN-HOME');
+      }
+      expect(claude!.runs()).toHaveLength(1);
+      expect(JSON.stringify(claude!.runs())).not.toContain('SECRET-IN-HOME');
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, LONG);
+
   it('add --label / --milestone queues the matching open issues, --repo on every gh call', async () => {
     const env = setUp(
       [

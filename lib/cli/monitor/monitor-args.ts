@@ -10,6 +10,8 @@ export interface MonitorArgs {
   intervalSeconds: number;
   /** --unit N: follow that unit's live output instead of drawing the dashboard. */
   unit?: number;
+  /** --live: follow the loop's live output instead of drawing the dashboard. */
+  live: boolean;
   /** --web: serve the live view over HTTP instead of drawing in the terminal. */
   web?: WebAddressArgs;
 }
@@ -34,6 +36,10 @@ export const MONITOR_FLAGS: readonly FlagRow[] = [
   {
     name: 'unit', arg: 'N', kind: 'int', min: 1, max: 999, invalid: UNIT_MESSAGE, tooLarge: UNIT_MESSAGE, hint: 'e.g. ralph-monitor --unit 2',
     describe: "Follow the live output of the Nth unit of a ralph --parallel run (its worktree's .ralph/live.log, control sequences removed); the unit-N windows of ralph --monitor --parallel run this",
+  },
+  {
+    name: 'live',
+    describe: "Follow the loop's live output (.ralph/live.log, control sequences removed); the output pane of ralph --monitor runs this",
   },
   {
     name: 'web',
@@ -75,10 +81,13 @@ export function parseMonitorArgs(argv: readonly string[]): MonitorArgs | 'help' 
       throw new RalphError('bad_flag', `--${name} goes with --web`, { hint: `e.g. ralph-monitor --web --${name} ${name === 'port' ? '8420' : '127.0.0.1'}` });
     }
   }
-  if (web && (unit !== undefined || values.once)) {
-    throw new RalphError('bad_flag', `--web does not go with --${unit !== undefined ? 'unit' : 'once'}`, { hint: 'run ralph-monitor --web alone' });
+  if (web && (unit !== undefined || values.once || values.live)) {
+    throw new RalphError('bad_flag', `--web does not go with --${unit !== undefined ? 'unit' : values.once ? 'once' : 'live'}`, { hint: 'run ralph-monitor --web alone' });
   }
-  return { once: Boolean(values.once), intervalSeconds: values.interval as number, unit, ...(web ? { web } : {}) };
+  if (values.live && (values.once || unit !== undefined)) {
+    throw new RalphError('bad_flag', `--live follows the loop's live output and does not go with ${values.once ? '--once' : '--unit'}`, { hint: 'run ralph-monitor --live alone' });
+  }
+  return { once: Boolean(values.once), intervalSeconds: values.interval as number, unit, live: Boolean(values.live), ...(web ? { web } : {}) };
 }
 
 export function renderMonitorHelp(): string {

@@ -1,7 +1,8 @@
 // `ralph-monitor`: the live dashboard for the project in the current directory, computed from
 // the `.ralph/` state files only (so it also shows state written by the Bash tool).
 // `--once` prints one frame and exits, for scripts; `--interval` sets the refresh in seconds;
-// `--unit N` follows the live output of a `ralph --parallel` run's Nth unit (lib/monitor/unit-follow.ts).
+// `--unit N` follows the live output of a `ralph --parallel` run's Nth unit (lib/monitor/unit-follow.ts),
+// `--live` the loop's own (lib/monitor/log-follow.ts).
 
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -17,7 +18,7 @@ import { runMain } from '../error-funnel.js';
 import { formatVersionLine, wantsVersion } from '../package-info.js';
 import { parseMonitorArgs, renderMonitorHelp } from './monitor-args.js';
 
-/** How often `--unit N` looks for new output (tail -F looks every second). */
+/** How often `--unit N` and `--live` look for new output (tail -F looks every second). */
 const UNIT_POLL_MS = 500;
 
 export async function mainMonitor(argv: string[]): Promise<number> {
@@ -45,6 +46,7 @@ export async function mainMonitor(argv: string[]): Promise<number> {
     await untilStopped((signal) => serveWebView({ projectDir, view, address: args.web!, signal, write: (text) => process.stdout.write(text) }));
     return 0;
   }
+  if (args.live) return followLive(projectDir);
   if (args.once) {
     const columns = process.stdout.columns || Number(process.env.COLUMNS) || 80;
     const lines = renderFrame(await loadSnapshot(projectDir, view, systemClock.now()), {
@@ -82,6 +84,23 @@ async function followUnitLive(projectDir: string, position: number): Promise<num
     followUnit({
       projectDir,
       position,
+      clock: systemClock,
+      intervalMs: UNIT_POLL_MS,
+      signal,
+      write: (text) => {
+        process.stdout.write(text);
+      },
+    }),
+  );
+  return 0;
+}
+
+/** `--live`: the loop's live output until a signal (the pane closing sends SIGHUP). */
+async function followLive(projectDir: string): Promise<number> {
+  const { followLiveLog } = await import('../../monitor/log-follow.js');
+  await untilStopped((signal) =>
+    followLiveLog({
+      projectDir,
       clock: systemClock,
       intervalMs: UNIT_POLL_MS,
       signal,

@@ -1,7 +1,7 @@
 // The issue queue's commands, shared by `ralph-queue <command>` and ralph's queue flags
 // (`--queue-status`, `--process-queue`, …). Each acts on the project's .ralph/queue.json.
 
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, relative, resolve, sep } from 'node:path';
 import { homedir } from 'node:os';
 import { loadConfig } from '../../config/load-config.js';
@@ -14,7 +14,9 @@ import { projectPaths, ralphPaths, type RalphPaths } from '../../state/paths.js'
 import type { QueueItem } from '../../queue/queue-file.js';
 import { fetchQueueIssue, findQueueIssues, githubQueueItem } from '../../queue/queue-issues.js';
 import { openQueueStore } from '../../queue/queue-store.js';
+import { ledgerPath, recordQueuedPrd } from '../../state/ledger.js';
 import { formatQueueStatus } from './messages-queue.js';
+import { sanitizeLine, stripTerminalControls } from '../../text/terminal-text.js';
 
 export type QueueCommand =
   | { kind: 'add'; issues: number[]; labels: string[]; milestone?: string; prd?: string; repo?: string }
@@ -48,7 +50,8 @@ export async function runQueueCommand(command: QueueCommand, ctx: QueueCommandCo
     case 'status': {
       const queue = store.read();
       const counts = countByStatus(queue.queue);
-      ctx.write(command.json ? `${JSON.stringify(counts, null, 2)}\n` : formatQueueStatus(queue, counts));
+      // Ids, titles and priorities come from queue.json, which the agent can write.
+      ctx.write(command.json ? `${JSON.stringify(counts, null, 2)}\n` : stripTerminalControls(formatQueueStatus(queue, counts)));
       return 0;
     }
     case 'next': {
@@ -57,7 +60,7 @@ export async function runQueueCommand(command: QueueCommand, ctx: QueueCommandCo
         deps.logger.info('No ready items in the queue');
         return 1;
       }
-      ctx.write(`${next.id}\n`);
+      ctx.write(`${sanitizeLine(next.id)}\n`);
       return 0;
     }
     case 'remove': {
@@ -98,7 +101,7 @@ async function addToQueue(command: Extract<QueueCommand, { kind: 'add' }>, paths
   const store = openQueueStore(paths.queue, deps);
   const repo = command.repo ?? store.read().repository;
   const items: QueueItem[] = [];
-  if (command.prd !== undefined) items.push(prdItem(command.prd, paths.projectDir, store.now()));
+  if (command.prd !== undefined) items.push(prdItem(command.prd, paths.projectDir, store.now(), deps));
   const cli = { runner: deps.processRunner, cwd: paths.projectDir, env: deps.env };
   const wanted: Array<{ number: number; milestone: string | null }> = command.issues.map((number) => ({ number, milestone: null }));
   if (command.labels.length > 0 || command.milestone !== undefined) {
@@ -134,11 +137,14 @@ async function addToQueue(command: Extract<QueueCommand, { kind: 'add' }>, paths
  * A PRD item: its file kept relative to the project (queue.json holds no path of this machine, and
  * the queue still works after the project moves), the id a slug of that relative path.
  */
-function prdItem(file: string, projectDir: string, now: string): QueueItem {
+function prdItem(file: string, projectDir: string, now: string, deps: Deps): QueueItem {
   const absolute = resolve(file);
   if (!existsSync(absolute) || !statSync(absolute).isFile()) {
     throw new RalphError('prd_missing', `PRD file not found: ${file}`, { hint: 'give the path of an existing file' });
   }
+  // The ledger, not queue.json (which the agent can write), says which files the user queued:
+  // processing reads no file outside the project that is not recorded there.
+  recordQueuedPrd(ledgerPath(projectDir, deps.env, deps.homeDir), projectDir, realpathSync(absolute));
   const path = relative(projectDir, absolute).split(sep).join('/');
   return {
     source: 'prd',

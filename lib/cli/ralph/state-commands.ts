@@ -14,6 +14,7 @@ import { ledgerPath } from '../../state/ledger-path.js';
 import { ralphPaths } from '../../state/paths.js';
 import { existsSync } from 'node:fs';
 import { RalphError } from '../../errors.js';
+import { stripTerminalControls } from '../../text/terminal-text.js';
 
 export type StateCommand = 'reset-circuit' | 'circuit-status' | 'reset-session';
 
@@ -58,7 +59,8 @@ export async function runStateCommand(command: StateCommand, options: StateComma
       }
       if (!existsSync(paths.circuitBreakerState)) saveBreaker(paths, result, state);
       const lines = formatCircuitStatus(result.state, { cooldownEndsAt: cooldownEndsAt(result.state, thresholds), now });
-      options.write(`${lines.join('\n')}\n`);
+      // The reason is read from .circuit_breaker_state, which the agent can write.
+      options.write(stripTerminalControls(`${lines.join('\n')}\n`));
       return 0;
     }
   }

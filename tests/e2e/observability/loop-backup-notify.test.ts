@@ -97,6 +97,23 @@ describe('ralph --backup / --rollback', () => {
 });
 
 describe('ralph --notify', () => {
+  it('prunes the backups it made, never by the time in a ref name: 20 forged far-future refs leave the real ones be', async () => {
+    const p = project({ '.ralphrc': `${FAST_LOOP_RC}BACKUP_KEEP=2\n`, '.ralph/fix_plan.md': '- [ ] one\n- [ ] two\n- [ ] three\n' });
+    const fake = withFakeClaude({ defaults: { writeFiles: { 'work.txt': 'more\n' }, statusBlock: working } });
+    cleanups.push(() => fake.cleanup());
+    // What an agent planted in an earlier run (refs/ is in the project): backups dated 2100.
+    const head = p.git('rev-parse', 'HEAD').trim();
+    for (let n = 1; n <= 20; n++) p.git('update-ref', `refs/ralph/backups/loop-1-4102444800-${n}`, head);
+
+    const run = await runCli('ralph', ['--backup', '--max-loops', '3'], { cwd: p.dir, env: { ...fake.env, ...GIT_TEST_ENV } });
+    expect(fake.runs()).toHaveLength(3);
+    expect(run.stderr).not.toContain('internal error');
+    const refs = p.git('for-each-ref', '--format=%(refname)', 'refs/ralph/backups/').split('\n').filter(Boolean);
+    expect(refs.filter((r) => r.includes('-4102444800-'))).toHaveLength(20);
+    // The newest two of ralph's own (before loops 2 and 3) are kept; the one before loop 1 went.
+    expect(refs.filter((r) => !r.includes('-4102444800-')).map((r) => /loop-(\d+)-/.exec(r)?.[1])).toEqual(['2', '3']);
+  }, 60_000);
+
   it('records a completion notification through notify-send', async () => {
     const notifyDir = mkdtempSync(join(tmpdir(), 'ralph-e2e-notify-'));
     cleanups.push(() => rmSync(notifyDir, { recursive: true, force: true }));

@@ -2,7 +2,7 @@
 // loop (tests/fixtures/fake-ralph) that prints its argv and environment and waits for the test
 // to release it; the status pane runs the real built ralph-monitor.
 
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -130,6 +130,30 @@ describe('launchMonitorSession with real tmux', () => {
     // Colour is on in the dashboard pane (a TTY without NO_COLOR).
     expect(tmux.capture(status!.id, { escapes: true })).toMatch(/\x1b\[[0-9;]*m/);
 
+    releaseLoop();
+    await waitFor('the session to close after the loop ends', () => sessionGone(name));
+  });
+
+  it('shows what the agent appends to live.log in the output pane without its escape sequences', async () => {
+    setup();
+    const { name } = await launch();
+    const [, output] = panes(`=${name}`);
+    await waitFor('the live output', () => tmux.capture(output!.id).includes('fake agent says hello from the live stream'));
+    // Written straight into live.log, past ralph's own sanitizing writer: a pane title, a
+    // green "[SUCCESS]" line drawn over the one before it, a cleared screen, a cursor jump.
+    appendFileSync(join(project.dir, '.ralph/live.log'), [
+      'agent line one\n',
+      '\x1b]2;ralph: ALL TESTS PASSED\x07\x1b]0;ralph: ALL TESTS PASSED\x07',
+      '\x1b[1A\x1b[2K\r\x1b[32m[SUCCESS] All 42 tests passed - safe to merge\x1b[0m\n',
+      '\x1b[2J\x1b[Hafter the clear\n',
+    ].join(''));
+    await waitFor('the appended text', () => tmux.capture(output!.id).includes('after the clear'));
+    const shown = tmux.capture(output!.id, { escapes: true });
+    // Nothing was erased or drawn over: every line is still there, in order, with no colour.
+    expect(shown).toMatch(/fake agent says hello from the live stream\nagent line one\n\[SUCCESS\] All 42 tests passed - safe to merge\nafter the clear/);
+    expect(shown).not.toMatch(/\x1b\[[0-9;]*m/);
+    expect(panes(`=${name}`)[1]!.title).toBe('Claude Output');
+    expect(tmux.run('display-message', '-p', '-t', output!.id, '#{pane_title}').trim()).toBe('Claude Output');
     releaseLoop();
     await waitFor('the session to close after the loop ends', () => sessionGone(name));
   });

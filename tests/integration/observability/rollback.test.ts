@@ -2,11 +2,13 @@
 // Bash tool's words and as JSON, restoring, refusing over uncommitted work or a running loop.
 
 import { readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runRollback, type RollbackOptions } from '../../../lib/cli/ralph/rollback.js';
 import { RalphError } from '../../../lib/errors.js';
 import { createBackup } from '../../../lib/loop/backup.js';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
+import { ledgerPath } from '../../../lib/state/ledger.js';
 import { holdLockAsRalph } from '../../helpers/ralph-lock-holder.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 
@@ -31,7 +33,8 @@ async function rollback(p: TmpProject, options: Partial<RollbackOptions> = {}) {
 }
 
 async function backupAt(p: TmpProject, loop: number): Promise<string> {
-  const r = await createBackup({ projectDir: p.dir, processRunner: nodeProcessRunner, env, loop, keep: 0, now: T0 + loop * 60_000 });
+  const ledger = ledgerPath(p.dir, process.env, homedir());
+  const r = await createBackup({ projectDir: p.dir, processRunner: nodeProcessRunner, env, loop, keep: 0, now: T0 + loop * 60_000, ledger });
   return (r as { ref: string }).ref.slice('refs/ralph/backups/'.length);
 }
 

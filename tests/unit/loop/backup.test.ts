@@ -5,10 +5,12 @@
 
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBackup, listBackups, restoreBackup, type BackupInfo } from '../../../lib/loop/backup.js';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
+import { ledgerPath, readLedger } from '../../../lib/state/ledger.js';
 import { GIT_TEST_ENV, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 
 const env = { ...process.env, ...GIT_TEST_ENV };
@@ -34,7 +36,8 @@ function write(p: TmpProject, path: string, content: string): void {
   writeFileSync(p.path(path), content);
 }
 
-const git = (p: TmpProject) => ({ projectDir: p.dir, processRunner: nodeProcessRunner, env });
+// ralph's ledger of the project (under this test file's XDG_STATE_HOME): the backups it made.
+const git = (p: TmpProject) => ({ projectDir: p.dir, processRunner: nodeProcessRunner, env, ledger: ledgerPath(p.dir, process.env, homedir()) });
 
 /** Everything a backup must leave alone. */
 function gitState(p: TmpProject) {
@@ -161,6 +164,46 @@ describe('createBackup', () => {
       `refs/ralph/backups/loop-4-${T0 / 1000 + 4}`,
     ]);
     expect(refs).toContain('refs/heads/ralph-backup-loop-1-1700000000');
+  });
+
+  it('prunes only the backups it recorded in the ledger, whatever refs the agent forged', async () => {
+    const p = repo({ 'a.txt': 'x\n' });
+    const real: string[] = [];
+    for (let loop = 1; loop <= 3; loop++) {
+      write(p, 'a.txt', `loop ${loop}\n`);
+      real.push(await backup(p, loop, T0 + loop * 1000, 4));
+    }
+    // The agent forges 20 backups dated 2100 (refs/ is in the project): by the time in their
+    // names they are the newest, and pruning by it would delete every real backup.
+    const head = p.git('rev-parse', 'HEAD').trim();
+    for (let n = 1; n <= 20; n++) p.git('update-ref', `refs/ralph/backups/loop-1-4102444800-${n}`, head);
+    write(p, 'a.txt', 'loop 4\n');
+    real.push(await backup(p, 4, T0 + 4000, 4));
+    write(p, 'a.txt', 'loop 5\n');
+    const result = await createBackup({ ...git(p), loop: 5, keep: 4, now: T0 + 5000 });
+    if (!('ref' in result)) throw new Error(result.skipped);
+    real.push(result.ref);
+    // The oldest real one went, the four newest real ones stayed, the forged ones were not touched.
+    expect(result.pruned).toEqual([real[0]]);
+    const refs = p.git('for-each-ref', '--format=%(refname)', 'refs/ralph/backups/').split('\n').filter(Boolean);
+    for (const ref of real.slice(1)) expect(refs).toContain(ref);
+    expect(refs).not.toContain(real[0]);
+    expect(refs.filter((r) => r.includes('-4102444800-'))).toHaveLength(20);
+    expect(readLedger(git(p).ledger, () => undefined)?.backups.map((b) => b.ref)).toEqual(real.slice(1));
+  });
+
+  it('leaves a recorded backup ref alone once something else moved it, and forgets it', async () => {
+    const p = repo({ 'a.txt': 'x\n' });
+    const first = await backup(p, 1, T0 + 1000, 1);
+    write(p, 'a.txt', 'y\n');
+    p.git('add', '-A');
+    p.git('commit', '-qm', 'y');
+    // The agent points ralph's ref at a commit of its own.
+    p.git('update-ref', first, 'HEAD');
+    const second = await createBackup({ ...git(p), loop: 2, keep: 1, now: T0 + 2000 });
+    expect(second).toMatchObject({ pruned: [] });
+    expect(p.git('rev-parse', first).trim()).toBe(p.git('rev-parse', 'HEAD').trim());
+    expect(readLedger(git(p).ledger, () => undefined)?.backups.map((b) => b.ref)).toEqual([(second as { ref: string }).ref]);
   });
 
   it('never overwrites a backup made in the same second', async () => {

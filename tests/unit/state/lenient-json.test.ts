@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseLenientJson } from '../../../lib/state/lenient-json.js';
+import { parseJsonWithRawControls, parseLenientJson } from '../../../lib/state/lenient-json.js';
 
 describe('parseLenientJson', () => {
   it('returns valid JSON objects as they are', () => {
@@ -48,5 +48,19 @@ describe('parseLenientJson', () => {
       files_changed: 3,
       error: 'is_error:true',
     });
+  });
+});
+
+describe('control characters inside strings (a state file the agent wrote)', () => {
+  it('are read as if escaped, in a strict, pretty or one-line file, and never throw', () => {
+    expect(parseLenientJson('{"last_action": "bad\x01\x1b]0;PWN\x07x", "n": 1}')).toEqual({ last_action: 'bad\x01\x1b]0;PWN\x07x', n: 1 });
+    expect(parseLenientJson('{\n  "a": "x\ty\x00",\n  "b": 2\n}\n')).toEqual({ a: 'x\ty\x00', b: 2 });
+    // Not JSON as a whole (a raw quote), a control character in another field: salvaged.
+    expect(parseLenientJson('{"status": "failed", "x": "a"b", "reason": "r\x1b[2J"}')).toMatchObject({ status: 'failed', reason: 'r\x1b[2J' });
+  });
+
+  it('keeps escaped quotes and backslashes as they are', () => {
+    expect(parseJsonWithRawControls('{"a": "q\\"\x01\\\\", "b": "\x02"}')).toEqual({ a: 'q"\x01\\', b: '\x02' });
+    expect(parseJsonWithRawControls('{"a": "\x01" oops')).toBeUndefined();
   });
 });

@@ -149,6 +149,16 @@ describe('readStateFile', () => {
     expect(logger.messages('WARN')).toEqual([expect.stringContaining('.circuit_breaker_state')]);
   });
 
+  it('reads a .circuit_breaker_state whose reason holds raw control characters, without setting it aside', () => {
+    const { paths, logger, options } = setup();
+    writeFileSync(paths.circuitBreakerState, '{"state": "OPEN", "consecutive_no_progress": 3, "reason": "x\x01\x1b[2J y"}');
+    const result = loadCircuitBreaker(paths, options);
+    expect(result.status).toBe('recovered');
+    expect(result.value).toMatchObject({ state: 'OPEN', consecutive_no_progress: 3, reason: 'x\x01\x1b[2J y' });
+    expect(existsSync(paths.circuitBreakerState)).toBe(true);
+    expect(logger.messages('WARN')).toEqual([]);
+  });
+
   it('warns and returns defaults when the path cannot be read as a file', () => {
     const { paths, logger, options } = setup();
     mkdirSync(paths.circuitBreakerState); // EISDIR, as unreadable as a file without permission

@@ -11,9 +11,10 @@ describe('the ralph-monitor flag table', () => {
     parse: parseMonitorArgs,
     help: renderMonitorHelp(),
     cases: {
-      once: [['--once'], { once: true, intervalSeconds: 2, unit: undefined }],
+      once: [['--once'], { once: true, intervalSeconds: 2, unit: undefined, live: false }],
       interval: [['--interval', '0.5'], { once: false, intervalSeconds: 0.5 }],
       unit: [['--unit', '3'], { unit: 3 }],
+      live: [['--live'], { live: true, once: false }],
       help: [['--help'], 'help'],
       version: [['--version'], { once: false }],
     },
@@ -24,6 +25,8 @@ describe('the ralph-monitor flag table', () => {
     [['--interval', '3601'], '--interval requires a number of seconds between 0.1 and 3600'],
     [['--unit', '0'], '--unit requires a unit number from 1 to 999 (its place in the plan)'],
     [['--unit', '2', '--once'], '--unit follows a live output and does not go with --once'],
+    [['--live', '--once'], "--live follows the loop's live output and does not go with --once"],
+    [['--live', '--unit', '1'], "--live follows the loop's live output and does not go with --unit"],
     [['--bogus', '-x'], 'Unknown arguments: bogus, x'],
     [['frame'], 'Unknown argument: frame'],
   ])('ralph-monitor %j: %s', (argv, message) => {
@@ -31,6 +34,6 @@ describe('the ralph-monitor flag table', () => {
   });
 
   it('no flag: the dashboard, refreshed every 2 seconds', () => {
-    expect(parseMonitorArgs([])).toEqual({ once: false, intervalSeconds: 2, unit: undefined });
+    expect(parseMonitorArgs([])).toEqual({ once: false, intervalSeconds: 2, unit: undefined, live: false });
   });
 });
