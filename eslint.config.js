@@ -59,6 +59,7 @@ export const PURE_FILES = [
   'lib/plan/added-markers.ts',
   'lib/plan/fix-plan.ts',
   'lib/plan/plan-memory.ts',
+  'lib/plan/plan-item-index.ts',
   'lib/project/doctor-checks.ts',
   'lib/queue/queue-items.ts',
   'lib/queue/queue-order.ts',

@@ -5,7 +5,8 @@
 // which ralph measured no new content is not done yet either: it counts once a loop with
 // measured new content has seen it ticked. A plan ralph cannot read in full is open. Pure.
 
-import type { PlanItem, PlanView } from './fix-plan.js';
+import type { PlanView } from './fix-plan.js';
+import { PlanItemIndex } from './plan-item-index.js';
 
 export interface RememberedItem {
   /** The normalised text: what identifies the item. */
@@ -54,20 +55,20 @@ export function checkPlanAgainstMemory(memory: PlanMemory, read: PlanRead, newCo
     return { memory, view, hidden: memory.open.map((item) => ({ text: item.text, how: 'removed' as const })), completed: 0 };
   }
   const items = read.view?.items ?? [];
-  const used = new Set<number>();
+  // Each item's text normalised once per reading, found through a map: O(n) per loop, not n².
+  const index = new PlanItemIndex(items, normalizeItemText);
   const stillOpen: RememberedItem[] = [];
   const hidden: HiddenItem[] = [];
   let completed = 0;
   for (const remembered of memory.open) {
-    const index = findItem(items, remembered, used);
-    if (index === undefined) {
+    const found = index.take(remembered.key, remembered.position);
+    if (found === undefined) {
       stillOpen.push(remembered);
       hidden.push({ text: remembered.text, how: 'removed' });
       continue;
     }
-    used.add(index);
-    const item = items[index]!;
-    const at = { ...remembered, position: index };
+    const item = items[found]!;
+    const at = { ...remembered, position: found };
     if (item.optional) {
       stillOpen.push(at);
       hidden.push({ text: remembered.text, how: 'optional' });
@@ -80,9 +81,9 @@ export function checkPlanAgainstMemory(memory: PlanMemory, read: PlanRead, newCo
       completed++;
     }
   }
-  items.forEach((item, index) => {
-    if (used.has(index) || item.done || item.optional) return;
-    stillOpen.push({ key: normalizeItemText(item.text), text: item.text, position: index });
+  items.forEach((item, position) => {
+    if (index.isTaken(position) || item.done || item.optional) return;
+    stillOpen.push({ key: index.keys[position]!, text: item.text, position });
   });
   return { memory: { open: stillOpen }, view: addHidden(read.view, hidden), hidden, completed };
 }
@@ -113,19 +114,6 @@ export function describeHiddenItems(hidden: HiddenItem[]): string {
 function countOf(hidden: HiddenItem[], how: HiddenHow, words: string): string {
   const n = hidden.filter((h) => h.how === how).length;
   return n > 0 ? `${n} open item${n === 1 ? '' : 's'} ${words}` : '';
-}
-
-// The same text, nearest the remembered position; a done item may carry a note after the text.
-function findItem(items: PlanItem[], remembered: RememberedItem, used: Set<number>): number | undefined {
-  let best: number | undefined;
-  items.forEach((item, index) => {
-    if (used.has(index)) return;
-    const key = normalizeItemText(item.text);
-    const same = key === remembered.key || (item.done && remembered.key !== '' && key.startsWith(remembered.key));
-    if (!same) return;
-    if (best === undefined || Math.abs(index - remembered.position) < Math.abs(best - remembered.position)) best = index;
-  });
-  return best;
 }
 
 function addHidden(view: PlanView | null, hidden: HiddenItem[]): PlanView | null {
