@@ -18,9 +18,10 @@ const GAP_BUDGET_MS = 15;
 const GROWTH_BUDGET_PCT = 10;
 const RSS_BUDGET_MB = 80;
 
-function runChild(loops) {
+/** Runs the loop child for `loops` loops over a plan of `planItems` open items. */
+export function runChild(loops, planItems = 1) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CHILD, String(loops)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CHILD, String(loops), String(planItems)], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (c) => (out += c));
