@@ -110,7 +110,7 @@ export async function runFleetJob(args: FleetJobArgs, ctx: FleetJobContext): Pro
     const item = githubQueueItem(fetched.issue, null, new Date(deps.clock.now()).toISOString());
     const spec = writeIssueSpec(paths, fetched.issue);
     keepPreviousPlan(paths, deps.clock.now());
-    writeItemPlan(paths, item, spec);
+    writeItemPlan({ ...paths, ledger: ledgerPath(ctx.projectDir, deps.env, deps.homeDir) }, item, spec);
     if (labels.includes(HELP_LABEL)) await removeLabel(issue, HELP_LABEL, cli);
   }
 

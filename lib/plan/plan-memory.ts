@@ -25,6 +25,8 @@ export interface PlanMemory {
 export type HiddenHow = 'removed' | 'optional' | 'ticked without measured change';
 
 export interface HiddenItem {
+  /** The normalised text of the remembered item. */
+  key: string;
   text: string;
   how: HiddenHow;
 }
@@ -52,7 +54,7 @@ export function emptyPlanMemory(): PlanMemory {
 export function checkPlanAgainstMemory(memory: PlanMemory, read: PlanRead, newContent: boolean): PlanCheck {
   if ('unreadable' in read) {
     const view = syntheticView([...memory.open.map((item) => item.text), `the plan itself: ${read.unreadable}`]);
-    return { memory, view, hidden: memory.open.map((item) => ({ text: item.text, how: 'removed' as const })), completed: 0 };
+    return { memory, view, hidden: memory.open.map((item) => ({ key: item.key, text: item.text, how: 'removed' as const })), completed: 0 };
   }
   const items = read.view?.items ?? [];
   // Each item's text normalised once per reading, found through a map: O(n) per loop, not n².
@@ -64,19 +66,19 @@ export function checkPlanAgainstMemory(memory: PlanMemory, read: PlanRead, newCo
     const found = index.take(remembered.key, remembered.position);
     if (found === undefined) {
       stillOpen.push(remembered);
-      hidden.push({ text: remembered.text, how: 'removed' });
+      hidden.push({ key: remembered.key, text: remembered.text, how: 'removed' });
       continue;
     }
     const item = items[found]!;
     const at = { ...remembered, position: found };
     if (item.optional) {
       stillOpen.push(at);
-      hidden.push({ text: remembered.text, how: 'optional' });
+      hidden.push({ key: remembered.key, text: remembered.text, how: 'optional' });
     } else if (!item.done) {
       stillOpen.push({ ...at, text: item.text });
     } else if (!newContent) {
       stillOpen.push(at);
-      hidden.push({ text: remembered.text, how: 'ticked without measured change' });
+      hidden.push({ key: remembered.key, text: remembered.text, how: 'ticked without measured change' });
     } else {
       completed++;
     }
@@ -99,6 +101,9 @@ export function normalizeItemText(text: string): string {
     .toLowerCase();
 }
 
+/** How the user says an item is done when ralph holds it open (ralph --status numbers them). */
+export const ACCEPT_HINT = 'If the work is done or the change was yours: ralph --accept-item N (ralph --status numbers them)';
+
 /** `the agent removed 3 open items: a; b; c` — one line for the log. */
 export function describeHiddenItems(hidden: HiddenItem[]): string {
   const removed = hidden.filter((h) => h.how === 'removed').length;
@@ -108,7 +113,7 @@ export function describeHiddenItems(hidden: HiddenItem[]): string {
     countOf(hidden, 'ticked without measured change', 'ticked in a loop with no measured new content'),
   ].filter(Boolean);
   const names = hidden.slice(0, 10).map((h) => h.text.slice(0, 80)).join('; ');
-  return `${parts.join(', ')} of fix_plan.md; they count as still open: ${names}${hidden.length > 10 ? '; …' : ''}`;
+  return `${parts.join(', ')} of fix_plan.md; they count as still open: ${names}${hidden.length > 10 ? '; …' : ''}. ${ACCEPT_HINT}`;
 }
 
 function countOf(hidden: HiddenItem[], how: HiddenHow, words: string): string {

@@ -30,7 +30,7 @@ function oracle(memory: PlanMemory, items: PlanItem[], newContent: boolean): { o
     });
     if (best === undefined) {
       open.push(remembered);
-      hidden.push({ text: remembered.text, how: 'removed' });
+      hidden.push({ key: remembered.key, text: remembered.text, how: 'removed' });
       continue;
     }
     used.add(best);
@@ -38,11 +38,11 @@ function oracle(memory: PlanMemory, items: PlanItem[], newContent: boolean): { o
     const at = { ...remembered, position: best };
     if (item.optional) {
       open.push(at);
-      hidden.push({ text: remembered.text, how: 'optional' });
+      hidden.push({ key: remembered.key, text: remembered.text, how: 'optional' });
     } else if (!item.done) open.push({ ...at, text: item.text });
     else if (!newContent) {
       open.push(at);
-      hidden.push({ text: remembered.text, how: 'ticked without measured change' });
+      hidden.push({ key: remembered.key, text: remembered.text, how: 'ticked without measured change' });
     } else completed++;
   }
   items.forEach((item, index) => {
