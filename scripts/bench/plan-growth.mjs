@@ -6,7 +6,7 @@
 // and, inside the long run, loop 10 against its last loops). Each row is a ratio against the
 // smaller run, so a loaded machine slows both sides alike.
 
-import { median, row } from './rows.mjs';
+import { median, notMeasured, row } from './rows.mjs';
 import { runChild } from './orchestration.mjs';
 
 const SIZES = [100, 1_000, 10_000];
@@ -14,28 +14,33 @@ const PLAN_RATIO_BUDGET = 2;
 const LOOPS_RATIO_BUDGET = 1.1;
 const WARM_UP = 2;
 const WINDOW = 10;
+/** A plan size's run is stopped after this long: its loops are then far over budget. */
+const SIZE_TIMEOUT_MS = 180_000;
 
 const pick = (list, from, to) => list.slice(from, to + 1).filter((v) => v !== null && v !== undefined);
 
 export async function benchPlanGrowth({ quick = false } = {}) {
   const sizeLoops = quick ? 8 : 16;
   const [shortLoops, longLoops] = quick ? [50, 500] : [100, 1_000];
+  // A plan size whose loops take too long is over budget by far: its row says so, and the bench
+  // still ends within minutes.
   const perLoop = [];
   for (const items of SIZES) {
-    const r = await runChild(sizeLoops, items);
-    perLoop.push(median(pick(r.perLoopCpu, WARM_UP + 1, r.loops - 1)));
+    try {
+      const r = await runChild(sizeLoops, items, SIZE_TIMEOUT_MS);
+      perLoop.push({ ms: median(pick(r.perLoopCpu, WARM_UP + 1, r.loops - 1)) });
+    } catch (error) {
+      perLoop.push({ failed: error instanceof Error ? error.message : String(error) });
+    }
   }
   const [base] = perLoop;
-  const sizeRows = SIZES.slice(1).map((items, i) =>
-    row(
-      `per-loop CPU, ${items.toLocaleString('en')}-item plan ÷ 100-item plan`,
-      perLoop[i + 1] / base,
-      '×',
-      PLAN_RATIO_BUDGET,
-      'max',
-      `medians of ${sizeLoops - WARM_UP - 1} loops: ${base.toFixed(1)} ms at 100 items, ${perLoop[i + 1].toFixed(1)} ms at ${items.toLocaleString('en')}`,
-    ),
-  );
+  if (base.failed) return [notMeasured('per-loop CPU as the plan grows', base.failed)];
+  const sizeRows = SIZES.slice(1).map((items, i) => {
+    const what = `per-loop CPU, ${items.toLocaleString('en')}-item plan ÷ 100-item plan`;
+    const size = perLoop[i + 1];
+    if (size.failed) return { ...notMeasured(what, `${size.failed} (${base.ms.toFixed(1)} ms per loop at 100 items)`), unit: '×', budget: PLAN_RATIO_BUDGET, ok: false };
+    return row(what, size.ms / base.ms, '×', PLAN_RATIO_BUDGET, 'max', `medians of ${sizeLoops - WARM_UP - 1} loops: ${base.ms.toFixed(1)} ms at 100 items, ${size.ms.toFixed(1)} ms at ${items.toLocaleString('en')}`);
+  });
   const short = await runChild(shortLoops, SIZES[0]);
   const long = await runChild(longLoops, SIZES[0]);
   const shortPerLoop = short.processCpuMs / short.loops;
