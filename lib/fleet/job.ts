@@ -12,7 +12,7 @@ import { EXIT, RalphError } from '../errors.js';
 import { LoopEvents } from '../loop/events.js';
 import { loadRunState } from '../limits/limits-store.js';
 import { runProject } from '../loop/run-project.js';
-import { ledgerPath } from '../state/ledger.js';
+import { ledgerPath, planMemoryPath } from '../state/ledger.js';
 import { costNote } from '../lifecycle/cost-note.js';
 import { createDeps } from '../platform/create-deps.js';
 import type { Deps } from '../platform/deps.js';
@@ -102,7 +102,9 @@ export async function runFleetJob(args: FleetJobArgs, ctx: FleetJobContext): Pro
   }
 
   const paths = ralphPaths(ctx.projectDir);
-  const restored = await jobGit.restoreRunState(git, stateBranch);
+  // The plan's memory rides with the state, from ralph's ledger to the next job's.
+  const planMemory = planMemoryPath(ledgerPath(ctx.projectDir, deps.env, deps.homeDir));
+  const restored = await jobGit.restoreRunState(git, stateBranch, planMemory);
   const jobNumber = restored ? (await jobNumberOf(git, stateBranch)) + 1 : 1;
   if (restored) {
     log.info(`Resuming the run of issue #${issue} (job ${jobNumber}) from ${stateBranch}`);
@@ -131,7 +133,7 @@ export async function runFleetJob(args: FleetJobArgs, ctx: FleetJobContext): Pro
       await warnIfFailed(log, addLabel(issue, DONE_LABEL, cli), `add the label ${DONE_LABEL}`);
       return EXIT.ok;
     case 'continue': {
-      await jobGit.saveRunState(git, paths.ralphDir, stateBranch, stateNote(issue, jobNumber));
+      await jobGit.saveRunState(git, paths.ralphDir, stateBranch, stateNote(issue, jobNumber), planMemory);
       const dispatched = await dispatchWorkflow(args.workflow, defaultBranch, issue, cli);
       if (!dispatched.ok) {
         await reportHalt(issue, `the job reached its time budget and the next job could not be started (${dispatched.message})`, cost, cli, log);
@@ -143,7 +145,7 @@ export async function runFleetJob(args: FleetJobArgs, ctx: FleetJobContext): Pro
     }
     case 'stopped':
       // Cancelled (ralph-fleet stop): the state is kept, so `ralph-fleet start` takes the run up again.
-      await jobGit.saveRunState(git, paths.ralphDir, stateBranch, stateNote(issue, jobNumber));
+      await jobGit.saveRunState(git, paths.ralphDir, stateBranch, stateNote(issue, jobNumber), planMemory);
       await warnIfFailed(log, commentOn(issue, `ralph's job was stopped. The work so far is on branch \`${workBranch}\`; \`ralph-fleet start ${issue}\` resumes it.\n\n${cost}`, cli), 'comment');
       return exitCode;
     case 'needs-help':
