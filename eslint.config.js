@@ -60,6 +60,7 @@ export const PURE_FILES = [
   'lib/plan/fix-plan.ts',
   'lib/plan/plan-memory.ts',
   'lib/plan/plan-item-index.ts',
+  'lib/verify/test-count.ts',
   'lib/project/doctor-checks.ts',
   'lib/queue/queue-items.ts',
   'lib/queue/queue-order.ts',
