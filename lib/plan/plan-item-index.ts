@@ -13,20 +13,15 @@ interface DoneKey {
 export class PlanItemIndex {
   /** Each item's normalised text, by its index among the plan's items. */
   readonly keys: readonly string[];
-  private readonly byKey = new Map<string, number[]>();
-  /** The done items' texts in code-unit order: those starting with a text are one run of it. */
-  private readonly doneKeys: DoneKey[];
   private readonly used = new Set<number>();
+  /** Built at the first remembered item not found where it was (most loops find every one there). */
+  private lookup?: { byKey: Map<string, number[]>; doneKeys: DoneKey[] };
 
-  constructor(items: readonly PlanItem[], normalize: (text: string) => string) {
+  constructor(
+    private readonly items: readonly PlanItem[],
+    normalize: (text: string) => string,
+  ) {
     this.keys = items.map((item) => normalize(item.text));
-    this.keys.forEach((key, index) => {
-      const same = this.byKey.get(key);
-      if (same) same.push(index);
-      else this.byKey.set(key, [index]);
-    });
-    this.doneKeys = items.flatMap((item, index) => (item.done ? [{ key: this.keys[index]!, index }] : []));
-    this.doneKeys.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.index - b.index));
   }
 
   /**
@@ -35,6 +30,12 @@ export class PlanItemIndex {
    * given again.
    */
   take(key: string, position: number): number | undefined {
+    // Still where it was: nothing can be nearer.
+    if (this.keys[position] === key && !this.used.has(position)) {
+      this.used.add(position);
+      return position;
+    }
+    const { byKey, doneKeys } = this.buildLookup();
     let best: number | undefined;
     const consider = (index: number) => {
       if (this.used.has(index)) return;
@@ -42,19 +43,33 @@ export class PlanItemIndex {
       const bestDistance = best === undefined ? Infinity : Math.abs(best - position);
       if (distance < bestDistance || (distance === bestDistance && index < best!)) best = index;
     };
-    for (const index of nearestFirst(this.byKey.get(key) ?? [], position)) {
+    for (const index of nearestFirst(byKey.get(key) ?? [], position)) {
       const before = best;
       consider(index);
       // Ordered by distance: the first one free is the nearest of them.
       if (best !== before) break;
     }
     if (key !== '') {
-      for (let at = lowerBound(this.doneKeys, key); at < this.doneKeys.length && this.doneKeys[at]!.key.startsWith(key); at++) {
-        consider(this.doneKeys[at]!.index);
+      for (let at = lowerBound(doneKeys, key); at < doneKeys.length && doneKeys[at]!.key.startsWith(key); at++) {
+        consider(doneKeys[at]!.index);
       }
     }
     if (best !== undefined) this.used.add(best);
     return best;
+  }
+
+  private buildLookup(): { byKey: Map<string, number[]>; doneKeys: DoneKey[] } {
+    if (this.lookup) return this.lookup;
+    const byKey = new Map<string, number[]>();
+    this.keys.forEach((key, index) => {
+      const same = byKey.get(key);
+      if (same) same.push(index);
+      else byKey.set(key, [index]);
+    });
+    const doneKeys = this.items.flatMap((item, index) => (item.done ? [{ key: this.keys[index]!, index }] : []));
+    doneKeys.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.index - b.index));
+    this.lookup = { byKey, doneKeys };
+    return this.lookup;
   }
 
   /** Whether the item at `index` was taken by a remembered one. */

@@ -58,7 +58,7 @@ export function checkPlanAgainstMemory(memory: PlanMemory, read: PlanRead, newCo
   }
   const items = read.view?.items ?? [];
   // Each item's text normalised once per reading, found through a map: O(n) per loop, not n².
-  const index = new PlanItemIndex(items, normalizeItemText);
+  const index = new PlanItemIndex(items, normalizedOnce);
   const stillOpen: RememberedItem[] = [];
   const hidden: HiddenItem[] = [];
   let completed = 0;
@@ -70,12 +70,13 @@ export function checkPlanAgainstMemory(memory: PlanMemory, read: PlanRead, newCo
       continue;
     }
     const item = items[found]!;
-    const at = { ...remembered, position: found };
+    // The same object when nothing about it changed: most loops change no item.
+    const at = found === remembered.position ? remembered : { ...remembered, position: found };
     if (item.optional) {
       stillOpen.push(at);
       hidden.push({ key: remembered.key, text: remembered.text, how: 'optional' });
     } else if (!item.done) {
-      stillOpen.push({ ...at, text: item.text });
+      stillOpen.push(item.text === at.text ? at : { ...at, text: item.text });
     } else if (!newContent) {
       stillOpen.push(at);
       hidden.push({ key: remembered.key, text: remembered.text, how: 'ticked without measured change' });
@@ -88,6 +89,21 @@ export function checkPlanAgainstMemory(memory: PlanMemory, read: PlanRead, newCo
     stillOpen.push({ key: index.keys[position]!, text: item.text, position });
   });
   return { memory: { open: stillOpen }, view: addHidden(read.view, hidden), hidden, completed };
+}
+
+// The normalised text of each raw text seen lately: a plan's items are read again every loop, and
+// most of them have not changed. Bounded: emptied when it reaches NORMALIZED_KEPT texts.
+const NORMALIZED_KEPT = 50_000;
+const normalized = new Map<string, string>();
+
+function normalizedOnce(text: string): string {
+  let key = normalized.get(text);
+  if (key === undefined) {
+    if (normalized.size >= NORMALIZED_KEPT) normalized.clear();
+    key = normalizeItemText(text);
+    normalized.set(text, key);
+  }
+  return key;
 }
 
 /** Item text as ralph identifies it: invisible and formatting characters out, spaces collapsed, case folded. */

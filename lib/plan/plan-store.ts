@@ -92,7 +92,7 @@ export function withoutItem(memory: PlanMemory, item: HiddenItem): PlanMemory {
 }
 
 function sameItems(a: readonly RememberedItem[], b: readonly RememberedItem[]): boolean {
-  return a.length === b.length && a.every((item, i) => item.key === b[i]!.key && item.text === b[i]!.text);
+  return a.length === b.length && a.every((item, i) => item === b[i] || (item.key === b[i]!.key && item.text === b[i]!.text));
 }
 
 function toLedgerItem(item: RememberedItem): LedgerPlanItem {
