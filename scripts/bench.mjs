@@ -5,7 +5,7 @@
 // ralph-stats rows come from scripts/bench-monitor.mjs and scripts/bench-stats.mjs, which print
 // JSON lines {what, value, unit, budget, ok}. `--quick`: fewer loops (100) and cold-start runs,
 // for a fast look; the default measures the rows as DESIGN.md §6 states them. `--only NAME`
-// (repeatable: orchestration, content-snapshot, cold-start, analysis, monitor, web, stats, parallel) runs just those sections.
+// (repeatable: orchestration, plan-growth, content-snapshot, cold-start, analysis, monitor, web, stats, parallel) runs just those sections.
 
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -16,12 +16,13 @@ import { benchColdStart } from './bench/cold-start.mjs';
 import { benchContentSnapshot } from './bench/content-snapshot.mjs';
 import { benchOrchestration } from './bench/orchestration.mjs';
 import { benchParallel } from './bench/parallel.mjs';
+import { benchPlanGrowth } from './bench/plan-growth.mjs';
 import { notMeasured, row } from './bench/rows.mjs';
 
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');
 const only = process.argv.flatMap((arg, i, all) => (arg === '--only' && all[i + 1] ? [all[i + 1]] : []));
-const SECTIONS = ['orchestration', 'content-snapshot', 'cold-start', 'analysis', 'monitor', 'web', 'stats', 'parallel'];
+const SECTIONS = ['orchestration', 'plan-growth', 'content-snapshot', 'cold-start', 'analysis', 'monitor', 'web', 'stats', 'parallel'];
 const unknown = only.filter((name) => !SECTIONS.includes(name));
 if (unknown.length) {
   process.stderr.write(`bench: unknown --only section ${unknown.join(', ')} (one of: ${SECTIONS.join(', ')})\n`);
@@ -72,6 +73,7 @@ const machine = `${cpus().length} CPU (${cpus()[0]?.model.trim() ?? 'unknown'}),
 progress(`ralph benchmarks (DESIGN.md §6) on ${machine}`);
 const rows = [
   ...(wanted('orchestration') ? await section('orchestration per loop', () => benchOrchestration({ quick })) : []),
+  ...(wanted('plan-growth') ? await section('per-loop cost as the plan and the run grow', () => benchPlanGrowth({ quick })) : []),
   ...(wanted('content-snapshot') ? await section('content snapshot', () => benchContentSnapshot({ quick })) : []),
   ...(wanted('cold-start') ? await section('cold start', () => benchColdStart({ quick })) : []),
   ...(wanted('analysis') ? await section('analysis', benchAnalysis) : []),

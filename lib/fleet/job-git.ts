@@ -7,13 +7,17 @@
 // holds, nor the lock) are committed as one parentless commit, built in a private index, and
 // force-pushed to the branch `ralph/issue-<n>-state`. The next job fetches it and writes those
 // files back before the loop starts, so the loop resumes the same run with its budgets. The
+// plan's memory, which ralph keeps beside its ledger outside the project (written from the run's
+// memory, never from a file the agent can change), travels in the same commit under `ledger/`
+// and goes back beside the next job's ledger, never into the project. The
 // branch is deleted when the run ends. The work branch never holds them: the pull request shows
 // only the project's changes. Every call is an argv array; no terminal prompt can hang a job.
 
-import { lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { commitWhatIsLeft } from '../platform/git-leftovers.js';
+import { writeFileAtomic } from '../state/atomic-write.js';
 import type { ProcessRunner, RunResult } from '../platform/process.js';
 
 export interface JobGit {
@@ -32,6 +36,9 @@ export function workBranchOf(issue: number): string {
 export function stateBranchOf(issue: number): string {
   return `ralph/issue-${issue}-state`;
 }
+
+/** Where the plan's memory travels in the state commit: outside .ralph/, never checked out. */
+export const PLAN_MEMORY_ENTRY = 'ledger/plan-memory.json';
 
 /** What the carried state leaves out: the logs (in the artifact), the fleet's downloads, locks. */
 const NOT_CARRIED = new Set(['logs', 'fleet', '.ralph.lock', '.queue.lock']);
@@ -131,13 +138,17 @@ export async function pushBranch(git: JobGit, branch: string): Promise<void> {
   await must(git, ['push', '--quiet', 'origin', `HEAD:refs/heads/${branch}`], undefined, 120_000);
 }
 
-/** Pushes the run's state files as the state branch (replacing the last job's). */
-export async function saveRunState(git: JobGit, ralphDir: string, branch: string, note: string): Promise<void> {
+/** Pushes the run's state files (and the plan's memory, `planMemoryFile`) as the state branch (replacing the last job's). */
+export async function saveRunState(git: JobGit, ralphDir: string, branch: string, note: string, planMemoryFile?: string): Promise<void> {
   const files = listCarriedFiles(ralphDir).map((file) => relative(git.cwd, file));
   const scratch = mkdtempSync(join(tmpdir(), 'ralph-fleet-index-'));
   const indexed = { ...git, env: { ...git.env, GIT_INDEX_FILE: join(scratch, 'index') } };
   try {
     if (files.length > 0) await must(indexed, ['add', '--force', '--', ...files.map((file) => `:(literal)${file}`)]);
+    if (planMemoryFile && isRegularFile(planMemoryFile)) {
+      const blob = (await must(git, ['hash-object', '-w', '--', planMemoryFile])).trim();
+      await must(indexed, ['update-index', '--add', '--cacheinfo', `100644,${blob},${PLAN_MEMORY_ENTRY}`]);
+    }
     const tree = (await must(indexed, ['write-tree'])).trim();
     const commit = (await must(git, ['commit-tree', tree, '-F', '-'], `${note}\n`)).trim();
     await must(git, ['push', '--quiet', '--force', 'origin', `${commit}:refs/heads/${branch}`], undefined, 120_000);
@@ -146,14 +157,25 @@ export async function saveRunState(git: JobGit, ralphDir: string, branch: string
   }
 }
 
-/** Writes the state branch's files back into the project; false when origin has no such branch. */
-export async function restoreRunState(git: JobGit, branch: string): Promise<boolean> {
+/**
+ * Writes the state branch's files back into the project, and its plan's memory to
+ * `planMemoryFile` (beside this job's ledger); false when origin has no such branch.
+ */
+export async function restoreRunState(git: JobGit, branch: string, planMemoryFile?: string): Promise<boolean> {
   if (!(await remoteHasBranch(git, branch))) return false;
   await must(git, ['fetch', '--quiet', 'origin', `+refs/heads/${branch}:refs/remotes/origin/${branch}`]);
   const scratch = mkdtempSync(join(tmpdir(), 'ralph-fleet-index-'));
   const indexed = { ...git, env: { ...git.env, GIT_INDEX_FILE: join(scratch, 'index') } };
   try {
     await must(indexed, ['read-tree', `refs/remotes/origin/${branch}`]);
+    const memory = await run(git, ['cat-file', 'blob', `refs/remotes/origin/${branch}:${PLAN_MEMORY_ENTRY}`]);
+    if (memory.code === 0) {
+      if (planMemoryFile) {
+        mkdirSync(dirname(planMemoryFile), { recursive: true, mode: 0o700 });
+        writeFileAtomic(planMemoryFile, memory.stdout, { mode: 0o600 });
+      }
+      await must(indexed, ['update-index', '--force-remove', '--', PLAN_MEMORY_ENTRY]);
+    }
     await must(indexed, ['checkout-index', '--all', '--force']);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -163,6 +185,14 @@ export async function restoreRunState(git: JobGit, branch: string): Promise<bool
 
 export async function deleteRemoteBranch(git: JobGit, branch: string): Promise<void> {
   if (await remoteHasBranch(git, branch)) await must(git, ['push', '--quiet', 'origin', '--delete', `refs/heads/${branch}`]);
+}
+
+function isRegularFile(path: string): boolean {
+  try {
+    return lstatSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 // Regular files only: a symlink the agent left under .ralph/ is not followed or carried.

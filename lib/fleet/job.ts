@@ -20,7 +20,7 @@ import { EXIT, RalphError } from '../errors.js';
 import { LoopEvents } from '../loop/events.js';
 import { loadRunState } from '../limits/limits-store.js';
 import { runProject } from '../loop/run-project.js';
-import { ledgerPath } from '../state/ledger.js';
+import { ledgerPath, planMemoryPath } from '../state/ledger.js';
 import { costNote } from '../lifecycle/cost-note.js';
 import { createDeps } from '../platform/create-deps.js';
 import type { Deps } from '../platform/deps.js';
@@ -151,7 +151,9 @@ async function workOnIssue(args: FleetJobArgs, ctx: FleetJobContext, deps: Deps,
   }
 
   const paths = ralphPaths(ctx.projectDir);
-  const restored = await jobGit.restoreRunState(git, stateBranch);
+  // The plan's memory rides with the state, from ralph's ledger to the next job's.
+  const planMemory = planMemoryPath(ledgerPath(ctx.projectDir, deps.env, deps.homeDir));
+  const restored = await jobGit.restoreRunState(git, stateBranch, planMemory);
   const jobNumber = restored ? (await jobNumberOf(git, stateBranch)) + 1 : 1;
   if (restored) {
     log.info(`Resuming the run of issue #${issue} (job ${jobNumber}) from ${stateBranch}`);
@@ -159,7 +161,7 @@ async function workOnIssue(args: FleetJobArgs, ctx: FleetJobContext, deps: Deps,
     const item = githubQueueItem(fetched.issue, null, new Date(deps.clock.now()).toISOString());
     const spec = writeIssueSpec(paths, fetched.issue);
     keepPreviousPlan(paths, deps.clock.now());
-    writeItemPlan(paths, item, spec);
+    writeItemPlan({ ...paths, ledger: ledgerPath(ctx.projectDir, deps.env, deps.homeDir) }, item, spec);
     if (labels.includes(HELP_LABEL)) await removeLabel(issue, HELP_LABEL, cli);
   }
 
@@ -188,7 +190,7 @@ async function workOnIssue(args: FleetJobArgs, ctx: FleetJobContext, deps: Deps,
   // A failed push keeps the state too: the run resumes once the work is on origin.
   const keepsState = outcome.kind === 'continue' || outcome.kind === 'stopped' || work.pushed === false;
   if (keepsState) {
-    await withRetries(`save the run's state to ${stateBranch}`, () => jobGit.saveRunState(git, paths.ralphDir, stateBranch, stateNote(issue, jobNumber)), deps.clock, log);
+    await withRetries(`save the run's state to ${stateBranch}`, () => jobGit.saveRunState(git, paths.ralphDir, stateBranch, stateNote(issue, jobNumber), planMemory), deps.clock, log);
     job.kept.push(`the run's state on branch \`${stateBranch}\` (its record, budgets and plan)`);
   } else {
     await jobGit.deleteRemoteBranch(git, stateBranch);

@@ -8,8 +8,11 @@
 
 import { basename, relative } from 'node:path';
 import {
+  UNKNOWN_COST_STREAK_LIMIT,
   cancelCall,
   formatRunCost,
+  formatUsd,
+  unknownCallCharge,
   mergeSpend,
   recordLoopSpend,
   remainingCostBudget,
@@ -64,16 +67,37 @@ export function openRunSpend(run: RunSetup, recorder: RunRecorder | undefined): 
   run.state.spend.flush();
 }
 
-/** The call counts before the agent is spawned, so a `kill -9` mid-call still counts it. */
+/** The call counts before the agent is spawned, so a `kill -9` mid-call still counts it (with the cap it is given). */
 export function beginCallSpend(run: Run): void {
-  holdSpend(run, startCall(run.state.spend.value.spend));
+  holdSpend(run, startCall(run.state.spend.value.spend, callBudgetOf(run)));
 }
 
-/** The call's cost and tokens once the agent exited; 'not_started': no call was made, it is taken back. */
+/**
+ * The call's cost and tokens once the agent exited; 'not_started': no call was made, it is taken
+ * back. A call that reported no cost is charged what it could have cost, and the log says so.
+ */
 export function endCallSpend(run: Run, call: LoopSpendInput | 'not_started'): void {
   const spend = run.state.spend.value.spend;
-  holdSpend(run, call === 'not_started' ? cancelCall(spend) : recordLoopSpend(spend, call, run.deps.clock.now()));
+  const next = call === 'not_started' ? cancelCall(spend) : recordLoopSpend(spend, call, run.deps.clock.now());
+  holdSpend(run, next);
   run.account?.endCall(run.state.spend.value.spend);
+  if (call === 'not_started') return;
+  const charged = (next.run.unknownChargedUsd ?? 0) - (spend.run.unknownChargedUsd ?? 0);
+  if (next.run.unknownCostLoops > spend.run.unknownCostLoops && call.reportsCost !== false) {
+    run.deps.logger.warn(describeUnknownCharge(charged, unknownCallCharge(spend, call.cutOffByRalph).basis, run.state.agent.label));
+  }
+}
+
+/** The run's calls of unknown cost in a row (ralph's own cut-offs aside) have reached the limit: the halt's message, else undefined. */
+export function unknownCostHalt(run: Run): string | undefined {
+  const streak = run.state.spend.value.spend.run.unknownCostStreak ?? 0;
+  if (streak < UNKNOWN_COST_STREAK_LIMIT) return undefined;
+  return `${streak} agent calls in a row ended without reporting their cost (no result line: the CLI was killed or crashed); each was charged what it could have cost, and the run stops before its cost goes unseen (${formatRunCost(run.state.spend.value.spend)} so far). Check the CLI's output in .ralph/logs/, then run ralph again`;
+}
+
+function describeUnknownCharge(usd: number, basis: 'cap' | 'highest' | 'none', agent: string): string {
+  const why = basis === 'cap' ? 'the per-call cap it was given (--max-budget-usd)' : basis === 'highest' ? 'the highest cost of one call in this run' : 'no call of this run has reported a cost yet';
+  return `${agent} reported no cost for this call (no result line); charged $${formatUsd(usd)}, ${why}`;
 }
 
 /** The new spend with the run time so far, written through to `.run_state`. */

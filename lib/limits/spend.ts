@@ -4,7 +4,11 @@
 // cut off by a kill still counts, with its cost unknown. The CLI's total_cost_usd is cumulative
 // across --resume (claude-cli contract rule 11), so a call's cost is the per-turn
 // model_usage_since_last_result cost when the CLI gives it, else the difference from the last
-// total seen for the resumed session when the total grew, else the reported total.
+// total seen for the resumed session when the total grew, else the reported total. A call of an
+// agent that reports its cost but did not (no result line: the CLI was killed or crashed) is
+// charged what it could have cost: the per-call cap it was given (`--max-budget-usd`), else the
+// highest cost of one call seen in the run (a call ralph cut off itself: the highest). Unknown-cost calls
+// in a row that ralph did not cut off itself are counted: UNKNOWN_COST_STREAK_LIMIT halts.
 
 import { hourKey } from './rate-window.js';
 
@@ -26,6 +30,14 @@ export interface SpendState {
     unknownCostLoops: number;
     /** A call started and its outcome is not recorded yet. */
     inFlight: boolean;
+    /** Of costUsd, what was charged for calls of unknown cost (what they could have cost). */
+    unknownChargedUsd?: number;
+    /** Calls in a row that reported no cost although their agent reports it, ralph not having cut them off. */
+    unknownCostStreak?: number;
+    /** The highest known cost of one call in the run: what a call of unknown cost is charged without a cap. */
+    maxCallCostUsd?: number;
+    /** The per-call cap (`--max-budget-usd`) the call in flight was given. */
+    inFlightCapUsd?: number;
   };
   hour: { key: string; tokens: number; costUsd: number };
   /** Last cumulative total_cost_usd seen per session id. */
@@ -42,7 +54,14 @@ export interface LoopSpendInput {
   totalCostUsd: number | null;
   /** Sum of model_usage_since_last_result[*].costUSD (stream-json): this call's own cost. */
   sinceLastResultCostUsd?: number | null;
+  /** The agent reports its cost (so a call without one is of unknown cost, and charged); default true. */
+  reportsCost?: boolean;
+  /** ralph itself cut the call off (a signal, the job's time budget): charged, but not counted in the streak. */
+  cutOffByRalph?: boolean;
 }
+
+/** Calls of unknown cost in a row that halt the run. */
+export const UNKNOWN_COST_STREAK_LIMIT = 3;
 
 export interface BudgetOptions {
   /** --max-cost, USD for the whole run; ≤ 0 or null: no budget. */
@@ -91,9 +110,25 @@ export function costDelta(previousCumulative: number | null, currentTotal: numbe
   return total;
 }
 
-/** A call is about to start: it counts from now on, whatever happens to it. */
-export function startCall(state: SpendState): SpendState {
-  return { ...state, run: { ...state.run, loops: state.run.loops + 1, inFlight: true } };
+/** A call is about to start: it counts from now on, whatever happens to it. `capUsd`: the per-call cap it is given. */
+export function startCall(state: SpendState, capUsd?: number): SpendState {
+  const run = { ...state.run, loops: state.run.loops + 1, inFlight: true };
+  if (capUsd === undefined) delete run.inFlightCapUsd;
+  else run.inFlightCapUsd = capUsd;
+  return { ...state, run };
+}
+
+/**
+ * What a call of unknown cost is charged: the cap it was given, else the highest cost of one call
+ * seen. A call ralph cut off itself (Ctrl-C, its own death, a timeout, the job's time budget) is
+ * charged the highest cost seen only: the cap is what is left of the whole budget, and a Ctrl-C
+ * must not spend it.
+ */
+export function unknownCallCharge(state: SpendState, cutOffByRalph = false): { usd: number; basis: 'cap' | 'highest' | 'none' } {
+  const cap = state.run.inFlightCapUsd;
+  if (!cutOffByRalph && cap !== undefined && Number.isFinite(cap) && cap > 0) return { usd: cap, basis: 'cap' };
+  const highest = state.run.maxCallCostUsd ?? 0;
+  return highest > 0 ? { usd: highest, basis: 'highest' } : { usd: 0, basis: 'none' };
 }
 
 /** The call startCall counted never happened (the agent could not be spawned): take it back. */
@@ -102,10 +137,13 @@ export function cancelCall(state: SpendState): SpendState {
   return { ...state, run: { ...state.run, loops: Math.max(0, state.run.loops - 1), inFlight: false } };
 }
 
-/** A call left in flight by a ralph that died: it stays counted, its cost unknown. */
+/** A call left in flight by a ralph that died: it stays counted, its cost unknown and charged (not in the streak: ralph cut it off). */
 export function settleCutOffCall(state: SpendState): SpendState {
   if (!state.run.inFlight) return state;
-  return { ...state, run: { ...state.run, inFlight: false, unknownCostLoops: state.run.unknownCostLoops + 1 } };
+  const charge = unknownCallCharge(state, true).usd;
+  const run = { ...state.run, inFlight: false, unknownCostLoops: state.run.unknownCostLoops + 1, costUsd: state.run.costUsd + charge, unknownChargedUsd: (state.run.unknownChargedUsd ?? 0) + charge };
+  delete run.inFlightCapUsd;
+  return { ...state, run };
 }
 
 /** The outcome of the call startCall counted: its tokens and cost. */
@@ -115,7 +153,10 @@ export function recordLoopSpend(state: SpendState, input: LoopSpendInput, now: n
   const total = input.totalCostUsd ?? 0;
   const since = input.sinceLastResultCostUsd;
   const known = input.totalCostUsd !== null || (since !== null && since !== undefined);
-  const cost = since !== null && since !== undefined && Number.isFinite(since) && since >= 0 ? since : costDelta(previous, total, resumedId !== null);
+  const reported = since !== null && since !== undefined && Number.isFinite(since) && since >= 0 ? since : costDelta(previous, total, resumedId !== null);
+  // A call of an agent that reports its cost, without one: charged what it could have cost.
+  const unknown = !known && input.reportsCost !== false;
+  const cost = unknown ? unknownCallCharge(state, input.cutOffByRalph).usd : reported;
   const usage = normaliseUsage(input.usage);
   const hourTokens = usage.input + usage.output;
 
@@ -125,6 +166,7 @@ export function recordLoopSpend(state: SpendState, input: LoopSpendInput, now: n
 
   const key = hourKey(now);
   const hour = state.hour.key === key ? state.hour : { key, tokens: 0, costUsd: 0 };
+  const streak = state.run.unknownCostStreak ?? 0;
   return {
     run: {
       tokens: addUsage(state.run.tokens, usage),
@@ -132,6 +174,9 @@ export function recordLoopSpend(state: SpendState, input: LoopSpendInput, now: n
       loops: state.run.loops,
       unknownCostLoops: state.run.unknownCostLoops + (known ? 0 : 1),
       inFlight: false,
+      unknownChargedUsd: (state.run.unknownChargedUsd ?? 0) + (unknown ? cost : 0),
+      unknownCostStreak: unknown ? (input.cutOffByRalph ? streak : streak + 1) : known ? 0 : streak,
+      maxCallCostUsd: known ? Math.max(state.run.maxCallCostUsd ?? 0, reported) : (state.run.maxCallCostUsd ?? 0),
     },
     hour: { key, tokens: hour.tokens + hourTokens, costUsd: hour.costUsd + cost },
     lastCumulativeBySession,
@@ -157,6 +202,10 @@ export function mergeSpend(a: SpendState, b: SpendState): SpendState {
       loops: max(a.run.loops, b.run.loops),
       unknownCostLoops: max(a.run.unknownCostLoops, b.run.unknownCostLoops),
       inFlight: a.run.inFlight || b.run.inFlight,
+      unknownChargedUsd: max(a.run.unknownChargedUsd ?? 0, b.run.unknownChargedUsd ?? 0),
+      unknownCostStreak: max(a.run.unknownCostStreak ?? 0, b.run.unknownCostStreak ?? 0),
+      maxCallCostUsd: max(a.run.maxCallCostUsd ?? 0, b.run.maxCallCostUsd ?? 0),
+      ...(a.run.inFlightCapUsd !== undefined || b.run.inFlightCapUsd !== undefined ? { inFlightCapUsd: max(a.run.inFlightCapUsd ?? 0, b.run.inFlightCapUsd ?? 0) } : {}),
     },
     hour,
     lastCumulativeBySession: { ...b.lastCumulativeBySession, ...a.lastCumulativeBySession },
@@ -215,11 +264,14 @@ export function remainingCostBudget(state: SpendState, maxCostUsd: number | null
   return left > EPSILON ? Math.ceil(Number((left * 1e6).toFixed(3))) / 1e6 : undefined;
 }
 
-/** The run's cost as known: "$2.00", or "$2.00 + 1 call of unknown cost". */
+/** The run's cost as counted: "$2.00", or "$2.00 + 1 call of unknown cost", or "$2.50 (with $0.50 charged for 1 call of unknown cost)". */
 export function formatRunCost(state: SpendState): string {
   const known = `$${formatUsd(state.run.costUsd)}`;
   const unknown = state.run.unknownCostLoops;
-  return unknown === 0 ? known : `${known} + ${unknown} call${unknown === 1 ? '' : 's'} of unknown cost`;
+  if (unknown === 0) return known;
+  const calls = `${unknown} call${unknown === 1 ? '' : 's'} of unknown cost`;
+  const charged = state.run.unknownChargedUsd ?? 0;
+  return charged > 0 ? `${known} (with $${formatUsd(charged)} charged for ${calls})` : `${known} + ${calls}`;
 }
 
 /** Dollars with cents, more digits only when needed: 0.06, 0.0045, 12.5 → "12.50". */

@@ -270,6 +270,8 @@ function recordOutcome(
     usage: s.usage,
     totalCostUsd: s.totalCostUsd,
     sinceLastResultCostUsd: s.sinceLastResultCostUsd,
+    reportsCost: run.state.agent.capabilities.cost,
+    cutOffByRalph: call.kind === 'interrupted' || call.kind === 'timed-out',
   });
 
   // Transient API trouble and usage limits are waited out, not counted against the work; a

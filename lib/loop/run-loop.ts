@@ -25,7 +25,7 @@ import { evaluateGate, exitFromGate } from '../exit-gate/exit-step.js';
 import { postProgressIfDue } from '../lifecycle/github-lifecycle.js';
 import { runIteration, type IterationResult } from './iteration.js';
 import { reportLoopMetrics } from './metrics-step.js';
-import { beginCallSpend } from '../limits/run-spend.js';
+import { beginCallSpend, unknownCostHalt } from '../limits/run-spend.js';
 import { budgetBasis, forgetUsageWait, holdRunUsageWait, readUsageWait } from '../limits/shared-account.js';
 import { CONTINUE, stopRun as stop, type Run, type RunStop, type StepResult } from './run.js';
 import { beginAttemptRecord, finishAttemptRecord, saveUnfinishedAttempt } from '../run-record/record-steps.js';
@@ -230,6 +230,9 @@ async function afterIteration(run: Run, result: IterationResult): Promise<StepRe
     run.state.callsMade--;
     return stop(EXIT.couldNotRun, 'stopped', 'agent_not_started', 'failed', `Could not start ${run.state.agentCommand}: ${result.run.spawnError.message}`);
   }
+  // Calls whose cost nobody knows, one after another: the cost budget cannot hold.
+  const unknownCost = unknownCostHalt(run);
+  if (unknownCost) return stop(EXIT.halted, 'halted', 'unknown_cost_calls', 'unknown_cost', unknownCost);
   if (failure.kind !== 'transient') run.state.consecutiveTransientFailures = 0;
 
   switch (failure.kind) {

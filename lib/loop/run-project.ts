@@ -226,6 +226,8 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
         ? `at loop #${state.loopCount}`
         : `before loop #${state.loopCount} ran (${state.lastLoopRun > 0 ? `the last loop run was #${state.lastLoopRun}` : 'no loop ran now'}; status.json loop_count ${state.loopCount} counts the loop stopped)`;
     deps.logger.info(`Stopped ${where}, after ${state.callsMade} agent call(s) now${inRun}; exit reason: ${result.exitReason}`);
+    // The plan items ralph still holds open (kept for the next run), said once more at the end.
+    if (state.planHiddenNote) deps.logger.warn(`At the end of this run: ${state.planHiddenNote}`);
     return exitCodeInStyle(result.exitCode, config.EXIT_CODES);
   } finally {
     saveUnfinishedAttempt({ recorder, deps });

@@ -16,6 +16,7 @@ import type { CompletionConflict } from '../exit-gate/exit-gate.js';
 import type { TestsBest, VerificationOutcome } from '../verify/verification.js';
 import type { PlanView } from '../plan/fix-plan.js';
 import type { PlanMemory } from '../plan/plan-memory.js';
+import { loadPlanMemory } from '../plan/plan-store.js';
 import { longestUsageLimitWaitMs } from '../limits/reset-time.js';
 import type { Deps } from '../platform/deps.js';
 import type { RalphPaths } from '../state/paths.js';
@@ -120,7 +121,11 @@ export interface RunState {
   runClockStart: number;
   /** fix_plan.md as last parsed: when the loop's guards ran, then when the agent exited (plan-view.ts). */
   plan: PlanView | null;
-  /** The open plan items seen in this run, so a hidden one still counts (plan-view.ts). */
+  /**
+   * The open plan items ralph has seen, so a hidden one, or one ticked with no measured change,
+   * still counts (plan-view.ts): loaded from beside the ledger when the run starts, written
+   * through (plan/plan-store.ts), never read back mid-run.
+   */
   planMemory?: PlanMemory;
   /** Plan items completed (ticked with measured new content) since the stall guard last looked. */
   planItemsCompleted?: number;
@@ -192,6 +197,7 @@ export function holdRunState(source: RunStateSource): RunState {
     spend: unsavedRunSpend(now),
     runClockStart: now,
     plan: null,
+    planMemory: loadPlanMemory(paths, readOptions.logger),
     conflictCount: 0,
     consecutiveTransientFailures: 0,
     verify: initialVerificationTracker(),

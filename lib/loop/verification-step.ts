@@ -11,6 +11,7 @@ import { openBreakerForSameFailures } from '../verify/verification.js';
 import { EXIT } from '../errors.js';
 import { describeGateFailures } from '../verify/failure-report.js';
 import { runVerificationGate } from '../verify/run-gate.js';
+import { checkTestCount } from '../verify/test-count.js';
 import { describeVerification, type VerificationResult } from '../verify/verification-result.js';
 import {
   checkTrackedCompletion,
@@ -132,7 +133,8 @@ async function runGate(run: Run, loop: number): Promise<VerificationResult> {
   }
   // Test runs write caches and reports: they are not the next loop's work.
   retakeContentAtNextLoop(run);
-  return result;
+  // Far fewer tests than the last passing run: no evidence, and said so.
+  return checkTestCount(result, run.state.verify.lastPassingTests);
 }
 
 /** Log it, tell subscribers, and put it in the session record (saved with the loop). */

@@ -7,6 +7,7 @@
 
 import type { PlanItem, PlanView } from './fix-plan.js';
 import { asksForRevert, namesFile, shareTopic } from './item-evidence.js';
+import { PlanItemIndex } from './plan-item-index.js';
 
 export interface RememberedItem {
   /** The normalised text: what identifies the item. */
@@ -25,6 +26,8 @@ export interface PlanMemory {
 export type HiddenHow = 'removed' | 'optional' | 'ticked without measured change';
 
 export interface HiddenItem {
+  /** The normalised text of the remembered item. */
+  key: string;
   text: string;
   how: HiddenHow;
 }
@@ -68,49 +71,65 @@ export function checkPlanAgainstMemory(memory: PlanMemory, read: PlanRead, evide
     newContent || (changed && asksForRevert(text)) || controlFiles.some((name) => namesFile(text, name));
   if ('unreadable' in read) {
     const view = syntheticView([...memory.open.map((item) => item.text), `the plan itself: ${read.unreadable}`]);
-    return { memory, view, hidden: memory.open.map((item) => ({ text: item.text, how: 'removed' as const })), completed: 0, completedKeys: [] };
+    return { memory, view, hidden: memory.open.map((item) => ({ key: item.key, text: item.text, how: 'removed' as const })), completed: 0, completedKeys: [] };
   }
   const items = read.view?.items ?? [];
-  const used = new Set<number>();
+  // Each item's text normalised once per reading, found through a map: O(n) per loop, not n².
+  const index = new PlanItemIndex(items, normalizedOnce);
   const stillOpen: RememberedItem[] = [];
   const hidden: HiddenItem[] = [];
   const completedKeys: string[] = [];
-  const added = newOpenKeys(items, memory);
+  const added = newOpenKeys(items, index.keys, memory);
   for (const remembered of memory.open) {
-    const index = findItem(items, remembered, used);
-    if (index === undefined) {
+    const found = index.take(remembered.key, remembered.position);
+    if (found === undefined) {
       // Split into (or reworded as) open items about the same thing: they carry its work.
       if (added.some((key) => shareTopic(remembered.key, key))) continue;
       stillOpen.push(remembered);
-      hidden.push({ text: remembered.text, how: 'removed' });
+      hidden.push({ key: remembered.key, text: remembered.text, how: 'removed' });
       continue;
     }
-    used.add(index);
-    const item = items[index]!;
-    const at = { ...remembered, position: index };
+    const item = items[found]!;
+    // The same object when nothing about it changed: most loops change no item.
+    const at = found === remembered.position ? remembered : { ...remembered, position: found };
     if (item.optional) {
       stillOpen.push(at);
-      hidden.push({ text: remembered.text, how: 'optional' });
+      hidden.push({ key: remembered.key, text: remembered.text, how: 'optional' });
     } else if (!item.done) {
-      stillOpen.push({ ...at, text: item.text });
+      stillOpen.push(item.text === at.text ? at : { ...at, text: item.text });
     } else if (!backed(remembered.text)) {
       stillOpen.push(at);
-      hidden.push({ text: remembered.text, how: 'ticked without measured change' });
+      hidden.push({ key: remembered.key, text: remembered.text, how: 'ticked without measured change' });
     } else {
       completedKeys.push(remembered.key);
     }
   }
-  items.forEach((item, index) => {
-    if (used.has(index) || item.done || item.optional) return;
-    stillOpen.push({ key: normalizeItemText(item.text), text: item.text, position: index });
+  items.forEach((item, position) => {
+    if (index.isTaken(position) || item.done || item.optional) return;
+    stillOpen.push({ key: index.keys[position]!, text: item.text, position });
   });
   return { memory: { open: stillOpen }, view: addHidden(read.view, hidden), hidden, completed: completedKeys.length, completedKeys };
 }
 
 // The open blocking items whose text ralph does not remember: added in the latest loop.
-function newOpenKeys(items: PlanItem[], memory: PlanMemory): string[] {
+function newOpenKeys(items: PlanItem[], keys: readonly string[], memory: PlanMemory): string[] {
   const known = new Set(memory.open.map((item) => item.key));
-  return items.filter((item) => !item.done && !item.optional).map((item) => normalizeItemText(item.text)).filter((key) => !known.has(key));
+  return items.flatMap((item, position) => (item.done || item.optional || known.has(keys[position]!) ? [] : [keys[position]!]));
+}
+
+// The normalised text of each raw text seen lately: a plan's items are read again every loop, and
+// most of them have not changed. Bounded: emptied when it reaches NORMALIZED_KEPT texts.
+const NORMALIZED_KEPT = 50_000;
+const normalized = new Map<string, string>();
+
+function normalizedOnce(text: string): string {
+  let key = normalized.get(text);
+  if (key === undefined) {
+    if (normalized.size >= NORMALIZED_KEPT) normalized.clear();
+    key = normalizeItemText(text);
+    normalized.set(text, key);
+  }
+  return key;
 }
 
 /** Item text as ralph identifies it: invisible and formatting characters out, spaces collapsed, case folded. */
@@ -124,6 +143,9 @@ export function normalizeItemText(text: string): string {
     .toLowerCase();
 }
 
+/** How the user says an item is done when ralph holds it open (ralph --status numbers them). */
+export const ACCEPT_HINT = 'If the work is done or the change was yours: ralph --accept-item N (ralph --status numbers them)';
+
 /** `the agent removed 3 open items: a; b; c` — one line for the log. */
 export function describeHiddenItems(hidden: HiddenItem[]): string {
   const removed = hidden.filter((h) => h.how === 'removed').length;
@@ -133,25 +155,12 @@ export function describeHiddenItems(hidden: HiddenItem[]): string {
     countOf(hidden, 'ticked without measured change', 'ticked in a loop with no measured new content'),
   ].filter(Boolean);
   const names = hidden.slice(0, 10).map((h) => h.text.slice(0, 80)).join('; ');
-  return `${parts.join(', ')} of fix_plan.md; they count as still open: ${names}${hidden.length > 10 ? '; …' : ''}`;
+  return `${parts.join(', ')} of fix_plan.md; they count as still open: ${names}${hidden.length > 10 ? '; …' : ''}. ${ACCEPT_HINT}`;
 }
 
 function countOf(hidden: HiddenItem[], how: HiddenHow, words: string): string {
   const n = hidden.filter((h) => h.how === how).length;
   return n > 0 ? `${n} open item${n === 1 ? '' : 's'} ${words}` : '';
-}
-
-// The same text, nearest the remembered position; a done item may carry a note after the text.
-function findItem(items: PlanItem[], remembered: RememberedItem, used: Set<number>): number | undefined {
-  let best: number | undefined;
-  items.forEach((item, index) => {
-    if (used.has(index)) return;
-    const key = normalizeItemText(item.text);
-    const same = key === remembered.key || (item.done && remembered.key !== '' && key.startsWith(remembered.key));
-    if (!same) return;
-    if (best === undefined || Math.abs(index - remembered.position) < Math.abs(best - remembered.position)) best = index;
-  });
-  return best;
 }
 
 function addHidden(view: PlanView | null, hidden: HiddenItem[]): PlanView | null {

@@ -5,19 +5,22 @@
 // against the plan's memory (plan/plan-memory.ts): open items the agent hid count as open and
 // are named in the log, and a plan ralph cannot read in full is open.
 
-import { parseFixPlan, type PlanView } from './fix-plan.js';
-import { checkPlanAgainstMemory, describeHiddenItems, emptyPlanMemory, type PlanRead } from './plan-memory.js';
-import { readControlFile } from '../state/control-file.js';
+import type { PlanView } from './fix-plan.js';
+import { checkPlanAgainstMemory, describeHiddenItems, emptyPlanMemory } from './plan-memory.js';
+import { readPlanForMemory, savePlanMemory } from './plan-store.js';
 import { needsNoCodeChange } from './item-evidence.js';
 import { firstCompletions } from './verified-items.js';
 import type { Run } from '../loop/run.js';
 
 export function refreshPlanView(run: Run): PlanView | null {
-  const read = readPlan(run);
+  const read = readPlanForMemory(run.paths, run.config.OPTIONAL_SECTIONS);
+  const previous = run.state.planMemory;
   const content = run.state.content;
   const evidence = { newContent: content?.lastProgress ?? false, changed: content?.lastChanged ?? false, controlFiles: content?.lastControlChanged ?? [] };
-  const checked = checkPlanAgainstMemory(run.state.planMemory ?? emptyPlanMemory(), read, evidence);
+  const checked = checkPlanAgainstMemory(previous ?? emptyPlanMemory(), read, evidence);
   run.state.planMemory = checked.memory;
+  // Kept beside the ledger: what is open outlives this process (plan-store.ts). A dry run keeps nothing.
+  if (!run.config.DRY_RUN) savePlanMemory(run.paths, checked.memory, previous);
   run.state.verificationTicks = checked.hidden.filter((h) => h.how === 'ticked without measured change' && needsNoCodeChange(h.text)).map((h) => h.text);
   run.state.planItemsCompleted = (run.state.planItemsCompleted ?? 0) + firstCompletions(itemsDone(run), checked.completedKeys).length;
   const note = 'unreadable' in read
@@ -28,17 +31,6 @@ export function refreshPlanView(run: Run): PlanView | null {
   // EXIT_REQUIRES_PLAN_COMPLETE=false restores the Bash tool's reading: the plan as it is now.
   run.state.plan = run.config.EXIT_REQUIRES_PLAN_COMPLETE ? checked.view : 'view' in read ? read.view : null;
   return run.state.plan;
-}
-
-// A plan the agent turned into something ralph will not read (a directory, a FIFO, a file over
-// the size limit, a link out of the project) is a plan that is not done.
-function readPlan(run: Run): PlanRead {
-  try {
-    const text = readControlFile(run.paths.fixPlan, { projectDir: run.paths.projectDir });
-    return { view: text === undefined ? null : parseFixPlan(text, run.config.OPTIONAL_SECTIONS) };
-  } catch (error) {
-    return { unreadable: (error as Error).message };
-  }
 }
 
 /** The items completed in this run so far (their keys): each counts as progress once. */

@@ -9,6 +9,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync 
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { buildIssueDocument } from '../project/issue-document.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
+import { forgetPlanMemory } from '../plan/plan-store.js';
 import type { RalphPaths } from '../state/paths.js';
 import type { QueueItem } from './queue-file.js';
 import { formatFileStamp } from '../state/timestamps.js';
@@ -91,10 +92,14 @@ function isTaken(path: string): boolean {
   }
 }
 
-/** fix_plan.md with the item's task as its only task. */
+/**
+ * fix_plan.md with the item's task as its only task. ralph wrote this plan, not the agent: the
+ * plan's memory of the task before (with `paths.ledger`) starts again from it.
+ */
 export function writeItemPlan(paths: RalphPaths, item: QueueItem, specPath: string): void {
   const lines = [QUEUE_PLAN_HEADING, '', '## Current Task', ...itemTaskLines(item, specPath), ''];
   writeFileAtomic(paths.fixPlan, lines.join('\n'));
+  forgetPlanMemory(paths);
 }
 
 /** The item's task as plan lines: the checkbox item and the spec it follows. */

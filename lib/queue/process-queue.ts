@@ -13,10 +13,11 @@ import { preflightProject, runProject } from '../loop/run-project.js';
 import type { Deps } from '../platform/deps.js';
 import { acquireProjectLock, assertLockFree } from '../state/lock.js';
 import type { RalphPaths } from '../state/paths.js';
+import { ledgerPath } from '../state/ledger-path.js';
 import type { QueueItem } from './queue-file.js';
 import { toPlainTextLine } from '../tasks/task-line.js';
 import { commitLeftovers, leftoverCommitMessage, readHead, type GitOptions, type LeftoverCommitResult } from './leftover-commit.js';
-import { ledgerPath, readLedger } from '../state/ledger.js';
+import { readLedger } from '../state/ledger.js';
 import { copyPrdSpec, keepPreviousPlan, writeIssueSpec, writeItemPlan } from './item-workspace.js';
 import { fetchQueueIssue } from './queue-issues.js';
 import { holdStatuses, openQueueStore, type QueueStore } from './queue-store.js';
@@ -115,7 +116,7 @@ async function processItem(item: QueueItem, repository: string, options: Process
   try {
     const kept = keepPreviousPlan(paths, deps.clock.now());
     if (kept) deps.logger.info(`Kept the previous plan as ${kept}`);
-    writeItemPlan(paths, item, spec.path);
+    writeItemPlan({ ...paths, ledger: ledgerPath(paths.projectDir, deps.env, deps.homeDir) }, item, spec.path);
   } catch (error) {
     return { kind: 'failed', reason: `preparation failed: ${(error as Error).message}` };
   }

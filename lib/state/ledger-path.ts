@@ -2,10 +2,12 @@
 // so a view can ask whether there is one without loading zod (start-up budgets, DESIGN.md §6).
 
 import { realpathSync } from 'node:fs';
-import { basename, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { hashText } from '../platform/hash.js';
 
 export const LEDGER_FILE = 'ledger.json';
+/** The plan's memory, beside the ledger (its own file: the ledger is written every call, the plan's memory only when it changes). */
+export const PLAN_MEMORY_FILE = 'plan-memory.json';
 
 /** `$XDG_STATE_HOME/ralph`, or `~/.local/state/ralph` when it is unset or not absolute (XDG spec). */
 export function ledgerRoot(env: Readonly<Record<string, string | undefined>>, homeDir: string): string {
@@ -18,6 +20,11 @@ export function ledgerPath(projectDir: string, env: Readonly<Record<string, stri
   const real = realPathOf(projectDir);
   const slug = basename(real).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+/, '').slice(0, 40) || 'project';
   return join(ledgerRoot(env, homeDir), `${slug}-${hashText(real, 12)}`, LEDGER_FILE);
+}
+
+/** The plan's memory of the project whose ledger is `ledgerFile`. */
+export function planMemoryPath(ledgerFile: string): string {
+  return join(dirname(ledgerFile), PLAN_MEMORY_FILE);
 }
 
 /** The real path of a folder, or its absolute path when it does not exist (yet). */

@@ -7,15 +7,16 @@
 // prune) and the PRD files the user queued (`ralph-queue add --prd`: the files outside the
 // project a queue item may name). `.ralph/.call_count`,
 // `.last_reset`, `.run_state` and the others are views written from it: on load the ledger wins.
+// Beside it, `plan-memory.json`: the plan items ralph counts as open, across runs (plan/plan-store.ts).
 
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { writeJsonAtomic } from './atomic-write.js';
 import { circuitBreakerFileSchema, runStateFileSchema, type CircuitBreakerFile, type RunStateFile } from './schemas.js';
 import * as z from './zod.js';
-import { realPathOf } from './ledger-path.js';
+import { planMemoryPath, realPathOf } from './ledger-path.js';
 
-export { LEDGER_FILE, ledgerPath, ledgerRoot } from './ledger-path.js';
+export { LEDGER_FILE, PLAN_MEMORY_FILE, ledgerPath, ledgerRoot, planMemoryPath } from './ledger-path.js';
 
 const ledgerSchema = z.looseObject({
   version: z.literal(1),
@@ -95,6 +96,38 @@ export function saveLedgerBackups(path: string, projectDir: string, backups: Led
 /** Records a PRD file the user queued (its real path), once. */
 export function recordQueuedPrd(path: string, projectDir: string, realPath: string): void {
   updateLedger(path, projectDir, (ledger) => (ledger.queued_prds.includes(realPath) ? ledger : { ...ledger, queued_prds: [...ledger.queued_prds, realPath] }));
+}
+
+const ledgerPlanSchema = z.looseObject({
+  version: z.literal(1),
+  project: z.string(),
+  /** The plan items ralph counts as open: their normalised text, their text, their last index. */
+  open: z.array(z.object({ key: z.string(), text: z.string(), position: z.number().int().nonnegative() })),
+});
+
+export type LedgerPlan = z.infer<typeof ledgerPlanSchema>;
+export type LedgerPlanItem = LedgerPlan['open'][number];
+
+/** The plan's memory kept beside the ledger `ledgerFile`, or undefined when there is none; an unreadable one is reported. */
+export function readLedgerPlan(ledgerFile: string, warn: (message: string) => void): LedgerPlanItem[] | undefined {
+  const path = planMemoryPath(ledgerFile);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') warn(`Cannot read the plan's memory ${path}: ${(error as Error).message}`);
+    return undefined;
+  }
+  const parsed = ledgerPlanSchema.safeParse(safeJson(text));
+  if (parsed.success) return parsed.data.open;
+  warn(`The plan's memory ${path} is unreadable; ralph starts it again from fix_plan.md (remove it if this keeps happening)`);
+  return undefined;
+}
+
+/** Writes the plan's memory beside the ledger, atomically (mode 600, its folder 700). */
+export function saveLedgerPlan(ledgerFile: string, projectDir: string, open: readonly LedgerPlanItem[]): void {
+  mkdirSync(dirname(ledgerFile), { recursive: true, mode: 0o700 });
+  writeJsonAtomic(planMemoryPath(ledgerFile), { version: 1, project: realPathOf(projectDir), open }, { mode: 0o600 });
 }
 
 function safeJson(text: string): unknown {

@@ -5,8 +5,9 @@
 // tells the agent what went wrong. pytest's exit 5 (no tests collected) is an error that quotes
 // pytest's own line. A test command that otherwise says it ran no test (a report that counts
 // none passing or failing, `1..0`, "collected 0 items", "no tests found") is not-verified
-// whatever its exit code: it proves nothing. A test command that exits 0 with nothing countable
-// stays passed, on its exit code only (format `exit-code`). Pure.
+// whatever its exit code: it proves nothing; so is one that exits 0 and prints nothing at all
+// (a test script replaced by `exit 0`). A test command that exits 0 with output but nothing
+// countable stays passed, on its exit code only (format `exit-code`). Pure.
 
 import { formatDuration } from '../limits/countdown.js';
 import { parseCargoTest } from './parsers/cargo-test.js';
@@ -60,7 +61,8 @@ export function interpretCommand(input: InterpretCommandInput): CommandVerificat
 
   const report = readReport(input);
   if (input.role === 'test' && ranNoTest(report, output, run.exitCode)) {
-    const why = `ran no test (exit code ${run.exitCode ?? run.signal}): not verified\n${lastLines(output, TAIL_LINES)}`.trim();
+    const silent = output.trim() === '' ? ' and printed nothing' : '';
+    const why = `ran no test (exit code ${run.exitCode ?? run.signal}${silent}): not verified\n${lastLines(output, TAIL_LINES)}`.trim();
     return {
       ...base,
       status: 'not-verified',
@@ -103,7 +105,8 @@ function ranNoTest(report: TestReport | null, output: string, exitCode: number |
     return false;
   }
   if (exitCode !== 0 && exitCode !== PYTEST_NO_TESTS_EXIT) return false;
-  return NO_TESTS_LINE.test(output);
+  // A test command that exits 0 without a word shows no sign of any test.
+  return NO_TESTS_LINE.test(output) || (exitCode === 0 && output.trim() === '');
 }
 
 /**

@@ -59,6 +59,8 @@ export interface CommandVerification {
   failuresOmitted: number;
   /** The end of stdout and stderr together, ANSI codes removed (bounded). */
   output: string;
+  /** Not verified for a sharp drop in the tests it ran against the last passing run (test-count.ts). */
+  lostTests?: { ran: number; before: number };
 }
 
 export interface VerificationResult {
@@ -120,14 +122,14 @@ export function describeVerification(result: VerificationResult): string {
 }
 
 /** The verdict and the counts, without the commands: `Verification gate FAILED in 2.3s: 1 failing, 4 passing, 0 skipped`. */
-export function describeVerificationTally(result: Pick<VerificationResult, 'passed' | 'failed' | 'skipped' | 'durationMs'> & { status: string }): string {
+export function describeVerificationTally(result: Pick<VerificationResult, 'passed' | 'failed' | 'skipped' | 'durationMs'> & { status: string; commands?: readonly Pick<CommandVerification, 'lostTests'>[] }): string {
   const verdict =
     result.status === 'passed'
       ? 'passed'
       : result.status === 'failed'
         ? 'FAILED'
         : result.status === 'not-verified'
-          ? 'NOT VERIFIED (a test command ran no test)'
+          ? result.commands?.some((c) => c.lostTests) ? 'NOT VERIFIED (far fewer tests than the last passing run)' : 'NOT VERIFIED (a test command ran no test)'
           : 'could not complete';
   const seconds = (result.durationMs / 1000).toFixed(1);
   return `Verification gate ${verdict} in ${seconds}s: ${result.failed} failing, ${result.passed} passing, ${result.skipped} skipped`;
@@ -135,7 +137,7 @@ export function describeVerificationTally(result: Pick<VerificationResult, 'pass
 
 function describeCommandStatus(c: CommandVerification): string {
   if (c.timedOut) return 'timed out';
-  if (c.status === 'not-verified') return 'ran no test';
+  if (c.status === 'not-verified') return c.lostTests ? `ran ${c.lostTests.ran} of the ${c.lostTests.before} tests of the last passing run` : 'ran no test';
   if (c.status === 'passed' && c.role === 'test' && c.format === 'exit-code') return 'passed (exit code only)';
   return c.status;
 }

@@ -29,10 +29,12 @@ export interface VerificationTrackerState {
   sameFailures: SameFailuresState;
   /** Last loop counted into sameFailures: a loop counts once, however often its gate re-runs. */
   countedLoop: number | null;
+  /** The tests the last passing gate run executed (null: none passed yet, or nothing counted). */
+  lastPassingTests: number | null;
 }
 
 export function initialVerificationTracker(): VerificationTrackerState {
-  return { latest: null, latestLoop: null, lastChangeLoop: null, trusted: true, sameFailures: initialSameFailures(), countedLoop: null };
+  return { latest: null, latestLoop: null, lastChangeLoop: null, trusted: true, sameFailures: initialSameFailures(), countedLoop: null, lastPassingTests: null };
 }
 
 /**
@@ -71,6 +73,7 @@ export function trackerFromSummary(summary: RecordedVerification | null): Verifi
     lastChangeLoop: null,
     trusted: false,
     countedLoop: summary.loop,
+    lastPassingTests: summary.status === 'passed' && summary.passed + summary.failed > 0 ? summary.passed + summary.failed : null,
     sameFailures:
       summary.signature === null
         ? initialSameFailures()
@@ -100,7 +103,9 @@ export interface TrackedVerification {
 /** A gate run finished in `loop` (after the loop's changes, or before accepting completion). */
 export function trackGateResult(state: VerificationTrackerState, loop: number, result: VerificationSnapshot, threshold: number): TrackedVerification {
   const sameFailures = countLoop(state, loop, result);
-  const next: VerificationTrackerState = { ...state, latest: result, latestLoop: loop, trusted: true, sameFailures, countedLoop: loop };
+  const ran = result.passed + result.failed;
+  const lastPassingTests = result.status === 'passed' && ran > 0 ? ran : state.lastPassingTests;
+  const next: VerificationTrackerState = { ...state, latest: result, latestLoop: loop, trusted: true, sameFailures, countedLoop: loop, lastPassingTests };
   return judge(next, classifyVerification(state.latest, result), threshold);
 }
 

@@ -6,7 +6,9 @@
 // doing the whole analysis and the content progress check each time. This process holds only
 // ralph and this small harness, so its CPU (process.cpuUsage) and peak RSS are ralph's; the agent
 // and git are separate processes. Prints one JSON object: per-loop CPU and wall, the gaps from
-// each agent's exit to the next spawn (wall, and this process's CPU within them), RSS samples.
+// each agent's exit to the next spawn (wall, and this process's CPU within them), RSS samples,
+// and the whole process's CPU (start-up included). Arguments: LOOPS (1,000) and PLAN_ITEMS, the
+// open items of the plan (1: the plan-growth rows give it 100, 1,000 and 10,000).
 
 import { execFileSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
@@ -18,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const dist = (path) => new URL(`../../dist/${path}`, import.meta.url).href;
 const LOOPS = Number(process.argv[2] ?? 1000);
+const PLAN_ITEMS = Number(process.argv[3] ?? 1);
 
 const GIT_ENV = {
   GIT_AUTHOR_NAME: 'Ralph Bench',
@@ -66,11 +69,17 @@ function buildStream() {
     .concat('\n');
 }
 
+/** A plan of `items` open items (each its own text) and one done. */
+function planText(items) {
+  const open = Array.from({ length: items }, (_, i) => (i === 0 ? '- [ ] keep going\n' : `- [ ] item ${i}: make part ${i} of the module work\n`));
+  return `# Fix Plan\n${open.join('')}- [x] set up\n`;
+}
+
 function makeProject(root) {
   const dir = join(root, 'project');
   const files = {
     '.ralph/PROMPT.md': '# Task\nWork through fix_plan.md.\n',
-    '.ralph/fix_plan.md': '# Fix Plan\n- [ ] keep going\n- [x] set up\n',
+    '.ralph/fix_plan.md': planText(PLAN_ITEMS),
     '.ralph/AGENT.md': '# Agent\n',
     // The agent changes a file every call and never ticks the plan: the stall guard (8 loops
     // without plan progress) would halt the run long before MAX_LOOPS, so it is set out of reach.
@@ -183,6 +192,7 @@ try {
       gapCpu: round(gapCpu),
       rss: round(rss),
       peakRssMb: (process.resourceUsage().maxRSS * 1024) / 1e6,
+      processCpuMs: Number(cpuMs().toFixed(1)),
     }),
   );
 } finally {

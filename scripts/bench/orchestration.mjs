@@ -18,15 +18,23 @@ const GAP_BUDGET_MS = 15;
 const GROWTH_BUDGET_PCT = 10;
 const RSS_BUDGET_MB = 80;
 
-function runChild(loops) {
+/** Runs the loop child for `loops` loops over a plan of `planItems` open items; killed after `timeoutMs` (none: no limit). */
+export function runChild(loops, planItems = 1, timeoutMs = 0) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CHILD, String(loops)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CHILD, String(loops), String(planItems)], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
+    let timedOut = false;
+    const timer = timeoutMs > 0 ? setTimeout(() => ((timedOut = true), child.kill('SIGKILL')), timeoutMs) : undefined;
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (err += c));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`loop child exited ${code}: ${err.trim().split('\n').pop() ?? ''}`))));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (timedOut) reject(new Error(`${loops} loops over ${planItems} items did not finish within ${timeoutMs / 1000} s`));
+      else if (code === 0) resolve(JSON.parse(out));
+      else reject(new Error(`loop child exited ${code}: ${err.trim().split('\n').pop() ?? ''}`));
+    });
   });
 }
 

@@ -108,7 +108,7 @@ describe('ralph --doctor', () => {
   });
 
   it('fails for a .ralph/ this user cannot write, as the run would refuse it', async () => {
-    const p = project(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\n` }), true);
+    const p = project(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\n` }), true);
     const f = fake();
     const env = { ...f.env, ...GIT_TEST_ENV, ANTHROPIC_API_KEY: 'sk-ant-doctor-test-key' };
     const writable = await runCli('ralph', ['--doctor'], { cwd: p.dir, env });
@@ -138,7 +138,7 @@ describe('ralph --doctor', () => {
   });
 
   it('fails for --github-issue or GITHUB_ISSUE without gh on PATH, naming where the issue came from and how to install gh', async () => {
-    const p = project(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\n` }), true);
+    const p = project(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\n` }), true);
     const f = fake();
     const noGh = (f.env.PATH ?? '').split(delimiter).filter((dir) => dir && !existsSync(join(dir, 'gh'))).join(delimiter);
     const env = { ...f.env, ...GIT_TEST_ENV, ANTHROPIC_API_KEY: 'sk-ant-doctor-test-key', PATH: noGh };
@@ -151,7 +151,7 @@ describe('ralph --doctor', () => {
     expect(flag.stdout).not.toMatch(/\bReady\b/);
     expect(flag.code).toBe(1);
 
-    const configured = project(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\nGITHUB_ISSUE=owner/repo#7\n` }), true);
+    const configured = project(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\nGITHUB_ISSUE=owner/repo#7\n` }), true);
     const rc = await runCli('ralph', ['--doctor'], { cwd: configured.dir, env });
     expect(line(rc.stdout, 'GitHub CLI')).toMatch(/^\[FAIL\] GitHub CLI: gh is not installed: GITHUB_ISSUE \(\.ralphrc.*\) owner\/repo#7 /);
     expect(rc.code).toBe(1);
@@ -165,7 +165,7 @@ describe('ralph --doctor', () => {
   });
 
   it('outside a git repository: --doctor warns, and ralph and ralph-enable-ci say the same thing instead of nothing', async () => {
-    const p = project(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\n`, '.ralph/fix_plan.md': '# Fix Plan\n- [ ] one\n' }), false);
+    const p = project(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\n`, '.ralph/fix_plan.md': '# Fix Plan\n- [ ] one\n' }), false);
     const f = withFakeClaude({ calls: [{ resultText: 'done', tickFixPlan: 'all', writeFiles: { 'a.txt': 'a\n' } }] });
     cleanups.push(() => f.cleanup());
     // HOME (and so any global git config) is the fake's: no repository above the project either.

@@ -18,7 +18,7 @@ afterEach(() => {
 
 describe('the final state of a completed run', () => {
   it('is shown truthfully by --status --json, the dashboard and ralph.log', async () => {
-    project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\n`, '.ralph/fix_plan.md': '- [ ] one\n' }), { git: true });
+    project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\n`, '.ralph/fix_plan.md': '- [ ] one\n' }), { git: true });
     fake = withFakeClaude({ calls: [{ resultText: 'Did the one task.', tickFixPlan: 'all', writeFiles: { 'x.txt': 'y' } }] });
     const env = { ...fake.env, ...GIT_TEST_ENV };
     const run = await runCli('ralph', ['--max-loops', '5'], { cwd: project.dir, env });

@@ -27,7 +27,7 @@ interface Setup {
 
 /** A git project on a feature branch with a bare `origin`, the fake claude and the fake gh on PATH. */
 function setUp(plan: string, calls: FakeCallScript[], gh: FakeGhData): Setup {
-  const project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\n`, '.ralph/fix_plan.md': plan }), { git: true });
+  const project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\n`, '.ralph/fix_plan.md': plan }), { git: true });
   cleanups.push(() => project.cleanup());
   const originRoot = mkdtempSync(join(tmpdir(), 'ralph-origin-'));
   cleanups.push(() => rmSync(originRoot, { recursive: true, force: true }));

@@ -29,7 +29,7 @@ const hanging: FakeScenario = {
 };
 
 function setUp(issues: FakeIssue[]): Record<string, string> {
-  project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\n` }), { git: true });
+  project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\n` }), { git: true });
   claude = withFakeClaude(hanging);
   clis = withFakeTaskClis({ gh: { issues } });
   const fakeGh = Object.fromEntries(Object.entries(clis.env).filter(([key]) => key.startsWith('FAKE_GH')));

@@ -25,7 +25,7 @@ afterEach(() => {
 
 describe('ralph-queue process with CREATE_PR', () => {
   it("pushes the item's Fix #N commit with the branch the pull request is opened from", async () => {
-    project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\nCREATE_PR=true\n` }), { git: true });
+    project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\nCREATE_PR=true\n` }), { git: true });
     origin = mkdtempSync(join(tmpdir(), 'queue-origin-'));
     project.git('init', '-q', '--bare', origin);
     project.git('remote', 'add', 'origin', origin);

@@ -33,7 +33,7 @@ const done = (file: string): FakeCallScript => ({
 const idle = { resultText: 'Looked around; nothing changed yet.', statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } };
 
 function setUp(issues: FakeIssue[], scenario: FakeScenario): Record<string, string> {
-  project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\n` }), { git: true });
+  project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\n` }), { git: true });
   claude = withFakeClaude(scenario);
   clis = withFakeTaskClis({ gh: { issues } });
   return { ...claude.env, ...GIT_TEST_ENV, ...pickFake(clis.env), PATH: [clis.binDir, claude.env.PATH].join(delimiter) };

@@ -69,7 +69,7 @@ export function withFleetRepo(options: { rc?: string; gh: Record<string, unknown
   symlinkSync(FAKE_GH, join(ghBinDir, 'gh'));
   const ghEnv = { FAKE_GH_DATA: join(root, 'gh.json'), FAKE_GH_LOG: join(root, 'gh.jsonl') };
   writeFileSync(ghEnv.FAKE_GH_DATA, JSON.stringify(options.gh));
-  const seed = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\n${options.rc ?? ''}` }), { git: true });
+  const seed = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\n${options.rc ?? ''}` }), { git: true });
   const git = (args: string[], cwd = root) => execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_TEST_ENV }, encoding: 'utf8' });
   git(['init', '-q', '--bare', '-b', 'main', origin]);
   git(['push', '-q', origin, 'main'], seed.dir);

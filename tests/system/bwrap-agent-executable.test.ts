@@ -25,7 +25,7 @@ interface HomeInstall {
 /** The fake claude installed as the native installer does: ~/.local/bin/claude -> ~/.local/share/claude/versions/… */
 function installAgentInHome(): HomeInstall {
   const project = tmpProject(ralphProjectTree({
-    '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\nALLOWED_TOOLS="Read,Write,Bash"\n`,
+    '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\nALLOWED_TOOLS="Read,Write,Bash"\n`,
     '.ralph/fix_plan.md': '- [ ] one\n',
   }), { git: true });
   const fake = withFakeClaude();

@@ -65,6 +65,11 @@ export const RALPH_FLAGS: readonly RalphFlag[] = [
   { name: 'circuit-status', describe: 'Show circuit breaker status and exit', section: 'Options' },
   { name: 'auto-reset-circuit', key: 'CB_AUTO_RESET', describe: 'Reset an OPEN circuit breaker at startup instead of waiting for the cooldown', section: 'Options' },
   { name: 'reset-session', describe: 'Reset the session state and exit', section: 'Options' },
+  {
+    name: 'accept-item', arg: 'ITEM',
+    describe: 'Count a plan item ralph holds open (ticked with no measured change, removed, moved to an optional section) as done: its number in ralph --status, or its text; repeatable; then exit',
+    section: 'Options',
+  },
   { name: 'dry-run', key: 'DRY_RUN', describe: 'Show what would run, without calling Claude', section: 'Options' },
   { name: 'notify', alias: 'n', key: 'ENABLE_NOTIFICATIONS', describe: 'Desktop notifications for completion, halts and limits', section: 'Options' },
   { name: 'backup', alias: 'b', key: 'ENABLE_BACKUP', describe: 'Back up the working tree to a git ref before each loop', section: 'Options' },

@@ -26,6 +26,7 @@ export type RalphAction =
   | 'reset-session'
   | 'rollback'
   | 'parallel-abandon'
+  | 'accept-item'
   | 'monitor'
   | 'queue'
   | 'run';
@@ -43,6 +44,8 @@ export interface RalphCliOptions {
   /** --halt-on-failure (the queue's is in `queue`). */
   haltOnFailure: boolean;
   rollbackTarget?: string;
+  /** `--accept-item` (repeatable): the plan items ralph holds open that the user counts as done, by number or text. */
+  acceptItems?: string[];
   force: boolean;
   /** argv as given, for `--monitor` forwarding. */
   argv: string[];
@@ -108,6 +111,7 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
     fresh: Boolean(parsed.fresh),
     haltOnFailure: Boolean(parsed['halt-on-failure']),
     rollbackTarget: str('rollback') || undefined,
+    acceptItems: action === 'accept-item' ? readAcceptItems(read.values.get('accept-item') ?? []) : undefined,
     force: Boolean(parsed.force),
     argv,
     queue: action === 'queue' ? pickQueueCommand(parsed) : undefined,
@@ -182,6 +186,15 @@ function checkSandboxFlags(parsed: Record<string, unknown>): void {
   }
 }
 
+/** Each `--accept-item` value, none of them blank. */
+function readAcceptItems(values: ReadonlyArray<string | boolean>): string[] {
+  const items = values.map((value) => String(value).trim());
+  if (items.length === 0 || items.some((item) => item === '' || item === 'true')) {
+    throw flagError('--accept-item requires an item: its number in ralph --status, or its text');
+  }
+  return items;
+}
+
 /** The Bash tool's queue flags, as the `ralph-queue` command each one runs. */
 function pickQueueCommand(parsed: Record<string, unknown>): QueueCommand {
   const haltOnFailure = Boolean(parsed['halt-on-failure']);
@@ -212,6 +225,7 @@ function pickAction(parsed: Record<string, unknown>): RalphAction {
   if (parsed['reset-session']) return 'reset-session';
   if (parsed.rollback !== undefined) return 'rollback';
   if (parsed['parallel-abandon']) return 'parallel-abandon';
+  if (parsed['accept-item'] !== undefined) return 'accept-item';
   if (QUEUE_FLAGS.some((flag) => parsed[flag] !== undefined && parsed[flag] !== false)) return 'queue';
   if (parsed.monitor) return 'monitor';
   return 'run';

@@ -61,6 +61,10 @@ async function dispatchRalph(options: RalphCliOptions, cwd: string, { prerendere
       const { runStateCommand } = await import('./state-commands.js');
       return runStateCommand(options.action, { projectDir: cwd, env: process.env, write: (t) => process.stdout.write(t) });
     }
+    case 'accept-item': {
+      const { acceptPlanItems } = await import('./accept-item.js');
+      return acceptPlanItems({ projectDir: cwd, env: process.env, items: options.acceptItems ?? [], write: (t) => process.stdout.write(t) });
+    }
     case 'rollback': {
       const { runRollback } = await import('./rollback.js');
       return runRollback({

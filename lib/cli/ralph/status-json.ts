@@ -13,6 +13,7 @@ import { isOfCurrentRun } from '../../monitor/run-facts.js';
 import { longestUsageLimitWaitMs } from '../../limits/reset-time.js';
 import { loadUsageWait } from '../../limits/limits-store.js';
 import { readLedgerFigures, runTokens, warningCollector } from './status-ledger.js';
+import { heldPlanItems } from './status-plan.js';
 import { systemClock, type Clock } from '../../platform/clock.js';
 import { readClaudeSessionId } from '../../sessions/claude-session-id.js';
 import { readProjectLock } from '../../state/lock.js';
@@ -101,6 +102,9 @@ export function collectStatus(
     plan: readPlan(paths.projectDir, paths.fixPlan, view),
     // Open plan items the agent hid, which still count as open (as the log and the dashboard name them).
     plan_note: field('plan_note'),
+    // The items ralph counts as open against what the plan shows, from the plan's memory beside
+    // the ledger, numbered for ralph --accept-item.
+    plan_held_open: heldPlanItems(view, (message) => warnings.push(message)),
     session: present(loadRalphSession(paths, readOnly)),
     claude_session: claudeSession ? { session_id: claudeSession.sessionId, timestamp: claudeSession.timestamp ?? null } : null,
     run,

@@ -54,6 +54,7 @@ export async function showStatus(options: ShowStatusOptions): Promise<number> {
   }
   if (parallel) await showParallel(paths, options.write);
   await showLedger(options);
+  await showHeldPlanItems(options);
   return 0;
 }
 
@@ -67,6 +68,20 @@ async function showParallel(paths: ReturnType<typeof ralphPaths>, write: (text: 
   const view = readParallelStatus(paths, { logger: silentLogger, clock: systemClock });
   // Unit slugs and exit reasons come from a file the agent can write.
   if (view) write(stripTerminalControls(formatParallelStatus(view)));
+}
+
+/**
+ * The plan items ralph counts as open although fix_plan.md shows them otherwise, numbered for
+ * `ralph --accept-item`. Loaded only when the project has a plan memory beside its ledger.
+ */
+async function showHeldPlanItems(options: ShowStatusOptions): Promise<void> {
+  const [{ homedir }, { ledgerPath, planMemoryPath }] = await Promise.all([import('node:os'), import('../../state/ledger-path.js')]);
+  const ledger = options.view?.paths.ledger ?? ledgerPath(options.projectDir, process.env, homedir());
+  if (!existsSync(planMemoryPath(ledger))) return;
+  const [{ formatHeldItems, heldPlanItems }, { loadViewConfig }] = await Promise.all([import('./status-plan.js'), import('../../config/view-config.js')]);
+  const view = options.view ?? loadViewConfig({ projectDir: options.projectDir, homeDir: homedir(), env: process.env });
+  const held = heldPlanItems(view);
+  if (held.length > 0) options.write(stripTerminalControls(formatHeldItems(held, view.paths.fixPlan)));
 }
 
 /**

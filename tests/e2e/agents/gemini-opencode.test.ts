@@ -20,7 +20,7 @@ const cleanups = useCleanups();
 const PLAN = '# Fix Plan\n- [ ] one\n- [ ] two\n- [ ] three\n';
 
 function project(plan = PLAN): TmpProject {
-  const p = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\n`, '.ralph/fix_plan.md': plan }), { git: true });
+  const p = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\n`, '.ralph/fix_plan.md': plan }), { git: true });
   cleanups.push(() => p.cleanup());
   return p;
 }

@@ -108,7 +108,7 @@ describe('a hostile agent plants git settings and hooks', () => {
 
   it('ralph-queue process commits the leftovers without running any of them', async () => {
     const attack = prepareAttack();
-    const project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}${ALLOW_SH}TEST_COMMAND="true"\n` }), { git: true });
+    const project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}${ALLOW_SH}TEST_COMMAND="echo ok"\n` }), { git: true });
     cleanups.push(() => project.cleanup());
     const fake = withFakeClaude({ calls: [{ ...planting(attack), tickFixPlan: 'all', statusBlock: undefined, resultText: 'Did the task.' }] });
     cleanups.push(() => fake.cleanup());

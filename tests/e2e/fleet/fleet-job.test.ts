@@ -180,6 +180,29 @@ describe('ralph-fleet job', () => {
     expect(commentsOn(r).at(-1)).toContain('Cost so far: $0.75 over 2 agent calls, 1 of unknown cost.');
   }, 180_000);
 
+  it("an item ticked without measured work stays open across the job boundary: the next job opens no pull request", async () => {
+    // Job 1: the agent ticks the issue's item without any work, then hangs until the job's time
+    // budget ends the job. Job 2 (a new clone, a new ledger) gets the plan's memory with the state.
+    const r = setUp({ calls: [{ resultText: 'Done, trust me.', tickFixPlan: 'all' }, { hang: 'beforeResult' }, { resultText: 'Nothing to do.' }] }, 'MAX_LOOPS=3\nCOMMENT_PROGRESS=false\n');
+    const firstDir = r.cloneJob();
+    const clock = budgetClock(15_000, () => claude!.runs().length >= 2);
+    const logger = createMemoryLogger();
+    const env = withoutUnset({ ...process.env, ...jobEnv(r, { name: 'issues', sender: 'owner' }) });
+    const deps = { ...createDeps({ cwd: firstDir, env, clock }), logger, stdout: captureOutput(), stderr: captureOutput() };
+    expect(await runFleetJob(jobArgs([...JOB, '--job-minutes', '0.25']), { projectDir: firstDir, env, deps }), logger.messages().join('\n')).toBe(0);
+    expect(logger.messages('WARN').join('\n')).toContain('1 open item ticked in a loop with no measured new content');
+    expect(execFileSync('git', ['--git-dir', r.origin, 'ls-tree', '-r', '--name-only', 'ralph/issue-7-state'], { encoding: 'utf8' })).toContain('ledger/plan-memory.json');
+
+    const dir = r.cloneJob();
+    const second = await runCli('ralph-fleet', JOB, { cwd: dir, env: jobEnv(r, { name: 'workflow_dispatch' }) });
+    expect(second.code, second.stderr).not.toBe(0);
+    expect(second.stderr).toContain('1 open item ticked in a loop with no measured new content');
+    expect(r.ghCalls().some((c) => c.argv[0] === 'pr' && c.argv[1] === 'create')).toBe(false);
+    expect(r.ghCalls().some((c) => c.argv.join(' ') === 'issue edit 7 --add-label ralph-done')).toBe(false);
+    // The memory went beside the job's ledger, not into the project.
+    expect(existsSync(join(dir, 'ledger'))).toBe(false);
+  }, 180_000);
+
   it("continuing a branch, ralph's control files come from the default branch, not from what an agent committed there", async () => {
     const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] });
     // An earlier job's agent committed a .ralphrc whose gate can never pass.

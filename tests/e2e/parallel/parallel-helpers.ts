@@ -30,7 +30,7 @@ export function doesItem(item: string, files: Record<string, string>, extra: Fak
 export function parallelProject(planItems: string[], scenario: FakeScenario, options: { files?: Record<string, string>; rc?: string } = {}): ParallelProject {
   const plan = `# Fix Plan\n\n## Tasks\n${planItems.map((item) => `- [ ] ${item}`).join('\n')}\n`;
   const project = tmpProject(
-    ralphProjectTree({ '.ralph/fix_plan.md': plan, '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\n${options.rc ?? ''}`, ...options.files }),
+    ralphProjectTree({ '.ralph/fix_plan.md': plan, '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\n${options.rc ?? ''}`, ...options.files }),
     { git: true },
   );
   const claude = withFakeClaude(scenario);

@@ -20,7 +20,7 @@ afterEach(() => {
 function setUp(calls: number, title = 'Seven'): { loop: LoopProject; clis: FakeTaskClis; env: NodeJS.ProcessEnv } {
   loop = loopProject(
     { calls: Array.from({ length: calls }, (_, i) => ({ tickFixPlan: 1, writeFiles: { [`f${i}.txt`]: `${i}\n` }, gitCommit: `task ${i}` })) },
-    { files: { '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\n`, '.ralph/fix_plan.md': '- [ ] a\n- [ ] b\n' } },
+    { files: { '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\n`, '.ralph/fix_plan.md': '- [ ] a\n- [ ] b\n' } },
   );
   clis = withFakeTaskClis({ gh: { issues: [{ number: 7, title }] } });
   const env = { FAKE_GH_DATA: clis.env.FAKE_GH_DATA, FAKE_GH_LOG: clis.env.FAKE_GH_LOG, PATH: [clis.binDir, loop.fake.env.PATH].join(delimiter) };
@@ -80,7 +80,7 @@ describe('the GitHub issue lifecycle in-process', () => {
   it('the summary and the follow-up see the new files the agent left uncommitted', async () => {
     loop = loopProject(
       { calls: [{ tickFixPlan: 'all', writeFiles: { 'notes.md': 'plan\n// TODO: handle the empty case\n' } }] },
-      { files: { '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\n`, '.ralph/fix_plan.md': '- [ ] a\n' } },
+      { files: { '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\n`, '.ralph/fix_plan.md': '- [ ] a\n' } },
     );
     clis = withFakeTaskClis({ gh: { issues: [{ number: 7, title: 'Seven' }] } });
     const env = { FAKE_GH_DATA: clis.env.FAKE_GH_DATA, FAKE_GH_LOG: clis.env.FAKE_GH_LOG, PATH: [clis.binDir, loop.fake.env.PATH].join(delimiter) };

@@ -160,7 +160,7 @@ const OPERATIONS: Record<string, Operation> = {
   'parallel listConflictedFiles': (s) => listConflictedFiles(parallelGit, s.dir),
   'parallel readRunBranch': (s) => readRunBranch(parallelGit, s.dir),
   'parallel status': (s) => readGit(parallelGit, s.dir, ['status', '--porcelain']),
-  'backup createBackup': (s) => createBackup({ projectDir: s.dir, processRunner: runner, env, loop: 1, keep: 3 }),
+  'backup createBackup': (s) => createBackup({ projectDir: s.dir, processRunner: runner, env, loop: 1, keep: 3, ledger: s.project.path('.ledger.json') }),
   'backup listBackups': (s) => listBackups({ projectDir: s.dir, processRunner: runner, env }),
   'rollback --rollback listing': (s) => runRollback({ projectDir: s.dir, force: false, json: true, write: () => undefined, processRunner: runner, env }),
   'content snapshot': async (s) => {
@@ -174,7 +174,7 @@ const OPERATIONS: Record<string, Operation> = {
   'project createInitialCommit': (s) => createInitialCommit({ projectDir: s.dir, files: ['a.txt', 'b.md', 'c.js', 'new.txt'], runner, env }),
   'fleet setBotIdentity': (s) => jobGit.setBotIdentity(queueGit(s)),
   'fleet remoteHasBranch': (s) => jobGit.remoteHasBranch(queueGit(s), 'main'),
-  'fleet commitWork': (s) => jobGit.commitWork(queueGit(s), 'work\n'),
+  'fleet commitWork': (s) => jobGit.commitWork(queueGit(s), 'work\n', { since: s.head, holdBackWorkflows: true }),
   'fleet pushBranch': (s) => jobGit.pushBranch(queueGit(s), 'feature'),
   'fleet saveRunState': (s) => jobGit.saveRunState(queueGit(s), s.project.path('.ralph'), 'ralph-state/1', 'state\n'),
   'fleet jobNumberOf': (s) => jobNumberOf(queueGit(s), 'ralph-state/1'),

@@ -30,7 +30,7 @@ interface BwrapRun {
 /** A project whose fake agent keeps its call log inside the project (the only place it may write). */
 async function runInBwrap(scenario: (outside: string) => FakeScenario, plan: string): Promise<BwrapRun> {
   const project = tmpProject(ralphProjectTree({
-    '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\nALLOWED_TOOLS="Read,Write,Bash"\n`,
+    '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\nALLOWED_TOOLS="Read,Write,Bash"\n`,
     '.ralph/fix_plan.md': plan,
   }), { git: true });
   const fake = withFakeClaude();

@@ -124,13 +124,32 @@ describe('calls counted per run', () => {
     let state = recordLoopSpend(startCall(initialSpendState(T0)), { sessionId: 'S', resumed: false, usage: null, totalCostUsd: 1 }, T0);
     state = startCall(state);
     expect(state.run).toMatchObject({ loops: 2, inFlight: true, unknownCostLoops: 0 });
-    // ralph was killed mid-call; the next ralph settles it.
+    // ralph was killed mid-call; the next ralph settles it, charged the highest cost of one call seen.
     state = settleCutOffCall(state);
-    expect(state.run).toMatchObject({ loops: 2, inFlight: false, unknownCostLoops: 1, costUsd: 1 });
+    expect(state.run).toMatchObject({ loops: 2, inFlight: false, unknownCostLoops: 1, costUsd: 2, unknownChargedUsd: 1 });
     expect(settleCutOffCall(state)).toBe(state);
-    expect(formatRunCost(state)).toBe('$1.00 + 1 call of unknown cost');
-    expect(formatRunCost({ ...state, run: { ...state.run, unknownCostLoops: 2 } })).toBe('$1.00 + 2 calls of unknown cost');
+    expect(formatRunCost(state)).toBe('$2.00 (with $1.00 charged for 1 call of unknown cost)');
+    expect(formatRunCost({ ...state, run: { ...state.run, unknownCostLoops: 2, unknownChargedUsd: 0 } })).toBe('$2.00 + 2 calls of unknown cost');
     expect(formatRunCost(initialSpendState(T0))).toBe('$0.00');
+  });
+
+  it('a call that reported no cost is charged its cap, else the highest cost seen; three in a row are counted', () => {
+    const none = { sessionId: null, resumed: false, usage: null, totalCostUsd: null };
+    let state = recordLoopSpend(startCall(initialSpendState(T0)), { ...none, totalCostUsd: 0.5 }, T0);
+    state = recordLoopSpend(startCall(state, 2), none, T0);
+    expect(state.run).toMatchObject({ costUsd: 2.5, unknownChargedUsd: 2, unknownCostLoops: 1, unknownCostStreak: 1 });
+    state = recordLoopSpend(startCall(state), none, T0);
+    expect(state.run).toMatchObject({ costUsd: 3, unknownChargedUsd: 2.5, unknownCostStreak: 2 });
+    // ralph cut the call off itself: charged the highest cost seen, not the cap, and not in the streak.
+    state = recordLoopSpend(startCall(state, 5), { ...none, cutOffByRalph: true }, T0);
+    expect(state.run).toMatchObject({ costUsd: 3.5, unknownCostStreak: 2 });
+    state = recordLoopSpend(startCall(state), none, T0);
+    expect(state.run.unknownCostStreak).toBe(3);
+    // A call with a cost ends the streak; an agent that never reports cost is charged nothing.
+    state = recordLoopSpend(startCall(state), { ...none, totalCostUsd: 0.1 }, T0);
+    expect(state.run.unknownCostStreak).toBe(0);
+    const silent = recordLoopSpend(startCall(state), { ...none, reportsCost: false }, T0);
+    expect(silent.run).toMatchObject({ costUsd: state.run.costUsd, unknownCostStreak: 0 });
   });
 
   it('a call whose agent could not be spawned is taken back, once', () => {

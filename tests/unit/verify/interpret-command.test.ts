@@ -104,8 +104,16 @@ describe('interpretCommand', () => {
     });
 
     it('keeps a pass it could count nothing from as passed, on the exit code only', () => {
-      const result = interpretCommand(input({ command: 'true', run: run({ output: '' }) }));
+      const result = interpretCommand(input({ command: 'make check', run: run({ output: 'checking... all good\n' }) }));
       expect(result).toMatchObject({ status: 'passed', format: 'exit-code', passed: 0 });
+    });
+
+    it('a test command that exits 0 and prints nothing (a script replaced by `exit 0`) ran no test', () => {
+      const result = interpretCommand(input({ command: 'sh run-tests.sh', run: run({ output: ' \n' }) }));
+      expect(result).toMatchObject({ status: 'not-verified', failures: [{ name: 'sh run-tests.sh' }] });
+      expect(result.failures[0]!.message).toBe('ran no test (exit code 0 and printed nothing): not verified');
+      // A quality gate that prints nothing is a pass: it is not a test run.
+      expect(interpretCommand(input({ role: 'quality-gate', command: 'true', run: run({ output: '' }) })).status).toBe('passed');
     });
 
     it('judges quality gates and real test runs as before', () => {

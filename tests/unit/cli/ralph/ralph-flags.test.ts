@@ -26,6 +26,7 @@ const CASES: Record<string, [string[], Expected]> = {
   'auto-reset-circuit': [['--auto-reset-circuit'], { flags: { CB_AUTO_RESET: true } }],
   'reset-session': [['--reset-session'], { action: 'reset-session' }],
   'parallel-abandon': [['--parallel-abandon'], { action: 'parallel-abandon' }],
+  'accept-item': [['--accept-item', '2', '--accept-item', 'write the parser'], { action: 'accept-item', acceptItems: ['2', 'write the parser'] }],
   'dry-run': [['--dry-run'], { flags: { DRY_RUN: true } }],
   notify: [['--notify'], { flags: { ENABLE_NOTIFICATIONS: true } }],
   backup: [['--backup'], { flags: { ENABLE_BACKUP: true } }],
@@ -201,5 +202,11 @@ describe('ralph --help, rendered from the table', () => {
     }
     expect(entries.get('continue')).toContain('(default: on; --no-continue turns it off)');
     expect(entries.get('timeout')).toContain(`in minutes, 1-${CONFIG_SCHEMA.CLAUDE_TIMEOUT_MINUTES.max} (default: 15)`);
+  });
+});
+
+describe('--accept-item', () => {
+  it('refuses a blank item, naming what it takes', () => {
+    expect(parseError(['--accept-item', '  '])).toBe('--accept-item requires an item: its number in ralph --status, or its text');
   });
 });

@@ -1,0 +1,100 @@
+// The plan's memory across runs: kept beside ralph's ledger, outside the project where the agent
+// cannot write (state/ledger.ts), so an item ticked without measured work, or hidden, stays
+// open through Ctrl-C, kill -9, a new run and a fleet job. Loaded once when a run starts,
+// written through when the items it holds change (not when only their positions move), and
+// changed outside a run only by the user's word (`ralph --accept-item`).
+
+import { readLedgerPlan, saveLedgerPlan, type LedgerPlanItem } from '../state/ledger.js';
+import type { RalphPaths } from '../state/paths.js';
+import type { Logger } from '../platform/deps.js';
+import { readControlFile } from '../state/control-file.js';
+import { parseFixPlan } from './fix-plan.js';
+import { checkPlanAgainstMemory, emptyPlanMemory, normalizeItemText, type HiddenItem, type PlanMemory, type PlanRead, type RememberedItem } from './plan-memory.js';
+
+/** The plan's memory the ledger holds for the project (empty: none, or no ledger). */
+export function loadPlanMemory(paths: RalphPaths, logger: Pick<Logger, 'warn'>): PlanMemory {
+  if (!paths.ledger) return emptyPlanMemory();
+  const open = readLedgerPlan(paths.ledger, (message) => logger.warn(message));
+  return open ? { open: open.map((item) => ({ ...item })) } : emptyPlanMemory();
+}
+
+/** Writes `next` beside the ledger when the items it holds differ from `previous`'s. */
+export function savePlanMemory(paths: RalphPaths, next: PlanMemory, previous: PlanMemory | undefined): void {
+  if (!paths.ledger || (previous && sameItems(previous.open, next.open))) return;
+  saveLedgerPlan(paths.ledger, paths.projectDir, next.open.map(toLedgerItem));
+}
+
+/**
+ * The plan as a run reads it: a view, none (no file), or a file ralph will not read in full (a
+ * directory, a FIFO, a file over the size limit, a link out of the project): a plan not done.
+ */
+export function readPlanForMemory(paths: RalphPaths, optionalSections: string[]): PlanRead {
+  try {
+    const text = readControlFile(paths.fixPlan, { projectDir: paths.projectDir });
+    return { view: text === undefined ? null : parseFixPlan(text, optionalSections) };
+  } catch (error) {
+    return { unreadable: (error as Error).message };
+  }
+}
+
+/**
+ * Outside a run: the items ralph counts as open although the plan shows them otherwise (ticked
+ * with no measured change, removed, moved under an optional section), in the memory's order —
+ * the numbers `ralph --status` shows and `ralph --accept-item` takes.
+ */
+export function heldOpenItems(paths: RalphPaths, optionalSections: string[], logger: Pick<Logger, 'warn'>): { memory: PlanMemory; held: HiddenItem[] } {
+  const memory = loadPlanMemory(paths, logger);
+  if (memory.open.length === 0) return { memory, held: [] };
+  const read = readPlanForMemory(paths, optionalSections);
+  // Read as a run's first look reads it: no loop has measured new content yet.
+  const held = 'unreadable' in read ? [] : checkPlanAgainstMemory(memory, read, false).hidden;
+  return { memory, held };
+}
+
+/** A new plan written by ralph itself (a queue item, a fleet issue): what was open in the plan before it is no more. */
+export function forgetPlanMemory(paths: RalphPaths): void {
+  if (paths.ledger) saveLedgerPlan(paths.ledger, paths.projectDir, []);
+}
+
+/** What `ralph --accept-item` names: an item by its number in the list ralph shows (1-based), or by its text. */
+export type ItemSelector = { number: number } | { text: string };
+
+export function parseItemSelector(value: string): ItemSelector {
+  const trimmed = value.trim();
+  return /^[1-9]\d{0,6}$/.test(trimmed) ? { number: Number(trimmed) } : { text: trimmed };
+}
+
+export type HeldItemMatch = { kind: 'found'; item: HiddenItem } | { kind: 'not-found' } | { kind: 'ambiguous'; matches: HiddenItem[] };
+
+/**
+ * The item the user names among `held` (the items ralph counts as open against what the plan
+ * shows, numbered from 1 as `ralph --status` lists them): by its number, by its text (as ralph
+ * normalises it), or by a part of its text that names one item only.
+ */
+export function findHeldItem(held: readonly HiddenItem[], selector: ItemSelector): HeldItemMatch {
+  if ('number' in selector) {
+    const item = held[selector.number - 1];
+    return item ? { kind: 'found', item } : { kind: 'not-found' };
+  }
+  const key = normalizeItemText(selector.text);
+  if (key === '') return { kind: 'not-found' };
+  const same = held.find((candidate) => candidate.key === key);
+  if (same) return { kind: 'found', item: same };
+  const matches = held.filter((candidate) => candidate.key.includes(key));
+  if (matches.length > 1) return { kind: 'ambiguous', matches };
+  return matches[0] ? { kind: 'found', item: matches[0] } : { kind: 'not-found' };
+}
+
+/** The memory without one remembered item of `item`'s text: the user counts it as done. */
+export function withoutItem(memory: PlanMemory, item: HiddenItem): PlanMemory {
+  const at = memory.open.findIndex((remembered) => remembered.key === item.key);
+  return { open: memory.open.filter((_, i) => i !== at) };
+}
+
+function sameItems(a: readonly RememberedItem[], b: readonly RememberedItem[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i] || (item.key === b[i]!.key && item.text === b[i]!.text));
+}
+
+function toLedgerItem(item: RememberedItem): LedgerPlanItem {
+  return { key: item.key, text: item.text, position: item.position };
+}
