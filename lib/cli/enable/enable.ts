@@ -75,7 +75,7 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
 
   say(phaseTitle(2, 'Task Source Selection'));
   const selected = await chooseSources(args, sources, interactive, prompter);
-  say(`Task sources: ${selected.length > 0 ? selected.join(', ') : 'none (default task list)'}`);
+  say(`Task sources: ${selected.length > 0 ? selected.join(', ') : 'none (you write the tasks in fix_plan.md)'}`);
 
   say(phaseTitle(3, 'Configuration'));
   const name = interactive ? await prompter.ask('Project name', detected.name) : detected.name;
@@ -89,7 +89,7 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
   say('Settings:');
   for (const line of describeProject(context)) say(`  ${line}`);
   say(`  Max calls/hour: ${maxCalls}`);
-  say(`  Task sources: ${selected.length > 0 ? selected.join(', ') : 'none (default task list)'}`);
+  say(`  Task sources: ${selected.length > 0 ? selected.join(', ') : 'none (you write the tasks in fix_plan.md)'}`);
   if (selected.includes('github')) say(`  GitHub label: ${label}`);
   if (prdFile) say(`  PRD file: ${prdFile}`);
   if (interactive && !(await prompter.confirm('Write the Ralph files with these settings?', true))) {
@@ -104,7 +104,7 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
     if (result.ok) {
       tasks.push(...result.tasks);
       say(`Imported ${countTaskLines(result.tasks)} task(s) from ${source}`);
-      if (result.note) process.stderr.write(`Warning: ${result.note}\n`);
+      if (result.note) say(`Note: ${result.note}`);
     } else {
       process.stderr.write(`Warning: ${source}: ${result.message}${result.hint ? ` (${result.hint})` : ''}; no tasks imported from it\n`);
     }
@@ -188,7 +188,7 @@ async function chooseSources(args: EnableArgs, sources: TaskSourcesDetected, int
   if (args.skipTasks) return [];
   const detected: WizardSource[] = [...(sources.beads ? ['beads' as const] : []), ...(sources.github ? ['github' as const] : [])];
   if (!interactive) return detected;
-  return prompter.selectMany<WizardSource>('Where should tasks come from? (none selected = start with the default task list)', [
+  return prompter.selectMany<WizardSource>('Where should tasks come from? (none selected = start with an empty plan and write the tasks yourself)', [
     { label: `beads${sources.beads ? '' : ' (no .beads/ found)'}`, value: 'beads', checked: sources.beads },
     { label: `GitHub issues${sources.github ? '' : ' (no GitHub origin)'}`, value: 'github', checked: sources.github },
     { label: `PRD document${sources.prdFiles.length > 0 ? ` (${sources.prdFiles.length} found)` : ''}`, value: 'prd', checked: false },
