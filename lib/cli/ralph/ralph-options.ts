@@ -63,7 +63,8 @@ function suggestFlag(name: string): string {
 export function parseRalphArgs(argv: string[]): RalphCliOptions {
   const read = readArgv(argv, [...argvFlags(RALPH_FLAGS), ...UNSUPPORTED_FLAGS.map((name) => ({ name, takesValue: true }))]);
   if (read.unknown.length > 0) {
-    const names = read.unknown.map((flag) => flag + suggestFlag(flag.replace(/^-+/, '')));
+    // A one-letter flag is no misspelt long name: `-x` is not a typo of --jq.
+    const names = read.unknown.map((flag) => flag + (flag.startsWith('--') ? suggestFlag(flag.slice(2)) : ''));
     throw flagError(`Unknown option: ${names.join(', ')}`);
   }
   // Each flag's last value (a repeated flag other than a list key's: the last one wins).

@@ -8,6 +8,7 @@ import { readRegularFile } from '../../state/control-file.js';
 import { stripTerminalControls } from '../../text/terminal-text.js';
 import { ralphPaths } from '../../state/paths.js';
 import { isProcessAlive } from '../../state/process-alive.js';
+import { RalphError } from '../../errors.js';
 
 export interface ShowStatusOptions {
   projectDir: string;
@@ -23,6 +24,11 @@ export const NO_STATUS_MESSAGE = 'No status file found. Ralph may not be running
 
 export async function showStatus(options: ShowStatusOptions): Promise<number> {
   const paths = ralphPaths(options.projectDir);
+  // As every other command says it: here is no project to show (a project without a status
+  // file yet keeps the Bash tool's answer below).
+  if (!existsSync(paths.ralphDir)) {
+    throw new RalphError('not_a_project', 'This directory is not a Ralph project (no .ralph/ folder)', { hint: 'cd into a Ralph project, or run ralph-enable here' });
+  }
   if (options.json || options.jq !== undefined) {
     const [{ printJson }, { collectStatus }, { loadViewConfig }, { homedir }] = await Promise.all([
       import('../print-json.js'),

@@ -159,7 +159,7 @@ describe('bounded flags refuse a value past their key bounds, naming the flag', 
     [['--sandbox-memory', '1g'], '--sandbox-memory requires --sandbox docker'],
     [['--sandbox', 'bwrap', '--sandbox-cpus', '2'], '--sandbox-cpus applies to --sandbox docker only'],
     [['--sandbox', 'docker', '--sandbox-memory', 'lots'], "--sandbox-memory: invalid sandbox memory limit 'lots' (expected e.g. 4g, 512m)"],
-    [['--montor', '-vx'], 'Unknown option: --montor (did you mean --monitor?), -x (did you mean --jq?)'],
+    [['--montor', '-vx'], 'Unknown option: --montor (did you mean --monitor?), -x'],
     [['status'], 'Unknown argument: status (ralph takes options only; did you mean --status?)'],
     [['--sync-include', 'src'], '--sync-include is not supported by this version of ralph'],
   ])('ralph %j: %s (the Bash tool message or the key range)', (argv, message) => {
