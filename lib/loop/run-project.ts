@@ -78,6 +78,8 @@ export interface RunProjectOptions {
   account?: SharedAccount;
   /** Where .ralphrc is read (default: projectDir): a parallel unit's worktree reads its project's. */
   configDir?: string;
+  /** The closing summary's next command, where the embedder knows better (the demo's project is gone after it). */
+  nextCommand?: string;
 }
 
 /**
@@ -232,6 +234,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
       elapsedMs: deps.clock.now() - startedAt,
       commits: inGit ? await commitsSince(projectDir, startHead, deps) : null,
       dryRun: config.DRY_RUN,
+      next: options.nextCommand,
     });
     deps.logger.log(result.exitCode === EXIT.ok ? 'SUCCESS' : 'INFO', summary.lines.join('\n'));
     status.writeSummary(summary);

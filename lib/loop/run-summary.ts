@@ -32,6 +32,8 @@ export interface RunSummaryFacts {
   ticksWithoutEvidence?: number;
   /** A dry run (no agent was called). */
   dryRun?: boolean;
+  /** The next command, when the caller knows it better than the exit code does. */
+  next?: string;
 }
 
 /** status.json's `run_summary`: the figures, the next command, and the lines as printed. */
@@ -55,7 +57,7 @@ export type RunSummary = {
 };
 
 export function summarizeRun(facts: RunSummaryFacts): RunSummary {
-  const next = nextCommand(facts);
+  const next = facts.next ?? nextCommand(facts);
   const summary: RunSummary = {
     outcome: describeOutcome(facts.exitCode),
     exit_code: facts.exitCode,

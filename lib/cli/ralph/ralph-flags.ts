@@ -131,6 +131,7 @@ export const RALPH_FLAGS: readonly RalphFlag[] = [
   { name: 'delay', arg: 'SECS', key: 'LOOP_DELAY_SECONDS', invalid: '--delay requires a non-negative number of seconds', describe: 'Seconds to wait between loops', section: 'Beyond the Bash version' },
   { name: 'fresh', describe: 'Start a new run instead of resuming an unfinished one', section: 'Beyond the Bash version' },
   { name: 'config', describe: 'Print every effective setting and where it came from', section: 'Beyond the Bash version' },
+  { name: 'demo', describe: "Run the whole loop on a throw-away project with ralph's built-in scripted agent: no account, nothing spent, nothing kept (with --monitor: in tmux)", section: 'Beyond the Bash version' },
   { name: 'doctor', describe: 'Check that this machine and project are ready to run (Node, Claude CLI and login, git, tmux, .ralph/ files, .gitignore, test command, the sandbox asked for); exit 1 if not', section: 'Beyond the Bash version' },
   { name: 'json', describe: 'With --status, --config or --rollback: print JSON', section: 'Beyond the Bash version' },
   { name: 'jq', arg: 'FILTER', describe: 'Filter the JSON output with a jq expression, e.g. --jq .status (built in; no jq needed)', section: 'Beyond the Bash version' },

@@ -25,6 +25,7 @@ export type RalphAction =
   | 'reset-session'
   | 'rollback'
   | 'monitor'
+  | 'demo'
   | 'queue'
   | 'run';
 
@@ -37,6 +38,8 @@ export interface RalphCliOptions {
   jq?: string;
   debug: boolean;
   keepMonitor: boolean;
+  /** --monitor: the run in tmux beside the dashboard (also for --demo). */
+  monitor: boolean;
   fresh: boolean;
   /** --halt-on-failure (the queue's is in `queue`). */
   haltOnFailure: boolean;
@@ -101,6 +104,7 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
     jq,
     debug: Boolean(parsed.debug),
     keepMonitor: Boolean(parsed['keep-monitor']),
+    monitor: Boolean(parsed.monitor),
     fresh: Boolean(parsed.fresh),
     haltOnFailure: Boolean(parsed['halt-on-failure']),
     rollbackTarget: str('rollback') || undefined,
@@ -197,6 +201,7 @@ function pickAction(parsed: Record<string, unknown>): RalphAction {
   if (parsed['reset-session']) return 'reset-session';
   if (parsed.rollback !== undefined) return 'rollback';
   if (QUEUE_FLAGS.some((flag) => parsed[flag] !== undefined && parsed[flag] !== false)) return 'queue';
+  if (parsed.demo) return 'demo';
   if (parsed.monitor) return 'monitor';
   return 'run';
 }

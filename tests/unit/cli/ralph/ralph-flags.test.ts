@@ -68,6 +68,7 @@ const CASES: Record<string, [string[], Expected]> = {
   fresh: [['--fresh'], { fresh: true, flags: {} }],
   config: [['--config'], { action: 'config', flags: {} }],
   doctor: [['--doctor'], { action: 'doctor' }],
+  demo: [['--demo', '--monitor'], { action: 'demo', monitor: true }],
   json: [['--status', '--json'], { action: 'status', json: true }],
   jq: [['--config', '--jq', '.MAX_LOOPS'], { action: 'config', json: true, jq: '.MAX_LOOPS' }],
   'keep-monitor': [['--monitor', '--keep-monitor'], { action: 'monitor', keepMonitor: true }],
