@@ -39,7 +39,7 @@ function main(argv: string[]): number {
   return finish(session, step.report, {
     STATUS: left ? 'IN_PROGRESS' : 'COMPLETE',
     TASKS_COMPLETED_THIS_LOOP: 1,
-    FILES_MODIFIED: Object.keys(step.files).length + 1,
+    FILES_MODIFIED: Object.keys(step.files).length,
     TESTS_STATUS: 'PASSING',
     WORK_TYPE: 'IMPLEMENTATION',
     EXIT_SIGNAL: !left,
