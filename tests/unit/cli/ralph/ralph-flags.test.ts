@@ -203,3 +203,16 @@ describe('ralph --help, rendered from the table', () => {
     expect(entries.get('timeout')).toContain(`in minutes, 1-${CONFIG_SCHEMA.CLAUDE_TIMEOUT_MINUTES.max} (default: 15)`);
   });
 });
+
+describe('ralph --help grouped by task', () => {
+  it('has one section per task, the first for getting started, and the Bash-compatibility notes once, at the end', () => {
+    const help = renderRalphHelp();
+    const headings = help.split('\n').filter((line) => /^[A-Z][\w -]*:$/.test(line));
+    expect(headings).toEqual(['Getting started:', 'Running the loop:', 'Limits and budgets:', 'The agent:', 'Sandbox:', 'Status and recovery:', 'Issue queue:', 'GitHub issue lifecycle:', 'Files:', 'Examples:', 'Compatibility with the Bash tool:']);
+    expect(help).not.toMatch(/Modern CLI Options|Beyond the Bash version/);
+    const notes = help.slice(help.indexOf('Compatibility with the Bash tool:'));
+    for (const flag of RALPH_FLAGS.filter((f) => f.ours)) expect(notes).toContain(`--${flag.name}`);
+    expect(notes).not.toContain('--calls');
+    expect(help.slice(help.indexOf('Getting started:'), help.indexOf('Running the loop:'))).toMatch(/--demo[\s\S]*--doctor/);
+  });
+});
