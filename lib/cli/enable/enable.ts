@@ -79,7 +79,9 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
 
   say(phaseTitle(3, 'Configuration'));
   const name = interactive ? await prompter.ask('Project name', detected.name) : detected.name;
-  const context: ProjectContext = { ...detected, name };
+  // The detected test command is a guess: the gate runs it after every loop, so it is asked.
+  const testCommand = interactive ? await askTestCommand(prompter, detected.testCommand) : detected.testCommand;
+  const context: ProjectContext = { ...detected, name, testCommand };
   // The same range `ralph --calls` accepts: any positive whole number.
   // The default is what an existing .ralphrc says, so accepting it changes nothing there.
   const currentCalls = readCurrentCalls(join(projectDir, '.ralphrc'), env) ?? Number(CONFIG_SCHEMA.MAX_CALLS_PER_HOUR.default);
@@ -129,6 +131,7 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
   if (result.files['.ralphrc'] === 'skipped') {
     const original = readFileSync(ralphrc, 'utf8');
     const chosen: Record<string, string> = { MAX_CALLS_PER_HOUR: String(maxCalls) };
+    if (testCommand !== detected.testCommand) chosen.TEST_COMMAND = testCommand;
     if (selected.includes('github') || args.label !== undefined) chosen.GITHUB_TASK_LABEL = label;
     const updated = updateRalphrcText(original, chosen);
     if (updated !== original) writeFileAtomic(ralphrc, updated);
@@ -145,6 +148,12 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
   say('\nRalph enabled successfully!');
   for (const line of NEXT_STEPS) say(line);
   return EXIT.success;
+}
+
+/** The test command, as detected or corrected: Enter keeps it, `-` means none. */
+async function askTestCommand(prompter: Prompter, detected: string): Promise<string> {
+  const answer = (await prompter.ask('Test command the verification gate runs after each loop (- for none)', detected)).trim();
+  return answer === '-' ? '' : answer;
 }
 
 function readCurrentCalls(path: string, env: NodeJS.ProcessEnv): number | undefined {
