@@ -55,6 +55,8 @@ export const PURE_FILES = [
   'lib/limits/spend.ts',
   'lib/limits/usage-limit.ts',
   'lib/loop/loop-outcome.ts',
+  'lib/loop/run-summary.ts',
+  'lib/demo/demo-script.ts',
   'lib/monitor/run-facts.ts',
   'lib/plan/added-markers.ts',
   'lib/plan/fix-plan.ts',

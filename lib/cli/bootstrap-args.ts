@@ -98,7 +98,7 @@ export const ENABLE_FLAGS: readonly FlagRow[] = [
   LABEL_ROW,
   LIMIT_ROW,
   { name: 'force', describe: FORCE_BACKUP },
-  { name: 'skip-tasks', describe: 'Start with the default task list' },
+  { name: 'skip-tasks', describe: 'Import no task: start with an empty plan' },
   { name: 'non-interactive', describe: 'Ask nothing; use detected values and defaults' },
   HELP_ROW,
   VERSION_ROW,

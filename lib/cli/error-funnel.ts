@@ -39,6 +39,8 @@ export function wantsDebug(argv: readonly string[], env: NodeJS.ProcessEnv = pro
 /** Runs a command's main function and exits with its code, funnelling any error. */
 export async function runMain(main: (argv: string[]) => Promise<number>): Promise<void> {
   const argv = process.argv.slice(2);
+  endQuietlyOnClosedPipe(process.stdout);
+  endQuietlyOnClosedPipe(process.stderr);
   let code: number;
   try {
     code = await main(argv);
@@ -46,6 +48,17 @@ export async function runMain(main: (argv: string[]) => Promise<number>): Promis
     code = reportError(error, { debug: wantsDebug(argv) });
   }
   process.exitCode = code;
+}
+
+/**
+ * A reader that stopped reading (`ralph --status | head`) is no error of ours: the output is
+ * simply not wanted any more, so the command ends with the code it had, without a stack trace.
+ */
+export function endQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+  });
 }
 
 const SYSTEM_ERRORS: Record<string, { what: string; hint: string }> = {

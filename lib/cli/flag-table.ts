@@ -91,7 +91,7 @@ export function argvFlags(rows: readonly FlagRow[]): Array<{ name: string; alias
 /** Splits argv into the table's flags, refuses unknown flags, and checks every given value. */
 export function parseFlags(argv: readonly string[], table: FlagTable): ParsedFlags {
   const read = readArgv(argv, argvFlags(table.rows));
-  if (read.unknown.length > 0) throw table.fail({ message: unknownFlagMessage(read.unknown, table.unknownStyle ?? 'option') });
+  if (read.unknown.length > 0) throw table.fail({ message: unknownFlagMessage(read.unknown, table.unknownStyle ?? 'option') + versionNote(read.unknown, table) });
   const values: ParsedFlags['values'] = {};
   for (const row of table.rows) {
     const given = read.values.get(row.name);
@@ -107,6 +107,12 @@ export function unknownFlagMessage(typed: readonly string[], style: 'option' | '
   if (style === 'option') return `Unknown option: ${typed.join(', ')}`;
   const names = typed.map((flag) => flag.replace(/^-+/, ''));
   return `Unknown argument${names.length > 1 ? 's' : ''}: ${names.join(', ')}`;
+}
+
+/** `-v` is no flag of ours but --verbose to ralph and the version to many tools: say which one this command has. */
+function versionNote(typed: readonly string[], table: FlagTable): string {
+  if (!typed.includes('-v') || !table.rows.some((row) => row.name === 'version')) return '';
+  return ` (-v is not a flag of ${table.command}: --version shows its version)`;
 }
 
 /** One value of a row, checked against its kind, bounds, choices and own check: a number for int/number rows, else the trimmed text. */

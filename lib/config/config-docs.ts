@@ -1,5 +1,5 @@
-// The README's configuration table, generated from the one schema so the two cannot drift
-// (scripts/render-readme.mjs writes it; a test checks the README matches).
+// The configuration table of docs/configuration.md, generated from the one schema so the two
+// cannot drift (scripts/render-readme.mjs writes it; a test checks the page matches).
 
 import { CONFIG_KEYS, CONFIG_SCHEMA, envNamesFor } from './schema.js';
 
@@ -18,10 +18,10 @@ export function renderConfigTable(): string {
   return ['| key | default | what it does |', '|---|---|---|', ...rows].join('\n');
 }
 
-/** The README text with the table between the markers replaced. */
+/** The page's text with the table between the markers replaced. */
 export function replaceConfigTable(readme: string): string {
   const start = readme.indexOf(CONFIG_DOCS_START);
   const end = readme.indexOf(CONFIG_DOCS_END);
-  if (start < 0 || end < start) throw new Error('README has no config-keys markers');
+  if (start < 0 || end < start) throw new Error('docs/configuration.md has no config-keys markers');
   return `${readme.slice(0, start + CONFIG_DOCS_START.length)}\n${renderConfigTable()}\n${readme.slice(end)}`;
 }

@@ -238,10 +238,14 @@ async function afterIteration(run: Run, result: IterationResult): Promise<StepRe
   switch (failure.kind) {
     case 'auth':
     case 'billing':
+      // Said once: the failure now, and the fix either here (the run goes on with a fallback
+      // agent) or as the run's closing message.
       deps.logger.error(`${run.state.agent.label}: ${failure.message}`);
-      deps.stderr.write(`To fix: ${failure.fix}\n`);
-      if (dropFailedFallback(run)) return CONTINUE;
-      return stop(EXIT.couldNotRun, 'stopped', failure.kind === 'auth' ? 'authentication_failed' : 'billing_error', 'failed', `${failure.message} — ${failure.fix}`);
+      if (dropFailedFallback(run)) {
+        deps.stderr.write(`To fix: ${failure.fix}\n`);
+        return CONTINUE;
+      }
+      return stop(EXIT.couldNotRun, 'stopped', failure.kind === 'auth' ? 'authentication_failed' : 'billing_error', 'failed', `To fix: ${failure.fix}`);
     case 'usage_limit':
       return handleUsageLimit(run, failure.usageLimit.resetAt, failure.message, failure.usageLimit.source);
     case 'transient': {

@@ -34,6 +34,9 @@ import { stopOrphanedAgent } from '../agent-run/stop-orphaned-agent.js';
 import { removeDeadRuntimeDirs } from '../sandbox/runtime-dir.js';
 import { openRunSpend } from '../limits/run-spend.js';
 import { runLoop } from './run-loop.js';
+import { summarizeRun } from './run-summary.js';
+import { readPlanFile } from '../plan/plan-file.js';
+import type { PlanView } from '../plan/fix-plan.js';
 import { holdRunState, type AgentSlot, type Run, type RunSetup } from './run.js';
 import type { RunRecorder } from '../run-record/run-recorder.js';
 import type { SharedAccount } from '../limits/shared-account.js';
@@ -76,6 +79,8 @@ export interface RunProjectOptions {
   account?: SharedAccount;
   /** Where .ralphrc is read (default: projectDir): a parallel unit's worktree reads its project's. */
   configDir?: string;
+  /** The closing summary's next command, where the embedder knows better (the demo's project is gone after it). */
+  nextCommand?: string;
 }
 
 /**
@@ -130,15 +135,17 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   // The program-running git settings as the user left them: ralph's git calls keep to these.
   await recordGitBaseline(projectDir, deps.env);
   // As --doctor says it: the run works, with less (a queue item or a parallel unit is always in one).
-  if (!(await isGitRepository(projectDir, { runner: deps.processRunner, env: deps.env }))) {
-    deps.logger.warn(`This folder is ${NOT_A_GIT_REPOSITORY.detail} (fix: ${NOT_A_GIT_REPOSITORY.fix})`);
-  }
+  const inGit = await isGitRepository(projectDir, { runner: deps.processRunner, env: deps.env });
+  if (!inGit) deps.logger.warn(`This folder is ${NOT_A_GIT_REPOSITORY.detail} (fix: ${NOT_A_GIT_REPOSITORY.fix})`);
+  // Where the project's history stood, so the closing summary can count the run's commits.
+  const startHead = inGit ? await headCommit(projectDir, deps) : null;
   // A ralph killed with -9 left its sandbox's home (copied credentials, the Docker env-file).
   for (const left of removeDeadRuntimeDirs()) deps.logger.warn(`Removed the sandbox runtime directory ${left.path} left by pid ${left.pid} (no longer running)`);
   const readOptions: StateReadOptions = { logger: deps.logger, clock: deps.clock };
   // The run's own outputs hear each event first; an embedder's listeners (options.events) after them.
   const events = new LoopEvents();
   if (options.events) events.forwardTo(options.events);
+  const startedAt = deps.clock.now();
   const status = new StatusWriter({
     paths,
     clock: deps.clock,
@@ -146,7 +153,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     maxTokensPerHour: config.MAX_TOKENS_PER_HOUR,
     maxLoops: config.MAX_LOOPS,
     maxCostUsd: config.MAX_COST_USD,
-    startedAt: deps.clock.now(),
+    startedAt,
     sandbox: () => sandbox.status(),
   });
   const display = new AgentDisplay({ paths, clock: deps.clock, stdout: deps.stdout, live: config.LIVE_OUTPUT, showToolArgs: config.LIVE_SHOW_TOOL_ARGS, status, redact: deps.redact, warn: (message) => deps.logger.warn(message) });
@@ -217,15 +224,22 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     await completeIssueLifecycle(run, lifecycle, result.lastAction);
     // Only a run that stopped for a reason ends its record: a crash (a throw) stays resumable.
     endSessionRecord(run, result);
-    // A run is named only once it is recorded (a start refused before its first call is not).
-    const inRun = recorder?.saved ? ` (${state.spend.value.spend.run.loops} in run ${recorder.record.run_id})` : '';
-    // Bash counts the loop whose guards stopped the run (status.json loop_count); the log says
-    // whether that loop ran, and which loop ran last, so the two numbers do not disagree unsaid.
-    const where =
-      state.lastLoopRun === state.loopCount
-        ? `at loop #${state.loopCount}`
-        : `before loop #${state.loopCount} ran (${state.lastLoopRun > 0 ? `the last loop run was #${state.lastLoopRun}` : 'no loop ran now'}; status.json loop_count ${state.loopCount} counts the loop stopped)`;
-    deps.logger.info(`Stopped ${where}, after ${state.callsMade} agent call(s) now${inRun}; exit reason: ${result.exitReason}`);
+    const summary = summarizeRun({
+      exitCode: result.exitCode,
+      exitReason: result.exitReason,
+      loopsRun: state.lastLoopRun,
+      // A run is named only once it is recorded (a start refused before its first call is not).
+      ...(recorder?.saved ? { run: { id: recorder.record.run_id, loops: state.spend.value.spend.run.loops } } : {}),
+      plan: planCountsOf(state.plan ?? readPlanFile(paths.fixPlan, config.OPTIONAL_SECTIONS)),
+      costUsd: state.spend.value.spend.run.costUsd,
+      unknownCostCalls: state.spend.value.spend.run.unknownCostLoops,
+      elapsedMs: deps.clock.now() - startedAt,
+      commits: inGit ? await commitsSince(projectDir, startHead, deps) : null,
+      dryRun: config.DRY_RUN,
+      next: options.nextCommand,
+    });
+    deps.logger.log(result.exitCode === EXIT.ok ? 'SUCCESS' : 'INFO', summary.lines.join('\n'));
+    status.writeSummary(summary);
     // The plan items ralph still holds open (kept for the next run), said once more at the end.
     if (state.planHiddenNote) deps.logger.warn(`At the end of this run: ${state.planHiddenNote}`);
     return exitCodeInStyle(result.exitCode, config.EXIT_CODES);
@@ -239,6 +253,27 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     // A last notification (completion, halt) may still be on its way: at most a few seconds.
     await notifications?.settled();
   }
+}
+
+function planCountsOf(plan: PlanView | null): { done: number; open: number } | null {
+  return plan ? { done: plan.blocking.done, open: plan.blocking.open } : null;
+}
+
+const GIT_TIMEOUT_MS = 30_000;
+
+/** The commit HEAD names, or null (an unborn branch: no commit yet). */
+async function headCommit(projectDir: string, deps: Deps): Promise<string | null> {
+  const result = await deps.processRunner.run('git', ['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: projectDir, env: deps.env, timeoutMs: GIT_TIMEOUT_MS, gitReadsNoContent: true });
+  return result.code === 0 ? result.stdout.trim() || null : null;
+}
+
+/** Commits reachable from HEAD now that were not from the run's start (all of them on a branch born in the run). */
+async function commitsSince(projectDir: string, start: string | null, deps: Deps): Promise<number | null> {
+  if ((await headCommit(projectDir, deps)) === null) return 0;
+  const range = start === null ? ['HEAD'] : [`${start}..HEAD`];
+  const result = await deps.processRunner.run('git', ['rev-list', '--count', ...range, '--'], { cwd: projectDir, env: deps.env, timeoutMs: GIT_TIMEOUT_MS, gitReadsNoContent: true });
+  const count = Number(result.stdout.trim());
+  return result.code === 0 && Number.isInteger(count) ? count : null;
 }
 
 // Node's recursive mkdir reports a read-only .ralph/ as ENOENT; say what is wrong before it.

@@ -26,6 +26,7 @@ export function subscribeStatus(events: LoopEvents, writer: Pick<StatusWriter, '
 export function runCountersOf(state: RunState): RunCounters {
   return {
     loopCount: state.loopCount,
+    loopsRun: state.lastLoopRun,
     callsThisHour: state.rate.value.calls,
     tokensThisHour: state.rate.value.tokens,
     spend: state.spend.value.spend,

@@ -10,9 +10,13 @@ import type { SandboxStatus } from '../sandbox/sandbox.js';
 import { MAX_RUN_ALERTS, type StatusFile } from '../state/schemas.js';
 import { saveProgress, saveStatus } from '../state/store.js';
 import { formatIsoTimestamp, formatLocalDateTime } from '../state/timestamps.js';
+import type { RunSummary } from './run-summary.js';
 
 export interface StatusSnapshot {
+  /** The Bash tool's loop_count: the loop number reached, the one a guard stopped included. */
   loopCount: number;
+  /** Loops that got past their guards and ran in this process (`loops_run`: the count users see). */
+  loopsRun?: number;
   callsThisHour: number;
   tokensThisHour: number;
   lastAction: string;
@@ -26,6 +30,8 @@ export interface StatusSnapshot {
   alerts?: readonly string[];
   /** Open plan items the agent hid (or a plan ralph cannot read in full), as the log names them. */
   planNote?: string;
+  /** The closing summary, once the run has ended. */
+  summary?: RunSummary;
 }
 
 export interface StatusWriterOptions {
@@ -41,9 +47,17 @@ export interface StatusWriterOptions {
 }
 
 export class StatusWriter {
+  private last: StatusSnapshot | undefined;
+
   constructor(private readonly options: StatusWriterOptions) {}
 
+  /** The closing summary, added to the final status (the run:finished write before it). */
+  writeSummary(summary: RunSummary): void {
+    if (this.last) this.write({ ...this.last, summary });
+  }
+
   write(snapshot: StatusSnapshot): void {
+    this.last = snapshot;
     const { clock, paths } = this.options;
     const now = clock.now();
     const status: StatusFile = {
@@ -70,9 +84,11 @@ export class StatusWriter {
       status.run_loops = snapshot.spend.run.loops;
       status.run_unknown_cost_calls = snapshot.spend.run.unknownCostLoops;
     }
+    if (snapshot.loopsRun !== undefined) status.loops_run = snapshot.loopsRun;
     if (snapshot.agent !== undefined) status.agent = snapshot.agent;
     if (snapshot.alerts?.length) status.run_alerts = snapshot.alerts.slice(-MAX_RUN_ALERTS);
     if (snapshot.planNote !== undefined) status.plan_note = snapshot.planNote;
+    if (snapshot.summary !== undefined) status.run_summary = snapshot.summary;
     if (snapshot.usageLimitResetsAt !== undefined) status.usage_limit_resets_at = formatIsoTimestamp(snapshot.usageLimitResetsAt);
     saveStatus(paths, status);
   }

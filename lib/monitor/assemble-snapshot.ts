@@ -133,7 +133,8 @@ function readStatus(obj: JsonObject | undefined): LoopStatusView | undefined {
   const sandbox = isJsonObject(obj.sandbox) ? obj.sandbox : undefined;
   const provider = str(sandbox?.provider);
   return {
-    loopCount: int(obj.loop_count),
+    // The loops run, as every view counts them; a status.json of the Bash tool has only its loop number.
+    loopCount: int(obj.loops_run) ?? int(obj.loop_count),
     // A name, never text to render: the agent can write status.json.
     agent: /^[a-z][a-z0-9-]{0,30}$/.test(str(obj.agent) ?? '') ? str(obj.agent) : undefined,
     status: str(obj.status),

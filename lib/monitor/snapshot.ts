@@ -12,6 +12,7 @@ export interface PlanProgress {
 }
 
 export interface LoopStatusView {
+  /** Loops run (status.json `loops_run`), else the Bash tool's `loop_count`. */
   loopCount?: number;
   /** Ours: the agent the loop calls (claude, codex, …; a fallback while the primary is limited). */
   agent?: string;

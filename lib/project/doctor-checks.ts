@@ -36,6 +36,8 @@ export interface DoctorFacts {
   test: { command: string | null; from: string | null; qualityGates: string[]; missingProgram?: string | null };
   /** The sandbox asked for (none: not asked), and what keeps it from running. */
   sandbox: { provider: string; error?: string; fix?: string; env?: { passed: string[]; withheld: string[] } };
+  /** fix_plan.md's items, read through the plan parser (absent: no plan to read). */
+  plan?: { open: number; done: number; openItems: readonly string[] };
   /** The GitHub issue a run would track (--github-issue, GITHUB_ISSUE), and whether gh is there; absent: none asked. */
   github?: { issue: string; from: string; error?: string; gh: boolean; installHint: string };
 }
@@ -47,7 +49,7 @@ export const NOT_A_GIT_REPOSITORY = {
 };
 
 export function runDoctorChecks(f: DoctorFacts): DoctorCheck[] {
-  return [nodeCheck(f), agentCheck(f), authCheck(f), gitCheck(f), identityCheck(f), tmuxCheck(f), filesCheck(f), gitignoreCheck(f), testCheck(f), sandboxCheck(f), sandboxEnvCheck(f), githubCheck(f)].filter(
+  return [nodeCheck(f), agentCheck(f), authCheck(f), gitCheck(f), identityCheck(f), tmuxCheck(f), filesCheck(f), planCheck(f), gitignoreCheck(f), testCheck(f), sandboxCheck(f), sandboxEnvCheck(f), githubCheck(f)].filter(
     (c): c is DoctorCheck => c !== null,
   );
 }
@@ -141,6 +143,35 @@ function filesCheck({ ralphFiles, config }: DoctorFacts): DoctorCheck {
   if (ralphFiles.unwritable) return { level: 'fail', name: 'project files', detail: `.ralph/ cannot be written (${ralphFiles.unwritable}): ralph would refuse to start`, fix: 'make .ralph/ writable for this user (or run where the project is not on a read-only mount)' };
   if (ralphFiles.emptyPrompt) return { level: 'fail', name: 'project files', detail: 'PROMPT.md is empty: the agent would be given no task', fix: 'write the task into .ralph/PROMPT.md (ralph-enable --force writes a template, backing yours up)' };
   return { level: 'ok', name: 'project files', detail: '.ralph/ has PROMPT.md, fix_plan.md and AGENT.md' };
+}
+
+/**
+ * The open items of the plan ralph-setup and ralph-enable wrote before version 0.13: generic
+ * work nobody asked for, each a paid loop. A plan that still holds them is still the template.
+ */
+export const FORMER_TEMPLATE_TASKS: readonly string[] = [
+  'Review the codebase and the specifications in .ralph/specs/',
+  'Identify the most important missing or broken behaviour and fix it',
+  'Make sure the project builds and its tests pass',
+  'Add tests for the main behaviour that has none',
+  'Handle errors and edge cases in the core paths',
+  'Document how to build, test and run the project in .ralph/AGENT.md',
+  'Refactor code that is hard to follow',
+  'Improve the README',
+];
+
+const WRITE_TASKS = 'write one "- [ ] task" line per task under ## Tasks in .ralph/fix_plan.md';
+
+function planCheck({ plan }: DoctorFacts): DoctorCheck | null {
+  if (!plan) return null;
+  const name = 'fix_plan.md';
+  const template = plan.openItems.filter((item) => FORMER_TEMPLATE_TASKS.includes(item));
+  if (template.length > 0) {
+    return { level: 'warn', name, detail: `${template.length} open item(s) are still the template's generic tasks ("${template[0]}"…): each would be a paid loop changing code nobody asked to change`, fix: `delete them and ${WRITE_TASKS}` };
+  }
+  if (plan.open + plan.done === 0) return { level: 'warn', name, detail: 'no task yet: the agent would work from PROMPT.md alone, and no plan would say when it is done', fix: WRITE_TASKS };
+  if (plan.open === 0) return { level: 'warn', name, detail: `all ${plan.done} task(s) are done: a run would stop at once`, fix: `add the next tasks: ${WRITE_TASKS}` };
+  return { level: 'ok', name, detail: `${plan.open} open task(s), ${plan.done} done` };
 }
 
 /** A shell command that adds what the files need to .gitignore (ralph-enable refuses an enabled project). */

@@ -11,20 +11,6 @@ const NO_COMMAND = {
   run: "echo 'No run command configured'",
 };
 
-const DEFAULT_TASKS = {
-  high: [
-    '- [ ] Review the codebase and the specifications in .ralph/specs/',
-    '- [ ] Identify the most important missing or broken behaviour and fix it',
-    '- [ ] Make sure the project builds and its tests pass',
-  ],
-  medium: [
-    '- [ ] Add tests for the main behaviour that has none',
-    '- [ ] Handle errors and edge cases in the core paths',
-    '- [ ] Document how to build, test and run the project in .ralph/AGENT.md',
-  ],
-  low: ['- [ ] Refactor code that is hard to follow', '- [ ] Improve the README'],
-};
-
 export function renderPromptMd(context: ProjectContext, templates: TemplateSource = diskTemplates): string {
   const details = [`**Project Type:** ${context.type}`];
   if (context.framework) details.push(`**Framework:** ${context.framework}`);
@@ -42,14 +28,13 @@ export function renderAgentMd(context: ProjectContext, templates: TemplateSource
   });
 }
 
-/** Imported tasks go under High Priority verbatim; with none, default starter items. */
+/**
+ * The user's tasks under "## Tasks", the last section, so that a line appended to the file
+ * lands there. With none, the section is empty: a new plan holds no task the user did not
+ * write (its example sits in an HTML comment line, which the plan parser never reads as an item).
+ */
 export function renderFixPlan(tasks: readonly string[], templates: TemplateSource = diskTemplates): string {
-  const imported = tasks.length > 0;
-  return renderTemplate(templates('fix_plan.md'), {
-    HIGH_PRIORITY_TASKS: (imported ? tasks : DEFAULT_TASKS.high).join('\n'),
-    MEDIUM_PRIORITY_TASKS: imported ? '' : DEFAULT_TASKS.medium.join('\n'),
-    LOW_PRIORITY_TASKS: imported ? '' : DEFAULT_TASKS.low.join('\n'),
-  }).replace(/\n{3,}/g, '\n\n');
+  return renderTemplate(templates('fix_plan.md'), { TASKS: tasks.join('\n') }).replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '\n');
 }
 
 export interface RalphrcOptions {

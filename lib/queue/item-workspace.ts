@@ -71,6 +71,22 @@ export function keepPreviousPlan(paths: RalphPaths, now: number): string | undef
   return relative(paths.projectDir, target);
 }
 
+/** The project's own plan before a queue run (none: no file, an empty one, or a plan the queue wrote). */
+export function readUserPlan(paths: RalphPaths): string | undefined {
+  if (!existsSync(paths.fixPlan)) return undefined;
+  const text = readFileSync(paths.fixPlan, 'utf8');
+  return text.startsWith(QUEUE_PLAN_HEADING) || text.trim() === '' ? undefined : text;
+}
+
+/** Puts the project's own plan back in place of the last item's one-task plan; true when it did. */
+export function restoreUserPlan(paths: RalphPaths, text: string | undefined): boolean {
+  if (text === undefined || !existsSync(paths.fixPlan)) return false;
+  const current = readFileSync(paths.fixPlan, 'utf8');
+  if (current === text || !current.startsWith(QUEUE_PLAN_HEADING)) return false;
+  writeFileAtomic(paths.fixPlan, text);
+  return true;
+}
+
 /** .ralph/specs/, made if missing; an error when it leads out of .ralph/ (a symlinked folder). */
 function specsDir(paths: RalphPaths): string {
   mkdirSync(paths.specsDir, { recursive: true });

@@ -18,7 +18,7 @@ import type { QueueItem } from './queue-file.js';
 import { toPlainTextLine } from '../tasks/task-line.js';
 import { commitLeftovers, leftoverCommitMessage, readHead, type GitOptions, type LeftoverCommitResult } from './leftover-commit.js';
 import { readLedger } from '../state/ledger.js';
-import { copyPrdSpec, keepPreviousPlan, writeIssueSpec, writeItemPlan } from './item-workspace.js';
+import { copyPrdSpec, keepPreviousPlan, readUserPlan, restoreUserPlan, writeIssueSpec, writeItemPlan } from './item-workspace.js';
 import { fetchQueueIssue } from './queue-issues.js';
 import { holdStatuses, openQueueStore, type QueueStore } from './queue-store.js';
 
@@ -64,6 +64,18 @@ async function processLocked(options: ProcessQueueOptions): Promise<number> {
     return { ...queue, queue: items };
   });
 
+  // Each item's run works through a one-task plan in place of the project's own, which is put
+  // back when the queue run ends, however it ends.
+  const userPlan = readUserPlan(paths);
+  try {
+    return await processItems(options, store);
+  } finally {
+    if (restoreUserPlan(paths, userPlan)) deps.logger.info('Restored the project\'s own fix_plan.md (the queue\'s one-task plans were for its items\' runs)');
+  }
+}
+
+async function processItems(options: ProcessQueueOptions, store: QueueStore): Promise<number> {
+  const { deps } = options;
   let failed = 0;
   let completed = 0;
   // Each pass ends one item (completed or failed), so the queue's length bounds the passes.

@@ -51,6 +51,14 @@ export const statusFileSchema = z.lazy(() =>
     usage_limit_resets_at: optionalStringField(),
     /** What the guards undid or refused in this run, newest last (the monitor shows them). */
     run_alerts: z.array(z.string()).optional(),
+    /**
+     * Loops that got past their guards and ran in this ralph process: the count every view shows.
+     * `loop_count` (the Bash tool's) is the loop number reached, so it is one more when a guard
+     * stopped the run before the loop it had counted; `run_loops` counts a resumed run's loops too.
+     */
+    loops_run: optionalNumberField(),
+    /** The closing summary of the run that wrote this file, once it ended (loop/run-summary.ts). */
+    run_summary: z.looseObject({ lines: z.array(z.string()) }).optional(),
     /** Open plan items the agent hid, which still count as open ("the agent removed 3 open items …"). */
     plan_note: optionalStringField(),
   }),

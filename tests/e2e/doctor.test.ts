@@ -56,6 +56,26 @@ describe('ralph --doctor', () => {
     expect(f.runs()).toHaveLength(0);
   });
 
+  it('warns about a plan that is still the template: no task in a new project, the old generic items, and says OK once a task is written', async () => {
+    const f = fake();
+    const env = { ...f.env, ...GIT_TEST_ENV, ANTHROPIC_API_KEY: 'sk-ant-doctor-test-key' };
+    const parent = project({}, false);
+    expect((await runCli('ralph-setup', ['fresh'], { cwd: parent.dir, env })).code).toBe(0);
+    const fresh = parent.path('fresh');
+    const empty = await runCli('ralph', ['--doctor'], { cwd: fresh, env });
+    expect(line(empty.stdout, 'fix_plan.md')).toBe('[WARN] fix_plan.md: no task yet: the agent would work from PROMPT.md alone, and no plan would say when it is done — fix: write one "- [ ] task" line per task under ## Tasks in .ralph/fix_plan.md');
+
+    const former = '# Ralph Fix Plan\n## High Priority\n- [ ] Review the codebase and the specifications in .ralph/specs/\n- [ ] Improve the README\n';
+    const old = project(ralphProjectTree({ '.ralph/fix_plan.md': former }), true);
+    const stale = await runCli('ralph', ['--doctor'], { cwd: old.dir, env });
+    expect(line(stale.stdout, 'fix_plan.md')).toMatch(/^\[WARN\] fix_plan\.md: 2 open item\(s\) are still the template's generic tasks \("Review the codebase/);
+
+    execFileSync('sh', ['-c', `echo '- [ ] Add hello.sh, which prints "Hello"' >> .ralph/fix_plan.md`], { cwd: fresh });
+    const ready = await runCli('ralph', ['--doctor'], { cwd: fresh, env });
+    expect(line(ready.stdout, 'fix_plan.md')).toBe('[OK]   fix_plan.md: 1 open task(s), 0 done');
+    expect(f.runs()).toHaveLength(0);
+  });
+
   it('exits 1 naming each missing piece with its fix', async () => {
     const p = project({ '.gitignore': 'node_modules/\n' }, false);
     const f = fake();

@@ -39,9 +39,11 @@ describe('the final state of a completed run', () => {
     const log = readFileSync(project.path('.ralph/logs/ralph.log'), 'utf8');
     expect(log).toContain('=== Starting Loop #1 ===');
     expect(log).not.toContain('=== Starting Loop #2 ===');
-    expect(log).toContain('exit reason: plan_complete');
-    // Loop #2 is counted (status.json loop_count, as the Bash tool) but never ran: the log says so.
-    expect(log).toMatch(/Stopped before loop #2 ran \(the last loop run was #1; status\.json loop_count 2 counts the loop stopped\), after 1 agent call\(s\) now/);
-    expect(log).not.toContain('Stopped at loop #2');
+    expect(log).toContain('Stopped:  done (exit reason: plan_complete, exit code 0)');
+    // Loop #2 is counted (status.json loop_count, as the Bash tool) but never ran: loops_run says 1, and so does every view.
+    expect(JSON.parse(readFileSync(project.path('.ralph/status.json'), 'utf8'))).toMatchObject({ loop_count: 2, loops_run: 1 });
+    expect(log).toMatch(/\] +Loops: +1\n/);
+    expect(log).not.toMatch(/Stopped (at|before) loop #2/);
+    expect(frame).toMatch(/^Loop #1\/5 .*Status: completed/m);
   });
 });

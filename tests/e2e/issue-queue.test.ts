@@ -97,7 +97,10 @@ describe('ralph-queue process', () => {
     // The spec keeps the issue verbatim; the plan holds one task, the title on one line.
     const spec = readFileSync(project!.path('.ralph/specs/issue-11.md'), 'utf8');
     expect(spec).toContain(HOSTILE_BODY);
-    const plan = readFileSync(project!.path('.ralph/fix_plan.md'), 'utf8');
+    // The last item's one-task plan, as its run left it (committed with its work); the project's own plan is back.
+    const plan = project!.git('show', 'HEAD:.ralph/fix_plan.md');
+    expect(readFileSync(project!.path('.ralph/fix_plan.md'), 'utf8')).toBe('# Fix Plan\n- [ ] first\n');
+    expect(run.stderr).toContain("Restored the project's own fix_plan.md");
     expect(plan.split('\n').filter((line) => line.startsWith('- ['))).toEqual([
       '- [x] Implement GitHub issue #11: $(touch pwned-title) `touch pwned-tick` --help - [ ] injected task',
     ]);
@@ -142,9 +145,10 @@ describe('ralph-queue process', () => {
     expect(statusOf(2)).toMatchObject({ status: 'failed', error_message: 'halted by a guard (exit 2): stagnation_detected' });
     // The halt of #2 left the breaker open; #3 still got its own run (and halted on its own).
     expect(statusOf(3)).toMatchObject({ status: 'failed', error_message: 'halted by a guard (exit 2): stagnation_detected' });
-    const stops = readFileSync(project!.path('.ralph/logs/ralph.log'), 'utf8').split('\n').filter((line) => line.includes('] Stopped '));
-    expect(stops).toHaveLength(3);
-    expect(stops[2]).toMatch(/after [1-9]\d* agent call\(s\)/);
+    // One closing summary per item's run; the third ran loops of its own.
+    const log = readFileSync(project!.path('.ralph/logs/ralph.log'), 'utf8').split('\n');
+    expect(log.filter((line) => line.endsWith('] Run summary'))).toHaveLength(3);
+    expect(log.filter((line) => / {2}Loops: /.test(line))[2]).toMatch(/Loops: +[1-9]/);
     const status = await runCli('ralph-queue', ['status', '--json'], { cwd: project!.dir, env });
     expect(JSON.parse(status.stdout)).toEqual({ total: 3, pending: 0, processing: 0, completed: 1, failed: 2, skipped: 0 });
     expect((await runCli('ralph-queue', ['status'], { cwd: project!.dir, env })).stdout).toContain(

@@ -65,7 +65,7 @@ describe('ralph --monitor on a terminal reports how the run ended', () => {
     const text = afterMonitor(run.screen);
     expect(run.code, run.screen).toBe(0);
     expect(text).toContain('ralph --monitor: the run ended with exit code 0 (done); the tmux session has closed');
-    expect(text).toContain('exit reason: plan_complete');
+    expect(text).toContain('Stopped:  done (exit reason: plan_complete, exit code 0)');
   });
 
   it('a halted run: exit 2, the halt reason and what to do', async () => {
@@ -75,7 +75,7 @@ describe('ralph --monitor on a terminal reports how the run ended', () => {
     expect(run.code, run.screen).toBe(2);
     expect(text).toContain('ralph --monitor: the run ended with exit code 2 (halted by a guard)');
     expect(text).toContain('Reset circuit breaker: ralph --reset-circuit');
-    expect(text).toContain('exit reason: stagnation_detected');
+    expect(text).toContain('Stopped:  halted by a guard (exit reason: stagnation_detected, exit code 2)');
   });
 
   it('one Ctrl-C in the loop pane ends the run and the session: exit 130 on the terminal', async () => {

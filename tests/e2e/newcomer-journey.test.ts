@@ -2,7 +2,7 @@
 // `claude` installed, the fake claude put on PATH only afterwards, ralph --doctor, a run to its
 // end, and then git status, ralph --status --json and ralph-stats telling the same story.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
@@ -16,7 +16,7 @@ const git = (dir: string, ...args: string[]) => execFileSync('git', args, { cwd:
 const pathWithoutClaude = () => (process.env.PATH ?? '').split(delimiter).filter((d) => d && !existsSync(join(d, 'claude'))).join(delimiter);
 const tick = (plan: string, count: number) => {
   let left = count;
-  return plan.replace(/- \[ \]/g, (box) => (left-- > 0 ? '- [x]' : box));
+  return plan.replace(/^- \[ \]/gm, (box) => (left-- > 0 ? '- [x]' : box));
 };
 
 describe('a newcomer', () => {
@@ -28,9 +28,12 @@ describe('a newcomer', () => {
     const demo = ws.path('demo');
     mkdirSync(join(demo, 'src'), { recursive: true });
 
-    const plan = readFileSync(join(demo, '.ralph/fix_plan.md'), 'utf8');
-    const open = plan.match(/- \[ \]/g)?.length ?? 0;
-    expect(open).toBeGreaterThan(2);
+    // A new plan holds no task; the newcomer writes theirs at its end, under ## Tasks.
+    const template = readFileSync(join(demo, '.ralph/fix_plan.md'), 'utf8');
+    expect(template.match(/^- \[ \]/gm)).toBeNull();
+    const plan = `${template}${['Add the app file', 'Version it', 'Document it', 'Test it'].map((t) => `- [ ] ${t}\n`).join('')}`;
+    writeFileSync(join(demo, '.ralph/fix_plan.md'), plan);
+    const open = 4;
     const half = Math.floor(open / 2);
     const f: FakeClaude = withFakeClaude({
       calls: [

@@ -1,6 +1,7 @@
 // The real `bin/ralph` as a user runs it: flags, validation messages, --status on Bash-written
 // state, --config precedence, Ctrl-C during an agent call.
 
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../lib/config/schema.js';
@@ -8,7 +9,7 @@ import { withFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { isProcessRunning } from '../helpers/process-state.js';
 import { holdLockAsRalph } from '../helpers/ralph-lock-holder.js';
-import { runCli } from '../helpers/run-cli.js';
+import { binPath, runCli } from '../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
 import { useCleanups } from '../helpers/cleanups.js';
 
@@ -67,6 +68,12 @@ describe('ralph command line', () => {
     expect(r.stderr).toContain(message);
   });
 
+  it('names an unknown one-letter flag without guessing a long one from it (-x is no typo of --jq)', async () => {
+    const r = await runCli('ralph', ['-x']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('Error: Unknown option: -x\nhint: run ralph --help for the list of options\n');
+  });
+
   it('--help says in one line what ralph does', async () => {
     const r = await runCli('ralph', ['--help']);
     expect(r.stdout).toContain('Runs a coding agent on this project again and again, following .ralph/PROMPT.md');
@@ -116,6 +123,30 @@ describe('ralph command line', () => {
     expect(r.stdout).toContain(`Note: the ralph process that wrote this (pid ${dead}) is no longer running`);
     writeFileSync(p.path('.ralph/status.json'), JSON.stringify({ loop_count: 3, status: 'running', pid: process.pid }));
     expect((await runCli('ralph', ['--status'], { cwd: p.dir })).stdout).not.toContain('Note:');
+  });
+
+  it('--status outside a Ralph project says so, as every other command does, and exits 1', async () => {
+    const dir = tmpProject({}, { git: false });
+    cleanups.push(() => dir.cleanup());
+    for (const args of [['--status'], ['--status', '--json']]) {
+      const r = await runCli('ralph', args, { cwd: dir.dir });
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr).toBe('Error: This directory is not a Ralph project (no .ralph/ folder)\nhint: cd into a Ralph project, or run ralph-enable here\n');
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('--status into a reader that closed (ralph --status | head) ends quietly, without a stack trace', async () => {
+    const p = project();
+    writeFileSync(p.path('.ralph/status.json'), JSON.stringify({ loop_count: 3, status: 'completed', notes: 'x'.repeat(200_000) }));
+    const child = spawn(process.execPath, [binPath('ralph'), '--status'], { cwd: p.dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The reader is gone before ralph writes its first byte.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((done) => child.on('close', (c) => done(c)));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 
   it('--status without a status file says so and exits 0', async () => {

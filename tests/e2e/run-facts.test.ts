@@ -41,8 +41,8 @@ describe('facts of a run', () => {
     expect(f.runs()).toHaveLength(3);
     expect(refused.stderr).not.toContain('Starting a new run');
     expect(refused.stderr).not.toMatch(/\brun \d{8}T\d{6}Z-/);
-    expect(refused.stderr).toContain('Stopped before loop #1 ran (no loop ran now; status.json loop_count 1 counts the loop stopped), after 0 agent call(s) now; exit reason:');
-    expect(JSON.parse(readFileSync(p.path('.ralph/status.json'), 'utf8'))).toMatchObject({ loop_count: 1 });
+    expect(refused.stderr).toMatch(/ {2}Loops: +0\n/);
+    expect(JSON.parse(readFileSync(p.path('.ralph/status.json'), 'utf8'))).toMatchObject({ loop_count: 1, loops_run: 0 });
 
     // 3. Fixed by hand; a run without --github-issue converges before any agent call.
     expect((await runCli('ralph', ['--reset-circuit'], { cwd: p.dir, env })).code).toBe(0);

@@ -111,7 +111,11 @@ async function enableCi(args: EnableCiArgs): Promise<number> {
     if (!args.json) process.stderr.write(`Warning: ${text}\n`);
   });
   say(`Imported ${countTaskLines(tasks)} task(s) from ${source}`);
-  if (imported.ok && imported.note) warn(imported.note);
+  // Why no task was imported is part of the report (stdout); under --json it is a warning.
+  if (imported.ok && imported.note) {
+    if (args.json) warn(imported.note);
+    else say(`Note: ${imported.note}`);
+  }
 
   const result = enableProject({
     projectDir,

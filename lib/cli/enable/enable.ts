@@ -75,11 +75,13 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
 
   say(phaseTitle(2, 'Task Source Selection'));
   const selected = await chooseSources(args, sources, interactive, prompter);
-  say(`Task sources: ${selected.length > 0 ? selected.join(', ') : 'none (default task list)'}`);
+  say(`Task sources: ${selected.length > 0 ? selected.join(', ') : 'none (you write the tasks in fix_plan.md)'}`);
 
   say(phaseTitle(3, 'Configuration'));
   const name = interactive ? await prompter.ask('Project name', detected.name) : detected.name;
-  const context: ProjectContext = { ...detected, name };
+  // The detected test command is a guess: the gate runs it after every loop, so it is asked.
+  const testCommand = interactive ? await askTestCommand(prompter, detected.testCommand) : detected.testCommand;
+  const context: ProjectContext = { ...detected, name, testCommand };
   // The same range `ralph --calls` accepts: any positive whole number.
   // The default is what an existing .ralphrc says, so accepting it changes nothing there.
   const currentCalls = readCurrentCalls(join(projectDir, '.ralphrc'), env) ?? Number(CONFIG_SCHEMA.MAX_CALLS_PER_HOUR.default);
@@ -89,7 +91,7 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
   say('Settings:');
   for (const line of describeProject(context)) say(`  ${line}`);
   say(`  Max calls/hour: ${maxCalls}`);
-  say(`  Task sources: ${selected.length > 0 ? selected.join(', ') : 'none (default task list)'}`);
+  say(`  Task sources: ${selected.length > 0 ? selected.join(', ') : 'none (you write the tasks in fix_plan.md)'}`);
   if (selected.includes('github')) say(`  GitHub label: ${label}`);
   if (prdFile) say(`  PRD file: ${prdFile}`);
   if (interactive && !(await prompter.confirm('Write the Ralph files with these settings?', true))) {
@@ -104,7 +106,7 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
     if (result.ok) {
       tasks.push(...result.tasks);
       say(`Imported ${countTaskLines(result.tasks)} task(s) from ${source}`);
-      if (result.note) process.stderr.write(`Warning: ${result.note}\n`);
+      if (result.note) say(`Note: ${result.note}`);
     } else {
       process.stderr.write(`Warning: ${source}: ${result.message}${result.hint ? ` (${result.hint})` : ''}; no tasks imported from it\n`);
     }
@@ -129,6 +131,7 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
   if (result.files['.ralphrc'] === 'skipped') {
     const original = readFileSync(ralphrc, 'utf8');
     const chosen: Record<string, string> = { MAX_CALLS_PER_HOUR: String(maxCalls) };
+    if (testCommand !== detected.testCommand) chosen.TEST_COMMAND = testCommand;
     if (selected.includes('github') || args.label !== undefined) chosen.GITHUB_TASK_LABEL = label;
     const updated = updateRalphrcText(original, chosen);
     if (updated !== original) writeFileAtomic(ralphrc, updated);
@@ -145,6 +148,12 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
   say('\nRalph enabled successfully!');
   for (const line of NEXT_STEPS) say(line);
   return EXIT.success;
+}
+
+/** The test command, as detected or corrected: Enter keeps it, `-` means none. */
+async function askTestCommand(prompter: Prompter, detected: string): Promise<string> {
+  const answer = (await prompter.ask('Test command the verification gate runs after each loop (- for none)', detected)).trim();
+  return answer === '-' ? '' : answer;
 }
 
 function readCurrentCalls(path: string, env: NodeJS.ProcessEnv): number | undefined {
@@ -188,7 +197,7 @@ async function chooseSources(args: EnableArgs, sources: TaskSourcesDetected, int
   if (args.skipTasks) return [];
   const detected: WizardSource[] = [...(sources.beads ? ['beads' as const] : []), ...(sources.github ? ['github' as const] : [])];
   if (!interactive) return detected;
-  return prompter.selectMany<WizardSource>('Where should tasks come from? (none selected = start with the default task list)', [
+  return prompter.selectMany<WizardSource>('Where should tasks come from? (none selected = start with an empty plan and write the tasks yourself)', [
     { label: `beads${sources.beads ? '' : ' (no .beads/ found)'}`, value: 'beads', checked: sources.beads },
     { label: `GitHub issues${sources.github ? '' : ' (no GitHub origin)'}`, value: 'github', checked: sources.github },
     { label: `PRD document${sources.prdFiles.length > 0 ? ` (${sources.prdFiles.length} found)` : ''}`, value: 'prd', checked: false },

@@ -25,7 +25,7 @@ export function phaseTitle(phase: number, title: string): string {
 
 export const NEXT_STEPS = [
   'Next steps:',
-  '  1. Review .ralph/PROMPT.md and .ralph/fix_plan.md',
+  '  1. Write your tasks in .ralph/fix_plan.md (one "- [ ] task" line each, under ## Tasks) and review .ralph/PROMPT.md',
   '  2. Put specifications in .ralph/specs/',
   '  3. Start the loop: ralph --monitor',
 ];

@@ -2,6 +2,7 @@
 // (reference §10). Claude Code does the conversion; any failure exits 1 with its message.
 
 import { homedir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import { RalphError } from '../../errors.js';
 import { nodeProcessRunner } from '../../platform/process.js';
@@ -14,6 +15,7 @@ import { CONVERSION_OUTPUTS } from '../../project/convert-requirements.js';
 import { checkReplacedFiles, importRequirements, type ImportRequirementsOptions } from '../../project/import-requirements.js';
 import { readRequirementsDocument } from '../../project/requirements-document.js';
 import { assertTemplatesInstalled } from '../../project/templates.js';
+import { nestedProjectWarnings } from '../../project/nested-project.js';
 import { runMain } from '../error-funnel.js';
 import { formatVersionLine, PACKAGE_ROOT, wantsVersion } from '../package-info.js';
 import { parseImportArgs, renderImportHelp } from './import-args.js';
@@ -97,26 +99,41 @@ export async function main(argv: string[]): Promise<number> {
   }
   assertTemplatesInstalled();
   checkReplacedFiles(request);
+  const target = resolve(request.parentDir, request.projectName);
+  const createdHere = !existsSync(target);
+  for (const line of nestedProjectWarnings(request.parentDir, target)) warn(line);
   say(`Creating Ralph project "${request.projectName}" and converting ${request.documentFileName} with ${request.agent.adapter.label}…`);
   const result = await importRequirements(request);
+  // A project this run created and the conversion left empty is removed, so that the retry is
+  // the same command, not one that needs --force (a folder that was there is left as it is).
+  const discard = (): string => {
+    if (!createdHere) return `the project is in ${result.projectDir}; fix the problem and run ralph-import --force again (it keeps a backup of what it replaces)`;
+    rmSync(result.projectDir, { recursive: true, force: true });
+    return `the half-made project ${result.projectDir} was removed; fix the problem and run the same ralph-import again`;
+  };
   if (result.git.kind === 'committed' && result.git.usedFallbackIdentity) process.stderr.write(`${FALLBACK_IDENTITY_WARNING}\n`);
   if (result.git.kind === 'failed') warn(`${result.git.step} failed: ${result.git.message}`);
   if (result.backup) say(`[INFO] Backup of the replaced files (${result.backup.files.join(', ')}): ${result.backup.dir}`);
-  if (!result.ok) {
-    throw new RalphError('import_conversion_failed', `PRD conversion failed: ${result.message}`, {
-      hint: `the project skeleton is in ${result.projectDir}; fix the problem and run ralph-import again in an empty directory`,
-    });
-  }
-  for (const file of result.missing) warn(`${file} was not created by the conversion`);
-  for (const file of result.unchanged) warn(`${file} was not updated by the conversion (it still holds the template)`);
+  if (!result.ok) throw new RalphError('import_conversion_failed', `PRD conversion failed: ${result.message}`, { hint: discard() });
   // Claude can exit 0 having written nothing (refused, confused, or run in the wrong place).
   if (result.missing.length + result.unchanged.length === CONVERSION_OUTPUTS.length) {
     throw new RalphError('import_conversion_empty', 'PRD conversion produced nothing: Claude Code wrote none of the project files', {
       details: result.summary ? [`Claude Code said: ${summaryLine(result.summary)}`] : [],
-      hint: `the project skeleton is in ${result.projectDir}; check the document and run ralph-import again in an empty directory`,
+      hint: discard(),
     });
   }
   say(result.summary ? `PRD conversion completed: ${summaryLine(result.summary)}` : 'PRD conversion completed');
+  // Success is said only of an import that wrote every file it is for. In a project this run
+  // created, a file the conversion left unchanged still holds the template; over an existing
+  // one (--force) it may hold what the conversion would write again.
+  const unwritten = createdHere ? result.unchanged : [];
+  for (const file of createdHere ? [] : result.unchanged) warn(`${file} was not changed by the conversion`);
+  const incomplete = [...result.missing.map((file) => `${file} was not created`), ...unwritten.map((file) => `${file} was not updated (it still holds the template)`)];
+  if (incomplete.length > 0) {
+    throw new RalphError('import_conversion_incomplete', `PRD import incomplete: ${incomplete.join('; ')}`, {
+      hint: `the project is in ${result.projectDir} with what the conversion wrote; write the rest by hand, or run ralph-import --force again (it keeps a backup of what it replaces)`,
+    });
+  }
   say('🎉 PRD imported successfully!');
   for (const line of importNextSteps(request.projectName)) say(line);
   say(`Project created in: ${result.projectDir}`);

@@ -21,6 +21,7 @@ import { planCommand } from '../../verify/command-line.js';
 import { planVerification } from '../../verify/verification-setup.js';
 import { stripTerminalControls } from '../../text/terminal-text.js';
 import { RalphError } from '../../errors.js';
+import { parseFixPlan } from '../../plan/fix-plan.js';
 import { checkBwrap } from '../../sandbox/bwrap-sandbox.js';
 import { probeAgentInBwrap } from '../../sandbox/bwrap-agent-probe.js';
 import { checkDocker } from '../../sandbox/docker-checks.js';
@@ -89,6 +90,7 @@ async function gatherFacts(options: DoctorOptions, runner: ProcessRunner): Promi
     ralphFiles: paths
       ? { ralphDir: existsSync(paths.ralphDir), missing: missingRequiredPaths(paths), emptyPrompt: isBlankFile(paths.prompt), legacyLayout: isLegacyFlatLayout(projectDir), unwritable: unwritableReason(paths.ralphDir) }
       : { ralphDir: existsSync(join(projectDir, '.ralph')), missing: [] },
+    ...(paths && existsSync(paths.fixPlan) && loaded ? { plan: planFacts(paths.fixPlan, loaded.config.OPTIONAL_SECTIONS) } : {}),
     unignored: paths && repo ? await unignoredStateFiles(paths, run) : null,
     test: { command: test?.test?.command ?? null, from: test?.test?.detail ?? null, qualityGates: test?.qualityGates ?? [], missingProgram: missingProgramOf(test?.test?.command, env) },
     ...(loaded ? githubFacts(loaded, env) : {}),
@@ -211,6 +213,17 @@ async function unignoredStateFiles(paths: RalphPaths, run: Probe): Promise<strin
   if (!answer || answer.code === 128) return [];
   const ignored = new Set(answer.stdout.split('\n').map((l) => l.trim()).filter((l) => l !== ''));
   return files.filter((f) => !ignored.has(f));
+}
+
+function planFacts(path: string, optionalSections: string[]): DoctorFacts['plan'] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const view = parseFixPlan(text, optionalSections);
+  return { open: view.blocking.open, done: view.blocking.done, openItems: view.openItems };
 }
 
 function isBlankFile(path: string): boolean {

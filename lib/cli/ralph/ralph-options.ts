@@ -28,6 +28,7 @@ export type RalphAction =
   | 'parallel-abandon'
   | 'accept-item'
   | 'monitor'
+  | 'demo'
   | 'queue'
   | 'run';
 
@@ -40,6 +41,8 @@ export interface RalphCliOptions {
   jq?: string;
   debug: boolean;
   keepMonitor: boolean;
+  /** --monitor: the run in tmux beside the dashboard (also for --demo). */
+  monitor: boolean;
   fresh: boolean;
   /** --halt-on-failure (the queue's is in `queue`). */
   haltOnFailure: boolean;
@@ -70,7 +73,8 @@ function suggestFlag(name: string): string {
 export function parseRalphArgs(argv: string[]): RalphCliOptions {
   const read = readArgv(argv, [...argvFlags(RALPH_FLAGS), ...UNSUPPORTED_FLAGS.map((name) => ({ name, takesValue: true }))]);
   if (read.unknown.length > 0) {
-    const names = read.unknown.map((flag) => flag + suggestFlag(flag.replace(/^-+/, '')));
+    // A one-letter flag is no misspelt long name: `-x` is not a typo of --jq.
+    const names = read.unknown.map((flag) => flag + (flag.startsWith('--') ? suggestFlag(flag.slice(2)) : ''));
     throw flagError(`Unknown option: ${names.join(', ')}`);
   }
   // Each flag's last value (a repeated flag other than a list key's: the last one wins).
@@ -108,6 +112,7 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
     jq,
     debug: Boolean(parsed.debug),
     keepMonitor: Boolean(parsed['keep-monitor']),
+    monitor: Boolean(parsed.monitor),
     fresh: Boolean(parsed.fresh),
     haltOnFailure: Boolean(parsed['halt-on-failure']),
     rollbackTarget: str('rollback') || undefined,
@@ -227,6 +232,7 @@ function pickAction(parsed: Record<string, unknown>): RalphAction {
   if (parsed['parallel-abandon']) return 'parallel-abandon';
   if (parsed['accept-item'] !== undefined) return 'accept-item';
   if (QUEUE_FLAGS.some((flag) => parsed[flag] !== undefined && parsed[flag] !== false)) return 'queue';
+  if (parsed.demo) return 'demo';
   if (parsed.monitor) return 'monitor';
   return 'run';
 }

@@ -90,6 +90,10 @@ async function dispatchRalph(options: RalphCliOptions, cwd: string, { prerendere
       const { startMonitor } = await import('./ralph-monitor-launch.js');
       return startMonitor(options, cwd);
     }
+    case 'demo': {
+      const { runDemo } = await import('./demo.js');
+      return runDemo(options);
+    }
     case 'run': {
       const { runRalphLoop } = await import('./ralph-run.js');
       if (!options.web) return runRalphLoop(options, cwd);

@@ -64,7 +64,11 @@ export function collectStatus(
     status: field('status'),
     exit_reason: field('exit_reason'),
     last_action: field('last_action'),
+    // loops_run is the count every view shows; loop_count is the Bash tool's loop number (one more when a guard stopped the run).
     loop_count: field('loop_count'),
+    loops_run: field('loops_run'),
+    // How the last run ended, as it printed it (loop/run-summary.ts).
+    run_summary: field('run_summary'),
     // The agent the loop calls now, and the agents waiting out a usage limit (FALLBACK_AGENTS).
     agent: field('agent'),
     agent_limits: existsSync(paths.agentLimits) ? loadAgentLimits(paths, readOnly, longestUsageLimitWaitMs(view.usageWait)) : null,

@@ -9,6 +9,7 @@ import { readRegularFile } from '../../state/control-file.js';
 import { stripTerminalControls } from '../../text/terminal-text.js';
 import { ralphPaths } from '../../state/paths.js';
 import { isProcessAlive } from '../../state/process-alive.js';
+import { RalphError } from '../../errors.js';
 
 export interface ShowStatusOptions {
   projectDir: string;
@@ -24,6 +25,11 @@ export const NO_STATUS_MESSAGE = 'No status file found. Ralph may not be running
 
 export async function showStatus(options: ShowStatusOptions): Promise<number> {
   const paths = ralphPaths(options.projectDir);
+  // As every other command says it: here is no project to show (a project without a status
+  // file yet keeps the Bash tool's answer below).
+  if (!existsSync(paths.ralphDir)) {
+    throw new RalphError('not_a_project', 'This directory is not a Ralph project (no .ralph/ folder)', { hint: 'cd into a Ralph project, or run ralph-enable here' });
+  }
   if (options.json || options.jq !== undefined) {
     const [{ printJson }, { collectStatus }, { loadViewConfig }, { homedir }] = await Promise.all([
       import('../print-json.js'),
@@ -44,9 +50,12 @@ export async function showStatus(options: ShowStatusOptions): Promise<number> {
     const raw = readRegularFile(paths.status) ?? '';
     options.write('Current Status:\n');
     const parsed = tryParse(raw);
-    // Like the Bash tool: pretty JSON when it parses, the raw text otherwise.
+    const { shown, summary } = splitSummary(parsed);
+    // Like the Bash tool: pretty JSON when it parses, the raw text otherwise; the closing summary
+    // of the last run, in words, after it.
     // The agent can write status.json: no escape sequence or bidi control of its reaches the terminal.
-    options.write(stripTerminalControls(parsed === undefined ? raw : `${JSON.stringify(parsed, null, 2)}\n`));
+    options.write(stripTerminalControls(parsed === undefined ? raw : `${JSON.stringify(shown, null, 2)}\n`));
+    if (summary.length > 0) options.write(stripTerminalControls(`\nLast run:\n${summary.join('\n')}\n`));
     const stale = staleRunningPid(parsed);
     if (stale !== undefined) {
       options.write(`Note: the ralph process that wrote this (pid ${stale}) is no longer running; run ralph to resume.\n`);
@@ -105,6 +114,14 @@ function staleRunningPid(status: unknown): number | undefined {
   const { status: state, pid } = status as { status?: unknown; pid?: unknown };
   if (state !== 'running' || typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return undefined;
   return isProcessAlive(pid) ? undefined : pid;
+}
+
+/** status.json without its `run_summary`, and that summary's lines (none when absent or malformed). */
+function splitSummary(status: unknown): { shown: unknown; summary: string[] } {
+  if (typeof status !== 'object' || status === null || !('run_summary' in status)) return { shown: status, summary: [] };
+  const { run_summary: summary, ...shown } = status as { run_summary?: { lines?: unknown } };
+  const lines = Array.isArray(summary?.lines) ? summary.lines.filter((line): line is string => typeof line === 'string') : [];
+  return { shown, summary: lines };
 }
 
 function tryParse(text: string): unknown {

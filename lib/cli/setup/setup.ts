@@ -3,6 +3,8 @@
 import { nodeProcessRunner } from '../../platform/process.js';
 import { hasCommandOnPath } from '../../platform/find-executable.js';
 import { setupProject } from '../../project/setup-project.js';
+import { nestedProjectWarnings } from '../../project/nested-project.js';
+import { resolve } from 'node:path';
 import { assertTemplatesInstalled } from '../../project/templates.js';
 import { RalphError } from '../../errors.js';
 import { parseSetupArgs, renderSetupHelp } from '../bootstrap-args.js';
@@ -25,6 +27,7 @@ export async function main(argv: string[]): Promise<number> {
   assertTemplatesInstalled();
 
   const say = (text: string) => void process.stdout.write(`${text}\n`);
+  for (const warning of nestedProjectWarnings(process.cwd(), resolve(name))) process.stderr.write(`Warning: ${warning}\n`);
   say(`🚀 Setting up Ralph project: ${name}`);
   const result = await setupProject({
     parentDir: process.cwd(),

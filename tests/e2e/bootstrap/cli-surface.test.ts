@@ -27,6 +27,8 @@ describe('--version', () => {
       const r = await runCli(command, ['-v']);
       expect(r.code, command).toBe(3);
       expect(r.stdout, command).not.toContain(VERSION);
+      // …and say what the version flag is, not only `Unknown argument: v`.
+      expect(r.stderr, command).toContain(`Error: Unknown argument: v (-v is not a flag of ${command}: --version shows its version)`);
     }
   });
 });

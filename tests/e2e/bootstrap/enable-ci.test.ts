@@ -1,4 +1,5 @@
 // ralph-enable-ci as pipelines run it: exit codes 0–5 and the exact --json shapes (§9.3).
+import { parseFixPlan } from '../../../lib/plan/fix-plan.js';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.js';
@@ -116,17 +117,28 @@ describe('ralph-enable-ci', () => {
     expect(readFileSync(project.path('.ralph/fix_plan.md'), 'utf8')).toContain('- [ ] a\n- [ ] b\n- [ ] c\n');
   });
 
-  it('says which formats it reads when a PRD of plain bullets gives no task, in text and --json mode', async () => {
+  it('imports a PRD of plain bullets as tasks, and a new plan holds nothing else', async () => {
     project = tmpProject({ 'docs/prd.md': '# Product\n\n- users can log in\n- users can log out\n' });
     const text = await enableCi(['--from', 'prd', '--prd', 'docs/prd.md']);
     expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain('Imported 2 task(s) from prd');
+    const plan = parseFixPlan(readFileSync(project.path('.ralph/fix_plan.md'), 'utf8'), ['Optional']);
+    expect(plan.openItems).toEqual(['users can log in', 'users can log out']);
+  });
+
+  it('says on stdout which formats it reads when a PRD gives no task, and on stderr under --json', async () => {
+    project = tmpProject({ 'docs/prd.md': '# Product\n\nUsers can log in.\n' });
+    const text = await enableCi(['--from', 'prd', '--prd', 'docs/prd.md']);
+    expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain('Imported 0 task(s) from prd');
-    expect(text.stderr).toContain('Warning: docs/prd.md has no task ralph can import: ralph imports checkbox items ("- [ ] task") and numbered items ("1. task"); plain bullets ("- task")');
+    expect(text.stdout).toContain('Note: docs/prd.md has no task ralph can import: ralph imports checkbox items ("- [ ] task"), else numbered items ("1. task"), else plain bullets ("- task")');
+    expect(text.stdout).toContain('fix_plan.md starts with no task');
+    expect(parseFixPlan(readFileSync(project.path('.ralph/fix_plan.md'), 'utf8'), ['Optional']).items).toEqual([]);
 
     const json = await enableCi(['--json', '--force', '--from', 'prd', '--prd', 'docs/prd.md']);
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout).tasks_imported).toBe(0);
-    expect(json.stderr).toContain('checkbox items ("- [ ] task") and numbered items ("1. task")');
+    expect(json.stderr).toContain('Warning: docs/prd.md has no task ralph can import');
   });
 
   it('exits 3 for an unknown flag, a bad value or a stray argument', async () => {

@@ -42,6 +42,7 @@ describe('ralph-enable wizard', () => {
     const result = runInPty([], project.dir, clis.env, [
       ['Numbers to toggle', ''],
       ['Project name [widget]: ', 'widget-app'],
+      ['Test command the verification gate runs after each loop (- for none) [npm test]: ', ''],
       ['Max API calls per hour (1 or more) [100]: ', '50'],
       ['GitHub label to import [ralph-task]: ', ''],
       ['Write the Ralph files with these settings? [Y/n] ', ''],
@@ -77,6 +78,7 @@ describe('ralph-enable wizard', () => {
       ['Do you want to continue anyway? [y/N] ', 'y'],
       ['Numbers to toggle', ''],
       ['Project name', ''],
+      ['Test command', ''],
       ['Max API calls per hour', ''],
       ['Write the Ralph files', 'y'],
     ]);
@@ -92,6 +94,7 @@ describe('ralph-enable confirmation', () => {
     const declined = runInPty([], project.dir, env, [
       ['Numbers to toggle', ''],
       ['Project name', ''],
+      ['Test command', ''],
       ['Max API calls per hour (1 or more) [100]: ', '5'],
       ['Write the Ralph files with these settings? [Y/n] ', 'n'],
     ]);
@@ -105,10 +108,37 @@ describe('ralph-enable confirmation', () => {
   });
 });
 
+describe('ralph-enable test command', () => {
+  it('shows the detected test command and lets the user correct it: AGENT.md and .ralphrc get the corrected one', () => {
+    project = tmpProject({ 'package.json': '{"name":"widget","scripts":{"test":"vitest run"}}' });
+    const env = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    const result = runInPty(['--skip-tasks'], project.dir, env, [
+      ['Project name', ''],
+      ['Test command the verification gate runs after each loop (- for none) [npm test]: ', 'npm run test:unit'],
+      ['Max API calls per hour', ''],
+      ['Write the Ralph files', 'y'],
+    ]);
+    expect(result.code, result.output).toBe(0);
+    expect(result.output).toContain('Test command: npm run test:unit');
+    expect(readFileSync(project.path('.ralphrc'), 'utf8')).toContain('TEST_COMMAND="npm run test:unit"');
+    expect(readFileSync(project.path('.ralph/AGENT.md'), 'utf8')).toContain('npm run test:unit');
+  });
+
+  it('corrects TEST_COMMAND in a .ralphrc the user already has, and "-" means none', async () => {
+    project = tmpProject({ 'package.json': '{"name":"widget","scripts":{"test":"vitest run"}}', '.ralphrc': 'MAX_CALLS_PER_HOUR=100\n' });
+    const corrected = await runCli('ralph-enable', ['--skip-tasks'], { cwd: project.dir, input: '\nnpx vitest run\n\n' });
+    expect(corrected.code, corrected.stderr).toBe(0);
+    expect(readFileSync(project.path('.ralphrc'), 'utf8')).toBe('MAX_CALLS_PER_HOUR=100\nTEST_COMMAND="npx vitest run"\n');
+    const none = await runCli('ralph-enable', ['--skip-tasks', '--force'], { cwd: project.dir, input: '\n-\n\n' });
+    expect(none.code, none.stderr).toBe(0);
+    expect(none.stdout).toContain('Test command: (none detected): no verification gate');
+  });
+});
+
 describe('ralph-enable without a terminal', () => {
   it('prints questions on stderr only, and writes chosen values into an existing .ralphrc keeping its comments', async () => {
     project = tmpProject({ '.ralphrc': '# my settings\nMAX_CALLS_PER_HOUR=100 # per hour\nCLAUDE_MODEL=opus\n', 'docs/prd.md': '1. first\n2. second\n' });
-    const result = await runCli('ralph-enable', ['--from', 'prd'], { cwd: project.dir, input: 'demo\n250\n' });
+    const result = await runCli('ralph-enable', ['--from', 'prd'], { cwd: project.dir, input: 'demo\n\n250\n' });
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('Project name [');
     expect(result.stdout).not.toContain('Project name [');

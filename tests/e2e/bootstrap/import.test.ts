@@ -85,6 +85,38 @@ describe('ralph-import <file>', () => {
     expect(result.stdout).not.toContain('imported successfully');
   });
 
+  it('says "imported successfully" only when every file was written: a spec not created and a prompt not updated exit 1, naming them', async () => {
+    const env = setUp({ 'prd.md': '# Todo\n- [ ] add items\n' }, { calls: [{ writeFiles: { '.ralph/fix_plan.md': '# Ralph Fix Plan\n- [ ] Agent-written task\n' }, resultText: 'Converted.' }] });
+    const result = await importCli(['prd.md', 'app'], env);
+    expect(result.code).toBe(1);
+    expect(result.stdout).not.toContain('imported successfully');
+    expect(result.stderr).toContain('Error: PRD import incomplete: .ralph/specs/requirements.md was not created; .ralph/PROMPT.md was not updated (it still holds the template)');
+    // What the conversion did write is kept.
+    expect(readFileSync(workspace!.path('app/.ralph/fix_plan.md'), 'utf8')).toContain('Agent-written task');
+  });
+
+  it('a failed import leaves no half-made project: the same command works on the retry, without --force', async () => {
+    const env = setUp({ 'prd.md': '# Todo\n' }, { calls: [{ isError: true, resultText: 'boom' }, ...CONVERT] });
+    const failed = await importCli(['prd.md', 'app'], env);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/hint: the half-made project .*app was removed; fix the problem and run the same ralph-import again/);
+    expect(existsSync(workspace!.path('app'))).toBe(false);
+    const retry = await importCli(['prd.md', 'app'], env);
+    expect(retry.code, retry.stderr).toBe(0);
+    expect(retry.stdout).toContain('🎉 PRD imported successfully!');
+  });
+
+  it('warns, before creating anything, that the new project would be nested in a Ralph project or a git repository', async () => {
+    const env = setUp({ 'prd.md': '# Todo\n- [ ] add items\n', '.ralph/PROMPT.md': 'outer\n' }, { calls: CONVERT });
+    const result = await importCli(['prd.md', 'inner'], env);
+    expect(result.stderr).toContain(`Warning: ${workspace!.path('inner')} is inside the Ralph project ${workspace!.dir}: it becomes a project nested in it`);
+    const setupResult = await runCli('ralph-setup', ['sub'], { cwd: workspace!.dir, env });
+    expect(setupResult.code).toBe(0);
+    expect(setupResult.stderr).toContain(`Warning: ${workspace!.path('sub')} is inside the Ralph project ${workspace!.dir}`);
+    const plain = await runCli('ralph-setup', ['sub2'], { cwd: workspace!.path('sub'), env });
+    expect(plain.stderr).toContain(`Warning: ${workspace!.path('sub/sub2')} is inside the Ralph project ${workspace!.path('sub')}`);
+  });
+
   it('refuses a PDF before creating anything, and needs a source file', async () => {
     const env = setUp({ 'spec.pdf': '%PDF-1.7' }, { calls: CONVERT });
     const pdf = await importCli(['spec.pdf'], env);
@@ -131,7 +163,7 @@ describe('ralph-import <file>', () => {
     writeFileSync(workspace!.path('app/.ralph/fix_plan.md'), userPlan);
     writeFileSync(workspace!.path('app/.ralph/specs/requirements.md'), '# My spec\n');
     const forced = await importCli(['prd.md', 'app', '--force'], env);
-    expect(forced.code).toBe(0);
+    expect(forced.code, forced.stderr).toBe(0);
     expect(forced.stdout).toMatch(/\[INFO\] Backup of the replaced files \(\.ralph\/PROMPT\.md, \.ralph\/fix_plan\.md, \.ralph\/specs\/requirements\.md\): .*\.ralph_backup_\d{8}_\d{6}/);
     const backups = readdirSync(workspace!.path('app')).filter((name) => name.startsWith('.ralph_backup_'));
     expect(backups).toHaveLength(1);

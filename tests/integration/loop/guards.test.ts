@@ -217,8 +217,9 @@ describe('fatal agent failures and budgets', () => {
     const result = await p.run();
     expect(result.exitCode).toBe(1);
     expect(p.fake.runs()).toHaveLength(1);
-    expect(result.stderr.text).toContain('To fix:');
-    expect(result.stderr.text).toMatch(/\/login/);
+    // The failure once, then the fix once, as the run's closing message.
+    const errors = result.logs.filter((line) => /Invalid API key|To fix:/.test(line));
+    expect(errors).toEqual([expect.stringMatching(/^Claude Code: Invalid API key/), expect.stringMatching(/^To fix: .*\/login/)]);
   });
 
   it('--max-cost 0.05 at 0.02 per loop stops after the third loop with exit 3', async () => {

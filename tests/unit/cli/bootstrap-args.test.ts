@@ -83,7 +83,7 @@ describe('the ralph-enable flag table', () => {
   });
 
   it.each([
-    [['-v'], 'Unknown argument: v'],
+    [['-v'], 'Unknown argument: v (-v is not a flag of ralph-enable: --version shows its version)'],
     [['--limit', '-1'], '--limit must be a non-negative integer, got "-1"'],
     [['--prd', 'x.md', 'extra'], 'unexpected argument: extra'],
   ])('ralph-enable %j: %s', (argv, message) => {

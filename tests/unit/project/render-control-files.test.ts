@@ -17,10 +17,9 @@ describe('renderAgentMd', () => {
 });
 
 describe('renderFixPlan', () => {
-  it('puts imported tasks under High Priority and no defaults elsewhere', () => {
+  it('puts imported tasks under Tasks, the last section, and nothing else open', () => {
     const plan = renderFixPlan(['- [ ] [#1] one', '- [ ] [#2] two']);
-    const high = plan.slice(plan.indexOf('## High Priority'), plan.indexOf('## Medium Priority'));
-    expect(high).toContain('- [ ] [#1] one\n- [ ] [#2] two');
+    expect(plan.slice(plan.lastIndexOf('## Tasks'))).toBe('## Tasks\n- [ ] [#1] one\n- [ ] [#2] two\n');
     expect(plan.match(/^- \[ \]/gm)).toHaveLength(2);
     expect(plan).toContain('## Optional');
     // No ticked setup item: it would count as a task done (#15 point 16).
@@ -32,8 +31,15 @@ describe('renderFixPlan', () => {
     expect(summary).toMatchObject({ blocking: { open: 3, done: 0 }, optional: { open: 0, done: 0 }, openItems: ['a', 'b', 'c'] });
   });
 
-  it('has starter items in every priority when nothing was imported', () => {
-    expect(renderFixPlan([]).match(/^- \[ \]/gm)).toHaveLength(8);
+  it('holds no task when nothing was imported: its example is never counted', () => {
+    const plan = renderFixPlan([]);
+    expect(plan).toMatch(/- \[ \] Add hello\.sh/);
+    expect(parseFixPlan(plan, ['Optional']).items).toEqual([]);
+  });
+
+  it('ends with the Tasks heading, so a line appended to the file is a task there', () => {
+    const appended = `${renderFixPlan([])}- [ ] Add hello.sh\n`;
+    expect(parseFixPlan(appended, ['Optional']).items).toEqual([expect.objectContaining({ text: 'Add hello.sh', section: 'Tasks', optional: false })]);
   });
 });
 

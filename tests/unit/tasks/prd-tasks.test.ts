@@ -14,8 +14,21 @@ describe('extractPrdTasks', () => {
     expect(extractPrdTasks('1. first number\n- [ ] box')).toEqual(['- [ ] box', '- [ ] first number']);
   });
 
-  it('ignores plain bullets, headings and date entries that look like boxes', () => {
-    expect(extractPrdTasks('## Tasks\n- plain bullet\n- [2026-01-29] dated\ntext')).toEqual([]);
+  it('ignores headings and paragraphs', () => {
+    expect(extractPrdTasks('## Tasks\ntext\n\nmore text')).toEqual([]);
+  });
+
+  it('imports top-level plain bullets when the document has no checkbox and no numbered item', () => {
+    expect(extractPrdTasks('# PRD\n- Add a login page\n  - with a form\n* Send a welcome mail\n+ Log out\n-\n')).toEqual([
+      '- [ ] Add a login page',
+      '- [ ] Send a welcome mail',
+      '- [ ] Log out',
+    ]);
+  });
+
+  it('ignores plain bullets beside checkbox or numbered items (they are notes there)', () => {
+    expect(extractPrdTasks('- [ ] box\n- a note')).toEqual(['- [ ] box']);
+    expect(extractPrdTasks('1. step\n- a note')).toEqual(['- [ ] step']);
   });
 
   it('takes at most 20 numbered items and 30 tasks in all', () => {

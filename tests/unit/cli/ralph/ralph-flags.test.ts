@@ -70,6 +70,7 @@ const CASES: Record<string, [string[], Expected]> = {
   fresh: [['--fresh'], { fresh: true, flags: {} }],
   config: [['--config'], { action: 'config', flags: {} }],
   doctor: [['--doctor'], { action: 'doctor' }],
+  demo: [['--demo', '--monitor'], { action: 'demo', monitor: true }],
   json: [['--status', '--json'], { action: 'status', json: true }],
   jq: [['--config', '--jq', '.MAX_LOOPS'], { action: 'config', json: true, jq: '.MAX_LOOPS' }],
   'keep-monitor': [['--monitor', '--keep-monitor'], { action: 'monitor', keepMonitor: true }],
@@ -161,7 +162,7 @@ describe('bounded flags refuse a value past their key bounds, naming the flag', 
     [['--sandbox-memory', '1g'], '--sandbox-memory requires --sandbox docker'],
     [['--sandbox', 'bwrap', '--sandbox-cpus', '2'], '--sandbox-cpus applies to --sandbox docker only'],
     [['--sandbox', 'docker', '--sandbox-memory', 'lots'], "--sandbox-memory: invalid sandbox memory limit 'lots' (expected e.g. 4g, 512m)"],
-    [['--montor', '-vx'], 'Unknown option: --montor (did you mean --monitor?), -x (did you mean --jq?)'],
+    [['--montor', '-vx'], 'Unknown option: --montor (did you mean --monitor?), -x'],
     [['status'], 'Unknown argument: status (ralph takes options only; did you mean --status?)'],
     [['--sync-include', 'src'], '--sync-include is not supported by this version of ralph'],
   ])('ralph %j: %s (the Bash tool message or the key range)', (argv, message) => {
@@ -202,6 +203,19 @@ describe('ralph --help, rendered from the table', () => {
     }
     expect(entries.get('continue')).toContain('(default: on; --no-continue turns it off)');
     expect(entries.get('timeout')).toContain(`in minutes, 1-${CONFIG_SCHEMA.CLAUDE_TIMEOUT_MINUTES.max} (default: 15)`);
+  });
+});
+
+describe('ralph --help grouped by task', () => {
+  it('has one section per task, the first for getting started, and the Bash-compatibility notes once, at the end', () => {
+    const help = renderRalphHelp();
+    const headings = help.split('\n').filter((line) => /^[A-Z][\w -]*:$/.test(line));
+    expect(headings).toEqual(['Getting started:', 'Running the loop:', 'Limits and budgets:', 'The agent:', 'Sandbox:', 'Status and recovery:', 'Issue queue:', 'GitHub issue lifecycle:', 'Files:', 'Examples:', 'Compatibility with the Bash tool:']);
+    expect(help).not.toMatch(/Modern CLI Options|Beyond the Bash version/);
+    const notes = help.slice(help.indexOf('Compatibility with the Bash tool:'));
+    for (const flag of RALPH_FLAGS.filter((f) => f.ours)) expect(notes).toContain(`--${flag.name}`);
+    expect(notes).not.toContain('--calls');
+    expect(help.slice(help.indexOf('Getting started:'), help.indexOf('Running the loop:'))).toMatch(/--demo[\s\S]*--doctor/);
   });
 });
 
