@@ -76,6 +76,7 @@ export const PURE_FILES = [
   'lib/text/terminal-text.ts',
   'lib/text/text-table.ts',
   'lib/text/version.ts',
+  'lib/verify/verification-result.ts',
   'lib/verify/verification.ts',
   'lib/web/web-rules.ts',
 ];

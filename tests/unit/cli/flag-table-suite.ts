@@ -12,6 +12,8 @@ export interface FlagTableSuite {
   rows: readonly FlagRow[];
   /** The words before the flag of a generated case: a subcommand, and what makes the rest valid. */
   prefix?: string[];
+  /** A row's own words before it, where the row goes only with another flag (`--port` with `--web`). */
+  rowPrefix?: Record<string, string[]>;
   /** Parses argv (the prefix included) as the command does; throws on a usage error. */
   parse: (argv: string[]) => unknown;
   /** One case per row, by name: its argv (the prefix included) and the options it gives (a partial match). */
@@ -36,6 +38,7 @@ const collapse = (text: string) => text.replace(/\s+/g, ' ');
 export function checkFlagTable(suite: FlagTableSuite): void {
   const { rows, parse, cases, help } = suite;
   const prefix = suite.prefix ?? [];
+  const prefixOf = (name: string) => suite.rowPrefix?.[name] ?? prefix;
 
   it('has a case for every row (and none for a flag it lacks)', () => {
     expect(Object.keys(cases).sort()).toEqual(rows.map((row) => row.name).sort());
@@ -65,7 +68,7 @@ export function checkFlagTable(suite: FlagTableSuite): void {
   const valued = rows.filter((row) => row.arg !== undefined);
   if (valued.length > 0) {
     it.each(valued.map((row) => [row.name]))('--%s without its value is refused, naming the flag', (name) => {
-      expect(parseError(parse, [...prefix, `--${name}`])).toContain(`--${name}`);
+      expect(parseError(parse, [...prefixOf(name), `--${name}`])).toContain(`--${name}`);
     });
   }
 
@@ -73,10 +76,10 @@ export function checkFlagTable(suite: FlagTableSuite): void {
   if (numbers.length > 0) {
     it.each(numbers.map((row) => [row.name, row] as const))('--%s refuses a value out of bounds or not a number, naming the flag', (name, row) => {
       const step = row.kind === 'int' ? 1 : 0.05;
-      if (row.max !== undefined) expect(parseError(parse, [...prefix, `--${name}`, String(row.max + step)])).toContain(`--${name}`);
-      if ((row.min ?? 0) > 0) expect(parseError(parse, [...prefix, `--${name}`, String(Number((row.min! - step).toFixed(2)))])).toContain(`--${name}`);
-      expect(parseError(parse, [...prefix, `--${name}`, 'lots'])).toContain(`--${name}`);
-      if (row.max !== undefined) expect(() => parse([...prefix, `--${name}`, String(row.max)])).not.toThrow();
+      if (row.max !== undefined) expect(parseError(parse, [...prefixOf(name), `--${name}`, String(row.max + step)])).toContain(`--${name}`);
+      if ((row.min ?? 0) > 0) expect(parseError(parse, [...prefixOf(name), `--${name}`, String(Number((row.min! - step).toFixed(2)))])).toContain(`--${name}`);
+      expect(parseError(parse, [...prefixOf(name), `--${name}`, 'lots'])).toContain(`--${name}`);
+      if (row.max !== undefined) expect(() => parse([...prefixOf(name), `--${name}`, String(row.max)])).not.toThrow();
     });
   }
 

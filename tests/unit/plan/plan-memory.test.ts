@@ -93,7 +93,7 @@ describe('checkPlanAgainstMemory: the evidence an item asks for', () => {
 
   it('an item replaced by items about something else, or by ticked ones, still counts as removed', () => {
     const start = remember('# Plan\n- [ ] Add user import (CSV and JSON)\n');
-    expect(checkPlanAgainstMemory(start, read('# Plan\n- [ ] Polish the README\n'), false).hidden).toEqual([{ text: 'Add user import (CSV and JSON)', how: 'removed' }]);
-    expect(checkPlanAgainstMemory(start, read('# Plan\n- [x] user import done\n'), false).hidden).toEqual([{ text: 'Add user import (CSV and JSON)', how: 'removed' }]);
+    expect(checkPlanAgainstMemory(start, read('# Plan\n- [ ] Polish the README\n'), false).hidden).toEqual([{ key: 'add user import (csv and json)', text: 'Add user import (CSV and JSON)', how: 'removed' }]);
+    expect(checkPlanAgainstMemory(start, read('# Plan\n- [x] user import done\n'), false).hidden).toEqual([{ key: 'add user import (csv and json)', text: 'Add user import (CSV and JSON)', how: 'removed' }]);
   });
 });

@@ -74,6 +74,9 @@ const CASES: Record<string, [string[], Expected]> = {
   json: [['--status', '--json'], { action: 'status', json: true }],
   jq: [['--config', '--jq', '.MAX_LOOPS'], { action: 'config', json: true, jq: '.MAX_LOOPS' }],
   'keep-monitor': [['--monitor', '--keep-monitor'], { action: 'monitor', keepMonitor: true }],
+  web: [['--web'], { action: 'run', web: { host: '127.0.0.1', port: 0 } }],
+  'web-port': [['--web', '--web-port', '8420'], { action: 'run', web: { host: '127.0.0.1', port: 8420 } }],
+  'web-host': [['--web', '--web-host', '0.0.0.0'], { action: 'run', web: { host: '0.0.0.0', port: 0 } }],
   force: [['--rollback', 'b', '--force'], { action: 'rollback', force: true }],
   debug: [['--debug'], { debug: true, action: 'run' }],
 };
