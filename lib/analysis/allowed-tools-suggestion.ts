@@ -2,7 +2,9 @@
 // authoritative list (claude-cli contract rule 9). This file decides which denials are real
 // (halt) and which are the CLI's compound-command limitation (Bash issue #243: `npm test 2>&1 |
 // tail -5` is denied even though `Bash(npm *)` is allowed), and builds the exact
-// `ALLOWED_TOOLS="…"` line for .ralphrc that would have allowed the real ones.
+// `ALLOWED_TOOLS="…"` line for .ralphrc that would have allowed the real ones: the narrowest
+// rule for each (`Bash(rm -rf build)`, not `Bash(rm *)`, which a newcomer would paste as it is),
+// with the wider rule named so the message can say what it would also allow.
 
 export interface PermissionDenial {
   tool_name: string;
@@ -17,11 +19,22 @@ export interface DenialClassification {
 }
 
 export interface AllowedToolsSuggestion {
-  /** e.g. `ALLOWED_TOOLS="Write,Read,Bash(rm *)"`, ready to paste into .ralphrc. */
+  /** e.g. `ALLOWED_TOOLS="Write,Read,Bash(rm -rf build)"`, ready to paste into .ralphrc. */
   line: string;
   /** The full list: current items first, then the added ones. */
   items: string[];
   added: string[];
+  /** For an added exact Bash rule, the wider one it stands for and what that would also allow. */
+  wider: WiderRule[];
+}
+
+export interface WiderRule {
+  /** The rule suggested, e.g. `Bash(rm -rf build)`. */
+  rule: string;
+  /** e.g. `Bash(rm *)`. */
+  wider: string;
+  /** The command word(s) the wider rule opens to any arguments, e.g. `rm`, `git clean`. */
+  command: string;
 }
 
 /**
@@ -79,10 +92,12 @@ export function suggestAllowedTools(
 ): AllowedToolsSuggestion {
   const items = [...currentAllowed];
   const added: string[] = [];
+  const wider: WiderRule[] = [];
   const add = (item: string) => {
-    if (items.includes(item)) return;
+    if (items.includes(item)) return false;
     items.push(item);
     added.push(item);
+    return true;
   };
   for (const denial of denials) {
     const command = deniedCommand(denial);
@@ -92,10 +107,12 @@ export function suggestAllowedTools(
     }
     for (const segment of parseShellCommand(command).segments) {
       if (isBashCommandAllowed(segment, items)) continue;
-      for (const pattern of bashPatternsFor(segment)) add(pattern);
+      const rules = bashRulesFor(segment);
+      if (!rules) continue;
+      if (add(rules.rule) && rules.rule !== rules.wider) wider.push(rules);
     }
   }
-  return { line: formatAllowedToolsLine(items), items, added };
+  return { line: formatAllowedToolsLine(items), items, added, wider };
 }
 
 /** `ALLOWED_TOOLS="…"` with the value escaped for a double-quoted .ralphrc value. */
@@ -131,14 +148,22 @@ function bashRuleMatches(rule: string, command: string): boolean {
   return new RegExp(`^${source}$`, 's').test(command);
 }
 
-/** `rm -rf build` → [`Bash(rm *)`]; `git clean -fd` → [`Bash(git clean *)`]; `pytest` → both forms. */
-function bashPatternsFor(segment: string): string[] {
+/**
+ * The narrowest rule that allows one simple command — the command itself, `rm -rf build` →
+ * `Bash(rm -rf build)` — and the wider one for its command word (`Bash(rm *)`; the subcommand
+ * too for git-like tools, `Bash(git clean *)`). A command a rule cannot spell exactly (with a
+ * parenthesis, or a `*`, which a rule reads as "anything") gets the wider rule only.
+ */
+function bashRulesFor(segment: string): WiderRule | undefined {
   const words = segment.split(/\s+/).filter((w) => w !== '');
   const head = words[0];
-  if (head === undefined) return [];
+  if (head === undefined) return undefined;
   const second = words[1];
-  const prefix = SUBCOMMAND_TOOLS.has(head) && second !== undefined && !second.startsWith('-') ? `${head} ${second}` : head;
-  return [`Bash(${prefix} *)`];
+  const command = SUBCOMMAND_TOOLS.has(head) && second !== undefined && !second.startsWith('-') ? `${head} ${second}` : head;
+  const wider = `Bash(${command} *)`;
+  const exact = `Bash(${words.join(' ')})`;
+  const spellable = !/[()*]/.test(segment) && bashRuleMatches(exact, segment);
+  return { rule: spellable ? exact : wider, wider, command };
 }
 
 interface ParsedShellCommand {

@@ -98,7 +98,7 @@ function haltExplanation(state: BreakerState, dir: string): string[] {
   const permission = state.consecutive_permission_denials > 0 && /Permission denied/.test(state.reason);
   return [
     permission
-      ? 'Claude was denied permission to use a tool in consecutive loops.'
+      ? `Claude was denied permission to use a tool in ${state.consecutive_permission_denials} consecutive loop(s): the circuit breaker opened at CB_PERMISSION_DENIAL_THRESHOLD.`
       : 'Ralph has detected that no progress is being made.',
     '',
     'Possible reasons:',
@@ -115,13 +115,18 @@ function haltExplanation(state: BreakerState, dir: string): string[] {
 }
 
 /** Printed when a loop's permission denials halt the run (exit 2). */
-export function formatPermissionHalt(denials: PermissionDenial[], suggestion: AllowedToolsSuggestion, from: AllowedToolsOrigin = { kind: 'default' }): string[] {
+export function formatPermissionHalt(
+  denials: PermissionDenial[],
+  suggestion: AllowedToolsSuggestion,
+  from: AllowedToolsOrigin = { kind: 'default' },
+  rule: PermissionHaltRule = {},
+): string[] {
   const lines = [...drawBox('EXECUTION HALTED: Permission Denied'), '', 'Claude Code was denied:'];
   for (const denial of denials) {
     const command = deniedCommand(denial);
     lines.push(command === null ? `  • ${denial.tool_name}` : `  • ${denial.tool_name}: ${command}`);
   }
-  lines.push('');
+  lines.push('', ...permissionRuleLines(rule), '');
   if (suggestion.added.length > 0) {
     lines.push(
       `To allow ${suggestion.added.length === 1 ? 'it' : 'them'}, ${whereToSet(from)} (adds ${suggestion.added.join(', ')}):`,
@@ -130,6 +135,9 @@ export function formatPermissionHalt(denials: PermissionDenial[], suggestion: Al
       '',
       'then run ralph again.',
     );
+    for (const { rule: exact, wider, command } of suggestion.wider) {
+      lines.push(`${exact} allows this exact command only; ${wider} would also allow ${command} with any other arguments.`);
+    }
   } else {
     lines.push(
       'Every denied tool is already in ALLOWED_TOOLS; the denial came from Claude Code settings',
@@ -140,6 +148,23 @@ export function formatPermissionHalt(denials: PermissionDenial[], suggestion: Al
   }
   lines.push('');
   return lines;
+}
+
+/** Which rule stopped the run: the exit check, before the breaker's threshold was reached. */
+export interface PermissionHaltRule {
+  /** CB_PERMISSION_DENIAL_THRESHOLD, when known. */
+  threshold?: number;
+}
+
+// A run halts at the first loop with a denial (the exit check, as the Bash tool does), so a
+// user who set CB_PERMISSION_DENIAL_THRESHOLD=2 must not read the halt as the setting ignored.
+function permissionRuleLines(rule: PermissionHaltRule): string[] {
+  const threshold = rule.threshold === undefined ? '' : ` (${rule.threshold})`;
+  return [
+    'Stopped by the exit check: ralph halts after the first loop with a denied tool, as the Bash',
+    `tool does. CB_PERMISSION_DENIAL_THRESHOLD${threshold} is the circuit breaker's count of such loops`,
+    'in a row; this check comes first.',
+  ];
 }
 
 /** Where the run's ALLOWED_TOOLS came from (the config loader's source of the key). */

@@ -93,7 +93,7 @@ const SPECS = {
   AGENT_FILE: str('.ralph/AGENT.md', 'Build and run notes for the agent, relative to the project directory (must stay inside it)'),
   CB_NO_PROGRESS_THRESHOLD: int(3, 'Open the circuit breaker after this many loops without progress', { max: COUNT_MAX }),
   CB_SAME_ERROR_THRESHOLD: int(5, 'Open the circuit breaker after the same error this many loops in a row', { max: COUNT_MAX }),
-  CB_PERMISSION_DENIAL_THRESHOLD: int(2, 'Open the circuit breaker after permission denials in this many loops', { max: COUNT_MAX }),
+  CB_PERMISSION_DENIAL_THRESHOLD: int(2, "Open the circuit breaker after permission denials in this many loops in a row. The exit check halts the run after the first loop with a denial anyway (as the Bash tool does), before the breaker's count is reached; only at 1 is the breaker the rule that stops it", { max: COUNT_MAX }),
   CB_OUTPUT_DECLINE_THRESHOLD: int(70, 'Accepted, not used: reply length is no progress signal (the Bash tool never used it either)', {
     max: 100,
     unused: true,

@@ -51,7 +51,7 @@ export function exitFromGate(run: Run, gate: Extract<ExitGateResult, { kind: 'ex
     const suggestion = suggestAllowedTools(allowed, actionable.length > 0 ? actionable : denials);
     // The box quotes the denied commands, which may carry a token or escape sequences: clean it
     // as the logger does.
-    deps.stderr.write(deps.redact(stripTerminalControls(`${formatPermissionHalt(actionable.length > 0 ? actionable : denials, suggestion, run.allowedToolsFrom).join('\n')}\n`)));
+    deps.stderr.write(deps.redact(stripTerminalControls(`${formatPermissionHalt(actionable.length > 0 ? actionable : denials, suggestion, run.allowedToolsFrom, { threshold: config.CB_PERMISSION_DENIAL_THRESHOLD }).join('\n')}\n`)));
     resetRunSession(run, 'permission_denied', run.state.loopCount, RUN_ENDS);
     return stopRun(EXIT.halted, 'halted', 'permission_denied', 'permission_denied',
       `Permission denied: ${(run.state.evidence.analysis.value?.analysis.denied_commands ?? []).join(', ')}. Needed: ${suggestion.line} (ALLOWED_TOOLS from ${run.allowedToolsFrom.detail ?? run.allowedToolsFrom.kind})`);

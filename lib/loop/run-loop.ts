@@ -215,12 +215,14 @@ async function afterIteration(run: Run, result: IterationResult): Promise<StepRe
     return interrupted(run);
   }
   const productive = failure.kind === 'ok' || (failure.kind === 'timeout' && result.progress);
+  const gateStartedAt = deps.clock.now();
   const verified = await verifyAfterLoop(run, {
     loop: run.state.loopCount,
     filesChanged: result.filesChanged.length,
     productive: productive && !result.breakerOpened && !result.run.spawnError,
   });
-  reportLoopMetrics(run, result, verified.kind === 'stop' || result.breakerOpened);
+  // The loop's time is the agent call's and the gate's.
+  reportLoopMetrics(run, result, verified.kind === 'stop' || result.breakerOpened, deps.clock.now() - gateStartedAt);
   if (verified.kind === 'interrupted') return interrupted(run);
   finishAttemptRecord(run, run.state.loopCount, result);
   if (verified.kind === 'stop') return verified;

@@ -42,9 +42,23 @@ export interface MetricsSummary extends BashStats {
   exit_signals: number;
   outcomes: Record<string, number>;
   tests_status: Record<string, number>;
+  /** The same statuses by where they came from, and the loops that had none. */
+  tests_by_source: TestsBySource;
   chart: ChartRow[];
   /** Per agent (the line's `agent`; lines written before agents beyond Claude are Claude's). */
   by_agent: Record<string, AgentTotals>;
+}
+
+/**
+ * Test statuses by their source (the line's `tests_source`): run by the verification gate,
+ * claimed by the agent (no gate ran), or not recorded (a line written before the field).
+ */
+export interface TestsBySource {
+  gate: Record<string, number>;
+  agent: Record<string, number>;
+  unrecorded: Record<string, number>;
+  /** Loops with no test status at all. */
+  none: number;
 }
 
 export interface AgentTotals {
@@ -60,6 +74,7 @@ export interface AgentTotals {
 export const METRIC_FIELDS = [
   'timestamp', 'loop', 'duration', 'success', 'calls', 'tokens', 'input_tokens', 'output_tokens', 'cache_read_tokens',
   'cache_creation_tokens', 'cost_usd', 'loop_cost_usd', 'files_changed', 'exit_signal', 'outcome', 'tests_status', 'agent',
+  'tests_source',
 ] as const;
 
 /** A metrics line as the summary sees it: JSON.parse's object, or the fast reader's. */
@@ -86,6 +101,8 @@ export class MetricsSummarizer {
   private readonly tokens = { input: 0, output: 0, cache_read: 0, cache_creation: 0, total: 0 };
   private readonly outcomes = new Map<string, number>();
   private readonly tests = new Map<string, number>();
+  private readonly testsBySource = { gate: new Map<string, number>(), agent: new Map<string, number>(), unrecorded: new Map<string, number>() };
+  private noTests = 0;
   private readonly agents = new Map<string, AgentTotals>();
   private firstTimestamp: unknown;
   private lastTimestamp: unknown;
@@ -149,7 +166,7 @@ export class MetricsSummarizer {
     }
     if (r.exit_signal === true) n.exitSignals++;
     if (typeof r.outcome === 'string') this.outcomes.set(r.outcome, (this.outcomes.get(r.outcome) ?? 0) + 1);
-    if (typeof r.tests_status === 'string') this.tests.set(r.tests_status, (this.tests.get(r.tests_status) ?? 0) + 1);
+    this.addTestsStatus(r);
     this.addAgent(r, success, cost ?? 0);
 
     // Past the size given (a file that grew): the last block, rather than off the grid.
@@ -158,6 +175,18 @@ export class MetricsSummarizer {
     this.blocks.successful[b]! += success ? 1 : 0;
     this.blocks.files[b]! += files ?? 0;
     this.blocks.cost[b]! += cost ?? 0;
+  }
+
+  private addTestsStatus(r: MetricLine): void {
+    const status = r.tests_status;
+    if (typeof status !== 'string') {
+      this.noTests++;
+      return;
+    }
+    this.tests.set(status, (this.tests.get(status) ?? 0) + 1);
+    const source = r.tests_source === 'gate' || r.tests_source === 'agent' ? r.tests_source : 'unrecorded';
+    const bySource = this.testsBySource[source];
+    bySource.set(status, (bySource.get(status) ?? 0) + 1);
   }
 
   private addAgent(r: MetricLine, success: boolean, cost: number): void {
@@ -215,6 +244,12 @@ export class MetricsSummarizer {
       exit_signals: n.exitSignals,
       outcomes: Object.fromEntries(this.outcomes),
       tests_status: Object.fromEntries(this.tests),
+      tests_by_source: {
+        gate: Object.fromEntries(this.testsBySource.gate),
+        agent: Object.fromEntries(this.testsBySource.agent),
+        unrecorded: Object.fromEntries(this.testsBySource.unrecorded),
+        none: this.noTests,
+      },
       chart: this.chartRows(chartRows),
       by_agent: Object.fromEntries(this.agents),
     };

@@ -46,7 +46,7 @@ export function renderStatsTable(s: MetricsSummary, options: RenderTableOptions)
     : '– (not recorded; the Bash tool does not log cost)');
   if (s.files_changed !== null) row('Files', `${s.files_changed} changed`);
   if (Object.keys(s.outcomes).length > 0) row('Outcomes', formatCounts(s.outcomes));
-  if (Object.keys(s.tests_status).length > 0) row('Tests', formatCounts(s.tests_status));
+  if (Object.keys(s.tests_status).length > 0) row('Tests', formatTestsBySource(s.tests_by_source));
   if (s.exit_signals > 0) row('Exit signals', String(s.exit_signals));
   if (s.skipped_lines > 0) row('Skipped', `${s.skipped_lines} unreadable line(s)`);
   lines.push('', ...renderChart(s));
@@ -110,6 +110,19 @@ function formatCounts(counts: Record<string, number>): string {
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .map(([name, n]) => `${name} ${n}`)
     .join(' · ');
+}
+
+/**
+ * The test statuses with their source: a status the gate measured is a fact, one the agent
+ * claimed (TESTS_STATUS, when no gate ran) is not, and must not read as one.
+ */
+function formatTestsBySource(t: MetricsSummary['tests_by_source']): string {
+  const parts: string[] = [];
+  if (Object.keys(t.gate).length > 0) parts.push(`run by the gate: ${formatCounts(t.gate)}`);
+  if (Object.keys(t.agent).length > 0) parts.push(`claimed by the agent, not run: ${formatCounts(t.agent)}`);
+  if (Object.keys(t.unrecorded).length > 0) parts.push(`source not recorded: ${formatCounts(t.unrecorded)}`);
+  if (t.none > 0) parts.push(`none: ${t.none} loop(s)`);
+  return parts.join(' | ');
 }
 
 /** `2026-11-30 03:48 UTC` from an ISO string. */

@@ -1,6 +1,6 @@
 // The permission-denied halt through the real `bin/ralph` says where to put the ALLOWED_TOOLS
 // line: where the value came from (the environment and --allowed-tools override .ralphrc, so
-// editing .ralphrc would change nothing).
+// editing .ralphrc would change nothing), which rule stopped the run, and the narrowest rule.
 
 import { describe, expect, it } from 'vitest';
 import { withFakeClaude } from '../helpers/fake-claude.js';
@@ -20,7 +20,11 @@ async function haltWith(options: { rc?: string; env?: Record<string, string>; ar
   const r = await runCli('ralph', options.args ?? [], { cwd: p.dir, env: { ...f.env, ...options.env } });
   expect(r.code).toBe(2);
   expect(r.stderr).toContain('EXECUTION HALTED: Permission Denied');
-  expect(r.stderr).toMatch(/ALLOWED_TOOLS="[^"]*Bash\(rm \*\)"/);
+  expect(r.stderr).toMatch(/ALLOWED_TOOLS="[^"]*Bash\(rm -rf build\)"/);
+  // Which rule stopped the run, and what the wider rule would allow.
+  expect(r.stderr).toContain('Stopped by the exit check: ralph halts after the first loop with a denied tool');
+  expect(r.stderr).toContain('CB_PERMISSION_DENIAL_THRESHOLD (2)');
+  expect(r.stderr).toContain('Bash(rm -rf build) allows this exact command only; Bash(rm *) would also allow rm with any other arguments.');
   return r.stderr;
 }
 

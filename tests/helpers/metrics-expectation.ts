@@ -21,6 +21,7 @@ export interface MetricsRecord {
   files_changed?: number;
   exit_signal?: boolean;
   tests_status?: string;
+  tests_source?: string;
   outcome?: string;
 }
 
@@ -95,6 +96,12 @@ export function expectedFullReport(text: string, chartRows = 12): Record<string,
     exit_signals: records.filter((r) => r.exit_signal === true).length,
     outcomes: count(records.map((r) => r.outcome)),
     tests_status: count(records.map((r) => r.tests_status)),
+    tests_by_source: {
+      gate: count(records.filter((r) => r.tests_source === 'gate').map((r) => r.tests_status)),
+      agent: count(records.filter((r) => r.tests_source === 'agent').map((r) => r.tests_status)),
+      unrecorded: count(records.filter((r) => r.tests_source !== 'gate' && r.tests_source !== 'agent').map((r) => r.tests_status)),
+      none: records.filter((r) => typeof r.tests_status !== 'string').length,
+    },
     chart: expectedChart(lines.map((l, i) => ({ offset: l.offset, r: l.r, cost: costs[i] ?? 0 })), size, chartRows),
     by_agent: expectedByAgent(records, costs),
   };

@@ -258,7 +258,7 @@ describe('launchMonitorSession with real tmux', () => {
       run_id: 'p1', base_commit: 'a'.repeat(40), run_branch: 'main', started_at: '2026-12-02T04:00:00Z', finished: false,
       units: ['add-alpha', 'add-beta'].map((slug) => ({ slug, item: slug, lines: [], after: [], branch: `ralph/p1/${slug}`, worktree: `.ralph/worktrees/${slug}`, state: 'running' })),
     }));
-    project.write('.ralph/worktrees/add-alpha/.ralph/live.log', 'alpha says \x1b[31mhi\x1b[0m\n');
+    project.write('.ralph/worktrees/p1-add-alpha/.ralph/live.log', 'alpha says \x1b[31mhi\x1b[0m\n');
     await waitFor('unit-1\'s live output', () => tmux.capture(unit1!).includes('alpha says hi'));
     expect(tmux.capture(unit1!, { escapes: true })).not.toMatch(/\x1b\[[0-9;]*31m/);
     await waitFor('unit-2 waiting for its output', () => tmux.capture(unit2!).includes('unit-2 add-beta: waiting for its live output'));

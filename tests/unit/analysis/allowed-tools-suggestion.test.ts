@@ -70,26 +70,37 @@ describe('classifyPermissionDenials (Bash #243 exemption)', () => {
 });
 
 describe('suggestAllowedTools', () => {
-  it('prints the .ralphrc line for a denied `rm -rf build`, current items first', () => {
+  it('prints the .ralphrc line for a denied `rm -rf build` with the narrowest rule, current items first', () => {
     const s = suggestAllowedTools(DEFAULT_ALLOWED, [bash('rm -rf build')]);
-    expect(s.added).toEqual(['Bash(rm *)']);
+    expect(s.added).toEqual(['Bash(rm -rf build)']);
+    expect(s.wider).toEqual([{ rule: 'Bash(rm -rf build)', wider: 'Bash(rm *)', command: 'rm' }]);
     expect(s.items.slice(0, DEFAULT_ALLOWED.length)).toEqual(DEFAULT_ALLOWED);
-    expect(s.line).toBe(`ALLOWED_TOOLS="${[...DEFAULT_ALLOWED, 'Bash(rm *)'].join(',')}"`);
+    expect(s.line).toBe(`ALLOWED_TOOLS="${[...DEFAULT_ALLOWED, 'Bash(rm -rf build)'].join(',')}"`);
+    // The rule allows that call and no other rm.
+    expect(isBashCommandAllowed('rm -rf build', s.items)).toBe(true);
+    expect(isBashCommandAllowed('rm -rf /', s.items)).toBe(false);
+    expect(isBashCommandAllowed('rm -rf build/../..', s.items)).toBe(false);
   });
 
-  it('uses the subcommand for git-like tools', () => {
-    expect(suggestAllowedTools([], [bash('git clean -fd')]).added).toEqual(['Bash(git clean *)']);
-    expect(suggestAllowedTools([], [bash('docker compose up -d')]).added).toEqual(['Bash(docker compose *)']);
-    expect(suggestAllowedTools([], [bash('git -C sub status')]).added).toEqual(['Bash(git *)']);
+  it('names the subcommand of git-like tools in the wider rule', () => {
+    expect(suggestAllowedTools([], [bash('git clean -fd')]).wider).toEqual([{ rule: 'Bash(git clean -fd)', wider: 'Bash(git clean *)', command: 'git clean' }]);
+    expect(suggestAllowedTools([], [bash('docker compose up -d')]).wider[0]?.wider).toBe('Bash(docker compose *)');
+    expect(suggestAllowedTools([], [bash('git -C sub status')]).wider[0]?.wider).toBe('Bash(git *)');
+  });
+
+  it('falls back to the wider rule for a command a rule cannot spell exactly', () => {
+    expect(suggestAllowedTools([], [bash('rm *.o')]).added).toEqual(['Bash(rm *)']);
+    expect(suggestAllowedTools([], [bash('echo (x)')]).added).toEqual(['Bash(echo *)']);
+    expect(suggestAllowedTools([], [bash('rm *.o')]).wider).toEqual([]);
   });
 
   it('suggests only the uncovered parts of a compound command, once', () => {
-    const s = suggestAllowedTools(['Bash(npm *)'], [bash('npm test 2>&1 | tail -5'), bash('cat log | tail -1'), bash('FOO=1 rm -rf x')]);
-    expect(s.added).toEqual(['Bash(tail *)', 'Bash(cat *)', 'Bash(rm *)']);
+    const s = suggestAllowedTools(['Bash(npm *)'], [bash('npm test 2>&1 | tail -5'), bash('cat log | tail -5'), bash('FOO=1 rm -rf x')]);
+    expect(s.added).toEqual(['Bash(tail -5)', 'Bash(cat log)', 'Bash(rm -rf x)']);
   });
 
   it('suggests the recorded denials: Bash `npm test` and an Edit', () => {
-    expect(suggestAllowedTools(['Read', 'Edit'], denialsOf('denybash_sj.stdout')).added).toEqual(['Bash(npm *)']);
+    expect(suggestAllowedTools(['Read', 'Edit'], denialsOf('denybash_sj.stdout')).added).toEqual(['Bash(npm test)']);
     const edit = suggestAllowedTools(['Read'], denialsOf('deny_json.stdout'));
     expect(edit.added).toEqual(['Edit']);
     expect(edit.line).toBe('ALLOWED_TOOLS="Read,Edit"');

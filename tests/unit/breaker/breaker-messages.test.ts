@@ -85,12 +85,28 @@ describe('halt boxes', () => {
     expect(error).not.toContain('failed the same way');
   });
 
-  it('prints the exact ALLOWED_TOOLS line for a permission halt', () => {
+  it('prints the narrowest ALLOWED_TOOLS line for a permission halt, and what a wider rule would also allow', () => {
     const denials = [{ tool_name: 'Bash', tool_input: { command: 'rm -rf build' } }];
-    const lines = formatPermissionHalt(denials, suggestAllowedTools(['Read', 'Write'], denials));
+    const lines = formatPermissionHalt(denials, suggestAllowedTools(['Read', 'Write'], denials), { kind: 'default' }, { threshold: 2 });
     expect(lines).toContain('  • Bash: rm -rf build');
-    expect(lines).toContain('  ALLOWED_TOOLS="Read,Write,Bash(rm *)"');
+    expect(lines).toContain('  ALLOWED_TOOLS="Read,Write,Bash(rm -rf build)"');
+    expect(lines).toContain('Bash(rm -rf build) allows this exact command only; Bash(rm *) would also allow rm with any other arguments.');
     expect(lines.join('\n')).toContain('EXECUTION HALTED: Permission Denied');
+  });
+
+  it('says the exit check stopped the run at the first denial, before the breaker\'s threshold', () => {
+    const denials = [{ tool_name: 'Edit', tool_input: { file_path: 'a' } }];
+    const text = formatPermissionHalt(denials, suggestAllowedTools(['Read'], denials), { kind: 'default' }, { threshold: 2 }).join('\n');
+    expect(text).toContain([
+      'Stopped by the exit check: ralph halts after the first loop with a denied tool, as the Bash',
+      "tool does. CB_PERMISSION_DENIAL_THRESHOLD (2) is the circuit breaker's count of such loops",
+      'in a row; this check comes first.',
+    ].join('\n'));
+  });
+
+  it('names the breaker\'s threshold when the breaker opened on denials', () => {
+    const state = { ...initialBreakerState(0), state: 'OPEN' as const, consecutive_permission_denials: 1, reason: 'Permission denied in 1 consecutive loops - update ALLOWED_TOOLS in .ralphrc' };
+    expect(formatHaltBox(state).join('\n')).toContain('Claude was denied permission to use a tool in 1 consecutive loop(s): the circuit breaker opened at CB_PERMISSION_DENIAL_THRESHOLD.');
   });
 
   it('explains a denial of an already allowed tool', () => {

@@ -6,7 +6,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { percentile } from '../../../lib/stats/metrics-summary.js';
+import { MetricsSummarizer, percentile, type MetricLine } from '../../../lib/stats/metrics-summary.js';
 import { readMetrics } from '../../../lib/stats/read-metrics.js';
 import { bar, formatCount, formatSeconds, formatUsd, renderStatsTable } from '../../../lib/stats/render-stats-table.js';
 
@@ -149,5 +149,25 @@ describe('table', () => {
     expect([formatSeconds(14), formatSeconds(14.25), formatSeconds(71), formatSeconds(7260)]).toEqual(['14s', '14.3s', '1m 11s', '2h 01m']);
     expect([formatCount(999), formatCount(1500), formatCount(2_500_000)]).toEqual(['999', '1.5k', '2.5M']);
     expect([formatUsd(0.01234), formatUsd(12.5)]).toEqual(['$0.0123', '$12.50']);
+  });
+});
+
+describe('the source of the test status', () => {
+  it('counts statuses by where they came from: the gate, the agent\'s claim, not recorded, or none', () => {
+    const s = new MetricsSummarizer({ size: 100 });
+    const lines: MetricLine[] = [
+      { loop: 1, tests_status: 'PASSING', tests_source: 'agent' },
+      { loop: 2, tests_status: 'PASSING', tests_source: 'agent' },
+      { loop: 3, tests_status: 'FAILING', tests_source: 'gate' },
+      { loop: 4, tests_status: 'PASSING' },
+      { loop: 5 },
+    ];
+    lines.forEach((line, i) => s.add(line, i));
+    const summary = s.summary();
+    expect(summary.tests_status).toEqual({ PASSING: 3, FAILING: 1 });
+    expect(summary.tests_by_source).toEqual({ gate: { FAILING: 1 }, agent: { PASSING: 2 }, unrecorded: { PASSING: 1 }, none: 1 });
+    expect(renderStatsTable(summary, { source: 'm' })).toContain(
+      'Tests        run by the gate: FAILING 1 | claimed by the agent, not run: PASSING 2 | source not recorded: PASSING 1 | none: 1 loop(s)',
+    );
   });
 });

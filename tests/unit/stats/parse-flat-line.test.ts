@@ -31,8 +31,8 @@ function viaJsonParse(line: string): Record<string, unknown> | undefined {
 const ralphLine = {
   timestamp: '2026-11-30T03:48:48+00:00', loop: 12, duration: 734, success: true, calls: 1, tokens: 5230, input_tokens: 4000,
   output_tokens: 1230, cache_read_tokens: 18_404, cache_creation_tokens: 512, cost_usd: 0.0731, loop_cost_usd: 0.0042,
-  files_changed: 3, exit_signal: false, outcome: 'ok', tests_status: 'passing', agent: 'codex',
-  agent_outcome: 'ok', agent_tests_status: null, verification: 'passed',
+  files_changed: 3, exit_signal: false, outcome: 'ok', tests_status: 'passing', agent: 'codex', tests_source: 'gate',
+  agent_outcome: 'ok', agent_tests_status: null, verification: 'passed', agent_duration: 733.6, gate_duration: 0.4,
 };
 
 describe('parseFlatLine', () => {
