@@ -45,10 +45,12 @@ export async function runParallel(options: RunParallelOptions): Promise<number> 
     return EXIT.ok;
   }
   const git: GitContext = { runner: deps.processRunner, env: deps.env };
-  const runBranch = await readRunBranch(git, projectDir);
-  await assertNoTrackedChanges(git, projectDir);
+  // The lock first: with another ralph at work here, that is what to say, not the state of the
+  // tree it is changing.
   const lock = acquireProjectLock(paths, { pid: process.pid, logger: deps.logger });
   try {
+    const runBranch = await readRunBranch(git, projectDir);
+    await assertNoTrackedChanges(git, projectDir);
     const run = await openParallelRun(paths, state, git, runBranch, found.units, deps);
     if (!run) {
       deps.logger.success('fix_plan.md has no open item: nothing to run');

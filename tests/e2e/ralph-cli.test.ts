@@ -247,6 +247,19 @@ describe('ralph command line', () => {
     expect(r.stderr).toContain(`Another ralph loop is already running in this project (pid ${holder.pid})`);
     expect(f.runs()).toHaveLength(0);
   });
+
+  it('--parallel with another ralph at work says so first, not that the tree it is changing has uncommitted changes', async () => {
+    const p = project({ '.ralph/fix_plan.md': '- [ ] one\n- [ ] two\n', 'src.txt': 'v1\n' });
+    writeFileSync(p.path('src.txt'), 'v2, being written by the other ralph\n');
+    const holder = await holdLockAsRalph(p.path('.ralph/.ralph.lock'));
+    cleanups.push(() => holder.stop());
+    const f = fake({ calls: [{ resultText: 'x' }] });
+    const r = await runCli('ralph', ['--parallel', '2'], { cwd: p.dir, env: f.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`^Error: Another ralph loop is already running in this project \\(pid ${holder.pid}`, 'm'));
+    expect(r.stderr).not.toContain('uncommitted changes');
+    expect(f.runs()).toHaveLength(0);
+  });
 });
 
 

@@ -4,10 +4,10 @@
 // scripts it, ticks the task, commits, and reports in Claude Code's stream-json, with the
 // RALPH_STATUS block ralph reads. Only the demo's project is touched: the current folder.
 
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { DEMO_STEPS, type DemoStep } from '../../demo/demo-script.js';
+import { nodeProcessRunner } from '../../platform/process.js';
 
 /** The version ralph's start-up check reads (a Claude Code release this agent answers like). */
 export const DEMO_AGENT_VERSION = '2.1.332 (ralph demo agent)';
@@ -17,7 +17,7 @@ const OPEN_ITEM = /^- \[ \] (.*)$/m;
 // The demo's commits carry their own author: the user's git identity is not needed, nor used.
 const IDENTITY = ['-c', 'user.name=ralph demo agent', '-c', 'user.email=demo-agent@ralph.invalid', '-c', 'commit.gpgsign=false'];
 
-function main(argv: string[]): number {
+async function main(argv: string[]): Promise<number> {
   if (argv.includes('--version')) {
     process.stdout.write(`${DEMO_AGENT_VERSION}\n`);
     return 0;
@@ -33,7 +33,7 @@ function main(argv: string[]): number {
   const open = OPEN_ITEM.exec(plan);
   const step = open ? DEMO_STEPS.find((s) => s.task === open[1]?.trim()) : undefined;
   if (!open || !step) return finish(session, 'Nothing of the demo script is left to do.', { STATUS: 'COMPLETE', EXIT_SIGNAL: true, TASKS_COMPLETED_THIS_LOOP: 0, FILES_MODIFIED: 0 });
-  doStep(step, plan.replace(open[0], `- [x] ${open[1]}`));
+  await doStep(step, plan.replace(open[0], `- [x] ${open[1]}`));
   const left = OPEN_ITEM.test(readFileSync(PLAN, 'utf8'));
   emit({ type: 'assistant', session_id: session, message: { role: 'assistant', content: [{ type: 'text', text: `Working on: ${step.task}` }] } });
   return finish(session, step.report, {
@@ -47,11 +47,13 @@ function main(argv: string[]): number {
   });
 }
 
-function doStep(step: DemoStep, tickedPlan: string): void {
+async function doStep(step: DemoStep, tickedPlan: string): Promise<void> {
   for (const [file, text] of Object.entries(step.files)) writeFileSync(file, text);
   writeFileSync(PLAN, tickedPlan);
-  execFileSync('git', ['add', '--', ...Object.keys(step.files), PLAN], { stdio: 'ignore' });
-  execFileSync('git', [...IDENTITY, 'commit', '-q', '--no-verify', '-m', step.task], { stdio: 'ignore' });
+  for (const args of [['add', '--', ...Object.keys(step.files), PLAN], [...IDENTITY, 'commit', '-q', '--no-verify', '-m', step.task]]) {
+    const result = await nodeProcessRunner.run('git', args, { cwd: process.cwd(), env: process.env, timeoutMs: 30_000 });
+    if (result.code !== 0) throw new Error(`git ${args[0] === '-c' ? 'commit' : args[0]} failed: ${result.stderr.trim()}`);
+  }
 }
 
 function finish(session: string, text: string, status: Record<string, string | number | boolean>): number {
@@ -75,4 +77,4 @@ function emit(message: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify(message)}\n`);
 }
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

@@ -1,6 +1,7 @@
 // ralph-enable-ci: enable Ralph without prompts (reference §9.3). Exit codes 0–5 and the
 // --json shapes are a contract with pipelines: see messages-enable-ci.ts.
 
+import { unwritableReason } from '../../state/writable-dir.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeProcessRunner } from '../../platform/process.js';
@@ -94,6 +95,9 @@ async function enableCi(args: EnableCiArgs): Promise<number> {
     return ENABLE_CI_EXIT.alreadyEnabled;
   }
 
+  // Before anything is detected, imported or written: a folder ralph cannot write is named.
+  const unwritable = unwritableReason(projectDir);
+  if (unwritable) throw new CiFailure(`Cannot write to ${projectDir}: ${unwritable} (nothing was written)`, ENABLE_CI_EXIT.error);
   const detected = detectProjectContext(projectDir, { hasCommand });
   const context = { ...detected, name: args.projectName ?? detected.name, type: args.projectType ?? detected.type };
   say(`Detected: ${context.name} (${context.type})`);

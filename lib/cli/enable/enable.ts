@@ -24,6 +24,8 @@ import { countTaskLines } from '../../tasks/task-line.js';
 import { parseEnableArgs, renderEnableHelp, type EnableArgs } from '../bootstrap-args.js';
 import { printHelpOrVersion } from '../help-or-version.js';
 import { runMain } from '../error-funnel.js';
+import { RalphError } from '../../errors.js';
+import { unwritableReason } from '../../state/writable-dir.js';
 import { formatFileOutcomes, NEXT_STEPS, phaseTitle, WIZARD_BANNER } from './messages-enable.js';
 import { createPrompter, type Prompter } from '../prompts.js';
 
@@ -52,6 +54,10 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
   const hasCommand = hasCommandOnPath(env);
   let force = args.force;
   say(WIZARD_BANNER);
+  const unwritable = unwritableReason(projectDir);
+  if (unwritable) {
+    throw new RalphError('not_writable', `Cannot write to ${projectDir}: ${unwritable} (nothing was written)`, { hint: 'run ralph-enable in a folder you can write', exitCode: EXIT.error });
+  }
 
   say(phaseTitle(1, 'Environment Detection'));
   const existing = checkExistingRalph(projectDir);

@@ -4,7 +4,9 @@ import { nodeProcessRunner } from '../../platform/process.js';
 import { hasCommandOnPath } from '../../platform/find-executable.js';
 import { setupProject } from '../../project/setup-project.js';
 import { nestedProjectWarnings } from '../../project/nested-project.js';
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { unwritableReason } from '../../state/writable-dir.js';
 import { assertTemplatesInstalled } from '../../project/templates.js';
 import { RalphError } from '../../errors.js';
 import { parseSetupArgs, renderSetupHelp } from '../bootstrap-args.js';
@@ -26,6 +28,13 @@ export async function main(argv: string[]): Promise<number> {
   const { name } = parsed;
   assertTemplatesInstalled();
 
+  // The folder the project goes in (or the project's own, when it is there): named when it
+  // cannot be written, before anything is.
+  const target = resolve(name);
+  const unwritable = unwritableReason(existsSync(target) ? target : dirname(target));
+  if (unwritable) {
+    throw new RalphError('not_writable', `Cannot create the project ${name} in ${existsSync(target) ? target : dirname(target)}: ${unwritable} (nothing was written)`, { hint: 'run ralph-setup in a folder you can write' });
+  }
   const say = (text: string) => void process.stdout.write(`${text}\n`);
   for (const warning of nestedProjectWarnings(process.cwd(), resolve(name))) process.stderr.write(`Warning: ${warning}\n`);
   say(`🚀 Setting up Ralph project: ${name}`);

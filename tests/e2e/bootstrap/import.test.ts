@@ -117,6 +117,21 @@ describe('ralph-import <file>', () => {
     expect(plain.stderr).toContain(`Warning: ${workspace!.path('sub/sub2')} is inside the Ralph project ${workspace!.path('sub')}`);
   });
 
+  it('ralph-setup inside a git repository that is no Ralph project says the new one gets a repository of its own; outside any, nothing', async () => {
+    const env = setUp({}, { calls: [] });
+    workspace!.git('init', '-q');
+    const nested = await runCli('ralph-setup', ['app'], { cwd: workspace!.dir, env });
+    expect(nested.code).toBe(0);
+    expect(nested.stderr).toContain(`Warning: ${workspace!.path('app')} is inside the git repository ${workspace!.dir}: it gets a repository of its own`);
+    const alone = tmpProject({}, { git: false });
+    try {
+      const outside = await runCli('ralph-setup', ['app'], { cwd: alone.dir, env });
+      expect(outside.stderr).not.toContain('is inside');
+    } finally {
+      alone.cleanup();
+    }
+  });
+
   it('refuses a PDF before creating anything, and needs a source file', async () => {
     const env = setUp({ 'spec.pdf': '%PDF-1.7' }, { calls: CONVERT });
     const pdf = await importCli(['spec.pdf'], env);
