@@ -12,9 +12,10 @@
 // artifact gets regular files copied out of .ralph/.
 
 import { EventEmitter } from 'node:events';
-import { constants, copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { closeSync, constants, copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { isRefusedWrite, openNoFollow } from '../state/no-follow.js';
 import { loadConfig } from '../config/load-config.js';
 import { EXIT, RalphError } from '../errors.js';
 import { LoopEvents } from '../loop/events.js';
@@ -391,11 +392,27 @@ function copyRegularFiles(from: string, to: string, names?: readonly string[]): 
       continue;
     }
     if (stat.isDirectory()) copyRegularFiles(source, join(to, name));
-    else if (stat.isFile()) {
-      mkdirSync(to, { recursive: true });
-      copyFileSync(source, join(to, name), constants.COPYFILE_EXCL);
-    }
+    else if (stat.isFile()) copyOneFile(source, join(to, name));
   }
+}
+
+// Read without following a link, and only a regular file with one name: a file swapped for a
+// link (or a hard link to another file) since it was listed is left out.
+function copyOneFile(source: string, target: string): void {
+  let data: Buffer;
+  try {
+    const fd = openNoFollow(source, constants.O_RDONLY);
+    try {
+      data = readFileSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    if (isRefusedWrite(error)) return;
+    throw error;
+  }
+  mkdirSync(dirname(target), { recursive: true });
+  writeFileSync(target, data, { flag: 'wx' });
 }
 
 async function reportHalt(issue: number, why: string, heldBack: string, cost: string, cli: GhCli, log: Deps['logger']): Promise<void> {

@@ -6,7 +6,7 @@
 // write access → nothing runs.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseFleetArgs, type FleetJobArgs } from '../../../lib/cli/fleet/fleet-args.js';
@@ -387,12 +387,13 @@ describe('ralph-fleet job against a hostile agent', () => {
     expect(execFileSync('git', ['--git-dir', allowed.origin, 'show', 'ralph/issue-7:.github/workflows/ci.yml'], { encoding: 'utf8' })).toBe('on: push\njobs: {}\n');
   }, 180_000);
 
-  it('the artifact gets regular files only: a link left under .ralph/logs is not followed or copied', async () => {
+  it('the artifact gets regular files only: a link (soft or hard) left under .ralph/logs is not followed or copied', async () => {
     const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] });
     const dir = r.cloneJob();
     mkdirSync(join(dir, '.ralph', 'logs'), { recursive: true });
     writeFileSync(join(r.root, 'runner-secret.txt'), 'secret\n');
     symlinkSync(join(r.root, 'runner-secret.txt'), join(dir, '.ralph', 'logs', 'leak.log'));
+    linkSync(join(r.root, 'runner-secret.txt'), join(dir, '.ralph', 'logs', 'hard.log'));
     const runnerTemp = join(r.root, 'runner-temp');
     const run = await runCli('ralph-fleet', JOB, { cwd: dir, env: { ...jobEnv(r, { name: 'issues', sender: 'owner' }), RUNNER_TEMP: runnerTemp } });
     expect(run.code, run.stderr).toBe(0);
@@ -400,6 +401,7 @@ describe('ralph-fleet job against a hostile agent', () => {
     expect(staged.some((file) => file.startsWith('.ralph/logs/'))).toBe(true);
     expect(staged).toContain('.ralph/status.json');
     expect(staged).not.toContain('.ralph/logs/leak.log');
+    expect(staged).not.toContain('.ralph/logs/hard.log');
     for (const file of staged) expect(lstatSync(join(runnerTemp, 'ralph-artifact', file)).isFile(), file).toBe(true);
   }, 120_000);
 
