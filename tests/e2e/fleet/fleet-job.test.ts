@@ -264,8 +264,9 @@ function retryClock(): Clock & { readonly retryWaits: number[] } {
 }
 
 /** The job run in this process (its clock injected), as the workflow's step runs it. */
-async function runJobHere(r: FleetRepo, argv: string[], extraEnv: NodeJS.ProcessEnv = {}) {
+async function runJobHere(r: FleetRepo, argv: string[], extraEnv: NodeJS.ProcessEnv = {}, prepare: (dir: string) => void = () => undefined) {
   const dir = r.cloneJob();
+  prepare(dir);
   const clock = retryClock();
   const logger = createMemoryLogger();
   const env = withoutUnset({ ...process.env, ...jobEnv(r, { name: 'issues', sender: 'owner' }), ...extraEnv });
@@ -323,12 +324,18 @@ describe('ralph-fleet job fails in words', () => {
   it('finished work that cannot be pushed: no pull request, no ralph-done; the state is kept and the issue says how to resume', async () => {
     const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', costUsd: 0.5, writeFiles: { 'work.txt': 'work\n' } }] });
     r.failPushes(99);
-    const { code, thrown } = await runJobHere(r, JOB, { RUNNER_TEMP: join(r.root, 'runner-temp') });
+    // A hard link to a runner file left under .ralph/: the state branch does not carry it to origin.
+    writeFileSync(join(r.root, 'runner-secret.txt'), 'secret\n');
+    const plant = (dir: string) => linkSync(join(r.root, 'runner-secret.txt'), join(dir, '.ralph', 'hard-link.txt'));
+    const { code, thrown } = await runJobHere(r, JOB, { RUNNER_TEMP: join(r.root, 'runner-temp') }, plant);
     expect(thrown).toBeUndefined();
     expect(code).toBe(1);
     expect(r.ghCalls().some((c) => c.argv[0] === 'pr' && c.argv[1] === 'create')).toBe(false);
     expect(r.ghCalls().some((c) => c.argv.join(' ') === 'issue edit 7 --add-label ralph-done')).toBe(false);
     expect(originHas(r, 'ralph/issue-7-state')).toBe(true);
+    const carried = execFileSync('git', ['--git-dir', r.origin, 'ls-tree', '-r', '--name-only', 'ralph/issue-7-state'], { encoding: 'utf8' });
+    expect(carried).toContain('.ralph/sessions/');
+    expect(carried).not.toContain('hard-link.txt');
     const report = commentsOn(r).at(-1)!;
     expect(report).toContain("- the run's state on branch `ralph/issue-7-state`");
     expect(report).toContain("- the job's commits as `work.bundle` in the job's artifact");
