@@ -2,13 +2,22 @@
 // ready repository; each that fails names what it found and the command that fixes it; without
 // gh, or logged out, it and every other fleet command say so, with the fix.
 
+import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withFleetRepo, type FleetRepo } from '../../helpers/fleet-repo.js';
-import { runCli } from '../../helpers/run-cli.js';
+import { binPath, runCli } from '../../helpers/run-cli.js';
 
+const DRIVER = fileURLToPath(new URL('../bootstrap/pty-driver.py', import.meta.url));
 let repo: FleetRepo | undefined;
+
+/** ralph-fleet on a terminal, answering its questions (the wizard tests' driver). */
+function runInPty(args: string[], cwd: string, env: NodeJS.ProcessEnv, steps: Array<[string, string]>): { code: number; output: string } {
+  const spec = { argv: [process.execPath, binPath('ralph-fleet'), ...args], cwd, env: { ...process.env, ...env, NO_COLOR: '1', TERM: 'dumb' }, steps, timeout: 20 };
+  return JSON.parse(execFileSync('python3', [DRIVER, JSON.stringify(spec)], { encoding: 'utf8', timeout: 60_000 })) as { code: number; output: string };
+}
 afterEach(() => repo?.cleanup());
 
 const READY = { files: ['main:.github/workflows/ralph.yml'], labels: ['ralph', 'ralph-done', 'ralph-needs-help', 'bug'], secrets: ['ANTHROPIC_API_KEY'], actionsCreatePullRequests: true };
@@ -55,6 +64,17 @@ describe('ralph-fleet doctor', () => {
     expect(yes.stdout).toContain('  ok    agent secret: OPENAI_API_KEY set\n');
     expect(repo!.ghCalls().filter((call) => call.argv[1] === 'create').map((call) => call.argv.slice(0, 3).join(' '))).toEqual(['label create ralph-done', 'label create ralph-needs-help']);
   }, 60_000);
+
+  it('on a terminal it asks before creating the labels: yes creates them, no leaves them', () => {
+    for (const [answer, created] of [['n', []], ['y', ['label create ralph-done', 'label create ralph-needs-help']]] as const) {
+      const { dir, env } = setUp({ ...READY, labels: ['ralph'] });
+      const result = runInPty(['doctor'], dir, env, [['Create the labels ralph-done, ralph-needs-help in the repository? [Y/n] ', answer]]);
+      expect(result.output).toContain(created.length > 0 ? 'ok    labels: created ralph-done, ralph-needs-help' : 'FAIL  labels: missing: ralph-done, ralph-needs-help');
+      expect(result.code).toBe(created.length > 0 ? 0 : 1);
+      expect(repo!.ghCalls().filter((call) => call.argv[1] === 'create').map((call) => call.argv.slice(0, 3).join(' '))).toEqual(created);
+      repo!.cleanup();
+    }
+  }, 120_000);
 
   it('RALPH_GITHUB_TOKEN set: pull requests do not need the Actions setting', async () => {
     const { dir, env } = setUp({ ...READY, secrets: ['ANTHROPIC_API_KEY', 'RALPH_GITHUB_TOKEN'], actionsCreatePullRequests: false });
