@@ -330,7 +330,7 @@ async function labellerMayStart(issue: number, login: string, how: string, cli: 
   const permission = await fetchPermission(login, cli);
   if (permission.ok && canWrite(permission.value)) return true;
   const why = permission.ok ? `has '${permission.value}' access` : `could not be checked (${permission.message})`;
-  log.warn(`Issue #${issue} was ${how} by '${login}', who ${why}; only people with write access start ralph. Nothing was run.`);
+  log.warn(`Issue #${issue} was ${how} by '${login}', who ${why}; only people with write access start ralph. Nothing was run. (Someone with write access can remove the label and add it again.)`);
   return false;
 }
 
