@@ -167,7 +167,7 @@ async function workOnIssue(args: FleetJobArgs, ctx: FleetJobContext, deps: Deps,
   }
 
   const work: WorkPusher = {
-    git, since, branch: workBranch, deps, job, holdBack: !args.allowWorkflowChanges,
+    issue, git, since, branch: workBranch, deps, job, holdBack: !args.allowWorkflowChanges,
     pushed: undefined,
   };
   const { exitCode, exitReason, cutByJobBudget } = await runLoop(args, ctx.projectDir, deps, !restored, issue, fetched.issue.title, work);
@@ -190,15 +190,24 @@ async function workOnIssue(args: FleetJobArgs, ctx: FleetJobContext, deps: Deps,
   // work, each push retried; only then the next job.
   // A failed push keeps the state too: the run resumes once the work is on origin.
   const keepsState = outcome.kind === 'continue' || outcome.kind === 'stopped' || work.pushed === false;
+  let stateProblem: string | undefined;
   if (keepsState) {
-    await withRetries(`save the run's state to ${stateBranch}`, () => jobGit.saveRunState(git, paths.ralphDir, stateBranch, stateNote(issue, jobNumber), planMemory), deps.clock, log);
-    job.kept.push(`the run's state on branch \`${stateBranch}\` (its record, budgets and plan)`);
+    try {
+      await withRetries(`save the run's state to ${stateBranch}`, () => jobGit.saveRunState(git, paths.ralphDir, stateBranch, stateNote(issue, jobNumber), planMemory), deps.clock, log);
+      job.kept.push(`the run's state on branch \`${stateBranch}\` (its record, budgets and plan)`);
+    } catch (error) {
+      // The work is pushed all the same: losing the state costs the run's memory, not its work.
+      stateProblem = `the run's state could not be saved to \`${stateBranch}\` (${(error as Error).message}); \`ralph-fleet start ${issue}\` then starts a new run on the branch`;
+      log.error(`Could not save the run's state: ${(error as Error).message}`);
+    }
   } else {
     await jobGit.deleteRemoteBranch(git, stateBranch);
   }
   if (work.pushed === undefined) await pushWork(work, `WIP #${issue}: ${oneLine(fetched.issue.title)}\n`);
-  if (work.pushed === false) {
-    await reportFailure(issue, `the job's work could not be pushed to \`${workBranch}\``, job, cli, log, cost);
+  if (work.pushed === false || stateProblem) {
+    if (work.pushed) job.kept.push(`the job's work on branch \`${workBranch}\``);
+    const problems = [work.pushed === false ? `the job's work could not be pushed to \`${workBranch}\`` : undefined, stateProblem].filter(Boolean);
+    await reportFailure(issue, problems.join('; and '), job, cli, log, cost);
     return EXIT.couldNotRun;
   }
   const kept = heldBackNote(job.heldBack);
@@ -225,6 +234,7 @@ async function workOnIssue(args: FleetJobArgs, ctx: FleetJobContext, deps: Deps,
 
 /** The job's work: committed once (the agent's commits folded in), pushed with retries. */
 interface WorkPusher {
+  issue: number;
   git: jobGit.JobGit;
   since: string;
   branch: string;
@@ -250,7 +260,7 @@ async function pushWork(work: WorkPusher, message: string): Promise<void> {
     const bundle = join(mkdtempSync(join(tmpdir(), 'ralph-fleet-bundle-')), `ralph-issue-work.bundle`);
     if (committed.committed && (await jobGit.writeBundle(git, work.since, bundle))) {
       job.bundle = bundle;
-      job.kept.push(`the job's commits as \`${BUNDLE_NAME}\` in the job's artifact (\`ralph-fleet logs N\` downloads it)`);
+      job.kept.push(`the job's commits as \`${BUNDLE_NAME}\` in the job's artifact (\`ralph-fleet logs ${work.issue}\` downloads it)`);
     }
   }
 }

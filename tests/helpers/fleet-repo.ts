@@ -31,10 +31,16 @@ export function fleetInitEnv(r: FleetRepo, extra: NodeJS.ProcessEnv = {}): NodeJ
 
 const PRE_RECEIVE = `#!/bin/sh
 failures=$(cat '@ROOT@/push-failures' 2>/dev/null || echo 0)
+state_failures=$(cat '@ROOT@/state-push-failures' 2>/dev/null || echo 0)
 while read -r old new ref; do
   echo "$ref" >> '@ROOT@/pushes.log'
   case "$ref" in
-    refs/heads/ralph/issue-*-state) ;;
+    refs/heads/ralph/issue-*-state)
+      if [ "$state_failures" -gt 0 ]; then
+        echo $((state_failures - 1)) > '@ROOT@/state-push-failures'
+        echo "error: the network went away" >&2
+        exit 1
+      fi ;;
     refs/heads/ralph/issue-*)
       if [ "$failures" -gt 0 ]; then
         echo $((failures - 1)) > '@ROOT@/push-failures'
@@ -49,8 +55,8 @@ exit 0
 export interface FleetRepo {
   root: string;
   origin: string;
-  /** Makes origin refuse the next `count` pushes to an issue's work branch. */
-  failPushes(count: number): void;
+  /** Makes origin refuse the next `count` pushes to an issue's work branch (its state branch with `state`). */
+  failPushes(count: number, branch?: 'work' | 'state'): void;
   /** The refs pushed to origin, in order (refused pushes included). */
   pushes(): string[];
   ghBinDir: string;
@@ -83,7 +89,7 @@ export function withFleetRepo(options: { rc?: string; gh: Record<string, unknown
   return {
     root,
     origin,
-    failPushes: (count) => writeFileSync(join(root, 'push-failures'), `${count}\n`),
+    failPushes: (count, branch = 'work') => writeFileSync(join(root, branch === 'work' ? 'push-failures' : 'state-push-failures'), `${count}\n`),
     pushes: () => (existsSync(join(root, 'pushes.log')) ? readFileSync(join(root, 'pushes.log'), 'utf8').split('\n').filter(Boolean) : []),
     ghBinDir,
     ghEnv,

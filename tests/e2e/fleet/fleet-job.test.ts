@@ -342,6 +342,27 @@ describe('ralph-fleet job fails in words', () => {
     expect(existsSync(join(r.root, 'runner-temp', 'ralph-artifact', 'work.bundle'))).toBe(true);
   }, 120_000);
 
+  it("a state that cannot be saved at the job's time budget: the work is still pushed, no next job, the issue says so", async () => {
+    const r = setUp({ calls: [{ hang: 'beforeResult', writeFiles: { 'part1.txt': 'one\n' } }] });
+    r.failPushes(99, 'state');
+    const dir = r.cloneJob();
+    const budget = budgetClock(15_000, () => existsSync(join(dir, 'part1.txt')));
+    const retryWaits: number[] = [];
+    const clock: Clock = { now: budget.now, sleep: (ms, signal) => (PUSH_RETRY_DELAYS_MS.includes(ms) ? (retryWaits.push(ms), Promise.resolve()) : budget.sleep(ms, signal)) };
+    const logger = createMemoryLogger();
+    const env = withoutUnset({ ...process.env, ...jobEnv(r, { name: 'issues', sender: 'owner' }) });
+    const deps = { ...createDeps({ cwd: dir, env, clock }), logger, stdout: captureOutput(), stderr: captureOutput() };
+    const code = await runFleetJob(jobArgs([...JOB, '--job-minutes', '0.25']), { projectDir: dir, env, deps });
+    expect(code, logger.messages().join('\n')).toBe(1);
+    expect(retryWaits).toEqual(PUSH_RETRY_DELAYS_MS);
+    expect(execFileSync('git', ['--git-dir', r.origin, 'show', 'ralph/issue-7:part1.txt'], { encoding: 'utf8' })).toBe('one\n');
+    expect(originHas(r, 'ralph/issue-7-state')).toBe(false);
+    expect(r.ghCalls().some((c) => c.argv[0] === 'workflow')).toBe(false);
+    const report = commentsOn(r).at(-1)!;
+    expect(report).toContain("ralph's job stopped before it could finish: the run's state could not be saved to `ralph/issue-7-state`");
+    expect(report).toContain("- the job's work on branch `ralph/issue-7`");
+  }, 120_000);
+
   it('origin out of reach once the issue is taken: the issue says what failed and how to resume; the error names it, never "internal error"', async () => {
     const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] });
     const dir = r.cloneJob();
