@@ -3,7 +3,7 @@
 // gh, or logged out, it and every other fleet command say so, with the fix.
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -75,6 +75,20 @@ describe('ralph-fleet doctor', () => {
       repo!.cleanup();
     }
   }, 120_000);
+
+  it("the package the workflow installs must be on the default branch too", async () => {
+    const { dir, env } = setUp(READY);
+    mkdirSync(join(dir, '.github', 'workflows'), { recursive: true });
+    writeFileSync(join(dir, '.github', 'workflows', 'ralph.yml'), `        run: |\n          echo "${'a'.repeat(64)}  .github/ralph/ralph-claude-code-9.9.9.tgz" | sha256sum --check --strict\n`);
+    const run = await runCli('ralph-fleet', ['doctor'], { cwd: dir, env });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('  FAIL  workflow on main: .github/ralph/ralph-claude-code-9.9.9.tgz is not on main (GitHub runs only the workflows of the default branch)\n        fix: git add .github/workflows/ralph.yml .github/ralph && git commit -m "Add the ralph fleet" && git push origin HEAD:main\n');
+    const pushed = setUp({ ...READY, files: ['main:.github/workflows/ralph.yml', 'main:.github/ralph/ralph-claude-code-9.9.9.tgz'] });
+    mkdirSync(join(pushed.dir, '.github', 'workflows'), { recursive: true });
+    writeFileSync(join(pushed.dir, '.github', 'workflows', 'ralph.yml'), readFileSync(join(dir, '.github', 'workflows', 'ralph.yml')));
+    const ok = await runCli('ralph-fleet', ['doctor'], { cwd: pushed.dir, env: pushed.env });
+    expect(ok.stdout).toContain('  ok    workflow on main: .github/workflows/ralph.yml and .github/ralph/ralph-claude-code-9.9.9.tgz are on main\n');
+  }, 60_000);
 
   it('RALPH_GITHUB_TOKEN set: pull requests do not need the Actions setting', async () => {
     const { dir, env } = setUp({ ...READY, secrets: ['ANTHROPIC_API_KEY', 'RALPH_GITHUB_TOKEN'], actionsCreatePullRequests: false });
