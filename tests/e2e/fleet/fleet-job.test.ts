@@ -383,7 +383,7 @@ describe('ralph-fleet job fails in words', () => {
 describe('ralph-fleet job against a hostile agent', () => {
   it("the agent's environment, and the gate's that runs its code, hold none of the job's tokens or step files", async () => {
     // The gate's command writes its environment beside the clone.
-    const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] }, 'TEST_COMMAND="env > ../gate-env.txt"\n');
+    const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] }, 'TEST_COMMAND="env > ../gate-env.txt; echo checked"\n');
     const tokens = Object.fromEntries(ATTACK_TOKENS.map((name) => [name, `value-of-${name}`]));
     const run = await runCli('ralph-fleet', JOB, { cwd: r.cloneJob(), env: { ...jobEnv(r, { name: 'issues', sender: 'owner' }), ...tokens, FLEET_CANARY: 'seen', FAKE_CLAUDE_LOG_ENV: [...ATTACK_TOKENS, 'FLEET_CANARY'].join(',') } });
     expect(run.code, run.stderr).toBe(0);
