@@ -4,6 +4,8 @@
 // (GitHub runs no other); the labels the fleet uses (created only with the user's consent); the
 // agent's secret; Actions allowed to open pull requests (or RALPH_GITHUB_TOKEN set).
 
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FleetAgent } from './fleet-agents.js';
 import { DONE_LABEL, HELP_LABEL } from './fleet-labels.js';
 import type { GhCli } from './job-gh.js';
@@ -70,12 +72,18 @@ export async function runFleetDoctor(options: DoctorOptions): Promise<DoctorChec
   );
 
   const path = `.github/workflows/${options.workflow}`;
-  const onDefault = await gh(['api', `repos/{owner}/{repo}/contents/${path}?ref=${encodeURIComponent(defaultBranch)}`, '--jq', '.path']);
+  // The workflow, and the package it installs ralph from (named in the local copy init wrote).
+  const files = [path, ...packageOf(options.cli.cwd, path)];
+  const missing: string[] = [];
+  for (const file of files) {
+    const onDefault = await gh(['api', `repos/{owner}/{repo}/contents/${file}?ref=${encodeURIComponent(defaultBranch)}`, '--jq', '.path']);
+    if (onDefault.code !== 0) missing.push(file);
+  }
   checks.push(
-    onDefault.code === 0
-      ? { name: `workflow on ${defaultBranch}`, ok: true, detail: `${path} is on ${defaultBranch}` }
+    missing.length === 0
+      ? { name: `workflow on ${defaultBranch}`, ok: true, detail: `${files.join(' and ')} ${files.length > 1 ? 'are' : 'is'} on ${defaultBranch}` }
       : {
-          name: `workflow on ${defaultBranch}`, ok: false, detail: `${path} is not on ${defaultBranch} (GitHub runs only the workflows of the default branch)`,
+          name: `workflow on ${defaultBranch}`, ok: false, detail: `${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not on ${defaultBranch} (GitHub runs only the workflows of the default branch)`,
           fix: `git add ${path} .github/ralph && git commit -m "Add the ralph fleet" && git push origin HEAD:${defaultBranch}`,
         },
   );
@@ -136,6 +144,18 @@ export function formatDoctor(checks: readonly DoctorCheck[]): string {
     if (!check.ok && check.fix) lines.push(`        fix: ${check.fix}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The package path the local workflow checks (`echo "<sha256>  <path>" | sha256sum`), if any. */
+function packageOf(projectDir: string, workflowPath: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(join(projectDir, workflowPath), 'utf8');
+  } catch {
+    return [];
+  }
+  const match = /echo "[0-9a-f]{64} {2}(\.github\/ralph\/[\w.@+-]+\.tgz)" \| sha256sum/.exec(text);
+  return match ? [match[1]!] : [];
 }
 
 function quoteArgv(argv: string[]): string {

@@ -195,7 +195,7 @@ function isRegularFile(path: string): boolean {
   }
 }
 
-// Regular files only: a symlink the agent left under .ralph/ is not followed or carried.
+// Regular files only: a symlink or a hard link the agent left under .ralph/ is not carried.
 function listCarriedFiles(dir: string): string[] {
   let names: string[];
   try {
@@ -209,7 +209,8 @@ function listCarriedFiles(dir: string): string[] {
     const path = join(dir, name);
     const stat = lstatSync(path);
     if (stat.isDirectory()) files.push(...listCarriedFiles(path));
-    else if (stat.isFile()) files.push(path);
+    // One name only: a hard link to a file outside .ralph/ would carry that file to origin.
+    else if (stat.isFile() && stat.nlink === 1) files.push(path);
   }
   return files;
 }

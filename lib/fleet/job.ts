@@ -12,9 +12,10 @@
 // artifact gets regular files copied out of .ralph/.
 
 import { EventEmitter } from 'node:events';
-import { constants, copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { closeSync, constants, copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { isRefusedWrite, openNoFollow } from '../state/no-follow.js';
 import { loadConfig } from '../config/load-config.js';
 import { EXIT, RalphError } from '../errors.js';
 import { LoopEvents } from '../loop/events.js';
@@ -166,7 +167,7 @@ async function workOnIssue(args: FleetJobArgs, ctx: FleetJobContext, deps: Deps,
   }
 
   const work: WorkPusher = {
-    git, since, branch: workBranch, deps, job, holdBack: !args.allowWorkflowChanges,
+    issue, git, since, branch: workBranch, deps, job, holdBack: !args.allowWorkflowChanges,
     pushed: undefined,
   };
   const { exitCode, exitReason, cutByJobBudget } = await runLoop(args, ctx.projectDir, deps, !restored, issue, fetched.issue.title, work);
@@ -189,15 +190,24 @@ async function workOnIssue(args: FleetJobArgs, ctx: FleetJobContext, deps: Deps,
   // work, each push retried; only then the next job.
   // A failed push keeps the state too: the run resumes once the work is on origin.
   const keepsState = outcome.kind === 'continue' || outcome.kind === 'stopped' || work.pushed === false;
+  let stateProblem: string | undefined;
   if (keepsState) {
-    await withRetries(`save the run's state to ${stateBranch}`, () => jobGit.saveRunState(git, paths.ralphDir, stateBranch, stateNote(issue, jobNumber), planMemory), deps.clock, log);
-    job.kept.push(`the run's state on branch \`${stateBranch}\` (its record, budgets and plan)`);
+    try {
+      await withRetries(`save the run's state to ${stateBranch}`, () => jobGit.saveRunState(git, paths.ralphDir, stateBranch, stateNote(issue, jobNumber), planMemory), deps.clock, log);
+      job.kept.push(`the run's state on branch \`${stateBranch}\` (its record, budgets and plan)`);
+    } catch (error) {
+      // The work is pushed all the same: losing the state costs the run's memory, not its work.
+      stateProblem = `the run's state could not be saved to \`${stateBranch}\` (${(error as Error).message}); \`ralph-fleet start ${issue}\` then starts a new run on the branch`;
+      log.error(`Could not save the run's state: ${(error as Error).message}`);
+    }
   } else {
     await jobGit.deleteRemoteBranch(git, stateBranch);
   }
   if (work.pushed === undefined) await pushWork(work, `WIP #${issue}: ${oneLine(fetched.issue.title)}\n`);
-  if (work.pushed === false) {
-    await reportFailure(issue, `the job's work could not be pushed to \`${workBranch}\``, job, cli, log, cost);
+  if (work.pushed === false || stateProblem) {
+    if (work.pushed) job.kept.push(`the job's work on branch \`${workBranch}\``);
+    const problems = [work.pushed === false ? `the job's work could not be pushed to \`${workBranch}\`` : undefined, stateProblem].filter(Boolean);
+    await reportFailure(issue, problems.join('; and '), job, cli, log, cost);
     return EXIT.couldNotRun;
   }
   const kept = heldBackNote(job.heldBack);
@@ -224,6 +234,7 @@ async function workOnIssue(args: FleetJobArgs, ctx: FleetJobContext, deps: Deps,
 
 /** The job's work: committed once (the agent's commits folded in), pushed with retries. */
 interface WorkPusher {
+  issue: number;
   git: jobGit.JobGit;
   since: string;
   branch: string;
@@ -249,7 +260,7 @@ async function pushWork(work: WorkPusher, message: string): Promise<void> {
     const bundle = join(mkdtempSync(join(tmpdir(), 'ralph-fleet-bundle-')), `ralph-issue-work.bundle`);
     if (committed.committed && (await jobGit.writeBundle(git, work.since, bundle))) {
       job.bundle = bundle;
-      job.kept.push(`the job's commits as \`${BUNDLE_NAME}\` in the job's artifact (\`ralph-fleet logs N\` downloads it)`);
+      job.kept.push(`the job's commits as \`${BUNDLE_NAME}\` in the job's artifact (\`ralph-fleet logs ${work.issue}\` downloads it)`);
     }
   }
 }
@@ -329,7 +340,7 @@ async function labellerMayStart(issue: number, login: string, how: string, cli: 
   const permission = await fetchPermission(login, cli);
   if (permission.ok && canWrite(permission.value)) return true;
   const why = permission.ok ? `has '${permission.value}' access` : `could not be checked (${permission.message})`;
-  log.warn(`Issue #${issue} was ${how} by '${login}', who ${why}; only people with write access start ralph. Nothing was run.`);
+  log.warn(`Issue #${issue} was ${how} by '${login}', who ${why}; only people with write access start ralph. Nothing was run. (Someone with write access can remove the label and add it again.)`);
   return false;
 }
 
@@ -391,11 +402,27 @@ function copyRegularFiles(from: string, to: string, names?: readonly string[]): 
       continue;
     }
     if (stat.isDirectory()) copyRegularFiles(source, join(to, name));
-    else if (stat.isFile()) {
-      mkdirSync(to, { recursive: true });
-      copyFileSync(source, join(to, name), constants.COPYFILE_EXCL);
-    }
+    else if (stat.isFile()) copyOneFile(source, join(to, name));
   }
+}
+
+// Read without following a link, and only a regular file with one name: a file swapped for a
+// link (or a hard link to another file) since it was listed is left out.
+function copyOneFile(source: string, target: string): void {
+  let data: Buffer;
+  try {
+    const fd = openNoFollow(source, constants.O_RDONLY);
+    try {
+      data = readFileSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    if (isRefusedWrite(error)) return;
+    throw error;
+  }
+  mkdirSync(dirname(target), { recursive: true });
+  writeFileSync(target, data, { flag: 'wx' });
 }
 
 async function reportHalt(issue: number, why: string, heldBack: string, cost: string, cli: GhCli, log: Deps['logger']): Promise<void> {

@@ -29,28 +29,40 @@ export function fleetInitEnv(r: FleetRepo, extra: NodeJS.ProcessEnv = {}): NodeJ
   return { ...process.env, ...r.ghEnv, REAL_NPM: realNpm, FAKE_NPM_INTEGRITY: FAKE_AGENT_INTEGRITY, PATH: [join(FIXTURES, 'fake-npm-view'), r.ghBinDir, process.env.PATH].join(delimiter), ...extra };
 }
 
-const PRE_RECEIVE = `#!/bin/sh
-failures=$(cat '@ROOT@/push-failures' 2>/dev/null || echo 0)
-while read -r old new ref; do
-  echo "$ref" >> '@ROOT@/pushes.log'
-  case "$ref" in
-    refs/heads/ralph/issue-*-state) ;;
-    refs/heads/ralph/issue-*)
-      if [ "$failures" -gt 0 ]; then
-        echo $((failures - 1)) > '@ROOT@/push-failures'
-        echo "error: the network went away" >&2
-        exit 1
-      fi ;;
-  esac
+/**
+ * git as a job finds it on PATH: the real git, except that a push to an issue's work branch fails
+ * while push-failures holds a number above 0 (counted down), and a push to its state branch while
+ * state-push-failures does, as a flaky network would; each push's target is recorded in
+ * pushes.log. (origin's own hooks would not do: ralph pushes with hooks off on both sides.)
+ */
+const FLAKY_GIT = `#!/bin/sh
+for arg in "$@"; do
+  case "$arg" in push) is_push=1 ;; esac
 done
-exit 0
+if [ -n "$is_push" ]; then
+  for arg in "$@"; do
+    ref=$(printf '%s' "$arg" | sed -n 's#^.*\\(ralph/issue-[0-9][0-9]*\\(-state\\)\\{0,1\\}\\)$#refs/heads/\\1#p')
+    [ -n "$ref" ] && break
+  done
+  if [ -n "$ref" ]; then
+    echo "$ref" >> '@ROOT@/pushes.log'
+    case "$ref" in *-state) counter='@ROOT@/state-push-failures' ;; *) counter='@ROOT@/push-failures' ;; esac
+    left=$(cat "$counter" 2>/dev/null || echo 0)
+    if [ "$left" -gt 0 ]; then
+      echo $((left - 1)) > "$counter"
+      echo "fatal: unable to access origin: the network went away" >&2
+      exit 128
+    fi
+  fi
+fi
+exec '@GIT@' "$@"
 `;
 
 export interface FleetRepo {
   root: string;
   origin: string;
-  /** Makes origin refuse the next `count` pushes to an issue's work branch. */
-  failPushes(count: number): void;
+  /** Makes origin refuse the next `count` pushes to an issue's work branch (its state branch with `state`). */
+  failPushes(count: number, branch?: 'work' | 'state'): void;
   /** The refs pushed to origin, in order (refused pushes included). */
   pushes(): string[];
   ghBinDir: string;
@@ -73,17 +85,16 @@ export function withFleetRepo(options: { rc?: string; gh: Record<string, unknown
   const git = (args: string[], cwd = root) => execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_TEST_ENV }, encoding: 'utf8' });
   git(['init', '-q', '--bare', '-b', 'main', origin]);
   git(['push', '-q', origin, 'main'], seed.dir);
-  // origin records each ref pushed (pushes.log) and refuses a push to an issue's work branch as
-  // long as push-failures holds a number above 0 (counted down), as a flaky network would.
-  const hook = join(origin, 'hooks', 'pre-receive');
-  writeFileSync(hook, PRE_RECEIVE.replaceAll('@ROOT@', root));
-  chmodSync(hook, 0o755);
+  const realGit = findExecutable('git', process.env);
+  if (!realGit) throw new Error('git is not on PATH');
+  writeFileSync(join(ghBinDir, 'git'), FLAKY_GIT.replaceAll('@ROOT@', root).replaceAll('@GIT@', realGit));
+  chmodSync(join(ghBinDir, 'git'), 0o755);
   seed.cleanup();
   let clones = 0;
   return {
     root,
     origin,
-    failPushes: (count) => writeFileSync(join(root, 'push-failures'), `${count}\n`),
+    failPushes: (count, branch = 'work') => writeFileSync(join(root, branch === 'work' ? 'push-failures' : 'state-push-failures'), `${count}\n`),
     pushes: () => (existsSync(join(root, 'pushes.log')) ? readFileSync(join(root, 'pushes.log'), 'utf8').split('\n').filter(Boolean) : []),
     ghBinDir,
     ghEnv,

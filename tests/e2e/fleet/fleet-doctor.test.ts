@@ -2,13 +2,22 @@
 // ready repository; each that fails names what it found and the command that fixes it; without
 // gh, or logged out, it and every other fleet command say so, with the fix.
 
-import { mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withFleetRepo, type FleetRepo } from '../../helpers/fleet-repo.js';
-import { runCli } from '../../helpers/run-cli.js';
+import { binPath, runCli } from '../../helpers/run-cli.js';
 
+const DRIVER = fileURLToPath(new URL('../bootstrap/pty-driver.py', import.meta.url));
 let repo: FleetRepo | undefined;
+
+/** ralph-fleet on a terminal, answering its questions (the wizard tests' driver). */
+function runInPty(args: string[], cwd: string, env: NodeJS.ProcessEnv, steps: Array<[string, string]>): { code: number; output: string } {
+  const spec = { argv: [process.execPath, binPath('ralph-fleet'), ...args], cwd, env: { ...process.env, ...env, NO_COLOR: '1', TERM: 'dumb' }, steps, timeout: 20 };
+  return JSON.parse(execFileSync('python3', [DRIVER, JSON.stringify(spec)], { encoding: 'utf8', timeout: 60_000 })) as { code: number; output: string };
+}
 afterEach(() => repo?.cleanup());
 
 const READY = { files: ['main:.github/workflows/ralph.yml'], labels: ['ralph', 'ralph-done', 'ralph-needs-help', 'bug'], secrets: ['ANTHROPIC_API_KEY'], actionsCreatePullRequests: true };
@@ -54,6 +63,31 @@ describe('ralph-fleet doctor', () => {
     expect(yes.stdout).toContain('  ok    labels: created ralph-done, ralph-needs-help\n');
     expect(yes.stdout).toContain('  ok    agent secret: OPENAI_API_KEY set\n');
     expect(repo!.ghCalls().filter((call) => call.argv[1] === 'create').map((call) => call.argv.slice(0, 3).join(' '))).toEqual(['label create ralph-done', 'label create ralph-needs-help']);
+  }, 60_000);
+
+  it('on a terminal it asks before creating the labels: yes creates them, no leaves them', () => {
+    for (const [answer, created] of [['n', []], ['y', ['label create ralph-done', 'label create ralph-needs-help']]] as const) {
+      const { dir, env } = setUp({ ...READY, labels: ['ralph'] });
+      const result = runInPty(['doctor'], dir, env, [['Create the labels ralph-done, ralph-needs-help in the repository? [Y/n] ', answer]]);
+      expect(result.output).toContain(created.length > 0 ? 'ok    labels: created ralph-done, ralph-needs-help' : 'FAIL  labels: missing: ralph-done, ralph-needs-help');
+      expect(result.code).toBe(created.length > 0 ? 0 : 1);
+      expect(repo!.ghCalls().filter((call) => call.argv[1] === 'create').map((call) => call.argv.slice(0, 3).join(' '))).toEqual(created);
+      repo!.cleanup();
+    }
+  }, 120_000);
+
+  it("the package the workflow installs must be on the default branch too", async () => {
+    const { dir, env } = setUp(READY);
+    mkdirSync(join(dir, '.github', 'workflows'), { recursive: true });
+    writeFileSync(join(dir, '.github', 'workflows', 'ralph.yml'), `        run: |\n          echo "${'a'.repeat(64)}  .github/ralph/ralph-claude-code-9.9.9.tgz" | sha256sum --check --strict\n`);
+    const run = await runCli('ralph-fleet', ['doctor'], { cwd: dir, env });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('  FAIL  workflow on main: .github/ralph/ralph-claude-code-9.9.9.tgz is not on main (GitHub runs only the workflows of the default branch)\n        fix: git add .github/workflows/ralph.yml .github/ralph && git commit -m "Add the ralph fleet" && git push origin HEAD:main\n');
+    const pushed = setUp({ ...READY, files: ['main:.github/workflows/ralph.yml', 'main:.github/ralph/ralph-claude-code-9.9.9.tgz'] });
+    mkdirSync(join(pushed.dir, '.github', 'workflows'), { recursive: true });
+    writeFileSync(join(pushed.dir, '.github', 'workflows', 'ralph.yml'), readFileSync(join(dir, '.github', 'workflows', 'ralph.yml')));
+    const ok = await runCli('ralph-fleet', ['doctor'], { cwd: pushed.dir, env: pushed.env });
+    expect(ok.stdout).toContain('  ok    workflow on main: .github/workflows/ralph.yml and .github/ralph/ralph-claude-code-9.9.9.tgz are on main\n');
   }, 60_000);
 
   it('RALPH_GITHUB_TOKEN set: pull requests do not need the Actions setting', async () => {

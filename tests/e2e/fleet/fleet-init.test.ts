@@ -67,7 +67,7 @@ describe('ralph-fleet init', () => {
     expect(next).toBe(
       [
         'Next:',
-        '  1. workflow on main: .github/workflows/ralph.yml is not on main (GitHub runs only the workflows of the default branch)',
+        `  1. workflow on main: .github/workflows/ralph.yml and ${TARBALL} are not on main (GitHub runs only the workflows of the default branch)`,
         '     git add .github/workflows/ralph.yml .github/ralph && git commit -m "Add the ralph fleet" && git push origin HEAD:main',
         '  2. labels: missing: ralph, ralph-done, ralph-needs-help',
         "     gh label create ralph --color 1d76db --description 'ralph works on this issue' && gh label create ralph-done --color 0e8a16 --description 'ralph'\\''s run is done' && gh label create ralph-needs-help --color d93f0b --description 'ralph stopped and needs a person'   (or ralph-fleet doctor --yes)",

@@ -6,7 +6,7 @@
 // write access → nothing runs.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseFleetArgs, type FleetJobArgs } from '../../../lib/cli/fleet/fleet-args.js';
@@ -264,8 +264,9 @@ function retryClock(): Clock & { readonly retryWaits: number[] } {
 }
 
 /** The job run in this process (its clock injected), as the workflow's step runs it. */
-async function runJobHere(r: FleetRepo, argv: string[], extraEnv: NodeJS.ProcessEnv = {}) {
+async function runJobHere(r: FleetRepo, argv: string[], extraEnv: NodeJS.ProcessEnv = {}, prepare: (dir: string) => void = () => undefined) {
   const dir = r.cloneJob();
+  prepare(dir);
   const clock = retryClock();
   const logger = createMemoryLogger();
   const env = withoutUnset({ ...process.env, ...jobEnv(r, { name: 'issues', sender: 'owner' }), ...extraEnv });
@@ -323,16 +324,43 @@ describe('ralph-fleet job fails in words', () => {
   it('finished work that cannot be pushed: no pull request, no ralph-done; the state is kept and the issue says how to resume', async () => {
     const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', costUsd: 0.5, writeFiles: { 'work.txt': 'work\n' } }] });
     r.failPushes(99);
-    const { code, thrown } = await runJobHere(r, JOB, { RUNNER_TEMP: join(r.root, 'runner-temp') });
+    // A hard link to a runner file left under .ralph/: the state branch does not carry it to origin.
+    writeFileSync(join(r.root, 'runner-secret.txt'), 'secret\n');
+    const plant = (dir: string) => linkSync(join(r.root, 'runner-secret.txt'), join(dir, '.ralph', 'hard-link.txt'));
+    const { code, thrown } = await runJobHere(r, JOB, { RUNNER_TEMP: join(r.root, 'runner-temp') }, plant);
     expect(thrown).toBeUndefined();
     expect(code).toBe(1);
     expect(r.ghCalls().some((c) => c.argv[0] === 'pr' && c.argv[1] === 'create')).toBe(false);
     expect(r.ghCalls().some((c) => c.argv.join(' ') === 'issue edit 7 --add-label ralph-done')).toBe(false);
     expect(originHas(r, 'ralph/issue-7-state')).toBe(true);
+    const carried = execFileSync('git', ['--git-dir', r.origin, 'ls-tree', '-r', '--name-only', 'ralph/issue-7-state'], { encoding: 'utf8' });
+    expect(carried).toContain('.ralph/sessions/');
+    expect(carried).not.toContain('hard-link.txt');
     const report = commentsOn(r).at(-1)!;
     expect(report).toContain("- the run's state on branch `ralph/issue-7-state`");
     expect(report).toContain("- the job's commits as `work.bundle` in the job's artifact");
     expect(existsSync(join(r.root, 'runner-temp', 'ralph-artifact', 'work.bundle'))).toBe(true);
+  }, 120_000);
+
+  it("a state that cannot be saved at the job's time budget: the work is still pushed, no next job, the issue says so", async () => {
+    const r = setUp({ calls: [{ hang: 'beforeResult', writeFiles: { 'part1.txt': 'one\n' } }] });
+    r.failPushes(99, 'state');
+    const dir = r.cloneJob();
+    const budget = budgetClock(15_000, () => existsSync(join(dir, 'part1.txt')));
+    const retryWaits: number[] = [];
+    const clock: Clock = { now: budget.now, sleep: (ms, signal) => (PUSH_RETRY_DELAYS_MS.includes(ms) ? (retryWaits.push(ms), Promise.resolve()) : budget.sleep(ms, signal)) };
+    const logger = createMemoryLogger();
+    const env = withoutUnset({ ...process.env, ...jobEnv(r, { name: 'issues', sender: 'owner' }) });
+    const deps = { ...createDeps({ cwd: dir, env, clock }), logger, stdout: captureOutput(), stderr: captureOutput() };
+    const code = await runFleetJob(jobArgs([...JOB, '--job-minutes', '0.25']), { projectDir: dir, env, deps });
+    expect(code, logger.messages().join('\n')).toBe(1);
+    expect(retryWaits).toEqual(PUSH_RETRY_DELAYS_MS);
+    expect(execFileSync('git', ['--git-dir', r.origin, 'show', 'ralph/issue-7:part1.txt'], { encoding: 'utf8' })).toBe('one\n');
+    expect(originHas(r, 'ralph/issue-7-state')).toBe(false);
+    expect(r.ghCalls().some((c) => c.argv[0] === 'workflow')).toBe(false);
+    const report = commentsOn(r).at(-1)!;
+    expect(report).toContain("ralph's job stopped before it could finish: the run's state could not be saved to `ralph/issue-7-state`");
+    expect(report).toContain("- the job's work on branch `ralph/issue-7`");
   }, 120_000);
 
   it('origin out of reach once the issue is taken: the issue says what failed and how to resume; the error names it, never "internal error"', async () => {
@@ -355,7 +383,7 @@ describe('ralph-fleet job fails in words', () => {
 describe('ralph-fleet job against a hostile agent', () => {
   it("the agent's environment, and the gate's that runs its code, hold none of the job's tokens or step files", async () => {
     // The gate's command writes its environment beside the clone.
-    const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] }, 'TEST_COMMAND="env > ../gate-env.txt"\n');
+    const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] }, 'TEST_COMMAND="env > ../gate-env.txt; echo checked"\n');
     const tokens = Object.fromEntries(ATTACK_TOKENS.map((name) => [name, `value-of-${name}`]));
     const run = await runCli('ralph-fleet', JOB, { cwd: r.cloneJob(), env: { ...jobEnv(r, { name: 'issues', sender: 'owner' }), ...tokens, FLEET_CANARY: 'seen', FAKE_CLAUDE_LOG_ENV: [...ATTACK_TOKENS, 'FLEET_CANARY'].join(',') } });
     expect(run.code, run.stderr).toBe(0);
@@ -387,12 +415,13 @@ describe('ralph-fleet job against a hostile agent', () => {
     expect(execFileSync('git', ['--git-dir', allowed.origin, 'show', 'ralph/issue-7:.github/workflows/ci.yml'], { encoding: 'utf8' })).toBe('on: push\njobs: {}\n');
   }, 180_000);
 
-  it('the artifact gets regular files only: a link left under .ralph/logs is not followed or copied', async () => {
+  it('the artifact gets regular files only: a link (soft or hard) left under .ralph/logs is not followed or copied', async () => {
     const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] });
     const dir = r.cloneJob();
     mkdirSync(join(dir, '.ralph', 'logs'), { recursive: true });
     writeFileSync(join(r.root, 'runner-secret.txt'), 'secret\n');
     symlinkSync(join(r.root, 'runner-secret.txt'), join(dir, '.ralph', 'logs', 'leak.log'));
+    linkSync(join(r.root, 'runner-secret.txt'), join(dir, '.ralph', 'logs', 'hard.log'));
     const runnerTemp = join(r.root, 'runner-temp');
     const run = await runCli('ralph-fleet', JOB, { cwd: dir, env: { ...jobEnv(r, { name: 'issues', sender: 'owner' }), RUNNER_TEMP: runnerTemp } });
     expect(run.code, run.stderr).toBe(0);
@@ -400,6 +429,7 @@ describe('ralph-fleet job against a hostile agent', () => {
     expect(staged.some((file) => file.startsWith('.ralph/logs/'))).toBe(true);
     expect(staged).toContain('.ralph/status.json');
     expect(staged).not.toContain('.ralph/logs/leak.log');
+    expect(staged).not.toContain('.ralph/logs/hard.log');
     for (const file of staged) expect(lstatSync(join(runnerTemp, 'ralph-artifact', file)).isFile(), file).toBe(true);
   }, 120_000);
 
