@@ -11,9 +11,9 @@ export interface ActionPin {
 }
 
 export const ACTION_PINS = {
-  checkout: { repo: 'actions/checkout', commit: 'de0fac2e4500dabe0009e67214ff5f5447ce83dd', tag: 'v6.0.2' },
-  setupNode: { repo: 'actions/setup-node', commit: '6044e13b5dc448c55e2357c09f80417699197238', tag: 'v6.2.0' },
-  uploadArtifact: { repo: 'actions/upload-artifact', commit: 'b7c566a772e6b6bfb58ed0dc250532a479d7789f', tag: 'v6.0.0' },
+  checkout: { repo: 'actions/checkout', commit: '3d3c42e5aac5ba805825da76410c181273ba90b1', tag: 'v7.0.1' },
+  setupNode: { repo: 'actions/setup-node', commit: '820762786026740c76f36085b0efc47a31fe5020', tag: 'v7.0.0' },
+  uploadArtifact: { repo: 'actions/upload-artifact', commit: 'bbbca2ddaa5d8feaa63e36b76fdaad77386f024f', tag: 'v7.0.0' },
 } as const satisfies Record<string, ActionPin>;
 
 /** `uses: <repo>@<commit> # <tag>`, as a step writes it. */
