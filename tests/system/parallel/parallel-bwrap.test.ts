@@ -1,18 +1,35 @@
 // `ralph --parallel N --sandbox bwrap`: each unit's agent runs in the sandbox in its worktree
 // and can commit there (the worktree's git admin folder, the objects and the run's branch
 // folder are writable to it; the repository's config and hooks stay read-only), and the
-// units merge. Needs bubblewrap.
+// units merge. ralph runs as an ordinary user (uid 1000), as on a workstation. Needs root (to
+// hand the project to that user) and bubblewrap.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.js';
-import { requireBwrap } from '../../helpers/sandbox-tools.js';
+import { readablePackageCopy, requireBwrap, requireRoot } from '../../helpers/sandbox-tools.js';
 import { useCleanups } from '../../helpers/cleanups.js';
 import { doesItem, parallelProject } from '../../e2e/parallel/parallel-helpers.js';
 
+const USER = 1000;
 const cleanups = useCleanups();
-beforeAll(() => requireBwrap(), 300_000);
+let packageCopy: ReturnType<typeof readablePackageCopy> | undefined;
+beforeAll(() => {
+  requireRoot('the project is handed to an ordinary user, who runs ralph');
+  requireBwrap();
+  packageCopy = readablePackageCopy();
+}, 300_000);
+afterAll(() => packageCopy?.cleanup());
+
+function chownTree(path: string): void {
+  chownSync(path, USER, USER);
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    const child = join(path, entry.name);
+    if (entry.isDirectory()) chownTree(child);
+    else if (!entry.isSymbolicLink()) chownSync(child, USER, USER);
+  }
+}
 
 describe('ralph --parallel --sandbox bwrap', () => {
   it('lets each unit\'s agent commit in its worktree, keeps the repository config read-only, and merges both units', async () => {
@@ -29,18 +46,26 @@ describe('ralph --parallel --sandbox bwrap', () => {
     cleanups.push(() => p.cleanup());
     const env = {
       ...p.env,
-      FAKE_CLAUDE_STATE_DIR: p.project.path('.ralph/fake-state'),
-      FAKE_CLAUDE_LOG: p.project.path('.ralph/fake-state/calls.jsonl'),
+      // Relative: each unit's agent keeps its state in its own worktree, where it can write.
+      FAKE_CLAUDE_STATE_DIR: '.ralph/fake-state',
+      FAKE_CLAUDE_LOG: '.ralph/fake-state/calls.jsonl',
       SANDBOX_BWRAP_BIND: [p.claude.binDir, p.claude.scenarioPath].join(','),
+      XDG_STATE_HOME: join(p.claude.root, 'state-home'),
+      // The sandbox passes the fake's own settings only when asked to.
+      SANDBOX_ENV: 'FAKE_CLAUDE_*',
     };
+    mkdirSync(env.XDG_STATE_HOME, { recursive: true });
+    chownTree(p.project.dir);
+    chownTree(p.claude.root);
+    const git = (...args: string[]) => p.project.git('-c', 'safe.directory=*', ...args);
     const config = readFileSync(p.project.path('.git/config'), 'utf8');
-    const run = await runCli('ralph', ['--parallel', '2', '--sandbox', 'bwrap'], { cwd: p.project.dir, env });
+    const run = await runCli('ralph', ['--parallel', '2', '--sandbox', 'bwrap'], { cwd: p.project.dir, env, uid: USER, gid: USER, packageRoot: packageCopy!.root });
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    const log = p.project.git('log', '--format=%s');
+    const log = git('log', '--format=%s');
     expect(log).toContain('agent: Add alpha');
     expect(log).toContain('agent: Add beta');
-    expect(p.project.git('show', 'HEAD:a.txt')).toBe('a.txt\n');
-    expect(p.project.git('show', 'HEAD:b.txt')).toBe('b.txt\n');
+    expect(git('show', 'HEAD:a.txt')).toBe('a.txt\n');
+    expect(git('show', 'HEAD:b.txt')).toBe('b.txt\n');
     // What the agent wrote to the repository's config from inside the sandbox did not land.
     expect(readFileSync(p.project.path('.git/config'), 'utf8')).toBe(config);
     expect(existsSync(join(p.project.dir, '.git', 'hooks', 'pre-commit'))).toBe(false);
