@@ -45,8 +45,9 @@ describe('ralph --parallel --sandbox docker', () => {
     const commits = (item: string, file: string) => doesItem(item, { [file]: `${file}\n` }, { gitCommit: `agent: ${item}` });
     const scenario = { calls: [commits('Add alpha', 'a.txt'), commits('Add beta', 'b.txt'), commits('Add gamma', 'c.txt')] };
     const p = parallelProject(['Add alpha', 'Add beta', 'Add gamma'], { calls: [] }, {
-      rc: 'TEST_COMMAND="node -e 0"\nALLOWED_TOOLS="Read,Write,Bash"\n',
-      files: { '.ralph/fake-state/scenario.json': JSON.stringify(scenario) },
+      // The image has node and git only: the test command is a node script that reports one test.
+      rc: 'TEST_COMMAND="node gate.js"\nALLOWED_TOOLS="Read,Write,Bash"\n',
+      files: { '.ralph/fake-state/scenario.json': JSON.stringify(scenario), 'gate.js': "console.log('TAP version 13\\nok 1 - probe\\n1..1');\n" },
     });
     cleanups.push(() => p.cleanup());
     const stateHome = join(p.claude.root, 'state-home');
