@@ -14,13 +14,15 @@ import { firstLine, readGit, runGit, type GitContext } from './git.js';
 import { isRalphOwnPath, parsePorcelainPaths } from './worktrees.js';
 import type { UnitRecord } from './run-state.js';
 
-export type LandResult = { kind: 'merged'; warnings: string[] } | { kind: 'conflict'; files: string[] } | { kind: 'failed'; message: string };
+export type LandResult = { kind: 'merged'; how: MergeHow; warnings: string[] } | { kind: 'conflict'; files: string[] } | { kind: 'failed'; message: string };
 
 /**
  * One turn of the merge queue for a unit whose loop ended done: its leftovers committed, its
- * .ralph/ kept out, backup refs, the merge; then (merged) `afterMerge` (default: the item ticked). `onMerged` runs as
- * soon as the merge is in. The unit's worktree and branch are removed after the turn
- * (removeMergedUnit), while the next unit merges.
+ * .ralph/ kept out, backup refs, the merge; then (merged) `afterMerge` (default: the item ticked).
+ * `onMerged` runs as soon as the merge is in; the caller records the unit merged only once the
+ * turn returns, so a crash between the merge and the tick leaves it merging, and the next turn
+ * finds its branch already merged and ticks it. The unit's worktree and branch are removed after
+ * the turn (removeMergedUnit), while the next unit merges.
  */
 export async function landUnit(
   git: GitContext,
@@ -43,7 +45,7 @@ export async function landUnit(
   const warnings: string[] = [];
   const after = await afterMerge();
   if (!after.ok) warnings.push(`after its merge: ${after.message}`);
-  return { kind: 'merged', warnings };
+  return { kind: 'merged', how: merged.how, warnings };
 }
 
 export const BACKUP_REF_ROOT = 'refs/ralph/backups';
@@ -88,8 +90,10 @@ export async function resetOwnSeedFiles(git: GitContext, dir: string): Promise<S
   return restore.ok ? { ok: true } : { ok: false, message: `git restore: ${firstLine(restore)}` };
 }
 
+export type MergeHow = 'fast-forward' | 'merge-commit' | 'already-merged';
+
 export type MergeResult =
-  | { kind: 'merged'; how: 'fast-forward' | 'merge-commit' | 'already-merged' }
+  | { kind: 'merged'; how: MergeHow }
   | { kind: 'conflict'; files: string[] }
   | { kind: 'failed'; message: string };
 
@@ -171,12 +175,17 @@ export async function tickUnitItem(git: GitContext, paths: RalphPaths, unit: Uni
   const wanted = unit.lines[0]?.replace(/\r$/, '');
   let index = lines.findIndex((line) => line.replace(/\r$/, '') === wanted);
   if (index < 0) index = lines.findIndex((line) => /\[ \]/.test(line) && line.includes(unit.item));
-  if (index < 0) return { ok: false, message: `the item is no longer in ${relative(paths.projectDir, paths.fixPlan)}; tick it yourself` };
-  lines[index] = lines[index]!.replace('[ ]', '[x]');
-  writeFileAtomic(paths.fixPlan, lines.join('\n'));
+  // Ticked already (by a turn a crash cut short before its commit): only the commit is left.
+  const ticked = wanted === undefined ? -1 : lines.findIndex((line) => line.replace(/\r$/, '') === wanted.replace('[ ]', '[x]'));
+  if (index < 0 && ticked < 0) return { ok: false, message: `the item is no longer in ${relative(paths.projectDir, paths.fixPlan)}; tick it yourself` };
+  if (index >= 0) {
+    lines[index] = lines[index]!.replace('[ ]', '[x]');
+    writeFileAtomic(paths.fixPlan, lines.join('\n'));
+  }
   const rel = relative(paths.projectDir, paths.fixPlan);
   const tracked = (await runGit(git, paths.projectDir, ['ls-files', '--error-unmatch', '--', rel])).ok;
   if (!tracked) return { ok: true };
+  if ((await runGit(git, paths.projectDir, ['diff', '--quiet', 'HEAD', '--', rel])).ok) return { ok: true };
   const commit = await runGit(git, paths.projectDir, ['commit', '-q', '--no-verify', '-F', '-', '--', rel], `ralph: tick "${unit.item}" in the plan\n`);
   return commit.ok ? { ok: true } : { ok: false, message: `git commit: ${firstLine(commit)}` };
 }

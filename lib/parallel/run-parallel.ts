@@ -88,6 +88,14 @@ async function openParallelRun(paths: RalphPaths, state: StateReadOptions, git: 
     }
     const open = previous.units.filter((u) => u.state !== 'merged').length;
     deps.logger.info(`Resuming parallel run ${previous.run_id} on ${runBranch}: ${open} of ${previous.units.length} unit(s) not merged yet`);
+    // Recorded merged while its item is still open in the plan: a run from before the merge
+    // and its tick were one turn. The turn is taken up again: the merge is a no-op, the tick is done.
+    const openItems = new Set(units.map((u) => u.item));
+    for (const unit of previous.units.filter((u) => u.state === 'merged' && openItems.has(u.item))) {
+      if (!(await runGit(git, paths.projectDir, ['rev-parse', '-q', '--verify', `refs/heads/${unit.branch}`])).ok) continue;
+      unit.state = 'merging';
+      deps.logger.info(`Unit ${unit.slug}: merged, its item not ticked yet: ticking it`);
+    }
     for (const unit of previous.units.filter((u) => u.state === 'needs-review')) {
       const why = unit.exit_reason;
       Object.assign(unit, await retryUnit(git, paths.projectDir, unit));

@@ -206,10 +206,12 @@ export class UnitRunner {
     const afterMerge = this.hooks.afterMerge;
     this.update(unit, { merge_attempts: Math.max(unit.merge_attempts, unit.conflict_passes) + 1 });
     const landed = await landUnit(this.git, this.paths, { runId: this.run.run_id, runBranch: this.run.run_branch }, unit, join(projectDir, unit.worktree), (how) => {
-      this.update(unit, { state: 'merged', exit_reason: how, exit_code: EXIT.ok });
       this.log.success(`Unit ${unit.slug} merged into ${this.run.run_branch} (${how})`);
     }, afterMerge && (() => afterMerge(unit)));
-    if (landed.kind === 'merged') for (const warning of landed.warnings) this.log.warn(`Unit ${unit.slug}: ${warning}`);
+    if (landed.kind !== 'merged') return landed;
+    // Merged and ticked: recorded only now, so a crash in between takes up the turn again.
+    this.update(unit, { state: 'merged', exit_reason: landed.how, exit_code: EXIT.ok });
+    for (const warning of landed.warnings) this.log.warn(`Unit ${unit.slug}: ${warning}`);
     return landed;
   }
 

@@ -19,6 +19,7 @@ import { stripTerminalControls } from '../text/terminal-text.js';
 import { RalphError } from '../errors.js';
 import { findTrustedExecutable } from '../platform/find-executable.js';
 import { readOnlyGuardedPaths } from '../containment/guarded-paths.js';
+import { worktreeGitMounts, type WorktreeGitMounts } from './worktree-git.js';
 import type { Logger } from '../platform/deps.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { resolveAgentExecutable } from './agent-executable.js';
@@ -59,6 +60,8 @@ export interface BwrapLayout {
   readOnly?: readonly string[];
   /** ralph runs as root: no user namespace (setpriv switches to the agent's user inside), capabilities kept for it. */
   asRoot?: boolean;
+  /** A linked worktree's git data (a ralph --parallel unit): writable and read-only mounts at their own paths. */
+  worktreeGit?: WorktreeGitMounts;
 }
 
 /** One mount: bwrap's words for it, where it lands, and whether the agent may write there. */
@@ -83,6 +86,8 @@ export function bwrapOptions(layout: BwrapLayout): string[] {
     ...(layout.realHome === '/' ? [] : [{ words: ['--bind', layout.privateHome, layout.realHome], dest: layout.realHome, writable: true }]),
     ...layout.binds.map(ro),
     { words: ['--bind', layout.projectDir, layout.projectDir], dest: layout.projectDir, writable: true },
+    ...(layout.worktreeGit?.writable ?? []).map((path): Mount => ({ words: ['--bind', path, path], dest: path, writable: true })),
+    ...(layout.worktreeGit?.readOnly ?? []).map(ro),
     ...(layout.readOnly ?? []).map(ro),
   ];
   return [
@@ -184,6 +189,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     network: options.network,
     readOnly: readOnlyGuardedPaths(options.projectDir),
     asRoot: user?.switchTo,
+    worktreeGit: worktreeGitMounts(options.projectDir),
   });
   return {
     provider: 'bwrap',

@@ -1,5 +1,5 @@
 // The Docker sandbox, compatible with the Bash tool's lib/sandbox_docker.sh: one container per run
-// (`ralph-sandbox-<pid>-<epoch>`, --init, never root: the user's uid:gid, or the project's owner
+// (`ralph-sandbox-<pid>-<epoch>-<random>`, --init, never root: the user's uid:gid, or the project's owner
 // when ralph runs as root), the project mounted read-write at /workspace, a private home from the
 // 0700 runtime dir, a process limit, and each call run with `docker exec -i -w /workspace`. The
 // call gets the sandbox's allow-list of variables (sandbox-env.ts: the running agent's credentials
@@ -13,6 +13,7 @@
 // ralph's start, found by the owner labels it carries.
 
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { isAbsolute, join, posix, relative, sep } from 'node:path';
 import type { AgentInvocation } from '../agents/agent-adapter.js';
@@ -22,6 +23,7 @@ import type { Logger } from '../platform/deps.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { readOnlyGuardedPaths } from '../containment/guarded-paths.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';
+import { worktreeGitMounts, type WorktreeGitMounts } from './worktree-git.js';
 import { isProcessAlive } from '../state/process-alive.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import { checkDocker, dockerFailure } from './docker-checks.js';
@@ -91,6 +93,8 @@ export async function removeDeadContainers(run: (args: string[]) => Promise<{ co
 export function dockerRunArgs(
   options: DockerSettings & {
     name: string; projectDir: string; home: string; uid: number; gid: number; readOnly?: readonly string[]; owner: ContainerOwner;
+    /** A linked worktree's git data (a ralph --parallel unit), mounted at its host paths, where the worktree's .git file points. */
+    worktreeGit?: WorktreeGitMounts;
   },
 ): string[] {
   return [
@@ -107,6 +111,8 @@ export function dockerRunArgs(
     '-v', `${options.projectDir}:/workspace`,
     // The guarded files (.ralphrc, git's config and hooks, the agents' settings) read-only.
     ...(options.readOnly ?? []).flatMap((path) => ['-v', `${path}:${containerPath(options.projectDir, path)}:ro`]),
+    ...(options.worktreeGit?.writable ?? []).flatMap((path) => ['-v', `${path}:${path}`]),
+    ...(options.worktreeGit?.readOnly ?? []).flatMap((path) => ['-v', `${path}:${path}:ro`]),
     '-w', '/workspace',
     '--memory', options.memory,
     '--cpus', options.cpus,
@@ -191,10 +197,11 @@ export function createDockerSandbox(options: DockerSandboxOptions): Sandbox {
       const user = chooseAgentUser({ uid: process.getuid?.(), gid: process.getgid?.() }, readOwner(options.projectDir), options.projectDir);
       runtime = createRuntimeDir({ env: options.env, homeDir: options.homeDir, owner: user.switchTo ? user : undefined });
       if (runtime.seededCredentials) options.logger.info('Sandbox credentials: seeded the container home with the CLI credentials file');
-      name = `ralph-sandbox-${process.pid}-${Math.floor(options.clock.now() / 1000)}`;
+      // Unique among the sandboxes of one ralph (the units of ralph --parallel start in the same second).
+      name = `ralph-sandbox-${process.pid}-${Math.floor(options.clock.now() / 1000)}-${randomBytes(4).toString('hex')}`;
       runArgs = dockerRunArgs({
         ...options, name, home: runtime.home, uid: user.uid, gid: user.gid,
-        readOnly: readOnlyGuardedPaths(options.projectDir), owner: { host: hostname(), pid: process.pid },
+        readOnly: readOnlyGuardedPaths(options.projectDir), owner: { host: hostname(), pid: process.pid }, worktreeGit: worktreeGitMounts(options.projectDir),
       });
       await createContainer();
       options.logger.success(`Sandbox container started: ${containerId.slice(0, 12)} (image: ${options.image}, network: ${options.network})`);

@@ -27,7 +27,9 @@ function makeProject(items, calls) {
     '.ralph/PROMPT.md': '# Task\nWork through fix_plan.md.\n',
     '.ralph/AGENT.md': '# Agent\n',
     '.ralph/fix_plan.md': `# Fix Plan\n${items.map((item) => `- [ ] ${item}`).join('\n')}\n`,
-    '.ralphrc': 'CLAUDE_AUTO_UPDATE=false\nFAILURE_RETRY_SECONDS=0\nKILL_GRACE_SECONDS=1\nTEST_COMMAND="true"\n',
+    // The gate runs one passing test (a gate that runs none is not a pass).
+    'gate.js': "console.log('TAP version 13\\nok 1 - bench\\n1..1');\n",
+    '.ralphrc': 'CLAUDE_AUTO_UPDATE=false\nFAILURE_RETRY_SECONDS=0\nKILL_GRACE_SECONDS=1\nTEST_COMMAND="node gate.js"\n',
     '.gitignore': '.ralph/logs/\n.ralph/.*\n.ralph/status.json\n.ralph/progress.json\n.ralph/live.log\n.ralph/sessions/\n.ralph/worktrees/\n.ralph/parallel.json\n',
   };
   for (const [name, text] of Object.entries(files)) {
