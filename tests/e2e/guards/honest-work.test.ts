@@ -57,6 +57,17 @@ describe('an item that needs no code change is closed by a passing gate in the l
     });
     expectDone(ran, 2);
   });
+
+  it('"Confirm the nightly export still runs": two loops look, the third ticks it (the breaker would open at that loop)', async () => {
+    const look = (what: string): FakeCallScript => ({ resultText: `Looked at ${what}; nothing to change so far.`, statusBlock: working });
+    const ran = await runScripted(cleanups, {
+      plan: '# Fix Plan\n- [ ] Confirm the nightly export still runs\n',
+      files: { 'test.js': PASSING_SUITE, 'export.js': "console.log('export');\n" },
+      rc: GATE_RC,
+      calls: [look('the export script'), look('its schedule'), { resultText: 'The suite passes; the export runs.', tickFixPlan: 1, statusBlock: complete }],
+    });
+    expectDone(ran, 3);
+  });
 });
 
 it('a loop that reverts a bad commit with git revert, as the plan asks, completes its item', async () => {
