@@ -27,6 +27,7 @@ import { holdBreaker } from '../breaker/breaker-step.js';
 import { closeVerifiedItems, describeVerifiedItems, firstCompletions } from '../plan/verified-items.js';
 import { emptyPlanMemory } from '../plan/plan-memory.js';
 import { itemsDone, refreshPlanView } from '../plan/plan-view.js';
+import { savePlanMemory } from '../plan/plan-store.js';
 import { retakeContentAtNextLoop } from '../analysis/loop-progress.js';
 import { CONTINUE, stopRun, type Run, type RunStop, type StepResult } from './run.js';
 import { withoutJobSecrets } from '../platform/job-secrets.js';
@@ -181,9 +182,12 @@ export async function verifyTicks(run: Run, loop: number): Promise<TicksVerified
 
 /** The gate passed in the loop that ticked these items: they are done; true when one was done for the first time in the run. */
 function closeItemsVerifiedByGate(run: Run, texts: string[]): boolean {
-  const closed = closeVerifiedItems(run.state.planMemory ?? emptyPlanMemory(), texts);
+  const previous = run.state.planMemory;
+  const closed = closeVerifiedItems(previous ?? emptyPlanMemory(), texts);
   if (closed.closedKeys.length === 0) return false;
   run.state.planMemory = closed.memory;
+  // Kept beside the ledger, as every change of the memory is: a restart knows they are done.
+  savePlanMemory(run.paths, closed.memory, previous);
   run.deps.logger.success(describeVerifiedItems(texts));
   const fresh = firstCompletions(itemsDone(run), closed.closedKeys).length;
   run.state.planItemsCompleted = (run.state.planItemsCompleted ?? 0) + fresh;

@@ -7,7 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { FakeCallScript } from '../../helpers/fake-claude.js';
+import { withFakeClaude, type FakeCallScript } from '../../helpers/fake-claude.js';
+import { runCli } from '../../helpers/run-cli.js';
 import { expectDone, runScripted, tail } from '../../helpers/scripted-run.js';
 import { GIT_TEST_ENV } from '../../helpers/tmp-project.js';
 import { useCleanups } from '../../helpers/cleanups.js';
@@ -30,6 +31,11 @@ describe('an item that needs no code change is closed by a passing gate in the l
     });
     expectDone(ran, 1);
     expect(ran.log).toContain('closed by the verification gate');
+    // The plan's memory beside the ledger knows it is done: the next ralph calls no agent.
+    const fake = withFakeClaude({ calls: [{ resultText: 'Nothing to do.', statusBlock: working }] });
+    cleanups.push(() => fake.cleanup());
+    const again = await runCli('ralph', ['--max-loops', '2'], { cwd: ran.projectDir, env: fake.env });
+    expect({ code: again.code, calls: fake.runs().length }, again.stderr.slice(-1500)).toEqual({ code: 0, calls: 0 });
   });
 
   it('after an item with code: "Verify the greeting end to end" ticked in a loop of its own', async () => {
