@@ -89,10 +89,6 @@ function loopContent(run: Run): LoopContentState {
 function workFolders(run: Run): ScopeFolder[] {
   const { paths, deps } = run;
   const folders: ScopeFolder[] = [];
-  if (run.config.WORK_DIRS.length > 0 && run.sandbox.provider !== 'none') {
-    // The sandboxes give the agent the project only: work there cannot happen, and is not waited for.
-    deps.logger.warn(`WORK_DIRS is set, but the ${run.sandbox.provider} sandbox lets the agent write in the project only: the agent cannot work in ${run.config.WORK_DIRS.join(', ')}`);
-  }
   for (const [i, entry] of run.config.WORK_DIRS.entries()) {
     const dir = resolve(paths.projectDir, entry);
     const label = relative(paths.projectDir, dir);

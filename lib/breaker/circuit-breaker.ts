@@ -220,20 +220,6 @@ export function nextBreakerState(
   return { state: next, transition: { from: state.state, to, reason: decided.reason, loop: o.loop, timestamp } };
 }
 
-/**
- * A loop's plan progress found after its breaker step (an item the verification gate closed,
- * verify/ runs after the breaker): the loop counts as progress after all. An OPEN breaker stays
- * OPEN (its run has halted).
- */
-export function creditPlanProgress(state: BreakerState, loop: number, now: number): BreakerResult {
-  if (state.state === 'OPEN') return { state };
-  const timestamp = formatIsoTimestamp(now);
-  const next: BreakerState = { ...state, consecutive_no_progress: 0, consecutive_same_error: 0, last_progress_loop: loop, last_change: timestamp };
-  if (state.state === 'CLOSED') return { state: next };
-  const reason = 'Progress detected, circuit recovered';
-  return { state: { ...next, state: 'CLOSED', reason }, transition: { from: state.state, to: 'CLOSED', reason, loop, timestamp } };
-}
-
 interface Counters {
   permissionDenials: number;
   noProgress: number;

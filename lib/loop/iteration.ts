@@ -42,6 +42,8 @@ import { refreshPlanView } from '../plan/plan-view.js';
 import type { Run, RunStop } from './run.js';
 import { trackAgentGroup } from '../agent-run/agent-group.js';
 import { undoGuardedFileChanges } from '../containment/guarded-files-step.js';
+import { verifyTicks } from './verification-step.js';
+import type { TrackedVerification } from '../verify/verification-tracker.js';
 import { disarmGitAfterLoop } from '../containment/git-disarm-step.js';
 import { withoutJobSecrets } from '../platform/job-secrets.js';
 
@@ -63,6 +65,8 @@ export interface IterationResult {
   completed: LoopEventMap['iteration:completed'];
   /** The agent changed guarded files a second time in this run: the run halts. */
   guardStop?: RunStop;
+  /** The verification gate ran in this loop already (verification-step.ts verifyTicks). */
+  gateRan?: TrackedVerification;
 }
 
 /** One loop's agent call with `prompt` (PROMPT.md as the guards read it before the call), and what follows it. */
@@ -98,8 +102,14 @@ export async function runIteration(run: Run, loop: number, prompt: string): Prom
   const measured = await measureLoopProgress(run, before);
   const completedBefore = run.state.planItemsCompleted ?? 0;
   refreshPlanView(run);
-  const planProgress = (run.state.planItemsCompleted ?? 0) > completedBefore;
-  return { ...recordOutcome(run, loop, call, failure, { ...measured, planProgress }, session?.sessionId), ...(guardStop ? { guardStop } : {}) };
+  // Items that need no code change, ticked with no new content: the gate's pass is their evidence, before the loop is judged.
+  const ticks = failure.kind === 'ok' && !guardStop ? await verifyTicks(run, loop) : { closedItems: false };
+  const planProgress = (run.state.planItemsCompleted ?? 0) > completedBefore || ticks.closedItems;
+  return {
+    ...recordOutcome(run, loop, call, failure, { ...measured, planProgress }, session?.sessionId),
+    ...(guardStop ? { guardStop } : {}),
+    ...(ticks.gateRan ? { gateRan: ticks.gateRan } : {}),
+  };
 }
 
 interface AgentAttempt extends AgentRunResult {

@@ -220,6 +220,7 @@ async function afterIteration(run: Run, result: IterationResult): Promise<StepRe
     loop: run.state.loopCount,
     filesChanged: result.filesChanged.length,
     productive: productive && !result.breakerOpened && !result.run.spawnError,
+    ...(result.gateRan ? { gateRan: result.gateRan } : {}),
   });
   // The loop's time is the agent call's and the gate's.
   reportLoopMetrics(run, result, verified.kind === 'stop' || result.breakerOpened, deps.clock.now() - gateStartedAt);

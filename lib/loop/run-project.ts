@@ -3,7 +3,7 @@
 // their own Deps (fake clock, captured output) and a fake `claude` on PATH.
 
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadConfig, type LoadConfigResult } from '../config/load-config.js';
 import { formatConfigProblem } from '../config/problems.js';
 import { splitAllowedTools, type RalphConfig } from '../config/schema.js';
@@ -125,7 +125,11 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   const found = sandboxSettings.provider === 'docker' ? { command: agentCommandOf(config, agent) } : await resolveAgentCommand(options, loaded, agent);
   const agentCommand = found.command;
   const agents = [await withBudgetFlag(options, config, { adapter: agent, command: agentCommand }, found), ...(await resolveFallbackAgents(options, loaded, agent))];
-  const sandbox = config.DRY_RUN ? previewSandbox(sandboxSettings, { projectDir, deps }) : openSandbox(sandboxSettings, { projectDir, ralphDir: paths.ralphDir, deps, packageRoot: PACKAGE_ROOT });
+  // WORK_DIRS: the folders beside the project the agent also works in (measured in analysis/loop-progress.ts).
+  const workDirs = config.WORK_DIRS.map((dir) => resolve(projectDir, dir));
+  const sandbox = config.DRY_RUN
+    ? previewSandbox(sandboxSettings, { projectDir, deps, workDirs })
+    : openSandbox(sandboxSettings, { projectDir, workDirs, ralphDir: paths.ralphDir, deps, packageRoot: PACKAGE_ROOT });
   // What of the configuration an agent cannot honour exactly, said once.
   for (const slot of agents) {
     for (const warning of slot.adapter.startupWarnings({ allowedTools: splitAllowedTools(config.ALLOWED_TOOLS), effort: config.CLAUDE_EFFORT || undefined })) deps.logger.warn(warning);

@@ -133,6 +133,8 @@ export interface RunState {
   loopsWithoutPlanProgress?: number;
   /** The best verification result of the run so far, for the stall guard (stall-guard.ts). */
   testsBest?: TestsBest;
+  /** The keys of the open plan items when the run first read the plan: only they may ask for evidence other than new content (plan-view.ts). */
+  userItems?: Set<string>;
   /** The keys of the plan items completed in this run: each counts as progress once (plan-view.ts). */
   itemsDone?: Set<string>;
   /** Items that need no code change, ticked in the latest loop with no new content: the gate may close them (verification-step.ts). */

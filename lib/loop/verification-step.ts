@@ -24,10 +24,10 @@ import {
 import { escapedOutputWarning } from '../agent-run/escaped-output.js';
 import { resetRunSession } from '../sessions/agent-session.js';
 import { holdBreaker } from '../breaker/breaker-step.js';
-import { creditPlanProgress } from '../breaker/circuit-breaker.js';
 import { closeVerifiedItems, describeVerifiedItems, firstCompletions } from '../plan/verified-items.js';
 import { emptyPlanMemory } from '../plan/plan-memory.js';
 import { itemsDone, refreshPlanView } from '../plan/plan-view.js';
+import { savePlanMemory } from '../plan/plan-store.js';
 import { retakeContentAtNextLoop } from '../analysis/loop-progress.js';
 import { CONTINUE, stopRun, type Run, type RunStop, type StepResult } from './run.js';
 import { withoutJobSecrets } from '../platform/job-secrets.js';
@@ -40,6 +40,8 @@ export interface LoopVerificationInput {
   filesChanged: number;
   /** The agent finished its work (ok, or a timeout that changed files): its changes are judged. */
   productive: boolean;
+  /** The gate already ran in this loop, for items that need no code change (verifyTicks): its result stands. */
+  gateRan?: TrackedVerification;
 }
 
 /**
@@ -55,15 +57,13 @@ export async function verifyAfterLoop(run: Run, input: LoopVerificationInput): P
 
   const threshold = run.config.CB_SAME_FAILURES_THRESHOLD;
   let tracked: TrackedVerification | null;
-  // Items that need no code change, ticked in this loop: the gate's pass is their evidence.
-  const ticks = run.state.verificationTicks ?? [];
-  run.state.verificationTicks = undefined;
-  if (shouldRunGateAfterLoop(input.filesChanged, commands) || !run.state.verify.trusted || ticks.length > 0) {
+  if (input.gateRan) {
+    tracked = { ...input.gateRan, state: noteFilesChanged(input.gateRan.state, input.loop, input.filesChanged) };
+  } else if (shouldRunGateAfterLoop(input.filesChanged, commands) || !run.state.verify.trusted) {
     const result = await runGate(run, input.loop);
     if (run.stop.received) return { kind: 'interrupted' };
     tracked = trackGateResult(run.state.verify, input.loop, result, threshold);
     keepGateResult(run, input.loop, result, tracked);
-    if (ticks.length > 0 && result.status === 'passed' && result.passed > 0) closeItemsVerifiedByGate(run, input.loop, ticks);
   } else {
     tracked = trackLoopWithoutGate(run.state.verify, input.loop, threshold);
   }
@@ -157,18 +157,42 @@ function keepGateResult(run: Run, loop: number, result: VerificationResult, trac
   });
 }
 
-/** The gate passed in the loop that ticked these items: they are done, and the loop made progress. */
-function closeItemsVerifiedByGate(run: Run, loop: number, texts: string[]): void {
-  const closed = closeVerifiedItems(run.state.planMemory ?? emptyPlanMemory(), texts);
-  if (closed.closedKeys.length === 0) return;
+/** What verifyTicks found: the gate's result as tracked, and whether it closed an item for the first time in the run. */
+export interface TicksVerified {
+  gateRan?: TrackedVerification;
+  closedItems: boolean;
+}
+
+/**
+ * Items that need no code change, ticked in the loop just ended with no new content: the gate
+ * runs now, before the loop is judged, and its pass closes them (the loop then made progress).
+ */
+export async function verifyTicks(run: Run, loop: number): Promise<TicksVerified> {
+  const ticks = run.state.verificationTicks ?? [];
+  run.state.verificationTicks = undefined;
+  if (ticks.length === 0 || run.verification.commands.length === 0 || run.config.DRY_RUN) return { closedItems: false };
+  const result = await runGate(run, loop);
+  if (run.stop.received) return { closedItems: false };
+  const tracked = trackGateResult(run.state.verify, loop, result, run.config.CB_SAME_FAILURES_THRESHOLD);
+  run.state.verify = tracked.state;
+  keepGateResult(run, loop, result, tracked);
+  const passed = result.status === 'passed' && result.passed > 0;
+  return { gateRan: tracked, closedItems: passed && closeItemsVerifiedByGate(run, ticks) };
+}
+
+/** The gate passed in the loop that ticked these items: they are done; true when one was done for the first time in the run. */
+function closeItemsVerifiedByGate(run: Run, texts: string[]): boolean {
+  const previous = run.state.planMemory;
+  const closed = closeVerifiedItems(previous ?? emptyPlanMemory(), texts);
+  if (closed.closedKeys.length === 0) return false;
   run.state.planMemory = closed.memory;
+  // Kept beside the ledger, as every change of the memory is: a restart knows they are done.
+  savePlanMemory(run.paths, closed.memory, previous);
   run.deps.logger.success(describeVerifiedItems(texts));
   const fresh = firstCompletions(itemsDone(run), closed.closedKeys).length;
-  if (fresh > 0) {
-    run.state.planItemsCompleted = (run.state.planItemsCompleted ?? 0) + fresh;
-    holdBreaker(run, creditPlanProgress(run.state.breaker.value, loop, run.deps.clock.now()));
-  }
+  run.state.planItemsCompleted = (run.state.planItemsCompleted ?? 0) + fresh;
   refreshPlanView(run);
+  return fresh > 0;
 }
 
 /** The same failures lasted too long: open the breaker (exit 2), naming the tests. */

@@ -58,6 +58,12 @@ export interface LoopEvidence {
   changed: boolean;
   /** The control files (base names) the loop changed that open items asked for. */
   controlFiles?: readonly string[];
+  /**
+   * Whether an item (its key) may be closed by the evidence its text asks for (item-evidence.ts)
+   * rather than new content: an item the user wrote, not one the agent added in this run, which
+   * could word each new item to ask for evidence it can give for free. Every item when absent.
+   */
+  asksWithAuthority?: (key: string) => boolean;
 }
 
 /**
@@ -66,9 +72,9 @@ export interface LoopEvidence {
  * is also a change). Which evidence closes which item: item-evidence.ts.
  */
 export function checkPlanAgainstMemory(memory: PlanMemory, read: PlanRead, evidence: boolean | LoopEvidence): PlanCheck {
-  const { newContent, changed, controlFiles = [] } = typeof evidence === 'boolean' ? { newContent: evidence, changed: evidence } : evidence;
-  const backed = (text: string): boolean =>
-    newContent || (changed && asksForRevert(text)) || controlFiles.some((name) => namesFile(text, name));
+  const { newContent, changed, controlFiles = [], asksWithAuthority = () => true } = typeof evidence === 'boolean' ? { newContent: evidence, changed: evidence } : evidence;
+  const backed = (item: RememberedItem): boolean =>
+    newContent || (asksWithAuthority(item.key) && ((changed && asksForRevert(item.text)) || controlFiles.some((name) => namesFile(item.text, name))));
   if ('unreadable' in read) {
     const view = syntheticView([...memory.open.map((item) => item.text), `the plan itself: ${read.unreadable}`]);
     return { memory, view, hidden: memory.open.map((item) => ({ key: item.key, text: item.text, how: 'removed' as const })), completed: 0, completedKeys: [] };
@@ -97,7 +103,7 @@ export function checkPlanAgainstMemory(memory: PlanMemory, read: PlanRead, evide
       hidden.push({ key: remembered.key, text: remembered.text, how: 'optional' });
     } else if (!item.done) {
       stillOpen.push(item.text === at.text ? at : { ...at, text: item.text });
-    } else if (!backed(remembered.text)) {
+    } else if (!backed(remembered)) {
       stillOpen.push(at);
       hidden.push({ key: remembered.key, text: remembered.text, how: 'ticked without measured change' });
     } else {

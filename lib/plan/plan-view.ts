@@ -16,12 +16,18 @@ export function refreshPlanView(run: Run): PlanView | null {
   const read = readPlanForMemory(run.paths, run.config.OPTIONAL_SECTIONS);
   const previous = run.state.planMemory;
   const content = run.state.content;
-  const evidence = { newContent: content?.lastProgress ?? false, changed: content?.lastChanged ?? false, controlFiles: content?.lastControlChanged ?? [] };
+  // The items open when the run first read the plan: the user's, not ones the agent added since.
+  const userItems = run.state.userItems;
+  const asksWithAuthority = (key: string): boolean => userItems?.has(key) ?? true;
+  const evidence = { newContent: content?.lastProgress ?? false, changed: content?.lastChanged ?? false, controlFiles: content?.lastControlChanged ?? [], asksWithAuthority };
   const checked = checkPlanAgainstMemory(previous ?? emptyPlanMemory(), read, evidence);
   run.state.planMemory = checked.memory;
+  run.state.userItems ??= new Set(checked.memory.open.map((item) => item.key));
   // Kept beside the ledger: what is open outlives this process (plan-store.ts). A dry run keeps nothing.
   if (!run.config.DRY_RUN) savePlanMemory(run.paths, checked.memory, previous);
-  run.state.verificationTicks = checked.hidden.filter((h) => h.how === 'ticked without measured change' && needsNoCodeChange(h.text)).map((h) => h.text);
+  run.state.verificationTicks = checked.hidden
+    .filter((h) => h.how === 'ticked without measured change' && needsNoCodeChange(h.text) && asksWithAuthority(h.key))
+    .map((h) => h.text);
   run.state.planItemsCompleted = (run.state.planItemsCompleted ?? 0) + firstCompletions(itemsDone(run), checked.completedKeys).length;
   const note = 'unreadable' in read
     ? `fix_plan.md cannot be read in full (${read.unreadable}): the run cannot end as done until it can`

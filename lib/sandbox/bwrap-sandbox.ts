@@ -58,6 +58,8 @@ export interface BwrapLayout {
   network: SandboxNetwork;
   /** The project's guarded files (lib/containment/guarded-paths.ts), read-only over its read-write mount. */
   readOnly?: readonly string[];
+  /** WORK_DIRS (absolute): folders beside the project the agent also works in, read-write at the same path. */
+  workDirs?: readonly string[];
   /** ralph runs as root: no user namespace (setpriv switches to the agent's user inside), capabilities kept for it. */
   asRoot?: boolean;
   /** A linked worktree's git data (a ralph --parallel unit): writable and read-only mounts at their own paths. */
@@ -88,6 +90,7 @@ export function bwrapOptions(layout: BwrapLayout): string[] {
     { words: ['--bind', layout.projectDir, layout.projectDir], dest: layout.projectDir, writable: true },
     ...(layout.worktreeGit?.writable ?? []).map((path): Mount => ({ words: ['--bind', path, path], dest: path, writable: true })),
     ...(layout.worktreeGit?.readOnly ?? []).map(ro),
+    ...(layout.workDirs ?? []).map((dir): Mount => ({ words: ['--bind', dir, dir], dest: dir, writable: true })),
     ...(layout.readOnly ?? []).map(ro),
   ];
   return [
@@ -169,6 +172,8 @@ export interface BwrapSandboxOptions {
   network: SandboxNetwork;
   /** SANDBOX_ENV: more variable names (or PREFIX*) passed in. */
   passEnv: readonly string[];
+  /** WORK_DIRS, absolute. */
+  workDirs?: readonly string[];
   processRunner: ProcessRunner;
   logger: Logger;
 }
@@ -188,6 +193,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     binds: options.binds,
     network: options.network,
     readOnly: readOnlyGuardedPaths(options.projectDir),
+    workDirs: options.workDirs,
     asRoot: user?.switchTo,
     worktreeGit: worktreeGitMounts(options.projectDir),
   });

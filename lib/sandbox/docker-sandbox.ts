@@ -50,6 +50,8 @@ export interface DockerSandboxOptions extends DockerSettings {
   /** SANDBOX_ENV: more variable names (or PREFIX*) passed in. */
   passEnv: readonly string[];
   projectDir: string;
+  /** WORK_DIRS, absolute: mounted where the project's relative paths to them lead from /workspace. */
+  workDirs?: readonly string[];
   ralphDir: string;
   homeDir: string;
   env: NodeJS.ProcessEnv;
@@ -95,6 +97,7 @@ export function dockerRunArgs(
     name: string; projectDir: string; home: string; uid: number; gid: number; readOnly?: readonly string[]; owner: ContainerOwner;
     /** A linked worktree's git data (a ralph --parallel unit), mounted at its host paths, where the worktree's .git file points. */
     worktreeGit?: WorktreeGitMounts;
+    workDirs?: readonly string[];
   },
 ): string[] {
   return [
@@ -109,6 +112,8 @@ export function dockerRunArgs(
     '--cap-drop', 'ALL',
     '--security-opt', 'no-new-privileges',
     '-v', `${options.projectDir}:/workspace`,
+    // WORK_DIRS where the project's relative paths lead (../../libs/shared from /workspace: /libs/shared).
+    ...(options.workDirs ?? []).flatMap((dir) => ['-v', `${dir}:${posix.resolve('/workspace', ...relative(options.projectDir, dir).split(sep))}`]),
     // The guarded files (.ralphrc, git's config and hooks, the agents' settings) read-only.
     ...(options.readOnly ?? []).flatMap((path) => ['-v', `${path}:${containerPath(options.projectDir, path)}:ro`]),
     ...(options.worktreeGit?.writable ?? []).flatMap((path) => ['-v', `${path}:${path}`]),

@@ -39,6 +39,8 @@ export function sandboxSettingsOf(config: RalphConfig, source?: ConfigSource): S
 
 export interface OpenSandboxOptions {
   projectDir: string;
+  /** WORK_DIRS, absolute: the sandbox lets the agent write there too. */
+  workDirs?: readonly string[];
   ralphDir: string;
   deps: Pick<Deps, 'env' | 'homeDir' | 'processRunner' | 'logger' | 'clock'>;
   packageRoot: string;
@@ -51,9 +53,9 @@ export function openSandbox(settings: SandboxSettings, options: OpenSandboxOptio
     case 'none':
       return hostExecution();
     case 'bwrap':
-      return createBwrapSandbox({ ...common, binds: settings.binds, network: settings.network, passEnv: settings.passEnv });
+      return createBwrapSandbox({ ...common, binds: settings.binds, network: settings.network, passEnv: settings.passEnv, workDirs: options.workDirs });
     case 'docker':
-      return createDockerSandbox({ ...common, ...settings, ralphDir: options.ralphDir, clock: deps.clock, packageRoot: options.packageRoot });
+      return createDockerSandbox({ ...common, ...settings, workDirs: options.workDirs, ralphDir: options.ralphDir, clock: deps.clock, packageRoot: options.packageRoot });
   }
 }
 
@@ -62,7 +64,7 @@ export function openSandbox(settings: SandboxSettings, options: OpenSandboxOptio
  * private home): the places only a started sandbox knows are shown as <private home> and
  * <container>.
  */
-export function previewSandbox(settings: SandboxSettings, options: Pick<OpenSandboxOptions, 'projectDir' | 'deps'>): Sandbox {
+export function previewSandbox(settings: SandboxSettings, options: Pick<OpenSandboxOptions, 'projectDir' | 'deps' | 'workDirs'>): Sandbox {
   const { deps, projectDir } = options;
   const host = hostExecution();
   if (settings.provider === 'none') return host;
@@ -79,7 +81,7 @@ export function previewSandbox(settings: SandboxSettings, options: Pick<OpenSand
       const agent = resolveAgentExecutable(invocation.cmd, { env: sandboxEnv, cwd: projectDir, homeDir: deps.homeDir });
       const layout = {
         projectDir, realHome: deps.homeDir, privateHome: '<private home>', system: systemEntries(), binds: [...settings.binds, ...agent.binds], network: settings.network,
-        readOnly: readOnlyGuardedPaths(projectDir),
+        readOnly: readOnlyGuardedPaths(projectDir), workDirs: options.workDirs,
       };
       const args = [...bwrapOptions(layout), '--', agent.command, ...invocation.args];
       return { cmd: findTrustedExecutable('bwrap', deps.env, [projectDir]) ?? 'bwrap', args, stdin: invocation.stdin, env: sandboxEnv };

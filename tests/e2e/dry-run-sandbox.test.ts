@@ -11,8 +11,8 @@ import { useCleanups } from '../helpers/cleanups.js';
 
 const cleanups = useCleanups();
 
-async function dryRun(args: string[]): Promise<string[]> {
-  const p = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC }), { git: true });
+async function dryRun(args: string[], rc = '', files: Record<string, string> = {}): Promise<string[]> {
+  const p = tmpProject({ ...files, ...ralphProjectTree({ '.ralphrc': FAST_LOOP_RC + rc }) }, { git: true });
   const f = withFakeClaude({ calls: [] });
   cleanups.push(() => p.cleanup(), () => f.cleanup());
   const r = await runCli('ralph', ['--dry-run', '--max-loops', '1', ...args], { cwd: p.dir, env: f.env });
@@ -38,5 +38,10 @@ describe('ralph --dry-run', () => {
   it('shows docker exec into the container under --sandbox docker', async () => {
     const [argv] = await dryRun(['--sandbox', 'docker']);
     expect(argv).toMatch(/^\S*docker exec -i -w \/workspace .*'<container>' claude /);
+  });
+
+  it('binds the WORK_DIRS folders read-write under --sandbox bwrap', async () => {
+    const [argv] = await dryRun(['--sandbox', 'bwrap'], 'WORK_DIRS="libs-shared"\n', { 'libs-shared/index.js': '' });
+    expect(argv).toMatch(/--bind (\S+) \1 --bind \1\/libs-shared \1\/libs-shared /);
   });
 });

@@ -7,7 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { FakeCallScript } from '../../helpers/fake-claude.js';
+import { withFakeClaude, type FakeCallScript } from '../../helpers/fake-claude.js';
+import { runCli } from '../../helpers/run-cli.js';
 import { expectDone, runScripted, tail } from '../../helpers/scripted-run.js';
 import { GIT_TEST_ENV } from '../../helpers/tmp-project.js';
 import { useCleanups } from '../../helpers/cleanups.js';
@@ -30,6 +31,11 @@ describe('an item that needs no code change is closed by a passing gate in the l
     });
     expectDone(ran, 1);
     expect(ran.log).toContain('closed by the verification gate');
+    // The plan's memory beside the ledger knows it is done: the next ralph calls no agent.
+    const fake = withFakeClaude({ calls: [{ resultText: 'Nothing to do.', statusBlock: working }] });
+    cleanups.push(() => fake.cleanup());
+    const again = await runCli('ralph', ['--max-loops', '2'], { cwd: ran.projectDir, env: fake.env });
+    expect({ code: again.code, calls: fake.runs().length }, again.stderr.slice(-1500)).toEqual({ code: 0, calls: 0 });
   });
 
   it('after an item with code: "Verify the greeting end to end" ticked in a loop of its own', async () => {
@@ -56,6 +62,17 @@ describe('an item that needs no code change is closed by a passing gate in the l
       ],
     });
     expectDone(ran, 2);
+  });
+
+  it('"Confirm the nightly export still runs": two loops look, the third ticks it (the breaker would open at that loop)', async () => {
+    const look = (what: string): FakeCallScript => ({ resultText: `Looked at ${what}; nothing to change so far.`, statusBlock: working });
+    const ran = await runScripted(cleanups, {
+      plan: '# Fix Plan\n- [ ] Confirm the nightly export still runs\n',
+      files: { 'test.js': PASSING_SUITE, 'export.js': "console.log('export');\n" },
+      rc: GATE_RC,
+      calls: [look('the export script'), look('its schedule'), { resultText: 'The suite passes; the export runs.', tickFixPlan: 1, statusBlock: complete }],
+    });
+    expectDone(ran, 3);
   });
 });
 

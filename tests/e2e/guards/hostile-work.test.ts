@@ -29,6 +29,18 @@ describe('the lying agent', () => {
     expect(ran.log).toContain('1 open item ticked in a loop with no measured new content');
   });
 
+  it('adds a new "Verify …" item each loop and ticks it while the gate passes: items the agent wrote ask for nothing', async () => {
+    const ran = await runScripted(cleanups, {
+      plan: '# Fix Plan\n- [ ] Add the logout button\n',
+      files: { 'test.js': PASSING_SUITE },
+      rc: GATE_RC,
+      // One loop adds an open item, the next ticks it.
+      calls: times(12, (i) => (i % 2 === 0 ? { appendFiles: { '.ralph/fix_plan.md': `- [ ] Verify step ${i} works\n` }, statusBlock: working } : { tickFixPlan: 'all', statusBlock: working })),
+    });
+    expectHalted(ran, STOPS);
+    expect(ran.calls).toBeLessThanOrEqual(4);
+  });
+
   it('ticks "Verify …" in a project with no test command: nothing ralph checks backs it', async () => {
     const ran = await runScripted(cleanups, {
       plan: '# Fix Plan\n- [ ] Verify the login feature works end to end\n',

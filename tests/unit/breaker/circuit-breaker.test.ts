@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import {
   applyStartupRecovery,
   cooldownEndsAt,
-  creditPlanProgress,
   errorSignatureOf,
   initialBreakerState,
   nextBreakerState,
@@ -298,15 +297,5 @@ describe('plan progress without new content', () => {
   it('a loop that completed a plan item with no new content (a revert) is progress', () => {
     const { state } = run(initialBreakerState(T0), [obs(1), obs(2), obs(3, { planProgress: true }), obs(4)]);
     expect(state).toMatchObject({ state: 'CLOSED', consecutive_no_progress: 1, last_progress_loop: 3 });
-  });
-
-  it('creditPlanProgress: a loop found to have made progress after its breaker step closes a HALF_OPEN breaker; OPEN stays', () => {
-    const { state } = run(initialBreakerState(T0), [obs(1), obs(2)]);
-    expect(state.state).toBe('HALF_OPEN');
-    const credited = creditPlanProgress(state, 2, T0 + MIN);
-    expect(credited.state).toMatchObject({ state: 'CLOSED', consecutive_no_progress: 0, last_progress_loop: 2 });
-    expect(credited.transition).toMatchObject({ from: 'HALF_OPEN', to: 'CLOSED' });
-    const open: BreakerState = { ...state, state: 'OPEN' };
-    expect(creditPlanProgress(open, 2, T0)).toEqual({ state: open });
   });
 });

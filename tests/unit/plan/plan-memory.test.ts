@@ -97,3 +97,13 @@ describe('checkPlanAgainstMemory: the evidence an item asks for', () => {
     expect(checkPlanAgainstMemory(start, read('# Plan\n- [x] user import done\n'), false).hidden).toEqual([{ key: 'add user import (csv and json)', text: 'Add user import (CSV and JSON)', how: 'removed' }]);
   });
 });
+
+describe('checkPlanAgainstMemory: only the user\'s items ask for evidence other than new content', () => {
+  it('a revert item the agent added is not done on a change back to an earlier state', () => {
+    const memory = remember('# Plan\n- [ ] Revert the cache commit\n');
+    const userOnly = (key: string) => key !== normalizeItemText('Revert the cache commit');
+    const checked = checkPlanAgainstMemory(memory, read('# Plan\n- [x] Revert the cache commit\n'), { newContent: false, changed: true, asksWithAuthority: userOnly });
+    expect(checked.completed).toBe(0);
+    expect(checked.hidden.map((h) => h.how)).toEqual(['ticked without measured change']);
+  });
+});

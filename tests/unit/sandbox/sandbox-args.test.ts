@@ -127,6 +127,20 @@ describe('docker argv', () => {
     const args = dockerRunArgs({ image: 'i', memory: '1g', cpus: '1', network: 'none', name: 'n', projectDir: '/p', home: '/h', uid: 1, gid: 1, readOnly: ['/p/.ralphrc', '/p/.git/hooks'], owner: { host: 'h', pid: 1 } });
     expect(args.join(' ')).toContain('-v /p:/workspace -v /p/.ralphrc:/workspace/.ralphrc:ro -v /p/.git/hooks:/workspace/.git/hooks:ro -w /workspace');
   });
+
+  it('mounts WORK_DIRS read-write where the project\'s relative paths lead from /workspace', () => {
+    const args = dockerRunArgs({ image: 'i', memory: '1g', cpus: '1', network: 'none', name: 'n', projectDir: '/repo/apps/web', home: '/h', uid: 1, gid: 1, workDirs: ['/repo/libs/shared'], owner: { host: 'h', pid: 1 } });
+    expect(args.join(' ')).toContain('-v /repo/apps/web:/workspace -v /repo/libs/shared:/libs/shared -w /workspace');
+  });
+});
+
+describe('bwrap and WORK_DIRS', () => {
+  it('binds each WORK_DIRS folder read-write at its own path, after the project', () => {
+    const args = bwrapOptions({ ...layout, workDirs: ['/home/u/code/libs/shared'] }).join(' ');
+    const work = args.indexOf('--bind /home/u/code/libs/shared /home/u/code/libs/shared');
+    expect(work).toBeGreaterThan(args.indexOf('--bind /home/u/code/app /home/u/code/app'));
+    expect(args.indexOf('--bind /home/u/code/app /home/u/code/app')).toBeGreaterThan(-1);
+  });
 });
 
 describe('readSandboxSettings', () => {
