@@ -65,6 +65,7 @@ export const PURE_FILES = [
   'lib/plan/plan-item-index.ts',
   'lib/plan/verified-items.ts',
   'lib/verify/test-count.ts',
+  'lib/verify/verification-result.ts',
   'lib/project/doctor-checks.ts',
   'lib/queue/queue-items.ts',
   'lib/queue/queue-order.ts',

@@ -280,7 +280,8 @@ function recordOutcome(
     usage: s.usage,
     totalCostUsd: s.totalCostUsd,
     sinceLastResultCostUsd: s.sinceLastResultCostUsd,
-    reportsCost: run.state.agent.capabilities.cost,
+    // Plain-text output carries no cost: a call is of unknown cost only where a cost is reported.
+    reportsCost: run.state.agent.capabilities.cost && config.CLAUDE_OUTPUT_FORMAT !== 'text',
     cutOffByRalph: call.kind === 'interrupted' || call.kind === 'timed-out',
   });
 

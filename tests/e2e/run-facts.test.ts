@@ -48,6 +48,8 @@ describe('facts of a run', () => {
     expect((await runCli('ralph', ['--reset-circuit'], { cwd: p.dir, env })).code).toBe(0);
     writeFileSync(p.path('pass'), '');
     writeFileSync(p.path('.ralph/fix_plan.md'), '# Fix Plan\n- [x] fix it\n');
+    // A tick no loop of ralph's measured: the user says it is done.
+    expect((await runCli('ralph', ['--accept-item', 'fix it'], { cwd: p.dir, env })).code).toBe(0);
     const converged = await runCli('ralph', [], { cwd: p.dir, env });
     expect(converged.code, converged.stderr).toBe(0);
     expect(f.runs()).toHaveLength(3);

@@ -8,17 +8,24 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseFixPlan, type PlanItem } from '../../lib/plan/fix-plan.js';
+import { shareTopic } from '../../lib/plan/item-evidence.js';
 import { checkPlanAgainstMemory, emptyPlanMemory, normalizeItemText, type HiddenItem, type PlanMemory, type RememberedItem } from '../../lib/plan/plan-memory.js';
 
 const RUNS = 500;
 const OPTIONAL = ['Optional'];
 
-/** The matching as it was before the index: every item normalised again for each remembered one. */
+/**
+ * The matching as it was before the index: every item normalised again for each remembered one.
+ * The rest (an item split into open items about the same thing is carried by them) as the plan's
+ * memory decides it.
+ */
 function oracle(memory: PlanMemory, items: PlanItem[], newContent: boolean): { open: RememberedItem[]; hidden: HiddenItem[]; completed: number } {
   const used = new Set<number>();
   const open: RememberedItem[] = [];
   const hidden: HiddenItem[] = [];
   let completed = 0;
+  const known = new Set(memory.open.map((item) => item.key));
+  const added = items.filter((item) => !item.done && !item.optional && !known.has(normalizeItemText(item.text))).map((item) => normalizeItemText(item.text));
   for (const remembered of memory.open) {
     let best: number | undefined;
     items.forEach((item, index) => {
@@ -29,6 +36,7 @@ function oracle(memory: PlanMemory, items: PlanItem[], newContent: boolean): { o
       if (best === undefined || Math.abs(index - remembered.position) < Math.abs(best - remembered.position)) best = index;
     });
     if (best === undefined) {
+      if (added.some((key) => shareTopic(remembered.key, key))) continue;
       open.push(remembered);
       hidden.push({ key: remembered.key, text: remembered.text, how: 'removed' });
       continue;

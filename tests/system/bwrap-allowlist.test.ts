@@ -48,7 +48,7 @@ interface AllowListRun {
 
 /** ralph as root with --sandbox bwrap on a project owned by OWNER, the agent running `steps`. */
 async function runAsRoot(call: FakeCallScript, prepare?: (project: TmpProject, env: Record<string, string>) => Record<string, string>): Promise<AllowListRun> {
-  const project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\nALLOWED_TOOLS="Bash"\n` }), { git: true });
+  const project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\nALLOWED_TOOLS="Bash"\n` }), { git: true });
   const fake = withFakeClaude({ calls: [call] });
   cleanups.push(() => project.cleanup(), () => fake.cleanup());
   const out = project.path('.ralph/probe');
@@ -73,7 +73,7 @@ const bash = (command: string) => ({ tool: 'Bash', input: { command }, exec: tru
 
 describe('ralph --sandbox bwrap as root: an allow-list', () => {
   it('refuses a project owned by root, before any call: the agent would be root over the host files', async () => {
-    const project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\nALLOWED_TOOLS="Bash"\n` }), { git: true });
+    const project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\nALLOWED_TOOLS="Bash"\n` }), { git: true });
     const fake = withFakeClaude({ calls: [{ steps: [bash('id -u > uid-of-agent')], statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }] });
     cleanups.push(() => project.cleanup(), () => fake.cleanup());
     const env = { ...fake.env, ...GIT_TEST_ENV, SANDBOX_BWRAP_BIND: [fake.binDir, fake.scenarioPath].join(','), SANDBOX_ENV: 'FAKE_CLAUDE_*' };

@@ -116,7 +116,7 @@ describe('the web view in Chromium', () => {
   });
 
   it('follows a live run of ralph with the fake agent to its end', async () => {
-    project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="true"\n`, '.ralph/fix_plan.md': '- [ ] first\n- [ ] second\n' }), { git: true });
+    project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\n`, '.ralph/fix_plan.md': '- [ ] first\n- [ ] second\n' }), { git: true });
     fake = withFakeClaude({
       calls: [
         { resultText: 'First done.', tickFixPlan: 1, writeFiles: { 'a.txt': 'a' }, costUsd: 0.02 },

@@ -107,7 +107,7 @@ describe('a nested repository of the agent', () => {
 
   it('ralph-queue process commits the leftovers without entering or adding it', async () => {
     const evil = prepareEvil();
-    const project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}${ALLOW_SH}TEST_COMMAND="true"\n` }), { git: true });
+    const project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}${ALLOW_SH}TEST_COMMAND="echo ok"\n` }), { git: true });
     cleanups.push(() => project.cleanup());
     const plant = evil.script('plant.sh', `
 mkdir -p third/party
@@ -142,7 +142,7 @@ echo done > result.txt`);
 describe('.git/commondir pointing at the agent\'s copy of the config', () => {
   it('the push goes to the origin the run started with and runs no receive hook; the user\'s git status runs nothing after', async () => {
     const evil = prepareEvil();
-    const project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}${ALLOW_SH}TEST_COMMAND="true"\n`, '.ralph/fix_plan.md': '# Plan\n- [ ] one\n' }), { git: true });
+    const project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}${ALLOW_SH}TEST_COMMAND="echo ok"\n`, '.ralph/fix_plan.md': '# Plan\n- [ ] one\n' }), { git: true });
     cleanups.push(() => project.cleanup());
     const origin = join(evil.dir, 'origin.git');
     execFileSync('git', ['init', '-q', '--bare', '-b', 'main', origin]);

@@ -116,8 +116,8 @@ describe('the ledger outside the project', () => {
     const result = await runCli('ralph', ['--max-cost', '3'], { cwd: project.dir, env: fake.env });
     expect(result.code, result.stderr.slice(-2000)).toBe(3);
     expect(statusJson(project).exit_reason).toBe('cost_budget_exhausted');
-    // $1, the cut-off call (cost unknown), then $1 + $1.
-    expect(fake.runs()).toHaveLength(4);
+    // $1, the cut-off call (cost unknown: charged the highest cost of one call, $1), then $1.
+    expect(fake.runs()).toHaveLength(3);
     expect(result.stderr).toContain(`ralph's ledger holds run ${runId} unfinished; that run goes on`);
     expect(result.stderr).not.toContain('Starting a new run');
     expect(readRunRecords(project.dir).map((r) => r.run_id)).toEqual([runId]);

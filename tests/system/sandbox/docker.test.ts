@@ -54,7 +54,7 @@ function chownTree(path: string): void {
 
 function dockerProject(scenario: FakeScenario, plan: string, extraEnv: NodeJS.ProcessEnv = {}): DockerProject {
   const project = tmpProject(ralphProjectTree({
-    '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="node -e 0"\nALLOWED_TOOLS="Read,Write,Bash"\n`,
+    '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="node --version"\nALLOWED_TOOLS="Read,Write,Bash"\n`,
     '.ralph/fix_plan.md': plan,
   }), { git: true });
   const fake = withFakeClaude();
