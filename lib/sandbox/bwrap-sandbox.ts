@@ -188,8 +188,8 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
   return {
     provider: 'bwrap',
     async start() {
-      user = chooseAgentUser({ uid: process.getuid?.(), gid: process.getgid?.() }, readOwner(options.projectDir), options.projectDir);
       bwrap = await checkBwrap(options);
+      user = chooseAgentUser({ uid: process.getuid?.(), gid: process.getgid?.() }, readOwner(options.projectDir), options.projectDir);
       if (user.switchTo) setpriv = findSetpriv();
       system = systemEntries();
       runtime = createRuntimeDir({ env: options.env, homeDir: options.homeDir, owner: user.switchTo ? user : undefined });
