@@ -71,14 +71,16 @@ interface Mount {
 /** bwrap's options, in mount order: later mounts go on top (the project inside the hidden home stays visible). */
 export function bwrapOptions(layout: BwrapLayout): string[] {
   const ro = (path: string): Mount => ({ words: ['--ro-bind', path, path], dest: path, writable: false });
+  // As root the temp folders are root's: open them to the agent's user as /tmp is (bwrap 0.5+).
+  // As an ordinary user they are already the agent's own.
+  const sharedTemp = layout.asRoot ? ['--perms', '1777'] : [];
   const mounts: Mount[] = [
     // No `/` bind: the root is an empty tmpfs, and only what is listed here is in it.
     ...layout.system.map((entry): Mount => (entry.kind === 'dir' ? ro(entry.path) : { words: ['--symlink', entry.target, entry.path], dest: entry.path, writable: false })),
     ...SYSTEM_ETC.map((path): Mount => ({ words: ['--ro-bind-try', path, path], dest: path, writable: false })),
     { words: ['--dev', '/dev'], dest: '/dev', writable: true },
     { words: ['--proc', '/proc'], dest: '/proc', writable: false },
-    { words: ['--perms', '1777', '--tmpfs', '/tmp'], dest: '/tmp', writable: true },
-    { words: ['--perms', '1777', '--tmpfs', '/var/tmp'], dest: '/var/tmp', writable: true },
+    ...['/tmp', '/var/tmp', ...(layout.asRoot ? ['/dev/shm'] : [])].map((dest): Mount => ({ words: [...sharedTemp, '--tmpfs', dest], dest, writable: true })),
     // A home of `/` (HOME unset for a service user) is not mounted over the root.
     ...(layout.realHome === '/' ? [] : [{ words: ['--bind', layout.privateHome, layout.realHome], dest: layout.realHome, writable: true }]),
     ...layout.binds.map(ro),
@@ -102,8 +104,9 @@ export function bwrapOptions(layout: BwrapLayout): string[] {
 }
 
 /**
- * The mounts, each preceded by the folders leading to it that no earlier mount made, made 0755:
- * bwrap would make them 0700 and root's, which the agent's user (ralph run as root) cannot enter.
+ * The mounts, each preceded by the folders leading to it that no earlier mount made, made with
+ * `--dir` (0755): bwrap would make them 0700 and root's, which the agent's user (ralph run as
+ * root) cannot enter.
  * A folder inside a read-only mount is the host's own and is left alone.
  */
 function withParentFolders(mounts: readonly Mount[]): string[] {
@@ -113,7 +116,7 @@ function withParentFolders(mounts: readonly Mount[]): string[] {
   for (const mount of mounts) {
     for (const parent of parentsOf(mount.dest)) {
       if (made.has(parent) || earlier.some((m) => m.dest === parent || (!m.writable && isUnder(parent, m.dest)))) continue;
-      words.push('--perms', '0755', '--dir', parent);
+      words.push('--dir', parent);
       made.add(parent);
     }
     words.push(...mount.words);
