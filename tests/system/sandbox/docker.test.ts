@@ -250,6 +250,22 @@ describe('ralph --sandbox docker', () => {
     for (const value of Object.values(DOCKER_SECRETS)) expect(inspected).not.toContain(value);
   }, 180_000);
 
+  it('run as root: the container runs as the project owner, never root; a project owned by root is refused before any call', async () => {
+    const p = dockerProject({ calls: [{ writeFiles: { 'src/done.txt': 'done\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }] }, '- [ ] one\n');
+    // ralph itself as root; its own git in a repository USER owns.
+    const asRoot = { cwd: p.project.dir, packageRoot: packageCopy!.root, env: { ...p.env, GIT_CONFIG_PARAMETERS: `'safe.directory=${p.project.dir}'` } };
+    const r = await runCli('ralph', ['--sandbox', 'docker'], asRoot);
+    expect(r.code, r.stderr).toBe(0);
+    expect(p.runs().map((run) => run.uid)).toEqual([USER]);
+
+    const rootOwned = dockerProject({ calls: [{ statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }] }, '- [ ] one\n');
+    chownSync(rootOwned.project.dir, 0, 0);
+    const refused = await runCli('ralph', ['--sandbox', 'docker'], { cwd: rootOwned.project.dir, packageRoot: packageCopy!.root, env: rootOwned.env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('belongs to root: the sandbox never runs the agent as root');
+    expect(rootOwned.runs()).toEqual([]);
+  }, 180_000);
+
   it('exits 1 before any agent call when SANDBOX_PROVIDER=docker and the daemon is not running', async () => {
     const p = dockerProject({}, '- [ ] one\n', { SANDBOX_PROVIDER: 'docker', DOCKER_HOST: `unix://${join(tmpdir(), `no-dockerd-${process.pid}.sock`)}` });
     const r = await ralphAs(p, ['--max-loops', '1']);
