@@ -11,7 +11,7 @@
 // ralph runs as root, the agent runs as the project's owner (never root: see agent-user.ts),
 // switched to by setpriv inside the sandbox with no capability left and no way to gain one.
 
-import { existsSync, lstatSync, readlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentInvocation } from '../agents/agent-adapter.js';
 import type { SandboxNetwork } from './sandbox-settings.js';
@@ -26,6 +26,7 @@ import { chooseAgentUser, readOwner, type AgentUser } from './agent-user.js';
 import { createRuntimeDir, type RuntimeDir } from './runtime-dir.js';
 import { filterSandboxEnv, sandboxEnvPatterns } from './sandbox-env.js';
 import { stripPlantedSetuid } from './strip-setuid.js';
+import { unixSocketFilterBytes } from './seccomp-unix-sockets.js';
 import type { Sandbox } from './sandbox.js';
 
 /** A top-level system folder as the host has it: a real folder (bound read-only) or a link (made again). */
@@ -177,6 +178,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
   let user: AgentUser | undefined;
   let system: SystemEntry[] = [];
   let runtime: RuntimeDir | undefined;
+  let seccomp: string | undefined;
   let status = 'initialized';
   const layout = (): BwrapLayout => ({
     projectDir: options.projectDir,
@@ -196,6 +198,11 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       if (user.switchTo) setpriv = findSetpriv();
       system = systemEntries();
       runtime = createRuntimeDir({ env: options.env, homeDir: options.homeDir, owner: user.switchTo ? user : undefined });
+      // With the host network shared, its abstract unix sockets are reachable: no new unix socket.
+      if (options.network !== 'none') {
+        seccomp = join(runtime.path, 'seccomp.bpf');
+        writeFileSync(seccomp, unixSocketFilterBytes(), { mode: 0o600, flag: 'wx' });
+      }
       status = 'running';
       const as = user.switchTo ? `, as uid ${user.uid} (the project's owner)` : '';
       options.logger.info(`Sandbox: bubblewrap (project read-write, system folders read-only, private home and /tmp, network ${options.network === 'none' ? 'off' : 'shared'}${as})`);
@@ -205,8 +212,10 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       const inner = bwrapEnvironment(env, invocation, options);
       // The agent may live in the hidden home or /tmp (~/.local/bin/claude): its own file, read-only.
       const agent = resolveAgentExecutable(invocation.cmd, { env: inner, cwd: options.projectDir, homeDir: options.homeDir });
-      const args = [...bwrapOptions({ ...layout(), binds: [...options.binds, ...agent.binds] }), '--', ...commandInside([agent.command, ...invocation.args], user, setpriv)];
-      return { cmd: bwrap, args, stdin: invocation.stdin, env: inner };
+      // The filter reaches bwrap as file descriptor 3.
+      const filter = seccomp === undefined ? [] : ['--seccomp', '3'];
+      const args = [...bwrapOptions({ ...layout(), binds: [...options.binds, ...agent.binds] }), ...filter, '--', ...commandInside([agent.command, ...invocation.args], user, setpriv)];
+      return { cmd: bwrap, args, stdin: invocation.stdin, env: inner, ...(seccomp === undefined ? {} : { inheritFiles: [seccomp] }) };
     },
     // The project is bound at its own path.
     pathInside: (hostPath) => hostPath,
@@ -223,6 +232,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     stopNow() {
       runtime?.remove();
       runtime = undefined;
+      seccomp = undefined;
       status = 'stopped';
     },
     status: () => ({ provider: 'bwrap', status }),
