@@ -62,6 +62,8 @@ async function runAsRoot(call: FakeCallScript, prepare?: (project: TmpProject, e
     FAKE_CLAUDE_STATE_DIR: project.path('.ralph/fake-state'),
     FAKE_CLAUDE_LOG: project.path('.ralph/fake-state/calls.jsonl'),
     SANDBOX_BWRAP_BIND: [fake.binDir, fake.scenarioPath].join(','),
+    // The host network shared (the default), whatever the caller's environment says.
+    SANDBOX_DOCKER_NETWORK: 'bridge',
   };
   const extra = prepare ? prepare(project, env) : {};
   const finalEnv = { ...env, ...extra, ...prepareSandboxProject(project, fake) };
