@@ -87,6 +87,7 @@ export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
       cwd: options.cwd,
       env: options.env,
       input: options.invocation.stdin,
+      inheritFiles: options.invocation.inheritFiles,
       group: true,
       timeoutMs: options.timeoutMs,
       signal: interrupt.signal,

@@ -62,6 +62,8 @@ export interface AgentInvocation {
    * sandbox's base list — the running agent's credentials and settings (AgentAdapter.sandboxEnv).
    */
   passEnv?: readonly string[];
+  /** Files given to the process as file descriptors 3, 4, … (set by a sandbox: its seccomp filter). */
+  inheritFiles?: readonly string[];
 }
 
 /** What the agent is doing, as far as the live view and the monitor show it. */

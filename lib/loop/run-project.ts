@@ -143,7 +143,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   if (!inGit) deps.logger.warn(`This folder is ${NOT_A_GIT_REPOSITORY.detail} (fix: ${NOT_A_GIT_REPOSITORY.fix})`);
   // Where the project's history stood, so the closing summary can count the run's commits.
   const startHead = inGit ? await headCommit(projectDir, deps) : null;
-  // A ralph killed with -9 left its sandbox's home (copied credentials, the Docker env-file).
+  // A ralph killed with -9 left its sandbox's runtime directory (the private home, copied credentials).
   for (const left of removeDeadRuntimeDirs()) deps.logger.warn(`Removed the sandbox runtime directory ${left.path} left by pid ${left.pid} (no longer running)`);
   const readOptions: StateReadOptions = { logger: deps.logger, clock: deps.clock };
   // The run's own outputs hear each event first; an embedder's listeners (options.events) after them.

@@ -7,6 +7,8 @@ export interface StartOptions {
   env?: NodeJS.ProcessEnv;
   /** 'pipe' (default): output through the callbacks; 'inherit': the user's own terminal. */
   stdio?: 'pipe' | 'inherit';
+  /** Files opened read-only and given to the process as file descriptors 3, 4, … (a sandbox's seccomp filter). */
+  inheritFiles?: readonly string[];
   /** Written to stdin, which is then closed. Without it stdin stays open for write()/end(). */
   input?: string;
   /**

@@ -5,6 +5,7 @@
 // whatever it left in its group is killed. The only file that touches child_process.
 
 import type { ChildProcess } from 'node:child_process';
+import { closeSync, constants, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { ProcessExit, ProcessHandle, StartOptions } from './process-types.js';
 
@@ -22,17 +23,23 @@ const DEFAULT_GRACE_MS = 2000;
 export function startProcess(cmd: string, args: readonly string[], options: StartOptions = {}): ProcessHandle {
   const group = options.group ?? (options.timeoutMs !== undefined || options.signal !== undefined);
   let child: ChildProcess;
+  const inherited: number[] = [];
   try {
+    for (const file of options.inheritFiles ?? []) inherited.push(openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW));
+    const base = options.stdio === 'inherit' ? 'inherit' : 'pipe';
     child = childProcess().spawn(cmd, [...args], {
       cwd: options.cwd,
       env: options.env,
-      stdio: options.stdio === 'inherit' ? 'inherit' : ['pipe', 'pipe', 'pipe'],
+      stdio: [base, base, base, ...inherited],
       // A new process group, so a stop reaches the process and everything it started.
       detached: group,
     });
   } catch (error) {
     // spawn throws (rather than emitting 'error') for arguments it cannot even pass on.
     return failedHandle(error as NodeJS.ErrnoException);
+  } finally {
+    // The child has its own copies now.
+    for (const fd of inherited) closeSync(fd);
   }
 
   const kill = (signal: NodeJS.Signals) => signalProcess(child, group, signal);

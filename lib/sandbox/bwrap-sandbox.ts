@@ -11,7 +11,7 @@
 // ralph runs as root, the agent runs as the project's owner (never root: see agent-user.ts),
 // switched to by setpriv inside the sandbox with no capability left and no way to gain one.
 
-import { existsSync, lstatSync, readlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentInvocation } from '../agents/agent-adapter.js';
 import type { SandboxNetwork } from './sandbox-settings.js';
@@ -27,6 +27,7 @@ import { chooseAgentUser, readOwner, type AgentUser } from './agent-user.js';
 import { createRuntimeDir, type RuntimeDir } from './runtime-dir.js';
 import { filterSandboxEnv, sandboxEnvPatterns } from './sandbox-env.js';
 import { stripPlantedSetuid } from './strip-setuid.js';
+import { unixSocketFilterBytes } from './seccomp-unix-sockets.js';
 import type { Sandbox } from './sandbox.js';
 
 /** A top-level system folder as the host has it: a real folder (bound read-only) or a link (made again). */
@@ -76,14 +77,16 @@ interface Mount {
 /** bwrap's options, in mount order: later mounts go on top (the project inside the hidden home stays visible). */
 export function bwrapOptions(layout: BwrapLayout): string[] {
   const ro = (path: string): Mount => ({ words: ['--ro-bind', path, path], dest: path, writable: false });
+  // As root the temp folders are root's: open them to the agent's user as /tmp is (bwrap 0.5+).
+  // As an ordinary user they are already the agent's own.
+  const sharedTemp = layout.asRoot ? ['--perms', '1777'] : [];
   const mounts: Mount[] = [
     // No `/` bind: the root is an empty tmpfs, and only what is listed here is in it.
     ...layout.system.map((entry): Mount => (entry.kind === 'dir' ? ro(entry.path) : { words: ['--symlink', entry.target, entry.path], dest: entry.path, writable: false })),
     ...SYSTEM_ETC.map((path): Mount => ({ words: ['--ro-bind-try', path, path], dest: path, writable: false })),
     { words: ['--dev', '/dev'], dest: '/dev', writable: true },
     { words: ['--proc', '/proc'], dest: '/proc', writable: false },
-    { words: ['--perms', '1777', '--tmpfs', '/tmp'], dest: '/tmp', writable: true },
-    { words: ['--perms', '1777', '--tmpfs', '/var/tmp'], dest: '/var/tmp', writable: true },
+    ...['/tmp', '/var/tmp', ...(layout.asRoot ? ['/dev/shm'] : [])].map((dest): Mount => ({ words: [...sharedTemp, '--tmpfs', dest], dest, writable: true })),
     // A home of `/` (HOME unset for a service user) is not mounted over the root.
     ...(layout.realHome === '/' ? [] : [{ words: ['--bind', layout.privateHome, layout.realHome], dest: layout.realHome, writable: true }]),
     ...layout.binds.map(ro),
@@ -110,8 +113,9 @@ export function bwrapOptions(layout: BwrapLayout): string[] {
 }
 
 /**
- * The mounts, each preceded by the folders leading to it that no earlier mount made, made 0755:
- * bwrap would make them 0700 and root's, which the agent's user (ralph run as root) cannot enter.
+ * The mounts, each preceded by the folders leading to it that no earlier mount made, made with
+ * `--dir` (0755): bwrap would make them 0700 and root's, which the agent's user (ralph run as
+ * root) cannot enter.
  * A folder inside a read-only mount is the host's own and is left alone.
  */
 function withParentFolders(mounts: readonly Mount[]): string[] {
@@ -121,7 +125,7 @@ function withParentFolders(mounts: readonly Mount[]): string[] {
   for (const mount of mounts) {
     for (const parent of parentsOf(mount.dest)) {
       if (made.has(parent) || earlier.some((m) => m.dest === parent || (!m.writable && isUnder(parent, m.dest)))) continue;
-      words.push('--perms', '0755', '--dir', parent);
+      words.push('--dir', parent);
       made.add(parent);
     }
     words.push(...mount.words);
@@ -184,6 +188,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
   let user: AgentUser | undefined;
   let system: SystemEntry[] = [];
   let runtime: RuntimeDir | undefined;
+  let seccomp: string | undefined;
   let status = 'initialized';
   const layout = (): BwrapLayout => ({
     projectDir: options.projectDir,
@@ -200,11 +205,16 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
   return {
     provider: 'bwrap',
     async start() {
-      user = chooseAgentUser({ uid: process.getuid?.(), gid: process.getgid?.() }, readOwner(options.projectDir), options.projectDir);
       bwrap = await checkBwrap(options);
+      user = chooseAgentUser({ uid: process.getuid?.(), gid: process.getgid?.() }, readOwner(options.projectDir), options.projectDir);
       if (user.switchTo) setpriv = findSetpriv();
       system = systemEntries();
       runtime = createRuntimeDir({ env: options.env, homeDir: options.homeDir, owner: user.switchTo ? user : undefined });
+      // With the host network shared, its abstract unix sockets are reachable: no new unix socket.
+      if (options.network !== 'none') {
+        seccomp = join(runtime.path, 'seccomp.bpf');
+        writeFileSync(seccomp, unixSocketFilterBytes(), { mode: 0o600, flag: 'wx' });
+      }
       status = 'running';
       const as = user.switchTo ? `, as uid ${user.uid} (the project's owner)` : '';
       options.logger.info(`Sandbox: bubblewrap (project read-write, system folders read-only, private home and /tmp, network ${options.network === 'none' ? 'off' : 'shared'}${as})`);
@@ -214,8 +224,10 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       const inner = bwrapEnvironment(env, invocation, options);
       // The agent may live in the hidden home or /tmp (~/.local/bin/claude): its own file, read-only.
       const agent = resolveAgentExecutable(invocation.cmd, { env: inner, cwd: options.projectDir, homeDir: options.homeDir });
-      const args = [...bwrapOptions({ ...layout(), binds: [...options.binds, ...agent.binds] }), '--', ...commandInside([agent.command, ...invocation.args], user, setpriv)];
-      return { cmd: bwrap, args, stdin: invocation.stdin, env: inner };
+      // The filter reaches bwrap as file descriptor 3.
+      const filter = seccomp === undefined ? [] : ['--seccomp', '3'];
+      const args = [...bwrapOptions({ ...layout(), binds: [...options.binds, ...agent.binds] }), ...filter, '--', ...commandInside([agent.command, ...invocation.args], user, setpriv)];
+      return { cmd: bwrap, args, stdin: invocation.stdin, env: inner, ...(seccomp === undefined ? {} : { inheritFiles: [seccomp] }) };
     },
     // The project is bound at its own path.
     pathInside: (hostPath) => hostPath,
@@ -232,6 +244,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     stopNow() {
       runtime?.remove();
       runtime = undefined;
+      seccomp = undefined;
       status = 'stopped';
     },
     status: () => ({ provider: 'bwrap', status }),

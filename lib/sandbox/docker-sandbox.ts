@@ -36,6 +36,9 @@ import type { Sandbox } from './sandbox.js';
 /** At most this many processes in the container (a fork bomb stops there). */
 export const SANDBOX_PIDS_LIMIT = 1024;
 
+/** How long a container removal under way may take before ralph gives up on it. */
+const GONE_WAIT_MS = 30_000;
+
 /** Where the container sees its private home. */
 export const CONTAINER_HOME = '/ralph-home';
 
@@ -191,6 +194,16 @@ export function createDockerSandbox(options: DockerSandboxOptions): Sandbox {
     saveState('running');
   };
 
+  /** Whether the container is gone, waiting up to GONE_WAIT_MS for a removal under way. */
+  const containerGone = async (id: string): Promise<boolean> => {
+    const deadline = options.clock.now() + GONE_WAIT_MS;
+    for (;;) {
+      if ((await run(['inspect', '--format', '{{.Id}}', id], 30_000)).code !== 0) return true;
+      if (options.clock.now() >= deadline) return false;
+      await options.clock.sleep(250);
+    }
+  };
+
   return {
     provider: 'docker',
     async start() {
@@ -248,7 +261,8 @@ export function createDockerSandbox(options: DockerSandboxOptions): Sandbox {
         if (result.code !== 0) {
           const shortId = containerId.slice(0, 12);
           const removed = await run(['rm', '-f', containerId]);
-          if (removed.code !== 0) {
+          // A removal already under way (someone's `docker rm -f`) fails ours: wait until it is gone.
+          if (removed.code !== 0 && !(await containerGone(containerId))) {
             throw dockerFailure(`Could not end what the agent left running in the sandbox container ${shortId}: ${removed.stderr.trim().split('\n')[0] || `docker rm exited ${String(removed.code)}`}`, [
               'ralph stops rather than look at the project while the agent may still be changing it.',
             ], 'remove the container (docker rm -f), then run ralph again');

@@ -14,7 +14,8 @@ import { resolveAgentExecutable } from './agent-executable.js';
 import { agentProbeRunner } from './agent-probe-runner.js';
 import { runInBwrap } from './bwrap-agent-probe.js';
 import type { ProcessRunner } from '../platform/process.js';
-import { bwrapEnvironment, bwrapOptions, createBwrapSandbox, systemEntries } from './bwrap-sandbox.js';
+import { bwrapEnvironment, bwrapOptions, commandInside, createBwrapSandbox, systemEntries } from './bwrap-sandbox.js';
+import { chooseAgentUser, readOwner, type AgentUser } from './agent-user.js';
 import { containerEnvNames, createDockerSandbox, dockerExecArgs } from './docker-sandbox.js';
 import { hostExecution, type Sandbox } from './sandbox.js';
 
@@ -79,11 +80,12 @@ export function previewSandbox(settings: SandboxSettings, options: Pick<OpenSand
       }
       const sandboxEnv = bwrapEnvironment(env, invocation, { homeDir: deps.homeDir, passEnv: settings.passEnv });
       const agent = resolveAgentExecutable(invocation.cmd, { env: sandboxEnv, cwd: projectDir, homeDir: deps.homeDir });
+      const user = previewAgentUser(projectDir);
       const layout = {
         projectDir, realHome: deps.homeDir, privateHome: '<private home>', system: systemEntries(), binds: [...settings.binds, ...agent.binds], network: settings.network,
-        readOnly: readOnlyGuardedPaths(projectDir), workDirs: options.workDirs,
+        readOnly: readOnlyGuardedPaths(projectDir), workDirs: options.workDirs, asRoot: user.switchTo,
       };
-      const args = [...bwrapOptions(layout), '--', agent.command, ...invocation.args];
+      const args = [...bwrapOptions(layout), '--', ...commandInside([agent.command, ...invocation.args], user, user.switchTo ? '/usr/bin/setpriv' : '')];
       return { cmd: findTrustedExecutable('bwrap', deps.env, [projectDir]) ?? 'bwrap', args, stdin: invocation.stdin, env: sandboxEnv };
     },
     status: () => ({ provider: settings.provider, status: 'dry run' }),
@@ -107,5 +109,14 @@ export function agentQuestionRunner(settings: SandboxSettings, options: { projec
       });
     case 'docker':
       return agentProbeRunner({ runner: processRunner, projectDir, env });
+  }
+}
+
+/** Whom a run would run the agent as; a dry run refused by the real start shows the ordinary-user form. */
+function previewAgentUser(projectDir: string): AgentUser {
+  try {
+    return chooseAgentUser({ uid: process.getuid?.(), gid: process.getgid?.() }, readOwner(projectDir), projectDir);
+  } catch {
+    return { uid: 0, gid: 0, switchTo: false };
   }
 }

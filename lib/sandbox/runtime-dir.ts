@@ -1,7 +1,7 @@
 // The sandbox's private runtime directory: 0700, in the system temp dir (never inside the
-// project, which the agent can read), holding the agent's private home and, for Docker, the
-// env-file with its API key. Removed whole when the sandbox stops; those of a ralph killed
-// with -9 are removed by the next one (removeDeadRuntimeDirs).
+// project, which the agent can read), holding the agent's private home (with the CLI's copied
+// credentials) and, for bubblewrap, its seccomp filter. Removed whole when the sandbox stops;
+// those of a ralph killed with -9 are removed by the next one (removeDeadRuntimeDirs).
 
 import { chmodSync, chownSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { isProcessAlive } from '../state/process-alive.js';

@@ -13,6 +13,8 @@ export interface SandboxedInvocation {
   args: string[];
   stdin: string;
   env: NodeJS.ProcessEnv;
+  /** Files to give the process as file descriptors 3, 4, … (bwrap's seccomp filter). */
+  inheritFiles?: readonly string[];
 }
 
 /** status.json's `sandbox` field (the Bash tool's get_sandbox_status). */

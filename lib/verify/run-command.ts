@@ -9,6 +9,8 @@ export interface RunCommandOptions {
   argv: readonly string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** Files given to the command as file descriptors 3, … (a sandbox's seccomp filter). */
+  inheritFiles?: readonly string[];
   timeoutMs: number;
   /** SIGTERM → SIGKILL grace (default 2 s). */
   graceMs?: number;
@@ -50,6 +52,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunCommand
     cwd: options.cwd,
     env: options.env,
     input: '',
+    inheritFiles: options.inheritFiles,
     group: true,
     timeoutMs: options.timeoutMs,
     signal: options.signal,

@@ -49,6 +49,8 @@ export interface RunGateOptions {
 export interface GateProcess {
   argv: string[];
   env: NodeJS.ProcessEnv;
+  /** Files given to it as file descriptors 3, … (the sandbox's seccomp filter). */
+  inheritFiles?: readonly string[];
 }
 
 /** TEST_COMMAND first, then QUALITY_GATES in order. */
@@ -82,6 +84,7 @@ export async function runVerificationGate(options: RunGateOptions): Promise<Veri
         argv: started.argv,
         cwd: options.projectDir,
         env: started.env,
+        inheritFiles: started.inheritFiles,
         timeoutMs: remaining,
         graceMs: options.graceMs,
         processRunner: options.processRunner,
@@ -104,7 +107,7 @@ const HOST: Pick<Sandbox, 'wrap' | 'pathInside'> = hostExecution();
 export function buildGateProcess(argv: readonly string[], env: NodeJS.ProcessEnv, sandbox: Pick<Sandbox, 'wrap'>): GateProcess {
   const [cmd = '', ...args] = argv;
   const wrapped = sandbox.wrap({ cmd, args, stdin: '', env: gateVariables(env) }, env);
-  return { argv: [wrapped.cmd, ...wrapped.args], env: wrapped.env };
+  return { argv: [wrapped.cmd, ...wrapped.args], env: wrapped.env, ...(wrapped.inheritFiles ? { inheritFiles: wrapped.inheritFiles } : {}) };
 }
 
 // Non-interactive and colourless: CI=true keeps vitest and jest out of watch mode; colour codes

@@ -32,7 +32,9 @@ describe('ralph --dry-run', () => {
   it('shows the bwrap wrapper around the agent under --sandbox bwrap', async () => {
     const [argv] = await dryRun(['--sandbox', 'bwrap']);
     // The agent's own file, quoted when its path has a blank (a checkout under such a folder).
-    expect(argv).toMatch(/^\S*bwrap --ro-bind \/ \/ .* --unshare-pid --unshare-user --cap-drop ALL --die-with-parent --new-session -- (\S*|'[^']*\/)claude'? /);
+    // An allow-list: the system folders, not `/`.
+    expect(argv).not.toContain('--ro-bind / /');
+    expect(argv).toMatch(/^\S*bwrap .*--ro-bind \/usr \/usr .* --unshare-pid --unshare-ipc --unshare-uts (--unshare-user --cap-drop ALL )?--die-with-parent --new-session -- (\S*|'[^']*\/)claude'? /);
   });
 
   it('shows docker exec into the container under --sandbox docker', async () => {

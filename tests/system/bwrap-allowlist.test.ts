@@ -26,12 +26,14 @@ async function listenAt(path: string): Promise<Server> {
   const server = createServer((socket) => socket.end('host socket reached\n'));
   server.on('connection', (socket) => socket.on('error', () => undefined));
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(path, resolve));
-  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())), () => rmSync(path, { force: true }));
+  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())), () => (path.startsWith('\0') ? undefined : rmSync(path, { force: true })));
   return server;
 }
 
 /** Shell that prints "connected" when a unix socket at $1 accepts a connection. */
 const CONNECT = `python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); print("connected")'`;
+/** The same for an abstract socket (no file: it lives in the network namespace) named $1. */
+const CONNECT_ABSTRACT = `python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect("\\0" + sys.argv[1]); print("connected")'`;
 
 const SECRETS = {
   GH_TOKEN: 'ghp_sandbox_test', GITHUB_TOKEN: 'ghs_sandbox_test', AWS_SECRET_ACCESS_KEY: 'aws-sandbox-test', NPM_TOKEN: 'npm_sandbox_test',
@@ -60,6 +62,8 @@ async function runAsRoot(call: FakeCallScript, prepare?: (project: TmpProject, e
     FAKE_CLAUDE_STATE_DIR: project.path('.ralph/fake-state'),
     FAKE_CLAUDE_LOG: project.path('.ralph/fake-state/calls.jsonl'),
     SANDBOX_BWRAP_BIND: [fake.binDir, fake.scenarioPath].join(','),
+    // The host network shared (the default), whatever the caller's environment says.
+    SANDBOX_DOCKER_NETWORK: 'bridge',
   };
   const extra = prepare ? prepare(project, env) : {};
   const finalEnv = { ...env, ...extra, ...prepareSandboxProject(project, fake) };
@@ -84,13 +88,15 @@ describe('ralph --sandbox bwrap as root: an allow-list', () => {
     expect(r.stderr).toContain('chown -R <user>:');
   }, 90_000);
 
-  it('shows the agent no root-only file, no other home, no socket in /var/tmp or /run; it is the project owner, not root', async () => {
+  it('shows the agent no root-only file, no other home, no socket in /var/tmp or /run nor an abstract one; it is the project owner, not root', async () => {
     const socketDir = mkdtempSync(join('/var/tmp', 'ralph-socket-'));
     cleanups.push(() => rmSync(socketDir, { recursive: true, force: true }));
     const varSocket = join(socketDir, 'service.sock');
     const runSocket = `/run/ralph-allowlist-${process.pid}.sock`;
     await listenAt(varSocket);
     await listenAt(runSocket);
+    const abstractName = `ralph-abstract-${process.pid}`;
+    await listenAt(`\0${abstractName}`);
     const o = '.ralph/probe';
     const r = await runAsRoot({
       steps: [
@@ -99,6 +105,9 @@ describe('ralph --sandbox bwrap as root: an allow-list', () => {
         bash(`ls /root /home /srv /var/lib /etc/ssh > ${o}/ls 2>&1; echo "exit $?" >> ${o}/ls`),
         bash(`${CONNECT} ${varSocket} > ${o}/var-socket 2>&1`),
         bash(`${CONNECT} ${runSocket} > ${o}/run-socket 2>&1`),
+        bash(`${CONNECT_ABSTRACT} ${abstractName} > ${o}/abstract-socket 2>&1`),
+        // Its own socket pairs still work (a program talking to its children).
+        bash(`python3 -c 'import socket; a, b = socket.socketpair(); a.send(b"ok"); print(b.recv(2).decode())' > ${o}/socketpair 2>&1`),
       ],
       statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true },
     });
@@ -109,6 +118,9 @@ describe('ralph --sandbox bwrap as root: an allow-list', () => {
     expect(r.read('ls')).toContain("cannot access '/root'");
     expect(r.read('var-socket')).not.toContain('connected');
     expect(r.read('run-socket')).not.toContain('connected');
+    expect(r.read('abstract-socket')).not.toContain('connected');
+    expect(r.read('abstract-socket')).toContain('PermissionError');
+    expect(r.read('socketpair')).toBe('ok');
   }, 90_000);
 
   it("passes none of the user's tokens, cloud keys or other agents' keys: only the allow-list and the running agent's credentials", async () => {

@@ -219,12 +219,14 @@ describe('ralph --sandbox docker', () => {
 
   it('ends what the agent left running before the next call, and passes it only its own credentials, in no argv or container config', async () => {
     const probe = '.ralph/fake-state';
-    const daemon = `sh -c 'i=0; while :; do i=$((i+1)); echo $i > ${probe}/alive; sleep 0.1; done' > /dev/null 2>&1 &`;
+    // A daemon in a session of its own (the image has node, not setsid): the call's process group does not hold it.
+    const loop = `i=0; while :; do i=$((i+1)); echo $i > ${probe}/alive; sleep 0.1; done`;
+    const daemon = `node -e 'require("child_process").spawn("sh", ["-c", process.argv[1]], { detached: true, stdio: "ignore" }).unref()' '${loop}'`;
     const p = dockerProject({
       calls: [
         { steps: [{ tool: 'Bash', input: { command: daemon }, exec: true }, { tool: 'Bash', input: { command: 'sleep 1' }, exec: true }], writeFiles: { 'src/one.txt': 'one\n' }, tickFixPlan: 1, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } },
         {
-          steps: [{ tool: 'Bash', input: { command: `a=$(cat ${probe}/alive); sleep 1; b=$(cat ${probe}/alive); if [ "$a" = "$b" ]; then echo gone; else echo running; fi > ${probe}/verdict` }, exec: true }],
+          steps: [{ tool: 'Bash', input: { command: `a=$(< ${probe}/alive); sleep 1; b=$(< ${probe}/alive); if [ "$a" = "$b" ]; then echo "gone $a"; else echo "running $a"; fi > ${probe}/verdict` }, exec: true }],
           writeFiles: { 'src/two.txt': 'two\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true },
         },
       ],
@@ -239,13 +241,29 @@ describe('ralph --sandbox docker', () => {
     });
     expect(r.code, r.stderr).toBe(0);
     // The loop-1 daemon wrote its counter until the call ended, and not after.
-    expect(readFileSync(p.project.path(`${probe}/verdict`), 'utf8').trim()).toBe('gone');
+    expect(readFileSync(p.project.path(`${probe}/verdict`), 'utf8').trim()).toMatch(/^gone [1-9]\d*$/);
     const runs = p.runs();
     expect(runs[0]!.env.ANTHROPIC_API_KEY).toBe('set');
     for (const name of Object.keys(DOCKER_SECRETS)) expect(runs[0]!.env[name]).toBeUndefined();
     expect(inspected).toMatch(new RegExp(`\\] ${SANDBOX_PIDS_LIMIT} ${USER}:`));
     expect(inspected).not.toContain('sk-ant-docker-allowlist');
     for (const value of Object.values(DOCKER_SECRETS)) expect(inspected).not.toContain(value);
+  }, 180_000);
+
+  it('run as root: the container runs as the project owner, never root; a project owned by root is refused before any call', async () => {
+    const p = dockerProject({ calls: [{ writeFiles: { 'src/done.txt': 'done\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }] }, '- [ ] one\n');
+    // ralph itself as root; its own git in a repository USER owns.
+    const asRoot = { cwd: p.project.dir, packageRoot: packageCopy!.root, env: { ...p.env, GIT_CONFIG_PARAMETERS: `'safe.directory=${p.project.dir}'` } };
+    const r = await runCli('ralph', ['--sandbox', 'docker'], asRoot);
+    expect(r.code, r.stderr).toBe(0);
+    expect(p.runs().map((run) => run.uid)).toEqual([USER]);
+
+    const rootOwned = dockerProject({ calls: [{ statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }] }, '- [ ] one\n');
+    chownSync(rootOwned.project.dir, 0, 0);
+    const refused = await runCli('ralph', ['--sandbox', 'docker'], { cwd: rootOwned.project.dir, packageRoot: packageCopy!.root, env: rootOwned.env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('belongs to root: the sandbox never runs the agent as root');
+    expect(rootOwned.runs()).toEqual([]);
   }, 180_000);
 
   it('exits 1 before any agent call when SANDBOX_PROVIDER=docker and the daemon is not running', async () => {

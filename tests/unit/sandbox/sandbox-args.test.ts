@@ -53,11 +53,13 @@ describe('bwrapOptions', () => {
     for (const secret of ['/etc/shadow', '/etc/gshadow', '/etc/sudoers', '/etc/ssh', '/etc/docker', '/etc']) expect(mounted).not.toContain(secret);
   });
 
-  it('makes the folders leading to each mount 0755 (bwrap would make them 0700, closed to the agent run as another user), never inside a read-only mount', () => {
+  it('makes the folders leading to each mount with --dir, 0755 (bwrap would make them 0700, closed to the agent run as another user), never inside a read-only mount', () => {
     const args = bwrapOptions({ ...layout, binds: ['/usr/local/tool', '/opt/a/b'] });
-    const dirs = args.flatMap((arg, i) => (arg === '--dir' ? [`${args[i - 2]} ${args[i - 1]} ${args[i + 1]}`] : []));
-    expect(dirs).toEqual(['/etc', '/var', '/home', '/opt', '/opt/a', '/home/u/code'].map((dir) => `--perms 0755 ${dir}`));
-    expect(args.join(' ')).toContain('--perms 1777 --tmpfs /tmp');
+    const dirs = args.flatMap((arg, i) => (arg === '--dir' ? [args[i + 1]] : []));
+    expect(dirs).toEqual(['/etc', '/var', '/home', '/opt', '/opt/a', '/home/u/code']);
+    expect(args.join(' ')).not.toContain('--perms');
+    // As root the temp folders are opened to the agent's user.
+    expect(bwrapOptions({ ...layout, asRoot: true }).join(' ')).toContain('--perms 1777 --tmpfs /tmp --dir /var --perms 1777 --tmpfs /var/tmp --perms 1777 --tmpfs /dev/shm');
   });
 
   it('mounts the guarded files read-only over the read-write project', () => {
