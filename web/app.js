@@ -75,9 +75,12 @@ function drawOverview(state) {
   const summary = $('summary');
   summary.hidden = !ended && !state.run;
   const lines = [];
-  if (ended) lines.push(`Stopped: ${loop.exitReason}`);
-  if (state.run) lines.push(`Run ${state.run.status}, ${state.run.attempts} loop(s), ${state.run.gap}`);
-  if (state.limits.costUsd !== undefined) lines.push(`Spent ${money(state.limits.costUsd)}`);
+  if (state.summary && !running) lines.push(...state.summary);
+  else {
+    if (ended) lines.push(`Stopped: ${loop.exitReason}`);
+    if (state.run) lines.push(`Run ${state.run.status}, ${state.run.attempts} loop(s), ${state.run.gap}`);
+    if (state.limits.costUsd !== undefined) lines.push(`Spent ${money(state.limits.costUsd)}`);
+  }
   summary.textContent = lines.join('\n');
 }
 
@@ -104,6 +107,10 @@ function drawPlan(state) {
     nodes.push(el('li', item.text, `${item.done ? 'item-done' : 'item-open'}${item.optional ? ' item-optional' : ''}`));
   }
   if (plan.cut) nodes.push(el('li', '… more items in the plan file', 'section'));
+  if (plan.heldOpen.length > 0) {
+    nodes.push(el('li', 'Held open by ralph (no evidence the work was done)', 'section'));
+    for (const item of plan.heldOpen) nodes.push(el('li', `${item.text} — ${item.how}`, 'item-open item-held'));
+  }
   replaceChildren(items, nodes);
 }
 

@@ -163,7 +163,14 @@ function readStatus(obj: JsonObject | undefined): LoopStatusView | undefined {
     updatedAt: isoTime(obj.timestamp),
     alerts: Array.isArray(obj.run_alerts) ? obj.run_alerts.filter((a): a is string => typeof a === 'string').slice(-MAX_RUN_ALERTS) : undefined,
     planNote: str(obj.plan_note),
+    runSummary: summaryLines(obj.run_summary),
   };
+}
+
+function summaryLines(value: unknown): string[] | undefined {
+  if (!isJsonObject(value) || !Array.isArray(value.lines)) return undefined;
+  const lines = value.lines.filter((line): line is string => typeof line === 'string');
+  return lines.length > 0 ? lines : undefined;
 }
 
 const STALE_PROGRESS_SECONDS = 60;

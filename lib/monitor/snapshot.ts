@@ -39,6 +39,8 @@ export interface LoopStatusView {
   alerts?: string[];
   /** Ours: open plan items the agent hid, which still count as open (as the log names them). */
   planNote?: string;
+  /** Ours: the closing summary of the run that ended (status.json `run_summary`), one line each. */
+  runSummary?: string[];
 }
 
 export interface AgentProgressView {

@@ -11,6 +11,8 @@ import type { ViewConfig } from '../config/view-config.js';
 import type { DashboardSnapshot } from '../monitor/snapshot.js';
 import { createSnapshotLoader } from '../monitor/snapshot-loader.js';
 import { parseFixPlan } from '../plan/fix-plan.js';
+import { heldOpenItems } from '../plan/plan-store.js';
+import { silentLogger } from '../platform/logger.js';
 import { readRunSummaryForStatus, type RunStatusSummary } from '../run-record/status-summary.js';
 import { sanitizeLine, stripTerminalControls } from '../text/terminal-text.js';
 
@@ -57,7 +59,17 @@ export interface WebState {
     lastRun?: number;
   };
   agent?: { status: string; workingSeconds?: number; lastTool?: string; lastOutput?: string; filesChanged?: number; error?: string };
-  plan?: { file: string; done: number; total: number; optionalOpen: number; items: WebPlanItem[]; cut: boolean; note?: string };
+  plan?: {
+    file: string;
+    done: number;
+    total: number;
+    optionalOpen: number;
+    items: WebPlanItem[];
+    cut: boolean;
+    note?: string;
+    /** Items ralph counts as open whatever the plan shows (ticked with no measured change, removed, moved), and why. */
+    heldOpen: Array<{ text: string; how: string }>;
+  };
   live: string[];
   timeline: TimelineLoop[];
   breaker?: { state: string; reason?: string; noProgress?: number; sameError?: number; permissionDenials?: number };
@@ -79,6 +91,8 @@ export interface WebState {
   run?: { status: string; attempts: number; gap: string };
   units: Array<{ slug: string; state: string; loops: number; costUsd: number; reason: string }>;
   queue?: { total: number; completed: number; pending: number; processing: number; failed: number; current?: string };
+  /** The closing summary of the run that ended, one line each. */
+  summary?: string[];
   alerts: string[];
   warnings: string[];
 }
@@ -106,7 +120,7 @@ export function createWebStateSource(options: { projectDir: string; view: ViewCo
       if (!last || snapshotChanged || timelineChanged) {
         const planText = snapshotChanged || !last ? readPlanText(options.view.paths.fixPlan) : undefined;
         last = buildWebState(snapshot, {
-          plan: planText === undefined ? last?.plan : planOf(planText, snapshot, options.view.optionalSections),
+          plan: planText === undefined ? last?.plan : planOf(planText, snapshot, options.view.optionalSections, heldOpen(options.view)),
           timeline,
           run: readRunSummaryForStatus(options.view.paths),
         });
@@ -181,6 +195,7 @@ export function buildWebState(
     run: extra.run ? { status: sanitizeLine(extra.run.status), attempts: extra.run.attempts, gap: sanitizeLine(extra.run.gap_text) } : undefined,
     units: (snapshot.units ?? []).map((u) => ({ slug: sanitizeLine(u.slug), state: sanitizeLine(u.state), loops: u.loops, costUsd: u.costUsd, reason: sanitizeLine(u.reason) })),
     queue: snapshot.queue ? { ...snapshot.queue, current: clean(snapshot.queue.current) } : undefined,
+    ...(status?.runSummary ? { summary: status.runSummary.map(sanitizeLine) } : {}),
     alerts: (status?.alerts ?? []).map(sanitizeLine),
     warnings: snapshot.warnings.map(sanitizeLine),
   };
@@ -250,7 +265,16 @@ function finite(value: unknown): number | undefined {
   return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
 }
 
-function planOf(text: string | null, snapshot: DashboardSnapshot, optionalSections: string[]): WebState['plan'] {
+/** The items ralph's plan memory (beside its ledger) holds open against what the plan shows. */
+function heldOpen(view: ViewConfig): Array<{ text: string; how: string }> {
+  try {
+    return heldOpenItems(view.paths, view.optionalSections, silentLogger).held.map((item) => ({ text: sanitizeLine(item.text), how: item.how }));
+  } catch {
+    return [];
+  }
+}
+
+function planOf(text: string | null, snapshot: DashboardSnapshot, optionalSections: string[], held: Array<{ text: string; how: string }> = []): WebState['plan'] {
   if (text === null) return undefined;
   const view = parseFixPlan(text, optionalSections);
   const items = view.items.slice(0, PLAN_ITEMS).map((item) => ({
@@ -266,6 +290,7 @@ function planOf(text: string | null, snapshot: DashboardSnapshot, optionalSectio
     optionalOpen: view.optional.open,
     items,
     cut: view.items.length > items.length,
+    heldOpen: held,
   };
 }
 

@@ -5,6 +5,7 @@
 
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { saveLedgerPlan } from '../../../lib/state/ledger.js';
 import { startWebView, MAX_CLIENTS, type WebView } from '../../../lib/web/web-server.js';
 import { projectView } from '../../helpers/project-view.js';
 import { ourStatus, stateProject, type StateProject } from '../../unit/monitor/fixture-state.js';
@@ -196,6 +197,18 @@ describe('the web view server', () => {
     } finally {
       events.close();
     }
+  });
+
+  it('marks the plan items ralph holds open, ticked with no evidence, and shows the closing summary', async () => {
+    project = stateProject('completed');
+    const view = projectView(project.dir);
+    project.write('.ralph/fix_plan.md', '# Plan\n- [x] Add the parser\n- [x] Write the docs\n');
+    saveLedgerPlan(view.paths.ledger!, project.dir, [{ key: 'add the parser', text: 'Add the parser', position: 0 }]);
+    project.write('.ralph/status.json', ourStatus({ status: 'completed', run_summary: { lines: ['Run halted: \u001b[31mno progress', '1 of 2 tasks done'] } }));
+    web = await startWebView({ projectDir: project.dir, view, token: TOKEN });
+    const state = JSON.parse((await get(`/state.json?token=${TOKEN}`)).body);
+    expect(state.plan.heldOpen).toEqual([{ text: 'Add the parser', how: 'ticked without measured change' }]);
+    expect(state.summary).toEqual(['Run halted: no progress', '1 of 2 tasks done']);
   });
 
   it('updates 20 connected clients at once', async () => {
