@@ -16,6 +16,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runChild } from './bench/orchestration.mjs';
 import { median, row } from './bench/rows.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -85,6 +86,17 @@ function connect(url) {
     client.req.end();
   });
 }
+
+/** The loop's own CPU per loop with the web view open beside it, against the same run without, in one run. */
+async function benchLoopWithView() {
+  const LOOPS = 150;
+  const perLoop = (r) => median(r.perLoopCpu.slice(6).filter((v) => v !== null));
+  const plain = perLoop(await runChild(LOOPS));
+  const withView = perLoop(await runChild(LOOPS, 1, 0, 'web'));
+  process.stdout.write(`${JSON.stringify(row(`orchestration CPU per loop with the web view open (${LOOPS} loops, one page connected)`, withView, 'ms', 15, 'max', `without the view, the same run: ${plain.toFixed(1)} ms`))}\n`);
+}
+
+await benchLoopWithView();
 
 const dir = mkdtempSync(join(tmpdir(), 'ralph-bench-web-'));
 cpSync(join(ROOT, 'tests/fixtures/bash-state/midrun'), join(dir, '.ralph'), { recursive: true });

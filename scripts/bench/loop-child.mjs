@@ -21,6 +21,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const dist = (path) => new URL(`../../dist/${path}`, import.meta.url).href;
 const LOOPS = Number(process.argv[2] ?? 1000);
 const PLAN_ITEMS = Number(process.argv[3] ?? 1);
+// `web`: the web view served from this process with one page connected, as `ralph --web` runs it.
+const WITH_WEB = process.argv[4] === 'web';
 
 const GIT_ENV = {
   GIT_AUTHOR_NAME: 'Ralph Bench',
@@ -129,6 +131,20 @@ const { systemClock } = await import(dist('platform/clock.js'));
 const { ralphPaths } = await import(dist('state/paths.js'));
 const { createRedactor } = await import(dist('text/redaction.js'));
 
+/** The web view on the project, with one event stream reading every update (a page left open). */
+async function openWebView(projectDir, env) {
+  const { startWebView } = await import(dist('web/web-server.js'));
+  const { loadViewConfig } = await import(dist('config/view-config.js'));
+  const { request } = await import('node:http');
+  const view = loadViewConfig({ projectDir, homeDir: env.HOME, env });
+  const server = await startWebView({ projectDir, view });
+  const url = new URL(server.url);
+  const stream = request({ host: url.hostname, port: url.port, path: `/events?token=${url.searchParams.get('token')}` }, (res) => res.resume());
+  stream.on('error', () => undefined);
+  stream.end();
+  return { close: async () => (stream.destroy(), await server.close()) };
+}
+
 const root = mkdtempSync(join(tmpdir(), 'ralph-bench-loop-'));
 try {
   const projectDir = makeProject(root);
@@ -164,9 +180,11 @@ try {
     redact,
   };
   const signals = Object.assign(new EventEmitter(), { exit: () => undefined });
+  const web = WITH_WEB ? await openWebView(projectDir, env) : undefined;
   const started = performance.now();
   const code = await runProject({ projectDir, flags: { MAX_LOOPS: LOOPS }, deps, signals, events });
   const wallMs = performance.now() - started;
+  await web?.close();
   const loops = startCpu.length - 1;
   if (loops < LOOPS) throw new Error(`the benchmark loop stopped early (exit ${code}, ${loops} of ${LOOPS} loops); see ${projectDir}/.ralph/logs/ralph.log`);
   // Loop n's cost: spawn of loop n to spawn of loop n+1 (its agent's wait is idle time, ~0 CPU).

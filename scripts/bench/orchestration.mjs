@@ -19,9 +19,9 @@ const GROWTH_BUDGET_PCT = 10;
 const RSS_BUDGET_MB = 80;
 
 /** Runs the loop child for `loops` loops over a plan of `planItems` open items; killed after `timeoutMs` (none: no limit). */
-export function runChild(loops, planItems = 1, timeoutMs = 0) {
+export function runChild(loops, planItems = 1, timeoutMs = 0, mode = '') {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CHILD, String(loops), String(planItems)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CHILD, String(loops), String(planItems), ...(mode ? [mode] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     let timedOut = false;
