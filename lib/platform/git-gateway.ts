@@ -122,6 +122,16 @@ export async function nestedRepositories(workTree: string, env: NodeJS.ProcessEn
   return parseNested(stage.stdout, others.stdout, workTree);
 }
 
+/**
+ * The same for a nested repository, looked at once and not anchored (it is the agent's): its git
+ * dir given outright, every program setting off as always.
+ */
+export async function nestedRepositoriesOf(workTree: string, gitDir: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const pinned = withOverrides({ ...env, GIT_DIR: gitDir, GIT_WORK_TREE: workTree }, gitOverrides(new Map(), undefined));
+  const [stage, others] = await Promise.all([runGit(workTree, NESTED_STAGE, pinned), runGit(workTree, NESTED_OTHERS, pinned)]);
+  return parseNested(stage.stdout, others.stdout, workTree);
+}
+
 const NESTED_STAGE = ['ls-files', '-z', '--stage', '--full-name'] as const;
 const NESTED_OTHERS = ['ls-files', '-z', '--others', '--exclude-standard', '--full-name'] as const;
 
