@@ -11,7 +11,7 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { isExecKey } from '../platform/git-config-pins.js';
-import { nestedRepositories } from '../platform/git-gateway.js';
+import { nestedRepositories, nestedRepositoriesOf } from '../platform/git-gateway.js';
 import { hashText } from '../platform/hash.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { assertNoLinkedDirectory } from '../state/no-follow.js';
@@ -37,7 +37,9 @@ export interface Disarmed {
 /** The nested repositories as the run starts, each with its fingerprint. */
 export async function recordNestedRepositories(ctx: DisarmContext): Promise<NestedRepositories> {
   const found: NestedRepositories = new Map();
-  for (const repository of await nestedRepositories(ctx.projectDir, ctx.env)) found.set(repository, fingerprint(ctx.projectDir, repository));
+  await walkNested(ctx, async (repository) => {
+    found.set(repository, fingerprint(ctx.projectDir, repository));
+  });
   return found;
 }
 
@@ -47,14 +49,34 @@ export async function recordNestedRepositories(ctx: DisarmContext): Promise<Nest
  */
 export async function disarmNestedRepositories(ctx: DisarmContext, known: NestedRepositories, quarantine: string): Promise<Disarmed[]> {
   const out: Disarmed[] = [];
-  for (const repository of await nestedRepositories(ctx.projectDir, ctx.env)) {
+  await walkNested(ctx, async (repository) => {
     const before = known.get(repository);
-    if (before !== undefined && before === fingerprint(ctx.projectDir, repository)) continue;
+    if (before !== undefined && before === fingerprint(ctx.projectDir, repository)) return;
     const removed = await disarmRepository(ctx, repository, quarantine);
     known.set(repository, fingerprint(ctx.projectDir, repository));
     if (removed.length > 0 || before === undefined) out.push({ repository, removed, created: before === undefined });
-  }
+  });
   return out;
+}
+
+// `git status` enters a repository committed in the project, and that one the repositories
+// committed in it: each level is looked at, down to this depth.
+const MAX_DEPTH = 8;
+
+/** Visits every nested repository, parents first; one is looked into only after its visit, and only when its git dir is in the project. */
+async function walkNested(ctx: DisarmContext, visit: (repository: string) => Promise<void>): Promise<void> {
+  let level = await nestedRepositories(ctx.projectDir, ctx.env);
+  for (let depth = 0; depth < MAX_DEPTH && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const repository of level) {
+      await visit(repository);
+      const top = join(ctx.projectDir, repository);
+      const gitDir = isLink(join(top, '.git')) ? undefined : gitDirOf(join(top, '.git'));
+      if (gitDir === undefined || !inside(ctx.projectDir, gitDir)) continue;
+      for (const sub of await nestedRepositoriesOf(top, gitDir, ctx.env)) next.push(`${repository}/${sub}`);
+    }
+    level = next;
+  }
 }
 
 /** The files of a nested repository that say what git runs there or where it looks. */

@@ -117,7 +117,13 @@ function restoreFolder(guarded: GuardedFiles, dir: string, before: FolderState, 
   const now = folderState(full);
   if (now.kind === 'link') {
     if (sameFolder(before, now)) return undefined;
+    // The folder itself moved to where the link leads (`mv .git elsewhere; ln -s elsewhere .git`): it comes back.
+    const moved = before.kind === 'folder' && now.real !== undefined && folderId(now.real) === before.id ? now.real : undefined;
     const keptAt = keepAgentVersion(guarded.projectDir, dir, quarantine);
+    if (moved !== undefined) {
+      renameSync(moved, full);
+      return { path: dir, ...(keptAt ? { keptAt } : {}), diff: `${dir} (a link to ${now.target}, where the folder had been moved: moved back)` };
+    }
     if (before.kind === 'folder' || before.kind === 'link') mkdirSync(full);
     const was = before.kind === 'link' ? `a link to ${before.target}` : before.kind === 'folder' ? 'a folder' : before.kind === 'absent' ? 'absent' : 'no folder';
     return { path: dir, ...(keptAt ? { keptAt } : {}), diff: `${dir} (a link to ${now.target}, was ${was})` };

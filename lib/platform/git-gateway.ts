@@ -122,6 +122,16 @@ export async function nestedRepositories(workTree: string, env: NodeJS.ProcessEn
   return parseNested(stage.stdout, others.stdout, workTree);
 }
 
+/**
+ * The same for a nested repository, looked at once and not anchored (it is the agent's): its git
+ * dir given outright, every program setting off as always.
+ */
+export async function nestedRepositoriesOf(workTree: string, gitDir: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const pinned = withOverrides({ ...env, GIT_DIR: gitDir, GIT_WORK_TREE: workTree }, gitOverrides(new Map(), undefined));
+  const [stage, others] = await Promise.all([runGit(workTree, NESTED_STAGE, pinned), runGit(workTree, NESTED_OTHERS, pinned)]);
+  return parseNested(stage.stdout, others.stdout, workTree);
+}
+
 const NESTED_STAGE = ['ls-files', '-z', '--stage', '--full-name'] as const;
 const NESTED_OTHERS = ['ls-files', '-z', '--others', '--exclude-standard', '--full-name'] as const;
 
@@ -149,12 +159,13 @@ interface Call {
   callerEnv: NodeJS.ProcessEnv;
 }
 
-function finish({ args, sub, anchor, own, cwd, callerEnv }: Call, env: NodeJS.ProcessEnv, nested: string[]): PreparedCall {
+function finish({ args, sub, anchor, own, cwd, callerEnv }: Call, pinnedEnv: NodeJS.ProcessEnv, nested: string[]): PreparedCall {
+  let env = pinnedEnv;
   if (anchor) assertUnchanged(anchor);
   let out = [...args];
   if (sub && SUBMODULE_BLIND.has(sub.name)) out.splice(sub.index + 1, 0, '--ignore-submodules=all');
   if (sub?.name === 'add' && nested.length > 0) out = withoutNested(out, sub.index, nested);
-  if (sub?.name === 'push') out = pushToRecordedUrl(out, sub.index, own);
+  if (sub?.name === 'push') ({ args: out, env } = pushToRecordedUrl(out, sub.index, own, env));
   if (sub?.name === 'worktree' && anchor) assertWorktreeInside(anchor, resolve(cwd, addedWorktree(args, sub.index) ?? '.'));
   const after = (code: number | null): void => {
     if (sub?.name !== 'worktree' || !anchor) return;
@@ -183,10 +194,12 @@ const PUSH_VALUE_OPTIONS = new Set(['-o', '--push-option', '--repo', '--receive-
 
 /**
  * `git push <remote> …` with the remote's URL as recorded at run start; a remote the run did not
- * start with is refused. A local path gets a receive-pack that runs no hook there (git does not
- * hand ralph's overrides on to the receiving side of a local push). No upstream is written.
+ * start with is refused. The URL (which may carry a token) stays out of argv: argv names an alias
+ * that a `url.<recorded>.insteadOf` in the environment turns into it. A local path gets a
+ * receive-pack that runs no hook there (git does not hand ralph's overrides on to the receiving
+ * side of a local push). No upstream is written.
  */
-function pushToRecordedUrl(args: string[], index: number, own: Recorded | undefined): string[] {
+function pushToRecordedUrl(args: string[], index: number, own: Recorded | undefined, env: NodeJS.ProcessEnv): { args: string[]; env: NodeJS.ProcessEnv } {
   const out = args.filter((arg, i) => i <= index || (arg !== '-u' && arg !== '--set-upstream'));
   let at = -1;
   for (let i = index + 1; i < out.length; i++) {
@@ -203,12 +216,20 @@ function pushToRecordedUrl(args: string[], index: number, own: Recorded | undefi
   }
   const name = at === -1 ? undefined : out[at]!;
   if (name === undefined) throw new RalphError('git_push_unnamed', 'ralph pushes only to a remote named on the command line', { exitCode: EXIT.halted });
-  const url = own?.remotes.get(name) ?? (looksLikeUrl(name) ? name : undefined);
+  const recordedUrl = own?.remotes.get(name);
+  const url = recordedUrl ?? (looksLikeUrl(name) ? name : undefined);
   if (url === undefined) throw new RalphError('git_push_unknown_remote', `git remote "${name}" was not configured when the run started; ralph pushes only to remotes recorded then`, { exitCode: EXIT.halted });
-  out[at] = url;
+  let pushEnv = env;
+  if (recordedUrl !== undefined) {
+    out[at] = RECORDED_REMOTE_ALIAS;
+    pushEnv = withOverrides(env, [[`url.${recordedUrl}.insteadof`, RECORDED_REMOTE_ALIAS]]);
+  }
   if (isLocalUrl(url)) out.splice(index + 1, 0, `--receive-pack=git -c core.hooksPath=/dev/null -c core.fsmonitor=false receive-pack`);
-  return out;
+  return { args: out, env: pushEnv };
 }
+
+// What argv names in place of a recorded remote's URL.
+const RECORDED_REMOTE_ALIAS = 'ralph-recorded-remote:';
 
 function looksLikeUrl(text: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(text) || isAbsolute(text);

@@ -71,6 +71,26 @@ describe('disarming nested repositories after a loop', () => {
     expect(await disarmNestedRepositories(s.ctx, known, '.ralph/quarantine/t2')).toEqual([]);
   });
 
+  it('looks into nested repositories committed inside nested ones', async () => {
+    const s = scene();
+    await recordGitBaseline(s.project.dir, env);
+    const known = await recordNestedRepositories(s.ctx);
+    s.nested('vendor/lib', {});
+    s.nested('vendor/lib/deep/inner', { 'core.fsmonitor': s.evil('inner-fsmonitor'), 'filter.x.clean': s.evil('inner-clean') });
+    const quiet = ['-c', 'core.fsmonitor=false', '-c', 'diff.ignoreSubmodules=dirty', '-c', 'core.hooksPath=/dev/null'];
+    execFileSync('git', [...quiet, 'add', 'deep/inner'], { cwd: s.project.path('vendor/lib') });
+    execFileSync('git', [...quiet, 'commit', '-q', '-m', 'inner'], { cwd: s.project.path('vendor/lib'), env, stdio: 'pipe' });
+    s.project.git(...quiet, 'add', 'vendor/lib');
+    s.project.git(...quiet, 'commit', '-q', '-m', 'gitlink');
+    execFileSync('git', ['status', '--porcelain'], { cwd: s.project.dir, env, stdio: 'ignore' });
+    expect(s.ran()).toContain('inner-fsmonitor');
+    s.forget();
+    const disarmed = await disarmNestedRepositories(s.ctx, known, '.ralph/quarantine/t');
+    expect(disarmed.map((d) => d.repository)).toEqual(['vendor/lib', 'vendor/lib/deep/inner']);
+    execFileSync('git', ['status', '--porcelain'], { cwd: s.project.dir, env, stdio: 'ignore' });
+    expect(s.ran()).toEqual([]);
+  });
+
   it('leaves alone a nested repository the user had before the run, untouched since', async () => {
     const s = scene();
     s.nested('tools/lfs-repo', { 'filter.x.clean': 'cat', 'filter.x.smudge': 'cat' });

@@ -2,7 +2,7 @@
 // byte (mode included), what the agent added is moved out, a symlink in place of a guarded file
 // is moved aside rather than written through, and only package.json's test script is guarded.
 
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -129,5 +129,44 @@ describe('guarded files', () => {
     expect(JSON.parse(readFileSync(p.path('package.json'), 'utf8'))).toEqual({ scripts: { test: 'vitest run' }, dependencies: { zod: '^4' } });
     writeFileSync(p.path('package.json'), '{"scripts":{"test":"vitest run"},"dependencies":{"zod":"^5"}}\n');
     expect(restoreGuardedFiles(guarded, '.ralph/quarantine/t2')).toEqual([]);
+  });
+});
+
+describe('a moved repository', () => {
+  it('comes back from where a gitfile or a link in its place leads, or from beside it; the planted one is kept aside', () => {
+    for (const plant of ['gitfile', 'link', 'sibling'] as const) {
+      const p = tmpProject({ '.ralphrc': 'A=1\n', 'package.json': '{"scripts":{"test":"vitest run"}}\n' }, { git: true });
+      try {
+        const guarded = recordGuardedFiles(p.dir);
+        const head = p.git('rev-parse', 'HEAD').trim();
+        renameSync(p.path('.git'), p.path('.git-moved'));
+        if (plant === 'gitfile') writeFileSync(p.path('.git'), 'gitdir: .git-moved\n');
+        if (plant === 'link') symlinkSync('.git-moved', p.path('.git'));
+        writeFileSync(p.path('package.json'), '{"scripts":{"test":"exit 0"}}\n');
+        const violations = restoreGuardedFiles(guarded, Q);
+        expect(violations.filter((v) => v.unrestored)).toEqual([]);
+        expect(violations.map((v) => v.path)).toEqual(['.git', 'package.json (scripts.test)']);
+        expect(lstatSync(p.path('.git')).isDirectory()).toBe(true);
+        expect(existsSync(p.path('.git-moved'))).toBe(false);
+        expect(p.git('rev-parse', 'HEAD').trim()).toBe(head);
+        expect(JSON.parse(readFileSync(p.path('package.json'), 'utf8')).scripts.test).toBe('vitest run');
+        if (plant !== 'sibling') expect(existsSync(p.path(`${Q}/.git`)) || lstatSync(p.path(`${Q}/.git`)).isSymbolicLink()).toBe(true);
+      } finally {
+        p.cleanup();
+      }
+    }
+  });
+
+  it('that is nowhere to be found is reported as not put back, nothing written into a folder that is not the user\'s, the rest undone', () => {
+    const p = (project = tmpProject({ '.ralphrc': 'A=1\n' }, { git: true }));
+    const guarded = recordGuardedFiles(p.dir);
+    mkdirSync(p.path('deep/er'), { recursive: true });
+    renameSync(p.path('.git'), p.path('deep/er/kept'));
+    writeFileSync(p.path('.git'), 'gitdir: nowhere\n');
+    writeFileSync(p.path('.ralphrc'), 'CLAUDE_CODE_CMD=./evil.sh\n');
+    const violations = restoreGuardedFiles(guarded, Q);
+    expect(violations.find((v) => v.path === '.git')?.unrestored).toBe('.git was replaced by a file; move your repository back to .git (or restore it from a clone), then run ralph again');
+    expect(readFileSync(p.path('.git'), 'utf8')).toBe('gitdir: nowhere\n');
+    expect(readFileSync(p.path('.ralphrc'), 'utf8')).toBe('A=1\n');
   });
 });

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gitOverrides, parseExecConfig } from '../../../lib/platform/git-config-pins.js';
-import { GitRepositoryChanged, isLocalUrl, recordGitBaseline, resetGitBaselines } from '../../../lib/platform/git-gateway.js';
+import { GitRepositoryChanged, isLocalUrl, prepareGitRun, recordGitBaseline, resetGitBaselines } from '../../../lib/platform/git-gateway.js';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
 import { GIT_TEST_ENV, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 
@@ -186,6 +186,18 @@ describe('the repository the run started with', () => {
     expect(execFileSync('git', ['--git-dir', trap, 'branch', '--list'], { encoding: 'utf8' })).toBe('');
     expect(ran()).toEqual([]);
     await expect(git(p, 'push', 'other', 'HEAD:refs/heads/work')).rejects.toThrow('git remote "other" was not configured when the run started');
+  });
+
+  it('keeps the recorded URL, and a token in it, out of the push argv', async () => {
+    const { p } = setUp();
+    const url = 'https://x-access-token:ghs_secret123@github.com/o/r.git';
+    p.git('remote', 'add', 'origin', url);
+    await recordGitBaseline(p.dir, env);
+    const call = await prepareGitRun(['push', '--quiet', 'origin', 'HEAD:refs/heads/work'], { cwd: p.dir, env });
+    expect(call.args.join(' ')).not.toContain('github.com');
+    expect(call.env.GIT_CONFIG_PARAMETERS).toContain(`'url.${url}.insteadof=ralph-recorded-remote:'`);
+    const seen = await nodeProcessRunner.run('git', ['ls-remote', '--get-url', 'ralph-recorded-remote:'], { cwd: p.dir, env: call.env });
+    expect(seen.stdout.trim()).toBe(url);
   });
 
   it('adds a worktree only inside the project, judged where its path really leads', async () => {

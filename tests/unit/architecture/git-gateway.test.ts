@@ -15,12 +15,7 @@ const sources = readdirSync(LIB, { recursive: true, encoding: 'utf8' }).filter((
 const text = (file: string) => readFileSync(join(LIB, file), 'utf8');
 
 // Spawns outside the runner that start no git: the Docker sandbox's synchronous `docker rm` on exit.
-// The Docker sandbox starts docker alone; the demo's scripted agent is an agent, not ralph: it
-// runs as the agent CLI does, in the demo's project, and commits there as an agent would.
-const OTHER_SPAWNERS: Record<string, RegExp> = {
-  [join('sandbox', 'docker-sandbox.ts')]: /spawnSync\(docker, /g,
-  [join('cli', 'demo-agent', 'demo-agent.ts')]: /execFileSync\('git', /g,
-};
+const OTHER_SPAWNERS: Record<string, RegExp> = { [join('sandbox', 'docker-sandbox.ts')]: /spawnSync\(docker, /g };
 
 describe('the git gateway is the only way to git', () => {
   it('only the process spawner imports child_process (and the Docker sandbox, for docker alone)', () => {
