@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Monitor benchmarks (DESIGN.md §6: a frame renders in ≤ 10 ms; the dashboard idles at ≤ 1 %
+// Monitor benchmarks (docs/performance.md: a frame renders in ≤ 10 ms; the dashboard idles at ≤ 1 %
 // CPU). Run after `npm run build`. Prints one JSON line per measurement:
 // {"what", "value", "unit", "budget", "ok"}.
 //

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// ralph-stats benchmark (DESIGN.md §6: one million metric lines summarised in ≤ 2 s). Run after
+// ralph-stats benchmark (docs/performance.md: one million metric lines summarised in ≤ 2 s). Run after
 // `npm run build`. Writes a 1,000,000-line .ralph/logs/metrics.jsonl of the lines the loop
 // writes (every field, runs of 1–200 loops) into a temp dir, then times the real
 // `bin/ralph-stats` as a user runs it — default JSON and `--format table` — wall clock from

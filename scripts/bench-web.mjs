@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Web view benchmarks (DESIGN.md §6: with the page open the monitor still idles within its CPU
+// Web view benchmarks (docs/performance.md: with the page open the monitor still idles within its CPU
 // budget; 20 clients get each update within a second). Run after `npm run build`. Prints one
 // JSON line per measurement, the protocol scripts/bench.mjs reads.
 //

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// `npm run bench`: measures every row of DESIGN.md §6 on this machine and prints, for each,
+// `npm run bench`: measures every budget of docs/performance.md on this machine and prints, for each,
 // what was measured, the budget and the verdict (`--json`: the rows as JSON). Run after
 // `npm run build` (the npm script does). Sections live in scripts/bench/; the monitor and
 // ralph-stats rows come from scripts/bench-monitor.mjs and scripts/bench-stats.mjs, which print
 // JSON lines {what, value, unit, budget, ok}. `--quick`: fewer loops (100) and cold-start runs,
-// for a fast look; the default measures the rows as DESIGN.md §6 states them. `--only NAME`
+// for a fast look; the default measures the rows as docs/performance.md states them. `--only NAME`
 // (repeatable: orchestration, plan-growth, content-snapshot, cold-start, analysis, monitor, web, stats, parallel) runs just those sections.
 
 import { spawn } from 'node:child_process';
@@ -70,7 +70,7 @@ async function section(name, run) {
 }
 
 const machine = `${cpus().length} CPU (${cpus()[0]?.model.trim() ?? 'unknown'}), node ${process.version}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}${quick ? ' (--quick)' : ''}`;
-progress(`ralph benchmarks (DESIGN.md §6) on ${machine}`);
+progress(`ralph benchmarks (docs/performance.md) on ${machine}`);
 const rows = [
   ...(wanted('orchestration') ? await section('orchestration per loop', () => benchOrchestration({ quick })) : []),
   ...(wanted('plan-growth') ? await section('per-loop cost as the plan and the run grow', () => benchPlanGrowth({ quick })) : []),

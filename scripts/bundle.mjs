@@ -2,7 +2,7 @@
 // dist/bundle-<name>/<name>.js, which the bin/ shim imports. Start-up cost is mostly Node loading and
 // compiling modules one file at a time (zod alone is ~150 files), so the read-only commands
 // (`ralph-monitor --once`, `--circuit-status`) load a few chunks instead (start-up budgets,
-// DESIGN.md §6). Code splitting keeps every lazy `import()` lazy: a command still loads only
+// docs/performance.md). Code splitting keeps every lazy `import()` lazy: a command still loads only
 // what its path needs. zod is inlined with its locales cut to English, the one it uses (the
 // others are ~45 % of its bytes and never loaded by ralph); every other package stays external
 // because jq-wasm reads files beside itself and is loaded lazily anyway.

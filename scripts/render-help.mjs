@@ -1,6 +1,6 @@
 // Build step: renders `ralph --help` once from the flag table into dist/, so the common
 // `ralph --help` answers without loading the table and the config schema (start-up budget,
-// DESIGN.md §6). tests/e2e/ralph-help.test.ts checks the file matches what the table renders.
+// docs/performance.md). tests/e2e/ralph-help.test.ts checks the file matches what the table renders.
 // Beside it, the fast-path index: each short command line the parser answers with a quick
 // action, and the options it gives (lib/cli/ralph-fast-path.ts reads it).
 import { writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Which agent runs the next loop (issue 17 §4): the first of the run's agents, in order
+// Which agent runs the next loop: the first of the run's agents, in order
 // (AGENT_PROVIDER, then FALLBACK_AGENTS), that is neither left out of the run nor at a usage
 // limit that has not reset yet. The primary comes first, so ralph goes back to it once its
 // limit resets; when every agent is limited, the run waits for the earliest reset. Pure.

@@ -1,4 +1,4 @@
-// The fallback between agents (issue 17 §4), as loop steps: before a loop, run on the first
+// The fallback between agents, as loop steps: before a loop, run on the first
 // agent that is not at its usage limit (switching to a fallback, or back to the primary once
 // its limit has reset); at a usage limit, remember the agent's reset time; at a sign-in failure
 // of a fallback agent, leave it out for the rest of the run. The limits are held in memory and

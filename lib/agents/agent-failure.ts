@@ -2,7 +2,7 @@
 // handling in the loop (auth/billing: stop at once with the fix; transient: retry with a
 // bounded exponential backoff; usage limit: wait for the stated reset; timeout; prompt too
 // long: fresh session; unknown session: drop it and retry fresh once; anything else: failed).
-// Texts are the Claude CLI's (claude-cli contract §4.1) and are matched at the start of the
+// Texts are the Claude CLI's own error messages and are matched at the start of the
 // result text, where the CLI puts its synthetic error message.
 
 import { detectUsageLimit, type UsageLimitDetection } from '../limits/usage-limit.js';

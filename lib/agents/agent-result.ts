@@ -60,7 +60,7 @@ export interface TokenUsage {
 
 /**
  * Fields of the Bash tool's own "flat" JSON format and the old CLI `metadata` object
- * (reference §5.3 items 1–2). Real CLI output never has them; kept so such output still
+ * read by the Bash tool. Real CLI output never has them; kept so such output still
  * means what it meant to the Bash tool.
  */
 export interface DeclaredFields {

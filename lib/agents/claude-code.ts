@@ -1,5 +1,5 @@
 // The Claude Code adapter: the exact argv for one loop (pure), and how to read what came back.
-// Structured mode always reads stream-json internally (DESIGN.md §4): one parser, O(1) memory,
+// Structured mode always reads stream-json internally: one parser, O(1) memory,
 // the session id from system/init even when a run is cut short.
 
 import { classifyAgentFailure, type AgentFailureResult } from './agent-failure.js';
@@ -123,7 +123,7 @@ export function createClaudeOutputReader(options: AgentOutputOptions): AgentOutp
   };
 }
 
-/** The Claude CLI's failure texts and fields (claude-cli contract §4) onto ralph's failure kinds. */
+/** The Claude CLI's failure texts and result fields (is_error, subtype, api_error_status) onto ralph's failure kinds. */
 export function classifyClaudeRun(run: AgentRunFacts, now: number): AgentFailureResult {
   const s = run.summary;
   const result = classifyAgentFailure(

@@ -1,6 +1,6 @@
 // Turning whatever Claude printed into one normalized summary: a single JSON result object,
 // a `--verbose` JSON array of messages, stream-json lines, or plain text. Tolerates unknown
-// fields, any key order and the historical shapes (contract §2.4, reference §5.3). Pure.
+// fields, any key order and the historical shapes (older CLI versions' smaller field sets, the Bash tool's flat format). Pure.
 
 import type { AgentOutputFormat, AgentResultSummary, DeclaredFields, PermissionDenial, StreamSnapshot, TokenUsage } from './agent-result.js';
 import {

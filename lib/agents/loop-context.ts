@@ -1,4 +1,4 @@
-// The context ralph gives the agent each loop (reference §4.5): the Bash tool's one-line
+// The context ralph gives the agent each loop: the Bash tool's one-line
 // prefix, then, unlike the Bash tool's 500-character cut, the things the agent must not miss:
 // the open fix_plan.md items when it claimed completion too early, and any extra sections
 // (failing tests, …), within a fixed budget. Unlike the Bash tool, which passed it as

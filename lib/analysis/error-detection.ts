@@ -15,7 +15,7 @@ const SIGNATURE_LINES = 3;
 // Stage 1: a line holding a JSON key that contains "error" ("is_error": false,
 // "api_error_status": null) is data, not an error report.
 const JSON_ERROR_KEY = /"[^"]*error[^"]*"\s*:/i;
-// Stage 2: the Bash tool's error regex (reference §4.3 step 12).
+// Stage 2: the Bash tool's error regex for the agent's output.
 const ERROR_LINE = /^Error:|^ERROR:|^error:|\]: error|Link: error|Error occurred|failed with error|[Ee]xception|Fatal|FATAL/;
 
 export function detectErrors(text: string): ErrorDetectionResult {

@@ -1,4 +1,4 @@
-// What the CLI's permission_denials[] means for the loop (reference §5.3, #101, #143, #243):
+// What the CLI's permission_denials[] means for the loop (#101, #143, #243):
 // a readable list of what was denied, and the compound-command exemption: the CLI's matcher
 // denies `npm test 2>&1 | tail -5` even when `Bash(npm *)` is allowed, which more allowed
 // tools cannot fix, so it is reported as a limitation instead of halting the loop. Pure.

@@ -1,4 +1,4 @@
-// Progress is evidence, not a claim (issue 13 §1): a loop made progress only when the project's
+// Progress is evidence, not a claim: a loop made progress only when the project's
 // content reached a state it has not been in during this run. Content is one id per snapshot
 // (a git tree of the working tree without ralph's control and state files, lib/loop/
 // content-snapshot.ts); this file keeps the ids seen in the run and judges each loop. So

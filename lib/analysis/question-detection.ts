@@ -1,5 +1,5 @@
 // Is the agent asking a human something? There is no human in a headless loop, so the next
-// loop's context tells it to choose a safe default instead (reference §5.5 item 6, #190). Pure.
+// loop's context tells it to choose a safe default instead (#190). Pure.
 
 export interface QuestionDetectionResult {
   askingQuestions: boolean;

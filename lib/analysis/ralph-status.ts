@@ -1,5 +1,5 @@
-// The RALPH_STATUS block: the agent's structured report at the end of each loop (reference
-// §5.1). Both the `---RALPH_STATUS---` … `---END_RALPH_STATUS---` form and the YAML-like
+// The RALPH_STATUS block: the agent's structured report at the end of each loop, as
+// PROMPT.md asks for it. Both the `---RALPH_STATUS---` … `---END_RALPH_STATUS---` form and the YAML-like
 // `RALPH_STATUS:` header form (#262) are read, every field of it. Pure.
 
 export interface RalphStatus {

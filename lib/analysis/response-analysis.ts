@@ -1,6 +1,6 @@
 // What one loop's agent output says: completion claims, test-only work, stuck errors,
 // questions, permission denials. Produces the Bash tool's `.response_analysis` object
-// (reference §2.3, §5.4, §5.5) field for field, plus a few extra fields of ours. Pure: the
+// field for field, plus a few extra fields of ours. Pure: the
 // measured progress and the clock come in as values (reply length is no signal: the Bash tool's
 // text-mode "declining output" bonus is not given). Progress
 // (`has_progress`, `files_modified`) is what ralph measured; what the agent reported is kept
@@ -78,7 +78,7 @@ export function analyzeResponse(options: AnalyzeResponseOptions): ResponseAnalys
     error_signature: errorSignature(agent.resultText),
     ralph_status: toRecord(block),
     tests_status: block?.testsStatus ?? null,
-    // A top-level work_type (the flat format) is the one the Bash tool reads in JSON mode (§5.3).
+    // A top-level work_type (the flat format) is the one the Bash tool reads in JSON mode.
     work_type: agent.declared.workType ?? block?.workType ?? null,
     tasks_completed: block?.tasksCompletedThisLoop ?? null,
     files_modified_claimed: claimed,
@@ -99,7 +99,7 @@ export function analyzeResponse(options: AnalyzeResponseOptions): ResponseAnalys
   };
 }
 
-// JSON / stream-json (reference §5.4): the result's declared fields and the RALPH_STATUS
+// JSON / stream-json: the result's declared fields and the RALPH_STATUS
 // block only; no prose heuristics, since documentation words caused false exits (#224).
 function analyzeStructured(
   agent: AgentResultSummary,
@@ -131,7 +131,7 @@ function analyzeStructured(
   };
 }
 
-// Plain text (reference §5.5), with the Bash bugs fixed: words are matched whole and only
+// Plain text, as the Bash tool reads it, with the Bash bugs fixed: words are matched whole and only
 // outside the RALPH_STATUS block (its TASKS_COMPLETED_THIS_LOOP is not "complete"), and an
 // explicit EXIT_SIGNAL decides the claim whatever the prose says.
 function analyzeText(

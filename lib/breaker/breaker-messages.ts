@@ -1,7 +1,7 @@
 // Text of the guards' console messages, as plain lines (the caller colours and prints them):
 // circuit-breaker banners on each transition, the `--circuit-status` box, the
 // "EXECUTION HALTED" box of an OPEN breaker and the permission-denied halt. Wording follows
-// the Bash tool (upstream reference §6), plus what to do next.
+// the Bash tool's circuit breaker, plus what to do next.
 
 import { formatClockTime } from '../limits/rate-window.js';
 import { formatDuration } from '../limits/countdown.js';

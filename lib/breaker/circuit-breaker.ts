@@ -1,6 +1,6 @@
 // Circuit breaker: CLOSED → HALF_OPEN → OPEN when loops stop making progress, repeat the same
 // error or keep hitting permission denials; OPEN halts the run. Pure transitions over the Bash
-// tool's `.circuit_breaker_state` shape (upstream reference §6), so either version reads the
+// tool's `.circuit_breaker_state` shape, so either version reads the
 // other's file; lib/state only loads and saves it. Fixes over Bash: progress is only new
 // content measured by ralph (progress-evidence.ts), never a completion claim or a reported
 // FILES_MODIFIED; asking questions holds the count for one loop per stall, not for ever; "same

@@ -64,7 +64,7 @@ export const DEFAULT_ALLOWED_TOOLS =
   'Bash(npm *),Bash(pytest)';
 
 const SPECS = {
-  // Keys of the Bash tool (reference §3.3)
+  // Keys of the Bash tool's .ralphrc
   PROJECT_NAME: str('', 'Project name (informational)'),
   PROJECT_TYPE: str('', 'Project type (informational)'),
   CLAUDE_CODE_CMD: str('claude', 'Command that runs Claude Code'),

@@ -1,4 +1,4 @@
-// Should the loop stop? The Bash tool's exit reasons (reference §4.4) with one deliberate
+// Should the loop stop? The Bash tool's exit reasons with one deliberate
 // change: machine evidence beats claims. A completion claim while fix_plan.md still has
 // blocking unchecked items does not end the run; the next loop is told which items are open,
 // and after COMPLETION_CONFLICT_LIMIT such loops in a row the run halts (completion_conflict).
@@ -9,7 +9,7 @@
 //   safety_circuit_breaker → completion_signals → plan_complete
 // project_complete and safety_circuit_breaker come before completion_signals (the Bash tool
 // checks them after it, which made them unreachable): the stronger evidence names the reason.
-// With EXIT_REQUIRES_PLAN_COMPLETE=false the Bash order (§4.4) is kept, so that one key
+// With EXIT_REQUIRES_PLAN_COMPLETE=false the Bash order is kept, so that one key
 // restores the Bash behaviour, reasons included: completion_signals → safety_circuit_breaker →
 // project_complete.
 

@@ -1,5 +1,5 @@
 // `.exit_signals`: the recent loops that looked test-only, signalled completion or set
-// EXIT_SIGNAL (reference §5.7). The exit gate counts them. Pure.
+// EXIT_SIGNAL, as the Bash tool keeps them. The exit gate counts them. Pure.
 
 import type { ResponseAnalysis } from '../analysis/response-analysis.js';
 

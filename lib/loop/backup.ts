@@ -2,7 +2,7 @@
 // refs/ralph/backups/ whose tree is the working tree as it is on disk — committed, staged,
 // unstaged and untracked (non-ignored) files — built with git plumbing in a temporary index, so
 // the user's working tree, index, HEAD, branches and stash list are never touched (the Bash
-// tool stashed first and so lost uncommitted work, reference §13.2 item 16). ralph's own
+// tool stashed first and so lost uncommitted work). ralph's own
 // runtime state under .ralph/ (logs, status files, dot-files) is never backed up or restored.
 //
 // Restoring writes the backup's files into the working tree and removes files the backup did

@@ -1,6 +1,6 @@
 // Keeps the newest N agent output logs in .ralph/logs, and no more than LOG_RETENTION_BYTES of
-// them in all, so an overnight run cannot fill the disk (the Bash tool never pruned them,
-// reference §11.1). Output logs (`claude_output_*`, with their `_stream` companions) and stderr
+// them in all, so an overnight run cannot fill the disk (the Bash tool never pruned them).
+// Output logs (`claude_output_*`, with their `_stream` companions) and stderr
 // logs (`claude_stderr_*`) are each kept to N;
 // ralph.log, metrics.jsonl and anything else in the folder are never touched.
 

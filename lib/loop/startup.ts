@@ -1,4 +1,4 @@
-// Startup checks before the first loop (reference §4.1): old flat layout, missing prompt,
+// Startup checks before the first loop: old flat layout, missing prompt,
 // integrity of the required files, and finding an agent CLI that actually runs (the sandbox's
 // own checks are in lib/sandbox/).
 

@@ -1,4 +1,4 @@
-// fix_plan.md as the machine evidence of what is left to do (reference §4.4 item 5), read the
+// fix_plan.md as the machine evidence of what is left to do (the exit gate reads it), read the
 // way users write it: GitHub task-list items (`-`, `*`, `+`, `1.`, `1)`), headings as sections,
 // open items under OPTIONAL_SECTIONS headings not blocking completion (#239), and nothing inside
 // a fenced code block counted as an item or a heading. Every reader of the plan (exit gate, loop

@@ -47,7 +47,7 @@ export function createDeps(options: CreateDepsOptions): Deps {
     stderr,
     redact,
     // A getter: reading process.stdin builds its stream (a TTY one loads net), which only a
-    // prompt needs; the read-only commands never ask (start-up budgets, DESIGN.md §6).
+    // prompt needs; the read-only commands never ask (start-up budgets, docs/performance.md).
     get stdin() {
       return process.stdin;
     },

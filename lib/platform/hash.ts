@@ -1,6 +1,6 @@
 // Content hashes: the hex SHA-256 of a text, cut to a length. node:crypto is loaded at the first
 // hash, not at import: read-only commands (`--circuit-status`) import the modules that hash and
-// never hash (start-up budgets, DESIGN.md §6).
+// never hash (start-up budgets, docs/performance.md).
 
 import { createRequire } from 'node:module';
 

@@ -11,7 +11,7 @@ import type { ProcessExit, ProcessHandle, StartOptions } from './process-types.j
 
 // child_process and net (with the streams, dgram and sockets they pull in) are loaded at the
 // first spawn, not at import: every command builds a runner, and the read-only ones
-// (`--circuit-status`, `ralph-monitor --once`) never start a process (start-up budgets, DESIGN.md §6).
+// (`--circuit-status`, `ralph-monitor --once`) never start a process (start-up budgets, docs/performance.md).
 const requireBuiltin = createRequire(import.meta.url);
 const childProcess = () => requireBuiltin('node:child_process') as typeof import('node:child_process');
 const net = () => requireBuiltin('node:net') as typeof import('node:net');

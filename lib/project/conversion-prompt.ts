@@ -1,5 +1,5 @@
 // The instructions ralph-import gives Claude to turn a requirements document into a Ralph
-// project (reference §10.2 step 4). The document is appended last and marked as data, so
+// project. The document is appended last and marked as data, so
 // instructions written inside it are not followed.
 
 export function buildConversionPrompt(sourceName: string, document: string): string {

@@ -1,5 +1,5 @@
 // ralph-import's conversion step: runs Claude Code in the new project with the conversion
-// prompt on stdin and the tools of reference §10.2 step 5, then checks the three files.
+// prompt on stdin and the Bash tool's conversion tools (CONVERSION_TOOLS), then checks the three files.
 
 
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { readTextIfPresent } from '../platform/read-text.js';
 
 export const CONVERSION_OUTPUTS = ['.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralph/specs/requirements.md'] as const;
 
-/** The tools the conversion may use (reference §10.2 step 5). */
+/** The tools the conversion may use, as in the Bash tool's ralph-import. */
 export const CONVERSION_TOOLS = ['Read', 'Write', 'Bash(mkdir:*)', 'Bash(cp:*)'] as const;
 
 export interface ConvertRequirementsOptions {

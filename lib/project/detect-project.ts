@@ -1,4 +1,4 @@
-// Project detection (reference §9.1): type, framework, name, package manager and the build,
+// Project detection, as in the Bash tool: type, framework, name, package manager and the build,
 // test and run commands. Later rules win, as in the Bash tool: a directory with both
 // package.json and pyproject.toml is a Python project.
 

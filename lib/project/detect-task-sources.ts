@@ -1,4 +1,4 @@
-// Which task sources a project offers (reference §9.1 detect_task_sources): beads when
+// Which task sources a project offers (the Bash tool's detect_task_sources): beads when
 // .beads/ exists, GitHub when origin is on github.com, and requirement-like Markdown files
 // (prd, requirements, spec) within two levels of docs/, specs/, requirements/ and the root.
 

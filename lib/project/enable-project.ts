@@ -1,4 +1,4 @@
-// Turns a directory into a Ralph project (reference §9.1 enable_ralph_in_directory): the
+// Turns a directory into a Ralph project (the Bash tool's enable_ralph_in_directory): the
 // .ralph/ skeleton, PROMPT.md, AGENT.md, fix_plan.md, the root .gitignore and .ralphrc.
 // Existing files are kept unless force, and force first copies each file it replaces to a
 // .ralph_backup_<stamp>/; files the user added to .ralph/ are never removed; an existing

@@ -1,4 +1,4 @@
-// Plan generation for thin GitHub issues (reference §10.3): Claude writes an implementation
+// Plan generation for thin GitHub issues: Claude writes an implementation
 // plan (no tools) that is appended to the issue document before conversion.
 
 import type { ProcessRunner } from '../platform/process.js';

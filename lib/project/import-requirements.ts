@@ -1,4 +1,4 @@
-// ralph-import's file flow (reference §10.2): create the project with ralph-setup's logic, keep
+// ralph-import's file flow: create the project with ralph-setup's logic, keep
 // a copy of the source document in it, and let Claude Code write PROMPT.md, fix_plan.md and
 // specs/requirements.md from the document. Over an existing project it refuses unless force,
 // and with force keeps a copy of every file it replaces (as ralph-enable --force does).

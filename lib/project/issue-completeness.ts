@@ -1,4 +1,4 @@
-// How ready a GitHub issue is to become a Ralph project (reference §10.3, issue_analyzer):
+// How ready a GitHub issue is to become a Ralph project (the Bash tool's issue_analyzer):
 // a 0–100 score from acceptance criteria, a checklist, code, sections, implementation words
 // and length; below the threshold ralph-import suggests generating a plan first.
 

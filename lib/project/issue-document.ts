@@ -1,4 +1,4 @@
-// The requirements document ralph-import builds from a GitHub issue (reference §10.3), and the
+// The requirements document ralph-import builds from a GitHub issue, and the
 // project name derived from its title.
 
 import type { IssueDetail } from '../tasks/github-issues.js';

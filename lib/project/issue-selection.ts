@@ -1,4 +1,4 @@
-// Choosing one GitHub issue among filter candidates (reference §10.3): client-side filters
+// Choosing one GitHub issue among filter candidates: client-side filters
 // (excluded labels, a title pattern where `*` is the only wildcard), ascending number order,
 // and the `first` / `priority` strategies. Pure: no gh, no prompts.
 

@@ -1,4 +1,4 @@
-// ralph-migrate (reference §1.5): moves a project from the old flat layout (PROMPT.md,
+// ralph-migrate: moves a project from the old flat layout (PROMPT.md,
 // @fix_plan.md, specs/, logs/ … at the root) into .ralph/, after copying everything it is
 // about to move into .ralph_backup_<stamp>/. Running it again finds nothing to do.
 

@@ -1,4 +1,4 @@
-// What detection learns about a project (reference §9.1), used to render AGENT.md, PROMPT.md
+// What detection learns about a project, used to render AGENT.md, PROMPT.md
 // and .ralphrc.
 
 export type PackageManager = 'npm' | 'yarn' | 'pnpm' | 'bun' | 'uv' | 'pip' | 'cargo' | 'go';

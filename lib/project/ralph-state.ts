@@ -1,4 +1,4 @@
-// Is a directory already a Ralph project? (reference §9.1 check_existing_ralph): `complete`
+// Is a directory already a Ralph project? (the Bash tool's check_existing_ralph): `complete`
 // when .ralph/ holds PROMPT.md, fix_plan.md and AGENT.md and the project has its .ralphrc,
 // `partial` when some are missing. Unlike the Bash tool .ralphrc counts: `ralph` refuses to
 // start without it, so a project lacking it is not enabled, and ralph-enable restores it.

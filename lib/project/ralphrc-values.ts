@@ -2,7 +2,7 @@
 
 import type { PackageManager } from './project-context.js';
 
-/** The Bash tool's default ALLOWED_TOOLS (19 items, reference §3.3). */
+/** The Bash tool's default ALLOWED_TOOLS (19 items). */
 export const DEFAULT_ALLOWED_TOOLS = [
   'Write',
   'Read',

@@ -1,4 +1,4 @@
-// ralph-setup (reference §1.3): a new project directory with src/, the .ralph/ tree, the
+// ralph-setup: a new project directory with src/, the .ralph/ tree, the
 // control files, README.md, .gitignore, .ralphrc and a first commit. Unlike the Bash tool an
 // existing README.md, .gitignore or .ralphrc is kept unless force.
 

@@ -1,4 +1,4 @@
-// Session continuity (reference §11.8): which Claude session the next loop resumes, when a
+// Session continuity: which Claude session the next loop resumes, when a
 // session is too old, and resets with a recorded reason in .ralph_session and its history.
 // The log lines keep the Bash tool's wording (`Saved Claude session: …`, `Session reset: …`):
 // users grep their logs for them. Sessions are per agent: the stored id names its agent, and

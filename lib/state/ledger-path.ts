@@ -1,5 +1,5 @@
 // Where ralph's ledger of a project lives (lib/state/ledger.ts): apart from the ledger's schema,
-// so a view can ask whether there is one without loading zod (start-up budgets, DESIGN.md §6).
+// so a view can ask whether there is one without loading zod (start-up budgets, docs/performance.md).
 
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';

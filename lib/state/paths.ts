@@ -1,5 +1,5 @@
 // Every path ralph reads or writes under a project, in one place. Names follow the Bash tool
-// (reference §2) so either version can read the other's state.
+// so either version can read the other's state.
 
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';

@@ -24,7 +24,7 @@ function isAbsent(value: unknown): boolean {
  * One schema per fallback: zod schemas are immutable, so every field with the same builder and
  * fallback shares an instance. Building a zod schema is the costly part of loading the state
  * readers (~130 fields, 3–4 schema objects each); sharing them keeps `--circuit-status` and
- * `ralph-monitor --once` within their start-up budgets (DESIGN.md §6).
+ * `ralph-monitor --once` within their start-up budgets (docs/performance.md).
  */
 function sharedPerFallback<A extends [] | [fallback: unknown], S>(build: (...args: A) => S): (...args: A) => S {
   const built = new Map<unknown, S>();

@@ -1,9 +1,9 @@
-// zod schemas, types and defaults for every `.ralph/` state file the Bash tool also uses
-// (reference §2.3). Field names and types are the compatibility contract; objects are loose
+// zod schemas, types and defaults for every `.ralph/` state file the Bash tool also uses.
+// Field names and types are the compatibility contract; objects are loose
 // so fields written by the other version (or a newer one) survive a read-modify-write.
 // Each schema is built on its first parse (`z.lazy`), not when this module loads: a command
 // builds only the schemas of the files it reads (`--circuit-status` reads one), which keeps the
-// read-only commands within their start-up budgets (DESIGN.md §6).
+// read-only commands within their start-up budgets (docs/performance.md).
 
 import * as z from './zod.js';
 import {
@@ -216,7 +216,7 @@ export function defaultResponseAnalysisFile(): ResponseAnalysisFile {
   return { loop_number: 0, timestamp: '', output_file: '', output_format: 'json', analysis: defaultResponseAnalysisFields() };
 }
 
-// .circuit_breaker_state and .circuit_breaker_history (reference §6).
+// .circuit_breaker_state and .circuit_breaker_history, in the Bash tool's shape.
 export const breakerStates = ['CLOSED', 'HALF_OPEN', 'OPEN'] as const;
 export type BreakerStateName = (typeof breakerStates)[number];
 

@@ -1,4 +1,4 @@
-// beads (`bd`) issues as tasks (reference §9.4): `bd list --json`, closed and id-less items
+// beads (`bd`) issues as tasks: `bd list --json`, closed and id-less items
 // skipped, `- [ ] [<id>] <title>`; when bd prints no usable JSON (older versions), its text
 // listing is parsed instead: id = first `word-id`, title = text after the last " - ".
 

@@ -1,4 +1,4 @@
-// GitHub issues for ralph-import (reference §10.3): one `gh issue list` for the candidates of
+// GitHub issues for ralph-import: one `gh issue list` for the candidates of
 // a filter query, and `gh issue view` for the chosen issue. Values are normalised to plain
 // shapes here so selection and scoring stay pure.
 

@@ -1,4 +1,4 @@
-// GitHub issues as tasks (reference §9.4): open issues, optionally with one label, as
+// GitHub issues as tasks: open issues, optionally with one label, as
 // `- [ ] [#<number>] <title>`. limit > 0 uses `gh issue list`; limit 0 means every issue,
 // fetched page by page through `gh api --paginate` (pull requests dropped).
 

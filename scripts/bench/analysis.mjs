@@ -1,4 +1,4 @@
-// §6 row 3 — analysing agent output. Throughput: a large realistic stream-json (recorded lines,
+// Budget row (docs/performance.md): analysing agent output. Throughput: a large realistic stream-json (recorded lines,
 // tool results of 4–64 KB) goes through createLineSplitter + createStreamAccumulator exactly as
 // the Claude Code adapter (lib/agents/claude-code.ts) wires them (same skipPrefixes), fed in 64 KiB chunks as a pipe
 // delivers them; MB = 10^6 bytes. A second, informational row feeds only lines that must be

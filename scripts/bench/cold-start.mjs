@@ -1,4 +1,4 @@
-// §6 cold-start rows — `ralph --help`, `--version`, `--status` within node's own start + 15 ms;
+// Start-up budget rows (docs/performance.md) — `ralph --help`, `--version`, `--status` within node's own start + 15 ms;
 // `ralph-monitor --once`, `ralph --circuit-status`, `ralph --config` within + 60 ms. Each run is
 // a new `node bin/…` process in a temp project holding a copy of a Bash-written mid-run
 // `.ralph/`. The machine may be loaded, so what is compared is CPU time (user + sys of the

@@ -1,4 +1,4 @@
-// §6 row 2 — the content snapshot on a 50,000-file repository: a loop's snapshot after the
+// Budget row (docs/performance.md): the content snapshot on a 50,000-file repository: a loop's snapshot after the
 // first (one file changed since, as a loop leaves it) against `git status --porcelain` on the
 // same tree, measured side by side and alternated (median of the runs; the ratio is the row),
 // and the bytes the snapshots add to `.git` (a 3 MB file rewritten between them included).

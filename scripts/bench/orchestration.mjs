@@ -1,4 +1,4 @@
-// §6 row 1 — orchestration cost per loop. A child process (scripts/bench/loop-child.mjs) runs
+// Budget row (docs/performance.md): orchestration cost per loop. A child process (scripts/bench/loop-child.mjs) runs
 // the real loop for LOOPS loops (1,000; 100 with --quick) against an instant fake `claude` and a
 // temporary git project, analysis and content progress check included, and reports per loop
 // its own CPU (process.cpuUsage: ralph only — the agent and git are separate processes) and

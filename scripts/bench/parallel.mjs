@@ -1,4 +1,4 @@
-// §6 `--parallel` rows, measured side by side on this machine: three equal plan items whose
+// The `--parallel` budget rows (docs/performance.md), measured side by side on this machine: three equal plan items whose
 // agent calls take 3 s each (the fake `claude` waits 3 s before answering), run by `ralph`
 // serially (one loop, one item per call) and by `ralph --parallel 3`, each in a fresh temporary
 // git project; the row is the ratio of their wall times. Then `ralph --parallel 4` with four

@@ -1,4 +1,4 @@
-// §6 row 2 — per-loop cost as the plan and the run grow. The loop child (loop-child.mjs, the real
+// Budget row (docs/performance.md): per-loop cost as the plan and the run grow. The loop child (loop-child.mjs, the real
 // loop against an instant fake agent that changes a file each call and ticks nothing) runs side
 // by side in one bench run: over plans of 100, 1,000 and 10,000 open items (SIZE_LOOPS loops
 // each; per-loop CPU is the median of the loops after the first WARM_UP), and over a 100-item

@@ -1,4 +1,4 @@
-// Bench rows: one measurement against its DESIGN.md §6 budget, and the small statistics the
+// Bench rows: one measurement against its budget (docs/performance.md), and the small statistics the
 // sections share. A row is { what, value, unit, budget, ok, note? }; `budget` is a number in
 // the row's unit and `compare` says which side of it passes.
 

@@ -1,4 +1,4 @@
-// Bad input is a clear error (issue 13 §7): a control file that is not a readable text file, or
+// Bad input is a clear error: a control file that is not a readable text file, or
 // a state file that is a directory, stops the real `bin/ralph` with exit 1 and one `Error:` line
 // naming the file plus a hint — never an internal error, a hang, or a counted call. An agent
 // command that cannot be spawned is not counted as a call either.

@@ -47,7 +47,7 @@ const productive = (n: number, extra: FakeCallScript = {}): FakeCallScript => ({
   ...extra,
 });
 
-describe('the flat JSON format (reference §5.3)', () => {
+describe('the flat JSON format', () => {
   it('a top-level work_type TEST_ONLY, three loops in a row, ends the run as test_saturation (EXIT_REQUIRES_PLAN_COMPLETE=false)', async () => {
     // The RALPH_STATUS block says IMPLEMENTATION: in JSON the Bash tool reads only the top level.
     // The plan is open: only the Bash order lets test-only loops end the run.
@@ -86,7 +86,7 @@ describe('session log lines keep the Bash wording', () => {
   });
 });
 
-describe('EXIT_REQUIRES_PLAN_COMPLETE=false restores the Bash exit order (reference §4.4)', () => {
+describe('EXIT_REQUIRES_PLAN_COMPLETE=false restores the Bash exit order', () => {
   const claim = (n: number) => productive(n, { statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } });
 
   it('two EXIT_SIGNAL true loops end the run as completion_signals, at the start of loop 3', async () => {

@@ -1,6 +1,6 @@
 // The bin/ shims run the esbuild bundle of their entry (scripts/bundle.mjs, part of the build):
 // the read-only commands load a few chunks from their own dist/bundle-<name>/ with zod inlined, instead of our
-// modules and zod's ~150 files one by one (start-up budgets, DESIGN.md §6). Every module a
+// modules and zod's ~150 files one by one (start-up budgets, docs/performance.md). Every module a
 // process resolves is recorded through a `node --import` hook.
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 // Guard state the agent can write, set to values ralph could never have written: a negative
 // call count, a window hour in the future, a usage-limit wait until 2099, a breaker opened in
 // 2099. The real `bin/ralph` resets each with a warning naming the file and carries on with
-// the guard intact (issue 13 §4).
+// the guard intact.
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Usage limits are read from failed runs only (issue 13 §5): a successful run whose answer
+// Usage limits are read from failed runs only: a successful run whose answer
 // quotes the CLI's limit message, or that saw a rejected rate_limit_event before a retry worked,
 // is not a limit and the loop goes on at once; a failed run that prints Claude's plain-text
 // 5-hour message (the upstream Bash suite's mock) is one. Driven through the real `bin/ralph`.

@@ -87,7 +87,7 @@ describe('detectUsageLimit: no false positives', () => {
   });
 });
 
-// The CLI's limit messages, every era (reference: claude-cli contract §4.2), each with the
+// The CLI's limit messages, every era, each with the
 // separators and reset clauses that era printed.
 interface Era {
   wordings: string[];

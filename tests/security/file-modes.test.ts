@@ -1,4 +1,4 @@
-// Files that may hold secrets get the modes DESIGN.md §7 names, exactly, whatever the umask:
+// Files that may hold secrets get owner-only modes, exactly, whatever the umask:
 // `.ralph/.claude_session_id` (a resumable session) and the `.ralphrc` the generators write
 // (ralph-enable-ci, ralph-setup, ralph-import) are 0600, and so are the raw agent transcripts
 // and live.log.

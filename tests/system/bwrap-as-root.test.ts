@@ -1,7 +1,7 @@
 // `ralph --sandbox bwrap` run as root (CI, containers) holds: the agent has no capability
 // (CapEff 0), cannot remount `/` read-write, cannot write outside the project, and reaches no
 // host unix socket — neither one in /run nor the user's SSH agent, whose variable it does not
-// get (issue 25 §3, §4). Needs root and bubblewrap.
+// get. Needs root and bubblewrap.
 
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';

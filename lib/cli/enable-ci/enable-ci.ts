@@ -1,4 +1,4 @@
-// ralph-enable-ci: enable Ralph without prompts (reference §9.3). Exit codes 0–5 and the
+// ralph-enable-ci: enable Ralph without prompts. Exit codes 0–5 and the
 // --json shapes are a contract with pipelines: see messages-enable-ci.ts.
 
 import { unwritableReason } from '../../state/writable-dir.js';
@@ -149,7 +149,7 @@ async function enableCi(args: EnableCiArgs): Promise<number> {
   return ENABLE_CI_EXIT.success;
 }
 
-/** The §9.3 JSON exactly as pipelines expect it, or filtered through --jq. */
+/** The --json output exactly as pipelines expect it, or filtered through --jq. */
 async function writeJson(text: string, jq: string | undefined): Promise<void> {
   if (jq === undefined) process.stdout.write(`${text}\n`);
   else await printJson(JSON.parse(text), jq, (t) => process.stdout.write(t));

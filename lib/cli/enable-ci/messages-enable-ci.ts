@@ -1,5 +1,5 @@
-// User-facing text of ralph-enable-ci: the exit codes and the JSON shapes pipelines parse (reference
-// §9.3; kept byte-compatible with the Bash tool). Its --help is rendered from its flag table
+// User-facing text of ralph-enable-ci: the exit codes and the JSON shapes pipelines parse (kept
+// byte-compatible with the Bash tool). Its --help is rendered from its flag table
 // (bootstrap-args.ts).
 
 export const ENABLE_CI_EXIT = {

@@ -1,5 +1,5 @@
-// ralph-enable: the five-phase wizard that enables Ralph in an existing project (reference
-// §9.2). Questions go to stderr, progress to stdout; --non-interactive asks nothing.
+// ralph-enable: the five-phase wizard that enables Ralph in an existing project,
+// as the Bash tool's does. Questions go to stderr, progress to stdout; --non-interactive asks nothing.
 
 import { CONFIG_SCHEMA } from '../../config/schema.js';
 import { DEFAULT_TASK_LABEL } from '../task-import-defaults.js';

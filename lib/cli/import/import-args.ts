@@ -1,4 +1,4 @@
-// ralph-import's command line (reference §10.1): its flag table (parsing, checks and --help come
+// ralph-import's command line: its flag table (parsing, checks and --help come
 // from the rows, flag-table.ts) and the cross-flag rules. Every problem is a RalphError with exit
 // code 1, as in the Bash tool.
 

@@ -1,4 +1,4 @@
-// ralph-import's GitHub flow (reference §10.3): find the issue (by number, or by filters and a
+// ralph-import's GitHub flow: find the issue (by number, or by filters and a
 // selection strategy), build its requirements document, score its completeness, and generate
 // an implementation plan when asked or when the issue is thin.
 

@@ -1,5 +1,5 @@
 // ralph-import: create a Ralph project from a requirements document or a GitHub issue
-// (reference §10). Claude Code does the conversion; any failure exits 1 with its message.
+// (docs/projects.md). Claude Code does the conversion; any failure exits 1 with its message.
 
 import { homedir } from 'node:os';
 import { existsSync, rmSync } from 'node:fs';

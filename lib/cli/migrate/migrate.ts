@@ -1,4 +1,4 @@
-// ralph-migrate [dir]: move a flat-layout Ralph project into .ralph/ (reference §1.5).
+// ralph-migrate [dir]: move a flat-layout Ralph project into .ralph/.
 
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';

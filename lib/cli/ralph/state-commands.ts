@@ -1,7 +1,7 @@
 // The immediate state commands: `--reset-circuit`, `--circuit-status`, `--reset-session`.
 // Like the Bash tool they act on the project's .ralph/ (and the breaker in ralph's ledger) and exit 0. The session reset is imported
 // only by the commands that reset: `--circuit-status` loads just what it reads (start-up budgets,
-// DESIGN.md §6).
+// docs/performance.md).
 
 import { homedir } from 'node:os';
 import { loadConfig } from '../../config/load-config.js';

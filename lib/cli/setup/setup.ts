@@ -1,4 +1,4 @@
-// ralph-setup [name]: create a new Ralph project with its first commit (reference §1.3).
+// ralph-setup [name]: create a new Ralph project with its first commit.
 
 import { nodeProcessRunner } from '../../platform/process.js';
 import { hasCommandOnPath } from '../../platform/find-executable.js';

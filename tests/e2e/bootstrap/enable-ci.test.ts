@@ -1,4 +1,4 @@
-// ralph-enable-ci as pipelines run it: exit codes 0–5 and the exact --json shapes (§9.3).
+// ralph-enable-ci as pipelines run it: exit codes 0–5 and the exact --json shapes (the Bash tool's).
 import { parseFixPlan } from '../../../lib/plan/fix-plan.js';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -53,7 +53,7 @@ describe('ralph-enable-ci', () => {
     expect(readFileSync(project.path('.ralph/fix_plan.md'), 'utf8')).toBe('- [ ] mine\n');
   });
 
-  it('prints exactly the §9.3 success object for a TypeScript project, then the already-enabled object', async () => {
+  it('prints exactly the --json success object for a TypeScript project, then the already-enabled object', async () => {
     project = tmpProject({ 'package.json': JSON.stringify({ name: 'ts-app', devDependencies: { typescript: '^5.9.0' } }) }, { git: true });
     const first = await enableCi(['--json']);
     expect(first.code).toBe(0);

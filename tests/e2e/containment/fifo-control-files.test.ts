@@ -1,7 +1,7 @@
 // An agent that swaps fix_plan.md, AGENT.md or a state file for a FIFO cannot hang ralph: every
 // control and state file is checked to be a regular file before it is opened, the FIFO is a
 // clear error naming it (or, for a state file, a warning and the default), and SIGTERM still
-// stops ralph (issue 25 §10).
+// stops ralph.
 
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';

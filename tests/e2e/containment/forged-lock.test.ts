@@ -1,7 +1,7 @@
 // A lock the agent forged cannot make the next ralph kill someone else's processes or refuse to
 // start: a process group is stopped only when the leader's start time and executable recorded
 // in the lock still match, never pid 1 or ralph's own; a lock naming a live process that is
-// not ralph is reported and treated as stale (issue 25 §7).
+// not ralph is reported and treated as stale.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 // Escape sequences and bidi controls the agent writes into state files (status.json's `status`
 // and `exit_reason`, a metrics.jsonl line) reach no terminal: `ralph-monitor --once`,
-// `ralph --status` and `ralph-stats --format table` print them removed (issue 25 §11).
+// `ralph --status` and `ralph-stats --format table` print them removed.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 // An agent that replaces ralph's logs and state files with symlinks to a file outside the
 // project (a stand-in for ~/.bashrc) gets nothing written there: every write under `.ralph/`
-// refuses a link or a non-regular file in its place, with a warning naming it (issue 25 §2).
+// refuses a link or a non-regular file in its place, with a warning naming it.
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

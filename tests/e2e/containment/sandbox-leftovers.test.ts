@@ -1,7 +1,6 @@
 // A ralph killed with -9 under a sandbox leaves its runtime directory behind, holding the copied
 // credentials (and, for Docker, the env-file with the API key). The next ralph removes every
 // `ralph-sandbox-<pid>-*` directory of a dead pid and says so; one of a live ralph is kept
-// (issue 25 §8).
 
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

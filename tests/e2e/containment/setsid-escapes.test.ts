@@ -1,7 +1,7 @@
 // Processes the agent starts in a session of their own (`setsid`) leave its process group, so
 // killing the group misses them. ralph marks the agent's environment with the run's id and, at
 // the end of each call and on every stop, kills what still carries it: a `setsid sleep` and a
-// `setsid bash` that traps TERM do not outlive the call (issue 25 §9).
+// `setsid bash` that traps TERM do not outlive the call.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

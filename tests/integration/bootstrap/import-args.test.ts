@@ -1,4 +1,4 @@
-// ralph-import's flag rules (reference §10.1): every violation is a usage error (exit 1).
+// ralph-import's flag rules: every violation is a usage error (exit 1).
 import { describe, expect, it } from 'vitest';
 import { parseImportArgs } from '../../../lib/cli/import/import-args.js';
 import { isRalphError } from '../../../lib/errors.js';

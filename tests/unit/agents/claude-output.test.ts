@@ -244,7 +244,7 @@ describe('extractAgentResult shapes beyond 2.1.332', () => {
     expect(extractAgentResult('{"result":"r","metadata":{"session_id":"meta"}}').sessionId).toBe('meta');
   });
 
-  it('reads the Bash flat format (reference §5.3 item 1)', () => {
+  it('reads the Bash flat format', () => {
     const flat = JSON.stringify({
       status: 'COMPLETE',
       exit_signal: true,

@@ -18,7 +18,7 @@ function previous(result: string): ResponseAnalysis {
 
 const PLAN = parseFixPlan('- [x] a\n- [ ] b\n## Nice to have\n- [ ] c', ['Nice to have']);
 
-describe('buildLoopContext: the Bash prefix (reference §4.5)', () => {
+describe('buildLoopContext: the Bash prefix', () => {
   it('first loop with a plan and a closed breaker: remaining counts blocking items, optional apart', () => {
     expect(buildLoopContext({ loop: 1, plan: PLAN, breakerState: 'CLOSED', previousAnalysis: null })).toBe(
       'Loop #1. Remaining tasks: 1 (+1 optional).',

@@ -18,7 +18,7 @@ const denialsOf = (name: string): PermissionDenial[] => {
   return [...objects].reverse().find((o) => o.type === 'result')!.permission_denials;
 };
 
-// The Bash tool's default ALLOWED_TOOLS (upstream reference §3.3).
+// The Bash tool's default ALLOWED_TOOLS.
 const DEFAULT_ALLOWED = splitAllowedTools(
   'Write,Read,Edit,Bash(git add *),Bash(git commit *),Bash(git diff *),Bash(git log *),Bash(git status),Bash(git status *),Bash(git push *),Bash(git pull *),Bash(git fetch *),Bash(git checkout *),Bash(git branch *),Bash(git stash *),Bash(git merge *),Bash(git tag *),Bash(npm *),Bash(pytest)',
 );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { detectQuestions } from '../../../lib/analysis/question-detection.js';
 
-describe('detectQuestions (reference §5.5 item 6)', () => {
+describe('detectQuestions', () => {
   it.each([
     'Should I continue with the migration?',
     'Would you like me to refactor this?',

@@ -194,7 +194,7 @@ describe('analyzeResponse, JSON / stream-json path (no prose heuristics, #224)',
   });
 });
 
-describe('analyzeResponse, text path (reference §5.5, Bash bugs fixed)', () => {
+describe('analyzeResponse, text path (Bash bugs fixed)', () => {
   const statusInProgress = block([
     'STATUS: IN_PROGRESS',
     'TASKS_COMPLETED_THIS_LOOP: 1',

@@ -208,7 +208,7 @@ describe('evaluateExitGate: machine evidence beats claims', () => {
     expect(results[1]).toEqual({ kind: 'exit', reason: 'completion_signals', outcome: 'completed' });
   });
 
-  it('EXIT_REQUIRES_PLAN_COMPLETE=false evaluates the claims in the Bash order (§4.4)', () => {
+  it('EXIT_REQUIRES_PLAN_COMPLETE=false evaluates the claims in the Bash order', () => {
     const bash = { exitRequiresPlanComplete: false };
     const claim = analysisOf(CLAIM, 3);
     const both = { test_only_loops: [], done_signals: [1, 2], completion_indicators: [1, 2] };

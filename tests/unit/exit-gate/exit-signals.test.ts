@@ -39,7 +39,7 @@ function analysis(fields: Partial<ResponseAnalysisFields>): ResponseAnalysis {
   };
 }
 
-describe('updateExitSignals (reference §5.7)', () => {
+describe('updateExitSignals (.exit_signals as the Bash tool keeps it)', () => {
   it('starts empty', () => {
     expect(emptyExitSignals()).toEqual({ test_only_loops: [], done_signals: [], completion_indicators: [] });
   });

@@ -6,7 +6,7 @@ const counts = (text: string, optional: string[] = []) => {
   return { blocking, optional: opt };
 };
 
-describe('parseFixPlan checkbox rules (reference §4.4 item 5, #144)', () => {
+describe('parseFixPlan checkbox rules (#144)', () => {
   it.each([
     ['- [ ] open', 0, 1],
     ['  - [ ] indented open', 0, 1],
