@@ -53,12 +53,25 @@ export async function runMain(main: (argv: string[]) => Promise<number>): Promis
 /**
  * A reader that stopped reading (`ralph --status | head`) is no error of ours: the output is
  * simply not wanted any more, so the command ends with the code it had, without a stack trace.
+ * A loop run is different (keepRunningWithoutOutput): it goes on, and stops its agent and
+ * releases its lock as it would have.
  */
 export function endQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
   stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (outputOptional && (error.code === 'EPIPE' || error.code === 'EIO')) return;
     if (error.code !== 'EPIPE') throw error;
     process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
   });
+}
+
+let outputOptional = false;
+
+/**
+ * From now on a closed terminal or pipe does not end the process: the loop's output still goes
+ * to ralph.log, and ending at once would leave the agent running and the project locked.
+ */
+export function keepRunningWithoutOutput(): void {
+  outputOptional = true;
 }
 
 const SYSTEM_ERRORS: Record<string, { what: string; hint: string }> = {

@@ -146,7 +146,7 @@ describe('bad input is a one-line error naming the file, with no call counted', 
     const r = await ralph(p, f);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/Could not start .*claude-gone: spawn .*EACCES/);
-    expect(r.stderr).toMatch(/after 0 agent call\(s\) now \(0 in run /);
+    expect(r.stderr).toMatch(/Stopped: +could not run \(exit reason: agent_not_started, exit code 1\)/);
     expect(callCount(p)).toBe(0);
   });
 });

@@ -3,6 +3,7 @@
 
 import type { RalphCliOptions } from './ralph-options.js';
 import { runProject } from '../../loop/run-project.js';
+import { keepRunningWithoutOutput } from '../error-funnel.js';
 import { createDeps } from '../../platform/create-deps.js';
 import { ralphPaths } from '../../state/paths.js';
 import { readParallel } from '../../parallel/upcoming-units.js';
@@ -10,6 +11,7 @@ import { readParallel } from '../../parallel/upcoming-units.js';
 export async function runRalphLoop(options: RalphCliOptions, cwd: string): Promise<number> {
   const paths = ralphPaths(cwd);
   const deps = createDeps({ cwd, logFile: paths.ralphLog, verbose: options.flags.RALPH_VERBOSE === true });
+  keepRunningWithoutOutput();
   process.once('SIGHUP', ignoreTerminalWriteErrors);
   try {
     const parallel = readParallel({ projectDir: cwd, homeDir: deps.homeDir, env: process.env, flags: options.flags });

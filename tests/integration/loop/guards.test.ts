@@ -291,7 +291,9 @@ describe('fatal agent failures and budgets', () => {
     expect(result.exitCode).toBe(2);
     expect(p.fake.runs()).toHaveLength(1);
     expect(p.status()).toMatchObject({ exit_reason: 'permission_denied', status: 'halted' });
-    expect(result.stderr.text).toMatch(/ALLOWED_TOOLS="[^"]*Bash\(rm \*\)"/);
+    // The narrowest rule that allows the denied call, and what a wider one would allow.
+    expect(result.stderr.text).toMatch(/ALLOWED_TOOLS="[^"]*Bash\(rm -rf build\)"/);
+    expect(result.stderr.text).toContain('Bash(rm *) would also allow rm with any other arguments');
   });
 
   it('a denied compound npm command with Bash(npm *) allowed does not halt (#243)', async () => {
