@@ -20,7 +20,9 @@ import {
   trackGateResult,
   trackLoopWithoutGate,
   type TrackedVerification,
+  type VerificationTrackerState,
 } from '../verify/verification-tracker.js';
+import { saveLedgerTestsBaseline } from '../state/ledger.js';
 import { escapedOutputWarning } from '../agent-run/escaped-output.js';
 import { resetRunSession } from '../sessions/agent-session.js';
 import { holdBreaker } from '../breaker/breaker-step.js';
@@ -68,7 +70,7 @@ export async function verifyAfterLoop(run: Run, input: LoopVerificationInput): P
     tracked = trackLoopWithoutGate(run.state.verify, input.loop, threshold);
   }
   if (!tracked) return CONTINUE;
-  run.state.verify = tracked.state;
+  keepTracked(run, tracked.state);
   run.state.lastOutcome = tracked.outcome;
   return tracked.tripped ? haltForSameFailures(run, input.loop, tracked.reason) : CONTINUE;
 }
@@ -90,7 +92,7 @@ export async function checkCompletionClaim(run: Run, gate: Extract<ExitGateResul
     const result = await runGate(run, loop);
     if (run.stop.received) return { kind: 'interrupted' };
     const tracked = trackGateResult(run.state.verify, loop, result, run.config.CB_SAME_FAILURES_THRESHOLD);
-    run.state.verify = tracked.state;
+    keepTracked(run, tracked.state);
     keepGateResult(run, loop, result, tracked);
     // That loop's attempt is already on disk: this result is saved on its own.
     run.recorder?.flush();
@@ -174,7 +176,7 @@ export async function verifyTicks(run: Run, loop: number): Promise<TicksVerified
   const result = await runGate(run, loop);
   if (run.stop.received) return { closedItems: false };
   const tracked = trackGateResult(run.state.verify, loop, result, run.config.CB_SAME_FAILURES_THRESHOLD);
-  run.state.verify = tracked.state;
+  keepTracked(run, tracked.state);
   keepGateResult(run, loop, result, tracked);
   const passed = result.status === 'passed' && result.passed > 0;
   return { gateRan: tracked, closedItems: passed && closeItemsVerifiedByGate(run, ticks) };
@@ -204,4 +206,16 @@ function haltForSameFailures(run: Run, loop: number, reason: string): RunStop {
   resetRunSession(run, 'circuit_breaker_trip', loop);
   deps.stderr.write(`${formatHaltBox(opened.state, { now }).join('\n')}\n`);
   return stopRun(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', `Circuit breaker opened: ${reason}`);
+}
+
+/**
+ * The tracker's new state; a new test count of a passing gate run is kept in ralph's ledger too,
+ * where a restart reads it back (the run record in .ralph/ is the agent's to rewrite).
+ */
+function keepTracked(run: Run, next: VerificationTrackerState): void {
+  const before = run.state.verify.lastPassingTests;
+  run.state.verify = next;
+  if (next.lastPassingTests !== before && next.lastPassingTests !== null && run.paths.ledger && !run.config.DRY_RUN) {
+    saveLedgerTestsBaseline(run.paths.ledger, run.paths.projectDir, next.lastPassingTests);
+  }
 }

@@ -12,6 +12,7 @@ import { failingCount, initialSameFailures, sameFailuresTripped } from '../verif
 import { endLedgerRun, loadUnfinishedRun } from '../limits/limits-store.js';
 import { RunRecorder } from './run-recorder.js';
 import { trackerFromSummary } from '../verify/verification-tracker.js';
+import { readLedger } from '../state/ledger.js';
 import { holdBreaker } from '../breaker/breaker-step.js';
 import type { IterationResult } from '../loop/iteration.js';
 import type { Run, RunSetup, RunStop } from '../loop/run.js';
@@ -53,6 +54,9 @@ export function openSessionRecord(run: RunSetup, fresh: boolean): RunRecorder | 
   } else {
     holdBreaker(run, startNewRun(run.state.breaker.value, run.deps.clock.now()));
   }
+  // What a later pass is measured against comes from ralph's ledger, never from the run record
+  // (.ralph/sessions/ is the agent's to rewrite): a forged count there cannot hide lost tests.
+  run.state.verify = { ...run.state.verify, lastPassingTests: ledgerTestsBaseline(run) };
   recorder.activate();
   recorder.flush();
   run.events.emit('run:opened', {
@@ -135,4 +139,9 @@ export function endSessionRecord(run: Run, result: RunStop): void {
 
 function countOpenItems(run: Run): number | null {
   return run.state.plan?.blocking.open ?? null;
+}
+
+function ledgerTestsBaseline(run: Run): number | null {
+  if (!run.paths.ledger) return null;
+  return readLedger(run.paths.ledger, (message) => run.deps.logger.warn(message))?.tests_baseline ?? null;
 }

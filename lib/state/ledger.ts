@@ -47,6 +47,8 @@ const ledgerSchema = z.looseObject({
   backups: z.array(z.object({ ref: z.string(), commit: z.string(), created_at: z.number() })).default([]),
   /** Real paths of the PRD files queued with `ralph-queue add --prd`. */
   queued_prds: z.array(z.string()).default([]),
+  /** The tests the last passing gate run executed: what a later pass is measured against, across runs. */
+  tests_baseline: z.number().int().nonnegative().nullable().default(null),
 });
 
 export type Ledger = z.infer<typeof ledgerSchema>;
@@ -72,7 +74,7 @@ export function readLedger(path: string, warn: (message: string) => void): Ledge
 export function updateLedger(path: string, projectDir: string, change: (ledger: Ledger) => Ledger): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const current = readLedger(path, () => undefined) ?? {
-    version: 1 as const, project: realPathOf(projectDir), run: null, rate: null, breaker: null, parallel: null, backups: [], queued_prds: [],
+    version: 1 as const, project: realPathOf(projectDir), run: null, rate: null, breaker: null, parallel: null, backups: [], queued_prds: [], tests_baseline: null,
   };
   writeJsonAtomic(path, change(current), { mode: 0o600 });
 }
@@ -91,6 +93,11 @@ export function saveLedgerBreaker(path: string, projectDir: string, breaker: Cir
 
 export function saveLedgerBackups(path: string, projectDir: string, backups: LedgerBackup[]): void {
   updateLedger(path, projectDir, (ledger) => ({ ...ledger, backups }));
+}
+
+/** Records the test count of a passing gate run (or forgets it: null). */
+export function saveLedgerTestsBaseline(path: string, projectDir: string, tests: number | null): void {
+  updateLedger(path, projectDir, (ledger) => ({ ...ledger, tests_baseline: tests }));
 }
 
 /** Records a PRD file the user queued (its real path), once. */

@@ -62,3 +62,30 @@ describe('a gate run that executed no test is not a pass', () => {
     expectNotDone(ran);
   });
 });
+
+describe('the test count a pass is measured against survives a restart', () => {
+  it('kept in the ledger: a new run whose script counts nothing is measured against the 3 tests of the last one', async () => {
+    const project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="sh run-tests.sh"\n`, 'run-tests.sh': TESTS, '.ralph/fix_plan.md': PLAN }), { git: true });
+    cleanups.push(() => project.cleanup());
+    const honest: FakeCallScript = {
+      writeFiles: { 'src/parser.txt': 'parser\n', '.ralph/fix_plan.md': '# Fix Plan\n- [x] write the parser\n- [ ] write the printer\n' },
+      statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false },
+    };
+    const fake = withFakeClaude({ calls: [honest] });
+    cleanups.push(() => fake.cleanup());
+    // The first run passes its 3 tests, then stops at its loop budget: the next ralph is a new run.
+    const first = await runCli('ralph', ['--max-loops', '1'], { cwd: project.dir, env: fake.env });
+    expect(first.code, first.stderr.slice(-1500)).toBe(3);
+    const cheat: FakeCallScript = {
+      writeFiles: { 'run-tests.sh': 'echo "all good"\n', 'src/printer.txt': 'printer\n', '.ralph/fix_plan.md': '# Fix Plan\n- [x] write the parser\n- [x] write the printer\n' },
+      statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true },
+    };
+    const claim: FakeCallScript = { writeFiles: { 'src/notes.txt': 'done\n' }, statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } };
+    // The fake's call counter goes on: its second call is the second entry.
+    fake.setScenario({ calls: [honest, cheat, claim] });
+    const second = await runCli('ralph', ['--max-loops', '3'], { cwd: project.dir, env: fake.env });
+    const log = readFileSync(project.path('.ralph/logs/ralph.log'), 'utf8');
+    expect(log).toContain('(sh run-tests.sh: ran 0 of the 3 tests of the last passing run)');
+    expect(second.code, second.stderr.slice(-1500)).not.toBe(0);
+  });
+});
