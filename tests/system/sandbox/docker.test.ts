@@ -143,7 +143,7 @@ describe('ralph --sandbox docker', () => {
     });
     expect(r.code, r.stderr).toBe(143);
     // The agent ran in the run's container with the key (the fake logs it only as "set") ...
-    expect(seenRunning).toMatch(new RegExp(`^ralph-sandbox-${pid}-\\d+$`));
+    expect(seenRunning).toMatch(new RegExp(`^ralph-sandbox-${pid}-\\d+-[0-9a-f]{8}$`));
     expect(p.runs()[0]!.env.ANTHROPIC_API_KEY).toBe('set');
     // ... which no process had in its argv.
     expect(argvWithKey).toEqual([]);
@@ -178,7 +178,7 @@ describe('ralph --sandbox docker', () => {
     expect(killed.signal, killed.stderr).toBe('SIGKILL');
     cleanups.push(() => { if (orphan) docker('rm', '-f', orphan); });
     // The dead ralph's container is still up, with the hanging agent in it.
-    expect(orphan).toMatch(new RegExp(`^ralph-sandbox-${pid}-\\d+$`));
+    expect(orphan).toMatch(new RegExp(`^ralph-sandbox-${pid}-\\d+-[0-9a-f]{8}$`));
     expect(docker('inspect', '--format', '{{.State.Running}}', orphan).stdout.trim()).toBe('true');
     const next = await ralphAs(p, ['--sandbox', 'docker']);
     expect(next.code, next.stderr).toBe(0);
