@@ -15,8 +15,14 @@ function forbidFolders(folders, why) {
 }
 
 const NO_IO_SYNTAX = [
-  { selector: "CallExpression[callee.name='createRequire']", message: 'Pure code loads no module at run time: take the effect through deps or move it to lib/platform.' },
-  { selector: "CallExpression[callee.name='require']", message: 'Pure code loads no module at run time: take the effect through deps or move it to lib/platform.' },
+  {
+    selector: "CallExpression[callee.name='createRequire']",
+    message: 'Pure code loads no module at run time: take the effect through deps or move it to lib/platform.',
+  },
+  {
+    selector: "CallExpression[callee.name='require']",
+    message: 'Pure code loads no module at run time: take the effect through deps or move it to lib/platform.',
+  },
   { selector: 'ImportExpression', message: 'Pure code loads no module at run time: take the effect through deps or move it to lib/platform.' },
 ];
 
@@ -90,14 +96,23 @@ const NOT_CLI = forbidFolders(['cli'], 'Only the command line imports the comman
  */
 const LAYERS = [
   { files: ['lib/**/*.ts'], ignores: ['lib/cli/**'], patterns: [NOT_CLI] },
-  { files: ['lib/verify/**/*.ts'], patterns: [forbidFolders(['run-record', 'loop', 'cli'], 'Verification does not know the run record, the loop or the command line.'), NOT_CLI] },
+  {
+    files: ['lib/verify/**/*.ts'],
+    patterns: [forbidFolders(['run-record', 'loop', 'cli'], 'Verification does not know the run record, the loop or the command line.'), NOT_CLI],
+  },
   { files: ['lib/state/**/*.ts'], patterns: [forbidFolders(['loop', 'cli', 'monitor', 'agents'], 'State files know nothing above them.'), NOT_CLI] },
-  { files: ['lib/agents/**/*.ts'], patterns: [forbidFolders(['loop', 'cli', 'monitor'], 'Agents know nothing of the loop, the command line or the monitor.'), NOT_CLI] },
+  {
+    files: ['lib/agents/**/*.ts'],
+    patterns: [forbidFolders(['loop', 'cli', 'monitor'], 'Agents know nothing of the loop, the command line or the monitor.'), NOT_CLI],
+  },
   // Last, so that it holds for pure files in any folder above.
   {
     files: PURE_FILES,
     patterns: [
-      { group: ['node:*', ...BUILTINS, ...BUILTINS.map((name) => `${name}/*`), 'zx'], message: 'Pure code: no Node built-in and no zx; take the effect through deps or move it out of PURE_FILES (eslint.config.js).' },
+      {
+        group: ['node:*', ...BUILTINS, ...BUILTINS.map((name) => `${name}/*`), 'zx'],
+        message: 'Pure code: no Node built-in and no zx; take the effect through deps or move it out of PURE_FILES (eslint.config.js).',
+      },
       forbidFolders(['cli', 'monitor', 'platform', 'run-record', 'parallel', 'fleet'], 'Pure code imports only pure files, lib/state and lib/errors.ts.'),
       NOT_CLI,
     ],
@@ -113,7 +128,26 @@ export default tseslint.config(
     languageOptions: {
       ecmaVersion: 2022,
       sourceType: 'module',
-      globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', setImmediate: 'readonly', clearImmediate: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly', structuredClone: 'readonly', queueMicrotask: 'readonly', performance: 'readonly', fetch: 'readonly' },
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        setImmediate: 'readonly',
+        clearImmediate: 'readonly',
+        AbortController: 'readonly',
+        AbortSignal: 'readonly',
+        TextDecoder: 'readonly',
+        TextEncoder: 'readonly',
+        structuredClone: 'readonly',
+        queueMicrotask: 'readonly',
+        performance: 'readonly',
+        fetch: 'readonly',
+      },
     },
     rules: {
       // Matching control characters is this suite's job (terminal text, agent output, issue

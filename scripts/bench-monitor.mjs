@@ -40,20 +40,58 @@ function busyTexts() {
   const stamp = (d) => d.toISOString().replace('T', ' ').slice(0, 19);
   return {
     status: JSON.stringify({
-      timestamp: now.toISOString(), loop_count: 42, calls_made_this_hour: 37, max_calls_per_hour: 100,
-      tokens_used_this_hour: 812_345, max_tokens_per_hour: 1_000_000, last_action: 'executing', status: 'running',
-      exit_reason: '', sandbox: { provider: 'none' }, next_reset: '11:00:00', max_loops: 100,
-      run_tokens: 5_432_100, run_cost_usd: 12.3456, max_cost_usd: 20,
+      timestamp: now.toISOString(),
+      loop_count: 42,
+      calls_made_this_hour: 37,
+      max_calls_per_hour: 100,
+      tokens_used_this_hour: 812_345,
+      max_tokens_per_hour: 1_000_000,
+      last_action: 'executing',
+      status: 'running',
+      exit_reason: '',
+      sandbox: { provider: 'none' },
+      next_reset: '11:00:00',
+      max_loops: 100,
+      run_tokens: 5_432_100,
+      run_cost_usd: 12.3456,
+      max_cost_usd: 20,
     }),
     progress: JSON.stringify({ status: 'executing', indicator: '⠹', elapsed_seconds: 312, timestamp: stamp(now), last_output: 'Edit' }),
-    breaker: JSON.stringify({ state: 'HALF_OPEN', consecutive_no_progress: 2, consecutive_same_error: 1, consecutive_permission_denials: 0, last_progress_loop: 40, total_opens: 3, reason: 'Monitoring: 2 loops without progress' }),
+    breaker: JSON.stringify({
+      state: 'HALF_OPEN',
+      consecutive_no_progress: 2,
+      consecutive_same_error: 1,
+      consecutive_permission_denials: 0,
+      last_progress_loop: 40,
+      total_opens: 3,
+      reason: 'Monitoring: 2 loops without progress',
+    }),
     callCount: '37',
     tokenCount: '812345',
-    analysis: JSON.stringify({ loop_number: 41, analysis: { exit_signal: false, files_modified: 4, confidence_score: 80, work_summary: 'Refactored the parser, added tests for edge cases, and updated the README section on configuration. '.repeat(3), permission_denial_count: 1 } }),
+    analysis: JSON.stringify({
+      loop_number: 41,
+      analysis: {
+        exit_signal: false,
+        files_modified: 4,
+        confidence_score: 80,
+        work_summary: 'Refactored the parser, added tests for edge cases, and updated the README section on configuration. '.repeat(3),
+        permission_denial_count: 1,
+      },
+    }),
     fixPlan: Array.from({ length: 300 }, (_, i) => `- [${i % 3 === 0 ? ' ' : 'x'}] task number ${i} with a description`).join('\n'),
-    usageWait: JSON.stringify({ resume_at: new Date(now.getTime() + 3_723_000).toISOString(), reason: 'You have hit your 5-hour limit', source: 'rate_limit_event' }),
-    ralphLogTail: Array.from({ length: 200 }, (_, i) => `[2026-11-30 10:15:${String(i % 60).padStart(2, '0')}] [${['INFO', 'WARN', 'LOOP', 'SUCCESS'][i % 4]}] ✅ step ${i}: a log line of typical length with some detail`).join('\n'),
-    liveLogTail: Array.from({ length: 200 }, (_, i) => (i % 7 === 0 ? `⚡ [Edit] src/file${i}.ts` : `streamed text line ${i} 日本語 and more words here`)).join('\n'),
+    usageWait: JSON.stringify({
+      resume_at: new Date(now.getTime() + 3_723_000).toISOString(),
+      reason: 'You have hit your 5-hour limit',
+      source: 'rate_limit_event',
+    }),
+    ralphLogTail: Array.from(
+      { length: 200 },
+      (_, i) =>
+        `[2026-11-30 10:15:${String(i % 60).padStart(2, '0')}] [${['INFO', 'WARN', 'LOOP', 'SUCCESS'][i % 4]}] ✅ step ${i}: a log line of typical length with some detail`,
+    ).join('\n'),
+    liveLogTail: Array.from({ length: 200 }, (_, i) => (i % 7 === 0 ? `⚡ [Edit] src/file${i}.ts` : `streamed text line ${i} 日本語 and more words here`)).join(
+      '\n',
+    ),
   };
 }
 
@@ -63,7 +101,13 @@ const viewOf = (projectDir) => loadViewConfig({ projectDir, homeDir: join(projec
 function benchRender() {
   const { optionalSections, usageWait } = viewOf('/home/user/project');
   const snapshot = assembleSnapshot(busyTexts(), {
-    projectDir: '/home/user/project', now: Date.now(), ralphDirFound: true, readWarnings: ['cannot read queue.json (EACCES)'], optionalSections, usageWait, planFile: 'fix_plan.md',
+    projectDir: '/home/user/project',
+    now: Date.now(),
+    ralphDirFound: true,
+    readWarnings: ['cannot read queue.json (EACCES)'],
+    optionalSections,
+    usageWait,
+    planFile: 'fix_plan.md',
   });
   const options = { columns: 120, rows: 50, color: true, now: Date.now() };
   for (let i = 0; i < 200; i++) renderFrame(snapshot, options);

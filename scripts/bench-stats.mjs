@@ -48,12 +48,25 @@ async function writeMetrics(path) {
     cost += 0.002 + ((i * 13) % 100) / 5000;
     const ok = i % 11 !== 0;
     at += 30_000 + ((i * 37) % 600_000);
-    batch.push(JSON.stringify({
-      timestamp: iso(at), loop, duration: Math.round(20 + ((i * 53) % 900)), success: ok, calls: 1, tokens: input + output,
-      cost_usd: Number(cost.toFixed(6)), files_changed: ok ? i % 6 : 0, exit_signal: false,
-      tests_status: ok ? 'passing' : 'failing', outcome: ok ? 'ok' : 'failed', input_tokens: input, output_tokens: output,
-      cache_read_tokens: 15_000 + (i % 5000), cache_creation_tokens: 400 + (i % 300),
-    }));
+    batch.push(
+      JSON.stringify({
+        timestamp: iso(at),
+        loop,
+        duration: Math.round(20 + ((i * 53) % 900)),
+        success: ok,
+        calls: 1,
+        tokens: input + output,
+        cost_usd: Number(cost.toFixed(6)),
+        files_changed: ok ? i % 6 : 0,
+        exit_signal: false,
+        tests_status: ok ? 'passing' : 'failing',
+        outcome: ok ? 'ok' : 'failed',
+        input_tokens: input,
+        output_tokens: output,
+        cache_read_tokens: 15_000 + (i % 5000),
+        cache_creation_tokens: 400 + (i % 300),
+      }),
+    );
     if (batch.length === 10_000) {
       if (!out.write(`${batch.join('\n')}\n`)) await new Promise((resolve) => out.once('drain', resolve));
       batch = [];

@@ -34,7 +34,10 @@ function emit(what, value, unit, budget) {
 
 function startMonitor(dir) {
   const preload = `data:text/javascript,${encodeURIComponent("process.on('SIGUSR2', () => process.stderr.write('CPU ' + JSON.stringify(process.cpuUsage()) + '\\n'));")}`;
-  const child = spawn(process.execPath, ['--import', preload, join(ROOT, 'dist/cli/monitor/monitor.js'), '--web'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', preload, join(ROOT, 'dist/cli/monitor/monitor.js'), '--web'], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const cpu = [];
   let onCpu;
   child.stderr.on('data', (chunk) => {
@@ -73,7 +76,10 @@ function connect(url) {
         buffer += chunk;
         let end;
         while ((end = buffer.indexOf('\n\n')) !== -1) {
-          const data = buffer.slice(0, end).split('\n').find((line) => line.startsWith('data: '));
+          const data = buffer
+            .slice(0, end)
+            .split('\n')
+            .find((line) => line.startsWith('data: '));
           buffer = buffer.slice(end + 2);
           if (!data) continue;
           client.loop = JSON.parse(data.slice(6)).loop.count;
@@ -93,7 +99,9 @@ async function benchLoopWithView() {
   const perLoop = (r) => median(r.perLoopCpu.slice(6).filter((v) => v !== null));
   const plain = perLoop(await runChild(LOOPS));
   const withView = perLoop(await runChild(LOOPS, 1, 0, 'web'));
-  process.stdout.write(`${JSON.stringify(row(`orchestration CPU per loop with the web view open (${LOOPS} loops, one page connected)`, withView, 'ms', 15, 'max', `without the view, the same run: ${plain.toFixed(1)} ms`))}\n`);
+  process.stdout.write(
+    `${JSON.stringify(row(`orchestration CPU per loop with the web view open (${LOOPS} loops, one page connected)`, withView, 'ms', 15, 'max', `without the view, the same run: ${plain.toFixed(1)} ms`))}\n`,
+  );
 }
 
 await benchLoopWithView();

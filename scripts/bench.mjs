@@ -69,7 +69,9 @@ async function section(name, run) {
   }
 }
 
-const machine = `${cpus().length} CPU (${cpus()[0]?.model.trim() ?? 'unknown'}), node ${process.version}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}${quick ? ' (--quick)' : ''}`;
+const machine = `${cpus().length} CPU (${cpus()[0]?.model.trim() ?? 'unknown'}), node ${process.version}, load ${loadavg()
+  .map((l) => l.toFixed(2))
+  .join(' ')}${quick ? ' (--quick)' : ''}`;
 progress(`ralph benchmarks (docs/performance.md) on ${machine}`);
 const rows = [
   ...(wanted('orchestration') ? await section('orchestration per loop', () => benchOrchestration({ quick })) : []),

@@ -9,4 +9,7 @@ const { renderRalphHelp } = await import('../dist/cli/ralph/ralph-flags.js');
 const { fastCommandLines } = await import('../dist/cli/ralph/ralph-options.js');
 const { fastPathKey } = await import('../dist/cli/ralph-fast-path.js');
 writeFileSync(new URL('../dist/cli/ralph-help.txt', import.meta.url), `${renderRalphHelp()}\n`);
-writeFileSync(new URL('../dist/cli/ralph-fast-path.json', import.meta.url), `${JSON.stringify(Object.fromEntries(fastCommandLines().map(({ argv, options }) => [fastPathKey(argv), options])))}\n`);
+writeFileSync(
+  new URL('../dist/cli/ralph-fast-path.json', import.meta.url),
+  `${JSON.stringify(Object.fromEntries(fastCommandLines().map(({ argv, options }) => [fastPathKey(argv), options])))}\n`,
+);

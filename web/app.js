@@ -117,7 +117,8 @@ function drawPlan(state) {
 function drawLimits(state) {
   const l = state.limits;
   let budget;
-  if (l.maxCostUsd) budget = `${money(l.costUsd ?? 0)} of ${money(l.maxCostUsd)}${l.loopsLeftInBudget !== undefined ? ` (≈ ${l.loopsLeftInBudget} more loops at this rate)` : ''}`;
+  if (l.maxCostUsd)
+    budget = `${money(l.costUsd ?? 0)} of ${money(l.maxCostUsd)}${l.loopsLeftInBudget !== undefined ? ` (≈ ${l.loopsLeftInBudget} more loops at this rate)` : ''}`;
   else if (l.costUsd !== undefined) budget = `${money(l.costUsd)} (no budget set)`;
   facts($('limits-list'), [
     ['Calls this hour', of(l.callsThisHour, l.maxCallsPerHour)],
@@ -131,15 +132,18 @@ function drawLimits(state) {
 
 function drawBreaker(state) {
   const b = state.breaker;
-  facts($('breaker-list'), b
-    ? [
-        ['State', b.state],
-        ['Reason', b.reason || undefined],
-        ['Loops without progress', b.noProgress === undefined ? undefined : String(b.noProgress)],
-        ['Same error in a row', b.sameError === undefined ? undefined : String(b.sameError)],
-        ['Permission denials', b.permissionDenials === undefined ? undefined : String(b.permissionDenials)],
-      ]
-    : [['State', 'not started']]);
+  facts(
+    $('breaker-list'),
+    b
+      ? [
+          ['State', b.state],
+          ['Reason', b.reason || undefined],
+          ['Loops without progress', b.noProgress === undefined ? undefined : String(b.noProgress)],
+          ['Same error in a row', b.sameError === undefined ? undefined : String(b.sameError)],
+          ['Permission denials', b.permissionDenials === undefined ? undefined : String(b.permissionDenials)],
+        ]
+      : [['State', 'not started']],
+  );
 }
 
 function drawLive(state) {
@@ -202,17 +206,20 @@ function drawTimeline(state) {
   const loops = state.timeline;
   barChart($('cost-chart'), loops, (l) => l.costUsd, money);
   barChart($('time-chart'), loops, (l) => l.durationSeconds, duration);
-  const rows = loops.slice(-50).reverse().map((loop) => {
-    const tr = el('tr');
-    tr.append(
-      el('td', `#${loop.loop}`),
-      el('td', loop.outcome ?? (loop.success ? 'ok' : 'failed'), loop.success ? 'ok' : 'bad'),
-      el('td', duration(loop.durationSeconds)),
-      el('td', loop.filesChanged ?? '—'),
-      el('td', money(loop.costUsd)),
-    );
-    return tr;
-  });
+  const rows = loops
+    .slice(-50)
+    .reverse()
+    .map((loop) => {
+      const tr = el('tr');
+      tr.append(
+        el('td', `#${loop.loop}`),
+        el('td', loop.outcome ?? (loop.success ? 'ok' : 'failed'), loop.success ? 'ok' : 'bad'),
+        el('td', duration(loop.durationSeconds)),
+        el('td', loop.filesChanged ?? '—'),
+        el('td', money(loop.costUsd)),
+      );
+      return tr;
+    });
   replaceChildren($('loops-table').tBodies[0], rows);
 }
 
@@ -227,16 +234,22 @@ function drawGate(state) {
   }
   result.textContent = `Loop ${gate.loop}: ${gate.status} — ${gate.passed} passed, ${gate.failed} failed${gate.skipped ? `, ${gate.skipped} skipped` : ''}`;
   result.className = gate.status === 'passed' ? 'ok' : 'bad';
-  replaceChildren($('gate-failing'), gate.failing.map((name) => el('li', name, 'item-open')));
+  replaceChildren(
+    $('gate-failing'),
+    gate.failing.map((name) => el('li', name, 'item-open')),
+  );
 }
 
 function drawUnits(state) {
   $('units').hidden = state.units.length === 0;
-  replaceChildren($('units-table').tBodies[0], state.units.map((unit) => {
-    const tr = el('tr');
-    tr.append(el('td', unit.slug), el('td', unit.state), el('td', unit.loops), el('td', money(unit.costUsd)), el('td', unit.reason, 'note'));
-    return tr;
-  }));
+  replaceChildren(
+    $('units-table').tBodies[0],
+    state.units.map((unit) => {
+      const tr = el('tr');
+      tr.append(el('td', unit.slug), el('td', unit.state), el('td', unit.loops), el('td', money(unit.costUsd)), el('td', unit.reason, 'note'));
+      return tr;
+    }),
+  );
 }
 
 function drawQueue(state) {
@@ -255,7 +268,10 @@ function drawQueue(state) {
 function drawNotes(state) {
   const notes = [...state.alerts, ...state.warnings];
   $('notes').hidden = notes.length === 0;
-  replaceChildren($('notes-list'), notes.map((text) => el('li', text, 'warn')));
+  replaceChildren(
+    $('notes-list'),
+    notes.map((text) => el('li', text, 'warn')),
+  );
 }
 
 function render(state) {

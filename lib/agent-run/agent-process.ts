@@ -64,7 +64,11 @@ export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
 
   const done = (async (): Promise<RawAgentRun> => {
     await mkdir(dirname(options.outputLogPath), { recursive: true });
-    const out = openTranscriptLog(options.outputLogPath, options.redact, { json: options.jsonOutput, maxBytes: options.maxTranscriptBytes, warn: options.warn });
+    const out = openTranscriptLog(options.outputLogPath, options.redact, {
+      json: options.jsonOutput,
+      maxBytes: options.maxTranscriptBytes,
+      warn: options.warn,
+    });
     // The stderr log is created on the first byte: most runs print nothing there, and an empty
     // file every loop is clutter.
     let err: TranscriptLog | undefined;

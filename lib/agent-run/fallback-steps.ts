@@ -35,7 +35,9 @@ export function chooseLoopAgent(run: Run): AgentPick {
   else {
     const limit = before[previous.name];
     const until = limit ? ` until ${formatClockTime(limit.resume_at_ms)}` : '';
-    logger.warn(`Falling back to ${slot.adapter.label} (${slot.command}) while ${previous.label} is unavailable${until}; a new ${sessionLabel(slot.adapter)} session, the same prompt and plan`);
+    logger.warn(
+      `Falling back to ${slot.adapter.label} (${slot.command}) while ${previous.label} is unavailable${until}; a new ${sessionLabel(slot.adapter)} session, the same prompt and plan`,
+    );
   }
   return pick;
 }
@@ -44,12 +46,14 @@ export function chooseLoopAgent(run: Run): AgentPick {
 export function limitCurrentAgent(run: Run, resumeAt: number, reason: string): AgentPick {
   const now = run.deps.clock.now();
   const limits = run.state.agentLimits;
-  limits.set(withAgentLimit(limits.value, run.state.agent.name, {
-    resume_at_ms: resumeAt,
-    resume_at: formatIsoTimestamp(resumeAt),
-    reason,
-    detected_at: formatIsoTimestamp(now),
-  }));
+  limits.set(
+    withAgentLimit(limits.value, run.state.agent.name, {
+      resume_at_ms: resumeAt,
+      resume_at: formatIsoTimestamp(resumeAt),
+      reason,
+      detected_at: formatIsoTimestamp(now),
+    }),
+  );
   return pickAgent(agentOrder(run), limits.value, run.state.droppedAgents, now);
 }
 

@@ -75,4 +75,3 @@ export async function callAgent(options: CallAgentOptions): Promise<CallAgentRes
   const detail = firstLine(run.stderr) || failure.message;
   return { ok: false, message: run.code ? `exit code ${run.code}: ${detail}` : detail };
 }
-

@@ -21,9 +21,7 @@ export interface AgentGroupObservation {
   ownGroup?: number;
 }
 
-export type OrphanedAgentVerdict =
-  | { kind: 'none' }
-  | { kind: 'gone' | 'own' | 'unproven' | 'stop'; pgid: number };
+export type OrphanedAgentVerdict = { kind: 'none' } | { kind: 'gone' | 'own' | 'unproven' | 'stop'; pgid: number };
 
 export function judgeOrphanedAgent(recorded: RecordedAgentGroup | undefined, observed: AgentGroupObservation): OrphanedAgentVerdict {
   const pgid = recorded?.agentPgid;

@@ -24,5 +24,7 @@ export async function stopOrphanedAgent(previous: LockState | undefined, options
   if (verdict.kind !== 'stop') return;
   options.logger.warn(`The agent of the ralph that is gone (pid ${previous.pid}) is still running (process group ${pgid}); stopping it first`);
   const how = await stopProcessGroup(pgid, options.graceMs);
-  options.logger.warn(`Stopped the agent left running by pid ${previous.pid} (process group ${pgid}${how === 'killed' ? ', with SIGKILL after the grace period' : ''})`);
+  options.logger.warn(
+    `Stopped the agent left running by pid ${previous.pid} (process group ${pgid}${how === 'killed' ? ', with SIGKILL after the grace period' : ''})`,
+  );
 }

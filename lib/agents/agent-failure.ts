@@ -95,8 +95,7 @@ const BILLING_RULES: FatalRule[] = [
 
 const NETWORK_RE =
   /^API Error: (?:Can't reach|Can’t reach|No internet route|Connection refused|Connection error|Unable to connect)|^Unable to connect to API|\b(?:ECONNRESET|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|ENOTFOUND|ENETUNREACH|EHOSTUNREACH|EPIPE)\b/i;
-const OVERLOADED_RE =
-  /^API Error: (?:Repeated )?529\b|^API Error: .*Overloaded|^Repeated server overload|^Opus is experiencing high load/i;
+const OVERLOADED_RE = /^API Error: (?:Repeated )?529\b|^API Error: .*Overloaded|^Repeated server overload|^Opus is experiencing high load/i;
 const SERVER_RE = /^API Error: 5\d\d\b/i;
 const RATE_RE = /^API Error: (?:Rate limit reached|Request rejected \(429\))/i;
 const REQUEST_TIMEOUT_RE = /^Request timed out\b/i;
@@ -104,10 +103,7 @@ const TOO_LONG_RE = /^(?:Prompt is too long|Request too large)\b/i;
 const NO_SESSION_RE = /No conversation found with session ID/i;
 
 /** What kind of outcome a finished run is; see the file header for what each kind means. */
-export function classifyAgentFailure(
-  input: AgentFailureInput,
-  options: ClassifyAgentFailureOptions,
-): AgentFailureResult {
+export function classifyAgentFailure(input: AgentFailureInput, options: ClassifyAgentFailureOptions): AgentFailureResult {
   if (input.timedOut) return { kind: 'timeout' };
 
   // A run that succeeded (no is_error, exit 0) is never a limit: its answer may quote a limit

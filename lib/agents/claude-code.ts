@@ -42,7 +42,21 @@ export const claudeAdapter: AgentAdapter = {
   classifyFailure: classifyClaudeRun,
   isValidSessionId,
   // Its key or token, its API endpoint and model settings, its config dir and its own switches.
-  sandboxEnv: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_MODEL', 'ANTHROPIC_SMALL_FAST_MODEL', 'ANTHROPIC_CUSTOM_HEADERS', 'CLAUDE_CONFIG_DIR', 'CLAUDE_CODE_*', 'API_TIMEOUT_MS', 'DISABLE_*', 'MAX_THINKING_TOKENS', 'IS_SANDBOX'],
+  sandboxEnv: [
+    'ANTHROPIC_API_KEY',
+    'ANTHROPIC_AUTH_TOKEN',
+    'CLAUDE_CODE_OAUTH_TOKEN',
+    'ANTHROPIC_BASE_URL',
+    'ANTHROPIC_MODEL',
+    'ANTHROPIC_SMALL_FAST_MODEL',
+    'ANTHROPIC_CUSTOM_HEADERS',
+    'CLAUDE_CONFIG_DIR',
+    'CLAUDE_CODE_*',
+    'API_TIMEOUT_MS',
+    'DISABLE_*',
+    'MAX_THINKING_TOKENS',
+    'IS_SANDBOX',
+  ],
   startupWarnings: () => [],
 };
 
@@ -141,9 +155,7 @@ export function classifyClaudeRun(run: AgentRunFacts, now: number): AgentFailure
       apiError: s.apiError,
       assistantError: s.stream?.assistantError ?? null,
       rateLimitRejected:
-        s.stream?.rateLimit?.status === 'rejected'
-          ? { resetsAt: s.stream.rateLimit.resetsAt, rateLimitType: s.stream.rateLimit.rateLimitType }
-          : null,
+        s.stream?.rateLimit?.status === 'rejected' ? { resetsAt: s.stream.rateLimit.resetsAt, rateLimitType: s.stream.rateLimit.rateLimitType } : null,
       stderrTail: run.stderrTail,
     },
     { now },

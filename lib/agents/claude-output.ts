@@ -3,13 +3,7 @@
 // fields, any key order and the historical shapes (older CLI versions' smaller field sets, the Bash tool's flat format). Pure.
 
 import type { AgentOutputFormat, AgentResultSummary, DeclaredFields, PermissionDenial, StreamSnapshot, TokenUsage } from './agent-result.js';
-import {
-  asRecord,
-  createLineSplitter,
-  createStreamAccumulator,
-  STREAM_EVENT_LINE_PREFIX,
-  USER_LINE_PREFIX,
-} from './stream-json.js';
+import { asRecord, createLineSplitter, createStreamAccumulator, STREAM_EVENT_LINE_PREFIX, USER_LINE_PREFIX } from './stream-json.js';
 
 export type { AgentOutputFormat, AgentResultSummary, DeclaredFields, PermissionDenial, TokenUsage };
 

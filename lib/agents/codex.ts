@@ -80,7 +80,8 @@ const AUTH_FIX =
   'sign Codex in with `codex login` (ChatGPT account) or export a valid OPENAI_API_KEY (or the env_key of your model provider), then start ralph again';
 
 const NO_ROLLOUT_RE = /no rollout found for thread id|thread\/resume failed/i;
-const AUTH_RE = /\b401\b|Unauthorized|Incorrect API key|invalid[_ ]api[_ ]key|Missing environment variable: `[^`]*(?:KEY|TOKEN)[^`]*`|Not logged in|token (?:has )?expired|refresh token/i;
+const AUTH_RE =
+  /\b401\b|Unauthorized|Incorrect API key|invalid[_ ]api[_ ]key|Missing environment variable: `[^`]*(?:KEY|TOKEN)[^`]*`|Not logged in|token (?:has )?expired|refresh token/i;
 const USAGE_RE = /insufficient_quota|Quota exceeded|usage_limit_reached|You['’]ve hit your usage limit/i;
 const RATE_RE = /\b429\b|Too Many Requests|rate limit/i;
 const NETWORK_RE = /stream disconnected|error sending request|waiting for network|failed to lookup address|Connection (?:refused|reset|failed)|timed out/i;
@@ -118,10 +119,16 @@ function failureMessage(run: AgentRunFacts): string {
   const errors = run.summary.errors;
   const last = errors[errors.length - 1];
   if (last) return last.trim();
-  const lines = run.stderrTail.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/^WARNING: proceeding|^Reading additional input/.test(l));
+  const lines = run.stderrTail
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !/^WARNING: proceeding|^Reading additional input/.test(l));
   return lines.find((l) => /^Error:/.test(l)) ?? lines[lines.length - 1] ?? '';
 }
 
 function matchingLine(text: string, re: RegExp): string | undefined {
-  return text.split('\n').find((l) => re.test(l))?.trim();
+  return text
+    .split('\n')
+    .find((l) => re.test(l))
+    ?.trim();
 }

@@ -52,7 +52,15 @@ export const geminiAdapter: AgentAdapter = {
   createOutputReader: createGeminiOutputReader,
   classifyFailure: classifyGeminiRun,
   isValidSessionId: isGeminiSessionId,
-  sandboxEnv: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_GENAI_USE_GCA', 'GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION', 'GEMINI_*'],
+  sandboxEnv: [
+    'GEMINI_API_KEY',
+    'GOOGLE_API_KEY',
+    'GOOGLE_GENAI_USE_VERTEXAI',
+    'GOOGLE_GENAI_USE_GCA',
+    'GOOGLE_CLOUD_PROJECT',
+    'GOOGLE_CLOUD_LOCATION',
+    'GEMINI_*',
+  ],
   startupWarnings: geminiStartupWarnings,
   credentials: {
     envVars: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_GENAI_USE_GCA'],
@@ -211,7 +219,8 @@ export function classifyGeminiRun(run: AgentRunFacts, now: number): AgentFailure
   if (code === EXIT_HTTP_401 || code === EXIT_HTTP_403) return { kind: 'auth', message: cleanApiError(message), fix: API_KEY_FIX };
   if (code === EXIT_INPUT) {
     // `rbad`: "Error resuming session: Invalid session identifier …" — a fresh session is the way on.
-    if (/Error resuming session|Invalid session identifier/i.test(run.stderrTail)) return { kind: 'session_not_found', message: lastMatching(run.stderrTail, /Error resuming session/i) ?? message };
+    if (/Error resuming session|Invalid session identifier/i.test(run.stderrTail))
+      return { kind: 'session_not_found', message: lastMatching(run.stderrTail, /Error resuming session/i) ?? message };
     return { kind: 'failed', message: lastLine(run.stderrTail) || message };
   }
   if (code === EXIT_HTTP_429) {
@@ -252,10 +261,19 @@ function nonEmpty(value: unknown): string | null {
 
 /** The last line of stderr that is not a stack frame (Gemini prints its error, then the trace). */
 function lastLine(text: string | null | undefined): string {
-  const lines = (text ?? '').trim().split('\n').filter((l) => l.trim() !== '' && !/^\s+at /.test(l));
+  const lines = (text ?? '')
+    .trim()
+    .split('\n')
+    .filter((l) => l.trim() !== '' && !/^\s+at /.test(l));
   return lines.at(-1)?.trim() ?? '';
 }
 
 function lastMatching(text: string, re: RegExp): string | null {
-  return text.split('\n').filter((l) => re.test(l)).at(-1)?.trim() ?? null;
+  return (
+    text
+      .split('\n')
+      .filter((l) => re.test(l))
+      .at(-1)
+      ?.trim() ?? null
+  );
 }

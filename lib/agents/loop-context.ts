@@ -96,11 +96,7 @@ function previousSummary(analysis: ResponseAnalysis | null): string {
   return cut(text, PREVIOUS_SUMMARY_CHARS);
 }
 
-function buildConflictSection(
-  conflict: NonNullable<LoopContextOptions['openItemsConflict']>,
-  planName: string,
-  room: number,
-): string | null {
+function buildConflictSection(conflict: NonNullable<LoopContextOptions['openItemsConflict']>, planName: string, room: number): string | null {
   const n = conflict.openItems.length;
   const head = `You signalled completion, but ${planName} still has ${n} open item${n === 1 ? '' : 's'}:`;
   const counter =

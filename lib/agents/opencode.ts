@@ -45,10 +45,31 @@ export const openCodeAdapter: AgentAdapter = {
   classifyFailure: classifyOpenCodeRun,
   isValidSessionId: isOpenCodeSessionId,
   // Its providers' keys (the model decides which one it uses) and its own settings.
-  sandboxEnv: ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'OPENROUTER_API_KEY', 'GROQ_API_KEY', 'XAI_API_KEY', 'DEEPSEEK_API_KEY', 'MISTRAL_API_KEY', 'OPENCODE_*'],
+  sandboxEnv: [
+    'ANTHROPIC_API_KEY',
+    'OPENAI_API_KEY',
+    'GEMINI_API_KEY',
+    'GOOGLE_GENERATIVE_AI_API_KEY',
+    'OPENROUTER_API_KEY',
+    'GROQ_API_KEY',
+    'XAI_API_KEY',
+    'DEEPSEEK_API_KEY',
+    'MISTRAL_API_KEY',
+    'OPENCODE_*',
+  ],
   startupWarnings: openCodeStartupWarnings,
   credentials: {
-    envVars: ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'OPENROUTER_API_KEY', 'GROQ_API_KEY', 'XAI_API_KEY', 'DEEPSEEK_API_KEY', 'MISTRAL_API_KEY'],
+    envVars: [
+      'ANTHROPIC_API_KEY',
+      'OPENAI_API_KEY',
+      'GEMINI_API_KEY',
+      'GOOGLE_GENERATIVE_AI_API_KEY',
+      'OPENROUTER_API_KEY',
+      'GROQ_API_KEY',
+      'XAI_API_KEY',
+      'DEEPSEEK_API_KEY',
+      'MISTRAL_API_KEY',
+    ],
     // Written by `opencode auth login`.
     files: (env, home) => [join(env.XDG_DATA_HOME?.trim() || join(home, '.local', 'share'), 'opencode', 'auth.json')],
     // A provider may also carry its key in OpenCode's own config files.
@@ -78,7 +99,7 @@ export function buildOpenCodeInvocation(options: InvocationOptions): AgentInvoca
 export function openCodeStartupWarnings(options: { allowedTools: string[]; effort?: string }): string[] {
   const warnings: string[] = [];
   const permissions = openCodePermissions(options.allowedTools);
-  if (!permissions) warnings.push("OpenCode runs with its own permission config: ALLOWED_TOOLS is empty, so ralph sets none");
+  if (!permissions) warnings.push('OpenCode runs with its own permission config: ALLOWED_TOOLS is empty, so ralph sets none');
   else if (permissions.unmapped.length > 0) {
     warnings.push(`OpenCode has no permission for ${permissions.unmapped.join(', ')} (from ALLOWED_TOOLS): not mapped`);
   }
@@ -184,9 +205,21 @@ export function createOpenCodeFold(options: { showToolArgs: boolean }): EventFol
 
 function emptyStream(): NonNullable<AgentResultSummary['stream']> {
   return {
-    sessionId: null, model: null, result: null, toolUseCount: 0, lastTool: null, assistantTextTail: '', rateLimit: null,
-    anyRateLimitRejected: false, apiRetryCount: 0, permissionDeniedEvents: 0, assistantError: null, sawInit: false,
-    garbageLines: 0, plainTextHead: '', lineCount: 0,
+    sessionId: null,
+    model: null,
+    result: null,
+    toolUseCount: 0,
+    lastTool: null,
+    assistantTextTail: '',
+    rateLimit: null,
+    anyRateLimitRejected: false,
+    apiRetryCount: 0,
+    permissionDeniedEvents: 0,
+    assistantError: null,
+    sawInit: false,
+    garbageLines: 0,
+    plainTextHead: '',
+    lineCount: 0,
     afterResultLines: 0,
   };
 }
@@ -201,7 +234,8 @@ export function classifyOpenCodeRun(run: AgentRunFacts): AgentFailureResult {
     const status = s.apiErrorStatus;
     if (status === 401 || status === 403 || s.apiErrorType === 'ProviderAuthError') return { kind: 'auth', message, fix: AUTH_FIX };
     // A quota states no reset (the `quota` recording): ralph's usual wait applies.
-    if (status === 429 && QUOTA_RE.test(message)) return { kind: 'usage_limit', message, usageLimit: { kind: 'usage_limit', source: 'api_error', rawText: message } };
+    if (status === 429 && QUOTA_RE.test(message))
+      return { kind: 'usage_limit', message, usageLimit: { kind: 'usage_limit', source: 'api_error', rawText: message } };
     // OpenCode retried these itself (~9 times) before it gave up: back off, then go on.
     if (status === 429) return { kind: 'transient', reason: 'rate_limited', message };
     if (status !== null && status >= 500 && status <= 599) return { kind: 'transient', reason: 'server_error', message };
@@ -224,4 +258,3 @@ function stripAnsi(text: string): string {
 function nonEmpty(value: unknown): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 }
-

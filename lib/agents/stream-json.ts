@@ -3,12 +3,7 @@
 // long the stream is, and the `--live` rendering of a message. Lines come from
 // line-splitter.ts (re-exported here). Pure: no I/O.
 
-export {
-  createLineSplitter,
-  DEFAULT_MAX_LINE_LENGTH,
-  type LineSplitter,
-  type LineSplitterOptions,
-} from './line-splitter.js';
+export { createLineSplitter, DEFAULT_MAX_LINE_LENGTH, type LineSplitter, type LineSplitterOptions } from './line-splitter.js';
 
 import type { RateLimitSnapshot, StreamMessage, StreamSnapshot, ToolSummary } from './agent-result.js';
 export type { RateLimitSnapshot, StreamMessage, StreamSnapshot, ToolSummary };
@@ -202,9 +197,7 @@ function parseObject(text: string): StreamMessage | null {
 }
 
 export function asRecord(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : null;
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 }
 
 function stringField(record: Record<string, unknown>, key: string): string | null {

@@ -42,8 +42,26 @@ export interface WiderRule {
  * covers everything): suggest the subcommand too, e.g. `git clean -fd` → `Bash(git clean *)`.
  */
 const SUBCOMMAND_TOOLS = new Set([
-  'git', 'gh', 'docker', 'docker-compose', 'kubectl', 'helm', 'terraform', 'aws', 'gcloud', 'az',
-  'systemctl', 'brew', 'apt', 'apt-get', 'npx', 'bunx', 'pnpx', 'uvx', 'pipx', 'sudo',
+  'git',
+  'gh',
+  'docker',
+  'docker-compose',
+  'kubectl',
+  'helm',
+  'terraform',
+  'aws',
+  'gcloud',
+  'az',
+  'systemctl',
+  'brew',
+  'apt',
+  'apt-get',
+  'npx',
+  'bunx',
+  'pnpx',
+  'uvx',
+  'pipx',
+  'sudo',
 ]);
 
 /** Split `ALLOWED_TOOLS` on commas outside parentheses, trimming items. */
@@ -64,10 +82,7 @@ export function splitAllowedTools(value: string): string[] {
 }
 
 /** Sort denials into real ones and #243 compound-command limitations. */
-export function classifyPermissionDenials(
-  denials: PermissionDenial[],
-  allowed: string[],
-): DenialClassification {
+export function classifyPermissionDenials(denials: PermissionDenial[], allowed: string[]): DenialClassification {
   const actionable: PermissionDenial[] = [];
   const compoundExempt: PermissionDenial[] = [];
   for (const denial of denials) {
@@ -86,10 +101,7 @@ export function classifyPermissionDenials(
 }
 
 /** The ALLOWED_TOOLS line that adds what the denials needed to the current list. */
-export function suggestAllowedTools(
-  currentAllowed: string[],
-  denials: PermissionDenial[],
-): AllowedToolsSuggestion {
+export function suggestAllowedTools(currentAllowed: string[], denials: PermissionDenial[]): AllowedToolsSuggestion {
   const items = [...currentAllowed];
   const added: string[] = [];
   const wider: WiderRule[] = [];

@@ -144,7 +144,10 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
   /** The nested repositories git listed (`dir/`), taken from the last list when git's is the same. */
   function nestedRepositories(own: Buffer, last: { list: Buffer } | undefined): string[] {
     if (last && listing?.raw === last.list) return listing.nested ?? [];
-    return own.toString('utf8').split('\0').filter((p) => p.endsWith('/') && !isExcluded(p));
+    return own
+      .toString('utf8')
+      .split('\0')
+      .filter((p) => p.endsWith('/') && !isExcluded(p));
   }
 
   /** git's file list, or `previous` itself when git gave the same bytes again; null when git is missing. */
@@ -357,8 +360,7 @@ function walkFolder(dir: string): string[] {
       const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
       if (entry.isDirectory()) {
         if (entry.name !== '.git') visit(path);
-      }
-      else out.push(path);
+      } else out.push(path);
     }
   };
   visit('');

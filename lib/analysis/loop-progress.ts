@@ -65,17 +65,17 @@ function loopContent(run: Run): LoopContentState {
   const runId = run.recorder?.record.run_id ?? '';
   const project = createContentSnapshotter({
     projectDir: paths.projectDir,
-      stateDir: paths.contentSnapshot,
-      // fix_plan.md, PROMPT.md and AGENT.md live under .ralph/ (the prompt may be configured elsewhere).
-      excluded: [
-        { path: RALPH_DIR, directory: true },
-        { path: relative(paths.projectDir, paths.ralphrc), directory: false },
-        { path: run.promptFile, directory: false },
-        { path: paths.fixPlan, directory: false },
-        { path: paths.agent, directory: false },
-      ],
-      processRunner: deps.processRunner,
-      env: deps.env,
+    stateDir: paths.contentSnapshot,
+    // fix_plan.md, PROMPT.md and AGENT.md live under .ralph/ (the prompt may be configured elsewhere).
+    excluded: [
+      { path: RALPH_DIR, directory: true },
+      { path: relative(paths.projectDir, paths.ralphrc), directory: false },
+      { path: run.promptFile, directory: false },
+      { path: paths.fixPlan, directory: false },
+      { path: paths.agent, directory: false },
+    ],
+    processRunner: deps.processRunner,
+    env: deps.env,
   });
   run.state.content = {
     snapshotter: scopedSnapshotter(project, { folders: workFolders(run) }),
@@ -99,7 +99,13 @@ function workFolders(run: Run): ScopeFolder[] {
     }
     folders.push({
       label: `${label}/`,
-      snapshotter: createContentSnapshotter({ projectDir: dir, stateDir: join(paths.contentSnapshot, `work-${i}`), excluded: [], processRunner: deps.processRunner, env: deps.env }),
+      snapshotter: createContentSnapshotter({
+        projectDir: dir,
+        stateDir: join(paths.contentSnapshot, `work-${i}`),
+        excluded: [],
+        processRunner: deps.processRunner,
+        env: deps.env,
+      }),
     });
   }
   return folders;

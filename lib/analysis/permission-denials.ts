@@ -15,17 +15,12 @@ export interface PermissionDenialSummary {
   compoundCommandCount: number;
 }
 
-export function summarizePermissionDenials(
-  denials: PermissionDenial[],
-  allowedTools: string[],
-): PermissionDenialSummary {
+export function summarizePermissionDenials(denials: PermissionDenial[], allowedTools: string[]): PermissionDenialSummary {
   const deniedCommands = denials.map(describeDenial);
   const count = denials.length;
   const allowed = allowedTools.map((tool) => tool.trim()).filter(Boolean);
   const compound =
-    count > 0 &&
-    allowed.length > 0 &&
-    denials.every((denial) => denial.toolName === 'Bash' && isBaseCommandAllowed(bashCommand(denial), allowed));
+    count > 0 && allowed.length > 0 && denials.every((denial) => denial.toolName === 'Bash' && isBaseCommandAllowed(bashCommand(denial), allowed));
   return {
     hasPermissionDenials: count > 0 && !compound,
     count,
@@ -53,9 +48,7 @@ export function isBaseCommandAllowed(command: string, allowedTools: string[]): b
     const match = /^Bash\((.*)\)$/.exec(entry);
     const pattern = match?.[1]?.trim();
     if (!pattern || !pattern.includes('*')) return false;
-    return (
-      pattern.startsWith(`${base}*`) || pattern.startsWith(`${base}:`) || pattern.startsWith(`${base} `)
-    );
+    return pattern.startsWith(`${base}*`) || pattern.startsWith(`${base}:`) || pattern.startsWith(`${base} `);
   });
 }
 

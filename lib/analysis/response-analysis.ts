@@ -101,11 +101,7 @@ export function analyzeResponse(options: AnalyzeResponseOptions): ResponseAnalys
 
 // JSON / stream-json: the result's declared fields and the RALPH_STATUS
 // block only; no prose heuristics, since documentation words caused false exits (#224).
-function analyzeStructured(
-  agent: AgentResultSummary,
-  block: RalphStatus | null,
-  a: ResponseAnalysisFields,
-): ResponseAnalysisFields {
+function analyzeStructured(agent: AgentResultSummary, block: RalphStatus | null, a: ResponseAnalysisFields): ResponseAnalysisFields {
   const { declared } = agent;
   const explicit = declared.exitSignal ?? block?.exitSignal;
   const status = declared.status?.toUpperCase() ?? block?.status;
@@ -134,11 +130,7 @@ function analyzeStructured(
 // Plain text, as the Bash tool reads it, with the Bash bugs fixed: words are matched whole and only
 // outside the RALPH_STATUS block (its TASKS_COMPLETED_THIS_LOOP is not "complete"), and an
 // explicit EXIT_SIGNAL decides the claim whatever the prose says.
-function analyzeText(
-  agent: AgentResultSummary,
-  block: RalphStatus | null,
-  a: ResponseAnalysisFields,
-): ResponseAnalysisFields {
+function analyzeText(agent: AgentResultSummary, block: RalphStatus | null, a: ResponseAnalysisFields): ResponseAnalysisFields {
   const text = agent.resultText;
   const prose = stripRalphStatusBlocks(text);
   const proseLines = prose.split(/\r?\n/);

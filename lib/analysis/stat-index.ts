@@ -62,13 +62,22 @@ const EMPTY_BLOB: Record<number, string> = {
 // fields ralph's own cache compares (ctime, inode, the executable bit, symlinks), on threads,
 // and no fsmonitor (it would vouch for files on its own and runs a program).
 const DIFF_FILES = [
-  '-c', 'core.fsmonitor=false',
-  '-c', 'core.checkStat=default',
-  '-c', 'core.trustctime=true',
-  '-c', 'core.fileMode=true',
-  '-c', 'core.symlinks=true',
-  '-c', 'core.preloadIndex=true',
-  'diff-files', '-z', '--name-only', '--ignore-submodules=all',
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'core.checkStat=default',
+  '-c',
+  'core.trustctime=true',
+  '-c',
+  'core.fileMode=true',
+  '-c',
+  'core.symlinks=true',
+  '-c',
+  'core.preloadIndex=true',
+  'diff-files',
+  '-z',
+  '--name-only',
+  '--ignore-submodules=all',
 ];
 
 /** Whether git's whole-second comparison can be trusted with this stat: nothing of it is as recent as `stamp`'s second. */

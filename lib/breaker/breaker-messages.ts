@@ -82,7 +82,9 @@ function haltExplanation(state: BreakerState, dir: string): string[] {
   if (isSameFailuresReason(state.reason)) {
     const noResult = state.reason.startsWith('Verification could not complete');
     return [
-      noResult ? 'The verification gate gave no result in consecutive loops (see why in the log above).' : 'The verification gate failed the same way in consecutive loops.',
+      noResult
+        ? 'The verification gate gave no result in consecutive loops (see why in the log above).'
+        : 'The verification gate failed the same way in consecutive loops.',
       '',
       'Possible reasons:',
       '  • Claude does not find a fix for the failing tests (listed in the log above)',

@@ -23,7 +23,7 @@ import { appendCircuitBreakerHistory, holdCircuitBreakerHistory, loadCircuitBrea
  */
 export function loadBreaker(paths: RalphPaths, options: StateReadOptions): BreakerState {
   const view = loadCircuitBreaker(paths, options);
-  const kept = paths.ledger ? readLedger(paths.ledger, (message) => options.logger.warn(message))?.breaker ?? undefined : undefined;
+  const kept = paths.ledger ? (readLedger(paths.ledger, (message) => options.logger.warn(message))?.breaker ?? undefined) : undefined;
   const differs = kept !== undefined && (view.status === 'missing' || !isDeepStrictEqual(view.value, kept));
   if (differs) {
     const what = view.status === 'missing' ? 'is missing' : `says ${describeBreaker(view.value)}`;
@@ -80,12 +80,7 @@ function describeBreaker(breaker: CircuitBreakerFile): string {
 }
 
 /** Applies cooldown / auto-reset to the breaker, and saves when that changed it. */
-export function recoverBreaker(
-  paths: RalphPaths,
-  current: BreakerState,
-  thresholds: BreakerThresholds,
-  options: StateReadOptions,
-): BreakerResult {
+export function recoverBreaker(paths: RalphPaths, current: BreakerState, thresholds: BreakerThresholds, options: StateReadOptions): BreakerResult {
   const result = applyStartupRecovery(current, thresholds, options.clock.now());
   if (result.transition) saveBreaker(paths, result, options);
   return result;

@@ -125,11 +125,7 @@ export function cooldownEndsAt(state: BreakerState, thresholds: BreakerThreshold
 }
 
 /** At the top of each loop: an OPEN breaker auto-resets, or moves to HALF_OPEN after its cooldown. */
-export function applyStartupRecovery(
-  state: BreakerState,
-  thresholds: BreakerThresholds,
-  now: number,
-): BreakerResult {
+export function applyStartupRecovery(state: BreakerState, thresholds: BreakerThresholds, now: number): BreakerResult {
   if (state.state !== 'OPEN') return { state };
   const timestamp = formatIsoTimestamp(now);
   const loop = state.current_loop ?? 0;
@@ -164,12 +160,7 @@ export function applyStartupRecovery(
 }
 
 /** Record one loop's outcome (Bash `record_loop_result`). */
-export function nextBreakerState(
-  state: BreakerState,
-  observation: BreakerObservation,
-  thresholds: BreakerThresholds,
-  now: number,
-): BreakerResult {
+export function nextBreakerState(state: BreakerState, observation: BreakerObservation, thresholds: BreakerThresholds, now: number): BreakerResult {
   const timestamp = formatIsoTimestamp(now);
   const o = observation;
   const permissionDenials = o.hasPermissionDenials ? state.consecutive_permission_denials + 1 : 0;
@@ -189,8 +180,7 @@ export function nextBreakerState(
     noProgress += 1;
   }
   const previousSignature = state.last_error_signature ?? null;
-  const sameError =
-    o.errorSignature === null || o.planProgress === true ? 0 : o.errorSignature === previousSignature ? state.consecutive_same_error + 1 : 1;
+  const sameError = o.errorSignature === null || o.planProgress === true ? 0 : o.errorSignature === previousSignature ? state.consecutive_same_error + 1 : 1;
 
   const decided = decideTransition(state.state, {
     permissionDenials,
@@ -228,10 +218,7 @@ interface Counters {
   thresholds: BreakerThresholds;
 }
 
-function decideTransition(
-  from: BreakerStateName,
-  c: Counters,
-): { to: BreakerStateName; reason: string } | null {
+function decideTransition(from: BreakerStateName, c: Counters): { to: BreakerStateName; reason: string } | null {
   const t = c.thresholds;
   if (from === 'OPEN') return null;
   if (c.permissionDenials >= t.permissionDenials) {

@@ -129,10 +129,7 @@ export interface UsageWaitTimes {
 /** Why a pending usage-limit wait cannot be one ralph chose, or undefined when it can. */
 export function usageWaitProblem(wait: UsageWaitTimes, now: number, maxWaitMs: number): string | undefined {
   const parsed = Date.parse(wait.resume_at);
-  return (
-    waitEndProblem(wait.resume_at_ms, now, maxWaitMs) ??
-    (Number.isNaN(parsed) ? undefined : waitEndProblem(parsed, now, maxWaitMs))
-  );
+  return waitEndProblem(wait.resume_at_ms, now, maxWaitMs) ?? (Number.isNaN(parsed) ? undefined : waitEndProblem(parsed, now, maxWaitMs));
 }
 
 /** The local instant a `YYYYMMDDHH` window key starts at, or undefined when it is not one. */

@@ -35,9 +35,10 @@ function noteTestsBest(run: Run): boolean {
   const failing = failingCount(latest) ?? 0;
   const passing = latest.passed;
   const moved = best !== undefined && (failing < best.failing || (failing <= best.failing && passing > best.passing));
-  run.state.testsBest = best === undefined
-    ? { failing, passing, seen: latest }
-    : { failing: Math.min(failing, best.failing), passing: Math.max(passing, best.passing), seen: latest };
+  run.state.testsBest =
+    best === undefined
+      ? { failing, passing, seen: latest }
+      : { failing: Math.min(failing, best.failing), passing: Math.max(passing, best.passing), seen: latest };
   return moved;
 }
 
@@ -47,7 +48,9 @@ export function failingCount(snapshot: VerificationSnapshot | null): number | nu
 }
 
 export function stallMessage(loops: number): string {
-  return `Stalled: ${loops} loops in a row completed no fix_plan.md item and fixed no failing test, although files changed. ` +
+  return (
+    `Stalled: ${loops} loops in a row completed no fix_plan.md item and fixed no failing test, although files changed. ` +
     'Check that the open items are doable and clear (split them, or tick what is done), then run ralph again; ' +
-    'raise CB_NO_PLAN_PROGRESS_THRESHOLD if items really take this many loops';
+    'raise CB_NO_PLAN_PROGRESS_THRESHOLD if items really take this many loops'
+  );
 }

@@ -17,12 +17,20 @@ export class UsageError extends Error {
 
 /** A usage problem as a RalphError: `Error: <message>` and `hint: run <command> --help`. */
 function usageError(command: string, exitCode?: number) {
-  return (problem: FlagProblem) => new RalphError('usage', problem.message, { exitCode, details: problem.details, hint: problem.hint ?? `run ${command} --help` });
+  return (problem: FlagProblem) =>
+    new RalphError('usage', problem.message, { exitCode, details: problem.details, hint: problem.hint ?? `run ${command} --help` });
 }
 
 const FORCE_BACKUP = 'Replace existing Ralph files, backing each up to .ralph_backup_<time>/ (files you added are kept)';
 const limitMessage = (raw: string) => `--limit must be a non-negative integer, got "${raw.trim()}"`;
-const LIMIT_ROW: FlagRow = { name: 'limit', arg: 'N', kind: 'int', default: DEFAULT_TASK_LIMIT, invalid: limitMessage, describe: 'Maximum tasks to import, 0 = all' };
+const LIMIT_ROW: FlagRow = {
+  name: 'limit',
+  arg: 'N',
+  kind: 'int',
+  default: DEFAULT_TASK_LIMIT,
+  invalid: limitMessage,
+  describe: 'Maximum tasks to import, 0 = all',
+};
 const LABEL_ROW: FlagRow = { name: 'label', arg: 'LABEL', default: DEFAULT_TASK_LABEL, key: 'GITHUB_TASK_LABEL', describe: 'GitHub label to import' };
 
 // ---- ralph-setup ----
@@ -150,7 +158,12 @@ arguments. Questions are printed on stderr; answers are read from stdin.`,
 // ---- ralph-enable-ci ----
 
 export const ENABLE_CI_FLAGS: readonly FlagRow[] = [
-  { name: 'from', arg: 'SOURCE', choices: ['beads', 'github', 'prd', 'none'], describe: 'Task source: beads, github, prd or none (default: detected; beads > github > first PRD file > none)' },
+  {
+    name: 'from',
+    arg: 'SOURCE',
+    choices: ['beads', 'github', 'prd', 'none'],
+    describe: 'Task source: beads, github, prd or none (default: detected; beads > github > first PRD file > none)',
+  },
   { name: 'prd', arg: 'FILE', describe: 'PRD file for --from prd' },
   LABEL_ROW,
   LIMIT_ROW,

@@ -91,7 +91,8 @@ export function argvFlags(rows: readonly FlagRow[]): Array<{ name: string; alias
 /** Splits argv into the table's flags, refuses unknown flags, and checks every given value. */
 export function parseFlags(argv: readonly string[], table: FlagTable): ParsedFlags {
   const read = readArgv(argv, argvFlags(table.rows));
-  if (read.unknown.length > 0) throw table.fail({ message: unknownFlagMessage(read.unknown, table.unknownStyle ?? 'option') + versionNote(read.unknown, table) });
+  if (read.unknown.length > 0)
+    throw table.fail({ message: unknownFlagMessage(read.unknown, table.unknownStyle ?? 'option') + versionNote(read.unknown, table) });
   const values: ParsedFlags['values'] = {};
   for (const row of table.rows) {
     const given = read.values.get(row.name);
@@ -220,7 +221,13 @@ export function renderHelp(help: HelpText): string {
   const column = help.column ?? labelColumn(help.rows);
   const sections = [...new Set(help.rows.filter((r) => !r.hidden).map((row) => row.section ?? 'Options'))];
   const blocks = sections.map((section) =>
-    [`${section}:`, ...renderRowLines(help.rows.filter((row) => (row.section ?? 'Options') === section), { column })].join('\n'),
+    [
+      `${section}:`,
+      ...renderRowLines(
+        help.rows.filter((row) => (row.section ?? 'Options') === section),
+        { column },
+      ),
+    ].join('\n'),
   );
   return `${[help.header, ...blocks, ...(help.footer ? [help.footer] : [])].join('\n\n')}\n`;
 }
@@ -282,12 +289,20 @@ export interface ParsedSubcommand extends ParsedFlags {
  * for help; a version flag anywhere for the version (as the Bash tool's immediate flags).
  */
 export function parseSubcommand(argv: readonly string[], table: SubcommandTable): ParsedSubcommand | 'help' | 'version' {
-  const spellings = (name: string) => table.rows.filter((row) => row.name === name).flatMap((row) => [`--${row.name}`, ...(row.alias ? [row.alias.length === 1 ? `-${row.alias}` : `--${row.alias}`] : [])]);
+  const spellings = (name: string) =>
+    table.rows
+      .filter((row) => row.name === name)
+      .flatMap((row) => [`--${row.name}`, ...(row.alias ? [row.alias.length === 1 ? `-${row.alias}` : `--${row.alias}`] : [])]);
   const [name, ...rest] = argv;
   if (name === undefined || name === 'help' || argv.some((word) => spellings('help').includes(word))) return 'help';
   if (argv.some((word) => spellings('version').includes(word))) return 'version';
   if (!table.subcommands.some((sub) => sub.name === name)) throw table.fail({ message: `Unknown command: ${name}` });
-  const parsed = parseFlags(rest, { command: `${table.command} ${name}`, rows: subcommandRows(table, name), unknownStyle: table.unknownStyle, fail: table.fail });
+  const parsed = parseFlags(rest, {
+    command: `${table.command} ${name}`,
+    rows: subcommandRows(table, name),
+    unknownStyle: table.unknownStyle,
+    fail: table.fail,
+  });
   return { name, ...parsed };
 }
 

@@ -34,7 +34,10 @@ export async function runJqFilter(value: unknown, filter: string): Promise<strin
 
 function jqError(filter: string, error: unknown): RalphError {
   const text = (error instanceof Error ? error.message : String(error)).replace(/^Failed to execute raw query:\s*/, '');
-  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const first = (lines[0] ?? 'unknown error')
     .replace(/^jq: error(?: \(at [^)]*\))?:\s*/, '')
     .replace(/\s*\(Unix shell quoting issues\?\)/, '')

@@ -56,8 +56,7 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
   const problems: ConfigProblem[] = [];
   const projectRc = ralphPaths(options.projectDir).ralphrc;
   const homeRc = join(options.homeDir, '.ralphrc');
-  const readRc = (path: string, file: string, kind: ConfigSourceKind) =>
-    readRalphrcLayer(options, path, { file, kind }, problems);
+  const readRc = (path: string, file: string, kind: ConfigSourceKind) => readRalphrcLayer(options, path, { file, kind }, problems);
 
   // Lowest layer first; a later candidate for the same key wins.
   const candidates = [
@@ -112,19 +111,12 @@ function warnUnusedKeys(config: Record<ConfigKey, ConfigValue>, winners: Partial
   });
 }
 
-function readRalphrcLayer(
-  options: LoadConfigOptions,
-  path: string,
-  layer: { file: string; kind: ConfigSourceKind },
-  problems: ConfigProblem[],
-): Candidate[] {
+function readRalphrcLayer(options: LoadConfigOptions, path: string, layer: { file: string; kind: ConfigSourceKind }, problems: ConfigProblem[]): Candidate[] {
   const { file, kind } = layer;
   let text: string | undefined;
   try {
     // Read safely: the agent can replace .ralphrc with a FIFO, a device or a link out of the project.
-    text = options.readFile
-      ? options.readFile(path)
-      : readControlFile(path, { projectDir: options.projectDir, allowSymlinkOut: kind === 'home-ralphrc' });
+    text = options.readFile ? options.readFile(path) : readControlFile(path, { projectDir: options.projectDir, allowSymlinkOut: kind === 'home-ralphrc' });
   } catch (error) {
     // Not a file ralph may read (a FIFO, binary, a link out of the project): that is the whole problem.
     if (error instanceof RalphError) throw error;

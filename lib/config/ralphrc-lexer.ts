@@ -3,10 +3,7 @@
 // backslash escapes). Anything that needs a shell to mean something (command substitution,
 // chains, redirections, keywords) is reported as 'shell' and never evaluated.
 
-export type Piece =
-  | { kind: 'text'; text: string }
-  | { kind: 'var'; name: string; fallback?: { onEmpty: boolean; pieces: Piece[] } }
-  | { kind: 'home' };
+export type Piece = { kind: 'text'; text: string } | { kind: 'var'; name: string; fallback?: { onEmpty: boolean; pieces: Piece[] } } | { kind: 'home' };
 
 /** How the whole value was quoted: the writer keeps this style when it replaces the value. */
 export type QuoteStyle = 'none' | 'single' | 'double' | 'mixed';
@@ -49,8 +46,31 @@ export function splitRalphrcLines(text: string): RalphrcLine[] {
 class NeedsShell extends Error {}
 
 const SHELL_WORDS = new Set([
-  'if', 'then', 'else', 'elif', 'fi', 'for', 'while', 'until', 'do', 'done', 'case', 'esac',
-  'select', 'function', 'source', '.', '{', '}', 'local', 'declare', 'typeset', 'readonly', 'unset', 'eval', 'exec',
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'for',
+  'while',
+  'until',
+  'do',
+  'done',
+  'case',
+  'esac',
+  'select',
+  'function',
+  'source',
+  '.',
+  '{',
+  '}',
+  'local',
+  'declare',
+  'typeset',
+  'readonly',
+  'unset',
+  'eval',
+  'exec',
 ]);
 
 const ASSIGNMENT = /^(export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)=/;
@@ -70,9 +90,7 @@ export function lexRalphrcLine(line: string): LexedLine {
     const after = line.slice(cursor.i);
     if (after.trim() !== '' && !/^[ \t]+#/.test(after)) {
       throw new NeedsShell(
-        /^[ \t]*[;&|]/.test(after)
-          ? 'command chains (;, &&, ||, |) need a shell'
-          : 'words after the value need a shell (quote values that contain spaces)',
+        /^[ \t]*[;&|]/.test(after) ? 'command chains (;, &&, ||, |) need a shell' : 'words after the value need a shell (quote values that contain spaces)',
       );
     }
     const exported = match[1] !== undefined;

@@ -26,8 +26,7 @@ export function updateRalphrcText(original: string, updates: Record<string, stri
       const target = lines[line - 1]!;
       const lexed = lexRalphrcLine(target.content);
       if (lexed.kind !== 'assignment') continue;
-      target.content =
-        target.content.slice(0, lexed.valueStart) + renderInStyle(value, lexed.quote) + target.content.slice(lexed.valueEnd);
+      target.content = target.content.slice(0, lexed.valueStart) + renderInStyle(value, lexed.quote) + target.content.slice(lexed.valueEnd);
     }
     if (targets.length === 0) appended.push(`${key}=${renderRalphrcValue(value)}`);
   }

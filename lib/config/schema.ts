@@ -93,7 +93,11 @@ const SPECS = {
   AGENT_FILE: str('.ralph/AGENT.md', 'Build and run notes for the agent, relative to the project directory (must stay inside it)'),
   CB_NO_PROGRESS_THRESHOLD: int(3, 'Open the circuit breaker after this many loops without progress', { max: COUNT_MAX }),
   CB_SAME_ERROR_THRESHOLD: int(5, 'Open the circuit breaker after the same error this many loops in a row', { max: COUNT_MAX }),
-  CB_PERMISSION_DENIAL_THRESHOLD: int(2, "Open the circuit breaker after permission denials in this many loops in a row. The exit check halts the run after the first loop with a denial anyway (as the Bash tool does), before the breaker's count is reached; only at 1 is the breaker the rule that stops it", { max: COUNT_MAX }),
+  CB_PERMISSION_DENIAL_THRESHOLD: int(
+    2,
+    "Open the circuit breaker after permission denials in this many loops in a row. The exit check halts the run after the first loop with a denial anyway (as the Bash tool does), before the breaker's count is reached; only at 1 is the breaker the rule that stops it",
+    { max: COUNT_MAX },
+  ),
   CB_OUTPUT_DECLINE_THRESHOLD: int(70, 'Accepted, not used: reply length is no progress signal (the Bash tool never used it either)', {
     max: 100,
     unused: true,
@@ -103,10 +107,7 @@ const SPECS = {
   ENABLE_NOTIFICATIONS: bool(false, 'Desktop notifications'),
   ENABLE_BACKUP: bool(false, 'Back up the working tree to a git branch before each loop'),
   LIVE_SHOW_TOOL_ARGS: bool(false, 'Show tool arguments in live output'),
-  OPTIONAL_SECTIONS: list(
-    ['Optional', 'Future', 'Future Enhancements', 'Nice to Have'],
-    'fix_plan.md sections whose open items do not block completion',
-  ),
+  OPTIONAL_SECTIONS: list(['Optional', 'Future', 'Future Enhancements', 'Nice to Have'], 'fix_plan.md sections whose open items do not block completion'),
   RALPH_SHELL_INIT_FILE: str('', 'Ignored: ralph never runs shell code; export variables before starting ralph'),
   TASK_SOURCES: str('local', 'Task sources (local, beads, github)'),
   GITHUB_TASK_LABEL: str('ralph-task', 'GitHub label of issues imported as tasks'),
@@ -124,13 +125,19 @@ const SPECS = {
   FOLLOWUP_LABEL: str('tech-debt', 'Label of follow-up issues (empty: none)'),
   ADD_COMPLETION_LABELS: list([], 'Comma-separated labels added to the issue before AUTO_CLOSE closes it'),
   // Sandboxes (lib/sandbox/); E2B and sync: accepted, not used
-  SANDBOX_PROVIDER: str('', 'Run the agent in a sandbox: docker or bwrap (empty: on the host); one that is unknown or unavailable stops the run, never falls back to the host'),
+  SANDBOX_PROVIDER: str(
+    '',
+    'Run the agent in a sandbox: docker or bwrap (empty: on the host); one that is unknown or unavailable stops the run, never falls back to the host',
+  ),
   SANDBOX_DOCKER_IMAGE: str('ralph-sandbox:latest', 'Docker sandbox: the image the agent runs in'),
   SANDBOX_DOCKER_MEMORY: str('4g', 'Docker sandbox: memory limit (e.g. 4g, 512m)'),
   SANDBOX_DOCKER_CPUS: str('2', 'Docker sandbox: CPU limit (e.g. 2 or 1.5)'),
   SANDBOX_DOCKER_NETWORK: str('bridge', 'Sandbox network: none, bridge or host (bwrap: none cuts it off, else the host network is shared)'),
   SANDBOX_BWRAP_BIND: list([], 'bwrap sandbox: extra paths shown read-only inside, comma-separated (toolchains outside /usr)'),
-  SANDBOX_ENV: list([], 'Sandboxes: more environment variables passed to the agent, comma-separated names or PREFIX* (beyond PATH, locale, terminal, proxies and the running agent\'s credentials)'),
+  SANDBOX_ENV: list(
+    [],
+    "Sandboxes: more environment variables passed to the agent, comma-separated names or PREFIX* (beyond PATH, locale, terminal, proxies and the running agent's credentials)",
+  ),
   SANDBOX_E2B_TEMPLATE: accepted('base'),
   SANDBOX_E2B_SANDBOX_ID: accepted(''),
   SANDBOX_E2B_TIMEOUT: accepted('3600'),
@@ -150,7 +157,10 @@ const SPECS = {
   OPENCODE_CMD: str('opencode', 'Command that runs OpenCode'),
   FALLBACK_AGENTS: list([], 'Agents to run on, in order, while the agent before them is at its usage limit (e.g. codex,gemini)'),
   MAX_LOOPS: int(0, 'Stop after this many loops (0 = unlimited)', { max: 1_000_000 }),
-  PARALLEL: int(1, 'Plan items worked on at once, each in its own git worktree and branch, merged back one at a time (1 = the single loop)', { min: 1, max: 16 }),
+  PARALLEL: int(1, 'Plan items worked on at once, each in its own git worktree and branch, merged back one at a time (1 = the single loop)', {
+    min: 1,
+    max: 16,
+  }),
   MAX_COST_USD: num(0, 'Stop when the run has cost this many US dollars (0 = unlimited)', { max: 1_000_000 }),
   MAX_RUN_MINUTES: int(0, 'Stop after the run has lasted this many minutes (0 = unlimited)', { max: 366 * DAY_MINUTES }),
   LOOP_DELAY_SECONDS: num(0, 'Pause between loops, in seconds', { max: DAY_SECONDS }),
@@ -170,21 +180,34 @@ const SPECS = {
   // 8: an honest agent may need several loops for one item (explore, write, fix the tests, tick
   // it), and the breaker already stops loops with no new content after 3; eight loops of new
   // content with no item done and no failing test fixed is work that goes nowhere.
-  WORK_DIRS: list([], 'Folders outside the project the agent also works in, comma-separated, relative to the project or absolute (a monorepo\'s ../../libs/shared): their changes count as progress'),
-  CB_NO_PLAN_PROGRESS_THRESHOLD: int(8, 'Halt (stalled) after this many loops in a row that completed no plan item and fixed no failing test (0 = off)', { max: COUNT_MAX }),
+  WORK_DIRS: list(
+    [],
+    "Folders outside the project the agent also works in, comma-separated, relative to the project or absolute (a monorepo's ../../libs/shared): their changes count as progress",
+  ),
+  CB_NO_PLAN_PROGRESS_THRESHOLD: int(8, 'Halt (stalled) after this many loops in a row that completed no plan item and fixed no failing test (0 = off)', {
+    max: COUNT_MAX,
+  }),
   CB_SAME_FAILURES_THRESHOLD: int(3, 'Open the circuit breaker after the same test failures this many loops in a row', { max: COUNT_MAX }),
   TEST_COMMAND: str('', 'Command that runs the project tests (verification gate; empty: detected from the project manifests)'),
   QUALITY_GATES: str('', 'Extra commands that must pass before finishing, comma-separated (commas inside quotes stay)'),
   VERIFY_BEFORE_EXIT: bool(true, 'Run the verification gate before finishing'),
   VERIFY_TIMEOUT_MINUTES: int(10, 'Time limit for the verification gate, in minutes', { min: 1, max: DAY_MINUTES }),
-  TRANSCRIPT_MAX_BYTES: int(32 * 1024 * 1024, "Bytes kept of one agent call's stdout and of its stderr in the logs (the first and last half; the analysis reads everything)", {
-    min: 64 * 1024,
-    max: 10 * 1024 * 1024 * 1024,
-  }),
+  TRANSCRIPT_MAX_BYTES: int(
+    32 * 1024 * 1024,
+    "Bytes kept of one agent call's stdout and of its stderr in the logs (the first and last half; the analysis reads everything)",
+    {
+      min: 64 * 1024,
+      max: 10 * 1024 * 1024 * 1024,
+    },
+  ),
   LOG_RETENTION: int(200, 'Keep the newest N agent output logs', { max: 100_000 }),
-  LOG_RETENTION_BYTES: int(1024 * 1024 * 1024, "Keep no more than this many bytes of agent output logs in all, the oldest going first; the last call's logs always stay (0 = no byte limit)", {
-    max: 1024 * 1024 * 1024 * 1024,
-  }),
+  LOG_RETENTION_BYTES: int(
+    1024 * 1024 * 1024,
+    "Keep no more than this many bytes of agent output logs in all, the oldest going first; the last call's logs always stay (0 = no byte limit)",
+    {
+      max: 1024 * 1024 * 1024 * 1024,
+    },
+  ),
   BACKUP_KEEP: int(20, 'Keep the newest N of the backups ralph made (recorded in its ledger; a backup ref it did not record is never pruned)', { max: 10_000 }),
   DRY_RUN: bool(false, 'Simulate loops without calling the agent'),
   LIVE_OUTPUT: bool(false, 'Stream the agent output live'),
@@ -231,7 +254,10 @@ export function suggestConfigKey(name: string): string | undefined {
 export { splitAllowedTools } from '../analysis/allowed-tools-suggestion.js';
 
 function splitList(value: string): string[] {
-  return value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }
 
 export type CoerceResult = { ok: true; value: ConfigValue } | { ok: false; message: string };

@@ -22,7 +22,10 @@ export async function disarmGitAfterLoop(run: Run, loop: number): Promise<void> 
     return;
   }
   for (const each of disarmed) {
-    if (each.created) deps.logger.info(`${each.repository} is a git repository of its own, made during the run: ralph leaves it out of its commits and never runs git inside it`);
+    if (each.created)
+      deps.logger.info(
+        `${each.repository} is a git repository of its own, made during the run: ralph leaves it out of its commits and never runs git inside it`,
+      );
     if (each.removed.length === 0) continue;
     const kept = each.removed.some((what) => what.endsWith('(hook)') || what.includes('leading out')) ? ` (the files moved are kept in ${quarantine}/)` : '';
     deps.logger.warn(`Disarmed git settings in ${each.repository} that would run programs on your next git command there: ${each.removed.join(', ')}${kept}`);

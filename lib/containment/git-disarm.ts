@@ -139,7 +139,13 @@ async function disarmConfig(ctx: DisarmContext, file: string): Promise<string[]>
   // `git config --file` reads that file alone, follows no include, and runs nothing.
   const listing = await ctx.processRunner.run('git', ['config', '--file', file, '-z', '--list'], { cwd: ctx.projectDir, env: ctx.env, timeoutMs: 30_000 });
   if (listing.code !== 0) return [];
-  const keys = new Set(listing.stdout.split('\0').filter(Boolean).map((entry) => entry.split('\n')[0]!).filter((key) => isExecKey(key) || isIncludeKey(key)));
+  const keys = new Set(
+    listing.stdout
+      .split('\0')
+      .filter(Boolean)
+      .map((entry) => entry.split('\n')[0]!)
+      .filter((key) => isExecKey(key) || isIncludeKey(key)),
+  );
   const removed: string[] = [];
   for (const key of keys) {
     const unset = await ctx.processRunner.run('git', ['config', '--file', file, '--unset-all', key], { cwd: ctx.projectDir, env: ctx.env, timeoutMs: 30_000 });
@@ -174,7 +180,10 @@ function hooksOf(dir: string): string[] {
   const hooks = join(dir, 'hooks');
   try {
     if (!lstatSync(hooks).isDirectory()) return [];
-    return readdirSync(hooks).filter((name) => !name.endsWith('.sample')).sort().map((name) => join(hooks, name));
+    return readdirSync(hooks)
+      .filter((name) => !name.endsWith('.sample'))
+      .sort()
+      .map((name) => join(hooks, name));
   } catch {
     return [];
   }

@@ -24,13 +24,21 @@ export function undoGuardedFileChanges(run: Run, loop: number): RunStop | undefi
     deps.logger.warn(`The agent changed ${v.path}, which configures what ralph and the agent run: undone${kept} (edit it between runs, not during one)`);
   }
   const anyKept = violations.some((v) => v.keptAt);
-  run.state.alerts.push(`loop ${loop}: the agent changed ${violations.map((v) => v.path).join(', ')}; undone${anyKept ? `, its versions in ${quarantine}/` : ''}`);
+  run.state.alerts.push(
+    `loop ${loop}: the agent changed ${violations.map((v) => v.path).join(', ')}; undone${anyKept ? `, its versions in ${quarantine}/` : ''}`,
+  );
   const diff = violations.map((v) => v.diff).join('\n');
   run.recorder?.observe({ loop, source: 'guarded-file', exitCode: null, durationMs: 0, raw: diff, data: { files: violations.map((v) => v.path) } });
   const unrestored = violations.filter((v) => v.unrestored);
   if (unrestored.length > 0) {
     for (const v of unrestored) deps.stderr.write(`ralph could not put back ${v.path}: ${v.unrestored}\n`);
-    return stopRun(EXIT.halted, 'halted', GUARDED_FILE_EXIT_REASON, GUARDED_FILE_EXIT_REASON, `The agent changed ${unrestored.map((v) => v.path).join(', ')} in a way ralph could not undo; halted (${unrestored[0]!.unrestored})`);
+    return stopRun(
+      EXIT.halted,
+      'halted',
+      GUARDED_FILE_EXIT_REASON,
+      GUARDED_FILE_EXIT_REASON,
+      `The agent changed ${unrestored.map((v) => v.path).join(', ')} in a way ralph could not undo; halted (${unrestored[0]!.unrestored})`,
+    );
   }
   if (run.state.guardViolations < 2) return undefined;
   deps.stderr.write(`Guarded files changed by the agent again (undone):\n${diff}\n`);

@@ -125,7 +125,8 @@ function restoreFolder(guarded: GuardedFiles, dir: string, before: FolderState, 
       return { path: dir, ...(keptAt ? { keptAt } : {}), diff: `${dir} (a link to ${now.target}, where the folder had been moved: moved back)` };
     }
     if (before.kind === 'folder' || before.kind === 'link') mkdirSync(full);
-    const was = before.kind === 'link' ? `a link to ${before.target}` : before.kind === 'folder' ? 'a folder' : before.kind === 'absent' ? 'absent' : 'no folder';
+    const was =
+      before.kind === 'link' ? `a link to ${before.target}` : before.kind === 'folder' ? 'a folder' : before.kind === 'absent' ? 'absent' : 'no folder';
     return { path: dir, ...(keptAt ? { keptAt } : {}), diff: `${dir} (a link to ${now.target}, was ${was})` };
   }
   if (before.kind !== 'folder' || (now.kind === 'folder' && now.id === before.id)) return undefined;
@@ -140,7 +141,11 @@ function restoreFolder(guarded: GuardedFiles, dir: string, before: FolderState, 
     return { path: dir, ...(keptAt ? { keptAt } : {}), diff: `${dir} (${what})` };
   }
   if (moved === undefined) {
-    return { path: dir, diff: `${dir} (${what}; the folder the run started with was not found)`, unrestored: `${dir} was ${what}; move your repository back to ${dir} (or restore it from a clone), then run ralph again` };
+    return {
+      path: dir,
+      diff: `${dir} (${what}; the folder the run started with was not found)`,
+      unrestored: `${dir} was ${what}; move your repository back to ${dir} (or restore it from a clone), then run ralph again`,
+    };
   }
   const keptAt = now.kind === 'absent' ? undefined : keepAgentVersion(guarded.projectDir, dir, quarantine);
   renameSync(moved, full);
@@ -291,8 +296,14 @@ function describeChange(path: string, before: Buffer | null, after: Buffer | nul
   const lines = (b: Buffer | null) => (b === null ? [] : b.toString('utf8').split('\n'));
   const old = lines(before);
   const now = lines(after);
-  const removed = old.filter((l) => !now.includes(l)).slice(0, 20).map((l) => `- ${l}`);
-  const added = now.filter((l) => !old.includes(l)).slice(0, 20).map((l) => `+ ${l}`);
+  const removed = old
+    .filter((l) => !now.includes(l))
+    .slice(0, 20)
+    .map((l) => `- ${l}`);
+  const added = now
+    .filter((l) => !old.includes(l))
+    .slice(0, 20)
+    .map((l) => `+ ${l}`);
   const header = before === null ? `${path} (created)` : after === null ? `${path} (deleted)` : path;
   return [header, ...removed, ...added].join('\n');
 }

@@ -32,10 +32,12 @@ export const HOOKS_DIR = '.git/hooks';
  * it out of the project, so each is guarded as well (lib/containment/guarded-files.ts).
  */
 export const GUARDED_DIRS: readonly string[] = [
-  ...new Set([...GUARDED_FILES, `${HOOKS_DIR}/x`].flatMap((file) => {
-    const parts = file.split('/').slice(0, -1);
-    return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
-  })),
+  ...new Set(
+    [...GUARDED_FILES, `${HOOKS_DIR}/x`].flatMap((file) => {
+      const parts = file.split('/').slice(0, -1);
+      return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+    }),
+  ),
 ].sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
 
 /** Every guarded file, with each file now in `.git/hooks/` (project-relative). */

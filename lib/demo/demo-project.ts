@@ -78,8 +78,13 @@ export async function createDemoProject(options: { env: NodeJS.ProcessEnv; runne
 
 async function firstCommit(projectDir: string, env: NodeJS.ProcessEnv, runner: ProcessRunner): Promise<void> {
   const identity = ['-c', 'user.name=ralph demo', '-c', 'user.email=demo@ralph.invalid', '-c', 'commit.gpgsign=false'];
-  for (const args of [['init', '-q'], ['add', '-A'], [...identity, 'commit', '-q', '--no-verify', '-m', 'The ralph demo project']]) {
+  for (const args of [
+    ['init', '-q'],
+    ['add', '-A'],
+    [...identity, 'commit', '-q', '--no-verify', '-m', 'The ralph demo project'],
+  ]) {
     const result = await runner.run('git', args, { cwd: projectDir, env, timeoutMs: 30_000 });
-    if (result.code !== 0) throw new Error(`git ${args.filter((a) => !a.startsWith('user.') && a !== '-c').join(' ')} failed in the demo project: ${result.stderr.trim()}`);
+    if (result.code !== 0)
+      throw new Error(`git ${args.filter((a) => !a.startsWith('user.') && a !== '-c').join(' ')} failed in the demo project: ${result.stderr.trim()}`);
   }
 }

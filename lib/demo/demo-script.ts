@@ -55,7 +55,7 @@ export const DEMO_STEPS: readonly DemoStep[] = [
   },
   {
     task: 'Add a README.md section on how to use greet.js',
-    files: { 'README.md': '# ralph demo\n\n## Usage\n\n```js\nconst { greet } = require(\'./greet.js\');\ngreet(\'Ralph\'); // "Hello, Ralph!"\n```\n' },
+    files: { 'README.md': "# ralph demo\n\n## Usage\n\n```js\nconst { greet } = require('./greet.js');\ngreet('Ralph'); // \"Hello, Ralph!\"\n```\n" },
     report: 'Documented greet.js in README.md. Every task is done.',
   },
 ];
@@ -63,7 +63,8 @@ export const DEMO_STEPS: readonly DemoStep[] = [
 /** The demo project's files before the first loop (the .ralph/ files come from ralph's own templates). */
 export const DEMO_PROJECT_FILES: Readonly<Record<string, string>> = {
   'package.json': `${JSON.stringify({ name: 'ralph-demo', version: '1.0.0', private: true, scripts: { test: 'node --test' } }, null, 2)}\n`,
-  'smoke.test.js': "const test = require('node:test');\nconst assert = require('node:assert');\n\ntest('the project loads', () => {\n  assert.ok(require('./package.json').name);\n});\n",
+  'smoke.test.js':
+    "const test = require('node:test');\nconst assert = require('node:assert');\n\ntest('the project loads', () => {\n  assert.ok(require('./package.json').name);\n});\n",
   'README.md': '# ralph demo\n',
 };
 

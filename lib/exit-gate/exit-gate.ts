@@ -47,12 +47,7 @@ export interface ExitGateInput {
 
 export type ClaimExitReason = 'project_complete' | 'safety_circuit_breaker' | 'completion_signals';
 
-export type ExitReason =
-  | 'permission_denied'
-  | 'test_saturation'
-  | ClaimExitReason
-  | 'plan_complete'
-  | 'completion_conflict';
+export type ExitReason = 'permission_denied' | 'test_saturation' | ClaimExitReason | 'plan_complete' | 'completion_conflict';
 
 export interface CompletionConflict {
   /** Blocking unchecked fix_plan.md items, in file order. */
@@ -85,10 +80,9 @@ export function evaluateExitGate(input: ExitGateInput): ExitGateResult {
   const a = input.analysis?.analysis ?? null;
 
   if (a?.has_permission_denials) return { kind: 'exit', reason: 'permission_denied', outcome: 'halted' };
-  const notice: { compoundCommands?: CompoundCommandNotice } =
-    a?.has_compound_command_limitation
-      ? { compoundCommands: { count: a.compound_command_count, deniedCommands: a.denied_commands } }
-      : {};
+  const notice: { compoundCommands?: CompoundCommandNotice } = a?.has_compound_command_limitation
+    ? { compoundCommands: { count: a.compound_command_count, deniedCommands: a.denied_commands } }
+    : {};
 
   const planOpen = config.exitRequiresPlanComplete && plan !== null && plan.blocking.open > 0;
   // Every exit that ends a run as done passes the plan check: test-only loops are a claim too.
@@ -127,11 +121,7 @@ export function nextConflictCount(previous: number, result: ExitGateResult, prog
   return progressSinceLast ? 0 : previous;
 }
 
-function claimReason(
-  signals: ExitSignalsState,
-  latestExitSignal: boolean,
-  config: ExitGateConfig,
-): ClaimExitReason | null {
+function claimReason(signals: ExitSignalsState, latestExitSignal: boolean, config: ExitGateConfig): ClaimExitReason | null {
   const indicators = signals.completion_indicators.length;
   const projectComplete = indicators >= PROJECT_COMPLETE_INDICATORS && latestExitSignal;
   const safety = indicators >= SAFETY_COMPLETION_INDICATORS;

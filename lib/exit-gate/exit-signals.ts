@@ -16,11 +16,7 @@ export function emptyExitSignals(): ExitSignalsState {
   return { test_only_loops: [], done_signals: [], completion_indicators: [] };
 }
 
-export function updateExitSignals(
-  signals: ExitSignalsState,
-  analysis: ResponseAnalysis,
-  loop: number,
-): ExitSignalsState {
+export function updateExitSignals(signals: ExitSignalsState, analysis: ResponseAnalysis, loop: number): ExitSignalsState {
   const a = analysis.analysis;
   let testOnly = signals.test_only_loops;
   // A loop that made real progress ends a run of test-only loops.

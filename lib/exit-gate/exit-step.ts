@@ -51,18 +51,36 @@ export function exitFromGate(run: Run, gate: Extract<ExitGateResult, { kind: 'ex
     const suggestion = suggestAllowedTools(allowed, actionable.length > 0 ? actionable : denials);
     // The box quotes the denied commands, which may carry a token or escape sequences: clean it
     // as the logger does.
-    deps.stderr.write(deps.redact(stripTerminalControls(`${formatPermissionHalt(actionable.length > 0 ? actionable : denials, suggestion, run.allowedToolsFrom, { threshold: config.CB_PERMISSION_DENIAL_THRESHOLD }).join('\n')}\n`)));
+    deps.stderr.write(
+      deps.redact(
+        stripTerminalControls(
+          `${formatPermissionHalt(actionable.length > 0 ? actionable : denials, suggestion, run.allowedToolsFrom, { threshold: config.CB_PERMISSION_DENIAL_THRESHOLD }).join('\n')}\n`,
+        ),
+      ),
+    );
     resetRunSession(run, 'permission_denied', run.state.loopCount, RUN_ENDS);
-    return stopRun(EXIT.halted, 'halted', 'permission_denied', 'permission_denied',
-      `Permission denied: ${(run.state.evidence.analysis.value?.analysis.denied_commands ?? []).join(', ')}. Needed: ${suggestion.line} (ALLOWED_TOOLS from ${run.allowedToolsFrom.detail ?? run.allowedToolsFrom.kind})`);
+    return stopRun(
+      EXIT.halted,
+      'halted',
+      'permission_denied',
+      'permission_denied',
+      `Permission denied: ${(run.state.evidence.analysis.value?.analysis.denied_commands ?? []).join(', ')}. Needed: ${suggestion.line} (ALLOWED_TOOLS from ${run.allowedToolsFrom.detail ?? run.allowedToolsFrom.kind})`,
+    );
   }
   if (gate.reason === 'completion_conflict') {
     const items = gate.conflict?.openItems ?? [];
-    deps.logger.error(`Claude claimed completion ${gate.conflict?.count ?? config.COMPLETION_CONFLICT_LIMIT} loops in a row, but fix_plan.md still has ${items.length} open item(s)`);
+    deps.logger.error(
+      `Claude claimed completion ${gate.conflict?.count ?? config.COMPLETION_CONFLICT_LIMIT} loops in a row, but fix_plan.md still has ${items.length} open item(s)`,
+    );
     for (const item of items.slice(0, 10)) deps.stderr.write(`  - [ ] ${item}\n`);
     resetRunSession(run, 'completion_conflict', run.state.loopCount, RUN_ENDS);
-    return stopRun(EXIT.halted, 'halted', 'completion_conflict', 'completion_conflict',
-      'Completion claimed while fix_plan.md has open items; tick finished items or set EXIT_REQUIRES_PLAN_COMPLETE=false');
+    return stopRun(
+      EXIT.halted,
+      'halted',
+      'completion_conflict',
+      'completion_conflict',
+      'Completion claimed while fix_plan.md has open items; tick finished items or set EXIT_REQUIRES_PLAN_COMPLETE=false',
+    );
   }
   deps.logger.success(`🏁 Graceful exit triggered: ${gate.reason}`);
   resetRunSession(run, 'project_complete', run.state.loopCount, RUN_ENDS);

@@ -57,9 +57,17 @@ export async function runFleetDoctor(options: DoctorOptions): Promise<DoctorChec
   checks.push({ name: 'gh logged in', ok: true, detail: 'logged in' });
 
   const repo = await gh(['repo', 'view', '--json', 'nameWithOwner,viewerPermission,defaultBranchRef']);
-  const parsed = repo.code === 0 ? (parseJson(repo.stdout) as { nameWithOwner?: string; viewerPermission?: string; defaultBranchRef?: { name?: string } } | undefined) : undefined;
+  const parsed =
+    repo.code === 0
+      ? (parseJson(repo.stdout) as { nameWithOwner?: string; viewerPermission?: string; defaultBranchRef?: { name?: string } } | undefined)
+      : undefined;
   if (!parsed?.nameWithOwner) {
-    checks.push({ name: 'repository on GitHub', ok: false, detail: 'gh finds no GitHub repository here', fix: 'gh repo create --source . --push (or git remote add origin <url> && git push -u origin HEAD)' });
+    checks.push({
+      name: 'repository on GitHub',
+      ok: false,
+      detail: 'gh finds no GitHub repository here',
+      fix: 'gh repo create --source . --push (or git remote add origin <url> && git push -u origin HEAD)',
+    });
     return checks;
   }
   const name = parsed.nameWithOwner;
@@ -68,7 +76,12 @@ export async function runFleetDoctor(options: DoctorOptions): Promise<DoctorChec
   checks.push(
     writer
       ? { name: 'write access', ok: true, detail: `${parsed.viewerPermission!.toLowerCase()} on ${name}` }
-      : { name: 'write access', ok: false, detail: `your access to ${name} is '${(parsed.viewerPermission ?? 'none').toLowerCase()}'`, fix: `ask an admin of ${name} for write access` },
+      : {
+          name: 'write access',
+          ok: false,
+          detail: `your access to ${name} is '${(parsed.viewerPermission ?? 'none').toLowerCase()}'`,
+          fix: `ask an admin of ${name} for write access`,
+        },
   );
 
   const path = `.github/workflows/${options.workflow}`;
@@ -83,7 +96,9 @@ export async function runFleetDoctor(options: DoctorOptions): Promise<DoctorChec
     missing.length === 0
       ? { name: `workflow on ${defaultBranch}`, ok: true, detail: `${files.join(' and ')} ${files.length > 1 ? 'are' : 'is'} on ${defaultBranch}` }
       : {
-          name: `workflow on ${defaultBranch}`, ok: false, detail: `${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not on ${defaultBranch} (GitHub runs only the workflows of the default branch)`,
+          name: `workflow on ${defaultBranch}`,
+          ok: false,
+          detail: `${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not on ${defaultBranch} (GitHub runs only the workflows of the default branch)`,
           fix: `git add ${path} .github/ralph && git commit -m "Add the ralph fleet" && git push origin HEAD:${defaultBranch}`,
         },
   );
@@ -95,22 +110,36 @@ export async function runFleetDoctor(options: DoctorOptions): Promise<DoctorChec
   const present = options.agent.secrets.filter((secret) => secretNames.includes(secret));
   checks.push(
     secrets.code !== 0
-      ? { name: 'agent secret', ok: false, detail: `could not list the secrets (${firstLine(secrets.stderr)})`, fix: `gh secret list (needs admin access), then ${options.agent.secretHint}` }
+      ? {
+          name: 'agent secret',
+          ok: false,
+          detail: `could not list the secrets (${firstLine(secrets.stderr)})`,
+          fix: `gh secret list (needs admin access), then ${options.agent.secretHint}`,
+        }
       : present.length > 0
         ? { name: 'agent secret', ok: true, detail: `${present.join(', ')} set` }
-        : { name: 'agent secret', ok: false, detail: `none of ${options.agent.secrets.join(', ')} is set`, fix: `gh secret set ${options.agent.secrets[0]!}   (${options.agent.secretHint})` },
+        : {
+            name: 'agent secret',
+            ok: false,
+            detail: `none of ${options.agent.secrets.join(', ')} is set`,
+            fix: `gh secret set ${options.agent.secrets[0]!}   (${options.agent.secretHint})`,
+          },
   );
 
   if (secretNames.includes('RALPH_GITHUB_TOKEN')) {
     checks.push({ name: 'pull requests', ok: true, detail: 'opened with RALPH_GITHUB_TOKEN' });
   } else {
     const settings = await gh(['api', 'repos/{owner}/{repo}/actions/permissions/workflow']);
-    const allowed = settings.code === 0 && (parseJson(settings.stdout) as { can_approve_pull_request_reviews?: boolean } | undefined)?.can_approve_pull_request_reviews === true;
+    const allowed =
+      settings.code === 0 &&
+      (parseJson(settings.stdout) as { can_approve_pull_request_reviews?: boolean } | undefined)?.can_approve_pull_request_reviews === true;
     checks.push(
       allowed
         ? { name: 'pull requests', ok: true, detail: 'Actions may create pull requests' }
         : {
-            name: 'pull requests', ok: false, detail: 'Actions may not create pull requests in this repository (off on new repositories)',
+            name: 'pull requests',
+            ok: false,
+            detail: 'Actions may not create pull requests in this repository (off on new repositories)',
             fix: 'gh api --method PUT repos/{owner}/{repo}/actions/permissions/workflow -F can_approve_pull_request_reviews=true   (Settings → Actions → General → "Allow GitHub Actions to create and approve pull requests"), or set the secret RALPH_GITHUB_TOKEN',
           },
     );
@@ -123,17 +152,30 @@ async function checkLabels(options: DoctorOptions, gh: (args: string[]) => Retur
   if (listed.code !== 0) return { name: 'labels', ok: false, detail: `could not list the labels (${firstLine(listed.stderr)})`, fix: 'gh label list' };
   const have = new Set(((parseJson(listed.stdout) as Array<{ name?: string }> | undefined) ?? []).map((l) => l.name));
   const missing = fleetLabels(options.label).filter((label) => !have.has(label.name));
-  if (missing.length === 0) return { name: 'labels', ok: true, detail: fleetLabels(options.label).map((l) => l.name).join(', ') };
+  if (missing.length === 0)
+    return {
+      name: 'labels',
+      ok: true,
+      detail: fleetLabels(options.label)
+        .map((l) => l.name)
+        .join(', '),
+    };
   const names = missing.map((l) => l.name).join(', ');
   const create = (l: { name: string; color: string; description: string }) => ['label', 'create', l.name, '--color', l.color, '--description', l.description];
   if (await options.confirm(`Create the labels ${names} in the repository?`)) {
     for (const label of missing) {
       const made = await gh(create(label));
-      if (made.code !== 0) return { name: 'labels', ok: false, detail: `could not create ${label.name} (${firstLine(made.stderr)})`, fix: quoteArgv(['gh', ...create(label)]) };
+      if (made.code !== 0)
+        return { name: 'labels', ok: false, detail: `could not create ${label.name} (${firstLine(made.stderr)})`, fix: quoteArgv(['gh', ...create(label)]) };
     }
     return { name: 'labels', ok: true, detail: `created ${names}` };
   }
-  return { name: 'labels', ok: false, detail: `missing: ${names}`, fix: `${missing.map((l) => quoteArgv(['gh', ...create(l)])).join(' && ')}   (or ralph-fleet doctor --yes)` };
+  return {
+    name: 'labels',
+    ok: false,
+    detail: `missing: ${names}`,
+    fix: `${missing.map((l) => quoteArgv(['gh', ...create(l)])).join(' && ')}   (or ralph-fleet doctor --yes)`,
+  };
 }
 
 /** The checks as lines: `ok`/`FAIL`, what was found, and the fix under a failed one. */
@@ -171,5 +213,10 @@ function parseJson(text: string): unknown {
 }
 
 function firstLine(text: string): string {
-  return text.split(/\r?\n/).map((line) => line.trim()).find(Boolean) ?? 'no message';
+  return (
+    text
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .find(Boolean) ?? 'no message'
+  );
 }

@@ -17,7 +17,17 @@ import { formatUsd } from '../limits/spend.js';
 import { alignColumns } from '../text/text-table.js';
 import { latestReportedCost, type IssueComment } from '../lifecycle/cost-note.js';
 import { toPlainTextLine } from '../tasks/task-line.js';
-import { addLabel, cancelRun, dispatchWorkflow, downloadRunArtifacts, issueOfRun, listOpenPullRequests, listWorkflowRuns, type GhCli, type WorkflowRun } from './job-gh.js';
+import {
+  addLabel,
+  cancelRun,
+  dispatchWorkflow,
+  downloadRunArtifacts,
+  issueOfRun,
+  listOpenPullRequests,
+  listWorkflowRuns,
+  type GhCli,
+  type WorkflowRun,
+} from './job-gh.js';
 import { DONE_LABEL, HELP_LABEL } from './fleet-labels.js';
 import { workBranchOf } from './job-git.js';
 import { decideIssueState, type FleetIssueState } from './issue-state.js';
@@ -75,12 +85,18 @@ export async function runFleetView(command: ViewCommand, ctx: FleetViewContext):
       for (const issue of command.issues) {
         const running = (await runsOf(issue, command.workflow, cli)).find((run) => run.status !== 'completed');
         if (running) {
-          ctx.write(`Issue #${issue} already has a job running (run ${running.databaseId}${running.url ? `, ${running.url}` : ''}): nothing started. ralph-fleet stop ${issue} cancels it.\n`);
+          ctx.write(
+            `Issue #${issue} already has a job running (run ${running.databaseId}${running.url ? `, ${running.url}` : ''}): nothing started. ralph-fleet stop ${issue} cancels it.\n`,
+          );
           continue;
         }
         const labels = await readLabels(issue, cli);
-        const started = labels.includes(command.label) || command.dispatch ? await dispatchWorkflow(command.workflow, await defaultBranch(cli), issue, cli) : await addLabel(issue, command.label, cli);
-        if (!started.ok) throw new RalphError('gh_failed', `Could not start issue #${issue}: ${started.message}`, { hint: 'check gh auth status and the --workflow name' });
+        const started =
+          labels.includes(command.label) || command.dispatch
+            ? await dispatchWorkflow(command.workflow, await defaultBranch(cli), issue, cli)
+            : await addLabel(issue, command.label, cli);
+        if (!started.ok)
+          throw new RalphError('gh_failed', `Could not start issue #${issue}: ${started.message}`, { hint: 'check gh auth status and the --workflow name' });
         ctx.write(`Started issue #${issue}\n`);
       }
       return 0;
@@ -89,9 +105,13 @@ export async function runFleetView(command: ViewCommand, ctx: FleetViewContext):
       if (!run) throw new RalphError('no_run', `Issue #${command.issue} has no running job`, { hint: 'ralph-fleet status lists the runs' });
       // GitHub cancels runs, not jobs: a schedule's run is cancelled only by the user's own choice.
       if (run.sweep) {
-        throw new RalphError('sweep_run', `Issue #${command.issue} is worked on in the schedule's run ${run.databaseId}, with the other issues that sweep started`, {
-          hint: `gh run cancel ${run.databaseId} stops them all; the work so far is kept and ralph-fleet start ${command.issue} resumes it`,
-        });
+        throw new RalphError(
+          'sweep_run',
+          `Issue #${command.issue} is worked on in the schedule's run ${run.databaseId}, with the other issues that sweep started`,
+          {
+            hint: `gh run cancel ${run.databaseId} stops them all; the work so far is kept and ralph-fleet start ${command.issue} resumes it`,
+          },
+        );
       }
       const cancelled = await cancelRun(run.databaseId, cli);
       if (!cancelled.ok) throw new RalphError('gh_failed', `Could not cancel run ${run.databaseId}: ${cancelled.message}`, { hint: 'check gh auth status' });
@@ -103,10 +123,17 @@ export async function runFleetView(command: ViewCommand, ctx: FleetViewContext):
       if (!run) throw new RalphError('no_run', `Issue #${command.issue} has no run yet`, { hint: `ralph-fleet start ${command.issue} starts one` });
       const dir = join(ctx.projectDir, '.ralph', 'fleet', String(command.issue), String(run.databaseId));
       const downloaded = await downloadRunArtifacts(run.databaseId, command.issue, dir, cli);
-      if (!downloaded.ok) throw new RalphError('gh_failed', `Could not download the logs of run ${run.databaseId}: ${downloaded.message}`, { hint: 'artifacts are kept 90 days at most' });
+      if (!downloaded.ok)
+        throw new RalphError('gh_failed', `Could not download the logs of run ${run.databaseId}: ${downloaded.message}`, {
+          hint: 'artifacts are kept 90 days at most',
+        });
       ctx.write(`Downloaded the logs of run ${run.databaseId} into ${relative(ctx.projectDir, dir)}\n`);
       const metrics = findFile(dir, 'metrics.jsonl');
-      ctx.write(metrics ? renderStatsTable(readMetrics(metrics).summary(), { source: relative(ctx.projectDir, metrics) }) : 'No metrics.jsonl in the artifact (the job ended before its first loop)\n');
+      ctx.write(
+        metrics
+          ? renderStatsTable(readMetrics(metrics).summary(), { source: relative(ctx.projectDir, metrics) })
+          : 'No metrics.jsonl in the artifact (the job ended before its first loop)\n',
+      );
       return 0;
     }
   }
@@ -116,9 +143,13 @@ async function requireGh(command: string, cli: GhCli): Promise<void> {
   const ready = await checkGhReady(cli);
   if (ready.ok) return;
   const missing = ready.failure.reason === 'missing-tool';
-  throw new RalphError(missing ? 'gh_missing' : 'gh_unauthenticated', `ralph-fleet ${command} works through the GitHub CLI, ${missing ? 'which is not installed (gh is not on PATH)' : 'which is not logged in'}`, {
-    hint: missing ? GH_TOOL.installHint : 'run: gh auth login',
-  });
+  throw new RalphError(
+    missing ? 'gh_missing' : 'gh_unauthenticated',
+    `ralph-fleet ${command} works through the GitHub CLI, ${missing ? 'which is not installed (gh is not on PATH)' : 'which is not logged in'}`,
+    {
+      hint: missing ? GH_TOOL.installHint : 'run: gh auth login',
+    },
+  );
 }
 
 async function collectRows(label: string, workflow: string, cli: GhCli): Promise<FleetIssueRow[]> {

@@ -44,10 +44,15 @@ export function resolveWorkflowOptions(options: FleetInitOptions, pins: FleetPin
   if (!/^[\w][\w.-]{0,99}$/.test(options.runner)) bad(`--runner: '${options.runner}' is not a runner label`, 'e.g. --runner ubuntu-latest');
   const timeout = options.timeoutMinutes;
   if (!Number.isInteger(timeout) || timeout < MIN_TIMEOUT_MINUTES || timeout > MAX_TIMEOUT_MINUTES) {
-    bad(`--timeout-minutes: ${timeout} is not a whole number from ${MIN_TIMEOUT_MINUTES} to ${MAX_TIMEOUT_MINUTES}`, 'GitHub stops a hosted job at 360 minutes; a longer run continues in a new job by itself');
+    bad(
+      `--timeout-minutes: ${timeout} is not a whole number from ${MIN_TIMEOUT_MINUTES} to ${MAX_TIMEOUT_MINUTES}`,
+      'GitHub stops a hosted job at 360 minutes; a longer run continues in a new job by itself',
+    );
   }
-  if (!Number.isFinite(options.maxCostUsd) || options.maxCostUsd < 0) bad(`--max-cost: ${options.maxCostUsd} is not a dollar amount`, 'e.g. --max-cost 20 (0: no budget)');
-  if (!Number.isInteger(options.maxParallel) || options.maxParallel < 1 || options.maxParallel > 256) bad(`--max-parallel: ${options.maxParallel} is not a whole number from 1 to 256`, 'e.g. --max-parallel 3');
+  if (!Number.isFinite(options.maxCostUsd) || options.maxCostUsd < 0)
+    bad(`--max-cost: ${options.maxCostUsd} is not a dollar amount`, 'e.g. --max-cost 20 (0: no budget)');
+  if (!Number.isInteger(options.maxParallel) || options.maxParallel < 1 || options.maxParallel > 256)
+    bad(`--max-parallel: ${options.maxParallel} is not a whole number from 1 to 256`, 'e.g. --max-parallel 3');
   if (options.schedule !== undefined && !/^(\S+\s+){4}\S+$/.test(options.schedule.trim())) {
     bad(`--schedule: '${options.schedule}' is not a cron line of five fields`, "e.g. --schedule '0 */6 * * *'");
   }
@@ -123,9 +128,13 @@ async function requireRalphRepository(projectDir: string, runner: ProcessRunner,
     });
   }
   if (!isDir(resolve(projectDir, '.ralph'))) {
-    throw new RalphError('not_a_project', 'ralph-fleet init: this repository is not a Ralph project (no .ralph/ folder): the jobs would have no prompt or plan to work from', {
-      hint: 'run ralph-enable here, commit .ralph/ and .ralphrc, then ralph-fleet init',
-    });
+    throw new RalphError(
+      'not_a_project',
+      'ralph-fleet init: this repository is not a Ralph project (no .ralph/ folder): the jobs would have no prompt or plan to work from',
+      {
+        hint: 'run ralph-enable here, commit .ralph/ and .ralphrc, then ralph-fleet init',
+      },
+    );
   }
 }
 

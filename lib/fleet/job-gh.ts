@@ -99,7 +99,10 @@ const SWEEP_RUNS_READ = 5;
  * are running, or were last run, there.
  */
 export async function listWorkflowRuns(workflow: string, cli: GhCli): Promise<GhValue<WorkflowRun[]>> {
-  const result = await gh(['run', 'list', '--workflow', workflow, '--limit', '200', '--json', 'databaseId,displayTitle,status,conclusion,createdAt,updatedAt,url'], cli);
+  const result = await gh(
+    ['run', 'list', '--workflow', workflow, '--limit', '200', '--json', 'databaseId,displayTitle,status,conclusion,createdAt,updatedAt,url'],
+    cli,
+  );
   if (!result.ok) return result;
   const parsed = parseJson(result.value);
   if (!Array.isArray(parsed)) return { ok: false, message: 'gh run list returned no list' };

@@ -227,5 +227,10 @@ function run(git: JobGit, args: string[], input?: string, timeoutMs = 60_000): P
 
 function firstLine(result: RunResult): string {
   if (result.spawnError) return result.spawnError.message;
-  return `${result.stderr}\n${result.stdout}`.split(/\r?\n/).map((line) => line.trim()).find(Boolean) ?? `exit code ${result.code}`;
+  return (
+    `${result.stderr}\n${result.stdout}`
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .find(Boolean) ?? `exit code ${result.code}`
+  );
 }

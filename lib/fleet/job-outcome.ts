@@ -33,7 +33,11 @@ export function stateNote(issue: number, jobNumber: number): string {
 
 /** The number of the job that saved the state branch (0 when its message is not ralph's). */
 export async function jobNumberOf(git: JobGit, stateBranch: string): Promise<number> {
-  const result = await git.runner.run('git', ['log', '-1', '--format=%s', `refs/remotes/origin/${stateBranch}`], { cwd: git.cwd, env: git.env, timeoutMs: 30_000 });
+  const result = await git.runner.run('git', ['log', '-1', '--format=%s', `refs/remotes/origin/${stateBranch}`], {
+    cwd: git.cwd,
+    env: git.env,
+    timeoutMs: 30_000,
+  });
   const match = /after job (\d+)$/.exec(result.stdout.trim());
   return match ? Number(match[1]) : 0;
 }

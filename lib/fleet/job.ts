@@ -33,7 +33,19 @@ import { fetchDefaultBranch } from '../lifecycle/lifecycle-gh.js';
 import type { FleetJobArgs } from './fleet-command.js';
 import { findFleetAgent, presentSecrets } from './fleet-agents.js';
 import { readJobEvent } from './job-event.js';
-import { addLabel, canWrite, commentOn, dispatchWorkflow, fetchLabeller, fetchPermission, issueOfRun, listOpenPullRequests, listWorkflowRuns, removeLabel, type GhCli } from './job-gh.js';
+import {
+  addLabel,
+  canWrite,
+  commentOn,
+  dispatchWorkflow,
+  fetchLabeller,
+  fetchPermission,
+  issueOfRun,
+  listOpenPullRequests,
+  listWorkflowRuns,
+  removeLabel,
+  type GhCli,
+} from './job-gh.js';
 import { withRetries } from './retry.js';
 import { ARTIFACT_DIR_NAME } from './workflow.js';
 import * as jobGit from './job-git.js';
@@ -62,7 +74,9 @@ export async function runFleetJob(args: FleetJobArgs, ctx: FleetJobContext): Pro
     const message = error instanceof RalphError ? error.message : (error as Error).message;
     if (job.checked) await reportFailure(args.issue, message, job, cli, deps.logger);
     if (error instanceof RalphError) throw error;
-    throw new RalphError('job_failed', `The job of issue #${args.issue} failed: ${message}`, { hint: job.checked ? 'the issue has a comment saying what was kept and how to resume' : 'check GH_TOKEN and the job\'s log' });
+    throw new RalphError('job_failed', `The job of issue #${args.issue} failed: ${message}`, {
+      hint: job.checked ? 'the issue has a comment saying what was kept and how to resume' : "check GH_TOKEN and the job's log",
+    });
   } finally {
     keepArtifactFiles(ctx.projectDir, deps.env, job, deps.logger);
   }
@@ -95,13 +109,20 @@ async function workOnIssue(args: FleetJobArgs, ctx: FleetJobContext, deps: Deps,
     if (!(await labellerMayStart(issue, event.sender, 'labelled', cli, log))) return EXIT.ok;
   }
   if (presentSecrets(agent, deps.env).length === 0) {
-    throw new RalphError('missing_secret', `The ${agent.name} agent has no credential: ${agent.secrets.join(' and ')} ${agent.secrets.length > 1 ? 'are' : 'is'} empty`, {
-      hint: `${agent.secretHint}, then run ralph-fleet start ${issue}`,
-    });
+    throw new RalphError(
+      'missing_secret',
+      `The ${agent.name} agent has no credential: ${agent.secrets.join(' and ')} ${agent.secrets.length > 1 ? 'are' : 'is'} empty`,
+      {
+        hint: `${agent.secretHint}, then run ralph-fleet start ${issue}`,
+      },
+    );
   }
 
   const fetched = await fetchQueueIssue(issue, '', cli);
-  if (!fetched.ok) throw new RalphError('gh_failed', `Could not read issue #${issue}: ${fetched.message}`, { hint: fetched.hint ?? 'check GH_TOKEN and that the issue exists' });
+  if (!fetched.ok)
+    throw new RalphError('gh_failed', `Could not read issue #${issue}: ${fetched.message}`, {
+      hint: fetched.hint ?? 'check GH_TOKEN and that the issue exists',
+    });
   const labels = fetched.issue.labels;
   // A dispatched or scheduled job has no labeller of its own: whoever last put the fleet's label
   // on the issue must have write access, as for a label event (a triager's label is refused by
@@ -167,7 +188,13 @@ async function workOnIssue(args: FleetJobArgs, ctx: FleetJobContext, deps: Deps,
   }
 
   const work: WorkPusher = {
-    issue, git, since, branch: workBranch, deps, job, holdBack: !args.allowWorkflowChanges,
+    issue,
+    git,
+    since,
+    branch: workBranch,
+    deps,
+    job,
+    holdBack: !args.allowWorkflowChanges,
     pushed: undefined,
   };
   const { exitCode, exitReason, cutByJobBudget } = await runLoop(args, ctx.projectDir, deps, !restored, issue, fetched.issue.title, work);
@@ -178,7 +205,8 @@ async function workOnIssue(args: FleetJobArgs, ctx: FleetJobContext, deps: Deps,
 
   // Done with nothing pushed yet (the lifecycle did not reach its pull request): pushed here.
   if (outcome.kind === 'done' && work.pushed === undefined) await pushWork(work, `Fix #${issue}: ${oneLine(fetched.issue.title)}\n`);
-  if (outcome.kind === 'done' && work.pushed === false) outcome = { kind: 'needs-help', why: 'the finished work could not be pushed, so no pull request was opened' };
+  if (outcome.kind === 'done' && work.pushed === false)
+    outcome = { kind: 'needs-help', why: 'the finished work could not be pushed, so no pull request was opened' };
   if (outcome.kind === 'done') {
     await jobGit.deleteRemoteBranch(git, stateBranch);
     await warnIfFailed(log, commentOn(issue, `ralph's run is done (job ${jobNumber}).${heldBackNote(job.heldBack)}\n\n${cost}`, cli), 'comment');
@@ -193,7 +221,12 @@ async function workOnIssue(args: FleetJobArgs, ctx: FleetJobContext, deps: Deps,
   let stateProblem: string | undefined;
   if (keepsState) {
     try {
-      await withRetries(`save the run's state to ${stateBranch}`, () => jobGit.saveRunState(git, paths.ralphDir, stateBranch, stateNote(issue, jobNumber), planMemory), deps.clock, log);
+      await withRetries(
+        `save the run's state to ${stateBranch}`,
+        () => jobGit.saveRunState(git, paths.ralphDir, stateBranch, stateNote(issue, jobNumber), planMemory),
+        deps.clock,
+        log,
+      );
       job.kept.push(`the run's state on branch \`${stateBranch}\` (its record, budgets and plan)`);
     } catch (error) {
       // The work is pushed all the same: losing the state costs the run's memory, not its work.
@@ -215,16 +248,39 @@ async function workOnIssue(args: FleetJobArgs, ctx: FleetJobContext, deps: Deps,
     case 'continue': {
       const dispatched = await dispatchWorkflow(args.workflow, defaultBranch, issue, cli);
       if (!dispatched.ok) {
-        await reportHalt(issue, `the job reached its time budget and the next job could not be started (${dispatched.message}); the run's state is kept: \`ralph-fleet start ${issue}\` resumes it`, kept, cost, cli, log);
+        await reportHalt(
+          issue,
+          `the job reached its time budget and the next job could not be started (${dispatched.message}); the run's state is kept: \`ralph-fleet start ${issue}\` resumes it`,
+          kept,
+          cost,
+          cli,
+          log,
+        );
         return EXIT.couldNotRun;
       }
-      await warnIfFailed(log, commentOn(issue, `ralph's job ${jobNumber} reached its time budget (${args.jobMinutes} min); the run continues in a new job on branch \`${workBranch}\`.${kept}\n\n${cost}`, cli), 'comment');
+      await warnIfFailed(
+        log,
+        commentOn(
+          issue,
+          `ralph's job ${jobNumber} reached its time budget (${args.jobMinutes} min); the run continues in a new job on branch \`${workBranch}\`.${kept}\n\n${cost}`,
+          cli,
+        ),
+        'comment',
+      );
       log.info(`Dispatched ${args.workflow} for issue #${issue}: the next job resumes this run`);
       return EXIT.ok;
     }
     case 'stopped':
       // Cancelled (ralph-fleet stop): the state is kept, so `ralph-fleet start` takes the run up again.
-      await warnIfFailed(log, commentOn(issue, `ralph's job was stopped. The work so far is on branch \`${workBranch}\`; \`ralph-fleet start ${issue}\` resumes it.${kept}\n\n${cost}`, cli), 'comment');
+      await warnIfFailed(
+        log,
+        commentOn(
+          issue,
+          `ralph's job was stopped. The work so far is on branch \`${workBranch}\`; \`ralph-fleet start ${issue}\` resumes it.${kept}\n\n${cost}`,
+          cli,
+        ),
+        'comment',
+      );
       return exitCode;
     case 'needs-help':
       await reportHalt(issue, describeHalt(exitCode, exitReason, outcome.why), kept, cost, cli, log);
@@ -327,7 +383,9 @@ async function findTakenWork(issue: number, labels: string[], workflow: string, 
     // A group holds one pending run, the newest: this event may have replaced the dispatched
     // continuation, and then this job is the one to take the run up.
     const runs = await listWorkflowRuns(workflow, cli);
-    const other = runs.ok ? runs.value.find((run) => issueOfRun(run) === issue && run.status !== 'completed' && String(run.databaseId) !== (cli.env.GITHUB_RUN_ID ?? '')) : undefined;
+    const other = runs.ok
+      ? runs.value.find((run) => issueOfRun(run) === issue && run.status !== 'completed' && String(run.databaseId) !== (cli.env.GITHUB_RUN_ID ?? ''))
+      : undefined;
     if (other || !runs.ok) return `has a run in progress, carried on by ${other ? `run ${other.databaseId}` : 'a dispatched job'}`;
   }
   const prs = await listOpenPullRequests(cli);
@@ -340,7 +398,9 @@ async function labellerMayStart(issue: number, login: string, how: string, cli: 
   const permission = await fetchPermission(login, cli);
   if (permission.ok && canWrite(permission.value)) return true;
   const why = permission.ok ? `has '${permission.value}' access` : `could not be checked (${permission.message})`;
-  log.warn(`Issue #${issue} was ${how} by '${login}', who ${why}; only people with write access start ralph. Nothing was run. (Someone with write access can remove the label and add it again.)`);
+  log.warn(
+    `Issue #${issue} was ${how} by '${login}', who ${why}; only people with write access start ralph. Nothing was run. (Someone with write access can remove the label and add it again.)`,
+  );
   return false;
 }
 
@@ -351,7 +411,10 @@ function heldBackNote(heldBack: readonly string[]): string {
 
 /** A job that could not finish its work: what failed, what was kept where, how to resume. */
 async function reportFailure(issue: number, what: string, job: JobRecord, cli: GhCli, log: Deps['logger'], cost = ''): Promise<void> {
-  const kept = job.kept.length > 0 ? job.kept.map((item) => `- ${item}`) : [`- the branch \`${jobGit.workBranchOf(issue)}\` and the run's state on origin as the last job left them`];
+  const kept =
+    job.kept.length > 0
+      ? job.kept.map((item) => `- ${item}`)
+      : [`- the branch \`${jobGit.workBranchOf(issue)}\` and the run's state on origin as the last job left them`];
   const body = [
     `ralph's job stopped before it could finish: ${what}.`,
     '',
@@ -365,7 +428,10 @@ async function reportFailure(issue: number, what: string, job: JobRecord, cli: G
     heldBackNote(job.heldBack).trim(),
     '',
     cost,
-  ].join('\n').replace(/\n{3,}/g, '\n\n').trimEnd();
+  ]
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd();
   await warnIfFailed(log, commentOn(issue, body, cli), 'comment');
   await warnIfFailed(log, addLabel(issue, HELP_LABEL, cli), `add the label ${HELP_LABEL}`);
 }
@@ -458,9 +524,19 @@ async function warnIfFailed(log: Deps['logger'], call: Promise<{ ok: boolean; me
 // the agent could read it, and the helper's setting holds no secret itself.
 function withGitCredentials(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   if (!env.GH_TOKEN || env.GITHUB_ACTIONS !== 'true') return env;
-  return { ...env, GIT_CONFIG_COUNT: '2', GIT_CONFIG_KEY_0: 'credential.helper', GIT_CONFIG_VALUE_0: '', GIT_CONFIG_KEY_1: 'credential.helper', GIT_CONFIG_VALUE_1: '!gh auth git-credential' };
+  return {
+    ...env,
+    GIT_CONFIG_COUNT: '2',
+    GIT_CONFIG_KEY_0: 'credential.helper',
+    GIT_CONFIG_VALUE_0: '',
+    GIT_CONFIG_KEY_1: 'credential.helper',
+    GIT_CONFIG_VALUE_1: '!gh auth git-credential',
+  };
 }
 
 function oneLine(text: string): string {
-  return text.replace(/[\r\n\t]+/g, ' ').trim().slice(0, 200);
+  return text
+    .replace(/[\r\n\t]+/g, ' ')
+    .trim()
+    .slice(0, 200);
 }

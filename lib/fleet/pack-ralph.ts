@@ -49,7 +49,9 @@ export async function packRalph(options: PackOptions): Promise<RalphPackagePin> 
     const name = packed.stdout.trim().split(/\r?\n/).at(-1) ?? '';
     if (packed.code !== 0 || !/^[\w.@+-]+\.tgz$/.test(name)) {
       const why = packed.spawnError ? packed.spawnError.message : (packed.stderr.trim().split(/\r?\n/)[0] ?? `exit code ${packed.code}`);
-      throw new RalphError('pack_failed', `npm pack of ralph ${pkg.version} failed: ${why}`, { hint: 'ralph-fleet init packs the ralph you run (npm must be on PATH); check npm --version' });
+      throw new RalphError('pack_failed', `npm pack of ralph ${pkg.version} failed: ${why}`, {
+        hint: 'ralph-fleet init packs the ralph you run (npm must be on PATH); check npm --version',
+      });
     }
     const file = join(out, name);
     const sha256 = createHash('sha256').update(readFileSync(file)).digest('hex');

@@ -8,7 +8,13 @@ import type { Logger } from '../platform/deps.js';
 export const PUSH_RETRY_DELAYS_MS: readonly number[] = [10_000, 30_000, 90_000];
 
 /** Runs `attempt` until it succeeds or every wait is used; the last failure is thrown. */
-export async function withRetries<T>(what: string, attempt: () => Promise<T>, clock: Clock, logger: Logger, delays: readonly number[] = PUSH_RETRY_DELAYS_MS): Promise<T> {
+export async function withRetries<T>(
+  what: string,
+  attempt: () => Promise<T>,
+  clock: Clock,
+  logger: Logger,
+  delays: readonly number[] = PUSH_RETRY_DELAYS_MS,
+): Promise<T> {
   for (let tried = 0; ; tried++) {
     try {
       return await attempt();

@@ -67,7 +67,7 @@ export function buildWorkflow(options: FleetWorkflowOptions): string {
     '# Re-run `ralph-fleet init --force` after upgrading ralph; edits here are kept in the backup it makes.',
     'name: ralph',
     // Quoted: a plain YAML value would end at the " #" (a comment); ralph-fleet finds an issue's runs by this name.
-    'run-name: "${{ github.event_name == \'schedule\' && \'ralph sweep\' || format(\'ralph issue #{0}\', github.event.issue.number || inputs.issue) }}"',
+    "run-name: \"${{ github.event_name == 'schedule' && 'ralph sweep' || format('ralph issue #{0}', github.event.issue.number || inputs.issue) }}\"",
     '',
     'on:',
     '  issues:',
@@ -90,7 +90,14 @@ export function buildWorkflow(options: FleetWorkflowOptions): string {
       condition: `github.event_name == 'workflow_dispatch' || (github.event_name == 'issues' && github.event.label.name == ${yamlExprString(label)})`,
       issueExpr: 'github.event.issue.number || inputs.issue',
     }),
-    ...(schedule ? ['', ...sweepJob(options), '', ...issueJob(options, { id: 'swept', condition: "needs.sweep.outputs.issues != '[]'", issueExpr: 'matrix.issue', matrix: true })] : []),
+    ...(schedule
+      ? [
+          '',
+          ...sweepJob(options),
+          '',
+          ...issueJob(options, { id: 'swept', condition: "needs.sweep.outputs.issues != '[]'", issueExpr: 'matrix.issue', matrix: true }),
+        ]
+      : []),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -127,7 +134,13 @@ function issueJob(options: FleetWorkflowOptions, shape: IssueJobShape): string[]
     `      group: ralph-issue-\${{ ${shape.issueExpr} }}`,
     '      cancel-in-progress: false',
     ...(shape.matrix
-      ? ['    strategy:', '      fail-fast: false', `      max-parallel: ${options.maxParallel}`, '      matrix:', '        issue: ${{ fromJSON(needs.sweep.outputs.issues) }}']
+      ? [
+          '    strategy:',
+          '      fail-fast: false',
+          `      max-parallel: ${options.maxParallel}`,
+          '      matrix:',
+          '        issue: ${{ fromJSON(needs.sweep.outputs.issues) }}',
+        ]
       : []),
     '    permissions:',
     '      contents: write',
@@ -156,13 +169,13 @@ function issueJob(options: FleetWorkflowOptions, shape: IssueJobShape): string[]
     '        env:',
     `          RALPH_ISSUE: \${{ ${shape.issueExpr} }}`,
     `          RALPH_LABEL: ${JSON.stringify(options.label)}`,
-    '          # RALPH_GITHUB_TOKEN (optional): a token whose pushes and pull requests start CI; GITHUB_TOKEN\'s do not.',
+    "          # RALPH_GITHUB_TOKEN (optional): a token whose pushes and pull requests start CI; GITHUB_TOKEN's do not.",
     '          GH_TOKEN: ${{ secrets.RALPH_GITHUB_TOKEN || github.token }}',
     '          GH_REPO: ${{ github.repository }}',
     ...agent.secrets.map((name) => `          ${name}: \${{ secrets.${name} }}`),
     '      - name: Keep the logs and the run record',
     '        if: always()',
-    "        # Regular files the job copied out of .ralph/ (a link the agent left there is not followed).",
+    '        # Regular files the job copied out of .ralph/ (a link the agent left there is not followed).',
     `        ${usesLine(ACTION_PINS.uploadArtifact)}`,
     '        with:',
     `          name: ralph-issue-\${{ ${shape.issueExpr} }}-\${{ github.run_id }}-\${{ github.run_attempt }}`,

@@ -183,7 +183,6 @@ function warn(run: RunSetup, message: string): void {
   run.deps.logger.warn(stripTerminalControls(message));
 }
 
-
 function ghContext(run: RunSetup): gh.GhContext {
   return { runner: run.deps.processRunner, cwd: run.paths.projectDir, env: run.deps.env };
 }

@@ -60,7 +60,11 @@ async function gh(args: string[], ctx: GhContext, input?: string): Promise<GhRes
 // gh prints the new pull request's or issue's URL as its last line of stdout.
 function lastLine(result: GhResult): GhResult {
   if (!result.ok) return result;
-  const line = result.value.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).pop();
+  const line = result.value
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .pop();
   return { ok: true, value: line ?? '' };
 }
 

@@ -27,7 +27,10 @@ export function loadAgentLimits(paths: RalphPaths, options: StateReadOptions, ma
   const kept: AgentLimits = {};
   for (const [name, limit] of Object.entries(stored)) {
     const problem = usageWaitProblem(limit, now, maxWaitMs);
-    if (problem) options.logger.warn(`State file ${basename(paths.agentLimits)} holds a value ralph could not have written: ${name} resume_at ${problem}; not waiting for it`);
+    if (problem)
+      options.logger.warn(
+        `State file ${basename(paths.agentLimits)} holds a value ralph could not have written: ${name} resume_at ${problem}; not waiting for it`,
+      );
     else kept[name] = limit;
   }
   return activeLimits(kept, now);

@@ -50,7 +50,8 @@ export function loadRateWindow(paths: RalphPaths, options: StateReadOptions): Ra
  */
 export function windowFromLedger(kept: LedgerRate, clock: Clock): RateWindowState {
   const window = { calls: kept.calls, tokens: kept.tokens, lastReset: kept.lastReset };
-  const anchor = kept.boot_id !== undefined && kept.uptime_ms !== undefined ? { wallMs: kept.wall_ms, bootId: kept.boot_id, uptimeMs: kept.uptime_ms } : undefined;
+  const anchor =
+    kept.boot_id !== undefined && kept.uptime_ms !== undefined ? { wallMs: kept.wall_ms, bootId: kept.boot_id, uptimeMs: kept.uptime_ms } : undefined;
   const realNow = realTimeSince(anchor, clock.boot?.());
   if (realNow === undefined) return window;
   return hourKey(realNow) === kept.lastReset ? { ...window, lastReset: hourKey(clock.now()) } : window;
@@ -115,11 +116,7 @@ export type { UsageWaitFile };
  * (`maxWaitMs`, from the configured margin and fallback) is dropped with a warning, and its
  * file removed unless the reader is read-only.
  */
-export function loadUsageWait(
-  paths: RalphPaths,
-  options: StateReadOptions,
-  maxWaitMs: number,
-): UsageWaitFile | undefined {
+export function loadUsageWait(paths: RalphPaths, options: StateReadOptions, maxWaitMs: number): UsageWaitFile | undefined {
   const wait = readStateFile(paths.usageLimitWait, usageWaitFileSchema.nullable(), null, options).value;
   if (!wait) return undefined;
   const problem = usageWaitProblem(wait, options.clock.now(), maxWaitMs);
@@ -141,7 +138,6 @@ export function clearUsageWait(paths: RalphPaths): void {
 export function holdUsageWait(paths: RalphPaths, loaded: UsageWaitFile | undefined): HeldState<UsageWaitFile | undefined> {
   return new HeldState(loaded, (next) => (next ? saveUsageWait(paths, next) : clearUsageWait(paths)));
 }
-
 
 /** `.run_state` (ours): the spend of one run, kept across restarts while that run goes on. */
 export type RunSpend = RunStateFile;
@@ -177,8 +173,14 @@ export function loadRunState(paths: RalphPaths, options: StateReadOptions): { va
   const kept = paths.ledger ? readLedger(paths.ledger, () => undefined)?.run?.state : undefined;
   if (!kept) return { value: view, status: result.status };
   if (JSON.stringify(view) !== JSON.stringify(kept)) {
-    const what = view ? `holds run ${view.run_id ?? '(none)'} with ${view.spend.run.loops} call(s)` : result.status === 'corrupt' ? 'is unreadable' : 'is missing';
-    options.logger.warn(`${basename(paths.runState)} ${what}; ralph's ledger holds run ${kept.run_id} with ${kept.spend.run.loops} call(s), and the ledger counts`);
+    const what = view
+      ? `holds run ${view.run_id ?? '(none)'} with ${view.spend.run.loops} call(s)`
+      : result.status === 'corrupt'
+        ? 'is unreadable'
+        : 'is missing';
+    options.logger.warn(
+      `${basename(paths.runState)} ${what}; ralph's ledger holds run ${kept.run_id} with ${kept.spend.run.loops} call(s), and the ledger counts`,
+    );
   }
   return { value: kept, status: 'ok' };
 }

@@ -17,9 +17,7 @@ export interface RateLimits {
   maxTokens: number;
 }
 
-export type RateLimitCheck =
-  | { ok: true }
-  | { ok: false; reason: 'calls' | 'tokens'; resetAt: number };
+export type RateLimitCheck = { ok: true } | { ok: false; reason: 'calls' | 'tokens'; resetAt: number };
 
 /** The clock hour `now` falls in, as Bash writes it: `2026113004`. */
 export function hourKey(now: number): string {

@@ -44,8 +44,7 @@ const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 
 const EPOCH_RE = /\|\s*(\d{9,13})\b/;
 const CLAUSE_RE = /\breset(?:s|ting)?\b(?:\s+(?:at|on))?\s+/gi;
-const RELATIVE_RE =
-  /^in\s+((?:\d+\s*(?:days?|d|hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s)\b[\s,]*(?:and\s+)?)+)/i;
+const RELATIVE_RE = /^in\s+((?:\d+\s*(?:days?|d|hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s)\b[\s,]*(?:and\s+)?)+)/i;
 const RELATIVE_PART_RE = /(\d+)\s*(days?|d|hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s)\b/gi;
 const ABSOLUTE_RE = new RegExp(
   String.raw`^(?:(?<wd>${WEEKDAYS.join('|')})[a-z]*\.?,?\s+)?` +
@@ -56,11 +55,7 @@ const ABSOLUTE_RE = new RegExp(
 );
 
 /** The epoch (ms) at which the stated limit resets, or null when the text states no time. */
-export function parseResetTime(
-  text: string,
-  now: number,
-  options: ParseResetTimeOptions = {},
-): number | null {
+export function parseResetTime(text: string, now: number, options: ParseResetTimeOptions = {}): number | null {
   const epoch = EPOCH_RE.exec(text);
   if (epoch?.[1]) {
     const n = Number(epoch[1]);
@@ -140,11 +135,7 @@ function parseAbsolute(rest: string, now: number, options: ParseResetTimeOptions
   return null;
 }
 
-function toHourMinute(
-  h: string,
-  mi: string | undefined,
-  ap: string | undefined,
-): { hour: number; minute: number } | null {
+function toHourMinute(h: string, mi: string | undefined, ap: string | undefined): { hour: number; minute: number } | null {
   let hour = Number(h);
   const minute = mi === undefined ? 0 : Number(mi);
   if (minute > 59) return null;

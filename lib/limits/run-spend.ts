@@ -96,7 +96,12 @@ export function unknownCostHalt(run: Run): string | undefined {
 }
 
 function describeUnknownCharge(usd: number, basis: 'cap' | 'highest' | 'none', agent: string): string {
-  const why = basis === 'cap' ? 'the per-call cap it was given (--max-budget-usd)' : basis === 'highest' ? 'the highest cost of one call in this run' : 'no call of this run has reported a cost yet';
+  const why =
+    basis === 'cap'
+      ? 'the per-call cap it was given (--max-budget-usd)'
+      : basis === 'highest'
+        ? 'the highest cost of one call in this run'
+        : 'no call of this run has reported a cost yet';
   return `${agent} reported no cost for this call (no result line); charged $${formatUsd(usd)}, ${why}`;
 }
 

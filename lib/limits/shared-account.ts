@@ -62,5 +62,7 @@ export function forgetUsageWait(run: AccountedRun): void {
 /** The spend and start time the run's budgets are checked against. */
 export function budgetBasis(run: AccountedRun): { spend: SpendState; startedAt: number } {
   const own = run.state.spend.value.spend;
-  return run.account ? { spend: run.account.budgetSpend(own), startedAt: Math.min(run.account.startedAt, run.state.runClockStart) } : { spend: own, startedAt: run.state.runClockStart };
+  return run.account
+    ? { spend: run.account.budgetSpend(own), startedAt: Math.min(run.account.startedAt, run.state.runClockStart) }
+    : { spend: own, startedAt: run.state.runClockStart };
 }

@@ -141,7 +141,13 @@ export function cancelCall(state: SpendState): SpendState {
 export function settleCutOffCall(state: SpendState): SpendState {
   if (!state.run.inFlight) return state;
   const charge = unknownCallCharge(state, true).usd;
-  const run = { ...state.run, inFlight: false, unknownCostLoops: state.run.unknownCostLoops + 1, costUsd: state.run.costUsd + charge, unknownChargedUsd: (state.run.unknownChargedUsd ?? 0) + charge };
+  const run = {
+    ...state.run,
+    inFlight: false,
+    unknownCostLoops: state.run.unknownCostLoops + 1,
+    costUsd: state.run.costUsd + charge,
+    unknownChargedUsd: (state.run.unknownChargedUsd ?? 0) + charge,
+  };
   delete run.inFlightCapUsd;
   return { ...state, run };
 }
@@ -187,9 +193,12 @@ export function recordLoopSpend(state: SpendState, input: LoopSpendInput, now: n
 export function mergeSpend(a: SpendState, b: SpendState): SpendState {
   const max = Math.max;
   // Hour keys (YYYYMMDDHH) sort as text: the later hour is the current one.
-  const hour = a.hour.key === b.hour.key
-    ? { key: a.hour.key, tokens: max(a.hour.tokens, b.hour.tokens), costUsd: max(a.hour.costUsd, b.hour.costUsd) }
-    : a.hour.key > b.hour.key ? a.hour : b.hour;
+  const hour =
+    a.hour.key === b.hour.key
+      ? { key: a.hour.key, tokens: max(a.hour.tokens, b.hour.tokens), costUsd: max(a.hour.costUsd, b.hour.costUsd) }
+      : a.hour.key > b.hour.key
+        ? a.hour
+        : b.hour;
   return {
     run: {
       tokens: {
@@ -205,7 +214,9 @@ export function mergeSpend(a: SpendState, b: SpendState): SpendState {
       unknownChargedUsd: max(a.run.unknownChargedUsd ?? 0, b.run.unknownChargedUsd ?? 0),
       unknownCostStreak: max(a.run.unknownCostStreak ?? 0, b.run.unknownCostStreak ?? 0),
       maxCallCostUsd: max(a.run.maxCallCostUsd ?? 0, b.run.maxCallCostUsd ?? 0),
-      ...(a.run.inFlightCapUsd !== undefined || b.run.inFlightCapUsd !== undefined ? { inFlightCapUsd: max(a.run.inFlightCapUsd ?? 0, b.run.inFlightCapUsd ?? 0) } : {}),
+      ...(a.run.inFlightCapUsd !== undefined || b.run.inFlightCapUsd !== undefined
+        ? { inFlightCapUsd: max(a.run.inFlightCapUsd ?? 0, b.run.inFlightCapUsd ?? 0) }
+        : {}),
     },
     hour,
     lastCumulativeBySession: { ...b.lastCumulativeBySession, ...a.lastCumulativeBySession },

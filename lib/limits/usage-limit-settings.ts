@@ -5,8 +5,6 @@
 import type { UsageLimitWaitSettings } from './reset-time.js';
 import type { RalphConfig } from '../config/schema.js';
 
-export function usageLimitWaitSettings(
-  config: Pick<RalphConfig, 'USAGE_LIMIT_MARGIN_SECONDS' | 'USAGE_LIMIT_WAIT_MINUTES'>,
-): UsageLimitWaitSettings {
+export function usageLimitWaitSettings(config: Pick<RalphConfig, 'USAGE_LIMIT_MARGIN_SECONDS' | 'USAGE_LIMIT_WAIT_MINUTES'>): UsageLimitWaitSettings {
   return { marginMs: config.USAGE_LIMIT_MARGIN_SECONDS * 1000, fallbackMs: config.USAGE_LIMIT_WAIT_MINUTES * 60_000 };
 }

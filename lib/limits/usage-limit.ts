@@ -73,10 +73,7 @@ const WORDINGS: Wording[] = [
 const PREFIX_RE = /^(?:API Error:\s*|Error:\s*)/i;
 
 /** A usage limit, or null. `now` resolves reset times stated as wall-clock text. */
-export function detectUsageLimit(
-  input: UsageLimitInput,
-  options: DetectUsageLimitOptions,
-): UsageLimitDetection | null {
+export function detectUsageLimit(input: UsageLimitInput, options: DetectUsageLimitOptions): UsageLimitDetection | null {
   if (input.timedOut) return null;
   const text = input.resultText ?? '';
   const wording = matchUsageLimitWording(text);
@@ -115,9 +112,7 @@ export function detectUsageLimit(
 }
 
 /** The CLI's usage-limit message if `text` is one (first line, any era), else null. */
-export function matchUsageLimitWording(
-  text: string,
-): { kind: UsageLimitDetection['kind']; line: string } | null {
+export function matchUsageLimitWording(text: string): { kind: UsageLimitDetection['kind']; line: string } | null {
   const line = (text.trim().split('\n')[0] ?? '').trim();
   const body = line.replace(PREFIX_RE, '');
   for (const { re, kind } of WORDINGS) {

@@ -75,16 +75,18 @@ export async function createBackup(options: CreateBackupOptions): Promise<Create
   const repo = await git.repoCheck();
   if (repo) return { skipped: repo };
   const now = options.now ?? Date.now();
-  return git.withTempIndex(async (index) => {
-    const head = await git.head();
-    const tree = await git.snapshotTree(index, head);
-    const commit = await git.commitTree(tree, head, `Ralph backup before loop #${options.loop}`, now);
-    const ref = await git.createRef(`${BACKUP_REF_PREFIX}loop-${options.loop}-${Math.floor(now / 1000)}`, commit);
-    const made = [...(readLedger(options.ledger, () => undefined)?.backups ?? []), { ref, commit, created_at: Math.floor(now / 1000) }];
-    const { kept, pruned } = await pruneBackups(git, made, options.keep);
-    saveLedgerBackups(options.ledger, options.projectDir, kept);
-    return { ref, commit, pruned };
-  }).catch((error: unknown) => ({ skipped: error instanceof Error ? error.message : String(error) }));
+  return git
+    .withTempIndex(async (index) => {
+      const head = await git.head();
+      const tree = await git.snapshotTree(index, head);
+      const commit = await git.commitTree(tree, head, `Ralph backup before loop #${options.loop}`, now);
+      const ref = await git.createRef(`${BACKUP_REF_PREFIX}loop-${options.loop}-${Math.floor(now / 1000)}`, commit);
+      const made = [...(readLedger(options.ledger, () => undefined)?.backups ?? []), { ref, commit, created_at: Math.floor(now / 1000) }];
+      const { kept, pruned } = await pruneBackups(git, made, options.keep);
+      saveLedgerBackups(options.ledger, options.projectDir, kept);
+      return { ref, commit, pruned };
+    })
+    .catch((error: unknown) => ({ skipped: error instanceof Error ? error.message : String(error) }));
 }
 
 /** Every backup, newest first: ralph's refs and the Bash tool's branches. */
@@ -110,27 +112,29 @@ export async function restoreBackup(options: RestoreBackupOptions): Promise<Rest
   if (!found) return { kind: 'not-found', target: options.target };
   const now = options.now ?? Date.now();
 
-  return git.withTempIndex(async (index) => {
-    const head = await git.head();
-    const current = await git.snapshotTree(index, head);
-    const base = head ? await git.withoutRuntime(`${head}^{tree}`) : await git.emptyTree();
-    const changes = current === base ? [] : await git.changedPaths(base, current);
-    if (changes.length > 0 && !options.force) return { kind: 'dirty', changes } as const;
-    let safetyRef: string | undefined;
-    if (changes.length > 0) {
-      const commit = await git.commitTree(current, head, 'Ralph backup before --rollback --force', now);
-      safetyRef = await git.createRef(`${BACKUP_REF_PREFIX}pre-rollback-${Math.floor(now / 1000)}`, commit);
-    }
-    const target = await git.withoutRuntime(`${found.commit}^{tree}`);
-    const changed = target === current ? [] : await git.changedPaths(current, target);
-    // Two-tree read-tree: the temp index is exactly the working tree, so git updates and removes
-    // only what differs; the real index, HEAD and the branch are not involved.
-    if (changed.length > 0) await git.ok(['read-tree', '-m', '-u', current, target], { index });
-    return { kind: 'restored', ref: found.ref, commit: found.commit, changed, safetyRef } as const;
-  }).catch((error: unknown): RestoreBackupResult => {
-    if (error instanceof GitFailure) return { kind: 'failed', message: error.message };
-    throw error;
-  });
+  return git
+    .withTempIndex(async (index) => {
+      const head = await git.head();
+      const current = await git.snapshotTree(index, head);
+      const base = head ? await git.withoutRuntime(`${head}^{tree}`) : await git.emptyTree();
+      const changes = current === base ? [] : await git.changedPaths(base, current);
+      if (changes.length > 0 && !options.force) return { kind: 'dirty', changes } as const;
+      let safetyRef: string | undefined;
+      if (changes.length > 0) {
+        const commit = await git.commitTree(current, head, 'Ralph backup before --rollback --force', now);
+        safetyRef = await git.createRef(`${BACKUP_REF_PREFIX}pre-rollback-${Math.floor(now / 1000)}`, commit);
+      }
+      const target = await git.withoutRuntime(`${found.commit}^{tree}`);
+      const changed = target === current ? [] : await git.changedPaths(current, target);
+      // Two-tree read-tree: the temp index is exactly the working tree, so git updates and removes
+      // only what differs; the real index, HEAD and the branch are not involved.
+      if (changed.length > 0) await git.ok(['read-tree', '-m', '-u', current, target], { index });
+      return { kind: 'restored', ref: found.ref, commit: found.commit, changed, safetyRef } as const;
+    })
+    .catch((error: unknown): RestoreBackupResult => {
+      if (error instanceof GitFailure) return { kind: 'failed', message: error.message };
+      throw error;
+    });
 }
 
 /** Deletes the oldest of the backups ralph made beyond `keep` (0: none); what is left of them. */
@@ -227,12 +231,18 @@ function gitFor(options: BackupGitOptions) {
     async commitTree(tree: string, parent: string | undefined, message: string, now: number): Promise<string> {
       const date = `@${Math.floor(now / 1000)} +0000`;
       const args = ['commit-tree', '--no-gpg-sign', tree, ...(parent ? ['-p', parent] : []), '-m', message];
-      return (await ok(args, {
-        env: {
-          GIT_AUTHOR_NAME: BACKUP_IDENTITY.name, GIT_AUTHOR_EMAIL: BACKUP_IDENTITY.email, GIT_AUTHOR_DATE: date,
-          GIT_COMMITTER_NAME: BACKUP_IDENTITY.name, GIT_COMMITTER_EMAIL: BACKUP_IDENTITY.email, GIT_COMMITTER_DATE: date,
-        },
-      })).trim();
+      return (
+        await ok(args, {
+          env: {
+            GIT_AUTHOR_NAME: BACKUP_IDENTITY.name,
+            GIT_AUTHOR_EMAIL: BACKUP_IDENTITY.email,
+            GIT_AUTHOR_DATE: date,
+            GIT_COMMITTER_NAME: BACKUP_IDENTITY.name,
+            GIT_COMMITTER_EMAIL: BACKUP_IDENTITY.email,
+            GIT_COMMITTER_DATE: date,
+          },
+        })
+      ).trim();
     },
     /** Creates `ref` (or `ref-2`, `ref-3`, … if taken); never moves an existing ref. */
     async createRef(ref: string, commit: string): Promise<string> {
@@ -245,17 +255,15 @@ function gitFor(options: BackupGitOptions) {
       }
     },
     async listBackups(): Promise<BackupInfo[]> {
-      const out = await ok([
-        'for-each-ref', '--format=%(refname)%00%(objectname)%00%(committerdate:unix)',
-        BACKUP_REF_PREFIX, `${BASH_BACKUP_BRANCH_PREFIX}*`,
-      ]);
-      const backups = out.split('\n').filter(Boolean).map((line) => describeBackup(line.split('\0')));
+      const out = await ok(['for-each-ref', '--format=%(refname)%00%(objectname)%00%(committerdate:unix)', BACKUP_REF_PREFIX, `${BASH_BACKUP_BRANCH_PREFIX}*`]);
+      const backups = out
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => describeBackup(line.split('\0')));
       return backups.sort((a, b) => b.createdAt - a.createdAt || (b.loop ?? 0) - (a.loop ?? 0) || b.name.localeCompare(a.name));
     },
     async resolveBackup(target: string): Promise<{ ref: string; commit: string } | undefined> {
-      const candidates = target.startsWith('refs/')
-        ? [target]
-        : [`${BACKUP_REF_PREFIX}${target}`, `refs/heads/${target}`, target];
+      const candidates = target.startsWith('refs/') ? [target] : [`${BACKUP_REF_PREFIX}${target}`, `refs/heads/${target}`, target];
       for (const candidate of candidates) {
         const result = await run(['rev-parse', '--verify', '-q', `${candidate}^{commit}`]);
         if (result.code === 0) return { ref: candidate, commit: result.stdout.trim() };
@@ -274,4 +282,3 @@ function describeBackup([ref = '', commit = '', date = '0']: string[]): BackupIn
   const createdAt = m ? Number(m[2]) : Number(date) || 0;
   return { ref, name, loop: m?.[1] ? Number(m[1]) : null, createdAt, commit, source: bash ? 'bash' : 'ralph' };
 }
-

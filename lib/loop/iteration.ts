@@ -78,9 +78,7 @@ export async function runIteration(run: Run, loop: number, prompt: string): Prom
 
   const before = await contentAtLoopStart(run);
 
-  const session = config.SESSION_CONTINUITY
-    ? resumableSession(run.state.sessions, agent, config.SESSION_EXPIRY_HOURS, run.readOptions)
-    : undefined;
+  const session = config.SESSION_CONTINUITY ? resumableSession(run.state.sessions, agent, config.SESSION_EXPIRY_HOURS, run.readOptions) : undefined;
   if (session) deps.logger.info(`Resuming ${label} session: ${session.sessionId.slice(0, 20)}... (${session.ageHours}h old)`);
   else if (config.SESSION_CONTINUITY) deps.logger.info(`Starting new ${label} session`);
 
@@ -135,7 +133,9 @@ async function runAgentOnce(run: Run, loop: number, session: ResumableSession | 
     inheritedEnv: deps.env,
   });
   if (config.RALPH_VERBOSE) {
-    deps.logger.debug(`${run.state.agent.label} argv (${invocation.args.length + 1} args): ${[invocation.cmd, ...invocation.args].join(' ')} <prompt and loop context on stdin: ${invocation.stdin.length} chars>`);
+    deps.logger.debug(
+      `${run.state.agent.label} argv (${invocation.args.length + 1} args): ${[invocation.cmd, ...invocation.args].join(' ')} <prompt and loop context on stdin: ${invocation.stdin.length} chars>`,
+    );
   }
   await run.sandbox.ensureRunning();
   const now = new Date(deps.clock.now());
@@ -186,7 +186,9 @@ async function runAgentOnce(run: Run, loop: number, session: ResumableSession | 
   if (call.pipesHeldOpen) deps.logger.warn(escapedOutputWarning('agent'));
   const afterResult = call.summary.afterResultLines ?? 0;
   if (afterResult > 0) {
-    deps.logger.warn(`${run.state.agent.label} printed ${afterResult} line(s) after its result (after-result output): read as nothing; the first result is the call's result`);
+    deps.logger.warn(
+      `${run.state.agent.label} printed ${afterResult} line(s) after its result (after-result output): read as nothing; the first result is the call's result`,
+    );
   }
   if (call.kind === 'timed-out') {
     deps.logger.warn(`${run.state.agent.label} timed out after ${formatDuration(timeoutMs)} (not an API limit)`);
@@ -216,15 +218,17 @@ function resetAgentSession(run: Run, reason: SessionResetReason, loop: number): 
 function buildContext(run: Run, loop: number): string {
   const breaker = run.state.breaker.value.state;
   // The context quotes the agent's previous result and test output: no secret goes back in.
-  return run.deps.redact(buildLoopContext({
-    loop,
-    plan: run.state.plan,
-    files: movedControlFiles(run.paths),
-    breakerState: breaker,
-    previousAnalysis: run.state.evidence.analysis.value,
-    openItemsConflict: run.state.lastConflict,
-    extraSections: [verificationContextSection(run.state.verify, VERIFICATION_CONTEXT_CHARS), run.state.resumeContext ?? ''],
-  }));
+  return run.deps.redact(
+    buildLoopContext({
+      loop,
+      plan: run.state.plan,
+      files: movedControlFiles(run.paths),
+      breakerState: breaker,
+      previousAnalysis: run.state.evidence.analysis.value,
+      openItemsConflict: run.state.lastConflict,
+      extraSections: [verificationContextSection(run.state.verify, VERIFICATION_CONTEXT_CHARS), run.state.resumeContext ?? ''],
+    }),
+  );
 }
 
 function recordOutcome(
@@ -247,15 +251,18 @@ function recordOutcome(
     deps.logger.info(`🔍 Analyzing ${run.state.agent.label} response...`);
     // Redacted once, here: the analysis is saved, logged, put in metrics, the run record and
     // the next loop's context; the decisions below read only its flags and counts.
-    analysis = redactDeep(analyzeResponse({
-      agent: s,
-      loopNumber: loop,
-      filesChanged: filesChanged.length,
-      newContent: progress,
-      allowedTools: splitAllowedTools(config.ALLOWED_TOOLS),
-      outputFile: relative(paths.projectDir, call.outputLogPath),
-      now: new Date(now),
-    }), deps.redact);
+    analysis = redactDeep(
+      analyzeResponse({
+        agent: s,
+        loopNumber: loop,
+        filesChanged: filesChanged.length,
+        newContent: progress,
+        allowedTools: splitAllowedTools(config.ALLOWED_TOOLS),
+        outputFile: relative(paths.projectDir, call.outputLogPath),
+        now: new Date(now),
+      }),
+      deps.redact,
+    );
     recordAnalysis(run.state.evidence, analysis, loop);
     logAnalysis(run, analysis);
   }
@@ -273,17 +280,22 @@ function recordOutcome(
   const tokens = s.usage.input + s.usage.output;
   run.state.rate.set(addTokens(run.state.rate.value, tokens));
   // An agent that could not be spawned made no call: the one counted before it is taken back.
-  endCallSpend(run, call.spawnError ? 'not_started' : {
-    sessionId: s.sessionId,
-    resumed: resumedSessionId !== undefined,
-    resumedSessionId: resumedSessionId ?? null,
-    usage: s.usage,
-    totalCostUsd: s.totalCostUsd,
-    sinceLastResultCostUsd: s.sinceLastResultCostUsd,
-    // Plain-text output carries no cost: a call is of unknown cost only where a cost is reported.
-    reportsCost: run.state.agent.capabilities.cost && config.CLAUDE_OUTPUT_FORMAT !== 'text',
-    cutOffByRalph: call.kind === 'interrupted' || call.kind === 'timed-out',
-  });
+  endCallSpend(
+    run,
+    call.spawnError
+      ? 'not_started'
+      : {
+          sessionId: s.sessionId,
+          resumed: resumedSessionId !== undefined,
+          resumedSessionId: resumedSessionId ?? null,
+          usage: s.usage,
+          totalCostUsd: s.totalCostUsd,
+          sinceLastResultCostUsd: s.sinceLastResultCostUsd,
+          // Plain-text output carries no cost: a call is of unknown cost only where a cost is reported.
+          reportsCost: run.state.agent.capabilities.cost && config.CLAUDE_OUTPUT_FORMAT !== 'text',
+          cutOffByRalph: call.kind === 'interrupted' || call.kind === 'timed-out',
+        },
+  );
 
   // Transient API trouble and usage limits are waited out, not counted against the work; a
   // login or billing failure stops the run and is fixed outside it: not a loop without progress.
@@ -292,7 +304,7 @@ function recordOutcome(
   let breakerOpened = false;
   if (feedsBreaker) {
     const a = analysis?.analysis;
-    const errorText = a ? (a.error_signature || null) : errorSignatureOf('message' in failure ? failure.message : 'failed');
+    const errorText = a ? a.error_signature || null : errorSignatureOf('message' in failure ? failure.message : 'failed');
     const result = nextBreakerState(
       { ...run.state.breaker.value, seen_content: run.state.content?.memory },
       {
@@ -325,7 +337,7 @@ function recordOutcome(
     success,
     calls: 1,
     tokens,
-    cost_usd: Number((run.state.spend.value.spend.run.costUsd).toFixed(6)),
+    cost_usd: Number(run.state.spend.value.spend.run.costUsd.toFixed(6)),
     files_changed: filesChanged.length,
     exit_signal: analysis?.analysis.exit_signal ?? false,
     tests_status: analysis?.analysis.tests_status ?? null,
@@ -354,7 +366,11 @@ function recordOutcome(
 
 function logAnalysis(run: Run, analysis: ResponseAnalysis): void {
   const a = analysis.analysis;
-  const summary = a.work_summary.split('\n').find((l) => l.trim() !== '')?.slice(0, 100) ?? '';
+  const summary =
+    a.work_summary
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.slice(0, 100) ?? '';
   const claimed = a.files_modified_claimed === null ? '' : ` (agent reported ${a.files_modified_claimed})`;
   run.deps.logger.info(
     `Analysis: exit signal ${a.exit_signal}, files changed ${a.files_modified}${claimed}, new content ${a.has_progress ? 'yes' : 'no'}, confidence ${a.confidence_score}%` +
@@ -380,4 +396,3 @@ function agentEnv(env: NodeJS.ProcessEnv, runId: string | undefined): NodeJS.Pro
   const { RALPH_DEBUG: _debug, ...rest } = withoutJobSecrets(env);
   return runId === undefined ? rest : { ...rest, [RUN_MARK_VARIABLE]: runId };
 }
-

@@ -44,7 +44,8 @@ export function pruneAgentLogs(logsDir: string, keep: number, maxBytes = 0): Pru
       groups.set(key, [...(groups.get(key) ?? []), name]);
     }
     // This runs after every loop over up to N logs: without a byte cap nothing is read unless something must go.
-    const newestFirst = (keep > 0 && groups.size > keep) || maxBytes > 0 ? sortNewestFirst(logsDir, groups) : [...groups].map(([key, group]) => ({ key, names: group }));
+    const newestFirst =
+      (keep > 0 && groups.size > keep) || maxBytes > 0 ? sortNewestFirst(logsDir, groups) : [...groups].map(([key, group]) => ({ key, names: group }));
     const kept = keep > 0 ? newestFirst.slice(0, keep) : newestFirst;
     for (const group of newestFirst.slice(kept.length)) removeGroup(logsDir, group, deleted);
     left.push(kept);

@@ -118,7 +118,10 @@ export function appleScriptString(text: string): string {
 }
 
 function sanitize(n: Notification, redact: Redactor): Notification {
-  const clean = (text: string) => redact(text).replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  const clean = (text: string) =>
+    redact(text)
+      .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+      .trim();
   const message = clean(n.message);
   return { title: clean(n.title), message: message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}…` : message };
 }

@@ -265,7 +265,13 @@ async function afterIteration(run: Run, result: IterationResult): Promise<StepRe
     resetRunSession(run, 'circuit_breaker_trip', run.state.loopCount);
     const box = formatHaltBox(run.state.breaker.value, { now: deps.clock.now() });
     deps.stderr.write(`${box.join('\n')}\n`);
-    return stop(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', "Circuit breaker opened. Run 'ralph --reset-circuit' after fixing the cause");
+    return stop(
+      EXIT.halted,
+      'halted',
+      'stagnation_detected',
+      'circuit_breaker_open',
+      "Circuit breaker opened. Run 'ralph --reset-circuit' after fixing the cause",
+    );
   }
   if (productive) {
     const stall = checkStall(run);

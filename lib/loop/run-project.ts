@@ -124,7 +124,10 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   // In Docker the agents' CLIs live in the image, not on the host.
   const found = sandboxSettings.provider === 'docker' ? { command: agentCommandOf(config, agent) } : await resolveAgentCommand(options, loaded, agent);
   const agentCommand = found.command;
-  const agents = [await withBudgetFlag(options, config, { adapter: agent, command: agentCommand }, found), ...(await resolveFallbackAgents(options, loaded, agent))];
+  const agents = [
+    await withBudgetFlag(options, config, { adapter: agent, command: agentCommand }, found),
+    ...(await resolveFallbackAgents(options, loaded, agent)),
+  ];
   // WORK_DIRS: the folders beside the project the agent also works in (measured in analysis/loop-progress.ts).
   const workDirs = config.WORK_DIRS.map((dir) => resolve(projectDir, dir));
   const sandbox = config.DRY_RUN
@@ -132,7 +135,8 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     : openSandbox(sandboxSettings, { projectDir, workDirs, ralphDir: paths.ralphDir, deps, packageRoot: PACKAGE_ROOT });
   // What of the configuration an agent cannot honour exactly, said once.
   for (const slot of agents) {
-    for (const warning of slot.adapter.startupWarnings({ allowedTools: splitAllowedTools(config.ALLOWED_TOOLS), effort: config.CLAUDE_EFFORT || undefined })) deps.logger.warn(warning);
+    for (const warning of slot.adapter.startupWarnings({ allowedTools: splitAllowedTools(config.ALLOWED_TOOLS), effort: config.CLAUDE_EFFORT || undefined }))
+      deps.logger.warn(warning);
   }
   const lock = acquireProjectLock(paths, { pid: process.pid, logger: deps.logger });
   await stopOrphanedAgent(lock.previous, { logger: deps.logger, graceMs: config.KILL_GRACE_SECONDS * 1000 });
@@ -144,7 +148,8 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   // Where the project's history stood, so the closing summary can count the run's commits.
   const startHead = inGit ? await headCommit(projectDir, deps) : null;
   // A ralph killed with -9 left its sandbox's runtime directory (the private home, copied credentials).
-  for (const left of removeDeadRuntimeDirs()) deps.logger.warn(`Removed the sandbox runtime directory ${left.path} left by pid ${left.pid} (no longer running)`);
+  for (const left of removeDeadRuntimeDirs())
+    deps.logger.warn(`Removed the sandbox runtime directory ${left.path} left by pid ${left.pid} (no longer running)`);
   const readOptions: StateReadOptions = { logger: deps.logger, clock: deps.clock };
   // The run's own outputs hear each event first; an embedder's listeners (options.events) after them.
   const events = new LoopEvents();
@@ -160,7 +165,16 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     startedAt,
     sandbox: () => sandbox.status(),
   });
-  const display = new AgentDisplay({ paths, clock: deps.clock, stdout: deps.stdout, live: config.LIVE_OUTPUT, showToolArgs: config.LIVE_SHOW_TOOL_ARGS, status, redact: deps.redact, warn: (message) => deps.logger.warn(message) });
+  const display = new AgentDisplay({
+    paths,
+    clock: deps.clock,
+    stdout: deps.stdout,
+    live: config.LIVE_OUTPUT,
+    showToolArgs: config.LIVE_SHOW_TOOL_ARGS,
+    status,
+    redact: deps.redact,
+    warn: (message) => deps.logger.warn(message),
+  });
   const state = holdRunState({ config, paths, readOptions, agents, account: options.account });
   // The run's own files before notifications: a notification never tells of what they do not show yet.
   subscribeStatus(events, status, () => runCountersOf(state));
@@ -175,11 +189,13 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   const stop = installStopSignal({
     process: options.signals,
     onFirst: () => state.current?.interrupt(),
-    onSecond: options.signals ? () => undefined : (signal) => {
-      sandbox.stopNow();
-      killMarkedProcesses(recorder?.record.run_id ?? '');
-      process.exit(exitCodeForSignal(signal));
-    },
+    onSecond: options.signals
+      ? () => undefined
+      : (signal) => {
+          sandbox.stopNow();
+          killMarkedProcesses(recorder?.record.run_id ?? '');
+          process.exit(exitCodeForSignal(signal));
+        },
   });
   const setup: RunSetup = {
     config,
@@ -202,7 +218,13 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   };
 
   deps.logger.success(`🚀 Ralph loop starting with ${agent.label}`);
-  if (agents.length > 1) deps.logger.info(`Fallback agents (while the one before is at its usage limit): ${agents.slice(1).map((a) => a.adapter.label).join(', ')}`);
+  if (agents.length > 1)
+    deps.logger.info(
+      `Fallback agents (while the one before is at its usage limit): ${agents
+        .slice(1)
+        .map((a) => a.adapter.label)
+        .join(', ')}`,
+    );
   deps.logger.info(`Max calls per hour: ${config.MAX_CALLS_PER_HOUR}`);
   deps.logger.info('Logs: .ralph/logs/ | Docs: .ralph/docs/generated/ | Status: .ralph/status.json');
   try {
@@ -267,7 +289,12 @@ const GIT_TIMEOUT_MS = 30_000;
 
 /** The commit HEAD names, or null (an unborn branch: no commit yet). */
 async function headCommit(projectDir: string, deps: Deps): Promise<string | null> {
-  const result = await deps.processRunner.run('git', ['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: projectDir, env: deps.env, timeoutMs: GIT_TIMEOUT_MS, gitReadsNoContent: true });
+  const result = await deps.processRunner.run('git', ['rev-parse', '-q', '--verify', 'HEAD^{commit}'], {
+    cwd: projectDir,
+    env: deps.env,
+    timeoutMs: GIT_TIMEOUT_MS,
+    gitReadsNoContent: true,
+  });
   return result.code === 0 ? result.stdout.trim() || null : null;
 }
 
@@ -275,7 +302,12 @@ async function headCommit(projectDir: string, deps: Deps): Promise<string | null
 async function commitsSince(projectDir: string, start: string | null, deps: Deps): Promise<number | null> {
   if ((await headCommit(projectDir, deps)) === null) return 0;
   const range = start === null ? ['HEAD'] : [`${start}..HEAD`];
-  const result = await deps.processRunner.run('git', ['rev-list', '--count', ...range, '--'], { cwd: projectDir, env: deps.env, timeoutMs: GIT_TIMEOUT_MS, gitReadsNoContent: true });
+  const result = await deps.processRunner.run('git', ['rev-list', '--count', ...range, '--'], {
+    cwd: projectDir,
+    env: deps.env,
+    timeoutMs: GIT_TIMEOUT_MS,
+    gitReadsNoContent: true,
+  });
   const count = Number(result.stdout.trim());
   return result.code === 0 && Number.isInteger(count) ? count : null;
 }
@@ -312,10 +344,25 @@ async function withBudgetFlag(options: RunProjectOptions, config: RalphConfig, s
   if (slot.adapter.name !== 'claude' || !(config.MAX_COST_USD > 0) || !('version' in found)) return slot;
   const { deps } = options;
   const flag = '--max-budget-usd';
-  const runner = agentQuestionRunner(sandboxSettingsOf(config), { projectDir: options.projectDir, homeDir: deps.homeDir, env: deps.env, processRunner: deps.processRunner });
-  const accepts = await cliHasFlag({ agent: slot.adapter.name, command: slot.command, version: found.version, flag, env: deps.env, homeDir: deps.homeDir, cwd: options.projectDir, runner });
+  const runner = agentQuestionRunner(sandboxSettingsOf(config), {
+    projectDir: options.projectDir,
+    homeDir: deps.homeDir,
+    env: deps.env,
+    processRunner: deps.processRunner,
+  });
+  const accepts = await cliHasFlag({
+    agent: slot.adapter.name,
+    command: slot.command,
+    version: found.version,
+    flag,
+    env: deps.env,
+    homeDir: deps.homeDir,
+    cwd: options.projectDir,
+    runner,
+  });
   if (accepts) deps.logger.info(`Each Claude call is capped at what is left of --max-cost (${flag})`);
-  else if (accepts === false) deps.logger.warn(`This Claude CLI${found.version ? ` (${found.version})` : ''} has no ${flag}: one call can overshoot --max-cost before ralph stops`);
+  else if (accepts === false)
+    deps.logger.warn(`This Claude CLI${found.version ? ` (${found.version})` : ''} has no ${flag}: one call can overshoot --max-cost before ralph stops`);
   else deps.logger.warn(`Could not ask ${slot.command} --help whether it takes ${flag}: calls are not capped one by one`);
   return accepts ? { ...slot, acceptsMaxBudget: true } : slot;
 }
@@ -333,7 +380,12 @@ async function resolveAgentCommand(options: RunProjectOptions, loaded: LoadConfi
       projectDir: options.projectDir,
       ralphRoot: PACKAGE_ROOT,
       // Under a sandbox, a CLI inside the project is asked inside it, never on the host.
-      processRunner: agentQuestionRunner(sandboxSettingsOf(config, sources.SANDBOX_PROVIDER), { projectDir: options.projectDir, homeDir: deps.homeDir, env: deps.env, processRunner: deps.processRunner }),
+      processRunner: agentQuestionRunner(sandboxSettingsOf(config, sources.SANDBOX_PROVIDER), {
+        projectDir: options.projectDir,
+        homeDir: deps.homeDir,
+        env: deps.env,
+        processRunner: deps.processRunner,
+      }),
     });
     if (agent.name !== 'claude') {
       deps.logger.info(`${formatCliName(agent.label)}${found.version ? ` ${found.version}` : ''} (${found.command})`);
@@ -347,7 +399,13 @@ async function resolveAgentCommand(options: RunProjectOptions, loaded: LoadConfi
       deps.logger.info(`Claude CLI version ${found.version} (>= ${config.CLAUDE_MIN_VERSION})`);
     }
     if (config.CLAUDE_AUTO_UPDATE && !config.DRY_RUN) {
-      void startClaudeUpdateCheck({ installedVersion: found.version, processRunner: deps.processRunner, logger: deps.logger, env: deps.env, cwd: options.projectDir });
+      void startClaudeUpdateCheck({
+        installedVersion: found.version,
+        processRunner: deps.processRunner,
+        logger: deps.logger,
+        env: deps.env,
+        cwd: options.projectDir,
+      });
     }
     return found;
   } catch (error) {

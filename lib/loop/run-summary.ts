@@ -124,7 +124,9 @@ export function nextCommand(facts: Pick<RunSummaryFacts, 'exitCode' | 'exitReaso
   switch (facts.exitCode) {
     case EXIT.ok:
       if (left > 0) return `ralph (${left} task(s) are still open in fix_plan.md)`;
-      return facts.commits ? `git log --oneline -${facts.commits} (review the run's commits)` : 'git status (review the changes; add tasks to fix_plan.md for another run)';
+      return facts.commits
+        ? `git log --oneline -${facts.commits} (review the run's commits)`
+        : 'git status (review the changes; add tasks to fix_plan.md for another run)';
     case EXIT.halted:
       // stagnation_detected: the circuit breaker opened (the Bash tool's exit reason for it).
       return facts.exitReason === 'stagnation_detected'

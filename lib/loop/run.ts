@@ -36,7 +36,16 @@ import type { IssueLifecycle } from '../lifecycle/lifecycle-state.js';
 import type { HeldState } from '../state/held-state.js';
 import type { LoopContentState } from '../analysis/content-snapshot.js';
 import { loadHeldBreaker, type HeldBreaker } from '../breaker/breaker-store.js';
-import { holdRateWindow, holdUsageWait, loadRateWindow, loadUsageWait, unsavedRunSpend, type HeldRateWindow, type RunSpend, type UsageWaitFile } from '../limits/limits-store.js';
+import {
+  holdRateWindow,
+  holdUsageWait,
+  loadRateWindow,
+  loadUsageWait,
+  unsavedRunSpend,
+  type HeldRateWindow,
+  type RunSpend,
+  type UsageWaitFile,
+} from '../limits/limits-store.js';
 import type { SharedAccount } from '../limits/shared-account.js';
 import type { StopSignal } from './stop-signal.js';
 

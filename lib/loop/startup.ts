@@ -21,10 +21,7 @@ export function isLegacyFlatLayout(projectDir: string): boolean {
 export function assertNotLegacyLayout(projectDir: string): void {
   if (!isLegacyFlatLayout(projectDir)) return;
   throw new RalphError('legacy_layout', 'This project uses the old flat structure.', {
-    details: [
-      'Ralph now keeps its files in a .ralph/ folder (PROMPT.md, fix_plan.md, AGENT.md, specs/, logs/).',
-      'Nothing was changed.',
-    ],
+    details: ['Ralph now keeps its files in a .ralph/ folder (PROMPT.md, fix_plan.md, AGENT.md, specs/, logs/).', 'Nothing was changed.'],
     hint: 'run ralph-migrate to move this project to the .ralph/ layout',
   });
 }
@@ -34,9 +31,7 @@ export function assertPromptExists(paths: RalphPaths, promptFile: string): void 
   const partial = [paths.fixPlan, paths.agent, paths.specsDir].some((p) => existsSync(p));
   throw new RalphError('prompt_missing', `Prompt file '${displayPath(paths, promptFile)}' not found!`, {
     details: [
-      partial
-        ? 'This appears to be a Ralph project but is missing .ralph/PROMPT.md.'
-        : 'This directory is not a Ralph project.',
+      partial ? 'This appears to be a Ralph project but is missing .ralph/PROMPT.md.' : 'This directory is not a Ralph project.',
       'To fix this:',
       '  1. Enable Ralph in this project:  ralph-enable (or ralph-enable-ci)',
       '  2. Create a new project:          ralph-setup my-project',

@@ -42,7 +42,6 @@ type JsonObject = Record<string, unknown>;
 
 const ACTIVE_STATUSES = new Set(['running', 'paused', 'executing']);
 
-
 export interface AssembleOptions {
   projectDir: string;
   now: number;
@@ -111,12 +110,9 @@ export function assembleSnapshot(texts: StateTexts, options: AssembleOptions): D
     plan:
       texts.fixPlan === undefined
         ? undefined
-        : memoized(options.memo, 'fix_plan.md', texts.fixPlan, warnings, (w) =>
-            readPlan(texts.fixPlan!, options.optionalSections, options.planFile, w)),
+        : memoized(options.memo, 'fix_plan.md', texts.fixPlan, warnings, (w) => readPlan(texts.fixPlan!, options.optionalSections, options.planFile, w)),
     planFile: options.planFile,
-    usageWait:
-      readUsageWait(texts.usageWait, options.now, options.usageWait, warnings) ??
-      readStatusUsageWait(status, options.now),
+    usageWait: readUsageWait(texts.usageWait, options.now, options.usageWait, warnings) ?? readStatusUsageWait(status, options.now),
     queue: readQueue(json('queue.json', texts.queue, queueFileSchema)),
     units: readUnits(json('parallel.json', texts.parallel, parallelFileSchema)),
     // An earlier run's issue is not this run's: not shown.
@@ -241,12 +237,7 @@ function readAnalysis(obj: JsonObject | undefined): AnalysisView | undefined {
   };
 }
 
-function readUsageWait(
-  text: string | undefined,
-  now: number,
-  settings: UsageLimitWaitSettings,
-  warnings: string[],
-): UsageWaitView | undefined {
+function readUsageWait(text: string | undefined, now: number, settings: UsageLimitWaitSettings, warnings: string[]): UsageWaitView | undefined {
   if (text === undefined) return undefined;
   // The loop's reader: a file that fails the schema is no wait (the loop sets it aside).
   const parsed = parseStateText(text, usageWaitFileSchema, {});

@@ -10,8 +10,23 @@ import { quoteForShell } from './shell-quote.js';
 
 // Describe the terminal the user started from, not the pane; tmux sets its own.
 const TERMINAL_VARS = new Set([
-  'TERM', 'TERM_PROGRAM', 'TERM_PROGRAM_VERSION', 'TERM_SESSION_ID', 'COLORTERM', 'TMUX', 'TMUX_PANE',
-  'STY', 'WINDOW', 'WINDOWID', 'COLUMNS', 'LINES', 'SHLVL', 'PWD', 'OLDPWD', '_', 'VTE_VERSION',
+  'TERM',
+  'TERM_PROGRAM',
+  'TERM_PROGRAM_VERSION',
+  'TERM_SESSION_ID',
+  'COLORTERM',
+  'TMUX',
+  'TMUX_PANE',
+  'STY',
+  'WINDOW',
+  'WINDOWID',
+  'COLUMNS',
+  'LINES',
+  'SHLVL',
+  'PWD',
+  'OLDPWD',
+  '_',
+  'VTE_VERSION',
 ]);
 const TERMINAL_PREFIXES = ['ITERM_', 'KITTY_', 'WEZTERM_', 'ALACRITTY_', 'KONSOLE_'];
 const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -42,7 +42,10 @@ export function renderLoopSection(snap: DashboardSnapshot, ctx: SectionContext):
       ...(s.agent ? [{ text: '  Agent: ' }, { text: s.agent, style: 'bold' as const }] : []),
       { text: '  Status: ' },
       ...(snap.loopGone
-        ? [{ text: 'not running', style: 'red' as const }, { text: `  (recorded: ${s.status})`, style: 'dim' as const }]
+        ? [
+            { text: 'not running', style: 'red' as const },
+            { text: `  (recorded: ${s.status})`, style: 'dim' as const },
+          ]
         : [
             { text: s.status ?? 'unknown', style: statusStyle(s.status) },
             ...(s.lastAction && s.lastAction !== s.status ? [{ text: `  (${s.lastAction})`, style: 'dim' as const }] : []),
@@ -96,9 +99,9 @@ export function renderAgentSection(snap: DashboardSnapshot, ctx: SectionContext)
       ? `timed out (productive, ${p.filesChanged ?? 0} files changed)`
       : GATE_TEXT[p.status]
         ? `${GATE_TEXT[p.status]}${p.status === 'verifying' && p.lastOutput ? ` (${p.lastOutput})` : ''}`
-      : p.error
-        ? `${p.status}: ${p.error}`
-        : p.status;
+        : p.error
+          ? `${p.status}: ${p.error}`
+          : p.status;
   return [[{ text: 'Last agent run: ' }, { text: sanitizeText(detail), style: statusStyle(p.status) }]];
 }
 
@@ -119,7 +122,13 @@ export function renderLimitsSection(snap: DashboardSnapshot, ctx: SectionContext
   const lines: Line[] = [
     meterLine('Calls  ', calls, s?.maxCallsPerHour, 'this hour', ctx.columns),
     // The hourly budget counts input + output; the run's figure below adds cache reads and writes.
-    meterLine('Tokens ', tokens, s?.maxTokensPerHour || undefined, s?.maxTokensPerHour ? 'this hour (input+output)' : 'this hour (input+output, no limit)', ctx.columns),
+    meterLine(
+      'Tokens ',
+      tokens,
+      s?.maxTokensPerHour || undefined,
+      s?.maxTokensPerHour ? 'this hour (input+output)' : 'this hour (input+output, no limit)',
+      ctx.columns,
+    ),
   ];
   const stale = snap.rate.hourKey !== undefined && snap.rate.hourKey !== hourKeyOf(ctx.now);
   const wait = secondsUntilNextHour(ctx.now);
@@ -228,9 +237,7 @@ export function renderAnalysisSection(snap: DashboardSnapshot): Line[] {
 export function renderQueueSection(snap: DashboardSnapshot): Line[] {
   const q = snap.queue;
   if (!q) return [];
-  const lines: Line[] = [
-    [{ text: `${q.completed}/${q.total} done  (${q.pending} pending, ${q.processing} active, ${q.failed} failed)` }],
-  ];
+  const lines: Line[] = [[{ text: `${q.completed}/${q.total} done  (${q.pending} pending, ${q.processing} active, ${q.failed} failed)` }]];
   if (q.current) lines.push([{ text: `Current: ${sanitizeText(q.current)}` }]);
   return lines;
 }
@@ -245,12 +252,16 @@ export function renderUnitsSection(snap: DashboardSnapshot): Line[] {
   const units = snap.units;
   if (!units) return [];
   const width = Math.max(...units.map((u) => u.slug.length));
-  const styleOf = (state: string) => (state === 'merged' ? 'green' : state === 'failed' || state === 'needs-review' ? 'red' : state === 'conflict' ? 'yellow' : undefined);
-  return units.map((u) => [
-    { text: `${sanitizeText(u.slug).padEnd(width)}  ` },
-    { text: u.state.padEnd(12), ...(styleOf(u.state) ? { style: styleOf(u.state) } : {}) },
-    { text: ` loops ${u.loops} · $${u.costUsd.toFixed(2)}${u.reason ? ` · ${sanitizeText(u.reason)}` : ''}` },
-  ] as Line);
+  const styleOf = (state: string) =>
+    state === 'merged' ? 'green' : state === 'failed' || state === 'needs-review' ? 'red' : state === 'conflict' ? 'yellow' : undefined;
+  return units.map(
+    (u) =>
+      [
+        { text: `${sanitizeText(u.slug).padEnd(width)}  ` },
+        { text: u.state.padEnd(12), ...(styleOf(u.state) ? { style: styleOf(u.state) } : {}) },
+        { text: ` loops ${u.loops} · $${u.costUsd.toFixed(2)}${u.reason ? ` · ${sanitizeText(u.reason)}` : ''}` },
+      ] as Line,
+  );
 }
 
 export function renderIssueSection(snap: DashboardSnapshot): Line[] {

@@ -65,7 +65,12 @@ export function renderFrame(snapshot: DashboardSnapshot, options: RenderOptions)
   const project = sanitizeText(snapshot.projectDir.split(/[\\/]/).filter(Boolean).at(-1) ?? '');
   const header: Block = {
     priority: 0,
-    lines: [[{ text: 'RALPH MONITOR', style: 'title' }, { text: project ? `  ${project}` : '', style: 'dim' }]],
+    lines: [
+      [
+        { text: 'RALPH MONITOR', style: 'title' },
+        { text: project ? `  ${project}` : '', style: 'dim' },
+      ],
+    ],
   };
   const warnings: Block = {
     priority: 1,
@@ -116,8 +121,7 @@ const RECENT_MIN = 3;
 // folded into a label on the first line; then each section's first line only; then whole
 // sections dropped, least important first. Activity keeps a few rows before headings go.
 function layoutBlocks(blocks: Block[], available: number | undefined): Line[] {
-  const flexLines = (b: Block, n: number): Line[] =>
-    !b.flexible || n <= 0 ? [] : [...(b.flexible.heading ? [b.flexible.heading] : []), ...b.lines.slice(-n)];
+  const flexLines = (b: Block, n: number): Line[] => (!b.flexible || n <= 0 ? [] : [...(b.flexible.heading ? [b.flexible.heading] : []), ...b.lines.slice(-n)]);
   const fullLines = (b: Block): Line[] => [...(b.heading ? [b.heading] : []), ...b.lines];
   if (available === undefined) return blocks.flatMap((b) => (b.flexible ? flexLines(b, b.flexible.max) : fullLines(b)));
   const folded = (b: Block, firstOnly: boolean): Line[] => {

@@ -66,7 +66,8 @@ export const WINDOW_NAME = 'Ralph: Loop | Output | Status';
 export const PANE_TITLES = { loop: 'Ralph Loop', output: 'Claude Output', status: 'Status' } as const;
 export const LIVE_LOG_PLACEHOLDER = '=== Ralph Live Output - Waiting for first loop... ===';
 /** What the output pane shows in a parallel run, whose loops write to their worktrees' live.log. */
-export const PARALLEL_LIVE_LOG_NOTE = "=== Ralph parallel run: each unit's live output is in its own window, unit-1, unit-2, ... (Ctrl+B then w lists them) ===";
+export const PARALLEL_LIVE_LOG_NOTE =
+  "=== Ralph parallel run: each unit's live output is in its own window, unit-1, unit-2, ... (Ctrl+B then w lists them) ===";
 
 /** The session it opened and, when the caller waited for the run (a terminal), its exit code. */
 export interface MonitorSessionResult {
@@ -150,9 +151,7 @@ export async function launchMonitorSession(options: MonitorSessionOptions): Prom
       privateDir: envDir,
       sessionName,
     });
-    placement = options.insideTmux
-      ? await openWindowHere(tmux, options, loopScript)
-      : await openSession(tmux, options, loopScript, sessionName!);
+    placement = options.insideTmux ? await openWindowHere(tmux, options, loopScript) : await openSession(tmux, options, loopScript, sessionName!);
 
     const target = placement.windowId;
     const monitorPrefix = `export ${IN_LAYOUT_ENV}=1; ${options.env.NO_COLOR ? `export NO_COLOR=${quoteForShell(options.env.NO_COLOR)}; ` : ''}`;
@@ -162,7 +161,8 @@ export async function launchMonitorSession(options: MonitorSessionOptions): Prom
     const outputPane = await tmux`split-window -h -d -P -F ${PANE_ID} -t ${placement.loopPane} -c ${options.projectDir} -- /bin/sh -c ${followLog}`;
     const dashboard = `${monitorPrefix}exec ${joinShellCommand(options.monitorCommand)}`;
     // The dashboard gets two thirds of the column: in 80x24 that is 14 rows, enough for the key facts.
-    const statusPane = await tmux`split-window -v -d -l ${STATUS_PANE_SHARE} -P -F ${PANE_ID} -t ${outputPane} -c ${options.projectDir} -- /bin/sh -c ${dashboard}`;
+    const statusPane =
+      await tmux`split-window -v -d -l ${STATUS_PANE_SHARE} -P -F ${PANE_ID} -t ${outputPane} -c ${options.projectDir} -- /bin/sh -c ${dashboard}`;
     await tmux`select-pane -t ${placement.loopPane} -T ${PANE_TITLES.loop}`;
     await tmux`select-pane -t ${outputPane} -T ${PANE_TITLES.output}`;
     await tmux`select-pane -t ${statusPane} -T ${PANE_TITLES.status}`;
@@ -177,7 +177,9 @@ export async function launchMonitorSession(options: MonitorSessionOptions): Prom
     const unitWindowIds: string[] = [];
     for (let n = 1; n <= unitWindows; n++) {
       const follow = `${monitorPrefix}exec ${joinShellCommand([...options.monitorCommand, '--unit', String(n)])}`;
-      unitWindowIds.push(await tmux`new-window -d -t ${placement.windowsTarget} -n ${`unit-${n}`} -c ${options.projectDir} -P -F ${'#{window_id}'} -- /bin/sh -c ${follow}`);
+      unitWindowIds.push(
+        await tmux`new-window -d -t ${placement.windowsTarget} -n ${`unit-${n}`} -c ${options.projectDir} -P -F ${'#{window_id}'} -- /bin/sh -c ${follow}`,
+      );
     }
     // Inside tmux only the run's own window closes with the loop: it closes the unit windows too.
     if (options.insideTmux && unitWindowIds.length > 0) appendFileSync(envFile, `${UNIT_WINDOWS_VAR}=${quoteForShell(unitWindowIds.join(' '))}\n`);
@@ -212,23 +214,15 @@ async function pickSessionName(tmux: Tmux, clock?: Clock): Promise<string> {
   }
 }
 
-async function openSession(
-  tmux: Tmux,
-  options: MonitorSessionOptions,
-  loopScript: string,
-  sessionName: string,
-): Promise<Placement> {
+async function openSession(tmux: Tmux, options: MonitorSessionOptions, loopScript: string, sessionName: string): Promise<Placement> {
   // A detached session gets a roomy default size; attaching resizes it to the terminal.
-  const out = await tmux`new-session -d -s ${sessionName} -n ${WINDOW_NAME} -c ${options.projectDir} -x 200 -y 50 -P -F ${WINDOW_AND_PANE_ID} -- /bin/sh -c ${loopScript}`;
+  const out =
+    await tmux`new-session -d -s ${sessionName} -n ${WINDOW_NAME} -c ${options.projectDir} -x 200 -y 50 -P -F ${WINDOW_AND_PANE_ID} -- /bin/sh -c ${loopScript}`;
   const [windowId = '', loopPane = ''] = out.split(' ');
   return { sessionName, windowId, loopPane, windowsTarget: `=${sessionName}:` };
 }
 
-async function openWindowHere(
-  tmux: Tmux,
-  options: MonitorSessionOptions,
-  loopScript: string,
-): Promise<Placement> {
+async function openWindowHere(tmux: Tmux, options: MonitorSessionOptions, loopScript: string): Promise<Placement> {
   const here = options.env.TMUX_PANE ? ['-t', options.env.TMUX_PANE] : [];
   const [sessionId = '', ...nameParts] = (await tmux`display-message -p ${here} ${'#{session_id} #{session_name}'}`).split(' ');
   const out = await tmux`new-window -d -t ${sessionId}: -n ${WINDOW_NAME} -c ${options.projectDir} -P -F ${WINDOW_AND_PANE_ID} -- /bin/sh -c ${loopScript}`;
@@ -236,11 +230,7 @@ async function openWindowHere(
   return { sessionName: nameParts.join(' '), windowId, loopPane, windowsTarget: `${sessionId}:` };
 }
 
-async function closePlacement(
-  tmux: Tmux,
-  options: MonitorSessionOptions,
-  placement: Placement,
-): Promise<void> {
+async function closePlacement(tmux: Tmux, options: MonitorSessionOptions, placement: Placement): Promise<void> {
   const args = options.insideTmux ? ['kill-window', '-t', placement.windowId] : ['kill-session', '-t', `=${placement.sessionName}`];
   await tmux`${args}`.catch(() => undefined);
 }
@@ -295,7 +285,10 @@ async function presentSession(
   const attach = options.attach ?? attachInheritingTerminal;
   await attach(tmuxArgv[0]!, [...tmuxArgv.slice(1), 'attach-session', '-t', `=${sessionName}`], options.env);
   const outcome = readRunOutcome(resultFile);
-  const alive = await tmux`has-session -t =${sessionName}`.then(() => true, () => false);
+  const alive = await tmux`has-session -t =${sessionName}`.then(
+    () => true,
+    () => false,
+  );
   if (outcome) {
     const where = alive ? `session ${sessionName} stays open (reattach: tmux${socket} attach -t ${sessionName})` : 'the tmux session has closed';
     write(formatRunOutcome(outcome, where));
@@ -309,17 +302,14 @@ async function presentSession(
   return { sessionName, exitCode: 1 };
 }
 
-async function waitForOutcome(
-  tmux: Tmux,
-  resultFile: string,
-  windowId: string,
-  clock: Clock,
-  interrupted: AbortSignal,
-) {
+async function waitForOutcome(tmux: Tmux, resultFile: string, windowId: string, clock: Clock, interrupted: AbortSignal) {
   for (;;) {
     const outcome = readRunOutcome(resultFile);
     if (outcome || interrupted.aborted) return outcome;
-    const open = await tmux`display-message -p -t ${windowId} ${'#{window_id}'}`.then((id) => id === windowId, () => false);
+    const open = await tmux`display-message -p -t ${windowId} ${'#{window_id}'}`.then(
+      (id) => id === windowId,
+      () => false,
+    );
     // The pane writes the outcome before it closes the window: read once more after it is gone.
     if (!open) return readRunOutcome(resultFile);
     await clock.sleep(RESULT_POLL_MS, interrupted);

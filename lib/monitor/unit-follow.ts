@@ -64,11 +64,13 @@ export class UnitFollower {
     }
     const shown = this.log.read(liveLog);
     if (shown === 'missing') {
-      this.log.note(unit.state === 'merged'
-        ? `=== ${name}: merged; its worktree was removed ===`
-        : unit.state === 'pending'
-          ? `=== ${name}: waiting for its worktree (${sanitizeLine(unit.worktree)}) ===`
-          : `=== ${name}: waiting for its live output ===`);
+      this.log.note(
+        unit.state === 'merged'
+          ? `=== ${name}: merged; its worktree was removed ===`
+          : unit.state === 'pending'
+            ? `=== ${name}: waiting for its worktree (${sanitizeLine(unit.worktree)}) ===`
+            : `=== ${name}: waiting for its live output ===`,
+      );
     } else if (typeof shown === 'object') {
       this.log.note(`=== ${name}: cannot show its live.log: ${sanitizeLine(shown.message)} ===`);
     }

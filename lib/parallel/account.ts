@@ -86,7 +86,11 @@ export class AccountLedger {
     const settled = Object.values(this.earlier).reduce((sum, cost) => sum + cost, 0);
     const spends = [...this.spends.values()];
     const baseline = spends.reduce((sum, spend) => sum + spend.baselineUsd, 0);
-    return sumSpends(spends.map((s) => s.own), own, settled - baseline);
+    return sumSpends(
+      spends.map((s) => s.own),
+      own,
+      settled - baseline,
+    );
   }
 
   /** The cap of the unit's next call: its share of --max-cost less all spend and the other calls' caps (undefined: no --max-cost). */
@@ -159,7 +163,12 @@ export function sumSpends(spends: SpendState[], own: SpendState, settledCostUsd 
   for (const spend of spends) {
     const t = total.run.tokens;
     const s = spend.run.tokens;
-    total.run.tokens = { input: t.input + s.input, output: t.output + s.output, cacheRead: t.cacheRead + s.cacheRead, cacheCreation: t.cacheCreation + s.cacheCreation };
+    total.run.tokens = {
+      input: t.input + s.input,
+      output: t.output + s.output,
+      cacheRead: t.cacheRead + s.cacheRead,
+      cacheCreation: t.cacheCreation + s.cacheCreation,
+    };
     total.run.costUsd += spend.run.costUsd;
     total.run.loops += spend.run.loops;
     total.run.unknownCostLoops += spend.run.unknownCostLoops;

@@ -39,5 +39,10 @@ export async function readGit(git: GitContext, cwd: string, args: string[]): Pro
 }
 
 export function firstLine(result: Pick<GitResult, 'stdout' | 'stderr' | 'code'>): string {
-  return `${result.stderr}\n${result.stdout}`.split(/\r?\n/).map((l) => l.trim()).find(Boolean) ?? `exit code ${result.code}`;
+  return (
+    `${result.stderr}\n${result.stdout}`
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .find(Boolean) ?? `exit code ${result.code}`
+  );
 }

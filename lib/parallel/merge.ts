@@ -72,9 +72,14 @@ export async function keepOwnFilesOut(git: GitContext, dir: string, runBranch: s
   if (!changed.ok) return { ok: false, message: `git diff: ${firstLine(changed)}` };
   if (changed.stdout === '') return { ok: true };
   // The paths go on stdin: they are the agent's file names.
-  const restore = await runGit(git, dir, ['restore', `--source=${from}`, '--staged', '--worktree', '--pathspec-from-file=-', '--pathspec-file-nul'], changed.stdout);
+  const restore = await runGit(
+    git,
+    dir,
+    ['restore', `--source=${from}`, '--staged', '--worktree', '--pathspec-from-file=-', '--pathspec-file-nul'],
+    changed.stdout,
+  );
   if (!restore.ok) return { ok: false, message: `git restore: ${firstLine(restore)}` };
-  const commit = await runGit(git, dir, ['commit', '-q', '--no-verify', '-F', '-'], 'ralph: keep this unit\'s .ralph/ out of the merge\n');
+  const commit = await runGit(git, dir, ['commit', '-q', '--no-verify', '-F', '-'], "ralph: keep this unit's .ralph/ out of the merge\n");
   return commit.ok ? { ok: true } : { ok: false, message: `git commit: ${firstLine(commit)}` };
 }
 
@@ -86,22 +91,34 @@ export async function resetOwnSeedFiles(git: GitContext, dir: string): Promise<S
   const changed = await runGit(git, dir, ['diff', '--name-only', '-z', '--no-renames', 'HEAD', '--', ...OWN_FILES]);
   if (!changed.ok) return { ok: false, message: `git diff: ${firstLine(changed)}` };
   if (changed.stdout === '') return { ok: true };
-  const restore = await runGit(git, dir, ['restore', '--source=HEAD', '--staged', '--worktree', '--pathspec-from-file=-', '--pathspec-file-nul'], changed.stdout);
+  const restore = await runGit(
+    git,
+    dir,
+    ['restore', '--source=HEAD', '--staged', '--worktree', '--pathspec-from-file=-', '--pathspec-file-nul'],
+    changed.stdout,
+  );
   return restore.ok ? { ok: true } : { ok: false, message: `git restore: ${firstLine(restore)}` };
 }
 
 export type MergeHow = 'fast-forward' | 'merge-commit' | 'already-merged';
 
-export type MergeResult =
-  | { kind: 'merged'; how: MergeHow }
-  | { kind: 'conflict'; files: string[] }
-  | { kind: 'failed'; message: string };
+export type MergeResult = { kind: 'merged'; how: MergeHow } | { kind: 'conflict'; files: string[] } | { kind: 'failed'; message: string };
 
 /** Merges the unit's branch into the run branch checked out in `projectDir`, after a backup ref of both tips. */
-export async function mergeUnitBranch(git: GitContext, projectDir: string, runId: string, unit: UnitRecord, runBranch: string, message: string): Promise<MergeResult> {
+export async function mergeUnitBranch(
+  git: GitContext,
+  projectDir: string,
+  runId: string,
+  unit: UnitRecord,
+  runBranch: string,
+  message: string,
+): Promise<MergeResult> {
   const head = await runGit(git, projectDir, ['symbolic-ref', '--short', '-q', 'HEAD']);
   if (!head.ok || head.stdout.trim() !== runBranch) {
-    return { kind: 'failed', message: `the main worktree is no longer on ${runBranch}; switch back to it (git switch ${runBranch}) and run ralph --parallel again` };
+    return {
+      kind: 'failed',
+      message: `the main worktree is no longer on ${runBranch}; switch back to it (git switch ${runBranch}) and run ralph --parallel again`,
+    };
   }
   const before = await readGit(git, projectDir, ['rev-parse', 'HEAD']);
   const tip = await readGit(git, projectDir, ['rev-parse', `refs/heads/${unit.branch}`]);
@@ -110,7 +127,12 @@ export async function mergeUnitBranch(git: GitContext, projectDir: string, runId
   // created, never moved.
   const attempt = Math.max(1, unit.merge_attempts);
   const backup = `${BACKUP_REF_ROOT}/${runId}/${unit.slug}`;
-  const refs = await runGit(git, projectDir, ['update-ref', '--stdin'], `create ${backup}/${attempt}-run-branch ${before}\ncreate ${backup}/${attempt}-unit-branch ${tip}\n`);
+  const refs = await runGit(
+    git,
+    projectDir,
+    ['update-ref', '--stdin'],
+    `create ${backup}/${attempt}-run-branch ${before}\ncreate ${backup}/${attempt}-unit-branch ${tip}\n`,
+  );
   if (!refs.ok) return { kind: 'failed', message: `git update-ref (backup refs): ${firstLine(refs)}` };
   const ff = await runGit(git, projectDir, ['merge', '--ff-only', '-q', tip]);
   if (ff.ok) return { kind: 'merged', how: 'fast-forward' };

@@ -54,7 +54,11 @@ export function findPlanUnits(text: string, optionalSections: string[] = []): Pl
   return { ok: true, units };
 }
 
-function findNamedItem<T extends { text: string; line: number }>(items: T[], words: string, from: number): { ok: true; item: T } | { ok: false; problem: string } {
+function findNamedItem<T extends { text: string; line: number }>(
+  items: T[],
+  words: string,
+  from: number,
+): { ok: true; item: T } | { ok: false; problem: string } {
   const wanted = normalizeWords(words);
   if (wanted === '') return { ok: false, problem: 'names no item' };
   const exact = items.filter((it) => it.line !== from && normalizeWords(it.text) === wanted);
@@ -65,7 +69,10 @@ function findNamedItem<T extends { text: string; line: number }>(items: T[], wor
 }
 
 function normalizeWords(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
 /** The item's line and the lines under it that are indented deeper (its sub-items and notes). */
@@ -88,14 +95,15 @@ function itemBlock(lines: string[], line: number, top: number, indentOf: (line: 
 export function assignSlugs(items: string[]): string[] {
   const taken = new Set<string>();
   return items.map((text) => {
-    const base = text
-      .normalize('NFKD')
-      .replace(/\p{M}+/gu, '')
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 40)
-      .replace(/-+$/, '') || 'item';
+    const base =
+      text
+        .normalize('NFKD')
+        .replace(/\p{M}+/gu, '')
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, 40)
+        .replace(/-+$/, '') || 'item';
     let slug = base;
     for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
     taken.add(slug);

@@ -61,6 +61,8 @@ export function describeProgress(run: ParallelRunState): string {
   const merged = run.units.filter((u) => u.state === 'merged').length;
   const cost = run.units.reduce((sum, u) => sum + u.cost_usd, 0);
   const working = run.units.filter((u) => u.state === 'running' || u.state === 'merging' || u.state === 'conflict');
-  const parts = working.map((u) => (u.state === 'running' ? `${u.slug} loop ${u.loops + 1}` : `${u.slug} ${u.state === 'conflict' ? 'resolving a conflict' : 'merging'}`));
+  const parts = working.map((u) =>
+    u.state === 'running' ? `${u.slug} loop ${u.loops + 1}` : `${u.slug} ${u.state === 'conflict' ? 'resolving a conflict' : 'merging'}`,
+  );
   return [`${merged}/${run.units.length} merged`, ...parts, `$${cost.toFixed(2)}`].join(' · ');
 }

@@ -56,7 +56,11 @@ export function newUnitRecord(runId: string, slug: string, unit: Pick<PlanUnit, 
  * worktree is in a merge that still has conflicts or markers, 'merging' otherwise (what the
  * user left in the worktree is committed on the unit's branch first, then merged).
  */
-export async function retryUnit(git: GitContext, projectDir: string, unit: UnitRecord): Promise<Pick<UnitRecord, 'state' | 'conflict_passes' | 'exit_reason' | 'exit_code'>> {
+export async function retryUnit(
+  git: GitContext,
+  projectDir: string,
+  unit: UnitRecord,
+): Promise<Pick<UnitRecord, 'state' | 'conflict_passes' | 'exit_reason' | 'exit_code'>> {
   const dir = join(projectDir, unit.worktree);
   let conflicted = false;
   if (existsSync(join(dir, '.git'))) {

@@ -59,8 +59,16 @@ export async function runParallel(options: RunParallelOptions): Promise<number> 
     const previous = readParallelLedger(paths.ledger, run.run_id, (message) => deps.logger.warn(message));
     // Each unit's cost comes from the ledger, never from parallel.json (the agent can write it).
     for (const unit of run.units) unit.cost_usd = previous?.units[unit.slug] ?? 0;
-    const ledger = new AccountLedger(paths, config, state, { runId: run.run_id, previous, save: (record) => saveParallelLedger(paths.ledger, projectDir, record) });
-    const runner = new UnitRunner(options, paths, git, run, ledger, { statePath: parallelStatePath(paths), resumeCommand: `ralph --parallel ${options.parallel}`, abandonCommand: 'ralph --parallel-abandon' });
+    const ledger = new AccountLedger(paths, config, state, {
+      runId: run.run_id,
+      previous,
+      save: (record) => saveParallelLedger(paths.ledger, projectDir, record),
+    });
+    const runner = new UnitRunner(options, paths, git, run, ledger, {
+      statePath: parallelStatePath(paths),
+      resumeCommand: `ralph --parallel ${options.parallel}`,
+      abandonCommand: 'ralph --parallel-abandon',
+    });
     const signal = await runner.start();
     if (signal) return exitCodeForSignal(signal);
     const code = decideExitCode(run.units, () => isPlanComplete(parseFixPlan(readFileSync(paths.fixPlan, 'utf8'), config.OPTIONAL_SECTIONS)));
@@ -78,13 +86,24 @@ export async function runParallel(options: RunParallelOptions): Promise<number> 
  * The unfinished run to resume — its needs-review units tried again, the plan's new items
  * joined — or a new one for the plan's open units (undefined: none).
  */
-async function openParallelRun(paths: RalphPaths, state: StateReadOptions, git: GitContext, runBranch: string, units: PlanUnit[], deps: Deps): Promise<ParallelRunState | undefined> {
+async function openParallelRun(
+  paths: RalphPaths,
+  state: StateReadOptions,
+  git: GitContext,
+  runBranch: string,
+  units: PlanUnit[],
+  deps: Deps,
+): Promise<ParallelRunState | undefined> {
   const previous = loadParallelRun(paths, state);
   if (previous && !previous.finished) {
     if (previous.run_branch !== runBranch) {
-      throw new RalphError('parallel_branch', `The unfinished parallel run ${previous.run_id} merges into ${previous.run_branch}, and ${runBranch} is checked out`, {
-        hint: `git switch ${previous.run_branch} and run ralph --parallel again, or abandon that run (ralph --parallel-abandon)`,
-      });
+      throw new RalphError(
+        'parallel_branch',
+        `The unfinished parallel run ${previous.run_id} merges into ${previous.run_branch}, and ${runBranch} is checked out`,
+        {
+          hint: `git switch ${previous.run_branch} and run ralph --parallel again, or abandon that run (ralph --parallel-abandon)`,
+        },
+      );
     }
     const open = previous.units.filter((u) => u.state !== 'merged').length;
     deps.logger.info(`Resuming parallel run ${previous.run_id} on ${runBranch}: ${open} of ${previous.units.length} unit(s) not merged yet`);

@@ -11,7 +11,17 @@ export interface ParallelStatusView {
   base_commit: string;
   finished: boolean;
   abandoned: boolean;
-  units: Array<{ item: string; slug: string; branch: string; worktree: string; state: string; after: string[]; loops: number; cost_usd: number; exit_reason: string }>;
+  units: Array<{
+    item: string;
+    slug: string;
+    branch: string;
+    worktree: string;
+    state: string;
+    after: string[];
+    loops: number;
+    cost_usd: number;
+    exit_reason: string;
+  }>;
 }
 
 export function readParallelStatus(paths: Pick<RalphPaths, 'ralphDir'>, options: StateReadOptions): ParallelStatusView | null {
@@ -23,7 +33,17 @@ export function readParallelStatus(paths: Pick<RalphPaths, 'ralphDir'>, options:
     base_commit: run.base_commit,
     finished: run.finished,
     abandoned: run.abandoned_at !== undefined,
-    units: run.units.map((u) => ({ item: u.item, slug: u.slug, branch: u.branch, worktree: u.worktree, state: u.state, after: u.after, loops: u.loops, cost_usd: u.cost_usd, exit_reason: u.exit_reason })),
+    units: run.units.map((u) => ({
+      item: u.item,
+      slug: u.slug,
+      branch: u.branch,
+      worktree: u.worktree,
+      state: u.state,
+      after: u.after,
+      loops: u.loops,
+      cost_usd: u.cost_usd,
+      exit_reason: u.exit_reason,
+    })),
   };
 }
 

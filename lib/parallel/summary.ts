@@ -18,7 +18,11 @@ export function describeDryRunUnits(units: ShownUnit[], parallel: number): strin
     const after = unit.after.length > 0 ? ` (after ${unit.after.join(', ')})` : '';
     lines.push(`  ${index + 1}. ${unit.slug}: ${stripItemMark(unit.lines[0] ?? unit.item).trim()}${after}`);
   });
-  lines.push(`Order: ${orderUnits(units).map((wave) => wave.join(', ')).join(' → ')}`);
+  lines.push(
+    `Order: ${orderUnits(units)
+      .map((wave) => wave.join(', '))
+      .join(' → ')}`,
+  );
   return `${lines.join('\n')}\n`;
 }
 

@@ -16,7 +16,17 @@ import type { Deps, Logger, Output } from '../platform/deps.js';
 import type { RalphPaths } from '../state/paths.js';
 import type { AccountLedger } from './account.js';
 import type { GitContext } from './git.js';
-import { commitUnitLeftovers, hasConflictMarkers, isConflictResolved, landUnit, listConflictedFiles, mergeRunBranchIntoUnit, removeMergedUnit, type LandResult, type StepResult } from './merge.js';
+import {
+  commitUnitLeftovers,
+  hasConflictMarkers,
+  isConflictResolved,
+  landUnit,
+  listConflictedFiles,
+  mergeRunBranchIntoUnit,
+  removeMergedUnit,
+  type LandResult,
+  type StepResult,
+} from './merge.js';
 import { stripItemMark } from './plan-units.js';
 import { saveRunState, type ParallelRunState, type UnitRecord } from './run-state.js';
 import { describeUnitOutcomes } from './summary.js';
@@ -83,7 +93,11 @@ export class UnitRunner {
       const stderr = progress.around(deps.stderr);
       const verbose = options.flags.RALPH_VERBOSE === true;
       this.progress = progress;
-      this.console = { stdout: progress.around(deps.stdout), stderr, logger: createLogger({ logFile: paths.ralphLog, stderr, env: deps.env, redact: deps.redact, clock: deps.clock, verbose }) };
+      this.console = {
+        stdout: progress.around(deps.stdout),
+        stderr,
+        logger: createLogger({ logFile: paths.ralphLog, stderr, env: deps.env, redact: deps.redact, clock: deps.clock, verbose }),
+      };
     } else {
       this.console = { stdout: deps.stdout, stderr: deps.stderr, logger: deps.logger };
     }
@@ -111,7 +125,9 @@ export class UnitRunner {
     }
     this.save();
     this.progress?.close();
-    deps.stdout.write(describeUnitOutcomes(this.run, { interrupted: stop.received !== undefined, rerun: this.hooks.resumeCommand, abandon: this.hooks.abandonCommand }));
+    deps.stdout.write(
+      describeUnitOutcomes(this.run, { interrupted: stop.received !== undefined, rerun: this.hooks.resumeCommand, abandon: this.hooks.abandonCommand }),
+    );
     return stop.received;
   }
 
@@ -124,10 +140,15 @@ export class UnitRunner {
         const next = this.run.units.find((u) => this.isStartable(u));
         if (!next) break;
         this.started.add(next.slug);
-        running.set(next.slug, this.runUnit(next).catch((error: unknown) => {
-          this.update(next, { state: 'failed', exit_code: EXIT.couldNotRun, exit_reason: (error as Error).message });
-          this.log.error(`Unit ${next.slug}: ${(error as Error).message}`);
-        }).finally(() => running.delete(next.slug)));
+        running.set(
+          next.slug,
+          this.runUnit(next)
+            .catch((error: unknown) => {
+              this.update(next, { state: 'failed', exit_code: EXIT.couldNotRun, exit_reason: (error as Error).message });
+              this.log.error(`Unit ${next.slug}: ${(error as Error).message}`);
+            })
+            .finally(() => running.delete(next.slug)),
+        );
       }
       if (running.size === 0) return;
       await Promise.race(running.values());
@@ -157,7 +178,11 @@ export class UnitRunner {
       if (loop.interrupted) return;
       if (loop.exitCode !== EXIT.ok) {
         // Its work so far goes on its branch, where `git log` shows it to whoever looks.
-        const kept = await commitUnitLeftovers(this.git, dir, `ralph: work so far on ${stripItemMark(unit.lines[0] ?? unit.item).trim()}\n\nParallel unit ${unit.slug} stopped: ${loop.exitReason}.\n`);
+        const kept = await commitUnitLeftovers(
+          this.git,
+          dir,
+          `ralph: work so far on ${stripItemMark(unit.lines[0] ?? unit.item).trim()}\n\nParallel unit ${unit.slug} stopped: ${loop.exitReason}.\n`,
+        );
         if (!kept.ok) this.log.warn(`Unit ${unit.slug}: its work stays uncommitted in ${unit.worktree} (${kept.message})`);
         this.update(unit, { state: 'failed', exit_code: loop.exitCode, exit_reason: loop.exitReason });
         this.log.error(`Unit ${unit.slug} stopped (${loop.exitReason}); its work stays on ${unit.branch} in ${unit.worktree}`);
@@ -205,9 +230,17 @@ export class UnitRunner {
     const { projectDir } = this.options;
     const afterMerge = this.hooks.afterMerge;
     this.update(unit, { merge_attempts: Math.max(unit.merge_attempts, unit.conflict_passes) + 1 });
-    const landed = await landUnit(this.git, this.paths, { runId: this.run.run_id, runBranch: this.run.run_branch }, unit, join(projectDir, unit.worktree), (how) => {
-      this.log.success(`Unit ${unit.slug} merged into ${this.run.run_branch} (${how})`);
-    }, afterMerge && (() => afterMerge(unit)));
+    const landed = await landUnit(
+      this.git,
+      this.paths,
+      { runId: this.run.run_id, runBranch: this.run.run_branch },
+      unit,
+      join(projectDir, unit.worktree),
+      (how) => {
+        this.log.success(`Unit ${unit.slug} merged into ${this.run.run_branch} (${how})`);
+      },
+      afterMerge && (() => afterMerge(unit)),
+    );
     if (landed.kind !== 'merged') return landed;
     // Merged and ticked: recorded only now, so a crash in between takes up the turn again.
     this.update(unit, { state: 'merged', exit_reason: landed.how, exit_code: EXIT.ok });
@@ -238,18 +271,30 @@ export class UnitRunner {
       `  - The other side was for: ${mergedItems.length > 0 ? mergedItems.join('; ') : 'changes made on ' + this.run.run_branch}.`,
       '  - Keep what both sides were for, remove every conflict marker, make the tests pass, then tick this item.',
     ];
-    seedUnitRalph(this.paths, dir, unit, this.run.units.filter((u) => u !== unit), { lines: task, note: `${unitNote(unit, this.run.run_branch)}\n\nThis pass resolves a merge conflict first:\n${task.join('\n')}` });
+    seedUnitRalph(
+      this.paths,
+      dir,
+      unit,
+      this.run.units.filter((u) => u !== unit),
+      { lines: task, note: `${unitNote(unit, this.run.run_branch)}\n\nThis pass resolves a merge conflict first:\n${task.join('\n')}` },
+    );
     this.update(unit, { state: 'conflict' });
     // A new task for the unit's loop: what its breaker saw of the earlier one does not count.
     const loop = await this.runUnitLoop(unit, { fresh: true, resetBreaker: true });
     if (loop.interrupted) return false;
     // Markers left: nothing is committed, the worktree stays mid-merge for whoever reviews it.
     const markersLeft = hasConflictMarkers(dir, files);
-    const committed = loop.exitCode === EXIT.ok && !markersLeft
-      ? await commitUnitLeftovers(this.git, dir, `Merge ${this.run.run_branch} into parallel unit ${unit.slug}\n\nConflicts resolved by the unit's agent.\n`)
-      : { ok: false as const, message: '' };
+    const committed =
+      loop.exitCode === EXIT.ok && !markersLeft
+        ? await commitUnitLeftovers(this.git, dir, `Merge ${this.run.run_branch} into parallel unit ${unit.slug}\n\nConflicts resolved by the unit's agent.\n`)
+        : { ok: false as const, message: '' };
     if (!committed.ok || !(await isConflictResolved(this.git, dir, files))) {
-      const why = loop.exitCode !== EXIT.ok ? `the conflict pass stopped (${loop.exitReason})` : markersLeft ? 'conflict markers are left' : `the resolution could not be committed (${committed.ok ? 'conflicts left' : committed.message})`;
+      const why =
+        loop.exitCode !== EXIT.ok
+          ? `the conflict pass stopped (${loop.exitReason})`
+          : markersLeft
+            ? 'conflict markers are left'
+            : `the resolution could not be committed (${committed.ok ? 'conflicts left' : committed.message})`;
       this.update(unit, { state: 'needs-review', exit_reason: `merge conflict in ${files.join(', ')}: ${why}` });
       this.log.error(`Unit ${unit.slug} needs review: ${why}; its work stays on ${unit.branch}`);
       return false;
@@ -257,7 +302,10 @@ export class UnitRunner {
     return true;
   }
 
-  private async runUnitLoop(unit: UnitRecord, { fresh, resetBreaker }: { fresh: boolean; resetBreaker: boolean }): Promise<{ exitCode: number; exitReason: string; interrupted: boolean }> {
+  private async runUnitLoop(
+    unit: UnitRecord,
+    { fresh, resetBreaker }: { fresh: boolean; resetBreaker: boolean },
+  ): Promise<{ exitCode: number; exitReason: string; interrupted: boolean }> {
     const { deps, projectDir, flags } = this.options;
     const dir = join(projectDir, unit.worktree);
     const signals = Object.assign(new EventEmitter(), {

@@ -16,11 +16,20 @@ import type { UnitRecord } from './run-state.js';
 /** The branch checked out in the main worktree; an error when HEAD is detached. */
 export async function readRunBranch(git: GitContext, projectDir: string): Promise<string> {
   const inside = await runGit(git, projectDir, ['rev-parse', '--is-inside-work-tree']);
-  if (!inside.ok) throw new RalphError('parallel_not_git', '--parallel needs a git repository: each unit works in a git worktree', { hint: 'run git init and commit your project, then run ralph --parallel again' });
+  if (!inside.ok)
+    throw new RalphError('parallel_not_git', '--parallel needs a git repository: each unit works in a git worktree', {
+      hint: 'run git init and commit your project, then run ralph --parallel again',
+    });
   const branch = await runGit(git, projectDir, ['symbolic-ref', '--short', '-q', 'HEAD']);
-  if (!branch.ok) throw new RalphError('parallel_detached', '--parallel merges the units into the branch checked out, and HEAD is detached', { hint: 'check out a branch (git switch -c <name>), then run ralph --parallel again' });
+  if (!branch.ok)
+    throw new RalphError('parallel_detached', '--parallel merges the units into the branch checked out, and HEAD is detached', {
+      hint: 'check out a branch (git switch -c <name>), then run ralph --parallel again',
+    });
   const head = await runGit(git, projectDir, ['rev-parse', '--verify', '-q', 'HEAD']);
-  if (!head.ok) throw new RalphError('parallel_no_commit', '--parallel needs a first commit to branch the units from', { hint: 'commit your project (git add -A && git commit), then run ralph --parallel again' });
+  if (!head.ok)
+    throw new RalphError('parallel_no_commit', '--parallel needs a first commit to branch the units from', {
+      hint: 'commit your project (git add -A && git commit), then run ralph --parallel again',
+    });
   return branch.stdout.trim();
 }
 
@@ -66,7 +75,10 @@ export async function openUnitWorktree(git: GitContext, projectDir: string, unit
   const hasBranch = (await runGit(git, projectDir, ['rev-parse', '--verify', '-q', `refs/heads/${unit.branch}`])).ok;
   const args = hasBranch ? ['worktree', 'add', '-q', dir, unit.branch] : ['worktree', 'add', '-q', '-b', unit.branch, dir, base];
   const added = await runGit(git, projectDir, args);
-  if (!added.ok) throw new RalphError('parallel_worktree', `Could not make the worktree of unit ${unit.slug} (${unit.worktree}): ${firstLine(added)}`, { hint: 'see git worktree list; remove what is in the way, then run ralph --parallel again' });
+  if (!added.ok)
+    throw new RalphError('parallel_worktree', `Could not make the worktree of unit ${unit.slug} (${unit.worktree}): ${firstLine(added)}`, {
+      hint: 'see git worktree list; remove what is in the way, then run ralph --parallel again',
+    });
 }
 
 const WORKTREES_PATTERN = '/.ralph/worktrees/';

@@ -16,7 +16,28 @@
 const NO_CODE_CHANGE = /^(?:verify|check|confirm|validate|ensure|make sure|double[- ]check|smoke[- ]test|re-?run the tests?)\b/i;
 const REVERT = /\b(?:revert|roll(?:ed)?[- ]?back|undo|back(?:ed)? out)\b/i;
 // Words too common to say two items are about the same thing.
-const COMMON = new Set(['the', 'and', 'add', 'for', 'with', 'from', 'into', 'that', 'this', 'make', 'write', 'update', 'fix', 'use', 'all', 'new', 'part', 'step', 'item', 'todo']);
+const COMMON = new Set([
+  'the',
+  'and',
+  'add',
+  'for',
+  'with',
+  'from',
+  'into',
+  'that',
+  'this',
+  'make',
+  'write',
+  'update',
+  'fix',
+  'use',
+  'all',
+  'new',
+  'part',
+  'step',
+  'item',
+  'todo',
+]);
 
 /** The item asks to verify something, not to change it. */
 export function needsNoCodeChange(text: string): boolean {
@@ -41,7 +62,10 @@ export function shareTopic(a: string, b: string): boolean {
 }
 
 function topicWords(text: string): string[] {
-  return text.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter((word) => word.length >= 4 && !COMMON.has(word));
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}_]+/u)
+    .filter((word) => word.length >= 4 && !COMMON.has(word));
 }
 
 function stripMarkup(text: string): string {

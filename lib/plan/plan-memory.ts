@@ -72,7 +72,12 @@ export interface LoopEvidence {
  * is also a change). Which evidence closes which item: item-evidence.ts.
  */
 export function checkPlanAgainstMemory(memory: PlanMemory, read: PlanRead, evidence: boolean | LoopEvidence): PlanCheck {
-  const { newContent, changed, controlFiles = [], asksWithAuthority = () => true } = typeof evidence === 'boolean' ? { newContent: evidence, changed: evidence } : evidence;
+  const {
+    newContent,
+    changed,
+    controlFiles = [],
+    asksWithAuthority = () => true,
+  } = typeof evidence === 'boolean' ? { newContent: evidence, changed: evidence } : evidence;
   const backed = (item: RememberedItem): boolean =>
     newContent || (asksWithAuthority(item.key) && ((changed && asksForRevert(item.text)) || controlFiles.some((name) => namesFile(item.text, name))));
   if ('unreadable' in read) {
@@ -160,7 +165,10 @@ export function describeHiddenItems(hidden: HiddenItem[]): string {
     countOf(hidden, 'optional', 'moved under an optional section'),
     countOf(hidden, 'ticked without measured change', 'ticked in a loop with no measured new content'),
   ].filter(Boolean);
-  const names = hidden.slice(0, 10).map((h) => h.text.slice(0, 80)).join('; ');
+  const names = hidden
+    .slice(0, 10)
+    .map((h) => h.text.slice(0, 80))
+    .join('; ');
   return `${parts.join(', ')} of fix_plan.md; they count as still open: ${names}${hidden.length > 10 ? '; …' : ''}. ${ACCEPT_HINT}`;
 }
 

@@ -9,7 +9,15 @@ import type { RalphPaths } from '../state/paths.js';
 import type { Logger } from '../platform/deps.js';
 import { readControlFile } from '../state/control-file.js';
 import { parseFixPlan } from './fix-plan.js';
-import { checkPlanAgainstMemory, emptyPlanMemory, normalizeItemText, type HiddenItem, type PlanMemory, type PlanRead, type RememberedItem } from './plan-memory.js';
+import {
+  checkPlanAgainstMemory,
+  emptyPlanMemory,
+  normalizeItemText,
+  type HiddenItem,
+  type PlanMemory,
+  type PlanRead,
+  type RememberedItem,
+} from './plan-memory.js';
 
 /** The plan's memory the ledger holds for the project (empty: none, or no ledger). */
 export function loadPlanMemory(paths: RalphPaths, logger: Pick<Logger, 'warn'>): PlanMemory {

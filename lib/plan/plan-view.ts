@@ -19,7 +19,12 @@ export function refreshPlanView(run: Run): PlanView | null {
   // The items open when the run first read the plan: the user's, not ones the agent added since.
   const userItems = run.state.userItems;
   const asksWithAuthority = (key: string): boolean => userItems?.has(key) ?? true;
-  const evidence = { newContent: content?.lastProgress ?? false, changed: content?.lastChanged ?? false, controlFiles: content?.lastControlChanged ?? [], asksWithAuthority };
+  const evidence = {
+    newContent: content?.lastProgress ?? false,
+    changed: content?.lastChanged ?? false,
+    controlFiles: content?.lastControlChanged ?? [],
+    asksWithAuthority,
+  };
   const checked = checkPlanAgainstMemory(previous ?? emptyPlanMemory(), read, evidence);
   run.state.planMemory = checked.memory;
   run.state.userItems ??= new Set(checked.memory.open.map((item) => item.key));
@@ -29,9 +34,12 @@ export function refreshPlanView(run: Run): PlanView | null {
     .filter((h) => h.how === 'ticked without measured change' && needsNoCodeChange(h.text) && asksWithAuthority(h.key))
     .map((h) => h.text);
   run.state.planItemsCompleted = (run.state.planItemsCompleted ?? 0) + firstCompletions(itemsDone(run), checked.completedKeys).length;
-  const note = 'unreadable' in read
-    ? `fix_plan.md cannot be read in full (${read.unreadable}): the run cannot end as done until it can`
-    : checked.hidden.length > 0 ? describeHiddenItems(checked.hidden) : undefined;
+  const note =
+    'unreadable' in read
+      ? `fix_plan.md cannot be read in full (${read.unreadable}): the run cannot end as done until it can`
+      : checked.hidden.length > 0
+        ? describeHiddenItems(checked.hidden)
+        : undefined;
   if (note && note !== run.state.planHiddenNote) run.deps.logger.warn(note);
   run.state.planHiddenNote = note;
   // EXIT_REQUIRES_PLAN_COMPLETE=false restores the Bash tool's reading: the plan as it is now.

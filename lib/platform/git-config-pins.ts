@@ -80,8 +80,24 @@ const FORCED: ReadonlyArray<[string, string]> = [
 // the pinned keys are enough. Not write-tree: it re-checks racily clean entries through the
 // clean filter.
 const NO_DRIVERS = new Set([
-  'rev-parse', 'ls-files', 'ls-tree', 'commit-tree', 'mktree', 'update-ref', 'for-each-ref', 'show-ref',
-  'symbolic-ref', 'config', 'var', 'check-ignore', 'rev-list', 'merge-base', 'init', 'diff-tree', '--version', 'version',
+  'rev-parse',
+  'ls-files',
+  'ls-tree',
+  'commit-tree',
+  'mktree',
+  'update-ref',
+  'for-each-ref',
+  'show-ref',
+  'symbolic-ref',
+  'config',
+  'var',
+  'check-ignore',
+  'rev-list',
+  'merge-base',
+  'init',
+  'diff-tree',
+  '--version',
+  'version',
 ]);
 
 /**

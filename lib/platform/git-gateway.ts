@@ -107,7 +107,14 @@ export function prepareGitStart(args: readonly string[], options: StartOptions):
   const sub = subcommandOf(args);
   const own = anchor ? recorded.get(anchor.commonDir) : undefined;
   const current = runsDrivers(sub?.name) ? parseExecConfig(runProcessSync('git', CONFIG_LIST_ARGS, { cwd, env: pinned }).stdout) : undefined;
-  const nested = sub?.name === 'add' && anchor?.workTree ? parseNested(runProcessSync('git', NESTED_STAGE, { cwd: anchor.workTree, env: pinned }).stdout, runProcessSync('git', NESTED_OTHERS, { cwd: anchor.workTree, env: pinned }).stdout, anchor.workTree) : [];
+  const nested =
+    sub?.name === 'add' && anchor?.workTree
+      ? parseNested(
+          runProcessSync('git', NESTED_STAGE, { cwd: anchor.workTree, env: pinned }).stdout,
+          runProcessSync('git', NESTED_OTHERS, { cwd: anchor.workTree, env: pinned }).stdout,
+          anchor.workTree,
+        )
+      : [];
   return finish({ args, sub, anchor, own, cwd, callerEnv: env }, withOverrides(pinned, gitOverrides(own?.baseline ?? new Map(), current)), nested);
 }
 
@@ -136,8 +143,14 @@ const NESTED_STAGE = ['ls-files', '-z', '--stage', '--full-name'] as const;
 const NESTED_OTHERS = ['ls-files', '-z', '--others', '--exclude-standard', '--full-name'] as const;
 
 function parseNested(stage: string, others: string, workTree: string): string[] {
-  const links = stage.split('\0').filter((line) => line.startsWith('160000 ')).map((line) => line.slice(line.indexOf('\t') + 1));
-  const folders = others.split('\0').filter((path) => path.endsWith('/') && isRepository(join(workTree, path))).map((path) => path.slice(0, -1));
+  const links = stage
+    .split('\0')
+    .filter((line) => line.startsWith('160000 '))
+    .map((line) => line.slice(line.indexOf('\t') + 1));
+  const folders = others
+    .split('\0')
+    .filter((path) => path.endsWith('/') && isRepository(join(workTree, path)))
+    .map((path) => path.slice(0, -1));
   return [...new Set([...links, ...folders])].sort();
 }
 
@@ -218,7 +231,12 @@ function pushToRecordedUrl(args: string[], index: number, own: Recorded | undefi
   if (name === undefined) throw new RalphError('git_push_unnamed', 'ralph pushes only to a remote named on the command line', { exitCode: EXIT.halted });
   const recordedUrl = own?.remotes.get(name);
   const url = recordedUrl ?? (looksLikeUrl(name) ? name : undefined);
-  if (url === undefined) throw new RalphError('git_push_unknown_remote', `git remote "${name}" was not configured when the run started; ralph pushes only to remotes recorded then`, { exitCode: EXIT.halted });
+  if (url === undefined)
+    throw new RalphError(
+      'git_push_unknown_remote',
+      `git remote "${name}" was not configured when the run started; ralph pushes only to remotes recorded then`,
+      { exitCode: EXIT.halted },
+    );
   let pushEnv = env;
   if (recordedUrl !== undefined) {
     out[at] = RECORDED_REMOTE_ALIAS;
@@ -316,7 +334,8 @@ function anchorFor(cwd: string, env: NodeJS.ProcessEnv): GitAnchor | undefined {
   const known = anchors.get(cwd);
   if (known) return known;
   // rev-parse and `config --list` run no program, whatever the configuration says.
-  const look = (args: readonly string[], lookEnv: NodeJS.ProcessEnv = env) => runProcessSync('git', args, { cwd, env: withOverrides(lookEnv, gitOverrides(new Map(), undefined)) });
+  const look = (args: readonly string[], lookEnv: NodeJS.ProcessEnv = env) =>
+    runProcessSync('git', args, { cwd, env: withOverrides(lookEnv, gitOverrides(new Map(), undefined)) });
   const found = look(['rev-parse', '--absolute-git-dir', '--git-common-dir', '--is-bare-repository']);
   const [gitDir, common, bare] = found.stdout.split('\n');
   if (found.code !== 0 || !gitDir || !common) return undefined;
@@ -336,7 +355,11 @@ function anchorFor(cwd: string, env: NodeJS.ProcessEnv): GitAnchor | undefined {
   return anchor;
 }
 
-function recordSettings(anchor: GitAnchor, env: NodeJS.ProcessEnv, look: (args: readonly string[], env: NodeJS.ProcessEnv) => { code: number | null; stdout: string }): Recorded {
+function recordSettings(
+  anchor: GitAnchor,
+  env: NodeJS.ProcessEnv,
+  look: (args: readonly string[], env: NodeJS.ProcessEnv) => { code: number | null; stdout: string },
+): Recorded {
   const pinned = pinnedEnv(anchor, env);
   const listing = look(CONFIG_LIST_ARGS, pinned);
   const remotes = new Map<string, string>();
@@ -361,7 +384,11 @@ function assertUnchanged(anchor: GitAnchor): void {
 
 function describeChange(before: Identity, now: Identity): string {
   if (now === 'absent') return 'was removed';
-  if (now.startsWith('file:')) return `was replaced by a file pointing to ${now.slice('file:'.length).replace(/^gitdir:\s*/, '').trim()}`;
+  if (now.startsWith('file:'))
+    return `was replaced by a file pointing to ${now
+      .slice('file:'.length)
+      .replace(/^gitdir:\s*/, '')
+      .trim()}`;
   return before.startsWith('file:') ? 'was changed' : 'was replaced';
 }
 

@@ -52,6 +52,9 @@ function run(git: LeftoverGit, args: string[], input?: string): Promise<RunResul
 }
 
 function failed(step: string, result: RunResult): LeftoverCommit {
-  const line = `${result.stderr}\n${result.stdout}`.split(/\r?\n/).map((l) => l.trim()).find(Boolean);
+  const line = `${result.stderr}\n${result.stdout}`
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .find(Boolean);
   return { kind: 'failed', message: `${step}: ${line ?? `exit code ${result.code}`}` };
 }

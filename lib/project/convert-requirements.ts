@@ -1,7 +1,6 @@
 // ralph-import's conversion step: runs Claude Code in the new project with the conversion
 // prompt on stdin and the Bash tool's conversion tools (CONVERSION_TOOLS), then checks the three files.
 
-
 import { join } from 'node:path';
 import type { ProcessRunner } from '../platform/process.js';
 import { callAgent, type OneShotAgent } from '../agent-run/one-off-call.js';
@@ -57,4 +56,3 @@ export async function convertRequirements(options: ConvertRequirementsOptions): 
   }
   return { ok: true, summary: call.text, missing, unchanged };
 }
-

@@ -73,7 +73,6 @@ function detectGoProject(dir: string): DetectedPart | undefined {
   };
 }
 
-
 function matchFirst(text: string | undefined, pattern: RegExp): string | undefined {
   if (text === undefined) return undefined;
   return pattern.exec(text)?.[1];

@@ -25,12 +25,23 @@ export interface DoctorFacts {
   /** The agent CLI ralph would run, or why none was found. */
   agent: AgentIdentity & ({ command: string; version?: string; minimum: string; tooOld: boolean } | { error: string });
   /** Which credential the agent would use, if any could be seen without calling it. */
-  auth: { envVar: string | null; credentialsFile: string | null; keychainPlatform: boolean; declared?: { envVars: string[]; missing: 'fail' | 'warn'; fix: string } };
+  auth: {
+    envVar: string | null;
+    credentialsFile: string | null;
+    keychainPlatform: boolean;
+    declared?: { envVars: string[]; missing: 'fail' | 'warn'; fix: string };
+  };
   git: { version: string | null; repo: boolean; userName: string | null; userEmail: string | null };
   tmux: { version: string | null };
   /** null: the configuration could not be read (the message says why). */
   config: { error: string | null };
-  ralphFiles: { ralphDir: boolean; missing: string[]; emptyPrompt?: boolean; legacyLayout?: boolean; /** Why .ralph/ cannot be written, if it cannot. */ unwritable?: string | null };
+  ralphFiles: {
+    ralphDir: boolean;
+    missing: string[];
+    emptyPrompt?: boolean;
+    legacyLayout?: boolean;
+    /** Why .ralph/ cannot be written, if it cannot. */ unwritable?: string | null;
+  };
   /** Ralph's state files git would still show (null: not checked, no repository). */
   unignored: string[] | null;
   test: { command: string | null; from: string | null; qualityGates: string[]; missingProgram?: string | null };
@@ -44,14 +55,27 @@ export interface DoctorFacts {
 
 /** What a folder that is no git repository costs a run: said alike by --doctor, ralph and ralph-enable-ci. */
 export const NOT_A_GIT_REPOSITORY = {
-  detail: 'not a git repository: ralph still runs, but it reads every file to see progress (no .gitignore), the agent cannot commit, and --backup, --parallel and the GitHub lifecycle need one',
+  detail:
+    'not a git repository: ralph still runs, but it reads every file to see progress (no .gitignore), the agent cannot commit, and --backup, --parallel and the GitHub lifecycle need one',
   fix: 'git init',
 };
 
 export function runDoctorChecks(f: DoctorFacts): DoctorCheck[] {
-  return [nodeCheck(f), agentCheck(f), authCheck(f), gitCheck(f), identityCheck(f), tmuxCheck(f), filesCheck(f), planCheck(f), gitignoreCheck(f), testCheck(f), sandboxCheck(f), sandboxEnvCheck(f), githubCheck(f)].filter(
-    (c): c is DoctorCheck => c !== null,
-  );
+  return [
+    nodeCheck(f),
+    agentCheck(f),
+    authCheck(f),
+    gitCheck(f),
+    identityCheck(f),
+    tmuxCheck(f),
+    filesCheck(f),
+    planCheck(f),
+    gitignoreCheck(f),
+    testCheck(f),
+    sandboxCheck(f),
+    sandboxEnvCheck(f),
+    githubCheck(f),
+  ].filter((c): c is DoctorCheck => c !== null);
 }
 
 /** All ready: no check failed. */
@@ -77,7 +101,12 @@ export function formatDoctorReport(checks: readonly DoctorCheck[]): string[] {
 function nodeCheck({ node }: DoctorFacts): DoctorCheck {
   return node.supported
     ? { level: 'ok', name: 'Node.js', detail: `${node.version}${node.minimum ? ` (>= ${node.minimum})` : ''}` }
-    : { level: 'fail', name: 'Node.js', detail: `${node.version} is older than ${node.minimum}`, fix: 'install a current Node.js LTS (https://nodejs.org, or nvm install --lts)' };
+    : {
+        level: 'fail',
+        name: 'Node.js',
+        detail: `${node.version} is older than ${node.minimum}`,
+        fix: 'install a current Node.js LTS (https://nodejs.org, or nvm install --lts)',
+      };
 }
 
 function agentCheck({ agent }: DoctorFacts): DoctorCheck {
@@ -85,7 +114,8 @@ function agentCheck({ agent }: DoctorFacts): DoctorCheck {
   if ('error' in agent) {
     return { level: 'fail', name, detail: agent.error, fix: `${agent.installHint}, or set ${agent.commandKey} in .ralphrc` };
   }
-  if (agent.version === undefined) return { level: 'warn', name, detail: `${agent.command} (version not recognised)`, fix: `check that '${agent.command} --version' prints a version` };
+  if (agent.version === undefined)
+    return { level: 'warn', name, detail: `${agent.command} (version not recognised)`, fix: `check that '${agent.command} --version' prints a version` };
   if (agent.tooOld) {
     return { level: 'warn', name, detail: `${agent.command} ${agent.version} is older than ${agent.minimum}`, fix: `${agent.installHint}@latest` };
   }
@@ -101,9 +131,19 @@ function authCheck({ auth, agent }: DoctorFacts): DoctorCheck | null {
   if (auth.envVar) return { level: 'ok', name: 'Claude login', detail: `${auth.envVar} is set` };
   if (auth.credentialsFile) return { level: 'ok', name: 'Claude login', detail: `credentials in ${auth.credentialsFile}` };
   if (auth.keychainPlatform) {
-    return { level: 'warn', name: 'Claude login', detail: 'not visible without a call (the macOS keychain may hold it)', fix: "if the first loop says 'Not logged in', run: claude, then /login" };
+    return {
+      level: 'warn',
+      name: 'Claude login',
+      detail: 'not visible without a call (the macOS keychain may hold it)',
+      fix: "if the first loop says 'Not logged in', run: claude, then /login",
+    };
   }
-  return { level: 'fail', name: 'Claude login', detail: 'no ANTHROPIC_API_KEY, CLAUDE_CODE_OAUTH_TOKEN or credentials file', fix: 'run: claude, then /login (or set ANTHROPIC_API_KEY)' };
+  return {
+    level: 'fail',
+    name: 'Claude login',
+    detail: 'no ANTHROPIC_API_KEY, CLAUDE_CODE_OAUTH_TOKEN or credentials file',
+    fix: 'run: claude, then /login (or set ANTHROPIC_API_KEY)',
+  };
 }
 
 /** Another agent's login, as its adapter declares where it lives; no declaration, no check. */
@@ -124,24 +164,64 @@ function identityCheck({ git }: DoctorFacts): DoctorCheck | null {
   if (git.version === null) return null;
   if (git.userName && git.userEmail) return { level: 'ok', name: 'git identity', detail: `${git.userName} <${git.userEmail}>` };
   const missing = [git.userName ? null : 'user.name', git.userEmail ? null : 'user.email'].filter((k) => k !== null).join(' and ');
-  return { level: 'warn', name: 'git identity', detail: `${missing} not set: commits by the agent will fail`, fix: 'git config --global user.name "Your Name" && git config --global user.email you@example.com' };
+  return {
+    level: 'warn',
+    name: 'git identity',
+    detail: `${missing} not set: commits by the agent will fail`,
+    fix: 'git config --global user.name "Your Name" && git config --global user.email you@example.com',
+  };
 }
 
 function tmuxCheck({ tmux }: DoctorFacts): DoctorCheck {
   return tmux.version === null
-    ? { level: 'warn', name: 'tmux', detail: 'not found: ralph --monitor needs it (ralph alone does not)', fix: 'install tmux (apt install tmux, brew install tmux)' }
+    ? {
+        level: 'warn',
+        name: 'tmux',
+        detail: 'not found: ralph --monitor needs it (ralph alone does not)',
+        fix: 'install tmux (apt install tmux, brew install tmux)',
+      }
     : { level: 'ok', name: 'tmux', detail: `${tmux.version} (for --monitor)` };
 }
 
 function filesCheck({ ralphFiles, config }: DoctorFacts): DoctorCheck {
-  if (config.error) return { level: 'fail', name: 'configuration', detail: config.error, fix: 'correct .ralphrc (ralph --config shows every value and its source)' };
-  if (ralphFiles.legacyLayout) return { level: 'fail', name: 'project files', detail: 'the old flat layout (PROMPT.md, @fix_plan.md at the top): ralph keeps them in .ralph/', fix: 'ralph-migrate (moves them into .ralph/)' };
-  if (!ralphFiles.ralphDir) return { level: 'fail', name: 'project files', detail: 'no .ralph/ directory here', fix: 'ralph-enable (in an existing project) or ralph-setup NAME (a new one)' };
+  if (config.error)
+    return { level: 'fail', name: 'configuration', detail: config.error, fix: 'correct .ralphrc (ralph --config shows every value and its source)' };
+  if (ralphFiles.legacyLayout)
+    return {
+      level: 'fail',
+      name: 'project files',
+      detail: 'the old flat layout (PROMPT.md, @fix_plan.md at the top): ralph keeps them in .ralph/',
+      fix: 'ralph-migrate (moves them into .ralph/)',
+    };
+  if (!ralphFiles.ralphDir)
+    return {
+      level: 'fail',
+      name: 'project files',
+      detail: 'no .ralph/ directory here',
+      fix: 'ralph-enable (in an existing project) or ralph-setup NAME (a new one)',
+    };
   if (ralphFiles.missing.length > 0) {
-    return { level: 'fail', name: 'project files', detail: `missing ${ralphFiles.missing.join(', ')}`, fix: 'ralph-enable (restores only the missing files; yours are kept)' };
+    return {
+      level: 'fail',
+      name: 'project files',
+      detail: `missing ${ralphFiles.missing.join(', ')}`,
+      fix: 'ralph-enable (restores only the missing files; yours are kept)',
+    };
   }
-  if (ralphFiles.unwritable) return { level: 'fail', name: 'project files', detail: `.ralph/ cannot be written (${ralphFiles.unwritable}): ralph would refuse to start`, fix: 'make .ralph/ writable for this user (or run where the project is not on a read-only mount)' };
-  if (ralphFiles.emptyPrompt) return { level: 'fail', name: 'project files', detail: 'PROMPT.md is empty: the agent would be given no task', fix: 'write the task into .ralph/PROMPT.md (ralph-enable --force writes a template, backing yours up)' };
+  if (ralphFiles.unwritable)
+    return {
+      level: 'fail',
+      name: 'project files',
+      detail: `.ralph/ cannot be written (${ralphFiles.unwritable}): ralph would refuse to start`,
+      fix: 'make .ralph/ writable for this user (or run where the project is not on a read-only mount)',
+    };
+  if (ralphFiles.emptyPrompt)
+    return {
+      level: 'fail',
+      name: 'project files',
+      detail: 'PROMPT.md is empty: the agent would be given no task',
+      fix: 'write the task into .ralph/PROMPT.md (ralph-enable --force writes a template, backing yours up)',
+    };
   return { level: 'ok', name: 'project files', detail: '.ralph/ has PROMPT.md, fix_plan.md and AGENT.md' };
 }
 
@@ -167,10 +247,17 @@ function planCheck({ plan }: DoctorFacts): DoctorCheck | null {
   const name = 'fix_plan.md';
   const template = plan.openItems.filter((item) => FORMER_TEMPLATE_TASKS.includes(item));
   if (template.length > 0) {
-    return { level: 'warn', name, detail: `${template.length} open item(s) are still the template's generic tasks ("${template[0]}"…): each would be a paid loop changing code nobody asked to change`, fix: `delete them and ${WRITE_TASKS}` };
+    return {
+      level: 'warn',
+      name,
+      detail: `${template.length} open item(s) are still the template's generic tasks ("${template[0]}"…): each would be a paid loop changing code nobody asked to change`,
+      fix: `delete them and ${WRITE_TASKS}`,
+    };
   }
-  if (plan.open + plan.done === 0) return { level: 'warn', name, detail: 'no task yet: the agent would work from PROMPT.md alone, and no plan would say when it is done', fix: WRITE_TASKS };
-  if (plan.open === 0) return { level: 'warn', name, detail: `all ${plan.done} task(s) are done: a run would stop at once`, fix: `add the next tasks: ${WRITE_TASKS}` };
+  if (plan.open + plan.done === 0)
+    return { level: 'warn', name, detail: 'no task yet: the agent would work from PROMPT.md alone, and no plan would say when it is done', fix: WRITE_TASKS };
+  if (plan.open === 0)
+    return { level: 'warn', name, detail: `all ${plan.done} task(s) are done: a run would stop at once`, fix: `add the next tasks: ${WRITE_TASKS}` };
   return { level: 'ok', name, detail: `${plan.open} open task(s), ${plan.done} done` };
 }
 
@@ -194,18 +281,33 @@ function testCheck({ test, config }: DoctorFacts): DoctorCheck | null {
   if (config.error) return null;
   const gates = test.qualityGates.length > 0 ? `; quality gates: ${test.qualityGates.join(' | ')}` : '';
   if (test.command && test.missingProgram) {
-    return { level: 'fail', name: 'test command', detail: `${test.command}${test.from ? ` (from ${test.from})` : ''}: ${test.missingProgram} is not installed (not found on PATH)`, fix: `install ${test.missingProgram}, or set TEST_COMMAND in .ralphrc to a command that runs here` };
+    return {
+      level: 'fail',
+      name: 'test command',
+      detail: `${test.command}${test.from ? ` (from ${test.from})` : ''}: ${test.missingProgram} is not installed (not found on PATH)`,
+      fix: `install ${test.missingProgram}, or set TEST_COMMAND in .ralphrc to a command that runs here`,
+    };
   }
   if (test.command) return { level: 'ok', name: 'test command', detail: `${test.command}${test.from ? ` (from ${test.from})` : ''}${gates}` };
   if (gates) return { level: 'ok', name: 'test command', detail: `none${gates}` };
-  return { level: 'warn', name: 'test command', detail: 'none found: completion will not be verified', fix: 'set TEST_COMMAND in .ralphrc (e.g. TEST_COMMAND="npm test")' };
+  return {
+    level: 'warn',
+    name: 'test command',
+    detail: 'none found: completion will not be verified',
+    fix: 'set TEST_COMMAND in .ralphrc (e.g. TEST_COMMAND="npm test")',
+  };
 }
 
 function sandboxCheck({ sandbox }: DoctorFacts): DoctorCheck | null {
   if (sandbox.provider === 'none') return null;
   const name = `sandbox (${sandbox.provider})`;
-  if (sandbox.error) return { level: 'fail', name, detail: `${sandbox.error}: ralph would refuse to run`, fix: sandbox.fix ?? 'run without --sandbox / SANDBOX_PROVIDER' };
-  return { level: 'ok', name, detail: sandbox.provider === 'docker' ? 'the daemon answers and the image is there' : "bubblewrap runs here, and the agent's --version runs inside it" };
+  if (sandbox.error)
+    return { level: 'fail', name, detail: `${sandbox.error}: ralph would refuse to run`, fix: sandbox.fix ?? 'run without --sandbox / SANDBOX_PROVIDER' };
+  return {
+    level: 'ok',
+    name,
+    detail: sandbox.provider === 'docker' ? 'the daemon answers and the image is there' : "bubblewrap runs here, and the agent's --version runs inside it",
+  };
 }
 
 /** The allow-list of variables the agent gets in the sandbox, as they are set now. */
@@ -214,7 +316,11 @@ function sandboxEnvCheck({ sandbox }: DoctorFacts): DoctorCheck | null {
   const { passed, withheld } = sandbox.env;
   const shown = withheld.slice(0, 8).join(', ');
   const held = withheld.length === 0 ? 'nothing else is set' : `${withheld.length} other(s) withheld: ${shown}${withheld.length > 8 ? ', …' : ''}`;
-  return { level: 'ok', name: 'sandbox environment', detail: `the agent gets ${passed.length > 0 ? passed.join(', ') : 'none of yours'}; ${held} (add names with SANDBOX_ENV)` };
+  return {
+    level: 'ok',
+    name: 'sandbox environment',
+    detail: `the agent gets ${passed.length > 0 ? passed.join(', ') : 'none of yours'}; ${held} (add names with SANDBOX_ENV)`,
+  };
 }
 
 function githubCheck({ github }: DoctorFacts): DoctorCheck | null {
@@ -222,7 +328,12 @@ function githubCheck({ github }: DoctorFacts): DoctorCheck | null {
   const name = 'GitHub CLI';
   if (github.error) return { level: 'fail', name, detail: github.error, fix: 'use N, #N, owner/repo#N or https://github.com/owner/repo/issues/N' };
   if (!github.gh) {
-    return { level: 'fail', name, detail: `gh is not installed: ${github.from} ${github.issue} could not read, comment on or close the issue`, fix: github.installHint };
+    return {
+      level: 'fail',
+      name,
+      detail: `gh is not installed: ${github.from} ${github.issue} could not read, comment on or close the issue`,
+      fix: github.installHint,
+    };
   }
   return { level: 'ok', name, detail: `gh found, for issue ${github.issue} (${github.from})` };
 }

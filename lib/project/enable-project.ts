@@ -11,13 +11,7 @@ import { ralphPaths } from '../state/paths.js';
 import type { ProjectContext } from './project-context.js';
 import { checkExistingRalph } from './ralph-state.js';
 import { mergeGitignore } from './merge-gitignore.js';
-import {
-  renderAgentMd,
-  renderFixPlan,
-  renderGitignore,
-  renderPromptMd,
-  renderRalphrc,
-} from './render-control-files.js';
+import { renderAgentMd, renderFixPlan, renderGitignore, renderPromptMd, renderRalphrc } from './render-control-files.js';
 import { createFileBackup, type FileBackup } from './file-backup.js';
 import { diskTemplates, ralphSkeletonDir, type TemplateSource } from './templates.js';
 import { copySkeleton, writeProjectFile, type FileWriteOutcome } from './write-project-file.js';

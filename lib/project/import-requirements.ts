@@ -90,7 +90,10 @@ export function checkReplacedFiles(options: ReplaceCheckOptions): string[] {
   return replaced;
 }
 
-type ReplaceCheckOptions = Pick<ImportRequirementsOptions, 'parentDir' | 'projectName' | 'document' | 'documentFileName' | 'sourcePath' | 'extraSpecs' | 'force'>;
+type ReplaceCheckOptions = Pick<
+  ImportRequirementsOptions,
+  'parentDir' | 'projectName' | 'document' | 'documentFileName' | 'sourcePath' | 'extraSpecs' | 'force'
+>;
 
 /** Files of an existing project the import would write over: the three outputs, the extra specs, and a different document copy. */
 export function findReplacedFiles(options: ReplaceCheckOptions): string[] {

@@ -6,10 +6,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSyn
 import { join } from 'node:path';
 import { backupDirName } from './file-backup.js';
 
-export type MigrateResult =
-  | { kind: 'already-migrated' }
-  | { kind: 'nothing-to-migrate' }
-  | { kind: 'migrated'; backupDir: string; moved: string[] };
+export type MigrateResult = { kind: 'already-migrated' } | { kind: 'nothing-to-migrate' } | { kind: 'migrated'; backupDir: string; moved: string[] };
 
 export const ROOT_STATE_FILES = [
   '.call_count',
@@ -28,9 +25,7 @@ export const ROOT_STATE_FILES = [
 
 export function isAlreadyMigrated(dir: string): boolean {
   const ralph = join(dir, '.ralph');
-  return (
-    existsSync(join(ralph, 'PROMPT.md')) && (existsSync(join(ralph, 'fix_plan.md')) || existsSync(join(ralph, '@fix_plan.md')))
-  );
+  return existsSync(join(ralph, 'PROMPT.md')) && (existsSync(join(ralph, 'fix_plan.md')) || existsSync(join(ralph, '@fix_plan.md')));
 }
 
 /** Root files and dirs that mark a flat-layout project, relative to dir. */

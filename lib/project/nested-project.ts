@@ -28,9 +28,13 @@ export function nestedProjectWarnings(parentDir: string, target: string): string
   const { ralphRoot, gitRoot } = findEnclosingProjects(parentDir);
   const warnings: string[] = [];
   if (ralphRoot !== undefined) {
-    warnings.push(`${target} is inside the Ralph project ${ralphRoot}: it becomes a project nested in it, whose files a run there sees as its own (to enable Ralph in a folder of that project instead, run ralph-enable in it)`);
+    warnings.push(
+      `${target} is inside the Ralph project ${ralphRoot}: it becomes a project nested in it, whose files a run there sees as its own (to enable Ralph in a folder of that project instead, run ralph-enable in it)`,
+    );
   } else if (gitRoot !== undefined) {
-    warnings.push(`${target} is inside the git repository ${gitRoot}: it gets a repository of its own, which that one sees as a nested repository, not as its files (to use that repository, run ralph-enable in it instead)`);
+    warnings.push(
+      `${target} is inside the git repository ${gitRoot}: it gets a repository of its own, which that one sees as a nested repository, not as its files (to use that repository, run ralph-enable in it instead)`,
+    );
   }
   return warnings;
 }

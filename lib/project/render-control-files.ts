@@ -34,7 +34,9 @@ export function renderAgentMd(context: ProjectContext, templates: TemplateSource
  * write (its example sits in an HTML comment line, which the plan parser never reads as an item).
  */
 export function renderFixPlan(tasks: readonly string[], templates: TemplateSource = diskTemplates): string {
-  return renderTemplate(templates('fix_plan.md'), { TASKS: tasks.join('\n') }).replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '\n');
+  return renderTemplate(templates('fix_plan.md'), { TASKS: tasks.join('\n') })
+    .replace(/\n{3,}/g, '\n\n')
+    .replace(/\n+$/, '\n');
 }
 
 export interface RalphrcOptions {

@@ -52,7 +52,9 @@ function confinedPrdFile(projectDir: string, path: string, queued: readonly stri
   }
   const inProject = real.startsWith(`${realpathSync(projectDir)}${sep}`);
   if (!inProject && !queued.includes(real)) {
-    throw new Error(`the PRD path '${path}' in queue.json leads outside the project, to a file that was not queued with ralph-queue add --prd (queue it again that way if you meant it)`);
+    throw new Error(
+      `the PRD path '${path}' in queue.json leads outside the project, to a file that was not queued with ralph-queue add --prd (queue it again that way if you meant it)`,
+    );
   }
   // Not a FIFO or a device, which would block the queue or never end.
   if (!statSync(real).isFile()) throw new Error(`the PRD path '${path}' in queue.json is not a regular file`);
@@ -120,6 +122,7 @@ export function writeItemPlan(paths: RalphPaths, item: QueueItem, specPath: stri
 
 /** The item's task as plan lines: the checkbox item and the spec it follows. */
 export function itemTaskLines(item: QueueItem, specPath: string): string[] {
-  const task = item.source === 'github' ? `Implement GitHub issue #${item.issue_number}: ${toPlainTextLine(item.title)}` : `Implement spec ${toPlainTextLine(item.title)}`;
+  const task =
+    item.source === 'github' ? `Implement GitHub issue #${item.issue_number}: ${toPlainTextLine(item.title)}` : `Implement spec ${toPlainTextLine(item.title)}`;
   return [`- [ ] ${task}`, `  - Spec: ${toPlainTextLine(specPath)}`];
 }

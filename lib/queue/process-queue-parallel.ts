@@ -71,7 +71,8 @@ export async function processQueueParallel(options: ProcessQueueOptions, store: 
     const signal = await runner.start();
     // What did not end (interrupted, or never started) is pending again.
     for (const unit of run.units) {
-      if (!['merged', 'failed', 'needs-review'].includes(unit.state)) setStatus(store, unit.queue_item ?? '', (it) => (it.status === 'processing' ? resetInterrupted([it]).items[0]! : it));
+      if (!['merged', 'failed', 'needs-review'].includes(unit.state))
+        setStatus(store, unit.queue_item ?? '', (it) => (it.status === 'processing' ? resetInterrupted([it]).items[0]! : it));
     }
     if (signal) {
       deps.logger.warn(`Queue run interrupted; the running items are pending again (ralph-queue process --parallel ${parallel} continues in their worktrees)`);
@@ -82,7 +83,9 @@ export async function processQueueParallel(options: ProcessQueueOptions, store: 
     const failed = run.units.filter((u) => u.state === 'failed' || u.state === 'needs-review').length;
     const merged = run.units.filter((u) => u.state === 'merged').length;
     const pending = run.units.length - failed - merged;
-    deps.logger.info(`Queue run finished: ${merged} completed (merged into ${runBranch}), ${failed} failed, ${pending} pending (unmet dependencies or not reached)`);
+    deps.logger.info(
+      `Queue run finished: ${merged} completed (merged into ${runBranch}), ${failed} failed, ${pending} pending (unmet dependencies or not reached)`,
+    );
     return failed > 0 ? EXIT.couldNotRun : EXIT.ok;
   } finally {
     lock.release();
@@ -101,7 +104,12 @@ interface RunPlace {
  * unit (branch, worktree, loops) when that run merges into the same branch; the others get new
  * ones. An item whose spec cannot be prepared is failed here and gets none.
  */
-async function openQueueRun(store: QueueStore, previous: ParallelRunState | undefined, place: RunPlace, options: ProcessQueueOptions): Promise<ParallelRunState> {
+async function openQueueRun(
+  store: QueueStore,
+  previous: ParallelRunState | undefined,
+  place: RunPlace,
+  options: ProcessQueueOptions,
+): Promise<ParallelRunState> {
   const { deps, paths } = options;
   const resumed = previous && !previous.finished && previous.run_branch === place.runBranch ? previous : undefined;
   const runId = resumed?.run_id ?? `q${new Date(place.now).toISOString().replace(/[-:]/g, '').slice(0, 15)}`;

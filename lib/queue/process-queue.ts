@@ -70,7 +70,7 @@ async function processLocked(options: ProcessQueueOptions): Promise<number> {
   try {
     return await processItems(options, store);
   } finally {
-    if (restoreUserPlan(paths, userPlan)) deps.logger.info('Restored the project\'s own fix_plan.md (the queue\'s one-task plans were for its items\' runs)');
+    if (restoreUserPlan(paths, userPlan)) deps.logger.info("Restored the project's own fix_plan.md (the queue's one-task plans were for its items' runs)");
   }
 }
 
@@ -162,7 +162,12 @@ async function processItem(item: QueueItem, repository: string, options: Process
 }
 
 /** The item's spec in .ralph/specs/ (the issue fetched, or the PRD copied); its project-relative path. */
-export async function prepareItemSpec(item: QueueItem, repository: string, paths: RalphPaths, deps: Deps): Promise<{ ok: true; path: string } | { ok: false; reason: string }> {
+export async function prepareItemSpec(
+  item: QueueItem,
+  repository: string,
+  paths: RalphPaths,
+  deps: Deps,
+): Promise<{ ok: true; path: string } | { ok: false; reason: string }> {
   try {
     if (item.source === 'github' && item.issue_number !== null) {
       const fetched = await fetchQueueIssue(item.issue_number, repository, { runner: deps.processRunner, cwd: paths.projectDir, env: deps.env });

@@ -41,7 +41,13 @@ export async function fetchQueueIssue(number: number, repo: string, cli: Externa
     : [];
   return {
     ok: true,
-    issue: { number: raw.number, title: raw.title, body: typeof raw.body === 'string' ? raw.body : '', labels, url: typeof raw.url === 'string' ? raw.url : undefined },
+    issue: {
+      number: raw.number,
+      title: raw.title,
+      body: typeof raw.body === 'string' ? raw.body : '',
+      labels,
+      url: typeof raw.url === 'string' ? raw.url : undefined,
+    },
   };
 }
 
@@ -51,7 +57,8 @@ export type IssueNumbersResult = { ok: true; issues: Array<{ number: number; mil
 export async function findQueueIssues(filter: { labels: string[]; milestone?: string; repo: string }, cli: ExternalCliOptions): Promise<IssueNumbersResult> {
   const found = await listIssueCandidates({ state: 'open', labels: filter.labels, milestone: filter.milestone, repo: filter.repo || undefined }, cli);
   if (!found.ok) return { ok: false, message: found.message, hint: found.hint };
-  if (found.issues.length >= CANDIDATE_LIMIT) return { ok: false, message: `the filter matches ${CANDIDATE_LIMIT} or more issues`, hint: 'narrow it with another --label or a --milestone' };
+  if (found.issues.length >= CANDIDATE_LIMIT)
+    return { ok: false, message: `the filter matches ${CANDIDATE_LIMIT} or more issues`, hint: 'narrow it with another --label or a --milestone' };
   // gh lists newest first; the queue keeps the order issues were filed in.
   return { ok: true, issues: found.issues.map((issue) => ({ number: issue.number, milestone: issue.milestone })).sort((a, b) => a.number - b.number) };
 }

@@ -29,7 +29,10 @@ export interface QueueCounts {
  * Bash tool slugged the absolute path, which named the machine's folders in every id.
  */
 export function prdItemId(path: string): string {
-  const slug = path.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const slug = path
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return `prd-${slug || 'item'}`;
 }
 

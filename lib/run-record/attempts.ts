@@ -104,7 +104,11 @@ export function nextLoopNumber(record: RunRecord): number {
 }
 
 function oneLine(text: string): string {
-  const line = text.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? 'agent call';
+  const line =
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l !== '') ?? 'agent call';
   return line.length > MAX_ACTION_CHARS ? `${line.slice(0, MAX_ACTION_CHARS - 1)}…` : line;
 }
 

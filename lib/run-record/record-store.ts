@@ -61,9 +61,7 @@ function positionOnDisk(paths: RalphPaths, runId: string): LogPosition {
   return inline.success ? { ...NOTHING_LOGGED, observationsBeforeLog: inline.data.observations_dropped } : NOTHING_LOGGED;
 }
 
-export type LoadRunRecordResult =
-  | { status: 'ok'; record: RunRecord; position: LogPosition }
-  | { status: 'missing' | 'corrupt' | 'other-version' };
+export type LoadRunRecordResult = { status: 'ok'; record: RunRecord; position: LogPosition } | { status: 'missing' | 'corrupt' | 'other-version' };
 
 /** With `quarantine: false` nothing on disk changes (a read-only viewer). */
 export function loadRunRecord(path: string, options: StateReadOptions): LoadRunRecordResult {

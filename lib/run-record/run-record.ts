@@ -57,7 +57,10 @@ export function createRunRecord(options: CreateRunRecordOptions): RunRecord {
 
 /** `20261130T031000Z-a1b2c3`: sorts by creation time, unique enough per project. */
 export function newRunId(now: number, random: () => string = () => randomBytes(3).toString('hex')): string {
-  const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+  const stamp = new Date(now)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z');
   return `${stamp}-${random()}`;
 }
 

@@ -70,7 +70,12 @@ export class RunRecorder {
       // The agent can delete or rewrite .ralph/sessions/: the run the ledger holds goes on, with a new record.
       const found = stored ? `holds run ${stored.record.run_id} (${stored.record.status})` : 'holds no run';
       logger.warn(`The session record ${found}, but ralph's ledger holds run ${options.unfinished} unfinished; that run goes on`);
-      const goal = deriveGoal({ promptText: readIfPresent(options.promptFile), fixPlanText: readIfPresent(paths.fixPlan), optionalSections: options.optionalSections, testCommand: options.testCommand });
+      const goal = deriveGoal({
+        promptText: readIfPresent(options.promptFile),
+        fixPlanText: readIfPresent(paths.fixPlan),
+        optionalSections: options.optionalSections,
+        testCommand: options.testCommand,
+      });
       stored = { record: createRunRecord({ now: now(), goal, runId: options.unfinished }), position: NOTHING_LOGGED };
     }
     const latest = stored?.record;

@@ -51,7 +51,11 @@ export function decideRunStart(options: DecideRunStartOptions): RunStartDecision
   }
   const { record, cutOff } = cutOffRunningAttempts(latest, now);
   const nextLoop = nextLoopNumber(record);
-  const resumed: RunRecord = { ...record, updated_at: isoTime(now), resumes: [...record.resumes, { at: isoTime(now), next_loop: nextLoop, cut_off_loops: cutOff }] };
+  const resumed: RunRecord = {
+    ...record,
+    updated_at: isoTime(now),
+    resumes: [...record.resumes, { at: isoTime(now), next_loop: nextLoop, cut_off_loops: cutOff }],
+  };
   const cutText = cutOff.length > 0 ? `; the attempt of loop ${cutOff.join(', ')} was cut off and runs again` : '';
   return {
     kind: 'resume',

@@ -32,7 +32,12 @@ const FAILING_NAMES = 5;
 const AGENT_LOOPS = 50;
 
 export function summarizeRunForStatus(record: RunRecord): RunStatusSummary {
-  return summarizeRun({ ...record, attempt_count: record.attempts.length, last_attempt: record.attempts.at(-1) ?? null, recent_attempts: record.attempts.slice(-AGENT_LOOPS) });
+  return summarizeRun({
+    ...record,
+    attempt_count: record.attempts.length,
+    last_attempt: record.attempts.at(-1) ?? null,
+    recent_attempts: record.attempts.slice(-AGENT_LOOPS),
+  });
 }
 
 /** What the summary needs: a record's summary file (schema 2) has all of it. */

@@ -24,14 +24,23 @@ export function buildImageArgs(image: string, dockerfile: string, context: strin
 /** Runs the build with docker's own progress on the user's terminal; resolves to docker's exit code. */
 export async function buildSandboxImage(options: BuildSandboxImageOptions): Promise<number> {
   const docker = findExecutable('docker', options.env);
-  if (!docker) throw new RalphError('sandbox_unavailable', 'ralph --sandbox-build needs the Docker CLI, which is not installed', { hint: 'install Docker: https://docs.docker.com/get-docker/' });
+  if (!docker)
+    throw new RalphError('sandbox_unavailable', 'ralph --sandbox-build needs the Docker CLI, which is not installed', {
+      hint: 'install Docker: https://docs.docker.com/get-docker/',
+    });
   const dockerfile = join(options.packageRoot, 'Dockerfile');
   if (!existsSync(dockerfile)) {
-    throw new RalphError('sandbox_build', `The Dockerfile is missing from ralph's installation (${dockerfile})`, { hint: 'reinstall ralph (npm install -g, or ./install.sh from a checkout)' });
+    throw new RalphError('sandbox_build', `The Dockerfile is missing from ralph's installation (${dockerfile})`, {
+      hint: 'reinstall ralph (npm install -g, or ./install.sh from a checkout)',
+    });
   }
   const context = mkdtempSync(join(tmpdir(), 'ralph-sandbox-build-'));
   try {
-    const handle = options.processRunner.start(docker, buildImageArgs(options.image, dockerfile, context), { env: options.env, stdio: 'inherit', group: false });
+    const handle = options.processRunner.start(docker, buildImageArgs(options.image, dockerfile, context), {
+      env: options.env,
+      stdio: 'inherit',
+      group: false,
+    });
     const exit = await handle.done;
     if (exit.spawnError) throw new RalphError('sandbox_build', `docker could not start: ${exit.spawnError.message}`, { hint: 'check the Docker installation' });
     return exit.code ?? 1;

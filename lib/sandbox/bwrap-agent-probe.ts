@@ -45,7 +45,12 @@ export async function runInBwrap(options: Omit<ProbeAgentInBwrapOptions, 'agentC
   await sandbox.start();
   try {
     const wrapped = sandbox.wrap({ cmd, args: [...args], stdin: '' }, options.env);
-    return await options.processRunner.run(wrapped.cmd, wrapped.args, { cwd: options.projectDir, env: wrapped.env, inheritFiles: wrapped.inheritFiles, timeoutMs: PROBE_TIMEOUT_MS });
+    return await options.processRunner.run(wrapped.cmd, wrapped.args, {
+      cwd: options.projectDir,
+      env: wrapped.env,
+      inheritFiles: wrapped.inheritFiles,
+      timeoutMs: PROBE_TIMEOUT_MS,
+    });
   } finally {
     await sandbox.afterCall();
     await sandbox.stop();

@@ -41,10 +41,33 @@ export const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64',
  * time zone, the dynamic linker's cache, Debian's alternatives. No secret lives in any of them.
  */
 export const SYSTEM_ETC = [
-  '/etc/passwd', '/etc/group', '/etc/nsswitch.conf', '/etc/hosts', '/etc/host.conf', '/etc/resolv.conf', '/etc/gai.conf',
-  '/etc/services', '/etc/protocols', '/etc/networks', '/etc/ssl', '/etc/ca-certificates', '/etc/ca-certificates.conf', '/etc/pki',
-  '/etc/crypto-policies', '/etc/localtime', '/etc/timezone', '/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d',
-  '/etc/alternatives', '/etc/mime.types', '/etc/os-release', '/etc/debian_version', '/etc/locale.alias', '/etc/inputrc', '/etc/terminfo',
+  '/etc/passwd',
+  '/etc/group',
+  '/etc/nsswitch.conf',
+  '/etc/hosts',
+  '/etc/host.conf',
+  '/etc/resolv.conf',
+  '/etc/gai.conf',
+  '/etc/services',
+  '/etc/protocols',
+  '/etc/networks',
+  '/etc/ssl',
+  '/etc/ca-certificates',
+  '/etc/ca-certificates.conf',
+  '/etc/pki',
+  '/etc/crypto-policies',
+  '/etc/localtime',
+  '/etc/timezone',
+  '/etc/ld.so.cache',
+  '/etc/ld.so.conf',
+  '/etc/ld.so.conf.d',
+  '/etc/alternatives',
+  '/etc/mime.types',
+  '/etc/os-release',
+  '/etc/debian_version',
+  '/etc/locale.alias',
+  '/etc/inputrc',
+  '/etc/terminfo',
 ];
 
 export interface BwrapLayout {
@@ -82,7 +105,9 @@ export function bwrapOptions(layout: BwrapLayout): string[] {
   const sharedTemp = layout.asRoot ? ['--perms', '1777'] : [];
   const mounts: Mount[] = [
     // No `/` bind: the root is an empty tmpfs, and only what is listed here is in it.
-    ...layout.system.map((entry): Mount => (entry.kind === 'dir' ? ro(entry.path) : { words: ['--symlink', entry.target, entry.path], dest: entry.path, writable: false })),
+    ...layout.system.map((entry): Mount =>
+      entry.kind === 'dir' ? ro(entry.path) : { words: ['--symlink', entry.target, entry.path], dest: entry.path, writable: false },
+    ),
     ...SYSTEM_ETC.map((path): Mount => ({ words: ['--ro-bind-try', path, path], dest: path, writable: false })),
     { words: ['--dev', '/dev'], dest: '/dev', writable: true },
     { words: ['--proc', '/proc'], dest: '/proc', writable: false },
@@ -98,7 +123,8 @@ export function bwrapOptions(layout: BwrapLayout): string[] {
   ];
   return [
     ...withParentFolders(mounts),
-    '--chdir', layout.projectDir,
+    '--chdir',
+    layout.projectDir,
     '--unshare-pid',
     '--unshare-ipc',
     '--unshare-uts',
@@ -150,7 +176,17 @@ function isUnder(path: string, dir: string): boolean {
  */
 export function commandInside(command: readonly string[], user: AgentUser, setpriv: string): string[] {
   if (!user.switchTo) return [...command];
-  return [setpriv, `--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--', ...command];
+  return [
+    setpriv,
+    `--reuid=${user.uid}`,
+    `--regid=${user.gid}`,
+    '--clear-groups',
+    '--inh-caps=-all',
+    '--bounding-set=-all',
+    '--no-new-privs',
+    '--',
+    ...command,
+  ];
 }
 
 /** The host's system folders, each a folder or a link (merged /usr makes /bin a link to usr/bin). */
@@ -217,7 +253,9 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       }
       status = 'running';
       const as = user.switchTo ? `, as uid ${user.uid} (the project's owner)` : '';
-      options.logger.info(`Sandbox: bubblewrap (project read-write, system folders read-only, private home and /tmp, network ${options.network === 'none' ? 'off' : 'shared'}${as})`);
+      options.logger.info(
+        `Sandbox: bubblewrap (project read-write, system folders read-only, private home and /tmp, network ${options.network === 'none' ? 'off' : 'shared'}${as})`,
+      );
     },
     wrap(invocation: AgentInvocation, env: NodeJS.ProcessEnv) {
       if (!runtime || !user) throw new Error('bwrap sandbox used before start()');
@@ -226,7 +264,12 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       const agent = resolveAgentExecutable(invocation.cmd, { env: inner, cwd: options.projectDir, homeDir: options.homeDir });
       // The filter reaches bwrap as file descriptor 3.
       const filter = seccomp === undefined ? [] : ['--seccomp', '3'];
-      const args = [...bwrapOptions({ ...layout(), binds: [...options.binds, ...agent.binds] }), ...filter, '--', ...commandInside([agent.command, ...invocation.args], user, setpriv)];
+      const args = [
+        ...bwrapOptions({ ...layout(), binds: [...options.binds, ...agent.binds] }),
+        ...filter,
+        '--',
+        ...commandInside([agent.command, ...invocation.args], user, setpriv),
+      ];
       return { cmd: bwrap, args, stdin: invocation.stdin, env: inner, ...(seccomp === undefined ? {} : { inheritFiles: [seccomp] }) };
     },
     // The project is bound at its own path.
@@ -255,7 +298,11 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
  * The sandboxed process's environment: the allow-list (sandbox-env.ts) of ralph's, then the
  * invocation's own variables, with the sandbox's temp and the private home's config dir.
  */
-export function bwrapEnvironment(env: NodeJS.ProcessEnv, invocation: AgentInvocation, options: Pick<BwrapSandboxOptions, 'homeDir' | 'passEnv'>): NodeJS.ProcessEnv {
+export function bwrapEnvironment(
+  env: NodeJS.ProcessEnv,
+  invocation: AgentInvocation,
+  options: Pick<BwrapSandboxOptions, 'homeDir' | 'passEnv'>,
+): NodeJS.ProcessEnv {
   const inner: NodeJS.ProcessEnv = { ...filterSandboxEnv(env, sandboxEnvPatterns(invocation.passEnv, options.passEnv)), ...invocation.env, TMPDIR: '/tmp' };
   // The CLI's config dir is the private home's .claude, where its credentials were copied
   // (one elsewhere would be hidden inside).
@@ -267,10 +314,17 @@ export function bwrapEnvironment(env: NodeJS.ProcessEnv, invocation: AgentInvoca
 function findSetpriv(): string {
   const found = ['/usr/bin/setpriv', '/bin/setpriv', '/usr/sbin/setpriv', '/sbin/setpriv'].find((path) => existsSync(path));
   if (found) return found;
-  throw new RalphError('sandbox_unavailable', 'Sandbox bwrap run as root needs setpriv (util-linux) to run the agent as an ordinary user, and it is not installed', {
-    details: ['Refusing to run the agent as root. Nothing was run.', 'Install it: apt-get install util-linux (Debian, Ubuntu), dnf install util-linux-core (Fedora)'],
-    hint: 'install util-linux, or run ralph as an ordinary user',
-  });
+  throw new RalphError(
+    'sandbox_unavailable',
+    'Sandbox bwrap run as root needs setpriv (util-linux) to run the agent as an ordinary user, and it is not installed',
+    {
+      details: [
+        'Refusing to run the agent as root. Nothing was run.',
+        'Install it: apt-get install util-linux (Debian, Ubuntu), dnf install util-linux-core (Fedora)',
+      ],
+      hint: 'install util-linux, or run ralph as an ordinary user',
+    },
+  );
 }
 
 /** bwrap is installed and can build the sandbox here (namespaces allowed); its path. */
@@ -278,13 +332,32 @@ export async function checkBwrap(options: Pick<BwrapSandboxOptions, 'env' | 'pro
   const bwrap = findTrustedExecutable('bwrap', options.env, [options.projectDir]);
   if (!bwrap) {
     throw new RalphError('sandbox_unavailable', 'Sandbox bwrap asked for, but bubblewrap (bwrap) is not installed', {
-      details: ['Refusing to run the agent on the host instead. Nothing was run.', 'Install it: apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora)'],
+      details: [
+        'Refusing to run the agent on the host instead. Nothing was run.',
+        'Install it: apt-get install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora)',
+      ],
       hint: 'install bubblewrap, or run without --sandbox / SANDBOX_PROVIDER',
     });
   }
   const probe = await options.processRunner.run(
     bwrap,
-    ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--unshare-user', '--cap-drop', 'ALL', '--die-with-parent', ...(options.network === 'none' ? ['--unshare-net'] : []), '--', 'true'],
+    [
+      '--ro-bind',
+      '/',
+      '/',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--unshare-pid',
+      '--unshare-user',
+      '--cap-drop',
+      'ALL',
+      '--die-with-parent',
+      ...(options.network === 'none' ? ['--unshare-net'] : []),
+      '--',
+      'true',
+    ],
     { cwd: options.projectDir, env: options.env, timeoutMs: 30_000 },
   );
   if (probe.code === 0) return bwrap;

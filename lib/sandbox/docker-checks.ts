@@ -32,13 +32,18 @@ export async function checkDocker(options: DockerCheckOptions): Promise<string> 
   const info = await run(['info', '--format', '{{.ServerVersion}}']);
   if (info.code !== 0) {
     const why = info.stderr.trim().split('\n').pop() ?? '';
-    throw dockerFailure(`Docker daemon is not reachable (docker info failed${why ? `: ${why}` : ''})`, ['Is the Docker service running? Start it (systemctl start docker, or dockerd) and try again.']);
+    throw dockerFailure(`Docker daemon is not reachable (docker info failed${why ? `: ${why}` : ''})`, [
+      'Is the Docker service running? Start it (systemctl start docker, or dockerd) and try again.',
+    ]);
   }
   const image = await run(['image', 'inspect', options.image]);
   if (image.code !== 0) {
-    const build = options.image === DEFAULT_SANDBOX_IMAGE
-      ? ['Build it from the Dockerfile that ships with ralph (a few minutes, once):', '  ralph --sandbox-build']
-      : [`Pull it (docker pull ${options.image}), or build ralph's image under that name: ralph --sandbox docker --sandbox-image ${options.image} --sandbox-build`];
+    const build =
+      options.image === DEFAULT_SANDBOX_IMAGE
+        ? ['Build it from the Dockerfile that ships with ralph (a few minutes, once):', '  ralph --sandbox-build']
+        : [
+            `Pull it (docker pull ${options.image}), or build ralph's image under that name: ralph --sandbox docker --sandbox-image ${options.image} --sandbox-build`,
+          ];
     const hint = options.image === DEFAULT_SANDBOX_IMAGE ? 'run ralph --sandbox-build' : 'pull or build the image, or choose another with --sandbox-image';
     throw dockerFailure(`Sandbox image ${quoteValue(options.image)} not found`, build, hint);
   }

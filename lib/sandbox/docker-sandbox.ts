@@ -97,39 +97,62 @@ export async function removeDeadContainers(run: (args: string[]) => Promise<{ co
 /** `docker run`'s arguments for the run's container (no secret among them). */
 export function dockerRunArgs(
   options: DockerSettings & {
-    name: string; projectDir: string; home: string; uid: number; gid: number; readOnly?: readonly string[]; owner: ContainerOwner;
+    name: string;
+    projectDir: string;
+    home: string;
+    uid: number;
+    gid: number;
+    readOnly?: readonly string[];
+    owner: ContainerOwner;
     /** A linked worktree's git data (a ralph --parallel unit), mounted at its host paths, where the worktree's .git file points. */
     worktreeGit?: WorktreeGitMounts;
     workDirs?: readonly string[];
   },
 ): string[] {
   return [
-    'run', '-d', '--init',
-    '--name', options.name,
+    'run',
+    '-d',
+    '--init',
+    '--name',
+    options.name,
     // Who made it, on the container itself (the agent cannot write it): the next ralph removes it
     // when that ralph is dead (removeDeadContainers).
-    '--label', `${OWNER_HOST_LABEL}=${options.owner.host}`,
-    '--label', `${OWNER_PID_LABEL}=${options.owner.pid}`,
-    '--user', `${options.uid}:${options.gid}`,
+    '--label',
+    `${OWNER_HOST_LABEL}=${options.owner.host}`,
+    '--label',
+    `${OWNER_PID_LABEL}=${options.owner.pid}`,
+    '--user',
+    `${options.uid}:${options.gid}`,
     // No capability and no way to gain one (setuid binaries in the image included).
-    '--cap-drop', 'ALL',
-    '--security-opt', 'no-new-privileges',
-    '-v', `${options.projectDir}:/workspace`,
+    '--cap-drop',
+    'ALL',
+    '--security-opt',
+    'no-new-privileges',
+    '-v',
+    `${options.projectDir}:/workspace`,
     // WORK_DIRS where the project's relative paths lead (../../libs/shared from /workspace: /libs/shared).
     ...(options.workDirs ?? []).flatMap((dir) => ['-v', `${dir}:${posix.resolve('/workspace', ...relative(options.projectDir, dir).split(sep))}`]),
     // The guarded files (.ralphrc, git's config and hooks, the agents' settings) read-only.
     ...(options.readOnly ?? []).flatMap((path) => ['-v', `${path}:${containerPath(options.projectDir, path)}:ro`]),
     ...(options.worktreeGit?.writable ?? []).flatMap((path) => ['-v', `${path}:${path}`]),
     ...(options.worktreeGit?.readOnly ?? []).flatMap((path) => ['-v', `${path}:${path}:ro`]),
-    '-w', '/workspace',
-    '--memory', options.memory,
-    '--cpus', options.cpus,
-    '--pids-limit', String(SANDBOX_PIDS_LIMIT),
-    '--network', options.network,
-    '-v', `${options.home}:${CONTAINER_HOME}`,
-    '-e', `HOME=${CONTAINER_HOME}`,
+    '-w',
+    '/workspace',
+    '--memory',
+    options.memory,
+    '--cpus',
+    options.cpus,
+    '--pids-limit',
+    String(SANDBOX_PIDS_LIMIT),
+    '--network',
+    options.network,
+    '-v',
+    `${options.home}:${CONTAINER_HOME}`,
+    '-e',
+    `HOME=${CONTAINER_HOME}`,
     options.image,
-    'sleep', 'infinity',
+    'sleep',
+    'infinity',
   ];
 }
 
@@ -218,8 +241,14 @@ export function createDockerSandbox(options: DockerSandboxOptions): Sandbox {
       // Unique among the sandboxes of one ralph (the units of ralph --parallel start in the same second).
       name = `ralph-sandbox-${process.pid}-${Math.floor(options.clock.now() / 1000)}-${randomBytes(4).toString('hex')}`;
       runArgs = dockerRunArgs({
-        ...options, name, home: runtime.home, uid: user.uid, gid: user.gid,
-        readOnly: readOnlyGuardedPaths(options.projectDir), owner: { host: hostname(), pid: process.pid }, worktreeGit: worktreeGitMounts(options.projectDir),
+        ...options,
+        name,
+        home: runtime.home,
+        uid: user.uid,
+        gid: user.gid,
+        readOnly: readOnlyGuardedPaths(options.projectDir),
+        owner: { host: hostname(), pid: process.pid },
+        worktreeGit: worktreeGitMounts(options.projectDir),
       });
       await createContainer();
       options.logger.success(`Sandbox container started: ${containerId.slice(0, 12)} (image: ${options.image}, network: ${options.network})`);
@@ -238,7 +267,9 @@ export function createDockerSandbox(options: DockerSandboxOptions): Sandbox {
           return;
         }
         // Being removed, or broken: a new one it is.
-        options.logger.warn(`Sandbox container ${shortId} could not be started (${started.stderr.trim().split('\n')[0] || `docker start exited ${String(started.code)}`}): creating a new one`);
+        options.logger.warn(
+          `Sandbox container ${shortId} could not be started (${started.stderr.trim().split('\n')[0] || `docker start exited ${String(started.code)}`}): creating a new one`,
+        );
       } else {
         options.logger.warn(`Sandbox container ${shortId} is gone: creating a new one`);
       }
@@ -263,9 +294,11 @@ export function createDockerSandbox(options: DockerSandboxOptions): Sandbox {
           const removed = await run(['rm', '-f', containerId]);
           // A removal already under way (someone's `docker rm -f`) fails ours: wait until it is gone.
           if (removed.code !== 0 && !(await containerGone(containerId))) {
-            throw dockerFailure(`Could not end what the agent left running in the sandbox container ${shortId}: ${removed.stderr.trim().split('\n')[0] || `docker rm exited ${String(removed.code)}`}`, [
-              'ralph stops rather than look at the project while the agent may still be changing it.',
-            ], 'remove the container (docker rm -f), then run ralph again');
+            throw dockerFailure(
+              `Could not end what the agent left running in the sandbox container ${shortId}: ${removed.stderr.trim().split('\n')[0] || `docker rm exited ${String(removed.code)}`}`,
+              ['ralph stops rather than look at the project while the agent may still be changing it.'],
+              'remove the container (docker rm -f), then run ralph again',
+            );
           }
           options.logger.warn(`Sandbox container ${shortId} could not be restarted after the call: removed, a new one comes for the next call`);
           await createContainer();

@@ -56,7 +56,14 @@ export function openSandbox(settings: SandboxSettings, options: OpenSandboxOptio
     case 'bwrap':
       return createBwrapSandbox({ ...common, binds: settings.binds, network: settings.network, passEnv: settings.passEnv, workDirs: options.workDirs });
     case 'docker':
-      return createDockerSandbox({ ...common, ...settings, workDirs: options.workDirs, ralphDir: options.ralphDir, clock: deps.clock, packageRoot: options.packageRoot });
+      return createDockerSandbox({
+        ...common,
+        ...settings,
+        workDirs: options.workDirs,
+        ralphDir: options.ralphDir,
+        clock: deps.clock,
+        packageRoot: options.packageRoot,
+      });
   }
 }
 
@@ -76,14 +83,26 @@ export function previewSandbox(settings: SandboxSettings, options: Pick<OpenSand
       const inner = { ...env, ...invocation.env };
       if (settings.provider === 'docker') {
         const names = containerEnvNames(inner, invocation, settings.passEnv);
-        return { cmd: findTrustedExecutable('docker', deps.env, [projectDir]) ?? 'docker', args: dockerExecArgs('<container>', invocation, names), stdin: invocation.stdin, env: inner };
+        return {
+          cmd: findTrustedExecutable('docker', deps.env, [projectDir]) ?? 'docker',
+          args: dockerExecArgs('<container>', invocation, names),
+          stdin: invocation.stdin,
+          env: inner,
+        };
       }
       const sandboxEnv = bwrapEnvironment(env, invocation, { homeDir: deps.homeDir, passEnv: settings.passEnv });
       const agent = resolveAgentExecutable(invocation.cmd, { env: sandboxEnv, cwd: projectDir, homeDir: deps.homeDir });
       const user = previewAgentUser(projectDir);
       const layout = {
-        projectDir, realHome: deps.homeDir, privateHome: '<private home>', system: systemEntries(), binds: [...settings.binds, ...agent.binds], network: settings.network,
-        readOnly: readOnlyGuardedPaths(projectDir), workDirs: options.workDirs, asRoot: user.switchTo,
+        projectDir,
+        realHome: deps.homeDir,
+        privateHome: '<private home>',
+        system: systemEntries(),
+        binds: [...settings.binds, ...agent.binds],
+        network: settings.network,
+        readOnly: readOnlyGuardedPaths(projectDir),
+        workDirs: options.workDirs,
+        asRoot: user.switchTo,
       };
       const args = [...bwrapOptions(layout), '--', ...commandInside([agent.command, ...invocation.args], user, user.switchTo ? '/usr/bin/setpriv' : '')];
       return { cmd: findTrustedExecutable('bwrap', deps.env, [projectDir]) ?? 'bwrap', args, stdin: invocation.stdin, env: sandboxEnv };
@@ -97,15 +116,25 @@ export function previewSandbox(settings: SandboxSettings, options: Pick<OpenSand
  * with a sandbox, a CLI inside the project runs only inside it (bwrap), or not at all (Docker,
  * whose CLIs are the image's); see agent-probe-runner.ts.
  */
-export function agentQuestionRunner(settings: SandboxSettings, options: { projectDir: string; homeDir: string; env: NodeJS.ProcessEnv; processRunner: ProcessRunner }): ProcessRunner {
+export function agentQuestionRunner(
+  settings: SandboxSettings,
+  options: { projectDir: string; homeDir: string; env: NodeJS.ProcessEnv; processRunner: ProcessRunner },
+): ProcessRunner {
   const { projectDir, env, processRunner } = options;
   switch (settings.provider) {
     case 'none':
       return processRunner;
     case 'bwrap':
       return agentProbeRunner({
-        runner: processRunner, projectDir, env,
-        runInside: (cmd, args) => runInBwrap({ projectDir, homeDir: options.homeDir, env, binds: settings.binds, network: settings.network, passEnv: settings.passEnv, processRunner }, cmd, args),
+        runner: processRunner,
+        projectDir,
+        env,
+        runInside: (cmd, args) =>
+          runInBwrap(
+            { projectDir, homeDir: options.homeDir, env, binds: settings.binds, network: settings.network, passEnv: settings.passEnv, processRunner },
+            cmd,
+            args,
+          ),
       });
     case 'docker':
       return agentProbeRunner({ runner: processRunner, projectDir, env });

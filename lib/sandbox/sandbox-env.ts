@@ -9,12 +9,37 @@ export type EnvPattern = string;
 
 /** What every sandboxed process may get from ralph's environment. */
 export const BASE_SANDBOX_ENV: readonly EnvPattern[] = [
-  'PATH', 'HOME', 'TMPDIR', 'USER', 'LOGNAME', 'SHELL',
-  'LANG', 'LANGUAGE', 'LC_*', 'TZ',
-  'TERM', 'COLORTERM', 'NO_COLOR', 'FORCE_COLOR', 'COLUMNS', 'LINES',
-  'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'all_proxy',
-  'SSL_CERT_FILE', 'SSL_CERT_DIR', 'NODE_EXTRA_CA_CERTS',
-  'GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL',
+  'PATH',
+  'HOME',
+  'TMPDIR',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LANGUAGE',
+  'LC_*',
+  'TZ',
+  'TERM',
+  'COLORTERM',
+  'NO_COLOR',
+  'FORCE_COLOR',
+  'COLUMNS',
+  'LINES',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'ALL_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+  'all_proxy',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'NODE_EXTRA_CA_CERTS',
+  'GIT_AUTHOR_NAME',
+  'GIT_AUTHOR_EMAIL',
+  'GIT_COMMITTER_NAME',
+  'GIT_COMMITTER_EMAIL',
   'RALPH_RUN_ID',
 ];
 
@@ -22,7 +47,17 @@ export const BASE_SANDBOX_ENV: readonly EnvPattern[] = [
  * Names whose value is a path of the host: meaningless in a container, which has its own PATH,
  * home and temp (Docker leaves them out; bubblewrap shows the host's paths at their place).
  */
-export const HOST_PATH_ENV: readonly string[] = ['PATH', 'HOME', 'TMPDIR', 'SHELL', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'NODE_EXTRA_CA_CERTS', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME'];
+export const HOST_PATH_ENV: readonly string[] = [
+  'PATH',
+  'HOME',
+  'TMPDIR',
+  'SHELL',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'NODE_EXTRA_CA_CERTS',
+  'CLAUDE_CONFIG_DIR',
+  'CODEX_HOME',
+];
 
 export function matchesEnvPattern(name: string, pattern: EnvPattern): boolean {
   return pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : name === pattern;
@@ -43,8 +78,13 @@ export function filterSandboxEnv(env: Readonly<Record<string, string | undefined
 }
 
 /** For `ralph --doctor`: the names that would pass now, the patterns, and the names held back. */
-export function describeSandboxEnv(env: Readonly<Record<string, string | undefined>>, patterns: readonly EnvPattern[]): { passed: string[]; withheld: string[] } {
+export function describeSandboxEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  patterns: readonly EnvPattern[],
+): { passed: string[]; withheld: string[] } {
   const passed = Object.keys(filterSandboxEnv(env, patterns)).sort();
-  const withheld = Object.keys(env).filter((name) => env[name] !== undefined && !passed.includes(name)).sort();
+  const withheld = Object.keys(env)
+    .filter((name) => env[name] !== undefined && !passed.includes(name))
+    .sort();
   return { passed, withheld };
 }

@@ -24,11 +24,7 @@ const AUDIT_ARCH_I386 = 0x40000003;
 const AUDIT_ARCH_AARCH64 = 0xc00000b7;
 const X32_BIT = 0x40000000;
 
-type Step =
-  | { load: number }
-  | { ifEquals: number; then: string; else?: string }
-  | { ret: number }
-  | { label: string };
+type Step = { load: number } | { ifEquals: number; then: string; else?: string } | { ret: number } | { label: string };
 
 /** The program: per architecture, the socket call's number; socketcall on i386 is refused whole. */
 const PROGRAM: Step[] = [

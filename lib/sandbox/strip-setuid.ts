@@ -50,6 +50,9 @@ export function stripSetuidFiles(root: string): string[] {
 export function stripPlantedSetuid(projectDir: string, logger: Logger): void {
   const stripped = stripSetuidFiles(projectDir);
   if (stripped.length === 0) return;
-  const shown = stripped.slice(0, 5).map((path) => path.slice(projectDir.length + 1)).join(', ');
+  const shown = stripped
+    .slice(0, 5)
+    .map((path) => path.slice(projectDir.length + 1))
+    .join(', ');
   logger.warn(`Cleared the setuid/setgid bit of ${stripped.length} file(s) made in the sandbox: ${shown}${stripped.length > 5 ? ', …' : ''}`);
 }

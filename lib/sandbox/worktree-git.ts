@@ -39,7 +39,12 @@ export function worktreeGitMounts(dir: string): WorktreeGitMounts | undefined {
     mkdirSync(join(common, 'objects', 'info'), { recursive: true });
     return {
       writable: [admin, join(common, 'objects'), refDir, logDir],
-      readOnly: [join(admin, 'gitdir'), join(admin, 'commondir'), join(common, 'objects', 'info'), ...existing([join(common, 'config'), join(common, 'HEAD'), join(common, 'packed-refs')])],
+      readOnly: [
+        join(admin, 'gitdir'),
+        join(admin, 'commondir'),
+        join(common, 'objects', 'info'),
+        ...existing([join(common, 'config'), join(common, 'HEAD'), join(common, 'packed-refs')]),
+      ],
     };
   } catch {
     return undefined;

@@ -98,12 +98,7 @@ export function loadRunSessions(paths: RalphPaths, options: StateReadOptions): R
  * The session of `agent` to resume, or undefined (none, another agent's, or older than the
  * expiry: then it is dropped).
  */
-export function resumableSession(
-  sessions: RunSessions,
-  agent: AgentAdapter,
-  expiryHours: number,
-  options: StateReadOptions,
-): ResumableSession | undefined {
+export function resumableSession(sessions: RunSessions, agent: AgentAdapter, expiryHours: number, options: StateReadOptions): ResumableSession | undefined {
   const stored = sessions.agent.value;
   if (!stored) return undefined;
   if (stored.agent !== agent.name) {

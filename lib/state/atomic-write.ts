@@ -57,7 +57,9 @@ const swept = new Set<string>();
  * is exclusive, and the name is never a secret), so Math.random serves, without node:crypto.
  */
 export function tempFileName(target: string, pid = process.pid): string {
-  const suffix = Math.floor(Math.random() * 0x1_0000_0000).toString(16).padStart(8, '0');
+  const suffix = Math.floor(Math.random() * 0x1_0000_0000)
+    .toString(16)
+    .padStart(8, '0');
   return `.${basename(target)}${TEMP_MARKER}${pid}-${suffix}`;
 }
 

@@ -65,7 +65,10 @@ export function readControlFile(path: string, options: ControlFileOptions): stri
     const stats = fstatSync(fd);
     // Judged on what was opened: the path may have been swapped for a link since the check.
     const outside = options.allowSymlinkOut ? undefined : openedOutside(fd, path, options.projectDir);
-    const why = (outside ? `is a symlink to ${outside}, outside the project` : undefined) ?? kindProblem(stats) ?? sizeProblem(stats.size, options.maxBytes ?? CONTROL_FILE_MAX_BYTES);
+    const why =
+      (outside ? `is a symlink to ${outside}, outside the project` : undefined) ??
+      kindProblem(stats) ??
+      sizeProblem(stats.size, options.maxBytes ?? CONTROL_FILE_MAX_BYTES);
     if (why) throw controlFileError(path, options.projectDir, why);
     text = readFileSync(fd, 'utf8');
   } finally {

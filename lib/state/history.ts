@@ -8,11 +8,7 @@ import { writeJsonAtomic } from './atomic-write.js';
 import { readStateFile, type StateReadOptions, type StateReadResult } from './state-file.js';
 
 /** The array in `path` ([] when missing; a corrupt file is set aside). */
-export function readJsonArray<S extends z.ZodType>(
-  path: string,
-  entrySchema: S,
-  options: StateReadOptions,
-): StateReadResult<Array<z.infer<S>>> {
+export function readJsonArray<S extends z.ZodType>(path: string, entrySchema: S, options: StateReadOptions): StateReadResult<Array<z.infer<S>>> {
   return readStateFile(path, z.array(entrySchema), [], options);
 }
 
@@ -57,12 +53,7 @@ export class HeldHistory<T> {
 }
 
 /** The history in `path` as the run starts, held for it. */
-export function loadHeldHistory<S extends z.ZodType>(
-  path: string,
-  entrySchema: S,
-  max: number,
-  options: StateReadOptions,
-): HeldHistory<z.infer<S>> {
+export function loadHeldHistory<S extends z.ZodType>(path: string, entrySchema: S, max: number, options: StateReadOptions): HeldHistory<z.infer<S>> {
   return new HeldHistory(path, readJsonArray(path, entrySchema, options).value, max);
 }
 

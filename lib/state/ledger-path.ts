@@ -18,7 +18,11 @@ export function ledgerRoot(env: Readonly<Record<string, string | undefined>>, ho
 /** The ledger file of a project: a readable slug of its folder name and a hash of its real path. */
 export function ledgerPath(projectDir: string, env: Readonly<Record<string, string | undefined>>, homeDir: string): string {
   const real = realPathOf(projectDir);
-  const slug = basename(real).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+/, '').slice(0, 40) || 'project';
+  const slug =
+    basename(real)
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^[-.]+/, '')
+      .slice(0, 40) || 'project';
   return join(ledgerRoot(env, homeDir), `${slug}-${hashText(real, 12)}`, LEDGER_FILE);
 }
 

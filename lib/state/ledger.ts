@@ -21,10 +21,7 @@ export { LEDGER_FILE, PLAN_MEMORY_FILE, ledgerPath, ledgerRoot, planMemoryPath }
 const ledgerSchema = z.looseObject({
   version: z.literal(1),
   project: z.string(),
-  run: z
-    .object({ state: runStateFileSchema, unfinished: z.boolean() })
-    .nullable()
-    .default(null),
+  run: z.object({ state: runStateFileSchema, unfinished: z.boolean() }).nullable().default(null),
   rate: z
     .object({
       calls: z.number().int().nonnegative(),
@@ -74,7 +71,15 @@ export function readLedger(path: string, warn: (message: string) => void): Ledge
 export function updateLedger(path: string, projectDir: string, change: (ledger: Ledger) => Ledger): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const current = readLedger(path, () => undefined) ?? {
-    version: 1 as const, project: realPathOf(projectDir), run: null, rate: null, breaker: null, parallel: null, backups: [], queued_prds: [], tests_baseline: null,
+    version: 1 as const,
+    project: realPathOf(projectDir),
+    run: null,
+    rate: null,
+    breaker: null,
+    parallel: null,
+    backups: [],
+    queued_prds: [],
+    tests_baseline: null,
   };
   writeJsonAtomic(path, change(current), { mode: 0o600 });
 }

@@ -213,11 +213,10 @@ function hostSuffix(holder: LockState, host: string): string {
 }
 
 function ralphLoopHeld(holder: LockState, where: string): RalphError {
-  return new RalphError(
-    'lock_held',
-    `Another ralph loop is already running in this project (pid ${holder.pid}${where})`,
-    { exitCode: 1, hint: 'stop it first, or remove .ralph/.ralph.lock if you are sure it is gone' },
-  );
+  return new RalphError('lock_held', `Another ralph loop is already running in this project (pid ${holder.pid}${where})`, {
+    exitCode: 1,
+    hint: 'stop it first, or remove .ralph/.ralph.lock if you are sure it is gone',
+  });
 }
 
 /**

@@ -170,10 +170,26 @@ export function movedControlFiles(paths: RalphPaths): { plan?: string; agent?: s
 /** The state files ralph replaces atomically (a directory in their place makes the rename fail). */
 export function stateFilePaths(paths: RalphPaths): string[] {
   return [
-    paths.status, paths.progress, paths.callCount, paths.tokenCount, paths.lastReset, paths.exitSignals,
-    paths.responseAnalysis, paths.circuitBreakerState, paths.circuitBreakerHistory,
-    paths.claudeSessionId, paths.ralphSession, paths.ralphSessionHistory, paths.liveLog, paths.ralphLog,
-    paths.metrics, paths.lock, paths.usageLimitWait, paths.runState, paths.githubLifecycleState, paths.agentLimits,
+    paths.status,
+    paths.progress,
+    paths.callCount,
+    paths.tokenCount,
+    paths.lastReset,
+    paths.exitSignals,
+    paths.responseAnalysis,
+    paths.circuitBreakerState,
+    paths.circuitBreakerHistory,
+    paths.claudeSessionId,
+    paths.ralphSession,
+    paths.ralphSessionHistory,
+    paths.liveLog,
+    paths.ralphLog,
+    paths.metrics,
+    paths.lock,
+    paths.usageLimitWait,
+    paths.runState,
+    paths.githubLifecycleState,
+    paths.agentLimits,
   ];
 }
 

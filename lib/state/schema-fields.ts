@@ -41,29 +41,22 @@ function sharedPerFallback<A extends [] | [fallback: unknown], S>(build: (...arg
 
 /** A number; numeric strings are converted, absent or "" take `fallback`. */
 export const numberField = sharedPerFallback((fallback = 0) =>
-  z.preprocess(
-    (v) => (isAbsent(v) || v === '' ? fallback : coerceNumber(v)),
-    z.number().refine(Number.isFinite, 'expected a finite number'),
-  ),
+  z.preprocess((v) => (isAbsent(v) || v === '' ? fallback : coerceNumber(v)), z.number().refine(Number.isFinite, 'expected a finite number')),
 );
 
 /** A number that may be left out (e.g. `current_loop` in the auto-reset breaker variant). */
 export const optionalNumberField = sharedPerFallback(() =>
-  z.preprocess(
-    (v) => (isAbsent(v) || v === '' ? undefined : coerceNumber(v)),
-    z.number().refine(Number.isFinite, 'expected a finite number').optional(),
-  ),
+  z.preprocess((v) => (isAbsent(v) || v === '' ? undefined : coerceNumber(v)), z.number().refine(Number.isFinite, 'expected a finite number').optional()),
 );
 
 /** A string; numbers and booleans are stringified, absent takes `fallback`. */
 export const stringField = sharedPerFallback((fallback = '') =>
-  z.preprocess(
-    (v) => (isAbsent(v) ? fallback : typeof v === 'number' || typeof v === 'boolean' ? String(v) : v),
-    z.string(),
-  ),
+  z.preprocess((v) => (isAbsent(v) ? fallback : typeof v === 'number' || typeof v === 'boolean' ? String(v) : v), z.string()),
 );
 
-export const optionalStringField = sharedPerFallback(() => z.preprocess((v) => (isAbsent(v) ? undefined : typeof v === 'number' ? String(v) : v), z.string().optional()));
+export const optionalStringField = sharedPerFallback(() =>
+  z.preprocess((v) => (isAbsent(v) ? undefined : typeof v === 'number' ? String(v) : v), z.string().optional()),
+);
 
 /** A boolean; "true"/"false" strings are converted, absent takes `fallback`. */
 export const booleanField = sharedPerFallback((fallback = false) => z.preprocess((v) => (isAbsent(v) ? fallback : coerceBoolean(v)), z.boolean()));
@@ -74,8 +67,12 @@ export const numberListField = sharedPerFallback(() => z.preprocess((v) => (isAb
 export const stringListField = sharedPerFallback(() => z.preprocess((v) => (isAbsent(v) ? [] : v), z.array(stringField())));
 
 /** A value of ours that may be "not known": absent is null. */
-export const nullableNumberField = sharedPerFallback(() => z.preprocess((v) => (isAbsent(v) || v === '' ? null : coerceNumber(v)), z.number().refine(Number.isFinite, 'expected a finite number').nullable()));
+export const nullableNumberField = sharedPerFallback(() =>
+  z.preprocess((v) => (isAbsent(v) || v === '' ? null : coerceNumber(v)), z.number().refine(Number.isFinite, 'expected a finite number').nullable()),
+);
 
-export const nullableStringField = sharedPerFallback(() => z.preprocess((v) => (isAbsent(v) ? null : typeof v === 'number' ? String(v) : v), z.string().nullable()));
+export const nullableStringField = sharedPerFallback(() =>
+  z.preprocess((v) => (isAbsent(v) ? null : typeof v === 'number' ? String(v) : v), z.string().nullable()),
+);
 
 export const nullableBooleanField = sharedPerFallback(() => z.preprocess((v) => (isAbsent(v) ? null : coerceBoolean(v)), z.boolean().nullable()));

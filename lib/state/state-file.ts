@@ -36,12 +36,7 @@ export interface StateReadResult<T> {
   movedTo?: string;
 }
 
-export function readStateFile<S extends z.ZodType>(
-  path: string,
-  schema: S,
-  fallback: z.infer<S>,
-  options: StateReadOptions,
-): StateReadResult<z.infer<S>> {
+export function readStateFile<S extends z.ZodType>(path: string, schema: S, fallback: z.infer<S>, options: StateReadOptions): StateReadResult<z.infer<S>> {
   const text = readTextOrUndefined(path, options);
   if (text === null) return { value: fallback, status: 'corrupt' };
   if (text === undefined) return { value: fallback, status: 'missing' };
@@ -59,19 +54,13 @@ export function readStateFile<S extends z.ZodType>(
 
 /** What a state file's text holds; a corrupt one says why, with the JSON object it holds if any. */
 export type ParsedStateText<T> =
-  | { status: 'ok' | 'recovered'; value: T }
-  | { status: 'missing' }
-  | { status: 'corrupt'; problem: string; found?: Record<string, unknown> };
+  { status: 'ok' | 'recovered'; value: T } | { status: 'missing' } | { status: 'corrupt'; problem: string; found?: Record<string, unknown> };
 
 /**
  * The text of one state file checked against its schema, without touching the file: readStateFile
  * builds on it, and the views (which hold the texts already) call it directly.
  */
-export function parseStateText<S extends z.ZodType>(
-  text: string,
-  schema: S,
-  options: Pick<StateReadOptions, 'lenient'>,
-): ParsedStateText<z.infer<S>> {
+export function parseStateText<S extends z.ZodType>(text: string, schema: S, options: Pick<StateReadOptions, 'lenient'>): ParsedStateText<z.infer<S>> {
   // An empty file is what an in-place writer (the Bash tool) leaves between truncate and write.
   if (text.trim() === '') return { status: 'missing' };
   let json: unknown;
@@ -101,11 +90,7 @@ export function parseStateText<S extends z.ZodType>(
  * overwriting an earlier copy) and logs a WARN naming the file. Returns the new path, or
  * undefined when the file could not be moved (or quarantine is off).
  */
-export function setAsideCorrupt(
-  path: string,
-  problem: string,
-  options: Pick<StateReadOptions, 'logger' | 'clock' | 'quarantine'>,
-): string | undefined {
+export function setAsideCorrupt(path: string, problem: string, options: Pick<StateReadOptions, 'logger' | 'clock' | 'quarantine'>): string | undefined {
   const name = basename(path);
   if (options.quarantine === false) {
     options.logger.warn(`State file ${name} is unreadable (${problem}); using defaults`);
@@ -117,9 +102,7 @@ export function setAsideCorrupt(
     const moved = moveWithoutOverwrite(path, target);
     if (moved === 'exists') continue;
     if (moved === 'moved') {
-      options.logger.warn(
-        `State file ${name} is unreadable (${problem}); moved it to ${basename(target)} and using defaults`,
-      );
+      options.logger.warn(`State file ${name} is unreadable (${problem}); moved it to ${basename(target)} and using defaults`);
       return target;
     }
     break;

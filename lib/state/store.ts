@@ -56,11 +56,7 @@ export function loadStatus(paths: Pick<Paths, 'status'>, options: StateReadOptio
   return readStateFile(paths.status, statusFileSchema, defaultStatusFile(), handBuilt(options));
 }
 
-export function saveStatus(
-  paths: Pick<Paths, 'status'>,
-  value: StatusFile,
-  write?: WriteAtomicOptions,
-): void {
+export function saveStatus(paths: Pick<Paths, 'status'>, value: StatusFile, write?: WriteAtomicOptions): void {
   writeJsonAtomic(paths.status, value, write);
 }
 
@@ -68,57 +64,32 @@ export function loadProgress(paths: Pick<Paths, 'progress'>, options: StateReadO
   return readStateFile(paths.progress, progressFileSchema, defaultProgressFile(), handBuilt(options));
 }
 
-export function saveProgress(
-  paths: Pick<Paths, 'progress'>,
-  value: ProgressFile,
-  write?: WriteAtomicOptions,
-): void {
+export function saveProgress(paths: Pick<Paths, 'progress'>, value: ProgressFile, write?: WriteAtomicOptions): void {
   writeJsonAtomic(paths.progress, value, write);
 }
 
-export function loadExitSignals(
-  paths: Pick<Paths, 'exitSignals'>,
-  options: StateReadOptions,
-): StateReadResult<ExitSignalsFile> {
+export function loadExitSignals(paths: Pick<Paths, 'exitSignals'>, options: StateReadOptions): StateReadResult<ExitSignalsFile> {
   return readStateFile(paths.exitSignals, exitSignalsFileSchema, defaultExitSignalsFile(), options);
 }
 
-export function saveExitSignals(
-  paths: Pick<Paths, 'exitSignals'>,
-  value: ExitSignalsFile,
-  write?: WriteAtomicOptions,
-): void {
+export function saveExitSignals(paths: Pick<Paths, 'exitSignals'>, value: ExitSignalsFile, write?: WriteAtomicOptions): void {
   writeJsonAtomic(paths.exitSignals, value, write);
 }
 
-export function loadResponseAnalysis(
-  paths: Pick<Paths, 'responseAnalysis'>,
-  options: StateReadOptions,
-): StateReadResult<ResponseAnalysisFile> {
+export function loadResponseAnalysis(paths: Pick<Paths, 'responseAnalysis'>, options: StateReadOptions): StateReadResult<ResponseAnalysisFile> {
   return readStateFile(paths.responseAnalysis, responseAnalysisFileSchema, defaultResponseAnalysisFile(), options);
 }
 
 /** Mode 600: it keeps the agent's whole result text, which may quote anything it read. */
-export function saveResponseAnalysis(
-  paths: Pick<Paths, 'responseAnalysis'>,
-  value: ResponseAnalysisFile,
-  write?: WriteAtomicOptions,
-): void {
+export function saveResponseAnalysis(paths: Pick<Paths, 'responseAnalysis'>, value: ResponseAnalysisFile, write?: WriteAtomicOptions): void {
   writeJsonAtomic(paths.responseAnalysis, value, { mode: 0o600, ...write });
 }
 
-export function loadCircuitBreaker(
-  paths: Pick<Paths, 'circuitBreakerState'>,
-  options: StateReadOptions,
-): StateReadResult<CircuitBreakerFile> {
+export function loadCircuitBreaker(paths: Pick<Paths, 'circuitBreakerState'>, options: StateReadOptions): StateReadResult<CircuitBreakerFile> {
   return readStateFile(paths.circuitBreakerState, circuitBreakerFileSchema, defaultCircuitBreakerFile(), options);
 }
 
-export function saveCircuitBreaker(
-  paths: Pick<Paths, 'circuitBreakerState'>,
-  value: CircuitBreakerFile,
-  write?: WriteAtomicOptions,
-): void {
+export function saveCircuitBreaker(paths: Pick<Paths, 'circuitBreakerState'>, value: CircuitBreakerFile, write?: WriteAtomicOptions): void {
   writeJsonAtomic(paths.circuitBreakerState, value, write);
 }
 
@@ -135,42 +106,23 @@ export function appendCircuitBreakerHistory(
   entry: CircuitBreakerHistoryEntry,
   options: StateReadOptions,
 ): CircuitBreakerHistoryEntry[] {
-  return appendBoundedJsonArray(
-    paths.circuitBreakerHistory,
-    circuitBreakerHistoryEntrySchema,
-    entry,
-    CIRCUIT_BREAKER_HISTORY_MAX,
-    options,
-  );
+  return appendBoundedJsonArray(paths.circuitBreakerHistory, circuitBreakerHistoryEntrySchema, entry, CIRCUIT_BREAKER_HISTORY_MAX, options);
 }
 
 /** The breaker's history held for a run (read once; the newest 100 entries written through). */
-export function holdCircuitBreakerHistory(
-  paths: Pick<Paths, 'circuitBreakerHistory'>,
-  options: StateReadOptions,
-): HeldHistory<CircuitBreakerHistoryEntry> {
+export function holdCircuitBreakerHistory(paths: Pick<Paths, 'circuitBreakerHistory'>, options: StateReadOptions): HeldHistory<CircuitBreakerHistoryEntry> {
   return loadHeldHistory(paths.circuitBreakerHistory, circuitBreakerHistoryEntrySchema, CIRCUIT_BREAKER_HISTORY_MAX, options);
 }
 
-export function loadRalphSession(
-  paths: Pick<Paths, 'ralphSession'>,
-  options: StateReadOptions,
-): StateReadResult<RalphSessionFile> {
+export function loadRalphSession(paths: Pick<Paths, 'ralphSession'>, options: StateReadOptions): StateReadResult<RalphSessionFile> {
   return readStateFile(paths.ralphSession, ralphSessionFileSchema, defaultRalphSessionFile(), options);
 }
 
-export function saveRalphSession(
-  paths: Pick<Paths, 'ralphSession'>,
-  value: RalphSessionFile,
-  write?: WriteAtomicOptions,
-): void {
+export function saveRalphSession(paths: Pick<Paths, 'ralphSession'>, value: RalphSessionFile, write?: WriteAtomicOptions): void {
   writeJsonAtomic(paths.ralphSession, value, write);
 }
 
-export function loadRalphSessionHistory(
-  paths: Pick<Paths, 'ralphSessionHistory'>,
-  options: StateReadOptions,
-): StateReadResult<RalphSessionHistoryEntry[]> {
+export function loadRalphSessionHistory(paths: Pick<Paths, 'ralphSessionHistory'>, options: StateReadOptions): StateReadResult<RalphSessionHistoryEntry[]> {
   return readJsonArray(paths.ralphSessionHistory, ralphSessionHistoryEntrySchema, options);
 }
 
@@ -180,20 +132,11 @@ export function appendRalphSessionHistory(
   entry: RalphSessionHistoryEntry,
   options: StateReadOptions,
 ): RalphSessionHistoryEntry[] {
-  return appendBoundedJsonArray(
-    paths.ralphSessionHistory,
-    ralphSessionHistoryEntrySchema,
-    entry,
-    RALPH_SESSION_HISTORY_MAX,
-    options,
-  );
+  return appendBoundedJsonArray(paths.ralphSessionHistory, ralphSessionHistoryEntrySchema, entry, RALPH_SESSION_HISTORY_MAX, options);
 }
 
 /** The session resets held for a run (read once; the newest 50 entries written through). */
-export function holdRalphSessionHistory(
-  paths: Pick<Paths, 'ralphSessionHistory'>,
-  options: StateReadOptions,
-): HeldHistory<RalphSessionHistoryEntry> {
+export function holdRalphSessionHistory(paths: Pick<Paths, 'ralphSessionHistory'>, options: StateReadOptions): HeldHistory<RalphSessionHistoryEntry> {
   return loadHeldHistory(paths.ralphSessionHistory, ralphSessionHistoryEntrySchema, RALPH_SESSION_HISTORY_MAX, options);
 }
 

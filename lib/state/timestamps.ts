@@ -15,17 +15,11 @@ export function formatIsoTimestamp(ms: number): string {
 /** `2026-11-30 04:48:54` in local time: log lines and progress.json. */
 export function formatLocalDateTime(ms: number): string {
   const d = new Date(ms);
-  return (
-    `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}` +
-    ` ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`
-  );
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}` + ` ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
 /** `20261130T044854` in local time: the suffix of a set-aside `*.corrupt-<stamp>` file. */
 export function formatFileStamp(ms: number): string {
   const d = new Date(ms);
-  return (
-    `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}` +
-    `T${pad(d.getHours())}${pad(d.getMinutes())}${pad(d.getSeconds())}`
-  );
+  return `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}` + `T${pad(d.getHours())}${pad(d.getMinutes())}${pad(d.getSeconds())}`;
 }

@@ -72,8 +72,23 @@ export interface AgentTotals {
 
 /** Every field `add` reads from a line (the fast line reader keeps these and no others). */
 export const METRIC_FIELDS = [
-  'timestamp', 'loop', 'duration', 'success', 'calls', 'tokens', 'input_tokens', 'output_tokens', 'cache_read_tokens',
-  'cache_creation_tokens', 'cost_usd', 'loop_cost_usd', 'files_changed', 'exit_signal', 'outcome', 'tests_status', 'agent',
+  'timestamp',
+  'loop',
+  'duration',
+  'success',
+  'calls',
+  'tokens',
+  'input_tokens',
+  'output_tokens',
+  'cache_read_tokens',
+  'cache_creation_tokens',
+  'cost_usd',
+  'loop_cost_usd',
+  'files_changed',
+  'exit_signal',
+  'outcome',
+  'tests_status',
+  'agent',
   'tests_source',
 ] as const;
 
@@ -94,8 +109,18 @@ const block = () => new Float64Array(CHART_BLOCKS);
 
 export class MetricsSummarizer {
   private readonly n = {
-    lines: 0, skipped: 0, successful: 0, durationSum: 0, calls: 0, runs: 0, cost: 0, costLines: 0,
-    tokenLines: 0, files: 0, fileLines: 0, exitSignals: 0,
+    lines: 0,
+    skipped: 0,
+    successful: 0,
+    durationSum: 0,
+    calls: 0,
+    runs: 0,
+    cost: 0,
+    costLines: 0,
+    tokenLines: 0,
+    files: 0,
+    fileLines: 0,
+    exitSignals: 0,
   };
   private readonly durations: number[] = [];
   private readonly tokens = { input: 0, output: 0, cache_read: 0, cache_creation: 0, total: 0 };
@@ -230,14 +255,17 @@ export class MetricsSummarizer {
       since: this.options.sinceMs === undefined ? null : new Date(this.options.sinceMs).toISOString(),
       first_timestamp: isoOf(this.firstTimestamp),
       last_timestamp: isoOf(this.lastTimestamp),
-      duration_seconds: durations.length === 0 ? null : {
-        min: durations[0]!,
-        p50: percentile(durations, 50),
-        p90: percentile(durations, 90),
-        p99: percentile(durations, 99),
-        max: durations[durations.length - 1]!,
-        total: n.durationSum,
-      },
+      duration_seconds:
+        durations.length === 0
+          ? null
+          : {
+              min: durations[0]!,
+              p50: percentile(durations, 50),
+              p90: percentile(durations, 90),
+              p99: percentile(durations, 99),
+              max: durations[durations.length - 1]!,
+              total: n.durationSum,
+            },
       tokens: n.tokenLines === 0 && tokens.cache_read === 0 && tokens.cache_creation === 0 ? null : { ...tokens },
       cost_usd: n.costLines === 0 ? null : { total: round(n.cost, 6), per_loop: round(n.cost / n.costLines, 6) },
       files_changed: n.fileLines === 0 ? null : n.files,

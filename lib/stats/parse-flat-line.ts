@@ -105,9 +105,24 @@ function predictedKeyEnd(b: Buffer, i: number, name: Uint8Array): number {
 // when read from JSON.parse's object). `v` is in METRIC_FIELDS' order.
 function toMetricLine(v: unknown[]): MetricLine {
   return {
-    timestamp: v[0], loop: v[1], duration: v[2], success: v[3], calls: v[4], tokens: v[5], input_tokens: v[6],
-    output_tokens: v[7], cache_read_tokens: v[8], cache_creation_tokens: v[9], cost_usd: v[10], loop_cost_usd: v[11],
-    files_changed: v[12], exit_signal: v[13], outcome: v[14], tests_status: v[15], agent: v[16], tests_source: v[17],
+    timestamp: v[0],
+    loop: v[1],
+    duration: v[2],
+    success: v[3],
+    calls: v[4],
+    tokens: v[5],
+    input_tokens: v[6],
+    output_tokens: v[7],
+    cache_read_tokens: v[8],
+    cache_creation_tokens: v[9],
+    cost_usd: v[10],
+    loop_cost_usd: v[11],
+    files_changed: v[12],
+    exit_signal: v[13],
+    outcome: v[14],
+    tests_status: v[15],
+    agent: v[16],
+    tests_source: v[17],
   };
 }
 

@@ -32,18 +32,35 @@ export function renderStatsTable(s: MetricsSummary, options: RenderTableOptions)
   row('Loops', `${s.total_loops} · ${s.successful} successful (${(s.success_rate * 100).toFixed(1)}%)`);
   const d = s.duration_seconds;
   if (d) {
-    row('Loop time', [`p50 ${formatSeconds(d.p50)}`, `p90 ${formatSeconds(d.p90)}`, `p99 ${formatSeconds(d.p99)}`,
-      `max ${formatSeconds(d.max)}`, `avg ${formatSeconds(s.avg_duration)}`, `total ${formatSeconds(d.total)}`].join(' · '));
+    row(
+      'Loop time',
+      [
+        `p50 ${formatSeconds(d.p50)}`,
+        `p90 ${formatSeconds(d.p90)}`,
+        `p99 ${formatSeconds(d.p99)}`,
+        `max ${formatSeconds(d.max)}`,
+        `avg ${formatSeconds(s.avg_duration)}`,
+        `total ${formatSeconds(d.total)}`,
+      ].join(' · '),
+    );
   }
   row('Calls', String(s.total_calls));
   const t = s.tokens;
-  row('Tokens', t
-    ? [`in ${formatCount(t.input)}`, `out ${formatCount(t.output)}`, `cache read ${formatCount(t.cache_read)}`,
-      `cache write ${formatCount(t.cache_creation)}`].join(' · ')
-    : '– (not recorded; the Bash tool does not log tokens)');
-  row('Cost', s.cost_usd
-    ? `${formatUsd(s.cost_usd.total)} total · ${formatUsd(s.cost_usd.per_loop)} per loop`
-    : '– (not recorded; the Bash tool does not log cost)');
+  row(
+    'Tokens',
+    t
+      ? [
+          `in ${formatCount(t.input)}`,
+          `out ${formatCount(t.output)}`,
+          `cache read ${formatCount(t.cache_read)}`,
+          `cache write ${formatCount(t.cache_creation)}`,
+        ].join(' · ')
+      : '– (not recorded; the Bash tool does not log tokens)',
+  );
+  row(
+    'Cost',
+    s.cost_usd ? `${formatUsd(s.cost_usd.total)} total · ${formatUsd(s.cost_usd.per_loop)} per loop` : '– (not recorded; the Bash tool does not log cost)',
+  );
   if (s.files_changed !== null) row('Files', `${s.files_changed} changed`);
   if (Object.keys(s.outcomes).length > 0) row('Outcomes', formatCounts(s.outcomes));
   if (Object.keys(s.tests_status).length > 0) row('Tests', formatTestsBySource(s.tests_by_source));
@@ -95,7 +112,11 @@ export function formatSeconds(seconds: number): string {
 
 export function formatCount(n: number): string {
   if (n < 1000) return String(n);
-  for (const [size, suffix] of [[1e9, 'B'], [1e6, 'M'], [1e3, 'k']] as const) {
+  for (const [size, suffix] of [
+    [1e9, 'B'],
+    [1e6, 'M'],
+    [1e3, 'k'],
+  ] as const) {
     if (n >= size) return `${(n / size).toFixed(1)}${suffix}`;
   }
   return String(n);

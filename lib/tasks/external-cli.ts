@@ -14,9 +14,7 @@ export interface ExternalCliOptions {
   input?: string;
 }
 
-export type ExternalCliOutcome =
-  | { ok: true; result: RunResult }
-  | { ok: false; failure: Extract<TaskSourceResult, { ok: false }> };
+export type ExternalCliOutcome = { ok: true; result: RunResult } | { ok: false; failure: Extract<TaskSourceResult, { ok: false }> };
 
 export interface ToolDescription {
   cmd: string;
@@ -25,11 +23,7 @@ export interface ToolDescription {
   installHint: string;
 }
 
-export async function runExternalCli(
-  tool: ToolDescription,
-  args: readonly string[],
-  options: ExternalCliOptions,
-): Promise<ExternalCliOutcome> {
+export async function runExternalCli(tool: ToolDescription, args: readonly string[], options: ExternalCliOptions): Promise<ExternalCliOutcome> {
   const result = await options.runner.run(tool.cmd, args, {
     cwd: options.cwd,
     env: options.env,
@@ -56,5 +50,10 @@ export async function runExternalCli(
 /** The first non-empty line of a CLI's stderr (or stdout), for error messages. */
 export function firstOutputLine(result: RunResult): string {
   const text = `${result.stderr}\n${result.stdout}`;
-  return text.split(/\r?\n/).map((line) => line.trim()).find((line) => line !== '') ?? `exit code ${result.code}`;
+  return (
+    text
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .find((line) => line !== '') ?? `exit code ${result.code}`
+  );
 }

@@ -31,7 +31,18 @@ export async function fetchGitHubTasks(options: GitHubTaskOptions): Promise<Task
           options,
         )
       : await runGh(
-          ['api', '--method', 'GET', 'repos/{owner}/{repo}/issues', '-f', 'state=open', '-f', 'per_page=100', '--paginate', ...(label ? ['-f', `labels=${label}`] : [])],
+          [
+            'api',
+            '--method',
+            'GET',
+            'repos/{owner}/{repo}/issues',
+            '-f',
+            'state=open',
+            '-f',
+            'per_page=100',
+            '--paginate',
+            ...(label ? ['-f', `labels=${label}`] : []),
+          ],
           options,
         );
   if (!outcome.ok) return outcome.failure;

@@ -47,5 +47,9 @@ function importPrdTasks(projectDir: string, prdFile: string | undefined): TaskSo
   }
   const tasks = extractPrdTasks(text);
   if (tasks.length > 0) return { ok: true, tasks };
-  return { ok: true, tasks, note: `${prdFile} has no task ralph can import: ${PRD_TASK_FORMATS}; fix_plan.md starts with no task: write one "- [ ] task" line per task under its ## Tasks heading` };
+  return {
+    ok: true,
+    tasks,
+    note: `${prdFile} has no task ralph can import: ${PRD_TASK_FORMATS}; fix_plan.md starts with no task: write one "- [ ] task" line per task under its ## Tasks heading`,
+  };
 }

@@ -12,7 +12,8 @@ const MAX_NUMBERED = 20;
 const MAX_TASKS = 30;
 
 /** What a PRD must hold for tasks to be imported, said when none were. */
-export const PRD_TASK_FORMATS = 'ralph imports checkbox items ("- [ ] task"), else numbered items ("1. task"), else plain bullets ("- task"); headings and paragraphs are not read';
+export const PRD_TASK_FORMATS =
+  'ralph imports checkbox items ("- [ ] task"), else numbered items ("1. task"), else plain bullets ("- task"); headings and paragraphs are not read';
 
 /**
  * Returns `- [ ] …` lines: every checkbox item (checked ones reopened), then numbered items;

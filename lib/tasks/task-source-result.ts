@@ -7,10 +7,6 @@ export type TaskSourceResult =
   | { ok: true; tasks: string[]; /** Why there are none, when that is worth saying (a PRD in a format ralph does not read). */ note?: string }
   | { ok: false; reason: TaskSourceFailure; message: string; hint?: string };
 
-export function taskSourceFailure(
-  reason: TaskSourceFailure,
-  message: string,
-  hint?: string,
-): Extract<TaskSourceResult, { ok: false }> {
+export function taskSourceFailure(reason: TaskSourceFailure, message: string, hint?: string): Extract<TaskSourceResult, { ok: false }> {
   return hint === undefined ? { ok: false, reason, message } : { ok: false, reason, message, hint };
 }

@@ -3,7 +3,10 @@
 // an empty or missing text gives ''. Pure.
 
 function meaningfulLines(text: string | null | undefined): string[] {
-  return (text ?? '').split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '');
+  return (text ?? '')
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
 }
 
 export function firstLine(text: string | null | undefined): string {

@@ -56,7 +56,16 @@ export function interpretCommand(input: InterpretCommandInput): CommandVerificat
         ? 'interrupted'
         : noTestsCollected(input.plan.runner, run.exitCode, output);
   if (problem) {
-    return { ...base, status: 'error', format: 'exit-code', passed: 0, failed: 0, skipped: 0, failures: [{ name: command, message: problem }], failuresOmitted: 0 };
+    return {
+      ...base,
+      status: 'error',
+      format: 'exit-code',
+      passed: 0,
+      failed: 0,
+      skipped: 0,
+      failures: [{ name: command, message: problem }],
+      failuresOmitted: 0,
+    };
   }
 
   const report = readReport(input);
@@ -94,7 +103,8 @@ export function interpretCommand(input: InterpretCommandInput): CommandVerificat
 }
 
 // What runners print when they found nothing to run: pytest, jest, vitest, go, mocha, cargo.
-const NO_TESTS_LINE = /^\s*(?:=+\s*)?(?:no tests ran\b|collected 0 items\b|no tests? (?:files? )?found\b|no test files? found\b|0 passing\b|running 0 tests\s*$)/im;
+const NO_TESTS_LINE =
+  /^\s*(?:=+\s*)?(?:no tests ran\b|collected 0 items\b|no tests? (?:files? )?found\b|no test files? found\b|0 passing\b|running 0 tests\s*$)/im;
 // pytest's exit code for "no tests were collected".
 const PYTEST_NO_TESTS_EXIT = 5;
 
@@ -115,7 +125,10 @@ function ranNoTest(report: TestReport | null, output: string, exitCode: number |
  */
 function noTestsCollected(runner: OutputPlan['runner'] | undefined, exitCode: number | null, output: string): string | null {
   if (runner !== 'pytest' || exitCode !== 5) return null;
-  const line = output.split('\n').find((l) => /\bcollected 0 items\b/.test(l))?.trim();
+  const line = output
+    .split('\n')
+    .find((l) => /\bcollected 0 items\b/.test(l))
+    ?.trim();
   return `no tests collected (pytest exit code 5)${line ? `: ${line}` : ''}`;
 }
 

@@ -134,4 +134,3 @@ function notRun(command: string, role: CommandRole, why: string): CommandVerific
     output: '',
   };
 }
-

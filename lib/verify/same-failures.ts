@@ -2,14 +2,7 @@
 // count of consecutive loops with it. The decisions on the count (trip, reason) are pure, in
 // verify/verification.ts; the hash lives here so pure code loads no Node module.
 
-import {
-  failingCount,
-  failingSetText,
-  initialSameFailures,
-  NAMES_KEPT,
-  type SameFailuresState,
-  type VerificationSnapshot,
-} from './verification.js';
+import { failingCount, failingSetText, initialSameFailures, NAMES_KEPT, type SameFailuresState, type VerificationSnapshot } from './verification.js';
 import { hashText } from '../platform/hash.js';
 
 /** Identifies the set of failures (order-insensitive); null when the result passed. */

@@ -35,7 +35,11 @@ export function planStructuredOutput(argv: readonly string[], options: PlanOutpu
     case 'vitest':
       if (hasOption(argv, '--reporter') || hasOption(argv, '--outputFile')) break;
       // The default reporter stays, so the output the agent and the record see is unchanged.
-      return { argv: [...argv, '--reporter=default', '--reporter=json', `--outputFile.json=${path}`], runner, report: { kind: 'file', format: 'vitest-json', path } };
+      return {
+        argv: [...argv, '--reporter=default', '--reporter=json', `--outputFile.json=${path}`],
+        runner,
+        report: { kind: 'file', format: 'vitest-json', path },
+      };
     case 'jest':
       if (hasOption(argv, '--json') || hasOption(argv, '--outputFile')) break;
       return { argv: [...argv, '--json', `--outputFile=${path}`], runner, report: { kind: 'file', format: 'jest-json', path } };

@@ -178,4 +178,3 @@ function readJson(path: string): PackageJsonScripts | undefined {
     return undefined;
   }
 }
-

@@ -2,15 +2,7 @@
 // helpers that bound them (names and messages truncated, failure lists capped), so a result is
 // always small enough to keep in the session record and the loop context.
 
-export type ReportFormat =
-  | 'vitest-json'
-  | 'jest-json'
-  | 'junit-xml'
-  | 'tap'
-  | 'go-json'
-  | 'cargo'
-  | 'summary'
-  | 'exit-code';
+export type ReportFormat = 'vitest-json' | 'jest-json' | 'junit-xml' | 'tap' | 'go-json' | 'cargo' | 'summary' | 'exit-code';
 
 export interface TestFailure {
   /** A name the agent can find: `file > suite > test`, `classname.test`, `pkg TestX`. */
@@ -122,14 +114,21 @@ export function describeVerification(result: VerificationResult): string {
 }
 
 /** The verdict and the counts, without the commands: `Verification gate FAILED in 2.3s: 1 failing, 4 passing, 0 skipped`. */
-export function describeVerificationTally(result: Pick<VerificationResult, 'passed' | 'failed' | 'skipped' | 'durationMs'> & { status: string; commands?: readonly Pick<CommandVerification, 'lostTests'>[] }): string {
+export function describeVerificationTally(
+  result: Pick<VerificationResult, 'passed' | 'failed' | 'skipped' | 'durationMs'> & {
+    status: string;
+    commands?: readonly Pick<CommandVerification, 'lostTests'>[];
+  },
+): string {
   const verdict =
     result.status === 'passed'
       ? 'passed'
       : result.status === 'failed'
         ? 'FAILED'
         : result.status === 'not-verified'
-          ? result.commands?.some((c) => c.lostTests) ? 'NOT VERIFIED (far fewer tests than the last passing run)' : 'NOT VERIFIED (a test command ran no test)'
+          ? result.commands?.some((c) => c.lostTests)
+            ? 'NOT VERIFIED (far fewer tests than the last passing run)'
+            : 'NOT VERIFIED (a test command ran no test)'
           : 'could not complete';
   const seconds = (result.durationMs / 1000).toFixed(1);
   return `Verification gate ${verdict} in ${seconds}s: ${result.failed} failing, ${result.passed} passing, ${result.skipped} skipped`;

@@ -34,7 +34,15 @@ export interface VerificationTrackerState {
 }
 
 export function initialVerificationTracker(): VerificationTrackerState {
-  return { latest: null, latestLoop: null, lastChangeLoop: null, trusted: true, sameFailures: initialSameFailures(), countedLoop: null, lastPassingTests: null };
+  return {
+    latest: null,
+    latestLoop: null,
+    lastChangeLoop: null,
+    trusted: true,
+    sameFailures: initialSameFailures(),
+    countedLoop: null,
+    lastPassingTests: null,
+  };
 }
 
 /**

@@ -173,7 +173,11 @@ export function formatFailuresForContext(result: VerificationSnapshot, maxChars:
   let shown = 0;
   const total = failingCount(result);
   for (const failure of result.failures) {
-    const message = (failure.message ?? '').split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+    const message =
+      (failure.message ?? '')
+        .split('\n')
+        .find((l) => l.trim() !== '')
+        ?.trim() ?? '';
     const line = cut(`- ${failure.name}${message ? `: ${message}` : ''}`, FAILURE_LINE_CHARS);
     const reserve = shown + 1 < total ? 30 : 0;
     if (size + line.length + 1 + reserve > maxChars) break;

@@ -30,9 +30,7 @@ export interface ServedAddress {
   port: number;
 }
 
-export type RequestDecision =
-  | { ok: true; route: WebRoute; token: string }
-  | { ok: false; status: number; message: string; allow?: string };
+export type RequestDecision = { ok: true; route: WebRoute; token: string } | { ok: false; status: number; message: string; allow?: string };
 
 /**
  * What to do with one request. `tokenMatches` compares the request's token with the server's

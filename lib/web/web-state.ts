@@ -190,10 +190,20 @@ export function buildWebState(
       usageWaitUntil: snapshot.usageWait?.resumeAt,
     },
     gate: extra.run?.last_verification
-      ? { ...extra.run.last_verification, status: sanitizeLine(extra.run.last_verification.status), failing: extra.run.last_verification.failing.map(sanitizeLine) }
+      ? {
+          ...extra.run.last_verification,
+          status: sanitizeLine(extra.run.last_verification.status),
+          failing: extra.run.last_verification.failing.map(sanitizeLine),
+        }
       : undefined,
     run: extra.run ? { status: sanitizeLine(extra.run.status), attempts: extra.run.attempts, gap: sanitizeLine(extra.run.gap_text) } : undefined,
-    units: (snapshot.units ?? []).map((u) => ({ slug: sanitizeLine(u.slug), state: sanitizeLine(u.state), loops: u.loops, costUsd: u.costUsd, reason: sanitizeLine(u.reason) })),
+    units: (snapshot.units ?? []).map((u) => ({
+      slug: sanitizeLine(u.slug),
+      state: sanitizeLine(u.state),
+      loops: u.loops,
+      costUsd: u.costUsd,
+      reason: sanitizeLine(u.reason),
+    })),
     queue: snapshot.queue ? { ...snapshot.queue, current: clean(snapshot.queue.current) } : undefined,
     ...(status?.runSummary ? { summary: status.runSummary.map(sanitizeLine) } : {}),
     alerts: (status?.alerts ?? []).map(sanitizeLine),
@@ -274,7 +284,12 @@ function heldOpen(view: ViewConfig): Array<{ text: string; how: string }> {
   }
 }
 
-function planOf(text: string | null, snapshot: DashboardSnapshot, optionalSections: string[], held: Array<{ text: string; how: string }> = []): WebState['plan'] {
+function planOf(
+  text: string | null,
+  snapshot: DashboardSnapshot,
+  optionalSections: string[],
+  held: Array<{ text: string; how: string }> = [],
+): WebState['plan'] {
   if (text === null) return undefined;
   const view = parseFixPlan(text, optionalSections);
   const items = view.items.slice(0, PLAN_ITEMS).map((item) => ({

@@ -63,8 +63,22 @@ export async function benchAnalysis() {
   const worst = await throughput(parsedOnly, Math.ceil(128e6 / parsedOnly.length));
   const rss = await peakRss();
   return [
-    row('analysis throughput, realistic stream-json', realistic.mbPerSecond, 'MB/s', THROUGHPUT_BUDGET, 'min', `${Math.round(realistic.bytes / 1e6)} MB in 64 KiB chunks`),
+    row(
+      'analysis throughput, realistic stream-json',
+      realistic.mbPerSecond,
+      'MB/s',
+      THROUGHPUT_BUDGET,
+      'min',
+      `${Math.round(realistic.bytes / 1e6)} MB in 64 KiB chunks`,
+    ),
     row('analysis throughput, parsed lines only (worst case)', worst.mbPerSecond, 'MB/s', THROUGHPUT_BUDGET, 'min', 'informational: no tool results to skip'),
-    row('peak RSS analysing a 1 GiB stream', rss.peakRssMb, 'MB', RSS_BUDGET_MB, 'max', `${(rss.bytes / 2 ** 30).toFixed(2)} GiB; RSS ${rss.baselineRssMb} MB before it; ${rss.skipped} single-line 64 MiB tool results dropped`),
+    row(
+      'peak RSS analysing a 1 GiB stream',
+      rss.peakRssMb,
+      'MB',
+      RSS_BUDGET_MB,
+      'max',
+      `${(rss.bytes / 2 ** 30).toFixed(2)} GiB; RSS ${rss.baselineRssMb} MB before it; ${rss.skipped} single-line 64 MiB tool results dropped`,
+    ),
   ];
 }

@@ -32,7 +32,11 @@ function timeRun(args, cwd) {
   return new Promise((resolve, reject) => {
     const script = '"$@" >/dev/null 2>&1; code=$?; times; exit $code';
     const started = performance.now();
-    const child = spawn('bash', ['-c', script, 'bench', process.execPath, ...args], { cwd, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, NO_COLOR: '1', COLUMNS: '100' } });
+    const child = spawn('bash', ['-c', script, 'bench', process.execPath, ...args], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, NO_COLOR: '1', COLUMNS: '100' },
+    });
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     child.on('error', reject);

@@ -15,7 +15,10 @@ const PER_DIR = 500;
 
 const GIT_ENV = {
   ...process.env,
-  GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'bench@example.com', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'bench@example.com',
+  GIT_AUTHOR_NAME: 'bench',
+  GIT_AUTHOR_EMAIL: 'bench@example.com',
+  GIT_COMMITTER_NAME: 'bench',
+  GIT_COMMITTER_EMAIL: 'bench@example.com',
   GIT_CONFIG_NOSYSTEM: '1',
   // No background gc racing the clean-up.
   GIT_CONFIG_PARAMETERS: "'gc.auto=0'",

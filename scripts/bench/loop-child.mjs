@@ -113,7 +113,15 @@ function makeEnv(root) {
   for (const [name, value] of Object.entries(process.env)) {
     if (!/^(FAKE_CLAUDE_|ANTHROPIC_|CLAUDE_CODE_|RALPH_)/.test(name) && name !== 'CLAUDE_CONFIG_DIR') env[name] = value;
   }
-  return { ...env, ...GIT_ENV, PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: home, CLAUDE_CONFIG_DIR: join(home, '.claude'), BENCH_AGENT_STREAM: stream, NO_COLOR: '1' };
+  return {
+    ...env,
+    ...GIT_ENV,
+    PATH: `${bin}:${process.env.PATH ?? ''}`,
+    HOME: home,
+    CLAUDE_CONFIG_DIR: join(home, '.claude'),
+    BENCH_AGENT_STREAM: stream,
+    NO_COLOR: '1',
+  };
 }
 
 const cpuMs = () => {

@@ -58,9 +58,37 @@ export async function benchOrchestration({ quick = false } = {}) {
   const rssWarm = r.rss[warm];
   const rssLast = r.rss[r.loops];
   return [
-    row(`orchestration CPU per loop (instant fake agent), median of ${counted(r.perLoopCpu).length}`, cpu, 'ms', CPU_BUDGET_MS, 'max', `CPU time of the ralph process; wall per loop ${wall.toFixed(1)} ms median (agent, git and machine load included); ${r.loops} loops in ${(r.wallMs / 1000).toFixed(0)} s`),
-    row('agent exit → next agent spawn, median (ralph CPU)', median(counted(r.gapCpu)), 'ms', GAP_BUDGET_MS, 'max', `CPU time of the ralph process inside the gap; wall ${median(counted(r.gapWall)).toFixed(1)} ms median, p95 ${percentile(counted(r.gapWall), 95).toFixed(1)} ms (includes waiting for git under the machine's load)`),
-    row(`per-loop CPU at loop ${last} vs loop 10`, growth, '%', GROWTH_BUDGET_PCT, 'max', `medians of ${WINDOW} loops: ${early.toFixed(1)} ms around loop 10, ${late.toFixed(1)} ms up to loop ${last}; wall ${earlyWall.toFixed(1)} → ${lateWall.toFixed(1)} ms`),
-    row(`ralph peak RSS over a ${r.loops}-loop run`, r.peakRssMb, 'MB', RSS_BUDGET_MB, 'max', `maxRSS of the loop process; RSS ${rssWarm.toFixed(1)} MB at loop ${warm}, ${rssLast.toFixed(1)} MB at loop ${r.loops}`),
+    row(
+      `orchestration CPU per loop (instant fake agent), median of ${counted(r.perLoopCpu).length}`,
+      cpu,
+      'ms',
+      CPU_BUDGET_MS,
+      'max',
+      `CPU time of the ralph process; wall per loop ${wall.toFixed(1)} ms median (agent, git and machine load included); ${r.loops} loops in ${(r.wallMs / 1000).toFixed(0)} s`,
+    ),
+    row(
+      'agent exit → next agent spawn, median (ralph CPU)',
+      median(counted(r.gapCpu)),
+      'ms',
+      GAP_BUDGET_MS,
+      'max',
+      `CPU time of the ralph process inside the gap; wall ${median(counted(r.gapWall)).toFixed(1)} ms median, p95 ${percentile(counted(r.gapWall), 95).toFixed(1)} ms (includes waiting for git under the machine's load)`,
+    ),
+    row(
+      `per-loop CPU at loop ${last} vs loop 10`,
+      growth,
+      '%',
+      GROWTH_BUDGET_PCT,
+      'max',
+      `medians of ${WINDOW} loops: ${early.toFixed(1)} ms around loop 10, ${late.toFixed(1)} ms up to loop ${last}; wall ${earlyWall.toFixed(1)} → ${lateWall.toFixed(1)} ms`,
+    ),
+    row(
+      `ralph peak RSS over a ${r.loops}-loop run`,
+      r.peakRssMb,
+      'MB',
+      RSS_BUDGET_MB,
+      'max',
+      `maxRSS of the loop process; RSS ${rssWarm.toFixed(1)} MB at loop ${warm}, ${rssLast.toFixed(1)} MB at loop ${r.loops}`,
+    ),
   ];
 }

@@ -18,7 +18,13 @@ const FAKE = join(ROOT, 'tests', 'fixtures', 'fake-claude', 'claude');
 const CALL_MS = 3000;
 const RATIO_BUDGET = 0.45;
 const RSS_BUDGET_MB = 100;
-const GIT_ENV = { GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'bench@example.invalid', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'bench@example.invalid', GIT_CONFIG_NOSYSTEM: '1' };
+const GIT_ENV = {
+  GIT_AUTHOR_NAME: 'bench',
+  GIT_AUTHOR_EMAIL: 'bench@example.invalid',
+  GIT_COMMITTER_NAME: 'bench',
+  GIT_COMMITTER_EMAIL: 'bench@example.invalid',
+  GIT_CONFIG_NOSYSTEM: '1',
+};
 
 function makeProject(items, calls) {
   const root = mkdtempSync(join(tmpdir(), 'ralph-bench-parallel-'));
@@ -30,7 +36,8 @@ function makeProject(items, calls) {
     // The gate runs one passing test (a gate that runs none is not a pass).
     'gate.js': "console.log('TAP version 13\\nok 1 - bench\\n1..1');\n",
     '.ralphrc': 'CLAUDE_AUTO_UPDATE=false\nFAILURE_RETRY_SECONDS=0\nKILL_GRACE_SECONDS=1\nTEST_COMMAND="node gate.js"\n',
-    '.gitignore': '.ralph/logs/\n.ralph/.*\n.ralph/status.json\n.ralph/progress.json\n.ralph/live.log\n.ralph/sessions/\n.ralph/worktrees/\n.ralph/parallel.json\n',
+    '.gitignore':
+      '.ralph/logs/\n.ralph/.*\n.ralph/status.json\n.ralph/progress.json\n.ralph/live.log\n.ralph/sessions/\n.ralph/worktrees/\n.ralph/parallel.json\n',
   };
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
@@ -89,12 +96,26 @@ function runRalph(project, args) {
   });
 }
 
-const doesItem = (item) => ({ match: { promptRegex: `one item of the plan: ${item}` }, delayBeforeFirstLineMs: CALL_MS, tickFixPlan: 'all', writeFiles: { [`${item.replace(/\W+/g, '-')}.txt`]: `${item}\n` }, resultText: `Did ${item}.` });
+const doesItem = (item) => ({
+  match: { promptRegex: `one item of the plan: ${item}` },
+  delayBeforeFirstLineMs: CALL_MS,
+  tickFixPlan: 'all',
+  writeFiles: { [`${item.replace(/\W+/g, '-')}.txt`]: `${item}\n` },
+  resultText: `Did ${item}.`,
+});
 
 export async function benchParallel() {
   const items = ['Add alpha', 'Add beta', 'Add gamma'];
   // Serially: one loop, one item per call.
-  const serial = makeProject(items, items.map((item) => ({ delayBeforeFirstLineMs: CALL_MS, tickFixPlan: 1, writeFiles: { [`${item.replace(/\W+/g, '-')}.txt`]: `${item}\n` }, resultText: `Did ${item}.` })));
+  const serial = makeProject(
+    items,
+    items.map((item) => ({
+      delayBeforeFirstLineMs: CALL_MS,
+      tickFixPlan: 1,
+      writeFiles: { [`${item.replace(/\W+/g, '-')}.txt`]: `${item}\n` },
+      resultText: `Did ${item}.`,
+    })),
+  );
   const parallel = makeProject(items, items.map(doesItem));
   const four = makeProject([...items, 'Add delta'], [...items, 'Add delta'].map(doesItem));
   try {
@@ -103,8 +124,22 @@ export async function benchParallel() {
     const fourRun = await runRalph(four, ['--parallel', '4']);
     const ratio = parallelRun.wallMs / serialRun.wallMs;
     return [
-      row('--parallel 3 vs serial, three equal items, 3 s agent calls (wall ratio)', ratio, '×', RATIO_BUDGET, 'max', `serial ${(serialRun.wallMs / 1000).toFixed(1)} s, --parallel 3 ${(parallelRun.wallMs / 1000).toFixed(1)} s, side by side`),
-      row('ralph --parallel 4: peak RSS of the one ralph process', fourRun.peakRssMb, 'MB', RSS_BUDGET_MB, 'max', `VmHWM from /proc, sampled every 50 ms; run of four units took ${(fourRun.wallMs / 1000).toFixed(1)} s`),
+      row(
+        '--parallel 3 vs serial, three equal items, 3 s agent calls (wall ratio)',
+        ratio,
+        '×',
+        RATIO_BUDGET,
+        'max',
+        `serial ${(serialRun.wallMs / 1000).toFixed(1)} s, --parallel 3 ${(parallelRun.wallMs / 1000).toFixed(1)} s, side by side`,
+      ),
+      row(
+        'ralph --parallel 4: peak RSS of the one ralph process',
+        fourRun.peakRssMb,
+        'MB',
+        RSS_BUDGET_MB,
+        'max',
+        `VmHWM from /proc, sampled every 50 ms; run of four units took ${(fourRun.wallMs / 1000).toFixed(1)} s`,
+      ),
     ];
   } finally {
     for (const p of [serial, parallel, four]) rmSync(p.root, { recursive: true, force: true });

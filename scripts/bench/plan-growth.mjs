@@ -38,8 +38,16 @@ export async function benchPlanGrowth({ quick = false } = {}) {
   const sizeRows = SIZES.slice(1).map((items, i) => {
     const what = `per-loop CPU, ${items.toLocaleString('en')}-item plan ÷ 100-item plan`;
     const size = perLoop[i + 1];
-    if (size.failed) return { ...notMeasured(what, `${size.failed} (${base.ms.toFixed(1)} ms per loop at 100 items)`), unit: '×', budget: PLAN_RATIO_BUDGET, ok: false };
-    return row(what, size.ms / base.ms, '×', PLAN_RATIO_BUDGET, 'max', `medians of ${sizeLoops - WARM_UP - 1} loops: ${base.ms.toFixed(1)} ms at 100 items, ${size.ms.toFixed(1)} ms at ${items.toLocaleString('en')}`);
+    if (size.failed)
+      return { ...notMeasured(what, `${size.failed} (${base.ms.toFixed(1)} ms per loop at 100 items)`), unit: '×', budget: PLAN_RATIO_BUDGET, ok: false };
+    return row(
+      what,
+      size.ms / base.ms,
+      '×',
+      PLAN_RATIO_BUDGET,
+      'max',
+      `medians of ${sizeLoops - WARM_UP - 1} loops: ${base.ms.toFixed(1)} ms at 100 items, ${size.ms.toFixed(1)} ms at ${items.toLocaleString('en')}`,
+    );
   });
   const short = await runChild(shortLoops, SIZES[0]);
   const long = await runChild(longLoops, SIZES[0]);

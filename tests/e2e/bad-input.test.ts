@@ -110,7 +110,7 @@ describe('bad input is a one-line error naming the file, with no call counted', 
     const p = project();
     const f = fake();
     const outside = join(tmpDir(), 'secret.md');
-    writeFileSync(outside, '# someone else\'s file\n');
+    writeFileSync(outside, "# someone else's file\n");
     rmSync(p.path('.ralph/PROMPT.md'));
     symlinkSync(outside, p.path('.ralph/PROMPT.md'));
     expectClearError(await ralph(p, f), p, f, '.ralph/PROMPT.md', /symlink to .*secret\.md, outside the project/);

@@ -23,14 +23,8 @@ interface Ran {
 
 const OPEN_PLAN = '# Fix Plan\n- [ ] one\n- [ ] two\n- [ ] three\n';
 
-async function run(
-  calls: FakeCallScript[],
-  options: { env?: NodeJS.ProcessEnv; rc?: string; setup?: (p: TmpProject) => void } = {},
-): Promise<Ran> {
-  const project = tmpProject(
-    ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}${options.rc ?? ''}`, '.ralph/fix_plan.md': OPEN_PLAN }),
-    { git: true },
-  );
+async function run(calls: FakeCallScript[], options: { env?: NodeJS.ProcessEnv; rc?: string; setup?: (p: TmpProject) => void } = {}): Promise<Ran> {
+  const project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}${options.rc ?? ''}`, '.ralph/fix_plan.md': OPEN_PLAN }), { git: true });
   cleanups.push(() => project.cleanup());
   options.setup?.(project);
   const fake = withFakeClaude({ calls });
@@ -76,7 +70,7 @@ describe('session log lines keep the Bash wording', () => {
     expect(argv[0]).not.toContain('--resume');
     expect(argv[1]).toEqual(expect.arrayContaining(['--resume', sessionId]));
   });
-  it('an id that is no UUID but a safe token (the upstream suite\'s e2e-sess-abc123) is saved and resumed', async () => {
+  it("an id that is no UUID but a safe token (the upstream suite's e2e-sess-abc123) is saved and resumed", async () => {
     const sessionId = 'e2e-sess-abc123';
     const calls = [1, 2].map((n) => productive(n, { sessionId, tickFixPlan: n === 1 ? 1 : 'all' }));
     const ran = await run(calls, { env: { CLAUDE_USE_CONTINUE: 'true' } });
@@ -100,8 +94,7 @@ describe('EXIT_REQUIRES_PLAN_COMPLETE=false restores the Bash exit order', () =>
   it('stale signals from a crashed run are reset: two fresh claims, then completion_signals', async () => {
     const ran = await run([claim(1), claim(2), claim(3)], {
       env: { EXIT_REQUIRES_PLAN_COMPLETE: 'false' },
-      setup: (p) =>
-        writeFileSync(p.path('.ralph/.exit_signals'), '{"test_only_loops": [], "done_signals": [1, 2], "completion_indicators": [1, 2]}\n'),
+      setup: (p) => writeFileSync(p.path('.ralph/.exit_signals'), '{"test_only_loops": [], "done_signals": [1, 2], "completion_indicators": [1, 2]}\n'),
     });
     expect(ran.result.code).toBe(0);
     expect(ran.fake.runs()).toHaveLength(2);

@@ -34,6 +34,8 @@ describe('the bins run the bundle', () => {
     expect(modules.filter((url) => url.includes('/node_modules/'))).toEqual([]);
     // Only the shim's Node-version check comes from tsc's per-file output; no chunk of another
     // command's bundle (chunks shared between bins would multiply the files each one loads).
-    expect(modules.filter((url) => url.includes('/dist/') && !url.includes(`/dist/${folder}/`)).map((url) => url.replace(/.*\/dist\//, ''))).toEqual(['cli/require-node.js']);
+    expect(modules.filter((url) => url.includes('/dist/') && !url.includes(`/dist/${folder}/`)).map((url) => url.replace(/.*\/dist\//, ''))).toEqual([
+      'cli/require-node.js',
+    ]);
   });
 });

@@ -18,16 +18,28 @@ describe('the closing summary', () => {
     const plan = '# Fix Plan\n## Tasks\n- [ ] one\n- [ ] two\n- [ ] three\n';
     const p = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC, '.ralph/fix_plan.md': plan }), { git: true });
     const f = withFakeClaude({
-      calls: [1, 2, 3].map((n) => ({ writeFiles: { [`f${n}.txt`]: `${n}\n` }, tickFixPlan: 1, costUsd: 0.25, gitCommit: `task ${n}`, resultText: `Did task ${n}` })),
+      calls: [1, 2, 3].map((n) => ({
+        writeFiles: { [`f${n}.txt`]: `${n}\n` },
+        tickFixPlan: 1,
+        costUsd: 0.25,
+        gitCommit: `task ${n}`,
+        resultText: `Did task ${n}`,
+      })),
     });
-    cleanups.push(() => p.cleanup(), () => f.cleanup());
+    cleanups.push(
+      () => p.cleanup(),
+      () => f.cleanup(),
+    );
     const env = { ...f.env, ...GIT_TEST_ENV };
 
     const run = await runCli('ralph', [], { cwd: p.dir, env });
     expect(run.code, run.stderr).toBe(0);
     expect(f.runs()).toHaveLength(3);
     expect(run.stderr.match(/Run summary/g)).toHaveLength(1);
-    const block = run.stderr.slice(run.stderr.indexOf('Run summary')).split('\n').map((line) => line.replace(/^\[[^\]]*\] \[\w+\] /, ''));
+    const block = run.stderr
+      .slice(run.stderr.indexOf('Run summary'))
+      .split('\n')
+      .map((line) => line.replace(/^\[[^\]]*\] \[\w+\] /, ''));
     expect(block.slice(1, 8)).toEqual([
       '  Stopped:  done (exit reason: plan_complete, exit code 0)',
       '  Tasks:    3 done, 0 left',
@@ -43,11 +55,21 @@ describe('the closing summary', () => {
     const status = JSON.parse(readFileSync(p.path('.ralph/status.json'), 'utf8'));
     // loop_count stays the Bash tool's: the loop number reached, the stopped one included.
     expect(status).toMatchObject({ loop_count: 4, loops_run: 3, run_loops: 3, status: 'completed' });
-    expect(status.run_summary).toMatchObject({ outcome: 'done', tasks_done: 3, tasks_left: 0, loops_run: 3, cost_usd: 0.75, commits: 3, next: "git log --oneline -3 (review the run's commits)" });
+    expect(status.run_summary).toMatchObject({
+      outcome: 'done',
+      tasks_done: 3,
+      tasks_left: 0,
+      loops_run: 3,
+      cost_usd: 0.75,
+      commits: 3,
+      next: "git log --oneline -3 (review the run's commits)",
+    });
 
     const shown = await runCli('ralph', ['--status'], { cwd: p.dir, env });
     expect(shown.code).toBe(0);
-    expect(shown.stdout).toContain(`Last run:\nRun summary\n  Stopped:  done (exit reason: plan_complete, exit code 0)\n  Tasks:    3 done, 0 left\n  Loops:    3\n`);
+    expect(shown.stdout).toContain(
+      `Last run:\nRun summary\n  Stopped:  done (exit reason: plan_complete, exit code 0)\n  Tasks:    3 done, 0 left\n  Loops:    3\n`,
+    );
     expect(shown.stdout.match(/Run summary/g)).toHaveLength(1);
 
     const json = JSON.parse((await runCli('ralph', ['--status', '--json'], { cwd: p.dir, env })).stdout);
@@ -59,10 +81,15 @@ describe('the closing summary', () => {
   });
 
   it('after a halt: tasks left, no commits, and the command that shows why', async () => {
-    const p = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}CB_NO_PROGRESS_THRESHOLD=2\n`, '.ralph/fix_plan.md': '- [ ] one\n- [ ] two\n' }), { git: true });
+    const p = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}CB_NO_PROGRESS_THRESHOLD=2\n`, '.ralph/fix_plan.md': '- [ ] one\n- [ ] two\n' }), {
+      git: true,
+    });
     const idle = { resultText: 'Thinking', statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } };
     const f = withFakeClaude({ calls: [idle, idle, idle, idle] });
-    cleanups.push(() => p.cleanup(), () => f.cleanup());
+    cleanups.push(
+      () => p.cleanup(),
+      () => f.cleanup(),
+    );
     const run = await runCli('ralph', [], { cwd: p.dir, env: { ...f.env, ...GIT_TEST_ENV } });
     expect(run.code, run.stderr).toBe(2);
     const summary = JSON.parse(readFileSync(p.path('.ralph/status.json'), 'utf8')).run_summary;

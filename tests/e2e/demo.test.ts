@@ -16,7 +16,10 @@ const cleanups = useCleanups();
 
 /** PATH without any agent CLI: the demo needs none. */
 const pathWithoutAgents = () =>
-  (process.env.PATH ?? '').split(delimiter).filter((d) => d && !['claude', 'codex', 'gemini', 'opencode'].some((cli) => existsSync(join(d, cli)))).join(delimiter);
+  (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((d) => d && !['claude', 'codex', 'gemini', 'opencode'].some((cli) => existsSync(join(d, cli))))
+    .join(delimiter);
 
 function emptyDir(name: string): string {
   const dir = mkdtempSync(join(tmpdir(), `${name}-`));
@@ -31,18 +34,25 @@ describe('ralph --demo', () => {
     const r = await runCli('ralph', ['--demo'], { cwd, env });
     expect(r.code, r.stderr).toBe(0);
 
-    expect(r.stdout).toMatch(/^=== ralph --demo ===\nA demo run: ralph's built-in scripted agent stands in for Claude Code\. No account, no model,\nnothing spent\./);
+    expect(r.stdout).toMatch(
+      /^=== ralph --demo ===\nA demo run: ralph's built-in scripted agent stands in for Claude Code\. No account, no model,\nnothing spent\./,
+    );
     expect(r.stderr.match(/=== Starting Loop #\d ===/g)).toEqual(['=== Starting Loop #1 ===', '=== Starting Loop #2 ===', '=== Starting Loop #3 ===']);
     expect(r.stderr.match(/Verification gate passed/g)).toHaveLength(3);
-    const summary = r.stderr.slice(r.stderr.indexOf('Run summary')).split('\n').map((line) => line.replace(/^\[[^\]]*\] \[\w+\] /, ''));
-    expect(summary).toEqual(expect.arrayContaining([
-      '  Stopped:  done (exit reason: plan_complete, exit code 0)',
-      '  Tasks:    3 done, 0 left',
-      '  Loops:    3',
-      '  Cost:     $0.00',
-      '  Commits:  3',
-      '  Next:     ralph-setup my-project (or ralph-enable in a project you have), write your tasks in .ralph/fix_plan.md, then ralph --doctor',
-    ]));
+    const summary = r.stderr
+      .slice(r.stderr.indexOf('Run summary'))
+      .split('\n')
+      .map((line) => line.replace(/^\[[^\]]*\] \[\w+\] /, ''));
+    expect(summary).toEqual(
+      expect.arrayContaining([
+        '  Stopped:  done (exit reason: plan_complete, exit code 0)',
+        '  Tasks:    3 done, 0 left',
+        '  Loops:    3',
+        '  Cost:     $0.00',
+        '  Commits:  3',
+        '  Next:     ralph-setup my-project (or ralph-enable in a project you have), write your tasks in .ralph/fix_plan.md, then ralph --doctor',
+      ]),
+    );
     expect(r.stdout).toMatch(/=== End of the demo \(exit 0\)\. Nothing was kept: .*ralph-demo-\w+ is removed\. ===\n$/);
 
     // Nothing left: the project, its git repository and ralph's ledger for it were all in the one temp folder.

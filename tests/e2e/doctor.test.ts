@@ -63,7 +63,9 @@ describe('ralph --doctor', () => {
     expect((await runCli('ralph-setup', ['fresh'], { cwd: parent.dir, env })).code).toBe(0);
     const fresh = parent.path('fresh');
     const empty = await runCli('ralph', ['--doctor'], { cwd: fresh, env });
-    expect(line(empty.stdout, 'fix_plan.md')).toBe('[WARN] fix_plan.md: no task yet: the agent would work from PROMPT.md alone, and no plan would say when it is done — fix: write one "- [ ] task" line per task under ## Tasks in .ralph/fix_plan.md');
+    expect(line(empty.stdout, 'fix_plan.md')).toBe(
+      '[WARN] fix_plan.md: no task yet: the agent would work from PROMPT.md alone, and no plan would say when it is done — fix: write one "- [ ] task" line per task under ## Tasks in .ralph/fix_plan.md',
+    );
 
     const former = '# Ralph Fix Plan\n## High Priority\n- [ ] Review the codebase and the specifications in .ralph/specs/\n- [ ] Improve the README\n';
     const old = project(ralphProjectTree({ '.ralph/fix_plan.md': former }), true);
@@ -116,7 +118,6 @@ describe('ralph --doctor', () => {
     expect(line(r.stdout, 'test command')).toContain('no-such-test-runner is not installed');
   });
 
-
   it('suggests ralph-migrate on the old flat layout, as ralph does', async () => {
     const p = project({ 'PROMPT.md': '# Task\n', '@fix_plan.md': '- [ ] a\n', '@AGENT.md': '# Agent\n' }, true);
     const f = fake();
@@ -140,7 +141,10 @@ describe('ralph --doctor', () => {
       // A read-only bind mount of .ralph/, which stops root too (EROFS).
       const [unshare, ...prefix] = namespace.prefix;
       const script = 'set -e; mount --bind "$1" "$1"; mount -o remount,bind,ro "$1"; shift; "$@"';
-      r = await runCommand(unshare!, [...prefix, 'sh', '-c', script, 'sh', p.path('.ralph'), process.execPath, binPath('ralph'), '--doctor'], { cwd: p.dir, env: { ...env, NO_COLOR: '1' } });
+      r = await runCommand(unshare!, [...prefix, 'sh', '-c', script, 'sh', p.path('.ralph'), process.execPath, binPath('ralph'), '--doctor'], {
+        cwd: p.dir,
+        env: { ...env, NO_COLOR: '1' },
+      });
     } else {
       // No namespace: file modes, for a user they apply to.
       const user = IS_ROOT ? unprivilegedUser() : undefined;
@@ -152,7 +156,9 @@ describe('ralph --doctor', () => {
         chmodSync(p.path('.ralph'), 0o755);
       }
     }
-    expect(line(r.stdout, 'project files')).toMatch(/^\[FAIL\] project files: \.ralph\/ cannot be written \((read-only file system|permission denied)\): ralph would refuse to start — fix: make \.ralph\/ writable/);
+    expect(line(r.stdout, 'project files')).toMatch(
+      /^\[FAIL\] project files: \.ralph\/ cannot be written \((read-only file system|permission denied)\): ralph would refuse to start — fix: make \.ralph\/ writable/,
+    );
     expect(r.stdout).not.toMatch(/\bReady\b/);
     expect(r.code).toBe(1);
   });
@@ -160,14 +166,19 @@ describe('ralph --doctor', () => {
   it('fails for --github-issue or GITHUB_ISSUE without gh on PATH, naming where the issue came from and how to install gh', async () => {
     const p = project(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\n` }), true);
     const f = fake();
-    const noGh = (f.env.PATH ?? '').split(delimiter).filter((dir) => dir && !existsSync(join(dir, 'gh'))).join(delimiter);
+    const noGh = (f.env.PATH ?? '')
+      .split(delimiter)
+      .filter((dir) => dir && !existsSync(join(dir, 'gh')))
+      .join(delimiter);
     const env = { ...f.env, ...GIT_TEST_ENV, ANTHROPIC_API_KEY: 'sk-ant-doctor-test-key', PATH: noGh };
     const bare = await runCli('ralph', ['--doctor'], { cwd: p.dir, env });
     expect(bare.stdout).not.toContain('GitHub CLI');
     expect(bare.code).toBe(0);
 
     const flag = await runCli('ralph', ['--doctor', '--github-issue', '12'], { cwd: p.dir, env });
-    expect(line(flag.stdout, 'GitHub CLI')).toBe('[FAIL] GitHub CLI: gh is not installed: --github-issue #12 could not read, comment on or close the issue — fix: install it from https://cli.github.com/ and run: gh auth login');
+    expect(line(flag.stdout, 'GitHub CLI')).toBe(
+      '[FAIL] GitHub CLI: gh is not installed: --github-issue #12 could not read, comment on or close the issue — fix: install it from https://cli.github.com/ and run: gh auth login',
+    );
     expect(flag.stdout).not.toMatch(/\bReady\b/);
     expect(flag.code).toBe(1);
 
@@ -211,4 +222,3 @@ describe('ralph --doctor', () => {
     expect(ciJson.stderr).toContain(words);
   });
 });
-

@@ -14,7 +14,10 @@ const cleanups = useCleanups();
 async function dryRun(args: string[], rc = '', files: Record<string, string> = {}): Promise<string[]> {
   const p = tmpProject({ ...files, ...ralphProjectTree({ '.ralphrc': FAST_LOOP_RC + rc }) }, { git: true });
   const f = withFakeClaude({ calls: [] });
-  cleanups.push(() => p.cleanup(), () => f.cleanup());
+  cleanups.push(
+    () => p.cleanup(),
+    () => f.cleanup(),
+  );
   const r = await runCli('ralph', ['--dry-run', '--max-loops', '1', ...args], { cwd: p.dir, env: f.env });
   expect(r.code, r.stderr).toBe(0);
   expect(f.runs()).toHaveLength(0);
@@ -34,7 +37,9 @@ describe('ralph --dry-run', () => {
     // The agent's own file, quoted when its path has a blank (a checkout under such a folder).
     // An allow-list: the system folders, not `/`.
     expect(argv).not.toContain('--ro-bind / /');
-    expect(argv).toMatch(/^\S*bwrap .*--ro-bind \/usr \/usr .* --unshare-pid --unshare-ipc --unshare-uts (--unshare-user --cap-drop ALL )?--die-with-parent --new-session -- (\S*|'[^']*\/)claude'? /);
+    expect(argv).toMatch(
+      /^\S*bwrap .*--ro-bind \/usr \/usr .* --unshare-pid --unshare-ipc --unshare-uts (--unshare-user --cap-drop ALL )?--die-with-parent --new-session -- (\S*|'[^']*\/)claude'? /,
+    );
   });
 
   it('shows docker exec into the container under --sandbox docker', async () => {

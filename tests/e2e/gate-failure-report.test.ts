@@ -20,7 +20,11 @@ const cleanups = useCleanups();
 
 function setup(): { p: TmpProject; f: FakeClaude } {
   const p = tmpProject(
-    ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="node lint.js"\n`, 'lint.js': LINT_SCRIPT, '.ralph/fix_plan.md': '# Fix Plan\n- [ ] clean up app.js\n' }),
+    ralphProjectTree({
+      '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="node lint.js"\n`,
+      'lint.js': LINT_SCRIPT,
+      '.ralph/fix_plan.md': '# Fix Plan\n- [ ] clean up app.js\n',
+    }),
     { git: true },
   );
   // The agent claims passing tests every time; only the gate knows better.
@@ -28,7 +32,10 @@ function setup(): { p: TmpProject; f: FakeClaude } {
   const f = withFakeClaude({
     calls: [1, 2, 3, 4].map((n) => ({ writeFiles: { 'src/app.js': `const x = ${n};\n` }, statusBlock: claim })),
   });
-  cleanups.push(() => p.cleanup(), () => f.cleanup());
+  cleanups.push(
+    () => p.cleanup(),
+    () => f.cleanup(),
+  );
   return { p, f };
 }
 
@@ -50,7 +57,12 @@ describe('a failing verification gate', () => {
 
     const stats = await runCli('ralph-stats', ['--full'], { cwd: p.dir });
     expect(stats.code).toBe(0);
-    const summary = JSON.parse(stats.stdout) as { total_loops: number; successful: number; tests_status: Record<string, number>; outcomes: Record<string, number> };
+    const summary = JSON.parse(stats.stdout) as {
+      total_loops: number;
+      successful: number;
+      tests_status: Record<string, number>;
+      outcomes: Record<string, number>;
+    };
     expect(summary).toMatchObject({ total_loops: 3, successful: 0 });
     expect(summary.tests_status).toEqual({ FAILING: 3 });
     expect(summary.outcomes).toEqual({ verification_failed: 2, halted: 1 });

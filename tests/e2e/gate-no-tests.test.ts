@@ -18,14 +18,21 @@ const PLAN = '# Fix Plan\n- [ ] write the parser\n- [ ] write the printer\n';
 const cleanups = useCleanups();
 
 async function runWithRewrite(rewritten: string) {
-  const project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="sh run-tests.sh"\n`, 'run-tests.sh': TESTS, '.ralph/fix_plan.md': PLAN }), { git: true });
+  const project = tmpProject(
+    ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="sh run-tests.sh"\n`, 'run-tests.sh': TESTS, '.ralph/fix_plan.md': PLAN }),
+    { git: true },
+  );
   cleanups.push(() => project.cleanup());
   const honest: FakeCallScript = {
     writeFiles: { 'src/parser.txt': 'parser\n', '.ralph/fix_plan.md': '# Fix Plan\n- [x] write the parser\n- [ ] write the printer\n' },
     statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false },
   };
   const cheat: FakeCallScript = {
-    writeFiles: { 'run-tests.sh': rewritten, 'src/printer.txt': 'printer\n', '.ralph/fix_plan.md': '# Fix Plan\n- [x] write the parser\n- [x] write the printer\n' },
+    writeFiles: {
+      'run-tests.sh': rewritten,
+      'src/printer.txt': 'printer\n',
+      '.ralph/fix_plan.md': '# Fix Plan\n- [x] write the parser\n- [x] write the printer\n',
+    },
     statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true },
   };
   const claim: FakeCallScript = { writeFiles: { 'src/notes.txt': 'done\n' }, statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } };
@@ -49,7 +56,9 @@ describe('a gate run that executed no test is not a pass', () => {
     const ran = await runWithRewrite('exit 0\n');
     expect(ran.log).toContain('Verification gate passed in');
     expect(ran.log).toContain('0 failing, 3 passing');
-    expect(ran.log).toMatch(/Verification gate NOT VERIFIED \(a test command ran no test\) in [\d.]+s: 0 failing, 0 passing, 0 skipped \(sh run-tests\.sh: ran no test\)/);
+    expect(ran.log).toMatch(
+      /Verification gate NOT VERIFIED \(a test command ran no test\) in [\d.]+s: 0 failing, 0 passing, 0 skipped \(sh run-tests\.sh: ran no test\)/,
+    );
     expect(ran.log).toContain('the test command ran no test (not verified); continuing');
     expectNotDone(ran);
   });
@@ -65,7 +74,10 @@ describe('a gate run that executed no test is not a pass', () => {
 
 describe('the test count a pass is measured against survives a restart', () => {
   it('kept in the ledger: a new run whose script counts nothing is measured against the 3 tests of the last one', async () => {
-    const project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="sh run-tests.sh"\n`, 'run-tests.sh': TESTS, '.ralph/fix_plan.md': PLAN }), { git: true });
+    const project = tmpProject(
+      ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="sh run-tests.sh"\n`, 'run-tests.sh': TESTS, '.ralph/fix_plan.md': PLAN }),
+      { git: true },
+    );
     cleanups.push(() => project.cleanup());
     const honest: FakeCallScript = {
       writeFiles: { 'src/parser.txt': 'parser\n', '.ralph/fix_plan.md': '# Fix Plan\n- [x] write the parser\n- [ ] write the printer\n' },
@@ -77,7 +89,11 @@ describe('the test count a pass is measured against survives a restart', () => {
     const first = await runCli('ralph', ['--max-loops', '1'], { cwd: project.dir, env: fake.env });
     expect(first.code, first.stderr.slice(-1500)).toBe(3);
     const cheat: FakeCallScript = {
-      writeFiles: { 'run-tests.sh': 'echo "all good"\n', 'src/printer.txt': 'printer\n', '.ralph/fix_plan.md': '# Fix Plan\n- [x] write the parser\n- [x] write the printer\n' },
+      writeFiles: {
+        'run-tests.sh': 'echo "all good"\n',
+        'src/printer.txt': 'printer\n',
+        '.ralph/fix_plan.md': '# Fix Plan\n- [x] write the parser\n- [x] write the printer\n',
+      },
       statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true },
     };
     const claim: FakeCallScript = { writeFiles: { 'src/notes.txt': 'done\n' }, statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } };

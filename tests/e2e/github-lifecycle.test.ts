@@ -40,7 +40,13 @@ function setUp(plan: string, calls: FakeCallScript[], gh: FakeGhData): Setup {
   cleanups.push(() => fake.cleanup());
   const clis = withFakeTaskClis({ gh });
   cleanups.push(() => clis.cleanup());
-  const env = { ...fake.env, ...GIT_TEST_ENV, FAKE_GH_DATA: clis.env.FAKE_GH_DATA!, FAKE_GH_LOG: clis.env.FAKE_GH_LOG!, PATH: [clis.binDir, fake.env.PATH].join(delimiter) };
+  const env = {
+    ...fake.env,
+    ...GIT_TEST_ENV,
+    FAKE_GH_DATA: clis.env.FAKE_GH_DATA!,
+    FAKE_GH_LOG: clis.env.FAKE_GH_LOG!,
+    PATH: [clis.binDir, fake.env.PATH].join(delimiter),
+  };
   return {
     project,
     origin,
@@ -58,8 +64,23 @@ const tick = (n: number, extra: Partial<FakeCallScript> = {}): FakeCallScript =>
   ...extra,
 });
 const ALL_FLAGS = [
-  '--github-issue', '42', '--comment-progress', '--comment-interval', '5', '--close-summary', '--create-pr', '--draft-pr',
-  '--link-issue', '--create-followups', '--add-label', 'ralph-done', '--add-label', 'needs-review', '--auto-close', '--max-loops', '10',
+  '--github-issue',
+  '42',
+  '--comment-progress',
+  '--comment-interval',
+  '5',
+  '--close-summary',
+  '--create-pr',
+  '--draft-pr',
+  '--link-issue',
+  '--create-followups',
+  '--add-label',
+  'ralph-done',
+  '--add-label',
+  'needs-review',
+  '--auto-close',
+  '--max-loops',
+  '10',
 ];
 const argvOf = (calls: FakeGhCall[]) => calls.map((call) => call.argv.slice(0, 2).join(' '));
 
@@ -130,12 +151,19 @@ describe('ralph --github-issue', () => {
 
   it('hostile issue text stays data: the title is the value after --title, bodies go on stdin, nothing runs', async () => {
     const title = '--help $(touch pwned) `touch pwned2`\nsecond line';
-    const s = setUp(
-      '- [ ] one\n',
-      [tick(1, { writeFiles: { 'src/b.ts': '// TODO: $(touch pwned3) `touch pwned4` --force\n' } })],
-      { issues: [{ number: 42, title, body: '$(touch pwned5)' }] },
-    );
-    const run = await s.run(['--github-issue', 'https://github.com/o-x/r.y/issues/42', '--close-summary', '--create-pr', '--create-followups', '--followup-label=--x $(touch pwned6)', '--max-loops', '3']);
+    const s = setUp('- [ ] one\n', [tick(1, { writeFiles: { 'src/b.ts': '// TODO: $(touch pwned3) `touch pwned4` --force\n' } })], {
+      issues: [{ number: 42, title, body: '$(touch pwned5)' }],
+    });
+    const run = await s.run([
+      '--github-issue',
+      'https://github.com/o-x/r.y/issues/42',
+      '--close-summary',
+      '--create-pr',
+      '--create-followups',
+      '--followup-label=--x $(touch pwned6)',
+      '--max-loops',
+      '3',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const calls = s.gh();
     expect(argvOf(calls)).toEqual(['issue view', 'issue comment', 'repo view', 'pr create', 'issue create']);
@@ -148,7 +176,7 @@ describe('ralph --github-issue', () => {
     for (const name of ['pwned', 'pwned2', 'pwned3', 'pwned4', 'pwned5', 'pwned6']) expect(existsSync(s.project.path(name)), name).toBe(false);
   });
 
-  it('a gh failure is one warning with gh\'s message; the run still exits 0 and the later steps run', async () => {
+  it("a gh failure is one warning with gh's message; the run still exits 0 and the later steps run", async () => {
     const s = setUp('- [ ] one\n', [tick(1)], {
       issues: [{ number: 42, title: 'Add the widget' }],
       failOn: { 'pr create': 'pull request create failed: GraphQL: Resource not accessible by integration (createPullRequest)' },
@@ -157,7 +185,9 @@ describe('ralph --github-issue', () => {
     expect(run.code, run.stderr).toBe(0);
     const warnings = run.stderr.split('\n').filter((line) => line.includes('WARN'));
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain('Could not create the pull request: gh pr create failed: pull request create failed: GraphQL: Resource not accessible by integration');
+    expect(warnings[0]).toContain(
+      'Could not create the pull request: gh pr create failed: pull request create failed: GraphQL: Resource not accessible by integration',
+    );
     expect(argvOf(s.gh())).toEqual(['issue view', 'repo view', 'pr create', 'issue close']);
   });
 

@@ -57,7 +57,7 @@ describe('guard values the agent could have written are range-checked', () => {
     expect(read(p, '.call_count')).toBe('1');
   });
 
-  it('a .last_reset in the future does not start a fresh window: the hour\'s count is kept', async () => {
+  it("a .last_reset in the future does not start a fresh window: the hour's count is kept", async () => {
     const p = project();
     const f = workingAgent();
     writeFileSync(p.path('.ralph/.call_count'), '7\n');
@@ -74,7 +74,10 @@ describe('guard values the agent could have written are range-checked', () => {
     const p = project();
     const f = workingAgent();
     const resumeAt = Date.parse('2099-01-01T00:00:00Z');
-    writeFileSync(p.path('.ralph/.usage_limit_wait'), JSON.stringify({ resume_at: '2099-01-01T00:00:00+00:00', resume_at_ms: resumeAt, reason: 'limit', source: 'stated', detected_at: '' }));
+    writeFileSync(
+      p.path('.ralph/.usage_limit_wait'),
+      JSON.stringify({ resume_at: '2099-01-01T00:00:00+00:00', resume_at_ms: resumeAt, reason: 'limit', source: 'stated', detected_at: '' }),
+    );
     const r = await runOneLoop(p, f);
     expect(r.signal).toBeNull();
     expect(r.code).toBe(3);
@@ -93,10 +96,7 @@ describe('guard values the agent could have written are range-checked', () => {
     const status = JSON.parse(r.stdout) as { usage_limit_wait: unknown; rate_window: { calls_this_hour: number }; warnings: string[] };
     expect(status.usage_limit_wait).toBeNull();
     expect(status.rate_window.calls_this_hour).toBe(0);
-    expect(status.warnings).toEqual([
-      expect.stringContaining('State file .call_count'),
-      expect.stringContaining('State file .usage_limit_wait'),
-    ]);
+    expect(status.warnings).toEqual([expect.stringContaining('State file .call_count'), expect.stringContaining('State file .usage_limit_wait')]);
     expect(read(p, '.usage_limit_wait')).toBe(text);
   });
 
@@ -105,13 +105,23 @@ describe('guard values the agent could have written are range-checked', () => {
     writeFileSync(
       p.path('.ralph/.circuit_breaker_state'),
       JSON.stringify({
-        state: 'OPEN', last_change: '2099-01-01T00:00:00+00:00', opened_at: '2099-01-01T00:00:00+00:00', consecutive_no_progress: 3,
-        consecutive_same_error: 0, consecutive_permission_denials: 0, last_progress_loop: 0, total_opens: 1, reason: 'stuck', current_loop: 3,
+        state: 'OPEN',
+        last_change: '2099-01-01T00:00:00+00:00',
+        opened_at: '2099-01-01T00:00:00+00:00',
+        consecutive_no_progress: 3,
+        consecutive_same_error: 0,
+        consecutive_permission_denials: 0,
+        last_progress_loop: 0,
+        total_opens: 1,
+        reason: 'stuck',
+        current_loop: 3,
       }),
     );
     const r = await runCli('ralph', ['--circuit-status'], { cwd: p.dir });
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/WARN.*State file \.circuit_breaker_state holds a value ralph could not have written: .*opened_at 2099-01-01T00:00:00\.000Z is in the future; reset to now/);
+    expect(r.stderr).toMatch(
+      /WARN.*State file \.circuit_breaker_state holds a value ralph could not have written: .*opened_at 2099-01-01T00:00:00\.000Z is in the future; reset to now/,
+    );
     // CB_COOLDOWN_MINUTES defaults to 30: the cooldown now ends within 30 minutes.
     expect(r.stdout).toMatch(/Cooldown ends: +\d\d:\d\d:\d\d \(in (?:29m(?: \d+s)?|30m)\)/);
     const saved = JSON.parse(read(p, '.circuit_breaker_state')) as { opened_at: string };

@@ -37,9 +37,10 @@ function setUp(issues: FakeIssue[]): Record<string, string> {
 }
 
 const queueStatuses = () =>
-  (JSON.parse(readFileSync(project!.path('.ralph/queue.json'), 'utf8')) as { queue: Array<{ issue_number: number; status: string }> }).queue.map(
-    (item) => [item.issue_number, item.status],
-  );
+  (JSON.parse(readFileSync(project!.path('.ralph/queue.json'), 'utf8')) as { queue: Array<{ issue_number: number; status: string }> }).queue.map((item) => [
+    item.issue_number,
+    item.status,
+  ]);
 
 /** Starts `bin args`, waits until its agent runs, and returns the run plus a way to stop it. */
 async function startHanging(bin: string, args: string[], env: Record<string, string>): Promise<{ done: Promise<CliResult>; stop: () => void }> {
@@ -50,64 +51,81 @@ async function startHanging(bin: string, args: string[], env: Record<string, str
 }
 
 describe('ralph-queue process while another run works in the project', () => {
-  it('a second queue run is refused and changes neither the queue nor the running plan', async () => {
-    const env = setUp([{ number: 4, title: 'Four' }, { number: 5, title: 'Five' }]);
-    expect((await runCli('ralph-queue', ['add', '4', '5'], { cwd: project!.dir, env })).code).toBe(0);
-    const first = await startHanging('ralph-queue', ['process'], env);
-    // The running agent's progress on its plan.
-    const plan = project!.path('.ralph/fix_plan.md');
-    writeFileSync(plan, readFileSync(plan, 'utf8').replace('- [ ]', '- [x]'));
-    const planDuringRun = readFileSync(plan, 'utf8');
+  it(
+    'a second queue run is refused and changes neither the queue nor the running plan',
+    async () => {
+      const env = setUp([
+        { number: 4, title: 'Four' },
+        { number: 5, title: 'Five' },
+      ]);
+      expect((await runCli('ralph-queue', ['add', '4', '5'], { cwd: project!.dir, env })).code).toBe(0);
+      const first = await startHanging('ralph-queue', ['process'], env);
+      // The running agent's progress on its plan.
+      const plan = project!.path('.ralph/fix_plan.md');
+      writeFileSync(plan, readFileSync(plan, 'utf8').replace('- [ ]', '- [x]'));
+      const planDuringRun = readFileSync(plan, 'utf8');
 
-    const second = await runCli('ralph-queue', ['process'], { cwd: project!.dir, env });
-    expect(second.code).toBe(1);
-    expect(second.stderr).toMatch(/Error: Another queue run \(ralph-queue process\) is already working in this project \(pid \d+\)/);
-    expect(second.stderr).toContain('.ralph/.queue.lock');
-    expect(readFileSync(plan, 'utf8')).toBe(planDuringRun);
-    expect(queueStatuses()).toEqual([
-      [4, 'processing'],
-      [5, 'pending'],
-    ]);
-    expect(claude!.runs()).toHaveLength(1);
+      const second = await runCli('ralph-queue', ['process'], { cwd: project!.dir, env });
+      expect(second.code).toBe(1);
+      expect(second.stderr).toMatch(/Error: Another queue run \(ralph-queue process\) is already working in this project \(pid \d+\)/);
+      expect(second.stderr).toContain('.ralph/.queue.lock');
+      expect(readFileSync(plan, 'utf8')).toBe(planDuringRun);
+      expect(queueStatuses()).toEqual([
+        [4, 'processing'],
+        [5, 'pending'],
+      ]);
+      expect(claude!.runs()).toHaveLength(1);
 
-    first.stop();
-    expect((await first.done).code).toBe(130);
-  }, LONG);
+      first.stop();
+      expect((await first.done).code).toBe(130);
+    },
+    LONG,
+  );
 
-  it('a queue run is refused while a plain ralph loop runs, before it writes the plan', async () => {
-    const env = setUp([{ number: 4, title: 'Four' }]);
-    expect((await runCli('ralph-queue', ['add', '4'], { cwd: project!.dir, env })).code).toBe(0);
-    const loop = await startHanging('ralph', [], env);
-    const planDuringRun = readFileSync(project!.path('.ralph/fix_plan.md'), 'utf8');
+  it(
+    'a queue run is refused while a plain ralph loop runs, before it writes the plan',
+    async () => {
+      const env = setUp([{ number: 4, title: 'Four' }]);
+      expect((await runCli('ralph-queue', ['add', '4'], { cwd: project!.dir, env })).code).toBe(0);
+      const loop = await startHanging('ralph', [], env);
+      const planDuringRun = readFileSync(project!.path('.ralph/fix_plan.md'), 'utf8');
 
-    const queued = await runCli('ralph-queue', ['process'], { cwd: project!.dir, env });
-    expect(queued.code).toBe(1);
-    expect(queued.stderr).toMatch(/Error: Another ralph loop is already running in this project \(pid \d+\)/);
-    expect(readFileSync(project!.path('.ralph/fix_plan.md'), 'utf8')).toBe(planDuringRun);
-    expect(queueStatuses()).toEqual([[4, 'pending']]);
+      const queued = await runCli('ralph-queue', ['process'], { cwd: project!.dir, env });
+      expect(queued.code).toBe(1);
+      expect(queued.stderr).toMatch(/Error: Another ralph loop is already running in this project \(pid \d+\)/);
+      expect(readFileSync(project!.path('.ralph/fix_plan.md'), 'utf8')).toBe(planDuringRun);
+      expect(queueStatuses()).toEqual([[4, 'pending']]);
 
-    loop.stop();
-    expect((await loop.done).code).toBe(130);
-  }, LONG);
+      loop.stop();
+      expect((await loop.done).code).toBe(130);
+    },
+    LONG,
+  );
 });
 
 describe('an agent that rewrites .ralph/queue.json', () => {
-  it('cannot mark the next item completed (or its own failed): the queue run keeps its own statuses', async () => {
-    const env = setUp([{ number: 4, title: 'Four' }, { number: 5, title: 'Five' }]);
-    expect((await runCli('ralph-queue', ['add', '4', '5'], { cwd: project!.dir, env })).code).toBe(0);
-    const queue = JSON.parse(readFileSync(project!.path('.ralph/queue.json'), 'utf8')) as { queue: Array<{ issue_number: number; status: string }> };
-    const forged = { ...queue, queue: queue.queue.map((item) => ({ ...item, status: item.issue_number === 5 ? 'completed' : 'failed' })) };
-    const done = (file: string) => ({ resultText: 'Did the task.', tickFixPlan: 'all' as const, writeFiles: { [file]: `${file}\n` } });
-    claude!.setScenario({ calls: [{ ...done('a.txt'), writeFiles: { 'a.txt': 'a\n', '.ralph/queue.json': JSON.stringify(forged) } }, done('b.txt')] });
+  it(
+    'cannot mark the next item completed (or its own failed): the queue run keeps its own statuses',
+    async () => {
+      const env = setUp([
+        { number: 4, title: 'Four' },
+        { number: 5, title: 'Five' },
+      ]);
+      expect((await runCli('ralph-queue', ['add', '4', '5'], { cwd: project!.dir, env })).code).toBe(0);
+      const queue = JSON.parse(readFileSync(project!.path('.ralph/queue.json'), 'utf8')) as { queue: Array<{ issue_number: number; status: string }> };
+      const forged = { ...queue, queue: queue.queue.map((item) => ({ ...item, status: item.issue_number === 5 ? 'completed' : 'failed' })) };
+      const done = (file: string) => ({ resultText: 'Did the task.', tickFixPlan: 'all' as const, writeFiles: { [file]: `${file}\n` } });
+      claude!.setScenario({ calls: [{ ...done('a.txt'), writeFiles: { 'a.txt': 'a\n', '.ralph/queue.json': JSON.stringify(forged) } }, done('b.txt')] });
 
-    const run = await runCli('ralph-queue', ['process'], { cwd: project!.dir, env });
-    expect(run.code, run.stderr).toBe(0);
-    expect(claude!.runs()).toHaveLength(2);
-    expect(queueStatuses()).toEqual([
-      [4, 'completed'],
-      [5, 'completed'],
-    ]);
-    expect(project!.git('log', '--format=%s').trim().split('\n').slice(0, 2)).toEqual(['Fix #5: Five', 'Fix #4: Four']);
-  }, LONG);
+      const run = await runCli('ralph-queue', ['process'], { cwd: project!.dir, env });
+      expect(run.code, run.stderr).toBe(0);
+      expect(claude!.runs()).toHaveLength(2);
+      expect(queueStatuses()).toEqual([
+        [4, 'completed'],
+        [5, 'completed'],
+      ]);
+      expect(project!.git('log', '--format=%s').trim().split('\n').slice(0, 2)).toEqual(['Fix #5: Five', 'Fix #4: Four']);
+    },
+    LONG,
+  );
 });
-

@@ -41,7 +41,11 @@ function monitorInPty(scenario: FakeScenario, args: string[]): { done: Promise<P
   const env: NodeJS.ProcessEnv = { ...process.env, ...fake.env, ...GIT_TEST_ENV, ...tmux.env, TERM: 'xterm-256color', NO_COLOR: '1' };
   delete env.TMUX;
   delete env.TMUX_PANE;
-  const child = spawn('python3', [RUN_IN_PTY, process.execPath, binPath('ralph'), '--monitor', ...args], { cwd: project.dir, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn('python3', [RUN_IN_PTY, process.execPath, binPath('ralph'), '--monitor', ...args], {
+    cwd: project.dir,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let screen = '';
   child.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString()));
   const done = new Promise<PtyRun>((resolve, reject) => {
@@ -80,12 +84,20 @@ describe('ralph --monitor on a terminal reports how the run ended', () => {
 
   it('one Ctrl-C in the loop pane ends the run and the session: exit 130 on the terminal', async () => {
     const { done, tmux: t } = monitorInPty({ calls: [{ ...idle, hang: 'afterInit', hangMaxMs: 60_000 }] }, ['--max-loops', '5']);
-    const loopPane = await waitFor('the loop pane to start the agent', () => {
-      if (t.status('has-session') !== 0) return undefined;
-      const panes = t.run('list-panes', '-a', '-F', '#{pane_id}|#{pane_title}').trim().split('\n').map((l) => l.split('|'));
-      const id = panes.find(([, title]) => title === 'Ralph Loop')?.[0];
-      return id && /Executing Claude Code/.test(t.capture(id)) ? id : undefined;
-    }, 30_000);
+    const loopPane = await waitFor(
+      'the loop pane to start the agent',
+      () => {
+        if (t.status('has-session') !== 0) return undefined;
+        const panes = t
+          .run('list-panes', '-a', '-F', '#{pane_id}|#{pane_title}')
+          .trim()
+          .split('\n')
+          .map((l) => l.split('|'));
+        const id = panes.find(([, title]) => title === 'Ralph Loop')?.[0];
+        return id && /Executing Claude Code/.test(t.capture(id)) ? id : undefined;
+      },
+      30_000,
+    );
     t.run('send-keys', '-t', loopPane, 'C-c');
     const run = await done;
     const text = afterMonitor(run.screen);
@@ -145,22 +157,30 @@ describe('Ctrl-C in ralph --monitor', () => {
     expect(r.code, r.stderr).toBe(0);
     const t = tmux!;
     await waitFor('the agent to run', () => agentRunning(t), 30_000);
-    const status = await waitFor('the dashboard', () => {
-      const pane = paneByTitle(t, 'Status');
-      return pane && /RALPH MONITOR/.test(t.capture(pane.id)) ? pane : undefined;
-    }, 20_000);
+    const status = await waitFor(
+      'the dashboard',
+      () => {
+        const pane = paneByTitle(t, 'Status');
+        return pane && /RALPH MONITOR/.test(t.capture(pane.id)) ? pane : undefined;
+      },
+      20_000,
+    );
     expect(t.capture(status.id)).toContain('Ctrl+C in the loop pane stops the run');
     const clock = () => /refresh 2s · (\d\d:\d\d:\d\d)/.exec(t.capture(status.id))?.[1];
     const before = await waitFor('a footer with the time', clock);
 
     t.run('send-keys', '-t', status.id, 'C-c');
     // A later frame, drawn by the same pane after the Ctrl-C.
-    await waitFor('a frame after the Ctrl-C', () => {
-      const pane = paneByTitle(t, 'Status');
-      if (!pane || pane.dead) throw new Error('the dashboard pane is gone');
-      const now = clock();
-      return now !== undefined && now !== before;
-    }, 20_000);
+    await waitFor(
+      'a frame after the Ctrl-C',
+      () => {
+        const pane = paneByTitle(t, 'Status');
+        if (!pane || pane.dead) throw new Error('the dashboard pane is gone');
+        const now = clock();
+        return now !== undefined && now !== before;
+      },
+      20_000,
+    );
     expect(paneByTitle(t, 'Status')).toMatchObject({ id: status.id, dead: false });
     expect(t.capture(status.id)).not.toContain('Monitor stopped');
     expect(agentRunning(t)).toBeDefined();
@@ -173,7 +193,12 @@ describe('Ctrl-C in ralph --monitor', () => {
     // The caller runs in a pane of its own session on the same server (so inside tmux, on a terminal).
     const envFile = join(project!.dir, '.ralph', 'caller-env');
     const quote = (v: string) => `'${v.replace(/'/g, `'\\''`)}'`;
-    writeFileSync(envFile, Object.entries(env).map(([k, v]) => `export ${k}=${quote(v)}`).join('\n') + '\n');
+    writeFileSync(
+      envFile,
+      Object.entries(env)
+        .map(([k, v]) => `export ${k}=${quote(v)}`)
+        .join('\n') + '\n',
+    );
     // `trap : INT`: the caller's own shell survives the Ctrl-C, as an interactive one would.
     const caller = `trap : INT; . ${quote(envFile)}; cd ${quote(project!.dir)}; ${quote(process.execPath)} ${quote(binPath('ralph'))} --monitor --max-loops 3; echo "EXIT=$?"; read _`;
     t.run('-f', '/dev/null', 'new-session', '-d', '-s', 'outer', '-x', '160', '-y', '40', '--', '/bin/sh', '-c', caller);
@@ -182,11 +207,17 @@ describe('Ctrl-C in ralph --monitor', () => {
     await waitFor('the caller to wait', () => /its outcome will be printed here when it ends/.test(t.capture(callerPane)), 20_000);
 
     t.run('send-keys', '-t', callerPane, 'C-c');
-    const text = await waitFor('the caller to stop waiting', () => {
-      const shown = t.capture(callerPane);
-      return /EXIT=\d+/.test(shown) ? shown : undefined;
-    }, 20_000);
-    expect(text).toMatch(/ralph --monitor: stopped waiting \(Ctrl-C\); the run goes on in window @\d+ of tmux session outer\. Ctrl-C in its loop pane stops it/);
+    const text = await waitFor(
+      'the caller to stop waiting',
+      () => {
+        const shown = t.capture(callerPane);
+        return /EXIT=\d+/.test(shown) ? shown : undefined;
+      },
+      20_000,
+    );
+    expect(text).toMatch(
+      /ralph --monitor: stopped waiting \(Ctrl-C\); the run goes on in window @\d+ of tmux session outer\. Ctrl-C in its loop pane stops it/,
+    );
     expect(text).toContain('EXIT=130');
     // The run itself was not touched.
     expect(agentRunning(t)).toBeDefined();

@@ -13,7 +13,11 @@ import { useCleanups } from '../helpers/cleanups.js';
 const cleanups = useCleanups();
 
 const git = (dir: string, ...args: string[]) => execFileSync('git', args, { cwd: dir, env: { ...process.env, ...GIT_TEST_ENV }, encoding: 'utf8' });
-const pathWithoutClaude = () => (process.env.PATH ?? '').split(delimiter).filter((d) => d && !existsSync(join(d, 'claude'))).join(delimiter);
+const pathWithoutClaude = () =>
+  (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((d) => d && !existsSync(join(d, 'claude')))
+    .join(delimiter);
 const tick = (plan: string, count: number) => {
   let left = count;
   return plan.replace(/^- \[ \]/gm, (box) => (left-- > 0 ? '- [x]' : box));

@@ -11,7 +11,22 @@ describe('npm package contents', () => {
     // --ignore-scripts: list what the current build would ship, without rebuilding it.
     const listing = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: REPO_ROOT, encoding: 'utf8' });
     const files = new Set((JSON.parse(listing) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((file) => file.path));
-    for (const required of ['bin/ralph', 'dist/cli/ralph/ralph.js', 'dist/cli/require-node.js', 'dist/cli/ralph-help.txt', 'dist/bundle-ralph/ralph.js', 'dist/bundle-monitor/monitor.js', 'templates/ralphrc', 'templates/gitignore', 'Dockerfile', '.dockerignore', 'web/index.html', 'web/app.js', 'web/app.css', 'web/icon.svg']) {
+    for (const required of [
+      'bin/ralph',
+      'dist/cli/ralph/ralph.js',
+      'dist/cli/require-node.js',
+      'dist/cli/ralph-help.txt',
+      'dist/bundle-ralph/ralph.js',
+      'dist/bundle-monitor/monitor.js',
+      'templates/ralphrc',
+      'templates/gitignore',
+      'Dockerfile',
+      '.dockerignore',
+      'web/index.html',
+      'web/app.js',
+      'web/app.css',
+      'web/icon.svg',
+    ]) {
       expect(files.has(required), required).toBe(true);
     }
     expect([...files].filter((file) => file.endsWith('.map'))).toEqual([]);

@@ -16,7 +16,10 @@ async function haltWith(options: { rc?: string; env?: Record<string, string>; ar
   const f = withFakeClaude({
     calls: [{ steps: [{ tool: 'Bash', input: { command: 'rm -rf build', description: 'Clean' } }, { text: 'Tried to clean.' }], writeFiles: { 'a.txt': 'a' } }],
   });
-  cleanups.push(() => p.cleanup(), () => f.cleanup());
+  cleanups.push(
+    () => p.cleanup(),
+    () => f.cleanup(),
+  );
   const r = await runCli('ralph', options.args ?? [], { cwd: p.dir, env: { ...f.env, ...options.env } });
   expect(r.code).toBe(2);
   expect(r.stderr).toContain('EXECUTION HALTED: Permission Denied');

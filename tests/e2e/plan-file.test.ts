@@ -43,7 +43,18 @@ function agentInput(call: FakeCall): string {
 
 describe('plans as users write them', () => {
   it('a `# Optional` comment in a bash fence does not make the real open items optional', async () => {
-    const plan = ['# Plan', '- [x] scaffold', '## Setup', '```bash', '# Optional', 'export PORT=3000', '```', '- [ ] Write the server', '- [ ] Write its tests', ''].join('\n');
+    const plan = [
+      '# Plan',
+      '- [x] scaffold',
+      '## Setup',
+      '```bash',
+      '# Optional',
+      'export PORT=3000',
+      '```',
+      '- [ ] Write the server',
+      '- [ ] Write its tests',
+      '',
+    ].join('\n');
     const p = project({ '.ralph/fix_plan.md': plan });
     const f = fake({ calls: [idle] });
     const r = await ralph(p, f, ['--max-loops', '1']);

@@ -56,7 +56,9 @@ const alternate = (n: number, a: FakeCallScript, b: FakeCallScript): FakeCallScr
 
 describe('an agent that changes nothing is halted after exactly CB_NO_PROGRESS_THRESHOLD calls, whatever it says', () => {
   it('claims FILES_MODIFIED: 3 every loop', async () => {
-    const ran = await runAgent(times(MAX_LOOPS, { resultText: 'Implemented the parser.', statusBlock: { ...working, FILES_MODIFIED: 3, TASKS_COMPLETED_THIS_LOOP: 1 } }));
+    const ran = await runAgent(
+      times(MAX_LOOPS, { resultText: 'Implemented the parser.', statusBlock: { ...working, FILES_MODIFIED: 3, TASKS_COMPLETED_THIS_LOOP: 1 } }),
+    );
     expectHaltedByBreaker(ran, THRESHOLD);
     expect(ran.log).toContain('Progress claim not confirmed: the agent reported FILES_MODIFIED: 3; ralph measured no changed files');
     expect(ran.log).toContain('Analysis: exit signal false, files changed 0 (agent reported 3), new content no');
@@ -87,16 +89,26 @@ describe('an agent that changes nothing is halted after exactly CB_NO_PROGRESS_T
   it('writes only under .ralph/ and appends to AGENT.md', async () => {
     // (.ralphrc is a guarded file: a change to it is undone, and a second one halts the run:
     // tests/e2e/containment/guarded-files.test.ts.)
-    const ran = await runAgent(times(MAX_LOOPS, {
-      appendFiles: { '.ralph/AGENT.md': '- learned something\n', '.ralph/specs/notes.md': 'more notes\n' },
-      statusBlock: { ...working, FILES_MODIFIED: 3 },
-    }));
+    const ran = await runAgent(
+      times(MAX_LOOPS, {
+        appendFiles: { '.ralph/AGENT.md': '- learned something\n', '.ralph/specs/notes.md': 'more notes\n' },
+        statusBlock: { ...working, FILES_MODIFIED: 3 },
+      }),
+    );
     expectHaltedByBreaker(ran, THRESHOLD);
   });
 
   it('rewrites the circuit breaker state file to CLOSED with zero counts every loop', async () => {
     // The breaker is held in memory for the run: what the agent writes to .ralph/ is not read back.
-    const closed = JSON.stringify({ state: 'CLOSED', last_change: '2026-01-01T00:00:00Z', consecutive_no_progress: 0, consecutive_same_error: 0, last_progress_loop: 0, total_opens: 0, reason: '' });
+    const closed = JSON.stringify({
+      state: 'CLOSED',
+      last_change: '2026-01-01T00:00:00Z',
+      consecutive_no_progress: 0,
+      consecutive_same_error: 0,
+      last_progress_loop: 0,
+      total_opens: 0,
+      reason: '',
+    });
     const ran = await runAgent(times(MAX_LOOPS, { writeFiles: { '.ralph/.circuit_breaker_state': closed }, statusBlock: working }));
     expectHaltedByBreaker(ran, THRESHOLD);
   });
@@ -177,10 +189,27 @@ describe('guard state the agent writes into .ralph/ is not read back', () => {
     // Left on disk by a call that failed (so ralph wrote no analysis after it), a forged
     // permission denial would halt the run if the exit gate read the file back.
     const forged = JSON.stringify({
-      loop_number: 2, timestamp: '2026-01-01T00:00:00Z', output_file: '', output_format: 'json',
-      analysis: { has_completion_signal: false, is_test_only: false, is_stuck: false, has_progress: false, files_modified: 0, confidence_score: 0,
-        exit_signal: false, work_summary: '', asking_questions: false, error_count: 0, has_permission_denials: true, permission_denial_count: 1,
-        denied_commands: ['Bash(rm -rf /)'], has_compound_command_limitation: false, compound_command_count: 0 },
+      loop_number: 2,
+      timestamp: '2026-01-01T00:00:00Z',
+      output_file: '',
+      output_format: 'json',
+      analysis: {
+        has_completion_signal: false,
+        is_test_only: false,
+        is_stuck: false,
+        has_progress: false,
+        files_modified: 0,
+        confidence_score: 0,
+        exit_signal: false,
+        work_summary: '',
+        asking_questions: false,
+        error_count: 0,
+        has_permission_denials: true,
+        permission_denial_count: 1,
+        denied_commands: ['Bash(rm -rf /)'],
+        has_compound_command_limitation: false,
+        compound_command_count: 0,
+      },
     });
     const calls: FakeCallScript[] = [
       { writeFiles: { 'src/step0.txt': 'step 0\n' }, statusBlock: working },

@@ -25,17 +25,20 @@ const PYTEST = [
 const cleanups = useCleanups();
 
 function setup(claim: Record<string, string | boolean>): { p: TmpProject; f: FakeClaude; env: NodeJS.ProcessEnv } {
-  const p = tmpProject(
-    ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="pytest"\n`, '.ralph/fix_plan.md': '# Fix Plan\n- [ ] add tests\n' }),
-    { git: true },
-  );
+  const p = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="pytest"\n`, '.ralph/fix_plan.md': '# Fix Plan\n- [ ] add tests\n' }), {
+    git: true,
+  });
   const f = withFakeClaude({
     calls: [1, 2, 3, 4, 5].map((n) => ({ writeFiles: { [`src/app${n}.py`]: `x = ${n}\n` }, statusBlock: claim })),
   });
   const bin = mkdtempSync(join(tmpdir(), 'ralph-pytest-'));
   writeFileSync(join(bin, 'pytest'), PYTEST);
   chmodSync(join(bin, 'pytest'), 0o755);
-  cleanups.push(() => p.cleanup(), () => f.cleanup(), () => rmSync(bin, { recursive: true, force: true }));
+  cleanups.push(
+    () => p.cleanup(),
+    () => f.cleanup(),
+    () => rmSync(bin, { recursive: true, force: true }),
+  );
   return { p, f, env: { ...f.env, PATH: `${bin}${delimiter}${f.env.PATH ?? ''}` } };
 }
 
@@ -51,5 +54,4 @@ describe('pytest collecting no tests', () => {
     expect(r.stderr).not.toMatch(/1 failing|FAILED|failed the same way/);
     expect(r.stderr).toContain('could not complete in 3 consecutive loops');
   });
-
 });

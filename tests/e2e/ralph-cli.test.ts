@@ -31,16 +31,42 @@ describe('ralph command line', () => {
   it('--help lists the Bash tool flags with defaults', async () => {
     const r = await runCli('ralph', ['--help']);
     expect(r.code).toBe(0);
-    for (const flag of ['--calls', '--prompt', '--status', '--monitor', '--verbose', '--live', '--timeout', '--reset-circuit',
-      '--circuit-status', '--auto-reset-circuit', '--reset-session', '--dry-run', '--notify', '--backup', '--rollback',
-      '--show-tool-args', '--output-format', '--allowed-tools', '--no-continue', '--session-expiry', '--max-loops', '--doctor']) {
+    for (const flag of [
+      '--calls',
+      '--prompt',
+      '--status',
+      '--monitor',
+      '--verbose',
+      '--live',
+      '--timeout',
+      '--reset-circuit',
+      '--circuit-status',
+      '--auto-reset-circuit',
+      '--reset-session',
+      '--dry-run',
+      '--notify',
+      '--backup',
+      '--rollback',
+      '--show-tool-args',
+      '--output-format',
+      '--allowed-tools',
+      '--no-continue',
+      '--session-expiry',
+      '--max-loops',
+      '--doctor',
+    ]) {
       expect(r.stdout).toContain(flag);
     }
     // Each default shown is the schema's (help text wraps, so whitespace is collapsed first).
     const help = r.stdout.replace(/\s+/g, ' ');
     const defaults = defaultConfig();
-    for (const [flag, key] of [['--calls NUM', 'MAX_CALLS_PER_HOUR'], ['--timeout MIN', 'CLAUDE_TIMEOUT_MINUTES'],
-      ['--session-expiry HOURS', 'SESSION_EXPIRY_HOURS'], ['--comment-interval NUM', 'COMMENT_INTERVAL'], ['--output-format FMT', 'CLAUDE_OUTPUT_FORMAT']] as const) {
+    for (const [flag, key] of [
+      ['--calls NUM', 'MAX_CALLS_PER_HOUR'],
+      ['--timeout MIN', 'CLAUDE_TIMEOUT_MINUTES'],
+      ['--session-expiry HOURS', 'SESSION_EXPIRY_HOURS'],
+      ['--comment-interval NUM', 'COMMENT_INTERVAL'],
+      ['--output-format FMT', 'CLAUDE_OUTPUT_FORMAT'],
+    ] as const) {
       expect(help).toMatch(new RegExp(`${flag} [^()]*\\(default: ${String(defaults[key])}\\)`));
     }
   });
@@ -96,7 +122,10 @@ describe('ralph command line', () => {
 
   it('takes 0 for --max-loops, --max-cost and --max-run-minutes: unlimited, as in .ralphrc', async () => {
     const p = project({ '.ralphrc': 'MAX_LOOPS=5\nMAX_COST_USD=2\n' });
-    const r = await runCli('ralph', ['--config', '--json', '--max-loops', '0', '--max-cost', '0', '--max-run-minutes', '0'], { cwd: p.dir, env: { HOME: p.dir } });
+    const r = await runCli('ralph', ['--config', '--json', '--max-loops', '0', '--max-cost', '0', '--max-run-minutes', '0'], {
+      cwd: p.dir,
+      env: { HOME: p.dir },
+    });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const config = JSON.parse(r.stdout);
@@ -261,7 +290,6 @@ describe('ralph command line', () => {
     expect(f.runs()).toHaveLength(0);
   });
 });
-
 
 /** The longest cooldown the schema accepts (a week): the planted breaker stays OPEN for the test. */
 const LONGEST_COOLDOWN = '10080';

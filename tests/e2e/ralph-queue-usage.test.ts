@@ -34,6 +34,8 @@ describe('ralph-queue usage errors', () => {
     symlinkSync(execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim(), join(bin, 'git'));
     const result = await runCli('ralph-queue', ['add', '12'], { cwd: dir, env: { PATH: bin } });
     expect(result.code).toBe(1);
-    expect(result.stdout + result.stderr).toContain('Could not fetch issue #12: GitHub CLI (gh) is not installed (install it from https://cli.github.com/ and run: gh auth login)');
+    expect(result.stdout + result.stderr).toContain(
+      'Could not fetch issue #12: GitHub CLI (gh) is not installed (install it from https://cli.github.com/ and run: gh auth login)',
+    );
   });
 });

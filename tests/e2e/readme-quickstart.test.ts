@@ -34,7 +34,10 @@ function section(readme: string, title: string): string {
 /** The commands of the first fenced block of this kind in the section, as printed (comments and blank lines dropped). */
 export function readCommands(readme: string, title: string, fence = 'sh'): string[] {
   const block = new RegExp(`\`\`\`${fence}\\n([\\s\\S]*?)\`\`\``).exec(section(readme, title))?.[1] ?? '';
-  return block.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+  return block
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
 }
 
 /** The parts of a transcript that differ from run to run, made the same. */
@@ -55,7 +58,10 @@ export function normalizeTranscript(text: string): string[] {
 }
 
 const pathWithoutAgents = () =>
-  (process.env.PATH ?? '').split(delimiter).filter((d) => d && !['claude', 'codex', 'gemini', 'opencode'].some((cli) => existsSync(join(d, cli)))).join(delimiter);
+  (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((d) => d && !['claude', 'codex', 'gemini', 'opencode'].some((cli) => existsSync(join(d, cli))))
+    .join(delimiter);
 
 describe('README', () => {
   it('"Your first run, in a minute": ralph --demo, as printed, prints the transcript the README shows', () => {
@@ -82,7 +88,9 @@ describe('README', () => {
     expect(commands.some((c) => /^ralph --monitor\b/.test(c))).toBe(true);
 
     workspace = tmpProject({});
-    fake = withFakeClaude({ calls: [{ writeFiles: { 'hello.sh': 'echo Hello\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }] });
+    fake = withFakeClaude({
+      calls: [{ writeFiles: { 'hello.sh': 'echo Hello\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }],
+    });
     tmux = privateTmux();
     const env = {
       ...process.env,
@@ -101,7 +109,12 @@ describe('README', () => {
     // The task the README's echo adds is the plan's one task, under ## Tasks: nothing else runs.
     expect(run.stdout).toContain('[OK]   fix_plan.md: 1 open task(s), 0 done');
 
-    const project = workspace.path(commands.find((c) => c.startsWith('cd '))!.slice(3).trim());
+    const project = workspace.path(
+      commands
+        .find((c) => c.startsWith('cd '))!
+        .slice(3)
+        .trim(),
+    );
     const t = tmux;
     await waitFor('the monitored run to end and its session to close', () => t.status('has-session') !== 0, 60_000);
     const status = JSON.parse(readFileSync(join(project, '.ralph/status.json'), 'utf8')) as { status: string; exit_reason?: string; loops_run?: number };

@@ -16,15 +16,29 @@ import { useCleanups } from '../helpers/cleanups.js';
 const cleanups = useCleanups();
 
 // One TAP test that fails until the file `pass` exists.
-const TEST_SCRIPT = "const fs = require('fs');\nif (fs.existsSync('pass')) { console.log('TAP version 13\\nok 1 - a\\n1..1'); process.exit(0); }\nconsole.log('TAP version 13\\nnot ok 1 - a\\n1..1');\nprocess.exit(1);\n";
+const TEST_SCRIPT =
+  "const fs = require('fs');\nif (fs.existsSync('pass')) { console.log('TAP version 13\\nok 1 - a\\n1..1'); process.exit(0); }\nconsole.log('TAP version 13\\nnot ok 1 - a\\n1..1');\nprocess.exit(1);\n";
 
 describe('facts of a run', () => {
   it('are shown as current only during that run; a refused start names no run', async () => {
-    const p = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="node t.js"\n`, 't.js': TEST_SCRIPT, '.ralph/fix_plan.md': '# Fix Plan\n- [ ] fix it\n' }), { git: true });
+    const p = tmpProject(
+      ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="node t.js"\n`, 't.js': TEST_SCRIPT, '.ralph/fix_plan.md': '# Fix Plan\n- [ ] fix it\n' }),
+      { git: true },
+    );
     const f = withFakeClaude({ calls: [1, 2, 3].map((n) => ({ writeFiles: { 'src/a.js': `${n}\n` } })) });
     const clis = withFakeTaskClis({ gh: { issues: [{ number: 12, title: 'The widget' }] } });
-    cleanups.push(() => p.cleanup(), () => f.cleanup(), () => clis.cleanup());
-    const env = { ...f.env, ...GIT_TEST_ENV, FAKE_GH_DATA: clis.env.FAKE_GH_DATA!, FAKE_GH_LOG: clis.env.FAKE_GH_LOG!, PATH: [clis.binDir, f.env.PATH].join(delimiter) };
+    cleanups.push(
+      () => p.cleanup(),
+      () => f.cleanup(),
+      () => clis.cleanup(),
+    );
+    const env = {
+      ...f.env,
+      ...GIT_TEST_ENV,
+      FAKE_GH_DATA: clis.env.FAKE_GH_DATA!,
+      FAKE_GH_LOG: clis.env.FAKE_GH_LOG!,
+      PATH: [clis.binDir, f.env.PATH].join(delimiter),
+    };
     const status = async () => JSON.parse((await runCli('ralph', ['--status', '--json'], { cwd: p.dir, env })).stdout) as Record<string, any>;
 
     // 1. Escalated on issue #12: the same failing test three times.

@@ -20,9 +20,18 @@ function hostileProject(): TmpProject {
   const p = tmpProject(ralphProjectTree(), { git: true });
   cleanups.push(() => p.cleanup());
   // Written by hand with the raw characters, as an agent (or a careless writer) would.
-  writeFileSync(p.path('.ralph/status.json'), `{"timestamp":"2026-12-06T08:00:00Z","loop_count":3,"calls_made_this_hour":1,"max_calls_per_hour":100,"last_action":"${NASTY}","status":"running","exit_reason":"x${NASTY}"}`);
-  writeFileSync(p.path('.ralph/progress.json'), `{\n  "status": "executing",\n  "indicator": "-",\n  "elapsed_seconds": 3,\n  "last_output": "${NASTY}",\n  "timestamp": "2026-12-06 08:00:00"\n}\n`);
-  writeFileSync(p.path('.ralph/.circuit_breaker_state'), `{"state":"OPEN","last_change":"2026-12-06T08:00:00Z","consecutive_no_progress":3,"consecutive_same_error":0,"last_progress_loop":1,"total_opens":1,"reason":"${NASTY}","current_loop":4}`);
+  writeFileSync(
+    p.path('.ralph/status.json'),
+    `{"timestamp":"2026-12-06T08:00:00Z","loop_count":3,"calls_made_this_hour":1,"max_calls_per_hour":100,"last_action":"${NASTY}","status":"running","exit_reason":"x${NASTY}"}`,
+  );
+  writeFileSync(
+    p.path('.ralph/progress.json'),
+    `{\n  "status": "executing",\n  "indicator": "-",\n  "elapsed_seconds": 3,\n  "last_output": "${NASTY}",\n  "timestamp": "2026-12-06 08:00:00"\n}\n`,
+  );
+  writeFileSync(
+    p.path('.ralph/.circuit_breaker_state'),
+    `{"state":"OPEN","last_change":"2026-12-06T08:00:00Z","consecutive_no_progress":3,"consecutive_same_error":0,"last_progress_loop":1,"total_opens":1,"reason":"${NASTY}","current_loop":4}`,
+  );
   return p;
 }
 

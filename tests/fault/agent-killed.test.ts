@@ -19,7 +19,10 @@ afterEach(() => {
 });
 
 function metricsOf(p: LoopProject): Array<Record<string, unknown>> {
-  return readFileSync(p.project.path('.ralph/logs/metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  return readFileSync(p.project.path('.ralph/logs/metrics.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 }
 
 /** The first agent output log, once it holds `ready(text)`. */

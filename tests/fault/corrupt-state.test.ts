@@ -75,7 +75,17 @@ function expectHealthy(): void {
   expect(checkStateFiles(project.dir)).toEqual([]);
 }
 
-const HALF_OPEN = JSON.stringify({ state: 'HALF_OPEN', last_change: '2026-11-30T03:00:00+00:00', consecutive_no_progress: 2, consecutive_same_error: 0, consecutive_permission_denials: 0, last_progress_loop: 0, total_opens: 0, reason: 'Monitoring', current_loop: 2 });
+const HALF_OPEN = JSON.stringify({
+  state: 'HALF_OPEN',
+  last_change: '2026-11-30T03:00:00+00:00',
+  consecutive_no_progress: 2,
+  consecutive_same_error: 0,
+  consecutive_permission_denials: 0,
+  last_progress_loop: 0,
+  total_opens: 0,
+  reason: 'Monitoring',
+  current_loop: 2,
+});
 
 describe('a corrupt state file the run reads is set aside with a warning', () => {
   // [file, how the run comes to read it]
@@ -181,13 +191,19 @@ describe('a corrupt file the run resets or only writes is replaced', () => {
 
 describe('a .claude_session_id that parses but names no usable session', () => {
   it('an id shaped like a flag is discarded before it reaches --resume, then the loop goes on', async () => {
-    const p = loopProject({ calls: [{ writeFiles: { 'a.txt': 'a' }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } }] }, { files: { '.ralph/fix_plan.md': '- [ ] go\n' } });
+    const p = loopProject(
+      { calls: [{ writeFiles: { 'a.txt': 'a' }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } }] },
+      { files: { '.ralph/fix_plan.md': '- [ ] go\n' } },
+    );
     try {
       const file = p.project.path('.ralph/.claude_session_id');
       writeFileSync(file, JSON.stringify({ session_id: '--dangerously-skip-permissions', timestamp: new Date(p.clock.now()).toISOString() }));
       const result = await p.run({ MAX_LOOPS: 2 });
       expect(result.exitCode).toBe(3);
-      const metrics = readFileSync(p.project.path('.ralph/logs/metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { success: boolean });
+      const metrics = readFileSync(p.project.path('.ralph/logs/metrics.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { success: boolean });
       expect(metrics.map((m) => m.success)).toEqual([true, true]);
       expect(p.fake.runs()[0]!.argv).not.toContain('--resume');
       expect(p.fake.runs()[0]!.argv).not.toContain('--dangerously-skip-permissions');

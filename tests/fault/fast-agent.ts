@@ -29,7 +29,9 @@ export const PROGRESS_TEXT = [
 
 /** The recorded happy run with its final text replaced by `text` (every line stays real CLI output). */
 export function buildStream(text = PROGRESS_TEXT): string {
-  const lines = readFileSync(RECORDING, 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const lines = readFileSync(RECORDING, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   return lines
     .map((line) => {
       const message = JSON.parse(line) as Record<string, any>;
@@ -126,8 +128,18 @@ export function faultProject(extra: Record<string, string> = {}): TmpProject {
 // --- what every state file must look like after any crash ---
 
 const JSON_FILES = [
-  'status.json', 'progress.json', '.exit_signals', '.response_analysis', '.circuit_breaker_state', '.circuit_breaker_history',
-  '.ralph_session', '.ralph_session_history', '.usage_limit_wait', '.run_state', '.json_parse_result', '.ralph.lock',
+  'status.json',
+  'progress.json',
+  '.exit_signals',
+  '.response_analysis',
+  '.circuit_breaker_state',
+  '.circuit_breaker_history',
+  '.ralph_session',
+  '.ralph_session_history',
+  '.usage_limit_wait',
+  '.run_state',
+  '.json_parse_result',
+  '.ralph.lock',
 ];
 const INTEGER_FILES = ['.call_count', '.token_count', '.last_reset', '.last_output_length'];
 

@@ -72,8 +72,7 @@ function runAndKill(project: TmpProject, agent: FastAgent, plan: { events?: numb
   });
 }
 
-const readInt = (project: TmpProject, name: string) =>
-  existsSync(project.path(name)) ? Number(readFileSync(project.path(name), 'utf8').trim() || '0') : 0;
+const readInt = (project: TmpProject, name: string) => (existsSync(project.path(name)) ? Number(readFileSync(project.path(name), 'utf8').trim() || '0') : 0);
 const readText = (project: TmpProject, name: string) => (existsSync(project.path(name)) ? readFileSync(project.path(name), 'utf8') : '');
 // The count a run continues from: ralph writes its ledger before the `.call_count` view, so a kill
 // between the two leaves the ledger one call ahead, and the ledger counts.
@@ -161,15 +160,19 @@ async function runChain(chain: number, trials: number): Promise<string[]> {
 }
 
 describe('kill -9 at random moments', () => {
-  it(`leaves every state file parseable and the next run continuing, over ${TRIALS} kills (seed ${SEED})`, async () => {
-    const perChain = Math.ceil(TRIALS / CHAINS);
-    chains.push(...Array.from({ length: CHAINS }, (_, chain) => runChain(chain, perChain)));
-    const results = (await Promise.all(chains)) as string[][];
-    expect(results.flat(), REPLAY).toEqual([]);
-    // A run now and then finishes its loop before its kill lands (counted, not failed): one in 200.
-    const total = perChain * CHAINS;
-    expect(stats.kills, REPLAY).toBeGreaterThanOrEqual(total - Math.ceil(total / 200));
-    expect(stats.followUps, REPLAY).toBe(CHAINS * Math.ceil(perChain / FOLLOW_UP_EVERY));
-    expect(stats.staleLockTakeovers, REPLAY).toBeGreaterThan(0);
-  }, Math.max(180_000, TRIALS * 5_000));
+  it(
+    `leaves every state file parseable and the next run continuing, over ${TRIALS} kills (seed ${SEED})`,
+    async () => {
+      const perChain = Math.ceil(TRIALS / CHAINS);
+      chains.push(...Array.from({ length: CHAINS }, (_, chain) => runChain(chain, perChain)));
+      const results = (await Promise.all(chains)) as string[][];
+      expect(results.flat(), REPLAY).toEqual([]);
+      // A run now and then finishes its loop before its kill lands (counted, not failed): one in 200.
+      const total = perChain * CHAINS;
+      expect(stats.kills, REPLAY).toBeGreaterThanOrEqual(total - Math.ceil(total / 200));
+      expect(stats.followUps, REPLAY).toBe(CHAINS * Math.ceil(perChain / FOLLOW_UP_EVERY));
+      expect(stats.staleLockTakeovers, REPLAY).toBeGreaterThan(0);
+    },
+    Math.max(180_000, TRIALS * 5_000),
+  );
 });

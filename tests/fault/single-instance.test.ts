@@ -27,7 +27,11 @@ interface Started {
 }
 
 function start(project: TmpProject): Started {
-  const child = spawn(process.execPath, [binPath('ralph'), '--max-loops', '3'], { cwd: project.dir, env: { ...process.env, ...hanging }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [binPath('ralph'), '--max-loops', '3'], {
+    cwd: project.dir,
+    env: { ...process.env, ...hanging },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));

@@ -29,7 +29,10 @@ export function readAgentRecording(cli: string, label: string): AgentRecording {
 
 /** Every label recorded for a CLI. */
 export function agentRecordingLabels(cli: string): string[] {
-  return readdirSync(join(AGENT_CLIS_DIR, cli)).filter((f) => f.endsWith('.rc')).map((f) => f.slice(0, -3)).sort();
+  return readdirSync(join(AGENT_CLIS_DIR, cli))
+    .filter((f) => f.endsWith('.rc'))
+    .map((f) => f.slice(0, -3))
+    .sort();
 }
 
 export interface ReplayedRun {

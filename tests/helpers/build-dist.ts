@@ -50,7 +50,9 @@ function takeLock(): boolean {
 /** The bundle each bin/* starts (`import "../dist/bundle-<name>/<name>.js"`): a build writes them all. */
 function bundleEntries(): string[] {
   const bin = join(REPO_ROOT, 'bin');
-  return readdirSync(bin).flatMap((name) => [...readFileSync(join(bin, name), 'utf8').matchAll(/\.\.\/(dist\/bundle-[\w-]+\/[\w-]+\.js)/g)].map((match) => join(REPO_ROOT, match[1]!)));
+  return readdirSync(bin).flatMap((name) =>
+    [...readFileSync(join(bin, name), 'utf8').matchAll(/\.\.\/(dist\/bundle-[\w-]+\/[\w-]+\.js)/g)].map((match) => join(REPO_ROOT, match[1]!)),
+  );
 }
 
 /**

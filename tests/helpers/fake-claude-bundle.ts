@@ -76,7 +76,9 @@ export async function bundleFakeClaude(fixture = FIXTURE, cache = CACHE): Promis
 }
 
 function bundleKey(fixture: string): string {
-  const hash = createHash('sha256').update(`${fixture}\0${esbuildVersion}\0`).update(readFileSync(fileURLToPath(import.meta.url)));
+  const hash = createHash('sha256')
+    .update(`${fixture}\0${esbuildVersion}\0`)
+    .update(readFileSync(fileURLToPath(import.meta.url)));
   for (const name of readdirSync(fixture).sort()) {
     const path = join(fixture, name);
     if (statSync(path).isFile()) hash.update(`\0${name}\0`).update(readFileSync(path));

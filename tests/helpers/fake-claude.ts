@@ -46,9 +46,26 @@ export interface FakeUsage {
 export type FakeGarbage = 'nonJson' | 'truncatedJsonLine' | 'binary' | 'emptyExit0' | 'crlf' | 'bom' | 'hugeLine' | 'duplicateResult' | 'resultWithoutInit';
 
 export type FakeOutcome =
-  | 'usage_limit' | 'extra_usage' | 'rate_limited_api_key' | 'overloaded' | 'server_error_500' | 'not_logged_in' | 'invalid_api_key'
-  | 'oauth_expired' | 'credit_balance' | 'network_down' | 'connection_refused' | 'request_timeout' | 'prompt_too_long'
-  | 'request_too_large' | 'model_not_found' | 'api_error' | 'error_during_execution' | 'max_turns' | 'max_budget' | 'context_compaction';
+  | 'usage_limit'
+  | 'extra_usage'
+  | 'rate_limited_api_key'
+  | 'overloaded'
+  | 'server_error_500'
+  | 'not_logged_in'
+  | 'invalid_api_key'
+  | 'oauth_expired'
+  | 'credit_balance'
+  | 'network_down'
+  | 'connection_refused'
+  | 'request_timeout'
+  | 'prompt_too_long'
+  | 'request_too_large'
+  | 'model_not_found'
+  | 'api_error'
+  | 'error_during_execution'
+  | 'max_turns'
+  | 'max_budget'
+  | 'context_compaction';
 
 /** One entry of `calls` (or `defaults`). Unknown keys are allowed and ignored by the fake. */
 export interface FakeCallScript {
@@ -265,7 +282,11 @@ export function readCallLog(logPath: string): FakeCall[] {
 }
 
 /** Run a command to completion with an argv array, collecting output. */
-export function runCommand(command: string, args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Promise<RunClaudeResult> {
+export function runCommand(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; input?: string } = {},
+): Promise<RunClaudeResult> {
   return new Promise((resolveRun, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
@@ -332,11 +353,20 @@ export function withFakeClaude(scenario: FakeScenario = {}, options: FakeClaudeO
 
   const calls = () => readCallLog(logPath);
   return {
-    root, binDir, claudePath, env: finalEnv, stateDir, home, configDir, logPath, scenarioPath,
+    root,
+    binDir,
+    claudePath,
+    env: finalEnv,
+    stateDir,
+    home,
+    configDir,
+    logPath,
+    scenarioPath,
     calls,
     runs: () => calls().filter((c) => c.prompt !== undefined),
     setScenario,
-    run: (args, runOptions = {}) => runCommand(claudePath, args, { cwd: runOptions.cwd ?? root, env: applyOverrides(finalEnv, runOptions.env), input: runOptions.input }),
+    run: (args, runOptions = {}) =>
+      runCommand(claudePath, args, { cwd: runOptions.cwd ?? root, env: applyOverrides(finalEnv, runOptions.env), input: runOptions.input }),
     cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 3 }),
   };
 }
@@ -359,7 +389,10 @@ export interface StartedClaude {
  */
 export function startClaude(fake: FakeClaude, args: string[], options: RunClaudeOptions & { detached?: boolean } = {}): StartedClaude {
   const child = spawn(fake.claudePath, args, {
-    cwd: options.cwd ?? fake.root, env: applyOverrides(fake.env, options.env), stdio: ['pipe', 'pipe', 'pipe'], detached: options.detached ?? false,
+    cwd: options.cwd ?? fake.root,
+    env: applyOverrides(fake.env, options.env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
   });
   child.stdin?.on('error', () => {});
   child.stdin?.end(options.input ?? '');
@@ -387,16 +420,19 @@ export function startClaude(fake: FakeClaude, args: string[], options: RunClaude
       resolveExit({ code, signal });
     });
   });
-  const waitFor = (ready: () => boolean, what: string) => new Promise<void>((resolveWait, reject) => {
-    const check = () => {
-      if (ready()) return resolveWait();
-      if (done) return reject(new Error(`fake claude exited before ${what}; stderr: ${err}`));
-      waiters.push(check);
-    };
-    check();
-  });
+  const waitFor = (ready: () => boolean, what: string) =>
+    new Promise<void>((resolveWait, reject) => {
+      const check = () => {
+        if (ready()) return resolveWait();
+        if (done) return reject(new Error(`fake claude exited before ${what}; stderr: ${err}`));
+        waiters.push(check);
+      };
+      check();
+    });
   return {
-    child, lines, exited,
+    child,
+    lines,
+    exited,
     stderr: () => err,
     waitForLines: async (count) => {
       await waitFor(() => lines.length >= count, `${count} stdout line(s)`);
@@ -424,7 +460,10 @@ export function replayRecording(label: string): Recording {
 
 /** Parse NDJSON (stream-json) output; blank lines are skipped. */
 export function parseJsonLines(text: string): Record<string, unknown>[] {
-  return text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 /** The happy-path script of the recordings: Read → Edit → Bash `ls -1` → final text. */

@@ -26,7 +26,14 @@ export const FAKE_AGENT_INTEGRITY = 'sha512-ZmFrZS1hZ2VudC1jbGktdGFyYmFsbA==';
 export function fleetInitEnv(r: FleetRepo, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const realNpm = findExecutable('npm', process.env);
   if (!realNpm) throw new Error('npm is not on PATH');
-  return { ...process.env, ...r.ghEnv, REAL_NPM: realNpm, FAKE_NPM_INTEGRITY: FAKE_AGENT_INTEGRITY, PATH: [join(FIXTURES, 'fake-npm-view'), r.ghBinDir, process.env.PATH].join(delimiter), ...extra };
+  return {
+    ...process.env,
+    ...r.ghEnv,
+    REAL_NPM: realNpm,
+    FAKE_NPM_INTEGRITY: FAKE_AGENT_INTEGRITY,
+    PATH: [join(FIXTURES, 'fake-npm-view'), r.ghBinDir, process.env.PATH].join(delimiter),
+    ...extra,
+  };
 }
 
 /**
@@ -105,14 +112,23 @@ export function withFleetRepo(options: { rc?: string; gh: Record<string, unknown
     },
     ghCalls: () =>
       existsSync(ghEnv.FAKE_GH_LOG)
-        ? readFileSync(ghEnv.FAKE_GH_LOG, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { argv: string[]; stdin?: string })
+        ? readFileSync(ghEnv.FAKE_GH_LOG, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => JSON.parse(line) as { argv: string[]; stdin?: string })
         : [],
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };
 }
 
 /** The issue the job tests work on. */
-export const FLEET_ISSUE = { number: 7, title: 'Add the work file', body: 'Please add work.txt.', labels: [{ name: 'ralph' }], updatedAt: '2026-12-01T10:00:00Z' };
+export const FLEET_ISSUE = {
+  number: 7,
+  title: 'Add the work file',
+  body: 'Please add work.txt.',
+  labels: [{ name: 'ralph' }],
+  updatedAt: '2026-12-01T10:00:00Z',
+};
 
 export interface FleetFixtures {
   repo: FleetRepo;

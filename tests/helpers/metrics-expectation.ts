@@ -102,14 +102,19 @@ export function expectedFullReport(text: string, chartRows = 12): Record<string,
       unrecorded: count(records.filter((r) => r.tests_source !== 'gate' && r.tests_source !== 'agent').map((r) => r.tests_status)),
       none: records.filter((r) => typeof r.tests_status !== 'string').length,
     },
-    chart: expectedChart(lines.map((l, i) => ({ offset: l.offset, r: l.r, cost: costs[i] ?? 0 })), size, chartRows),
+    chart: expectedChart(
+      lines.map((l, i) => ({ offset: l.offset, r: l.r, cost: costs[i] ?? 0 })),
+      size,
+      chartRows,
+    ),
     by_agent: expectedByAgent(records, costs),
   };
 }
 
 /** Loops, successes, tokens and cost of each agent (no `agent`: Claude's). */
 function expectedByAgent(records: MetricsRecord[], costs: Array<number | undefined>) {
-  const out: Record<string, { loops: number; successful: number; input_tokens: number; output_tokens: number; cache_read_tokens: number; cost_usd: number }> = {};
+  const out: Record<string, { loops: number; successful: number; input_tokens: number; output_tokens: number; cache_read_tokens: number; cost_usd: number }> =
+    {};
   records.forEach((r, i) => {
     const agent = (r as { agent?: string }).agent ?? 'claude';
     const t = (out[agent] ??= { loops: 0, successful: 0, input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cost_usd: 0 });

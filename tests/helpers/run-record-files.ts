@@ -19,7 +19,9 @@ export function readRunRecordFile(file: string): RunRecord {
 export function readRunRecordsIn(sessionsDir: string): RunRecord[] {
   let names: string[];
   try {
-    names = readdirSync(sessionsDir).filter((n) => n.endsWith('.json')).sort();
+    names = readdirSync(sessionsDir)
+      .filter((n) => n.endsWith('.json'))
+      .sort();
   } catch {
     return [];
   }

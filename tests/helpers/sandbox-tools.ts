@@ -6,7 +6,20 @@
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { expect } from 'vitest';
@@ -21,7 +34,9 @@ function hasCommand(name: string): boolean {
 /** Throws, naming the install command, when `name` is not on PATH. */
 function requireCommand(name: string, aptPackage: string): void {
   if (!hasCommand(name)) {
-    throw new Error(`${name} is not installed; the system suite needs it. Install it with \`apt-get install -y ${aptPackage}\` (or run .ci/run, which installs and starts everything the system suite needs).`);
+    throw new Error(
+      `${name} is not installed; the system suite needs it. Install it with \`apt-get install -y ${aptPackage}\` (or run .ci/run, which installs and starts everything the system suite needs).`,
+    );
   }
 }
 
@@ -89,7 +104,9 @@ export function requireDockerDaemon(): void {
   requireDockerCli();
   const info = docker('info');
   if (info.code !== 0) {
-    throw new Error(`no Docker daemon answers \`docker info\` (${info.stderr.trim().split('\n').pop() ?? ''}); start one (\`dockerd &\` as root, or \`systemctl start docker\`), or run .ci/run, which starts and stops one.`);
+    throw new Error(
+      `no Docker daemon answers \`docker info\` (${info.stderr.trim().split('\n').pop() ?? ''}); start one (\`dockerd &\` as root, or \`systemctl start docker\`), or run .ci/run, which starts and stops one.`,
+    );
   }
 }
 
@@ -104,7 +121,16 @@ export function readablePackageCopy(): { root: string; cleanup: () => void } {
   const runtime = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: REPO_ROOT, encoding: 'utf8' })
     .split('\n')
     .filter((path) => path && path !== REPO_ROOT.replace(/\/$/, ''));
-  for (const path of ['bin', 'dist', 'package.json', 'templates', '.ralph-template', 'Dockerfile', 'install.sh', ...runtime.map((dir) => relative(REPO_ROOT, dir))]) {
+  for (const path of [
+    'bin',
+    'dist',
+    'package.json',
+    'templates',
+    '.ralph-template',
+    'Dockerfile',
+    'install.sh',
+    ...runtime.map((dir) => relative(REPO_ROOT, dir)),
+  ]) {
     cpSync(join(REPO_ROOT, path), join(root, path), { recursive: true, dereference: true });
   }
   execFileSync('chmod', ['-R', 'a+rX', root]);
@@ -113,7 +139,9 @@ export function readablePackageCopy(): { root: string; cleanup: () => void } {
 
 /** The files of a root filesystem: node, git, a shell (the fake agent's Bash tool), sleep, mkdir, their libraries. */
 function rootfsFiles(): string[] {
-  const binaries = ['node', 'git', 'sleep', 'sh', 'bash', 'mkdir', 'env'].map((name) => execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim());
+  const binaries = ['node', 'git', 'sleep', 'sh', 'bash', 'mkdir', 'env'].map((name) =>
+    execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim(),
+  );
   const files = new Set<string>();
   for (const bin of binaries) {
     files.add(bin);
@@ -151,12 +179,18 @@ export function ensureTestImage(): string {
     execFileSync('tar', ['-rf', tarball, '-C', stage, 'opt', 'usr/local', 'tmp', 'workspace', 'etc']);
     const r = docker(
       'import',
-      '--change', 'ENV PATH=/usr/local/bin:/usr/bin:/bin',
-      '--change', 'ENV FAKE_CLAUDE_SCENARIO=/workspace/.ralph/fake-state/scenario.json',
-      '--change', 'ENV FAKE_CLAUDE_STATE_DIR=/workspace/.ralph/fake-state',
-      '--change', 'ENV FAKE_CLAUDE_LOG=/workspace/.ralph/fake-state/calls.jsonl',
-      '--change', 'ENV FAKE_CLAUDE_AS_ROOT=0',
-      tarball, tag,
+      '--change',
+      'ENV PATH=/usr/local/bin:/usr/bin:/bin',
+      '--change',
+      'ENV FAKE_CLAUDE_SCENARIO=/workspace/.ralph/fake-state/scenario.json',
+      '--change',
+      'ENV FAKE_CLAUDE_STATE_DIR=/workspace/.ralph/fake-state',
+      '--change',
+      'ENV FAKE_CLAUDE_LOG=/workspace/.ralph/fake-state/calls.jsonl',
+      '--change',
+      'ENV FAKE_CLAUDE_AS_ROOT=0',
+      tarball,
+      tag,
     );
     if (r.code !== 0) throw new Error(`docker import failed: ${r.stderr}`);
   } finally {

@@ -34,7 +34,8 @@ export function ralphProjectTree(overrides: Record<string, string> = {}): Record
     '.ralph/fix_plan.md': '# Fix Plan\n- [ ] first\n',
     '.ralph/AGENT.md': '# Agent\n',
     '.ralphrc': 'CLAUDE_AUTO_UPDATE=false\n',
-    '.gitignore': '.ralph/logs/\n.ralph/.*\n.ralph/status.json\n.ralph/progress.json\n.ralph/live.log\n.ralph/sessions/\n.ralph/parallel.json\n.ralph/queue-parallel.json\n.ralph/worktrees/\n.ralph/fleet/\n',
+    '.gitignore':
+      '.ralph/logs/\n.ralph/.*\n.ralph/status.json\n.ralph/progress.json\n.ralph/live.log\n.ralph/sessions/\n.ralph/parallel.json\n.ralph/queue-parallel.json\n.ralph/worktrees/\n.ralph/fleet/\n',
     ...overrides,
   };
 }
@@ -57,8 +58,7 @@ export function tmpProject(tree: Record<string, string> = {}, options: TmpProjec
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, content);
   }
-  const git = (...args: string[]) =>
-    execFileSync('git', args, { cwd: dir, env: { ...process.env, ...GIT_TEST_ENV }, encoding: 'utf8' });
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env: { ...process.env, ...GIT_TEST_ENV }, encoding: 'utf8' });
   if (options.git) {
     git('init', '-q', '-b', 'main');
     if (options.commit !== false) {

@@ -84,10 +84,21 @@ export async function runWorkflow(file: string, options: RunWorkflowOptions): Pr
   const evaluate = evaluator();
   const eventPath = join(options.scratchDir, 'event.json');
   writeFileSync(eventPath, JSON.stringify(options.event.payload));
-  const github = { event_name: options.event.name, event: options.event.payload, token: 'ghs_fake_workflow_token', repository: 'fake/repo', run_id: '9001', run_attempt: '1' };
+  const github = {
+    event_name: options.event.name,
+    event: options.event.payload,
+    token: 'ghs_fake_workflow_token',
+    repository: 'fake/repo',
+    run_id: '9001',
+    run_attempt: '1',
+  };
   const base = { github, inputs: (options.event.payload.inputs as Record<string, unknown> | undefined) ?? {}, secrets: options.secrets };
   const needs: Record<string, { outputs: Record<string, string>; result: string }> = {};
-  const run: WorkflowRun = { runName: String(workflow['run-name'] === undefined ? '' : template(evaluate, workflow['run-name'], base)), skippedJobs: [], jobs: [] };
+  const run: WorkflowRun = {
+    runName: String(workflow['run-name'] === undefined ? '' : template(evaluate, workflow['run-name'], base)),
+    skippedJobs: [],
+    jobs: [],
+  };
 
   for (const [id, job] of orderByNeeds(workflow.jobs)) {
     const context = { ...base, needs };
@@ -109,12 +120,27 @@ export async function runWorkflow(file: string, options: RunWorkflowOptions): Pr
   return run;
 }
 
-async function runJob(id: string, job: JobSpec, context: Record<string, unknown>, evaluate: Evaluate, options: RunWorkflowOptions, eventPath: string): Promise<JobRun> {
+async function runJob(
+  id: string,
+  job: JobSpec,
+  context: Record<string, unknown>,
+  evaluate: Evaluate,
+  options: RunWorkflowOptions,
+  eventPath: string,
+): Promise<JobRun> {
   const matrix = context.matrix as Record<string, unknown>;
   const cwd = options.checkout(id, matrix);
   const steps: Record<string, { outputs: Record<string, string> }> = {};
   const name = job.name === undefined ? '' : String(template(evaluate, job.name, context));
-  const result: JobRun = { id, name, matrix, concurrencyGroup: job.concurrency ? String(template(evaluate, job.concurrency.group, context)) : '', skipped: [], steps: [], outputs: {} };
+  const result: JobRun = {
+    id,
+    name,
+    matrix,
+    concurrencyGroup: job.concurrency ? String(template(evaluate, job.concurrency.group, context)) : '',
+    skipped: [],
+    steps: [],
+    outputs: {},
+  };
   for (const [index, step] of job.steps.entries()) {
     const name = step.name ?? step.uses ?? `step ${index + 1}`;
     if (step.uses !== undefined) {

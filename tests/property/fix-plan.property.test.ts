@@ -20,14 +20,26 @@ const itemText = fc.string({ unit: 'grapheme', maxLength: 30 }).map((s) => s.rep
 const indent = fc.constantFrom('', '  ', '    ', '\t');
 const marker = fc.constantFrom('-', '*', '+', '1.', '2)', '10.');
 // What users put in fences: example items, headings that are comments, other fences' lines.
-const fenceBody = fc.array(fc.constantFrom('- [ ] example', '* [x] done example', '# Optional', '## Nice to have', '```', 'echo hi', '  ~~~'), { maxLength: 4 });
+const fenceBody = fc.array(fc.constantFrom('- [ ] example', '* [x] done example', '# Optional', '## Nice to have', '```', 'echo hi', '  ~~~'), {
+  maxLength: 4,
+});
 
 const planLine: fc.Arbitrary<PlanLine> = fc.oneof(
-  fc.record({
-    kind: fc.constant('heading' as const),
-    level: fc.integer({ min: 1, max: 6 }),
-    title: fc.constantFrom('Nice to have', 'NICE TO HAVE', 'Optional ##', '  optional  ', 'Core', 'Tasks', 'Later', 'Nice to have later'),
-  }).map((h) => ({ ...h, optional: OPTIONAL.map((o) => o.toLowerCase()).includes(h.title.replace(/[ \t]+#+$/, '').trim().toLowerCase()) })),
+  fc
+    .record({
+      kind: fc.constant('heading' as const),
+      level: fc.integer({ min: 1, max: 6 }),
+      title: fc.constantFrom('Nice to have', 'NICE TO HAVE', 'Optional ##', '  optional  ', 'Core', 'Tasks', 'Later', 'Nice to have later'),
+    })
+    .map((h) => ({
+      ...h,
+      optional: OPTIONAL.map((o) => o.toLowerCase()).includes(
+        h.title
+          .replace(/[ \t]+#+$/, '')
+          .trim()
+          .toLowerCase(),
+      ),
+    })),
   fc.record({ kind: fc.constant('open' as const), text: itemText, indent, marker }),
   fc.record({ kind: fc.constant('done' as const), text: itemText, indent, marker, mark: fc.constantFrom('x' as const, 'X' as const) }),
   fc.record({ kind: fc.constant('fence' as const), fence: fc.constantFrom('~~~', '~~~~', '```bash', '````', '  ```md'), body: fenceBody }),
@@ -35,8 +47,22 @@ const planLine: fc.Arbitrary<PlanLine> = fc.oneof(
     kind: fc.constant('other' as const),
     text: fc.oneof(
       // Look-alikes that are not checkboxes (#144), and headings that are not headings.
-      fc.constantFrom('-[ ] no space', '- [] empty', '- [ x] spaced', '[2026-01-29] dated', '- [NOTE] n', '- [v1.0]',
-        '- [#123] ref', '####### seven', '#no-space', '1.[ ] tight', 'a. [ ] letter', '- [y] other mark', 'Plain prose', ''),
+      fc.constantFrom(
+        '-[ ] no space',
+        '- [] empty',
+        '- [ x] spaced',
+        '[2026-01-29] dated',
+        '- [NOTE] n',
+        '- [v1.0]',
+        '- [#123] ref',
+        '####### seven',
+        '#no-space',
+        '1.[ ] tight',
+        'a. [ ] letter',
+        '- [y] other mark',
+        'Plain prose',
+        '',
+      ),
       fc.string({ unit: 'grapheme-ascii', maxLength: 30 }).map((s) => `Note: ${s}`),
     ),
   }),

@@ -33,10 +33,21 @@ const unitPlan: fc.Arbitrary<UnitPlan> = fc.record({
   resolves: fc.boolean(),
 });
 
-const scenario = fc.array(unitPlan, { minLength: 2, maxLength: 3 }).chain((units) => fc.tuple(fc.constant(units), fc.shuffledSubarray(units.map((_, i) => i), { minLength: units.length, maxLength: units.length })));
+const scenario = fc.array(unitPlan, { minLength: 2, maxLength: 3 }).chain((units) =>
+  fc.tuple(
+    fc.constant(units),
+    fc.shuffledSubarray(
+      units.map((_, i) => i),
+      { minLength: units.length, maxLength: units.length },
+    ),
+  ),
+);
 
 async function checkScenario(units: UnitPlan[], order: number[]): Promise<void> {
-  const project = tmpProject(ralphProjectTree({ 'shared.txt': 'base\n', '.ralph/fix_plan.md': `# Plan\n${units.map((_, i) => `- [ ] Item ${i}`).join('\n')}\n` }), { git: true });
+  const project = tmpProject(
+    ralphProjectTree({ 'shared.txt': 'base\n', '.ralph/fix_plan.md': `# Plan\n${units.map((_, i) => `- [ ] Item ${i}`).join('\n')}\n` }),
+    { git: true },
+  );
   const env = { ...process.env, ...GIT_TEST_ENV };
   const git = { runner: nodeProcessRunner, env };
   const sh = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env, encoding: 'utf8' }).trim();
@@ -45,8 +56,19 @@ async function checkScenario(units: UnitPlan[], order: number[]): Promise<void> 
     const base = sh(project.dir, 'rev-parse', 'HEAD');
     const made: string[] = [];
     const records: UnitRecord[] = units.map((_, i) => ({
-      slug: `item-${i}`, item: `Item ${i}`, lines: [`- [ ] Item ${i}`], after: [], branch: `ralph/prop/item-${i}`, worktree: `.ralph/worktrees/item-${i}`,
-      state: 'running', loops: 0, cost_usd: 0, exit_code: null, exit_reason: '', conflict_passes: 0, merge_attempts: 1,
+      slug: `item-${i}`,
+      item: `Item ${i}`,
+      lines: [`- [ ] Item ${i}`],
+      after: [],
+      branch: `ralph/prop/item-${i}`,
+      worktree: `.ralph/worktrees/item-${i}`,
+      state: 'running',
+      loops: 0,
+      cost_usd: 0,
+      exit_code: null,
+      exit_reason: '',
+      conflict_passes: 0,
+      merge_attempts: 1,
     }));
     for (const [i, plan] of units.entries()) {
       const unit = records[i]!;
@@ -93,6 +115,9 @@ async function checkScenario(units: UnitPlan[], order: number[]): Promise<void> 
 
 describe('parallel merge queue (property)', () => {
   it('never loses a commit made on a unit branch, whatever the outcomes and merge order', async () => {
-    await fc.assert(fc.asyncProperty(scenario, ([units, order]) => checkScenario(units, order)), { numRuns: 4 });
+    await fc.assert(
+      fc.asyncProperty(scenario, ([units, order]) => checkScenario(units, order)),
+      { numRuns: 4 },
+    );
   }, 600_000);
 });

@@ -9,7 +9,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseFixPlan, type PlanItem } from '../../lib/plan/fix-plan.js';
 import { shareTopic } from '../../lib/plan/item-evidence.js';
-import { checkPlanAgainstMemory, emptyPlanMemory, normalizeItemText, type HiddenItem, type PlanMemory, type RememberedItem } from '../../lib/plan/plan-memory.js';
+import {
+  checkPlanAgainstMemory,
+  emptyPlanMemory,
+  normalizeItemText,
+  type HiddenItem,
+  type PlanMemory,
+  type RememberedItem,
+} from '../../lib/plan/plan-memory.js';
 
 const RUNS = 500;
 const OPTIONAL = ['Optional'];
@@ -61,7 +68,18 @@ function oracle(memory: PlanMemory, items: PlanItem[], newContent: boolean): { o
 }
 
 // A small vocabulary, so items repeat, prefix one another and meet again in later plans.
-const base = fc.constantFrom('write the parser', 'write the', 'Write The Parser', 'write the printer', 'a', 'ab', 'b', 'fix **bug** 1', 'fix bug 1', 'w\u200brite the parser');
+const base = fc.constantFrom(
+  'write the parser',
+  'write the',
+  'Write The Parser',
+  'write the printer',
+  'a',
+  'ab',
+  'b',
+  'fix **bug** 1',
+  'fix bug 1',
+  'w\u200brite the parser',
+);
 const text = fc.tuple(base, fc.constantFrom('', '', ' (done in src/a.ts)', ' x', 'er', '  ')).map(([t, note]) => `${t}${note}`);
 const line = fc.oneof(
   fc.tuple(fc.constantFrom('- [ ] ', '- [x] ', '* [X] ', '1. [ ] '), text).map(([mark, t]) => `${mark}${t}`),

@@ -9,9 +9,35 @@ import { parseRalphStatus, resolveExitSignal, stripRalphStatusBlocks } from '../
 const RUNS = 400;
 
 const TOKENS = [
-  '---RALPH_STATUS---', '---END_RALPH_STATUS---', 'RALPH_STATUS:', 'STATUS:', 'EXIT_SIGNAL:', 'TESTS_STATUS:',
-  'TASKS_COMPLETED_THIS_LOOP:', 'FILES_MODIFIED:', 'WORK_TYPE:', 'RECOMMENDATION:', ' true', ' false', ' COMPLETE',
-  ' 12', '**', '- ', '* ', '"', "'", '`', ' ', '\t', '\n', '\r\n', '\r', ':', 'é', '😀', 'x',
+  '---RALPH_STATUS---',
+  '---END_RALPH_STATUS---',
+  'RALPH_STATUS:',
+  'STATUS:',
+  'EXIT_SIGNAL:',
+  'TESTS_STATUS:',
+  'TASKS_COMPLETED_THIS_LOOP:',
+  'FILES_MODIFIED:',
+  'WORK_TYPE:',
+  'RECOMMENDATION:',
+  ' true',
+  ' false',
+  ' COMPLETE',
+  ' 12',
+  '**',
+  '- ',
+  '* ',
+  '"',
+  "'",
+  '`',
+  ' ',
+  '\t',
+  '\n',
+  '\r\n',
+  '\r',
+  ':',
+  'é',
+  '😀',
+  'x',
 ];
 const anyText = fc.oneof(
   fc.array(fc.constantFrom(...TOKENS), { maxLength: 80 }).map((t) => t.join('')),
@@ -28,8 +54,13 @@ const proseLine = fc
   .oneof(
     fc.string({ unit: 'grapheme', maxLength: 60 }),
     fc.constantFrom(
-      'I updated the RALPH_STATUS: block below.', 'EXIT_SIGNAL: true is what I would say if done.',
-      'Note: STATUS: COMPLETE is not claimed yet', '```', '---', 'All tasks complete!', '',
+      'I updated the RALPH_STATUS: block below.',
+      'EXIT_SIGNAL: true is what I would say if done.',
+      'Note: STATUS: COMPLETE is not claimed yet',
+      '```',
+      '---',
+      'All tasks complete!',
+      '',
     ),
   )
   .map((s) => s.replace(/[\r\n]/g, ' '))
@@ -107,13 +138,20 @@ describe('parseRalphStatus (property)', () => {
 
   it('reads back every field of a block, in either form and any decoration, among prose', () => {
     fc.assert(
-      fc.property(fc.array(proseLine, { maxLength: 8 }), block, style, fc.array(proseNotField, { maxLength: 5 }), fc.constantFrom('\n', '\r\n'), (before, b, s, after, eol) => {
-        const text = [...before, ...renderBlock(b, s), ...after].join(eol);
-        expect(parseRalphStatus(text)).toEqual(expected(b));
-        expect(resolveExitSignal(parseRalphStatus(text))).toBe(b.exit);
-        // Stripping the block leaves the prose and no block.
-        expect(parseRalphStatus(stripRalphStatusBlocks(text))).toBeNull();
-      }),
+      fc.property(
+        fc.array(proseLine, { maxLength: 8 }),
+        block,
+        style,
+        fc.array(proseNotField, { maxLength: 5 }),
+        fc.constantFrom('\n', '\r\n'),
+        (before, b, s, after, eol) => {
+          const text = [...before, ...renderBlock(b, s), ...after].join(eol);
+          expect(parseRalphStatus(text)).toEqual(expected(b));
+          expect(resolveExitSignal(parseRalphStatus(text))).toBe(b.exit);
+          // Stripping the block leaves the prose and no block.
+          expect(parseRalphStatus(stripRalphStatusBlocks(text))).toBeNull();
+        },
+      ),
       { numRuns: RUNS },
     );
   });

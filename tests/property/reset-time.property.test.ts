@@ -10,17 +10,43 @@ const RUNS = 300;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const nowArb = fc.integer({ min: Date.parse('2020-01-01T00:00:00Z'), max: Date.parse('2035-12-31T00:00:00Z') });
-const ZONES = ['UTC', 'Europe/Lisbon', 'Europe/Budapest', 'America/Los_Angeles', 'America/Bogota', 'Asia/Kolkata', 'Australia/Adelaide', 'Pacific/Chatham', 'Asia/Tokyo'];
+const ZONES = [
+  'UTC',
+  'Europe/Lisbon',
+  'Europe/Budapest',
+  'America/Los_Angeles',
+  'America/Bogota',
+  'Asia/Kolkata',
+  'Australia/Adelaide',
+  'Pacific/Chatham',
+  'Asia/Tokyo',
+];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 function wallClock(epoch: number, zone: string) {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', weekday: 'short' })
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      weekday: 'short',
+    })
       .formatToParts(new Date(epoch))
       .map((p) => [p.type, p.value]),
   );
-  return { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day), hour: Number(parts.hour) % 24, minute: Number(parts.minute), weekday: parts.weekday };
+  return {
+    year: Number(parts.year),
+    month: Number(parts.month),
+    day: Number(parts.day),
+    hour: Number(parts.hour) % 24,
+    minute: Number(parts.minute),
+    weekday: parts.weekday,
+  };
 }
 
 // A stated time that falls in a DST gap does not exist; the parser moves it to the later
@@ -39,12 +65,40 @@ const to24 = (t: { hour: number; minute?: number; pm: boolean }) => ({ hour: (t.
 
 describe('parseResetTime (property)', () => {
   it('never throws, and gives null or a finite time', () => {
-    const tokens = fc.constantFrom('resets', 'reset at', 'resetting on', ' in ', '3h', '12m', '5:45am', '13pm', '(UTC)', '(Nowhere/City)', 'Feb 30,', 'Mon', '|', '1796017539', ' ', '·', 'pm', ':', '(');
+    const tokens = fc.constantFrom(
+      'resets',
+      'reset at',
+      'resetting on',
+      ' in ',
+      '3h',
+      '12m',
+      '5:45am',
+      '13pm',
+      '(UTC)',
+      '(Nowhere/City)',
+      'Feb 30,',
+      'Mon',
+      '|',
+      '1796017539',
+      ' ',
+      '·',
+      'pm',
+      ':',
+      '(',
+    );
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 120 }), fc.array(tokens, { maxLength: 20 }).map((t) => t.join(''))), nowArb, fc.option(fc.constantFrom(...ZONES, 'Not/AZone'), { nil: undefined }), (text, now, zone) => {
-        const at = parseResetTime(text, now, { defaultTimeZone: zone });
-        expect(at === null || Number.isFinite(at)).toBe(true);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'binary', maxLength: 120 }),
+          fc.array(tokens, { maxLength: 20 }).map((t) => t.join('')),
+        ),
+        nowArb,
+        fc.option(fc.constantFrom(...ZONES, 'Not/AZone'), { nil: undefined }),
+        (text, now, zone) => {
+          const at = parseResetTime(text, now, { defaultTimeZone: zone });
+          expect(at === null || Number.isFinite(at)).toBe(true);
+        },
+      ),
       { numRuns: RUNS * 2 },
     );
   });
@@ -121,18 +175,24 @@ describe('parseResetTime (property)', () => {
 describe('computeUsageLimitWait (property)', () => {
   it('always waits a positive time: the stated time plus the margin, or the fallback', () => {
     fc.assert(
-      fc.property(nowArb, fc.option(fc.oneof(fc.integer({ min: -10 * DAY, max: 20 * DAY }), fc.constant(Number.NaN)), { nil: null }), fc.integer({ min: 1, max: 10 * 60_000 }), fc.integer({ min: 1, max: 3 * HOUR }), (now, offset, marginMs, fallbackMs) => {
-        const resetAt = offset === null ? null : now + offset;
-        const wait = computeUsageLimitWait({ resetAt, now, marginMs, fallbackMs });
-        expect(wait.waitMs).toBeGreaterThan(0);
-        expect(wait.resumeAt).toBe(now + wait.waitMs);
-        if (offset === null || Number.isNaN(offset) || offset > MAX_STATED_WAIT_MS) {
-          expect(wait).toEqual({ resumeAt: now + fallbackMs, waitMs: fallbackMs, source: 'fallback' });
-        } else {
-          expect(wait.source).toBe('stated');
-          expect(wait.resumeAt).toBe(Math.max(resetAt!, now) + marginMs);
-        }
-      }),
+      fc.property(
+        nowArb,
+        fc.option(fc.oneof(fc.integer({ min: -10 * DAY, max: 20 * DAY }), fc.constant(Number.NaN)), { nil: null }),
+        fc.integer({ min: 1, max: 10 * 60_000 }),
+        fc.integer({ min: 1, max: 3 * HOUR }),
+        (now, offset, marginMs, fallbackMs) => {
+          const resetAt = offset === null ? null : now + offset;
+          const wait = computeUsageLimitWait({ resetAt, now, marginMs, fallbackMs });
+          expect(wait.waitMs).toBeGreaterThan(0);
+          expect(wait.resumeAt).toBe(now + wait.waitMs);
+          if (offset === null || Number.isNaN(offset) || offset > MAX_STATED_WAIT_MS) {
+            expect(wait).toEqual({ resumeAt: now + fallbackMs, waitMs: fallbackMs, source: 'fallback' });
+          } else {
+            expect(wait.source).toBe('stated');
+            expect(wait.resumeAt).toBe(Math.max(resetAt!, now) + marginMs);
+          }
+        },
+      ),
       { numRuns: RUNS },
     );
   });

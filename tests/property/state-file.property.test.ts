@@ -13,7 +13,8 @@ const SCHEMAS = [statusFileSchema, progressFileSchema, circuitBreakerFileSchema]
 // JSON.stringify, then every escaped control character written raw, as a careless writer would.
 const withRawControls = (value: unknown) =>
   JSON.stringify(value).replace(/\\u00([01][0-9a-f])|\\([nrtbf])/g, (_, hex: string | undefined, letter: string | undefined) =>
-    hex ? String.fromCharCode(parseInt(hex, 16)) : ({ n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' } as Record<string, string>)[letter!]!);
+    hex ? String.fromCharCode(parseInt(hex, 16)) : ({ n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' } as Record<string, string>)[letter!]!,
+  );
 
 describe('parseStateText', () => {
   it('never throws, whatever the text', () => {

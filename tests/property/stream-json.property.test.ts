@@ -59,10 +59,20 @@ function splitInChunks(bytes: Uint8Array, cuts: number[], maxLineLength: number,
 // Bytes that exercise the edges: LF, CR, BOM, multi-byte UTF-8 (and invalid sequences), the skip prefixes.
 const piece = fc.oneof(
   fc.uint8Array({ maxLength: 12 }),
-  fc.constantFrom(
-    [0x0a], [0x0d, 0x0a], [0x0d], BOM, [...Buffer.from('é😀')], [0xf0, 0x9f], [0x98, 0x80],
-    [...Buffer.from(USER_LINE_PREFIX)], [...Buffer.from('{"type":"user"')], [...Buffer.from('{"type":"assistant"}')],
-  ).map((a) => Uint8Array.from(a)),
+  fc
+    .constantFrom(
+      [0x0a],
+      [0x0d, 0x0a],
+      [0x0d],
+      BOM,
+      [...Buffer.from('é😀')],
+      [0xf0, 0x9f],
+      [0x98, 0x80],
+      [...Buffer.from(USER_LINE_PREFIX)],
+      [...Buffer.from('{"type":"user"')],
+      [...Buffer.from('{"type":"assistant"}')],
+    )
+    .map((a) => Uint8Array.from(a)),
 );
 const bytesArb = fc.array(piece, { maxLength: 40 }).map((parts) => Uint8Array.from(parts.flatMap((p) => [...p])));
 const cutsArb = fc.array(fc.nat(2000), { maxLength: 30 });
@@ -82,7 +92,13 @@ describe('createLineSplitter (property)', () => {
     const normal = fc.string({ unit: 'grapheme', maxLength: 30 }).map((s) => s.replace(/[\r\n]/g, ''));
     fc.assert(
       fc.property(
-        fc.array(fc.oneof(normal.map((s) => ({ giant: false, text: s })), fc.integer({ min: 300, max: 5000 }).map((n) => ({ giant: true, text: 'x'.repeat(n) }))), { maxLength: 12 }),
+        fc.array(
+          fc.oneof(
+            normal.map((s) => ({ giant: false, text: s })),
+            fc.integer({ min: 300, max: 5000 }).map((n) => ({ giant: true, text: 'x'.repeat(n) })),
+          ),
+          { maxLength: 12 },
+        ),
         fc.integer({ min: 1, max: 97 }),
         (lines, chunkSize) => {
           const max = 256;
@@ -102,9 +118,7 @@ describe('createLineSplitter (property)', () => {
 });
 
 const RECORDINGS = ['happy_sj', 'deny_sj', 'e429u_sj', 'partial_sj', 'sigint_sj', 'noauth_sjson_v', 'e529_sj', 'oauth_ok_sj'];
-const recorded = RECORDINGS.map((label) =>
-  readFileSync(new URL(`../fixtures/claude-cli-2.1.332/${label}.stdout`, import.meta.url)),
-);
+const recorded = RECORDINGS.map((label) => readFileSync(new URL(`../fixtures/claude-cli-2.1.332/${label}.stdout`, import.meta.url)));
 
 function readStream(bytes: Uint8Array, cuts: number[]) {
   const splitter = createLineSplitter({ skipPrefixes: PREFIXES });
@@ -123,17 +137,23 @@ describe('createStreamAccumulator (property)', () => {
   it('never throws on arbitrary lines or messages, and its snapshot stays bounded', () => {
     const message = fc.oneof(
       fc.json({ maxDepth: 4 }),
-      fc.record({
-        type: fc.constantFrom('system', 'assistant', 'user', 'result', 'rate_limit_event', 'stream_event', 42, null),
-        subtype: fc.constantFrom('init', 'api_retry', 'permission_denied', undefined, 7),
-        session_id: fc.oneof(fc.string(), fc.constant(null), fc.integer()),
-        message: fc.oneof(
-          fc.anything(),
-          fc.record({ content: fc.array(fc.record({ type: fc.constantFrom('text', 'tool_use', 'x'), text: fc.anything(), name: fc.anything(), input: fc.anything() }), { maxLength: 4 }) }),
-        ),
-        rate_limit_info: fc.anything(),
-        error: fc.anything(),
-      }).map((m) => JSON.stringify(m)),
+      fc
+        .record({
+          type: fc.constantFrom('system', 'assistant', 'user', 'result', 'rate_limit_event', 'stream_event', 42, null),
+          subtype: fc.constantFrom('init', 'api_retry', 'permission_denied', undefined, 7),
+          session_id: fc.oneof(fc.string(), fc.constant(null), fc.integer()),
+          message: fc.oneof(
+            fc.anything(),
+            fc.record({
+              content: fc.array(fc.record({ type: fc.constantFrom('text', 'tool_use', 'x'), text: fc.anything(), name: fc.anything(), input: fc.anything() }), {
+                maxLength: 4,
+              }),
+            }),
+          ),
+          rate_limit_info: fc.anything(),
+          error: fc.anything(),
+        })
+        .map((m) => JSON.stringify(m)),
       fc.string({ unit: 'binary', maxLength: 200 }),
     );
     fc.assert(

@@ -68,9 +68,17 @@ describe('detectUsageLimit: no false positives', () => {
   it('ignores the wording anywhere but the start of the result, and prose that only sounds like it', () => {
     const lead = fc.constantFrom('Sure!', 'I found that', 'The log says:', '> ', '- ', '// ', '"', 'Note -');
     const prose = fc.constantFrom(
-      "You've hit your limit of three retries.", "You've reached your limit for today's tasks, so I stopped", '5-hour limit reached in the test fixture',
-      'Session limit resetsX', "You're out of extra usage patience", 'Claude usage limit reachedness', 'usage limit reached by the cache',
-      'The weekly limit reached 80%', 'Rate limit reached for requests', 'limit reached', 'Daily limit is 5',
+      "You've hit your limit of three retries.",
+      "You've reached your limit for today's tasks, so I stopped",
+      '5-hour limit reached in the test fixture',
+      'Session limit resetsX',
+      "You're out of extra usage patience",
+      'Claude usage limit reachedness',
+      'usage limit reached by the cache',
+      'The weekly limit reached 80%',
+      'Rate limit reached for requests',
+      'limit reached',
+      'Daily limit is 5',
     );
     fc.assert(
       fc.property(lead, fc.constantFrom(...WORDINGS), fc.string({ maxLength: 20 }), (prefix, wording, tail) => {
@@ -103,8 +111,14 @@ const ERAS: Era[] = [
   { wordings: ['Session limit resets 4am'], clauses: [' ∙ contact an admin to keep working'] },
   {
     wordings: [
-      "You've hit your limit", "You've hit your session limit", 'You’ve hit your 5-hour limit', "You've hit your weekly limit",
-      "You've hit your Opus limit", "You've hit your Sonnet limit", "You've hit your usage credit limit", "You've hit your monthly spend limit",
+      "You've hit your limit",
+      "You've hit your session limit",
+      'You’ve hit your 5-hour limit',
+      "You've hit your weekly limit",
+      "You've hit your Opus limit",
+      "You've hit your Sonnet limit",
+      "You've hit your usage credit limit",
+      "You've hit your monthly spend limit",
       "You've reached your Opus limit",
     ],
     clauses: [' · resets 1pm (Europe/Lisbon)', ' · resets 12:50am (America/Los_Angeles)', ' · resets 5:45am (UTC)', ' · resets Feb 4, 8pm (Europe/Budapest)'],
@@ -120,16 +134,21 @@ const limitMessage = fc
 describe('detectUsageLimit: every wording is found', () => {
   it('detects each wording, alone or with its reset clause, with or without an error prefix', () => {
     fc.assert(
-      fc.property(limitMessage, fc.constantFrom('', 'API Error: ', 'Error: '), fc.constantFrom('', '\nmore details on the next line', '  '), ([wording, clause], prefix, after) => {
-        const text = `${prefix}${wording}${clause ?? ''}${after}`;
-        const d = detectUsageLimit({ timedOut: false, resultText: text }, options);
-        expect(d).not.toBeNull();
-        expect(d!.kind).toBe(KIND[wording] ?? 'usage_limit');
-        expect(d!.source).toBe('text');
-        if (clause?.includes('reset') || clause?.startsWith('|')) expect(d!.resetAt).toBeGreaterThan(now - 5 * 60_000);
-        // A timeout is never a usage limit, whatever the text says (Bash #183).
-        expect(detectUsageLimit({ timedOut: true, resultText: text, apiError: 'usage_limit_reached' }, options)).toBeNull();
-      }),
+      fc.property(
+        limitMessage,
+        fc.constantFrom('', 'API Error: ', 'Error: '),
+        fc.constantFrom('', '\nmore details on the next line', '  '),
+        ([wording, clause], prefix, after) => {
+          const text = `${prefix}${wording}${clause ?? ''}${after}`;
+          const d = detectUsageLimit({ timedOut: false, resultText: text }, options);
+          expect(d).not.toBeNull();
+          expect(d!.kind).toBe(KIND[wording] ?? 'usage_limit');
+          expect(d!.source).toBe('text');
+          if (clause?.includes('reset') || clause?.startsWith('|')) expect(d!.resetAt).toBeGreaterThan(now - 5 * 60_000);
+          // A timeout is never a usage limit, whatever the text says (Bash #183).
+          expect(detectUsageLimit({ timedOut: true, resultText: text, apiError: 'usage_limit_reached' }, options)).toBeNull();
+        },
+      ),
       { numRuns: RUNS },
     );
   });

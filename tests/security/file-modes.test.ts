@@ -81,14 +81,25 @@ describe('modes of files that may hold secrets', () => {
 
   it('ralph-setup writes .ralphrc 0600', async () => {
     const ws = track(tmpProject({}));
-    const r = await runWithOpenUmask('ralph-setup', ['my-app'], ws.dir, { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e.invalid' });
+    const r = await runWithOpenUmask('ralph-setup', ['my-app'], ws.dir, {
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@e.invalid',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@e.invalid',
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(modeOf(join(ws.dir, 'my-app', '.ralphrc'))).toBe('600');
   });
 
   it('ralph-import writes .ralphrc 0600', async () => {
     const ws = track(tmpProject({ 'prd.md': '# PRD\n- [ ] one\n' }));
-    const f = track(withFakeClaude({ calls: [{ writeFiles: { '.ralph/PROMPT.md': '# P\n', '.ralph/fix_plan.md': '- [ ] t\n', '.ralph/specs/requirements.md': '# R\n' }, resultText: 'Converted.' }] }));
+    const f = track(
+      withFakeClaude({
+        calls: [
+          { writeFiles: { '.ralph/PROMPT.md': '# P\n', '.ralph/fix_plan.md': '- [ ] t\n', '.ralph/specs/requirements.md': '# R\n' }, resultText: 'Converted.' },
+        ],
+      }),
+    );
     const r = await runWithOpenUmask('ralph-import', ['prd.md', 'app'], ws.dir, f.env);
     expect(r.code, r.stderr).toBe(0);
     expect(modeOf(join(ws.dir, 'app', '.ralphrc'))).toBe('600');

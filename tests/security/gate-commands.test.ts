@@ -31,10 +31,9 @@ describe('a test command the agent wrote into AGENT.md', () => {
     });
     cleanups.push(() => fake.cleanup());
     // No manifest: the gate has no test command of its own to run.
-    const project: TmpProject = tmpProject(
-      ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}ALLOWED_TOOLS="Read"\n`, '.ralph/fix_plan.md': '- [ ] work\n' }),
-      { git: true },
-    );
+    const project: TmpProject = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}ALLOWED_TOOLS="Read"\n`, '.ralph/fix_plan.md': '- [ ] work\n' }), {
+      git: true,
+    });
     cleanups.push(() => project.cleanup());
 
     const first = await runCli('ralph', ['--max-loops', '2'], { cwd: project.dir, env: fake.env });

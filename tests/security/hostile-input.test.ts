@@ -42,12 +42,44 @@ const work = (files: Record<string, string> = { 'out.txt': 'x' }) => ({ writeFil
 
 // Flags ralph may pass to claude; anything else starting with '-' in a flag position is injected.
 const KNOWN_FLAGS = new Set([
-  '-p', '--print', '--output-format', '--verbose', '--append-system-prompt', '--allowedTools', '--resume', '--model', '--effort',
-  '--strict-mcp-config', '--permission-mode', '--max-turns', '--include-partial-messages', '--dangerously-skip-permissions',
-  '--disallowedTools', '--settings', '--mcp-config', '--add-dir', '--session-id', '--input-format', '--no-session-persistence',
+  '-p',
+  '--print',
+  '--output-format',
+  '--verbose',
+  '--append-system-prompt',
+  '--allowedTools',
+  '--resume',
+  '--model',
+  '--effort',
+  '--strict-mcp-config',
+  '--permission-mode',
+  '--max-turns',
+  '--include-partial-messages',
+  '--dangerously-skip-permissions',
+  '--disallowedTools',
+  '--settings',
+  '--mcp-config',
+  '--add-dir',
+  '--session-id',
+  '--input-format',
+  '--no-session-persistence',
 ]);
 // Flags that take a value: the element after them is a value, whatever it looks like.
-const VALUE_FLAGS = new Set(['--output-format', '--append-system-prompt', '--resume', '--model', '--effort', '--permission-mode', '--max-turns', '--settings', '--mcp-config', '--add-dir', '--session-id', '--input-format', '--disallowedTools']);
+const VALUE_FLAGS = new Set([
+  '--output-format',
+  '--append-system-prompt',
+  '--resume',
+  '--model',
+  '--effort',
+  '--permission-mode',
+  '--max-turns',
+  '--settings',
+  '--mcp-config',
+  '--add-dir',
+  '--session-id',
+  '--input-format',
+  '--disallowedTools',
+]);
 
 /** argv elements that sit where a flag would be read but are not one of ralph's flags. */
 function strayFlags(argv: string[]): string[] {
@@ -145,7 +177,10 @@ describe('titles, PRD text and names from outside', () => {
     const plan = readFileSync(p.path('.ralph/fix_plan.md'), 'utf8');
     const lines = plan.split('\n');
     // One open line per issue; nothing is ticked (the template has no done item of its own).
-    expect(lines.filter((l) => /^- \[ \] \[#\d+\] /.test(l)), plan).toHaveLength(titles.length);
+    expect(
+      lines.filter((l) => /^- \[ \] \[#\d+\] /.test(l)),
+      plan,
+    ).toHaveLength(titles.length);
     expect(lines.filter((l) => /^\s*- \[[xX]\]/.test(l))).toEqual([]);
     expect(plan).not.toMatch(/^---RALPH_STATUS---$/m);
     expect(plan).not.toContain('\u001b');
@@ -167,7 +202,9 @@ describe('titles, PRD text and names from outside', () => {
     const ws = tmpProject({ [name]: text });
     cleanups.push(() => ws.cleanup());
     const f = fakeClaude({
-      calls: [{ writeFiles: { '.ralph/PROMPT.md': '# P\n', '.ralph/fix_plan.md': '- [ ] t\n', '.ralph/specs/requirements.md': '# R\n' }, resultText: 'Converted.' }],
+      calls: [
+        { writeFiles: { '.ralph/PROMPT.md': '# P\n', '.ralph/fix_plan.md': '- [ ] t\n', '.ralph/specs/requirements.md': '# R\n' }, resultText: 'Converted.' },
+      ],
     });
     const r = await runCli('ralph-import', [`./${name}`, 'app'], { cwd: ws.dir, env: f.env });
     expect(r.code, r.stderr).toBe(0);
@@ -217,10 +254,12 @@ describe('titles, PRD text and names from outside', () => {
     const f = fakeClaude({ calls: [work(Object.fromEntries(names.map((n) => [n, `content of ${n}`])))] });
     const r = await runCli('ralph', ['--max-loops', '1'], { cwd: p.dir, env: f.env });
     expect(r.code, r.stderr).toBe(3);
-    const metrics = readFileSync(p.path('.ralph/logs/metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const metrics = readFileSync(p.path('.ralph/logs/metrics.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(metrics[0]).toMatchObject({ success: true, files_changed: names.length });
     for (const n of names) expect(existsSync(p.path(n)), n).toBe(true);
     expect(existsSync(p.path('pwned-by-name')) || existsSync(p.path('pwned-by-tick'))).toBe(false);
   }, 60_000);
 });
-

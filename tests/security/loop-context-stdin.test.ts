@@ -23,38 +23,42 @@ describe('the loop context', () => {
   it.each([
     ['a resumed call', 'true'],
     ['a fresh call', 'false'],
-  ])('reaches %s on stdin, redacted, and no argv', async (_name, continuity) => {
-    const fake: FakeClaude = withFakeClaude({
-      calls: [
-        {
-          resultText: `Rotated ${PROJECT_KEY} and ${SERVER_TOKEN}; the parser is next.`,
-          writeFiles: { 'src/parser.txt': 'v1' },
-          statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false },
-        },
-        { writeFiles: { 'src/parser.txt': 'v2' }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } },
-      ],
-    });
-    cleanups.push(() => fake.cleanup());
-    const rc = `${FAST_LOOP_RC}SESSION_CONTINUITY=${continuity}\nTEST_COMMAND="node check.js"\n`;
-    const project = tmpProject(ralphProjectTree({ '.ralphrc': rc, '.ralph/fix_plan.md': '- [ ] fix the parser\n', 'check.js': CHECK_SCRIPT }), { git: true });
-    cleanups.push(() => project.cleanup());
+  ])(
+    'reaches %s on stdin, redacted, and no argv',
+    async (_name, continuity) => {
+      const fake: FakeClaude = withFakeClaude({
+        calls: [
+          {
+            resultText: `Rotated ${PROJECT_KEY} and ${SERVER_TOKEN}; the parser is next.`,
+            writeFiles: { 'src/parser.txt': 'v1' },
+            statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false },
+          },
+          { writeFiles: { 'src/parser.txt': 'v2' }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } },
+        ],
+      });
+      cleanups.push(() => fake.cleanup());
+      const rc = `${FAST_LOOP_RC}SESSION_CONTINUITY=${continuity}\nTEST_COMMAND="node check.js"\n`;
+      const project = tmpProject(ralphProjectTree({ '.ralphrc': rc, '.ralph/fix_plan.md': '- [ ] fix the parser\n', 'check.js': CHECK_SCRIPT }), { git: true });
+      cleanups.push(() => project.cleanup());
 
-    const result = await runCli('ralph', ['--max-loops', '2'], { cwd: project.dir, env: fake.env });
+      const result = await runCli('ralph', ['--max-loops', '2'], { cwd: project.dir, env: fake.env });
 
-    expect(result.code, result.stderr).toBe(3);
-    const [first, second] = fake.runs();
-    expect(second!.argv.includes('--resume')).toBe(continuity === 'true');
-    expect(first!.stdin!.startsWith('# Task\nWork through fix_plan.md.\n')).toBe(true);
-    const context = loopContextIn(second!.stdin);
-    expect(context).toMatch(/^Loop #2\. Remaining tasks: 1\./);
-    expect(context).toContain('Previous: Rotated [REDACTED] and [REDACTED]; the parser is next.');
-    expect(context).toContain(FAILING_TEST);
-    expect(second!.stdin).not.toContain(PROJECT_KEY);
-    expect(second!.stdin).not.toContain(SERVER_TOKEN);
-    for (const run of [first!, second!]) {
-      const argv = run.argv.join('\n');
-      expect(run.argv).not.toContain('--append-system-prompt');
-      for (const text of ['Loop #', 'Remaining tasks', 'Rotated', FAILING_TEST, 'fix the parser', PROJECT_KEY]) expect(argv).not.toContain(text);
-    }
-  }, 60_000);
+      expect(result.code, result.stderr).toBe(3);
+      const [first, second] = fake.runs();
+      expect(second!.argv.includes('--resume')).toBe(continuity === 'true');
+      expect(first!.stdin!.startsWith('# Task\nWork through fix_plan.md.\n')).toBe(true);
+      const context = loopContextIn(second!.stdin);
+      expect(context).toMatch(/^Loop #2\. Remaining tasks: 1\./);
+      expect(context).toContain('Previous: Rotated [REDACTED] and [REDACTED]; the parser is next.');
+      expect(context).toContain(FAILING_TEST);
+      expect(second!.stdin).not.toContain(PROJECT_KEY);
+      expect(second!.stdin).not.toContain(SERVER_TOKEN);
+      for (const run of [first!, second!]) {
+        const argv = run.argv.join('\n');
+        expect(run.argv).not.toContain('--append-system-prompt');
+        for (const text of ['Loop #', 'Remaining tasks', 'Rotated', FAILING_TEST, 'fix the parser', PROJECT_KEY]) expect(argv).not.toContain(text);
+      }
+    },
+    60_000,
+  );
 });

@@ -12,7 +12,8 @@ import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
 
-const random = (n: number) => Array.from({ length: n }, () => 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789'[Math.floor(Math.random() * 56)]).join('');
+const random = (n: number) =>
+  Array.from({ length: n }, () => 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789'[Math.floor(Math.random() * 56)]).join('');
 
 const ENV_SECRETS = {
   ANTHROPIC_API_KEY: `sk-ant-api03-${random(40)}`,
@@ -35,7 +36,9 @@ const OUTPUT_SECRETS = {
   serverToken: `ghs_${random(36)}`,
   openAiProjectKey: `sk-proj-${random(48)}`,
   slackToken: `xoxb-${random(12)}-${random(24)}`,
-  awsKeyId: `AKIA${random(16).toUpperCase().replace(/[^A-Z0-9]/g, 'X')}`,
+  awsKeyId: `AKIA${random(16)
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, 'X')}`,
 };
 
 let project: TmpProject;
@@ -47,12 +50,19 @@ beforeAll(async () => {
     { text: `Found these in .env: ${ENV_SECRETS.ANTHROPIC_API_KEY} and ${ENV_SECRETS.GITHUB_TOKEN}; also ${OUTPUT_SECRETS.anthropicKey}` },
     {
       tool: 'Bash',
-      input: { command: `curl -H "Authorization: Bearer ${OUTPUT_SECRETS.bearer}" "https://api.github.com/user?t=${OUTPUT_SECRETS.classicPat}"`, description: 'check' },
+      input: {
+        command: `curl -H "Authorization: Bearer ${OUTPUT_SECRETS.bearer}" "https://api.github.com/user?t=${OUTPUT_SECRETS.classicPat}"`,
+        description: 'check',
+      },
       stdout: `token=${OUTPUT_SECRETS.githubPat}`,
     },
     { text: `The OAuth token is ${ENV_SECRETS.CLAUDE_CODE_OAUTH_TOKEN}, gh uses ${ENV_SECRETS.GH_TOKEN}` },
-    { text: `AWS ${OUTPUT_SECRETS.awsKeyId} / ${ENV_SECRETS.AWS_SECRET_ACCESS_KEY}; auth ${ENV_SECRETS.ANTHROPIC_AUTH_TOKEN}; db ${ENV_SECRETS.DATABASE_PASSWORD}` },
-    { text: `Also ${OUTPUT_SECRETS.oauthToken}, ${OUTPUT_SECRETS.serverToken}, ${OUTPUT_SECRETS.openAiProjectKey}, ${OUTPUT_SECRETS.slackToken}, ${ENV_SECRETS.GOOGLE_APPLICATION_CREDENTIALS_JSON}` },
+    {
+      text: `AWS ${OUTPUT_SECRETS.awsKeyId} / ${ENV_SECRETS.AWS_SECRET_ACCESS_KEY}; auth ${ENV_SECRETS.ANTHROPIC_AUTH_TOKEN}; db ${ENV_SECRETS.DATABASE_PASSWORD}`,
+    },
+    {
+      text: `Also ${OUTPUT_SECRETS.oauthToken}, ${OUTPUT_SECRETS.serverToken}, ${OUTPUT_SECRETS.openAiProjectKey}, ${OUTPUT_SECRETS.slackToken}, ${ENV_SECRETS.GOOGLE_APPLICATION_CREDENTIALS_JSON}`,
+    },
   ];
   // The secrets the old redactor did not know come first, where the log line quotes the result.
   const leftovers =
@@ -88,7 +98,10 @@ afterAll(() => {
 });
 
 const ALL_SECRETS = { ...ENV_SECRETS, ...OUTPUT_SECRETS };
-const leaksIn = (text: string) => Object.entries(ALL_SECRETS).filter(([, value]) => text.includes(value)).map(([name]) => name);
+const leaksIn = (text: string) =>
+  Object.entries(ALL_SECRETS)
+    .filter(([, value]) => text.includes(value))
+    .map(([name]) => name);
 
 describe('secrets in the environment and in agent output', () => {
   it('the run really saw them (the agent got the env, its output went through the loop)', () => {
@@ -97,18 +110,14 @@ describe('secrets in the environment and in agent output', () => {
   });
 
   // The issue's list, plus what the monitor shows (progress.json carries the last tool call).
-  it.each([
-    '.ralph/logs/ralph.log',
-    '.ralph/live.log',
-    '.ralph/logs/metrics.jsonl',
-    '.ralph/progress.json',
-    '.ralph/status.json',
-    '.ralph/.response_analysis',
-  ])('%s holds none of them', (file) => {
-    const text = readFileSync(project.path(file), 'utf8');
-    expect(text.length).toBeGreaterThan(0);
-    expect(leaksIn(text)).toEqual([]);
-  });
+  it.each(['.ralph/logs/ralph.log', '.ralph/live.log', '.ralph/logs/metrics.jsonl', '.ralph/progress.json', '.ralph/status.json', '.ralph/.response_analysis'])(
+    '%s holds none of them',
+    (file) => {
+      const text = readFileSync(project.path(file), 'utf8');
+      expect(text.length).toBeGreaterThan(0);
+      expect(leaksIn(text)).toEqual([]);
+    },
+  );
 
   it('the run record holds none of them (its summary and its logs)', () => {
     const names = readdirSync(project.path('.ralph/sessions')).filter((n) => n.endsWith('.json') || n.endsWith('.jsonl'));

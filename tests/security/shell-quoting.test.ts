@@ -17,10 +17,30 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // Strings a shell would love to interpret, mixed with arbitrary text (no NUL: argv cannot hold one).
 const HOSTILE = [
-  `$(touch ${dir}/p1)`, `\`touch ${dir}/p2\``, `'; touch ${dir}/p3; '`, `"; touch ${dir}/p4; "`, `\\'$(touch ${dir}/p5)`,
-  '--dangerously-skip-permissions', '-rf', '*', '~', '$HOME', '${PATH}', '!!', '&', '|', ';', '\n', 'a\nb', "it's", '',
+  `$(touch ${dir}/p1)`,
+  `\`touch ${dir}/p2\``,
+  `'; touch ${dir}/p3; '`,
+  `"; touch ${dir}/p4; "`,
+  `\\'$(touch ${dir}/p5)`,
+  '--dangerously-skip-permissions',
+  '-rf',
+  '*',
+  '~',
+  '$HOME',
+  '${PATH}',
+  '!!',
+  '&',
+  '|',
+  ';',
+  '\n',
+  'a\nb',
+  "it's",
+  '',
 ];
-const piece = fc.oneof(fc.constantFrom(...HOSTILE), fc.string({ unit: 'binary', maxLength: 12 }).map((s) => s.replaceAll('\0', '')));
+const piece = fc.oneof(
+  fc.constantFrom(...HOSTILE),
+  fc.string({ unit: 'binary', maxLength: 12 }).map((s) => s.replaceAll('\0', '')),
+);
 const hostileString = fc.array(piece, { maxLength: 5 }).map((parts) => parts.join(''));
 
 function sh(script: string, args: string[] = []): { stdout: Buffer; status: number | null } {

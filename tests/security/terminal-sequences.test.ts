@@ -44,7 +44,9 @@ describe('terminal control sequences from the agent', () => {
         },
       ],
     });
-    project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}ALLOWED_TOOLS="Read,Write,Bash(echo *)"\n`, '.ralph/fix_plan.md': '- [ ] a\n' }), { git: true });
+    project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}ALLOWED_TOOLS="Read,Write,Bash(echo *)"\n`, '.ralph/fix_plan.md': '- [ ] a\n' }), {
+      git: true,
+    });
     const { NO_COLOR: _noColor, ...env } = process.env;
     const spec = {
       argv: [process.execPath, binPath('ralph'), '--max-loops', '1', '--live', '--show-tool-args'],
@@ -53,12 +55,18 @@ describe('terminal control sequences from the agent', () => {
       steps: [],
       timeout: 30,
     };
-    const result = JSON.parse(execFileSync('python3', [DRIVER, JSON.stringify(spec)], { encoding: 'utf8', timeout: 60_000 })) as { code: number; output: string };
+    const result = JSON.parse(execFileSync('python3', [DRIVER, JSON.stringify(spec)], { encoding: 'utf8', timeout: 60_000 })) as {
+      code: number;
+      output: string;
+    };
 
     expect(result.code, result.output).toBe(3);
     expect(fake.runs()).toHaveLength(1);
     const liveLog = readFileSync(project.path('.ralph/live.log'), 'utf8');
-    for (const [where, text] of [['terminal', result.output], ['live.log', liveLog]] as const) {
+    for (const [where, text] of [
+      ['terminal', result.output],
+      ['live.log', liveLog],
+    ] as const) {
       expect(text, where).toContain('beforeharmless link2Jafter');
       // No OSC of any kind, no screen clear, no cursor movement, no 8-bit CSI.
       expect(text, where).not.toMatch(/\x1b\]|\x1b\[2J|\x1b\[H|\x1b\[5A|\x1b\[2K|\u009b/);

@@ -24,12 +24,18 @@ interface HomeInstall {
 
 /** The fake claude installed as the native installer does: ~/.local/bin/claude -> ~/.local/share/claude/versions/… */
 function installAgentInHome(): HomeInstall {
-  const project = tmpProject(ralphProjectTree({
-    '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\nALLOWED_TOOLS="Read,Write,Bash"\n`,
-    '.ralph/fix_plan.md': '- [ ] one\n',
-  }), { git: true });
+  const project = tmpProject(
+    ralphProjectTree({
+      '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\nALLOWED_TOOLS="Read,Write,Bash"\n`,
+      '.ralph/fix_plan.md': '- [ ] one\n',
+    }),
+    { git: true },
+  );
   const fake = withFakeClaude();
-  cleanups.push(() => project.cleanup(), () => fake.cleanup());
+  cleanups.push(
+    () => project.cleanup(),
+    () => fake.cleanup(),
+  );
   const versions = join(fake.home, '.local/share/claude/versions/fake');
   cpSync(FAKE_CLAUDE_DIR, versions, { recursive: true });
   mkdirSync(join(fake.home, '.local/bin'), { recursive: true });
@@ -57,12 +63,22 @@ describe('--sandbox bwrap with the agent under $HOME', () => {
     const secret = `planted-secret-${process.pid}`;
     writeFileSync(join(fake.home, 'secret.txt'), `${secret}\n`);
     fake.setScenario({
-      calls: [{ steps: [{ tool: 'Bash', input: { command: 'cat "$HOME/secret.txt"' }, exec: true }], writeFiles: { 'src/done.txt': 'done\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }],
+      calls: [
+        {
+          steps: [{ tool: 'Bash', input: { command: 'cat "$HOME/secret.txt"' }, exec: true }],
+          writeFiles: { 'src/done.txt': 'done\n' },
+          tickFixPlan: 'all',
+          statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true },
+        },
+      ],
     });
     const run = await runCli('ralph', ['--sandbox', 'bwrap', '--max-loops', '3'], { cwd: project.dir, env });
     expect(run.code, run.stderr).toBe(0);
     expect(readFileSync(project.path('.ralph/logs/ralph.log'), 'utf8')).toContain('exit reason: plan_complete');
-    const logs = readdirSync(project.path('.ralph/logs')).filter((n) => n.startsWith('claude_output_')).map((n) => readFileSync(project.path(`.ralph/logs/${n}`), 'utf8')).join('\n');
+    const logs = readdirSync(project.path('.ralph/logs'))
+      .filter((n) => n.startsWith('claude_output_'))
+      .map((n) => readFileSync(project.path(`.ralph/logs/${n}`), 'utf8'))
+      .join('\n');
     expect(logs).not.toContain(secret);
     expect(logs).toContain('No such file or directory');
   }, 120_000);
@@ -79,7 +95,9 @@ describe('--sandbox bwrap with the agent under $HOME', () => {
     symlinkSync(join(fake.home, '.local/share/claude/versions/fake/claude'), join(fake.home, 'tools/claude'));
     const failed = await runCli('ralph', ['--doctor', '--sandbox', 'bwrap'], { cwd: project.dir, env: { ...env, CLAUDE_CODE_CMD: wrapper } });
     expect(line(failed.stdout, 'Claude Code CLI')).toMatch(/^\[OK\]/);
-    expect(line(failed.stdout, 'sandbox (bwrap)')).toMatch(/^\[FAIL\] sandbox \(bwrap\): '.*claude-wrapper --version' fails inside the sandbox \(.*tools\/claude.*\): ralph would refuse to run — fix: add what the agent needs .* to SANDBOX_BWRAP_BIND/);
+    expect(line(failed.stdout, 'sandbox (bwrap)')).toMatch(
+      /^\[FAIL\] sandbox \(bwrap\): '.*claude-wrapper --version' fails inside the sandbox \(.*tools\/claude.*\): ralph would refuse to run — fix: add what the agent needs .* to SANDBOX_BWRAP_BIND/,
+    );
     expect(failed.code).toBe(1);
   }, 120_000);
 });

@@ -26,7 +26,10 @@ async function listenAt(path: string): Promise<Server> {
   const server = createServer((socket) => socket.end('host socket reached\n'));
   server.on('connection', (socket) => socket.on('error', () => undefined));
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(path, resolve));
-  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())), () => (path.startsWith('\0') ? undefined : rmSync(path, { force: true })));
+  cleanups.push(
+    () => new Promise<void>((resolve) => server.close(() => resolve())),
+    () => (path.startsWith('\0') ? undefined : rmSync(path, { force: true })),
+  );
   return server;
 }
 
@@ -36,8 +39,12 @@ const CONNECT = `python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX);
 const CONNECT_ABSTRACT = `python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect("\\0" + sys.argv[1]); print("connected")'`;
 
 const SECRETS = {
-  GH_TOKEN: 'ghp_sandbox_test', GITHUB_TOKEN: 'ghs_sandbox_test', AWS_SECRET_ACCESS_KEY: 'aws-sandbox-test', NPM_TOKEN: 'npm_sandbox_test',
-  DB_PASSWORD: 'db-sandbox-test', OPENAI_API_KEY: 'sk-openai-sandbox-test',
+  GH_TOKEN: 'ghp_sandbox_test',
+  GITHUB_TOKEN: 'ghs_sandbox_test',
+  AWS_SECRET_ACCESS_KEY: 'aws-sandbox-test',
+  NPM_TOKEN: 'npm_sandbox_test',
+  DB_PASSWORD: 'db-sandbox-test',
+  OPENAI_API_KEY: 'sk-openai-sandbox-test',
 };
 
 interface AllowListRun {
@@ -52,7 +59,10 @@ interface AllowListRun {
 async function runAsRoot(call: FakeCallScript, prepare?: (project: TmpProject, env: Record<string, string>) => Record<string, string>): Promise<AllowListRun> {
   const project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\nALLOWED_TOOLS="Bash"\n` }), { git: true });
   const fake = withFakeClaude({ calls: [call] });
-  cleanups.push(() => project.cleanup(), () => fake.cleanup());
+  cleanups.push(
+    () => project.cleanup(),
+    () => fake.cleanup(),
+  );
   const out = project.path('.ralph/probe');
   mkdirSync(out, { recursive: true });
   const env = {
@@ -68,8 +78,13 @@ async function runAsRoot(call: FakeCallScript, prepare?: (project: TmpProject, e
   const extra = prepare ? prepare(project, env) : {};
   const finalEnv = { ...env, ...extra, ...prepareSandboxProject(project, fake) };
   const r = await runCli('ralph', ['--sandbox', 'bwrap', '--max-loops', '1'], { cwd: project.dir, env: finalEnv });
-  const agentStderr = () => readdirSync(project.path('.ralph/logs')).filter((n) => n.includes('stderr')).map((n) => readFileSync(project.path(`.ralph/logs/${n}`), 'utf8')).join('\n');
-  const read = (name: string) => (existsSync(join(out, name)) ? readFileSync(join(out, name), 'utf8').trim() : `(no ${name}: ${r.stderr.slice(-1500)}\n${agentStderr().slice(-1500)})`);
+  const agentStderr = () =>
+    readdirSync(project.path('.ralph/logs'))
+      .filter((n) => n.includes('stderr'))
+      .map((n) => readFileSync(project.path(`.ralph/logs/${n}`), 'utf8'))
+      .join('\n');
+  const read = (name: string) =>
+    existsSync(join(out, name)) ? readFileSync(join(out, name), 'utf8').trim() : `(no ${name}: ${r.stderr.slice(-1500)}\n${agentStderr().slice(-1500)})`;
   return { project, out, code: r.code, stderr: r.stderr, read };
 }
 
@@ -79,10 +94,15 @@ describe('ralph --sandbox bwrap as root: an allow-list', () => {
   it('refuses a project owned by root, before any call: the agent would be root over the host files', async () => {
     const project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\nALLOWED_TOOLS="Bash"\n` }), { git: true });
     const fake = withFakeClaude({ calls: [{ steps: [bash('id -u > uid-of-agent')], statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }] });
-    cleanups.push(() => project.cleanup(), () => fake.cleanup());
+    cleanups.push(
+      () => project.cleanup(),
+      () => fake.cleanup(),
+    );
     const env = { ...fake.env, ...GIT_TEST_ENV, SANDBOX_BWRAP_BIND: [fake.binDir, fake.scenarioPath].join(','), SANDBOX_ENV: 'FAKE_CLAUDE_*' };
     const r = await runCli('ralph', ['--sandbox', 'bwrap', '--max-loops', '1'], { cwd: project.dir, env });
-    expect(existsSync(project.path('uid-of-agent')), existsSync(project.path('uid-of-agent')) ? readFileSync(project.path('uid-of-agent'), 'utf8') : '').toBe(false);
+    expect(existsSync(project.path('uid-of-agent')), existsSync(project.path('uid-of-agent')) ? readFileSync(project.path('uid-of-agent'), 'utf8') : '').toBe(
+      false,
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`ralph runs as root and the project ${project.dir} belongs to root: the sandbox never runs the agent as root`);
     expect(r.stderr).toContain('chown -R <user>:');
@@ -125,7 +145,9 @@ describe('ralph --sandbox bwrap as root: an allow-list', () => {
 
   it("passes none of the user's tokens, cloud keys or other agents' keys: only the allow-list and the running agent's credentials", async () => {
     // The fake logs the variables named in FAKE_CLAUDE_LOG_ENV that it got, and its key as "set".
-    const r = await runAsRoot({ steps: [bash('env > .ralph/probe/env')], statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }, () => ({ FAKE_CLAUDE_LOG_ENV: Object.keys(SECRETS).join(',') }));
+    const r = await runAsRoot({ steps: [bash('env > .ralph/probe/env')], statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }, () => ({
+      FAKE_CLAUDE_LOG_ENV: Object.keys(SECRETS).join(','),
+    }));
     const calls = readCallLog(r.project.path('.ralph/fake-state/calls.jsonl')).filter((call) => call.prompt !== undefined);
     expect(calls, r.stderr).toHaveLength(1);
     expect(calls[0]!.env.ANTHROPIC_API_KEY).toBe('set');
@@ -157,7 +179,11 @@ describe('ralph --sandbox bwrap as root: an allow-list', () => {
       const planted = project.path('node_modules/.bin/claude');
       mkdirSync(join(planted, '..'), { recursive: true });
       // Where it runs: /var/tmp is the host's on the host, an empty one in the sandbox.
-      writeFileSync(planted, `#!/bin/sh\nif [ -d ${hostOnly} ]; then echo host >> ${project.path('.ralph/probe/where')}; else echo sandbox >> ${project.path('.ralph/probe/where')}; fi\necho "2.1.0 (Claude Code)"\n`, { mode: 0o755 });
+      writeFileSync(
+        planted,
+        `#!/bin/sh\nif [ -d ${hostOnly} ]; then echo host >> ${project.path('.ralph/probe/where')}; else echo sandbox >> ${project.path('.ralph/probe/where')}; fi\necho "2.1.0 (Claude Code)"\n`,
+        { mode: 0o755 },
+      );
       return { PATH: [project.path('node_modules/.bin'), env.PATH].join(delimiter) };
     });
     const where = existsSync(join(r.out, 'where')) ? readFileSync(join(r.out, 'where'), 'utf8') : '';

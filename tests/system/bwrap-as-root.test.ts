@@ -39,7 +39,12 @@ describe('ralph --sandbox bwrap as root', () => {
     const outside = mkdtempSync(join(tmpdir(), 'ralph-outside-'));
     const agentDir = mkdtempSync(join('/var/tmp', 'ralph-ssh-agent-'));
     const fake = withFakeClaude();
-    cleanups.push(() => project.cleanup(), () => fake.cleanup(), () => rmSync(outside, { recursive: true, force: true }), () => rmSync(agentDir, { recursive: true, force: true }));
+    cleanups.push(
+      () => project.cleanup(),
+      () => fake.cleanup(),
+      () => rmSync(outside, { recursive: true, force: true }),
+      () => rmSync(agentDir, { recursive: true, force: true }),
+    );
     const runSocket = `/run/ralph-test-${process.pid}.sock`;
     const sshSocket = join(agentDir, 'agent.sock');
     await listenAt(runSocket);
@@ -48,16 +53,22 @@ describe('ralph --sandbox bwrap as root', () => {
     const out = project.path('.ralph/probe');
     mkdirSync(out, { recursive: true });
     fake.setScenario({
-      calls: [{
-        steps: [
-          { tool: 'Bash', input: { command: `grep CapEff /proc/self/status > ${out}/caps` }, exec: true },
-          { tool: 'Bash', input: { command: `mount -o remount,bind,rw / 2> ${out}/remount-err; echo $? > ${out}/remount` }, exec: true },
-          { tool: 'Bash', input: { command: `echo escaped > ${outside}/escape.txt; echo $? > ${out}/escape` }, exec: true },
-          { tool: 'Bash', input: { command: `${CONNECT} ${runSocket} > ${out}/run-socket 2>&1` }, exec: true },
-          { tool: 'Bash', input: { command: `${CONNECT} ${sshSocket} > ${out}/ssh-socket 2>&1; echo "\${SSH_AUTH_SOCK:-unset}" > ${out}/ssh-env` }, exec: true },
-        ],
-        statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true },
-      }],
+      calls: [
+        {
+          steps: [
+            { tool: 'Bash', input: { command: `grep CapEff /proc/self/status > ${out}/caps` }, exec: true },
+            { tool: 'Bash', input: { command: `mount -o remount,bind,rw / 2> ${out}/remount-err; echo $? > ${out}/remount` }, exec: true },
+            { tool: 'Bash', input: { command: `echo escaped > ${outside}/escape.txt; echo $? > ${out}/escape` }, exec: true },
+            { tool: 'Bash', input: { command: `${CONNECT} ${runSocket} > ${out}/run-socket 2>&1` }, exec: true },
+            {
+              tool: 'Bash',
+              input: { command: `${CONNECT} ${sshSocket} > ${out}/ssh-socket 2>&1; echo "\${SSH_AUTH_SOCK:-unset}" > ${out}/ssh-env` },
+              exec: true,
+            },
+          ],
+          statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true },
+        },
+      ],
     });
     const env = {
       ...fake.env,

@@ -43,12 +43,20 @@ describe('ralph --doctor with a sandbox', () => {
     // Its state and log in the project, the one place it may write inside.
     const inProject = { FAKE_CLAUDE_STATE_DIR: p.path('.ralph/fake-state'), FAKE_CLAUDE_LOG: p.path('.ralph/fake-state/calls.jsonl') };
     mkdirSync(inProject.FAKE_CLAUDE_STATE_DIR, { recursive: true });
-    const bwrap = await runCli('ralph', ['--doctor', '--sandbox', 'bwrap'], { cwd: p.dir, env: { ...env, ...inProject, SANDBOX_BWRAP_BIND: f.scenarioPath, ...prepareSandboxProject(p, f) } });
+    const bwrap = await runCli('ralph', ['--doctor', '--sandbox', 'bwrap'], {
+      cwd: p.dir,
+      env: { ...env, ...inProject, SANDBOX_BWRAP_BIND: f.scenarioPath, ...prepareSandboxProject(p, f) },
+    });
     expect(line(bwrap.stdout, 'sandbox (bwrap)')).toBe("[OK]   sandbox (bwrap): bubblewrap runs here, and the agent's --version runs inside it");
     expect(bwrap.code).toBe(0);
 
-    const docker = await runCli('ralph', ['--doctor'], { cwd: p.dir, env: { ...env, SANDBOX_PROVIDER: 'docker', DOCKER_HOST: 'unix:///nonexistent/docker.sock' } });
-    expect(line(docker.stdout, 'sandbox (docker)')).toMatch(/^\[FAIL\] sandbox \(docker\): Docker daemon is not reachable .*: ralph would refuse to run — fix: /);
+    const docker = await runCli('ralph', ['--doctor'], {
+      cwd: p.dir,
+      env: { ...env, SANDBOX_PROVIDER: 'docker', DOCKER_HOST: 'unix:///nonexistent/docker.sock' },
+    });
+    expect(line(docker.stdout, 'sandbox (docker)')).toMatch(
+      /^\[FAIL\] sandbox \(docker\): Docker daemon is not reachable .*: ralph would refuse to run — fix: /,
+    );
     expect(docker.code).toBe(1);
     expect(f.runs()).toHaveLength(0);
   });

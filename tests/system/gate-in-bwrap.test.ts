@@ -35,8 +35,13 @@ describe('ralph --sandbox bwrap as root: the verification gate', () => {
       ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="sh gate.sh"\n`, 'gate.sh': gateScript, '.ralph/fix_plan.md': '# Fix Plan\n- [ ] one\n' }),
       { git: true },
     );
-    const fake = withFakeClaude({ calls: [{ tickFixPlan: 'all', writeFiles: { 'src/a.txt': 'a\n' }, statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }] });
-    cleanups.push(() => project.cleanup(), () => fake.cleanup());
+    const fake = withFakeClaude({
+      calls: [{ tickFixPlan: 'all', writeFiles: { 'src/a.txt': 'a\n' }, statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }],
+    });
+    cleanups.push(
+      () => project.cleanup(),
+      () => fake.cleanup(),
+    );
     const env = {
       ...fake.env,
       ...GIT_TEST_ENV,
@@ -48,7 +53,10 @@ describe('ralph --sandbox bwrap as root: the verification gate', () => {
 
     const r = await runCli('ralph', ['--sandbox', 'bwrap', '--max-loops', '2'], { cwd: project.dir, env });
 
-    const probe = (name: string) => (existsSync(project.path(`.ralph/gate-probe/${name}`)) ? readFileSync(project.path(`.ralph/gate-probe/${name}`), 'utf8').trim() : `(no ${name}: ${r.stderr.slice(-2000)})`);
+    const probe = (name: string) =>
+      existsSync(project.path(`.ralph/gate-probe/${name}`))
+        ? readFileSync(project.path(`.ralph/gate-probe/${name}`), 'utf8').trim()
+        : `(no ${name}: ${r.stderr.slice(-2000)})`;
     expect(probe('caps')).toMatch(/^CapEff:\s+0+$/);
     expect(probe('escape')).not.toBe('0');
     expect(existsSync(join(outside, 'escape.txt'))).toBe(false);

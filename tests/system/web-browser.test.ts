@@ -36,7 +36,15 @@ beforeAll(async () => {
   browser = await chromium.launch({
     executablePath,
     // The machine has no network beyond loopback: Chromium's own background traffic is off.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 
@@ -87,7 +95,10 @@ describe('the web view in Chromium', () => {
     await page.screenshot({ path: join(SCREENSHOTS, `recorded-${name}.png`), fullPage: true });
 
     state.write('.ralph/status.json', ourStatus({ loop_count: 4, status: 'running' }));
-    state.write('.ralph/logs/metrics.jsonl', `${JSON.stringify({ timestamp: '2026-12-06T10:00:00Z', loop: 3, duration: 42, success: true, calls: 1, cost_usd: 0.31, files_changed: 2 })}\n`);
+    state.write(
+      '.ralph/logs/metrics.jsonl',
+      `${JSON.stringify({ timestamp: '2026-12-06T10:00:00Z', loop: 3, duration: 42, success: true, calls: 1, cost_usd: 0.31, files_changed: 2 })}\n`,
+    );
     await expect.poll(() => textOf(page, '#loop-count')).toBe('#4');
     await expect.poll(() => page.locator('#loops-table tbody tr').count()).toBe(1);
     expect(await page.locator('#loops-table tbody tr td').allTextContents()).toEqual(['#3', 'ok', '42s', '2', '$0.31']);
@@ -101,7 +112,10 @@ describe('the web view in Chromium', () => {
 
   it("shows the agent's markup as text and runs none of it", async () => {
     state = stateProject('midrun');
-    state.write('.ralph/live.log', '<script>alert("from the agent")</script>\n<img src=x onerror="alert(2)">\n\u001b]0;ralph: ALL TESTS PASSED\u0007\u001b[32m[SUCCESS]\u001b[0m All 42 tests passed\n');
+    state.write(
+      '.ralph/live.log',
+      '<script>alert("from the agent")</script>\n<img src=x onerror="alert(2)">\n\u001b]0;ralph: ALL TESTS PASSED\u0007\u001b[32m[SUCCESS]\u001b[0m All 42 tests passed\n',
+    );
     state.write('.ralph/fix_plan.md', '- [ ] <b>bold</b> <iframe src="http://example.invalid/"></iframe>\n');
     web = await startWebView({ projectDir: state.dir, view: projectView(state.dir) });
     const { page, problems } = await openPage(web.url, DESKTOP);
@@ -116,7 +130,9 @@ describe('the web view in Chromium', () => {
   });
 
   it('follows a live run of ralph with the fake agent to its end', async () => {
-    project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\n`, '.ralph/fix_plan.md': '- [ ] first\n- [ ] second\n' }), { git: true });
+    project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\n`, '.ralph/fix_plan.md': '- [ ] first\n- [ ] second\n' }), {
+      git: true,
+    });
     fake = withFakeClaude({
       calls: [
         { resultText: 'First done.', tickFixPlan: 1, writeFiles: { 'a.txt': 'a' }, costUsd: 0.02 },

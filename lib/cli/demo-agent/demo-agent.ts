@@ -32,7 +32,13 @@ async function main(argv: string[]): Promise<number> {
   const plan = readFileSync(PLAN, 'utf8');
   const open = OPEN_ITEM.exec(plan);
   const step = open ? DEMO_STEPS.find((s) => s.task === open[1]?.trim()) : undefined;
-  if (!open || !step) return finish(session, 'Nothing of the demo script is left to do.', { STATUS: 'COMPLETE', EXIT_SIGNAL: true, TASKS_COMPLETED_THIS_LOOP: 0, FILES_MODIFIED: 0 });
+  if (!open || !step)
+    return finish(session, 'Nothing of the demo script is left to do.', {
+      STATUS: 'COMPLETE',
+      EXIT_SIGNAL: true,
+      TASKS_COMPLETED_THIS_LOOP: 0,
+      FILES_MODIFIED: 0,
+    });
   await doStep(step, plan.replace(open[0], `- [x] ${open[1]}`));
   const left = OPEN_ITEM.test(readFileSync(PLAN, 'utf8'));
   emit({ type: 'assistant', session_id: session, message: { role: 'assistant', content: [{ type: 'text', text: `Working on: ${step.task}` }] } });
@@ -50,7 +56,10 @@ async function main(argv: string[]): Promise<number> {
 async function doStep(step: DemoStep, tickedPlan: string): Promise<void> {
   for (const [file, text] of Object.entries(step.files)) writeFileSync(file, text);
   writeFileSync(PLAN, tickedPlan);
-  for (const args of [['add', '--', ...Object.keys(step.files), PLAN], [...IDENTITY, 'commit', '-q', '--no-verify', '-m', step.task]]) {
+  for (const args of [
+    ['add', '--', ...Object.keys(step.files), PLAN],
+    [...IDENTITY, 'commit', '-q', '--no-verify', '-m', step.task],
+  ]) {
     const result = await nodeProcessRunner.run('git', args, { cwd: process.cwd(), env: process.env, timeoutMs: 30_000 });
     if (result.code !== 0) throw new Error(`git ${args[0] === '-c' ? 'commit' : args[0]} failed: ${result.stderr.trim()}`);
   }

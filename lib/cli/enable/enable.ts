@@ -56,7 +56,10 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
   say(WIZARD_BANNER);
   const unwritable = unwritableReason(projectDir);
   if (unwritable) {
-    throw new RalphError('not_writable', `Cannot write to ${projectDir}: ${unwritable} (nothing was written)`, { hint: 'run ralph-enable in a folder you can write', exitCode: EXIT.error });
+    throw new RalphError('not_writable', `Cannot write to ${projectDir}: ${unwritable} (nothing was written)`, {
+      hint: 'run ralph-enable in a folder you can write',
+      exitCode: EXIT.error,
+    });
   }
 
   say(phaseTitle(1, 'Environment Detection'));
@@ -92,7 +95,8 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
   // The default is what an existing .ralphrc says, so accepting it changes nothing there.
   const currentCalls = readCurrentCalls(join(projectDir, '.ralphrc'), env) ?? Number(CONFIG_SCHEMA.MAX_CALLS_PER_HOUR.default);
   const maxCalls = interactive ? await prompter.askInteger('Max API calls per hour', { min: 1, defaultValue: currentCalls }) : currentCalls;
-  const label = args.label ?? (interactive && selected.includes('github') ? await prompter.ask('GitHub label to import', DEFAULT_TASK_LABEL) : DEFAULT_TASK_LABEL);
+  const label =
+    args.label ?? (interactive && selected.includes('github') ? await prompter.ask('GitHub label to import', DEFAULT_TASK_LABEL) : DEFAULT_TASK_LABEL);
   const prdFile = selected.includes('prd') ? await choosePrdFile(args, sources, interactive, prompter) : undefined;
   say('Settings:');
   for (const line of describeProject(context)) say(`  ${line}`);
@@ -164,7 +168,9 @@ async function askTestCommand(prompter: Prompter, detected: string): Promise<str
 
 function readCurrentCalls(path: string, env: NodeJS.ProcessEnv): number | undefined {
   if (!existsSync(path)) return undefined;
-  const value = parseRalphrc(readFileSync(path, 'utf8'), { env }).entries.filter((entry) => entry.key === 'MAX_CALLS_PER_HOUR').pop()?.value;
+  const value = parseRalphrc(readFileSync(path, 'utf8'), { env })
+    .entries.filter((entry) => entry.key === 'MAX_CALLS_PER_HOUR')
+    .pop()?.value;
   return value !== undefined && /^[1-9]\d*$/.test(value) ? Number(value) : undefined;
 }
 
@@ -214,7 +220,10 @@ async function choosePrdFile(args: EnableArgs, sources: TaskSourcesDetected, int
   if (args.prd) return args.prd;
   if (!interactive) return sources.prdFiles[0];
   if (sources.prdFiles.length > 0) {
-    return prompter.selectOne('Which PRD file?', sources.prdFiles.map((file) => ({ label: file, value: file })));
+    return prompter.selectOne(
+      'Which PRD file?',
+      sources.prdFiles.map((file) => ({ label: file, value: file })),
+    );
   }
   const answer = await prompter.ask('Path to the PRD file', '');
   return answer || undefined;

@@ -13,7 +13,14 @@ export type { FleetCommand, FleetJobArgs };
 
 const notANumber = (flag: string) => (raw: string) => `${flag}: '${raw.trim()}' is not a number`;
 /** A number flag: digits and an optional fraction; its bounds are checked where the option is used. */
-const numberRow = (name: string, arg: string, value: number, describe: string): FlagRow => ({ name, arg, kind: 'number', default: value, invalid: notANumber(`--${name}`), describe });
+const numberRow = (name: string, arg: string, value: number, describe: string): FlagRow => ({
+  name,
+  arg,
+  kind: 'number',
+  default: value,
+  invalid: notANumber(`--${name}`),
+  describe,
+});
 const issueCheck = (value: string) => (/^#?[1-9]\d{0,9}$/.test(value.trim()) ? undefined : { message: `Invalid issue number: '${value}'` });
 
 const SANDBOX: FlagRow = { name: 'sandbox', default: true, describe: 'run the agent on the runner, not in a Docker sandbox' };
@@ -25,7 +32,8 @@ export const FLEET_TABLE: SubcommandTable = {
   command: 'ralph-fleet',
   subcommands: [
     {
-      name: 'init', describe: 'Write .github/workflows/ralph.yml',
+      name: 'init',
+      describe: 'Write .github/workflows/ralph.yml',
       rows: [
         { name: 'output', arg: 'FILE', default: DEFAULT_WORKFLOW_PATH, describe: 'another file (an existing one only with --force)' },
         { name: 'force', describe: 'replace an existing file (it is kept as FILE.bak-<time>)' },
@@ -43,11 +51,14 @@ export const FLEET_TABLE: SubcommandTable = {
       ],
     },
     {
-      name: 'doctor', describe: 'Check everything a first job needs, each failing check with the command that fixes it',
+      name: 'doctor',
+      describe: 'Check everything a first job needs, each failing check with the command that fixes it',
       rows: [AGENT, { name: 'yes', describe: 'create the missing labels without asking' }, DEBUG_ROW],
     },
     {
-      name: 'job', args: '--issue N', describe: "Work on issue N (the workflow's step; see the README)",
+      name: 'job',
+      args: '--issue N',
+      describe: "Work on issue N (the workflow's step; see the README)",
       rows: [
         { name: 'issue', arg: 'N', check: issueCheck, describe: 'the issue (required)' },
         AGENT,
@@ -60,14 +71,20 @@ export const FLEET_TABLE: SubcommandTable = {
     },
     { name: 'sweep', describe: "The labelled issues nobody works on (schedule's step)", rows: [DEBUG_ROW] },
     {
-      name: 'status', args: '[--json]', describe: 'Each labelled open issue: state, run, pull request, cost so far (as its last job reported it), last update',
+      name: 'status',
+      args: '[--json]',
+      describe: 'Each labelled open issue: state, run, pull request, cost so far (as its last job reported it), last update',
       rows: [{ name: 'json', describe: 'as JSON' }, DEBUG_ROW],
     },
     { name: 'start', args: 'N [N...]', describe: 'Label the issues', rows: [{ name: 'dispatch', describe: 'also run the workflow' }, DEBUG_ROW] },
     { name: 'stop', args: 'N', describe: "Cancel the issue's running job", rows: [DEBUG_ROW] },
     { name: 'logs', args: 'N', describe: 'The latest logs into .ralph/fleet/N/, summarised', rows: [DEBUG_ROW] },
   ],
-  shared: { title: 'Options of doctor, job, sweep, status, start, stop, logs', rows: [LABEL, WORKFLOW], for: ['doctor', 'job', 'sweep', 'status', 'start', 'stop', 'logs'] },
+  shared: {
+    title: 'Options of doctor, job, sweep, status, start, stop, logs',
+    rows: [LABEL, WORKFLOW],
+    for: ['doctor', 'job', 'sweep', 'status', 'start', 'stop', 'logs'],
+  },
   rows: [HELP_ROW, VERSION_ROW],
   fail: (problem) => usage(problem.message),
 };

@@ -27,14 +27,20 @@ export async function mainFleet(argv: string[]): Promise<number> {
       const checks = await runFleetDoctor({ agent, label: command.label, workflow: command.workflow, cli, confirm });
       write(formatDoctor(checks));
       const failed = checks.filter((check) => !check.ok).length;
-      write(failed === 0 ? 'Ready: label an issue, or run ralph-fleet start N\n' : `${failed} check${failed > 1 ? 's' : ''} failed: run the fix under each, then ralph-fleet doctor again\n`);
+      write(
+        failed === 0
+          ? 'Ready: label an issue, or run ralph-fleet start N\n'
+          : `${failed} check${failed > 1 ? 's' : ''} failed: run the fix under each, then ralph-fleet doctor again\n`,
+      );
       return failed === 0 ? 0 : 1;
     }
     const { initWorkflow } = await import('../../fleet/init-workflow.js');
     const { relative } = await import('node:path');
     const result = await initWorkflow(command, { projectDir: cwd, packageRoot: PACKAGE_ROOT, runner: nodeProcessRunner, env: process.env, now: Date.now() });
     if (result.backup) write(`Kept the previous file as ${relative(cwd, result.backup)}\n`);
-    write(`Wrote ${relative(cwd, result.path)} and ${result.workflow.ralph.path} (ralph ${result.workflow.ralph.version}, sha256 ${result.workflow.ralph.sha256.slice(0, 12)}…)\n`);
+    write(
+      `Wrote ${relative(cwd, result.path)} and ${result.workflow.ralph.path} (ralph ${result.workflow.ralph.version}, sha256 ${result.workflow.ralph.sha256.slice(0, 12)}…)\n`,
+    );
     const checks = await runFleetDoctor({ agent: result.workflow.agent, label: result.workflow.label, workflow: result.workflow.workflowFile, cli, confirm });
     write(fleetInitNextSteps(checks, result.workflow.label));
     return 0;

@@ -44,7 +44,10 @@ const FILTER_FLAGS = ['github-search', 'github-label', 'github-title', 'github-a
 
 export const IMPORT_FLAGS: readonly FlagRow[] = [
   {
-    name: 'github-issue', arg: 'N', section: GITHUB, describe: 'Import issue N',
+    name: 'github-issue',
+    arg: 'N',
+    section: GITHUB,
+    describe: 'Import issue N',
     check: (value) => (/^[1-9][0-9]*$/.test(value.trim()) ? undefined : { message: `--github-issue must be a positive issue number, got "${value.trim()}"` }),
   },
   { name: 'github-search', arg: 'QUERY', section: FILTERS, describe: 'GitHub search query' },
@@ -54,19 +57,37 @@ export const IMPORT_FLAGS: readonly FlagRow[] = [
   { name: 'github-milestone', arg: 'NAME', section: FILTERS, describe: 'Issues in this milestone' },
   { name: 'github-state', arg: 'STATE', choices: ['open', 'closed', 'all'], default: 'open', section: FILTERS, describe: 'open, closed or all' },
   { name: 'exclude-label', arg: 'L1,L2', section: MODIFIERS, describe: 'Skip issues with any of these labels' },
-  { name: 'select', arg: 'HOW', choices: ['first', 'interactive', 'priority'], default: 'first', section: MODIFIERS, describe: 'How to pick among matches: first, interactive or priority' },
+  {
+    name: 'select',
+    arg: 'HOW',
+    choices: ['first', 'interactive', 'priority'],
+    default: 'first',
+    section: MODIFIERS,
+    describe: 'How to pick among matches: first, interactive or priority',
+  },
   { name: 'dry-run', section: MODIFIERS, describe: 'List the matches and the pick; import nothing' },
   { name: 'repo', arg: 'OWNER/REPO', section: COMMON, describe: 'Repository (default: the current one)' },
   { name: 'include-comments', section: COMMON, describe: "Add the issue's comments to the document" },
-  { name: 'generate-plan', section: PLAN, describe: 'Always generate an implementation plan (--no-generate-plan: never; default: when the completeness score is low)' },
+  {
+    name: 'generate-plan',
+    section: PLAN,
+    describe: 'Always generate an implementation plan (--no-generate-plan: never; default: when the completeness score is low)',
+  },
   { name: 'plan-model', arg: 'MODEL', section: PLAN, describe: 'Model for plan generation' },
   {
-    name: 'completeness-threshold', arg: '0-100', kind: 'int', max: 100, default: DEFAULT_COMPLETENESS_THRESHOLD, section: PLAN,
-    invalid: (raw) => `--completeness-threshold must be an integer from 0 to 100, got "${raw.trim()}"`, describe: 'Score below which a plan is suggested',
+    name: 'completeness-threshold',
+    arg: '0-100',
+    kind: 'int',
+    max: 100,
+    default: DEFAULT_COMPLETENESS_THRESHOLD,
+    section: PLAN,
+    invalid: (raw) => `--completeness-threshold must be an integer from 0 to 100, got "${raw.trim()}"`,
+    describe: 'Score below which a plan is suggested',
   },
   { name: 'auto-approve', section: PLAN, describe: 'Accept the generated plan without asking' },
   {
-    name: 'force', section: OTHER,
+    name: 'force',
+    section: OTHER,
     describe: 'Import over an existing Ralph project: the files it replaces are first copied to .ralph_backup_<time>/ (without it, refused)',
   },
   { ...HELP_ROW, section: OTHER },
@@ -134,7 +155,9 @@ Exit codes: 0 imported (or dry run), 1 error (also: no source given).`,
 function checkCombinations(args: ImportArgs, given: { selectGiven: boolean; excludeGiven: boolean; thresholdGiven: boolean }): void {
   const modifiers = given.selectGiven || given.excludeGiven || args.dryRun;
   if (args.githubIssue !== undefined && (args.hasFilters || modifiers)) {
-    throw usage('--github-issue cannot be combined with filters (--github-search/-label/-title/-assignee/-milestone/-state) or modifiers (--exclude-label, --select, --dry-run)');
+    throw usage(
+      '--github-issue cannot be combined with filters (--github-search/-label/-title/-assignee/-milestone/-state) or modifiers (--exclude-label, --select, --dry-run)',
+    );
   }
   const github = args.githubIssue !== undefined || args.hasFilters;
   if (modifiers && !args.hasFilters) throw usage('--exclude-label, --select and --dry-run need at least one filter (e.g. --github-label)');

@@ -34,8 +34,7 @@ export interface GitHubImportContext {
 }
 
 export type GitHubImportPlan =
-  | { kind: 'dry-run' }
-  | { kind: 'import'; projectName: string; document: string; documentFileName: string; extraSpecs: Record<string, string> };
+  { kind: 'dry-run' } | { kind: 'import'; projectName: string; document: string; documentFileName: string; extraSpecs: Record<string, string> };
 
 export async function prepareGitHubImport(args: ImportArgs, ctx: GitHubImportContext): Promise<GitHubImportPlan> {
   const cli = { runner: ctx.runner, cwd: ctx.cwd, env: ctx.env };
@@ -58,9 +57,13 @@ export async function prepareGitHubImport(args: ImportArgs, ctx: GitHubImportCon
   const completeness = analyzeIssueCompleteness(issue.body, args.completenessThreshold);
   for (const line of formatCompleteness(completeness)) ctx.say(line);
   if (args.generatePlan === false && completeness.recommendation === 'generate_plan') {
-    throw new RalphError('issue_incomplete', `issue #${issue.number} scores ${completeness.score}/100, below the threshold ${args.completenessThreshold}, and --no-generate-plan was given`, {
-      hint: 'allow plan generation, or lower --completeness-threshold',
-    });
+    throw new RalphError(
+      'issue_incomplete',
+      `issue #${issue.number} scores ${completeness.score}/100, below the threshold ${args.completenessThreshold}, and --no-generate-plan was given`,
+      {
+        hint: 'allow plan generation, or lower --completeness-threshold',
+      },
+    );
   }
   const extraSpecs: Record<string, string> = {};
   if (args.generatePlan === true || (args.generatePlan === undefined && completeness.recommendation === 'generate_plan')) {
@@ -131,7 +134,16 @@ async function createApprovedPlan(document: string, projectDir: string, args: Im
 
 async function generateApprovedPlan(document: string, projectDir: string, args: ImportArgs, ctx: GitHubImportContext): Promise<string> {
   ctx.say('Generating an implementation plan with Claude Code…');
-  const plan = await generatePlan({ document, model: args.planModel, agent: await ctx.agent(), cwd: projectDir, env: ctx.env, runner: ctx.runner, timeoutMs: ctx.timeoutMs, now: ctx.now });
+  const plan = await generatePlan({
+    document,
+    model: args.planModel,
+    agent: await ctx.agent(),
+    cwd: projectDir,
+    env: ctx.env,
+    runner: ctx.runner,
+    timeoutMs: ctx.timeoutMs,
+    now: ctx.now,
+  });
   if (!plan.ok) throw new RalphError('plan_failed', `plan generation failed: ${plan.message}`);
   if (args.autoApprove || !ctx.interactiveInput) return plan.text;
   const lines = plan.text.split(/\r?\n/);

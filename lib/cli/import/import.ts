@@ -38,7 +38,9 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (argv.length === 0) {
     process.stderr.write(renderImportHelp());
-    throw new RalphError('usage', 'ralph-import needs a source file or a GitHub issue', { hint: 'run ralph-import <file.md> [project-name], or ralph-import --github-issue <N>' });
+    throw new RalphError('usage', 'ralph-import needs a source file or a GitHub issue', {
+      hint: 'run ralph-import <file.md> [project-name], or ralph-import --github-issue <N>',
+    });
   }
   const say = (text: string) => void process.stdout.write(`${text}\n`);
   const warn = (text: string) => void process.stderr.write(`Warning: ${text}\n`);
@@ -107,7 +109,8 @@ export async function main(argv: string[]): Promise<number> {
   // A project this run created and the conversion left empty is removed, so that the retry is
   // the same command, not one that needs --force (a folder that was there is left as it is).
   const discard = (): string => {
-    if (!createdHere) return `the project is in ${result.projectDir}; fix the problem and run ralph-import --force again (it keeps a backup of what it replaces)`;
+    if (!createdHere)
+      return `the project is in ${result.projectDir}; fix the problem and run ralph-import --force again (it keeps a backup of what it replaces)`;
     rmSync(result.projectDir, { recursive: true, force: true });
     return `the half-made project ${result.projectDir} was removed; fix the problem and run the same ralph-import again`;
   };
@@ -128,7 +131,10 @@ export async function main(argv: string[]): Promise<number> {
   // one (--force) it may hold what the conversion would write again.
   const unwritten = createdHere ? result.unchanged : [];
   for (const file of createdHere ? [] : result.unchanged) warn(`${file} was not changed by the conversion`);
-  const incomplete = [...result.missing.map((file) => `${file} was not created`), ...unwritten.map((file) => `${file} was not updated (it still holds the template)`)];
+  const incomplete = [
+    ...result.missing.map((file) => `${file} was not created`),
+    ...unwritten.map((file) => `${file} was not updated (it still holds the template)`),
+  ];
   if (incomplete.length > 0) {
     throw new RalphError('import_conversion_incomplete', `PRD import incomplete: ${incomplete.join('; ')}`, {
       hint: `the project is in ${result.projectDir} with what the conversion wrote; write the rest by hand, or run ralph-import --force again (it keeps a backup of what it replaces)`,

@@ -30,12 +30,28 @@ const PORT_MESSAGE = '--port requires a port number from 1 to 65535';
 export const MONITOR_FLAGS: readonly FlagRow[] = [
   { name: 'once', describe: 'Print one frame and exit (for scripts)' },
   {
-    name: 'interval', arg: 'SECS', kind: 'number', min: 0.1, max: 3600, default: 2, invalid: INTERVAL_MESSAGE, tooLarge: INTERVAL_MESSAGE,
-    hint: 'e.g. ralph-monitor --interval 5', describe: 'Seconds between refreshes',
+    name: 'interval',
+    arg: 'SECS',
+    kind: 'number',
+    min: 0.1,
+    max: 3600,
+    default: 2,
+    invalid: INTERVAL_MESSAGE,
+    tooLarge: INTERVAL_MESSAGE,
+    hint: 'e.g. ralph-monitor --interval 5',
+    describe: 'Seconds between refreshes',
   },
   {
-    name: 'unit', arg: 'N', kind: 'int', min: 1, max: 999, invalid: UNIT_MESSAGE, tooLarge: UNIT_MESSAGE, hint: 'e.g. ralph-monitor --unit 2',
-    describe: "Follow the live output of the Nth unit of a ralph --parallel run (its worktree's .ralph/live.log, control sequences removed); the unit-N windows of ralph --monitor --parallel run this",
+    name: 'unit',
+    arg: 'N',
+    kind: 'int',
+    min: 1,
+    max: 999,
+    invalid: UNIT_MESSAGE,
+    tooLarge: UNIT_MESSAGE,
+    hint: 'e.g. ralph-monitor --unit 2',
+    describe:
+      "Follow the live output of the Nth unit of a ralph --parallel run (its worktree's .ralph/live.log, control sequences removed); the unit-N windows of ralph --monitor --parallel run this",
   },
   {
     name: 'live',
@@ -46,12 +62,23 @@ export const MONITOR_FLAGS: readonly FlagRow[] = [
     describe: 'Serve a read-only live view of the run in a browser instead; prints its address (with a token every request needs) and runs until Ctrl+C',
   },
   {
-    name: 'port', arg: 'N', kind: 'int', min: 1, max: 65535, invalid: PORT_MESSAGE, tooLarge: PORT_MESSAGE, hint: 'e.g. ralph-monitor --web --port 8420',
-    describe: 'With --web: the port to listen on (default: a free one)', defaultNote: false,
+    name: 'port',
+    arg: 'N',
+    kind: 'int',
+    min: 1,
+    max: 65535,
+    invalid: PORT_MESSAGE,
+    tooLarge: PORT_MESSAGE,
+    hint: 'e.g. ralph-monitor --web --port 8420',
+    describe: 'With --web: the port to listen on (default: a free one)',
+    defaultNote: false,
   },
   {
-    name: 'host', arg: 'ADDR', hint: 'e.g. ralph-monitor --web --host 0.0.0.0',
-    describe: 'With --web: the address to listen on (default 127.0.0.1, this machine only; another address lets other machines in that can reach it, the token still required)',
+    name: 'host',
+    arg: 'ADDR',
+    hint: 'e.g. ralph-monitor --web --host 0.0.0.0',
+    describe:
+      'With --web: the address to listen on (default 127.0.0.1, this machine only; another address lets other machines in that can reach it, the token still required)',
     defaultNote: false,
   },
   HELP_ROW,
@@ -82,10 +109,14 @@ export function parseMonitorArgs(argv: readonly string[]): MonitorArgs | 'help' 
     }
   }
   if (web && (unit !== undefined || values.once || values.live)) {
-    throw new RalphError('bad_flag', `--web does not go with --${unit !== undefined ? 'unit' : values.once ? 'once' : 'live'}`, { hint: 'run ralph-monitor --web alone' });
+    throw new RalphError('bad_flag', `--web does not go with --${unit !== undefined ? 'unit' : values.once ? 'once' : 'live'}`, {
+      hint: 'run ralph-monitor --web alone',
+    });
   }
   if (values.live && (values.once || unit !== undefined)) {
-    throw new RalphError('bad_flag', `--live follows the loop's live output and does not go with ${values.once ? '--once' : '--unit'}`, { hint: 'run ralph-monitor --live alone' });
+    throw new RalphError('bad_flag', `--live follows the loop's live output and does not go with ${values.once ? '--once' : '--unit'}`, {
+      hint: 'run ralph-monitor --live alone',
+    });
   }
   return { once: Boolean(values.once), intervalSeconds: values.interval as number, unit, live: Boolean(values.live), ...(web ? { web } : {}) };
 }
@@ -94,6 +125,7 @@ export function renderMonitorHelp(): string {
   return renderHelp({
     header: 'Ralph Monitor: live status dashboard for the Ralph loop in this directory\n\nUsage: ralph-monitor [OPTIONS]',
     rows: MONITOR_FLAGS,
-    footer: 'Reads .ralph/ in the current directory. Colours follow NO_COLOR. Ctrl+C exits.\nralph-monitor --web serves the same view to a browser: http://127.0.0.1:<port>/?token=<token>.',
+    footer:
+      'Reads .ralph/ in the current directory. Colours follow NO_COLOR. Ctrl+C exits.\nralph-monitor --web serves the same view to a browser: http://127.0.0.1:<port>/?token=<token>.',
   });
 }

@@ -9,8 +9,15 @@ const parallelMessage = (raw: string) => `--parallel requires a whole number fro
 const PROCESS_FLAGS = [
   { name: 'halt-on-failure', describe: 'Stop at the first failed item' },
   {
-    name: 'parallel', arg: 'N', kind: 'int', min: 2, max: 16, invalid: parallelMessage, tooLarge: parallelMessage,
-    describe: 'N items at a time (2-16), each in its own git worktree and branch, merged back one at a time; an item waits until the items it depends on have merged; completed once merged, failed with its branch kept otherwise',
+    name: 'parallel',
+    arg: 'N',
+    kind: 'int',
+    min: 2,
+    max: 16,
+    invalid: parallelMessage,
+    tooLarge: parallelMessage,
+    describe:
+      'N items at a time (2-16), each in its own git worktree and branch, merged back one at a time; an item waits until the items it depends on have merged; completed once merged, failed with its branch kept otherwise',
   },
 ] as const;
 
@@ -18,7 +25,9 @@ export const QUEUE_TABLE: SubcommandTable = {
   command: 'ralph-queue',
   subcommands: [
     {
-      name: 'add', args: 'N [N...]', describe: 'Add GitHub issues by number',
+      name: 'add',
+      args: 'N [N...]',
+      describe: 'Add GitHub issues by number',
       rows: [
         { name: 'github-issues', arg: 'N,N', describe: 'the same issue numbers, as a list' },
         { name: 'label', alias: 'github-label', arg: 'L[,L]', describe: 'the open issues carrying every label' },
@@ -50,7 +59,10 @@ export function parseQueueArgs(argv: readonly string[]): QueueCommand | 'help' |
   };
   switch (name) {
     case 'add': {
-      const words = [...positional, ...splitList(values['github-issues'])].flatMap((word) => word.split(',')).map((w) => w.trim()).filter(Boolean);
+      const words = [...positional, ...splitList(values['github-issues'])]
+        .flatMap((word) => word.split(','))
+        .map((w) => w.trim())
+        .filter(Boolean);
       const issues = words.map((word) => {
         if (!/^#?[1-9]\d*$/.test(word)) throw usage(`Invalid issue number: '${word}'`);
         return Number(word.replace('#', ''));
@@ -82,7 +94,10 @@ export function parseQueueArgs(argv: readonly string[]): QueueCommand | 'help' |
 
 function splitList(value: unknown): string[] {
   if (value === undefined) return [];
-  return String(value).split(',').map((part) => part.trim()).filter(Boolean);
+  return String(value)
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
 }
 
 export function renderQueueHelp(): string {

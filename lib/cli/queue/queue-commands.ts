@@ -92,7 +92,13 @@ export async function runQueueCommand(command: QueueCommand, ctx: QueueCommandCo
     case 'process': {
       const { processQueue } = await import('../../queue/process-queue.js');
       const { config } = loadConfig({ projectDir: ctx.projectDir, homeDir: homedir(), env: process.env, flags: ctx.flags });
-      return processQueue({ paths: projectPaths(ctx.projectDir, config), flags: ctx.flags, deps, haltOnFailure: command.haltOnFailure, parallel: command.parallel });
+      return processQueue({
+        paths: projectPaths(ctx.projectDir, config),
+        flags: ctx.flags,
+        deps,
+        haltOnFailure: command.haltOnFailure,
+        parallel: command.parallel,
+      });
     }
   }
 }
@@ -125,7 +131,8 @@ async function addToQueue(command: Extract<QueueCommand, { kind: 'add' }>, paths
     for (const item of items) {
       const result = addItem(list, item);
       list = result.items;
-      if (result.added) deps.logger.info(`Queued ${item.issue_number === null ? item.id : `#${item.issue_number}`}${item.priority ? ` [${item.priority}]` : ''}`);
+      if (result.added)
+        deps.logger.info(`Queued ${item.issue_number === null ? item.id : `#${item.issue_number}`}${item.priority ? ` [${item.priority}]` : ''}`);
       else deps.logger.warn(`The queue already holds '${item.id}'; skipped`);
     }
     return { ...queue, repository: queue.repository || (command.repo ?? ''), queue: list };

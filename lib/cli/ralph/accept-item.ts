@@ -30,24 +30,33 @@ export function acceptPlanItems(options: AcceptItemsOptions): number {
   const view = loadViewConfig({ projectDir: options.projectDir, homeDir: homedir(), env: options.env });
   const { paths } = view;
   if (!existsSync(paths.ralphDir)) {
-    throw new RalphError('not_a_project', 'This directory is not a Ralph project (no .ralph/ folder)', { hint: 'cd into a Ralph project, or run ralph-enable here' });
+    throw new RalphError('not_a_project', 'This directory is not a Ralph project (no .ralph/ folder)', {
+      hint: 'cd into a Ralph project, or run ralph-enable here',
+    });
   }
   const lock = readProjectLock(paths.lock);
   if (lock && isProcessAlive(lock.pid)) {
-    throw new RalphError('run_in_progress', `--accept-item: a ralph run holds this project (pid ${lock.pid})`, { hint: 'stop it (Ctrl-C), then run ralph --accept-item again' });
+    throw new RalphError('run_in_progress', `--accept-item: a ralph run holds this project (pid ${lock.pid})`, {
+      hint: 'stop it (Ctrl-C), then run ralph --accept-item again',
+    });
   }
   const deps = createDeps({ cwd: options.projectDir, env: options.env });
   const { memory, held } = heldOpenItems(paths, view.optionalSections, deps.logger);
-  if (held.length === 0) throw new RalphError('bad_flag', `--accept-item: ralph holds no plan item open against ${basename(paths.fixPlan)}`, { hint: LIST_HINT });
+  if (held.length === 0)
+    throw new RalphError('bad_flag', `--accept-item: ralph holds no plan item open against ${basename(paths.fixPlan)}`, { hint: LIST_HINT });
   // Every ITEM is found in the list as ralph --status numbered it, before any is taken out.
   const chosen: HiddenItem[] = [];
   for (const value of options.items) {
     const match = findHeldItem(held, parseItemSelector(value));
     if (match.kind === 'not-found') throw new RalphError('bad_flag', `--accept-item: no item ralph holds open matches '${clean(value)}'`, { hint: LIST_HINT });
     if (match.kind === 'ambiguous') {
-      throw new RalphError('bad_flag', `--accept-item: '${clean(value)}' matches ${match.matches.length} items: ${match.matches.map((m) => clean(m.text)).join('; ')}`, {
-        hint: 'name one by its number (ralph --status)',
-      });
+      throw new RalphError(
+        'bad_flag',
+        `--accept-item: '${clean(value)}' matches ${match.matches.length} items: ${match.matches.map((m) => clean(m.text)).join('; ')}`,
+        {
+          hint: 'name one by its number (ralph --status)',
+        },
+      );
     }
     if (!chosen.includes(match.item)) chosen.push(match.item);
   }

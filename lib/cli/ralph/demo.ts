@@ -26,7 +26,12 @@ export async function runDemo(options: RalphCliOptions): Promise<number> {
   if (options.monitor) return runDemoInMonitor(demo, options, say);
   let code: number;
   try {
-    const deps = createDeps({ cwd: demo.projectDir, logFile: ralphPaths(demo.projectDir).ralphLog, env: demo.env, verbose: options.flags.RALPH_VERBOSE === true });
+    const deps = createDeps({
+      cwd: demo.projectDir,
+      logFile: ralphPaths(demo.projectDir).ralphLog,
+      env: demo.env,
+      verbose: options.flags.RALPH_VERBOSE === true,
+    });
     code = await runProject({ projectDir: demo.projectDir, flags: options.flags, deps, nextCommand: DEMO_NEXT });
   } finally {
     demo.remove();

@@ -72,7 +72,9 @@ async function gatherFacts(options: DoctorOptions, runner: ProcessRunner): Promi
   // What a commit would use (config, GIT_AUTHOR_* or what git derives); fails when it has none.
   const ident = git ? /^(.*?)\s*<([^>]*)>/.exec((await run('git', ['var', 'GIT_AUTHOR_IDENT']))?.stdout ?? '') : null;
   const tmux = await run('tmux', ['-V']);
-  const test = loaded ? planVerification(loaded.config, projectDir, loaded.sources.TEST_COMMAND.detail ?? loaded.sources.TEST_COMMAND.kind, paths?.agent) : null;
+  const test = loaded
+    ? planVerification(loaded.config, projectDir, loaded.sources.TEST_COMMAND.detail ?? loaded.sources.TEST_COMMAND.kind, paths?.agent)
+    : null;
 
   const agent = await agentFacts(loaded, projectDir, env, runner);
   return {
@@ -88,11 +90,22 @@ async function gatherFacts(options: DoctorOptions, runner: ProcessRunner): Promi
     tmux: { version: tmux?.code === 0 ? tmux.stdout.trim() : null },
     config: { error: configError },
     ralphFiles: paths
-      ? { ralphDir: existsSync(paths.ralphDir), missing: missingRequiredPaths(paths), emptyPrompt: isBlankFile(paths.prompt), legacyLayout: isLegacyFlatLayout(projectDir), unwritable: unwritableReason(paths.ralphDir) }
+      ? {
+          ralphDir: existsSync(paths.ralphDir),
+          missing: missingRequiredPaths(paths),
+          emptyPrompt: isBlankFile(paths.prompt),
+          legacyLayout: isLegacyFlatLayout(projectDir),
+          unwritable: unwritableReason(paths.ralphDir),
+        }
       : { ralphDir: existsSync(join(projectDir, '.ralph')), missing: [] },
     ...(paths && existsSync(paths.fixPlan) && loaded ? { plan: planFacts(paths.fixPlan, loaded.config.OPTIONAL_SECTIONS) } : {}),
     unignored: paths && repo ? await unignoredStateFiles(paths, run) : null,
-    test: { command: test?.test?.command ?? null, from: test?.test?.detail ?? null, qualityGates: test?.qualityGates ?? [], missingProgram: missingProgramOf(test?.test?.command, env) },
+    test: {
+      command: test?.test?.command ?? null,
+      from: test?.test?.detail ?? null,
+      qualityGates: test?.qualityGates ?? [],
+      missingProgram: missingProgramOf(test?.test?.command, env),
+    },
     ...(loaded ? githubFacts(loaded, env) : {}),
     sandbox: loaded ? await sandboxFacts(loaded, 'command' in agent ? agent.command : undefined, { projectDir, home, env, runner }) : { provider: 'none' },
   };
@@ -130,7 +143,12 @@ async function agentFacts(loaded: LoadConfigResult | null, projectDir: string, e
 function questionRunner(loaded: LoadConfigResult | null, projectDir: string, env: NodeJS.ProcessEnv, runner: ProcessRunner): ProcessRunner {
   if (!loaded) return runner;
   try {
-    return agentQuestionRunner(sandboxSettingsOf(loaded.config, loaded.sources.SANDBOX_PROVIDER), { projectDir, homeDir: env.HOME || homedir(), env, processRunner: runner });
+    return agentQuestionRunner(sandboxSettingsOf(loaded.config, loaded.sources.SANDBOX_PROVIDER), {
+      projectDir,
+      homeDir: env.HOME || homedir(),
+      env,
+      processRunner: runner,
+    });
   } catch (error) {
     if (!(error instanceof RalphError)) throw error;
     // The sandbox line says what is wrong with its settings; the agent is not asked on the host meanwhile.
@@ -167,7 +185,16 @@ async function sandboxFacts(
     if (settings.provider === 'bwrap') {
       await checkBwrap({ env, projectDir, network: settings.network, processRunner: runner });
       if (agentCommand !== undefined) {
-        await probeAgentInBwrap({ agentCommand, projectDir, homeDir: home, env, binds: settings.binds, network: settings.network, passEnv: settings.passEnv, processRunner: runner });
+        await probeAgentInBwrap({
+          agentCommand,
+          projectDir,
+          homeDir: home,
+          env,
+          binds: settings.binds,
+          network: settings.network,
+          passEnv: settings.passEnv,
+          processRunner: runner,
+        });
       }
     }
     if (settings.provider === 'docker') await checkDocker({ image: settings.image, env, projectDir, processRunner: runner, packageRoot: PACKAGE_ROOT });
@@ -207,11 +234,18 @@ type Probe = (cmd: string, args: string[]) => Promise<{ code: number | null; std
 
 /** Ralph's state files (and a session record) that git does not ignore, project-relative. */
 async function unignoredStateFiles(paths: RalphPaths, run: Probe): Promise<string[]> {
-  const files = [...stateFilePaths(paths), join(paths.sessionsDir, 'run.json'), ...parallelStatePaths(paths), join(paths.ralphDir, 'fleet', '1')].map((p) => relative(paths.projectDir, p));
+  const files = [...stateFilePaths(paths), join(paths.sessionsDir, 'run.json'), ...parallelStatePaths(paths), join(paths.ralphDir, 'fleet', '1')].map((p) =>
+    relative(paths.projectDir, p),
+  );
   const answer = await run('git', ['check-ignore', '--', ...files]);
   // Exit 1: none ignored; 128: git could not tell (treated as not checked).
   if (!answer || answer.code === 128) return [];
-  const ignored = new Set(answer.stdout.split('\n').map((l) => l.trim()).filter((l) => l !== ''));
+  const ignored = new Set(
+    answer.stdout
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== ''),
+  );
   return files.filter((f) => !ignored.has(f));
 }
 

@@ -60,13 +60,22 @@ export interface RalphCliOptions {
 
 /** Flags the Bash tool has that this version recognises but does not implement yet. */
 const UNSUPPORTED_FLAGS = [
-  'sandbox-template', 'sandbox-id', 'sandbox-timeout', 'sandbox-keep-alive', 'sandbox-max-cost',
-  'sandbox-cost-alert', 'sync-include', 'sync-exclude',
+  'sandbox-template',
+  'sandbox-id',
+  'sandbox-timeout',
+  'sandbox-keep-alive',
+  'sandbox-max-cost',
+  'sandbox-cost-alert',
+  'sync-include',
+  'sync-exclude',
 ];
 
 /** " (did you mean --monitor?)" for a flag name within two edits of a real one; else "". */
 function suggestFlag(name: string): string {
-  const flag = findClosestName(name, RALPH_FLAGS.map((f) => f.name));
+  const flag = findClosestName(
+    name,
+    RALPH_FLAGS.map((f) => f.name),
+  );
   return flag === undefined ? '' : ` (did you mean --${flag}?)`;
 }
 
@@ -88,7 +97,10 @@ export function parseRalphArgs(argv: string[]): RalphCliOptions {
   }
   if (read.positional.length > 0) {
     const word = read.positional[0]!;
-    const flag = findClosestName(word, RALPH_FLAGS.map((f) => f.name));
+    const flag = findClosestName(
+      word,
+      RALPH_FLAGS.map((f) => f.name),
+    );
     throw new RalphError('bad_flag', `Unknown argument: ${word} (ralph takes options only${flag ? `; did you mean --${flag}?` : ''})`, { hint: HELP_HINT });
   }
 
@@ -131,7 +143,10 @@ function readWebFlags(parsed: Record<string, unknown>, action: RalphAction): Ral
   }
   if (!parsed.web) return undefined;
   if (action !== 'run') throw flagError(action === 'monitor' ? '--web does not go with --monitor: use one view or the other' : '--web goes with a loop run');
-  return { host: parsed['web-host'] === undefined ? DEFAULT_WEB_HOST : String(parsed['web-host']), port: parsed['web-port'] === undefined ? 0 : Number(parsed['web-port']) };
+  return {
+    host: parsed['web-host'] === undefined ? DEFAULT_WEB_HOST : String(parsed['web-host']),
+    port: parsed['web-port'] === undefined ? 0 : Number(parsed['web-port']),
+  };
 }
 
 type FlagLayer = Record<string, string | number | boolean>;
@@ -168,7 +183,10 @@ function readValueFlag(flag: RalphFlag, key: ConfigKey, raw: string): string | n
 /** Every value of a repeatable flag, as the comma-separated list its key holds. */
 function readListFlag(flag: RalphFlag, values: string[]): string {
   if (flag.invalid !== undefined && (values.length === 0 || values.some((value) => value.trim() === ''))) throw flagError(flag.invalid);
-  const items = values.flatMap((value) => value.split(',')).map((item) => item.trim()).filter((item) => item !== '');
+  const items = values
+    .flatMap((value) => value.split(','))
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
   const unknown = flag.choices && items.find((item) => !flag.choices!.includes(item));
   if (unknown) throw flagError(`--${flag.name} must be one of ${flag.choices!.join(', ')}, got ${JSON.stringify(unknown)}`);
   for (const item of items) checkOwn(flag, item);
@@ -205,7 +223,8 @@ function pickQueueCommand(parsed: Record<string, unknown>): QueueCommand {
   const haltOnFailure = Boolean(parsed['halt-on-failure']);
   if (parsed['queue-status']) return { kind: 'status', json: Boolean(parsed.json) };
   // --parallel is checked (1-16) with the other flags; 1 is the serial queue.
-  if (parsed['process-queue'] || parsed['resume-queue']) return { kind: 'process', haltOnFailure, parallel: parsed.parallel === undefined ? 1 : Number(parsed.parallel) };
+  if (parsed['process-queue'] || parsed['resume-queue'])
+    return { kind: 'process', haltOnFailure, parallel: parsed.parallel === undefined ? 1 : Number(parsed.parallel) };
   if (parsed['queue-next']) return { kind: 'next' };
   if (parsed['queue-clear']) return { kind: 'clear' };
   const ref = String(parsed['queue-remove'] ?? '').trim();

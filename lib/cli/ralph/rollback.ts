@@ -72,7 +72,9 @@ async function report(options: RollbackOptions, target: string, result: RestoreB
     case 'not-found':
       throw new RalphError('backup_not_found', `No backup named '${target}'`, { hint: 'run ralph --rollback to list the backups' });
     case 'failed':
-      throw new RalphError('rollback_failed', `Rollback failed: ${result.message}`, { hint: 'check git status; git left the working tree as it was when the error came' });
+      throw new RalphError('rollback_failed', `Rollback failed: ${result.message}`, {
+        hint: 'check git status; git left the working tree as it was when the error came',
+      });
     case 'dirty':
       throw new RalphError('uncommitted_changes', `There are uncommitted changes in ${result.changes.length} file(s); a rollback would overwrite them`, {
         details: [...result.changes.slice(0, 10).map((p) => `  ${p}`), ...(result.changes.length > 10 ? ['  …'] : [])],
@@ -80,12 +82,18 @@ async function report(options: RollbackOptions, target: string, result: RestoreB
       });
     case 'restored':
       if (options.json || options.jq !== undefined) {
-        await printJson({ restored: result.ref, commit: result.commit, changed: result.changed, safety_backup: result.safetyRef ?? null }, options.jq, options.write);
+        await printJson(
+          { restored: result.ref, commit: result.commit, changed: result.changed, safety_backup: result.safetyRef ?? null },
+          options.jq,
+          options.write,
+        );
         return 0;
       }
       if (result.safetyRef) options.write(`Backed up the uncommitted changes first: ${result.safetyRef}\n`);
       options.write(`Rolled back to: ${target}\n`);
-      options.write(`${result.changed.length} file(s) restored from ${result.commit.slice(0, 7)}; HEAD, the branch and the index are unchanged (see git status).\n`);
+      options.write(
+        `${result.changed.length} file(s) restored from ${result.commit.slice(0, 7)}; HEAD, the branch and the index are unchanged (see git status).\n`,
+      );
       return 0;
   }
 }

@@ -21,7 +21,10 @@ export async function buildSandboxImage(options: SandboxBuildOptions): Promise<n
   const image = config.SANDBOX_DOCKER_IMAGE;
   options.write(`Building the sandbox image ${quoteValue(image)} from ralph's Dockerfile (this takes a few minutes the first time)…\n`);
   const code = await runDockerBuild({ image, packageRoot: PACKAGE_ROOT, env: options.env, processRunner: nodeProcessRunner });
-  if (code !== 0) throw new RalphError('sandbox_build', `docker build failed (exit ${code}); its output is above`, { hint: 'check that the Docker daemon runs and can reach the network, then run ralph --sandbox-build again' });
+  if (code !== 0)
+    throw new RalphError('sandbox_build', `docker build failed (exit ${code}); its output is above`, {
+      hint: 'check that the Docker daemon runs and can reach the network, then run ralph --sandbox-build again',
+    });
   options.write(`Sandbox image ${quoteValue(image)} is ready: ralph --sandbox docker\n`);
   return 0;
 }

@@ -24,24 +24,14 @@ import { readPlanFile } from '../../plan/plan-file.js';
 import { isProcessAlive } from '../../state/process-alive.js';
 import type { StatusFile } from '../../state/schemas.js';
 import type { StateReadOptions, StateReadResult } from '../../state/state-file.js';
-import {
-  loadExitSignals,
-  loadProgress,
-  loadRalphSession,
-  loadResponseAnalysis,
-  loadStatus,
-} from '../../state/store.js';
+import { loadExitSignals, loadProgress, loadRalphSession, loadResponseAnalysis, loadStatus } from '../../state/store.js';
 
 /**
  * Everything a script may want to know: status, breaker, rate window, usage-limit wait, sessions,
  * budgets and spend, the last analysis, and whether a loop is running. Each part is null when
  * its file is absent or unreadable.
  */
-export function collectStatus(
-  projectDir: string,
-  view: ViewConfig,
-  clock: Clock = systemClock,
-): Record<string, unknown> {
+export function collectStatus(projectDir: string, view: ViewConfig, clock: Clock = systemClock): Record<string, unknown> {
   const { paths } = view;
   const warnings: string[] = [];
   const logger = warningCollector(warnings);
@@ -59,7 +49,8 @@ export function collectStatus(
   const currentRunId = run?.run_id;
   const record = readRunSummaryForStatus(paths);
   const lifecycle = loadLifecycleState(paths, readOnly);
-  const ofCurrentRun = <T>(ofRun: string | null | undefined, fact: T | null | undefined): T | null => (fact && isOfCurrentRun(ofRun, currentRunId) ? fact : null);
+  const ofCurrentRun = <T>(ofRun: string | null | undefined, fact: T | null | undefined): T | null =>
+    fact && isOfCurrentRun(ofRun, currentRunId) ? fact : null;
   return {
     status: field('status'),
     exit_reason: field('exit_reason'),

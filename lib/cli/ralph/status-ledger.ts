@@ -68,7 +68,9 @@ export function readLedgerFigures(paths: RalphPaths, status: StatusFile | null, 
           unknown_cost_calls: keptRun.state.spend.run.unknownCostLoops,
         }
       : null,
-    breaker: kept.breaker ? { state: kept.breaker.state, consecutive_no_progress: kept.breaker.consecutive_no_progress, total_opens: kept.breaker.total_opens } : null,
+    breaker: kept.breaker
+      ? { state: kept.breaker.state, consecutive_no_progress: kept.breaker.consecutive_no_progress, total_opens: kept.breaker.total_opens }
+      : null,
     differences,
   };
   if (status && !running) differences.push(...statusFileDifferences(paths, status, ledger));
@@ -96,7 +98,9 @@ export function formatLedgerStatus(ledger: LedgerStatus): string {
   if (ledger.rate) lines.push(`  Hour ${ledger.rate.window}: ${ledger.rate.calls_this_hour} call(s), ${ledger.rate.tokens_this_hour} token(s)`);
   if (ledger.run) {
     const { run } = ledger;
-    lines.push(`  Run ${run.run_id ?? '(no id)'}${run.unfinished ? ' (unfinished)' : ''}: ${run.loops} call(s), $${formatUsd(run.cost_usd)}, ${run.tokens} token(s)`);
+    lines.push(
+      `  Run ${run.run_id ?? '(no id)'}${run.unfinished ? ' (unfinished)' : ''}: ${run.loops} call(s), $${formatUsd(run.cost_usd)}, ${run.tokens} token(s)`,
+    );
   }
   if (ledger.breaker) {
     const { breaker } = ledger;
@@ -132,5 +136,12 @@ function roundedCost(run: RunSpend): number {
 /** A logger that keeps the readers' warnings (nothing is printed: stdout may be JSON). */
 export function warningCollector(warnings: string[]): Logger {
   const ignore = () => {};
-  return { log: (level, message) => void (level === 'WARN' && warnings.push(message)), info: ignore, warn: (message) => void warnings.push(message), error: ignore, success: ignore, debug: ignore };
+  return {
+    log: (level, message) => void (level === 'WARN' && warnings.push(message)),
+    info: ignore,
+    warn: (message) => void warnings.push(message),
+    error: ignore,
+    success: ignore,
+    debug: ignore,
+  };
 }

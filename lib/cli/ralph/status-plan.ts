@@ -21,6 +21,10 @@ export function heldPlanItems(view: ViewConfig, warn: (message: string) => void 
 
 /** The lines plain `ralph --status` prints for them. */
 export function formatHeldItems(held: readonly HeldPlanItem[], planFile: string): string {
-  const lines = [`Plan items ralph counts as open (${basename(planFile)} shows them otherwise):`, ...held.map((item) => `  ${item.number}. ${item.text} (${item.how})`), ACCEPT_HINT];
+  const lines = [
+    `Plan items ralph counts as open (${basename(planFile)} shows them otherwise):`,
+    ...held.map((item) => `  ${item.number}. ${item.text} (${item.how})`),
+    ACCEPT_HINT,
+  ];
   return `${lines.join('\n')}\n`;
 }

@@ -28,7 +28,9 @@ export async function showStatus(options: ShowStatusOptions): Promise<number> {
   // As every other command says it: here is no project to show (a project without a status
   // file yet keeps the Bash tool's answer below).
   if (!existsSync(paths.ralphDir)) {
-    throw new RalphError('not_a_project', 'This directory is not a Ralph project (no .ralph/ folder)', { hint: 'cd into a Ralph project, or run ralph-enable here' });
+    throw new RalphError('not_a_project', 'This directory is not a Ralph project (no .ralph/ folder)', {
+      hint: 'cd into a Ralph project, or run ralph-enable here',
+    });
   }
   if (options.json || options.jq !== undefined) {
     const [{ printJson }, { collectStatus }, { loadViewConfig }, { homedir }] = await Promise.all([

@@ -33,7 +33,11 @@ export async function main(argv: string[]): Promise<number> {
   const target = resolve(name);
   const unwritable = unwritableReason(existsSync(target) ? target : dirname(target));
   if (unwritable) {
-    throw new RalphError('not_writable', `Cannot create the project ${name} in ${existsSync(target) ? target : dirname(target)}: ${unwritable} (nothing was written)`, { hint: 'run ralph-setup in a folder you can write' });
+    throw new RalphError(
+      'not_writable',
+      `Cannot create the project ${name} in ${existsSync(target) ? target : dirname(target)}: ${unwritable} (nothing was written)`,
+      { hint: 'run ralph-setup in a folder you can write' },
+    );
   }
   const say = (text: string) => void process.stdout.write(`${text}\n`);
   for (const warning of nestedProjectWarnings(process.cwd(), resolve(name))) process.stderr.write(`Warning: ${warning}\n`);

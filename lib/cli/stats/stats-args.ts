@@ -42,7 +42,8 @@ export function parseStatsArgs(argv: readonly string[]): StatsCliOptions | 'help
 
 export function renderStatsHelp(): string {
   return renderHelp({
-    header: 'Usage: ralph-stats [--format json|table] [--since WHEN] [--full] [--jq FILTER]\n\nSummarises .ralph/logs/metrics.jsonl (or $RALPH_DIR/logs/metrics.jsonl).',
+    header:
+      'Usage: ralph-stats [--format json|table] [--since WHEN] [--full] [--jq FILTER]\n\nSummarises .ralph/logs/metrics.jsonl (or $RALPH_DIR/logs/metrics.jsonl).',
     rows: STATS_FLAGS,
     footer: 'Exit codes: 0 summary printed; 1 no metrics file, bad flag or bad --jq filter.',
   });

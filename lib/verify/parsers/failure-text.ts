@@ -25,6 +25,9 @@ export function failureMessage(text: string, maxLines = 6): string {
 
 /** The last non-empty lines of some output (for a command that printed nothing parseable). */
 export function lastLines(text: string, count: number): string {
-  const lines = stripAnsi(text).split(/\r?\n/).map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
+  const lines = stripAnsi(text)
+    .split(/\r?\n/)
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim() !== '');
   return lines.slice(-count).join('\n');
 }

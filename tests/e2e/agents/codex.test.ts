@@ -17,11 +17,18 @@ const PLAN = '# Fix Plan\n- [ ] first\n- [ ] second\n- [ ] third\n';
 function setup(scenario: FakeCodexScenario): { p: TmpProject; codex: FakeCodex; env: Record<string, string> } {
   const p = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}AGENT_PROVIDER=codex\n`, '.ralph/fix_plan.md': PLAN }), { git: true });
   const codex = withFakeCodex(scenario);
-  cleanups.push(() => codex.cleanup(), () => p.cleanup());
+  cleanups.push(
+    () => codex.cleanup(),
+    () => p.cleanup(),
+  );
   return { p, codex, env: { ...codex.env, ...GIT_TEST_ENV } };
 }
 
-const working = (n: number) => ({ tickFixPlan: 1, writeFiles: { [`src/item${n}.txt`]: `item ${n}\n` }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } });
+const working = (n: number) => ({
+  tickFixPlan: 1,
+  writeFiles: { [`src/item${n}.txt`]: `item ${n}\n` },
+  statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false },
+});
 
 describe('ralph on Codex', () => {
   it('runs a 3-item plan to plan_complete, each call resuming the thread of the one before', async () => {
@@ -53,7 +60,10 @@ describe('ralph on Codex', () => {
       { loop: 2, agent: 'codex', agent_result: 'ok' },
       { loop: 3, agent: 'codex', agent_result: 'ok' },
     ]);
-    const metrics = readFileSync(p.path('.ralph/logs/metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const metrics = readFileSync(p.path('.ralph/logs/metrics.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(metrics.map((m) => [m.agent, m.input_tokens, m.output_tokens, m.cache_read_tokens])).toEqual([
       ['codex', 200, 60, 1000],
       ['codex', 200, 60, 1000],

@@ -16,10 +16,16 @@ const RESET_IN_SEC = 4;
 const PLAN = '# Fix Plan\n' + Array.from({ length: 40 }, (_, i) => `- [ ] item ${i + 1}\n`).join('');
 
 describe('FALLBACK_AGENTS=codex', () => {
-  it('loop 3 runs on Codex after Claude\'s limit in loop 2, and Claude runs again after the reset', async () => {
+  it("loop 3 runs on Codex after Claude's limit in loop 2, and Claude runs again after the reset", async () => {
     // A second between loops: Codex, one item a loop, cannot use up the plan or --max-loops before
     // Claude's reset, however fast the machine.
-    const p = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}FALLBACK_AGENTS=codex\nUSAGE_LIMIT_MARGIN_SECONDS=0\nLOOP_DELAY_SECONDS=1\n`, '.ralph/fix_plan.md': PLAN }), { git: true });
+    const p = tmpProject(
+      ralphProjectTree({
+        '.ralphrc': `${FAST_LOOP_RC}FALLBACK_AGENTS=codex\nUSAGE_LIMIT_MARGIN_SECONDS=0\nLOOP_DELAY_SECONDS=1\n`,
+        '.ralph/fix_plan.md': PLAN,
+      }),
+      { git: true },
+    );
     const claude = withFakeClaude(
       {
         calls: [
@@ -30,8 +36,15 @@ describe('FALLBACK_AGENTS=codex', () => {
       },
       { auth: 'subscription' },
     );
-    const codex = withFakeCodex({ defaults: { tickFixPlan: 1, writeFiles: { 'src/codex.txt': 'codex {call}\n' }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } } }, claude.env);
-    cleanups.push(() => codex.cleanup(), () => claude.cleanup(), () => p.cleanup());
+    const codex = withFakeCodex(
+      { defaults: { tickFixPlan: 1, writeFiles: { 'src/codex.txt': 'codex {call}\n' }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } } },
+      claude.env,
+    );
+    cleanups.push(
+      () => codex.cleanup(),
+      () => claude.cleanup(),
+      () => p.cleanup(),
+    );
     const env = { ...codex.env, ...GIT_TEST_ENV };
 
     const run = await runCli('ralph', ['--max-loops', '40'], { cwd: p.dir, env });

@@ -101,7 +101,10 @@ describe.each(AGENTS)('$cli', (agent) => {
     const status = JSON.parse(readFileSync(p.path('.ralph/status.json'), 'utf8'));
     expect(status).toMatchObject({ status: 'completed', exit_reason: 'plan_complete', run_loops: 3, run_tokens: 3 * 1260 });
     expect(status.run_cost_usd).toBeCloseTo(agent.costUsd, 10);
-    const metrics = readFileSync(p.path('.ralph/logs/metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const metrics = readFileSync(p.path('.ralph/logs/metrics.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(metrics).toHaveLength(3);
     for (const m of metrics) expect(m).toMatchObject({ success: true, input_tokens: 200, output_tokens: 60, cache_read_tokens: 1000 });
     expect(metrics.at(-1).cost_usd).toBeCloseTo(agent.costUsd, 10);
@@ -177,7 +180,10 @@ describe.each(AGENTS)('$cli', (agent) => {
 describe('one session file for every agent', () => {
   it("a stored Claude session id is not handed to OpenCode's -s: the run starts a fresh session", async () => {
     const p = project('# Fix Plan\n- [ ] one\n');
-    writeFileSync(p.path('.ralph/.claude_session_id'), JSON.stringify({ session_id: '3a77612c-c8e8-4da6-aa0c-d375cfea3755', timestamp: new Date().toISOString() }));
+    writeFileSync(
+      p.path('.ralph/.claude_session_id'),
+      JSON.stringify({ session_id: '3a77612c-c8e8-4da6-aa0c-d375cfea3755', timestamp: new Date().toISOString() }),
+    );
     const f = fake('opencode', { defaults: { tickFixPlan: 1, writeFiles: { 'done.txt': 'done\n' } } });
     const r = await ralph('opencode', p, f, ['--max-loops', '3']);
     expect(r.code, r.stderr).toBe(0);
@@ -196,7 +202,7 @@ describe('what an agent cannot honour is said once at start', () => {
   });
 });
 
-describe('ralph --doctor checks the chosen agent\'s login', () => {
+describe("ralph --doctor checks the chosen agent's login", () => {
   const doctorLine = (stdout: string, name: string) => stdout.split('\n').find((l) => l.includes(` ${name}: `)) ?? `(no ${name} line)`;
 
   it('Gemini: GEMINI_API_KEY set is a login; none is a failure with the fix', async () => {

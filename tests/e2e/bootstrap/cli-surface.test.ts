@@ -6,7 +6,18 @@ import { runCli } from '../../helpers/run-cli.js';
 import { tmpProject } from '../../helpers/tmp-project.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-const COMMANDS = ['ralph', 'ralph-monitor', 'ralph-setup', 'ralph-enable', 'ralph-enable-ci', 'ralph-import', 'ralph-migrate', 'ralph-stats', 'ralph-queue', 'ralph-fleet'];
+const COMMANDS = [
+  'ralph',
+  'ralph-monitor',
+  'ralph-setup',
+  'ralph-enable',
+  'ralph-enable-ci',
+  'ralph-import',
+  'ralph-migrate',
+  'ralph-stats',
+  'ralph-queue',
+  'ralph-fleet',
+];
 
 describe('--version', () => {
   it.each(COMMANDS)('%s --version prints "<command> <version>" and exits 0, creating nothing', async (command) => {
@@ -49,7 +60,7 @@ describe('ralph --help', () => {
         '  .ralph/PROMPT.md     instructions for Claude',
         '  .ralph/fix_plan.md   the task checklist',
         '  .ralph/AGENT.md      how to build, test and run the project',
-        '  .ralph/status.json   the loop\'s state',
+        "  .ralph/status.json   the loop's state",
         '  .ralph/logs/         ralph.log, claude_output_*.log, metrics.jsonl',
       ].join('\n'),
     );

@@ -19,8 +19,14 @@ const enableCi = (args: string[], env?: Record<string, string>) => runCli('ralph
 
 function successJson(name: string, type: string, detected: { test: string | null; pm: string | null }, tasks = 0): string {
   const object = {
-    success: true, project_name: name, project_type: type, files_created: FOUR_FILES, tasks_imported: tasks, message: 'Ralph enabled successfully',
-    test_command: detected.test, package_manager: detected.pm,
+    success: true,
+    project_name: name,
+    project_type: type,
+    files_created: FOUR_FILES,
+    tasks_imported: tasks,
+    message: 'Ralph enabled successfully',
+    test_command: detected.test,
+    package_manager: detected.pm,
   };
   return `${JSON.stringify(object, null, 2)}\n`;
 }
@@ -49,7 +55,7 @@ describe('ralph-enable-ci', () => {
     project = tmpProject({ '.ralph/PROMPT.md': '# mine\n', '.ralph/fix_plan.md': '- [ ] mine\n', '.ralph/AGENT.md': '# mine\n' }, { git: true });
     const r = await enableCi(['--from', 'none']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain("Files created: 2\n");
+    expect(r.stdout).toContain('Files created: 2\n');
     expect(readFileSync(project.path('.ralph/fix_plan.md'), 'utf8')).toBe('- [ ] mine\n');
   });
 
@@ -131,7 +137,9 @@ describe('ralph-enable-ci', () => {
     const text = await enableCi(['--from', 'prd', '--prd', 'docs/prd.md']);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain('Imported 0 task(s) from prd');
-    expect(text.stdout).toContain('Note: docs/prd.md has no task ralph can import: ralph imports checkbox items ("- [ ] task"), else numbered items ("1. task"), else plain bullets ("- task")');
+    expect(text.stdout).toContain(
+      'Note: docs/prd.md has no task ralph can import: ralph imports checkbox items ("- [ ] task"), else numbered items ("1. task"), else plain bullets ("- task")',
+    );
     expect(text.stdout).toContain('fix_plan.md starts with no task');
     expect(parseFixPlan(readFileSync(project.path('.ralph/fix_plan.md'), 'utf8'), ['Optional']).items).toEqual([]);
 
@@ -157,7 +165,12 @@ describe('ralph-enable-ci', () => {
   it('imports GitHub issues through gh, writing hostile titles as plain text', async () => {
     project = tmpProject({});
     clis = withFakeTaskClis({
-      gh: { issues: [{ number: 1, title: '`touch pwned` $(touch pwned2)', labels: [{ name: 'ralph-task' }] }, { number: 2, title: 'Unlabelled' }] },
+      gh: {
+        issues: [
+          { number: 1, title: '`touch pwned` $(touch pwned2)', labels: [{ name: 'ralph-task' }] },
+          { number: 2, title: 'Unlabelled' },
+        ],
+      },
     });
     const result = await enableCi(['--json', '--from', 'github'], clis.env);
     expect(result.code).toBe(0);

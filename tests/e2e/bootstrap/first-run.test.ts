@@ -115,7 +115,16 @@ describe('repairs keep the user work', () => {
   });
 
   it('--force keeps a backup of each file it replaces, says where, and prints no "--force to regenerate"', async () => {
-    const p = workspace({ '.ralph/PROMPT.md': '# Mine\n', '.ralph/AGENT.md': '# My agent\n', '.ralph/fix_plan.md': '- [ ] mine\n', '.ralphrc': 'MAX_CALLS_PER_HOUR=7\n', '.gitignore': 'x\n' }, true);
+    const p = workspace(
+      {
+        '.ralph/PROMPT.md': '# Mine\n',
+        '.ralph/AGENT.md': '# My agent\n',
+        '.ralph/fix_plan.md': '- [ ] mine\n',
+        '.ralphrc': 'MAX_CALLS_PER_HOUR=7\n',
+        '.gitignore': 'x\n',
+      },
+      true,
+    );
     const forced = await runCli('ralph-enable-ci', ['--from', 'none', '--force'], { cwd: p.dir });
     expect(forced.code).toBe(0);
     expect(forced.stdout).not.toContain('--force to regenerate');

@@ -86,11 +86,16 @@ describe('ralph-import <file>', () => {
   });
 
   it('says "imported successfully" only when every file was written: a spec not created and a prompt not updated exit 1, naming them', async () => {
-    const env = setUp({ 'prd.md': '# Todo\n- [ ] add items\n' }, { calls: [{ writeFiles: { '.ralph/fix_plan.md': '# Ralph Fix Plan\n- [ ] Agent-written task\n' }, resultText: 'Converted.' }] });
+    const env = setUp(
+      { 'prd.md': '# Todo\n- [ ] add items\n' },
+      { calls: [{ writeFiles: { '.ralph/fix_plan.md': '# Ralph Fix Plan\n- [ ] Agent-written task\n' }, resultText: 'Converted.' }] },
+    );
     const result = await importCli(['prd.md', 'app'], env);
     expect(result.code).toBe(1);
     expect(result.stdout).not.toContain('imported successfully');
-    expect(result.stderr).toContain('Error: PRD import incomplete: .ralph/specs/requirements.md was not created; .ralph/PROMPT.md was not updated (it still holds the template)');
+    expect(result.stderr).toContain(
+      'Error: PRD import incomplete: .ralph/specs/requirements.md was not created; .ralph/PROMPT.md was not updated (it still holds the template)',
+    );
     // What the conversion did write is kept.
     expect(readFileSync(workspace!.path('app/.ralph/fix_plan.md'), 'utf8')).toContain('Agent-written task');
   });
@@ -179,7 +184,9 @@ describe('ralph-import <file>', () => {
     writeFileSync(workspace!.path('app/.ralph/specs/requirements.md'), '# My spec\n');
     const forced = await importCli(['prd.md', 'app', '--force'], env);
     expect(forced.code, forced.stderr).toBe(0);
-    expect(forced.stdout).toMatch(/\[INFO\] Backup of the replaced files \(\.ralph\/PROMPT\.md, \.ralph\/fix_plan\.md, \.ralph\/specs\/requirements\.md\): .*\.ralph_backup_\d{8}_\d{6}/);
+    expect(forced.stdout).toMatch(
+      /\[INFO\] Backup of the replaced files \(\.ralph\/PROMPT\.md, \.ralph\/fix_plan\.md, \.ralph\/specs\/requirements\.md\): .*\.ralph_backup_\d{8}_\d{6}/,
+    );
     const backups = readdirSync(workspace!.path('app')).filter((name) => name.startsWith('.ralph_backup_'));
     expect(backups).toHaveLength(1);
     expect(readFileSync(workspace!.path(`app/${backups[0]}/.ralph/fix_plan.md`), 'utf8')).toBe(userPlan);
@@ -191,7 +198,13 @@ describe('ralph-import <file>', () => {
 describe('ralph-import from GitHub', () => {
   const issues: FakeGhData['issues'] = [
     { number: 3, title: 'Add CSV export!', labels: [{ name: 'feature' }, { name: 'P2' }], body: 'Users want CSV.' },
-    { number: 5, title: 'Fix crash', labels: [{ name: 'feature' }, { name: 'P1' }], body: 'Crash on start.', comments: [{ author: { login: 'bob' }, body: 'Seen on macOS' }] },
+    {
+      number: 5,
+      title: 'Fix crash',
+      labels: [{ name: 'feature' }, { name: 'P1' }],
+      body: 'Crash on start.',
+      comments: [{ author: { login: 'bob' }, body: 'Seen on macOS' }],
+    },
     { number: 8, title: 'Old idea', labels: [{ name: 'feature' }, { name: 'wontfix' }] },
   ];
 
@@ -233,7 +246,11 @@ describe('ralph-import from GitHub', () => {
     const refused = await importCli(['--github-issue', '5', '--no-generate-plan'], env);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('below the threshold 60');
-    const picked = await importCli(['--github-label', 'feature', '--select', 'interactive', '--completeness-threshold', '0', '--include-comments', 'crash-fix'], env, '2\n');
+    const picked = await importCli(
+      ['--github-label', 'feature', '--select', 'interactive', '--completeness-threshold', '0', '--include-comments', 'crash-fix'],
+      env,
+      '2\n',
+    );
     expect(picked.code).toBe(0);
     expect(picked.stderr).toContain('2) #5 Fix crash');
     expect(readFileSync(workspace!.path('crash-fix/crash-fix-issue-5.md'), 'utf8')).toContain('## Discussion\n\n**bob**:\n\nSeen on macOS');

@@ -53,7 +53,11 @@ describe('set-up commands in a folder that cannot be written', () => {
     const p = folder();
     const r = await runReadOnly(p.dir, 'ralph-setup', ['x']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`^Error: Cannot create the project x in ${p.dir}: (read-only file system|permission denied) \\(nothing was written\\)\\nhint: run ralph-setup in a folder you can write\\n$`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^Error: Cannot create the project x in ${p.dir}: (read-only file system|permission denied) \\(nothing was written\\)\\nhint: run ralph-setup in a folder you can write\\n$`,
+      ),
+    );
     expect(readdirSync(p.dir)).toEqual(['prd.md']);
   });
 

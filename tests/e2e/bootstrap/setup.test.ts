@@ -20,7 +20,17 @@ describe('ralph-setup', () => {
     expect(result.stdout).toContain('✅ Project demo created!');
     expect(result.stdout).toContain('ralph --monitor');
     const project = workspace.path('demo');
-    for (const path of ['src', '.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralph/AGENT.md', '.ralph/specs', '.ralph/logs', '.ralphrc', '.gitignore', 'README.md']) {
+    for (const path of [
+      'src',
+      '.ralph/PROMPT.md',
+      '.ralph/fix_plan.md',
+      '.ralph/AGENT.md',
+      '.ralph/specs',
+      '.ralph/logs',
+      '.ralphrc',
+      '.gitignore',
+      'README.md',
+    ]) {
       expect(existsSync(join(project, path)), path).toBe(true);
     }
     expect(gitIn(project, 'rev-list', '--count', 'HEAD')).toBe('1');
@@ -56,7 +66,16 @@ describe('ralph-setup', () => {
     workspace = tmpProject({});
     const home = workspace.path('home');
     mkdirSync(home);
-    const env = { HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: join(home, 'none'), GIT_AUTHOR_NAME: '', GIT_AUTHOR_EMAIL: '', GIT_COMMITTER_NAME: '', GIT_COMMITTER_EMAIL: '', EMAIL: '' };
+    const env = {
+      HOME: home,
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: join(home, 'none'),
+      GIT_AUTHOR_NAME: '',
+      GIT_AUTHOR_EMAIL: '',
+      GIT_COMMITTER_NAME: '',
+      GIT_COMMITTER_EMAIL: '',
+      EMAIL: '',
+    };
     const result = await runCli('ralph-setup', [], { cwd: workspace.dir, env });
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('git has no user.name/user.email configured');

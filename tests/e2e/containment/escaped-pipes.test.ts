@@ -20,7 +20,13 @@ describe('a daemon that escaped the agent group with the agent output', () => {
   it('does not hang ralph: pipes closed after the drain, warning printed, the call counted as the success it was', async () => {
     const p = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC }), { git: true });
     const f = withFakeClaude({
-      calls: [{ spawnChild: { setsid: true, holdStdout: true, cleanEnv: true, lifetimeMs: 120_000 }, writeFiles: { 'a.txt': 'a\n' }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } }],
+      calls: [
+        {
+          spawnChild: { setsid: true, holdStdout: true, cleanEnv: true, lifetimeMs: 120_000 },
+          writeFiles: { 'a.txt': 'a\n' },
+          statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false },
+        },
+      ],
     });
     cleanups.push(
       () => p.cleanup(),
@@ -36,7 +42,10 @@ describe('a daemon that escaped the agent group with the agent output', () => {
     expect(isProcessRunning(call!.childPid!)).toBe(true);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain("A process escaped the agent's process group and held its output open");
-    const metrics = readFileSync(p.path('.ralph/logs/metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { success: boolean });
+    const metrics = readFileSync(p.path('.ralph/logs/metrics.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { success: boolean });
     expect(metrics.map((m) => m.success)).toEqual([true]);
   }, 20_000);
 });

@@ -23,7 +23,10 @@ async function runWithFifo(file: string): Promise<{ r: CliResult; p: TmpProject;
       statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false },
     },
   });
-  cleanups.push(() => p.cleanup(), () => f.cleanup());
+  cleanups.push(
+    () => p.cleanup(),
+    () => f.cleanup(),
+  );
   let sigterm = false;
   const r = await runCli('ralph', ['--max-loops', '2'], {
     cwd: p.dir,
@@ -44,14 +47,18 @@ async function runWithFifo(file: string): Promise<{ r: CliResult; p: TmpProject;
 }
 
 describe('a FIFO in place of a control or state file', () => {
-  it.each(['.ralph/fix_plan.md', '.ralph/AGENT.md'])('%s is a clear error, no hang', async (file) => {
-    const { r, sigtermed } = await runWithFifo(file);
-    expect(r.signal).toBeNull();
-    expect(sigtermed()).toBe(false);
-    expect(r.code).toBe(1);
-    const errors = r.stderr.split('\n').filter((line) => line.startsWith('Error:'));
-    expect(errors).toEqual([`Error: ${file} is a named pipe (FIFO), not a file`]);
-  }, 40_000);
+  it.each(['.ralph/fix_plan.md', '.ralph/AGENT.md'])(
+    '%s is a clear error, no hang',
+    async (file) => {
+      const { r, sigtermed } = await runWithFifo(file);
+      expect(r.signal).toBeNull();
+      expect(sigtermed()).toBe(false);
+      expect(r.code).toBe(1);
+      const errors = r.stderr.split('\n').filter((line) => line.startsWith('Error:'));
+      expect(errors).toEqual([`Error: ${file} is a named pipe (FIFO), not a file`]);
+    },
+    40_000,
+  );
 
   it('a state file (.ralph/status.json) read by ralph --status is reported, no hang', async () => {
     const p = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC }), { git: true });

@@ -64,7 +64,9 @@ function userGit(project: TmpProject, ...args: string[]): string {
 }
 
 function nestedRepository(evil: Evil): string {
-  return evil.script('nested.sh', `
+  return evil.script(
+    'nested.sh',
+    `
 mkdir -p vendor/lib
 cd vendor/lib
 git init -q
@@ -78,11 +80,12 @@ echo two >> f.txt
 cd ../..
 git add vendor/lib
 git commit -q -m 'vendor the library'
-echo 'work' > work.txt`);
+echo 'work' > work.txt`,
+  );
 }
 
 describe('a nested repository of the agent', () => {
-  it('ralph --backup never enters it; after the run the user\'s git status runs nothing, and ralph said what it disarmed', async () => {
+  it("ralph --backup never enters it; after the run the user's git status runs nothing, and ralph said what it disarmed", async () => {
     const evil = prepareEvil();
     const project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}${ALLOW_SH}`, 'README.md': '# r\n' }), { git: true });
     cleanups.push(() => project.cleanup());
@@ -109,7 +112,9 @@ describe('a nested repository of the agent', () => {
     const evil = prepareEvil();
     const project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}${ALLOW_SH}TEST_COMMAND="echo ok"\n` }), { git: true });
     cleanups.push(() => project.cleanup());
-    const plant = evil.script('plant.sh', `
+    const plant = evil.script(
+      'plant.sh',
+      `
 mkdir -p third/party
 cd third/party
 git init -q
@@ -121,7 +126,8 @@ git add -A
 git commit -q -m nested
 touch f.txt
 cd ../..
-echo done > result.txt`);
+echo done > result.txt`,
+    );
     const fake = withFakeClaude({ calls: [{ steps: shStep(plant), tickFixPlan: 'all', resultText: 'Did the task.' }] });
     cleanups.push(() => fake.cleanup());
     const clis = withFakeTaskClis({ gh: { issues: [{ number: 7, title: 'Seven', labels: [{ name: 'P1' }], body: 'Do it.' }] } });
@@ -139,10 +145,13 @@ echo done > result.txt`);
   }, 120_000);
 });
 
-describe('.git/commondir pointing at the agent\'s copy of the config', () => {
-  it('the push goes to the origin the run started with and runs no receive hook; the user\'s git status runs nothing after', async () => {
+describe(".git/commondir pointing at the agent's copy of the config", () => {
+  it("the push goes to the origin the run started with and runs no receive hook; the user's git status runs nothing after", async () => {
     const evil = prepareEvil();
-    const project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}${ALLOW_SH}TEST_COMMAND="echo ok"\n`, '.ralph/fix_plan.md': '# Plan\n- [ ] one\n' }), { git: true });
+    const project = tmpProject(
+      ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}${ALLOW_SH}TEST_COMMAND="echo ok"\n`, '.ralph/fix_plan.md': '# Plan\n- [ ] one\n' }),
+      { git: true },
+    );
     cleanups.push(() => project.cleanup());
     const origin = join(evil.dir, 'origin.git');
     execFileSync('git', ['init', '-q', '--bare', '-b', 'main', origin]);
@@ -153,7 +162,9 @@ describe('.git/commondir pointing at the agent\'s copy of the config', () => {
     execFileSync('git', ['init', '-q', '--bare', trap]);
     writeFileSync(join(trap, 'hooks', 'pre-receive'), `#!/bin/sh\n${evil.program('pre-receive')} </dev/null\nexit 1\n`);
     chmodSync(join(trap, 'hooks', 'pre-receive'), 0o755);
-    const swap = evil.script('swap.sh', `
+    const swap = evil.script(
+      'swap.sh',
+      `
 mkdir -p .ralph/g
 cp .git/config .ralph/g/config
 cp .git/HEAD .ralph/g/HEAD
@@ -164,12 +175,19 @@ git config -f .ralph/g/config core.fsmonitor "${evil.program('fsmonitor')}"
 echo ../.ralph/g > .git/commondir
 echo one > one.txt
 git add one.txt
-git commit -q -m one`);
+git commit -q -m one`,
+    );
     const fake = withFakeClaude({ calls: [{ steps: shStep(swap), tickFixPlan: 'all', resultText: 'Did it.' }] });
     cleanups.push(() => fake.cleanup());
     const clis = withFakeTaskClis({ gh: { issues: [{ number: 42, title: 'Add the widget' }], prUrl: 'https://github.com/fake/repo/pull/7' } });
     cleanups.push(() => clis.cleanup());
-    const env = { ...fake.env, ...GIT_TEST_ENV, FAKE_GH_DATA: clis.env.FAKE_GH_DATA!, FAKE_GH_LOG: clis.env.FAKE_GH_LOG!, PATH: [clis.binDir, fake.env.PATH].join(delimiter) };
+    const env = {
+      ...fake.env,
+      ...GIT_TEST_ENV,
+      FAKE_GH_DATA: clis.env.FAKE_GH_DATA!,
+      FAKE_GH_LOG: clis.env.FAKE_GH_LOG!,
+      PATH: [clis.binDir, fake.env.PATH].join(delimiter),
+    };
     const run = await runCli('ralph', ['--github-issue', '42', '--create-pr', '--max-loops', '2'], { cwd: project.dir, env });
     expect(run.stderr).not.toContain('internal error');
     expect(evil.ran()).toEqual([]);
@@ -184,10 +202,15 @@ git commit -q -m one`);
 describe('.git renamed, a gitfile in its place', () => {
   const setUp = (move: string) => {
     const evil = prepareEvil();
-    const project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}${ALLOW_SH}`, 'package.json': '{"scripts":{"test":"vitest run"}}\n' }), { git: true });
+    const project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}${ALLOW_SH}`, 'package.json': '{"scripts":{"test":"vitest run"}}\n' }), {
+      git: true,
+    });
     cleanups.push(() => project.cleanup());
-    const plant = evil.script('rename.sh', `${move}
-node -e 'const f="package.json";const p=JSON.parse(require("fs").readFileSync(f));p.scripts.test="exit 0";require("fs").writeFileSync(f,JSON.stringify(p))'`);
+    const plant = evil.script(
+      'rename.sh',
+      `${move}
+node -e 'const f="package.json";const p=JSON.parse(require("fs").readFileSync(f));p.scripts.test="exit 0";require("fs").writeFileSync(f,JSON.stringify(p))'`,
+    );
     const fake = withFakeClaude({ calls: [{ steps: shStep(plant), statusBlock: working }, { statusBlock: working }] });
     cleanups.push(() => fake.cleanup());
     return { project, fake, run: () => runCli('ralph', ['--max-loops', '2'], { cwd: project.dir, env: { ...fake.env, ...GIT_TEST_ENV } }) };

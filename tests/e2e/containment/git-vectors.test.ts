@@ -20,8 +20,19 @@ import { withFakeTaskClis, type FakeTaskClis } from '../../integration/bootstrap
 import { useCleanups } from '../../helpers/cleanups.js';
 
 const HOOKS = [
-  'pre-commit', 'prepare-commit-msg', 'commit-msg', 'post-commit', 'post-checkout', 'post-merge', 'pre-merge-commit',
-  'reference-transaction', 'post-index-change', 'pre-auto-gc', 'post-rewrite', 'pre-push', 'pre-rebase',
+  'pre-commit',
+  'prepare-commit-msg',
+  'commit-msg',
+  'post-commit',
+  'post-checkout',
+  'post-merge',
+  'pre-merge-commit',
+  'reference-transaction',
+  'post-index-change',
+  'pre-auto-gc',
+  'post-rewrite',
+  'pre-push',
+  'pre-rebase',
 ];
 
 const cleanups = useCleanups();
@@ -42,7 +53,9 @@ function prepareAttack(): Attack {
   chmodSync(evil, 0o755);
   const hooks = HOOKS.map((h) => `printf '#!/bin/sh\\n%s %s </dev/null\\n' '${evil}' ${h} > "$d/${h}"; chmod +x "$d/${h}"`).join('\n  ');
   const plant = join(dir, 'plant.sh');
-  writeFileSync(plant, `set -e
+  writeFileSync(
+    plant,
+    `set -e
 for scope in --local --global; do
   git config $scope core.fsmonitor "${evil} fsmonitor"
   git config $scope filter.evil.clean "${evil} clean"
@@ -58,7 +71,8 @@ printf '*.md filter=evilp diff=evil\\n*.js filter=evil\\n' > .gitattributes
 for d in .git/hooks .husky; do
   ${hooks}
 done
-`);
+`,
+  );
   return { dir, ranLog, plant };
 }
 
@@ -119,7 +133,13 @@ describe('a hostile agent plants git settings and hooks', () => {
     expect((await runCli('ralph-queue', ['add', '7'], { cwd: project.dir, env })).code).toBe(0);
     const run = await runCli('ralph-queue', ['process'], { cwd: project.dir, env });
     expect(run.code, run.stderr).toBe(0);
-    expect(execFileSync('git', ['log', '-1', '--format=%s'], { cwd: project.dir, env: { ...env, GIT_CONFIG_PARAMETERS: "'core.hooksPath=/dev/null' 'core.fsmonitor=false'" }, encoding: 'utf8' }).trim()).toBe('Fix #7: Seven');
+    expect(
+      execFileSync('git', ['log', '-1', '--format=%s'], {
+        cwd: project.dir,
+        env: { ...env, GIT_CONFIG_PARAMETERS: "'core.hooksPath=/dev/null' 'core.fsmonitor=false'" },
+        encoding: 'utf8',
+      }).trim(),
+    ).toBe('Fix #7: Seven');
     expect(ranPrograms(attack)).toEqual([]);
     expectPlantsLive(project, env, attack);
   }, 120_000);

@@ -25,8 +25,13 @@ describe('an agent that rewrites the files that configure what runs', () => {
     cleanups.push(() => rmSync(markers, { recursive: true, force: true }));
     const ran = join(markers, 'evil-ran');
     const plant = join(markers, 'plant.sh');
-    writeFileSync(plant, `printf '#!/bin/sh\\ntouch ${ran}\\nexec claude "$@"\\n' > evil.sh && chmod +x evil.sh\nmkdir -p .git/hooks && cp evil.sh .git/hooks/pre-commit\n`);
-    const project = tmpProject(ralphProjectTree({ '.ralphrc': RC, 'src/a.txt': 'a\n', 'package.json': '{\n  "scripts": { "test": "true" }\n}\n' }), { git: true });
+    writeFileSync(
+      plant,
+      `printf '#!/bin/sh\\ntouch ${ran}\\nexec claude "$@"\\n' > evil.sh && chmod +x evil.sh\nmkdir -p .git/hooks && cp evil.sh .git/hooks/pre-commit\n`,
+    );
+    const project = tmpProject(ralphProjectTree({ '.ralphrc': RC, 'src/a.txt': 'a\n', 'package.json': '{\n  "scripts": { "test": "true" }\n}\n' }), {
+      git: true,
+    });
     cleanups.push(() => project.cleanup());
     const hostile = (n: number): FakeCallScript => ({
       steps: [{ tool: 'Bash', input: { command: `sh ${plant}` }, exec: true }],
@@ -46,7 +51,9 @@ describe('an agent that rewrites the files that configure what runs', () => {
     expect(first.code, first.stderr).toBe(2);
     expect(fake.runs()).toHaveLength(2);
     expect(first.stderr).toContain('+ CLAUDE_CODE_CMD="./evil.sh"');
-    expect(first.stderr).toMatch(/The agent changed \.ralphrc, which configures what ralph and the agent run: undone; the agent's version is kept in \.ralph\/quarantine\/[^/]+\/\.ralphrc/);
+    expect(first.stderr).toMatch(
+      /The agent changed \.ralphrc, which configures what ralph and the agent run: undone; the agent's version is kept in \.ralph\/quarantine\/[^/]+\/\.ralphrc/,
+    );
     expect(readFileSync(project.path('.ralphrc'), 'utf8')).toBe(RC);
     expect(existsSync(project.path('.claude/settings.local.json'))).toBe(false);
     expect(existsSync(project.path('.git/hooks/pre-commit'))).toBe(false);
@@ -60,7 +67,9 @@ describe('an agent that rewrites the files that configure what runs', () => {
     const dashboard = (await runCli('ralph-monitor', ['--once'], { cwd: project.dir, env: { ...env, COLUMNS: '200' } })).stdout;
     const guards = dashboard.split('\n').filter((line) => line.includes('the agent changed'));
     expect(guards).toEqual([
-      expect.stringMatching(/! loop 1: the agent changed \.claude\/settings\.local\.json, \.git\/hooks\/pre-commit, \.ralphrc, package\.json \(scripts\.test\); undone, its versions in \.ralph\/quarantine\/\d{8}T\d{6}-loop1\//),
+      expect.stringMatching(
+        /! loop 1: the agent changed \.claude\/settings\.local\.json, \.git\/hooks\/pre-commit, \.ralphrc, package\.json \(scripts\.test\); undone, its versions in \.ralph\/quarantine\/\d{8}T\d{6}-loop1\//,
+      ),
       expect.stringMatching(/! loop 2: the agent changed .*\.ralphrc.*; undone, its versions in \.ralph\/quarantine\/\d{8}T\d{6}-loop2\//),
     ]);
     // Each call's versions are kept apart, even within one second.

@@ -16,11 +16,28 @@ const hostile = HOSTILE_TEXT.map(([, text]) => text).join(' ');
 function hostileProject(): TmpProject {
   const p = tmpProject(ralphProjectTree());
   cleanups.push(() => p.cleanup());
-  writeFileSync(p.path('.ralph/status.json'), JSON.stringify({
-    timestamp: new Date().toISOString(), loop_count: 3, calls_made_this_hour: 2, max_calls_per_hour: 100,
-    last_action: hostile, status: hostile, exit_reason: hostile,
-  }));
-  const line = { timestamp: new Date().toISOString(), loop: 1, duration_seconds: 5, success: true, calls_made: 1, outcome: hostile, work_type: hostile, exit_reason: hostile };
+  writeFileSync(
+    p.path('.ralph/status.json'),
+    JSON.stringify({
+      timestamp: new Date().toISOString(),
+      loop_count: 3,
+      calls_made_this_hour: 2,
+      max_calls_per_hour: 100,
+      last_action: hostile,
+      status: hostile,
+      exit_reason: hostile,
+    }),
+  );
+  const line = {
+    timestamp: new Date().toISOString(),
+    loop: 1,
+    duration_seconds: 5,
+    success: true,
+    calls_made: 1,
+    outcome: hostile,
+    work_type: hostile,
+    exit_reason: hostile,
+  };
   mkdirSync(p.path('.ralph/logs'), { recursive: true });
   writeFileSync(p.path('.ralph/logs/metrics.jsonl'), `${JSON.stringify(line)}\n`);
   return p;
@@ -31,12 +48,16 @@ describe('hostile text in state files reaches no terminal', () => {
     ['ralph-monitor --once', 'ralph-monitor', ['--once']],
     ['ralph --status', 'ralph', ['--status']],
     ['ralph-stats --format table', 'ralph-stats', ['--format', 'table']],
-  ])('%s', async (_name, bin, args) => {
-    const p = hostileProject();
-    const r = await runCli(bin, args, { cwd: p.dir, env: { COLUMNS: '200' } });
-    const out = r.stdout + r.stderr;
-    expect(out.length).toBeGreaterThan(0);
-    const bad = out.match(UNSAFE_FOR_TERMINAL);
-    expect(bad, `${JSON.stringify(bad?.[0])} in ${JSON.stringify(out.slice(0, 400))}`).toBeNull();
-  }, 30_000);
+  ])(
+    '%s',
+    async (_name, bin, args) => {
+      const p = hostileProject();
+      const r = await runCli(bin, args, { cwd: p.dir, env: { COLUMNS: '200' } });
+      const out = r.stdout + r.stderr;
+      expect(out.length).toBeGreaterThan(0);
+      const bad = out.match(UNSAFE_FOR_TERMINAL);
+      expect(bad, `${JSON.stringify(bad?.[0])} in ${JSON.stringify(out.slice(0, 400))}`).toBeNull();
+    },
+    30_000,
+  );
 });

@@ -14,14 +14,17 @@ import { useCleanups } from '../../helpers/cleanups.js';
 
 const cleanups = useCleanups();
 
-const ORIGINAL = '# the user\'s shell start-up file\n';
+const ORIGINAL = "# the user's shell start-up file\n";
 const TARGETS = ['.ralph/logs/ralph.log', '.ralph/live.log', '.ralph/logs/metrics.jsonl', '.ralph/.content/.gitignore'];
 
 describe('no write under .ralph/ follows a link the agent planted', () => {
   it('logs, live.log, metrics and the content index are not written through symlinks', async () => {
     const p = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}ALLOWED_TOOLS=Bash\n` }), { git: true });
     const outsideDir = mkdtempSync(join(tmpdir(), 'ralph-outside-'));
-    cleanups.push(() => p.cleanup(), () => rmSync(outsideDir, { recursive: true, force: true }));
+    cleanups.push(
+      () => p.cleanup(),
+      () => rmSync(outsideDir, { recursive: true, force: true }),
+    );
     const victims = TARGETS.map((_, i) => join(outsideDir, `victim-${i}`));
     for (const victim of victims) writeFileSync(victim, ORIGINAL);
     const plant = TARGETS.map((target, i) => `mkdir -p "$(dirname ${target})" && rm -f ${target} && ln -s '${victims[i]}' ${target}`).join(' && ');

@@ -40,7 +40,11 @@ function readExecutable(pid: number): string | undefined {
  */
 function startAndKill9(p: TmpProject, f: FakeClaude): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [binPath('ralph'), '--max-loops', '2'], { cwd: p.dir, env: { ...process.env, NO_COLOR: '1', ...f.env }, stdio: 'ignore' });
+    const child = spawn(process.execPath, [binPath('ralph'), '--max-loops', '2'], {
+      cwd: p.dir,
+      env: { ...process.env, NO_COLOR: '1', ...f.env },
+      stdio: 'ignore',
+    });
     const timer = setInterval(() => {
       const run = f.runs()[0];
       const lock = readLock(p);
@@ -86,7 +90,10 @@ describe('an agent left running by a ralph killed with -9', () => {
     for (const pid of [left!.pid, left!.childPid!]) expect(isProcessRunning(pid), `pid ${pid}`).toBe(false);
 
     // The left agent answered SIGTERM (its end record) before the new ralph's first agent started.
-    const records = readFileSync(f.logPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { index: number; phase: string; signal?: string });
+    const records = readFileSync(f.logPath, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { index: number; phase: string; signal?: string });
     const leftEnd = records.findIndex((rec) => rec.index === left!.index && rec.phase === 'end');
     const nextStart = records.findIndex((rec) => rec.phase === 'start' && rec.index > left!.index && f.runs().some((run) => run.index === rec.index));
     expect(records[leftEnd]).toMatchObject({ signal: 'SIGTERM' });

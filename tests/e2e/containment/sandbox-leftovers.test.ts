@@ -28,7 +28,10 @@ describe('sandbox leftovers of a dead ralph', () => {
     }
     const p = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC }), { git: true });
     const f = withFakeClaude({ defaults: { statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } } });
-    cleanups.push(() => p.cleanup(), () => f.cleanup());
+    cleanups.push(
+      () => p.cleanup(),
+      () => f.cleanup(),
+    );
     const r = await runCli('ralph', ['--max-loops', '1'], { cwd: p.dir, env: { ...f.env, TMPDIR: temp } });
     expect(existsSync(dead)).toBe(false);
     expect(existsSync(live)).toBe(true);

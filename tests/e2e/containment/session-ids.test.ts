@@ -16,7 +16,10 @@ const cleanups = useCleanups();
 function setup(scenario: unknown): { p: TmpProject; f: FakeClaude } {
   const p = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC, '.ralph/fix_plan.md': '- [ ] a\n- [ ] b\n' }), { git: true });
   const f = withFakeClaude(scenario as never);
-  cleanups.push(() => p.cleanup(), () => f.cleanup());
+  cleanups.push(
+    () => p.cleanup(),
+    () => f.cleanup(),
+  );
   return { p, f };
 }
 

@@ -39,7 +39,7 @@ function killAfterTest(p: TmpProject, f: FakeClaude): void {
   });
 }
 
-describe('processes that leave the agent\'s process group', () => {
+describe("processes that leave the agent's process group", () => {
   it('a setsid sleep, a setsid bash trapping TERM and a setsid child ignoring SIGTERM are gone after the call', async () => {
     const p = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}ALLOWED_TOOLS=Bash\n` }), { git: true });
     const f = withFakeClaude({
@@ -50,11 +50,17 @@ describe('processes that leave the agent\'s process group', () => {
         statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false },
       },
     });
-    cleanups.push(() => p.cleanup(), () => f.cleanup());
+    cleanups.push(
+      () => p.cleanup(),
+      () => f.cleanup(),
+    );
     killAfterTest(p, f);
     const r = await runCli('ralph', ['--max-loops', '1'], { cwd: p.dir, env: f.env });
     const pids = [readPid(p, 'escaped-sleep.pid'), readPid(p, 'escaped-bash.pid'), f.runs()[0]?.childPid];
-    expect(pids.every((pid) => pid !== undefined && pid > 0), JSON.stringify(pids)).toBe(true);
+    expect(
+      pids.every((pid) => pid !== undefined && pid > 0),
+      JSON.stringify(pids),
+    ).toBe(true);
     for (const pid of pids) expect(isProcessRunning(pid!), `pid ${pid}`).toBe(false);
     expect(r.stderr, r.stderr).toMatch(/Killed \d+ process\(es\) the agent left running outside its process group/);
   }, 60_000);

@@ -18,7 +18,10 @@ const cleanups = useCleanups();
 function setup(): { p: TmpProject; f: FakeClaude } {
   const p = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC }), { git: true });
   const f = withFakeClaude({ calls: [{ hang: 'afterInit', spawnChild: { ignoreSigterm: true } }] });
-  cleanups.push(() => p.cleanup(), () => f.cleanup());
+  cleanups.push(
+    () => p.cleanup(),
+    () => f.cleanup(),
+  );
   return { p, f };
 }
 
@@ -37,7 +40,11 @@ function killLeftovers(call: FakeCall | undefined): void {
 /** Runs ralph until its agent and the agent's child run, sends `signal`, and resolves with the exit code. */
 function runAndSignal(p: TmpProject, f: FakeClaude, signal: NodeJS.Signals, closeOutputFirst: boolean): Promise<number | null> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [binPath('ralph')], { cwd: p.dir, env: { ...process.env, NO_COLOR: '1', ...f.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [binPath('ralph')], {
+      cwd: p.dir,
+      env: { ...process.env, NO_COLOR: '1', ...f.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.resume();
     child.stderr.resume();
     // The fake logs childPid once its child runs and ignores SIGTERM; live.log once ralph shows the run.

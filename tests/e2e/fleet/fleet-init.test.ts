@@ -39,7 +39,9 @@ describe('ralph-fleet init', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(`Wrote .github/workflows/ralph.yml and ${TARBALL} (ralph ${VERSION}, sha256 `);
     const text = readFileSync(join(dir, '.github/workflows/ralph.yml'), 'utf8');
-    const sha256 = createHash('sha256').update(readFileSync(join(dir, TARBALL))).digest('hex');
+    const sha256 = createHash('sha256')
+      .update(readFileSync(join(dir, TARBALL)))
+      .digest('hex');
     expect(text).toContain(`echo "${sha256}  ${TARBALL}" | sha256sum --check --strict\n`);
     // The agent CLI only at the integrity the registry gave init; never an unpinned or unknown name.
     const claude = FLEET_AGENTS.find((agent) => agent.name === 'claude')!.npmPackage;
@@ -53,7 +55,11 @@ describe('ralph-fleet init', () => {
     // dependencies are inside the package), then the installed commands run.
     const prefix = mkdtempSync(join(tmpdir(), 'ralph-fleet-install-'));
     scratch.push(prefix);
-    execFileSync('npm', ['install', '--global', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', '--prefix', prefix, '--cache', join(prefix, 'cache'), `./${TARBALL}`], { cwd: dir, env: { ...process.env, npm_config_update_notifier: 'false' }, stdio: 'pipe' });
+    execFileSync(
+      'npm',
+      ['install', '--global', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', '--prefix', prefix, '--cache', join(prefix, 'cache'), `./${TARBALL}`],
+      { cwd: dir, env: { ...process.env, npm_config_update_notifier: 'false' }, stdio: 'pipe' },
+    );
     for (const bin of ['ralph', 'ralph-fleet']) {
       expect(execFileSync(join(prefix, 'bin', bin), ['--version'], { encoding: 'utf8' }).trim()).toBe(`${bin} ${VERSION}`);
     }
@@ -85,7 +91,12 @@ describe('ralph-fleet init', () => {
 
     const yes = await runCli('ralph-fleet', ['init', '--force', '--yes'], { cwd: dir, env });
     expect(yes.code, yes.stderr).toBe(0);
-    expect(r.ghCalls().filter((call) => call.argv[1] === 'create').map((call) => call.argv[2])).toEqual(['ralph', 'ralph-done', 'ralph-needs-help']);
+    expect(
+      r
+        .ghCalls()
+        .filter((call) => call.argv[1] === 'create')
+        .map((call) => call.argv[2]),
+    ).toEqual(['ralph', 'ralph-done', 'ralph-needs-help']);
     expect(yes.stdout).not.toContain('labels:');
   }, 120_000);
 

@@ -27,7 +27,10 @@ const fixtures = useFleetFixtures();
 let claude: FakeClaude | undefined;
 
 function setUp(scenario: FakeScenario, rc = ''): FleetRepo {
-  const made = fixtures(scenario, { rc, gh: { issues: [ISSUE], permissions: { owner: 'admin', stranger: 'read', triager: 'triage' }, timeline: { 7: [labelledBy('owner')] } } });
+  const made = fixtures(scenario, {
+    rc,
+    gh: { issues: [ISSUE], permissions: { owner: 'admin', stranger: 'read', triager: 'triage' }, timeline: { 7: [labelledBy('owner')] } },
+  });
   claude = made.claude;
   return made.repo;
 }
@@ -35,7 +38,14 @@ function setUp(scenario: FakeScenario, rc = ''): FleetRepo {
 /** The job's env: the fakes on PATH, GitHub's event, and no git identity but the job's own. */
 function jobEnv(r: FleetRepo, event: { name: 'issues'; sender: string } | { name: 'workflow_dispatch' } | { name: 'schedule' }): NodeJS.ProcessEnv {
   const eventFile = join(r.root, `event-${Date.now()}-${Math.random()}.json`);
-  writeFileSync(eventFile, JSON.stringify(event.name === 'issues' ? { action: 'labeled', label: { name: 'ralph' }, sender: { login: event.sender }, issue: { number: 7 } } : { inputs: { issue: '7' } }));
+  writeFileSync(
+    eventFile,
+    JSON.stringify(
+      event.name === 'issues'
+        ? { action: 'labeled', label: { name: 'ralph' }, sender: { login: event.sender }, issue: { number: 7 } }
+        : { inputs: { issue: '7' } },
+    ),
+  );
   return {
     ...claude!.env,
     ...r.ghEnv,
@@ -93,21 +103,30 @@ function labelledBy(login: string, label = 'ralph') {
 describe('ralph-fleet job', () => {
   it('done: pushes ralph/issue-7 with the work by the bot, opens a pull request closing the issue and labels it ralph-done', async () => {
     // The project turned progress comments off: the job keeps to that.
-    const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', costUsd: 0.5, writeFiles: { 'work.txt': 'work\n' } }] }, 'COMMENT_PROGRESS=false\nCOMMENT_INTERVAL=1\n');
+    const r = setUp(
+      { calls: [{ resultText: 'Added it.', tickFixPlan: 'all', costUsd: 0.5, writeFiles: { 'work.txt': 'work\n' } }] },
+      'COMMENT_PROGRESS=false\nCOMMENT_INTERVAL=1\n',
+    );
     const dir = r.cloneJob();
     const run = await runCli('ralph-fleet', JOB, { cwd: dir, env: jobEnv(r, { name: 'issues', sender: 'owner' }) });
     expect(run.code, run.stderr).toBe(0);
     expect(execFileSync('git', ['--git-dir', r.origin, 'show', 'ralph/issue-7:work.txt'], { encoding: 'utf8' })).toBe('work\n');
-    expect(execFileSync('git', ['--git-dir', r.origin, 'log', '-1', '--format=%ae %s', 'ralph/issue-7'], { encoding: 'utf8' }).trim()).toBe(`${BOT_EMAIL} Fix #7: Add the work file`);
+    expect(execFileSync('git', ['--git-dir', r.origin, 'log', '-1', '--format=%ae %s', 'ralph/issue-7'], { encoding: 'utf8' }).trim()).toBe(
+      `${BOT_EMAIL} Fix #7: Add the work file`,
+    );
     const calls = r.ghCalls();
     const pr = calls.find((c) => c.argv[0] === 'pr' && c.argv[1] === 'create');
     expect(pr?.stdin).toContain('Closes #7');
     expect(calls.some((c) => c.argv.join(' ') === 'issue edit 7 --add-label ralph-done')).toBe(true);
     // The run's cost, for people and for ralph-fleet status.
-    expect(commentsOn(r).at(-1)).toContain('Cost so far: $0.50 over 1 agent call.\n<!-- ralph-fleet-cost {"cost_usd":0.5,"calls":1,"unknown_cost_calls":0} -->');
+    expect(commentsOn(r).at(-1)).toContain(
+      'Cost so far: $0.50 over 1 agent call.\n<!-- ralph-fleet-cost {"cost_usd":0.5,"calls":1,"unknown_cost_calls":0} -->',
+    );
     expect(commentsOn(r).some((body) => body.includes('Ralph progress update'))).toBe(false);
     // The PR holds the project's changes only; the run's state is not left behind on origin.
-    expect(execFileSync('git', ['--git-dir', r.origin, 'ls-tree', '-r', '--name-only', 'ralph/issue-7'], { encoding: 'utf8' })).not.toContain('.ralph/specs/issue-7.md');
+    expect(execFileSync('git', ['--git-dir', r.origin, 'ls-tree', '-r', '--name-only', 'ralph/issue-7'], { encoding: 'utf8' })).not.toContain(
+      '.ralph/specs/issue-7.md',
+    );
     expect(originHas(r, 'ralph/issue-7-state')).toBe(false);
   }, 120_000);
 
@@ -134,7 +153,12 @@ describe('ralph-fleet job', () => {
     // The first call hangs until it is stopped. The first job runs in this process with a clock
     // whose budget (a quarter of a minute) runs out once the agent is at work, whatever the
     // machine's speed; every other wait takes real time.
-    const r = setUp({ calls: [{ hang: 'beforeResult', writeFiles: { 'part1.txt': 'one\n' } }, { resultText: 'Done now.', tickFixPlan: 'all', costUsd: 0.75, writeFiles: { 'part2.txt': 'two\n' } }] });
+    const r = setUp({
+      calls: [
+        { hang: 'beforeResult', writeFiles: { 'part1.txt': 'one\n' } },
+        { resultText: 'Done now.', tickFixPlan: 'all', costUsd: 0.75, writeFiles: { 'part2.txt': 'two\n' } },
+      ],
+    });
     const firstDir = r.cloneJob();
     const clock = budgetClock(15_000, () => existsSync(join(firstDir, 'part1.txt')));
     const logger = createMemoryLogger();
@@ -145,7 +169,12 @@ describe('ralph-fleet job', () => {
     expect(clock.budgetsRunOut).toBe(1);
     expect(logger.messages('WARN')).toContain("The job's time budget (0.25 min) is over: stopping the loop to continue in a new job");
     expect(originHas(r, 'ralph/issue-7-state')).toBe(true);
-    expect(r.ghCalls().filter((c) => c.argv[0] === 'workflow').map((c) => c.argv)).toEqual([['workflow', 'run', 'ralph.yml', '--ref', 'main', '-f', 'issue=7']]);
+    expect(
+      r
+        .ghCalls()
+        .filter((c) => c.argv[0] === 'workflow')
+        .map((c) => c.argv),
+    ).toEqual([['workflow', 'run', 'ralph.yml', '--ref', 'main', '-f', 'issue=7']]);
     // The state first, then the work, then (above) the next job.
     expect(r.pushes()).toEqual(['refs/heads/ralph/issue-7-state', 'refs/heads/ralph/issue-7']);
     expect(r.ghCalls().some((c) => c.argv[0] === 'pr' && c.argv[1] === 'create')).toBe(false);
@@ -173,17 +202,21 @@ describe('ralph-fleet job', () => {
     const records = readdirSync(join(dir, '.ralph', 'sessions')).filter((name) => name.endsWith('.json'));
     expect(records).toEqual([`${firstRun[0]}.json`]);
     expect((JSON.parse(readFileSync(join(dir, '.ralph', 'sessions', records[0]!), 'utf8')) as { resumes: unknown[] }).resumes).toHaveLength(1);
-    for (const file of ['part1.txt', 'part2.txt']) expect(execFileSync('git', ['--git-dir', r.origin, 'show', `ralph/issue-7:${file}`], { encoding: 'utf8' })).not.toBe('');
+    for (const file of ['part1.txt', 'part2.txt'])
+      expect(execFileSync('git', ['--git-dir', r.origin, 'show', `ralph/issue-7:${file}`], { encoding: 'utf8' })).not.toBe('');
     expect(r.ghCalls().filter((c) => c.argv[0] === 'pr' && c.argv[1] === 'create')).toHaveLength(1);
     expect(originHas(r, 'ralph/issue-7-state')).toBe(false);
     // The budget continued: the second job's comment tells the spend of both jobs.
     expect(commentsOn(r).at(-1)).toContain('Cost so far: $0.75 over 2 agent calls, 1 of unknown cost.');
   }, 180_000);
 
-  it("an item ticked without measured work stays open across the job boundary: the next job opens no pull request", async () => {
+  it('an item ticked without measured work stays open across the job boundary: the next job opens no pull request', async () => {
     // Job 1: the agent ticks the issue's item without any work, then hangs until the job's time
     // budget ends the job. Job 2 (a new clone, a new ledger) gets the plan's memory with the state.
-    const r = setUp({ calls: [{ resultText: 'Done, trust me.', tickFixPlan: 'all' }, { hang: 'beforeResult' }, { resultText: 'Nothing to do.' }] }, 'MAX_LOOPS=3\nCOMMENT_PROGRESS=false\n');
+    const r = setUp(
+      { calls: [{ resultText: 'Done, trust me.', tickFixPlan: 'all' }, { hang: 'beforeResult' }, { resultText: 'Nothing to do.' }] },
+      'MAX_LOOPS=3\nCOMMENT_PROGRESS=false\n',
+    );
     const firstDir = r.cloneJob();
     const clock = budgetClock(15_000, () => claude!.runs().length >= 2);
     const logger = createMemoryLogger();
@@ -191,7 +224,9 @@ describe('ralph-fleet job', () => {
     const deps = { ...createDeps({ cwd: firstDir, env, clock }), logger, stdout: captureOutput(), stderr: captureOutput() };
     expect(await runFleetJob(jobArgs([...JOB, '--job-minutes', '0.25']), { projectDir: firstDir, env, deps }), logger.messages().join('\n')).toBe(0);
     expect(logger.messages('WARN').join('\n')).toContain('1 open item ticked in a loop with no measured new content');
-    expect(execFileSync('git', ['--git-dir', r.origin, 'ls-tree', '-r', '--name-only', 'ralph/issue-7-state'], { encoding: 'utf8' })).toContain('ledger/plan-memory.json');
+    expect(execFileSync('git', ['--git-dir', r.origin, 'ls-tree', '-r', '--name-only', 'ralph/issue-7-state'], { encoding: 'utf8' })).toContain(
+      'ledger/plan-memory.json',
+    );
 
     const dir = r.cloneJob();
     const second = await runCli('ralph-fleet', JOB, { cwd: dir, env: jobEnv(r, { name: 'workflow_dispatch' }) });
@@ -228,7 +263,7 @@ describe('ralph-fleet job', () => {
     expect(run.stderr).toContain("labelled by 'stranger', who has 'read' access");
     expect(claude!.runs()).toHaveLength(0);
     expect(originHas(r, 'ralph/issue-7')).toBe(false);
-    expect(r.ghCalls().map((c) => c.argv[0] === 'api' ? 'api' : `${c.argv[0]} ${c.argv[1]}`)).toEqual(['api']);
+    expect(r.ghCalls().map((c) => (c.argv[0] === 'api' ? 'api' : `${c.argv[0]} ${c.argv[1]}`))).toEqual(['api']);
   }, 60_000);
 
   it("a schedule's job that finds the issue waiting for help (it ended while the job waited its turn): nothing runs", async () => {
@@ -245,7 +280,10 @@ describe('ralph-fleet job', () => {
 
   it("fails at once, naming the secret, when the agent's credential is missing", async () => {
     const r = setUp({ calls: [] });
-    const run = await runCli('ralph-fleet', JOB, { cwd: r.cloneJob(), env: { ...jobEnv(r, { name: 'workflow_dispatch' }), ANTHROPIC_API_KEY: '', CLAUDE_CODE_OAUTH_TOKEN: undefined } });
+    const run = await runCli('ralph-fleet', JOB, {
+      cwd: r.cloneJob(),
+      env: { ...jobEnv(r, { name: 'workflow_dispatch' }), ANTHROPIC_API_KEY: '', CLAUDE_CODE_OAUTH_TOKEN: undefined },
+    });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('ANTHROPIC_API_KEY and CLAUDE_CODE_OAUTH_TOKEN are empty');
     expect(run.stderr).toContain('claude setup-token');
@@ -281,7 +319,17 @@ async function runJobHere(r: FleetRepo, argv: string[], extraEnv: NodeJS.Process
   return { dir, clock, logger, code, thrown };
 }
 
-const ATTACK_TOKENS = ['GH_TOKEN', 'GITHUB_TOKEN', 'RALPH_GITHUB_TOKEN', 'ACTIONS_RUNTIME_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_URL', 'GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_OUTPUT'];
+const ATTACK_TOKENS = [
+  'GH_TOKEN',
+  'GITHUB_TOKEN',
+  'RALPH_GITHUB_TOKEN',
+  'ACTIONS_RUNTIME_TOKEN',
+  'ACTIONS_ID_TOKEN_REQUEST_TOKEN',
+  'ACTIONS_ID_TOKEN_REQUEST_URL',
+  'GITHUB_ENV',
+  'GITHUB_PATH',
+  'GITHUB_OUTPUT',
+];
 
 describe('ralph-fleet job never loses work', () => {
   it('a push that fails twice: tried again after the waits of the injected clock, then pushed; the job ends as it would have', async () => {
@@ -348,7 +396,10 @@ describe('ralph-fleet job fails in words', () => {
     const dir = r.cloneJob();
     const budget = budgetClock(15_000, () => existsSync(join(dir, 'part1.txt')));
     const retryWaits: number[] = [];
-    const clock: Clock = { now: budget.now, sleep: (ms, signal) => (PUSH_RETRY_DELAYS_MS.includes(ms) ? (retryWaits.push(ms), Promise.resolve()) : budget.sleep(ms, signal)) };
+    const clock: Clock = {
+      now: budget.now,
+      sleep: (ms, signal) => (PUSH_RETRY_DELAYS_MS.includes(ms) ? (retryWaits.push(ms), Promise.resolve()) : budget.sleep(ms, signal)),
+    };
     const logger = createMemoryLogger();
     const env = withoutUnset({ ...process.env, ...jobEnv(r, { name: 'issues', sender: 'owner' }) });
     const deps = { ...createDeps({ cwd: dir, env, clock }), logger, stdout: captureOutput(), stderr: captureOutput() };
@@ -383,9 +434,20 @@ describe('ralph-fleet job fails in words', () => {
 describe('ralph-fleet job against a hostile agent', () => {
   it("the agent's environment, and the gate's that runs its code, hold none of the job's tokens or step files", async () => {
     // The gate's command writes its environment beside the clone.
-    const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] }, 'TEST_COMMAND="env > ../gate-env.txt; echo checked"\n');
+    const r = setUp(
+      { calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] },
+      'TEST_COMMAND="env > ../gate-env.txt; echo checked"\n',
+    );
     const tokens = Object.fromEntries(ATTACK_TOKENS.map((name) => [name, `value-of-${name}`]));
-    const run = await runCli('ralph-fleet', JOB, { cwd: r.cloneJob(), env: { ...jobEnv(r, { name: 'issues', sender: 'owner' }), ...tokens, FLEET_CANARY: 'seen', FAKE_CLAUDE_LOG_ENV: [...ATTACK_TOKENS, 'FLEET_CANARY'].join(',') } });
+    const run = await runCli('ralph-fleet', JOB, {
+      cwd: r.cloneJob(),
+      env: {
+        ...jobEnv(r, { name: 'issues', sender: 'owner' }),
+        ...tokens,
+        FLEET_CANARY: 'seen',
+        FAKE_CLAUDE_LOG_ENV: [...ATTACK_TOKENS, 'FLEET_CANARY'].join(','),
+      },
+    });
     expect(run.code, run.stderr).toBe(0);
     const env = claude!.runs()[0]!.env;
     expect(env.FLEET_CANARY).toBe('seen');
@@ -397,8 +459,14 @@ describe('ralph-fleet job against a hostile agent', () => {
     expect(r.ghCalls().some((c) => c.argv[0] === 'pr' && c.argv[1] === 'create')).toBe(true);
   }, 120_000);
 
-  it('what the agent commits under .github/ is held back and listed on the issue; its commits are folded into the job\'s one', async () => {
-    const agentWork = { resultText: 'Added it.', tickFixPlan: 'all' as const, writeFiles: { 'work.txt': 'work\n', '.github/workflows/ci.yml': 'on: push\njobs: {}\n' }, gitAdd: true, gitCommit: 'agent: add ci' };
+  it("what the agent commits under .github/ is held back and listed on the issue; its commits are folded into the job's one", async () => {
+    const agentWork = {
+      resultText: 'Added it.',
+      tickFixPlan: 'all' as const,
+      writeFiles: { 'work.txt': 'work\n', '.github/workflows/ci.yml': 'on: push\njobs: {}\n' },
+      gitAdd: true,
+      gitCommit: 'agent: add ci',
+    };
     const r = setUp({ calls: [agentWork] });
     const run = await runCli('ralph-fleet', JOB, { cwd: r.cloneJob(), env: jobEnv(r, { name: 'issues', sender: 'owner' }) });
     expect(run.code, run.stderr).toBe(0);
@@ -406,13 +474,20 @@ describe('ralph-fleet job against a hostile agent', () => {
     expect(tree).toContain('work.txt');
     expect(tree).not.toContain('.github/workflows/ci.yml');
     expect(execFileSync('git', ['--git-dir', r.origin, 'log', '--format=%s', 'main..ralph/issue-7'], { encoding: 'utf8' })).toBe('Fix #7: Add the work file\n');
-    expect(commentsOn(r).at(-1)).toContain('Held back (the agent changed files under `.github/`, which a job pushes only when the workflow was written with `ralph-fleet init --allow-workflow-changes`): `.github/workflows/ci.yml`.');
+    expect(commentsOn(r).at(-1)).toContain(
+      'Held back (the agent changed files under `.github/`, which a job pushes only when the workflow was written with `ralph-fleet init --allow-workflow-changes`): `.github/workflows/ci.yml`.',
+    );
 
     // With the opt-in, they are pushed.
     const allowed = setUp({ calls: [agentWork] });
-    const opted = await runCli('ralph-fleet', [...JOB, '--allow-workflow-changes'], { cwd: allowed.cloneJob(), env: jobEnv(allowed, { name: 'issues', sender: 'owner' }) });
+    const opted = await runCli('ralph-fleet', [...JOB, '--allow-workflow-changes'], {
+      cwd: allowed.cloneJob(),
+      env: jobEnv(allowed, { name: 'issues', sender: 'owner' }),
+    });
     expect(opted.code, opted.stderr).toBe(0);
-    expect(execFileSync('git', ['--git-dir', allowed.origin, 'show', 'ralph/issue-7:.github/workflows/ci.yml'], { encoding: 'utf8' })).toBe('on: push\njobs: {}\n');
+    expect(execFileSync('git', ['--git-dir', allowed.origin, 'show', 'ralph/issue-7:.github/workflows/ci.yml'], { encoding: 'utf8' })).toBe(
+      'on: push\njobs: {}\n',
+    );
   }, 180_000);
 
   it('the artifact gets regular files only: a link (soft or hard) left under .ralph/logs is not followed or copied', async () => {
@@ -438,7 +513,13 @@ describe('ralph-fleet job against a hostile agent', () => {
       const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] });
       const data = JSON.parse(readFileSync(r.ghEnv.FAKE_GH_DATA, 'utf8')) as Record<string, unknown>;
       // The owner labelled it once; a triager removed and added it again: the last labeller counts.
-      writeFileSync(r.ghEnv.FAKE_GH_DATA, JSON.stringify({ ...data, timeline: { 7: [labelledBy('owner'), { event: 'unlabeled', actor: { login: 'triager' }, label: { name: 'ralph' } }, labelledBy('triager')] } }));
+      writeFileSync(
+        r.ghEnv.FAKE_GH_DATA,
+        JSON.stringify({
+          ...data,
+          timeline: { 7: [labelledBy('owner'), { event: 'unlabeled', actor: { login: 'triager' }, label: { name: 'ralph' } }, labelledBy('triager')] },
+        }),
+      );
       const run = await runCli('ralph-fleet', JOB, { cwd: r.cloneJob(), env: jobEnv(r, event) });
       expect(run.code, run.stderr).toBe(0);
       expect(run.stderr).toContain("Issue #7 was labelled by 'triager', who has 'triage' access; only people with write access start ralph. Nothing was run.");
@@ -457,11 +538,17 @@ function listTree(dir: string, prefix = ''): string[] {
 }
 
 function commentsOn(r: FleetRepo): string[] {
-  return r.ghCalls().filter((c) => c.argv[0] === 'issue' && c.argv[1] === 'comment').map((c) => c.stdin ?? '');
+  return r
+    .ghCalls()
+    .filter((c) => c.argv[0] === 'issue' && c.argv[1] === 'comment')
+    .map((c) => c.stdin ?? '');
 }
 
 // The run ids whose records the state branch holds.
 function runIdsOn(r: FleetRepo, branch: string): string[] {
   const names = execFileSync('git', ['--git-dir', r.origin, 'ls-tree', '--name-only', `${branch}:.ralph/sessions`], { encoding: 'utf8' });
-  return names.split('\n').filter((name) => name.endsWith('.json')).map((name) => name.replace(/\.json$/, ''));
+  return names
+    .split('\n')
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => name.replace(/\.json$/, ''));
 }

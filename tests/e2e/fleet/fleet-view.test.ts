@@ -9,17 +9,31 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { withFleetRepo, type FleetRepo } from '../../helpers/fleet-repo.js';
 import { runCli } from '../../helpers/run-cli.js';
 
-const labelled = (number: number, ...extra: string[]) => ({ number, title: `Issue ${number}`, labels: [{ name: 'ralph' }, ...extra.map((name) => ({ name }))], updatedAt: '2026-12-01T10:00:00Z' });
+const labelled = (number: number, ...extra: string[]) => ({
+  number,
+  title: `Issue ${number}`,
+  labels: [{ name: 'ralph' }, ...extra.map((name) => ({ name }))],
+  updatedAt: '2026-12-01T10:00:00Z',
+});
 const run = (id: number, issue: number, status: string, conclusion = '') => ({
-  databaseId: id, displayTitle: `ralph issue #${issue}`, status, conclusion, createdAt: '2026-12-01T11:00:00Z', updatedAt: `2026-12-01T12:00:${String(id).padStart(2, '0')}Z`, url: `https://github.com/fake/repo/actions/runs/${id}`,
+  databaseId: id,
+  displayTitle: `ralph issue #${issue}`,
+  status,
+  conclusion,
+  createdAt: '2026-12-01T11:00:00Z',
+  updatedAt: `2026-12-01T12:00:${String(id).padStart(2, '0')}Z`,
+  url: `https://github.com/fake/repo/actions/runs/${id}`,
 });
 
 /** A comment with the cost marker a fleet job ends its comments with. */
 const costComment = (login: string, authorAssociation: string, costUsd: number, createdAt: string) => ({
-  author: { login }, authorAssociation, createdAt,
+  author: { login },
+  authorAssociation,
+  createdAt,
   body: `ralph's job 1 reached its time budget.\n\nCost so far: $${costUsd}.\n<!-- ralph-fleet-cost {"cost_usd":${costUsd},"calls":3,"unknown_cost_calls":0} -->`,
 });
-const chatter = (n: number) => Array.from({ length: n }, (_, i) => ({ author: { login: 'someone' }, authorAssociation: 'NONE', body: `comment ${i}`, createdAt: '2026-12-01T09:00:00Z' }));
+const chatter = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ author: { login: 'someone' }, authorAssociation: 'NONE', body: `comment ${i}`, createdAt: '2026-12-01T09:00:00Z' }));
 
 let repo: FleetRepo | undefined;
 afterEach(() => repo?.cleanup());
@@ -28,23 +42,63 @@ function setUp(): { dir: string; env: NodeJS.ProcessEnv } {
   repo = withFleetRepo({
     gh: {
       issues: [
-        labelled(1), labelled(2), labelled(3, 'ralph-needs-help'),
+        labelled(1),
+        labelled(2),
+        labelled(3, 'ralph-needs-help'),
         // Reported by the job's bot; a stranger's later marker does not count.
-        { ...labelled(4), comments: [costComment('github-actions', 'NONE', 1.5, '2026-12-01T11:30:00Z'), costComment('stranger', 'NONE', 0.01, '2026-12-01T11:40:00Z')] },
+        {
+          ...labelled(4),
+          comments: [costComment('github-actions', 'NONE', 1.5, '2026-12-01T11:30:00Z'), costComment('stranger', 'NONE', 0.01, '2026-12-01T11:40:00Z')],
+        },
         // The report is the 101st comment, past what gh issue list gives: read with gh issue view.
-        { ...labelled(5), comments: [costComment('github-actions', 'NONE', 0.5, '2026-12-01T08:00:00Z'), ...chatter(99), costComment('owner', 'OWNER', 2.25, '2026-12-01T11:50:00Z')] },
-        labelled(6, 'ralph-done'), labelled(8), { number: 9, title: 'Unlabelled', labels: [] },
+        {
+          ...labelled(5),
+          comments: [
+            costComment('github-actions', 'NONE', 0.5, '2026-12-01T08:00:00Z'),
+            ...chatter(99),
+            costComment('owner', 'OWNER', 2.25, '2026-12-01T11:50:00Z'),
+          ],
+        },
+        labelled(6, 'ralph-done'),
+        labelled(8),
+        { number: 9, title: 'Unlabelled', labels: [] },
       ],
       // The schedule's run 30: issue 8's job runs in it.
-      runs: [{ ...run(30, 0, 'in_progress'), displayTitle: 'ralph sweep' }, run(21, 5, 'in_progress'), run(20, 5, 'completed', 'success'), run(12, 1, 'in_progress'), run(11, 4, 'completed', 'failure'), run(10, 99, 'completed', 'success')],
+      runs: [
+        { ...run(30, 0, 'in_progress'), displayTitle: 'ralph sweep' },
+        run(21, 5, 'in_progress'),
+        run(20, 5, 'completed', 'success'),
+        run(12, 1, 'in_progress'),
+        run(11, 4, 'completed', 'failure'),
+        run(10, 99, 'completed', 'success'),
+      ],
       pullRequests: [{ number: 30, url: 'https://github.com/fake/repo/pull/30', headRefName: 'ralph/issue-2' }],
       runJobs: {
         '30': [
-          { name: 'sweep', status: 'completed', conclusion: 'success', startedAt: '2026-12-01T12:00:00Z', completedAt: '2026-12-01T12:01:00Z', url: 'https://github.com/fake/repo/actions/runs/30/job/1' },
-          { name: 'ralph issue #8', status: 'in_progress', conclusion: '', startedAt: '2026-12-01T12:02:00Z', url: 'https://github.com/fake/repo/actions/runs/30/job/2' },
+          {
+            name: 'sweep',
+            status: 'completed',
+            conclusion: 'success',
+            startedAt: '2026-12-01T12:00:00Z',
+            completedAt: '2026-12-01T12:01:00Z',
+            url: 'https://github.com/fake/repo/actions/runs/30/job/1',
+          },
+          {
+            name: 'ralph issue #8',
+            status: 'in_progress',
+            conclusion: '',
+            startedAt: '2026-12-01T12:02:00Z',
+            url: 'https://github.com/fake/repo/actions/runs/30/job/2',
+          },
         ],
       },
-      artifacts: { '11': { 'ralph-issue-44-11-1/logs/other.txt': 'not issue 4\n', 'ralph-issue-4-11-1/logs/metrics.jsonl': '{"timestamp":"2026-12-01T11:00:00+00:00","loop":1,"duration":14,"success":true,"calls":1,"cost_usd":0.25}\n' } },
+      artifacts: {
+        '11': {
+          'ralph-issue-44-11-1/logs/other.txt': 'not issue 4\n',
+          'ralph-issue-4-11-1/logs/metrics.jsonl':
+            '{"timestamp":"2026-12-01T11:00:00+00:00","loop":1,"duration":14,"success":true,"calls":1,"cost_usd":0.25}\n',
+        },
+      },
     },
   });
   return { dir: repo.cloneJob(), env: { ...repo.ghEnv, PATH: [repo.ghBinDir, process.env.PATH].join(delimiter) } };
@@ -55,7 +109,15 @@ describe('ralph-fleet status, sweep, start, stop, logs', () => {
     const { dir, env } = setUp();
     const result = await runCli('ralph-fleet', ['status', '--json'], { cwd: dir, env });
     expect(result.code, result.stderr).toBe(0);
-    type Row = { issue: number; state: string; run: { id: number } | null; pull_request: string | null; cost_usd: number | null; cost_reported_at: string | null; updated_at: string };
+    type Row = {
+      issue: number;
+      state: string;
+      run: { id: number } | null;
+      pull_request: string | null;
+      cost_usd: number | null;
+      cost_reported_at: string | null;
+      updated_at: string;
+    };
     const rows = JSON.parse(result.stdout) as Row[];
     expect(rows.map((row) => [row.issue, row.state, row.run?.id ?? null, row.pull_request, row.cost_usd, row.cost_reported_at])).toEqual([
       [1, 'running', 12, null, null, null],
@@ -112,7 +174,9 @@ describe('ralph-fleet status, sweep, start, stop, logs', () => {
     const { dir, env } = setUp();
     const result = await runCli('ralph-fleet', ['start', '1', '4'], { cwd: dir, env });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toBe('Issue #1 already has a job running (run 12, https://github.com/fake/repo/actions/runs/12): nothing started. ralph-fleet stop 1 cancels it.\nStarted issue #4\n');
+    expect(result.stdout).toBe(
+      'Issue #1 already has a job running (run 12, https://github.com/fake/repo/actions/runs/12): nothing started. ralph-fleet stop 1 cancels it.\nStarted issue #4\n',
+    );
     const calls = repo!.ghCalls().map((c) => c.argv.join(' '));
     expect(calls.filter((call) => call.startsWith('workflow run') || call.startsWith('issue edit'))).toEqual(['workflow run ralph.yml --ref main -f issue=4']);
   }, 60_000);

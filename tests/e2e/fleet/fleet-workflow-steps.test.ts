@@ -22,7 +22,17 @@ const fixtures = useFleetFixtures();
 
 /** A project with the workflow and the package `init` wrote pushed to main, and a runner's PATH of fakes. */
 async function setUp(initArgs: string[], rc = ''): Promise<{ r: FleetRepo; workflow: string; env: NodeJS.ProcessEnv; npmLog: string }> {
-  const { repo: r, claude } = fixtures({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', costUsd: 0.5, writeFiles: { 'work.txt': 'work\n' } }] }, { rc, gh: { issues: [FLEET_ISSUE], permissions: { owner: 'admin' }, timeline: { 7: [{ event: 'labeled', actor: { login: 'owner' }, label: { name: 'ralph' } }] } } });
+  const { repo: r, claude } = fixtures(
+    { calls: [{ resultText: 'Added it.', tickFixPlan: 'all', costUsd: 0.5, writeFiles: { 'work.txt': 'work\n' } }] },
+    {
+      rc,
+      gh: {
+        issues: [FLEET_ISSUE],
+        permissions: { owner: 'admin' },
+        timeline: { 7: [{ event: 'labeled', actor: { login: 'owner' }, label: { name: 'ralph' } }] },
+      },
+    },
+  );
   const project = r.cloneJob();
   const init = await runCli('ralph-fleet', ['init', ...initArgs], { cwd: project, env: fleetInitEnv(r) });
   expect(init.code, init.stderr).toBe(0);
@@ -50,7 +60,10 @@ function run(r: FleetRepo, workflow: string, env: NodeJS.ProcessEnv, event: Work
   return runWorkflow(workflow, { event, env, secrets: { ANTHROPIC_API_KEY: 'sk-ant-test' }, scratchDir: r.root, checkout: () => r.cloneJob() });
 }
 
-const labelled = (label: string): WorkflowEvent => ({ name: 'issues', payload: { action: 'labeled', label: { name: label }, sender: { login: 'owner' }, issue: { number: 7 } } });
+const labelled = (label: string): WorkflowEvent => ({
+  name: 'issues',
+  payload: { action: 'labeled', label: { name: label }, sender: { login: 'owner' }, issue: { number: 7 } },
+});
 
 function prCreated(r: FleetRepo): boolean {
   return r.ghCalls().some((c) => c.argv[0] === 'pr' && c.argv[1] === 'create');
@@ -78,7 +91,13 @@ describe("the generated workflow's own steps, run locally", () => {
         '',
       ].join('\n'),
     );
-    expect(job!.steps[1]!.env).toMatchObject({ RALPH_ISSUE: '7', RALPH_LABEL: 'ralph', GH_TOKEN: 'ghs_fake_workflow_token', GH_REPO: 'fake/repo', ANTHROPIC_API_KEY: 'sk-ant-test' });
+    expect(job!.steps[1]!.env).toMatchObject({
+      RALPH_ISSUE: '7',
+      RALPH_LABEL: 'ralph',
+      GH_TOKEN: 'ghs_fake_workflow_token',
+      GH_REPO: 'fake/repo',
+      ANTHROPIC_API_KEY: 'sk-ant-test',
+    });
     expect(execFileSync('git', ['--git-dir', r.origin, 'show', 'ralph/issue-7:work.txt'], { encoding: 'utf8' })).toBe('work\n');
     expect(prCreated(r)).toBe(true);
     expect(r.ghCalls().some((c) => c.argv.join(' ') === 'issue edit 7 --add-label ralph-done')).toBe(true);
@@ -88,7 +107,10 @@ describe("the generated workflow's own steps, run locally", () => {
     const { r, workflow, env } = await setUp([], 'SANDBOX_DOCKER_IMAGE="acme/ralph-sandbox:1"\n');
     // docker builds (and records what); the job's own docker calls then fail, which is not this test's concern.
     const dockerLog = join(r.root, 'docker.log');
-    writeExecutable(join(r.ghBinDir, 'docker'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${dockerLog}'\n[ "$1" = build ] && exit 0\necho 'Cannot connect to the Docker daemon' >&2\nexit 1\n`);
+    writeExecutable(
+      join(r.ghBinDir, 'docker'),
+      `#!/bin/sh\nprintf '%s\\n' "$*" >> '${dockerLog}'\n[ "$1" = build ] && exit 0\necho 'Cannot connect to the Docker daemon' >&2\nexit 1\n`,
+    );
     const result = await run(r, workflow, env, labelled('ralph'));
     const steps = result.jobs[0]!.steps;
     expect(steps.slice(0, 2).map((step) => [step.name, step.script, step.code])).toEqual([
@@ -98,10 +120,13 @@ describe("the generated workflow's own steps, run locally", () => {
     expect(readFileSync(dockerLog, 'utf8').split('\n')[0]).toMatch(/^build --tag acme\/ralph-sandbox:1 --file .+\/Dockerfile /);
   }, 120_000);
 
-  it("a package that is not the one init wrote: the install step fails at its checksum and nothing is installed or run", async () => {
+  it('a package that is not the one init wrote: the install step fails at its checksum and nothing is installed or run', async () => {
     const { r, workflow, env, npmLog } = await setUp(['--no-sandbox']);
     const result = await runWorkflow(workflow, {
-      event: labelled('ralph'), env, secrets: { ANTHROPIC_API_KEY: 'sk-ant-test' }, scratchDir: r.root,
+      event: labelled('ralph'),
+      env,
+      secrets: { ANTHROPIC_API_KEY: 'sk-ant-test' },
+      scratchDir: r.root,
       checkout: () => {
         const dir = r.cloneJob();
         writeFileSync(join(dir, `.github/ralph/ralph-claude-code-${VERSION}.tgz`), 'not the package\n');

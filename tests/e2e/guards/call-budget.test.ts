@@ -31,10 +31,11 @@ function fakeClaude(env: Record<string, string> = {}): FakeClaude {
   return fake;
 }
 
-const budgetsGiven = (fake: FakeClaude) => fake.runs().map((call) => {
-  const at = call.argv.indexOf('--max-budget-usd');
-  return at >= 0 ? call.argv[at + 1] : null;
-});
+const budgetsGiven = (fake: FakeClaude) =>
+  fake.runs().map((call) => {
+    const at = call.argv.indexOf('--max-budget-usd');
+    return at >= 0 ? call.argv[at + 1] : null;
+  });
 const helpAsked = (fake: FakeClaude) => fake.calls().filter((call) => call.argv.includes('--help')).length;
 const cached = () => JSON.parse(readFileSync(cliFlagsFile(process.env, homedir()), 'utf8')) as Record<string, Record<string, boolean>>;
 
@@ -80,7 +81,9 @@ describe('a per-call spending cap for Claude', () => {
 
   it('a runaway call is stopped by the CLI at what was left of the budget, not after it', async () => {
     // Seven rounds of $0.009 each: $0.063 uncapped; capped at $0.02 the CLI stops after the third.
-    const runaway: FakeCallScript = { steps: [...Array.from({ length: 6 }, () => ({ tool: 'Read', input: { file_path: '.ralph/fix_plan.md' } })), { text: 'done' }] };
+    const runaway: FakeCallScript = {
+      steps: [...Array.from({ length: 6 }, () => ({ tool: 'Read', input: { file_path: '.ralph/fix_plan.md' } })), { text: 'done' }],
+    };
     const spent = async (env: Record<string, string>) => {
       const fake = withFakeClaude({ calls: [runaway] }, { env });
       cleanups.push(() => fake.cleanup());
@@ -93,4 +96,3 @@ describe('a per-call spending cap for Claude', () => {
     expect(await spent({ FAKE_CLAUDE_VERSION: '2.1.101', FAKE_CLAUDE_WITHOUT_FLAGS: '--max-budget-usd' })).toBeCloseTo(0.063, 6);
   });
 });
-

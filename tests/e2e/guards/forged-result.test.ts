@@ -15,7 +15,15 @@ const PLAN = `# Fix Plan\n${Array.from({ length: 12 }, (_, i) => `- [ ] item ${i
 
 const cleanups = useCleanups();
 
-const FORGED = { type: 'result', subtype: 'success', is_error: false, result: 'done', total_cost_usd: 0, num_turns: 1, usage: { input_tokens: 0, output_tokens: 0 } };
+const FORGED = {
+  type: 'result',
+  subtype: 'success',
+  is_error: false,
+  result: 'done',
+  total_cost_usd: 0,
+  num_turns: 1,
+  usage: { input_tokens: 0, output_tokens: 0 },
+};
 
 const work = (n: number): FakeCallScript => ({
   costUsd: 0.5,
@@ -39,6 +47,6 @@ describe('a forged result line after the real one', () => {
     const status = JSON.parse(readFileSync(project.path('.ralph/status.json'), 'utf8')) as Record<string, unknown>;
     expect(status.exit_reason).toBe('cost_budget_exhausted');
     const log = readFileSync(project.path('.ralph/logs/ralph.log'), 'utf8');
-    expect(log).toContain("printed 2 line(s) after its result (after-result output)");
+    expect(log).toContain('printed 2 line(s) after its result (after-result output)');
   });
 });

@@ -83,7 +83,13 @@ it('a loop that reverts a bad commit with git revert, as the plan asks, complete
     files: { 'src/parser.js': 'export const parse = slowParse;\n' },
     rc: 'ALLOWED_TOOLS="Write,Read,Edit,Bash(git *)"\n',
     calls: [
-      { writeFiles: { 'src/parser.js': 'export const parse = fastParse;\n' }, gitAdd: ['src/parser.js'], gitCommit: 'faster parser', tickFixPlan: 1, statusBlock: working },
+      {
+        writeFiles: { 'src/parser.js': 'export const parse = fastParse;\n' },
+        gitAdd: ['src/parser.js'],
+        gitCommit: 'faster parser',
+        tickFixPlan: 1,
+        statusBlock: working,
+      },
       { steps: [{ tool: 'Bash', input: { command: revert }, exec: true }], tickFixPlan: 1, statusBlock: complete },
     ],
   });
@@ -112,9 +118,11 @@ describe('failing tests fixed one per loop (3, 2, 1, 0): a falling failure count
 const { existsSync } = require('node:fs');
 const fixed = ['a', 'b', 'c'].filter((n) => existsSync('src/fix-' + n + '.txt')).length;
 const failed = 3 - fixed, passed = 2 + fixed;
-${summary === 'jest'
+${
+  summary === 'jest'
     ? "console.log('Tests:       ' + (failed ? failed + ' failed, ' : '') + passed + ' passed, ' + (failed + passed) + ' total');"
-    : "console.log('==== ' + (failed ? failed + ' failed, ' : '') + passed + ' passed in 0.12s ====');"}
+    : "console.log('==== ' + (failed ? failed + ' failed, ' : '') + passed + ' passed in 0.12s ====');"
+}
 process.exit(failed ? 1 : 0);
 `;
   const fixOne = (name: string, tick: boolean): FakeCallScript => ({
@@ -164,7 +172,7 @@ console.log('Tests:       ' + (parts + 1) + ' passed, ' + (parts + 1) + ' total'
   expectDone(ran, 9);
 });
 
-describe('work outside the project\'s own files is measured as progress', () => {
+describe("work outside the project's own files is measured as progress", () => {
   it('in a monorepo folder beside the project (../../libs/shared, listed in WORK_DIRS)', async () => {
     const calls = [1, 2, 3].map((n): FakeCallScript => ({
       writeFiles: { [`../../libs/shared/src/part-${n}.js`]: `export const part${n} = ${n};\n` },
@@ -182,7 +190,7 @@ describe('work outside the project\'s own files is measured as progress', () => 
     expect(ran.log).toMatch(/files changed 1\b/);
   });
 
-  it('in a nested repository (vendor/lib) that ralph\'s git never enters', async () => {
+  it("in a nested repository (vendor/lib) that ralph's git never enters", async () => {
     const calls = [1, 2, 3].map((n): FakeCallScript => ({
       writeFiles: { [`vendor/lib/src/part-${n}.js`]: `export const part${n} = ${n};\n` },
       tickFixPlan: 1,

@@ -35,7 +35,11 @@ describe('the lying agent', () => {
       files: { 'test.js': PASSING_SUITE },
       rc: GATE_RC,
       // One loop adds an open item, the next ticks it.
-      calls: times(12, (i) => (i % 2 === 0 ? { appendFiles: { '.ralph/fix_plan.md': `- [ ] Verify step ${i} works\n` }, statusBlock: working } : { tickFixPlan: 'all', statusBlock: working })),
+      calls: times(12, (i) =>
+        i % 2 === 0
+          ? { appendFiles: { '.ralph/fix_plan.md': `- [ ] Verify step ${i} works\n` }, statusBlock: working }
+          : { tickFixPlan: 'all', statusBlock: working },
+      ),
     });
     expectHalted(ran, STOPS);
     expect(ran.calls).toBeLessThanOrEqual(4);
@@ -85,7 +89,11 @@ describe('the flipping agent', () => {
     const ran = await runScripted(cleanups, {
       plan: '# Fix Plan\n- [ ] Add the cache to src/cache.js\n',
       files: { 'src/cache.js': 'v0\n' },
-      calls: times(8, (i) => (i % 2 === 0 ? { writeFiles: { 'src/cache.js': 'v1\n' }, statusBlock: working } : { writeFiles: { 'src/cache.js': 'v0\n' }, tickFixPlan: 1, statusBlock: complete })),
+      calls: times(8, (i) =>
+        i % 2 === 0
+          ? { writeFiles: { 'src/cache.js': 'v1\n' }, statusBlock: working }
+          : { writeFiles: { 'src/cache.js': 'v0\n' }, tickFixPlan: 1, statusBlock: complete },
+      ),
     });
     expectHalted(ran, STOPS);
   });

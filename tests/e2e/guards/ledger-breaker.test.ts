@@ -16,7 +16,10 @@ import { ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp
 import { useCleanups } from '../../helpers/cleanups.js';
 
 const idle: FakeCallScript = { resultText: 'Looked around, nothing changed.', statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } };
-const work = (n: number): FakeCallScript => ({ writeFiles: { [`src/f${n}.ts`]: `export const f${n} = ${n};\n` }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } });
+const work = (n: number): FakeCallScript => ({
+  writeFiles: { [`src/f${n}.ts`]: `export const f${n} = ${n};\n` },
+  statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false },
+});
 /** What the agent writes: a new breaker, CLOSED with every count at zero. */
 const CLOSED = initialBreakerState(Date.parse('2026-12-01T00:00:00Z'));
 
@@ -43,7 +46,10 @@ async function openTheBreaker(project: TmpProject, fake: FakeClaude): Promise<vo
 
 describe('the breaker in the ledger', () => {
   it.each([
-    ['rewrites .circuit_breaker_state to CLOSED with zero counts', (project: TmpProject) => writeFileSync(project.path('.ralph/.circuit_breaker_state'), JSON.stringify(CLOSED))],
+    [
+      'rewrites .circuit_breaker_state to CLOSED with zero counts',
+      (project: TmpProject) => writeFileSync(project.path('.ralph/.circuit_breaker_state'), JSON.stringify(CLOSED)),
+    ],
     ['deletes .circuit_breaker_state', (project: TmpProject) => rmSync(project.path('.ralph/.circuit_breaker_state'))],
   ])('the agent %s between runs: the restart still sees the open breaker and calls the agent no more', async (_what, tamper) => {
     const { project, fake } = setUp([work(1), idle, idle, idle, work(5), work(6)]);
@@ -63,7 +69,7 @@ describe('the breaker in the ledger', () => {
     expect(status.stdout).toBe('OPEN\n');
   });
 
-  it('holds the content ids seen in the run, and --reset-circuit closes the ledger\'s breaker', async () => {
+  it("holds the content ids seen in the run, and --reset-circuit closes the ledger's breaker", async () => {
     const { project, fake } = setUp([work(1), idle, idle, idle, work(5)]);
     await openTheBreaker(project, fake);
     expect(ledgerOf(project)?.breaker?.seen_content?.seen.length).toBeGreaterThan(0);

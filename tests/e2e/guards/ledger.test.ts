@@ -68,7 +68,6 @@ async function runUntil(project: TmpProject, fake: FakeClaude, args: string[], d
   return result;
 }
 
-
 const rateLimited = (project: TmpProject) => () => {
   try {
     return JSON.parse(readFileSync(project.path('.ralph/status.json'), 'utf8')).status === 'paused';
@@ -82,10 +81,16 @@ const statusJson = (project: TmpProject) => JSON.parse(readFileSync(project.path
 async function killAfterWipe(project: TmpProject, fake: FakeClaude, args: string[]): Promise<string> {
   // The run id is read from the session record while it still exists.
   let runId = '';
-  await runUntil(project, fake, args, () => {
-    if (!runId && existsSync(project.path('.ralph/sessions'))) runId = readRunRecords(project.dir)[0]?.run_id ?? '';
-    return fake.runs()[1]?.scenarioCall !== undefined && !existsSync(project.path('.ralph/sessions'));
-  }, 'SIGKILL');
+  await runUntil(
+    project,
+    fake,
+    args,
+    () => {
+      if (!runId && existsSync(project.path('.ralph/sessions'))) runId = readRunRecords(project.dir)[0]?.run_id ?? '';
+      return fake.runs()[1]?.scenarioCall !== undefined && !existsSync(project.path('.ralph/sessions'));
+    },
+    'SIGKILL',
+  );
   expect(existsSync(project.path('.ralph/.run_state'))).toBe(false);
   expect(fake.runs()).toHaveLength(2);
   return runId;
@@ -173,7 +178,7 @@ describe('ralph --status reads the ledger', () => {
     });
     const differences = state.ledger!.differences as string[];
     expect(differences).toEqual([
-      expect.stringContaining("(0 calls, 0 tokens, hour"),
+      expect.stringContaining('(0 calls, 0 tokens, hour'),
       expect.stringContaining(`.run_state is missing; ralph's ledger holds run ${runId} with 2 call(s)`),
       `status.json says calls_made_this_hour 0, run_loops 0, run_cost_usd 0, run_tokens 0; ralph's ledger holds calls_made_this_hour 2, run_loops 2, run_cost_usd 2, run_tokens ${tokens}, and the ledger counts`,
     ]);
@@ -183,7 +188,7 @@ describe('ralph --status reads the ledger', () => {
     expect(plain.code).toBe(0);
     expect(plain.stdout).toContain(`Hour ${hour}: 2 call(s), 2000 token(s)`);
     expect(plain.stdout).toContain(`Run ${runId}: 2 call(s), $2.00, ${tokens} token(s)`);
-    expect(plain.stdout).toContain("Note: .ralph/.call_count, .token_count and .last_reset (0 calls, 0 tokens");
+    expect(plain.stdout).toContain('Note: .ralph/.call_count, .token_count and .last_reset (0 calls, 0 tokens');
     expect(plain.stdout).toContain('Note: status.json says calls_made_this_hour 0');
   });
 });

@@ -19,7 +19,10 @@ const TICKED = '# Fix Plan\n- [x] write the parser\n- [x] write the printer\n';
 const tickWithoutWork: FakeCallScript = { writeFiles: { '.ralph/fix_plan.md': TICKED }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } };
 const idle: FakeCallScript = { resultText: 'Looked around.', statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } };
 const hang: FakeCallScript = { hang: 'afterInit' };
-const realWork: FakeCallScript = { writeFiles: { 'src/parser.txt': 'parser\n', 'src/printer.txt': 'printer\n' }, statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } };
+const realWork: FakeCallScript = {
+  writeFiles: { 'src/parser.txt': 'parser\n', 'src/printer.txt': 'printer\n' },
+  statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true },
+};
 
 const cleanups = useCleanups();
 
@@ -66,7 +69,9 @@ describe('items ticked without measured work stay open in the next process', () 
     const { project, fake } = setUp([tickWithoutWork, idle]);
     const first = await runCli('ralph', ['--max-loops', '1'], { cwd: project.dir, env: fake.env });
     expect(first.code, first.stderr.slice(-1500)).toBe(3);
-    expect(logOf(project)).toContain('2 open items ticked in a loop with no measured new content of fix_plan.md; they count as still open: write the parser; write the printer');
+    expect(logOf(project)).toContain(
+      '2 open items ticked in a loop with no measured new content of fix_plan.md; they count as still open: write the parser; write the printer',
+    );
 
     const second = await runCli('ralph', ['--max-loops', '2'], { cwd: project.dir, env: fake.env });
     expectNotDone(second, project);
@@ -103,7 +108,9 @@ describe('the user says otherwise: ralph --accept-item', () => {
     await runCli('ralph', ['--max-loops', '1'], { cwd: project.dir, env: fake.env });
 
     const plain = await runCli('ralph', ['--status'], { cwd: project.dir });
-    expect(plain.stdout).toContain('Plan items ralph counts as open (fix_plan.md shows them otherwise):\n  1. write the parser (ticked without measured change)\n  2. write the printer (ticked without measured change)\n');
+    expect(plain.stdout).toContain(
+      'Plan items ralph counts as open (fix_plan.md shows them otherwise):\n  1. write the parser (ticked without measured change)\n  2. write the printer (ticked without measured change)\n',
+    );
     expect(plain.stdout).toContain('ralph --accept-item N');
     const json = JSON.parse((await runCli('ralph', ['--status', '--json'], { cwd: project.dir })).stdout) as { plan_held_open: unknown };
     expect(json.plan_held_open).toEqual([

@@ -26,7 +26,10 @@ interface Ran {
 }
 
 async function runAttack(calls: FakeCallScript[], rc = ''): Promise<Ran> {
-  const project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}COMPLETION_CONFLICT_LIMIT=3\n${rc}`, '.ralph/fix_plan.md': PLAN, 'src/app.txt': 'v0\n' }), { git: true });
+  const project = tmpProject(
+    ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}COMPLETION_CONFLICT_LIMIT=3\n${rc}`, '.ralph/fix_plan.md': PLAN, 'src/app.txt': 'v0\n' }),
+    { git: true },
+  );
   cleanups.push(() => project.cleanup());
   const fake = withFakeClaude({ calls });
   cleanups.push(() => fake.cleanup());
@@ -61,7 +64,9 @@ describe('open plan items the agent hides still count as open', () => {
       const ran = await runAttack([claimDone(plan)]);
       expectNotDone(ran);
       expect(ran.result.code).toBe(2);
-      expect(ran.log).toMatch(/(the agent removed 2 open items|2 open items moved under an optional section) of fix_plan\.md; they count as still open: write the parser; write the printer/);
+      expect(ran.log).toMatch(
+        /(the agent removed 2 open items|2 open items moved under an optional section) of fix_plan\.md; they count as still open: write the parser; write the printer/,
+      );
     });
   }
 
@@ -73,7 +78,12 @@ describe('open plan items the agent hides still count as open', () => {
   });
 
   it('ticking every item in a loop with no measured change is not done', async () => {
-    const ran = await runAttack([{ writeFiles: { '.ralph/fix_plan.md': '# Fix Plan\n- [x] write the parser\n- [x] write the printer\n' }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } }]);
+    const ran = await runAttack([
+      {
+        writeFiles: { '.ralph/fix_plan.md': '# Fix Plan\n- [x] write the parser\n- [x] write the printer\n' },
+        statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false },
+      },
+    ]);
     expectNotDone(ran);
     expect(ran.log).toContain('2 open items ticked in a loop with no measured new content');
   });
@@ -107,7 +117,14 @@ describe('the dashboard names hidden plan items too', () => {
   it('after the agent deleted the open items, ralph-monitor --once says so, as the log does', async () => {
     const project = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC, '.ralph/fix_plan.md': PLAN, 'src/app.txt': 'v0\n' }), { git: true });
     cleanups.push(() => project.cleanup());
-    const fake = withFakeClaude({ calls: [{ writeFiles: { '.ralph/fix_plan.md': '# Fix Plan\nNothing left.\n', 'src/app.txt': 'v1\n' }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } }] });
+    const fake = withFakeClaude({
+      calls: [
+        {
+          writeFiles: { '.ralph/fix_plan.md': '# Fix Plan\nNothing left.\n', 'src/app.txt': 'v1\n' },
+          statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false },
+        },
+      ],
+    });
     cleanups.push(() => fake.cleanup());
     const run = await runCli('ralph', ['--max-loops', '1'], { cwd: project.dir, env: fake.env });
     expect(run.code, run.stderr.slice(-1500)).toBe(3);

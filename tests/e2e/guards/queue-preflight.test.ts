@@ -14,7 +14,7 @@ import { useCleanups } from '../../helpers/cleanups.js';
 
 const cleanups = useCleanups();
 
-const PLAN = '# Fix Plan\n- [ ] the user\'s own task\n';
+const PLAN = "# Fix Plan\n- [ ] the user's own task\n";
 
 describe('ralph-queue process without an agent CLI', () => {
   it('fails before touching fix_plan.md, and the item stays pending', async () => {

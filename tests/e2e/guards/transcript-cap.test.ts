@@ -18,7 +18,10 @@ const cleanups = useCleanups();
 
 describe('the transcript cap', () => {
   it('keeps at most TRANSCRIPT_MAX_BYTES of a flood, and the result after it is still read', async () => {
-    const project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TRANSCRIPT_MAX_BYTES=${CAP}\n`, '.ralph/fix_plan.md': '# Fix Plan\n- [ ] flood\n' }), { git: true });
+    const project = tmpProject(
+      ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TRANSCRIPT_MAX_BYTES=${CAP}\n`, '.ralph/fix_plan.md': '# Fix Plan\n- [ ] flood\n' }),
+      { git: true },
+    );
     cleanups.push(() => project.cleanup());
     const fake = withFakeClaude({ calls: [{ garbage: 'hugeLine', hugeLineBytes: 6 * 1024 * 1024, tickFixPlan: 'all', writeFiles: { 'src/a.txt': 'a\n' } }] });
     cleanups.push(() => fake.cleanup());

@@ -15,8 +15,16 @@ import { ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp
 import { useCleanups } from '../../helpers/cleanups.js';
 
 const PLAN = `# Fix Plan\n${Array.from({ length: 20 }, (_, i) => `- [ ] item ${i + 1}`).join('\n')}\n`;
-const paid = (n: number): FakeCallScript => ({ costUsd: 0.001, tickFixPlan: 1, writeFiles: { [`src/part${n}.ts`]: `export const part${n} = ${n};\n` }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } });
-const killsItsCli = (n: number): FakeCallScript => ({ writeFiles: { [`src/half${n}.ts`]: `export const half${n} = ${n};\n` }, crash: { afterLines: 1, signal: 'SIGKILL' } });
+const paid = (n: number): FakeCallScript => ({
+  costUsd: 0.001,
+  tickFixPlan: 1,
+  writeFiles: { [`src/part${n}.ts`]: `export const part${n} = ${n};\n` },
+  statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false },
+});
+const killsItsCli = (n: number): FakeCallScript => ({
+  writeFiles: { [`src/half${n}.ts`]: `export const half${n} = ${n};\n` },
+  crash: { afterLines: 1, signal: 'SIGKILL' },
+});
 const EVERY_OTHER = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? paid(i + 1) : killsItsCli(i + 1)));
 
 /** A CLI build without `--max-budget-usd` (its own version: ralph keeps the answer per version). */

@@ -121,7 +121,9 @@ describe('ralph --notify', () => {
     writeFileSync(join(notifyDir, 'notify-send'), '#!/bin/sh\nprintf "%s|%s\\n" "$1" "$2" >> "$NOTIFY_LOG"\n');
     chmodSync(join(notifyDir, 'notify-send'), 0o755);
     const p = project({ '.ralph/fix_plan.md': '- [ ] only task\n' });
-    const fake = withFakeClaude({ calls: [{ tickFixPlan: 'all', writeFiles: { 'done.txt': 'ok\n' }, statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }] });
+    const fake = withFakeClaude({
+      calls: [{ tickFixPlan: 'all', writeFiles: { 'done.txt': 'ok\n' }, statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }],
+    });
     cleanups.push(() => fake.cleanup());
     const env = { ...fake.env, ...GIT_TEST_ENV, NOTIFY_LOG: log, PATH: [notifyDir, fake.env.PATH].join(delimiter) };
 
@@ -150,7 +152,7 @@ describe('log retention', () => {
     expect(logs).toContain('metrics.jsonl');
   });
 
-  it('keeps no more than LOG_RETENTION_BYTES of agent logs: at 1 byte, only the last call\'s', async () => {
+  it("keeps no more than LOG_RETENTION_BYTES of agent logs: at 1 byte, only the last call's", async () => {
     const logs = await fourCalls('LOG_RETENTION_BYTES=1\n');
     expect(logs.filter((f) => f.startsWith('claude_output_') && !f.endsWith('_stream.log'))).toHaveLength(1);
     expect(logs).toContain('metrics.jsonl');

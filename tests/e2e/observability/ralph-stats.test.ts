@@ -29,7 +29,7 @@ function bashProject(name: string): string {
 }
 
 describe('ralph-stats', () => {
-  it('prints the Bash tool\'s JSON for its own metrics, formatted as jq prints it', async () => {
+  it("prints the Bash tool's JSON for its own metrics, formatted as jq prints it", async () => {
     const r = await runCli('ralph-stats', [], { cwd: bashProject('completed') });
     expect(r.code).toBe(0);
     // The Bash run's own "Metrics summary" in its ralph.log has these numbers.
@@ -43,7 +43,7 @@ describe('ralph-stats', () => {
     expect(JSON.parse(r.stdout)).toEqual({ total_loops: 3, successful: 2, avg_duration: 14, total_calls: 3 });
   });
 
-  it('without metrics prints the Bash tool\'s JSON error on stderr and exits 1', async () => {
+  it("without metrics prints the Bash tool's JSON error on stderr and exits 1", async () => {
     const dir = join(root, `empty${n++}`);
     mkdirSync(dir);
     const r = await runCli('ralph-stats', [], { cwd: dir });
@@ -54,7 +54,18 @@ describe('ralph-stats', () => {
 
   it('--format table renders the report with a chart', async () => {
     const lines = [1, 2, 3, 4].map((loop) =>
-      JSON.stringify({ timestamp: `2026-11-30T04:0${loop}:00+00:00`, loop, duration: loop * 20, success: loop !== 3, calls: 1, cost_usd: loop * 0.1, files_changed: loop, input_tokens: 1000, output_tokens: 200, outcome: loop === 3 ? 'failed' : 'ok' }),
+      JSON.stringify({
+        timestamp: `2026-11-30T04:0${loop}:00+00:00`,
+        loop,
+        duration: loop * 20,
+        success: loop !== 3,
+        calls: 1,
+        cost_usd: loop * 0.1,
+        files_changed: loop,
+        input_tokens: 1000,
+        output_tokens: 200,
+        outcome: loop === 3 ? 'failed' : 'ok',
+      }),
     );
     const r = await runCli('ralph-stats', ['--format', 'table'], { cwd: projectWith(`${lines.join('\n')}\n`) });
     expect(r.code).toBe(0);
@@ -66,12 +77,14 @@ describe('ralph-stats', () => {
   });
 
   it('--since keeps later loops only', async () => {
-    const lines = [0, 1, 2].map((h) => JSON.stringify({ timestamp: `2026-11-30T0${h}:00:00+00:00`, loop: h + 1, duration: 10 * (h + 1), success: true, calls: 1 }));
+    const lines = [0, 1, 2].map((h) =>
+      JSON.stringify({ timestamp: `2026-11-30T0${h}:00:00+00:00`, loop: h + 1, duration: 10 * (h + 1), success: true, calls: 1 }),
+    );
     const r = await runCli('ralph-stats', ['--since', '2026-11-30T01:00:00Z'], { cwd: projectWith(`${lines.join('\n')}\n`) });
     expect(JSON.parse(r.stdout)).toEqual({ total_loops: 2, successful: 2, avg_duration: 25, total_calls: 2 });
     const bad = await runCli('ralph-stats', ['--since', 'last tuesday'], { cwd: root });
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain("--since expects an ISO date/time");
+    expect(bad.stderr).toContain('--since expects an ISO date/time');
   });
 
   it('--full and --jq give scripts the rest', async () => {
@@ -102,13 +115,25 @@ describe('ralph-stats', () => {
 
   it('reads a large file into exactly the report computed from its lines, whatever the environment says', async () => {
     // ~40 MB, where the old multi-threaded reader's output depended on its thread count.
-    const line = (i: number) => JSON.stringify({
-      timestamp: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString().replace('.000Z', '+00:00'),
-      loop: (i % 97) + 1, duration: (i * 7) % 300, success: i % 5 !== 0, calls: 1, tokens: 1000 + (i % 13),
-      cost_usd: Number((((i % 97) + 1) * 0.013).toFixed(6)), files_changed: i % 4, exit_signal: i % 97 === 96,
-      tests_status: i % 3 ? 'passing' : 'failing', outcome: i % 5 ? 'ok' : 'failed', input_tokens: 800, output_tokens: 200 + (i % 13),
-      cache_read_tokens: 20_000, cache_creation_tokens: 300, padding: 'x'.repeat(60),
-    });
+    const line = (i: number) =>
+      JSON.stringify({
+        timestamp: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString().replace('.000Z', '+00:00'),
+        loop: (i % 97) + 1,
+        duration: (i * 7) % 300,
+        success: i % 5 !== 0,
+        calls: 1,
+        tokens: 1000 + (i % 13),
+        cost_usd: Number((((i % 97) + 1) * 0.013).toFixed(6)),
+        files_changed: i % 4,
+        exit_signal: i % 97 === 96,
+        tests_status: i % 3 ? 'passing' : 'failing',
+        outcome: i % 5 ? 'ok' : 'failed',
+        input_tokens: 800,
+        output_tokens: 200 + (i % 13),
+        cache_read_tokens: 20_000,
+        cache_creation_tokens: 300,
+        padding: 'x'.repeat(60),
+      });
     const chunks: string[] = [];
     for (let i = 0; i < 120_000; i++) chunks.push(line(i));
     const text = `${chunks.join('\n')}\n`;
@@ -122,7 +147,9 @@ describe('ralph-stats', () => {
     const bash = await runCli('ralph-stats', [], { cwd: dir });
     expect(JSON.parse(bash.stdout)).toEqual({ total_loops, successful, avg_duration, total_calls });
     // RALPH_STATS_THREADS used to pick the reader's thread count; it is now ignored.
-    const tables = await Promise.all(['1', '3'].map((threads) => runCli('ralph-stats', ['--format', 'table'], { cwd: dir, env: { RALPH_STATS_THREADS: threads } })));
+    const tables = await Promise.all(
+      ['1', '3'].map((threads) => runCli('ralph-stats', ['--format', 'table'], { cwd: dir, env: { RALPH_STATS_THREADS: threads } })),
+    );
     expect(tables[0]!.code).toBe(0);
     expect(tables[0]!.stdout).toMatch(/^\s+1–10020\s/m);
     expect(tables[1]!.stdout).toBe(tables[0]!.stdout);

@@ -28,9 +28,19 @@ describe('ralph JSON output', () => {
   it('--status --json prints the whole state', async () => {
     const r = await runCli('ralph', ['--status', '--json'], { cwd: haltedProject() });
     const state = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(Object.keys(state)).toEqual(expect.arrayContaining([
-      'status', 'circuit_breaker', 'rate_window', 'usage_limit_wait', 'session', 'claude_session', 'budgets', 'last_analysis', 'running',
-    ]));
+    expect(Object.keys(state)).toEqual(
+      expect.arrayContaining([
+        'status',
+        'circuit_breaker',
+        'rate_window',
+        'usage_limit_wait',
+        'session',
+        'claude_session',
+        'budgets',
+        'last_analysis',
+        'running',
+      ]),
+    );
     expect(state.circuit_breaker).toMatchObject({ state: 'OPEN' });
   });
 

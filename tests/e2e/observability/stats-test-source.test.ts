@@ -18,12 +18,15 @@ const SLOW_SUITE = "setTimeout(() => { console.log('TAP version 13\\n1..1\\nok 1
 function run(rc: string, files: Record<string, string> = {}) {
   const p = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}${rc}`, '.ralph/fix_plan.md': '- [ ] a\n- [ ] b\n', ...files }), { git: true });
   const f = withFakeClaude({ calls: [1, 2].map((n) => ({ writeFiles: { 'work.txt': `${n}\n` }, statusBlock: claim })) });
-  cleanups.push(() => p.cleanup(), () => f.cleanup());
+  cleanups.push(
+    () => p.cleanup(),
+    () => f.cleanup(),
+  );
   return { p, done: runCli('ralph', ['--max-loops', '2'], { cwd: p.dir, env: f.env }) };
 }
 
 describe('ralph-stats and the source of the test status', () => {
-  it('marks the agent\'s TESTS_STATUS as claimed, not run, when no gate ran', async () => {
+  it("marks the agent's TESTS_STATUS as claimed, not run, when no gate ran", async () => {
     const { p, done } = run('');
     expect((await done).code).toBe(3);
     const table = await runCli('ralph-stats', ['--format', 'table'], { cwd: p.dir });
@@ -33,10 +36,13 @@ describe('ralph-stats and the source of the test status', () => {
     expect(full.tests_by_source).toEqual({ gate: {}, agent: { PASSING: 2 }, unrecorded: {}, none: 0 });
   });
 
-  it('marks a status the gate measured as run by the gate, and counts the gate\'s time in the loop\'s', async () => {
+  it("marks a status the gate measured as run by the gate, and counts the gate's time in the loop's", async () => {
     const { p, done } = run('TEST_COMMAND="node slow-suite.js"\n', { 'slow-suite.js': SLOW_SUITE });
     expect((await done).code).toBe(3);
-    const lines = readFileSync(p.path('.ralph/logs/metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, number>);
+    const lines = readFileSync(p.path('.ralph/logs/metrics.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, number>);
     expect(lines).toHaveLength(2);
     for (const line of lines) {
       // The fake agent answers at once; the gate cannot take less than its 1.5 s.

@@ -17,15 +17,22 @@ function costlyItem(item: string, file: string) {
 }
 
 describe('ralph --parallel --max-cost', () => {
-  it('three units together spend no more than --max-cost (plus the one round an agent finishes past its cap)', async () => {
-    p = parallelProject(['Add alpha', 'Add beta', 'Add gamma'], {
-      calls: [costlyItem('Add alpha', 'a.txt'), costlyItem('Add beta', 'b.txt'), costlyItem('Add gamma', 'c.txt')],
-    });
-    const run = await runCli('ralph', ['--parallel', '3', '--max-cost', '1'], { cwd: p.project.dir, env: p.env });
-    const caps = p.claude.runs().map((c) => Number(c.argv[c.argv.indexOf('--max-budget-usd') + 1]));
-    const spent = p.state().units.reduce((sum, u) => sum + (u.cost_usd as number), 0);
-    expect(caps.every((cap) => cap > 0), JSON.stringify(caps)).toBe(true);
-    expect(spent, `${run.stdout}\ncaps ${JSON.stringify(caps)}`).toBeLessThanOrEqual(1 + 3 * 0.09 + 1e-9);
-    expect(spent).toBeGreaterThan(0.5);
-  }, LONG);
+  it(
+    'three units together spend no more than --max-cost (plus the one round an agent finishes past its cap)',
+    async () => {
+      p = parallelProject(['Add alpha', 'Add beta', 'Add gamma'], {
+        calls: [costlyItem('Add alpha', 'a.txt'), costlyItem('Add beta', 'b.txt'), costlyItem('Add gamma', 'c.txt')],
+      });
+      const run = await runCli('ralph', ['--parallel', '3', '--max-cost', '1'], { cwd: p.project.dir, env: p.env });
+      const caps = p.claude.runs().map((c) => Number(c.argv[c.argv.indexOf('--max-budget-usd') + 1]));
+      const spent = p.state().units.reduce((sum, u) => sum + (u.cost_usd as number), 0);
+      expect(
+        caps.every((cap) => cap > 0),
+        JSON.stringify(caps),
+      ).toBe(true);
+      expect(spent, `${run.stdout}\ncaps ${JSON.stringify(caps)}`).toBeLessThanOrEqual(1 + 3 * 0.09 + 1e-9);
+      expect(spent).toBeGreaterThan(0.5);
+    },
+    LONG,
+  );
 });

@@ -60,7 +60,6 @@ async function killDuringLoop3(): Promise<KilledRun> {
   return { project, fake, record: records[0]! };
 }
 
-
 describe('ralph after kill -9', () => {
   it('resumes the run at loop 3 with the earlier attempts intact', async () => {
     const { project, fake, record: before } = await killDuringLoop3();
@@ -106,7 +105,10 @@ describe('ralph after kill -9', () => {
     expect(records).toHaveLength(2);
     const old = records.find((r) => r.run_id === before.run_id)!;
     const fresh = records.find((r) => r.run_id !== before.run_id)!;
-    expect(old).toMatchObject({ status: 'failed', attempts: [...before.attempts.slice(0, 2), { ...before.attempts[2], state: 'cut-off', action: 'agent call (cut off)' }] });
+    expect(old).toMatchObject({
+      status: 'failed',
+      attempts: [...before.attempts.slice(0, 2), { ...before.attempts[2], state: 'cut-off', action: 'agent call (cut off)' }],
+    });
     expect(old.status_history.at(-1)!.reason).toBe('superseded: ralph --fresh started a new run');
     expect(fresh).toMatchObject({ status: 'converged', resumes: [] });
     expect(fresh.attempts.map((a) => a.loop)).toEqual([1]);

@@ -67,7 +67,6 @@ async function killDuringCall2(args: string[], rc = '', signal: NodeJS.Signals =
   return { project, fake, runId: records[0]!.run_id };
 }
 
-
 const ralphLog = (project: TmpProject) => readFileSync(project.path('.ralph/logs/ralph.log'), 'utf8');
 const statusJson = (project: TmpProject) => JSON.parse(readFileSync(project.path('.ralph/status.json'), 'utf8')) as Record<string, unknown>;
 
@@ -120,7 +119,7 @@ describe('budgets across kill -9 and resume', () => {
     expect(readRunRecords(project.dir)[0]!.status).toBe('exhausted');
   });
 
-  it('a garbage .run_state is a warning naming it, and the budget counts what ralph\'s ledger holds', async () => {
+  it("a garbage .run_state is a warning naming it, and the budget counts what ralph's ledger holds", async () => {
     const { project, fake, runId } = await killDuringCall2(['--max-loops', '3']);
     writeFileSync(project.path('.ralph/.run_state'), '{"spend": garbage');
 

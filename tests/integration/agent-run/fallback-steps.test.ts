@@ -16,22 +16,34 @@ const at = (hhmm: string) => Date.parse(`2026-11-30T${hhmm}:00Z`);
 const PLAN = '# Fix Plan\n' + Array.from({ length: 8 }, (_, i) => `- [ ] item ${i + 1}\n`).join('');
 const RC = `${FAST_LOOP_RC}FALLBACK_AGENTS=codex\nLOOP_DELAY_SECONDS=120\nUSAGE_LIMIT_MARGIN_SECONDS=60\n`;
 
-const claudeWork = (n: number) => ({ tickFixPlan: 1, writeFiles: { [`src/claude${n}.txt`]: `${n}\n` }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } });
+const claudeWork = (n: number) => ({
+  tickFixPlan: 1,
+  writeFiles: { [`src/claude${n}.txt`]: `${n}\n` },
+  statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false },
+});
 const claudeDone = { tickFixPlan: 'all' as const, writeFiles: { 'src/done.txt': 'done\n' }, statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } };
 const claudeLimited = (resetAt: number) => ({ outcome: 'usage_limit' as const, resetsAt: Math.floor(resetAt / 1000) });
-const codexWork: FakeCodexScenario = { defaults: { tickFixPlan: 1, writeFiles: { 'src/codex.txt': 'codex {call}\n' }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } } };
+const codexWork: FakeCodexScenario = {
+  defaults: { tickFixPlan: 1, writeFiles: { 'src/codex.txt': 'codex {call}\n' }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } },
+};
 
 const cleanups = useCleanups();
 
 function setup(claude: FakeScenario, codex: FakeCodexScenario): { p: LoopProject; codex: FakeCodex } {
   const p = loopProject(claude, { files: { '.ralphrc': RC, '.ralph/fix_plan.md': PLAN }, clock: fakeClock(START) });
   const fake = withFakeCodex(codex, p.fake.env);
-  cleanups.push(() => fake.cleanup(), () => p.cleanup());
+  cleanups.push(
+    () => fake.cleanup(),
+    () => p.cleanup(),
+  );
   return { p, codex: fake };
 }
 
 function metrics(p: LoopProject): Array<Record<string, unknown>> {
-  return readFileSync(`${p.project.dir}/.ralph/logs/metrics.jsonl`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  return readFileSync(`${p.project.dir}/.ralph/logs/metrics.jsonl`, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 describe('falling back to another agent at a usage limit', () => {
@@ -75,7 +87,11 @@ describe('falling back to another agent at a usage limit', () => {
     expect(r.logs.join('\n')).toContain('Codex is left out for the rest of this run (its sign-in failed)');
     expect(r.stderr.text).toContain('To fix: sign Codex in with `codex login`');
     const lines = metrics(p);
-    expect(lines.map((m) => [m.agent, m.outcome])).toEqual([['claude', 'usage_limit'], ['codex', 'auth'], ['claude', 'ok']]);
+    expect(lines.map((m) => [m.agent, m.outcome])).toEqual([
+      ['claude', 'usage_limit'],
+      ['codex', 'auth'],
+      ['claude', 'ok'],
+    ]);
     expect(Date.parse(String(lines[2]!.timestamp))).toBeGreaterThanOrEqual(at('03:21'));
   });
 
@@ -86,7 +102,11 @@ describe('falling back to another agent at a usage limit', () => {
     expect(r.exitCode, r.logs.join('\n')).toBe(0);
     expect(codex.runs()).toHaveLength(1);
     const lines = metrics(p);
-    expect(lines.map((m) => [m.agent, m.outcome])).toEqual([['claude', 'usage_limit'], ['codex', 'usage_limit'], ['claude', 'ok']]);
+    expect(lines.map((m) => [m.agent, m.outcome])).toEqual([
+      ['claude', 'usage_limit'],
+      ['codex', 'usage_limit'],
+      ['claude', 'ok'],
+    ]);
     const resumed = Date.parse(String(lines[2]!.timestamp));
     expect(resumed).toBeGreaterThanOrEqual(at('03:41'));
     expect(resumed).toBeLessThan(at('04:00'));

@@ -5,7 +5,20 @@
 // those are stat'ed; a folder without a repository works too.
 
 import * as nodeFs from 'node:fs';
-import { appendFileSync, chmodSync, renameSync, rmSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  renameSync,
+  rmSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -165,8 +178,14 @@ describe('content snapshots', () => {
   it('costs one git call (ls-files) in a small project, whether or not something changed', async () => {
     const calls: string[] = [];
     const counting: ProcessRunner = {
-      run: (command, args, options) => (calls.push(args.find((a, k) => !a.startsWith('-') && args[k - 1] !== '-c') ?? ''), nodeProcessRunner.run(command, args, options)),
-      start: (command, args, options) => (calls.push(args.find((a, k) => !a.startsWith('-') && args[k - 1] !== '-c') ?? ''), nodeProcessRunner.start(command, args, options)),
+      run: (command, args, options) => (
+        calls.push(args.find((a, k) => !a.startsWith('-') && args[k - 1] !== '-c') ?? ''),
+        nodeProcessRunner.run(command, args, options)
+      ),
+      start: (command, args, options) => (
+        calls.push(args.find((a, k) => !a.startsWith('-') && args[k - 1] !== '-c') ?? ''),
+        nodeProcessRunner.start(command, args, options)
+      ),
     };
     const { p, snap } = setup(true, counting, undefined, { gitStatFrom: null });
     await snap.take();
@@ -211,7 +230,7 @@ describe('content snapshots', () => {
     expect(listTree(p.path('.git'))).toEqual(before);
   });
 
-  it('runs no clean filter, not even the user\'s own, and reads the bytes as they are on disk', async () => {
+  it("runs no clean filter, not even the user's own, and reads the bytes as they are on disk", async () => {
     const { p, id } = setup();
     const marker = p.path('.git/filter-ran');
     p.git('config', 'filter.mine.clean', `sh -c 'touch "${marker}"; tr a b'`);
@@ -222,7 +241,7 @@ describe('content snapshots', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
-  it('runs no fsmonitor, not even the user\'s own', async () => {
+  it("runs no fsmonitor, not even the user's own", async () => {
     const { p, id } = setup();
     const marker = p.path('.git/fsmonitor-ran');
     writeFileSync(p.path('.git/fsmonitor.sh'), `#!/bin/sh\ntouch "${marker}"\nexit 1\n`);
@@ -353,7 +372,7 @@ describe('content snapshots', () => {
     expect(await snap.changedPaths(start, { ...later, since: undefined })).toEqual(['README.md', 'src/a.ts', 'src/b.ts']);
   });
 
-  it('sees a file removed from the end of the list (git\'s list a prefix of the last one)', async () => {
+  it("sees a file removed from the end of the list (git's list a prefix of the last one)", async () => {
     const { p, snap } = setup();
     // git lists untracked files first, then tracked ones: the last tracked file is the list's end.
     writeFileSync(p.path('zz-last.ts'), 'z\n');
@@ -423,6 +442,9 @@ describe('exclusionTest', () => {
 function listTree(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
-    .map((e) => { const f = join(e.parentPath, e.name); return `${f}:${statSync(f).size}`; })
+    .map((e) => {
+      const f = join(e.parentPath, e.name);
+      return `${f}:${statSync(f).size}`;
+    })
     .sort();
 }

@@ -24,7 +24,7 @@ function gitIndexed(p: TmpProject, indexFile: string, args: string[]): string {
 }
 
 describe('the private stat index', () => {
-  it('holds its entries in git\'s byte order, and git finds the files written with their stats unchanged', async () => {
+  it("holds its entries in git's byte order, and git finds the files written with their stats unchanged", async () => {
     const names = ['b.txt', 'a b.txt', 'é.txt', '\u{1F600}.txt', '\uE000.txt', 'run.sh', 'empty', 'dir/z.txt'];
     const { p, indexFile } = setup(Object.fromEntries(names.map((n) => [n, n === 'empty' ? '' : `${n}\n`])));
     chmodSync(p.path('run.sh'), 0o755);
@@ -63,8 +63,19 @@ describe('the private stat index', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
-  it('vouches only for stats older than the stamp\'s second', () => {
-    const stat = (ctimeMs: number, mtimeMs: number, file = true) => ({ ctimeMs, mtimeMs, dev: 1, ino: 1, mode: 0o100644, uid: 0, gid: 0, size: 1, isFile: () => file, isSymbolicLink: () => false });
+  it("vouches only for stats older than the stamp's second", () => {
+    const stat = (ctimeMs: number, mtimeMs: number, file = true) => ({
+      ctimeMs,
+      mtimeMs,
+      dev: 1,
+      ino: 1,
+      mode: 0o100644,
+      uid: 0,
+      gid: 0,
+      size: 1,
+      isFile: () => file,
+      isSymbolicLink: () => false,
+    });
     expect(indexable(stat(9_999, 9_000), 10_500)).toBe(true);
     expect(indexable(stat(10_100, 9_000), 10_500)).toBe(false);
     expect(indexable(stat(9_000, 10_000), 10_500)).toBe(false);

@@ -55,7 +55,12 @@ describe('enableProject', () => {
   });
 
   it('with force keeps a copy of every file it replaces and says where', () => {
-    project = tmpProject({ '.ralph/PROMPT.md': 'my prompt', '.ralph/AGENT.md': 'my agent', '.ralph/fix_plan.md': 'my plan', '.ralphrc': 'MAX_CALLS_PER_HOUR=5\n' });
+    project = tmpProject({
+      '.ralph/PROMPT.md': 'my prompt',
+      '.ralph/AGENT.md': 'my agent',
+      '.ralph/fix_plan.md': 'my plan',
+      '.ralphrc': 'MAX_CALLS_PER_HOUR=5\n',
+    });
     const result = enableProject(options(project.dir, { force: true }));
     if (result.kind !== 'enabled' || !result.backup) throw new Error(`expected a backup, got ${JSON.stringify(result)}`);
     expect(result.backup.files.sort()).toEqual(['.ralph/AGENT.md', '.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralphrc']);

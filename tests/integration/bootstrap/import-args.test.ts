@@ -22,7 +22,18 @@ describe('parseImportArgs', () => {
   });
 
   it('reads filters and modifiers', async () => {
-    const args = await parseImportArgs(['--github-label', 'bug, ui', '--exclude-label', 'wontfix', '--select', 'priority', '--github-assignee', 'none', '--dry-run', 'proj']);
+    const args = await parseImportArgs([
+      '--github-label',
+      'bug, ui',
+      '--exclude-label',
+      'wontfix',
+      '--select',
+      'priority',
+      '--github-assignee',
+      'none',
+      '--dry-run',
+      'proj',
+    ]);
     expect(args).toMatchObject({
       query: { state: 'open', labels: ['bug', 'ui'], assignee: 'none' },
       excludeLabels: ['wontfix'],

@@ -46,7 +46,16 @@ describe('createPrompter', () => {
     expect(await prompter.confirm('Continue?', false)).toBe(false);
     expect(await prompter.askInteger('Calls', { min: 10, max: 500, defaultValue: 100 })).toBe(100);
     expect(await prompter.selectMany('x', [{ label: 'a', value: 'a', checked: true }])).toEqual(['a']);
-    expect(await prompter.selectOne('y', [{ label: 'a', value: 'a' }, { label: 'b', value: 'b' }], 1)).toBe('b');
+    expect(
+      await prompter.selectOne(
+        'y',
+        [
+          { label: 'a', value: 'a' },
+          { label: 'b', value: 'b' },
+        ],
+        1,
+      ),
+    ).toBe('b');
     expect(await prompter.readAnswer('raw: ')).toBeUndefined();
   });
 

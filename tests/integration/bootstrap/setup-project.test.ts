@@ -35,7 +35,19 @@ describe('setupProject', () => {
     const dir = newParent();
     const result = await setupProject({ parentDir: dir, name: 'demo', force: false, runner: nodeProcessRunner, env: withIdentity, hasCommand: () => false });
     const project = join(dir, 'demo');
-    for (const path of ['src', '.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralph/AGENT.md', '.ralph/specs/stdlib', '.ralph/examples', '.ralph/logs', '.ralph/docs/generated', '.ralphrc', '.gitignore', 'README.md']) {
+    for (const path of [
+      'src',
+      '.ralph/PROMPT.md',
+      '.ralph/fix_plan.md',
+      '.ralph/AGENT.md',
+      '.ralph/specs/stdlib',
+      '.ralph/examples',
+      '.ralph/logs',
+      '.ralph/docs/generated',
+      '.ralphrc',
+      '.gitignore',
+      'README.md',
+    ]) {
       expect(existsSync(join(project, path)), path).toBe(true);
     }
     expect(readFileSync(join(project, 'README.md'), 'utf8')).toBe('# demo\n');
@@ -84,7 +96,14 @@ describe('setupProject', () => {
     writeFileSync(join(project, 'work.txt'), 'in progress\n');
     git(project, 'add', 'work.txt');
     writeFileSync(join(project, 'untracked.txt'), 'mine\n');
-    const result = await setupProject({ parentDir: dir, name: 'existing', force: false, runner: nodeProcessRunner, env: withIdentity, hasCommand: () => false });
+    const result = await setupProject({
+      parentDir: dir,
+      name: 'existing',
+      force: false,
+      runner: nodeProcessRunner,
+      env: withIdentity,
+      hasCommand: () => false,
+    });
     expect(result.git).toMatchObject({ kind: 'committed', initialized: false });
     const committed = git(project, 'show', '--name-only', '--format=', 'HEAD').split('\n');
     expect(committed).toEqual(expect.arrayContaining(['.ralph/PROMPT.md', '.ralphrc', 'README.md', '.ralph/logs/.gitkeep']));
@@ -99,7 +118,14 @@ describe('setupProject', () => {
     mkdirSync(project);
     git(project, 'init', '-q');
     writeFileSync(join(project, '.gitignore'), '.ralphrc\n');
-    const result = await setupProject({ parentDir: dir, name: 'ignoring', force: false, runner: nodeProcessRunner, env: withIdentity, hasCommand: () => false });
+    const result = await setupProject({
+      parentDir: dir,
+      name: 'ignoring',
+      force: false,
+      runner: nodeProcessRunner,
+      env: withIdentity,
+      hasCommand: () => false,
+    });
     expect(result.git).toMatchObject({ kind: 'committed' });
     const committed = git(project, 'show', '--name-only', '--format=', 'HEAD').split('\n');
     expect(committed).toContain('.ralph/PROMPT.md');

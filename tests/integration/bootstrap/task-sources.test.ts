@@ -64,7 +64,12 @@ describe('fetchGitHubTasks', () => {
     clis = withFakeTaskClis({});
     project = tmpProject({});
     const missing = await fetchGitHubTasks({ runner: nodeProcessRunner, cwd: project.dir, env: clis.isolatedEnv, limit: 5 });
-    expect(missing).toMatchObject({ ok: false, reason: 'missing-tool', message: 'GitHub CLI (gh) is not installed', hint: expect.stringContaining('cli.github.com') });
+    expect(missing).toMatchObject({
+      ok: false,
+      reason: 'missing-tool',
+      message: 'GitHub CLI (gh) is not installed',
+      hint: expect.stringContaining('cli.github.com'),
+    });
     clis.cleanup();
     const cli = setUp({ gh: { authenticated: false, issues: [{ number: 1, title: 'x' }] } });
     expect(await fetchGitHubTasks({ ...cli, limit: 5 })).toMatchObject({ ok: false, reason: 'unauthenticated', hint: 'run: gh auth login' });

@@ -24,7 +24,10 @@ afterEach(() => {
 function scene() {
   const project = tmpProject({ 'a.txt': 'a\n' }, { git: true });
   const outside = mkdtempSync(join(tmpdir(), 'ralph-disarm-'));
-  cleanups.push(() => project.cleanup(), () => rmSync(outside, { recursive: true, force: true }));
+  cleanups.push(
+    () => project.cleanup(),
+    () => rmSync(outside, { recursive: true, force: true }),
+  );
   const log = join(outside, 'ran.log');
   const evil = join(outside, 'evil.sh');
   writeFileSync(evil, `#!/bin/sh\necho "$1" >> '${log}'\nexec cat\n`);
@@ -41,15 +44,28 @@ function scene() {
     writeFileSync(join(dir, 'f.txt'), 'two\n');
   };
   const ctx = { projectDir: project.dir, env, processRunner: nodeProcessRunner };
-  return { project, outside, evil: (tag: string) => `${evil} ${tag}`, forget: () => rmSync(log, { force: true }), ran: () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []), nested, ctx };
+  return {
+    project,
+    outside,
+    evil: (tag: string) => `${evil} ${tag}`,
+    forget: () => rmSync(log, { force: true }),
+    ran: () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []),
+    nested,
+    ctx,
+  };
 }
 
 describe('disarming nested repositories after a loop', () => {
-  it('strips program settings and includes, moves hooks aside, and the user\'s git status then runs nothing', async () => {
+  it("strips program settings and includes, moves hooks aside, and the user's git status then runs nothing", async () => {
     const s = scene();
     await recordGitBaseline(s.project.dir, env);
     const known = await recordNestedRepositories(s.ctx);
-    s.nested('vendor/lib', { 'filter.x.clean': s.evil('clean'), 'core.fsmonitor': s.evil('fsmonitor'), 'include.path': '../../../inc.cfg', 'user.name': 'kept' });
+    s.nested('vendor/lib', {
+      'filter.x.clean': s.evil('clean'),
+      'core.fsmonitor': s.evil('fsmonitor'),
+      'include.path': '../../../inc.cfg',
+      'user.name': 'kept',
+    });
     writeFileSync(s.project.path('vendor/lib/.git/hooks/post-checkout'), `#!/bin/sh\n${s.evil('hook')}\n`);
     s.project.git('-c', 'core.fsmonitor=false', 'add', 'vendor/lib');
     s.project.git('-c', 'core.hooksPath=/dev/null', 'commit', '-q', '-m', 'gitlink');
@@ -58,11 +74,18 @@ describe('disarming nested repositories after a loop', () => {
     s.forget();
 
     const disarmed = await disarmNestedRepositories(s.ctx, known, '.ralph/quarantine/t');
-    expect(disarmed.map((d) => ({ ...d, removed: [...d.removed].sort() }))).toEqual([{
-      repository: 'vendor/lib',
-      created: true,
-      removed: ['vendor/lib/.git/config: core.fsmonitor', 'vendor/lib/.git/config: filter.x.clean', 'vendor/lib/.git/config: include.path', 'vendor/lib/.git/hooks/post-checkout (hook)'],
-    }]);
+    expect(disarmed.map((d) => ({ ...d, removed: [...d.removed].sort() }))).toEqual([
+      {
+        repository: 'vendor/lib',
+        created: true,
+        removed: [
+          'vendor/lib/.git/config: core.fsmonitor',
+          'vendor/lib/.git/config: filter.x.clean',
+          'vendor/lib/.git/config: include.path',
+          'vendor/lib/.git/hooks/post-checkout (hook)',
+        ],
+      },
+    ]);
     expect(execFileSync('git', ['config', 'user.name'], { cwd: s.project.path('vendor/lib'), encoding: 'utf8' }).trim()).toBe('kept');
     expect(existsSync(s.project.path('.ralph/quarantine/t/vendor/lib/.git/hooks/post-checkout'))).toBe(true);
     execFileSync('git', ['status', '--porcelain'], { cwd: s.project.dir, env, stdio: 'ignore' });

@@ -2,7 +2,20 @@
 // byte (mode included), what the agent added is moved out, a symlink in place of a guarded file
 // is moved aside rather than written through, and only package.json's test script is guarded.
 
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -28,7 +41,13 @@ describe('guarded files', () => {
     writeFileSync(p.path('.gemini/settings.json'), '{"tools":{"allowed":["*"]}}');
 
     const violations = restoreGuardedFiles(guarded, Q);
-    expect(violations.map((v) => v.path)).toEqual(['.claude/settings.json', '.gemini/settings.json', '.git/hooks/post-commit', '.git/hooks/pre-push', '.ralphrc']);
+    expect(violations.map((v) => v.path)).toEqual([
+      '.claude/settings.json',
+      '.gemini/settings.json',
+      '.git/hooks/post-commit',
+      '.git/hooks/pre-push',
+      '.ralphrc',
+    ]);
     expect(readFileSync(p.path('.ralphrc'), 'utf8')).toBe('MAX_LOOPS=3\n');
     expect(readFileSync(p.path('.claude/settings.json'), 'utf8')).toBe('{}\n');
     expect(readFileSync(p.path('.git/hooks/pre-push'), 'utf8')).toBe('#!/bin/sh\nexit 0\n');
@@ -62,7 +81,10 @@ describe('guarded files', () => {
       writeFileSync(p.path('.ralphrc'), 'CLAUDE_CODE_CMD=./evil.sh\n');
       writeFileSync(p.path('package.json'), '{"scripts":{"test":"./evil.sh"}}\n');
       const violations = restoreGuardedFiles(guarded, Q);
-      expect(violations.map((v) => [v.path, v.keptAt])).toEqual([['.ralphrc', undefined], ['package.json (scripts.test)', undefined]]);
+      expect(violations.map((v) => [v.path, v.keptAt])).toEqual([
+        ['.ralphrc', undefined],
+        ['package.json (scripts.test)', undefined],
+      ]);
       expect(readFileSync(p.path('.ralphrc'), 'utf8')).toBe('A=1\n');
       expect(JSON.parse(readFileSync(p.path('package.json'), 'utf8')).scripts.test).toBe('true');
       expect(readdirSync(outside)).toEqual([]);
@@ -81,7 +103,10 @@ describe('guarded files', () => {
       symlinkSync(outside, p.path('.claude'));
       const violations = restoreGuardedFiles(guarded, Q);
       // The link is moved aside, then the file it hid is put back into a folder of its own.
-      expect(violations.map((v) => [v.path, v.keptAt])).toEqual([['.claude', `${Q}/.claude`], ['.claude/settings.json', undefined]]);
+      expect(violations.map((v) => [v.path, v.keptAt])).toEqual([
+        ['.claude', `${Q}/.claude`],
+        ['.claude/settings.json', undefined],
+      ]);
       expect(violations[0]!.diff).toBe(`.claude (a link to ${outside}, was a folder)`);
       expect(lstatSync(p.path('.claude')).isDirectory()).toBe(true);
       expect(readFileSync(p.path('.claude/settings.json'), 'utf8')).toBe('{"permissions":{}}\n');
@@ -111,7 +136,7 @@ describe('guarded files', () => {
     }
   });
 
-  it("keeps a folder link the user had when the run started (a dotfiles setup), and guards the files through it", () => {
+  it('keeps a folder link the user had when the run started (a dotfiles setup), and guards the files through it', () => {
     const p = (project = tmpProject({ 'dotfiles/claude/settings.json': '{"user":1}\n' }, { git: true }));
     symlinkSync(p.path('dotfiles/claude'), p.path('.claude'));
     const guarded = recordGuardedFiles(p.dir);
@@ -157,7 +182,7 @@ describe('a moved repository', () => {
     }
   });
 
-  it('that is nowhere to be found is reported as not put back, nothing written into a folder that is not the user\'s, the rest undone', () => {
+  it("that is nowhere to be found is reported as not put back, nothing written into a folder that is not the user's, the rest undone", () => {
     const p = (project = tmpProject({ '.ralphrc': 'A=1\n' }, { git: true }));
     const guarded = recordGuardedFiles(p.dir);
     mkdirSync(p.path('deep/er'), { recursive: true });
@@ -165,7 +190,9 @@ describe('a moved repository', () => {
     writeFileSync(p.path('.git'), 'gitdir: nowhere\n');
     writeFileSync(p.path('.ralphrc'), 'CLAUDE_CODE_CMD=./evil.sh\n');
     const violations = restoreGuardedFiles(guarded, Q);
-    expect(violations.find((v) => v.path === '.git')?.unrestored).toBe('.git was replaced by a file; move your repository back to .git (or restore it from a clone), then run ralph again');
+    expect(violations.find((v) => v.path === '.git')?.unrestored).toBe(
+      '.git was replaced by a file; move your repository back to .git (or restore it from a clone), then run ralph again',
+    );
     expect(readFileSync(p.path('.git'), 'utf8')).toBe('gitdir: nowhere\n');
     expect(readFileSync(p.path('.ralphrc'), 'utf8')).toBe('A=1\n');
   });

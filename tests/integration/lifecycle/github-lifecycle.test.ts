@@ -30,7 +30,10 @@ function setUp(calls: number, title = 'Seven'): { loop: LoopProject; clis: FakeT
 describe('the GitHub issue lifecycle in-process', () => {
   it('runs from config keys alone: GITHUB_ISSUE, COMMENT_PROGRESS, COMMENT_INTERVAL, CLOSE_SUMMARY', async () => {
     const s = setUp(2);
-    const result = await s.loop.run({ GITHUB_ISSUE: 'octo/app#7', COMMENT_PROGRESS: true, COMMENT_INTERVAL: 1, CLOSE_SUMMARY: true, MAX_LOOPS: 5 }, { env: s.env });
+    const result = await s.loop.run(
+      { GITHUB_ISSUE: 'octo/app#7', COMMENT_PROGRESS: true, COMMENT_INTERVAL: 1, CLOSE_SUMMARY: true, MAX_LOOPS: 5 },
+      { env: s.env },
+    );
     expect(result.exitCode, String(result.error)).toBe(0);
     const calls = s.clis.ghCallsWithInput();
     expect(calls.map((c) => c.argv.slice(0, 3).join(' '))).toEqual(['issue view 7', 'issue comment 7', 'issue comment 7', 'issue comment 7']);
@@ -38,14 +41,20 @@ describe('the GitHub issue lifecycle in-process', () => {
     expect(calls[1]!.stdin).toContain('loop #1');
     expect(calls[2]!.stdin).toContain('loop #2');
     expect(calls[3]!.stdin).toContain('Ralph completed development');
-    expect(s.loop.readJson('.ralph/.github_lifecycle_state')).toMatchObject({ issue: { number: 7, repo: 'octo/app', title: 'Seven' }, lifecycle: { progress_comments_posted: 2 } });
+    expect(s.loop.readJson('.ralph/.github_lifecycle_state')).toMatchObject({
+      issue: { number: 7, repo: 'octo/app', title: 'Seven' },
+      lifecycle: { progress_comments_posted: 2 },
+    });
   });
 
   it('a restart on the same unfinished issue keeps its start; a forged start_sha is set aside for HEAD', async () => {
     // Each run's call ticks one item and writes a new file: a tick with measured new content.
     const s = setUp(2);
     const head = s.loop.project.git('rev-parse', 'HEAD').trim();
-    const forged = { issue: { number: 7, repo: '', title: 'Seven' }, lifecycle: { start_sha: '--output=/tmp/x', completion_detected_at: null, progress_comments_posted: 3 } };
+    const forged = {
+      issue: { number: 7, repo: '', title: 'Seven' },
+      lifecycle: { start_sha: '--output=/tmp/x', completion_detected_at: null, progress_comments_posted: 3 },
+    };
     writeFileSync(s.loop.project.path('.ralph/.github_lifecycle_state'), JSON.stringify(forged));
     const result = await s.loop.run({ GITHUB_ISSUE: '7', MAX_LOOPS: 1 }, { env: s.env });
     expect(result.exitCode, String(result.error)).toBe(3);
@@ -59,7 +68,7 @@ describe('the GitHub issue lifecycle in-process', () => {
     expect(s.loop.readJson('.ralph/.github_lifecycle_state')).toMatchObject({ lifecycle: { start_sha: head, progress_comments_posted: 3 } });
   });
 
-  it("an issue title with NUL, newlines and a forged log line is one line of text in the log and the PR title", async () => {
+  it('an issue title with NUL, newlines and a forged log line is one line of text in the log and the PR title', async () => {
     const s = setUp(2, 'Fix\u0000 it\n[2026-01-01 00:00:00] [SUCCESS] forged\u001b[2J');
     const origin = mkdtempSync(join(tmpdir(), 'lifecycle-origin-'));
     try {
@@ -71,7 +80,9 @@ describe('the GitHub issue lifecycle in-process', () => {
       const pr = s.clis.ghCalls().find((argv) => argv[0] === 'pr');
       expect(pr?.slice(0, 4)).toEqual(['pr', 'create', '--title', 'Fix it [2026-01-01 00:00:00] [SUCCESS] forged [2J']);
       // The log also drops the whole escape sequence, as it does for the agent's text.
-      expect(result.logs.filter((line) => line.includes('lifecycle tracking'))).toEqual(['🔗 GitHub issue lifecycle tracking #7: Fix it [2026-01-01 00:00:00] [SUCCESS] forged']);
+      expect(result.logs.filter((line) => line.includes('lifecycle tracking'))).toEqual([
+        '🔗 GitHub issue lifecycle tracking #7: Fix it [2026-01-01 00:00:00] [SUCCESS] forged',
+      ]);
     } finally {
       rmSync(origin, { recursive: true, force: true });
     }
@@ -94,4 +105,3 @@ describe('the GitHub issue lifecycle in-process', () => {
     expect(followUp?.stdin).toContain('- notes.md: TODO: handle the empty case');
   });
 });
-

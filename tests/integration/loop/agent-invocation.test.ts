@@ -26,10 +26,7 @@ function setup(scenario: FakeScenario, files: Record<string, string> = {}): Loop
 describe('agent invocation', () => {
   it('passes the Bash-compatible argv: -p, stream-json with --verbose, model, effort, allowed tools last', async () => {
     const p = setup({ calls: [{ writeFiles: { 'a.txt': 'a' } }] });
-    writeFileSync(
-      p.project.path('.ralphrc'),
-      `${FAST_LOOP_RC}CLAUDE_MODEL=opus\nCLAUDE_EFFORT=high\nALLOWED_TOOLS="Read,Edit,Bash(git commit *)"\n`,
-    );
+    writeFileSync(p.project.path('.ralphrc'), `${FAST_LOOP_RC}CLAUDE_MODEL=opus\nCLAUDE_EFFORT=high\nALLOWED_TOOLS="Read,Edit,Bash(git commit *)"\n`);
     await p.run({ MAX_LOOPS: 1 });
     const [run] = p.fake.runs();
     const argv = run!.argv;

@@ -285,7 +285,9 @@ describe('fatal agent failures and budgets', () => {
 
   it('a denied rm -rf build halts with exit 2 and prints the ALLOWED_TOOLS line to add', async () => {
     const p = setup({
-      calls: [{ steps: [{ tool: 'Bash', input: { command: 'rm -rf build', description: 'Clean' } }, { text: 'Tried to clean.' }], writeFiles: { 'a.txt': 'a' } }],
+      calls: [
+        { steps: [{ tool: 'Bash', input: { command: 'rm -rf build', description: 'Clean' } }, { text: 'Tried to clean.' }], writeFiles: { 'a.txt': 'a' } },
+      ],
     });
     const result = await p.run();
     expect(result.exitCode).toBe(2);

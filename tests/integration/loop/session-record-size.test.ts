@@ -27,7 +27,11 @@ describe('session record size', () => {
     p = loopProject({ calls: [] }, { files: { '.ralphrc': FAULT_RC, '.ralph/fix_plan.md': '# Fix Plan\n- [ ] keep going\n' } });
     const sessions = p.project.path('.ralph/sessions');
     const summaryFile = () => join(sessions, readdirSync(sessions).filter((n) => n.endsWith('.json'))[0]!);
-    const logText = () => readdirSync(sessions).filter((n) => n.endsWith('.attempts.jsonl')).map((n) => readFileSync(join(sessions, n), 'utf8')).join('');
+    const logText = () =>
+      readdirSync(sessions)
+        .filter((n) => n.endsWith('.attempts.jsonl'))
+        .map((n) => readFileSync(join(sessions, n), 'utf8'))
+        .join('');
     const seen = new Map<number, { summary: number; log: string }>();
     let loops = 0;
     const events = new LoopEvents();

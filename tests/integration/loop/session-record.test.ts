@@ -20,7 +20,11 @@ import { projectView } from '../../helpers/project-view.js';
 
 const FAKE_API_KEY = 'sk-ant-fake-test-key'; // what withFakeClaude puts in ANTHROPIC_API_KEY
 const PLAN = '# Fix Plan\n- [ ] one\n- [ ] two\n- [ ] three\n';
-const work = (n: number) => ({ tickFixPlan: 1, writeFiles: { [`src/part${n}.ts`]: `export const part${n} = ${n};\n` }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } });
+const work = (n: number) => ({
+  tickFixPlan: 1,
+  writeFiles: { [`src/part${n}.ts`]: `export const part${n} = ${n};\n` },
+  statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false },
+});
 
 let current: LoopProject | undefined;
 afterEach(() => {
@@ -70,7 +74,11 @@ describe('session record kept by the loop', () => {
     ]);
     expect(record.attempts[0]!.tokens.input).toBeGreaterThan(0);
     expect(record.gap?.history.map((s) => s.open_items)).toEqual([2, 1, 0]);
-    expect(record.observations.map((o) => [o.loop, o.source, o.exit_code])).toEqual([[1, 'agent', 0], [2, 'agent', 0], [3, 'agent', 0]]);
+    expect(record.observations.map((o) => [o.loop, o.source, o.exit_code])).toEqual([
+      [1, 'agent', 0],
+      [2, 'agent', 0],
+      [3, 'agent', 0],
+    ]);
     expect(record.observations[0]!.raw).toContain('Used [REDACTED] to call the API.');
     expect(record.attempts[0]!.action).toBe('Used [REDACTED] to call the API.');
     expect(JSON.stringify(record)).not.toContain(FAKE_API_KEY);
@@ -92,7 +100,10 @@ describe('session record kept by the loop', () => {
     // An interrupt keeps the run active; the attempt it cut short is on disk as running.
     expect(interrupted.status).toBe('active');
     expect(interrupted.attempts.map((a) => `${a.loop}:${a.state}`)).toEqual(['1:finished', '2:running']);
-    expect(collectStatus(p.project.dir, projectView(p.project.dir)).session_record).toMatchObject({ status: 'active', last_attempt: { loop: 2, state: 'running' } });
+    expect(collectStatus(p.project.dir, projectView(p.project.dir)).session_record).toMatchObject({
+      status: 'active',
+      last_attempt: { loop: 2, state: 'running' },
+    });
 
     const events = new LoopEvents();
     const opened: Array<LoopEventMap['run:opened']> = [];
@@ -155,10 +166,14 @@ describe('session record kept by the loop', () => {
     // A tiny node:test suite keeps this fast; one test fails until the fake fixes it.
     const files = {
       '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="node --test"\nMAX_LOOPS=5\n`,
-      'math.test.mjs': "import test from 'node:test';\nimport assert from 'node:assert';\nimport { half } from './math.mjs';\ntest('half of four', () => assert.strictEqual(half(4), 2));\n",
+      'math.test.mjs':
+        "import test from 'node:test';\nimport assert from 'node:assert';\nimport { half } from './math.mjs';\ntest('half of four', () => assert.strictEqual(half(4), 2));\n",
       'math.mjs': 'export const half = (n) => n / 4;\n',
     };
-    const p = setup({ calls: [{ writeFiles: { 'NOTES.md': 'a' } }, { hang: 'afterInit' }, { resultText: 'No change this time.' }], onExhausted: 'repeatLast' }, files);
+    const p = setup(
+      { calls: [{ writeFiles: { 'NOTES.md': 'a' } }, { hang: 'afterInit' }, { resultText: 'No change this time.' }], onExhausted: 'repeatLast' },
+      files,
+    );
     expect((await p.run({}, { events: interruptAtCall(p, 2) })).exitCode).toBe(143);
     expect(readOnlyRunRecord(p.project.dir).last_verification).toMatchObject({ loop: 1, status: 'failed', same_failures_count: 1 });
 

@@ -24,7 +24,6 @@ function setup(scenario: FakeScenario, files: Record<string, string> = OPEN_PLAN
 
 const argAfter = (argv: string[], flag: string) => (argv.includes(flag) ? argv[argv.indexOf(flag) + 1] : undefined);
 
-
 describe('sessions', () => {
   it('resumes loop 1 session in loop 2, never with --continue', async () => {
     const p = setup({ calls: [work(1), work(2)] });
@@ -72,11 +71,7 @@ describe('sessions', () => {
     // after it: a loop that read the file back would resume the forged session in loop 3.
     const forged = '99999999-8888-4777-8666-555555555555';
     const p = setup({
-      calls: [
-        work(1),
-        { writeFiles: { '.ralph/.claude_session_id': JSON.stringify({ session_id: forged, timestamp: 'x' }) }, garbage: 'emptyExit0' },
-        work(3),
-      ],
+      calls: [work(1), { writeFiles: { '.ralph/.claude_session_id': JSON.stringify({ session_id: forged, timestamp: 'x' }) }, garbage: 'emptyExit0' }, work(3)],
     });
     await p.run({ MAX_LOOPS: 3 });
     const [first, , third] = p.fake.runs();
@@ -135,5 +130,8 @@ describe('failed runs', () => {
 
 function readMetrics(p: LoopProject): Array<Record<string, unknown>> {
   const text = readFileSync(p.project.path('.ralph/logs/metrics.jsonl'), 'utf8');
-  return text.trim().split('\n').map((l) => JSON.parse(l));
+  return text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 }

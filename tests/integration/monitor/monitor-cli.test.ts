@@ -60,10 +60,17 @@ describe('ralph-monitor --once', () => {
     // The same for the CJK lines, measured without the monitor's own width table.
     const cjk = lines.filter((line) => CJK.test(line));
     expect(cjk.length).toBeGreaterThanOrEqual(2);
-    for (const line of cjk) expect([...line].reduce((cells, c) => cells + (CJK.test(c) ? 2 : 1), 0), line).toBeLessThanOrEqual(60);
+    for (const line of cjk)
+      expect(
+        [...line].reduce((cells, c) => cells + (CJK.test(c) ? 2 : 1), 0),
+        line,
+      ).toBeLessThanOrEqual(60);
   });
 
-  it.each([['--once', ['--once']], ['live', []]] as const)('says there is no project and exits 1 outside one (%s)', async (_mode, flags) => {
+  it.each([
+    ['--once', ['--once']],
+    ['live', []],
+  ] as const)('says there is no project and exits 1 outside one (%s)', async (_mode, flags) => {
     project = stateProject();
     const result = await runCli('ralph-monitor', [...flags], { cwd: `${project.dir}/.ralph` });
     expect(result.code).toBe(1);

@@ -14,10 +14,7 @@ describe('dashboard run record', () => {
   it('shows the run state, attempts and the gap with its trend, within 60 columns', async () => {
     // Each loop ticks one item and writes a file of its own: a tick with measured new content.
     const call = (name: string) => ({ writeFiles: { [name]: name }, tickFixPlan: 1, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } });
-    p = loopProject(
-      { calls: [call('a.txt'), call('b.txt')] },
-      { files: { '.ralph/fix_plan.md': '- [ ] one\n- [ ] two\n- [ ] three\n' } },
-    );
+    p = loopProject({ calls: [call('a.txt'), call('b.txt')] }, { files: { '.ralph/fix_plan.md': '- [ ] one\n- [ ] two\n- [ ] three\n' } });
     const result = await p.run({ MAX_LOOPS: 2 });
     expect(result.exitCode).toBe(3);
     const snapshot = await loadSnapshot(p.project.dir, projectView(p.project.dir), p.clock.now());

@@ -42,8 +42,11 @@ export function privateTmux(): PrivateTmux {
       killed = true;
       // The panes' process groups (a ralph still writing its state when a test failed early)
       // go with the server: their folders are removed next, so they must be gone by then.
-      const groups = spawnSync('tmux', ['-L', socket, 'list-panes', '-a', '-F', '#{pane_pid}'], { ...options, encoding: 'utf8' })
-        .stdout?.split('\n').map(Number).filter((pid) => pid > 1) ?? [];
+      const groups =
+        spawnSync('tmux', ['-L', socket, 'list-panes', '-a', '-F', '#{pane_pid}'], { ...options, encoding: 'utf8' })
+          .stdout?.split('\n')
+          .map(Number)
+          .filter((pid) => pid > 1) ?? [];
       spawnSync('tmux', ['-L', socket, 'kill-server'], { ...options, stdio: 'ignore' });
       for (const pid of groups) stopGroup(pid);
       // tmux leaves the socket file of a stopped server behind, and its tmux-<uid> folder.
@@ -57,11 +60,7 @@ export function privateTmux(): PrivateTmux {
  * into a message naming what never came: it is kept just under it, so a loaded machine that is
  * merely slow still passes.
  */
-export async function waitFor<T>(
-  what: string,
-  check: () => T | undefined | false,
-  deadlineMs = 25_000,
-): Promise<T> {
+export async function waitFor<T>(what: string, check: () => T | undefined | false, deadlineMs = 25_000): Promise<T> {
   const until = Date.now() + deadlineMs;
   let last: unknown;
   for (;;) {

@@ -141,12 +141,15 @@ describe('launchMonitorSession with real tmux', () => {
     await waitFor('the live output', () => tmux.capture(output!.id).includes('fake agent says hello from the live stream'));
     // Written straight into live.log, past ralph's own sanitizing writer: a pane title, a
     // green "[SUCCESS]" line drawn over the one before it, a cleared screen, a cursor jump.
-    appendFileSync(join(project.dir, '.ralph/live.log'), [
-      'agent line one\n',
-      '\x1b]2;ralph: ALL TESTS PASSED\x07\x1b]0;ralph: ALL TESTS PASSED\x07',
-      '\x1b[1A\x1b[2K\r\x1b[32m[SUCCESS] All 42 tests passed - safe to merge\x1b[0m\n',
-      '\x1b[2J\x1b[Hafter the clear\n',
-    ].join(''));
+    appendFileSync(
+      join(project.dir, '.ralph/live.log'),
+      [
+        'agent line one\n',
+        '\x1b]2;ralph: ALL TESTS PASSED\x07\x1b]0;ralph: ALL TESTS PASSED\x07',
+        '\x1b[1A\x1b[2K\r\x1b[32m[SUCCESS] All 42 tests passed - safe to merge\x1b[0m\n',
+        '\x1b[2J\x1b[Hafter the clear\n',
+      ].join(''),
+    );
     await waitFor('the appended text', () => tmux.capture(output!.id).includes('after the clear'));
     const shown = tmux.capture(output!.id, { escapes: true });
     // Nothing was erased or drawn over: every line is still there, in order, with no colour.
@@ -192,7 +195,18 @@ describe('launchMonitorSession with real tmux', () => {
   it('forwards every flag and the caller environment to the loop, values intact, through a file it deletes', async () => {
     setup();
     const { name } = await launch({
-      forwardedArgv: ['-m', '--notify', '--show-tool-args', '--allowed-tools', 'Bash(git *),Read', '--prompt', "my 'odd' prompt.md", '--keep-monitor', '--calls', '7'],
+      forwardedArgv: [
+        '-m',
+        '--notify',
+        '--show-tool-args',
+        '--allowed-tools',
+        'Bash(git *),Read',
+        '--prompt',
+        "my 'odd' prompt.md",
+        '--keep-monitor',
+        '--calls',
+        '7',
+      ],
       env: baseEnv({ MAX_CALLS_PER_HOUR: '42', NO_COLOR: '1' }),
     });
     // Read until it parses: the stand-in writes the file non-atomically.
@@ -244,7 +258,7 @@ describe('launchMonitorSession with real tmux', () => {
     expect(sessionGone('outer')).toBe(false);
   });
 
-  it('opens a unit-<n> window per unit of a parallel run, each following that unit\'s live output, and closes them with the session', async () => {
+  it("opens a unit-<n> window per unit of a parallel run, each following that unit's live output, and closes them with the session", async () => {
     setup();
     const { name } = await launch({ unitWindows: 2 });
     const windows = tmux.run('list-windows', '-t', `=${name}`, '-F', '#{window_id}').trim().split('\n');
@@ -253,31 +267,51 @@ describe('launchMonitorSession with real tmux', () => {
     // The loop's window stays the one shown.
     expect(tmux.run('display-message', '-p', '-t', `=${name}:`, '#{window_name}').trim()).toBe(WINDOW_NAME);
     const [, unit1, unit2] = windows.map((id) => panes(id)[0]!.id);
-    await waitFor('unit-2\'s placeholder', () => tmux.capture(unit2!).includes('=== unit-2: waiting for unit 2 of a parallel run'));
-    project.write('.ralph/parallel.json', JSON.stringify({
-      run_id: 'p1', base_commit: 'a'.repeat(40), run_branch: 'main', started_at: '2026-12-02T04:00:00Z', finished: false,
-      units: ['add-alpha', 'add-beta'].map((slug) => ({ slug, item: slug, lines: [], after: [], branch: `ralph/p1/${slug}`, worktree: `.ralph/worktrees/${slug}`, state: 'running' })),
-    }));
+    await waitFor("unit-2's placeholder", () => tmux.capture(unit2!).includes('=== unit-2: waiting for unit 2 of a parallel run'));
+    project.write(
+      '.ralph/parallel.json',
+      JSON.stringify({
+        run_id: 'p1',
+        base_commit: 'a'.repeat(40),
+        run_branch: 'main',
+        started_at: '2026-12-02T04:00:00Z',
+        finished: false,
+        units: ['add-alpha', 'add-beta'].map((slug) => ({
+          slug,
+          item: slug,
+          lines: [],
+          after: [],
+          branch: `ralph/p1/${slug}`,
+          worktree: `.ralph/worktrees/${slug}`,
+          state: 'running',
+        })),
+      }),
+    );
     project.write('.ralph/worktrees/p1-add-alpha/.ralph/live.log', 'alpha says \x1b[31mhi\x1b[0m\n');
-    await waitFor('unit-1\'s live output', () => tmux.capture(unit1!).includes('alpha says hi'));
+    await waitFor("unit-1's live output", () => tmux.capture(unit1!).includes('alpha says hi'));
     expect(tmux.capture(unit1!, { escapes: true })).not.toMatch(/\x1b\[[0-9;]*31m/);
     await waitFor('unit-2 waiting for its output', () => tmux.capture(unit2!).includes('unit-2 add-beta: waiting for its live output'));
     // The output pane says where the units' output is.
-    await waitFor('the output pane\'s note', () => tmux.capture(panes(`=${name}:${windows[0]}`)[1]!.id).includes(PARALLEL_LIVE_LOG_NOTE));
+    await waitFor("the output pane's note", () => tmux.capture(panes(`=${name}:${windows[0]}`)[1]!.id).includes(PARALLEL_LIVE_LOG_NOTE));
     releaseLoop();
     await waitFor('the session to close', () => sessionGone(name));
   });
 
-  it('inside tmux, closes the unit windows with the run\'s window', async () => {
+  it("inside tmux, closes the unit windows with the run's window", async () => {
     setup();
     tmux.run('-f', '/dev/null', 'new-session', '-d', '-s', 'outer');
     const [socketPath, serverPid, paneId] = tmux.run('display-message', '-p', '-t', '=outer', '#{socket_path}|#{pid}|#{pane_id}').trim().split('|');
     await launch({ insideTmux: true, unitWindows: 2, env: baseEnv({ TMUX: `${socketPath},${serverPid},0`, TMUX_PANE: paneId }) });
-    const windows = () => tmux.run('list-windows', '-t', '=outer', '-F', '#{window_id}').trim().split('\n').map((id) => tmux.run('display-message', '-p', '-t', id, '#{window_name}').trim());
+    const windows = () =>
+      tmux
+        .run('list-windows', '-t', '=outer', '-F', '#{window_id}')
+        .trim()
+        .split('\n')
+        .map((id) => tmux.run('display-message', '-p', '-t', id, '#{window_name}').trim());
     expect(windows()).toEqual([windows()[0], WINDOW_NAME, 'unit-1', 'unit-2']);
     await waitFor('the loop to start', () => existsSync(join(project.dir, '.ralph/fake-ralph.json')));
     releaseLoop();
-    await waitFor('the run\'s windows to close', () => windows().length === 1);
+    await waitFor("the run's windows to close", () => windows().length === 1);
     expect(sessionGone('outer')).toBe(false);
   });
 
@@ -305,7 +339,7 @@ describe('launchMonitorSession with real tmux', () => {
     await waitFor('the session to close', () => sessionGone(name));
   });
 
-  it('on a terminal, prints the loop pane\'s last lines and returns its exit code once the session closes', async () => {
+  it("on a terminal, prints the loop pane's last lines and returns its exit code once the session closes", async () => {
     setup();
     const { exitCode, written } = await launch({
       stdoutIsTTY: true,

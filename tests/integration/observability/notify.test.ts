@@ -35,7 +35,10 @@ function fakeNotifySend(behaviour: 'record' | 'hang' = 'record') {
   chmodSync(join(dir, 'notify-send'), 0o755);
   const records = () =>
     existsSync(log)
-      ? readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { pid: number; argv: string[] })
+      ? readFileSync(log, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { pid: number; argv: string[] })
       : [];
   return { env: { PATH: [dir, process.env.PATH ?? ''].join(delimiter), NOTIFY_LOG: log }, records };
 }

@@ -57,7 +57,14 @@ describe('ralph --rollback', () => {
     const name = await backupAt(p, 3);
     const json = await rollback(p, { json: true });
     expect(JSON.parse(json.out)).toEqual([
-      { name, ref: `refs/ralph/backups/${name}`, loop: 3, created_at: new Date(T0 + 180_000).toISOString(), commit: expect.stringMatching(/^[0-9a-f]{40}$/), source: 'ralph' },
+      {
+        name,
+        ref: `refs/ralph/backups/${name}`,
+        loop: 3,
+        created_at: new Date(T0 + 180_000).toISOString(),
+        commit: expect.stringMatching(/^[0-9a-f]{40}$/),
+        source: 'ralph',
+      },
     ]);
     expect((await rollback(p, { jq: '.[0].loop' })).out).toBe('3\n');
   });

@@ -31,7 +31,7 @@ function snapshotFiles(dir: string): Record<string, number> {
 }
 
 describe('collectStatus', () => {
-  it('reads the Bash tool\'s halted state: status, breaker, rate window, session', () => {
+  it("reads the Bash tool's halted state: status, breaker, rate window, session", () => {
     const dir = bashProject('halted');
     const before = snapshotFiles(join(dir, '.ralph'));
     const s = collectStatus(dir, projectView(dir));
@@ -50,7 +50,7 @@ describe('collectStatus', () => {
     expect(snapshotFiles(join(dir, '.ralph'))).toEqual(before);
   });
 
-  it('salvages the Bash tool\'s hand-built progress.json and reads the Claude session', () => {
+  it("salvages the Bash tool's hand-built progress.json and reads the Claude session", () => {
     const dir = bashProject('midrun');
     const s = collectStatus(dir, projectView(dir));
     expect(s.progress).toMatchObject({ status: 'executing', elapsed_seconds: 10 });
@@ -60,14 +60,17 @@ describe('collectStatus', () => {
 
   it('reads the usage-limit wait and says whether the lock holder is alive', () => {
     const dir = bashProject('completed');
-    writeFileSync(join(dir, '.ralph/.usage_limit_wait'), JSON.stringify({ resume_at: '2026-11-30T09:00:00+00:00', resume_at_ms: 1, reason: 'limit', source: 'stated' }));
+    writeFileSync(
+      join(dir, '.ralph/.usage_limit_wait'),
+      JSON.stringify({ resume_at: '2026-11-30T09:00:00+00:00', resume_at_ms: 1, reason: 'limit', source: 'stated' }),
+    );
     writeFileSync(join(dir, '.ralph/.ralph.lock'), JSON.stringify({ pid: process.pid, startedAt: '2026-11-30T04:00:00.000Z', host: 'h' }));
     const s = collectStatus(dir, projectView(dir));
     expect(s.usage_limit_wait).toMatchObject({ resume_at: '2026-11-30T09:00:00+00:00', source: 'stated' });
     expect(s.running).toEqual({ pid: process.pid, alive: true, started_at: '2026-11-30T04:00:00.000Z' });
   });
 
-  it('reads each state file through the loop\'s reader: a file it would refuse is null, with a warning naming it', () => {
+  it("reads each state file through the loop's reader: a file it would refuse is null, with a warning naming it", () => {
     const dir = bashProject('midrun');
     writeFileSync(join(dir, '.ralph/.response_analysis'), JSON.stringify({ loop_number: 2, analysis: { files_modified: 'many' } }));
     writeFileSync(join(dir, '.ralph/.exit_signals'), JSON.stringify({ done_signals: 'all of them' }));
@@ -75,10 +78,7 @@ describe('collectStatus', () => {
     const s = collectStatus(dir, projectView(dir));
     expect(s.last_analysis).toBeNull();
     expect(s.exit_signals).toBeNull();
-    expect(s.warnings).toEqual([
-      expect.stringContaining('.exit_signals is unreadable'),
-      expect.stringContaining('.response_analysis is unreadable'),
-    ]);
+    expect(s.warnings).toEqual([expect.stringContaining('.exit_signals is unreadable'), expect.stringContaining('.response_analysis is unreadable')]);
     expect(snapshotFiles(join(dir, '.ralph'))).toEqual(before);
   });
 

@@ -31,7 +31,10 @@ type WaitFile = Record<string, unknown>;
 function project(ralphrc: string, waitEndsIn: number, now: number, shape: (wait: WaitFile) => WaitFile): { p: TmpProject; home: string } {
   const p = tmpProject({ '.ralphrc': ralphrc, '.ralph/fix_plan.md': '# Plan\n- [ ] a\n' });
   const home = mkdtempSync(join(tmpdir(), 'ralph-home-'));
-  cleanups.push(() => p.cleanup(), () => rmSync(home, { recursive: true, force: true }));
+  cleanups.push(
+    () => p.cleanup(),
+    () => rmSync(home, { recursive: true, force: true }),
+  );
   const resumeAt = now + waitEndsIn;
   const wait = { resume_at: new Date(resumeAt).toISOString(), resume_at_ms: resumeAt, reason: 'limit', source: 'stated', detected_at: '' };
   writeFileSync(p.path('.ralph/.usage_limit_wait'), JSON.stringify(shape(wait)));

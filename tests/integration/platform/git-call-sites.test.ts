@@ -50,7 +50,10 @@ interface Scene {
 async function startRun(): Promise<Scene> {
   const project = tmpProject({ 'a.txt': 'a\n', 'b.md': 'b\n', 'c.js': 'c\n', '.ralph/fix_plan.md': '- [ ] x\n' }, { git: true });
   const outside = mkdtempSync(join(tmpdir(), 'ralph-git-sites-'));
-  cleanup.push(() => project.cleanup(), () => rmSync(outside, { recursive: true, force: true }));
+  cleanup.push(
+    () => project.cleanup(),
+    () => rmSync(outside, { recursive: true, force: true }),
+  );
   const marker = join(outside, 'ran.log');
   const script = join(outside, 'evil.sh');
   writeFileSync(script, `#!/bin/sh\n[ -n "$AGENT_OWN_GIT" ] || echo "$1" >> '${marker}'\nexec cat\n`);
@@ -164,7 +167,14 @@ const OPERATIONS: Record<string, Operation> = {
   'backup listBackups': (s) => listBackups({ projectDir: s.dir, processRunner: runner, env }),
   'rollback --rollback listing': (s) => runRollback({ projectDir: s.dir, force: false, json: true, write: () => undefined, processRunner: runner, env }),
   'content snapshot': async (s) => {
-    const snapshotter = createContentSnapshotter({ projectDir: s.dir, stateDir: s.project.path('.ralph'), excluded: [], processRunner: runner, env, gitStatFrom: 1 });
+    const snapshotter = createContentSnapshotter({
+      projectDir: s.dir,
+      stateDir: s.project.path('.ralph'),
+      excluded: [],
+      processRunner: runner,
+      env,
+      gitStatFrom: 1,
+    });
     const first = await snapshotter.take();
     writeFileSync(s.project.path('a.txt'), 'again\n');
     return snapshotter.changedPaths(first, await snapshotter.take());

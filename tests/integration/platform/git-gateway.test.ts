@@ -124,7 +124,13 @@ describe('the repository the run started with', () => {
   const outside = (): string => {
     const dir = mkdtempSync(join(tmpdir(), 'ralph-gateway-'));
     const previous = project;
-    project = { ...previous!, cleanup: () => { previous!.cleanup(); rmSync(dir, { recursive: true, force: true }); } };
+    project = {
+      ...previous!,
+      cleanup: () => {
+        previous!.cleanup();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
     return dir;
   };
 
@@ -137,7 +143,9 @@ describe('the repository the run started with', () => {
     const refused = await git(p, 'status', '--porcelain').catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(GitRepositoryChanged);
     expect((refused as GitRepositoryChanged).exitCode).toBe(2);
-    expect((refused as Error).message).toBe(`${p.path('.git')} was replaced by a file pointing to .git-moved since the run started; ralph runs no git command there`);
+    expect((refused as Error).message).toBe(
+      `${p.path('.git')} was replaced by a file pointing to .git-moved since the run started; ralph runs no git command there`,
+    );
     expect(ran()).toEqual([]);
   });
 
@@ -225,16 +233,30 @@ describe('gitOverrides', () => {
   const listing = (entries: Array<[string, string]>) => parseExecConfig(entries.map(([k, v]) => `${k}\n${v}\0`).join(''));
 
   it('pins program keys to their run-start values, empties new drivers and keys with = in the name stay whole', () => {
-    const baseline = listing([['credential.helper', 'store'], ['filter.lfs.clean', 'git-lfs clean -- %f'], ['user.name', 'me']]);
+    const baseline = listing([
+      ['credential.helper', 'store'],
+      ['filter.lfs.clean', 'git-lfs clean -- %f'],
+      ['user.name', 'me'],
+    ]);
     const current = listing([
-      ['credential.helper', 'store'], ['credential.helper', '!evil'], ['filter.lfs.clean', 'git-lfs clean -- %f'],
-      ['filter.a=b.clean', 'evil'], ['core.fsmonitor', 'evil'],
+      ['credential.helper', 'store'],
+      ['credential.helper', '!evil'],
+      ['filter.lfs.clean', 'git-lfs clean -- %f'],
+      ['filter.a=b.clean', 'evil'],
+      ['core.fsmonitor', 'evil'],
     ]);
     const overrides = gitOverrides(baseline, current).map(([k, v]) => `${k}=${v}`);
-    expect(overrides).toEqual(expect.arrayContaining([
-      'core.fsmonitor=false', 'credential.helper=', 'credential.helper=store', 'filter.a=b.clean=', 'filter.a=b.required=false',
-      'core.hookspath=/dev/null', 'protocol.ext.allow=never',
-    ]));
+    expect(overrides).toEqual(
+      expect.arrayContaining([
+        'core.fsmonitor=false',
+        'credential.helper=',
+        'credential.helper=store',
+        'filter.a=b.clean=',
+        'filter.a=b.required=false',
+        'core.hookspath=/dev/null',
+        'protocol.ext.allow=never',
+      ]),
+    );
     expect(overrides.filter((o) => o.startsWith('filter.lfs'))).toEqual([]);
     expect(overrides.indexOf('credential.helper=')).toBeLessThan(overrides.indexOf('credential.helper=store'));
   });

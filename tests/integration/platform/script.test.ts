@@ -27,8 +27,10 @@ async function argvOf(build: (node: Awaited<ReturnType<typeof loadScript>>) => R
 describe('loadScript', () => {
   it('passes shell syntax in a value verbatim and runs none of it', async () => {
     mkdirSync(join(dir, 'x'));
-    const hostile = ['$(touch pwned)', 'a; rm -rf x', '`touch pwned2`', "it's \"quoted\" \\ $HOME", '*', 'two  spaces\nnewline', '\u00e9t\u00e9'];
-    const argv = await argvOf((node) => node`-e ${PRINT_ARGV} ${hostile[0]!} ${hostile[1]!} ${hostile[2]!} ${hostile[3]!} ${hostile[4]!} ${hostile[5]!} ${hostile[6]!}`);
+    const hostile = ['$(touch pwned)', 'a; rm -rf x', '`touch pwned2`', 'it\'s "quoted" \\ $HOME', '*', 'two  spaces\nnewline', '\u00e9t\u00e9'];
+    const argv = await argvOf(
+      (node) => node`-e ${PRINT_ARGV} ${hostile[0]!} ${hostile[1]!} ${hostile[2]!} ${hostile[3]!} ${hostile[4]!} ${hostile[5]!} ${hostile[6]!}`,
+    );
     expect(argv).toEqual(hostile);
     expect(existsSync(join(dir, 'pwned'))).toBe(false);
     expect(existsSync(join(dir, 'pwned2'))).toBe(false);

@@ -26,8 +26,20 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 const prdItem = (path: string, id = 'prd-spec-md'): QueueItem => ({
-  source: 'prd', id, issue_number: null, title: 'spec.md', priority: '', labels: [], dependencies: [],
-  milestone: null, status: 'pending', added_at: '', started_at: null, completed_at: null, error_message: '', path,
+  source: 'prd',
+  id,
+  issue_number: null,
+  title: 'spec.md',
+  priority: '',
+  labels: [],
+  dependencies: [],
+  milestone: null,
+  status: 'pending',
+  added_at: '',
+  started_at: null,
+  completed_at: null,
+  error_message: '',
+  path,
 });
 
 function plant(name: string, target: string): string {
@@ -86,7 +98,9 @@ describe('queue item workspace and symlinks', () => {
     // A file of the user's home, hidden from the sandbox: the agent rewrote the item's path.
     writeFileSync(join(outside, 'id_rsa'), 'PRIVATE KEY\n');
     for (const path of [join(outside, 'id_rsa'), '../outside/id_rsa']) {
-      expect(() => copyPrdSpec(paths, prdItem(path), [])).toThrow(`the PRD path '${path}' in queue.json leads outside the project, to a file that was not queued with ralph-queue add --prd`);
+      expect(() => copyPrdSpec(paths, prdItem(path), [])).toThrow(
+        `the PRD path '${path}' in queue.json leads outside the project, to a file that was not queued with ralph-queue add --prd`,
+      );
     }
     // Through a link the agent planted in the project: the same.
     symlinkSync(join(outside, 'id_rsa'), join(paths.projectDir, 'spec.md'));

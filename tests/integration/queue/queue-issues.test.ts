@@ -19,7 +19,11 @@ beforeEach(() => {
 afterEach(() => rmSync(bin, { recursive: true, force: true }));
 
 const fetchWith = (reply: unknown) =>
-  fetchQueueIssue(12, '', { runner: nodeProcessRunner, cwd: bin, env: { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`, GH_REPLY: JSON.stringify(reply) } });
+  fetchQueueIssue(12, '', {
+    runner: nodeProcessRunner,
+    cwd: bin,
+    env: { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`, GH_REPLY: JSON.stringify(reply) },
+  });
 
 describe('fetchQueueIssue and what gh answers', () => {
   it('takes the issue it asked for', async () => {

@@ -36,7 +36,10 @@ describe('resolveAgentExecutable', () => {
   it('binds only the file when it sits in the home itself, and leaves an unknown command as it is', () => {
     const { home } = tree();
     writeFileSync(join(home, 'claude'), '#!/bin/sh\n', { mode: 0o755 });
-    expect(resolveAgentExecutable('./claude', { env: { PATH: '' }, cwd: home, homeDir: home })).toEqual({ command: join(home, 'claude'), binds: [join(home, 'claude'), dirname(realpathSync('/bin/sh'))] });
+    expect(resolveAgentExecutable('./claude', { env: { PATH: '' }, cwd: home, homeDir: home })).toEqual({
+      command: join(home, 'claude'),
+      binds: [join(home, 'claude'), dirname(realpathSync('/bin/sh'))],
+    });
     expect(resolveAgentExecutable('claude', { env: { PATH: '' }, cwd: home, homeDir: home })).toEqual({ command: 'claude', binds: [] });
   });
 });

@@ -89,7 +89,11 @@ describe('the verification gate in the loop (vitest project)', () => {
     expect(record.attempts[2]!.files_changed).toEqual(['sum.ts']);
     expect(record.last_verification).toMatchObject({ loop: 3, status: 'passed', passed: 2, failed: 0, same_failures_count: 0 });
     expect(record.gap).toMatchObject({ current: 0, trend: 'improving' });
-    expect(record.observations.filter((o) => o.source === 'test').map((o) => [o.loop, o.exit_code])).toEqual([[1, 1], [2, 1], [3, 0]]);
+    expect(record.observations.filter((o) => o.source === 'test').map((o) => [o.loop, o.exit_code])).toEqual([
+      [1, 1],
+      [2, 1],
+      [3, 0],
+    ]);
     expect(record.observations.filter((o) => o.source === 'agent')).toHaveLength(3);
 
     // After every loop the record on disk is valid and holds that loop's finished attempt...
@@ -100,7 +104,11 @@ describe('the verification gate in the loop (vitest project)', () => {
     ]);
     // ...and loop N's attempt is on disk from the start of its call (so a kill counts the call),
     // still running while its gate runs, finished once the loop's outcome is known.
-    expect(w.gates.map((g) => [g.attemptsOnDisk, g.lastOnDisk])).toEqual([[1, 'running'], [2, 'running'], [3, 'running']]);
+    expect(w.gates.map((g) => [g.attemptsOnDisk, g.lastOnDisk])).toEqual([
+      [1, 'running'],
+      [2, 'running'],
+      [3, 'running'],
+    ]);
   });
 
   it('halts with exit 2 naming the test when the same failure lasts three loops', async () => {

@@ -92,7 +92,16 @@ describe('the verification gate under each sandbox provider', () => {
     // Run as root, the sandbox runs the gate as the project's owner: an ordinary user's project.
     const asRoot = process.getuid?.() === 0;
     if (asRoot) chownSync(s.project, 1000, 1000);
-    const sandbox = createBwrapSandbox({ projectDir: s.project, homeDir: s.home, env: s.env, binds: [], network: 'bridge', passEnv: [], processRunner: s.runner, logger: createMemoryLogger() });
+    const sandbox = createBwrapSandbox({
+      projectDir: s.project,
+      homeDir: s.home,
+      env: s.env,
+      binds: [],
+      network: 'bridge',
+      passEnv: [],
+      processRunner: s.runner,
+      logger: createMemoryLogger(),
+    });
     const started = await runGate(s, sandbox);
     expect(started.cmd).toBe(join(s.bin, 'bwrap'));
     const args = [...started.args];
@@ -116,14 +125,39 @@ describe('the verification gate under each sandbox provider', () => {
     const s = setup();
     if (process.getuid?.() === 0) chownSync(s.project, 1000, 1000);
     const sandbox = createDockerSandbox({
-      image: 'ralph-sandbox:test', memory: '1g', cpus: '1', network: 'bridge', passEnv: [],
-      projectDir: s.project, ralphDir: join(s.project, '.ralph'), homeDir: s.home, env: s.env,
-      processRunner: s.runner, logger: createMemoryLogger(), clock: fakeClock(), packageRoot: s.root,
+      image: 'ralph-sandbox:test',
+      memory: '1g',
+      cpus: '1',
+      network: 'bridge',
+      passEnv: [],
+      projectDir: s.project,
+      ralphDir: join(s.project, '.ralph'),
+      homeDir: s.home,
+      env: s.env,
+      processRunner: s.runner,
+      logger: createMemoryLogger(),
+      clock: fakeClock(),
+      packageRoot: s.root,
     });
     const started = await runGate(s, sandbox);
     expect(started.cmd).toBe(join(s.bin, 'docker'));
     const args = [...started.args];
-    expect(args.slice(0, args.indexOf(CONTAINER) + 4)).toEqual(['exec', '-i', '-w', '/workspace', '-e', 'NO_COLOR', '-e', 'FORCE_COLOR', '-e', 'CI', CONTAINER, 'npm', 'test', '--']);
+    expect(args.slice(0, args.indexOf(CONTAINER) + 4)).toEqual([
+      'exec',
+      '-i',
+      '-w',
+      '/workspace',
+      '-e',
+      'NO_COLOR',
+      '-e',
+      'FORCE_COLOR',
+      '-e',
+      'CI',
+      CONTAINER,
+      'npm',
+      'test',
+      '--',
+    ]);
     expect(reportOption(args)).toMatch(/^\/workspace\/\.ralph\/ralph-verify-[^/]+\/report-0$/);
     expect(args.join(' ')).not.toContain('sk-do-not-leak');
     expect(started.env.CI).toBe('true');

@@ -33,7 +33,7 @@ describe('gate processes', () => {
         "import { spawn } from 'node:child_process';",
         "import { writeFileSync } from 'node:fs';",
         "const child = spawn(process.execPath, ['-e', \"process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)\"], { stdio: 'ignore' });",
-        "writeFileSync(process.argv[2], String(child.pid));",
+        'writeFileSync(process.argv[2], String(child.pid));',
         "process.on('SIGTERM', () => {});",
         'console.log("started");',
         'setInterval(() => {}, 1000);',
@@ -69,7 +69,12 @@ describe('gate processes', () => {
 
   it('reports a command that cannot start as an error and still runs the next gate', async () => {
     const result = await runVerificationGate(
-      gateOptions(dir, { commands: [{ command: 'ralph-no-such-test-runner --all', role: 'test' }, { command: 'node -e "process.exit(0)"', role: 'quality-gate' }] }),
+      gateOptions(dir, {
+        commands: [
+          { command: 'ralph-no-such-test-runner --all', role: 'test' },
+          { command: 'node -e "process.exit(0)"', role: 'quality-gate' },
+        ],
+      }),
     );
     expect(result.commands.map((c) => c.status)).toEqual(['error', 'passed']);
     // ENOENT, or EACCES when a folder on PATH cannot be searched (an ordinary user with root's PATH).

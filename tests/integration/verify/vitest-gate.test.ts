@@ -35,16 +35,20 @@ describe('verification gate on a vitest project', () => {
   it('reads vitest JSON: the failing test by name with its assertion, counts, duration', () => {
     expect(failing).toMatchObject({ status: 'failed', passed: 1, failed: 1, skipped: 0 });
     expect(failing.commands[0]).toMatchObject({ format: 'vitest-json', exitCode: 1, timedOut: false, role: 'test' });
-    expect(failing.failures).toEqual([
-      { name: 'sum.spec.ts > sum > adds two numbers', message: 'AssertionError: expected -1 to be 3 // Object.is equality' },
-    ]);
+    expect(failing.failures).toEqual([{ name: 'sum.spec.ts > sum > adds two numbers', message: 'AssertionError: expected -1 to be 3 // Object.is equality' }]);
     expect(failing.durationMs).toBeGreaterThan(0);
     // The default reporter's output is kept for the record.
     expect(failing.commands[0]!.output).toContain('adds two numbers');
   });
 
   it("puts the failure's name into the next loop's context", () => {
-    const context = buildLoopContext({ loop: 2, plan: null, breakerState: 'CLOSED', previousAnalysis: null, extraSections: [formatFailuresForContext(failing, 1500)] });
+    const context = buildLoopContext({
+      loop: 2,
+      plan: null,
+      breakerState: 'CLOSED',
+      previousAnalysis: null,
+      extraSections: [formatFailuresForContext(failing, 1500)],
+    });
     expect(context).toContain('Loop #2.');
     expect(context).toContain('- sum.spec.ts > sum > adds two numbers: AssertionError: expected -1 to be 3');
   });
@@ -66,7 +70,10 @@ describe('verification gate on a vitest project', () => {
     const logger = createMemoryLogger();
     const saved = () => readRunRecordFile(runRecordPath(paths, record.run_id));
 
-    let record = createRunRecord({ now: clock.now(), goal: { type: 'tests', summary: 'Make the tests pass', source: 'PROMPT.md', open_items_at_start: null, test_command: 'vitest run' } });
+    let record = createRunRecord({
+      now: clock.now(),
+      goal: { type: 'tests', summary: 'Make the tests pass', source: 'PROMPT.md', open_items_at_start: null, test_command: 'vitest run' },
+    });
     saveRunRecord(paths, record);
     let same = initialSameFailures();
     for (const loop of [1, 2]) {
@@ -76,7 +83,13 @@ describe('verification gate on a vitest project', () => {
       same = nextSameFailures(same, failing);
       record = recordVerification(record, { loop, now: clock.now(), result: failing, sameFailures: same });
       record = recordGap(record, gapSample(loop, null, failing.failed), clock.now());
-      record = finishAttempt(record, { loop, now: clock.now(), outcome: classifyVerification(loop === 1 ? null : failing, failing), agentResult: 'ok', filesChanged: ['sum.ts'] });
+      record = finishAttempt(record, {
+        loop,
+        now: clock.now(),
+        outcome: classifyVerification(loop === 1 ? null : failing, failing),
+        agentResult: 'ok',
+        filesChanged: ['sum.ts'],
+      });
       saveRunRecord(paths, record);
       expect(saved().attempts).toHaveLength(loop);
     }
@@ -90,6 +103,10 @@ describe('verification gate on a vitest project', () => {
     const decision = decideRunStart({ latest, fresh: false, now: clock.now() });
     expect(decision).toMatchObject({ kind: 'resume', nextLoop: 3, cutOff: [3] });
     if (decision.kind === 'resume') saveRunRecord(paths, decision.record);
-    expect(saved().attempts.map((a) => [a.loop, a.state])).toEqual([[1, 'finished'], [2, 'finished'], [3, 'cut-off']]);
+    expect(saved().attempts.map((a) => [a.loop, a.state])).toEqual([
+      [1, 'finished'],
+      [2, 'finished'],
+      [3, 'cut-off'],
+    ]);
   });
 });

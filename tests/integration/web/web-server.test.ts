@@ -29,7 +29,13 @@ interface Answer {
 function get(path: string, options: { method?: string; host?: string } = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port: web!.address.port, path, method: options.method ?? 'GET', headers: { host: options.host ?? `127.0.0.1:${web!.address.port}` } },
+      {
+        host: '127.0.0.1',
+        port: web!.address.port,
+        path,
+        method: options.method ?? 'GET',
+        headers: { host: options.host ?? `127.0.0.1:${web!.address.port}` },
+      },
       (res) => {
         let body = '';
         res.setEncoding('utf8');
@@ -45,41 +51,44 @@ function get(path: string, options: { method?: string; host?: string } = {}): Pr
 /** An open /events stream: each `state` event's document, as it arrives. */
 function openEvents(): Promise<{ next(predicate?: (state: any) => boolean): Promise<any>; close(): void; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: web!.address.port, path: `/events?token=${TOKEN}`, headers: { host: `127.0.0.1:${web!.address.port}` } }, (res) => {
-      let buffer = '';
-      const events: any[] = [];
-      const waiters: Array<{ predicate: (state: any) => boolean; resolve: (state: any) => void }> = [];
-      const deliver = () => {
-        for (let i = 0; i < waiters.length; i++) {
-          const found = events.find((e) => waiters[i]!.predicate(e));
-          if (found) {
-            waiters[i]!.resolve(found);
-            waiters.splice(i--, 1);
+    const req = request(
+      { host: '127.0.0.1', port: web!.address.port, path: `/events?token=${TOKEN}`, headers: { host: `127.0.0.1:${web!.address.port}` } },
+      (res) => {
+        let buffer = '';
+        const events: any[] = [];
+        const waiters: Array<{ predicate: (state: any) => boolean; resolve: (state: any) => void }> = [];
+        const deliver = () => {
+          for (let i = 0; i < waiters.length; i++) {
+            const found = events.find((e) => waiters[i]!.predicate(e));
+            if (found) {
+              waiters[i]!.resolve(found);
+              waiters.splice(i--, 1);
+            }
           }
-        }
-      };
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buffer += chunk;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) !== -1) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = block.split('\n').find((line) => line.startsWith('data: '));
-          if (block.includes('event: state') && data) events.push(JSON.parse(data.slice(6)));
-        }
-        deliver();
-      });
-      resolve({
-        headers: res.headers,
-        next: (predicate = () => true) =>
-          new Promise((done) => {
-            waiters.push({ predicate, resolve: done });
-            deliver();
-          }),
-        close: () => req.destroy(),
-      });
-    });
+        };
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          buffer += chunk;
+          let end: number;
+          while ((end = buffer.indexOf('\n\n')) !== -1) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const data = block.split('\n').find((line) => line.startsWith('data: '));
+            if (block.includes('event: state') && data) events.push(JSON.parse(data.slice(6)));
+          }
+          deliver();
+        });
+        resolve({
+          headers: res.headers,
+          next: (predicate = () => true) =>
+            new Promise((done) => {
+              waiters.push({ predicate, resolve: done });
+              deliver();
+            }),
+          close: () => req.destroy(),
+        });
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -174,7 +183,10 @@ describe('the web view server', () => {
       expect(first.loop.count).toBe(3);
       expect(first.loop.status).toBe('running');
       project!.write('.ralph/status.json', ourStatus({ loop_count: 4, status: 'running' }));
-      project!.write('.ralph/logs/metrics.jsonl', `${JSON.stringify({ timestamp: '2026-12-06T10:00:00Z', loop: 3, duration: 42, success: true, calls: 1, cost_usd: 0.31, files_changed: 2 })}\n`);
+      project!.write(
+        '.ralph/logs/metrics.jsonl',
+        `${JSON.stringify({ timestamp: '2026-12-06T10:00:00Z', loop: 3, duration: 42, success: true, calls: 1, cost_usd: 0.31, files_changed: 2 })}\n`,
+      );
       const next = await events.next((state) => state.loop.count === 4 && state.timeline.length === 1);
       expect(next.timeline[0]).toMatchObject({ loop: 3, durationSeconds: 42, costUsd: 0.31, filesChanged: 2 });
       expect(next.limits).toMatchObject({ costUsd: 1.25, maxCostUsd: 5 });
@@ -185,7 +197,10 @@ describe('the web view server', () => {
 
   it("delivers the agent's markup and escape sequences as plain data, never as markup or control bytes", async () => {
     await serve();
-    project!.write('.ralph/live.log', '<script>alert("x")</script>\n<img src=x onerror=alert(1)>\n\u001b]0;ralph: ALL TESTS PASSED\u0007\u001b[32m[SUCCESS] All 42 tests passed\u001b[0m\n');
+    project!.write(
+      '.ralph/live.log',
+      '<script>alert("x")</script>\n<img src=x onerror=alert(1)>\n\u001b]0;ralph: ALL TESTS PASSED\u0007\u001b[32m[SUCCESS] All 42 tests passed\u001b[0m\n',
+    );
     const events = await openEvents();
     try {
       const state = await events.next((s) => s.live.some((line: string) => line.includes('<script>')));
@@ -254,6 +269,8 @@ describe('the web view server', () => {
   it('names the port when it is taken', async () => {
     await serve();
     const taken = web!.address.port;
-    await expect(startWebView({ projectDir: project!.dir, view: projectView(project!.dir), port: taken })).rejects.toThrow(`Port ${taken} on 127.0.0.1 is already in use`);
+    await expect(startWebView({ projectDir: project!.dir, view: projectView(project!.dir), port: taken })).rejects.toThrow(
+      `Port ${taken} on 127.0.0.1 is already in use`,
+    );
   });
 });

@@ -108,7 +108,12 @@ describe('a disk that fills up', () => {
     cpSync(p.path('.ralph'), stage, { recursive: true });
     mkdirSync(join(inspect, '.ralph'), { recursive: true });
     const [unshare, ...prefix] = mountNamespacePrefix();
-    const outcome = await run(unshare!, [...prefix, 'sh', '-c', FULL_DISK_SCRIPT, 'sh', p.path('.ralph'), stage, String(free), join(inspect, '.ralph'), ...RALPH()], p.dir, agent.env);
+    const outcome = await run(
+      unshare!,
+      [...prefix, 'sh', '-c', FULL_DISK_SCRIPT, 'sh', p.path('.ralph'), stage, String(free), join(inspect, '.ralph'), ...RALPH()],
+      p.dir,
+      agent.env,
+    );
     await agent.killLeftovers();
     return { outcome, inspect };
   }

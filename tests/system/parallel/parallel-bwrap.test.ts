@@ -32,12 +32,12 @@ function chownTree(path: string): void {
 }
 
 describe('ralph --parallel --sandbox bwrap', () => {
-  it('lets each unit\'s agent commit in its worktree, keeps the repository config read-only, and merges both units', async () => {
+  it("lets each unit's agent commit in its worktree, keeps the repository config read-only, and merges both units", async () => {
     const commits = (item: string, file: string) => doesItem(item, { [file]: `${file}\n` }, { gitCommit: `agent: ${item}` });
     // Beta's agent also tries to plant a setting in the repository's config, a hook, and a
     // commit on the run branch (each may fail: the call goes on).
     const plant = [
-      "printf '[core]\\n\\tfsmonitor = /bin/true\\n' >> \"$(git rev-parse --git-common-dir)/config\"",
+      'printf \'[core]\\n\\tfsmonitor = /bin/true\\n\' >> "$(git rev-parse --git-common-dir)/config"',
       'mkdir -p "$(git rev-parse --git-common-dir)/hooks" && touch "$(git rev-parse --git-common-dir)/hooks/pre-commit"',
       'git update-ref refs/heads/main HEAD',
     ].map((command) => ({ tool: 'Bash', input: { command: `${command} || true` }, exec: true }));
@@ -59,7 +59,13 @@ describe('ralph --parallel --sandbox bwrap', () => {
     chownTree(p.claude.root);
     const git = (...args: string[]) => p.project.git('-c', 'safe.directory=*', ...args);
     const config = readFileSync(p.project.path('.git/config'), 'utf8');
-    const run = await runCli('ralph', ['--parallel', '2', '--sandbox', 'bwrap'], { cwd: p.project.dir, env, uid: USER, gid: USER, packageRoot: packageCopy!.root });
+    const run = await runCli('ralph', ['--parallel', '2', '--sandbox', 'bwrap'], {
+      cwd: p.project.dir,
+      env,
+      uid: USER,
+      gid: USER,
+      packageRoot: packageCopy!.root,
+    });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const log = git('log', '--format=%s');
     expect(log).toContain('agent: Add alpha');

@@ -21,7 +21,10 @@ beforeAll(() => {
   requireDockerDaemon();
   packageCopy = readablePackageCopy();
   image = ensureTestImage();
-  const group = readFileSync('/etc/group', 'utf8').split('\n').map((line) => line.split(':')).find((fields) => fields[0] === 'docker');
+  const group = readFileSync('/etc/group', 'utf8')
+    .split('\n')
+    .map((line) => line.split(':'))
+    .find((fields) => fields[0] === 'docker');
   dockerGid = Number(group?.[2] ?? 0);
 }, 600_000);
 afterAll(() => {
@@ -44,11 +47,15 @@ describe('ralph --parallel --sandbox docker', () => {
   it('runs three units in three containers started together, whose agents commit in their worktrees; all merge, no container is left', async () => {
     const commits = (item: string, file: string) => doesItem(item, { [file]: `${file}\n` }, { gitCommit: `agent: ${item}` });
     const scenario = { calls: [commits('Add alpha', 'a.txt'), commits('Add beta', 'b.txt'), commits('Add gamma', 'c.txt')] };
-    const p = parallelProject(['Add alpha', 'Add beta', 'Add gamma'], { calls: [] }, {
-      // The image has node and git only: the test command is a node script that reports one test.
-      rc: 'TEST_COMMAND="node gate.js"\nALLOWED_TOOLS="Read,Write,Bash"\n',
-      files: { '.ralph/fake-state/scenario.json': JSON.stringify(scenario), 'gate.js': "console.log('TAP version 13\\nok 1 - probe\\n1..1');\n" },
-    });
+    const p = parallelProject(
+      ['Add alpha', 'Add beta', 'Add gamma'],
+      { calls: [] },
+      {
+        // The image has node and git only: the test command is a node script that reports one test.
+        rc: 'TEST_COMMAND="node gate.js"\nALLOWED_TOOLS="Read,Write,Bash"\n',
+        files: { '.ralph/fake-state/scenario.json': JSON.stringify(scenario), 'gate.js': "console.log('TAP version 13\\nok 1 - probe\\n1..1');\n" },
+      },
+    );
     cleanups.push(() => p.cleanup());
     const stateHome = join(p.claude.root, 'state-home');
     mkdirSync(stateHome, { recursive: true });
@@ -57,7 +64,12 @@ describe('ralph --parallel --sandbox docker', () => {
     const env = { ...p.env, SANDBOX_DOCKER_IMAGE: image, XDG_STATE_HOME: stateHome };
     let pid = 0;
     const run = await runCli('ralph', ['--parallel', '3', '--sandbox', 'docker', '--sandbox-memory', '512m'], {
-      cwd: p.project.dir, env, uid: USER, gid: dockerGid, packageRoot: packageCopy!.root, onSpawn: (child) => (pid = child.pid!),
+      cwd: p.project.dir,
+      env,
+      uid: USER,
+      gid: dockerGid,
+      packageRoot: packageCopy!.root,
+      onSpawn: (child) => (pid = child.pid!),
     });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     // The project belongs to USER: the test's own git, as root, is told it is safe.

@@ -29,16 +29,23 @@ interface BwrapRun {
 
 /** A project whose fake agent keeps its call log inside the project (the only place it may write). */
 async function runInBwrap(scenario: (outside: string) => FakeScenario, plan: string): Promise<BwrapRun> {
-  const project = tmpProject(ralphProjectTree({
-    '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\nALLOWED_TOOLS="Read,Write,Bash"\n`,
-    '.ralph/fix_plan.md': plan,
-  }), { git: true });
+  const project = tmpProject(
+    ralphProjectTree({
+      '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\nALLOWED_TOOLS="Read,Write,Bash"\n`,
+      '.ralph/fix_plan.md': plan,
+    }),
+    { git: true },
+  );
   const fake = withFakeClaude();
   const outside = mkdtempSync(join(tmpdir(), 'ralph-outside-'));
   // Open to all, so a write there fails for being read-only, whoever the agent runs as.
   chmodSync(outside, 0o755);
   fake.setScenario(scenario(outside));
-  cleanups.push(() => project.cleanup(), () => fake.cleanup(), () => rmSync(outside, { recursive: true, force: true }));
+  cleanups.push(
+    () => project.cleanup(),
+    () => fake.cleanup(),
+    () => rmSync(outside, { recursive: true, force: true }),
+  );
   const secret = `planted-secret-${process.pid}-${Date.now()}`;
   writeFileSync(join(fake.home, 'secret.txt'), `${secret}\n`);
   const env = {
@@ -59,25 +66,31 @@ async function runInBwrap(scenario: (outside: string) => FakeScenario, plan: str
 
 function outputLogs(project: TmpProject): string {
   const dir = project.path('.ralph/logs');
-  return readdirSync(dir).filter((name) => name.startsWith('claude_output_')).map((name) => readFileSync(join(dir, name), 'utf8')).join('\n');
+  return readdirSync(dir)
+    .filter((name) => name.startsWith('claude_output_'))
+    .map((name) => readFileSync(join(dir, name), 'utf8'))
+    .join('\n');
 }
 
 describe('ralph --sandbox bwrap', () => {
   it('runs a 2-item plan to plan_complete inside the sandbox; writes outside the project fail and the real $HOME is not visible', async () => {
-    const r = await runInBwrap((outside) => ({
-      calls: [
-        {
-          steps: [
-            { tool: 'Bash', input: { command: `cat "$HOME/secret.txt"` }, exec: true },
-            { tool: 'Bash', input: { command: `echo escaped > ${outside}/escape.txt` }, exec: true },
-          ],
-          writeFiles: { 'src/one.txt': 'one\n' } as Record<string, string>,
-          tickFixPlan: 1,
-          statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false },
-        },
-        { writeFiles: { 'src/two.txt': 'two\n' } as Record<string, string>, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } },
-      ],
-    }), '- [ ] one\n- [ ] two\n');
+    const r = await runInBwrap(
+      (outside) => ({
+        calls: [
+          {
+            steps: [
+              { tool: 'Bash', input: { command: `cat "$HOME/secret.txt"` }, exec: true },
+              { tool: 'Bash', input: { command: `echo escaped > ${outside}/escape.txt` }, exec: true },
+            ],
+            writeFiles: { 'src/one.txt': 'one\n' } as Record<string, string>,
+            tickFixPlan: 1,
+            statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false },
+          },
+          { writeFiles: { 'src/two.txt': 'two\n' } as Record<string, string>, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } },
+        ],
+      }),
+      '- [ ] one\n- [ ] two\n',
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.runs()).toHaveLength(2);
     expect(readFileSync(r.project.path('.ralph/logs/ralph.log'), 'utf8')).toContain('exit reason: plan_complete');
@@ -102,9 +115,19 @@ describe('ralph --sandbox bwrap', () => {
     cleanups.push(() => {
       for (const pid of processesWithCmdline(String(marker))) process.kill(pid, 'SIGKILL');
     });
-    const r = await runInBwrap(() => ({
-      calls: [{ spawnChild: { setsid: true, lifetimeMs: marker }, writeFiles: { 'src/done.txt': 'done\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }],
-    }), '- [ ] one\n');
+    const r = await runInBwrap(
+      () => ({
+        calls: [
+          {
+            spawnChild: { setsid: true, lifetimeMs: marker },
+            writeFiles: { 'src/done.txt': 'done\n' },
+            tickFixPlan: 'all',
+            statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true },
+          },
+        ],
+      }),
+      '- [ ] one\n',
+    );
     expect(r.code, r.stderr).toBe(0);
     // The daemon really ran (the fake logs its pid once it is up) ...
     expect(r.runs()[0]?.childPid).toBeGreaterThan(0);

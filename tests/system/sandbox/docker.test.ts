@@ -10,13 +10,28 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCallLog, withFakeClaude, type FakeCall, type FakeClaude, type FakeScenario } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli, type CliResult, type RunCliOptions } from '../../helpers/run-cli.js';
-import { allCommandLines, docker, ensureTestImage, expectGuardedFilesUntouched, GUARDED_FILES_ATTACK, readablePackageCopy, requireDockerDaemon, requireRoot } from '../../helpers/sandbox-tools.js';
+import {
+  allCommandLines,
+  docker,
+  ensureTestImage,
+  expectGuardedFilesUntouched,
+  GUARDED_FILES_ATTACK,
+  readablePackageCopy,
+  requireDockerDaemon,
+  requireRoot,
+} from '../../helpers/sandbox-tools.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 import { SANDBOX_PIDS_LIMIT } from '../../../lib/sandbox/docker-sandbox.js';
 import { useCleanups } from '../../helpers/cleanups.js';
 
 const USER = 1000;
-const DOCKER_SECRETS = { GH_TOKEN: 'ghp_docker_test', AWS_SECRET_ACCESS_KEY: 'aws-docker-test', OPENAI_API_KEY: 'sk-openai-docker-test', NPM_TOKEN: 'npm_docker_test', DB_PASSWORD: 'db-docker-test' };
+const DOCKER_SECRETS = {
+  GH_TOKEN: 'ghp_docker_test',
+  AWS_SECRET_ACCESS_KEY: 'aws-docker-test',
+  OPENAI_API_KEY: 'sk-openai-docker-test',
+  NPM_TOKEN: 'npm_docker_test',
+  DB_PASSWORD: 'db-docker-test',
+};
 let image = '';
 let dockerGid = 0;
 let packageCopy: ReturnType<typeof readablePackageCopy> | undefined;
@@ -25,7 +40,10 @@ beforeAll(() => {
   requireDockerDaemon();
   packageCopy = readablePackageCopy();
   image = ensureTestImage();
-  const group = readFileSync('/etc/group', 'utf8').split('\n').map((line) => line.split(':')).find((fields) => fields[0] === 'docker');
+  const group = readFileSync('/etc/group', 'utf8')
+    .split('\n')
+    .map((line) => line.split(':'))
+    .find((fields) => fields[0] === 'docker');
   dockerGid = Number(group?.[2] ?? 0);
 }, 600_000);
 // The image is the test's own (ralph-sandbox-test:<hash>), made in a few seconds: not kept.
@@ -53,12 +71,18 @@ function chownTree(path: string): void {
 }
 
 function dockerProject(scenario: FakeScenario, plan: string, extraEnv: NodeJS.ProcessEnv = {}): DockerProject {
-  const project = tmpProject(ralphProjectTree({
-    '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="node --version"\nALLOWED_TOOLS="Read,Write,Bash"\n`,
-    '.ralph/fix_plan.md': plan,
-  }), { git: true });
+  const project = tmpProject(
+    ralphProjectTree({
+      '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="node --version"\nALLOWED_TOOLS="Read,Write,Bash"\n`,
+      '.ralph/fix_plan.md': plan,
+    }),
+    { git: true },
+  );
   const fake = withFakeClaude();
-  cleanups.push(() => project.cleanup(), () => fake.cleanup());
+  cleanups.push(
+    () => project.cleanup(),
+    () => fake.cleanup(),
+  );
   mkdirSync(project.path('.ralph/fake-state'), { recursive: true });
   writeFileSync(project.path('.ralph/fake-state/scenario.json'), JSON.stringify(scenario));
   // ralph runs as USER here: its ledger goes in a state home that user owns, not the test file's.
@@ -77,7 +101,10 @@ function ralphAs(p: DockerProject, args: string[], onSpawn?: RunCliOptions['onSp
 
 function outputLogs(project: TmpProject): string {
   const dir = project.path('.ralph/logs');
-  return readdirSync(dir).filter((name) => name.startsWith('claude_output_')).map((name) => readFileSync(join(dir, name), 'utf8')).join('\n');
+  return readdirSync(dir)
+    .filter((name) => name.startsWith('claude_output_'))
+    .map((name) => readFileSync(join(dir, name), 'utf8'))
+    .join('\n');
 }
 
 /** Resolves once `ready()` holds (checked every 100 ms; the test's timeout bounds the wait). */
@@ -91,12 +118,20 @@ describe('ralph --sandbox docker', () => {
   it('runs a 2-item plan to plan_complete inside the container, where the real $HOME is not visible', async () => {
     const secretHome = withFakeClaude();
     cleanups.push(() => secretHome.cleanup());
-    const p = dockerProject({
-      calls: [
-        { steps: [{ tool: 'Read', input: { file_path: '__SECRET__' } }], writeFiles: { 'src/one.txt': 'one\n' }, tickFixPlan: 1, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } },
-        { writeFiles: { 'src/two.txt': 'two\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } },
-      ],
-    }, '- [ ] one\n- [ ] two\n');
+    const p = dockerProject(
+      {
+        calls: [
+          {
+            steps: [{ tool: 'Read', input: { file_path: '__SECRET__' } }],
+            writeFiles: { 'src/one.txt': 'one\n' },
+            tickFixPlan: 1,
+            statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false },
+          },
+          { writeFiles: { 'src/two.txt': 'two\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } },
+        ],
+      },
+      '- [ ] one\n- [ ] two\n',
+    );
     const secret = `planted-secret-${process.pid}-${Date.now()}`;
     const secretPath = join(p.fake.home, 'secret.txt');
     writeFileSync(secretPath, `${secret}\n`);
@@ -161,10 +196,16 @@ describe('ralph --sandbox docker', () => {
     expectGuardedFilesUntouched(p.project, outputLogs(p.project), r.stderr);
   }, 120_000);
 
-  it("removes the container of a ralph killed with -9 (the old agent still running in it) at the next start, and says so", async () => {
-    const p = dockerProject({
-      calls: [{ hang: 'afterInit', hangMaxMs: 60_000 }, { writeFiles: { 'src/done.txt': 'done\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }],
-    }, '- [ ] one\n');
+  it('removes the container of a ralph killed with -9 (the old agent still running in it) at the next start, and says so', async () => {
+    const p = dockerProject(
+      {
+        calls: [
+          { hang: 'afterInit', hangMaxMs: 60_000 },
+          { writeFiles: { 'src/done.txt': 'done\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } },
+        ],
+      },
+      '- [ ] one\n',
+    );
     let pid = 0;
     let orphan = '';
     const killed = await ralphAs(p, ['--sandbox', 'docker'], (child) => {
@@ -176,7 +217,9 @@ describe('ralph --sandbox docker', () => {
       })();
     });
     expect(killed.signal, killed.stderr).toBe('SIGKILL');
-    cleanups.push(() => { if (orphan) docker('rm', '-f', orphan); });
+    cleanups.push(() => {
+      if (orphan) docker('rm', '-f', orphan);
+    });
     // The dead ralph's container is still up, with the hanging agent in it.
     expect(orphan).toMatch(new RegExp(`^ralph-sandbox-${pid}-\\d+-[0-9a-f]{8}$`));
     expect(docker('inspect', '--format', '{{.State.Running}}', orphan).stdout.trim()).toBe('true');
@@ -188,7 +231,10 @@ describe('ralph --sandbox docker', () => {
 
   it('after a call, starts a container that died during it again, makes a new one for a removed container, and finishes the plan', async () => {
     const hang = { hang: 'afterInit', hangMaxMs: 60_000 } as const;
-    const p = dockerProject({ calls: [hang, hang, { writeFiles: { 'src/done.txt': 'done\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }] }, '- [ ] one\n');
+    const p = dockerProject(
+      { calls: [hang, hang, { writeFiles: { 'src/done.txt': 'done\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }] },
+      '- [ ] one\n',
+    );
     const started = (n: number) => () => p.runs().length >= n;
     const containerOf = (pid: number) => docker('ps', '--filter', `name=ralph-sandbox-${pid}-`, '--format', '{{.ID}}').stdout.trim();
     const ids: string[] = [];
@@ -222,15 +268,42 @@ describe('ralph --sandbox docker', () => {
     // A daemon in a session of its own (the image has node, not setsid): the call's process group does not hold it.
     const loop = `i=0; while :; do i=$((i+1)); echo $i > ${probe}/alive; sleep 0.1; done`;
     const daemon = `node -e 'require("child_process").spawn("sh", ["-c", process.argv[1]], { detached: true, stdio: "ignore" }).unref()' '${loop}'`;
-    const p = dockerProject({
-      calls: [
-        { steps: [{ tool: 'Bash', input: { command: daemon }, exec: true }, { tool: 'Bash', input: { command: 'sleep 1' }, exec: true }], writeFiles: { 'src/one.txt': 'one\n' }, tickFixPlan: 1, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } },
-        {
-          steps: [{ tool: 'Bash', input: { command: `a=$(< ${probe}/alive); sleep 1; b=$(< ${probe}/alive); if [ "$a" = "$b" ]; then echo "gone $a"; else echo "running $a"; fi > ${probe}/verdict` }, exec: true }],
-          writeFiles: { 'src/two.txt': 'two\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true },
-        },
-      ],
-    }, '- [ ] one\n- [ ] two\n', { ANTHROPIC_API_KEY: 'sk-ant-docker-allowlist', ...DOCKER_SECRETS, SANDBOX_ENV: 'FAKE_CLAUDE_LOG_ENV', FAKE_CLAUDE_LOG_ENV: Object.keys(DOCKER_SECRETS).join(',') });
+    const p = dockerProject(
+      {
+        calls: [
+          {
+            steps: [
+              { tool: 'Bash', input: { command: daemon }, exec: true },
+              { tool: 'Bash', input: { command: 'sleep 1' }, exec: true },
+            ],
+            writeFiles: { 'src/one.txt': 'one\n' },
+            tickFixPlan: 1,
+            statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false },
+          },
+          {
+            steps: [
+              {
+                tool: 'Bash',
+                input: {
+                  command: `a=$(< ${probe}/alive); sleep 1; b=$(< ${probe}/alive); if [ "$a" = "$b" ]; then echo "gone $a"; else echo "running $a"; fi > ${probe}/verdict`,
+                },
+                exec: true,
+              },
+            ],
+            writeFiles: { 'src/two.txt': 'two\n' },
+            tickFixPlan: 'all',
+            statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true },
+          },
+        ],
+      },
+      '- [ ] one\n- [ ] two\n',
+      {
+        ANTHROPIC_API_KEY: 'sk-ant-docker-allowlist',
+        ...DOCKER_SECRETS,
+        SANDBOX_ENV: 'FAKE_CLAUDE_LOG_ENV',
+        FAKE_CLAUDE_LOG_ENV: Object.keys(DOCKER_SECRETS).join(','),
+      },
+    );
     let inspected = '';
     const r = await ralphAs(p, ['--sandbox', 'docker', '--max-loops', '3'], (child) => {
       void (async () => {
@@ -251,7 +324,10 @@ describe('ralph --sandbox docker', () => {
   }, 180_000);
 
   it('run as root: the container runs as the project owner, never root; a project owned by root is refused before any call', async () => {
-    const p = dockerProject({ calls: [{ writeFiles: { 'src/done.txt': 'done\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }] }, '- [ ] one\n');
+    const p = dockerProject(
+      { calls: [{ writeFiles: { 'src/done.txt': 'done\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }] },
+      '- [ ] one\n',
+    );
     // ralph itself as root; its own git in a repository USER owns.
     const asRoot = { cwd: p.project.dir, packageRoot: packageCopy!.root, env: { ...p.env, GIT_CONFIG_PARAMETERS: `'safe.directory=${p.project.dir}'` } };
     const r = await runCli('ralph', ['--sandbox', 'docker'], asRoot);
@@ -279,7 +355,8 @@ describe('ralph --sandbox docker', () => {
 
   it('exits 1 with the command to build it when the image is missing', async () => {
     const p = dockerProject({}, '- [ ] one\n', { SANDBOX_DOCKER_IMAGE: 'ralph-sandbox:latest' });
-    if (docker('image', 'inspect', 'ralph-sandbox:latest').code === 0) throw new Error('this machine has a ralph-sandbox:latest image; the test needs it absent');
+    if (docker('image', 'inspect', 'ralph-sandbox:latest').code === 0)
+      throw new Error('this machine has a ralph-sandbox:latest image; the test needs it absent');
     const r = await ralphAs(p, ['--sandbox', 'docker']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("Sandbox image 'ralph-sandbox:latest' not found");

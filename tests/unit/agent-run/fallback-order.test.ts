@@ -4,7 +4,12 @@ import { activeLimits, pickAgent, type AgentLimit } from '../../../lib/agent-run
 import { usageSinceLastCall } from '../../../lib/limits/cumulative-usage.js';
 
 const NOW = Date.parse('2026-11-30T03:10:00Z');
-const limit = (resumeAt: number, reason = 'limit'): AgentLimit => ({ resume_at_ms: resumeAt, resume_at: new Date(resumeAt).toISOString(), reason, detected_at: '' });
+const limit = (resumeAt: number, reason = 'limit'): AgentLimit => ({
+  resume_at_ms: resumeAt,
+  resume_at: new Date(resumeAt).toISOString(),
+  reason,
+  detected_at: '',
+});
 const ORDER = ['claude', 'codex', 'gemini'];
 
 describe('pickAgent', () => {

@@ -13,7 +13,12 @@ describe('judgeOrphanedAgent', () => {
   it.each([
     ['no agent recorded', {}, observed, { kind: 'none' }],
     ['the recorded leader still runs, same start time', recorded, observed, { kind: 'stop', pgid: 4242 }],
-    ['the leader exited but its group runs on (cannot be proven)', recorded, { ...observed, leaderStartTime: undefined, leaderExe: undefined }, { kind: 'unproven', pgid: 4242 }],
+    [
+      'the leader exited but its group runs on (cannot be proven)',
+      recorded,
+      { ...observed, leaderStartTime: undefined, leaderExe: undefined },
+      { kind: 'unproven', pgid: 4242 },
+    ],
     ['no start time was recorded (a forged lock, or no /proc)', { agentPgid: 4242 }, observed, { kind: 'unproven', pgid: 4242 }],
     ['no executable was recorded', { agentPgid: 4242, agentStartTime: '123456' }, observed, { kind: 'unproven', pgid: 4242 }],
     ['the leader runs another executable', recorded, { ...observed, leaderExe: '/usr/bin/sleep' }, { kind: 'unproven', pgid: 4242 }],

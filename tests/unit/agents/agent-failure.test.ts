@@ -1,10 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  backoffDelayMs,
-  classifyAgentFailure,
-  type AgentFailureInput,
-} from '../../../lib/agents/agent-failure.js';
+import { backoffDelayMs, classifyAgentFailure, type AgentFailureInput } from '../../../lib/agents/agent-failure.js';
 
 const recordings = new URL('../../fixtures/claude-cli-2.1.332/', import.meta.url);
 const read = (name: string) => readFileSync(new URL(name, recordings), 'utf8');
@@ -61,15 +57,14 @@ describe('classifyAgentFailure on recorded runs', () => {
     expect(r.kind === 'auth' && r.fix).toMatch(/\/login/);
   });
 
-  it.each([
-    'Invalid API key · Please run /login',
-    'Invalid API key · Run /login',
-    'OAuth token revoked · Please run /login',
-  ])('%s → auth with the login fix', (text) => {
-    const r = classify({ exitCode: 1, timedOut: false, isError: true, resultText: text });
-    expect(r).toMatchObject({ kind: 'auth', message: text });
-    expect(r.kind === 'auth' && r.fix).toMatch(/\/login/);
-  });
+  it.each(['Invalid API key · Please run /login', 'Invalid API key · Run /login', 'OAuth token revoked · Please run /login'])(
+    '%s → auth with the login fix',
+    (text) => {
+      const r = classify({ exitCode: 1, timedOut: false, isError: true, resultText: text });
+      expect(r).toMatchObject({ kind: 'auth', message: text });
+      expect(r.kind === 'auth' && r.fix).toMatch(/\/login/);
+    },
+  );
 
   it('a 401 with unknown wording is still auth', () => {
     expect(classify({ exitCode: 1, timedOut: false, isError: true, apiErrorStatus: 401, resultText: 'Something new' }).kind).toBe('auth');

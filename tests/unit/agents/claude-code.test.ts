@@ -59,11 +59,23 @@ describe('buildInvocation', () => {
 });
 
 describe('isValidSessionId', () => {
-  it('accepts session tokens (UUIDs, the upstream suite\'s e2e-sess-abc123) and nothing that could pass as a flag', () => {
+  it("accepts session tokens (UUIDs, the upstream suite's e2e-sess-abc123) and nothing that could pass as a flag", () => {
     for (const good of [SESSION, SESSION.toUpperCase(), 'e2e-sess-abc123', 'ses_4f1c2a', 'a']) {
       expect(isValidSessionId(good), JSON.stringify(good)).toBe(true);
     }
-    for (const bad of ['--dangerously-skip-permissions', '-x', '', `${SESSION}\n--x`, ` ${SESSION}`, `${SESSION} `, '.hidden', 'a/b', 'a b', '$(id)', 'x'.repeat(201)]) {
+    for (const bad of [
+      '--dangerously-skip-permissions',
+      '-x',
+      '',
+      `${SESSION}\n--x`,
+      ` ${SESSION}`,
+      `${SESSION} `,
+      '.hidden',
+      'a/b',
+      'a b',
+      '$(id)',
+      'x'.repeat(201),
+    ]) {
       expect(isValidSessionId(bad), JSON.stringify(bad)).toBe(false);
     }
   });

@@ -1,15 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  detectOutputFormat,
-  extractAgentResult,
-  summarizeStream,
-  type AgentResultSummary,
-} from '../../../lib/agents/claude-output.js';
+import { detectOutputFormat, extractAgentResult, summarizeStream, type AgentResultSummary } from '../../../lib/agents/claude-output.js';
 import { createStreamAccumulator } from '../../../lib/agents/stream-json.js';
 
-const recording = (label: string): string =>
-  readFileSync(new URL(`../../fixtures/recordings/${label}.stdout`, import.meta.url), 'utf8');
+const recording = (label: string): string => readFileSync(new URL(`../../fixtures/recordings/${label}.stdout`, import.meta.url), 'utf8');
 
 type Expected = Partial<Omit<AgentResultSummary, 'stream' | 'declared'>>;
 
@@ -166,14 +160,8 @@ const RECORDED: Array<[string, Expected]> = [
   ],
   ['text_happy', { format: 'text', hasResult: true, resultText: 'Hello from the mock. All done.', isError: false, sessionId: null }],
   ['text_tools', { format: 'text', resultText: 'Updated notes.txt and listed the directory. All tasks complete.' }],
-  [
-    'sigterm_sj',
-    { format: 'stream-json', hasResult: false, resultText: '', sessionId: '0890414d-2910-4b36-a30a-795af59ea559' },
-  ],
-  [
-    'sigint_sj',
-    { format: 'stream-json', hasResult: false, isError: false, sessionId: '54c1d303-dd9e-4231-939e-c57cdfef4ed7' },
-  ],
+  ['sigterm_sj', { format: 'stream-json', hasResult: false, resultText: '', sessionId: '0890414d-2910-4b36-a30a-795af59ea559' }],
+  ['sigint_sj', { format: 'stream-json', hasResult: false, isError: false, sessionId: '54c1d303-dd9e-4231-939e-c57cdfef4ed7' }],
 ];
 
 describe('extractAgentResult on real CLI 2.1.332 recordings', () => {
@@ -188,11 +176,17 @@ describe('extractAgentResult on real CLI 2.1.332 recordings', () => {
   });
 
   // total_cost_usd and modelUsage are cumulative across --resume; model_usage_since_last_result is this run's.
-  it('takes the run\'s own cost from model_usage_since_last_result (stream-json), none from json', () => {
+  it("takes the run's own cost from model_usage_since_last_result (stream-json), none from json", () => {
     expect(extractAgentResult(recording('happy_sj')).sinceLastResultCostUsd).toBeCloseTo(0.036, 12);
     expect(extractAgentResult(recording('happy_json')).sinceLastResultCostUsd).toBeNull();
     const resumed = JSON.stringify({
-      type: 'result', subtype: 'success', is_error: false, result: 'ok', session_id: 'S', total_cost_usd: 0.018, result_index: 0,
+      type: 'result',
+      subtype: 'success',
+      is_error: false,
+      result: 'ok',
+      session_id: 'S',
+      total_cost_usd: 0.018,
+      result_index: 0,
       modelUsage: { m: { costUSD: 0.018 } },
       model_usage_since_last_result: { m: { costUSD: 0.006 }, n: { costUSD: 0.003 } },
     });
@@ -290,8 +284,7 @@ describe('extractAgentResult shapes beyond 2.1.332', () => {
 
   it('uses the agent text tail as the result of a stream cut short', () => {
     const text =
-      '{"type":"system","subtype":"init","session_id":"s1"}\n' +
-      '{"type":"assistant","message":{"content":[{"type":"text","text":"Working on it"}]}}\n';
+      '{"type":"system","subtype":"init","session_id":"s1"}\n' + '{"type":"assistant","message":{"content":[{"type":"text","text":"Working on it"}]}}\n';
     expect(extractAgentResult(text)).toMatchObject({ hasResult: false, resultText: 'Working on it', sessionId: 's1' });
   });
 });

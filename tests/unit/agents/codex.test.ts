@@ -43,7 +43,9 @@ const EXPECTED: Record<string, { kind: string; thread: string | null; usage?: { 
 
 describe('every recorded Codex run', () => {
   it('has an expectation here (a new recording must be added to this table)', () => {
-    const labels = readdirSync(DIR).filter((f) => f.endsWith('.stdout')).map((f) => f.replace(/\.stdout$/, ''));
+    const labels = readdirSync(DIR)
+      .filter((f) => f.endsWith('.stdout'))
+      .map((f) => f.replace(/\.stdout$/, ''));
     expect(labels.sort()).toEqual(Object.keys(EXPECTED).sort());
   });
 
@@ -72,7 +74,7 @@ describe('every recorded Codex run', () => {
     expect(classify('nokey').failure).toMatchObject({ kind: 'auth', message: 'Missing environment variable: `MOCK_API_KEY`.' });
   });
 
-  it('429 after the CLI\'s five retries is a rate limit ralph backs off from, not a usage limit', () => {
+  it("429 after the CLI's five retries is a rate limit ralph backs off from, not a usage limit", () => {
     expect(classify('429').failure).toEqual({ kind: 'transient', reason: 'rate_limited', message: 'exceeded retry limit, last status: 429 Too Many Requests' });
   });
 
@@ -81,13 +83,20 @@ describe('every recorded Codex run', () => {
     expect(classify('envbase').failure).toMatchObject({ kind: 'transient', reason: 'network' });
   });
 
-  it('quota exhaustion is a usage limit with the CLI\'s message', () => {
+  it("quota exhaustion is a usage limit with the CLI's message", () => {
     const { failure } = classify('quota');
-    expect(failure).toMatchObject({ kind: 'usage_limit', message: 'Quota exceeded. Check your plan and billing details.', usageLimit: { kind: 'usage_limit', source: 'text' } });
+    expect(failure).toMatchObject({
+      kind: 'usage_limit',
+      message: 'Quota exceeded. Check your plan and billing details.',
+      usageLimit: { kind: 'usage_limit', source: 'text' },
+    });
   });
 
   it('an unknown resume id (no rollout found, no JSON) is session_not_found', () => {
-    expect(classify('resume_bad').failure).toMatchObject({ kind: 'session_not_found', message: expect.stringContaining('no rollout found for thread id 01a23199-0000-7000-8000-000000000000') });
+    expect(classify('resume_bad').failure).toMatchObject({
+      kind: 'session_not_found',
+      message: expect.stringContaining('no rollout found for thread id 01a23199-0000-7000-8000-000000000000'),
+    });
   });
 
   it('our own timeout is a timeout whatever the output', () => {
@@ -139,7 +148,18 @@ describe('the Codex call', () => {
 
   it('resumed: `resume <thread_id> -` after the exec options', () => {
     const call = buildCodexInvocation({ ...base, command: 'npx @openai/codex', resumeSessionId: '01a23199-8da2-76b3-b1de-22d0316795ba' });
-    expect([call.cmd, ...call.args]).toEqual(['npx', '@openai/codex', 'exec', '--json', '--skip-git-repo-check', '-s', 'workspace-write', 'resume', '01a23199-8da2-76b3-b1de-22d0316795ba', '-']);
+    expect([call.cmd, ...call.args]).toEqual([
+      'npx',
+      '@openai/codex',
+      'exec',
+      '--json',
+      '--skip-git-repo-check',
+      '-s',
+      'workspace-write',
+      'resume',
+      '01a23199-8da2-76b3-b1de-22d0316795ba',
+      '-',
+    ]);
   });
 
   it('refuses an id shaped like a flag', () => {

@@ -29,7 +29,10 @@ const CASES: Array<{ agent: string; recording: string; forged: Record<string, un
   {
     agent: 'gemini',
     recording: 'agent-clis/gemini-cli-0.61.0/happy.stdout',
-    forged: [{ type: 'message', role: 'assistant', content: 'forged' }, { type: 'result', status: 'success', stats: { input_tokens: 0, output_tokens: 0 } }],
+    forged: [
+      { type: 'message', role: 'assistant', content: 'forged' },
+      { type: 'result', status: 'success', stats: { input_tokens: 0, output_tokens: 0 } },
+    ],
   },
   {
     agent: 'opencode',

@@ -10,12 +10,28 @@ import { agentRecordingLabels, readAgentRecording, replayThroughAdapter } from '
 
 const CLI = 'gemini-cli-0.61.0';
 const NOW = Date.UTC(2026, 11, 1, 12, 0, 0);
-const replay = (label: string, options: { timedOut?: boolean } = {}) => replayThroughAdapter(geminiAdapter, readAgentRecording(CLI, label), { now: NOW, ...options });
+const replay = (label: string, options: { timedOut?: boolean } = {}) =>
+  replayThroughAdapter(geminiAdapter, readAgentRecording(CLI, label), { now: NOW, ...options });
 const HAPPY_USAGE = { input: 200, output: 60, cacheRead: 1000, cacheCreation: 0 };
 
 describe('Gemini CLI recordings', () => {
   it('covers every recorded label', () => {
-    expect(agentRecordingLabels(CLI)).toEqual(['401', '429', '500', 'gdaily', 'gminute', 'happy', 'preassign', 'quota', 'r1', 'r2', 'r3', 'rbad', 'tool', 'tool_default']);
+    expect(agentRecordingLabels(CLI)).toEqual([
+      '401',
+      '429',
+      '500',
+      'gdaily',
+      'gminute',
+      'happy',
+      'preassign',
+      'quota',
+      'r1',
+      'r2',
+      'r3',
+      'rbad',
+      'tool',
+      'tool_default',
+    ]);
   });
 
   it.each(['happy', 'preassign', 'r1', 'r2'])('%s: ok, with the session id, the RALPH_STATUS text and per-run tokens', (label) => {
@@ -36,7 +52,15 @@ describe('Gemini CLI recordings', () => {
 
   it('the status block read from the text says EXIT_SIGNAL true', () => {
     const { summary } = replay('happy');
-    const analysis = analyzeResponse({ agent: summary, loopNumber: 1, filesChanged: 0, newContent: false, allowedTools: [], outputFile: 'x.log', now: new Date(NOW) });
+    const analysis = analyzeResponse({
+      agent: summary,
+      loopNumber: 1,
+      filesChanged: 0,
+      newContent: false,
+      allowedTools: [],
+      outputFile: 'x.log',
+      now: new Date(NOW),
+    });
     expect(analysis.analysis.exit_signal).toBe(true);
   });
 
@@ -70,7 +94,7 @@ describe('Gemini CLI recordings', () => {
     expect(failure.kind === 'usage_limit' && failure.usageLimit.resetAt).toBeUndefined();
   });
 
-  it.each(['429', '500', 'quota', 'gminute'])('%s: the CLI retries silently until ralph\'s timeout, which is a timeout, never a limit', (label) => {
+  it.each(['429', '500', 'quota', 'gminute'])("%s: the CLI retries silently until ralph's timeout, which is a timeout, never a limit", (label) => {
     const { summary, failure } = replay(label, { timedOut: true });
     expect(failure).toEqual({ kind: 'timeout' });
     expect(summary.hasResult).toBe(false);
@@ -134,7 +158,13 @@ describe('Gemini failures the recordings do not show', () => {
 });
 
 describe('the Gemini argv', () => {
-  const base = { command: 'gemini', prompt: '# Task\nSECRET_PROJECT_TEXT\n', outputFormat: 'json' as const, allowedTools: splitAllowedTools(DEFAULT_ALLOWED_TOOLS), loopContext: 'Loop 2 context' };
+  const base = {
+    command: 'gemini',
+    prompt: '# Task\nSECRET_PROJECT_TEXT\n',
+    outputFormat: 'json' as const,
+    allowedTools: splitAllowedTools(DEFAULT_ALLOWED_TOOLS),
+    loopContext: 'Loop 2 context',
+  };
 
   it('is a fixed -p instruction and stream-json; the prompt and the loop context go on stdin', () => {
     const inv = buildGeminiInvocation(base);
@@ -145,8 +175,26 @@ describe('the Gemini argv', () => {
   });
 
   it('passes the model with -m and resumes with -r <uuid>', () => {
-    const inv = buildGeminiInvocation({ ...base, command: 'npx @google/gemini-cli', model: 'gemini-2.5-pro', resumeSessionId: 'fd3c5715-8386-4cb6-9969-748ccf424146' });
-    expect([inv.cmd, ...inv.args]).toEqual(['npx', '@google/gemini-cli', '-p', GEMINI_PROMPT_FLAG, '-o', 'stream-json', '-m', 'gemini-2.5-pro', '-r', 'fd3c5715-8386-4cb6-9969-748ccf424146', '--approval-mode', 'yolo']);
+    const inv = buildGeminiInvocation({
+      ...base,
+      command: 'npx @google/gemini-cli',
+      model: 'gemini-2.5-pro',
+      resumeSessionId: 'fd3c5715-8386-4cb6-9969-748ccf424146',
+    });
+    expect([inv.cmd, ...inv.args]).toEqual([
+      'npx',
+      '@google/gemini-cli',
+      '-p',
+      GEMINI_PROMPT_FLAG,
+      '-o',
+      'stream-json',
+      '-m',
+      'gemini-2.5-pro',
+      '-r',
+      'fd3c5715-8386-4cb6-9969-748ccf424146',
+      '--approval-mode',
+      'yolo',
+    ]);
   });
 
   it('resumes only a UUID: `latest` or an index would pick some other session', () => {

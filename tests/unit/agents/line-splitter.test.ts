@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createLineSplitter } from '../../../lib/agents/line-splitter.js';
 import { USER_LINE_PREFIX } from '../../../lib/agents/stream-json.js';
 
-const recording = (label: string): string =>
-  readFileSync(new URL(`../../fixtures/recordings/${label}.stdout`, import.meta.url), 'utf8');
+const recording = (label: string): string => readFileSync(new URL(`../../fixtures/recordings/${label}.stdout`, import.meta.url), 'utf8');
 
 function wholeLines(text: string): string[] {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -16,7 +15,7 @@ function wholeLines(text: string): string[] {
 function splitInChunks(buffer: Buffer, sizes: () => number): string[] {
   const splitter = createLineSplitter();
   const out: string[] = [];
-  for (let i = 0; i < buffer.length; ) {
+  for (let i = 0; i < buffer.length;) {
     const size = Math.max(1, sizes());
     out.push(...splitter.push(buffer.subarray(i, i + size)));
     i += size;

@@ -20,9 +20,7 @@ const PLAN = parseFixPlan('- [x] a\n- [ ] b\n## Nice to have\n- [ ] c', ['Nice t
 
 describe('buildLoopContext: the Bash prefix', () => {
   it('first loop with a plan and a closed breaker: remaining counts blocking items, optional apart', () => {
-    expect(buildLoopContext({ loop: 1, plan: PLAN, breakerState: 'CLOSED', previousAnalysis: null })).toBe(
-      'Loop #1. Remaining tasks: 1 (+1 optional).',
-    );
+    expect(buildLoopContext({ loop: 1, plan: PLAN, breakerState: 'CLOSED', previousAnalysis: null })).toBe('Loop #1. Remaining tasks: 1 (+1 optional).');
     expect(buildLoopContext({ loop: 1, plan: parseFixPlan('- [ ] a\n- [ ] b'), breakerState: null, previousAnalysis: null })).toBe(
       'Loop #1. Remaining tasks: 2.',
     );
@@ -44,9 +42,7 @@ describe('buildLoopContext: the Bash prefix', () => {
   });
 
   it('omits remaining tasks without a plan; names a breaker that is not CLOSED', () => {
-    expect(buildLoopContext({ loop: 3, plan: null, breakerState: 'HALF_OPEN', previousAnalysis: null })).toBe(
-      'Loop #3. Circuit breaker: HALF_OPEN.',
-    );
+    expect(buildLoopContext({ loop: 3, plan: null, breakerState: 'HALF_OPEN', previousAnalysis: null })).toBe('Loop #3. Circuit breaker: HALF_OPEN.');
   });
 
   it('adds the previous summary, without its status block, cut to 200 characters', () => {
@@ -138,8 +134,6 @@ describe('buildLoopContext: completion conflict and extra sections', () => {
   });
 
   it('ignores an empty conflict', () => {
-    expect(buildLoopContext({ loop: 1, plan: null, breakerState: null, previousAnalysis: null, openItemsConflict: { openItems: [] } })).toBe(
-      'Loop #1.',
-    );
+    expect(buildLoopContext({ loop: 1, plan: null, breakerState: null, previousAnalysis: null, openItemsConflict: { openItems: [] } })).toBe('Loop #1.');
   });
 });

@@ -84,7 +84,13 @@ describe('OpenCode recordings', () => {
 
   it('exit 0 without any finished step is a failed run', () => {
     const failure = openCodeAdapter.classifyFailure(
-      { exitCode: 0, timedOut: false, summary: openCodeAdapter.createOutputReader({ outputFormat: 'json', showToolArgs: false }).finish().summary, stderrTail: '', outputFormat: 'json' },
+      {
+        exitCode: 0,
+        timedOut: false,
+        summary: openCodeAdapter.createOutputReader({ outputFormat: 'json', showToolArgs: false }).finish().summary,
+        stderrTail: '',
+        outputFormat: 'json',
+      },
       0,
     );
     expect(failure.kind).toBe('failed');
@@ -92,7 +98,13 @@ describe('OpenCode recordings', () => {
 });
 
 describe('the OpenCode argv', () => {
-  const base = { command: 'opencode', prompt: '# Task\nSECRET_PROJECT_TEXT\n', outputFormat: 'json' as const, allowedTools: [] as string[], loopContext: 'Loop 2 context' };
+  const base = {
+    command: 'opencode',
+    prompt: '# Task\nSECRET_PROJECT_TEXT\n',
+    outputFormat: 'json' as const,
+    allowedTools: [] as string[],
+    loopContext: 'Loop 2 context',
+  };
 
   it('is `run --format json`; the message is only on stdin', () => {
     const inv = buildOpenCodeInvocation(base);
@@ -130,16 +142,24 @@ describe('ALLOWED_TOOLS as OpenCode permissions', () => {
     expect(openCodePermissions(['Bash(git log:*)'])!.permission.bash).toEqual({ '*': 'deny', 'git log *': 'allow' });
   });
 
-  it('an empty ALLOWED_TOOLS sets nothing (OpenCode\'s own config decides), and says so', () => {
+  it("an empty ALLOWED_TOOLS sets nothing (OpenCode's own config decides), and says so", () => {
     expect(openCodePermissions([])).toBeNull();
     expect(openCodeStartupWarnings({ allowedTools: [] })[0]).toMatch(/ALLOWED_TOOLS is empty/);
     expect(openCodeStartupWarnings({ allowedTools: ['Read', 'mcp__github'] })[0]).toMatch(/no permission for mcp__github/);
   });
 
-  it('is passed in OPENCODE_CONFIG_CONTENT, over the user\'s own config, keeping the rest of it', () => {
-    const user = JSON.stringify({ model: 'anthropic/x', permission: { webfetch: 'allow', lsp: 'allow' }, provider: { a: { options: { baseURL: 'http://h' } } } });
+  it("is passed in OPENCODE_CONFIG_CONTENT, over the user's own config, keeping the rest of it", () => {
+    const user = JSON.stringify({
+      model: 'anthropic/x',
+      permission: { webfetch: 'allow', lsp: 'allow' },
+      provider: { a: { options: { baseURL: 'http://h' } } },
+    });
     const inv = buildOpenCodeInvocation({
-      command: 'opencode', prompt: 'p', outputFormat: 'json', allowedTools: ['Edit', 'Bash(npm test)'], inheritedEnv: { OPENCODE_CONFIG_CONTENT: user },
+      command: 'opencode',
+      prompt: 'p',
+      outputFormat: 'json',
+      allowedTools: ['Edit', 'Bash(npm test)'],
+      inheritedEnv: { OPENCODE_CONFIG_CONTENT: user },
     });
     const config = JSON.parse(inv.env!.OPENCODE_CONFIG_CONTENT!);
     expect(config.model).toBe('anthropic/x');

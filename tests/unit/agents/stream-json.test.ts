@@ -1,14 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  createStreamAccumulator,
-  renderLiveLine,
-  summarizeToolInput,
-  type StreamMessage,
-} from '../../../lib/agents/stream-json.js';
+import { createStreamAccumulator, renderLiveLine, summarizeToolInput, type StreamMessage } from '../../../lib/agents/stream-json.js';
 
-const recording = (label: string): string =>
-  readFileSync(new URL(`../../fixtures/recordings/${label}.stdout`, import.meta.url), 'utf8');
+const recording = (label: string): string => readFileSync(new URL(`../../fixtures/recordings/${label}.stdout`, import.meta.url), 'utf8');
 
 function wholeLines(text: string): string[] {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -32,9 +26,7 @@ describe('createStreamAccumulator on real recordings', () => {
     expect(s.result?.result).toBe('Updated notes.txt and listed the directory. All tasks complete.');
     expect(s.toolUseCount).toBe(3);
     expect(s.lastTool).toEqual({ name: 'Bash', summary: 'ls -1' });
-    expect(s.assistantTextTail).toBe(
-      "I'll read the notes file first.\nUpdated notes.txt and listed the directory. All tasks complete.",
-    );
+    expect(s.assistantTextTail).toBe("I'll read the notes file first.\nUpdated notes.txt and listed the directory. All tasks complete.");
     expect(s.garbageLines).toBe(0);
     expect(s.lineCount).toBe(10);
     expect(s.rateLimit).toBeNull();
@@ -200,13 +192,9 @@ describe('renderLiveLine', () => {
   });
 
   it('renders subagent start and progress', () => {
-    expect(renderLiveLine({ type: 'system', subtype: 'task_started', description: 'Explore' }, { showToolArgs: false })).toBe(
-      '\n🚀 Agent: Explore\n',
-    );
+    expect(renderLiveLine({ type: 'system', subtype: 'task_started', description: 'Explore' }, { showToolArgs: false })).toBe('\n🚀 Agent: Explore\n');
     expect(renderLiveLine({ type: 'system', subtype: 'task_started' }, { showToolArgs: false })).toBe('\n🚀 Agent: started\n');
-    expect(renderLiveLine({ type: 'system', subtype: 'task_progress', description: 'Reading' }, { showToolArgs: false })).toBe(
-      '📌 Reading\n',
-    );
+    expect(renderLiveLine({ type: 'system', subtype: 'task_progress', description: 'Reading' }, { showToolArgs: false })).toBe('📌 Reading\n');
     expect(renderLiveLine({ type: 'system', subtype: 'task_progress' }, { showToolArgs: false })).toBe('📌 working...\n');
     expect(renderLiveLine({ type: 'system', subtype: 'init' }, { showToolArgs: false })).toBe('');
     expect(renderLiveLine({ type: 'result' }, { showToolArgs: false })).toBe('');

@@ -10,7 +10,7 @@ import { FLEET_AGENTS } from '../../../lib/fleet/fleet-agents.js';
 const DOCKERFILE = readFileSync(new URL('../../../Dockerfile', import.meta.url), 'utf8');
 
 describe('the pinned agent CLIs', () => {
-  it("the Dockerfile installs exactly the tested versions, nothing unpinned", () => {
+  it('the Dockerfile installs exactly the tested versions, nothing unpinned', () => {
     const install = /RUN npm install -g ([^\\\n]+)/.exec(DOCKERFILE);
     expect(install).not.toBeNull();
     expect(install![1]!.trim().split(/\s+/).sort()).toEqual(Object.values(TESTED_AGENT_CLIS).sort());

@@ -113,9 +113,7 @@ describe('suggestAllowedTools', () => {
 
 describe('ALLOWED_TOOLS text', () => {
   it('escapes what a double-quoted .ralphrc value would expand', () => {
-    expect(formatAllowedToolsLine(['Read', 'Bash(echo $HOME "x" `y` \\z)'])).toBe(
-      'ALLOWED_TOOLS="Read,Bash(echo \\$HOME \\"x\\" \\`y\\` \\\\z)"',
-    );
+    expect(formatAllowedToolsLine(['Read', 'Bash(echo $HOME "x" `y` \\z)'])).toBe('ALLOWED_TOOLS="Read,Bash(echo \\$HOME \\"x\\" \\`y\\` \\\\z)"');
   });
 
   it('splits on commas outside parentheses and trims', () => {

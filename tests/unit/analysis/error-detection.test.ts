@@ -34,12 +34,8 @@ describe('detectErrors (two-stage filter, #2)', () => {
 
 describe('errorSignature', () => {
   it('is the same for the same error with different ids, numbers, hashes and paths', () => {
-    const a = errorSignature(
-      'Error: test failed at /home/u/project/src/a.ts:12:5 (run 3f2a9c1d-1111-4222-8333-444455556666, commit 9fceb02a1)',
-    );
-    const b = errorSignature(
-      'Error: test failed at ./src/other/b.ts:98:1 (run 00000000-aaaa-4bbb-8ccc-dddddddddddd, commit 1a2b3c4d5e6f)',
-    );
+    const a = errorSignature('Error: test failed at /home/u/project/src/a.ts:12:5 (run 3f2a9c1d-1111-4222-8333-444455556666, commit 9fceb02a1)');
+    const b = errorSignature('Error: test failed at ./src/other/b.ts:98:1 (run 00000000-aaaa-4bbb-8ccc-dddddddddddd, commit 1a2b3c4d5e6f)');
     expect(a).toBe(b);
     expect(a).toBe('error: test failed at <path> (run <uuid>, commit <hex>)');
   });

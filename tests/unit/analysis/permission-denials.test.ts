@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PermissionDenial } from '../../../lib/agents/claude-output.js';
-import {
-  baseCommand,
-  isBaseCommandAllowed,
-  summarizePermissionDenials,
-} from '../../../lib/analysis/permission-denials.js';
+import { baseCommand, isBaseCommandAllowed, summarizePermissionDenials } from '../../../lib/analysis/permission-denials.js';
 
 const bash = (command: string): PermissionDenial => ({ toolName: 'Bash', toolUseId: 't', input: { command } });
 

@@ -24,12 +24,7 @@ describe('detectQuestions', () => {
     expect(detectQuestions(line)).toMatchObject({ askingQuestions: true });
   });
 
-  it.each([
-    'Implemented the parser and all tests pass.',
-    'The shoulder case is handled.',
-    'Wouldyou is not a word.',
-    '',
-  ])('%j is not a question', (line) => {
+  it.each(['Implemented the parser and all tests pass.', 'The shoulder case is handled.', 'Wouldyou is not a word.', ''])('%j is not a question', (line) => {
     expect(detectQuestions(line)).toEqual({ askingQuestions: false, questionCount: 0 });
   });
 

@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  parseRalphStatus,
-  resolveExitSignal,
-  stripRalphStatusBlocks,
-} from '../../../lib/analysis/ralph-status.js';
+import { parseRalphStatus, resolveExitSignal, stripRalphStatusBlocks } from '../../../lib/analysis/ralph-status.js';
 
 const FULL_BLOCK = [
   'Implemented the parser.',

@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { extractAgentResult, type AgentResultSummary } from '../../../lib/agents/claude-output.js';
 import { analyzeResponse, type AnalyzeResponseOptions } from '../../../lib/analysis/response-analysis.js';
 
-const fixture = (name: string): string =>
-  readFileSync(new URL(`../../fixtures/recordings/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/recordings/${name}`, import.meta.url), 'utf8');
 
 const NOW = new Date('2026-11-30T04:48:55.123Z');
 
@@ -113,7 +112,10 @@ describe('analyzeResponse, JSON / stream-json path (no prose heuristics, #224)',
 
   it('progress and files_modified are what ralph measured; the declared count is kept beside them', () => {
     expect(analyze(jsonResult('x'), { filesChanged: 3, newContent: true }).analysis).toMatchObject({
-      has_progress: true, files_modified: 3, files_modified_claimed: null, claim_disagreement: null,
+      has_progress: true,
+      files_modified: 3,
+      files_modified_claimed: null,
+      claim_disagreement: null,
     });
     const declared = extractAgentResult(JSON.stringify({ result: 'x', metadata: { files_changed: 4 } }));
     expect(analyze(declared).analysis).toMatchObject({
@@ -145,7 +147,11 @@ describe('analyzeResponse, JSON / stream-json path (no prose heuristics, #224)',
     const implementationBlock = block(['STATUS: IN_PROGRESS', 'WORK_TYPE: IMPLEMENTATION', 'EXIT_SIGNAL: false']);
     expect(analyze(flat({ result: implementationBlock, work_type: 'TEST_ONLY' })).analysis).toMatchObject({ work_type: 'TEST_ONLY', is_test_only: true });
     // Agent-reported flat fields never count as progress.
-    expect(analyze(flat({ files_modified: 4 }), { filesChanged: 0, newContent: false }).analysis).toMatchObject({ has_progress: false, files_modified: 0, files_modified_claimed: 4 });
+    expect(analyze(flat({ files_modified: 4 }), { filesChanged: 0, newContent: false }).analysis).toMatchObject({
+      has_progress: false,
+      files_modified: 0,
+      files_modified_claimed: 4,
+    });
     expect(analyze(flat({ error_count: 6 })).analysis.is_stuck).toBe(true);
     expect(analyze(flat({ error_count: 5 })).analysis.is_stuck).toBe(false);
     expect(analyze(flat({ confidence: 10 })).analysis.confidence_score).toBe(60);
@@ -272,9 +278,7 @@ describe('analyzeResponse, text path (Bash bugs fixed)', () => {
   });
 
   it('summary falls back to a summary-like line, then the recommendation, then a default', () => {
-    expect(analyze(text('noise\nImplemented the exit gate and its tests\nmore')).analysis.work_summary).toBe(
-      'Implemented the exit gate and its tests',
-    );
+    expect(analyze(text('noise\nImplemented the exit gate and its tests\nmore')).analysis.work_summary).toBe('Implemented the exit gate and its tests');
     expect(analyze(text(`noise\n${statusInProgress}`)).analysis.work_summary).toBe('keep going');
     expect(analyze(text('noise')).analysis.work_summary).toBe('Output analyzed, no explicit summary found');
   });

@@ -28,7 +28,9 @@ describe('the git gateway is the only way to git', () => {
   });
 
   it('only the process runner and the gateway start processes', () => {
-    const users = sources.filter((file) => file !== join('platform', 'start-process.ts') && /from '\.\/start-process\.js'|from '\.\.\/platform\/start-process\.js'/.test(text(file)));
+    const users = sources.filter(
+      (file) => file !== join('platform', 'start-process.ts') && /from '\.\/start-process\.js'|from '\.\.\/platform\/start-process\.js'/.test(text(file)),
+    );
     expect(users.sort()).toEqual([join('platform', 'git-gateway.ts'), join('platform', 'process.ts')]);
   });
 

@@ -42,15 +42,29 @@ const BASE = ['errors.ts', 'platform', 'state', 'text'];
 const FORBIDDEN: Array<{ rule: string; applies: (from: string) => boolean; forbidden: (to: string) => boolean }> = [
   { rule: 'only the command line imports the command line', applies: (f) => folderOf(f) !== 'cli', forbidden: (t) => folderOf(t) === 'cli' },
   { rule: 'the base folders import no concept room', applies: (f) => BASE.includes(folderOf(f)), forbidden: (t) => !BASE.includes(folderOf(t)) },
-  { rule: 'verification knows neither the run record, the loop nor the command line', applies: (f) => folderOf(f) === 'verify', forbidden: (t) => ['run-record', 'loop', 'cli'].includes(folderOf(t)) },
-  { rule: 'agents know neither the loop, the command line nor the monitor', applies: (f) => folderOf(f) === 'agents', forbidden: (t) => ['loop', 'cli', 'monitor'].includes(folderOf(t)) },
-  { rule: 'parallel loops know neither the command line nor the monitor', applies: (f) => folderOf(f) === 'parallel', forbidden: (t) => ['cli', 'monitor'].includes(folderOf(t)) },
+  {
+    rule: 'verification knows neither the run record, the loop nor the command line',
+    applies: (f) => folderOf(f) === 'verify',
+    forbidden: (t) => ['run-record', 'loop', 'cli'].includes(folderOf(t)),
+  },
+  {
+    rule: 'agents know neither the loop, the command line nor the monitor',
+    applies: (f) => folderOf(f) === 'agents',
+    forbidden: (t) => ['loop', 'cli', 'monitor'].includes(folderOf(t)),
+  },
+  {
+    rule: 'parallel loops know neither the command line nor the monitor',
+    applies: (f) => folderOf(f) === 'parallel',
+    forbidden: (t) => ['cli', 'monitor'].includes(folderOf(t)),
+  },
 ];
 
 describe('imports go down the layers', () => {
   for (const { rule, applies, forbidden } of FORBIDDEN) {
     it(rule, () => {
-      const crossings = importEdges().filter((e) => applies(e.from) && forbidden(e.to)).map((e) => `${e.from} → ${e.to}`);
+      const crossings = importEdges()
+        .filter((e) => applies(e.from) && forbidden(e.to))
+        .map((e) => `${e.from} → ${e.to}`);
       expect(crossings).toEqual([]);
     });
   }

@@ -1,21 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  BREAKER_RESET_MESSAGE,
-  formatBreakerBanner,
-  formatCircuitStatus,
-  formatHaltBox,
-  formatPermissionHalt,
-} from '../../../lib/breaker/breaker-messages.js';
+import { BREAKER_RESET_MESSAGE, formatBreakerBanner, formatCircuitStatus, formatHaltBox, formatPermissionHalt } from '../../../lib/breaker/breaker-messages.js';
 import { cooldownEndsAt, initialBreakerState, type BreakerState } from '../../../lib/breaker/circuit-breaker.js';
 import { defaultConfig } from '../../../lib/config/schema.js';
 import { breakerThresholds } from '../../../lib/breaker/breaker-step.js';
 import { suggestAllowedTools } from '../../../lib/analysis/allowed-tools-suggestion.js';
 import { useTimeZone } from '../../helpers/time-zone.js';
 
-const halted = JSON.parse(
-  readFileSync(new URL('../../fixtures/bash-state/halted/.circuit_breaker_state', import.meta.url), 'utf8'),
-) as BreakerState;
+const halted = JSON.parse(readFileSync(new URL('../../fixtures/bash-state/halted/.circuit_breaker_state', import.meta.url), 'utf8')) as BreakerState;
 useTimeZone('UTC');
 
 describe('breaker banners', () => {
@@ -94,19 +86,28 @@ describe('halt boxes', () => {
     expect(lines.join('\n')).toContain('EXECUTION HALTED: Permission Denied');
   });
 
-  it('says the exit check stopped the run at the first denial, before the breaker\'s threshold', () => {
+  it("says the exit check stopped the run at the first denial, before the breaker's threshold", () => {
     const denials = [{ tool_name: 'Edit', tool_input: { file_path: 'a' } }];
     const text = formatPermissionHalt(denials, suggestAllowedTools(['Read'], denials), { kind: 'default' }, { threshold: 2 }).join('\n');
-    expect(text).toContain([
-      'Stopped by the exit check: ralph halts after the first loop with a denied tool, as the Bash',
-      "tool does. CB_PERMISSION_DENIAL_THRESHOLD (2) is the circuit breaker's count of such loops",
-      'in a row; this check comes first.',
-    ].join('\n'));
+    expect(text).toContain(
+      [
+        'Stopped by the exit check: ralph halts after the first loop with a denied tool, as the Bash',
+        "tool does. CB_PERMISSION_DENIAL_THRESHOLD (2) is the circuit breaker's count of such loops",
+        'in a row; this check comes first.',
+      ].join('\n'),
+    );
   });
 
-  it('names the breaker\'s threshold when the breaker opened on denials', () => {
-    const state = { ...initialBreakerState(0), state: 'OPEN' as const, consecutive_permission_denials: 1, reason: 'Permission denied in 1 consecutive loops - update ALLOWED_TOOLS in .ralphrc' };
-    expect(formatHaltBox(state).join('\n')).toContain('Claude was denied permission to use a tool in 1 consecutive loop(s): the circuit breaker opened at CB_PERMISSION_DENIAL_THRESHOLD.');
+  it("names the breaker's threshold when the breaker opened on denials", () => {
+    const state = {
+      ...initialBreakerState(0),
+      state: 'OPEN' as const,
+      consecutive_permission_denials: 1,
+      reason: 'Permission denied in 1 consecutive loops - update ALLOWED_TOOLS in .ralphrc',
+    };
+    expect(formatHaltBox(state).join('\n')).toContain(
+      'Claude was denied permission to use a tool in 1 consecutive loop(s): the circuit breaker opened at CB_PERMISSION_DENIAL_THRESHOLD.',
+    );
   });
 
   it('explains a denial of an already allowed tool', () => {

@@ -64,9 +64,7 @@ describe('nextBreakerState: no progress', () => {
       return rest;
     };
     expect(strip({ ...state })).toEqual(strip(bashState));
-    expect(history.map(({ timestamp: _t, ...e }) => e)).toEqual(
-      bashHistory.map(({ timestamp: _t, ...e }: BreakerHistoryEntry) => e),
-    );
+    expect(history.map(({ timestamp: _t, ...e }) => e)).toEqual(bashHistory.map(({ timestamp: _t, ...e }: BreakerHistoryEntry) => e));
     expect(shouldHalt(state)).toBe(true);
     expect(state.opened_at).toBe(formatIsoTimestamp(T0 + 40_000));
   });
@@ -95,7 +93,10 @@ describe('nextBreakerState: no progress', () => {
   it('opens on an agent that asks questions every loop, one loop later than the threshold', () => {
     const q = { askingQuestions: true };
     const { state, history } = run(initialBreakerState(T0), [obs(1, q), obs(2, q), obs(3, q), obs(4, q)]);
-    expect(history.map((h) => [h.loop, h.to_state])).toEqual([[3, 'HALF_OPEN'], [4, 'OPEN']]);
+    expect(history.map((h) => [h.loop, h.to_state])).toEqual([
+      [3, 'HALF_OPEN'],
+      [4, 'OPEN'],
+    ]);
     expect(state.consecutive_no_progress).toBe(3);
   });
 
@@ -120,7 +121,11 @@ describe('nextBreakerState: no progress', () => {
 
   it('honours a higher threshold, still monitoring from the second loop like Bash', () => {
     const t = { ...T, noProgress: 5 };
-    const { state, history } = run(initialBreakerState(T0), [1, 2, 3, 4, 5].map((n) => obs(n)), t);
+    const { state, history } = run(
+      initialBreakerState(T0),
+      [1, 2, 3, 4, 5].map((n) => obs(n)),
+      t,
+    );
     expect(history.map((h) => [h.loop, h.to_state])).toEqual([
       [2, 'HALF_OPEN'],
       [5, 'OPEN'],
@@ -133,7 +138,10 @@ describe('nextBreakerState: same error', () => {
   const progressing = (loop: number, sig: string | null) => obs(loop, { progress: true, errorSignature: sig });
 
   it('opens when the same signature repeats in five consecutive loops', () => {
-    const { state, history } = run(initialBreakerState(T0), [1, 2, 3, 4, 5].map((n) => progressing(n, 'tsc: error <n>')));
+    const { state, history } = run(
+      initialBreakerState(T0),
+      [1, 2, 3, 4, 5].map((n) => progressing(n, 'tsc: error <n>')),
+    );
     expect(state.state).toBe('OPEN');
     expect(state.consecutive_same_error).toBe(5);
     expect(history).toHaveLength(1);
@@ -141,7 +149,10 @@ describe('nextBreakerState: same error', () => {
   });
 
   it('does not open on five different errors', () => {
-    const { state } = run(initialBreakerState(T0), ['a', 'b', 'c', 'd', 'e'].map((s, i) => progressing(i + 1, s)));
+    const { state } = run(
+      initialBreakerState(T0),
+      ['a', 'b', 'c', 'd', 'e'].map((s, i) => progressing(i + 1, s)),
+    );
     expect(state.state).toBe('CLOSED');
     expect(state.consecutive_same_error).toBe(1);
     expect(state.last_error_signature).toBe('e');
@@ -149,7 +160,10 @@ describe('nextBreakerState: same error', () => {
 
   it('restarts the count after a loop without error', () => {
     const sigs = ['x', 'x', null, 'x', 'x', 'x', 'x'];
-    const { state } = run(initialBreakerState(T0), sigs.map((s, i) => progressing(i + 1, s)));
+    const { state } = run(
+      initialBreakerState(T0),
+      sigs.map((s, i) => progressing(i + 1, s)),
+    );
     expect(state.state).toBe('CLOSED');
     expect(state.consecutive_same_error).toBe(4);
   });

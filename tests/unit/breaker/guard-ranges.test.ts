@@ -44,7 +44,13 @@ describe('checkRateWindow', () => {
 
 describe('checkBreakerState', () => {
   it('moves a future opened_at / last_change to now and resets negative counters', () => {
-    const state = { ...initialBreakerState(NOW), state: 'OPEN' as const, opened_at: '2099-01-01T00:00:00+00:00', last_change: '2099-01-01T00:00:00+00:00', consecutive_no_progress: -50 };
+    const state = {
+      ...initialBreakerState(NOW),
+      state: 'OPEN' as const,
+      opened_at: '2099-01-01T00:00:00+00:00',
+      last_change: '2099-01-01T00:00:00+00:00',
+      consecutive_no_progress: -50,
+    };
     const { value, problems } = checkBreakerState(state, NOW);
     expect(value.opened_at).toBe(initialBreakerState(NOW).last_change);
     expect(value.last_change).toBe(initialBreakerState(NOW).last_change);
@@ -53,7 +59,12 @@ describe('checkBreakerState', () => {
   });
 
   it('keeps a state ralph wrote', () => {
-    const state = { ...initialBreakerState(NOW - 60_000), state: 'OPEN' as const, opened_at: initialBreakerState(NOW - 60_000).last_change, consecutive_no_progress: 3 };
+    const state = {
+      ...initialBreakerState(NOW - 60_000),
+      state: 'OPEN' as const,
+      opened_at: initialBreakerState(NOW - 60_000).last_change,
+      consecutive_no_progress: 3,
+    };
     expect(checkBreakerState(state, NOW)).toEqual({ value: state, problems: [] });
   });
 });

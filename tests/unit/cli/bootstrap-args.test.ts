@@ -79,7 +79,11 @@ describe('the ralph-enable flag table', () => {
     } catch (caught) {
       error = caught;
     }
-    expect(isRalphError(error) && [error.message, error.exitCode, error.hint]).toEqual(['--from must be one of beads, github, prd, got "none"', 3, 'run ralph-enable --help']);
+    expect(isRalphError(error) && [error.message, error.exitCode, error.hint]).toEqual([
+      '--from must be one of beads, github, prd, got "none"',
+      3,
+      'run ralph-enable --help',
+    ]);
   });
 
   it.each([

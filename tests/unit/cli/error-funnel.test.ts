@@ -22,7 +22,9 @@ describe('reportError', () => {
     const error = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', path: '/p/.ralph/status.json' });
     const r = report(error);
     expect(r.code).toBe(1);
-    expect(r.text).toBe('Error: No space left on device: /p/.ralph/status.json\nhint: free some disk space (old .ralph/logs/claude_output_*.log files can go), then run again\n');
+    expect(r.text).toBe(
+      'Error: No space left on device: /p/.ralph/status.json\nhint: free some disk space (old .ralph/logs/claude_output_*.log files can go), then run again\n',
+    );
   });
 
   it('reports anything else as an internal error; the stack only with --debug', () => {

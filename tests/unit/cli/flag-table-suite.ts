@@ -45,7 +45,10 @@ export function checkFlagTable(suite: FlagTableSuite): void {
   });
 
   it.each(Object.entries(cases))('--%s: argv → options', (name, [argv, expected]) => {
-    expect(argv.some((word) => word === `--${name}` || word.startsWith(`--${name}=`) || word === `--no-${name}`), 'the case gives its flag').toBe(true);
+    expect(
+      argv.some((word) => word === `--${name}` || word.startsWith(`--${name}=`) || word === `--no-${name}`),
+      'the case gives its flag',
+    ).toBe(true);
     if (typeof expected === 'string') expect(parse(argv)).toBe(expected);
     else expect(parse(argv)).toMatchObject(expected as object);
   });

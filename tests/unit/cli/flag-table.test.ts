@@ -76,7 +76,10 @@ describe('subcommands', () => {
       { name: 'list', rows: [], describe: '' },
     ],
     shared: { title: 'Shared', rows: [shared], for: ['run', 'again'] },
-    rows: [{ name: 'help', alias: 'h', describe: '' }, { name: 'version', describe: '' }],
+    rows: [
+      { name: 'help', alias: 'h', describe: '' },
+      { name: 'version', describe: '' },
+    ],
     fail,
   };
 

@@ -9,13 +9,21 @@ import { fastCommandLines, parseRalphArgs } from '../../../lib/cli/ralph/ralph-o
 describe('the fast-path index', () => {
   const index = Object.fromEntries(fastCommandLines().map(({ argv, options }) => [fastPathKey(argv), options]));
 
-  it.each([['--help'], ['-h'], ['--version'], ['--status'], ['-s'], ['--status', '--json'], ['--json', '-s'], ['--config'], ['--json', '--config'], ['--circuit-status']])(
-    'answers ralph %j as the parser does',
-    (...argv) => {
-      const { argv: _argv, ...options } = parseRalphArgs(argv);
-      expect(index[fastPathKey(argv)]).toEqual(options);
-    },
-  );
+  it.each([
+    ['--help'],
+    ['-h'],
+    ['--version'],
+    ['--status'],
+    ['-s'],
+    ['--status', '--json'],
+    ['--json', '-s'],
+    ['--config'],
+    ['--json', '--config'],
+    ['--circuit-status'],
+  ])('answers ralph %j as the parser does', (...argv) => {
+    const { argv: _argv, ...options } = parseRalphArgs(argv);
+    expect(index[fastPathKey(argv)]).toEqual(options);
+  });
 
   it('holds only quick actions asked for with nothing else', () => {
     for (const options of Object.values(index)) {

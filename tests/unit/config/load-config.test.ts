@@ -99,10 +99,7 @@ describe('loadConfig precedence: flag > env > .ralphrc > ~/.ralphrc > default', 
 
 describe('loadConfig aliases', () => {
   it('reads the Bash env names', () => {
-    const result = load(
-      {},
-      { env: { CLAUDE_ALLOWED_TOOLS: 'Read', CLAUDE_USE_CONTINUE: 'false', CLAUDE_SESSION_EXPIRY_HOURS: '2', VERBOSE_PROGRESS: 'on' } },
-    );
+    const result = load({}, { env: { CLAUDE_ALLOWED_TOOLS: 'Read', CLAUDE_USE_CONTINUE: 'false', CLAUDE_SESSION_EXPIRY_HOURS: '2', VERBOSE_PROGRESS: 'on' } });
     expect(result.config).toMatchObject({ ALLOWED_TOOLS: 'Read', SESSION_CONTINUITY: false, SESSION_EXPIRY_HOURS: 2, RALPH_VERBOSE: true });
     expect(result.sources.SESSION_CONTINUITY).toEqual({ kind: 'env', detail: 'env CLAUDE_USE_CONTINUE' });
   });
@@ -200,7 +197,14 @@ describe('loadConfig invalid values', () => {
   });
 
   it('reports an unreadable file as a problem', () => {
-    const error = loadError({}, { readFile: () => { throw new Error('EACCES: permission denied'); } });
+    const error = loadError(
+      {},
+      {
+        readFile: () => {
+          throw new Error('EACCES: permission denied');
+        },
+      },
+    );
     expect(error.details).toContain('- ~/.ralphrc: cannot read: EACCES: permission denied');
     expect(error.message).toBe('Found 2 problems in configuration');
   });
@@ -212,10 +216,7 @@ describe('loadConfig invalid values', () => {
 
 describe('loadConfig values', () => {
   it('expands ${VAR} from earlier keys and from env, and surfaces unknown keys as warnings', () => {
-    const result = load(
-      { project: 'NAME=demo\nPROJECT_NAME="${NAME}-$SUFFIX"\nTEST_COMMAND="npm test # not a comment"\n' },
-      { env: { SUFFIX: 'ci' } },
-    );
+    const result = load({ project: 'NAME=demo\nPROJECT_NAME="${NAME}-$SUFFIX"\nTEST_COMMAND="npm test # not a comment"\n' }, { env: { SUFFIX: 'ci' } });
     expect(result.config.PROJECT_NAME).toBe('demo-ci');
     expect(result.config.TEST_COMMAND).toBe('npm test # not a comment');
     expect(result.warnings).toEqual([expect.objectContaining({ file: '.ralphrc', line: 1, key: 'NAME', severity: 'warning' })]);

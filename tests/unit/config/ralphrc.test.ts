@@ -65,10 +65,10 @@ describe('parseRalphrc: plain assignments', () => {
 
 describe('parseRalphrc: variable expansion', () => {
   it('expands $VAR and ${VAR} from earlier keys first, then the environment, unset as empty', () => {
-    const values = valuesOf(
-      ['PROJECT_NAME=app', 'PROJECT_TYPE="${PROJECT_NAME}-$USER"', 'TEST_COMMAND=run_$NOPE/x', 'CLAUDE_MODEL=$PROJECT_NAME'].join('\n'),
-      { USER: 'alice', PROJECT_NAME: 'from-env' },
-    );
+    const values = valuesOf(['PROJECT_NAME=app', 'PROJECT_TYPE="${PROJECT_NAME}-$USER"', 'TEST_COMMAND=run_$NOPE/x', 'CLAUDE_MODEL=$PROJECT_NAME'].join('\n'), {
+      USER: 'alice',
+      PROJECT_NAME: 'from-env',
+    });
     expect(values.PROJECT_TYPE).toBe('app-alice');
     expect(values.TEST_COMMAND).toBe('run_/x');
     expect(values.CLAUDE_MODEL).toBe('app');
@@ -179,7 +179,10 @@ describe('parseRalphrc: anything needing a shell is reported and ignored', () =>
   it('a block word joined to quoted text is one word, not a block (`{""` opens nothing)', () => {
     for (const line of ['echo {""', "echo ''if", 'echo x"done"']) {
       const result = parseRalphrc(`${line}\nMAX_CALLS_PER_HOUR=7\n`, { file: '.ralphrc', env: {} });
-      expect(result.entries.map((e) => [e.key, e.value]), line).toEqual([['MAX_CALLS_PER_HOUR', '7']]);
+      expect(
+        result.entries.map((e) => [e.key, e.value]),
+        line,
+      ).toEqual([['MAX_CALLS_PER_HOUR', '7']]);
     }
   });
 
@@ -190,7 +193,40 @@ describe('parseRalphrc: anything needing a shell is reported and ignored', () =>
   });
 
   it('never throws, whatever the input', () => {
-    const alphabet = ['a', 'Z', '_', '=', ' ', '\t', '\n', '\r', '"', "'", '`', '$', '{', '}', '(', ')', '\\', '#', ';', '&', '|', ':', '-', '~', 'if', 'export ', 'X=', '${', '$(', '1', 'é', '\uFEFF'];
+    const alphabet = [
+      'a',
+      'Z',
+      '_',
+      '=',
+      ' ',
+      '\t',
+      '\n',
+      '\r',
+      '"',
+      "'",
+      '`',
+      '$',
+      '{',
+      '}',
+      '(',
+      ')',
+      '\\',
+      '#',
+      ';',
+      '&',
+      '|',
+      ':',
+      '-',
+      '~',
+      'if',
+      'export ',
+      'X=',
+      '${',
+      '$(',
+      '1',
+      'é',
+      '\uFEFF',
+    ];
     let seed = 42;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let i = 0; i < 3000; i++) {

@@ -15,9 +15,21 @@ import {
 describe('config schema', () => {
   it('has the Bash keys, our keys and the accepted-only keys, each described', () => {
     for (const key of [
-      'MAX_CALLS_PER_HOUR', 'CLAUDE_TIMEOUT_MINUTES', 'ALLOWED_TOOLS', 'SESSION_CONTINUITY', 'CB_NO_PROGRESS_THRESHOLD',
-      'OPTIONAL_SECTIONS', 'MAX_LOOPS', 'MAX_COST_USD', 'TEST_COMMAND', 'PROMPT_FILE', 'SANDBOX_PROVIDER', 'SYNC_INCLUDE',
-      'GITHUB_ISSUE', 'RALPH_SHELL_INIT_FILE', 'CLAUDE_MIN_VERSION',
+      'MAX_CALLS_PER_HOUR',
+      'CLAUDE_TIMEOUT_MINUTES',
+      'ALLOWED_TOOLS',
+      'SESSION_CONTINUITY',
+      'CB_NO_PROGRESS_THRESHOLD',
+      'OPTIONAL_SECTIONS',
+      'MAX_LOOPS',
+      'MAX_COST_USD',
+      'TEST_COMMAND',
+      'PROMPT_FILE',
+      'SANDBOX_PROVIDER',
+      'SYNC_INCLUDE',
+      'GITHUB_ISSUE',
+      'RALPH_SHELL_INIT_FILE',
+      'CLAUDE_MIN_VERSION',
     ]) {
       expect(CONFIG_KEYS).toContain(key);
     }
@@ -30,7 +42,17 @@ describe('config schema', () => {
       expect(unused).toContain(key);
     }
     // Used: the sandboxes (lib/sandbox/); the plan and AGENT.md can be moved.
-    for (const key of ['SANDBOX_PROVIDER', 'SANDBOX_DOCKER_IMAGE', 'SANDBOX_DOCKER_MEMORY', 'SANDBOX_DOCKER_CPUS', 'SANDBOX_DOCKER_NETWORK', 'SANDBOX_BWRAP_BIND', 'FIX_PLAN_FILE', 'AGENT_FILE']) expect(unused).not.toContain(key);
+    for (const key of [
+      'SANDBOX_PROVIDER',
+      'SANDBOX_DOCKER_IMAGE',
+      'SANDBOX_DOCKER_MEMORY',
+      'SANDBOX_DOCKER_CPUS',
+      'SANDBOX_DOCKER_NETWORK',
+      'SANDBOX_BWRAP_BIND',
+      'FIX_PLAN_FILE',
+      'AGENT_FILE',
+    ])
+      expect(unused).not.toContain(key);
     // Used: the GitHub issue lifecycle.
     for (const key of ['GITHUB_ISSUE', 'COMMENT_PROGRESS', 'COMMENT_INTERVAL', 'CREATE_PR', 'ADD_COMPLETION_LABELS', 'FOLLOWUP_LABEL']) {
       expect(unused).not.toContain(key);

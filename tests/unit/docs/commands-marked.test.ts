@@ -10,7 +10,12 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../helpers/run-cli.js';
 
-const PAGES = ['README.md', ...readdirSync(join(REPO_ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const PAGES = [
+  'README.md',
+  ...readdirSync(join(REPO_ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const COMMAND_FENCE = /^```(sh|bash|shell|console|text)\s*$/;
 const MARKER = /^<!-- commands: (tested by (\S+)|run by CI, (\S+)|untested, needs? \S)(.*?) -->$/;
 
@@ -61,8 +66,25 @@ describe('commands in the README and docs/', () => {
   });
 
   it('finds the blocks it checks: a bare command block, a transcript, and not a diagram or a plan', () => {
-    const page = ['<!-- commands: untested, needs an account -->', '```sh', 'ralph', '```', '```text', '$ ralph --demo', '```', '```', 'a ─▶ b', '```', '```markdown', '- [ ] x', '```'].join('\n');
+    const page = [
+      '<!-- commands: untested, needs an account -->',
+      '```sh',
+      'ralph',
+      '```',
+      '```text',
+      '$ ralph --demo',
+      '```',
+      '```',
+      'a ─▶ b',
+      '```',
+      '```markdown',
+      '- [ ] x',
+      '```',
+    ].join('\n');
     const blocks = commandBlocks('docs/x.md', page);
-    expect(blocks.map((b) => [b.line, markerProblem(b)])).toEqual([[2, undefined], [5, 'no <!-- commands: … --> marker on the line before']]);
+    expect(blocks.map((b) => [b.line, markerProblem(b)])).toEqual([
+      [2, undefined],
+      [5, 'no <!-- commands: … --> marker on the line before'],
+    ]);
   });
 });

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractAgentResult } from '../../../lib/agents/claude-output.js';
-import {
-  evaluateExitGate,
-  nextConflictCount,
-  type ExitGateConfig,
-  type ExitGateInput,
-  type ExitGateResult,
-} from '../../../lib/exit-gate/exit-gate.js';
+import { evaluateExitGate, nextConflictCount, type ExitGateConfig, type ExitGateInput, type ExitGateResult } from '../../../lib/exit-gate/exit-gate.js';
 import { emptyExitSignals, updateExitSignals, type ExitSignalsState } from '../../../lib/exit-gate/exit-signals.js';
 import { parseFixPlan, type PlanView } from '../../../lib/plan/fix-plan.js';
 import { defaultConfig } from '../../../lib/config/schema.js';
@@ -130,7 +124,17 @@ describe('evaluateExitGate: every exit reason is reachable', () => {
 
   it('plan_complete honours optional sections and ignores non-checkbox brackets', () => {
     const plan = parseFixPlan(
-      ['- [x] core', '- [NOTE] not a task', '[2026-01-29] shipped v1', '-[ ] not a checkbox', '```', '- [ ] an example in a fence', '```', '## Nice to have', '- [ ] colours'].join('\n'),
+      [
+        '- [x] core',
+        '- [NOTE] not a task',
+        '[2026-01-29] shipped v1',
+        '-[ ] not a checkbox',
+        '```',
+        '- [ ] an example in a fence',
+        '```',
+        '## Nice to have',
+        '- [ ] colours',
+      ].join('\n'),
       ['Nice to have'],
     );
     expect(gate({ plan })).toMatchObject({ kind: 'exit', reason: 'plan_complete' });

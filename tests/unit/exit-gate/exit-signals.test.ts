@@ -45,11 +45,7 @@ describe('updateExitSignals (.exit_signals as the Bash tool keeps it)', () => {
   });
 
   it('appends the loop to each list its analysis qualifies for', () => {
-    const next = updateExitSignals(
-      emptyExitSignals(),
-      analysis({ is_test_only: true, has_completion_signal: true, exit_signal: true }),
-      4,
-    );
+    const next = updateExitSignals(emptyExitSignals(), analysis({ is_test_only: true, has_completion_signal: true, exit_signal: true }), 4);
     expect(next).toEqual({ test_only_loops: [4], done_signals: [4], completion_indicators: [4] });
   });
 

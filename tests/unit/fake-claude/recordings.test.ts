@@ -6,8 +6,15 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  HAPPY_NOTES, HAPPY_STEPS, parseJsonLines, replayRecording, startClaude, withFakeClaude,
-  type FakeClaude, type FakeClaudeOptions, type FakeScenario,
+  HAPPY_NOTES,
+  HAPPY_STEPS,
+  parseJsonLines,
+  replayRecording,
+  startClaude,
+  withFakeClaude,
+  type FakeClaude,
+  type FakeClaudeOptions,
+  type FakeScenario,
 } from '../../helpers/fake-claude.js';
 
 type Json = Record<string, unknown>;
@@ -50,8 +57,36 @@ function expectSameShape(actual: Json[], recorded: Json[]) {
 
 /** Result values that do not depend on ids, clocks or paths. */
 function stableResultFields(result: Json) {
-  const { num_turns, total_cost_usd, usage, modelUsage, subtype, is_error, stop_reason, terminal_reason, result: text, errors, api_error_status, api_error_type, api_error } = result;
-  return { num_turns, total_cost_usd, usage, modelUsage, subtype, is_error, stop_reason, terminal_reason, text, errors, api_error_status, api_error_type, api_error };
+  const {
+    num_turns,
+    total_cost_usd,
+    usage,
+    modelUsage,
+    subtype,
+    is_error,
+    stop_reason,
+    terminal_reason,
+    result: text,
+    errors,
+    api_error_status,
+    api_error_type,
+    api_error,
+  } = result;
+  return {
+    num_turns,
+    total_cost_usd,
+    usage,
+    modelUsage,
+    subtype,
+    is_error,
+    stop_reason,
+    terminal_reason,
+    text,
+    errors,
+    api_error_status,
+    api_error_type,
+    api_error,
+  };
 }
 
 describe('fake claude vs recordings: tool runs', () => {
@@ -93,8 +128,9 @@ describe('fake claude vs recordings: tool runs', () => {
     const recorded = JSON.parse(rec.stdout) as Json;
     expect(keysOf(result)).toEqual(keysOf(recorded));
     const denials = JSON.parse(JSON.stringify(result.permission_denials).replaceAll(project, '/home/user/project')) as Array<Json>;
-    expect(denials.map(({ tool_name, tool_input }) => ({ tool_name, tool_input })))
-      .toEqual((recorded.permission_denials as Json[]).map(({ tool_name, tool_input }) => ({ tool_name, tool_input })));
+    expect(denials.map(({ tool_name, tool_input }) => ({ tool_name, tool_input }))).toEqual(
+      (recorded.permission_denials as Json[]).map(({ tool_name, tool_input }) => ({ tool_name, tool_input })),
+    );
     expect(stableResultFields(result)).toEqual(stableResultFields(recorded));
     expect(readFileSync(join(project, 'notes.txt'), 'utf8')).toBe(HAPPY_NOTES);
   });
@@ -118,7 +154,10 @@ describe('fake claude vs recordings: tool runs', () => {
   });
 
   it('maxturns_text and budget_text: the message on stdout without a newline', async () => {
-    for (const [label, flag, value] of [['maxturns_text', '--max-turns', '2'], ['budget_text', '--max-budget-usd', '0.001']] as const) {
+    for (const [label, flag, value] of [
+      ['maxturns_text', '--max-turns', '2'],
+      ['budget_text', '--max-budget-usd', '0.001'],
+    ] as const) {
       const rec = replayRecording(label);
       const run = await fake!.run(['-p', FIX, flag, value, ...ALLOW], { cwd: project });
       expect({ stdout: run.stdout, stderr: run.stderr, code: run.code }).toEqual({ stdout: rec.stdout, stderr: rec.stderr, code: rec.rc });
@@ -150,20 +189,36 @@ describe('fake claude vs recordings: single-reply runs', () => {
   const cases: Array<{ label: string; args: string[]; scenario: FakeScenario; options?: FakeClaudeOptions }> = [
     { label: 'json_verbose', args: ['--output-format', 'json', '--verbose'], scenario: {} },
     { label: 'oauth_ok_sj', args: ['--output-format', 'stream-json', '--verbose'], scenario: {}, options: { auth: 'subscription' } },
-    { label: 'noauth_sjson_v', args: ['--output-format', 'stream-json', '--verbose'], scenario: {}, options: { auth: 'none', env: { FAKE_CLAUDE_REQUIRE_AUTH: '1' } } },
-    { label: 'e429oauth_sj', args: ['--output-format', 'stream-json', '--verbose'], scenario: { calls: [{ outcome: 'usage_limit' }] }, options: { auth: 'subscription' } },
+    {
+      label: 'noauth_sjson_v',
+      args: ['--output-format', 'stream-json', '--verbose'],
+      scenario: {},
+      options: { auth: 'none', env: { FAKE_CLAUDE_REQUIRE_AUTH: '1' } },
+    },
+    {
+      label: 'e429oauth_sj',
+      args: ['--output-format', 'stream-json', '--verbose'],
+      scenario: { calls: [{ outcome: 'usage_limit' }] },
+      options: { auth: 'subscription' },
+    },
     { label: 'e429u_sj', args: ['--output-format', 'stream-json', '--verbose'], scenario: { calls: [{ outcome: 'rate_limited_api_key' }] } },
     { label: 'e529_sj', args: ['--output-format', 'stream-json', '--verbose'], scenario: { calls: [{ outcome: 'overloaded', retries: 2 }] } },
     { label: 'sjin', args: ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'], scenario: {} },
-    { label: 'dsp_root_sandbox', args: ['--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions'], scenario: {}, options: { asRoot: true, env: { IS_SANDBOX: '1' } } },
+    {
+      label: 'dsp_root_sandbox',
+      args: ['--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions'],
+      scenario: {},
+      options: { asRoot: true, env: { IS_SANDBOX: '1' } },
+    },
   ];
   for (const { label, args, scenario, options } of cases) {
     it(`${label}: same lines, same keys, same exit code`, async () => {
       setup(scenario, options);
       const rec = replayRecording(label);
-      const input = label === 'sjin'
-        ? '{"type":"user","message":{"role":"user","content":"hello"}}\n{"type":"user","message":{"role":"user","content":"again"}}\n'
-        : undefined;
+      const input =
+        label === 'sjin'
+          ? '{"type":"user","message":{"role":"user","content":"hello"}}\n{"type":"user","message":{"role":"user","content":"again"}}\n'
+          : undefined;
       const run = await fake!.run(['-p', ...(input ? [] : ['say hi']), ...args], { cwd: project, input });
       expect(run.code).toBe(rec.rc);
       if (label === 'json_verbose') {
@@ -202,7 +257,11 @@ describe('fake claude vs recordings: single-reply runs', () => {
     { label: 'e429_text', scenario: { calls: [{ outcome: 'rate_limited_api_key' }] } },
     { label: 'e429u_text', scenario: { calls: [{ outcome: 'rate_limited_api_key', errorText: 'API Error: Request rejected (429) · Rate limited' }] } },
     { label: 'e429oauth_text', scenario: { calls: [{ outcome: 'usage_limit', resetsAt: 1796017539 }] }, options: { auth: 'subscription' } },
-    { label: 'e429_seven_day', scenario: { calls: [{ outcome: 'usage_limit', rateLimitType: 'seven_day', resetsAt: 1796017539 }] }, options: { auth: 'subscription' } },
+    {
+      label: 'e429_seven_day',
+      scenario: { calls: [{ outcome: 'usage_limit', rateLimitType: 'seven_day', resetsAt: 1796017539 }] },
+      options: { auth: 'subscription' },
+    },
     { label: 'noauth_text', scenario: { calls: [{ outcome: 'not_logged_in' }] } },
     { label: 'netdown_text', scenario: { calls: [{ outcome: 'network_down' }] } },
     { label: 'credit', scenario: { calls: [{ outcome: 'credit_balance' }] } },
@@ -294,5 +353,4 @@ describe('fake claude vs recordings: refused before a run', () => {
       expect({ stdout: run.stdout, stderr: run.stderr, code: run.code }).toEqual({ stdout: rec.stdout, stderr: rec.stderr, code: rec.rc });
     });
   }
-
 });

@@ -10,7 +10,10 @@ describe('decideJobOutcome', () => {
     [{ exitCode: 0, cutByJobBudget: false, jobNumber: 1 }, { kind: 'done' }],
     [{ exitCode: 143, cutByJobBudget: true, jobNumber: 1 }, { kind: 'continue' }],
     [{ exitCode: 143, cutByJobBudget: true, jobNumber: MAX_JOBS - 1 }, { kind: 'continue' }],
-    [{ exitCode: 143, cutByJobBudget: true, jobNumber: MAX_JOBS }, { kind: 'needs-help', why: `the run used all ${MAX_JOBS} jobs it may take` }],
+    [
+      { exitCode: 143, cutByJobBudget: true, jobNumber: MAX_JOBS },
+      { kind: 'needs-help', why: `the run used all ${MAX_JOBS} jobs it may take` },
+    ],
     [{ exitCode: 143, cutByJobBudget: false, jobNumber: 1 }, { kind: 'stopped' }],
     [{ exitCode: 130, cutByJobBudget: false, jobNumber: 2 }, { kind: 'stopped' }],
     [{ exitCode: 3, cutByJobBudget: false, jobNumber: 2 }, { kind: 'needs-help' }],
@@ -36,8 +39,24 @@ describe('decideIssueState', () => {
     [{ labels: ['ralph', 'ralph-needs-help'] }, 'needs help'],
     [{ runs: [{ status: 'in_progress', conclusion: '' }] }, 'running'],
     [{ runs: [{ status: 'queued', conclusion: '' }] }, 'queued'],
-    [{ runs: [{ status: 'in_progress', conclusion: '' }, { status: 'completed', conclusion: 'success' }] }, 'continuing'],
-    [{ runs: [{ status: 'queued', conclusion: '' }, { status: 'completed', conclusion: 'success' }] }, 'continuing'],
+    [
+      {
+        runs: [
+          { status: 'in_progress', conclusion: '' },
+          { status: 'completed', conclusion: 'success' },
+        ],
+      },
+      'continuing',
+    ],
+    [
+      {
+        runs: [
+          { status: 'queued', conclusion: '' },
+          { status: 'completed', conclusion: 'success' },
+        ],
+      },
+      'continuing',
+    ],
     [{ runs: [{ status: 'completed', conclusion: 'failure' }] }, 'queued'],
   ])('%j → %s', (change, expected) => {
     expect(decideIssueState({ ...base, ...change })).toBe(expected);

@@ -39,8 +39,22 @@ function combinations(): FleetInitOptions[] {
     for (const sandbox of [true, false])
       for (const schedule of [undefined, '0 */6 * * *'])
         for (const label of ['ralph', 'ralph: next'])
-          for (const [runner, timeoutMinutes, maxCostUsd] of [['ubuntu-latest', 360, 20], ['self-hosted', 10, 0]] as const)
-            all.push({ ...BASE, agent, sandbox, schedule, label, runner, timeoutMinutes, maxCostUsd, output: '.github/workflows/fleet.yml', maxParallel: schedule ? 5 : 3 });
+          for (const [runner, timeoutMinutes, maxCostUsd] of [
+            ['ubuntu-latest', 360, 20],
+            ['self-hosted', 10, 0],
+          ] as const)
+            all.push({
+              ...BASE,
+              agent,
+              sandbox,
+              schedule,
+              label,
+              runner,
+              timeoutMinutes,
+              maxCostUsd,
+              output: '.github/workflows/fleet.yml',
+              maxParallel: schedule ? 5 : 3,
+            });
   return all;
 }
 
@@ -78,13 +92,18 @@ describe('the generated workflow', () => {
     expect(grants.filter((g) => g.endsWith('write')).sort()).toEqual(
       ['actions: write', 'contents: write', 'issues: write', 'pull-requests: write'].flatMap((g) => Array<string>(issueJobs).fill(g)).sort(),
     );
-    expect(grants.filter((g) => !g.endsWith('write'))).toEqual(options.schedule ? ['actions: read', 'contents: read', 'issues: read', 'pull-requests: read'] : []);
+    expect(grants.filter((g) => !g.endsWith('write'))).toEqual(
+      options.schedule ? ['actions: read', 'contents: read', 'issues: read', 'pull-requests: read'] : [],
+    );
 
     // Install steps only install, each checked: ralph's package against its sha256, installed
     // offline; the agent's CLI at its tested version only when the registry's integrity is the
     // recorded one. Then one ralph step per issue job.
     const runs = lines.filter((line) => /^ {8}run: /.test(line)).map((line) => line.replace(/^ {8}run: /, ''));
-    const scripts = text.split(/\n {8}run: \|\n/).slice(1).map((rest) => takeScript(rest.split('\n')));
+    const scripts = text
+      .split(/\n {8}run: \|\n/)
+      .slice(1)
+      .map((rest) => takeScript(rest.split('\n')));
     expect(scripts).toHaveLength(options.schedule ? issueJobs + 1 : issueJobs);
     for (const script of scripts) {
       expect(script.slice(0, 2)).toEqual([
@@ -160,8 +179,10 @@ describe('resolveWorkflowOptions', () => {
     expect(() => resolveWorkflowOptions({ ...BASE, ...change }, PINS)).toThrow(flag);
   });
 
-  it("installs ralph from the package init added, checked against the sha256 init recorded", () => {
-    const text = buildWorkflow(resolveWorkflowOptions(BASE, { ...PINS, ralph: { version: '9.8.7', path: '.github/ralph/ralph-claude-code-9.8.7.tgz', sha256: 'cd'.repeat(32) } }));
+  it('installs ralph from the package init added, checked against the sha256 init recorded', () => {
+    const text = buildWorkflow(
+      resolveWorkflowOptions(BASE, { ...PINS, ralph: { version: '9.8.7', path: '.github/ralph/ralph-claude-code-9.8.7.tgz', sha256: 'cd'.repeat(32) } }),
+    );
     expect(text).toContain(`echo "${'cd'.repeat(32)}  .github/ralph/ralph-claude-code-9.8.7.tgz" | sha256sum --check --strict\n`);
     expect(text).toContain('# Written by `ralph-fleet init` (ralph 9.8.7)');
   });

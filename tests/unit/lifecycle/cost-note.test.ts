@@ -9,7 +9,10 @@ describe('the cost ralph reports on an issue', () => {
     const note = costNote({ costUsd: 0.026999999999999996, loops: 3, unknownCostLoops: 1 });
     expect(note).toContain('Cost so far: $0.027 over 3 agent calls, 1 of unknown cost.');
     expect(latestReportedCost([comment('github-actions', 'NONE', `done\n\n${note}`, '2026-12-01T10:00:00Z')])).toEqual({
-      costUsd: 0.027, loops: 3, unknownCostLoops: 1, reportedAt: '2026-12-01T10:00:00Z',
+      costUsd: 0.027,
+      loops: 3,
+      unknownCostLoops: 1,
+      reportedAt: '2026-12-01T10:00:00Z',
     });
   });
 

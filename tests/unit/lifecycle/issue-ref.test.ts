@@ -14,12 +14,23 @@ describe('parseIssueRef', () => {
     expect(parseIssueRef(text)).toEqual(ref);
   });
 
-  it.each(['', 'abc', '0', '#0', '-42', '42x', 'octo#42', 'a/b/c#1', '-o/r#1', 'o/r#', 'https://gitlab.com/o/r/issues/1', 'https://github.com/o/r/pull/1', '99999999999999999999'])(
-    'refuses %j',
-    (text) => {
-      expect(parseIssueRef(text)).toBeUndefined();
-    },
-  );
+  it.each([
+    '',
+    'abc',
+    '0',
+    '#0',
+    '-42',
+    '42x',
+    'octo#42',
+    'a/b/c#1',
+    '-o/r#1',
+    'o/r#',
+    'https://gitlab.com/o/r/issues/1',
+    'https://github.com/o/r/pull/1',
+    '99999999999999999999',
+  ])('refuses %j', (text) => {
+    expect(parseIssueRef(text)).toBeUndefined();
+  });
 
   it('adds --repo only when the REF named a repository', () => {
     expect(repoArgs({ number: 1 })).toEqual([]);

@@ -27,7 +27,15 @@ describe('planCompletionActions', () => {
   });
 
   it('nothing on a halt, a limit, an interrupt or a finished dry run', () => {
-    for (const lastAction of ['circuit_breaker_open', 'budget_reached', 'interrupted', 'permission_denied', 'completion_conflict', 'dry_run', 'api_limit_exit']) {
+    for (const lastAction of [
+      'circuit_breaker_open',
+      'budget_reached',
+      'interrupted',
+      'permission_denied',
+      'completion_conflict',
+      'dry_run',
+      'api_limit_exit',
+    ]) {
       expect(planCompletionActions(ALL, lastAction), lastAction).toEqual([]);
     }
   });

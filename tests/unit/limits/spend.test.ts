@@ -107,7 +107,7 @@ describe('the cost of one call', () => {
     expect(after(2, { sessionId: 'S', resumed: false, totalCostUsd: 3 }).costUsd).toBeCloseTo(3, 12);
   });
 
-  it('model_usage_since_last_result, when given, is the call\'s cost whatever the total says', () => {
+  it("model_usage_since_last_result, when given, is the call's cost whatever the total says", () => {
     // The recorded two-turn stream: cumulative total 0.018, this turn's own cost 0.009.
     expect(after(null, { sessionId: 'S', resumed: true, totalCostUsd: 0.018, sinceLastResultCostUsd: 0.009 }).costUsd).toBeCloseTo(0.009, 12);
     expect(after(0.009, { sessionId: 'S', resumed: false, totalCostUsd: 0.018, sinceLastResultCostUsd: 0.009 }).costUsd).toBeCloseTo(0.009, 12);

@@ -41,10 +41,7 @@ describe('detectUsageLimit: recorded CLI output, in the contract’s order', () 
 
   it('then api_error usage_limit_reached on the result, with the reset time from its text', () => {
     const result = resultOf('e429oauth_sj.stdout');
-    const d = detectUsageLimit(
-      { timedOut: false, apiError: result.api_error, apiErrorStatus: result.api_error_status, resultText: result.result },
-      opts,
-    );
+    const d = detectUsageLimit({ timedOut: false, apiError: result.api_error, apiErrorStatus: result.api_error_status, resultText: result.result }, opts);
     expect(d).toMatchObject({ kind: 'usage_limit', source: 'api_error', resetAt: Date.parse('2026-11-30T05:45:00Z') });
   });
 

@@ -23,10 +23,7 @@ afterEach(() => {
 });
 
 function repo(files: Record<string, string>, options: { commit?: boolean } = {}): TmpProject {
-  const p = tmpProject(
-    { '.gitignore': 'build/\n.ralph/logs/\n', ...files },
-    { git: true, commit: options.commit },
-  );
+  const p = tmpProject({ '.gitignore': 'build/\n.ralph/logs/\n', ...files }, { git: true, commit: options.commit });
   projects.push(p);
   return p;
 }
@@ -87,7 +84,7 @@ async function backup(p: TmpProject, loop: number, at = T0 + loop * 60_000, keep
 }
 
 describe('createBackup', () => {
-  it('holds committed, staged, unstaged and untracked work and touches nothing of the user\'s', async () => {
+  it("holds committed, staged, unstaged and untracked work and touches nothing of the user's", async () => {
     const p = repo({ 'a.txt': 'committed\n', 'b.txt': 'keep\n', '.ralph/fix_plan.md': '- [ ] x\n' });
     write(p, 'a.txt', 'unstaged edit\n');
     write(p, 'c.txt', 'staged new file\n');
@@ -110,7 +107,7 @@ describe('createBackup', () => {
     expect(p.git('log', '-1', '--format=%an|%s', ref).trim()).toBe('ralph|Ralph backup before loop #2');
   });
 
-  it('leaves ralph\'s runtime state out, even when it is tracked', async () => {
+  it("leaves ralph's runtime state out, even when it is tracked", async () => {
     const p = repo({ 'src.ts': 'x\n', '.ralph/.call_count': '3\n', '.ralph/status.json': '{}\n', '.ralph/PROMPT.md': 'p\n' });
     write(p, '.ralph/progress.json', '{}');
     write(p, '.ralph/logs/claude_output_1.log', 'log');
@@ -118,7 +115,7 @@ describe('createBackup', () => {
     expect(filesIn(p, ref)).toEqual(['.gitignore', '.ralph/PROMPT.md', 'src.ts']);
   });
 
-  it('backs up the whole repository when the project is a subfolder, leaving the project\'s runtime state out', async () => {
+  it("backs up the whole repository when the project is a subfolder, leaving the project's runtime state out", async () => {
     const p = repo({ 'app/src.ts': 'v1\n', 'lib/shared.ts': 'v1\n', 'app/.ralph/PROMPT.md': 'p\n' });
     write(p, 'lib/shared.ts', 'v2 outside the project folder\n');
     write(p, 'app/.ralph/.call_count', '4\n');
@@ -257,14 +254,17 @@ describe('restoreBackup', () => {
     return { p, ref, name: ref.slice('refs/ralph/backups/'.length) };
   }
 
-  it('restores the backup\'s files and leaves HEAD, the branch and the index alone', async () => {
+  it("restores the backup's files and leaves HEAD, the branch and the index alone", async () => {
     const { p, name } = await scenario();
     const before = gitState(p);
     const result = await restoreBackup({ ...git(p), target: name, force: false });
     expect(result).toMatchObject({ kind: 'restored', changed: ['.ralph/fix_plan.md', 'a.txt', 'gone-later.txt', 'made-after.txt', 'new.txt'] });
     const after = gitState(p);
     expect({ head: after.head, branch: after.branch, index: after.index, stash: after.stash }).toEqual({
-      head: before.head, branch: before.branch, index: before.index, stash: before.stash,
+      head: before.head,
+      branch: before.branch,
+      index: before.index,
+      stash: before.stash,
     });
     expect(after.files).toEqual({
       '.gitignore': 'build/\n.ralph/logs/\n',
@@ -296,7 +296,7 @@ describe('restoreBackup', () => {
     expect(readFileSync(p.path('a.txt'), 'utf8')).toBe('v2 (uncommitted)\n');
   });
 
-  it('does not count ralph\'s runtime files as uncommitted work', async () => {
+  it("does not count ralph's runtime files as uncommitted work", async () => {
     const { p, name } = await scenario();
     write(p, '.ralph/.call_count', '7\n');
     write(p, '.ralph/status.json', '{"status":"running"}\n');
@@ -310,7 +310,8 @@ describe('restoreBackup', () => {
     write(p, 'a.txt', 'new\n');
     p.git('commit', '-q', '-am', 'change');
     expect(await restoreBackup({ ...git(p), target: 'ralph-backup-loop-3-1764474553', force: false })).toMatchObject({
-      kind: 'restored', ref: 'refs/heads/ralph-backup-loop-3-1764474553',
+      kind: 'restored',
+      ref: 'refs/heads/ralph-backup-loop-3-1764474553',
     });
     expect(readFileSync(p.path('a.txt'), 'utf8')).toBe('old\n');
     expect(p.git('symbolic-ref', 'HEAD').trim()).toBe('refs/heads/main');

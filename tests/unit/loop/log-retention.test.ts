@@ -36,26 +36,20 @@ describe('pruneAgentLogs', () => {
       'claude_stderr_20261130_100000.log',
     ]);
     const result = pruneAgentLogs(dir, 2);
-    expect(result.deleted).toEqual([
-      'claude_output_2026-11-30_03-48-34.log',
-      'claude_output_2026-11-30_03-49-13.log',
-      'claude_stderr_20261130_034834.log',
-    ]);
-    expect(readdirSync(dir).sort()).toEqual([
-      ...KEEP_ALWAYS,
-      'claude_output_2026-11-30_10-00-00.log',
-      'claude_output_2026-12-01_00-00-01.log',
-      'claude_stderr_20261130_100000.log',
-      'claude_stderr_20261201_000001.log',
-    ].sort());
+    expect(result.deleted).toEqual(['claude_output_2026-11-30_03-48-34.log', 'claude_output_2026-11-30_03-49-13.log', 'claude_stderr_20261130_034834.log']);
+    expect(readdirSync(dir).sort()).toEqual(
+      [
+        ...KEEP_ALWAYS,
+        'claude_output_2026-11-30_10-00-00.log',
+        'claude_output_2026-12-01_00-00-01.log',
+        'claude_stderr_20261130_100000.log',
+        'claude_stderr_20261201_000001.log',
+      ].sort(),
+    );
   });
 
   it('orders stderr logs by time across the old compact and the current stamp style', () => {
-    const dir = logsDir([
-      'claude_stderr_20261130_034834.log',
-      'claude_stderr_2026-11-30_10-00-00.log',
-      'claude_stderr_2026-12-01_00-00-01.log',
-    ]);
+    const dir = logsDir(['claude_stderr_20261130_034834.log', 'claude_stderr_2026-11-30_10-00-00.log', 'claude_stderr_2026-12-01_00-00-01.log']);
     expect(pruneAgentLogs(dir, 2).deleted).toEqual(['claude_stderr_20261130_034834.log']);
   });
 
@@ -103,16 +97,18 @@ describe('pruneAgentLogs', () => {
       'claude_stderr_2026-11-30_01-00-00.log',
       'claude_stderr_2026-11-30_02-00-00.log',
     ]);
-    expect(readdirSync(dir).sort()).toEqual([
-      ...KEEP_ALWAYS,
-      'claude_output_2026-11-30_03-00-00.log',
-      'claude_output_2026-11-30_04-00-00.log',
-      'claude_stderr_2026-11-30_03-00-00.log',
-      'claude_stderr_20261130_040000.log',
-    ].sort());
+    expect(readdirSync(dir).sort()).toEqual(
+      [
+        ...KEEP_ALWAYS,
+        'claude_output_2026-11-30_03-00-00.log',
+        'claude_output_2026-11-30_04-00-00.log',
+        'claude_stderr_2026-11-30_03-00-00.log',
+        'claude_stderr_20261130_040000.log',
+      ].sort(),
+    );
   });
 
-  it('a byte cap smaller than the last call\'s logs keeps them, and only them; 0 is no byte cap', () => {
+  it("a byte cap smaller than the last call's logs keeps them, and only them; 0 is no byte cap", () => {
     const names = ['claude_output_2026-11-30_03-48-34.log', 'claude_output_2026-11-30_03-49-13.log', 'claude_stderr_2026-11-30_03-49-13.log'];
     const dir = logsDir(names);
     expect(pruneAgentLogs(dir, 0, 0).deleted).toEqual([]);

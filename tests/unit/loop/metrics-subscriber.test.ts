@@ -23,7 +23,15 @@ function project() {
   return paths;
 }
 
-const line = (loop: number): MetricsLine => ({ timestamp: '2026-11-30T03:10:00+00:00', loop, duration: 4, success: true, calls: 1, outcome: 'ok', verification: null });
+const line = (loop: number): MetricsLine => ({
+  timestamp: '2026-11-30T03:10:00+00:00',
+  loop,
+  duration: 4,
+  success: true,
+  calls: 1,
+  outcome: 'ok',
+  verification: null,
+});
 
 describe('subscribeMetrics', () => {
   it('appends each measured loop to metrics.jsonl and to the shared account', () => {
@@ -33,7 +41,10 @@ describe('subscribeMetrics', () => {
     subscribeMetrics(events, { paths, logger: { warn: () => undefined }, account: { recordMetrics: (l) => shared.push(l) } });
     events.emit('iteration:measured', { loop: 1, line: line(1) });
     events.emit('iteration:measured', { loop: 2, line: line(2) });
-    const written = readFileSync(paths.metrics, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as unknown);
+    const written = readFileSync(paths.metrics, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as unknown);
     expect(written).toEqual([line(1), line(2)]);
     expect(shared).toEqual([line(1), line(2)]);
   });

@@ -7,13 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LoopEvents } from '../../../lib/loop/events.js';
-import {
-  appleScriptString,
-  attachNotifications,
-  chooseNotifier,
-  describeLimitWait,
-  describeRunFinished,
-} from '../../../lib/loop/notifications.js';
+import { appleScriptString, attachNotifications, chooseNotifier, describeLimitWait, describeRunFinished } from '../../../lib/loop/notifications.js';
 import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import type { ProcessRunner, RunOptions, RunResult } from '../../../lib/platform/process.js';
 import { captureOutput } from '../../helpers/loop-harness.js';
@@ -62,8 +56,15 @@ function setup(options: { runner?: ReturnType<typeof recordingRunner>; path?: st
 
 const finished = (exitCode: number, exitReason: string, status = 'stopped', lastAction = '') => ({ status, exitReason, lastAction, exitCode });
 const iteration = (loop: number, success: boolean, outcome: string) => ({
-  loop, success, outcome, durationMs: 1000, calls: 1, filesChanged: 0, exitSignal: false,
-  tokens: { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 }, costUsd: 0,
+  loop,
+  success,
+  outcome,
+  durationMs: 1000,
+  calls: 1,
+  filesChanged: 0,
+  exitSignal: false,
+  tokens: { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 },
+  costUsd: 0,
 });
 
 describe('what notifies', () => {
@@ -88,7 +89,10 @@ describe('what notifies', () => {
 
   it('notifies usage- and rate-limit waits with the resume time, not retry back-offs', () => {
     const resumeAt = new Date(2026, 10, 30, 17, 5).getTime();
-    expect(describeLimitWait({ kind: 'usage', resumeAt, reason: 'x' })).toEqual({ title: 'Ralph - API Limit', message: 'Claude usage limit reached; ralph waits until 17:05' });
+    expect(describeLimitWait({ kind: 'usage', resumeAt, reason: 'x' })).toEqual({
+      title: 'Ralph - API Limit',
+      message: 'Claude usage limit reached; ralph waits until 17:05',
+    });
     expect(describeLimitWait({ kind: 'rate', resumeAt, reason: 'x' })?.title).toBe('Ralph - Rate Limit');
     expect(describeLimitWait({ kind: 'backoff', resumeAt, reason: 'x' })).toBeUndefined();
   });
@@ -132,10 +136,7 @@ describe('attachNotifications', () => {
     events.emit('iteration:completed', iteration(4, false, 'failed'));
     events.emit('iteration:completed', iteration(5, false, 'transient'));
     await handle.settled();
-    expect(runner.sent.map((s) => s.args[1])).toEqual([
-      'Loop #1 failed (failed); ralph will retry',
-      'Loop #4 failed (failed); ralph will retry',
-    ]);
+    expect(runner.sent.map((s) => s.args[1])).toEqual(['Loop #1 failed (failed); ralph will retry', 'Loop #4 failed (failed); ralph will retry']);
   });
 
   it('keeps secrets out of messages', async () => {

@@ -38,7 +38,8 @@ function source(paths = project(), account?: SharedAccount): RunStateSource {
   };
 }
 
-const breakerFile = (paths: ReturnType<typeof ralphPaths>) => JSON.parse(readFileSync(paths.circuitBreakerState, 'utf8')) as { state: string; consecutive_no_progress: number };
+const breakerFile = (paths: ReturnType<typeof ralphPaths>) =>
+  JSON.parse(readFileSync(paths.circuitBreakerState, 'utf8')) as { state: string; consecutive_no_progress: number };
 
 describe('the run state, loaded once and held', () => {
   it('reads the breaker once: a file rewritten mid-run changes nothing the run holds, and its next write puts it back', () => {
@@ -58,7 +59,7 @@ describe('the run state, loaded once and held', () => {
     expect(breakerFile(from.paths).state).toBe('OPEN');
   });
 
-  it('reads the breaker history once: entries written into the file mid-run are not merged back, the next transition puts the run\'s history back', () => {
+  it("reads the breaker history once: entries written into the file mid-run are not merged back, the next transition puts the run's history back", () => {
     const from = source();
     const bashEntry = { timestamp: '2026-11-30T03:00:00+00:00', loop: 7, from_state: 'CLOSED', to_state: 'HALF_OPEN', reason: 'from an earlier run' };
     writeFileSync(from.paths.circuitBreakerHistory, JSON.stringify([bashEntry], null, 2));
@@ -76,7 +77,13 @@ describe('the run state, loaded once and held', () => {
 
   it('reads the session history once: a reset mid-run writes the held history, not what the file says now', () => {
     const from = source();
-    const reset = (reason: string, loop: number) => ({ timestamp: '2026-11-30T03:00:00+00:00', from_state: 'active', to_state: 'reset', reason, loop_number: loop });
+    const reset = (reason: string, loop: number) => ({
+      timestamp: '2026-11-30T03:00:00+00:00',
+      from_state: 'active',
+      to_state: 'reset',
+      reason,
+      loop_number: loop,
+    });
     writeFileSync(from.paths.ralphSessionHistory, JSON.stringify([reset('manual_reset_flag', 0)], null, 2));
     const state = holdRunState(from);
     const run = { state, paths: from.paths, readOptions: from.readOptions } as unknown as Run;
@@ -95,7 +102,13 @@ describe('the run state, loaded once and held', () => {
     const from = source();
     const state = holdRunState(from);
     expect(state.usageWait.value).toBeUndefined();
-    const wait = { resume_at: '2026-11-30T05:00:00Z', resume_at_ms: Date.parse('2026-11-30T05:00:00Z'), reason: 'limit', source: 'stated', detected_at: '2026-11-30T04:10:00Z' };
+    const wait = {
+      resume_at: '2026-11-30T05:00:00Z',
+      resume_at_ms: Date.parse('2026-11-30T05:00:00Z'),
+      reason: 'limit',
+      source: 'stated',
+      detected_at: '2026-11-30T04:10:00Z',
+    };
     state.usageWait.set(wait);
     expect(JSON.parse(readFileSync(from.paths.usageLimitWait, 'utf8'))).toEqual(wait);
     state.usageWait.set(undefined);

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { formatDuration, nextCommand, summarizeRun, type RunSummaryFacts } from '../../../lib/loop/run-summary.js';
 
-const done: RunSummaryFacts = { exitCode: 0, exitReason: 'plan_complete', loopsRun: 2, plan: { done: 2, open: 0 }, costUsd: 0.5, unknownCostCalls: 0, elapsedMs: 65_000, commits: 2 };
+const done: RunSummaryFacts = {
+  exitCode: 0,
+  exitReason: 'plan_complete',
+  loopsRun: 2,
+  plan: { done: 2, open: 0 },
+  costUsd: 0.5,
+  unknownCostCalls: 0,
+  elapsedMs: 65_000,
+  commits: 2,
+};
 
 describe('summarizeRun', () => {
   it('says what the run did, in one block', () => {

@@ -33,7 +33,15 @@ describe('subscribeStatus', () => {
   it('says a loop is running when its call is about to be made, with the counters of that moment', () => {
     const { events, read } = setup();
     events.emit('iteration:started', { loop: 1 });
-    expect(read()).toMatchObject({ loop_count: 1, calls_made_this_hour: 1, max_calls_per_hour: 100, last_action: 'executing', status: 'running', exit_reason: '', agent: 'claude' });
+    expect(read()).toMatchObject({
+      loop_count: 1,
+      calls_made_this_hour: 1,
+      max_calls_per_hour: 100,
+      last_action: 'executing',
+      status: 'running',
+      exit_reason: '',
+      agent: 'claude',
+    });
   });
 
   it('says how a loop ended when the run goes on', () => {

@@ -25,9 +25,7 @@ describe('startClaudeUpdateCheck', () => {
   it('tells the user when a newer Claude Code exists, without updating', async () => {
     const logger = createMemoryLogger();
     await startClaudeUpdateCheck({ installedVersion: '2.1.332', processRunner: nodeProcessRunner, logger, env: fakeNpm('echo 2.2.0'), cwd: tmpdir() });
-    expect(logger.messages()).toEqual([
-      'Claude Code 2.2.0 is available (installed: 2.1.332); update with: npm update -g @anthropic-ai/claude-code',
-    ]);
+    expect(logger.messages()).toEqual(['Claude Code 2.2.0 is available (installed: 2.1.332); update with: npm update -g @anthropic-ai/claude-code']);
   });
 
   it('says nothing when the installed CLI is current, npm fails, or npm hangs', async () => {

@@ -25,7 +25,9 @@ describe('assembleSnapshot', () => {
     const { renderLoopSection } = await import('../../../lib/monitor/render-sections.js');
     const snap = assemble({ status: ourStatus({ agent: 'codex' }) });
     expect(snap.status?.agent).toBe('codex');
-    const text = renderLoopSection(snap, { now: NOW, columns: 100 }).map((line) => line.map((seg) => seg.text).join('')).join('\n');
+    const text = renderLoopSection(snap, { now: NOW, columns: 100 })
+      .map((line) => line.map((seg) => seg.text).join(''))
+      .join('\n');
     expect(text).toContain('Agent: codex');
     expect(assemble({ status: ourStatus({ agent: '\u001b[2Jcodex' }) }).status?.agent).toBeUndefined();
   });
@@ -74,7 +76,14 @@ describe('assembleSnapshot', () => {
   });
 
   it('reads a usage-limit wait from .usage_limit_wait, or from status.json while it is ahead', () => {
-    const fromFile = assemble({ usageWait: JSON.stringify({ resume_at: '2026-11-30T11:00:00Z', resume_at_ms: Date.parse('2026-11-30T11:00:00Z'), reason: '5-hour limit', source: 'rate_limit_event' }) });
+    const fromFile = assemble({
+      usageWait: JSON.stringify({
+        resume_at: '2026-11-30T11:00:00Z',
+        resume_at_ms: Date.parse('2026-11-30T11:00:00Z'),
+        reason: '5-hour limit',
+        source: 'rate_limit_event',
+      }),
+    });
     expect(fromFile.usageWait).toEqual({ resumeAt: Date.parse('2026-11-30T11:00:00Z'), reason: '5-hour limit', source: 'rate_limit_event' });
     const fromStatus = assemble({ status: ourStatus({ status: 'paused', usage_limit_resets_at: '2026-11-30T12:00:00Z' }) });
     expect(fromStatus.usageWait?.resumeAt).toBe(Date.parse('2026-11-30T12:00:00Z'));
@@ -133,13 +142,20 @@ describe('assembleSnapshot', () => {
   });
 
   it('summarises an issue queue', () => {
-    const queue = { queue: [
-      { id: 'github-1', status: 'completed', title: 'one' },
-      { id: 'github-2', issue_number: 2, status: 'processing', title: 'two' },
-      { id: 'prd-x', status: 'pending', title: 'x' },
-    ] };
+    const queue = {
+      queue: [
+        { id: 'github-1', status: 'completed', title: 'one' },
+        { id: 'github-2', issue_number: 2, status: 'processing', title: 'two' },
+        { id: 'prd-x', status: 'pending', title: 'x' },
+      ],
+    };
     expect(assemble({ queue: JSON.stringify(queue) }).queue).toEqual({
-      total: 3, completed: 1, pending: 1, processing: 1, failed: 0, current: '#2 two',
+      total: 3,
+      completed: 1,
+      pending: 1,
+      processing: 1,
+      failed: 0,
+      current: '#2 two',
     });
   });
 

@@ -38,12 +38,7 @@ function fakeTerminal(columns = 80, rows = 40): FakeTerminal {
 }
 
 /** Runs the dashboard, calling `step(frameNumber)` after each frame; the loop stops when it returns 'stop'. */
-async function drive(
-  terminal: FakeTerminal,
-  projectDir: string,
-  step: (frame: number) => 'stop' | void,
-  loader?: SnapshotLoader,
-) {
+async function drive(terminal: FakeTerminal, projectDir: string, step: (frame: number) => 'stop' | void, loader?: SnapshotLoader) {
   const stop = new AbortController();
   const clock = fakeClock('2026-11-30T10:00:00Z');
   let frames = 0;

@@ -28,7 +28,7 @@ function follower() {
 }
 
 describe('ralph-monitor --live', () => {
-  it('waits for the first loop, then shows live.log as it grows and each fresh loop\'s from its start', () => {
+  it("waits for the first loop, then shows live.log as it grows and each fresh loop's from its start", () => {
     const { liveLog, poll } = follower();
     rmSync(liveLog, { force: true });
     expect(poll()).toBe('=== Ralph Live Output - Waiting for first loop... ===\n');
@@ -72,7 +72,10 @@ describe('ralph-monitor --live', () => {
     let shown = '';
     let polls = 0;
     await followLiveLog({
-      projectDir: project.dir, clock: fakeClock(), intervalMs: 500, signal: stop.signal,
+      projectDir: project.dir,
+      clock: fakeClock(),
+      intervalMs: 500,
+      signal: stop.signal,
       write: (text) => (shown += text),
       onPoll: () => {
         if (++polls === 3) stop.abort();

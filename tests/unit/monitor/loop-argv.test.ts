@@ -44,9 +44,7 @@ describe('buildLoopArgv', () => {
   });
 
   it('keeps the order of everything else', () => {
-    expect(buildLoopArgv(['--calls', '5', '-m', '--dry-run', '--keep-monitor', '--max-loops', '2'])).toEqual([
-      '--calls', '5', '--dry-run', '--max-loops', '2',
-    ]);
+    expect(buildLoopArgv(['--calls', '5', '-m', '--dry-run', '--keep-monitor', '--max-loops', '2'])).toEqual(['--calls', '5', '--dry-run', '--max-loops', '2']);
   });
 
   it('adds no --live (the output pane shows the stream) and keeps one the user gave', () => {

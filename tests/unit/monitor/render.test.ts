@@ -26,14 +26,39 @@ function richSnapshot(overrides: Partial<Parameters<typeof assembleSnapshot>[0]>
     {
       status: ourStatus(),
       progress: JSON.stringify({ status: 'executing', indicator: '⠹', elapsed_seconds: 95, timestamp: '2026-11-30 10:15:25', last_output: 'Edit' }),
-      breaker: JSON.stringify({ state: 'HALF_OPEN', consecutive_no_progress: 2, consecutive_same_error: 1, total_opens: 1, last_progress_loop: 5, reason: 'Monitoring: 2 loops without progress' }),
+      breaker: JSON.stringify({
+        state: 'HALF_OPEN',
+        consecutive_no_progress: 2,
+        consecutive_same_error: 1,
+        total_opens: 1,
+        last_progress_loop: 5,
+        reason: 'Monitoring: 2 loops without progress',
+      }),
       callCount: '12',
       tokenCount: '45000',
       lastReset: '2026113010',
-      analysis: JSON.stringify({ loop_number: 6, analysis: { exit_signal: false, files_modified: 2, confidence_score: 70, work_summary: 'Implemented the parser and its tests; the CLI wiring is next and will need a second loop to finish', permission_denial_count: 1 } }),
+      analysis: JSON.stringify({
+        loop_number: 6,
+        analysis: {
+          exit_signal: false,
+          files_modified: 2,
+          confidence_score: 70,
+          work_summary: 'Implemented the parser and its tests; the CLI wiring is next and will need a second loop to finish',
+          permission_denial_count: 1,
+        },
+      }),
       fixPlan: '- [x] a\n- [x] b\n- [x] c\n- [ ] d\n- [ ] e\n## Optional\n- [ ] f\n',
-      usageWait: JSON.stringify({ resume_at: '2026-11-30T11:17:33Z', resume_at_ms: Date.parse('2026-11-30T11:17:33Z'), reason: 'You have hit your 5-hour limit', source: 'result text' }),
-      ralphLogTail: Array.from({ length: 12 }, (_, i) => `[2026-11-30 10:15:${String(i).padStart(2, '0')}] [${i % 4 === 0 ? 'WARN' : 'INFO'}] ✅ step ${i} of a fairly long log line that goes on and on`).join('\n'),
+      usageWait: JSON.stringify({
+        resume_at: '2026-11-30T11:17:33Z',
+        resume_at_ms: Date.parse('2026-11-30T11:17:33Z'),
+        reason: 'You have hit your 5-hour limit',
+        source: 'result text',
+      }),
+      ralphLogTail: Array.from(
+        { length: 12 },
+        (_, i) =>
+          `[2026-11-30 10:15:${String(i).padStart(2, '0')}] [${i % 4 === 0 ? 'WARN' : 'INFO'}] ✅ step ${i} of a fairly long log line that goes on and on`,
+      ).join('\n'),
       liveLogTail: '=== Loop #7 ===\nReading the file\n⚡ [Read] src/parser.ts\nNow editing 日本語 text\n⚡ [Edit] src/parser.ts\n',
       ...overrides,
     },
@@ -46,14 +71,18 @@ const text = (lines: string[]) => lines.map(plain).join('\n');
 describe('renderFrame on Bash-written state', () => {
   it.each(['completed', 'halted', 'midrun'] as const)('shows loop count, status and calls for %s', async (fixture) => {
     const frame = text(renderFrame(await bashSnapshot(fixture), { columns: 80, color: false, now: NOW }));
-    const expected = { completed: ['Loop #6', 'completed', 'Calls  5/100'], halted: ['Loop #3', 'halted', 'OPEN', 'Calls  3/100'], midrun: ['Loop #3', 'running', 'Working', 'Calls  3/100'] }[fixture];
+    const expected = {
+      completed: ['Loop #6', 'completed', 'Calls  5/100'],
+      halted: ['Loop #3', 'halted', 'OPEN', 'Calls  3/100'],
+      midrun: ['Loop #3', 'running', 'Working', 'Calls  3/100'],
+    }[fixture];
     for (const piece of expected) expect(frame).toContain(piece);
   });
 
   it('shows the Bash dashboard sections: recent activity from ralph.log and the plan', async () => {
     const frame = text(renderFrame(await bashSnapshot('halted'), { columns: 100, color: false, now: NOW }));
     expect(frame).toContain('── Recent activity');
-    expect(frame).toContain("[ERROR] 🛑 Circuit breaker has opened - halting loop");
+    expect(frame).toContain('[ERROR] 🛑 Circuit breaker has opened - halting loop');
     expect(frame).toContain('0/2 done (0%)');
     expect(frame).toContain('Reason: No recovery, opening circuit after 3 loops');
     expect(frame).toContain('OPEN no progress 3');
@@ -77,7 +106,13 @@ describe('renderFrame after the loop is gone (kill -9)', () => {
     );
 
   it('does not show the loop running or the agent working beside the warning', () => {
-    const frame = text(renderFrame(gone({ status: 'executing', indicator: '⠋', elapsed_seconds: 3, timestamp: '2026-11-30 10:05:04', last_output: 'Edit' }), { columns: 100, color: false, now: NOW }));
+    const frame = text(
+      renderFrame(gone({ status: 'executing', indicator: '⠋', elapsed_seconds: 3, timestamp: '2026-11-30 10:05:04', last_output: 'Edit' }), {
+        columns: 100,
+        color: false,
+        now: NOW,
+      }),
+    );
     expect(frame).toContain('the loop (pid 4242) is no longer running');
     expect(frame).toContain('Status: not running  (recorded: running)');
     expect(frame).not.toContain('Working');
@@ -114,7 +149,10 @@ describe('renderFrame over time', () => {
   });
 
   it('shows the summary without a RALPH_STATUS block the agent put in it', () => {
-    const analysis = JSON.stringify({ loop_number: 6, analysis: { exit_signal: false, work_summary: 'Wrote the parser. ---RALPH_STATUS--- STATUS: IN_PROGRESS EXIT_SIGNAL: false ---END_RALPH_STATUS---' } });
+    const analysis = JSON.stringify({
+      loop_number: 6,
+      analysis: { exit_signal: false, work_summary: 'Wrote the parser. ---RALPH_STATUS--- STATUS: IN_PROGRESS EXIT_SIGNAL: false ---END_RALPH_STATUS---' },
+    });
     const frame = text(renderFrame(richSnapshot({ analysis }), { columns: 120, color: false, now: NOW }));
     expect(frame).toContain('Summary: Wrote the parser.');
     expect(frame).not.toContain('RALPH_STATUS');
@@ -139,7 +177,7 @@ describe('renderFrame content', () => {
     expect(frame).toMatch(/Cost {3}\$1\.25 of \$5\.00 \[█+░+\] this run, 123,456 tokens/);
   });
 
-  it('says how many of the run\'s calls are of unknown cost', () => {
+  it("says how many of the run's calls are of unknown cost", () => {
     const cutOff = text(renderFrame(richSnapshot({ status: ourStatus({ run_unknown_cost_calls: 1 }) }), { columns: 100, color: false, now: NOW }));
     expect(cutOff).toContain('Cost   $1.25 + 1 call of unknown cost of $5.00');
   });
@@ -164,9 +202,13 @@ describe('renderFrame content', () => {
     expect(frame.split('\n').at(-1)).toBe('Ctrl+C to exit · refresh 2s · 10:15:30');
   });
 
-  it('names the open plan items the agent hid, as the loop wrote them, without the agent\'s escape sequences', () => {
+  it("names the open plan items the agent hid, as the loop wrote them, without the agent's escape sequences", () => {
     const note = 'the agent removed 3 open items of fix_plan.md; they count as still open: a; b; c';
-    const hidden = renderFrame(richSnapshot({ status: ourStatus({ plan_note: `${note}\u001b]0;owned\u0007\u001b[2J` }) }), { columns: 120, color: false, now: NOW });
+    const hidden = renderFrame(richSnapshot({ status: ourStatus({ plan_note: `${note}\u001b]0;owned\u0007\u001b[2J` }) }), {
+      columns: 120,
+      color: false,
+      now: NOW,
+    });
     expect(text(hidden)).toContain(`⚠ ${note}`);
     expect(hidden.join('\n')).not.toMatch(/\u001b\]|\u001b\[2J|\u0007/);
     expect(frame).not.toContain('⚠ the agent');

@@ -15,11 +15,25 @@ let project: StateProject | undefined;
 afterEach(() => project?.cleanup());
 
 const unit = (slug: string, state: string) => ({
-  slug, item: slug, lines: [`- [ ] ${slug}`], after: [], branch: `ralph/p1/${slug}`, worktree: `.ralph/worktrees/p1-${slug}`, state, loops: 0, cost_usd: 0, exit_code: null, exit_reason: '', conflict_passes: 0,
+  slug,
+  item: slug,
+  lines: [`- [ ] ${slug}`],
+  after: [],
+  branch: `ralph/p1/${slug}`,
+  worktree: `.ralph/worktrees/p1-${slug}`,
+  state,
+  loops: 0,
+  cost_usd: 0,
+  exit_code: null,
+  exit_reason: '',
+  conflict_passes: 0,
 });
 
 function writeRun(p: StateProject, units: Array<ReturnType<typeof unit>>, finished = false): void {
-  p.write('.ralph/parallel.json', JSON.stringify({ run_id: 'p1', base_commit: 'a'.repeat(40), run_branch: 'main', started_at: '2026-12-02T04:00:00Z', finished, units }));
+  p.write(
+    '.ralph/parallel.json',
+    JSON.stringify({ run_id: 'p1', base_commit: 'a'.repeat(40), run_branch: 'main', started_at: '2026-12-02T04:00:00Z', finished, units }),
+  );
 }
 
 function follower(position: number) {
@@ -39,7 +53,7 @@ function follower(position: number) {
 }
 
 describe('ralph-monitor --unit N', () => {
-  it('waits for the run, then for the unit\'s worktree, then shows its live output as it grows', () => {
+  it("waits for the run, then for the unit's worktree, then shows its live output as it grows", () => {
     const { p, poll, liveLog } = follower(2);
     expect(poll()).toBe('=== unit-2: waiting for unit 2 of a parallel run (.ralph/parallel.json) ===\n');
     expect(poll()).toBe('');
@@ -106,7 +120,11 @@ describe('ralph-monitor --unit N', () => {
     let polls = 0;
     let shown = '';
     await followUnit({
-      projectDir: project.dir, position: 1, clock, intervalMs: 500, signal: stop.signal,
+      projectDir: project.dir,
+      position: 1,
+      clock,
+      intervalMs: 500,
+      signal: stop.signal,
       write: (text) => (shown += text),
       onPoll: () => {
         if (++polls === 3) stop.abort();

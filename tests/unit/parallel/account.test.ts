@@ -19,11 +19,15 @@ const NOW = Date.parse('2026-12-02T05:30:00Z');
 
 function spent(costUsd: number, loops: number, now = NOW): SpendState {
   const s = initialSpendState(now);
-  return { ...s, run: { ...s.run, costUsd, loops, tokens: { input: 100 * loops, output: 10 * loops, cacheRead: 0, cacheCreation: 0 } }, hour: { ...s.hour, tokens: 110 * loops, costUsd } };
+  return {
+    ...s,
+    run: { ...s.run, costUsd, loops, tokens: { input: 100 * loops, output: 10 * loops, cacheRead: 0, cacheCreation: 0 } },
+    hour: { ...s.hour, tokens: 110 * loops, costUsd },
+  };
 }
 
 describe('sumSpends', () => {
-  it('adds every unit\'s cost, loops and tokens, and what settled units spent', () => {
+  it("adds every unit's cost, loops and tokens, and what settled units spent", () => {
     const total = sumSpends([spent(1, 2), spent(2.5, 3)], spent(1, 2), 0.5);
     expect(total.run.costUsd).toBe(4);
     expect(total.run.loops).toBe(5);
@@ -56,7 +60,12 @@ describe('AccountLedger: one budget for every unit', () => {
     dirs.push(dir);
     mkdirSync(join(dir, '.ralph'));
     const saved: ParallelLedgerRecord[] = [];
-    const account = new AccountLedger(ralphPaths(dir), defaultConfig(), { logger: createMemoryLogger(), clock }, { runId: 'p1', previous, save: (record) => saved.push(record) });
+    const account = new AccountLedger(
+      ralphPaths(dir),
+      defaultConfig(),
+      { logger: createMemoryLogger(), clock },
+      { runId: 'p1', previous, save: (record) => saved.push(record) },
+    );
     return { account, saved, clock };
   }
 
@@ -72,32 +81,36 @@ describe('AccountLedger: one budget for every unit', () => {
 
   it('never lets units whose agents stop at their caps spend past --max-cost together', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.double({ min: 0, max: 1, noNaN: true })), { maxLength: 60 }), fc.integer({ min: 1, max: 4 }), (steps, active) => {
-        const { account } = ledger();
-        account.activeUnits = () => active;
-        const own = new Map<string, number>();
-        const inFlight = new Map<string, number>();
-        for (const [n, fraction] of steps) {
-          const unit = `u${n}`;
-          const cost = own.get(unit) ?? 0;
-          const cap = inFlight.get(unit);
-          if (cap === undefined) {
-            // Budget check first, as the loop does: a unit stops once the account reached --max-cost.
-            if (account.total(spent(cost, 0)).run.costUsd >= 2) continue;
-            inFlight.set(unit, account.reserveCall(unit, spent(cost, 0), 2)!);
-          } else {
-            own.set(unit, cost + cap * fraction);
-            inFlight.delete(unit);
-            account.endCall(unit, spent(cost + cap * fraction, 0));
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.double({ min: 0, max: 1, noNaN: true })), { maxLength: 60 }),
+        fc.integer({ min: 1, max: 4 }),
+        (steps, active) => {
+          const { account } = ledger();
+          account.activeUnits = () => active;
+          const own = new Map<string, number>();
+          const inFlight = new Map<string, number>();
+          for (const [n, fraction] of steps) {
+            const unit = `u${n}`;
+            const cost = own.get(unit) ?? 0;
+            const cap = inFlight.get(unit);
+            if (cap === undefined) {
+              // Budget check first, as the loop does: a unit stops once the account reached --max-cost.
+              if (account.total(spent(cost, 0)).run.costUsd >= 2) continue;
+              inFlight.set(unit, account.reserveCall(unit, spent(cost, 0), 2)!);
+            } else {
+              own.set(unit, cost + cap * fraction);
+              inFlight.delete(unit);
+              account.endCall(unit, spent(cost + cap * fraction, 0));
+            }
           }
-        }
-        const total = [...own.values()].reduce((sum, c) => sum + c, 0) + [...inFlight.values()].reduce((sum, c) => sum + c, 0);
-        expect(total).toBeLessThanOrEqual(2 + 1e-5);
-      }),
+          const total = [...own.values()].reduce((sum, c) => sum + c, 0) + [...inFlight.values()].reduce((sum, c) => sum + c, 0);
+          expect(total).toBeLessThanOrEqual(2 + 1e-5);
+        },
+      ),
     );
   });
 
-  it('takes each unit\'s cost and the run time from the ledger, so the time ralph was down is not charged', () => {
+  it("takes each unit's cost and the run time from the ledger, so the time ralph was down is not charged", () => {
     const clock = fakeClock(NOW);
     const { account, saved } = ledger({ run_id: 'p1', active_ms: 5 * 60_000, units: { a: 1.25 } }, clock);
     expect(account.startedAt).toBe(NOW - 5 * 60_000);

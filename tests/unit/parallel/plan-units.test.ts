@@ -40,7 +40,10 @@ describe('findPlanUnits', () => {
   });
 
   it('refuses a name that matches nothing or several items, with the line', () => {
-    expect(findPlanUnits('- [ ] One\n- [ ] Two (after: three)\n')).toEqual({ ok: false, problem: 'fix_plan.md line 2: (after: three) matches no other top-level item of the plan' });
+    expect(findPlanUnits('- [ ] One\n- [ ] Two (after: three)\n')).toEqual({
+      ok: false,
+      problem: 'fix_plan.md line 2: (after: three) matches no other top-level item of the plan',
+    });
     const ambiguous = findPlanUnits('- [ ] Add api\n- [ ] Add api docs\n- [ ] Deploy (after: add)\n');
     expect(ambiguous.ok).toBe(false);
     expect(!ambiguous.ok && ambiguous.problem).toContain('matches 2 items (lines 1, 2)');

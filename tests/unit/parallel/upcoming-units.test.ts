@@ -13,7 +13,15 @@ afterEach(() => {
   for (const p of made.splice(0)) p.cleanup();
 });
 
-const unit = (slug: string, state: string) => ({ slug, item: slug, lines: [], after: [], branch: `ralph/p1/${slug}`, worktree: `.ralph/worktrees/${slug}`, state });
+const unit = (slug: string, state: string) => ({
+  slug,
+  item: slug,
+  lines: [],
+  after: [],
+  branch: `ralph/p1/${slug}`,
+  worktree: `.ralph/worktrees/${slug}`,
+  state,
+});
 
 function setup(plan?: string) {
   project = stateProject();
@@ -23,7 +31,10 @@ function setup(plan?: string) {
 }
 
 function writeRun(units: Array<ReturnType<typeof unit>>, finished: boolean): void {
-  project!.write('.ralph/parallel.json', JSON.stringify({ run_id: 'p1', base_commit: 'a'.repeat(40), run_branch: 'main', started_at: '2026-12-02T04:00:00Z', finished, units }));
+  project!.write(
+    '.ralph/parallel.json',
+    JSON.stringify({ run_id: 'p1', base_commit: 'a'.repeat(40), run_branch: 'main', started_at: '2026-12-02T04:00:00Z', finished, units }),
+  );
 }
 
 describe('the parallel run ralph is about to start', () => {
@@ -35,7 +46,7 @@ describe('the parallel run ralph is about to start', () => {
     expect(readParallel({ ...input, flags: { PARALLEL: 2 } })).toBe(2);
   });
 
-  it('counts the plan\'s open top-level items, or an unfinished run\'s units', () => {
+  it("counts the plan's open top-level items, or an unfinished run's units", () => {
     const input = setup('# Fix Plan\n\n- [x] done one\n- [ ] Add alpha\n  - [ ] a sub-item\n- [ ] Add beta\n');
     expect(countUpcomingUnits(input)).toBe(2);
     writeRun([unit('add-alpha', 'merged'), unit('add-beta', 'running'), unit('add-gamma', 'pending')], false);

@@ -86,7 +86,9 @@ describe('parseFixPlan fenced code blocks', () => {
   });
 
   it('does not take a heading inside a fence as a section: a `# Optional` comment in bash keeps real items blocking', () => {
-    const text = ['## Tasks', '```bash', '# Optional', '# set the port', 'export PORT=3000', '```', '- [ ] Write the server', '- [ ] Write the tests'].join('\n');
+    const text = ['## Tasks', '```bash', '# Optional', '# set the port', 'export PORT=3000', '```', '- [ ] Write the server', '- [ ] Write the tests'].join(
+      '\n',
+    );
     const plan = parseFixPlan(text, ['Optional']);
     expect(plan.blocking).toEqual({ open: 2, done: 0 });
     expect(plan.optional).toEqual({ open: 0, done: 0 });
@@ -94,7 +96,15 @@ describe('parseFixPlan fenced code blocks', () => {
   });
 
   it('closes a fence only on the same character, at least as long', () => {
-    const text = ['````md', '```', '- [ ] inside: a shorter fence does not close', '~~~~', '- [ ] inside: tildes do not close backticks', '````', '- [ ] outside'].join('\n');
+    const text = [
+      '````md',
+      '```',
+      '- [ ] inside: a shorter fence does not close',
+      '~~~~',
+      '- [ ] inside: tildes do not close backticks',
+      '````',
+      '- [ ] outside',
+    ].join('\n');
     expect(parseFixPlan(text).openItems).toEqual(['outside']);
     expect(parseFixPlan('~~~~\n~~~\n- [ ] in\n~~~~~\n- [ ] out').openItems).toEqual(['out']);
   });

@@ -18,7 +18,8 @@ describe('item evidence', () => {
   });
 
   it('asksForRevert reads revert, roll back, undo and back out', () => {
-    for (const text of ['Revert the faster parser commit', 'Roll back the cache change', 'undo the rename', 'Back out the migration']) expect(asksForRevert(text)).toBe(true);
+    for (const text of ['Revert the faster parser commit', 'Roll back the cache change', 'undo the rename', 'Back out the migration'])
+      expect(asksForRevert(text)).toBe(true);
     expect(asksForRevert('Add the rollout flag')).toBe(false);
   });
 
@@ -35,7 +36,12 @@ describe('item evidence', () => {
   });
 
   it('closeVerifiedItems closes the named open items only', () => {
-    const memory = { open: [{ key: 'verify x', text: 'Verify X', position: 0 }, { key: 'write y', text: 'Write Y', position: 1 }] };
+    const memory = {
+      open: [
+        { key: 'verify x', text: 'Verify X', position: 0 },
+        { key: 'write y', text: 'Write Y', position: 1 },
+      ],
+    };
     expect(closeVerifiedItems(memory, ['Verify X'])).toEqual({ memory: { open: [memory.open[1]] }, closedKeys: ['verify x'] });
   });
 

@@ -29,7 +29,10 @@ describe('checkPlanAgainstMemory', () => {
     ['optional', '# Plan\n## Optional\n- [ ] alpha\n- [ ] beta\n', 'optional'],
   ])('%s open items still count as open', (_name, text, how) => {
     const checked = checkPlanAgainstMemory(remember(START), read(text), true);
-    expect(checked.hidden.map((h) => [h.text, h.how])).toEqual([['alpha', how], ['beta', how]]);
+    expect(checked.hidden.map((h) => [h.text, h.how])).toEqual([
+      ['alpha', how],
+      ['beta', how],
+    ]);
     expect(checked.view?.blocking.open).toBe(2);
   });
 
@@ -93,16 +96,24 @@ describe('checkPlanAgainstMemory: the evidence an item asks for', () => {
 
   it('an item replaced by items about something else, or by ticked ones, still counts as removed', () => {
     const start = remember('# Plan\n- [ ] Add user import (CSV and JSON)\n');
-    expect(checkPlanAgainstMemory(start, read('# Plan\n- [ ] Polish the README\n'), false).hidden).toEqual([{ key: 'add user import (csv and json)', text: 'Add user import (CSV and JSON)', how: 'removed' }]);
-    expect(checkPlanAgainstMemory(start, read('# Plan\n- [x] user import done\n'), false).hidden).toEqual([{ key: 'add user import (csv and json)', text: 'Add user import (CSV and JSON)', how: 'removed' }]);
+    expect(checkPlanAgainstMemory(start, read('# Plan\n- [ ] Polish the README\n'), false).hidden).toEqual([
+      { key: 'add user import (csv and json)', text: 'Add user import (CSV and JSON)', how: 'removed' },
+    ]);
+    expect(checkPlanAgainstMemory(start, read('# Plan\n- [x] user import done\n'), false).hidden).toEqual([
+      { key: 'add user import (csv and json)', text: 'Add user import (CSV and JSON)', how: 'removed' },
+    ]);
   });
 });
 
-describe('checkPlanAgainstMemory: only the user\'s items ask for evidence other than new content', () => {
+describe("checkPlanAgainstMemory: only the user's items ask for evidence other than new content", () => {
   it('a revert item the agent added is not done on a change back to an earlier state', () => {
     const memory = remember('# Plan\n- [ ] Revert the cache commit\n');
     const userOnly = (key: string) => key !== normalizeItemText('Revert the cache commit');
-    const checked = checkPlanAgainstMemory(memory, read('# Plan\n- [x] Revert the cache commit\n'), { newContent: false, changed: true, asksWithAuthority: userOnly });
+    const checked = checkPlanAgainstMemory(memory, read('# Plan\n- [x] Revert the cache commit\n'), {
+      newContent: false,
+      changed: true,
+      asksWithAuthority: userOnly,
+    });
     expect(checked.completed).toBe(0);
     expect(checked.hidden.map((h) => h.how)).toEqual(['ticked without measured change']);
   });

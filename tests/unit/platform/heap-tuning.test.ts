@@ -32,8 +32,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const churn = (mode: string): { young: number } =>
-  JSON.parse(execFileSync(process.execPath, [join(dir, 'churn.mjs'), mode], { encoding: 'utf8' }));
+const churn = (mode: string): { young: number } => JSON.parse(execFileSync(process.execPath, [join(dir, 'churn.mjs'), mode], { encoding: 'utf8' }));
 
 describe('tuneHeapForLongRun', () => {
   it('keeps the young generation at its initial size under churn', () => {

@@ -136,13 +136,7 @@ describe('createLogger', () => {
     logger.info(`env ${env.ANTHROPIC_API_KEY} ${env.CLAUDE_CODE_OAUTH_TOKEN} ${env.GITHUB_TOKEN} ${env.GH_TOKEN}`);
     logger.error('key sk-ant-api03-AbC_d-9 and ghp_ABCdef123 and github_pat_11AB_cd');
     logger.warn('curl -H "Authorization: Bearer eyJhbGciOi.payload.sig" failed');
-    const secrets = [
-      ...Object.values(env),
-      'sk-ant-api03-AbC_d-9',
-      'ghp_ABCdef123',
-      'github_pat_11AB_cd',
-      'eyJhbGciOi.payload.sig',
-    ];
+    const secrets = [...Object.values(env), 'sk-ant-api03-AbC_d-9', 'ghp_ABCdef123', 'github_pat_11AB_cd', 'eyJhbGciOi.payload.sig'];
     for (const text of [written.join(''), fileText()]) {
       for (const secret of secrets) expect(text).not.toContain(secret);
       expect(text).toContain('Bearer [REDACTED]');
@@ -153,9 +147,7 @@ describe('createLogger', () => {
 
 describe('redactSecrets', () => {
   it('masks env values at least 8 characters long, leaving short ones (they would mask words)', () => {
-    expect(redactSecrets('token=abcdefgh1 flag=1', { GH_TOKEN: 'abcdefgh1', GITHUB_TOKEN: '1' })).toBe(
-      'token=[REDACTED] flag=1',
-    );
+    expect(redactSecrets('token=abcdefgh1 flag=1', { GH_TOKEN: 'abcdefgh1', GITHUB_TOKEN: '1' })).toBe('token=[REDACTED] flag=1');
   });
 
   it('leaves text without secrets unchanged', () => {
@@ -181,12 +173,7 @@ describe('rotateLogIfNeeded', () => {
       expect(rotateLogIfNeeded(log, 20)).toBe(true);
     }
     expect(readdirSync(dir).sort()).toEqual(['ralph.log.1', 'ralph.log.2', 'ralph.log.3', 'ralph.log.4']);
-    expect([1, 2, 3, 4].map((n) => readFileSync(`${log}.${n}`, 'utf8').slice(0, 12))).toEqual([
-      'generation 6',
-      'generation 5',
-      'generation 4',
-      'generation 3',
-    ]);
+    expect([1, 2, 3, 4].map((n) => readFileSync(`${log}.${n}`, 'utf8').slice(0, 12))).toEqual(['generation 6', 'generation 5', 'generation 4', 'generation 3']);
   });
 
   it('is applied by the logger before appending', () => {

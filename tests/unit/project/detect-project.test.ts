@@ -14,7 +14,11 @@ function detect(tree: Record<string, string>, hasCommand: (name: string) => bool
 describe('detectProjectContext', () => {
   it('finds a TypeScript project from a typescript dev dependency, with npm scripts', () => {
     const ctx = detect({
-      'package.json': JSON.stringify({ name: 'web-app', scripts: { build: 'tsc', test: 'vitest run', start: 'node .' }, devDependencies: { typescript: '^5' } }),
+      'package.json': JSON.stringify({
+        name: 'web-app',
+        scripts: { build: 'tsc', test: 'vitest run', start: 'node .' },
+        devDependencies: { typescript: '^5' },
+      }),
     });
     expect(ctx).toMatchObject({
       name: 'web-app',
@@ -34,11 +38,17 @@ describe('detectProjectContext', () => {
       testCommand: 'yarn test',
     });
     project?.cleanup();
-    expect(detect({ 'package.json': '{"scripts":{"test":"vitest"}}', 'pnpm-lock.yaml': '' })).toMatchObject({ packageManager: 'pnpm', testCommand: 'pnpm test' });
+    expect(detect({ 'package.json': '{"scripts":{"test":"vitest"}}', 'pnpm-lock.yaml': '' })).toMatchObject({
+      packageManager: 'pnpm',
+      testCommand: 'pnpm test',
+    });
     project?.cleanup();
     expect(detect({ 'package.json': '{"scripts":{"test":"bun test"}}', 'bun.lock': '' })).toMatchObject({ packageManager: 'bun', testCommand: 'bun run test' });
     project?.cleanup();
-    expect(detect({ 'package.json': '{"packageManager":"pnpm@9.1.0","scripts":{"dev":"vite"}}' })).toMatchObject({ packageManager: 'pnpm', runCommand: 'pnpm dev' });
+    expect(detect({ 'package.json': '{"packageManager":"pnpm@9.1.0","scripts":{"dev":"vite"}}' })).toMatchObject({
+      packageManager: 'pnpm',
+      runCommand: 'pnpm dev',
+    });
   });
 
   it('treats tsconfig.json next to package.json as TypeScript', () => {
@@ -74,7 +84,12 @@ describe('detectProjectContext', () => {
   });
 
   it('detects Rust and Go', () => {
-    expect(detect({ 'Cargo.toml': '[package]\nname = "crab"\n' })).toMatchObject({ name: 'crab', type: 'rust', packageManager: 'cargo', testCommand: 'cargo test' });
+    expect(detect({ 'Cargo.toml': '[package]\nname = "crab"\n' })).toMatchObject({
+      name: 'crab',
+      type: 'rust',
+      packageManager: 'cargo',
+      testCommand: 'cargo test',
+    });
     project?.cleanup();
     expect(detect({ 'go.mod': 'module github.com/acme/gopher\n\ngo 1.22\n' })).toMatchObject({
       name: 'gopher',

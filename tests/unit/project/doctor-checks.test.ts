@@ -44,7 +44,9 @@ describe('runDoctorChecks', () => {
     const badConfig = runDoctorChecks({ ...ready, config: { error: 'Invalid MAX_CALLS_PER_HOUR' } });
     expect(badConfig.find((c) => c.name === 'configuration')).toMatchObject({ level: 'fail', fix: expect.stringContaining('ralph --config') });
     const missing = runDoctorChecks({ ...ready, ralphFiles: { ralphDir: true, missing: ['.ralph/fix_plan.md'] } });
-    expect(formatDoctorReport(missing)).toContain('[FAIL] project files: missing .ralph/fix_plan.md — fix: ralph-enable (restores only the missing files; yours are kept)');
+    expect(formatDoctorReport(missing)).toContain(
+      '[FAIL] project files: missing .ralph/fix_plan.md — fix: ralph-enable (restores only the missing files; yours are kept)',
+    );
     expect(isReady(missing)).toBe(false);
   });
 
@@ -59,14 +61,21 @@ describe('runDoctorChecks', () => {
   it('shows the variables the sandbox passes the agent and those it withholds', () => {
     const env = { passed: ['ANTHROPIC_API_KEY', 'LANG', 'PATH'], withheld: ['AWS_SECRET_ACCESS_KEY', 'GH_TOKEN'] };
     const report = formatDoctorReport(runDoctorChecks({ ...ready, sandbox: { provider: 'bwrap', env } }));
-    expect(report).toContain('[OK]   sandbox environment: the agent gets ANTHROPIC_API_KEY, LANG, PATH; 2 other(s) withheld: AWS_SECRET_ACCESS_KEY, GH_TOKEN (add names with SANDBOX_ENV)');
+    expect(report).toContain(
+      '[OK]   sandbox environment: the agent gets ANTHROPIC_API_KEY, LANG, PATH; 2 other(s) withheld: AWS_SECRET_ACCESS_KEY, GH_TOKEN (add names with SANDBOX_ENV)',
+    );
   });
 
-  it('checks another agent\'s sign-in as its adapter declares it: ok with its key, a warning with the fix without', () => {
+  it("checks another agent's sign-in as its adapter declares it: ok with its key, a warning with the fix without", () => {
     const CODEX = { name: 'codex', label: 'Codex', installHint: 'npm install -g @openai/codex', commandKey: 'CODEX_CMD' };
     const codex: DoctorFacts = { ...ready, agent: { ...CODEX, command: 'codex', version: '0.169.0', minimum: '0.0.0', tooOld: false } };
-    const declared = { keychainPlatform: false, declared: { envVars: ['OPENAI_API_KEY', 'CODEX_API_KEY'], missing: 'warn' as const, fix: 'run: codex login (or export OPENAI_API_KEY)' } };
-    expect(runDoctorChecks({ ...codex, auth: { ...declared, envVar: 'OPENAI_API_KEY', credentialsFile: null } }).find((c) => c.name === 'Codex login')).toMatchObject({ level: 'ok', detail: 'OPENAI_API_KEY is set' });
+    const declared = {
+      keychainPlatform: false,
+      declared: { envVars: ['OPENAI_API_KEY', 'CODEX_API_KEY'], missing: 'warn' as const, fix: 'run: codex login (or export OPENAI_API_KEY)' },
+    };
+    expect(
+      runDoctorChecks({ ...codex, auth: { ...declared, envVar: 'OPENAI_API_KEY', credentialsFile: null } }).find((c) => c.name === 'Codex login'),
+    ).toMatchObject({ level: 'ok', detail: 'OPENAI_API_KEY is set' });
     expect(runDoctorChecks({ ...codex, auth: { ...declared, envVar: null, credentialsFile: null } }).find((c) => c.name === 'Codex login')).toEqual({
       level: 'warn',
       name: 'Codex login',

@@ -26,7 +26,7 @@ describe('renderFixPlan', () => {
     expect(plan).not.toMatch(/^\s*[-*+] \[[xX]\]/m);
   });
 
-  it('reads back through the loop\'s fix_plan parser with exactly the imported tasks open', () => {
+  it("reads back through the loop's fix_plan parser with exactly the imported tasks open", () => {
     const summary = parseFixPlan(renderFixPlan(['- [ ] a', '- [ ] b', '- [ ] c']), ['Optional']);
     expect(summary).toMatchObject({ blocking: { open: 3, done: 0 }, optional: { open: 0, done: 0 }, openItems: ['a', 'b', 'c'] });
   });

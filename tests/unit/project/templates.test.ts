@@ -2,13 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ProjectContext } from '../../../lib/project/project-context.js';
-import {
-  renderAgentMd,
-  renderFixPlan,
-  renderGitignore,
-  renderPromptMd,
-  renderRalphrc,
-} from '../../../lib/project/render-control-files.js';
+import { renderAgentMd, renderFixPlan, renderGitignore, renderPromptMd, renderRalphrc } from '../../../lib/project/render-control-files.js';
 import { findPlaceholders, ralphSkeletonDir, renderTemplate, TEMPLATE_NAMES, templatesDir } from '../../../lib/project/templates.js';
 
 const defaults: ProjectContext = { name: 'demo', type: 'unknown', buildCommand: '', testCommand: '', runCommand: '' };

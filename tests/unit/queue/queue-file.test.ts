@@ -23,15 +23,34 @@ const BASH_QUEUE = {
   repository: 'owner/repo',
   queue: [
     {
-      source: 'github', id: 'github-69', issue_number: 69, title: 'Fix login', priority: 'P0',
-      labels: [{ id: 'LA_1', name: 'P0', description: '', color: 'ff0000' }], milestone: null, dependencies: [70],
-      status: 'completed', added_at: '2026-11-29T10:00:00+00:00', started_at: '2026-11-29T10:01:00+00:00',
-      completed_at: '2026-11-29T10:04:00+00:00', error_message: '',
+      source: 'github',
+      id: 'github-69',
+      issue_number: 69,
+      title: 'Fix login',
+      priority: 'P0',
+      labels: [{ id: 'LA_1', name: 'P0', description: '', color: 'ff0000' }],
+      milestone: null,
+      dependencies: [70],
+      status: 'completed',
+      added_at: '2026-11-29T10:00:00+00:00',
+      started_at: '2026-11-29T10:01:00+00:00',
+      completed_at: '2026-11-29T10:04:00+00:00',
+      error_message: '',
     },
     {
-      source: 'prd', id: 'prd-specs-a-md', title: 'a.md', priority: '', labels: [], dependencies: [], milestone: null,
-      status: 'failed', added_at: '2026-11-29T10:00:00+00:00', started_at: null, completed_at: null,
-      error_message: 'loop exited non-zero', path: '/p/specs/a.md',
+      source: 'prd',
+      id: 'prd-specs-a-md',
+      title: 'a.md',
+      priority: '',
+      labels: [],
+      dependencies: [],
+      milestone: null,
+      status: 'failed',
+      added_at: '2026-11-29T10:00:00+00:00',
+      started_at: null,
+      completed_at: null,
+      error_message: 'loop exited non-zero',
+      path: '/p/specs/a.md',
     },
   ],
 };
@@ -53,7 +72,14 @@ describe('queue.json', () => {
     const loaded = loadQueueFile(paths.queue, NOW, options).value;
     saveQueueFile(paths.queue, loaded, NOW);
     const saved = JSON.parse(readFileSync(paths.queue, 'utf8'));
-    expect(saved).toEqual({ ...BASH_QUEUE, updated_at: NOW, queue: [{ ...BASH_QUEUE.queue[0], path: null }, { ...BASH_QUEUE.queue[1], issue_number: null }] });
+    expect(saved).toEqual({
+      ...BASH_QUEUE,
+      updated_at: NOW,
+      queue: [
+        { ...BASH_QUEUE.queue[0], path: null },
+        { ...BASH_QUEUE.queue[1], issue_number: null },
+      ],
+    });
     expect(readdirSync(paths.ralphDir)).toEqual(['queue.json']);
   });
 

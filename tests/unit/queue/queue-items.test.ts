@@ -50,12 +50,20 @@ describe('queue items', () => {
   it('puts items an interrupted run left processing back to pending', () => {
     const { items, reset } = resetInterrupted([{ ...entry(1, 'processing'), started_at: 'T1' }, entry(2, 'completed')]);
     expect(reset).toBe(1);
-    expect(items.map((i) => [i.status, i.started_at])).toEqual([['pending', null], ['completed', null]]);
+    expect(items.map((i) => [i.status, i.started_at])).toEqual([
+      ['pending', null],
+      ['completed', null],
+    ]);
   });
 
   it('counts items by status', () => {
     expect(countByStatus([entry(1), entry(2, 'failed'), entry(3, 'failed'), entry(4, 'skipped')])).toEqual({
-      total: 4, pending: 1, processing: 0, completed: 0, failed: 2, skipped: 1,
+      total: 4,
+      pending: 1,
+      processing: 0,
+      completed: 0,
+      failed: 2,
+      skipped: 1,
     });
   });
 });

@@ -49,7 +49,9 @@ describe('attempts', () => {
   it('refuses a second running attempt and finishing one that is not running', () => {
     const running = startAttempt(newRecord(), 1, T0);
     expect(() => startAttempt(running, 2, T0)).toThrow(expect.objectContaining({ code: 'attempt-running' }));
-    expect(() => finishAttempt(running, { loop: 2, now: T0, outcome: 'stuck', agentResult: 'ok' })).toThrow(expect.objectContaining({ code: 'no-such-attempt' }));
+    expect(() => finishAttempt(running, { loop: 2, now: T0, outcome: 'stuck', agentResult: 'ok' })).toThrow(
+      expect.objectContaining({ code: 'no-such-attempt' }),
+    );
   });
 
   it('marks running attempts cut off and continues after the last finished one', () => {
@@ -60,7 +62,11 @@ describe('attempts', () => {
     record = startAttempt(record, 3, T0 + 2);
     const { record: cut, cutOff } = cutOffRunningAttempts(record, T0 + 3);
     expect(cutOff).toEqual([3]);
-    expect(cut.attempts.map((a) => [a.loop, a.state])).toEqual([[1, 'finished'], [2, 'finished'], [3, 'cut-off']]);
+    expect(cut.attempts.map((a) => [a.loop, a.state])).toEqual([
+      [1, 'finished'],
+      [2, 'finished'],
+      [3, 'cut-off'],
+    ]);
     expect(cut.attempts[2]!.action).toBe('agent call (cut off)');
     expect(nextLoopNumber(cut)).toBe(3);
     expect(nextLoopNumber(newRecord())).toBe(1);

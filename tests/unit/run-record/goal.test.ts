@@ -30,6 +30,11 @@ describe('deriveGoal', () => {
       open_items_at_start: 0,
       test_command: 'npm test',
     });
-    expect(deriveGoal({ promptText: null, fixPlanText: null, testCommand: '  ' })).toMatchObject({ type: 'open-ended', summary: 'Work through PROMPT.md', open_items_at_start: null, test_command: null });
+    expect(deriveGoal({ promptText: null, fixPlanText: null, testCommand: '  ' })).toMatchObject({
+      type: 'open-ended',
+      summary: 'Work through PROMPT.md',
+      open_items_at_start: null,
+      test_command: null,
+    });
   });
 });

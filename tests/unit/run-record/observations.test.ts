@@ -49,7 +49,16 @@ describe('addObservation', () => {
       raw: 'y'.repeat(20_000),
       data: { failed: 1 },
     });
-    expect(record.observations[0]).toMatchObject({ loop: 2, source: 'test', command: 'npm test', exit_code: 1, duration_ms: 1235, truncated: true, raw_bytes: 20_000, data: { failed: 1 } });
+    expect(record.observations[0]).toMatchObject({
+      loop: 2,
+      source: 'test',
+      command: 'npm test',
+      exit_code: 1,
+      duration_ms: 1235,
+      truncated: true,
+      raw_bytes: 20_000,
+      data: { failed: 1 },
+    });
     expect(runRecordSchema.safeParse(record).success).toBe(true);
   });
 
@@ -75,8 +84,38 @@ describe('recordVerification', () => {
       failures: [{ name: 'sum.spec.ts > sum > adds two numbers', message: 'expected -1 to be 3' }],
       failuresOmitted: 0,
       commands: [
-        { command: 'npm test', role: 'test', status: 'failed', exitCode: 1, signal: null, timedOut: false, durationMs: 800, format: 'vitest-json', passed: 1, failed: 1, skipped: 0, failures: [{ name: 'sum.spec.ts > sum > adds two numbers', message: 'expected -1 to be 3' }], failuresOmitted: 0, output: 'FAIL ...' },
-        { command: 'npm run lint', role: 'quality-gate', status: 'passed', exitCode: 0, signal: null, timedOut: false, durationMs: 100, format: 'exit-code', passed: 0, failed: 0, skipped: 0, failures: [], failuresOmitted: 0, output: '' },
+        {
+          command: 'npm test',
+          role: 'test',
+          status: 'failed',
+          exitCode: 1,
+          signal: null,
+          timedOut: false,
+          durationMs: 800,
+          format: 'vitest-json',
+          passed: 1,
+          failed: 1,
+          skipped: 0,
+          failures: [{ name: 'sum.spec.ts > sum > adds two numbers', message: 'expected -1 to be 3' }],
+          failuresOmitted: 0,
+          output: 'FAIL ...',
+        },
+        {
+          command: 'npm run lint',
+          role: 'quality-gate',
+          status: 'passed',
+          exitCode: 0,
+          signal: null,
+          timedOut: false,
+          durationMs: 100,
+          format: 'exit-code',
+          passed: 0,
+          failed: 0,
+          skipped: 0,
+          failures: [],
+          failuresOmitted: 0,
+          output: '',
+        },
       ],
     };
     const same = nextSameFailures(initialSameFailures(), result);
@@ -91,7 +130,10 @@ describe('recordVerification', () => {
       status: 'failed',
       failed: 1,
       failures: [{ name: 'sum.spec.ts > sum > adds two numbers', message: 'expected -1 to be 3' }],
-      commands: [{ command: 'npm test', role: 'test', status: 'failed' }, { command: 'npm run lint', role: 'quality-gate', status: 'passed' }],
+      commands: [
+        { command: 'npm test', role: 'test', status: 'failed' },
+        { command: 'npm run lint', role: 'quality-gate', status: 'passed' },
+      ],
       signature: same.signature,
       same_failures_count: 1,
     });

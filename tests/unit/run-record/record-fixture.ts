@@ -9,6 +9,12 @@ export function newRecord(runId = '20261130T031000Z-abc123'): RunRecord {
   return createRunRecord({
     now: T0,
     runId,
-    goal: { type: 'checklist+tests', summary: 'Complete 2 open fix_plan.md items: a; b', source: 'fix_plan.md', open_items_at_start: 2, test_command: 'npm test' },
+    goal: {
+      type: 'checklist+tests',
+      summary: 'Complete 2 open fix_plan.md items: a; b',
+      source: 'fix_plan.md',
+      open_items_at_start: 2,
+      test_command: 'npm test',
+    },
   });
 }

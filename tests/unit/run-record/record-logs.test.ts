@@ -67,10 +67,27 @@ describe('run record logs', () => {
     saveRunRecord(paths, three, position);
 
     expect(text(ATTEMPTS).startsWith(logAfterTwo)).toBe(true);
-    expect(text(ATTEMPTS).split('\n').filter(Boolean).map((l) => JSON.parse(l).loop)).toEqual([1, 2, 3]);
-    expect(text(OBSERVATIONS).split('\n').filter(Boolean).map((l) => JSON.parse(l).raw)).toEqual(['reply 1', 'reply 2', 'reply 3']);
+    expect(
+      text(ATTEMPTS)
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).loop),
+    ).toEqual([1, 2, 3]);
+    expect(
+      text(OBSERVATIONS)
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).raw),
+    ).toEqual(['reply 1', 'reply 2', 'reply 3']);
     const summary = JSON.parse(text(`${ID}.json`));
-    expect(summary).toMatchObject({ schema_version: 2, attempts_file: ATTEMPTS, attempts_logged: 3, attempt_count: 3, last_attempt: { loop: 3, state: 'finished' }, observations_logged: 3 });
+    expect(summary).toMatchObject({
+      schema_version: 2,
+      attempts_file: ATTEMPTS,
+      attempts_logged: 3,
+      attempt_count: 3,
+      last_attempt: { loop: 3, state: 'finished' },
+      observations_logged: 3,
+    });
     expect(summary.attempts).toBeUndefined();
     expect(summary.observations).toBeUndefined();
     expect(summary.gap.history).toEqual([gapSample(3, 7, null)]);
@@ -93,7 +110,12 @@ describe('run record logs', () => {
     expect(readRunSummaryForStatus(paths)).toMatchObject({ attempts: 2, last_attempt: { loop: 2, state: 'running' } });
     const cutOff: RunRecord = { ...running, attempts: running.attempts.map((a) => (a.state === 'running' ? { ...a, state: 'cut-off' } : a)) };
     saveRunRecord(paths, cutOff, next);
-    expect(text(ATTEMPTS).split('\n').filter(Boolean).map((l) => JSON.parse(l).state)).toEqual(['finished', 'cut-off']);
+    expect(
+      text(ATTEMPTS)
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).state),
+    ).toEqual(['finished', 'cut-off']);
   });
 
   it('ignores a torn last line and a line its summary never counted; the loop read drops them before appending', () => {
@@ -113,7 +135,12 @@ describe('run record logs', () => {
     const opened = loadRunRecord(runRecordPath(paths, ID), loopRead);
     if (opened.status !== 'ok') throw new Error(opened.status);
     expect(opened.record).toEqual(record);
-    expect(text(ATTEMPTS).split('\n').filter(Boolean).map((l) => JSON.parse(l).loop)).toEqual([1, 2]);
+    expect(
+      text(ATTEMPTS)
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).loop),
+    ).toEqual([1, 2]);
     expect(text(ATTEMPTS).endsWith('\n')).toBe(true);
     saveRunRecord(paths, three, opened.position);
     const reread = loadRunRecord(runRecordPath(paths, ID), viewerRead);
@@ -135,7 +162,13 @@ describe('run record logs', () => {
     expect(readdirSync(paths.sessionsDir)).toEqual([`${ID}.json`]);
 
     saveRunRecord(paths, loaded.record, loaded.position);
-    expect(JSON.parse(text(`${ID}.json`))).toMatchObject({ schema_version: 2, attempts_logged: 3, attempt_count: 4, observations_logged: 3, observations_before_log: 5 });
+    expect(JSON.parse(text(`${ID}.json`))).toMatchObject({
+      schema_version: 2,
+      attempts_logged: 3,
+      attempt_count: 4,
+      observations_logged: 3,
+      observations_before_log: 5,
+    });
     const migrated = loadRunRecord(runRecordPath(paths, ID), viewerRead);
     expect(migrated.status === 'ok' && migrated.record).toEqual(record);
   });

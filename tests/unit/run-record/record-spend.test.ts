@@ -12,7 +12,11 @@ describe('spendFromRecord (what the budgets count when .run_state is unreadable)
   it('counts every attempt as a call, a cut-off one of unknown cost, and sums costs, tokens and time', () => {
     let record = startAttempt(newRecord(), 1, T0);
     record = finishAttempt(record, {
-      loop: 1, now: T0 + 2 * MIN, outcome: 'unverified', agentResult: 'ok', costUsd: 1,
+      loop: 1,
+      now: T0 + 2 * MIN,
+      outcome: 'unverified',
+      agentResult: 'ok',
+      costUsd: 1,
       tokens: { input: 100, output: 10, cache_read: 1000, cache_creation: 5 },
     });
     record = startAttempt(record, 2, T0 + 3 * MIN);
@@ -32,7 +36,7 @@ describe('spendFromRecord (what the budgets count when .run_state is unreadable)
     expect(activeMs).toBe(3 * MIN);
   });
 
-  it('counts only this hour\'s attempts in the hourly window', () => {
+  it("counts only this hour's attempts in the hourly window", () => {
     let record = startAttempt(newRecord(), 1, T0);
     record = finishAttempt(record, { loop: 1, now: T0 + MIN, outcome: 'unverified', agentResult: 'ok', costUsd: 1, tokens: { input: 100, output: 10 } });
     const { spend } = spendFromRecord(record, Date.parse('2026-11-30T04:05:00Z'));

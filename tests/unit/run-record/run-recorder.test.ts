@@ -24,7 +24,24 @@ const failing: VerificationResult = {
   durationMs: 800,
   failures: [{ name: 'sum.spec.ts > sum > adds two numbers', message: 'expected -1 to be 3' }],
   failuresOmitted: 0,
-  commands: [{ command: 'npm test', role: 'test', status: 'failed', exitCode: 1, signal: null, timedOut: false, durationMs: 800, format: 'vitest-json', passed: 1, failed: 1, skipped: 0, failures: [{ name: 'sum.spec.ts > sum > adds two numbers', message: 'expected -1 to be 3' }], failuresOmitted: 0, output: 'FAIL' }],
+  commands: [
+    {
+      command: 'npm test',
+      role: 'test',
+      status: 'failed',
+      exitCode: 1,
+      signal: null,
+      timedOut: false,
+      durationMs: 800,
+      format: 'vitest-json',
+      passed: 1,
+      failed: 1,
+      skipped: 0,
+      failures: [{ name: 'sum.spec.ts > sum > adds two numbers', message: 'expected -1 to be 3' }],
+      failuresOmitted: 0,
+      output: 'FAIL',
+    },
+  ],
 };
 
 function setup() {
@@ -32,8 +49,7 @@ function setup() {
   const paths = ralphPaths(project.dir);
   const clock = fakeClock();
   const logger = createMemoryLogger();
-  const open = (fresh = false) =>
-    RunRecorder.open({ paths, promptFile: paths.prompt, testCommand: 'npm test', fresh, state: { logger, clock }, logger });
+  const open = (fresh = false) => RunRecorder.open({ paths, promptFile: paths.prompt, testCommand: 'npm test', fresh, state: { logger, clock }, logger });
   const onDisk = (runId: string): RunRecord => readRunRecordFile(join(paths.sessionsDir, `${runId}.json`));
   return { paths, clock, logger, open, onDisk };
 }
@@ -51,7 +67,10 @@ describe('RunRecorder', () => {
     const recorder = open();
     const id = recorder.record.run_id;
     expect(recorder.firstLoop).toBe(1);
-    expect(onDisk(id)).toMatchObject({ status: 'pending', goal: { type: 'checklist+tests', summary: 'Complete 1 open fix_plan.md item: make sum add', test_command: 'npm test' } });
+    expect(onDisk(id)).toMatchObject({
+      status: 'pending',
+      goal: { type: 'checklist+tests', summary: 'Complete 1 open fix_plan.md item: make sum add', test_command: 'npm test' },
+    });
     expect(logger.messages('INFO')).toContain(`Starting a new run (no earlier run recorded): run ${id}`);
     recorder.activate();
     expect(onDisk(id).status).toBe('active');
@@ -91,7 +110,12 @@ describe('RunRecorder', () => {
     expect(onDisk(id).attempts.map((a) => a.state)).toEqual(['finished', 'finished', 'cut-off']);
     expect(resumed.resumeContext(1000)).toContain('- Loop 3: cut off');
     resumed.beginAttempt(3);
-    expect(onDisk(id).attempts.map((a) => [a.loop, a.state])).toEqual([[1, 'finished'], [2, 'finished'], [3, 'cut-off'], [3, 'running']]);
+    expect(onDisk(id).attempts.map((a) => [a.loop, a.state])).toEqual([
+      [1, 'finished'],
+      [2, 'finished'],
+      [3, 'cut-off'],
+      [3, 'running'],
+    ]);
   });
 
   it('--fresh starts a new run at loop 1 with a new id and closes the old one', () => {
@@ -124,7 +148,15 @@ describe('RunRecorder', () => {
 
   it('with saveEachChange: false, keeps changes in memory until flush() (the loop saves once per loop)', () => {
     const { paths, clock, logger, onDisk } = setup();
-    const recorder = RunRecorder.open({ paths, promptFile: paths.prompt, testCommand: 'npm test', fresh: false, state: { logger, clock }, logger, saveEachChange: false });
+    const recorder = RunRecorder.open({
+      paths,
+      promptFile: paths.prompt,
+      testCommand: 'npm test',
+      fresh: false,
+      state: { logger, clock },
+      logger,
+      saveEachChange: false,
+    });
     const id = recorder.record.run_id;
     const file = join(paths.sessionsDir, `${id}.json`);
     recorder.activate();
@@ -144,7 +176,15 @@ describe('RunRecorder', () => {
 
   it('with saveEachChange: false, a new run that ends before any attempt (a refused start) leaves no file', () => {
     const { paths, clock, logger } = setup();
-    const recorder = RunRecorder.open({ paths, promptFile: paths.prompt, testCommand: 'npm test', fresh: false, state: { logger, clock }, logger, saveEachChange: false });
+    const recorder = RunRecorder.open({
+      paths,
+      promptFile: paths.prompt,
+      testCommand: 'npm test',
+      fresh: false,
+      state: { logger, clock },
+      logger,
+      saveEachChange: false,
+    });
     recorder.activate();
     recorder.flush();
     expect(recorder.end(2, 'circuit breaker is OPEN')).toBe('escalated');

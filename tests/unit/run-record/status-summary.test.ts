@@ -33,7 +33,11 @@ describe('readRunSummaryForStatus', () => {
     const newest = oneLoop('20261130T041000Z-bbbbbb');
     saveRunRecord(paths, newest);
     expect(readRunSummaryForStatus(paths)).toEqual(summarizeRunForStatus(newest));
-    expect(readRunSummaryForStatus(paths)).toMatchObject({ run_id: '20261130T041000Z-bbbbbb', attempts: 1, gap_text: 'gap 3 (2 open items + 1 failing test) → stagnant' });
+    expect(readRunSummaryForStatus(paths)).toMatchObject({
+      run_id: '20261130T041000Z-bbbbbb',
+      attempts: 1,
+      gap_text: 'gap 3 (2 open items + 1 failing test) → stagnant',
+    });
   });
 
   it('skips an unreadable newest record without touching it; another schema version means none', () => {
@@ -43,7 +47,12 @@ describe('readRunSummaryForStatus', () => {
     writeFileSync(join(paths.sessionsDir, '20261130T040000Z-cccccc.json'), JSON.stringify({ schema_version: 1, run_id: 'x', attempts: 'no' }));
     expect(readRunSummaryForStatus(paths)).toMatchObject({ run_id: '20261130T031000Z-aaaaaa' });
     // Read-only: nothing set aside.
-    expect(readdirSync(paths.sessionsDir).sort()).toEqual(['20261130T031000Z-aaaaaa.attempts.jsonl', '20261130T031000Z-aaaaaa.json', '20261130T040000Z-cccccc.json', '20261130T041000Z-bbbbbb.json']);
+    expect(readdirSync(paths.sessionsDir).sort()).toEqual([
+      '20261130T031000Z-aaaaaa.attempts.jsonl',
+      '20261130T031000Z-aaaaaa.json',
+      '20261130T040000Z-cccccc.json',
+      '20261130T041000Z-bbbbbb.json',
+    ]);
     writeFileSync(join(paths.sessionsDir, '20261130T050000Z-dddddd.json'), JSON.stringify({ schema_version: 3, run_id: 'future' }));
     expect(readRunSummaryForStatus(paths)).toBeNull();
   });

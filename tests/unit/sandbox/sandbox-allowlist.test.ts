@@ -35,9 +35,22 @@ function plantedCli(path: string, marker: string): void {
 
 describe('the sandbox environment allow-list', () => {
   const hostEnv = {
-    PATH: '/usr/bin', LANG: 'C.UTF-8', LC_CTYPE: 'C', TERM: 'xterm-256color', HTTPS_PROXY: 'http://proxy:3128',
-    ANTHROPIC_API_KEY: 'sk-ant', CLAUDE_CODE_OAUTH_TOKEN: 'oat', OPENAI_API_KEY: 'sk-openai', GEMINI_API_KEY: 'gem',
-    GH_TOKEN: 'ghp', GITHUB_TOKEN: 'ghs', AWS_SECRET_ACCESS_KEY: 'aws', AWS_SESSION_TOKEN: 'awst', NPM_TOKEN: 'npm', DB_PASSWORD: 'pw', SSH_AUTH_SOCK: '/run/a.sock',
+    PATH: '/usr/bin',
+    LANG: 'C.UTF-8',
+    LC_CTYPE: 'C',
+    TERM: 'xterm-256color',
+    HTTPS_PROXY: 'http://proxy:3128',
+    ANTHROPIC_API_KEY: 'sk-ant',
+    CLAUDE_CODE_OAUTH_TOKEN: 'oat',
+    OPENAI_API_KEY: 'sk-openai',
+    GEMINI_API_KEY: 'gem',
+    GH_TOKEN: 'ghp',
+    GITHUB_TOKEN: 'ghs',
+    AWS_SECRET_ACCESS_KEY: 'aws',
+    AWS_SESSION_TOKEN: 'awst',
+    NPM_TOKEN: 'npm',
+    DB_PASSWORD: 'pw',
+    SSH_AUTH_SOCK: '/run/a.sock',
   };
 
   it("passes the base list and the running agent's credentials, nothing else", () => {
@@ -48,7 +61,16 @@ describe('the sandbox environment allow-list', () => {
   it('says what passes and what is withheld, for --doctor', () => {
     const { passed, withheld } = describeSandboxEnv(hostEnv, sandboxEnvPatterns(claudeAdapter.sandboxEnv, ['DB_PASSWORD']));
     expect(passed).toContain('DB_PASSWORD');
-    expect(withheld).toEqual(['AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'GEMINI_API_KEY', 'GH_TOKEN', 'GITHUB_TOKEN', 'NPM_TOKEN', 'OPENAI_API_KEY', 'SSH_AUTH_SOCK']);
+    expect(withheld).toEqual([
+      'AWS_SECRET_ACCESS_KEY',
+      'AWS_SESSION_TOKEN',
+      'GEMINI_API_KEY',
+      'GH_TOKEN',
+      'GITHUB_TOKEN',
+      'NPM_TOKEN',
+      'OPENAI_API_KEY',
+      'SSH_AUTH_SOCK',
+    ]);
   });
 });
 
@@ -57,7 +79,9 @@ describe('chooseAgentUser', () => {
     expect(chooseAgentUser({ uid: 1000, gid: 1000 }, { uid: 0, gid: 0 }, '/p')).toEqual({ uid: 1000, gid: 1000, switchTo: false });
     expect(chooseAgentUser({ uid: 0, gid: 0 }, { uid: 1001, gid: 1002 }, '/p')).toEqual({ uid: 1001, gid: 1002, switchTo: true });
     expect(() => chooseAgentUser({ uid: 0, gid: 0 }, { uid: 0, gid: 0 }, '/p')).toThrow(RalphError);
-    expect(() => chooseAgentUser({ uid: 0, gid: 0 }, { uid: 0, gid: 0 }, '/p')).toThrow('ralph runs as root and the project /p belongs to root: the sandbox never runs the agent as root');
+    expect(() => chooseAgentUser({ uid: 0, gid: 0 }, { uid: 0, gid: 0 }, '/p')).toThrow(
+      'ralph runs as root and the project /p belongs to root: the sandbox never runs the agent as root',
+    );
   });
 });
 
@@ -66,7 +90,11 @@ describe('stripSetuidFiles', () => {
     const project = dir();
     const outside = dir();
     mkdirSync(join(project, 'deep/er'), { recursive: true });
-    for (const [file, mode] of [['deep/er/suid', 0o4755], ['sgid', 0o2750], ['plain', 0o755]] as const) {
+    for (const [file, mode] of [
+      ['deep/er/suid', 0o4755],
+      ['sgid', 0o2750],
+      ['plain', 0o755],
+    ] as const) {
       writeFileSync(join(project, file), '#!/bin/sh\n');
       chmodSync(join(project, file), mode);
     }
@@ -98,7 +126,15 @@ describe('agent CLIs inside the project', () => {
     plantedCli(join(project, 'node_modules/.bin/claude'), marker);
     const env = { PATH: dir('ralph-empty-path-') };
     const runner = agentProbeRunner({ runner: nodeProcessRunner, projectDir: project, env });
-    const find = findAgentCommand({ agent: claudeAdapter, configured: 'claude', configuredFromDefault: true, env, projectDir: project, ralphRoot: dir(), processRunner: runner });
+    const find = findAgentCommand({
+      agent: claudeAdapter,
+      configured: 'claude',
+      configuredFromDefault: true,
+      env,
+      projectDir: project,
+      ralphRoot: dir(),
+      processRunner: runner,
+    });
     await expect(find).rejects.toThrow('Claude Code CLI not found');
     expect(existsSync(marker)).toBe(false);
   });
@@ -110,16 +146,35 @@ describe('agent CLIs inside the project', () => {
     const env = { PATH: [join(project, 'node_modules/.bin'), dir('ralph-empty-path-')].join(delimiter) };
     const inside: string[][] = [];
     const runner = agentProbeRunner({
-      runner: nodeProcessRunner, projectDir: project, env,
+      runner: nodeProcessRunner,
+      projectDir: project,
+      env,
       runInside: async (cmd, args) => {
         inside.push([cmd, ...args]);
         return { code: 0, signal: null, timedOut: false, aborted: false, pipesHeldOpen: false, stdout: '2.1.0 (Claude Code)\n', stderr: '' };
       },
     });
-    const found = await findAgentCommand({ agent: claudeAdapter, configured: 'claude', configuredFromDefault: true, env, projectDir: project, ralphRoot: dir(), processRunner: runner });
+    const found = await findAgentCommand({
+      agent: claudeAdapter,
+      configured: 'claude',
+      configuredFromDefault: true,
+      env,
+      projectDir: project,
+      ralphRoot: dir(),
+      processRunner: runner,
+    });
     expect(found).toEqual({ command: 'claude', version: '2.1.0' });
     expect(inside).toEqual([['claude', '--version']]);
-    const help = await cliHasFlag({ agent: 'claude', command: 'claude', version: undefined, flag: '--max-budget-usd', env, homeDir: dir(), cwd: project, runner });
+    const help = await cliHasFlag({
+      agent: 'claude',
+      command: 'claude',
+      version: undefined,
+      flag: '--max-budget-usd',
+      env,
+      homeDir: dir(),
+      cwd: project,
+      runner,
+    });
     expect(help).toBe(false);
     expect(inside.at(-1)).toEqual(['claude', '--help']);
     expect(existsSync(marker)).toBe(false);

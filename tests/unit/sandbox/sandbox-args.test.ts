@@ -6,8 +6,19 @@ import { readSandboxSettings } from '../../../lib/sandbox/sandbox-settings.js';
 import { bwrapEnvironment, bwrapOptions, commandInside, SYSTEM_ETC, type SystemEntry } from '../../../lib/sandbox/bwrap-sandbox.js';
 import { containerEnvNames, dockerExecArgs, dockerRunArgs, removeDeadContainers, SANDBOX_PIDS_LIMIT } from '../../../lib/sandbox/docker-sandbox.js';
 
-const system: SystemEntry[] = [{ path: '/usr', kind: 'dir' }, { path: '/bin', kind: 'link', target: 'usr/bin' }, { path: '/lib64', kind: 'dir' }];
-const layout = { projectDir: '/home/u/code/app', realHome: '/home/u', privateHome: '/tmp/ralph-sandbox-1-x/home', system, binds: ['/opt/tool'], network: 'bridge' as const };
+const system: SystemEntry[] = [
+  { path: '/usr', kind: 'dir' },
+  { path: '/bin', kind: 'link', target: 'usr/bin' },
+  { path: '/lib64', kind: 'dir' },
+];
+const layout = {
+  projectDir: '/home/u/code/app',
+  realHome: '/home/u',
+  privateHome: '/tmp/ralph-sandbox-1-x/home',
+  system,
+  binds: ['/opt/tool'],
+  network: 'bridge' as const,
+};
 
 /** The destinations bwrap's options mount something at, in order (an empty `--dir` is none). */
 function destinations(args: string[]): string[] {
@@ -59,7 +70,9 @@ describe('bwrapOptions', () => {
     expect(dirs).toEqual(['/etc', '/var', '/home', '/opt', '/opt/a', '/home/u/code']);
     expect(args.join(' ')).not.toContain('--perms');
     // As root the temp folders are opened to the agent's user.
-    expect(bwrapOptions({ ...layout, asRoot: true }).join(' ')).toContain('--perms 1777 --tmpfs /tmp --dir /var --perms 1777 --tmpfs /var/tmp --perms 1777 --tmpfs /dev/shm');
+    expect(bwrapOptions({ ...layout, asRoot: true }).join(' ')).toContain(
+      '--perms 1777 --tmpfs /tmp --dir /var --perms 1777 --tmpfs /var/tmp --perms 1777 --tmpfs /dev/shm',
+    );
   });
 
   it('mounts the guarded files read-only over the read-write project', () => {
@@ -80,7 +93,16 @@ describe('bwrapOptions', () => {
     const args = bwrapOptions({ ...layout, asRoot: true });
     expect(args).not.toContain('--unshare-user');
     expect(commandInside(['claude', '-p'], { uid: 1000, gid: 1001, switchTo: true }, '/usr/bin/setpriv')).toEqual([
-      '/usr/bin/setpriv', '--reuid=1000', '--regid=1001', '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--', 'claude', '-p',
+      '/usr/bin/setpriv',
+      '--reuid=1000',
+      '--regid=1001',
+      '--clear-groups',
+      '--inh-caps=-all',
+      '--bounding-set=-all',
+      '--no-new-privs',
+      '--',
+      'claude',
+      '-p',
     ]);
     expect(commandInside(['claude', '-p'], { uid: 1000, gid: 1000, switchTo: false }, '')).toEqual(['claude', '-p']);
   });
@@ -88,14 +110,38 @@ describe('bwrapOptions', () => {
 
 describe('bwrapEnvironment', () => {
   const hostEnv = {
-    PATH: '/usr/bin', HOME: '/home/u', LANG: 'C.UTF-8', LC_ALL: 'C', TERM: 'xterm', ANTHROPIC_API_KEY: 'sk-ant-1', OPENAI_API_KEY: 'sk-openai', GH_TOKEN: 'ghp_1', GITHUB_TOKEN: 'ghs_1',
-    AWS_SECRET_ACCESS_KEY: 'aws-1', AWS_ACCESS_KEY_ID: 'AKIA1', NPM_TOKEN: 'npm_1', DB_PASSWORD: 'hunter2', SSH_AUTH_SOCK: '/run/ssh.sock', CLAUDE_CONFIG_DIR: '/elsewhere/.claude', MY_TOOL_HOME: '/opt/t',
+    PATH: '/usr/bin',
+    HOME: '/home/u',
+    LANG: 'C.UTF-8',
+    LC_ALL: 'C',
+    TERM: 'xterm',
+    ANTHROPIC_API_KEY: 'sk-ant-1',
+    OPENAI_API_KEY: 'sk-openai',
+    GH_TOKEN: 'ghp_1',
+    GITHUB_TOKEN: 'ghs_1',
+    AWS_SECRET_ACCESS_KEY: 'aws-1',
+    AWS_ACCESS_KEY_ID: 'AKIA1',
+    NPM_TOKEN: 'npm_1',
+    DB_PASSWORD: 'hunter2',
+    SSH_AUTH_SOCK: '/run/ssh.sock',
+    CLAUDE_CONFIG_DIR: '/elsewhere/.claude',
+    MY_TOOL_HOME: '/opt/t',
   };
   const invocation = { cmd: 'claude', args: [], stdin: '', env: { EXTRA: '1' }, passEnv: ['ANTHROPIC_API_KEY', 'CLAUDE_CONFIG_DIR'] };
 
   it('passes the allow-list and the running agent credentials only: no token, cloud or database secret, no other agent key', () => {
     const inner = bwrapEnvironment(hostEnv, invocation, { homeDir: '/home/u', passEnv: [] });
-    expect(inner).toEqual({ PATH: '/usr/bin', HOME: '/home/u', LANG: 'C.UTF-8', LC_ALL: 'C', TERM: 'xterm', ANTHROPIC_API_KEY: 'sk-ant-1', CLAUDE_CONFIG_DIR: '/home/u/.claude', EXTRA: '1', TMPDIR: '/tmp' });
+    expect(inner).toEqual({
+      PATH: '/usr/bin',
+      HOME: '/home/u',
+      LANG: 'C.UTF-8',
+      LC_ALL: 'C',
+      TERM: 'xterm',
+      ANTHROPIC_API_KEY: 'sk-ant-1',
+      CLAUDE_CONFIG_DIR: '/home/u/.claude',
+      EXTRA: '1',
+      TMPDIR: '/tmp',
+    });
   });
 
   it('adds what SANDBOX_ENV names', () => {
@@ -111,14 +157,37 @@ describe('docker argv', () => {
   });
 
   it('starts one container with --init, the uid:gid, the project at /workspace, a process limit, and no env-file', () => {
-    const args = dockerRunArgs({ image: 'img:1', memory: '4g', cpus: '2', network: 'none', name: 'ralph-sandbox-7-100', projectDir: '/p', home: '/rt/home', uid: 1000, gid: 1000, owner: { host: 'box', pid: 7 } });
+    const args = dockerRunArgs({
+      image: 'img:1',
+      memory: '4g',
+      cpus: '2',
+      network: 'none',
+      name: 'ralph-sandbox-7-100',
+      projectDir: '/p',
+      home: '/rt/home',
+      uid: 1000,
+      gid: 1000,
+      owner: { host: 'box', pid: 7 },
+    });
     expect(args.slice(0, 3)).toEqual(['run', '-d', '--init']);
-    expect(args.join(' ')).toContain(`--name ralph-sandbox-7-100 --label ralph.sandbox.host=box --label ralph.sandbox.pid=7 --user 1000:1000 --cap-drop ALL --security-opt no-new-privileges -v /p:/workspace -w /workspace --memory 4g --cpus 2 --pids-limit ${SANDBOX_PIDS_LIMIT} --network none -v /rt/home:/ralph-home -e HOME=/ralph-home img:1 sleep infinity`);
+    expect(args.join(' ')).toContain(
+      `--name ralph-sandbox-7-100 --label ralph.sandbox.host=box --label ralph.sandbox.pid=7 --user 1000:1000 --cap-drop ALL --security-opt no-new-privileges -v /p:/workspace -w /workspace --memory 4g --cpus 2 --pids-limit ${SANDBOX_PIDS_LIMIT} --network none -v /rt/home:/ralph-home -e HOME=/ralph-home img:1 sleep infinity`,
+    );
     expect(args).not.toContain('--env-file');
   });
 
   it("names only the allow-list and the running agent's credentials for a call, never a host path or another secret", () => {
-    const env = { PATH: '/usr/bin', HOME: '/root', LANG: 'C', ANTHROPIC_API_KEY: 'k', OPENAI_API_KEY: 'o', GH_TOKEN: 'g', AWS_SECRET_ACCESS_KEY: 'a', NPM_TOKEN: 'n', DB_PASSWORD: 'd' };
+    const env = {
+      PATH: '/usr/bin',
+      HOME: '/root',
+      LANG: 'C',
+      ANTHROPIC_API_KEY: 'k',
+      OPENAI_API_KEY: 'o',
+      GH_TOKEN: 'g',
+      AWS_SECRET_ACCESS_KEY: 'a',
+      NPM_TOKEN: 'n',
+      DB_PASSWORD: 'd',
+    };
     const names = containerEnvNames(env, { cmd: 'claude', args: [], stdin: '', passEnv: ['ANTHROPIC_API_KEY'] }, []);
     expect(names.sort()).toEqual(['ANTHROPIC_API_KEY', 'LANG']);
     const gate = containerEnvNames(env, { cmd: 'npm', args: ['test'], stdin: '', env: { CI: 'true' } }, ['DB_PASSWORD']);
@@ -126,12 +195,36 @@ describe('docker argv', () => {
   });
 
   it('mounts the guarded files read-only at their place under /workspace', () => {
-    const args = dockerRunArgs({ image: 'i', memory: '1g', cpus: '1', network: 'none', name: 'n', projectDir: '/p', home: '/h', uid: 1, gid: 1, readOnly: ['/p/.ralphrc', '/p/.git/hooks'], owner: { host: 'h', pid: 1 } });
+    const args = dockerRunArgs({
+      image: 'i',
+      memory: '1g',
+      cpus: '1',
+      network: 'none',
+      name: 'n',
+      projectDir: '/p',
+      home: '/h',
+      uid: 1,
+      gid: 1,
+      readOnly: ['/p/.ralphrc', '/p/.git/hooks'],
+      owner: { host: 'h', pid: 1 },
+    });
     expect(args.join(' ')).toContain('-v /p:/workspace -v /p/.ralphrc:/workspace/.ralphrc:ro -v /p/.git/hooks:/workspace/.git/hooks:ro -w /workspace');
   });
 
-  it('mounts WORK_DIRS read-write where the project\'s relative paths lead from /workspace', () => {
-    const args = dockerRunArgs({ image: 'i', memory: '1g', cpus: '1', network: 'none', name: 'n', projectDir: '/repo/apps/web', home: '/h', uid: 1, gid: 1, workDirs: ['/repo/libs/shared'], owner: { host: 'h', pid: 1 } });
+  it("mounts WORK_DIRS read-write where the project's relative paths lead from /workspace", () => {
+    const args = dockerRunArgs({
+      image: 'i',
+      memory: '1g',
+      cpus: '1',
+      network: 'none',
+      name: 'n',
+      projectDir: '/repo/apps/web',
+      home: '/h',
+      uid: 1,
+      gid: 1,
+      workDirs: ['/repo/libs/shared'],
+      owner: { host: 'h', pid: 1 },
+    });
     expect(args.join(' ')).toContain('-v /repo/apps/web:/workspace -v /repo/libs/shared:/libs/shared -w /workspace');
   });
 });
@@ -150,10 +243,16 @@ describe('readSandboxSettings', () => {
   it('accepts the Bash tool values and refuses the rest with its messages', () => {
     expect(readSandboxSettings(values)).toMatchObject({ ok: true, settings: { provider: 'docker', memory: '4g' } });
     expect(readSandboxSettings({ ...values, provider: '' })).toEqual({ ok: true, settings: { provider: 'none' } });
-    expect(readSandboxSettings({ ...values, memory: '4gb' })).toMatchObject({ ok: false, message: "invalid sandbox memory limit '4gb' (expected e.g. 4g, 512m)" });
+    expect(readSandboxSettings({ ...values, memory: '4gb' })).toMatchObject({
+      ok: false,
+      message: "invalid sandbox memory limit '4gb' (expected e.g. 4g, 512m)",
+    });
     expect(readSandboxSettings({ ...values, cpus: '1.5' })).toMatchObject({ ok: true });
     expect(readSandboxSettings({ ...values, cpus: '-1' })).toMatchObject({ ok: false });
-    expect(readSandboxSettings({ ...values, provider: 'bwrap', binds: ['relative/dir'] })).toMatchObject({ ok: false, message: expect.stringContaining('must be absolute') });
+    expect(readSandboxSettings({ ...values, provider: 'bwrap', binds: ['relative/dir'] })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('must be absolute'),
+    });
     expect(readSandboxSettings({ ...values, provider: 'e2b' })).toMatchObject({ ok: false, message: expect.stringContaining('E2B') });
   });
 });
@@ -162,7 +261,12 @@ describe('removeDeadContainers', () => {
   const DEAD_PID = 2 ** 22 + 4321; // above pid_max's default: never a live process
   it("removes the containers of this host's dead ralphs, found by their labels; a live owner's stays", async () => {
     const calls: string[][] = [];
-    const listing = [`c1\t${DEAD_PID}\tralph-sandbox-${DEAD_PID}-1`, `c2\t${process.pid}\tralph-sandbox-${process.pid}-2`, 'c3\t1\tralph-sandbox-1-3', 'c4\tnot-a-pid\tx'].join('\n');
+    const listing = [
+      `c1\t${DEAD_PID}\tralph-sandbox-${DEAD_PID}-1`,
+      `c2\t${process.pid}\tralph-sandbox-${process.pid}-2`,
+      'c3\t1\tralph-sandbox-1-3',
+      'c4\tnot-a-pid\tx',
+    ].join('\n');
     const run = async (args: string[]) => {
       calls.push(args);
       return args[0] === 'ps' ? { code: 0, stdout: `${listing}\n` } : { code: 0, stdout: '' };

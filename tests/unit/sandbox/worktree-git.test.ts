@@ -31,17 +31,48 @@ function repoWithWorktree() {
 }
 
 describe('worktreeGitMounts', () => {
-  it('names the worktree\'s admin folder, the objects and its branch\'s folders writable, and what git reads to find them read-only', () => {
+  it("names the worktree's admin folder, the objects and its branch's folders writable, and what git reads to find them read-only", () => {
     const { root, worktree } = repoWithWorktree();
     const git = join(root, '.git');
     expect(worktreeGitMounts(worktree)).toEqual({
-      writable: [join(git, 'worktrees', 'p1-unit'), join(git, 'objects'), join(git, 'refs', 'heads', 'ralph', 'p1'), join(git, 'logs', 'refs', 'heads', 'ralph', 'p1')],
-      readOnly: [join(git, 'worktrees', 'p1-unit', 'gitdir'), join(git, 'worktrees', 'p1-unit', 'commondir'), join(git, 'objects', 'info'), join(git, 'config'), join(git, 'HEAD')],
+      writable: [
+        join(git, 'worktrees', 'p1-unit'),
+        join(git, 'objects'),
+        join(git, 'refs', 'heads', 'ralph', 'p1'),
+        join(git, 'logs', 'refs', 'heads', 'ralph', 'p1'),
+      ],
+      readOnly: [
+        join(git, 'worktrees', 'p1-unit', 'gitdir'),
+        join(git, 'worktrees', 'p1-unit', 'commondir'),
+        join(git, 'objects', 'info'),
+        join(git, 'config'),
+        join(git, 'HEAD'),
+      ],
     });
-    const bwrap = bwrapOptions({ projectDir: worktree, realHome: '/home/u', privateHome: '/rt/home', system: [], binds: [], network: 'none', worktreeGit: worktreeGitMounts(worktree) }).join(' ');
+    const bwrap = bwrapOptions({
+      projectDir: worktree,
+      realHome: '/home/u',
+      privateHome: '/rt/home',
+      system: [],
+      binds: [],
+      network: 'none',
+      worktreeGit: worktreeGitMounts(worktree),
+    }).join(' ');
     expect(bwrap).toContain(`--bind ${join(git, 'objects')} ${join(git, 'objects')} `);
     expect(bwrap).toContain(`--ro-bind ${join(git, 'config')} ${join(git, 'config')}`);
-    const docker = dockerRunArgs({ image: 'img', memory: '1g', cpus: '1', network: 'none', name: 'n', projectDir: worktree, home: '/rt/home', uid: 1, gid: 1, owner: { host: 'h', pid: 1 }, worktreeGit: worktreeGitMounts(worktree) }).join(' ');
+    const docker = dockerRunArgs({
+      image: 'img',
+      memory: '1g',
+      cpus: '1',
+      network: 'none',
+      name: 'n',
+      projectDir: worktree,
+      home: '/rt/home',
+      uid: 1,
+      gid: 1,
+      owner: { host: 'h', pid: 1 },
+      worktreeGit: worktreeGitMounts(worktree),
+    }).join(' ');
     expect(docker).toContain(`-v ${join(git, 'worktrees', 'p1-unit')}:${join(git, 'worktrees', 'p1-unit')} `);
     expect(docker).toContain(`-v ${join(git, 'config')}:${join(git, 'config')}:ro`);
   });

@@ -27,7 +27,7 @@ function runTogether(cwd: string, ...names: string[]) {
 describe('scripts/run-together.mjs (npm test’s first stage)', () => {
   it('runs every script to its end and exits with the failing one’s code, its output shown whole', () => {
     const dir = packageWith({
-      fine: 'node -e "console.log(\'fine-1\'); console.log(\'fine-2\')"',
+      fine: "node -e \"console.log('fine-1'); console.log('fine-2')\"",
       broken: 'node -e "console.error(\'broken here\'); process.exit(3)"',
     });
     const result = runTogether(dir, 'broken', 'fine');

@@ -31,7 +31,7 @@ describe('.claude_session_id', () => {
     });
   });
 
-  it('names the agent of a session other than Claude\'s, with its running usage; a Claude session stays as the Bash tool wrote it', () => {
+  it("names the agent of a session other than Claude's, with its running usage; a Claude session stays as the Bash tool wrote it", () => {
     const { path, options } = setup();
     const usage = { input: 200, output: 60, cacheRead: 1000, cacheCreation: 0 };
     writeClaudeSessionId(path, '01a23199-8da2-76b3-b1de-22d0316795ba', options, { agent: 'codex', usage });

@@ -120,7 +120,9 @@ describe('appendJsonl', () => {
     const children = [1, 2, 3, 4].map((id) => spawn(process.execPath, [script, path, String(id)], { stdio: 'inherit' }));
     await Promise.all(children.map((child) => once(child, 'exit')));
     // A blank line may appear (a reader glimpsed another's write in progress); never a torn one.
-    const lines = readFileSync(path, 'utf8').split('\n').filter((line) => line !== '');
+    const lines = readFileSync(path, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '');
     expect(lines).toHaveLength(800);
     for (const line of lines) expect(JSON.parse(line).pad).toHaveLength(2000);
   });
@@ -133,8 +135,7 @@ describe('a writer killed with SIGKILL at any moment', () => {
   const B_SIZE = 120_000;
   let workDir: string;
   let script: string;
-  const contents = (tag: string, size: number) =>
-    `${JSON.stringify({ status: tag, last_action: tag, filler: tag.repeat(size) }, null, 2)}\n`;
+  const contents = (tag: string, size: number) => `${JSON.stringify({ status: tag, last_action: tag, filler: tag.repeat(size) }, null, 2)}\n`;
   const A = contents('a', A_SIZE);
   const B = contents('b', B_SIZE);
 

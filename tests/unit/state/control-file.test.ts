@@ -27,7 +27,9 @@ describe('readControlFile', () => {
     const outside = dir();
     writeFileSync(join(outside, 'PROMPT.md'), 'host secret\n');
     symlinkSync(outside, join(project, '.ralph'));
-    expect(() => readControlFile(join(project, '.ralph', 'PROMPT.md'), { projectDir: project, requireContent: true })).toThrow(/\.ralph\/PROMPT\.md is a symlink to .*outside the project/);
+    expect(() => readControlFile(join(project, '.ralph', 'PROMPT.md'), { projectDir: project, requireContent: true })).toThrow(
+      /\.ralph\/PROMPT\.md is a symlink to .*outside the project/,
+    );
   });
 
   it('gives undefined for a missing file', () => {

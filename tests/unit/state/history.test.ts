@@ -3,11 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { ralphPaths } from '../../../lib/state/paths.js';
 import type { CircuitBreakerHistoryEntry, RalphSessionHistoryEntry } from '../../../lib/state/schemas.js';
-import {
-  appendCircuitBreakerHistory,
-  appendRalphSessionHistory,
-  loadCircuitBreakerHistory,
-} from '../../../lib/state/store.js';
+import { appendCircuitBreakerHistory, appendRalphSessionHistory, loadCircuitBreakerHistory } from '../../../lib/state/store.js';
 import { fixedClock, useTempDir } from './test-context.js';
 
 const tempDir = useTempDir();
@@ -42,7 +38,7 @@ describe('bounded history files', () => {
     expect(history.at(-1)).toEqual(transition(151));
   });
 
-  it('appends to a Bash-written history, keeping its entries and an older writer\'s extra fields', () => {
+  it("appends to a Bash-written history, keeping its entries and an older writer's extra fields", () => {
     const { paths, options } = setup();
     writeFileSync(paths.circuitBreakerHistory, JSON.stringify([{ ...transition(2), note: 'bash' }], null, 4));
     appendCircuitBreakerHistory(paths, transition(3), options);

@@ -214,7 +214,17 @@ describe('acquireProjectLock', () => {
   it('lets exactly one of several processes racing for a stale lock win', async () => {
     const dir = tempDir();
     transpileForChild(
-      ['state/lock.ts', 'state/atomic-write.ts', 'state/process-alive.ts', 'state/no-follow.ts', 'state/control-file.ts', 'errors.ts', 'platform/clock.ts', 'platform/boot-reading.ts', 'platform/read-text.ts'],
+      [
+        'state/lock.ts',
+        'state/atomic-write.ts',
+        'state/process-alive.ts',
+        'state/no-follow.ts',
+        'state/control-file.ts',
+        'errors.ts',
+        'platform/clock.ts',
+        'platform/boot-reading.ts',
+        'platform/read-text.ts',
+      ],
       dir,
     );
     const script = join(dir, 'race.mjs');
@@ -244,7 +254,10 @@ describe('acquireProjectLock', () => {
       writeLock(paths.lock, stalePid);
       for (const racer of racers) racer.child.stdin!.write('go\n');
       const outcomes = await Promise.all(racers.map(async (racer) => (await racer.lines.next()).value as string));
-      expect(outcomes.filter((o) => o === 'won'), `round ${round}`).toHaveLength(1);
+      expect(
+        outcomes.filter((o) => o === 'won'),
+        `round ${round}`,
+      ).toHaveLength(1);
       expect(outcomes.filter((o) => o === 'lock_held')).toHaveLength(5);
       const winner = racers[outcomes.indexOf('won')]!.child.pid;
       expect(JSON.parse(readFileSync(paths.lock, 'utf8')).pid).toBe(winner);

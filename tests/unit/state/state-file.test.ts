@@ -3,12 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { ralphPaths } from '../../../lib/state/paths.js';
-import {
-  circuitBreakerFileSchema,
-  defaultCircuitBreakerFile,
-  statusFileSchema,
-  defaultStatusFile,
-} from '../../../lib/state/schemas.js';
+import { circuitBreakerFileSchema, defaultCircuitBreakerFile, statusFileSchema, defaultStatusFile } from '../../../lib/state/schemas.js';
 import { readStateFile } from '../../../lib/state/state-file.js';
 import { loadCircuitBreaker, loadProgress, loadStatus } from '../../../lib/state/store.js';
 import { fixedClock, useTempDir } from './test-context.js';
@@ -52,15 +47,11 @@ describe('readStateFile', () => {
     writeFileSync(paths.circuitBreakerState, 'second garbage');
     loadCircuitBreaker(paths, options);
 
-    const copies = readdirSync(paths.ralphDir).filter((n) => n.includes('.corrupt-')).sort();
-    expect(copies).toEqual([
-      '.circuit_breaker_state.corrupt-20261130T044819',
-      '.circuit_breaker_state.corrupt-20261130T044819-1',
-    ]);
-    expect(copies.map((n) => readFileSync(join(paths.ralphDir, n), 'utf8'))).toEqual([
-      'first garbage',
-      'second garbage',
-    ]);
+    const copies = readdirSync(paths.ralphDir)
+      .filter((n) => n.includes('.corrupt-'))
+      .sort();
+    expect(copies).toEqual(['.circuit_breaker_state.corrupt-20261130T044819', '.circuit_breaker_state.corrupt-20261130T044819-1']);
+    expect(copies.map((n) => readFileSync(join(paths.ralphDir, n), 'utf8'))).toEqual(['first garbage', 'second garbage']);
   });
 
   it('treats valid JSON of the wrong shape as corrupt', () => {
@@ -74,10 +65,7 @@ describe('readStateFile', () => {
 
   it('coerces numeric strings and fills fields an older writer left out', () => {
     const { paths, options } = setup();
-    writeFileSync(
-      paths.circuitBreakerState,
-      JSON.stringify({ state: 'HALF_OPEN', consecutive_no_progress: '2', total_opens: 1, extra: { kept: true } }),
-    );
+    writeFileSync(paths.circuitBreakerState, JSON.stringify({ state: 'HALF_OPEN', consecutive_no_progress: '2', total_opens: 1, extra: { kept: true } }));
     const { value, status } = loadCircuitBreaker(paths, options);
     expect(status).toBe('ok');
     expect(value).toMatchObject({ state: 'HALF_OPEN', consecutive_no_progress: 2, total_opens: 1, reason: '' });

@@ -35,7 +35,7 @@ describe('Bash-compatible stats', () => {
     ['completed', { total_loops: 5, successful: 5, avg_duration: 14.2, total_calls: 5 }],
     ['halted', { total_loops: 3, successful: 2, avg_duration: 14, total_calls: 3 }],
     ['midrun', { total_loops: 2, successful: 2, avg_duration: 14, total_calls: 2 }],
-  ])('gives the Bash tool\'s numbers for its %s run', (name, expected) => {
+  ])("gives the Bash tool's numbers for its %s run", (name, expected) => {
     const path = fixtureMetrics(name);
     expect(bashStats(path)).toEqual(expected);
   });
@@ -56,8 +56,20 @@ describe('Bash-compatible stats', () => {
 
 describe('full summary', () => {
   const run = (loop: number, cost: number, extra: object = {}) => ({
-    timestamp: `2026-11-30T04:${String(loop * 5).padStart(2, '0')}:00+00:00`, loop, duration: loop * 10, success: true, calls: 1,
-    cost_usd: cost, files_changed: loop, outcome: 'ok', input_tokens: 100, output_tokens: 50, cache_read_tokens: 1000, cache_creation_tokens: 10, tokens: 150, ...extra,
+    timestamp: `2026-11-30T04:${String(loop * 5).padStart(2, '0')}:00+00:00`,
+    loop,
+    duration: loop * 10,
+    success: true,
+    calls: 1,
+    cost_usd: cost,
+    files_changed: loop,
+    outcome: 'ok',
+    input_tokens: 100,
+    output_tokens: 50,
+    cache_read_tokens: 1000,
+    cache_creation_tokens: 10,
+    tokens: 150,
+    ...extra,
   });
 
   it('counts runs where the loop number starts again and turns cumulative cost into per-loop cost', () => {
@@ -120,8 +132,29 @@ describe('full summary', () => {
 describe('table', () => {
   it('shows runs, success rate, percentiles, tokens, cost and a chart', () => {
     const path = writeMetrics([
-      { timestamp: '2026-11-30T04:00:00+00:00', loop: 1, duration: 30, success: true, calls: 1, cost_usd: 0.5, files_changed: 4, input_tokens: 1500, output_tokens: 500 },
-      { timestamp: '2026-11-30T04:01:00+00:00', loop: 2, duration: 90, success: false, calls: 1, cost_usd: 0.75, files_changed: 0, input_tokens: 2000, output_tokens: 800, outcome: 'timeout' },
+      {
+        timestamp: '2026-11-30T04:00:00+00:00',
+        loop: 1,
+        duration: 30,
+        success: true,
+        calls: 1,
+        cost_usd: 0.5,
+        files_changed: 4,
+        input_tokens: 1500,
+        output_tokens: 500,
+      },
+      {
+        timestamp: '2026-11-30T04:01:00+00:00',
+        loop: 2,
+        duration: 90,
+        success: false,
+        calls: 1,
+        cost_usd: 0.75,
+        files_changed: 0,
+        input_tokens: 2000,
+        output_tokens: 800,
+        outcome: 'timeout',
+      },
     ]);
     const text = renderStatsTable(read(path), { source: '.ralph/logs/metrics.jsonl' });
     expect(text).toContain('Ralph loop statistics (.ralph/logs/metrics.jsonl)');
@@ -153,7 +186,7 @@ describe('table', () => {
 });
 
 describe('the source of the test status', () => {
-  it('counts statuses by where they came from: the gate, the agent\'s claim, not recorded, or none', () => {
+  it("counts statuses by where they came from: the gate, the agent's claim, not recorded, or none", () => {
     const s = new MetricsSummarizer({ size: 100 });
     const lines: MetricLine[] = [
       { loop: 1, tests_status: 'PASSING', tests_source: 'agent' },

@@ -29,14 +29,33 @@ function viaJsonParse(line: string): Record<string, unknown> | undefined {
 }
 
 const ralphLine = {
-  timestamp: '2026-11-30T03:48:48+00:00', loop: 12, duration: 734, success: true, calls: 1, tokens: 5230, input_tokens: 4000,
-  output_tokens: 1230, cache_read_tokens: 18_404, cache_creation_tokens: 512, cost_usd: 0.0731, loop_cost_usd: 0.0042,
-  files_changed: 3, exit_signal: false, outcome: 'ok', tests_status: 'passing', agent: 'codex', tests_source: 'gate',
-  agent_outcome: 'ok', agent_tests_status: null, verification: 'passed', agent_duration: 733.6, gate_duration: 0.4,
+  timestamp: '2026-11-30T03:48:48+00:00',
+  loop: 12,
+  duration: 734,
+  success: true,
+  calls: 1,
+  tokens: 5230,
+  input_tokens: 4000,
+  output_tokens: 1230,
+  cache_read_tokens: 18_404,
+  cache_creation_tokens: 512,
+  cost_usd: 0.0731,
+  loop_cost_usd: 0.0042,
+  files_changed: 3,
+  exit_signal: false,
+  outcome: 'ok',
+  tests_status: 'passing',
+  agent: 'codex',
+  tests_source: 'gate',
+  agent_outcome: 'ok',
+  agent_tests_status: null,
+  verification: 'passed',
+  agent_duration: 733.6,
+  gate_duration: 0.4,
 };
 
 describe('parseFlatLine', () => {
-  it("reads every field of a line ralph writes, and ignores the fields the summary does not read", () => {
+  it('reads every field of a line ralph writes, and ignores the fields the summary does not read', () => {
     const line = JSON.stringify(ralphLine);
     expect(readLine(line)).toEqual(viaJsonParse(line));
     expect(Object.keys(readLine(line)!).sort()).toEqual([...METRIC_FIELDS].sort());
@@ -48,7 +67,10 @@ describe('parseFlatLine', () => {
     ['the empty object', '{}'],
     ['non-ASCII strings', '{"outcome":"échec ✓","tests_status":"😀"}'],
     ['numbers of every form', '{"loop":0,"duration":-0,"calls":-12,"cost_usd":1.5e-3,"tokens":2E+2,"files_changed":12345678901234567890}'],
-    ['decimals at the edge of exact', '{"cost_usd":0.1,"loop_cost_usd":-0.000000000000003,"tokens":1.00000000000001,"calls":0.30000000000000004,"duration":123456789012345.6,"files_changed":1479309538467573.29}'],
+    [
+      'decimals at the edge of exact',
+      '{"cost_usd":0.1,"loop_cost_usd":-0.000000000000003,"tokens":1.00000000000001,"calls":0.30000000000000004,"duration":123456789012345.6,"files_changed":1479309538467573.29}',
+    ],
     ['integers at the edge of exact', '{"loop":999999999999999,"calls":9007199254740993}'],
     ['null and wrong types', '{"duration":null,"success":"true","calls":false,"outcome":12}'],
     ['an unknown key that looks like a known one', '{"loopy":4,"loo":5,"LOOP":6,"loop_":7}'],
@@ -84,7 +106,11 @@ describe('parseFlatLine', () => {
     // Number and literal text as written, valid or not.
     const raw = fc.constantFrom('1e400', '-0.0', '0', '00', '1.', '-', '2e', '.5', '1E-2', 'tru', 'nul', 'falsey');
     const decimal = fc.tuple(fc.stringMatching(/^-?(0|[1-9]\d{0,12})$/), fc.stringMatching(/^\d{1,12}$/)).map(([whole, fraction]) => `${whole}.${fraction}`);
-    const value = fc.oneof(json.map((v) => JSON.stringify(v)), raw, decimal);
+    const value = fc.oneof(
+      json.map((v) => JSON.stringify(v)),
+      raw,
+      decimal,
+    );
     const member = fc.tuple(key, value, fc.constantFrom('', ' ', '\t')).map(([k, v, space]) => `${space}${JSON.stringify(k)}${space}:${space}${v}${space}`);
     fc.assert(
       fc.property(fc.array(member, { maxLength: 12 }), fc.constantFrom('', ',', '}', ' x'), (members, tail) => {

@@ -56,8 +56,12 @@ describe('readMetrics', () => {
       '{"duration":"14","success":"true","calls":null}',
     ]);
     expect(readMetrics(path)).toMatchObject({
-      total_loops: 6, successful: 3, total_calls: 3, avg_duration: (7.25 + 5 + 12 + 2) / 6,
-      outcomes: { 'fa"iléd': 1 }, tests_status: { '✓ passing': 1 },
+      total_loops: 6,
+      successful: 3,
+      total_calls: 3,
+      avg_duration: (7.25 + 5 + 12 + 2) / 6,
+      outcomes: { 'fa"iléd': 1 },
+      tests_status: { '✓ passing': 1 },
     });
   });
 
@@ -72,12 +76,25 @@ describe('readMetrics', () => {
     expect(s.skipped_lines).toBe(0);
   });
 
-  it("gives the same report whether a line goes through the fast reader or JSON.parse", () => {
+  it('gives the same report whether a line goes through the fast reader or JSON.parse', () => {
     const lines = Array.from({ length: 40 }, (_, i) => ({
-      timestamp: `2026-11-30T04:${String(i).padStart(2, '0')}:00+00:00`, loop: (i % 7) + 1, duration: 10 + i, success: i % 3 !== 0,
-      calls: 1, tokens: 900 + i, input_tokens: 700 + i, output_tokens: 200, cache_read_tokens: 5000 + i, cache_creation_tokens: 40,
-      cost_usd: ((i % 7) + 1) * 0.0125, loop_cost_usd: i % 5 === 0 ? 0.01 : undefined, files_changed: i % 4, exit_signal: i === 39,
-      outcome: i % 3 ? 'ok' : 'failed', tests_status: i % 2 ? 'passing' : 'failing', agent: i % 2 ? 'codex' : 'gemini',
+      timestamp: `2026-11-30T04:${String(i).padStart(2, '0')}:00+00:00`,
+      loop: (i % 7) + 1,
+      duration: 10 + i,
+      success: i % 3 !== 0,
+      calls: 1,
+      tokens: 900 + i,
+      input_tokens: 700 + i,
+      output_tokens: 200,
+      cache_read_tokens: 5000 + i,
+      cache_creation_tokens: 40,
+      cost_usd: ((i % 7) + 1) * 0.0125,
+      loop_cost_usd: i % 5 === 0 ? 0.01 : undefined,
+      files_changed: i % 4,
+      exit_signal: i === 39,
+      outcome: i % 3 ? 'ok' : 'failed',
+      tests_status: i % 2 ? 'passing' : 'failing',
+      agent: i % 2 ? 'codex' : 'gemini',
     }));
     const fast = readMetrics(writeLines(lines.map((r) => JSON.stringify(r))));
     // A nested value the summary ignores sends every line to JSON.parse.
@@ -118,7 +135,10 @@ describe('readMetrics', () => {
   });
 
   it('depends on the file alone: any read size gives exactly the same report, --since included', () => {
-    const entry = fc.oneof({ weight: 9, arbitrary: record.map((r) => JSON.stringify(r)) }, { weight: 1, arbitrary: fc.constantFrom('garbage', '', '{"loop":') });
+    const entry = fc.oneof(
+      { weight: 9, arbitrary: record.map((r) => JSON.stringify(r)) },
+      { weight: 1, arbitrary: fc.constantFrom('garbage', '', '{"loop":') },
+    );
     fc.assert(
       fc.property(
         fc.array(entry, { maxLength: 150 }),

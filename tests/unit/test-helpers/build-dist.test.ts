@@ -50,11 +50,7 @@ describe('isStale', () => {
 describe('buildSteps', () => {
   it("are the steps of package.json's build script, the help rendering included", () => {
     const scripts = buildSteps().map(({ argv }) => argv.slice(1).join(' '));
-    expect(scripts).toEqual([
-      expect.stringMatching(/node_modules\/typescript\/bin\/tsc -b tsconfig\.json$/),
-      'scripts/render-help.mjs',
-      'scripts/bundle.mjs',
-    ]);
+    expect(scripts).toEqual([expect.stringMatching(/node_modules\/typescript\/bin\/tsc -b tsconfig\.json$/), 'scripts/render-help.mjs', 'scripts/bundle.mjs']);
     expect(buildSteps().every(({ argv }) => argv[0] === process.execPath)).toBe(true);
   });
 

@@ -23,7 +23,13 @@ afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 /** One call of `claude` (an executable path) with a scenario and a state folder of its own; the pid it prints is left out. */
 function call(claude: string, scenario: object, args: string[]): string {
-  const env = { ...process.env, FAKE_CLAUDE_SCENARIO_JSON: JSON.stringify(scenario), FAKE_CLAUDE_STATE_DIR: tempDir(), FAKE_CLAUDE_SEED: '7', FAKE_CLAUDE_NOW: '2026-11-30T03:10:00Z' };
+  const env = {
+    ...process.env,
+    FAKE_CLAUDE_SCENARIO_JSON: JSON.stringify(scenario),
+    FAKE_CLAUDE_STATE_DIR: tempDir(),
+    FAKE_CLAUDE_SEED: '7',
+    FAKE_CLAUDE_NOW: '2026-11-30T03:10:00Z',
+  };
   return execFileSync(claude, args, { cwd: project, env, input: '', encoding: 'utf8' }).replace(/claude-socks\/\d+/g, 'claude-socks/PID');
 }
 
@@ -64,7 +70,10 @@ describe('the bundled fake claude', () => {
   it('refuses a fixture that imports a computed path, which the bundle could not carry', async () => {
     const fixture = join(tempDir(), 'fake-claude');
     cpSync(FAKE_CLAUDE_DIR, fixture, { recursive: true });
-    writeFileSync(join(fixture, 'help.mjs'), `${readFileSync(join(fixture, 'help.mjs'), 'utf8')}\nexport const later = (name) => import(\`./\${name}.mjs\`);\n`);
+    writeFileSync(
+      join(fixture, 'help.mjs'),
+      `${readFileSync(join(fixture, 'help.mjs'), 'utf8')}\nexport const later = (name) => import(\`./\${name}.mjs\`);\n`,
+    );
     await expect(bundleFakeClaude(fixture, tempDir())).rejects.toThrow(/imports a computed path .*import each module by its literal path/);
   });
 });

@@ -17,7 +17,11 @@ describe("the fake claude's call log", () => {
     const first = startClaude(fake, ['-p', '--output-format', 'stream-json', '--verbose'], { input: 'first', detached: true });
     cleanups.push(() => killUnfinishedCalls(fake));
     await first.waitForLines(1);
-    const seen = readFileSync(fake.logPath, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>).find((record) => record.prompt !== undefined);
+    const seen = readFileSync(fake.logPath, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((record) => record.prompt !== undefined);
     expect(seen).toMatchObject({ prompt: 'first', scenarioCall: 0, entry: 0 });
 
     killUnfinishedCalls(fake);

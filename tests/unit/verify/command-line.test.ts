@@ -37,7 +37,7 @@ describe('planCommand', () => {
   });
 
   it('keeps single-quoted words exactly (property)', () => {
-    const word = fc.string({ unit: fc.constantFrom('a', 'b', ' ', '$', '|', '&', ';', '"', '*', '\\', '-', '=') , minLength: 1 });
+    const word = fc.string({ unit: fc.constantFrom('a', 'b', ' ', '$', '|', '&', ';', '"', '*', '\\', '-', '='), minLength: 1 });
     fc.assert(
       fc.property(fc.array(word, { minLength: 1, maxLength: 5 }), (words) => {
         const command = ['run', ...words.map((w) => `'${w}'`)].join(' ');
@@ -53,11 +53,7 @@ describe('splitCommandList', () => {
   });
 
   it('keeps commas inside quotes and brackets with their command', () => {
-    expect(splitCommandList(`eslint --ext '.ts,.tsx' src, pytest -k "a,b", ls {a,b}`)).toEqual([
-      "eslint --ext '.ts,.tsx' src",
-      'pytest -k "a,b"',
-      'ls {a,b}',
-    ]);
+    expect(splitCommandList(`eslint --ext '.ts,.tsx' src, pytest -k "a,b", ls {a,b}`)).toEqual(["eslint --ext '.ts,.tsx' src", 'pytest -k "a,b"', 'ls {a,b}']);
   });
 
   it('is empty for an empty value', () => {

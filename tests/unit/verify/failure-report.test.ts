@@ -31,9 +31,17 @@ describe('describeGateFailures', () => {
     const tests = command({
       format: 'vitest-json',
       failed: 2,
-      failures: [{ name: 'sum.spec.ts > adds', message: 'expected 3 to be 4\nat sum.spec.ts:4' }, { name: 'sum.spec.ts > subtracts', message: '' }],
+      failures: [
+        { name: 'sum.spec.ts > adds', message: 'expected 3 to be 4\nat sum.spec.ts:4' },
+        { name: 'sum.spec.ts > subtracts', message: '' },
+      ],
     });
-    const lint = command({ command: 'npm run lint', role: 'quality-gate', output: 'lint start\n\nsrc/a.js:1 error no-undef\n', failures: [{ name: 'npm run lint', message: 'exited with code 1' }] });
+    const lint = command({
+      command: 'npm run lint',
+      role: 'quality-gate',
+      output: 'lint start\n\nsrc/a.js:1 error no-undef\n',
+      failures: [{ name: 'npm run lint', message: 'exited with code 1' }],
+    });
     const passing = command({ command: 'tsc', status: 'passed', exitCode: 0, failed: 0 });
     expect(describeGateFailures(combineVerification([tests, passing, lint], 5))).toEqual([
       '  npm test: 2 failing',
@@ -49,7 +57,11 @@ describe('describeGateFailures', () => {
     const timedOut = command({ status: 'error', timedOut: true, exitCode: null, failures: [{ name: 'npm test', message: 'timed out after 5m' }] });
     expect(describeGateFailures(combineVerification([timedOut], 1))).toEqual(['  npm test: timed out', '    timed out after 5m']);
 
-    const many = command({ format: 'junit-xml', failed: 50, failures: Array.from({ length: 50 }, (_, i) => ({ name: `case ${i} ${'x'.repeat(150)}`, message: 'boom' })) });
+    const many = command({
+      format: 'junit-xml',
+      failed: 50,
+      failures: Array.from({ length: 50 }, (_, i) => ({ name: `case ${i} ${'x'.repeat(150)}`, message: 'boom' })),
+    });
     const byLines = describeGateFailures(combineVerification([many], 1), { maxLines: 5, maxBytes: 100_000 });
     expect(byLines).toHaveLength(5);
     expect(byLines.at(-1)).toBe('  … 47 more line(s) in the session record (.ralph/sessions/)');

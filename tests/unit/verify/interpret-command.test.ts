@@ -44,7 +44,9 @@ describe('interpretCommand', () => {
   });
 
   it('reads go -json from stdout and TAP from stdout', () => {
-    const go = interpretCommand(input({ plan: { report: { kind: 'stdout', format: 'go-json' } }, run: run({ exitCode: 1, stdout: readReport('go-test.jsonl') }) }));
+    const go = interpretCommand(
+      input({ plan: { report: { kind: 'stdout', format: 'go-json' } }, run: run({ exitCode: 1, stdout: readReport('go-test.jsonl') }) }),
+    );
     expect(go).toMatchObject({ format: 'go-json', failed: 3 });
     const tap = readReport('node-test.tap');
     expect(interpretCommand(input({ run: run({ exitCode: 1, stdout: tap, output: tap }) }))).toMatchObject({ format: 'tap', failed: 1 });
@@ -52,7 +54,9 @@ describe('interpretCommand', () => {
 
   it('names a failing command it could read nothing from after the command, with the exit code and the output tail', () => {
     const output = `${'noise\n'.repeat(30)}src/a.ts:3:1 error  Missing semicolon\n✖ 1 problem\n`;
-    const result = interpretCommand(input({ command: 'npm run lint', role: 'quality-gate', run: run({ exitCode: 2, output: `\u001b[31m${output}\u001b[0m` }) }));
+    const result = interpretCommand(
+      input({ command: 'npm run lint', role: 'quality-gate', run: run({ exitCode: 2, output: `\u001b[31m${output}\u001b[0m` }) }),
+    );
     expect(result.status).toBe('failed');
     expect(result.format).toBe('exit-code');
     expect(result.failed).toBe(1);
@@ -90,8 +94,17 @@ describe('interpretCommand', () => {
 
   describe('a test command that ran no test is not verified, never passed', () => {
     const zeroTests: Array<[string, Partial<InterpretCommandInput>]> = [
-      ['vitest JSON with numTotalTests 0', { plan: { report: { kind: 'file', format: 'vitest-json', path: '/x' } }, reportText: JSON.stringify({ numTotalTests: 0, numPassedTests: 0, numFailedTests: 0, testResults: [] }) }],
-      ['jest JSON with numTotalTests 0', { plan: { report: { kind: 'file', format: 'jest-json', path: '/x' } }, reportText: JSON.stringify({ numTotalTests: 0, testResults: [] }) }],
+      [
+        'vitest JSON with numTotalTests 0',
+        {
+          plan: { report: { kind: 'file', format: 'vitest-json', path: '/x' } },
+          reportText: JSON.stringify({ numTotalTests: 0, numPassedTests: 0, numFailedTests: 0, testResults: [] }),
+        },
+      ],
+      [
+        'jest JSON with numTotalTests 0',
+        { plan: { report: { kind: 'file', format: 'jest-json', path: '/x' } }, reportText: JSON.stringify({ numTotalTests: 0, testResults: [] }) },
+      ],
       ['TAP 1..0', { run: run({ stdout: 'TAP version 13\n1..0\n', output: 'TAP version 13\n1..0\n' }) }],
       ['pytest exit 5, "collected 0 items"', { run: run({ exitCode: 5, output: 'collected 0 items\n\n=== no tests ran in 0.01s ===\n' }) }],
       ['a "No tests found" line', { run: run({ output: 'No tests found, exiting with code 0\n' }) }],

@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { agentMdTestCommandWarning, detectTestCommand, findAgentMdTestCommand, isPlaceholderCommand, resolveTestCommand } from '../../../lib/verify/test-command.js';
+import {
+  agentMdTestCommandWarning,
+  detectTestCommand,
+  findAgentMdTestCommand,
+  isPlaceholderCommand,
+  resolveTestCommand,
+} from '../../../lib/verify/test-command.js';
 import { tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 
 let project: TmpProject | undefined;
@@ -39,13 +45,21 @@ describe('resolveTestCommand', () => {
       'package.json': JSON.stringify({ scripts: { test: 'vitest run' } }),
     });
     expect(resolveTestCommand({ projectDir: project.dir, configured: 'pytest -q' })).toEqual({ command: 'pytest -q', source: 'config', detail: '.ralphrc' });
-    expect(resolveTestCommand({ projectDir: project.dir, configured: '' })).toEqual({ command: 'npm test', source: 'detected', detail: 'package.json scripts.test' });
+    expect(resolveTestCommand({ projectDir: project.dir, configured: '' })).toEqual({
+      command: 'npm test',
+      source: 'detected',
+      detail: 'package.json scripts.test',
+    });
     project.cleanup();
     project = tmpProject({ '.ralph/AGENT.md': '## Test\n```bash\ntouch pwned\n```\n' });
     expect(resolveTestCommand({ projectDir: project.dir, configured: '' })).toBeNull();
     project.cleanup();
     project = tmpProject({ '.ralph/AGENT.md': '# Agent\n', 'package.json': JSON.stringify({ scripts: { test: 'vitest run' } }) });
-    expect(resolveTestCommand({ projectDir: project.dir, configured: '  ' })).toEqual({ command: 'npm test', source: 'detected', detail: 'package.json scripts.test' });
+    expect(resolveTestCommand({ projectDir: project.dir, configured: '  ' })).toEqual({
+      command: 'npm test',
+      source: 'detected',
+      detail: 'package.json scripts.test',
+    });
   });
 
   it('is null when nothing names a test command', () => {

@@ -7,7 +7,23 @@ import { checkTestCount, isSharpDrop } from '../../../lib/verify/test-count.js';
 import { combineVerification, describeVerification, type CommandVerification } from '../../../lib/verify/verification-result.js';
 
 function command(overrides: Partial<CommandVerification> = {}): CommandVerification {
-  return { command: 'npm test', role: 'test', status: 'passed', exitCode: 0, signal: null, timedOut: false, durationMs: 100, format: 'tap', passed: 12, failed: 0, skipped: 0, failures: [], failuresOmitted: 0, output: '', ...overrides };
+  return {
+    command: 'npm test',
+    role: 'test',
+    status: 'passed',
+    exitCode: 0,
+    signal: null,
+    timedOut: false,
+    durationMs: 100,
+    format: 'tap',
+    passed: 12,
+    failed: 0,
+    skipped: 0,
+    failures: [],
+    failuresOmitted: 0,
+    output: '',
+    ...overrides,
+  };
 }
 const lint = command({ command: 'npm run lint', role: 'quality-gate', format: 'exit-code', passed: 0 });
 
@@ -22,7 +38,13 @@ describe('checkTestCount', () => {
   });
 
   it('half or more still running, a failing run, or no earlier count: unchanged', () => {
-    for (const [ran, before] of [[6, 12], [12, 12], [20, 12], [0, 1], [0, null]] as const) {
+    for (const [ran, before] of [
+      [6, 12],
+      [12, 12],
+      [20, 12],
+      [0, 1],
+      [0, null],
+    ] as const) {
       const result = combineVerification([command({ passed: ran })], 100);
       expect(checkTestCount(result, before), `${ran} of ${before}`).toBe(result);
     }

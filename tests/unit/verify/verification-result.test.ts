@@ -25,7 +25,14 @@ describe('combineVerification', () => {
   it('sums the commands; error beats failed beats passed', () => {
     const test = command({ status: 'failed', passed: 4, failed: 1, skipped: 2, failures: [{ name: 'a', message: 'm' }] });
     const lint = command({ command: 'lint', role: 'quality-gate', status: 'passed' });
-    expect(combineVerification([test, lint], 99)).toMatchObject({ status: 'failed', passed: 4, failed: 1, skipped: 2, durationMs: 99, failures: [{ name: 'a' }] });
+    expect(combineVerification([test, lint], 99)).toMatchObject({
+      status: 'failed',
+      passed: 4,
+      failed: 1,
+      skipped: 2,
+      durationMs: 99,
+      failures: [{ name: 'a' }],
+    });
     expect(combineVerification([test, command({ status: 'error' })], 1).status).toBe('error');
     expect(combineVerification([lint], 1).status).toBe('passed');
     expect(combineVerification([], 0).status).toBe('passed');

@@ -14,7 +14,12 @@ import {
   verificationContextSection,
 } from '../../../lib/verify/verification-tracker.js';
 
-const failing: VerificationSnapshot = { status: 'failed', passed: 1, failed: 1, failures: [{ name: 'sum.spec.ts > sum > adds two numbers', message: 'expected -1 to be 3' }] };
+const failing: VerificationSnapshot = {
+  status: 'failed',
+  passed: 1,
+  failed: 1,
+  failures: [{ name: 'sum.spec.ts > sum > adds two numbers', message: 'expected -1 to be 3' }],
+};
 const passing: VerificationSnapshot = { status: 'passed', passed: 2, failed: 0, failures: [] };
 const completed: ExitGateResult = { kind: 'exit', reason: 'project_complete', outcome: 'completed' };
 
@@ -95,7 +100,10 @@ describe('verification tracker', () => {
     const state = trackerFromSummary(summary);
     expect(isFresh(state)).toBe(false);
     expect(checkTrackedCompletion(state, completed, true)).toEqual({ kind: 'verify' });
-    expect(trackGateResult(state, 3, failing, 3)).toMatchObject({ tripped: true, reason: 'Same failing tests in 3 consecutive loops: sum.spec.ts > sum > adds two numbers' });
+    expect(trackGateResult(state, 3, failing, 3)).toMatchObject({
+      tripped: true,
+      reason: 'Same failing tests in 3 consecutive loops: sum.spec.ts > sum > adds two numbers',
+    });
     expect(trackerFromSummary(null)).toEqual(initialVerificationTracker());
   });
 });

@@ -118,7 +118,13 @@ describe('openBreakerForSameFailures', () => {
       consecutive_no_progress: 1,
       opened_at: '2026-11-30T05:00:00+00:00',
     });
-    expect(result.transition).toEqual({ from: 'CLOSED', to: 'OPEN', reason: 'Same failing tests in 3 consecutive loops: a', loop: 7, timestamp: '2026-11-30T05:00:00+00:00' });
+    expect(result.transition).toEqual({
+      from: 'CLOSED',
+      to: 'OPEN',
+      reason: 'Same failing tests in 3 consecutive loops: a',
+      loop: 7,
+      timestamp: '2026-11-30T05:00:00+00:00',
+    });
   });
 
   it('leaves an already OPEN breaker as it is', () => {
@@ -166,7 +172,14 @@ describe('checkCompletion', () => {
 describe('formatFailuresForContext', () => {
   it('names the failing tests with their first message line, the commands and what to do', () => {
     const text = formatFailuresForContext(
-      { ...failing(['sum.spec.ts > sum > adds two numbers']), skipped: 1, commands: [{ command: 'npm test', status: 'failed' }, { command: 'npm run lint', status: 'passed' }] },
+      {
+        ...failing(['sum.spec.ts > sum > adds two numbers']),
+        skipped: 1,
+        commands: [
+          { command: 'npm test', status: 'failed' },
+          { command: 'npm run lint', status: 'passed' },
+        ],
+      },
       2000,
     );
     expect(text).toBe(
@@ -183,7 +196,11 @@ describe('formatFailuresForContext', () => {
   });
 
   it('stays within the budget and says how many failures it left out', () => {
-    const result = failing(Array.from({ length: 50 }, (_, i) => `tests/case_${i}.test.ts > group > a fairly long test name number ${i}`), 0, { failuresOmitted: 10, failed: 60 });
+    const result = failing(
+      Array.from({ length: 50 }, (_, i) => `tests/case_${i}.test.ts > group > a fairly long test name number ${i}`),
+      0,
+      { failuresOmitted: 10, failed: 60 },
+    );
     const text = formatFailuresForContext(result, 800);
     expect(text.length).toBeLessThanOrEqual(800);
     expect(text).toContain('case_0.test.ts');

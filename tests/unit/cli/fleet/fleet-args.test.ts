@@ -12,8 +12,17 @@ import { resolveWorkflowOptions, type FleetInitOptions } from '../../../../lib/f
 import { buildWorkflow, jobMinutesFor } from '../../../../lib/fleet/workflow.js';
 
 const BASE: FleetInitOptions = {
-  output: '.github/workflows/ralph.yml', force: false, label: 'ralph', agent: 'claude', runner: 'ubuntu-latest',
-  timeoutMinutes: 360, maxCostUsd: 20, maxParallel: 3, sandbox: true, schedule: '0 * * * *', allowWorkflowChanges: false,
+  output: '.github/workflows/ralph.yml',
+  force: false,
+  label: 'ralph',
+  agent: 'claude',
+  runner: 'ubuntu-latest',
+  timeoutMinutes: 360,
+  maxCostUsd: 20,
+  maxParallel: 3,
+  sandbox: true,
+  schedule: '0 * * * *',
+  allowWorkflowChanges: false,
 };
 const PINS = { ralph: { version: '0.12.0', path: '.github/ralph/ralph-claude-code-0.12.0.tgz', sha256: 'ab'.repeat(32) }, agentIntegrity: 'sha512-AAAA' };
 
@@ -91,7 +100,22 @@ const always = (name: string): Record<string, [string[], unknown]> => ({
 
 const CASES: Record<string, Record<string, [string[], unknown]>> = {
   init: {
-    output: [['init', '--output', 'ci/r.yml'], { kind: 'init', output: 'ci/r.yml', label: 'ralph', agent: 'claude', runner: 'ubuntu-latest', timeoutMinutes: 360, maxCostUsd: 20, maxParallel: 3, sandbox: true, allowWorkflowChanges: false, yes: false }],
+    output: [
+      ['init', '--output', 'ci/r.yml'],
+      {
+        kind: 'init',
+        output: 'ci/r.yml',
+        label: 'ralph',
+        agent: 'claude',
+        runner: 'ubuntu-latest',
+        timeoutMinutes: 360,
+        maxCostUsd: 20,
+        maxParallel: 3,
+        sandbox: true,
+        allowWorkflowChanges: false,
+        yes: false,
+      },
+    ],
     force: [['init', '--force'], { force: true }],
     label: [['init', '--label', 'go'], { label: 'go' }],
     agent: [['init', '--agent', 'codex'], { agent: 'codex' }],
@@ -110,7 +134,20 @@ const CASES: Record<string, Record<string, [string[], unknown]>> = {
     ...shared('doctor'),
   },
   job: {
-    issue: [['job', '--issue', '#7'], { kind: 'job', issue: 7, label: 'ralph', agent: 'claude', jobMinutes: 340, maxCostUsd: 0, workflow: 'ralph.yml', sandbox: true, allowWorkflowChanges: false }],
+    issue: [
+      ['job', '--issue', '#7'],
+      {
+        kind: 'job',
+        issue: 7,
+        label: 'ralph',
+        agent: 'claude',
+        jobMinutes: 340,
+        maxCostUsd: 0,
+        workflow: 'ralph.yml',
+        sandbox: true,
+        allowWorkflowChanges: false,
+      },
+    ],
     agent: [['job', '--issue', '7', '--agent', 'gemini'], { agent: 'gemini' }],
     'job-minutes': [['job', '--issue', '7', '--job-minutes', '45'], { jobMinutes: 45 }],
     'max-cost': [['job', '--issue', '7', '--max-cost', '3'], { maxCostUsd: 3 }],

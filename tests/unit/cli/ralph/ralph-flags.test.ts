@@ -40,7 +40,10 @@ const CASES: Record<string, [string[], Expected]> = {
   'show-tool-args': [['--show-tool-args'], { flags: { LIVE_SHOW_TOOL_ARGS: true } }],
   'queue-status': [['--queue-status', '--json'], { action: 'queue', queue: { kind: 'status', json: true } }],
   'process-queue': [['--process-queue'], { action: 'queue', queue: { kind: 'process', haltOnFailure: false, parallel: 1 } }],
-  'resume-queue': [['--resume-queue', '--parallel', '3'], { action: 'queue', flags: { PARALLEL: 3 }, queue: { kind: 'process', haltOnFailure: false, parallel: 3 } }],
+  'resume-queue': [
+    ['--resume-queue', '--parallel', '3'],
+    { action: 'queue', flags: { PARALLEL: 3 }, queue: { kind: 'process', haltOnFailure: false, parallel: 3 } },
+  ],
   'halt-on-failure': [['--process-queue', '--halt-on-failure'], { haltOnFailure: true, queue: { kind: 'process', haltOnFailure: true, parallel: 1 } }],
   'queue-next': [['--queue-next'], { action: 'queue', queue: { kind: 'next' } }],
   'queue-clear': [['--queue-clear'], { action: 'queue', queue: { kind: 'clear' } }],
@@ -101,16 +104,13 @@ describe('the ralph flag table', () => {
     expect(parseRalphArgs(argv)).toMatchObject({ ...expected, argv });
   });
 
-  it.each(RALPH_FLAGS.filter((flag) => flag.alias !== undefined).map((flag) => [flag.alias!, flag.name] as const))(
-    '-%s is --%s',
-    (alias, name) => {
-      const [argv] = CASES[name]!;
-      const short = argv.map((arg) => (arg === `--${name}` ? `-${alias}` : arg));
-      expect(short).not.toEqual(argv);
-      const { argv: _long, ...long } = parseRalphArgs(argv);
-      expect(parseRalphArgs(short)).toMatchObject(long);
-    },
-  );
+  it.each(RALPH_FLAGS.filter((flag) => flag.alias !== undefined).map((flag) => [flag.alias!, flag.name] as const))('-%s is --%s', (alias, name) => {
+    const [argv] = CASES[name]!;
+    const short = argv.map((arg) => (arg === `--${name}` ? `-${alias}` : arg));
+    expect(short).not.toEqual(argv);
+    const { argv: _long, ...long } = parseRalphArgs(argv);
+    expect(parseRalphArgs(short)).toMatchObject(long);
+  });
 
   it('a switch row takes its key in both directions (--no-NAME sets it off)', () => {
     for (const flag of RALPH_FLAGS.filter((f) => f.key !== undefined && CONFIG_SCHEMA[f.key].type === 'bool')) {
@@ -213,7 +213,19 @@ describe('ralph --help grouped by task', () => {
   it('has one section per task, the first for getting started, and the Bash-compatibility notes once, at the end', () => {
     const help = renderRalphHelp();
     const headings = help.split('\n').filter((line) => /^[A-Z][\w -]*:$/.test(line));
-    expect(headings).toEqual(['Getting started:', 'Running the loop:', 'Limits and budgets:', 'The agent:', 'Sandbox:', 'Status and recovery:', 'Issue queue:', 'GitHub issue lifecycle:', 'Files:', 'Examples:', 'Compatibility with the Bash tool:']);
+    expect(headings).toEqual([
+      'Getting started:',
+      'Running the loop:',
+      'Limits and budgets:',
+      'The agent:',
+      'Sandbox:',
+      'Status and recovery:',
+      'Issue queue:',
+      'GitHub issue lifecycle:',
+      'Files:',
+      'Examples:',
+      'Compatibility with the Bash tool:',
+    ]);
     expect(help).not.toMatch(/Modern CLI Options|Beyond the Bash version/);
     const notes = help.slice(help.indexOf('Compatibility with the Bash tool:'));
     for (const flag of RALPH_FLAGS.filter((f) => f.ours)) expect(notes).toContain(`--${flag.name}`);

@@ -20,7 +20,7 @@ describe('parseCargoTest', () => {
     const text = [
       'test result: ok. 4 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s',
       'test src/lib.rs - add (line 3) ... FAILED',
-      "---- src/lib.rs - add (line 3) stdout ----",
+      '---- src/lib.rs - add (line 3) stdout ----',
       'test result: FAILED. 2 passed; 1 failed; 2 ignored; 0 measured; 0 filtered out; finished in 0.20s',
     ].join('\n');
     expect(parseCargoTest(text)).toMatchObject({ passed: 6, failed: 1, skipped: 2, failures: [{ name: 'src/lib.rs - add (line 3)' }] });

@@ -18,7 +18,10 @@ describe('parseJestJson', () => {
     const report = parseJestJson(readReport('jest-report.json'), { format: 'jest-json', cwd: '/home/dev/shop' })!;
     expect(report).toMatchObject({ format: 'jest-json', passed: 3, failed: 2, skipped: 2 });
     expect(report.failures).toEqual([
-      { name: 'src/cart.test.js > cart > totals > adds tax', message: 'Error: expect(received).toBe(expected) // Object.is equality\nExpected: 30\nReceived: 20' },
+      {
+        name: 'src/cart.test.js > cart > totals > adds tax',
+        message: 'Error: expect(received).toBe(expected) // Object.is equality\nExpected: 30\nReceived: 20',
+      },
       { name: 'src/broken.test.js', message: "● Test suite failed to run\nCannot find module './missing' from 'src/broken.test.js'" },
     ]);
   });

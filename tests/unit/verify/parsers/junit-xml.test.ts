@@ -6,11 +6,7 @@ describe('parseJunitXml', () => {
   it('reads a recorded pytest report: failures and errors by classname.name with their messages, skips counted', () => {
     const report = parseJunitXml(readReport('pytest-junit.xml'))!;
     expect(report).toMatchObject({ format: 'junit-xml', passed: 1, failed: 3, skipped: 1 });
-    expect(report.failures.map((f) => f.name)).toEqual([
-      'tests.test_calc.test_add',
-      'tests.test_calc.TestCalc.test_neg',
-      'tests.test_calc.test_err',
-    ]);
+    expect(report.failures.map((f) => f.name)).toEqual(['tests.test_calc.test_add', 'tests.test_calc.TestCalc.test_neg', 'tests.test_calc.test_err']);
     expect(report.failures[0]!.message).toBe('assert -1 == 3\n+  where -1 = add(1, 2)');
     // The five XML entities are decoded in attribute values.
     expect(report.failures[1]!.message.split('\n')[0]).toBe('AssertionError: negatives <&> "quoted"');
