@@ -1,8 +1,10 @@
 // Reading and changing .ralph/queue.json: every change is one read-modify-write of the whole
-// file, saved atomically, so a killed `ralph-queue` leaves the old queue or the new one.
+// file, saved atomically, so a killed `ralph-queue` leaves the old queue or the new one, and done
+// under a short lock (`queue.json.lock`), so two processes changing it at once lose nothing.
 
 import type { Clock } from '../platform/clock.js';
 import type { Logger } from '../platform/deps.js';
+import { withFileLock } from '../state/file-lock.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import { loadQueueFile, saveQueueFile, type QueueFile, type QueueItem } from './queue-file.js';
 
@@ -21,10 +23,12 @@ export function openQueueStore(path: string, deps: { clock: Clock; logger: Logge
     read,
     now,
     update(change) {
-      const stamp = now();
-      const next = change(read(), stamp);
-      saveQueueFile(path, next, stamp);
-      return { ...next, updated_at: stamp };
+      return withFileLock(`${path}.lock`, () => {
+        const stamp = now();
+        const next = change(read(), stamp);
+        saveQueueFile(path, next, stamp);
+        return { ...next, updated_at: stamp };
+      });
     },
   };
 }
