@@ -72,7 +72,9 @@ describe('withFileLock', () => {
     writeFileSync(target, 'keep\n');
     const lock = join(dir, 'x.lock');
     symlinkSync(target, lock);
-    expect(() => withFileLock(lock, () => 'never', { isAlive: () => true, timeoutMs: 0, now: () => 0, sleep: () => undefined })).toThrow(/is held by another process/);
+    expect(() => withFileLock(lock, () => 'never', { isAlive: () => true, timeoutMs: 0, now: () => 0, sleep: () => undefined })).toThrow(
+      /is held by another process/,
+    );
     expect(readFileSync(target, 'utf8')).toBe('keep\n');
   });
 });
