@@ -12,10 +12,6 @@
 // artifact gets regular files copied out of .ralph/.
 
 import { EventEmitter } from 'node:events';
-import { closeSync, constants, copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { isRefusedWrite, openNoFollow } from '../state/no-follow.js';
 import { loadConfig } from '../config/load-config.js';
 import { EXIT, RalphError } from '../errors.js';
 import { LoopEvents } from '../loop/events.js';
@@ -46,8 +42,9 @@ import {
   removeLabel,
   type GhCli,
 } from './job-gh.js';
+import { heldBackNote, keepArtifactFiles, reportFailure, reportHalt, warnIfFailed, type JobRecord } from './job-report.js';
+import { pushWork, type WorkPusher } from './job-push.js';
 import { withRetries } from './retry.js';
-import { ARTIFACT_DIR_NAME } from './workflow.js';
 import * as jobGit from './job-git.js';
 import { DONE_LABEL, HELP_LABEL } from './fleet-labels.js';
 import { decideJobOutcome, describeHalt, jobNumberOf, stateNote, MAX_JOBS, type JobOutcome } from './job-outcome.js';
@@ -80,18 +77,6 @@ export async function runFleetJob(args: FleetJobArgs, ctx: FleetJobContext): Pro
   } finally {
     keepArtifactFiles(ctx.projectDir, deps.env, job, deps.logger);
   }
-}
-
-/** What a job did that its last word on the issue tells. */
-interface JobRecord {
-  /** The labeller was checked: from here on, a failure is reported on the issue. */
-  checked: boolean;
-  /** Files under .github/ the agent changed that were not pushed. */
-  heldBack: string[];
-  /** What was kept where, for the report of a failure. */
-  kept: string[];
-  /** The job's commits as a bundle, when its push failed (copied into the artifact). */
-  bundle?: string;
 }
 
 async function workOnIssue(args: FleetJobArgs, ctx: FleetJobContext, deps: Deps, cli: GhCli, job: JobRecord): Promise<number> {
@@ -289,40 +274,6 @@ async function workOnIssue(args: FleetJobArgs, ctx: FleetJobContext, deps: Deps,
 }
 
 /** The job's work: committed once (the agent's commits folded in), pushed with retries. */
-interface WorkPusher {
-  issue: number;
-  git: jobGit.JobGit;
-  since: string;
-  branch: string;
-  deps: Deps;
-  job: JobRecord;
-  holdBack: boolean;
-  /** undefined until pushed or given up. */
-  pushed: boolean | undefined;
-}
-
-async function pushWork(work: WorkPusher, message: string): Promise<void> {
-  const { git, deps, job } = work;
-  const committed = await jobGit.commitWork(git, message, { since: work.since, holdBackWorkflows: work.holdBack });
-  job.heldBack = committed.heldBack;
-  if (committed.heldBack.length > 0) deps.logger.warn(`Held back the agent's changes under .github/ (not pushed): ${committed.heldBack.join(', ')}`);
-  if (committed.committed) deps.logger.info("Committed the job's work");
-  try {
-    await withRetries(`push ${work.branch}`, () => jobGit.pushBranch(git, work.branch), deps.clock, deps.logger);
-    work.pushed = true;
-  } catch (error) {
-    work.pushed = false;
-    deps.logger.error(`Could not push ${work.branch}: ${(error as Error).message}`);
-    const bundle = join(mkdtempSync(join(tmpdir(), 'ralph-fleet-bundle-')), `ralph-issue-work.bundle`);
-    if (committed.committed && (await jobGit.writeBundle(git, work.since, bundle))) {
-      job.bundle = bundle;
-      job.kept.push(`the job's commits as \`${BUNDLE_NAME}\` in the job's artifact (\`ralph-fleet logs ${work.issue}\` downloads it)`);
-    }
-  }
-}
-
-const BUNDLE_NAME = 'work.bundle';
-
 async function runLoop(args: FleetJobArgs, projectDir: string, deps: Deps, fresh: boolean, issue: number, title: string, work: WorkPusher) {
   const events = new LoopEvents();
   let exitReason = '';
@@ -404,106 +355,6 @@ async function labellerMayStart(issue: number, login: string, how: string, cli: 
   return false;
 }
 
-function heldBackNote(heldBack: readonly string[]): string {
-  if (heldBack.length === 0) return '';
-  return `\n\nHeld back (the agent changed files under \`.github/\`, which a job pushes only when the workflow was written with \`ralph-fleet init --allow-workflow-changes\`): ${heldBack.map((file) => `\`${file}\``).join(', ')}.`;
-}
-
-/** A job that could not finish its work: what failed, what was kept where, how to resume. */
-async function reportFailure(issue: number, what: string, job: JobRecord, cli: GhCli, log: Deps['logger'], cost = ''): Promise<void> {
-  const kept =
-    job.kept.length > 0
-      ? job.kept.map((item) => `- ${item}`)
-      : [`- the branch \`${jobGit.workBranchOf(issue)}\` and the run's state on origin as the last job left them`];
-  const body = [
-    `ralph's job stopped before it could finish: ${what}.`,
-    '',
-    'Kept:',
-    ...kept,
-    `- the job's logs and run record in its artifact (\`ralph-fleet logs ${issue}\`)`,
-    '',
-    job.bundle
-      ? `To resume: download the artifact (\`ralph-fleet logs ${issue}\`), then \`git fetch <artifact>/${BUNDLE_NAME} HEAD && git push origin FETCH_HEAD:refs/heads/${jobGit.workBranchOf(issue)}\`, and \`ralph-fleet start ${issue}\`.`
-      : `To resume: \`ralph-fleet start ${issue}\`.`,
-    heldBackNote(job.heldBack).trim(),
-    '',
-    cost,
-  ]
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trimEnd();
-  await warnIfFailed(log, commentOn(issue, body, cli), 'comment');
-  await warnIfFailed(log, addLabel(issue, HELP_LABEL, cli), `add the label ${HELP_LABEL}`);
-}
-
-/**
- * What the artifact keeps: the logs, the run record and status.json, copied as regular files
- * into the runner's temp folder (a link the agent left under .ralph/ is not followed: the upload
- * would read what it points to), with the bundle of a failed push. Only on a runner.
- */
-function keepArtifactFiles(projectDir: string, env: NodeJS.ProcessEnv, job: JobRecord, log: Deps['logger']): void {
-  if (!env.RUNNER_TEMP) return;
-  const out = join(env.RUNNER_TEMP, ARTIFACT_DIR_NAME);
-  try {
-    copyRegularFiles(join(projectDir, '.ralph'), join(out, '.ralph'), ['logs', 'sessions', 'status.json']);
-    if (job.bundle) copyFileSync(job.bundle, join(out, BUNDLE_NAME));
-  } catch (error) {
-    log.warn(`Could not copy the logs for the artifact: ${(error as Error).message}`);
-  }
-}
-
-function copyRegularFiles(from: string, to: string, names?: readonly string[]): void {
-  let entries: string[];
-  try {
-    entries = names ? [...names] : readdirSync(from);
-  } catch {
-    return;
-  }
-  for (const name of entries) {
-    const source = join(from, name);
-    let stat;
-    try {
-      stat = lstatSync(source);
-    } catch {
-      continue;
-    }
-    if (stat.isDirectory()) copyRegularFiles(source, join(to, name));
-    else if (stat.isFile()) copyOneFile(source, join(to, name));
-  }
-}
-
-// Read without following a link, and only a regular file with one name: a file swapped for a
-// link (or a hard link to another file) since it was listed is left out.
-function copyOneFile(source: string, target: string): void {
-  let data: Buffer;
-  try {
-    const fd = openNoFollow(source, constants.O_RDONLY);
-    try {
-      data = readFileSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch (error) {
-    if (isRefusedWrite(error)) return;
-    throw error;
-  }
-  mkdirSync(dirname(target), { recursive: true });
-  writeFileSync(target, data, { flag: 'wx' });
-}
-
-async function reportHalt(issue: number, why: string, heldBack: string, cost: string, cli: GhCli, log: Deps['logger']): Promise<void> {
-  const body = [
-    `ralph stopped without finishing this issue: ${why}.`,
-    '',
-    `The work so far is on branch \`${jobGit.workBranchOf(issue)}\`.`,
-    `What to do: read the job's logs (\`ralph-fleet logs ${issue}\`), make the issue clearer or raise the budget, then remove the label \`${HELP_LABEL}\` and run \`ralph-fleet start ${issue}\`.${heldBack}`,
-    '',
-    cost,
-  ].join('\n');
-  await warnIfFailed(log, commentOn(issue, body, cli), 'comment');
-  await warnIfFailed(log, addLabel(issue, HELP_LABEL, cli), `add the label ${HELP_LABEL}`);
-}
-
 function progressConfigured(projectDir: string, deps: Deps): boolean {
   return loadConfig({ projectDir, homeDir: deps.homeDir, env: deps.env }).sources.COMMENT_PROGRESS.kind !== 'default';
 }
@@ -513,11 +364,6 @@ function readRunCost(projectDir: string, deps: Deps): string {
   const paths = { ...ralphPaths(projectDir), ledger: ledgerPath(projectDir, deps.env, deps.homeDir) };
   const spend = loadRunState(paths, { logger: deps.logger, clock: deps.clock, quarantine: false }).value?.spend.run;
   return costNote(spend ?? { costUsd: 0, loops: 0, unknownCostLoops: 0 });
-}
-
-async function warnIfFailed(log: Deps['logger'], call: Promise<{ ok: boolean; message?: string }>, what: string): Promise<void> {
-  const result = await call;
-  if (!result.ok) log.warn(`Could not ${what} on GitHub: ${result.message ?? 'gh failed'}`);
 }
 
 // On Actions, git asks gh for the token (GH_TOKEN): checkout left none in .git/config, where
