@@ -5,7 +5,7 @@
 // action, and the options it gives (lib/cli/ralph-fast-path.ts reads it).
 import { writeFileSync } from 'node:fs';
 
-const { renderRalphHelp } = await import('../dist/cli/ralph/ralph-flags.js');
+const { renderRalphHelp } = await import('../dist/cli/ralph/ralph-help.js');
 const { fastCommandLines } = await import('../dist/cli/ralph/ralph-options.js');
 const { fastPathKey } = await import('../dist/cli/ralph-fast-path.js');
 writeFileSync(new URL('../dist/cli/ralph-help.txt', import.meta.url), `${renderRalphHelp()}\n`);

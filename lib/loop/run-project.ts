@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadConfig, type LoadConfigResult } from '../config/load-config.js';
 import { formatConfigProblem } from '../config/problems.js';
-import { splitAllowedTools, type RalphConfig } from '../config/schema.js';
+import { splitAllowedTools } from '../config/schema.js';
 import { EXIT, RalphError, exitCodeInStyle } from '../errors.js';
 import type { Deps } from '../platform/deps.js';
 import { recordGitBaseline } from '../platform/git-gateway.js';
@@ -20,9 +20,7 @@ import { killEscapedProcesses } from '../agent-run/escaped-processes.js';
 import { projectPaths } from '../state/paths.js';
 import { ledgerPath } from '../state/ledger.js';
 import type { StateReadOptions } from '../state/state-file.js';
-import { formatCliName, type AgentAdapter } from '../agents/agent-adapter.js';
 import { agentCommandOf, chooseAgent } from '../agents/choose-agent.js';
-import { findAgent } from '../agents/registry.js';
 import { AgentDisplay, subscribeLiveView } from '../agent-run/agent-display.js';
 import { recordGuardedFiles } from '../containment/guarded-files.js';
 import { recordNestedRepositories } from '../containment/git-disarm.js';
@@ -33,33 +31,23 @@ import { attachNotifications } from './notifications.js';
 import { stopOrphanedAgent } from '../agent-run/stop-orphaned-agent.js';
 import { removeDeadRuntimeDirs } from '../sandbox/runtime-dir.js';
 import { openRunSpend } from '../limits/run-spend.js';
+import { resolveAgentCommand, resolveFallbackAgents, withBudgetFlag } from './agent-commands.js';
 import { runLoop } from './run-loop.js';
 import { summarizeRun } from './run-summary.js';
 import { readPlanFile } from '../plan/plan-file.js';
 import type { PlanView } from '../plan/fix-plan.js';
-import { holdRunState, type AgentSlot, type Run, type RunSetup } from './run.js';
+import { holdRunState, type Run, type RunSetup } from './run.js';
 import type { RunRecorder } from '../run-record/run-recorder.js';
 import type { SharedAccount } from '../limits/shared-account.js';
-import {
-  assertNotLegacyLayout,
-  assertPromptExists,
-  findAgentCommand,
-  integrityError,
-  isVersionTooOld,
-  missingRequiredPaths,
-  readPromptAndCheckFiles,
-  type AgentCommand,
-} from './startup.js';
-import { cliHasFlag } from '../agents/cli-flags.js';
+import { assertNotLegacyLayout, assertPromptExists, integrityError, missingRequiredPaths, readPromptAndCheckFiles } from './startup.js';
 import { endSessionRecord, openSessionRecord, saveUnfinishedAttempt } from '../run-record/record-steps.js';
 import { StatusWriter } from './status-writer.js';
 import { runCountersOf, subscribeStatus } from './status-subscriber.js';
 import { subscribeMetrics } from './metrics-subscriber.js';
 import { subscribeProgress } from './progress-subscriber.js';
-import { startClaudeUpdateCheck } from './update-check.js';
 import { exitCodeForSignal, installStopSignal, type StopSignalOptions } from './stop-signal.js';
 import { PACKAGE_ROOT } from '../platform/package-root.js';
-import { agentQuestionRunner, openSandbox, previewSandbox, sandboxSettingsOf } from '../sandbox/open-sandbox.js';
+import { openSandbox, previewSandbox, sandboxSettingsOf } from '../sandbox/open-sandbox.js';
 import { describeVerificationSetup, planVerification } from '../verify/verification-setup.js';
 
 export interface RunProjectOptions {
@@ -333,117 +321,4 @@ function loadProjectConfig(options: RunProjectOptions): LoadConfigResult {
   ].filter((file) => file !== undefined);
   if (read.length > 0) options.deps.logger.info(`Loaded configuration from ${read.join(' and ')}`);
   return result;
-}
-
-/**
- * With a cost budget, whether Claude's CLI takes a cap per call (`--max-budget-usd`, from its
- * `--help`, asked once per version): then each call gets what is left of the run's budget.
- */
-async function withBudgetFlag(options: RunProjectOptions, config: RalphConfig, slot: AgentSlot, found: AgentCommand): Promise<AgentSlot> {
-  // In Docker the CLI is the image's: its version is not asked on the host.
-  if (slot.adapter.name !== 'claude' || !(config.MAX_COST_USD > 0) || !('version' in found)) return slot;
-  const { deps } = options;
-  const flag = '--max-budget-usd';
-  const runner = agentQuestionRunner(sandboxSettingsOf(config), {
-    projectDir: options.projectDir,
-    homeDir: deps.homeDir,
-    env: deps.env,
-    processRunner: deps.processRunner,
-  });
-  const accepts = await cliHasFlag({
-    agent: slot.adapter.name,
-    command: slot.command,
-    version: found.version,
-    flag,
-    env: deps.env,
-    homeDir: deps.homeDir,
-    cwd: options.projectDir,
-    runner,
-  });
-  if (accepts) deps.logger.info(`Each Claude call is capped at what is left of --max-cost (${flag})`);
-  else if (accepts === false)
-    deps.logger.warn(`This Claude CLI${found.version ? ` (${found.version})` : ''} has no ${flag}: one call can overshoot --max-cost before ralph stops`);
-  else deps.logger.warn(`Could not ask ${slot.command} --help whether it takes ${flag}: calls are not capped one by one`);
-  return accepts ? { ...slot, acceptsMaxBudget: true } : slot;
-}
-
-async function resolveAgentCommand(options: RunProjectOptions, loaded: LoadConfigResult, agent: AgentAdapter): Promise<AgentCommand> {
-  const { config, sources } = loaded;
-  const { deps } = options;
-  const configured = agentCommandOf(config, agent);
-  try {
-    const found = await findAgentCommand({
-      agent,
-      configured,
-      configuredFromDefault: sources[agent.commandKey].kind === 'default',
-      env: deps.env,
-      projectDir: options.projectDir,
-      ralphRoot: PACKAGE_ROOT,
-      // Under a sandbox, a CLI inside the project is asked inside it, never on the host.
-      processRunner: agentQuestionRunner(sandboxSettingsOf(config, sources.SANDBOX_PROVIDER), {
-        projectDir: options.projectDir,
-        homeDir: deps.homeDir,
-        env: deps.env,
-        processRunner: deps.processRunner,
-      }),
-    });
-    if (agent.name !== 'claude') {
-      deps.logger.info(`${formatCliName(agent.label)}${found.version ? ` ${found.version}` : ''} (${found.command})`);
-      return found;
-    }
-    if (found.version === undefined) {
-      deps.logger.warn('Could not detect the Claude Code CLI version; assuming it is compatible');
-    } else if (isVersionTooOld(found.version, config.CLAUDE_MIN_VERSION)) {
-      deps.logger.warn(`Claude CLI version ${found.version} is older than ${config.CLAUDE_MIN_VERSION}; some features may not work`);
-    } else {
-      deps.logger.info(`Claude CLI version ${found.version} (>= ${config.CLAUDE_MIN_VERSION})`);
-    }
-    if (config.CLAUDE_AUTO_UPDATE && !config.DRY_RUN) {
-      void startClaudeUpdateCheck({
-        installedVersion: found.version,
-        processRunner: deps.processRunner,
-        logger: deps.logger,
-        env: deps.env,
-        cwd: options.projectDir,
-      });
-    }
-    return found;
-  } catch (error) {
-    // A dry run shows what would run even where the CLI is not installed.
-    if (config.DRY_RUN && error instanceof RalphError) {
-      deps.logger.warn(`${error.message} (dry run: continuing)`);
-      return { command: configured, version: undefined };
-    }
-    throw error;
-  }
-}
-
-/**
- * FALLBACK_AGENTS (`--fallback-agent`), each with its command found now: one that is unknown or
- * not installed is left out with a warning, so a run never stops on a fallback it may not need.
- */
-async function resolveFallbackAgents(options: RunProjectOptions, loaded: LoadConfigResult, primary: AgentAdapter): Promise<AgentSlot[]> {
-  const { logger } = options.deps;
-  const slots: AgentSlot[] = [];
-  for (const name of new Set(loaded.config.FALLBACK_AGENTS)) {
-    const adapter = findAgent(name);
-    if (!adapter) {
-      logger.warn(`FALLBACK_AGENTS: ralph knows no agent "${name}"; it is left out`);
-      continue;
-    }
-    if (adapter.name === primary.name || slots.some((s) => s.adapter.name === adapter.name)) continue;
-    // In Docker the agents' CLIs live in the image, not on the host: none is asked here.
-    if (sandboxSettingsOf(loaded.config, loaded.sources.SANDBOX_PROVIDER).provider === 'docker') {
-      slots.push({ adapter, command: agentCommandOf(loaded.config, adapter) });
-      continue;
-    }
-    try {
-      const found = await resolveAgentCommand(options, loaded, adapter);
-      slots.push(await withBudgetFlag(options, loaded.config, { adapter, command: found.command }, found));
-    } catch (error) {
-      if (!(error instanceof RalphError)) throw error;
-      logger.warn(`Fallback agent ${adapter.label} is left out: ${error.message} (${error.hint ?? adapter.installHint})`);
-    }
-  }
-  return slots;
 }

@@ -12,12 +12,14 @@
 // - a nested repository is never entered: diffs and status ignore submodules, and `git add`
 //   leaves every nested repository out (it is recorded by the loop's disarm step, not added);
 // - a push goes to the URL the remote had when the run started, never to what a remote name
-//   says now, and a push to a local path runs none of the receiving repository's hooks.
+//   says now, and a push to a local path runs none of the receiving repository's hooks
+//   (git-push-url.ts).
 
 import { existsSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { EXIT, RalphError } from '../errors.js';
 import { CONFIG_LIST_ARGS, gitOverrides, parseExecConfig, runsDrivers, withOverrides, type ConfigValues } from './git-config-pins.js';
+import { pushToRecordedUrl } from './git-push-url.js';
 import type { RunOptions, StartOptions } from './process-types.js';
 import { runProcessSync, startProcess } from './start-process.js';
 
@@ -178,7 +180,7 @@ function finish({ args, sub, anchor, own, cwd, callerEnv }: Call, pinnedEnv: Nod
   let out = [...args];
   if (sub && SUBMODULE_BLIND.has(sub.name)) out.splice(sub.index + 1, 0, '--ignore-submodules=all');
   if (sub?.name === 'add' && nested.length > 0) out = withoutNested(out, sub.index, nested);
-  if (sub?.name === 'push') ({ args: out, env } = pushToRecordedUrl(out, sub.index, own, env));
+  if (sub?.name === 'push') ({ args: out, env } = pushToRecordedUrl(out, sub.index, own?.remotes, env));
   if (sub?.name === 'worktree' && anchor) assertWorktreeInside(anchor, resolve(cwd, addedWorktree(args, sub.index) ?? '.'));
   const after = (code: number | null): void => {
     if (sub?.name !== 'worktree' || !anchor) return;
@@ -200,67 +202,6 @@ function withoutNested(args: string[], index: number, nested: string[]): string[
   const excluded = nested.map((path) => `:(exclude,top,literal)${path}`);
   const whole = given.length === 0 ? [':/'] : [];
   return dashes === -1 ? [...args, '--', ...whole, ...excluded] : [...args, ...whole, ...excluded];
-}
-
-// push options that take their value as the next argument.
-const PUSH_VALUE_OPTIONS = new Set(['-o', '--push-option', '--repo', '--receive-pack', '--exec']);
-
-/**
- * `git push <remote> …` with the remote's URL as recorded at run start; a remote the run did not
- * start with is refused. The URL (which may carry a token) stays out of argv: argv names an alias
- * that a `url.<recorded>.insteadOf` in the environment turns into it. A local path gets a
- * receive-pack that runs no hook there (git does not hand ralph's overrides on to the receiving
- * side of a local push). No upstream is written.
- */
-function pushToRecordedUrl(args: string[], index: number, own: Recorded | undefined, env: NodeJS.ProcessEnv): { args: string[]; env: NodeJS.ProcessEnv } {
-  const out = args.filter((arg, i) => i <= index || (arg !== '-u' && arg !== '--set-upstream'));
-  let at = -1;
-  for (let i = index + 1; i < out.length; i++) {
-    const arg = out[i]!;
-    if (arg === '--') {
-      at = i + 1 < out.length ? i + 1 : -1;
-      break;
-    }
-    if (PUSH_VALUE_OPTIONS.has(arg)) i++;
-    else if (!arg.startsWith('-')) {
-      at = i;
-      break;
-    }
-  }
-  const name = at === -1 ? undefined : out[at]!;
-  if (name === undefined) throw new RalphError('git_push_unnamed', 'ralph pushes only to a remote named on the command line', { exitCode: EXIT.halted });
-  const recordedUrl = own?.remotes.get(name);
-  const url = recordedUrl ?? (looksLikeUrl(name) ? name : undefined);
-  if (url === undefined)
-    throw new RalphError(
-      'git_push_unknown_remote',
-      `git remote "${name}" was not configured when the run started; ralph pushes only to remotes recorded then`,
-      { exitCode: EXIT.halted },
-    );
-  let pushEnv = env;
-  if (recordedUrl !== undefined) {
-    out[at] = RECORDED_REMOTE_ALIAS;
-    pushEnv = withOverrides(env, [[`url.${recordedUrl}.insteadof`, RECORDED_REMOTE_ALIAS]]);
-  }
-  if (isLocalUrl(url)) out.splice(index + 1, 0, `--receive-pack=git -c core.hooksPath=/dev/null -c core.fsmonitor=false receive-pack`);
-  return { args: out, env: pushEnv };
-}
-
-// What argv names in place of a recorded remote's URL.
-const RECORDED_REMOTE_ALIAS = 'ralph-recorded-remote:';
-
-function looksLikeUrl(text: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(text) || isAbsolute(text);
-}
-
-/** A URL git reaches through its local transport (a path or file://), as opposed to ssh or http. */
-export function isLocalUrl(url: string): boolean {
-  if (/^file:\/\//i.test(url)) return true;
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return false;
-  // scp-like `host:path` (a colon before any slash) is ssh.
-  const colon = url.indexOf(':');
-  const slash = url.indexOf('/');
-  return colon === -1 || (slash !== -1 && slash < colon);
 }
 
 /**

@@ -31,7 +31,7 @@ async function dispatchRalph(options: RalphCliOptions, cwd: string, { prerendere
       const help = prerendered ? readPrerenderedHelp() : undefined;
       if (help !== undefined) process.stdout.write(help);
       else {
-        const { renderRalphHelp } = await import('./ralph-flags.js');
+        const { renderRalphHelp } = await import('./ralph-help.js');
         process.stdout.write(`${renderRalphHelp()}\n`);
       }
       return 0;

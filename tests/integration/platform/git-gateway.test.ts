@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gitOverrides, parseExecConfig } from '../../../lib/platform/git-config-pins.js';
-import { GitRepositoryChanged, isLocalUrl, prepareGitRun, recordGitBaseline, resetGitBaselines } from '../../../lib/platform/git-gateway.js';
+import { GitRepositoryChanged, prepareGitRun, recordGitBaseline, resetGitBaselines } from '../../../lib/platform/git-gateway.js';
+import { isLocalUrl } from '../../../lib/platform/git-push-url.js';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
 import { GIT_TEST_ENV, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 

@@ -4,7 +4,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { CONFIG_SCHEMA, defaultConfig } from '../../../../lib/config/schema.js';
-import { RALPH_FLAGS, renderRalphHelp } from '../../../../lib/cli/ralph/ralph-flags.js';
+import { RALPH_FLAGS } from '../../../../lib/cli/ralph/ralph-flags.js';
+import { renderRalphHelp } from '../../../../lib/cli/ralph/ralph-help.js';
 import { parseRalphArgs, type RalphCliOptions } from '../../../../lib/cli/ralph/ralph-options.js';
 import { isRalphError } from '../../../../lib/errors.js';
 

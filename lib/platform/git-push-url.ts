@@ -1,0 +1,73 @@
+// A push as the git gateway runs it: to the URL the remote had when the run started, never to
+// what a remote name says now, with the URL (which may carry a token) kept out of argv, and for a
+// local path a receive-pack that runs none of the receiving repository's hooks.
+
+import { isAbsolute } from 'node:path';
+import { EXIT, RalphError } from '../errors.js';
+import { withOverrides } from './git-config-pins.js';
+
+// push options that take their value as the next argument.
+const PUSH_VALUE_OPTIONS = new Set(['-o', '--push-option', '--repo', '--receive-pack', '--exec']);
+
+/**
+ * `git push <remote> …` with the remote's URL as recorded at run start; a remote the run did not
+ * start with is refused. The URL (which may carry a token) stays out of argv: argv names an alias
+ * that a `url.<recorded>.insteadOf` in the environment turns into it. A local path gets a
+ * receive-pack that runs no hook there (git does not hand ralph's overrides on to the receiving
+ * side of a local push). No upstream is written.
+ */
+export function pushToRecordedUrl(
+  args: string[],
+  index: number,
+  remotes: ReadonlyMap<string, string> | undefined,
+  env: NodeJS.ProcessEnv,
+): { args: string[]; env: NodeJS.ProcessEnv } {
+  const out = args.filter((arg, i) => i <= index || (arg !== '-u' && arg !== '--set-upstream'));
+  let at = -1;
+  for (let i = index + 1; i < out.length; i++) {
+    const arg = out[i]!;
+    if (arg === '--') {
+      at = i + 1 < out.length ? i + 1 : -1;
+      break;
+    }
+    if (PUSH_VALUE_OPTIONS.has(arg)) i++;
+    else if (!arg.startsWith('-')) {
+      at = i;
+      break;
+    }
+  }
+  const name = at === -1 ? undefined : out[at]!;
+  if (name === undefined) throw new RalphError('git_push_unnamed', 'ralph pushes only to a remote named on the command line', { exitCode: EXIT.halted });
+  const recordedUrl = remotes?.get(name);
+  const url = recordedUrl ?? (looksLikeUrl(name) ? name : undefined);
+  if (url === undefined)
+    throw new RalphError(
+      'git_push_unknown_remote',
+      `git remote "${name}" was not configured when the run started; ralph pushes only to remotes recorded then`,
+      { exitCode: EXIT.halted },
+    );
+  let pushEnv = env;
+  if (recordedUrl !== undefined) {
+    out[at] = RECORDED_REMOTE_ALIAS;
+    pushEnv = withOverrides(env, [[`url.${recordedUrl}.insteadof`, RECORDED_REMOTE_ALIAS]]);
+  }
+  if (isLocalUrl(url)) out.splice(index + 1, 0, `--receive-pack=git -c core.hooksPath=/dev/null -c core.fsmonitor=false receive-pack`);
+  return { args: out, env: pushEnv };
+}
+
+// What argv names in place of a recorded remote's URL.
+const RECORDED_REMOTE_ALIAS = 'ralph-recorded-remote:';
+
+function looksLikeUrl(text: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(text) || isAbsolute(text);
+}
+
+/** A URL git reaches through its local transport (a path or file://), as opposed to ssh or http. */
+export function isLocalUrl(url: string): boolean {
+  if (/^file:\/\//i.test(url)) return true;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return false;
+  // scp-like `host:path` (a colon before any slash) is ssh.
+  const colon = url.indexOf(':');
+  const slash = url.indexOf('/');
+  return colon === -1 || (slash !== -1 && slash < colon);
+}
