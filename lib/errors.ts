@@ -23,6 +23,33 @@ export function exitCodeInStyle(code: number, style: string): number {
   return style === 'bash' && (code === EXIT.halted || code === EXIT.limit) ? EXIT.ok : code;
 }
 
+/** Each signal an interrupted ralph exits by (128 + its number), as people name it. */
+const SIGNAL_NAMES: Readonly<Record<number, string>> = {
+  [EXIT.sighup]: 'SIGHUP',
+  [EXIT.sigint]: 'Ctrl-C',
+  [EXIT.sigquit]: 'SIGQUIT',
+  [EXIT.sigterm]: 'SIGTERM',
+};
+
+/**
+ * The README's exit-code table, in words: the one wording of an exit code, in the run summary
+ * (status.json `run_summary.outcome`) and in what `ralph --monitor` prints once its session closed.
+ */
+export function describeExitCode(code: number): string {
+  switch (code) {
+    case EXIT.ok:
+      return 'done';
+    case EXIT.couldNotRun:
+      return 'could not run';
+    case EXIT.halted:
+      return 'halted by a guard';
+    case EXIT.limit:
+      return 'stopped at a limit';
+  }
+  if (code > 128 && code < 160) return `interrupted (${SIGNAL_NAMES[code] ?? `signal ${code - 128}`})`;
+  return 'ended unexpectedly';
+}
+
 export interface RalphErrorOptions {
   exitCode?: number;
   hint?: string;

@@ -8,7 +8,7 @@
 // a guard stopped it); `loops_run` is the count shown everywhere, and `run_loops` the loops of the
 // whole run, a resumed one's earlier loops included.
 
-import { EXIT } from '../errors.js';
+import { describeExitCode, EXIT } from '../errors.js';
 
 export interface RunSummaryFacts {
   exitCode: number;
@@ -59,7 +59,7 @@ export type RunSummary = {
 export function summarizeRun(facts: RunSummaryFacts): RunSummary {
   const next = facts.next ?? nextCommand(facts);
   const summary: RunSummary = {
-    outcome: describeOutcome(facts.exitCode),
+    outcome: describeExitCode(facts.exitCode),
     exit_code: facts.exitCode,
     exit_reason: facts.exitReason,
     tasks_done: facts.plan?.done ?? null,
@@ -99,22 +99,6 @@ function describeTasks({ plan, ticksWithoutEvidence }: RunSummaryFacts): string 
   if (plan.done + plan.open === 0) return 'none in fix_plan.md';
   const unbacked = ticksWithoutEvidence ? ` (${ticksWithoutEvidence} ticked without evidence)` : '';
   return `${plan.done} done${unbacked}, ${plan.open} left`;
-}
-
-/** The README's exit-code table, in words. */
-export function describeOutcome(exitCode: number): string {
-  switch (exitCode) {
-    case EXIT.ok:
-      return 'done';
-    case EXIT.couldNotRun:
-      return 'could not run';
-    case EXIT.halted:
-      return 'halted by a guard';
-    case EXIT.limit:
-      return 'stopped at a limit';
-    default:
-      return exitCode > 128 ? 'interrupted' : 'ended';
-  }
 }
 
 /** The command to run next, with what it is for. */

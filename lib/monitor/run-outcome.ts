@@ -4,7 +4,7 @@
 // (a closed tmux session otherwise leaves only `[exited]` and exit 0 on the user's terminal).
 
 import { existsSync, readFileSync } from 'node:fs';
-import { EXIT } from '../errors.js';
+import { describeExitCode } from '../errors.js';
 import { sanitizeText } from './ansi.js';
 
 export interface RunOutcome {
@@ -32,26 +32,6 @@ export function readRunOutcome(file: string): RunOutcome | undefined {
     return parseRunOutcome(readFileSync(file, 'utf8'));
   } catch {
     return undefined;
-  }
-}
-
-/** The README's exit-code table, in words. */
-export function describeExitCode(code: number): string {
-  switch (code) {
-    case EXIT.ok:
-      return 'done';
-    case EXIT.couldNotRun:
-      return 'could not run';
-    case EXIT.halted:
-      return 'halted by a guard';
-    case EXIT.limit:
-      return 'stopped at a limit';
-    case EXIT.sigint:
-      return 'interrupted (Ctrl-C)';
-    case EXIT.sigterm:
-      return 'interrupted (SIGTERM)';
-    default:
-      return 'ended unexpectedly';
   }
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { formatRunOutcome } from '../../../lib/monitor/run-outcome.js';
 import { formatDuration, nextCommand, summarizeRun, type RunSummaryFacts } from '../../../lib/loop/run-summary.js';
 
 const done: RunSummaryFacts = {
@@ -32,6 +33,29 @@ describe('summarizeRun', () => {
     expect(lines).toContain('  Cost:     $0.50 (+ 1 call(s) of unknown cost)');
     expect(lines).toContain('  Tasks:    2 done (1 ticked without evidence), 0 left');
     expect(lines).toContain('  Commits:  none (not a git repository)');
+  });
+});
+
+describe('the exit code in words', () => {
+  // One wording for the run summary and for what ralph --monitor prints once its session has
+  // closed: a signal is named (the summary used to say only "interrupted", and "ended" for an
+  // unknown code, where the monitor said "interrupted (Ctrl-C)" and "ended unexpectedly").
+  const cases: Array<[number, string]> = [
+    [0, 'done'],
+    [1, 'could not run'],
+    [2, 'halted by a guard'],
+    [3, 'stopped at a limit'],
+    [129, 'interrupted (SIGHUP)'],
+    [130, 'interrupted (Ctrl-C)'],
+    [131, 'interrupted (SIGQUIT)'],
+    [143, 'interrupted (SIGTERM)'],
+    [137, 'interrupted (signal 9)'],
+    [4, 'ended unexpectedly'],
+  ];
+  it.each(cases)('exit code %i is "%s" in the summary and in the monitor', (exitCode, words) => {
+    expect(summarizeRun({ ...done, exitCode }).outcome).toBe(words);
+    expect(summarizeRun({ ...done, exitCode }).lines[1]).toBe(`  Stopped:  ${words} (exit reason: plan_complete, exit code ${exitCode})`);
+    expect(formatRunOutcome({ exitCode, lastLines: [] }, 'x')).toBe(`ralph --monitor: the run ended with exit code ${exitCode} (${words}); x\n`);
   });
 });
 
