@@ -79,6 +79,7 @@ export const PURE_FILES = [
   'lib/text/closest-name.ts',
   'lib/text/command-words.ts',
   'lib/text/lines.ts',
+  'lib/text/number-text.ts',
   'lib/text/redaction.ts',
   'lib/text/terminal-text.ts',
   'lib/text/text-table.ts',

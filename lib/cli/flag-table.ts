@@ -6,6 +6,7 @@
 // row that sets a config key takes its kind and bounds from the schema where it is written
 // (ralph/ralph-flags.ts), which keeps this module light for start-up.
 
+import { checkNumberText } from '../text/number-text.js';
 import { readArgv, type ReadArgv } from './read-argv.js';
 
 export type ValueKind = 'int' | 'number' | 'text';
@@ -24,7 +25,7 @@ export interface FlagRow {
   /** Placeholder of the value the flag takes (`NUM`, `FILE`); none for a switch. */
   arg?: string;
   describe: string;
-  /** The value's kind (text when not said); int and number are digits only (no sign or exponent). */
+  /** The value's kind (text when not said); a number is checked as in .ralphrc (text/number-text.ts). */
   kind?: ValueKind;
   min?: number;
   max?: number;
@@ -33,16 +34,15 @@ export interface FlagRow {
   default?: string | number | boolean;
   /** Said after the default in help ("= unlimited"); `false`: help shows no default. */
   defaultNote?: string | false;
-  /** The config key the flag sets, named in the range message. */
+  /** The config key the flag sets. */
   key?: string;
   /**
    * The message for a value the flag refuses (for a string message a blank value too): not a
-   * number of its kind or below its minimum, not one of its choices. Without it, the message
-   * names the range or the choices.
+   * number of its kind within its bounds, not one of its choices. Without it, the message names
+   * the range (in the words of .ralphrc) or the choices. A flag that sets a config key has none
+   * for a number, so that the flag and .ralphrc refuse a value in the same words.
    */
   invalid?: string | ((raw: string) => string);
-  /** The message for a number above the maximum, when it differs from the range message. */
-  tooLarge?: string | ((raw: string) => string);
   /** The hint under a refused value (else the table's). */
   hint?: string;
   /** A blank value is kept (else refused: `--name requires a value`). */
@@ -124,14 +124,11 @@ export function checkFlagValue(row: FlagRow, raw: string, table: Pick<FlagTable,
   if (text === '' && !row.allowBlank) throw refuse(typeof row.invalid === 'string' ? row.invalid : `--${row.name} requires a value`);
   const kind = row.kind ?? 'text';
   if (kind === 'int' || kind === 'number') {
-    // Digits only (no sign, exponent or hex): the Bash tool's check, stricter than Number().
-    const pattern = kind === 'int' ? /^\d+$/ : /^\d+(\.\d+)?$/;
-    const value = Number(raw);
-    const range = `--${row.name} must be ${describeRange(kind, row.min, row.max)}${row.key ? ` (${row.key})` : ''}, got ${JSON.stringify(raw)}`;
-    if (!pattern.test(raw) || !Number.isFinite(value) || value < (row.min ?? 0)) throw refuse(row.invalid ?? range);
-    if (value > (row.max ?? Infinity)) throw refuse(row.tooLarge ?? range);
+    // The rule and the words of .ralphrc and env (text/number-text.ts), after the flag's name.
+    const checked = checkNumberText(raw, kind, row);
+    if (!checked.ok) throw refuse(row.invalid ?? `--${row.name}: ${checked.message}`);
     checkOwn(row, raw, table);
-    return value;
+    return checked.value;
   }
   if (row.choices && !row.choices.includes(text)) {
     throw refuse(row.invalid ?? `--${row.name} must be one of ${row.choices.join(', ')}, got ${JSON.stringify(raw)}`);
@@ -143,16 +140,6 @@ export function checkFlagValue(row: FlagRow, raw: string, table: Pick<FlagTable,
 function checkOwn(row: FlagRow, value: string, table: Pick<FlagTable, 'fail'>): void {
   const problem = row.check?.(value);
   if (problem) throw table.fail({ ...problem, hint: problem.hint ?? row.hint });
-}
-
-/** The values a number accepts, in words ("a whole number from 1 to 16"), as config keys say it. */
-export function describeRange(kind: 'int' | 'number', min: number | undefined, max: number | undefined): string {
-  const noun = kind === 'int' ? 'whole number' : 'number';
-  const low = min ?? 0;
-  if (max !== undefined) return `a ${noun} from ${low} to ${max}`;
-  if (low === 1 && kind === 'int') return `a positive ${noun}`;
-  if (low === 0) return `a non-negative ${noun}`;
-  return `a ${noun} of at least ${low}`;
 }
 
 // ---- help ----

@@ -3,6 +3,7 @@
 // .ralphrc reader, the layered loader, `ralph --config`) is driven by this table.
 
 import { findClosestName } from '../text/closest-name.js';
+import { checkNumberText } from '../text/number-text.js';
 
 export type ValueType = 'int' | 'number' | 'bool' | 'string' | 'list';
 
@@ -277,16 +278,8 @@ export function coerceConfigValue(key: ConfigKey, raw: string): CoerceResult {
       return { ok: false, message: `expected true or false, ${got}` };
     }
     case 'int':
-    case 'number': {
-      const text = raw.trim();
-      const pattern = spec.type === 'int' ? /^[+-]?\d+$/ : /^[+-]?(\d+\.?\d*|\.\d+)$/;
-      const value = Number(text);
-      if (!pattern.test(text) || !Number.isFinite(value)) {
-        return { ok: false, message: `expected a ${spec.type === 'int' ? 'whole number' : 'number'}, ${got}` };
-      }
-      const inRange = value >= (spec.min ?? -Infinity) && value <= (spec.max ?? Infinity);
-      return inRange ? { ok: true, value } : { ok: false, message: `expected ${describeRange(spec)}, ${got}` };
-    }
+    case 'number':
+      return checkNumberText(raw, spec.type, spec);
     case 'list':
       return { ok: true, value: splitList(raw) };
     case 'string': {
@@ -296,12 +289,4 @@ export function coerceConfigValue(key: ConfigKey, raw: string): CoerceResult {
       return { ok: false, message: `expected one of ${named}${orEmpty}, ${got}` };
     }
   }
-}
-
-function describeRange(spec: KeySpec): string {
-  const noun = spec.type === 'int' ? 'whole number' : 'number';
-  if (spec.min !== undefined && spec.max !== undefined) return `a ${noun} from ${spec.min} to ${spec.max}`;
-  if (spec.min === 1 && spec.type === 'int') return `a positive ${noun}`;
-  if (spec.min === 0) return `a non-negative ${noun}`;
-  return `a ${noun}`;
 }

@@ -204,7 +204,7 @@ describe('ralph --github-issue', () => {
 
   it.each([
     [['--github-issue', 'octo#1'], "--github-issue: 'octo#1' is not an issue reference"],
-    [['--github-issue', '42', '--comment-interval', '0'], '--comment-interval must be a positive integer'],
+    [['--github-issue', '42', '--comment-interval', '0'], '--comment-interval: expected a whole number from 1 to 10000, got "0"'],
     [['--github-issue', '42', '--add-label'], '--add-label requires a label'],
   ])('refuses %j at start with exit 1, before any agent or gh call', async (args, message) => {
     const s = setUp('- [ ] one\n', [tick(1)], { issues: [{ number: 42, title: 'x' }] });

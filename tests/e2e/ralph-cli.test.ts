@@ -106,15 +106,15 @@ describe('ralph command line', () => {
   });
 
   it.each([
-    [['--timeout', '0'], 'Error: --timeout: Timeout must be a positive integer between 1 and 120 minutes'],
-    [['--timeout', '121'], 'Error: --timeout: Timeout must be a positive integer between 1 and 120 minutes'],
-    [['--max-loops', '-1'], 'Error: --max-loops requires a whole number (0 = unlimited)'],
-    [['--max-cost', 'lots'], 'Error: --max-cost requires a number of US dollars (0 = unlimited)'],
+    [['--timeout', '0'], 'Error: --timeout: expected a whole number from 1 to 120, got "0"'],
+    [['--timeout', '121'], 'Error: --timeout: expected a whole number from 1 to 120, got "121"'],
+    [['--max-loops', '-1'], 'Error: --max-loops: expected a whole number from 0 to 1000000, got "-1"'],
+    [['--max-cost', 'lots'], 'Error: --max-cost: expected a number from 0 to 1000000, got "lots"'],
     [['--output-format', 'xml'], "Error: --output-format must be 'json' or 'text'"],
-    [['--session-expiry', 'x'], 'Error: --session-expiry requires a positive integer (hours)'],
+    [['--session-expiry', 'x'], 'Error: --session-expiry: expected a whole number from 1 to 8760, got "x"'],
     [['--allowed-tools', 'Read,Hack'], "Error: Invalid tool in --allowed-tools: 'Hack'"],
-    [['--calls', 'ten'], 'Error: --calls requires a positive integer'],
-  ])('validates %j like the Bash tool', async (args, message) => {
+    [['--calls', 'ten'], 'Error: --calls: expected a whole number from 1 to 100000, got "ten"'],
+  ])('validates %j (a number in the words .ralphrc uses)', async (args, message) => {
     const r = await runCli('ralph', args);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(message);

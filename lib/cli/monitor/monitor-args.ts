@@ -37,7 +37,6 @@ export const MONITOR_FLAGS: readonly FlagRow[] = [
     max: 3600,
     default: 2,
     invalid: INTERVAL_MESSAGE,
-    tooLarge: INTERVAL_MESSAGE,
     hint: 'e.g. ralph-monitor --interval 5',
     describe: 'Seconds between refreshes',
   },
@@ -48,7 +47,6 @@ export const MONITOR_FLAGS: readonly FlagRow[] = [
     min: 1,
     max: 999,
     invalid: UNIT_MESSAGE,
-    tooLarge: UNIT_MESSAGE,
     hint: 'e.g. ralph-monitor --unit 2',
     describe:
       "Follow the live output of the Nth unit of a ralph --parallel run (its worktree's .ralph/live.log, control sequences removed); the unit-N windows of ralph --monitor --parallel run this",
@@ -68,7 +66,6 @@ export const MONITOR_FLAGS: readonly FlagRow[] = [
     min: 1,
     max: 65535,
     invalid: PORT_MESSAGE,
-    tooLarge: PORT_MESSAGE,
     hint: 'e.g. ralph-monitor --web --port 8420',
     describe: 'With --web: the port to listen on (default: a free one)',
     defaultNote: false,

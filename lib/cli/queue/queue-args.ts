@@ -15,7 +15,6 @@ const PROCESS_FLAGS = [
     min: 2,
     max: 16,
     invalid: parallelMessage,
-    tooLarge: parallelMessage,
     describe:
       'N items at a time (2-16), each in its own git worktree and branch, merged back one at a time; an item waits until the items it depends on have merged; completed once merged, failed with its branch kept otherwise',
   },

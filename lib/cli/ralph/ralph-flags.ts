@@ -39,17 +39,16 @@ export interface RalphFlag extends FlagRow {
    * The config key the flag sets (the flag layer wins over env, .ralphrc and defaults). A switch
    * sets its bool key (`--no-NAME` to off); a value is checked against the key's type, bounds
    * and choices (kind, min, max and choices come from the schema, never typed here); a list
-   * key's flag may be repeated, every value kept. `invalid` is the Bash tool's message where it
-   * has one; `choices` narrows the key's own (agent names for a list key).
+   * key's flag may be repeated, every value kept. A number is refused in the words .ralphrc uses
+   * (`--calls: expected a whole number from 1 to 100000, got "0"`); `invalid` is the Bash tool's
+   * message for a text value where it has one; `choices` narrows the key's own (agent names for a
+   * list key).
    */
   key?: ConfigKey;
   invalid?: string;
   /** A flag of this version only: the Bash tool has none by this name (listed in the help's compatibility notes). */
   ours?: true;
 }
-
-const TIMEOUT_MESSAGE = `--timeout: Timeout must be a positive integer between ${TIMEOUT_MIN} and ${TIMEOUT_MAX} minutes`;
-const PARALLEL_MESSAGE = `--parallel requires a whole number from ${CONFIG_SCHEMA.PARALLEL.min} to ${PARALLEL_MAX} (units at a time)`;
 
 /** A `--sandbox-*` sub-flag's value, checked as SANDBOX_* keys are. */
 const sandboxValue =
@@ -67,7 +66,6 @@ export const RALPH_FLAGS: readonly RalphFlag[] = [
     alias: 'c',
     arg: 'NUM',
     key: 'MAX_CALLS_PER_HOUR',
-    invalid: '--calls requires a positive integer (calls per hour)',
     describe: 'Max calls per hour',
     section: 'Limits and budgets',
   },
@@ -81,8 +79,6 @@ export const RALPH_FLAGS: readonly RalphFlag[] = [
     alias: 't',
     arg: 'MIN',
     key: 'CLAUDE_TIMEOUT_MINUTES',
-    invalid: TIMEOUT_MESSAGE,
-    tooLarge: TIMEOUT_MESSAGE,
     describe: `Claude Code execution timeout in minutes, ${TIMEOUT_MIN}-${TIMEOUT_MAX}`,
     section: 'Limits and budgets',
   },
@@ -207,7 +203,6 @@ export const RALPH_FLAGS: readonly RalphFlag[] = [
     name: 'session-expiry',
     arg: 'HOURS',
     key: 'SESSION_EXPIRY_HOURS',
-    invalid: '--session-expiry requires a positive integer (hours)',
     describe: 'Hours before a Claude session is started fresh',
     section: 'The agent',
   },
@@ -229,7 +224,6 @@ export const RALPH_FLAGS: readonly RalphFlag[] = [
     name: 'comment-interval',
     arg: 'NUM',
     key: 'COMMENT_INTERVAL',
-    invalid: '--comment-interval must be a positive integer',
     describe: 'Loops between progress comments',
     section: 'GitHub issue lifecycle',
   },
@@ -274,8 +268,6 @@ export const RALPH_FLAGS: readonly RalphFlag[] = [
     name: 'parallel',
     arg: 'NUM',
     key: 'PARALLEL',
-    invalid: PARALLEL_MESSAGE,
-    tooLarge: PARALLEL_MESSAGE,
     describe: `Work on NUM plan items (with --process-queue: queue items) at once (2-${PARALLEL_MAX}), each in its own git worktree and branch, merged back one at a time; with --monitor, a tmux window per unit (unit-1, unit-2, ...) shows its live output`,
     section: 'Running the loop',
     ours: true,
@@ -285,7 +277,6 @@ export const RALPH_FLAGS: readonly RalphFlag[] = [
     name: 'max-loops',
     arg: 'NUM',
     key: 'MAX_LOOPS',
-    invalid: '--max-loops requires a whole number (0 = unlimited)',
     defaultNote: ' = unlimited',
     describe: 'Stop after NUM loops, exit 3',
     section: 'Limits and budgets',
@@ -295,7 +286,6 @@ export const RALPH_FLAGS: readonly RalphFlag[] = [
     name: 'max-cost',
     arg: 'USD',
     key: 'MAX_COST_USD',
-    invalid: '--max-cost requires a number of US dollars (0 = unlimited)',
     defaultNote: ' = unlimited',
     describe: 'Stop when this run has spent USD dollars, exit 3',
     section: 'Limits and budgets',
@@ -305,7 +295,6 @@ export const RALPH_FLAGS: readonly RalphFlag[] = [
     name: 'max-run-minutes',
     arg: 'MIN',
     key: 'MAX_RUN_MINUTES',
-    invalid: '--max-run-minutes requires a whole number of minutes (0 = unlimited)',
     defaultNote: ' = unlimited',
     describe: 'Stop after MIN minutes, exit 3',
     section: 'Limits and budgets',
@@ -315,7 +304,6 @@ export const RALPH_FLAGS: readonly RalphFlag[] = [
     name: 'delay',
     arg: 'SECS',
     key: 'LOOP_DELAY_SECONDS',
-    invalid: '--delay requires a non-negative number of seconds',
     describe: 'Seconds to wait between loops',
     section: 'Running the loop',
     ours: true,
@@ -358,7 +346,6 @@ export const RALPH_FLAGS: readonly RalphFlag[] = [
     min: 1,
     max: 65535,
     invalid: '--web-port requires a port number from 1 to 65535',
-    tooLarge: '--web-port requires a port number from 1 to 65535',
     describe: 'With --web: the port to listen on (default: a free one)',
     defaultNote: false,
     section: 'Running the loop',

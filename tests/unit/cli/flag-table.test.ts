@@ -33,9 +33,10 @@ describe('checkFlagValue', () => {
   ])('--count %s → %s', (raw, value) => expect(checkFlagValue(count, raw, table([count]))).toBe(value));
 
   it.each([
-    ['0', '--count must be a whole number from 1 to 9 (COUNT), got "0"'],
-    ['10', '--count must be a whole number from 1 to 9 (COUNT), got "10"'],
-    ['1e1', '--count must be a whole number from 1 to 9 (COUNT), got "1e1"'],
+    ['0', '--count: expected a whole number from 1 to 9, got "0"'],
+    ['10', '--count: expected a whole number from 1 to 9, got "10"'],
+    ['1e1', '--count: expected a whole number from 1 to 9, got "1e1"'],
+    ['+3', '--count: expected a whole number from 1 to 9, got "+3"'],
     [' ', '--count requires a value'],
   ])('--count %j is refused: %s', (raw, message) => expect(refused(() => checkFlagValue(count, raw, table([count])))).toBe(message));
 

@@ -177,7 +177,7 @@ describe('loadConfig invalid values', () => {
     expect(error.exitCode).toBe(1);
     expect(error.message).toBe('Found 2 problems in configuration');
     expect(error.details).toEqual([
-      '- .ralphrc:2 MAX_CALLS_PER_HOUR: expected a whole number, got "ten"',
+      '- .ralphrc:2 MAX_CALLS_PER_HOUR: expected a whole number from 1 to 100000, got "ten"',
       '- .ralphrc:3 CLAUDE_TIMEOUT_MINUTES: expected a whole number from 1 to 120, got "999"',
     ]);
     expect(error.hint).toBe('fix the lines above, or run ralph --config to see effective values');

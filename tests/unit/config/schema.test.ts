@@ -127,7 +127,7 @@ describe('coerceConfigValue', () => {
 
   it('validates whole numbers and their ranges', () => {
     expect(ok('MAX_CALLS_PER_HOUR', '50')).toBe(50);
-    expect(fail('MAX_CALLS_PER_HOUR', 'ten')).toBe('expected a whole number, got "ten"');
+    expect(fail('MAX_CALLS_PER_HOUR', 'ten')).toBe('expected a whole number from 1 to 100000, got "ten"');
     expect(fail('MAX_CALLS_PER_HOUR', '0')).toBe('expected a whole number from 1 to 100000, got "0"');
     expect(fail('MAX_CALLS_PER_HOUR', '1.5')).toContain('whole number');
     expect(ok('CLAUDE_TIMEOUT_MINUTES', '120')).toBe(120);
@@ -142,7 +142,7 @@ describe('coerceConfigValue', () => {
   it('reads decimal numbers for money', () => {
     expect(ok('MAX_COST_USD', '2.50')).toBe(2.5);
     expect(ok('MAX_COST_USD', '.5')).toBe(0.5);
-    expect(fail('MAX_COST_USD', 'five')).toBe('expected a number, got "five"');
+    expect(fail('MAX_COST_USD', 'five')).toBe('expected a number from 0 to 1000000, got "five"');
     expect(fail('MAX_COST_USD', '-1')).toContain('from 0 to 1000000');
   });
 

@@ -3,7 +3,8 @@
 // naming the flag. A row without a case here fails the first test, so a new flag comes with one.
 
 import { describe, expect, it } from 'vitest';
-import { CONFIG_SCHEMA, defaultConfig } from '../../../../lib/config/schema.js';
+import { loadConfig } from '../../../../lib/config/load-config.js';
+import { CONFIG_SCHEMA, defaultConfig, type ConfigKey } from '../../../../lib/config/schema.js';
 import { RALPH_FLAGS } from '../../../../lib/cli/ralph/ralph-flags.js';
 import { renderRalphHelp } from '../../../../lib/cli/ralph/ralph-help.js';
 import { parseRalphArgs, type RalphCliOptions } from '../../../../lib/cli/ralph/ralph-options.js';
@@ -149,13 +150,13 @@ describe('bounded flags refuse a value past their key bounds, naming the flag', 
   });
 
   it.each([
-    [['--timeout', '0'], '--timeout: Timeout must be a positive integer between 1 and 120 minutes'],
-    [['--timeout', '121'], '--timeout: Timeout must be a positive integer between 1 and 120 minutes'],
-    [['--calls', 'ten'], '--calls requires a positive integer (calls per hour)'],
-    [['--calls', '99999999999999999999'], '--calls must be a whole number from 1 to 100000 (MAX_CALLS_PER_HOUR), got "99999999999999999999"'],
-    [['--max-loops', '-1'], '--max-loops requires a whole number (0 = unlimited)'],
-    [['--max-cost', '2000000'], '--max-cost must be a number from 0 to 1000000 (MAX_COST_USD), got "2000000"'],
-    [['--parallel', '17'], '--parallel requires a whole number from 1 to 16 (units at a time)'],
+    [['--timeout', '0'], '--timeout: expected a whole number from 1 to 120, got "0"'],
+    [['--timeout', '121'], '--timeout: expected a whole number from 1 to 120, got "121"'],
+    [['--calls', 'ten'], '--calls: expected a whole number from 1 to 100000, got "ten"'],
+    [['--calls', '99999999999999999999'], '--calls: expected a whole number from 1 to 100000, got "99999999999999999999"'],
+    [['--max-loops', '-1'], '--max-loops: expected a whole number from 0 to 1000000, got "-1"'],
+    [['--max-cost', '2000000'], '--max-cost: expected a number from 0 to 1000000, got "2000000"'],
+    [['--parallel', '17'], '--parallel: expected a whole number from 1 to 16, got "17"'],
     [['--output-format', 'xml'], "--output-format must be 'json' or 'text'"],
     [['--agent', 'cursor'], '--agent must be one of claude, codex, gemini, opencode, got "cursor"'],
     [['--fallback-agent', 'codex,cursor'], '--fallback-agent must be one of claude, codex, gemini, opencode, got "cursor"'],
@@ -171,6 +172,47 @@ describe('bounded flags refuse a value past their key bounds, naming the flag', 
     [['--sync-include', 'src'], '--sync-include is not supported by this version of ralph'],
   ])('ralph %j: %s (the Bash tool message or the key range)', (argv, message) => {
     expect(parseError(argv)).toBe(message);
+  });
+});
+
+describe('a number given by flag and by .ralphrc passes the same check', () => {
+  const numberFlags = RALPH_FLAGS.filter((flag) => flag.key !== undefined && ['int', 'number'].includes(CONFIG_SCHEMA[flag.key].type));
+  /** What .ralphrc makes of `raw` for `key`: the value, or the problem after `.ralphrc:1 KEY: `. */
+  const fromRalphrc = (key: ConfigKey, raw: string): string | number => {
+    const readFile = (path: string) => (path === '/p/.ralphrc' ? `${key}="${raw}"\n` : undefined);
+    try {
+      return loadConfig({ projectDir: '/p', homeDir: '/h', env: {}, readFile }).config[key] as number;
+    } catch (error) {
+      const detail = isRalphError(error) ? (error.details[0] ?? '') : String(error);
+      return detail.replace(`- .ralphrc:1 ${key}: `, '');
+    }
+  };
+  const fromFlag = (name: string, key: ConfigKey, raw: string): string | number => {
+    try {
+      return parseRalphArgs([`--${name}`, raw]).flags[key] as number;
+    } catch (error) {
+      return (error as Error).message.replace(`--${name}: `, '');
+    }
+  };
+  const values = (key: ConfigKey) => [
+    'ten',
+    '',
+    '-1',
+    '+5',
+    ' 5 ',
+    '1e1',
+    '0x10',
+    '.5',
+    '5.',
+    '2.50',
+    '0',
+    '1',
+    String(CONFIG_SCHEMA[key].max),
+    String(CONFIG_SCHEMA[key].max! + 1),
+  ];
+
+  it.each(numberFlags.map((flag) => [flag.name, flag.key!] as const))('--%s and %s: same values accepted, same words for the rest', (name, key) => {
+    for (const raw of values(key)) expect(fromFlag(name, key, raw), `${JSON.stringify(raw)}`).toEqual(fromRalphrc(key, raw));
   });
 });
 
