@@ -2,7 +2,8 @@
 // project's .ralphrc and .gitignore, rendered from templates/ with the detected context.
 
 import type { ProjectContext } from './project-context.js';
-import { allowedToolsFor, quoteRalphrcValue } from './ralphrc-values.js';
+import { CONFIG_SCHEMA } from '../config/schema.js';
+import { allowedToolsFor, defaultRalphrcValues, quoteRalphrcValue } from './ralphrc-values.js';
 import { diskTemplates, renderTemplate, type TemplateSource } from './templates.js';
 
 const NO_COMMAND = {
@@ -49,17 +50,22 @@ export interface RalphrcOptions {
   githubTaskLabel?: string;
 }
 
+/**
+ * The project's .ralphrc: every `{{KEY}}` of the template is that key's default from the config
+ * schema, except what set-up detected or was told (name, type, tools, test command, task sources).
+ */
 export function renderRalphrc(options: RalphrcOptions, templates: TemplateSource = diskTemplates): string {
   const { context } = options;
   return renderTemplate(templates('ralphrc'), {
+    ...defaultRalphrcValues(),
     GENERATED_BY: options.generatedBy.replace(/[\r\n]+/g, ' '),
     PROJECT_NAME: quoteRalphrcValue(context.name),
     PROJECT_TYPE: quoteRalphrcValue(context.type),
-    MAX_CALLS_PER_HOUR: String(options.maxCallsPerHour ?? 100),
+    MAX_CALLS_PER_HOUR: String(options.maxCallsPerHour ?? CONFIG_SCHEMA.MAX_CALLS_PER_HOUR.default),
     ALLOWED_TOOLS: quoteRalphrcValue(allowedToolsFor(context.packageManager).join(',')),
     TEST_COMMAND: quoteRalphrcValue(context.testCommand),
-    TASK_SOURCES: quoteRalphrcValue((options.taskSources ?? ['local']).join(',')),
-    GITHUB_TASK_LABEL: quoteRalphrcValue(options.githubTaskLabel ?? 'ralph-task'),
+    TASK_SOURCES: quoteRalphrcValue(options.taskSources?.join(',') ?? (CONFIG_SCHEMA.TASK_SOURCES.default as string)),
+    GITHUB_TASK_LABEL: quoteRalphrcValue(options.githubTaskLabel ?? (CONFIG_SCHEMA.GITHUB_TASK_LABEL.default as string)),
   });
 }
 

@@ -11,6 +11,7 @@ import {
   suggestConfigKey,
   type ConfigKey,
 } from '../../../lib/config/schema.js';
+import { defaultStatusFile } from '../../../lib/state/schemas.js';
 
 describe('config schema', () => {
   it('has the Bash keys, our keys and the accepted-only keys, each described', () => {
@@ -157,5 +158,16 @@ describe('coerceConfigValue', () => {
   it('splits lists and keeps free strings as they are', () => {
     expect(ok('OPTIONAL_SECTIONS', 'Later, Someday ,')).toEqual(['Later', 'Someday']);
     expect(ok('TEST_COMMAND', ' npm test ')).toBe(' npm test ');
+  });
+});
+
+describe('defaults kept outside the schema', () => {
+  // lib/state sits below the config room and cannot import it: status.json's stand-in before the
+  // first loop repeats two limits, which must stay the schema's.
+  it("status.json's stand-in shows the schema's hourly limits", () => {
+    expect(defaultStatusFile()).toMatchObject({
+      max_calls_per_hour: CONFIG_SCHEMA.MAX_CALLS_PER_HOUR.default,
+      max_tokens_per_hour: CONFIG_SCHEMA.MAX_TOKENS_PER_HOUR.default,
+    });
   });
 });

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { allowedToolsFor, DEFAULT_ALLOWED_TOOLS, quoteRalphrcValue } from '../../../lib/project/ralphrc-values.js';
+import { DEFAULT_ALLOWED_TOOLS, splitAllowedTools } from '../../../lib/config/schema.js';
+import { allowedToolsFor, quoteRalphrcValue } from '../../../lib/project/ralphrc-values.js';
 
 describe('allowedToolsFor', () => {
-  it('is the Bash default (19 tools) for npm and unknown projects', () => {
-    expect(DEFAULT_ALLOWED_TOOLS).toHaveLength(19);
-    expect(allowedToolsFor('npm')).toEqual([...DEFAULT_ALLOWED_TOOLS]);
-    expect(allowedToolsFor(undefined)).toEqual([...DEFAULT_ALLOWED_TOOLS]);
+  it("is the schema's default, the Bash tool's 19 tools, for npm and unknown projects", () => {
+    expect(splitAllowedTools(DEFAULT_ALLOWED_TOOLS)).toHaveLength(19);
+    expect(allowedToolsFor('npm')).toEqual(splitAllowedTools(DEFAULT_ALLOWED_TOOLS));
+    expect(allowedToolsFor(undefined)).toEqual(splitAllowedTools(DEFAULT_ALLOWED_TOOLS));
   });
 
   it('adds the detected package manager so the agent can build and test', () => {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { CONFIG_SCHEMA, resolveConfigKey } from '../../../lib/config/schema.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CONFIG_SCHEMA, defaultConfig, resolveConfigKey, type ConfigKey } from '../../../lib/config/schema.js';
+import { REPO_ROOT } from '../../helpers/run-cli.js';
 import { parseRalphrc } from '../../../lib/config/ralphrc.js';
 import type { ProjectContext } from '../../../lib/project/project-context.js';
 import { parseFixPlan } from '../../../lib/plan/fix-plan.js';
@@ -89,5 +92,37 @@ describe('renderRalphrc', () => {
     }
     expect(text).not.toMatch(/npx|SANDBOX_|RALPH_SHELL_INIT_FILE|CB_OUTPUT_DECLINE_THRESHOLD/);
     expect(text).not.toMatch(/update the claude code cli/i);
+  });
+
+  // The schema is the one source of defaults: the shipped template types no value of a key (the
+  // pin example aside, which is no default), and every key the file sets or shows commented out
+  // is rendered with the schema's default unless set-up detected or was told it.
+  const EXAMPLES: Record<string, string> = { CLAUDE_CODE_CMD: '"/opt/claude/bin/claude"' };
+  const templateText = readFileSync(join(REPO_ROOT, 'templates', 'ralphrc'), 'utf8');
+
+  it('types no value in the shipped template: each key line is its own {{KEY}}', () => {
+    const lines = [...templateText.matchAll(/^#?([A-Z][A-Z0-9_]+)=(.*)$/gm)];
+    expect(lines.length).toBeGreaterThan(10);
+    for (const [, key, value] of lines) {
+      expect(resolveConfigKey(key!), key).toBe(key);
+      expect(value, key).toBe(EXAMPLES[key!] ?? `{{${key}}}`);
+    }
+  });
+
+  it("writes the schema's default for every key set-up has no value of its own for", () => {
+    const text = renderRalphrc({ context: defaults, generatedBy: 'ralph-setup' });
+    const written = [...text.replace(/^#/gm, '').matchAll(/^([A-Z][A-Z0-9_]+)=.*$/gm)].map((m) => m[0]);
+    const { entries, problems } = parseRalphrc(written.join('\n'), { env: {} });
+    expect(problems).toEqual([]);
+    const own = new Set(['PROJECT_NAME', 'PROJECT_TYPE', 'ALLOWED_TOOLS', 'TEST_COMMAND', ...Object.keys(EXAMPLES)]);
+    const checked = entries.filter((entry) => !own.has(entry.key));
+    expect(checked.map((entry) => entry.key)).toEqual(
+      expect.arrayContaining(['CLAUDE_TIMEOUT_MINUTES', 'CB_SAME_ERROR_THRESHOLD', 'MAX_TOKENS_PER_HOUR', 'MAX_CALLS_PER_HOUR']),
+    );
+    const config = defaultConfig();
+    for (const { key, value } of checked) {
+      const wanted = config[key as ConfigKey];
+      expect(value, key).toBe(Array.isArray(wanted) ? wanted.join(',') : String(wanted));
+    }
   });
 });
