@@ -12,7 +12,7 @@ import { writeFileAtomic } from '../state/atomic-write.js';
 import { formatFileStamp } from '../state/timestamps.js';
 import { FLEET_AGENTS, findFleetAgent } from './fleet-agents.js';
 import { fetchIntegrity, packRalph } from './pack-ralph.js';
-import { buildWorkflow, MAX_TIMEOUT_MINUTES, MIN_TIMEOUT_MINUTES, type FleetWorkflowOptions, type RalphPackagePin } from './workflow.js';
+import { buildWorkflow, MAX_PARALLEL_JOBS, MAX_TIMEOUT_MINUTES, MIN_TIMEOUT_MINUTES, type FleetWorkflowOptions, type RalphPackagePin } from './workflow.js';
 
 export const DEFAULT_WORKFLOW_PATH = '.github/workflows/ralph.yml';
 
@@ -46,13 +46,13 @@ export function resolveWorkflowOptions(options: FleetInitOptions, pins: FleetPin
   if (!Number.isInteger(timeout) || timeout < MIN_TIMEOUT_MINUTES || timeout > MAX_TIMEOUT_MINUTES) {
     bad(
       `--timeout-minutes: ${timeout} is not a whole number from ${MIN_TIMEOUT_MINUTES} to ${MAX_TIMEOUT_MINUTES}`,
-      'GitHub stops a hosted job at 360 minutes; a longer run continues in a new job by itself',
+      `GitHub stops a hosted job at ${MAX_TIMEOUT_MINUTES} minutes; a longer run continues in a new job by itself`,
     );
   }
   if (!Number.isFinite(options.maxCostUsd) || options.maxCostUsd < 0)
     bad(`--max-cost: ${options.maxCostUsd} is not a dollar amount`, 'e.g. --max-cost 20 (0: no budget)');
-  if (!Number.isInteger(options.maxParallel) || options.maxParallel < 1 || options.maxParallel > 256)
-    bad(`--max-parallel: ${options.maxParallel} is not a whole number from 1 to 256`, 'e.g. --max-parallel 3');
+  if (!Number.isInteger(options.maxParallel) || options.maxParallel < 1 || options.maxParallel > MAX_PARALLEL_JOBS)
+    bad(`--max-parallel: ${options.maxParallel} is not a whole number from 1 to ${MAX_PARALLEL_JOBS}`, 'e.g. --max-parallel 3');
   if (options.schedule !== undefined && !/^(\S+\s+){4}\S+$/.test(options.schedule.trim())) {
     bad(`--schedule: '${options.schedule}' is not a cron line of five fields`, "e.g. --schedule '0 */6 * * *'");
   }

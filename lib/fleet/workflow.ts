@@ -49,6 +49,17 @@ export interface FleetWorkflowOptions {
 
 export const MAX_TIMEOUT_MINUTES = 360;
 export const MIN_TIMEOUT_MINUTES = 10;
+/** The most issue jobs one sweep runs at a time. */
+export const MAX_PARALLEL_JOBS = 256;
+
+/** What `ralph-fleet init` writes where no flag says otherwise: the one source of these defaults. */
+export const FLEET_DEFAULTS = {
+  label: 'ralph',
+  runner: 'ubuntu-latest',
+  timeoutMinutes: MAX_TIMEOUT_MINUTES,
+  maxCostUsd: 20,
+  maxParallel: 3,
+} as const;
 
 /**
  * The job's own time budget: it stops the loop, keeps the state and dispatches its continuation

@@ -2,12 +2,18 @@
 // parsing, checks, errors and --help come. The workflow `init` writes runs `ralph-fleet job` and
 // `ralph-fleet sweep` with these flags (tests/unit/cli/fleet-args.test.ts).
 
+import { basename } from 'node:path';
+import { CONFIG_SCHEMA } from '../../config/schema.js';
 import { RalphError } from '../../errors.js';
 import { DEFAULT_WORKFLOW_PATH } from '../../fleet/init-workflow.js';
 import type { FleetCommand, FleetJobArgs } from '../../fleet/fleet-command.js';
+import { FLEET_DEFAULTS, jobMinutesFor, MAX_TIMEOUT_MINUTES } from '../../fleet/workflow.js';
 import { DEBUG_ROW, HELP_ROW, parseSubcommand, renderSubcommandHelp, VERSION_ROW, type FlagRow, type SubcommandTable } from '../flag-table.js';
 
-const DEFAULT_WORKFLOW = 'ralph.yml';
+// Every default below is read from where it is decided: the workflow's (fleet/workflow.ts), the
+// agent's and the job's cost budget (the config schema), the workflow file's name (init-workflow.ts).
+const DEFAULT_WORKFLOW = basename(DEFAULT_WORKFLOW_PATH);
+const DEFAULT_AGENT = String(CONFIG_SCHEMA.AGENT_PROVIDER.default);
 
 export type { FleetCommand, FleetJobArgs };
 
@@ -24,8 +30,8 @@ const numberRow = (name: string, arg: string, value: number, describe: string): 
 const issueCheck = (value: string) => (/^#?[1-9]\d{0,9}$/.test(value.trim()) ? undefined : { message: `Invalid issue number: '${value}'` });
 
 const SANDBOX: FlagRow = { name: 'sandbox', default: true, describe: 'run the agent on the runner, not in a Docker sandbox' };
-const AGENT: FlagRow = { name: 'agent', arg: 'NAME', default: 'claude', describe: 'claude, codex or gemini' };
-const LABEL: FlagRow = { name: 'label', arg: 'NAME', default: 'ralph', describe: 'the label that starts a job' };
+const AGENT: FlagRow = { name: 'agent', arg: 'NAME', default: DEFAULT_AGENT, describe: 'claude, codex or gemini' };
+const LABEL: FlagRow = { name: 'label', arg: 'NAME', default: FLEET_DEFAULTS.label, describe: 'the label that starts a job' };
 const WORKFLOW: FlagRow = { name: 'workflow', arg: 'FILE', default: DEFAULT_WORKFLOW, describe: 'the workflow file name' };
 
 export const FLEET_TABLE: SubcommandTable = {
@@ -39,11 +45,11 @@ export const FLEET_TABLE: SubcommandTable = {
         { name: 'force', describe: 'replace an existing file (it is kept as FILE.bak-<time>)' },
         LABEL,
         AGENT,
-        { name: 'runner', arg: 'LABEL', default: 'ubuntu-latest', describe: 'the runner' },
-        numberRow('timeout-minutes', 'N', 360, "the job's time limit, at most 360"),
-        numberRow('max-cost', 'USD', 20, "the run's cost budget, all jobs (0: none)"),
+        { name: 'runner', arg: 'LABEL', default: FLEET_DEFAULTS.runner, describe: 'the runner' },
+        numberRow('timeout-minutes', 'N', FLEET_DEFAULTS.timeoutMinutes, `the job's time limit, at most ${MAX_TIMEOUT_MINUTES}`),
+        numberRow('max-cost', 'USD', FLEET_DEFAULTS.maxCostUsd, "the run's cost budget, all jobs (0: none)"),
         { name: 'schedule', arg: 'CRON', describe: 'also sweep the labelled issues on this schedule' },
-        numberRow('max-parallel', 'N', 3, 'at most N swept issues at a time'),
+        numberRow('max-parallel', 'N', FLEET_DEFAULTS.maxParallel, 'at most N swept issues at a time'),
         SANDBOX,
         { name: 'allow-workflow-changes', describe: "push the agent's changes under .github/ too (off: they are held back and listed on the issue)" },
         { name: 'yes', describe: 'create the missing labels without asking' },
@@ -62,8 +68,8 @@ export const FLEET_TABLE: SubcommandTable = {
       rows: [
         { name: 'issue', arg: 'N', check: issueCheck, describe: 'the issue (required)' },
         AGENT,
-        numberRow('job-minutes', 'N', 340, "the job's time budget, more than 0"),
-        numberRow('max-cost', 'USD', 0, "the run's cost budget (0: none)"),
+        numberRow('job-minutes', 'N', jobMinutesFor(FLEET_DEFAULTS.timeoutMinutes), "the job's time budget, more than 0"),
+        numberRow('max-cost', 'USD', Number(CONFIG_SCHEMA.MAX_COST_USD.default), "the run's cost budget (0: none)"),
         SANDBOX,
         { name: 'allow-workflow-changes', describe: "push the agent's changes under .github/ (init --allow-workflow-changes)" },
         DEBUG_ROW,

@@ -9,7 +9,8 @@ import { checkFlagTable, parseError } from '../flag-table-suite.js';
 import { FLEET_TABLE, parseFleetArgs, renderFleetHelp } from '../../../../lib/cli/fleet/fleet-args.js';
 import { subcommandRows } from '../../../../lib/cli/flag-table.js';
 import { resolveWorkflowOptions, type FleetInitOptions } from '../../../../lib/fleet/init-workflow.js';
-import { buildWorkflow, jobMinutesFor } from '../../../../lib/fleet/workflow.js';
+import { buildWorkflow, FLEET_DEFAULTS, jobMinutesFor } from '../../../../lib/fleet/workflow.js';
+import { CONFIG_SCHEMA } from '../../../../lib/config/schema.js';
 
 const BASE: FleetInitOptions = {
   output: '.github/workflows/ralph.yml',
@@ -161,6 +162,19 @@ const CASES: Record<string, Record<string, [string[], unknown]>> = {
   stop: shared('stop', '4'),
   logs: shared('logs', '4'),
 };
+
+describe('the defaults of ralph-fleet flags', () => {
+  it("are the workflow's, the schema's and the job budget init writes, from where each is decided", () => {
+    expect(parseFleetArgs(['init'])).toMatchObject({ ...FLEET_DEFAULTS, agent: CONFIG_SCHEMA.AGENT_PROVIDER.default, output: '.github/workflows/ralph.yml' });
+    expect(parseFleetArgs(['job', '--issue', '1'])).toMatchObject({
+      agent: CONFIG_SCHEMA.AGENT_PROVIDER.default,
+      label: FLEET_DEFAULTS.label,
+      jobMinutes: jobMinutesFor(FLEET_DEFAULTS.timeoutMinutes),
+      maxCostUsd: CONFIG_SCHEMA.MAX_COST_USD.default,
+      workflow: 'ralph.yml',
+    });
+  });
+});
 
 describe('the ralph-fleet command table', () => {
   it('has cases for every subcommand', () => {
