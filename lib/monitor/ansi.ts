@@ -2,6 +2,7 @@
 // never exceeds the terminal width, visible-width measurement (wide emoji, combining marks),
 // and sanitising text read from files so it cannot move the cursor or change colours.
 
+import { styleText } from 'node:util';
 import { sanitizeLine, stripTerminalControls } from '../text/terminal-text.js';
 
 export type Style = 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'blue' | 'magenta' | 'cyan' | 'title' | 'error';
@@ -11,17 +12,18 @@ export interface Segment {
   style?: Style;
 }
 
-const SGR: Record<Style, string> = {
-  bold: '1',
-  dim: '2',
-  red: '31',
-  green: '32',
-  yellow: '33',
-  blue: '34',
-  magenta: '35',
-  cyan: '36',
-  title: '1;36',
-  error: '1;31',
+// Node's own styles (util.styleText), not escape codes written here.
+const FORMATS: Record<Style, Parameters<typeof styleText>[0]> = {
+  bold: 'bold',
+  dim: 'dim',
+  red: 'red',
+  green: 'green',
+  yellow: 'yellow',
+  blue: 'blue',
+  magenta: 'magenta',
+  cyan: 'cyan',
+  title: ['bold', 'cyan'],
+  error: ['bold', 'red'],
 };
 
 /** Removes escape sequences, control and bidi characters (the one sanitizer); tabs become spaces. */
@@ -77,9 +79,10 @@ export function cutToWidth(text: string, width: number): string {
   return out;
 }
 
+/** `text` in `style` when `color` is on; whether it is on was decided once (shouldUseColor), so the stream is not asked again. */
 export function paint(text: string, style: Style | undefined, color: boolean): string {
   if (!color || !style || text === '') return text;
-  return `\x1b[${SGR[style]}m${text}\x1b[0m`;
+  return styleText(FORMATS[style], text, { validateStream: false });
 }
 
 /** Colour is on for a TTY unless NO_COLOR is set to anything non-empty (no-color.org). */

@@ -31,7 +31,8 @@ export interface LoggerOptions {
 
 const RANK: Record<LogLevel, number> = { DEBUG: 0, INFO: 1, SUCCESS: 1, LOOP: 1, WARN: 2, ERROR: 3 };
 
-// The Bash tool's colour codes.
+// The Bash tool's colour codes, byte for byte (`0;34` resets then colours, and `0` resets all):
+// Node's util.styleText writes other sequences (`34` … `39`), which the dashboard uses.
 const COLOUR: Record<LogLevel, string> = {
   INFO: '\x1b[0;34m',
   WARN: '\x1b[1;33m',

@@ -45,7 +45,9 @@ describe('composeLine', () => {
   });
 
   it('colours segments only when colour is on', () => {
-    expect(composeLine([{ text: 'OPEN', style: 'red' }], 20, true)).toBe('\x1b[31mOPEN\x1b[0m');
+    // Node's styleText closes each style with its own reset (39: default colour, 22: normal weight).
+    expect(composeLine([{ text: 'OPEN', style: 'red' }], 20, true)).toBe('\x1b[31mOPEN\x1b[39m');
+    expect(composeLine([{ text: 'RALPH', style: 'title' }], 20, true)).toBe('\x1b[1m\x1b[36mRALPH\x1b[39m\x1b[22m');
     expect(composeLine([{ text: 'OPEN', style: 'red' }], 20, false)).toBe('OPEN');
   });
 });
