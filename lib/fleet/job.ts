@@ -280,7 +280,7 @@ async function runLoop(args: FleetJobArgs, projectDir: string, deps: Deps, fresh
   events.on('run:finished', (finished) => (exitReason = finished.exitReason));
   // The job's time budget stops the loop as a SIGTERM would (the agent's tree is stopped, the
   // attempt saved for the resume); the runner's own signals are passed on the same way.
-  const emitter = Object.assign(new EventEmitter(), { exit: (code?: number) => process.exit(code) });
+  const emitter = new EventEmitter();
   const forward = (signal: NodeJS.Signals) => emitter.emit(signal, signal);
   for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, forward);
   let cutByJobBudget = false;

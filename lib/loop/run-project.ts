@@ -45,7 +45,7 @@ import { StatusWriter } from './status-writer.js';
 import { runCountersOf, subscribeStatus } from './status-subscriber.js';
 import { subscribeMetrics } from './metrics-subscriber.js';
 import { subscribeProgress } from './progress-subscriber.js';
-import { exitCodeForSignal, installStopSignal, type StopSignalOptions } from './stop-signal.js';
+import { installStopSignal, type StopSignalOptions } from './stop-signal.js';
 import { PACKAGE_ROOT } from '../platform/package-root.js';
 import { openSandbox, previewSandbox, sandboxSettingsOf } from '../sandbox/open-sandbox.js';
 import { describeVerificationSetup, planVerification } from '../verify/verification-setup.js';
@@ -177,13 +177,10 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   const stop = installStopSignal({
     process: options.signals,
     onFirst: () => state.current?.interrupt(),
-    onSecond: options.signals
-      ? () => undefined
-      : (signal) => {
-          sandbox.stopNow();
-          killMarkedProcesses(recorder?.record.run_id ?? '');
-          process.exit(exitCodeForSignal(signal));
-        },
+    onSecond: () => {
+      sandbox.stopNow();
+      killMarkedProcesses(recorder?.record.run_id ?? '');
+    },
   });
   const setup: RunSetup = {
     config,

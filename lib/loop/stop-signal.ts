@@ -1,7 +1,7 @@
 // Ctrl-C, SIGTERM, SIGHUP (terminal closed) and SIGQUIT stop the loop (the Bash tool ignored
 // them): the first signal aborts the current wait or agent run and lets the loop record
 // `interrupted` and exit 128 + the signal number (130, 143, 129, 131); a second Ctrl-C, SIGTERM
-// or SIGQUIT exits at once.
+// or SIGQUIT to the process exits at once, after the caller's clean-up.
 
 import { constants } from 'node:os';
 
@@ -14,19 +14,19 @@ export interface StopSignal {
 
 export interface StopSignalOptions {
   onFirst?: (signal: NodeJS.Signals) => void;
-  /** Called on a second signal; defaults to exiting the process immediately. */
+  /** Clean-up on a second signal, just before the process exits at once (only when listening to the process itself). */
   onSecond?: (signal: NodeJS.Signals) => void;
+  /** A stand-in for the process to listen to; a second signal on it ends nothing (its owner decides). */
   process?: SignalSource;
 }
 
 /**
  * What the stop signal listens to: the process itself, or an emitter standing in for it (a
- * parallel unit, a fleet job's time budget) that a controller emits signals on.
+ * parallel unit, a fleet job's time budget, a test) that a controller emits signals on.
  */
 export interface SignalSource {
   on(signal: NodeJS.Signals, listener: (signal: NodeJS.Signals) => void): unknown;
   off(signal: NodeJS.Signals, listener: (signal: NodeJS.Signals) => void): unknown;
-  exit(code?: number): void;
 }
 
 export const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
@@ -39,10 +39,11 @@ export function installStopSignal(options: StopSignalOptions = {}): StopSignal {
     if (received) {
       // A closing terminal's shell hangs up its jobs again after the kernel did: a repeated
       // SIGHUP is no request to skip the cleanup (the agent's SIGKILL after the grace period).
-      if (signal === 'SIGHUP') return;
-      if (options.onSecond) options.onSecond(signal);
-      else proc.exit(exitCodeForSignal(signal));
-      return;
+      if (signal === 'SIGHUP' || options.process) return;
+      // The one exit below the command line: the run is still unwinding from the first signal, so
+      // no exit code can be returned up to it; the user asked twice, and gets the prompt back now.
+      options.onSecond?.(signal);
+      process.exit(exitCodeForSignal(signal));
     }
     received = signal;
     options.onFirst?.(signal);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { EXIT } from '../errors.js';
 import { LoopEvents } from '../loop/events.js';
 import { runProject } from '../loop/run-project.js';
-import { exitCodeForSignal, installStopSignal, type StopSignalOptions } from '../loop/stop-signal.js';
+import { installStopSignal, type StopSignalOptions } from '../loop/stop-signal.js';
 import type { Deps, Logger, Output } from '../platform/deps.js';
 import type { RalphPaths } from '../state/paths.js';
 import type { AccountLedger } from './account.js';
@@ -64,7 +64,7 @@ export interface UnitRunnerHooks {
   startFromRunBranch?: boolean;
 }
 
-type UnitSignals = EventEmitter & { exit: (code?: number) => never };
+type UnitSignals = EventEmitter;
 
 export class UnitRunner {
   private readonly signals = new Map<string, UnitSignals>();
@@ -116,7 +116,6 @@ export class UnitRunner {
         this.log.warn(`${signal}: stopping every unit's agent; worktrees are kept (${this.hooks.resumeCommand} resumes)`);
         for (const unit of this.signals.values()) unit.emit(signal, signal);
       },
-      onSecond: this.options.signals ? () => undefined : (signal) => process.exit(exitCodeForSignal(signal)),
     });
     try {
       await this.runUnits(() => stop.received !== undefined);
@@ -308,11 +307,7 @@ export class UnitRunner {
   ): Promise<{ exitCode: number; exitReason: string; interrupted: boolean }> {
     const { deps, projectDir, flags } = this.options;
     const dir = join(projectDir, unit.worktree);
-    const signals = Object.assign(new EventEmitter(), {
-      exit: ((code?: number) => {
-        throw new Error(`unit ${unit.slug} asked to exit the process (${code})`);
-      }) as (code?: number) => never,
-    });
+    const signals: UnitSignals = new EventEmitter();
     this.signals.set(unit.slug, signals);
     const events = new LoopEvents();
     let exitReason = '';
