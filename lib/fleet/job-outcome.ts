@@ -3,7 +3,7 @@
 // chain of jobs at its end). The job count travels in the state commit's message, which only
 // ralph writes.
 
-import { EXIT } from '../errors.js';
+import { describeExitCode, EXIT } from '../errors.js';
 import type { JobGit } from './job-git.js';
 
 /** A run continues in at most this many jobs (60 hours on hosted runners). */
@@ -23,7 +23,7 @@ export function decideJobOutcome(input: { exitCode: number; cutByJobBudget: bool
 
 export function describeHalt(exitCode: number, exitReason: string, why?: string): string {
   if (why) return why;
-  const kind = exitCode === EXIT.halted ? 'halted by a guard' : exitCode === EXIT.limit ? 'stopped at a limit' : 'could not run';
+  const kind = describeExitCode(exitCode);
   return exitReason ? `${kind} (${exitReason})` : `${kind} (exit ${exitCode})`;
 }
 

@@ -2,6 +2,8 @@
 // adding without duplicates, status changes with their timestamps, the recovery of items an
 // interrupted run left `processing`, and the counts `ralph-queue status` prints. Pure.
 
+import { describeExitCode } from '../errors.js';
+
 export type QueueItemStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'skipped';
 
 /** The fields these changes read and write (the state file's items have more). */
@@ -103,8 +105,6 @@ export type ItemOutcome =
 export function decideItemOutcome(exitCode: number, exitReason: string): ItemOutcome {
   const why = exitReason ? `: ${exitReason}` : '';
   if (exitCode === 0) return { kind: 'completed' };
-  if (exitCode === 2) return { kind: 'failed', reason: `halted by a guard (exit 2)${why}` };
-  if (exitCode === 3) return { kind: 'failed', reason: `stopped at a limit (exit 3)${why}` };
   if (exitCode >= 128) return { kind: 'interrupted', exitCode };
-  return { kind: 'failed', reason: `the loop could not run (exit ${exitCode})${why}` };
+  return { kind: 'failed', reason: `${describeExitCode(exitCode)} (exit ${exitCode})${why}` };
 }

@@ -27,6 +27,9 @@ describe('decideJobOutcome', () => {
   it('describes a halt by its kind and the loop’s exit reason', () => {
     expect(describeHalt(3, 'cost_budget_reached')).toBe('stopped at a limit (cost_budget_reached)');
     expect(describeHalt(2, '')).toBe('halted by a guard (exit 2)');
+    // The words of the run summary (errors.ts describeExitCode): a signal is named, not "could not run".
+    expect(describeHalt(131, '')).toBe('interrupted (SIGQUIT) (exit 131)');
+    expect(describeHalt(1, 'x')).toBe('could not run (x)');
   });
 });
 

@@ -73,7 +73,9 @@ describe('decideItemOutcome', () => {
     [0, 'plan_complete', { kind: 'completed' }],
     [2, 'stagnation_detected', { kind: 'failed', reason: 'halted by a guard (exit 2): stagnation_detected' }],
     [3, 'max_loops_reached', { kind: 'failed', reason: 'stopped at a limit (exit 3): max_loops_reached' }],
-    [1, '', { kind: 'failed', reason: 'the loop could not run (exit 1)' }],
+    // The exit code in the words of the run summary (errors.ts describeExitCode): "could not run", no longer "the loop could not run".
+    [1, '', { kind: 'failed', reason: 'could not run (exit 1)' }],
+    [4, '', { kind: 'failed', reason: 'ended unexpectedly (exit 4)' }],
     [130, 'interrupted', { kind: 'interrupted', exitCode: 130 }],
   ])('exit %i (%s)', (code, reason, expected) => {
     expect(decideItemOutcome(code, reason)).toEqual(expected);
