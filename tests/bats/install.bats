@@ -23,6 +23,7 @@ setup() {
   bash "$REPO/install.sh"
   [ -f "$HOME/.ralph/node_modules/jq-wasm/package.json" ]
   [ -f "$HOME/.ralph/node_modules/zod/package.json" ]
+  [ -f "$HOME/.ralph/node_modules/sax/package.json" ]
   [ ! -e "$HOME/.ralph/node_modules/vitest" ]
   # A checkout whose npm install left jq-wasm out: the installed ralph stays as it was.
   src="$BATS_TEST_TMPDIR/src"
