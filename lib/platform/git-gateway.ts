@@ -13,32 +13,22 @@
 //   leaves every nested repository out (it is recorded by the loop's disarm step, not added);
 // - a push goes to the URL the remote had when the run started, never to what a remote name
 //   says now, and a push to a local path runs none of the receiving repository's hooks
-//   (git-push-url.ts).
+//   (git-push-url.ts);
+// - the user's global and system configuration are read from a snapshot taken at the first call,
+//   and git's location variables are never inherited (git-user-config.ts);
+// - a repository of another user (ralph run as root) is trusted only at the path the run was
+//   started on (`safe.directory` for that path alone), and none of the program-naming settings
+//   of its own config is used: that config is its owner's, not ralph's user's.
 
-import { existsSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { EXIT, RalphError } from '../errors.js';
-import { CONFIG_LIST_ARGS, gitOverrides, parseExecConfig, runsDrivers, withOverrides, type ConfigValues } from './git-config-pins.js';
+import { assertUnchanged, makeAnchor, type GitAnchor } from './git-anchor.js';
+import { CONFIG_LIST_ARGS, gitOverrides, parseExecConfig, runsDrivers, withOverrides, type ConfigValues, type Override } from './git-config-pins.js';
 import { pushToRecordedUrl } from './git-push-url.js';
+import { forgetUserConfigSnapshots, parseScopedListing, userConfigEnv } from './git-user-config.js';
 import type { RunOptions, StartOptions } from './process-types.js';
 import { runProcessSync, startProcess } from './start-process.js';
-
-/** A folder of the repository as the run found it: a directory (by device and inode) or a gitfile's text. */
-type Identity = string;
-
-/** A repository as ralph first found it from one working directory. */
-export interface GitAnchor {
-  gitDir: string;
-  commonDir: string;
-  /** Absent for a bare repository. */
-  workTree?: string;
-  gitDirId: Identity;
-  commonDirId: Identity;
-  /** `<workTree>/.git`: the directory's identity, or `file:` and the gitfile's text. */
-  dotGit?: Identity;
-  /** `<gitDir>/commondir` (null: none). */
-  commondirFile: string | null;
-}
 
 /** What the run started with, per common dir (worktrees share it). */
 interface Recorded {
@@ -47,18 +37,12 @@ interface Recorded {
   remotes: Map<string, string>;
 }
 
-/** A repository ralph guards changed under it: the run stops (exit 2) naming the path. */
-export class GitRepositoryChanged extends RalphError {
-  constructor(path: string, what: string) {
-    super('git_repository_changed', `${path} ${what} since the run started; ralph runs no git command there`, {
-      exitCode: EXIT.halted,
-      hint: `Something in the project (the agent) changed git's own files. Check ${path}, put the repository back as it was (the agent's versions are kept under .ralph/quarantine/), then run ralph again`,
-    });
-  }
-}
+export { GitRepositoryChanged, type GitAnchor } from './git-anchor.js';
 
 const anchors = new Map<string, GitAnchor>();
 const recorded = new Map<string, Recorded>();
+/** The folders ralph was started on or made (a worktree): git may open them whoever owns them. */
+const trusted = new Set<string>();
 
 export function isGitCommand(cmd: string): boolean {
   return basename(cmd) === 'git';
@@ -66,18 +50,21 @@ export function isGitCommand(cmd: string): boolean {
 
 /** Fixes the repository of `cwd` and records its settings and remotes as they are now (run start). */
 export async function recordGitBaseline(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  anchorFor(resolve(cwd), env);
+  trust(resolve(cwd));
+  anchorFor(resolve(cwd), gitEnv(env, resolve(cwd)));
 }
 
 /** Forgets every anchored repository (a new run in the same process, and tests). */
 export function resetGitBaselines(): void {
   anchors.clear();
   recorded.clear();
+  trusted.clear();
+  forgetUserConfigSnapshots();
 }
 
 /** The anchor of `cwd` (recorded on first use); undefined outside a repository. */
 export function gitAnchorOf(cwd: string, env: NodeJS.ProcessEnv = process.env): GitAnchor | undefined {
-  return anchorFor(resolve(cwd), env);
+  return anchorFor(resolve(cwd), gitEnv(env, resolve(cwd)));
 }
 
 export interface PreparedCall {
@@ -89,8 +76,8 @@ export interface PreparedCall {
 
 /** A git call as it is run: its arguments rewritten and its environment pinned. */
 export async function prepareGitRun(args: readonly string[], options: RunOptions): Promise<PreparedCall> {
-  const env = options.env ?? process.env;
   const cwd = resolve(options.cwd ?? '.');
+  const env = gitEnv(options.env ?? process.env, cwd);
   const anchor = anchorFor(cwd, env);
   const pinned = anchor ? pinnedEnv(anchor, env) : env;
   const sub = subcommandOf(args);
@@ -102,8 +89,8 @@ export async function prepareGitRun(args: readonly string[], options: RunOptions
 
 /** The same for a streaming git process (start() returns at once, so its look is synchronous). */
 export function prepareGitStart(args: readonly string[], options: StartOptions): PreparedCall {
-  const env = options.env ?? process.env;
   const cwd = resolve(options.cwd ?? '.');
+  const env = gitEnv(options.env ?? process.env, cwd);
   const anchor = anchorFor(cwd, env);
   const pinned = anchor ? pinnedEnv(anchor, env) : env;
   const sub = subcommandOf(args);
@@ -124,7 +111,8 @@ export function prepareGitStart(args: readonly string[], options: StartOptions):
  * The nested repositories of a work tree, as paths from its top: the gitlinks of the index and
  * each untracked folder holding a repository of its own (git lists those as `dir/`).
  */
-export async function nestedRepositories(workTree: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+export async function nestedRepositories(workTree: string, given: NodeJS.ProcessEnv): Promise<string[]> {
+  const env = gitEnv(given, resolve(workTree));
   const anchor = anchorFor(resolve(workTree), env);
   const pinned = anchor ? withOverrides(pinnedEnv(anchor, env), gitOverrides(new Map(), undefined)) : env;
   const [stage, others] = await Promise.all([runGit(workTree, NESTED_STAGE, pinned), runGit(workTree, NESTED_OTHERS, pinned)]);
@@ -135,7 +123,8 @@ export async function nestedRepositories(workTree: string, env: NodeJS.ProcessEn
  * The same for a nested repository, looked at once and not anchored (it is the agent's): its git
  * dir given outright, every program setting off as always.
  */
-export async function nestedRepositoriesOf(workTree: string, gitDir: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+export async function nestedRepositoriesOf(workTree: string, gitDir: string, given: NodeJS.ProcessEnv): Promise<string[]> {
+  const env = gitEnv(given, resolve(workTree));
   const pinned = withOverrides({ ...env, GIT_DIR: gitDir, GIT_WORK_TREE: workTree }, gitOverrides(new Map(), undefined));
   const [stage, others] = await Promise.all([runGit(workTree, NESTED_STAGE, pinned), runGit(workTree, NESTED_OTHERS, pinned)]);
   return parseNested(stage.stdout, others.stdout, workTree);
@@ -186,7 +175,9 @@ function finish({ args, sub, anchor, own, cwd, callerEnv }: Call, pinnedEnv: Nod
     if (sub?.name !== 'worktree' || !anchor) return;
     forgetWorktrees(anchor.commonDir);
     const added = code === 0 ? addedWorktree(args, sub.index) : undefined;
-    if (added !== undefined) anchorFor(resolve(cwd, added), callerEnv);
+    if (added === undefined) return;
+    trust(resolve(cwd, added));
+    anchorFor(resolve(cwd, added), callerEnv);
   };
   return { args: out, env, after };
 }
@@ -274,23 +265,18 @@ function pinnedEnv(anchor: GitAnchor, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv
 function anchorFor(cwd: string, env: NodeJS.ProcessEnv): GitAnchor | undefined {
   const known = anchors.get(cwd);
   if (known) return known;
-  // rev-parse and `config --list` run no program, whatever the configuration says.
-  const look = (args: readonly string[], lookEnv: NodeJS.ProcessEnv = env) =>
-    runProcessSync('git', args, { cwd, env: withOverrides(lookEnv, gitOverrides(new Map(), undefined)) });
+  // rev-parse and `config --list` run no program, whatever the configuration says. A folder ralph
+  // was started on is opened whoever owns it (the look is the only call that needs it: the
+  // others name the git dir, and git checks no owner then).
+  const overrides: Override[] = [...gitOverrides(new Map(), undefined), ...trustOverrides()];
+  const look = (args: readonly string[], lookEnv: NodeJS.ProcessEnv = env) => runProcessSync('git', args, { cwd, env: withOverrides(lookEnv, overrides) });
   const found = look(['rev-parse', '--absolute-git-dir', '--git-common-dir', '--is-bare-repository']);
   const [gitDir, common, bare] = found.stdout.split('\n');
   if (found.code !== 0 || !gitDir || !common) return undefined;
   const top = bare === 'true' ? undefined : look(['rev-parse', '--show-toplevel']);
   const workTree = top && top.code === 0 ? top.stdout.replace(/\n$/, '') : undefined;
   const commonDir = resolve(cwd, common);
-  const anchor: GitAnchor = {
-    gitDir,
-    commonDir,
-    ...(workTree ? { workTree, dotGit: identity(join(workTree, '.git')) } : {}),
-    gitDirId: identity(gitDir),
-    commonDirId: identity(commonDir),
-    commondirFile: readOrNull(join(gitDir, 'commondir')),
-  };
+  const anchor = makeAnchor(gitDir, commonDir, workTree);
   anchors.set(cwd, anchor);
   if (!recorded.has(commonDir)) recorded.set(commonDir, recordSettings(anchor, env, look));
   return anchor;
@@ -302,53 +288,41 @@ function recordSettings(
   look: (args: readonly string[], env: NodeJS.ProcessEnv) => { code: number | null; stdout: string },
 ): Recorded {
   const pinned = pinnedEnv(anchor, env);
-  const listing = look(CONFIG_LIST_ARGS, pinned);
   const remotes = new Map<string, string>();
   for (const name of look(['remote'], pinned).stdout.split('\n').filter(Boolean)) {
     const url = look(['remote', 'get-url', '--push', name], pinned);
     if (url.code === 0) remotes.set(name, url.stdout.replace(/\n$/, ''));
   }
-  return { baseline: parseExecConfig(listing.code === 0 ? listing.stdout : ''), remotes };
-}
-
-/** Stops when the repository is no longer the one anchored. */
-function assertUnchanged(anchor: GitAnchor): void {
-  if (anchor.workTree !== undefined && anchor.dotGit !== undefined) {
-    const dotGit = join(anchor.workTree, '.git');
-    if (identity(dotGit) !== anchor.dotGit) throw new GitRepositoryChanged(dotGit, describeChange(anchor.dotGit, identity(dotGit)));
+  if (!anchor.foreign) {
+    const listing = look(CONFIG_LIST_ARGS, pinned);
+    return { baseline: parseExecConfig(listing.code === 0 ? listing.stdout : ''), remotes };
   }
-  if (identity(anchor.gitDir) !== anchor.gitDirId) throw new GitRepositoryChanged(anchor.gitDir, 'was moved or replaced');
-  if (identity(anchor.commonDir) !== anchor.commonDirId) throw new GitRepositoryChanged(anchor.commonDir, 'was moved or replaced');
-  const commondir = join(anchor.gitDir, 'commondir');
-  if (readOrNull(commondir) !== anchor.commondirFile) throw new GitRepositoryChanged(commondir, anchor.commondirFile === null ? 'was written' : 'was changed');
+  // Another user's repository: its own config (local and worktree scopes) names no program for ralph.
+  const scoped = look([...CONFIG_LIST_ARGS, '--show-scope'], pinned);
+  const users = parseScopedListing(scoped.code === 0 ? scoped.stdout : '').filter((e) => e.scope !== 'local' && e.scope !== 'worktree');
+  return { baseline: parseExecConfig(users.map((e) => (e.value === null ? e.key : `${e.key}\n${e.value}`)).join('\0')), remotes };
 }
 
-function describeChange(before: Identity, now: Identity): string {
-  if (now === 'absent') return 'was removed';
-  if (now.startsWith('file:'))
-    return `was replaced by a file pointing to ${now
-      .slice('file:'.length)
-      .replace(/^gitdir:\s*/, '')
-      .trim()}`;
-  return before.startsWith('file:') ? 'was changed' : 'was replaced';
+/** The caller's environment as git gets it: the user's configuration as snapshotted, no inherited location. */
+function gitEnv(env: NodeJS.ProcessEnv, cwd: string): NodeJS.ProcessEnv {
+  // Taken in the folder of the first call (the project, at run start): a conditional include applies as it does there.
+  return userConfigEnv(env, (clean) => {
+    const listing = runProcessSync('git', ['config', '-z', '--list', '--show-scope', '--includes'], { cwd, env: withOverrides(clean, trustOverrides()) });
+    return listing.code === 0 ? listing.stdout : '';
+  });
 }
 
-function identity(path: string): Identity {
+function trustOverrides(): Override[] {
+  return [...trusted].map((dir): Override => ['safe.directory', dir]);
+}
+
+/** `dir` (and where it really is) may be opened whoever owns it. */
+function trust(dir: string): void {
+  trusted.add(dir);
   try {
-    const st = lstatSync(path);
-    if (st.isDirectory()) return `dir:${st.dev}:${st.ino}`;
-    if (st.isFile()) return `file:${readFileSync(path, 'utf8')}`;
-    return 'other';
+    trusted.add(realpathSync(dir));
   } catch {
-    return 'absent';
-  }
-}
-
-function readOrNull(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return null;
+    // not there (yet)
   }
 }
 
