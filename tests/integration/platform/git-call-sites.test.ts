@@ -6,7 +6,10 @@
 // sends git to a copy of the config the agent controls (with an fsmonitor, a filter and origin
 // pointing at a repository whose receive hook runs). A marker file proves nothing ran: each
 // planted program appends its name to it. With the commondir swapped, an operation may also
-// refuse to run (GitRepositoryChanged); it never runs anything the agent wrote.
+// refuse to run (GitRepositoryChanged); it never runs anything the agent wrote. A third attack
+// plants the same settings in the user's global configuration (`~/.gitconfig`, an include it
+// names, `~/.config/git/config` and `attributes`), with `url.<x>.insteadOf` sending pushes to a
+// trap repository: nothing runs and the trap receives nothing.
 
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdtempSync } from 'node:fs';
@@ -30,7 +33,8 @@ import { GitRepositoryChanged, recordGitBaseline, resetGitBaselines } from '../.
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
 import { GIT_TEST_ENV, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 
-const env = { ...process.env, ...GIT_TEST_ENV };
+// Each scene's user has a home of its own (set by startRun), so its global configuration can be planted.
+let env: NodeJS.ProcessEnv = { ...process.env, ...GIT_TEST_ENV };
 const runner = nodeProcessRunner;
 const cleanup: Array<() => void> = [];
 afterEach(() => {
@@ -54,6 +58,9 @@ async function startRun(): Promise<Scene> {
     () => project.cleanup(),
     () => rmSync(outside, { recursive: true, force: true }),
   );
+  const home = join(outside, 'home');
+  mkdirSync(join(home, '.config', 'git'), { recursive: true });
+  env = { ...process.env, ...GIT_TEST_ENV, HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
   const marker = join(outside, 'ran.log');
   const script = join(outside, 'evil.sh');
   writeFileSync(script, `#!/bin/sh\n[ -n "$AGENT_OWN_GIT" ] || echo "$1" >> '${marker}'\nexec cat\n`);
@@ -141,11 +148,47 @@ function swapCommonDir(s: Scene): void {
   writeFileSync(s.project.path('.git/commondir'), '../.ralph/g\n');
 }
 
+/** The same settings in the user's global configuration files, and a push redirected to a trap. */
+function plantUserConfig(s: Scene): string {
+  const home = env.HOME!;
+  const global = join(home, '.gitconfig');
+  const xdg = join(home, '.config', 'git', 'config');
+  const set = (file: string, key: string, value: string) => execFileSync('git', ['config', '--file', file, '--add', key, value]);
+  set(global, 'core.fsmonitor', s.evil('global:fsmonitor'));
+  set(global, 'core.hooksPath', join(home, 'hooks'));
+  set(global, 'core.sshCommand', s.evil('global:ssh'));
+  set(global, 'core.pager', s.evil('global:pager'));
+  set(global, 'credential.helper', `!${s.evil('global:credential')}`);
+  set(global, 'filter.g.clean', s.evil('global:clean'));
+  set(global, 'diff.g.textconv', s.evil('global:textconv'));
+  set(global, 'include.path', join(home, 'more.cfg'));
+  set(join(home, 'more.cfg'), 'filter.i.clean', s.evil('include:clean'));
+  set(xdg, 'filter.x.clean', s.evil('xdg:clean'));
+  set(xdg, 'core.fsmonitor', s.evil('xdg:fsmonitor'));
+  writeFileSync(join(home, '.config', 'git', 'attributes'), '*.txt filter=g diff=g\n*.md filter=x\n*.js filter=i\n');
+  mkdirSync(join(home, 'hooks'));
+  for (const hook of ['pre-commit', 'post-commit', 'pre-push', 'reference-transaction', 'post-index-change']) {
+    writeFileSync(join(home, 'hooks', hook), `#!/bin/sh\n${s.evil(`global-hook:${hook}`)} </dev/null\n`);
+    chmodSync(join(home, 'hooks', hook), 0o755);
+  }
+  const trap = join(s.marker, '..', 'trap.git');
+  execFileSync('git', ['init', '-q', '--bare', trap]);
+  const origin = s.project.git('remote', 'get-url', 'origin').trim();
+  for (const file of [global, xdg])
+    for (const from of [origin, 'ralph-recorded-remote:']) {
+      set(file, `url.${trap}.insteadOf`, from);
+      set(file, `url.${trap}.pushInsteadOf`, from);
+    }
+  for (const name of ['a.txt', 'b.md', 'c.js']) writeFileSync(s.project.path(name), 'changed\n');
+  writeFileSync(s.project.path('new.txt'), 'new\n');
+  return trap;
+}
+
 type Operation = (s: Scene) => Promise<unknown>;
 
 const lifecycleCtx = (s: Scene) => ({ processRunner: runner, cwd: s.dir, env });
 const queueGit = (s: Scene) => ({ runner, cwd: s.dir, env });
-const parallelGit = { runner, env };
+const parallelGit = () => ({ runner, env });
 
 // Each exported operation that runs git, as its callers call it.
 const OPERATIONS: Record<string, Operation> = {
@@ -159,10 +202,10 @@ const OPERATIONS: Record<string, Operation> = {
   'lifecycle pushBranch': (s) => lifecycle.pushBranch('feature', lifecycleCtx(s)),
   'queue readHead': (s) => readHead(queueGit(s)),
   'queue commitLeftovers': (s) => commitLeftovers(queueGit(s), s.head, 'leftovers\n'),
-  'parallel commitUnitLeftovers': (s) => commitUnitLeftovers(parallelGit, s.dir, 'unit leftovers\n'),
-  'parallel listConflictedFiles': (s) => listConflictedFiles(parallelGit, s.dir),
-  'parallel readRunBranch': (s) => readRunBranch(parallelGit, s.dir),
-  'parallel status': (s) => readGit(parallelGit, s.dir, ['status', '--porcelain']),
+  'parallel commitUnitLeftovers': (s) => commitUnitLeftovers(parallelGit(), s.dir, 'unit leftovers\n'),
+  'parallel listConflictedFiles': (s) => listConflictedFiles(parallelGit(), s.dir),
+  'parallel readRunBranch': (s) => readRunBranch(parallelGit(), s.dir),
+  'parallel status': (s) => readGit(parallelGit(), s.dir, ['status', '--porcelain']),
   'backup createBackup': (s) => createBackup({ projectDir: s.dir, processRunner: runner, env, loop: 1, keep: 3, ledger: s.project.path('.ledger.json') }),
   'backup listBackups': (s) => listBackups({ projectDir: s.dir, processRunner: runner, env }),
   'rollback --rollback listing': (s) => runRollback({ projectDir: s.dir, force: false, json: true, write: () => undefined, processRunner: runner, env }),
@@ -209,6 +252,18 @@ describe('every git operation of ralph and ralph-fleet', () => {
       // The plants are live: the user's own git, with no ralph in between, runs them.
       if (name === 'lifecycle readHeadSha') {
         execFileSync('git', ['status', '--porcelain'], { cwd: s.dir, env, stdio: 'ignore' });
+        expect(ran(s).length).toBeGreaterThan(0);
+      }
+    });
+
+    it(`${name}: runs nothing planted in the user's global configuration, and pushes nowhere it names`, async () => {
+      const s = await startRun();
+      const trap = plantUserConfig(s);
+      await operation(s).catch((error: unknown) => error);
+      expect(ran(s)).toEqual([]);
+      expect(execFileSync('git', ['--git-dir', trap, 'for-each-ref'], { encoding: 'utf8' })).toBe('');
+      if (name === 'lifecycle readHeadSha') {
+        execFileSync('git', ['add', '-A'], { cwd: s.dir, env, stdio: 'ignore' });
         expect(ran(s).length).toBeGreaterThan(0);
       }
     });
