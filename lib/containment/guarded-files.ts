@@ -7,7 +7,7 @@
 
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { GUARDED_DIRS, guardedPaths } from './guarded-paths.js';
+import { GUARDED_DIRS, WORKTREES_DIR, guardedPaths, worktreePointerPaths } from './guarded-paths.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { assertNoLinkedDirectory } from '../state/no-follow.js';
 
@@ -41,7 +41,7 @@ export interface GuardViolation {
 
 export function recordGuardedFiles(projectDir: string): GuardedFiles {
   const files = new Map<string, Recorded>();
-  for (const path of guardedPaths(projectDir)) files.set(path, readRecorded(join(projectDir, path)));
+  for (const path of [...guardedPaths(projectDir), ...worktreePointerPaths(projectDir)]) files.set(path, readRecorded(join(projectDir, path)));
   const folders = new Map(GUARDED_DIRS.map((dir) => [dir, folderState(join(projectDir, dir))]));
   return { projectDir, files, folders, testScript: readTestScript(projectDir) };
 }
@@ -72,6 +72,7 @@ export function restoreGuardedFiles(guarded: GuardedFiles, quarantine: string): 
 function restoreFile(guarded: GuardedFiles, path: string, quarantine: string): GuardViolation | undefined {
   const { projectDir } = guarded;
   const full = join(projectDir, path);
+  if (path.startsWith(`${WORKTREES_DIR}/`) && !worktreeAdminReady(dirname(full), path)) return undefined;
   const before = guarded.files.get(path) ?? { bytes: null, mode: 0o644 };
   const now = readRecorded(full);
   if (sameBytes(before.bytes, now.bytes) && !isLink(full)) return undefined;
@@ -83,6 +84,18 @@ function restoreFile(guarded: GuardedFiles, path: string, quarantine: string): G
     chmodSync(target, before.mode);
   }
   return { path, ...(keptAt ? { keptAt } : {}), diff: describeChange(path, before.bytes, now.bytes) };
+}
+
+/**
+ * A linked worktree's admin folder, where its pointer files are put back: a plain folder. One
+ * that is gone is a worktree removed (`git worktree remove`), with nothing left to point
+ * anywhere; one replaced by a link (or anything else) is not written through, and stops the run.
+ */
+function worktreeAdminReady(admin: string, path: string): boolean {
+  const state = folderState(admin);
+  if (state.kind === 'folder') return true;
+  if (state.kind === 'absent') return false;
+  throw new Error(`${dirname(path)} is no longer a folder`);
 }
 
 /** One restore; a failure (whatever the agent left in the way) becomes a violation that stops the run. */

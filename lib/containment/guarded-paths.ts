@@ -15,6 +15,8 @@ export const GUARDED_FILES = [
   '.git/commondir',
   '.git/config.worktree',
   '.git/info/attributes',
+  // Where git also looks for objects: another repository's, outside the project.
+  '.git/objects/info/alternates',
   // Claude Code (permissions, hooks), Codex, Gemini CLI and OpenCode project settings.
   '.claude/settings.json',
   '.claude/settings.local.json',
@@ -50,6 +52,25 @@ export function guardedPaths(projectDir: string): string[] {
     names = [];
   }
   return [...GUARDED_FILES, ...names.map((n) => `${HOOKS_DIR}/${n}`)];
+}
+
+export const WORKTREES_DIR = '.git/worktrees';
+/** The files of a linked worktree's admin folder that say where git looks for it and its repository. */
+const WORKTREE_POINTERS = ['gitdir', 'commondir', 'config.worktree'];
+
+/**
+ * The pointer files of each linked worktree the repository has now (`.git/worktrees/<name>/…`,
+ * project-relative). Recorded when the run starts: a worktree ralph adds later (`--parallel`) is
+ * anchored by the git gateway when it is made.
+ */
+export function worktreePointerPaths(projectDir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(join(projectDir, WORKTREES_DIR)).sort();
+  } catch {
+    return [];
+  }
+  return names.flatMap((name) => WORKTREE_POINTERS.map((file) => `${WORKTREES_DIR}/${name}/${file}`));
 }
 
 /**

@@ -197,3 +197,44 @@ describe('a moved repository', () => {
     expect(readFileSync(p.path('.ralphrc'), 'utf8')).toBe('A=1\n');
   });
 });
+
+describe("where git looks besides the repository's config", () => {
+  it('takes back alternates the agent wrote, and the gitdir and commondir of a linked worktree it changed', () => {
+    const p = (project = tmpProject({ '.ralphrc': 'A=1\n' }, { git: true }));
+    p.git('worktree', 'add', '-q', '-b', 'side', p.path('.ralph/wt'));
+    const gitdir = '.git/worktrees/wt/gitdir';
+    const commondir = '.git/worktrees/wt/commondir';
+    const before = { gitdir: readFileSync(p.path(gitdir), 'utf8'), commondir: readFileSync(p.path(commondir), 'utf8') };
+    const guarded = recordGuardedFiles(p.dir);
+    writeFileSync(p.path('.git/objects/info/alternates'), '/root/other/.git/objects\n');
+    writeFileSync(p.path(gitdir), '/elsewhere/.git\n');
+    writeFileSync(p.path(commondir), '../../../.ralph/g\n');
+
+    const violations = restoreGuardedFiles(guarded, Q);
+    expect(violations.map((v) => v.path)).toEqual(['.git/objects/info/alternates', commondir, gitdir]);
+    expect(existsSync(p.path('.git/objects/info/alternates'))).toBe(false);
+    expect(readFileSync(p.path(`${Q}/.git/objects/info/alternates`), 'utf8')).toBe('/root/other/.git/objects\n');
+    expect(readFileSync(p.path(gitdir), 'utf8')).toBe(before.gitdir);
+    expect(readFileSync(p.path(commondir), 'utf8')).toBe(before.commondir);
+  });
+
+  it('leaves a worktree removed during the run removed, and halts on an admin folder turned into a link', () => {
+    const p = (project = tmpProject({ '.ralphrc': 'A=1\n' }, { git: true }));
+    p.git('worktree', 'add', '-q', '-b', 'one', p.path('.ralph/one'));
+    p.git('worktree', 'add', '-q', '-b', 'two', p.path('.ralph/two'));
+    const guarded = recordGuardedFiles(p.dir);
+    p.git('worktree', 'remove', '--force', p.path('.ralph/one'));
+    const elsewhere = mkdtempSync(join(tmpdir(), 'ralph-admin-'));
+    try {
+      renameSync(p.path('.git/worktrees/two'), join(elsewhere, 'two'));
+      symlinkSync(join(elsewhere, 'two'), p.path('.git/worktrees/two'));
+      const violations = restoreGuardedFiles(guarded, Q);
+      expect(existsSync(p.path('.git/worktrees/one'))).toBe(false);
+      expect(violations.map((v) => v.path)).toEqual(['.git/worktrees/two/commondir', '.git/worktrees/two/config.worktree', '.git/worktrees/two/gitdir']);
+      expect(violations.every((v) => v.unrestored?.includes('.git/worktrees/two is no longer a folder'))).toBe(true);
+      expect(readdirSync(join(elsewhere, 'two')).sort()).toEqual(readdirSync(p.path('.git/worktrees/two')).sort());
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+});

@@ -158,6 +158,30 @@ describe('the repository the run started with', () => {
     await expect(git(p, 'rev-parse', '--git-common-dir')).rejects.toThrow(/commondir was written since the run started/);
   });
 
+  it('stops before using alternates written since, naming the file', async () => {
+    const { p } = setUp();
+    await recordGitBaseline(p.dir, env);
+    const other = mkdtempSync(join(tmpdir(), 'ralph-alternate-'));
+    try {
+      execFileSync('git', ['init', '-q', other]);
+      writeFileSync(p.path('.git/objects/info/alternates'), `${join(other, '.git', 'objects')}\n`);
+      await expect(git(p, 'cat-file', '-e', 'HEAD')).rejects.toThrow(`${p.path('.git/objects/info/alternates')} was written since the run started`);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
+  it('stops in a linked worktree whose gitdir was changed since, naming the file', async () => {
+    const { p } = setUp();
+    const worktree = p.path('.ralph/wt');
+    p.git('worktree', 'add', '-q', '-b', 'side', worktree);
+    await recordGitBaseline(worktree, env);
+    writeFileSync(p.path('.git/worktrees/wt/gitdir'), '/elsewhere/.git\n');
+    const refused = await nodeProcessRunner.run('git', ['status'], { cwd: worktree, env }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(GitRepositoryChanged);
+    expect((refused as Error).message).toBe(`${p.path('.git/worktrees/wt/gitdir')} was changed since the run started; ralph runs no git command there`);
+  });
+
   it('leaves every nested repository out of git add, committed or not', async () => {
     const { p } = setUp();
     await recordGitBaseline(p.dir, env);
