@@ -3,7 +3,7 @@
 // undoes every change to them after each agent call (lib/containment/guarded-files.ts); a sandbox
 // mounts those that exist read-only, so under one the change cannot happen at all.
 
-import { lstatSync, readdirSync } from 'node:fs';
+import { chownSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Project-relative files whose every change is undone. */
@@ -73,22 +73,62 @@ export function worktreePointerPaths(projectDir: string): string[] {
   return names.flatMap((name) => WORKTREE_POINTERS.map((file) => `${WORKTREES_DIR}/${name}/${file}`));
 }
 
+// What of the project's own `.git` a sandbox shows read-only: what says what git runs and where
+// it looks. Folders whole, so nothing can be added in them either (a hook, `info/exclude`,
+// alternates). Objects, refs, the index and the logs stay writable: the agent can commit.
+const GIT_READ_ONLY_FILES = ['.git/config', '.git/config.worktree', '.git/commondir'];
+const GIT_READ_ONLY_DIRS = ['.git/info', HOOKS_DIR, '.git/objects/info'];
+
 /**
  * What a sandbox mounts read-only over the project's read-write mount (absolute host paths): each
- * guarded file that is a regular file now, and the hooks folder as a whole, so no hook can be
- * added either. A link is left out (a bind would follow it); changing or adding one is undone
- * after the call like any other guarded change.
+ * guarded file that is a regular file now, git's folders above (those that exist) whole, and a
+ * gitfile at `.git` (a linked worktree's). A link is left out (a bind would follow it); changing
+ * or adding one is undone after the call like any other guarded change.
  */
 export function readOnlyGuardedPaths(projectDir: string): string[] {
   const mounts: string[] = [];
-  for (const path of [...GUARDED_FILES, HOOKS_DIR]) {
+  const add = (path: string, kind: 'file' | 'dir'): void => {
     const full = join(projectDir, path);
     try {
       const st = lstatSync(full);
-      if (path === HOOKS_DIR ? st.isDirectory() : st.isFile()) mounts.push(full);
+      if (kind === 'dir' ? st.isDirectory() : st.isFile()) mounts.push(full);
     } catch {
       // absent: nothing to mount
     }
-  }
+  };
+  const inGitDirs = (path: string) => GIT_READ_ONLY_DIRS.some((dir) => path.startsWith(`${dir}/`));
+  for (const path of GUARDED_FILES) if (!inGitDirs(path) && !GIT_READ_ONLY_FILES.includes(path)) add(path, 'file');
+  for (const path of [...GIT_READ_ONLY_FILES, '.git']) add(path, 'file');
+  for (const path of GIT_READ_ONLY_DIRS) add(path, 'dir');
   return mounts;
+}
+
+/**
+ * The project's `.git` folder, when it is one: a sandbox binds it onto itself (writable), which
+ * makes it a mount point that cannot be renamed or replaced from inside, and first makes the
+ * folders it shows read-only that git would make itself (`info/`, `objects/info/`), so that the
+ * agent cannot make them with alternates or an exclude file in them.
+ */
+export function pinnedGitDir(projectDir: string, options: { make: boolean }): string | undefined {
+  const dotGit = join(projectDir, '.git');
+  let owner: { uid: number; gid: number };
+  try {
+    const st = lstatSync(dotGit);
+    if (!st.isDirectory()) return undefined;
+    owner = { uid: st.uid, gid: st.gid };
+  } catch {
+    return undefined;
+  }
+  if (options.make) {
+    for (const dir of GIT_READ_ONLY_DIRS) {
+      try {
+        mkdirSync(join(projectDir, dir));
+        // Its repository's owner's, as git would have made it (ralph may run as root).
+        if (process.getuid?.() === 0) chownSync(join(projectDir, dir), owner.uid, owner.gid);
+      } catch {
+        // there already, or cannot be made (then it is not mounted)
+      }
+    }
+  }
+  return dotGit;
 }

@@ -5,8 +5,11 @@
 // no /var, no /etc/shadow, and no host socket in any folder. In its own pid namespace that dies
 // with ralph (--unshare-pid --die-with-parent), a daemon it forks cannot outlive the call; its own
 // IPC and host name namespaces too. The network is shared (the agent needs its API) unless it is
-// `none`. The project's guarded files (.ralphrc, git's config and hooks, the agents' settings) are
-// mounted read-only over it: what configures the programs ralph runs cannot change in a call.
+// `none`. The project's guarded files (.ralphrc, the agents' settings) and what of `.git` says
+// what git runs and where it looks (config, config.worktree, commondir, info/, hooks/,
+// objects/info/) are mounted read-only over it, and `.git` is bound onto itself so it cannot be
+// renamed or replaced: what configures the programs ralph runs cannot change in a call, while
+// the agent can still commit (objects, refs, the index and the logs stay writable).
 // As an ordinary user it runs in a user namespace of its own with every capability dropped; when
 // ralph runs as root, the agent runs as the project's owner (never root: see agent-user.ts),
 // switched to by setpriv inside the sandbox with no capability left and no way to gain one.
@@ -18,7 +21,7 @@ import type { SandboxNetwork } from './sandbox-settings.js';
 import { stripTerminalControls } from '../text/terminal-text.js';
 import { RalphError } from '../errors.js';
 import { findTrustedExecutable } from '../platform/find-executable.js';
-import { readOnlyGuardedPaths } from '../containment/guarded-paths.js';
+import { pinnedGitDir, readOnlyGuardedPaths } from '../containment/guarded-paths.js';
 import { worktreeGitMounts, type WorktreeGitMounts } from './worktree-git.js';
 import type { Logger } from '../platform/deps.js';
 import type { ProcessRunner } from '../platform/process.js';
@@ -80,8 +83,10 @@ export interface BwrapLayout {
   /** Read-only binds: SANDBOX_BWRAP_BIND and the agent's own install. */
   binds: readonly string[];
   network: SandboxNetwork;
-  /** The project's guarded files (lib/containment/guarded-paths.ts), read-only over its read-write mount. */
+  /** The project's guarded files and git's own folders (lib/containment/guarded-paths.ts), read-only over its read-write mount. */
   readOnly?: readonly string[];
+  /** The project's `.git` folder, bound onto itself (writable) so that it cannot be renamed or replaced. */
+  pinnedGitDir?: string;
   /** WORK_DIRS (absolute): folders beside the project the agent also works in, read-write at the same path. */
   workDirs?: readonly string[];
   /** ralph runs as root: no user namespace (setpriv switches to the agent's user inside), capabilities kept for it. */
@@ -119,6 +124,7 @@ export function bwrapOptions(layout: BwrapLayout): string[] {
     ...(layout.worktreeGit?.writable ?? []).map((path): Mount => ({ words: ['--bind', path, path], dest: path, writable: true })),
     ...(layout.worktreeGit?.readOnly ?? []).map(ro),
     ...(layout.workDirs ?? []).map((dir): Mount => ({ words: ['--bind', dir, dir], dest: dir, writable: true })),
+    ...(layout.pinnedGitDir ? [{ words: ['--bind', layout.pinnedGitDir, layout.pinnedGitDir], dest: layout.pinnedGitDir, writable: true }] : []),
     ...(layout.readOnly ?? []).map(ro),
   ];
   return [
@@ -233,6 +239,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     system,
     binds: options.binds,
     network: options.network,
+    pinnedGitDir: pinnedGitDir(options.projectDir, { make: true }),
     readOnly: readOnlyGuardedPaths(options.projectDir),
     workDirs: options.workDirs,
     asRoot: user?.switchTo,

@@ -9,7 +9,7 @@ import { stripTerminalControls } from '../text/terminal-text.js';
 import { RalphError } from '../errors.js';
 import type { Deps } from '../platform/deps.js';
 import { findTrustedExecutable } from '../platform/find-executable.js';
-import { readOnlyGuardedPaths } from '../containment/guarded-paths.js';
+import { pinnedGitDir, readOnlyGuardedPaths } from '../containment/guarded-paths.js';
 import { resolveAgentExecutable } from './agent-executable.js';
 import { agentProbeRunner } from './agent-probe-runner.js';
 import { runInBwrap } from './bwrap-agent-probe.js';
@@ -100,6 +100,7 @@ export function previewSandbox(settings: SandboxSettings, options: Pick<OpenSand
         system: systemEntries(),
         binds: [...settings.binds, ...agent.binds],
         network: settings.network,
+        pinnedGitDir: pinnedGitDir(projectDir, { make: false }),
         readOnly: readOnlyGuardedPaths(projectDir),
         workDirs: options.workDirs,
         asRoot: user.switchTo,

@@ -1,11 +1,12 @@
-// What a sandbox mounts read-only: the guarded files that are regular files, the hooks folder
-// whole, never a link (a bind would follow it) and nothing absent.
+// What a sandbox mounts read-only: the guarded files that are regular files, git's hooks, info
+// and objects/info folders whole, a gitfile, never a link (a bind would follow it) and nothing
+// absent; and the `.git` folder a sandbox binds onto itself.
 
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { guardedPaths, readOnlyGuardedPaths } from '../../../lib/containment/guarded-paths.js';
+import { guardedPaths, pinnedGitDir, readOnlyGuardedPaths } from '../../../lib/containment/guarded-paths.js';
 
 let dir = '';
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,5 +22,20 @@ describe('readOnlyGuardedPaths', () => {
     symlinkSync(join(dir, '.ralphrc'), join(dir, '.claude/settings.json'));
     expect(readOnlyGuardedPaths(dir)).toEqual([join(dir, '.ralphrc'), join(dir, '.git/config'), join(dir, '.git/hooks')]);
     expect(guardedPaths(dir)).toContain('.git/hooks/pre-commit');
+  });
+
+  it("lists git's info/ and objects/info/ folders whole, and a linked worktree's gitfile", () => {
+    dir = mkdtempSync(join(tmpdir(), 'ralph-guarded-'));
+    for (const sub of ['.git/info', '.git/objects/info', '.git/hooks']) mkdirSync(join(dir, sub), { recursive: true });
+    writeFileSync(join(dir, '.git/config'), '[core]\n');
+    writeFileSync(join(dir, '.git/info/attributes'), '* -text\n');
+    writeFileSync(join(dir, '.git/objects/info/alternates'), '/x\n');
+    expect(readOnlyGuardedPaths(dir)).toEqual([join(dir, '.git/config'), join(dir, '.git/info'), join(dir, '.git/hooks'), join(dir, '.git/objects/info')]);
+    expect(pinnedGitDir(dir, { make: false })).toBe(join(dir, '.git'));
+    const worktree = join(dir, 'wt');
+    mkdirSync(worktree);
+    writeFileSync(join(worktree, '.git'), 'gitdir: /x\n');
+    expect(readOnlyGuardedPaths(worktree)).toEqual([join(worktree, '.git')]);
+    expect(pinnedGitDir(worktree, { make: false })).toBeUndefined();
   });
 });
