@@ -1,0 +1,84 @@
+// ralph run as root on a project another user owns (a CI container, `sudo ralph`): git refuses
+// such a repository ("dubious ownership") unless told it is safe. ralph's own git opens the one
+// folder the run was started on, and no other; and since that repository's config is its
+// owner's, not root's, none of the programs it names runs from ralph's git (a clean filter, an
+// ssh command), while the commits and backups ralph makes there work. Needs root.
+
+import { chmodSync, chownSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createBackup, listBackups } from '../../lib/loop/backup.js';
+import { isGitRepository } from '../../lib/project/detect-git.js';
+import { commitWhatIsLeft } from '../../lib/platform/git-leftovers.js';
+import { recordGitBaseline, resetGitBaselines } from '../../lib/platform/git-gateway.js';
+import { nodeProcessRunner } from '../../lib/platform/process.js';
+import { GIT_TEST_ENV, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
+import { SANDBOX_TEST_OWNER, requireRoot } from '../helpers/sandbox-tools.js';
+
+const OWNER = SANDBOX_TEST_OWNER;
+const env = { ...process.env, ...GIT_TEST_ENV };
+const runner = nodeProcessRunner;
+const cleanup: Array<() => void> = [];
+beforeAll(() => requireRoot('a project owned by another user'));
+afterEach(() => {
+  for (const each of cleanup.splice(0)) each();
+  resetGitBaselines();
+});
+
+function chownTree(path: string): void {
+  chownSync(path, OWNER, OWNER);
+  if (!lstatSync(path).isDirectory()) return;
+  for (const name of readdirSync(path)) chownTree(join(path, name));
+}
+
+/** A committed project, then given to another user, with a filter and an ssh command in its own config. */
+function foreignProject(): { project: TmpProject; marker: string } {
+  const project = tmpProject({ 'a.txt': 'a\n' }, { git: true });
+  const outside = mkdtempSync(join(tmpdir(), 'ralph-foreign-'));
+  cleanup.push(
+    () => project.cleanup(),
+    () => rmSync(outside, { recursive: true, force: true }),
+  );
+  const marker = join(outside, 'ran.log');
+  const script = join(outside, 'owner.sh');
+  writeFileSync(script, `#!/bin/sh\necho "$1" >> '${marker}'\nexec cat\n`);
+  chmodSync(script, 0o755);
+  project.git('config', 'filter.own.clean', `${script} clean`);
+  project.git('config', 'core.sshCommand', `${script} ssh`);
+  writeFileSync(project.path('.gitattributes'), '*.txt filter=own\n');
+  project.git('add', '-A');
+  project.git('commit', '-q', '-m', 'attributes');
+  // What the owner's own git ran until now is the owner's business: the marker counts ralph's calls.
+  rmSync(marker, { force: true });
+  chownTree(project.dir);
+  return { project, marker };
+}
+
+describe("ralph's git as root in a project another user owns", () => {
+  it('works in the folder the run was started on, and runs nothing its config names', async () => {
+    const { project, marker } = foreignProject();
+    await recordGitBaseline(project.dir, env);
+    expect(await isGitRepository(project.dir, { runner, env })).toBe(true);
+    writeFileSync(project.path('b.txt'), 'b\n');
+    expect(await commitWhatIsLeft({ runner, cwd: project.dir, env }, 'leftovers\n')).toEqual({ kind: 'committed' });
+    const backup = await createBackup({
+      projectDir: project.dir,
+      processRunner: runner,
+      env,
+      loop: 1,
+      keep: 3,
+      ledger: join(project.dir, '..', `${lstatSync(project.dir).ino}.ledger.json`),
+    });
+    expect(backup).toMatchObject({ ref: expect.stringMatching(/^refs\/ralph\/backups\/loop-1-/) });
+    expect(await listBackups({ projectDir: project.dir, processRunner: runner, env })).not.toHaveProperty('skipped');
+    expect(existsSync(marker) ? readFileSync(marker, 'utf8') : '').toBe('');
+  });
+
+  it('still refuses another folder of that user that the run was not started on', async () => {
+    const { project: started } = foreignProject();
+    const { project: other } = foreignProject();
+    await recordGitBaseline(started.dir, env);
+    expect(await isGitRepository(other.dir, { runner, env })).toBe(false);
+  });
+});
