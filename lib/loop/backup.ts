@@ -5,6 +5,12 @@
 // tool stashed first and so lost uncommitted work). ralph's own
 // runtime state under .ralph/ (logs, status files, dot-files) is never backed up or restored.
 //
+// A backup is one ralph recorded in its ledger when it made it (outside the project, where the
+// agent cannot write): only those are listed, pruned and restored. A ref under refs/ralph/backups/
+// or a `ralph-backup-loop-*` branch is the agent's to forge (refs/ is in the project), so neither
+// its presence, its name nor where it points now decides anything; a restore uses the commit the
+// ledger recorded.
+//
 // Restoring writes the backup's files into the working tree and removes files the backup did
 // not have, again through a temporary index (`read-tree -m -u`); HEAD, the branch and the
 // index stay as they are, so afterwards `git status`/`git diff` show what the rollback changed.
@@ -17,8 +23,9 @@ import { firstLine } from '../text/lines.js';
 import { readLedger, saveLedgerBackups, type LedgerBackup } from '../state/ledger.js';
 
 export const BACKUP_REF_PREFIX = 'refs/ralph/backups/';
-/** Branches the Bash tool made (`ralph-backup-loop-<N>-<epoch>`); listed and restorable. */
+/** Branches the Bash tool made (`ralph-backup-loop-<N>-<epoch>`): never recorded, so not restored by ralph. */
 export const BASH_BACKUP_BRANCH_PREFIX = 'refs/heads/ralph-backup-loop-';
+const PRE_ROLLBACK = `${BACKUP_REF_PREFIX}pre-rollback-`;
 
 // Paths ralph writes while it runs (control files such as fix_plan.md are backed up).
 const RUNTIME_PATHS = ['.ralph/logs', '.ralph/sessions', '.ralph/status.json', '.ralph/progress.json', '.ralph/live.log'];
@@ -36,36 +43,42 @@ export interface BackupGitOptions {
   now?: number;
 }
 
-export interface CreateBackupOptions extends BackupGitOptions {
+export interface BackupLedgerOptions extends BackupGitOptions {
+  /**
+   * ralph's ledger (lib/state/ledger.ts), where each backup made is recorded. Only recorded
+   * backups are listed, restored and pruned (oldest recorded first): a ref name is the agent's
+   * to forge, so neither its presence nor the time in its name decides anything.
+   */
+  ledger: string;
+}
+
+export interface CreateBackupOptions extends BackupLedgerOptions {
   loop: number;
   /** Keep this many of ralph's backups, newest first (0: keep all). */
   keep: number;
-  /**
-   * ralph's ledger (lib/state/ledger.ts), where each backup made is recorded. Only recorded
-   * backups are pruned, oldest recorded first: a ref name is the agent's to forge (refs/ is in
-   * the project), so neither its presence nor the time in its name decides what goes.
-   */
-  ledger: string;
 }
 
 export type CreateBackupResult = { ref: string; commit: string; pruned: string[] } | { skipped: string };
 
 export interface BackupInfo {
-  /** Full ref name (refs/ralph/backups/… or refs/heads/ralph-backup-loop-…). */
+  /** Full ref name (refs/ralph/backups/…). */
   ref: string;
   /** What to pass to `--rollback`. */
   name: string;
   loop: number | null;
   /** Seconds since the epoch. */
   createdAt: number;
+  /** The commit ralph made, as the ledger recorded it. */
   commit: string;
-  source: 'ralph' | 'bash';
+  source: 'ralph';
 }
 
 export type RestoreBackupResult =
   | { kind: 'restored'; ref: string; commit: string; changed: string[]; safetyRef?: string }
   | { kind: 'dirty'; changes: string[] }
   | { kind: 'not-found'; target: string }
+  /** A ref of that name is there, but ralph never recorded making it (forged, or the Bash tool's branch). */
+  | { kind: 'not-recorded'; target: string; ref: string }
   | { kind: 'not-a-repo'; reason: string }
   | { kind: 'failed'; message: string };
 
@@ -89,15 +102,15 @@ export async function createBackup(options: CreateBackupOptions): Promise<Create
     .catch((error: unknown) => ({ skipped: error instanceof Error ? error.message : String(error) }));
 }
 
-/** Every backup, newest first: ralph's refs and the Bash tool's branches. */
-export async function listBackups(options: BackupGitOptions): Promise<BackupInfo[] | { skipped: string }> {
+/** Every backup ralph recorded whose commit is still in the repository, newest first. */
+export async function listBackups(options: BackupLedgerOptions): Promise<BackupInfo[] | { skipped: string }> {
   const git = gitFor(options);
   const repo = await git.repoCheck();
   if (repo) return { skipped: repo };
-  return git.listBackups();
+  return recordedBackups(git, options.ledger);
 }
 
-export interface RestoreBackupOptions extends BackupGitOptions {
+export interface RestoreBackupOptions extends BackupLedgerOptions {
   /** A name from listBackups, a full ref, or a Bash backup branch. */
   target: string;
   /** Restore even when there are uncommitted changes (they are backed up first). */
@@ -108,8 +121,11 @@ export async function restoreBackup(options: RestoreBackupOptions): Promise<Rest
   const git = gitFor(options);
   const repo = await git.repoCheck();
   if (repo) return { kind: 'not-a-repo', reason: repo };
-  const found = options.target.startsWith('-') ? undefined : await git.resolveBackup(options.target);
-  if (!found) return { kind: 'not-found', target: options.target };
+  const found = (await recordedBackups(git, options.ledger)).find((b) => b.name === options.target || b.ref === options.target);
+  if (!found) {
+    const ref = options.target.startsWith('-') ? undefined : await git.resolveRef(options.target);
+    return ref ? { kind: 'not-recorded', target: options.target, ref } : { kind: 'not-found', target: options.target };
+  }
   const now = options.now ?? Date.now();
 
   return git
@@ -122,7 +138,9 @@ export async function restoreBackup(options: RestoreBackupOptions): Promise<Rest
       let safetyRef: string | undefined;
       if (changes.length > 0) {
         const commit = await git.commitTree(current, head, 'Ralph backup before --rollback --force', now);
-        safetyRef = await git.createRef(`${BACKUP_REF_PREFIX}pre-rollback-${Math.floor(now / 1000)}`, commit);
+        safetyRef = await git.createRef(`${PRE_ROLLBACK}${Math.floor(now / 1000)}`, commit);
+        const made = readLedger(options.ledger, () => undefined)?.backups ?? [];
+        saveLedgerBackups(options.ledger, options.projectDir, [...made, { ref: safetyRef, commit, created_at: Math.floor(now / 1000) }]);
       }
       const target = await git.withoutRuntime(`${found.commit}^{tree}`);
       const changed = target === current ? [] : await git.changedPaths(current, target);
@@ -137,16 +155,30 @@ export async function restoreBackup(options: RestoreBackupOptions): Promise<Rest
     });
 }
 
-/** Deletes the oldest of the backups ralph made beyond `keep` (0: none); what is left of them. */
+/**
+ * Deletes the oldest of the loop backups ralph made beyond `keep` (0: none); what is left of
+ * them. A pre-rollback backup (the user's uncommitted work) is never pruned.
+ */
 async function pruneBackups(git: Git, made: LedgerBackup[], keep: number): Promise<{ kept: LedgerBackup[]; pruned: string[] }> {
-  const old = keep > 0 ? made.slice(0, Math.max(0, made.length - keep)) : [];
+  const loops = made.filter((b) => !b.ref.startsWith(PRE_ROLLBACK));
+  const old = keep > 0 ? loops.slice(0, Math.max(0, loops.length - keep)) : [];
   const pruned: string[] = [];
   // With its old value: a ref moved off the commit ralph made there is no longer its backup,
   // and is left alone (forgotten all the same).
   for (const backup of old) {
     if ((await git.run(['update-ref', '-d', backup.ref, backup.commit])).code === 0) pruned.push(backup.ref);
   }
-  return { kept: made.slice(old.length), pruned };
+  return { kept: made.filter((b) => !old.includes(b)), pruned };
+}
+
+/** The backups the ledger records whose commit the repository still has, newest first. */
+async function recordedBackups(git: Git, ledger: string): Promise<BackupInfo[]> {
+  const made = readLedger(ledger, () => undefined)?.backups ?? [];
+  if (made.length === 0) return [];
+  // One answer line per commit, in order: `<id> commit <size>` or `<id> missing`.
+  const checked = (await git.ok(['cat-file', '--batch-check'], { input: made.map((b) => `${b.commit}\n`).join('') })).split('\n');
+  const backups = made.filter((b, i) => /^[0-9a-f]+ commit /.test(checked[i] ?? '')).map(describeBackup);
+  return backups.sort((a, b) => b.createdAt - a.createdAt || (b.loop ?? 0) - (a.loop ?? 0) || b.name.localeCompare(a.name));
 }
 
 class GitFailure extends Error {}
@@ -254,19 +286,11 @@ function gitFor(options: BackupGitOptions) {
         if (n >= 50) throw new GitFailure(`git update-ref failed: ${firstLine(result.stderr)}`);
       }
     },
-    async listBackups(): Promise<BackupInfo[]> {
-      const out = await ok(['for-each-ref', '--format=%(refname)%00%(objectname)%00%(committerdate:unix)', BACKUP_REF_PREFIX, `${BASH_BACKUP_BRANCH_PREFIX}*`]);
-      const backups = out
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => describeBackup(line.split('\0')));
-      return backups.sort((a, b) => b.createdAt - a.createdAt || (b.loop ?? 0) - (a.loop ?? 0) || b.name.localeCompare(a.name));
-    },
-    async resolveBackup(target: string): Promise<{ ref: string; commit: string } | undefined> {
-      const candidates = target.startsWith('refs/') ? [target] : [`${BACKUP_REF_PREFIX}${target}`, `refs/heads/${target}`, target];
+    /** The ref a name given to --rollback would have named (to say it is not a recorded backup). */
+    async resolveRef(target: string): Promise<string | undefined> {
+      const candidates = target.startsWith('refs/') ? [target] : [`${BACKUP_REF_PREFIX}${target}`, `refs/heads/${target}`];
       for (const candidate of candidates) {
-        const result = await run(['rev-parse', '--verify', '-q', `${candidate}^{commit}`]);
-        if (result.code === 0) return { ref: candidate, commit: result.stdout.trim() };
+        if ((await run(['rev-parse', '--verify', '-q', `${candidate}^{commit}`])).code === 0) return candidate;
       }
       return undefined;
     },
@@ -274,11 +298,8 @@ function gitFor(options: BackupGitOptions) {
   return git;
 }
 
-function describeBackup([ref = '', commit = '', date = '0']: string[]): BackupInfo {
-  const bash = ref.startsWith(BASH_BACKUP_BRANCH_PREFIX);
-  const name = bash ? ref.slice('refs/heads/'.length) : ref.slice(BACKUP_REF_PREFIX.length);
-  // loop-<N>-<epoch>[-k] (ours), ralph-backup-loop-<N>-<epoch> (Bash), pre-rollback-<epoch>[-k].
-  const m = /(?:loop-(\d+)|pre-rollback)-(\d+)(?:-\d+)?$/.exec(name);
-  const createdAt = m ? Number(m[2]) : Number(date) || 0;
-  return { ref, name, loop: m?.[1] ? Number(m[1]) : null, createdAt, commit, source: bash ? 'bash' : 'ralph' };
+function describeBackup({ ref, commit, created_at }: LedgerBackup): BackupInfo {
+  const name = ref.startsWith(BACKUP_REF_PREFIX) ? ref.slice(BACKUP_REF_PREFIX.length) : ref;
+  const m = /^loop-(\d+)-/.exec(name);
+  return { ref, name, loop: m?.[1] ? Number(m[1]) : null, createdAt: created_at, commit, source: 'ralph' };
 }

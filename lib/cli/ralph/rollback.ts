@@ -1,11 +1,14 @@
-// `ralph --rollback [NAME]`: without a name, lists the backups newest first (ralph's refs and the
-// Bash tool's `ralph-backup-loop-*` branches); with one, restores that backup's files into the
-// working tree. HEAD, the branch and the index are left alone. Refuses while there are
-// uncommitted changes unless --force, which first backs the current state up.
+// `ralph --rollback [NAME]`: without a name, lists the backups newest first (those ralph recorded
+// in its ledger when it made them: a ref anyone can make under .git is not offered); with one,
+// restores that backup's files into the working tree. HEAD, the branch and the index are left
+// alone. Refuses while there are uncommitted changes unless --force, which first backs the
+// current state up.
 
 import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { RalphError } from '../../errors.js';
-import { listBackups, restoreBackup, type BackupInfo, type RestoreBackupResult } from '../../loop/backup.js';
+import { BASH_BACKUP_BRANCH_PREFIX, listBackups, restoreBackup, type BackupInfo, type RestoreBackupResult } from '../../loop/backup.js';
+import { ledgerPath } from '../../state/ledger-path.js';
 import { createDeps } from '../../platform/create-deps.js';
 import { nodeProcessRunner, type ProcessRunner } from '../../platform/process.js';
 import { acquireProjectLock } from '../../state/lock.js';
@@ -45,8 +48,7 @@ async function showBackups(options: RollbackOptions): Promise<number> {
   options.write('Available backups (newest first):\n');
   for (const b of backups) {
     const loop = b.loop === null ? '' : `loop ${b.loop}`;
-    const from = b.source === 'bash' ? '  (Bash tool branch)' : '';
-    options.write(`  ${b.name.padEnd(width)}  ${loop.padEnd(9)}${formatLocalDateTime(b.createdAt * 1000)}  ${b.commit.slice(0, 7)}${from}\n`);
+    options.write(`  ${b.name.padEnd(width)}  ${loop.padEnd(9)}${formatLocalDateTime(b.createdAt * 1000)}  ${b.commit.slice(0, 7)}\n`);
   }
   options.write('Restore one with: ralph --rollback <name>\n');
   return 0;
@@ -71,6 +73,16 @@ async function report(options: RollbackOptions, target: string, result: RestoreB
       throw new RalphError('not_a_repo', `Cannot roll back: ${result.reason}`, { hint: NOT_A_REPO_HINT });
     case 'not-found':
       throw new RalphError('backup_not_found', `No backup named '${target}'`, { hint: 'run ralph --rollback to list the backups' });
+    case 'not-recorded':
+      throw new RalphError(
+        'backup_not_recorded',
+        result.ref.startsWith(BASH_BACKUP_BRANCH_PREFIX)
+          ? `'${target}' is a branch of the Bash tool, not a backup ralph recorded; ralph rolls back only to the backups it made`
+          : `'${target}' (${result.ref}) is not a backup ralph recorded: anything that can write .git (the agent) can make such a ref; ralph rolls back only to the backups it made`,
+        {
+          hint: `run ralph --rollback to list them; to take the files of ${result.ref} anyway, check what it holds, then: git restore --source=${result.ref} --worktree -- .`,
+        },
+      );
     case 'failed':
       throw new RalphError('rollback_failed', `Rollback failed: ${result.message}`, {
         hint: 'check git status; git left the working tree as it was when the error came',
@@ -99,7 +111,13 @@ async function report(options: RollbackOptions, target: string, result: RestoreB
 }
 
 function gitOptions(options: RollbackOptions) {
-  return { projectDir: options.projectDir, processRunner: options.processRunner ?? nodeProcessRunner, env: options.env };
+  const env = options.env ?? process.env;
+  return {
+    projectDir: options.projectDir,
+    processRunner: options.processRunner ?? nodeProcessRunner,
+    env,
+    ledger: ledgerPath(options.projectDir, env, homedir()),
+  };
 }
 
 function toJson(b: BackupInfo): Record<string, unknown> {

@@ -117,6 +117,20 @@ describe('ralph --rollback', () => {
     }
   });
 
+  it('offers no forged backup ref, and says so when one is named', async () => {
+    const p = project();
+    const real = await backupAt(p, 1);
+    p.git('update-ref', 'refs/ralph/backups/loop-5-4102444800', 'HEAD');
+    const { out } = await rollback(p);
+    expect(out).toContain(real);
+    expect(out).not.toContain('4102444800');
+    const error = (await rollback(p, { target: 'loop-5-4102444800' }).catch((e: unknown) => e)) as RalphError;
+    expect(error.message).toBe(
+      "'loop-5-4102444800' (refs/ralph/backups/loop-5-4102444800) is not a backup ralph recorded: anything that can write .git (the agent) can make such a ref; ralph rolls back only to the backups it made",
+    );
+    expect(error.hint).toContain('git restore --source=refs/ralph/backups/loop-5-4102444800 --worktree -- .');
+  });
+
   it('names an unknown backup and a directory that is not a repository', async () => {
     const p = project();
     expect(((await rollback(p, { target: 'loop-9-9' }).catch((e: unknown) => e)) as RalphError).message).toBe("No backup named 'loop-9-9'");

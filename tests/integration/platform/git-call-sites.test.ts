@@ -207,7 +207,7 @@ const OPERATIONS: Record<string, Operation> = {
   'parallel readRunBranch': (s) => readRunBranch(parallelGit(), s.dir),
   'parallel status': (s) => readGit(parallelGit(), s.dir, ['status', '--porcelain']),
   'backup createBackup': (s) => createBackup({ projectDir: s.dir, processRunner: runner, env, loop: 1, keep: 3, ledger: s.project.path('.ledger.json') }),
-  'backup listBackups': (s) => listBackups({ projectDir: s.dir, processRunner: runner, env }),
+  'backup listBackups': (s) => listBackups({ projectDir: s.dir, processRunner: runner, env, ledger: s.project.path('.ledger.json') }),
   'rollback --rollback listing': (s) => runRollback({ projectDir: s.dir, force: false, json: true, write: () => undefined, processRunner: runner, env }),
   'content snapshot': async (s) => {
     const snapshotter = createContentSnapshotter({

@@ -215,17 +215,24 @@ describe('createBackup', () => {
 });
 
 describe('listBackups', () => {
-  it('lists ralph backups and Bash backup branches, newest first', async () => {
+  it('lists the backups ralph recorded, newest first, and no ref it did not make', async () => {
     const p = repo({ 'a.txt': 'x\n' });
     p.git('branch', `ralph-backup-loop-9-${T0 / 1000 + 30}`);
-    await backup(p, 1, T0 + 10_000);
+    const first = await backup(p, 1, T0 + 10_000);
     await backup(p, 2, T0 + 60_000);
+    // Forged: a far-future time in the name, made with plain git (the agent can write refs/).
+    p.git('update-ref', 'refs/ralph/backups/loop-1-4102444800', 'HEAD');
+    // A recorded backup's ref moved to another commit: listed with the commit ralph made.
+    const made = p.git('rev-parse', first).trim();
+    write(p, 'a.txt', 'agent\n');
+    p.git('commit', '-qam', 'agent');
+    p.git('update-ref', first, 'HEAD');
     const list = (await listBackups(git(p))) as BackupInfo[];
     expect(list.map((b) => [b.name, b.loop, b.source])).toEqual([
       [`loop-2-${T0 / 1000 + 60}`, 2, 'ralph'],
-      [`ralph-backup-loop-9-${T0 / 1000 + 30}`, 9, 'bash'],
       [`loop-1-${T0 / 1000 + 10}`, 1, 'ralph'],
     ]);
+    expect(list[1]!.commit).toBe(made);
   });
 
   it('reports when the directory is not a repository', async () => {
@@ -292,6 +299,10 @@ describe('restoreBackup', () => {
     expect(result.kind).toBe('restored');
     const safety = (result as { safetyRef: string }).safetyRef;
     expect(safety).toBe(`refs/ralph/backups/pre-rollback-${T0 / 1000 + 3600}`);
+    // Recorded, so it can be rolled back to in turn; and never pruned by later loops' backups.
+    expect(((await listBackups(git(p))) as BackupInfo[]).map((b) => b.ref)).toContain(safety);
+    await backup(p, 7, T0 + 7_200_000, 1);
+    expect(((await listBackups(git(p))) as BackupInfo[]).map((b) => b.ref)).toContain(safety);
     expect(show(p, safety, 'a.txt')).toBe('precious edit\n');
     expect(readFileSync(p.path('a.txt'), 'utf8')).toBe('v2 (uncommitted)\n');
   });
@@ -304,17 +315,31 @@ describe('restoreBackup', () => {
     expect(readFileSync(p.path('.ralph/.call_count'), 'utf8')).toBe('7\n');
   });
 
-  it('restores a Bash backup branch by name', async () => {
+  it('restores no ref ralph did not record (a forged one, a Bash branch), and says so', async () => {
     const p = repo({ 'a.txt': 'old\n' });
     p.git('branch', 'ralph-backup-loop-3-1764474553');
+    p.git('update-ref', 'refs/ralph/backups/loop-1-4102444800', 'HEAD');
     write(p, 'a.txt', 'new\n');
     p.git('commit', '-q', '-am', 'change');
-    expect(await restoreBackup({ ...git(p), target: 'ralph-backup-loop-3-1764474553', force: false })).toMatchObject({
-      kind: 'restored',
+    expect(await restoreBackup({ ...git(p), target: 'ralph-backup-loop-3-1764474553', force: false })).toEqual({
+      kind: 'not-recorded',
+      target: 'ralph-backup-loop-3-1764474553',
       ref: 'refs/heads/ralph-backup-loop-3-1764474553',
     });
-    expect(readFileSync(p.path('a.txt'), 'utf8')).toBe('old\n');
-    expect(p.git('symbolic-ref', 'HEAD').trim()).toBe('refs/heads/main');
+    expect(await restoreBackup({ ...git(p), target: 'loop-1-4102444800', force: false })).toEqual({
+      kind: 'not-recorded',
+      target: 'loop-1-4102444800',
+      ref: 'refs/ralph/backups/loop-1-4102444800',
+    });
+    expect(readFileSync(p.path('a.txt'), 'utf8')).toBe('new\n');
+  });
+
+  it('restores the commit ralph recorded, whatever its ref points at now', async () => {
+    const { p, name, ref } = await scenario();
+    p.git('update-ref', ref, 'HEAD');
+    const result = await restoreBackup({ ...git(p), target: name, force: false });
+    expect(result).toMatchObject({ kind: 'restored', ref });
+    expect(readFileSync(p.path('a.txt'), 'utf8')).toBe('v2 (uncommitted)\n');
   });
 
   it('says when the backup does not exist', async () => {
