@@ -20,7 +20,7 @@
 //   started on (`safe.directory` for that path alone), and none of the program-naming settings
 //   of its own config is used: that config is its owner's, not ralph's user's.
 
-import { existsSync, lstatSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { EXIT, RalphError } from '../errors.js';
 import { assertUnchanged, makeAnchor, type GitAnchor } from './git-anchor.js';
@@ -277,6 +277,7 @@ function anchorFor(cwd: string, env: NodeJS.ProcessEnv): GitAnchor | undefined {
   const workTree = top && top.code === 0 ? top.stdout.replace(/\n$/, '') : undefined;
   const commonDir = resolve(cwd, common);
   const anchor = makeAnchor(gitDir, commonDir, workTree);
+  if (anchor.foreign && workTree !== undefined) assertOwnWorkTree(workTree, gitDir);
   anchors.set(cwd, anchor);
   if (!recorded.has(commonDir)) recorded.set(commonDir, recordSettings(anchor, env, look));
   return anchor;
@@ -301,6 +302,38 @@ function recordSettings(
   const scoped = look([...CONFIG_LIST_ARGS, '--show-scope'], pinned);
   const users = parseScopedListing(scoped.code === 0 ? scoped.stdout : '').filter((e) => e.scope !== 'local' && e.scope !== 'worktree');
   return { baseline: parseExecConfig(users.map((e) => (e.value === null ? e.key : `${e.key}\n${e.value}`)).join('\0')), remotes };
+}
+
+/**
+ * Another user's repository is worked in where its `.git` is, never where its config's
+ * `core.worktree` says: that would have ralph add and commit (and push) files of a folder the
+ * repository's owner may not read.
+ */
+function assertOwnWorkTree(workTree: string, gitDir: string): void {
+  const dotGit = join(workTree, '.git');
+  let leads: string | undefined;
+  try {
+    leads = lstatSync(dotGit).isDirectory() ? dotGit : resolve(workTree, /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'))?.[1] ?? '');
+  } catch {
+    leads = undefined;
+  }
+  if (leads !== undefined && realpathOr(leads) === realpathOr(gitDir)) return;
+  throw new RalphError(
+    'git_foreign_worktree',
+    `The repository ${gitDir} belongs to another user and its config names ${workTree} as its work tree; ralph works in no folder but the project's`,
+    {
+      exitCode: EXIT.halted,
+      hint: 'Remove core.worktree from the repository config (git config --unset core.worktree), or run ralph as the repository owner',
+    },
+  );
+}
+
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /** The caller's environment as git gets it: the user's configuration as snapshotted, no inherited location. */

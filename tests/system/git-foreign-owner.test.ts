@@ -4,6 +4,7 @@
 // owner's, not root's, none of the programs it names runs from ralph's git (a clean filter, an
 // ssh command), while the commits and backups ralph makes there work. Needs root.
 
+import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,6 +69,21 @@ describe("ralph's git as root in a project another user owns", () => {
     expect(backup).toMatchObject({ ref: expect.stringMatching(/^refs\/ralph\/backups\/loop-1-/) });
     expect(await listBackups({ projectDir: project.dir, processRunner: runner, env, ledger })).toHaveLength(1);
     expect(existsSync(marker) ? readFileSync(marker, 'utf8') : '').toBe('');
+  });
+
+  it("does not work in a folder its config's core.worktree names instead of the project", async () => {
+    const { project } = foreignProject();
+    const secret = mkdtempSync(join(tmpdir(), 'ralph-root-only-'));
+    cleanup.push(() => rmSync(secret, { recursive: true, force: true }));
+    writeFileSync(join(secret, 'root-only.txt'), 'secret\n');
+    const head = () =>
+      execFileSync('git', ['rev-parse', 'HEAD'], { cwd: project.dir, env: { ...env, GIT_CONFIG_PARAMETERS: "'safe.directory=*'" }, encoding: 'utf8' }).trim();
+    const before = head();
+    execFileSync('git', ['config', '--file', project.path('.git/config'), 'core.worktree', secret]);
+    await recordGitBaseline(project.dir, env).catch(() => undefined);
+    const refused = await commitWhatIsLeft({ runner, cwd: project.dir, env }, 'leftovers\n').catch((error: unknown) => error);
+    expect((refused as Error).message).toContain('its config names');
+    expect(head()).toBe(before);
   });
 
   it('still refuses another folder of that user that the run was not started on', async () => {
