@@ -5,6 +5,7 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { headCommit } from '../platform/git-operations.js';
 import type { ProcessRunner, RunResult } from '../platform/process.js';
 import { firstOutputLine } from '../tasks/external-cli.js';
 
@@ -31,9 +32,7 @@ export function isCommitId(text: string): boolean {
 
 /** HEAD's commit, or '' outside a repository or before the first commit. */
 export async function readHeadSha(ctx: GitContext): Promise<string> {
-  const result = await git(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], ctx);
-  const sha = result.code === 0 ? result.stdout.trim() : '';
-  return isCommitId(sha) ? sha : '';
+  return (await headCommit({ runner: ctx.processRunner, cwd: ctx.cwd, env: ctx.env })) ?? '';
 }
 
 /** Files changed since `since` (committed or not) and new untracked ones, sorted. */

@@ -18,6 +18,7 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { headCommit } from '../platform/git-operations.js';
 import type { ProcessRunner, RunResult } from '../platform/process.js';
 import { firstLine } from '../text/lines.js';
 import { readLedger, saveLedgerBackups, type LedgerBackup } from '../state/ledger.js';
@@ -211,10 +212,7 @@ function gitFor(options: BackupGitOptions) {
       if (result.spawnError) return 'git is not installed';
       return result.code === 0 && result.stdout.trim() === 'true' ? undefined : 'not a git repository';
     },
-    async head(): Promise<string | undefined> {
-      const result = await run(['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
-      return result.code === 0 ? result.stdout.trim() : undefined;
-    },
+    head: () => headCommit({ runner: options.processRunner, cwd, env: baseEnv }),
     /** Runs `use` with a private index file that starts as a copy of the real one. */
     async withTempIndex<T>(use: (index: string) => Promise<T>): Promise<T> {
       const realIndex = resolve(cwd, (await ok(['rev-parse', '--git-path', 'index'])).trim());

@@ -10,6 +10,7 @@ import { splitAllowedTools } from '../config/schema.js';
 import { EXIT, RalphError, exitCodeInStyle } from '../errors.js';
 import type { Deps } from '../platform/deps.js';
 import { recordGitBaseline } from '../platform/git-gateway.js';
+import { headCommit } from '../platform/git-operations.js';
 import { unwritableReason } from '../state/writable-dir.js';
 import { isGitRepository } from '../project/detect-git.js';
 import { NOT_A_GIT_REPOSITORY } from '../project/doctor-checks.js';
@@ -134,7 +135,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   const inGit = await isGitRepository(projectDir, { runner: deps.processRunner, env: deps.env });
   if (!inGit) deps.logger.warn(`This folder is ${NOT_A_GIT_REPOSITORY.detail} (fix: ${NOT_A_GIT_REPOSITORY.fix})`);
   // Where the project's history stood, so the closing summary can count the run's commits.
-  const startHead = inGit ? await headCommit(projectDir, deps) : null;
+  const startHead = inGit ? await headOf(projectDir, deps) : null;
   // A ralph killed with -9 left its sandbox's runtime directory (the private home, copied credentials).
   for (const left of removeDeadRuntimeDirs())
     deps.logger.warn(`Removed the sandbox runtime directory ${left.path} left by pid ${left.pid} (no longer running)`);
@@ -273,19 +274,13 @@ function planCountsOf(plan: PlanView | null): { done: number; open: number } | n
 const GIT_TIMEOUT_MS = 30_000;
 
 /** The commit HEAD names, or null (an unborn branch: no commit yet). */
-async function headCommit(projectDir: string, deps: Deps): Promise<string | null> {
-  const result = await deps.processRunner.run('git', ['rev-parse', '-q', '--verify', 'HEAD^{commit}'], {
-    cwd: projectDir,
-    env: deps.env,
-    timeoutMs: GIT_TIMEOUT_MS,
-    gitReadsNoContent: true,
-  });
-  return result.code === 0 ? result.stdout.trim() || null : null;
+async function headOf(projectDir: string, deps: Deps): Promise<string | null> {
+  return (await headCommit({ runner: deps.processRunner, cwd: projectDir, env: deps.env })) ?? null;
 }
 
 /** Commits reachable from HEAD now that were not from the run's start (all of them on a branch born in the run). */
 async function commitsSince(projectDir: string, start: string | null, deps: Deps): Promise<number | null> {
-  if ((await headCommit(projectDir, deps)) === null) return 0;
+  if ((await headOf(projectDir, deps)) === null) return 0;
   const range = start === null ? ['HEAD'] : [`${start}..HEAD`];
   const result = await deps.processRunner.run('git', ['rev-list', '--count', ...range, '--'], {
     cwd: projectDir,

@@ -3,6 +3,7 @@
 // on stdin (`git commit -F -`), never in argv: the title is the issue's text.
 
 import { commitWhatIsLeft } from '../platform/git-leftovers.js';
+import { headCommit } from '../platform/git-operations.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { toPlainTextLine } from '../tasks/task-line.js';
 
@@ -16,10 +17,7 @@ export type LeftoverCommitResult =
   { kind: 'committed' } | { kind: 'loop-committed' } | { kind: 'nothing-to-commit' } | { kind: 'not-a-repository' } | { kind: 'failed'; message: string };
 
 /** HEAD's commit, or undefined outside a repository (or before the first commit). */
-export async function readHead(git: GitOptions): Promise<string | undefined> {
-  const head = await runGit(git, ['rev-parse', '--verify', '-q', 'HEAD']);
-  return head.code === 0 ? head.stdout.trim() : undefined;
-}
+export const readHead: (git: GitOptions) => Promise<string | undefined> = headCommit;
 
 export function leftoverCommitMessage(issueNumber: number | null, title: string): string {
   const line = toPlainTextLine(title);
