@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pushBranch } from '../../../lib/lifecycle/lifecycle-git.js';
 import { commitWhatIsLeft } from '../../../lib/platform/git-leftovers.js';
+import { configText, parseScopedListing } from '../../../lib/platform/git-user-config.js';
 import { recordGitBaseline, resetGitBaselines } from '../../../lib/platform/git-gateway.js';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
 import { tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
@@ -145,5 +146,25 @@ describe("ralph's git and the user's configuration", () => {
     expect(result.code).toBe(0);
     expect(existsSync(marker)).toBe(false);
     expect(readFileSync(s.project.path('a.txt'), 'utf8')).toBe('a\n');
+  });
+
+  it('writes a snapshot git reads back to the same entries, whatever the values hold', () => {
+    const s = scene();
+    const source = join(s.outside, 'source.cfg');
+    const values: Array<[string, string]> = [
+      ['user.name', 'A "quoted" name\\with backslash'],
+      ['url.https://example.com/a.b"c.insteadof', 'ex:'],
+      ['alias.multi', 'line one\nline two\tand a tab'],
+      ['core.excludesfile', '  spaces around  '],
+      ['x.y.z', ''],
+    ];
+    for (const [key, value] of values) s.set(source, key, value);
+    writeFileSync(source, `${readFileSync(source, 'utf8')}[flag]\n\tbare\n`);
+    const list = (file: string) => execFileSync('git', ['config', '--file', file, '-z', '--list', '--show-scope'], { encoding: 'utf8' });
+    const entries = parseScopedListing(list(source));
+    expect(entries.at(-1)).toEqual({ scope: 'command', key: 'flag.bare', value: null });
+    const copy = join(s.outside, 'copy.cfg');
+    writeFileSync(copy, configText(entries));
+    expect(list(copy)).toBe(list(source));
   });
 });
