@@ -1,9 +1,9 @@
 // Where ralph's ledger of a project lives (lib/state/ledger.ts): apart from the ledger's schema,
-// so a view can ask whether there is one without loading zod (start-up budgets, docs/performance.md).
+// so a view can ask whether there is one without loading zod or node:crypto (start-up budgets, docs/performance.md).
 
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { hashText } from '../platform/hash.js';
+import { sha256Hex } from '../platform/sha256.js';
 
 export const LEDGER_FILE = 'ledger.json';
 /** The plan's memory, beside the ledger (its own file: the ledger is written every call, the plan's memory only when it changes). */
@@ -23,7 +23,7 @@ export function ledgerPath(projectDir: string, env: Readonly<Record<string, stri
       .replace(/[^A-Za-z0-9._-]+/g, '-')
       .replace(/^[-.]+/, '')
       .slice(0, 40) || 'project';
-  return join(ledgerRoot(env, homeDir), `${slug}-${hashText(real, 12)}`, LEDGER_FILE);
+  return join(ledgerRoot(env, homeDir), `${slug}-${sha256Hex(real, 12)}`, LEDGER_FILE);
 }
 
 /** The plan's memory of the project whose ledger is `ledgerFile`. */

@@ -31,6 +31,24 @@ describe('the ledger path', () => {
     expect(dirname(ledgerPath(join(root, 'other'), { XDG_STATE_HOME: state }, '/x'))).not.toBe(dirname(path));
   });
 
+  it('keeps the folder names of existing ledgers (the sha-256 of the real path, as node:crypto made them)', () => {
+    // Paths that do not exist stand for themselves (no realpath); names computed with node:crypto.
+    const named: Array<[string, string]> = [
+      ['/nonexistent-ralph/My Project', 'My-Project-bd5fa124e6e1'],
+      ['/nonexistent-ralph/ünïcode projekt', 'n-code-projekt-f8efd0f36a6a'],
+      ['/nonexistent-ralph/日本語のプロジェクト', 'project-1cf61f957435'],
+      ['/nonexistent-ralph/rocket 🚀', 'rocket--a9de1d52bdec'],
+      [`/nonexistent-ralph/${'long-name-'.repeat(12)}`, 'long-name-long-name-long-name-long-name--7d2188084099'],
+      ['/nonexistent-ralph/.hidden', 'hidden-2cc4e298392f'],
+      ['/', 'project-8a5edab28263'],
+      [`/${'a'.repeat(54)}`, `${'a'.repeat(40)}-f454c9e2a167`],
+      [`/${'b'.repeat(55)}`, `${'b'.repeat(40)}-949341dd63d4`],
+      [`/${'c'.repeat(63)}`, `${'c'.repeat(40)}-fd70bfd80fae`],
+      [`/${'d'.repeat(127)}`, `${'d'.repeat(40)}-70504dc5f39a`],
+    ];
+    for (const [project, folder] of named) expect(ledgerPath(project, { XDG_STATE_HOME: '/state' }, '/home/u')).toBe(`/state/ralph/${folder}/ledger.json`);
+  });
+
   it('falls back to ~/.local/state/ralph when XDG_STATE_HOME is unset or relative', () => {
     const project = tmp();
     expect(ledgerPath(project, {}, '/home/u')).toMatch(/^\/home\/u\/\.local\/state\/ralph\//);
