@@ -36,7 +36,14 @@ function compress(h: Uint32Array, message: DataView, offset: number, w: Uint32Ar
     const s1 = rotr(w[i - 2]!, 17) ^ rotr(w[i - 2]!, 19) ^ (w[i - 2]! >>> 10);
     w[i] = w[i - 16]! + s0 + w[i - 7]! + s1;
   }
-  let [a, b, c, d, e, f, g, last] = h;
+  let a = h[0]!;
+  let b = h[1]!;
+  let c = h[2]!;
+  let d = h[3]!;
+  let e = h[4]!;
+  let f = h[5]!;
+  let g = h[6]!;
+  let last = h[7]!;
   for (let i = 0; i < 64; i++) {
     const t1 = (last + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i]! + w[i]!) | 0;
     const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
