@@ -3,10 +3,12 @@
 // --jq if given). Read-only: nothing here repairs, sets aside or rewrites a state file.
 
 import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ViewConfig } from '../../config/view-config.js';
 import { readRegularFile } from '../../state/control-file.js';
 import { stripTerminalControls } from '../../text/terminal-text.js';
+import { ledgerPath, planMemoryPath } from '../../state/ledger-path.js';
 import { ralphPaths } from '../../state/paths.js';
 import { isProcessAlive } from '../../state/process-alive.js';
 import { RalphError } from '../../errors.js';
@@ -33,11 +35,10 @@ export async function showStatus(options: ShowStatusOptions): Promise<number> {
     });
   }
   if (options.json || options.jq !== undefined) {
-    const [{ printJson }, { collectStatus }, { loadViewConfig }, { homedir }] = await Promise.all([
+    const [{ printJson }, { collectStatus }, { loadViewConfig }] = await Promise.all([
       import('../print-json.js'),
       import('./status-json.js'),
       import('../../config/view-config.js'),
-      import('node:os'),
     ]);
     const view = options.view ?? loadViewConfig({ projectDir: options.projectDir, homeDir: homedir(), env: process.env });
     await printJson(collectStatus(options.projectDir, view), options.jq, options.write);
@@ -64,8 +65,9 @@ export async function showStatus(options: ShowStatusOptions): Promise<number> {
     }
   }
   if (parallel) await showParallel(paths, options.write);
-  await showLedger(options);
-  await showHeldPlanItems(options);
+  const ledger = options.view?.paths.ledger ?? ledgerPath(options.projectDir, process.env, homedir());
+  await showLedger(options, ledger);
+  await showHeldPlanItems(options, ledger);
   return 0;
 }
 
@@ -85,9 +87,7 @@ async function showParallel(paths: ReturnType<typeof ralphPaths>, write: (text: 
  * The plan items ralph counts as open although fix_plan.md shows them otherwise, numbered for
  * `ralph --accept-item`. Loaded only when the project has a plan memory beside its ledger.
  */
-async function showHeldPlanItems(options: ShowStatusOptions): Promise<void> {
-  const [{ homedir }, { ledgerPath, planMemoryPath }] = await Promise.all([import('node:os'), import('../../state/ledger-path.js')]);
-  const ledger = options.view?.paths.ledger ?? ledgerPath(options.projectDir, process.env, homedir());
+async function showHeldPlanItems(options: ShowStatusOptions, ledger: string): Promise<void> {
   if (!existsSync(planMemoryPath(ledger))) return;
   const [{ formatHeldItems, heldPlanItems }, { loadViewConfig }] = await Promise.all([import('./status-plan.js'), import('../../config/view-config.js')]);
   const view = options.view ?? loadViewConfig({ projectDir: options.projectDir, homeDir: homedir(), env: process.env });
@@ -100,9 +100,7 @@ async function showHeldPlanItems(options: ShowStatusOptions): Promise<void> {
  * that differs (the agent can write those). Loaded only when the project has a ledger, so a plain
  * status without one stays a cold start.
  */
-async function showLedger(options: ShowStatusOptions): Promise<void> {
-  const [{ homedir }, { ledgerPath }] = await Promise.all([import('node:os'), import('../../state/ledger-path.js')]);
-  const ledger = options.view?.paths.ledger ?? ledgerPath(options.projectDir, process.env, homedir());
+async function showLedger(options: ShowStatusOptions, ledger: string): Promise<void> {
   if (!existsSync(ledger)) return;
   const [{ formatLedgerStatus, ledgerStatus }, { loadViewConfig }] = await Promise.all([import('./status-ledger.js'), import('../../config/view-config.js')]);
   const view = options.view ?? loadViewConfig({ projectDir: options.projectDir, homeDir: homedir(), env: process.env });
