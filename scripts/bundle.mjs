@@ -11,7 +11,11 @@
 // three to five times more files (each file costs a resolve, a read and a compile). The
 // folders sit one level below dist/ like dist/cli/, so modules that find files from
 // `import.meta.url` (`../../package.json`, `../../bin/…`, `../cli/ralph-help.txt`) resolve the
-// same from either. esbuild is a devDependency: the build needs it, nothing at run time does.
+// same from either. Within a bin the same holds at a smaller scale: a command's share of the
+// chunks common to all of the bin's commands is a dozen files, so ralph's quick answers
+// (`--status`, `--circuit-status`) and the rest of ralph (`ralph-main`) are built apart (APART)
+// and the entry only chooses one. esbuild is a devDependency: the build needs it, nothing at
+// run time does.
 
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -50,15 +54,19 @@ const packagesPlugin = {
   },
 };
 
-/** Builds one bin's bundle beside its folder, then swaps it in: a bin started meanwhile sees the old bundle or the new one. */
-async function bundle(name, entry) {
-  const out = join(DIST, `bundle-${name}`);
-  const next = `${out}-next`;
-  const old = `${out}-old`;
-  rmSync(next, { recursive: true, force: true });
-  await build({
-    entryPoints: { [name]: entry },
-    outdir: next,
+/**
+ * Modules of a bin built apart from its bundle, into the same folder under their own name: the
+ * bin's bundle imports them as files beside it (`./<name>.js`). A command that must start fast
+ * then loads its own few files, not its share of the chunks common to all the bin's commands;
+ * the module returns an exit code and reports its own errors (it holds copies of our modules).
+ */
+const APART = { ralph: ['ralph-main', 'status-command', 'circuit-status-command'] };
+
+/** esbuild's options for one build of a bin's folder. */
+function buildOptions(entryPoints, outdir, plugins, chunkNames) {
+  return {
+    entryPoints,
+    outdir,
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -67,9 +75,29 @@ async function bundle(name, entry) {
     minify: true,
     // Error class names and `--debug` stack frames stay readable.
     keepNames: true,
-    plugins: [packagesPlugin],
+    plugins,
+    chunkNames,
     logLevel: 'warning',
-  });
+  };
+}
+
+/** The import of a module built apart stays an import of the file `./<name>.js` beside the bundle. */
+function apartPlugin(names) {
+  const filter = new RegExp(`^\\./(${names.join('|')})\\.js$`);
+  return { name: 'ralph-apart', setup: (b) => b.onResolve({ filter }, (args) => ({ path: args.path, external: true })) };
+}
+
+/** Builds one bin's bundle beside its folder, then swaps it in: a bin started meanwhile sees the old bundle or the new one. */
+async function bundle(name, entry) {
+  const out = join(DIST, `bundle-${name}`);
+  const next = `${out}-next`;
+  const old = `${out}-old`;
+  rmSync(next, { recursive: true, force: true });
+  const apart = APART[name] ?? [];
+  await build(buildOptions({ [name]: entry }, next, [packagesPlugin, apartPlugin(apart)], 'chunk-[hash]'));
+  for (const module of apart) {
+    await build(buildOptions({ [module]: join(dirname(entry), `${module}.js`) }, next, [packagesPlugin], `${module}-[hash]`));
+  }
   rmSync(old, { recursive: true, force: true });
   if (existsSync(out)) renameSync(out, old);
   renameSync(next, out);

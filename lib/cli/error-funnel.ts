@@ -36,6 +36,15 @@ export function wantsDebug(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   return argv.includes('--debug') || env.RALPH_DEBUG === '1';
 }
 
+/** Runs a command and returns its exit code; an error is printed as reportError prints it, never thrown. */
+export async function exitCodeOf(run: () => Promise<number>): Promise<number> {
+  try {
+    return await run();
+  } catch (error) {
+    return reportError(error, { debug: wantsDebug(process.argv.slice(2)) });
+  }
+}
+
 /** Runs a command's main function and exits with its code, funnelling any error. */
 export async function runMain(main: (argv: string[]) => Promise<number>): Promise<void> {
   const argv = process.argv.slice(2);

@@ -1,7 +1,8 @@
 // The bin/ shims run the esbuild bundle of their entry (scripts/bundle.mjs, part of the build):
 // the read-only commands load a few chunks from their own dist/bundle-<name>/ with zod inlined, instead of our
-// modules and zod's ~150 files one by one (start-up budgets, docs/performance.md). Every module a
-// process resolves is recorded through a `node --import` hook.
+// modules and zod's ~150 files one by one (start-up budgets, docs/performance.md); ralph's quick
+// answers load only their own files, not the chunks its other commands share. Every module a
+// process resolves, and each Node.js built-in it loads, is recorded through a `node --import` hook.
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startModuleTrace, type ModuleTrace } from '../helpers/module-trace.js';
@@ -21,6 +22,9 @@ afterEach(() => {
 });
 
 const fileModules = () => trace.modules().filter((url) => url.startsWith('file:'));
+/** What the process loaded from dist/, as paths below it. */
+const distModules = () => fileModules().flatMap((url) => (url.includes('/dist/') ? [url.replace(/.*\/dist\//, '')] : []));
+const builtins = () => trace.modules().filter((line) => line.startsWith('builtin:'));
 
 describe('the bins run the bundle', () => {
   it.each([
@@ -37,5 +41,33 @@ describe('the bins run the bundle', () => {
     expect(modules.filter((url) => url.includes('/dist/') && !url.includes(`/dist/${folder}/`)).map((url) => url.replace(/.*\/dist\//, ''))).toEqual([
       'cli/require-node.js',
     ]);
+  });
+});
+
+describe("ralph's quick answers load their own files only", () => {
+  it.each([['--version'], ['--help']])('ralph %s loads the one file of ralph.js', async (flag) => {
+    const run = await runCli('ralph', [flag], { cwd: project!.dir, env: trace.env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(distModules()).toEqual(['cli/require-node.js', 'bundle-ralph/ralph.js']);
+  });
+
+  it.each([
+    ['--status', 'status-command'],
+    ['--circuit-status', 'circuit-status-command'],
+  ])('ralph %s loads its own files (%s), no chunk of the other commands, and not node:crypto', async (flag, own) => {
+    const run = await runCli('ralph', [flag], { cwd: project!.dir, env: trace.env });
+    expect(run.code, run.stderr).toBe(0);
+    const loaded = distModules().filter((path) => path !== 'cli/require-node.js' && path !== 'bundle-ralph/ralph.js');
+    expect(loaded.length).toBeGreaterThan(0);
+    expect(loaded.filter((path) => !new RegExp(`^bundle-ralph/${own}(-\\w+)?\\.js$`).test(path))).toEqual([]);
+    expect(loaded.length).toBeLessThanOrEqual(3);
+    expect(builtins()).not.toContain('builtin:crypto');
+  });
+
+  it('ralph-monitor --once does not load node:crypto', async () => {
+    const run = await runCli('ralph-monitor', ['--once'], { cwd: project!.dir, env: trace.env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(builtins().length).toBeGreaterThan(0);
+    expect(builtins()).not.toContain('builtin:crypto');
   });
 });

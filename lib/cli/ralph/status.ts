@@ -35,11 +35,7 @@ export async function showStatus(options: ShowStatusOptions): Promise<number> {
     });
   }
   if (options.json || options.jq !== undefined) {
-    const [{ printJson }, { collectStatus }, { loadViewConfig }] = await Promise.all([
-      import('../print-json.js'),
-      import('./status-json.js'),
-      import('../../config/view-config.js'),
-    ]);
+    const { printJson, collectStatus, loadViewConfig } = await import('./status-details.js');
     const view = options.view ?? loadViewConfig({ projectDir: options.projectDir, homeDir: homedir(), env: process.env });
     await printJson(collectStatus(options.projectDir, view), options.jq, options.write);
     return 0;
@@ -73,11 +69,7 @@ export async function showStatus(options: ShowStatusOptions): Promise<number> {
 
 /** The parallel run (.ralph/parallel.json) and each unit's state, loops and cost; loaded only when there is one. */
 async function showParallel(paths: ReturnType<typeof ralphPaths>, write: (text: string) => void): Promise<void> {
-  const [{ formatParallelStatus, readParallelStatus }, { silentLogger }, { systemClock }] = await Promise.all([
-    import('../../parallel/status-view.js'),
-    import('../../platform/logger.js'),
-    import('../../platform/clock.js'),
-  ]);
+  const { formatParallelStatus, readParallelStatus, silentLogger, systemClock } = await import('./status-details.js');
   const view = readParallelStatus(paths, { logger: silentLogger, clock: systemClock });
   // Unit slugs and exit reasons come from a file the agent can write.
   if (view) write(stripTerminalControls(formatParallelStatus(view)));
@@ -89,7 +81,7 @@ async function showParallel(paths: ReturnType<typeof ralphPaths>, write: (text: 
  */
 async function showHeldPlanItems(options: ShowStatusOptions, ledger: string): Promise<void> {
   if (!existsSync(planMemoryPath(ledger))) return;
-  const [{ formatHeldItems, heldPlanItems }, { loadViewConfig }] = await Promise.all([import('./status-plan.js'), import('../../config/view-config.js')]);
+  const { formatHeldItems, heldPlanItems, loadViewConfig } = await import('./status-details.js');
   const view = options.view ?? loadViewConfig({ projectDir: options.projectDir, homeDir: homedir(), env: process.env });
   const held = heldPlanItems(view);
   if (held.length > 0) options.write(stripTerminalControls(formatHeldItems(held, view.paths.fixPlan)));
@@ -102,7 +94,7 @@ async function showHeldPlanItems(options: ShowStatusOptions, ledger: string): Pr
  */
 async function showLedger(options: ShowStatusOptions, ledger: string): Promise<void> {
   if (!existsSync(ledger)) return;
-  const [{ formatLedgerStatus, ledgerStatus }, { loadViewConfig }] = await Promise.all([import('./status-ledger.js'), import('../../config/view-config.js')]);
+  const { formatLedgerStatus, ledgerStatus, loadViewConfig } = await import('./status-details.js');
   const view = options.view ?? loadViewConfig({ projectDir: options.projectDir, homeDir: homedir(), env: process.env });
   const kept = ledgerStatus(view.paths);
   if (kept) options.write(stripTerminalControls(formatLedgerStatus(kept)));
