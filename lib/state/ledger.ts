@@ -9,9 +9,9 @@
 // `.last_reset`, `.run_state` and the others are views written from it: on load the ledger wins.
 // Beside it, `plan-memory.json`: the plan items ralph counts as open, across runs (plan/plan-store.ts).
 
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { writeJsonAtomic } from './atomic-write.js';
+import { writeFileAtomic, writeJsonAtomic } from './atomic-write.js';
 import { circuitBreakerFileSchema, runStateFileSchema, type CircuitBreakerFile, type RunStateFile } from './schemas.js';
 import * as z from './zod.js';
 import { planMemoryPath, realPathOf } from './ledger-path.js';
@@ -67,21 +67,46 @@ export function readLedger(path: string, warn: (message: string) => void): Ledge
   return undefined;
 }
 
+/**
+ * The ledger this process wrote last, as read back from its text, and the file it then was: the
+ * loop updates the ledger several times a loop, and while the file is still the one written
+ * (same inode, size and times) it need not be read and validated again. Another writer (a
+ * `ralph-queue add` meanwhile) changes the file, and the next update reads it.
+ */
+let lastWritten: { path: string; stamp: string; ledger: Ledger } | undefined;
+
+function fileStamp(path: string): string | undefined {
+  const stats = statSync(path, { bigint: true, throwIfNoEntry: false });
+  return stats && `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
+}
+
+/** The ledger as this process wrote it, when the file is still that one. */
+function unchangedSinceWritten(path: string): Ledger | undefined {
+  if (lastWritten?.path !== path || lastWritten.stamp !== fileStamp(path)) return undefined;
+  return lastWritten.ledger;
+}
+
 /** Changes one part of the ledger and writes it whole, atomically (mode 600, its folder 700). */
 export function updateLedger(path: string, projectDir: string, change: (ledger: Ledger) => Ledger): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const current = readLedger(path, () => undefined) ?? {
-    version: 1 as const,
-    project: realPathOf(projectDir),
-    run: null,
-    rate: null,
-    breaker: null,
-    parallel: null,
-    backups: [],
-    queued_prds: [],
-    tests_baseline: null,
-  };
-  writeJsonAtomic(path, change(current), { mode: 0o600 });
+  const current = unchangedSinceWritten(path) ??
+    readLedger(path, () => undefined) ?? {
+      version: 1 as const,
+      project: realPathOf(projectDir),
+      run: null,
+      rate: null,
+      breaker: null,
+      parallel: null,
+      backups: [],
+      queued_prds: [],
+      tests_baseline: null,
+    };
+  const text = `${JSON.stringify(change(current), null, 2)}\n`;
+  lastWritten = undefined;
+  writeFileAtomic(path, text, { mode: 0o600 });
+  const stamp = fileStamp(path);
+  // What a read of the file gives: the written text parsed, so no caller's object is shared.
+  if (stamp) lastWritten = { path, stamp, ledger: JSON.parse(text) as Ledger };
 }
 
 export function saveLedgerRun(path: string, projectDir: string, state: RunStateFile, unfinished: boolean): void {

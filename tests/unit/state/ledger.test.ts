@@ -1,11 +1,11 @@
 // The ledger outside the project: where it lives (XDG state dir, one folder per real path), its
 // file and folder modes, and that an unreadable ledger is reported and not trusted.
 
-import { mkdtempSync, mkdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ledgerPath, readLedger, saveLedgerRun } from '../../../lib/state/ledger.js';
+import { ledgerPath, readLedger, recordQueuedPrd, saveLedgerRate, saveLedgerRun } from '../../../lib/state/ledger.js';
 import { newRunState } from '../../../lib/limits/limits-store.js';
 
 const dirs: string[] = [];
@@ -64,6 +64,28 @@ describe('the ledger file', () => {
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(statSync(dirname(path)).mode & 0o777).toBe(0o700);
     expect(readLedger(path, () => undefined)?.run).toMatchObject({ unfinished: true, state: { run_id: 'run-1' } });
+  });
+
+  it('keeps what another writer changed between two updates of this process, even at the same size', () => {
+    const project = tmp();
+    const path = ledgerPath(project, { XDG_STATE_HOME: join(tmp(), 's') }, '/x');
+    const rate = { calls: 1, tokens: 10, lastReset: '2026010100', wall_ms: 1 };
+    saveLedgerRate(path, project, rate);
+    saveLedgerRate(path, project, { ...rate, calls: 2 });
+    // Another process (ralph-queue add --prd) rewrites the file in place, keeping its size.
+    const text = readFileSync(path, 'utf8');
+    writeFileSync(path, text.replace('"tokens": 10', '"tokens": 99'));
+    saveLedgerRun(path, project, newRunState(1000, 'run-1'), true);
+    expect(readLedger(path, () => undefined)?.rate).toMatchObject({ calls: 2, tokens: 99 });
+    // And by replacing it (a new file).
+    const replaced = join(dirname(path), 'other.json');
+    writeFileSync(replaced, readFileSync(path, 'utf8').replace('"calls": 2', '"calls": 7'));
+    renameSync(replaced, path);
+    recordQueuedPrd(path, project, '/prd.md');
+    const kept = readLedger(path, () => undefined);
+    expect(kept?.rate).toMatchObject({ calls: 7, tokens: 99 });
+    expect(kept?.run).toMatchObject({ unfinished: true, state: { run_id: 'run-1' } });
+    expect(kept?.queued_prds).toEqual(['/prd.md']);
   });
 
   it('an unreadable ledger is reported, never trusted', () => {
