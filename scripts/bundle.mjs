@@ -13,7 +13,7 @@
 // `import.meta.url` (`../../package.json`, `../../bin/…`, `../cli/ralph-help.txt`) resolve the
 // same from either. Within a bin the same holds at a smaller scale: a command's share of the
 // chunks common to all of the bin's commands is a dozen files, so ralph's quick answers
-// (`--status`, `--circuit-status`) and the rest of ralph (`ralph-main`) are built apart (APART)
+// (`--status`, `--circuit-status`, `--config`) and the rest of ralph (`ralph-main`) are built apart (APART)
 // and the entry only chooses one. esbuild is a devDependency: the build needs it, nothing at
 // run time does.
 
@@ -60,7 +60,7 @@ const packagesPlugin = {
  * then loads its own few files, not its share of the chunks common to all the bin's commands;
  * the module returns an exit code and reports its own errors (it holds copies of our modules).
  */
-const APART = { ralph: ['ralph-main', 'status-command', 'circuit-status-command'] };
+const APART = { ralph: ['ralph-main', 'status-command', 'circuit-status-command', 'config-command'] };
 
 /** esbuild's options for one build of a bin's folder. */
 function buildOptions(entryPoints, outdir, plugins, chunkNames) {

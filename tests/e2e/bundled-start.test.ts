@@ -54,6 +54,7 @@ describe("ralph's quick answers load their own files only", () => {
   it.each([
     ['--status', 'status-command'],
     ['--circuit-status', 'circuit-status-command'],
+    ['--config', 'config-command'],
   ])('ralph %s loads its own files (%s), no chunk of the other commands, and not node:crypto', async (flag, own) => {
     const run = await runCli('ralph', [flag], { cwd: project!.dir, env: trace.env });
     expect(run.code, run.stderr).toBe(0);

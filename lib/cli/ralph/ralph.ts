@@ -1,9 +1,10 @@
-// `ralph`: the quick answers first. `--help` and `--version` are answered here, `--status` and
-// `--circuit-status` (as fast-path command lines: ralph-fast-path.ts) by status-command.ts and
-// circuit-status-command.ts; every other command line goes to ralph-main.ts. Bundled
-// (scripts/bundle.mjs), this module is a file of its own and those three are built apart beside
-// it: a quick answer loads a few files, not its share of the chunks common to all of ralph's
-// commands. Nothing crosses between them but the exit code, so each reports its own errors.
+// `ralph`: the quick answers first. `--help` and `--version` are answered here, `--status`,
+// `--circuit-status` and `--config` (as fast-path command lines: ralph-fast-path.ts) by
+// status-command.ts, circuit-status-command.ts and config-command.ts; every other command line
+// goes to ralph-main.ts. Bundled (scripts/bundle.mjs), this module is a file of its own and the
+// others are built apart beside it: a quick answer loads a few files, not its share of the
+// chunks common to all of ralph's commands. Nothing crosses between them but the exit code, so
+// each reports its own errors.
 
 import { runMain } from '../error-funnel.js';
 import { readPackageVersion } from '../package-info.js';
@@ -32,6 +33,10 @@ function quickAnswer(fast: RalphCliOptions | undefined): (() => Promise<number>)
     }
     case 'circuit-status':
       return async () => (await import('./circuit-status-command.js')).runCircuitStatusCommand();
+    case 'config': {
+      const options = { flags: fast.flags, json: fast.json, jq: fast.jq };
+      return async () => (await import('./config-command.js')).runConfigCommand(options);
+    }
     default:
       return undefined;
   }
