@@ -27,7 +27,7 @@ const UNIT = 'tests/unit/**/*.test.ts';
 export default defineConfig({
   test: {
     globalSetup: ['tests/helpers/global-setup.ts'],
-    setupFiles: ['tests/helpers/state-home.ts'],
+    setupFiles: ['tests/helpers/state-home.ts', 'tests/helpers/cpu-per-file.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
