@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
 import { withFakeClaude, type FakeClaude, type FakeScenario } from './fake-claude.js';
 import { FAST_LOOP_RC } from './loop-harness.js';
-import { GIT_TEST_ENV, ralphProjectTree, tmpProject } from './tmp-project.js';
+import { GIT_TEST_ENV, ralphProjectTree, removeWhenTheFileEnds, tmpProject } from './tmp-project.js';
 
 const FIXTURES = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', 'fixtures');
 const FAKE_GH = join(FIXTURES, 'fake-gh-fleet', 'gh');
@@ -21,7 +21,9 @@ export const FAKE_AGENT_INTEGRITY = 'sha512-ZmFrZS1hZ2VudC1jbGktdGFyYmFsbA==';
 
 /**
  * The env `ralph-fleet init` runs with in a test: the fleet's fake gh, and a fake npm whose
- * `view` answers FAKE_AGENT_INTEGRITY (the registry is not reached) while `pack` is the real npm's.
+ * `view` answers FAKE_AGENT_INTEGRITY (the registry is not reached) while `pack` is the real npm's,
+ * run once per test file for the same files (the tarballs it made are kept for the file's other
+ * tests: tests/fixtures/fake-npm-view/npm).
  */
 export function fleetInitEnv(r: FleetRepo, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const realNpm = findExecutable('npm', process.env);
@@ -31,9 +33,21 @@ export function fleetInitEnv(r: FleetRepo, extra: NodeJS.ProcessEnv = {}): NodeJ
     ...r.ghEnv,
     REAL_NPM: realNpm,
     FAKE_NPM_INTEGRITY: FAKE_AGENT_INTEGRITY,
+    FAKE_NPM_PACK_CACHE: packCacheOfThisFile(),
     PATH: [join(FIXTURES, 'fake-npm-view'), r.ghBinDir, process.env.PATH].join(delimiter),
     ...extra,
   };
+}
+
+let packCache: string | undefined;
+
+/** The fake npm's tarballs for this test file: a new folder once the last file's is removed. */
+function packCacheOfThisFile(): string {
+  if (packCache === undefined || !existsSync(packCache)) {
+    packCache = mkdtempSync(join(tmpdir(), 'ralph-npm-pack-'));
+    removeWhenTheFileEnds(packCache);
+  }
+  return packCache;
 }
 
 /**

@@ -40,9 +40,15 @@ export function ralphProjectTree(overrides: Record<string, string> = {}): Record
   };
 }
 
-// Every project made in this test file and not yet cleaned up: removed when the file ends
-// (tests/helpers/state-home.ts), so a test that failed before its own cleanup leaves nothing.
+// Every project made in this test file and not yet cleaned up, and every folder its tests share:
+// removed when the file ends (tests/helpers/state-home.ts), so a test that failed before its own
+// cleanup leaves nothing.
 const notCleaned = new Set<string>();
+
+/** Has a folder of this test file's (a cache its tests share) removed when the file ends. */
+export function removeWhenTheFileEnds(dir: string): void {
+  notCleaned.add(dir);
+}
 
 /** Removes the projects of this test file that no cleanup() removed. */
 export function removeLeftoverProjects(): void {
