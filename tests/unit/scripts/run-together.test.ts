@@ -24,7 +24,7 @@ function runTogether(cwd: string, ...names: string[]) {
   return spawnSync(process.execPath, [SCRIPT, ...names], { cwd, env, encoding: 'utf8' });
 }
 
-describe('scripts/run-together.mjs (npm test’s first stage)', () => {
+describe('scripts/run-together.mjs (npm test’s stages)', () => {
   it('runs every script to its end and exits with the failing one’s code, its output shown whole', () => {
     const dir = packageWith({
       fine: "node -e \"console.log('fine-1'); console.log('fine-2')\"",
@@ -39,11 +39,27 @@ describe('scripts/run-together.mjs (npm test’s first stage)', () => {
     expect(result.stderr).toMatch(/fine-1\nfine-2/);
   });
 
+  it('passes a --live script’s output straight through, and holds the others’ blocks until it has ended', () => {
+    const dir = packageWith({
+      // quick ends first; slow waits for the file quick writes as it ends.
+      quick: "node -e \"console.log('quick-out'); require('fs').writeFileSync('quick.done', '')\"",
+      slow: "node -e \"const fs = require('fs'); while (!fs.existsSync('quick.done')) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10); console.log('slow-out')\"",
+    });
+    const result = runTogether(dir, '--live', 'slow', 'quick');
+    expect(result.status).toBe(0);
+    // Live: on run-together's own stdout as it comes, not in a held block.
+    expect(result.stdout).toContain('slow-out');
+    expect(result.stderr).not.toContain('slow-out');
+    // Held: quick ended first, yet its block comes after slow's end.
+    expect(result.stderr).toMatch(/✓ slow \([\d.]+ s\)\n✓ quick \([\d.]+ s\)\n[^]*quick-out/);
+  });
+
   it('exits 0 when every script passes, and 2 with its usage when none is named', () => {
     const dir = packageWith({ a: 'node -e 0', b: 'node -e 0' });
     expect(runTogether(dir, 'a', 'b').status).toBe(0);
     const none = runTogether(dir);
     expect(none.status).toBe(2);
     expect(none.stderr).toContain('usage: node scripts/run-together.mjs');
+    expect(runTogether(dir, '--live').status).toBe(2);
   });
 });
