@@ -149,13 +149,18 @@ export interface FleetFixtures {
   claude: FakeClaude;
 }
 
-/** Per test: a fleet repo with its fake gh and a fake claude, both removed after the test. */
+/** Per test: a fleet repo with its fake gh and a fake claude (as many as the test makes), removed after the test. */
 export function useFleetFixtures(): (scenario: FakeScenario, options: { rc?: string; gh: Record<string, unknown> }) => FleetFixtures {
-  let current: FleetFixtures | undefined;
+  const made: FleetFixtures[] = [];
   afterEach(() => {
-    current?.repo.cleanup();
-    current?.claude.cleanup();
-    current = undefined;
+    for (const fixtures of made.splice(0)) {
+      fixtures.repo.cleanup();
+      fixtures.claude.cleanup();
+    }
   });
-  return (scenario, options) => (current = { claude: withFakeClaude(scenario), repo: withFleetRepo(options) });
+  return (scenario, options) => {
+    const fixtures = { claude: withFakeClaude(scenario), repo: withFleetRepo(options) };
+    made.push(fixtures);
+    return fixtures;
+  };
 }
