@@ -15,6 +15,9 @@
 // The global setup (tests/helpers/global-setup.ts) points TMPDIR at a private folder in RAM
 // when there is one (on 2 cores the suite took 150 s instead of 185: a third less kernel time)
 // and bundles the fake claude, once, before any worker starts.
+//
+// Where the CPU goes: `RALPH_TEST_CPU_LOG=<file> npx vitest run` records each file's CPU
+// (tests/helpers/cpu-per-file.ts) and `node scripts/test-cpu.mjs <file>` sums it up.
 
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
