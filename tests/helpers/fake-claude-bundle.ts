@@ -3,7 +3,8 @@
 //
 // The suite starts the fake about a thousand times, and each start resolved, read and compiled
 // its thirty-odd modules one by one: bundled, a call costs about a quarter less CPU (53 ms instead
-// of 70 on 2 cores). The fixture stays plain ESM with no build step (README.md beside it); the
+// of 70 on 2 cores). The bundle is CommonJS: Node loads one script without setting up its ES
+// module loader, a sixth less CPU again (40 ms instead of 48). The fixture stays plain ESM with no build step (README.md beside it); the
 // bundle is made from it when a `vitest run` starts, so the run tests the fixture's current code
 // (a watch-mode rerun keeps the bundle its start made). `import.meta.url` is pinned to the
 // fixture's entry, so paths the fake finds beside itself (the recordings it replays) resolve as
@@ -42,7 +43,7 @@ export async function bundleFakeClaude(fixture = FIXTURE, cache = CACHE): Promis
       entryPoints: [join(fixture, 'main.mjs')],
       bundle: true,
       platform: 'node',
-      format: 'esm',
+      format: 'cjs',
       target: 'node20',
       write: false,
       logLevel: 'silent',
@@ -52,10 +53,10 @@ export async function bundleFakeClaude(fixture = FIXTURE, cache = CACHE): Promis
     // An import() of a computed path is left as it is, and would look for a module beside the bundle.
     const computed = code.match(/\bimport\((?!"node:)[^)]*\)/g);
     if (computed) throw new Error(`the fake claude imports a computed path (${computed.join(', ')}): import each module by its literal path`);
-    writeFileSync(join(staging, 'package.json'), '{ "type": "module" }\n');
-    // The fixture's `claude` entry, importing main() from its own file instead of ./main.mjs.
+    writeFileSync(join(staging, 'package.json'), '{ "type": "commonjs" }\n');
+    // The fixture's `claude` entry, taking main() from the bundle's own exports instead of ./main.mjs.
     const start = readFileSync(join(fixture, 'claude'), 'utf8');
-    const selfImport = start.replace("import('./main.mjs')", 'import(import.meta.url)');
+    const selfImport = start.replace("import('./main.mjs')", 'Promise.resolve(module.exports)');
     if (selfImport === start) throw new Error(`${join(fixture, 'claude')} no longer imports ./main.mjs: update ${fileURLToPath(import.meta.url)}`);
     const [shebang, ...rest] = selfImport.split('\n');
     const made = `// Bundled from ${fixture} by tests/helpers/fake-claude-bundle.ts: edit the fixture, not this.`;
