@@ -4,6 +4,9 @@
 
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const [file, top = '15'] = process.argv.slice(2);
 if (!file) {
@@ -15,7 +18,7 @@ const rows = readFileSync(file, 'utf8')
   .split('\n')
   .filter((line) => line.trim() !== '')
   .map((line) => JSON.parse(line))
-  .map((row) => ({ file: relative(process.cwd(), row.file), user: row.user, system: row.system, cpu: row.user + row.system }))
+  .map((row) => ({ file: testPath(row.file), user: row.user, system: row.system, cpu: row.user + row.system }))
   .sort((a, b) => b.cpu - a.cpu);
 
 const seconds = (value) => value.toFixed(1).padStart(7);
@@ -31,3 +34,11 @@ for (const [folder, cpu] of [...folders].sort((a, b) => b[1] - a[1])) lines.push
 lines.push('', '  CPU s   user s    sys s  file');
 for (const row of rows.slice(0, Number(top))) lines.push(`${seconds(row.cpu)}  ${seconds(row.user)}  ${seconds(row.system)}  ${row.file}`);
 process.stdout.write(`${lines.join('\n')}\n`);
+
+/** A test file's path from its checkout's root (tests/…), wherever the run was. */
+function testPath(file) {
+  const inThisCheckout = relative(ROOT, file);
+  if (!inThisCheckout.startsWith('..')) return inThisCheckout;
+  const at = file.lastIndexOf('/tests/');
+  return at === -1 ? file : file.slice(at + 1);
+}

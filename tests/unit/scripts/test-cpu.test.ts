@@ -18,7 +18,7 @@ describe('scripts/test-cpu.mjs (where the suite’s CPU goes)', () => {
     const log = join(dir, 'cpu.jsonl');
     const line = (file: string, user: number, system: number) => JSON.stringify({ file: join(dir, file), user, system });
     writeFileSync(log, [line('tests/unit/a.test.ts', 0.5, 0.1), line('tests/e2e/b.test.ts', 4, 1), line('tests/e2e/c.test.ts', 2, 0.5), ''].join('\n'));
-    const result = spawnSync(process.execPath, [SCRIPT, log, '2'], { cwd: dir, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [SCRIPT, log, '2'], { encoding: 'utf8' });
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toBe(
       [
