@@ -121,7 +121,14 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   const workDirs = config.WORK_DIRS.map((dir) => resolve(projectDir, dir));
   const sandbox = config.DRY_RUN
     ? previewSandbox(sandboxSettings, { projectDir, deps, workDirs })
-    : openSandbox(sandboxSettings, { projectDir, workDirs, ralphDir: paths.ralphDir, deps, packageRoot: PACKAGE_ROOT });
+    : openSandbox(sandboxSettings, {
+        projectDir,
+        workDirs,
+        ralphDir: paths.ralphDir,
+        deps,
+        packageRoot: PACKAGE_ROOT,
+        allowRootAgent: config.ALLOW_ROOT_AGENT,
+      });
   // What of the configuration an agent cannot honour exactly, said once.
   for (const slot of agents) {
     for (const warning of slot.adapter.startupWarnings({ allowedTools: splitAllowedTools(config.ALLOWED_TOOLS), effort: config.CLAUDE_EFFORT || undefined }))

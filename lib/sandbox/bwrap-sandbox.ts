@@ -14,7 +14,7 @@
 // ralph runs as root, the agent runs as the project's owner (never root: see agent-user.ts),
 // switched to by setpriv inside the sandbox with no capability left and no way to gain one.
 
-import { existsSync, lstatSync, readlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentInvocation } from '../agents/agent-adapter.js';
 import type { SandboxNetwork } from './sandbox-settings.js';
@@ -26,7 +26,7 @@ import { worktreeGitMounts, type WorktreeGitMounts } from './worktree-git.js';
 import type { Logger } from '../platform/deps.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { resolveAgentExecutable } from './agent-executable.js';
-import { chooseAgentUser, readOwner, type AgentUser } from './agent-user.js';
+import { chooseAgentUser, findSetpriv, readOwner, type AgentUser } from './agent-user.js';
 import { createRuntimeDir, type RuntimeDir } from './runtime-dir.js';
 import { filterSandboxEnv, sandboxEnvPatterns } from './sandbox-env.js';
 import { stripPlantedSetuid } from './strip-setuid.js';
@@ -315,23 +315,6 @@ export function bwrapEnvironment(
   // (one elsewhere would be hidden inside).
   if (inner.CLAUDE_CONFIG_DIR !== undefined) inner.CLAUDE_CONFIG_DIR = join(options.homeDir, '.claude');
   return inner;
-}
-
-/** setpriv (util-linux) from the system's own folders: it runs inside, from the read-only /usr. */
-function findSetpriv(): string {
-  const found = ['/usr/bin/setpriv', '/bin/setpriv', '/usr/sbin/setpriv', '/sbin/setpriv'].find((path) => existsSync(path));
-  if (found) return found;
-  throw new RalphError(
-    'sandbox_unavailable',
-    'Sandbox bwrap run as root needs setpriv (util-linux) to run the agent as an ordinary user, and it is not installed',
-    {
-      details: [
-        'Refusing to run the agent as root. Nothing was run.',
-        'Install it: apt-get install util-linux (Debian, Ubuntu), dnf install util-linux-core (Fedora)',
-      ],
-      hint: 'install util-linux, or run ralph as an ordinary user',
-    },
-  );
 }
 
 /** bwrap is installed and can build the sandbox here (namespaces allowed); its path. */

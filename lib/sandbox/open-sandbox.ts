@@ -17,6 +17,7 @@ import type { ProcessRunner } from '../platform/process.js';
 import { bwrapEnvironment, bwrapOptions, commandInside, createBwrapSandbox, systemEntries } from './bwrap-sandbox.js';
 import { chooseAgentUser, readOwner, type AgentUser } from './agent-user.js';
 import { containerEnvNames, createDockerSandbox, dockerExecArgs } from './docker-sandbox.js';
+import { createHostSandbox, hostAgentProbeRunner } from './host-sandbox.js';
 import { hostExecution, type Sandbox } from './sandbox.js';
 
 export function sandboxSettingsOf(config: RalphConfig, source?: ConfigSource): SandboxSettings {
@@ -45,6 +46,8 @@ export interface OpenSandboxOptions {
   ralphDir: string;
   deps: Pick<Deps, 'env' | 'homeDir' | 'processRunner' | 'logger' | 'clock'>;
   packageRoot: string;
+  /** ALLOW_ROOT_AGENT: without a sandbox, a root-owned project runs the agent as root instead of being refused. */
+  allowRootAgent?: boolean;
 }
 
 export function openSandbox(settings: SandboxSettings, options: OpenSandboxOptions): Sandbox {
@@ -52,7 +55,7 @@ export function openSandbox(settings: SandboxSettings, options: OpenSandboxOptio
   const common = { projectDir: options.projectDir, homeDir: deps.homeDir, env: deps.env, processRunner: deps.processRunner, logger: deps.logger };
   switch (settings.provider) {
     case 'none':
-      return hostExecution();
+      return createHostSandbox({ ...common, allowRootAgent: options.allowRootAgent ?? false });
     case 'bwrap':
       return createBwrapSandbox({ ...common, binds: settings.binds, network: settings.network, passEnv: settings.passEnv, workDirs: options.workDirs });
     case 'docker':
@@ -124,7 +127,7 @@ export function agentQuestionRunner(
   const { projectDir, env, processRunner } = options;
   switch (settings.provider) {
     case 'none':
-      return processRunner;
+      return hostAgentProbeRunner({ runner: processRunner, projectDir, env });
     case 'bwrap':
       return agentProbeRunner({
         runner: processRunner,

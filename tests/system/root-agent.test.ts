@@ -1,0 +1,97 @@
+// ralph run as root with no sandbox never runs the agent, nor the gate's commands, as root: on a
+// project an ordinary user owns they run as that user (and a setuid file the agent made loses
+// its bit); a root-owned project is refused before the first call, unless --allow-root-agent.
+// Needs root.
+
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readCallLog, withFakeClaude, type FakeScenario } from '../helpers/fake-claude.js';
+import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
+import { runCli } from '../helpers/run-cli.js';
+import { prepareSandboxProject, requireRoot, SANDBOX_TEST_OWNER } from '../helpers/sandbox-tools.js';
+import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
+import { useCleanups } from '../helpers/cleanups.js';
+
+const cleanups = useCleanups();
+beforeAll(() => requireRoot('ralph must run as root to show whom it runs the agent as'));
+
+const GATE = ['id -u > .ralph/probe/gate-uid', 'echo "TAP version 13"; echo "ok 1 - probe"; echo "1..1"', ''].join('\n');
+
+const SCENARIO: FakeScenario = {
+  calls: [
+    {
+      steps: [
+        { tool: 'Bash', input: { command: 'id -u > .ralph/probe/agent-uid' }, exec: true },
+        { tool: 'Bash', input: { command: 'cp /bin/true planted && chmod 4755 planted' }, exec: true },
+      ],
+      tickFixPlan: 'all',
+      statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true },
+    },
+  ],
+};
+
+function setUp(): { project: TmpProject; fake: ReturnType<typeof withFakeClaude>; env: Record<string, string> } {
+  const project = tmpProject(
+    ralphProjectTree({
+      '.ralphrc': `${FAST_LOOP_RC}ALLOWED_TOOLS="Bash"\nTEST_COMMAND="sh gate.sh"\n`,
+      'gate.sh': GATE,
+      '.ralph/fix_plan.md': '# Fix Plan\n- [ ] one\n',
+    }),
+    { git: true },
+  );
+  mkdirSync(project.path('.ralph/probe'), { recursive: true });
+  const fake = withFakeClaude(SCENARIO);
+  cleanups.push(
+    () => project.cleanup(),
+    () => fake.cleanup(),
+  );
+  const env = {
+    ...fake.env,
+    ...GIT_TEST_ENV,
+    FAKE_CLAUDE_STATE_DIR: project.path('.ralph/fake-state'),
+    FAKE_CLAUDE_LOG: project.path('.ralph/fake-state/calls.jsonl'),
+    // The suite lets every ralph run its agent as root (tests/helpers/child-env.ts): not here.
+    ALLOW_ROOT_AGENT: '',
+  };
+  return { project, fake, env };
+}
+
+function probe(project: TmpProject, name: string, stderr: string): string {
+  const path = project.path(`.ralph/probe/${name}`);
+  return existsSync(path) ? readFileSync(path, 'utf8').trim() : `(no ${name}: ${stderr.slice(-2000)})`;
+}
+
+describe('ralph as root, no sandbox', () => {
+  it("runs the agent and the gate as the project's owner, and clears the setuid bit the agent set", async () => {
+    const { project, fake, env } = setUp();
+    const ownerEnv = { ...env, ...prepareSandboxProject(project, fake) };
+    const r = await runCli('ralph', ['--max-loops', '2'], { cwd: project.dir, env: ownerEnv });
+    expect(probe(project, 'agent-uid', r.stderr)).toBe(String(SANDBOX_TEST_OWNER));
+    const prompted = readCallLog(project.path('.ralph/fake-state/calls.jsonl')).filter((call) => call.prompt !== undefined);
+    expect(prompted.map((call) => call.uid)).toEqual([SANDBOX_TEST_OWNER]);
+    expect(probe(project, 'gate-uid', r.stderr)).toBe(String(SANDBOX_TEST_OWNER));
+    expect(statSync(project.path('planted')).mode & 0o6000).toBe(0);
+    expect(r.stderr).toContain(`the agent and the gate's commands run as uid ${SANDBOX_TEST_OWNER} (the project's owner)`);
+    expect(r.code, r.stderr).toBe(0);
+  }, 120_000);
+
+  it('refuses a root-owned project before any call, naming what to do', async () => {
+    const { project, env } = setUp();
+    const r = await runCli('ralph', ['--max-loops', '1'], { cwd: project.dir, env });
+    expect(r.stderr).toContain(`ralph runs as root and the project ${project.dir} belongs to root: ralph never runs the agent as root`);
+    expect(r.stderr).toContain('--allow-root-agent');
+    expect(r.stderr).not.toContain('internal error');
+    expect(r.code).not.toBe(0);
+    // Only --version was asked (from the fake's own folder, outside the project): no prompt was sent.
+    expect(readCallLog(project.path('.ralph/fake-state/calls.jsonl')).filter((call) => call.prompt !== undefined)).toEqual([]);
+    expect(existsSync(project.path('.ralph/probe/agent-uid'))).toBe(false);
+  }, 60_000);
+
+  it('with --allow-root-agent runs the agent as root on a root-owned project, and says so', async () => {
+    const { project, env } = setUp();
+    const r = await runCli('ralph', ['--allow-root-agent', '--max-loops', '2'], { cwd: project.dir, env });
+    expect(probe(project, 'agent-uid', r.stderr)).toBe('0');
+    expect(r.stderr).toContain('The agent runs as root (ALLOW_ROOT_AGENT)');
+    expect(r.code, r.stderr).toBe(0);
+  }, 120_000);
+});
