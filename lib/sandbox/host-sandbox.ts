@@ -51,7 +51,8 @@ export function createHostSandbox(options: HostSandboxOptions): Sandbox {
     async start() {
       user = chooseHostAgentUser(ids.ralph, ids.owner, options.projectDir, options.allowRootAgent);
       if (!user.switchTo) {
-        if (ralphIsRoot) options.logger.warn('The agent runs as root (ALLOW_ROOT_AGENT): it can change anything on this machine');
+        // Asked for by the user (and shown by --doctor): said in the verbose log only.
+        if (ralphIsRoot) options.logger.debug('The agent runs as root (ALLOW_ROOT_AGENT): it can change anything on this machine');
         return;
       }
       setpriv = findSetpriv();

@@ -85,13 +85,16 @@ describe('ralph as root, no sandbox', () => {
     // Only --version was asked (from the fake's own folder, outside the project): no prompt was sent.
     expect(readCallLog(project.path('.ralph/fake-state/calls.jsonl')).filter((call) => call.prompt !== undefined)).toEqual([]);
     expect(existsSync(project.path('.ralph/probe/agent-uid'))).toBe(false);
+    const doctor = await runCli('ralph', ['--doctor'], { cwd: project.dir, env });
+    expect(doctor.stdout).toContain(`[FAIL] agent user: ralph runs as root and the project ${project.dir} belongs to root`);
+    const allowed = await runCli('ralph', ['--doctor', '--allow-root-agent'], { cwd: project.dir, env });
+    expect(allowed.stdout).toContain("[WARN] agent user: the agent and the gate's commands run as root; ALLOW_ROOT_AGENT=true (--allow-root-agent)");
   }, 60_000);
 
-  it('with --allow-root-agent runs the agent as root on a root-owned project, and says so', async () => {
+  it('with --allow-root-agent runs the agent as root on a root-owned project', async () => {
     const { project, env } = setUp();
     const r = await runCli('ralph', ['--allow-root-agent', '--max-loops', '2'], { cwd: project.dir, env });
     expect(probe(project, 'agent-uid', r.stderr)).toBe('0');
-    expect(r.stderr).toContain('The agent runs as root (ALLOW_ROOT_AGENT)');
     expect(r.code, r.stderr).toBe(0);
   }, 120_000);
 });

@@ -55,7 +55,7 @@ describe('createHostSandbox', () => {
     await expect(sandbox.start()).rejects.toThrow('ralph never runs the agent as root');
   });
 
-  it('with ALLOW_ROOT_AGENT runs the invocation as it is, and says the agent runs as root', async () => {
+  it('with ALLOW_ROOT_AGENT runs the invocation as it is, and says in the verbose log that the agent runs as root', async () => {
     const project = mkdtempSync(join(tmpdir(), 'ralph-host-'));
     dirs.push(project);
     const logger = createMemoryLogger();
@@ -63,7 +63,7 @@ describe('createHostSandbox', () => {
     await sandbox.start();
     const wrapped = sandbox.wrap({ cmd: '/usr/bin/claude', args: ['-p'], stdin: 'hi', env: { A: '1' } }, { PATH: '/usr/bin' });
     expect(wrapped).toEqual({ cmd: '/usr/bin/claude', args: ['-p'], stdin: 'hi', env: { PATH: '/usr/bin', A: '1' } });
-    expect(logger.messages('WARN')).toEqual(['The agent runs as root (ALLOW_ROOT_AGENT): it can change anything on this machine']);
+    expect(logger.messages('DEBUG')).toEqual(['The agent runs as root (ALLOW_ROOT_AGENT): it can change anything on this machine']);
     await sandbox.stop();
   });
 });
