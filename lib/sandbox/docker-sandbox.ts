@@ -28,13 +28,14 @@ import { isProcessAlive } from '../state/process-alive.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import { checkDocker, dockerFailure } from './docker-checks.js';
 import { chooseAgentUser, readOwner } from './agent-user.js';
+import { SANDBOX_PROCESS_ALLOWANCE } from './process-limit.js';
 import { createRuntimeDir, type RuntimeDir } from './runtime-dir.js';
 import { filterSandboxEnv, HOST_PATH_ENV, sandboxEnvPatterns } from './sandbox-env.js';
 import { stripPlantedSetuid } from './strip-setuid.js';
 import type { Sandbox } from './sandbox.js';
 
-/** At most this many processes in the container (a fork bomb stops there). */
-export const SANDBOX_PIDS_LIMIT = 1024;
+/** At most this many processes in the container (a fork bomb stops there): bubblewrap's allowance too. */
+export const SANDBOX_PIDS_LIMIT = SANDBOX_PROCESS_ALLOWANCE;
 
 /** How long a container removal under way may take before ralph gives up on it. */
 const GONE_WAIT_MS = 30_000;

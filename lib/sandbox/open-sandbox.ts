@@ -18,6 +18,7 @@ import { bwrapEnvironment, bwrapOptions, commandInside, createBwrapSandbox, syst
 import { chooseAgentUser, readOwner, type AgentUser } from './agent-user.js';
 import { containerEnvNames, createDockerSandbox, dockerExecArgs } from './docker-sandbox.js';
 import { createHostSandbox, hostAgentProbeRunner } from './host-sandbox.js';
+import { SANDBOX_PROCESS_ALLOWANCE, withProcessLimit } from './process-limit.js';
 import { hostExecution, type Sandbox } from './sandbox.js';
 
 export function sandboxSettingsOf(config: RalphConfig, source?: ConfigSource): SandboxSettings {
@@ -108,7 +109,8 @@ export function previewSandbox(settings: SandboxSettings, options: Pick<OpenSand
         workDirs: options.workDirs,
         asRoot: user.switchTo,
       };
-      const args = [...bwrapOptions(layout), '--', ...commandInside([agent.command, ...invocation.args], user, user.switchTo ? '/usr/bin/setpriv' : '')];
+      const command = withProcessLimit([agent.command, ...invocation.args], '/usr/bin/prlimit', SANDBOX_PROCESS_ALLOWANCE);
+      const args = [...bwrapOptions(layout), '--', ...commandInside(command, user, user.switchTo ? '/usr/bin/setpriv' : '')];
       return { cmd: findTrustedExecutable('bwrap', deps.env, [projectDir]) ?? 'bwrap', args, stdin: invocation.stdin, env: sandboxEnv };
     },
     status: () => ({ provider: settings.provider, status: 'dry run' }),
