@@ -90,8 +90,7 @@ export function shouldUseColor(isTTY: boolean, env: NodeJS.ProcessEnv): boolean 
   return isTTY && !env.NO_COLOR;
 }
 
-/** Columns one character takes (0 for a joiner or combining mark, 2 for a wide one). */
-export function charWidth(cp: number): number {
+function charWidth(cp: number): number {
   if (cp === 0x200d || (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0x300 && cp <= 0x36f)) return 0;
   if (cp >= 0x1f3fb && cp <= 0x1f3ff) return 0; // skin-tone modifiers join the previous emoji
   return isWide(cp) ? 2 : 1;

@@ -16,7 +16,16 @@ import { stripTerminalControls } from '../text/terminal-text.js';
 import type { Clock } from '../platform/clock.js';
 import { openNoFollow } from '../state/no-follow.js';
 import { ralphPaths } from '../state/paths.js';
-import { charWidth } from './ansi.js';
+
+/**
+ * Columns a character of the file may take on the pane, counted high: printable ASCII one, any
+ * other two (an emoji with a variation selector, an ambiguous-width letter in a CJK locale: a
+ * terminal may draw it wider than a table says). Wrapping early is harmless; late would let the
+ * terminal start a screen line without the gutter.
+ */
+function safeWidth(char: string): number {
+  return /^[\x20-\x7e]$/.test(char) ? 1 : 2;
+}
 
 /** What every line of the followed file starts with on the screen (agent text), and its columns. */
 export const AGENT_GUTTER = '│ ';
@@ -149,7 +158,7 @@ export class LogFollower {
         out += AGENT_GUTTER;
         this.column = GUTTER_COLUMNS;
       }
-      const columns = char === '\t' ? TAB_STOP - (this.column % TAB_STOP) : charWidth(char.codePointAt(0) ?? 0);
+      const columns = char === '\t' ? TAB_STOP - (this.column % TAB_STOP) : safeWidth(char);
       if (wrapAt !== undefined && this.column + columns > wrapAt) {
         out += `\n${AGENT_GUTTER}`;
         this.column = GUTTER_COLUMNS;

@@ -80,11 +80,12 @@ describe('ralph-monitor --live', () => {
     f.poll();
     expect(shown).toBe(`│ ${'x'.repeat(18)}\n│ [SUCCESS] ok 🚀🚀\n`);
     for (const line of shown.split('\n').filter(Boolean)) expect(visibleWidth(line)).toBeLessThanOrEqual(20);
-    // Wide characters are measured as two columns: none is cut in half at the edge.
+    // A character beyond ASCII counts as two columns (a terminal may draw ⚠️ or an ambiguous
+    // letter wide): the line wraps before it rather than let the terminal wrap it bare.
     shown = '';
-    appendFileSync(join(project.dir, '.ralph/live.log'), `${'y'.repeat(17)}界\n`);
+    appendFileSync(join(project.dir, '.ralph/live.log'), `${'y'.repeat(17)}界\n${'z'.repeat(17)}⚠️\n`);
     f.poll();
-    expect(shown).toBe(`│ ${'y'.repeat(17)}\n│ 界\n`);
+    expect(shown).toBe(`│ ${'y'.repeat(17)}\n│ 界\n│ ${'z'.repeat(17)}\n│ ⚠️\n`);
   });
 
   it('refuses a live.log that is a symlink, saying so once', () => {
