@@ -5,7 +5,8 @@
 // without a sandbox may the user let the agent run as root instead (ALLOW_ROOT_AGENT, for a
 // throw-away machine).
 
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, lchownSync, lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
 import { RalphError } from '../errors.js';
 
 export interface AgentUser {
@@ -88,4 +89,36 @@ export function findSetpriv(): string {
     ],
     hint: 'install util-linux, or run ralph as an ordinary user',
   });
+}
+
+/**
+ * When ralph is root and `projectDir` has an ordinary owner: gives `tree` (a folder ralph made
+ * for the agent inside the project, a --parallel unit's worktree) to that owner, so the agent,
+ * which runs as the owner, can write there. Only what root owns changes hands; no link is
+ * followed, no other device entered, and no file with more than one link is given (a hard link
+ * to a file of root's elsewhere would hand that file over).
+ */
+export function giveToProjectOwner(tree: string, projectDir: string): void {
+  const owner = readOwner(projectDir);
+  if (ralphIds().uid !== 0 || owner.uid === undefined || owner.uid === 0 || owner.gid === undefined) return;
+  const { uid, gid } = owner;
+  let device: number;
+  try {
+    device = lstatSync(tree).dev;
+  } catch {
+    return;
+  }
+  const give = (path: string): void => {
+    let stats: Stats;
+    try {
+      stats = lstatSync(path);
+    } catch {
+      return;
+    }
+    if (stats.dev !== device) return;
+    if (stats.uid === 0 && (stats.isDirectory() || stats.isSymbolicLink() || stats.nlink === 1)) lchownSync(path, uid, gid);
+    if (!stats.isDirectory()) return;
+    for (const name of readdirSync(path)) give(join(path, name));
+  };
+  give(tree);
 }

@@ -3,7 +3,7 @@
 // its bit); a root-owned project is refused before the first call, unless --allow-root-agent.
 // Needs root.
 
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readCallLog, withFakeClaude, type FakeScenario } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
@@ -11,6 +11,7 @@ import { runCli } from '../helpers/run-cli.js';
 import { prepareSandboxProject, requireRoot, SANDBOX_TEST_OWNER } from '../helpers/sandbox-tools.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
 import { useCleanups } from '../helpers/cleanups.js';
+import { doesItem, parallelProject } from '../e2e/parallel/parallel-helpers.js';
 
 const cleanups = useCleanups();
 beforeAll(() => requireRoot('ralph must run as root to show whom it runs the agent as'));
@@ -97,4 +98,36 @@ describe('ralph as root, no sandbox', () => {
     expect(probe(project, 'agent-uid', r.stderr)).toBe('0');
     expect(r.code, r.stderr).toBe(0);
   }, 120_000);
+});
+
+describe('ralph --parallel as root, no sandbox', () => {
+  it("runs each unit's agent as the project's owner, in a worktree given to that owner, and merges the units", async () => {
+    // Each agent records whom it runs as in its unit's worktree (the file is merged with the unit).
+    const records = (item: string, file: string) => ({
+      ...doesItem(item, { [file]: `${file}\n` }),
+      steps: [{ tool: 'Bash', input: { command: `id -u > ${file}.uid` }, exec: true }],
+    });
+    const p = parallelProject(
+      ['Add alpha', 'Add beta'],
+      { calls: [records('Add alpha', 'a.txt'), records('Add beta', 'b.txt')] },
+      { rc: 'ALLOWED_TOOLS="Write,Read,Bash"\n' },
+    );
+    cleanups.push(() => p.cleanup());
+    const env = {
+      ...p.env,
+      // One state for both units' agents, in the project, open to its owner.
+      FAKE_CLAUDE_STATE_DIR: p.project.path('.ralph/fake-state'),
+      FAKE_CLAUDE_LOG: p.project.path('.ralph/fake-state/calls.jsonl'),
+      ALLOW_ROOT_AGENT: '',
+      ...prepareSandboxProject(p.project, p.claude, p.project.path('.ralph/fake-state')),
+      // ralph (root) runs git in the worktrees too, which the owner owns now.
+      GIT_CONFIG_PARAMETERS: "'safe.directory=*'",
+    };
+    chmodSync(p.claude.scenarioPath, 0o644);
+    const run = await runCli('ralph', ['--parallel', '2'], { cwd: p.project.dir, env });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const git = (...args: string[]) => p.project.git('-c', 'safe.directory=*', ...args);
+    expect(git('show', 'HEAD:a.txt.uid').trim()).toBe(String(SANDBOX_TEST_OWNER));
+    expect(git('show', 'HEAD:b.txt.uid').trim()).toBe(String(SANDBOX_TEST_OWNER));
+  }, 180_000);
 });
