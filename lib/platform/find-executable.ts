@@ -88,7 +88,8 @@ export function markAgentWritable(dirs: readonly string[]): () => void {
 
 /** The folders no host tool is taken from: the marked ones and `extra` (a call's working folder). */
 export function untrustedRoots(extra: ReadonlyArray<string | undefined> = []): string[] {
-  return [...agentWritable.keys(), ...extra.filter((dir): dir is string => dir !== undefined && dir !== '')];
+  // A call run from `/` (a service's folder) would leave no PATH entry at all: `/` is nobody's project.
+  return [...agentWritable.keys(), ...extra.filter((dir): dir is string => dir !== undefined && dir !== '' && resolve(dir) !== sep)];
 }
 
 /** PATH with every relative or empty entry, and every entry inside (or leading into) `untrusted`, left out. */

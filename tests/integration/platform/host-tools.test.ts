@@ -73,6 +73,11 @@ describe('host tools', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('are found as usual for a call run from `/`, which is no project', async () => {
+    const git = await nodeProcessRunner.run('git', ['--version'], { cwd: '/', env: process.env });
+    expect(git.stdout).toMatch(/^git version \d/);
+  });
+
   it("run the project's own code (the gate, the agent) with the PATH it was given", async () => {
     const { dir, marker, path } = plantedProject();
     const run = await nodeProcessRunner.run('gh', ['--version'], { cwd: dir, env: { ...process.env, PATH: path }, projectCode: true });
