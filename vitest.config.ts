@@ -21,9 +21,10 @@
 
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
-import { dropStartupOnlyEnv } from './tests/helpers/child-env.js';
+import { allowRootAgent, dropStartupOnlyEnv } from './tests/helpers/child-env.js';
 
 dropStartupOnlyEnv();
+allowRootAgent();
 
 const UNIT = 'tests/unit/**/*.test.ts';
 

@@ -5,9 +5,10 @@
 // scan every process on the machine and the Docker ones share the daemon.
 
 import { defineConfig } from 'vitest/config';
-import { dropStartupOnlyEnv } from './tests/helpers/child-env.js';
+import { allowRootAgent, dropStartupOnlyEnv } from './tests/helpers/child-env.js';
 
 dropStartupOnlyEnv();
+allowRootAgent();
 
 export default defineConfig({
   test: {

@@ -92,6 +92,8 @@ export function startAgentProcess(options: RunAgentOptions): RawAgentHandle {
       env: options.env,
       input: options.invocation.stdin,
       inheritFiles: options.invocation.inheritFiles,
+      // The agent's CLI, found as the run found it (on the host: the user's whole PATH).
+      projectCode: true,
       group: true,
       timeoutMs: options.timeoutMs,
       signal: interrupt.signal,

@@ -49,6 +49,8 @@ export async function callAgent(options: CallAgentOptions): Promise<CallAgentRes
     env: { ...options.env, ...invocation.env },
     input: invocation.stdin,
     timeoutMs: options.timeoutMs,
+    // The agent's CLI, on the user's whole PATH.
+    projectCode: true,
   });
   if (run.spawnError) {
     return {

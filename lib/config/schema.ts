@@ -139,6 +139,10 @@ const SPECS = {
     [],
     "Sandboxes: more environment variables passed to the agent, comma-separated names or PREFIX* (beyond PATH, locale, terminal, proxies and the running agent's credentials)",
   ),
+  ALLOW_ROOT_AGENT: bool(
+    false,
+    "ralph run as root with no sandbox on a project that root owns: run the agent and the gate's commands as root (a throw-away machine only; else they run as the project's owner, and a root-owned project is refused)",
+  ),
   SANDBOX_E2B_TEMPLATE: accepted('base'),
   SANDBOX_E2B_SANDBOX_ID: accepted(''),
   SANDBOX_E2B_TIMEOUT: accepted('3600'),

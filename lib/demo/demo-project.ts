@@ -39,6 +39,8 @@ export function demoSettings(root: string, nodePath: string, agentScript: string
     AGENT_PROVIDER: 'claude',
     FALLBACK_AGENTS: '',
     SANDBOX_PROVIDER: '',
+    // The scripted agent is ralph's own, and the folder a throw-away one: it may run as root.
+    ALLOW_ROOT_AGENT: 'true',
     CLAUDE_AUTO_UPDATE: 'false',
     ENABLE_NOTIFICATIONS: 'false',
     ENABLE_BACKUP: 'false',

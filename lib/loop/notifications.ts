@@ -5,7 +5,7 @@
 // `osascript` on macOS, `notify-send` elsewhere, else a terminal bell.
 
 import { createRedactor, type Redactor } from '../text/redaction.js';
-import { findExecutable } from '../platform/find-executable.js';
+import { findHostTool } from '../platform/find-executable.js';
 import type { Logger, Output } from '../platform/deps.js';
 import type { ProcessRunner } from '../platform/process.js';
 import type { LoopEventMap, LoopEvents } from './events.js';
@@ -48,7 +48,7 @@ export function attachNotifications(events: LoopEvents, options: NotificationOpt
     if (!notification) return;
     try {
       const clean = sanitize(notification, redact);
-      const command = chooseNotifier(clean, { platform, hasCommand: (name) => findExecutable(name, options.env) !== undefined });
+      const command = chooseNotifier(clean, { platform, hasCommand: (name) => findHostTool(name, options.env) !== undefined });
       options.logger.debug(`Notification: ${clean.title}: ${clean.message}`);
       if ('bell' in command) {
         if (options.stderr.isTTY) options.stderr.write('\x07');

@@ -47,6 +47,7 @@ import { runCountersOf, subscribeStatus } from './status-subscriber.js';
 import { subscribeMetrics } from './metrics-subscriber.js';
 import { subscribeProgress } from './progress-subscriber.js';
 import { installStopSignal, type StopSignalOptions } from './stop-signal.js';
+import { markAgentWritable } from '../platform/find-executable.js';
 import { PACKAGE_ROOT } from '../platform/package-root.js';
 import { openSandbox, previewSandbox, sandboxSettingsOf } from '../sandbox/open-sandbox.js';
 import { describeVerificationSetup, planVerification } from '../verify/verification-setup.js';
@@ -119,9 +120,19 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   ];
   // WORK_DIRS: the folders beside the project the agent also works in (measured in analysis/loop-progress.ts).
   const workDirs = config.WORK_DIRS.map((dir) => resolve(projectDir, dir));
+  // No host tool (git, tmux, gh, …) is taken from these while the run lasts (platform/find-executable.ts).
+  // A start refused before the run keeps them marked: the safe side.
+  const unmarkAgentWritable = markAgentWritable([projectDir, ...workDirs]);
   const sandbox = config.DRY_RUN
     ? previewSandbox(sandboxSettings, { projectDir, deps, workDirs })
-    : openSandbox(sandboxSettings, { projectDir, workDirs, ralphDir: paths.ralphDir, deps, packageRoot: PACKAGE_ROOT });
+    : openSandbox(sandboxSettings, {
+        projectDir,
+        workDirs,
+        ralphDir: paths.ralphDir,
+        deps,
+        packageRoot: PACKAGE_ROOT,
+        allowRootAgent: config.ALLOW_ROOT_AGENT,
+      });
   // What of the configuration an agent cannot honour exactly, said once.
   for (const slot of agents) {
     for (const warning of slot.adapter.startupWarnings({ allowedTools: splitAllowedTools(config.ALLOWED_TOOLS), effort: config.CLAUDE_EFFORT || undefined }))
@@ -262,6 +273,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     killEscapedProcesses(recorder?.record.run_id, deps.logger);
     stop.dispose();
     lock.release();
+    unmarkAgentWritable();
     // A last notification (completion, halt) may still be on its way: at most a few seconds.
     await notifications?.settled();
   }

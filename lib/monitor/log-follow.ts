@@ -4,7 +4,11 @@
 // characters, also a sequence that a read cut in two. The agent can write to the file directly,
 // so nothing of it reaches a terminal raw: `ralph-monitor --live` (the output pane of
 // `ralph --monitor`) and `ralph-monitor --unit N` (a parallel unit's window) both show it through
-// this follower.
+// this follower. And nothing of it can pass for ralph's own lines: every line of the file starts
+// with a gutter (`│ `), also each piece of a line too long for the pane (wrapped here, at the
+// pane's width), while the follower's own lines (a note, a problem) have none — no text the
+// agent writes can start a line without it, as the sanitizer leaves no escape sequence,
+// carriage return or cursor move to the file's text.
 
 import { closeSync, constants, fstatSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
@@ -12,6 +16,21 @@ import { stripTerminalControls } from '../text/terminal-text.js';
 import type { Clock } from '../platform/clock.js';
 import { openNoFollow } from '../state/no-follow.js';
 import { ralphPaths } from '../state/paths.js';
+
+/**
+ * Columns a character of the file may take on the pane, counted high: printable ASCII one, any
+ * other two (an emoji with a variation selector, an ambiguous-width letter in a CJK locale: a
+ * terminal may draw it wider than a table says). Wrapping early is harmless; late would let the
+ * terminal start a screen line without the gutter.
+ */
+function safeWidth(char: string): number {
+  return /^[\x20-\x7e]$/.test(char) ? 1 : 2;
+}
+
+/** What every line of the followed file starts with on the screen (agent text), and its columns. */
+export const AGENT_GUTTER = '│ ';
+const GUTTER_COLUMNS = 2;
+const TAB_STOP = 8;
 
 /** A live.log bigger than this at first sight is shown from its last part only, as tail does. */
 const FIRST_READ_BYTES = 64 * 1024;
@@ -44,9 +63,14 @@ function readHead(fd: number, end = HEAD_BYTES): Buffer {
 export class LogFollower {
   private followed: Followed | undefined;
   private lastNote = '';
-  private atLineStart = true;
+  /** Columns used on the screen's current line (0: at a line's start, no gutter written yet). */
+  private column = 0;
 
-  constructor(private readonly write: (text: string) => void) {}
+  /** `columns`: the pane's width now (undefined: not a terminal; lines are not wrapped). */
+  constructor(
+    private readonly write: (text: string) => void,
+    private readonly columns: () => number | undefined = () => undefined,
+  ) {}
 
   /** Writes what was appended to `path` since the last read (a file not followed yet: its last part). */
   read(path: string): FollowRead {
@@ -100,9 +124,10 @@ export class LogFollower {
     this.line(text);
   }
 
-  /** A line of the follower's own, on a line of its own. */
+  /** A line of the follower's own, on a line of its own, with no gutter. */
   line(text: string): void {
-    this.emit(`${this.atLineStart ? '' : '\n'}${text}\n`);
+    this.write(`${this.column === 0 ? '' : '\n'}${text}\n`);
+    this.column = 0;
   }
 
   private show(followed: Followed, text: string): void {
@@ -114,13 +139,34 @@ export class LogFollower {
     const escape = all.lastIndexOf('\x1b');
     const cut = escape !== -1 && !all.includes('\n', escape) && all.length - escape <= MAX_HELD ? escape : all.length;
     followed.held = all.slice(cut);
-    this.emit(stripTerminalControls(all.slice(0, cut)));
+    const shown = this.withGutter(stripTerminalControls(all.slice(0, cut)));
+    if (shown !== '') this.write(shown);
   }
 
-  private emit(text: string): void {
-    if (text === '') return;
-    this.atLineStart = text.endsWith('\n');
-    this.write(text);
+  /** The file's text with the gutter at the start of each screen line, wrapped at the pane's width. */
+  private withGutter(text: string): string {
+    const width = this.columns();
+    const wrapAt = width !== undefined && width > GUTTER_COLUMNS + 1 ? width : undefined;
+    let out = '';
+    for (const char of text) {
+      if (char === '\n') {
+        out += this.column === 0 ? `${AGENT_GUTTER.trimEnd()}\n` : '\n';
+        this.column = 0;
+        continue;
+      }
+      if (this.column === 0) {
+        out += AGENT_GUTTER;
+        this.column = GUTTER_COLUMNS;
+      }
+      const columns = char === '\t' ? TAB_STOP - (this.column % TAB_STOP) : safeWidth(char);
+      if (wrapAt !== undefined && this.column + columns > wrapAt) {
+        out += `\n${AGENT_GUTTER}`;
+        this.column = GUTTER_COLUMNS;
+      }
+      out += char;
+      this.column += char === '\t' ? TAB_STOP - (this.column % TAB_STOP) : columns;
+    }
+    return out;
   }
 }
 
@@ -130,6 +176,8 @@ export interface LiveFollowOptions {
   intervalMs: number;
   signal: AbortSignal;
   write(text: string): void;
+  /** The pane's width now, to wrap long lines with their gutter (undefined: not a terminal). */
+  columns?: () => number | undefined;
   /** Called after each poll (tests wait on it instead of sleeping). */
   onPoll?: () => void;
 }
@@ -145,8 +193,8 @@ export class LiveLogFollower {
   private readonly log: LogFollower;
   private readonly path: string;
 
-  constructor(options: Pick<LiveFollowOptions, 'projectDir' | 'write'>) {
-    this.log = new LogFollower(options.write);
+  constructor(options: Pick<LiveFollowOptions, 'projectDir' | 'write' | 'columns'>) {
+    this.log = new LogFollower(options.write, options.columns);
     this.path = ralphPaths(options.projectDir).liveLog;
   }
 

@@ -18,7 +18,7 @@ import { RalphError } from '../errors.js';
 import { systemClock, type Clock } from '../platform/clock.js';
 import type { Logger } from '../platform/deps.js';
 import type { ProcessRunner } from '../platform/process.js';
-import { findExecutable } from '../platform/find-executable.js';
+import { findHostTool } from '../platform/find-executable.js';
 import { loadScript, type ScriptValue } from '../platform/script.js';
 import { writeFileNoFollow } from '../state/no-follow.js';
 import { ralphPaths } from '../state/paths.js';
@@ -101,7 +101,7 @@ interface Placement {
  * in the calling pane inside tmux) and reports how it ended; otherwise it returns at once.
  */
 export async function launchMonitorSession(options: MonitorSessionOptions): Promise<MonitorSessionResult> {
-  const tmuxPath = findExecutable('tmux', options.env);
+  const tmuxPath = findHostTool('tmux', options.env, [options.projectDir]);
   if (!tmuxPath) {
     throw new RalphError('tmux_missing', 'tmux is not installed', {
       exitCode: 1,

@@ -23,6 +23,8 @@ export interface UnitFollowOptions {
   intervalMs: number;
   signal: AbortSignal;
   write(text: string): void;
+  /** The window's width now, to wrap long lines with their gutter (undefined: not a terminal). */
+  columns?: () => number | undefined;
   /** Called after each poll (tests wait on it instead of sleeping). */
   onPoll?: () => void;
 }
@@ -37,9 +39,9 @@ export class UnitFollower {
   private readonly log: LogFollower;
   private lastState = '';
 
-  constructor(private readonly options: Pick<UnitFollowOptions, 'projectDir' | 'position' | 'clock' | 'write'>) {
+  constructor(private readonly options: Pick<UnitFollowOptions, 'projectDir' | 'position' | 'clock' | 'write' | 'columns'>) {
     this.paths = ralphPaths(options.projectDir);
-    this.log = new LogFollower(options.write);
+    this.log = new LogFollower(options.write, options.columns);
   }
 
   poll(): void {

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { EXIT } from '../errors.js';
 import { LoopEvents } from '../loop/events.js';
 import { runProject } from '../loop/run-project.js';
+import { giveToProjectOwner } from '../sandbox/agent-user.js';
 import { installStopSignal, type StopSignalOptions } from '../loop/stop-signal.js';
 import type { Deps, Logger, Output } from '../platform/deps.js';
 import type { RalphPaths } from '../state/paths.js';
@@ -307,6 +308,8 @@ export class UnitRunner {
   ): Promise<{ exitCode: number; exitReason: string; interrupted: boolean }> {
     const { deps, projectDir, flags } = this.options;
     const dir = join(projectDir, unit.worktree);
+    // ralph run as root made the worktree: the agent runs as the project's owner, and works there.
+    giveToProjectOwner(dir, projectDir);
     const signals: UnitSignals = new EventEmitter();
     this.signals.set(unit.slug, signals);
     const events = new LoopEvents();

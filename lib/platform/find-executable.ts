@@ -1,4 +1,7 @@
-// Looks an executable up on PATH without running anything (`command -v` without a shell).
+// Looks an executable up on PATH without running anything (`command -v` without a shell); and
+// the host tools ralph runs itself (git, tmux, docker, gh, bd, …) only where the agent cannot
+// have put one: never in a PATH entry inside a folder the agent can write (the run's project and
+// WORK_DIRS, the call's working folder), nor in a relative or empty entry (the current folder).
 
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -63,4 +66,42 @@ function realOrSelf(path: string): string {
   } catch {
     return resolve(path);
   }
+}
+
+/** Folders the agent can write, as marked by the runs of this process (their projects, WORK_DIRS). */
+const agentWritable = new Map<string, number>();
+
+/** Marks `dirs` as the agent's to write for as long as a run lasts; returns the unmarking. */
+export function markAgentWritable(dirs: readonly string[]): () => void {
+  for (const dir of dirs) agentWritable.set(dir, (agentWritable.get(dir) ?? 0) + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    for (const dir of dirs) {
+      const count = (agentWritable.get(dir) ?? 1) - 1;
+      if (count <= 0) agentWritable.delete(dir);
+      else agentWritable.set(dir, count);
+    }
+  };
+}
+
+/** The folders no host tool is taken from: the marked ones and `extra` (a call's working folder). */
+export function untrustedRoots(extra: ReadonlyArray<string | undefined> = []): string[] {
+  // A call run from `/` (a service's folder) would leave no PATH entry at all: `/` is nobody's project.
+  return [...agentWritable.keys(), ...extra.filter((dir): dir is string => dir !== undefined && dir !== '' && resolve(dir) !== sep)];
+}
+
+/** PATH with every relative or empty entry, and every entry inside (or leading into) `untrusted`, left out. */
+export function trustedPath(path: string, untrusted: readonly string[]): string {
+  const roots = untrusted.map(realOrSelf);
+  return path
+    .split(delimiter)
+    .filter((dir) => isAbsolute(dir) && !isWithinAny(realOrSelf(dir), roots))
+    .join(delimiter);
+}
+
+/** A host tool ralph runs itself, found as findTrustedExecutable finds it, outside every untrusted root. */
+export function findHostTool(name: string, env: NodeJS.ProcessEnv, extraUntrusted: ReadonlyArray<string | undefined> = []): string | undefined {
+  return findTrustedExecutable(name, env, untrustedRoots(extraUntrusted));
 }

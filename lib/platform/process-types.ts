@@ -29,6 +29,12 @@ export interface StartOptions {
   onStderr?: (chunk: Buffer) => void;
   /** Never keep ralph alive for this process (a background check). */
   background?: boolean;
+  /**
+   * The process runs the project's own code (the agent, the gate's commands): a command given by
+   * name is looked up on the full PATH. Without it, a name is a host tool of ralph's, never
+   * taken from a folder the agent can write (start-process.ts).
+   */
+  projectCode?: boolean;
 }
 
 export interface ProcessExit {

@@ -7,6 +7,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { closeSync, constants, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { findTrustedExecutable, trustedPath, untrustedRoots } from './find-executable.js';
 import type { ProcessExit, ProcessHandle, StartOptions } from './process-types.js';
 
 // child_process and net (with the streams, dgram and sockets they pull in) are loaded at the
@@ -22,14 +23,16 @@ const DEFAULT_GRACE_MS = 2000;
 
 export function startProcess(cmd: string, args: readonly string[], options: StartOptions = {}): ProcessHandle {
   const group = options.group ?? (options.timeoutMs !== undefined || options.signal !== undefined);
+  const host = hostToolCall(cmd, options);
+  if (!host) return failedHandle(notFound(cmd));
   let child: ChildProcess;
   const inherited: number[] = [];
   try {
     for (const file of options.inheritFiles ?? []) inherited.push(openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW));
     const base = options.stdio === 'inherit' ? 'inherit' : 'pipe';
-    child = childProcess().spawn(cmd, [...args], {
+    child = childProcess().spawn(host.file, [...args], {
       cwd: options.cwd,
-      env: options.env,
+      env: host.env,
       stdio: [base, base, base, ...inherited],
       // A new process group, so a stop reaches the process and everything it started.
       detached: group,
@@ -88,6 +91,30 @@ export function startProcess(cmd: string, args: readonly string[], options: Star
     kill,
     done,
   };
+}
+
+/**
+ * The file to run and its environment. A command given by name is a host tool (git, tmux, gh,
+ * …): found, and given a PATH, without any entry the agent could have written into
+ * (find-executable.ts); undefined when no such file is there. A path, or a call that runs the
+ * project's own code (the agent, the gate), runs as given.
+ */
+function hostToolCall(
+  cmd: string,
+  options: Pick<StartOptions, 'cwd' | 'env' | 'projectCode'>,
+): { file: string; env: NodeJS.ProcessEnv | undefined } | undefined {
+  if (options.projectCode || cmd.includes('/')) return { file: cmd, env: options.env };
+  const env = options.env ?? process.env;
+  // No PATH at all: the system's default one (/usr/bin:/bin), which no agent writes.
+  if (env.PATH === undefined) return { file: cmd, env: options.env };
+  const untrusted = untrustedRoots([options.cwd]);
+  const clean = { ...env, PATH: trustedPath(env.PATH ?? '', untrusted) };
+  const file = findTrustedExecutable(cmd, clean, untrusted);
+  return file === undefined ? undefined : { file, env: clean };
+}
+
+function notFound(cmd: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`spawn ${cmd} ENOENT`), { code: 'ENOENT', errno: -2, syscall: `spawn ${cmd}`, path: cmd });
 }
 
 type RawExit = Omit<ProcessExit, 'timedOut' | 'aborted'>;
@@ -161,9 +188,11 @@ export interface SyncExit {
  * streaming git call needs it at once): argv, no shell, stdin empty, stderr dropped.
  */
 export function runProcessSync(cmd: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): SyncExit {
-  const result = childProcess().spawnSync(cmd, [...args], {
+  const host = hostToolCall(cmd, options);
+  if (!host) return { code: null, stdout: '' };
+  const result = childProcess().spawnSync(host.file, [...args], {
     cwd: options.cwd,
-    env: options.env,
+    env: host.env,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'ignore'],
     timeout: options.timeoutMs ?? 10_000,

@@ -47,6 +47,12 @@ export interface DoctorFacts {
   test: { command: string | null; from: string | null; qualityGates: string[]; missingProgram?: string | null };
   /** The sandbox asked for (none: not asked), and what keeps it from running. */
   sandbox: { provider: string; error?: string; fix?: string; env?: { passed: string[]; withheld: string[] } };
+  /**
+   * Whom the agent and the gate's commands would run as: ralph's own user, the project's owner
+   * (ralph is root), root (ALLOW_ROOT_AGENT), or nobody (refused: `error`). `allowRootAgent`: where
+   * ALLOW_ROOT_AGENT=true comes from, when it is set. Absent: the configuration could not be read.
+   */
+  agentUser?: { as: 'self' | 'owner' | 'root'; uid: number; allowRootAgent?: string } | { error: string; fix: string; allowRootAgent?: string };
   /** fix_plan.md's items, read through the plan parser (absent: no plan to read). */
   plan?: { open: number; done: number; openItems: readonly string[] };
   /** The GitHub issue a run would track (--github-issue, GITHUB_ISSUE), and whether gh is there; absent: none asked. */
@@ -74,6 +80,7 @@ export function runDoctorChecks(f: DoctorFacts): DoctorCheck[] {
     testCheck(f),
     sandboxCheck(f),
     sandboxEnvCheck(f),
+    agentUserCheck(f),
     githubCheck(f),
   ].filter((c): c is DoctorCheck => c !== null);
 }
@@ -321,6 +328,23 @@ function sandboxEnvCheck({ sandbox }: DoctorFacts): DoctorCheck | null {
     name: 'sandbox environment',
     detail: `the agent gets ${passed.length > 0 ? passed.join(', ') : 'none of yours'}; ${held} (add names with SANDBOX_ENV)`,
   };
+}
+
+/** The agent never runs as root unless the user allowed it (ALLOW_ROOT_AGENT, no sandbox). */
+function agentUserCheck({ agentUser }: DoctorFacts): DoctorCheck | null {
+  if (!agentUser) return null;
+  const name = 'agent user';
+  const allowed = agentUser.allowRootAgent ? `; ALLOW_ROOT_AGENT=true (${agentUser.allowRootAgent})` : '';
+  if ('error' in agentUser) return { level: 'fail', name, detail: `${agentUser.error}: ralph would refuse to run`, fix: agentUser.fix };
+  if (agentUser.as === 'root')
+    return {
+      level: 'warn',
+      name,
+      detail: `the agent and the gate's commands run as root${allowed}`,
+      fix: 'on a machine that is not a throw-away one: run ralph as an ordinary user, or chown the project to one',
+    };
+  const who = agentUser.as === 'owner' ? `uid ${agentUser.uid}, the project's owner (ralph runs as root)` : `you (uid ${agentUser.uid})`;
+  return { level: 'ok', name, detail: `the agent and the gate's commands run as ${who}${allowed}` };
 }
 
 function githubCheck({ github }: DoctorFacts): DoctorCheck | null {

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RalphError } from '../errors.js';
-import { findExecutable } from '../platform/find-executable.js';
+import { findHostTool } from '../platform/find-executable.js';
 import type { ProcessRunner } from '../platform/process.js';
 
 export interface BuildSandboxImageOptions {
@@ -23,7 +23,7 @@ export function buildImageArgs(image: string, dockerfile: string, context: strin
 
 /** Runs the build with docker's own progress on the user's terminal; resolves to docker's exit code. */
 export async function buildSandboxImage(options: BuildSandboxImageOptions): Promise<number> {
-  const docker = findExecutable('docker', options.env);
+  const docker = findHostTool('docker', options.env, [process.cwd()]);
   if (!docker)
     throw new RalphError('sandbox_unavailable', 'ralph --sandbox-build needs the Docker CLI, which is not installed', {
       hint: 'install Docker: https://docs.docker.com/get-docker/',

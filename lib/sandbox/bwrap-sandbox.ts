@@ -3,8 +3,9 @@
 // read-write; a private writable home (mounted where the real one is, which it never sees) and a
 // private /tmp and /var/tmp. Nothing else of the host is there: no other home, no /root, no /run,
 // no /var, no /etc/shadow, and no host socket in any folder. In its own pid namespace that dies
-// with ralph (--unshare-pid --die-with-parent), a daemon it forks cannot outlive the call; its own
-// IPC and host name namespaces too. The network is shared (the agent needs its API) unless it is
+// with ralph (--unshare-pid --die-with-parent), a daemon it forks cannot outlive the call, and
+// under prlimit --nproc a fork flood fails inside (process-limit.ts); its own IPC and host name
+// namespaces too. The network is shared (the agent needs its API) unless it is
 // `none`. The project's guarded files (.ralphrc, the agents' settings) and what of `.git` says
 // what git runs and where it looks (config, config.worktree, commondir, info/, hooks/,
 // objects/info/) are mounted read-only over it, and `.git` is bound onto itself so it cannot be
@@ -14,7 +15,7 @@
 // ralph runs as root, the agent runs as the project's owner (never root: see agent-user.ts),
 // switched to by setpriv inside the sandbox with no capability left and no way to gain one.
 
-import { existsSync, lstatSync, readlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentInvocation } from '../agents/agent-adapter.js';
 import type { SandboxNetwork } from './sandbox-settings.js';
@@ -26,7 +27,8 @@ import { worktreeGitMounts, type WorktreeGitMounts } from './worktree-git.js';
 import type { Logger } from '../platform/deps.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { resolveAgentExecutable } from './agent-executable.js';
-import { chooseAgentUser, readOwner, type AgentUser } from './agent-user.js';
+import { chooseAgentUser, findSetpriv, readOwner, type AgentUser } from './agent-user.js';
+import { findPrlimit, processesOfUser, SANDBOX_PROCESS_ALLOWANCE, withProcessLimit } from './process-limit.js';
 import { createRuntimeDir, type RuntimeDir } from './runtime-dir.js';
 import { filterSandboxEnv, sandboxEnvPatterns } from './sandbox-env.js';
 import { stripPlantedSetuid } from './strip-setuid.js';
@@ -227,6 +229,7 @@ export interface BwrapSandboxOptions {
 export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
   let bwrap = '';
   let setpriv = '';
+  let prlimit = '';
   let user: AgentUser | undefined;
   let system: SystemEntry[] = [];
   let runtime: RuntimeDir | undefined;
@@ -251,6 +254,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       bwrap = await checkBwrap(options);
       user = chooseAgentUser({ uid: process.getuid?.(), gid: process.getgid?.() }, readOwner(options.projectDir), options.projectDir);
       if (user.switchTo) setpriv = findSetpriv();
+      prlimit = findPrlimit();
       system = systemEntries();
       runtime = createRuntimeDir({ env: options.env, homeDir: options.homeDir, owner: user.switchTo ? user : undefined });
       // With the host network shared, its abstract unix sockets are reachable: no new unix socket.
@@ -271,11 +275,13 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       const agent = resolveAgentExecutable(invocation.cmd, { env: inner, cwd: options.projectDir, homeDir: options.homeDir });
       // The filter reaches bwrap as file descriptor 3.
       const filter = seccomp === undefined ? [] : ['--seccomp', '3'];
+      // A fork flood ends inside (see process-limit.ts); the owner's own processes are counted too.
+      const limit = SANDBOX_PROCESS_ALLOWANCE + (user.switchTo ? processesOfUser(user.uid) : 0);
       const args = [
         ...bwrapOptions({ ...layout(), binds: [...options.binds, ...agent.binds] }),
         ...filter,
         '--',
-        ...commandInside([agent.command, ...invocation.args], user, setpriv),
+        ...commandInside(withProcessLimit([agent.command, ...invocation.args], prlimit, limit), user, setpriv),
       ];
       return { cmd: bwrap, args, stdin: invocation.stdin, env: inner, ...(seccomp === undefined ? {} : { inheritFiles: [seccomp] }) };
     },
@@ -315,23 +321,6 @@ export function bwrapEnvironment(
   // (one elsewhere would be hidden inside).
   if (inner.CLAUDE_CONFIG_DIR !== undefined) inner.CLAUDE_CONFIG_DIR = join(options.homeDir, '.claude');
   return inner;
-}
-
-/** setpriv (util-linux) from the system's own folders: it runs inside, from the read-only /usr. */
-function findSetpriv(): string {
-  const found = ['/usr/bin/setpriv', '/bin/setpriv', '/usr/sbin/setpriv', '/sbin/setpriv'].find((path) => existsSync(path));
-  if (found) return found;
-  throw new RalphError(
-    'sandbox_unavailable',
-    'Sandbox bwrap run as root needs setpriv (util-linux) to run the agent as an ordinary user, and it is not installed',
-    {
-      details: [
-        'Refusing to run the agent as root. Nothing was run.',
-        'Install it: apt-get install util-linux (Debian, Ubuntu), dnf install util-linux-core (Fedora)',
-      ],
-      hint: 'install util-linux, or run ralph as an ordinary user',
-    },
-  );
 }
 
 /** bwrap is installed and can build the sandbox here (namespaces allowed); its path. */

@@ -7,7 +7,7 @@ import { quoteValue } from './sandbox-settings.js';
 const DEFAULT_SANDBOX_IMAGE = CONFIG_SCHEMA.SANDBOX_DOCKER_IMAGE.default;
 import { stripTerminalControls } from '../text/terminal-text.js';
 import { RalphError } from '../errors.js';
-import { findExecutable } from '../platform/find-executable.js';
+import { findHostTool } from '../platform/find-executable.js';
 import type { ProcessRunner } from '../platform/process.js';
 
 const REFUSED = 'Refusing to run the agent on the host instead. Nothing was run.';
@@ -26,7 +26,7 @@ export interface DockerCheckOptions {
 
 /** The docker CLI's path once the daemon and the image are both there; else a RalphError. */
 export async function checkDocker(options: DockerCheckOptions): Promise<string> {
-  const docker = findExecutable('docker', options.env);
+  const docker = findHostTool('docker', options.env, [options.projectDir]);
   if (!docker) throw dockerFailure('Sandbox docker asked for, but the Docker CLI is not installed', ['Install Docker: https://docs.docker.com/get-docker/']);
   const run = (args: string[]) => options.processRunner.run(docker, args, { env: options.env, cwd: options.projectDir, timeoutMs: 30_000 });
   const info = await run(['info', '--format', '{{.ServerVersion}}']);

@@ -9,8 +9,9 @@
 // before ralph looks at the project. Before each call a container that stopped (out of memory, a
 // daemon restart) is started again and one that is gone is made anew, as the Bash tool's per-loop
 // check does; on every exit it is removed and the private home deleted. Its state is in
-// .ralph/.docker_sandbox_state. A container whose ralph was killed with -9 is removed by the next
-// ralph's start, found by the owner labels it carries.
+// .ralph/.docker_sandbox_state. A container whose ralph was killed with -9 is removed by the
+// watchdog ralph started for it (sandbox-watchdog.ts) as soon as ralph is gone; one that outlived
+// that too, by the next ralph's start, found by the owner labels it carries.
 
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -28,13 +29,15 @@ import { isProcessAlive } from '../state/process-alive.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import { checkDocker, dockerFailure } from './docker-checks.js';
 import { chooseAgentUser, readOwner } from './agent-user.js';
+import { SANDBOX_PROCESS_ALLOWANCE } from './process-limit.js';
 import { createRuntimeDir, type RuntimeDir } from './runtime-dir.js';
 import { filterSandboxEnv, HOST_PATH_ENV, sandboxEnvPatterns } from './sandbox-env.js';
 import { stripPlantedSetuid } from './strip-setuid.js';
+import { watchOverContainer } from './sandbox-watchdog.js';
 import type { Sandbox } from './sandbox.js';
 
-/** At most this many processes in the container (a fork bomb stops there). */
-export const SANDBOX_PIDS_LIMIT = 1024;
+/** At most this many processes in the container (a fork bomb stops there): bubblewrap's allowance too. */
+export const SANDBOX_PIDS_LIMIT = SANDBOX_PROCESS_ALLOWANCE;
 
 /** How long a container removal under way may take before ralph gives up on it. */
 const GONE_WAIT_MS = 30_000;
@@ -251,6 +254,8 @@ export function createDockerSandbox(options: DockerSandboxOptions): Sandbox {
         worktreeGit: worktreeGitMounts(options.projectDir),
       });
       await createContainer();
+      // Removed with its private home by the watchdog if this ralph dies without removing them (kill -9).
+      watchOverContainer({ runner: options.processRunner, docker, env: options.env, container: name, folder: runtime.path });
       options.logger.success(`Sandbox container started: ${containerId.slice(0, 12)} (image: ${options.image}, network: ${options.network})`);
     },
     async ensureRunning() {

@@ -17,6 +17,8 @@ import type { ProcessRunner } from '../platform/process.js';
 import { bwrapEnvironment, bwrapOptions, commandInside, createBwrapSandbox, systemEntries } from './bwrap-sandbox.js';
 import { chooseAgentUser, readOwner, type AgentUser } from './agent-user.js';
 import { containerEnvNames, createDockerSandbox, dockerExecArgs } from './docker-sandbox.js';
+import { createHostSandbox, hostAgentProbeRunner } from './host-sandbox.js';
+import { SANDBOX_PROCESS_ALLOWANCE, withProcessLimit } from './process-limit.js';
 import { hostExecution, type Sandbox } from './sandbox.js';
 
 export function sandboxSettingsOf(config: RalphConfig, source?: ConfigSource): SandboxSettings {
@@ -45,6 +47,8 @@ export interface OpenSandboxOptions {
   ralphDir: string;
   deps: Pick<Deps, 'env' | 'homeDir' | 'processRunner' | 'logger' | 'clock'>;
   packageRoot: string;
+  /** ALLOW_ROOT_AGENT: without a sandbox, a root-owned project runs the agent as root instead of being refused. */
+  allowRootAgent?: boolean;
 }
 
 export function openSandbox(settings: SandboxSettings, options: OpenSandboxOptions): Sandbox {
@@ -52,7 +56,7 @@ export function openSandbox(settings: SandboxSettings, options: OpenSandboxOptio
   const common = { projectDir: options.projectDir, homeDir: deps.homeDir, env: deps.env, processRunner: deps.processRunner, logger: deps.logger };
   switch (settings.provider) {
     case 'none':
-      return hostExecution();
+      return createHostSandbox({ ...common, allowRootAgent: options.allowRootAgent ?? false });
     case 'bwrap':
       return createBwrapSandbox({ ...common, binds: settings.binds, network: settings.network, passEnv: settings.passEnv, workDirs: options.workDirs });
     case 'docker':
@@ -105,7 +109,8 @@ export function previewSandbox(settings: SandboxSettings, options: Pick<OpenSand
         workDirs: options.workDirs,
         asRoot: user.switchTo,
       };
-      const args = [...bwrapOptions(layout), '--', ...commandInside([agent.command, ...invocation.args], user, user.switchTo ? '/usr/bin/setpriv' : '')];
+      const command = withProcessLimit([agent.command, ...invocation.args], '/usr/bin/prlimit', SANDBOX_PROCESS_ALLOWANCE);
+      const args = [...bwrapOptions(layout), '--', ...commandInside(command, user, user.switchTo ? '/usr/bin/setpriv' : '')];
       return { cmd: findTrustedExecutable('bwrap', deps.env, [projectDir]) ?? 'bwrap', args, stdin: invocation.stdin, env: sandboxEnv };
     },
     status: () => ({ provider: settings.provider, status: 'dry run' }),
@@ -124,7 +129,7 @@ export function agentQuestionRunner(
   const { projectDir, env, processRunner } = options;
   switch (settings.provider) {
     case 'none':
-      return processRunner;
+      return hostAgentProbeRunner({ runner: processRunner, projectDir, env });
     case 'bwrap':
       return agentProbeRunner({
         runner: processRunner,

@@ -22,6 +22,11 @@ export interface RuntimeDirOptions {
   homeDir: string;
   /** The agent's user when it is not ralph's (ralph runs as root): the private home is given to it. */
   owner?: { uid: number; gid: number };
+  /**
+   * The home is used at its own path (no sandbox mounts it elsewhere): the directory around it
+   * can be passed through (0711) by the owner, who still cannot list it.
+   */
+  reachable?: boolean;
 }
 
 const RUNTIME_DIR_NAME = /^ralph-sandbox-(\d+)-/;
@@ -74,6 +79,7 @@ export function createRuntimeDir(options: RuntimeDirOptions): RuntimeDir {
     seededCredentials = true;
   }
   if (options.owner) giveTree(home, options.owner);
+  if (options.reachable) chmodSync(path, 0o711);
   return {
     path,
     home,

@@ -51,6 +51,8 @@ export async function runCommand(options: RunCommandOptions): Promise<RunCommand
   const exit = await processRunner.start(cmd ?? '', args, {
     cwd: options.cwd,
     env: options.env,
+    // The project's test command: found on the whole PATH (its node_modules/.bin included).
+    projectCode: true,
     input: '',
     inheritFiles: options.inheritFiles,
     group: true,

@@ -90,6 +90,7 @@ async function followUnitLive(projectDir: string, position: number): Promise<num
       write: (text) => {
         process.stdout.write(text);
       },
+      columns: () => (process.stdout.isTTY ? process.stdout.columns : undefined),
     }),
   );
   return 0;
@@ -107,6 +108,7 @@ async function followLive(projectDir: string): Promise<number> {
       write: (text) => {
         process.stdout.write(text);
       },
+      columns: () => (process.stdout.isTTY ? process.stdout.columns : undefined),
     }),
   );
   return 0;

@@ -25,6 +25,7 @@ import { parseFixPlan } from '../../plan/fix-plan.js';
 import { checkBwrap } from '../../sandbox/bwrap-sandbox.js';
 import { probeAgentInBwrap } from '../../sandbox/bwrap-agent-probe.js';
 import { checkDocker } from '../../sandbox/docker-checks.js';
+import { chooseAgentUser, chooseHostAgentUser, ralphIds, readOwner } from '../../sandbox/agent-user.js';
 import { agentQuestionRunner, sandboxSettingsOf } from '../../sandbox/open-sandbox.js';
 import { agentProbeRunner } from '../../sandbox/agent-probe-runner.js';
 import { describeSandboxEnv, HOST_PATH_ENV, sandboxEnvPatterns } from '../../sandbox/sandbox-env.js';
@@ -107,6 +108,7 @@ async function gatherFacts(options: DoctorOptions, runner: ProcessRunner): Promi
       missingProgram: missingProgramOf(test?.test?.command, env),
     },
     ...(loaded ? githubFacts(loaded, env) : {}),
+    ...(loaded ? { agentUser: agentUserFacts(loaded, projectDir) } : {}),
     sandbox: loaded ? await sandboxFacts(loaded, 'command' in agent ? agent.command : undefined, { projectDir, home, env, runner }) : { provider: 'none' },
   };
 }
@@ -206,6 +208,24 @@ async function sandboxFacts(
   } catch (error) {
     if (!(error instanceof RalphError)) throw error;
     return { provider: stripTerminalControls(provider).slice(0, 40), error: error.message, fix: error.hint };
+  }
+}
+
+/** Whom a run would run the agent as (agent-user.ts), and where ALLOW_ROOT_AGENT comes from. */
+function agentUserFacts(loaded: LoadConfigResult, projectDir: string): NonNullable<DoctorFacts['agentUser']> {
+  const source = loaded.sources.ALLOW_ROOT_AGENT;
+  const allowRootAgent = loaded.config.ALLOW_ROOT_AGENT ? (source.kind === 'flag' ? '--allow-root-agent' : (source.detail ?? source.kind)) : undefined;
+  const shown = allowRootAgent === undefined ? {} : { allowRootAgent };
+  const ralph = ralphIds();
+  try {
+    const sandboxed = (loaded.config.SANDBOX_PROVIDER.trim() || 'none') !== 'none';
+    const owner = readOwner(projectDir);
+    const user = sandboxed ? chooseAgentUser(ralph, owner, projectDir) : chooseHostAgentUser(ralph, owner, projectDir, loaded.config.ALLOW_ROOT_AGENT);
+    const as = user.switchTo ? 'owner' : user.uid === 0 && ralph.uid === 0 ? 'root' : 'self';
+    return { as, uid: user.uid, ...shown };
+  } catch (error) {
+    if (!(error instanceof RalphError)) throw error;
+    return { error: error.message, fix: error.hint ?? 'run ralph as an ordinary user', ...shown };
   }
 }
 

@@ -116,6 +116,13 @@ export const RALPH_FLAGS: readonly RalphFlag[] = [
     section: 'Sandbox',
   },
   {
+    name: 'allow-root-agent',
+    key: 'ALLOW_ROOT_AGENT',
+    describe: 'Run as root with no sandbox on a root-owned project: let the agent run as root (a throw-away machine only)',
+    section: 'Sandbox',
+    ours: true,
+  },
+  {
     name: 'sandbox-build',
     describe: 'Build the Docker sandbox image (SANDBOX_DOCKER_IMAGE) from the Dockerfile that ships with ralph, then exit',
     section: 'Sandbox',

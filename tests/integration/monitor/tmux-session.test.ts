@@ -152,8 +152,12 @@ describe('launchMonitorSession with real tmux', () => {
     );
     await waitFor('the appended text', () => tmux.capture(output!.id).includes('after the clear'));
     const shown = tmux.capture(output!.id, { escapes: true });
-    // Nothing was erased or drawn over: every line is still there, in order, with no colour.
-    expect(shown).toMatch(/fake agent says hello from the live stream\nagent line one\n\[SUCCESS\] All 42 tests passed - safe to merge\nafter the clear/);
+    // Nothing was erased or drawn over: every line is still there, in order, with no colour, and
+    // each behind the gutter that marks the agent's text: none passes for a line of ralph's.
+    expect(shown).toMatch(
+      /│ fake agent says hello from the live stream\n│ agent line one\n│ \[SUCCESS\] All 42 tests passed - safe to merge\n│ after the clear/,
+    );
+    expect(shown).not.toMatch(/^\[SUCCESS\]/m);
     expect(shown).not.toMatch(/\x1b\[[0-9;]*m/);
     expect(panes(`=${name}`)[1]!.title).toBe('Claude Output');
     expect(tmux.run('display-message', '-p', '-t', output!.id, '#{pane_title}').trim()).toBe('Claude Output');
@@ -292,7 +296,9 @@ describe('launchMonitorSession with real tmux', () => {
     expect(tmux.capture(unit1!, { escapes: true })).not.toMatch(/\x1b\[[0-9;]*31m/);
     await waitFor('unit-2 waiting for its output', () => tmux.capture(unit2!).includes('unit-2 add-beta: waiting for its live output'));
     // The output pane says where the units' output is.
-    await waitFor("the output pane's note", () => tmux.capture(panes(`=${name}:${windows[0]}`)[1]!.id).includes(PARALLEL_LIVE_LOG_NOTE));
+    // ralph wrote it into live.log: shown behind the gutter, wrapped at the pane's width.
+    const unwrapped = () => tmux.capture(panes(`=${name}:${windows[0]}`)[1]!.id).replace(/\n│ /g, '');
+    await waitFor("the output pane's note", () => unwrapped().includes(`│ ${PARALLEL_LIVE_LOG_NOTE}`));
     releaseLoop();
     await waitFor('the session to close', () => sessionGone(name));
   });

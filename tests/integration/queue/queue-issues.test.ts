@@ -10,18 +10,24 @@ import { fetchQueueIssue } from '../../../lib/queue/queue-issues.js';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
 
 let bin: string;
+let project: string;
 beforeEach(() => {
   bin = mkdtempSync(join(tmpdir(), 'queue-gh-'));
+  project = mkdtempSync(join(tmpdir(), 'queue-project-'));
   // Prints GH_REPLY as it is: the test decides what "gh issue view" answers.
   writeFileSync(join(bin, 'gh'), '#!/usr/bin/env node\nprocess.stdout.write(process.env.GH_REPLY ?? "");\n');
   chmodSync(join(bin, 'gh'), 0o755);
 });
-afterEach(() => rmSync(bin, { recursive: true, force: true }));
+afterEach(() => {
+  rmSync(bin, { recursive: true, force: true });
+  rmSync(project, { recursive: true, force: true });
+});
 
 const fetchWith = (reply: unknown) =>
   fetchQueueIssue(12, '', {
     runner: nodeProcessRunner,
-    cwd: bin,
+    // The project's folder, not the fake's: a program in the call's own folder is never run for ralph.
+    cwd: project,
     env: { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`, GH_REPLY: JSON.stringify(reply) },
   });
 

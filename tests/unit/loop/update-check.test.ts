@@ -21,17 +21,24 @@ function fakeNpm(script: string): NodeJS.ProcessEnv {
   return { ...process.env, PATH: `${dir}${delimiter}${process.env.PATH}` };
 }
 
+/** The project's folder, beside the fake's: a program in the call's own folder is never run for ralph. */
+function projectDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'update-check-project-'));
+  dirs.push(dir);
+  return dir;
+}
+
 describe('startClaudeUpdateCheck', () => {
   it('tells the user when a newer Claude Code exists, without updating', async () => {
     const logger = createMemoryLogger();
-    await startClaudeUpdateCheck({ installedVersion: '2.1.332', processRunner: nodeProcessRunner, logger, env: fakeNpm('echo 2.2.0'), cwd: tmpdir() });
+    await startClaudeUpdateCheck({ installedVersion: '2.1.332', processRunner: nodeProcessRunner, logger, env: fakeNpm('echo 2.2.0'), cwd: projectDir() });
     expect(logger.messages()).toEqual(['Claude Code 2.2.0 is available (installed: 2.1.332); update with: npm update -g @anthropic-ai/claude-code']);
   });
 
   it('says nothing when the installed CLI is current, npm fails, or npm hangs', async () => {
     const logger = createMemoryLogger();
     const run = (script: string, timeoutMs?: number) =>
-      startClaudeUpdateCheck({ installedVersion: '2.1.332', processRunner: nodeProcessRunner, logger, env: fakeNpm(script), cwd: tmpdir(), timeoutMs });
+      startClaudeUpdateCheck({ installedVersion: '2.1.332', processRunner: nodeProcessRunner, logger, env: fakeNpm(script), cwd: projectDir(), timeoutMs });
     await run('echo 2.1.332');
     await run('echo 9.9.9 >&2; exit 1');
     await run('exec sleep 30', 200);

@@ -62,15 +62,15 @@ describe('ralph-monitor --unit N', () => {
     writeRun(p, [unit('add-alpha', 'running'), unit('add-beta', 'running')]);
     p.write('.ralph/worktrees/p1-add-alpha/.ralph/live.log', 'ALPHA\n');
     p.write('.ralph/worktrees/p1-add-beta/.ralph/live.log', '=== Loop #1 ===\nbeta starts');
-    expect(poll()).toBe('--- unit-2 add-beta: running ---\n=== Loop #1 ===\nbeta starts');
+    expect(poll()).toBe('--- unit-2 add-beta: running ---\n│ === Loop #1 ===\n│ beta starts');
     appendFileSync(liveLog('add-beta'), ' and goes on\n');
     expect(poll()).toBe(' and goes on\n');
     // The next loop starts a fresh (shorter) file: shown from its start.
     writeFileSync(liveLog('add-beta'), '=== Loop #2 ===\n');
-    expect(poll()).toBe('=== Loop #2 ===\n');
+    expect(poll()).toBe('│ === Loop #2 ===\n');
     // A fresh loop's file that is already longer than what was read of the old one: from its start too.
     writeFileSync(liveLog('add-beta'), '=== Loop #3 ===\nthe third loop has a lot more to say at once\n');
-    expect(poll()).toBe('=== Loop #3 ===\nthe third loop has a lot more to say at once\n');
+    expect(poll()).toBe('│ === Loop #3 ===\n│ the third loop has a lot more to say at once\n');
     // Merged: the worktree is removed.
     writeRun(p, [unit('add-alpha', 'running'), unit('add-beta', 'merged')]);
     rmSync(join(p.dir, '.ralph/worktrees/p1-add-beta'), { recursive: true });
@@ -82,7 +82,7 @@ describe('ralph-monitor --unit N', () => {
     const { p, poll, liveLog } = follower(1);
     writeRun(p, [unit('add-alpha', 'running')]);
     p.write('.ralph/worktrees/p1-add-alpha/.ralph/live.log', 'title \x1b]0;PWNED\x07set, \x1b[31mred\x1b[0m, bell\x07, clipboard \x1b]52;c;');
-    expect(poll()).toBe('--- unit-1 add-alpha: running ---\ntitle set, red, bell, clipboard ');
+    expect(poll()).toBe('--- unit-1 add-alpha: running ---\n│ title set, red, bell, clipboard ');
     appendFileSync(liveLog('add-alpha'), 'ZXZpbA==\x07 done\x1b[');
     expect(poll()).toBe(' done');
     appendFileSync(liveLog('add-alpha'), '2J\n');
@@ -93,7 +93,7 @@ describe('ralph-monitor --unit N', () => {
     const { p, poll, liveLog } = follower(1);
     writeRun(p, [unit('add-alpha', 'running')]);
     p.write('.ralph/worktrees/p1-add-alpha/.ralph/live.log', 'start \x1b[');
-    expect(poll()).toBe('--- unit-1 add-alpha: running ---\nstart ');
+    expect(poll()).toBe('--- unit-1 add-alpha: running ---\n│ start ');
     appendFileSync(liveLog('add-alpha'), 'x'.repeat(10_000));
     const shown = poll();
     expect(shown.length).toBeGreaterThan(9_000);

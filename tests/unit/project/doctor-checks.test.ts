@@ -58,6 +58,25 @@ describe('runDoctorChecks', () => {
     expect(isReady(down)).toBe(false);
   });
 
+  it('says whom the agent runs as, warns when it is root (ALLOW_ROOT_AGENT, and from where), fails when a run would refuse', () => {
+    const report = (agentUser: DoctorFacts['agentUser']) =>
+      formatDoctorReport(runDoctorChecks({ ...ready, agentUser })).filter((line) => line.includes('agent user'));
+    expect(report({ as: 'self', uid: 1000 })).toEqual(["[OK]   agent user: the agent and the gate's commands run as you (uid 1000)"]);
+    expect(report({ as: 'owner', uid: 1001 })).toEqual([
+      "[OK]   agent user: the agent and the gate's commands run as uid 1001, the project's owner (ralph runs as root)",
+    ]);
+    expect(report({ as: 'root', uid: 0, allowRootAgent: '--allow-root-agent' })).toEqual([
+      "[WARN] agent user: the agent and the gate's commands run as root; ALLOW_ROOT_AGENT=true (--allow-root-agent) — fix: on a machine that is not a throw-away one: run ralph as an ordinary user, or chown the project to one",
+    ]);
+    const refused = {
+      error: 'ralph runs as root and the project /p belongs to root: ralph never runs the agent as root',
+      fix: 'run ralph as an ordinary user',
+    };
+    expect(report(refused)).toEqual([
+      '[FAIL] agent user: ralph runs as root and the project /p belongs to root: ralph never runs the agent as root: ralph would refuse to run — fix: run ralph as an ordinary user',
+    ]);
+  });
+
   it('shows the variables the sandbox passes the agent and those it withholds', () => {
     const env = { passed: ['ANTHROPIC_API_KEY', 'LANG', 'PATH'], withheld: ['AWS_SECRET_ACCESS_KEY', 'GH_TOKEN'] };
     const report = formatDoctorReport(runDoctorChecks({ ...ready, sandbox: { provider: 'bwrap', env } }));

@@ -39,6 +39,7 @@ const CASES: Record<string, [string[], Expected]> = {
   'sandbox-memory': [['--sandbox', 'docker', '--sandbox-memory', '512m'], { flags: { SANDBOX_PROVIDER: 'docker', SANDBOX_DOCKER_MEMORY: '512m' } }],
   'sandbox-cpus': [['--sandbox', 'docker', '--sandbox-cpus', '1.5'], { flags: { SANDBOX_PROVIDER: 'docker', SANDBOX_DOCKER_CPUS: '1.5' } }],
   'sandbox-network': [['--sandbox', 'bwrap', '--sandbox-network', 'none'], { flags: { SANDBOX_PROVIDER: 'bwrap', SANDBOX_DOCKER_NETWORK: 'none' } }],
+  'allow-root-agent': [['--allow-root-agent'], { flags: { ALLOW_ROOT_AGENT: true } }],
   'show-tool-args': [['--show-tool-args'], { flags: { LIVE_SHOW_TOOL_ARGS: true } }],
   'queue-status': [['--queue-status', '--json'], { action: 'queue', queue: { kind: 'status', json: true } }],
   'process-queue': [['--process-queue'], { action: 'queue', queue: { kind: 'process', haltOnFailure: false, parallel: 1 } }],
