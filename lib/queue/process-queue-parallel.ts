@@ -26,7 +26,7 @@ import { ledgerPath } from '../state/ledger.js';
 import type { QueueItem } from './queue-file.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import { itemTaskLines } from './item-workspace.js';
-import { describeItem, prepareItemSpec, setStatus, type ProcessQueueOptions } from './process-queue.js';
+import { describeItem, prepareItemSpec, setStatus, type ProcessQueueOptions } from './queue-run.js';
 import type { QueueStore } from './queue-store.js';
 
 export async function processQueueParallel(options: ProcessQueueOptions, store: QueueStore, parallel: number): Promise<number> {
