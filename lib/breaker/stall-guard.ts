@@ -32,7 +32,7 @@ function noteTestsBest(run: Run): boolean {
   const latest = run.state.verify.latest;
   const best = run.state.testsBest;
   if (!latest || latest === best?.seen || latest.status === 'error' || latest.status === 'not-verified') return false;
-  const failing = failingCount(latest) ?? 0;
+  const failing = failingForStall(latest) ?? 0;
   const passing = latest.passed;
   const moved = best !== undefined && (failing < best.failing || (failing <= best.failing && passing > best.passing));
   run.state.testsBest =
@@ -42,7 +42,7 @@ function noteTestsBest(run: Run): boolean {
   return moved;
 }
 
-export function failingCount(snapshot: VerificationSnapshot | null): number | null {
+export function failingForStall(snapshot: VerificationSnapshot | null): number | null {
   if (!snapshot) return null;
   return snapshot.status === 'passed' ? 0 : Math.max(snapshot.failed, snapshot.failures.length, 1);
 }

@@ -15,7 +15,7 @@ import { EventEmitter } from 'node:events';
 import { loadConfig } from '../config/load-config.js';
 import { EXIT, RalphError } from '../errors.js';
 import { LoopEvents } from '../loop/events.js';
-import { loadRunState } from '../limits/limits-store.js';
+import { loadRunSpend } from '../limits/limits-store.js';
 import { runProject } from '../loop/run-project.js';
 import { ledgerPath, planMemoryPath } from '../state/ledger.js';
 import { costNote } from '../lifecycle/cost-note.js';
@@ -151,7 +151,7 @@ async function workOnIssue(args: FleetJobArgs, ctx: FleetJobContext, deps: Deps,
   const defaultBranch = remoteDefault.value;
   const how = await jobGit.checkoutWorkBranch(git, workBranch, defaultBranch);
   log.info(how === 'continued' ? `Continuing branch ${workBranch} from origin` : `New branch ${workBranch} from ${defaultBranch}`);
-  const since = await jobGit.readHead(git);
+  const since = await jobGit.headCommit(git);
   if (how === 'continued') {
     const taken = await jobGit.takeControlFilesFrom(git, defaultBranch, CONTROL_FILES);
     if (taken.length > 0) log.warn(`${taken.join(', ')} changed on ${workBranch}: using ${defaultBranch}'s, as ralph runs nothing an agent could change`);
@@ -182,7 +182,7 @@ async function workOnIssue(args: FleetJobArgs, ctx: FleetJobContext, deps: Deps,
     holdBack: !args.allowWorkflowChanges,
     pushed: undefined,
   };
-  const { exitCode, exitReason, cutByJobBudget } = await runLoop(args, ctx.projectDir, deps, !restored, issue, fetched.issue.title, work);
+  const { exitCode, exitReason, cutByJobBudget } = await runIssueLoop(args, ctx.projectDir, deps, !restored, issue, fetched.issue.title, work);
   let outcome: JobOutcome = decideJobOutcome({ exitCode, cutByJobBudget, jobNumber, maxJobs: MAX_JOBS });
   log.info(`Job ${jobNumber} of issue #${issue}: ${outcome.kind} (exit ${exitCode}${exitReason ? `, ${exitReason}` : ''})`);
   // Every comment the job ends with tells the run's spend so far: ralph-fleet status reads it back.
@@ -208,7 +208,7 @@ async function workOnIssue(args: FleetJobArgs, ctx: FleetJobContext, deps: Deps,
     try {
       await withRetries(
         `save the run's state to ${stateBranch}`,
-        () => jobGit.saveRunState(git, paths.ralphDir, stateBranch, stateNote(issue, jobNumber), planMemory),
+        () => jobGit.pushStateBranch(git, paths.ralphDir, stateBranch, stateNote(issue, jobNumber), planMemory),
         deps.clock,
         log,
       );
@@ -274,7 +274,7 @@ async function workOnIssue(args: FleetJobArgs, ctx: FleetJobContext, deps: Deps,
 }
 
 /** The job's work: committed once (the agent's commits folded in), pushed with retries. */
-async function runLoop(args: FleetJobArgs, projectDir: string, deps: Deps, fresh: boolean, issue: number, title: string, work: WorkPusher) {
+async function runIssueLoop(args: FleetJobArgs, projectDir: string, deps: Deps, fresh: boolean, issue: number, title: string, work: WorkPusher) {
   const events = new LoopEvents();
   let exitReason = '';
   events.on('run:finished', (finished) => (exitReason = finished.exitReason));
@@ -362,7 +362,7 @@ function progressConfigured(projectDir: string, deps: Deps): boolean {
 /** The run's spend so far (this job's and the earlier jobs'), as the loop's ledger holds it. */
 function readRunCost(projectDir: string, deps: Deps): string {
   const paths = { ...ralphPaths(projectDir), ledger: ledgerPath(projectDir, deps.env, deps.homeDir) };
-  const spend = loadRunState(paths, { logger: deps.logger, clock: deps.clock, quarantine: false }).value?.spend.run;
+  const spend = loadRunSpend(paths, { logger: deps.logger, clock: deps.clock, quarantine: false }).value?.spend.run;
   return costNote(spend ?? { costUsd: 0, loops: 0, unknownCostLoops: 0 });
 }
 

@@ -187,7 +187,7 @@ function ghContext(run: RunSetup): gh.GhContext {
   return { runner: run.deps.processRunner, cwd: run.paths.projectDir, env: run.deps.env };
 }
 
-function gitContext(run: RunSetup): git.GitContext {
+function gitContext(run: RunSetup): git.LifecycleGitContext {
   const { projectDir } = run.paths;
   const controlFiles = [run.paths.ralphrc, run.promptFile]
     .map((file) => relative(projectDir, resolve(projectDir, file)))

@@ -142,12 +142,12 @@ export function holdUsageWait(paths: RalphPaths, loaded: UsageWaitFile | undefin
 /** `.run_state` (ours): the spend of one run, kept across restarts while that run goes on. */
 export type RunSpend = RunStateFile;
 
-export function newRunState(now: number, runId?: string): RunSpend {
+export function newRunSpend(now: number, runId?: string): RunSpend {
   return { ...(runId ? { run_id: runId } : {}), started_at_ms: now, active_ms: 0, spend: initialSpendState(now) };
 }
 
 /** Writes the run's spend to the ledger (the run stays unfinished until it ends) and `.run_state`, its view. */
-export function saveRunState(paths: RalphPaths, state: RunSpend): void {
+export function saveRunSpend(paths: RalphPaths, state: RunSpend): void {
   if (paths.ledger && state.run_id) saveLedgerRun(paths.ledger, paths.projectDir, state, true);
   writeJsonAtomic(paths.runState, state);
 }
@@ -167,7 +167,7 @@ export function loadUnfinishedRun(paths: RalphPaths, options: StateReadOptions):
  * The run state, or why there is none: missing, or unreadable (then set aside with a warning
  * naming it). The ledger's run wins over `.run_state`, which is only its view.
  */
-export function loadRunState(paths: RalphPaths, options: StateReadOptions): { value: RunSpend | undefined; status: StateReadResult<unknown>['status'] } {
+export function loadRunSpend(paths: RalphPaths, options: StateReadOptions): { value: RunSpend | undefined; status: StateReadResult<unknown>['status'] } {
   const result = readStateFile(paths.runState, runStateFileSchema.nullable(), null, options);
   const view = result.value ?? undefined;
   const kept = paths.ledger ? readLedger(paths.ledger, () => undefined)?.run?.state : undefined;
@@ -187,5 +187,5 @@ export function loadRunState(paths: RalphPaths, options: StateReadOptions): { va
 
 /** The spend a run holds before its record is open, and for good in a dry run: never saved. */
 export function unsavedRunSpend(now: number): HeldState<RunSpend> {
-  return new HeldState(newRunState(now), () => undefined);
+  return new HeldState(newRunSpend(now), () => undefined);
 }

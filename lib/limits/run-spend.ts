@@ -23,7 +23,7 @@ import {
 } from './spend.js';
 import { spendFromRecord } from '../run-record/record-spend.js';
 import { runRecordPath } from '../run-record/record-store.js';
-import { loadRunState, newRunState, saveRunState, type RunSpend } from './limits-store.js';
+import { loadRunSpend, newRunSpend, saveRunSpend, type RunSpend } from './limits-store.js';
 import { HeldState } from '../state/held-state.js';
 import type { RunRecorder } from '../run-record/run-recorder.js';
 import type { Run, RunSetup } from '../loop/run.js';
@@ -39,10 +39,10 @@ export function openRunSpend(run: RunSetup, recorder: RunRecorder | undefined): 
   // A dry run keeps no record and makes no call: it must not touch the real run's spend.
   if (!recorder) return;
   const record = recorder.record;
-  const loaded = loadRunState(paths, run.readOptions);
+  const loaded = loadRunSpend(paths, run.readOptions);
   let kept: RunSpend;
   if (recorder.decision.kind !== 'resume') {
-    kept = newRunState(now, record.run_id);
+    kept = newRunSpend(now, record.run_id);
     // A new run may resume the same agent session: its earlier total must not be charged again.
     if (loaded.value) kept.spend.lastCumulativeBySession = recentSessions(loaded.value.spend.lastCumulativeBySession);
   } else {
@@ -63,7 +63,7 @@ export function openRunSpend(run: RunSetup, recorder: RunRecorder | undefined): 
     deps.logger.info(`Run ${record.run_id} so far: ${kept.spend.run.loops} agent call(s), ${formatRunCost(kept.spend)}, ${minutes} min`);
   }
   run.state.runClockStart = now - kept.active_ms;
-  run.state.spend = new HeldState(kept, (next) => saveRunState(paths, next));
+  run.state.spend = new HeldState(kept, (next) => saveRunSpend(paths, next));
   run.state.spend.flush();
 }
 
