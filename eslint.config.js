@@ -48,6 +48,7 @@ export const PURE_FILES = [
   'lib/breaker/breaker-messages.ts',
   'lib/breaker/circuit-breaker.ts',
   'lib/breaker/guard-ranges.ts',
+  'lib/breaker/stall-guard.ts',
   'lib/exit-gate/exit-gate.ts',
   'lib/exit-gate/exit-signals.ts',
   'lib/lifecycle/cost-note.ts',

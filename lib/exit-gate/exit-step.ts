@@ -9,7 +9,7 @@ import { evaluateExitGate, nextConflictCount, type ExitGateConfig, type ExitGate
 import { stripTerminalControls } from '../text/terminal-text.js';
 import { EXIT } from '../errors.js';
 import { resetRunSession } from '../sessions/agent-session.js';
-import { refreshPlanView } from '../plan/plan-view.js';
+import { contentEvidence } from '../analysis/loop-progress.js';
 import { stopRun, type Run, type RunStop } from '../loop/run.js';
 
 const RUN_ENDS = { keepAnalysis: true };
@@ -29,7 +29,7 @@ export function evaluateGate(run: Run): ExitGateResult {
   // From memory: .exit_signals is written through for the monitor, never read back (the agent can write it).
   const signals = run.state.evidence.signals.value;
   // Parsed once here for the loop: the context the agent is given shows the same plan.
-  const plan = refreshPlanView(run);
+  const plan = run.state.plan.refresh(contentEvidence(run));
   const result = evaluateExitGate({
     exitSignals: signals,
     // From memory too: .response_analysis is the agent's to write as much as ralph's.

@@ -13,7 +13,7 @@ import type { Run } from './run.js';
 
 export function describeDryRun(run: Run, loop: number, prompt: string): void {
   const { config, deps } = run;
-  const plan = run.state.plan;
+  const plan = run.state.plan.view;
   const context = buildLoopContext({ loop, plan, files: movedControlFiles(run.paths), breakerState: null, previousAnalysis: null });
   const invocation = run.state.agent.buildInvocation({
     command: run.state.agentCommand,

@@ -36,9 +36,8 @@ import { breakerThresholds, holdBreaker } from '../breaker/breaker-step.js';
 import { escapedOutputWarning } from '../agent-run/escaped-output.js';
 import { endCallSpend, reserveCallBudget } from '../limits/run-spend.js';
 import type { LoopEventMap } from './events.js';
-import { contentAtLoopStart, measureLoopProgress, type LoopProgress } from '../analysis/loop-progress.js';
+import { contentAtLoopStart, contentEvidence, measureLoopProgress, type LoopProgress } from '../analysis/loop-progress.js';
 import { recordAnalysis } from '../exit-gate/exit-evidence.js';
-import { refreshPlanView } from '../plan/plan-view.js';
 import type { Run, RunStop } from './run.js';
 import { trackAgentGroup } from '../agent-run/agent-group.js';
 import { undoGuardedFileChanges } from '../containment/guarded-files-step.js';
@@ -98,11 +97,11 @@ export async function runIteration(run: Run, loop: number, prompt: string): Prom
   await disarmGitAfterLoop(run, loop);
 
   const measured = await measureLoopProgress(run, before);
-  const completedBefore = run.state.planItemsCompleted ?? 0;
-  refreshPlanView(run);
+  const completedBefore = run.state.plan.completedSinceLook;
+  run.state.plan.refresh(contentEvidence(run));
   // Items that need no code change, ticked with no new content: the gate's pass is their evidence, before the loop is judged.
   const ticks = failure.kind === 'ok' && !guardStop ? await verifyTicks(run, loop) : { closedItems: false };
-  const planProgress = (run.state.planItemsCompleted ?? 0) > completedBefore || ticks.closedItems;
+  const planProgress = run.state.plan.completedSinceLook > completedBefore || ticks.closedItems;
   return {
     ...recordOutcome(run, loop, call, failure, { ...measured, planProgress }, session?.sessionId),
     ...(guardStop ? { guardStop } : {}),
@@ -221,7 +220,7 @@ function buildContext(run: Run, loop: number): string {
   return run.deps.redact(
     buildLoopContext({
       loop,
-      plan: run.state.plan,
+      plan: run.state.plan.view,
       files: movedControlFiles(run.paths),
       breakerState: breaker,
       previousAnalysis: run.state.evidence.analysis.value,

@@ -32,7 +32,7 @@ import { beginAttemptRecord, finishAttemptRecord, saveUnfinishedAttempt } from '
 import { askUsageLimitChoice } from '../limits/usage-limit-prompt.js';
 import { missingRequiredPaths, readPromptAndCheckFiles, RESTORE_HINT } from './startup.js';
 import { checkCompletionClaim, verifyAfterLoop } from './verification-step.js';
-import { checkStall, stallMessage } from '../breaker/stall-guard.js';
+import { stallMessage } from '../breaker/stall-guard.js';
 import { waitUntil } from '../limits/wait-until.js';
 import { exitCodeForSignal } from './stop-signal.js';
 import { rotateLogIfNeeded } from '../platform/logger.js';
@@ -274,7 +274,9 @@ async function afterIteration(run: Run, result: IterationResult): Promise<StepRe
     );
   }
   if (productive) {
-    const stall = checkStall(run);
+    const { plan } = run.state;
+    const evidence = { itemsCompleted: plan.takeCompleted(), planOpen: plan.openItems.length > 0, latestTests: run.state.verify.latest };
+    const stall = run.state.stall.check(evidence, run.config.CB_NO_PLAN_PROGRESS_THRESHOLD);
     // A run at its loop budget stops there anyway: the limit names the stop.
     const atLoopBudget = run.config.MAX_LOOPS > 0 && run.state.spend.value.spend.run.loops >= run.config.MAX_LOOPS;
     if (stall.stalled && !atLoopBudget) {

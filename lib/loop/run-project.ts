@@ -242,7 +242,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
       loopsRun: state.lastLoopRun,
       // A run is named only once it is recorded (a start refused before its first call is not).
       ...(recorder?.saved ? { run: { id: recorder.record.run_id, loops: state.spend.value.spend.run.loops } } : {}),
-      plan: planCountsOf(state.plan ?? readPlanFile(paths.fixPlan, config.OPTIONAL_SECTIONS)),
+      plan: planCountsOf(state.plan.view ?? readPlanFile(paths.fixPlan, config.OPTIONAL_SECTIONS)),
       costUsd: state.spend.value.spend.run.costUsd,
       unknownCostCalls: state.spend.value.spend.run.unknownCostLoops,
       elapsedMs: deps.clock.now() - startedAt,
@@ -253,7 +253,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     deps.logger.log(result.exitCode === EXIT.ok ? 'SUCCESS' : 'INFO', summary.lines.join('\n'));
     status.writeSummary(summary);
     // The plan items ralph still holds open (kept for the next run), said once more at the end.
-    if (state.planHiddenNote) deps.logger.warn(`At the end of this run: ${state.planHiddenNote}`);
+    if (state.plan.hiddenNote) deps.logger.warn(`At the end of this run: ${state.plan.hiddenNote}`);
     return exitCodeInStyle(result.exitCode, config.EXIT_CODES);
   } finally {
     saveUnfinishedAttempt({ recorder, deps });

@@ -13,10 +13,10 @@ import type { RalphConfig } from '../config/schema.js';
 import { usageLimitWaitSettings } from '../limits/usage-limit-settings.js';
 import type { AllowedToolsOrigin } from '../breaker/breaker-messages.js';
 import type { CompletionConflict } from '../exit-gate/exit-gate.js';
-import type { TestsBest, VerificationOutcome } from '../verify/verification.js';
-import type { PlanView } from '../plan/fix-plan.js';
-import type { PlanMemory } from '../plan/plan-memory.js';
+import type { VerificationOutcome } from '../verify/verification.js';
+import { newRunPlan, type RunPlan } from '../plan/plan-view.js';
 import { loadPlanMemory } from '../plan/plan-store.js';
+import { StallGuard } from '../breaker/stall-guard.js';
 import { longestUsageLimitWaitMs } from '../limits/reset-time.js';
 import type { Deps } from '../platform/deps.js';
 import type { RalphPaths } from '../state/paths.js';
@@ -128,28 +128,10 @@ export interface RunState {
   callsMade: number;
   /** When the run's clock started, as if it had run without a break: now minus its run time so far. */
   runClockStart: number;
-  /** fix_plan.md as last parsed: when the loop's guards ran, then when the agent exited (plan-view.ts). */
-  plan: PlanView | null;
-  /**
-   * The open plan items ralph has seen, so a hidden one, or one ticked with no measured change,
-   * still counts (plan-view.ts): loaded from beside the ledger when the run starts, written
-   * through (plan/plan-store.ts), never read back mid-run.
-   */
-  planMemory?: PlanMemory;
-  /** Plan items completed (ticked with measured new content) since the stall guard last looked. */
-  planItemsCompleted?: number;
-  /** Loops in a row without plan progress: the stall guard's count (stall-guard.ts). */
-  loopsWithoutPlanProgress?: number;
-  /** The best verification result of the run so far, for the stall guard (stall-guard.ts). */
-  testsBest?: TestsBest;
-  /** The keys of the open plan items when the run first read the plan: only they may ask for evidence other than new content (plan-view.ts). */
-  userItems?: Set<string>;
-  /** The keys of the plan items completed in this run: each counts as progress once (plan-view.ts). */
-  itemsDone?: Set<string>;
-  /** Items that need no code change, ticked in the latest loop with no new content: the gate may close them (verification-step.ts). */
-  verificationTicks?: string[];
-  /** The last note about hidden plan items, logged once until it changes. */
-  planHiddenNote?: string;
+  /** fix_plan.md as last parsed, the memory of its open items and what the run counted of them (plan/plan-view.ts). */
+  readonly plan: RunPlan;
+  /** The stall guard's counts: loops in a row without plan progress, the best test result (breaker/stall-guard.ts). */
+  readonly stall: StallGuard;
   /** Consecutive loops whose completion claim fix_plan.md contradicted. */
   conflictCount: number;
   /** The completion conflict the exit gate saw before this loop, told to the agent. */
@@ -207,8 +189,17 @@ export function holdRunState(source: RunStateSource): RunState {
     // The run's own spend replaces this once the session record says which run this is.
     spend: unsavedRunSpend(now),
     runClockStart: now,
-    plan: null,
-    planMemory: loadPlanMemory(paths, readOptions.logger),
+    plan: newRunPlan(
+      {
+        paths,
+        optionalSections: config.OPTIONAL_SECTIONS,
+        requiresPlanComplete: config.EXIT_REQUIRES_PLAN_COMPLETE,
+        dryRun: config.DRY_RUN,
+        logger: readOptions.logger,
+      },
+      loadPlanMemory(paths, readOptions.logger),
+    ),
+    stall: new StallGuard(),
     conflictCount: 0,
     consecutiveTransientFailures: 0,
     verify: initialVerificationTracker(),

@@ -32,6 +32,6 @@ export function runCountersOf(state: RunState): RunCounters {
     spend: state.spend.value.spend,
     agent: state.agent.name,
     alerts: state.alerts,
-    planNote: state.planHiddenNote,
+    planNote: state.plan.hiddenNote,
   };
 }

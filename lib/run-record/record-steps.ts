@@ -138,7 +138,7 @@ export function endSessionRecord(run: Run, result: RunStop): void {
 }
 
 function countOpenItems(run: Run): number | null {
-  return run.state.plan?.blocking.open ?? null;
+  return run.state.plan.view?.blocking.open ?? null;
 }
 
 function ledgerTestsBaseline(run: Run): number | null {

@@ -58,13 +58,6 @@ export function failingSetText(result: VerificationSnapshot): string | null {
   return `${result.status}\n${result.failuresOmitted ?? 0}\n${names.join('\n')}${unnamed > 0 ? `\n${unnamed} unnamed` : ''}`;
 }
 
-/** The best gate result of a run so far (the stall guard's measure), and the result last compared with it. */
-export interface TestsBest {
-  failing: number;
-  passing: number;
-  seen: VerificationSnapshot;
-}
-
 export interface SameFailuresState {
   signature: string | null;
   /** Consecutive loops with this signature. */
