@@ -84,7 +84,7 @@ export function endCallSpend(run: Run, call: LoopSpendInput | 'not_started'): vo
   if (call === 'not_started') return;
   const charged = (next.run.unknownChargedUsd ?? 0) - (spend.run.unknownChargedUsd ?? 0);
   if (next.run.unknownCostLoops > spend.run.unknownCostLoops && call.reportsCost !== false) {
-    run.deps.logger.warn(describeUnknownCharge(charged, unknownCallCharge(spend, call.cutOffByRalph).basis, run.state.agent.label));
+    run.deps.logger.warn(describeUnknownCharge(charged, unknownCallCharge(spend, call.cutOffByRalph).basis, run.state.agentChoice.agent.label));
   }
 }
 
@@ -116,7 +116,7 @@ function recentSessions(totals: Record<string, number>): Record<string, number> 
 
 /** What is left of --max-cost, as the cap of the next call for a CLI that takes one (else undefined). */
 export function callBudgetOf(run: Run): number | undefined {
-  const slot = run.agents.find((s) => s.adapter === run.state.agent);
+  const slot = run.agents.find((s) => s.adapter === run.state.agentChoice.agent);
   return slot?.acceptsMaxBudget ? remainingCostBudget(run.state.spend.value.spend, run.config.MAX_COST_USD) : undefined;
 }
 
@@ -126,7 +126,7 @@ export function callBudgetOf(run: Run): number | undefined {
  * reservation ends with the call (endCallSpend).
  */
 export function reserveCallBudget(run: Run): number | undefined {
-  const slot = run.agents.find((s) => s.adapter === run.state.agent);
+  const slot = run.agents.find((s) => s.adapter === run.state.agentChoice.agent);
   if (!slot?.acceptsMaxBudget) return undefined;
   const own = run.state.spend.value.spend;
   return run.account ? run.account.reserveCall(own, run.config.MAX_COST_USD) : remainingCostBudget(own, run.config.MAX_COST_USD);

@@ -71,7 +71,7 @@ export interface IterationResult {
 /** One loop's agent call with `prompt` (PROMPT.md as the guards read it before the call), and what follows it. */
 export async function runIteration(run: Run, loop: number, prompt: string): Promise<IterationResult> {
   const { deps, config } = run;
-  const agent = run.state.agent;
+  const agent = run.state.agentChoice.agent;
   const label = sessionLabel(agent);
   deps.logger.info(`Executing ${agent.label} (Call ${run.state.rate.value.calls}/${config.MAX_CALLS_PER_HOUR})`);
 
@@ -119,11 +119,11 @@ async function runAgentOnce(run: Run, loop: number, session: ResumableSession | 
   const { deps, paths, config } = run;
   const resumeSessionId = session?.sessionId;
   const outputFormat = config.CLAUDE_OUTPUT_FORMAT === 'text' ? 'text' : 'json';
-  const invocation = run.state.agent.buildInvocation({
-    command: run.state.agentCommand,
+  const invocation = run.state.agentChoice.agent.buildInvocation({
+    command: run.state.agentChoice.command,
     prompt,
     outputFormat,
-    model: agentModelOf(config, run.state.agent),
+    model: agentModelOf(config, run.state.agentChoice.agent),
     effort: config.CLAUDE_EFFORT || undefined,
     allowedTools: splitAllowedTools(config.ALLOWED_TOOLS),
     resumeSessionId,
@@ -133,20 +133,20 @@ async function runAgentOnce(run: Run, loop: number, session: ResumableSession | 
   });
   if (config.RALPH_VERBOSE) {
     deps.logger.debug(
-      `${run.state.agent.label} argv (${invocation.args.length + 1} args): ${[invocation.cmd, ...invocation.args].join(' ')} <prompt and loop context on stdin: ${invocation.stdin.length} chars>`,
+      `${run.state.agentChoice.agent.label} argv (${invocation.args.length + 1} args): ${[invocation.cmd, ...invocation.args].join(' ')} <prompt and loop context on stdin: ${invocation.stdin.length} chars>`,
     );
   }
   await run.sandbox.ensureRunning();
   const now = new Date(deps.clock.now());
   const outputLogPath = uniquePath(join(paths.logsDir, agentOutputLogName(now)));
-  run.events.emit('agent:started', { loop, agentLabel: run.state.agent.label, argv: [invocation.cmd, ...invocation.args], outputLogPath });
+  run.events.emit('agent:started', { loop, agentLabel: run.state.agentChoice.agent.label, argv: [invocation.cmd, ...invocation.args], outputLogPath });
   const timeoutMs = config.CLAUDE_TIMEOUT_SECONDS > 0 ? config.CLAUDE_TIMEOUT_SECONDS * 1000 : config.CLAUDE_TIMEOUT_MINUTES * 60_000;
   const runId = run.recorder?.record.run_id;
   // In a sandbox the agent gets its own credentials and settings, and no other variable beyond the allow-list.
-  const { env, ...sandboxed } = run.sandbox.wrap({ ...invocation, passEnv: run.state.agent.sandboxEnv }, agentEnv(deps.env, runId));
+  const { env, ...sandboxed } = run.sandbox.wrap({ ...invocation, passEnv: run.state.agentChoice.agent.sandboxEnv }, agentEnv(deps.env, runId));
   const group = trackAgentGroup(run.agentGroup);
   const handle = startAgentRun({
-    adapter: run.state.agent,
+    adapter: run.state.agentChoice.agent,
     invocation: sandboxed,
     outputFormat,
     showToolArgs: config.LIVE_SHOW_TOOL_ARGS,
@@ -178,7 +178,10 @@ async function runAgentOnce(run: Run, loop: number, session: ResumableSession | 
     // Inside a sandbox: what the agent left running there is gone before ralph looks at anything.
     await run.sandbox.afterCall();
   }
-  const call = { ...finished, summary: { ...finished.summary, sessionId: acceptReportedSessionId(finished.summary.sessionId, run.state.agent, deps.logger) } };
+  const call = {
+    ...finished,
+    summary: { ...finished.summary, sessionId: acceptReportedSessionId(finished.summary.sessionId, run.state.agentChoice.agent, deps.logger) },
+  };
   run.state.current = undefined;
   // Before anything else is said: the live view's spinner line is cleared first.
   run.events.emit('agent:finished', { loop, kind: call.kind, exitCode: call.exitCode, durationMs: call.durationMs });
@@ -186,13 +189,13 @@ async function runAgentOnce(run: Run, loop: number, session: ResumableSession | 
   const afterResult = call.summary.afterResultLines ?? 0;
   if (afterResult > 0) {
     deps.logger.warn(
-      `${run.state.agent.label} printed ${afterResult} line(s) after its result (after-result output): read as nothing; the first result is the call's result`,
+      `${run.state.agentChoice.agent.label} printed ${afterResult} line(s) after its result (after-result output): read as nothing; the first result is the call's result`,
     );
   }
   if (call.kind === 'timed-out') {
-    deps.logger.warn(`${run.state.agent.label} timed out after ${formatDuration(timeoutMs)} (not an API limit)`);
+    deps.logger.warn(`${run.state.agentChoice.agent.label} timed out after ${formatDuration(timeoutMs)} (not an API limit)`);
   }
-  if (!run.state.agent.capabilities.cumulativeUsage) return { ...call, outputLogPath };
+  if (!run.state.agentChoice.agent.capabilities.cumulativeUsage) return { ...call, outputLogPath };
   // The reported usage is the session's total so far: this call's is the growth since the last
   // call of the same session (a fresh session's total is all its own).
   const total = call.summary.usage;
@@ -203,7 +206,7 @@ async function runAgentOnce(run: Run, loop: number, session: ResumableSession | 
 function classify(run: Run, call: AgentRunResult): AgentFailureResult {
   if (call.kind === 'interrupted') return { kind: 'failed', message: 'interrupted' };
   const outputFormat = run.config.CLAUDE_OUTPUT_FORMAT === 'text' ? 'text' : 'json';
-  return run.state.agent.classifyFailure(
+  return run.state.agentChoice.agent.classifyFailure(
     { exitCode: call.exitCode, timedOut: call.kind === 'timed-out', summary: call.summary, stderrTail: call.stderrTail, outputFormat },
     run.deps.clock.now(),
   );
@@ -247,7 +250,7 @@ function recordOutcome(
 
   let analysis: ResponseAnalysis | null = null;
   if (analysable) {
-    deps.logger.info(`🔍 Analyzing ${run.state.agent.label} response...`);
+    deps.logger.info(`🔍 Analyzing ${run.state.agentChoice.agent.label} response...`);
     // Redacted once, here: the analysis is saved, logged, put in metrics, the run record and
     // the next loop's context; the decisions below read only its flags and counts.
     analysis = redactDeep(
@@ -267,7 +270,7 @@ function recordOutcome(
   }
 
   if (s.sessionId && config.SESSION_CONTINUITY && (failure.kind === 'ok' || failure.kind === 'timeout' || failure.kind === 'failed')) {
-    if (!s.isError) saveAgentSession(run.state.sessions, run.state.agent, s.sessionId, run.readOptions, call.sessionUsage);
+    if (!s.isError) saveAgentSession(run.state.sessions, run.state.agentChoice.agent, s.sessionId, run.readOptions, call.sessionUsage);
     else deps.logger.warn('Skipping session save — response has is_error:true');
   }
   if (s.isError && failure.kind === 'failed') {
@@ -291,7 +294,7 @@ function recordOutcome(
           totalCostUsd: s.totalCostUsd,
           sinceLastResultCostUsd: s.sinceLastResultCostUsd,
           // Plain-text output carries no cost: a call is of unknown cost only where a cost is reported.
-          reportsCost: run.state.agent.capabilities.cost && config.CLAUDE_OUTPUT_FORMAT !== 'text',
+          reportsCost: run.state.agentChoice.agent.capabilities.cost && config.CLAUDE_OUTPUT_FORMAT !== 'text',
           cutOffByRalph: call.kind === 'interrupted' || call.kind === 'timed-out',
         },
   );
@@ -345,7 +348,7 @@ function recordOutcome(
     output_tokens: s.usage.output,
     cache_read_tokens: s.usage.cacheRead,
     cache_creation_tokens: s.usage.cacheCreation,
-    agent: run.state.agent.name,
+    agent: run.state.agentChoice.agent.name,
   };
   const completed: LoopEventMap['iteration:completed'] = {
     loop,

@@ -14,7 +14,6 @@ import { checkBudgets } from '../limits/spend.js';
 import { EXIT } from '../errors.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import { resetRunSession, sessionLabel, touchRalphSession } from '../sessions/agent-session.js';
-import { chooseLoopAgent, dropFailedFallback, forgetAgentLimits, hasFallbacks, limitCurrentAgent } from '../agent-run/fallback-steps.js';
 import { breakerThresholds, holdBreaker } from '../breaker/breaker-step.js';
 import { createBackup } from './backup.js';
 import { ledgerPath } from '../state/ledger.js';
@@ -140,8 +139,8 @@ async function checkGuards(run: Run): Promise<GuardResult> {
     forgetUsageWait(run);
     return { kind: 'wait' };
   }
-  if (hasFallbacks(run)) {
-    const pick = chooseLoopAgent(run);
+  if (run.state.agentChoice.hasFallbacks) {
+    const pick = run.state.agentChoice.chooseForLoop();
     if (pick.kind === 'wait') {
       // Every agent is limited (a restarted run, or no usage-limit wait saved): wait for the first reset.
       const done = await waitWithCountdown(run, pick.until, 'usage', `Usage limit: ${pick.reason}`);
@@ -231,7 +230,13 @@ async function afterIteration(run: Run, result: IterationResult): Promise<StepRe
     // The agent never started, so no call was made: take back the one counted before it.
     run.state.rate.set({ ...run.state.rate.value, calls: Math.max(0, run.state.rate.value.calls - 1) });
     run.state.callsMade--;
-    return stop(EXIT.couldNotRun, 'stopped', 'agent_not_started', 'failed', `Could not start ${run.state.agentCommand}: ${result.run.spawnError.message}`);
+    return stop(
+      EXIT.couldNotRun,
+      'stopped',
+      'agent_not_started',
+      'failed',
+      `Could not start ${run.state.agentChoice.command}: ${result.run.spawnError.message}`,
+    );
   }
   // Calls whose cost nobody knows, one after another: the cost budget cannot hold.
   const unknownCost = unknownCostHalt(run);
@@ -243,8 +248,8 @@ async function afterIteration(run: Run, result: IterationResult): Promise<StepRe
     case 'billing':
       // Said once: the failure now, and the fix either here (the run goes on with a fallback
       // agent) or as the run's closing message.
-      deps.logger.error(`${run.state.agent.label}: ${failure.message}`);
-      if (dropFailedFallback(run)) {
+      deps.logger.error(`${run.state.agentChoice.agent.label}: ${failure.message}`);
+      if (run.state.agentChoice.dropFailedFallback()) {
         deps.stderr.write(`To fix: ${failure.fix}\n`);
         return CONTINUE;
       }
@@ -254,7 +259,7 @@ async function afterIteration(run: Run, result: IterationResult): Promise<StepRe
     case 'transient': {
       run.state.consecutiveTransientFailures++;
       const delay = backoffDelayMs(run.state.consecutiveTransientFailures);
-      deps.logger.warn(`${run.state.agent.label} API trouble (${failure.reason}): ${failure.message}; retrying in ${formatCountdown(delay)}`);
+      deps.logger.warn(`${run.state.agentChoice.agent.label} API trouble (${failure.reason}): ${failure.message}; retrying in ${formatCountdown(delay)}`);
       const done = await waitWithCountdown(run, deps.clock.now() + delay, 'backoff', `Retry after ${failure.reason}`);
       return done ? CONTINUE : interrupted(run);
     }
@@ -288,7 +293,7 @@ async function afterIteration(run: Run, result: IterationResult): Promise<StepRe
     return CONTINUE;
   }
   const why = failure.kind === 'timeout' ? 'timeout without progress' : failure.message;
-  deps.logger.error(`${run.state.agent.label} execution failed (${why}), check: ${paths.logsDir}`);
+  deps.logger.error(`${run.state.agentChoice.agent.label} execution failed (${why}), check: ${paths.logsDir}`);
   run.events.emit('iteration:ended', { loop: run.state.loopCount, status: 'error' });
   const retryMs = run.config.FAILURE_RETRY_SECONDS * 1000;
   if (retryMs > 0) {
@@ -302,10 +307,10 @@ async function handleUsageLimit(run: Run, resetAt: number | undefined, message: 
   const { deps, config } = run;
   const now = deps.clock.now();
   let wait = computeUsageLimitWait({ resetAt: resetAt ?? null, now, ...usageLimitWaitSettings(config) });
-  deps.logger.warn(`🚫 ${sessionLabel(run.state.agent)} usage limit reached: ${message}`);
-  if (hasFallbacks(run)) {
-    const next = limitCurrentAgent(run, wait.resumeAt, message);
-    // Another agent is free: the next loop runs on it (chooseLoopAgent), nothing is waited out.
+  deps.logger.warn(`🚫 ${sessionLabel(run.state.agentChoice.agent)} usage limit reached: ${message}`);
+  if (run.state.agentChoice.hasFallbacks) {
+    const next = run.state.agentChoice.limitCurrent(wait.resumeAt, message);
+    // Another agent is free: the next loop runs on it (AgentChoice.chooseForLoop), nothing is waited out.
     if (next.kind === 'agent') return CONTINUE;
     if (next.kind === 'wait') wait = { ...wait, resumeAt: next.until, waitMs: next.until - now };
   }
@@ -331,7 +336,7 @@ async function handleUsageLimit(run: Run, resetAt: number | undefined, message: 
   }
   if (choice === 'retry') {
     forgetUsageWait(run);
-    forgetAgentLimits(run);
+    run.state.agentChoice.forgetLimits();
   }
   // 'wait': the guard at the top of the next loop waits until the persisted time.
   return CONTINUE;

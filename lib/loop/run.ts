@@ -21,9 +21,8 @@ import { longestUsageLimitWaitMs } from '../limits/reset-time.js';
 import type { Deps } from '../platform/deps.js';
 import type { RalphPaths } from '../state/paths.js';
 import type { RunRecorder } from '../run-record/run-recorder.js';
-import type { AgentAdapter } from '../agents/agent-adapter.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
-import type { AgentLimits } from '../agent-run/fallback-order.js';
+import { AgentChoice, type AgentSlot } from '../agent-run/agent-choice.js';
 import type { ProjectLock } from '../state/lock.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import type { VerificationSetup } from '../verify/verification-setup.js';
@@ -109,17 +108,11 @@ export interface RunState {
    * the session record says which run this is; then the run's own, for good.
    */
   spend: HeldState<RunSpend>;
-  /** Each agent's usage-limit reset while the run goes on without it (.agent_limits). */
-  readonly agentLimits: HeldState<AgentLimits>;
   /** The run's pending usage-limit wait when it has no shared account (.usage_limit_wait). */
   readonly usageWait: HeldState<UsageWaitFile | undefined>;
 
-  /** The agent the next loop calls (agents/registry.ts): the primary, or a fallback while the primary is limited. */
-  agent: AgentAdapter;
-  /** Its command (CLAUDE_CODE_CMD, …) as resolved at startup. */
-  agentCommand: string;
-  /** Agents left out for the rest of the run (a fallback agent whose sign-in failed). */
-  readonly droppedAgents: Set<string>;
+  /** The agent the next loop calls, its command, each agent's usage limit, the fallbacks left out (agent-run/agent-choice.ts). */
+  readonly agentChoice: AgentChoice;
   /** Loop number (Bash `loop_count`): counts iterations, shown in status.json. */
   loopCount: number;
   /** The last loop that got past its guards and ran (0: none yet); loopCount may be one ahead. */
@@ -173,12 +166,8 @@ export function holdRunState(source: RunStateSource): RunState {
   const { clock } = readOptions;
   const now = clock.now();
   const longestWaitMs = longestUsageLimitWaitMs(usageLimitWaitSettings(config));
-  const first = agents[0]!;
   return {
-    agent: first.adapter,
-    agentCommand: first.command,
-    droppedAgents: new Set(),
-    agentLimits: holdAgentLimits(paths, agents.length > 1 ? loadAgentLimits(paths, readOptions, longestWaitMs) : {}),
+    agentChoice: new AgentChoice(agents, holdAgentLimits(paths, agents.length > 1 ? loadAgentLimits(paths, readOptions, longestWaitMs) : {}), readOptions),
     loopCount: 0,
     lastLoopRun: 0,
     callsMade: 0,
@@ -209,14 +198,6 @@ export function holdRunState(source: RunStateSource): RunState {
     guardViolations: 0,
     alerts: [],
   };
-}
-
-/** One agent the run may call, with its command as resolved at startup. */
-export interface AgentSlot {
-  readonly adapter: AgentAdapter;
-  readonly command: string;
-  /** The CLI accepts `--max-budget-usd` (Claude, from its `--help`; asked only with a cost budget). */
-  readonly acceptsMaxBudget?: boolean;
 }
 
 /** Outcome of a step: go on, or stop the run with this status and exit code. */

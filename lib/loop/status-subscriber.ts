@@ -30,7 +30,7 @@ export function runCountersOf(state: RunState): RunCounters {
     callsThisHour: state.rate.value.calls,
     tokensThisHour: state.rate.value.tokens,
     spend: state.spend.value.spend,
-    agent: state.agent.name,
+    agent: state.agentChoice.agent.name,
     alerts: state.alerts,
     planNote: state.plan.hiddenNote,
   };

@@ -89,7 +89,7 @@ export function finishAttemptRecord(run: Run, loop: number, result: IterationRes
     recorder.observe({
       loop,
       source: 'agent',
-      command: run.state.agentCommand,
+      command: run.state.agentChoice.command,
       exitCode: call.exitCode,
       durationMs: call.durationMs,
       raw: s.resultText,
@@ -101,7 +101,7 @@ export function finishAttemptRecord(run: Run, loop: number, result: IterationRes
       outcome: run.state.lastOutcome,
       agentResult: failure.kind,
       agentSessionId: s.sessionId ?? null,
-      agent: run.state.agent.name,
+      agent: run.state.agentChoice.agent.name,
       tokens: { input: s.usage.input, output: s.usage.output, cache_read: s.usage.cacheRead, cache_creation: s.usage.cacheCreation },
       costUsd: run.state.spend.value.spend.run.costUsd - run.state.loopCostBefore,
       filesChanged: result.filesChanged,
