@@ -49,6 +49,8 @@ export const PURE_FILES = [
   'lib/breaker/circuit-breaker.ts',
   'lib/breaker/guard-ranges.ts',
   'lib/breaker/stall-guard.ts',
+  'lib/containment/guard-record.ts',
+  'lib/exit-gate/completion-conflicts.ts',
   'lib/exit-gate/exit-gate.ts',
   'lib/exit-gate/exit-signals.ts',
   'lib/lifecycle/cost-note.ts',

@@ -5,7 +5,7 @@
 import { classifyPermissionDenials, suggestAllowedTools, splitAllowedTools } from '../analysis/allowed-tools-suggestion.js';
 import { formatPermissionHalt } from '../breaker/breaker-messages.js';
 import type { RalphConfig } from '../config/schema.js';
-import { evaluateExitGate, nextConflictCount, type ExitGateConfig, type ExitGateResult } from './exit-gate.js';
+import { evaluateExitGate, type ExitGateConfig, type ExitGateResult } from './exit-gate.js';
 import { stripTerminalControls } from '../text/terminal-text.js';
 import { EXIT } from '../errors.js';
 import { resetRunSession } from '../sessions/agent-session.js';
@@ -36,9 +36,9 @@ export function evaluateGate(run: Run): ExitGateResult {
     analysis: run.state.evidence.analysis.value,
     plan,
     config: exitGateConfig(config),
-    conflictCount: run.state.conflictCount,
+    conflictCount: run.state.conflicts.count,
   });
-  run.state.conflictCount = nextConflictCount(run.state.conflictCount, result, run.state.content?.lastProgress ?? false);
+  run.state.conflicts.note(result, run.state.content?.lastProgress ?? false);
   return result;
 }
 

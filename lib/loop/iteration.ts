@@ -227,7 +227,7 @@ function buildContext(run: Run, loop: number): string {
       files: movedControlFiles(run.paths),
       breakerState: breaker,
       previousAnalysis: run.state.evidence.analysis.value,
-      openItemsConflict: run.state.lastConflict,
+      openItemsConflict: run.state.conflicts.last,
       extraSections: [verificationContextSection(run.state.verify, VERIFICATION_CONTEXT_CHARS), run.state.resumeContext ?? ''],
     }),
   );

@@ -190,11 +190,9 @@ async function checkGuards(run: Run): Promise<GuardResult> {
       `Claude CLI denied ${gate.compoundCommands.count} compound command(s) but the base command is already in ALLOWED_TOOLS: ${gate.compoundCommands.deniedCommands.join(', ')}`,
     );
   }
-  run.state.lastConflict = gate.kind === 'continue' ? gate.conflict : undefined;
-  if (run.state.lastConflict) {
-    deps.logger.warn(
-      `Completion claimed but fix_plan.md has ${run.state.lastConflict.openItems.length} open item(s) (${run.state.lastConflict.count}/${run.state.lastConflict.limit}); continuing`,
-    );
+  const conflict = run.state.conflicts.last;
+  if (conflict) {
+    deps.logger.warn(`Completion claimed but fix_plan.md has ${conflict.openItems.length} open item(s) (${conflict.count}/${conflict.limit}); continuing`);
   }
 
   // The run's calls, cut-off ones included, whichever ralph made them.

@@ -7,12 +7,13 @@
 // per account (SharedAccount: the hourly window, the budgets).
 
 import type { GuardedFiles } from '../containment/guarded-files.js';
+import { GuardRecord } from '../containment/guard-record.js';
 import type { NestedRepositories } from '../containment/git-disarm.js';
 import type { AgentRunHandle } from '../agent-run/agent-run.js';
 import type { RalphConfig } from '../config/schema.js';
 import { usageLimitWaitSettings } from '../limits/usage-limit-settings.js';
 import type { AllowedToolsOrigin } from '../breaker/breaker-messages.js';
-import type { CompletionConflict } from '../exit-gate/exit-gate.js';
+import { CompletionConflicts } from '../exit-gate/completion-conflicts.js';
 import type { VerificationOutcome } from '../verify/verification.js';
 import { newRunPlan, type RunPlan } from '../plan/plan-view.js';
 import { loadPlanMemory } from '../plan/plan-store.js';
@@ -125,10 +126,8 @@ export interface RunState {
   readonly plan: RunPlan;
   /** The stall guard's counts: loops in a row without plan progress, the best test result (breaker/stall-guard.ts). */
   readonly stall: StallGuard;
-  /** Consecutive loops whose completion claim fix_plan.md contradicted. */
-  conflictCount: number;
-  /** The completion conflict the exit gate saw before this loop, told to the agent. */
-  lastConflict?: CompletionConflict;
+  /** The completion claims fix_plan.md contradicted: how many in a row, the latest (exit-gate/completion-conflicts.ts). */
+  readonly conflicts: CompletionConflicts;
   consecutiveTransientFailures: number;
   /** The agent run in flight, so a signal can interrupt it. */
   current?: AgentRunHandle;
@@ -142,10 +141,8 @@ export interface RunState {
   loopCostBefore: number;
   /** Content snapshots and the content ids seen in this run (set up by the first loop). */
   content?: LoopContentState;
-  /** Agent calls in this run that changed a guarded file. */
-  guardViolations: number;
-  /** What the guards undid or refused in this run, as the monitor shows it (status.json `run_alerts`). */
-  readonly alerts: string[];
+  /** What the guards undid or refused in this run, and how many agent calls changed a guarded file (containment/guard-record.ts). */
+  readonly guards: GuardRecord;
 }
 
 /** What the loader needs: where the state lives, how to read it, and what the run shares. */
@@ -189,14 +186,13 @@ export function holdRunState(source: RunStateSource): RunState {
       loadPlanMemory(paths, readOptions.logger),
     ),
     stall: new StallGuard(),
-    conflictCount: 0,
+    conflicts: new CompletionConflicts(),
     consecutiveTransientFailures: 0,
     verify: initialVerificationTracker(),
     lastOutcome: 'unverified',
     loopCostBefore: 0,
     usageWait: holdUsageWait(paths, account ? undefined : loadUsageWait(paths, readOptions, longestWaitMs)),
-    guardViolations: 0,
-    alerts: [],
+    guards: new GuardRecord(),
   };
 }
 

@@ -31,7 +31,7 @@ export function runCountersOf(state: RunState): RunCounters {
     tokensThisHour: state.rate.value.tokens,
     spend: state.spend.value.spend,
     agent: state.agentChoice.agent.name,
-    alerts: state.alerts,
+    alerts: state.guards.alerts,
     planNote: state.plan.hiddenNote,
   };
 }
