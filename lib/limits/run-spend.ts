@@ -23,8 +23,7 @@ import {
 } from './spend.js';
 import { spendFromRecord } from '../run-record/record-spend.js';
 import { runRecordPath } from '../run-record/record-store.js';
-import { loadRunSpend, newRunSpend, saveRunSpend, type RunSpend } from './limits-store.js';
-import { HeldState } from '../state/held-state.js';
+import { loadRunSpend, newRunSpend, type RunSpend } from './limits-store.js';
 import type { RunRecorder } from '../run-record/run-recorder.js';
 import type { Run, RunSetup } from '../loop/run.js';
 
@@ -35,7 +34,7 @@ const SESSIONS_CARRIED = 20;
 export function openRunSpend(run: RunSetup, recorder: RunRecorder | undefined): void {
   const { paths, deps } = run;
   const now = deps.clock.now();
-  run.state.runClockStart = now;
+  run.state.spend.startClock(now);
   // A dry run keeps no record and makes no call: it must not touch the real run's spend.
   if (!recorder) return;
   const record = recorder.record;
@@ -62,9 +61,7 @@ export function openRunSpend(run: RunSetup, recorder: RunRecorder | undefined): 
     const minutes = Math.floor(kept.active_ms / 60_000);
     deps.logger.info(`Run ${record.run_id} so far: ${kept.spend.run.loops} agent call(s), ${formatRunCost(kept.spend)}, ${minutes} min`);
   }
-  run.state.runClockStart = now - kept.active_ms;
-  run.state.spend = new HeldState(kept, (next) => saveRunSpend(paths, next));
-  run.state.spend.flush();
+  run.state.spend.adopt(paths, kept, now);
 }
 
 /** The call counts before the agent is spawned, so a `kill -9` mid-call still counts it (with the cap it is given). */
@@ -105,9 +102,8 @@ function describeUnknownCharge(usd: number, basis: 'cap' | 'highest' | 'none', a
   return `${agent} reported no cost for this call (no result line); charged $${formatUsd(usd)}, ${why}`;
 }
 
-/** The new spend with the run time so far, written through to `.run_state`. */
 function holdSpend(run: Run, spend: SpendState): void {
-  run.state.spend.set({ ...run.state.spend.value, spend, active_ms: Math.max(0, run.deps.clock.now() - run.state.runClockStart) });
+  run.state.spend.hold(spend, run.deps.clock.now());
 }
 
 function recentSessions(totals: Record<string, number>): Record<string, number> {

@@ -36,16 +36,7 @@ import type { IssueLifecycle } from '../lifecycle/lifecycle-state.js';
 import type { HeldState } from '../state/held-state.js';
 import type { LoopContentState } from '../analysis/content-snapshot.js';
 import { loadHeldBreaker, type HeldBreaker } from '../breaker/breaker-store.js';
-import {
-  holdRateWindow,
-  holdUsageWait,
-  loadRateWindow,
-  loadUsageWait,
-  unsavedRunSpend,
-  type HeldRateWindow,
-  type RunSpend,
-  type UsageWaitFile,
-} from '../limits/limits-store.js';
+import { holdRateWindow, holdUsageWait, loadRateWindow, loadUsageWait, HeldRunSpend, type HeldRateWindow, type UsageWaitFile } from '../limits/limits-store.js';
 import type { SharedAccount } from '../limits/shared-account.js';
 import type { StopSignal } from './stop-signal.js';
 
@@ -104,11 +95,8 @@ export interface RunState {
   readonly sessions: RunSessions;
   /** The exit signals and the last loop's analysis (exit-evidence.ts). */
   readonly evidence: ExitEvidence;
-  /**
-   * The run's spend and budgets, carried across restarts (.run_state, run-spend.ts). Unsaved until
-   * the session record says which run this is; then the run's own, for good.
-   */
-  spend: HeldState<RunSpend>;
+  /** The run's spend and budgets, carried across restarts, and the run's clock (limits/limits-store.ts). */
+  readonly spend: HeldRunSpend;
   /** The run's pending usage-limit wait when it has no shared account (.usage_limit_wait). */
   readonly usageWait: HeldState<UsageWaitFile | undefined>;
 
@@ -120,8 +108,6 @@ export interface RunState {
   lastLoopRun: number;
   /** Agent calls this process made (the run's own count, cut-off calls included, is spend.run.loops). */
   callsMade: number;
-  /** When the run's clock started, as if it had run without a break: now minus its run time so far. */
-  runClockStart: number;
   /** fix_plan.md as last parsed, the memory of its open items and what the run counted of them (plan/plan-view.ts). */
   readonly plan: RunPlan;
   /** The stall guard's counts: loops in a row without plan progress, the best test result (breaker/stall-guard.ts). */
@@ -173,8 +159,7 @@ export function holdRunState(source: RunStateSource): RunState {
     sessions: loadRunSessions(paths, readOptions),
     evidence: holdExitEvidence(paths),
     // The run's own spend replaces this once the session record says which run this is.
-    spend: unsavedRunSpend(now),
-    runClockStart: now,
+    spend: new HeldRunSpend(now),
     plan: newRunPlan(
       {
         paths,
