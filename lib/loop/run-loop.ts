@@ -74,6 +74,8 @@ export async function runLoop(run: Run): Promise<RunStop> {
     beginCallSpend(run);
     run.state.callsMade++;
     run.events.emit('iteration:started', { loop: run.state.loopCount });
+    run.state.lastOutcome = 'unverified';
+    run.state.loopCostBefore = run.state.spend.value.spend.run.costUsd;
     beginAttemptRecord(run, run.state.loopCount);
     const result = await runIteration(run, run.state.loopCount, guard.prompt);
     pruneAgentLogs(paths.logsDir, run.config.LOG_RETENTION, run.config.LOG_RETENTION_BYTES);

@@ -37,11 +37,11 @@ import { runLoop } from './run-loop.js';
 import { summarizeRun } from './run-summary.js';
 import { readPlanFile } from '../plan/plan-file.js';
 import type { PlanView } from '../plan/fix-plan.js';
-import { holdRunState, type Run, type RunSetup } from './run.js';
+import { holdRunState, type Run, type RunSetup, type RunState } from './run.js';
 import type { RunRecorder } from '../run-record/run-recorder.js';
 import type { SharedAccount } from '../limits/shared-account.js';
 import { assertNotLegacyLayout, assertPromptExists, integrityError, missingRequiredPaths, readPromptAndCheckFiles } from './startup.js';
-import { endSessionRecord, openSessionRecord, saveUnfinishedAttempt } from '../run-record/record-steps.js';
+import { endSessionRecord, openSessionRecord, saveUnfinishedAttempt, type OpenedRecord } from '../run-record/record-steps.js';
 import { StatusWriter } from './status-writer.js';
 import { runCountersOf, subscribeStatus } from './status-subscriber.js';
 import { subscribeMetrics } from './metrics-subscriber.js';
@@ -221,7 +221,9 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     initRalphSession(state.sessions, readOptions);
     deps.logger.info(describeVerificationSetup(setup.verification));
     if (setup.verification.agentMdWarning) deps.logger.warn(setup.verification.agentMdWarning);
-    recorder = openSessionRecord(setup, options.fresh ?? false);
+    const opened = openSessionRecord(setup, options.fresh ?? false);
+    recorder = opened?.recorder;
+    if (opened) carryOnFrom(state, opened);
     openRunSpend(setup, recorder);
     // A dry run posts nothing on GitHub.
     const lifecycle = issueRef && !config.DRY_RUN ? await openIssueLifecycle(setup, recorder, issueRef) : undefined;
@@ -313,4 +315,11 @@ function loadProjectConfig(options: RunProjectOptions): LoadConfigResult {
   ].filter((file) => file !== undefined);
   if (read.length > 0) options.deps.logger.info(`Loaded configuration from ${read.join(' and ')}`);
   return result;
+}
+
+/** The loop number and verification state of the record just opened (a resumed run's), into the run's state. */
+function carryOnFrom(state: RunState, opened: OpenedRecord): void {
+  state.loopCount = opened.loopsBefore;
+  state.verify = opened.verify;
+  state.resumeContext = opened.resumeContext;
 }
