@@ -10,7 +10,7 @@ import { activeLimits, pickAgent, type AgentLimits, type AgentPick } from './fal
 import { formatClockTime } from '../limits/rate-window.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import { sessionLabel } from '../sessions/agent-session.js';
-import { withAgentLimit } from '../limits/agent-limits.js';
+import { withAgentLimit } from './agent-limits.js';
 import type { AgentAdapter } from '../agents/agent-adapter.js';
 import type { HeldState } from '../state/held-state.js';
 import type { Clock } from '../platform/clock.js';

@@ -28,7 +28,7 @@ import type { ProjectLock } from '../state/lock.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import type { VerificationSetup } from '../verify/verification-setup.js';
 import { initialVerificationTracker, type VerificationTrackerState } from '../verify/verification-tracker.js';
-import { holdAgentLimits, loadAgentLimits } from '../limits/agent-limits.js';
+import { holdAgentLimits, loadAgentLimits } from '../agent-run/agent-limits.js';
 import { loadRunSessions, type RunSessions } from '../sessions/agent-session.js';
 import type { LoopEvents } from './events.js';
 import { holdExitEvidence, type ExitEvidence } from '../exit-gate/exit-evidence.js';

@@ -7,7 +7,7 @@
 
 import { formatHaltBox } from '../breaker/breaker-messages.js';
 import type { ExitGateResult } from '../exit-gate/exit-gate.js';
-import { openBreakerForSameFailures } from '../verify/verification.js';
+import { openBreakerForSameFailures } from '../breaker/circuit-breaker.js';
 import { EXIT } from '../errors.js';
 import { describeGateFailures } from '../verify/failure-report.js';
 import { runVerificationGate } from '../verify/run-gate.js';
