@@ -5,68 +5,39 @@
 
 import { agentModelOf } from '../agents/choose-agent.js';
 import { existsSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { startAgentRun, type AgentRunResult } from '../agent-run/agent-run.js';
 import { splitAllowedTools } from '../config/schema.js';
 import type { AgentFailureResult } from '../agents/agent-failure.js';
 import { formatDuration } from '../limits/countdown.js';
-import { errorSignatureOf, nextBreakerState } from '../breaker/circuit-breaker.js';
 import { buildLoopContext } from '../agents/loop-context.js';
-import { addTokens } from '../limits/rate-window.js';
 import { usageSinceLastCall } from '../limits/cumulative-usage.js';
-import type { TokenUsage } from '../agents/claude-output.js';
-import { analyzeResponse, type ResponseAnalysis } from '../analysis/response-analysis.js';
-import { redactDeep } from '../text/redaction.js';
 import { RUN_MARK_VARIABLE } from '../platform/marked-processes.js';
 import { killEscapedProcesses } from '../agent-run/escaped-processes.js';
 import { agentOutputLogName, agentStderrLogName, movedControlFiles } from '../state/paths.js';
-import type { MetricsLine } from '../state/schemas.js';
 import { verificationContextSection } from '../verify/verification-tracker.js';
-import { formatIsoTimestamp } from '../state/timestamps.js';
 import {
   acceptReportedSessionId,
   resetRunSession,
   resumableSession,
-  saveAgentSession,
   sessionLabel,
   type ResumableSession,
   type SessionResetReason,
 } from '../sessions/agent-session.js';
-import { breakerThresholds, holdBreaker } from '../breaker/breaker-step.js';
 import { escapedOutputWarning } from '../agent-run/escaped-output.js';
-import { endCallSpend, reserveCallBudget } from '../limits/run-spend.js';
-import type { LoopEventMap } from './events.js';
-import { contentAtLoopStart, contentEvidence, measureLoopProgress, type LoopProgress } from '../analysis/loop-progress.js';
-import { recordAnalysis } from '../exit-gate/exit-evidence.js';
-import type { Run, RunStop } from './run.js';
+import { reserveCallBudget } from '../limits/run-spend.js';
+import { contentAtLoopStart, contentEvidence, measureLoopProgress } from '../analysis/loop-progress.js';
+import type { Run } from './run.js';
 import { trackAgentGroup } from '../agent-run/agent-group.js';
 import { undoGuardedFileChanges } from '../containment/guarded-files-step.js';
 import { verifyTicks } from './verification-step.js';
-import type { TrackedVerification } from '../verify/verification-tracker.js';
 import { disarmGitAfterLoop } from '../containment/git-disarm-step.js';
 import { withoutJobSecrets } from '../platform/job-secrets.js';
 
+import { recordOutcome, type AgentAttempt, type IterationResult } from './call-outcome.js';
+
 /** The failing tests the next loop is told about (the loop context's budget is 4000). */
 const VERIFICATION_CONTEXT_CHARS = 1500;
-
-export interface IterationResult {
-  /** How the agent call ended, for the loop's next decision. */
-  failure: AgentFailureResult;
-  run: AgentRunResult;
-  filesChanged: string[];
-  /** The loop left the project's content in a state not seen before in this run. */
-  progress: boolean;
-  analysis: ResponseAnalysis | null;
-  breakerOpened: boolean;
-  /** The loop's metrics line as the agent call left it; reported once the gate has judged it (metrics-step.ts). */
-  metrics: MetricsLine;
-  /** The 'iteration:completed' event, sent once the loop (and its record) is complete. */
-  completed: LoopEventMap['iteration:completed'];
-  /** The agent changed guarded files a second time in this run: the run halts. */
-  guardStop?: RunStop;
-  /** The verification gate ran in this loop already (verification-step.ts verifyTicks). */
-  gateRan?: TrackedVerification;
-}
 
 /** One loop's agent call with `prompt` (PROMPT.md as the guards read it before the call), and what follows it. */
 export async function runIteration(run: Run, loop: number, prompt: string): Promise<IterationResult> {
@@ -107,12 +78,6 @@ export async function runIteration(run: Run, loop: number, prompt: string): Prom
     ...(guardStop ? { guardStop } : {}),
     ...(ticks.gateRan ? { gateRan: ticks.gateRan } : {}),
   };
-}
-
-interface AgentAttempt extends AgentRunResult {
-  outputLogPath: string;
-  /** The session's running token total as the agent reported it (agents with cumulative usage). */
-  sessionUsage?: TokenUsage;
 }
 
 async function runAgentOnce(run: Run, loop: number, session: ResumableSession | undefined, prompt: string): Promise<AgentAttempt> {
@@ -231,154 +196,6 @@ function buildContext(run: Run, loop: number): string {
       extraSections: [verificationContextSection(run.state.verify, VERIFICATION_CONTEXT_CHARS), run.state.resumeContext ?? ''],
     }),
   );
-}
-
-function recordOutcome(
-  run: Run,
-  loop: number,
-  call: AgentAttempt,
-  failure: AgentFailureResult,
-  measured: LoopProgress & { planProgress: boolean },
-  resumedSessionId: string | undefined,
-): IterationResult {
-  const { deps, paths, config } = run;
-  const s = call.summary;
-  const now = deps.clock.now();
-  const { filesChanged, progress } = measured;
-  const productiveTimeout = failure.kind === 'timeout' && progress;
-  const analysable = failure.kind === 'ok' || productiveTimeout;
-
-  let analysis: ResponseAnalysis | null = null;
-  if (analysable) {
-    deps.logger.info(`🔍 Analyzing ${run.state.agentChoice.agent.label} response...`);
-    // Redacted once, here: the analysis is saved, logged, put in metrics, the run record and
-    // the next loop's context; the decisions below read only its flags and counts.
-    analysis = redactDeep(
-      analyzeResponse({
-        agent: s,
-        loopNumber: loop,
-        filesChanged: filesChanged.length,
-        newContent: progress,
-        allowedTools: splitAllowedTools(config.ALLOWED_TOOLS),
-        outputFile: relative(paths.projectDir, call.outputLogPath),
-        now: new Date(now),
-      }),
-      deps.redact,
-    );
-    recordAnalysis(run.state.evidence, analysis, loop);
-    logAnalysis(run, analysis);
-  }
-
-  if (s.sessionId && config.SESSION_CONTINUITY && (failure.kind === 'ok' || failure.kind === 'timeout' || failure.kind === 'failed')) {
-    if (!s.isError) saveAgentSession(run.state.sessions, run.state.agentChoice.agent, s.sessionId, run.readOptions, call.sessionUsage);
-    else deps.logger.warn('Skipping session save — response has is_error:true');
-  }
-  if (s.isError && failure.kind === 'failed') {
-    const concurrency = /tool.use.concurrency|concurrency/i.test(s.resultText);
-    resetAgentSession(run, concurrency ? 'tool_use_concurrency_error' : 'api_error_is_error_true', loop);
-  }
-  if (failure.kind === 'prompt_too_long') resetAgentSession(run, 'prompt_too_long', loop);
-
-  const tokens = s.usage.input + s.usage.output;
-  run.state.rate.set(addTokens(run.state.rate.value, tokens));
-  // An agent that could not be spawned made no call: the one counted before it is taken back.
-  endCallSpend(
-    run,
-    call.spawnError
-      ? 'not_started'
-      : {
-          sessionId: s.sessionId,
-          resumed: resumedSessionId !== undefined,
-          resumedSessionId: resumedSessionId ?? null,
-          usage: s.usage,
-          totalCostUsd: s.totalCostUsd,
-          sinceLastResultCostUsd: s.sinceLastResultCostUsd,
-          // Plain-text output carries no cost: a call is of unknown cost only where a cost is reported.
-          reportsCost: run.state.agentChoice.agent.capabilities.cost && config.CLAUDE_OUTPUT_FORMAT !== 'text',
-          cutOffByRalph: call.kind === 'interrupted' || call.kind === 'timed-out',
-        },
-  );
-
-  // Transient API trouble and usage limits are waited out, not counted against the work; a
-  // login or billing failure stops the run and is fixed outside it: not a loop without progress.
-  const notTheWork = ['transient', 'usage_limit', 'auth', 'billing'];
-  const feedsBreaker = !notTheWork.includes(failure.kind) && call.kind !== 'interrupted';
-  let breakerOpened = false;
-  if (feedsBreaker) {
-    const a = analysis?.analysis;
-    const errorText = a ? a.error_signature || null : errorSignatureOf('message' in failure ? failure.message : 'failed');
-    const result = nextBreakerState(
-      { ...run.state.breaker.value, seen_content: run.state.content?.memory },
-      {
-        loop,
-        progress,
-        askingQuestions: a?.asking_questions ?? false,
-        hasPermissionDenials: a?.has_permission_denials ?? false,
-        errorSignature: errorText,
-        failed: !analysable,
-        planProgress: measured.planProgress,
-      },
-      breakerThresholds(config),
-      now,
-    );
-    holdBreaker(run, result);
-    breakerOpened = result.state.state === 'OPEN';
-  }
-
-  const success = failure.kind === 'ok';
-  run.events.emit('agent:judged', {
-    loop,
-    outcome: productiveTimeout ? 'timed_out_productive' : failure.kind,
-    isError: s.isError,
-    filesChanged: filesChanged.length,
-  });
-  const metrics: MetricsLine = {
-    timestamp: formatIsoTimestamp(now),
-    loop,
-    duration: Math.round(call.durationMs / 1000),
-    success,
-    calls: 1,
-    tokens,
-    cost_usd: Number(run.state.spend.value.spend.run.costUsd.toFixed(6)),
-    files_changed: filesChanged.length,
-    exit_signal: analysis?.analysis.exit_signal ?? false,
-    tests_status: analysis?.analysis.tests_status ?? null,
-    outcome: productiveTimeout ? 'timed_out_productive' : failure.kind,
-    input_tokens: s.usage.input,
-    output_tokens: s.usage.output,
-    cache_read_tokens: s.usage.cacheRead,
-    cache_creation_tokens: s.usage.cacheCreation,
-    agent: run.state.agentChoice.agent.name,
-  };
-  const completed: LoopEventMap['iteration:completed'] = {
-    loop,
-    success,
-    durationMs: call.durationMs,
-    calls: 1,
-    outcome: failure.kind,
-    filesChanged: filesChanged.length,
-    exitSignal: analysis?.analysis.exit_signal ?? false,
-    testsStatus: analysis?.analysis.tests_status ?? undefined,
-    tokens: s.usage,
-    costUsd: run.state.spend.value.spend.run.costUsd,
-    summary: analysis?.analysis.work_summary.slice(0, 200),
-  };
-  return { failure, run: call, filesChanged, progress, analysis, breakerOpened, metrics, completed };
-}
-
-function logAnalysis(run: Run, analysis: ResponseAnalysis): void {
-  const a = analysis.analysis;
-  const summary =
-    a.work_summary
-      .split('\n')
-      .find((l) => l.trim() !== '')
-      ?.slice(0, 100) ?? '';
-  const claimed = a.files_modified_claimed === null ? '' : ` (agent reported ${a.files_modified_claimed})`;
-  run.deps.logger.info(
-    `Analysis: exit signal ${a.exit_signal}, files changed ${a.files_modified}${claimed}, new content ${a.has_progress ? 'yes' : 'no'}, confidence ${a.confidence_score}%` +
-      `${a.is_test_only ? ', test only' : ''}${summary ? ` — ${summary}` : ''}`,
-  );
-  if (a.claim_disagreement) run.deps.logger.warn(`Progress claim not confirmed: ${a.claim_disagreement}; progress counts only what ralph measures`);
 }
 
 /** Two calls within one second (fast failures, retries) must not overwrite each other's log. */

@@ -14,7 +14,7 @@ import { RunRecorder } from './run-recorder.js';
 import { trackerFromSummary, type VerificationTrackerState } from '../verify/verification-tracker.js';
 import { readLedger } from '../state/ledger.js';
 import { holdBreaker } from '../breaker/breaker-step.js';
-import type { IterationResult } from '../loop/iteration.js';
+import type { IterationResult } from '../loop/call-outcome.js';
 import type { Run, RunSetup, RunStop } from '../loop/run.js';
 
 /** What earlier attempts tried, told to the first loop of a resumed run. */
