@@ -87,7 +87,7 @@ export async function takeControlFilesFrom(git: JobGit, defaultBranch: string, f
 }
 
 /** The commit checked out. */
-export async function headCommit(git: JobGit): Promise<string> {
+export async function requireHeadCommit(git: JobGit): Promise<string> {
   return (await must(git, ['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
 }
 
@@ -114,7 +114,7 @@ export interface CommittedWork {
  * out of it.
  */
 export async function commitWork(git: JobGit, message: string, options: CommitWorkOptions): Promise<CommittedWork> {
-  if ((await headCommit(git)) !== options.since) await must(git, ['reset', '--quiet', '--soft', options.since]);
+  if ((await requireHeadCommit(git)) !== options.since) await must(git, ['reset', '--quiet', '--soft', options.since]);
   const held = `:(literal)${HELD_BACK_DIR}`;
   let heldBack: string[] = [];
   if (options.holdBackWorkflows) {

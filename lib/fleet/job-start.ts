@@ -130,7 +130,7 @@ export async function takeIssueBranch(
   const defaultBranch = remoteDefault.value;
   const how = await jobGit.checkoutWorkBranch(git, work, defaultBranch);
   log.info(how === 'continued' ? `Continuing branch ${work} from origin` : `New branch ${work} from ${defaultBranch}`);
-  const since = await jobGit.headCommit(git);
+  const since = await jobGit.requireHeadCommit(git);
   if (how === 'continued') {
     const taken = await jobGit.takeControlFilesFrom(git, defaultBranch, CONTROL_FILES);
     if (taken.length > 0) log.warn(`${taken.join(', ')} changed on ${work}: using ${defaultBranch}'s, as ralph runs nothing an agent could change`);

@@ -10,8 +10,6 @@ import { REPO_ROOT } from '../../helpers/run-cli.js';
 
 const LIB = join(REPO_ROOT, 'lib');
 const SHARED_ON_PURPOSE = new Set(['main']);
-/** Still written twice: the default tool list, as the schema's string and as .ralphrc's list (one source for it is still to come). */
-const NOT_YET_ONE = new Set(['DEFAULT_ALLOWED_TOOLS']);
 
 function exportedNames(): Map<string, string[]> {
   const byName = new Map<string, string[]>();
@@ -27,7 +25,7 @@ function exportedNames(): Map<string, string[]> {
 describe('one name, one meaning', () => {
   it('no two files of lib/ export the same name', () => {
     const twice = [...exportedNames()]
-      .filter(([name, files]) => files.length > 1 && !SHARED_ON_PURPOSE.has(name) && !NOT_YET_ONE.has(name))
+      .filter(([name, files]) => files.length > 1 && !SHARED_ON_PURPOSE.has(name))
       .map(([name, files]) => `${name}: ${files.join(', ')}`);
     expect(twice).toEqual([]);
   });
