@@ -2,6 +2,8 @@
 // produces (lib/agents) and what the analysis, the failure classification and the spend read
 // (lib/analysis, lib/limits). Types only.
 
+import type { TokenUsage } from '../limits/spend.js';
+
 export type StreamMessage = Record<string, unknown> & { type?: unknown };
 
 export interface ToolSummary {
@@ -51,12 +53,8 @@ export interface PermissionDenial {
   input: Record<string, unknown>;
 }
 
-export interface TokenUsage {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheCreation: number;
-}
+/** The tokens of a call, as spend counts them (limits/spend.ts). */
+export type { TokenUsage };
 
 /**
  * Fields of the Bash tool's own "flat" JSON format and the old CLI `metadata` object

@@ -6,16 +6,16 @@
 // rule for each (`Bash(rm -rf build)`, not `Bash(rm *)`, which a newcomer would paste as it is),
 // with the wider rule named so the message can say what it would also allow.
 
-export interface PermissionDenial {
+export interface ToolDenial {
   tool_name: string;
   tool_input?: Record<string, unknown> | null;
 }
 
 export interface DenialClassification {
   /** Denials the user must act on: halt and print the suggestion. */
-  actionable: PermissionDenial[];
+  actionable: ToolDenial[];
   /** Compound Bash commands whose first command is already allowed: advisory only. */
-  compoundExempt: PermissionDenial[];
+  compoundExempt: ToolDenial[];
 }
 
 export interface AllowedToolsSuggestion {
@@ -82,9 +82,9 @@ export function splitAllowedTools(value: string): string[] {
 }
 
 /** Sort denials into real ones and #243 compound-command limitations. */
-export function classifyPermissionDenials(denials: PermissionDenial[], allowed: string[]): DenialClassification {
-  const actionable: PermissionDenial[] = [];
-  const compoundExempt: PermissionDenial[] = [];
+export function classifyPermissionDenials(denials: ToolDenial[], allowed: string[]): DenialClassification {
+  const actionable: ToolDenial[] = [];
+  const compoundExempt: ToolDenial[] = [];
   for (const denial of denials) {
     const command = deniedCommand(denial);
     if (denial.tool_name === 'Bash' && command !== null) {
@@ -101,7 +101,7 @@ export function classifyPermissionDenials(denials: PermissionDenial[], allowed: 
 }
 
 /** The ALLOWED_TOOLS line that adds what the denials needed to the current list. */
-export function suggestAllowedTools(currentAllowed: string[], denials: PermissionDenial[]): AllowedToolsSuggestion {
+export function suggestAllowedTools(currentAllowed: string[], denials: ToolDenial[]): AllowedToolsSuggestion {
   const items = [...currentAllowed];
   const added: string[] = [];
   const wider: WiderRule[] = [];
@@ -134,7 +134,7 @@ export function formatAllowedToolsLine(items: string[]): string {
 }
 
 /** The denied Bash command line (`tool_input.command`, Bash #143), or null. */
-export function deniedCommand(denial: PermissionDenial): string | null {
+export function deniedCommand(denial: ToolDenial): string | null {
   const command = denial.tool_input?.['command'];
   return typeof command === 'string' && command.trim() !== '' ? command.trim() : null;
 }

@@ -15,6 +15,7 @@ import { createContentSnapshotter, type ContentSnapshot, type LoopContentState }
 
 export type { LoopContentState };
 import type { Run } from '../loop/run.js';
+import type { ContentEvidence } from '../plan/plan-view.js';
 
 export interface LoopProgress {
   /** The content after the loop was new in this run. */
@@ -125,7 +126,7 @@ function workDirProblem(dir: string, label: string): string | undefined {
  * left out of the content, their changes are evidence for the items that ask for them only.
  */
 function askedControlFiles(run: Run): Map<string, string> {
-  const open = run.state.planMemory?.open ?? [];
+  const open = run.state.plan.openItems;
   const hashes = new Map<string, string>();
   for (const path of [run.paths.agent, run.paths.fixPlan]) {
     const name = basename(path);
@@ -140,4 +141,10 @@ function hashControlFile(path: string, projectDir: string): string {
   } catch (error) {
     return `unreadable: ${(error as Error).message}`;
   }
+}
+
+/** What the latest loop measured, as evidence for the plan items it saw ticked (none before the first loop). */
+export function contentEvidence(run: Run): ContentEvidence {
+  const content = run.state.content;
+  return { newContent: content?.lastProgress ?? false, changed: content?.lastChanged ?? false, controlFiles: content?.lastControlChanged ?? [] };
 }

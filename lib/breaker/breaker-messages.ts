@@ -7,7 +7,7 @@ import { formatClockTime } from '../limits/rate-window.js';
 import { formatDuration } from '../limits/countdown.js';
 import { isSameFailuresReason } from '../verify/verification.js';
 import type { BreakerState, BreakerStateName } from './circuit-breaker.js';
-import { deniedCommand, type AllowedToolsSuggestion, type PermissionDenial } from '../analysis/allowed-tools-suggestion.js';
+import { deniedCommand, type AllowedToolsSuggestion, type ToolDenial } from '../analysis/allowed-tools-suggestion.js';
 
 export interface HaltBoxOptions {
   /** The project's state dir as the user should type it; default `.ralph`. */
@@ -118,7 +118,7 @@ function haltExplanation(state: BreakerState, dir: string): string[] {
 
 /** Printed when a loop's permission denials halt the run (exit 2). */
 export function formatPermissionHalt(
-  denials: PermissionDenial[],
+  denials: ToolDenial[],
   suggestion: AllowedToolsSuggestion,
   from: AllowedToolsOrigin = { kind: 'default' },
   rule: PermissionHaltRule = {},

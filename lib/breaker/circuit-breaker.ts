@@ -278,3 +278,21 @@ export function errorSignatureOf(message: string | null | undefined): string | n
     .replace(/\s+/g, ' ')
     .slice(0, 200);
 }
+
+/** The breaker opened by the same-failures check, in the breaker's own shape and history. */
+export function openBreakerForSameFailures(state: BreakerState, reason: string, loop: number, now: number): BreakerResult {
+  const timestamp = formatIsoTimestamp(now);
+  if (state.state === 'OPEN') return { state };
+  return {
+    state: {
+      ...state,
+      state: 'OPEN',
+      last_change: timestamp,
+      total_opens: state.total_opens + 1,
+      reason,
+      current_loop: loop,
+      opened_at: timestamp,
+    },
+    transition: { from: state.state, to: 'OPEN', reason, loop, timestamp },
+  };
+}

@@ -8,41 +8,57 @@
 // the agent can write.
 
 import type { VerificationSnapshot } from '../verify/verification.js';
-import type { Run } from '../loop/run.js';
+
+/** The best gate result of a run so far (the stall guard's measure), and the result last compared with it. */
+interface TestsBest {
+  failing: number;
+  passing: number;
+  seen: VerificationSnapshot;
+}
 
 export interface StallCheck {
   stalled: boolean;
   loops: number;
 }
 
-/** Counts the loop just finished. */
-export function checkStall(run: Run): StallCheck {
-  const threshold = run.config.CB_NO_PLAN_PROGRESS_THRESHOLD;
-  const completed = run.state.planItemsCompleted ?? 0;
-  run.state.planItemsCompleted = 0;
-  const testsMoved = noteTestsBest(run);
-  // With no open item remembered there is no plan to measure progress against.
-  const planOpen = (run.state.planMemory?.open.length ?? 0) > 0;
-  run.state.loopsWithoutPlanProgress = completed > 0 || testsMoved || !planOpen ? 0 : (run.state.loopsWithoutPlanProgress ?? 0) + 1;
-  return { stalled: threshold > 0 && run.state.loopsWithoutPlanProgress >= threshold, loops: run.state.loopsWithoutPlanProgress };
+/** What a productive loop left for the stall guard to judge. */
+export interface StallEvidence {
+  /** Plan items completed with measured evidence since the guard last looked (plan-view.ts). */
+  itemsCompleted: number;
+  /** Open items remain in the plan's memory: with none there is no plan to measure progress against. */
+  planOpen: boolean;
+  /** The verification gate's latest result (null: none yet). */
+  latestTests: VerificationSnapshot | null;
 }
 
-/** Whether the gate's latest result, when new, is the run's best yet; it becomes the best. */
-function noteTestsBest(run: Run): boolean {
-  const latest = run.state.verify.latest;
-  const best = run.state.testsBest;
-  if (!latest || latest === best?.seen || latest.status === 'error' || latest.status === 'not-verified') return false;
-  const failing = failingCount(latest) ?? 0;
-  const passing = latest.passed;
-  const moved = best !== undefined && (failing < best.failing || (failing <= best.failing && passing > best.passing));
-  run.state.testsBest =
-    best === undefined
-      ? { failing, passing, seen: latest }
-      : { failing: Math.min(failing, best.failing), passing: Math.max(passing, best.passing), seen: latest };
-  return moved;
+/** The stall guard's counts for one run: loops in a row without plan progress, and the best test result so far. */
+export class StallGuard {
+  #loops = 0;
+  #best: TestsBest | undefined;
+
+  /** Counts the loop just finished; stalled at `threshold` loops in a row without progress (0: never). */
+  check(evidence: StallEvidence, threshold: number): StallCheck {
+    const testsMoved = this.#noteTestsBest(evidence.latestTests);
+    this.#loops = evidence.itemsCompleted > 0 || testsMoved || !evidence.planOpen ? 0 : this.#loops + 1;
+    return { stalled: threshold > 0 && this.#loops >= threshold, loops: this.#loops };
+  }
+
+  /** Whether the gate's latest result, when new, is the run's best yet; it becomes the best. */
+  #noteTestsBest(latest: VerificationSnapshot | null): boolean {
+    const best = this.#best;
+    if (!latest || latest === best?.seen || latest.status === 'error' || latest.status === 'not-verified') return false;
+    const failing = failingForStall(latest) ?? 0;
+    const passing = latest.passed;
+    const moved = best !== undefined && (failing < best.failing || (failing <= best.failing && passing > best.passing));
+    this.#best =
+      best === undefined
+        ? { failing, passing, seen: latest }
+        : { failing: Math.min(failing, best.failing), passing: Math.max(passing, best.passing), seen: latest };
+    return moved;
+  }
 }
 
-export function failingCount(snapshot: VerificationSnapshot | null): number | null {
+export function failingForStall(snapshot: VerificationSnapshot | null): number | null {
   if (!snapshot) return null;
   return snapshot.status === 'passed' ? 0 : Math.max(snapshot.failed, snapshot.failures.length, 1);
 }

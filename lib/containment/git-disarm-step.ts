@@ -29,6 +29,6 @@ export async function disarmGitAfterLoop(run: Run, loop: number): Promise<void> 
     if (each.removed.length === 0) continue;
     const kept = each.removed.some((what) => what.endsWith('(hook)') || what.includes('leading out')) ? ` (the files moved are kept in ${quarantine}/)` : '';
     deps.logger.warn(`Disarmed git settings in ${each.repository} that would run programs on your next git command there: ${each.removed.join(', ')}${kept}`);
-    run.state.alerts.push(`loop ${loop}: disarmed git settings in ${each.repository}: ${each.removed.join(', ')}`);
+    run.state.guards.alert(`loop ${loop}: disarmed git settings in ${each.repository}: ${each.removed.join(', ')}`);
   }
 }

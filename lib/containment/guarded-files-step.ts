@@ -17,14 +17,14 @@ export function undoGuardedFileChanges(run: Run, loop: number): RunStop | undefi
   const quarantine = join(relative(paths.projectDir, paths.ralphDir), 'quarantine', `${formatFileStamp(deps.clock.now())}-loop${loop}`);
   const violations = restoreGuardedFiles(run.guarded, quarantine);
   if (violations.length === 0) return undefined;
-  run.state.guardViolations++;
+  const calls = run.state.guards.countViolatingCall();
   for (const v of violations) {
     if (v.unrestored) continue; // said below, with what to do
     const kept = v.keptAt ? `; the agent's version is kept in ${v.keptAt}` : '';
     deps.logger.warn(`The agent changed ${v.path}, which configures what ralph and the agent run: undone${kept} (edit it between runs, not during one)`);
   }
   const anyKept = violations.some((v) => v.keptAt);
-  run.state.alerts.push(
+  run.state.guards.alert(
     `loop ${loop}: the agent changed ${violations.map((v) => v.path).join(', ')}; undone${anyKept ? `, its versions in ${quarantine}/` : ''}`,
   );
   const diff = violations.map((v) => v.diff).join('\n');
@@ -40,13 +40,13 @@ export function undoGuardedFileChanges(run: Run, loop: number): RunStop | undefi
       `The agent changed ${unrestored.map((v) => v.path).join(', ')} in a way ralph could not undo; halted (${unrestored[0]!.unrestored})`,
     );
   }
-  if (run.state.guardViolations < 2) return undefined;
+  if (calls < 2) return undefined;
   deps.stderr.write(`Guarded files changed by the agent again (undone):\n${diff}\n`);
   return stopRun(
     EXIT.halted,
     'halted',
     GUARDED_FILE_EXIT_REASON,
     GUARDED_FILE_EXIT_REASON,
-    `The agent changed guarded files in ${run.state.guardViolations} calls of this run (${violations.map((v) => v.path).join(', ')}); halted`,
+    `The agent changed guarded files in ${calls} calls of this run (${violations.map((v) => v.path).join(', ')}); halted`,
   );
 }

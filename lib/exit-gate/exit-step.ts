@@ -5,11 +5,11 @@
 import { classifyPermissionDenials, suggestAllowedTools, splitAllowedTools } from '../analysis/allowed-tools-suggestion.js';
 import { formatPermissionHalt } from '../breaker/breaker-messages.js';
 import type { RalphConfig } from '../config/schema.js';
-import { evaluateExitGate, nextConflictCount, type ExitGateConfig, type ExitGateResult } from './exit-gate.js';
+import { evaluateExitGate, type ExitGateConfig, type ExitGateResult } from './exit-gate.js';
 import { stripTerminalControls } from '../text/terminal-text.js';
 import { EXIT } from '../errors.js';
 import { resetRunSession } from '../sessions/agent-session.js';
-import { refreshPlanView } from '../plan/plan-view.js';
+import { contentEvidence } from '../analysis/loop-progress.js';
 import { stopRun, type Run, type RunStop } from '../loop/run.js';
 
 const RUN_ENDS = { keepAnalysis: true };
@@ -29,16 +29,16 @@ export function evaluateGate(run: Run): ExitGateResult {
   // From memory: .exit_signals is written through for the monitor, never read back (the agent can write it).
   const signals = run.state.evidence.signals.value;
   // Parsed once here for the loop: the context the agent is given shows the same plan.
-  const plan = refreshPlanView(run);
+  const plan = run.state.plan.refresh(contentEvidence(run));
   const result = evaluateExitGate({
     exitSignals: signals,
     // From memory too: .response_analysis is the agent's to write as much as ralph's.
     analysis: run.state.evidence.analysis.value,
     plan,
     config: exitGateConfig(config),
-    conflictCount: run.state.conflictCount,
+    conflictCount: run.state.conflicts.count,
   });
-  run.state.conflictCount = nextConflictCount(run.state.conflictCount, result, run.state.content?.lastProgress ?? false);
+  run.state.conflicts.note(result, run.state.content?.lastProgress ?? false);
   return result;
 }
 

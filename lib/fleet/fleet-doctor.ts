@@ -11,7 +11,7 @@ import { DONE_LABEL, HELP_LABEL } from './fleet-labels.js';
 import type { GhCli } from './job-gh.js';
 import { GH_TOOL } from '../tasks/gh-cli.js';
 
-export interface DoctorCheck {
+export interface FleetCheck {
   name: string;
   ok: boolean;
   /** What was found. */
@@ -20,7 +20,7 @@ export interface DoctorCheck {
   fix?: string;
 }
 
-export interface DoctorOptions {
+export interface FleetDoctorOptions {
   agent: FleetAgent;
   label: string;
   /** The workflow's file name under .github/workflows/. */
@@ -39,8 +39,8 @@ export function fleetLabels(label: string): Array<{ name: string; color: string;
   ];
 }
 
-export async function runFleetDoctor(options: DoctorOptions): Promise<DoctorCheck[]> {
-  const checks: DoctorCheck[] = [];
+export async function runFleetDoctor(options: FleetDoctorOptions): Promise<FleetCheck[]> {
+  const checks: FleetCheck[] = [];
   const gh = (args: string[]) => options.cli.runner.run('gh', args, { cwd: options.cli.cwd, env: options.cli.env, timeoutMs: 60_000 });
 
   const version = await gh(['--version']);
@@ -147,7 +147,7 @@ export async function runFleetDoctor(options: DoctorOptions): Promise<DoctorChec
   return checks;
 }
 
-async function checkLabels(options: DoctorOptions, gh: (args: string[]) => ReturnType<GhCli['runner']['run']>): Promise<DoctorCheck> {
+async function checkLabels(options: FleetDoctorOptions, gh: (args: string[]) => ReturnType<GhCli['runner']['run']>): Promise<FleetCheck> {
   const listed = await gh(['label', 'list', '--limit', '1000', '--json', 'name']);
   if (listed.code !== 0) return { name: 'labels', ok: false, detail: `could not list the labels (${firstLine(listed.stderr)})`, fix: 'gh label list' };
   const have = new Set(((parseJson(listed.stdout) as Array<{ name?: string }> | undefined) ?? []).map((l) => l.name));
@@ -179,7 +179,7 @@ async function checkLabels(options: DoctorOptions, gh: (args: string[]) => Retur
 }
 
 /** The checks as lines: `ok`/`FAIL`, what was found, and the fix under a failed one. */
-export function formatDoctor(checks: readonly DoctorCheck[]): string {
+export function formatDoctor(checks: readonly FleetCheck[]): string {
   const lines: string[] = [];
   for (const check of checks) {
     lines.push(`  ${check.ok ? 'ok  ' : 'FAIL'}  ${check.name}: ${check.detail}`);

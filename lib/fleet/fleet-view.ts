@@ -15,7 +15,7 @@ import { renderStatsTable } from '../stats/render-stats-table.js';
 import { checkGhReady, GH_TOOL, runGh } from '../tasks/gh-cli.js';
 import { formatUsd } from '../limits/spend.js';
 import { alignColumns } from '../text/text-table.js';
-import { latestReportedCost, type IssueComment } from '../lifecycle/cost-note.js';
+import { latestReportedCost, type GhIssueComment } from '../lifecycle/cost-note.js';
 import { toPlainTextLine } from '../tasks/task-line.js';
 import {
   addLabel,
@@ -43,7 +43,7 @@ interface LabelledIssue {
   title: string;
   labels: Array<{ name: string }>;
   updatedAt: string;
-  comments: IssueComment[];
+  comments: GhIssueComment[];
 }
 
 /** gh's `issue list --json comments` gives an issue's first 100 comments; `issue view` gives all. */
@@ -201,10 +201,10 @@ async function runsOf(issue: number, workflow: string, cli: GhCli): Promise<Work
   return runs.value.filter((run) => issueOfRun(run) === issue);
 }
 
-async function readComments(issue: number, cli: GhCli): Promise<IssueComment[]> {
+async function readComments(issue: number, cli: GhCli): Promise<GhIssueComment[]> {
   const viewed = await runGh(['issue', 'view', String(issue), '--json', 'comments'], cli);
   if (!viewed.ok) throw new RalphError('gh_failed', viewed.failure.message, { hint: 'check gh auth status' });
-  return (JSON.parse(viewed.stdout) as { comments?: IssueComment[] }).comments ?? [];
+  return (JSON.parse(viewed.stdout) as { comments?: GhIssueComment[] }).comments ?? [];
 }
 
 async function readLabels(issue: number, cli: GhCli): Promise<string[]> {

@@ -87,7 +87,7 @@ export async function takeControlFilesFrom(git: JobGit, defaultBranch: string, f
 }
 
 /** The commit checked out. */
-export async function readHead(git: JobGit): Promise<string> {
+export async function requireHeadCommit(git: JobGit): Promise<string> {
   return (await must(git, ['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
 }
 
@@ -114,7 +114,7 @@ export interface CommittedWork {
  * out of it.
  */
 export async function commitWork(git: JobGit, message: string, options: CommitWorkOptions): Promise<CommittedWork> {
-  if ((await readHead(git)) !== options.since) await must(git, ['reset', '--quiet', '--soft', options.since]);
+  if ((await requireHeadCommit(git)) !== options.since) await must(git, ['reset', '--quiet', '--soft', options.since]);
   const held = `:(literal)${HELD_BACK_DIR}`;
   let heldBack: string[] = [];
   if (options.holdBackWorkflows) {
@@ -134,12 +134,12 @@ export async function writeBundle(git: JobGit, since: string, path: string): Pro
   return (await run(git, ['bundle', 'create', '--quiet', path, `${since}..HEAD`])).code === 0;
 }
 
-export async function pushBranch(git: JobGit, branch: string): Promise<void> {
+export async function pushHead(git: JobGit, branch: string): Promise<void> {
   await must(git, ['push', '--quiet', 'origin', `HEAD:refs/heads/${branch}`], undefined, 120_000);
 }
 
 /** Pushes the run's state files (and the plan's memory, `planMemoryFile`) as the state branch (replacing the last job's). */
-export async function saveRunState(git: JobGit, ralphDir: string, branch: string, note: string, planMemoryFile?: string): Promise<void> {
+export async function pushStateBranch(git: JobGit, ralphDir: string, branch: string, note: string, planMemoryFile?: string): Promise<void> {
   const files = listCarriedFiles(ralphDir).map((file) => relative(git.cwd, file));
   const scratch = mkdtempSync(join(tmpdir(), 'ralph-fleet-index-'));
   const indexed = { ...git, env: { ...git.env, GIT_INDEX_FILE: join(scratch, 'index') } };

@@ -30,7 +30,7 @@ export async function pushWork(work: WorkPusher, message: string): Promise<void>
   if (committed.heldBack.length > 0) deps.logger.warn(`Held back the agent's changes under .github/ (not pushed): ${committed.heldBack.join(', ')}`);
   if (committed.committed) deps.logger.info("Committed the job's work");
   try {
-    await withRetries(`push ${work.branch}`, () => jobGit.pushBranch(git, work.branch), deps.clock, deps.logger);
+    await withRetries(`push ${work.branch}`, () => jobGit.pushHead(git, work.branch), deps.clock, deps.logger);
     work.pushed = true;
   } catch (error) {
     work.pushed = false;

@@ -15,42 +15,22 @@ import { EventEmitter } from 'node:events';
 import { loadConfig } from '../config/load-config.js';
 import { EXIT, RalphError } from '../errors.js';
 import { LoopEvents } from '../loop/events.js';
-import { loadRunState } from '../limits/limits-store.js';
+import { loadRunSpend } from '../limits/limits-store.js';
 import { runProject } from '../loop/run-project.js';
-import { ledgerPath, planMemoryPath } from '../state/ledger.js';
+import { ledgerPath } from '../state/ledger.js';
 import { costNote } from '../lifecycle/cost-note.js';
 import { createDeps } from '../platform/create-deps.js';
 import type { Deps } from '../platform/deps.js';
 import { ralphPaths } from '../state/paths.js';
-import { fetchQueueIssue } from '../queue/queue-issues.js';
-import { keepPreviousPlan, writeIssueSpec, writeItemPlan } from '../queue/item-workspace.js';
-import { githubQueueItem } from '../queue/queue-issues.js';
-import { fetchDefaultBranch } from '../lifecycle/lifecycle-gh.js';
 import type { FleetJobArgs } from './fleet-command.js';
-import { findFleetAgent, presentSecrets } from './fleet-agents.js';
-import { readJobEvent } from './job-event.js';
-import {
-  addLabel,
-  canWrite,
-  commentOn,
-  dispatchWorkflow,
-  fetchLabeller,
-  fetchPermission,
-  issueOfRun,
-  listOpenPullRequests,
-  listWorkflowRuns,
-  removeLabel,
-  type GhCli,
-} from './job-gh.js';
-import { heldBackNote, keepArtifactFiles, reportFailure, reportHalt, warnIfFailed, type JobRecord } from './job-report.js';
+import type { GhCli } from './job-gh.js';
+import { keepArtifactFiles, reportFailure, type JobRecord } from './job-report.js';
 import { pushWork, type WorkPusher } from './job-push.js';
-import { withRetries } from './retry.js';
 import * as jobGit from './job-git.js';
 import { DONE_LABEL, HELP_LABEL } from './fleet-labels.js';
-import { decideJobOutcome, describeHalt, jobNumberOf, stateNote, MAX_JOBS, type JobOutcome } from './job-outcome.js';
-
-/** The files that steer ralph, taken from the default branch when a branch is continued. */
-const CONTROL_FILES = ['.ralphrc', '.ralph/PROMPT.md', '.ralph/AGENT.md'];
+import { admitJob, startOrResumeRun, takeIssueBranch } from './job-start.js';
+import { keepStateAndWork, titleLine, reportDone, reportOutcome, type JobEnd } from './job-end.js';
+import { decideJobOutcome, MAX_JOBS, type JobOutcome } from './job-outcome.js';
 
 export { DONE_LABEL, HELP_LABEL };
 
@@ -80,201 +60,43 @@ export async function runFleetJob(args: FleetJobArgs, ctx: FleetJobContext): Pro
 }
 
 async function workOnIssue(args: FleetJobArgs, ctx: FleetJobContext, deps: Deps, cli: GhCli, job: JobRecord): Promise<number> {
-  const log = deps.logger;
-  const agent = findFleetAgent(args.agent);
-  if (!agent) throw new RalphError('bad_flag', `--agent: unknown agent '${args.agent}'`, { hint: 'use claude, codex or gemini' });
   const issue = args.issue;
-
-  const event = readJobEvent(deps.env);
-  if (event.kind === 'labeled') {
-    if (event.label !== args.label) {
-      log.info(`Label '${event.label}' is not the fleet's label '${args.label}': nothing to do`);
-      return EXIT.ok;
-    }
-    if (!(await labellerMayStart(issue, event.sender, 'labelled', cli, log))) return EXIT.ok;
-  }
-  if (presentSecrets(agent, deps.env).length === 0) {
-    throw new RalphError(
-      'missing_secret',
-      `The ${agent.name} agent has no credential: ${agent.secrets.join(' and ')} ${agent.secrets.length > 1 ? 'are' : 'is'} empty`,
-      {
-        hint: `${agent.secretHint}, then run ralph-fleet start ${issue}`,
-      },
-    );
-  }
-
-  const fetched = await fetchQueueIssue(issue, '', cli);
-  if (!fetched.ok)
-    throw new RalphError('gh_failed', `Could not read issue #${issue}: ${fetched.message}`, {
-      hint: fetched.hint ?? 'check GH_TOKEN and that the issue exists',
-    });
-  const labels = fetched.issue.labels;
-  // A dispatched or scheduled job has no labeller of its own: whoever last put the fleet's label
-  // on the issue must have write access, as for a label event (a triager's label is refused by
-  // its own job, and must not be run by the schedule's sweep or a continuation).
-  if (event.kind !== 'labeled') {
-    const labeller = await fetchLabeller(issue, args.label, cli);
-    if (!labeller.ok) {
-      log.warn(`Could not read who labelled issue #${issue} (${labeller.message}); only people with write access start ralph. Nothing was run.`);
-      return EXIT.ok;
-    }
-    if (labeller.value === undefined) {
-      log.warn(`Issue #${issue} has no '${args.label}' label added by anyone; label it (ralph-fleet start ${issue}). Nothing was run.`);
-      return EXIT.ok;
-    }
-    if (!(await labellerMayStart(issue, labeller.value, 'labelled', cli, log))) return EXIT.ok;
-  }
+  const admitted = await admitJob(args, deps, cli);
+  if (!admitted) return EXIT.ok;
   job.checked = true;
   const git: jobGit.JobGit = { runner: deps.processRunner, cwd: ctx.projectDir, env: deps.env };
-  const workBranch = jobGit.workBranchOf(issue);
-  const stateBranch = jobGit.stateBranchOf(issue);
-
-  // A second label event waits behind the running job (its concurrency group), then finds the
-  // issue done, waiting for help, or carried on by a dispatched job: it leaves it to them.
-  // When no other job of the issue is pending, it takes the run up as the continuation would.
-  // A schedule's job checks the same: its sweep listed the issue before it waited its turn.
-  if (event.kind === 'labeled' || event.kind === 'schedule') {
-    const busy = await findTakenWork(issue, labels, args.workflow, git, cli);
-    if (busy) {
-      log.info(`Issue #${issue} ${busy}: this ${event.kind === 'schedule' ? "schedule's job" : 'label event'} changes nothing`);
-      return EXIT.ok;
-    }
-  }
-  if (labels.includes(DONE_LABEL)) {
-    log.info(`Issue #${issue} is labelled ${DONE_LABEL}: nothing to do`);
-    return EXIT.ok;
-  }
-
-  await jobGit.setBotIdentity(git);
-  const remoteDefault = await fetchDefaultBranch({ number: issue }, cli);
-  if (!remoteDefault.ok) throw new RalphError('gh_failed', `Could not read the default branch: ${remoteDefault.message}`, { hint: 'check GH_TOKEN' });
-  const defaultBranch = remoteDefault.value;
-  const how = await jobGit.checkoutWorkBranch(git, workBranch, defaultBranch);
-  log.info(how === 'continued' ? `Continuing branch ${workBranch} from origin` : `New branch ${workBranch} from ${defaultBranch}`);
-  const since = await jobGit.readHead(git);
-  if (how === 'continued') {
-    const taken = await jobGit.takeControlFilesFrom(git, defaultBranch, CONTROL_FILES);
-    if (taken.length > 0) log.warn(`${taken.join(', ')} changed on ${workBranch}: using ${defaultBranch}'s, as ralph runs nothing an agent could change`);
-  }
-
-  const paths = ralphPaths(ctx.projectDir);
-  // The plan's memory rides with the state, from ralph's ledger to the next job's.
-  const planMemory = planMemoryPath(ledgerPath(ctx.projectDir, deps.env, deps.homeDir));
-  const restored = await jobGit.restoreRunState(git, stateBranch, planMemory);
-  const jobNumber = restored ? (await jobNumberOf(git, stateBranch)) + 1 : 1;
-  if (restored) {
-    log.info(`Resuming the run of issue #${issue} (job ${jobNumber}) from ${stateBranch}`);
-  } else {
-    const item = githubQueueItem(fetched.issue, null, new Date(deps.clock.now()).toISOString());
-    const spec = writeIssueSpec(paths, fetched.issue);
-    keepPreviousPlan(paths, deps.clock.now());
-    writeItemPlan({ ...paths, ledger: ledgerPath(ctx.projectDir, deps.env, deps.homeDir) }, item, spec);
-    if (labels.includes(HELP_LABEL)) await removeLabel(issue, HELP_LABEL, cli);
-  }
-
+  const branches = await takeIssueBranch(args, admitted, git, cli, deps.logger);
+  if (!branches) return EXIT.ok;
+  const started = await startOrResumeRun(ctx.projectDir, issue, admitted, branches, git, deps, cli);
   const work: WorkPusher = {
     issue,
     git,
-    since,
-    branch: workBranch,
+    since: branches.since,
+    branch: branches.work,
     deps,
     job,
     holdBack: !args.allowWorkflowChanges,
     pushed: undefined,
   };
-  const { exitCode, exitReason, cutByJobBudget } = await runLoop(args, ctx.projectDir, deps, !restored, issue, fetched.issue.title, work);
-  let outcome: JobOutcome = decideJobOutcome({ exitCode, cutByJobBudget, jobNumber, maxJobs: MAX_JOBS });
-  log.info(`Job ${jobNumber} of issue #${issue}: ${outcome.kind} (exit ${exitCode}${exitReason ? `, ${exitReason}` : ''})`);
+  const title = admitted.issue.title;
+  const { exitCode, exitReason, cutByJobBudget } = await runIssueLoop(args, ctx.projectDir, deps, !started.restored, issue, title, work);
+  let outcome: JobOutcome = decideJobOutcome({ exitCode, cutByJobBudget, jobNumber: started.jobNumber, maxJobs: MAX_JOBS });
+  deps.logger.info(`Job ${started.jobNumber} of issue #${issue}: ${outcome.kind} (exit ${exitCode}${exitReason ? `, ${exitReason}` : ''})`);
   // Every comment the job ends with tells the run's spend so far: ralph-fleet status reads it back.
-  const cost = readRunCost(ctx.projectDir, deps);
+  const end: JobEnd = { args, git, cli, deps, job, work, branches, started, cost: readRunCost(ctx.projectDir, deps), title };
 
   // Done with nothing pushed yet (the lifecycle did not reach its pull request): pushed here.
-  if (outcome.kind === 'done' && work.pushed === undefined) await pushWork(work, `Fix #${issue}: ${oneLine(fetched.issue.title)}\n`);
+  if (outcome.kind === 'done' && work.pushed === undefined) await pushWork(work, `Fix #${issue}: ${titleLine(title)}\n`);
   if (outcome.kind === 'done' && work.pushed === false)
     outcome = { kind: 'needs-help', why: 'the finished work could not be pushed, so no pull request was opened' };
-  if (outcome.kind === 'done') {
-    await jobGit.deleteRemoteBranch(git, stateBranch);
-    await warnIfFailed(log, commentOn(issue, `ralph's run is done (job ${jobNumber}).${heldBackNote(job.heldBack)}\n\n${cost}`, cli), 'comment');
-    await warnIfFailed(log, addLabel(issue, DONE_LABEL, cli), `add the label ${DONE_LABEL}`);
-    return EXIT.ok;
-  }
-
-  // The state first (the run's record, budgets and plan: what the next job resumes), then the
-  // work, each push retried; only then the next job.
-  // A failed push keeps the state too: the run resumes once the work is on origin.
-  const keepsState = outcome.kind === 'continue' || outcome.kind === 'stopped' || work.pushed === false;
-  let stateProblem: string | undefined;
-  if (keepsState) {
-    try {
-      await withRetries(
-        `save the run's state to ${stateBranch}`,
-        () => jobGit.saveRunState(git, paths.ralphDir, stateBranch, stateNote(issue, jobNumber), planMemory),
-        deps.clock,
-        log,
-      );
-      job.kept.push(`the run's state on branch \`${stateBranch}\` (its record, budgets and plan)`);
-    } catch (error) {
-      // The work is pushed all the same: losing the state costs the run's memory, not its work.
-      stateProblem = `the run's state could not be saved to \`${stateBranch}\` (${(error as Error).message}); \`ralph-fleet start ${issue}\` then starts a new run on the branch`;
-      log.error(`Could not save the run's state: ${(error as Error).message}`);
-    }
-  } else {
-    await jobGit.deleteRemoteBranch(git, stateBranch);
-  }
-  if (work.pushed === undefined) await pushWork(work, `WIP #${issue}: ${oneLine(fetched.issue.title)}\n`);
-  if (work.pushed === false || stateProblem) {
-    if (work.pushed) job.kept.push(`the job's work on branch \`${workBranch}\``);
-    const problems = [work.pushed === false ? `the job's work could not be pushed to \`${workBranch}\`` : undefined, stateProblem].filter(Boolean);
-    await reportFailure(issue, problems.join('; and '), job, cli, log, cost);
-    return EXIT.couldNotRun;
-  }
-  const kept = heldBackNote(job.heldBack);
-  switch (outcome.kind) {
-    case 'continue': {
-      const dispatched = await dispatchWorkflow(args.workflow, defaultBranch, issue, cli);
-      if (!dispatched.ok) {
-        await reportHalt(
-          issue,
-          `the job reached its time budget and the next job could not be started (${dispatched.message}); the run's state is kept: \`ralph-fleet start ${issue}\` resumes it`,
-          kept,
-          cost,
-          cli,
-          log,
-        );
-        return EXIT.couldNotRun;
-      }
-      await warnIfFailed(
-        log,
-        commentOn(
-          issue,
-          `ralph's job ${jobNumber} reached its time budget (${args.jobMinutes} min); the run continues in a new job on branch \`${workBranch}\`.${kept}\n\n${cost}`,
-          cli,
-        ),
-        'comment',
-      );
-      log.info(`Dispatched ${args.workflow} for issue #${issue}: the next job resumes this run`);
-      return EXIT.ok;
-    }
-    case 'stopped':
-      // Cancelled (ralph-fleet stop): the state is kept, so `ralph-fleet start` takes the run up again.
-      await warnIfFailed(
-        log,
-        commentOn(
-          issue,
-          `ralph's job was stopped. The work so far is on branch \`${workBranch}\`; \`ralph-fleet start ${issue}\` resumes it.${kept}\n\n${cost}`,
-          cli,
-        ),
-        'comment',
-      );
-      return exitCode;
-    case 'needs-help':
-      await reportHalt(issue, describeHalt(exitCode, exitReason, outcome.why), kept, cost, cli, log);
-      return exitCode === EXIT.ok ? EXIT.halted : exitCode;
-  }
+  if (outcome.kind === 'done') return reportDone(end);
+  const failed = await keepStateAndWork(end, outcome);
+  if (failed !== undefined) return failed;
+  return reportOutcome(end, outcome, exitCode, exitReason);
 }
 
 /** The job's work: committed once (the agent's commits folded in), pushed with retries. */
-async function runLoop(args: FleetJobArgs, projectDir: string, deps: Deps, fresh: boolean, issue: number, title: string, work: WorkPusher) {
+async function runIssueLoop(args: FleetJobArgs, projectDir: string, deps: Deps, fresh: boolean, issue: number, title: string, work: WorkPusher) {
   const events = new LoopEvents();
   let exitReason = '';
   events.on('run:finished', (finished) => (exitReason = finished.exitReason));
@@ -316,7 +138,7 @@ async function runLoop(args: FleetJobArgs, projectDir: string, deps: Deps, fresh
       // The pull request is opened from the branch as pushed: the work is committed and pushed
       // first (with retries); the lifecycle's own push then finds it there.
       beforeCompletion: async () => {
-        await pushWork(work, `Fix #${issue}: ${oneLine(title)}\n`);
+        await pushWork(work, `Fix #${issue}: ${titleLine(title)}\n`);
       },
     });
     return { exitCode, exitReason, cutByJobBudget };
@@ -326,35 +148,6 @@ async function runLoop(args: FleetJobArgs, projectDir: string, deps: Deps, fresh
   }
 }
 
-/** Why a label event finds the issue taken, or undefined when it is free to start. */
-async function findTakenWork(issue: number, labels: string[], workflow: string, git: jobGit.JobGit, cli: GhCli): Promise<string | undefined> {
-  if (labels.includes(DONE_LABEL)) return `is labelled ${DONE_LABEL}`;
-  if (labels.includes(HELP_LABEL)) return `is labelled ${HELP_LABEL} (remove it, then label again or run ralph-fleet start ${issue})`;
-  if (await jobGit.remoteHasBranch(git, jobGit.stateBranchOf(issue))) {
-    // A group holds one pending run, the newest: this event may have replaced the dispatched
-    // continuation, and then this job is the one to take the run up.
-    const runs = await listWorkflowRuns(workflow, cli);
-    const other = runs.ok
-      ? runs.value.find((run) => issueOfRun(run) === issue && run.status !== 'completed' && String(run.databaseId) !== (cli.env.GITHUB_RUN_ID ?? ''))
-      : undefined;
-    if (other || !runs.ok) return `has a run in progress, carried on by ${other ? `run ${other.databaseId}` : 'a dispatched job'}`;
-  }
-  const prs = await listOpenPullRequests(cli);
-  if (prs.ok && prs.value.some((pr) => pr.headRefName === jobGit.workBranchOf(issue))) return 'has an open pull request';
-  return undefined;
-}
-
-/** Whether `login`, who put the label on, may start ralph (write access); says why not. */
-async function labellerMayStart(issue: number, login: string, how: string, cli: GhCli, log: Deps['logger']): Promise<boolean> {
-  const permission = await fetchPermission(login, cli);
-  if (permission.ok && canWrite(permission.value)) return true;
-  const why = permission.ok ? `has '${permission.value}' access` : `could not be checked (${permission.message})`;
-  log.warn(
-    `Issue #${issue} was ${how} by '${login}', who ${why}; only people with write access start ralph. Nothing was run. (Someone with write access can remove the label and add it again.)`,
-  );
-  return false;
-}
-
 function progressConfigured(projectDir: string, deps: Deps): boolean {
   return loadConfig({ projectDir, homeDir: deps.homeDir, env: deps.env }).sources.COMMENT_PROGRESS.kind !== 'default';
 }
@@ -362,7 +155,7 @@ function progressConfigured(projectDir: string, deps: Deps): boolean {
 /** The run's spend so far (this job's and the earlier jobs'), as the loop's ledger holds it. */
 function readRunCost(projectDir: string, deps: Deps): string {
   const paths = { ...ralphPaths(projectDir), ledger: ledgerPath(projectDir, deps.env, deps.homeDir) };
-  const spend = loadRunState(paths, { logger: deps.logger, clock: deps.clock, quarantine: false }).value?.spend.run;
+  const spend = loadRunSpend(paths, { logger: deps.logger, clock: deps.clock, quarantine: false }).value?.spend.run;
   return costNote(spend ?? { costUsd: 0, loops: 0, unknownCostLoops: 0 });
 }
 
@@ -378,11 +171,4 @@ function withGitCredentials(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
     GIT_CONFIG_KEY_1: 'credential.helper',
     GIT_CONFIG_VALUE_1: '!gh auth git-credential',
   };
-}
-
-function oneLine(text: string): string {
-  return text
-    .replace(/[\r\n\t]+/g, ' ')
-    .trim()
-    .slice(0, 200);
 }

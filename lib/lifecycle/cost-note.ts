@@ -9,16 +9,16 @@
 import { formatUsd, type SpendState } from '../limits/spend.js';
 
 /** The run's known cost, its agent calls, and the calls whose cost is not known. */
-export type RunSpend = Pick<SpendState['run'], 'costUsd' | 'loops' | 'unknownCostLoops'>;
+export type SpendFigures = Pick<SpendState['run'], 'costUsd' | 'loops' | 'unknownCostLoops'>;
 
-export interface IssueComment {
+export interface GhIssueComment {
   author?: { login?: string } | null;
   authorAssociation?: string;
   body?: string;
   createdAt?: string;
 }
 
-export interface ReportedCost extends RunSpend {
+export interface ReportedCost extends SpendFigures {
   /** When the comment that reported it was posted. */
   reportedAt: string;
 }
@@ -29,14 +29,14 @@ const ACTIONS_BOT = new Set(['github-actions', 'github-actions[bot]']);
 const WRITERS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
 
 /** The lines a job's comment ends with: the spend in words, then the marker status reads. */
-export function costNote(spend: RunSpend): string {
+export function costNote(spend: SpendFigures): string {
   const unknown = spend.unknownCostLoops > 0 ? `, ${spend.unknownCostLoops} of unknown cost` : '';
   const marker = JSON.stringify({ cost_usd: roundUsd(spend.costUsd), calls: spend.loops, unknown_cost_calls: spend.unknownCostLoops });
   return `Cost so far: $${formatUsd(spend.costUsd)} over ${spend.loops} agent call${spend.loops === 1 ? '' : 's'}${unknown}.\n<!-- ralph-fleet-cost ${marker} -->`;
 }
 
 /** The newest cost a trusted comment reported, or undefined when none did. */
-export function latestReportedCost(comments: readonly IssueComment[]): ReportedCost | undefined {
+export function latestReportedCost(comments: readonly GhIssueComment[]): ReportedCost | undefined {
   let latest: ReportedCost | undefined;
   for (const comment of comments) {
     if (!isTrusted(comment)) continue;
@@ -47,11 +47,11 @@ export function latestReportedCost(comments: readonly IssueComment[]): ReportedC
   return latest;
 }
 
-function isTrusted(comment: IssueComment): boolean {
+function isTrusted(comment: GhIssueComment): boolean {
   return ACTIONS_BOT.has(comment.author?.login ?? '') || WRITERS.has(comment.authorAssociation ?? '');
 }
 
-function readMarker(body: string): RunSpend | undefined {
+function readMarker(body: string): SpendFigures | undefined {
   const match = MARKER.exec(body);
   if (!match) return undefined;
   let parsed: { cost_usd?: unknown; calls?: unknown; unknown_cost_calls?: unknown };

@@ -84,7 +84,7 @@ export async function openIssueLifecycle(run: RunSetup, recorder: RunRecorder | 
 export async function postProgressIfDue(run: Run, lifecycle: IssueLifecycle | undefined, loop: number): Promise<void> {
   if (!lifecycle || !shouldPostProgress(lifecycle.settings, loop)) return;
   const files = await git.listChangedFiles(lifecycle.state.value.lifecycle.start_sha, gitContext(run));
-  const body = buildProgressComment({ loop, plan: run.state.plan, files, cost: run.state.spend.value.spend.run });
+  const body = buildProgressComment({ loop, plan: run.state.plan.view, files, cost: run.state.spend.value.spend.run });
   const posted = await gh.commentOnIssue(lifecycle.ref, run.deps.redact(body), ghContext(run));
   if (!posted.ok) return warn(run, `Could not post the progress comment on issue ${formatIssueRef(lifecycle.ref)}: ${posted.message}`);
   run.deps.logger.info(`💬 Posted progress comment (loop #${loop}) on issue ${formatIssueRef(lifecycle.ref)}`);
@@ -98,7 +98,7 @@ export async function completeIssueLifecycle(run: Run, lifecycle: IssueLifecycle
   update(run, lifecycle, (l, now) => ({ ...l, completion_detected_at: now }));
   const start = lifecycle.state.value.lifecycle.start_sha;
   const content = await readContentTree(run);
-  const summary = buildCompletionSummary({ plan: run.state.plan, shortstat: await git.readShortstat(start, content, gitContext(run)) });
+  const summary = buildCompletionSummary({ plan: run.state.plan.view, shortstat: await git.readShortstat(start, content, gitContext(run)) });
   for (const action of actions) await runCompletionAction(run, lifecycle, action, summary, content);
 }
 
@@ -187,7 +187,7 @@ function ghContext(run: RunSetup): gh.GhContext {
   return { runner: run.deps.processRunner, cwd: run.paths.projectDir, env: run.deps.env };
 }
 
-function gitContext(run: RunSetup): git.GitContext {
+function gitContext(run: RunSetup): git.LifecycleGitContext {
   const { projectDir } = run.paths;
   const controlFiles = [run.paths.ralphrc, run.promptFile]
     .map((file) => relative(projectDir, resolve(projectDir, file)))

@@ -2,7 +2,7 @@
 // request it opens and the follow-up issue it files, built from values the caller gathered
 // (plan view, changed files, diff stat, markers). Pure; the bodies reach gh on stdin only.
 
-import { costNote, type RunSpend } from './cost-note.js';
+import { costNote, type SpendFigures } from './cost-note.js';
 import type { PlanView } from '../plan/fix-plan.js';
 
 export const MAX_PROGRESS_FILES = 20;
@@ -16,7 +16,7 @@ export interface ProgressCommentOptions {
   /** Files changed since the run started (ralph's own .ralph/ files left out). */
   files: readonly string[];
   /** The run's spend so far (ralph-fleet status reads it back). */
-  cost?: RunSpend;
+  cost?: SpendFigures;
 }
 
 export function buildProgressComment(options: ProgressCommentOptions): string {

@@ -9,7 +9,7 @@ import { headCommit } from '../platform/git-operations.js';
 import type { ProcessRunner, RunResult } from '../platform/process.js';
 import { firstOutputLine } from '../tasks/external-cli.js';
 
-export interface GitContext {
+export interface LifecycleGitContext {
   processRunner: ProcessRunner;
   cwd: string;
   env: NodeJS.ProcessEnv;
@@ -20,7 +20,7 @@ export interface GitContext {
 const OWN_FILES = ':(exclude).ralph';
 
 // What is reported leaves out ralph's own files, as the content snapshot does (its tree has none).
-function ownFiles(ctx: GitContext): string[] {
+function ownFiles(ctx: LifecycleGitContext): string[] {
   return [OWN_FILES, ...(ctx.controlFiles ?? []).map((file) => `:(exclude,literal)${file}`)];
 }
 const COMMIT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
@@ -31,12 +31,12 @@ export function isCommitId(text: string): boolean {
 }
 
 /** HEAD's commit, or '' outside a repository or before the first commit. */
-export async function readHeadSha(ctx: GitContext): Promise<string> {
+export async function readHeadSha(ctx: LifecycleGitContext): Promise<string> {
   return (await headCommit({ runner: ctx.processRunner, cwd: ctx.cwd, env: ctx.env })) ?? '';
 }
 
 /** Files changed since `since` (committed or not) and new untracked ones, sorted. */
-export async function listChangedFiles(since: string, ctx: GitContext): Promise<string[]> {
+export async function listChangedFiles(since: string, ctx: LifecycleGitContext): Promise<string[]> {
   const base = isCommitId(since) ? since : 'HEAD';
   const [changed, untracked] = await Promise.all([
     git(['diff', '--no-ext-diff', '--no-textconv', '--name-only', '-z', base, '--', '.', ...ownFiles(ctx)], ctx),
@@ -51,14 +51,14 @@ export async function listChangedFiles(since: string, ctx: GitContext): Promise<
  * the tree of the working tree with its untracked files (the loop's content snapshot): a plain
  * diff against the working tree leaves out every new file the agent did not commit.
  */
-export async function readShortstat(since: string, content: string | null, ctx: GitContext): Promise<string> {
+export async function readShortstat(since: string, content: string | null, ctx: LifecycleGitContext): Promise<string> {
   if (!isCommitId(since)) return '';
   const result = await git(['diff', '--no-ext-diff', '--no-textconv', '--shortstat', since, ...treeArg(content), '--', '.', ...ownFiles(ctx)], ctx);
   return result.code === 0 ? result.stdout.trim() : '';
 }
 
 /** Lines added since `since`, committed or not (new files too, given `content`), as `git diff -U0` prints them. */
-export async function readAddedLines(since: string, content: string | null, ctx: GitContext): Promise<string> {
+export async function readAddedLines(since: string, content: string | null, ctx: LifecycleGitContext): Promise<string> {
   if (!isCommitId(since)) return '';
   const result = await git(['diff', '-U0', '--no-color', '--no-ext-diff', '--no-textconv', since, ...treeArg(content), '--', '.', ...ownFiles(ctx)], ctx);
   return result.code === 0 ? result.stdout : '';
@@ -69,7 +69,7 @@ export async function readAddedLines(since: string, content: string | null, ctx:
  * user's index is not touched); null when git could not. Once, when the run completes: the
  * loop's own content snapshots write nothing into .git.
  */
-export async function writeContentTree(ctx: GitContext): Promise<string | null> {
+export async function writeContentTree(ctx: LifecycleGitContext): Promise<string | null> {
   const located = await git(['rev-parse', '--git-path', 'index'], ctx);
   if (located.code !== 0) return null;
   const realIndex = resolve(ctx.cwd, located.stdout.trim());
@@ -98,14 +98,14 @@ function treeArg(content: string | null): string[] {
 }
 
 /** The checked-out branch; undefined on a detached HEAD or outside a repository. */
-export async function readCurrentBranch(ctx: GitContext): Promise<string | undefined> {
+export async function readCurrentBranch(ctx: LifecycleGitContext): Promise<string | undefined> {
   const result = await git(['symbolic-ref', '-q', '--short', 'HEAD'], ctx);
   const branch = result.code === 0 ? result.stdout.trim() : '';
   return branch === '' ? undefined : branch;
 }
 
 /** origin's default branch as the local clone knows it (refs/remotes/origin/HEAD), if set. */
-export async function readOriginDefaultBranch(ctx: GitContext): Promise<string | undefined> {
+export async function readOriginDefaultBranch(ctx: LifecycleGitContext): Promise<string | undefined> {
   const result = await git(['symbolic-ref', '-q', '--short', 'refs/remotes/origin/HEAD'], ctx);
   const name = result.code === 0 ? result.stdout.trim().replace(/^origin\//, '') : '';
   return name === '' ? undefined : name;
@@ -116,7 +116,7 @@ export async function readOriginDefaultBranch(ctx: GitContext): Promise<string |
  * branch tracks origin's, as `push -u` would set it (gh finds the pull request's head by it).
  * git refuses branch names that start with `-`, so it is no flag.
  */
-export async function pushBranch(branch: string, ctx: GitContext): Promise<{ ok: true } | { ok: false; message: string }> {
+export async function pushBranch(branch: string, ctx: LifecycleGitContext): Promise<{ ok: true } | { ok: false; message: string }> {
   const result = await git(['push', 'origin', `refs/heads/${branch}:refs/heads/${branch}`], ctx, 120_000);
   if (result.code === 0) {
     await git(['update-ref', `refs/remotes/origin/${branch}`, `refs/heads/${branch}`], ctx);
@@ -129,7 +129,7 @@ export async function pushBranch(branch: string, ctx: GitContext): Promise<{ ok:
   return { ok: false, message: error?.trim() ?? firstOutputLine(result) };
 }
 
-function git(args: string[], ctx: GitContext, timeoutMs = 30_000): Promise<RunResult> {
+function git(args: string[], ctx: LifecycleGitContext, timeoutMs = 30_000): Promise<RunResult> {
   // No terminal prompt for credentials: an unattended run must fail, not hang.
   return ctx.processRunner.run('git', args, { cwd: ctx.cwd, env: { ...ctx.env, GIT_TERMINAL_PROMPT: '0' }, timeoutMs });
 }

@@ -7,7 +7,7 @@
 import { rmSync } from 'node:fs';
 import { basename } from 'node:path';
 import { checkRateWindow, usageWaitProblem } from '../breaker/guard-ranges.js';
-import { initialSpendState } from './spend.js';
+import { initialSpendState, type SpendState } from './spend.js';
 import { hourKey, initialRateWindow, realTimeSince, rollWindowByRealTime, type ClockAnchor, type RateWindowState } from './rate-window.js';
 import type { Clock } from '../platform/clock.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';
@@ -142,12 +142,12 @@ export function holdUsageWait(paths: RalphPaths, loaded: UsageWaitFile | undefin
 /** `.run_state` (ours): the spend of one run, kept across restarts while that run goes on. */
 export type RunSpend = RunStateFile;
 
-export function newRunState(now: number, runId?: string): RunSpend {
+export function newRunSpend(now: number, runId?: string): RunSpend {
   return { ...(runId ? { run_id: runId } : {}), started_at_ms: now, active_ms: 0, spend: initialSpendState(now) };
 }
 
 /** Writes the run's spend to the ledger (the run stays unfinished until it ends) and `.run_state`, its view. */
-export function saveRunState(paths: RalphPaths, state: RunSpend): void {
+export function saveRunSpend(paths: RalphPaths, state: RunSpend): void {
   if (paths.ledger && state.run_id) saveLedgerRun(paths.ledger, paths.projectDir, state, true);
   writeJsonAtomic(paths.runState, state);
 }
@@ -167,7 +167,7 @@ export function loadUnfinishedRun(paths: RalphPaths, options: StateReadOptions):
  * The run state, or why there is none: missing, or unreadable (then set aside with a warning
  * naming it). The ledger's run wins over `.run_state`, which is only its view.
  */
-export function loadRunState(paths: RalphPaths, options: StateReadOptions): { value: RunSpend | undefined; status: StateReadResult<unknown>['status'] } {
+export function loadRunSpend(paths: RalphPaths, options: StateReadOptions): { value: RunSpend | undefined; status: StateReadResult<unknown>['status'] } {
   const result = readStateFile(paths.runState, runStateFileSchema.nullable(), null, options);
   const view = result.value ?? undefined;
   const kept = paths.ledger ? readLedger(paths.ledger, () => undefined)?.run?.state : undefined;
@@ -185,7 +185,43 @@ export function loadRunState(paths: RalphPaths, options: StateReadOptions): { va
   return { value: kept, status: 'ok' };
 }
 
-/** The spend a run holds before its record is open, and for good in a dry run: never saved. */
-export function unsavedRunSpend(now: number): HeldState<RunSpend> {
-  return new HeldState(newRunState(now), () => undefined);
+/**
+ * The run's spend and budgets, carried across restarts (.run_state, run-spend.ts), and the run's
+ * clock. Unsaved until the session record says which run this is (and for good in a dry run);
+ * then the run's own, written through, never read back mid-run.
+ */
+export class HeldRunSpend {
+  #held: HeldState<RunSpend>;
+  #clockStart: number;
+
+  constructor(now: number) {
+    this.#held = new HeldState(newRunSpend(now), () => undefined);
+    this.#clockStart = now;
+  }
+
+  get value(): RunSpend {
+    return this.#held.value;
+  }
+
+  /** When the run's clock started, as if it had run without a break: now minus its run time so far. */
+  get clockStart(): number {
+    return this.#clockStart;
+  }
+
+  /** The run's clock starts now (a run that keeps no record). */
+  startClock(now: number): void {
+    this.#clockStart = now;
+  }
+
+  /** The run's own spend, once the session record says which run this is: saved now, and with every change. */
+  adopt(paths: RalphPaths, kept: RunSpend, now: number): void {
+    this.#clockStart = now - kept.active_ms;
+    this.#held = new HeldState(kept, (next) => saveRunSpend(paths, next));
+    this.#held.flush();
+  }
+
+  /** The new spend with the run time so far, written through to `.run_state`. */
+  hold(spend: SpendState, now: number): void {
+    this.#held.set({ ...this.#held.value, spend, active_ms: Math.max(0, now - this.#clockStart) });
+  }
 }

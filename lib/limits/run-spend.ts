@@ -23,8 +23,7 @@ import {
 } from './spend.js';
 import { spendFromRecord } from '../run-record/record-spend.js';
 import { runRecordPath } from '../run-record/record-store.js';
-import { loadRunState, newRunState, saveRunState, type RunSpend } from './limits-store.js';
-import { HeldState } from '../state/held-state.js';
+import { loadRunSpend, newRunSpend, type RunSpend } from './limits-store.js';
 import type { RunRecorder } from '../run-record/run-recorder.js';
 import type { Run, RunSetup } from '../loop/run.js';
 
@@ -35,14 +34,14 @@ const SESSIONS_CARRIED = 20;
 export function openRunSpend(run: RunSetup, recorder: RunRecorder | undefined): void {
   const { paths, deps } = run;
   const now = deps.clock.now();
-  run.state.runClockStart = now;
+  run.state.spend.startClock(now);
   // A dry run keeps no record and makes no call: it must not touch the real run's spend.
   if (!recorder) return;
   const record = recorder.record;
-  const loaded = loadRunState(paths, run.readOptions);
+  const loaded = loadRunSpend(paths, run.readOptions);
   let kept: RunSpend;
   if (recorder.decision.kind !== 'resume') {
-    kept = newRunState(now, record.run_id);
+    kept = newRunSpend(now, record.run_id);
     // A new run may resume the same agent session: its earlier total must not be charged again.
     if (loaded.value) kept.spend.lastCumulativeBySession = recentSessions(loaded.value.spend.lastCumulativeBySession);
   } else {
@@ -62,9 +61,7 @@ export function openRunSpend(run: RunSetup, recorder: RunRecorder | undefined): 
     const minutes = Math.floor(kept.active_ms / 60_000);
     deps.logger.info(`Run ${record.run_id} so far: ${kept.spend.run.loops} agent call(s), ${formatRunCost(kept.spend)}, ${minutes} min`);
   }
-  run.state.runClockStart = now - kept.active_ms;
-  run.state.spend = new HeldState(kept, (next) => saveRunState(paths, next));
-  run.state.spend.flush();
+  run.state.spend.adopt(paths, kept, now);
 }
 
 /** The call counts before the agent is spawned, so a `kill -9` mid-call still counts it (with the cap it is given). */
@@ -84,7 +81,7 @@ export function endCallSpend(run: Run, call: LoopSpendInput | 'not_started'): vo
   if (call === 'not_started') return;
   const charged = (next.run.unknownChargedUsd ?? 0) - (spend.run.unknownChargedUsd ?? 0);
   if (next.run.unknownCostLoops > spend.run.unknownCostLoops && call.reportsCost !== false) {
-    run.deps.logger.warn(describeUnknownCharge(charged, unknownCallCharge(spend, call.cutOffByRalph).basis, run.state.agent.label));
+    run.deps.logger.warn(describeUnknownCharge(charged, unknownCallCharge(spend, call.cutOffByRalph).basis, run.state.agentChoice.agent.label));
   }
 }
 
@@ -105,9 +102,8 @@ function describeUnknownCharge(usd: number, basis: 'cap' | 'highest' | 'none', a
   return `${agent} reported no cost for this call (no result line); charged $${formatUsd(usd)}, ${why}`;
 }
 
-/** The new spend with the run time so far, written through to `.run_state`. */
 function holdSpend(run: Run, spend: SpendState): void {
-  run.state.spend.set({ ...run.state.spend.value, spend, active_ms: Math.max(0, run.deps.clock.now() - run.state.runClockStart) });
+  run.state.spend.hold(spend, run.deps.clock.now());
 }
 
 function recentSessions(totals: Record<string, number>): Record<string, number> {
@@ -116,7 +112,7 @@ function recentSessions(totals: Record<string, number>): Record<string, number> 
 
 /** What is left of --max-cost, as the cap of the next call for a CLI that takes one (else undefined). */
 export function callBudgetOf(run: Run): number | undefined {
-  const slot = run.agents.find((s) => s.adapter === run.state.agent);
+  const slot = run.agents.find((s) => s.adapter === run.state.agentChoice.agent);
   return slot?.acceptsMaxBudget ? remainingCostBudget(run.state.spend.value.spend, run.config.MAX_COST_USD) : undefined;
 }
 
@@ -126,7 +122,7 @@ export function callBudgetOf(run: Run): number | undefined {
  * reservation ends with the call (endCallSpend).
  */
 export function reserveCallBudget(run: Run): number | undefined {
-  const slot = run.agents.find((s) => s.adapter === run.state.agent);
+  const slot = run.agents.find((s) => s.adapter === run.state.agentChoice.agent);
   if (!slot?.acceptsMaxBudget) return undefined;
   const own = run.state.spend.value.spend;
   return run.account ? run.account.reserveCall(own, run.config.MAX_COST_USD) : remainingCostBudget(own, run.config.MAX_COST_USD);

@@ -4,7 +4,7 @@
 // without one keeps all of this to itself, in its own .ralph/ files, exactly as before.
 
 import type { SpendState } from './spend.js';
-import type { HeldRateWindow, RunSpend, UsageWaitFile } from './limits-store.js';
+import type { HeldRateWindow, HeldRunSpend, UsageWaitFile } from './limits-store.js';
 import type { HeldState } from '../state/held-state.js';
 
 export interface SharedAccount {
@@ -35,8 +35,7 @@ export interface AccountedRun {
   readonly account?: SharedAccount;
   readonly state: {
     readonly usageWait: HeldState<UsageWaitFile | undefined>;
-    readonly spend: HeldState<RunSpend>;
-    readonly runClockStart: number;
+    readonly spend: Pick<HeldRunSpend, 'value' | 'clockStart'>;
   };
 }
 
@@ -63,6 +62,6 @@ export function forgetUsageWait(run: AccountedRun): void {
 export function budgetBasis(run: AccountedRun): { spend: SpendState; startedAt: number } {
   const own = run.state.spend.value.spend;
   return run.account
-    ? { spend: run.account.budgetSpend(own), startedAt: Math.min(run.account.startedAt, run.state.runClockStart) }
-    : { spend: own, startedAt: run.state.runClockStart };
+    ? { spend: run.account.budgetSpend(own), startedAt: Math.min(run.account.startedAt, run.state.spend.clockStart) }
+    : { spend: own, startedAt: run.state.spend.clockStart };
 }

@@ -13,7 +13,7 @@ import { agentCommandOf } from '../agents/choose-agent.js';
 import { findAgent } from '../agents/registry.js';
 import { cliHasFlag } from '../agents/cli-flags.js';
 import { agentQuestionRunner, sandboxSettingsOf } from '../sandbox/open-sandbox.js';
-import type { AgentSlot } from './run.js';
+import type { AgentSlot } from '../agent-run/agent-choice.js';
 import { findAgentCommand, isVersionTooOld, type AgentCommand } from './startup.js';
 import { startClaudeUpdateCheck } from './update-check.js';
 

@@ -13,13 +13,13 @@ import type { Run } from './run.js';
 
 export function describeDryRun(run: Run, loop: number, prompt: string): void {
   const { config, deps } = run;
-  const plan = run.state.plan;
+  const plan = run.state.plan.view;
   const context = buildLoopContext({ loop, plan, files: movedControlFiles(run.paths), breakerState: null, previousAnalysis: null });
-  const invocation = run.state.agent.buildInvocation({
-    command: run.state.agentCommand,
+  const invocation = run.state.agentChoice.agent.buildInvocation({
+    command: run.state.agentChoice.command,
     prompt,
     outputFormat: config.CLAUDE_OUTPUT_FORMAT === 'text' ? 'text' : 'json',
-    model: agentModelOf(config, run.state.agent),
+    model: agentModelOf(config, run.state.agentChoice.agent),
     effort: config.CLAUDE_EFFORT || undefined,
     allowedTools: splitAllowedTools(config.ALLOWED_TOOLS),
     loopContext: context,
@@ -27,7 +27,7 @@ export function describeDryRun(run: Run, loop: number, prompt: string): void {
     inheritedEnv: deps.env,
   });
   // As it would run: inside the sandbox's wrapper (--sandbox), with the agent's own output format.
-  const wrapped = run.sandbox.wrap({ ...invocation, passEnv: run.state.agent.sandboxEnv }, deps.env);
+  const wrapped = run.sandbox.wrap({ ...invocation, passEnv: run.state.agentChoice.agent.sandboxEnv }, deps.env);
   const formatAt = invocation.args.indexOf('--output-format');
   const output = formatAt >= 0 ? invocation.args[formatAt + 1] : config.CLAUDE_OUTPUT_FORMAT;
   deps.logger.info('[DRY RUN] Skipping actual Claude Code execution');

@@ -5,74 +5,44 @@
 
 import { agentModelOf } from '../agents/choose-agent.js';
 import { existsSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { startAgentRun, type AgentRunResult } from '../agent-run/agent-run.js';
 import { splitAllowedTools } from '../config/schema.js';
 import type { AgentFailureResult } from '../agents/agent-failure.js';
 import { formatDuration } from '../limits/countdown.js';
-import { errorSignatureOf, nextBreakerState } from '../breaker/circuit-breaker.js';
 import { buildLoopContext } from '../agents/loop-context.js';
-import { addTokens } from '../limits/rate-window.js';
 import { usageSinceLastCall } from '../limits/cumulative-usage.js';
-import type { TokenUsage } from '../agents/claude-output.js';
-import { analyzeResponse, type ResponseAnalysis } from '../analysis/response-analysis.js';
-import { redactDeep } from '../text/redaction.js';
 import { RUN_MARK_VARIABLE } from '../platform/marked-processes.js';
 import { killEscapedProcesses } from '../agent-run/escaped-processes.js';
 import { agentOutputLogName, agentStderrLogName, movedControlFiles } from '../state/paths.js';
-import type { MetricsLine } from '../state/schemas.js';
 import { verificationContextSection } from '../verify/verification-tracker.js';
-import { formatIsoTimestamp } from '../state/timestamps.js';
 import {
   acceptReportedSessionId,
   resetRunSession,
   resumableSession,
-  saveAgentSession,
   sessionLabel,
   type ResumableSession,
   type SessionResetReason,
 } from '../sessions/agent-session.js';
-import { breakerThresholds, holdBreaker } from '../breaker/breaker-step.js';
 import { escapedOutputWarning } from '../agent-run/escaped-output.js';
-import { endCallSpend, reserveCallBudget } from '../limits/run-spend.js';
-import type { LoopEventMap } from './events.js';
-import { contentAtLoopStart, measureLoopProgress, type LoopProgress } from '../analysis/loop-progress.js';
-import { recordAnalysis } from '../exit-gate/exit-evidence.js';
-import { refreshPlanView } from '../plan/plan-view.js';
-import type { Run, RunStop } from './run.js';
+import { reserveCallBudget } from '../limits/run-spend.js';
+import { contentAtLoopStart, contentEvidence, measureLoopProgress } from '../analysis/loop-progress.js';
+import type { Run } from './run.js';
 import { trackAgentGroup } from '../agent-run/agent-group.js';
 import { undoGuardedFileChanges } from '../containment/guarded-files-step.js';
 import { verifyTicks } from './verification-step.js';
-import type { TrackedVerification } from '../verify/verification-tracker.js';
 import { disarmGitAfterLoop } from '../containment/git-disarm-step.js';
 import { withoutJobSecrets } from '../platform/job-secrets.js';
+
+import { recordOutcome, type AgentAttempt, type IterationResult } from './call-outcome.js';
 
 /** The failing tests the next loop is told about (the loop context's budget is 4000). */
 const VERIFICATION_CONTEXT_CHARS = 1500;
 
-export interface IterationResult {
-  /** How the agent call ended, for the loop's next decision. */
-  failure: AgentFailureResult;
-  run: AgentRunResult;
-  filesChanged: string[];
-  /** The loop left the project's content in a state not seen before in this run. */
-  progress: boolean;
-  analysis: ResponseAnalysis | null;
-  breakerOpened: boolean;
-  /** The loop's metrics line as the agent call left it; reported once the gate has judged it (metrics-step.ts). */
-  metrics: MetricsLine;
-  /** The 'iteration:completed' event, sent once the loop (and its record) is complete. */
-  completed: LoopEventMap['iteration:completed'];
-  /** The agent changed guarded files a second time in this run: the run halts. */
-  guardStop?: RunStop;
-  /** The verification gate ran in this loop already (verification-step.ts verifyTicks). */
-  gateRan?: TrackedVerification;
-}
-
 /** One loop's agent call with `prompt` (PROMPT.md as the guards read it before the call), and what follows it. */
 export async function runIteration(run: Run, loop: number, prompt: string): Promise<IterationResult> {
   const { deps, config } = run;
-  const agent = run.state.agent;
+  const agent = run.state.agentChoice.agent;
   const label = sessionLabel(agent);
   deps.logger.info(`Executing ${agent.label} (Call ${run.state.rate.value.calls}/${config.MAX_CALLS_PER_HOUR})`);
 
@@ -98,11 +68,11 @@ export async function runIteration(run: Run, loop: number, prompt: string): Prom
   await disarmGitAfterLoop(run, loop);
 
   const measured = await measureLoopProgress(run, before);
-  const completedBefore = run.state.planItemsCompleted ?? 0;
-  refreshPlanView(run);
+  const completedBefore = run.state.plan.completedSinceLook;
+  run.state.plan.refresh(contentEvidence(run));
   // Items that need no code change, ticked with no new content: the gate's pass is their evidence, before the loop is judged.
   const ticks = failure.kind === 'ok' && !guardStop ? await verifyTicks(run, loop) : { closedItems: false };
-  const planProgress = (run.state.planItemsCompleted ?? 0) > completedBefore || ticks.closedItems;
+  const planProgress = run.state.plan.completedSinceLook > completedBefore || ticks.closedItems;
   return {
     ...recordOutcome(run, loop, call, failure, { ...measured, planProgress }, session?.sessionId),
     ...(guardStop ? { guardStop } : {}),
@@ -110,21 +80,15 @@ export async function runIteration(run: Run, loop: number, prompt: string): Prom
   };
 }
 
-interface AgentAttempt extends AgentRunResult {
-  outputLogPath: string;
-  /** The session's running token total as the agent reported it (agents with cumulative usage). */
-  sessionUsage?: TokenUsage;
-}
-
 async function runAgentOnce(run: Run, loop: number, session: ResumableSession | undefined, prompt: string): Promise<AgentAttempt> {
   const { deps, paths, config } = run;
   const resumeSessionId = session?.sessionId;
   const outputFormat = config.CLAUDE_OUTPUT_FORMAT === 'text' ? 'text' : 'json';
-  const invocation = run.state.agent.buildInvocation({
-    command: run.state.agentCommand,
+  const invocation = run.state.agentChoice.agent.buildInvocation({
+    command: run.state.agentChoice.command,
     prompt,
     outputFormat,
-    model: agentModelOf(config, run.state.agent),
+    model: agentModelOf(config, run.state.agentChoice.agent),
     effort: config.CLAUDE_EFFORT || undefined,
     allowedTools: splitAllowedTools(config.ALLOWED_TOOLS),
     resumeSessionId,
@@ -134,20 +98,20 @@ async function runAgentOnce(run: Run, loop: number, session: ResumableSession | 
   });
   if (config.RALPH_VERBOSE) {
     deps.logger.debug(
-      `${run.state.agent.label} argv (${invocation.args.length + 1} args): ${[invocation.cmd, ...invocation.args].join(' ')} <prompt and loop context on stdin: ${invocation.stdin.length} chars>`,
+      `${run.state.agentChoice.agent.label} argv (${invocation.args.length + 1} args): ${[invocation.cmd, ...invocation.args].join(' ')} <prompt and loop context on stdin: ${invocation.stdin.length} chars>`,
     );
   }
   await run.sandbox.ensureRunning();
   const now = new Date(deps.clock.now());
   const outputLogPath = uniquePath(join(paths.logsDir, agentOutputLogName(now)));
-  run.events.emit('agent:started', { loop, agentLabel: run.state.agent.label, argv: [invocation.cmd, ...invocation.args], outputLogPath });
+  run.events.emit('agent:started', { loop, agentLabel: run.state.agentChoice.agent.label, argv: [invocation.cmd, ...invocation.args], outputLogPath });
   const timeoutMs = config.CLAUDE_TIMEOUT_SECONDS > 0 ? config.CLAUDE_TIMEOUT_SECONDS * 1000 : config.CLAUDE_TIMEOUT_MINUTES * 60_000;
   const runId = run.recorder?.record.run_id;
   // In a sandbox the agent gets its own credentials and settings, and no other variable beyond the allow-list.
-  const { env, ...sandboxed } = run.sandbox.wrap({ ...invocation, passEnv: run.state.agent.sandboxEnv }, agentEnv(deps.env, runId));
+  const { env, ...sandboxed } = run.sandbox.wrap({ ...invocation, passEnv: run.state.agentChoice.agent.sandboxEnv }, agentEnv(deps.env, runId));
   const group = trackAgentGroup(run.agentGroup);
   const handle = startAgentRun({
-    adapter: run.state.agent,
+    adapter: run.state.agentChoice.agent,
     invocation: sandboxed,
     outputFormat,
     showToolArgs: config.LIVE_SHOW_TOOL_ARGS,
@@ -179,7 +143,10 @@ async function runAgentOnce(run: Run, loop: number, session: ResumableSession | 
     // Inside a sandbox: what the agent left running there is gone before ralph looks at anything.
     await run.sandbox.afterCall();
   }
-  const call = { ...finished, summary: { ...finished.summary, sessionId: acceptReportedSessionId(finished.summary.sessionId, run.state.agent, deps.logger) } };
+  const call = {
+    ...finished,
+    summary: { ...finished.summary, sessionId: acceptReportedSessionId(finished.summary.sessionId, run.state.agentChoice.agent, deps.logger) },
+  };
   run.state.current = undefined;
   // Before anything else is said: the live view's spinner line is cleared first.
   run.events.emit('agent:finished', { loop, kind: call.kind, exitCode: call.exitCode, durationMs: call.durationMs });
@@ -187,13 +154,13 @@ async function runAgentOnce(run: Run, loop: number, session: ResumableSession | 
   const afterResult = call.summary.afterResultLines ?? 0;
   if (afterResult > 0) {
     deps.logger.warn(
-      `${run.state.agent.label} printed ${afterResult} line(s) after its result (after-result output): read as nothing; the first result is the call's result`,
+      `${run.state.agentChoice.agent.label} printed ${afterResult} line(s) after its result (after-result output): read as nothing; the first result is the call's result`,
     );
   }
   if (call.kind === 'timed-out') {
-    deps.logger.warn(`${run.state.agent.label} timed out after ${formatDuration(timeoutMs)} (not an API limit)`);
+    deps.logger.warn(`${run.state.agentChoice.agent.label} timed out after ${formatDuration(timeoutMs)} (not an API limit)`);
   }
-  if (!run.state.agent.capabilities.cumulativeUsage) return { ...call, outputLogPath };
+  if (!run.state.agentChoice.agent.capabilities.cumulativeUsage) return { ...call, outputLogPath };
   // The reported usage is the session's total so far: this call's is the growth since the last
   // call of the same session (a fresh session's total is all its own).
   const total = call.summary.usage;
@@ -204,7 +171,7 @@ async function runAgentOnce(run: Run, loop: number, session: ResumableSession | 
 function classify(run: Run, call: AgentRunResult): AgentFailureResult {
   if (call.kind === 'interrupted') return { kind: 'failed', message: 'interrupted' };
   const outputFormat = run.config.CLAUDE_OUTPUT_FORMAT === 'text' ? 'text' : 'json';
-  return run.state.agent.classifyFailure(
+  return run.state.agentChoice.agent.classifyFailure(
     { exitCode: call.exitCode, timedOut: call.kind === 'timed-out', summary: call.summary, stderrTail: call.stderrTail, outputFormat },
     run.deps.clock.now(),
   );
@@ -221,162 +188,14 @@ function buildContext(run: Run, loop: number): string {
   return run.deps.redact(
     buildLoopContext({
       loop,
-      plan: run.state.plan,
+      plan: run.state.plan.view,
       files: movedControlFiles(run.paths),
       breakerState: breaker,
       previousAnalysis: run.state.evidence.analysis.value,
-      openItemsConflict: run.state.lastConflict,
+      openItemsConflict: run.state.conflicts.last,
       extraSections: [verificationContextSection(run.state.verify, VERIFICATION_CONTEXT_CHARS), run.state.resumeContext ?? ''],
     }),
   );
-}
-
-function recordOutcome(
-  run: Run,
-  loop: number,
-  call: AgentAttempt,
-  failure: AgentFailureResult,
-  measured: LoopProgress & { planProgress: boolean },
-  resumedSessionId: string | undefined,
-): IterationResult {
-  const { deps, paths, config } = run;
-  const s = call.summary;
-  const now = deps.clock.now();
-  const { filesChanged, progress } = measured;
-  const productiveTimeout = failure.kind === 'timeout' && progress;
-  const analysable = failure.kind === 'ok' || productiveTimeout;
-
-  let analysis: ResponseAnalysis | null = null;
-  if (analysable) {
-    deps.logger.info(`🔍 Analyzing ${run.state.agent.label} response...`);
-    // Redacted once, here: the analysis is saved, logged, put in metrics, the run record and
-    // the next loop's context; the decisions below read only its flags and counts.
-    analysis = redactDeep(
-      analyzeResponse({
-        agent: s,
-        loopNumber: loop,
-        filesChanged: filesChanged.length,
-        newContent: progress,
-        allowedTools: splitAllowedTools(config.ALLOWED_TOOLS),
-        outputFile: relative(paths.projectDir, call.outputLogPath),
-        now: new Date(now),
-      }),
-      deps.redact,
-    );
-    recordAnalysis(run.state.evidence, analysis, loop);
-    logAnalysis(run, analysis);
-  }
-
-  if (s.sessionId && config.SESSION_CONTINUITY && (failure.kind === 'ok' || failure.kind === 'timeout' || failure.kind === 'failed')) {
-    if (!s.isError) saveAgentSession(run.state.sessions, run.state.agent, s.sessionId, run.readOptions, call.sessionUsage);
-    else deps.logger.warn('Skipping session save — response has is_error:true');
-  }
-  if (s.isError && failure.kind === 'failed') {
-    const concurrency = /tool.use.concurrency|concurrency/i.test(s.resultText);
-    resetAgentSession(run, concurrency ? 'tool_use_concurrency_error' : 'api_error_is_error_true', loop);
-  }
-  if (failure.kind === 'prompt_too_long') resetAgentSession(run, 'prompt_too_long', loop);
-
-  const tokens = s.usage.input + s.usage.output;
-  run.state.rate.set(addTokens(run.state.rate.value, tokens));
-  // An agent that could not be spawned made no call: the one counted before it is taken back.
-  endCallSpend(
-    run,
-    call.spawnError
-      ? 'not_started'
-      : {
-          sessionId: s.sessionId,
-          resumed: resumedSessionId !== undefined,
-          resumedSessionId: resumedSessionId ?? null,
-          usage: s.usage,
-          totalCostUsd: s.totalCostUsd,
-          sinceLastResultCostUsd: s.sinceLastResultCostUsd,
-          // Plain-text output carries no cost: a call is of unknown cost only where a cost is reported.
-          reportsCost: run.state.agent.capabilities.cost && config.CLAUDE_OUTPUT_FORMAT !== 'text',
-          cutOffByRalph: call.kind === 'interrupted' || call.kind === 'timed-out',
-        },
-  );
-
-  // Transient API trouble and usage limits are waited out, not counted against the work; a
-  // login or billing failure stops the run and is fixed outside it: not a loop without progress.
-  const notTheWork = ['transient', 'usage_limit', 'auth', 'billing'];
-  const feedsBreaker = !notTheWork.includes(failure.kind) && call.kind !== 'interrupted';
-  let breakerOpened = false;
-  if (feedsBreaker) {
-    const a = analysis?.analysis;
-    const errorText = a ? a.error_signature || null : errorSignatureOf('message' in failure ? failure.message : 'failed');
-    const result = nextBreakerState(
-      { ...run.state.breaker.value, seen_content: run.state.content?.memory },
-      {
-        loop,
-        progress,
-        askingQuestions: a?.asking_questions ?? false,
-        hasPermissionDenials: a?.has_permission_denials ?? false,
-        errorSignature: errorText,
-        failed: !analysable,
-        planProgress: measured.planProgress,
-      },
-      breakerThresholds(config),
-      now,
-    );
-    holdBreaker(run, result);
-    breakerOpened = result.state.state === 'OPEN';
-  }
-
-  const success = failure.kind === 'ok';
-  run.events.emit('agent:judged', {
-    loop,
-    outcome: productiveTimeout ? 'timed_out_productive' : failure.kind,
-    isError: s.isError,
-    filesChanged: filesChanged.length,
-  });
-  const metrics: MetricsLine = {
-    timestamp: formatIsoTimestamp(now),
-    loop,
-    duration: Math.round(call.durationMs / 1000),
-    success,
-    calls: 1,
-    tokens,
-    cost_usd: Number(run.state.spend.value.spend.run.costUsd.toFixed(6)),
-    files_changed: filesChanged.length,
-    exit_signal: analysis?.analysis.exit_signal ?? false,
-    tests_status: analysis?.analysis.tests_status ?? null,
-    outcome: productiveTimeout ? 'timed_out_productive' : failure.kind,
-    input_tokens: s.usage.input,
-    output_tokens: s.usage.output,
-    cache_read_tokens: s.usage.cacheRead,
-    cache_creation_tokens: s.usage.cacheCreation,
-    agent: run.state.agent.name,
-  };
-  const completed: LoopEventMap['iteration:completed'] = {
-    loop,
-    success,
-    durationMs: call.durationMs,
-    calls: 1,
-    outcome: failure.kind,
-    filesChanged: filesChanged.length,
-    exitSignal: analysis?.analysis.exit_signal ?? false,
-    testsStatus: analysis?.analysis.tests_status ?? undefined,
-    tokens: s.usage,
-    costUsd: run.state.spend.value.spend.run.costUsd,
-    summary: analysis?.analysis.work_summary.slice(0, 200),
-  };
-  return { failure, run: call, filesChanged, progress, analysis, breakerOpened, metrics, completed };
-}
-
-function logAnalysis(run: Run, analysis: ResponseAnalysis): void {
-  const a = analysis.analysis;
-  const summary =
-    a.work_summary
-      .split('\n')
-      .find((l) => l.trim() !== '')
-      ?.slice(0, 100) ?? '';
-  const claimed = a.files_modified_claimed === null ? '' : ` (agent reported ${a.files_modified_claimed})`;
-  run.deps.logger.info(
-    `Analysis: exit signal ${a.exit_signal}, files changed ${a.files_modified}${claimed}, new content ${a.has_progress ? 'yes' : 'no'}, confidence ${a.confidence_score}%` +
-      `${a.is_test_only ? ', test only' : ''}${summary ? ` — ${summary}` : ''}`,
-  );
-  if (a.claim_disagreement) run.deps.logger.warn(`Progress claim not confirmed: ${a.claim_disagreement}; progress counts only what ralph measures`);
 }
 
 /** Two calls within one second (fast failures, retries) must not overwrite each other's log. */

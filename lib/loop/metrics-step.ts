@@ -7,7 +7,7 @@
 
 import { measureLoopOutcome, type GateVerdict } from './loop-outcome.js';
 import { isFresh } from '../verify/verification-tracker.js';
-import type { IterationResult } from './iteration.js';
+import type { IterationResult } from './call-outcome.js';
 import type { Run } from './run.js';
 
 export function reportLoopMetrics(run: Run, result: IterationResult, halted: boolean, gateMs = 0): void {

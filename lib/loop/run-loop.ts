@@ -6,36 +6,31 @@
 import { usageLimitWaitSettings } from '../limits/usage-limit-settings.js';
 import { formatHaltBox } from '../breaker/breaker-messages.js';
 import { backoffDelayMs } from '../agents/agent-failure.js';
-import { applyStartupRecovery, cooldownEndsAt, shouldHalt } from '../breaker/circuit-breaker.js';
 import { formatCountdown } from '../limits/countdown.js';
-import { checkRateLimit, countCall } from '../limits/rate-window.js';
+import { countCall } from '../limits/rate-window.js';
 import { computeUsageLimitWait } from '../limits/reset-time.js';
-import { checkBudgets } from '../limits/spend.js';
 import { EXIT } from '../errors.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import { resetRunSession, sessionLabel, touchRalphSession } from '../sessions/agent-session.js';
-import { chooseLoopAgent, dropFailedFallback, forgetAgentLimits, hasFallbacks, limitCurrentAgent } from '../agent-run/fallback-steps.js';
-import { breakerThresholds, holdBreaker } from '../breaker/breaker-step.js';
 import { createBackup } from './backup.js';
 import { ledgerPath } from '../state/ledger.js';
 import { describeDryRun } from './dry-run.js';
 import { pruneAgentLogs } from './log-retention.js';
 import { startExitEvidence } from '../exit-gate/exit-evidence.js';
-import { evaluateGate, exitFromGate } from '../exit-gate/exit-step.js';
 import { postProgressIfDue } from '../lifecycle/github-lifecycle.js';
-import { runIteration, type IterationResult } from './iteration.js';
+import { runIteration } from './iteration.js';
+import type { IterationResult } from './call-outcome.js';
 import { reportLoopMetrics } from './metrics-step.js';
 import { beginCallSpend, unknownCostHalt } from '../limits/run-spend.js';
-import { budgetBasis, forgetUsageWait, holdRunUsageWait, readUsageWait } from '../limits/shared-account.js';
+import { forgetUsageWait, holdRunUsageWait } from '../limits/shared-account.js';
 import { CONTINUE, stopRun as stop, type Run, type RunStop, type StepResult } from './run.js';
-import { beginAttemptRecord, finishAttemptRecord, saveUnfinishedAttempt } from '../run-record/record-steps.js';
+import { beginAttemptRecord, finishAttemptRecord } from '../run-record/record-steps.js';
 import { askUsageLimitChoice } from '../limits/usage-limit-prompt.js';
-import { missingRequiredPaths, readPromptAndCheckFiles, RESTORE_HINT } from './startup.js';
-import { checkCompletionClaim, verifyAfterLoop } from './verification-step.js';
-import { checkStall, stallMessage } from '../breaker/stall-guard.js';
-import { waitUntil } from '../limits/wait-until.js';
-import { exitCodeForSignal } from './stop-signal.js';
+import { verifyAfterLoop } from './verification-step.js';
+import { stallMessage } from '../breaker/stall-guard.js';
 import { rotateLogIfNeeded } from '../platform/logger.js';
+import { checkGuards } from './loop-guards.js';
+import { finish, interrupted, waitWithCountdown } from './loop-waits.js';
 
 export async function runLoop(run: Run): Promise<RunStop> {
   const { deps, paths } = run;
@@ -75,6 +70,8 @@ export async function runLoop(run: Run): Promise<RunStop> {
     beginCallSpend(run);
     run.state.callsMade++;
     run.events.emit('iteration:started', { loop: run.state.loopCount });
+    run.state.lastOutcome = 'unverified';
+    run.state.loopCostBefore = run.state.spend.value.spend.run.costUsd;
     beginAttemptRecord(run, run.state.loopCount);
     const result = await runIteration(run, run.state.loopCount, guard.prompt);
     pruneAgentLogs(paths.logsDir, run.config.LOG_RETENTION, run.config.LOG_RETENTION_BYTES);
@@ -104,109 +101,6 @@ async function backUpWorkingTree(run: Run): Promise<void> {
 }
 
 /** What the guards decided before a call: stop, wait (and check again), or call with this prompt. */
-type GuardResult = RunStop | { kind: 'wait' } | { kind: 'ready'; prompt: string };
-
-async function checkGuards(run: Run): Promise<GuardResult> {
-  const { deps, paths, config } = run;
-  const now = () => deps.clock.now();
-
-  const missing = missingRequiredPaths(paths);
-  if (missing.length > 0) {
-    deps.logger.error(`Ralph integrity check failed - critical files missing: ${missing.join(', ')}`);
-    resetRunSession(run, 'integrity_failure', run.state.loopCount);
-    return stop(EXIT.halted, 'halted', 'files_deleted', 'integrity_failure', `Required files are missing; ${RESTORE_HINT}`);
-  }
-  // The agent may have turned a control file into a directory, a FIFO or a symlink out of the
-  // project: a clear error (thrown to the error funnel) before this call is counted. The prompt
-  // read here is the one the call gets: read once a loop.
-  const prompt = readPromptAndCheckFiles(paths, run.promptFile);
-
-  // The cooldown or CB_AUTO_RESET may close an OPEN breaker; an unchanged one is not written.
-  const recovered = applyStartupRecovery(run.state.breaker.value, breakerThresholds(config), now());
-  if (recovered.transition) holdBreaker(run, recovered);
-  if (shouldHalt(run.state.breaker.value)) {
-    const box = formatHaltBox(run.state.breaker.value, { cooldownEndsAt: cooldownEndsAt(run.state.breaker.value, breakerThresholds(config)), now: now() });
-    deps.stderr.write(`${box.join('\n')}\n`);
-    resetRunSession(run, 'circuit_breaker_open', run.state.loopCount);
-    return stop(EXIT.halted, 'halted', 'stagnation_detected', 'circuit_breaker_open', `Circuit breaker is OPEN: ${run.state.breaker.value.reason}`);
-  }
-
-  const usageWait = readUsageWait(run);
-  if (usageWait) {
-    if (usageWait.resume_at_ms > now()) {
-      const done = await waitWithCountdown(run, usageWait.resume_at_ms, 'usage', `Usage limit: ${usageWait.reason}`);
-      if (!done) return interrupted(run);
-    }
-    forgetUsageWait(run);
-    return { kind: 'wait' };
-  }
-  if (hasFallbacks(run)) {
-    const pick = chooseLoopAgent(run);
-    if (pick.kind === 'wait') {
-      // Every agent is limited (a restarted run, or no usage-limit wait saved): wait for the first reset.
-      const done = await waitWithCountdown(run, pick.until, 'usage', `Usage limit: ${pick.reason}`);
-      return done ? { kind: 'wait' } : interrupted(run);
-    }
-  }
-
-  run.state.rate.roll();
-  const rate = checkRateLimit(run.state.rate.value, { maxCalls: config.MAX_CALLS_PER_HOUR, maxTokens: 0 }, now());
-  if (!rate.ok) {
-    const what = `calls: ${run.state.rate.value.calls}/${config.MAX_CALLS_PER_HOUR}`;
-    deps.logger.warn(`Rate limit reached (${what}). Waiting for reset...`);
-    const done = await waitWithCountdown(run, rate.resetAt, 'rate', `Rate limit (${what})`);
-    if (!done) return interrupted(run);
-    run.state.rate.roll();
-    deps.logger.success('Rate limit reset! Ready for new calls.');
-    return { kind: 'wait' };
-  }
-
-  // Shared with the other runs of the account (ralph --parallel), --max-loops aside.
-  const basis = budgetBasis(run);
-  const budget = checkBudgets(
-    basis.spend,
-    {
-      maxCostUsd: config.MAX_COST_USD,
-      maxTokensPerHour: config.MAX_TOKENS_PER_HOUR,
-      maxLoops: null,
-      maxRunMinutes: config.MAX_RUN_MINUTES,
-      startedAt: basis.startedAt,
-      loopsDone: run.state.spend.value.spend.run.loops,
-    },
-    now(),
-  );
-  if (budget) {
-    return { ...stop(EXIT.limit, 'stopped', budget.exitReason, 'budget_reached', budget.reason), endsRun: budget.endsRun };
-  }
-
-  const gate = evaluateGate(run);
-  if (gate.kind === 'exit') {
-    // A completion stands only when the verification gate passes on the current code.
-    const claim = await checkCompletionClaim(run, gate);
-    if (claim.kind === 'interrupted') return interrupted(run);
-    if (claim.kind === 'stop') return claim;
-    if (claim.kind === 'proceed') return exitFromGate(run, gate);
-  } else if (gate.compoundCommands) {
-    deps.logger.warn(
-      `Claude CLI denied ${gate.compoundCommands.count} compound command(s) but the base command is already in ALLOWED_TOOLS: ${gate.compoundCommands.deniedCommands.join(', ')}`,
-    );
-  }
-  run.state.lastConflict = gate.kind === 'continue' ? gate.conflict : undefined;
-  if (run.state.lastConflict) {
-    deps.logger.warn(
-      `Completion claimed but fix_plan.md has ${run.state.lastConflict.openItems.length} open item(s) (${run.state.lastConflict.count}/${run.state.lastConflict.limit}); continuing`,
-    );
-  }
-
-  // The run's calls, cut-off ones included, whichever ralph made them.
-  const loops = run.state.spend.value.spend.run.loops;
-  if (config.MAX_LOOPS > 0 && loops >= config.MAX_LOOPS && !config.DRY_RUN) {
-    const reason = `Loop budget reached: ${loops} of --max-loops ${config.MAX_LOOPS} loops done`;
-    return { ...stop(EXIT.limit, 'stopped', 'max_loops_reached', 'budget_reached', reason), endsRun: true };
-  }
-  return { kind: 'ready', prompt };
-}
-
 async function afterIteration(run: Run, result: IterationResult): Promise<StepResult> {
   const { deps, paths } = run;
   const { failure } = result;
@@ -231,7 +125,13 @@ async function afterIteration(run: Run, result: IterationResult): Promise<StepRe
     // The agent never started, so no call was made: take back the one counted before it.
     run.state.rate.set({ ...run.state.rate.value, calls: Math.max(0, run.state.rate.value.calls - 1) });
     run.state.callsMade--;
-    return stop(EXIT.couldNotRun, 'stopped', 'agent_not_started', 'failed', `Could not start ${run.state.agentCommand}: ${result.run.spawnError.message}`);
+    return stop(
+      EXIT.couldNotRun,
+      'stopped',
+      'agent_not_started',
+      'failed',
+      `Could not start ${run.state.agentChoice.command}: ${result.run.spawnError.message}`,
+    );
   }
   // Calls whose cost nobody knows, one after another: the cost budget cannot hold.
   const unknownCost = unknownCostHalt(run);
@@ -243,8 +143,8 @@ async function afterIteration(run: Run, result: IterationResult): Promise<StepRe
     case 'billing':
       // Said once: the failure now, and the fix either here (the run goes on with a fallback
       // agent) or as the run's closing message.
-      deps.logger.error(`${run.state.agent.label}: ${failure.message}`);
-      if (dropFailedFallback(run)) {
+      deps.logger.error(`${run.state.agentChoice.agent.label}: ${failure.message}`);
+      if (run.state.agentChoice.dropFailedFallback()) {
         deps.stderr.write(`To fix: ${failure.fix}\n`);
         return CONTINUE;
       }
@@ -254,7 +154,7 @@ async function afterIteration(run: Run, result: IterationResult): Promise<StepRe
     case 'transient': {
       run.state.consecutiveTransientFailures++;
       const delay = backoffDelayMs(run.state.consecutiveTransientFailures);
-      deps.logger.warn(`${run.state.agent.label} API trouble (${failure.reason}): ${failure.message}; retrying in ${formatCountdown(delay)}`);
+      deps.logger.warn(`${run.state.agentChoice.agent.label} API trouble (${failure.reason}): ${failure.message}; retrying in ${formatCountdown(delay)}`);
       const done = await waitWithCountdown(run, deps.clock.now() + delay, 'backoff', `Retry after ${failure.reason}`);
       return done ? CONTINUE : interrupted(run);
     }
@@ -274,7 +174,9 @@ async function afterIteration(run: Run, result: IterationResult): Promise<StepRe
     );
   }
   if (productive) {
-    const stall = checkStall(run);
+    const { plan } = run.state;
+    const evidence = { itemsCompleted: plan.takeCompleted(), planOpen: plan.openItems.length > 0, latestTests: run.state.verify.latest };
+    const stall = run.state.stall.check(evidence, run.config.CB_NO_PLAN_PROGRESS_THRESHOLD);
     // A run at its loop budget stops there anyway: the limit names the stop.
     const atLoopBudget = run.config.MAX_LOOPS > 0 && run.state.spend.value.spend.run.loops >= run.config.MAX_LOOPS;
     if (stall.stalled && !atLoopBudget) {
@@ -286,7 +188,7 @@ async function afterIteration(run: Run, result: IterationResult): Promise<StepRe
     return CONTINUE;
   }
   const why = failure.kind === 'timeout' ? 'timeout without progress' : failure.message;
-  deps.logger.error(`${run.state.agent.label} execution failed (${why}), check: ${paths.logsDir}`);
+  deps.logger.error(`${run.state.agentChoice.agent.label} execution failed (${why}), check: ${paths.logsDir}`);
   run.events.emit('iteration:ended', { loop: run.state.loopCount, status: 'error' });
   const retryMs = run.config.FAILURE_RETRY_SECONDS * 1000;
   if (retryMs > 0) {
@@ -300,10 +202,10 @@ async function handleUsageLimit(run: Run, resetAt: number | undefined, message: 
   const { deps, config } = run;
   const now = deps.clock.now();
   let wait = computeUsageLimitWait({ resetAt: resetAt ?? null, now, ...usageLimitWaitSettings(config) });
-  deps.logger.warn(`🚫 ${sessionLabel(run.state.agent)} usage limit reached: ${message}`);
-  if (hasFallbacks(run)) {
-    const next = limitCurrentAgent(run, wait.resumeAt, message);
-    // Another agent is free: the next loop runs on it (chooseLoopAgent), nothing is waited out.
+  deps.logger.warn(`🚫 ${sessionLabel(run.state.agentChoice.agent)} usage limit reached: ${message}`);
+  if (run.state.agentChoice.hasFallbacks) {
+    const next = run.state.agentChoice.limitCurrent(wait.resumeAt, message);
+    // Another agent is free: the next loop runs on it (AgentChoice.chooseForLoop), nothing is waited out.
     if (next.kind === 'agent') return CONTINUE;
     if (next.kind === 'wait') wait = { ...wait, resumeAt: next.until, waitMs: next.until - now };
   }
@@ -329,42 +231,8 @@ async function handleUsageLimit(run: Run, resetAt: number | undefined, message: 
   }
   if (choice === 'retry') {
     forgetUsageWait(run);
-    forgetAgentLimits(run);
+    run.state.agentChoice.forgetLimits();
   }
   // 'wait': the guard at the top of the next loop waits until the persisted time.
   return CONTINUE;
-}
-
-async function waitWithCountdown(run: Run, resumeAt: number, kind: 'rate' | 'usage' | 'backoff', reason: string): Promise<boolean> {
-  const { deps } = run;
-  run.events.emit('limit:waiting', { kind, resumeAt, reason });
-  const tty = deps.stderr.isTTY;
-  let lastLogged = Number.POSITIVE_INFINITY;
-  const done = await waitUntil(resumeAt, {
-    clock: deps.clock,
-    signal: run.stop.signal,
-    tickMs: tty ? 1000 : 60_000,
-    onTick: (remaining) => {
-      if (tty) deps.stderr.write(`\r\x1b[2K${reason} — time until retry: ${formatCountdown(remaining)}`);
-      else if (lastLogged - remaining >= 60_000 || lastLogged === Number.POSITIVE_INFINITY) {
-        lastLogged = remaining;
-        deps.logger.info(`${reason} — time until retry: ${formatCountdown(remaining)}`);
-      }
-    },
-  });
-  if (tty) deps.stderr.write('\r\x1b[2K');
-  return done;
-}
-
-function interrupted(run: Run): RunStop {
-  const signal = run.stop.received ?? 'SIGINT';
-  run.deps.logger.warn('Ralph loop interrupted. Cleaning up...');
-  saveUnfinishedAttempt(run);
-  resetRunSession(run, 'manual_interrupt', run.state.loopCount);
-  return finish(run, stop(exitCodeForSignal(signal), 'stopped', 'interrupted', 'interrupted'));
-}
-
-function finish(run: Run, result: RunStop): RunStop {
-  run.events.emit('run:finished', { status: result.status, exitReason: result.exitReason, lastAction: result.lastAction, exitCode: result.exitCode });
-  return result;
 }

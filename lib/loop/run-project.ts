@@ -9,6 +9,10 @@ import { formatConfigProblem } from '../config/problems.js';
 import { splitAllowedTools } from '../config/schema.js';
 import { EXIT, RalphError, exitCodeInStyle } from '../errors.js';
 import type { Deps } from '../platform/deps.js';
+import type { RalphConfig } from '../config/schema.js';
+import type { RalphPaths } from '../state/paths.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
+import type { AgentSlot } from '../agent-run/agent-choice.js';
 import { recordGitBaseline } from '../platform/git-gateway.js';
 import { headCommit } from '../platform/git-operations.js';
 import { unwritableReason } from '../state/writable-dir.js';
@@ -22,13 +26,11 @@ import { projectPaths } from '../state/paths.js';
 import { ledgerPath } from '../state/ledger.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import { agentCommandOf, chooseAgent } from '../agents/choose-agent.js';
-import { AgentDisplay, subscribeLiveView } from '../agent-run/agent-display.js';
 import { recordGuardedFiles } from '../containment/guarded-files.js';
 import { recordNestedRepositories } from '../containment/git-disarm.js';
 import { initRalphSession } from '../sessions/agent-session.js';
 import { LoopEvents } from './events.js';
 import { completeIssueLifecycle, openIssueLifecycle, resolveIssueRef } from '../lifecycle/github-lifecycle.js';
-import { attachNotifications } from './notifications.js';
 import { stopOrphanedAgent } from '../agent-run/stop-orphaned-agent.js';
 import { removeDeadRuntimeDirs } from '../sandbox/runtime-dir.js';
 import { openRunSpend } from '../limits/run-spend.js';
@@ -37,15 +39,13 @@ import { runLoop } from './run-loop.js';
 import { summarizeRun } from './run-summary.js';
 import { readPlanFile } from '../plan/plan-file.js';
 import type { PlanView } from '../plan/fix-plan.js';
-import { holdRunState, type Run, type RunSetup } from './run.js';
+import { holdRunState, type Run, type RunSetup, type RunState, type RunStop } from './run.js';
+import { attachOutputs } from './run-outputs.js';
+import type { StatusWriter } from './status-writer.js';
 import type { RunRecorder } from '../run-record/run-recorder.js';
 import type { SharedAccount } from '../limits/shared-account.js';
 import { assertNotLegacyLayout, assertPromptExists, integrityError, missingRequiredPaths, readPromptAndCheckFiles } from './startup.js';
-import { endSessionRecord, openSessionRecord, saveUnfinishedAttempt } from '../run-record/record-steps.js';
-import { StatusWriter } from './status-writer.js';
-import { runCountersOf, subscribeStatus } from './status-subscriber.js';
-import { subscribeMetrics } from './metrics-subscriber.js';
-import { subscribeProgress } from './progress-subscriber.js';
+import { endSessionRecord, openSessionRecord, saveUnfinishedAttempt, type OpenedRecord } from '../run-record/record-steps.js';
 import { installStopSignal, type StopSignalOptions } from './stop-signal.js';
 import { markAgentWritable } from '../platform/find-executable.js';
 import { PACKAGE_ROOT } from '../platform/package-root.js';
@@ -91,9 +91,121 @@ export async function preflightProject(options: RunProjectOptions): Promise<void
 }
 
 export async function runProject(options: RunProjectOptions): Promise<number> {
+  const { deps } = options;
+  const prepared = await prepareRun(options);
+  const { config, paths, agents, sandbox } = prepared;
+  const lock = acquireProjectLock(paths, { pid: process.pid, logger: deps.logger });
+  const project = await takeOverProject(options, config, lock.previous);
+  const readOptions: StateReadOptions = { logger: deps.logger, clock: deps.clock };
+  const startedAt = deps.clock.now();
+  const state = holdRunState({ config, paths, readOptions, agents, account: options.account });
+  const outputs = attachOutputs(options, prepared, state, startedAt);
+  // Opened once the sandbox runs (a run refused before then keeps no record).
+  let recorder: RunRecorder | undefined;
+  const stop = installStopSignal({
+    process: options.signals,
+    onFirst: () => state.current?.interrupt(),
+    onSecond: () => {
+      sandbox.stopNow();
+      killMarkedProcesses(recorder?.record.run_id ?? '');
+    },
+  });
+  const setup: RunSetup = {
+    config,
+    paths,
+    deps,
+    readOptions,
+    sandbox,
+    agents,
+    promptFile: paths.prompt,
+    events: outputs.events,
+    stop,
+    agentGroup: lock,
+    allowedToolsFrom: prepared.loaded.sources.ALLOWED_TOOLS,
+    verification: planVerification(config, options.projectDir, testCommandOrigin(prepared.loaded), paths.agent),
+    account: options.account,
+    ...(await recordWhatTheUserLeft(options)),
+    state,
+  };
+  announceStart(setup);
+  try {
+    // Inside the try: a write that fails here (disk full) must still release the lock, and a
+    // sandbox that fails half-way must still be torn down.
+    await sandbox.start();
+    const run = await openRun(options, setup, prepared.issueRef, (opened) => (recorder = opened));
+    const result = await runLoop(run);
+    await finishRun(options, run, result);
+    await summarizeEnd(options, run, result, { ...project, startedAt, status: outputs.status });
+    return exitCodeInStyle(result.exitCode, config.EXIT_CODES);
+  } finally {
+    saveUnfinishedAttempt({ recorder, deps });
+    await sandbox.stop();
+    // Every stop (end, error, signal): nothing the agent started outlives the run.
+    killEscapedProcesses(recorder?.record.run_id, deps.logger);
+    stop.dispose();
+    lock.release();
+    prepared.unmarkAgentWritable();
+    // A last notification (completion, halt) may still be on its way: at most a few seconds.
+    await outputs.notifications?.settled();
+  }
+}
+
+/** Recorded with the lock held: what the user left (guarded files, nested repositories), before any agent call of this run. */
+async function recordWhatTheUserLeft({ projectDir, deps }: RunProjectOptions): Promise<Pick<RunSetup, 'guarded' | 'gitRepositories'>> {
+  return {
+    guarded: recordGuardedFiles(projectDir),
+    gitRepositories: await recordNestedRepositories({ projectDir, env: deps.env, processRunner: deps.processRunner }),
+  };
+}
+
+function testCommandOrigin(loaded: LoadConfigResult): string {
+  return loaded.sources.TEST_COMMAND.detail ?? loaded.sources.TEST_COMMAND.kind;
+}
+
+/** The closing summary: logged, and added to status.json; the plan items still held open, said once more. */
+async function summarizeEnd(
+  options: RunProjectOptions,
+  run: Run,
+  result: RunStop,
+  at: { inGit: boolean; startHead: string | null; startedAt: number; status: StatusWriter },
+): Promise<void> {
+  const { deps, config, paths, state, recorder } = run;
+  const summary = summarizeRun({
+    exitCode: result.exitCode,
+    exitReason: result.exitReason,
+    loopsRun: state.lastLoopRun,
+    // A run is named only once it is recorded (a start refused before its first call is not).
+    ...(recorder?.saved ? { run: { id: recorder.record.run_id, loops: state.spend.value.spend.run.loops } } : {}),
+    plan: planCountsOf(state.plan.view ?? readPlanFile(paths.fixPlan, config.OPTIONAL_SECTIONS)),
+    costUsd: state.spend.value.spend.run.costUsd,
+    unknownCostCalls: state.spend.value.spend.run.unknownCostLoops,
+    elapsedMs: deps.clock.now() - at.startedAt,
+    commits: at.inGit ? await commitsSince(options.projectDir, at.startHead, deps) : null,
+    dryRun: config.DRY_RUN,
+    next: options.nextCommand,
+  });
+  deps.logger.log(result.exitCode === EXIT.ok ? 'SUCCESS' : 'INFO', summary.lines.join('\n'));
+  at.status.writeSummary(summary);
+  // The plan items ralph still holds open (kept for the next run), said once more at the end.
+  if (state.plan.hiddenNote) deps.logger.warn(`At the end of this run: ${state.plan.hiddenNote}`);
+}
+
+/** What a run is prepared with before it holds the project: its configuration, paths, agents and sandbox. */
+interface PreparedRun {
+  readonly loaded: LoadConfigResult;
+  readonly config: RalphConfig;
+  readonly paths: RalphPaths;
+  readonly issueRef: ReturnType<typeof resolveIssueRef>;
+  readonly agents: AgentSlot[];
+  readonly sandbox: Sandbox;
+  /** Gives back the project's folders to the host-tool lookup once the run ends (platform/find-executable.ts). */
+  readonly unmarkAgentWritable: () => void;
+}
+
+/** The configuration read, the project's files checked, the agents found and the sandbox chosen. */
+async function prepareRun(options: RunProjectOptions): Promise<PreparedRun> {
   const { projectDir, deps } = options;
   assertNotLegacyLayout(projectDir);
-
   const loaded = loadProjectConfig(options);
   const { config } = loaded;
   const sandboxSettings = sandboxSettingsOf(config, loaded.sources.SANDBOX_PROVIDER);
@@ -101,11 +213,10 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   // PROMPT_FILE, FIX_PLAN_FILE and AGENT_FILE resolved once: every step reads these paths. The
   // ledger, outside the project, holds the run's budgets; `.ralph/` holds views of it.
   const paths = { ...projectPaths(projectDir, config), ledger: ledgerPath(projectDir, deps.env, deps.homeDir) };
-  const promptFile = paths.prompt;
-  assertPromptExists(paths, promptFile);
+  assertPromptExists(paths, paths.prompt);
   const missing = missingRequiredPaths(paths);
   if (missing.length > 0) throw integrityError(missing, EXIT.couldNotRun);
-  readPromptAndCheckFiles(paths, promptFile);
+  readPromptAndCheckFiles(paths, paths.prompt);
   assertWritable(paths.ralphDir);
   ensureOwnDirectory(paths.logsDir);
   ensureOwnDirectory(paths.docsGeneratedDir);
@@ -113,9 +224,8 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   const agent = chooseAgent(loaded.config);
   // In Docker the agents' CLIs live in the image, not on the host.
   const found = sandboxSettings.provider === 'docker' ? { command: agentCommandOf(config, agent) } : await resolveAgentCommand(options, loaded, agent);
-  const agentCommand = found.command;
   const agents = [
-    await withBudgetFlag(options, config, { adapter: agent, command: agentCommand }, found),
+    await withBudgetFlag(options, config, { adapter: agent, command: found.command }, found),
     ...(await resolveFallbackAgents(options, loaded, agent)),
   ];
   // WORK_DIRS: the folders beside the project the agent also works in (measured in analysis/loop-progress.ts).
@@ -138,8 +248,17 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     for (const warning of slot.adapter.startupWarnings({ allowedTools: splitAllowedTools(config.ALLOWED_TOOLS), effort: config.CLAUDE_EFFORT || undefined }))
       deps.logger.warn(warning);
   }
-  const lock = acquireProjectLock(paths, { pid: process.pid, logger: deps.logger });
-  await stopOrphanedAgent(lock.previous, { logger: deps.logger, graceMs: config.KILL_GRACE_SECONDS * 1000 });
+  return { loaded, config, paths, issueRef, agents, sandbox, unmarkAgentWritable };
+}
+
+/** With the lock held: what earlier runs left is cleaned up, and where the project stands is noted. */
+async function takeOverProject(
+  options: RunProjectOptions,
+  config: RalphConfig,
+  previousHolder: Parameters<typeof stopOrphanedAgent>[0],
+): Promise<{ inGit: boolean; startHead: string | null }> {
+  const { projectDir, deps } = options;
+  await stopOrphanedAgent(previousHolder, { logger: deps.logger, graceMs: config.KILL_GRACE_SECONDS * 1000 });
   // The program-running git settings as the user left them: ralph's git calls keep to these.
   await recordGitBaseline(projectDir, deps.env);
   // As --doctor says it: the run works, with less (a queue item or a parallel unit is always in one).
@@ -150,71 +269,11 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   // A ralph killed with -9 left its sandbox's runtime directory (the private home, copied credentials).
   for (const left of removeDeadRuntimeDirs())
     deps.logger.warn(`Removed the sandbox runtime directory ${left.path} left by pid ${left.pid} (no longer running)`);
-  const readOptions: StateReadOptions = { logger: deps.logger, clock: deps.clock };
-  // The run's own outputs hear each event first; an embedder's listeners (options.events) after them.
-  const events = new LoopEvents();
-  if (options.events) events.forwardTo(options.events);
-  const startedAt = deps.clock.now();
-  const status = new StatusWriter({
-    paths,
-    clock: deps.clock,
-    maxCallsPerHour: config.MAX_CALLS_PER_HOUR,
-    maxTokensPerHour: config.MAX_TOKENS_PER_HOUR,
-    maxLoops: config.MAX_LOOPS,
-    maxCostUsd: config.MAX_COST_USD,
-    startedAt,
-    sandbox: () => sandbox.status(),
-  });
-  const display = new AgentDisplay({
-    paths,
-    clock: deps.clock,
-    stdout: deps.stdout,
-    live: config.LIVE_OUTPUT,
-    showToolArgs: config.LIVE_SHOW_TOOL_ARGS,
-    status,
-    redact: deps.redact,
-    warn: (message) => deps.logger.warn(message),
-  });
-  const state = holdRunState({ config, paths, readOptions, agents, account: options.account });
-  // The run's own files before notifications: a notification never tells of what they do not show yet.
-  subscribeStatus(events, status, () => runCountersOf(state));
-  subscribeMetrics(events, { paths, logger: deps.logger, account: options.account });
-  subscribeProgress(events, status);
-  subscribeLiveView(events, display);
-  const notifications = config.ENABLE_NOTIFICATIONS
-    ? attachNotifications(events, { env: deps.env, redact: deps.redact, processRunner: deps.processRunner, logger: deps.logger, stderr: deps.stderr })
-    : undefined;
-  // Opened once the sandbox runs (a run refused before then keeps no record).
-  let recorder: RunRecorder | undefined;
-  const stop = installStopSignal({
-    process: options.signals,
-    onFirst: () => state.current?.interrupt(),
-    onSecond: () => {
-      sandbox.stopNow();
-      killMarkedProcesses(recorder?.record.run_id ?? '');
-    },
-  });
-  const setup: RunSetup = {
-    config,
-    paths,
-    deps,
-    readOptions,
-    sandbox,
-    agents,
-    promptFile,
-    events,
-    stop,
-    agentGroup: lock,
-    allowedToolsFrom: loaded.sources.ALLOWED_TOOLS,
-    verification: planVerification(config, projectDir, loaded.sources.TEST_COMMAND.detail ?? loaded.sources.TEST_COMMAND.kind, paths.agent),
-    account: options.account,
-    // Recorded with the lock held: what the user left, before any agent call of this run.
-    guarded: recordGuardedFiles(projectDir),
-    gitRepositories: await recordNestedRepositories({ projectDir, env: deps.env, processRunner: deps.processRunner }),
-    state,
-  };
+  return { inGit, startHead };
+}
 
-  deps.logger.success(`🚀 Ralph loop starting with ${agent.label}`);
+function announceStart({ deps, config, agents }: RunSetup): void {
+  deps.logger.success(`🚀 Ralph loop starting with ${agents[0]!.adapter.label}`);
   if (agents.length > 1)
     deps.logger.info(
       `Fallback agents (while the one before is at its usage limit): ${agents
@@ -224,59 +283,44 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     );
   deps.logger.info(`Max calls per hour: ${config.MAX_CALLS_PER_HOUR}`);
   deps.logger.info('Logs: .ralph/logs/ | Docs: .ralph/docs/generated/ | Status: .ralph/status.json');
-  try {
-    // Inside the try: a write that fails here (disk full) must still release the lock, and a
-    // sandbox that fails half-way must still be torn down.
-    await sandbox.start();
-    state.rate.flush();
-    initRalphSession(state.sessions, readOptions);
-    deps.logger.info(describeVerificationSetup(setup.verification));
-    if (setup.verification.agentMdWarning) deps.logger.warn(setup.verification.agentMdWarning);
-    recorder = openSessionRecord(setup, options.fresh ?? false);
-    openRunSpend(setup, recorder);
-    // A dry run posts nothing on GitHub.
-    const lifecycle = issueRef && !config.DRY_RUN ? await openIssueLifecycle(setup, recorder, issueRef) : undefined;
-    const run: Run = { ...setup, recorder, lifecycle };
-    const result = await runLoop(run);
-    if (result.message) {
-      const level = result.exitCode === EXIT.ok ? 'SUCCESS' : result.exitCode === EXIT.limit ? 'WARN' : 'ERROR';
-      deps.logger.log(level, result.message);
-    }
-    if (result.lastAction === 'graceful_exit') await options.beforeCompletion?.();
-    // On graceful completion only; never changes the exit code.
-    await completeIssueLifecycle(run, lifecycle, result.lastAction);
-    // Only a run that stopped for a reason ends its record: a crash (a throw) stays resumable.
-    endSessionRecord(run, result);
-    const summary = summarizeRun({
-      exitCode: result.exitCode,
-      exitReason: result.exitReason,
-      loopsRun: state.lastLoopRun,
-      // A run is named only once it is recorded (a start refused before its first call is not).
-      ...(recorder?.saved ? { run: { id: recorder.record.run_id, loops: state.spend.value.spend.run.loops } } : {}),
-      plan: planCountsOf(state.plan ?? readPlanFile(paths.fixPlan, config.OPTIONAL_SECTIONS)),
-      costUsd: state.spend.value.spend.run.costUsd,
-      unknownCostCalls: state.spend.value.spend.run.unknownCostLoops,
-      elapsedMs: deps.clock.now() - startedAt,
-      commits: inGit ? await commitsSince(projectDir, startHead, deps) : null,
-      dryRun: config.DRY_RUN,
-      next: options.nextCommand,
-    });
-    deps.logger.log(result.exitCode === EXIT.ok ? 'SUCCESS' : 'INFO', summary.lines.join('\n'));
-    status.writeSummary(summary);
-    // The plan items ralph still holds open (kept for the next run), said once more at the end.
-    if (state.planHiddenNote) deps.logger.warn(`At the end of this run: ${state.planHiddenNote}`);
-    return exitCodeInStyle(result.exitCode, config.EXIT_CODES);
-  } finally {
-    saveUnfinishedAttempt({ recorder, deps });
-    await sandbox.stop();
-    // Every stop (end, error, signal): nothing the agent started outlives the run.
-    killEscapedProcesses(recorder?.record.run_id, deps.logger);
-    stop.dispose();
-    lock.release();
-    unmarkAgentWritable();
-    // A last notification (completion, halt) may still be on its way: at most a few seconds.
-    await notifications?.settled();
+}
+
+/**
+ * With the sandbox running: the state files written, the session record, spend and issue opened.
+ * `onRecord` hears of the record as soon as it is open (what is torn down on a failure needs it).
+ */
+async function openRun(
+  options: RunProjectOptions,
+  setup: RunSetup,
+  issueRef: PreparedRun['issueRef'],
+  onRecord: (recorder: RunRecorder | undefined) => void,
+): Promise<Run> {
+  const { deps, config, state } = setup;
+  state.rate.flush();
+  initRalphSession(state.sessions, setup.readOptions);
+  deps.logger.info(describeVerificationSetup(setup.verification));
+  if (setup.verification.agentMdWarning) deps.logger.warn(setup.verification.agentMdWarning);
+  const opened = openSessionRecord(setup, options.fresh ?? false);
+  onRecord(opened?.recorder);
+  if (opened) carryOnFrom(state, opened);
+  openRunSpend(setup, opened?.recorder);
+  // A dry run posts nothing on GitHub.
+  const lifecycle = issueRef && !config.DRY_RUN ? await openIssueLifecycle(setup, opened?.recorder, issueRef) : undefined;
+  return { ...setup, recorder: opened?.recorder, lifecycle };
+}
+
+/** The loop stopped for a reason: its message, the work committed, the issue told, the record ended. */
+async function finishRun(options: RunProjectOptions, run: Run, result: RunStop): Promise<void> {
+  const { logger } = run.deps;
+  if (result.message) {
+    const level = result.exitCode === EXIT.ok ? 'SUCCESS' : result.exitCode === EXIT.limit ? 'WARN' : 'ERROR';
+    logger.log(level, result.message);
   }
+  if (result.lastAction === 'graceful_exit') await options.beforeCompletion?.();
+  // On graceful completion only; never changes the exit code.
+  await completeIssueLifecycle(run, run.lifecycle, result.lastAction);
+  // Only a run that stopped for a reason ends its record: a crash (a throw) stays resumable.
+  endSessionRecord(run, result);
 }
 
 function planCountsOf(plan: PlanView | null): { done: number; open: number } | null {
@@ -325,4 +369,11 @@ function loadProjectConfig(options: RunProjectOptions): LoadConfigResult {
   ].filter((file) => file !== undefined);
   if (read.length > 0) options.deps.logger.info(`Loaded configuration from ${read.join(' and ')}`);
   return result;
+}
+
+/** The loop number and verification state of the record just opened (a resumed run's), into the run's state. */
+function carryOnFrom(state: RunState, opened: OpenedRecord): void {
+  state.loopCount = opened.loopsBefore;
+  state.verify = opened.verify;
+  state.resumeContext = opened.resumeContext;
 }

@@ -38,7 +38,7 @@ export interface RunSummaryFacts {
 
 /** status.json's `run_summary`: the figures, the next command, and the lines as printed. */
 // A type, not an interface: it is stored in status.json's loose object.
-export type RunSummary = {
+export type ClosingSummary = {
   outcome: string;
   exit_code: number;
   exit_reason: string;
@@ -56,9 +56,9 @@ export type RunSummary = {
   lines: string[];
 };
 
-export function summarizeRun(facts: RunSummaryFacts): RunSummary {
+export function summarizeRun(facts: RunSummaryFacts): ClosingSummary {
   const next = facts.next ?? nextCommand(facts);
-  const summary: RunSummary = {
+  const summary: ClosingSummary = {
     outcome: describeExitCode(facts.exitCode),
     exit_code: facts.exitCode,
     exit_reason: facts.exitReason,
@@ -79,7 +79,7 @@ export function summarizeRun(facts: RunSummaryFacts): RunSummary {
   return summary;
 }
 
-function formatSummaryLines(facts: RunSummaryFacts, s: RunSummary): string[] {
+function formatSummaryLines(facts: RunSummaryFacts, s: ClosingSummary): string[] {
   const unknown = facts.unknownCostCalls > 0 ? ` (+ ${facts.unknownCostCalls} call(s) of unknown cost)` : '';
   const otherLoops = facts.run && facts.run.loops > facts.loopsRun ? ` (${facts.run.loops} in run ${facts.run.id}, resumed)` : '';
   return [
@@ -88,7 +88,7 @@ function formatSummaryLines(facts: RunSummaryFacts, s: RunSummary): string[] {
     `  Tasks:    ${describeTasks(facts)}`,
     `  Loops:    ${facts.loopsRun}${otherLoops}`,
     `  Cost:     $${facts.costUsd.toFixed(2)}${unknown}`,
-    `  Time:     ${formatDuration(facts.elapsedMs)}`,
+    `  Time:     ${formatRunTime(facts.elapsedMs)}`,
     `  Commits:  ${facts.commits === null ? 'none (not a git repository)' : facts.commits}`,
     `  Next:     ${s.next}`,
   ];
@@ -124,7 +124,7 @@ export function nextCommand(facts: Pick<RunSummaryFacts, 'exitCode' | 'exitReaso
 }
 
 /** `1h 02m 03s`, `4m 05s`, `7s`. */
-export function formatDuration(ms: number): string {
+export function formatRunTime(ms: number): string {
   const total = Math.max(0, Math.round(ms / 1000));
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);

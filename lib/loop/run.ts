@@ -7,28 +7,28 @@
 // per account (SharedAccount: the hourly window, the budgets).
 
 import type { GuardedFiles } from '../containment/guarded-files.js';
+import { GuardRecord } from '../containment/guard-record.js';
 import type { NestedRepositories } from '../containment/git-disarm.js';
 import type { AgentRunHandle } from '../agent-run/agent-run.js';
 import type { RalphConfig } from '../config/schema.js';
 import { usageLimitWaitSettings } from '../limits/usage-limit-settings.js';
 import type { AllowedToolsOrigin } from '../breaker/breaker-messages.js';
-import type { CompletionConflict } from '../exit-gate/exit-gate.js';
-import type { TestsBest, VerificationOutcome } from '../verify/verification.js';
-import type { PlanView } from '../plan/fix-plan.js';
-import type { PlanMemory } from '../plan/plan-memory.js';
+import { CompletionConflicts } from '../exit-gate/completion-conflicts.js';
+import type { VerificationOutcome } from '../verify/verification.js';
+import { newRunPlan, type RunPlan } from '../plan/plan-view.js';
 import { loadPlanMemory } from '../plan/plan-store.js';
+import { StallGuard } from '../breaker/stall-guard.js';
 import { longestUsageLimitWaitMs } from '../limits/reset-time.js';
 import type { Deps } from '../platform/deps.js';
 import type { RalphPaths } from '../state/paths.js';
 import type { RunRecorder } from '../run-record/run-recorder.js';
-import type { AgentAdapter } from '../agents/agent-adapter.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
-import type { AgentLimits } from '../agent-run/fallback-order.js';
+import { AgentChoice, type AgentSlot } from '../agent-run/agent-choice.js';
 import type { ProjectLock } from '../state/lock.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import type { VerificationSetup } from '../verify/verification-setup.js';
 import { initialVerificationTracker, type VerificationTrackerState } from '../verify/verification-tracker.js';
-import { holdAgentLimits, loadAgentLimits } from '../limits/agent-limits.js';
+import { holdAgentLimits, loadAgentLimits } from '../agent-run/agent-limits.js';
 import { loadRunSessions, type RunSessions } from '../sessions/agent-session.js';
 import type { LoopEvents } from './events.js';
 import { holdExitEvidence, type ExitEvidence } from '../exit-gate/exit-evidence.js';
@@ -36,16 +36,7 @@ import type { IssueLifecycle } from '../lifecycle/lifecycle-state.js';
 import type { HeldState } from '../state/held-state.js';
 import type { LoopContentState } from '../analysis/content-snapshot.js';
 import { loadHeldBreaker, type HeldBreaker } from '../breaker/breaker-store.js';
-import {
-  holdRateWindow,
-  holdUsageWait,
-  loadRateWindow,
-  loadUsageWait,
-  unsavedRunSpend,
-  type HeldRateWindow,
-  type RunSpend,
-  type UsageWaitFile,
-} from '../limits/limits-store.js';
+import { holdRateWindow, holdUsageWait, loadRateWindow, loadUsageWait, HeldRunSpend, type HeldRateWindow, type UsageWaitFile } from '../limits/limits-store.js';
 import type { SharedAccount } from '../limits/shared-account.js';
 import type { StopSignal } from './stop-signal.js';
 
@@ -104,56 +95,25 @@ export interface RunState {
   readonly sessions: RunSessions;
   /** The exit signals and the last loop's analysis (exit-evidence.ts). */
   readonly evidence: ExitEvidence;
-  /**
-   * The run's spend and budgets, carried across restarts (.run_state, run-spend.ts). Unsaved until
-   * the session record says which run this is; then the run's own, for good.
-   */
-  spend: HeldState<RunSpend>;
-  /** Each agent's usage-limit reset while the run goes on without it (.agent_limits). */
-  readonly agentLimits: HeldState<AgentLimits>;
+  /** The run's spend and budgets, carried across restarts, and the run's clock (limits/limits-store.ts). */
+  readonly spend: HeldRunSpend;
   /** The run's pending usage-limit wait when it has no shared account (.usage_limit_wait). */
   readonly usageWait: HeldState<UsageWaitFile | undefined>;
 
-  /** The agent the next loop calls (agents/registry.ts): the primary, or a fallback while the primary is limited. */
-  agent: AgentAdapter;
-  /** Its command (CLAUDE_CODE_CMD, …) as resolved at startup. */
-  agentCommand: string;
-  /** Agents left out for the rest of the run (a fallback agent whose sign-in failed). */
-  readonly droppedAgents: Set<string>;
+  /** The agent the next loop calls, its command, each agent's usage limit, the fallbacks left out (agent-run/agent-choice.ts). */
+  readonly agentChoice: AgentChoice;
   /** Loop number (Bash `loop_count`): counts iterations, shown in status.json. */
   loopCount: number;
   /** The last loop that got past its guards and ran (0: none yet); loopCount may be one ahead. */
   lastLoopRun: number;
   /** Agent calls this process made (the run's own count, cut-off calls included, is spend.run.loops). */
   callsMade: number;
-  /** When the run's clock started, as if it had run without a break: now minus its run time so far. */
-  runClockStart: number;
-  /** fix_plan.md as last parsed: when the loop's guards ran, then when the agent exited (plan-view.ts). */
-  plan: PlanView | null;
-  /**
-   * The open plan items ralph has seen, so a hidden one, or one ticked with no measured change,
-   * still counts (plan-view.ts): loaded from beside the ledger when the run starts, written
-   * through (plan/plan-store.ts), never read back mid-run.
-   */
-  planMemory?: PlanMemory;
-  /** Plan items completed (ticked with measured new content) since the stall guard last looked. */
-  planItemsCompleted?: number;
-  /** Loops in a row without plan progress: the stall guard's count (stall-guard.ts). */
-  loopsWithoutPlanProgress?: number;
-  /** The best verification result of the run so far, for the stall guard (stall-guard.ts). */
-  testsBest?: TestsBest;
-  /** The keys of the open plan items when the run first read the plan: only they may ask for evidence other than new content (plan-view.ts). */
-  userItems?: Set<string>;
-  /** The keys of the plan items completed in this run: each counts as progress once (plan-view.ts). */
-  itemsDone?: Set<string>;
-  /** Items that need no code change, ticked in the latest loop with no new content: the gate may close them (verification-step.ts). */
-  verificationTicks?: string[];
-  /** The last note about hidden plan items, logged once until it changes. */
-  planHiddenNote?: string;
-  /** Consecutive loops whose completion claim fix_plan.md contradicted. */
-  conflictCount: number;
-  /** The completion conflict the exit gate saw before this loop, told to the agent. */
-  lastConflict?: CompletionConflict;
+  /** fix_plan.md as last parsed, the memory of its open items and what the run counted of them (plan/plan-view.ts). */
+  readonly plan: RunPlan;
+  /** The stall guard's counts: loops in a row without plan progress, the best test result (breaker/stall-guard.ts). */
+  readonly stall: StallGuard;
+  /** The completion claims fix_plan.md contradicted: how many in a row, the latest (exit-gate/completion-conflicts.ts). */
+  readonly conflicts: CompletionConflicts;
   consecutiveTransientFailures: number;
   /** The agent run in flight, so a signal can interrupt it. */
   current?: AgentRunHandle;
@@ -167,10 +127,8 @@ export interface RunState {
   loopCostBefore: number;
   /** Content snapshots and the content ids seen in this run (set up by the first loop). */
   content?: LoopContentState;
-  /** Agent calls in this run that changed a guarded file. */
-  guardViolations: number;
-  /** What the guards undid or refused in this run, as the monitor shows it (status.json `run_alerts`). */
-  readonly alerts: string[];
+  /** What the guards undid or refused in this run, and how many agent calls changed a guarded file (containment/guard-record.ts). */
+  readonly guards: GuardRecord;
 }
 
 /** What the loader needs: where the state lives, how to read it, and what the run shares. */
@@ -191,12 +149,8 @@ export function holdRunState(source: RunStateSource): RunState {
   const { clock } = readOptions;
   const now = clock.now();
   const longestWaitMs = longestUsageLimitWaitMs(usageLimitWaitSettings(config));
-  const first = agents[0]!;
   return {
-    agent: first.adapter,
-    agentCommand: first.command,
-    droppedAgents: new Set(),
-    agentLimits: holdAgentLimits(paths, agents.length > 1 ? loadAgentLimits(paths, readOptions, longestWaitMs) : {}),
+    agentChoice: new AgentChoice(agents, holdAgentLimits(paths, agents.length > 1 ? loadAgentLimits(paths, readOptions, longestWaitMs) : {}), readOptions),
     loopCount: 0,
     lastLoopRun: 0,
     callsMade: 0,
@@ -205,27 +159,26 @@ export function holdRunState(source: RunStateSource): RunState {
     sessions: loadRunSessions(paths, readOptions),
     evidence: holdExitEvidence(paths),
     // The run's own spend replaces this once the session record says which run this is.
-    spend: unsavedRunSpend(now),
-    runClockStart: now,
-    plan: null,
-    planMemory: loadPlanMemory(paths, readOptions.logger),
-    conflictCount: 0,
+    spend: new HeldRunSpend(now),
+    plan: newRunPlan(
+      {
+        paths,
+        optionalSections: config.OPTIONAL_SECTIONS,
+        requiresPlanComplete: config.EXIT_REQUIRES_PLAN_COMPLETE,
+        dryRun: config.DRY_RUN,
+        logger: readOptions.logger,
+      },
+      loadPlanMemory(paths, readOptions.logger),
+    ),
+    stall: new StallGuard(),
+    conflicts: new CompletionConflicts(),
     consecutiveTransientFailures: 0,
     verify: initialVerificationTracker(),
     lastOutcome: 'unverified',
     loopCostBefore: 0,
     usageWait: holdUsageWait(paths, account ? undefined : loadUsageWait(paths, readOptions, longestWaitMs)),
-    guardViolations: 0,
-    alerts: [],
+    guards: new GuardRecord(),
   };
-}
-
-/** One agent the run may call, with its command as resolved at startup. */
-export interface AgentSlot {
-  readonly adapter: AgentAdapter;
-  readonly command: string;
-  /** The CLI accepts `--max-budget-usd` (Claude, from its `--help`; asked only with a cost budget). */
-  readonly acceptsMaxBudget?: boolean;
 }
 
 /** Outcome of a step: go on, or stop the run with this status and exit code. */

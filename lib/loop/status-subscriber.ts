@@ -30,8 +30,8 @@ export function runCountersOf(state: RunState): RunCounters {
     callsThisHour: state.rate.value.calls,
     tokensThisHour: state.rate.value.tokens,
     spend: state.spend.value.spend,
-    agent: state.agent.name,
-    alerts: state.alerts,
-    planNote: state.planHiddenNote,
+    agent: state.agentChoice.agent.name,
+    alerts: state.guards.alerts,
+    planNote: state.plan.hiddenNote,
   };
 }

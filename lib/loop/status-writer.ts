@@ -10,7 +10,7 @@ import type { SandboxStatus } from '../sandbox/sandbox.js';
 import { MAX_RUN_ALERTS, type StatusFile } from '../state/schemas.js';
 import { saveProgress, saveStatus } from '../state/store.js';
 import { formatIsoTimestamp, formatLocalDateTime } from '../state/timestamps.js';
-import type { RunSummary } from './run-summary.js';
+import type { ClosingSummary } from './run-summary.js';
 
 export interface StatusSnapshot {
   /** The Bash tool's loop_count: the loop number reached, the one a guard stopped included. */
@@ -31,7 +31,7 @@ export interface StatusSnapshot {
   /** Open plan items the agent hid (or a plan ralph cannot read in full), as the log names them. */
   planNote?: string;
   /** The closing summary, once the run has ended. */
-  summary?: RunSummary;
+  summary?: ClosingSummary;
 }
 
 export interface StatusWriterOptions {
@@ -52,7 +52,7 @@ export class StatusWriter {
   constructor(private readonly options: StatusWriterOptions) {}
 
   /** The closing summary, added to the final status (the run:finished write before it). */
-  writeSummary(summary: RunSummary): void {
+  writeSummary(summary: ClosingSummary): void {
     if (this.last) this.write({ ...this.last, summary });
   }
 

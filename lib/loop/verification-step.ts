@@ -7,7 +7,7 @@
 
 import { formatHaltBox } from '../breaker/breaker-messages.js';
 import type { ExitGateResult } from '../exit-gate/exit-gate.js';
-import { openBreakerForSameFailures } from '../verify/verification.js';
+import { openBreakerForSameFailures } from '../breaker/circuit-breaker.js';
 import { EXIT } from '../errors.js';
 import { describeGateFailures } from '../verify/failure-report.js';
 import { runVerificationGate } from '../verify/run-gate.js';
@@ -26,11 +26,7 @@ import { saveLedgerTestsBaseline } from '../state/ledger.js';
 import { escapedOutputWarning } from '../agent-run/escaped-output.js';
 import { resetRunSession } from '../sessions/agent-session.js';
 import { holdBreaker } from '../breaker/breaker-step.js';
-import { closeVerifiedItems, describeVerifiedItems, firstCompletions } from '../plan/verified-items.js';
-import { emptyPlanMemory } from '../plan/plan-memory.js';
-import { itemsDone, refreshPlanView } from '../plan/plan-view.js';
-import { savePlanMemory } from '../plan/plan-store.js';
-import { retakeContentAtNextLoop } from '../analysis/loop-progress.js';
+import { contentEvidence, retakeContentAtNextLoop } from '../analysis/loop-progress.js';
 import { CONTINUE, stopRun, type Run, type RunStop, type StepResult } from './run.js';
 import { withoutJobSecrets } from '../platform/job-secrets.js';
 
@@ -170,8 +166,7 @@ export interface TicksVerified {
  * runs now, before the loop is judged, and its pass closes them (the loop then made progress).
  */
 export async function verifyTicks(run: Run, loop: number): Promise<TicksVerified> {
-  const ticks = run.state.verificationTicks ?? [];
-  run.state.verificationTicks = undefined;
+  const ticks = run.state.plan.takeVerificationTicks();
   if (ticks.length === 0 || run.verification.commands.length === 0 || run.config.DRY_RUN) return { closedItems: false };
   const result = await runGate(run, loop);
   if (run.stop.received) return { closedItems: false };
@@ -179,22 +174,7 @@ export async function verifyTicks(run: Run, loop: number): Promise<TicksVerified
   keepTracked(run, tracked.state);
   keepGateResult(run, loop, result, tracked);
   const passed = result.status === 'passed' && result.passed > 0;
-  return { gateRan: tracked, closedItems: passed && closeItemsVerifiedByGate(run, ticks) };
-}
-
-/** The gate passed in the loop that ticked these items: they are done; true when one was done for the first time in the run. */
-function closeItemsVerifiedByGate(run: Run, texts: string[]): boolean {
-  const previous = run.state.planMemory;
-  const closed = closeVerifiedItems(previous ?? emptyPlanMemory(), texts);
-  if (closed.closedKeys.length === 0) return false;
-  run.state.planMemory = closed.memory;
-  // Kept beside the ledger, as every change of the memory is: a restart knows they are done.
-  savePlanMemory(run.paths, closed.memory, previous);
-  run.deps.logger.success(describeVerifiedItems(texts));
-  const fresh = firstCompletions(itemsDone(run), closed.closedKeys).length;
-  run.state.planItemsCompleted = (run.state.planItemsCompleted ?? 0) + fresh;
-  refreshPlanView(run);
-  return fresh > 0;
+  return { gateRan: tracked, closedItems: passed && run.state.plan.closeVerified(ticks, contentEvidence(run)) };
 }
 
 /** The same failures lasted too long: open the breaker (exit 2), naming the tests. */

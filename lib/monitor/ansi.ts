@@ -29,9 +29,6 @@ const FORMATS: Record<Style, Parameters<typeof styleText>[0]> = {
 /** Removes escape sequences, control and bidi characters (the one sanitizer); tabs become spaces. */
 export const sanitizeText = sanitizeLine;
 
-/** Text without escape sequences (ralph's own colours, when measuring a painted line). */
-export const stripAnsi = stripTerminalControls;
-
 // Text of one column per UTF-16 unit (printable ASCII, Latin, punctuation, arrows, the box and
 // block characters of the frame: none wide, none zero-width, none a surrogate) is measured by its
 // length, without the walk over each character: a frame measures thousands, and a one-shot
@@ -40,7 +37,7 @@ const ONE_COLUMN_EACH = /^[\x20-\x7e\u00a0-\u02ff\u2010-\u2027\u2190-\u21ff\u250
 
 /** Columns a string takes on a terminal (after stripping escape sequences). */
 export function visibleWidth(text: string): number {
-  const plain = stripAnsi(text);
+  const plain = stripTerminalControls(text);
   if (ONE_COLUMN_EACH.test(plain)) return plain.length;
   let width = 0;
   for (const char of plain) width += charWidth(char.codePointAt(0) ?? 0);

@@ -4,7 +4,7 @@
 
 import { visibleWidth, sanitizeText, type Segment, type Style } from './ansi.js';
 import type { DashboardSnapshot, RunView } from './snapshot.js';
-import { formatClock, formatDuration, hourKeyOf, secondsUntilNextHour } from './time-format.js';
+import { formatClock, formatElapsed, hourKeyOf, secondsUntilNextHour } from './time-format.js';
 
 export type Line = Segment[];
 
@@ -68,7 +68,7 @@ function runTime(snap: DashboardSnapshot, ctx: SectionContext): Line {
   if (s?.startedAt === undefined) return [];
   const running = !snap.loopGone && (s.status === 'running' || s.status === 'paused');
   const end = running ? ctx.now : (s.updatedAt ?? ctx.now);
-  return [{ text: `  · run ${formatDuration((end - s.startedAt) / 1000)}`, style: 'dim' }];
+  return [{ text: `  · run ${formatElapsed((end - s.startedAt) / 1000)}`, style: 'dim' }];
 }
 
 export function renderAgentSection(snap: DashboardSnapshot, ctx: SectionContext): Line[] {
@@ -83,12 +83,12 @@ export function renderAgentSection(snap: DashboardSnapshot, ctx: SectionContext)
     const secs = p.workingSeconds === undefined ? undefined : p.workingSeconds + Math.max(0, Math.floor((ctx.now - snap.takenAt) / 1000));
     const line: Line = [
       { text: `${p.staleSeconds === undefined ? SPINNER[Math.floor(ctx.now / 1000) % SPINNER.length] : '•'} Working`, style: 'green' },
-      { text: secs === undefined ? '' : ` for ${formatDuration(secs)}` },
+      { text: secs === undefined ? '' : ` for ${formatElapsed(secs)}` },
     ];
     if (p.lastTool) line.push({ text: '  last tool: ' }, { text: sanitizeText(p.lastTool), style: 'cyan' });
     const lines = [line];
     if (p.staleSeconds !== undefined) {
-      lines.push([{ text: `No progress update for ${formatDuration(p.staleSeconds)}; the loop may have stopped`, style: 'yellow' }]);
+      lines.push([{ text: `No progress update for ${formatElapsed(p.staleSeconds)}; the loop may have stopped`, style: 'yellow' }]);
     }
     // The live.log tail (shown below this section) says more than the one-line excerpt.
     if (p.lastOutput && snap.liveTail.length === 0) lines.push([{ text: `> ${sanitizeText(p.lastOutput)}`, style: 'dim' }]);
@@ -135,7 +135,7 @@ export function renderLimitsSection(snap: DashboardSnapshot, ctx: SectionContext
   lines.push(
     stale
       ? [{ text: 'Counters reset at the next loop (new hour)', style: 'dim' }]
-      : [{ text: `Resets in ${formatDuration(wait)} (at ${formatClock(ctx.now + wait * 1000).slice(0, 5)})`, style: 'dim' }],
+      : [{ text: `Resets in ${formatElapsed(wait)} (at ${formatClock(ctx.now + wait * 1000).slice(0, 5)})`, style: 'dim' }],
   );
   if (s && (s.costUsdRun !== undefined || s.maxCostUsd !== undefined || s.tokensRun !== undefined)) {
     const spent = s.costUsdRun ?? 0;
@@ -158,7 +158,7 @@ export function renderUsageWaitSection(snap: DashboardSnapshot, ctx: SectionCont
       left > 0
         ? [
             { text: 'Usage limit: ', style: 'yellow' },
-            { text: `resumes in ${formatDuration(left)}`, style: 'bold' },
+            { text: `resumes in ${formatElapsed(left)}`, style: 'bold' },
             { text: ` (at ${formatClock(w.resumeAt)})` },
           ]
         : [{ text: 'Usage limit: wait is over, resuming', style: 'yellow' }];

@@ -13,7 +13,7 @@ export function parseLocalStamp(text: string | undefined): number | undefined {
 }
 
 /** 42s, 5m 04s, 1h 02m 03s. */
-export function formatDuration(totalSeconds: number): string {
+export function formatElapsed(totalSeconds: number): string {
   const s = Math.max(0, Math.floor(totalSeconds));
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);

@@ -34,11 +34,11 @@ export async function runGit(git: GitContext, cwd: string, args: string[], input
 /** Runs git and returns its trimmed stdout; throws with git's own first line when it fails. */
 export async function readGit(git: GitContext, cwd: string, args: string[]): Promise<string> {
   const result = await runGit(git, cwd, args);
-  if (!result.ok) throw new Error(`git ${args[0]} failed: ${firstLine(result)}`);
+  if (!result.ok) throw new Error(`git ${args[0]} failed: ${gitMessageLine(result)}`);
   return result.stdout.trim();
 }
 
-export function firstLine(result: Pick<GitResult, 'stdout' | 'stderr' | 'code'>): string {
+export function gitMessageLine(result: Pick<GitResult, 'stdout' | 'stderr' | 'code'>): string {
   return (
     `${result.stderr}\n${result.stdout}`
       .split(/\r?\n/)

@@ -10,7 +10,7 @@ import { join, relative } from 'node:path';
 import { commitWhatIsLeft } from '../platform/git-leftovers.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import type { RalphPaths } from '../state/paths.js';
-import { firstLine, readGit, runGit, type GitContext } from './git.js';
+import { gitMessageLine, readGit, runGit, type GitContext } from './git.js';
 import { isRalphOwnPath, parsePorcelainPaths } from './worktrees.js';
 import type { UnitRecord } from './run-state.js';
 
@@ -31,7 +31,7 @@ export async function landUnit(
   unit: UnitRecord,
   dir: string,
   onMerged: (how: string) => void,
-  afterMerge: () => Promise<StepResult> = () => tickUnitItem(git, paths, unit),
+  afterMerge: () => Promise<MergeStep> = () => tickUnitItem(git, paths, unit),
 ): Promise<LandResult> {
   const item = unit.lines[0]?.replace(/^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[[ xX]\][ \t]*/, '').trim() || unit.item;
   const leftovers = await commitUnitLeftovers(git, dir, `ralph: ${item}\n\nLeft in the worktree of parallel unit ${unit.slug}.\n`);
@@ -51,10 +51,10 @@ export async function landUnit(
 export const BACKUP_REF_ROOT = 'refs/ralph/backups';
 const OWN_FILES = ['.ralph', '.ralphrc'];
 
-export type StepResult = { ok: true } | { ok: false; message: string };
+export type MergeStep = { ok: true } | { ok: false; message: string };
 
 /** Commits what the unit left in its worktree, ralph's own files aside; concludes a merge in progress. */
-export async function commitUnitLeftovers(git: GitContext, dir: string, message: string): Promise<StepResult> {
+export async function commitUnitLeftovers(git: GitContext, dir: string, message: string): Promise<MergeStep> {
   const result = await commitWhatIsLeft({ runner: git.runner, cwd: dir, env: git.env }, message, OWN_FILES);
   return result.kind === 'failed' ? { ok: false, message: result.message } : { ok: true };
 }
@@ -64,12 +64,12 @@ export async function commitUnitLeftovers(git: GitContext, dir: string, message:
  * agent that commits everything, its plan included), one commit sets them back, so the merge
  * never carries a unit's plan or state and the units' plans never conflict.
  */
-export async function keepOwnFilesOut(git: GitContext, dir: string, runBranch: string): Promise<StepResult> {
+export async function keepOwnFilesOut(git: GitContext, dir: string, runBranch: string): Promise<MergeStep> {
   const base = await runGit(git, dir, ['merge-base', 'HEAD', `refs/heads/${runBranch}`]);
-  if (!base.ok) return { ok: false, message: `git merge-base: ${firstLine(base)}` };
+  if (!base.ok) return { ok: false, message: `git merge-base: ${gitMessageLine(base)}` };
   const from = base.stdout.trim();
   const changed = await runGit(git, dir, ['diff', '--name-only', '-z', '--no-renames', from, 'HEAD', '--', ...OWN_FILES]);
-  if (!changed.ok) return { ok: false, message: `git diff: ${firstLine(changed)}` };
+  if (!changed.ok) return { ok: false, message: `git diff: ${gitMessageLine(changed)}` };
   if (changed.stdout === '') return { ok: true };
   // The paths go on stdin: they are the agent's file names.
   const restore = await runGit(
@@ -78,18 +78,18 @@ export async function keepOwnFilesOut(git: GitContext, dir: string, runBranch: s
     ['restore', `--source=${from}`, '--staged', '--worktree', '--pathspec-from-file=-', '--pathspec-file-nul'],
     changed.stdout,
   );
-  if (!restore.ok) return { ok: false, message: `git restore: ${firstLine(restore)}` };
+  if (!restore.ok) return { ok: false, message: `git restore: ${gitMessageLine(restore)}` };
   const commit = await runGit(git, dir, ['commit', '-q', '--no-verify', '-F', '-'], "ralph: keep this unit's .ralph/ out of the merge\n");
-  return commit.ok ? { ok: true } : { ok: false, message: `git commit: ${firstLine(commit)}` };
+  return commit.ok ? { ok: true } : { ok: false, message: `git commit: ${gitMessageLine(commit)}` };
 }
 
 /**
  * Sets ralph's tracked files in the unit's worktree (its copy of the plan and prompt) back to
  * its branch's, so a merge of the run branch into it is not refused for "local changes".
  */
-export async function resetOwnSeedFiles(git: GitContext, dir: string): Promise<StepResult> {
+export async function resetOwnSeedFiles(git: GitContext, dir: string): Promise<MergeStep> {
   const changed = await runGit(git, dir, ['diff', '--name-only', '-z', '--no-renames', 'HEAD', '--', ...OWN_FILES]);
-  if (!changed.ok) return { ok: false, message: `git diff: ${firstLine(changed)}` };
+  if (!changed.ok) return { ok: false, message: `git diff: ${gitMessageLine(changed)}` };
   if (changed.stdout === '') return { ok: true };
   const restore = await runGit(
     git,
@@ -97,7 +97,7 @@ export async function resetOwnSeedFiles(git: GitContext, dir: string): Promise<S
     ['restore', '--source=HEAD', '--staged', '--worktree', '--pathspec-from-file=-', '--pathspec-file-nul'],
     changed.stdout,
   );
-  return restore.ok ? { ok: true } : { ok: false, message: `git restore: ${firstLine(restore)}` };
+  return restore.ok ? { ok: true } : { ok: false, message: `git restore: ${gitMessageLine(restore)}` };
 }
 
 export type MergeHow = 'fast-forward' | 'merge-commit' | 'already-merged';
@@ -133,7 +133,7 @@ export async function mergeUnitBranch(
     ['update-ref', '--stdin'],
     `create ${backup}/${attempt}-run-branch ${before}\ncreate ${backup}/${attempt}-unit-branch ${tip}\n`,
   );
-  if (!refs.ok) return { kind: 'failed', message: `git update-ref (backup refs): ${firstLine(refs)}` };
+  if (!refs.ok) return { kind: 'failed', message: `git update-ref (backup refs): ${gitMessageLine(refs)}` };
   const ff = await runGit(git, projectDir, ['merge', '--ff-only', '-q', tip]);
   if (ff.ok) return { kind: 'merged', how: 'fast-forward' };
   const merge = await runGit(git, projectDir, ['merge', '--no-ff', '--no-commit', '-q', tip]);
@@ -141,13 +141,13 @@ export async function mergeUnitBranch(
     const files = await listConflictedFiles(git, projectDir);
     // Leaves the run branch and the files exactly as before this merge: no marker ever lands.
     const abort = await runGit(git, projectDir, ['merge', '--abort']);
-    if (!abort.ok) return { kind: 'failed', message: `git merge --abort: ${firstLine(abort)}` };
-    return files.length > 0 ? { kind: 'conflict', files } : { kind: 'failed', message: `git merge: ${firstLine(merge)}` };
+    if (!abort.ok) return { kind: 'failed', message: `git merge --abort: ${gitMessageLine(abort)}` };
+    return files.length > 0 ? { kind: 'conflict', files } : { kind: 'failed', message: `git merge: ${gitMessageLine(merge)}` };
   }
   const commit = await runGit(git, projectDir, ['commit', '-q', '--no-verify', '-F', '-'], message);
   if (!commit.ok) {
     await runGit(git, projectDir, ['merge', '--abort']);
-    return { kind: 'failed', message: `git commit: ${firstLine(commit)}` };
+    return { kind: 'failed', message: `git commit: ${gitMessageLine(commit)}` };
   }
   return { kind: 'merged', how: 'merge-commit' };
 }
@@ -169,7 +169,7 @@ export async function mergeRunBranchIntoUnit(git: GitContext, dir: string, runBr
     return commit.ok ? { kind: 'clean' } : { kind: 'failed', message: commit.message };
   }
   const files = await listConflictedFiles(git, dir);
-  return files.length > 0 ? { kind: 'conflicted', files } : { kind: 'failed', message: `git merge: ${firstLine(merge)}` };
+  return files.length > 0 ? { kind: 'conflicted', files } : { kind: 'failed', message: `git merge: ${gitMessageLine(merge)}` };
 }
 
 /** After a conflict pass: the merge is concluded and no conflict marker is left in the files it named. */
@@ -191,7 +191,7 @@ export function hasConflictMarkers(dir: string, files: string[]): boolean {
 }
 
 /** Ticks the unit's item in the run branch's plan; commits the tick when the plan is tracked. */
-export async function tickUnitItem(git: GitContext, paths: RalphPaths, unit: UnitRecord): Promise<StepResult> {
+export async function tickUnitItem(git: GitContext, paths: RalphPaths, unit: UnitRecord): Promise<MergeStep> {
   const text = readFileSync(paths.fixPlan, 'utf8');
   const lines = text.split('\n');
   const wanted = unit.lines[0]?.replace(/\r$/, '');
@@ -209,14 +209,14 @@ export async function tickUnitItem(git: GitContext, paths: RalphPaths, unit: Uni
   if (!tracked) return { ok: true };
   if ((await runGit(git, paths.projectDir, ['diff', '--quiet', 'HEAD', '--', rel])).ok) return { ok: true };
   const commit = await runGit(git, paths.projectDir, ['commit', '-q', '--no-verify', '-F', '-', '--', rel], `ralph: tick "${unit.item}" in the plan\n`);
-  return commit.ok ? { ok: true } : { ok: false, message: `git commit: ${firstLine(commit)}` };
+  return commit.ok ? { ok: true } : { ok: false, message: `git commit: ${gitMessageLine(commit)}` };
 }
 
 /**
  * After the merge: the unit's worktree removed (when nothing but ralph's own and ignored files
  * is left in it) and its branch deleted with `git branch -d`, which refuses an unmerged one.
  */
-export async function removeMergedUnit(git: GitContext, projectDir: string, unit: UnitRecord): Promise<StepResult> {
+export async function removeMergedUnit(git: GitContext, projectDir: string, unit: UnitRecord): Promise<MergeStep> {
   const dir = join(projectDir, unit.worktree);
   const status = await runGit(git, dir, ['status', '--porcelain=v1', '-z']);
   if (status.ok) {
@@ -224,10 +224,10 @@ export async function removeMergedUnit(git: GitContext, projectDir: string, unit
     if (left.length > 0) return { ok: false, message: `its worktree still holds ${left.join(', ')}; kept at ${unit.worktree}` };
     // Only ralph's files and ignored ones are left: --force lets git remove them with the folder.
     const removed = await runGit(git, projectDir, ['worktree', 'remove', '--force', dir]);
-    if (!removed.ok) return { ok: false, message: `git worktree remove: ${firstLine(removed)}` };
+    if (!removed.ok) return { ok: false, message: `git worktree remove: ${gitMessageLine(removed)}` };
   } else {
     await runGit(git, projectDir, ['worktree', 'prune']);
   }
   const deleted = await runGit(git, projectDir, ['branch', '-d', '-q', unit.branch]);
-  return deleted.ok ? { ok: true } : { ok: false, message: `git branch -d: ${firstLine(deleted)}` };
+  return deleted.ok ? { ok: true } : { ok: false, message: `git branch -d: ${gitMessageLine(deleted)}` };
 }

@@ -18,7 +18,7 @@ import { AccountLedger } from './account.js';
 import { readGit, runGit, type GitContext } from './git.js';
 import { BACKUP_REF_ROOT } from './merge.js';
 import { findPlanUnits, type PlanUnit } from './plan-units.js';
-import { loadParallelRun, parallelStatePath, saveRunState, type ParallelRunState, type UnitRecord } from './run-state.js';
+import { loadParallelRun, parallelStatePath, saveParallelRun, type ParallelRunState, type UnitRecord } from './run-state.js';
 import { joinNewPlanUnits, newUnitRecord, retryUnit } from './resume-run.js';
 import { readParallelLedger, saveParallelLedger } from './run-ledger.js';
 import { describeAbandonedRun, describeDryRunUnits } from './summary.js';
@@ -125,7 +125,7 @@ async function openParallelRun(
       previous.units.push(...joined);
       deps.logger.info(`Parallel run ${previous.run_id}: ${joined.length} new plan item(s) join it: ${joined.map((u) => u.slug).join(', ')}`);
     }
-    saveRunState(parallelStatePath(paths), previous);
+    saveParallelRun(parallelStatePath(paths), previous);
     return previous;
   }
   if (units.length === 0) return undefined;
@@ -139,7 +139,7 @@ async function openParallelRun(
     finished: false,
     units: units.map((u) => newUnitRecord(runId, u.slug, u, u.after)),
   };
-  saveRunState(parallelStatePath(paths), run);
+  saveParallelRun(parallelStatePath(paths), run);
   deps.logger.info(`Parallel run ${runId}: ${run.units.length} unit(s) from fix_plan.md, merged into ${runBranch}`);
   return run;
 }
@@ -173,7 +173,7 @@ export async function abandonParallelRun(options: { projectDir: string; deps: De
     }
     run.finished = true;
     run.abandoned_at = new Date(deps.clock.now()).toISOString();
-    saveRunState(parallelStatePath(paths), run);
+    saveParallelRun(parallelStatePath(paths), run);
     const git: GitContext = { runner: deps.processRunner, env: deps.env };
     const refs = await runGit(git, projectDir, ['for-each-ref', '--format=%(refname)', `${BACKUP_REF_ROOT}/${run.run_id}/`]);
     deps.stdout.write(describeAbandonedRun(run, refs.ok ? refs.stdout.split('\n').filter(Boolean) : []));

@@ -64,10 +64,10 @@ export function queueParallelStatePath(paths: Pick<RalphPaths, 'ralphDir'>): str
 }
 
 export function loadParallelRun(paths: Pick<RalphPaths, 'ralphDir'>, options: StateReadOptions): ParallelRunState | undefined {
-  return loadRunState(parallelStatePath(paths), options);
+  return loadParallelRunFile(parallelStatePath(paths), options);
 }
 
-export function loadRunState(file: string, options: StateReadOptions): ParallelRunState | undefined {
+export function loadParallelRunFile(file: string, options: StateReadOptions): ParallelRunState | undefined {
   const run = readStateFile(file, runSchema.nullable(), null, options).value ?? undefined;
   if (!run) return undefined;
   for (const unit of run.units) Object.assign(unit, unitPlace(run.run_id, unit.slug));
@@ -79,7 +79,7 @@ export function unitPlace(runId: string, slug: string): { branch: string; worktr
   return { branch: `ralph/${runId}/${slug}`, worktree: join('.ralph', 'worktrees', `${runId}-${slug}`) };
 }
 
-export function saveRunState(file: string, state: ParallelRunState): void {
+export function saveParallelRun(file: string, state: ParallelRunState): void {
   writeJsonAtomic(file, state);
 }
 

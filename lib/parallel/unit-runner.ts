@@ -26,10 +26,10 @@ import {
   mergeRunBranchIntoUnit,
   removeMergedUnit,
   type LandResult,
-  type StepResult,
+  type MergeStep,
 } from './merge.js';
 import { stripItemMark } from './plan-units.js';
-import { saveRunState, type ParallelRunState, type UnitRecord } from './run-state.js';
+import { saveParallelRun, type ParallelRunState, type UnitRecord } from './run-state.js';
 import { describeUnitOutcomes } from './summary.js';
 import { buildUnitDeps } from './unit-deps.js';
 import { describeProgress, ProgressLine } from './progress-line.js';
@@ -56,7 +56,7 @@ export interface UnitRunnerHooks {
   /** The command that abandons the run, named in the summary when a unit is left unfinished. */
   abandonCommand?: string;
   /** After a unit's branch merged into the run branch (default: its item ticked in fix_plan.md). */
-  afterMerge?: (unit: UnitRecord) => Promise<StepResult>;
+  afterMerge?: (unit: UnitRecord) => Promise<MergeStep>;
   /** Each change of a unit's state, after it is saved. */
   onStateChange?: (unit: UnitRecord) => void;
   /** Flags a unit's loop runs with on top of the run's (EXIT_CODES is always ralph's). */
@@ -374,7 +374,7 @@ export class UnitRunner {
   }
 
   save(): void {
-    saveRunState(this.hooks.statePath, this.run);
+    saveParallelRun(this.hooks.statePath, this.run);
     this.ledger.save();
   }
 }

@@ -9,7 +9,7 @@ import { dirname, isAbsolute, join, relative } from 'node:path';
 import { RalphError } from '../errors.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import type { RalphPaths } from '../state/paths.js';
-import { firstLine, readGit, runGit, type GitContext } from './git.js';
+import { gitMessageLine, readGit, runGit, type GitContext } from './git.js';
 import { stripItemMark } from './plan-units.js';
 import type { UnitRecord } from './run-state.js';
 
@@ -36,7 +36,7 @@ export async function readRunBranch(git: GitContext, projectDir: string): Promis
 /** Refuses when tracked files outside .ralph/ have uncommitted changes (untracked files are fine). */
 export async function assertNoTrackedChanges(git: GitContext, projectDir: string): Promise<void> {
   const status = await runGit(git, projectDir, ['status', '--porcelain=v1', '-z', '--untracked-files=no', '--ignore-submodules=all']);
-  if (!status.ok) throw new Error(`git status failed: ${firstLine(status)}`);
+  if (!status.ok) throw new Error(`git status failed: ${gitMessageLine(status)}`);
   const changed = parsePorcelainPaths(status.stdout).filter((path) => !isRalphOwnPath(path));
   if (changed.length === 0) return;
   const shown = changed.slice(0, 5).join(', ') + (changed.length > 5 ? `, and ${changed.length - 5} more` : '');
@@ -76,7 +76,7 @@ export async function openUnitWorktree(git: GitContext, projectDir: string, unit
   const args = hasBranch ? ['worktree', 'add', '-q', dir, unit.branch] : ['worktree', 'add', '-q', '-b', unit.branch, dir, base];
   const added = await runGit(git, projectDir, args);
   if (!added.ok)
-    throw new RalphError('parallel_worktree', `Could not make the worktree of unit ${unit.slug} (${unit.worktree}): ${firstLine(added)}`, {
+    throw new RalphError('parallel_worktree', `Could not make the worktree of unit ${unit.slug} (${unit.worktree}): ${gitMessageLine(added)}`, {
       hint: 'see git worktree list; remove what is in the way, then run ralph --parallel again',
     });
 }

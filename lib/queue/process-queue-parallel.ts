@@ -18,7 +18,7 @@ import { exitCodeForSignal } from '../loop/stop-signal.js';
 import { AccountLedger } from '../parallel/account.js';
 import { readGit, type GitContext } from '../parallel/git.js';
 import { assignSlugs } from '../parallel/plan-units.js';
-import { loadRunState, queueParallelStatePath, saveRunState, unitPlace, type ParallelRunState, type UnitRecord } from '../parallel/run-state.js';
+import { loadParallelRunFile, queueParallelStatePath, saveParallelRun, unitPlace, type ParallelRunState, type UnitRecord } from '../parallel/run-state.js';
 import { UnitRunner } from '../parallel/unit-runner.js';
 import { assertNoTrackedChanges, readRunBranch } from '../parallel/worktrees.js';
 import { acquireProjectLock } from '../state/lock.js';
@@ -26,7 +26,7 @@ import { ledgerPath } from '../state/ledger.js';
 import type { QueueItem } from './queue-file.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import { itemTaskLines } from './item-workspace.js';
-import { describeItem, prepareItemSpec, setStatus, type ProcessQueueOptions } from './process-queue.js';
+import { describeItem, prepareItemSpec, setStatus, type ProcessQueueOptions } from './queue-run.js';
 import type { QueueStore } from './queue-store.js';
 
 export async function processQueueParallel(options: ProcessQueueOptions, store: QueueStore, parallel: number): Promise<number> {
@@ -55,8 +55,8 @@ export async function processQueueParallel(options: ProcessQueueOptions, store: 
       if (reset > 0) deps.logger.info(`Resetting ${reset} interrupted (processing) item(s) back to pending`);
       return { ...queue, queue: items };
     });
-    const run = await openQueueRun(store, loadRunState(statePath, state), { git, projectDir, runBranch, now: deps.clock.now() }, options);
-    saveRunState(statePath, run);
+    const run = await openQueueRun(store, loadParallelRunFile(statePath, state), { git, projectDir, runBranch, now: deps.clock.now() }, options);
+    saveParallelRun(statePath, run);
     const ledger = new AccountLedger(paths, config, state);
     const runner = new UnitRunner({ ...options, projectDir, parallel }, paths, git, run, ledger, {
       statePath,

@@ -11,10 +11,10 @@ import { startNewRun } from '../breaker/circuit-breaker.js';
 import { failingCount, initialSameFailures, sameFailuresTripped } from '../verify/verification.js';
 import { endLedgerRun, loadUnfinishedRun } from '../limits/limits-store.js';
 import { RunRecorder } from './run-recorder.js';
-import { trackerFromSummary } from '../verify/verification-tracker.js';
+import { trackerFromSummary, type VerificationTrackerState } from '../verify/verification-tracker.js';
 import { readLedger } from '../state/ledger.js';
 import { holdBreaker } from '../breaker/breaker-step.js';
-import type { IterationResult } from '../loop/iteration.js';
+import type { IterationResult } from '../loop/call-outcome.js';
 import type { Run, RunSetup, RunStop } from '../loop/run.js';
 
 /** What earlier attempts tried, told to the first loop of a resumed run. */
@@ -22,12 +22,22 @@ const RESUME_CONTEXT_CHARS = 1200;
 /** An agent's reply is kept shorter than a test run's output: it is in the output log anyway. */
 const AGENT_RAW_BYTES = 4096;
 
+/** The record as opened, and what a resumed run carries on with. */
+export interface OpenedRecord {
+  readonly recorder: RunRecorder;
+  /** The loop before the first one this process runs. */
+  readonly loopsBefore: number;
+  /** The verification tracker the run goes on with (a resumed run's, with ralph's own test baseline). */
+  readonly verify: VerificationTrackerState;
+  /** What earlier attempts of a resumed run tried, for the first loop's context only. */
+  readonly resumeContext?: string;
+}
+
 /**
- * Open the record (resume or new), and carry a resumed run's loop number and verification
- * state into the run's state. Sets run.state.loopCount to the loop before the first one this
- * process runs. A dry run keeps none.
+ * Open the record (resume or new): a resumed run's loop number and verification state, for the
+ * loop to carry on with. A dry run keeps none.
  */
-export function openSessionRecord(run: RunSetup, fresh: boolean): RunRecorder | undefined {
+export function openSessionRecord(run: RunSetup, fresh: boolean): OpenedRecord | undefined {
   if (run.config.DRY_RUN) return undefined;
   const recorder = RunRecorder.open({
     paths: run.paths,
@@ -41,22 +51,23 @@ export function openSessionRecord(run: RunSetup, fresh: boolean): RunRecorder | 
     saveEachChange: false,
     redact: run.deps.redact,
   });
-  run.state.loopCount = recorder.firstLoop - 1;
   const { decision } = recorder;
+  let verify = run.state.verify;
+  let resumeContext: string | undefined;
   if (decision.kind === 'resume') {
-    run.state.verify = trackerFromSummary(recorder.record.last_verification);
-    run.state.resumeContext = recorder.resumeContext(RESUME_CONTEXT_CHARS) || undefined;
+    verify = trackerFromSummary(recorder.record.last_verification);
+    resumeContext = recorder.resumeContext(RESUME_CONTEXT_CHARS) || undefined;
     // The breaker that same failures opened was reset (cooldown, --reset-circuit): count again.
-    if (sameFailuresTripped(run.state.verify.sameFailures, run.config.CB_SAME_FAILURES_THRESHOLD) && run.state.breaker.value.state !== 'OPEN') {
+    if (sameFailuresTripped(verify.sameFailures, run.config.CB_SAME_FAILURES_THRESHOLD) && run.state.breaker.value.state !== 'OPEN') {
       run.deps.logger.info('Same-failures count restarts: the circuit breaker it opened has been reset');
-      run.state.verify = { ...run.state.verify, sameFailures: initialSameFailures() };
+      verify = { ...verify, sameFailures: initialSameFailures() };
     }
   } else {
     holdBreaker(run, startNewRun(run.state.breaker.value, run.deps.clock.now()));
   }
   // What a later pass is measured against comes from ralph's ledger, never from the run record
   // (.ralph/sessions/ is the agent's to rewrite): a forged count there cannot hide lost tests.
-  run.state.verify = { ...run.state.verify, lastPassingTests: ledgerTestsBaseline(run) };
+  verify = { ...verify, lastPassingTests: ledgerTestsBaseline(run) };
   recorder.activate();
   recorder.flush();
   run.events.emit('run:opened', {
@@ -65,13 +76,11 @@ export function openSessionRecord(run: RunSetup, fresh: boolean): RunRecorder | 
     nextLoop: recorder.firstLoop,
     cutOff: decision.kind === 'resume' ? decision.cutOff : [],
   });
-  return recorder;
+  return { recorder, loopsBefore: recorder.firstLoop - 1, verify, ...(resumeContext ? { resumeContext } : {}) };
 }
 
 /** Before the agent call, saved: a `kill -9` mid-call leaves the attempt, which a resume marks cut off. */
 export function beginAttemptRecord(run: Run, loop: number): void {
-  run.state.lastOutcome = 'unverified';
-  run.state.loopCostBefore = run.state.spend.value.spend.run.costUsd;
   run.recorder?.beginAttempt(loop);
   run.recorder?.flush();
 }
@@ -89,7 +98,7 @@ export function finishAttemptRecord(run: Run, loop: number, result: IterationRes
     recorder.observe({
       loop,
       source: 'agent',
-      command: run.state.agentCommand,
+      command: run.state.agentChoice.command,
       exitCode: call.exitCode,
       durationMs: call.durationMs,
       raw: s.resultText,
@@ -101,7 +110,7 @@ export function finishAttemptRecord(run: Run, loop: number, result: IterationRes
       outcome: run.state.lastOutcome,
       agentResult: failure.kind,
       agentSessionId: s.sessionId ?? null,
-      agent: run.state.agent.name,
+      agent: run.state.agentChoice.agent.name,
       tokens: { input: s.usage.input, output: s.usage.output, cache_read: s.usage.cacheRead, cache_creation: s.usage.cacheCreation },
       costUsd: run.state.spend.value.spend.run.costUsd - run.state.loopCostBefore,
       filesChanged: result.filesChanged,
@@ -138,7 +147,7 @@ export function endSessionRecord(run: Run, result: RunStop): void {
 }
 
 function countOpenItems(run: Run): number | null {
-  return run.state.plan?.blocking.open ?? null;
+  return run.state.plan.view?.blocking.open ?? null;
 }
 
 function ledgerTestsBaseline(run: Run): number | null {

@@ -59,7 +59,9 @@ export function renderStatsTable(s: MetricsSummary, options: RenderTableOptions)
   );
   row(
     'Cost',
-    s.cost_usd ? `${formatUsd(s.cost_usd.total)} total · ${formatUsd(s.cost_usd.per_loop)} per loop` : '– (not recorded; the Bash tool does not log cost)',
+    s.cost_usd
+      ? `${formatUsdCell(s.cost_usd.total)} total · ${formatUsdCell(s.cost_usd.per_loop)} per loop`
+      : '– (not recorded; the Bash tool does not log cost)',
   );
   if (s.files_changed !== null) row('Files', `${s.files_changed} changed`);
   if (Object.keys(s.outcomes).length > 0) row('Outcomes', formatCounts(s.outcomes));
@@ -86,7 +88,7 @@ function renderChart(s: MetricsSummary): string[] {
   rows.forEach((r, i) => {
     const progress = progressOf(r);
     let line = `${labels[i]!.padStart(labelWidth)}  ${bar(progress, maxProgress)} ${String(progress).padStart(7)}`;
-    if (withCost) line += `  ${bar(r.cost_usd, maxCost)} ${formatUsd(r.cost_usd)}`;
+    if (withCost) line += `  ${bar(r.cost_usd, maxCost)} ${formatUsdCell(r.cost_usd)}`;
     out.push(line.trimEnd());
   });
   return out;
@@ -122,7 +124,7 @@ export function formatCount(n: number): string {
   return String(n);
 }
 
-export function formatUsd(usd: number): string {
+export function formatUsdCell(usd: number): string {
   return `$${usd >= 1 ? usd.toFixed(2) : usd.toFixed(4)}`;
 }
 

@@ -3,8 +3,6 @@
 // lasted long enough to open the circuit breaker (CB_SAME_FAILURES_THRESHOLD) and with what
 // reason, whether a completion claim may stand, and what the next loop is told.
 
-import type { BreakerResult, BreakerState } from '../breaker/circuit-breaker.js';
-import { formatIsoTimestamp } from '../state/timestamps.js';
 import type { ExitGateResult } from '../exit-gate/exit-gate.js';
 
 export type VerificationOutcome = 'tests-passing' | 'improving' | 'regressing' | 'stuck' | 'error';
@@ -58,13 +56,6 @@ export function failingSetText(result: VerificationSnapshot): string | null {
   return `${result.status}\n${result.failuresOmitted ?? 0}\n${names.join('\n')}${unnamed > 0 ? `\n${unnamed} unnamed` : ''}`;
 }
 
-/** The best gate result of a run so far (the stall guard's measure), and the result last compared with it. */
-export interface TestsBest {
-  failing: number;
-  passing: number;
-  seen: VerificationSnapshot;
-}
-
 export interface SameFailuresState {
   signature: string | null;
   /** Consecutive loops with this signature. */
@@ -104,24 +95,6 @@ export function formatSameFailuresReason(state: SameFailuresState, maxNames = 3)
 /** The breaker's reason is one formatSameFailuresReason() wrote: the gate, not a lack of progress, opened it. */
 export function isSameFailuresReason(reason: string): boolean {
   return reason.startsWith(SAME_FAILURES_PREFIX) || reason.startsWith(GATE_ERROR_PREFIX);
-}
-
-/** The breaker opened by the same-failures check, in the breaker's own shape and history. */
-export function openBreakerForSameFailures(state: BreakerState, reason: string, loop: number, now: number): BreakerResult {
-  const timestamp = formatIsoTimestamp(now);
-  if (state.state === 'OPEN') return { state };
-  return {
-    state: {
-      ...state,
-      state: 'OPEN',
-      last_change: timestamp,
-      total_opens: state.total_opens + 1,
-      reason,
-      current_loop: loop,
-      opened_at: timestamp,
-    },
-    transition: { from: state.state, to: 'OPEN', reason, loop, timestamp },
-  };
 }
 
 export interface CompletionCheckInput {

@@ -45,28 +45,70 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** What every phase of the wizard works with. */
+interface Wizard {
+  readonly args: EnableArgs;
+  readonly prompter: Prompter;
+  readonly say: (text: string) => void;
+  readonly interactive: boolean;
+  readonly projectDir: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly runner: typeof nodeProcessRunner;
+}
+
+/** What phase 1 found. */
+interface Detected {
+  readonly context: ProjectContext;
+  readonly sources: TaskSourcesDetected;
+  /** Overwrite an existing setup (--force, or confirmed). */
+  readonly force: boolean;
+}
+
+/** What phases 2 and 3 chose. */
+interface Settings {
+  readonly selected: WizardSource[];
+  readonly context: ProjectContext;
+  readonly maxCalls: number;
+  readonly label: string;
+  readonly prdFile: string | undefined;
+}
+
 async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> {
-  const say = (text: string) => void process.stdout.write(`${text}\n`);
-  const interactive = !args.nonInteractive;
-  const projectDir = process.cwd();
-  const env = process.env;
-  const runner = nodeProcessRunner;
-  const hasCommand = hasCommandOnPath(env);
-  let force = args.force;
-  say(WIZARD_BANNER);
-  const unwritable = unwritableReason(projectDir);
+  const w: Wizard = {
+    args,
+    prompter,
+    say: (text: string) => void process.stdout.write(`${text}\n`),
+    interactive: !args.nonInteractive,
+    projectDir: process.cwd(),
+    env: process.env,
+    runner: nodeProcessRunner,
+  };
+  w.say(WIZARD_BANNER);
+  const unwritable = unwritableReason(w.projectDir);
   if (unwritable) {
-    throw new RalphError('not_writable', `Cannot write to ${projectDir}: ${unwritable} (nothing was written)`, {
+    throw new RalphError('not_writable', `Cannot write to ${w.projectDir}: ${unwritable} (nothing was written)`, {
       hint: 'run ralph-enable in a folder you can write',
       exitCode: EXIT.error,
     });
   }
+  const detected = await detectEnvironment(w);
+  if (typeof detected === 'number') return detected;
+  const settings = await chooseSettings(w, detected);
+  if (typeof settings === 'number') return settings;
+  const written = await generateFiles(w, detected, settings);
+  if (written !== undefined) return written;
+  return verifyFiles(w);
+}
 
+/** Phase 1: an existing setup, the project, its git and its task sources. A number: the exit code. */
+async function detectEnvironment(w: Wizard): Promise<Detected | number> {
+  const { say, projectDir, env, runner } = w;
   say(phaseTitle(1, 'Environment Detection'));
+  let force = w.args.force;
   const existing = checkExistingRalph(projectDir);
   if (existing.state === 'complete' && !force) {
     say('Ralph is already enabled in this project.');
-    if (!interactive || !(await prompter.confirm('Do you want to continue anyway?', false))) {
+    if (!w.interactive || !(await w.prompter.confirm('Do you want to continue anyway?', false))) {
       say('Exiting. Use --force to overwrite.');
       return EXIT.alreadyEnabled;
     }
@@ -74,30 +116,36 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
   } else if (existing.state === 'partial') {
     say(`Ralph is partly set up; missing: ${existing.missing.join(', ')}`);
   }
-  const detected = detectProjectContext(projectDir, { hasCommand });
+  const context = detectProjectContext(projectDir, { hasCommand: hasCommandOnPath(env) });
   const git = await detectGitInfo(projectDir, { runner, env });
   const sources = detectTaskSources(projectDir, git);
-  for (const line of describeProject(detected)) say(line);
+  for (const line of describeProject(context)) say(line);
   say(`Git: ${git.isRepo ? (git.remoteUrl ?? 'repository, no origin') : 'not a repository'}${git.isGitHub ? ' (GitHub)' : ''}`);
   say('Task sources:');
   await describeSources(sources, { runner, cwd: projectDir, env }, say);
+  return { context, sources, force };
+}
 
+/** Phases 2 and 3: the task sources and the settings, asked (or as detected), shown, confirmed. A number: the exit code. */
+async function chooseSettings(w: Wizard, detected: Detected): Promise<Settings | number> {
+  const { say, args, interactive, prompter } = w;
   say(phaseTitle(2, 'Task Source Selection'));
-  const selected = await chooseSources(args, sources, interactive, prompter);
+  const selected = await chooseSources(args, detected.sources, interactive, prompter);
   say(`Task sources: ${selected.length > 0 ? selected.join(', ') : 'none (you write the tasks in fix_plan.md)'}`);
 
   say(phaseTitle(3, 'Configuration'));
-  const name = interactive ? await prompter.ask('Project name', detected.name) : detected.name;
+  const found = detected.context;
+  const name = interactive ? await prompter.ask('Project name', found.name) : found.name;
   // The detected test command is a guess: the gate runs it after every loop, so it is asked.
-  const testCommand = interactive ? await askTestCommand(prompter, detected.testCommand) : detected.testCommand;
-  const context: ProjectContext = { ...detected, name, testCommand };
+  const testCommand = interactive ? await askTestCommand(prompter, found.testCommand) : found.testCommand;
+  const context: ProjectContext = { ...found, name, testCommand };
   // The same range `ralph --calls` accepts: any positive whole number.
   // The default is what an existing .ralphrc says, so accepting it changes nothing there.
-  const currentCalls = readCurrentCalls(join(projectDir, '.ralphrc'), env) ?? Number(CONFIG_SCHEMA.MAX_CALLS_PER_HOUR.default);
+  const currentCalls = readCurrentCalls(join(w.projectDir, '.ralphrc'), w.env) ?? Number(CONFIG_SCHEMA.MAX_CALLS_PER_HOUR.default);
   const maxCalls = interactive ? await prompter.askInteger('Max API calls per hour', { min: 1, defaultValue: currentCalls }) : currentCalls;
   const label =
     args.label ?? (interactive && selected.includes('github') ? await prompter.ask('GitHub label to import', DEFAULT_TASK_LABEL) : DEFAULT_TASK_LABEL);
-  const prdFile = selected.includes('prd') ? await choosePrdFile(args, sources, interactive, prompter) : undefined;
+  const prdFile = selected.includes('prd') ? await choosePrdFile(args, detected.sources, interactive, prompter) : undefined;
   say('Settings:');
   for (const line of describeProject(context)) say(`  ${line}`);
   say(`  Max calls/hour: ${maxCalls}`);
@@ -108,26 +156,22 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
     say('Cancelled: nothing was written.');
     return EXIT.error;
   }
+  return { selected, context, maxCalls, label, prdFile };
+}
 
+/** Phase 4: the tasks imported, the files written, a kept .ralphrc given the chosen values. A number: the exit code. */
+async function generateFiles(w: Wizard, detected: Detected, settings: Settings): Promise<number | undefined> {
+  const { say, projectDir, args } = w;
+  const { selected, context, maxCalls, label } = settings;
   say(phaseTitle(4, 'File Generation'));
-  const tasks: string[] = [];
-  for (const source of selected) {
-    const result = await importTasks({ source, projectDir, prdFile, githubLabel: label, limit: args.limit, runner, env });
-    if (result.ok) {
-      tasks.push(...result.tasks);
-      say(`Imported ${countTaskLines(result.tasks)} task(s) from ${source}`);
-      if (result.note) say(`Note: ${result.note}`);
-    } else {
-      process.stderr.write(`Warning: ${source}: ${result.message}${result.hint ? ` (${result.hint})` : ''}; no tasks imported from it\n`);
-    }
-  }
+  const tasks = await importSelectedTasks(w, settings);
   const result = enableProject({
     projectDir,
     context,
     tasks,
-    force,
+    force: detected.force,
     generatedBy: 'ralph-enable',
-    taskSources: taskSourcesList(sources),
+    taskSources: taskSourcesList(detected.sources),
     githubTaskLabel: label,
     maxCallsPerHour: maxCalls,
   });
@@ -141,12 +185,31 @@ async function runWizard(args: EnableArgs, prompter: Prompter): Promise<number> 
   if (result.files['.ralphrc'] === 'skipped') {
     const original = readFileSync(ralphrc, 'utf8');
     const chosen: Record<string, string> = { MAX_CALLS_PER_HOUR: String(maxCalls) };
-    if (testCommand !== detected.testCommand) chosen.TEST_COMMAND = testCommand;
+    if (context.testCommand !== detected.context.testCommand) chosen.TEST_COMMAND = context.testCommand;
     if (selected.includes('github') || args.label !== undefined) chosen.GITHUB_TASK_LABEL = label;
     const updated = updateRalphrcText(original, chosen);
     if (updated !== original) writeFileAtomic(ralphrc, updated);
   }
+  return undefined;
+}
 
+async function importSelectedTasks(w: Wizard, { selected, prdFile, label }: Settings): Promise<string[]> {
+  const tasks: string[] = [];
+  for (const source of selected) {
+    const result = await importTasks({ source, projectDir: w.projectDir, prdFile, githubLabel: label, limit: w.args.limit, runner: w.runner, env: w.env });
+    if (result.ok) {
+      tasks.push(...result.tasks);
+      w.say(`Imported ${countTaskLines(result.tasks)} task(s) from ${source}`);
+      if (result.note) w.say(`Note: ${result.note}`);
+    } else {
+      process.stderr.write(`Warning: ${source}: ${result.message}${result.hint ? ` (${result.hint})` : ''}; no tasks imported from it\n`);
+    }
+  }
+  return tasks;
+}
+
+/** Phase 5: every file Ralph needs is there. */
+function verifyFiles({ say, projectDir }: Wizard): number {
   say(phaseTitle(5, 'Verification'));
   let ok = true;
   for (const file of ['.ralph/PROMPT.md', '.ralph/fix_plan.md', '.ralph/AGENT.md', '.ralphrc']) {

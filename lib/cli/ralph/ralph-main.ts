@@ -52,8 +52,8 @@ async function dispatchRalph(options: RalphCliOptions, cwd: string, { prerendere
       return runDoctor({ projectDir: cwd, env: process.env, flags: options.flags, write: (t) => process.stdout.write(t) });
     }
     case 'sandbox-build': {
-      const { buildSandboxImage } = await import('./sandbox-build.js');
-      return buildSandboxImage({ projectDir: cwd, env: process.env, flags: options.flags, write: (t) => process.stdout.write(t) });
+      const { sandboxBuildCommand } = await import('./sandbox-build.js');
+      return sandboxBuildCommand({ projectDir: cwd, env: process.env, flags: options.flags, write: (t) => process.stdout.write(t) });
     }
     case 'reset-circuit':
     case 'circuit-status':

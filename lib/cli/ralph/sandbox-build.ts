@@ -16,7 +16,7 @@ export interface SandboxBuildOptions {
   write: (text: string) => void;
 }
 
-export async function buildSandboxImage(options: SandboxBuildOptions): Promise<number> {
+export async function sandboxBuildCommand(options: SandboxBuildOptions): Promise<number> {
   const { config } = loadConfig({ projectDir: options.projectDir, homeDir: options.env.HOME || homedir(), env: options.env, flags: options.flags });
   const image = config.SANDBOX_DOCKER_IMAGE;
   options.write(`Building the sandbox image ${quoteValue(image)} from ralph's Dockerfile (this takes a few minutes the first time)…\n`);

@@ -4,7 +4,7 @@
 // and what they reject is listed under `warnings`. Loaded only for
 // --json, so plain `ralph --status` stays a cold start without zod.
 
-import { loadAgentLimits } from '../../limits/agent-limits.js';
+import { loadAgentLimits } from '../../agent-run/agent-limits.js';
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { ViewConfig } from '../../config/view-config.js';

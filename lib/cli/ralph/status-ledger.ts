@@ -9,7 +9,7 @@ import { formatUsd } from '../../limits/spend.js';
 import type { RateWindowState } from '../../limits/rate-window.js';
 import type { BreakerState } from '../../breaker/circuit-breaker.js';
 import { loadBreaker } from '../../breaker/breaker-store.js';
-import { loadRateWindow, loadRunState, type RunSpend } from '../../limits/limits-store.js';
+import { loadRateWindow, loadRunSpend, type RunSpend } from '../../limits/limits-store.js';
 import { systemClock, type Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/deps.js';
 import { readProjectLock } from '../../state/lock.js';
@@ -50,7 +50,7 @@ export function readLedgerFigures(paths: RalphPaths, status: StatusFile | null, 
   const differences: string[] = [];
   const noting: StateReadOptions = { ...options, logger: warningCollector(differences) };
   const rate = loadRateWindow(paths, noting);
-  const run = loadRunState(paths, noting).value ?? null;
+  const run = loadRunSpend(paths, noting).value ?? null;
   const kept = paths.ledger && existsSync(paths.ledger) ? readLedger(paths.ledger, (message) => differences.push(message)) : undefined;
   const breaker = kept?.breaker || existsSync(paths.circuitBreakerState) ? loadBreaker(paths, noting) : null;
   if (!kept || !paths.ledger) return { rate, run, breaker, ledger: null, differences };

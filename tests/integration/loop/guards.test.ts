@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { formatCountdown } from '../../../lib/limits/countdown.js';
 import { hourKey, nextResetTime } from '../../../lib/limits/rate-window.js';
 import { LoopEvents } from '../../../lib/loop/events.js';
-import { newRunState } from '../../../lib/limits/limits-store.js';
+import { newRunSpend } from '../../../lib/limits/limits-store.js';
 import { fakeClock, type FakeClock } from '../../helpers/fake-clock.js';
 import { loopProject, type LoopProject } from '../../helpers/loop-harness.js';
 import type { FakeCallScript, FakeScenario } from '../../helpers/fake-claude.js';
@@ -232,7 +232,7 @@ describe('fatal agent failures and budgets', () => {
   });
 
   it('an agent that zeroes .run_state every loop still stops at --max-cost: the spend is held, not read back', async () => {
-    const forged = JSON.stringify(newRunState(Date.parse('2026-11-30T00:00:00Z')));
+    const forged = JSON.stringify(newRunSpend(Date.parse('2026-11-30T00:00:00Z')));
     const costly = (n: number) => ({ ...work(n), costUsd: 0.02, writeFiles: { [`f${n}.txt`]: String(n), '.ralph/.run_state': forged } });
     const p = setup({ calls: [costly(1), costly(2), costly(3), costly(4), work(5)] });
     const result = await p.run({ MAX_COST_USD: 0.05 });

@@ -6,11 +6,11 @@ import {
   isBashCommandAllowed,
   splitAllowedTools,
   suggestAllowedTools,
-  type PermissionDenial,
+  type ToolDenial,
 } from '../../../lib/analysis/allowed-tools-suggestion.js';
 
 const recordings = new URL('../../fixtures/claude-cli-2.1.332/', import.meta.url);
-const denialsOf = (name: string): PermissionDenial[] => {
+const denialsOf = (name: string): ToolDenial[] => {
   const objects = readFileSync(new URL(name, recordings), 'utf8')
     .split('\n')
     .filter((l) => l.trim().startsWith('{'))
@@ -22,7 +22,7 @@ const denialsOf = (name: string): PermissionDenial[] => {
 const DEFAULT_ALLOWED = splitAllowedTools(
   'Write,Read,Edit,Bash(git add *),Bash(git commit *),Bash(git diff *),Bash(git log *),Bash(git status),Bash(git status *),Bash(git push *),Bash(git pull *),Bash(git fetch *),Bash(git checkout *),Bash(git branch *),Bash(git stash *),Bash(git merge *),Bash(git tag *),Bash(npm *),Bash(pytest)',
 );
-const bash = (command: string): PermissionDenial => ({ tool_name: 'Bash', tool_input: { command, description: 'Run command' } });
+const bash = (command: string): ToolDenial => ({ tool_name: 'Bash', tool_input: { command, description: 'Run command' } });
 
 describe('classifyPermissionDenials (Bash #243 exemption)', () => {
   it('halts on a denied `rm -rf build`', () => {

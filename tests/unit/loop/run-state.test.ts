@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findAgent } from '../../../lib/agents/registry.js';
 import { defaultConfig } from '../../../lib/config/schema.js';
-import { openBreakerForSameFailures } from '../../../lib/verify/verification.js';
+import { openBreakerForSameFailures } from '../../../lib/breaker/circuit-breaker.js';
 import { resetRunSession } from '../../../lib/sessions/agent-session.js';
 import { holdRunState, type Run, type RunStateSource } from '../../../lib/loop/run.js';
 import type { SharedAccount } from '../../../lib/limits/shared-account.js';

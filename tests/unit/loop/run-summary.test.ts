@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatRunOutcome } from '../../../lib/monitor/run-outcome.js';
-import { formatDuration, nextCommand, summarizeRun, type RunSummaryFacts } from '../../../lib/loop/run-summary.js';
+import { formatRunTime, nextCommand, summarizeRun, type RunSummaryFacts } from '../../../lib/loop/run-summary.js';
 
 const done: RunSummaryFacts = {
   exitCode: 0,
@@ -69,8 +69,8 @@ describe('nextCommand', () => {
   });
 });
 
-describe('formatDuration', () => {
+describe('formatRunTime', () => {
   it('reads as hours, minutes and seconds', () => {
-    expect([formatDuration(7_000), formatDuration(245_000), formatDuration(3_723_000)]).toEqual(['7s', '4m 05s', '1h 02m 03s']);
+    expect([formatRunTime(7_000), formatRunTime(245_000), formatRunTime(3_723_000)]).toEqual(['7s', '4m 05s', '1h 02m 03s']);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { composeLine, cutToWidth, sanitizeText, shouldUseColor, stripAnsi, visibleWidth } from '../../../lib/monitor/ansi.js';
+import { composeLine, cutToWidth, sanitizeText, shouldUseColor, visibleWidth } from '../../../lib/monitor/ansi.js';
+import { stripTerminalControls as stripAnsi } from '../../../lib/text/terminal-text.js';
 
 describe('visibleWidth', () => {
   it('counts ASCII as one column, wide emoji and CJK as two, combining marks as none', () => {

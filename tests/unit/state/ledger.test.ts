@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ledgerPath, readLedger, recordQueuedPrd, saveLedgerRate, saveLedgerRun } from '../../../lib/state/ledger.js';
-import { newRunState } from '../../../lib/limits/limits-store.js';
+import { newRunSpend } from '../../../lib/limits/limits-store.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -60,7 +60,7 @@ describe('the ledger file', () => {
   it('is written mode 600 in a 700 folder, and read back', () => {
     const project = tmp();
     const path = ledgerPath(project, { XDG_STATE_HOME: join(tmp(), 's') }, '/x');
-    saveLedgerRun(path, project, newRunState(1000, 'run-1'), true);
+    saveLedgerRun(path, project, newRunSpend(1000, 'run-1'), true);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(statSync(dirname(path)).mode & 0o777).toBe(0o700);
     expect(readLedger(path, () => undefined)?.run).toMatchObject({ unfinished: true, state: { run_id: 'run-1' } });
@@ -75,7 +75,7 @@ describe('the ledger file', () => {
     // Another process (ralph-queue add --prd) rewrites the file in place, keeping its size.
     const text = readFileSync(path, 'utf8');
     writeFileSync(path, text.replace('"tokens": 10', '"tokens": 99'));
-    saveLedgerRun(path, project, newRunState(1000, 'run-1'), true);
+    saveLedgerRun(path, project, newRunSpend(1000, 'run-1'), true);
     expect(readLedger(path, () => undefined)?.rate).toMatchObject({ calls: 2, tokens: 99 });
     // And by replacing it (a new file).
     const replaced = join(dirname(path), 'other.json');

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MetricsSummarizer, percentile, type MetricLine } from '../../../lib/stats/metrics-summary.js';
 import { readMetrics } from '../../../lib/stats/read-metrics.js';
-import { bar, formatCount, formatSeconds, formatUsd, renderStatsTable } from '../../../lib/stats/render-stats-table.js';
+import { bar, formatCount, formatSeconds, formatUsdCell, renderStatsTable } from '../../../lib/stats/render-stats-table.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ralph-stats-summary-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -181,7 +181,7 @@ describe('table', () => {
     expect(bar(0, 5).trim()).toBe('');
     expect([formatSeconds(14), formatSeconds(14.25), formatSeconds(71), formatSeconds(7260)]).toEqual(['14s', '14.3s', '1m 11s', '2h 01m']);
     expect([formatCount(999), formatCount(1500), formatCount(2_500_000)]).toEqual(['999', '1.5k', '2.5M']);
-    expect([formatUsd(0.01234), formatUsd(12.5)]).toEqual(['$0.0123', '$12.50']);
+    expect([formatUsdCell(0.01234), formatUsdCell(12.5)]).toEqual(['$0.0123', '$12.50']);
   });
 });
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { initialBreakerState } from '../../../lib/breaker/circuit-breaker.js';
+import { initialBreakerState, openBreakerForSameFailures } from '../../../lib/breaker/circuit-breaker.js';
 import type { ExitGateResult } from '../../../lib/exit-gate/exit-gate.js';
 import {
   checkCompletion,
@@ -8,7 +8,6 @@ import {
   formatFailuresForContext,
   formatSameFailuresReason,
   initialSameFailures,
-  openBreakerForSameFailures,
   sameFailuresTripped,
   type VerificationSnapshot,
 } from '../../../lib/verify/verification.js';

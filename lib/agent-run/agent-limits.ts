@@ -5,7 +5,7 @@
 
 import { basename } from 'node:path';
 import * as z from '../state/zod.js';
-import { activeLimits, type AgentLimit, type AgentLimits } from '../agent-run/fallback-order.js';
+import { activeLimits, type AgentLimit, type AgentLimits } from './fallback-order.js';
 import { usageWaitProblem } from '../breaker/guard-ranges.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';
 import type { RalphPaths } from '../state/paths.js';
