@@ -47,7 +47,7 @@ export function describeUnitOutcomes(run: ParallelRunState, context: OutcomeCont
     unfinished = true;
     lines.push(`    its work: branch ${unit.branch}, worktree ${unit.worktree}`);
     lines.push(`    look: git log --oneline ${run.run_branch}..${unit.branch}   cd ${unit.worktree}`);
-    if (unit.state === 'needs-review') lines.push(`    finish it: ${finishByHand(unit, context.rerun)}`);
+    if (unit.state === 'needs-review') lines.push(`    finish it: ${finishByHand(unit, context.rerun, run.run_branch)}`);
     else if (unit.state === 'failed') lines.push(`    ${context.rerun} runs its loop again from its branch`);
   }
   if (unfinished && context.abandon) lines.push(`  To drop this run instead (its branches, worktrees and backup refs are kept): ${context.abandon}`);
@@ -55,7 +55,11 @@ export function describeUnitOutcomes(run: ParallelRunState, context: OutcomeCont
 }
 
 /** The steps that finish a unit that needs review by hand, then let ralph merge it. */
-function finishByHand(unit: UnitRecord, rerun: string): string {
+function finishByHand(unit: UnitRecord, rerun: string, runBranch: string): string {
+  const moved = / moved from (\S+) to (\S+) while its agent resolved the earlier conflict$/.exec(unit.exit_reason);
+  if (moved) {
+    return `${rerun} gives its agent a pass at the new conflict (git log ${moved[1]}..${moved[2]} shows what came in); or by hand: cd ${unit.worktree}, git merge ${runBranch}, resolve, git commit; then ${rerun} merges it`;
+  }
   const conflict = /^merge conflict in (.*?)(?::|$)/.exec(unit.exit_reason);
   if (conflict) {
     return `cd ${unit.worktree}, resolve the conflicts in ${conflict[1]} (no conflict marker left), git add -A && git commit; then ${rerun} merges it`;

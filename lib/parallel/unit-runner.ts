@@ -15,7 +15,7 @@ import { installStopSignal, type StopSignalOptions } from '../loop/stop-signal.j
 import type { Deps, Logger, Output } from '../platform/deps.js';
 import type { RalphPaths } from '../state/paths.js';
 import type { AccountLedger } from './account.js';
-import type { GitContext } from './git.js';
+import { readGit, runGit, type GitContext } from './git.js';
 import {
   commitUnitLeftovers,
   hasConflictMarkers,
@@ -69,6 +69,8 @@ type UnitSignals = EventEmitter;
 export class UnitRunner {
   private readonly signals = new Map<string, UnitSignals>();
   private readonly started = new Set<string>();
+  /** The commit of the run branch each unit's conflict pass merged (this process's passes only). */
+  private readonly passBases = new Map<string, string>();
   private mergeQueue: Promise<unknown> = Promise.resolve();
   // git worktree add / prune / remove of two units at once race on .git/worktrees/ (a prune
   // takes away the record of a worktree being added): one at a time.
@@ -214,8 +216,15 @@ export class UnitRunner {
         return;
       }
       if (unit.conflict_passes >= 1) {
-        this.update(unit, { state: 'needs-review', exit_reason: `merge conflict in ${merged.files.join(', ')} after the agent's pass` });
-        this.log.error(`Unit ${unit.slug} needs review: its merge still conflicts (${merged.files.join(', ')})`);
+        const moved = await this.runBranchMove(unit);
+        const files = merged.files.join(', ');
+        if (moved) {
+          this.update(unit, { state: 'needs-review', exit_reason: `merge conflict in ${files}: ${moved} while its agent resolved the earlier conflict` });
+          this.log.error(`Unit ${unit.slug} needs review: ${moved} during its agent's conflict pass, and its merge conflicts again (${files})`);
+        } else {
+          this.update(unit, { state: 'needs-review', exit_reason: `merge conflict in ${files} after its agent's conflict pass` });
+          this.log.error(`Unit ${unit.slug} needs review: its merge still conflicts (${files})`);
+        }
         return;
       }
       this.update(unit, { state: 'conflict', conflict_passes: unit.conflict_passes + 1, exit_reason: `merge conflict in ${merged.files.join(', ')}` });
@@ -249,11 +258,13 @@ export class UnitRunner {
 
   /** The run branch merged into the unit's, markers left for its agent, which runs once more. Returns false when the unit ends here. */
   private async runConflictPass(unit: UnitRecord, dir: string): Promise<boolean> {
-    const inMerge = (await this.git.runner.run('git', ['rev-parse', '-q', '--verify', 'MERGE_HEAD'], { cwd: dir, env: this.git.env })).code === 0;
+    const mergeHead = await runGit(this.git, dir, ['rev-parse', '-q', '--verify', 'MERGE_HEAD']);
     let files: string[];
-    if (inMerge) {
+    if (mergeHead.ok) {
+      this.passBases.set(unit.slug, mergeHead.stdout.trim());
       files = await listConflictedFiles(this.git, dir);
     } else {
+      this.passBases.set(unit.slug, await readGit(this.git, this.options.projectDir, ['rev-parse', `refs/heads/${this.run.run_branch}`]));
       const start = await mergeRunBranchIntoUnit(this.git, dir, this.run.run_branch, `Merge ${this.run.run_branch} into parallel unit ${unit.slug}\n`);
       if (start.kind === 'clean') return true;
       if (start.kind === 'failed') {
@@ -299,6 +310,18 @@ export class UnitRunner {
       return false;
     }
     return true;
+  }
+
+  /**
+   * How the run branch moved since the commit of it the unit's conflict pass merged ("main moved
+   * from a1b2c3d to e4f5a6b"), or undefined when it did not (or the pass is not known).
+   */
+  private async runBranchMove(unit: UnitRecord): Promise<string | undefined> {
+    const base = this.passBases.get(unit.slug);
+    const tip = await runGit(this.git, this.options.projectDir, ['rev-parse', `refs/heads/${this.run.run_branch}`]);
+    if (base === undefined || !tip.ok || tip.stdout.trim() === base) return undefined;
+    const short = async (sha: string) => (await runGit(this.git, this.options.projectDir, ['rev-parse', '--short', sha])).stdout.trim() || sha.slice(0, 7);
+    return `${this.run.run_branch} moved from ${await short(base)} to ${await short(tip.stdout.trim())}`;
   }
 
   private async runUnitLoop(
