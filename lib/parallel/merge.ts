@@ -190,20 +190,26 @@ export function hasConflictMarkers(dir: string, files: string[]): boolean {
   });
 }
 
-/** Ticks the unit's item in the run branch's plan; commits the tick when the plan is tracked. */
-export async function tickUnitItem(git: GitContext, paths: RalphPaths, unit: UnitRecord): Promise<StepResult> {
+/**
+ * Ticks the unit's item in the run branch's plan, with `how.note` after it (`(in review: <url>)`);
+ * commits the tick when the plan is tracked, unless `how.commit` is false.
+ */
+export async function tickUnitItem(git: GitContext, paths: RalphPaths, unit: UnitRecord, how: { note?: string; commit?: boolean } = {}): Promise<StepResult> {
   const text = readFileSync(paths.fixPlan, 'utf8');
   const lines = text.split('\n');
   const wanted = unit.lines[0]?.replace(/\r$/, '');
+  const done = (line: string) => `${line.replace('[ ]', '[x]')}${how.note ? ` ${how.note}` : ''}`;
   let index = lines.findIndex((line) => line.replace(/\r$/, '') === wanted);
   if (index < 0) index = lines.findIndex((line) => /\[ \]/.test(line) && line.includes(unit.item));
   // Ticked already (by a turn a crash cut short before its commit): only the commit is left.
-  const ticked = wanted === undefined ? -1 : lines.findIndex((line) => line.replace(/\r$/, '') === wanted.replace('[ ]', '[x]'));
+  const ticked = wanted === undefined ? -1 : lines.findIndex((line) => line.replace(/\r$/, '') === done(wanted));
   if (index < 0 && ticked < 0) return { ok: false, message: `the item is no longer in ${relative(paths.projectDir, paths.fixPlan)}; tick it yourself` };
   if (index >= 0) {
-    lines[index] = lines[index]!.replace('[ ]', '[x]');
+    const cr = lines[index]!.endsWith('\r') ? '\r' : '';
+    lines[index] = `${done(lines[index]!.replace(/\r$/, ''))}${cr}`;
     writeFileAtomic(paths.fixPlan, lines.join('\n'));
   }
+  if (how.commit === false) return { ok: true };
   const rel = relative(paths.projectDir, paths.fixPlan);
   const tracked = (await runGit(git, paths.projectDir, ['ls-files', '--error-unmatch', '--', rel])).ok;
   if (!tracked) return { ok: true };
@@ -214,9 +220,10 @@ export async function tickUnitItem(git: GitContext, paths: RalphPaths, unit: Uni
 
 /**
  * After the merge: the unit's worktree removed (when nothing but ralph's own and ignored files
- * is left in it) and its branch deleted with `git branch -d`, which refuses an unmerged one.
+ * is left in it) and its branch deleted with `git branch -d`, which refuses an unmerged one
+ * (kept with `keepBranch`: a pull request's).
  */
-export async function removeMergedUnit(git: GitContext, projectDir: string, unit: UnitRecord): Promise<StepResult> {
+export async function removeMergedUnit(git: GitContext, projectDir: string, unit: UnitRecord, keepBranch = false): Promise<StepResult> {
   const dir = join(projectDir, unit.worktree);
   const status = await runGit(git, dir, ['status', '--porcelain=v1', '-z']);
   if (status.ok) {
@@ -228,6 +235,18 @@ export async function removeMergedUnit(git: GitContext, projectDir: string, unit
   } else {
     await runGit(git, projectDir, ['worktree', 'prune']);
   }
+  if (keepBranch) return { ok: true };
   const deleted = await runGit(git, projectDir, ['branch', '-d', '-q', unit.branch]);
   return deleted.ok ? { ok: true } : { ok: false, message: `git branch -d: ${firstLine(deleted)}` };
+}
+
+/**
+ * How the run branch moved on from `base`, the commit of it a unit's conflict pass merged
+ * ("main moved from a1b2c3d to e4f5a6b"); undefined when it did not.
+ */
+export async function describeRunBranchMove(git: GitContext, projectDir: string, runBranch: string, base: string | undefined): Promise<string | undefined> {
+  const tip = await runGit(git, projectDir, ['rev-parse', `refs/heads/${runBranch}`]);
+  if (base === undefined || !tip.ok || tip.stdout.trim() === base) return undefined;
+  const short = async (sha: string) => (await runGit(git, projectDir, ['rev-parse', '--short', sha])).stdout.trim() || sha.slice(0, 7);
+  return `${runBranch} moved from ${await short(base)} to ${await short(tip.stdout.trim())}`;
 }

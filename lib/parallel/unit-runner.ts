@@ -18,8 +18,7 @@ import type { AccountLedger } from './account.js';
 import { readGit, runGit, type GitContext } from './git.js';
 import {
   commitUnitLeftovers,
-  hasConflictMarkers,
-  isConflictResolved,
+  describeRunBranchMove,
   landUnit,
   listConflictedFiles,
   mergeRunBranchIntoUnit,
@@ -28,11 +27,12 @@ import {
   type StepResult,
 } from './merge.js';
 import { stripItemMark } from './plan-units.js';
-import { saveRunState, type ParallelRunState, type UnitRecord } from './run-state.js';
+import { concludeConflictPass, conflictTask } from './conflict-pass.js';
+import { hasLanded, saveRunState, type ParallelRunState, type UnitRecord } from './run-state.js';
+import { landFailureReason, landUnitAsPullRequest, pullRequestBase } from './pull-request.js';
 import { describeUnitOutcomes } from './summary.js';
 import { buildUnitDeps } from './unit-deps.js';
-import { describeProgress, ProgressLine } from './progress-line.js';
-import { createLogger } from '../platform/logger.js';
+import { describeProgress, openRunConsole, type ProgressLine } from './progress-line.js';
 import { openUnitWorktree, seedUnitRalph, unitNote } from './worktrees.js';
 
 export interface UnitRunnerOptions {
@@ -62,6 +62,8 @@ export interface UnitRunnerHooks {
   unitFlags?: Record<string, string | number | boolean>;
   /** A new unit branches from the run branch as it is when the unit starts (default: the run's base commit). */
   startFromRunBranch?: boolean;
+  /** `--parallel-land pr`: each unit lands as a pull request (pull-request.ts) instead of a local merge. */
+  pullRequests?: { draft: boolean };
 }
 
 type UnitSignals = EventEmitter;
@@ -89,20 +91,7 @@ export class UnitRunner {
     private readonly ledger: AccountLedger,
     private readonly hooks: UnitRunnerHooks,
   ) {
-    const { deps } = options;
-    if (deps.stderr.isTTY) {
-      const progress = new ProgressLine(deps.stderr);
-      const stderr = progress.around(deps.stderr);
-      const verbose = options.flags.RALPH_VERBOSE === true;
-      this.progress = progress;
-      this.console = {
-        stdout: progress.around(deps.stdout),
-        stderr,
-        logger: createLogger({ logFile: paths.ralphLog, stderr, env: deps.env, redact: deps.redact, clock: deps.clock, verbose }),
-      };
-    } else {
-      this.console = { stdout: deps.stdout, stderr: deps.stderr, logger: deps.logger };
-    }
+    ({ progress: this.progress, console: this.console } = openRunConsole(options.deps, paths.ralphLog, options.flags.RALPH_VERBOSE === true));
   }
 
   private get log(): Logger {
@@ -157,14 +146,17 @@ export class UnitRunner {
   }
 
   private isStartable(unit: UnitRecord): boolean {
-    if (this.started.has(unit.slug) || unit.state === 'merged' || unit.state === 'needs-review') return false;
-    return unit.after.every((slug) => this.run.units.find((u) => u.slug === slug)?.state === 'merged');
+    if (this.started.has(unit.slug) || hasLanded(unit) || unit.state === 'needs-review') return false;
+    const ready = (u: UnitRecord | undefined) =>
+      u !== undefined && (u.state === 'merged' || (this.hooks.pullRequests !== undefined && u.state === 'in-review'));
+    return unit.after.every((slug) => ready(this.run.units.find((u) => u.slug === slug)));
   }
 
   private async runUnit(unit: UnitRecord): Promise<void> {
     const { projectDir } = this.options;
     const dir = join(projectDir, unit.worktree);
-    const base = this.hooks.startFromRunBranch ? `refs/heads/${this.run.run_branch}` : this.run.base_commit;
+    const stackedOn = this.hooks.pullRequests ? pullRequestBase(this.run, unit) : this.run.run_branch;
+    const base = stackedOn !== this.run.run_branch || this.hooks.startFromRunBranch ? `refs/heads/${stackedOn}` : this.run.base_commit;
     await this.inWorktreeQueue(() => openUnitWorktree(this.git, projectDir, unit, base));
     // A unit whose loop ended done before a stop goes straight to the merge queue.
     if (unit.state !== 'merging' && unit.state !== 'conflict') {
@@ -192,7 +184,29 @@ export class UnitRunner {
       }
       this.update(unit, { state: 'merging' });
     }
-    await this.mergeWithConflictPass(unit);
+    if (this.hooks.pullRequests) await this.openPullRequest(unit, this.hooks.pullRequests);
+    else await this.mergeWithConflictPass(unit);
+  }
+
+  /** `--parallel-land pr`: the unit's branch pushed and its pull request opened, in the merge queue's turn. */
+  private async openPullRequest(unit: UnitRecord, settings: { draft: boolean }): Promise<void> {
+    const { projectDir, deps } = this.options;
+    const base = pullRequestBase(this.run, unit);
+    const place = { projectDir, runId: this.run.run_id, runBranch: this.run.run_branch, base, draft: settings.draft, redact: deps.redact };
+    this.update(unit, { state: 'merging' });
+    const landed = await this.inMergeQueue(() => landUnitAsPullRequest(this.git, this.paths, unit, join(projectDir, unit.worktree), place));
+    if (landed.kind === 'failed') {
+      this.update(unit, { state: 'needs-review', exit_reason: landFailureReason(landed.step, landed.message) });
+      this.log.error(`Unit ${unit.slug} needs review: ${landFailureReason(landed.step, landed.message)}; its work stays on ${unit.branch}`);
+      return;
+    }
+    this.update(unit, { state: 'in-review', pr_url: landed.url, exit_reason: `pull request ${landed.url}`, exit_code: EXIT.ok });
+    this.log.success(
+      `Unit ${unit.slug}: ${landed.existed ? 'its pull request was open already' : 'pull request opened'} (${unit.branch} into ${base}): ${landed.url}`,
+    );
+    for (const warning of landed.warnings) this.log.warn(`Unit ${unit.slug}: ${warning}`);
+    const removed = await this.inWorktreeQueue(() => removeMergedUnit(this.git, projectDir, unit, true));
+    if (!removed.ok) this.log.warn(`Unit ${unit.slug}: ${removed.message}`);
   }
 
   private async mergeWithConflictPass(unit: UnitRecord): Promise<void> {
@@ -216,7 +230,7 @@ export class UnitRunner {
         return;
       }
       if (unit.conflict_passes >= 1) {
-        const moved = await this.runBranchMove(unit);
+        const moved = await describeRunBranchMove(this.git, this.options.projectDir, this.run.run_branch, this.passBases.get(unit.slug));
         const files = merged.files.join(', ');
         if (moved) {
           this.update(unit, { state: 'needs-review', exit_reason: `merge conflict in ${files}: ${moved} while its agent resolved the earlier conflict` });
@@ -274,13 +288,7 @@ export class UnitRunner {
       }
       files = start.files;
     }
-    const mergedItems = this.run.units.filter((u) => u.state === 'merged').map((u) => u.item);
-    const task = [
-      `- [ ] Resolve the merge conflicts in: ${files.join(', ')}`,
-      `  - ${this.run.run_branch} was merged into this branch and conflicts with it; git's conflict markers are in those files.`,
-      `  - The other side was for: ${mergedItems.length > 0 ? mergedItems.join('; ') : 'changes made on ' + this.run.run_branch}.`,
-      '  - Keep what both sides were for, remove every conflict marker, make the tests pass, then tick this item.',
-    ];
+    const task = conflictTask(this.run, files);
     seedUnitRalph(
       this.paths,
       dir,
@@ -292,36 +300,13 @@ export class UnitRunner {
     // A new task for the unit's loop: what its breaker saw of the earlier one does not count.
     const loop = await this.runUnitLoop(unit, { fresh: true, resetBreaker: true });
     if (loop.interrupted) return false;
-    // Markers left: nothing is committed, the worktree stays mid-merge for whoever reviews it.
-    const markersLeft = hasConflictMarkers(dir, files);
-    const committed =
-      loop.exitCode === EXIT.ok && !markersLeft
-        ? await commitUnitLeftovers(this.git, dir, `Merge ${this.run.run_branch} into parallel unit ${unit.slug}\n\nConflicts resolved by the unit's agent.\n`)
-        : { ok: false as const, message: '' };
-    if (!committed.ok || !(await isConflictResolved(this.git, dir, files))) {
-      const why =
-        loop.exitCode !== EXIT.ok
-          ? `the conflict pass stopped (${loop.exitReason})`
-          : markersLeft
-            ? 'conflict markers are left'
-            : `the resolution could not be committed (${committed.ok ? 'conflicts left' : committed.message})`;
+    const why = await concludeConflictPass(this.git, dir, { runBranch: this.run.run_branch, slug: unit.slug, files }, loop);
+    if (why !== undefined) {
       this.update(unit, { state: 'needs-review', exit_reason: `merge conflict in ${files.join(', ')}: ${why}` });
       this.log.error(`Unit ${unit.slug} needs review: ${why}; its work stays on ${unit.branch}`);
       return false;
     }
     return true;
-  }
-
-  /**
-   * How the run branch moved since the commit of it the unit's conflict pass merged ("main moved
-   * from a1b2c3d to e4f5a6b"), or undefined when it did not (or the pass is not known).
-   */
-  private async runBranchMove(unit: UnitRecord): Promise<string | undefined> {
-    const base = this.passBases.get(unit.slug);
-    const tip = await runGit(this.git, this.options.projectDir, ['rev-parse', `refs/heads/${this.run.run_branch}`]);
-    if (base === undefined || !tip.ok || tip.stdout.trim() === base) return undefined;
-    const short = async (sha: string) => (await runGit(this.git, this.options.projectDir, ['rev-parse', '--short', sha])).stdout.trim() || sha.slice(0, 7);
-    return `${this.run.run_branch} moved from ${await short(base)} to ${await short(tip.stdout.trim())}`;
   }
 
   private async runUnitLoop(
