@@ -77,10 +77,8 @@ export async function runParallel(options: RunParallelOptions): Promise<number> 
     const signal = await runner.start();
     if (signal) return exitCodeForSignal(signal);
     const code = decideExitCode(run.units, () => isPlanComplete(parseFixPlan(readFileSync(paths.fixPlan, 'utf8'), config.OPTIONAL_SECTIONS)));
-    if (run.units.every(hasLanded)) {
-      run.finished = true;
-      runner.save();
-    }
+    if (run.units.every(hasLanded)) run.finished = true;
+    await runner.close();
     return code;
   } finally {
     lock.release();

@@ -34,6 +34,7 @@ import { describeUnitOutcomes } from './summary.js';
 import { buildUnitDeps } from './unit-deps.js';
 import { describeProgress, openRunConsole, type ProgressLine } from './progress-line.js';
 import { openUnitWorktree, seedUnitRalph, unitNote } from './worktrees.js';
+import { OwnerHandBack } from './ownership.js';
 
 export interface UnitRunnerOptions {
   projectDir: string;
@@ -78,6 +79,8 @@ export class UnitRunner {
   // takes away the record of a worktree being added): one at a time.
   private worktreeQueue: Promise<unknown> = Promise.resolve();
   private halting = false;
+  /** ralph as root on a user's project: what it makes there is handed to the owner. */
+  private readonly ownership: OwnerHandBack;
   /** The combined progress line, on a terminal only. */
   private readonly progress: ProgressLine | undefined;
   /** The console the run and its units write to (through the progress line on a terminal). */
@@ -92,6 +95,7 @@ export class UnitRunner {
     private readonly hooks: UnitRunnerHooks,
   ) {
     ({ progress: this.progress, console: this.console } = openRunConsole(options.deps, paths.ralphLog, options.flags.RALPH_VERBOSE === true));
+    this.ownership = new OwnerHandBack(options.deps, options.projectDir, git, (message) => this.log.warn(message));
   }
 
   private get log(): Logger {
@@ -114,6 +118,7 @@ export class UnitRunner {
       stop.dispose();
     }
     this.save();
+    await this.ownership.handBack();
     this.progress?.close();
     deps.stdout.write(
       describeUnitOutcomes(this.run, { interrupted: stop.received !== undefined, rerun: this.hooks.resumeCommand, abandon: this.hooks.abandonCommand }),
@@ -315,6 +320,8 @@ export class UnitRunner {
   ): Promise<{ exitCode: number; exitReason: string; interrupted: boolean }> {
     const { deps, projectDir, flags } = this.options;
     const dir = join(projectDir, unit.worktree);
+    // What ralph made for this loop (the worktree, its .ralph/, a merge's files) is the owner's.
+    await this.ownership.handBack();
     const signals: UnitSignals = new EventEmitter();
     this.signals.set(unit.slug, signals);
     const events = new LoopEvents();
@@ -353,13 +360,14 @@ export class UnitRunner {
   }
 
   private inMergeQueue<T>(step: () => Promise<T>): Promise<T> {
-    const next = this.mergeQueue.then(step);
+    // What the turn wrote (objects, refs, reflogs, merged files) goes back to the project's owner.
+    const next = this.mergeQueue.then(step).finally(() => this.ownership.handBack());
     this.mergeQueue = next.catch(() => undefined);
     return next;
   }
 
   private inWorktreeQueue<T>(step: () => Promise<T>): Promise<T> {
-    const next = this.worktreeQueue.then(step);
+    const next = this.worktreeQueue.then(step).finally(() => this.ownership.handBack());
     this.worktreeQueue = next.catch(() => undefined);
     return next;
   }
@@ -381,5 +389,11 @@ export class UnitRunner {
   save(): void {
     saveRunState(this.hooks.statePath, this.run);
     this.ledger.save();
+  }
+
+  /** The run's last save, its state file handed to the project's owner when ralph is root. */
+  async close(): Promise<void> {
+    this.save();
+    await this.ownership.handBack();
   }
 }

@@ -79,7 +79,7 @@ export async function processQueueParallel(options: ProcessQueueOptions, store: 
       return exitCodeForSignal(signal);
     }
     run.finished = run.units.every((u) => u.state !== 'running' && u.state !== 'merging' && u.state !== 'conflict');
-    runner.save();
+    await runner.close();
     const failed = run.units.filter((u) => u.state === 'failed' || u.state === 'needs-review').length;
     const merged = run.units.filter((u) => u.state === 'merged').length;
     const pending = run.units.length - failed - merged;
