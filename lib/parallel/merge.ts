@@ -65,12 +65,13 @@ export async function commitUnitLeftovers(git: GitContext, dir: string, message:
  * never carries a unit's plan or state and the units' plans never conflict.
  */
 export async function keepOwnFilesOut(git: GitContext, dir: string, runBranch: string): Promise<StepResult> {
+  // `a...b`: from where they parted; the merge base itself is asked only when there is something to set back.
+  const changed = await runGit(git, dir, ['diff', '--name-only', '-z', '--no-renames', `refs/heads/${runBranch}...HEAD`, '--', ...OWN_FILES]);
+  if (!changed.ok) return { ok: false, message: `git diff: ${firstLine(changed)}` };
+  if (changed.stdout === '') return { ok: true };
   const base = await runGit(git, dir, ['merge-base', 'HEAD', `refs/heads/${runBranch}`]);
   if (!base.ok) return { ok: false, message: `git merge-base: ${firstLine(base)}` };
   const from = base.stdout.trim();
-  const changed = await runGit(git, dir, ['diff', '--name-only', '-z', '--no-renames', from, 'HEAD', '--', ...OWN_FILES]);
-  if (!changed.ok) return { ok: false, message: `git diff: ${firstLine(changed)}` };
-  if (changed.stdout === '') return { ok: true };
   // The paths go on stdin: they are the agent's file names.
   const restore = await runGit(
     git,
@@ -211,8 +212,8 @@ export async function tickUnitItem(git: GitContext, paths: RalphPaths, unit: Uni
   }
   if (how.commit === false) return { ok: true };
   const rel = relative(paths.projectDir, paths.fixPlan);
-  const tracked = (await runGit(git, paths.projectDir, ['ls-files', '--error-unmatch', '--', rel])).ok;
-  if (!tracked) return { ok: true };
+  // Nothing to commit: the tick is committed already, or the plan is not tracked (git diff
+  // shows no untracked file).
   if ((await runGit(git, paths.projectDir, ['diff', '--quiet', 'HEAD', '--', rel])).ok) return { ok: true };
   const commit = await runGit(git, paths.projectDir, ['commit', '-q', '--no-verify', '-F', '-', '--', rel], `ralph: tick "${unit.item}" in the plan\n`);
   return commit.ok ? { ok: true } : { ok: false, message: `git commit: ${firstLine(commit)}` };

@@ -33,7 +33,7 @@ import { landFailureReason, landUnitAsPullRequest, pullRequestBase } from './pul
 import { describeUnitOutcomes } from './summary.js';
 import { buildUnitDeps } from './unit-deps.js';
 import { describeProgress, openRunConsole, type ProgressLine } from './progress-line.js';
-import { openUnitWorktree, seedUnitRalph, unitNote } from './worktrees.js';
+import { excludeWorktrees, openUnitWorktree, seedUnitRalph, unitNote } from './worktrees.js';
 import { OwnerHandBack } from './ownership.js';
 
 export interface UnitRunnerOptions {
@@ -128,6 +128,7 @@ export class UnitRunner {
 
   /** Starts every ready unit while slots are free, until none is running and none can start. */
   private async runUnits(stopped: () => boolean): Promise<void> {
+    await excludeWorktrees(this.git, this.options.projectDir);
     const running = new Map<string, Promise<void>>();
     this.ledger.activeUnits = () => running.size;
     for (;;) {
@@ -381,7 +382,10 @@ export class UnitRunner {
   private update(unit: UnitRecord, change: Partial<UnitRecord>): void {
     const before = unit.state;
     Object.assign(unit, change);
-    this.save();
+    // The ledger (the run's clock and costs) is written when a unit's state changes; a cost is
+    // written by the account as it changes.
+    if (unit.state !== before) this.save();
+    else saveRunState(this.hooks.statePath, this.run);
     if (unit.state !== before) this.hooks.onStateChange?.(unit);
     this.progress?.set(describeProgress(this.run));
   }
