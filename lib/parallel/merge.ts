@@ -17,27 +17,33 @@ import type { UnitRecord } from './run-state.js';
 export type LandResult = { kind: 'merged'; how: MergeHow; warnings: string[] } | { kind: 'conflict'; files: string[] } | { kind: 'failed'; message: string };
 
 /**
- * One turn of the merge queue for a unit whose loop ended done: its leftovers committed, its
- * .ralph/ kept out, backup refs, the merge; then (merged) `afterMerge` (default: the item ticked).
- * `onMerged` runs as soon as the merge is in; the caller records the unit merged only once the
- * turn returns, so a crash between the merge and the tick leaves it merging, and the next turn
- * finds its branch already merged and ticks it. The unit's worktree and branch are removed after
- * the turn (removeMergedUnit), while the next unit merges.
+ * The unit's branch made ready to land, outside the merge queue (it touches only the unit's
+ * worktree and branch, so units do it side by side): its leftovers committed, its .ralph/
+ * kept out.
+ */
+export async function prepareUnitBranch(git: GitContext, dir: string, unit: UnitRecord, runBranch: string): Promise<StepResult> {
+  const item = unit.lines[0]?.replace(/^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[[ xX]\][ \t]*/, '').trim() || unit.item;
+  const leftovers = await commitUnitLeftovers(git, dir, `ralph: ${item}\n\nLeft in the worktree of parallel unit ${unit.slug}.\n`);
+  if (!leftovers.ok) return { ok: false, message: `its work could not be committed (${leftovers.message})` };
+  return keepOwnFilesOut(git, dir, runBranch);
+}
+
+/**
+ * One turn of the merge queue for a unit whose branch is ready (prepareUnitBranch): backup
+ * refs, the merge; then (merged) `afterMerge` (default: the item ticked). `onMerged` runs as
+ * soon as the merge is in; the caller records the unit merged only once the turn returns, so a
+ * crash between the merge and the tick leaves it merging, and the next turn finds its branch
+ * already merged and ticks it. The unit's worktree and branch are removed after the turn
+ * (removeMergedUnit), while the next unit merges.
  */
 export async function landUnit(
   git: GitContext,
   paths: RalphPaths,
   run: { runId: string; runBranch: string },
   unit: UnitRecord,
-  dir: string,
   onMerged: (how: string) => void,
   afterMerge: () => Promise<StepResult> = () => tickUnitItem(git, paths, unit),
 ): Promise<LandResult> {
-  const item = unit.lines[0]?.replace(/^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[[ xX]\][ \t]*/, '').trim() || unit.item;
-  const leftovers = await commitUnitLeftovers(git, dir, `ralph: ${item}\n\nLeft in the worktree of parallel unit ${unit.slug}.\n`);
-  if (!leftovers.ok) return { kind: 'failed', message: `its work could not be committed (${leftovers.message})` };
-  const ownFiles = await keepOwnFilesOut(git, dir, run.runBranch);
-  if (!ownFiles.ok) return { kind: 'failed', message: ownFiles.message };
   const message = `Merge parallel unit ${unit.slug}: ${unit.item}\n\nBranch ${unit.branch} of ralph --parallel run ${run.runId}.\n`;
   const merged = await mergeUnitBranch(git, paths.projectDir, run.runId, unit, run.runBranch, message);
   if (merged.kind !== 'merged') return merged;

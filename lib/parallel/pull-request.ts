@@ -11,7 +11,7 @@ import { checkGhReady, runGh } from '../tasks/gh-cli.js';
 import { RalphError } from '../errors.js';
 import type { RalphPaths } from '../state/paths.js';
 import { firstLine, runGit, type GitContext } from './git.js';
-import { commitUnitLeftovers, keepOwnFilesOut, tickUnitItem } from './merge.js';
+import { prepareUnitBranch, tickUnitItem, type StepResult } from './merge.js';
 import { stripItemMark } from './plan-units.js';
 import type { ParallelRunState, UnitRecord } from './run-state.js';
 
@@ -32,12 +32,12 @@ export type PullRequestResult = { kind: 'opened'; url: string; existed: boolean 
 export type PullRequestLanding = { kind: 'in-review'; url: string; existed: boolean; warnings: string[] } | { kind: 'failed'; step: LandStep; message: string };
 
 /**
- * One turn of the merge queue in pull-request mode, for a unit whose loop ended done: its
- * leftovers committed, its .ralph/ kept out, the branch pushed and its pull request found or
- * opened, then its item ticked in the plan with the pull request's URL, left uncommitted: the
- * checked-out branch gets no commit of ralph's in this mode. The caller records the unit in
- * review only once the turn returns, so a crash before takes the turn up again (and finds the
- * pull request it opened).
+ * A unit whose loop ended done, landed as a pull request: its branch made ready (leftovers
+ * committed, .ralph/ kept out), pushed, and its pull request found or opened, side by side with
+ * the other units; then, in `tickInTurn` (the merge queue's turn: the plan is the main
+ * worktree's), its item ticked with the pull request's URL, left uncommitted: the checked-out
+ * branch gets no commit of ralph's in this mode. The caller records the unit in review only
+ * once this returns, so a crash before takes it up again (and finds the pull request opened).
  */
 export async function landUnitAsPullRequest(
   git: GitContext,
@@ -45,14 +45,13 @@ export async function landUnitAsPullRequest(
   unit: UnitRecord,
   dir: string,
   place: PullRequestPlace,
+  tickInTurn: (tick: () => Promise<StepResult>) => Promise<StepResult>,
 ): Promise<PullRequestLanding> {
-  const leftovers = await commitUnitLeftovers(git, dir, `ralph: ${pullRequestTitle(unit)}\n\nLeft in the worktree of parallel unit ${unit.slug}.\n`);
-  if (!leftovers.ok) return { kind: 'failed', step: 'commit', message: `its work could not be committed (${leftovers.message})` };
-  const ownFiles = await keepOwnFilesOut(git, dir, place.runBranch);
-  if (!ownFiles.ok) return { kind: 'failed', step: 'commit', message: ownFiles.message };
+  const prepared = await prepareUnitBranch(git, dir, unit, place.runBranch);
+  if (!prepared.ok) return { kind: 'failed', step: 'commit', message: prepared.message };
   const opened = await openUnitPullRequest(git, unit, place);
   if (opened.kind === 'failed') return opened;
-  const ticked = await tickUnitItem(git, paths, unit, { note: `(in review: ${opened.url})`, commit: false });
+  const ticked = await tickInTurn(() => tickUnitItem(git, paths, unit, { note: `(in review: ${opened.url})`, commit: false }));
   return { kind: 'in-review', url: opened.url, existed: opened.existed, warnings: ticked.ok ? [] : [`after its pull request: ${ticked.message}`] };
 }
 

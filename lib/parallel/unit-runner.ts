@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { EXIT } from '../errors.js';
 import { LoopEvents } from '../loop/events.js';
 import { runProject } from '../loop/run-project.js';
-import { installStopSignal, type StopSignalOptions } from '../loop/stop-signal.js';
-import type { Deps, Logger, Output } from '../platform/deps.js';
+import { installStopSignal } from '../loop/stop-signal.js';
+import type { Logger, Output } from '../platform/deps.js';
 import type { RalphPaths } from '../state/paths.js';
 import type { AccountLedger } from './account.js';
 import { readGit, runGit, type GitContext } from './git.js';
@@ -20,14 +20,15 @@ import {
   commitUnitLeftovers,
   describeRunBranchMove,
   landUnit,
+  prepareUnitBranch,
   listConflictedFiles,
   mergeRunBranchIntoUnit,
   removeMergedUnit,
   type LandResult,
-  type StepResult,
 } from './merge.js';
 import { stripItemMark } from './plan-units.js';
 import { concludeConflictPass, conflictTask } from './conflict-pass.js';
+import type { UnitRunnerHooks, UnitRunnerOptions } from './unit-runner-options.js';
 import { hasLanded, saveRunState, type ParallelRunState, type UnitRecord } from './run-state.js';
 import { landFailureReason, landUnitAsPullRequest, pullRequestBase } from './pull-request.js';
 import { describeUnitOutcomes } from './summary.js';
@@ -36,36 +37,7 @@ import { describeProgress, openRunConsole, type ProgressLine } from './progress-
 import { excludeWorktrees, openUnitWorktree, seedUnitRalph, unitNote } from './worktrees.js';
 import { OwnerHandBack } from './ownership.js';
 
-export interface UnitRunnerOptions {
-  projectDir: string;
-  flags: Record<string, string | number | boolean>;
-  deps: Deps;
-  /** Units at a time, 2 to 16. */
-  parallel: number;
-  haltOnFailure: boolean;
-  /** For tests: where SIGINT/SIGTERM handlers are installed (default: the real process). */
-  signals?: StopSignalOptions['process'];
-}
-
-/** What differs between the callers of the engine. */
-export interface UnitRunnerHooks {
-  /** Where the run's state is written. */
-  statePath: string;
-  /** The command that takes the run up again, named when a signal stops it. */
-  resumeCommand: string;
-  /** The command that abandons the run, named in the summary when a unit is left unfinished. */
-  abandonCommand?: string;
-  /** After a unit's branch merged into the run branch (default: its item ticked in fix_plan.md). */
-  afterMerge?: (unit: UnitRecord) => Promise<StepResult>;
-  /** Each change of a unit's state, after it is saved. */
-  onStateChange?: (unit: UnitRecord) => void;
-  /** Flags a unit's loop runs with on top of the run's (EXIT_CODES is always ralph's). */
-  unitFlags?: Record<string, string | number | boolean>;
-  /** A new unit branches from the run branch as it is when the unit starts (default: the run's base commit). */
-  startFromRunBranch?: boolean;
-  /** `--parallel-land pr`: each unit lands as a pull request (pull-request.ts) instead of a local merge. */
-  pullRequests?: { draft: boolean };
-}
+export type { UnitRunnerHooks, UnitRunnerOptions } from './unit-runner-options.js';
 
 type UnitSignals = EventEmitter;
 
@@ -200,7 +172,7 @@ export class UnitRunner {
     const base = pullRequestBase(this.run, unit);
     const place = { projectDir, runId: this.run.run_id, runBranch: this.run.run_branch, base, draft: settings.draft, redact: deps.redact };
     this.update(unit, { state: 'merging' });
-    const landed = await this.inMergeQueue(() => landUnitAsPullRequest(this.git, this.paths, unit, join(projectDir, unit.worktree), place));
+    const landed = await landUnitAsPullRequest(this.git, this.paths, unit, join(projectDir, unit.worktree), place, (tick) => this.inMergeQueue(tick));
     if (landed.kind === 'failed') {
       this.update(unit, { state: 'needs-review', exit_reason: landFailureReason(landed.step, landed.message) });
       this.log.error(`Unit ${unit.slug} needs review: ${landFailureReason(landed.step, landed.message)}; its work stays on ${unit.branch}`);
@@ -224,7 +196,7 @@ export class UnitRunner {
     }
     for (;;) {
       this.update(unit, { state: 'merging' });
-      const merged = await this.inMergeQueue(() => this.mergeUnit(unit));
+      const merged = await this.mergeUnit(unit);
       if (merged.kind === 'merged') {
         const removed = await this.inWorktreeQueue(() => removeMergedUnit(this.git, this.options.projectDir, unit));
         if (!removed.ok) this.log.warn(`Unit ${unit.slug}: ${removed.message}`);
@@ -253,27 +225,30 @@ export class UnitRunner {
     }
   }
 
-  /** The merge step, in the main worktree (merge.ts landUnit); the unit's state follows it. */
+  /**
+   * The unit's branch made ready (side by side with the other units' work), then its turn of
+   * the merge queue in the main worktree (merge.ts landUnit); the unit's state follows it.
+   */
   private async mergeUnit(unit: UnitRecord): Promise<LandResult> {
-    const { projectDir } = this.options;
-    const afterMerge = this.hooks.afterMerge;
-    this.update(unit, { merge_attempts: Math.max(unit.merge_attempts, unit.conflict_passes) + 1 });
-    const landed = await landUnit(
-      this.git,
-      this.paths,
-      { runId: this.run.run_id, runBranch: this.run.run_branch },
-      unit,
-      join(projectDir, unit.worktree),
-      (how) => {
-        this.log.success(`Unit ${unit.slug} merged into ${this.run.run_branch} (${how})`);
-      },
-      afterMerge && (() => afterMerge(unit)),
-    );
-    if (landed.kind !== 'merged') return landed;
-    // Merged and ticked: recorded only now, so a crash in between takes up the turn again.
-    this.update(unit, { state: 'merged', exit_reason: landed.how, exit_code: EXIT.ok });
-    for (const warning of landed.warnings) this.log.warn(`Unit ${unit.slug}: ${warning}`);
-    return landed;
+    const prepared = await prepareUnitBranch(this.git, join(this.options.projectDir, unit.worktree), unit, this.run.run_branch);
+    if (!prepared.ok) return { kind: 'failed', message: prepared.message };
+    return this.inMergeQueue(async () => {
+      const afterMerge = this.hooks.afterMerge;
+      this.update(unit, { merge_attempts: Math.max(unit.merge_attempts, unit.conflict_passes) + 1 });
+      const landed = await landUnit(
+        this.git,
+        this.paths,
+        { runId: this.run.run_id, runBranch: this.run.run_branch },
+        unit,
+        (how) => this.log.success(`Unit ${unit.slug} merged into ${this.run.run_branch} (${how})`),
+        afterMerge && (() => afterMerge(unit)),
+      );
+      if (landed.kind !== 'merged') return landed;
+      // Merged and ticked: recorded only now, so a crash in between takes up the turn again.
+      this.update(unit, { state: 'merged', exit_reason: landed.how, exit_code: EXIT.ok });
+      for (const warning of landed.warnings) this.log.warn(`Unit ${unit.slug}: ${warning}`);
+      return landed;
+    });
   }
 
   /** The run branch merged into the unit's, markers left for its agent, which runs once more. Returns false when the unit ends here. */
