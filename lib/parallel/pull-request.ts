@@ -94,7 +94,7 @@ export async function openUnitPullRequest(git: GitContext, unit: UnitRecord, pla
   if (!found.ok) return { kind: 'failed', step: 'pull-request', message: found.message };
   if (found.url) return { kind: 'opened', url: found.url, existed: true };
   const request = {
-    title: pullRequestTitle(unit),
+    title: place.redact(pullRequestTitle(unit)),
     head: unit.branch,
     base: place.base,
     body: place.redact(pullRequestBody(unit, place)),
