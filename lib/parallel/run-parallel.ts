@@ -10,6 +10,7 @@ import { EXIT, RalphError } from '../errors.js';
 import { integrityError, missingRequiredPaths } from '../loop/startup.js';
 import { exitCodeForSignal } from '../loop/stop-signal.js';
 import type { Deps } from '../platform/deps.js';
+import { recordGitBaseline } from '../platform/git-gateway.js';
 import { acquireProjectLock } from '../state/lock.js';
 import { projectPaths, type RalphPaths } from '../state/paths.js';
 import { ledgerPath } from '../state/ledger.js';
@@ -50,6 +51,9 @@ export async function runParallel(options: RunParallelOptions): Promise<number> 
   // tree it is changing.
   const lock = acquireProjectLock(paths, { pid: process.pid, logger: deps.logger });
   try {
+    // The repository as the run starts: where git looks, its settings and remotes (a push goes
+    // to origin's URL as it is now), and, for ralph as root, this folder trusted whoever owns it.
+    await recordGitBaseline(projectDir, deps.env);
     const runBranch = await readRunBranch(git, projectDir);
     await assertNoTrackedChanges(git, projectDir);
     const pullRequests = config.PARALLEL_LAND === 'pr';
@@ -180,6 +184,7 @@ export async function abandonParallelRun(options: { projectDir: string; deps: De
     run.finished = true;
     run.abandoned_at = new Date(deps.clock.now()).toISOString();
     saveRunState(parallelStatePath(paths), run);
+    await recordGitBaseline(projectDir, deps.env);
     const git: GitContext = { runner: deps.processRunner, env: deps.env };
     const refs = await runGit(git, projectDir, ['for-each-ref', '--format=%(refname)', `${BACKUP_REF_ROOT}/${run.run_id}/`]);
     deps.stdout.write(describeAbandonedRun(run, refs.ok ? refs.stdout.split('\n').filter(Boolean) : []));
