@@ -246,7 +246,15 @@ function drawUnits(state) {
     $('units-table').tBodies[0],
     state.units.map((unit) => {
       const tr = el('tr');
-      tr.append(el('td', unit.slug), el('td', unit.state), el('td', unit.loops), el('td', money(unit.costUsd)), el('td', unit.reason, 'note'));
+      // A pull request (--parallel-land pr) is a link to it; the server sends http(s) URLs only.
+      const note = el('td', unit.prUrl ? undefined : unit.reason, 'note');
+      if (unit.prUrl) {
+        const link = el('a', unit.prUrl);
+        link.href = unit.prUrl;
+        link.rel = 'noopener noreferrer';
+        note.append(link);
+      }
+      tr.append(el('td', unit.slug), el('td', unit.state), el('td', unit.loops), el('td', money(unit.costUsd)), note);
       return tr;
     }),
   );

@@ -166,6 +166,13 @@ const SPECS = {
     min: 1,
     max: 16,
   }),
+  PARALLEL_LAND: str(
+    'merge',
+    "How --parallel lands each unit's work: merge (into the checked-out branch, here) or pr (its branch pushed to origin, a pull request opened)",
+    {
+      choices: ['merge', 'pr'],
+    },
+  ),
   MAX_COST_USD: num(0, 'Stop when the run has cost this many US dollars (0 = unlimited)', { max: 1_000_000 }),
   MAX_RUN_MINUTES: int(0, 'Stop after the run has lasted this many minutes (0 = unlimited)', { max: 366 * DAY_MINUTES }),
   LOOP_DELAY_SECONDS: num(0, 'Pause between loops, in seconds', { max: DAY_SECONDS }),

@@ -326,6 +326,7 @@ function readUnits(obj: JsonObject | undefined): UnitView[] | undefined {
     costUsd: typeof u.cost_usd === 'number' ? u.cost_usd : 0,
     worktree: str(u.worktree) ?? '',
     reason: str(u.exit_reason) ?? '',
+    ...(str(u.pr_url) ? { prUrl: str(u.pr_url) } : {}),
   }));
 }
 

@@ -253,13 +253,22 @@ export function renderUnitsSection(snap: DashboardSnapshot): Line[] {
   if (!units) return [];
   const width = Math.max(...units.map((u) => u.slug.length));
   const styleOf = (state: string) =>
-    state === 'merged' ? 'green' : state === 'failed' || state === 'needs-review' ? 'red' : state === 'conflict' ? 'yellow' : undefined;
+    state === 'merged' || state === 'in-review'
+      ? 'green'
+      : state === 'failed' || state === 'needs-review'
+        ? 'red'
+        : state === 'conflict'
+          ? 'yellow'
+          : undefined;
   return units.map(
     (u) =>
       [
         { text: `${sanitizeText(u.slug).padEnd(width)}  ` },
         { text: u.state.padEnd(12), ...(styleOf(u.state) ? { style: styleOf(u.state) } : {}) },
-        { text: ` loops ${u.loops} · $${u.costUsd.toFixed(2)}${u.reason ? ` · ${sanitizeText(u.reason)}` : ''}` },
+        // A pull request's URL first: it is what the line is for, and a narrow pane cuts the end.
+        u.prUrl
+          ? { text: ` ${sanitizeText(u.prUrl)} · loops ${u.loops} · $${u.costUsd.toFixed(2)}` }
+          : { text: ` loops ${u.loops} · $${u.costUsd.toFixed(2)}${u.reason ? ` · ${sanitizeText(u.reason)}` : ''}` },
       ] as Line,
   );
 }

@@ -98,6 +98,8 @@ export interface UnitView {
   costUsd: number;
   worktree: string;
   reason: string;
+  /** `--parallel-land pr`: the unit's pull request. */
+  prUrl?: string;
 }
 
 export interface QueueView {

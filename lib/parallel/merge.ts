@@ -17,27 +17,33 @@ import type { UnitRecord } from './run-state.js';
 export type LandResult = { kind: 'merged'; how: MergeHow; warnings: string[] } | { kind: 'conflict'; files: string[] } | { kind: 'failed'; message: string };
 
 /**
- * One turn of the merge queue for a unit whose loop ended done: its leftovers committed, its
- * .ralph/ kept out, backup refs, the merge; then (merged) `afterMerge` (default: the item ticked).
- * `onMerged` runs as soon as the merge is in; the caller records the unit merged only once the
- * turn returns, so a crash between the merge and the tick leaves it merging, and the next turn
- * finds its branch already merged and ticks it. The unit's worktree and branch are removed after
- * the turn (removeMergedUnit), while the next unit merges.
+ * The unit's branch made ready to land, outside the merge queue (it touches only the unit's
+ * worktree and branch, so units do it side by side): its leftovers committed, its .ralph/
+ * kept out.
+ */
+export async function prepareUnitBranch(git: GitContext, dir: string, unit: UnitRecord, runBranch: string): Promise<MergeStep> {
+  const item = unit.lines[0]?.replace(/^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[[ xX]\][ \t]*/, '').trim() || unit.item;
+  const leftovers = await commitUnitLeftovers(git, dir, `ralph: ${item}\n\nLeft in the worktree of parallel unit ${unit.slug}.\n`);
+  if (!leftovers.ok) return { ok: false, message: `its work could not be committed (${leftovers.message})` };
+  return keepOwnFilesOut(git, dir, runBranch);
+}
+
+/**
+ * One turn of the merge queue for a unit whose branch is ready (prepareUnitBranch): backup
+ * refs, the merge; then (merged) `afterMerge` (default: the item ticked). `onMerged` runs as
+ * soon as the merge is in; the caller records the unit merged only once the turn returns, so a
+ * crash between the merge and the tick leaves it merging, and the next turn finds its branch
+ * already merged and ticks it. The unit's worktree and branch are removed after the turn
+ * (removeMergedUnit), while the next unit merges.
  */
 export async function landUnit(
   git: GitContext,
   paths: RalphPaths,
   run: { runId: string; runBranch: string },
   unit: UnitRecord,
-  dir: string,
   onMerged: (how: string) => void,
   afterMerge: () => Promise<MergeStep> = () => tickUnitItem(git, paths, unit),
 ): Promise<LandResult> {
-  const item = unit.lines[0]?.replace(/^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[[ xX]\][ \t]*/, '').trim() || unit.item;
-  const leftovers = await commitUnitLeftovers(git, dir, `ralph: ${item}\n\nLeft in the worktree of parallel unit ${unit.slug}.\n`);
-  if (!leftovers.ok) return { kind: 'failed', message: `its work could not be committed (${leftovers.message})` };
-  const ownFiles = await keepOwnFilesOut(git, dir, run.runBranch);
-  if (!ownFiles.ok) return { kind: 'failed', message: ownFiles.message };
   const message = `Merge parallel unit ${unit.slug}: ${unit.item}\n\nBranch ${unit.branch} of ralph --parallel run ${run.runId}.\n`;
   const merged = await mergeUnitBranch(git, paths.projectDir, run.runId, unit, run.runBranch, message);
   if (merged.kind !== 'merged') return merged;
@@ -65,12 +71,13 @@ export async function commitUnitLeftovers(git: GitContext, dir: string, message:
  * never carries a unit's plan or state and the units' plans never conflict.
  */
 export async function keepOwnFilesOut(git: GitContext, dir: string, runBranch: string): Promise<MergeStep> {
+  // `a...b`: from where they parted; the merge base itself is asked only when there is something to set back.
+  const changed = await runGit(git, dir, ['diff', '--name-only', '-z', '--no-renames', `refs/heads/${runBranch}...HEAD`, '--', ...OWN_FILES]);
+  if (!changed.ok) return { ok: false, message: `git diff: ${gitMessageLine(changed)}` };
+  if (changed.stdout === '') return { ok: true };
   const base = await runGit(git, dir, ['merge-base', 'HEAD', `refs/heads/${runBranch}`]);
   if (!base.ok) return { ok: false, message: `git merge-base: ${gitMessageLine(base)}` };
   const from = base.stdout.trim();
-  const changed = await runGit(git, dir, ['diff', '--name-only', '-z', '--no-renames', from, 'HEAD', '--', ...OWN_FILES]);
-  if (!changed.ok) return { ok: false, message: `git diff: ${gitMessageLine(changed)}` };
-  if (changed.stdout === '') return { ok: true };
   // The paths go on stdin: they are the agent's file names.
   const restore = await runGit(
     git,
@@ -190,23 +197,29 @@ export function hasConflictMarkers(dir: string, files: string[]): boolean {
   });
 }
 
-/** Ticks the unit's item in the run branch's plan; commits the tick when the plan is tracked. */
-export async function tickUnitItem(git: GitContext, paths: RalphPaths, unit: UnitRecord): Promise<MergeStep> {
+/**
+ * Ticks the unit's item in the run branch's plan, with `how.note` after it (`(in review: <url>)`);
+ * commits the tick when the plan is tracked, unless `how.commit` is false.
+ */
+export async function tickUnitItem(git: GitContext, paths: RalphPaths, unit: UnitRecord, how: { note?: string; commit?: boolean } = {}): Promise<MergeStep> {
   const text = readFileSync(paths.fixPlan, 'utf8');
   const lines = text.split('\n');
   const wanted = unit.lines[0]?.replace(/\r$/, '');
+  const done = (line: string) => `${line.replace('[ ]', '[x]')}${how.note ? ` ${how.note}` : ''}`;
   let index = lines.findIndex((line) => line.replace(/\r$/, '') === wanted);
   if (index < 0) index = lines.findIndex((line) => /\[ \]/.test(line) && line.includes(unit.item));
   // Ticked already (by a turn a crash cut short before its commit): only the commit is left.
-  const ticked = wanted === undefined ? -1 : lines.findIndex((line) => line.replace(/\r$/, '') === wanted.replace('[ ]', '[x]'));
+  const ticked = wanted === undefined ? -1 : lines.findIndex((line) => line.replace(/\r$/, '') === done(wanted));
   if (index < 0 && ticked < 0) return { ok: false, message: `the item is no longer in ${relative(paths.projectDir, paths.fixPlan)}; tick it yourself` };
   if (index >= 0) {
-    lines[index] = lines[index]!.replace('[ ]', '[x]');
+    const cr = lines[index]!.endsWith('\r') ? '\r' : '';
+    lines[index] = `${done(lines[index]!.replace(/\r$/, ''))}${cr}`;
     writeFileAtomic(paths.fixPlan, lines.join('\n'));
   }
+  if (how.commit === false) return { ok: true };
   const rel = relative(paths.projectDir, paths.fixPlan);
-  const tracked = (await runGit(git, paths.projectDir, ['ls-files', '--error-unmatch', '--', rel])).ok;
-  if (!tracked) return { ok: true };
+  // Nothing to commit: the tick is committed already, or the plan is not tracked (git diff
+  // shows no untracked file).
   if ((await runGit(git, paths.projectDir, ['diff', '--quiet', 'HEAD', '--', rel])).ok) return { ok: true };
   const commit = await runGit(git, paths.projectDir, ['commit', '-q', '--no-verify', '-F', '-', '--', rel], `ralph: tick "${unit.item}" in the plan\n`);
   return commit.ok ? { ok: true } : { ok: false, message: `git commit: ${gitMessageLine(commit)}` };
@@ -214,9 +227,10 @@ export async function tickUnitItem(git: GitContext, paths: RalphPaths, unit: Uni
 
 /**
  * After the merge: the unit's worktree removed (when nothing but ralph's own and ignored files
- * is left in it) and its branch deleted with `git branch -d`, which refuses an unmerged one.
+ * is left in it) and its branch deleted with `git branch -d`, which refuses an unmerged one
+ * (kept with `keepBranch`: a pull request's).
  */
-export async function removeMergedUnit(git: GitContext, projectDir: string, unit: UnitRecord): Promise<MergeStep> {
+export async function removeMergedUnit(git: GitContext, projectDir: string, unit: UnitRecord, keepBranch = false): Promise<MergeStep> {
   const dir = join(projectDir, unit.worktree);
   const status = await runGit(git, dir, ['status', '--porcelain=v1', '-z']);
   if (status.ok) {
@@ -228,6 +242,18 @@ export async function removeMergedUnit(git: GitContext, projectDir: string, unit
   } else {
     await runGit(git, projectDir, ['worktree', 'prune']);
   }
+  if (keepBranch) return { ok: true };
   const deleted = await runGit(git, projectDir, ['branch', '-d', '-q', unit.branch]);
   return deleted.ok ? { ok: true } : { ok: false, message: `git branch -d: ${gitMessageLine(deleted)}` };
+}
+
+/**
+ * How the run branch moved on from `base`, the commit of it a unit's conflict pass merged
+ * ("main moved from a1b2c3d to e4f5a6b"); undefined when it did not.
+ */
+export async function describeRunBranchMove(git: GitContext, projectDir: string, runBranch: string, base: string | undefined): Promise<string | undefined> {
+  const tip = await runGit(git, projectDir, ['rev-parse', `refs/heads/${runBranch}`]);
+  if (base === undefined || !tip.ok || tip.stdout.trim() === base) return undefined;
+  const short = async (sha: string) => (await runGit(git, projectDir, ['rev-parse', '--short', sha])).stdout.trim() || sha.slice(0, 7);
+  return `${runBranch} moved from ${await short(base)} to ${await short(tip.stdout.trim())}`;
 }

@@ -2,7 +2,8 @@
 // place as units change state, cleared before any other line is written (through `around`)
 // and drawn again after it, so log lines and the summary never share a line with it.
 
-import type { Output } from '../platform/deps.js';
+import type { Deps, Logger, Output } from '../platform/deps.js';
+import { createLogger } from '../platform/logger.js';
 import { stripTerminalControls } from '../text/terminal-text.js';
 import type { ParallelRunState } from './run-state.js';
 
@@ -59,10 +60,25 @@ export class ProgressLine {
 /** The progress line's text: units merged, each unit at work and its loop, the run's cost. */
 export function describeProgress(run: ParallelRunState): string {
   const merged = run.units.filter((u) => u.state === 'merged').length;
+  const inReview = run.units.filter((u) => u.state === 'in-review').length;
   const cost = run.units.reduce((sum, u) => sum + u.cost_usd, 0);
   const working = run.units.filter((u) => u.state === 'running' || u.state === 'merging' || u.state === 'conflict');
   const parts = working.map((u) =>
     u.state === 'running' ? `${u.slug} loop ${u.loops + 1}` : `${u.slug} ${u.state === 'conflict' ? 'resolving a conflict' : 'merging'}`,
   );
-  return [`${merged}/${run.units.length} merged`, ...parts, `$${cost.toFixed(2)}`].join(' · ');
+  const landed = inReview > 0 ? [`${merged + inReview}/${run.units.length} landed (${inReview} in review)`] : [`${merged}/${run.units.length} merged`];
+  return [...landed, ...parts, `$${cost.toFixed(2)}`].join(' · ');
+}
+
+/** The console of a parallel run: on a terminal, its outputs and logger around one progress line; else the process's own. */
+export function openRunConsole(
+  deps: Deps,
+  logFile: string,
+  verbose: boolean,
+): { progress: ProgressLine | undefined; console: { stdout: Output; stderr: Output; logger: Logger } } {
+  if (!deps.stderr.isTTY) return { progress: undefined, console: { stdout: deps.stdout, stderr: deps.stderr, logger: deps.logger } };
+  const progress = new ProgressLine(deps.stderr);
+  const stderr = progress.around(deps.stderr);
+  const logger = createLogger({ logFile, stderr, env: deps.env, redact: deps.redact, clock: deps.clock, verbose });
+  return { progress, console: { stdout: progress.around(deps.stdout), stderr, logger } };
 }

@@ -10,6 +10,7 @@ import { EXIT, RalphError } from '../errors.js';
 import { integrityError, missingRequiredPaths } from '../loop/startup.js';
 import { exitCodeForSignal } from '../loop/stop-signal.js';
 import type { Deps } from '../platform/deps.js';
+import { recordGitBaseline } from '../platform/git-gateway.js';
 import { acquireProjectLock } from '../state/lock.js';
 import { projectPaths, type RalphPaths } from '../state/paths.js';
 import { ledgerPath } from '../state/ledger.js';
@@ -18,7 +19,8 @@ import { AccountLedger } from './account.js';
 import { readGit, runGit, type GitContext } from './git.js';
 import { BACKUP_REF_ROOT } from './merge.js';
 import { findPlanUnits, type PlanUnit } from './plan-units.js';
-import { loadParallelRun, parallelStatePath, saveParallelRun, type ParallelRunState, type UnitRecord } from './run-state.js';
+import { hasLanded, loadParallelRun, parallelStatePath, saveParallelRun, type ParallelRunState, type UnitRecord } from './run-state.js';
+import { assertCanOpenPullRequests } from './pull-request.js';
 import { joinNewPlanUnits, newUnitRecord, retryUnit } from './resume-run.js';
 import { readParallelLedger, saveParallelLedger } from './run-ledger.js';
 import { describeAbandonedRun, describeDryRunUnits } from './summary.js';
@@ -49,13 +51,19 @@ export async function runParallel(options: RunParallelOptions): Promise<number> 
   // tree it is changing.
   const lock = acquireProjectLock(paths, { pid: process.pid, logger: deps.logger });
   try {
+    // The repository as the run starts: where git looks, its settings and remotes (a push goes
+    // to origin's URL as it is now), and, for ralph as root, this folder trusted whoever owns it.
+    await recordGitBaseline(projectDir, deps.env);
     const runBranch = await readRunBranch(git, projectDir);
     await assertNoTrackedChanges(git, projectDir);
-    const run = await openParallelRun(paths, state, git, runBranch, found.units, deps);
+    const pullRequests = config.PARALLEL_LAND === 'pr';
+    if (pullRequests) await assertCanOpenPullRequests(git, projectDir, deps);
+    const run = await openParallelRun(paths, state, git, runBranch, found.units, deps, pullRequests ? 'landed' : 'merged');
     if (!run) {
       deps.logger.success('fix_plan.md has no open item: nothing to run');
       return EXIT.ok;
     }
+    run.land = pullRequests ? 'pr' : 'merge';
     const previous = readParallelLedger(paths.ledger, run.run_id, (message) => deps.logger.warn(message));
     // Each unit's cost comes from the ledger, never from parallel.json (the agent can write it).
     for (const unit of run.units) unit.cost_usd = previous?.units[unit.slug] ?? 0;
@@ -68,14 +76,13 @@ export async function runParallel(options: RunParallelOptions): Promise<number> 
       statePath: parallelStatePath(paths),
       resumeCommand: `ralph --parallel ${options.parallel}`,
       abandonCommand: 'ralph --parallel-abandon',
+      ...(pullRequests ? { pullRequests: { draft: config.DRAFT_PR } } : {}),
     });
     const signal = await runner.start();
     if (signal) return exitCodeForSignal(signal);
     const code = decideExitCode(run.units, () => isPlanComplete(parseFixPlan(readFileSync(paths.fixPlan, 'utf8'), config.OPTIONAL_SECTIONS)));
-    if (run.units.every((u) => u.state === 'merged')) {
-      run.finished = true;
-      runner.save();
-    }
+    if (run.units.every(hasLanded)) run.finished = true;
+    await runner.close();
     return code;
   } finally {
     lock.release();
@@ -93,6 +100,7 @@ async function openParallelRun(
   runBranch: string,
   units: PlanUnit[],
   deps: Deps,
+  landed: 'merged' | 'landed',
 ): Promise<ParallelRunState | undefined> {
   const previous = loadParallelRun(paths, state);
   if (previous && !previous.finished) {
@@ -105,15 +113,17 @@ async function openParallelRun(
         },
       );
     }
-    const open = previous.units.filter((u) => u.state !== 'merged').length;
-    deps.logger.info(`Resuming parallel run ${previous.run_id} on ${runBranch}: ${open} of ${previous.units.length} unit(s) not merged yet`);
-    // Recorded merged while its item is still open in the plan: a run from before the merge
-    // and its tick were one turn. The turn is taken up again: the merge is a no-op, the tick is done.
+    const open = previous.units.filter((u) => !hasLanded(u)).length;
+    deps.logger.info(`Resuming parallel run ${previous.run_id} on ${runBranch}: ${open} of ${previous.units.length} unit(s) not ${landed} yet`);
+    // Recorded landed while its item is still open in the plan: a run from before the landing
+    // and its tick were one turn. The turn is taken up again: the merge is a no-op (a pull
+    // request is found, not opened again), the tick is done.
     const openItems = new Set(units.map((u) => u.item));
-    for (const unit of previous.units.filter((u) => u.state === 'merged' && openItems.has(u.item))) {
+    for (const unit of previous.units.filter((u) => hasLanded(u) && openItems.has(u.item))) {
+      const how = unit.state;
       if (!(await runGit(git, paths.projectDir, ['rev-parse', '-q', '--verify', `refs/heads/${unit.branch}`])).ok) continue;
       unit.state = 'merging';
-      deps.logger.info(`Unit ${unit.slug}: merged, its item not ticked yet: ticking it`);
+      deps.logger.info(`Unit ${unit.slug}: ${how === 'merged' ? 'merged' : 'its pull request opened'}, its item not ticked yet: ticking it`);
     }
     for (const unit of previous.units.filter((u) => u.state === 'needs-review')) {
       const why = unit.exit_reason;
@@ -144,9 +154,9 @@ async function openParallelRun(
   return run;
 }
 
-/** 0 when every unit merged and `complete()`; 2 halted or needs review; 3 stopped at a limit. */
+/** 0 when every unit landed (merged, or in review) and `complete()`; 2 halted or needs review; 3 stopped at a limit. */
 export function decideExitCode(units: UnitRecord[], complete: () => boolean): number {
-  if (units.every((u) => u.state === 'merged')) return complete() ? EXIT.ok : EXIT.halted;
+  if (units.every(hasLanded)) return complete() ? EXIT.ok : EXIT.halted;
   const stopped = units.filter((u) => u.state === 'failed');
   if (units.some((u) => u.state === 'needs-review') || stopped.some((u) => u.exit_code === EXIT.halted)) return EXIT.halted;
   if (stopped.some((u) => u.exit_code === EXIT.limit)) return EXIT.limit;
@@ -174,6 +184,7 @@ export async function abandonParallelRun(options: { projectDir: string; deps: De
     run.finished = true;
     run.abandoned_at = new Date(deps.clock.now()).toISOString();
     saveParallelRun(parallelStatePath(paths), run);
+    await recordGitBaseline(projectDir, deps.env);
     const git: GitContext = { runner: deps.processRunner, env: deps.env };
     const refs = await runGit(git, projectDir, ['for-each-ref', '--format=%(refname)', `${BACKUP_REF_ROOT}/${run.run_id}/`]);
     deps.stdout.write(describeAbandonedRun(run, refs.ok ? refs.stdout.split('\n').filter(Boolean) : []));

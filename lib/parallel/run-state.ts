@@ -11,7 +11,7 @@ import type { RalphPaths } from '../state/paths.js';
 import { readStateFile, type StateReadOptions } from '../state/state-file.js';
 import * as z from '../state/zod.js';
 
-export const UNIT_STATES = ['pending', 'running', 'done', 'merging', 'merged', 'conflict', 'needs-review', 'failed'] as const;
+export const UNIT_STATES = ['pending', 'running', 'done', 'merging', 'merged', 'in-review', 'conflict', 'needs-review', 'failed'] as const;
 export type UnitState = (typeof UNIT_STATES)[number];
 
 const unitSchema = z.looseObject({
@@ -29,6 +29,8 @@ const unitSchema = z.looseObject({
   conflict_passes: z.number().int().nonnegative().default(0),
   /** Merges tried so far: numbers the backup refs of each attempt, so none is overwritten. */
   merge_attempts: z.number().int().nonnegative().default(0),
+  /** `--parallel-land pr`: the unit's pull request, once opened (or found). */
+  pr_url: z.string().optional(),
   /** The queue item the unit works on (`ralph-queue process --parallel`). */
   queue_item: z.string().optional(),
 });
@@ -39,6 +41,8 @@ const runSchema = z.looseObject({
   run_branch: z.string(),
   started_at: z.string(),
   finished: z.boolean().default(false),
+  /** How the units land, as the last `ralph --parallel` said (for the views; the run reads its config). */
+  land: z.enum(['merge', 'pr']).optional(),
   /** Set by `ralph --parallel-abandon`: the run was closed with units not merged. */
   abandoned_at: z.string().optional(),
   units: z.array(unitSchema),
@@ -77,6 +81,11 @@ export function loadParallelRunFile(file: string, options: StateReadOptions): Pa
 /** Where a unit works: its branch and its worktree (relative to the project), from the run id and the unit's slug alone. */
 export function unitPlace(runId: string, slug: string): { branch: string; worktree: string } {
   return { branch: `ralph/${runId}/${slug}`, worktree: join('.ralph', 'worktrees', `${runId}-${slug}`) };
+}
+
+/** Merged into the run branch, or (`--parallel-land pr`) its pull request opened: the unit's work has landed. */
+export function hasLanded(unit: Pick<UnitRecord, 'state'>): boolean {
+  return unit.state === 'merged' || unit.state === 'in-review';
 }
 
 export function saveParallelRun(file: string, state: ParallelRunState): void {

@@ -21,6 +21,8 @@ export interface ParallelStatusView {
     loops: number;
     cost_usd: number;
     exit_reason: string;
+    /** `--parallel-land pr`: the unit's pull request. */
+    pr_url?: string;
   }>;
 }
 
@@ -43,6 +45,7 @@ export function readParallelStatus(paths: Pick<RalphPaths, 'ralphDir'>, options:
       loops: u.loops,
       cost_usd: u.cost_usd,
       exit_reason: u.exit_reason,
+      ...(u.pr_url !== undefined ? { pr_url: u.pr_url } : {}),
     })),
   };
 }
@@ -50,12 +53,16 @@ export function readParallelStatus(paths: Pick<RalphPaths, 'ralphDir'>, options:
 /** The parallel run as plain `ralph --status` prints it: the run, then one line per unit. */
 export function formatParallelStatus(view: ParallelStatusView): string {
   const merged = view.units.filter((u) => u.state === 'merged').length;
+  const inReview = view.units.filter((u) => u.state === 'in-review').length;
   const total = view.units.reduce((sum, u) => sum + u.cost_usd, 0);
   const how = view.abandoned ? 'abandoned' : view.finished ? 'finished' : 'not finished';
-  const lines = [`Parallel run ${view.run_id} into ${view.run_branch}: ${how}, ${merged} of ${view.units.length} unit(s) merged, $${total.toFixed(2)}`];
+  const review = inReview > 0 ? `, ${inReview} in review` : '';
+  const lines = [
+    `Parallel run ${view.run_id} into ${view.run_branch}: ${how}, ${merged} of ${view.units.length} unit(s) merged${review}, $${total.toFixed(2)}`,
+  ];
   const width = Math.max(...view.units.map((u) => u.slug.length), 0);
   for (const unit of view.units) {
-    const state = unit.state === 'needs-review' ? 'needs review' : unit.state;
+    const state = unit.state.replace('-', ' ');
     const reason = unit.exit_reason ? ` · ${unit.exit_reason}` : '';
     lines.push(`  ${unit.slug.padEnd(width)}  ${state.padEnd(12)}  loops ${unit.loops} · $${unit.cost_usd.toFixed(2)}${reason}`);
   }

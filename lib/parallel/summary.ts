@@ -2,7 +2,8 @@
 // unit's outcome, with the commands to look at the work of a unit that was not merged.
 
 import { orderUnits, stripItemMark } from './plan-units.js';
-import type { ParallelRunState, UnitRecord } from './run-state.js';
+import { hasLanded, type ParallelRunState, type UnitRecord } from './run-state.js';
+import { finishPullRequestByHand, pullRequestBase } from './pull-request.js';
 
 interface ShownUnit {
   slug: string;
@@ -40,22 +41,29 @@ export function describeUnitOutcomes(run: ParallelRunState, context: OutcomeCont
   const lines = [`Parallel run ${run.run_id} into ${run.run_branch}:`];
   let unfinished = false;
   for (const unit of run.units) {
-    const shown = unit.state === 'running' && context.interrupted ? 'interrupted' : unit.state === 'needs-review' ? 'needs review' : unit.state;
+    const shown = unit.state === 'running' && context.interrupted ? 'interrupted' : unit.state.replace('-', ' ');
     const reason = unit.exit_reason ? ` (${unit.exit_reason})` : '';
     lines.push(`  ${unit.slug}: ${shown}${reason}`);
-    if (unit.state === 'merged' || unit.state === 'pending') continue;
+    if (unit.state === 'in-review') lines.push(`    its work: branch ${unit.branch}, pushed to origin; its item is ticked "in review" in the plan`);
+    if (hasLanded(unit) || unit.state === 'pending') continue;
     unfinished = true;
     lines.push(`    its work: branch ${unit.branch}, worktree ${unit.worktree}`);
     lines.push(`    look: git log --oneline ${run.run_branch}..${unit.branch}   cd ${unit.worktree}`);
-    if (unit.state === 'needs-review') lines.push(`    finish it: ${finishByHand(unit, context.rerun)}`);
-    else if (unit.state === 'failed') lines.push(`    ${context.rerun} runs its loop again from its branch`);
+    if (unit.state === 'needs-review') {
+      const byHand = finishPullRequestByHand(unit, pullRequestBase(run, unit), context.rerun) ?? finishByHand(unit, context.rerun, run.run_branch);
+      lines.push(`    finish it: ${byHand}`);
+    } else if (unit.state === 'failed') lines.push(`    ${context.rerun} runs its loop again from its branch`);
   }
   if (unfinished && context.abandon) lines.push(`  To drop this run instead (its branches, worktrees and backup refs are kept): ${context.abandon}`);
   return `${lines.join('\n')}\n`;
 }
 
 /** The steps that finish a unit that needs review by hand, then let ralph merge it. */
-function finishByHand(unit: UnitRecord, rerun: string): string {
+function finishByHand(unit: UnitRecord, rerun: string, runBranch: string): string {
+  const moved = / moved from (\S+) to (\S+) while its agent resolved the earlier conflict$/.exec(unit.exit_reason);
+  if (moved) {
+    return `${rerun} gives its agent a pass at the new conflict (git log ${moved[1]}..${moved[2]} shows what came in); or by hand: cd ${unit.worktree}, git merge ${runBranch}, resolve, git commit; then ${rerun} merges it`;
+  }
   const conflict = /^merge conflict in (.*?)(?::|$)/.exec(unit.exit_reason);
   if (conflict) {
     return `cd ${unit.worktree}, resolve the conflicts in ${conflict[1]} (no conflict marker left), git add -A && git commit; then ${rerun} merges it`;

@@ -11,70 +11,48 @@ import { join } from 'node:path';
 import { EXIT } from '../errors.js';
 import { LoopEvents } from '../loop/events.js';
 import { runProject } from '../loop/run-project.js';
-import { giveToProjectOwner } from '../sandbox/agent-user.js';
-import { installStopSignal, type StopSignalOptions } from '../loop/stop-signal.js';
-import type { Deps, Logger, Output } from '../platform/deps.js';
+import { installStopSignal } from '../loop/stop-signal.js';
+import type { Logger, Output } from '../platform/deps.js';
 import type { RalphPaths } from '../state/paths.js';
 import type { AccountLedger } from './account.js';
-import type { GitContext } from './git.js';
+import { readGit, runGit, type GitContext } from './git.js';
 import {
   commitUnitLeftovers,
-  hasConflictMarkers,
-  isConflictResolved,
+  describeRunBranchMove,
   landUnit,
+  prepareUnitBranch,
   listConflictedFiles,
   mergeRunBranchIntoUnit,
   removeMergedUnit,
   type LandResult,
-  type MergeStep,
 } from './merge.js';
 import { stripItemMark } from './plan-units.js';
-import { saveParallelRun, type ParallelRunState, type UnitRecord } from './run-state.js';
+import { concludeConflictPass, conflictTask } from './conflict-pass.js';
+import type { UnitRunnerHooks, UnitRunnerOptions } from './unit-runner-options.js';
+import { hasLanded, saveParallelRun, type ParallelRunState, type UnitRecord } from './run-state.js';
+import { landFailureReason, landUnitAsPullRequest, pullRequestBase } from './pull-request.js';
 import { describeUnitOutcomes } from './summary.js';
 import { buildUnitDeps } from './unit-deps.js';
-import { describeProgress, ProgressLine } from './progress-line.js';
-import { createLogger } from '../platform/logger.js';
-import { openUnitWorktree, seedUnitRalph, unitNote } from './worktrees.js';
+import { describeProgress, openRunConsole, type ProgressLine } from './progress-line.js';
+import { excludeWorktrees, openUnitWorktree, seedUnitRalph, unitNote } from './worktrees.js';
+import { OwnerHandBack } from './ownership.js';
 
-export interface UnitRunnerOptions {
-  projectDir: string;
-  flags: Record<string, string | number | boolean>;
-  deps: Deps;
-  /** Units at a time, 2 to 16. */
-  parallel: number;
-  haltOnFailure: boolean;
-  /** For tests: where SIGINT/SIGTERM handlers are installed (default: the real process). */
-  signals?: StopSignalOptions['process'];
-}
-
-/** What differs between the callers of the engine. */
-export interface UnitRunnerHooks {
-  /** Where the run's state is written. */
-  statePath: string;
-  /** The command that takes the run up again, named when a signal stops it. */
-  resumeCommand: string;
-  /** The command that abandons the run, named in the summary when a unit is left unfinished. */
-  abandonCommand?: string;
-  /** After a unit's branch merged into the run branch (default: its item ticked in fix_plan.md). */
-  afterMerge?: (unit: UnitRecord) => Promise<MergeStep>;
-  /** Each change of a unit's state, after it is saved. */
-  onStateChange?: (unit: UnitRecord) => void;
-  /** Flags a unit's loop runs with on top of the run's (EXIT_CODES is always ralph's). */
-  unitFlags?: Record<string, string | number | boolean>;
-  /** A new unit branches from the run branch as it is when the unit starts (default: the run's base commit). */
-  startFromRunBranch?: boolean;
-}
+export type { UnitRunnerHooks, UnitRunnerOptions } from './unit-runner-options.js';
 
 type UnitSignals = EventEmitter;
 
 export class UnitRunner {
   private readonly signals = new Map<string, UnitSignals>();
   private readonly started = new Set<string>();
+  /** The commit of the run branch each unit's conflict pass merged (this process's passes only). */
+  private readonly passBases = new Map<string, string>();
   private mergeQueue: Promise<unknown> = Promise.resolve();
   // git worktree add / prune / remove of two units at once race on .git/worktrees/ (a prune
   // takes away the record of a worktree being added): one at a time.
   private worktreeQueue: Promise<unknown> = Promise.resolve();
   private halting = false;
+  /** ralph as root on a user's project: what it makes there is handed to the owner. */
+  private readonly ownership: OwnerHandBack;
   /** The combined progress line, on a terminal only. */
   private readonly progress: ProgressLine | undefined;
   /** The console the run and its units write to (through the progress line on a terminal). */
@@ -88,20 +66,8 @@ export class UnitRunner {
     private readonly ledger: AccountLedger,
     private readonly hooks: UnitRunnerHooks,
   ) {
-    const { deps } = options;
-    if (deps.stderr.isTTY) {
-      const progress = new ProgressLine(deps.stderr);
-      const stderr = progress.around(deps.stderr);
-      const verbose = options.flags.RALPH_VERBOSE === true;
-      this.progress = progress;
-      this.console = {
-        stdout: progress.around(deps.stdout),
-        stderr,
-        logger: createLogger({ logFile: paths.ralphLog, stderr, env: deps.env, redact: deps.redact, clock: deps.clock, verbose }),
-      };
-    } else {
-      this.console = { stdout: deps.stdout, stderr: deps.stderr, logger: deps.logger };
-    }
+    ({ progress: this.progress, console: this.console } = openRunConsole(options.deps, paths.ralphLog, options.flags.RALPH_VERBOSE === true));
+    this.ownership = new OwnerHandBack(options.projectDir, git, (message) => this.log.warn(message));
   }
 
   private get log(): Logger {
@@ -124,6 +90,7 @@ export class UnitRunner {
       stop.dispose();
     }
     this.save();
+    await this.ownership.handBack();
     this.progress?.close();
     deps.stdout.write(
       describeUnitOutcomes(this.run, { interrupted: stop.received !== undefined, rerun: this.hooks.resumeCommand, abandon: this.hooks.abandonCommand }),
@@ -133,6 +100,7 @@ export class UnitRunner {
 
   /** Starts every ready unit while slots are free, until none is running and none can start. */
   private async runUnits(stopped: () => boolean): Promise<void> {
+    await excludeWorktrees(this.git, this.options.projectDir);
     const running = new Map<string, Promise<void>>();
     this.ledger.activeUnits = () => running.size;
     for (;;) {
@@ -156,14 +124,17 @@ export class UnitRunner {
   }
 
   private isStartable(unit: UnitRecord): boolean {
-    if (this.started.has(unit.slug) || unit.state === 'merged' || unit.state === 'needs-review') return false;
-    return unit.after.every((slug) => this.run.units.find((u) => u.slug === slug)?.state === 'merged');
+    if (this.started.has(unit.slug) || hasLanded(unit) || unit.state === 'needs-review') return false;
+    const ready = (u: UnitRecord | undefined) =>
+      u !== undefined && (u.state === 'merged' || (this.hooks.pullRequests !== undefined && u.state === 'in-review'));
+    return unit.after.every((slug) => ready(this.run.units.find((u) => u.slug === slug)));
   }
 
   private async runUnit(unit: UnitRecord): Promise<void> {
     const { projectDir } = this.options;
     const dir = join(projectDir, unit.worktree);
-    const base = this.hooks.startFromRunBranch ? `refs/heads/${this.run.run_branch}` : this.run.base_commit;
+    const stackedOn = this.hooks.pullRequests ? pullRequestBase(this.run, unit) : this.run.run_branch;
+    const base = stackedOn !== this.run.run_branch || this.hooks.startFromRunBranch ? `refs/heads/${stackedOn}` : this.run.base_commit;
     await this.inWorktreeQueue(() => openUnitWorktree(this.git, projectDir, unit, base));
     // A unit whose loop ended done before a stop goes straight to the merge queue.
     if (unit.state !== 'merging' && unit.state !== 'conflict') {
@@ -191,7 +162,29 @@ export class UnitRunner {
       }
       this.update(unit, { state: 'merging' });
     }
-    await this.mergeWithConflictPass(unit);
+    if (this.hooks.pullRequests) await this.openPullRequest(unit, this.hooks.pullRequests);
+    else await this.mergeWithConflictPass(unit);
+  }
+
+  /** `--parallel-land pr`: the unit's branch pushed and its pull request opened, in the merge queue's turn. */
+  private async openPullRequest(unit: UnitRecord, settings: { draft: boolean }): Promise<void> {
+    const { projectDir, deps } = this.options;
+    const base = pullRequestBase(this.run, unit);
+    const place = { projectDir, runId: this.run.run_id, runBranch: this.run.run_branch, base, draft: settings.draft, redact: deps.redact };
+    this.update(unit, { state: 'merging' });
+    const landed = await landUnitAsPullRequest(this.git, this.paths, unit, join(projectDir, unit.worktree), place, (tick) => this.inMergeQueue(tick));
+    if (landed.kind === 'failed') {
+      this.update(unit, { state: 'needs-review', exit_reason: landFailureReason(landed.step, landed.message) });
+      this.log.error(`Unit ${unit.slug} needs review: ${landFailureReason(landed.step, landed.message)}; its work stays on ${unit.branch}`);
+      return;
+    }
+    this.update(unit, { state: 'in-review', pr_url: landed.url, exit_reason: `pull request ${landed.url}`, exit_code: EXIT.ok });
+    this.log.success(
+      `Unit ${unit.slug}: ${landed.existed ? 'its pull request was open already' : 'pull request opened'} (${unit.branch} into ${base}): ${landed.url}`,
+    );
+    for (const warning of landed.warnings) this.log.warn(`Unit ${unit.slug}: ${warning}`);
+    const removed = await this.inWorktreeQueue(() => removeMergedUnit(this.git, projectDir, unit, true));
+    if (!removed.ok) this.log.warn(`Unit ${unit.slug}: ${removed.message}`);
   }
 
   private async mergeWithConflictPass(unit: UnitRecord): Promise<void> {
@@ -203,7 +196,7 @@ export class UnitRunner {
     }
     for (;;) {
       this.update(unit, { state: 'merging' });
-      const merged = await this.inMergeQueue(() => this.mergeUnit(unit));
+      const merged = await this.mergeUnit(unit);
       if (merged.kind === 'merged') {
         const removed = await this.inWorktreeQueue(() => removeMergedUnit(this.git, this.options.projectDir, unit));
         if (!removed.ok) this.log.warn(`Unit ${unit.slug}: ${removed.message}`);
@@ -215,8 +208,15 @@ export class UnitRunner {
         return;
       }
       if (unit.conflict_passes >= 1) {
-        this.update(unit, { state: 'needs-review', exit_reason: `merge conflict in ${merged.files.join(', ')} after the agent's pass` });
-        this.log.error(`Unit ${unit.slug} needs review: its merge still conflicts (${merged.files.join(', ')})`);
+        const moved = await describeRunBranchMove(this.git, this.options.projectDir, this.run.run_branch, this.passBases.get(unit.slug));
+        const files = merged.files.join(', ');
+        if (moved) {
+          this.update(unit, { state: 'needs-review', exit_reason: `merge conflict in ${files}: ${moved} while its agent resolved the earlier conflict` });
+          this.log.error(`Unit ${unit.slug} needs review: ${moved} during its agent's conflict pass, and its merge conflicts again (${files})`);
+        } else {
+          this.update(unit, { state: 'needs-review', exit_reason: `merge conflict in ${files} after its agent's conflict pass` });
+          this.log.error(`Unit ${unit.slug} needs review: its merge still conflicts (${files})`);
+        }
         return;
       }
       this.update(unit, { state: 'conflict', conflict_passes: unit.conflict_passes + 1, exit_reason: `merge conflict in ${merged.files.join(', ')}` });
@@ -225,36 +225,41 @@ export class UnitRunner {
     }
   }
 
-  /** The merge step, in the main worktree (merge.ts landUnit); the unit's state follows it. */
+  /**
+   * The unit's branch made ready (side by side with the other units' work), then its turn of
+   * the merge queue in the main worktree (merge.ts landUnit); the unit's state follows it.
+   */
   private async mergeUnit(unit: UnitRecord): Promise<LandResult> {
-    const { projectDir } = this.options;
-    const afterMerge = this.hooks.afterMerge;
-    this.update(unit, { merge_attempts: Math.max(unit.merge_attempts, unit.conflict_passes) + 1 });
-    const landed = await landUnit(
-      this.git,
-      this.paths,
-      { runId: this.run.run_id, runBranch: this.run.run_branch },
-      unit,
-      join(projectDir, unit.worktree),
-      (how) => {
-        this.log.success(`Unit ${unit.slug} merged into ${this.run.run_branch} (${how})`);
-      },
-      afterMerge && (() => afterMerge(unit)),
-    );
-    if (landed.kind !== 'merged') return landed;
-    // Merged and ticked: recorded only now, so a crash in between takes up the turn again.
-    this.update(unit, { state: 'merged', exit_reason: landed.how, exit_code: EXIT.ok });
-    for (const warning of landed.warnings) this.log.warn(`Unit ${unit.slug}: ${warning}`);
-    return landed;
+    const prepared = await prepareUnitBranch(this.git, join(this.options.projectDir, unit.worktree), unit, this.run.run_branch);
+    if (!prepared.ok) return { kind: 'failed', message: prepared.message };
+    return this.inMergeQueue(async () => {
+      const afterMerge = this.hooks.afterMerge;
+      this.update(unit, { merge_attempts: Math.max(unit.merge_attempts, unit.conflict_passes) + 1 });
+      const landed = await landUnit(
+        this.git,
+        this.paths,
+        { runId: this.run.run_id, runBranch: this.run.run_branch },
+        unit,
+        (how) => this.log.success(`Unit ${unit.slug} merged into ${this.run.run_branch} (${how})`),
+        afterMerge && (() => afterMerge(unit)),
+      );
+      if (landed.kind !== 'merged') return landed;
+      // Merged and ticked: recorded only now, so a crash in between takes up the turn again.
+      this.update(unit, { state: 'merged', exit_reason: landed.how, exit_code: EXIT.ok });
+      for (const warning of landed.warnings) this.log.warn(`Unit ${unit.slug}: ${warning}`);
+      return landed;
+    });
   }
 
   /** The run branch merged into the unit's, markers left for its agent, which runs once more. Returns false when the unit ends here. */
   private async runConflictPass(unit: UnitRecord, dir: string): Promise<boolean> {
-    const inMerge = (await this.git.runner.run('git', ['rev-parse', '-q', '--verify', 'MERGE_HEAD'], { cwd: dir, env: this.git.env })).code === 0;
+    const mergeHead = await runGit(this.git, dir, ['rev-parse', '-q', '--verify', 'MERGE_HEAD']);
     let files: string[];
-    if (inMerge) {
+    if (mergeHead.ok) {
+      this.passBases.set(unit.slug, mergeHead.stdout.trim());
       files = await listConflictedFiles(this.git, dir);
     } else {
+      this.passBases.set(unit.slug, await readGit(this.git, this.options.projectDir, ['rev-parse', `refs/heads/${this.run.run_branch}`]));
       const start = await mergeRunBranchIntoUnit(this.git, dir, this.run.run_branch, `Merge ${this.run.run_branch} into parallel unit ${unit.slug}\n`);
       if (start.kind === 'clean') return true;
       if (start.kind === 'failed') {
@@ -264,13 +269,7 @@ export class UnitRunner {
       }
       files = start.files;
     }
-    const mergedItems = this.run.units.filter((u) => u.state === 'merged').map((u) => u.item);
-    const task = [
-      `- [ ] Resolve the merge conflicts in: ${files.join(', ')}`,
-      `  - ${this.run.run_branch} was merged into this branch and conflicts with it; git's conflict markers are in those files.`,
-      `  - The other side was for: ${mergedItems.length > 0 ? mergedItems.join('; ') : 'changes made on ' + this.run.run_branch}.`,
-      '  - Keep what both sides were for, remove every conflict marker, make the tests pass, then tick this item.',
-    ];
+    const task = conflictTask(this.run, files);
     seedUnitRalph(
       this.paths,
       dir,
@@ -282,19 +281,8 @@ export class UnitRunner {
     // A new task for the unit's loop: what its breaker saw of the earlier one does not count.
     const loop = await this.runUnitLoop(unit, { fresh: true, resetBreaker: true });
     if (loop.interrupted) return false;
-    // Markers left: nothing is committed, the worktree stays mid-merge for whoever reviews it.
-    const markersLeft = hasConflictMarkers(dir, files);
-    const committed =
-      loop.exitCode === EXIT.ok && !markersLeft
-        ? await commitUnitLeftovers(this.git, dir, `Merge ${this.run.run_branch} into parallel unit ${unit.slug}\n\nConflicts resolved by the unit's agent.\n`)
-        : { ok: false as const, message: '' };
-    if (!committed.ok || !(await isConflictResolved(this.git, dir, files))) {
-      const why =
-        loop.exitCode !== EXIT.ok
-          ? `the conflict pass stopped (${loop.exitReason})`
-          : markersLeft
-            ? 'conflict markers are left'
-            : `the resolution could not be committed (${committed.ok ? 'conflicts left' : committed.message})`;
+    const why = await concludeConflictPass(this.git, dir, { runBranch: this.run.run_branch, slug: unit.slug, files }, loop);
+    if (why !== undefined) {
       this.update(unit, { state: 'needs-review', exit_reason: `merge conflict in ${files.join(', ')}: ${why}` });
       this.log.error(`Unit ${unit.slug} needs review: ${why}; its work stays on ${unit.branch}`);
       return false;
@@ -308,8 +296,8 @@ export class UnitRunner {
   ): Promise<{ exitCode: number; exitReason: string; interrupted: boolean }> {
     const { deps, projectDir, flags } = this.options;
     const dir = join(projectDir, unit.worktree);
-    // ralph run as root made the worktree: the agent runs as the project's owner, and works there.
-    giveToProjectOwner(dir, projectDir);
+    // What ralph made for this loop (the worktree, its .ralph/, a merge's files) is the owner's.
+    await this.ownership.handBack();
     const signals: UnitSignals = new EventEmitter();
     this.signals.set(unit.slug, signals);
     const events = new LoopEvents();
@@ -348,13 +336,14 @@ export class UnitRunner {
   }
 
   private inMergeQueue<T>(step: () => Promise<T>): Promise<T> {
-    const next = this.mergeQueue.then(step);
+    // What the turn wrote (objects, refs, reflogs, merged files) goes back to the project's owner.
+    const next = this.mergeQueue.then(step).finally(() => this.ownership.handBack());
     this.mergeQueue = next.catch(() => undefined);
     return next;
   }
 
   private inWorktreeQueue<T>(step: () => Promise<T>): Promise<T> {
-    const next = this.worktreeQueue.then(step);
+    const next = this.worktreeQueue.then(step).finally(() => this.ownership.handBack());
     this.worktreeQueue = next.catch(() => undefined);
     return next;
   }
@@ -368,7 +357,10 @@ export class UnitRunner {
   private update(unit: UnitRecord, change: Partial<UnitRecord>): void {
     const before = unit.state;
     Object.assign(unit, change);
-    this.save();
+    // The ledger (the run's clock and costs) is written when a unit's state changes; a cost is
+    // written by the account as it changes.
+    if (unit.state !== before) this.save();
+    else saveParallelRun(this.hooks.statePath, this.run);
     if (unit.state !== before) this.hooks.onStateChange?.(unit);
     this.progress?.set(describeProgress(this.run));
   }
@@ -376,5 +368,11 @@ export class UnitRunner {
   save(): void {
     saveParallelRun(this.hooks.statePath, this.run);
     this.ledger.save();
+  }
+
+  /** The run's last save, its state file handed to the project's owner when ralph is root. */
+  async close(): Promise<void> {
+    this.save();
+    await this.ownership.handBack();
   }
 }

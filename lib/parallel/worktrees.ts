@@ -63,18 +63,27 @@ export function isRalphOwnPath(path: string): boolean {
   return path === '.ralph' || path.startsWith('.ralph/') || path === '.ralphrc';
 }
 
-/** The unit's worktree on its branch: made from `base`, or the one a stopped run left. */
+/**
+ * The unit's worktree on its branch: made from `base`, or the one a stopped run left. The
+ * caller has excluded the worktrees from git (excludeWorktrees) once for the run.
+ */
 export async function openUnitWorktree(git: GitContext, projectDir: string, unit: UnitRecord, base: string): Promise<void> {
   const dir = join(projectDir, unit.worktree);
-  await excludeWorktrees(git, projectDir);
-  const listed = await readGit(git, projectDir, ['worktree', 'list', '--porcelain']);
-  if (listed.split('\n').some((line) => line === `worktree ${dir}`) && existsSync(join(dir, '.git'))) return;
-  // A folder left by a worktree git no longer knows: prune its record first.
-  await runGit(git, projectDir, ['worktree', 'prune']);
+  // A new unit's folder does not exist yet: nothing of git's to ask about it.
+  if (existsSync(dir)) {
+    const listed = await readGit(git, projectDir, ['worktree', 'list', '--porcelain']);
+    if (listed.split('\n').some((line) => line === `worktree ${dir}`) && existsSync(join(dir, '.git'))) return;
+  }
   mkdirSync(join(projectDir, '.ralph', 'worktrees'), { recursive: true });
   const hasBranch = (await runGit(git, projectDir, ['rev-parse', '--verify', '-q', `refs/heads/${unit.branch}`])).ok;
   const args = hasBranch ? ['worktree', 'add', '-q', dir, unit.branch] : ['worktree', 'add', '-q', '-b', unit.branch, dir, base];
-  const added = await runGit(git, projectDir, args);
+  let added = await runGit(git, projectDir, args);
+  if (!added.ok) {
+    // A record git keeps of a worktree whose folder is gone, or a folder it no longer knows:
+    // prune the records, then try once more.
+    await runGit(git, projectDir, ['worktree', 'prune']);
+    added = await runGit(git, projectDir, args);
+  }
   if (!added.ok)
     throw new RalphError('parallel_worktree', `Could not make the worktree of unit ${unit.slug} (${unit.worktree}): ${gitMessageLine(added)}`, {
       hint: 'see git worktree list; remove what is in the way, then run ralph --parallel again',

@@ -15,6 +15,7 @@ import { markItem, resetInterrupted } from './queue-items.js';
 import { EXIT } from '../errors.js';
 import { preflightProject } from '../loop/run-project.js';
 import { exitCodeForSignal } from '../loop/stop-signal.js';
+import { recordGitBaseline } from '../platform/git-gateway.js';
 import { AccountLedger } from '../parallel/account.js';
 import { readGit, type GitContext } from '../parallel/git.js';
 import { assignSlugs } from '../parallel/plan-units.js';
@@ -43,6 +44,8 @@ export async function processQueueParallel(options: ProcessQueueOptions, store: 
   // Before any change: a loop that cannot start (no agent CLI, a bad .ralphrc, no PROMPT.md), a
   // detached HEAD or uncommitted tracked files fail here with the project as it was.
   await preflightProject({ projectDir, flags: { ...options.flags, EXIT_CODES: 'ralph' }, deps });
+  // The repository as the run starts (for ralph as root, this folder trusted whoever owns it).
+  await recordGitBaseline(projectDir, deps.env);
   const runBranch = await readRunBranch(git, projectDir);
   await assertNoTrackedChanges(git, projectDir);
   const { config } = loadConfig({ projectDir, homeDir: deps.homeDir, env: deps.env, flags: options.flags });
@@ -79,7 +82,7 @@ export async function processQueueParallel(options: ProcessQueueOptions, store: 
       return exitCodeForSignal(signal);
     }
     run.finished = run.units.every((u) => u.state !== 'running' && u.state !== 'merging' && u.state !== 'conflict');
-    runner.save();
+    await runner.close();
     const failed = run.units.filter((u) => u.state === 'failed' || u.state === 'needs-review').length;
     const merged = run.units.filter((u) => u.state === 'merged').length;
     const pending = run.units.length - failed - merged;

@@ -92,16 +92,13 @@ export function findSetpriv(): string {
 }
 
 /**
- * When ralph is root and `projectDir` has an ordinary owner: gives `tree` (a folder ralph made
- * for the agent inside the project, a --parallel unit's worktree) to that owner, so the agent,
- * which runs as the owner, can write there. Only what root owns changes hands; no link is
- * followed, no other device entered, and no file with more than one link is given (a hard link
- * to a file of root's elsewhere would hand that file over).
+ * Gives what root owns under `tree` to `owner` (ralph run as root on a project an ordinary user
+ * owns: a --parallel unit's worktree, the objects and refs a merge wrote), so the agent, which
+ * runs as that owner, can write there. No link is followed, no other device entered, and no file
+ * with more than one link is given (a hard link to a file of root's elsewhere would hand that
+ * file over). Throws the first failure.
  */
-export function giveToProjectOwner(tree: string, projectDir: string): void {
-  const owner = readOwner(projectDir);
-  if (ralphIds().uid !== 0 || owner.uid === undefined || owner.uid === 0 || owner.gid === undefined) return;
-  const { uid, gid } = owner;
+export function giveRootOwnedTo(tree: string, owner: { uid: number; gid: number }): void {
   let device: number;
   try {
     device = lstatSync(tree).dev;
@@ -116,7 +113,7 @@ export function giveToProjectOwner(tree: string, projectDir: string): void {
       return;
     }
     if (stats.dev !== device) return;
-    if (stats.uid === 0 && (stats.isDirectory() || stats.isSymbolicLink() || stats.nlink === 1)) lchownSync(path, uid, gid);
+    if (stats.uid === 0 && (stats.isDirectory() || stats.isSymbolicLink() || stats.nlink === 1)) lchownSync(path, owner.uid, owner.gid);
     if (!stats.isDirectory()) return;
     for (const name of readdirSync(path)) give(join(path, name));
   };

@@ -89,7 +89,7 @@ export interface WebState {
   };
   gate?: { loop: number; status: string; passed: number; failed: number; skipped: number; failing: string[] };
   run?: { status: string; attempts: number; gap: string };
-  units: Array<{ slug: string; state: string; loops: number; costUsd: number; reason: string }>;
+  units: Array<{ slug: string; state: string; loops: number; costUsd: number; reason: string; prUrl?: string }>;
   queue?: { total: number; completed: number; pending: number; processing: number; failed: number; current?: string };
   /** The closing summary of the run that ended, one line each. */
   summary?: string[];
@@ -203,6 +203,8 @@ export function buildWebState(
       loops: u.loops,
       costUsd: u.costUsd,
       reason: sanitizeLine(u.reason),
+      // A link in the page: an http(s) URL only.
+      ...(u.prUrl && /^https?:\/\/\S+$/.test(u.prUrl) ? { prUrl: sanitizeLine(u.prUrl) } : {}),
     })),
     queue: snapshot.queue ? { ...snapshot.queue, current: clean(snapshot.queue.current) } : undefined,
     ...(status?.runSummary ? { summary: status.runSummary.map(sanitizeLine) } : {}),

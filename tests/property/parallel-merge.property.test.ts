@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { nodeProcessRunner } from '../../lib/platform/process.js';
 import { projectPaths } from '../../lib/state/paths.js';
 import { defaultConfig } from '../../lib/config/schema.js';
-import { landUnit, mergeRunBranchIntoUnit, removeMergedUnit } from '../../lib/parallel/merge.js';
+import { landUnit, mergeRunBranchIntoUnit, prepareUnitBranch, removeMergedUnit, type LandResult } from '../../lib/parallel/merge.js';
 import { openUnitWorktree } from '../../lib/parallel/worktrees.js';
 import type { UnitRecord } from '../../lib/parallel/run-state.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject } from '../helpers/tmp-project.js';
@@ -88,7 +88,12 @@ async function checkScenario(units: UnitPlan[], order: number[]): Promise<void> 
       const unit = records[i]!;
       if (plan.outcome === 'halted') continue;
       const dir = join(project.dir, unit.worktree);
-      let landed = await landUnit(git, paths, { runId: 'prop', runBranch: 'main' }, unit, dir, () => undefined);
+      // The unit's branch made ready (its own turn), then the merge queue's turn.
+      const land = async (): Promise<LandResult> => {
+        const ready = await prepareUnitBranch(git, dir, unit, 'main');
+        return ready.ok ? landUnit(git, paths, { runId: 'prop', runBranch: 'main' }, unit, () => undefined) : { kind: 'failed', message: ready.message };
+      };
+      let landed = await land();
       if (landed.kind === 'conflict' && plan.resolves) {
         unit.conflict_passes = 1;
         unit.merge_attempts = 2;
@@ -96,7 +101,7 @@ async function checkScenario(units: UnitPlan[], order: number[]): Promise<void> 
         if (start.kind === 'conflicted') {
           for (const file of start.files) writeFileSync(join(dir, file), `resolved by unit ${i}\n`);
         }
-        landed = await landUnit(git, paths, { runId: 'prop', runBranch: 'main' }, unit, dir, () => undefined);
+        landed = await land();
       }
       expect(landed.kind === 'failed' ? landed.message : '').toBe('');
       if (landed.kind === 'merged') expect(await removeMergedUnit(git, project.dir, unit)).toEqual({ ok: true });

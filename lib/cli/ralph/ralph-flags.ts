@@ -279,6 +279,15 @@ export const RALPH_FLAGS: readonly RalphFlag[] = [
     section: 'Running the loop',
     ours: true,
   },
+  {
+    name: 'parallel-land',
+    arg: 'HOW',
+    key: 'PARALLEL_LAND',
+    invalid: "--parallel-land must be 'merge' or 'pr'",
+    describe: `With --parallel: how each unit's work lands: ${choicesOf('PARALLEL_LAND')} (merge: into the checked-out branch; pr: its branch pushed to origin and a pull request opened with gh, for review)`,
+    section: 'Running the loop',
+    ours: true,
+  },
   // 0 means unlimited on the command line as in .ralphrc (and lets a flag lift a limit set there).
   {
     name: 'max-loops',

@@ -29,6 +29,8 @@ export interface FakeGhData {
   failOn?: Record<string, string>;
   prUrl?: string;
   defaultBranch?: string;
+  /** The pull requests `gh pr list` answers with (and `gh api … pulls` adds to). */
+  pullRequests?: Array<{ number: number; url: string; headRefName: string; baseRefName?: string; state?: string; title?: string }>;
 }
 
 /** One recorded gh call: its argv and, for `--body-file -`, what it read on stdin. */

@@ -125,4 +125,18 @@ describe('buildWebState', () => {
     expect(state.units).toEqual([{ slug: 'add-login', state: 'merged', loops: 3, costUsd: 0.4, reason: '' }]);
     expect(state.queue).toMatchObject({ total: 3, current: 'issue-7' });
   });
+
+  it("gives a unit in review its pull request's URL for a link, an http(s) URL only", () => {
+    const unit = { state: 'in-review', loops: 1, costUsd: 0.1, worktree: 'w', reason: 'pull request https://github.com/o/r/pull/3' };
+    const state = buildWebState(
+      snapshot({
+        units: [
+          { ...unit, slug: 'add-a', prUrl: 'https://github.com/o/r/pull/3' },
+          { ...unit, slug: 'add-b', prUrl: 'javascript:alert(1)' },
+        ],
+      }),
+      { plan: undefined, timeline: [], run: null },
+    );
+    expect(state.units.map((u) => u.prUrl)).toEqual(['https://github.com/o/r/pull/3', undefined]);
+  });
 });
