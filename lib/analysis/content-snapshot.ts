@@ -9,8 +9,9 @@
 // private index of the cached stat data in ralph's own folder (lib/analysis/stat-index.ts), run while
 // git lists the files; only those are lstat'ed here. Where that cannot run (no repository, the
 // first snapshot, git failed), every file of the last list is lstat'ed while git lists. git's
-// list is compared with the last one as its bytes come and decoded only when it differs, and the
-// id is hashed again only in the blocks of the list where an entry changed. A `touch` gives the
+// list is compared with the last one as its bytes come; where it differs, only the part between
+// the head and tail the two lists share is decoded (listing-delta.ts), and the id, a sum of one
+// hash per file, is updated by the files that changed (content-entries.ts). A `touch` gives the
 // same id; so does a commit, which changes HEAD but not the content. Progress is judged from these ids
 // (lib/analysis/progress-evidence.ts).
 
@@ -20,7 +21,20 @@ import type { ProcessRunner } from '../platform/process.js';
 import { ensureOwnDirectory, writeFileNoFollow } from '../state/no-follow.js';
 import { buildStatIndex, changedByGit, indexable, indexPositions, setIndexEntry, writeStatIndex, type IndexedStat, type StatIndex } from './stat-index.js';
 import type { ContentMemoryState } from './progress-evidence.js';
-import { contentId, diffEntries, hashEntry, inNested, nodeFs, type Entries, type Listing, type SnapshotFs, type Slots } from './content-entries.js';
+import {
+  changedBetween,
+  changedSince,
+  contentId,
+  entriesSum,
+  hashEntry,
+  inNested,
+  nodeFs,
+  type Entries,
+  type Listing,
+  type SnapshotFs,
+  type Slots,
+} from './content-entries.js';
+import { alignSlots, makeListing, oldPlace, relist } from './listing-delta.js';
 import { createNestedWalker } from './nested-walk.js';
 
 export type { SnapshotFs };
@@ -111,7 +125,8 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
   let listing: Listing | undefined;
   let cached: Array<CachedFile | undefined> = [];
   let previous: Entries | undefined;
-  const kept = new Map<string, Entries>();
+  // The latest snapshots, each with what changed since the one before it (for changedPaths).
+  const history: Array<{ id: string; changes: Map<string, [string | undefined, string | undefined]> }> = [];
   let last: string | undefined;
   const gitEnv = { ...(options.env ?? process.env), GIT_OPTIONAL_LOCKS: '0' };
   let layout: Promise<GitLayout | undefined> | undefined;
@@ -144,10 +159,7 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
   /** The nested repositories git listed (`dir/`), taken from the last list when git's is the same. */
   function nestedRepositories(own: Buffer, last: { list: Buffer } | undefined): string[] {
     if (last && listing?.raw === last.list) return listing.nested ?? [];
-    return own
-      .toString('utf8')
-      .split('\0')
-      .filter((p) => p.endsWith('/') && !isExcluded(p));
+    return folderEntries(own).filter((p) => !isExcluded(p));
   }
 
   /** git's file list, or `previous` itself when git gave the same bytes again; null when git is missing. */
@@ -180,13 +192,6 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
     }
     if (same) return length === previous!.length ? previous! : previous!.subarray(0, length);
     return Buffer.concat(chunks);
-  }
-
-  function makeListing(raw: Buffer): Listing {
-    // --cached lists a path once per merge stage: keep one.
-    const paths = [...new Set(raw.toString('utf8').split('\0'))].filter((p) => p !== '' && !isExcluded(p));
-    const prefix = projectDir.endsWith(sep) ? projectDir : projectDir + sep;
-    return { raw, paths, fulls: paths.map((p) => prefix + p), nested: paths.filter((p) => p.endsWith('/')) };
   }
 
   async function findLayout(): Promise<GitLayout | undefined> {
@@ -257,13 +262,19 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
     const seen = prior ? ((await checked) ?? (await statFiles(prior))) : undefined;
     const raw = await listed;
     if (raw === null) return { id: null };
-    const current = prior && raw === prior.raw ? prior : makeListing(raw);
-    // Where each path was in the last list, when the list changed.
-    const before = prior && current !== prior ? new Map(prior.paths.map((path, i) => [path, i])) : undefined;
+    const prefix = projectDir.endsWith(sep) ? projectDir : projectDir + sep;
+    // The list made again from the last one where git's bytes differ; where each path was in it.
+    const { listing: current, align } =
+      prior && raw === prior.raw
+        ? { listing: prior, align: undefined }
+        : prior
+          ? relist(prior, raw, prefix, isExcluded)
+          : { listing: makeListing(raw, prefix, isExcluded), align: undefined };
+    if (align && prior?.slots) current.slots = alignSlots(prior, current, align);
     const nextCache: Array<CachedFile | undefined> = new Array(current.paths.length);
     const entries: Array<string | undefined> = new Array(current.paths.length);
     for (let i = 0; i < current.paths.length; i++) {
-      const at = before ? before.get(current.paths[i]!) : prior ? i : undefined;
+      const at = align ? oldPlace(align, i, current.paths[i]!) : prior ? i : undefined;
       if (at !== undefined && seen!.unchanged[at] === 1) {
         nextCache[i] = cached[at];
         entries[i] = cached[at]!.entry;
@@ -290,15 +301,14 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
     cached = nextCache;
     // Asked once, for the next snapshot, when the list is long enough for git's comparison.
     if (current.paths.length >= gitStatFrom) layout ??= findLayout().catch(() => undefined);
-    const now: Entries = { listing: current, entries };
-    const changed = previous ? diffEntries(previous, now) : undefined;
-    // Only the parts of the list where an entry changed are hashed again.
-    const id = contentId(now, previous);
-    const since = last !== undefined && changed ? { id: last, changed } : undefined;
-    previous = now;
-    kept.delete(id);
-    kept.set(id, now);
-    while (kept.size > KEPT_SNAPSHOTS) kept.delete(kept.keys().next().value as string);
+    const placeOf = (i: number): number | undefined => (align ? oldPlace(align, i, current.paths[i]!) : i);
+    const now = previous ? changedSince(previous, current, entries, placeOf, align?.gone ?? []) : undefined;
+    const sum = now ? now.sum : entriesSum(current.paths, entries);
+    const id = contentId(sum);
+    const since = last !== undefined && now ? { id: last, changed: [...now.changes.keys()].sort() } : undefined;
+    previous = { listing: current, entries, sum };
+    history.push({ id, changes: now?.changes ?? new Map() });
+    if (history.length > KEPT_SNAPSHOTS) history.shift();
     last = id;
     return { id, ...(since ? { since } : {}) };
   }
@@ -308,11 +318,17 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
     async changedPaths(from, to) {
       if (from.id === null || to.id === null || from.id === to.id) return [];
       if (to.since?.id === from.id) return to.since.changed;
-      const a = kept.get(from.id);
-      const b = kept.get(to.id);
-      return a && b ? diffEntries(a, b) : [];
+      return changedBetween(history, from.id, to.id);
     },
   };
+}
+
+/** The entries of a `\0`-separated list that end in `/` (folders git lists whole), found in its bytes without decoding the rest. */
+function folderEntries(raw: Buffer): string[] {
+  const out: string[] = [];
+  for (let at = raw.indexOf('/\0'); at !== -1; at = raw.indexOf('/\0', at + 2)) out.push(raw.toString('utf8', raw.lastIndexOf(0, at) + 1, at + 1));
+  if (raw.length > 0 && raw[raw.length - 1] === 0x2f) out.push(raw.toString('utf8', raw.lastIndexOf(0) + 1));
+  return out;
 }
 
 function sameStat(hit: CachedFile, st: Stats): boolean {
