@@ -15,11 +15,11 @@
 // same id; so does a commit, which changes HEAD but not the content. Progress is judged from these ids
 // (lib/analysis/progress-evidence.ts).
 
-import { existsSync, readdirSync, statSync, type Stats } from 'node:fs';
+import { existsSync, statSync, type Stats } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ProcessRunner } from '../platform/process.js';
 import { ensureOwnDirectory, writeFileNoFollow } from '../state/no-follow.js';
-import { buildStatIndex, changedByGit, indexable, indexPositions, setIndexEntry, writeStatIndex, type IndexedStat, type StatIndex } from './stat-index.js';
+import { buildStatIndex, changedByGit, indexable, setIndexEntry, writeStatIndex, type IndexedStat, type StatIndex } from './stat-index.js';
 import type { ContentMemoryState } from './progress-evidence.js';
 import {
   changedBetween,
@@ -32,9 +32,10 @@ import {
   type Entries,
   type Listing,
   type SnapshotFs,
-  type Slots,
 } from './content-entries.js';
-import { alignSlots, makeListing, oldPlace, relist } from './listing-delta.js';
+import { alignSlots, folderEntries, makeListing, oldPlace, relist, slotsFor, walkFolder } from './listing-delta.js';
+import { changedFolderLister } from './changed-folders.js';
+import type { FolderWalker } from '../platform/folder-walk.js';
 import { createNestedWalker } from './nested-walk.js';
 
 export type { SnapshotFs };
@@ -78,6 +79,8 @@ export interface ContentSnapshotOptions {
   clock?: () => number;
   /** From how many listed files git compares the stats (tests lower it); below, they are lstat'ed here. */
   gitStatFrom?: number;
+  /** The walk of the project's folders: with it, git lists only the folders whose entries changed (changed-folders.ts). */
+  folders?: FolderWalker;
 }
 
 export interface ContentSnapshotter {
@@ -97,6 +100,8 @@ interface CachedFile extends IndexedStat {
 interface GitLayout {
   prefix: string;
   hashLength: number;
+  /** The index and the repository's exclude file. */
+  watched: string[];
 }
 
 /** Which files of a list are unchanged on disk; the stats of the others when they were taken. */
@@ -130,6 +135,7 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
   let last: string | undefined;
   const gitEnv = { ...(options.env ?? process.env), GIT_OPTIONAL_LOCKS: '0' };
   let layout: Promise<GitLayout | undefined> | undefined;
+  let known: GitLayout | undefined;
   const gitStatFrom = options.gitStatFrom ?? GIT_STAT_FROM;
   // The private index, built for an earlier listing and patched since.
   let statIndex: StatIndex | undefined;
@@ -138,6 +144,27 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
   let gitList: Buffer | undefined;
   let withNested: { git: Buffer; files: string; list: Buffer } | undefined;
   const nestedWalker = createNestedWalker(projectDir, fs);
+  // The ignore files of the last list (watched with the index: a change to one lists the whole tree).
+  let ignoreFiles: { of: Listing; files: string[] } | undefined;
+  const lister =
+    options.folders &&
+    changedFolderLister({
+      walker: options.folders,
+      isExcluded,
+      watched: () => {
+        if (!known || !listing) return undefined;
+        if (ignoreFiles?.of !== listing) ignoreFiles = { of: listing, files: listing.fulls.filter((full) => full.endsWith(`${sep}.gitignore`)) };
+        return [...known.watched, ...ignoreFiles.files];
+      },
+      listGit: (args) => gitOutput(['-c', 'core.fsmonitor=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard', ...args]),
+    });
+
+  /** What a git command printed, as bytes; null when it failed. */
+  async function gitOutput(args: string[]): Promise<Buffer | null> {
+    const chunks: Buffer[] = [];
+    const exit = await options.processRunner.start('git', args, { cwd: projectDir, env: gitEnv, input: '', onStdout: (chunk) => chunks.push(chunk) }).done;
+    return exit.spawnError || exit.code !== 0 ? null : Buffer.concat(chunks);
+  }
 
   /**
    * The file list: git's, then the files of the nested repositories git names (`vendor/lib/`),
@@ -145,7 +172,9 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
    * it changed; null when git is missing.
    */
   async function listFiles(stamp: number): Promise<Buffer | null> {
-    const own = await listWithGit(gitList);
+    // The watched files are known once the repository's layout is (asked once, after the first snapshot).
+    if (lister && layout) await layout;
+    const own = lister ? await lister.list(gitList, () => listWithGit(gitList)) : await listWithGit(gitList);
     if (own === null) return null;
     gitList = own;
     const nested = nestedRepositories(own, withNested?.git === own ? withNested : undefined);
@@ -195,11 +224,13 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
   }
 
   async function findLayout(): Promise<GitLayout | undefined> {
-    const found = await options.processRunner.run('git', ['rev-parse', '--show-prefix', '--show-object-format'], { cwd: projectDir, env: gitEnv });
+    const args = ['rev-parse', '--show-prefix', '--show-object-format', '--git-path', 'index', '--git-path', 'info/exclude'];
+    const found = await options.processRunner.run('git', args, { cwd: projectDir, env: gitEnv });
     if (found.spawnError || found.code !== 0) return undefined;
-    const [prefix, format] = found.stdout.split('\n');
+    const [prefix, format, index, exclude] = found.stdout.split('\n');
     const hashLength = format === 'sha1' ? 20 : format === 'sha256' ? 32 : undefined;
-    return prefix !== undefined && hashLength !== undefined ? { prefix, hashLength } : undefined;
+    if (prefix === undefined || hashLength === undefined || !index || !exclude) return undefined;
+    return (known = { prefix, hashLength, watched: [resolve(projectDir, index), resolve(projectDir, exclude)] });
   }
 
   /** The listing's cached files git finds unchanged, against the private index; undefined when git cannot tell. */
@@ -323,31 +354,8 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
   };
 }
 
-/** The entries of a `\0`-separated list that end in `/` (folders git lists whole), found in its bytes without decoding the rest. */
-function folderEntries(raw: Buffer): string[] {
-  const out: string[] = [];
-  for (let at = raw.indexOf('/\0'); at !== -1; at = raw.indexOf('/\0', at + 2)) out.push(raw.toString('utf8', raw.lastIndexOf(0, at) + 1, at + 1));
-  if (raw.length > 0 && raw[raw.length - 1] === 0x2f) out.push(raw.toString('utf8', raw.lastIndexOf(0) + 1));
-  return out;
-}
-
 function sameStat(hit: CachedFile, st: Stats): boolean {
   return hit.size === st.size && hit.mtimeMs === st.mtimeMs && hit.ctimeMs === st.ctimeMs && hit.ino === st.ino && hit.mode === st.mode;
-}
-
-function slotsFor(of: Listing, index: StatIndex): Slots {
-  if (of.slots?.index === index) return of.slots;
-  const entryOf = new Int32Array(of.paths.length);
-  const pathOf = new Int32Array(index.paths.length).fill(-1);
-  const positions = index.paths === of.paths ? undefined : indexPositions(index);
-  let missing = 0;
-  for (let i = 0; i < of.paths.length; i++) {
-    const at = positions ? (positions.get(of.paths[i]!) ?? -1) : i;
-    entryOf[i] = at >= 0 && index.offsets[at]! >= 0 ? at : -1;
-    if (entryOf[i]! >= 0) pathOf[at] = i;
-    else if (!of.paths[i]!.endsWith('/') && !inNested(of, of.paths[i]!)) missing++;
-  }
-  return (of.slots = { index, entryOf, pathOf, missing });
 }
 
 // The filesystem's "now": the mtime of a file ralph just wrote in its own folder.
@@ -366,21 +374,6 @@ function stampTime(stateDir: string, clock: (() => number) | undefined): number 
   } catch {
     return -Infinity; // nothing is trusted: every file is read again next time
   }
-}
-
-/** Every file below `dir` (project-relative, `/`-separated), for a folder that is no repository. */
-function walkFolder(dir: string): string[] {
-  const out: string[] = [];
-  const visit = (rel: string): void => {
-    for (const entry of readdirSync(join(dir, rel), { withFileTypes: true })) {
-      const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (entry.name !== '.git') visit(path);
-      } else out.push(path);
-    }
-  };
-  visit('');
-  return out;
 }
 
 /** Whether a project-relative path is one of the excluded control files (or below one of the folders). */

@@ -3,8 +3,10 @@
 // each path of the new list is matched with its place in the old one without a map of the whole
 // list. A loop that adds or removes a few files costs what it changed, not what the tree holds.
 
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { inNested, type Listing, type Slots } from './content-entries.js';
-import { indexPositions } from './stat-index.js';
+import { indexPositions, type StatIndex } from './stat-index.js';
 
 /** Where each path of a new list was in the old one. */
 export interface Alignment {
@@ -175,4 +177,43 @@ function lowerBound(values: Int32Array, value: number): number {
     else high = mid;
   }
   return low;
+}
+
+/** Every file below `dir` (project-relative, `/`-separated), for a folder that is no repository. */
+export function walkFolder(dir: string): string[] {
+  const out: string[] = [];
+  const visit = (rel: string): void => {
+    for (const entry of readdirSync(join(dir, rel), { withFileTypes: true })) {
+      const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (entry.name !== '.git') visit(path);
+      } else out.push(path);
+    }
+  };
+  visit('');
+  return out;
+}
+
+/** The entries of a `\0`-separated list that end in `/` (folders git lists whole), found in its bytes without decoding the rest. */
+export function folderEntries(raw: Buffer): string[] {
+  const out: string[] = [];
+  for (let at = raw.indexOf('/\0'); at !== -1; at = raw.indexOf('/\0', at + 2)) out.push(raw.toString('utf8', raw.lastIndexOf(0, at) + 1, at + 1));
+  if (raw.length > 0 && raw[raw.length - 1] === 0x2f) out.push(raw.toString('utf8', raw.lastIndexOf(0) + 1));
+  return out;
+}
+
+/** A list's places in a private index (built for it or for an earlier list). */
+export function slotsFor(of: Listing, index: StatIndex): Slots {
+  if (of.slots?.index === index) return of.slots;
+  const entryOf = new Int32Array(of.paths.length);
+  const pathOf = new Int32Array(index.paths.length).fill(-1);
+  const positions = index.paths === of.paths ? undefined : indexPositions(index);
+  let missing = 0;
+  for (let i = 0; i < of.paths.length; i++) {
+    const at = positions ? (positions.get(of.paths[i]!) ?? -1) : i;
+    entryOf[i] = at >= 0 && index.offsets[at]! >= 0 ? at : -1;
+    if (entryOf[i]! >= 0) pathOf[at] = i;
+    else if (!of.paths[i]!.endsWith('/') && !inNested(of, of.paths[i]!)) missing++;
+  }
+  return (of.slots = { index, entryOf, pathOf, missing });
 }

@@ -2,7 +2,7 @@
 // `git status` in the project enters a repository committed inside it (a gitlink) and runs its
 // fsmonitor and clean filters. ralph's own git never enters one (lib/platform/git-gateway.ts),
 // and the project's own `.git/` is guarded (lib/containment/guarded-files.ts); what is left is
-// each nested repository the loop created or changed, wherever it is (lib/containment/repository-walk.ts
+// each nested repository the loop created or changed, wherever it is (lib/platform/folder-walk.ts
 // finds them on disk, in ignored folders too). After each loop ralph disarms those: every
 // setting that names a program (hooks path, fsmonitor, filters, diff and merge drivers, textconv,
 // pager, ssh command, credential helpers, …) and every include is removed from their config
@@ -16,12 +16,12 @@ import { hashText } from '../platform/hash.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { assertNoLinkedDirectory } from '../state/no-follow.js';
 import { RALPH_DIR } from '../state/paths.js';
-import { createRepositoryWalker, type RepositoryWalker } from './repository-walk.js';
+import { createFolderWalker, type FolderWalker } from '../platform/folder-walk.js';
 
 /** The nested repositories as the run knows them: each (project-relative) with a fingerprint of what configures it, and the walk that finds them. */
 export interface NestedRepositories {
   fingerprints: Map<string, string>;
-  walker: RepositoryWalker;
+  walker: FolderWalker;
 }
 
 export interface DisarmContext {
@@ -46,9 +46,9 @@ const RALPH_OWN = [`${RALPH_DIR}/worktrees`, `${RALPH_DIR}/quarantine`];
 
 /** The nested repositories as the run starts, each with its fingerprint. */
 export async function recordNestedRepositories(ctx: DisarmContext): Promise<NestedRepositories> {
-  const walker = createRepositoryWalker(ctx.projectDir, RALPH_OWN);
+  const walker = createFolderWalker(ctx.projectDir, RALPH_OWN);
   const fingerprints = new Map<string, string>();
-  for (const repository of walker.find()) fingerprints.set(repository, fingerprint(ctx.projectDir, repository));
+  for (const repository of walker.walk().repositories) fingerprints.set(repository, fingerprint(ctx.projectDir, repository));
   return { fingerprints, walker };
 }
 
@@ -59,7 +59,7 @@ export async function recordNestedRepositories(ctx: DisarmContext): Promise<Nest
 export async function disarmNestedRepositories(ctx: DisarmContext, known: NestedRepositories, quarantine: string): Promise<Disarmed[]> {
   const out: Disarmed[] = [];
   // Parents first: a repository is disarmed before the ones inside it are looked at.
-  for (const repository of known.walker.find()) {
+  for (const repository of known.walker.walk().repositories) {
     const before = known.fingerprints.get(repository);
     if (before !== undefined && before === fingerprint(ctx.projectDir, repository)) continue;
     const removed = await disarmRepository(ctx, repository, quarantine);

@@ -9,7 +9,8 @@ import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, 
 import { dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContentSnapshotter, type ContentSnapshotter } from '../../../lib/analysis/content-snapshot.js';
-import { nodeProcessRunner } from '../../../lib/platform/process.js';
+import { createFolderWalker, type FolderWalker } from '../../../lib/platform/folder-walk.js';
+import { nodeProcessRunner, type ProcessRunner } from '../../../lib/platform/process.js';
 import { tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 
 let project: TmpProject | undefined;
@@ -18,12 +19,13 @@ afterEach(() => project?.cleanup());
 // The filesystem's clock a minute ahead: every file is old enough for the private index to vouch for it.
 const AHEAD = () => Date.now() + 60_000;
 
-function snapshotter(p: TmpProject, stateDir: string): ContentSnapshotter {
+function snapshotter(p: TmpProject, stateDir: string, more: { folders?: FolderWalker; processRunner?: ProcessRunner } = {}): ContentSnapshotter {
   return createContentSnapshotter({
+    ...more,
     projectDir: p.dir,
     stateDir: p.path(stateDir),
     excluded: [{ path: '.ralph', directory: true }],
-    processRunner: nodeProcessRunner,
+    processRunner: more.processRunner ?? nodeProcessRunner,
     env: process.env,
     clock: AHEAD,
     gitStatFrom: 0,
@@ -57,14 +59,18 @@ function random(seed: number): (n: number) => number {
 }
 
 describe('a snapshot made from the last one', () => {
-  it('is the snapshot of the tree taken afresh, loop after loop of random changes', async () => {
+  it.each([
+    ['the whole tree listed each time', false],
+    ['git asked only about the folders that changed', true],
+  ])('is the snapshot of the tree taken afresh, loop after loop of random changes (%s)', async (_, walked) => {
     const files: Record<string, string> = { '.gitignore': 'ignored/\n' };
     for (let i = 0; i < 60; i++) files[`src/d${i % 7}/f${i}.ts`] = `${i}\n`;
     const p = tmpProject(files, { git: true });
     project = p;
     const seed = Number(process.env.SNAPSHOT_SEED ?? Date.now() % 100_000);
     const pick = random(seed);
-    const live = snapshotter(p, '.ralph/live');
+    // Folders changed in the same second as the walk are read again: the walk's clock is set ahead too.
+    const live = snapshotter(p, '.ralph/live', walked ? { folders: createFolderWalker(p.dir, [], AHEAD) } : {});
     let last = await live.take();
     let before = contents(p);
     const write = (path: string, text: string): void => {
@@ -76,7 +82,7 @@ describe('a snapshot made from the last one', () => {
         const name = `src/d${pick(9)}/f${pick(80)}.ts`;
         const what = pick(6);
         if (what === 0) rmSync(p.path(name), { force: true });
-        else if (what === 1) write(`ignored/${name}`, 'x\n');
+        else if (what === 1) write(pick(2) ? `ignored/${name}` : '.gitignore', pick(2) ? 'ignored/\n' : 'ignored/\nsrc/d1/\n');
         else if (what === 2) p.git('add', '-A');
         else if (what === 3) rmSync(p.path(`src/d${pick(9)}`), { recursive: true, force: true });
         else if (what === 4) {
@@ -114,5 +120,45 @@ describe('a snapshot made from the last one', () => {
     const next = await snap.take();
     expect(statSync(index).ino).not.toBe(written);
     expect(await snap.changedPaths(changed, next)).toEqual(['b.ts']);
+  });
+});
+
+describe('git asked only about the folders that changed', () => {
+  function recorder(): { runner: ProcessRunner; listings: string[][] } {
+    const listings: string[][] = [];
+    const runner: ProcessRunner = {
+      run: (command, args, options) => nodeProcessRunner.run(command, args, options),
+      start: (command, args, options) => {
+        if (args.includes('ls-files')) listings.push(args.slice(args.indexOf('--exclude-standard') + 1));
+        return nodeProcessRunner.start(command, args, options);
+      },
+    };
+    return { runner, listings };
+  }
+
+  it('lists nothing when no folder changed, one folder when a file was added there, and the whole tree when the index or an ignore file changed', async () => {
+    const p = tmpProject({ '.gitignore': 'ignored/\n', 'a/x.ts': 'x\n', 'b/y.ts': 'y\n', 'b/deep/z.ts': 'z\n' }, { git: true });
+    project = p;
+    const { runner, listings } = recorder();
+    const snap = snapshotter(p, '.ralph/s', { folders: createFolderWalker(p.dir, [], AHEAD), processRunner: runner });
+    const check = async (expected: string[][]): Promise<void> => {
+      listings.length = 0;
+      const now = await snap.take();
+      expect(listings).toEqual(expected);
+      expect(now.id).toBe((await snapshotter(p, `.ralph/fresh-${Math.random()}`).take()).id);
+    };
+    await check([[]]);
+    await check([[]]);
+    writeFileSync(p.path('a/x.ts'), 'changed in place\n');
+    await check([]);
+    writeFileSync(p.path('b/deep/new.ts'), 'new\n');
+    await check([['--', ':(literal)b/deep/']]);
+    rmSync(p.path('b/deep'), { recursive: true });
+    await check([['--', ':(literal)b/']]);
+    p.git('add', '-A');
+    await check([[]]);
+    writeFileSync(p.path('.gitignore'), 'ignored/\na/\n');
+    await check([[]]);
+    await check([]);
   });
 });
