@@ -1,4 +1,4 @@
-// Child process of the large-tree row (scripts/bench/large-tree.mjs): the real loop
+// Child process of the large-tree rows (scripts/bench/content-snapshot.mjs): the real loop
 // (dist/loop/run-project.js, runProject, Deps as the CLI builds them) for LOOPS loops on a git
 // project of FILES files, with an instant fake `claude` that changes one tracked file and adds
 // one untracked file each call, as a loop leaves the tree. Side by side in the same run, at
@@ -8,6 +8,8 @@
 // to the next agent's spawn — everything the loop does beyond the agent — and the same for
 // `git status`. Prints one JSON object. Arguments: LOOPS (8), FILES (50,000), `backup` (runs
 // with --backup), `trace` (each process ralph started, with its wall time, on stderr).
+// BENCH_NO_HEAP_TUNING=1: without ralph's heap settings; BENCH_PROFILE_FROM=<file>: writes the
+// monotonic time (µs) of loop 3's spawn there and of the run's end to <file>.to, to cut a CPU profile.
 
 import childProcess, { execFileSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
@@ -172,7 +174,7 @@ function trace() {
 }
 
 const mark = TRACE ? trace() : () => undefined;
-(await import(dist('platform/heap-tuning.js'))).tuneHeapForLongRun();
+if (!process.env.BENCH_NO_HEAP_TUNING) (await import(dist('platform/heap-tuning.js'))).tuneHeapForLongRun();
 const { runProject } = await import(dist('loop/run-project.js'));
 const { LoopEvents } = await import(dist('loop/events.js'));
 const { createLogger } = await import(dist('platform/logger.js'));
