@@ -13,7 +13,7 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchAnalysis } from './bench/analysis.mjs';
 import { benchColdStart } from './bench/cold-start.mjs';
-import { benchContentSnapshot } from './bench/content-snapshot.mjs';
+import { benchContentSnapshot, benchLargeTreeLoop } from './bench/content-snapshot.mjs';
 import { benchOrchestration } from './bench/orchestration.mjs';
 import { benchParallel } from './bench/parallel.mjs';
 import { benchPlanGrowth } from './bench/plan-growth.mjs';
@@ -76,6 +76,7 @@ progress(`ralph benchmarks (docs/performance.md) on ${machine}`);
 const rows = [
   ...(wanted('orchestration') ? await section('orchestration per loop', () => benchOrchestration({ quick })) : []),
   ...(wanted('plan-growth') ? await section('per-loop cost as the plan and the run grow', () => benchPlanGrowth({ quick })) : []),
+  ...(wanted('content-snapshot') ? await section('a loop on a large tree', () => benchLargeTreeLoop({ quick })) : []),
   ...(wanted('content-snapshot') ? await section('content snapshot', () => benchContentSnapshot({ quick })) : []),
   ...(wanted('cold-start') ? await section('cold start', () => benchColdStart({ quick })) : []),
   ...(wanted('analysis') ? await section('analysis', benchAnalysis) : []),

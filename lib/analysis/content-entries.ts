@@ -1,14 +1,16 @@
 // A content snapshot's entries: each listed file as `<kind> <sha1>`, read from disk here (never
-// through git, so no filter runs), the content id over a list's entries, and the paths whose entry
-// differs between two snapshots (lib/analysis/content-snapshot.ts takes and keeps them).
+// through git, so no filter runs), and the content id over a list's entries: the sum (modulo
+// 2^256) of a SHA-256 of each path with its entry, so that the id does not depend on the order of
+// the list and a loop that changed a few files updates it with a few hashes, whatever the tree
+// holds (lib/analysis/content-snapshot.ts takes the snapshots and keeps what changed between them).
 
 import { createHash } from 'node:crypto';
 import { closeSync, constants, lstatSync, openSync, readlinkSync, readSync, type Stats } from 'node:fs';
 import type { StatIndex } from './stat-index.js';
 
 const CHUNK = 1 << 20;
-// Paths per block of the content id.
-const BLOCK = 1024;
+const ID_BITS = 256n;
+const ID_MASK = (1n << ID_BITS) - 1n;
 
 /** One file list as git gave it, with what is derived from it once rather than every loop. */
 export interface Listing {
@@ -16,8 +18,8 @@ export interface Listing {
   raw: Buffer;
   paths: string[];
   fulls: string[];
-  /** Indexes of `paths` in sorted order, made when first needed. */
-  order?: Uint32Array;
+  /** Where each path's bytes begin in `raw` (listing-delta.ts makes the next list from this one). */
+  starts: Int32Array;
   /** Where its paths are in the private index, made when first needed. */
   slots?: Slots;
   /** The nested repositories (`vendor/lib/`) whose files ralph listed itself, after git's. */
@@ -44,8 +46,8 @@ export interface Slots {
 export interface Entries {
   listing: Listing;
   entries: Array<string | undefined>;
-  /** The hash of each block of the sorted list, set by contentId. */
-  blocks?: string[];
+  /** The sum of entryPart over the defined entries (modulo 2^256): the id's source. */
+  sum: bigint;
 }
 
 /** The filesystem calls the snapshot makes (tests count them). */
@@ -97,63 +99,76 @@ export async function hashEntry(fs: SnapshotFs, full: string, st: Stats): Promis
   }
 }
 
+/** One file's part of the content id. */
+export function entryPart(path: string, entry: string): bigint {
+  return BigInt(`0x${createHash('sha256').update(`${path}\0${entry}`).digest('hex')}`);
+}
+
+/** The sum of the parts of every defined entry of a list. */
+export function entriesSum(paths: string[], entries: Array<string | undefined>): bigint {
+  let sum = 0n;
+  for (let i = 0; i < paths.length; i++) if (entries[i] !== undefined) sum += entryPart(paths[i]!, entries[i]!);
+  return sum & ID_MASK;
+}
+
+/** A sum brought back into its 256 bits. */
+export function wrapSum(sum: bigint): bigint {
+  return sum & ID_MASK;
+}
+
+/** The content id of a sum of parts. */
+export function contentId(sum: bigint): string {
+  return sha1(`content ${sum.toString(16)}`);
+}
+
+/** What changed between two snapshots: each path with its entry before and after, and the new sum. */
+export interface EntriesDelta {
+  sum: bigint;
+  changes: Map<string, [string | undefined, string | undefined]>;
+}
+
 /**
- * The id over a list's entries: a hash of the hashes of its blocks (BLOCK paths each, in sorted
- * order). Given the previous snapshot of the same list, a block none of whose entries changed
- * keeps its hash, so a loop that changed a few files hashes again a few blocks, not the list.
+ * The entries of `listing` against the previous snapshot's: `oldPlace(i)` is where path i was
+ * in the previous list (undefined: not listed), `gone` the previous places no longer listed.
  */
-export function contentId(now: Entries, previous?: Entries): string {
-  const { listing, entries } = now;
-  const order = (listing.order ??= sortedOrder(listing.paths));
-  const kept = previous?.listing === listing ? previous : undefined;
-  const blocks: string[] = [];
-  // An empty list is one empty block.
-  const count = Math.max(1, Math.ceil(order.length / BLOCK));
-  for (let block = 0; block < count; block++) {
-    const start = block * BLOCK;
-    const end = Math.min(order.length, start + BLOCK);
-    if (kept?.blocks?.[block] !== undefined && sameEntries(order, start, end, kept.entries, entries)) {
-      blocks.push(kept.blocks[block]!);
-      continue;
-    }
-    let text = '';
-    for (let k = start; k < end; k++) {
-      const entry = entries[order[k]!];
-      if (entry !== undefined) text += `${listing.paths[order[k]!]}\0${entry}\n`;
-    }
-    blocks.push(sha1(text));
+export function changedSince(
+  previous: Entries,
+  listing: Listing,
+  entries: Array<string | undefined>,
+  oldPlace: (i: number) => number | undefined,
+  gone: readonly number[],
+): EntriesDelta {
+  let sum = previous.sum;
+  const changes = new Map<string, [string | undefined, string | undefined]>();
+  const note = (path: string, before: string | undefined, after: string | undefined): void => {
+    if (before === after) return;
+    changes.set(path, [before, after]);
+    if (before !== undefined) sum -= entryPart(path, before);
+    if (after !== undefined) sum += entryPart(path, after);
+  };
+  for (let i = 0; i < listing.paths.length; i++) {
+    const at = oldPlace(i);
+    note(listing.paths[i]!, at === undefined ? undefined : previous.entries[at], entries[i]);
   }
-  now.blocks = blocks;
-  return sha1(blocks.join('\n'));
+  for (const at of gone) note(previous.listing.paths[at]!, previous.entries[at], undefined);
+  return { sum: wrapSum(sum), changes };
 }
 
-function sameEntries(order: Uint32Array, start: number, end: number, a: Entries['entries'], b: Entries['entries']): boolean {
-  for (let k = start; k < end; k++) if (a[order[k]!] !== b[order[k]!]) return false;
-  return true;
-}
-
-function sortedOrder(paths: string[]): Uint32Array {
-  const order = Uint32Array.from(paths.keys());
-  return order.sort((a, b) => (paths[a]! < paths[b]! ? -1 : paths[a]! > paths[b]! ? 1 : 0));
-}
-
-/** Paths whose entry differs between two snapshots, sorted. */
-export function diffEntries(a: Entries, b: Entries): string[] {
-  const changed = new Set<string>();
-  if (a.listing === b.listing) {
-    for (let i = 0; i < a.entries.length; i++) if (a.entries[i] !== b.entries[i]) changed.add(a.listing.paths[i]!);
-  } else {
-    const mapOf = ({ listing, entries }: Entries): Map<string, string> => {
-      const map = new Map<string, string>();
-      entries.forEach((entry, i) => entry !== undefined && map.set(listing.paths[i]!, entry));
-      return map;
-    };
-    const x = mapOf(a);
-    const y = mapOf(b);
-    for (const [path, entry] of x) if (y.get(path) !== entry) changed.add(path);
-    for (const path of y.keys()) if (!x.has(path)) changed.add(path);
+/** Paths whose entry differs between two of the kept snapshots (by id), sorted; none when either is no longer kept. */
+export function changedBetween(history: ReadonlyArray<{ id: string; changes: EntriesDelta['changes'] }>, fromId: string, toId: string): string[] {
+  const lastOf = (id: string): number => history.map((h) => h.id).lastIndexOf(id);
+  const i = lastOf(fromId);
+  const j = lastOf(toId);
+  if (i < 0 || j < 0) return [];
+  const first = new Map<string, string | undefined>();
+  const latest = new Map<string, string | undefined>();
+  for (let k = Math.min(i, j) + 1; k <= Math.max(i, j); k++) {
+    for (const [path, [before, after]] of history[k]!.changes) {
+      if (!first.has(path)) first.set(path, before);
+      latest.set(path, after);
+    }
   }
-  return [...changed].sort();
+  return [...latest.keys()].filter((path) => first.get(path) !== latest.get(path)).sort();
 }
 
 function sha1(text: string): string {

@@ -9,18 +9,33 @@
 // private index of the cached stat data in ralph's own folder (lib/analysis/stat-index.ts), run while
 // git lists the files; only those are lstat'ed here. Where that cannot run (no repository, the
 // first snapshot, git failed), every file of the last list is lstat'ed while git lists. git's
-// list is compared with the last one as its bytes come and decoded only when it differs, and the
-// id is hashed again only in the blocks of the list where an entry changed. A `touch` gives the
+// list is compared with the last one as its bytes come; where it differs, only the part between
+// the head and tail the two lists share is decoded (listing-delta.ts), and the id, a sum of one
+// hash per file, is updated by the files that changed (content-entries.ts). A `touch` gives the
 // same id; so does a commit, which changes HEAD but not the content. Progress is judged from these ids
 // (lib/analysis/progress-evidence.ts).
 
-import { existsSync, readdirSync, statSync, type Stats } from 'node:fs';
+import { existsSync, statSync, type Stats } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ProcessRunner } from '../platform/process.js';
 import { ensureOwnDirectory, writeFileNoFollow } from '../state/no-follow.js';
-import { buildStatIndex, changedByGit, indexable, indexPositions, setIndexEntry, writeStatIndex, type IndexedStat, type StatIndex } from './stat-index.js';
+import { buildStatIndex, changedByGit, indexable, setIndexEntry, writeStatIndex, type IndexedStat, type StatIndex } from './stat-index.js';
 import type { ContentMemoryState } from './progress-evidence.js';
-import { contentId, diffEntries, hashEntry, inNested, nodeFs, type Entries, type Listing, type SnapshotFs, type Slots } from './content-entries.js';
+import {
+  changedBetween,
+  changedSince,
+  contentId,
+  entriesSum,
+  hashEntry,
+  inNested,
+  nodeFs,
+  type Entries,
+  type Listing,
+  type SnapshotFs,
+} from './content-entries.js';
+import { alignSlots, folderEntries, makeListing, oldPlace, relist, slotsFor, walkFolder } from './listing-delta.js';
+import { changedFolderLister } from './changed-folders.js';
+import type { FolderWalker } from '../platform/folder-walk.js';
 import { createNestedWalker } from './nested-walk.js';
 
 export type { SnapshotFs };
@@ -64,6 +79,8 @@ export interface ContentSnapshotOptions {
   clock?: () => number;
   /** From how many listed files git compares the stats (tests lower it); below, they are lstat'ed here. */
   gitStatFrom?: number;
+  /** The walk of the project's folders: with it, git lists only the folders whose entries changed (changed-folders.ts). */
+  folders?: FolderWalker;
 }
 
 export interface ContentSnapshotter {
@@ -83,6 +100,8 @@ interface CachedFile extends IndexedStat {
 interface GitLayout {
   prefix: string;
   hashLength: number;
+  /** The index and the repository's exclude file. */
+  watched: string[];
 }
 
 /** Which files of a list are unchanged on disk; the stats of the others when they were taken. */
@@ -111,10 +130,12 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
   let listing: Listing | undefined;
   let cached: Array<CachedFile | undefined> = [];
   let previous: Entries | undefined;
-  const kept = new Map<string, Entries>();
+  // The latest snapshots, each with what changed since the one before it (for changedPaths).
+  const history: Array<{ id: string; changes: Map<string, [string | undefined, string | undefined]> }> = [];
   let last: string | undefined;
   const gitEnv = { ...(options.env ?? process.env), GIT_OPTIONAL_LOCKS: '0' };
   let layout: Promise<GitLayout | undefined> | undefined;
+  let known: GitLayout | undefined;
   const gitStatFrom = options.gitStatFrom ?? GIT_STAT_FROM;
   // The private index, built for an earlier listing and patched since.
   let statIndex: StatIndex | undefined;
@@ -123,6 +144,27 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
   let gitList: Buffer | undefined;
   let withNested: { git: Buffer; files: string; list: Buffer } | undefined;
   const nestedWalker = createNestedWalker(projectDir, fs);
+  // The ignore files of the last list (watched with the index: a change to one lists the whole tree).
+  let ignoreFiles: { of: Listing; files: string[] } | undefined;
+  const lister =
+    options.folders &&
+    changedFolderLister({
+      walker: options.folders,
+      isExcluded,
+      watched: () => {
+        if (!known || !listing) return undefined;
+        if (ignoreFiles?.of !== listing) ignoreFiles = { of: listing, files: listing.fulls.filter((full) => full.endsWith(`${sep}.gitignore`)) };
+        return [...known.watched, ...ignoreFiles.files];
+      },
+      listGit: (args) => gitOutput(['-c', 'core.fsmonitor=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard', ...args]),
+    });
+
+  /** What a git command printed, as bytes; null when it failed. */
+  async function gitOutput(args: string[]): Promise<Buffer | null> {
+    const chunks: Buffer[] = [];
+    const exit = await options.processRunner.start('git', args, { cwd: projectDir, env: gitEnv, input: '', onStdout: (chunk) => chunks.push(chunk) }).done;
+    return exit.spawnError || exit.code !== 0 ? null : Buffer.concat(chunks);
+  }
 
   /**
    * The file list: git's, then the files of the nested repositories git names (`vendor/lib/`),
@@ -130,7 +172,9 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
    * it changed; null when git is missing.
    */
   async function listFiles(stamp: number): Promise<Buffer | null> {
-    const own = await listWithGit(gitList);
+    // The watched files are known once the repository's layout is (asked once, after the first snapshot).
+    if (lister && layout) await layout;
+    const own = lister ? await lister.list(gitList, () => listWithGit(gitList)) : await listWithGit(gitList);
     if (own === null) return null;
     gitList = own;
     const nested = nestedRepositories(own, withNested?.git === own ? withNested : undefined);
@@ -144,10 +188,7 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
   /** The nested repositories git listed (`dir/`), taken from the last list when git's is the same. */
   function nestedRepositories(own: Buffer, last: { list: Buffer } | undefined): string[] {
     if (last && listing?.raw === last.list) return listing.nested ?? [];
-    return own
-      .toString('utf8')
-      .split('\0')
-      .filter((p) => p.endsWith('/') && !isExcluded(p));
+    return folderEntries(own).filter((p) => !isExcluded(p));
   }
 
   /** git's file list, or `previous` itself when git gave the same bytes again; null when git is missing. */
@@ -182,19 +223,14 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
     return Buffer.concat(chunks);
   }
 
-  function makeListing(raw: Buffer): Listing {
-    // --cached lists a path once per merge stage: keep one.
-    const paths = [...new Set(raw.toString('utf8').split('\0'))].filter((p) => p !== '' && !isExcluded(p));
-    const prefix = projectDir.endsWith(sep) ? projectDir : projectDir + sep;
-    return { raw, paths, fulls: paths.map((p) => prefix + p), nested: paths.filter((p) => p.endsWith('/')) };
-  }
-
   async function findLayout(): Promise<GitLayout | undefined> {
-    const found = await options.processRunner.run('git', ['rev-parse', '--show-prefix', '--show-object-format'], { cwd: projectDir, env: gitEnv });
+    const args = ['rev-parse', '--show-prefix', '--show-object-format', '--git-path', 'index', '--git-path', 'info/exclude'];
+    const found = await options.processRunner.run('git', args, { cwd: projectDir, env: gitEnv });
     if (found.spawnError || found.code !== 0) return undefined;
-    const [prefix, format] = found.stdout.split('\n');
+    const [prefix, format, index, exclude] = found.stdout.split('\n');
     const hashLength = format === 'sha1' ? 20 : format === 'sha256' ? 32 : undefined;
-    return prefix !== undefined && hashLength !== undefined ? { prefix, hashLength } : undefined;
+    if (prefix === undefined || hashLength === undefined || !index || !exclude) return undefined;
+    return (known = { prefix, hashLength, watched: [resolve(projectDir, index), resolve(projectDir, exclude)] });
   }
 
   /** The listing's cached files git finds unchanged, against the private index; undefined when git cannot tell. */
@@ -257,13 +293,19 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
     const seen = prior ? ((await checked) ?? (await statFiles(prior))) : undefined;
     const raw = await listed;
     if (raw === null) return { id: null };
-    const current = prior && raw === prior.raw ? prior : makeListing(raw);
-    // Where each path was in the last list, when the list changed.
-    const before = prior && current !== prior ? new Map(prior.paths.map((path, i) => [path, i])) : undefined;
+    const prefix = projectDir.endsWith(sep) ? projectDir : projectDir + sep;
+    // The list made again from the last one where git's bytes differ; where each path was in it.
+    const { listing: current, align } =
+      prior && raw === prior.raw
+        ? { listing: prior, align: undefined }
+        : prior
+          ? relist(prior, raw, prefix, isExcluded)
+          : { listing: makeListing(raw, prefix, isExcluded), align: undefined };
+    if (align && prior?.slots) current.slots = alignSlots(prior, current, align);
     const nextCache: Array<CachedFile | undefined> = new Array(current.paths.length);
     const entries: Array<string | undefined> = new Array(current.paths.length);
     for (let i = 0; i < current.paths.length; i++) {
-      const at = before ? before.get(current.paths[i]!) : prior ? i : undefined;
+      const at = align ? oldPlace(align, i, current.paths[i]!) : prior ? i : undefined;
       if (at !== undefined && seen!.unchanged[at] === 1) {
         nextCache[i] = cached[at];
         entries[i] = cached[at]!.entry;
@@ -290,15 +332,14 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
     cached = nextCache;
     // Asked once, for the next snapshot, when the list is long enough for git's comparison.
     if (current.paths.length >= gitStatFrom) layout ??= findLayout().catch(() => undefined);
-    const now: Entries = { listing: current, entries };
-    const changed = previous ? diffEntries(previous, now) : undefined;
-    // Only the parts of the list where an entry changed are hashed again.
-    const id = contentId(now, previous);
-    const since = last !== undefined && changed ? { id: last, changed } : undefined;
-    previous = now;
-    kept.delete(id);
-    kept.set(id, now);
-    while (kept.size > KEPT_SNAPSHOTS) kept.delete(kept.keys().next().value as string);
+    const placeOf = (i: number): number | undefined => (align ? oldPlace(align, i, current.paths[i]!) : i);
+    const now = previous ? changedSince(previous, current, entries, placeOf, align?.gone ?? []) : undefined;
+    const sum = now ? now.sum : entriesSum(current.paths, entries);
+    const id = contentId(sum);
+    const since = last !== undefined && now ? { id: last, changed: [...now.changes.keys()].sort() } : undefined;
+    previous = { listing: current, entries, sum };
+    history.push({ id, changes: now?.changes ?? new Map() });
+    if (history.length > KEPT_SNAPSHOTS) history.shift();
     last = id;
     return { id, ...(since ? { since } : {}) };
   }
@@ -308,30 +349,13 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
     async changedPaths(from, to) {
       if (from.id === null || to.id === null || from.id === to.id) return [];
       if (to.since?.id === from.id) return to.since.changed;
-      const a = kept.get(from.id);
-      const b = kept.get(to.id);
-      return a && b ? diffEntries(a, b) : [];
+      return changedBetween(history, from.id, to.id);
     },
   };
 }
 
 function sameStat(hit: CachedFile, st: Stats): boolean {
   return hit.size === st.size && hit.mtimeMs === st.mtimeMs && hit.ctimeMs === st.ctimeMs && hit.ino === st.ino && hit.mode === st.mode;
-}
-
-function slotsFor(of: Listing, index: StatIndex): Slots {
-  if (of.slots?.index === index) return of.slots;
-  const entryOf = new Int32Array(of.paths.length);
-  const pathOf = new Int32Array(index.paths.length).fill(-1);
-  const positions = index.paths === of.paths ? undefined : indexPositions(index);
-  let missing = 0;
-  for (let i = 0; i < of.paths.length; i++) {
-    const at = positions ? (positions.get(of.paths[i]!) ?? -1) : i;
-    entryOf[i] = at >= 0 && index.offsets[at]! >= 0 ? at : -1;
-    if (entryOf[i]! >= 0) pathOf[at] = i;
-    else if (!of.paths[i]!.endsWith('/') && !inNested(of, of.paths[i]!)) missing++;
-  }
-  return (of.slots = { index, entryOf, pathOf, missing });
 }
 
 // The filesystem's "now": the mtime of a file ralph just wrote in its own folder.
@@ -350,21 +374,6 @@ function stampTime(stateDir: string, clock: (() => number) | undefined): number 
   } catch {
     return -Infinity; // nothing is trusted: every file is read again next time
   }
-}
-
-/** Every file below `dir` (project-relative, `/`-separated), for a folder that is no repository. */
-function walkFolder(dir: string): string[] {
-  const out: string[] = [];
-  const visit = (rel: string): void => {
-    for (const entry of readdirSync(join(dir, rel), { withFileTypes: true })) {
-      const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (entry.name !== '.git') visit(path);
-      } else out.push(path);
-    }
-  };
-  visit('');
-  return out;
 }
 
 /** Whether a project-relative path is one of the excluded control files (or below one of the folders). */

@@ -77,6 +77,8 @@ function loopContent(run: Run): LoopContentState {
     ],
     processRunner: deps.processRunner,
     env: deps.env,
+    // The walk the disarm step makes after each loop: git is asked only about the folders that changed.
+    ...(run.gitRepositories ? { folders: run.gitRepositories.walker } : {}),
   });
   run.state.content = {
     snapshotter: scopedSnapshotter(project, { folders: workFolders(run) }),

@@ -14,7 +14,7 @@
 // compares whole seconds) is written with zero stat data, which git always reports as changed.
 // The index is a scratch file: written whole before each call, never read by ralph.
 
-import { constants, lutimesSync } from 'node:fs';
+import { closeSync, constants, fstatSync, futimesSync, lstatSync, lutimesSync, openSync, writeSync } from 'node:fs';
 import type { ProcessRunner } from '../platform/process.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 
@@ -48,6 +48,10 @@ export interface StatIndex {
   hashLength: number;
   /** The order of two names: git's (by bytes). */
   compare: (a: string, b: string) => number;
+  /** Where the entries changed since the index was last written start. */
+  dirty: Set<number>;
+  /** The file as ralph last wrote it (its device, inode and ctime); undefined: not written yet. */
+  written?: { dev: number; ino: number; ctimeMs: number };
 }
 
 const HEADER = 12;
@@ -117,7 +121,7 @@ export function buildStatIndex(paths: string[], prefix: string, hashLength: numb
     buffer.writeUInt16BE(Math.min(lengths[i]!, 0xfff), at + STAT_BYTES + hashLength);
     buffer.write(names[i]!, at + STAT_BYTES + hashLength + 2, 'utf8');
   }
-  return { buffer, paths, offsets, order, names, held: new Array(names.length), hashLength, compare };
+  return { buffer, paths, offsets, order, names, held: new Array(names.length), hashLength, compare, dirty: new Set() };
 }
 
 /** Sets path `i`'s entry to `stat` (a file or symlink ralph hashed), or to zeros when undefined. */
@@ -125,6 +129,7 @@ export function setIndexEntry(index: StatIndex, i: number, stat: IndexedStat | u
   const at = index.offsets[i]!;
   if (at < 0 || index.held[i] === stat) return;
   index.held[i] = stat;
+  index.dirty.add(at);
   const { buffer, hashLength } = index;
   buffer.fill(0, at, at + STAT_BYTES + hashLength);
   if (stat === undefined) {
@@ -150,13 +155,44 @@ export function setIndexEntry(index: StatIndex, i: number, stat: IndexedStat | u
 }
 
 /**
- * Writes the index to `path` atomically (a temp file renamed over it: a link planted there is
- * replaced, never written through), then sets its mtime to 0, so git takes no entry for racily
- * clean. The mtime is set on the path without following a link.
+ * Writes the index to `path`, its mtime set to 0 so git takes no entry for racily clean. Where
+ * the file is still the one ralph wrote last (same inode, ctime unchanged: nothing wrote to it
+ * since), only the entries changed since are written into it, through a descriptor opened
+ * without following a link; otherwise the whole index is written atomically (a temp file renamed
+ * over it: a link planted there is replaced, never written through).
  */
 export function writeStatIndex(path: string, index: StatIndex): void {
+  if (index.written && index.dirty.size < index.order.length / 4 && patchInPlace(path, index, index.written)) {
+    index.dirty.clear();
+    return;
+  }
   writeFileAtomic(path, index.buffer, { mode: 0o600, evenIfSame: true });
   lutimesSync(path, 0, 0);
+  const st = lstatSync(path);
+  index.written = st.isFile() ? { dev: st.dev, ino: st.ino, ctimeMs: st.ctimeMs } : undefined;
+  index.dirty.clear();
+}
+
+function patchInPlace(path: string, index: StatIndex, written: NonNullable<StatIndex['written']>): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_NOFOLLOW);
+  } catch {
+    return false;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.dev !== written.dev || st.ino !== written.ino || st.ctimeMs !== written.ctimeMs || st.size !== index.buffer.length) return false;
+    const length = STAT_BYTES + index.hashLength;
+    for (const at of index.dirty) writeSync(fd, index.buffer, at, length, at);
+    futimesSync(fd, 0, 0);
+    written.ctimeMs = fstatSync(fd).ctimeMs;
+    return true;
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**

@@ -2,7 +2,8 @@
 // `git status` in the project enters a repository committed inside it (a gitlink) and runs its
 // fsmonitor and clean filters. ralph's own git never enters one (lib/platform/git-gateway.ts),
 // and the project's own `.git/` is guarded (lib/containment/guarded-files.ts); what is left is
-// each nested repository the loop created or changed. After each loop ralph disarms those: every
+// each nested repository the loop created or changed, wherever it is (lib/platform/folder-walk.ts
+// finds them on disk, in ignored folders too). After each loop ralph disarms those: every
 // setting that names a program (hooks path, fsmonitor, filters, diff and merge drivers, textconv,
 // pager, ssh command, credential helpers, …) and every include is removed from their config
 // files, their hooks are moved to the quarantine, and a gitfile or commondir that leads out of
@@ -11,13 +12,17 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { isExecKey } from '../platform/git-config-pins.js';
-import { nestedRepositories, nestedRepositoriesOf } from '../platform/git-gateway.js';
 import { hashText } from '../platform/hash.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { assertNoLinkedDirectory } from '../state/no-follow.js';
+import { RALPH_DIR } from '../state/paths.js';
+import { createFolderWalker, type FolderWalker } from '../platform/folder-walk.js';
 
-/** Each nested repository (project-relative) and a fingerprint of what configures it. */
-export type NestedRepositories = Map<string, string>;
+/** The nested repositories as the run knows them: each (project-relative) with a fingerprint of what configures it, and the walk that finds them. */
+export interface NestedRepositories {
+  fingerprints: Map<string, string>;
+  walker: FolderWalker;
+}
 
 export interface DisarmContext {
   projectDir: string;
@@ -34,13 +39,17 @@ export interface Disarmed {
   created: boolean;
 }
 
+// ralph's own folders that hold repositories it made or what it moved aside: the units' worktrees
+// of `ralph --parallel` (each a loop of its own, disarmed there) and the quarantine, where a gitfile
+// or a hook moved aside must not be found again as a repository to disarm.
+const RALPH_OWN = [`${RALPH_DIR}/worktrees`, `${RALPH_DIR}/quarantine`];
+
 /** The nested repositories as the run starts, each with its fingerprint. */
 export async function recordNestedRepositories(ctx: DisarmContext): Promise<NestedRepositories> {
-  const found: NestedRepositories = new Map();
-  await walkNested(ctx, async (repository) => {
-    found.set(repository, fingerprint(ctx.projectDir, repository));
-  });
-  return found;
+  const walker = createFolderWalker(ctx.projectDir, RALPH_OWN);
+  const fingerprints = new Map<string, string>();
+  for (const repository of walker.walk().repositories) fingerprints.set(repository, fingerprint(ctx.projectDir, repository));
+  return { fingerprints, walker };
 }
 
 /**
@@ -49,34 +58,15 @@ export async function recordNestedRepositories(ctx: DisarmContext): Promise<Nest
  */
 export async function disarmNestedRepositories(ctx: DisarmContext, known: NestedRepositories, quarantine: string): Promise<Disarmed[]> {
   const out: Disarmed[] = [];
-  await walkNested(ctx, async (repository) => {
-    const before = known.get(repository);
-    if (before !== undefined && before === fingerprint(ctx.projectDir, repository)) return;
+  // Parents first: a repository is disarmed before the ones inside it are looked at.
+  for (const repository of known.walker.walk().repositories) {
+    const before = known.fingerprints.get(repository);
+    if (before !== undefined && before === fingerprint(ctx.projectDir, repository)) continue;
     const removed = await disarmRepository(ctx, repository, quarantine);
-    known.set(repository, fingerprint(ctx.projectDir, repository));
+    known.fingerprints.set(repository, fingerprint(ctx.projectDir, repository));
     if (removed.length > 0 || before === undefined) out.push({ repository, removed, created: before === undefined });
-  });
-  return out;
-}
-
-// `git status` enters a repository committed in the project, and that one the repositories
-// committed in it: each level is looked at, down to this depth.
-const MAX_DEPTH = 8;
-
-/** Visits every nested repository, parents first; one is looked into only after its visit, and only when its git dir is in the project. */
-async function walkNested(ctx: DisarmContext, visit: (repository: string) => Promise<void>): Promise<void> {
-  let level = await nestedRepositories(ctx.projectDir, ctx.env);
-  for (let depth = 0; depth < MAX_DEPTH && level.length > 0; depth++) {
-    const next: string[] = [];
-    for (const repository of level) {
-      await visit(repository);
-      const top = join(ctx.projectDir, repository);
-      const gitDir = isLink(join(top, '.git')) ? undefined : gitDirOf(join(top, '.git'));
-      if (gitDir === undefined || !inside(ctx.projectDir, gitDir)) continue;
-      for (const sub of await nestedRepositoriesOf(top, gitDir, ctx.env)) next.push(`${repository}/${sub}`);
-    }
-    level = next;
   }
+  return out;
 }
 
 /** The files of a nested repository that say what git runs there or where it looks. */

@@ -114,6 +114,25 @@ describe('disarming nested repositories after a loop', () => {
     expect(s.ran()).toEqual([]);
   });
 
+  it('finds a repository made in a folder git ignores, at any depth, and one made later in a folder seen before', async () => {
+    const s = scene();
+    writeFileSync(s.project.path('.gitignore'), 'build/\n');
+    mkdirSync(s.project.path('build/out'), { recursive: true });
+    await recordGitBaseline(s.project.dir, env);
+    const known = await recordNestedRepositories(s.ctx);
+    const deep = 'build/out/a/b/c/d/e/f/g/h/i/j/repo';
+    s.nested(deep, { 'core.fsmonitor': s.evil('ignored-fsmonitor') });
+    s.forget();
+    const disarmed = await disarmNestedRepositories(s.ctx, known, '.ralph/quarantine/t');
+    expect(disarmed).toEqual([{ repository: deep, created: true, removed: [`${deep}/.git/config: core.fsmonitor`] }]);
+    // The walk keeps what it read: a repository made next to one it knows is found all the same.
+    s.nested('build/out/a/other', { 'core.hooksPath': s.evil('hooks') });
+    const next = await disarmNestedRepositories(s.ctx, known, '.ralph/quarantine/t2');
+    expect(next).toEqual([{ repository: 'build/out/a/other', created: true, removed: ['build/out/a/other/.git/config: core.hookspath'] }]);
+    execFileSync('git', ['status', '--porcelain'], { cwd: s.project.path(deep), env, stdio: 'ignore' });
+    expect(s.ran()).toEqual([]);
+  });
+
   it('leaves alone a nested repository the user had before the run, untouched since', async () => {
     const s = scene();
     s.nested('tools/lfs-repo', { 'filter.x.clean': 'cat', 'filter.x.smudge': 'cat' });

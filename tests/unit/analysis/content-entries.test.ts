@@ -1,62 +1,74 @@
 import { describe, expect, it } from 'vitest';
-import { contentId, type Entries, type Listing } from '../../../lib/analysis/content-entries.js';
+import { changedBetween, changedSince, contentId, entriesSum, type Entries, type Listing } from '../../../lib/analysis/content-entries.js';
 
 // A listing of `count` paths, listed out of sorted order as git may give them.
 function listing(count: number): Listing {
   const paths = Array.from({ length: count }, (_, i) => `dir${(i * 7919) % 97}/file-${i}.ts`);
-  return { raw: Buffer.from(paths.join('\0')), paths, fulls: paths.map((path) => `/project/${path}`) };
+  return { raw: Buffer.from(paths.join('\0')), paths, fulls: paths.map((path) => `/project/${path}`), starts: new Int32Array(count) };
 }
 
 function entriesOf(of: Listing, change: (i: number) => string | undefined = () => undefined): Entries {
-  return { listing: of, entries: of.paths.map((_, i) => change(i) ?? `file ${String(i).padStart(40, '0')}`) };
+  const entries = of.paths.map((_, i) => change(i) ?? `file ${String(i).padStart(40, '0')}`);
+  return { listing: of, entries, sum: entriesSum(of.paths, entries) };
 }
 
-describe('contentId', () => {
+const idOf = (e: Entries): string => contentId(e.sum);
+const same = (i: number): number => i;
+
+describe('the content id', () => {
   const of = listing(5_000);
 
-  it('gives the same id with the previous snapshot as without it, when nothing changed', () => {
+  it('updated by the entries that changed, is the id of the whole list, and says what changed', () => {
     const first = entriesOf(of);
-    const id = contentId(first);
-    expect(contentId(entriesOf(of), first)).toBe(id);
-  });
-
-  it('sees one changed entry in a long list, given the previous snapshot, and agrees with a full hash', () => {
-    const first = entriesOf(of);
-    const id = contentId(first);
-    for (const at of [0, 1023, 1024, 2500, 4999]) {
+    for (const at of [0, 1023, 2500, 4999]) {
       const changed = entriesOf(of, (i) => (i === at ? 'file changed' : undefined));
-      const reused = contentId(changed, first);
-      expect(reused, `entry ${at}`).not.toBe(id);
-      expect(reused, `entry ${at}`).toBe(contentId(entriesOf(of, (i) => (i === at ? 'file changed' : undefined))));
+      const delta = changedSince(first, of, changed.entries, same, []);
+      expect(contentId(delta.sum), `entry ${at}`).toBe(idOf(changed));
+      expect(contentId(delta.sum), `entry ${at}`).not.toBe(idOf(first));
+      expect([...delta.changes.keys()]).toEqual([of.paths[at]]);
     }
   });
 
-  it('sees a deleted entry and a change back, reusing blocks over several snapshots', () => {
+  it('sees a deleted entry and a change back to the same id', () => {
     const first = entriesOf(of);
-    const id = contentId(first);
-    const deleted: Entries = { listing: of, entries: [...first.entries] };
-    deleted.entries[3000] = undefined;
-    const gone = contentId(deleted, first);
-    expect(gone).not.toBe(id);
-    expect(contentId(entriesOf(of), deleted)).toBe(id);
+    const entries = [...first.entries];
+    entries[3000] = undefined;
+    const gone = changedSince(first, of, entries, same, []);
+    expect(contentId(gone.sum)).not.toBe(idOf(first));
+    const back = changedSince({ listing: of, entries, sum: gone.sum }, of, first.entries, same, []);
+    expect(contentId(back.sum)).toBe(idOf(first));
   });
 
-  it('hashes a different list in full, even with the same number of paths', () => {
+  it('follows a list that gained and lost paths, given where each path was before', () => {
     const first = entriesOf(of);
-    contentId(first);
-    const renamed = listing(5_000);
-    renamed.paths[10] = 'renamed.ts';
-    expect(contentId(entriesOf(renamed), first)).toBe(contentId(entriesOf(renamed)));
-    expect(contentId(entriesOf(renamed))).not.toBe(contentId(entriesOf(of)));
+    const next = listing(5_000);
+    next.paths[10] = 'renamed.ts';
+    const place = (i: number): number | undefined => (i === 10 ? undefined : i);
+    const now = entriesOf(next);
+    const delta = changedSince(first, next, now.entries, place, [10]);
+    expect(contentId(delta.sum)).toBe(idOf(now));
+    expect([...delta.changes.keys()].sort()).toEqual([of.paths[10], 'renamed.ts'].sort());
   });
 
-  it('does not depend on the order git listed the paths in, and gives an id for an empty list', () => {
+  it('does not depend on the order of the list, and gives an id for an empty list', () => {
     const sorted = listing(3_000);
-    const reversed: Listing = { raw: Buffer.from('r'), paths: [...sorted.paths].reverse(), fulls: [...sorted.fulls].reverse() };
-    const byPath = (of2: Listing): Entries => ({ listing: of2, entries: of2.paths.map((path) => `file ${path.length}${path}`) });
-    expect(contentId(byPath(reversed))).toBe(contentId(byPath(sorted)));
-    const empty = listing(0);
-    expect(contentId(entriesOf(empty))).toMatch(/^[0-9a-f]{40}$/);
-    expect(contentId(entriesOf(empty))).not.toBe(contentId(entriesOf(listing(1))));
+    const reversed: Listing = { ...sorted, paths: [...sorted.paths].reverse() };
+    const byPath = (of2: Listing): Entries => entriesOf(of2, (i) => `file ${of2.paths[i]!.length}${of2.paths[i]}`);
+    expect(idOf(byPath(reversed))).toBe(idOf(byPath(sorted)));
+    expect(idOf(entriesOf(listing(0)))).toMatch(/^[0-9a-f]{40}$/);
+    expect(idOf(entriesOf(listing(0)))).not.toBe(idOf(entriesOf(listing(1))));
+  });
+
+  it('names what changed between two snapshots a few apart, and nothing when a change was undone', () => {
+    const history = [
+      { id: 'a', changes: new Map() },
+      { id: 'b', changes: new Map<string, [string | undefined, string | undefined]>([['x', ['1', '2']]]) },
+      { id: 'c', changes: new Map<string, [string | undefined, string | undefined]>([['y', [undefined, '1']]]) },
+      { id: 'd', changes: new Map<string, [string | undefined, string | undefined]>([['x', ['2', '1']]]) },
+    ];
+    expect(changedBetween(history, 'a', 'c')).toEqual(['x', 'y']);
+    expect(changedBetween(history, 'c', 'a')).toEqual(['x', 'y']);
+    expect(changedBetween(history, 'a', 'd')).toEqual(['y']);
+    expect(changedBetween(history, 'gone', 'd')).toEqual([]);
   });
 });

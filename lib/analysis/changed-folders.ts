@@ -1,0 +1,110 @@
+// git's file list of a loop later, from the last one and git's list of the folders whose entries
+// changed: a file is added, removed or renamed only where a folder's own stat changes
+// (lib/platform/folder-walk.ts finds those), so the rest of the list stands while the index and
+// the ignore rules stand too. What git lists for a changed folder (with every folder below it)
+// takes the place of what the last list held there.
+
+import { lstatSync } from 'node:fs';
+import type { FolderWalker } from '../platform/folder-walk.js';
+
+// More changed folders than this are listed by one walk of the whole tree instead.
+export const MAX_CHANGED_FOLDERS = 64;
+
+/**
+ * The changed folders to ask git about, none below another; undefined when the project's own
+ * folder changed (the whole tree is listed). Folders the snapshot leaves out are not asked about.
+ */
+export function foldersToList(changed: readonly string[], isExcluded: (path: string) => boolean): string[] | undefined {
+  const relevant = changed.filter((dir) => dir === '' || !isExcluded(`${dir}/`));
+  if (relevant.includes('')) return undefined;
+  const sorted = [...new Set(relevant)].sort();
+  const out: string[] = [];
+  for (const dir of sorted) if (!out.some((top) => dir.startsWith(`${top}/`))) out.push(dir);
+  return out;
+}
+
+/** git's pathspec for everything below a folder of the project, matched as written (no glob). */
+export function folderPathspec(dir: string): string {
+  return `:(literal)${dir}/`;
+}
+
+/**
+ * `previous` (`\0`-terminated entries) without the entries below `dirs`, with `listed` (git's
+ * list of those folders) where the first of them was (at the end when there was none).
+ */
+export function spliceListing(previous: Buffer, dirs: readonly string[], listed: Buffer): Buffer {
+  const ranges: Array<[number, number]> = [];
+  for (const dir of dirs) {
+    const needle = Buffer.from(`\0${dir}/`);
+    const starts: number[] = [];
+    if (previous.length >= needle.length - 1 && previous.compare(needle, 1, needle.length, 0, needle.length - 1) === 0) starts.push(0);
+    for (let at = previous.indexOf(needle); at !== -1; at = previous.indexOf(needle, at + 1)) starts.push(at + 1);
+    for (const start of starts) {
+      const end = previous.indexOf(0, start);
+      ranges.push([start, end === -1 ? previous.length : end + 1]);
+    }
+  }
+  if (ranges.length === 0) return Buffer.concat([previous, listed]);
+  ranges.sort((a, b) => a[0] - b[0]);
+  const parts: Buffer[] = [previous.subarray(0, ranges[0]![0]), listed];
+  for (let k = 0; k < ranges.length; k++) {
+    const next = k + 1 < ranges.length ? ranges[k + 1]![0] : previous.length;
+    if (ranges[k]![1] < next) parts.push(previous.subarray(ranges[k]![1], next));
+  }
+  return Buffer.concat(parts);
+}
+
+/** The stat of each file that says which files git lists (the index, the ignore files), as one text. */
+export function listingSignature(files: readonly string[]): string {
+  return files
+    .map((file) => {
+      try {
+        const st = lstatSync(file);
+        return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+      } catch {
+        return '-';
+      }
+    })
+    .join('|');
+}
+
+export interface ChangedFolderListing {
+  walker: FolderWalker;
+  isExcluded: (path: string) => boolean;
+  /** The files whose change makes git list other files (the index, the ignore files); undefined: not known yet. */
+  watched: () => string[] | undefined;
+  /** git's list of what the arguments name (`ls-files` options and pathspecs); null when git failed. */
+  listGit: (args: string[]) => Promise<Buffer | null>;
+}
+
+export interface ChangedFolderLister {
+  /** The list of a loop later, from `previous` (undefined: git lists the whole tree; `full` does). */
+  list(previous: Buffer | undefined, full: () => Promise<Buffer | null>): Promise<Buffer | null>;
+}
+
+/** Lists what changed since the last list, where the walk and the watched files say the rest stands. */
+export function changedFolderLister(options: ChangedFolderListing): ChangedFolderLister {
+  // The walk and the watched files' stats the last list was made after.
+  let basis: { generation: number; signature: string } | undefined;
+  return {
+    async list(previous, full) {
+      const walk = options.walker.walk();
+      const files = options.watched();
+      const signature = files ? listingSignature(files) : undefined;
+      let own: Buffer | null | undefined;
+      if (previous && basis && signature !== undefined && signature === basis.signature) {
+        const changed = options.walker.changedSince(basis.generation);
+        const dirs = changed && foldersToList(changed, options.isExcluded);
+        if (dirs?.length === 0) own = previous;
+        else if (dirs && dirs.length <= MAX_CHANGED_FOLDERS) {
+          const listed = await options.listGit(['--', ...dirs.map(folderPathspec)]);
+          const spliced = listed && spliceListing(previous, dirs, listed);
+          if (spliced) own = spliced.equals(previous) ? previous : spliced;
+        }
+      }
+      if (own === undefined) own = await full();
+      basis = own !== null && signature !== undefined ? { generation: walk.generation, signature } : undefined;
+      return own;
+    },
+  };
+}

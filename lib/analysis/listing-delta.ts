@@ -1,0 +1,219 @@
+// A snapshot's file list, and the next one made from it: git's list of a loop later is mostly
+// the same bytes, so only the part between the longest common head and tail is read again, and
+// each path of the new list is matched with its place in the old one without a map of the whole
+// list. A loop that adds or removes a few files costs what it changed, not what the tree holds.
+
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { inNested, type Listing, type Slots } from './content-entries.js';
+import { indexPositions, type StatIndex } from './stat-index.js';
+
+/** Where each path of a new list was in the old one. */
+export interface Alignment {
+  /** Paths 0..head-1 are where they were. */
+  head: number;
+  /** Paths from `tailFrom` on were `shift` places further on in the old list. */
+  tailFrom: number;
+  shift: number;
+  /** The paths in between that were listed before, with their old place. */
+  middle: Map<string, number>;
+  /** Old places of the paths in between that are no longer listed. */
+  gone: number[];
+}
+
+/** A path's place in the old list; undefined when it was not listed. */
+export function oldPlace(align: Alignment, i: number, path: string): number | undefined {
+  if (i < align.head) return i;
+  if (i >= align.tailFrom) return i + align.shift;
+  return align.middle.get(path);
+}
+
+/** The list of `raw` (paths not `excluded`, each once), `starts`: where each path's bytes begin. */
+export function makeListing(raw: Buffer, projectPrefix: string, isExcluded: (path: string) => boolean): Listing {
+  const { paths, starts } = parseRange(raw, 0, raw.length, isExcluded, undefined);
+  return withDerived({ raw, paths, fulls: [], starts: Int32Array.from(starts) }, projectPrefix);
+}
+
+/** The list of `raw` made from `prior`'s, with where each of its paths was in `prior`. */
+export function relist(prior: Listing, raw: Buffer, projectPrefix: string, isExcluded: (path: string) => boolean): { listing: Listing; align: Alignment } {
+  const old = prior.raw;
+  const { head: headBytes, tail: tailBytes } = commonEnds(old, raw);
+  const head = lowerBound(prior.starts, headBytes);
+  const oldTail = lowerBound(prior.starts, old.length - tailBytes);
+  const shiftBytes = raw.length - old.length;
+  // Consecutive duplicates (a path in several merge stages) are listed once, across the edges too.
+  const before = head > 0 ? prior.paths[head - 1] : undefined;
+  const parsed = parseRange(raw, headBytes, raw.length - tailBytes, isExcluded, before);
+  let tailStart = oldTail;
+  if (tailStart < prior.paths.length && prior.paths[tailStart] === (parsed.paths.at(-1) ?? before)) tailStart++;
+  const paths = spliced(prior.paths, head, parsed.paths, tailStart);
+  const starts = new Int32Array(paths.length);
+  starts.set(prior.starts.subarray(0, head), 0);
+  starts.set(parsed.starts, head);
+  const tailFrom = head + parsed.paths.length;
+  for (let k = tailStart; k < prior.paths.length; k++) starts[tailFrom + k - tailStart] = prior.starts[k]! + shiftBytes;
+  const oldMiddle = new Map<string, number>();
+  for (let k = head; k < tailStart; k++) oldMiddle.set(prior.paths[k]!, k);
+  const middle = new Map<string, number>();
+  for (const path of parsed.paths) {
+    const at = oldMiddle.get(path);
+    if (at === undefined) continue;
+    middle.set(path, at);
+    oldMiddle.delete(path);
+  }
+  const listing = withDerived({ raw, paths, fulls: [], starts }, projectPrefix, prior, head, tailFrom, tailStart);
+  return { listing, align: { head, tailFrom, shift: tailStart - tailFrom, middle, gone: [...oldMiddle.values()] } };
+}
+
+/** The new list's places in the private index the old list's were aligned with (content-snapshot.ts). */
+export function alignSlots(prior: Listing, of: Listing, align: Alignment): Slots {
+  const old = prior.slots!;
+  const { index } = old;
+  const tailFromOld = align.tailFrom + align.shift;
+  const entryOf = new Int32Array(of.paths.length);
+  entryOf.set(old.entryOf.subarray(0, align.head), 0);
+  entryOf.set(old.entryOf.subarray(tailFromOld), align.tailFrom);
+  const pathOf = new Int32Array(old.pathOf.length);
+  for (let e = 0; e < pathOf.length; e++) {
+    const k = old.pathOf[e]!;
+    pathOf[e] = k < 0 || (k >= align.head && k < tailFromOld) ? -1 : k < align.head ? k : k - align.shift;
+  }
+  const counted = (listing: Listing, path: string): boolean => !path.endsWith('/') && !inNested(listing, path);
+  let missing = old.missing;
+  for (let k = align.head; k < tailFromOld; k++) if (old.entryOf[k]! < 0 && counted(prior, prior.paths[k]!)) missing--;
+  const positions = indexPositions(index);
+  for (let i = align.head; i < align.tailFrom; i++) {
+    const at = positions.get(of.paths[i]!) ?? -1;
+    entryOf[i] = at >= 0 && index.offsets[at]! >= 0 ? at : -1;
+    if (entryOf[i]! >= 0) pathOf[at] = i;
+    else if (counted(of, of.paths[i]!)) missing++;
+  }
+  return { index, entryOf, pathOf, missing };
+}
+
+function withDerived(listing: Listing, prefix: string, prior?: Listing, head = 0, tailFrom = 0, tailStart = 0): Listing {
+  const { paths } = listing;
+  if (prior) {
+    listing.fulls = spliced(
+      prior.fulls,
+      head,
+      paths.slice(head, tailFrom).map((p) => prefix + p),
+      tailStart,
+    );
+  } else {
+    listing.fulls = paths.map((p) => prefix + p);
+  }
+  listing.nested = paths.filter((p) => p.endsWith('/'));
+  return listing;
+}
+
+/** `list` with its items from `head` up to `tailStart` replaced by `middle`, made in one array. */
+function spliced(list: string[], head: number, middle: string[], tailStart: number): string[] {
+  const out = new Array<string>(head + middle.length + list.length - tailStart);
+  for (let k = 0; k < head; k++) out[k] = list[k]!;
+  for (let k = 0; k < middle.length; k++) out[head + k] = middle[k]!;
+  for (let k = tailStart; k < list.length; k++) out[head + middle.length + k - tailStart] = list[k]!;
+  return out;
+}
+
+/** The paths of raw[from, to) (`\0`-separated entries), without excluded ones and repeats of the one before. */
+function parseRange(raw: Buffer, from: number, to: number, isExcluded: (path: string) => boolean, before: string | undefined) {
+  const paths: string[] = [];
+  const starts: number[] = [];
+  let last = before;
+  let at = from;
+  while (at < to) {
+    let end = raw.indexOf(0, at);
+    if (end === -1 || end > to) end = to;
+    if (end > at) {
+      const path = raw.toString('utf8', at, end);
+      if (path !== last && !isExcluded(path)) {
+        paths.push(path);
+        starts.push(at);
+      }
+      last = path;
+    }
+    at = end + 1;
+  }
+  return { paths, starts };
+}
+
+/**
+ * The longest head and tail two lists share, each ending on an entry's edge in both (after a
+ * `\0`, or at an end), and never overlapping.
+ */
+export function commonEnds(a: Buffer, b: Buffer): { head: number; tail: number } {
+  const limit = Math.min(a.length, b.length);
+  let head = 0;
+  // Whole blocks first, then byte by byte.
+  for (const step of [65536, 4096, 256, 16, 1]) {
+    while (head + step <= limit && a.compare(b, head, head + step, head, head + step) === 0) head += step;
+  }
+  if (head < a.length || head < b.length) head = head === 0 ? 0 : a.lastIndexOf(0, head - 1) + 1;
+  let tail = 0;
+  const room = limit - head;
+  for (const step of [65536, 4096, 256, 16, 1]) {
+    while (tail + step <= room && a.compare(b, b.length - tail - step, b.length - tail, a.length - tail - step, a.length - tail) === 0) tail += step;
+  }
+  // The tail starts where an entry starts, in both lists.
+  if (tail > 0 && !(edge(a, a.length - tail) && edge(b, b.length - tail))) {
+    const next = a.indexOf(0, a.length - tail);
+    tail = next === -1 ? 0 : a.length - next - 1;
+  }
+  return { head, tail };
+}
+
+function edge(buffer: Buffer, at: number): boolean {
+  return at === 0 || buffer[at - 1] === 0;
+}
+
+/** The first index whose value is at least `value` (`values` ascending). */
+function lowerBound(values: Int32Array, value: number): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (values[mid]! < value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** Every file below `dir` (project-relative, `/`-separated), for a folder that is no repository. */
+export function walkFolder(dir: string): string[] {
+  const out: string[] = [];
+  const visit = (rel: string): void => {
+    for (const entry of readdirSync(join(dir, rel), { withFileTypes: true })) {
+      const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (entry.name !== '.git') visit(path);
+      } else out.push(path);
+    }
+  };
+  visit('');
+  return out;
+}
+
+/** The entries of a `\0`-separated list that end in `/` (folders git lists whole), found in its bytes without decoding the rest. */
+export function folderEntries(raw: Buffer): string[] {
+  const out: string[] = [];
+  for (let at = raw.indexOf('/\0'); at !== -1; at = raw.indexOf('/\0', at + 2)) out.push(raw.toString('utf8', raw.lastIndexOf(0, at) + 1, at + 1));
+  if (raw.length > 0 && raw[raw.length - 1] === 0x2f) out.push(raw.toString('utf8', raw.lastIndexOf(0) + 1));
+  return out;
+}
+
+/** A list's places in a private index (built for it or for an earlier list). */
+export function slotsFor(of: Listing, index: StatIndex): Slots {
+  if (of.slots?.index === index) return of.slots;
+  const entryOf = new Int32Array(of.paths.length);
+  const pathOf = new Int32Array(index.paths.length).fill(-1);
+  const positions = index.paths === of.paths ? undefined : indexPositions(index);
+  let missing = 0;
+  for (let i = 0; i < of.paths.length; i++) {
+    const at = positions ? (positions.get(of.paths[i]!) ?? -1) : i;
+    entryOf[i] = at >= 0 && index.offsets[at]! >= 0 ? at : -1;
+    if (entryOf[i]! >= 0) pathOf[at] = i;
+    else if (!of.paths[i]!.endsWith('/') && !inNested(of, of.paths[i]!)) missing++;
+  }
+  return (of.slots = { index, entryOf, pathOf, missing });
+}

@@ -1,0 +1,253 @@
+// Child process of the large-tree rows (scripts/bench/content-snapshot.mjs): the real loop
+// (dist/loop/run-project.js, runProject, Deps as the CLI builds them) for LOOPS loops on a git
+// project of FILES files, with an instant fake `claude` that changes one tracked file and adds
+// one untracked file each call, as a loop leaves the tree. Side by side in the same run, at
+// each agent spawn (inside the agent's share of the loop, so it is not counted as ralph's) it
+// times `git status --porcelain` on the tree as the loop found it. Per loop it reports the wall
+// and CPU (ralph's own and its finished child processes', git included) from the agent's exit
+// to the next agent's spawn — everything the loop does beyond the agent — and the same for
+// `git status`. Prints one JSON object. Arguments: LOOPS (8), FILES (50,000), `backup` (runs
+// with --backup), `trace` (each process ralph started, with its wall time, on stderr).
+// BENCH_NO_HEAP_TUNING=1: without ralph's heap settings; BENCH_PROFILE_FROM=<file>: writes the
+// monotonic time (µs) of loop 3's spawn there and of the run's end to <file>.to, to cut a CPU profile.
+
+import childProcess, { execFileSync } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+const dist = (path) => new URL(`../../dist/${path}`, import.meta.url).href;
+const LOOPS = Number(process.argv[2] ?? 8);
+const FILES = Number(process.argv[3] ?? 50_000);
+const BACKUP = process.argv.includes('backup');
+const TRACE = process.argv.includes('trace');
+const PER_DIR = 500;
+
+const GIT_ENV = {
+  GIT_AUTHOR_NAME: 'Ralph Bench',
+  GIT_AUTHOR_EMAIL: 'bench@example.invalid',
+  GIT_COMMITTER_NAME: 'Ralph Bench',
+  GIT_COMMITTER_EMAIL: 'bench@example.invalid',
+  GIT_CONFIG_NOSYSTEM: '1',
+  // No background gc racing the clean-up.
+  GIT_CONFIG_PARAMETERS: "'gc.auto=0'",
+};
+
+const STATUS_TEXT = [
+  'Worked on the first item; more to do.',
+  '',
+  '---RALPH_STATUS---',
+  'STATUS: IN_PROGRESS',
+  'TASKS_COMPLETED_THIS_LOOP: 0',
+  'FILES_MODIFIED: 2',
+  'TESTS_STATUS: NOT_RUN',
+  'WORK_TYPE: IMPLEMENTATION',
+  'EXIT_SIGNAL: false',
+  'RECOMMENDATION: keep going',
+  '---END_RALPH_STATUS---',
+].join('\n');
+
+// One tracked file changed and one untracked file added per call; `n` counts the calls.
+const AGENT = `#!/bin/sh
+for arg in "$@"; do
+  if [ "$arg" = "--version" ]; then echo "2.1.332 (Claude Code)"; exit 0; fi
+done
+cat > /dev/null
+echo "one more step" >> src0/f0.ts
+n=$(wc -l < src0/f0.ts)
+echo "export const added = $n;" > "src1/added$n.ts"
+cat "$BENCH_AGENT_STREAM"
+`;
+
+function streamJson() {
+  const lines = [
+    { type: 'system', subtype: 'init', session_id: '7f6c2a4e-0d1b-4c53-9a0e-5b8f0d3c2e11', model: 'claude-sonnet-4-5', tools: [] },
+    { type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: STATUS_TEXT }] }, session_id: '7f6c2a4e-0d1b-4c53-9a0e-5b8f0d3c2e11' },
+    {
+      type: 'result',
+      subtype: 'success',
+      is_error: false,
+      duration_ms: 10,
+      num_turns: 1,
+      result: STATUS_TEXT,
+      session_id: '7f6c2a4e-0d1b-4c53-9a0e-5b8f0d3c2e11',
+      total_cost_usd: 0.001,
+      usage: { input_tokens: 10, output_tokens: 10, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+    },
+  ];
+  return lines.map((line) => JSON.stringify(line)).join('\n') + '\n';
+}
+
+function makeProject(root) {
+  const dir = join(root, 'project');
+  for (let i = 0; i < FILES; i++) {
+    const sub = join(dir, `src${Math.floor(i / PER_DIR)}`);
+    if (i % PER_DIR === 0) mkdirSync(sub, { recursive: true });
+    writeFileSync(join(sub, `f${i}.ts`), `export const v${i} = ${i};\n`);
+  }
+  const files = {
+    '.ralph/PROMPT.md': '# Task\nWork through fix_plan.md.\n',
+    '.ralph/fix_plan.md': '# Fix Plan\n- [ ] keep going\n- [x] set up\n',
+    '.ralph/AGENT.md': '# Agent\n',
+    '.ralphrc': 'CLAUDE_AUTO_UPDATE=false\nFAILURE_RETRY_SECONDS=0\nMAX_CALLS_PER_HOUR=100000\nCB_NO_PLAN_PROGRESS_THRESHOLD=0\n',
+    '.gitignore': '.ralph/logs/\n.ralph/.*\n.ralph/status.json\n.ralph/progress.json\n.ralph/live.log\n.ralph/sessions/\nnode_modules/\n',
+  };
+  for (const [relative, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, relative)), { recursive: true });
+    writeFileSync(join(dir, relative), content);
+  }
+  const git = (...args) => execFileSync('git', args, { cwd: dir, env: { ...process.env, ...GIT_ENV }, stdio: 'ignore', maxBuffer: 1 << 30 });
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'initial');
+  return dir;
+}
+
+function makeEnv(root) {
+  const bin = join(root, 'bin');
+  const home = join(root, 'home');
+  for (const d of [bin, join(home, '.claude')]) mkdirSync(d, { recursive: true });
+  writeFileSync(join(bin, 'claude'), AGENT);
+  chmodSync(join(bin, 'claude'), 0o755);
+  const stream = join(root, 'stream.jsonl');
+  writeFileSync(stream, streamJson());
+  const env = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!/^(FAKE_CLAUDE_|ANTHROPIC_|CLAUDE_CODE_|RALPH_|GIT_)/.test(name) && name !== 'CLAUDE_CONFIG_DIR') env[name] = value;
+  }
+  return {
+    ...env,
+    ...GIT_ENV,
+    PATH: `${bin}:${process.env.PATH ?? ''}`,
+    HOME: home,
+    CLAUDE_CONFIG_DIR: join(home, '.claude'),
+    BENCH_AGENT_STREAM: stream,
+    NO_COLOR: '1',
+  };
+}
+
+// CPU of this process and of its waited-for children (git), in ms: /proc/self/stat's utime,
+// stime, cutime and cstime are in clock ticks; this process's own is read finer.
+const TICK_MS = 10;
+function cpuMs() {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+  const children = (Number(fields[13]) + Number(fields[14])) * TICK_MS;
+  const own = process.cpuUsage();
+  return { own: (own.user + own.system) / 1000, children };
+}
+
+/** Every file under `.git` with its size and mtime: what the loops wrote there shows as a difference. */
+function gitFiles(dir) {
+  const out = new Map();
+  for (const entry of readdirSync(join(dir, '.git'), { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    const st = statSync(path);
+    out.set(path.slice(dir.length + 1), `${st.size}:${st.mtimeMs}`);
+  }
+  return out;
+}
+
+function trace() {
+  const { spawn, spawnSync } = childProcess;
+  const started = performance.now();
+  const say = (kind, cmd, args, ms) =>
+    process.stderr.write(
+      `${(performance.now() - started).toFixed(0).padStart(7)} ${kind} ${ms.toFixed(1).padStart(7)} ms ${cmd} ${args.join(' ').slice(0, 160)}\n`,
+    );
+  childProcess.spawn = (cmd, args, options) => {
+    const at = performance.now();
+    const child = spawn(cmd, args, options);
+    child.on('exit', () => say('async', cmd, args, performance.now() - at));
+    return child;
+  };
+  childProcess.spawnSync = (cmd, args, options) => {
+    const at = performance.now();
+    const result = spawnSync(cmd, args, options);
+    say('sync ', cmd, args, performance.now() - at);
+    return result;
+  };
+  syncBuiltinESMExports();
+  return (text) => process.stderr.write(`${(performance.now() - started).toFixed(0).padStart(7)} ----- ${text}\n`);
+}
+
+const mark = TRACE ? trace() : () => undefined;
+if (!process.env.BENCH_NO_HEAP_TUNING) (await import(dist('platform/heap-tuning.js'))).tuneHeapForLongRun();
+const { runProject } = await import(dist('loop/run-project.js'));
+const { LoopEvents } = await import(dist('loop/events.js'));
+const { createLogger } = await import(dist('platform/logger.js'));
+const { nodeProcessRunner } = await import(dist('platform/process.js'));
+const { systemClock } = await import(dist('platform/clock.js'));
+const { ralphPaths } = await import(dist('state/paths.js'));
+const { createRedactor } = await import(dist('text/redaction.js'));
+
+const root = mkdtempSync(join(tmpdir(), 'ralph-bench-large-'));
+try {
+  const projectDir = makeProject(root);
+  const env = makeEnv(root);
+  const statusEnv = { ...env, GIT_OPTIONAL_LOCKS: '0' };
+  const events = new LoopEvents();
+  const loops = [];
+  let gitBefore;
+  events.on('agent:finished', ({ loop }) => {
+    Object.assign(loops[loop], { exitWall: performance.now(), exitCpu: cpuMs() });
+    mark(`agent ${loop} finished`);
+  });
+  events.on('agent:started', ({ loop }) => {
+    const wall = performance.now();
+    const cpu = cpuMs();
+    const previous = loops[loop - 1];
+    if (previous) {
+      previous.wall = wall - previous.exitWall;
+      previous.cpu = cpu.own + cpu.children - previous.exitCpu.own - previous.exitCpu.children;
+      previous.ownCpu = cpu.own - previous.exitCpu.own;
+    }
+    if (loop === 2) gitBefore = gitFiles(projectDir);
+    if (loop === 3 && process.env.BENCH_PROFILE_FROM) writeFileSync(process.env.BENCH_PROFILE_FROM, String(process.hrtime.bigint() / 1000n));
+    // `git status` on the tree as this loop starts, before the agent changes it (no optional
+    // locks: it leaves the index as ralph found it).
+    const at = performance.now();
+    execFileSync('git', ['status', '--porcelain'], { cwd: projectDir, env: statusEnv, stdio: 'ignore', maxBuffer: 1 << 30 });
+    const statusWall = performance.now() - at;
+    const after = cpuMs();
+    loops[loop] = { statusWall, statusCpu: after.children - cpu.children };
+    mark(`agent ${loop} spawns (git status ${statusWall.toFixed(1)} ms)`);
+  });
+  const quiet = { write() {}, isTTY: false, columns: 100 };
+  const redact = createRedactor(env);
+  const deps = {
+    clock: systemClock,
+    env,
+    cwd: projectDir,
+    homeDir: env.HOME,
+    processRunner: nodeProcessRunner,
+    logger: createLogger({ logFile: ralphPaths(projectDir).ralphLog, stderr: quiet, env, redact, clock: systemClock }),
+    stdout: quiet,
+    stderr: quiet,
+    redact,
+  };
+  const signals = Object.assign(new EventEmitter(), { exit: () => undefined });
+  const flags = { MAX_LOOPS: LOOPS, ...(BACKUP ? { ENABLE_BACKUP: true } : {}) };
+  const code = await runProject({ projectDir, flags, deps, signals, events });
+  if (process.env.BENCH_PROFILE_FROM) writeFileSync(`${process.env.BENCH_PROFILE_FROM}.to`, String(process.hrtime.bigint() / 1000n));
+  const measured = loops.filter((l) => l?.wall !== undefined);
+  if (measured.length < LOOPS - 1) throw new Error(`the loop stopped early (exit ${code}); see ${projectDir}/.ralph/logs/ralph.log`);
+  // Loop 1 takes the first snapshot: it is left out (as the row says: a loop after the first).
+  const gitAfter = gitFiles(projectDir);
+  const changed = [...gitAfter].filter(([path, stat]) => gitBefore.get(path) !== stat).map(([path]) => path);
+  process.stdout.write(
+    JSON.stringify({
+      loops: measured.length,
+      wall: loops.slice(2).map((l) => l?.wall ?? null),
+      cpu: loops.slice(2).map((l) => l?.cpu ?? null),
+      ownCpu: loops.slice(2).map((l) => l?.ownCpu ?? null),
+      statusWall: loops.slice(2).map((l) => l?.statusWall ?? null),
+      statusCpu: loops.slice(2).map((l) => l?.statusCpu ?? null),
+      gitWritten: changed,
+    }),
+  );
+} finally {
+  rmSync(root, { recursive: true, force: true, maxRetries: 5 });
+}

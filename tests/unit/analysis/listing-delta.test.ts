@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { commonEnds, makeListing, oldPlace, relist } from '../../../lib/analysis/listing-delta.js';
+
+const PREFIX = '/project/';
+const excluded = (path: string): boolean => path.startsWith('.ralph/');
+const raw = (paths: string[]): Buffer => Buffer.from(paths.map((p) => `${p}\0`).join(''));
+
+// git's list: untracked files first, then the index (a conflicted path once per stage).
+function gitList(untracked: string[], tracked: string[]): string[] {
+  return [...untracked, ...tracked];
+}
+
+/** Checks the list made from the last one against one made from nothing, and where each path was. */
+function check(before: string[], after: string[]): void {
+  const prior = makeListing(raw(before), PREFIX, excluded);
+  const { listing, align } = relist(prior, raw(after), PREFIX, excluded);
+  const full = makeListing(raw(after), PREFIX, excluded);
+  expect(listing.paths).toEqual(full.paths);
+  expect(listing.fulls).toEqual(full.fulls);
+  expect([...listing.starts]).toEqual([...full.starts]);
+  expect(listing.nested).toEqual(full.nested);
+  listing.paths.forEach((path, i) => {
+    const at = oldPlace(align, i, path);
+    expect(at === undefined ? undefined : prior.paths[at]).toBe(prior.paths.includes(path) ? path : undefined);
+  });
+  expect(align.gone.map((at) => prior.paths[at]).sort()).toEqual(prior.paths.filter((p) => !full.paths.includes(p)).sort());
+}
+
+describe('the next file list made from the last one', () => {
+  const tracked = Array.from({ length: 300 }, (_, i) => `src/${String(i).padStart(3, '0')}.ts`);
+
+  it('matches a list read in full, for files added, removed and renamed anywhere', () => {
+    check(gitList([], tracked), gitList(['new.ts'], tracked));
+    check(gitList(['new.ts'], tracked), gitList([], tracked));
+    check(gitList([], tracked), gitList([], [...tracked, 'zz.ts']));
+    check(gitList([], [...tracked, 'zz.ts']), gitList([], tracked));
+    check(
+      gitList([], tracked),
+      gitList(
+        [],
+        tracked.map((p, i) => (i === 150 ? 'src/150-renamed.ts' : p)),
+      ),
+    );
+    check(gitList(['a.ts', 'b.ts'], tracked), gitList(['b.ts', 'c.ts'], tracked.slice(10)));
+    check(gitList([], tracked), gitList([], []));
+    check(gitList([], []), gitList(['x/'], tracked));
+  });
+
+  it('matches it where names share their ends, and where excluded and repeated paths meet the edges', () => {
+    check(['ab', 'c'], ['xab', 'c']);
+    check(['src/a', 'src/b'], ['src/a', 'src/ab', 'src/b']);
+    check(['a', '.ralph/x', 'b', 'b', 'c'], ['a', '.ralph/x', 'b', 'b', 'b', 'c']);
+    check(['a', 'b', 'b', 'c'], ['a', 'b', 'c']);
+    check(['a', 'vendor/', 'vendor/x'], ['a', 'vendor/', 'vendor/x', 'vendor/y']);
+  });
+
+  it('finds the longest head and tail two lists share on entry edges', () => {
+    expect(commonEnds(raw(['a', 'b', 'c']), raw(['a', 'x', 'c']))).toEqual({ head: 2, tail: 2 });
+    expect(commonEnds(raw(['ab', 'c']), raw(['xab', 'c']))).toEqual({ head: 0, tail: 2 });
+    const same = raw(['a', 'b']);
+    expect(commonEnds(same, Buffer.from(same))).toEqual({ head: same.length, tail: 0 });
+  });
+});
