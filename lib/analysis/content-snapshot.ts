@@ -15,11 +15,12 @@
 // same id; so does a commit, which changes HEAD but not the content. Progress is judged from these ids
 // (lib/analysis/progress-evidence.ts).
 
-import { existsSync, statSync, type Stats } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { Stats } from 'node:fs';
+import { resolve, sep } from 'node:path';
+import { exclusionTest } from './snapshot-exclusions.js';
 import type { ProcessRunner } from '../platform/process.js';
-import { ensureOwnDirectory, writeFileNoFollow } from '../state/no-follow.js';
-import { buildStatIndex, changedByGit, indexable, setIndexEntry, writeStatIndex, type IndexedStat, type StatIndex } from './stat-index.js';
+import { buildStatIndex, changedByGit, indexable, setIndexEntry, writeStatIndex, type StatIndex } from './stat-index.js';
+import { sameStat, stampTime, type CachedFile } from './stat-cache.js';
 import type { ContentMemoryState } from './progress-evidence.js';
 import {
   changedBetween,
@@ -33,7 +34,7 @@ import {
   type Listing,
   type SnapshotFs,
 } from './content-entries.js';
-import { alignSlots, folderEntries, makeListing, oldPlace, relist, slotsFor, walkFolder } from './listing-delta.js';
+import { alignSlots, folderEntries, makeListing, oldPlace, relist, slotsFor, walkFolder, type Alignment } from './listing-delta.js';
 import { changedFolderLister } from './changed-folders.js';
 import type { FolderWalker } from '../platform/folder-walk.js';
 import { createNestedWalker } from './nested-walk.js';
@@ -89,13 +90,6 @@ export interface ContentSnapshotter {
   changedPaths(from: ContentSnapshot, to: ContentSnapshot): Promise<string[]>;
 }
 
-interface CachedFile extends IndexedStat {
-  /** `<kind> <sha1>`: what the content id is built from. */
-  entry: string;
-  /** git's whole-second comparison can vouch for it: it goes into the private index. */
-  indexed: boolean;
-}
-
 /** Where the repository is, for the private index: the project's path in it and its hash's length. */
 interface GitLayout {
   prefix: string;
@@ -123,46 +117,69 @@ const GIT_STAT_FROM = 2048;
 const REBUILD_MISSING = 256;
 
 export function createContentSnapshotter(options: ContentSnapshotOptions): ContentSnapshotter {
-  const { projectDir } = options;
-  const fs = options.fs ?? nodeFs;
-  const isExcluded = exclusionTest(projectDir, options.excluded);
-  // The stat cache, aligned with the last listing's paths.
-  let listing: Listing | undefined;
-  let cached: Array<CachedFile | undefined> = [];
-  let previous: Entries | undefined;
-  // The latest snapshots, each with what changed since the one before it (for changedPaths).
-  const history: Array<{ id: string; changes: Map<string, [string | undefined, string | undefined]> }> = [];
-  let last: string | undefined;
-  const gitEnv = { ...(options.env ?? process.env), GIT_OPTIONAL_LOCKS: '0' };
-  let layout: Promise<GitLayout | undefined> | undefined;
-  let known: GitLayout | undefined;
-  const gitStatFrom = options.gitStatFrom ?? GIT_STAT_FROM;
-  // The private index, built for an earlier listing and patched since.
-  let statIndex: StatIndex | undefined;
+  return new TreeSnapshotter(options);
+}
 
+/** One run's snapshots of one project: the last list, its stat cache and the ids taken. */
+class TreeSnapshotter implements ContentSnapshotter {
+  private readonly projectDir: string;
+  private readonly fs: SnapshotFs;
+  private readonly isExcluded: (path: string) => boolean;
+  private readonly gitEnv: NodeJS.ProcessEnv;
+  private readonly gitStatFrom: number;
+  // The stat cache, aligned with the last listing's paths.
+  private listing: Listing | undefined;
+  private cached: Array<CachedFile | undefined> = [];
+  private previous: Entries | undefined;
+  // The latest snapshots, each with what changed since the one before it (for changedPaths).
+  private readonly history: Array<{ id: string; changes: Map<string, [string | undefined, string | undefined]> }> = [];
+  private last: string | undefined;
+  private layout: Promise<GitLayout | undefined> | undefined;
+  private known: GitLayout | undefined;
+  // The private index, built for an earlier listing and patched since.
+  private statIndex: StatIndex | undefined;
   // git's own last list, and the last list with the files of nested repositories added.
-  let gitList: Buffer | undefined;
-  let withNested: { git: Buffer; files: string; list: Buffer } | undefined;
-  const nestedWalker = createNestedWalker(projectDir, fs);
+  private gitList: Buffer | undefined;
+  private withNested: { git: Buffer; files: string; list: Buffer } | undefined;
+  private readonly nestedWalker: ReturnType<typeof createNestedWalker>;
   // The ignore files of the last list (watched with the index: a change to one lists the whole tree).
-  let ignoreFiles: { of: Listing; files: string[] } | undefined;
-  const lister =
-    options.folders &&
-    changedFolderLister({
-      walker: options.folders,
-      isExcluded,
-      watched: () => {
-        if (!known || !listing) return undefined;
-        if (ignoreFiles?.of !== listing) ignoreFiles = { of: listing, files: listing.fulls.filter((full) => full.endsWith(`${sep}.gitignore`)) };
-        return [...known.watched, ...ignoreFiles.files];
-      },
-      listGit: (args) => gitOutput(['-c', 'core.fsmonitor=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard', ...args]),
-    });
+  private ignoreFiles: { of: Listing; files: string[] } | undefined;
+  private readonly lister: ReturnType<typeof changedFolderLister> | undefined;
+
+  constructor(private readonly options: ContentSnapshotOptions) {
+    this.projectDir = options.projectDir;
+    this.fs = options.fs ?? nodeFs;
+    this.isExcluded = exclusionTest(options.projectDir, options.excluded);
+    this.gitEnv = { ...(options.env ?? process.env), GIT_OPTIONAL_LOCKS: '0' };
+    this.gitStatFrom = options.gitStatFrom ?? GIT_STAT_FROM;
+    this.nestedWalker = createNestedWalker(options.projectDir, this.fs);
+    this.lister =
+      options.folders &&
+      changedFolderLister({
+        walker: options.folders,
+        isExcluded: this.isExcluded,
+        watched: () => this.watchedFiles(),
+        listGit: (args) => this.gitOutput(['-c', 'core.fsmonitor=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard', ...args]),
+      });
+  }
+
+  /** The files whose change means the whole tree is listed again: the index, the exclude file, each `.gitignore`. */
+  private watchedFiles(): string[] | undefined {
+    if (!this.known || !this.listing) return undefined;
+    if (this.ignoreFiles?.of !== this.listing)
+      this.ignoreFiles = { of: this.listing, files: this.listing.fulls.filter((full) => full.endsWith(`${sep}.gitignore`)) };
+    return [...this.known.watched, ...this.ignoreFiles.files];
+  }
 
   /** What a git command printed, as bytes; null when it failed. */
-  async function gitOutput(args: string[]): Promise<Buffer | null> {
+  private async gitOutput(args: string[]): Promise<Buffer | null> {
     const chunks: Buffer[] = [];
-    const exit = await options.processRunner.start('git', args, { cwd: projectDir, env: gitEnv, input: '', onStdout: (chunk) => chunks.push(chunk) }).done;
+    const exit = await this.options.processRunner.start('git', args, {
+      cwd: this.projectDir,
+      env: this.gitEnv,
+      input: '',
+      onStdout: (chunk) => chunks.push(chunk),
+    }).done;
     return exit.spawnError || exit.code !== 0 ? null : Buffer.concat(chunks);
   }
 
@@ -171,28 +188,29 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
    * which ralph lists itself, never through git. The same Buffer as last time when nothing in
    * it changed; null when git is missing.
    */
-  async function listFiles(stamp: number): Promise<Buffer | null> {
+  private async listFiles(stamp: number): Promise<Buffer | null> {
     // The watched files are known once the repository's layout is (asked once, after the first snapshot).
-    if (lister && layout) await layout;
-    const own = lister ? await lister.list(gitList, () => listWithGit(gitList)) : await listWithGit(gitList);
+    if (this.lister && this.layout) await this.layout;
+    const own = this.lister ? await this.lister.list(this.gitList, () => this.listWithGit(this.gitList)) : await this.listWithGit(this.gitList);
     if (own === null) return null;
-    gitList = own;
-    const nested = nestedRepositories(own, withNested?.git === own ? withNested : undefined);
+    this.gitList = own;
+    const withNested = this.withNested;
+    const nested = this.nestedRepositories(own, withNested?.git === own ? withNested : undefined);
     if (nested.length === 0) return own;
-    const files = nested.flatMap((dir) => nestedWalker.list(dir, stamp)).join('\0');
+    const files = nested.flatMap((dir) => this.nestedWalker.list(dir, stamp)).join('\0');
     if (withNested?.git === own && withNested.files === files) return withNested.list;
-    withNested = { git: own, files, list: Buffer.concat([own, Buffer.from(`\0${files}`)]) };
-    return withNested.list;
+    this.withNested = { git: own, files, list: Buffer.concat([own, Buffer.from(`\0${files}`)]) };
+    return this.withNested.list;
   }
 
   /** The nested repositories git listed (`dir/`), taken from the last list when git's is the same. */
-  function nestedRepositories(own: Buffer, last: { list: Buffer } | undefined): string[] {
-    if (last && listing?.raw === last.list) return listing.nested ?? [];
-    return folderEntries(own).filter((p) => !isExcluded(p));
+  private nestedRepositories(own: Buffer, last: { list: Buffer } | undefined): string[] {
+    if (last && this.listing?.raw === last.list) return this.listing.nested ?? [];
+    return folderEntries(own).filter((p) => !this.isExcluded(p));
   }
 
   /** git's file list, or `previous` itself when git gave the same bytes again; null when git is missing. */
-  async function listWithGit(previous: Buffer | undefined): Promise<Buffer | null> {
+  private async listWithGit(previous: Buffer | undefined): Promise<Buffer | null> {
     // Only what differs from the last list is kept: the same prefix is taken from it.
     const chunks: Buffer[] = [];
     let length = 0;
@@ -206,72 +224,72 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
       length += chunk.length;
     };
     // No fsmonitor, not even the user's own: it is a program, and listing needs none.
-    const listing = options.processRunner.start('git', ['-c', 'core.fsmonitor=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-      cwd: projectDir,
+    const listing = this.options.processRunner.start('git', ['-c', 'core.fsmonitor=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd: this.projectDir,
       // No optional locks: nothing here may refresh the user's index as a side effect.
-      env: gitEnv,
+      env: this.gitEnv,
       input: '',
       onStdout,
     });
     const exit = await listing.done;
     if (exit.spawnError) return null;
     if (exit.code !== 0) {
-      const walked = Buffer.from(walkFolder(projectDir).join('\0'));
+      const walked = Buffer.from(walkFolder(this.projectDir).join('\0'));
       return previous?.equals(walked) ? previous : walked;
     }
     if (same) return length === previous!.length ? previous! : previous!.subarray(0, length);
     return Buffer.concat(chunks);
   }
 
-  async function findLayout(): Promise<GitLayout | undefined> {
+  private async findLayout(): Promise<GitLayout | undefined> {
     const args = ['rev-parse', '--show-prefix', '--show-object-format', '--git-path', 'index', '--git-path', 'info/exclude'];
-    const found = await options.processRunner.run('git', args, { cwd: projectDir, env: gitEnv });
+    const found = await this.options.processRunner.run('git', args, { cwd: this.projectDir, env: this.gitEnv });
     if (found.spawnError || found.code !== 0) return undefined;
     const [prefix, format, index, exclude] = found.stdout.split('\n');
     const hashLength = format === 'sha1' ? 20 : format === 'sha256' ? 32 : undefined;
     if (prefix === undefined || hashLength === undefined || !index || !exclude) return undefined;
-    return (known = { prefix, hashLength, watched: [resolve(projectDir, index), resolve(projectDir, exclude)] });
+    return (this.known = { prefix, hashLength, watched: [resolve(this.projectDir, index), resolve(this.projectDir, exclude)] });
   }
 
   /** The listing's cached files git finds unchanged, against the private index; undefined when git cannot tell. */
-  async function checkWithGit(of: Listing): Promise<Checked | undefined> {
-    if (of.paths.length < gitStatFrom) return undefined;
-    const where = await layout;
+  private async checkWithGit(of: Listing): Promise<Checked | undefined> {
+    if (of.paths.length < this.gitStatFrom) return undefined;
+    const where = await this.layout;
     if (!where) return undefined;
-    let slots = statIndex && slotsFor(of, statIndex);
+    let slots = this.statIndex && slotsFor(of, this.statIndex);
     // Files listed since the index was built are stat'ed here; once they are many, it is built again.
     if (!slots || slots.missing > REBUILD_MISSING + (of.paths.length >> 6)) {
-      statIndex = buildStatIndex(of.paths, where.prefix, where.hashLength, (path) => inNested(of, path));
-      slots = slotsFor(of, statIndex);
+      this.statIndex = buildStatIndex(of.paths, where.prefix, where.hashLength, (path) => inNested(of, path));
+      slots = slotsFor(of, this.statIndex);
     }
     const { index, entryOf, pathOf } = slots;
-    const file = resolve(options.stateDir, 'index');
+    const file = resolve(this.options.stateDir, 'index');
     try {
       for (let i = 0; i < of.paths.length; i++) {
-        const hit = cached[i];
+        const hit = this.cached[i];
         if (entryOf[i]! >= 0) setIndexEntry(index, entryOf[i]!, hit?.indexed ? hit : undefined);
       }
       writeStatIndex(file, index);
     } catch {
       return undefined; // the file was refused (a link planted there) or could not be written
     }
-    const changed = await changedByGit(index, file, { processRunner: options.processRunner, cwd: projectDir, env: gitEnv }).catch(() => null);
+    const changed = await changedByGit(index, file, { processRunner: this.options.processRunner, cwd: this.projectDir, env: this.gitEnv }).catch(() => null);
     if (changed === null) return undefined;
     const unchanged = new Uint8Array(of.paths.length);
-    for (let i = 0; i < of.paths.length; i++) if (cached[i]?.indexed && entryOf[i]! >= 0) unchanged[i] = 1;
+    for (let i = 0; i < of.paths.length; i++) if (this.cached[i]?.indexed && entryOf[i]! >= 0) unchanged[i] = 1;
     for (const entry of changed) if (pathOf[entry]! >= 0) unchanged[pathOf[entry]!] = 0;
     return { unchanged };
   }
 
   /** Which of the listing's cached files are unchanged on disk; the stats of the others. */
-  async function statFiles(of: Listing): Promise<Checked> {
+  private async statFiles(of: Listing): Promise<Checked> {
     const unchanged = new Uint8Array(of.fulls.length);
     const stats = new Map<number, Stats | undefined>();
     for (let i = 0; i < of.fulls.length; i++) {
       // In turns with the event loop, so git's output is read while it is still listing.
       if (i % STAT_TURN === STAT_TURN - 1) await new Promise((resolve) => setImmediate(resolve));
-      const st = fs.lstatSync(of.fulls[i]!, { throwIfNoEntry: false });
-      const hit = cached[i];
+      const st = this.fs.lstatSync(of.fulls[i]!, { throwIfNoEntry: false });
+      const hit = this.cached[i];
       if (st && hit && sameStat(hit, st)) {
         unchanged[i] = 1;
       } else {
@@ -281,27 +299,48 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
     return { unchanged, stats };
   }
 
-  async function take(): Promise<ContentSnapshot> {
+  async take(): Promise<ContentSnapshot> {
     // A file changed in the same clock tick as this snapshot may change again unseen by stat:
     // only entries older than the stamp are trusted next time (git's "racily clean" rule).
-    const stamp = stampTime(options.stateDir, options.clock);
-    const prior = listing;
+    const stamp = stampTime(this.options.stateDir, this.options.clock);
+    const prior = this.listing;
     // While git lists, the last list's files are checked: mostly it is the same list. The list
     // is started first: it needs nothing, and the private index is written while git lists.
-    const listed = listFiles(stamp).catch(() => null);
-    const checked = prior ? checkWithGit(prior) : undefined;
-    const seen = prior ? ((await checked) ?? (await statFiles(prior))) : undefined;
+    const listed = this.listFiles(stamp).catch(() => null);
+    const checked = prior ? this.checkWithGit(prior) : undefined;
+    const seen = prior ? ((await checked) ?? (await this.statFiles(prior))) : undefined;
     const raw = await listed;
     if (raw === null) return { id: null };
-    const prefix = projectDir.endsWith(sep) ? projectDir : projectDir + sep;
-    // The list made again from the last one where git's bytes differ; where each path was in it.
-    const { listing: current, align } =
-      prior && raw === prior.raw
-        ? { listing: prior, align: undefined }
-        : prior
-          ? relist(prior, raw, prefix, isExcluded)
-          : { listing: makeListing(raw, prefix, isExcluded), align: undefined };
-    if (align && prior?.slots) current.slots = alignSlots(prior, current, align);
+    const { listing: current, align } = this.relist(prior, raw);
+    const entries = await this.entriesOf(current, align, prior, seen, stamp);
+    this.listing = current;
+    // Asked once, for the next snapshot, when the list is long enough for git's comparison.
+    if (current.paths.length >= this.gitStatFrom) this.layout ??= this.findLayout().catch(() => undefined);
+    return this.record(current, entries, align);
+  }
+
+  /** The list made again from the last one where git's bytes differ; where each path was in it. */
+  private relist(prior: Listing | undefined, raw: Buffer): { listing: Listing; align: Alignment | undefined } {
+    const prefix = this.projectDir.endsWith(sep) ? this.projectDir : this.projectDir + sep;
+    if (!prior) return { listing: makeListing(raw, prefix, this.isExcluded), align: undefined };
+    if (raw === prior.raw) return { listing: prior, align: undefined };
+    const made = relist(prior, raw, prefix, this.isExcluded);
+    if (made.align && prior.slots) made.listing.slots = alignSlots(prior, made.listing, made.align);
+    return made;
+  }
+
+  /**
+   * Each listed file's entry: the cached one where the file is unchanged on disk, else hashed
+   * again. The stat cache is replaced by the one for `current`.
+   */
+  private async entriesOf(
+    current: Listing,
+    align: Alignment | undefined,
+    prior: Listing | undefined,
+    seen: Checked | undefined,
+    stamp: number,
+  ): Promise<Array<string | undefined>> {
+    const cached = this.cached;
     const nextCache: Array<CachedFile | undefined> = new Array(current.paths.length);
     const entries: Array<string | undefined> = new Array(current.paths.length);
     for (let i = 0; i < current.paths.length; i++) {
@@ -312,7 +351,7 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
         continue;
       }
       // undefined: deleted since it was listed, or listed from the index only.
-      const st = at !== undefined && seen!.stats ? seen!.stats.get(at) : fs.lstatSync(current.fulls[i]!, { throwIfNoEntry: false });
+      const st = at !== undefined && seen!.stats ? seen!.stats.get(at) : this.fs.lstatSync(current.fulls[i]!, { throwIfNoEntry: false });
       if (st === undefined) continue;
       const hit = at !== undefined ? cached[at] : undefined;
       if (hit && sameStat(hit, st)) {
@@ -321,71 +360,34 @@ export function createContentSnapshotter(options: ContentSnapshotOptions): Conte
         entries[i] = hit.entry;
         continue;
       }
-      const entry = await hashEntry(fs, current.fulls[i]!, st);
+      const entry = await hashEntry(this.fs, current.fulls[i]!, st);
       entries[i] = entry;
       if (entry !== undefined && st.mtimeMs < stamp && st.ctimeMs < stamp) {
         const { size, mtimeMs, ctimeMs, dev, ino, mode, uid, gid } = st;
         nextCache[i] = { size, mtimeMs, ctimeMs, dev, ino, mode, uid, gid, entry, indexed: indexable(st, stamp) };
       }
     }
-    listing = current;
-    cached = nextCache;
-    // Asked once, for the next snapshot, when the list is long enough for git's comparison.
-    if (current.paths.length >= gitStatFrom) layout ??= findLayout().catch(() => undefined);
+    this.cached = nextCache;
+    return entries;
+  }
+
+  /** The snapshot's id from the entries (updated by what changed when there was a last one), kept for changedPaths. */
+  private record(current: Listing, entries: Array<string | undefined>, align: Alignment | undefined): ContentSnapshot {
     const placeOf = (i: number): number | undefined => (align ? oldPlace(align, i, current.paths[i]!) : i);
-    const now = previous ? changedSince(previous, current, entries, placeOf, align?.gone ?? []) : undefined;
+    const now = this.previous ? changedSince(this.previous, current, entries, placeOf, align?.gone ?? []) : undefined;
     const sum = now ? now.sum : entriesSum(current.paths, entries);
     const id = contentId(sum);
-    const since = last !== undefined && now ? { id: last, changed: [...now.changes.keys()].sort() } : undefined;
-    previous = { listing: current, entries, sum };
-    history.push({ id, changes: now?.changes ?? new Map() });
-    if (history.length > KEPT_SNAPSHOTS) history.shift();
-    last = id;
+    const since = this.last !== undefined && now ? { id: this.last, changed: [...now.changes.keys()].sort() } : undefined;
+    this.previous = { listing: current, entries, sum };
+    this.history.push({ id, changes: now?.changes ?? new Map() });
+    if (this.history.length > KEPT_SNAPSHOTS) this.history.shift();
+    this.last = id;
     return { id, ...(since ? { since } : {}) };
   }
 
-  return {
-    take,
-    async changedPaths(from, to) {
-      if (from.id === null || to.id === null || from.id === to.id) return [];
-      if (to.since?.id === from.id) return to.since.changed;
-      return changedBetween(history, from.id, to.id);
-    },
-  };
-}
-
-function sameStat(hit: CachedFile, st: Stats): boolean {
-  return hit.size === st.size && hit.mtimeMs === st.mtimeMs && hit.ctimeMs === st.ctimeMs && hit.ino === st.ino && hit.mode === st.mode;
-}
-
-// The filesystem's "now": the mtime of a file ralph just wrote in its own folder.
-function stampTime(stateDir: string, clock: (() => number) | undefined): number {
-  try {
-    // ralph's own folder, checked not to be a link; its files are written without following one.
-    ensureOwnDirectory(stateDir);
-    // Ignores itself, so the stamp never shows in `git status` or lands in a commit, whatever
-    // the project's .gitignore says.
-    const ignore = join(stateDir, '.gitignore');
-    if (!existsSync(ignore)) writeFileNoFollow(ignore, '*\n');
-    if (clock) return clock();
-    const file = join(stateDir, 'stamp');
-    writeFileNoFollow(file, '');
-    return statSync(file).mtimeMs;
-  } catch {
-    return -Infinity; // nothing is trusted: every file is read again next time
+  async changedPaths(from: ContentSnapshot, to: ContentSnapshot): Promise<string[]> {
+    if (from.id === null || to.id === null || from.id === to.id) return [];
+    if (to.since?.id === from.id) return to.since.changed;
+    return changedBetween(this.history, from.id, to.id);
   }
-}
-
-/** Whether a project-relative path is one of the excluded control files (or below one of the folders). */
-export function exclusionTest(projectDir: string, excluded: ContentSnapshotOptions['excluded']): (path: string) => boolean {
-  const files = new Set<string>();
-  const dirs: string[] = [];
-  for (const { path, directory } of excluded) {
-    const rel = relative(projectDir, isAbsolute(path) ? path : join(projectDir, path));
-    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) continue;
-    const posix = rel.split(sep).join('/');
-    if (directory) dirs.push(`${posix}/`);
-    else files.add(posix);
-  }
-  return (path) => files.has(path) || dirs.some((d) => path.startsWith(d));
 }

@@ -22,7 +22,8 @@ import {
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createContentSnapshotter, exclusionTest, type ContentSnapshotter, type SnapshotFs } from '../../../lib/analysis/content-snapshot.js';
+import { createContentSnapshotter, type ContentSnapshotter, type SnapshotFs } from '../../../lib/analysis/content-snapshot.js';
+import { exclusionTest } from '../../../lib/analysis/snapshot-exclusions.js';
 import { nodeProcessRunner, type ProcessRunner } from '../../../lib/platform/process.js';
 import { tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 
