@@ -38,7 +38,7 @@ describe('ralph --dry-run', () => {
     // An allow-list: the system folders, not `/`.
     expect(argv).not.toContain('--ro-bind / /');
     expect(argv).toMatch(
-      /^\S*bwrap .*--ro-bind \/usr \/usr .* --unshare-pid --unshare-ipc --unshare-uts (--unshare-user --cap-drop ALL )?--die-with-parent --new-session -- (\S*|'[^']*\/)claude'? /,
+      /^\S*bwrap .*--ro-bind \/usr \/usr .* --unshare-pid --unshare-ipc --unshare-uts (--unshare-user --cap-drop ALL )?--die-with-parent --new-session -- \S*prlimit --nproc=\d+ -- (\S*|'[^']*\/)claude'? /,
     );
   });
 

@@ -1,7 +1,8 @@
 // `ralph --sandbox-build` and the hint that names it, with a fake `docker` on PATH that records
 // its argv and the build context it was given (the real build needs the network: see
 // tests/system for the daemon's side).
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli } from '../helpers/run-cli.js';
@@ -10,9 +11,11 @@ import { withFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
 
 let project: TmpProject | undefined;
 let fake: FakeClaude | undefined;
+let bin: string | undefined;
 afterEach(() => {
   project?.cleanup();
   fake?.cleanup();
+  if (bin) rmSync(bin, { recursive: true, force: true });
 });
 
 // Answers `info`, has no image, and for `build` records the argv, the Dockerfile's first line
@@ -35,10 +38,10 @@ esac
 function setUp(): { env: Record<string, string>; log: string } {
   project = tmpProject(ralphProjectTree({}), { git: true });
   fake = withFakeClaude({});
-  const bin = project.path('.fake-bin');
-  mkdirSync(bin);
+  // Beside the project, not in it: ralph never takes a host tool from a folder the agent can write.
+  bin = mkdtempSync(join(tmpdir(), 'fake-docker-'));
   writeFileSync(join(bin, 'docker'), FAKE_DOCKER, { mode: 0o755 });
-  const log = project.path('.fake-bin/docker.log');
+  const log = join(bin, 'docker.log');
   return { env: { ...fake.env, ...GIT_TEST_ENV, PATH: [bin, fake.env.PATH].join(delimiter), FAKE_DOCKER_LOG: log }, log };
 }
 
@@ -69,7 +72,7 @@ describe('the Docker sandbox image', () => {
     const named = await runCli('ralph', ['--sandbox', 'docker', '--sandbox-image', 'mine:dev', '--sandbox-build'], { cwd: project!.dir, env });
     expect(named.code, named.stderr).toBe(0);
     expect(readFileSync(log, 'utf8')).toMatch(/^build --tag mine:dev --file /);
-    writeFileSync(project!.path('.fake-bin/docker'), '#!/bin/sh\necho "network unreachable" >&2\nexit 1\n', { mode: 0o755 });
+    writeFileSync(join(bin!, 'docker'), '#!/bin/sh\necho "network unreachable" >&2\nexit 1\n', { mode: 0o755 });
     const failed = await runCli('ralph', ['--sandbox-build'], { cwd: project!.dir, env });
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('network unreachable');
