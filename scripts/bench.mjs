@@ -19,6 +19,10 @@ import { benchParallel } from './bench/parallel.mjs';
 import { benchPlanGrowth } from './bench/plan-growth.mjs';
 import { notMeasured, row } from './bench/rows.mjs';
 
+// The bench's projects are throw-away folders it makes itself: run as root (a CI box, a
+// container), ralph may run its agent there as root, as ralph refuses to do by default.
+if (process.getuid?.() === 0) process.env.ALLOW_ROOT_AGENT ??= 'true';
+
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');
 const only = process.argv.flatMap((arg, i, all) => (arg === '--only' && all[i + 1] ? [all[i + 1]] : []));
