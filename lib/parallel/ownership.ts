@@ -8,23 +8,12 @@
 
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { giveRootOwnedTo } from '../sandbox/agent-user.js';
+import { giveRootOwnedTo, ownerOfRootRun } from '../sandbox/agent-user.js';
 import { runGit, type GitContext } from './git.js';
 
 export interface Owner {
   uid: number;
   gid: number;
-}
-
-/** The project's owner when ralph is root and the project is not root's; else undefined (nothing to hand back). */
-export function ownerToHandBack(projectDir: string, ralphUid: number | undefined = process.getuid?.()): Owner | undefined {
-  if (ralphUid !== 0) return undefined;
-  try {
-    const stats = statSync(projectDir);
-    return stats.uid === 0 ? undefined : { uid: stats.uid, gid: stats.gid };
-  } catch {
-    return undefined;
-  }
 }
 
 /** Hands what root owns under `paths` to `owner`; the failure when it could not. */
@@ -53,7 +42,7 @@ export class OwnerHandBack {
     private readonly git: GitContext,
     private readonly warn: (message: string) => void,
   ) {
-    this.owner = ownerToHandBack(projectDir);
+    this.owner = ownerOfRootRun(projectDir);
   }
 
   async handBack(): Promise<void> {

@@ -91,6 +91,13 @@ export function findSetpriv(): string {
   });
 }
 
+/** ralph run as root on a project an ordinary user owns: that owner (whom the agent runs as); else undefined. */
+export function ownerOfRootRun(projectDir: string): { uid: number; gid: number } | undefined {
+  const owner = readOwner(projectDir);
+  if (ralphIds().uid !== 0 || owner.uid === undefined || owner.uid === 0 || owner.gid === undefined) return undefined;
+  return { uid: owner.uid, gid: owner.gid };
+}
+
 /**
  * Gives what root owns under `tree` to `owner` (ralph run as root on a project an ordinary user
  * owns: a --parallel unit's worktree, the objects and refs a merge wrote), so the agent, which

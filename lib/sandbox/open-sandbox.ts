@@ -15,7 +15,7 @@ import { agentProbeRunner } from './agent-probe-runner.js';
 import { runInBwrap } from './bwrap-agent-probe.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { bwrapEnvironment, bwrapOptions, commandInside, createBwrapSandbox, systemEntries } from './bwrap-sandbox.js';
-import { chooseAgentUser, readOwner, type AgentUser } from './agent-user.js';
+import { chooseAgentUser, giveRootOwnedTo, ownerOfRootRun, readOwner, type AgentUser } from './agent-user.js';
 import { containerEnvNames, createDockerSandbox, dockerExecArgs } from './docker-sandbox.js';
 import { createHostSandbox, hostAgentProbeRunner } from './host-sandbox.js';
 import { SANDBOX_PROCESS_ALLOWANCE, withProcessLimit } from './process-limit.js';
@@ -52,6 +52,27 @@ export interface OpenSandboxOptions {
 }
 
 export function openSandbox(settings: SandboxSettings, options: OpenSandboxOptions): Sandbox {
+  return givingBackToOwner(providerSandbox(settings, options), options.projectDir);
+}
+
+/**
+ * ralph run as root on a project an ordinary user owns runs the agent and the gate as that
+ * owner: before each of their calls, what ralph itself wrote in the project as root since (its
+ * commits' and backups' objects, refs and logs, files it put back, its state) is given to the
+ * owner, or the agent could not commit nor change those files.
+ */
+function givingBackToOwner(sandbox: Sandbox, projectDir: string): Sandbox {
+  const owner = ownerOfRootRun(projectDir);
+  if (!owner) return sandbox;
+  const ensureRunning = sandbox.ensureRunning.bind(sandbox);
+  sandbox.ensureRunning = async () => {
+    giveRootOwnedTo(projectDir, owner);
+    await ensureRunning();
+  };
+  return sandbox;
+}
+
+function providerSandbox(settings: SandboxSettings, options: OpenSandboxOptions): Sandbox {
   const { deps } = options;
   const common = { projectDir: options.projectDir, homeDir: deps.homeDir, env: deps.env, processRunner: deps.processRunner, logger: deps.logger };
   switch (settings.provider) {

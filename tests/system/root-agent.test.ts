@@ -76,6 +76,31 @@ describe('ralph as root, no sandbox', () => {
     expect(r.code, r.stderr).toBe(0);
   }, 120_000);
 
+  it('hands back to the owner what ralph wrote in the project as root before each call (its backups), so the agent can commit', async () => {
+    const { project, fake, env } = setUp();
+    // Loop 1 ends not done, so ralph (root) makes its backup commit before loop 2; the agent of
+    // loop 2 lists what root still owns in .git and commits its own work there.
+    fake.setScenario({
+      calls: [
+        { writeFiles: { 'one.txt': 'one\n' }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } },
+        {
+          sideEffectsFirst: true,
+          writeFiles: { 'two.txt': 'two\n' },
+          steps: [
+            { tool: 'Bash', input: { command: 'find .git -uid 0 > .ralph/probe/root-owned' }, exec: true },
+            { tool: 'Bash', input: { command: 'git add two.txt && git commit -qm two; echo $? > .ralph/probe/commit' }, exec: true },
+          ],
+          tickFixPlan: 'all',
+          statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true },
+        },
+      ],
+    });
+    const ownerEnv = { ...env, ...prepareSandboxProject(project, fake) };
+    const r = await runCli('ralph', ['--backup', '--max-loops', '3'], { cwd: project.dir, env: ownerEnv });
+    expect(probe(project, 'root-owned', r.stderr)).toBe('');
+    expect(probe(project, 'commit', r.stderr)).toBe('0');
+  }, 120_000);
+
   it('refuses a root-owned project before any call, naming what to do', async () => {
     const { project, env } = setUp();
     const r = await runCli('ralph', ['--max-loops', '1'], { cwd: project.dir, env });
