@@ -8,11 +8,13 @@
 // and git are separate processes. Prints one JSON object: per-loop CPU and wall, the gaps from
 // each agent's exit to the next spawn (wall, and this process's CPU within them), RSS samples,
 // and the whole process's CPU (start-up included). Arguments: LOOPS (1,000) and PLAN_ITEMS, the
-// open items of the plan (1: the plan-growth rows give it 100, 1,000 and 10,000).
+// open items of the plan (1: the plan-growth rows give it 100, 1,000 and 10,000), then a mode:
+// `bin` runs the shipped bin/ralph in a process of its own instead (its CPU and RSS then come
+// from loop-probe.mjs inside it), `web` adds the web view.
 
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +25,9 @@ const LOOPS = Number(process.argv[2] ?? 1000);
 const PLAN_ITEMS = Number(process.argv[3] ?? 1);
 // `web`: the web view served from this process with one page connected, as `ralph --web` runs it.
 const WITH_WEB = process.argv[4] === 'web';
+// `bin`: the shipped bin/ralph in its own process (scripts/bench/loop-probe.mjs times it), not
+// the loop imported into this one from dist/.
+const SHIPPED = process.argv[4] === 'bin';
 
 const GIT_ENV = {
   GIT_AUTHOR_NAME: 'Ralph Bench',
@@ -129,16 +134,6 @@ const cpuMs = () => {
   return (u.user + u.system) / 1000;
 };
 
-// As bin/ralph does: the heap settings come before the loop's modules load.
-(await import(dist('platform/heap-tuning.js'))).tuneHeapForLongRun();
-const { runProject } = await import(dist('loop/run-project.js'));
-const { LoopEvents } = await import(dist('loop/events.js'));
-const { createLogger } = await import(dist('platform/logger.js'));
-const { nodeProcessRunner } = await import(dist('platform/process.js'));
-const { systemClock } = await import(dist('platform/clock.js'));
-const { ralphPaths } = await import(dist('state/paths.js'));
-const { createRedactor } = await import(dist('text/redaction.js'));
-
 /** The web view on the project, with one event stream reading every update (a page left open). */
 async function openWebView(projectDir, env) {
   const { startWebView } = await import(dist('web/web-server.js'));
@@ -153,25 +148,28 @@ async function openWebView(projectDir, env) {
   return { close: async () => (stream.destroy(), await server.close()) };
 }
 
-const root = mkdtempSync(join(tmpdir(), 'ralph-bench-loop-'));
-try {
-  const projectDir = makeProject(root);
-  const env = makeEnv(root);
+/** Runs the real loop in this process, from tsc's per-file output (dist/), as the CLI builds its Deps. */
+async function runInProcess(projectDir, env) {
+  // As bin/ralph does: the heap settings come before the loop's modules load.
+  (await import(dist('platform/heap-tuning.js'))).tuneHeapForLongRun();
+  const { runProject } = await import(dist('loop/run-project.js'));
+  const { LoopEvents } = await import(dist('loop/events.js'));
+  const { createLogger } = await import(dist('platform/logger.js'));
+  const { nodeProcessRunner } = await import(dist('platform/process.js'));
+  const { systemClock } = await import(dist('platform/clock.js'));
+  const { ralphPaths } = await import(dist('state/paths.js'));
+  const { createRedactor } = await import(dist('text/redaction.js'));
   const events = new LoopEvents();
   // Per loop: CPU and wall at the agent's spawn; at its exit; RSS at each spawn.
-  const startCpu = [];
-  const startWall = [];
-  const exitCpu = [];
-  const exitWall = [];
-  const rss = [];
+  const times = { startCpu: [], startWall: [], exitCpu: [], exitWall: [], rss: [] };
   events.on('agent:finished', ({ loop }) => {
-    exitWall[loop] = performance.now();
-    exitCpu[loop] = cpuMs();
+    times.exitWall[loop] = performance.now();
+    times.exitCpu[loop] = cpuMs();
   });
   events.on('agent:started', ({ loop }) => {
-    startWall[loop] = performance.now();
-    startCpu[loop] = cpuMs();
-    rss[loop] = process.memoryUsage().rss / 1e6;
+    times.startWall[loop] = performance.now();
+    times.startCpu[loop] = cpuMs();
+    times.rss[loop] = process.memoryUsage().rss / 1e6;
   });
   const quiet = { write() {}, isTTY: false, columns: 100 };
   const redact = createRedactor(env);
@@ -193,6 +191,39 @@ try {
   const code = await runProject({ projectDir, flags: { MAX_LOOPS: LOOPS }, deps, signals, events });
   const wallMs = performance.now() - started;
   await web?.close();
+  return {
+    ...times,
+    code,
+    wallMs,
+    peakRssMb: (process.resourceUsage().maxRSS * 1024) / 1e6,
+    processCpuMs: cpuMs(),
+  };
+}
+
+/**
+ * Runs the shipped `bin/ralph --max-loops LOOPS` (the bundle users run) in the project, its
+ * terminal output to /dev/null, with loop-probe.mjs loaded to time it from inside.
+ */
+function runShipped(projectDir, env, root) {
+  const probeOut = join(root, 'probe.json');
+  const probe = new URL('./loop-probe.mjs', import.meta.url).href;
+  const started = performance.now();
+  const code = spawnSync(process.execPath, [join(ROOT, 'bin/ralph'), '--max-loops', String(LOOPS)], {
+    cwd: projectDir,
+    env: { ...env, NODE_OPTIONS: `--import=${probe}`, BENCH_PROBE_OUT: probeOut },
+    stdio: 'ignore',
+  }).status;
+  const wallMs = performance.now() - started;
+  if (!existsSync(probeOut)) throw new Error(`bin/ralph exited ${code} before the probe wrote its times`);
+  return { ...JSON.parse(readFileSync(probeOut, 'utf8')), code, wallMs };
+}
+
+const root = mkdtempSync(join(tmpdir(), 'ralph-bench-loop-'));
+try {
+  const projectDir = makeProject(root);
+  const env = makeEnv(root);
+  const run = SHIPPED ? runShipped(projectDir, env, root) : await runInProcess(projectDir, env);
+  const { startCpu, startWall, exitCpu, exitWall, rss, code, wallMs } = run;
   const loops = startCpu.length - 1;
   if (loops < LOOPS) throw new Error(`the benchmark loop stopped early (exit ${code}, ${loops} of ${LOOPS} loops); see ${projectDir}/.ralph/logs/ralph.log`);
   // Loop n's cost: spawn of loop n to spawn of loop n+1 (its agent's wait is idle time, ~0 CPU).
@@ -206,7 +237,7 @@ try {
     gapWall[n] = startWall[n + 1] - exitWall[n];
     gapCpu[n] = startCpu[n + 1] - exitCpu[n];
   }
-  const round = (list) => list.map((v) => (v === undefined ? null : Number(v.toFixed(3))));
+  const round = (list) => list.map((v) => (v === undefined || v === null ? null : Number(v.toFixed(3))));
   process.stdout.write(
     JSON.stringify({
       loops,
@@ -217,8 +248,8 @@ try {
       gapWall: round(gapWall),
       gapCpu: round(gapCpu),
       rss: round(rss),
-      peakRssMb: (process.resourceUsage().maxRSS * 1024) / 1e6,
-      processCpuMs: Number(cpuMs().toFixed(1)),
+      peakRssMb: run.peakRssMb,
+      processCpuMs: Number(run.processCpuMs.toFixed(1)),
     }),
   );
 } finally {

@@ -1,6 +1,7 @@
-// The loop process's heap settings: after tuneHeapForLongRun a garbage-heavy run keeps the young
+// The loop process's V8 settings: after tuneHeapForLongRun a garbage-heavy run keeps the young
 // generation at its initial size, where V8's defaults let it grow to 16 MB semi-spaces (part of
-// a peak RSS of ~120 MB at 13 MB live in the orchestration bench).
+// a peak RSS of ~120 MB at 13 MB live in the orchestration bench), and no function is compiled
+// by the optimizing compiler (whose code and compile memory grew the RSS over a long run).
 
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,12 +30,37 @@ beforeAll(() => {
      }
      process.stdout.write(JSON.stringify({ young }));`,
   );
+  // A function V8 is told to optimize at its next call; prints whether it then runs optimized
+  // code (V8's status bit for TurboFan code, read through its test intrinsics).
+  writeFileSync(
+    join(dir, 'hot.mjs'),
+    `import { tuneHeapForLongRun } from './platform/heap-tuning.js';
+     if (process.argv[2] === 'tuned') tuneHeapForLongRun();
+     const status = new Function('f', 'return %GetOptimizationStatus(f)');
+     const prepare = new Function('f', '%PrepareFunctionForOptimization(f)');
+     const optimizeNext = new Function('f', '%OptimizeFunctionOnNextCall(f)');
+     function add(a, b) { return a + b; }
+     prepare(add);
+     add(1, 2);
+     add(3, 4);
+     optimizeNext(add);
+     add(5, 6);
+     process.stdout.write(JSON.stringify({ optimized: (status(add) & 64) !== 0 }));`,
+  );
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const churn = (mode: string): { young: number } => JSON.parse(execFileSync(process.execPath, [join(dir, 'churn.mjs'), mode], { encoding: 'utf8' }));
 
+const hot = (mode: string): { optimized: boolean } =>
+  JSON.parse(execFileSync(process.execPath, ['--allow-natives-syntax', join(dir, 'hot.mjs'), mode], { encoding: 'utf8' }));
+
 describe('tuneHeapForLongRun', () => {
+  it('leaves the optimizing compiler off', () => {
+    expect(hot('default').optimized).toBe(true);
+    expect(hot('tuned').optimized).toBe(false);
+  });
+
   it('keeps the young generation at its initial size under churn', () => {
     const untuned = churn('default');
     const tuned = churn('tuned');
