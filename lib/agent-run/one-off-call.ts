@@ -16,6 +16,8 @@ export interface OneShotAgent {
   model?: string;
   /** Where the call runs, started by the caller (ralph-import: the host, as the folder's owner when ralph is root). */
   sandbox: Sandbox;
+  /** Aborted when the user stops the command (Ctrl-C): the call's process group is stopped. */
+  stop?: AbortSignal;
 }
 
 export interface CallAgentOptions {
@@ -58,6 +60,7 @@ export async function callAgent(options: CallAgentOptions): Promise<CallAgentRes
       env: wrapped.env,
       input: wrapped.stdin,
       timeoutMs: options.timeoutMs,
+      ...(options.agent.stop ? { signal: options.agent.stop } : {}),
       // The agent's CLI, on the user's whole PATH.
       projectCode: true,
     });
@@ -73,6 +76,7 @@ export async function callAgent(options: CallAgentOptions): Promise<CallAgentRes
           : `could not start ${invocation.cmd}: ${run.spawnError.message}`,
     };
   }
+  if (run.aborted) return { ok: false, message: `${adapter.label} was stopped (interrupted)` };
   if (run.timedOut) return { ok: false, message: `${adapter.label} did not finish within ${Math.round(options.timeoutMs / 60_000)} minutes` };
   const reader = adapter.createOutputReader({ outputFormat: 'json', showToolArgs: false });
   reader.push(Buffer.from(run.stdout, 'utf8'));

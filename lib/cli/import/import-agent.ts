@@ -27,6 +27,8 @@ export interface ImportAgentOptions {
   env: NodeJS.ProcessEnv;
   runner: ProcessRunner;
   logger: Logger;
+  /** Aborted by a stop signal: a running call is stopped. */
+  stop: AbortSignal;
 }
 
 export interface ImportAgent {
@@ -35,6 +37,8 @@ export interface ImportAgent {
   /** ralph is root and the agent runs as this user: what ralph writes for it is given to them. */
   handTo(): { uid: number; gid: number } | undefined;
   stop(): Promise<void>;
+  /** The last resort of a second stop signal: the private home removed at once. */
+  stopNow(): void;
 }
 
 export function createImportAgent(options: ImportAgentOptions): ImportAgent {
@@ -58,7 +62,7 @@ export function createImportAgent(options: ImportAgentOptions): ImportAgent {
     sandbox = createHostSandbox({ projectDir: workDir, homeDir: options.homeDir, env, logger: options.logger, allowRootAgent: config.ALLOW_ROOT_AGENT, ids });
     await sandbox.start();
     if (user.switchTo) handTo = { uid: user.uid, gid: user.gid };
-    return { adapter, command: command.command, model: agentModelOf(config, adapter), sandbox };
+    return { adapter, command: command.command, model: agentModelOf(config, adapter), sandbox, stop: options.stop };
   };
   return {
     find: () => (found ??= resolve()),
@@ -66,5 +70,6 @@ export function createImportAgent(options: ImportAgentOptions): ImportAgent {
     stop: async () => {
       await sandbox?.stop();
     },
+    stopNow: () => sandbox?.stopNow(),
   };
 }

@@ -10,6 +10,7 @@ import { chooseAgent } from '../../agents/choose-agent.js';
 import { loadConfig } from '../../config/load-config.js';
 import type { RalphConfig } from '../../config/schema.js';
 import { silentLogger } from '../../platform/logger.js';
+import { installStopSignal } from '../../loop/stop-signal.js';
 import { hasCommandOnPath } from '../../platform/find-executable.js';
 import { CONVERSION_OUTPUTS } from '../../project/convert-requirements.js';
 import { checkReplacedFiles, importRequirements, type ImportRequirementsOptions } from '../../project/import-requirements.js';
@@ -50,6 +51,8 @@ export async function main(argv: string[]): Promise<number> {
   const flags = args.allowRootAgent ? { ALLOW_ROOT_AGENT: true } : {};
   const { config, sources } = loadConfig({ projectDir: cwd, homeDir: homedir(), env, flags });
   const adapter = chooseAgent(config);
+  // A first Ctrl-C stops the agent's call (the import then fails and cleans up); a second exits at once.
+  const stop = installStopSignal({ onSecond: () => agent.stopNow() });
   const agent = createImportAgent({
     adapter,
     config,
@@ -59,11 +62,13 @@ export async function main(argv: string[]): Promise<number> {
     env,
     runner: nodeProcessRunner,
     logger: { ...silentLogger, info: (text) => say(`[INFO] ${text}`) },
+    stop: stop.signal,
   });
   try {
     return await importWith(args, { config, cwd, env, say, warn, agent });
   } finally {
     await agent.stop();
+    stop.dispose();
   }
 }
 
