@@ -5,13 +5,14 @@
 
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readCallLog, withFakeClaude, type FakeCallScript, type FakeClaude, type FakeScenario } from '../helpers/fake-claude.js';
 import { runCli } from '../helpers/run-cli.js';
 import { prepareSandboxProject, requireRoot, SANDBOX_TEST_OWNER } from '../helpers/sandbox-tools.js';
 import { GIT_TEST_ENV, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
 import { useCleanups } from '../helpers/cleanups.js';
+import { withFakeTaskClis } from '../integration/bootstrap/fake-task-clis.js';
 
 const cleanups = useCleanups();
 beforeAll(() => requireRoot('ralph-import must run as root to show whom it runs the agent as'));
@@ -84,6 +85,20 @@ describe('ralph-import as root', () => {
     expect(r.code).toBe(1);
     expect(prompted(log)).toEqual([]);
     expect(existsSync(workspace.path('app'))).toBe(false);
+  }, 60_000);
+
+  it('refuses a GitHub issue import in a folder root owns before the plan call', async () => {
+    const { workspace, env, log } = setUp();
+    const clis = withFakeTaskClis({ gh: { issues: [{ number: 3, title: 'Add CSV export', body: 'thin' }] } });
+    cleanups.push(() => clis.cleanup());
+    const r = await runCli('ralph-import', ['--github-issue', '3', '--generate-plan'], {
+      cwd: workspace.dir,
+      env: { ...clis.env, ...env, PATH: [clis.binDir, env.PATH].join(delimiter) },
+    });
+    expect(r.stderr).toContain('ralph never runs the agent as root');
+    expect(r.code).toBe(1);
+    expect(prompted(log)).toEqual([]);
+    expect(existsSync(workspace.path('add-csv-export'))).toBe(false);
   }, 60_000);
 
   it('with --allow-root-agent (or ALLOW_ROOT_AGENT=true) runs the agent as root in a folder root owns', async () => {
