@@ -1,9 +1,12 @@
 // One headless agent call outside the loop (ralph-import's conversion and plan generation),
 // built, read and judged by the same adapter as a loop's call: the same argv, the same parser,
-// the same failure kinds. The prompt goes on stdin; the final answer's text is the result.
+// the same failure kinds. The prompt goes on stdin; the final answer's text is the result. It
+// runs where a loop's call would (the agent's sandbox: without one, never as root), and the
+// sandbox's after-call clean-up runs however it ended.
 
 import type { ProcessRunner } from '../platform/process.js';
 import type { AgentAdapter } from '../agents/agent-adapter.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import { firstLine } from '../text/lines.js';
 
 export interface OneShotAgent {
@@ -11,6 +14,10 @@ export interface OneShotAgent {
   /** The agent's configured command (words, not a shell line). */
   command: string;
   model?: string;
+  /** Where the call runs, started by the caller (ralph-import: the host, as the folder's owner when ralph is root). */
+  sandbox: Sandbox;
+  /** Aborted when the user stops the command (Ctrl-C): the call's process group is stopped. */
+  stop?: AbortSignal;
 }
 
 export interface CallAgentOptions {
@@ -44,14 +51,22 @@ export async function callAgent(options: CallAgentOptions): Promise<CallAgentRes
   } catch (error) {
     return { ok: false, message: (error as Error).message };
   }
-  const run = await options.runner.run(invocation.cmd, invocation.args, {
-    cwd: options.cwd,
-    env: { ...options.env, ...invocation.env },
-    input: invocation.stdin,
-    timeoutMs: options.timeoutMs,
-    // The agent's CLI, on the user's whole PATH.
-    projectCode: true,
-  });
+  const { sandbox } = options.agent;
+  const wrapped = sandbox.wrap(invocation, options.env);
+  let run;
+  try {
+    run = await options.runner.run(wrapped.cmd, wrapped.args, {
+      cwd: options.cwd,
+      env: wrapped.env,
+      input: wrapped.stdin,
+      timeoutMs: options.timeoutMs,
+      ...(options.agent.stop ? { signal: options.agent.stop } : {}),
+      // The agent's CLI, on the user's whole PATH.
+      projectCode: true,
+    });
+  } finally {
+    await sandbox.afterCall();
+  }
   if (run.spawnError) {
     return {
       ok: false,
@@ -61,6 +76,7 @@ export async function callAgent(options: CallAgentOptions): Promise<CallAgentRes
           : `could not start ${invocation.cmd}: ${run.spawnError.message}`,
     };
   }
+  if (run.aborted) return { ok: false, message: `${adapter.label} was stopped (interrupted)` };
   if (run.timedOut) return { ok: false, message: `${adapter.label} did not finish within ${Math.round(options.timeoutMs / 60_000)} minutes` };
   const reader = adapter.createOutputReader({ outputFormat: 'json', showToolArgs: false });
   reader.push(Buffer.from(run.stdout, 'utf8'));

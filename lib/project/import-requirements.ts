@@ -14,6 +14,7 @@ import { createFileBackup } from './file-backup.js';
 import type { HasCommand } from '../platform/find-executable.js';
 import type { InitialCommitResult } from './initial-commit.js';
 import { setupProject } from './setup-project.js';
+import { giveRootOwnedTo } from '../sandbox/agent-user.js';
 
 export interface ImportRequirementsOptions {
   /** Where the project directory is created. */
@@ -33,6 +34,8 @@ export interface ImportRequirementsOptions {
   hasCommand: HasCommand;
   timeoutMs: number;
   now: () => number;
+  /** ralph is root and the agent runs as this user: the project, as ralph wrote it, is given to them before the call. */
+  handTo?: { uid: number; gid: number };
   /** Replace the files of an existing project, keeping a backup; without it such an import is refused. */
   force?: boolean;
 }
@@ -61,6 +64,7 @@ export async function importRequirements(options: ImportRequirementsOptions): Pr
   const { projectDir, git } = setup;
   const copy = join(projectDir, options.documentFileName);
   if (!isSameFile(copy, options.sourcePath)) writeFileAtomic(copy, options.document);
+  if (options.handTo) giveRootOwnedTo(projectDir, options.handTo);
   const converted = await convertRequirements({
     projectDir,
     sourceName: options.documentFileName,
@@ -75,6 +79,7 @@ export async function importRequirements(options: ImportRequirementsOptions): Pr
   for (const [name, content] of Object.entries(options.extraSpecs ?? {})) {
     writeFileAtomic(join(projectDir, '.ralph', 'specs', name), content);
   }
+  if (options.handTo) giveRootOwnedTo(projectDir, options.handTo);
   return { ok: true, projectDir, git, summary: converted.summary, missing: converted.missing, unchanged: converted.unchanged, ...backup };
 }
 

@@ -12,7 +12,8 @@ export function dropStartupOnlyEnv(env: NodeJS.ProcessEnv = process.env): void {
  * The suite runs as root in CI, on temp projects root owns, with fake agents and no sandbox:
  * ralph would refuse to run an agent as root there. Every ralph the suite starts is told this
  * machine is a throw-away one (ALLOW_ROOT_AGENT); the tests of the refusal and of the switch to
- * the project's owner clear it (tests/system/root-agent.test.ts, tests/unit/sandbox/host-sandbox.test.ts).
+ * the project's owner clear it (tests/system/root-agent.test.ts, tests/system/import-as-root.test.ts,
+ * tests/unit/sandbox/host-sandbox.test.ts).
  */
 export function allowRootAgent(env: NodeJS.ProcessEnv = process.env): void {
   env.ALLOW_ROOT_AGENT ??= 'true';

@@ -26,6 +26,8 @@ export interface ImportArgs {
   completenessThreshold: number;
   autoApprove: boolean;
   force: boolean;
+  /** --allow-root-agent: run as root in a folder root owns, the agent runs as root. */
+  allowRootAgent: boolean;
   help: boolean;
 }
 
@@ -90,6 +92,12 @@ export const IMPORT_FLAGS: readonly FlagRow[] = [
     section: OTHER,
     describe: 'Import over an existing Ralph project: the files it replaces are first copied to .ralph_backup_<time>/ (without it, refused)',
   },
+  {
+    name: 'allow-root-agent',
+    key: 'ALLOW_ROOT_AGENT',
+    section: OTHER,
+    describe: 'Run as root in a folder root owns: let the agent run as root (a throw-away machine only)',
+  },
   { ...HELP_ROW, section: OTHER },
   { ...VERSION_ROW, section: OTHER },
   DEBUG_ROW,
@@ -127,6 +135,7 @@ export function parseImportArgs(argv: readonly string[]): ImportArgs {
     completenessThreshold: values['completeness-threshold'] as number,
     autoApprove: values['auto-approve'] === true,
     force: values.force === true,
+    allowRootAgent: values['allow-root-agent'] === true,
     help: values.help === true,
   };
   checkCombinations(args, { selectGiven: given.has('select'), excludeGiven: given.has('exclude-label'), thresholdGiven: given.has('completeness-threshold') });
@@ -147,7 +156,10 @@ data, never as instructions. The project name defaults to the file name without
 its extension (or the issue title).`,
     rows: IMPORT_FLAGS,
     footer: `Environment: CLAUDE_CODE_CMD (else .ralphrc, else claude on PATH or in
-node_modules/.bin), CLAUDE_TIMEOUT_MINUTES (default ${CONFIG_SCHEMA.CLAUDE_TIMEOUT_MINUTES.default}).
+node_modules/.bin), CLAUDE_TIMEOUT_MINUTES (default ${CONFIG_SCHEMA.CLAUDE_TIMEOUT_MINUTES.default}),
+ALLOW_ROOT_AGENT (as --allow-root-agent).
+Run as root, the agent runs as the owner of the current folder (the new project
+is given to that owner); a folder root owns is refused unless --allow-root-agent.
 Exit codes: 0 imported (or dry run), 1 error (also: no source given).`,
   });
 }

@@ -6,10 +6,11 @@ import { existsSync, rmSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import { RalphError } from '../../errors.js';
 import { nodeProcessRunner } from '../../platform/process.js';
-import { agentCommandOf, agentModelOf, chooseAgent } from '../../agents/choose-agent.js';
-import type { OneShotAgent } from '../../agent-run/one-off-call.js';
+import { chooseAgent } from '../../agents/choose-agent.js';
 import { loadConfig } from '../../config/load-config.js';
-import { findAgentCommand } from '../../loop/startup.js';
+import type { RalphConfig } from '../../config/schema.js';
+import { silentLogger } from '../../platform/logger.js';
+import { installStopSignal } from '../../loop/stop-signal.js';
 import { hasCommandOnPath } from '../../platform/find-executable.js';
 import { CONVERSION_OUTPUTS } from '../../project/convert-requirements.js';
 import { checkReplacedFiles, importRequirements, type ImportRequirementsOptions } from '../../project/import-requirements.js';
@@ -17,8 +18,9 @@ import { readRequirementsDocument } from '../../project/requirements-document.js
 import { assertTemplatesInstalled } from '../../project/templates.js';
 import { nestedProjectWarnings } from '../../project/nested-project.js';
 import { runMain } from '../error-funnel.js';
-import { formatVersionLine, PACKAGE_ROOT, wantsVersion } from '../package-info.js';
-import { parseImportArgs, renderImportHelp } from './import-args.js';
+import { formatVersionLine, wantsVersion } from '../package-info.js';
+import { createImportAgent, type ImportAgent } from './import-agent.js';
+import { parseImportArgs, renderImportHelp, type ImportArgs } from './import-args.js';
 import { prepareGitHubImport } from './import-github.js';
 import { importNextSteps } from './messages-import.js';
 import { FALLBACK_IDENTITY_WARNING } from '../setup/messages-setup.js';
@@ -31,7 +33,6 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const args = parseImportArgs(argv);
-  const github = args.githubIssue !== undefined || args.hasFilters;
   if (args.help) {
     process.stdout.write(renderImportHelp());
     return 0;
@@ -47,24 +48,43 @@ export async function main(argv: string[]): Promise<number> {
   const env = process.env;
   const cwd = process.cwd();
   // The same settings as a loop started here: flags > env > .ralphrc > ~/.ralphrc > defaults.
-  const { config, sources } = loadConfig({ projectDir: cwd, homeDir: homedir(), env });
+  const flags = args.allowRootAgent ? { ALLOW_ROOT_AGENT: true } : {};
+  const { config, sources } = loadConfig({ projectDir: cwd, homeDir: homedir(), env, flags });
   const adapter = chooseAgent(config);
-  const configured = agentCommandOf(config, adapter);
-  // Found once, when first needed (a GitHub dry run never calls the agent).
-  let agent: Promise<OneShotAgent> | undefined;
-  const findAgent = (): Promise<OneShotAgent> => (agent ??= resolveAgent());
-  const resolveAgent = async (): Promise<OneShotAgent> => {
-    const found = await findAgentCommand({
-      agent: adapter,
-      configured,
-      configuredFromDefault: sources[adapter.commandKey].kind === 'default',
-      env,
-      projectDir: cwd,
-      ralphRoot: PACKAGE_ROOT,
-      processRunner: nodeProcessRunner,
-    });
-    return { adapter, command: found.command, model: agentModelOf(config, adapter) };
-  };
+  // A first Ctrl-C stops the agent's call (the import then fails and cleans up); a second exits at once.
+  const stop = installStopSignal({ onSecond: () => agent.stopNow() });
+  const agent = createImportAgent({
+    adapter,
+    config,
+    commandFromDefault: sources[adapter.commandKey].kind === 'default',
+    workDir: cwd,
+    homeDir: homedir(),
+    env,
+    runner: nodeProcessRunner,
+    logger: { ...silentLogger, info: (text) => say(`[INFO] ${text}`) },
+    stop: stop.signal,
+  });
+  try {
+    return await importWith(args, { config, cwd, env, say, warn, agent });
+  } finally {
+    await agent.stop();
+    stop.dispose();
+  }
+}
+
+interface ImportContext {
+  config: RalphConfig;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  say: (text: string) => void;
+  warn: (text: string) => void;
+  agent: ImportAgent;
+}
+
+async function importWith(args: ImportArgs, context: ImportContext): Promise<number> {
+  const { config, cwd, env, say, warn } = context;
+  const github = args.githubIssue !== undefined || args.hasFilters;
+  const findAgent = context.agent.find;
   const common = {
     parentDir: cwd,
     force: args.force,
@@ -99,6 +119,7 @@ export async function main(argv: string[]): Promise<number> {
       sourcePath: resolve(source),
     };
   }
+  request.handTo = context.agent.handTo();
   assertTemplatesInstalled();
   checkReplacedFiles(request);
   const target = resolve(request.parentDir, request.projectName);

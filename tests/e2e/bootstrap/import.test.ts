@@ -1,9 +1,10 @@
 // ralph-import end to end with the fake claude (and the fake gh for issue imports).
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { withFakeClaude, type FakeClaude, type FakeScenario } from '../../helpers/fake-claude.js';
-import { runCli } from '../../helpers/run-cli.js';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { killUnfinishedCalls, withFakeClaude, type FakeClaude, type FakeScenario } from '../../helpers/fake-claude.js';
+import { isProcessRunning } from '../../helpers/process-state.js';
+import { runCli, type RunCliOptions } from '../../helpers/run-cli.js';
 import { tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 import { withFakeTaskClis, type FakeGhData, type FakeTaskClis } from '../../integration/bootstrap/fake-task-clis.js';
 
@@ -35,7 +36,8 @@ function setUp(tree: Record<string, string>, scenario: FakeScenario, gh?: FakeGh
   return { ...fake.env, ...clis.env, PATH: [clis.binDir, fake.env.PATH].join(delimiter) };
 }
 
-const importCli = (args: string[], env: Record<string, string>, input?: string) => runCli('ralph-import', args, { cwd: workspace!.dir, env, input });
+const importCli = (args: string[], env: Record<string, string>, input?: string, onSpawn?: RunCliOptions['onSpawn']) =>
+  runCli('ralph-import', args, { cwd: workspace!.dir, env, input, onSpawn });
 
 describe('ralph-import <file>', () => {
   it('creates the project and the three files through claude', async () => {
@@ -66,6 +68,27 @@ describe('ralph-import <file>', () => {
     const overridden = await importCli(['prd.md', 'app2'], { ...env, AGENT_MODEL: 'from-env' });
     expect(overridden.code).toBe(0);
     expect(fake!.runs()[1]!.argv).toEqual(expect.arrayContaining(['--model', 'from-env']));
+  });
+
+  it('a Ctrl-C stops the conversion agent (no agent left running) and removes the half-made project', async () => {
+    const env = setUp({ 'prd.md': '# Todo\n' }, { calls: [{ hang: 'afterInit', hangMaxMs: 60_000 }] });
+    onTestFinished(() => killUnfinishedCalls(fake!));
+    let sent = false;
+    const result = await importCli(['prd.md', 'app'], env, undefined, (child) => {
+      // Once the agent's call has started.
+      const timer = setInterval(() => {
+        if (sent || fake!.runs().length < 1) return;
+        sent = true;
+        clearInterval(timer);
+        child.kill('SIGINT');
+      }, 25);
+      child.on('exit', () => clearInterval(timer));
+    });
+    expect(sent).toBe(true);
+    expect(result.stderr).toContain('Error: PRD conversion failed: Claude Code was stopped (interrupted)');
+    expect(result.code).toBe(1);
+    expect(fake!.runs().filter((run) => isProcessRunning(run.pid))).toEqual([]);
+    expect(existsSync(workspace!.path('app'))).toBe(false);
   });
 
   it("exits 1 with the agent's error when the conversion fails", async () => {

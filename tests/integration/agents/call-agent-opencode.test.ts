@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { callAgent } from '../../../lib/agent-run/one-off-call.js';
 import { openCodeAdapter } from '../../../lib/agents/opencode.js';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
+import { hostExecution } from '../../../lib/sandbox/sandbox.js';
 import { withFakeAgent, type FakeAgent } from '../../helpers/fake-agent.js';
 
 let fake: FakeAgent | undefined;
@@ -16,7 +17,7 @@ describe('callAgent with OpenCode', () => {
     fake = withFakeAgent('opencode', { defaults: { text: 'PLAN TEXT', status: { STATUS: 'COMPLETE' } } });
     const user = JSON.stringify({ provider: { mine: { options: { baseURL: 'http://127.0.0.1:9' } } } });
     const result = await callAgent({
-      agent: { adapter: openCodeAdapter, command: 'opencode' },
+      agent: { adapter: openCodeAdapter, command: 'opencode', sandbox: hostExecution() },
       prompt: 'Convert this.',
       allowedTools: ['Read', 'Write'],
       cwd: fake.root,

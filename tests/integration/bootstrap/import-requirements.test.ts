@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
+import { hostExecution } from '../../../lib/sandbox/sandbox.js';
 import { claudeAdapter } from '../../../lib/agents/claude-code.js';
 import { importRequirements, type ImportRequirementsOptions } from '../../../lib/project/import-requirements.js';
 import { withFakeClaude, type FakeClaude, type FakeScenario } from '../../helpers/fake-claude.js';
@@ -39,7 +40,7 @@ function request(scenario: FakeScenario, overrides: Partial<ImportRequirementsOp
     projectName: 'app',
     document: PRD,
     documentFileName: 'prd.md',
-    agent: { adapter: claudeAdapter, command: 'claude' },
+    agent: { adapter: claudeAdapter, command: 'claude', sandbox: hostExecution() },
     runner: nodeProcessRunner,
     env: fake.env,
     hasCommand: () => true,
@@ -103,7 +104,7 @@ describe('importRequirements', () => {
     writeFileSync(wrapper, '#!/bin/sh\nexec claude "$@"\n', { mode: 0o755 });
     const result = await importRequirements({
       ...options,
-      agent: { adapter: claudeAdapter, command: `sh ${wrapper}` },
+      agent: { adapter: claudeAdapter, command: `sh ${wrapper}`, sandbox: hostExecution() },
       extraSpecs: { 'implementation-plan.md': '### Approach\n' },
     });
     expect(result.ok).toBe(true);

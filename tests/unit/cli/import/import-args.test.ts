@@ -31,6 +31,7 @@ describe('the ralph-import flag table', () => {
       'completeness-threshold': [['--github-issue', '3', '--completeness-threshold', '80'], { completenessThreshold: 80 }],
       'auto-approve': [['--github-issue', '3', '--auto-approve'], { autoApprove: true }],
       force: [['prd.md', '--force'], { force: true, positional: ['prd.md'] }],
+      'allow-root-agent': [['prd.md', '--allow-root-agent'], { allowRootAgent: true, positional: ['prd.md'] }],
       help: [['--help'], { help: true }],
       version: [['--version'], { help: false }],
       debug: [['prd.md', '--debug'], { positional: ['prd.md'], select: 'first', completenessThreshold: 60 }],
