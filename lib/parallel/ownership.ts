@@ -6,7 +6,6 @@
 // what root owns is changed, no link is followed and no hard-linked file given
 // (sandbox/agent-user.ts), so nothing outside the project can be reached through one.
 
-import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { giveRootOwnedTo, ownerOfRootRun } from '../sandbox/agent-user.js';
 import { runGit, type GitContext } from './git.js';
