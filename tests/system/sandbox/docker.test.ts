@@ -275,7 +275,8 @@ describe('ralph --sandbox docker', () => {
           {
             steps: [
               { tool: 'Bash', input: { command: daemon }, exec: true },
-              { tool: 'Bash', input: { command: 'sleep 1' }, exec: true },
+              // The call ends once the daemon has written its counter (not after a fixed time: a loaded machine starts it late).
+              { tool: 'Bash', input: { command: `for _ in $(seq 1 300); do [ -s ${probe}/alive ] && break; sleep 0.1; done` }, exec: true },
             ],
             writeFiles: { 'src/one.txt': 'one\n' },
             tickFixPlan: 1,
