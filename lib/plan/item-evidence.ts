@@ -51,8 +51,20 @@ export function asksForRevert(text: string): boolean {
 
 /** The item names the file `fileName` (a base name such as `AGENT.md`), case-insensitive. */
 export function namesFile(text: string, fileName: string): boolean {
-  const escaped = fileName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(?:^|[\\s/\`'"(])${escaped}(?=$|[\\s\`'"),.:;])`, 'i').test(text);
+  return fileNamePattern(fileName).test(text);
+}
+
+// One pattern per file name, made once: every open item of a long plan is asked each loop.
+const FILE_NAME_PATTERNS = new Map<string, RegExp>();
+
+function fileNamePattern(fileName: string): RegExp {
+  let pattern = FILE_NAME_PATTERNS.get(fileName);
+  if (!pattern) {
+    const escaped = fileName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    pattern = new RegExp(`(?:^|[\\s/\`'"(])${escaped}(?=$|[\\s\`'"),.:;])`, 'i');
+    FILE_NAME_PATTERNS.set(fileName, pattern);
+  }
+  return pattern;
 }
 
 /** Two items share a word that says what they are about (their normalised texts). */
