@@ -81,6 +81,7 @@ export const PURE_FILES = [
   'lib/sandbox/sandbox-settings.ts',
   'lib/text/closest-name.ts',
   'lib/text/command-words.ts',
+  'lib/text/find-cycle.ts',
   'lib/text/lines.ts',
   'lib/text/number-text.ts',
   'lib/text/redaction.ts',

@@ -5,6 +5,7 @@
 // before anything starts. Pure: the caller reads the file.
 
 import { parseFixPlan } from '../plan/fix-plan.js';
+import { findCycle } from '../text/find-cycle.js';
 
 export interface PlanUnit {
   /** Folder and branch name: the item's words, lowercase, dashed, unique in the plan. */
@@ -113,27 +114,7 @@ export function assignSlugs(items: string[]): string[] {
 
 /** A dependency cycle as slugs (first repeated at the end), or undefined. */
 export function findUnitCycle(units: Pick<PlanUnit, 'slug' | 'after'>[]): string[] | undefined {
-  const bySlug = new Map(units.map((u) => [u.slug, u]));
-  const state = new Map<string, 'visiting' | 'done'>();
-  const path: string[] = [];
-  const visit = (slug: string): string[] | undefined => {
-    if (state.get(slug) === 'done') return undefined;
-    if (state.get(slug) === 'visiting') return [...path.slice(path.indexOf(slug)), slug];
-    state.set(slug, 'visiting');
-    path.push(slug);
-    for (const next of bySlug.get(slug)?.after ?? []) {
-      const cycle = visit(next);
-      if (cycle) return cycle;
-    }
-    path.pop();
-    state.set(slug, 'done');
-    return undefined;
-  };
-  for (const unit of units) {
-    const cycle = visit(unit.slug);
-    if (cycle) return cycle;
-  }
-  return undefined;
+  return findCycle(new Map(units.map((unit) => [unit.slug, unit.after])));
 }
 
 /** The units in an order that respects `after` (plan order otherwise): waves of units that can run together. */

@@ -2,6 +2,8 @@
 // dependencies from the issue body, which pending item is ready next, and dependency cycles.
 // Pure: items in, decisions out.
 
+import { findCycle } from '../text/find-cycle.js';
+
 /** The fields the ordering rules read. */
 export interface OrderedItem {
   id: string;
@@ -69,26 +71,7 @@ export function findDependencyCycle(items: readonly OrderedItem[]): number[] | u
   for (const item of items) {
     if (item.issue_number !== null) edges.set(item.issue_number, item.dependencies);
   }
-  const done = new Set<number>();
-  const path: number[] = [];
-  const visit = (node: number): number[] | undefined => {
-    const at = path.indexOf(node);
-    if (at !== -1) return [...path.slice(at), node];
-    if (done.has(node) || !edges.has(node)) return undefined;
-    path.push(node);
-    for (const dep of edges.get(node) ?? []) {
-      const cycle = visit(dep);
-      if (cycle) return cycle;
-    }
-    path.pop();
-    done.add(node);
-    return undefined;
-  };
-  for (const node of edges.keys()) {
-    const cycle = visit(node);
-    if (cycle) return cycle;
-  }
-  return undefined;
+  return findCycle(edges);
 }
 
 /** `#3 → #5 → #3`. */
