@@ -38,6 +38,7 @@ import { alignSlots, folderEntries, makeListing, oldPlace, relist, slotsFor, wal
 import { changedFolderLister } from './changed-folders.js';
 import type { FolderWalker } from '../platform/folder-walk.js';
 import { createNestedWalker } from './nested-walk.js';
+import { runGitCommand, startGitCommand } from '../platform/git-operations.js';
 
 export type { SnapshotFs };
 
@@ -174,7 +175,7 @@ class TreeSnapshotter implements ContentSnapshotter {
   /** What a git command printed, as bytes; null when it failed. */
   private async gitOutput(args: string[]): Promise<Buffer | null> {
     const chunks: Buffer[] = [];
-    const exit = await this.options.processRunner.start('git', args, {
+    const exit = await startGitCommand(this.options.processRunner, args, {
       cwd: this.projectDir,
       env: this.gitEnv,
       input: '',
@@ -224,13 +225,17 @@ class TreeSnapshotter implements ContentSnapshotter {
       length += chunk.length;
     };
     // No fsmonitor, not even the user's own: it is a program, and listing needs none.
-    const listing = this.options.processRunner.start('git', ['-c', 'core.fsmonitor=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-      cwd: this.projectDir,
-      // No optional locks: nothing here may refresh the user's index as a side effect.
-      env: this.gitEnv,
-      input: '',
-      onStdout,
-    });
+    const listing = startGitCommand(
+      this.options.processRunner,
+      ['-c', 'core.fsmonitor=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+      {
+        cwd: this.projectDir,
+        // No optional locks: nothing here may refresh the user's index as a side effect.
+        env: this.gitEnv,
+        input: '',
+        onStdout,
+      },
+    );
     const exit = await listing.done;
     if (exit.spawnError) return null;
     if (exit.code !== 0) {
@@ -243,7 +248,7 @@ class TreeSnapshotter implements ContentSnapshotter {
 
   private async findLayout(): Promise<GitLayout | undefined> {
     const args = ['rev-parse', '--show-prefix', '--show-object-format', '--git-path', 'index', '--git-path', 'info/exclude'];
-    const found = await this.options.processRunner.run('git', args, { cwd: this.projectDir, env: this.gitEnv });
+    const found = await runGitCommand(this.options.processRunner, args, { cwd: this.projectDir, env: this.gitEnv });
     if (found.spawnError || found.code !== 0) return undefined;
     const [prefix, format, index, exclude] = found.stdout.split('\n');
     const hashLength = format === 'sha1' ? 20 : format === 'sha256' ? 32 : undefined;

@@ -17,6 +17,7 @@
 import { closeSync, constants, fstatSync, futimesSync, lstatSync, lutimesSync, openSync, writeSync } from 'node:fs';
 import type { ProcessRunner } from '../platform/process.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
+import { runGitCommand } from '../platform/git-operations.js';
 
 /** The stat data an entry holds (what lstat gave when the file was hashed). */
 export interface IndexedStat {
@@ -206,7 +207,7 @@ export async function changedByGit(
 ): Promise<number[] | null> {
   // It reads no content (see above): the hardening need not look for drivers added since the run started.
   const env = { ...run.env, GIT_INDEX_FILE: indexFile, GIT_OPTIONAL_LOCKS: '0' };
-  const result = await run.processRunner.run('git', DIFF_FILES, { cwd: run.cwd, env, gitReadsNoContent: true });
+  const result = await runGitCommand(run.processRunner, DIFF_FILES, { cwd: run.cwd, env, gitReadsNoContent: true });
   if (result.spawnError || result.code !== 0) return null;
   const changed: number[] = [];
   for (const name of result.stdout.split('\0')) {

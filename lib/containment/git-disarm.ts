@@ -17,6 +17,7 @@ import type { ProcessRunner } from '../platform/process.js';
 import { assertNoLinkedDirectory } from '../state/no-follow.js';
 import { RALPH_DIR } from '../state/paths.js';
 import { createFolderWalker, type FolderWalker } from '../platform/folder-walk.js';
+import { runGitCommand } from '../platform/git-operations.js';
 
 /** The nested repositories as the run knows them: each (project-relative) with a fingerprint of what configures it, and the walk that finds them. */
 export interface NestedRepositories {
@@ -127,7 +128,7 @@ async function disarmRepository(ctx: DisarmContext, repository: string, quaranti
 async function disarmConfig(ctx: DisarmContext, file: string): Promise<string[]> {
   if (!isFile(file)) return [];
   // `git config --file` reads that file alone, follows no include, and runs nothing.
-  const listing = await ctx.processRunner.run('git', ['config', '--file', file, '-z', '--list'], { cwd: ctx.projectDir, env: ctx.env, timeoutMs: 30_000 });
+  const listing = await runGitCommand(ctx.processRunner, ['config', '--file', file, '-z', '--list'], { cwd: ctx.projectDir, env: ctx.env, timeoutMs: 30_000 });
   if (listing.code !== 0) return [];
   const keys = new Set(
     listing.stdout
@@ -138,7 +139,11 @@ async function disarmConfig(ctx: DisarmContext, file: string): Promise<string[]>
   );
   const removed: string[] = [];
   for (const key of keys) {
-    const unset = await ctx.processRunner.run('git', ['config', '--file', file, '--unset-all', key], { cwd: ctx.projectDir, env: ctx.env, timeoutMs: 30_000 });
+    const unset = await runGitCommand(ctx.processRunner, ['config', '--file', file, '--unset-all', key], {
+      cwd: ctx.projectDir,
+      env: ctx.env,
+      timeoutMs: 30_000,
+    });
     if (unset.code === 0) removed.push(`${rel(ctx.projectDir, file)}: ${key}`);
   }
   return removed;

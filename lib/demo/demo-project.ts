@@ -13,6 +13,7 @@ import { quoteRalphrcValue } from '../project/ralphrc-values.js';
 import { ralphPaths } from '../state/paths.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { DEMO_PROJECT_FILES, DEMO_PROMPT, DEMO_STEPS, DEMO_TEST_COMMAND } from './demo-script.js';
+import { runGitCommand } from '../platform/git-operations.js';
 
 export interface DemoProject {
   /** The temporary folder: the project and ralph's state for it, nothing else. */
@@ -85,7 +86,7 @@ async function firstCommit(projectDir: string, env: NodeJS.ProcessEnv, runner: P
     ['add', '-A'],
     [...identity, 'commit', '-q', '--no-verify', '-m', 'The ralph demo project'],
   ]) {
-    const result = await runner.run('git', args, { cwd: projectDir, env, timeoutMs: 30_000 });
+    const result = await runGitCommand(runner, args, { cwd: projectDir, env, timeoutMs: 30_000 });
     if (result.code !== 0)
       throw new Error(`git ${args.filter((a) => !a.startsWith('user.') && a !== '-c').join(' ')} failed in the demo project: ${result.stderr.trim()}`);
   }

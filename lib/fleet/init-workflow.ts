@@ -13,6 +13,7 @@ import { formatFileStamp } from '../state/timestamps.js';
 import { FLEET_AGENTS, findFleetAgent } from './fleet-agents.js';
 import { fetchIntegrity, packRalph } from './pack-ralph.js';
 import { buildWorkflow, MAX_PARALLEL_JOBS, MAX_TIMEOUT_MINUTES, MIN_TIMEOUT_MINUTES, type FleetWorkflowOptions, type RalphPackagePin } from './workflow.js';
+import { runGitCommand } from '../platform/git-operations.js';
 
 export const DEFAULT_WORKFLOW_PATH = '.github/workflows/ralph.yml';
 
@@ -116,7 +117,7 @@ export async function initWorkflow(options: FleetInitOptions, ctx: FleetInitCont
 
 /** A Ralph project (ralph-enable ran: .ralph/ is there) at the top of a git repository. */
 async function requireRalphRepository(projectDir: string, runner: ProcessRunner, env: NodeJS.ProcessEnv): Promise<void> {
-  const top = await runner.run('git', ['rev-parse', '--show-toplevel'], { cwd: projectDir, env, timeoutMs: 30_000 });
+  const top = await runGitCommand(runner, ['rev-parse', '--show-toplevel'], { cwd: projectDir, env, timeoutMs: 30_000 });
   if (top.code !== 0) {
     throw new RalphError('not_a_repository', 'ralph-fleet init: this directory is not in a git repository (GitHub runs the workflows of a repository)', {
       hint: 'run git init (then push it to GitHub), or cd into your repository',

@@ -19,6 +19,7 @@ import { dirname, join, relative } from 'node:path';
 import { commitWhatIsLeft } from '../platform/git-leftovers.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import type { ProcessRunner, RunResult } from '../platform/process.js';
+import { runGitCommand } from '../platform/git-operations.js';
 
 export interface JobGit {
   runner: ProcessRunner;
@@ -222,7 +223,7 @@ async function must(git: JobGit, args: string[], input?: string, timeoutMs = 60_
 }
 
 function run(git: JobGit, args: string[], input?: string, timeoutMs = 60_000): Promise<RunResult> {
-  return git.runner.run('git', args, { cwd: git.cwd, env: { ...git.env, GIT_TERMINAL_PROMPT: '0' }, input, timeoutMs });
+  return runGitCommand(git.runner, args, { cwd: git.cwd, env: { ...git.env, GIT_TERMINAL_PROMPT: '0' }, input, timeoutMs });
 }
 
 function firstLine(result: RunResult): string {

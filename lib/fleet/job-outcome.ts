@@ -5,6 +5,7 @@
 
 import { describeExitCode, EXIT } from '../errors.js';
 import type { JobGit } from './job-git.js';
+import { runGitCommand } from '../platform/git-operations.js';
 
 /** A run continues in at most this many jobs (60 hours on hosted runners). */
 export const MAX_JOBS = 10;
@@ -33,7 +34,7 @@ export function stateNote(issue: number, jobNumber: number): string {
 
 /** The number of the job that saved the state branch (0 when its message is not ralph's). */
 export async function jobNumberOf(git: JobGit, stateBranch: string): Promise<number> {
-  const result = await git.runner.run('git', ['log', '-1', '--format=%s', `refs/remotes/origin/${stateBranch}`], {
+  const result = await runGitCommand(git.runner, ['log', '-1', '--format=%s', `refs/remotes/origin/${stateBranch}`], {
     cwd: git.cwd,
     env: git.env,
     timeoutMs: 30_000,

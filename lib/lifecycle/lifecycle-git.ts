@@ -5,7 +5,7 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { headCommit } from '../platform/git-operations.js';
+import { headCommit, runGitCommand } from '../platform/git-operations.js';
 import type { ProcessRunner, RunResult } from '../platform/process.js';
 import { firstOutputLine } from '../tasks/external-cli.js';
 
@@ -131,5 +131,5 @@ export async function pushBranch(branch: string, ctx: LifecycleGitContext): Prom
 
 function git(args: string[], ctx: LifecycleGitContext, timeoutMs = 30_000): Promise<RunResult> {
   // No terminal prompt for credentials: an unattended run must fail, not hang.
-  return ctx.processRunner.run('git', args, { cwd: ctx.cwd, env: { ...ctx.env, GIT_TERMINAL_PROMPT: '0' }, timeoutMs });
+  return runGitCommand(ctx.processRunner, args, { cwd: ctx.cwd, env: { ...ctx.env, GIT_TERMINAL_PROMPT: '0' }, timeoutMs });
 }

@@ -18,7 +18,7 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { headCommit } from '../platform/git-operations.js';
+import { headCommit, runGitCommand } from '../platform/git-operations.js';
 import type { ProcessRunner, RunResult } from '../platform/process.js';
 import { firstLine } from '../text/lines.js';
 import { readLedger, saveLedgerBackups, type LedgerBackup } from '../state/ledger.js';
@@ -191,7 +191,7 @@ function gitFor(options: BackupGitOptions) {
   // No optional locks: nothing here may refresh or rewrite the user's index as a side effect.
   const baseEnv = { ...(options.env ?? process.env), GIT_OPTIONAL_LOCKS: '0' };
   const run = (args: string[], extra: { index?: string; input?: string; env?: Record<string, string> } = {}): Promise<RunResult> =>
-    options.processRunner.run('git', args, {
+    runGitCommand(options.processRunner, args, {
       cwd,
       input: extra.input,
       env: { ...baseEnv, ...(extra.index ? { GIT_INDEX_FILE: extra.index } : {}), ...extra.env },

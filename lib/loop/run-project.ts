@@ -14,7 +14,7 @@ import type { RalphPaths } from '../state/paths.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { AgentSlot } from '../agent-run/agent-choice.js';
 import { recordGitBaseline } from '../platform/git-gateway.js';
-import { headCommit } from '../platform/git-operations.js';
+import { headCommit, runGitCommand } from '../platform/git-operations.js';
 import { unwritableReason } from '../state/writable-dir.js';
 import { isGitRepository } from '../project/detect-git.js';
 import { NOT_A_GIT_REPOSITORY } from '../project/doctor-checks.js';
@@ -338,7 +338,7 @@ async function headOf(projectDir: string, deps: Deps): Promise<string | null> {
 async function commitsSince(projectDir: string, start: string | null, deps: Deps): Promise<number | null> {
   if ((await headOf(projectDir, deps)) === null) return 0;
   const range = start === null ? ['HEAD'] : [`${start}..HEAD`];
-  const result = await deps.processRunner.run('git', ['rev-list', '--count', ...range, '--'], {
+  const result = await runGitCommand(deps.processRunner, ['rev-list', '--count', ...range, '--'], {
     cwd: projectDir,
     env: deps.env,
     timeoutMs: GIT_TIMEOUT_MS,

@@ -3,6 +3,7 @@
 // Commit messages and item text go on stdin (`-F -`), never in argv.
 
 import type { ProcessRunner, RunResult } from '../platform/process.js';
+import { runGitCommand } from '../platform/git-operations.js';
 
 export interface GitContext {
   runner: ProcessRunner;
@@ -22,7 +23,7 @@ export interface GitResult {
 const MERGE_CONFIG = ['-c', 'commit.gpgSign=false', '-c', 'merge.verifySignatures=false'];
 
 export async function runGit(git: GitContext, cwd: string, args: string[], input?: string): Promise<GitResult> {
-  const result: RunResult = await git.runner.run('git', [...MERGE_CONFIG, ...args], {
+  const result: RunResult = await runGitCommand(git.runner, [...MERGE_CONFIG, ...args], {
     cwd,
     env: { ...git.env, GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', GIT_MERGE_AUTOEDIT: 'no' },
     input,

@@ -6,6 +6,7 @@
 // progress is concluded even when nothing else changed.
 
 import type { ProcessRunner, RunResult } from './process-types.js';
+import { runGitCommand } from './git-operations.js';
 
 export interface LeftoverGit {
   runner: ProcessRunner;
@@ -43,7 +44,7 @@ async function ignoredPaths(git: LeftoverGit, paths: readonly string[]): Promise
 }
 
 function run(git: LeftoverGit, args: string[], input?: string): Promise<RunResult> {
-  return git.runner.run('git', args, {
+  return runGitCommand(git.runner, args, {
     cwd: git.cwd,
     env: { ...git.env, GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', GIT_MERGE_AUTOEDIT: 'no' },
     input,

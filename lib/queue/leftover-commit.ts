@@ -3,7 +3,7 @@
 // on stdin (`git commit -F -`), never in argv: the title is the issue's text.
 
 import { commitWhatIsLeft } from '../platform/git-leftovers.js';
-import { headCommit } from '../platform/git-operations.js';
+import { headCommit, runGitCommand } from '../platform/git-operations.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { toPlainTextLine } from '../tasks/task-line.js';
 
@@ -33,5 +33,5 @@ export async function commitLeftovers(git: GitOptions, before: string | undefine
 }
 
 function runGit(git: GitOptions, args: string[], input?: string) {
-  return git.runner.run('git', args, { cwd: git.cwd, env: git.env, input, timeoutMs: 60_000 });
+  return runGitCommand(git.runner, args, { cwd: git.cwd, env: git.env, input, timeoutMs: 60_000 });
 }

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { DEMO_STEPS, type DemoStep } from '../../demo/demo-script.js';
 import { nodeProcessRunner } from '../../platform/process.js';
+import { runGitCommand } from '../../platform/git-operations.js';
 
 /** The version ralph's start-up check reads (a Claude Code release this agent answers like). */
 export const DEMO_AGENT_VERSION = '2.1.332 (ralph demo agent)';
@@ -60,7 +61,7 @@ async function doStep(step: DemoStep, tickedPlan: string): Promise<void> {
     ['add', '--', ...Object.keys(step.files), PLAN],
     [...IDENTITY, 'commit', '-q', '--no-verify', '-m', step.task],
   ]) {
-    const result = await nodeProcessRunner.run('git', args, { cwd: process.cwd(), env: process.env, timeoutMs: 30_000 });
+    const result = await runGitCommand(nodeProcessRunner, args, { cwd: process.cwd(), env: process.env, timeoutMs: 30_000 });
     if (result.code !== 0) throw new Error(`git ${args[0] === '-c' ? 'commit' : args[0]} failed: ${result.stderr.trim()}`);
   }
 }

@@ -35,6 +35,8 @@ import { resolveIssueRef } from '../../lifecycle/github-lifecycle.js';
 import { formatIssueRef } from '../../lifecycle/issue-ref.js';
 import { GH_TOOL } from '../../tasks/gh-cli.js';
 import { unwritableReason } from '../../state/writable-dir.js';
+import { runGitCommand } from '../../platform/git-operations.js';
+import type { RunResult } from '../../platform/process-types.js';
 
 export interface DoctorOptions {
   projectDir: string;
@@ -63,15 +65,15 @@ async function gatherFacts(options: DoctorOptions, runner: ProcessRunner): Promi
     configError = (error as Error).message;
   }
   const paths = loaded ? projectPaths(projectDir, loaded.config) : null;
-  const run = async (cmd: string, args: string[]) => {
-    const r = await runner.run(cmd, args, { cwd: projectDir, env, timeoutMs: PROBE_TIMEOUT_MS });
-    return r.spawnError || r.code === null ? null : r;
-  };
+  const probeOptions = { cwd: projectDir, env, timeoutMs: PROBE_TIMEOUT_MS };
+  const answered = (r: RunResult) => (r.spawnError || r.code === null ? null : r);
+  const run = async (cmd: string, args: string[]) => answered(await runner.run(cmd, args, probeOptions));
+  const git = async (args: string[]) => answered(await runGitCommand(runner, args, probeOptions));
 
-  const git = await run('git', ['--version']);
-  const repo = git ? (await run('git', ['rev-parse', '--is-inside-work-tree']))?.stdout.trim() === 'true' : false;
+  const gitVersion = await git(['--version']);
+  const repo = gitVersion ? (await git(['rev-parse', '--is-inside-work-tree']))?.stdout.trim() === 'true' : false;
   // What a commit would use (config, GIT_AUTHOR_* or what git derives); fails when it has none.
-  const ident = git ? /^(.*?)\s*<([^>]*)>/.exec((await run('git', ['var', 'GIT_AUTHOR_IDENT']))?.stdout ?? '') : null;
+  const ident = gitVersion ? /^(.*?)\s*<([^>]*)>/.exec((await git(['var', 'GIT_AUTHOR_IDENT']))?.stdout ?? '') : null;
   const tmux = await run('tmux', ['-V']);
   const test = loaded
     ? planVerification(loaded.config, projectDir, loaded.sources.TEST_COMMAND.detail ?? loaded.sources.TEST_COMMAND.kind, paths?.agent)
@@ -83,7 +85,7 @@ async function gatherFacts(options: DoctorOptions, runner: ProcessRunner): Promi
     agent,
     auth: authFacts(loaded ? chooseAgent(loaded.config) : claudeAdapter, env, home),
     git: {
-      version: git ? git.stdout.trim().replace(/^git version\s*/, '') : null,
+      version: gitVersion ? gitVersion.stdout.trim().replace(/^git version\s*/, '') : null,
       repo,
       userName: ident?.[1] || null,
       userEmail: ident?.[2] || null,
@@ -100,7 +102,7 @@ async function gatherFacts(options: DoctorOptions, runner: ProcessRunner): Promi
         }
       : { ralphDir: existsSync(join(projectDir, '.ralph')), missing: [] },
     ...(paths && existsSync(paths.fixPlan) && loaded ? { plan: planFacts(paths.fixPlan, loaded.config.OPTIONAL_SECTIONS) } : {}),
-    unignored: paths && repo ? await unignoredStateFiles(paths, run) : null,
+    unignored: paths && repo ? await unignoredStateFiles(paths, git) : null,
     test: {
       command: test?.test?.command ?? null,
       from: test?.test?.detail ?? null,
@@ -250,14 +252,15 @@ function credentialsFile(env: NodeJS.ProcessEnv, home: string): string | null {
   return existsSync(file) ? file : null;
 }
 
-type Probe = (cmd: string, args: string[]) => Promise<{ code: number | null; stdout: string } | null>;
+/** A git command run by --doctor's probe: null when git could not run. */
+type GitProbe = (args: string[]) => Promise<{ code: number | null; stdout: string } | null>;
 
 /** Ralph's state files (and a session record) that git does not ignore, project-relative. */
-async function unignoredStateFiles(paths: RalphPaths, run: Probe): Promise<string[]> {
+async function unignoredStateFiles(paths: RalphPaths, git: GitProbe): Promise<string[]> {
   const files = [...stateFilePaths(paths), join(paths.sessionsDir, 'run.json'), ...parallelStatePaths(paths), join(paths.ralphDir, 'fleet', '1')].map((p) =>
     relative(paths.projectDir, p),
   );
-  const answer = await run('git', ['check-ignore', '--', ...files]);
+  const answer = await git(['check-ignore', '--', ...files]);
   // Exit 1: none ignored; 128: git could not tell (treated as not checked).
   if (!answer || answer.code === 128) return [];
   const ignored = new Set(

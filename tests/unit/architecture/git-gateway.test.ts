@@ -34,6 +34,13 @@ describe('the git gateway is the only way to git', () => {
     expect(users.sort()).toEqual([join('platform', 'git-gateway.ts'), join('platform', 'process.ts')]);
   });
 
+  it("every room asks for a git command by name (runGitCommand, startGitCommand), never as a runner's 'git'", () => {
+    const named = join('platform', 'git-operations.ts');
+    const unnamed = sources.filter((file) => file !== named && /\.(?:run|start)\(\s*['"`]git['"`]/.test(text(file)));
+    expect(unnamed).toEqual([]);
+    expect(text(named)).toMatch(/runner\.run\('git', args, options\)[\s\S]*runner\.start\('git', args, options\)/);
+  });
+
   it('the runner sends every spelling of git to the gateway', () => {
     for (const cmd of ['git', '/usr/bin/git', '/opt/homebrew/bin/git', './git']) expect(isGitCommand(cmd)).toBe(true);
     expect(text(join('platform', 'process.ts'))).toMatch(/isGitCommand\(cmd\)[\s\S]*prepareGitStart[\s\S]*isGitCommand\(cmd\)[\s\S]*prepareGitRun/);
