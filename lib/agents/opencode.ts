@@ -13,7 +13,7 @@ import { emptySummary, type AgentResultSummary, type PermissionDenial } from './
 import { createJsonLinesReader, num, str, type EventFold } from './json-lines-reader.js';
 import { appendBounded } from './text-output-reader.js';
 import { mergeOpenCodeConfig, openCodePermissions } from './opencode-permissions.js';
-import { asRecord } from './stream-json.js';
+import { asRecord, emptyStreamSnapshot } from './stream-json.js';
 import { firstLine, lastLine } from '../text/lines.js';
 
 const AUTH_FIX =
@@ -197,30 +197,9 @@ export function createOpenCodeFold(options: { showToolArgs: boolean }): EventFol
         apiErrorType,
         errors,
         numTurns: steps,
-        stream: { ...emptyStream(), sessionId, sawInit: sessionId !== null, garbageLines, plainTextHead },
+        stream: { ...emptyStreamSnapshot(), sessionId, sawInit: sessionId !== null, garbageLines, plainTextHead },
       };
     },
-  };
-}
-
-function emptyStream(): NonNullable<AgentResultSummary['stream']> {
-  return {
-    sessionId: null,
-    model: null,
-    result: null,
-    toolUseCount: 0,
-    lastTool: null,
-    assistantTextTail: '',
-    rateLimit: null,
-    anyRateLimitRejected: false,
-    apiRetryCount: 0,
-    permissionDeniedEvents: 0,
-    assistantError: null,
-    sawInit: false,
-    garbageLines: 0,
-    plainTextHead: '',
-    lineCount: 0,
-    afterResultLines: 0,
   };
 }
 
