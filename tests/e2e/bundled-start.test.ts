@@ -68,6 +68,12 @@ describe("ralph's quick answers load their own files only", () => {
     expect(builtins()).not.toContain('builtin:crypto');
   });
 
+  it('ralph-monitor --once loads the one file of monitor.js (its live views are built apart)', async () => {
+    const run = await runCli('ralph-monitor', ['--once'], { cwd: project!.dir, env: trace.env });
+    expect(run.code, run.stderr).toBe(0);
+    expect([...new Set(distModules())]).toEqual(['cli/require-node.js', 'bundle-monitor/monitor.js']);
+  });
+
   it('ralph-monitor --once loads no zod: it reads the state files field by field', async () => {
     const run = await runCli('ralph-monitor', ['--once'], { cwd: project!.dir, env: trace.env });
     expect(run.code, run.stderr).toBe(0);
