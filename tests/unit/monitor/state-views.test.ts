@@ -13,7 +13,9 @@ import { lifecycleStateSchema } from '../../../lib/lifecycle/lifecycle-state.js'
 import { parallelFileSchema } from '../../../lib/parallel/run-state.js';
 import { queueFileSchema } from '../../../lib/queue/queue-file.js';
 import {
+  breakerStates,
   circuitBreakerFileSchema,
+  MAX_RUN_ALERTS,
   progressFileSchema,
   responseAnalysisFileSchema,
   runStateFileSchema,
@@ -223,6 +225,16 @@ describe('the dashboard reads a state file as the loop does, without zod', () =>
     expect(snap.queue).toMatchObject({ total: 2, processing: 1, current: '#7 Seven' });
     expect(snap.units).toEqual([{ slug: 'one', state: 'running', loops: 2, costUsd: 0.5, worktree: 'w', reason: 'done', prUrl: 'u' }]);
     expect(snap.usageWait).toEqual({ resumeAt: Date.parse('2026-11-30T11:00:00Z'), reason: 'limit', source: 'rate_limit_event' });
+  });
+
+  it('knows what the loop keeps: its newest run alerts, each breaker state', () => {
+    const alerts = Array.from({ length: MAX_RUN_ALERTS + 2 }, (_, i) => `alert ${i}`);
+    expect(assemble('status', JSON.stringify({ run_alerts: alerts })).status?.alerts).toEqual(alerts.slice(-MAX_RUN_ALERTS));
+    for (const state of breakerStates) {
+      const snap = assemble('breaker', JSON.stringify({ state }));
+      expect(snap.breaker?.state).toBe(state);
+      expect(snap.warnings).toEqual([]);
+    }
   });
 
   it('names the first field of the wrong kind, by its kind only', () => {
