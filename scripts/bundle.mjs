@@ -14,8 +14,9 @@
 // same from either. Within a bin the same holds at a smaller scale: a command's share of the
 // chunks common to all of the bin's commands is a dozen files, so ralph's quick answers
 // (`--status`, `--circuit-status`, `--config`) and the rest of ralph (`ralph-main`) are built apart (APART)
-// and the entry only chooses one. esbuild is a devDependency: the build needs it, nothing at
-// run time does.
+// and the entry only chooses one. ralph-monitor's views that keep running (`monitor-live`) are
+// built apart the same way, so the entry shares no chunk with them and `ralph-monitor --once`
+// loads that one file. esbuild is a devDependency: the build needs it, nothing at run time does.
 
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -60,7 +61,7 @@ const packagesPlugin = {
  * then loads its own few files, not its share of the chunks common to all the bin's commands;
  * the module returns an exit code and reports its own errors (it holds copies of our modules).
  */
-const APART = { ralph: ['ralph-main', 'status-command', 'circuit-status-command', 'config-command'] };
+const APART = { ralph: ['ralph-main', 'status-command', 'circuit-status-command', 'config-command'], monitor: ['monitor-live'] };
 
 /** esbuild's options for one build of a bin's folder. */
 function buildOptions(entryPoints, outdir, plugins, chunkNames) {

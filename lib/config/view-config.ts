@@ -6,7 +6,7 @@
 
 import type { UsageLimitWaitSettings } from '../limits/reset-time.js';
 import { isRalphError } from '../errors.js';
-import { ledgerPath } from '../state/ledger.js';
+import { ledgerPath } from '../state/ledger-path.js';
 import { projectPaths, ralphPaths, type RalphPaths } from '../state/paths.js';
 import { loadConfig } from './load-config.js';
 import { defaultConfig, type RalphConfig } from './schema.js';

@@ -1,9 +1,10 @@
 // Loads a DashboardSnapshot from a project's `.ralph/` directory, read-only. Kept cheap for a
 // dashboard that wakes every couple of seconds: each file is stat()ed, and only one whose
 // inode, size or mtime changed is read again; logs are read from their last few KB only.
+// The agent can write these files: each is opened without blocking and read only when it is a
+// regular file, so a FIFO planted in its place is a warning, not a dashboard that hangs.
 
-import { statSync } from 'node:fs';
-import { open, readFile, stat } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ViewConfig } from '../config/view-config.js';
 import { movedControlFiles } from '../state/paths.js';
@@ -80,15 +81,13 @@ export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLo
       const dirFound = statSync(paths.ralphDir, { throwIfNoEntry: false })?.isDirectory() ?? false;
       let changed = dirFound !== lastDirFound;
       lastDirFound = dirFound;
-      await Promise.all(
-        files.map(async (spec) => {
-          const stamp = statStamp(spec.path);
-          const cached = cache.get(spec.key);
-          if (cached && cached.stamp === stamp) return;
-          changed = true;
-          cache.set(spec.key, stamp === 'missing' ? { stamp } : { stamp, ...(await readSpec(spec)) });
-        }),
-      );
+      for (const spec of files) {
+        const stamp = statStamp(spec.path);
+        const cached = cache.get(spec.key);
+        if (cached && cached.stamp === stamp) continue;
+        changed = true;
+        cache.set(spec.key, stamp === 'missing' ? { stamp } : { stamp, ...readSpec(spec) });
+      }
       const newestRecord = listRunRecordFiles(paths)[0];
       const stamp = newestRecord ? `${newestRecord}|${statStamp(newestRecord)}` : '';
       if (stamp !== runStamp) {
@@ -142,34 +141,44 @@ function statStamp(path: string): string {
   }
 }
 
-async function readSpec(spec: FileSpec): Promise<{ text?: string; warning?: string }> {
+/** A state file's text (its last `tailBytes` for a log), or why it could not be read. */
+function readSpec(spec: FileSpec): { text?: string; warning?: string } {
   const name = basename(spec.path);
+  let fd: number;
   try {
-    if (spec.tailBytes !== undefined) return { text: await readTail(spec.path, spec.tailBytes) };
-    const size = (await stat(spec.path)).size;
-    if (size > MAX_WHOLE_BYTES) return { warning: `${name} is too large to be a state file (${size} bytes); ignored` };
-    return { text: await readFile(spec.path, 'utf8') };
+    // O_NONBLOCK: opening a FIFO must not wait for a writer.
+    fd = openSync(spec.path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    // Gone between stat and read: the writer replaced or removed it; the next tick sees it.
-    if (code === 'ENOENT') return {};
-    return { warning: `cannot read ${name} (${code ?? String(error)})` };
+    // Gone between stat and open: the writer replaced or removed it; the next tick sees it.
+    return code === 'ENOENT' ? {} : { warning: `cannot read ${name} (${code ?? String(error)})` };
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return { warning: `cannot read ${name} (not a regular file)` };
+    if (spec.tailBytes !== undefined) return { text: readTail(fd, stats.size, spec.tailBytes) };
+    if (stats.size > MAX_WHOLE_BYTES) return { warning: `${name} is too large to be a state file (${stats.size} bytes); ignored` };
+    return { text: readTail(fd, stats.size, stats.size) };
+  } catch (error) {
+    return { warning: `cannot read ${name} (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+  } finally {
+    closeSync(fd);
   }
 }
 
-/** The last `bytes` bytes as text, starting at a line boundary when the file is longer. */
-async function readTail(path: string, bytes: number): Promise<string> {
-  const handle = await open(path, 'r');
-  try {
-    const { size } = await handle.stat();
-    const start = Math.max(0, size - bytes);
-    const buffer = Buffer.alloc(size - start);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
-    const text = buffer.subarray(0, bytesRead).toString('utf8');
-    if (start === 0) return text;
-    const firstBreak = text.indexOf('\n');
-    return firstBreak === -1 ? '' : text.slice(firstBreak + 1);
-  } finally {
-    await handle.close();
+/** The last `bytes` bytes of a file of `size` bytes as text, starting at a line boundary when the file is longer. */
+function readTail(fd: number, size: number, bytes: number): string {
+  const start = Math.max(0, size - bytes);
+  const buffer = Buffer.alloc(size - start);
+  let read = 0;
+  while (read < buffer.length) {
+    const n = readSync(fd, buffer, read, buffer.length - read, start + read);
+    // The file shrank while it was read: what was there is kept.
+    if (n === 0) break;
+    read += n;
   }
+  const text = buffer.subarray(0, read).toString('utf8');
+  if (start === 0) return text;
+  const firstBreak = text.indexOf('\n');
+  return firstBreak === -1 ? '' : text.slice(firstBreak + 1);
 }

@@ -4,8 +4,8 @@
 // newest record's summary file alone (never its logs) without loading the zod schema (--status
 // must start fast) and changes nothing.
 
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { readRegularFile } from '../state/control-file.js';
 import type { RalphPaths } from '../state/paths.js';
 import { describeGap } from './gap-text.js';
 import { attemptsLogName, INLINE_RECORD_SCHEMA_VERSION, listRunRecordFiles, RUN_RECORD_SCHEMA_VERSION } from './record-files.js';
@@ -87,7 +87,8 @@ export function readRunSummaryForStatus(paths: RalphPaths): RunStatusSummary | n
   for (const file of listRunRecordFiles(paths)) {
     let data: unknown;
     try {
-      data = JSON.parse(readFileSync(file, 'utf8'));
+      // The agent can write .ralph/sessions/: a FIFO there is skipped, not waited on.
+      data = JSON.parse(readRegularFile(file) ?? '');
     } catch {
       continue;
     }
@@ -123,7 +124,7 @@ function summaryInputOf(data: unknown, file: string): SummaryInput | undefined {
 function recentLoggedAttempts(path: string): Attempt[] {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularFile(path) ?? '';
   } catch {
     return [];
   }

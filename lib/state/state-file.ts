@@ -40,7 +40,8 @@ export function readStateFile<S extends z.ZodType>(path: string, schema: S, fall
   const text = readTextOrUndefined(path, options);
   if (text === null) return { value: fallback, status: 'corrupt' };
   if (text === undefined) return { value: fallback, status: 'missing' };
-  const parsed: ParsedStateText<z.infer<S>> = parseStateText(text, schema, options);
+  // A zod schema's safeParse gives its output type; TypeScript cannot see that through a generic S.
+  const parsed = parseStateText(text, schema, options) as ParsedStateText<z.infer<S>>;
   switch (parsed.status) {
     case 'ok':
     case 'recovered':
@@ -57,10 +58,25 @@ export type ParsedStateText<T> =
   { status: 'ok' | 'recovered'; value: T } | { status: 'missing' } | { status: 'corrupt'; problem: string; found?: Record<string, unknown> };
 
 /**
+ * What parseStateText asks of a schema: a zod schema has it, and so can a check that does without
+ * zod (the dashboard's, which reads fields one by one: lib/monitor/state-fields.ts).
+ */
+export interface StateTextCheck<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+}
+
+/** The value a check gives for a text it accepts. */
+export type StateCheckOutput<C extends StateTextCheck<unknown>> = Extract<ReturnType<C['safeParse']>, { success: true }>['data'];
+
+/**
  * The text of one state file checked against its schema, without touching the file: readStateFile
  * builds on it, and the views (which hold the texts already) call it directly.
  */
-export function parseStateText<S extends z.ZodType>(text: string, schema: S, options: Pick<StateReadOptions, 'lenient'>): ParsedStateText<z.infer<S>> {
+export function parseStateText<C extends StateTextCheck<unknown>>(
+  text: string,
+  schema: C,
+  options: Pick<StateReadOptions, 'lenient'>,
+): ParsedStateText<StateCheckOutput<C>> {
   // An empty file is what an in-place writer (the Bash tool) leaves between truncate and write.
   if (text.trim() === '') return { status: 'missing' };
   let json: unknown;
@@ -148,7 +164,7 @@ function readTextOrUndefined(path: string, options: StateReadOptions): string | 
   }
 }
 
-function describeIssue(error: z.ZodError): string {
+function describeIssue(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
   const issue = error.issues[0];
   if (!issue) return 'invalid';
   const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';

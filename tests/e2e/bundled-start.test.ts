@@ -4,9 +4,12 @@
 // answers load only their own files, not the chunks its other commands share. Every module a
 // process resolves, and each Node.js built-in it loads, is recorded through a `node --import` hook.
 
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startModuleTrace, type ModuleTrace } from '../helpers/module-trace.js';
-import { runCli } from '../helpers/run-cli.js';
+import { REPO_ROOT, runCli } from '../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
 
 let trace: ModuleTrace;
@@ -63,6 +66,24 @@ describe("ralph's quick answers load their own files only", () => {
     expect(loaded.filter((path) => !new RegExp(`^bundle-ralph/${own}(-\\w+)?\\.js$`).test(path))).toEqual([]);
     expect(loaded.length).toBeLessThanOrEqual(3);
     expect(builtins()).not.toContain('builtin:crypto');
+  });
+
+  it('ralph-monitor --once loads the one file of monitor.js (its live views are built apart)', async () => {
+    const run = await runCli('ralph-monitor', ['--once'], { cwd: project!.dir, env: trace.env });
+    expect(run.code, run.stderr).toBe(0);
+    expect([...new Set(distModules())]).toEqual(['cli/require-node.js', 'bundle-monitor/monitor.js']);
+  });
+
+  it('ralph-monitor --once loads no zod: it reads the state files field by field', async () => {
+    const run = await runCli('ralph-monitor', ['--once'], { cwd: project!.dir, env: trace.env });
+    expect(run.code, run.stderr).toBe(0);
+    const loaded = [...new Set(fileModules().filter((url) => url.includes('/dist/bundle-monitor/')))];
+    expect(loaded.length).toBeGreaterThan(0);
+    // Every zod schema class is made by zod's `$constructor("$Zod…")`, whose name survives minifying.
+    expect(loaded.filter((url) => readFileSync(fileURLToPath(url), 'utf8').includes('"$ZodType"')).map((url) => url.replace(/.*\/dist\//, ''))).toEqual([]);
+    // The check has something to find: the web view, loaded only for --web, still reads zod's schemas.
+    const bundle = join(REPO_ROOT, 'dist', 'bundle-monitor');
+    expect(readdirSync(bundle).some((name) => readFileSync(join(bundle, name), 'utf8').includes('"$ZodType"'))).toBe(true);
   });
 
   it('ralph-monitor --once does not load node:crypto', async () => {

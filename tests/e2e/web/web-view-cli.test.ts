@@ -2,7 +2,8 @@
 // built dist/. One line with the address, the view answering at it, Ctrl+C stopping it, and
 // nothing left listening afterwards.
 
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeClaude } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
@@ -69,6 +70,20 @@ describe('ralph-monitor --web', () => {
     expect(answer!.status).toBe(200);
     expect(JSON.parse(answer!.body).loop).toMatchObject({ count: 6, status: 'completed' });
     expect(await refused(seen!.port)).toBe(true);
+  });
+
+  it('says a port already in use in words, from the live views built apart from the entry', async () => {
+    state = stateProject('completed');
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const result = await runCli('ralph-monitor', ['--web', '--port', String(port)], { cwd: state.dir });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(`Error: Port ${port} on 127.0.0.1 is already in use\nhint: leave out --port for a free one, or name another\n`);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 
   it.each([

@@ -1,4 +1,5 @@
-import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSnapshotLoader, loadSnapshot } from '../../../lib/monitor/snapshot-loader.js';
@@ -40,6 +41,18 @@ describe('loadSnapshot on state written by the Bash tool', () => {
     expect(snap.warnings).toContain('status.json is corrupt (not a JSON object); ignored');
     expect(readdirSync(ralphDir).sort()).toEqual(before);
     expect(readFileSync(join(ralphDir, 'status.json'), 'utf8')).toBe('{ not json');
+  });
+
+  it('reads past a FIFO the agent put in place of a state file or a log, with a warning', async () => {
+    project = stateProject('midrun');
+    const fifos = ['status.json', 'live.log'].map((name) => join(project!.dir, '.ralph', name));
+    for (const fifo of fifos) rmSync(fifo);
+    execFileSync('mkfifo', fifos);
+    // Opened without blocking: no writer ever comes, and the frame is still drawn.
+    const snap = await loadSnapshot(project.dir, projectView(project.dir), Date.parse('2026-11-30T04:49:10Z'));
+    expect(snap.warnings).toEqual(['cannot read status.json (not a regular file)', 'cannot read live.log (not a regular file)']);
+    expect(snap.status).toBeUndefined();
+    expect(snap.plan).toEqual({ done: 2, total: 4, optionalOpen: 0, optionalDone: 0 });
   });
 
   it('reports a project without .ralph/', async () => {

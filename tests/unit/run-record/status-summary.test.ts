@@ -1,4 +1,5 @@
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { finishAttempt, startAttempt } from '../../../lib/run-record/attempts.js';
@@ -55,5 +56,15 @@ describe('readRunSummaryForStatus', () => {
     ]);
     writeFileSync(join(paths.sessionsDir, '20261130T050000Z-dddddd.json'), JSON.stringify({ schema_version: 3, run_id: 'future' }));
     expect(readRunSummaryForStatus(paths)).toBeNull();
+  });
+
+  it('skips a FIFO in place of the newest record or of its attempts log, without waiting for a writer', () => {
+    const paths = setup();
+    saveRunRecord(paths, oneLoop('20261130T031000Z-aaaaaa'));
+    saveRunRecord(paths, oneLoop('20261130T041000Z-bbbbbb'));
+    const log = join(paths.sessionsDir, '20261130T041000Z-bbbbbb.attempts.jsonl');
+    rmSync(log);
+    execFileSync('mkfifo', [join(paths.sessionsDir, '20261130T050000Z-cccccc.json'), log]);
+    expect(readRunSummaryForStatus(paths)).toMatchObject({ run_id: '20261130T041000Z-bbbbbb', attempts: 1 });
   });
 });
