@@ -1,5 +1,5 @@
-// The items of one reading of the plan, indexed by their normalised text: each item's text is
-// normalised once, and a remembered item is found through a map (the same text) and a sorted
+// The items of one reading of the plan, indexed by their normalised texts (computed once per
+// reading by the caller): a remembered item is found through a map (the same text) and a sorted
 // list of the done items' texts (a done item may carry a note after the text), not by
 // normalising every item of the plan again for each remembered one. Pure.
 
@@ -13,15 +13,18 @@ interface DoneKey {
 export class PlanItemIndex {
   /** Each item's normalised text, by its index among the plan's items. */
   readonly keys: readonly string[];
-  private readonly used = new Set<number>();
+  /** 1 at each index a remembered item took. */
+  private readonly used: Uint8Array;
   /** Built at the first remembered item not found where it was (most loops find every one there). */
   private lookup?: { byKey: Map<string, number[]>; doneKeys: DoneKey[] };
 
+  /** `keys`: each item's normalised text, in the same order. */
   constructor(
     private readonly items: readonly PlanItem[],
-    normalize: (text: string) => string,
+    keys: readonly string[],
   ) {
-    this.keys = items.map((item) => normalize(item.text));
+    this.keys = keys;
+    this.used = new Uint8Array(items.length);
   }
 
   /**
@@ -31,14 +34,14 @@ export class PlanItemIndex {
    */
   take(key: string, position: number): number | undefined {
     // Still where it was: nothing can be nearer.
-    if (this.keys[position] === key && !this.used.has(position)) {
-      this.used.add(position);
+    if (this.keys[position] === key && this.used[position] === 0) {
+      this.used[position] = 1;
       return position;
     }
     const { byKey, doneKeys } = this.buildLookup();
     let best: number | undefined;
     const consider = (index: number) => {
-      if (this.used.has(index)) return;
+      if (this.used[index] === 1) return;
       const distance = Math.abs(index - position);
       const bestDistance = best === undefined ? Infinity : Math.abs(best - position);
       if (distance < bestDistance || (distance === bestDistance && index < best!)) best = index;
@@ -54,7 +57,7 @@ export class PlanItemIndex {
         consider(doneKeys[at]!.index);
       }
     }
-    if (best !== undefined) this.used.add(best);
+    if (best !== undefined) this.used[best] = 1;
     return best;
   }
 
@@ -74,7 +77,7 @@ export class PlanItemIndex {
 
   /** Whether the item at `index` was taken by a remembered one. */
   isTaken(index: number): boolean {
-    return this.used.has(index);
+    return this.used[index] === 1;
   }
 }
 
