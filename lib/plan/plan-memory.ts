@@ -94,11 +94,11 @@ export function checkPlanAgainstMemory(memory: PlanMemory, read: PlanRead, evide
   const hidden: HiddenItem[] = [];
   const completedKeys: string[] = [];
   // Needed only when a remembered item is missing: most loops find every one.
-  let added: string[] | undefined;
+  let added: readonly string[] | undefined;
   for (const remembered of memory.open) {
     const found = index.take(remembered.key, remembered.position);
     if (found === undefined) {
-      added ??= newOpenKeys(items, index.keys, memory);
+      added ??= newOpenKeysOnce(items, index.keys, memory);
       // Split into (or reworded as) open items about the same thing: they carry its work.
       if (added.some((key) => shareTopic(remembered.key, key))) continue;
       stillOpen.push(remembered);
@@ -127,6 +127,18 @@ export function checkPlanAgainstMemory(memory: PlanMemory, read: PlanRead, evide
   // The same memory when no item changed: its writer and its readers need not look again.
   const next = sameObjects(stillOpen, memory.open) ? memory : { open: stillOpen };
   return { memory: next, view: addHidden(read.view, hidden), hidden, completed: completedKeys.length, completedKeys };
+}
+
+// The new open keys of the last reading checked against each memory: a memory that holds a
+// removed item is checked against the same reading every loop until the plan changes.
+const addedFor = new WeakMap<readonly RememberedItem[], { items: readonly PlanItem[]; keys: readonly string[]; added: readonly string[] }>();
+
+function newOpenKeysOnce(items: readonly PlanItem[], keys: readonly string[], memory: PlanMemory): readonly string[] {
+  const last = addedFor.get(memory.open);
+  if (last?.items === items && last.keys === keys) return last.added;
+  const added = newOpenKeys(items, keys, memory);
+  addedFor.set(memory.open, { items, keys, added });
+  return added;
 }
 
 // The open blocking items whose text ralph does not remember: added in the latest loop.
