@@ -8,7 +8,6 @@ import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { scopedSnapshotter, type ScopeFolder } from './content-scope.js';
 import { hashText } from '../platform/hash.js';
 import { readControlFile } from '../state/control-file.js';
-import { namesFile } from '../plan/item-evidence.js';
 import { judgeContent, restoreContentMemory } from './progress-evidence.js';
 import { RALPH_DIR } from '../state/paths.js';
 import { createContentSnapshotter, type ContentSnapshot, type LoopContentState } from './content-snapshot.js';
@@ -128,11 +127,10 @@ function workDirProblem(dir: string, label: string): string | undefined {
  * left out of the content, their changes are evidence for the items that ask for them only.
  */
 function askedControlFiles(run: Run): Map<string, string> {
-  const open = run.state.plan.openItems;
   const hashes = new Map<string, string>();
   for (const path of [run.paths.agent, run.paths.fixPlan]) {
     const name = basename(path);
-    if (open.some((item) => namesFile(item.text, name))) hashes.set(name, hashControlFile(path, run.paths.projectDir));
+    if (run.state.plan.openItemsName(name)) hashes.set(name, hashControlFile(path, run.paths.projectDir));
   }
   return hashes;
 }

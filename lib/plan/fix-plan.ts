@@ -53,7 +53,7 @@ const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$/s;
 const FENCE_OPEN = /^ {0,3}(`{3,}(?=[^`]*$)|~{3,})/;
 const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 
-export function parseFixPlan(text: string, optionalSections: string[] = []): PlanView {
+export function parseFixPlan(text: string, optionalSections: readonly string[] = []): PlanView {
   const optional = new Set(optionalSections.map((name) => name.trim().toLowerCase()).filter(Boolean));
   const lines = text.split(/\r?\n/);
   const fenced = findFencedLines(lines);

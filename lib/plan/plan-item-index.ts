@@ -1,7 +1,9 @@
-// The items of one reading of the plan, indexed by their normalised text: each item's text is
-// normalised once, and a remembered item is found through a map (the same text) and a sorted
+// The items of one reading of the plan, indexed by their normalised texts (computed once per
+// reading by the caller): a remembered item is found through a map (the same text) and a sorted
 // list of the done items' texts (a done item may carry a note after the text), not by
-// normalising every item of the plan again for each remembered one. Pure.
+// normalising every item of the plan again for each remembered one. The map and the list depend
+// on the reading alone: a reading checked again (the plan read again with the same text) finds
+// them made. Pure.
 
 import type { PlanItem } from './fix-plan.js';
 
@@ -10,18 +12,29 @@ interface DoneKey {
   index: number;
 }
 
+interface Lookup {
+  byKey: Map<string, number[]>;
+  doneKeys: DoneKey[];
+}
+
+/** The lookup made for a reading's items, with the keys it was made from. */
+const lookups = new WeakMap<readonly PlanItem[], { keys: readonly string[]; lookup: Lookup }>();
+
 export class PlanItemIndex {
   /** Each item's normalised text, by its index among the plan's items. */
   readonly keys: readonly string[];
-  private readonly used = new Set<number>();
+  /** 1 at each index a remembered item took. */
+  private readonly used: Uint8Array;
   /** Built at the first remembered item not found where it was (most loops find every one there). */
-  private lookup?: { byKey: Map<string, number[]>; doneKeys: DoneKey[] };
+  private lookup?: Lookup;
 
+  /** `keys`: each item's normalised text, in the same order. */
   constructor(
     private readonly items: readonly PlanItem[],
-    normalize: (text: string) => string,
+    keys: readonly string[],
   ) {
-    this.keys = items.map((item) => normalize(item.text));
+    this.keys = keys;
+    this.used = new Uint8Array(items.length);
   }
 
   /**
@@ -31,14 +44,14 @@ export class PlanItemIndex {
    */
   take(key: string, position: number): number | undefined {
     // Still where it was: nothing can be nearer.
-    if (this.keys[position] === key && !this.used.has(position)) {
-      this.used.add(position);
+    if (this.keys[position] === key && this.used[position] === 0) {
+      this.used[position] = 1;
       return position;
     }
     const { byKey, doneKeys } = this.buildLookup();
     let best: number | undefined;
     const consider = (index: number) => {
-      if (this.used.has(index)) return;
+      if (this.used[index] === 1) return;
       const distance = Math.abs(index - position);
       const bestDistance = best === undefined ? Infinity : Math.abs(best - position);
       if (distance < bestDistance || (distance === bestDistance && index < best!)) best = index;
@@ -54,12 +67,14 @@ export class PlanItemIndex {
         consider(doneKeys[at]!.index);
       }
     }
-    if (best !== undefined) this.used.add(best);
+    if (best !== undefined) this.used[best] = 1;
     return best;
   }
 
-  private buildLookup(): { byKey: Map<string, number[]>; doneKeys: DoneKey[] } {
+  private buildLookup(): Lookup {
     if (this.lookup) return this.lookup;
+    const made = lookups.get(this.items);
+    if (made?.keys === this.keys) return (this.lookup = made.lookup);
     const byKey = new Map<string, number[]>();
     this.keys.forEach((key, index) => {
       const same = byKey.get(key);
@@ -69,12 +84,13 @@ export class PlanItemIndex {
     const doneKeys = this.items.flatMap((item, index) => (item.done ? [{ key: this.keys[index]!, index }] : []));
     doneKeys.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.index - b.index));
     this.lookup = { byKey, doneKeys };
+    lookups.set(this.items, { keys: this.keys, lookup: this.lookup });
     return this.lookup;
   }
 
   /** Whether the item at `index` was taken by a remembered one. */
   isTaken(index: number): boolean {
-    return this.used.has(index);
+    return this.used[index] === 1;
   }
 }
 

@@ -43,8 +43,11 @@ export interface PlanCheck {
   completedKeys: string[];
 }
 
-/** The plan as read this time: a view, none (no file), or a file ralph could not read in full. */
-export type PlanRead = { view: PlanView | null } | { unreadable: string };
+/**
+ * The plan as read this time: a view, none (no file), or a file ralph could not read in full.
+ * `keys`: each item's normalised text, in the view's order, when the reader has them already.
+ */
+export type PlanRead = { view: PlanView | null; keys?: readonly string[] } | { unreadable: string };
 
 export function emptyPlanMemory(): PlanMemory {
   return { open: [] };
@@ -86,14 +89,16 @@ export function checkPlanAgainstMemory(memory: PlanMemory, read: PlanRead, evide
   }
   const items = read.view?.items ?? [];
   // Each item's text normalised once per reading, found through a map: O(n) per loop, not n².
-  const index = new PlanItemIndex(items, normalizedOnce);
+  const index = new PlanItemIndex(items, read.keys ?? itemKeys(items));
   const stillOpen: RememberedItem[] = [];
   const hidden: HiddenItem[] = [];
   const completedKeys: string[] = [];
-  const added = newOpenKeys(items, index.keys, memory);
+  // Needed only when a remembered item is missing: most loops find every one.
+  let added: readonly string[] | undefined;
   for (const remembered of memory.open) {
     const found = index.take(remembered.key, remembered.position);
     if (found === undefined) {
+      added ??= newOpenKeysOnce(items, index.keys, memory);
       // Split into (or reworded as) open items about the same thing: they carry its work.
       if (added.some((key) => shareTopic(remembered.key, key))) continue;
       stillOpen.push(remembered);
@@ -119,13 +124,40 @@ export function checkPlanAgainstMemory(memory: PlanMemory, read: PlanRead, evide
     if (index.isTaken(position) || item.done || item.optional) return;
     stillOpen.push({ key: index.keys[position]!, text: item.text, position });
   });
-  return { memory: { open: stillOpen }, view: addHidden(read.view, hidden), hidden, completed: completedKeys.length, completedKeys };
+  // The same memory when no item changed: its writer and its readers need not look again.
+  const next = sameObjects(stillOpen, memory.open) ? memory : { open: stillOpen };
+  return { memory: next, view: addHidden(read.view, hidden), hidden, completed: completedKeys.length, completedKeys };
+}
+
+// The new open keys of the last reading checked against each memory: a memory that holds a
+// removed item is checked against the same reading every loop until the plan changes.
+const addedFor = new WeakMap<readonly RememberedItem[], { items: readonly PlanItem[]; keys: readonly string[]; added: readonly string[] }>();
+
+function newOpenKeysOnce(items: readonly PlanItem[], keys: readonly string[], memory: PlanMemory): readonly string[] {
+  const last = addedFor.get(memory.open);
+  if (last?.items === items && last.keys === keys) return last.added;
+  const added = newOpenKeys(items, keys, memory);
+  addedFor.set(memory.open, { items, keys, added });
+  return added;
 }
 
 // The open blocking items whose text ralph does not remember: added in the latest loop.
-function newOpenKeys(items: PlanItem[], keys: readonly string[], memory: PlanMemory): string[] {
+function newOpenKeys(items: readonly PlanItem[], keys: readonly string[], memory: PlanMemory): string[] {
   const known = new Set(memory.open.map((item) => item.key));
-  return items.flatMap((item, position) => (item.done || item.optional || known.has(keys[position]!) ? [] : [keys[position]!]));
+  const added: string[] = [];
+  items.forEach((item, position) => {
+    if (!item.done && !item.optional && !known.has(keys[position]!)) added.push(keys[position]!);
+  });
+  return added;
+}
+
+function sameObjects<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((value, i) => value === b[i]);
+}
+
+/** Each item's normalised text, in the plan's order (a text seen lately is not normalised again). */
+export function itemKeys(items: readonly PlanItem[]): string[] {
+  return items.map((item) => normalizedOnce(item.text));
 }
 
 // The normalised text of each raw text seen lately: a plan's items are read again every loop, and

@@ -12,6 +12,7 @@ import { parseFixPlan } from './fix-plan.js';
 import {
   checkPlanAgainstMemory,
   emptyPlanMemory,
+  itemKeys,
   normalizeItemText,
   type HiddenItem,
   type PlanMemory,
@@ -28,7 +29,7 @@ export function loadPlanMemory(paths: RalphPaths, logger: Pick<Logger, 'warn'>):
 
 /** Writes `next` beside the ledger when the items it holds differ from `previous`'s. */
 export function savePlanMemory(paths: RalphPaths, next: PlanMemory, previous: PlanMemory | undefined): void {
-  if (!paths.ledger || (previous && sameItems(previous.open, next.open))) return;
+  if (!paths.ledger || (previous && (previous === next || sameItems(previous.open, next.open)))) return;
   saveLedgerPlan(paths.ledger, paths.projectDir, next.open.map(toLedgerItem));
 }
 
@@ -37,12 +38,31 @@ export function savePlanMemory(paths: RalphPaths, next: PlanMemory, previous: Pl
  * directory, a FIFO, a file over the size limit, a link out of the project): a plan not done.
  */
 export function readPlanForMemory(paths: RalphPaths, optionalSections: string[]): PlanRead {
+  return readPlanAgain(paths, optionalSections, undefined).read;
+}
+
+/** One reading of the plan: the text ralph read (undefined: no file, or none it would read) and what it made of it. */
+export interface PlanReading {
+  readonly text: string | undefined;
+  readonly optionalSections: readonly string[];
+  readonly read: PlanRead;
+}
+
+/**
+ * Reads the plan again. When the text is the one `last` read (with the same optional sections),
+ * `last` itself comes back: the plan is parsed and its items normalised only when the text
+ * changed. The text is read every time, never judged by the file's times.
+ */
+export function readPlanAgain(paths: RalphPaths, optionalSections: readonly string[], last: PlanReading | undefined): PlanReading {
+  let text: string | undefined;
   try {
-    const text = readControlFile(paths.fixPlan, { projectDir: paths.projectDir });
-    return { view: text === undefined ? null : parseFixPlan(text, optionalSections) };
+    text = readControlFile(paths.fixPlan, { projectDir: paths.projectDir });
   } catch (error) {
-    return { unreadable: (error as Error).message };
+    return { text: undefined, optionalSections, read: { unreadable: (error as Error).message } };
   }
+  if (last && 'view' in last.read && last.text === text && last.optionalSections === optionalSections) return last;
+  const view = text === undefined ? null : parseFixPlan(text, optionalSections);
+  return { text, optionalSections, read: { view, keys: view ? itemKeys(view.items) : [] } };
 }
 
 /**

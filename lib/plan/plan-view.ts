@@ -1,15 +1,17 @@
 // The run's plan (fix_plan.md, or FIX_PLAN_FILE), held for one run: the plan as last parsed, the
-// memory of its open items, and what the run has counted of them. It is parsed once where it may
-// have changed: when a loop's guards run (the user may edit it between loops) and when the agent
-// exits. The steps in between — the exit gate, the loop context, the session record, the GitHub
-// comments — read it from memory. The view is checked against the plan's memory
-// (plan/plan-memory.ts): open items the agent hid count as open and are named in the log, and a
-// plan ralph cannot read in full is open. Only the operations below change what is held.
+// memory of its open items, and what the run has counted of them. It is read where it may have
+// changed: when a loop's guards run (the user may edit it between loops) and when the agent
+// exits; each time the file is read, and parsed again only when its text differs from the text
+// last read (kept in ralph's memory, never judged by the file's times). The steps in between —
+// the exit gate, the loop context, the session record, the GitHub comments — read it from
+// memory. The view is checked against the plan's memory (plan/plan-memory.ts): open items the
+// agent hid count as open and are named in the log, and a plan ralph cannot read in full is
+// open. Only the operations below change what is held.
 
 import type { PlanView } from './fix-plan.js';
 import { checkPlanAgainstMemory, describeHiddenItems, emptyPlanMemory, type LoopEvidence, type PlanMemory, type RememberedItem } from './plan-memory.js';
-import { readPlanForMemory, savePlanMemory } from './plan-store.js';
-import { needsNoCodeChange } from './item-evidence.js';
+import { readPlanAgain, savePlanMemory, type PlanReading } from './plan-store.js';
+import { namesFile, needsNoCodeChange } from './item-evidence.js';
 import { closeVerifiedItems, describeVerifiedItems, firstCompletions } from './verified-items.js';
 import type { RalphPaths } from '../state/paths.js';
 import type { Logger } from '../platform/deps.js';
@@ -40,6 +42,10 @@ export class RunPlan {
   /** Items completed (ticked with measured evidence) since the stall guard last looked. */
   #completed = 0;
   #hiddenNote: string | undefined;
+  /** The plan as last read: read again each time, parsed again only when its text changed. */
+  #reading: PlanReading | undefined;
+  /** Which control files the open items name, worked out for these open items. */
+  #named: { open: readonly RememberedItem[]; names: Map<string, boolean> } | undefined;
 
   constructor(
     private readonly setup: PlanSetup,
@@ -63,6 +69,21 @@ export class RunPlan {
     return this.#hiddenNote;
   }
 
+  /**
+   * Whether an open item ralph remembers names the control file `fileName` (a base name such as
+   * `AGENT.md`): asked every loop, worked out again only when the open items change.
+   */
+  openItemsName(fileName: string): boolean {
+    const open = this.#memory.open;
+    if (this.#named?.open !== open) this.#named = { open, names: new Map() };
+    let names = this.#named.names.get(fileName);
+    if (names === undefined) {
+      names = open.some((item) => namesFile(item.text, fileName));
+      this.#named.names.set(fileName, names);
+    }
+    return names;
+  }
+
   /** Items completed since the stall guard last took the count. */
   get completedSinceLook(): number {
     return this.#completed;
@@ -71,7 +92,8 @@ export class RunPlan {
   /** Reads the plan again, checks it against the memory, and keeps both; the view as the run reads it. */
   refresh(content: ContentEvidence): PlanView | null {
     const { paths, optionalSections, dryRun, logger } = this.setup;
-    const read = readPlanForMemory(paths, optionalSections);
+    this.#reading = readPlanAgain(paths, optionalSections, this.#reading);
+    const read = this.#reading.read;
     const previous = this.#memory;
     // The items open when the run first read the plan: the user's, not ones the agent added since.
     const userItems = this.#userItems;

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { parseFixPlan } from '../../../lib/plan/fix-plan.js';
-import { checkPlanAgainstMemory, emptyPlanMemory, normalizeItemText, type PlanMemory } from '../../../lib/plan/plan-memory.js';
+import { checkPlanAgainstMemory, emptyPlanMemory, itemKeys, normalizeItemText, type PlanMemory, type PlanRead } from '../../../lib/plan/plan-memory.js';
 
 const OPTIONAL = ['Optional'];
 const read = (text: string) => ({ view: parseFixPlan(text, OPTIONAL) });
@@ -116,5 +116,49 @@ describe("checkPlanAgainstMemory: only the user's items ask for evidence other t
     });
     expect(checked.completed).toBe(0);
     expect(checked.hidden.map((h) => h.how)).toEqual(['ticked without measured change']);
+  });
+});
+
+describe('checkPlanAgainstMemory: a reading checked again', () => {
+  /** One reading of `text` whose items count each look at whether they are done. */
+  function countedReading(text: string): { read: PlanRead; looks: () => number } {
+    let looks = 0;
+    const view = parseFixPlan(text, OPTIONAL);
+    const items = view.items.map((item) => {
+      const { done, ...rest } = item;
+      return {
+        ...rest,
+        get done() {
+          looks++;
+          return done;
+        },
+      };
+    });
+    return { read: { view: { ...view, items }, keys: itemKeys(items) }, looks: () => looks };
+  }
+
+  it('with an item hidden, the index of texts and the new open items are worked out once per reading', () => {
+    const items = Array.from({ length: 200 }, (_, i) => `write part ${i}`);
+    const memory = remember(`# Plan\n${items.map((text) => `- [ ] ${text}\n`).join('')}`);
+    // The agent deleted one item and ticked another with a note: both held open, every loop.
+    const plan = `# Plan\n${items
+      .filter((_, i) => i !== 7)
+      .map((text, i) => (i === 3 ? `- [x] ${text} (done)\n` : `- [ ] ${text}\n`))
+      .join('')}`;
+    const { read: reading, looks } = countedReading(plan);
+    const first = checkPlanAgainstMemory(memory, reading, false);
+    expect(first.hidden.map((h) => [h.text, h.how])).toEqual([
+      ['write part 3', 'ticked without measured change'],
+      ['write part 7', 'removed'],
+    ]);
+    // From the next loop on the memory is the same: each loop checks it against the same reading.
+    const settled = checkPlanAgainstMemory(first.memory, reading, false);
+    expect(settled.memory).toBe(first.memory);
+    const before = looks();
+    const again = checkPlanAgainstMemory(settled.memory, reading, false);
+    expect(again.hidden).toEqual(first.hidden);
+    expect(again.memory).toBe(settled.memory);
+    // Each item is looked at once at most: the index and the new items are not made again.
+    expect(looks() - before).toBeLessThanOrEqual(items.length);
   });
 });
