@@ -24,7 +24,7 @@ import {
 export function loadPlanMemory(paths: RalphPaths, logger: Pick<Logger, 'warn'>): PlanMemory {
   if (!paths.ledger) return emptyPlanMemory();
   const open = readLedgerPlan(paths.ledger, (message) => logger.warn(message));
-  return open ? { open: open.map((item) => ({ ...item })) } : emptyPlanMemory();
+  return open ? { open: open.map(({ text, position }) => ({ key: normalizeItemText(text), text, position })) } : emptyPlanMemory();
 }
 
 /** Writes `next` beside the ledger when the items it holds differ from `previous`'s. */
@@ -124,5 +124,5 @@ function sameItems(a: readonly RememberedItem[], b: readonly RememberedItem[]): 
 }
 
 function toLedgerItem(item: RememberedItem): LedgerPlanItem {
-  return { key: item.key, text: item.text, position: item.position };
+  return { text: item.text, position: item.position };
 }

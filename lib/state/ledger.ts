@@ -11,7 +11,7 @@
 
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { writeFileAtomic, writeJsonAtomic } from './atomic-write.js';
+import { writeFileAtomic } from './atomic-write.js';
 import { circuitBreakerFileSchema, runStateFileSchema, type CircuitBreakerFile, type RunStateFile } from './schemas.js';
 import * as z from './zod.js';
 import { planMemoryPath, realPathOf } from './ledger-path.js';
@@ -138,12 +138,17 @@ export function recordQueuedPrd(path: string, projectDir: string, realPath: stri
 const ledgerPlanSchema = z.looseObject({
   version: z.literal(1),
   project: z.string(),
-  /** The plan items ralph counts as open: their normalised text, their text, their last index. */
-  open: z.array(z.object({ key: z.string(), text: z.string(), position: z.number().int().nonnegative() })),
+  /**
+   * The plan items ralph counts as open: their text and their last index. A file written before
+   * this form also holds each item's normalised text (`key`), which the reader works out again.
+   */
+  open: z.array(z.looseObject({ text: z.string(), position: z.number().int().nonnegative() })),
 });
 
-export type LedgerPlan = z.infer<typeof ledgerPlanSchema>;
-export type LedgerPlanItem = LedgerPlan['open'][number];
+export interface LedgerPlanItem {
+  text: string;
+  position: number;
+}
 
 /** The plan's memory kept beside the ledger `ledgerFile`, or undefined when there is none; an unreadable one is reported. */
 export function readLedgerPlan(ledgerFile: string, warn: (message: string) => void): LedgerPlanItem[] | undefined {
@@ -156,15 +161,21 @@ export function readLedgerPlan(ledgerFile: string, warn: (message: string) => vo
     return undefined;
   }
   const parsed = ledgerPlanSchema.safeParse(safeJson(text));
-  if (parsed.success) return parsed.data.open;
+  if (parsed.success) return parsed.data.open.map(({ text, position }) => ({ text, position }));
   warn(`The plan's memory ${path} is unreadable; ralph starts it again from fix_plan.md (remove it if this keeps happening)`);
   return undefined;
 }
 
-/** Writes the plan's memory beside the ledger, atomically (mode 600, its folder 700). */
+/**
+ * Writes the plan's memory beside the ledger, atomically (mode 600, its folder 700): one item a
+ * line, no indentation and no normalised text, since a long plan's memory is written whole each
+ * time an item is done (10,000 items: about a third of the indented form with keys).
+ */
 export function saveLedgerPlan(ledgerFile: string, projectDir: string, open: readonly LedgerPlanItem[]): void {
   mkdirSync(dirname(ledgerFile), { recursive: true, mode: 0o700 });
-  writeJsonAtomic(planMemoryPath(ledgerFile), { version: 1, project: realPathOf(projectDir), open }, { mode: 0o600 });
+  const items = open.map(({ text, position }) => JSON.stringify({ text, position }));
+  const head = `{"version":1,"project":${JSON.stringify(realPathOf(projectDir))},"open":[`;
+  writeFileAtomic(planMemoryPath(ledgerFile), `${head}${items.length ? `\n${items.join(',\n')}\n` : ''}]}\n`, { mode: 0o600 });
 }
 
 function safeJson(text: string): unknown {

@@ -34,7 +34,34 @@ describe('savePlanMemory and loadPlanMemory', () => {
     const memory: PlanMemory = { open: [item('alpha', 0), item('beta', 1)] };
     savePlanMemory(paths, memory, { open: [] });
     expect(loadPlanMemory(paths, logger)).toEqual(memory);
-    expect(JSON.parse(readFileSync(planMemoryPath(paths.ledger!), 'utf8'))).toMatchObject({ version: 1, open: memory.open });
+    expect(JSON.parse(readFileSync(planMemoryPath(paths.ledger!), 'utf8'))).toMatchObject({
+      version: 1,
+      open: [
+        { text: 'alpha', position: 0 },
+        { text: 'beta', position: 1 },
+      ],
+    });
+  });
+
+  it('keeps each item as its text and position only, one a line: a long plan is written whole when an item is done', () => {
+    const paths = project('');
+    const texts = Array.from({ length: 10_000 }, (_, i) => `Item ${i}: make **part ${i}** of the module work`);
+    const open = texts.map((text, position) => ({ key: text.replace(/\*/g, '').toLowerCase(), text, position }));
+    savePlanMemory(paths, { open }, undefined);
+    const written = readFileSync(planMemoryPath(paths.ledger!), 'utf8');
+    const textBytes = texts.reduce((sum, text) => sum + text.length, 0);
+    // The texts, and per item its position and a few bytes of JSON: no normalised copy, no indentation.
+    expect(written.length).toBeLessThan(textBytes + 40 * texts.length);
+    expect(written.split('\n')).toHaveLength(texts.length + 3);
+    expect(loadPlanMemory(paths, logger)).toEqual({ open });
+  });
+
+  it("reads a memory written in the older, indented form with each item's normalised text", () => {
+    const paths = project('');
+    mkdirSync(join(paths.ledger!, '..'), { recursive: true });
+    const older = { version: 1, project: '/p', open: [{ key: 'write the parser', text: 'Write the **parser**', position: 2 }] };
+    writeFileSync(planMemoryPath(paths.ledger!), `${JSON.stringify(older, null, 2)}\n`);
+    expect(loadPlanMemory(paths, logger)).toEqual({ open: [{ key: 'write the parser', text: 'Write the **parser**', position: 2 }] });
   });
 
   it('does not write when only positions moved', () => {
