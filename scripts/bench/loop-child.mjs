@@ -10,7 +10,8 @@
 // and the whole process's CPU (start-up included). Arguments: LOOPS (1,000) and PLAN_ITEMS, the
 // open items of the plan (1: the plan-growth rows give it 100, 1,000 and 10,000), then a mode:
 // `bin` runs the shipped bin/ralph in a process of its own instead (its CPU and RSS then come
-// from loop-probe.mjs inside it), `web` adds the web view.
+// from loop-probe.mjs inside it), `web` adds the web view, `tick` has the agent also tick the
+// plan's first open item every call (the plan changes, and its memory is written, each loop).
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
@@ -28,6 +29,9 @@ const WITH_WEB = process.argv[4] === 'web';
 // `bin`: the shipped bin/ralph in its own process (scripts/bench/loop-probe.mjs times it), not
 // the loop imported into this one from dist/.
 const SHIPPED = process.argv[4] === 'bin';
+// `tick`: the agent ticks the plan's first open item every call, as an honest agent finishing an
+// item a loop does, so the plan is parsed again and its memory rewritten each loop.
+const TICKS = process.argv[4] === 'tick';
 
 const GIT_ENV = {
   GIT_AUTHOR_NAME: 'Ralph Bench',
@@ -57,6 +61,7 @@ for arg in "$@"; do
 done
 cat > /dev/null
 echo "one more step" >> src/progress.log
+if [ -n "$BENCH_AGENT_TICKS" ]; then sed -i '0,/^- \\[ \\] /s//- [x] /' .ralph/fix_plan.md; fi
 cat "$BENCH_AGENT_STREAM"
 `;
 
@@ -125,6 +130,7 @@ function makeEnv(root) {
     HOME: home,
     CLAUDE_CONFIG_DIR: join(home, '.claude'),
     BENCH_AGENT_STREAM: stream,
+    ...(TICKS ? { BENCH_AGENT_TICKS: '1' } : {}),
     NO_COLOR: '1',
   };
 }
@@ -250,6 +256,8 @@ try {
       rss: round(rss),
       peakRssMb: run.peakRssMb,
       processCpuMs: Number(run.processCpuMs.toFixed(1)),
+      // Items done at the end, beside the plan's one done item: the ticks of a `tick` run.
+      itemsTicked: (readFileSync(join(projectDir, '.ralph/fix_plan.md'), 'utf8').match(/^- \[x\] /gm) ?? []).length - 1,
     }),
   );
 } finally {

@@ -49,6 +49,7 @@ export async function benchPlanGrowth({ quick = false } = {}) {
       `medians of ${sizeLoops - WARM_UP - 1} loops: ${base.ms.toFixed(1)} ms at 100 items, ${size.ms.toFixed(1)} ms at ${items.toLocaleString('en')}`,
     );
   });
+  const tickRow = await benchTickingPlan(sizeLoops);
   const short = await runChild(shortLoops, SIZES[0]);
   const long = await runChild(longLoops, SIZES[0]);
   const shortPerLoop = short.processCpuMs / short.loops;
@@ -58,6 +59,7 @@ export async function benchPlanGrowth({ quick = false } = {}) {
   const late = median(pick(long.perLoopCpu, last - WINDOW + 1, last));
   return [
     ...sizeRows,
+    tickRow,
     row(
       `whole-process CPU per loop, ${longLoops.toLocaleString('en')}-loop run ÷ ${shortLoops}-loop run (100-item plan)`,
       longPerLoop / shortPerLoop,
@@ -75,4 +77,29 @@ export async function benchPlanGrowth({ quick = false } = {}) {
       `medians of ${WINDOW} loops: ${early.toFixed(1)} ms around loop 10, ${late.toFixed(1)} ms up to loop ${last}`,
     ),
   ];
+}
+
+/**
+ * The same ratio when the agent ticks an item every call, as an honest agent finishing an item a
+ * loop does: the plan is parsed again and its memory written whole each loop.
+ */
+async function benchTickingPlan(loops) {
+  const what = 'per-loop CPU, 10,000-item plan ÷ 100-item plan, the agent ticking an item each loop';
+  try {
+    const small = await runChild(loops, 100, SIZE_TIMEOUT_MS, 'tick');
+    const large = await runChild(loops, 10_000, SIZE_TIMEOUT_MS, 'tick');
+    if (small.itemsTicked < loops || large.itemsTicked < loops)
+      throw new Error(`the agent ticked ${small.itemsTicked} and ${large.itemsTicked} items of ${loops}`);
+    const [a, b] = [small, large].map((r) => median(pick(r.perLoopCpu, WARM_UP + 1, r.loops - 1)));
+    return row(
+      what,
+      b / a,
+      '×',
+      PLAN_RATIO_BUDGET,
+      'max',
+      `medians of ${loops - WARM_UP - 1} loops: ${a.toFixed(1)} ms at 100 items, ${b.toFixed(1)} ms at 10,000`,
+    );
+  } catch (error) {
+    return { ...notMeasured(what, error instanceof Error ? error.message : String(error)), unit: '×', budget: PLAN_RATIO_BUDGET, ok: false };
+  }
 }
