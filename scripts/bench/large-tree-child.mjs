@@ -6,11 +6,13 @@
 // times `git status --porcelain` on the tree as the loop found it. Per loop it reports the wall
 // and CPU (ralph's own and its finished child processes', git included) from the agent
 // process's exit to the next agent's spawn — everything the loop does beyond the agent, the
-// sandbox's clean-up after the call included — and the same for `git status`. Prints one JSON
+// sandbox's clean-up after the call included (and, apart, from the end of the call: its
+// 'agent:finished' event, after that clean-up) — and the same for `git status`. Prints one JSON
 // object. Arguments: LOOPS (8), FILES (50,000), `backup` (runs with --backup), `trace` (each
 // process ralph started, with its wall time, on stderr). BENCH_NO_HEAP_TUNING=1: without
 // ralph's heap settings; BENCH_PROFILE_FROM=<file>: writes the monotonic time (µs) of loop 3's
 // spawn there and of the run's end to <file>.to, to cut a CPU profile.
+
 import childProcess, { execFileSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -207,7 +209,10 @@ try {
     },
     run: (cmd, args, options) => nodeProcessRunner.run(cmd, args, options),
   };
-  events.on('agent:finished', ({ loop }) => mark(`agent ${loop} finished`));
+  events.on('agent:finished', ({ loop }) => {
+    Object.assign(loops[loop], { finishedWall: performance.now(), finishedCpu: cpuMs() });
+    mark(`agent ${loop} finished`);
+  });
   events.on('agent:started', ({ loop }) => {
     current = loop;
     const wall = performance.now();
@@ -217,6 +222,8 @@ try {
       previous.wall = wall - previous.exitWall;
       previous.cpu = cpu.own + cpu.children - previous.exitCpu.own - previous.exitCpu.children;
       previous.ownCpu = cpu.own - previous.exitCpu.own;
+      previous.afterCallWall = wall - previous.finishedWall;
+      previous.afterCallCpu = cpu.own + cpu.children - previous.finishedCpu.own - previous.finishedCpu.children;
     }
     if (loop === 2) gitBefore = gitFiles(projectDir);
     if (loop === 3 && process.env.BENCH_PROFILE_FROM) writeFileSync(process.env.BENCH_PROFILE_FROM, String(process.hrtime.bigint() / 1000n));
@@ -257,6 +264,8 @@ try {
       wall: loops.slice(2).map((l) => l?.wall ?? null),
       cpu: loops.slice(2).map((l) => l?.cpu ?? null),
       ownCpu: loops.slice(2).map((l) => l?.ownCpu ?? null),
+      afterCallWall: loops.slice(2).map((l) => l?.afterCallWall ?? null),
+      afterCallCpu: loops.slice(2).map((l) => l?.afterCallCpu ?? null),
       statusWall: loops.slice(2).map((l) => l?.statusWall ?? null),
       statusCpu: loops.slice(2).map((l) => l?.statusCpu ?? null),
       gitWritten: changed,
