@@ -130,6 +130,7 @@ export interface EntriesDelta {
 /**
  * The entries of `listing` against the previous snapshot's: `oldPlace(i)` is where path i was
  * in the previous list (undefined: not listed), `gone` the previous places no longer listed.
+ * `positions`: the only places of `listing` whose entry may differ (all when not given).
  */
 export function changedSince(
   previous: Entries,
@@ -137,6 +138,7 @@ export function changedSince(
   entries: Array<string | undefined>,
   oldPlace: (i: number) => number | undefined,
   gone: readonly number[],
+  positions?: readonly number[],
 ): EntriesDelta {
   let sum = previous.sum;
   const changes = new Map<string, [string | undefined, string | undefined]>();
@@ -146,10 +148,12 @@ export function changedSince(
     if (before !== undefined) sum -= entryPart(path, before);
     if (after !== undefined) sum += entryPart(path, after);
   };
-  for (let i = 0; i < listing.paths.length; i++) {
+  const check = (i: number): void => {
     const at = oldPlace(i);
     note(listing.paths[i]!, at === undefined ? undefined : previous.entries[at], entries[i]);
-  }
+  };
+  if (positions) for (const i of positions) check(i);
+  else for (let i = 0; i < listing.paths.length; i++) check(i);
   for (const at of gone) note(previous.listing.paths[at]!, previous.entries[at], undefined);
   return { sum: wrapSum(sum), changes };
 }
