@@ -17,13 +17,19 @@ export interface Listing {
   /** git's output as it came (compared as it comes: an unchanged list is not decoded or parsed again). */
   raw: Buffer;
   paths: string[];
-  fulls: string[];
+  /** The project's path and a separator: a file's path on disk is this and its path in the list (fullPath). */
+  prefix: string;
   /** Where each path's bytes begin in `raw` (listing-delta.ts makes the next list from this one). */
   starts: Int32Array;
   /** Where its paths are in the private index, made when first needed. */
   slots?: Slots;
   /** The nested repositories (`vendor/lib/`) whose files ralph listed itself, after git's. */
   nested?: string[];
+}
+
+/** The path on disk of the listing's file `i`. */
+export function fullPath(listing: Listing, i: number): string {
+  return listing.prefix + listing.paths[i]!;
 }
 
 /** The path is a file of one of the listing's nested repositories (git is never asked about it). */

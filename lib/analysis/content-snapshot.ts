@@ -23,8 +23,19 @@ import { buildStatIndex, changedByGit, syncStatIndex, writeStatIndex, type StatI
 import { sameStat, stampTime, type CachedFile } from './stat-cache.js';
 import { carriedBytes, nextEntries, type Checked } from './next-entries.js';
 import type { ContentMemoryState } from './progress-evidence.js';
-import { changedBetween, changedSince, contentId, entriesSum, inNested, nodeFs, type Entries, type Listing, type SnapshotFs } from './content-entries.js';
-import { alignSlots, folderEntries, makeListing, oldPlace, relist, slotsFor, walkFolder, type Alignment } from './listing-delta.js';
+import {
+  changedBetween,
+  changedSince,
+  contentId,
+  entriesSum,
+  fullPath,
+  inNested,
+  nodeFs,
+  type Entries,
+  type Listing,
+  type SnapshotFs,
+} from './content-entries.js';
+import { alignSlots, folderEntries, ignoreFiles, makeListing, oldPlace, relist, slotsFor, walkFolder, type Alignment } from './listing-delta.js';
 import { changedFolderLister } from './changed-folders.js';
 import type { FolderWalker } from '../platform/folder-walk.js';
 import { createNestedWalker } from './nested-walk.js';
@@ -153,8 +164,7 @@ class TreeSnapshotter implements ContentSnapshotter {
   /** The files whose change means the whole tree is listed again: the index, the exclude file, each `.gitignore`. */
   private watchedFiles(): string[] | undefined {
     if (!this.known || !this.listing) return undefined;
-    if (this.ignoreFiles?.of !== this.listing)
-      this.ignoreFiles = { of: this.listing, files: this.listing.fulls.filter((full) => full.endsWith(`${sep}.gitignore`)) };
+    if (this.ignoreFiles?.of !== this.listing) this.ignoreFiles = { of: this.listing, files: ignoreFiles(this.listing, this.isExcluded) };
     return [...this.known.watched, ...this.ignoreFiles.files];
   }
 
@@ -272,12 +282,12 @@ class TreeSnapshotter implements ContentSnapshotter {
 
   /** Which of the listing's cached files are unchanged on disk; the stats of the others. */
   private async statFiles(of: Listing): Promise<Checked> {
-    const unchanged = new Uint8Array(of.fulls.length);
+    const unchanged = new Uint8Array(of.paths.length);
     const stats = new Map<number, Stats | undefined>();
-    for (let i = 0; i < of.fulls.length; i++) {
+    for (let i = 0; i < of.paths.length; i++) {
       // In turns with the event loop, so git's output is read while it is still listing.
       if (i % STAT_TURN === STAT_TURN - 1) await new Promise((resolve) => setImmediate(resolve));
-      const st = this.fs.lstatSync(of.fulls[i]!, { throwIfNoEntry: false });
+      const st = this.fs.lstatSync(fullPath(of, i), { throwIfNoEntry: false });
       const hit = this.cached[i];
       if (st && hit && sameStat(hit, st)) {
         unchanged[i] = 1;

@@ -6,7 +6,7 @@
 // (content-entries.ts changedSince) and for the private index (stat-index.ts) to follow them.
 
 import type { Stats } from 'node:fs';
-import { hashEntry, type Listing, type SnapshotFs } from './content-entries.js';
+import { fullPath, hashEntry, type Listing, type SnapshotFs } from './content-entries.js';
 import { oldPlace, type Alignment } from './listing-delta.js';
 import { sameStat, type CachedFile } from './stat-cache.js';
 import { indexable } from './stat-index.js';
@@ -91,7 +91,7 @@ export async function nextEntries(
       continue;
     }
     // undefined: deleted since it was listed, or listed from the index only.
-    const st = at !== undefined && last!.seen.stats ? last!.seen.stats.get(at) : fs.lstatSync(current.fulls[i]!, { throwIfNoEntry: false });
+    const st = at !== undefined && last!.seen.stats ? last!.seen.stats.get(at) : fs.lstatSync(fullPath(current, i), { throwIfNoEntry: false });
     cache[i] = undefined;
     entries[i] = undefined;
     if (st === undefined) continue;
@@ -101,7 +101,7 @@ export async function nextEntries(
       entries[i] = hit.entry;
       continue;
     }
-    const entry = await hashEntry(fs, current.fulls[i]!, st);
+    const entry = await hashEntry(fs, fullPath(current, i), st);
     entries[i] = entry;
     if (entry !== undefined && st.mtimeMs < stamp && st.ctimeMs < stamp) {
       const { size, mtimeMs, ctimeMs, dev, ino, mode, uid, gid } = st;
