@@ -10,10 +10,11 @@
 // git lists the files; only those are lstat'ed here. Where that cannot run (no repository, the
 // first snapshot, git failed), every file of the last list is lstat'ed while git lists. git's
 // list is compared with the last one as its bytes come; where it differs, only the part between
-// the head and tail the two lists share is decoded (listing-delta.ts), and the id, a sum of one
-// hash per file, is updated by the files that changed (content-entries.ts). A `touch` gives the
-// same id; so does a commit, which changes HEAD but not the content. Progress is judged from these ids
-// (lib/analysis/progress-evidence.ts).
+// the head and tail the two lists share is decoded (listing-delta.ts); the entries and the stat
+// cache of the rest are carried over whole and only the files that may have changed are looked
+// at (next-entries.ts), and the id, a sum of one hash per file, is updated by those
+// (content-entries.ts). A `touch` gives the same id; so does a commit, which changes HEAD but
+// not the content. Progress is judged from these ids (lib/analysis/progress-evidence.ts).
 
 import type { Stats } from 'node:fs';
 import { resolve, sep } from 'node:path';
