@@ -88,7 +88,8 @@ export function changedFolderLister(options: ChangedFolderListing): ChangedFolde
   let basis: { generation: number; signature: string } | undefined;
   return {
     async list(previous, full) {
-      const walk = options.walker.walk();
+      // The walk the disarm step just made, when it stands; else a walk of its own.
+      const walk = options.walker.latestOrWalk();
       const files = options.watched();
       const signature = files ? listingSignature(files) : undefined;
       let own: Buffer | null | undefined;

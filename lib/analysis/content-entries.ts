@@ -17,13 +17,19 @@ export interface Listing {
   /** git's output as it came (compared as it comes: an unchanged list is not decoded or parsed again). */
   raw: Buffer;
   paths: string[];
-  fulls: string[];
+  /** The project's path and a separator: a file's path on disk is this and its path in the list (fullPath). */
+  prefix: string;
   /** Where each path's bytes begin in `raw` (listing-delta.ts makes the next list from this one). */
   starts: Int32Array;
   /** Where its paths are in the private index, made when first needed. */
   slots?: Slots;
   /** The nested repositories (`vendor/lib/`) whose files ralph listed itself, after git's. */
   nested?: string[];
+}
+
+/** The path on disk of the listing's file `i`. */
+export function fullPath(listing: Listing, i: number): string {
+  return listing.prefix + listing.paths[i]!;
 }
 
 /** The path is a file of one of the listing's nested repositories (git is never asked about it). */
@@ -130,6 +136,7 @@ export interface EntriesDelta {
 /**
  * The entries of `listing` against the previous snapshot's: `oldPlace(i)` is where path i was
  * in the previous list (undefined: not listed), `gone` the previous places no longer listed.
+ * `positions`: the only places of `listing` whose entry may differ (all when not given).
  */
 export function changedSince(
   previous: Entries,
@@ -137,6 +144,7 @@ export function changedSince(
   entries: Array<string | undefined>,
   oldPlace: (i: number) => number | undefined,
   gone: readonly number[],
+  positions?: readonly number[],
 ): EntriesDelta {
   let sum = previous.sum;
   const changes = new Map<string, [string | undefined, string | undefined]>();
@@ -146,10 +154,12 @@ export function changedSince(
     if (before !== undefined) sum -= entryPart(path, before);
     if (after !== undefined) sum += entryPart(path, after);
   };
-  for (let i = 0; i < listing.paths.length; i++) {
+  const check = (i: number): void => {
     const at = oldPlace(i);
     note(listing.paths[i]!, at === undefined ? undefined : previous.entries[at], entries[i]);
-  }
+  };
+  if (positions) for (const i of positions) check(i);
+  else for (let i = 0; i < listing.paths.length; i++) check(i);
   for (const at of gone) note(previous.listing.paths[at]!, previous.entries[at], undefined);
   return { sum: wrapSum(sum), changes };
 }

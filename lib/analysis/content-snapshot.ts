@@ -10,31 +10,33 @@
 // git lists the files; only those are lstat'ed here. Where that cannot run (no repository, the
 // first snapshot, git failed), every file of the last list is lstat'ed while git lists. git's
 // list is compared with the last one as its bytes come; where it differs, only the part between
-// the head and tail the two lists share is decoded (listing-delta.ts), and the id, a sum of one
-// hash per file, is updated by the files that changed (content-entries.ts). A `touch` gives the
-// same id; so does a commit, which changes HEAD but not the content. Progress is judged from these ids
-// (lib/analysis/progress-evidence.ts).
+// the head and tail the two lists share is decoded (listing-delta.ts); the entries and the stat
+// cache of the rest are carried over whole and only the files that may have changed are looked
+// at (next-entries.ts), and the id, a sum of one hash per file, is updated by those
+// (content-entries.ts). A `touch` gives the same id; so does a commit, which changes HEAD but
+// not the content. Progress is judged from these ids (lib/analysis/progress-evidence.ts).
 
 import type { Stats } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { exclusionTest } from './snapshot-exclusions.js';
 import type { ProcessRunner } from '../platform/process.js';
-import { buildStatIndex, changedByGit, indexable, setIndexEntry, writeStatIndex, type StatIndex } from './stat-index.js';
+import { buildStatIndex, changedByGit, syncStatIndex, writeStatIndex, type StatIndex } from './stat-index.js';
 import { sameStat, stampTime, type CachedFile } from './stat-cache.js';
+import { carriedBytes, nextEntries, type Checked } from './next-entries.js';
 import type { ContentMemoryState } from './progress-evidence.js';
 import {
   changedBetween,
   changedSince,
   contentId,
   entriesSum,
-  hashEntry,
+  fullPath,
   inNested,
   nodeFs,
   type Entries,
   type Listing,
   type SnapshotFs,
 } from './content-entries.js';
-import { alignSlots, folderEntries, makeListing, oldPlace, relist, slotsFor, walkFolder, type Alignment } from './listing-delta.js';
+import { alignSlots, folderEntries, ignoreFiles, makeListing, oldPlace, relist, slotsFor, walkFolder, type Alignment } from './listing-delta.js';
 import { changedFolderLister } from './changed-folders.js';
 import type { FolderWalker } from '../platform/folder-walk.js';
 import { createNestedWalker } from './nested-walk.js';
@@ -99,13 +101,6 @@ interface GitLayout {
   watched: string[];
 }
 
-/** Which files of a list are unchanged on disk; the stats of the others when they were taken. */
-interface Checked {
-  unchanged: Uint8Array;
-  /** undefined: not stat'ed yet (git named them). */
-  stats?: Map<number, Stats | undefined>;
-}
-
 // Snapshots whose file lists are kept for changedPaths (the loop compares neighbours).
 const KEPT_SNAPSHOTS = 4;
 // Files stat'ed between turns of the event loop while git lists the files.
@@ -139,6 +134,9 @@ class TreeSnapshotter implements ContentSnapshotter {
   private known: GitLayout | undefined;
   // The private index, built for an earlier listing and patched since.
   private statIndex: StatIndex | undefined;
+  // The index holds the cached stat data of `listing`'s files but those at `positions` (changed
+  // since it was synced); `vouched`: the files it vouches for.
+  private sync: { index: StatIndex; listing: Listing; vouched: Uint8Array; positions: number[] } | undefined;
   // git's own last list, and the last list with the files of nested repositories added.
   private gitList: Buffer | undefined;
   private withNested: { git: Buffer; files: string; list: Buffer } | undefined;
@@ -167,8 +165,7 @@ class TreeSnapshotter implements ContentSnapshotter {
   /** The files whose change means the whole tree is listed again: the index, the exclude file, each `.gitignore`. */
   private watchedFiles(): string[] | undefined {
     if (!this.known || !this.listing) return undefined;
-    if (this.ignoreFiles?.of !== this.listing)
-      this.ignoreFiles = { of: this.listing, files: this.listing.fulls.filter((full) => full.endsWith(`${sep}.gitignore`)) };
+    if (this.ignoreFiles?.of !== this.listing) this.ignoreFiles = { of: this.listing, files: ignoreFiles(this.listing, this.isExcluded) };
     return [...this.known.watched, ...this.ignoreFiles.files];
   }
 
@@ -269,31 +266,29 @@ class TreeSnapshotter implements ContentSnapshotter {
     }
     const { index, entryOf, pathOf } = slots;
     const file = resolve(this.options.stateDir, 'index');
+    const since = this.sync?.index === index && this.sync.listing === of ? this.sync : undefined;
+    const vouched = syncStatIndex(index, entryOf, this.cached, since);
+    this.sync = { index, listing: of, vouched, positions: [] };
     try {
-      for (let i = 0; i < of.paths.length; i++) {
-        const hit = this.cached[i];
-        if (entryOf[i]! >= 0) setIndexEntry(index, entryOf[i]!, hit?.indexed ? hit : undefined);
-      }
       writeStatIndex(file, index);
     } catch {
       return undefined; // the file was refused (a link planted there) or could not be written
     }
     const changed = await changedByGit(index, file, { processRunner: this.options.processRunner, cwd: this.projectDir, env: this.gitEnv }).catch(() => null);
     if (changed === null) return undefined;
-    const unchanged = new Uint8Array(of.paths.length);
-    for (let i = 0; i < of.paths.length; i++) if (this.cached[i]?.indexed && entryOf[i]! >= 0) unchanged[i] = 1;
+    const unchanged = vouched.slice();
     for (const entry of changed) if (pathOf[entry]! >= 0) unchanged[pathOf[entry]!] = 0;
     return { unchanged };
   }
 
   /** Which of the listing's cached files are unchanged on disk; the stats of the others. */
   private async statFiles(of: Listing): Promise<Checked> {
-    const unchanged = new Uint8Array(of.fulls.length);
+    const unchanged = new Uint8Array(of.paths.length);
     const stats = new Map<number, Stats | undefined>();
-    for (let i = 0; i < of.fulls.length; i++) {
+    for (let i = 0; i < of.paths.length; i++) {
       // In turns with the event loop, so git's output is read while it is still listing.
       if (i % STAT_TURN === STAT_TURN - 1) await new Promise((resolve) => setImmediate(resolve));
-      const st = this.fs.lstatSync(of.fulls[i]!, { throwIfNoEntry: false });
+      const st = this.fs.lstatSync(fullPath(of, i), { throwIfNoEntry: false });
       const hit = this.cached[i];
       if (st && hit && sameStat(hit, st)) {
         unchanged[i] = 1;
@@ -317,11 +312,23 @@ class TreeSnapshotter implements ContentSnapshotter {
     const raw = await listed;
     if (raw === null) return { id: null };
     const { listing: current, align } = this.relist(prior, raw);
-    const entries = await this.entriesOf(current, align, prior, seen, stamp);
+    const last = prior && seen && this.previous?.listing === prior ? { listing: prior, cache: this.cached, entries: this.previous.entries, seen } : undefined;
+    const { cache, entries, visited } = await nextEntries(this.fs, current, align, last, stamp);
+    this.followSync(prior, current, align, visited);
+    this.cached = cache;
     this.listing = current;
     // Asked once, for the next snapshot, when the list is long enough for git's comparison.
     if (current.paths.length >= this.gitStatFrom) this.layout ??= this.findLayout().catch(() => undefined);
-    return this.record(current, entries, align);
+    return this.record(current, entries, align, last ? visited : undefined);
+  }
+
+  /** The index's sync carried to the new list: what it held for the last one stands but where a file was looked at again. */
+  private followSync(prior: Listing | undefined, current: Listing, align: Alignment | undefined, visited: number[]): void {
+    const sync = this.sync;
+    this.sync =
+      sync && prior && sync.listing === prior && sync.positions.length === 0
+        ? { index: sync.index, listing: current, vouched: carriedBytes(sync.vouched, align, current.paths.length), positions: visited }
+        : undefined;
   }
 
   /** The list made again from the last one where git's bytes differ; where each path was in it. */
@@ -334,52 +341,10 @@ class TreeSnapshotter implements ContentSnapshotter {
     return made;
   }
 
-  /**
-   * Each listed file's entry: the cached one where the file is unchanged on disk, else hashed
-   * again. The stat cache is replaced by the one for `current`.
-   */
-  private async entriesOf(
-    current: Listing,
-    align: Alignment | undefined,
-    prior: Listing | undefined,
-    seen: Checked | undefined,
-    stamp: number,
-  ): Promise<Array<string | undefined>> {
-    const cached = this.cached;
-    const nextCache: Array<CachedFile | undefined> = new Array(current.paths.length);
-    const entries: Array<string | undefined> = new Array(current.paths.length);
-    for (let i = 0; i < current.paths.length; i++) {
-      const at = align ? oldPlace(align, i, current.paths[i]!) : prior ? i : undefined;
-      if (at !== undefined && seen!.unchanged[at] === 1) {
-        nextCache[i] = cached[at];
-        entries[i] = cached[at]!.entry;
-        continue;
-      }
-      // undefined: deleted since it was listed, or listed from the index only.
-      const st = at !== undefined && seen!.stats ? seen!.stats.get(at) : this.fs.lstatSync(current.fulls[i]!, { throwIfNoEntry: false });
-      if (st === undefined) continue;
-      const hit = at !== undefined ? cached[at] : undefined;
-      if (hit && sameStat(hit, st)) {
-        // Stat'ed after this snapshot's stamp: a change from now on shows in a later second.
-        nextCache[i] = hit.indexed || !indexable(st, stamp) ? hit : { ...hit, indexed: true };
-        entries[i] = hit.entry;
-        continue;
-      }
-      const entry = await hashEntry(this.fs, current.fulls[i]!, st);
-      entries[i] = entry;
-      if (entry !== undefined && st.mtimeMs < stamp && st.ctimeMs < stamp) {
-        const { size, mtimeMs, ctimeMs, dev, ino, mode, uid, gid } = st;
-        nextCache[i] = { size, mtimeMs, ctimeMs, dev, ino, mode, uid, gid, entry, indexed: indexable(st, stamp) };
-      }
-    }
-    this.cached = nextCache;
-    return entries;
-  }
-
   /** The snapshot's id from the entries (updated by what changed when there was a last one), kept for changedPaths. */
-  private record(current: Listing, entries: Array<string | undefined>, align: Alignment | undefined): ContentSnapshot {
+  private record(current: Listing, entries: Array<string | undefined>, align: Alignment | undefined, visited: number[] | undefined): ContentSnapshot {
     const placeOf = (i: number): number | undefined => (align ? oldPlace(align, i, current.paths[i]!) : i);
-    const now = this.previous ? changedSince(this.previous, current, entries, placeOf, align?.gone ?? []) : undefined;
+    const now = this.previous ? changedSince(this.previous, current, entries, placeOf, align?.gone ?? [], visited) : undefined;
     const sum = now ? now.sum : entriesSum(current.paths, entries);
     const id = contentId(sum);
     const since = this.last !== undefined && now ? { id: this.last, changed: [...now.changes.keys()].sort() } : undefined;

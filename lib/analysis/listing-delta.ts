@@ -31,7 +31,7 @@ export function oldPlace(align: Alignment, i: number, path: string): number | un
 /** The list of `raw` (paths not `excluded`, each once), `starts`: where each path's bytes begin. */
 export function makeListing(raw: Buffer, projectPrefix: string, isExcluded: (path: string) => boolean): Listing {
   const { paths, starts } = parseRange(raw, 0, raw.length, isExcluded, undefined);
-  return withDerived({ raw, paths, fulls: [], starts: Int32Array.from(starts) }, projectPrefix);
+  return withDerived({ raw, paths, prefix: projectPrefix, starts: Int32Array.from(starts) });
 }
 
 /** The list of `raw` made from `prior`'s, with where each of its paths was in `prior`. */
@@ -61,7 +61,7 @@ export function relist(prior: Listing, raw: Buffer, projectPrefix: string, isExc
     middle.set(path, at);
     oldMiddle.delete(path);
   }
-  const listing = withDerived({ raw, paths, fulls: [], starts }, projectPrefix, prior, head, tailFrom, tailStart);
+  const listing = withDerived({ raw, paths, prefix: projectPrefix, starts }, prior, head, tailFrom);
   return { listing, align: { head, tailFrom, shift: tailStart - tailFrom, middle, gone: [...oldMiddle.values()] } };
 }
 
@@ -91,29 +91,18 @@ export function alignSlots(prior: Listing, of: Listing, align: Alignment): Slots
   return { index, entryOf, pathOf, missing };
 }
 
-function withDerived(listing: Listing, prefix: string, prior?: Listing, head = 0, tailFrom = 0, tailStart = 0): Listing {
+function withDerived(listing: Listing, prior?: Listing, head = 0, tailFrom = 0): Listing {
   const { paths } = listing;
-  if (prior) {
-    listing.fulls = spliced(
-      prior.fulls,
-      head,
-      paths.slice(head, tailFrom).map((p) => prefix + p),
-      tailStart,
-    );
-  } else {
-    listing.fulls = paths.map((p) => prefix + p);
-  }
-  listing.nested = paths.filter((p) => p.endsWith('/'));
+  const isFolder = (p: string): boolean => p.endsWith('/');
+  // The folders git lists whole are few: where none was or came in the changed part, there is none.
+  const none = prior?.nested?.length === 0 && !paths.slice(head, tailFrom).some(isFolder);
+  listing.nested = none ? [] : paths.filter(isFolder);
   return listing;
 }
 
-/** `list` with its items from `head` up to `tailStart` replaced by `middle`, made in one array. */
+/** `list` with its items from `head` up to `tailStart` replaced by `middle` (copied whole, not item by item). */
 function spliced(list: string[], head: number, middle: string[], tailStart: number): string[] {
-  const out = new Array<string>(head + middle.length + list.length - tailStart);
-  for (let k = 0; k < head; k++) out[k] = list[k]!;
-  for (let k = 0; k < middle.length; k++) out[head + k] = middle[k]!;
-  for (let k = tailStart; k < list.length; k++) out[head + middle.length + k - tailStart] = list[k]!;
-  return out;
+  return list.slice(0, head).concat(middle, list.slice(tailStart));
 }
 
 /** The paths of raw[from, to) (`\0`-separated entries), without excluded ones and repeats of the one before. */
@@ -200,6 +189,22 @@ export function folderEntries(raw: Buffer): string[] {
   for (let at = raw.indexOf('/\0'); at !== -1; at = raw.indexOf('/\0', at + 2)) out.push(raw.toString('utf8', raw.lastIndexOf(0, at) + 1, at + 1));
   if (raw.length > 0 && raw[raw.length - 1] === 0x2f) out.push(raw.toString('utf8', raw.lastIndexOf(0) + 1));
   return out;
+}
+
+/** The `.gitignore` files of a list (on disk, none left out), found in its bytes without decoding the rest. */
+export function ignoreFiles(listing: Listing, isExcluded: (path: string) => boolean): string[] {
+  const { raw } = listing;
+  const name = Buffer.from('.gitignore');
+  const out = new Set<string>();
+  for (let at = raw.indexOf(name); at !== -1; at = raw.indexOf(name, at + 1)) {
+    const end = at + name.length;
+    // The whole name of an entry: after a `/` or at the entry's start, and up to its end.
+    if ((end < raw.length && raw[end] !== 0) || (at > 0 && raw[at - 1] !== 0 && raw[at - 1] !== 0x2f)) continue;
+    const start = at === 0 ? 0 : raw.lastIndexOf(0, at - 1) + 1;
+    const path = raw.toString('utf8', start, end);
+    if (!isExcluded(path)) out.add(listing.prefix + path);
+  }
+  return [...out];
 }
 
 /** A list's places in a private index (built for it or for an earlier list). */

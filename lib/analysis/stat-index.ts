@@ -156,6 +156,30 @@ export function setIndexEntry(index: StatIndex, i: number, stat: IndexedStat | u
 }
 
 /**
+ * Brings the index's entries for a list's files to their cached stat data (zeros where ralph
+ * cannot vouch for a file) and returns which of the files the index vouches for. `since`: the
+ * list's files synced before, but those at `positions` (changed since, or newly listed), with
+ * what was vouched for then (updated in place); without it, every file is synced.
+ */
+export function syncStatIndex(
+  index: StatIndex,
+  entryOf: Int32Array,
+  cache: ReadonlyArray<(IndexedStat & { indexed: boolean }) | undefined>,
+  since?: { vouched: Uint8Array; positions: readonly number[] },
+): Uint8Array {
+  const vouched = since ? since.vouched : new Uint8Array(entryOf.length);
+  const sync = (i: number): void => {
+    const hit = cache[i];
+    const entry = entryOf[i]!;
+    vouched[i] = entry >= 0 && hit?.indexed ? 1 : 0;
+    if (entry >= 0) setIndexEntry(index, entry, hit?.indexed ? hit : undefined);
+  };
+  if (since) for (const i of since.positions) sync(i);
+  else for (let i = 0; i < entryOf.length; i++) sync(i);
+  return vouched;
+}
+
+/**
  * Writes the index to `path`, its mtime set to 0 so git takes no entry for racily clean. Where
  * the file is still the one ralph wrote last (same inode, ctime unchanged: nothing wrote to it
  * since), only the entries changed since are written into it, through a descriptor opened

@@ -67,6 +67,8 @@ export async function disarmNestedRepositories(ctx: DisarmContext, known: Nested
     known.fingerprints.set(repository, fingerprint(ctx.projectDir, repository));
     if (removed.length > 0 || before === undefined) out.push({ repository, removed, created: before === undefined });
   }
+  // Nothing moved or changed: the walk stands for the content snapshot that follows.
+  if (out.every((each) => each.removed.length === 0)) known.walker.keepLatest();
   return out;
 }
 

@@ -5,7 +5,8 @@
 // and `.git` folders are not walked into. The walk gives the nested git repositories (every
 // folder holding a `.git` entry, at any depth, in folders git ignores too: the disarm step,
 // lib/containment/git-disarm.ts) and the folders whose entries changed since an earlier walk
-// (the content snapshot asks git about those only, lib/analysis/content-snapshot.ts).
+// (the content snapshot asks git about those only, lib/analysis/content-snapshot.ts). The disarm
+// step's walk, when it changed nothing, is the snapshot's too: the tree is walked once a loop.
 
 import { lstatSync, readdirSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
@@ -34,6 +35,13 @@ export interface FolderWalk {
 export interface FolderWalker {
   walk(): FolderWalk;
   /**
+   * The latest walk still stands for the tree (it was made just now and nothing changed the
+   * tree since): the next `latestOrWalk` takes it instead of walking again. Any walk ends it.
+   */
+  keepLatest(): void;
+  /** The walk kept by `keepLatest` (once), else a new walk. */
+  latestOrWalk(): FolderWalk;
+  /**
    * The folders (project-relative, '' for the project) read again or gone since walk
    * `generation`, as of the latest walk; undefined when that walk is no longer known.
    */
@@ -52,8 +60,19 @@ export function createFolderWalker(projectDir: string, skip: readonly string[] =
   // Folders gone, with the walk that found them gone.
   const gone = new Map<string, number>();
   const skipped = new Set(skip.map((dir) => dir.replace(/\/+$/, '')));
-  return {
+  let latest: FolderWalk | undefined;
+  let kept = false;
+  const walker: FolderWalker = {
+    keepLatest() {
+      kept = latest !== undefined;
+    },
+    latestOrWalk() {
+      if (!kept || !latest) return walker.walk();
+      kept = false;
+      return latest;
+    },
     walk() {
+      kept = false;
       generation++;
       const trusted = now() - TRUSTED_AFTER_MS;
       const next = new Map<string, Folder>();
@@ -76,7 +95,7 @@ export function createFolderWalker(projectDir: string, skip: readonly string[] =
       for (const rel of cache.keys()) if (!next.has(rel)) gone.set(rel, generation);
       for (const [rel, at] of gone) if (next.has(rel) || at <= generation - KEPT_WALKS) gone.delete(rel);
       cache = next;
-      return { generation, repositories };
+      return (latest = { generation, repositories });
     },
     changedSince(since) {
       if (since <= 0 || since > generation || since < generation - KEPT_WALKS) return undefined;
@@ -86,6 +105,7 @@ export function createFolderWalker(projectDir: string, skip: readonly string[] =
       return out;
     },
   };
+  return walker;
 }
 
 function sameFolder(folder: Folder | undefined, st: Stats): Folder | undefined {

@@ -292,7 +292,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     // The call's pid namespace died with it (bwrap exits only once its init is gone, and every
     // process in it with it): nothing of the agent runs. What it may have planted: setuid bits.
     async afterCall() {
-      stripPlantedSetuid(options.projectDir, options.logger);
+      await stripPlantedSetuid(options.projectDir, options.logger, { processRunner: options.processRunner, env: options.env });
     },
     async stop() {
       this.stopNow();

@@ -309,7 +309,7 @@ export function createDockerSandbox(options: DockerSandboxOptions): Sandbox {
           await createContainer();
         }
       }
-      stripPlantedSetuid(options.projectDir, options.logger);
+      await stripPlantedSetuid(options.projectDir, options.logger, { processRunner: options.processRunner, env: options.env });
     },
     async stop() {
       if (containerId) {

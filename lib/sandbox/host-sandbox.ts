@@ -20,6 +20,8 @@ export interface HostSandboxOptions {
   homeDir: string;
   env: NodeJS.ProcessEnv;
   logger: Logger;
+  /** Runs the walk that clears setuid bits after a call (without it, the walk is made in ralph). */
+  processRunner?: ProcessRunner;
   /** ALLOW_ROOT_AGENT: a root-owned project runs the agent as root instead of being refused. */
   allowRootAgent: boolean;
   /** ralph's ids and the project's owner (default: read from the process and the folder). */
@@ -66,7 +68,11 @@ export function createHostSandbox(options: HostSandboxOptions): Sandbox {
     // The agent's processes are gone with its process group (agent-run/); as root or as the
     // project's owner, a setuid file it made would run as that user for anyone on the host.
     async afterCall() {
-      if (ralphIsRoot) stripPlantedSetuid(options.projectDir, options.logger);
+      if (ralphIsRoot)
+        await stripPlantedSetuid(options.projectDir, options.logger, {
+          ...(options.processRunner ? { processRunner: options.processRunner } : {}),
+          env: options.env,
+        });
     },
     async stop() {
       this.stopNow();

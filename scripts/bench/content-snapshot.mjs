@@ -1,9 +1,10 @@
 // Budget rows (docs/performance.md): a loop on a 50,000-file repository. The whole loop beyond
 // the agent (a child process runs the real loop, scripts/bench/large-tree-child.mjs: the
-// snapshots, the guards, the disarm step, progress, everything from an agent's exit to the next
-// spawn) against `git status --porcelain` on the same tree, timed in the same run at each
-// spawn: wall and CPU (git's included), medians of the loops after the first, and the files the
-// loops wrote in `.git`. Then the content snapshot alone (one file changed since, as a loop
+// sandbox's setuid clean-up after the call when ralph runs as root, the snapshots, the guards,
+// the disarm step, progress, everything from the agent process's exit to the next spawn)
+// against `git status --porcelain` on the same tree, timed in the same run at each spawn: wall
+// and CPU (git's included), medians of the loops after the first; the same from the end of the
+// call (what a loop without that clean-up costs); and the files the loops wrote in `.git`. Then the content snapshot alone (one file changed since, as a loop
 // leaves it) against `git status --porcelain`, alternated, and the bytes the snapshots add to
 // `.git` (a 3 MB file rewritten between them included).
 
@@ -78,9 +79,21 @@ export async function benchLargeTreeLoop({ quick = false } = {}) {
   const statusWall = median(values(r.statusWall));
   const statusCpu = median(values(r.statusCpu));
   const note = `medians of ${values(r.wall).length} loops: ${wall.toFixed(0)} ms wall, ${cpu.toFixed(0)} ms CPU (ralph ${median(values(r.ownCpu)).toFixed(0)} ms, the rest its git) vs git status --porcelain ${statusWall.toFixed(0)} ms wall, ${statusCpu.toFixed(0)} ms CPU (${FILES} files; CPU of finished child processes counts in 10 ms ticks)`;
+  const afterCallWall = median(values(r.afterCallWall));
+  const afterCallCpu = median(values(r.afterCallCpu));
+  const afterCallNote = `medians: ${afterCallWall.toFixed(0)} ms wall, ${afterCallCpu.toFixed(0)} ms CPU: what a loop costs where no setuid clean-up runs after the call (ralph not root, no sandbox)`;
   return [
     row('a whole loop beyond the agent (50,000 files) ÷ git status --porcelain, wall', wall / statusWall, '×', 1.2, 'max', note),
     row('a whole loop beyond the agent (50,000 files) ÷ git status --porcelain, CPU', cpu / statusCpu, '×', 1.2, 'max'),
+    row(
+      'the same from the end of the call (its clean-up after the agent left out) ÷ git status, wall',
+      afterCallWall / statusWall,
+      '×',
+      1.2,
+      'max',
+      afterCallNote,
+    ),
+    row('the same from the end of the call (its clean-up after the agent left out) ÷ git status, CPU', afterCallCpu / statusCpu, '×', 1.2, 'max'),
     row('whole loops: files written in .git', r.gitWritten.length, 'files', 0, 'max', r.gitWritten.length ? r.gitWritten.slice(0, 5).join(', ') : undefined),
   ];
 }

@@ -4,12 +4,14 @@
 // one untracked file each call, as a loop leaves the tree. Side by side in the same run, at
 // each agent spawn (inside the agent's share of the loop, so it is not counted as ralph's) it
 // times `git status --porcelain` on the tree as the loop found it. Per loop it reports the wall
-// and CPU (ralph's own and its finished child processes', git included) from the agent's exit
-// to the next agent's spawn — everything the loop does beyond the agent — and the same for
-// `git status`. Prints one JSON object. Arguments: LOOPS (8), FILES (50,000), `backup` (runs
-// with --backup), `trace` (each process ralph started, with its wall time, on stderr).
-// BENCH_NO_HEAP_TUNING=1: without ralph's heap settings; BENCH_PROFILE_FROM=<file>: writes the
-// monotonic time (µs) of loop 3's spawn there and of the run's end to <file>.to, to cut a CPU profile.
+// and CPU (ralph's own and its finished child processes', git included) from the agent
+// process's exit to the next agent's spawn — everything the loop does beyond the agent, the
+// sandbox's clean-up after the call included (and, apart, from the end of the call: its
+// 'agent:finished' event, after that clean-up) — and the same for `git status`. Prints one JSON
+// object. Arguments: LOOPS (8), FILES (50,000), `backup` (runs with --backup), `trace` (each
+// process ralph started, with its wall time, on stderr). BENCH_NO_HEAP_TUNING=1: without
+// ralph's heap settings; BENCH_PROFILE_FROM=<file>: writes the monotonic time (µs) of loop 3's
+// spawn there and of the run's end to <file>.to, to cut a CPU profile.
 
 import childProcess, { execFileSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
@@ -191,11 +193,28 @@ try {
   const events = new LoopEvents();
   const loops = [];
   let gitBefore;
+  // The loop's share starts when the agent's process has exited (its output drained): what ralph
+  // does after it, before the loop's 'agent:finished' event (the sandbox's clean-up), counts too.
+  let current = 0;
+  const processRunner = {
+    start(cmd, args, options) {
+      const handle = nodeProcessRunner.start(cmd, args, options);
+      const loop = current;
+      if (cmd === 'claude' && args.includes('-p'))
+        void handle.done.then(() => {
+          Object.assign(loops[loop], { exitWall: performance.now(), exitCpu: cpuMs() });
+          mark(`agent ${loop} exited`);
+        });
+      return handle;
+    },
+    run: (cmd, args, options) => nodeProcessRunner.run(cmd, args, options),
+  };
   events.on('agent:finished', ({ loop }) => {
-    Object.assign(loops[loop], { exitWall: performance.now(), exitCpu: cpuMs() });
+    Object.assign(loops[loop], { finishedWall: performance.now(), finishedCpu: cpuMs() });
     mark(`agent ${loop} finished`);
   });
   events.on('agent:started', ({ loop }) => {
+    current = loop;
     const wall = performance.now();
     const cpu = cpuMs();
     const previous = loops[loop - 1];
@@ -203,6 +222,8 @@ try {
       previous.wall = wall - previous.exitWall;
       previous.cpu = cpu.own + cpu.children - previous.exitCpu.own - previous.exitCpu.children;
       previous.ownCpu = cpu.own - previous.exitCpu.own;
+      previous.afterCallWall = wall - previous.finishedWall;
+      previous.afterCallCpu = cpu.own + cpu.children - previous.finishedCpu.own - previous.finishedCpu.children;
     }
     if (loop === 2) gitBefore = gitFiles(projectDir);
     if (loop === 3 && process.env.BENCH_PROFILE_FROM) writeFileSync(process.env.BENCH_PROFILE_FROM, String(process.hrtime.bigint() / 1000n));
@@ -222,7 +243,7 @@ try {
     env,
     cwd: projectDir,
     homeDir: env.HOME,
-    processRunner: nodeProcessRunner,
+    processRunner,
     logger: createLogger({ logFile: ralphPaths(projectDir).ralphLog, stderr: quiet, env, redact, clock: systemClock }),
     stdout: quiet,
     stderr: quiet,
@@ -243,6 +264,8 @@ try {
       wall: loops.slice(2).map((l) => l?.wall ?? null),
       cpu: loops.slice(2).map((l) => l?.cpu ?? null),
       ownCpu: loops.slice(2).map((l) => l?.ownCpu ?? null),
+      afterCallWall: loops.slice(2).map((l) => l?.afterCallWall ?? null),
+      afterCallCpu: loops.slice(2).map((l) => l?.afterCallCpu ?? null),
       statusWall: loops.slice(2).map((l) => l?.statusWall ?? null),
       statusCpu: loops.slice(2).map((l) => l?.statusCpu ?? null),
       gitWritten: changed,

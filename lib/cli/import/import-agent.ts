@@ -59,7 +59,15 @@ export function createImportAgent(options: ImportAgentOptions): ImportAgent {
       // A CLI inside the folder is asked its version as the agent's user, never as root.
       processRunner: hostAgentProbeRunner({ runner: options.runner, projectDir: workDir, env }),
     });
-    sandbox = createHostSandbox({ projectDir: workDir, homeDir: options.homeDir, env, logger: options.logger, allowRootAgent: config.ALLOW_ROOT_AGENT, ids });
+    sandbox = createHostSandbox({
+      projectDir: workDir,
+      homeDir: options.homeDir,
+      env,
+      processRunner: options.runner,
+      logger: options.logger,
+      allowRootAgent: config.ALLOW_ROOT_AGENT,
+      ids,
+    });
     await sandbox.start();
     if (user.switchTo) handTo = { uid: user.uid, gid: user.gid };
     return { adapter, command: command.command, model: agentModelOf(config, adapter), sandbox, stop: options.stop };

@@ -5,10 +5,12 @@
 // ralph wrote last; anything else that wrote to it makes ralph write it whole again.
 
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContentSnapshotter, type ContentSnapshotter } from '../../../lib/analysis/content-snapshot.js';
+import { disarmNestedRepositories, recordNestedRepositories } from '../../../lib/containment/git-disarm.js';
 import { createFolderWalker, type FolderWalker } from '../../../lib/platform/folder-walk.js';
 import { nodeProcessRunner, type ProcessRunner } from '../../../lib/platform/process.js';
 import { tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
@@ -160,5 +162,38 @@ describe('git asked only about the folders that changed', () => {
     writeFileSync(p.path('.gitignore'), 'ignored/\na/\n');
     await check([[]]);
     await check([]);
+  });
+});
+
+describe('one walk of the tree a loop', () => {
+  it("the snapshot after the disarm step takes that step's walk, and walks again when the step moved something", async () => {
+    const p = tmpProject({ 'a/x.ts': 'x\n' }, { git: true });
+    project = p;
+    const elsewhere = mkdtempSync(join(tmpdir(), 'ralph-gitdir-'));
+    const ctx = { projectDir: p.dir, env: process.env, processRunner: nodeProcessRunner };
+    const known = await recordNestedRepositories(ctx);
+    let walks = 0;
+    const walk = known.walker.walk;
+    known.walker.walk = () => (walks++, walk());
+    const snap = snapshotter(p, '.ralph/s', { folders: known.walker });
+    const fresh = async (): Promise<string | null> => (await snapshotter(p, `.ralph/fresh-${Math.random()}`).take()).id;
+    try {
+      await snap.take();
+      writeFileSync(p.path('a/new.ts'), 'new\n');
+      walks = 0;
+      expect(await disarmNestedRepositories(ctx, known, '.ralph/quarantine/one')).toEqual([]);
+      expect((await snap.take()).id).toBe(await fresh());
+      expect(walks).toBe(1);
+      // A gitfile leading out of the project is moved aside: the tree changed since the step's walk.
+      mkdirSync(p.path('b'));
+      writeFileSync(p.path('b/.git'), `gitdir: ${elsewhere}\n`);
+      writeFileSync(p.path('b/y.ts'), 'y\n');
+      walks = 0;
+      expect((await disarmNestedRepositories(ctx, known, '.ralph/quarantine/two')).map((each) => each.repository)).toEqual(['b']);
+      expect((await snap.take()).id).toBe(await fresh());
+      expect(walks).toBe(2);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 });

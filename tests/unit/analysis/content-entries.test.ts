@@ -4,7 +4,7 @@ import { changedBetween, changedSince, contentId, entriesSum, type Entries, type
 // A listing of `count` paths, listed out of sorted order as git may give them.
 function listing(count: number): Listing {
   const paths = Array.from({ length: count }, (_, i) => `dir${(i * 7919) % 97}/file-${i}.ts`);
-  return { raw: Buffer.from(paths.join('\0')), paths, fulls: paths.map((path) => `/project/${path}`), starts: new Int32Array(count) };
+  return { raw: Buffer.from(paths.join('\0')), paths, prefix: '/project/', starts: new Int32Array(count) };
 }
 
 function entriesOf(of: Listing, change: (i: number) => string | undefined = () => undefined): Entries {

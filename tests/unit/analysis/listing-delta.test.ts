@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commonEnds, makeListing, oldPlace, relist } from '../../../lib/analysis/listing-delta.js';
+import { commonEnds, ignoreFiles, makeListing, oldPlace, relist } from '../../../lib/analysis/listing-delta.js';
 
 const PREFIX = '/project/';
 const excluded = (path: string): boolean => path.startsWith('.ralph/');
@@ -16,7 +16,7 @@ function check(before: string[], after: string[]): void {
   const { listing, align } = relist(prior, raw(after), PREFIX, excluded);
   const full = makeListing(raw(after), PREFIX, excluded);
   expect(listing.paths).toEqual(full.paths);
-  expect(listing.fulls).toEqual(full.fulls);
+  expect(listing.prefix).toBe(full.prefix);
   expect([...listing.starts]).toEqual([...full.starts]);
   expect(listing.nested).toEqual(full.nested);
   listing.paths.forEach((path, i) => {
@@ -59,5 +59,19 @@ describe('the next file list made from the last one', () => {
     expect(commonEnds(raw(['ab', 'c']), raw(['xab', 'c']))).toEqual({ head: 0, tail: 2 });
     const same = raw(['a', 'b']);
     expect(commonEnds(same, Buffer.from(same))).toEqual({ head: same.length, tail: 0 });
+  });
+});
+
+describe('the ignore files of a list', () => {
+  it('are the entries named .gitignore, at the top or in a folder, found in the bytes, none left out', () => {
+    const listing = makeListing(
+      raw(['.gitignore', 'a/.gitignore', 'a/x.gitignore', 'b/.gitignore.bak', '.ralph/.gitignore', 'c/d/.gitignore']),
+      PREFIX,
+      excluded,
+    );
+    expect(ignoreFiles(listing, excluded)).toEqual([`${PREFIX}.gitignore`, `${PREFIX}a/.gitignore`, `${PREFIX}c/d/.gitignore`]);
+    // The last entry of a list may end without a NUL (the files of a nested repository, appended).
+    const unterminated = makeListing(Buffer.from('x.ts\0e/.gitignore'), PREFIX, excluded);
+    expect(ignoreFiles(unterminated, excluded)).toEqual([`${PREFIX}e/.gitignore`]);
   });
 });

@@ -1,8 +1,8 @@
 // The sandbox's allow-lists and what runs after a call, without a sandbox: whom the agent runs
-// as, the variables it gets, setuid files cleared, and agent CLIs inside the project never run
-// on the host (their --version and --help asked inside the sandbox, or not at all).
+// as, the variables it gets (setuid files cleared: strip-setuid.test.ts), and agent CLIs inside
+// the project never run on the host (their --version and --help asked inside the sandbox, or not at all).
 
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,7 +14,6 @@ import { nodeProcessRunner } from '../../../lib/platform/process.js';
 import { agentProbeRunner } from '../../../lib/sandbox/agent-probe-runner.js';
 import { chooseAgentUser } from '../../../lib/sandbox/agent-user.js';
 import { describeSandboxEnv, filterSandboxEnv, sandboxEnvPatterns } from '../../../lib/sandbox/sandbox-env.js';
-import { stripSetuidFiles } from '../../../lib/sandbox/strip-setuid.js';
 import { RalphError } from '../../../lib/errors.js';
 
 const dirs: string[] = [];
@@ -82,30 +81,6 @@ describe('chooseAgentUser', () => {
     expect(() => chooseAgentUser({ uid: 0, gid: 0 }, { uid: 0, gid: 0 }, '/p')).toThrow(
       'ralph runs as root and the project /p belongs to root: the sandbox never runs the agent as root',
     );
-  });
-});
-
-describe('stripSetuidFiles', () => {
-  it('clears setuid and setgid bits anywhere in the project, follows no link, and keeps the other bits', () => {
-    const project = dir();
-    const outside = dir();
-    mkdirSync(join(project, 'deep/er'), { recursive: true });
-    for (const [file, mode] of [
-      ['deep/er/suid', 0o4755],
-      ['sgid', 0o2750],
-      ['plain', 0o755],
-    ] as const) {
-      writeFileSync(join(project, file), '#!/bin/sh\n');
-      chmodSync(join(project, file), mode);
-    }
-    writeFileSync(join(outside, 'theirs'), 'x');
-    chmodSync(join(outside, 'theirs'), 0o4755);
-    symlinkSync(join(outside, 'theirs'), join(project, 'link'));
-    expect(stripSetuidFiles(project).sort()).toEqual([join(project, 'deep/er/suid'), join(project, 'sgid')]);
-    expect(statSync(join(project, 'deep/er/suid')).mode & 0o7777).toBe(0o755);
-    expect(statSync(join(project, 'sgid')).mode & 0o7777).toBe(0o750);
-    expect(statSync(join(project, 'plain')).mode & 0o7777).toBe(0o755);
-    expect(statSync(join(outside, 'theirs')).mode & 0o7777).toBe(0o4755);
   });
 });
 

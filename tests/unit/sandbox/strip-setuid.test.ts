@@ -1,0 +1,131 @@
+// After a sandboxed call no setuid or setgid file survives in the project: the host's `find`
+// names the files that carry a bit (ralph looks at those alone), and where `find` cannot run the
+// same walk is made in ralph. Links are never followed; a name that is no UTF-8 is still reached.
+
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../../helpers/cleanups.js';
+import { nodeProcessRunner, type ProcessRunner } from '../../../lib/platform/process.js';
+import { createHostSandbox } from '../../../lib/sandbox/host-sandbox.js';
+import { stripSetuidFiles, type StripFs } from '../../../lib/sandbox/strip-setuid.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
+
+const cleanups = useCleanups();
+
+function dir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'ralph-strip-setuid-'));
+  cleanups.push(() => rmSync(d, { recursive: true, force: true }));
+  return d;
+}
+
+/** The real filesystem, with each call counted. */
+function countingFs(): { fs: StripFs; calls: { lstat: number; readdir: number } } {
+  const calls = { lstat: 0, readdir: 0 };
+  const fs: StripFs = {
+    lstatSync: (path) => (calls.lstat++, lstatSync(path)),
+    readdirSync: (path) => (calls.readdir++, readdirSync(path, { encoding: 'buffer' })),
+    chmodSync: (path, mode) => chmodSync(path, mode),
+  };
+  return { fs, calls };
+}
+
+/** A project with two planted files (setuid, setgid), an ordinary one, and a link to a setuid file outside. */
+function plantedProject(): { project: string; outside: string } {
+  const project = dir();
+  const outside = dir();
+  mkdirSync(join(project, 'deep/er'), { recursive: true });
+  for (const [file, mode] of [
+    ['deep/er/suid', 0o4755],
+    ['sgid', 0o2750],
+    ['plain', 0o755],
+  ] as const) {
+    writeFileSync(join(project, file), '#!/bin/sh\n');
+    chmodSync(join(project, file), mode);
+  }
+  writeFileSync(join(outside, 'theirs'), 'x');
+  chmodSync(join(outside, 'theirs'), 0o4755);
+  symlinkSync(join(outside, 'theirs'), join(project, 'link'));
+  return { project, outside };
+}
+
+// `find` is missing where PATH leads nowhere: the walk is made in ralph.
+const noFind = { processRunner: nodeProcessRunner, env: { PATH: '/nonexistent-ralph-test-path' } };
+
+describe('stripSetuidFiles', () => {
+  for (const [how, options] of [
+    ['with find', { processRunner: nodeProcessRunner }],
+    ['where find cannot run', noFind],
+    ['without a process runner', {}],
+  ] as const) {
+    it(`clears setuid and setgid bits anywhere in the project, follows no link, and keeps the other bits (${how})`, async () => {
+      const { project, outside } = plantedProject();
+      expect((await stripSetuidFiles(project, options)).sort()).toEqual([join(project, 'deep/er/suid'), join(project, 'sgid')]);
+      expect(statSync(join(project, 'deep/er/suid')).mode & 0o7777).toBe(0o755);
+      expect(statSync(join(project, 'sgid')).mode & 0o7777).toBe(0o750);
+      expect(statSync(join(project, 'plain')).mode & 0o7777).toBe(0o755);
+      expect(statSync(join(outside, 'theirs')).mode & 0o7777).toBe(0o4755);
+    });
+  }
+
+  it('looks at only the files find names: no lstat per file of the tree in ralph', async () => {
+    const { project } = plantedProject();
+    for (let d = 0; d < 20; d++) {
+      mkdirSync(join(project, `src${d}`));
+      for (let f = 0; f < 50; f++) writeFileSync(join(project, `src${d}`, `f${f}.ts`), 'x\n');
+    }
+    const withFind = countingFs();
+    expect(await stripSetuidFiles(project, { processRunner: nodeProcessRunner, fs: withFind.fs })).toHaveLength(2);
+    // The project's folder, then each of the two files find named.
+    expect(withFind.calls).toEqual({ lstat: 3, readdir: 0 });
+    // Where find cannot run, every entry is lstat'ed in ralph (and nothing is missed).
+    chmodSync(join(project, 'sgid'), 0o2750);
+    const walked = countingFs();
+    expect(await stripSetuidFiles(project, { ...noFind, fs: walked.fs })).toEqual([join(project, 'sgid')]);
+    expect(walked.calls.lstat).toBeGreaterThan(1000);
+  });
+
+  it('clears the bit of a file whose name is no UTF-8, with find and without', async () => {
+    const project = dir();
+    const name = Buffer.concat([Buffer.from(`${project}/bad-`), Buffer.from([0xff, 0xfe])]);
+    for (const options of [{ processRunner: nodeProcessRunner }, noFind] as const) {
+      writeFileSync(name, '#!/bin/sh\n');
+      chmodSync(name, 0o4755);
+      expect(await stripSetuidFiles(project, options)).toHaveLength(1);
+      expect(lstatSync(name).mode & 0o7777).toBe(0o755);
+    }
+  });
+
+  it('makes the walk in ralph when find fails, so a folder it could not read leaves nothing unseen', async () => {
+    const { project } = plantedProject();
+    const failing: ProcessRunner = {
+      start: (cmd, args, options) => nodeProcessRunner.start('sh', ['-c', 'exit 1'], options),
+      run: (cmd, args, options) => nodeProcessRunner.run(cmd, args, options),
+    };
+    expect((await stripSetuidFiles(project, { processRunner: failing })).sort()).toEqual([join(project, 'deep/er/suid'), join(project, 'sgid')]);
+  });
+
+  it("after each call of ralph run as root without a sandbox: one run of find, no walk of the tree in ralph's process", async () => {
+    const { project } = plantedProject();
+    const started: string[] = [];
+    const recording: ProcessRunner = {
+      start: (cmd, args, options) => (started.push(cmd), nodeProcessRunner.start(cmd, args, options)),
+      run: (cmd, args, options) => (started.push(cmd), nodeProcessRunner.run(cmd, args, options)),
+    };
+    const root = { uid: 0, gid: 0 };
+    const sandbox = createHostSandbox({
+      projectDir: project,
+      homeDir: dir(),
+      env: process.env,
+      processRunner: recording,
+      logger: createMemoryLogger(),
+      allowRootAgent: true,
+      ids: { ralph: root, owner: root },
+    });
+    await sandbox.start();
+    await sandbox.afterCall();
+    expect(started).toEqual(['find']);
+    expect(statSync(join(project, 'deep/er/suid')).mode & 0o7777).toBe(0o755);
+  });
+});
