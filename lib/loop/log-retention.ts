@@ -3,6 +3,10 @@
 // Output logs (`claude_output_*`, with their `_stream` companions) and stderr
 // logs (`claude_stderr_*`) are each kept to N;
 // ralph.log, metrics.jsonl and anything else in the folder are never touched.
+// This runs after every loop over up to N logs, so its cost must not grow with them: the folder
+// is listed (names only), and a log's size is measured once, the first time a prune meets it —
+// the call that wrote it has ended by then, and ralph never writes a log again after its call —
+// then taken from the caller's memory (LogSizes) for as long as the log is listed.
 
 import { lstatSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +14,9 @@ import { join } from 'node:path';
 export interface PruneLogsResult {
   deleted: string[];
 }
+
+/** The size of each log a prune measured, by name: kept by the caller from one prune to the next. */
+export type LogSizes = Map<string, number>;
 
 const FAMILIES = [/^claude_output_(.+?)(?:_stream)?\.log$/, /^claude_stderr_(.+)\.log$/];
 
@@ -22,9 +29,10 @@ interface LogGroup {
 /**
  * Deletes all but the newest `keep` logs of each family, then, while all the agent logs left
  * hold more than `maxBytes`, the oldest of them; the newest log of each family (the last call's)
- * always stays. keep ≤ 0, maxBytes ≤ 0: no limit of that kind.
+ * always stays. keep ≤ 0, maxBytes ≤ 0: no limit of that kind. `sizes`: what earlier prunes of
+ * this folder measured (updated here: logs no longer listed are forgotten).
  */
-export function pruneAgentLogs(logsDir: string, keep: number, maxBytes = 0): PruneLogsResult {
+export function pruneAgentLogs(logsDir: string, keep: number, maxBytes = 0, sizes: LogSizes = new Map()): PruneLogsResult {
   if (!(keep > 0) && !(maxBytes > 0)) return { deleted: [] };
   let names: string[];
   try {
@@ -50,7 +58,8 @@ export function pruneAgentLogs(logsDir: string, keep: number, maxBytes = 0): Pru
     for (const group of newestFirst.slice(kept.length)) removeGroup(logsDir, group, deleted);
     left.push(kept);
   }
-  if (maxBytes > 0) pruneToBytes(logsDir, left, maxBytes, deleted);
+  if (maxBytes > 0) pruneToBytes(logsDir, measureOnce(logsDir, sizes, left), left, maxBytes, deleted);
+  for (const name of deleted) sizes.delete(name);
   return { deleted: deleted.sort() };
 }
 
@@ -62,23 +71,41 @@ function sortNewestFirst(logsDir: string, groups: Map<string, string[]>): LogGro
     return ages.get(key)!;
   };
   return [...groups.entries()]
-    .sort(([a, la], [b, lb]) => b.localeCompare(a) || newestOf(b, lb) - newestOf(a, la))
+    .sort(([a, la], [b, lb]) => byCodePoint(b, a) || newestOf(b, lb) - newestOf(a, la))
     .map(([key, group]) => ({ key, names: group }));
 }
 
+/** The sizes of the logs left: those measured before are not measured again; the others are, once. */
+function measureOnce(logsDir: string, sizes: LogSizes, families: LogGroup[][]): (group: LogGroup) => number {
+  const listed = new Set<string>();
+  for (const family of families) for (const group of family) for (const name of group.names) listed.add(name);
+  for (const name of sizes.keys()) if (!listed.has(name)) sizes.delete(name);
+  const sizeOfName = (name: string): number => {
+    let size = sizes.get(name);
+    if (size === undefined) sizes.set(name, (size = sizeOf(join(logsDir, name))));
+    return size;
+  };
+  return (group) => group.names.reduce((sum, name) => sum + sizeOfName(name), 0);
+}
+
 /** Keeps the newest logs (across families) that fit in `maxBytes`; from the first that does not, the older ones go. */
-function pruneToBytes(logsDir: string, families: LogGroup[][], maxBytes: number, deleted: string[]): void {
+function pruneToBytes(logsDir: string, sizeOfGroup: (group: LogGroup) => number, families: LogGroup[][], maxBytes: number, deleted: string[]): void {
   // The last call's logs stay whatever their size: they are what the user looks at first.
   let total = 0;
-  for (const family of families) for (const name of family[0]?.names ?? []) total += sizeOf(join(logsDir, name));
-  const older = families.flatMap((family) => family.slice(1)).sort((a, b) => b.key.localeCompare(a.key));
+  for (const family of families) if (family[0]) total += sizeOfGroup(family[0]);
+  const older = families.flatMap((family) => family.slice(1)).sort((a, b) => byCodePoint(b.key, a.key));
   let full = false;
   for (const group of older) {
-    const size = group.names.reduce((sum, name) => sum + sizeOf(join(logsDir, name)), 0);
+    const size = sizeOfGroup(group);
     full ||= total + size > maxBytes;
     if (full) removeGroup(logsDir, group, deleted);
     else total += size;
   }
+}
+
+/** Plain string order (the keys are digits and `_`), without the cost of a locale's collation. */
+function byCodePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function removeGroup(logsDir: string, group: LogGroup, deleted: string[]): void {
