@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { pruneAgentLogs, type LogSizes } from '../../../lib/loop/log-retention.js';
+import { pruneAgentLogs, type LogMemory } from '../../../lib/loop/log-retention.js';
 
 vi.mock('node:fs', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:fs')>();
@@ -42,11 +42,11 @@ describe('pruning the agent logs after each loop', () => {
   it('measures each log once: a prune with 150 logs kept measures no more than one with 2', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ralph-logs-cost-'));
     dirs.push(dir);
-    const sizes: LogSizes = new Map();
+    const memory: LogMemory = new Map();
     const measured: number[] = [];
     for (let call = 1; call <= 150; call++) {
       writeFileSync(join(dir, logName(call)), 'x'.repeat(100));
-      measured.push(measuredDuring(dir, () => pruneAgentLogs(dir, 200, 1024 * 1024, sizes)));
+      measured.push(measuredDuring(dir, () => pruneAgentLogs(dir, 200, 1024 * 1024, memory)));
     }
     expect(readdirSync(dir)).toHaveLength(150);
     // The call's own new log, and nothing else, whether 1 or 149 older logs are kept.
@@ -56,13 +56,13 @@ describe('pruning the agent logs after each loop', () => {
   it('still holds the byte cap, counting the sizes it remembers, and forgets the logs that went', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ralph-logs-cost-'));
     dirs.push(dir);
-    const sizes: LogSizes = new Map();
+    const memory: LogMemory = new Map();
     for (let call = 1; call <= 40; call++) {
       writeFileSync(join(dir, logName(call)), 'x'.repeat(100));
-      pruneAgentLogs(dir, 200, 1000, sizes);
+      pruneAgentLogs(dir, 200, 1000, memory);
     }
     // Ten logs of 100 bytes fit in 1000: the newest ten stay.
     expect(readdirSync(dir).sort()).toEqual(Array.from({ length: 10 }, (_, i) => logName(31 + i)).sort());
-    expect([...sizes.keys()].sort()).toEqual(readdirSync(dir).sort());
+    expect([...memory.keys()].sort()).toEqual(readdirSync(dir).sort());
   });
 });
