@@ -10,6 +10,7 @@ import { checkBreakerState } from './guard-ranges.js';
 import { HeldState } from '../state/held-state.js';
 import type { HeldHistory } from '../state/history.js';
 import { readLedger, saveLedgerBreaker } from '../state/ledger.js';
+import { readContentMemory, saveContentMemory } from '../state/content-memory-file.js';
 import type { RalphPaths } from '../state/paths.js';
 import { describeProblems, warnRange } from '../state/range-warning.js';
 import type { StateReadOptions } from '../state/state-file.js';
@@ -19,7 +20,8 @@ import { appendCircuitBreakerHistory, holdCircuitBreakerHistory, loadCircuitBrea
 /**
  * The breaker (with the content ids seen in the run), range-checked. The ledger's wins over
  * `.circuit_breaker_state`, its view: a view that differs (rewritten, deleted) is reported and,
- * unless the reader is read-only, written again from the ledger, as is a repaired state.
+ * unless the reader is read-only, written again from the ledger, as is a repaired state. The
+ * content ids are kept beside the ledger in a file of their own (state/content-memory-file.ts).
  */
 export function loadBreaker(paths: RalphPaths, options: StateReadOptions): BreakerState {
   const view = loadCircuitBreaker(paths, options);
@@ -30,9 +32,18 @@ export function loadBreaker(paths: RalphPaths, options: StateReadOptions): Break
     options.logger.warn(`${basename(paths.circuitBreakerState)} ${what}; ralph's ledger holds ${describeBreaker(kept)}, and the ledger counts`);
   }
   const checked = checkBreakerState(kept ?? view.value, options.clock.now());
+  const state = withContentMemory(paths, checked.value, options);
   if (checked.problems.length > 0) warnRange(paths.circuitBreakerState, describeProblems(checked.problems), options);
-  if ((differs || checked.problems.length > 0) && options.quarantine !== false) saveBreaker(paths, { state: checked.value }, options);
-  return checked.value;
+  if ((differs || checked.problems.length > 0) && options.quarantine !== false) saveBreaker(paths, { state }, options);
+  return state;
+}
+
+/** The content ids saved beside the ledger; without that file, those the breaker itself holds (a ledger of an earlier version). */
+function withContentMemory(paths: RalphPaths, state: BreakerState, options: StateReadOptions): BreakerState {
+  const saved = paths.ledger ? readContentMemory(paths.ledger, (message) => options.logger.warn(message)) : undefined;
+  if (saved === undefined) return state;
+  const { seen_content: _held, ...rest } = state;
+  return saved === null ? rest : { ...rest, seen_content: saved };
 }
 
 /**
@@ -68,10 +79,14 @@ export function loadHeldBreaker(paths: RalphPaths, options: StateReadOptions): H
  * view and, on a transition, appends it to the history (last 100), reading the file once.
  */
 export function saveBreaker(paths: RalphPaths, result: BreakerResult, options: StateReadOptions): void {
-  const { last_error_signature, ...rest } = result.state;
+  const { last_error_signature, seen_content, ...rest } = result.state;
   const file = { ...rest, ...(last_error_signature ? { last_error_signature } : {}) };
-  if (paths.ledger) saveLedgerBreaker(paths.ledger, paths.projectDir, file);
-  saveCircuitBreaker(paths, file);
+  if (paths.ledger) {
+    saveLedgerBreaker(paths.ledger, paths.projectDir, file);
+    saveContentMemory(paths.ledger, seen_content);
+  }
+  // Without a ledger the view is the only copy: the ids stay in it.
+  saveCircuitBreaker(paths, !paths.ledger && seen_content ? { ...file, seen_content } : file);
   if (result.transition) appendCircuitBreakerHistory(paths, { ...toHistoryEntry(result.transition) }, options);
 }
 

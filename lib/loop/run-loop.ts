@@ -15,7 +15,7 @@ import { resetRunSession, sessionLabel, touchRalphSession } from '../sessions/ag
 import { createBackup } from './backup.js';
 import { ledgerPath } from '../state/ledger.js';
 import { describeDryRun } from './dry-run.js';
-import { pruneAgentLogs } from './log-retention.js';
+import { pruneAgentLogs, type LogMemory } from './log-retention.js';
 import { startExitEvidence } from '../exit-gate/exit-evidence.js';
 import { postProgressIfDue } from '../lifecycle/github-lifecycle.js';
 import { runIteration } from './iteration.js';
@@ -35,6 +35,8 @@ import { finish, interrupted, waitWithCountdown } from './loop-waits.js';
 export async function runLoop(run: Run): Promise<RunStop> {
   const { deps, paths } = run;
   startExitEvidence(run.state.evidence);
+  // What the pruning after each loop learned of the agent logs (their times and sizes, each worked out once).
+  const logMemory: LogMemory = new Map();
 
   let dryRunLoops = 0;
   for (;;) {
@@ -74,7 +76,7 @@ export async function runLoop(run: Run): Promise<RunStop> {
     run.state.loopCostBefore = run.state.spend.value.spend.run.costUsd;
     beginAttemptRecord(run, run.state.loopCount);
     const result = await runIteration(run, run.state.loopCount, guard.prompt);
-    pruneAgentLogs(paths.logsDir, run.config.LOG_RETENTION, run.config.LOG_RETENTION_BYTES);
+    pruneAgentLogs(paths.logsDir, run.config.LOG_RETENTION, run.config.LOG_RETENTION_BYTES, logMemory);
     const next = result.guardStop ?? (await afterIteration(run, result));
     if (next.kind === 'stop') return finish(run, next);
     deps.logger.log('LOOP', `=== Completed Loop #${run.state.loopCount} ===`);

@@ -11,9 +11,19 @@ export function activateRun(record: RunRecord, now: number): RunRecord {
   return record.status === 'pending' ? transitionRun(record, 'active', 'run started', now) : record;
 }
 
+/**
+ * The attempt still running, if any. Only the newest can be: startAttempt adds one only when
+ * none runs, and a record read back has its running attempts cut off before its run goes on
+ * (run-start.ts). So a loop looks at one attempt, however many the run has made.
+ */
+function runningAttempt(record: RunRecord): Attempt | undefined {
+  const newest = record.attempts.at(-1);
+  return newest?.state === 'running' ? newest : undefined;
+}
+
 export function startAttempt(record: RunRecord, loop: number, now: number): RunRecord {
   assertMutable(record);
-  const running = record.attempts.find((a) => a.state === 'running');
+  const running = runningAttempt(record);
   if (running) throw new RunRecordError(`Attempt for loop ${running.loop} is still running`, 'attempt-running');
   const active = activateRun(record, now);
   const attempt: Attempt = {
@@ -57,9 +67,9 @@ const MAX_ACTION_CHARS = 300;
 
 export function finishAttempt(record: RunRecord, options: FinishAttemptOptions): RunRecord {
   assertMutable(record);
-  const index = record.attempts.findIndex((a) => a.loop === options.loop && a.state === 'running');
-  if (index < 0) throw new RunRecordError(`No running attempt for loop ${options.loop}`, 'no-such-attempt');
-  const attempt = record.attempts[index]!;
+  const attempt = runningAttempt(record);
+  if (attempt?.loop !== options.loop) throw new RunRecordError(`No running attempt for loop ${options.loop}`, 'no-such-attempt');
+  const index = record.attempts.length - 1;
   const files = options.filesChanged ?? [];
   const finished: Attempt = {
     ...attempt,

@@ -8,6 +8,11 @@ import { sha256Hex } from '../platform/sha256.js';
 export const LEDGER_FILE = 'ledger.json';
 /** The plan's memory, beside the ledger (its own file: the ledger is written every call, the plan's memory only when it changes). */
 export const PLAN_MEMORY_FILE = 'plan-memory.json';
+/**
+ * The content ids seen in the run, beside the ledger (its own file: up to hundreds of ids, which
+ * every write of the ledger, several a loop, would otherwise carry).
+ */
+export const CONTENT_MEMORY_FILE = 'content-memory.json';
 
 /** `$XDG_STATE_HOME/ralph`, or `~/.local/state/ralph` when it is unset or not absolute (XDG spec). */
 export function ledgerRoot(env: Readonly<Record<string, string | undefined>>, homeDir: string): string {
@@ -29,6 +34,11 @@ export function ledgerPath(projectDir: string, env: Readonly<Record<string, stri
 /** The plan's memory of the project whose ledger is `ledgerFile`. */
 export function planMemoryPath(ledgerFile: string): string {
   return join(dirname(ledgerFile), PLAN_MEMORY_FILE);
+}
+
+/** The content ids seen in the run of the project whose ledger is `ledgerFile`. */
+export function contentMemoryPath(ledgerFile: string): string {
+  return join(dirname(ledgerFile), CONTENT_MEMORY_FILE);
 }
 
 /** The real path of a folder, or its absolute path when it does not exist (yet). */

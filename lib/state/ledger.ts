@@ -2,12 +2,13 @@
 // cannot write (`$XDG_STATE_HOME/ralph/<slug>-<hash>/ledger.json`, default
 // `~/.local/state/ralph/`, keyed by the project's real path; never mounted into a sandbox). It
 // holds the run id, the run's calls, cost and tokens, whether the run is unfinished, the
-// hourly call window with the wall clock and a boot reading beside it, and the circuit breaker
-// with the content ids seen in the run, the backups ralph made (`--backup`: the refs it may
+// hourly call window with the wall clock and a boot reading beside it, the circuit breaker,
+// the backups ralph made (`--backup`: the refs it may
 // prune) and the PRD files the user queued (`ralph-queue add --prd`: the files outside the
 // project a queue item may name). `.ralph/.call_count`,
 // `.last_reset`, `.run_state` and the others are views written from it: on load the ledger wins.
-// Beside it, `plan-memory.json`: the plan items ralph counts as open, across runs (plan/plan-store.ts).
+// Beside it, `plan-memory.json`: the plan items ralph counts as open, across runs (plan/plan-store.ts),
+// and `content-memory.json`: the content ids the breaker has seen in the run (content-memory-file.ts).
 
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -33,7 +34,7 @@ const ledgerSchema = z.looseObject({
     })
     .nullable()
     .default(null),
-  /** The circuit breaker, with the content ids seen in the run (`seen_content`). */
+  /** The circuit breaker (its content ids, `seen_content`, are in a file beside the ledger: state/content-memory-file.ts). */
   breaker: circuitBreakerFileSchema.nullable().default(null),
   /** The parallel run (ralph --parallel): each unit's cost and the run time so far. */
   parallel: z

@@ -221,7 +221,7 @@ export const breakerStates = ['CLOSED', 'HALF_OPEN', 'OPEN'] as const;
 export type BreakerStateName = (typeof breakerStates)[number];
 
 /** Ours: the content ids seen in this run (analysis/progress-evidence.ts); a malformed one is dropped. */
-const contentMemorySchema = z.lazy(() => z.object({ run: z.string(), seen: z.array(z.string()) }));
+export const contentMemorySchema = z.lazy(() => z.object({ run: z.string(), seen: z.array(z.string()) }));
 
 export const circuitBreakerFileSchema = z.lazy(() =>
   z.looseObject({

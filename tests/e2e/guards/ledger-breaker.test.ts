@@ -1,5 +1,5 @@
-// The circuit breaker and the content ids seen in the run live in ralph's ledger outside the
-// project; `.ralph/.circuit_breaker_state` is its view. The real `bin/ralph` with a fake agent that
+// The circuit breaker lives in ralph's ledger outside the project, the content ids seen in the
+// run beside it; `.ralph/.circuit_breaker_state` is its view. The real `bin/ralph` with a fake agent that
 // makes no progress opens the breaker; a process of the agent then closes it in `.ralph/` (or
 // deletes it) between runs: the restarted ralph still sees the ledger's open breaker, says the view
 // differs, writes the view again and calls the agent no more. `--reset-circuit` acts on the ledger.
@@ -9,6 +9,7 @@ import { homedir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { initialBreakerState } from '../../../lib/breaker/circuit-breaker.js';
 import { ledgerPath, readLedger } from '../../../lib/state/ledger.js';
+import { readContentMemory } from '../../../lib/state/content-memory-file.js';
 import { withFakeClaude, type FakeCallScript, type FakeClaude } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli } from '../../helpers/run-cli.js';
@@ -35,6 +36,7 @@ function setUp(calls: FakeCallScript[]): { project: TmpProject; fake: FakeClaude
 
 const view = (project: TmpProject) => JSON.parse(readFileSync(project.path('.ralph/.circuit_breaker_state'), 'utf8')) as Record<string, unknown>;
 const ledgerOf = (project: TmpProject) => readLedger(ledgerPath(project.dir, process.env, homedir()), () => undefined);
+const contentMemoryOf = (project: TmpProject) => readContentMemory(ledgerPath(project.dir, process.env, homedir()), () => undefined);
 
 async function openTheBreaker(project: TmpProject, fake: FakeClaude): Promise<void> {
   const first = await runCli('ralph', [], { cwd: project.dir, env: fake.env });
@@ -72,11 +74,12 @@ describe('the breaker in the ledger', () => {
   it("holds the content ids seen in the run, and --reset-circuit closes the ledger's breaker", async () => {
     const { project, fake } = setUp([work(1), idle, idle, idle, work(5)]);
     await openTheBreaker(project, fake);
-    expect(ledgerOf(project)?.breaker?.seen_content?.seen.length).toBeGreaterThan(0);
+    expect(contentMemoryOf(project)?.seen.length).toBeGreaterThan(0);
 
     const reset = await runCli('ralph', ['--reset-circuit'], { cwd: project.dir, env: fake.env });
     expect(reset.code).toBe(0);
     expect(ledgerOf(project)?.breaker).toMatchObject({ state: 'CLOSED', consecutive_no_progress: 0 });
+    expect(contentMemoryOf(project)).toBeNull();
     expect(existsSync(project.path('.ralph/.circuit_breaker_state'))).toBe(true);
 
     const after = await runCli('ralph', ['--max-loops', '1'], { cwd: project.dir, env: fake.env });
