@@ -218,7 +218,7 @@ describe('the web view server', () => {
     project = stateProject('completed');
     const view = projectView(project.dir);
     project.write('.ralph/fix_plan.md', '# Plan\n- [x] Add the parser\n- [x] Write the docs\n');
-    saveLedgerPlan(view.paths.ledger!, project.dir, [{ key: 'add the parser', text: 'Add the parser', position: 0 }]);
+    saveLedgerPlan(view.paths.ledger!, project.dir, [{ text: 'Add the parser', position: 0 }]);
     project.write('.ralph/status.json', ourStatus({ status: 'completed', run_summary: { lines: ['Run halted: \u001b[31mno progress', '1 of 2 tasks done'] } }));
     web = await startWebView({ projectDir: project.dir, view, token: TOKEN });
     const state = JSON.parse((await get(`/state.json?token=${TOKEN}`)).body);
