@@ -9,11 +9,10 @@
 
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { median, percentile, row } from './rows.mjs';
+import { earlyAndLate, median, percentile, row } from './rows.mjs';
 
 const CHILD = fileURLToPath(new URL('./loop-child.mjs', import.meta.url));
 const WARM_UP = 5;
-const WINDOW = 10;
 const CPU_BUDGET_MS = 15;
 const GAP_BUDGET_MS = 15;
 const GROWTH_BUDGET_PCT = 10;
@@ -45,10 +44,8 @@ const pick = (list, from, to) => list.slice(from, to + 1).filter((v) => v !== nu
 function summarize(r) {
   const last = r.loops - 1;
   const counted = (list) => pick(list, WARM_UP + 1, last);
-  // "Loop 10" and "loop N": the median of the WINDOW loops around each, so one preempted loop
-  // on a busy machine does not decide the row.
-  const around10 = (list) => median(pick(list, 10 - WINDOW / 2, 10 + WINDOW / 2 - 1));
-  const atEnd = (list) => median(pick(list, last - WINDOW + 1, last));
+  const cpuEnds = earlyAndLate(r.perLoopCpu, r.loops);
+  const wallEnds = earlyAndLate(r.perLoopWall, r.loops);
   const warm = Math.min(100, Math.floor(r.loops / 10));
   return {
     r,
@@ -59,10 +56,11 @@ function summarize(r) {
     gapCpu: median(counted(r.gapCpu)),
     gapWall: median(counted(r.gapWall)),
     gapWallP95: percentile(counted(r.gapWall), 95),
-    early: around10(r.perLoopCpu),
-    late: atEnd(r.perLoopCpu),
-    earlyWall: around10(r.perLoopWall),
-    lateWall: atEnd(r.perLoopWall),
+    window: cpuEnds.window,
+    early: cpuEnds.early,
+    late: cpuEnds.late,
+    earlyWall: wallEnds.early,
+    lateWall: wallEnds.late,
     warm,
     rssWarm: r.rss[warm],
     rssLast: r.rss[r.loops],
@@ -103,7 +101,7 @@ export async function benchOrchestration({ quick = false } = {}) {
       '%',
       GROWTH_BUDGET_PCT,
       'max',
-      `medians of ${WINDOW} loops: ${s.early.toFixed(1)} ms around loop 10, ${s.late.toFixed(1)} ms up to loop ${s.last}; wall ${s.earlyWall.toFixed(1)} → ${s.lateWall.toFixed(1)} ms${unbundled(`${growth(d).toFixed(1)} %`)}`,
+      `medians of ${s.window} loops: ${s.early.toFixed(1)} ms from loop 10, ${s.late.toFixed(1)} ms up to loop ${s.last}; wall ${s.earlyWall.toFixed(1)} → ${s.lateWall.toFixed(1)} ms${unbundled(`${growth(d).toFixed(1)} %`)}`,
     ),
     row(
       `bin/ralph peak RSS over a ${s.r.loops}-loop run`,

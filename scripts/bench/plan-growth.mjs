@@ -6,14 +6,13 @@
 // and, inside the long run, loop 10 against its last loops). Each row is a ratio against the
 // smaller run, so a loaded machine slows both sides alike.
 
-import { median, notMeasured, row } from './rows.mjs';
+import { earlyAndLate, median, notMeasured, row } from './rows.mjs';
 import { runChild } from './orchestration.mjs';
 
 const SIZES = [100, 1_000, 10_000];
 const PLAN_RATIO_BUDGET = 2;
 const LOOPS_RATIO_BUDGET = 1.1;
 const WARM_UP = 2;
-const WINDOW = 10;
 /** A plan size's run is stopped after this long: its loops are then far over budget. */
 const SIZE_TIMEOUT_MS = 180_000;
 
@@ -55,8 +54,7 @@ export async function benchPlanGrowth({ quick = false } = {}) {
   const shortPerLoop = short.processCpuMs / short.loops;
   const longPerLoop = long.processCpuMs / long.loops;
   const last = long.loops - 1;
-  const early = median(pick(long.perLoopCpu, 10 - WINDOW / 2, 10 + WINDOW / 2 - 1));
-  const late = median(pick(long.perLoopCpu, last - WINDOW + 1, last));
+  const { window, early, late } = earlyAndLate(long.perLoopCpu, long.loops);
   return [
     ...sizeRows,
     tickRow,
@@ -74,7 +72,7 @@ export async function benchPlanGrowth({ quick = false } = {}) {
       '×',
       LOOPS_RATIO_BUDGET,
       'max',
-      `medians of ${WINDOW} loops: ${early.toFixed(1)} ms around loop 10, ${late.toFixed(1)} ms up to loop ${last}`,
+      `medians of ${window} loops: ${early.toFixed(1)} ms from loop 10, ${late.toFixed(1)} ms up to loop ${last}`,
     ),
   ];
 }

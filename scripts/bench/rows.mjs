@@ -29,3 +29,15 @@ export function percentile(values, p) {
 function round(value) {
   return Math.abs(value) >= 100 ? Math.round(value) : Number(value.toFixed(value >= 10 ? 1 : 2));
 }
+
+/**
+ * "Loop 10" and "the last loop" of a run, each as the median of a window of loops: from loop 10
+ * on, and up to the last (50 loops each in a 1,000-loop run, a quarter of a shorter one), so
+ * that neither a preempted loop on a busy machine nor the noise of a few loops decides a row.
+ */
+export function earlyAndLate(perLoop, loops) {
+  const window = Math.min(50, Math.floor(loops / 4));
+  const last = loops - 1;
+  const pickDefined = (from, to) => perLoop.slice(from, to + 1).filter((v) => v !== null && v !== undefined);
+  return { window, early: median(pickDefined(10, 10 + window - 1)), late: median(pickDefined(last - window + 1, last)) };
+}
