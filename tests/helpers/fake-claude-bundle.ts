@@ -1,6 +1,6 @@
 // The fake `claude` bundled into one file for `npm test` (made by its global setup), which the
 // tests' sandboxes link to instead of the fixture's entry (FAKE_CLAUDE_BIN in fake-claude.ts); the
-// fake `gh`, the fleet's fake `gh` and the fake `bd` likewise (fake-cli-paths.ts).
+// other fakes (gh, the fleet's gh, bd, codex, gemini, opencode) likewise (fake-cli-paths.ts).
 //
 // The suite starts the fake about a thousand times, and each start resolved, read and compiled
 // its thirty-odd modules one by one: bundled, a call costs about a quarter less CPU (53 ms instead
@@ -14,7 +14,7 @@
 //
 // The bundle is named by a hash of what it is made from (the fixture's files and folder, and those
 // of the fixtures it imports from, this file, esbuild's version) and kept in
-// node_modules/.cache/ralph/fake-<name>/, so a run whose fixture did not change reuses it; older
+// node_modules/.cache/ralph/fake-claude/ (fake-<fixture>-<entry>/ for the others), so a run whose fixture did not change reuses it; older
 // ones are removed. Two runs at once never write the same
 // file half-way: each builds in a staging folder named for its pid and renames it into place.
 // The system suite does not use it: its sandboxes bind the fixture's folder, so there the fake
@@ -36,7 +36,7 @@ const STAGING = /^\.staging-(\d+)-/;
 
 /** Where the bundle of a fake besides claude is kept. */
 export function fakeCliCache(cli: FakeCli): string {
-  return join(CACHE_ROOT, basename(cli.dir));
+  return join(CACHE_ROOT, `${basename(cli.dir)}-${cli.entry}`);
 }
 
 /** The path of an executable bundle of the fake claude's current code, made if it is not there yet. */
