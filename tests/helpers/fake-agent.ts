@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fakeCliPath } from './fake-cli-paths.js';
 import { GIT_TEST_ENV } from './tmp-project.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -58,7 +59,7 @@ export function withFakeAgent(cli: FakeAgentCli, scenario: FakeAgentScenario): F
   const stateDir = join(root, 'state');
   const home = join(root, 'home');
   for (const dir of [binDir, stateDir, home]) mkdirSync(dir, { recursive: true });
-  symlinkSync(join(FAKE_AGENTS_DIR, cli), join(binDir, cli));
+  symlinkSync(fakeCliPath(cli === 'gemini' ? 'TEST_FAKE_GEMINI_BIN' : 'TEST_FAKE_OPENCODE_BIN'), join(binDir, cli));
   const scenarioPath = join(root, 'scenario.json');
   writeFileSync(scenarioPath, JSON.stringify(scenario));
   const logPath = join(stateDir, 'calls.jsonl');

@@ -1,67 +1,83 @@
 // The fake `claude` bundled into one file for `npm test` (made by its global setup), which the
-// tests' sandboxes link to instead of the fixture's entry (FAKE_CLAUDE_BIN in fake-claude.ts).
+// tests' sandboxes link to instead of the fixture's entry (FAKE_CLAUDE_BIN in fake-claude.ts); the
+// other fakes (gh, the fleet's gh, bd, codex, gemini, opencode) likewise (fake-cli-paths.ts).
 //
 // The suite starts the fake about a thousand times, and each start resolved, read and compiled
 // its thirty-odd modules one by one: bundled, a call costs about a quarter less CPU (53 ms instead
 // of 70 on 2 cores). The bundle is CommonJS: Node loads one script without setting up its ES
-// module loader, a sixth less CPU again (40 ms instead of 48). The fixture stays plain ESM with no build step (README.md beside it); the
+// module loader, a sixth less CPU again (40 ms instead of 48); for the fake gh, started some
+// hundreds of times, 29 ms instead of 35. The fixture stays plain ESM with no build step (README.md beside it); the
 // bundle is made from it when a `vitest run` starts, so the run tests the fixture's current code
 // (a watch-mode rerun keeps the bundle its start made). `import.meta.url` is pinned to the
 // fixture's entry, so paths the fake finds beside itself (the recordings it replays) resolve as
 // they do unbundled.
 //
-// The bundle is named by a hash of what it is made from (the fixture's files and folder, this
-// file, esbuild's version) and kept in node_modules/.cache/ralph/fake-claude/, so a run whose
-// fixture did not change reuses it; older ones are removed. Two runs at once never write the same
+// The bundle is named by a hash of what it is made from (the fixture's files and folder, and those
+// of the fixtures it imports from, this file, esbuild's version) and kept in
+// node_modules/.cache/ralph/fake-claude/ (fake-<fixture>-<entry>/ for the others), so a run whose fixture did not change reuses it; older
+// ones are removed. Two runs at once never write the same
 // file half-way: each builds in a staging folder named for its pid and renames it into place.
 // The system suite does not use it: its sandboxes bind the fixture's folder, so there the fake
 // runs from its source.
 
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, version as esbuildVersion } from 'esbuild';
 import { isProcessAlive } from '../../lib/state/process-alive.js';
+import type { FakeCli } from './fake-cli-paths.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const FIXTURE = resolve(HERE, '..', 'fixtures', 'fake-claude');
-const CACHE = resolve(HERE, '..', '..', 'node_modules', '.cache', 'ralph', 'fake-claude');
+const CACHE_ROOT = resolve(HERE, '..', '..', 'node_modules', '.cache', 'ralph');
+const CACHE = join(CACHE_ROOT, 'fake-claude');
 const STAGING = /^\.staging-(\d+)-/;
 
-/** The path of an executable bundle of the fixture's current code, made if it is not there yet. */
+/** Where the bundle of a fake besides claude is kept. */
+export function fakeCliCache(cli: FakeCli): string {
+  return join(CACHE_ROOT, `${basename(cli.dir)}-${cli.entry}`);
+}
+
+/** The path of an executable bundle of the fake claude's current code, made if it is not there yet. */
 export async function bundleFakeClaude(fixture = FIXTURE, cache = CACHE): Promise<string> {
-  const name = bundleKey(fixture);
+  return bundleFakeCli({ dir: fixture, entry: 'claude', module: 'main.mjs' }, cache);
+}
+
+/** The path of an executable bundle of the fixture's current code, made if it is not there yet. */
+export async function bundleFakeCli(cli: FakeCli, cache: string): Promise<string> {
+  const fixture = cli.dir;
+  const name = bundleKey(cli);
   const dir = join(cache, name);
-  const entry = join(dir, 'claude');
+  const entry = join(dir, cli.entry);
   if (existsSync(entry)) return entry;
   mkdirSync(cache, { recursive: true });
   removeOutdated(cache, name);
   const staging = mkdtempSync(join(cache, `.staging-${process.pid}-`));
   try {
     const result = await build({
-      entryPoints: [join(fixture, 'main.mjs')],
+      entryPoints: [join(fixture, cli.module)],
       bundle: true,
       platform: 'node',
       format: 'cjs',
       target: 'node20',
       write: false,
       logLevel: 'silent',
-      define: { 'import.meta.url': JSON.stringify(pathToFileURL(join(fixture, 'main.mjs')).href) },
+      define: { 'import.meta.url': JSON.stringify(pathToFileURL(join(fixture, cli.module)).href) },
     });
     const code = result.outputFiles[0]!.text;
     // An import() of a computed path is left as it is, and would look for a module beside the bundle.
     const computed = code.match(/\bimport\((?!"node:)[^)]*\)/g);
-    if (computed) throw new Error(`the fake claude imports a computed path (${computed.join(', ')}): import each module by its literal path`);
+    if (computed) throw new Error(`the fake ${cli.entry} imports a computed path (${computed.join(', ')}): import each module by its literal path`);
     writeFileSync(join(staging, 'package.json'), '{ "type": "commonjs" }\n');
-    // The fixture's `claude` entry, taking main() from the bundle's own exports instead of ./main.mjs.
-    const start = readFileSync(join(fixture, 'claude'), 'utf8');
-    const selfImport = start.replace("import('./main.mjs')", 'Promise.resolve(module.exports)');
-    if (selfImport === start) throw new Error(`${join(fixture, 'claude')} no longer imports ./main.mjs: update ${fileURLToPath(import.meta.url)}`);
+    // The fixture's entry, taking main() from the bundle's own exports instead of its module.
+    const start = readFileSync(join(fixture, cli.entry), 'utf8');
+    const selfImport = start.replace(`import('./${cli.module}')`, 'Promise.resolve(module.exports)');
+    if (selfImport === start) throw new Error(`${join(fixture, cli.entry)} no longer imports ./${cli.module}: update ${fileURLToPath(import.meta.url)}`);
     const [shebang, ...rest] = selfImport.split('\n');
     const made = `// Bundled from ${fixture} by tests/helpers/fake-claude-bundle.ts: edit the fixture, not this.`;
-    writeFileSync(join(staging, 'claude'), `${shebang}\n${made}\n${code}\n${rest.join('\n')}`);
-    chmodSync(join(staging, 'claude'), 0o755);
+    writeFileSync(join(staging, cli.entry), `${shebang}\n${made}\n${code}\n${rest.join('\n')}`);
+    chmodSync(join(staging, cli.entry), 0o755);
     // Some tests run the fake as another user.
     chmodSync(staging, 0o755);
     try {
@@ -76,13 +92,16 @@ export async function bundleFakeClaude(fixture = FIXTURE, cache = CACHE): Promis
   return entry;
 }
 
-function bundleKey(fixture: string): string {
+function bundleKey(cli: FakeCli): string {
   const hash = createHash('sha256')
-    .update(`${fixture}\0${esbuildVersion}\0`)
+    .update(`${cli.dir}\0${cli.entry}\0${cli.module}\0${esbuildVersion}\0`)
     .update(readFileSync(fileURLToPath(import.meta.url)));
-  for (const name of readdirSync(fixture).sort()) {
-    const path = join(fixture, name);
-    if (statSync(path).isFile()) hash.update(`\0${name}\0`).update(readFileSync(path));
+  for (const folder of [cli.dir, ...(cli.imports ?? [])]) {
+    hash.update(`\0${folder}\0`);
+    for (const name of readdirSync(folder).sort()) {
+      const path = join(folder, name);
+      if (statSync(path).isFile()) hash.update(`\0${name}\0`).update(readFileSync(path));
+    }
   }
   return hash.digest('hex').slice(0, 16);
 }

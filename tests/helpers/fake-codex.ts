@@ -3,11 +3,10 @@
 // (e.g. a fake claude's, for runs that use both), and reads back what every call saw.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { delimiter, join } from 'node:path';
+import { fakeCliPath } from './fake-cli-paths.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-export const FAKE_CODEX_BIN = resolve(HERE, '..', 'fixtures', 'fake-codex', 'codex');
+export const FAKE_CODEX_BIN = fakeCliPath('TEST_FAKE_CODEX_BIN');
 
 export interface FakeCodexCall {
   replay?: string;

@@ -10,11 +10,12 @@ import { findExecutable } from '../../lib/platform/find-executable.js';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
 import { withFakeClaude, type FakeClaude, type FakeScenario } from './fake-claude.js';
+import { fakeCliPath } from './fake-cli-paths.js';
 import { FAST_LOOP_RC } from './loop-harness.js';
 import { GIT_TEST_ENV, ralphProjectTree, removeWhenTheFileEnds, tmpProject } from './tmp-project.js';
 
 const FIXTURES = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', 'fixtures');
-const FAKE_GH = join(FIXTURES, 'fake-gh-fleet', 'gh');
+const FAKE_GH = fakeCliPath('TEST_FAKE_GH_FLEET_BIN');
 
 /** The registry integrity the fake npm gives every agent CLI (`npm view … dist.integrity`). */
 export const FAKE_AGENT_INTEGRITY = 'sha512-ZmFrZS1hZ2VudC1jbGktdGFyYmFsbA==';

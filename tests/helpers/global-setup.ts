@@ -1,12 +1,13 @@
 // `npm test`'s global setup: runs in vitest's own process before any worker starts, so what it
 // puts in process.env every worker inherits, and with it every process a test starts: the temp
-// folder in RAM (ram-temp-dir.ts) and the bundled fake claude (fake-claude-bundle.ts). It builds
+// folder in RAM (ram-temp-dir.ts) and the bundled fake claude, gh and bd (fake-claude-bundle.ts). It builds
 // dist/ when a source is newer (build-dist.ts), before any test starts ralph. vitest
 // runs it once for the root config and once per project; the first run does the work.
 
 import { readdirSync, rmSync } from 'node:fs';
 import { ensureBuilt } from './build-dist.js';
-import { bundleFakeClaude } from './fake-claude-bundle.js';
+import { bundleFakeClaude, bundleFakeCli, fakeCliCache } from './fake-claude-bundle.js';
+import { FAKE_CLIS } from './fake-cli-paths.js';
 import { BUNDLED_FAKE_CLAUDE_ENV } from './fake-claude.js';
 import { makeRamTempDir } from './ram-temp-dir.js';
 
@@ -33,6 +34,7 @@ export default async function setup(): Promise<(() => void) | undefined> {
   }
   await ensureBuilt();
   process.env[BUNDLED_FAKE_CLAUDE_ENV] = await bundleFakeClaude();
+  for (const [variable, cli] of Object.entries(FAKE_CLIS)) process.env[variable] = await bundleFakeCli(cli, fakeCliCache(cli));
   return () => {
     if (ramTemp === undefined) return;
     // What a test made and did not remove goes with the folder; say so, to be mended.

@@ -1,8 +1,9 @@
 // tmpProject(tree): a throwaway project directory with the given files, optionally a real git
-// repository with one commit, removed by cleanup().
+// repository with one commit, removed by cleanup(). copyProject(template): another one like it,
+// copied file by file instead of made again by git (a test file that starts many alike).
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -64,14 +65,32 @@ export function tmpProject(tree: Record<string, string> = {}, options: TmpProjec
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, content);
   }
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env: { ...process.env, ...GIT_TEST_ENV }, encoding: 'utf8' });
+  const project = projectAt(dir);
   if (options.git) {
-    git('init', '-q', '-b', 'main');
+    project.git('init', '-q', '-b', 'main');
     if (options.commit !== false) {
-      git('add', '-A');
-      git('commit', '-q', '--allow-empty', '-m', 'initial');
+      project.git('add', '-A');
+      // Without the background `git maintenance run --auto` a commit starts: a process per project.
+      project.git('-c', 'maintenance.auto=false', 'commit', '-q', '--allow-empty', '-m', 'initial');
     }
   }
+  return project;
+}
+
+/**
+ * A new project holding a copy of the template's files, its git repository included (the same
+ * commits, branches and config): cheaper than making the same repository again with git when a
+ * test file starts many alike.
+ */
+export function copyProject(template: TmpProject): TmpProject {
+  const dir = mkdtempSync(join(tmpdir(), 'ralph-proj-'));
+  notCleaned.add(dir);
+  cpSync(template.dir, dir, { recursive: true, preserveTimestamps: true, verbatimSymlinks: true });
+  return projectAt(dir);
+}
+
+function projectAt(dir: string): TmpProject {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env: { ...process.env, ...GIT_TEST_ENV }, encoding: 'utf8' });
   return {
     dir,
     path: (relative) => join(dir, relative),

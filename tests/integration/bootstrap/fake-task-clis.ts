@@ -4,10 +4,8 @@
 
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const FIXTURES = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', 'fixtures');
+import { delimiter, join } from 'node:path';
+import { fakeCliPath } from '../../helpers/fake-cli-paths.js';
 
 export interface FakeIssue {
   number: number;
@@ -65,12 +63,12 @@ export function withFakeTaskClis(options: { gh?: FakeGhData; bd?: FakeBdData } =
   const bdLog = join(root, 'bd.jsonl');
   const fake: Record<string, string> = { FAKE_GH_LOG: ghLog, FAKE_BD_LOG: bdLog };
   if (options.gh) {
-    symlinkSync(join(FIXTURES, 'fake-gh', 'gh'), join(binDir, 'gh'));
+    symlinkSync(fakeCliPath('TEST_FAKE_GH_BIN'), join(binDir, 'gh'));
     fake.FAKE_GH_DATA = join(root, 'gh.json');
     writeFileSync(fake.FAKE_GH_DATA, JSON.stringify(options.gh));
   }
   if (options.bd) {
-    symlinkSync(join(FIXTURES, 'fake-bd', 'bd'), join(binDir, 'bd'));
+    symlinkSync(fakeCliPath('TEST_FAKE_BD_BIN'), join(binDir, 'bd'));
     fake.FAKE_BD_DATA = join(root, 'bd.json');
     writeFileSync(fake.FAKE_BD_DATA, JSON.stringify(options.bd));
   }

@@ -12,9 +12,9 @@
 // trap repository: nothing runs and the trap receives nothing.
 
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { appendFileSync, chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { disarmNestedRepositories, recordNestedRepositories } from '../../../lib/containment/git-disarm.js';
 import { createBackup, listBackups } from '../../../lib/loop/backup.js';
@@ -31,7 +31,7 @@ import * as jobGit from '../../../lib/fleet/job-git.js';
 import { jobNumberOf } from '../../../lib/fleet/job-outcome.js';
 import { GitRepositoryChanged, recordGitBaseline, resetGitBaselines } from '../../../lib/platform/git-gateway.js';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
-import { GIT_TEST_ENV, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
+import { copyProject, GIT_TEST_ENV, removeWhenTheFileEnds, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 
 // Each scene's user has a home of its own (set by startRun), so its global configuration can be planted.
 let env: NodeJS.ProcessEnv = { ...process.env, ...GIT_TEST_ENV };
@@ -50,14 +50,43 @@ interface Scene {
   head: string;
 }
 
+/** What every scene starts from, made once for the file: the project, pushed to its origin, on a feature branch. */
+interface Template {
+  project: TmpProject;
+  outside: string;
+  origin: string;
+  head: string;
+}
+
+let template: Template | undefined;
+
+function sceneTemplate(): Template {
+  if (template !== undefined && existsSync(template.project.dir)) return template;
+  const project = tmpProject({ 'a.txt': 'a\n', 'b.md': 'b\n', 'c.js': 'c\n', '.ralph/fix_plan.md': '- [ ] x\n' }, { git: true });
+  const outside = mkdtempSync(join(tmpdir(), 'ralph-git-sites-'));
+  removeWhenTheFileEnds(outside);
+  const origin = join(outside, 'origin.git');
+  execFileSync('git', ['init', '-q', '--bare', '-b', 'main', origin]);
+  project.git('remote', 'add', 'origin', origin);
+  project.git('push', '-q', 'origin', 'main');
+  project.git('checkout', '-q', '-b', 'feature');
+  template = { project, outside, origin, head: project.git('rev-parse', 'HEAD').trim() };
+  return template;
+}
+
 /** A project with an origin, as the run finds it: the baseline recorded before anything is planted. */
 async function startRun(): Promise<Scene> {
-  const project = tmpProject({ 'a.txt': 'a\n', 'b.md': 'b\n', 'c.js': 'c\n', '.ralph/fix_plan.md': '- [ ] x\n' }, { git: true });
+  const made = sceneTemplate();
+  const project = copyProject(made.project);
   const outside = mkdtempSync(join(tmpdir(), 'ralph-git-sites-'));
   cleanup.push(
     () => project.cleanup(),
     () => rmSync(outside, { recursive: true, force: true }),
   );
+  const origin = join(outside, 'origin.git');
+  cpSync(made.origin, origin, { recursive: true, preserveTimestamps: true });
+  const config = project.path('.git/config');
+  writeFileSync(config, readFileSync(config, 'utf8').replaceAll(made.origin, origin));
   const home = join(outside, 'home');
   mkdirSync(join(home, '.config', 'git'), { recursive: true });
   env = { ...process.env, ...GIT_TEST_ENV, HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
@@ -65,14 +94,24 @@ async function startRun(): Promise<Scene> {
   const script = join(outside, 'evil.sh');
   writeFileSync(script, `#!/bin/sh\n[ -n "$AGENT_OWN_GIT" ] || echo "$1" >> '${marker}'\nexec cat\n`);
   chmodSync(script, 0o755);
-  const origin = join(outside, 'origin.git');
-  execFileSync('git', ['init', '-q', '--bare', '-b', 'main', origin]);
-  project.git('remote', 'add', 'origin', origin);
-  project.git('push', '-q', 'origin', 'main');
-  project.git('checkout', '-q', '-b', 'feature');
   await recordGitBaseline(project.dir, env);
-  const head = project.git('rev-parse', 'HEAD').trim();
-  return { project, dir: project.dir, marker, evil: (tag) => `${script} ${tag}`, head };
+  return { project, dir: project.dir, marker, evil: (tag) => `${script} ${tag}`, head: made.head };
+}
+
+/**
+ * Settings added to a git config file as `git config --file <file> [--add] <key> <value>` adds
+ * them (a section of their own after what the file holds), written at once instead of a git per key.
+ */
+function addToConfig(file: string, entries: Array<[key: string, value: string]>): void {
+  const quote = (text: string) => `"${text.replace(/["\\]/g, '\\$&')}"`;
+  const lines = entries.map(([key, value]) => {
+    const first = key.indexOf('.');
+    const last = key.lastIndexOf('.');
+    const section = first === last ? key.slice(0, first) : `${key.slice(0, first)} ${quote(key.slice(first + 1, last))}`;
+    return `[${section}]\n\t${key.slice(last + 1)} = ${quote(value)}\n`;
+  });
+  mkdirSync(dirname(file), { recursive: true });
+  appendFileSync(file, lines.join(''));
 }
 
 /** What the agent's own git does is its business: the marker only counts ralph's calls. */
@@ -82,16 +121,18 @@ function nestedRepository(s: Scene, path: string, commit: boolean): void {
   const dir = s.project.path(path);
   mkdirSync(dir, { recursive: true });
   agentGit(dir, 'init', '-q');
-  agentGit(dir, 'config', 'filter.x.clean', s.evil(`${path}:clean`));
-  agentGit(dir, 'config', 'core.fsmonitor', s.evil(`${path}:fsmonitor`));
+  addToConfig(join(dir, '.git', 'config'), [
+    ['filter.x.clean', s.evil(`${path}:clean`)],
+    ['core.fsmonitor', s.evil(`${path}:fsmonitor`)],
+  ]);
   writeFileSync(join(dir, '.gitattributes'), '* filter=x\n');
   writeFileSync(join(dir, 'f.txt'), 'one\n');
   agentGit(dir, 'add', '-A');
-  agentGit(dir, 'commit', '-q', '-m', 'nested');
+  agentGit(dir, '-c', 'maintenance.auto=false', 'commit', '-q', '-m', 'nested');
   writeFileSync(join(dir, 'f.txt'), 'two\n');
   if (commit) {
     agentGit(s.dir, 'add', path);
-    agentGit(s.dir, 'commit', '-q', '-m', `add ${path}`);
+    agentGit(s.dir, '-c', 'maintenance.auto=false', 'commit', '-q', '-m', `add ${path}`);
   }
 }
 
@@ -99,21 +140,28 @@ function nestedRepository(s: Scene, path: string, commit: boolean): void {
 function plantEverywhere(s: Scene): void {
   nestedRepository(s, 'vendor/lib', true);
   nestedRepository(s, 'extra/repo', false);
-  const set = (file: string, key: string, value: string) => execFileSync('git', ['config', '--file', file, key, value]);
   const config = s.project.path('.git/config');
-  set(config, 'core.repositoryformatversion', '1');
-  set(config, 'extensions.worktreeConfig', 'true');
-  set(config, 'core.fsmonitor', s.evil('config:fsmonitor'));
-  set(config, 'filter.z.clean', s.evil('config:clean'));
-  set(config, 'filter.z.smudge', s.evil('config:smudge'));
-  set(config, 'diff.z.textconv', s.evil('config:textconv'));
-  set(config, 'diff.external', s.evil('config:external'));
-  set(config, 'merge.z.driver', s.evil('config:merge'));
-  set(config, 'include.path', '../.ralph/inc.cfg');
-  set(s.project.path('.ralph/inc.cfg'), 'filter.inc.clean', s.evil('include:clean'));
-  set(s.project.path('.ralph/inc.cfg'), 'core.sshCommand', s.evil('include:ssh'));
-  set(s.project.path('.git/config.worktree'), 'filter.wt.clean', s.evil('worktree:clean'));
-  set(s.project.path('.git/config.worktree'), 'core.fsmonitor', s.evil('worktree:fsmonitor'));
+  const initial = readFileSync(config, 'utf8');
+  writeFileSync(config, initial.replace(/^\trepositoryformatversion = 0$/m, '\trepositoryformatversion = 1'));
+  addToConfig(config, [
+    ['extensions.worktreeConfig', 'true'],
+    ['core.fsmonitor', s.evil('config:fsmonitor')],
+    ['filter.z.clean', s.evil('config:clean')],
+    ['filter.z.smudge', s.evil('config:smudge')],
+    ['diff.z.textconv', s.evil('config:textconv')],
+    ['diff.external', s.evil('config:external')],
+    ['merge.z.driver', s.evil('config:merge')],
+    ['include.path', '../.ralph/inc.cfg'],
+  ]);
+  expect(readFileSync(config, 'utf8')).toContain('repositoryformatversion = 1');
+  addToConfig(s.project.path('.ralph/inc.cfg'), [
+    ['filter.inc.clean', s.evil('include:clean')],
+    ['core.sshCommand', s.evil('include:ssh')],
+  ]);
+  addToConfig(s.project.path('.git/config.worktree'), [
+    ['filter.wt.clean', s.evil('worktree:clean')],
+    ['core.fsmonitor', s.evil('worktree:fsmonitor')],
+  ]);
   mkdirSync(s.project.path('.git/info'), { recursive: true });
   writeFileSync(s.project.path('.git/info/attributes'), '*.txt filter=z diff=z merge=z\n');
   writeFileSync(s.project.path('.gitattributes'), '*.md filter=inc diff=z\n*.js filter=wt\n');
@@ -139,10 +187,16 @@ function swapCommonDir(s: Scene): void {
   execFileSync('git', ['init', '-q', '--bare', trap]);
   writeFileSync(join(trap, 'hooks', 'pre-receive'), `#!/bin/sh\n${s.evil('trap:pre-receive')} </dev/null\n`);
   chmodSync(join(trap, 'hooks', 'pre-receive'), 0o755);
-  const set = (key: string, value: string) => execFileSync('git', ['config', '--file', join(g, 'config'), key, value]);
-  set('remote.origin.url', trap);
-  set('core.fsmonitor', s.evil('commondir:fsmonitor'));
-  set('filter.z.clean', s.evil('commondir:clean'));
+  const config = join(g, 'config');
+  writeFileSync(
+    config,
+    readFileSync(config, 'utf8').replace(/^\turl = .*$/m, () => `\turl = ${trap}`),
+  );
+  expect(readFileSync(config, 'utf8')).toContain(`url = ${trap}\n`);
+  addToConfig(config, [
+    ['core.fsmonitor', s.evil('commondir:fsmonitor')],
+    ['filter.z.clean', s.evil('commondir:clean')],
+  ]);
   writeFileSync(s.project.path('.gitattributes'), '* filter=z\n');
   writeFileSync(s.project.path('a.txt'), 'changed\n');
   writeFileSync(s.project.path('.git/commondir'), '../.ralph/g\n');
@@ -153,18 +207,21 @@ function plantUserConfig(s: Scene): string {
   const home = env.HOME!;
   const global = join(home, '.gitconfig');
   const xdg = join(home, '.config', 'git', 'config');
-  const set = (file: string, key: string, value: string) => execFileSync('git', ['config', '--file', file, '--add', key, value]);
-  set(global, 'core.fsmonitor', s.evil('global:fsmonitor'));
-  set(global, 'core.hooksPath', join(home, 'hooks'));
-  set(global, 'core.sshCommand', s.evil('global:ssh'));
-  set(global, 'core.pager', s.evil('global:pager'));
-  set(global, 'credential.helper', `!${s.evil('global:credential')}`);
-  set(global, 'filter.g.clean', s.evil('global:clean'));
-  set(global, 'diff.g.textconv', s.evil('global:textconv'));
-  set(global, 'include.path', join(home, 'more.cfg'));
-  set(join(home, 'more.cfg'), 'filter.i.clean', s.evil('include:clean'));
-  set(xdg, 'filter.x.clean', s.evil('xdg:clean'));
-  set(xdg, 'core.fsmonitor', s.evil('xdg:fsmonitor'));
+  addToConfig(global, [
+    ['core.fsmonitor', s.evil('global:fsmonitor')],
+    ['core.hooksPath', join(home, 'hooks')],
+    ['core.sshCommand', s.evil('global:ssh')],
+    ['core.pager', s.evil('global:pager')],
+    ['credential.helper', `!${s.evil('global:credential')}`],
+    ['filter.g.clean', s.evil('global:clean')],
+    ['diff.g.textconv', s.evil('global:textconv')],
+    ['include.path', join(home, 'more.cfg')],
+  ]);
+  addToConfig(join(home, 'more.cfg'), [['filter.i.clean', s.evil('include:clean')]]);
+  addToConfig(xdg, [
+    ['filter.x.clean', s.evil('xdg:clean')],
+    ['core.fsmonitor', s.evil('xdg:fsmonitor')],
+  ]);
   writeFileSync(join(home, '.config', 'git', 'attributes'), '*.txt filter=g diff=g\n*.md filter=x\n*.js filter=i\n');
   mkdirSync(join(home, 'hooks'));
   for (const hook of ['pre-commit', 'post-commit', 'pre-push', 'reference-transaction', 'post-index-change']) {
@@ -176,8 +233,10 @@ function plantUserConfig(s: Scene): string {
   const origin = s.project.git('remote', 'get-url', 'origin').trim();
   for (const file of [global, xdg])
     for (const from of [origin, 'ralph-recorded-remote:']) {
-      set(file, `url.${trap}.insteadOf`, from);
-      set(file, `url.${trap}.pushInsteadOf`, from);
+      addToConfig(file, [
+        [`url.${trap}.insteadOf`, from],
+        [`url.${trap}.pushInsteadOf`, from],
+      ]);
     }
   for (const name of ['a.txt', 'b.md', 'c.js']) writeFileSync(s.project.path(name), 'changed\n');
   writeFileSync(s.project.path('new.txt'), 'new\n');

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useCleanups } from '../../helpers/cleanups.js';
-import { bundleFakeClaude } from '../../helpers/fake-claude-bundle.js';
+import { bundleFakeClaude, bundleFakeCli } from '../../helpers/fake-claude-bundle.js';
+import { FAKE_CLIS } from '../../helpers/fake-cli-paths.js';
 import { FAKE_CLAUDE_DIR, replayRecording } from '../../helpers/fake-claude.js';
 
 const cleanups = useCleanups();
@@ -75,5 +76,45 @@ describe('the bundled fake claude', () => {
       `${readFileSync(join(fixture, 'help.mjs'), 'utf8')}\nexport const later = (name) => import(\`./\${name}.mjs\`);\n`,
     );
     await expect(bundleFakeClaude(fixture, tempDir())).rejects.toThrow(/imports a computed path .*import each module by its literal path/);
+  });
+});
+
+describe('the bundled fake gh and bd', () => {
+  /** One call of a fake gh (an executable path) against a data file of its own: its stdout and the call it logged. */
+  function gh(path: string, args: string[]): { stdout: string; log: string } {
+    const dir = tempDir();
+    const env = { ...process.env, FAKE_GH_DATA: join(dir, 'gh.json'), FAKE_GH_LOG: join(dir, 'gh.jsonl') };
+    writeFileSync(env.FAKE_GH_DATA, JSON.stringify({ issues: [{ number: 7, title: 'Seven', body: 'b', labels: [], state: 'OPEN' }] }));
+    const stdout = execFileSync(path, args, { cwd: project, env, input: '', encoding: 'utf8' });
+    return { stdout, log: readFileSync(env.FAKE_GH_LOG, 'utf8') };
+  }
+
+  it('answer as their fixtures do, each a single file', async () => {
+    for (const cli of Object.values(FAKE_CLIS)) {
+      const bundled = await bundleFakeCli(cli, tempDir());
+      expect(readFileSync(bundled, 'utf8')).not.toMatch(/from '\.{1,2}\//);
+      if (cli.entry !== 'gh') continue;
+      const source = join(cli.dir, cli.entry);
+      for (const args of [
+        ['issue', 'view', '7', '--json', 'number,title'],
+        ['repo', 'view'],
+      ])
+        expect(gh(bundled, args)).toEqual(gh(source, args));
+    }
+  });
+
+  it("the fleet's fake gh is made again when the fake gh it imports changes", async () => {
+    const cache = tempDir();
+    const fixtures = tempDir();
+    cpSync(FAKE_CLIS.TEST_FAKE_GH_FLEET_BIN.dir, join(fixtures, 'fake-gh-fleet'), { recursive: true });
+    cpSync(FAKE_CLIS.TEST_FAKE_GH_BIN.dir, join(fixtures, 'fake-gh'), { recursive: true });
+    const cli = { ...FAKE_CLIS.TEST_FAKE_GH_FLEET_BIN, dir: join(fixtures, 'fake-gh-fleet'), imports: [join(fixtures, 'fake-gh')] };
+    const first = await bundleFakeCli(cli, cache);
+    expect(await bundleFakeCli(cli, cache)).toBe(first);
+    const imported = join(fixtures, 'fake-gh', 'gh.mjs');
+    writeFileSync(imported, `${readFileSync(imported, 'utf8')}\nglobalThis.fakeGhChanged = true;\n`);
+    const second = await bundleFakeCli(cli, cache);
+    expect(dirname(second)).not.toBe(dirname(first));
+    expect(readFileSync(second, 'utf8')).toContain('fakeGhChanged');
   });
 });

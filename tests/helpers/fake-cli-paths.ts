@@ -1,0 +1,33 @@
+// Where the tests find the fake gh, the fleet's fake gh, the fake bd, codex, gemini and opencode: the one-file bundles
+// `npm test`'s global setup made of them (fake-claude-bundle.ts), named by these env variables,
+// or, where no bundle was made (the system suite), the fixture's own entry.
+
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const FIXTURES = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', 'fixtures');
+
+/** A fake CLI fixture: its folder, the executable entry there, and the module the entry imports. */
+export interface FakeCli {
+  dir: string;
+  entry: string;
+  module: string;
+  /** Fixture folders its modules import from (they make the bundle too). */
+  imports?: string[];
+}
+
+/** The fakes bundled besides the fake claude, by the env variable that names each one's bundle. */
+export const FAKE_CLIS = {
+  TEST_FAKE_GH_BIN: { dir: join(FIXTURES, 'fake-gh'), entry: 'gh', module: 'gh.mjs' },
+  TEST_FAKE_GH_FLEET_BIN: { dir: join(FIXTURES, 'fake-gh-fleet'), entry: 'gh', module: 'gh.mjs', imports: [join(FIXTURES, 'fake-gh')] },
+  TEST_FAKE_BD_BIN: { dir: join(FIXTURES, 'fake-bd'), entry: 'bd', module: 'bd.mjs' },
+  TEST_FAKE_CODEX_BIN: { dir: join(FIXTURES, 'fake-codex'), entry: 'codex', module: 'main.mjs' },
+  TEST_FAKE_GEMINI_BIN: { dir: join(FIXTURES, 'fake-agents'), entry: 'gemini', module: 'fake-agent.mjs' },
+  TEST_FAKE_OPENCODE_BIN: { dir: join(FIXTURES, 'fake-agents'), entry: 'opencode', module: 'fake-agent.mjs' },
+} satisfies Record<string, FakeCli>;
+
+/** The bundled fake named by `variable` when the global setup made it, else the fixture's own entry. */
+export function fakeCliPath(variable: keyof typeof FAKE_CLIS): string {
+  const cli = FAKE_CLIS[variable];
+  return process.env[variable] || join(cli.dir, cli.entry);
+}
