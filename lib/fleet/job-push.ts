@@ -2,7 +2,7 @@
 // (its changes under .github/ held back unless the workflow opted in), pushed with retries; a
 // push that still fails leaves the commits as a bundle for the artifact and says so.
 
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Deps } from '../platform/deps.js';
@@ -35,10 +35,18 @@ export async function pushWork(work: WorkPusher, message: string): Promise<void>
   } catch (error) {
     work.pushed = false;
     deps.logger.error(`Could not push ${work.branch}: ${(error as Error).message}`);
-    const bundle = join(mkdtempSync(join(tmpdir(), 'ralph-fleet-bundle-')), `ralph-issue-work.bundle`);
-    if (committed.committed && (await jobGit.writeBundle(git, work.since, bundle))) {
+    if (!committed.committed) return;
+    // In the runner's temp folder, beside the artifact it is copied into (job-report.ts), which
+    // then removes this folder.
+    const base = deps.env.RUNNER_TEMP || tmpdir();
+    mkdirSync(base, { recursive: true });
+    const folder = mkdtempSync(join(base, 'ralph-fleet-bundle-'));
+    const bundle = join(folder, 'ralph-issue-work.bundle');
+    if (await jobGit.writeBundle(git, work.since, bundle)) {
       job.bundle = bundle;
       job.kept.push(`the job's commits as \`${BUNDLE_NAME}\` in the job's artifact (\`ralph-fleet logs ${work.issue}\` downloads it)`);
+    } else {
+      rmSync(folder, { recursive: true, force: true });
     }
   }
 }

@@ -2,7 +2,7 @@
 // how to resume) or halts (why, and what to do), and what it keeps for the artifact: the logs,
 // the run record and status.json copied as regular files, with the bundle of a failed push.
 
-import { closeSync, constants, copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Deps } from '../platform/deps.js';
 import { isRefusedWrite, openNoFollow } from '../state/no-follow.js';
@@ -89,6 +89,9 @@ export function keepArtifactFiles(projectDir: string, env: NodeJS.ProcessEnv, jo
     if (job.bundle) copyFileSync(job.bundle, join(out, BUNDLE_NAME));
   } catch (error) {
     log.warn(`Could not copy the logs for the artifact: ${(error as Error).message}`);
+  } finally {
+    // The bundle's own folder (job-push.ts): the artifact holds its copy.
+    if (job.bundle) rmSync(dirname(job.bundle), { recursive: true, force: true });
   }
 }
 

@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseFleetArgs, type FleetJobArgs } from '../../../lib/cli/fleet/fleet-args.js';
 import { runFleetJob } from '../../../lib/fleet/job.js';
 import { PUSH_RETRY_DELAYS_MS } from '../../../lib/fleet/retry.js';
@@ -349,7 +349,11 @@ describe('ralph-fleet job never loses work', () => {
     const r = setUp({ calls: [{ resultText: 'Still thinking.', costUsd: 0.25, writeFiles: { 'half.txt': 'half\n' } }] }, 'MAX_LOOPS=1\n');
     r.failPushes(99);
     const runnerTemp = join(r.root, 'runner-temp');
-    const { code, clock, logger, thrown } = await runJobHere(r, JOB, { RUNNER_TEMP: runnerTemp });
+    // The job's own temp folder for this test: what the job leaves there would be left on a runner.
+    const jobTemp = join(r.root, 'job-temp');
+    mkdirSync(jobTemp);
+    vi.stubEnv('TMPDIR', jobTemp);
+    const { code, clock, logger, thrown } = await runJobHere(r, JOB, { RUNNER_TEMP: runnerTemp }).finally(() => vi.unstubAllEnvs());
     expect(thrown).toBeUndefined();
     expect(code).toBe(1);
     expect(clock.retryWaits).toEqual(PUSH_RETRY_DELAYS_MS);
@@ -365,6 +369,10 @@ describe('ralph-fleet job never loses work', () => {
     const check = r.cloneJob();
     execFileSync('git', ['fetch', '-q', bundle, 'HEAD'], { cwd: check });
     expect(execFileSync('git', ['show', 'FETCH_HEAD:half.txt'], { cwd: check, encoding: 'utf8' })).toBe('half\n');
+    // The bundle's folder is gone once the artifact holds its copy.
+    expect(readdirSync(runnerTemp)).toEqual(['ralph-artifact']);
+    // (ralph's snapshot of the user's git settings lives as long as this process: its exit removes it.)
+    expect(readdirSync(jobTemp).filter((name) => !name.startsWith(`ralph-git-${process.pid}-`))).toEqual([]);
   }, 120_000);
 });
 
