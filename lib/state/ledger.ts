@@ -102,15 +102,31 @@ let pending: Map<string, Ledger> | undefined;
 export function batchLedgerWrites<T>(step: () => T): T {
   if (pending) return step();
   const held = new Map<string, Ledger>();
+  const after: Array<() => void> = [];
   pending = held;
+  afterPending = after;
   try {
     const result = step();
     if (result instanceof Promise) throw new Error('batchLedgerWrites takes a synchronous step');
     return result;
   } finally {
     pending = undefined;
+    afterPending = undefined;
     for (const [path, ledger] of held) writeLedger(path, ledger);
+    for (const action of after) action();
   }
+}
+
+/** What waits for the batch's ledger writes (the views of what the step changed). */
+let afterPending: Array<() => void> | undefined;
+
+/**
+ * Writes the views of the ledger (`.call_count`, `.run_state`, …) after the ledger itself, also
+ * inside a batch: a kill between the two leaves the ledger ahead of its views, never behind.
+ */
+export function afterLedgerWrites(write: () => void): void {
+  if (afterPending) afterPending.push(write);
+  else write();
 }
 
 /** Changes one part of the ledger and writes it whole, atomically (mode 600, its folder 700). */

@@ -5,7 +5,16 @@ import { mkdtempSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, sym
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { batchLedgerWrites, ledgerPath, readLedger, recordQueuedPrd, saveLedgerBreaker, saveLedgerRate, saveLedgerRun } from '../../../lib/state/ledger.js';
+import {
+  afterLedgerWrites,
+  batchLedgerWrites,
+  ledgerPath,
+  readLedger,
+  recordQueuedPrd,
+  saveLedgerBreaker,
+  saveLedgerRate,
+  saveLedgerRun,
+} from '../../../lib/state/ledger.js';
 import { atomicWriteCount } from '../../../lib/state/atomic-write.js';
 import { defaultCircuitBreakerFile } from '../../../lib/state/schemas.js';
 import { newRunSpend } from '../../../lib/limits/limits-store.js';
@@ -134,5 +143,22 @@ describe('a batch of ledger updates', () => {
     ).toThrow('boom');
     expect(readLedger(path, () => undefined)?.run).toMatchObject({ state: { run_id: 'run-2' } });
     expect(() => batchLedgerWrites(async () => undefined)).toThrow('synchronous');
+  });
+
+  it('writes the views after the ledger, so a kill between them leaves the ledger ahead, never behind', () => {
+    const project = tmp();
+    const path = ledgerPath(project, { XDG_STATE_HOME: join(tmp(), 's') }, '/x');
+    const rate = { calls: 1, tokens: 10, lastReset: '2026010100', wall_ms: 1 };
+    saveLedgerRate(path, project, rate);
+    const seenByView: Array<number | undefined> = [];
+    batchLedgerWrites(() => {
+      saveLedgerRate(path, project, { ...rate, calls: 2 });
+      afterLedgerWrites(() => seenByView.push(readLedger(path, () => undefined)?.rate?.calls));
+      expect(seenByView).toEqual([]);
+    });
+    expect(seenByView).toEqual([2]);
+    // Outside a batch the view is written at once.
+    afterLedgerWrites(() => seenByView.push(0));
+    expect(seenByView).toEqual([2, 0]);
   });
 });
