@@ -6,7 +6,8 @@
 // Agent text is redacted and stripped of terminal control sequences before it goes anywhere;
 // live.log is owner-only like the other transcripts.
 
-import { appendFileNoFollow, isRefusedWrite, writeFileNoFollow } from '../state/no-follow.js';
+import { isRefusedWrite, writeFileNoFollow } from '../state/no-follow.js';
+import { KeptAppendFile } from '../state/kept-append.js';
 import type { AgentActivity } from '../agents/agent-adapter.js';
 import type { Redactor } from '../text/redaction.js';
 import { stripTerminalControls } from '../text/terminal-text.js';
@@ -45,8 +46,12 @@ export class AgentDisplay {
   private agentLabel = 'Claude Code';
   /** The live view ends with a newline (true at the loop header). */
   private atLineStart = true;
+  /** live.log, appended to several times a call through one descriptor. */
+  private readonly liveLog: KeptAppendFile;
 
-  constructor(private readonly options: AgentDisplayOptions) {}
+  constructor(private readonly options: AgentDisplayOptions) {
+    this.liveLog = new KeptAppendFile(options.paths.liveLog, 0o600);
+  }
 
   start(loop: number, agentLabel: string): void {
     this.agentLabel = agentLabel;
@@ -97,7 +102,7 @@ export class AgentDisplay {
     const text = this.atLineStart && rendered.startsWith('\n') ? rendered.slice(1) : rendered;
     if (text === '') return;
     this.atLineStart = text.endsWith('\n');
-    this.writeLive(() => appendFileNoFollow(this.options.paths.liveLog, text, 0o600));
+    this.writeLive(() => this.liveLog.append(text));
     if (this.options.live) this.options.stdout.write(text);
   }
 
@@ -120,6 +125,8 @@ export class AgentDisplay {
   stop(): void {
     // Written before whatever the loop writes next, never after it.
     this.writeDueProgress();
+    // Held for one call only: nothing writes to live.log between calls.
+    this.liveLog.close();
     if (this.ticker) {
       clearInterval(this.ticker);
       this.ticker = undefined;

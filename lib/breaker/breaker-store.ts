@@ -9,7 +9,7 @@ import { applyStartupRecovery, toHistoryEntry, type BreakerResult, type BreakerS
 import { checkBreakerState } from './guard-ranges.js';
 import { HeldState } from '../state/held-state.js';
 import type { HeldHistory } from '../state/history.js';
-import { readLedger, saveLedgerBreaker } from '../state/ledger.js';
+import { afterLedgerWrites, readLedger, saveLedgerBreaker } from '../state/ledger.js';
 import { readContentMemory, saveContentMemory } from '../state/content-memory-file.js';
 import type { RalphPaths } from '../state/paths.js';
 import { describeProblems, warnRange } from '../state/range-warning.js';
@@ -81,13 +81,13 @@ export function loadHeldBreaker(paths: RalphPaths, options: StateReadOptions): H
 export function saveBreaker(paths: RalphPaths, result: BreakerResult, options: StateReadOptions): void {
   const { last_error_signature, seen_content, ...rest } = result.state;
   const file = { ...rest, ...(last_error_signature ? { last_error_signature } : {}) };
-  if (paths.ledger) {
-    saveLedgerBreaker(paths.ledger, paths.projectDir, file);
-    saveContentMemory(paths.ledger, seen_content);
-  }
-  // Without a ledger the view is the only copy: the ids stay in it.
-  saveCircuitBreaker(paths, !paths.ledger && seen_content ? { ...file, seen_content } : file);
-  if (result.transition) appendCircuitBreakerHistory(paths, { ...toHistoryEntry(result.transition) }, options);
+  if (paths.ledger) saveLedgerBreaker(paths.ledger, paths.projectDir, file);
+  afterLedgerWrites(() => {
+    if (paths.ledger) saveContentMemory(paths.ledger, seen_content);
+    // Without a ledger the view is the only copy: the ids stay in it.
+    saveCircuitBreaker(paths, !paths.ledger && seen_content ? { ...file, seen_content } : file);
+    if (result.transition) appendCircuitBreakerHistory(paths, { ...toHistoryEntry(result.transition) }, options);
+  });
 }
 
 function describeBreaker(breaker: CircuitBreakerFile): string {

@@ -13,7 +13,7 @@ import type { Clock } from '../platform/clock.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';
 import { HeldState } from '../state/held-state.js';
 import { readIntegerFile, readTrimmedText, writeIntegerFile } from '../state/integer-file.js';
-import { readLedger, saveLedgerRate, saveLedgerRun, type LedgerRate } from '../state/ledger.js';
+import { afterLedgerWrites, readLedger, saveLedgerRate, saveLedgerRun, type LedgerRate } from '../state/ledger.js';
 import type { RalphPaths } from '../state/paths.js';
 import { warnRange } from '../state/range-warning.js';
 import { readStateFile, type StateReadOptions, type StateReadResult } from '../state/state-file.js';
@@ -99,9 +99,11 @@ export function saveRateWindow(paths: RalphPaths, window: RateWindowState, previ
     const boot = reading ? { boot_id: reading.bootId, uptime_ms: reading.uptimeMs } : {};
     saveLedgerRate(paths.ledger, paths.projectDir, { ...window, wall_ms: realTimeSince(anchor, reading) ?? clock.now(), ...boot });
   }
-  if (previous?.calls !== window.calls) writeIntegerFile(paths.callCount, window.calls);
-  if (previous?.tokens !== window.tokens) writeIntegerFile(paths.tokenCount, window.tokens);
-  if (previous?.lastReset !== window.lastReset) writeIntegerFile(paths.lastReset, Number(window.lastReset) || 0);
+  afterLedgerWrites(() => {
+    if (previous?.calls !== window.calls) writeIntegerFile(paths.callCount, window.calls);
+    if (previous?.tokens !== window.tokens) writeIntegerFile(paths.tokenCount, window.tokens);
+    if (previous?.lastReset !== window.lastReset) writeIntegerFile(paths.lastReset, Number(window.lastReset) || 0);
+  });
 }
 
 function anchorNow(clock: Clock): ClockAnchor | undefined {
@@ -149,7 +151,7 @@ export function newRunSpend(now: number, runId?: string): RunSpend {
 /** Writes the run's spend to the ledger (the run stays unfinished until it ends) and `.run_state`, its view. */
 export function saveRunSpend(paths: RalphPaths, state: RunSpend): void {
   if (paths.ledger && state.run_id) saveLedgerRun(paths.ledger, paths.projectDir, state, true);
-  writeJsonAtomic(paths.runState, state);
+  afterLedgerWrites(() => writeJsonAtomic(paths.runState, state));
 }
 
 /** The run ended (its record holds an end status): a restart starts a new run whatever `.ralph/` says. */

@@ -14,6 +14,7 @@ import { analyzeResponse, type ResponseAnalysis } from '../analysis/response-ana
 import { redactDeep } from '../text/redaction.js';
 import type { MetricsLine } from '../state/schemas.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
+import { batchLedgerWrites } from '../state/ledger.js';
 import { resetRunSession, saveAgentSession } from '../sessions/agent-session.js';
 import { breakerThresholds, holdBreaker } from '../breaker/breaker-step.js';
 import { endCallSpend } from '../limits/run-spend.js';
@@ -54,6 +55,18 @@ type Measured = LoopProgress & { planProgress: boolean };
 
 /** The call's outcome, recorded: analysis, session, spend, breaker; the loop's result handed back. */
 export function recordOutcome(
+  run: Run,
+  loop: number,
+  call: AgentAttempt,
+  failure: AgentFailureResult,
+  measured: Measured,
+  resumedSessionId: string | undefined,
+): IterationResult {
+  // The call's tokens, spend and breaker all change the ledger: written once, at the end.
+  return batchLedgerWrites(() => recordOutcomeNow(run, loop, call, failure, measured, resumedSessionId));
+}
+
+function recordOutcomeNow(
   run: Run,
   loop: number,
   call: AgentAttempt,

@@ -13,7 +13,7 @@ import { EXIT } from '../errors.js';
 import { formatIsoTimestamp } from '../state/timestamps.js';
 import { resetRunSession, sessionLabel, touchRalphSession } from '../sessions/agent-session.js';
 import { createBackup } from './backup.js';
-import { ledgerPath } from '../state/ledger.js';
+import { batchLedgerWrites, ledgerPath } from '../state/ledger.js';
 import { describeDryRun } from './dry-run.js';
 import { pruneAgentLogs, type LogMemory } from './log-retention.js';
 import { startExitEvidence } from '../exit-gate/exit-evidence.js';
@@ -67,14 +67,7 @@ export async function runLoop(run: Run): Promise<RunStop> {
     }
 
     if (run.config.ENABLE_BACKUP) await backUpWorkingTree(run);
-    // The call is counted before it is made, so a crash mid-call still counts it (#196).
-    run.state.rate.set(countCall(run.state.rate.value));
-    beginCallSpend(run);
-    run.state.callsMade++;
-    run.events.emit('iteration:started', { loop: run.state.loopCount });
-    run.state.lastOutcome = 'unverified';
-    run.state.loopCostBefore = run.state.spend.value.spend.run.costUsd;
-    beginAttemptRecord(run, run.state.loopCount);
+    startCall(run);
     const result = await runIteration(run, run.state.loopCount, guard.prompt);
     pruneAgentLogs(paths.logsDir, run.config.LOG_RETENTION, run.config.LOG_RETENTION_BYTES, logMemory);
     const next = result.guardStop ?? (await afterIteration(run, result));
@@ -84,6 +77,19 @@ export async function runLoop(run: Run): Promise<RunStop> {
       await deps.clock.sleep(run.config.LOOP_DELAY_SECONDS * 1000, run.stop.signal);
     }
   }
+}
+
+/** The call is counted before it is made, so a crash mid-call still counts it; the ledger is written once for it. */
+function startCall(run: Run): void {
+  batchLedgerWrites(() => {
+    run.state.rate.set(countCall(run.state.rate.value));
+    beginCallSpend(run);
+  });
+  run.state.callsMade++;
+  run.events.emit('iteration:started', { loop: run.state.loopCount });
+  run.state.lastOutcome = 'unverified';
+  run.state.loopCostBefore = run.state.spend.value.spend.run.costUsd;
+  beginAttemptRecord(run, run.state.loopCount);
 }
 
 /** --backup: the whole working tree, before the agent touches it; never fails the loop. */

@@ -11,7 +11,8 @@ import type { Clock } from './clock.js';
 import { createRedactor, type Redactor } from '../text/redaction.js';
 import { stripTerminalControls } from '../text/terminal-text.js';
 import type { Logger, LogLevel, Output } from './deps.js';
-import { appendFileNoFollow, isRefusedWrite } from '../state/no-follow.js';
+import { isRefusedWrite } from '../state/no-follow.js';
+import { KeptAppendFile } from '../state/kept-append.js';
 
 export interface LoggerOptions {
   /** ralph.log; appended only when its directory exists (the Bash tool never creates it to log). */
@@ -87,11 +88,32 @@ export function createLogger(options: LoggerOptions): Logger {
   };
 }
 
+/** No log folder: the line goes to stderr only. */
+class MissingLogFolder extends Error {}
+
+/** Log files held open, the most recently used last: a run has one, --parallel one per unit. */
+const LOG_FILES_KEPT = 8;
+const logFiles = new Map<string, KeptAppendFile>();
+
+function keptLogFile(path: string): KeptAppendFile {
+  const kept = logFiles.get(path) ?? new KeptAppendFile(path);
+  logFiles.delete(path);
+  logFiles.set(path, kept);
+  for (const [oldest, file] of logFiles) {
+    if (logFiles.size <= LOG_FILES_KEPT) break;
+    file.close();
+    logFiles.delete(oldest);
+  }
+  return kept;
+}
+
 function appendToLogFile(path: string, text: string, maxBytes: number, onRefused: (error: Error) => void): void {
-  if (!existsSync(dirname(path))) return;
   try {
-    rotateLogIfNeeded(path, maxBytes);
-    appendFileNoFollow(path, text);
+    keptLogFile(path).append(text, (size) => {
+      // A missing log is made only where its folder is (the Bash tool never creates it to log).
+      if (size === undefined && !existsSync(dirname(path))) throw new MissingLogFolder();
+      return size !== undefined && size >= maxBytes && rotateLogIfNeeded(path, maxBytes);
+    });
   } catch (error) {
     // A log line must never stop the loop (disk full, permissions); stderr still has it.
     if (isRefusedWrite(error)) onRefused(error);

@@ -5,34 +5,79 @@
 // cleared its environment is not found: the sandboxes' pid namespaces cover that case.
 // The scan runs after every agent call over every process of the machine, so each one costs
 // few system calls: the environ file is opened (another user's fails there, unless we are
-// root), its owner checked on the open file, and read into one buffer reused for all.
+// root), its owner checked on the open file, and read into one buffer reused for all. A
+// process's environment is set when it starts, so one found without the mark is not read again
+// in later scans of the run while it is the same process: the same pid with the same /proc
+// inode (a new process under a reused pid gets a new inode). A process rewriting its own
+// environment in memory could add the mark later; one doing that could as well remove it.
 
-import { closeSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs';
 
 export const RUN_MARK_VARIABLE = 'RALPH_RUN_ID';
 
 const CHUNK = 64 * 1024;
 let scratch = Buffer.alloc(CHUNK);
 
+/** What a scan reads of /proc (tests give their own). */
+export interface ProcReader {
+  /** The names in /proc; throws where there is no /proc. */
+  list(): string[];
+  /** Which process `pid` is now (its /proc inode), or undefined when it is gone. */
+  identity(pid: number): number | undefined;
+  /** The environment of `pid` when it is `uid`'s (any with no uid), or undefined. */
+  environ(pid: number, uid: number | undefined): Buffer | undefined;
+}
+
+export const systemProc: ProcReader = {
+  list: () => readdirSync('/proc'),
+  identity: (pid) => lstatSync(`/proc/${pid}`, { throwIfNoEntry: false })?.ino,
+  environ: readOwnEnviron,
+};
+
+/** Runs whose unmarked processes are remembered (a process runs several at once with --parallel). */
+const REMEMBERED_RUNS = 8;
+
+/** Per run id: the processes found without its mark, pid to /proc inode. */
+const unmarked = new Map<string, Map<number, number>>();
+
 /** Pids (not ours) whose environment holds `RALPH_RUN_ID=<runId>`; [] where /proc is missing. */
-export function findMarkedProcesses(runId: string): number[] {
+export function findMarkedProcesses(runId: string, proc: ProcReader = systemProc): number[] {
   if (runId === '') return [];
   const entry = Buffer.from(`${RUN_MARK_VARIABLE}=${runId}\0`);
   const uid = process.getuid?.();
   let names: string[];
   try {
-    names = readdirSync('/proc');
+    names = proc.list();
   } catch {
     return [];
   }
+  const before = unmarked.get(runId);
+  const now = new Map<number, number>();
   const pids: number[] = [];
   for (const name of names) {
     const pid = Number(name);
     if (!Number.isInteger(pid) || pid === process.pid || pid <= 1) continue;
-    const environ = readOwnEnviron(pid, uid);
+    const identity = proc.identity(pid);
+    if (identity === undefined) continue;
+    if (before?.get(pid) === identity) {
+      now.set(pid, identity);
+      continue;
+    }
+    const environ = proc.environ(pid, uid);
     if (environ !== undefined && carries(environ, entry)) pids.push(pid);
+    else now.set(pid, identity);
   }
+  remember(runId, now);
   return pids;
+}
+
+function remember(runId: string, seen: Map<number, number>): void {
+  unmarked.delete(runId);
+  unmarked.set(runId, seen);
+  for (const oldest of unmarked.keys()) {
+    if (unmarked.size <= REMEMBERED_RUNS) break;
+    unmarked.delete(oldest);
+  }
 }
 
 /** Whether the NUL-separated environment holds `entry` (`NAME=value\0`) as a whole variable. */

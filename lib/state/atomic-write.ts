@@ -51,6 +51,14 @@ const TEMP_MARKER = '.tmp-';
 /** Targets whose directory was already swept of dead writers' temp files by this process. */
 const swept = new Set<string>();
 
+/** Files this process has replaced so far (each a create and a rename): what a loop's writes cost. */
+let replaced = 0;
+
+/** How many files writeFileAtomic has replaced in this process (the bench and tests count a loop's). */
+export function atomicWriteCount(): number {
+  return replaced;
+}
+
 /**
  * `.<name>.tmp-<pid>-<hex>`: hidden, and plainly a temp file to anyone listing `.ralph/`. The
  * suffix only has to differ from a leftover of an earlier process with the same pid (the open
@@ -87,6 +95,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, options
     closeSync(fd);
     fd = undefined;
     renameSync(tmp, path);
+    replaced++;
   } catch (error) {
     if (fd !== undefined) closeQuietly(fd);
     unlinkQuietly(tmp);

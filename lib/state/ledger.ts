@@ -87,10 +87,53 @@ function unchangedSinceWritten(path: string): Ledger | undefined {
   return lastWritten.ledger;
 }
 
+/**
+ * The ledgers changed inside `batchLedgerWrites`, not written yet: the loop changes several parts
+ * of the ledger in one step (the call's tokens, its spend, the breaker), and each write replaces
+ * the whole file.
+ */
+let pending: Map<string, Ledger> | undefined;
+
+/**
+ * Runs `step` (synchronous: nothing else runs meanwhile) with the ledger's updates held in
+ * memory, then writes each changed ledger once. A `kill -9` inside the step leaves the ledger as
+ * it was before the step, never a part of it; the step's updates read what it changed so far.
+ */
+export function batchLedgerWrites<T>(step: () => T): T {
+  if (pending) return step();
+  const held = new Map<string, Ledger>();
+  const after: Array<() => void> = [];
+  pending = held;
+  afterPending = after;
+  try {
+    const result = step();
+    if (result instanceof Promise) throw new Error('batchLedgerWrites takes a synchronous step');
+    return result;
+  } finally {
+    pending = undefined;
+    afterPending = undefined;
+    for (const [path, ledger] of held) writeLedger(path, ledger);
+    for (const action of after) action();
+  }
+}
+
+/** What waits for the batch's ledger writes (the views of what the step changed). */
+let afterPending: Array<() => void> | undefined;
+
+/**
+ * Writes the views of the ledger (`.call_count`, `.run_state`, …) after the ledger itself, also
+ * inside a batch: a kill between the two leaves the ledger ahead of its views, never behind.
+ */
+export function afterLedgerWrites(write: () => void): void {
+  if (afterPending) afterPending.push(write);
+  else write();
+}
+
 /** Changes one part of the ledger and writes it whole, atomically (mode 600, its folder 700). */
 export function updateLedger(path: string, projectDir: string, change: (ledger: Ledger) => Ledger): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const current = unchangedSinceWritten(path) ??
+  const current = pending?.get(path) ??
+    unchangedSinceWritten(path) ??
     readLedger(path, () => undefined) ?? {
       version: 1 as const,
       project: realPathOf(projectDir),
@@ -102,7 +145,13 @@ export function updateLedger(path: string, projectDir: string, change: (ledger: 
       queued_prds: [],
       tests_baseline: null,
     };
-  const text = `${JSON.stringify(change(current), null, 2)}\n`;
+  const next = change(current);
+  if (pending) pending.set(path, next);
+  else writeLedger(path, next);
+}
+
+function writeLedger(path: string, ledger: Ledger): void {
+  const text = `${JSON.stringify(ledger, null, 2)}\n`;
   lastWritten = undefined;
   writeFileAtomic(path, text, { mode: 0o600 });
   const stamp = fileStamp(path);

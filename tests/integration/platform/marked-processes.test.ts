@@ -56,6 +56,15 @@ describe.runIf(process.platform === 'linux')('marked processes', () => {
     expect(isProcessRunning(other)).toBe(true);
   });
 
+  it('finds a process marked after an earlier scan of the run, as every scan after each call must', async () => {
+    const id = randomUUID();
+    const unmarked = await sleeper({ OTHER: 'x' });
+    expect(findMarkedProcesses(id)).toEqual([]);
+    const later = await sleeper({ RALPH_RUN_ID: id });
+    expect(findMarkedProcesses(id)).toEqual([later]);
+    expect(isProcessRunning(unmarked)).toBe(true);
+  });
+
   it('finds nothing for an empty run id', () => {
     expect(findMarkedProcesses('')).toEqual([]);
   });

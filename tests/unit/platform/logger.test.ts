@@ -118,6 +118,17 @@ describe('createLogger', () => {
     expect(written.map((l) => l.match(/\[(\w+)\] \w+$/m)?.[1])).toEqual(['WARN', 'ERROR']);
   });
 
+  it('keeps writing to ralph.log after the loop rotated it or someone removed it', () => {
+    const { logger, logFile, fileText } = setup();
+    logger.info('one');
+    rotateLogIfNeeded(logFile, 1);
+    logger.info('two');
+    rmSync(logFile);
+    logger.info('three');
+    expect(readFileSync(`${logFile}.1`, 'utf8')).toContain('[INFO] one');
+    expect(fileText()).toBe('[2026-11-30 04:08:09] [INFO] three\n');
+  });
+
   it('never creates the log directory just to log', () => {
     const { logger, logsDir, written } = setup({ withLogsDir: false });
     logger.info('only on stderr');

@@ -5,7 +5,18 @@ import { mkdtempSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, sym
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ledgerPath, readLedger, recordQueuedPrd, saveLedgerRate, saveLedgerRun } from '../../../lib/state/ledger.js';
+import {
+  afterLedgerWrites,
+  batchLedgerWrites,
+  ledgerPath,
+  readLedger,
+  recordQueuedPrd,
+  saveLedgerBreaker,
+  saveLedgerRate,
+  saveLedgerRun,
+} from '../../../lib/state/ledger.js';
+import { atomicWriteCount } from '../../../lib/state/atomic-write.js';
+import { defaultCircuitBreakerFile } from '../../../lib/state/schemas.js';
 import { newRunSpend } from '../../../lib/limits/limits-store.js';
 
 const dirs: string[] = [];
@@ -94,5 +105,60 @@ describe('the ledger file', () => {
     const warnings: string[] = [];
     expect(readLedger(path, (m) => warnings.push(m))).toBeUndefined();
     expect(warnings[0]).toContain('is unreadable');
+  });
+});
+
+describe('a batch of ledger updates', () => {
+  it('writes the ledger once, with every update of the step, each seeing the ones before', () => {
+    const project = tmp();
+    const path = ledgerPath(project, { XDG_STATE_HOME: join(tmp(), 's') }, '/x');
+    const rate = { calls: 1, tokens: 10, lastReset: '2026010100', wall_ms: 1 };
+    saveLedgerRate(path, project, rate);
+    const before = atomicWriteCount();
+    const inode = statSync(path).ino;
+    const result = batchLedgerWrites(() => {
+      saveLedgerRate(path, project, { ...rate, tokens: 20 });
+      saveLedgerRun(path, project, newRunSpend(1000, 'run-1'), true);
+      saveLedgerBreaker(path, project, { ...defaultCircuitBreakerFile(), consecutive_no_progress: 2 });
+      // Nothing on disk yet: a kill here leaves the ledger as it was before the step.
+      expect(statSync(path).ino).toBe(inode);
+      return 'done';
+    });
+    expect(result).toBe('done');
+    expect(atomicWriteCount() - before).toBe(1);
+    const kept = readLedger(path, () => undefined);
+    expect(kept?.rate).toMatchObject({ calls: 1, tokens: 20 });
+    expect(kept?.run).toMatchObject({ unfinished: true, state: { run_id: 'run-1' } });
+    expect(kept?.breaker).toMatchObject({ consecutive_no_progress: 2 });
+  });
+
+  it('writes what the step changed even when it throws, and takes no asynchronous step', () => {
+    const project = tmp();
+    const path = ledgerPath(project, { XDG_STATE_HOME: join(tmp(), 's') }, '/x');
+    expect(() =>
+      batchLedgerWrites(() => {
+        saveLedgerRun(path, project, newRunSpend(1000, 'run-2'), true);
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
+    expect(readLedger(path, () => undefined)?.run).toMatchObject({ state: { run_id: 'run-2' } });
+    expect(() => batchLedgerWrites(async () => undefined)).toThrow('synchronous');
+  });
+
+  it('writes the views after the ledger, so a kill between them leaves the ledger ahead, never behind', () => {
+    const project = tmp();
+    const path = ledgerPath(project, { XDG_STATE_HOME: join(tmp(), 's') }, '/x');
+    const rate = { calls: 1, tokens: 10, lastReset: '2026010100', wall_ms: 1 };
+    saveLedgerRate(path, project, rate);
+    const seenByView: Array<number | undefined> = [];
+    batchLedgerWrites(() => {
+      saveLedgerRate(path, project, { ...rate, calls: 2 });
+      afterLedgerWrites(() => seenByView.push(readLedger(path, () => undefined)?.rate?.calls));
+      expect(seenByView).toEqual([]);
+    });
+    expect(seenByView).toEqual([2]);
+    // Outside a batch the view is written at once.
+    afterLedgerWrites(() => seenByView.push(0));
+    expect(seenByView).toEqual([2, 0]);
   });
 });
