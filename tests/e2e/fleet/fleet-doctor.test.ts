@@ -11,7 +11,9 @@ import { withFleetRepo, type FleetRepo } from '../../helpers/fleet-repo.js';
 import { binPath, runCli } from '../../helpers/run-cli.js';
 
 const DRIVER = fileURLToPath(new URL('../bootstrap/pty-driver.py', import.meta.url));
+/** The test's latest repo; every repo a test made is removed after it. */
 let repo: FleetRepo | undefined;
+const made: FleetRepo[] = [];
 
 /** ralph-fleet on a terminal, answering its questions (the wizard tests' driver). */
 function runInPty(args: string[], cwd: string, env: NodeJS.ProcessEnv, steps: Array<[string, string]>): { code: number; output: string } {
@@ -24,7 +26,9 @@ function runInPty(args: string[], cwd: string, env: NodeJS.ProcessEnv, steps: Ar
   };
   return JSON.parse(execFileSync('python3', [DRIVER, JSON.stringify(spec)], { encoding: 'utf8', timeout: 60_000 })) as { code: number; output: string };
 }
-afterEach(() => repo?.cleanup());
+afterEach(() => {
+  for (const each of made.splice(0)) each.cleanup();
+});
 
 const READY = {
   files: ['main:.github/workflows/ralph.yml'],
@@ -35,6 +39,7 @@ const READY = {
 
 function setUp(gh: Record<string, unknown>): { dir: string; env: NodeJS.ProcessEnv } {
   repo = withFleetRepo({ gh });
+  made.push(repo);
   return { dir: repo.cloneJob(), env: { ...repo.ghEnv, PATH: [repo.ghBinDir, process.env.PATH].join(delimiter) } };
 }
 
