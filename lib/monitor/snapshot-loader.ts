@@ -2,12 +2,15 @@
 // dashboard that wakes every couple of seconds: each file is stat()ed, and only one whose
 // inode, size or mtime changed is read again; logs are read from their last few KB only.
 // The agent can write these files: each is opened without blocking and read only when it is a
-// regular file, so a FIFO planted in its place is a warning, not a dashboard that hangs.
+// regular file inside the project, so a FIFO planted in its place is a warning, not a dashboard
+// that hangs, and a link out of the project is a warning, not another file's text on the screen
+// (the loop reads none of them through such a link either).
 
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ViewConfig } from '../config/view-config.js';
 import { movedControlFiles } from '../state/paths.js';
+import { openedOutsideProject } from '../state/control-file.js';
 import { isProcessAlive } from '../state/process-alive.js';
 import { assembleSnapshot, type ParseMemo } from './assemble-snapshot.js';
 import { listRunRecordFiles } from '../run-record/record-files.js';
@@ -86,7 +89,7 @@ export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLo
         const cached = cache.get(spec.key);
         if (cached && cached.stamp === stamp) continue;
         changed = true;
-        cache.set(spec.key, stamp === 'missing' ? { stamp } : { stamp, ...readSpec(spec) });
+        cache.set(spec.key, stamp === 'missing' ? { stamp } : { stamp, ...readSpec(spec, options.projectDir) });
       }
       const newestRecord = listRunRecordFiles(paths)[0];
       const stamp = newestRecord ? `${newestRecord}|${statStamp(newestRecord)}` : '';
@@ -142,7 +145,7 @@ function statStamp(path: string): string {
 }
 
 /** A state file's text (its last `tailBytes` for a log), or why it could not be read. */
-function readSpec(spec: FileSpec): { text?: string; warning?: string } {
+function readSpec(spec: FileSpec, projectDir: string): { text?: string; warning?: string } {
   const name = basename(spec.path);
   let fd: number;
   try {
@@ -156,6 +159,7 @@ function readSpec(spec: FileSpec): { text?: string; warning?: string } {
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) return { warning: `cannot read ${name} (not a regular file)` };
+    if (openedOutsideProject(fd, spec.path, projectDir)) return { warning: `cannot read ${name} (a link out of the project)` };
     if (spec.tailBytes !== undefined) return { text: readTail(fd, stats.size, spec.tailBytes) };
     if (stats.size > MAX_WHOLE_BYTES) return { warning: `${name} is too large to be a state file (${stats.size} bytes); ignored` };
     return { text: readTail(fd, stats.size, stats.size) };
