@@ -1,6 +1,7 @@
 // Loads a DashboardSnapshot from a project's `.ralph/` directory, read-only. Kept cheap for a
 // dashboard that wakes every couple of seconds: each file is stat()ed, and only one whose
-// inode, size or mtime changed is read again; logs are read from their last few KB only.
+// inode, size, modification or change time changed is read again; logs are read from their
+// last few KB only.
 // The agent can write these files: each is opened without blocking and read only when it is a
 // regular file inside the project, so a FIFO planted in its place is a warning, not a dashboard
 // that hangs, and a link out of the project is a warning, not another file's text on the screen
@@ -134,11 +135,13 @@ export async function loadSnapshot(projectDir: string, view: ViewConfig, now: nu
 }
 
 // Synchronous and without an exception for an absent file: a dozen of these every couple of
-// seconds is the dashboard's whole idle cost, so they stay off the thread pool.
+// seconds is the dashboard's whole idle cost, so they stay off the thread pool. The change time
+// is in the stamp: a file rewritten in place with its size and modification time put back
+// (touch can set those, never the change time) is read again.
 function statStamp(path: string): string {
   try {
-    const s = statSync(path, { throwIfNoEntry: false });
-    return s ? `${s.ino}:${s.size}:${s.mtimeMs}` : 'missing';
+    const s = statSync(path, { bigint: true, throwIfNoEntry: false });
+    return s ? `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` : 'missing';
   } catch {
     return 'missing';
   }

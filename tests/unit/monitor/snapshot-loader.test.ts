@@ -134,4 +134,19 @@ describe('createSnapshotLoader', () => {
     project.write('.ralph/.usage_limit_wait', JSON.stringify({ resume_at: '2099-01-01T00:00:00Z' }));
     expect((await loader.load()).changed).toBe(true);
   });
+
+  it('sees a file rewritten in place with its size and modification time kept', async () => {
+    project = stateProject('midrun');
+    const loader = createSnapshotLoader({ projectDir: project.dir, now: () => Date.now(), view: projectView(project.dir) });
+    expect((await loader.load()).snapshot.plan).toEqual({ done: 2, total: 4, optionalOpen: 0, optionalDone: 0 });
+    const plan = join(project.dir, '.ralph/fix_plan.md');
+    const times = join(project.dir, 'times');
+    execFileSync('touch', ['-r', plan, times]);
+    // The same inode and size, every box ticked; then its old modification time put back.
+    writeFileSync(plan, readFileSync(plan, 'utf8').replaceAll('- [ ]', '- [x]'), { flag: 'r+' });
+    execFileSync('touch', ['-r', times, plan]);
+    const next = await loader.load();
+    expect(next.changed).toBe(true);
+    expect(next.snapshot.plan).toEqual({ done: 4, total: 4, optionalOpen: 0, optionalDone: 0 });
+  });
 });
