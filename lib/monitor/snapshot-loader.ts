@@ -86,14 +86,14 @@ export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLo
       let changed = dirFound !== lastDirFound;
       lastDirFound = dirFound;
       for (const spec of files) {
-        const stamp = statStamp(spec.path);
+        const stamp = viewFileStamp(spec.path);
         const cached = cache.get(spec.key);
         if (cached && cached.stamp === stamp) continue;
         changed = true;
-        cache.set(spec.key, stamp === 'missing' ? { stamp } : { stamp, ...readSpec(spec, options.projectDir) });
+        cache.set(spec.key, stamp === 'missing' ? { stamp } : { stamp, ...readViewFile(spec.path, options.projectDir, spec.tailBytes) });
       }
       const newestRecord = listRunRecordFiles(paths)[0];
-      const stamp = newestRecord ? `${newestRecord}|${statStamp(newestRecord)}` : '';
+      const stamp = newestRecord ? `${newestRecord}|${viewFileStamp(newestRecord)}` : '';
       if (stamp !== runStamp) {
         runStamp = stamp;
         run = toRunView(readRunSummaryForStatus(paths));
@@ -138,7 +138,7 @@ export async function loadSnapshot(projectDir: string, view: ViewConfig, now: nu
 // seconds is the dashboard's whole idle cost, so they stay off the thread pool. The change time
 // is in the stamp: a file rewritten in place with its size and modification time put back
 // (touch can set those, never the change time) is read again.
-function statStamp(path: string): string {
+export function viewFileStamp(path: string): string {
   try {
     const s = statSync(path, { bigint: true, throwIfNoEntry: false });
     return s ? `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` : 'missing';
@@ -147,13 +147,16 @@ function statStamp(path: string): string {
   }
 }
 
-/** A state file's text (its last `tailBytes` for a log), or why it could not be read. */
-function readSpec(spec: FileSpec, projectDir: string): { text?: string; warning?: string } {
-  const name = basename(spec.path);
+/**
+ * A file of `.ralph/` as the views read it: its text (its last `tailBytes` for a log), or why it
+ * could not be read. Never waits on a FIFO, never reads through a link out of `projectDir`.
+ */
+export function readViewFile(path: string, projectDir: string, tailBytes?: number): { text?: string; warning?: string } {
+  const name = basename(path);
   let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO must not wait for a writer.
-    fd = openSync(spec.path, constants.O_RDONLY | constants.O_NONBLOCK);
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // Gone between stat and open: the writer replaced or removed it; the next tick sees it.
@@ -162,8 +165,8 @@ function readSpec(spec: FileSpec, projectDir: string): { text?: string; warning?
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) return { warning: `cannot read ${name} (not a regular file)` };
-    if (openedOutsideProject(fd, spec.path, projectDir)) return { warning: `cannot read ${name} (a link out of the project)` };
-    if (spec.tailBytes !== undefined) return { text: readTail(fd, stats.size, spec.tailBytes) };
+    if (openedOutsideProject(fd, path, projectDir)) return { warning: `cannot read ${name} (a link out of the project)` };
+    if (tailBytes !== undefined) return { text: readTail(fd, stats.size, tailBytes) };
     if (stats.size > MAX_WHOLE_BYTES) return { warning: `${name} is too large to be a state file (${stats.size} bytes); ignored` };
     return { text: readTail(fd, stats.size, stats.size) };
   } catch (error) {
