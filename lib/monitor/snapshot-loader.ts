@@ -1,13 +1,17 @@
 // Loads a DashboardSnapshot from a project's `.ralph/` directory, read-only. Kept cheap for a
 // dashboard that wakes every couple of seconds: each file is stat()ed, and only one whose
-// inode, size or mtime changed is read again; logs are read from their last few KB only.
+// inode, size, modification or change time changed is read again; logs are read from their
+// last few KB only.
 // The agent can write these files: each is opened without blocking and read only when it is a
-// regular file, so a FIFO planted in its place is a warning, not a dashboard that hangs.
+// regular file inside the project, so a FIFO planted in its place is a warning, not a dashboard
+// that hangs, and a link out of the project is a warning, not another file's text on the screen
+// (the loop reads none of them through such a link either).
 
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ViewConfig } from '../config/view-config.js';
 import { movedControlFiles } from '../state/paths.js';
+import { openedOutsideProject } from '../state/control-file.js';
 import { isProcessAlive } from '../state/process-alive.js';
 import { assembleSnapshot, type ParseMemo } from './assemble-snapshot.js';
 import { listRunRecordFiles } from '../run-record/record-files.js';
@@ -82,14 +86,14 @@ export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLo
       let changed = dirFound !== lastDirFound;
       lastDirFound = dirFound;
       for (const spec of files) {
-        const stamp = statStamp(spec.path);
+        const stamp = viewFileStamp(spec.path);
         const cached = cache.get(spec.key);
         if (cached && cached.stamp === stamp) continue;
         changed = true;
-        cache.set(spec.key, stamp === 'missing' ? { stamp } : { stamp, ...readSpec(spec) });
+        cache.set(spec.key, stamp === 'missing' ? { stamp } : { stamp, ...readViewFile(spec.path, options.projectDir, spec.tailBytes) });
       }
       const newestRecord = listRunRecordFiles(paths)[0];
-      const stamp = newestRecord ? `${newestRecord}|${statStamp(newestRecord)}` : '';
+      const stamp = newestRecord ? `${newestRecord}|${viewFileStamp(newestRecord)}` : '';
       if (stamp !== runStamp) {
         runStamp = stamp;
         run = toRunView(readRunSummaryForStatus(paths));
@@ -131,23 +135,28 @@ export async function loadSnapshot(projectDir: string, view: ViewConfig, now: nu
 }
 
 // Synchronous and without an exception for an absent file: a dozen of these every couple of
-// seconds is the dashboard's whole idle cost, so they stay off the thread pool.
-function statStamp(path: string): string {
+// seconds is the dashboard's whole idle cost, so they stay off the thread pool. The change time
+// is in the stamp: a file rewritten in place with its size and modification time put back
+// (touch can set those, never the change time) is read again.
+export function viewFileStamp(path: string): string {
   try {
-    const s = statSync(path, { throwIfNoEntry: false });
-    return s ? `${s.ino}:${s.size}:${s.mtimeMs}` : 'missing';
+    const s = statSync(path, { bigint: true, throwIfNoEntry: false });
+    return s ? `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` : 'missing';
   } catch {
     return 'missing';
   }
 }
 
-/** A state file's text (its last `tailBytes` for a log), or why it could not be read. */
-function readSpec(spec: FileSpec): { text?: string; warning?: string } {
-  const name = basename(spec.path);
+/**
+ * A file of `.ralph/` as the views read it: its text (its last `tailBytes` for a log), or why it
+ * could not be read. Never waits on a FIFO, never reads through a link out of `projectDir`.
+ */
+export function readViewFile(path: string, projectDir: string, tailBytes?: number): { text?: string; warning?: string } {
+  const name = basename(path);
   let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO must not wait for a writer.
-    fd = openSync(spec.path, constants.O_RDONLY | constants.O_NONBLOCK);
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // Gone between stat and open: the writer replaced or removed it; the next tick sees it.
@@ -156,7 +165,8 @@ function readSpec(spec: FileSpec): { text?: string; warning?: string } {
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) return { warning: `cannot read ${name} (not a regular file)` };
-    if (spec.tailBytes !== undefined) return { text: readTail(fd, stats.size, spec.tailBytes) };
+    if (openedOutsideProject(fd, path, projectDir)) return { warning: `cannot read ${name} (a link out of the project)` };
+    if (tailBytes !== undefined) return { text: readTail(fd, stats.size, tailBytes) };
     if (stats.size > MAX_WHOLE_BYTES) return { warning: `${name} is too large to be a state file (${stats.size} bytes); ignored` };
     return { text: readTail(fd, stats.size, stats.size) };
   } catch (error) {

@@ -11,7 +11,7 @@
 // each is checked again here before its bit is cleared. Where `find` cannot run or fails, the
 // walk is made here. Paths are kept as bytes: a name that is no UTF-8 is still reached.
 
-import { chmodSync, lstatSync, readdirSync, type Stats } from 'node:fs';
+import { chmodSync, closeSync, constants, lstatSync, openSync, readdirSync, type Stats } from 'node:fs';
 import type { Logger } from '../platform/deps.js';
 import type { ProcessRunner } from '../platform/process.js';
 
@@ -37,7 +37,7 @@ const nodeFs: StripFs = { lstatSync, readdirSync: (path) => readdirSync(path, { 
 
 /** Clears the setuid and setgid bits of every regular file under `root`; returns the files changed. */
 export async function stripSetuidFiles(root: string, options: StripOptions = {}): Promise<string[]> {
-  const fs = options.fs ?? nodeFs;
+  const fs = reachingDeepPaths(options.fs ?? nodeFs);
   const rootBytes = Buffer.from(root.length > 1 ? root.replace(/\/+$/, '') : root);
   let top: Stats;
   try {
@@ -61,6 +61,36 @@ export async function stripSetuidFiles(root: string, options: StripOptions = {})
     stripped.push(path.toString());
   }
   return stripped;
+}
+
+// A path longer than this is reached through its folders, opened a stretch at a time: a system
+// call takes no path over PATH_MAX (4096 bytes), and the agent can make folders deeper than that.
+const LONGEST_PATH = 3072;
+
+/** `fs`, whose calls reach a path of any length. */
+function reachingDeepPaths(fs: StripFs): StripFs {
+  return {
+    lstatSync: (path) => reach(path, (short) => fs.lstatSync(short)),
+    readdirSync: (path) => reach(path, (short) => fs.readdirSync(short)),
+    chmodSync: (path, mode) => reach(path, (short) => fs.chmodSync(short, mode)),
+  };
+}
+
+/**
+ * `use` called with `path`, or, when it is too long, with a shorter name of the same file: its
+ * first folders opened (a stretch of at most LONGEST_PATH bytes) and the rest named under
+ * /proc/self/fd. No process of the agent runs now, so no folder is swapped on the way.
+ */
+function reach<T>(path: Buffer, use: (short: Buffer) => T): T {
+  if (path.length <= LONGEST_PATH) return use(path);
+  // Folder names are at most 255 bytes: a `/` lies within the stretch, past the /proc prefix.
+  const cut = path.lastIndexOf(0x2f, LONGEST_PATH);
+  const fd = openSync(path.subarray(0, cut), constants.O_RDONLY | constants.O_DIRECTORY);
+  try {
+    return reach(Buffer.concat([Buffer.from(`/proc/self/fd/${fd}`), path.subarray(cut)]), use);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The regular files under `root` with a setuid or setgid bit, as `find` names them; undefined when it could not tell. */

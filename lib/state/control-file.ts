@@ -64,7 +64,7 @@ export function readControlFile(path: string, options: ControlFileOptions): stri
   try {
     const stats = fstatSync(fd);
     // Judged on what was opened: the path may have been swapped for a link since the check.
-    const outside = options.allowSymlinkOut ? undefined : openedOutside(fd, path, options.projectDir);
+    const outside = options.allowSymlinkOut ? undefined : openedOutsideProject(fd, path, options.projectDir);
     const why =
       (outside ? `is a symlink to ${outside}, outside the project` : undefined) ??
       kindProblem(stats) ??
@@ -161,7 +161,7 @@ function symlinkTargetOutside(path: string, projectDir: string): string | undefi
  * The real path of the file open at `fd`, when `path` names a place inside the project but what
  * was opened lies outside it (read from /proc/self/fd; undefined where /proc is missing).
  */
-function openedOutside(fd: number, path: string, projectDir: string): string | undefined {
+export function openedOutsideProject(fd: number, path: string, projectDir: string): string | undefined {
   if (!inside(resolve(projectDir, path), resolve(projectDir))) return undefined;
   let opened: string;
   try {

@@ -5,7 +5,9 @@
 // inside a string (JSON requires it escaped) is taken as that character, escaped: the agent can
 // write these files, and a reader must take any byte without throwing.
 
-const KEY_LINE = /^(\s*)"([^"\\]+)"\s*:\s*(.*?)\s*,?\s*$/;
+// The value is all after the colon; its spaces and trailing comma are cut in code, not by the
+// pattern: `(.*?)\s*,?\s*$` backtracks on a long run of spaces for minutes (the agent writes these).
+const KEY_LINE = /^(\s*)"([^"\\]+)"\s*:(.*)$/;
 const INLINE_FIELD = /"([^"\\]+)"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/g;
 
 /** Strict JSON first; otherwise the fields that can be recovered, or undefined if none. */
@@ -31,11 +33,15 @@ function salvageInline(text: string): Record<string, unknown> {
 // Pretty-printed files have one top-level field per line, at the shallowest indentation.
 function salvageLines(text: string): Record<string, unknown> {
   const fields: Array<{ indent: number; key: string; raw: string }> = [];
+  let top = Infinity;
   for (const line of text.split(/\r?\n/)) {
     const match = KEY_LINE.exec(line);
-    if (match) fields.push({ indent: match[1]!.length, key: match[2]!, raw: match[3]! });
+    if (!match) continue;
+    const indent = match[1]!.length;
+    fields.push({ indent, key: match[2]!, raw: valueText(match[3]!) });
+    // Not Math.min(...all): a file of many fields would overflow the stack.
+    if (indent < top) top = indent;
   }
-  const top = Math.min(...fields.map((f) => f.indent));
   const found: Record<string, unknown> = {};
   for (const { indent, key, raw } of fields) {
     if (indent !== top || key in found) continue;
@@ -43,6 +49,12 @@ function salvageLines(text: string): Record<string, unknown> {
     if (value !== undefined) found[key] = value;
   }
   return found;
+}
+
+// A field's value as written: without the spaces around it and one trailing comma.
+function valueText(afterColon: string): string {
+  const text = afterColon.trim();
+  return text.endsWith(',') ? text.slice(0, -1).trimEnd() : text;
 }
 
 function parseValue(raw: string): unknown {

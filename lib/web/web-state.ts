@@ -2,14 +2,14 @@
 // monitor (the dashboard snapshot, the run record's summary) plus the plan's items and the
 // timeline of loops from metrics.jsonl. Every string that came from a state file, the plan or
 // the agent's live output passes the terminal-text sanitizer here; the page then only ever sets
-// it as text, so nothing the agent wrote is interpreted as markup.
+// it as text, so nothing the agent wrote is interpreted as markup. The plan and metrics.jsonl
+// are read as the monitor reads its files (readViewFile): `ralph --web` serves from the loop's
+// own process, and a FIFO the agent puts there must not stop the loop.
 
 import { basename } from 'node:path';
-import { open } from 'node:fs/promises';
-import { readFileSync, statSync } from 'node:fs';
 import type { ViewConfig } from '../config/view-config.js';
 import type { DashboardSnapshot } from '../monitor/snapshot.js';
-import { createSnapshotLoader } from '../monitor/snapshot-loader.js';
+import { createSnapshotLoader, readViewFile, viewFileStamp } from '../monitor/snapshot-loader.js';
 import { parseFixPlan } from '../plan/fix-plan.js';
 import { heldOpenItems } from '../plan/plan-store.js';
 import { silentLogger } from '../platform/logger.js';
@@ -22,7 +22,6 @@ export const TIMELINE_LOOPS = 200;
 export const PLAN_ITEMS = 500;
 const LIVE_LINES = 120;
 const TIMELINE_TAIL_BYTES = 96 * 1024;
-const PLAN_MAX_BYTES = 4 * 1024 * 1024;
 
 export interface TimelineLoop {
   loop: number;
@@ -111,14 +110,14 @@ export function createWebStateSource(options: { projectDir: string; view: ViewCo
   return {
     async load() {
       const { snapshot, changed: snapshotChanged } = await loader.load();
-      const stamp = statStamp(metricsPath);
+      const stamp = viewFileStamp(metricsPath);
       const timelineChanged = stamp !== timelineStamp;
       if (timelineChanged) {
         timelineStamp = stamp;
-        timeline = stamp === 'missing' ? [] : parseTimeline(await readTail(metricsPath, TIMELINE_TAIL_BYTES));
+        timeline = stamp === 'missing' ? [] : parseTimeline(readViewFile(metricsPath, options.projectDir, TIMELINE_TAIL_BYTES).text ?? '');
       }
       if (!last || snapshotChanged || timelineChanged) {
-        const planText = snapshotChanged || !last ? readPlanText(options.view.paths.fixPlan) : undefined;
+        const planText = snapshotChanged || !last ? (readViewFile(options.view.paths.fixPlan, options.projectDir).text ?? null) : undefined;
         last = buildWebState(snapshot, {
           plan: planText === undefined ? last?.plan : planOf(planText, snapshot, options.view.optionalSections, heldOpen(options.view)),
           timeline,
@@ -309,43 +308,4 @@ function planOf(
     cut: view.items.length > items.length,
     heldOpen: held,
   };
-}
-
-/** The plan's text (read only when some state file changed), or null when there is none or it is too large to be a plan. */
-function readPlanText(path: string): string | null {
-  try {
-    const size = statSync(path, { throwIfNoEntry: false })?.size;
-    if (size === undefined || size > PLAN_MAX_BYTES) return null;
-    return readFileSync(path, 'utf8');
-  } catch {
-    return null;
-  }
-}
-
-function statStamp(path: string): string {
-  try {
-    const s = statSync(path, { throwIfNoEntry: false });
-    return s ? `${s.ino}:${s.size}:${s.mtimeMs}` : 'missing';
-  } catch {
-    return 'missing';
-  }
-}
-
-/** The last `bytes` bytes of a file, from a line boundary. */
-async function readTail(path: string, bytes: number): Promise<string> {
-  try {
-    const handle = await open(path, 'r');
-    try {
-      const { size } = await handle.stat();
-      const start = Math.max(0, size - bytes);
-      const buffer = Buffer.alloc(size - start);
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
-      const text = buffer.subarray(0, bytesRead).toString('utf8');
-      return start === 0 ? text : text.slice(text.indexOf('\n') + 1);
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return '';
-  }
 }

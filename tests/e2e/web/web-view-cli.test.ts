@@ -2,9 +2,10 @@
 // built dist/. One line with the address, the view answering at it, Ctrl+C stopping it, and
 // nothing left listening afterwards.
 
+import { closeSync, constants, openSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { withFakeClaude, type FakeClaude } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli } from '../../helpers/run-cli.js';
@@ -135,6 +136,47 @@ describe('ralph --web', () => {
     expect(during.status).toBe(200);
     expect(during.state.plan).toMatchObject({ done: 0, total: 1, items: [{ text: 'one', done: false }] });
     expect(await refused(port!)).toBe(true);
+  });
+
+  it('goes on serving, and the loop goes on, after the agent puts a FIFO in place of fix_plan.md', async () => {
+    project = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}ALLOWED_TOOLS=Bash\n`, '.ralph/fix_plan.md': '- [ ] one\n' }), { git: true });
+    const fifo = project.path('.ralph/fix_plan.md');
+    // Were a reader stuck on the FIFO, a writer that comes and goes would free it.
+    onTestFinished(() => {
+      try {
+        closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+      } catch {
+        // no reader waits
+      }
+    });
+    fake = withFakeClaude({
+      calls: [{ steps: [{ tool: 'Bash', input: { command: 'rm .ralph/fix_plan.md && mkfifo .ralph/fix_plan.md' }, exec: true }], hang: 'beforeResult' }],
+    });
+    let seen: { warnings: string[] } | undefined;
+    const result = await runCli('ralph', ['--web'], {
+      cwd: project.dir,
+      env: { ...fake.env, ...GIT_TEST_ENV },
+      onSpawn: (child) => {
+        let out = '';
+        child.stdout!.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const match = ADDRESS_LINE.exec(out);
+          if (!match || seen) return;
+          const stateUrl = `http://127.0.0.1:${match[2]}/state.json?token=${match[3]}`;
+          seen = { warnings: [] };
+          // The view answers each look; once it has looked at the FIFO, ralph is stopped.
+          const look = async (): Promise<void> => {
+            const got = await fetchText(stateUrl);
+            seen = JSON.parse(got.body) as { warnings: string[] };
+            if (seen.warnings.includes('cannot read fix_plan.md (not a regular file)')) child.kill('SIGINT');
+            else setImmediate(() => void look().catch(() => undefined));
+          };
+          void look().catch(() => undefined);
+        });
+      },
+    });
+    expect(result.code, result.stderr).toBe(130);
+    expect(seen?.warnings).toContain('cannot read fix_plan.md (not a regular file)');
   });
 
   it('refuses --web-port without --web, and --web with --monitor', async () => {

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSnapshotLoader, loadSnapshot } from '../../../lib/monitor/snapshot-loader.js';
@@ -55,6 +56,36 @@ describe('loadSnapshot on state written by the Bash tool', () => {
     expect(snap.plan).toEqual({ done: 2, total: 4, optionalOpen: 0, optionalDone: 0 });
   });
 
+  it('reads no state file, plan or log through a link out of the project, as the loop reads none', async () => {
+    project = stateProject('midrun');
+    const outside = mkdtempSync(join(tmpdir(), 'ralph-mon-outside-'));
+    try {
+      writeFileSync(join(outside, 'secret'), 'SECRET line of a file outside the project\n');
+      writeFileSync(join(outside, 'plan.md'), '# Fix Plan\n- [x] a\n- [x] b\n');
+      writeFileSync(join(outside, 'status.json'), JSON.stringify({ status: 'running', loop_count: 99 }));
+      const link = (name: string, target: string) => {
+        rmSync(join(project!.dir, '.ralph', name), { force: true });
+        symlinkSync(join(outside, target), join(project!.dir, '.ralph', name));
+      };
+      link('logs/ralph.log', 'secret');
+      link('fix_plan.md', 'plan.md');
+      link('status.json', 'status.json');
+      const snap = await loadSnapshot(project.dir, projectView(project.dir), Date.parse('2026-11-30T04:49:10Z'));
+      expect(snap.ralphLogTail.join('\n')).not.toContain('SECRET');
+      expect(snap.plan).toBeUndefined();
+      expect(snap.status).toBeUndefined();
+      expect(snap.warnings).toEqual(
+        expect.arrayContaining([
+          'cannot read status.json (a link out of the project)',
+          'cannot read fix_plan.md (a link out of the project)',
+          'cannot read ralph.log (a link out of the project)',
+        ]),
+      );
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it('reports a project without .ralph/', async () => {
     project = stateProject();
     const snap = await loadSnapshot(join(project.dir, 'elsewhere'), projectView(join(project.dir, 'elsewhere')), Date.now());
@@ -102,5 +133,20 @@ describe('createSnapshotLoader', () => {
     expect((await loader.load()).changed).toBe(false);
     project.write('.ralph/.usage_limit_wait', JSON.stringify({ resume_at: '2099-01-01T00:00:00Z' }));
     expect((await loader.load()).changed).toBe(true);
+  });
+
+  it('sees a file rewritten in place with its size and modification time kept', async () => {
+    project = stateProject('midrun');
+    const loader = createSnapshotLoader({ projectDir: project.dir, now: () => Date.now(), view: projectView(project.dir) });
+    expect((await loader.load()).snapshot.plan).toEqual({ done: 2, total: 4, optionalOpen: 0, optionalDone: 0 });
+    const plan = join(project.dir, '.ralph/fix_plan.md');
+    const times = join(project.dir, 'times');
+    execFileSync('touch', ['-r', plan, times]);
+    // The same inode and size, every box ticked; then its old modification time put back.
+    writeFileSync(plan, readFileSync(plan, 'utf8').replaceAll('- [ ]', '- [x]'), { flag: 'r+' });
+    execFileSync('touch', ['-r', times, plan]);
+    const next = await loader.load();
+    expect(next.changed).toBe(true);
+    expect(next.snapshot.plan).toEqual({ done: 4, total: 4, optionalOpen: 0, optionalDone: 0 });
   });
 });

@@ -2,6 +2,7 @@
 // names the files that carry a bit (ralph looks at those alone), and where `find` cannot run the
 // same walk is made in ralph. Links are never followed; a name that is no UTF-8 is still reached.
 
+import { execFileSync } from 'node:child_process';
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,6 +95,21 @@ describe('stripSetuidFiles', () => {
       chmodSync(name, 0o4755);
       expect(await stripSetuidFiles(project, options)).toHaveLength(1);
       expect(lstatSync(name).mode & 0o7777).toBe(0o755);
+    }
+  });
+
+  it('clears the bit of a file deeper than the longest path a system call takes, with find and without', async () => {
+    const project = dir();
+    // 30 folders of 200 bytes: 6 KB, past PATH_MAX (4 KB). Made, and later removed, by the shell a folder at a time.
+    const folder = 'd'.repeat(200);
+    execFileSync('bash', ['-c', `for i in $(seq 30); do mkdir ${folder} && cd ${folder}; done && printf x > suid && chmod 4755 suid`], { cwd: project });
+    cleanups.push(() => execFileSync('rm', ['-rf', project]));
+    const setIdFiles = () => execFileSync('find', ['.', '-type', 'f', '-perm', '/6000'], { cwd: project }).toString();
+    for (const options of [{ processRunner: nodeProcessRunner }, noFind] as const) {
+      execFileSync('bash', ['-c', `for i in $(seq 30); do cd ${folder}; done && chmod 4755 suid`], { cwd: project });
+      expect(setIdFiles()).not.toBe('');
+      expect(await stripSetuidFiles(project, options)).toHaveLength(1);
+      expect(setIdFiles()).toBe('');
     }
   });
 

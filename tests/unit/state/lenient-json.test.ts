@@ -51,6 +51,21 @@ describe('parseLenientJson', () => {
   });
 });
 
+describe('a hand-built file the agent shaped to be slow or deep', () => {
+  it('salvages a field whose value ends in a long run of spaces at once, not after minutes of backtracking', () => {
+    const spaces = ' '.repeat(10_000);
+    const text = `{\n  "status": "executing",\n  "last_output": "said "hi"${spaces}done",\n  "files_changed": 2${spaces} ,\n`;
+    expect(parseLenientJson(text)).toEqual({ status: 'executing', last_output: `said "hi"${spaces}done`, files_changed: 2 });
+  });
+
+  it('salvages a file of many fields without overflowing the stack', () => {
+    const lines = Array.from({ length: 200_000 }, (_, i) => `  "k${i}": ${i},`);
+    const found = parseLenientJson(`{\n${lines.join('\n')}\n  "broken": "a"b"\n`);
+    expect(Object.keys(found ?? {})).toHaveLength(200_001);
+    expect(found).toMatchObject({ k0: 0, k199999: 199_999, broken: 'a"b' });
+  });
+});
+
 describe('control characters inside strings (a state file the agent wrote)', () => {
   it('are read as if escaped, in a strict, pretty or one-line file, and never throw', () => {
     expect(parseLenientJson('{"last_action": "bad\x01\x1b]0;PWN\x07x", "n": 1}')).toEqual({ last_action: 'bad\x01\x1b]0;PWN\x07x', n: 1 });

@@ -2,9 +2,14 @@
 // state file or the agent cleaned of terminal controls, the timeline read leniently from
 // metrics.jsonl, and the budget's projection.
 
-import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, openSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { DashboardSnapshot } from '../../../lib/monitor/snapshot.js';
-import { buildWebState, loopsLeftInBudget, parseTimeline, TIMELINE_LOOPS } from '../../../lib/web/web-state.js';
+import { buildWebState, createWebStateSource, loopsLeftInBudget, parseTimeline, TIMELINE_LOOPS } from '../../../lib/web/web-state.js';
+import { projectView } from '../../helpers/project-view.js';
+import { stateProject } from '../monitor/fixture-state.js';
 
 function snapshot(extra: Partial<DashboardSnapshot> = {}): DashboardSnapshot {
   return {
@@ -138,5 +143,28 @@ describe('buildWebState', () => {
       { plan: undefined, timeline: [], run: null },
     );
     expect(state.units.map((u) => u.prUrl)).toEqual(['https://github.com/o/r/pull/3', undefined]);
+  });
+});
+
+describe('createWebStateSource', () => {
+  it('reads past a FIFO the agent put in place of metrics.jsonl: the view goes on', async () => {
+    const project = stateProject('completed');
+    const fifo = join(project.dir, '.ralph/logs/metrics.jsonl');
+    project.write('.ralph/logs/metrics.jsonl', '');
+    rmSync(fifo);
+    execFileSync('mkfifo', [fifo]);
+    onTestFinished(() => {
+      // Were a reader stuck on the FIFO, a writer that comes and goes would free it.
+      try {
+        closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+      } catch {
+        // no reader waits
+      }
+      project.cleanup();
+    });
+    const source = createWebStateSource({ projectDir: project.dir, view: projectView(project.dir), now: () => Date.now() });
+    const { state } = await source.load();
+    expect(state.timeline).toEqual([]);
+    expect(state.loop).toMatchObject({ count: 6, status: 'completed' });
   });
 });
