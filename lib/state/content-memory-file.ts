@@ -3,9 +3,9 @@
 // once a loop, and the ids, up to a few hundred, would make each of those writes grow with the
 // run. This file is written once a loop at most, in one line, and skipped when unchanged.
 
-import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from './atomic-write.js';
 import { contentMemoryPath } from './ledger-path.js';
+import { readStateText } from './ledger.js';
 import { contentMemorySchema, type CircuitBreakerFile } from './schemas.js';
 import * as z from './zod.js';
 
@@ -20,13 +20,8 @@ const fileSchema = z.looseObject({ version: z.literal(1), seen_content: contentM
  */
 export function readContentMemory(ledgerFile: string, warn: (message: string) => void): ContentMemoryFile | null | undefined {
   const path = contentMemoryPath(ledgerFile);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') warn(`Cannot read ${path}: ${(error as Error).message}`);
-    return undefined;
-  }
+  const text = readStateText(path, "the run's content ids", warn);
+  if (text === undefined) return undefined;
   let data: unknown;
   try {
     data = JSON.parse(text);

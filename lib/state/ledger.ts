@@ -10,7 +10,8 @@
 // Beside it, `plan-memory.json`: the plan items ralph counts as open, across runs (plan/plan-store.ts),
 // and `content-memory.json`: the content ids the breaker has seen in the run (content-memory-file.ts).
 
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
+import { readRegularFile } from './control-file.js';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
 import { circuitBreakerFileSchema, runStateFileSchema, type CircuitBreakerFile, type RunStateFile } from './schemas.js';
@@ -55,13 +56,8 @@ export type LedgerBackup = Ledger['backups'][number];
 
 /** The ledger, or undefined when there is none yet; an unreadable one is reported and not trusted. */
 export function readLedger(path: string, warn: (message: string) => void): Ledger | undefined {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') warn(`Cannot read the ledger ${path}: ${(error as Error).message}`);
-    return undefined;
-  }
+  const text = readStateText(path, 'the ledger', warn);
+  if (text === undefined) return undefined;
   const parsed = ledgerSchema.safeParse(safeJson(text));
   if (parsed.success) return parsed.data;
   warn(`The ledger ${path} is unreadable; ralph starts it again from .ralph/ (remove it if this keeps happening)`);
@@ -203,13 +199,8 @@ export interface LedgerPlanItem {
 /** The plan's memory kept beside the ledger `ledgerFile`, or undefined when there is none; an unreadable one is reported. */
 export function readLedgerPlan(ledgerFile: string, warn: (message: string) => void): LedgerPlanItem[] | undefined {
   const path = planMemoryPath(ledgerFile);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') warn(`Cannot read the plan's memory ${path}: ${(error as Error).message}`);
-    return undefined;
-  }
+  const text = readStateText(path, "the plan's memory", warn);
+  if (text === undefined) return undefined;
   const parsed = ledgerPlanSchema.safeParse(safeJson(text));
   if (parsed.success) return parsed.data.open.map(({ text, position }) => ({ text, position }));
   warn(`The plan's memory ${path} is unreadable; ralph starts it again from fix_plan.md (remove it if this keeps happening)`);
@@ -226,6 +217,20 @@ export function saveLedgerPlan(ledgerFile: string, projectDir: string, open: rea
   const items = open.map(({ text, position }) => JSON.stringify({ text, position }));
   const head = `{"version":1,"project":${JSON.stringify(realPathOf(projectDir))},"open":[`;
   writeFileAtomic(planMemoryPath(ledgerFile), `${head}${items.length ? `\n${items.join(',\n')}\n` : ''}]}\n`, { mode: 0o600 });
+}
+
+/**
+ * The text of a file kept beside the ledger: undefined when there is none, or when it cannot be
+ * read or is no regular file (reported). The open does not block: a FIFO in its place is
+ * reported, not a start that waits for a writer.
+ */
+export function readStateText(path: string, what: string, warn: (message: string) => void): string | undefined {
+  try {
+    return readRegularFile(path);
+  } catch (error) {
+    warn(`Cannot read ${what} ${path}: ${(error as Error).message}`);
+    return undefined;
+  }
 }
 
 function safeJson(text: string): unknown {

@@ -6,7 +6,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { planMemoryPath } from '../../../lib/state/ledger.js';
+import { execFileSync } from 'node:child_process';
+import { contentMemoryPath } from '../../../lib/state/ledger-path.js';
+import { planMemoryPath, readLedger } from '../../../lib/state/ledger.js';
+import { readContentMemory } from '../../../lib/state/content-memory-file.js';
 import { ralphPaths, type RalphPaths } from '../../../lib/state/paths.js';
 import type { HiddenItem, PlanMemory } from '../../../lib/plan/plan-memory.js';
 import { findHeldItem, forgetPlanMemory, heldOpenItems, loadPlanMemory, parseItemSelector, savePlanMemory, withoutItem } from '../../../lib/plan/plan-store.js';
@@ -78,6 +81,20 @@ describe('savePlanMemory and loadPlanMemory', () => {
     warnings.length = 0;
     expect(loadPlanMemory(paths, logger)).toEqual({ open: [] });
     expect(warnings[0]).toMatch(/plan's memory .*plan-memory\.json is unreadable/);
+  });
+
+  it('a FIFO in place of the memory, the ledger or the content ids is reported, not a start that hangs', () => {
+    const paths = project('');
+    mkdirSync(join(paths.ledger!, '..'), { recursive: true });
+    const fifos = [planMemoryPath(paths.ledger!), paths.ledger!, contentMemoryPath(paths.ledger!)];
+    execFileSync('mkfifo', fifos);
+    const warned: string[] = [];
+    const warn = (message: string) => void warned.push(message);
+    expect(loadPlanMemory(paths, { warn })).toEqual({ open: [] });
+    expect(readLedger(paths.ledger!, warn)).toBeUndefined();
+    expect(readContentMemory(paths.ledger!, warn)).toBeUndefined();
+    expect(warned).toHaveLength(3);
+    for (const message of warned) expect(message).toMatch(/named pipe \(FIFO\)/);
   });
 
   it('forgetPlanMemory: a plan ralph wrote starts it again', () => {
