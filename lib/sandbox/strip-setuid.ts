@@ -1,8 +1,11 @@
 // After each sandboxed call: no setuid or setgid file the agent made survives. The agent can
 // chmod u+s a program it wrote in the project; the sandbox mounts it nosuid, but on the host any
 // user who runs it would run as its owner (root, when the agent ran as root). Every process of the
-// call is gone by now (the pid namespace or the container died with it), so nothing races the
-// walk. Links are not followed, nor folders on another device entered.
+// call should be gone by now (the pid namespace or the container died with it; on the host, the
+// processes carrying the run's mark were ended), but a process that escaped could still swap a
+// folder for a link while the files are cleared: so each file is opened without following a
+// link, cleared only when its descriptor shows it still under the project, and changed through
+// that descriptor. Links are not followed, nor folders on another device entered.
 //
 // A bit set on a file that was already there changes no folder, so every file of the tree is
 // looked at, ignored folders and `.git` included. The host's `find` does that walk (one lstat per
@@ -11,7 +14,7 @@
 // each is checked again here before its bit is cleared. Where `find` cannot run or fails, the
 // walk is made here. Paths are kept as bytes: a name that is no UTF-8 is still reached.
 
-import { chmodSync, closeSync, constants, lstatSync, openSync, readdirSync, type Stats } from 'node:fs';
+import { closeSync, constants, fchmodSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
 import type { Logger } from '../platform/deps.js';
 import type { ProcessRunner } from '../platform/process.js';
 
@@ -23,7 +26,6 @@ const FIND_TIMEOUT_MS = 10 * 60_000;
 export interface StripFs {
   lstatSync(path: Buffer): Stats;
   readdirSync(path: Buffer): Buffer[];
-  chmodSync(path: Buffer, mode: number): void;
 }
 
 export interface StripOptions {
@@ -33,7 +35,7 @@ export interface StripOptions {
   fs?: StripFs;
 }
 
-const nodeFs: StripFs = { lstatSync, readdirSync: (path) => readdirSync(path, { encoding: 'buffer' }), chmodSync };
+const nodeFs: StripFs = { lstatSync, readdirSync: (path) => readdirSync(path, { encoding: 'buffer' }) };
 
 /** Clears the setuid and setgid bits of every regular file under `root`; returns the files changed. */
 export async function stripSetuidFiles(root: string, options: StripOptions = {}): Promise<string[]> {
@@ -48,6 +50,7 @@ export async function stripSetuidFiles(root: string, options: StripOptions = {})
   if (!top.isDirectory()) return [];
   const candidates =
     (options.processRunner && (await findSetIdFiles(rootBytes, options.processRunner, options.env))) ?? walkForSetIdFiles(rootBytes, top.dev, fs);
+  const under = Buffer.concat([realpathSync(rootBytes, { encoding: 'buffer' }), Buffer.from('/')]);
   const stripped: string[] = [];
   for (const path of candidates) {
     let stats: Stats;
@@ -57,10 +60,42 @@ export async function stripSetuidFiles(root: string, options: StripOptions = {})
       continue;
     }
     if (stats.dev !== top.dev || !stats.isFile() || (stats.mode & SET_ID_BITS) === 0) continue;
-    fs.chmodSync(path, stats.mode & 0o777 & ~SET_ID_BITS);
-    stripped.push(path.toString());
+    if (clearSetIdBits(path, under, top.dev)) stripped.push(path.toString());
   }
   return stripped;
+}
+
+/**
+ * Clears the bits of the regular file `path` if it is still where it was named: opened without
+ * following a link in its last name, and changed through the descriptor only when /proc shows
+ * the file under `under` (a folder of its path made a link since would lead elsewhere). A path
+ * too long for /proc to show is judged by what opening it a stretch at a time reached.
+ */
+function clearSetIdBits(path: Buffer, under: Buffer, dev: number): boolean {
+  let fd: number;
+  try {
+    fd = reach(path, (short) => openSync(short, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY));
+  } catch {
+    return false;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (stats.dev !== dev || !stats.isFile() || (stats.mode & SET_ID_BITS) === 0) return false;
+    if (!isUnder(fd, under)) return false;
+    fchmodSync(fd, stats.mode & 0o777 & ~SET_ID_BITS);
+    return true;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function isUnder(fd: number, under: Buffer): boolean {
+  try {
+    const where = readlinkSync(`/proc/self/fd/${fd}`, { encoding: 'buffer' });
+    return where.length > under.length && where.subarray(0, under.length).equals(under);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENAMETOOLONG';
+  }
 }
 
 // A path longer than this is reached through its folders, opened a stretch at a time: a system
@@ -72,7 +107,6 @@ function reachingDeepPaths(fs: StripFs): StripFs {
   return {
     lstatSync: (path) => reach(path, (short) => fs.lstatSync(short)),
     readdirSync: (path) => reach(path, (short) => fs.readdirSync(short)),
-    chmodSync: (path, mode) => reach(path, (short) => fs.chmodSync(short, mode)),
   };
 }
 

@@ -3,7 +3,7 @@
 // same walk is made in ralph. Links are never followed; a name that is no UTF-8 is still reached.
 
 import { execFileSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -27,7 +27,6 @@ function countingFs(): { fs: StripFs; calls: { lstat: number; readdir: number } 
   const fs: StripFs = {
     lstatSync: (path) => (calls.lstat++, lstatSync(path)),
     readdirSync: (path) => (calls.readdir++, readdirSync(path, { encoding: 'buffer' })),
-    chmodSync: (path, mode) => chmodSync(path, mode),
   };
   return { fs, calls };
 }
@@ -110,6 +109,34 @@ describe('stripSetuidFiles', () => {
       expect(setIdFiles()).not.toBe('');
       expect(await stripSetuidFiles(project, options)).toHaveLength(1);
       expect(setIdFiles()).toBe('');
+    }
+  });
+
+  it('a folder swapped for a link after the file was named: the file it now leads to, outside, keeps its bit (with find and without)', async () => {
+    for (const options of [{ processRunner: nodeProcessRunner }, noFind]) {
+      const project = dir();
+      const outside = dir();
+      mkdirSync(join(project, 'bin'));
+      for (const folder of [join(project, 'bin'), outside]) {
+        writeFileSync(join(folder, 'tool'), '#!/bin/sh\n');
+        chmodSync(join(folder, 'tool'), 0o4755);
+      }
+      // A process the kill missed swaps bin/ for a link to a folder of the host as ralph reaches the file.
+      let swapped = false;
+      const racing: StripFs = {
+        lstatSync: (path) => {
+          if (!swapped && path.toString() === join(project, 'bin', 'tool')) {
+            swapped = true;
+            renameSync(join(project, 'bin'), join(project, 'bin-was'));
+            symlinkSync(outside, join(project, 'bin'));
+          }
+          return lstatSync(path);
+        },
+        readdirSync: (path) => readdirSync(path, { encoding: 'buffer' }),
+      };
+      await stripSetuidFiles(project, { ...options, fs: racing });
+      expect(swapped).toBe(true);
+      expect(statSync(join(outside, 'tool')).mode & 0o7777).toBe(0o4755);
     }
   });
 
