@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProcessRunner, RunResult } from '../platform/process.js';
-import { loadScript, type Script } from '../platform/script.js';
+import { runGitCommand } from '../platform/git-operations.js';
 
 export const INITIAL_COMMIT_MESSAGE = 'Initial Ralph project setup';
 export const FALLBACK_IDENTITY = { name: 'Ralph Setup', email: 'ralph-setup@localhost' } as const;
@@ -26,11 +26,11 @@ export type InitialCommitResult =
   | { kind: 'failed'; step: string; message: string };
 
 export async function createInitialCommit(options: InitialCommitOptions): Promise<InitialCommitResult> {
-  const gitOptions = { runner: options.runner, cwd: options.projectDir, env: options.env, timeoutMs: 60_000 };
-  const git = await loadScript('git', gitOptions);
+  const git = (args: readonly string[], env: NodeJS.ProcessEnv = options.env) =>
+    runGitCommand(options.runner, args, { cwd: options.projectDir, env, timeoutMs: 60_000 });
   const initialized = !existsSync(join(options.projectDir, '.git'));
   if (initialized) {
-    const init = await git`init -q`;
+    const init = await git(['init', '-q']);
     if (init.spawnError?.code === 'ENOENT') return { kind: 'git-missing' };
     if (init.code !== 0) return failed('git init', init);
   }
@@ -41,12 +41,12 @@ export async function createInitialCommit(options: InitialCommitOptions): Promis
   const files = options.files.filter((file) => !ignored.has(file));
   const pathspec = initialized ? [] : ['--', ...files];
   if (!initialized && files.length === 0) return { kind: 'nothing-to-commit', initialized };
-  const add = initialized ? await git`add -A` : await git`add ${pathspec}`;
+  const add = await git(initialized ? ['add', '-A'] : ['add', ...pathspec]);
   if (add.spawnError?.code === 'ENOENT') return { kind: 'git-missing' };
   if (add.code !== 0) return failed('git add', add);
-  const staged = await git`diff --cached --quiet ${pathspec}`;
+  const staged = await git(['diff', '--cached', '--quiet', ...pathspec]);
   if (staged.code === 0) return { kind: 'nothing-to-commit', initialized };
-  const hasIdentity = (await git`var GIT_AUTHOR_IDENT`).code === 0 && (await git`var GIT_COMMITTER_IDENT`).code === 0;
+  const hasIdentity = (await git(['var', 'GIT_AUTHOR_IDENT'])).code === 0 && (await git(['var', 'GIT_COMMITTER_IDENT'])).code === 0;
   // Through the environment rather than `-c user.name=…`: GIT_AUTHOR_* variables (even empty
   // ones) take precedence over config, and nothing is written to any git config.
   const identityEnv = hasIdentity
@@ -57,14 +57,13 @@ export async function createInitialCommit(options: InitialCommitOptions): Promis
         GIT_COMMITTER_NAME: FALLBACK_IDENTITY.name,
         GIT_COMMITTER_EMAIL: FALLBACK_IDENTITY.email,
       };
-  const commitGit = await loadScript('git', { ...gitOptions, env: { ...options.env, ...identityEnv } });
-  const commit = await commitGit`commit -q -m ${INITIAL_COMMIT_MESSAGE} ${pathspec}`;
+  const commit = await git(['commit', '-q', '-m', INITIAL_COMMIT_MESSAGE, ...pathspec], { ...options.env, ...identityEnv });
   if (commit.code !== 0) return failed('git commit', commit);
   return { kind: 'committed', initialized, usedFallbackIdentity: !hasIdentity };
 }
 
-async function listIgnored(git: Script, files: readonly string[]): Promise<Set<string>> {
-  const result = await git`check-ignore -- ${files}`;
+async function listIgnored(git: (args: readonly string[]) => Promise<RunResult>, files: readonly string[]): Promise<Set<string>> {
+  const result = await git(['check-ignore', '--', ...files]);
   return new Set(result.code === 0 ? result.stdout.split(/\r?\n/).filter(Boolean) : []);
 }
 

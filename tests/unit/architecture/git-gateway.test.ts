@@ -34,9 +34,9 @@ describe('the git gateway is the only way to git', () => {
     expect(users.sort()).toEqual([join('platform', 'git-gateway.ts'), join('platform', 'process.ts')]);
   });
 
-  it("every room asks for a git command by name (runGitCommand, startGitCommand), never as a runner's 'git'", () => {
+  it("every room asks for a git command by name (runGitCommand, startGitCommand), never as a runner's or a script's 'git'", () => {
     const named = join('platform', 'git-operations.ts');
-    const unnamed = sources.filter((file) => file !== named && /\.(?:run|start)\(\s*['"`]git['"`]/.test(text(file)));
+    const unnamed = sources.filter((file) => file !== named && /(?:\.(?:run|start)|loadScript)\(\s*['"`]git['"`]/.test(text(file)));
     expect(unnamed).toEqual([]);
     expect(text(named)).toMatch(/runner\.run\('git', args, options\)[\s\S]*runner\.start\('git', args, options\)/);
   });
