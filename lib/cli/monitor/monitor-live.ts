@@ -53,38 +53,29 @@ async function liveMonitor({ projectDir, view, args, color }: LiveMonitorOptions
 /** `--unit N`: the unit's live output until a signal (the window closing sends SIGHUP). */
 async function followUnitLive(projectDir: string, position: number): Promise<number> {
   const { followUnit } = await import('../../monitor/unit-follow.js');
-  await untilStopped((signal) =>
-    followUnit({
-      projectDir,
-      position,
-      clock: systemClock,
-      intervalMs: UNIT_POLL_MS,
-      signal,
-      write: (text) => {
-        process.stdout.write(text);
-      },
-      columns: () => (process.stdout.isTTY ? process.stdout.columns : undefined),
-    }),
-  );
+  await untilStopped((signal) => followUnit({ ...followSettings(projectDir, signal), position }));
   return 0;
 }
 
 /** `--live`: the loop's live output until a signal (the pane closing sends SIGHUP). */
 async function followLive(projectDir: string): Promise<number> {
   const { followLiveLog } = await import('../../monitor/log-follow.js');
-  await untilStopped((signal) =>
-    followLiveLog({
-      projectDir,
-      clock: systemClock,
-      intervalMs: UNIT_POLL_MS,
-      signal,
-      write: (text) => {
-        process.stdout.write(text);
-      },
-      columns: () => (process.stdout.isTTY ? process.stdout.columns : undefined),
-    }),
-  );
+  await untilStopped((signal) => followLiveLog(followSettings(projectDir, signal)));
   return 0;
+}
+
+/** What both followers of live output take: the project, how often to look, where to write and how wide. */
+function followSettings(projectDir: string, signal: AbortSignal) {
+  return {
+    projectDir,
+    clock: systemClock,
+    intervalMs: UNIT_POLL_MS,
+    signal,
+    write: (text: string) => {
+      process.stdout.write(text);
+    },
+    columns: () => (process.stdout.isTTY ? process.stdout.columns : undefined),
+  };
 }
 
 /** Runs `view` until SIGINT, SIGTERM or SIGHUP (the tmux pane or terminal went away). */
