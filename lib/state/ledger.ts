@@ -228,7 +228,7 @@ export function readStateText(path: string, what: string, warn: (message: string
   try {
     return readRegularFile(path);
   } catch (error) {
-    warn(`Cannot read ${what} ${path}: ${(error as Error).message}`);
+    warn(`Cannot read ${what}: ${(error as Error).message}`);
     return undefined;
   }
 }
