@@ -7,11 +7,11 @@
 // that hangs, and a link out of the project is a warning, not another file's text on the screen
 // (the loop reads none of them through such a link either).
 
-import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ViewConfig } from '../config/view-config.js';
 import { movedControlFiles } from '../state/paths.js';
-import { openedOutsideProject } from '../state/control-file.js';
+import { openedOutsideProject, readTail } from '../state/control-file.js';
 import { isProcessAlive } from '../state/process-alive.js';
 import { assembleSnapshot, type ParseMemo } from './assemble-snapshot.js';
 import { listRunRecordFiles } from '../run-record/record-files.js';
@@ -174,21 +174,4 @@ export function readViewFile(path: string, projectDir: string, tailBytes?: numbe
   } finally {
     closeSync(fd);
   }
-}
-
-/** The last `bytes` bytes of a file of `size` bytes as text, starting at a line boundary when the file is longer. */
-function readTail(fd: number, size: number, bytes: number): string {
-  const start = Math.max(0, size - bytes);
-  const buffer = Buffer.alloc(size - start);
-  let read = 0;
-  while (read < buffer.length) {
-    const n = readSync(fd, buffer, read, buffer.length - read, start + read);
-    // The file shrank while it was read: what was there is kept.
-    if (n === 0) break;
-    read += n;
-  }
-  const text = buffer.subarray(0, read).toString('utf8');
-  if (start === 0) return text;
-  const firstBreak = text.indexOf('\n');
-  return firstBreak === -1 ? '' : text.slice(firstBreak + 1);
 }

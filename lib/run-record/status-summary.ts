@@ -5,7 +5,7 @@
 // must start fast) and changes nothing.
 
 import { dirname, join } from 'node:path';
-import { readRegularFile } from '../state/control-file.js';
+import { readRegularFile, readRegularFileTail } from '../state/control-file.js';
 import type { RalphPaths } from '../state/paths.js';
 import { describeGap } from './gap-text.js';
 import { attemptsLogName, INLINE_RECORD_SCHEMA_VERSION, listRunRecordFiles, RUN_RECORD_SCHEMA_VERSION } from './record-files.js';
@@ -30,6 +30,8 @@ export interface RunStatusSummary {
 
 const FAILING_NAMES = 5;
 const AGENT_LOOPS = 50;
+// The end of the attempts log holds the last loops; the log itself grows with the run.
+const ATTEMPTS_TAIL_BYTES = 1024 * 1024;
 
 export function summarizeRunForStatus(record: RunRecord): RunStatusSummary {
   return summarizeRun({
@@ -124,7 +126,7 @@ function summaryInputOf(data: unknown, file: string): SummaryInput | undefined {
 function recentLoggedAttempts(path: string): Attempt[] {
   let text: string;
   try {
-    text = readRegularFile(path) ?? '';
+    text = readRegularFileTail(path, ATTEMPTS_TAIL_BYTES) ?? '';
   } catch {
     return [];
   }

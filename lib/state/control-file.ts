@@ -5,7 +5,7 @@
 // naming the file and what to do; a state file ralph writes must not be a directory either,
 // and every other file the agent can replace is read through readRegularFile.
 
-import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, realpathSync, statSync, constants, type Stats } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, readSync, realpathSync, statSync, constants, type Stats } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { RalphError } from '../errors.js';
 
@@ -100,6 +100,46 @@ export function readRegularFile(path: string): string | undefined {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The last `maxBytes` of a file like readRegularFile's (from the first whole line when the file is
+ * longer): a log that grows with the run costs its readers the same at loop 1,000 as at loop 10.
+ */
+export function readRegularFileTail(path: string, maxBytes: number): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw error;
+  }
+  try {
+    const stats = fstatSync(fd);
+    const why = kindProblem(stats);
+    if (why) throw controlFileError(path, process.cwd(), why);
+    return readTail(fd, stats.size, maxBytes);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The last `bytes` bytes of an open file of `size` bytes as text, from a line start when the file is longer. */
+export function readTail(fd: number, size: number, bytes: number): string {
+  const start = Math.max(0, size - bytes);
+  const buffer = Buffer.alloc(size - start);
+  let read = 0;
+  while (read < buffer.length) {
+    const n = readSync(fd, buffer, read, buffer.length - read, start + read);
+    // The file shrank while it was read: what was there is kept.
+    if (n === 0) break;
+    read += n;
+  }
+  const text = buffer.subarray(0, read).toString('utf8');
+  if (start === 0) return text;
+  const firstBreak = text.indexOf('\n');
+  return firstBreak === -1 ? '' : text.slice(firstBreak + 1);
 }
 
 /** A RalphError for a state file ralph writes that is a directory (an atomic rename onto it fails). */

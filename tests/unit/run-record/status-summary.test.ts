@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { finishAttempt, startAttempt } from '../../../lib/run-record/attempts.js';
@@ -66,5 +66,24 @@ describe('readRunSummaryForStatus', () => {
     rmSync(log);
     execFileSync('mkfifo', [join(paths.sessionsDir, '20261130T050000Z-cccccc.json'), log]);
     expect(readRunSummaryForStatus(paths)).toMatchObject({ run_id: '20261130T041000Z-bbbbbb', attempts: 1 });
+  });
+});
+
+describe('readRunSummaryForStatus over a long run', () => {
+  it('reads the last loops from the end of the attempts log, however long the log has grown', () => {
+    const paths = setup();
+    let record = newRecord('20261130T041000Z-bbbbbb');
+    for (const loop of [1, 2, 3]) {
+      record = startAttempt(record, loop, T0 + loop * 60_000);
+      record = finishAttempt(record, { loop, now: T0 + loop * 60_000 + 1000, outcome: 'stuck', agentResult: 'ok', filesChanged: [] });
+      saveRunRecord(paths, record);
+    }
+    const log = join(paths.sessionsDir, '20261130T041000Z-bbbbbb.attempts.jsonl');
+    const lines = readFileSync(log, 'utf8');
+    // Thousands of loops before these (a hole reads as zeros): more than one read of a file can hold.
+    truncateSync(log, 0);
+    truncateSync(log, 2.5 * 1024 ** 3);
+    appendFileSync(log, `\n${lines}`);
+    expect(readRunSummaryForStatus(paths)?.agents_by_loop.map((entry) => entry.loop)).toEqual([1, 2, 3]);
   });
 });
