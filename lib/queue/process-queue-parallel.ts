@@ -49,6 +49,8 @@ export async function processQueueParallel(options: ProcessQueueOptions, store: 
   const runBranch = await readRunBranch(git, projectDir);
   await assertNoTrackedChanges(git, projectDir);
   const { config } = loadConfig({ projectDir, homeDir: deps.homeDir, env: deps.env, flags: options.flags });
+  if (config.PARALLEL_LAND === 'pr')
+    deps.logger.warn(`PARALLEL_LAND=pr is for ralph --parallel: ralph-queue process --parallel merges each item into ${runBranch} here, as it always does`);
   const paths = { ...options.paths, ledger: ledgerPath(projectDir, deps.env, deps.homeDir) };
   // No ralph loop in the main worktree while units merge into it.
   const lock = acquireProjectLock(paths, { pid: process.pid, logger: deps.logger });

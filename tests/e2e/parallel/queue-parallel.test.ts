@@ -41,15 +41,18 @@ const spec = (name: string) => `Implement spec ${name}`;
 
 describe('ralph-queue process --parallel', () => {
   it(
-    'runs three independent items side by side, merges each, marks them completed, and leaves no worktree',
+    'runs three independent items side by side, merges each, marks them completed, and leaves no worktree (saying so when .ralphrc asks ralph --parallel for pull requests)',
     async () => {
-      const q = await prdQueue({
-        calls: [
-          doesItem(spec('alpha.md'), { 'alpha.txt': 'alpha\n' }),
-          doesItem(spec('beta.md'), { 'beta.txt': 'beta\n' }),
-          doesItem(spec('gamma.md'), { 'gamma.txt': 'gamma\n' }),
-        ],
-      });
+      const q = await prdQueue(
+        {
+          calls: [
+            doesItem(spec('alpha.md'), { 'alpha.txt': 'alpha\n' }),
+            doesItem(spec('beta.md'), { 'beta.txt': 'beta\n' }),
+            doesItem(spec('gamma.md'), { 'gamma.txt': 'gamma\n' }),
+          ],
+        },
+        'PARALLEL_LAND=pr\n',
+      );
       const run = await runCli('ralph-queue', ['process', '--parallel', '3'], { cwd: q.project.dir, env: q.env });
       expect(run.code, run.stderr).toBe(0);
       expect(q.project.git('show', 'HEAD:alpha.txt')).toBe('alpha\n');
@@ -69,6 +72,7 @@ describe('ralph-queue process --parallel', () => {
       // The project's own plan is not the queue's: untouched.
       expect(q.plan()).toBe('# Fix Plan\n\n## Tasks\n\n');
       expect(run.stderr).toContain('Queue run finished: 3 completed');
+      expect(run.stderr).toContain('PARALLEL_LAND=pr is for ralph --parallel: ralph-queue process --parallel merges each item into main here');
     },
     LONG,
   );
