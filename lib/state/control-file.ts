@@ -85,21 +85,7 @@ export function readControlFile(path: string, options: ControlFileOptions): stri
  * so a FIFO planted in its place is an error, not a hang that SIGTERM cannot end.
  */
 export function readRegularFile(path: string): string | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw error;
-  }
-  try {
-    const why = kindProblem(fstatSync(fd));
-    if (why) throw controlFileError(path, process.cwd(), why);
-    return readFileSync(fd, 'utf8');
-  } finally {
-    closeSync(fd);
-  }
+  return withRegularFile(path, (fd) => readFileSync(fd, 'utf8'));
 }
 
 /**
@@ -107,6 +93,11 @@ export function readRegularFile(path: string): string | undefined {
  * longer): a log that grows with the run costs its readers the same at loop 1,000 as at loop 10.
  */
 export function readRegularFileTail(path: string, maxBytes: number): string | undefined {
+  return withRegularFile(path, (fd, size) => readTail(fd, size, maxBytes));
+}
+
+/** `read` of the open file when it is a regular one; undefined when absent. */
+function withRegularFile(path: string, read: (fd: number, size: number) => string): string | undefined {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -119,7 +110,7 @@ export function readRegularFileTail(path: string, maxBytes: number): string | un
     const stats = fstatSync(fd);
     const why = kindProblem(stats);
     if (why) throw controlFileError(path, process.cwd(), why);
-    return readTail(fd, stats.size, maxBytes);
+    return read(fd, stats.size);
   } finally {
     closeSync(fd);
   }
