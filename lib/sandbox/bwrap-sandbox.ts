@@ -32,7 +32,7 @@ import { findPrlimit, processesOfUser, SANDBOX_PROCESS_ALLOWANCE, withProcessLim
 import { createRuntimeDir, type RuntimeDir } from './runtime-dir.js';
 import { filterSandboxEnv, sandboxEnvPatterns } from './sandbox-env.js';
 import { stripPlantedSetuid } from './strip-setuid.js';
-import { unixSocketFilterBytes } from './seccomp-unix-sockets.js';
+import { sandboxFilterBytes, setIdFilterCovers, type SandboxFilterOptions } from './seccomp-filter.js';
 import type { Sandbox } from './sandbox.js';
 
 /** A top-level system folder as the host has it: a real folder (bound read-only) or a link (made again). */
@@ -234,6 +234,9 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
   let system: SystemEntry[] = [];
   let runtime: RuntimeDir | undefined;
   let seccomp: string | undefined;
+  let filter: SandboxFilterOptions | undefined;
+  // The project was swept whole after a call made under the set-id filter.
+  let swept = false;
   let status = 'initialized';
   const layout = (): BwrapLayout => ({
     projectDir: options.projectDir,
@@ -257,10 +260,15 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       prlimit = findPrlimit();
       system = systemEntries();
       runtime = createRuntimeDir({ env: options.env, homeDir: options.homeDir, owner: user.switchTo ? user : undefined });
-      // With the host network shared, its abstract unix sockets are reachable: no new unix socket.
-      if (options.network !== 'none') {
+      filter = {
+        // With the host network shared, its abstract unix sockets are reachable: no new unix socket.
+        unixSockets: options.network !== 'none',
+        // No setuid or setgid bit can be set inside (where the filter knows the machine's calls).
+        setIdBits: setIdFilterCovers(),
+      };
+      if (filter.unixSockets || filter.setIdBits) {
         seccomp = join(runtime.path, 'seccomp.bpf');
-        writeFileSync(seccomp, unixSocketFilterBytes(), { mode: 0o600, flag: 'wx' });
+        writeFileSync(seccomp, sandboxFilterBytes(filter), { mode: 0o600, flag: 'wx' });
       }
       status = 'running';
       const as = user.switchTo ? `, as uid ${user.uid} (the project's owner)` : '';
@@ -274,12 +282,12 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       // The agent may live in the hidden home or /tmp (~/.local/bin/claude): its own file, read-only.
       const agent = resolveAgentExecutable(invocation.cmd, { env: inner, cwd: options.projectDir, homeDir: options.homeDir });
       // The filter reaches bwrap as file descriptor 3.
-      const filter = seccomp === undefined ? [] : ['--seccomp', '3'];
+      const filterArgs = seccomp === undefined ? [] : ['--seccomp', '3'];
       // A fork flood ends inside (see process-limit.ts); the owner's own processes are counted too.
       const limit = SANDBOX_PROCESS_ALLOWANCE + (user.switchTo ? processesOfUser(user.uid) : 0);
       const args = [
         ...bwrapOptions({ ...layout(), binds: [...options.binds, ...agent.binds] }),
-        ...filter,
+        ...filterArgs,
         '--',
         ...commandInside(withProcessLimit([agent.command, ...invocation.args], prlimit, limit), user, setpriv),
       ];
@@ -291,8 +299,13 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     ensureRunning: async () => undefined,
     // The call's pid namespace died with it (bwrap exits only once its init is gone, and every
     // process in it with it): nothing of the agent runs. What it may have planted: setuid bits.
+    // Under the set-id filter no call inside can set one, so one sweep, after the first call,
+    // clears the bits the project had before (which the agent could have linked or renamed),
+    // and later calls need none.
     async afterCall() {
+      if (swept) return;
       await stripPlantedSetuid(options.projectDir, options.logger, { processRunner: options.processRunner, env: options.env });
+      swept = filter?.setIdBits === true;
     },
     async stop() {
       this.stopNow();
@@ -301,6 +314,8 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       runtime?.remove();
       runtime = undefined;
       seccomp = undefined;
+      filter = undefined;
+      swept = false;
       status = 'stopped';
     },
     status: () => ({ provider: 'bwrap', status }),

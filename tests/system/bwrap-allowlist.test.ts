@@ -1,6 +1,6 @@
 // `ralph --sandbox bwrap` run as root, against the attacks of a prompt-injected agent: the
 // sandbox is an allow-list (no /etc/shadow, no other home, no socket in any host folder), the
-// agent runs as the project's owner (never root) and its setuid file does not survive the call,
+// agent runs as the project's owner (never root) and cannot make a setuid file,
 // it gets none of the user's tokens, and a claude planted in the project's node_modules/.bin is
 // never run on the host. Needs root and bubblewrap.
 
@@ -158,18 +158,18 @@ describe('ralph --sandbox bwrap as root: an allow-list', () => {
     for (const value of Object.values(SECRETS)) expect(inside).not.toContain(value);
   }, 90_000);
 
-  it('leaves no setuid file the agent made: the bit is cleared after the call, and the log says so', async () => {
+  it('leaves no setuid file the agent made: the bit cannot be set inside (see bwrap-set-id.test.ts for every way)', async () => {
     const r = await runAsRoot({
-      steps: [bash('cp /bin/sh ./planted && chmod 4755 ./planted && stat -c %a ./planted > .ralph/probe/mode')],
+      steps: [bash('cp /bin/sh ./planted; chmod 4755 ./planted 2> .ralph/probe/refused; stat -c %a ./planted > .ralph/probe/mode')],
       statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true },
     });
-    // It was set inside ...
-    expect(r.read('mode'), r.stderr).toBe('4755');
-    // ... and is gone on the host, where it would run as its owner.
+    // It was refused inside ...
+    expect(r.read('refused'), r.stderr).toContain('Operation not permitted');
+    expect(r.read('mode')).toBe('755');
+    // ... so there is none on the host, where it would run as its owner.
     const planted = lstatSync(r.project.path('planted'));
     expect(planted.uid).toBe(SANDBOX_TEST_OWNER);
     expect(planted.mode & 0o7777).toBe(0o755);
-    expect(r.stderr).toContain('Cleared the setuid/setgid bit of 1 file(s) made in the sandbox: planted');
   }, 90_000);
 
   it("never runs a claude planted in the project's node_modules/.bin on the host (npm run puts it first on PATH)", async () => {
