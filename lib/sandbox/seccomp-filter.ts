@@ -41,21 +41,50 @@ const AUDIT_ARCH_AARCH64 = 0xc00000b7;
 const X32_BIT = 0x40000000;
 
 /** What a call's arguments are checked for: where its mode is, or where its flags and mode are. */
-type Check = 'mode1' | 'mode2' | 'open1' | 'open2' | 'refuse' | 'family';
+type Check = 'mode1' | 'mode2' | 'open1' | 'open2' | 'refuse' | 'family' | 'deny';
+type Machine = 'x86_64' | 'i386' | 'aarch64';
 
-/** The calls the set-id part checks, by number on each architecture. */
-const SET_ID_CALLS: Record<'x86_64' | 'i386' | 'aarch64', Array<[number, Check]>> = {
-  // chmod, fchmod, creat, mknod, fchmodat, fchmodat2, mknodat, open, openat, openat2, io_uring_setup
-  x86_64: [[90, 'mode1'], [91, 'mode1'], [85, 'mode1'], [133, 'mode1'], [268, 'mode2'], [452, 'mode2'], [259, 'mode2'], [2, 'open1'], [257, 'open2'], [437, 'refuse'], [425, 'refuse']],
-  i386: [[15, 'mode1'], [94, 'mode1'], [8, 'mode1'], [14, 'mode1'], [306, 'mode2'], [452, 'mode2'], [297, 'mode2'], [5, 'open1'], [295, 'open2'], [437, 'refuse'], [425, 'refuse']],
-  // fchmod, fchmodat, fchmodat2, mknodat, openat, openat2, io_uring_setup (no chmod, creat, mknod or open)
-  aarch64: [[52, 'mode1'], [53, 'mode2'], [452, 'mode2'], [33, 'mode2'], [56, 'open2'], [437, 'refuse'], [425, 'refuse']],
+/** The calls the set-id part checks, and where each keeps its flags and mode. */
+const SET_ID_CHECKS = {
+  chmod: 'mode1',
+  fchmod: 'mode1',
+  creat: 'mode1',
+  mknod: 'mode1',
+  fchmodat: 'mode2',
+  fchmodat2: 'mode2',
+  mknodat: 'mode2',
+  open: 'open1',
+  openat: 'open2',
+  openat2: 'refuse',
+  io_uring_setup: 'refuse',
+} as const satisfies Record<string, Check>;
+
+/** Their numbers on each architecture (arm64 has no chmod, creat, mknod or open). */
+const SET_ID_CALLS: Record<Machine, Partial<Record<keyof typeof SET_ID_CHECKS, number>>> = {
+  x86_64: {
+    chmod: 90,
+    fchmod: 91,
+    creat: 85,
+    mknod: 133,
+    fchmodat: 268,
+    fchmodat2: 452,
+    mknodat: 259,
+    open: 2,
+    openat: 257,
+    openat2: 437,
+    io_uring_setup: 425,
+  },
+  i386: { chmod: 15, fchmod: 94, creat: 8, mknod: 14, fchmodat: 306, fchmodat2: 452, mknodat: 297, open: 5, openat: 295, openat2: 437, io_uring_setup: 425 },
+  aarch64: { fchmod: 52, fchmodat: 53, fchmodat2: 452, mknodat: 33, openat: 56, openat2: 437, io_uring_setup: 425 },
 };
 
 /** The socket call on each architecture (i386's socketcall is refused whole). */
-const SOCKET_CALLS: Record<'x86_64' | 'i386' | 'aarch64', Array<[number, Check | 'deny']>> = {
+const SOCKET_CALLS: Record<Machine, Array<[number, Check]>> = {
   x86_64: [[41, 'family']],
-  i386: [[102, 'deny'], [359, 'family']],
+  i386: [
+    [102, 'deny'],
+    [359, 'family'],
+  ],
   aarch64: [[198, 'family']],
 };
 
@@ -79,8 +108,9 @@ export function setIdFilterCovers(arch: string = process.arch): boolean {
 }
 
 function program(options: SandboxFilterOptions): Step[] {
-  const calls = (name: 'x86_64' | 'i386' | 'aarch64', offset = 0): Step[] => {
-    const pairs: Array<[number, string]> = [...(options.unixSockets ? SOCKET_CALLS[name] : []), ...(options.setIdBits ? SET_ID_CALLS[name] : [])];
+  const calls = (machine: Machine, offset = 0): Step[] => {
+    const setId = Object.entries(SET_ID_CALLS[machine]).map(([name, nr]): [number, Check] => [nr, SET_ID_CHECKS[name as keyof typeof SET_ID_CHECKS]]);
+    const pairs = [...(options.unixSockets ? SOCKET_CALLS[machine] : []), ...(options.setIdBits ? setId : [])];
     return pairs.map(([nr, check]) => ({ ifEquals: offset + nr, then: check }));
   };
   return [
