@@ -8,6 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { withFakeClaude } from '../helpers/fake-claude.js';
+import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { startModuleTrace, type ModuleTrace } from '../helpers/module-trace.js';
 import { REPO_ROOT, runCli } from '../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
@@ -91,5 +93,22 @@ describe("ralph's quick answers load their own files only", () => {
     expect(run.code, run.stderr).toBe(0);
     expect(builtins().length).toBeGreaterThan(0);
     expect(builtins()).not.toContain('builtin:crypto');
+  });
+});
+
+describe('a run of ralph loads the rest of ralph as one file', () => {
+  it('ralph --max-loops 1 loads ralph-main.js and no chunk: its lazy imports are inlined', async () => {
+    const run = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC }), { git: true });
+    const fake = withFakeClaude({ calls: [{ writeFiles: { 'src/a.txt': 'a\n' }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } }] });
+    try {
+      const result = await runCli('ralph', ['--max-loops', '1'], { cwd: run.dir, env: { ...fake.env, ...trace.env } });
+      // The loop ran to its agent call and on to its budget: the code behind the lazy imports was reached.
+      expect(fake.runs().length, result.stderr).toBe(1);
+      expect(readFileSync(run.path('.ralph/logs/ralph.log'), 'utf8')).toContain('=== Completed Loop #1 ===');
+      expect([...new Set(distModules())]).toEqual(['cli/require-node.js', 'bundle-ralph/ralph.js', 'bundle-ralph/ralph-main.js']);
+    } finally {
+      fake.cleanup();
+      run.cleanup();
+    }
   });
 });
