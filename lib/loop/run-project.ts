@@ -16,7 +16,6 @@ import type { AgentSlot } from '../agent-run/agent-choice.js';
 import { recordGitBaseline } from '../platform/git-gateway.js';
 import { headCommit, runGitCommand } from '../platform/git-operations.js';
 import { unwritableReason } from '../state/writable-dir.js';
-import { isGitRepository } from '../project/detect-git.js';
 import { NOT_A_GIT_REPOSITORY } from '../project/doctor-checks.js';
 import { acquireProjectLock } from '../state/lock.js';
 import { ensureOwnDirectory } from '../state/no-follow.js';
@@ -260,9 +259,10 @@ async function takeOverProject(
   const { projectDir, deps } = options;
   await stopOrphanedAgent(previousHolder, { logger: deps.logger, graceMs: config.KILL_GRACE_SECONDS * 1000 });
   // The program-running git settings as the user left them: ralph's git calls keep to these.
-  await recordGitBaseline(projectDir, deps.env);
+  // Where the repository is was asked for them: the project is in git when it is in a work tree.
+  const anchor = await recordGitBaseline(projectDir, deps.env);
   // As --doctor says it: the run works, with less (a queue item or a parallel unit is always in one).
-  const inGit = await isGitRepository(projectDir, { runner: deps.processRunner, env: deps.env });
+  const inGit = anchor?.workTree !== undefined;
   if (!inGit) deps.logger.warn(`This folder is ${NOT_A_GIT_REPOSITORY.detail} (fix: ${NOT_A_GIT_REPOSITORY.fix})`);
   // Where the project's history stood, so the closing summary can count the run's commits.
   const startHead = inGit ? await headOf(projectDir, deps) : null;

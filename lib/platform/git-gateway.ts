@@ -48,10 +48,13 @@ export function isGitCommand(cmd: string): boolean {
   return basename(cmd) === 'git';
 }
 
-/** Fixes the repository of `cwd` and records its settings and remotes as they are now (run start). */
-export async function recordGitBaseline(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+/**
+ * Fixes the repository of `cwd` and records its settings and remotes as they are now (run start).
+ * Returns where it is: undefined outside a repository, no work tree when `cwd` is in none.
+ */
+export async function recordGitBaseline(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<GitAnchor | undefined> {
   trust(resolve(cwd));
-  anchorFor(resolve(cwd), gitEnv(env, resolve(cwd)));
+  return anchorFor(resolve(cwd), gitEnv(env, resolve(cwd)));
 }
 
 /** Forgets every anchored repository (a new run in the same process, and tests). */
@@ -270,11 +273,9 @@ function anchorFor(cwd: string, env: NodeJS.ProcessEnv): GitAnchor | undefined {
   // others name the git dir, and git checks no owner then).
   const overrides: Override[] = [...gitOverrides(new Map(), undefined), ...trustOverrides()];
   const look = (args: readonly string[], lookEnv: NodeJS.ProcessEnv = env) => runProcessSync('git', args, { cwd, env: withOverrides(lookEnv, overrides) });
-  const found = look(['rev-parse', '--absolute-git-dir', '--git-common-dir', '--is-bare-repository']);
-  const [gitDir, common, bare] = found.stdout.split('\n');
-  if (found.code !== 0 || !gitDir || !common) return undefined;
-  const top = bare === 'true' ? undefined : look(['rev-parse', '--show-toplevel']);
-  const workTree = top && top.code === 0 ? top.stdout.replace(/\n$/, '') : undefined;
+  const located = locate(look);
+  if (located === undefined) return undefined;
+  const { gitDir, common, workTree } = located;
   const commonDir = resolve(cwd, common);
   const anchor = makeAnchor(gitDir, commonDir, workTree);
   if (anchor.foreign && workTree !== undefined) assertOwnWorkTree(workTree, gitDir);
@@ -283,11 +284,30 @@ function anchorFor(cwd: string, env: NodeJS.ProcessEnv): GitAnchor | undefined {
   return anchor;
 }
 
-function recordSettings(
-  anchor: GitAnchor,
-  env: NodeJS.ProcessEnv,
-  look: (args: readonly string[], env: NodeJS.ProcessEnv) => { code: number | null; stdout: string },
-): Recorded {
+type Look = (args: readonly string[], env?: NodeJS.ProcessEnv) => { code: number | null; stdout: string };
+
+const LOCATION = ['rev-parse', '--absolute-git-dir', '--git-common-dir', '--is-bare-repository'];
+
+/**
+ * Where the repository of a folder is: its git dir, common dir and work tree (none for a bare
+ * repository or a folder inside the git dir). One rev-parse answers a folder of a work tree;
+ * elsewhere `--show-toplevel` fails the call, and the location is asked without it.
+ */
+function locate(look: Look): { gitDir: string; common: string; workTree: string | undefined } | undefined {
+  const all = look([...LOCATION, '--show-toplevel']);
+  if (all.code === 0) {
+    const [gitDir, common, bare, ...rest] = all.stdout.split('\n');
+    const top = rest.join('\n').replace(/\n$/, '');
+    if (gitDir && common && top) return { gitDir, common, workTree: bare === 'true' ? undefined : top };
+  }
+  const found = look(LOCATION);
+  const [gitDir, common, bare] = found.stdout.split('\n');
+  if (found.code !== 0 || !gitDir || !common) return undefined;
+  const top = bare === 'true' ? undefined : look(['rev-parse', '--show-toplevel']);
+  return { gitDir, common, workTree: top && top.code === 0 ? top.stdout.replace(/\n$/, '') : undefined };
+}
+
+function recordSettings(anchor: GitAnchor, env: NodeJS.ProcessEnv, look: Look): Recorded {
   const pinned = pinnedEnv(anchor, env);
   const remotes = new Map<string, string>();
   for (const name of look(['remote'], pinned).stdout.split('\n').filter(Boolean)) {

@@ -7,9 +7,9 @@
 // the project.
 
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gitOverrides, parseExecConfig } from '../../../lib/platform/git-config-pins.js';
 import { GitRepositoryChanged, prepareGitRun, recordGitBaseline, resetGitBaselines } from '../../../lib/platform/git-gateway.js';
@@ -118,6 +118,44 @@ describe('git through the process runner', () => {
     const seen = await nodeProcessRunner.run('git', ['-c', 'alias.show-env=!printenv GIT_CONFIG_PARAMETERS', 'show-env'], { cwd: p.dir, env });
     expect(seen.stdout).toContain("'core.hookspath=/dev/null'");
     expect(seen.stdout).toContain("'protocol.ext.allow=never'");
+  });
+});
+
+describe('where the repository is, asked at the start', () => {
+  /** Each `git rev-parse` the gateway ran while `look` ran, through GIT_TRACE (a line per git process). */
+  async function revParses(dir: string, look: (traced: NodeJS.ProcessEnv) => Promise<unknown>): Promise<string[]> {
+    const trace = join(dir, '..', `${basename(dir)}.trace`);
+    writeFileSync(trace, '');
+    try {
+      await look({ ...env, GIT_TRACE: trace });
+      return readFileSync(trace, 'utf8')
+        .split('\n')
+        .flatMap((line) => (/built-in: git rev-parse /.test(line) ? [line.replace(/.*built-in: git rev-parse /, '')] : []));
+    } finally {
+      rmSync(trace, { force: true });
+    }
+  }
+
+  it('a folder of a work tree: one rev-parse gives its git dir, common dir and work tree', async () => {
+    const p = tmpProject({ 'a.txt': 'a\n', 'sub/b.txt': 'b\n' }, { git: true });
+    project = p;
+    let anchor: Awaited<ReturnType<typeof recordGitBaseline>>;
+    const calls = await revParses(p.dir, async (traced) => (anchor = await recordGitBaseline(p.path('sub'), traced)));
+    expect(calls).toEqual(['--absolute-git-dir --git-common-dir --is-bare-repository --show-toplevel']);
+    expect(anchor).toMatchObject({ gitDir: realpathSync(p.path('.git')), commonDir: realpathSync(p.path('.git')), workTree: realpathSync(p.dir) });
+  });
+
+  it('the git dir of a work tree and a bare repository: no work tree', async () => {
+    const p = tmpProject({ 'a.txt': 'a\n' }, { git: true });
+    project = p;
+    const inGitDir = await recordGitBaseline(p.path('.git'), env);
+    expect(inGitDir?.gitDir).toBe(realpathSync(p.path('.git')));
+    expect(inGitDir?.workTree).toBeUndefined();
+    execFileSync('git', ['init', '-q', '--bare', p.path('bare.git')], { env });
+    const bare = await recordGitBaseline(p.path('bare.git'), env);
+    expect(bare?.gitDir).toBe(realpathSync(p.path('bare.git')));
+    expect(bare?.workTree).toBeUndefined();
+    expect(await recordGitBaseline(tmpdir(), env)).toBeUndefined();
   });
 });
 
