@@ -40,7 +40,9 @@ export const GUARDED_DIRS: readonly string[] = [
       return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
     }),
   ),
-].sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
+  // By code unit, not localeCompare: the paths are ASCII, and a first locale-aware comparison
+  // sets up ICU's collator (milliseconds at every start of a run).
+].sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : a > b ? 1 : 0));
 
 /** Every guarded file, with each file now in `.git/hooks/` (project-relative). */
 export function guardedPaths(projectDir: string): string[] {

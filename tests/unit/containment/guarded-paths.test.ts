@@ -5,8 +5,8 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { guardedPaths, pinnedGitDir, readOnlyGuardedPaths } from '../../../lib/containment/guarded-paths.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { GUARDED_DIRS, guardedPaths, pinnedGitDir, readOnlyGuardedPaths } from '../../../lib/containment/guarded-paths.js';
 
 let dir = '';
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -37,5 +37,25 @@ describe('readOnlyGuardedPaths', () => {
     writeFileSync(join(worktree, '.git'), 'gitdir: /x\n');
     expect(readOnlyGuardedPaths(worktree)).toEqual([join(worktree, '.git')]);
     expect(pinnedGitDir(worktree, { make: false })).toBeUndefined();
+  });
+});
+
+describe('GUARDED_DIRS', () => {
+  it('lists the folders of the guarded files parents first, then by name', () => {
+    expect(GUARDED_DIRS).toEqual(['.claude', '.codex', '.gemini', '.git', '.opencode', '.git/hooks', '.git/info', '.git/objects', '.git/objects/info']);
+  });
+
+  // Every run loads this module before its first agent call: the first locale-aware comparison
+  // of a process sets up ICU's collator, about 6 ms of CPU, for paths that are plain ASCII.
+  it('is sorted without a locale-aware comparison when the module loads', async () => {
+    const localeCompare = vi.spyOn(String.prototype, 'localeCompare');
+    try {
+      vi.resetModules();
+      const fresh = await import('../../../lib/containment/guarded-paths.js');
+      expect(fresh.GUARDED_DIRS).toEqual(GUARDED_DIRS);
+      expect(localeCompare).not.toHaveBeenCalled();
+    } finally {
+      localeCompare.mockRestore();
+    }
   });
 });
