@@ -25,7 +25,7 @@ import { basename, dirname, join, resolve, sep } from 'node:path';
 import { EXIT, RalphError } from '../errors.js';
 import { assertUnchanged, makeAnchor, type GitAnchor } from './git-anchor.js';
 import { CONFIG_LIST_ARGS, gitOverrides, parseExecConfig, runsDrivers, withOverrides, type ConfigValues, type Override } from './git-config-pins.js';
-import { pushToRecordedUrl } from './git-push-url.js';
+import { pushToRecordedUrl, remoteNamesIn } from './git-push-url.js';
 import { forgetUserConfigSnapshots, parseScopedListing, userConfigEnv } from './git-user-config.js';
 import type { RunOptions, StartOptions } from './process-types.js';
 import { runProcessSync, startProcess } from './start-process.js';
@@ -309,16 +309,24 @@ function locate(look: Look): { gitDir: string; common: string; workTree: string 
 
 function recordSettings(anchor: GitAnchor, env: NodeJS.ProcessEnv, look: Look): Recorded {
   const pinned = pinnedEnv(anchor, env);
-  const remotes = new Map<string, string>();
-  for (const name of look(['remote'], pinned).stdout.split('\n').filter(Boolean)) {
-    const url = look(['remote', 'get-url', '--push', name], pinned);
-    if (url.code === 0) remotes.set(name, url.stdout.replace(/\n$/, ''));
-  }
+  const pushUrls = (names: readonly string[]): Map<string, string> => {
+    const remotes = new Map<string, string>();
+    for (const name of names) {
+      const url = look(['remote', 'get-url', '--push', name], pinned);
+      if (url.code === 0) remotes.set(name, url.stdout.replace(/\n$/, ''));
+    }
+    return remotes;
+  };
+  const listed = (): string[] => look(['remote'], pinned).stdout.split('\n').filter(Boolean);
   if (!anchor.foreign) {
+    // The listing names every remote `git remote` would (git makes one of each `remote.<name>.*`
+    // key): no call of its own is needed to find them.
     const listing = look(CONFIG_LIST_ARGS, pinned);
-    return { baseline: parseExecConfig(listing.code === 0 ? listing.stdout : ''), remotes };
+    const names = listing.code === 0 ? remoteNamesIn(listing.stdout) : listed();
+    return { baseline: parseExecConfig(listing.code === 0 ? listing.stdout : ''), remotes: pushUrls(names) };
   }
   // Another user's repository: its own config (local and worktree scopes) names no program for ralph.
+  const remotes = pushUrls(listed());
   const scoped = look([...CONFIG_LIST_ARGS, '--show-scope'], pinned);
   const users = parseScopedListing(scoped.code === 0 ? scoped.stdout : '').filter((e) => e.scope !== 'local' && e.scope !== 'worktree');
   return { baseline: parseExecConfig(users.map((e) => (e.value === null ? e.key : `${e.key}\n${e.value}`)).join('\0')), remotes };

@@ -71,3 +71,19 @@ export function isLocalUrl(url: string): boolean {
   const slash = url.indexOf('/');
   return colon === -1 || (slash !== -1 && slash < colon);
 }
+
+/**
+ * The remotes a `git config -z --list` listing configures, in order: the `<name>` of each
+ * `remote.<name>.<key>` (a name may hold dots). A name that is no remote of git's only has its
+ * push URL asked for in vain, and one missed would only have its pushes refused.
+ */
+export function remoteNamesIn(listing: string): string[] {
+  const names = new Set<string>();
+  for (const entry of listing.split('\0')) {
+    const newline = entry.indexOf('\n');
+    const key = newline === -1 ? entry : entry.slice(0, newline);
+    const last = key.lastIndexOf('.');
+    if (key.startsWith('remote.') && last > 'remote.'.length) names.add(key.slice('remote.'.length, last));
+  }
+  return [...names];
+}

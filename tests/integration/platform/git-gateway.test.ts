@@ -122,19 +122,21 @@ describe('git through the process runner', () => {
 });
 
 describe('where the repository is, asked at the start', () => {
-  /** Each `git rev-parse` the gateway ran while `look` ran, through GIT_TRACE (a line per git process). */
-  async function revParses(dir: string, look: (traced: NodeJS.ProcessEnv) => Promise<unknown>): Promise<string[]> {
+  /** Each git command the gateway ran while `look` ran, as `git <args>`, through GIT_TRACE (a line per git process). */
+  async function gitCalls(dir: string, look: (traced: NodeJS.ProcessEnv) => Promise<unknown>): Promise<string[]> {
     const trace = join(dir, '..', `${basename(dir)}.trace`);
     writeFileSync(trace, '');
     try {
       await look({ ...env, GIT_TRACE: trace });
       return readFileSync(trace, 'utf8')
         .split('\n')
-        .flatMap((line) => (/built-in: git rev-parse /.test(line) ? [line.replace(/.*built-in: git rev-parse /, '')] : []));
+        .flatMap((line) => (/built-in: git /.test(line) ? [line.replace(/.*built-in: /, '')] : []));
     } finally {
       rmSync(trace, { force: true });
     }
   }
+  const revParses = async (dir: string, look: (traced: NodeJS.ProcessEnv) => Promise<unknown>) =>
+    (await gitCalls(dir, look)).flatMap((call) => (call.startsWith('git rev-parse ') ? [call.slice('git rev-parse '.length)] : []));
 
   it('a folder of a work tree: one rev-parse gives its git dir, common dir and work tree', async () => {
     const p = tmpProject({ 'a.txt': 'a\n', 'sub/b.txt': 'b\n' }, { git: true });
@@ -143,6 +145,24 @@ describe('where the repository is, asked at the start', () => {
     const calls = await revParses(p.dir, async (traced) => (anchor = await recordGitBaseline(p.path('sub'), traced)));
     expect(calls).toEqual(['--absolute-git-dir --git-common-dir --is-bare-repository --show-toplevel']);
     expect(anchor).toMatchObject({ gitDir: realpathSync(p.path('.git')), commonDir: realpathSync(p.path('.git')), workTree: realpathSync(p.dir) });
+  });
+
+  it("finds the remotes in the configuration's listing (no `git remote`) and records each one's push URL", async () => {
+    const p = tmpProject({ 'a.txt': 'a\n' }, { git: true });
+    project = p;
+    p.git('remote', 'add', 'origin', 'https://example.invalid/fetch.git');
+    p.git('remote', 'set-url', '--push', 'origin', 'https://example.invalid/push.git');
+    p.git('remote', 'add', 'team.mirror', 'https://example.invalid/mirror.git');
+    p.git('config', 'remote.pushDefault', 'origin');
+    const calls = await gitCalls(p.dir, (traced) => recordGitBaseline(p.dir, traced));
+    expect(calls.filter((call) => /^git remote\b/.test(call))).toEqual(['git remote get-url --push origin', 'git remote get-url --push team.mirror']);
+    for (const [remote, url] of [
+      ['origin', 'https://example.invalid/push.git'],
+      ['team.mirror', 'https://example.invalid/mirror.git'],
+    ]) {
+      const push = await prepareGitRun(['push', remote!, 'HEAD'], { cwd: p.dir, env });
+      expect(push.env.GIT_CONFIG_PARAMETERS).toContain(`'url.${url}.insteadof=`);
+    }
   });
 
   it('the git dir of a work tree and a bare repository: no work tree', async () => {
