@@ -7,7 +7,7 @@
 
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { ViewConfig } from '../config/view-config.js';
@@ -66,6 +66,9 @@ export async function startWebView(options: WebViewOptions): Promise<WebView> {
   let current: string = JSON.stringify((await source.load()).state satisfies WebState);
   const served: ServedAddress = { host: options.host ?? DEFAULT_WEB_HOST, port: 0 };
 
+  // node:http loaded here, not with the module: bundled, this module shares a file with every run of
+  // ralph, and only `--web` serves anything.
+  const { createServer } = await import('node:http');
   const server = createServer((request, response) => {
     const decision = decideRequest({ method: request.method ?? '', url: request.url ?? '', host: request.headers.host }, served, tokenMatches);
     if (!decision.ok) {

@@ -106,6 +106,9 @@ describe('a run of ralph loads the rest of ralph as one file', () => {
       expect(fake.runs().length, result.stderr).toBe(1);
       expect(readFileSync(run.path('.ralph/logs/ralph.log'), 'utf8')).toContain('=== Completed Loop #1 ===');
       expect([...new Set(distModules())]).toEqual(['cli/require-node.js', 'bundle-ralph/ralph.js', 'bundle-ralph/ralph-main.js']);
+      // What a module inlined there imports of Node's loads with the file: the web view's HTTP server waits for --web.
+      expect(builtins()).toContain('builtin:child_process');
+      expect(builtins()).not.toContain('builtin:http');
     } finally {
       fake.cleanup();
       run.cleanup();
