@@ -336,7 +336,9 @@ async function headOf(projectDir: string, deps: Deps): Promise<string | null> {
 
 /** Commits reachable from HEAD now that were not from the run's start (all of them on a branch born in the run). */
 async function commitsSince(projectDir: string, start: string | null, deps: Deps): Promise<number | null> {
-  if ((await headOf(projectDir, deps)) === null) return 0;
+  const head = await headOf(projectDir, deps);
+  // HEAD where the run found it: nothing to count.
+  if (head === null || head === start) return 0;
   const range = start === null ? ['HEAD'] : [`${start}..HEAD`];
   const result = await runGitCommand(deps.processRunner, ['rev-list', '--count', ...range, '--'], {
     cwd: projectDir,

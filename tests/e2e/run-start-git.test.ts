@@ -1,7 +1,7 @@
-// What a run asks git before its first agent call, counted through GIT_TRACE (git writes a line
-// per process it starts to that file): where the repository is is asked once, by the gateway as
-// it fixes the repository, and the run reads whether the project is in git from that answer
-// instead of asking again.
+// What a run asks git, counted through GIT_TRACE (git writes a line per process it starts to that
+// file): where the repository is is asked once, by the gateway as it fixes the repository, and
+// the run reads whether the project is in git from that answer instead of asking again; the
+// closing summary walks the history only when HEAD moved.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,7 +29,7 @@ async function oneLoop(git: boolean) {
   return { result, fake, gitCalls, log: readFileSync(project.path('.ralph/logs/ralph.log'), 'utf8') };
 }
 
-describe('the git calls of a run before its agent call', () => {
+describe('the git calls of a one-loop run', () => {
   it('in a git project: where the repository is is asked once, and nothing asks whether it is a work tree', async () => {
     const { result, fake, gitCalls, log } = await oneLoop(true);
     expect(fake.runs().length, result.stderr).toBe(1);
@@ -38,6 +38,13 @@ describe('the git calls of a run before its agent call', () => {
     ]);
     expect(gitCalls.filter((call) => call.includes('--is-inside-work-tree'))).toEqual([]);
     expect(log).not.toContain('not a git repository');
+  });
+
+  it('a run whose HEAD did not move counts its commits without asking git to walk the history', async () => {
+    const { result, fake, gitCalls, log } = await oneLoop(true);
+    expect(fake.runs().length, result.stderr).toBe(1);
+    expect(log).toMatch(/Commits: +0\b/);
+    expect(gitCalls.filter((call) => call.startsWith('git rev-list'))).toEqual([]);
   });
 
   it('in a folder outside git: the run warns that it is no repository, and still makes its call', async () => {
