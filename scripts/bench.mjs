@@ -99,7 +99,7 @@ if (json) {
 function formatTable(list) {
   const measured = (r) => (r.value === null ? '—' : `${r.value} ${r.unit}`);
   const budget = (r) => (r.budget === null ? '—' : `${r.compare === 'min' ? '≥' : '≤'} ${r.budget} ${r.unit}`);
-  const verdict = (r) => (r.ok === null ? 'not measured' : r.ok ? 'ok' : 'OVER BUDGET');
+  const verdict = (r) => (r.value === null ? 'not measured' : r.ok === null ? 'no budget' : r.ok ? 'ok' : 'OVER BUDGET');
   const cells = list.map((r) => [r.what, measured(r), budget(r), verdict(r)]);
   const header = ['what', 'measured', 'budget', 'verdict'];
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));

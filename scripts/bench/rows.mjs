@@ -2,8 +2,9 @@
 // sections share. A row is { what, value, unit, budget, ok, note? }; `budget` is a number in
 // the row's unit and `compare` says which side of it passes.
 
+/** A measured row, judged against `budget` (null: measured for the record, no budget to judge it by). */
 export function row(what, value, unit, budget, compare = 'max', note) {
-  const ok = value === null ? null : compare === 'min' ? value >= budget : value <= budget;
+  const ok = value === null || budget === null ? null : compare === 'min' ? value >= budget : value <= budget;
   return { what, value: value === null ? null : round(value), unit, budget, compare, ok, ...(note ? { note } : {}) };
 }
 
