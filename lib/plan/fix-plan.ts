@@ -54,6 +54,21 @@ const FENCE_OPEN = /^ {0,3}(`{3,}(?=[^`]*$)|~{3,})/;
 const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 
 export function parseFixPlan(text: string, optionalSections: readonly string[] = []): PlanView {
+  return parseFixPlanLines(text, optionalSections).view;
+}
+
+/**
+ * Where each line of a parsed text starts (`starts`, one more entry: the text's length plus one)
+ * and whether it lies in a fence (`fenced`: 0 no, 1 a closed fence, 2 a fence never closed): what
+ * a reading of a text changed in a few lines needs to reuse the rest of the parse (plan-reparse.ts).
+ */
+export interface PlanLines {
+  readonly starts: Uint32Array;
+  readonly fenced: Uint8Array;
+}
+
+/** parseFixPlan, with the lines' offsets and fences. */
+export function parseFixPlanLines(text: string, optionalSections: readonly string[] = []): { view: PlanView; lines: PlanLines } {
   const optional = new Set(optionalSections.map((name) => name.trim().toLowerCase()).filter(Boolean));
   const lines = text.split(/\r?\n/);
   const fenced = findFencedLines(lines);
@@ -83,20 +98,53 @@ export function parseFixPlan(text: string, optionalSections: readonly string[] =
       view.sections.push({ title, level, optional: optionalLevel !== null, line: index + 1 });
       return;
     }
-    const item = ITEM.exec(line);
-    if (!item) return;
     // A fence never closed may be a forgotten closing line: its items count, and as blocking,
     // so that a typo can never make an open plan look done.
-    const isOptional = optionalLevel !== null && where !== 'open';
-    const done = item[1] !== ' ';
-    const itemText = (item[2] ?? '').trim();
-    view.items.push({ text: itemText, done, optional: isOptional, line: index + 1, section });
-    const counts = isOptional ? view.optional : view.blocking;
-    if (done) counts.done++;
-    else counts.open++;
-    if (!done && !isOptional) view.openItems.push(itemText);
+    const item = readItemLine(line, index + 1, section, optionalLevel !== null && where !== 'open');
+    if (item) addItem(view, item);
   });
-  return view;
+  return { view, lines: lineIndex(text, lines, fenced.kinds) };
+}
+
+/** The item a line holds (`- [ ] text`), or null. */
+export function readItemLine(line: string, lineNumber: number, section: string | null, optional: boolean): PlanItem | null {
+  const item = ITEM.exec(line);
+  if (!item) return null;
+  return { text: (item[2] ?? '').trim(), done: item[1] !== ' ', optional, line: lineNumber, section };
+}
+
+/** Counts `item` in the view and adds it last. */
+function addItem(view: PlanView, item: PlanItem): void {
+  view.items.push(item);
+  countItem(view, item, 1);
+  if (!item.done && !item.optional) view.openItems.push(item.text);
+}
+
+/** Adds `by` (1, or -1 to take it out) to the view's count of items like `item`. */
+export function countItem(view: PlanView, item: PlanItem, by: 1 | -1): void {
+  const counts = item.optional ? view.optional : view.blocking;
+  if (item.done) counts.done += by;
+  else counts.open += by;
+}
+
+/** A line that may open or close a fence or be a heading: a change to it may change how every later line reads. */
+export function mayShapePlan(line: string): boolean {
+  return HEADING.test(line) || FENCE_OPEN.test(line) || FENCE_CLOSE.test(line);
+}
+
+function lineIndex(text: string, lines: readonly string[], kinds: readonly FenceKind[]): PlanLines {
+  const starts = new Uint32Array(lines.length + 1);
+  const fenced = new Uint8Array(lines.length);
+  let at = 0;
+  for (let i = 0; i < lines.length; i++) {
+    starts[i] = at;
+    at += lines[i]!.length;
+    // The line's end: `\n`, or `\r\n`.
+    at += text.charCodeAt(at) === 13 ? 2 : 1;
+    fenced[i] = kinds[i] === 'closed' ? 1 : kinds[i] === 'open' ? 2 : 0;
+  }
+  starts[lines.length] = at;
+  return { starts, fenced };
 }
 
 /** The plan is done: it has items, and none of the blocking ones is open (the Bash rule). */

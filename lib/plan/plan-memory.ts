@@ -165,7 +165,8 @@ export function itemKeys(items: readonly PlanItem[]): string[] {
 const NORMALIZED_KEPT = 50_000;
 const normalized = new Map<string, string>();
 
-function normalizedOnce(text: string): string {
+/** normalizeItemText, remembered for the texts seen lately. */
+export function normalizedOnce(text: string): string {
   let key = normalized.get(text);
   if (key === undefined) {
     if (normalized.size >= NORMALIZED_KEPT) normalized.clear();

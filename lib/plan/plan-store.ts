@@ -8,12 +8,14 @@ import { readLedgerPlan, saveLedgerPlan, type LedgerPlanItem } from '../state/le
 import type { RalphPaths } from '../state/paths.js';
 import type { Logger } from '../platform/deps.js';
 import { readControlFile } from '../state/control-file.js';
-import { parseFixPlan } from './fix-plan.js';
+import { parseFixPlanLines } from './fix-plan.js';
+import { reparseFixPlan, type ParsedPlan } from './plan-reparse.js';
 import {
   checkPlanAgainstMemory,
   emptyPlanMemory,
   itemKeys,
   normalizeItemText,
+  normalizedOnce,
   type HiddenItem,
   type PlanMemory,
   type PlanRead,
@@ -46,12 +48,15 @@ export interface PlanReading {
   readonly text: string | undefined;
   readonly optionalSections: readonly string[];
   readonly read: PlanRead;
+  /** The parse behind `read`, which the next reading of a changed text reuses. */
+  readonly parsed?: ParsedPlan;
 }
 
 /**
  * Reads the plan again. When the text is the one `last` read (with the same optional sections),
  * `last` itself comes back: the plan is parsed and its items normalised only when the text
- * changed. The text is read every time, never judged by the file's times.
+ * changed, and then only the lines that changed when they cannot change how others read
+ * (plan-reparse.ts). The text is read every time, never judged by the file's times.
  */
 export function readPlanAgain(paths: RalphPaths, optionalSections: readonly string[], last: PlanReading | undefined): PlanReading {
   let text: string | undefined;
@@ -60,9 +65,24 @@ export function readPlanAgain(paths: RalphPaths, optionalSections: readonly stri
   } catch (error) {
     return { text: undefined, optionalSections, read: { unreadable: (error as Error).message } };
   }
-  if (last && 'view' in last.read && last.text === text && last.optionalSections === optionalSections) return last;
-  const view = text === undefined ? null : parseFixPlan(text, optionalSections);
-  return { text, optionalSections, read: { view, keys: view ? itemKeys(view.items) : [] } };
+  const same = last !== undefined && 'view' in last.read && last.optionalSections === optionalSections;
+  if (same && last.text === text) return last;
+  if (text === undefined) return { text, optionalSections, read: { view: null, keys: [] } };
+  const parsed = (same && last.parsed && reparseFixPlan(last.parsed, text, normalizedOnce)) || parseWhole(text, optionalSections);
+  return { text, optionalSections, read: { view: parsed.view, keys: parsed.keys }, parsed };
+}
+
+let wholeParses = 0;
+
+/** How many plans readPlanAgain has parsed whole in this process (a test sees a changed line reuse the rest). */
+export function wholeParseCount(): number {
+  return wholeParses;
+}
+
+function parseWhole(text: string, optionalSections: readonly string[]): ParsedPlan {
+  wholeParses++;
+  const { view, lines } = parseFixPlanLines(text, optionalSections);
+  return { text, view, keys: itemKeys(view.items), lines };
 }
 
 /**
