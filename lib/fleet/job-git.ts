@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { commitWhatIsLeft } from '../platform/git-leftovers.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
+import { foldPlanMemoryLog } from '../state/plan-memory-file.js';
 import type { ProcessRunner, RunResult } from '../platform/process.js';
 import { runGitCommand } from '../platform/git-operations.js';
 
@@ -147,6 +148,8 @@ export async function pushStateBranch(git: JobGit, ralphDir: string, branch: str
   try {
     if (files.length > 0) await must(indexed, ['add', '--force', '--', ...files.map((file) => `:(literal)${file}`)]);
     if (planMemoryFile && isRegularFile(planMemoryFile)) {
+      // The changes logged beside it go with it, folded in.
+      foldPlanMemoryLog(planMemoryFile, () => undefined);
       const blob = (await must(git, ['hash-object', '-w', '--', planMemoryFile])).trim();
       await must(indexed, ['update-index', '--add', '--cacheinfo', `100644,${blob},${PLAN_MEMORY_ENTRY}`]);
     }

@@ -4,7 +4,7 @@
 // written through when the items it holds change (not when only their positions move), and
 // changed outside a run only by the user's word (`ralph --accept-item`).
 
-import { readLedgerPlan, saveLedgerPlan, type LedgerPlanItem } from '../state/ledger.js';
+import { readLedgerPlan, saveLedgerPlan, saveLedgerPlanChange, type LedgerPlanChange, type LedgerPlanItem } from '../state/plan-memory-file.js';
 import type { RalphPaths } from '../state/paths.js';
 import type { Logger } from '../platform/deps.js';
 import { readControlFile } from '../state/control-file.js';
@@ -29,10 +29,47 @@ export function loadPlanMemory(paths: RalphPaths, logger: Pick<Logger, 'warn'>):
   return open ? { open: open.map(({ text, position }) => ({ key: normalizeItemText(text), text, position })) } : emptyPlanMemory();
 }
 
-/** Writes `next` beside the ledger when the items it holds differ from `previous`'s. */
+// For each ledger, the memory this process last wrote beside it, or one holding the same items
+// (texts, in order): a change from it is the change from what the files hold.
+const onDisk = new Map<string, PlanMemory>();
+
+/**
+ * Writes `next` beside the ledger when the items it holds differ from `previous`'s: as the
+ * change from `previous` when that is what this process last wrote there, whole otherwise.
+ */
 export function savePlanMemory(paths: RalphPaths, next: PlanMemory, previous: PlanMemory | undefined): void {
-  if (!paths.ledger || (previous && (previous === next || sameItems(previous.open, next.open)))) return;
-  saveLedgerPlan(paths.ledger, paths.projectDir, next.open.map(toLedgerItem));
+  const ledger = paths.ledger;
+  if (!ledger || previous === next) return;
+  const change = previous && memoryChange(previous.open, next.open);
+  if (previous && !change) {
+    if (onDisk.get(ledger) === previous) onDisk.set(ledger, next);
+    return;
+  }
+  const whole = () => next.open.map(toLedgerItem);
+  if (change && onDisk.get(ledger) === previous) saveLedgerPlanChange(ledger, paths.projectDir, change, whole);
+  else saveLedgerPlan(ledger, paths.projectDir, whole());
+  onDisk.set(ledger, next);
+}
+
+/**
+ * What turns `before` into `after` (texts, in order; positions are not kept up): the items
+ * dropped, the texts changed, the items added last. Undefined when the texts are the same.
+ */
+export function memoryChange(before: readonly RememberedItem[], after: readonly RememberedItem[]): LedgerPlanChange | undefined {
+  const change: LedgerPlanChange = { drop: [], set: [], add: [] };
+  let next = 0;
+  for (let i = 0; i < before.length; i++) {
+    const was = before[i]!;
+    const now = after[next];
+    if (now !== undefined && (now === was || now.key === was.key)) {
+      if (now.text !== was.text) change.set.push([i, now.text]);
+      next++;
+    } else {
+      change.drop.push(i);
+    }
+  }
+  change.add = after.slice(next).map(toLedgerItem);
+  return change.drop.length + change.set.length + change.add.length > 0 ? change : undefined;
 }
 
 /**
@@ -101,7 +138,9 @@ export function heldOpenItems(paths: RalphPaths, optionalSections: string[], log
 
 /** A new plan written by ralph itself (a queue item, a fleet issue): what was open in the plan before it is no more. */
 export function forgetPlanMemory(paths: RalphPaths): void {
-  if (paths.ledger) saveLedgerPlan(paths.ledger, paths.projectDir, []);
+  if (!paths.ledger) return;
+  saveLedgerPlan(paths.ledger, paths.projectDir, []);
+  onDisk.delete(paths.ledger);
 }
 
 /** What `ralph --accept-item` names: an item by its number in the list ralph shows (1-based), or by its text. */
@@ -137,10 +176,6 @@ export function findHeldItem(held: readonly HiddenItem[], selector: ItemSelector
 export function withoutItem(memory: PlanMemory, item: HiddenItem): PlanMemory {
   const at = memory.open.findIndex((remembered) => remembered.key === item.key);
   return { open: memory.open.filter((_, i) => i !== at) };
-}
-
-function sameItems(a: readonly RememberedItem[], b: readonly RememberedItem[]): boolean {
-  return a.length === b.length && a.every((item, i) => item === b[i] || (item.key === b[i]!.key && item.text === b[i]!.text));
 }
 
 function toLedgerItem(item: RememberedItem): LedgerPlanItem {

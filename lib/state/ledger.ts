@@ -7,7 +7,7 @@
 // prune) and the PRD files the user queued (`ralph-queue add --prd`: the files outside the
 // project a queue item may name). `.ralph/.call_count`,
 // `.last_reset`, `.run_state` and the others are views written from it: on load the ledger wins.
-// Beside it, `plan-memory.json`: the plan items ralph counts as open, across runs (plan/plan-store.ts),
+// Beside it, `plan-memory.json` and its log: the plan items ralph counts as open, across runs (plan-memory-file.ts),
 // and `content-memory.json`: the content ids the breaker has seen in the run (content-memory-file.ts).
 
 import { mkdirSync, statSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { dirname } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
 import { circuitBreakerFileSchema, runStateFileSchema, type CircuitBreakerFile, type RunStateFile } from './schemas.js';
 import * as z from './zod.js';
-import { planMemoryPath, realPathOf } from './ledger-path.js';
+import { realPathOf } from './ledger-path.js';
 
 export { LEDGER_FILE, PLAN_MEMORY_FILE, ledgerPath, ledgerRoot, planMemoryPath } from './ledger-path.js';
 
@@ -179,44 +179,6 @@ export function saveLedgerTestsBaseline(path: string, projectDir: string, tests:
 /** Records a PRD file the user queued (its real path), once. */
 export function recordQueuedPrd(path: string, projectDir: string, realPath: string): void {
   updateLedger(path, projectDir, (ledger) => (ledger.queued_prds.includes(realPath) ? ledger : { ...ledger, queued_prds: [...ledger.queued_prds, realPath] }));
-}
-
-const ledgerPlanSchema = z.looseObject({
-  version: z.literal(1),
-  project: z.string(),
-  /**
-   * The plan items ralph counts as open: their text and their last index. A file written before
-   * this form also holds each item's normalised text (`key`), which the reader works out again.
-   */
-  open: z.array(z.looseObject({ text: z.string(), position: z.number().int().nonnegative() })),
-});
-
-export interface LedgerPlanItem {
-  text: string;
-  position: number;
-}
-
-/** The plan's memory kept beside the ledger `ledgerFile`, or undefined when there is none; an unreadable one is reported. */
-export function readLedgerPlan(ledgerFile: string, warn: (message: string) => void): LedgerPlanItem[] | undefined {
-  const path = planMemoryPath(ledgerFile);
-  const text = readStateText(path, "the plan's memory", warn);
-  if (text === undefined) return undefined;
-  const parsed = ledgerPlanSchema.safeParse(safeJson(text));
-  if (parsed.success) return parsed.data.open.map(({ text, position }) => ({ text, position }));
-  warn(`The plan's memory ${path} is unreadable; ralph starts it again from fix_plan.md (remove it if this keeps happening)`);
-  return undefined;
-}
-
-/**
- * Writes the plan's memory beside the ledger, atomically (mode 600, its folder 700): one item a
- * line, no indentation and no normalised text, since a long plan's memory is written whole each
- * time an item is done (10,000 items: about a third of the indented form with keys).
- */
-export function saveLedgerPlan(ledgerFile: string, projectDir: string, open: readonly LedgerPlanItem[]): void {
-  mkdirSync(dirname(ledgerFile), { recursive: true, mode: 0o700 });
-  const items = open.map(({ text, position }) => JSON.stringify({ text, position }));
-  const head = `{"version":1,"project":${JSON.stringify(realPathOf(projectDir))},"open":[`;
-  writeFileAtomic(planMemoryPath(ledgerFile), `${head}${items.length ? `\n${items.join(',\n')}\n` : ''}]}\n`, { mode: 0o600 });
 }
 
 /**

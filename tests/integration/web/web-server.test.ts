@@ -5,7 +5,7 @@
 
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { saveLedgerPlan } from '../../../lib/state/ledger.js';
+import { saveLedgerPlan } from '../../../lib/state/plan-memory-file.js';
 import { startWebView, MAX_CLIENTS, type WebView } from '../../../lib/web/web-server.js';
 import { projectView } from '../../helpers/project-view.js';
 import { ourStatus, stateProject, type StateProject } from '../../unit/monitor/fixture-state.js';

@@ -1,7 +1,7 @@
 // The run's plan reads fix_plan.md twice a loop, and most loops change nothing in it: the work
 // each reading does follows what changed. The same text (judged on the text read, not on the
 // file's times) is not parsed again; a check that changes no remembered item keeps the memory,
-// so plan-memory.json is not written again; which control files the open items name is worked
+// so plan-memory.json and its log are not written again; which control files the open items name is worked
 // out once for the same open items.
 
 import { mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { planMemoryPath } from '../../../lib/state/ledger.js';
 import { ralphPaths, type RalphPaths } from '../../../lib/state/paths.js';
 import { newRunPlan, type RunPlan } from '../../../lib/plan/plan-view.js';
-import { readPlanAgain } from '../../../lib/plan/plan-store.js';
+import { loadPlanMemory, readPlanAgain } from '../../../lib/plan/plan-store.js';
+import { planMemoryLogPath } from '../../../lib/state/plan-memory-file.js';
 import type { PlanMemory, RememberedItem } from '../../../lib/plan/plan-memory.js';
 import { createMemoryLogger } from '../../helpers/memory-logger.js';
 
@@ -101,17 +102,20 @@ describe('RunPlan: the memory kept when no item changed', () => {
     const plan = runPlan(paths);
     plan.refresh(NO_CHANGE);
     const open = plan.openItems;
-    const written = statSync(planMemoryPath(paths.ledger!)).ino;
+    const files = () =>
+      [planMemoryPath(paths.ledger!), planMemoryLogPath(planMemoryPath(paths.ledger!))].map((file) => [statSync(file).ino, statSync(file).size]);
+    const written = files();
     writeFileSync(paths.fixPlan, PLAN);
     plan.refresh({ newContent: true, changed: true });
     plan.refresh(NO_CHANGE);
     expect(plan.openItems).toBe(open);
-    expect(statSync(planMemoryPath(paths.ledger!)).ino).toBe(written);
+    expect(files()).toEqual(written);
     writeFileSync(paths.fixPlan, `${PLAN}- [ ] write the docs\n`);
     plan.refresh(NO_CHANGE);
     expect(plan.openItems).not.toBe(open);
     expect(plan.openItems.map((item) => item.key)).toEqual(['write the parser', 'write the printer', 'write the docs']);
-    expect(statSync(planMemoryPath(paths.ledger!)).ino).not.toBe(written);
+    expect(files()).not.toEqual(written);
+    expect(loadPlanMemory(paths, createMemoryLogger()).open.map((item) => item.key)).toEqual(['write the parser', 'write the printer', 'write the docs']);
   });
 });
 
