@@ -8,29 +8,10 @@
 import type { PlanItem, PlanView } from './fix-plan.js';
 import { asksForRevert, namesFile, shareTopic } from './item-evidence.js';
 import { PlanItemIndex } from './plan-item-index.js';
+import { checkChangedItems, settle, type CheckedReading, type DeltaCheck, type ItemsChange } from './plan-check-delta.js';
+import { judgeItem, type HiddenHow, type HiddenItem, type PlanMemory, type RememberedItem } from './remembered-item.js';
 
-export interface RememberedItem {
-  /** The normalised text: what identifies the item. */
-  key: string;
-  /** The text as it was last seen open, for the log and the loop context. */
-  text: string;
-  /** Its index among the plan's items when it was last seen. */
-  position: number;
-}
-
-export interface PlanMemory {
-  /** Open blocking items seen in this run that are not done yet as far as ralph can tell. */
-  open: RememberedItem[];
-}
-
-export type HiddenHow = 'removed' | 'optional' | 'ticked without measured change';
-
-export interface HiddenItem {
-  /** The normalised text of the remembered item. */
-  key: string;
-  text: string;
-  how: HiddenHow;
-}
+export type { HiddenHow, HiddenItem, PlanMemory, RememberedItem } from './remembered-item.js';
 
 export interface PlanCheck {
   memory: PlanMemory;
@@ -45,9 +26,10 @@ export interface PlanCheck {
 
 /**
  * The plan as read this time: a view, none (no file), or a file ralph could not read in full.
- * `keys`: each item's normalised text, in the view's order, when the reader has them already.
+ * `keys`: each item's normalised text, in the view's order, when the reader has them already;
+ * `change`: how the items differ from the reading before, when the reader knows.
  */
-export type PlanRead = { view: PlanView | null; keys?: readonly string[] } | { unreadable: string };
+export type PlanRead = { view: PlanView | null; keys?: readonly string[]; change?: ItemsChange } | { unreadable: string };
 
 export function emptyPlanMemory(): PlanMemory {
   return { open: [] };
@@ -88,8 +70,18 @@ export function checkPlanAgainstMemory(memory: PlanMemory, read: PlanRead, evide
     return { memory, view, hidden: memory.open.map((item) => ({ key: item.key, text: item.text, how: 'removed' as const })), completed: 0, completedKeys: [] };
   }
   const items = read.view?.items ?? [];
+  const keys = read.keys ?? itemKeys(items);
+  const reading = { items, keys, ...(read.change ? { change: read.change } : {}) };
+  // After a check that found every item where it was: the changed and held items only.
+  const checked = checkChangedItems(memory, reading, backed) ?? checkWholePlan(memory, reading, backed);
+  return { ...checked, view: addHidden(read.view, checked.hidden), completed: checked.completedKeys.length };
+}
+
+/** Every remembered item looked for in the plan, and every item of the plan looked at. */
+function checkWholePlan(memory: PlanMemory, reading: CheckedReading, backed: (item: RememberedItem) => boolean): DeltaCheck {
+  const { items, keys } = reading;
   // Each item's text normalised once per reading, found through a map: O(n) per loop, not n².
-  const index = new PlanItemIndex(items, read.keys ?? itemKeys(items));
+  const index = new PlanItemIndex(items, keys);
   const stillOpen: RememberedItem[] = [];
   const hidden: HiddenItem[] = [];
   const completedKeys: string[] = [];
@@ -105,20 +97,13 @@ export function checkPlanAgainstMemory(memory: PlanMemory, read: PlanRead, evide
       hidden.push({ key: remembered.key, text: remembered.text, how: 'removed' });
       continue;
     }
-    const item = items[found]!;
-    // The same object when nothing about it changed: most loops change no item.
-    const at = found === remembered.position ? remembered : { ...remembered, position: found };
-    if (item.optional) {
-      stillOpen.push(at);
-      hidden.push({ key: remembered.key, text: remembered.text, how: 'optional' });
-    } else if (!item.done) {
-      stillOpen.push(item.text === at.text ? at : { ...at, text: item.text });
-    } else if (!backed(remembered)) {
-      stillOpen.push(at);
-      hidden.push({ key: remembered.key, text: remembered.text, how: 'ticked without measured change' });
-    } else {
+    const verdict = judgeItem(remembered, items[found]!, found, backed);
+    if ('completed' in verdict) {
       completedKeys.push(remembered.key);
+      continue;
     }
+    stillOpen.push(verdict.keep);
+    if (verdict.how) hidden.push({ key: remembered.key, text: remembered.text, how: verdict.how });
   }
   items.forEach((item, position) => {
     if (index.isTaken(position) || item.done || item.optional) return;
@@ -126,7 +111,9 @@ export function checkPlanAgainstMemory(memory: PlanMemory, read: PlanRead, evide
   });
   // The same memory when no item changed: its writer and its readers need not look again.
   const next = sameObjects(stillOpen, memory.open) ? memory : { open: stillOpen };
-  return { memory: next, view: addHidden(read.view, hidden), hidden, completed: completedKeys.length, completedKeys };
+  // A removed item stands nowhere: the next check looks for it in the whole plan again.
+  if (!hidden.some((h) => h.how === 'removed')) settle(next, reading);
+  return { memory: next, hidden, completedKeys };
 }
 
 // The new open keys of the last reading checked against each memory: a memory that holds a

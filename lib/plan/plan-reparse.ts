@@ -5,6 +5,7 @@
 // same number of lines, and no changed line (before or after) that is, or could be, a heading or
 // a fence, the only lines that decide how later lines read. Anything else is parsed whole. Pure.
 
+import type { ItemsChange } from './plan-check-delta.js';
 import { countItem, mayShapePlan, readItemLine, type PlanItem, type PlanLines, type PlanSection, type PlanView } from './fix-plan.js';
 
 /** One parse of the plan: its text, what it made of it, each item's normalised text, and its lines. */
@@ -13,6 +14,8 @@ export interface ParsedPlan {
   readonly view: PlanView;
   readonly keys: readonly string[];
   readonly lines: PlanLines;
+  /** How the items differ from the parse this one reused, when they changed in place. */
+  readonly change?: ItemsChange;
 }
 
 /** The lines of `last` that `text` changed: [first, end) by index, and the new lines' text. */
@@ -61,6 +64,7 @@ export function reparseFixPlan(last: ParsedPlan, text: string, keyOf: (text: str
     view: spliceView(view, i0, i1, items),
     keys: keys.slice(0, i0).concat(itemKeys, keys.slice(i1)),
     lines: { starts, fenced: lines.fenced },
+    ...(i1 - i0 === items.length ? { change: { was: view.items, start: i0, end: i1 } } : {}),
   };
 }
 

@@ -106,7 +106,7 @@ export function readPlanAgain(paths: RalphPaths, optionalSections: readonly stri
   if (same && last.text === text) return last;
   if (text === undefined) return { text, optionalSections, read: { view: null, keys: [] } };
   const parsed = (same && last.parsed && reparseFixPlan(last.parsed, text, normalizedOnce)) || parseWhole(text, optionalSections);
-  return { text, optionalSections, read: { view: parsed.view, keys: parsed.keys }, parsed };
+  return { text, optionalSections, read: { view: parsed.view, keys: parsed.keys, ...(parsed.change ? { change: parsed.change } : {}) }, parsed };
 }
 
 let wholeParses = 0;
