@@ -29,6 +29,15 @@ export interface DeltaCheck {
   memory: PlanMemory;
   hidden: HiddenItem[];
   completedKeys: string[];
+  /** When the check knows it: how `memory` differs from the memory checked. */
+  change?: MemoryChange;
+}
+
+/** How a memory differs from the one before: the indices dropped, the texts changed (by index), the items added last. */
+export interface MemoryChange {
+  drop: number[];
+  set: Array<[number, string]>;
+  add: RememberedItem[];
 }
 
 /** For a memory a check produced: the reading's items, the remembered item at each index, the indices held open. */
@@ -96,7 +105,16 @@ function applyVerdicts(memory: PlanMemory, reading: CheckedReading, state: Settl
   for (const item of added) byIndex[item.position] = item;
   settled.delete(memory.open);
   settled.set(next.open, { items: reading.items, byIndex, held });
-  return { memory: next, hidden, completedKeys };
+  return { memory: next, hidden, completedKeys, change: changeOf(replaced, added) };
+}
+
+function changeOf(replaced: Map<number, RememberedItem | undefined>, added: RememberedItem[]): MemoryChange {
+  const change: MemoryChange = { drop: [], set: [], add: added };
+  for (const [order, item] of replaced) {
+    if (item) change.set.push([order, item.text]);
+    else change.drop.push(order);
+  }
+  return change;
 }
 
 /** `open` with the items at the orders in `replaced` replaced (undefined: taken out), and `added` last. */

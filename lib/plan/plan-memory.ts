@@ -8,7 +8,7 @@
 import type { PlanItem, PlanView } from './fix-plan.js';
 import { asksForRevert, namesFile, shareTopic } from './item-evidence.js';
 import { PlanItemIndex } from './plan-item-index.js';
-import { checkChangedItems, settle, type CheckedReading, type DeltaCheck, type ItemsChange } from './plan-check-delta.js';
+import { checkChangedItems, settle, type CheckedReading, type DeltaCheck, type ItemsChange, type MemoryChange } from './plan-check-delta.js';
 import { judgeItem, type HiddenHow, type HiddenItem, type PlanMemory, type RememberedItem } from './remembered-item.js';
 
 export type { HiddenHow, HiddenItem, PlanMemory, RememberedItem } from './remembered-item.js';
@@ -22,6 +22,8 @@ export interface PlanCheck {
   completed: number;
   /** Their keys (normalised texts). */
   completedKeys: string[];
+  /** How `memory` differs from the memory checked, when the check knows (it looked at changed items only). */
+  change?: MemoryChange;
 }
 
 /**

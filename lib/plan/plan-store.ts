@@ -10,6 +10,7 @@ import type { Logger } from '../platform/deps.js';
 import { readControlFile } from '../state/control-file.js';
 import { parseFixPlanLines } from './fix-plan.js';
 import { reparseFixPlan, type ParsedPlan } from './plan-reparse.js';
+import type { MemoryChange } from './plan-check-delta.js';
 import {
   checkPlanAgainstMemory,
   emptyPlanMemory,
@@ -36,11 +37,12 @@ const onDisk = new Map<string, PlanMemory>();
 /**
  * Writes `next` beside the ledger when the items it holds differ from `previous`'s: as the
  * change from `previous` when that is what this process last wrote there, whole otherwise.
+ * `known`: the change from `previous` to `next` when the check knows it (else worked out here).
  */
-export function savePlanMemory(paths: RalphPaths, next: PlanMemory, previous: PlanMemory | undefined): void {
+export function savePlanMemory(paths: RalphPaths, next: PlanMemory, previous: PlanMemory | undefined, known?: MemoryChange): void {
   const ledger = paths.ledger;
   if (!ledger || previous === next) return;
-  const change = previous && memoryChange(previous.open, next.open);
+  const change = previous && (known ? asLedgerChange(known) : memoryChange(previous.open, next.open));
   if (previous && !change) {
     if (onDisk.get(ledger) === previous) onDisk.set(ledger, next);
     return;
@@ -176,6 +178,11 @@ export function findHeldItem(held: readonly HiddenItem[], selector: ItemSelector
 export function withoutItem(memory: PlanMemory, item: HiddenItem): PlanMemory {
   const at = memory.open.findIndex((remembered) => remembered.key === item.key);
   return { open: memory.open.filter((_, i) => i !== at) };
+}
+
+function asLedgerChange(change: MemoryChange): LedgerPlanChange | undefined {
+  const { drop, set, add } = change;
+  return drop.length + set.length + add.length > 0 ? { drop, set, add: add.map(toLedgerItem) } : undefined;
 }
 
 function toLedgerItem(item: RememberedItem): LedgerPlanItem {

@@ -12,6 +12,7 @@ import type { PlanView } from './fix-plan.js';
 import { checkPlanAgainstMemory, describeHiddenItems, emptyPlanMemory, type LoopEvidence, type PlanMemory, type RememberedItem } from './plan-memory.js';
 import { readPlanAgain, savePlanMemory, type PlanReading } from './plan-store.js';
 import { namesFile, needsNoCodeChange } from './item-evidence.js';
+import type { MemoryChange } from './plan-check-delta.js';
 import { closeVerifiedItems, describeVerifiedItems, firstCompletions } from './verified-items.js';
 import type { RalphPaths } from '../state/paths.js';
 import type { Logger } from '../platform/deps.js';
@@ -44,8 +45,8 @@ export class RunPlan {
   #hiddenNote: string | undefined;
   /** The plan as last read: read again each time, parsed again only when its text changed. */
   #reading: PlanReading | undefined;
-  /** Which control files the open items name, worked out for these open items. */
-  #named: { open: readonly RememberedItem[]; names: Map<string, boolean> } | undefined;
+  /** How many of these open items name each control file asked about. */
+  #named: { open: readonly RememberedItem[]; counts: Map<string, number> } | undefined;
 
   constructor(
     private readonly setup: PlanSetup,
@@ -71,17 +72,38 @@ export class RunPlan {
 
   /**
    * Whether an open item ralph remembers names the control file `fileName` (a base name such as
-   * `AGENT.md`): asked every loop, worked out again only when the open items change.
+   * `AGENT.md`): asked every loop, counted once for the open items, and then for the items a
+   * check changed (when it knows them), not for all of them again.
    */
   openItemsName(fileName: string): boolean {
     const open = this.#memory.open;
-    if (this.#named?.open !== open) this.#named = { open, names: new Map() };
-    let names = this.#named.names.get(fileName);
-    if (names === undefined) {
-      names = open.some((item) => namesFile(item.text, fileName));
-      this.#named.names.set(fileName, names);
+    if (this.#named?.open !== open) this.#named = { open, counts: new Map() };
+    let count = this.#named.counts.get(fileName);
+    if (count === undefined) {
+      count = open.filter((item) => namesFile(item.text, fileName)).length;
+      this.#named.counts.set(fileName, count);
     }
-    return names;
+    return count > 0;
+  }
+
+  /** The counts of #named carried from `previous` to `next`, which differ by `change`. */
+  #carryNamed(previous: PlanMemory, next: PlanMemory, change: MemoryChange | undefined): void {
+    const named = this.#named;
+    if (!named || named.open !== previous.open || previous === next) return;
+    if (!change) {
+      this.#named = undefined;
+      return;
+    }
+    const counts = new Map<string, number>();
+    for (const [fileName, count] of named.counts) {
+      const names = (text: string) => (namesFile(text, fileName) ? 1 : 0);
+      let now = count;
+      for (const at of change.drop) now -= names(previous.open[at]!.text);
+      for (const [at, text] of change.set) now += names(text) - names(previous.open[at]!.text);
+      for (const item of change.add) now += names(item.text);
+      counts.set(fileName, now);
+    }
+    this.#named = { open: next.open, counts };
   }
 
   /** Items completed since the stall guard last took the count. */
@@ -100,9 +122,10 @@ export class RunPlan {
     const asksWithAuthority = (key: string): boolean => userItems?.has(key) ?? true;
     const checked = checkPlanAgainstMemory(previous, read, { ...content, asksWithAuthority });
     this.#memory = checked.memory;
+    this.#carryNamed(previous, checked.memory, checked.change);
     this.#userItems ??= new Set(checked.memory.open.map((item) => item.key));
     // Kept beside the ledger: what is open outlives this process (plan-store.ts).
-    if (!dryRun) savePlanMemory(paths, checked.memory, previous);
+    if (!dryRun) savePlanMemory(paths, checked.memory, previous, checked.change);
     this.#ticks = checked.hidden
       .filter((h) => h.how === 'ticked without measured change' && needsNoCodeChange(h.text) && asksWithAuthority(h.key))
       .map((h) => h.text);

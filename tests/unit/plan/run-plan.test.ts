@@ -162,4 +162,27 @@ describe('RunPlan: the control files the open items name', () => {
     expect(plan.openItemsName('AGENT.md')).toBe(true);
     expect(plan.openItemsName('fix_plan.md')).toBe(false);
   });
+
+  it('an item ticked each loop: only the items that changed are read again, and the answer follows them', () => {
+    const texts = Array.from({ length: 200 }, (_, i) => (i === 1 ? 'note the build in .ralph/AGENT.md' : `write part ${i}`));
+    const lines = texts.map((text) => `- [ ] ${text}`);
+    const paths = project(`# Plan\n${lines.join('\n')}\n`);
+    const { memory, reads } = countedMemory(texts);
+    const plan = runPlan(paths, memory);
+    plan.refresh(NO_CHANGE);
+    expect(plan.openItemsName('AGENT.md')).toBe(true);
+    expect(plan.openItemsName('fix_plan.md')).toBe(false);
+    let before = 0;
+    for (let i = 0; i < 4; i++) {
+      // The first change of the run writes the memory whole (every text read once): counted from the next.
+      if (i === 1) before = reads();
+      lines[i] = lines[i]!.replace('[ ]', '[x]');
+      writePlan(paths, `# Plan\n${lines.join('\n')}\n`);
+      plan.refresh({ newContent: true, changed: true });
+      expect(plan.openItemsName('AGENT.md')).toBe(i < 1);
+      expect(plan.openItemsName('fix_plan.md')).toBe(false);
+    }
+    // Each tick reads the text of the item done, for each file asked about: not 200 texts.
+    expect(reads() - before).toBeLessThan(3 * 10);
+  });
 });
