@@ -104,10 +104,21 @@ function changedLines(last: ParsedPlan, text: string): ChangedLines | undefined 
   if (to < before.length - suffix) return undefined;
   const from = starts[first]!;
   const was = before.slice(from, to);
-  const now = text.slice(from, to + text.length - before.length);
+  // A copy of its own: the items read from it outlive this text, which a slice would keep whole.
+  const now = detached(text.slice(from, to + text.length - before.length));
   // Lines ending in `\r\n` inside the change: their offsets are not worked out here.
   if (was.includes('\r') || now.includes('\r')) return undefined;
   return { first, end, before: was.split('\n'), after: now.split('\n') };
+}
+
+/**
+ * `text` in memory of its own. A slice of a long string may point into it (V8's sliced strings):
+ * an item read from a slice of each loop's text would keep that whole text alive for as long as
+ * the item lives, a plan's worth of memory for every changed line. Copied through UTF-16, which
+ * keeps every code unit as it was.
+ */
+function detached(text: string): string {
+  return Buffer.from(text, 'utf16le').toString('utf16le');
 }
 
 /** The index of the line holding offset `at` (the last line for the text's end). */

@@ -5,6 +5,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFixPlanLines } from '../../../lib/plan/fix-plan.js';
 import { reparseFixPlan, type ParsedPlan } from '../../../lib/plan/plan-reparse.js';
@@ -100,6 +102,26 @@ describe('reparseFixPlan: the same result as a whole parse', () => {
       });
       last = next;
     }
+  });
+});
+
+describe('reparseFixPlan: what a reading keeps alive', () => {
+  it("an item read from a changed line does not keep that reading's whole text alive", () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    // 2,000 items of ~500 bytes: each reading's text is about 1 MB.
+    const open = Array.from({ length: 2000 }, (_, i) => `- [ ] item ${i}: ${'make the part work '.repeat(25)}`);
+    let last = whole(`# Plan\n${open.join('\n')}\n`);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 40; i++) {
+      open[i] = open[i]!.replace('[ ]', '[x]');
+      last = reparseFixPlan(last, `# Plan\n${open.join('\n')}\n`, normalizeItemText)!;
+    }
+    gc();
+    // Forty texts of 1 MB would stay alive through the items ticked in them; one is the reading's own.
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(10_000_000);
+    expect(last.view.blocking.done).toBe(40);
   });
 });
 
