@@ -9,7 +9,7 @@
 // longer its remembered one, a memory it did not produce): then the whole check runs. Pure.
 
 import type { PlanItem } from './fix-plan.js';
-import { judgeItem, type HiddenItem, type PlanMemory, type RememberedItem } from './remembered-item.js';
+import { judgeItem, rememberItem, type HiddenItem, type PlanMemory, type RememberedItem } from './remembered-item.js';
 
 /** A reading that differs from the reading of `was` in the items [start, end) only, as many as before, each at its index. */
 export interface ItemsChange {
@@ -78,7 +78,7 @@ function applyVerdicts(memory: PlanMemory, reading: CheckedReading, state: Settl
     const remembered = state.byIndex[index];
     const item = reading.items[index]!;
     if (remembered) judged.push({ order: memory.open.indexOf(remembered), remembered, index });
-    else if (!item.done && !item.optional) added.push({ key: reading.keys[index]!, text: item.text, position: index });
+    else if (!item.done && !item.optional) added.push(rememberItem(item, reading.keys[index]!, index));
   }
   judged.sort((a, b) => a.order - b.order);
   const hidden: HiddenItem[] = [];

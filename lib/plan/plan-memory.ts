@@ -9,7 +9,7 @@ import type { PlanItem, PlanView } from './fix-plan.js';
 import { asksForRevert, namesFile, shareTopic } from './item-evidence.js';
 import { PlanItemIndex } from './plan-item-index.js';
 import { checkChangedItems, settle, type CheckedReading, type DeltaCheck, type ItemsChange, type MemoryChange } from './plan-check-delta.js';
-import { judgeItem, type HiddenHow, type HiddenItem, type PlanMemory, type RememberedItem } from './remembered-item.js';
+import { judgeItem, ownCopy, rememberItem, type HiddenHow, type HiddenItem, type PlanMemory, type RememberedItem } from './remembered-item.js';
 
 export type { HiddenHow, HiddenItem, PlanMemory, RememberedItem } from './remembered-item.js';
 
@@ -109,7 +109,7 @@ function checkWholePlan(memory: PlanMemory, reading: CheckedReading, backed: (it
   }
   items.forEach((item, position) => {
     if (index.isTaken(position) || item.done || item.optional) return;
-    stillOpen.push({ key: index.keys[position]!, text: item.text, position });
+    stillOpen.push(rememberItem(item, index.keys[position]!, position));
   });
   // The same memory when no item changed: its writer and its readers need not look again.
   const next = sameObjects(stillOpen, memory.open) ? memory : { open: stillOpen };
@@ -159,8 +159,10 @@ export function normalizedOnce(text: string): string {
   let key = normalized.get(text);
   if (key === undefined) {
     if (normalized.size >= NORMALIZED_KEPT) normalized.clear();
-    key = normalizeItemText(text);
-    normalized.set(text, key);
+    // Kept as a copy of its own: the text read may be a slice that keeps the whole plan alive.
+    const own = ownCopy(text);
+    key = normalizeItemText(own);
+    normalized.set(own, key);
   }
   return key;
 }

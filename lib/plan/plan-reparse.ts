@@ -6,6 +6,7 @@
 // a fence, the only lines that decide how later lines read. Anything else is parsed whole. Pure.
 
 import type { ItemsChange } from './plan-check-delta.js';
+import { ownCopy } from './remembered-item.js';
 import { countItem, mayShapePlan, readItemLine, type PlanItem, type PlanLines, type PlanSection, type PlanView } from './fix-plan.js';
 
 /** One parse of the plan: its text, what it made of it, each item's normalised text, and its lines. */
@@ -105,20 +106,10 @@ function changedLines(last: ParsedPlan, text: string): ChangedLines | undefined 
   const from = starts[first]!;
   const was = before.slice(from, to);
   // A copy of its own: the items read from it outlive this text, which a slice would keep whole.
-  const now = detached(text.slice(from, to + text.length - before.length));
+  const now = ownCopy(text.slice(from, to + text.length - before.length));
   // Lines ending in `\r\n` inside the change: their offsets are not worked out here.
   if (was.includes('\r') || now.includes('\r')) return undefined;
   return { first, end, before: was.split('\n'), after: now.split('\n') };
-}
-
-/**
- * `text` in memory of its own. A slice of a long string may point into it (V8's sliced strings):
- * an item read from a slice of each loop's text would keep that whole text alive for as long as
- * the item lives, a plan's worth of memory for every changed line. Copied through UTF-16, which
- * keeps every code unit as it was.
- */
-function detached(text: string): string {
-  return Buffer.from(text, 'utf16le').toString('utf16le');
 }
 
 /** The index of the line holding offset `at` (the last line for the text's end). */

@@ -38,7 +38,22 @@ export type Verdict = { keep: RememberedItem; how?: HiddenHow } | { completed: t
 export function judgeItem(remembered: RememberedItem, item: PlanItem, found: number, backed: (item: RememberedItem) => boolean): Verdict {
   const at = found === remembered.position ? remembered : { ...remembered, position: found };
   if (item.optional) return { keep: at, how: 'optional' };
-  if (!item.done) return { keep: item.text === at.text ? at : { ...at, text: item.text } };
+  if (!item.done) return { keep: item.text === at.text ? at : { ...at, text: ownCopy(item.text) } };
   if (!backed(remembered)) return { keep: at, how: 'ticked without measured change' };
   return { completed: true };
+}
+
+/** A remembered item for the plan's `item` at `position`, whose normalised text is `key`. */
+export function rememberItem(item: PlanItem, key: string, position: number): RememberedItem {
+  return { key: ownCopy(key), text: ownCopy(item.text), position };
+}
+
+/**
+ * `text` in memory of its own. A slice of a long string may point into it (V8's sliced strings):
+ * an item's text read from a plan's text keeps that whole text alive, and a remembered item
+ * lives the whole run, so each one made from a new reading would keep a plan's worth of memory.
+ * Copied through UTF-16, which keeps every code unit as it was.
+ */
+export function ownCopy(text: string): string {
+  return Buffer.from(text, 'utf16le').toString('utf16le');
 }

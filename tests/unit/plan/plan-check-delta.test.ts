@@ -3,6 +3,8 @@
 // result as the whole check (memory, held items and how, completed items, view) over any run of
 // edits, with the guards' behaviour kept (held open, removed, unticked, optional, verification).
 
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { parseFixPlanLines } from '../../../lib/plan/fix-plan.js';
 import { reparseFixPlan, type ParsedPlan } from '../../../lib/plan/plan-reparse.js';
@@ -110,5 +112,25 @@ describe('checkPlanAgainstMemory after a change in place: the same result as the
     expect(deltaItemsLooked() - before).toBe(2);
     expect(backed.completedKeys).toEqual(['write the parser']);
     expect(backed.memory.open.map((item) => item.key)).toEqual(['write the printer']);
+  });
+});
+
+describe('checkPlanAgainstMemory: what the memory keeps alive', () => {
+  it("an item remembered from a reading does not keep that reading's whole text alive", () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    // 2,000 items of ~500 bytes: each reading's text is about 1 MB; the agent adds an item each loop.
+    const open = Array.from({ length: 2000 }, (_, i) => `- [ ] item ${i}: ${'make the part work '.repeat(25)}`);
+    let memory = checkPlanAgainstMemory(emptyPlanMemory(), asRead(whole(open.join('\n'))), false).memory;
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 40; i++) {
+      open.push(`- [ ] added item ${i}: ${'make the new part work '.repeat(20)}`);
+      memory = checkPlanAgainstMemory(memory, asRead(whole(open.join('\n'))), false).memory;
+    }
+    gc();
+    // Forty texts of 1 MB would stay alive through the items remembered from them.
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(10_000_000);
+    expect(memory.open).toHaveLength(2040);
   });
 });
