@@ -73,6 +73,9 @@ export function foldPlanMemoryLog(memoryFile: string, warn: (message: string) =>
 
 /** The items of the memory file `path` with its log applied, the project it names, and how many changes the log held. */
 function readMemoryFile(path: string, warn: (message: string) => void): { open: LedgerPlanItem[]; project: string; changes: number } | undefined {
+  // The log first: a folding between the two reads then leaves a log of the older writing, not read.
+  const logPath = planMemoryLogPath(path);
+  const log = readStateText(logPath, "the plan's memory log", warn);
   const text = readStateText(path, "the plan's memory", warn);
   if (text === undefined) return undefined;
   const parsed = ledgerPlanSchema.safeParse(safeJson(text));
@@ -82,14 +85,12 @@ function readMemoryFile(path: string, warn: (message: string) => void): { open: 
   }
   const open = parsed.data.open.map(({ text, position }) => ({ text, position }));
   const { generation, project } = parsed.data;
-  const changes = generation === undefined ? 0 : applyLog(open, planMemoryLogPath(path), generation, warn);
+  const changes = generation === undefined || log === undefined ? 0 : applyLog(open, log, logPath, generation, warn);
   return { open, project, changes };
 }
 
-/** Applies to `open`, in order, the changes of the log of `generation` at `logPath`; how many it applied. */
-function applyLog(open: LedgerPlanItem[], logPath: string, generation: string, warn: (message: string) => void): number {
-  const text = readStateText(logPath, "the plan's memory log", warn);
-  if (text === undefined) return 0;
+/** Applies to `open`, in order, the changes `text` (the log at `logPath`) holds for `generation`; how many it applied. */
+function applyLog(open: LedgerPlanItem[], text: string, logPath: string, generation: string, warn: (message: string) => void): number {
   const lines = text.split('\n');
   if ((safeJson(lines[0]!) as { generation?: unknown } | undefined)?.generation !== generation) return 0;
   let applied = 0;
