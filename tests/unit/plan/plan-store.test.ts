@@ -46,7 +46,7 @@ describe('savePlanMemory and loadPlanMemory', () => {
     });
   });
 
-  it('keeps each item as its text and position only, one a line: a long plan is written whole when an item is done', () => {
+  it('keeps each item as its text and position only, one a line, when it writes the memory whole', () => {
     const paths = project('');
     const texts = Array.from({ length: 10_000 }, (_, i) => `Item ${i}: make **part ${i}** of the module work`);
     const open = texts.map((text, position) => ({ key: text.replace(/\*/g, '').toLowerCase(), text, position }));
