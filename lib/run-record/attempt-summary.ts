@@ -28,7 +28,7 @@ export function summarizeAttemptsForContext(record: RunRecord, maxChars: number)
     size += line.length + 1;
     shown++;
   }
-  const hidden = record.attempts.length - shown;
+  const hidden = (record.attempts_dropped ?? 0) + record.attempts.length - shown;
   if (hidden > 0) lines.unshift(`- … ${hidden} earlier attempt${hidden === 1 ? '' : 's'} not shown`);
   const text = [head, ...lines, ...footer].join('\n');
   return text.length <= maxChars ? text : text.slice(0, Math.max(0, maxChars - 1)) + '…';

@@ -96,6 +96,19 @@ export function finishAttempt(record: RunRecord, options: FinishAttemptOptions):
   return { ...record, updated_at: isoTime(options.now), attempts };
 }
 
+/**
+ * The record with its oldest attempts left to the attempts log: those already logged (`logged`:
+ * the log's settled attempts, counted from the run's first) beyond the newest `keep`. A long
+ * run then holds a bounded record in memory however many loops it makes; the count of attempts
+ * stays (attempts_dropped + attempts.length).
+ */
+export function forgetLoggedAttempts(record: RunRecord, logged: number, keep: number): RunRecord {
+  const dropped = record.attempts_dropped ?? 0;
+  const forget = Math.min(logged - dropped, record.attempts.length - keep);
+  if (forget <= 0) return record;
+  return { ...record, attempts: record.attempts.slice(forget), attempts_dropped: dropped + forget };
+}
+
 /** Running attempts become cut-off (ralph died or was stopped during them). */
 export function cutOffRunningAttempts(record: RunRecord, now: number): { record: RunRecord; cutOff: number[] } {
   const cutOff = record.attempts.filter((a) => a.state === 'running').map((a) => a.loop);

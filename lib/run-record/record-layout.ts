@@ -29,21 +29,23 @@ export const attemptLineSchema = attemptSchema.extend({
 });
 export type AttemptLine = z.infer<typeof attemptLineSchema>;
 
-export const runSummarySchema = runRecordSchema.omit({ attempts: true, observations: true, observations_dropped: true, gap: true }).extend({
-  attempts_file: z.string().min(1),
-  /** Lines of attempts_file that belong to the record (settled attempts, oldest first). */
-  attempts_logged: z.number().int().nonnegative(),
-  /** All attempts: the logged ones, and the last one when it is still running. */
-  attempt_count: z.number().int().nonnegative(),
-  /** The newest attempt; when running, it is here only (it is logged once it settles). */
-  last_attempt: attemptSchema.nullable(),
-  observations_file: z.string().min(1),
-  observations_logged: z.number().int().nonnegative(),
-  /** Observations made before the log began (a record migrated from schema 1 had dropped them). */
-  observations_before_log: z.number().int().nonnegative(),
-  /** The gap with its newest sample only (the history is in the attempts log). */
-  gap: gapSchema.nullable(),
-});
+export const runSummarySchema = runRecordSchema
+  .omit({ attempts: true, attempts_dropped: true, observations: true, observations_dropped: true, gap: true })
+  .extend({
+    attempts_file: z.string().min(1),
+    /** Lines of attempts_file that belong to the record (settled attempts, oldest first). */
+    attempts_logged: z.number().int().nonnegative(),
+    /** All attempts: the logged ones, and the last one when it is still running. */
+    attempt_count: z.number().int().nonnegative(),
+    /** The newest attempt; when running, it is here only (it is logged once it settles). */
+    last_attempt: attemptSchema.nullable(),
+    observations_file: z.string().min(1),
+    observations_logged: z.number().int().nonnegative(),
+    /** Observations made before the log began (a record migrated from schema 1 had dropped them). */
+    observations_before_log: z.number().int().nonnegative(),
+    /** The gap with its newest sample only (the history is in the attempts log). */
+    gap: gapSchema.nullable(),
+  });
 export type RunSummary = z.infer<typeof runSummarySchema>;
 
 export const inlineRunRecordSchema = runRecordSchema.extend({ schema_version: z.literal(INLINE_RECORD_SCHEMA_VERSION) });
@@ -70,8 +72,13 @@ export interface RecordWrite {
 
 export function planRecordWrite(record: RunRecord, position: LogPosition): RecordWrite {
   const last = record.attempts.at(-1);
-  const settled = last?.state === 'running' ? record.attempts.length - 1 : record.attempts.length;
-  const attemptLines = record.attempts.slice(position.attempts, settled).map((attempt) => toAttemptLine(attempt, record.gap?.history ?? []));
+  // record.attempts[i] is the run's attempt number dropped + i: the older ones are logged already.
+  const dropped = record.attempts_dropped ?? 0;
+  const count = dropped + record.attempts.length;
+  const settled = last?.state === 'running' ? count - 1 : count;
+  const attemptLines = record.attempts
+    .slice(Math.max(0, position.attempts - dropped), settled - dropped)
+    .map((attempt) => toAttemptLine(attempt, record.gap?.history ?? []));
   const total = record.observations_dropped + record.observations.length;
   const unlogged = total - position.observationsBeforeLog - position.observations;
   // More observations than the record keeps were made since the last write: the oldest are lost.
@@ -82,13 +89,13 @@ export function planRecordWrite(record: RunRecord, position: LogPosition): Recor
     observations: position.observations + observationLines.length,
     observationsBeforeLog: position.observationsBeforeLog + lost,
   };
-  const { attempts: _attempts, observations: _observations, observations_dropped: _dropped, gap, ...rest } = record;
+  const { attempts: _attempts, attempts_dropped: _attemptsDropped, observations: _observations, observations_dropped: _dropped, gap, ...rest } = record;
   const summary: RunSummary = {
     ...rest,
     schema_version: RUN_RECORD_SCHEMA_VERSION,
     attempts_file: attemptsLogName(record.run_id),
     attempts_logged: next.attempts,
-    attempt_count: record.attempts.length,
+    attempt_count: count,
     last_attempt: last ?? null,
     observations_file: observationsLogName(record.run_id),
     observations_logged: next.observations,

@@ -119,6 +119,8 @@ export const runRecordSchema = z.object({
   status_history: z.array(z.object({ status: z.enum(RUN_STATUSES), at: timestamp(), reason: z.string() })),
   resumes: z.array(z.object({ at: timestamp(), next_loop: z.number().int().positive(), cut_off_loops: z.array(z.number().int().positive()) })),
   attempts: z.array(attemptSchema),
+  /** Attempts before `attempts` that only the attempts log holds (the loop keeps the newest in memory); none when absent. */
+  attempts_dropped: count().optional(),
   observations: z.array(observationSchema),
   observations_dropped: count(),
   last_verification: verificationSummarySchema.nullable(),

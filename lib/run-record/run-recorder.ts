@@ -13,7 +13,7 @@ import type { RalphPaths } from '../state/paths.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import type { VerificationResult } from '../verify/verification-result.js';
 import type { SameFailuresState } from '../verify/verification.js';
-import { activateRun, finishAttempt, startAttempt, type FinishAttemptOptions } from './attempts.js';
+import { activateRun, finishAttempt, forgetLoggedAttempts, startAttempt, type FinishAttemptOptions } from './attempts.js';
 import { summarizeAttemptsForContext } from './attempt-summary.js';
 import { gapSample, recordGap } from './gap.js';
 import { deriveGoal } from './goal.js';
@@ -22,6 +22,12 @@ import { createRunRecord, newRunIdAfter, runStatusForExit, transitionRun } from 
 import { decideRunStart, type RunStartDecision } from './run-start.js';
 import { isTerminalStatus, type RunRecord } from './record-schema.js';
 import { loadLatestStoredRun, NOTHING_LOGGED, saveRunRecord, type LogPosition } from './record-store.js';
+
+/**
+ * Attempts kept in memory once logged: enough for the status's recent agents and a resumed run's
+ * context; older ones are read back from the attempts log when a run is loaded.
+ */
+export const ATTEMPTS_HELD = 50;
 
 export interface OpenRunOptions {
   paths: RalphPaths;
@@ -168,6 +174,7 @@ export class RunRecorder {
     // A new run that never made an attempt (its start was refused) is not worth a file.
     if (!this.onDisk && this.current.attempts.length === 0) return;
     this.position = saveRunRecord(this.paths, this.current, this.position);
+    this.current = forgetLoggedAttempts(this.current, this.position.attempts, ATTEMPTS_HELD);
     this.dirty = false;
     this.onDisk = true;
     this.announce?.();
@@ -192,7 +199,7 @@ export class RunRecorder {
 
   private save(record: RunRecord): void {
     if (this.saveEachChange) this.position = saveRunRecord(this.paths, record, this.position);
-    this.current = record;
+    this.current = this.saveEachChange ? forgetLoggedAttempts(record, this.position.attempts, ATTEMPTS_HELD) : record;
     this.dirty = !this.saveEachChange;
   }
 }

@@ -36,7 +36,7 @@ const ATTEMPTS_TAIL_BYTES = 1024 * 1024;
 export function summarizeRunForStatus(record: RunRecord): RunStatusSummary {
   return summarizeRun({
     ...record,
-    attempt_count: record.attempts.length,
+    attempt_count: (record.attempts_dropped ?? 0) + record.attempts.length,
     last_attempt: record.attempts.at(-1) ?? null,
     recent_attempts: record.attempts.slice(-AGENT_LOOPS),
   });

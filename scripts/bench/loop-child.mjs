@@ -172,10 +172,14 @@ async function runInProcess(projectDir, env) {
     times.exitWall[loop] = performance.now();
     times.exitCpu[loop] = cpuMs();
   });
+  // As loop-probe.mjs does in bin/ralph: a file marks the spawn of loop BENCH_PROBE_MARK_AT.
+  const mark = process.env.BENCH_PROBE_MARK;
+  const markAt = Number(process.env.BENCH_PROBE_MARK_AT ?? 0);
   events.on('agent:started', ({ loop }) => {
     times.startWall[loop] = performance.now();
     times.startCpu[loop] = cpuMs();
     times.rss[loop] = process.memoryUsage().rss / 1e6;
+    if (mark && loop === markAt) writeFileSync(mark, '');
   });
   const quiet = { write() {}, isTTY: false, columns: 100 };
   const redact = createRedactor(env);

@@ -2,7 +2,7 @@
 // loop-child.mjs in its `bin` mode) to time ralph as users run it, bundle and all. It wraps
 // child_process.spawn: at each spawn of the agent (`claude`) it notes this process's CPU, the
 // wall clock and RSS, and again when that agent exits; on exit it writes them, with the peak RSS
-// (maxRSS), as JSON to $BENCH_PROBE_OUT. It loads nothing but Node's own modules, and removes
+// (maxRSS), as JSON to $BENCH_PROBE_OUT (and it may mark a loop: BENCH_PROBE_MARK below). It loads nothing but Node's own modules, and removes
 // NODE_OPTIONS from the environment so that no process ralph starts loads it.
 
 import childProcess from 'node:child_process';
@@ -10,8 +10,14 @@ import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 
 const out = process.env.BENCH_PROBE_OUT;
+// BENCH_PROBE_MARK: a file created when the agent is spawned for loop BENCH_PROBE_MARK_AT (the
+// bench starts a fresh run beside this one then, to compare the two at the same moments).
+const mark = process.env.BENCH_PROBE_MARK;
+const markAt = Number(process.env.BENCH_PROBE_MARK_AT ?? 0);
 delete process.env.NODE_OPTIONS;
 delete process.env.BENCH_PROBE_OUT;
+delete process.env.BENCH_PROBE_MARK;
+delete process.env.BENCH_PROBE_MARK_AT;
 
 const cpuMs = () => {
   const u = process.cpuUsage();
@@ -26,6 +32,7 @@ childProcess.spawn = function probedSpawn(command, ...rest) {
     times.startWall.push(performance.now());
     times.startCpu.push(cpuMs());
     times.rss.push(process.memoryUsage.rss() / 1e6);
+    if (mark && times.startCpu.length - 1 === markAt) writeFileSync(mark, '');
   }
   const child = spawn.call(this, command, ...rest);
   if (agent) {

@@ -6,8 +6,18 @@
 // wall time, each agent-exit → next-spawn gap, and its RSS. The machine this runs on may be
 // loaded, so the budget rows are CPU time (medians); wall times are given alongside. Loop
 // n's cost runs from its agent's spawn to the next one's; the first WARM_UP loops are left out.
+// Whether a loop costs more as the run ages is judged against a fresh run of the same build
+// started beside the long one as it nears its end: the long run's last loops and the fresh run's
+// loops from 10 on take place at the same moments, under the same machine load. The long run's
+// own first loops, measured minutes earlier, are given beside them: on a shared machine the load
+// drifts by more than 10 % over a run (two builds timed side by side showed the same +23 % from
+// their loop 10 to their loop 999, with the same curve between).
 
 import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { earlyAndLate, median, percentile, row } from './rows.mjs';
 
@@ -18,10 +28,16 @@ const GAP_BUDGET_MS = 15;
 const GROWTH_BUDGET_PCT = 10;
 const RSS_BUDGET_MB = 80;
 
-/** Runs the loop child for `loops` loops over a plan of `planItems` open items; killed after `timeoutMs` (none: no limit). */
-export function runChild(loops, planItems = 1, timeoutMs = 0, mode = '') {
+/**
+ * Runs the loop child for `loops` loops over a plan of `planItems` open items; killed after
+ * `timeoutMs` (none: no limit). `env`: added to the child's environment.
+ */
+export function runChild(loops, planItems = 1, timeoutMs = 0, mode = '', env = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CHILD, String(loops), String(planItems), ...(mode ? [mode] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CHILD, String(loops), String(planItems), ...(mode ? [mode] : [])], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
     let out = '';
     let err = '';
     let timedOut = false;
@@ -40,12 +56,44 @@ export function runChild(loops, planItems = 1, timeoutMs = 0, mode = '') {
 
 const pick = (list, from, to) => list.slice(from, to + 1).filter((v) => v !== null && v !== undefined);
 
+/**
+ * A run of `loops` loops and a fresh one of the same mode started when the first spawns the
+ * agent of its loop `loops - fresh loops`, so the fresh run's loops 10 to 10 + window - 1 run
+ * beside the long run's last `window` loops. Returns both children's reports.
+ */
+async function runBeside(loops, mode) {
+  const { window } = earlyAndLate([], loops);
+  const freshLoops = 10 + window + 1;
+  const dir = mkdtempSync(join(tmpdir(), 'ralph-bench-beside-'));
+  const mark = join(dir, 'mark');
+  try {
+    let settled = false;
+    const long = runChild(loops, 1, 0, mode, { BENCH_PROBE_MARK: mark, BENCH_PROBE_MARK_AT: String(loops - freshLoops) });
+    long.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    while (!existsSync(mark) && !settled) await sleep(50);
+    if (!existsSync(mark)) throw new Error(`the ${loops}-loop run ended before its loop ${loops - freshLoops}: ${await long.then(() => 'no mark', String)}`);
+    const fresh = await runChild(freshLoops, 1, 0, mode);
+    return { long: await long, fresh, window };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Per-loop CPU of the long run's last loops ÷ the fresh run's loops from 10 (same moments), and the long run's own loops from 10. */
+function growthBeside({ long, fresh, window }) {
+  const late = median(pick(long.perLoopCpu, long.loops - window, long.loops - 1));
+  const early = median(pick(fresh.perLoopCpu, 10, 10 + window - 1));
+  const ownEarly = median(pick(long.perLoopCpu, 10, 10 + window - 1));
+  return { window, late, early, ownEarly, pct: ((late - early) / early) * 100, ownPct: ((late - ownEarly) / ownEarly) * 100 };
+}
+
 /** The medians and RSS figures of one loop child's run. */
 function summarize(r) {
   const last = r.loops - 1;
   const counted = (list) => pick(list, WARM_UP + 1, last);
-  const cpuEnds = earlyAndLate(r.perLoopCpu, r.loops);
-  const wallEnds = earlyAndLate(r.perLoopWall, r.loops);
   const warm = Math.min(100, Math.floor(r.loops / 10));
   return {
     r,
@@ -56,11 +104,6 @@ function summarize(r) {
     gapCpu: median(counted(r.gapCpu)),
     gapWall: median(counted(r.gapWall)),
     gapWallP95: percentile(counted(r.gapWall), 95),
-    window: cpuEnds.window,
-    early: cpuEnds.early,
-    late: cpuEnds.late,
-    earlyWall: wallEnds.early,
-    lateWall: wallEnds.late,
     warm,
     rssWarm: r.rss[warm],
     rssLast: r.rss[r.loops],
@@ -74,9 +117,12 @@ function summarize(r) {
  */
 export async function benchOrchestration({ quick = false } = {}) {
   const loops = quick ? 100 : 1000;
-  const s = summarize(await runChild(loops, 1, 0, 'bin'));
-  const d = summarize(await runChild(loops));
-  const growth = (x) => ((x.late - x.early) / x.early) * 100;
+  const shipped = await runBeside(loops, 'bin');
+  const inProcess = await runBeside(loops, '');
+  const s = summarize(shipped.long);
+  const d = summarize(inProcess.long);
+  const g = growthBeside(shipped);
+  const gd = growthBeside(inProcess);
   const unbundled = (text) => `; unbundled dist/ in-process: ${text}`;
   return [
     row(
@@ -96,12 +142,12 @@ export async function benchOrchestration({ quick = false } = {}) {
       `CPU time of the ralph process inside the gap; wall ${s.gapWall.toFixed(1)} ms median, p95 ${s.gapWallP95.toFixed(1)} ms (includes waiting for git under the machine's load)${unbundled(`${d.gapCpu.toFixed(1)} ms`)}`,
     ),
     row(
-      `per-loop CPU at loop ${s.last} vs loop 10 (bin/ralph)`,
-      growth(s),
+      `per-loop CPU at loop ${s.last} vs loop 10 (bin/ralph, a fresh run beside the long one)`,
+      g.pct,
       '%',
       GROWTH_BUDGET_PCT,
       'max',
-      `medians of ${s.window} loops: ${s.early.toFixed(1)} ms from loop 10, ${s.late.toFixed(1)} ms up to loop ${s.last}; wall ${s.earlyWall.toFixed(1)} → ${s.lateWall.toFixed(1)} ms${unbundled(`${growth(d).toFixed(1)} %`)}`,
+      `medians of ${g.window} loops at the same moments: ${g.late.toFixed(1)} ms up to loop ${s.last}, ${g.early.toFixed(1)} ms from loop 10 of the fresh run; the long run's own loops from 10, minutes earlier: ${g.ownEarly.toFixed(1)} ms (${g.ownPct.toFixed(1)} %, machine load drift included)${unbundled(`${gd.pct.toFixed(1)} % (${gd.ownPct.toFixed(1)} % against its own early loops)`)}`,
     ),
     row(
       `bin/ralph peak RSS over a ${s.r.loops}-loop run`,

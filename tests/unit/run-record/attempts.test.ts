@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cutOffRunningAttempts, finishAttempt, nextLoopNumber, startAttempt } from '../../../lib/run-record/attempts.js';
+import { cutOffRunningAttempts, finishAttempt, forgetLoggedAttempts, nextLoopNumber, startAttempt } from '../../../lib/run-record/attempts.js';
 import { runRecordSchema } from '../../../lib/run-record/record-schema.js';
 import { newRecord, T0 } from './record-fixture.js';
 
@@ -71,5 +71,19 @@ describe('attempts', () => {
     expect(nextLoopNumber(cut)).toBe(3);
     expect(nextLoopNumber(newRecord())).toBe(1);
     expect(cutOffRunningAttempts(cut, T0).record).toBe(cut);
+  });
+  it('forgets only attempts the log holds, beyond the newest ones kept, and keeps their count', () => {
+    let record = newRecord();
+    for (let loop = 1; loop <= 6; loop++)
+      record = finishAttempt(startAttempt(record, loop, T0), { loop, now: T0 + 1, outcome: 'unverified', agentResult: 'ok' });
+    const once = forgetLoggedAttempts(record, 4, 1);
+    // Attempts 5 and 6 are not logged yet: they stay whatever `keep` says.
+    expect(once.attempts.map((a) => a.loop)).toEqual([5, 6]);
+    expect(once.attempts_dropped).toBe(4);
+    const twice = forgetLoggedAttempts(once, 6, 1);
+    expect(twice.attempts.map((a) => a.loop)).toEqual([6]);
+    expect(twice.attempts_dropped).toBe(5);
+    expect(forgetLoggedAttempts(twice, 6, 3)).toBe(twice);
+    expect(runRecordSchema.safeParse(twice).success).toBe(true);
   });
 });

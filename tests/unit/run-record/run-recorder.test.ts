@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { initialSameFailures } from '../../../lib/verify/verification.js';
 import { nextSameFailures } from '../../../lib/verify/same-failures.js';
 import { createMemoryLogger } from '../../helpers/memory-logger.js';
-import { RunRecorder } from '../../../lib/run-record/run-recorder.js';
+import { ATTEMPTS_HELD, RunRecorder } from '../../../lib/run-record/run-recorder.js';
 import type { RunRecord } from '../../../lib/run-record/record-schema.js';
 import { summarizeRunForStatus } from '../../../lib/run-record/status-summary.js';
 import { ralphPaths } from '../../../lib/state/paths.js';
@@ -208,6 +208,49 @@ describe('RunRecorder', () => {
     expect(text).not.toContain('sk-secret-123');
     expect(onDisk(recorder.record.run_id).observations.map((o) => o.raw)).toEqual(['token [REDACTED] used', 'KEY=[REDACTED]']);
     expect(onDisk(recorder.record.run_id).last_verification!.failures[0]!.message).toBe('expected [REDACTED] to be unset');
+  });
+
+  it('holds the same number of attempts in memory at loop 200 as at loop 60; the logs and the counts keep every one', () => {
+    const { paths, clock, logger, onDisk, open } = setup();
+    const recorder = RunRecorder.open({
+      paths,
+      promptFile: paths.prompt,
+      testCommand: 'npm test',
+      fresh: false,
+      state: { logger, clock },
+      logger,
+      saveEachChange: false,
+    });
+    recorder.activate();
+    const held: number[] = [];
+    for (let loop = 1; loop <= 200; loop++) {
+      runLoop(recorder, loop, clock);
+      recorder.flush();
+      if (loop === 60 || loop === 200) held.push(recorder.record.attempts.length);
+    }
+    expect(held).toEqual([ATTEMPTS_HELD, ATTEMPTS_HELD]);
+    expect(recorder.record.attempts.map((a) => a.loop)).toEqual(Array.from({ length: ATTEMPTS_HELD }, (_, i) => 200 - ATTEMPTS_HELD + 1 + i));
+    expect(summarizeRunForStatus(recorder.record).attempts).toBe(200);
+    const saved = onDisk(recorder.record.run_id);
+    expect(saved.attempts.map((a) => a.loop)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    expect(summarizeRunForStatus(saved).attempts).toBe(200);
+    recorder.beginAttempt(201);
+    recorder.flush();
+    const resumed = open();
+    expect(resumed.firstLoop).toBe(201);
+    expect(resumed.record.attempts).toHaveLength(201);
+    expect(resumed.resumeContext(300)).toContain('- … 200 earlier attempts not shown');
+  });
+
+  it('saving each change, it forgets logged attempts past the newest ones too', () => {
+    const { open, onDisk, clock } = setup();
+    const recorder = open();
+    recorder.activate();
+    for (let loop = 1; loop <= 2 * ATTEMPTS_HELD; loop++) runLoop(recorder, loop, clock);
+    recorder.beginAttempt(2 * ATTEMPTS_HELD + 1);
+    expect(recorder.record.attempts).toHaveLength(ATTEMPTS_HELD);
+    expect(recorder.record.attempts.at(-1)!.state).toBe('running');
+    expect(onDisk(recorder.record.run_id).attempts).toHaveLength(2 * ATTEMPTS_HELD + 1);
   });
 
   it('ends a run that never started as failed when the agent cannot run', () => {
