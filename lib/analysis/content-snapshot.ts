@@ -317,8 +317,9 @@ class TreeSnapshotter implements ContentSnapshotter {
     this.followSync(prior, current, align, visited);
     this.cached = cache;
     this.listing = current;
-    // Asked once, for the next snapshot, when the list is long enough for git's comparison.
-    if (current.paths.length >= this.gitStatFrom) this.layout ??= this.findLayout().catch(() => undefined);
+    // Asked once, for the next snapshot: it names the files the changed-folder listing watches,
+    // and git's comparison of stats needs it once the list is long enough.
+    if (this.lister || current.paths.length >= this.gitStatFrom) this.layout ??= this.findLayout().catch(() => undefined);
     return this.record(current, entries, align, last ? visited : undefined);
   }
 

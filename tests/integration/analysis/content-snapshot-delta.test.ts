@@ -163,6 +163,28 @@ describe('git asked only about the folders that changed', () => {
     await check([[]]);
     await check([]);
   });
+
+  it('asks git about nothing on a small tree when no folder changed (no comparison of stats through git there)', async () => {
+    const p = tmpProject({ 'a/x.ts': 'x\n', 'b/y.ts': 'y\n' }, { git: true });
+    project = p;
+    const { runner, listings } = recorder();
+    const snap = createContentSnapshotter({
+      projectDir: p.dir,
+      stateDir: p.path('.ralph/s'),
+      excluded: [{ path: '.ralph', directory: true }],
+      processRunner: runner,
+      env: process.env,
+      clock: AHEAD,
+      folders: createFolderWalker(p.dir, [], AHEAD),
+    });
+    for (let i = 0; i < 2; i++) await snap.take();
+    listings.length = 0;
+    writeFileSync(p.path('a/x.ts'), 'changed in place\n');
+    const changed = await snap.take();
+    await snap.take();
+    expect(listings).toEqual([]);
+    expect(changed.id).toBe((await snapshotter(p, '.ralph/fresh').take()).id);
+  });
 });
 
 describe('one walk of the tree a loop', () => {
