@@ -126,16 +126,20 @@ describe('a snapshot made from the last one', () => {
 });
 
 describe('git asked only about the folders that changed', () => {
-  function recorder(): { runner: ProcessRunner; listings: string[][] } {
+  function recorder(): { runner: ProcessRunner; listings: string[][]; asked: () => string[] } {
     const listings: string[][] = [];
+    const others: string[] = [];
     const runner: ProcessRunner = {
-      run: (command, args, options) => nodeProcessRunner.run(command, args, options),
+      run: (command, args, options) => {
+        others.push(args[0]!);
+        return nodeProcessRunner.run(command, args, options);
+      },
       start: (command, args, options) => {
         if (args.includes('ls-files')) listings.push(args.slice(args.indexOf('--exclude-standard') + 1));
         return nodeProcessRunner.start(command, args, options);
       },
     };
-    return { runner, listings };
+    return { runner, listings, asked: () => [...others] };
   }
 
   it('lists nothing when no folder changed, one folder when a file was added there, and the whole tree when the index or an ignore file changed', async () => {
@@ -164,10 +168,10 @@ describe('git asked only about the folders that changed', () => {
     await check([]);
   });
 
-  it('asks git about nothing on a small tree when no folder changed (no comparison of stats through git there)', async () => {
+  it('asks git about nothing on a small tree when no folder changed, once a run is past its first loops', async () => {
     const p = tmpProject({ 'a/x.ts': 'x\n', 'b/y.ts': 'y\n' }, { git: true });
     project = p;
-    const { runner, listings } = recorder();
+    const { runner, listings, asked } = recorder();
     const snap = createContentSnapshotter({
       projectDir: p.dir,
       stateDir: p.path('.ralph/s'),
@@ -177,7 +181,11 @@ describe('git asked only about the folders that changed', () => {
       clock: AHEAD,
       folders: createFolderWalker(p.dir, [], AHEAD),
     });
-    for (let i = 0; i < 2; i++) await snap.take();
+    // A run of one or two loops (a snapshot at each loop's start and end) asks git nothing more than the listings.
+    for (let i = 0; i < 3; i++) await snap.take();
+    expect(asked()).toEqual([]);
+    await snap.take();
+    expect(asked()).toEqual(['rev-parse']);
     listings.length = 0;
     writeFileSync(p.path('a/x.ts'), 'changed in place\n');
     const changed = await snap.take();
