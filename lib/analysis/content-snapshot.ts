@@ -132,6 +132,8 @@ class TreeSnapshotter implements ContentSnapshotter {
   private last: string | undefined;
   private layout: Promise<GitLayout | undefined> | undefined;
   private known: GitLayout | undefined;
+  // Snapshots taken (counted while a changed-folder listing may use the layout).
+  private taken = 0;
   // The private index, built for an earlier listing and patched since.
   private statIndex: StatIndex | undefined;
   // The index holds the cached stat data of `listing`'s files but those at `positions` (changed
@@ -303,6 +305,9 @@ class TreeSnapshotter implements ContentSnapshotter {
     // A file changed in the same clock tick as this snapshot may change again unseen by stat:
     // only entries older than the stamp are trusted next time (git's "racily clean" rule).
     const stamp = stampTime(this.options.stateDir, this.options.clock);
+    // The changed-folder listing watches the files the repository's layout names, on a tree of
+    // any size: asked at the fourth snapshot, so a run of a loop or two starts no git call for it.
+    if (this.lister && ++this.taken >= 4) this.layout ??= this.findLayout().catch(() => undefined);
     const prior = this.listing;
     // While git lists, the last list's files are checked: mostly it is the same list. The list
     // is started first: it needs nothing, and the private index is written while git lists.

@@ -1,6 +1,8 @@
 // Atomic state writes: a reader (or the next run after `kill -9`) sees either the old file or
 // the new one, never a torn one. A write of the bytes (and mode) already on disk is skipped:
-// the file would be the same, and each replace-by-rename costs a flush on ext4. Each write is
+// the file would be the same, and each replace-by-rename costs a flush on ext4. The file is
+// read back for that only when the bytes are the ones this process last wrote there: a view
+// that changed (a timestamp, a counter) is replaced without reading it first. Each write is
 // kept to few system calls (the loop makes ~15 a loop): the directory is created only when the
 // temp file cannot be opened for want of it, one lstat serves both the same-bytes check and
 // the mode to keep, and temp files of dead writers are looked for once per file and process.
@@ -59,6 +61,32 @@ export function atomicWriteCount(): number {
   return replaced;
 }
 
+/** Files read back to compare with the bytes to write. */
+let readBack = 0;
+
+/** How many files writeFileAtomic has read back to compare with what it was asked to write. */
+export function sameBytesReadCount(): number {
+  return readBack;
+}
+
+// The bytes this process last wrote to each of its recent small files (newest last), in memory.
+const lastWritten = new Map<string, Buffer>();
+const REMEMBERED_FILES = 64;
+const REMEMBERED_BYTES = 16 * 1024;
+
+/** The bytes differ from what this process last wrote to `path`: the file cannot be worth reading back for them. */
+function differsFromLastWritten(path: string, bytes: Uint8Array): boolean {
+  const last = lastWritten.get(path);
+  return last !== undefined && !last.equals(bytes);
+}
+
+function rememberWritten(path: string, bytes: Uint8Array | undefined): void {
+  lastWritten.delete(path);
+  if (bytes === undefined || bytes.length > REMEMBERED_BYTES) return;
+  lastWritten.set(path, Buffer.from(bytes));
+  if (lastWritten.size > REMEMBERED_FILES) lastWritten.delete(lastWritten.keys().next().value!);
+}
+
 /**
  * `.<name>.tmp-<pid>-<hex>`: hidden, and plainly a temp file to anyone listing `.ralph/`. The
  * suffix only has to differ from a leftover of an earlier process with the same pid (the open
@@ -82,7 +110,11 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, options
   }
   const existing = lstatQuietly(path);
   // A durable write also syncs what may still sit in the page cache, so it always goes through.
-  if (options.durable !== true && options.evenIfSame !== true && holdsAlready(path, existing, bytes, options.mode)) return;
+  const compare = options.durable !== true && options.evenIfSame !== true && !differsFromLastWritten(path, bytes);
+  if (compare && holdsAlready(path, existing, bytes, options.mode)) {
+    rememberWritten(path, bytes);
+    return;
+  }
   const mode = options.mode ?? existingMode(path, existing);
   const tmp = join(dir, tempFileName(path));
   let fd: number | undefined;
@@ -96,7 +128,9 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, options
     fd = undefined;
     renameSync(tmp, path);
     replaced++;
+    rememberWritten(path, bytes);
   } catch (error) {
+    rememberWritten(path, undefined);
     if (fd !== undefined) closeQuietly(fd);
     unlinkQuietly(tmp);
     throw error;
@@ -169,6 +203,7 @@ function holdsAlready(path: string, st: Stats | undefined, bytes: Uint8Array, mo
   if (!st || !st.isFile() || st.size !== bytes.length) return false;
   if (mode !== undefined && (st.mode & 0o777) !== mode) return false;
   try {
+    readBack++;
     return readFileSync(path).equals(bytes);
   } catch {
     return false;

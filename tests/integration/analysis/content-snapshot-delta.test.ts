@@ -126,16 +126,20 @@ describe('a snapshot made from the last one', () => {
 });
 
 describe('git asked only about the folders that changed', () => {
-  function recorder(): { runner: ProcessRunner; listings: string[][] } {
+  function recorder(): { runner: ProcessRunner; listings: string[][]; asked: () => string[] } {
     const listings: string[][] = [];
+    const others: string[] = [];
     const runner: ProcessRunner = {
-      run: (command, args, options) => nodeProcessRunner.run(command, args, options),
+      run: (command, args, options) => {
+        others.push(args[0]!);
+        return nodeProcessRunner.run(command, args, options);
+      },
       start: (command, args, options) => {
         if (args.includes('ls-files')) listings.push(args.slice(args.indexOf('--exclude-standard') + 1));
         return nodeProcessRunner.start(command, args, options);
       },
     };
-    return { runner, listings };
+    return { runner, listings, asked: () => [...others] };
   }
 
   it('lists nothing when no folder changed, one folder when a file was added there, and the whole tree when the index or an ignore file changed', async () => {
@@ -162,6 +166,32 @@ describe('git asked only about the folders that changed', () => {
     writeFileSync(p.path('.gitignore'), 'ignored/\na/\n');
     await check([[]]);
     await check([]);
+  });
+
+  it('asks git about nothing on a small tree when no folder changed, once a run is past its first loops', async () => {
+    const p = tmpProject({ 'a/x.ts': 'x\n', 'b/y.ts': 'y\n' }, { git: true });
+    project = p;
+    const { runner, listings, asked } = recorder();
+    const snap = createContentSnapshotter({
+      projectDir: p.dir,
+      stateDir: p.path('.ralph/s'),
+      excluded: [{ path: '.ralph', directory: true }],
+      processRunner: runner,
+      env: process.env,
+      clock: AHEAD,
+      folders: createFolderWalker(p.dir, [], AHEAD),
+    });
+    // A run of one or two loops (a snapshot at each loop's start and end) asks git nothing more than the listings.
+    for (let i = 0; i < 3; i++) await snap.take();
+    expect(asked()).toEqual([]);
+    await snap.take();
+    expect(asked()).toEqual(['rev-parse']);
+    listings.length = 0;
+    writeFileSync(p.path('a/x.ts'), 'changed in place\n');
+    const changed = await snap.take();
+    await snap.take();
+    expect(listings).toEqual([]);
+    expect(changed.id).toBe((await snapshotter(p, '.ralph/fresh').take()).id);
   });
 });
 

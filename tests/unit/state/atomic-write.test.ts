@@ -4,7 +4,7 @@ import { chmodSync, lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendJsonl, writeFileAtomic, writeJsonAtomic } from '../../../lib/state/atomic-write.js';
+import { appendJsonl, sameBytesReadCount, writeFileAtomic, writeJsonAtomic } from '../../../lib/state/atomic-write.js';
 import { transpileForChild } from './child-build.js';
 import { useTempDir } from './test-context.js';
 
@@ -53,6 +53,28 @@ describe('writeFileAtomic', () => {
     symlinkSync(elsewhere, link);
     writeFileAtomic(link, 'same');
     expect(lstatSync(link).isFile()).toBe(true);
+  });
+
+  it('reads a file back to compare only when the bytes are the ones it wrote there last (a timestamped view of the same size is just replaced)', () => {
+    const dir = tempDir();
+    const path = join(dir, 'status.json');
+    const reads = sameBytesReadCount();
+    writeFileAtomic(path, '{"at":"12:00:01"}');
+    writeFileAtomic(path, '{"at":"12:00:02"}');
+    writeFileAtomic(path, '{"at":"12:00:03"}');
+    expect(sameBytesReadCount() - reads).toBe(0);
+    expect(readFileSync(path, 'utf8')).toBe('{"at":"12:00:03"}');
+
+    // The same bytes again: the file is read (something else may have written it since) and left alone.
+    const before = statSync(path);
+    writeFileAtomic(path, '{"at":"12:00:03"}');
+    expect(sameBytesReadCount() - reads).toBe(1);
+    expect(statSync(path).ino).toBe(before.ino);
+
+    // Changed behind ralph's back to other bytes of the same size: the same bytes are written back.
+    writeFileSync(path, '{"at":"forged!!"}');
+    writeFileAtomic(path, '{"at":"12:00:03"}');
+    expect(readFileSync(path, 'utf8')).toBe('{"at":"12:00:03"}');
   });
 
   it('writes the same bytes again when asked evenIfSame, and still replaces a link rather than writing through it', () => {
