@@ -30,6 +30,10 @@ export interface SnapshotLoadResult {
   snapshot: DashboardSnapshot;
   /** Some file appeared, disappeared or changed since the previous load. */
   changed: boolean;
+  /** The newest run record's summary as read for the snapshot (null: none). */
+  runSummary: RunStatusSummary | null;
+  /** The plan's text as read for the snapshot (undefined: absent or unreadable). */
+  planText: string | undefined;
 }
 
 export interface SnapshotLoader {
@@ -78,7 +82,7 @@ export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLo
   let lastDirFound: boolean | undefined;
   // The newest run record (.ralph/sessions/<run-id>.json): re-read only when it changed.
   let runStamp = '';
-  let run: RunView | undefined;
+  let runSummary: RunStatusSummary | null = null;
 
   return {
     async load() {
@@ -96,7 +100,7 @@ export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLo
       const stamp = newestRecord ? `${newestRecord}|${viewFileStamp(newestRecord)}` : '';
       if (stamp !== runStamp) {
         runStamp = stamp;
-        run = toRunView(readRunSummaryForStatus(paths));
+        runSummary = readRunSummaryForStatus(paths);
         changed = true;
       }
       const texts: StateTexts = {};
@@ -118,8 +122,9 @@ export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLo
         memo,
       });
       // The newest record is an earlier run's when the current run has made no attempt yet.
+      const run = toRunView(runSummary);
       const shown = run ? { ...run, earlier: !isOfCurrentRun(run.runId, snapshot.currentRunId) } : undefined;
-      return { snapshot: shown ? { ...snapshot, run: shown } : snapshot, changed };
+      return { snapshot: shown ? { ...snapshot, run: shown } : snapshot, changed, runSummary, planText: texts.fixPlan };
     },
   };
 }

@@ -13,7 +13,7 @@ import { createSnapshotLoader, readViewFile, viewFileStamp } from '../monitor/sn
 import { parseFixPlan } from '../plan/fix-plan.js';
 import { heldOpenItems } from '../plan/plan-store.js';
 import { silentLogger } from '../platform/logger.js';
-import { readRunSummaryForStatus, type RunStatusSummary } from '../run-record/status-summary.js';
+import type { RunStatusSummary } from '../run-record/status-summary.js';
 import { sanitizeLine, stripTerminalControls } from '../text/terminal-text.js';
 
 /** The loops the timeline keeps (the newest). */
@@ -109,7 +109,7 @@ export function createWebStateSource(options: { projectDir: string; view: ViewCo
   let last: WebState | undefined;
   return {
     async load() {
-      const { snapshot, changed: snapshotChanged } = await loader.load();
+      const { snapshot, changed: snapshotChanged, runSummary, planText } = await loader.load();
       const stamp = viewFileStamp(metricsPath);
       const timelineChanged = stamp !== timelineStamp;
       if (timelineChanged) {
@@ -117,11 +117,11 @@ export function createWebStateSource(options: { projectDir: string; view: ViewCo
         timeline = stamp === 'missing' ? [] : parseTimeline(readViewFile(metricsPath, options.projectDir, TIMELINE_TAIL_BYTES).text ?? '');
       }
       if (!last || snapshotChanged || timelineChanged) {
-        const planText = snapshotChanged || !last ? (readViewFile(options.view.paths.fixPlan, options.projectDir).text ?? null) : undefined;
+        // The plan and the run record as the snapshot read them: each file is read once a change.
         last = buildWebState(snapshot, {
-          plan: planText === undefined ? last?.plan : planOf(planText, snapshot, options.view.optionalSections, heldOpen(options.view)),
+          plan: snapshotChanged || !last ? planOf(planText ?? null, snapshot, options.view.optionalSections, heldOpen(options.view)) : last.plan,
           timeline,
-          run: readRunSummaryForStatus(options.view.paths),
+          run: runSummary,
         });
         return { state: last, changed: true };
       }
