@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const SCRIPT = fileURLToPath(new URL('../../../scripts/run-together.mjs', import.meta.url));
+const PACKAGE_JSON = fileURLToPath(new URL('../../../package.json', import.meta.url));
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -61,5 +62,25 @@ describe('scripts/run-together.mjs (npm test’s stages)', () => {
     expect(none.status).toBe(2);
     expect(none.stderr).toContain('usage: node scripts/run-together.mjs');
     expect(runTogether(dir, '--live').status).toBe(2);
+  });
+});
+
+/** `npm test`'s stages, in order: the npm scripts each run-together call runs at once. */
+function npmTestStages(): string[][] {
+  const pkg = JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')) as { scripts: Record<string, string> };
+  return pkg.scripts.test!.split('&&').map((stage) => {
+    const words = stage.trim().split(/\s+/);
+    expect(words.slice(0, 2), `each stage of npm test is a run-together call: ${stage.trim()}`).toEqual(['node', 'scripts/run-together.mjs']);
+    return words.slice(2).filter((word) => word !== '--live');
+  });
+}
+
+describe('npm test’s stages', () => {
+  // tsc builds on one core: alone, it would leave the other idle for as long as the build takes.
+  it('builds beside Prettier’s check, which needs no build, then runs the tests beside the other checks', () => {
+    expect(npmTestStages()).toEqual([
+      ['build', 'lint:format'],
+      ['test:vitest', 'typecheck', 'lint:eslint', 'test:bats'],
+    ]);
   });
 });
