@@ -1,18 +1,19 @@
 // `npm test`'s stages: runs the named npm scripts at once, each one's output held and printed
 // whole when it ends, so the blocks never interleave. A script named after `--live` shows its
 // output as it comes (the tests' progress), and the held blocks of the others wait until it has
-// ended. Exits with the first failure's code once all have ended.
-// Usage: node scripts/run-together.mjs [--live <npm script>] <npm script> [<npm script> …]
+// ended. The scripts named after `--after <script>` start once that script (named before) has
+// passed, and are not run when it fails. Exits with the first failure's code once all have ended.
+// Usage: node scripts/run-together.mjs [--live] <npm script> … [--after <npm script> [--live] <npm script> …]
 //
 // Why at once: on two cores, tsc and ESLint each keep one core busy, and the tests leave some of
 // both idle while they wait on the processes they start (ralph, git, tmux, the fake agents), so
-// the checks that need no build run beside them.
+// the checks that need no build run beside them; and the build, on one core, runs beside a check.
 
 import { spawn } from 'node:child_process';
 
-const USAGE = 'usage: node scripts/run-together.mjs [--live <npm script>] <npm script> [<npm script> …]\n';
+const USAGE = 'usage: node scripts/run-together.mjs [--live] <npm script> … [--after <npm script> [--live] <npm script> …]\n';
 
-const { live, names } = parseArgs(process.argv.slice(2));
+const { live, names, after } = parseArgs(process.argv.slice(2));
 if (names.length === 0) {
   process.stderr.write(USAGE);
   process.exit(2);
@@ -24,23 +25,58 @@ const heldUntilLiveEnds = [];
 let liveRunning = live.length;
 process.stderr.write(`running together: ${names.join(', ')}\n`);
 
-const results = await Promise.all(names.map((name) => runScript(name, live.includes(name))));
+const running = new Map();
+for (const name of names) running.set(name, start(name));
+const results = await Promise.all(running.values());
 const failed = results.find((result) => result.code !== 0);
 process.exit(failed ? failed.code : 0);
 
-/** `--live <name>` (any number of times) and the names of the scripts to run, live ones included. */
+/** A script now, or once the script it comes after has passed (skipped, code 0, when that failed). */
+async function start(name) {
+  const awaited = after.get(name);
+  if (awaited !== undefined && (await running.get(awaited)).code !== 0) {
+    show(`- ${name} (not run: ${awaited} failed)\n`, live.includes(name));
+    return { name, code: 0 };
+  }
+  return runScript(name, live.includes(name));
+}
+
+/**
+ * A script's block, once it has ended: a live script's at once, and when no live script is left
+ * the held ones; another's at once too when no live script is running, else held.
+ */
+function show(block, isLive) {
+  if (isLive) {
+    process.stderr.write(block);
+    if (--liveRunning === 0) for (const held of heldUntilLiveEnds.splice(0)) process.stderr.write(held);
+  } else if (liveRunning > 0) heldUntilLiveEnds.push(block);
+  else process.stderr.write(block);
+}
+
+/**
+ * The scripts to run, those shown live, and for each script named after `--after <x>`, x; empty
+ * names when the arguments are wrong (a flag without its script, an `--after` script not named before).
+ */
 function parseArgs(args) {
   const liveNames = [];
   const all = [];
+  const awaits = new Map();
+  let awaited;
+  const wrong = { live: [], names: [], after: new Map() };
   for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--live') {
-      const name = args[++i];
-      if (name === undefined) return { live: [], names: [] };
-      liveNames.push(name);
-      all.push(name);
-    } else all.push(args[i]);
+    if (args[i] === '--after') {
+      awaited = args[++i];
+      if (awaited === undefined || !all.includes(awaited)) return wrong;
+      continue;
+    }
+    const isLive = args[i] === '--live';
+    const name = isLive ? args[++i] : args[i];
+    if (name === undefined) return wrong;
+    if (isLive) liveNames.push(name);
+    all.push(name);
+    if (awaited !== undefined) awaits.set(name, awaited);
   }
-  return { live: liveNames, names: all };
+  return { live: liveNames, names: all, after: awaits };
 }
 
 /** One npm script: its stdout and stderr held together in order, or passed through when live. */
@@ -60,11 +96,7 @@ function runScript(name, isLive) {
       const output = Buffer.concat(chunks).toString();
       let block = `${code === 0 ? '✓' : '✗'} ${name} (${seconds} s${code === 0 ? '' : `, exit ${code}`})\n`;
       if (output.trim() !== '') block += output.replace(/\n?$/, '\n');
-      if (isLive) {
-        process.stderr.write(block);
-        if (--liveRunning === 0) for (const held of heldUntilLiveEnds.splice(0)) process.stderr.write(held);
-      } else if (liveRunning > 0) heldUntilLiveEnds.push(block);
-      else process.stderr.write(block);
+      show(block, isLive);
       resolve({ name, code });
     };
     child.on('error', (error) => {

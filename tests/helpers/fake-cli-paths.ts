@@ -26,6 +26,9 @@ export const FAKE_CLIS = {
   TEST_FAKE_OPENCODE_BIN: { dir: join(FIXTURES, 'fake-agents'), entry: 'opencode', module: 'fake-agent.mjs' },
 } satisfies Record<string, FakeCli>;
 
+/** Where the fake npm keeps the tarballs it packed, for the whole run: made by the global setup (fleet-repo.ts). */
+export const NPM_PACK_CACHE_ENV = 'RALPH_TEST_NPM_PACK_CACHE';
+
 /** The bundled fake named by `variable` when the global setup made it, else the fixture's own entry. */
 export function fakeCliPath(variable: keyof typeof FAKE_CLIS): string {
   const cli = FAKE_CLIS[variable];

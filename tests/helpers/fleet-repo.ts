@@ -10,7 +10,7 @@ import { findExecutable } from '../../lib/platform/find-executable.js';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
 import { withFakeClaude, type FakeClaude, type FakeScenario } from './fake-claude.js';
-import { fakeCliPath } from './fake-cli-paths.js';
+import { fakeCliPath, NPM_PACK_CACHE_ENV } from './fake-cli-paths.js';
 import { FAST_LOOP_RC } from './loop-harness.js';
 import { GIT_TEST_ENV, ralphProjectTree, removeWhenTheFileEnds, tmpProject } from './tmp-project.js';
 
@@ -23,8 +23,8 @@ export const FAKE_AGENT_INTEGRITY = 'sha512-ZmFrZS1hZ2VudC1jbGktdGFyYmFsbA==';
 /**
  * The env `ralph-fleet init` runs with in a test: the fleet's fake gh, and a fake npm whose
  * `view` answers FAKE_AGENT_INTEGRITY (the registry is not reached) while `pack` is the real npm's,
- * run once per test file for the same files (the tarballs it made are kept for the file's other
- * tests: tests/fixtures/fake-npm-view/npm).
+ * run once for the same files (the tarballs it made are kept for the run's other tests:
+ * tests/fixtures/fake-npm-view/npm).
  */
 export function fleetInitEnv(r: FleetRepo, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const realNpm = findExecutable('npm', process.env);
@@ -34,7 +34,7 @@ export function fleetInitEnv(r: FleetRepo, extra: NodeJS.ProcessEnv = {}): NodeJ
     ...r.ghEnv,
     REAL_NPM: realNpm,
     FAKE_NPM_INTEGRITY: FAKE_AGENT_INTEGRITY,
-    FAKE_NPM_PACK_CACHE: packCacheOfThisFile(),
+    FAKE_NPM_PACK_CACHE: npmPackCache(),
     PATH: [join(FIXTURES, 'fake-npm-view'), r.ghBinDir, process.env.PATH].join(delimiter),
     ...extra,
   };
@@ -42,8 +42,14 @@ export function fleetInitEnv(r: FleetRepo, extra: NodeJS.ProcessEnv = {}): NodeJ
 
 let packCache: string | undefined;
 
-/** The fake npm's tarballs for this test file: a new folder once the last file's is removed. */
-function packCacheOfThisFile(): string {
+/**
+ * The fake npm's tarballs: the run's folder (made by the global setup, so the fleet's test files
+ * pack ralph once between them), or, in a run without it, this test file's, a new folder once the
+ * last file's is removed.
+ */
+export function npmPackCache(env: NodeJS.ProcessEnv = process.env): string {
+  const ofTheRun = env[NPM_PACK_CACHE_ENV];
+  if (ofTheRun !== undefined && existsSync(ofTheRun)) return ofTheRun;
   if (packCache === undefined || !existsSync(packCache)) {
     packCache = mkdtempSync(join(tmpdir(), 'ralph-npm-pack-'));
     removeWhenTheFileEnds(packCache);

@@ -1,13 +1,16 @@
 // `npm test`'s global setup: runs in vitest's own process before any worker starts, so what it
 // puts in process.env every worker inherits, and with it every process a test starts: the temp
-// folder in RAM (ram-temp-dir.ts) and the bundled fake claude, gh and bd (fake-claude-bundle.ts). It builds
+// folder in RAM (ram-temp-dir.ts), the bundled fake claude, gh and bd (fake-claude-bundle.ts) and
+// the folder where the fake npm keeps what it packed for the run (fleet-repo.ts). It builds
 // dist/ when a source is newer (build-dist.ts), before any test starts ralph. vitest
 // runs it once for the root config and once per project; the first run does the work.
 
-import { readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ensureBuilt } from './build-dist.js';
 import { bundleFakeClaude, bundleFakeCli, fakeCliCache } from './fake-claude-bundle.js';
-import { FAKE_CLIS } from './fake-cli-paths.js';
+import { FAKE_CLIS, NPM_PACK_CACHE_ENV } from './fake-cli-paths.js';
 import { BUNDLED_FAKE_CLAUDE_ENV } from './fake-claude.js';
 import { makeRamTempDir } from './ram-temp-dir.js';
 
@@ -32,10 +35,15 @@ export default async function setup(): Promise<(() => void) | undefined> {
     // processes may still be writing there), and a later run removes the rest.
     process.once('exit', removeRamTemp);
   }
+  // The fake npm's tarballs of the fleet's package, kept for the whole run (fleet-repo.ts).
+  const npmPackCache = mkdtempSync(join(tmpdir(), 'npm-pack-'));
+  process.env[NPM_PACK_CACHE_ENV] = npmPackCache;
+  process.once('exit', () => rmSync(npmPackCache, { recursive: true, force: true }));
   await ensureBuilt();
   process.env[BUNDLED_FAKE_CLAUDE_ENV] = await bundleFakeClaude();
   for (const [variable, cli] of Object.entries(FAKE_CLIS)) process.env[variable] = await bundleFakeCli(cli, fakeCliCache(cli));
   return () => {
+    rmSync(npmPackCache, { recursive: true, force: true });
     if (ramTemp === undefined) return;
     // What a test made and did not remove goes with the folder; say so, to be mended.
     const left = readdirSync(ramTemp);

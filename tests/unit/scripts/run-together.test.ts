@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const SCRIPT = fileURLToPath(new URL('../../../scripts/run-together.mjs', import.meta.url));
+const PACKAGE_JSON = fileURLToPath(new URL('../../../package.json', import.meta.url));
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -61,5 +62,54 @@ describe('scripts/run-together.mjs (npm test’s stages)', () => {
     expect(none.status).toBe(2);
     expect(none.stderr).toContain('usage: node scripts/run-together.mjs');
     expect(runTogether(dir, '--live').status).toBe(2);
+  });
+});
+
+/** `npm test` as one run-together call: the scripts started at once, then those started after the build. */
+function npmTestStages(): { atOnce: string[]; afterBuild: string[] } {
+  const pkg = JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')) as { scripts: Record<string, string> };
+  const words = pkg.scripts.test!.trim().split(/\s+/);
+  expect(words.slice(0, 2), `npm test is one run-together call: ${pkg.scripts.test}`).toEqual(['node', 'scripts/run-together.mjs']);
+  const at = words.indexOf('--after');
+  const names = (list: string[]) => list.filter((word) => word !== '--live');
+  return { atOnce: names(words.slice(2, at)), afterBuild: at === -1 ? [] : [words[at + 1]!, ...names(words.slice(at + 2))] };
+}
+
+describe('scripts/run-together.mjs --after', () => {
+  it('starts the scripts named after it once the one it names has passed', () => {
+    const dir = packageWith({
+      first: "node -e \"require('fs').writeFileSync('first.done', '')\"",
+      second: "node -e \"console.log(require('fs').existsSync('first.done') ? 'first had ended' : 'first had not ended')\"",
+    });
+    const result = runTogether(dir, 'first', '--after', 'first', 'second');
+    expect(result.status).toBe(0);
+    expect(result.stderr).toContain('first had ended');
+  });
+
+  it('does not run them when it fails, and exits with its code; a failure of another script stops nothing', () => {
+    const dir = packageWith({
+      build: 'node -e "process.exit(4)"',
+      check: 'node -e "process.exit(5)"',
+      tests: 'node -e "console.log(\'tests ran\')"',
+    });
+    const failedBuild = runTogether(dir, 'build', '--after', 'build', '--live', 'tests');
+    expect(failedBuild.status).toBe(4);
+    expect(failedBuild.stdout + failedBuild.stderr).not.toContain('tests ran');
+    expect(failedBuild.stderr).toContain('- tests (not run: build failed)');
+    expect(failedBuild.stderr).toMatch(/✗ build \([\d.]+ s, exit 4\)/);
+
+    const failedCheck = runTogether(dir, 'check', 'tests', '--after', 'tests', 'build');
+    expect(failedCheck.stderr).toContain('tests ran');
+    expect(failedCheck.status).toBe(5);
+    const afterUnnamed = runTogether(dir, '--after', 'build', 'tests');
+    expect(afterUnnamed.status).toBe(2);
+  });
+});
+
+describe('npm test’s stages', () => {
+  // tsc builds on one core: alone, it would leave the other idle for as long as the build takes.
+  // Prettier's check needs no build, and its failure does not keep the tests from running.
+  it('builds beside Prettier’s check, then runs the tests beside the other checks', () => {
+    expect(npmTestStages()).toEqual({ atOnce: ['build', 'lint:format'], afterBuild: ['build', 'test:vitest', 'typecheck', 'lint:eslint', 'test:bats'] });
   });
 });
