@@ -2,6 +2,7 @@
 // what a remote name says now, with the URL (which may carry a token) kept out of argv, and for a
 // local path a receive-pack that runs none of the receiving repository's hooks.
 
+import { randomBytes } from 'node:crypto';
 import { isAbsolute } from 'node:path';
 import { EXIT, RalphError } from '../errors.js';
 import { withOverrides } from './git-config-pins.js';
@@ -48,15 +49,28 @@ export function pushToRecordedUrl(
     );
   let pushEnv = env;
   if (recordedUrl !== undefined) {
-    out[at] = RECORDED_REMOTE_ALIAS;
-    pushEnv = withOverrides(env, [[`url.${recordedUrl}.insteadof`, RECORDED_REMOTE_ALIAS]]);
+    const alias = recordedRemoteAlias();
+    out[at] = alias;
+    pushEnv = withOverrides(env, [
+      [`url.${recordedUrl}.insteadof`, alias],
+      [`url.${recordedUrl}.pushinsteadof`, alias],
+    ]);
   }
   if (isLocalUrl(url)) out.splice(index + 1, 0, `--receive-pack=git -c core.hooksPath=/dev/null -c core.fsmonitor=false receive-pack`);
   return { args: out, env: pushEnv };
 }
 
-// What argv names in place of a recorded remote's URL.
-const RECORDED_REMOTE_ALIAS = 'ralph-recorded-remote:';
+/**
+ * What argv names in place of a recorded remote's URL: a name no one can know beforehand. git
+ * reads the repository's config (the agent's to write) before these overrides, and of two
+ * rewrites as long as each other the first read wins: a `url.<x>.insteadOf`, a
+ * `url.<x>.pushInsteadOf` or a `remote "<name>"` the agent planted for a fixed name would send
+ * the push to <x>. A planted prefix of this one is shorter than the whole name the overrides
+ * give, and the push URL is pinned too (a pushInsteadOf applies even where an insteadOf matched).
+ */
+function recordedRemoteAlias(): string {
+  return `ralph-recorded-remote-${randomBytes(12).toString('hex')}:`;
+}
 
 function looksLikeUrl(text: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(text) || isAbsolute(text);

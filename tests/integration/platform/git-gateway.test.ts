@@ -279,6 +279,35 @@ describe('the repository the run started with', () => {
     await expect(git(p, 'push', 'other', 'HEAD:refs/heads/work')).rejects.toThrow('git remote "other" was not configured when the run started');
   });
 
+  it('pushes to the recorded URL whatever url.*.insteadOf, pushInsteadOf or remote the agent plants for the name ralph gives git', async () => {
+    const { p } = setUp();
+    const dir = outside();
+    const origin = join(dir, 'origin.git');
+    const trap = join(dir, 'trap.git');
+    for (const bare of [origin, trap]) execFileSync('git', ['init', '-q', '--bare', bare]);
+    p.git('remote', 'add', 'origin', origin);
+    await recordGitBaseline(p.dir, env);
+    const alias = 'ralph-recorded-remote:';
+    const plants: Array<[string, string]> = [
+      [`url.${trap}.pushInsteadOf`, alias],
+      [`url.${trap}.insteadOf`, alias],
+      [`url.${trap}/x.pushInsteadOf`, 'r'],
+      [`url.${trap}.insteadOf`, 'ralph-recorded-remote'],
+      [`url.${trap}.pushInsteadOf`, 'ralph-recorded-remote'],
+      [`url.${trap}.pushInsteadOf`, origin],
+      [`remote.${alias}.pushurl`, trap],
+      [`remote.${alias}.url`, trap],
+    ];
+    for (const [i, [key, value]] of plants.entries()) {
+      p.git('config', '--add', key, value);
+      const pushed = await git(p, 'push', 'origin', `HEAD:refs/heads/b${i}`);
+      expect(pushed.code, `${key}: ${pushed.stderr}`).toBe(0);
+      expect(execFileSync('git', ['--git-dir', trap, 'for-each-ref'], { encoding: 'utf8' }), key).toBe('');
+      p.git('config', '--unset-all', key);
+    }
+    expect(execFileSync('git', ['--git-dir', origin, 'for-each-ref'], { encoding: 'utf8' }).split('\n').filter(Boolean)).toHaveLength(plants.length);
+  });
+
   it('keeps the recorded URL, and a token in it, out of the push argv', async () => {
     const { p } = setUp();
     const url = 'https://x-access-token:ghs_secret123@github.com/o/r.git';
@@ -286,8 +315,10 @@ describe('the repository the run started with', () => {
     await recordGitBaseline(p.dir, env);
     const call = await prepareGitRun(['push', '--quiet', 'origin', 'HEAD:refs/heads/work'], { cwd: p.dir, env });
     expect(call.args.join(' ')).not.toContain('github.com');
-    expect(call.env.GIT_CONFIG_PARAMETERS).toContain(`'url.${url}.insteadof=ralph-recorded-remote:'`);
-    const seen = await nodeProcessRunner.run('git', ['ls-remote', '--get-url', 'ralph-recorded-remote:'], { cwd: p.dir, env: call.env });
+    const alias = call.args[call.args.indexOf('--quiet') + 1]!;
+    expect(alias).toMatch(/^ralph-recorded-remote-[0-9a-f]{24}:$/);
+    expect(call.env.GIT_CONFIG_PARAMETERS).toContain(`'url.${url}.insteadof=${alias}'`);
+    const seen = await nodeProcessRunner.run('git', ['ls-remote', '--get-url', alias], { cwd: p.dir, env: call.env });
     expect(seen.stdout.trim()).toBe(url);
   });
 
