@@ -17,7 +17,10 @@
 // - the other keys that name a program keep their run-start values; keys the agent added (a new
 //   filter or merge driver, a credential helper) are emptied, which git reads as "none" or
 //   refuses (an empty diff.external fails a diff: ralph's diffs pass --no-ext-diff), and a new
-//   textconv becomes `cat`.
+//   textconv becomes `cat`;
+// - the keys that steer where a push or fetch connects and which certificate it trusts (a proxy,
+//   a resolved address, sslVerify, a CA) keep their run-start values too: sslVerify turned off
+//   since is turned back on.
 
 export type ConfigValues = Map<string, string[]>;
 /** A `key=value` given to git as `-c` would. */
@@ -41,6 +44,11 @@ const EXEC_KEY = new RegExp(
     ].join('|') +
     ')$',
 );
+
+// Keys that decide which host a connection reaches and whom it trusts there (for every URL, or
+// for a `http.<url>.` prefix): an agent that routes a push through its own proxy or address with
+// verification off, or its own CA, receives the credentials the user's helper sends with it.
+const CONNECTION_KEY = /^http\.(?:.+\.)?(?:proxy|curloptresolve|sslverify|sslcainfo|sslcapath|pinnedpubkey|proxysslcainfo)$/;
 
 /** Whether a configuration key (as `git config --list` prints it) names a program. */
 export function isExecKey(key: string): boolean {
@@ -122,7 +130,8 @@ export function gitOverrides(baseline: ConfigValues, current: ConfigValues | und
       if (pinned.has(key) || FORCED.some(([k]) => k === key)) continue;
       if (sameValues(current.get(key), baseline.get(key))) continue;
       // An empty textconv is run as a program named "" (the diff fails); cat converts nothing.
-      pin(key, key.endsWith('.textconv') ? 'cat' : '');
+      // An empty boolean is false: verification is turned back on.
+      pin(key, key.endsWith('.textconv') ? 'cat' : key.endsWith('.sslverify') ? 'true' : '');
       // A neutralised filter must not be required either, or git refuses the file.
       const filter = /^(filter\..+)\.(?:clean|smudge|process)$/.exec(key);
       if (filter && !baseline.has(key)) out.push([`${filter[1]}.required`, 'false']);
@@ -132,14 +141,14 @@ export function gitOverrides(baseline: ConfigValues, current: ConfigValues | und
   return out;
 }
 
-/** `git config -z --list` output → the program-running keys and their values, in order. */
+/** `git config -z --list` output → the program-running and connection keys and their values, in order. */
 export function parseExecConfig(listing: string): ConfigValues {
   const values: ConfigValues = new Map();
   for (const entry of listing.split('\0')) {
     if (entry === '') continue;
     const newline = entry.indexOf('\n');
     const key = newline === -1 ? entry : entry.slice(0, newline);
-    if (!EXEC_KEY.test(key)) continue;
+    if (!EXEC_KEY.test(key) && !CONNECTION_KEY.test(key)) continue;
     const list = values.get(key) ?? [];
     list.push(newline === -1 ? '' : entry.slice(newline + 1));
     values.set(key, list);

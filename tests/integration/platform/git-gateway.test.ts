@@ -8,6 +8,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -306,6 +307,51 @@ describe('the repository the run started with', () => {
       p.git('config', '--unset-all', key);
     }
     expect(execFileSync('git', ['--git-dir', origin, 'for-each-ref'], { encoding: 'utf8' }).split('\n').filter(Boolean)).toHaveLength(plants.length);
+  });
+
+  it('connects to no host, proxy or certificate the agent planted in .git/config since the run started (the credentials would go there)', async () => {
+    const { p } = setUp();
+    const connections: string[] = [];
+    const server = createServer((socket) => {
+      connections.push('connected');
+      socket.destroy();
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      p.git('remote', 'add', 'origin', `https://ralph-test.invalid:${port}/o/r.git`);
+      await recordGitBaseline(p.dir, env);
+      const plants: Array<Array<[string, string]>> = [
+        [['http.curloptResolve', `ralph-test.invalid:${port}:127.0.0.1`]],
+        [[`http.https://ralph-test.invalid:${port}/.curloptResolve`, `ralph-test.invalid:${port}:127.0.0.1`]],
+        [['http.proxy', `http://127.0.0.1:${port}`]],
+        [[`http.https://ralph-test.invalid:${port}.proxy`, `http://127.0.0.1:${port}`]],
+      ];
+      for (const planted of plants) {
+        for (const [key, value] of planted) p.git('config', key, value);
+        p.git('config', 'http.sslVerify', 'false');
+        await git(p, 'push', 'origin', 'HEAD:refs/heads/work');
+        expect(connections, JSON.stringify(planted)).toEqual([]);
+        for (const [key] of planted) p.git('config', '--unset-all', key);
+      }
+    } finally {
+      server.close();
+    }
+  });
+
+  it('keeps http.sslVerify on when the agent turns it off since the run started, and as the user set it', async () => {
+    const { p } = setUp();
+    const url = 'https://ralph-test.invalid/o/r.git';
+    p.git('remote', 'add', 'origin', url);
+    p.git('config', 'http.https://ralph-test.invalid/own.git.sslVerify', 'false');
+    await recordGitBaseline(p.dir, env);
+    p.git('config', 'http.sslVerify', 'false');
+    p.git('config', 'http.https://ralph-test.invalid/.sslVerify', 'no');
+    const call = await prepareGitRun(['push', 'origin', 'HEAD:refs/heads/work'], { cwd: p.dir, env });
+    const seen = (u: string) =>
+      execFileSync('git', ['config', '--type=bool', '--get-urlmatch', 'http.sslverify', u], { cwd: p.dir, env: call.env, encoding: 'utf8' }).trim();
+    expect(seen(url)).toBe('true');
+    expect(seen('https://ralph-test.invalid/own.git')).toBe('false');
   });
 
   it('keeps the recorded URL, and a token in it, out of the push argv', async () => {
