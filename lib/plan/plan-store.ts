@@ -1,7 +1,8 @@
 // The plan's memory across runs: kept beside ralph's ledger, outside the project where the agent
 // cannot write (state/ledger.ts), so an item ticked without measured work, or hidden, stays
 // open through Ctrl-C, kill -9, a new run and a fleet job. Loaded once when a run starts,
-// written through when the items it holds change (not when only their positions move), and
+// written through when the items it holds change (not when only their positions move: the
+// next writing is then whole, with them), and
 // changed outside a run only by the user's word (`ralph --accept-item`).
 
 import { readLedgerPlan, saveLedgerPlan, saveLedgerPlanChange, type LedgerPlanChange, type LedgerPlanItem } from '../state/plan-memory-file.js';
@@ -43,14 +44,31 @@ export function savePlanMemory(paths: RalphPaths, next: PlanMemory, previous: Pl
   const ledger = paths.ledger;
   if (!ledger || previous === next) return;
   const change = previous && (known ? asLedgerChange(known) : memoryChange(previous.open, next.open));
+  // The files hold `previous` only while its items stand where they were written: an item moved
+  // (items added or removed above it) leaves its old position there until the memory is next
+  // written, and a change appended then would keep it, so a new run would look for the item
+  // where it was (and might take a ticked item of the same text for it).
+  const inPlace = previous !== undefined && (known !== undefined || keptInPlace(previous.open, next.open));
   if (previous && !change) {
-    if (onDisk.get(ledger) === previous) onDisk.set(ledger, next);
+    if (onDisk.get(ledger) === previous && inPlace) onDisk.set(ledger, next);
     return;
   }
   const whole = () => next.open.map(toLedgerItem);
-  if (change && onDisk.get(ledger) === previous) saveLedgerPlanChange(ledger, paths.projectDir, change, whole);
+  if (change && onDisk.get(ledger) === previous && inPlace) saveLedgerPlanChange(ledger, paths.projectDir, change, whole);
   else saveLedgerPlan(ledger, paths.projectDir, whole());
   onDisk.set(ledger, next);
+}
+
+/** Whether each item `after` keeps of `before` (as memoryChange pairs them) stands at the position it had. */
+function keptInPlace(before: readonly RememberedItem[], after: readonly RememberedItem[]): boolean {
+  let next = 0;
+  for (const was of before) {
+    const now = after[next];
+    if (now === undefined || (now !== was && now.key !== was.key)) continue;
+    if (now.position !== was.position) return false;
+    next++;
+  }
+  return true;
 }
 
 /**

@@ -186,3 +186,26 @@ describe('RunPlan: the control files the open items name', () => {
     expect(reads() - before).toBeLessThan(3 * 10);
   });
 });
+
+describe('RunPlan: the memory a restart reads', () => {
+  it('holds each open item where the run last saw it: a restart matches it there, not to a ticked item of the same text', () => {
+    const paths = project('# Plan\n- [ ] write a\n- [ ] write a\n');
+    const plan = runPlan(paths);
+    plan.refresh(NO_CHANGE);
+    // Items added above move the two twins down; then the first is done, with new content.
+    const added = Array.from({ length: 20 }, (_, i) => `- [ ] new ${i}`).join('\n');
+    writePlan(paths, `# Plan\n${added}\n- [ ] write a\n- [ ] write a\n`);
+    plan.refresh(NO_CHANGE);
+    writePlan(paths, `# Plan\n${added}\n- [x] write a\n- [ ] write a\n`);
+    plan.refresh({ newContent: true, changed: true });
+    expect(plan.hiddenNote).toBeUndefined();
+    const held = plan.openItems.map(({ text, position }) => ({ text, position }));
+    const stored = loadPlanMemory(paths, createMemoryLogger()).open.map(({ text, position }) => ({ text, position }));
+    const restarted = runPlan(paths, loadPlanMemory(paths, createMemoryLogger()));
+    const view = restarted.refresh(NO_CHANGE);
+    expect(restarted.hiddenNote).toBeUndefined();
+    expect(view?.blocking).toEqual({ open: 21, done: 1 });
+    expect(restarted.openItems).toHaveLength(21);
+    expect(stored).toEqual(held);
+  });
+});
