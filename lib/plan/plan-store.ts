@@ -1,9 +1,9 @@
 // The plan's memory across runs: kept beside ralph's ledger, outside the project where the agent
 // cannot write (state/ledger.ts), so an item ticked without measured work, or hidden, stays
 // open through Ctrl-C, kill -9, a new run and a fleet job. Loaded once when a run starts,
-// written through when the items it holds change (not when only their positions move: the
-// next writing is then whole, with them), and
-// changed outside a run only by the user's word (`ralph --accept-item`).
+// written through when the items it holds change (not when only their positions move: the next
+// writing is then whole, with them), and changed outside a run only by the user's word
+// (`ralph --accept-item`).
 
 import { readLedgerPlan, saveLedgerPlan, saveLedgerPlanChange, type LedgerPlanChange, type LedgerPlanItem } from '../state/plan-memory-file.js';
 import type { RalphPaths } from '../state/paths.js';
