@@ -2,10 +2,10 @@
 // what a remote name says now, with the URL (which may carry a token) kept out of argv, and for a
 // local path a receive-pack that runs none of the receiving repository's hooks.
 
-import { randomBytes } from 'node:crypto';
 import { isAbsolute } from 'node:path';
 import { EXIT, RalphError } from '../errors.js';
 import { withOverrides } from './git-config-pins.js';
+import { randomHex } from './hash.js';
 
 // push options that take their value as the next argument.
 const PUSH_VALUE_OPTIONS = new Set(['-o', '--push-option', '--repo', '--receive-pack', '--exec']);
@@ -69,7 +69,7 @@ export function pushToRecordedUrl(
  * give, and the push URL is pinned too (a pushInsteadOf applies even where an insteadOf matched).
  */
 function recordedRemoteAlias(): string {
-  return `ralph-recorded-remote-${randomBytes(12).toString('hex')}:`;
+  return `ralph-recorded-remote-${randomHex(12)}:`;
 }
 
 function looksLikeUrl(text: string): boolean {
