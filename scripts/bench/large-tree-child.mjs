@@ -15,10 +15,11 @@
 
 import childProcess, { execFileSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { agentRunEnv, instantAgent, RALPH_STATE_IGNORED, writeGitProject } from './bench-project.mjs';
 
 const dist = (path) => new URL(`../../dist/${path}`, import.meta.url).href;
 const LOOPS = Number(process.argv[2] ?? 8);
@@ -27,15 +28,8 @@ const BACKUP = process.argv.includes('backup');
 const TRACE = process.argv.includes('trace');
 const PER_DIR = 500;
 
-const GIT_ENV = {
-  GIT_AUTHOR_NAME: 'Ralph Bench',
-  GIT_AUTHOR_EMAIL: 'bench@example.invalid',
-  GIT_COMMITTER_NAME: 'Ralph Bench',
-  GIT_COMMITTER_EMAIL: 'bench@example.invalid',
-  GIT_CONFIG_NOSYSTEM: '1',
-  // No background gc racing the clean-up.
-  GIT_CONFIG_PARAMETERS: "'gc.auto=0'",
-};
+// No background gc racing the clean-up.
+const NO_GC = { GIT_CONFIG_PARAMETERS: "'gc.auto=0'" };
 
 const STATUS_TEXT = [
   'Worked on the first item; more to do.',
@@ -52,16 +46,7 @@ const STATUS_TEXT = [
 ].join('\n');
 
 // One tracked file changed and one untracked file added per call; `n` counts the calls.
-const AGENT = `#!/bin/sh
-for arg in "$@"; do
-  if [ "$arg" = "--version" ]; then echo "2.1.332 (Claude Code)"; exit 0; fi
-done
-cat > /dev/null
-echo "one more step" >> src0/f0.ts
-n=$(wc -l < src0/f0.ts)
-echo "export const added = $n;" > "src1/added$n.ts"
-cat "$BENCH_AGENT_STREAM"
-`;
+const AGENT = instantAgent('echo "one more step" >> src0/f0.ts', 'n=$(wc -l < src0/f0.ts)', 'echo "export const added = $n;" > "src1/added$n.ts"');
 
 function streamJson() {
   const lines = [
@@ -94,16 +79,9 @@ function makeProject(root) {
     '.ralph/fix_plan.md': '# Fix Plan\n- [ ] keep going\n- [x] set up\n',
     '.ralph/AGENT.md': '# Agent\n',
     '.ralphrc': 'CLAUDE_AUTO_UPDATE=false\nFAILURE_RETRY_SECONDS=0\nMAX_CALLS_PER_HOUR=100000\nCB_NO_PLAN_PROGRESS_THRESHOLD=0\n',
-    '.gitignore': '.ralph/logs/\n.ralph/.*\n.ralph/status.json\n.ralph/progress.json\n.ralph/live.log\n.ralph/sessions/\nnode_modules/\n',
+    '.gitignore': `${RALPH_STATE_IGNORED}node_modules/\n`,
   };
-  for (const [relative, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, relative)), { recursive: true });
-    writeFileSync(join(dir, relative), content);
-  }
-  const git = (...args) => execFileSync('git', args, { cwd: dir, env: { ...process.env, ...GIT_ENV }, stdio: 'ignore', maxBuffer: 1 << 30 });
-  git('init', '-q', '-b', 'main');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'initial');
+  const git = writeGitProject(dir, files, NO_GC);
   // Packed, as a real repository's objects are (git packs them itself past ~6,700 loose ones):
   // 50,000 loose objects would double every walk of the tree that enters `.git`.
   git('gc', '-q');
@@ -111,26 +89,9 @@ function makeProject(root) {
 }
 
 function makeEnv(root) {
-  const bin = join(root, 'bin');
-  const home = join(root, 'home');
-  for (const d of [bin, join(home, '.claude')]) mkdirSync(d, { recursive: true });
-  writeFileSync(join(bin, 'claude'), AGENT);
-  chmodSync(join(bin, 'claude'), 0o755);
   const stream = join(root, 'stream.jsonl');
   writeFileSync(stream, streamJson());
-  const env = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (!/^(FAKE_CLAUDE_|ANTHROPIC_|CLAUDE_CODE_|RALPH_|GIT_)/.test(name) && name !== 'CLAUDE_CONFIG_DIR') env[name] = value;
-  }
-  return {
-    ...env,
-    ...GIT_ENV,
-    PATH: `${bin}:${process.env.PATH ?? ''}`,
-    HOME: home,
-    CLAUDE_CONFIG_DIR: join(home, '.claude'),
-    BENCH_AGENT_STREAM: stream,
-    NO_COLOR: '1',
-  };
+  return agentRunEnv(root, AGENT, { drop: /^GIT_/, extra: { ...NO_GC, BENCH_AGENT_STREAM: stream } });
 }
 
 // CPU of this process and of its waited-for children (git), in ms: /proc/self/stat's utime,

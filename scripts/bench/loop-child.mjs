@@ -13,11 +13,12 @@
 // from loop-probe.mjs inside it), `web` adds the web view, `tick` has the agent also tick the
 // plan's first open item every call (the plan changes, and its memory is written, each loop).
 
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { agentRunEnv, instantAgent, RALPH_STATE_IGNORED, writeGitProject } from './bench-project.mjs';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -33,14 +34,6 @@ const SHIPPED = process.argv[4] === 'bin';
 // item a loop does, so the plan is parsed again and its memory rewritten each loop.
 const TICKS = process.argv[4] === 'tick';
 
-const GIT_ENV = {
-  GIT_AUTHOR_NAME: 'Ralph Bench',
-  GIT_AUTHOR_EMAIL: 'bench@example.invalid',
-  GIT_COMMITTER_NAME: 'Ralph Bench',
-  GIT_COMMITTER_EMAIL: 'bench@example.invalid',
-  GIT_CONFIG_NOSYSTEM: '1',
-};
-
 const STATUS_TEXT = [
   'Worked on the first item; more to do.',
   '',
@@ -55,15 +48,10 @@ const STATUS_TEXT = [
   '---END_RALPH_STATUS---',
 ].join('\n');
 
-const AGENT = `#!/bin/sh
-for arg in "$@"; do
-  if [ "$arg" = "--version" ]; then echo "2.1.332 (Claude Code)"; exit 0; fi
-done
-cat > /dev/null
-echo "one more step" >> src/progress.log
-if [ -n "$BENCH_AGENT_TICKS" ]; then sed -i '0,/^- \\[ \\] /s//- [x] /' .ralph/fix_plan.md; fi
-cat "$BENCH_AGENT_STREAM"
-`;
+const AGENT = instantAgent(
+  'echo "one more step" >> src/progress.log',
+  `if [ -n "$BENCH_AGENT_TICKS" ]; then sed -i '0,/^- \\[ \\] /s//- [x] /' .ralph/fix_plan.md; fi`,
+);
 
 /** The recorded happy run with its final text replaced by the status block (real CLI lines). */
 function buildStream() {
@@ -96,43 +84,18 @@ function makeProject(root) {
     // The agent changes a file every call and never ticks the plan: the stall guard (8 loops
     // without plan progress) would halt the run long before MAX_LOOPS, so it is set out of reach.
     '.ralphrc': 'CLAUDE_AUTO_UPDATE=false\nFAILURE_RETRY_SECONDS=0\nMAX_CALLS_PER_HOUR=100000\nCB_NO_PLAN_PROGRESS_THRESHOLD=0\n',
-    '.gitignore': '.ralph/logs/\n.ralph/.*\n.ralph/status.json\n.ralph/progress.json\n.ralph/live.log\n.ralph/sessions/\n',
+    '.gitignore': RALPH_STATE_IGNORED,
     'src/index.js': 'export {};\n',
     'src/progress.log': '',
   };
-  for (const [relative, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, relative)), { recursive: true });
-    writeFileSync(join(dir, relative), content);
-  }
-  const git = (...args) => execFileSync('git', args, { cwd: dir, env: { ...process.env, ...GIT_ENV }, stdio: 'ignore' });
-  git('init', '-q', '-b', 'main');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'initial');
+  writeGitProject(dir, files);
   return dir;
 }
 
 function makeEnv(root) {
-  const bin = join(root, 'bin');
-  const home = join(root, 'home');
-  for (const d of [bin, join(home, '.claude')]) mkdirSync(d, { recursive: true });
-  writeFileSync(join(bin, 'claude'), AGENT);
-  chmodSync(join(bin, 'claude'), 0o755);
   const stream = join(root, 'stream.jsonl');
   writeFileSync(stream, buildStream());
-  const env = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (!/^(FAKE_CLAUDE_|ANTHROPIC_|CLAUDE_CODE_|RALPH_)/.test(name) && name !== 'CLAUDE_CONFIG_DIR') env[name] = value;
-  }
-  return {
-    ...env,
-    ...GIT_ENV,
-    PATH: `${bin}:${process.env.PATH ?? ''}`,
-    HOME: home,
-    CLAUDE_CONFIG_DIR: join(home, '.claude'),
-    BENCH_AGENT_STREAM: stream,
-    ...(TICKS ? { BENCH_AGENT_TICKS: '1' } : {}),
-    NO_COLOR: '1',
-  };
+  return agentRunEnv(root, AGENT, { extra: { BENCH_AGENT_STREAM: stream, ...(TICKS ? { BENCH_AGENT_TICKS: '1' } : {}) } });
 }
 
 const cpuMs = () => {
