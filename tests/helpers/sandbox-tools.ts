@@ -25,7 +25,7 @@ import { join, relative } from 'node:path';
 import { expect } from 'vitest';
 import { FAKE_CLAUDE_DIR, type FakeCallScript, type FakeClaude } from './fake-claude.js';
 import { REPO_ROOT } from './run-cli.js';
-import type { TmpProject } from './tmp-project.js';
+import { GIT_TEST_ENV, type TmpProject } from './tmp-project.js';
 
 function hasCommand(name: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;
@@ -240,6 +240,21 @@ function chownTreeTo(path: string, uid: number): void {
     if (entry.isDirectory()) chownTreeTo(child, uid);
     else if (!entry.isSymbolicLink()) chownSync(child, uid, uid);
   }
+}
+
+/**
+ * The environment of `ralph --sandbox bwrap` with the fake agent: its variables, git's test
+ * identity, its state and call log inside the project (the sandbox shows the project), and its
+ * own files bound in read-only.
+ */
+export function bwrapFakeEnv(project: TmpProject, fake: FakeClaude): Record<string, string> {
+  return {
+    ...fake.env,
+    ...GIT_TEST_ENV,
+    FAKE_CLAUDE_STATE_DIR: project.path('.ralph/fake-state'),
+    FAKE_CLAUDE_LOG: project.path('.ralph/fake-state/calls.jsonl'),
+    SANDBOX_BWRAP_BIND: [fake.binDir, fake.scenarioPath].join(','),
+  };
 }
 
 /**

@@ -12,7 +12,7 @@ import { readCallLog, withFakeClaude, type FakeCallScript } from '../helpers/fak
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli } from '../helpers/run-cli.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
-import { prepareSandboxProject, requireBwrap, requireRoot, SANDBOX_TEST_OWNER } from '../helpers/sandbox-tools.js';
+import { bwrapFakeEnv, prepareSandboxProject, requireBwrap, requireRoot, SANDBOX_TEST_OWNER } from '../helpers/sandbox-tools.js';
 import { useCleanups } from '../helpers/cleanups.js';
 
 const cleanups = useCleanups();
@@ -66,12 +66,8 @@ async function runAsRoot(call: FakeCallScript, prepare?: (project: TmpProject, e
   const out = project.path('.ralph/probe');
   mkdirSync(out, { recursive: true });
   const env = {
-    ...fake.env,
-    ...GIT_TEST_ENV,
+    ...bwrapFakeEnv(project, fake),
     ...SECRETS,
-    FAKE_CLAUDE_STATE_DIR: project.path('.ralph/fake-state'),
-    FAKE_CLAUDE_LOG: project.path('.ralph/fake-state/calls.jsonl'),
-    SANDBOX_BWRAP_BIND: [fake.binDir, fake.scenarioPath].join(','),
     // The host network shared (the default), whatever the caller's environment says.
     SANDBOX_DOCKER_NETWORK: 'bridge',
   };

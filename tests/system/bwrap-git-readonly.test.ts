@@ -10,8 +10,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { withFakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli } from '../helpers/run-cli.js';
-import { GIT_TEST_ENV, ralphProjectTree, tmpProject } from '../helpers/tmp-project.js';
-import { prepareSandboxProject, requireBwrap } from '../helpers/sandbox-tools.js';
+import { ralphProjectTree, tmpProject } from '../helpers/tmp-project.js';
+import { bwrapFakeEnv, prepareSandboxProject, requireBwrap } from '../helpers/sandbox-tools.js';
 import { useCleanups } from '../helpers/cleanups.js';
 
 const cleanups = useCleanups();
@@ -53,11 +53,7 @@ describe('ralph --sandbox bwrap and the project repository', () => {
       ],
     });
     const env = {
-      ...fake.env,
-      ...GIT_TEST_ENV,
-      FAKE_CLAUDE_STATE_DIR: project.path('.ralph/fake-state'),
-      FAKE_CLAUDE_LOG: project.path('.ralph/fake-state/calls.jsonl'),
-      SANDBOX_BWRAP_BIND: [fake.binDir, fake.scenarioPath].join(','),
+      ...bwrapFakeEnv(project, fake),
       ...prepareSandboxProject(project, fake),
     };
     const r = await runCli('ralph', ['--sandbox', 'bwrap', '--max-loops', '1'], { cwd: project.dir, env });

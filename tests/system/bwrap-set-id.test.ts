@@ -13,8 +13,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readCallLog, withFakeClaude, type FakeCallScript } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli } from '../helpers/run-cli.js';
-import { GIT_TEST_ENV, ralphProjectTree, tmpProject } from '../helpers/tmp-project.js';
-import { prepareSandboxProject, requireBwrap, requireRoot } from '../helpers/sandbox-tools.js';
+import { ralphProjectTree, tmpProject } from '../helpers/tmp-project.js';
+import { bwrapFakeEnv, prepareSandboxProject, requireBwrap, requireRoot } from '../helpers/sandbox-tools.js';
 import { useCleanups } from '../helpers/cleanups.js';
 
 const ATTACK = join(import.meta.dirname, '..', 'fixtures', 'set-id-attack', 'attack.py');
@@ -78,11 +78,7 @@ describe('ralph --sandbox bwrap as root: no setuid or setgid file survives an ag
     copyFileSync('/bin/sh', project.path('had-setuid'));
     mkdirSync(project.path('.ralph/probe'), { recursive: true });
     const env = {
-      ...fake.env,
-      ...GIT_TEST_ENV,
-      FAKE_CLAUDE_STATE_DIR: project.path('.ralph/fake-state'),
-      FAKE_CLAUDE_LOG: project.path('.ralph/fake-state/calls.jsonl'),
-      SANDBOX_BWRAP_BIND: [fake.binDir, fake.scenarioPath].join(','),
+      ...bwrapFakeEnv(project, fake),
       SANDBOX_DOCKER_NETWORK: 'bridge',
     };
     const finalEnv = { ...env, ...prepareSandboxProject(project, fake) };

@@ -9,8 +9,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { withFakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli } from '../helpers/run-cli.js';
-import { prepareSandboxProject, requireBwrap, requireRoot } from '../helpers/sandbox-tools.js';
-import { GIT_TEST_ENV, ralphProjectTree, tmpProject } from '../helpers/tmp-project.js';
+import { bwrapFakeEnv, prepareSandboxProject, requireBwrap, requireRoot } from '../helpers/sandbox-tools.js';
+import { ralphProjectTree, tmpProject } from '../helpers/tmp-project.js';
 import { useCleanups } from '../helpers/cleanups.js';
 
 const cleanups = useCleanups();
@@ -43,11 +43,7 @@ describe('ralph --sandbox bwrap as root: the verification gate', () => {
       () => fake.cleanup(),
     );
     const env = {
-      ...fake.env,
-      ...GIT_TEST_ENV,
-      FAKE_CLAUDE_STATE_DIR: project.path('.ralph/fake-state'),
-      FAKE_CLAUDE_LOG: project.path('.ralph/fake-state/calls.jsonl'),
-      SANDBOX_BWRAP_BIND: [fake.binDir, fake.scenarioPath].join(','),
+      ...bwrapFakeEnv(project, fake),
       ...prepareSandboxProject(project, fake),
     };
 
