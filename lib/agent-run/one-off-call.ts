@@ -59,6 +59,8 @@ export async function callAgent(options: CallAgentOptions): Promise<CallAgentRes
       cwd: options.cwd,
       env: wrapped.env,
       input: wrapped.stdin,
+      // A sandbox's own files (bubblewrap's seccomp filter), as a loop's call gets them.
+      ...(wrapped.inheritFiles ? { inheritFiles: wrapped.inheritFiles } : {}),
       timeoutMs: options.timeoutMs,
       ...(options.agent.stop ? { signal: options.agent.stop } : {}),
       // The agent's CLI, on the user's whole PATH.
