@@ -54,16 +54,9 @@ export interface AgentAttempt extends AgentRunResult {
 type Measured = LoopProgress & { planProgress: boolean };
 
 /** The call's outcome, recorded: analysis, session, spend, breaker; the loop's result handed back. */
-export function recordOutcome(
-  run: Run,
-  loop: number,
-  call: AgentAttempt,
-  failure: AgentFailureResult,
-  measured: Measured,
-  resumedSessionId: string | undefined,
-): IterationResult {
+export function recordOutcome(...args: Parameters<typeof recordOutcomeNow>): IterationResult {
   // The call's tokens, spend and breaker all change the ledger: written once, at the end.
-  return batchLedgerWrites(() => recordOutcomeNow(run, loop, call, failure, measured, resumedSessionId));
+  return batchLedgerWrites(() => recordOutcomeNow(...args));
 }
 
 function recordOutcomeNow(

@@ -49,7 +49,8 @@ function setup() {
   const paths = ralphPaths(project.dir);
   const clock = fakeClock();
   const logger = createMemoryLogger();
-  const open = (fresh = false) => RunRecorder.open({ paths, promptFile: paths.prompt, testCommand: 'npm test', fresh, state: { logger, clock }, logger });
+  const open = (fresh = false, options: { saveEachChange?: boolean } = {}) =>
+    RunRecorder.open({ paths, promptFile: paths.prompt, testCommand: 'npm test', fresh, state: { logger, clock }, logger, ...options });
   const onDisk = (runId: string): RunRecord => readRunRecordFile(join(paths.sessionsDir, `${runId}.json`));
   return { paths, clock, logger, open, onDisk };
 }
@@ -147,16 +148,8 @@ describe('RunRecorder', () => {
   });
 
   it('with saveEachChange: false, keeps changes in memory until flush() (the loop saves once per loop)', () => {
-    const { paths, clock, logger, onDisk } = setup();
-    const recorder = RunRecorder.open({
-      paths,
-      promptFile: paths.prompt,
-      testCommand: 'npm test',
-      fresh: false,
-      state: { logger, clock },
-      logger,
-      saveEachChange: false,
-    });
+    const { paths, clock, onDisk, open } = setup();
+    const recorder = open(false, { saveEachChange: false });
     const id = recorder.record.run_id;
     const file = join(paths.sessionsDir, `${id}.json`);
     recorder.activate();
@@ -175,16 +168,8 @@ describe('RunRecorder', () => {
   });
 
   it('with saveEachChange: false, a new run that ends before any attempt (a refused start) leaves no file', () => {
-    const { paths, clock, logger } = setup();
-    const recorder = RunRecorder.open({
-      paths,
-      promptFile: paths.prompt,
-      testCommand: 'npm test',
-      fresh: false,
-      state: { logger, clock },
-      logger,
-      saveEachChange: false,
-    });
+    const { paths, open } = setup();
+    const recorder = open(false, { saveEachChange: false });
     recorder.activate();
     recorder.flush();
     expect(recorder.end(2, 'circuit breaker is OPEN')).toBe('escalated');
@@ -211,16 +196,8 @@ describe('RunRecorder', () => {
   });
 
   it('holds the same number of attempts in memory at loop 200 as at loop 60; the logs and the counts keep every one', () => {
-    const { paths, clock, logger, onDisk, open } = setup();
-    const recorder = RunRecorder.open({
-      paths,
-      promptFile: paths.prompt,
-      testCommand: 'npm test',
-      fresh: false,
-      state: { logger, clock },
-      logger,
-      saveEachChange: false,
-    });
+    const { clock, onDisk, open } = setup();
+    const recorder = open(false, { saveEachChange: false });
     recorder.activate();
     const held: number[] = [];
     for (let loop = 1; loop <= 200; loop++) {
