@@ -19,8 +19,8 @@
 //   refuses (an empty diff.external fails a diff: ralph's diffs pass --no-ext-diff), and a new
 //   textconv becomes `cat`;
 // - the keys that steer where a push or fetch connects and which certificate it trusts (a proxy,
-//   a resolved address, sslVerify, a CA) keep their run-start values too: sslVerify turned off
-//   since is turned back on.
+//   a resolved address, sslVerify, a CA, a cookie jar) keep their run-start values too: sslVerify
+//   turned off since is turned back on.
 
 export type ConfigValues = Map<string, string[]>;
 /** A `key=value` given to git as `-c` would. */
@@ -47,8 +47,10 @@ const EXEC_KEY = new RegExp(
 
 // Keys that decide which host a connection reaches and whom it trusts there (for every URL, or
 // for a `http.<url>.` prefix): an agent that routes a push through its own proxy or address with
-// verification off, or its own CA, receives the credentials the user's helper sends with it.
-const CONNECTION_KEY = /^http\.(?:.+\.)?(?:proxy|curloptresolve|sslverify|sslcainfo|sslcapath|pinnedpubkey|proxysslcainfo)$/;
+// verification off, or its own CA, receives the credentials the user's helper sends with it. And
+// the cookie jar: read, it sends the agent's cookies; saved, git writes it over any file the user
+// can write.
+const CONNECTION_KEY = /^http\.(?:.+\.)?(?:proxy|curloptresolve|sslverify|sslcainfo|sslcapath|pinnedpubkey|proxysslcainfo|cookiefile|savecookies)$/;
 
 /** Whether a configuration key (as `git config --list` prints it) names a program. */
 export function isExecKey(key: string): boolean {

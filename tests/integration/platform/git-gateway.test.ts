@@ -354,6 +354,23 @@ describe('the repository the run started with', () => {
     expect(seen('https://ralph-test.invalid/own.git')).toBe('false');
   });
 
+  it('reads and writes no cookie jar the agent names in .git/config since the run started (a jar saved over a file of the user)', async () => {
+    const { p } = setUp();
+    const url = 'https://ralph-test.invalid/o/r.git';
+    p.git('remote', 'add', 'origin', url);
+    await recordGitBaseline(p.dir, env);
+    const jar = join(outside(), 'bashrc');
+    p.git('config', 'http.cookieFile', jar);
+    p.git('config', 'http.saveCookies', 'true');
+    p.git('config', 'http.https://ralph-test.invalid/.cookieFile', jar);
+    p.git('config', 'http.https://ralph-test.invalid/.saveCookies', 'yes');
+    const call = await prepareGitRun(['push', 'origin', 'HEAD:refs/heads/work'], { cwd: p.dir, env });
+    const seen = (key: string, type: string) =>
+      execFileSync('git', ['config', `--type=${type}`, '--get-urlmatch', key, url], { cwd: p.dir, env: call.env, encoding: 'utf8' }).trim();
+    expect(seen('http.cookiefile', 'path')).toBe('');
+    expect(seen('http.savecookies', 'bool')).toBe('false');
+  });
+
   it('keeps the recorded URL, and a token in it, out of the push argv', async () => {
     const { p } = setUp();
     const url = 'https://x-access-token:ghs_secret123@github.com/o/r.git';
