@@ -10,11 +10,14 @@
 // and the whole process's CPU (start-up included). Arguments: LOOPS (1,000) and PLAN_ITEMS, the
 // open items of the plan (1: the plan-growth rows give it 100, 1,000 and 10,000), then a mode:
 // `bin` runs the shipped bin/ralph in a process of its own instead (its CPU and RSS then come
-// from loop-probe.mjs inside it), `web` adds the web view, `tick` has the agent also tick the
-// plan's first open item every call (the plan changes, and its memory is written, each loop).
+// from loop-probe.mjs inside it), `web` runs the shipped `bin/ralph --web` with one page's
+// event stream connected from this process (a browser is a process of its own too), `tick` has
+// the agent also tick the plan's first open item every call (the plan changes, and its memory is
+// written, each loop).
 
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import { request } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,14 +28,16 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const dist = (path) => new URL(`../../dist/${path}`, import.meta.url).href;
 const LOOPS = Number(process.argv[2] ?? 1000);
 const PLAN_ITEMS = Number(process.argv[3] ?? 1);
-// `web`: the web view served from this process with one page connected, as `ralph --web` runs it.
+// `web`: the shipped `bin/ralph --web`, one page's event stream read from this process.
 const WITH_WEB = process.argv[4] === 'web';
-// `bin`: the shipped bin/ralph in its own process (scripts/bench/loop-probe.mjs times it), not
-// the loop imported into this one from dist/.
-const SHIPPED = process.argv[4] === 'bin';
+// `bin` (and `web`): the shipped bin/ralph in its own process (scripts/bench/loop-probe.mjs times
+// it), not the loop imported into this one from dist/.
+const SHIPPED = process.argv[4] === 'bin' || WITH_WEB;
 // `tick`: the agent ticks the plan's first open item every call, as an honest agent finishing an
 // item a loop does, so the plan is parsed again and its memory rewritten each loop.
 const TICKS = process.argv[4] === 'tick';
+// Node's own flags for the shipped bin/ralph, e.g. `--cpu-prof` to profile it (NODE_OPTIONS takes no such flag).
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 const STATUS_TEXT = [
   'Worked on the first item; more to do.',
@@ -103,20 +108,6 @@ const cpuMs = () => {
   return (u.user + u.system) / 1000;
 };
 
-/** The web view on the project, with one event stream reading every update (a page left open). */
-async function openWebView(projectDir, env) {
-  const { startWebView } = await import(dist('web/web-server.js'));
-  const { loadViewConfig } = await import(dist('config/view-config.js'));
-  const { request } = await import('node:http');
-  const view = loadViewConfig({ projectDir, homeDir: env.HOME, env });
-  const server = await startWebView({ projectDir, view });
-  const url = new URL(server.url);
-  const stream = request({ host: url.hostname, port: url.port, path: `/events?token=${url.searchParams.get('token')}` }, (res) => res.resume());
-  stream.on('error', () => undefined);
-  stream.end();
-  return { close: async () => (stream.destroy(), await server.close()) };
-}
-
 /** Runs the real loop in this process, from tsc's per-file output (dist/), as the CLI builds its Deps. */
 async function runInProcess(projectDir, env) {
   // As bin/ralph does: the heap settings come before the loop's modules load.
@@ -159,11 +150,9 @@ async function runInProcess(projectDir, env) {
     redact,
   };
   const signals = Object.assign(new EventEmitter(), { exit: () => undefined });
-  const web = WITH_WEB ? await openWebView(projectDir, env) : undefined;
   const started = performance.now();
   const code = await runProject({ projectDir, flags: { MAX_LOOPS: LOOPS }, deps, signals, events });
   const wallMs = performance.now() - started;
-  await web?.close();
   return {
     ...times,
     code,
@@ -175,27 +164,63 @@ async function runInProcess(projectDir, env) {
 
 /**
  * Runs the shipped `bin/ralph --max-loops LOOPS` (the bundle users run) in the project, its
- * terminal output to /dev/null, with loop-probe.mjs loaded to time it from inside.
+ * terminal output to /dev/null, with loop-probe.mjs loaded to time it from inside. With the web
+ * view (`web`), `--web` too: its address is read from ralph's output (the rest of which is
+ * drained), and one event stream, as a page opens it, reads every update until ralph exits.
  */
-function runShipped(projectDir, env, root) {
+async function runShipped(projectDir, env, root) {
   const probeOut = join(root, 'probe.json');
   const probe = new URL('./loop-probe.mjs', import.meta.url).href;
   const started = performance.now();
-  const code = spawnSync(process.execPath, [join(ROOT, 'bin/ralph'), '--max-loops', String(LOOPS)], {
+  const child = spawn(process.execPath, [...NODE_ARGS, join(ROOT, 'bin/ralph'), '--max-loops', String(LOOPS), ...(WITH_WEB ? ['--web'] : [])], {
     cwd: projectDir,
     env: { ...env, NODE_OPTIONS: `--import=${probe}`, BENCH_PROBE_OUT: probeOut },
-    stdio: 'ignore',
-  }).status;
+    stdio: ['ignore', WITH_WEB ? 'pipe' : 'ignore', 'ignore'],
+  });
+  const page = WITH_WEB ? openPage(child.stdout) : undefined;
+  const code = await new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
   const wallMs = performance.now() - started;
   if (!existsSync(probeOut)) throw new Error(`bin/ralph exited ${code} before the probe wrote its times`);
+  if (page && (await page).events < 2) throw new Error(`the page got ${(await page).events} state events from ralph --web`);
   return { ...JSON.parse(readFileSync(probeOut, 'utf8')), code, wallMs };
+}
+
+/** Finds the view's address in ralph's output and opens its event stream; resolves with the events read once it ends. */
+function openPage(output) {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    let opened = false;
+    output.setEncoding('utf8');
+    output.on('data', (chunk) => {
+      if (opened) return;
+      text += chunk;
+      const match = /Web view: (http:\/\/\S+)/.exec(text);
+      if (!match) return;
+      opened = true;
+      const url = new URL(match[1]);
+      const page = { events: 0 };
+      const stream = request({ host: url.hostname, port: url.port, path: `/events?token=${url.searchParams.get('token')}` }, (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (data) => (page.events += data.split('event: state').length - 1));
+        res.on('close', () => resolve(page));
+      });
+      stream.on('error', () => resolve(page));
+      stream.end();
+    });
+    output.on('end', () => {
+      if (!opened) reject(new Error('ralph --web printed no address'));
+    });
+  });
 }
 
 const root = mkdtempSync(join(tmpdir(), 'ralph-bench-loop-'));
 try {
   const projectDir = makeProject(root);
   const env = makeEnv(root);
-  const run = SHIPPED ? runShipped(projectDir, env, root) : await runInProcess(projectDir, env);
+  const run = SHIPPED ? await runShipped(projectDir, env, root) : await runInProcess(projectDir, env);
   const { startCpu, startWall, exitCpu, exitWall, rss, code, wallMs } = run;
   const loops = startCpu.length - 1;
   if (loops < LOOPS) throw new Error(`the benchmark loop stopped early (exit ${code}, ${loops} of ${LOOPS} loops); see ${projectDir}/.ralph/logs/ralph.log`);
