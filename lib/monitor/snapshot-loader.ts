@@ -7,7 +7,7 @@
 // that hangs, and a link out of the project is a warning, not another file's text on the screen
 // (the loop reads none of them through such a link either).
 
-import { closeSync, constants, fstatSync, openSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, statSync, type Stats } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ViewConfig } from '../config/view-config.js';
 import { movedControlFiles } from '../state/paths.js';
@@ -24,6 +24,11 @@ export interface SnapshotLoaderOptions {
   now: () => number;
   /** The project's effective settings (FIX_PLAN_FILE, OPTIONAL_SECTIONS, the usage-limit wait), as the loop has them. */
   view: ViewConfig;
+  /**
+   * The state files the view shows (all by default): the others are neither looked at nor read,
+   * so a change to one of them (ralph.log, written many times a loop) is no change of the view.
+   */
+  shown?: ReadonlyArray<keyof StateTexts>;
 }
 
 export interface SnapshotLoadResult {
@@ -60,7 +65,7 @@ const MAX_WHOLE_BYTES = 4 * 1024 * 1024;
 export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLoader {
   const { view } = options;
   const { paths } = view;
-  const files: FileSpec[] = [
+  const all: FileSpec[] = [
     { key: 'status', path: paths.status },
     { key: 'progress', path: paths.progress },
     { key: 'breaker', path: paths.circuitBreakerState },
@@ -77,6 +82,7 @@ export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLo
     { key: 'ralphLogTail', path: paths.ralphLog, tailBytes: TAIL_BYTES },
     { key: 'liveLogTail', path: paths.liveLog, tailBytes: TAIL_BYTES },
   ];
+  const files = options.shown ? all.filter((spec) => options.shown!.includes(spec.key)) : all;
   const cache = new Map<keyof StateTexts, CachedFile>();
   const memo: ParseMemo = new Map();
   let lastDirFound: boolean | undefined;
@@ -157,6 +163,25 @@ export function viewFileStamp(path: string): string {
  * could not be read. Never waits on a FIFO, never reads through a link out of `projectDir`.
  */
 export function readViewFile(path: string, projectDir: string, tailBytes?: number): { text?: string; warning?: string } {
+  const opened = openViewFile(path, projectDir);
+  if (!('fd' in opened)) return opened;
+  const { fd, stats } = opened;
+  try {
+    if (tailBytes !== undefined) return { text: readTail(fd, stats.size, tailBytes) };
+    if (stats.size > MAX_WHOLE_BYTES) return { warning: `${basename(path)} is too large to be a state file (${stats.size} bytes); ignored` };
+    return { text: readTail(fd, stats.size, stats.size) };
+  } catch (error) {
+    return { warning: `cannot read ${basename(path)} (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * A file of `.ralph/` opened as the views open it (the caller closes `fd`): a regular file inside
+ * `projectDir`, or why not (no warning: gone between stat and open). Never waits on a FIFO.
+ */
+export function openViewFile(path: string, projectDir: string): { fd: number; stats: Stats } | { warning?: string } {
   const name = basename(path);
   let fd: number;
   try {
@@ -167,16 +192,15 @@ export function readViewFile(path: string, projectDir: string, tailBytes?: numbe
     // Gone between stat and open: the writer replaced or removed it; the next tick sees it.
     return code === 'ENOENT' ? {} : { warning: `cannot read ${name} (${code ?? String(error)})` };
   }
+  let problem: string | undefined;
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile()) return { warning: `cannot read ${name} (not a regular file)` };
-    if (openedOutsideProject(fd, path, projectDir)) return { warning: `cannot read ${name} (a link out of the project)` };
-    if (tailBytes !== undefined) return { text: readTail(fd, stats.size, tailBytes) };
-    if (stats.size > MAX_WHOLE_BYTES) return { warning: `${name} is too large to be a state file (${stats.size} bytes); ignored` };
-    return { text: readTail(fd, stats.size, stats.size) };
+    if (!stats.isFile()) problem = 'not a regular file';
+    else if (openedOutsideProject(fd, path, projectDir)) problem = 'a link out of the project';
+    else return { fd, stats };
   } catch (error) {
-    return { warning: `cannot read ${name} (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
-  } finally {
-    closeSync(fd);
+    problem = (error as NodeJS.ErrnoException).code ?? String(error);
   }
+  closeSync(fd);
+  return { warning: `cannot read ${name} (${problem})` };
 }

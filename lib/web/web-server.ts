@@ -35,7 +35,18 @@ export interface WebViewOptions {
   token?: string;
   /** Where web/ is (tests); the package's own otherwise. */
   assetsDir?: string;
+  /** What runs the look at the state files (tests run it by hand); every WEB_POLL_MS otherwise. */
+  schedule?: LookSchedule;
 }
+
+/** Runs `look` from now on, until the returned stop is called. */
+export type LookSchedule = (look: () => Promise<void>) => () => void;
+
+const everyPoll: LookSchedule = (look) => {
+  const timer = setInterval(() => void look(), WEB_POLL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+};
 
 export interface WebView {
   /** The address to open, token included. */
@@ -111,37 +122,33 @@ export async function startWebView(options: WebViewOptions): Promise<WebView> {
     request.on('close', () => streams.delete(response));
   }
 
-  let polling = false;
-  const poll = setInterval(() => {
-    if (polling) return;
-    polling = true;
-    source
-      .load()
-      .then(({ state, changed }) => {
-        if (!changed) return;
-        const next = JSON.stringify(state);
-        if (next === current) return;
-        current = next;
-        const event = eventOf(next);
-        for (const stream of streams) stream.write(event);
-      })
-      .catch(() => {
-        // A state file mid-replace or unreadable: the next look sees it.
-      })
-      .finally(() => {
-        polling = false;
-      });
-  }, WEB_POLL_MS);
+  let looking = false;
+  const stopLooking = (options.schedule ?? everyPoll)(async () => {
+    if (looking) return;
+    looking = true;
+    try {
+      const { state, changed } = await source.load();
+      if (!changed) return;
+      const next = JSON.stringify(state);
+      if (next === current) return;
+      current = next;
+      const event = eventOf(next);
+      for (const stream of streams) stream.write(event);
+    } catch {
+      // A state file mid-replace or unreadable: the next look sees it.
+    } finally {
+      looking = false;
+    }
+  });
   const heartbeat = setInterval(() => {
     for (const stream of streams) stream.write(': keep-alive\n\n');
   }, HEARTBEAT_MS);
-  poll.unref();
   heartbeat.unref();
 
   try {
     await listen(server, served.host, options.port ?? 0);
   } catch (error) {
-    clearInterval(poll);
+    stopLooking();
     clearInterval(heartbeat);
     throw listenError(error, served.host, options.port ?? 0);
   }
@@ -152,7 +159,7 @@ export async function startWebView(options: WebViewOptions): Promise<WebView> {
     address: { ...served },
     clients: () => streams.size,
     close: () => {
-      clearInterval(poll);
+      stopLooking();
       clearInterval(heartbeat);
       for (const stream of streams) stream.end();
       streams.clear();

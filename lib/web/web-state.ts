@@ -3,37 +3,46 @@
 // timeline of loops from metrics.jsonl. Every string that came from a state file, the plan or
 // the agent's live output passes the terminal-text sanitizer here; the page then only ever sets
 // it as text, so nothing the agent wrote is interpreted as markup. The plan and metrics.jsonl
-// are read as the monitor reads its files (readViewFile): `ralph --web` serves from the loop's
-// own process, and a FIFO the agent puts there must not stop the loop.
+// are read as the monitor reads its files (openViewFile): `ralph --web` serves from the loop's
+// own process, and a FIFO the agent puts there must not stop the loop. Each look does the work of
+// what changed since the last: only the files the page shows are looked at, metrics.jsonl is read
+// from where the last look ended (web-timeline.ts), and the plan is parsed again, and checked
+// against the plan's memory, only when its text or that memory changed.
 
 import { basename } from 'node:path';
 import type { ViewConfig } from '../config/view-config.js';
-import type { DashboardSnapshot } from '../monitor/snapshot.js';
-import { createSnapshotLoader, readViewFile, viewFileStamp } from '../monitor/snapshot-loader.js';
+import type { DashboardSnapshot, StateTexts } from '../monitor/snapshot.js';
+import { createSnapshotLoader, viewFileStamp } from '../monitor/snapshot-loader.js';
 import { parseFixPlan } from '../plan/fix-plan.js';
 import { heldOpenItems } from '../plan/plan-store.js';
 import { silentLogger } from '../platform/logger.js';
 import type { RunStatusSummary } from '../run-record/status-summary.js';
+import { planMemoryPath } from '../state/ledger-path.js';
+import { planMemoryLogPath } from '../state/plan-memory-file.js';
 import { sanitizeLine, stripTerminalControls } from '../text/terminal-text.js';
+import { createTimelineReader, type TimelineLoop } from './web-timeline.js';
 
-/** The loops the timeline keeps (the newest). */
-export const TIMELINE_LOOPS = 200;
+export { parseTimeline, TIMELINE_LOOPS, type TimelineLoop } from './web-timeline.js';
+
 /** Plan items sent to the page; a longer plan is cut, and says so. */
 export const PLAN_ITEMS = 500;
 const LIVE_LINES = 120;
-const TIMELINE_TAIL_BYTES = 96 * 1024;
-
-export interface TimelineLoop {
-  loop: number;
-  at: string;
-  durationSeconds: number;
-  success: boolean;
-  /** The loop's outcome as metrics.jsonl names it (ours), e.g. `progress`, `no_progress`. */
-  outcome?: string;
-  /** What this loop cost (not the run's running total). */
-  costUsd?: number;
-  filesChanged?: number;
-}
+/**
+ * The state files the page shows something of: the others (ralph.log, the last analysis, the run
+ * and issue ids, the hour's start) are not looked at, so their changes cost the view nothing.
+ */
+const SHOWN_FILES: ReadonlyArray<keyof StateTexts> = [
+  'status',
+  'progress',
+  'breaker',
+  'callCount',
+  'tokenCount',
+  'fixPlan',
+  'usageWait',
+  'queue',
+  'parallel',
+  'liveLogTail',
+];
 
 export interface WebPlanItem {
   text: string;
@@ -102,24 +111,25 @@ export interface WebStateSource {
 }
 
 export function createWebStateSource(options: { projectDir: string; view: ViewConfig; now: () => number }): WebStateSource {
-  const loader = createSnapshotLoader(options);
-  const metricsPath = options.view.paths.metrics;
-  let timelineStamp = '';
-  let timeline: TimelineLoop[] = [];
+  const loader = createSnapshotLoader({ ...options, shown: SHOWN_FILES });
+  const timelineReader = createTimelineReader(options.view.paths.metrics, options.projectDir);
+  // The plan's memory beside the ledger: the items it holds open change with it (or the plan).
+  const memoryFile = options.view.paths.ledger ? planMemoryPath(options.view.paths.ledger) : undefined;
+  const memoryStamp = () => (memoryFile ? `${viewFileStamp(memoryFile)}|${viewFileStamp(planMemoryLogPath(memoryFile))}` : '');
+  let planInputs: { text: string | undefined; memory: string } | undefined;
   let last: WebState | undefined;
   return {
     async load() {
       const { snapshot, changed: snapshotChanged, runSummary, planText } = await loader.load();
-      const stamp = viewFileStamp(metricsPath);
-      const timelineChanged = stamp !== timelineStamp;
-      if (timelineChanged) {
-        timelineStamp = stamp;
-        timeline = stamp === 'missing' ? [] : parseTimeline(readViewFile(metricsPath, options.projectDir, TIMELINE_TAIL_BYTES).text ?? '');
-      }
-      if (!last || snapshotChanged || timelineChanged) {
+      const timeline = timelineReader.read();
+      const timelineChanged = timeline !== last?.timeline;
+      const memory = memoryStamp();
+      const planChanged = !planInputs || planInputs.text !== planText || planInputs.memory !== memory;
+      if (!last || snapshotChanged || timelineChanged || planChanged) {
+        planInputs = { text: planText, memory };
         // The plan and the run record as the snapshot read them: each file is read once a change.
         last = buildWebState(snapshot, {
-          plan: snapshotChanged || !last ? planOf(planText ?? null, snapshot, options.view.optionalSections, heldOpen(options.view)) : last.plan,
+          plan: planChanged || !last ? planOf(planText ?? null, snapshot, options.view.optionalSections, heldOpen(options.view)) : last.plan,
           timeline,
           run: runSummary,
         });
@@ -222,58 +232,6 @@ export function loopsLeftInBudget(costUsd: number | undefined, maxCostUsd: numbe
   if (costed.length === 0) return undefined;
   const perLoop = costed.reduce((sum, loop) => sum + loop.costUsd!, 0) / costed.length;
   return Math.max(0, Math.floor((maxCostUsd - costUsd) / perLoop));
-}
-
-/**
- * metrics.jsonl lines to the timeline: a line that is not one ralph (or the Bash tool) wrote is
- * skipped. `cost_usd` is the run's cumulative cost, so a loop's cost is the step from the line
- * before in the same run (a run starts where `loop` does not go up), or `loop_cost_usd` when the
- * line carries it, as ralph-stats reads it.
- */
-export function parseTimeline(text: string): TimelineLoop[] {
-  const loops: TimelineLoop[] = [];
-  let previous: { loop: number; cumulativeCost?: number } | undefined;
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    const value = parseLine(line);
-    if (typeof value !== 'object' || value === null) continue;
-    const entry = value as Record<string, unknown>;
-    const loop = finite(entry.loop);
-    if (loop === undefined) continue;
-    const sameRun = previous !== undefined && loop > previous.loop;
-    const cumulative = finite(entry.cost_usd);
-    const before = sameRun ? (previous!.cumulativeCost ?? 0) : 0;
-    const loopCost = finite(entry.loop_cost_usd) ?? (cumulative === undefined ? undefined : Math.max(0, cumulative - before));
-    previous = { loop, cumulativeCost: cumulative ?? (sameRun ? previous!.cumulativeCost : undefined) };
-    const outcome = typeof entry.outcome === 'string' && entry.outcome.trim() ? sanitizeLine(entry.outcome).trim().slice(0, 40) : undefined;
-    loops.push({
-      loop,
-      at: typeof entry.timestamp === 'string' ? sanitizeLine(entry.timestamp).trim().slice(0, 40) : '',
-      durationSeconds: finite(entry.duration) ?? 0,
-      success: entry.success === true || entry.success === 'true',
-      ...(outcome ? { outcome } : {}),
-      ...(loopCost !== undefined ? { costUsd: Number(loopCost.toFixed(6)) } : {}),
-      ...(finite(entry.files_changed) !== undefined ? { filesChanged: finite(entry.files_changed) } : {}),
-    });
-  }
-  return loops.slice(-TIMELINE_LOOPS);
-}
-
-/** A JSON line; one whose strings hold raw control characters (invalid JSON) is read without them. */
-function parseLine(line: string): unknown {
-  for (const text of [line, line.replace(/[\u0000-\u001f]/g, ' ')]) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      // the next form, or nothing
-    }
-  }
-  return undefined;
-}
-
-function finite(value: unknown): number | undefined {
-  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
 }
 
 /** The items ralph's plan memory (beside its ledger) holds open against what the plan shows. */

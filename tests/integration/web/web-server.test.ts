@@ -49,7 +49,12 @@ function get(path: string, options: { method?: string; host?: string } = {}): Pr
 }
 
 /** An open /events stream: each `state` event's document, as it arrives. */
-function openEvents(): Promise<{ next(predicate?: (state: any) => boolean): Promise<any>; close(): void; headers: Record<string, unknown> }> {
+function openEvents(): Promise<{
+  next(predicate?: (state: any) => boolean): Promise<any>;
+  received(): number;
+  close(): void;
+  headers: Record<string, unknown>;
+}> {
   return new Promise((resolve, reject) => {
     const req = request(
       { host: '127.0.0.1', port: web!.address.port, path: `/events?token=${TOKEN}`, headers: { host: `127.0.0.1:${web!.address.port}` } },
@@ -80,6 +85,7 @@ function openEvents(): Promise<{ next(predicate?: (state: any) => boolean): Prom
         });
         resolve({
           headers: res.headers,
+          received: () => events.length,
           next: (predicate = () => true) =>
             new Promise((done) => {
               waiters.push({ predicate, resolve: done });
@@ -224,6 +230,36 @@ describe('the web view server', () => {
     const state = JSON.parse((await get(`/state.json?token=${TOKEN}`)).body);
     expect(state.plan.heldOpen).toEqual([{ text: 'Add the parser', how: 'ticked without measured change' }]);
     expect(state.summary).toEqual(['Run halted: no progress', '1 of 2 tasks done']);
+  });
+
+  it('sends an event only after a look that found a change the page shows', async () => {
+    project = stateProject('midrun');
+    let look: (() => Promise<void>) | undefined;
+    let tick = 0;
+    // Each look at another moment: a state built again differs at least in its time.
+    web = await startWebView({
+      projectDir: project.dir,
+      view: projectView(project.dir),
+      token: TOKEN,
+      now: () => ++tick,
+      schedule: (run) => ((look = run), () => undefined),
+    });
+    const events = await openEvents();
+    try {
+      await events.next();
+      await look!();
+      project.write('.ralph/logs/ralph.log', '[2026-12-06 10:00:00] [INFO] one more line\n');
+      project.write('.ralph/.response_analysis', '{"analysis":{"exit_signal":false}}');
+      await look!();
+      project.write('.ralph/status.json', ourStatus({ loop_count: 42 }));
+      await look!();
+      await look!();
+      // Events arrive in the order sent: any sent before this one has arrived with it.
+      await events.next((state) => state.loop.count === 42);
+      expect(events.received()).toBe(2);
+    } finally {
+      events.close();
+    }
   });
 
   it('updates 20 connected clients at once', async () => {

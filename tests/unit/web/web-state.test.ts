@@ -3,16 +3,12 @@
 // metrics.jsonl, and the budget's projection.
 
 import { execFileSync } from 'node:child_process';
-import fs, { closeSync, constants, mkdirSync, openSync, rmSync } from 'node:fs';
-import { syncBuiltinESMExports } from 'node:module';
+import { closeSync, constants, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { DashboardSnapshot } from '../../../lib/monitor/snapshot.js';
 import { buildWebState, createWebStateSource, loopsLeftInBudget, parseTimeline, TIMELINE_LOOPS } from '../../../lib/web/web-state.js';
-import { saveRunRecord } from '../../../lib/run-record/record-store.js';
-import { ralphPaths } from '../../../lib/state/paths.js';
 import { projectView } from '../../helpers/project-view.js';
-import { newRecord } from '../run-record/record-fixture.js';
 import { stateProject } from '../monitor/fixture-state.js';
 
 function snapshot(extra: Partial<DashboardSnapshot> = {}): DashboardSnapshot {
@@ -170,41 +166,5 @@ describe('createWebStateSource', () => {
     const { state } = await source.load();
     expect(state.timeline).toEqual([]);
     expect(state.loop).toMatchObject({ count: 6, status: 'completed' });
-  });
-});
-
-describe('createWebStateSource: what a change costs', () => {
-  /** The paths `openSync` opens while `body` runs (node:fs patched, and put back). */
-  async function pathsOpened(body: () => Promise<unknown>): Promise<string[]> {
-    const opened: string[] = [];
-    const original = fs.openSync;
-    fs.openSync = ((path: fs.PathLike, ...rest: unknown[]) => {
-      opened.push(String(path));
-      return (original as (...args: unknown[]) => number)(path, ...rest);
-    }) as typeof fs.openSync;
-    syncBuiltinESMExports();
-    try {
-      await body();
-    } finally {
-      fs.openSync = original;
-      syncBuiltinESMExports();
-    }
-    return opened;
-  }
-
-  it('reads the plan and the run record once a change, as the snapshot reads them', async () => {
-    const project = stateProject('completed');
-    onTestFinished(() => project.cleanup());
-    const paths = ralphPaths(project.dir);
-    mkdirSync(paths.sessionsDir, { recursive: true });
-    saveRunRecord(paths, newRecord('20261130T041000Z-bbbbbb'));
-    project.write('.ralph/fix_plan.md', '# Fix Plan\n\n- [ ] one\n- [x] two\n');
-    const source = createWebStateSource({ projectDir: project.dir, view: projectView(project.dir), now: () => Date.now() });
-    let state: Awaited<ReturnType<typeof source.load>>['state'] | undefined;
-    const opened = await pathsOpened(async () => (state = (await source.load()).state));
-    expect(opened.filter((path) => path.endsWith('fix_plan.md'))).toHaveLength(1);
-    expect(opened.filter((path) => path.endsWith('20261130T041000Z-bbbbbb.json'))).toHaveLength(1);
-    expect(state?.run).toMatchObject({ attempts: 0 });
-    expect(state?.plan?.items.map((item) => item.text)).toEqual(['one', 'two']);
   });
 });
