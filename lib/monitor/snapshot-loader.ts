@@ -83,6 +83,8 @@ export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLo
     { key: 'liveLogTail', path: paths.liveLog, tailBytes: TAIL_BYTES },
   ];
   const files = options.shown ? all.filter((spec) => options.shown!.includes(spec.key)) : all;
+  // The settings' plan file, named once: working it out builds every path of `.ralph/` again.
+  const planFile = movedControlFiles(paths).plan ?? 'fix_plan.md';
   const cache = new Map<keyof StateTexts, CachedFile>();
   const memo: ParseMemo = new Map();
   let lastDirFound: boolean | undefined;
@@ -106,7 +108,8 @@ export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLo
       const stamp = newestRecord ? `${newestRecord}|${viewFileStamp(newestRecord)}` : '';
       if (stamp !== runStamp) {
         runStamp = stamp;
-        runSummary = readRunSummaryForStatus(paths);
+        // The views show no agent per loop: the attempts log (up to a megabyte read) stays unread.
+        runSummary = readRunSummaryForStatus(paths, { agentsByLoop: false });
         changed = true;
       }
       const texts: StateTexts = {};
@@ -123,7 +126,7 @@ export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLo
         readWarnings,
         optionalSections: view.optionalSections,
         usageWait: view.usageWait,
-        planFile: movedControlFiles(paths).plan ?? 'fix_plan.md',
+        planFile,
         isProcessAlive,
         memo,
       });

@@ -1,8 +1,9 @@
 // The run record as `ralph --status --json` and the monitor show it: status, goal, the last
 // attempt and verification, and the gap with its trend — without the observations' raw output,
 // which can run to megabytes. summarizeRunForStatus is pure; readRunSummaryForStatus reads the
-// newest record's summary file alone (never its logs) without loading the zod schema (--status
-// must start fast) and changes nothing.
+// newest record's summary file (and, for the agent of each of the last loops, the end of its
+// attempts log, when asked) without loading the zod schema (--status must start fast) and
+// changes nothing.
 
 import { dirname, join } from 'node:path';
 import { readRegularFile, readRegularFileTail } from '../state/control-file.js';
@@ -85,7 +86,7 @@ function summarizeRun(record: SummaryInput): RunStatusSummary {
  * newer ralph owns the runs, so none is shown. The shape is checked only as far as the summary
  * reads it, which keeps the schema (and zod's start-up cost) out of `ralph --status`.
  */
-export function readRunSummaryForStatus(paths: RalphPaths): RunStatusSummary | null {
+export function readRunSummaryForStatus(paths: RalphPaths, options: SummaryReadOptions = {}): RunStatusSummary | null {
   for (const file of listRunRecordFiles(paths)) {
     let data: unknown;
     try {
@@ -96,7 +97,7 @@ export function readRunSummaryForStatus(paths: RalphPaths): RunStatusSummary | n
     }
     const version = isObject(data) ? data.schema_version : undefined;
     if (typeof version === 'number' && version !== RUN_RECORD_SCHEMA_VERSION && version !== INLINE_RECORD_SCHEMA_VERSION) return null;
-    const input = summaryInputOf(data, file);
+    const input = summaryInputOf(data, file, options.agentsByLoop ?? true);
     if (!input) continue;
     try {
       return summarizeRun(input);
@@ -107,12 +108,22 @@ export function readRunSummaryForStatus(paths: RalphPaths): RunStatusSummary | n
   return null;
 }
 
+export interface SummaryReadOptions {
+  /**
+   * The agent of each of the last loops (`agents_by_loop`), read from the attempts log; a view
+   * that shows none (the dashboard, the web view: they read the summary every loop) says false,
+   * leaves the log unread and gets an empty list.
+   */
+  agentsByLoop?: boolean;
+}
+
 /** A schema 2 summary file as it is; a schema 1 record (attempts inline) counted here. */
-function summaryInputOf(data: unknown, file: string): SummaryInput | undefined {
+function summaryInputOf(data: unknown, file: string, agentsByLoop: boolean): SummaryInput | undefined {
   if (!looksLikeRunSummary(data)) return undefined;
   if (data.schema_version === RUN_RECORD_SCHEMA_VERSION) {
     const { attempt_count: count, last_attempt: last } = data;
     if (typeof count !== 'number' || !(last === null || isAttempt(last))) return undefined;
+    if (!agentsByLoop) return { ...data, attempt_count: count, last_attempt: last, recent_attempts: [] };
     const recent = recentLoggedAttempts(join(dirname(file), attemptsLogName(data.run_id)));
     if (last && recent.at(-1)?.loop !== last.loop) recent.push(last);
     return { ...data, attempt_count: count, last_attempt: last, recent_attempts: recent.slice(-AGENT_LOOPS) };

@@ -1,18 +1,20 @@
 // What one look of the web view costs: the files it opens and the bytes it reads, counted through
 // node:fs (patched for the look, and put back). A look does the work of what changed since the
 // last one: metrics.jsonl is read from where the last look ended, a file the page does not show
-// is not looked at, and the plan is parsed again only when it or the plan's memory changed.
+// is not looked at (nor the run's attempts log), the plan is parsed again only when it or the
+// plan's memory changed, and a look that finds nothing changed builds no path.
 
 import fs, { appendFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
-import { join } from 'node:path';
+import path, { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { finishAttempt, startAttempt } from '../../../lib/run-record/attempts.js';
 import { saveRunRecord } from '../../../lib/run-record/record-store.js';
 import { ralphPaths } from '../../../lib/state/paths.js';
 import { saveLedgerPlan } from '../../../lib/state/plan-memory-file.js';
 import { createWebStateSource, parseTimeline, TIMELINE_LOOPS } from '../../../lib/web/web-state.js';
 import { projectView } from '../../helpers/project-view.js';
-import { newRecord } from '../run-record/record-fixture.js';
+import { newRecord, T0 } from '../run-record/record-fixture.js';
 import { ourStatus, stateProject } from '../monitor/fixture-state.js';
 
 interface FsCount {
@@ -151,6 +153,40 @@ describe('a look of the web view', () => {
     // The memory changed (the item counted done): the plan is checked against it again.
     saveLedgerPlan(p.view.paths.ledger!, p.dir, []);
     expect((await source.load()).state.plan?.heldOpen).toEqual([]);
+  });
+
+  it("reads the run record's summary, not its attempts log (the page shows no agent per loop)", async () => {
+    const p = project();
+    const paths = ralphPaths(p.dir);
+    mkdirSync(paths.sessionsDir, { recursive: true });
+    let record = newRecord('20261130T041000Z-bbbbbb');
+    for (const loop of [1, 2, 3]) {
+      record = startAttempt(record, loop, T0 + loop * 60_000);
+      record = finishAttempt(record, { loop, now: T0 + loop * 60_000 + 1000, outcome: 'stuck', agentResult: 'ok', filesChanged: [] });
+      saveRunRecord(paths, record);
+    }
+    let state: Awaited<ReturnType<ReturnType<typeof p.source>['load']>>['state'] | undefined;
+    const count = await counted(async () => (state = (await p.source().load()).state));
+    expect(state?.run).toMatchObject({ attempts: 3 });
+    expect(count.opened.filter((path) => path.endsWith('.attempts.jsonl'))).toEqual([]);
+  });
+
+  it("builds none of `.ralph/`'s paths again when nothing changed", async () => {
+    const p = project();
+    const source = p.source();
+    await source.load();
+    let joins = 0;
+    const { join: realJoin } = path;
+    path.join = ((...parts: string[]) => (joins++, realJoin(...parts))) as typeof path.join;
+    syncBuiltinESMExports();
+    try {
+      expect((await source.load()).changed).toBe(false);
+    } finally {
+      path.join = realJoin;
+      syncBuiltinESMExports();
+    }
+    // At most the newest run record's path (all of `.ralph/`'s paths: more than 30).
+    expect(joins).toBeLessThanOrEqual(1);
   });
 
   it('reads the plan and the run record once a change, as the snapshot reads them', async () => {
