@@ -11,7 +11,7 @@ import { closeSync, constants, fstatSync, openSync, statSync, type Stats } from 
 import { basename, join } from 'node:path';
 import type { ViewConfig } from '../config/view-config.js';
 import { movedControlFiles } from '../state/paths.js';
-import { openedOutsideProject, readTail } from '../state/control-file.js';
+import { openedOutsideProject, projectBoundary, readTail } from '../state/control-file.js';
 import { isProcessAlive } from '../state/process-alive.js';
 import { assembleSnapshot, type ParseMemo } from './assemble-snapshot.js';
 import { listRunRecordFiles } from '../run-record/record-files.js';
@@ -85,6 +85,7 @@ export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLo
   const files = options.shown ? all.filter((spec) => options.shown!.includes(spec.key)) : all;
   // The settings' plan file, named once: working it out builds every path of `.ralph/` again.
   const planFile = movedControlFiles(paths).plan ?? 'fix_plan.md';
+  const boundary = projectBoundary(options.projectDir);
   const cache = new Map<keyof StateTexts, CachedFile>();
   const memo: ParseMemo = new Map();
   let lastDirFound: boolean | undefined;
@@ -102,7 +103,7 @@ export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLo
         const cached = cache.get(spec.key);
         if (cached && cached.stamp === stamp) continue;
         changed = true;
-        cache.set(spec.key, stamp === 'missing' ? { stamp } : { stamp, ...readViewFile(spec.path, options.projectDir, spec.tailBytes) });
+        cache.set(spec.key, stamp === 'missing' ? { stamp } : { stamp, ...readViewFile(spec.path, options.projectDir, spec.tailBytes, boundary) });
       }
       const newestRecord = listRunRecordFiles(paths)[0];
       const stamp = newestRecord ? `${newestRecord}|${viewFileStamp(newestRecord)}` : '';
@@ -165,8 +166,8 @@ export function viewFileStamp(path: string): string {
  * A file of `.ralph/` as the views read it: its text (its last `tailBytes` for a log), or why it
  * could not be read. Never waits on a FIFO, never reads through a link out of `projectDir`.
  */
-export function readViewFile(path: string, projectDir: string, tailBytes?: number): { text?: string; warning?: string } {
-  const opened = openViewFile(path, projectDir);
+export function readViewFile(path: string, projectDir: string, tailBytes?: number, boundary?: ProjectBoundary): { text?: string; warning?: string } {
+  const opened = openViewFile(path, projectDir, boundary);
   if (!('fd' in opened)) return opened;
   const { fd, stats } = opened;
   try {
@@ -180,11 +181,18 @@ export function readViewFile(path: string, projectDir: string, tailBytes?: numbe
   }
 }
 
+/** What tells a file opened through a link out of the project (projectBoundary: one per view). */
+export type ProjectBoundary = ReturnType<typeof projectBoundary>;
+
 /**
  * A file of `.ralph/` opened as the views open it (the caller closes `fd`): a regular file inside
  * `projectDir`, or why not (no warning: gone between stat and open). Never waits on a FIFO.
  */
-export function openViewFile(path: string, projectDir: string): { fd: number; stats: Stats } | { warning?: string } {
+export function openViewFile(
+  path: string,
+  projectDir: string,
+  boundary: ProjectBoundary = (fd, opened) => openedOutsideProject(fd, opened, projectDir),
+): { fd: number; stats: Stats } | { warning?: string } {
   const name = basename(path);
   let fd: number;
   try {
@@ -199,7 +207,7 @@ export function openViewFile(path: string, projectDir: string): { fd: number; st
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) problem = 'not a regular file';
-    else if (openedOutsideProject(fd, path, projectDir)) problem = 'a link out of the project';
+    else if (boundary(fd, path)) problem = 'a link out of the project';
     else return { fd, stats };
   } catch (error) {
     problem = (error as NodeJS.ErrnoException).code ?? String(error);

@@ -203,6 +203,31 @@ export function openedOutsideProject(fd: number, path: string, projectDir: strin
   return inside(opened, realOrSelf(projectDir)) ? undefined : opened;
 }
 
+/**
+ * openedOutsideProject for a view that opens the same few files look after look: the project's
+ * real path is worked out at the first file opened, whether a path names a place inside the
+ * project once per path, so each file opened costs one readlink of /proc/self/fd.
+ */
+export function projectBoundary(projectDir: string): (fd: number, path: string) => string | undefined {
+  const root = resolve(projectDir);
+  const named = new Map<string, boolean>();
+  let real: string | undefined;
+  return (fd, path) => {
+    let inProject = named.get(path);
+    if (inProject === undefined) named.set(path, (inProject = inside(resolve(projectDir, path), root)));
+    if (!inProject) return undefined;
+    let opened: string;
+    try {
+      opened = readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      return undefined;
+    }
+    real ??= realOrSelf(projectDir);
+    // Both are absolute and canonical (the kernel's name of the open file, a real path).
+    return opened === real || opened.startsWith(real.endsWith('/') ? real : `${real}/`) ? undefined : opened;
+  };
+}
+
 function inside(path: string, root: string): boolean {
   const rel = relative(root, path);
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));

@@ -8,6 +8,7 @@
 
 import { closeSync, readSync, type Stats } from 'node:fs';
 import { openViewFile, viewFileStamp } from '../monitor/snapshot-loader.js';
+import { projectBoundary } from '../state/control-file.js';
 import { sanitizeLine } from '../text/terminal-text.js';
 
 /** The loops the timeline keeps (the newest). */
@@ -120,6 +121,7 @@ export interface TimelineReader {
 }
 
 export function createTimelineReader(path: string, projectDir: string): TimelineReader {
+  const boundary = projectBoundary(projectDir);
   let stamp = '';
   let loops: TimelineLoop[] = [];
   let parsed: Parsed | undefined;
@@ -128,7 +130,7 @@ export function createTimelineReader(path: string, projectDir: string): Timeline
       const now = viewFileStamp(path);
       if (now === stamp) return loops;
       stamp = now;
-      const opened = now === 'missing' ? {} : openViewFile(path, projectDir);
+      const opened = now === 'missing' ? {} : openViewFile(path, projectDir, boundary);
       if (!('fd' in opened)) {
         parsed = undefined;
         return (loops = []);

@@ -4,7 +4,8 @@
 // is not looked at (nor the run's attempts log), the plan is parsed again only when it or the
 // plan's memory changed, and a look that finds nothing changed builds no path.
 
-import fs, { appendFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import fs, { appendFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { syncBuiltinESMExports } from 'node:module';
 import path, { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -22,6 +23,8 @@ interface FsCount {
   opened: string[];
   /** Bytes read from the files whose path ends with `suffix`. */
   bytesRead(suffix: string): number;
+  /** Real paths worked out (realpathSync). */
+  realPaths: number;
 }
 
 /** What `body` opens and reads through node:fs. */
@@ -29,7 +32,9 @@ async function counted(body: () => Promise<unknown>): Promise<FsCount> {
   const opened: string[] = [];
   const pathOf = new Map<number, string>();
   const bytes = new Map<string, number>();
-  const { openSync, readSync } = fs;
+  let realPaths = 0;
+  const { openSync, readSync, realpathSync } = fs;
+  fs.realpathSync = ((...args: unknown[]) => (realPaths++, (realpathSync as (...a: unknown[]) => string)(...args))) as unknown as typeof fs.realpathSync;
   fs.openSync = ((path: fs.PathLike, ...rest: unknown[]) => {
     const fd = (openSync as (...args: unknown[]) => number)(path, ...rest);
     opened.push(String(path));
@@ -48,9 +53,10 @@ async function counted(body: () => Promise<unknown>): Promise<FsCount> {
   } finally {
     fs.openSync = openSync;
     fs.readSync = readSync;
+    fs.realpathSync = realpathSync;
     syncBuiltinESMExports();
   }
-  return { opened, bytesRead: (suffix) => [...bytes].filter(([path]) => path.endsWith(suffix)).reduce((sum, [, n]) => sum + n, 0) };
+  return { opened, realPaths, bytesRead: (suffix) => [...bytes].filter(([path]) => path.endsWith(suffix)).reduce((sum, [, n]) => sum + n, 0) };
 }
 
 /** A metrics.jsonl line of ours for `loop`, the run's running cost at `loop` × 0.1. */
@@ -169,6 +175,40 @@ describe('a look of the web view', () => {
     const count = await counted(async () => (state = (await p.source().load()).state));
     expect(state?.run).toMatchObject({ attempts: 3 });
     expect(count.opened.filter((path) => path.endsWith('.attempts.jsonl'))).toEqual([]);
+  });
+
+  it("checks each file it opens with one readlink, the project's real path worked out once, and refuses a link out of it", async () => {
+    const p = project();
+    p.write('.ralph/logs/metrics.jsonl', metricsLine(1));
+    const source = p.source();
+    await source.load();
+    p.write('.ralph/status.json', ourStatus({ loop_count: 8 }));
+    appendFileSync(p.metrics, metricsLine(2));
+    let state = (await source.load()).state;
+    const count = await counted(async () => {
+      p.write('.ralph/status.json', ourStatus({ loop_count: 9 }));
+      appendFileSync(p.metrics, metricsLine(3));
+      state = (await source.load()).state;
+    });
+    expect(state.loop.count).toBe(9);
+    expect(state.timeline.map((l) => l.loop)).toEqual([1, 2, 3]);
+    expect(count.opened.filter((path) => /status\.json|metrics\.jsonl/.test(path))).toHaveLength(2);
+    expect(count.realPaths).toBe(0);
+    const outside = mkdtempSync(join(tmpdir(), 'ralph-web-outside-'));
+    onTestFinished(() => rmSync(outside, { recursive: true, force: true }));
+    writeFileSync(join(outside, 'status.json'), ourStatus({ loop_count: 99 }));
+    writeFileSync(join(outside, 'metrics.jsonl'), metricsLine(99));
+    for (const [name, target] of [
+      ['status.json', 'status.json'],
+      ['logs/metrics.jsonl', 'metrics.jsonl'],
+    ]) {
+      rmSync(join(p.dir, '.ralph', name));
+      symlinkSync(join(outside, target!), join(p.dir, '.ralph', name!));
+    }
+    state = (await source.load()).state;
+    expect(state.loop.count).toBeUndefined();
+    expect(state.timeline).toEqual([]);
+    expect(state.warnings).toContain('cannot read status.json (a link out of the project)');
   });
 
   it("builds none of `.ralph/`'s paths again when nothing changed", async () => {
