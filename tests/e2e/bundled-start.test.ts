@@ -6,7 +6,7 @@
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { withFakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
@@ -97,15 +97,21 @@ describe("ralph's quick answers load their own files only", () => {
 });
 
 describe('a run of ralph loads the rest of ralph as one file', () => {
-  it('ralph --max-loops 1 loads ralph-main.js and no chunk: its lazy imports are inlined', async () => {
+  it("ralph --max-loops 1 loads ralph-main.js and no chunk (its lazy imports are inlined), its code compiled from the build's code cache", async () => {
     const run = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC }), { git: true });
     const fake = withFakeClaude({ calls: [{ writeFiles: { 'src/a.txt': 'a\n' }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } }] });
+    const scripts = run.path('scripts-compiled.txt');
+    const scriptTrace = pathToFileURL(join(REPO_ROOT, 'tests', 'fixtures', 'script-cache-trace', 'register.mjs')).href;
+    const env = { ...fake.env, ...trace.env, NODE_OPTIONS: `${trace.env.NODE_OPTIONS} --import=${scriptTrace}`, RALPH_SCRIPT_CACHE_TRACE: scripts };
     try {
-      const result = await runCli('ralph', ['--max-loops', '1'], { cwd: run.dir, env: { ...fake.env, ...trace.env } });
+      const result = await runCli('ralph', ['--max-loops', '1'], { cwd: run.dir, env });
       // The loop ran to its agent call and on to its budget: the code behind the lazy imports was reached.
       expect(fake.runs().length, result.stderr).toBe(1);
       expect(readFileSync(run.path('.ralph/logs/ralph.log'), 'utf8')).toContain('=== Completed Loop #1 ===');
       expect([...new Set(distModules())]).toEqual(['cli/require-node.js', 'bundle-ralph/ralph.js', 'bundle-ralph/ralph-main.js']);
+      // ralph-main.js runs the rest of ralph as one classic script, from the V8 code cache the
+      // build made of it: no parse of its ~700 KB, no compile of each function as it is first called.
+      expect(readFileSync(scripts, 'utf8').split('\n').filter(Boolean)).toEqual(['cache']);
       // What a module inlined there imports of Node's loads with the file: the web view's HTTP server waits for --web.
       expect(builtins()).toContain('builtin:child_process');
       expect(builtins()).not.toContain('builtin:http');

@@ -103,4 +103,7 @@ async function dispatchRalph(options: RalphCliOptions, cwd: string, { prerendere
   }
 }
 
-await runMain(mainRalph);
+/** Runs `ralph` on this process's command line and sets its exit code (what ralph.ts starts). */
+export function main(): Promise<void> {
+  return runMain(mainRalph);
+}

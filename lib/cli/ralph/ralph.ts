@@ -44,4 +44,4 @@ function quickAnswer(fast: RalphCliOptions | undefined): (() => Promise<number>)
 
 const quick = quickAnswer(readFastOptions(process.argv.slice(2)));
 if (quick) await runMain(quick);
-else await import('./ralph-main.js');
+else await (await import('./ralph-main.js')).main();

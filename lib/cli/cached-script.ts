@@ -1,0 +1,78 @@
+// A bundle run as a classic script with V8's code cache. Node 20 keeps no compiled code of an ES
+// module between starts, so a large bundle is parsed again at every start, and each function is
+// compiled again the first time it runs. A classic script (vm.Script) takes `cachedData`: V8's
+// compiled code of that very source, made by the build from a run of the bundle
+// (scripts/code-cache.mjs) and kept beside it in dist/, where ralph's code itself is. ralph
+// never writes the cache at run time: it only reads it.
+//
+// The cache is used only when it is the one made for these bytes. V8 itself refuses a cache of
+// another V8 version or other V8 flags (it then compiles from source, as without a cache), but
+// it recognises the source only by its length; so each cache starts with the SHA-256 of the
+// text it was made from, and one made for any other text is not given to V8 at all. A missing,
+// short or stale cache only costs the compile it would have saved.
+//
+// The script is the bundle in CommonJS form, wrapped in a function given `exports`, `require`,
+// `module` and the bundle's own URL (what `import.meta.url` says in the ES module). It holds no
+// `import()`: the build turns each into a `require` (a function compiled from a code cache has no
+// dynamic-import callback in Node 20).
+
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Script } from 'node:vm';
+
+/** The name the bundle's `import.meta.url` is given in its CommonJS form (scripts/bundle.mjs defines it). */
+export const SCRIPT_URL_NAME = '__ralphScriptUrl';
+
+const DIGEST_BYTES = 32;
+
+export interface LoadedScript {
+  /** What the script put on `module.exports`. */
+  exports: Record<string, unknown>;
+  /** The compiled script: the build makes the cache from it after a run (`codeCacheOf`). */
+  script: Script;
+  /** True when V8 took its code from the cache. */
+  fromCache: boolean;
+  /** The SHA-256 of the script's text as compiled: what its cache is made for. */
+  digest: Buffer;
+}
+
+/** Where the code cache of the script at `file` is kept. */
+export function codeCachePath(file: string): string {
+  return `${file}.v8cache`;
+}
+
+/** Compiles and runs the script at `file` (with its code cache when it has a valid one); returns its exports. */
+export function loadCachedScript(file: string): LoadedScript {
+  const source = wrap(readFileSync(file, 'utf8'));
+  const digest = createHash('sha256').update(source).digest();
+  const cachedData = readCache(file, digest);
+  const script = new Script(source, { filename: file, ...(cachedData ? { cachedData } : {}) });
+  const module = { exports: {} as Record<string, unknown> };
+  const run = script.runInThisContext() as (...args: unknown[]) => void;
+  run(module.exports, createRequire(file), module, file, dirname(file), pathToFileURL(file).href);
+  return { exports: module.exports, script, fromCache: cachedData !== undefined && !script.cachedDataRejected, digest };
+}
+
+/** The code cache file's bytes for a loaded script (what V8 compiled of it so far): the digest of its text, then V8's data. */
+export function codeCacheOf(loaded: LoadedScript): Buffer {
+  return Buffer.concat([loaded.digest, loaded.script.createCachedData()]);
+}
+
+function wrap(body: string): string {
+  return `(function (exports, require, module, __filename, __dirname, ${SCRIPT_URL_NAME}) {${body}\n})`;
+}
+
+/** V8's data from the cache beside `file`, when the cache was made for text of this digest. */
+function readCache(file: string, digest: Buffer): Buffer | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(codeCachePath(file));
+  } catch {
+    return undefined;
+  }
+  if (bytes.length <= DIGEST_BYTES || !bytes.subarray(0, DIGEST_BYTES).equals(digest)) return undefined;
+  return bytes.subarray(DIGEST_BYTES);
+}
