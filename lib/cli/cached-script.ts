@@ -46,8 +46,10 @@ export function codeCachePath(file: string): string {
 
 /** Compiles and runs the script at `file` (with its code cache when it has a valid one); returns its exports. */
 export function loadCachedScript(file: string): LoadedScript {
-  const source = wrap(readFileSync(file, 'utf8'));
-  const digest = createHash('sha256').update(source).digest();
+  const text = readFileSync(file);
+  // Hashed as read: the bytes hash several times faster than the string they decode to.
+  const digest = createHash('sha256').update(WRAPPER_START).update(text).update(WRAPPER_END).digest();
+  const source = `${WRAPPER_START}${text.toString('utf8')}${WRAPPER_END}`;
   const cachedData = readCache(file, digest);
   const script = new Script(source, { filename: file, ...(cachedData ? { cachedData } : {}) });
   const module = { exports: {} as Record<string, unknown> };
@@ -61,9 +63,8 @@ export function codeCacheOf(loaded: LoadedScript): Buffer {
   return Buffer.concat([loaded.digest, loaded.script.createCachedData()]);
 }
 
-function wrap(body: string): string {
-  return `(function (exports, require, module, __filename, __dirname, ${SCRIPT_URL_NAME}) {${body}\n})`;
-}
+const WRAPPER_START = `(function (exports, require, module, __filename, __dirname, ${SCRIPT_URL_NAME}) {`;
+const WRAPPER_END = '\n})';
 
 /** V8's data from the cache beside `file`, when the cache was made for text of this digest. */
 function readCache(file: string, digest: Buffer): Buffer | undefined {
