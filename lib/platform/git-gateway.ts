@@ -26,7 +26,7 @@ import { EXIT, RalphError } from '../errors.js';
 import { assertUnchanged, makeAnchor, type GitAnchor } from './git-anchor.js';
 import { CONFIG_LIST_ARGS, gitOverrides, parseExecConfig, runsDrivers, withOverrides, type ConfigValues, type Override } from './git-config-pins.js';
 import { pushToRecordedUrl, remoteNamesIn } from './git-push-url.js';
-import { forgetUserConfigSnapshots, parseScopedListing, userConfigEnv } from './git-user-config.js';
+import { forgetUserConfigSnapshots, parseScopedListing, userConfigEnv, type ScopedEntry } from './git-user-config.js';
 import type { RunOptions, StartOptions } from './process-types.js';
 import { runProcessSync, startProcess } from './start-process.js';
 
@@ -41,6 +41,12 @@ export { GitRepositoryChanged, type GitAnchor } from './git-anchor.js';
 
 const anchors = new Map<string, GitAnchor>();
 const recorded = new Map<string, Recorded>();
+/**
+ * The scoped listing the user's configuration was snapshotted from, by the folder it was asked
+ * in (the first git call of a run, for the project): the settings and remotes of that folder's
+ * repository are read from it, not asked of git again.
+ */
+const snapshotListings = new Map<string, string>();
 /** The folders ralph was started on or made (a worktree): git may open them whoever owns them. */
 const trusted = new Set<string>();
 
@@ -61,6 +67,7 @@ export async function recordGitBaseline(cwd: string, env: NodeJS.ProcessEnv = pr
 export function resetGitBaselines(): void {
   anchors.clear();
   recorded.clear();
+  snapshotListings.clear();
   trusted.clear();
   forgetUserConfigSnapshots();
 }
@@ -273,6 +280,12 @@ function anchorFor(cwd: string, env: NodeJS.ProcessEnv): GitAnchor | undefined {
   // others name the git dir, and git checks no owner then).
   const overrides: Override[] = [...gitOverrides(new Map(), undefined), ...trustOverrides()];
   const look = (args: readonly string[], lookEnv: NodeJS.ProcessEnv = env) => runProcessSync('git', args, { cwd, env: withOverrides(lookEnv, overrides) });
+  // The settings as the user left them: listed without ralph's pins, which would be listed too
+  // (as `command` entries) and taken for the user's. `config --list` runs no program.
+  const list: Look = (args, lookEnv = env) => runProcessSync('git', args, { cwd, env: withOverrides(lookEnv, trustOverrides()) });
+  // Taken now or never: a listing of the folder from before it was a repository says nothing of it.
+  const listed = snapshotListings.get(cwd);
+  snapshotListings.delete(cwd);
   const located = locate(look);
   if (located === undefined) return undefined;
   const { gitDir, common, workTree } = located;
@@ -280,11 +293,20 @@ function anchorFor(cwd: string, env: NodeJS.ProcessEnv): GitAnchor | undefined {
   const anchor = makeAnchor(gitDir, commonDir, workTree);
   if (anchor.foreign && workTree !== undefined) assertOwnWorkTree(workTree, gitDir);
   anchors.set(cwd, anchor);
-  if (!recorded.has(commonDir)) recorded.set(commonDir, recordSettings(anchor, env, look));
+  if (!recorded.has(commonDir)) recorded.set(commonDir, recordSettings(anchor, env, { look, list, listed }));
   return anchor;
 }
 
 type Look = (args: readonly string[], env?: NodeJS.ProcessEnv) => { code: number | null; stdout: string };
+
+interface SettingsSources {
+  /** A git call with every program setting pinned off. */
+  look: Look;
+  /** A `git config --list` with no pin of ralph's. */
+  list: Look;
+  /** The scoped listing asked in the same folder for the user's snapshot, when it was. */
+  listed: string | undefined;
+}
 
 const LOCATION = ['rev-parse', '--absolute-git-dir', '--git-common-dir', '--is-bare-repository'];
 
@@ -307,7 +329,7 @@ function locate(look: Look): { gitDir: string; common: string; workTree: string 
   return { gitDir, common, workTree: top && top.code === 0 ? top.stdout.replace(/\n$/, '') : undefined };
 }
 
-function recordSettings(anchor: GitAnchor, env: NodeJS.ProcessEnv, look: Look): Recorded {
+function recordSettings(anchor: GitAnchor, env: NodeJS.ProcessEnv, { look, list, listed }: SettingsSources): Recorded {
   const pinned = pinnedEnv(anchor, env);
   const pushUrls = (names: readonly string[]): Map<string, string> => {
     const remotes = new Map<string, string>();
@@ -317,19 +339,27 @@ function recordSettings(anchor: GitAnchor, env: NodeJS.ProcessEnv, look: Look): 
     }
     return remotes;
   };
-  const listed = (): string[] => look(['remote'], pinned).stdout.split('\n').filter(Boolean);
+  const remoteNames = (): string[] => look(['remote'], pinned).stdout.split('\n').filter(Boolean);
   if (!anchor.foreign) {
     // The listing names every remote `git remote` would (git makes one of each `remote.<name>.*`
-    // key): no call of its own is needed to find them.
-    const listing = look(CONFIG_LIST_ARGS, pinned);
-    const names = listing.code === 0 ? remoteNamesIn(listing.stdout) : listed();
+    // key): no call of its own is needed to find them. Asked in this folder for the user's
+    // snapshot, it holds this repository's settings already: the same files (the snapshot's
+    // copies hold the user's entries as they are listed there), the same repository.
+    const listing = listed !== undefined ? { code: 0, stdout: unscoped(parseScopedListing(listed)) } : list(CONFIG_LIST_ARGS, pinned);
+    const names = listing.code === 0 ? remoteNamesIn(listing.stdout) : remoteNames();
     return { baseline: parseExecConfig(listing.code === 0 ? listing.stdout : ''), remotes: pushUrls(names) };
   }
   // Another user's repository: its own config (local and worktree scopes) names no program for ralph.
-  const remotes = pushUrls(listed());
-  const scoped = look([...CONFIG_LIST_ARGS, '--show-scope'], pinned);
-  const users = parseScopedListing(scoped.code === 0 ? scoped.stdout : '').filter((e) => e.scope !== 'local' && e.scope !== 'worktree');
-  return { baseline: parseExecConfig(users.map((e) => (e.value === null ? e.key : `${e.key}\n${e.value}`)).join('\0')), remotes };
+  const remotes = pushUrls(remoteNames());
+  const scoped = listed ?? list([...CONFIG_LIST_ARGS, '--show-scope'], pinned);
+  const scopedText = typeof scoped === 'string' ? scoped : scoped.code === 0 ? scoped.stdout : '';
+  const users = parseScopedListing(scopedText).filter((e) => e.scope !== 'local' && e.scope !== 'worktree');
+  return { baseline: parseExecConfig(unscoped(users)), remotes };
+}
+
+/** Scoped entries as `git config -z --list` prints them. */
+function unscoped(entries: readonly ScopedEntry[]): string {
+  return entries.map((e) => (e.value === null ? e.key : `${e.key}\n${e.value}`)).join('\0');
 }
 
 /**
@@ -369,7 +399,9 @@ function gitEnv(env: NodeJS.ProcessEnv, cwd: string): NodeJS.ProcessEnv {
   // Taken in the folder of the first call (the project, at run start): a conditional include applies as it does there.
   return userConfigEnv(env, (clean) => {
     const listing = runProcessSync('git', ['config', '-z', '--list', '--show-scope', '--includes'], { cwd, env: withOverrides(clean, trustOverrides()) });
-    return listing.code === 0 ? listing.stdout : '';
+    if (listing.code !== 0) return '';
+    snapshotListings.set(cwd, listing.stdout);
+    return listing.stdout;
   });
 }
 
