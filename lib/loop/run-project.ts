@@ -22,7 +22,7 @@ import { ensureOwnDirectory } from '../state/no-follow.js';
 import { killMarkedProcesses } from '../platform/marked-processes.js';
 import { killEscapedProcesses } from '../agent-run/escaped-processes.js';
 import { projectPaths } from '../state/paths.js';
-import { ledgerPath } from '../state/ledger.js';
+import { batchLedgerWrites, ledgerPath } from '../state/ledger.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import { agentCommandOf, chooseAgent } from '../agents/choose-agent.js';
 import { recordGuardedFiles } from '../containment/guarded-files.js';
@@ -296,14 +296,18 @@ async function openRun(
   onRecord: (recorder: RunRecorder | undefined) => void,
 ): Promise<Run> {
   const { deps, config, state } = setup;
-  state.rate.flush();
-  initRalphSession(state.sessions, setup.readOptions);
-  deps.logger.info(describeVerificationSetup(setup.verification));
-  if (setup.verification.agentMdWarning) deps.logger.warn(setup.verification.agentMdWarning);
-  const opened = openSessionRecord(setup, options.fresh ?? false);
-  onRecord(opened?.recorder);
-  if (opened) carryOnFrom(state, opened);
-  openRunSpend(setup, opened?.recorder);
+  // The rate window, the breaker and the run's spend each change the ledger here: one write of it.
+  const opened = batchLedgerWrites(() => {
+    state.rate.flush();
+    initRalphSession(state.sessions, setup.readOptions);
+    deps.logger.info(describeVerificationSetup(setup.verification));
+    if (setup.verification.agentMdWarning) deps.logger.warn(setup.verification.agentMdWarning);
+    const record = openSessionRecord(setup, options.fresh ?? false);
+    onRecord(record?.recorder);
+    if (record) carryOnFrom(state, record);
+    openRunSpend(setup, record?.recorder);
+    return record;
+  });
   // A dry run posts nothing on GitHub.
   const lifecycle = issueRef && !config.DRY_RUN ? await openIssueLifecycle(setup, opened?.recorder, issueRef) : undefined;
   return { ...setup, recorder: opened?.recorder, lifecycle };

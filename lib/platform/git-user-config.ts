@@ -13,7 +13,7 @@
 // them to those values anyway: git-config-pins.ts), so the user's credential helper and
 // git-lfs still work.
 
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { writeFileAtomic } from '../state/atomic-write.js';
@@ -65,8 +65,10 @@ export function userConfigEnv(env: NodeJS.ProcessEnv, list: ListUserConfig): Nod
   const clean = withoutGitLocations(env);
   const own = [...snapshots.values()].find((s) => s.global === env.GIT_CONFIG_GLOBAL);
   const key = own ? undefined : sourcesKey(env);
-  const snapshot = own ?? snapshots.get(key!) ?? takeSnapshot(key!, clean, list(clean));
-  keepSnapshot(snapshot);
+  const known = own ?? snapshots.get(key!);
+  // A snapshot just taken holds what it was written with.
+  if (known) keepSnapshot(known);
+  const snapshot = known ?? takeSnapshot(key!, clean, list(clean));
   return { ...clean, GIT_CONFIG_GLOBAL: snapshot.global, GIT_CONFIG_SYSTEM: snapshot.system };
 }
 
@@ -110,6 +112,9 @@ function takeSnapshot(key: string, env: NodeJS.ProcessEnv, listing: string): Sna
   const snapshot: Snapshot = { dir, files, global: join(dir, 'global'), system: join(dir, 'system') };
   files.set(snapshot.global, Buffer.from(configText(global)));
   files.set(snapshot.system, Buffer.from(configText(system)));
+  // The folder is new and this process's alone (mkdtemp, 0700) and no git runs yet: each copy is
+  // created in place (exclusively: nothing there is followed), not through a temp file and a rename.
+  for (const [path, bytes] of files) writeFileSync(path, bytes, { flag: 'wx', mode: 0o600 });
   snapshots.set(key, snapshot);
   if (!exitHook) {
     exitHook = true;

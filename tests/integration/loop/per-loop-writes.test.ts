@@ -41,3 +41,22 @@ describe('state writes per loop', () => {
     for (const writes of perLoop.slice(1)) expect(writes).toBeLessThanOrEqual(18);
   });
 });
+
+describe('state writes at the start of a run', () => {
+  it('replaces the ledger once as the run opens (its rate window, breaker and spend change it together), and no file of the git snapshot', async () => {
+    agent = createFastAgent();
+    p = loopProject({ calls: [] }, { files: { '.ralphrc': FAULT_RC, '.ralph/fix_plan.md': '# Fix Plan\n- [ ] keep going\n' } });
+    const events = new LoopEvents();
+    let atSpawn: number | undefined;
+    events.on('agent:started', () => (atSpawn ??= atomicWriteCount()));
+    const before = atomicWriteCount();
+    const result = await p.run({ MAX_LOOPS: 1 }, { events, env: agent.env });
+    expect(result.logs.join('\n')).toContain('max_loops_reached');
+    // The ledger as the run opens, then its views (.call_count, .token_count, .last_reset,
+    // .circuit_breaker_state with the content ids seen, .run_state); .ralph_session,
+    // .exit_signals, the plan's memory (its file and its log); then the first call's start: the
+    // ledger and .call_count and .run_state again, status.json, the session record, progress.json.
+    // The user's git configuration is copied into files created in place (git-user-config.ts).
+    expect(atSpawn! - before).toBeLessThanOrEqual(17);
+  });
+});

@@ -6,15 +6,16 @@
 // object folders, extra settings through GIT_CONFIG_COUNT) are never taken from the environment.
 
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pushBranch } from '../../../lib/lifecycle/lifecycle-git.js';
 import { commitWhatIsLeft } from '../../../lib/platform/git-leftovers.js';
 import { configText, parseScopedListing } from '../../../lib/platform/git-user-config.js';
 import { recordGitBaseline, resetGitBaselines } from '../../../lib/platform/git-gateway.js';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
+import { atomicWriteCount } from '../../../lib/state/atomic-write.js';
 import { tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 
 const cleanup: Array<() => void> = [];
@@ -119,6 +120,18 @@ describe("ralph's git and the user's configuration", () => {
     writeFileSync(s.project.path('b.txt'), 'b\n');
     await commitWhatIsLeft({ runner: nodeProcessRunner, cwd: s.project.dir, env: s.env }, 'work\n');
     expect(authorOf(s)).toBe('Start User <start@example.com>');
+  });
+
+  it('takes its snapshot with no replace-by-rename: each copy is created once, in the new private folder', async () => {
+    const s = scene();
+    const before = atomicWriteCount();
+    await recordGitBaseline(s.project.dir, s.env);
+    expect(atomicWriteCount() - before).toBe(0);
+    const shown = await nodeProcessRunner.run('git', ['config', '--show-origin', '--global', 'user.email'], { cwd: s.project.dir, env: s.env });
+    const snapshot = /^file:(\S+)\t/.exec(shown.stdout)?.[1];
+    expect(readFileSync(snapshot!, 'utf8')).toContain('email = "start@example.com"');
+    expect(statSync(snapshot!).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(snapshot!)).mode & 0o777).toBe(0o700);
   });
 
   it('takes no alternate object folder and no GIT_CONFIG_COUNT settings from the environment', async () => {
