@@ -147,12 +147,14 @@ async function bundle(name, entry) {
     }
     await build(buildOptions({ [module]: join(dirname(entry), `${CACHED[module]}.js`) }, next, [packagesPlugin], `${module}-[hash]`, { splitting }));
     await build(scriptOptions({ [`${module}.script`]: source }, next));
-    makeCodeCache(join(next, `${module}.script.js`));
   }
   rmSync(old, { recursive: true, force: true });
   if (existsSync(out)) renameSync(out, old);
   renameSync(next, out);
   rmSync(old, { recursive: true, force: true });
+  // Made where the script stays: V8 keeps in its cache the file name the script was compiled
+  // under, which stack traces (`--debug`) then show.
+  for (const module of apart.filter((name) => CACHED[name] !== undefined)) makeCodeCache(join(out, `${module}.script.js`));
 }
 
 await Promise.all(Object.entries(bundleEntries()).map(([name, entry]) => bundle(name, entry)));

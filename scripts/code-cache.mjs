@@ -8,7 +8,7 @@
 // Exit 0 only with the cache written.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,7 +50,10 @@ async function runAndCache(file) {
   const code = process.exitCode;
   process.once('exit', () => {
     if (code !== ONE_LOOP_DONE) return;
-    writeFileSync(codeCachePath(file), codeCacheOf(loaded));
+    // Beside the script in use: a ralph starting meanwhile reads no cache or the whole of it.
+    const temp = `${codeCachePath(file)}.${process.pid}.tmp`;
+    writeFileSync(temp, codeCacheOf(loaded));
+    renameSync(temp, codeCachePath(file));
     process.exitCode = 0;
   });
   if (code !== ONE_LOOP_DONE) process.stderr.write(`ralph --max-loops 1 exited ${code}, not ${ONE_LOOP_DONE}\n`);

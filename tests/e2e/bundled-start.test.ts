@@ -96,13 +96,28 @@ describe("ralph's quick answers load their own files only", () => {
   });
 });
 
+/** The environment that records, in `file`, how each classic script ralph runs was compiled (tests/fixtures/script-cache-trace). */
+function scriptCacheTrace(env: NodeJS.ProcessEnv, file: string): NodeJS.ProcessEnv {
+  const register = pathToFileURL(join(REPO_ROOT, 'tests', 'fixtures', 'script-cache-trace', 'register.mjs')).href;
+  return { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --import=${register}`.trim(), RALPH_SCRIPT_CACHE_TRACE: file };
+}
+const compiled = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean);
+
 describe('a run of ralph loads the rest of ralph as one file', () => {
+  it('names the script where it is in a --debug stack, its code from the cache the build made there', async () => {
+    const scripts = project!.path('scripts-compiled.txt');
+    const run = await runCli('ralph', ['--max-loops', 'abc', '--debug'], { cwd: project!.dir, env: scriptCacheTrace({}, scripts) });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`${join(REPO_ROOT, 'dist', 'bundle-ralph', 'ralph-main.script.js')}:`);
+    expect(run.stderr).not.toContain('bundle-ralph-next');
+    expect(compiled(scripts)).toEqual(['cache']);
+  });
+
   it("ralph --max-loops 1 loads ralph-main.js and no chunk (its lazy imports are inlined), its code compiled from the build's code cache", async () => {
     const run = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC }), { git: true });
     const fake = withFakeClaude({ calls: [{ writeFiles: { 'src/a.txt': 'a\n' }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } }] });
     const scripts = run.path('scripts-compiled.txt');
-    const scriptTrace = pathToFileURL(join(REPO_ROOT, 'tests', 'fixtures', 'script-cache-trace', 'register.mjs')).href;
-    const env = { ...fake.env, ...trace.env, NODE_OPTIONS: `${trace.env.NODE_OPTIONS} --import=${scriptTrace}`, RALPH_SCRIPT_CACHE_TRACE: scripts };
+    const env = scriptCacheTrace({ ...fake.env, ...trace.env }, scripts);
     try {
       const result = await runCli('ralph', ['--max-loops', '1'], { cwd: run.dir, env });
       // The loop ran to its agent call and on to its budget: the code behind the lazy imports was reached.
@@ -111,7 +126,7 @@ describe('a run of ralph loads the rest of ralph as one file', () => {
       expect([...new Set(distModules())]).toEqual(['cli/require-node.js', 'bundle-ralph/ralph.js', 'bundle-ralph/ralph-main.js']);
       // ralph-main.js runs the rest of ralph as one classic script, from the V8 code cache the
       // build made of it: no parse of its ~700 KB, no compile of each function as it is first called.
-      expect(readFileSync(scripts, 'utf8').split('\n').filter(Boolean)).toEqual(['cache']);
+      expect(compiled(scripts)).toEqual(['cache']);
       // What a module inlined there imports of Node's loads with the file: the web view's HTTP server waits for --web.
       expect(builtins()).toContain('builtin:child_process');
       expect(builtins()).not.toContain('builtin:http');
