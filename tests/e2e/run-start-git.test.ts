@@ -1,7 +1,7 @@
 // What a run asks git, counted through GIT_TRACE (git writes a line per process it starts to that
-// file): where the repository is is asked once, by the gateway as it fixes the repository, and
-// the run reads whether the project is in git from that answer instead of asking again; the
-// closing summary walks the history only when HEAD moved.
+// file): where the repository is is asked once, by the gateway as it fixes the repository, the
+// configuration is listed once, and the run reads whether the project is in git from that answer
+// instead of asking again; the closing summary walks the history only when HEAD moved.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,6 +37,8 @@ describe('the git calls of a one-loop run', () => {
       'git rev-parse --absolute-git-dir --git-common-dir --is-bare-repository --show-toplevel',
     ]);
     expect(gitCalls.filter((call) => call.includes('--is-inside-work-tree'))).toEqual([]);
+    // The configuration is listed once: the user's snapshot and the repository's settings and remotes come from it.
+    expect(gitCalls.filter((call) => call.startsWith('git config '))).toEqual(['git config -z --list --show-scope --includes']);
     expect(log).not.toContain('not a git repository');
   });
 
