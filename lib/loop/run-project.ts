@@ -260,12 +260,14 @@ async function takeOverProject(
   await stopOrphanedAgent(previousHolder, { logger: deps.logger, graceMs: config.KILL_GRACE_SECONDS * 1000 });
   // The program-running git settings as the user left them: ralph's git calls keep to these.
   // Where the repository is was asked for them: the project is in git when it is in a work tree.
-  const anchor = await recordGitBaseline(projectDir, deps.env);
+  let headFound: string | null | undefined;
+  const anchor = await recordGitBaseline(projectDir, deps.env, (head) => (headFound = head));
   // As --doctor says it: the run works, with less (a queue item or a parallel unit is always in one).
   const inGit = anchor?.workTree !== undefined;
   if (!inGit) deps.logger.warn(`This folder is ${NOT_A_GIT_REPOSITORY.detail} (fix: ${NOT_A_GIT_REPOSITORY.fix})`);
-  // Where the project's history stood, so the closing summary can count the run's commits.
-  const startHead = inGit ? await headOf(projectDir, deps) : null;
+  // Where the project's history stood, so the closing summary can count the run's commits: told
+  // by the look that fixed the repository, asked when it was fixed before this run.
+  const startHead = !inGit ? null : headFound !== undefined ? headFound : await headOf(projectDir, deps);
   // A ralph killed with -9 left its sandbox's runtime directory (the private home, copied credentials).
   for (const left of removeDeadRuntimeDirs())
     deps.logger.warn(`Removed the sandbox runtime directory ${left.path} left by pid ${left.pid} (no longer running)`);

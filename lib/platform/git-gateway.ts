@@ -57,10 +57,15 @@ export function isGitCommand(cmd: string): boolean {
 /**
  * Fixes the repository of `cwd` and records its settings and remotes as they are now (run start).
  * Returns where it is: undefined outside a repository, no work tree when `cwd` is in none.
+ * `onHead` hears the commit HEAD names (null: none yet) when the look that fixed it asked.
  */
-export async function recordGitBaseline(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<GitAnchor | undefined> {
+export async function recordGitBaseline(
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+  onHead?: (head: string | null) => void,
+): Promise<GitAnchor | undefined> {
   trust(resolve(cwd));
-  return anchorFor(resolve(cwd), gitEnv(env, resolve(cwd)));
+  return anchorFor(resolve(cwd), gitEnv(env, resolve(cwd)), onHead);
 }
 
 /** Forgets every anchored repository (a new run in the same process, and tests). */
@@ -272,7 +277,8 @@ function pinnedEnv(anchor: GitAnchor, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv
   };
 }
 
-function anchorFor(cwd: string, env: NodeJS.ProcessEnv): GitAnchor | undefined {
+/** `onHead` hears the commit HEAD named (null: none yet) when the repository is looked at now and the look found it. */
+function anchorFor(cwd: string, env: NodeJS.ProcessEnv, onHead?: (head: string | null) => void): GitAnchor | undefined {
   const known = anchors.get(cwd);
   if (known) return known;
   // rev-parse and `config --list` run no program, whatever the configuration says. A folder ralph
@@ -293,6 +299,7 @@ function anchorFor(cwd: string, env: NodeJS.ProcessEnv): GitAnchor | undefined {
   const anchor = makeAnchor(gitDir, commonDir, workTree);
   if (anchor.foreign && workTree !== undefined) assertOwnWorkTree(workTree, gitDir);
   anchors.set(cwd, anchor);
+  if (located.head !== undefined) onHead?.(located.head);
   if (!recorded.has(commonDir)) recorded.set(commonDir, recordSettings(anchor, env, { look, list, listed }));
   return anchor;
 }
@@ -310,17 +317,32 @@ interface SettingsSources {
 
 const LOCATION = ['rev-parse', '--absolute-git-dir', '--git-common-dir', '--is-bare-repository'];
 
+// With the location, the commit HEAD names: `--verify -q` prints it last, or (no commit yet)
+// nothing, and then exits 1 instead of 0.
+const HEAD_COMMIT = ['--verify', '-q', 'HEAD^{commit}'];
+const COMMIT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+interface Located {
+  gitDir: string;
+  common: string;
+  workTree: string | undefined;
+  /** The commit HEAD named (null: none yet), when the look asked. */
+  head?: string | null;
+}
+
 /**
  * Where the repository of a folder is: its git dir, common dir and work tree (none for a bare
- * repository or a folder inside the git dir). One rev-parse answers a folder of a work tree;
- * elsewhere `--show-toplevel` fails the call, and the location is asked without it.
+ * repository or a folder inside the git dir), and for a folder of a work tree the commit HEAD
+ * names. One rev-parse answers a folder of a work tree; elsewhere `--show-toplevel` fails the
+ * call, and the location is asked without it.
  */
-function locate(look: Look): { gitDir: string; common: string; workTree: string | undefined } | undefined {
-  const all = look([...LOCATION, '--show-toplevel']);
-  if (all.code === 0) {
-    const [gitDir, common, bare, ...rest] = all.stdout.split('\n');
-    const top = rest.join('\n').replace(/\n$/, '');
-    if (gitDir && common && top) return { gitDir, common, workTree: bare === 'true' ? undefined : top };
+function locate(look: Look): Located | undefined {
+  const all = look([...LOCATION, '--show-toplevel', ...HEAD_COMMIT]);
+  if (all.code === 0 || all.code === 1) {
+    const [gitDir, common, bare, ...rest] = all.stdout.replace(/\n$/, '').split('\n');
+    const head = all.code === 0 && COMMIT_ID.test(rest.at(-1) ?? '') ? rest.pop()! : null;
+    const top = rest.join('\n');
+    if (gitDir && common && top && (all.code === 1 || head !== null)) return { gitDir, common, workTree: bare === 'true' ? undefined : top, head };
   }
   const found = look(LOCATION);
   const [gitDir, common, bare] = found.stdout.split('\n');

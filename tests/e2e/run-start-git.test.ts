@@ -34,8 +34,10 @@ describe('the git calls of a one-loop run', () => {
     const { result, fake, gitCalls, log } = await oneLoop(true);
     expect(fake.runs().length, result.stderr).toBe(1);
     expect(gitCalls.filter((call) => call.includes('--absolute-git-dir') || call.includes('--show-toplevel'))).toEqual([
-      'git rev-parse --absolute-git-dir --git-common-dir --is-bare-repository --show-toplevel',
+      "git rev-parse --absolute-git-dir --git-common-dir --is-bare-repository --show-toplevel --verify -q 'HEAD^{commit}'",
     ]);
+    // That look also told where HEAD stood: HEAD is asked again only at the end, for the closing summary.
+    expect(gitCalls.filter((call) => call.startsWith('git rev-parse -q --verify'))).toEqual(["git rev-parse -q --verify 'HEAD^{commit}'"]);
     expect(gitCalls.filter((call) => call.includes('--is-inside-work-tree'))).toEqual([]);
     // The configuration is listed once: the user's snapshot and the repository's settings and remotes come from it.
     expect(gitCalls.filter((call) => call.startsWith('git config '))).toEqual(['git config -z --list --show-scope --includes']);

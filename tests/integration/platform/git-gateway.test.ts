@@ -139,13 +139,26 @@ describe('where the repository is, asked at the start', () => {
   const revParses = async (dir: string, look: (traced: NodeJS.ProcessEnv) => Promise<unknown>) =>
     (await gitCalls(dir, look)).flatMap((call) => (call.startsWith('git rev-parse ') ? [call.slice('git rev-parse '.length)] : []));
 
-  it('a folder of a work tree: one rev-parse gives its git dir, common dir and work tree', async () => {
+  it('a folder of a work tree: one rev-parse gives its git dir, common dir and work tree, and the commit HEAD names', async () => {
     const p = tmpProject({ 'a.txt': 'a\n', 'sub/b.txt': 'b\n' }, { git: true });
     project = p;
     let anchor: Awaited<ReturnType<typeof recordGitBaseline>>;
-    const calls = await revParses(p.dir, async (traced) => (anchor = await recordGitBaseline(p.path('sub'), traced)));
-    expect(calls).toEqual(['--absolute-git-dir --git-common-dir --is-bare-repository --show-toplevel']);
+    let head: string | null | undefined;
+    const calls = await revParses(p.dir, async (traced) => (anchor = await recordGitBaseline(p.path('sub'), traced, (found) => (head = found))));
+    expect(calls).toEqual(["--absolute-git-dir --git-common-dir --is-bare-repository --show-toplevel --verify -q 'HEAD^{commit}'"]);
     expect(anchor).toMatchObject({ gitDir: realpathSync(p.path('.git')), commonDir: realpathSync(p.path('.git')), workTree: realpathSync(p.dir) });
+    expect(head).toBe(p.git('rev-parse', 'HEAD').trim());
+  });
+
+  it('a work tree with no commit yet: the same one rev-parse, HEAD names none', async () => {
+    const p = tmpProject({ 'a.txt': 'a\n' }, { git: true, commit: false });
+    project = p;
+    let head: string | null | undefined;
+    let anchor: Awaited<ReturnType<typeof recordGitBaseline>>;
+    const calls = await revParses(p.dir, async (traced) => (anchor = await recordGitBaseline(p.dir, traced, (found) => (head = found))));
+    expect(calls).toEqual(["--absolute-git-dir --git-common-dir --is-bare-repository --show-toplevel --verify -q 'HEAD^{commit}'"]);
+    expect(anchor?.workTree).toBe(realpathSync(p.dir));
+    expect(head).toBeNull();
   });
 
   it("finds the remotes in the configuration's listing (no `git remote`) and records each one's push URL", async () => {
