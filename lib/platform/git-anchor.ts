@@ -2,10 +2,12 @@
 // common dir and work tree, each known by identity, and the small files that tell git where
 // else to look — a worktree's `commondir` and `gitdir`, the common dir's
 // `objects/info/alternates` — with their bytes. Before each call all of it is compared with
-// what is there now; a difference stops the run naming the path (GitRepositoryChanged).
+// what is there now; a difference stops the run naming the path (GitRepositoryChanged). Here
+// too: how the first look finds where a folder's repository is (and where its HEAD stood), and
+// the refusal of another user's repository whose config moves its work tree.
 
-import { lstatSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { lstatSync, readFileSync, realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { EXIT, RalphError } from '../errors.js';
 
 /** A folder of the repository as the run found it: a directory (by device and inode) or a gitfile's text. */
@@ -106,5 +108,76 @@ function ownerOf(path: string): number | undefined {
     return lstatSync(path).uid;
   } catch {
     return undefined;
+  }
+}
+
+/** A git call that looks at the repository (the gateway runs it with every program setting pinned off). */
+export type Look = (args: readonly string[], env?: NodeJS.ProcessEnv) => { code: number | null; stdout: string };
+
+const LOCATION = ['rev-parse', '--absolute-git-dir', '--git-common-dir', '--is-bare-repository'];
+
+// With the location, the commit HEAD names: `--verify -q` prints it last, or (no commit yet)
+// nothing, and then exits 1 instead of 0.
+const HEAD_COMMIT = ['--verify', '-q', 'HEAD^{commit}'];
+const COMMIT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+export interface Located {
+  gitDir: string;
+  common: string;
+  workTree: string | undefined;
+  /** The commit HEAD named (null: none yet), when the look asked. */
+  head?: string | null;
+}
+
+/**
+ * Where the repository of a folder is: its git dir, common dir and work tree (none for a bare
+ * repository or a folder inside the git dir), and for a folder of a work tree the commit HEAD
+ * names. One rev-parse answers a folder of a work tree; elsewhere `--show-toplevel` fails the
+ * call, and the location is asked without it.
+ */
+export function locate(look: Look): Located | undefined {
+  const all = look([...LOCATION, '--show-toplevel', ...HEAD_COMMIT]);
+  if (all.code === 0 || all.code === 1) {
+    const [gitDir, common, bare, ...rest] = all.stdout.replace(/\n$/, '').split('\n');
+    const head = all.code === 0 && COMMIT_ID.test(rest.at(-1) ?? '') ? rest.pop()! : null;
+    const top = rest.join('\n');
+    if (gitDir && common && top && (all.code === 1 || head !== null)) return { gitDir, common, workTree: bare === 'true' ? undefined : top, head };
+  }
+  const found = look(LOCATION);
+  const [gitDir, common, bare] = found.stdout.split('\n');
+  if (found.code !== 0 || !gitDir || !common) return undefined;
+  const top = bare === 'true' ? undefined : look(['rev-parse', '--show-toplevel']);
+  return { gitDir, common, workTree: top && top.code === 0 ? top.stdout.replace(/\n$/, '') : undefined };
+}
+
+/**
+ * Another user's repository is worked in where its `.git` is, never where its config's
+ * `core.worktree` says: that would have ralph add and commit (and push) files of a folder the
+ * repository's owner may not read.
+ */
+export function assertOwnWorkTree(workTree: string, gitDir: string): void {
+  const dotGit = join(workTree, '.git');
+  let leads: string | undefined;
+  try {
+    leads = lstatSync(dotGit).isDirectory() ? dotGit : resolve(workTree, /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'))?.[1] ?? '');
+  } catch {
+    leads = undefined;
+  }
+  if (leads !== undefined && realpathOr(leads) === realpathOr(gitDir)) return;
+  throw new RalphError(
+    'git_foreign_worktree',
+    `The repository ${gitDir} belongs to another user and its config names ${workTree} as its work tree; ralph works in no folder but the project's`,
+    {
+      exitCode: EXIT.halted,
+      hint: 'Remove core.worktree from the repository config (git config --unset core.worktree), or run ralph as the repository owner',
+    },
+  );
+}
+
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
   }
 }

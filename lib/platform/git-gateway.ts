@@ -20,10 +20,10 @@
 //   started on (`safe.directory` for that path alone), and none of the program-naming settings
 //   of its own config is used: that config is its owner's, not ralph's user's.
 
-import { existsSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { EXIT, RalphError } from '../errors.js';
-import { assertUnchanged, makeAnchor, type GitAnchor } from './git-anchor.js';
+import { assertOwnWorkTree, assertUnchanged, locate, makeAnchor, type GitAnchor, type Look } from './git-anchor.js';
 import { CONFIG_LIST_ARGS, gitOverrides, parseExecConfig, runsDrivers, withOverrides, type ConfigValues, type Override } from './git-config-pins.js';
 import { pushToRecordedUrl, remoteNamesIn } from './git-push-url.js';
 import { forgetUserConfigSnapshots, parseScopedListing, userConfigEnv, type ScopedEntry } from './git-user-config.js';
@@ -304,8 +304,6 @@ function anchorFor(cwd: string, env: NodeJS.ProcessEnv, onHead?: (head: string |
   return anchor;
 }
 
-type Look = (args: readonly string[], env?: NodeJS.ProcessEnv) => { code: number | null; stdout: string };
-
 interface SettingsSources {
   /** A git call with every program setting pinned off. */
   look: Look;
@@ -313,42 +311,6 @@ interface SettingsSources {
   list: Look;
   /** The scoped listing asked in the same folder for the user's snapshot, when it was. */
   listed: string | undefined;
-}
-
-const LOCATION = ['rev-parse', '--absolute-git-dir', '--git-common-dir', '--is-bare-repository'];
-
-// With the location, the commit HEAD names: `--verify -q` prints it last, or (no commit yet)
-// nothing, and then exits 1 instead of 0.
-const HEAD_COMMIT = ['--verify', '-q', 'HEAD^{commit}'];
-const COMMIT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
-
-interface Located {
-  gitDir: string;
-  common: string;
-  workTree: string | undefined;
-  /** The commit HEAD named (null: none yet), when the look asked. */
-  head?: string | null;
-}
-
-/**
- * Where the repository of a folder is: its git dir, common dir and work tree (none for a bare
- * repository or a folder inside the git dir), and for a folder of a work tree the commit HEAD
- * names. One rev-parse answers a folder of a work tree; elsewhere `--show-toplevel` fails the
- * call, and the location is asked without it.
- */
-function locate(look: Look): Located | undefined {
-  const all = look([...LOCATION, '--show-toplevel', ...HEAD_COMMIT]);
-  if (all.code === 0 || all.code === 1) {
-    const [gitDir, common, bare, ...rest] = all.stdout.replace(/\n$/, '').split('\n');
-    const head = all.code === 0 && COMMIT_ID.test(rest.at(-1) ?? '') ? rest.pop()! : null;
-    const top = rest.join('\n');
-    if (gitDir && common && top && (all.code === 1 || head !== null)) return { gitDir, common, workTree: bare === 'true' ? undefined : top, head };
-  }
-  const found = look(LOCATION);
-  const [gitDir, common, bare] = found.stdout.split('\n');
-  if (found.code !== 0 || !gitDir || !common) return undefined;
-  const top = bare === 'true' ? undefined : look(['rev-parse', '--show-toplevel']);
-  return { gitDir, common, workTree: top && top.code === 0 ? top.stdout.replace(/\n$/, '') : undefined };
 }
 
 function recordSettings(anchor: GitAnchor, env: NodeJS.ProcessEnv, { look, list, listed }: SettingsSources): Recorded {
@@ -382,38 +344,6 @@ function recordSettings(anchor: GitAnchor, env: NodeJS.ProcessEnv, { look, list,
 /** Scoped entries as `git config -z --list` prints them. */
 function unscoped(entries: readonly ScopedEntry[]): string {
   return entries.map((e) => (e.value === null ? e.key : `${e.key}\n${e.value}`)).join('\0');
-}
-
-/**
- * Another user's repository is worked in where its `.git` is, never where its config's
- * `core.worktree` says: that would have ralph add and commit (and push) files of a folder the
- * repository's owner may not read.
- */
-function assertOwnWorkTree(workTree: string, gitDir: string): void {
-  const dotGit = join(workTree, '.git');
-  let leads: string | undefined;
-  try {
-    leads = lstatSync(dotGit).isDirectory() ? dotGit : resolve(workTree, /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'))?.[1] ?? '');
-  } catch {
-    leads = undefined;
-  }
-  if (leads !== undefined && realpathOr(leads) === realpathOr(gitDir)) return;
-  throw new RalphError(
-    'git_foreign_worktree',
-    `The repository ${gitDir} belongs to another user and its config names ${workTree} as its work tree; ralph works in no folder but the project's`,
-    {
-      exitCode: EXIT.halted,
-      hint: 'Remove core.worktree from the repository config (git config --unset core.worktree), or run ralph as the repository owner',
-    },
-  );
-}
-
-function realpathOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }
 
 /** The caller's environment as git gets it: the user's configuration as snapshotted, no inherited location. */
