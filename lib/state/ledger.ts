@@ -54,8 +54,13 @@ export type Ledger = z.infer<typeof ledgerSchema>;
 export type LedgerRate = NonNullable<Ledger['rate']>;
 export type LedgerBackup = Ledger['backups'][number];
 
-/** The ledger, or undefined when there is none yet; an unreadable one is reported and not trusted. */
+/**
+ * The ledger, or undefined when there is none yet; an unreadable one is reported and not trusted.
+ * Inside `batchLedgerWrites`, the ledger as the step changed it so far (not written yet).
+ */
 export function readLedger(path: string, warn: (message: string) => void): Ledger | undefined {
+  const held = pending?.get(path);
+  if (held) return structuredClone(held);
   const text = readStateText(path, 'the ledger', warn);
   if (text === undefined) return undefined;
   const parsed = ledgerSchema.safeParse(safeJson(text));

@@ -132,6 +132,21 @@ describe('a batch of ledger updates', () => {
     expect(kept?.breaker).toMatchObject({ consecutive_no_progress: 2 });
   });
 
+  it('a read inside the step sees what the step changed so far, as a copy of its own', () => {
+    const project = tmp();
+    const path = ledgerPath(project, { XDG_STATE_HOME: join(tmp(), 's') }, '/x');
+    const rate = { calls: 1, tokens: 10, lastReset: '2026010100', wall_ms: 1 };
+    saveLedgerRate(path, project, rate);
+    batchLedgerWrites(() => {
+      saveLedgerRate(path, project, { ...rate, calls: 7 });
+      const read = readLedger(path, () => undefined);
+      expect(read?.rate?.calls).toBe(7);
+      read!.rate!.calls = 99;
+      expect(readLedger(path, () => undefined)?.rate?.calls).toBe(7);
+    });
+    expect(readLedger(path, () => undefined)?.rate?.calls).toBe(7);
+  });
+
   it('writes what the step changed even when it throws, and takes no asynchronous step', () => {
     const project = tmp();
     const path = ledgerPath(project, { XDG_STATE_HOME: join(tmp(), 's') }, '/x');
