@@ -124,6 +124,9 @@ describe('a run of ralph loads the rest of ralph as one file', () => {
       expect(fake.runs().length, result.stderr).toBe(1);
       expect(readFileSync(run.path('.ralph/logs/ralph.log'), 'utf8')).toContain('=== Completed Loop #1 ===');
       expect([...new Set(distModules())]).toEqual(['cli/require-node.js', 'bundle-ralph/ralph.js', 'bundle-ralph/ralph-main.js']);
+      // Nor any package (the fake agent, a script of the tests' cache, loads its own): the script
+      // requires jq-wasm or sax only where a command uses them.
+      expect(trace.modules().filter((line) => /^require:.*\/node_modules\/(?!\.cache\/)/.test(line))).toEqual([]);
       // ralph-main.js runs the rest of ralph as one classic script, from the V8 code cache the
       // build made of it: no parse of its ~700 KB, no compile of each function as it is first called.
       expect(compiled(scripts)).toEqual(['cache']);
