@@ -4,7 +4,8 @@
 // goes to ralph-main.ts. Bundled (scripts/bundle.mjs), this module is a file of its own and the
 // others are built apart beside it: a quick answer loads a few files, not its share of the
 // chunks common to all of ralph's commands. Nothing crosses between them but the exit code, so
-// each reports its own errors.
+// each reports its own errors. Bundled, `./ralph-main.js` is ralph-main-cached.ts, which runs
+// ralph-main.ts's code from the V8 code cache the build made of it; both export `main`.
 
 import { runMain } from '../error-funnel.js';
 import { readPackageVersion } from '../package-info.js';
