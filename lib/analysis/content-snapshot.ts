@@ -5,8 +5,9 @@
 // folder that is no repository is walked instead); the bytes are read and hashed here, never
 // through git, so no filter runs and no object is written into the user's `.git`. A stat cache
 // (size, mtime, ctime, inode, mode) keeps unchanged files from being read again. In a loop after
-// the first, git itself names the files whose stat changed since: `git diff-files` against a
-// private index of the cached stat data in ralph's own folder (lib/analysis/stat-index.ts), run while
+// the first, the walk that cleared setuid bits after the call names what changed since, where it
+// ran and can vouch (walk-check.ts); else git names the files whose stat changed: `git diff-files`
+// against a private index of the cached stat data in ralph's own folder (stat-index.ts), run while
 // git lists the files; only those are lstat'ed here. Where that cannot run (no repository, the
 // first snapshot, git failed), every file of the last list is lstat'ed while git lists. git's
 // list is compared with the last one as its bytes come; where it differs, only the part between
@@ -16,31 +17,21 @@
 // (content-entries.ts). A `touch` gives the same id; so does a commit, which changes HEAD but
 // not the content. Progress is judged from these ids (lib/analysis/progress-evidence.ts).
 
-import type { Stats } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { exclusionTest } from './snapshot-exclusions.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { buildStatIndex, changedByGit, syncStatIndex, writeStatIndex, type StatIndex } from './stat-index.js';
-import { sameStat, stampTime, type CachedFile } from './stat-cache.js';
-import { carriedBytes, nextEntries, type Checked } from './next-entries.js';
+import { unchangedAfterWalk, WalkRequests } from './walk-check.js';
+import { stampTime, type CachedFile } from './stat-cache.js';
+import { carriedBytes, nextEntries, statListing, type Checked } from './next-entries.js';
 import type { ContentMemoryState } from './progress-evidence.js';
-import {
-  changedBetween,
-  changedSince,
-  contentId,
-  entriesSum,
-  fullPath,
-  inNested,
-  nodeFs,
-  type Entries,
-  type Listing,
-  type SnapshotFs,
-} from './content-entries.js';
+import { changedBetween, changedSince, contentId, entriesSum, inNested, nodeFs, type Entries, type Listing, type SnapshotFs } from './content-entries.js';
 import { alignSlots, folderEntries, ignoreFiles, makeListing, oldPlace, relist, slotsFor, walkFolder, type Alignment } from './listing-delta.js';
 import { changedFolderLister } from './changed-folders.js';
 import type { FolderWalker } from '../platform/folder-walk.js';
 import { createNestedWalker } from './nested-walk.js';
 import { runGitCommand, startGitCommand } from '../platform/git-operations.js';
+import type { ChangedEntries, TreeChanges } from '../platform/tree-changes.js';
 
 export type { SnapshotFs };
 
@@ -85,6 +76,10 @@ export interface ContentSnapshotOptions {
   gitStatFrom?: number;
   /** The walk of the project's folders: with it, git lists only the folders whose entries changed (changed-folders.ts). */
   folders?: FolderWalker;
+  /** The walk after each agent call (the setuid clean-up) naming what changed: with `folders`, it stands in for git's stat comparison. */
+  changes?: TreeChanges;
+  /** How long before its stamp a snapshot asks the walk for changes from (tests: a clock set ahead). */
+  walkMarginMs?: number;
 }
 
 export interface ContentSnapshotter {
@@ -103,8 +98,6 @@ interface GitLayout {
 
 // Snapshots whose file lists are kept for changedPaths (the loop compares neighbours).
 const KEPT_SNAPSHOTS = 4;
-// Files stat'ed between turns of the event loop while git lists the files.
-const STAT_TURN = 2048;
 // Below this many files, lstat-ing each here costs less than starting git once more (a fork of
 // ralph) to compare their stats.
 const GIT_STAT_FROM = 2048;
@@ -146,6 +139,7 @@ class TreeSnapshotter implements ContentSnapshotter {
   // The ignore files of the last list (watched with the index: a change to one lists the whole tree).
   private ignoreFiles: { of: Listing; files: string[] } | undefined;
   private readonly lister: ReturnType<typeof changedFolderLister> | undefined;
+  private readonly walks: WalkRequests;
 
   constructor(private readonly options: ContentSnapshotOptions) {
     this.projectDir = options.projectDir;
@@ -154,6 +148,7 @@ class TreeSnapshotter implements ContentSnapshotter {
     this.gitEnv = { ...(options.env ?? process.env), GIT_OPTIONAL_LOCKS: '0' };
     this.gitStatFrom = options.gitStatFrom ?? GIT_STAT_FROM;
     this.nestedWalker = createNestedWalker(options.projectDir, this.fs);
+    this.walks = new WalkRequests(options.changes, options.folders, options.walkMarginMs);
     this.lister =
       options.folders &&
       changedFolderLister({
@@ -255,11 +250,8 @@ class TreeSnapshotter implements ContentSnapshotter {
     return (this.known = { prefix, hashLength, watched: [resolve(this.projectDir, index), resolve(this.projectDir, exclude)] });
   }
 
-  /** The listing's cached files git finds unchanged, against the private index; undefined when git cannot tell. */
-  private async checkWithGit(of: Listing): Promise<Checked | undefined> {
-    if (of.paths.length < this.gitStatFrom) return undefined;
-    const where = await this.layout;
-    if (!where) return undefined;
+  /** The private index brought to the listing's cached stats, and which of its files it vouches for. */
+  private syncIndex(of: Listing, where: GitLayout): { index: StatIndex; vouched: Uint8Array; pathOf: Int32Array } {
     let slots = this.statIndex && slotsFor(of, this.statIndex);
     // Files listed since the index was built are stat'ed here; once they are many, it is built again.
     if (!slots || slots.missing > REBUILD_MISSING + (of.paths.length >> 6)) {
@@ -267,10 +259,19 @@ class TreeSnapshotter implements ContentSnapshotter {
       slots = slotsFor(of, this.statIndex);
     }
     const { index, entryOf, pathOf } = slots;
-    const file = resolve(this.options.stateDir, 'index');
     const since = this.sync?.index === index && this.sync.listing === of ? this.sync : undefined;
     const vouched = syncStatIndex(index, entryOf, this.cached, since);
     this.sync = { index, listing: of, vouched, positions: [] };
+    return { index, vouched, pathOf };
+  }
+
+  /** The listing's cached files git finds unchanged, against the private index; undefined when git cannot tell. */
+  private async checkWithGit(of: Listing): Promise<Checked | undefined> {
+    if (of.paths.length < this.gitStatFrom) return undefined;
+    const where = await this.layout;
+    if (!where) return undefined;
+    const { index, vouched, pathOf } = this.syncIndex(of, where);
+    const file = resolve(this.options.stateDir, 'index');
     try {
       writeStatIndex(file, index);
     } catch {
@@ -283,22 +284,14 @@ class TreeSnapshotter implements ContentSnapshotter {
     return { unchanged };
   }
 
-  /** Which of the listing's cached files are unchanged on disk; the stats of the others. */
-  private async statFiles(of: Listing): Promise<Checked> {
-    const unchanged = new Uint8Array(of.paths.length);
-    const stats = new Map<number, Stats | undefined>();
-    for (let i = 0; i < of.paths.length; i++) {
-      // In turns with the event loop, so git's output is read while it is still listing.
-      if (i % STAT_TURN === STAT_TURN - 1) await new Promise((resolve) => setImmediate(resolve));
-      const st = this.fs.lstatSync(fullPath(of, i), { throwIfNoEntry: false });
-      const hit = this.cached[i];
-      if (st && hit && sameStat(hit, st)) {
-        unchanged[i] = 1;
-      } else {
-        stats.set(i, st);
-      }
-    }
-    return { unchanged, stats };
+  /** The listing's cached files the walk after the call vouches for (walk-check.ts); undefined when it cannot tell. */
+  private async checkWithWalk(of: Listing, walk: ChangedEntries, walkedAt: number): Promise<Checked | undefined> {
+    const folders = this.options.folders?.changedSince(walkedAt);
+    if (!folders || of.paths.length < this.gitStatFrom) return undefined;
+    const where = await this.layout;
+    if (!where || walk.entries.includes('')) return undefined;
+    const unchanged = unchangedAfterWalk(this.syncIndex(of, where), walk.entries, folders, where.prefix);
+    return unchanged && { unchanged };
   }
 
   async take(): Promise<ContentSnapshot> {
@@ -309,21 +302,30 @@ class TreeSnapshotter implements ContentSnapshotter {
     // any size: asked at the fourth snapshot, so a run of a loop or two starts no git call for it.
     if (this.lister && ++this.taken >= 4) this.layout ??= this.findLayout().catch(() => undefined);
     const prior = this.listing;
+    const walked = prior ? this.walks.take(stamp) : undefined;
     // While git lists, the last list's files are checked: mostly it is the same list. The list
     // is started first: it needs nothing, and the private index is written while git lists.
     const listed = this.listFiles(stamp).catch(() => null);
-    const checked = prior ? this.checkWithGit(prior) : undefined;
-    const seen = prior ? ((await checked) ?? (await this.statFiles(prior))) : undefined;
+    const checked = prior && !walked ? this.checkWithGit(prior) : undefined;
+    let seen = prior && !walked ? ((await checked) ?? (await statListing(this.fs, prior, this.cached))) : undefined;
     const raw = await listed;
     if (raw === null) return { id: null };
+    // The folder walk the list was made with says which folders changed since the last one.
+    if (prior && walked)
+      seen =
+        (await this.checkWithWalk(prior, walked.walk, walked.walkedAt)) ?? (await this.checkWithGit(prior)) ?? (await statListing(this.fs, prior, this.cached));
     const { listing: current, align } = this.relist(prior, raw);
     const last = prior && seen && this.previous?.listing === prior ? { listing: prior, cache: this.cached, entries: this.previous.entries, seen } : undefined;
-    const { cache, entries, visited } = await nextEntries(this.fs, current, align, last, stamp);
+    const folders = this.options.folders;
+    // A file is vouched for by a later walk only where the folder walk reaches its folder.
+    const reachable = folders && ((path: string) => folders.reachable(path.slice(0, Math.max(0, path.lastIndexOf('/')))));
+    const { cache, entries, visited } = await nextEntries(this.fs, current, align, last, stamp, reachable);
     this.followSync(prior, current, align, visited);
     this.cached = cache;
     this.listing = current;
     // Asked once, for the next snapshot, when the list is long enough for git's comparison.
     if (current.paths.length >= this.gitStatFrom) this.layout ??= this.findLayout().catch(() => undefined);
+    this.walks.ask(stamp, walked?.walk);
     return this.record(current, entries, align, last ? visited : undefined);
   }
 

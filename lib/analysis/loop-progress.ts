@@ -51,6 +51,7 @@ export async function measureLoopProgress(run: Run, before: ContentSnapshot): Pr
 /** Something other than the agent (the verification gate) may have changed files since the last snapshot. */
 export function retakeContentAtNextLoop(run: Run): void {
   if (run.state.content) run.state.content.last = undefined;
+  run.sandbox.changes?.stale();
 }
 
 function warnUnmeasured(run: Run, content: LoopContentState): void {
@@ -78,6 +79,8 @@ function loopContent(run: Run): LoopContentState {
     env: deps.env,
     // The walk the disarm step makes after each loop: git is asked only about the folders that changed.
     ...(run.gitRepositories ? { folders: run.gitRepositories.walker } : {}),
+    // The sandbox's walk after each call: no second lstat of every file (lib/platform/tree-changes.ts).
+    ...(run.sandbox.changes ? { changes: run.sandbox.changes } : {}),
   });
   run.state.content = {
     snapshotter: scopedSnapshotter(project, { folders: workFolders(run) }),

@@ -51,6 +51,24 @@ export function carriedBytes(old: Uint8Array, align: Alignment | undefined, leng
   return out;
 }
 
+// Files stat'ed between turns of the event loop while git lists the files.
+const STAT_TURN = 2048;
+
+/** Which of a listing's cached files are unchanged on disk, each lstat'ed here; the stats of the others. */
+export async function statListing(fs: SnapshotFs, of: Listing, cached: ReadonlyArray<CachedFile | undefined>): Promise<Checked> {
+  const unchanged = new Uint8Array(of.paths.length);
+  const stats = new Map<number, Stats | undefined>();
+  for (let i = 0; i < of.paths.length; i++) {
+    // In turns with the event loop, so git's output is read while it is still listing.
+    if (i % STAT_TURN === STAT_TURN - 1) await new Promise((resolve) => setImmediate(resolve));
+    const st = fs.lstatSync(fullPath(of, i), { throwIfNoEntry: false });
+    const hit = cached[i];
+    if (st && hit && sameStat(hit, st)) unchanged[i] = 1;
+    else stats.set(i, st);
+  }
+  return { unchanged, stats };
+}
+
 /** The new list's positions to look at: its changed part and the files of the rest not found unchanged. */
 export function positionsToVisit(last: LastSnapshot, current: Listing, align: Alignment | undefined): number[] {
   const { unchanged } = last.seen;
@@ -69,7 +87,8 @@ export function positionsToVisit(last: LastSnapshot, current: Listing, align: Al
 
 /**
  * Each listed file's entry: the cached one where the file is unchanged on disk, else hashed
- * again (the stat cache follows). Without a last snapshot every file is looked at.
+ * again (the stat cache follows). Without a last snapshot every file is looked at. `reachable`:
+ * whether a later check may vouch for the file at a path (its folder reached by the folder walk).
  */
 export async function nextEntries(
   fs: SnapshotFs,
@@ -77,6 +96,7 @@ export async function nextEntries(
   align: Alignment | undefined,
   last: LastSnapshot | undefined,
   stamp: number,
+  reachable: (path: string) => boolean = () => true,
 ): Promise<NextEntries> {
   const n = current.paths.length;
   const cache: Array<CachedFile | undefined> = last ? carried(last.cache, align, n) : new Array(n);
@@ -97,7 +117,9 @@ export async function nextEntries(
     if (st === undefined) continue;
     if (hit && sameStat(hit, st)) {
       // Stat'ed after this snapshot's stamp: a change from now on shows in a later second.
-      cache[i] = hit.indexed || !indexable(st, stamp) ? hit : { ...hit, indexed: true };
+      // Vouched for from now on, or no longer where its folder is no longer reached.
+      const indexed = (hit.indexed || indexable(st, stamp)) && reachable(current.paths[i]!);
+      cache[i] = hit.indexed === indexed ? hit : { ...hit, indexed };
       entries[i] = hit.entry;
       continue;
     }
@@ -105,7 +127,7 @@ export async function nextEntries(
     entries[i] = entry;
     if (entry !== undefined && st.mtimeMs < stamp && st.ctimeMs < stamp) {
       const { size, mtimeMs, ctimeMs, dev, ino, mode, uid, gid } = st;
-      cache[i] = { size, mtimeMs, ctimeMs, dev, ino, mode, uid, gid, entry, indexed: indexable(st, stamp) };
+      cache[i] = { size, mtimeMs, ctimeMs, dev, ino, mode, uid, gid, entry, indexed: indexable(st, stamp) && reachable(current.paths[i]!) };
     }
   }
   return { cache, entries, visited };

@@ -257,6 +257,20 @@ function findName(index: StatIndex, name: string): number {
   return -1;
 }
 
+/** The index's paths whose names start with `start` (a folder's name and `/`): every entry below that folder. */
+export function entriesUnder(index: StatIndex, start: string): number[] {
+  let low = 0;
+  let high = index.order.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (index.compare(index.names[index.order[mid]!]!, start) < 0) low = mid + 1;
+    else high = mid;
+  }
+  const out: number[] = [];
+  for (let k = low; k < index.order.length && index.names[index.order[k]!]!.startsWith(start); k++) out.push(index.order[k]!);
+  return out;
+}
+
 /** Orders two names as their UTF-8 bytes would (git's order): by code point, not UTF-16 unit. */
 export function compareBytes(a: string, b: string): number {
   if (a === b) return 0;

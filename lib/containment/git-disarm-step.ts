@@ -21,6 +21,8 @@ export async function disarmGitAfterLoop(run: Run, loop: number): Promise<void> 
     deps.logger.warn(`Could not look for nested git repositories after loop #${loop}: ${(error as Error).message}`);
     return;
   }
+  // Files were moved or rewritten since the walk after the call: it no longer stands for the content snapshot.
+  if (disarmed.some((each) => each.removed.length > 0)) run.sandbox.changes?.stale();
   for (const each of disarmed) {
     if (each.created)
       deps.logger.info(

@@ -17,6 +17,8 @@ export function undoGuardedFileChanges(run: Run, loop: number): RunStop | undefi
   const quarantine = join(relative(paths.projectDir, paths.ralphDir), 'quarantine', `${formatFileStamp(deps.clock.now())}-loop${loop}`);
   const violations = restoreGuardedFiles(run.guarded, quarantine);
   if (violations.length === 0) return undefined;
+  // Files were put back since the walk after the call: it no longer stands for the content snapshot.
+  run.sandbox.changes?.stale();
   const calls = run.state.guards.countViolatingCall();
   for (const v of violations) {
     if (v.unrestored) continue; // said below, with what to do

@@ -46,6 +46,13 @@ export interface FolderWalker {
    * `generation`, as of the latest walk; undefined when that walk is no longer known.
    */
   changedSince(generation: number): string[] | undefined;
+  /** The latest walk; undefined before the first. */
+  latest(): FolderWalk | undefined;
+  /**
+   * The latest walk reached folder `rel` (project-relative) through folders alone, never a link
+   * and never another device: a walk of the project's device (`find -xdev`) sees what is in it.
+   */
+  reachable(rel: string): boolean;
 }
 
 // A folder whose stat changed less than this long before the walk is read again next time.
@@ -62,6 +69,8 @@ export function createFolderWalker(projectDir: string, skip: readonly string[] =
   const skipped = new Set(skip.map((dir) => dir.replace(/\/+$/, '')));
   let latest: FolderWalk | undefined;
   let kept = false;
+  // Folders of the latest walk reached through another device.
+  let foreign = new Set<string>();
   const walker: FolderWalker = {
     keepLatest() {
       kept = latest !== undefined;
@@ -77,12 +86,16 @@ export function createFolderWalker(projectDir: string, skip: readonly string[] =
       const trusted = now() - TRUSTED_AFTER_MS;
       const next = new Map<string, Folder>();
       const repositories: string[] = [];
+      const elsewhere = new Set<string>();
+      let device: number | undefined;
       // Depth first with a stack of its own (a deep tree is no recursion), in sorted order.
       const stack = [''];
       while (stack.length > 0) {
         const rel = stack.pop()!;
         const st = lstatOrUndefined(rel === '' ? projectDir : join(projectDir, rel));
         if (!st?.isDirectory()) continue;
+        device ??= st.dev;
+        if (st.dev !== device || elsewhere.has(parentOf(rel))) elsewhere.add(rel);
         const folder = sameFolder(cache.get(rel), st) ?? readFolder(join(projectDir, rel), st, generation);
         folder.trusted = st.mtimeMs < trusted && st.ctimeMs < trusted;
         next.set(rel, folder);
@@ -95,6 +108,7 @@ export function createFolderWalker(projectDir: string, skip: readonly string[] =
       for (const rel of cache.keys()) if (!next.has(rel)) gone.set(rel, generation);
       for (const [rel, at] of gone) if (next.has(rel) || at <= generation - KEPT_WALKS) gone.delete(rel);
       cache = next;
+      foreign = elsewhere;
       return (latest = { generation, repositories });
     },
     changedSince(since) {
@@ -104,8 +118,15 @@ export function createFolderWalker(projectDir: string, skip: readonly string[] =
       for (const [rel, at] of gone) if (at > since) out.push(rel);
       return out;
     },
+    latest: () => latest,
+    reachable: (rel) => cache.has(rel) && !foreign.has(rel),
   };
   return walker;
+}
+
+function parentOf(rel: string): string {
+  const slash = rel.lastIndexOf('/');
+  return slash === -1 ? '' : rel.slice(0, slash);
 }
 
 function sameFolder(folder: Folder | undefined, st: Stats): Folder | undefined {

@@ -33,6 +33,7 @@ import { SANDBOX_PROCESS_ALLOWANCE } from './process-limit.js';
 import { createRuntimeDir, type RuntimeDir } from './runtime-dir.js';
 import { filterSandboxEnv, HOST_PATH_ENV, sandboxEnvPatterns } from './sandbox-env.js';
 import { stripPlantedSetuid } from './strip-setuid.js';
+import { createTreeChanges } from '../platform/tree-changes.js';
 import { watchOverContainer } from './sandbox-watchdog.js';
 import type { Sandbox } from './sandbox.js';
 
@@ -192,6 +193,8 @@ export function createDockerSandbox(options: DockerSandboxOptions): Sandbox {
   let containerId = '';
   let name = '';
   let status = 'initialized';
+  // The walk after each call names what changed for the content snapshot too.
+  const changes = createTreeChanges();
 
   const saveState = (next: string) => {
     status = next;
@@ -231,6 +234,7 @@ export function createDockerSandbox(options: DockerSandboxOptions): Sandbox {
   };
 
   return {
+    changes,
     provider: 'docker',
     async start() {
       docker = await checkDocker({ ...options, image: options.image });
@@ -309,7 +313,7 @@ export function createDockerSandbox(options: DockerSandboxOptions): Sandbox {
           await createContainer();
         }
       }
-      await stripPlantedSetuid(options.projectDir, options.logger, { processRunner: options.processRunner, env: options.env });
+      await stripPlantedSetuid(options.projectDir, options.logger, { processRunner: options.processRunner, env: options.env, changes });
     },
     async stop() {
       if (containerId) {

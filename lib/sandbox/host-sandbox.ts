@@ -13,6 +13,7 @@ import { chooseHostAgentUser, findSetpriv, ralphIds, readOwner, type AgentUser, 
 import { commandInside } from './bwrap-sandbox.js';
 import { createRuntimeDir, type RuntimeDir } from './runtime-dir.js';
 import { stripPlantedSetuid } from './strip-setuid.js';
+import { createTreeChanges } from '../platform/tree-changes.js';
 import { hostExecution, type Sandbox, type SandboxedInvocation } from './sandbox.js';
 
 export interface HostSandboxOptions {
@@ -48,8 +49,11 @@ export function createHostSandbox(options: HostSandboxOptions): Sandbox {
   let runtime: RuntimeDir | undefined;
   const ids = options.ids ?? { ralph: ralphIds(), owner: readOwner(options.projectDir) };
   const ralphIsRoot = ids.ralph.uid === 0;
+  // The walk after each call (as root) names what changed for the content snapshot too.
+  const changes = ralphIsRoot && options.processRunner ? createTreeChanges() : undefined;
   return {
     ...plain,
+    ...(changes ? { changes } : {}),
     async start() {
       user = chooseHostAgentUser(ids.ralph, ids.owner, options.projectDir, options.allowRootAgent);
       if (!user.switchTo) {
@@ -72,6 +76,7 @@ export function createHostSandbox(options: HostSandboxOptions): Sandbox {
         await stripPlantedSetuid(options.projectDir, options.logger, {
           ...(options.processRunner ? { processRunner: options.processRunner } : {}),
           env: options.env,
+          ...(changes ? { changes } : {}),
         });
     },
     async stop() {

@@ -4,6 +4,7 @@
 // gate's command (it runs code the agent wrote, so it runs where the agent runs); the process
 // layer still runs the result in its own process group and kills the whole tree.
 
+import type { TreeChanges } from '../platform/tree-changes.js';
 import type { AgentInvocation } from '../agents/agent-adapter.js';
 import type { SandboxProvider } from './sandbox-settings.js';
 
@@ -40,6 +41,11 @@ export interface Sandbox {
    * included), and no setuid or setgid file it made is left; throws a RalphError when it cannot be sure.
    */
   afterCall(): Promise<void>;
+  /**
+   * Where the walk `afterCall` makes of the whole project hands what it saw changed to the
+   * content snapshot (lib/platform/tree-changes.ts); undefined: no walk after each call.
+   */
+  readonly changes?: TreeChanges;
   /** Tears everything down and deletes the secrets; safe to call more than once. */
   stop(): Promise<void>;
   /** The last resort of a second signal, when no await is possible: remove what can be removed now. */

@@ -13,10 +13,15 @@
 // alone cost more than `git status` on a large tree) and names only the files that carry a bit;
 // each is checked again here before its bit is cleared. Where `find` cannot run or fails, the
 // walk is made here. Paths are kept as bytes: a name that is no UTF-8 is still reached.
+//
+// The same walk serves the content snapshot that follows (lib/platform/tree-changes.ts): asked
+// for, GNU find also names every entry whose ctime is past the snapshot's stamp, so the snapshot
+// need not lstat every file again. A `find` without those tests fails, and the plain walk runs.
 
 import { closeSync, constants, fchmodSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
 import type { Logger } from '../platform/deps.js';
 import type { ProcessRunner } from '../platform/process.js';
+import type { TreeChanges } from '../platform/tree-changes.js';
 
 const SET_ID_BITS = 0o6000;
 // A walk of a huge tree on a slow disk may take minutes; past this, the walk is made here.
@@ -33,6 +38,8 @@ export interface StripOptions {
   processRunner?: ProcessRunner;
   env?: NodeJS.ProcessEnv;
   fs?: StripFs;
+  /** Where the content snapshot asks for the entries changed since its stamp (with `processRunner` only). */
+  changes?: TreeChanges;
 }
 
 const nodeFs: StripFs = { lstatSync, readdirSync: (path) => readdirSync(path, { encoding: 'buffer' }) };
@@ -49,7 +56,8 @@ export async function stripSetuidFiles(root: string, options: StripOptions = {})
   }
   if (!top.isDirectory()) return [];
   const candidates =
-    (options.processRunner && (await findSetIdFiles(rootBytes, options.processRunner, options.env))) ?? walkForSetIdFiles(rootBytes, top.dev, fs);
+    (options.processRunner && (await findSetIdFiles(rootBytes, { ...options, processRunner: options.processRunner }))) ??
+    walkForSetIdFiles(rootBytes, top.dev, fs);
   const under = Buffer.concat([realpathSync(rootBytes, { encoding: 'buffer' }), Buffer.from('/')]);
   const stripped: string[] = [];
   for (const path of candidates) {
@@ -127,30 +135,61 @@ function reach<T>(path: Buffer, use: (short: Buffer) => T): T {
   }
 }
 
-/** The regular files under `root` with a setuid or setgid bit, as `find` names them; undefined when it could not tell. */
-async function findSetIdFiles(root: Buffer, processRunner: ProcessRunner, env: NodeJS.ProcessEnv | undefined): Promise<Buffer[] | undefined> {
-  // `.` from the root itself: no path of the project in the arguments. -P (the default) follows no link.
-  const args = ['.', '-xdev', '-type', 'f', '(', '-perm', '-4000', '-o', '-perm', '-2000', ')', '-print0'];
+// `find`'s test for a regular file with a setuid or setgid bit. -P (the default) follows no link.
+const SET_ID_FILE = ['-type', 'f', '(', '-perm', '-4000', '-o', '-perm', '-2000', ')'];
+
+/**
+ * The regular files under `root` with a setuid or setgid bit, as `find` names them; undefined
+ * when it could not tell. Where the snapshot asks (`changes`), the same walk names the entries
+ * changed since (and the set-id files, whose bits are about to change), posted to `changes`.
+ */
+async function findSetIdFiles(root: Buffer, options: StripOptions & { processRunner: ProcessRunner }): Promise<Buffer[] | undefined> {
+  const since = options.changes?.wanted();
+  if (since !== undefined) {
+    // Named from the ms before: a ctime in the same ms is named too.
+    const after = `@${(Math.floor(since - 1) / 1000).toFixed(3)}`;
+    const startedAt = options.changes!.now();
+    const args = ['(', ...SET_ID_FILE, '-printf', 'S%P\\0', ')', ',', '(', '-newerct', after, '-printf', 'C%P\\0', ')'];
+    const out = await runFind(root, args, options);
+    if (out) {
+      const setId: Buffer[] = [];
+      const entries: string[] = [];
+      for (const entry of splitNul(out)) {
+        if (entry[0] === 0x53 && entry.length > 1) setId.push(Buffer.concat([root, Buffer.from('/'), entry.subarray(1)]));
+        if (entry.length >= 1) entries.push(entry.toString('utf8', 1));
+      }
+      options.changes!.post({ since, entries, startedAt });
+      return setId;
+    }
+  }
+  const out = await runFind(root, [...SET_ID_FILE, '-print0'], options);
+  // Each entry is `./` and the path below the root.
+  return out && splitNul(out).flatMap((entry) => (entry.length > 2 ? [Buffer.concat([root, entry.subarray(1)])] : []));
+}
+
+/** What `find . -xdev <args>` printed in `root`; undefined when it failed. */
+async function runFind(root: Buffer, args: string[], options: StripOptions & { processRunner: ProcessRunner }): Promise<Buffer | undefined> {
+  // `.` from the root itself: no path of the project in the arguments.
   const chunks: Buffer[] = [];
-  const exit = await processRunner.start('find', args, {
+  const exit = await options.processRunner.start('find', ['.', '-xdev', ...args], {
     cwd: root.toString(),
-    ...(env ? { env } : {}),
+    ...(options.env ? { env: options.env } : {}),
     input: '',
     timeoutMs: FIND_TIMEOUT_MS,
     onStdout: (chunk) => chunks.push(chunk),
   }).done;
-  // Not found, stopped, or a folder it could not read: what it said may be short of the whole tree.
-  if (exit.spawnError || exit.code !== 0) return undefined;
-  const out = Buffer.concat(chunks);
-  const found: Buffer[] = [];
+  // Not found, stopped, a test it does not know, or a folder it could not read: what it said may be short of the whole tree.
+  return exit.spawnError || exit.code !== 0 ? undefined : Buffer.concat(chunks);
+}
+
+function splitNul(out: Buffer): Buffer[] {
+  const parts: Buffer[] = [];
   for (let at = 0; at < out.length;) {
     const end = out.indexOf(0, at);
-    const entry = out.subarray(at, end === -1 ? out.length : end);
-    // Each entry is `./` and the path below the root.
-    if (entry.length > 2) found.push(Buffer.concat([root, entry.subarray(1)]));
+    parts.push(out.subarray(at, end === -1 ? out.length : end));
     at = end === -1 ? out.length : end + 1;
   }
-  return found;
+  return parts;
 }
 
 /** The same walk made here: every entry lstat'ed, links not followed, other devices not entered. */

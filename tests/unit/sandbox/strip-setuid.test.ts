@@ -12,6 +12,7 @@ import { nodeProcessRunner, type ProcessRunner } from '../../../lib/platform/pro
 import { createHostSandbox } from '../../../lib/sandbox/host-sandbox.js';
 import { stripSetuidFiles, type StripFs } from '../../../lib/sandbox/strip-setuid.js';
 import { createMemoryLogger } from '../../helpers/memory-logger.js';
+import { createTreeChanges, type TreeChanges } from '../../../lib/platform/tree-changes.js';
 
 const cleanups = useCleanups();
 
@@ -53,15 +54,23 @@ function plantedProject(): { project: string; outside: string } {
 // `find` is missing where PATH leads nowhere: the walk is made in ralph.
 const noFind = { processRunner: nodeProcessRunner, env: { PATH: '/nonexistent-ralph-test-path' } };
 
+/** A content snapshot asking the walk for every entry changed since `since` (by default: all of them). */
+function asking(since = 0): TreeChanges {
+  const changes = createTreeChanges();
+  changes.want(since);
+  return changes;
+}
+
 describe('stripSetuidFiles', () => {
   for (const [how, options] of [
-    ['with find', { processRunner: nodeProcessRunner }],
-    ['where find cannot run', noFind],
-    ['without a process runner', {}],
+    ['with find', () => ({ processRunner: nodeProcessRunner })],
+    ['with find, the content snapshot asking for what changed', () => ({ processRunner: nodeProcessRunner, changes: asking() })],
+    ['where find cannot run', () => noFind],
+    ['without a process runner', () => ({})],
   ] as const) {
     it(`clears setuid and setgid bits anywhere in the project, follows no link, and keeps the other bits (${how})`, async () => {
       const { project, outside } = plantedProject();
-      expect((await stripSetuidFiles(project, options)).sort()).toEqual([join(project, 'deep/er/suid'), join(project, 'sgid')]);
+      expect((await stripSetuidFiles(project, options())).sort()).toEqual([join(project, 'deep/er/suid'), join(project, 'sgid')]);
       expect(statSync(join(project, 'deep/er/suid')).mode & 0o7777).toBe(0o755);
       expect(statSync(join(project, 'sgid')).mode & 0o7777).toBe(0o750);
       expect(statSync(join(project, 'plain')).mode & 0o7777).toBe(0o755);
@@ -89,7 +98,7 @@ describe('stripSetuidFiles', () => {
   it('clears the bit of a file whose name is no UTF-8, with find and without', async () => {
     const project = dir();
     const name = Buffer.concat([Buffer.from(`${project}/bad-`), Buffer.from([0xff, 0xfe])]);
-    for (const options of [{ processRunner: nodeProcessRunner }, noFind] as const) {
+    for (const options of [{ processRunner: nodeProcessRunner }, { processRunner: nodeProcessRunner, changes: asking() }, noFind]) {
       writeFileSync(name, '#!/bin/sh\n');
       chmodSync(name, 0o4755);
       expect(await stripSetuidFiles(project, options)).toHaveLength(1);
@@ -104,7 +113,7 @@ describe('stripSetuidFiles', () => {
     execFileSync('bash', ['-c', `for i in $(seq 30); do mkdir ${folder} && cd ${folder}; done && printf x > suid && chmod 4755 suid`], { cwd: project });
     cleanups.push(() => execFileSync('rm', ['-rf', project]));
     const setIdFiles = () => execFileSync('find', ['.', '-type', 'f', '-perm', '/6000'], { cwd: project }).toString();
-    for (const options of [{ processRunner: nodeProcessRunner }, noFind] as const) {
+    for (const options of [{ processRunner: nodeProcessRunner }, { processRunner: nodeProcessRunner, changes: asking() }, noFind]) {
       execFileSync('bash', ['-c', `for i in $(seq 30); do cd ${folder}; done && chmod 4755 suid`], { cwd: project });
       expect(setIdFiles()).not.toBe('');
       expect(await stripSetuidFiles(project, options)).toHaveLength(1);
@@ -113,7 +122,7 @@ describe('stripSetuidFiles', () => {
   });
 
   it('a folder swapped for a link after the file was named: the file it now leads to, outside, keeps its bit (with find and without)', async () => {
-    for (const options of [{ processRunner: nodeProcessRunner }, noFind]) {
+    for (const options of [{ processRunner: nodeProcessRunner }, { processRunner: nodeProcessRunner, changes: asking() }, noFind]) {
       const project = dir();
       const outside = dir();
       mkdirSync(join(project, 'bin'));
@@ -170,5 +179,87 @@ describe('stripSetuidFiles', () => {
     await sandbox.afterCall();
     expect(started).toEqual(['find']);
     expect(statSync(join(project, 'deep/er/suid')).mode & 0o7777).toBe(0o755);
+  });
+});
+
+/** A runner that records each command it starts (the command and its arguments). */
+function recordingRunner(started: string[][], failIf: (args: readonly string[]) => boolean = () => false): ProcessRunner {
+  return {
+    start: (cmd, args, options) => (
+      started.push([cmd, ...args]),
+      failIf(args) ? nodeProcessRunner.start('sh', ['-c', 'exit 1'], options) : nodeProcessRunner.start(cmd, args, options)
+    ),
+    run: (cmd, args, options) => (started.push([cmd, ...args]), nodeProcessRunner.run(cmd, args, options)),
+  };
+}
+
+/** The filesystem's now: the mtime of a file just written under `folder`. */
+function fsNow(folder: string): number {
+  writeFileSync(join(folder, '.now'), '');
+  return statSync(join(folder, '.now')).mtimeMs;
+}
+
+describe('the walk after a call, asked by the content snapshot for what changed', () => {
+  it('names, in the same run of find, every entry changed since the time asked for (ignored folders and .git too) and the set-id files', async () => {
+    const { project } = plantedProject();
+    for (const folder of ['src', 'ignored', '.git/hooks']) mkdirSync(join(project, folder), { recursive: true });
+    for (const file of ['src/a.ts', 'src/b.ts', 'src/c.ts', 'ignored/x', '.git/hooks/pre-commit']) writeFileSync(join(project, file), 'x\n');
+    const since = fsNow(dir());
+    // What a loop does: content, mode, a rename, a link, a folder, in an ignored folder and in .git.
+    writeFileSync(join(project, 'src/a.ts'), 'y\n');
+    chmodSync(join(project, 'src/b.ts'), 0o600);
+    renameSync(join(project, 'src/c.ts'), join(project, 'src/d.ts'));
+    symlinkSync('a.ts', join(project, 'src/e.ts'));
+    mkdirSync(join(project, 'src/new'));
+    writeFileSync(join(project, 'ignored/x'), 'z\n');
+    chmodSync(join(project, '.git/hooks/pre-commit'), 0o755);
+    const started: string[][] = [];
+    const changes = asking(since);
+    expect((await stripSetuidFiles(project, { processRunner: recordingRunner(started), changes })).sort()).toEqual([
+      join(project, 'deep/er/suid'),
+      join(project, 'sgid'),
+    ]);
+    expect(started.map(([cmd]) => cmd)).toEqual(['find']);
+    const walk = changes.take();
+    expect(walk?.since).toBe(since);
+    expect(walk?.entries).toEqual(
+      expect.arrayContaining(['src', 'src/a.ts', 'src/b.ts', 'src/d.ts', 'src/e.ts', 'src/new', 'ignored/x', '.git/hooks/pre-commit', 'deep/er/suid', 'sgid']),
+    );
+    // Asked from a time past every change: only the set-id files (their bits change now).
+    const later = asking(Date.now() + 60_000);
+    chmodSync(join(project, 'sgid'), 0o2750);
+    await stripSetuidFiles(project, { processRunner: nodeProcessRunner, changes: later });
+    expect(later.take()?.entries).toEqual(['sgid']);
+  });
+
+  it('where find knows no -newerct or -printf, the plain walk clears the bits and names nothing: the snapshot checks every file itself', async () => {
+    const { project } = plantedProject();
+    const started: string[][] = [];
+    const changes = asking();
+    const runner = recordingRunner(started, (args) => args.includes('-printf'));
+    expect(await stripSetuidFiles(project, { processRunner: runner, changes })).toHaveLength(2);
+    expect(started.map(([cmd]) => cmd)).toEqual(['find', 'find']);
+    expect(changes.take()).toBeUndefined();
+    expect(statSync(join(project, 'sgid')).mode & 0o7777).toBe(0o750);
+  });
+
+  it('the host sandbox run as root hands its walk to the snapshot; run as another user it makes none', async () => {
+    const { project } = plantedProject();
+    const sandboxAs = (uid: number) =>
+      createHostSandbox({
+        projectDir: project,
+        homeDir: dir(),
+        env: process.env,
+        processRunner: nodeProcessRunner,
+        logger: createMemoryLogger(),
+        allowRootAgent: true,
+        ids: { ralph: { uid, gid: uid }, owner: { uid, gid: uid } },
+      });
+    expect(sandboxAs(1000).changes).toBeUndefined();
+    const sandbox = sandboxAs(0);
+    await sandbox.start();
+    sandbox.changes!.want(0);
+    await sandbox.afterCall();
+    expect(sandbox.changes!.take()?.entries).toEqual(expect.arrayContaining(['deep/er/suid', 'sgid', 'plain']));
   });
 });

@@ -1,0 +1,73 @@
+// The content snapshot's stat check made from the walk after an agent's call
+// (lib/platform/tree-changes.ts) instead of git's: that walk named every entry of the project
+// whose ctime is past the last snapshot's stamp (less a margin), and the folder walk names the
+// folders read again or gone since. A cached file is unchanged when the private index vouches
+// for it (its stat was old enough when cached, its folder reached through folders of the
+// project's device), the walk did not name it, and neither walk named a folder above it: a file
+// added, removed, renamed or linked changes its folder, a swap of a folder for a link changes the
+// folder above, a mount changes what the folder walk finds there.
+
+import { entriesUnder, indexPositions, type StatIndex } from './stat-index.js';
+import type { FolderWalker } from '../platform/folder-walk.js';
+import type { ChangedEntries, TreeChanges } from '../platform/tree-changes.js';
+
+/**
+ * Which of a listing's files are unchanged: `vouched` (aligned with the listing) but for the
+ * files named and those below a named folder; undefined when the project's own folder is named
+ * (every file would be looked at: git compares them faster).
+ */
+export function unchangedAfterWalk(
+  slots: { index: StatIndex; vouched: Uint8Array; pathOf: Int32Array },
+  named: readonly string[],
+  folders: readonly string[],
+  prefix: string,
+): Uint8Array | undefined {
+  const around = new Set([...folders, ...named]);
+  if (around.has('')) return undefined;
+  const { index, pathOf } = slots;
+  const unchanged = slots.vouched.slice();
+  const drop = (at: number | undefined): void => {
+    if (at !== undefined && pathOf[at]! >= 0) unchanged[pathOf[at]!] = 0;
+  };
+  const positions = indexPositions(index);
+  for (const entry of named) drop(positions.get(entry));
+  // Each named entry may be a folder: every file below it is looked at.
+  for (const dir of around) for (const at of entriesUnder(index, `${prefix}${dir}/`)) drop(at);
+  return unchanged;
+}
+
+// How long before the stamp the walk after a call names changed entries from: a timestamp comes
+// from the kernel's coarse clock, and another file's may lag the stamp's by a tick.
+export const WALK_MARGIN_MS = 1000;
+
+/** One snapshotter's requests to the walk after each call: asked at each snapshot, taken at the next. */
+export class WalkRequests {
+  // The last snapshot's request (its stamp less the margin), its stamp, and the folder walk it listed with.
+  private asked: { since: number; stamp: number; walk: number } | undefined;
+
+  constructor(
+    private readonly changes: TreeChanges | undefined,
+    private readonly folders: FolderWalker | undefined,
+    private readonly margin = WALK_MARGIN_MS,
+  ) {}
+
+  /** The walk posted for this snapshot (stamp `stamp`) and the folder walk the last one listed with, when it was asked for by the last snapshot and the clock did not go back since. */
+  take(stamp: number): { walk: ChangedEntries; walkedAt: number } | undefined {
+    const walk = this.changes?.take();
+    const asked = this.asked;
+    return walk && asked && walk.since === asked.since && stamp >= asked.stamp ? { walk, walkedAt: asked.walk } : undefined;
+  }
+
+  /**
+   * Asks the next walk for the entries changed since this snapshot's stamp (less the margin),
+   * after its folder walk; `walked`: the walk this snapshot took its stat check from, whose start
+   * is then the time its files were last looked at.
+   */
+  ask(stamp: number, walked?: ChangedEntries): void {
+    const walk = this.folders?.latest()?.generation;
+    this.asked = undefined;
+    if (!this.changes || walk === undefined || !Number.isFinite(stamp)) return;
+    this.asked = { since: Math.min(stamp, walked?.startedAt ?? stamp) - this.margin, stamp, walk };
+    this.changes.want(this.asked.since);
+  }
+}

@@ -1,0 +1,234 @@
+// The content snapshot after a call takes its stat check from the walk that cleared setuid bits
+// after the call (one lstat per file, not two): that walk names every entry whose ctime is past
+// the last snapshot's stamp, the folder walk names the folders that changed, and git's stat
+// comparison is not run. The id is the one a fresh snapshotter takes of the same tree, whatever
+// the agent did to hide a change: the same size and mtime put back (`touch -d`), a file renamed
+// or hard-linked over another, a folder swapped for a link, in the same clock tick as the stamp.
+// Where the walk cannot vouch (none was made, the tree changed after it, the clock went back, the
+// project's own folder changed), git compares the stats as before.
+
+import { execFileSync } from 'node:child_process';
+import { linkSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createContentSnapshotter } from '../../../lib/analysis/content-snapshot.js';
+import { createFolderWalker } from '../../../lib/platform/folder-walk.js';
+import { nodeProcessRunner, type ProcessRunner } from '../../../lib/platform/process.js';
+import { createTreeChanges } from '../../../lib/platform/tree-changes.js';
+import { stripSetuidFiles } from '../../../lib/sandbox/strip-setuid.js';
+import { tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
+
+let project: TmpProject | undefined;
+afterEach(() => project?.cleanup());
+
+// The folder walk's clock a minute ahead: the folders the test made count as settled.
+const AHEAD = () => Date.now() + 60_000;
+
+// The filesystem's clock and the walk's a second ahead (so every file made before a snapshot is
+// older than its stamp's second), and the snapshot asking the walk for changes from a second
+// and 10 ms (a tick of the kernel's coarse clock) before its stamp: from just before now.
+const AHEAD_MS = 1000;
+const MARGIN_MS = AHEAD_MS + 10;
+
+/** The filesystem's clock set ahead (`back`: ms taken off). */
+function fsClock(p: TmpProject, back: { ms: number }): () => number {
+  return () => {
+    writeFileSync(p.path('.ralph/.clock'), '');
+    return statSync(p.path('.ralph/.clock')).mtimeMs + AHEAD_MS - back.ms;
+  };
+}
+
+function setup(files: Record<string, string> = {}) {
+  const tree: Record<string, string> = { '.gitignore': 'ignored/\n', '.ralph/fix_plan.md': '- [ ] x\n', 'ignored/x': 'not content\n' };
+  for (let i = 0; i < 30; i++) tree[`src/d${i % 3}/f${i}.ts`] = `export const v${i} = ${i};\n`;
+  const p = tmpProject({ ...tree, ...files }, { git: true });
+  project = p;
+  const started: string[][] = [];
+  const runner: ProcessRunner = {
+    start: (cmd, args, options) => (started.push([cmd, ...args]), nodeProcessRunner.start(cmd, args, options)),
+    run: (cmd, args, options) => (started.push([cmd, ...args]), nodeProcessRunner.run(cmd, args, options)),
+  };
+  const changes = createTreeChanges({ wall: () => Date.now() + AHEAD_MS, monotonic: () => performance.now() });
+  const folders = createFolderWalker(p.dir, [], AHEAD);
+  const back = { ms: 0 };
+  const snap = createContentSnapshotter({
+    projectDir: p.dir,
+    stateDir: p.path('.ralph/.content'),
+    excluded: [{ path: '.ralph', directory: true }],
+    processRunner: runner,
+    env: process.env,
+    clock: fsClock(p, back),
+    gitStatFrom: 0,
+    folders,
+    changes,
+    walkMarginMs: MARGIN_MS,
+  });
+  let fresh = 0;
+  return {
+    p,
+    changes,
+    back,
+    /** A loop's end: the walk after the call (as root), the disarm step's folder walk, the snapshot; with the git commands it ran. */
+    async afterCall(options: { sweep?: boolean } = {}) {
+      if (options.sweep !== false) await stripSetuidFiles(p.dir, { processRunner: runner, changes });
+      folders.walk();
+      folders.keepLatest();
+      const from = started.length;
+      const { id } = await snap.take();
+      const git = started.slice(from).filter(([cmd]) => cmd === 'git');
+      return { id, diffFiles: git.filter((args) => args.includes('diff-files')).length };
+    },
+    /** The id a new snapshotter, which hashes every file, gives the tree. */
+    async freshId() {
+      const other = createContentSnapshotter({
+        projectDir: p.dir,
+        stateDir: p.path(`.ralph/.fresh${fresh++}`),
+        excluded: [{ path: '.ralph', directory: true }],
+        processRunner: nodeProcessRunner,
+        env: process.env,
+      });
+      return (await other.take()).id;
+    },
+  };
+}
+
+/** `path` rewritten with `text`, its size and times as they were (what `touch -d` puts back). */
+function rewriteUnseen(p: TmpProject, path: string, text: string): void {
+  const before = statSync(p.path(path));
+  expect(Buffer.byteLength(text)).toBe(before.size);
+  writeFileSync(p.path(path), text);
+  utimesSync(p.path(path), before.atime, before.mtime);
+}
+
+describe('a snapshot after the walk that cleared setuid bits', () => {
+  it("runs no git stat comparison: the walk's changed entries and the changed folders say what to look at", async () => {
+    const s = setup();
+    const first = await s.afterCall();
+    let last = first.id;
+    const loops: Array<() => void> = [
+      () => writeFileSync(s.p.path('src/d0/f0.ts'), 'export const v0 = 100;\n'),
+      () => writeFileSync(s.p.path('src/d1/new.ts'), 'new\n'),
+      () => unlinkSync(s.p.path('src/d2/f2.ts')),
+      () => writeFileSync(s.p.path('ignored/x'), 'not content\n'),
+    ];
+    for (const act of loops) {
+      act();
+      const now = await s.afterCall();
+      expect(now.diffFiles).toBe(0);
+      expect(now.id).toBe(await s.freshId());
+      last = now.id;
+    }
+    expect(last).not.toBe(first.id);
+  });
+
+  it.each([
+    ['the same size and times put back, in the same clock tick as the stamp', (p: TmpProject) => rewriteUnseen(p, 'src/d0/f3.ts', 'export const v3 = 9;\n')],
+    [
+      'a file renamed over another of the same size and times',
+      (p: TmpProject) => {
+        writeFileSync(p.path('src/d0/f3.tmp'), 'export const v3 = 7;\n');
+        const old = statSync(p.path('src/d0/f3.ts'));
+        utimesSync(p.path('src/d0/f3.tmp'), old.atime, old.mtime);
+        renameSync(p.path('src/d0/f3.tmp'), p.path('src/d0/f3.ts'));
+      },
+    ],
+    [
+      'a file replaced by a hard link to another file of the same size, made in an ignored folder long before',
+      (p: TmpProject) => {
+        unlinkSync(p.path('src/d1/f4.ts'));
+        linkSync(p.path('ignored/twin'), p.path('src/d1/f4.ts'));
+      },
+    ],
+    ['a file written through a hard link kept in an ignored folder', (p: TmpProject) => rewriteUnseen(p, 'ignored/f5-link', 'export const v5 = 8;\n')],
+    [
+      'a folder swapped for a link to a copy of it with one file changed',
+      (p: TmpProject) => {
+        execFileSync('cp', ['-a', p.path('src/d2'), p.path('ignored/d2')]);
+        rewriteUnseen(p, 'ignored/d2/f8.ts', 'export const v8 = 1;\n');
+        rmSync(p.path('src/d2'), { recursive: true });
+        symlinkSync('../ignored/d2', p.path('src/d2'));
+      },
+    ],
+    ['a file of a nested repository rewritten unseen', (p: TmpProject) => rewriteUnseen(p, 'vendor/lib/code.ts', 'lib 2\n')],
+  ])('sees a change the agent hid: %s', async (_, act) => {
+    const s = setup({ 'ignored/twin': 'export const v4 = 6;\n', 'vendor/lib/code.ts': 'lib 1\n' });
+    execFileSync('git', ['init', '-q'], { cwd: s.p.path('vendor/lib') });
+    linkSync(s.p.path('src/d2/f5.ts'), s.p.path('ignored/f5-link'));
+    const first = await s.afterCall();
+    // A loop in which nothing changed: the walk vouches for every file.
+    expect(await s.afterCall()).toEqual({ id: first.id, diffFiles: 0 });
+    act(s.p);
+    const after = await s.afterCall();
+    expect(after.id).not.toBe(first.id);
+    expect(after.id).toBe(await s.freshId());
+    // And the loop after it, the change now settled, still sees the tree as it is.
+    const next = await s.afterCall();
+    expect(next.id).toBe(after.id);
+  });
+
+  it('sees a change behind a folder that was a link when the run started (git lists the files its index holds there)', async () => {
+    const s = setup();
+    // src/d0/ is now a link to an ignored copy: its files are still in git's index, reached through the link.
+    execFileSync('cp', ['-a', s.p.path('src/d0'), s.p.path('ignored/d0')]);
+    rmSync(s.p.path('src/d0'), { recursive: true });
+    symlinkSync('../ignored/d0', s.p.path('src/d0'));
+    const first = await s.afterCall();
+    expect(first.id).toBe(await s.freshId());
+    await s.afterCall();
+    rewriteUnseen(s.p, 'ignored/d0/f0.ts', 'export const v0 = 5;\n');
+    const after = await s.afterCall();
+    expect(after.id).toBe(await s.freshId());
+    expect(after.id).not.toBe(first.id);
+  });
+
+  it('falls back to git where the walk cannot vouch: no walk made, a clock gone back, a step changed the tree after it, the project folder changed', async () => {
+    const s = setup();
+    await s.afterCall();
+    const change = (n: number) => writeFileSync(s.p.path('src/d0/f0.ts'), `changed ${n}\n`);
+    change(1);
+    expect(await s.afterCall({ sweep: false })).toMatchObject({ diffFiles: 1 });
+    change(22);
+    await stripSetuidFiles(s.p.dir, { processRunner: nodeProcessRunner, changes: s.changes });
+    s.changes.stale();
+    expect(await s.afterCall({ sweep: false })).toMatchObject({ diffFiles: 1 });
+    // A loop the walk vouches for, then one whose stamp is older than the last.
+    expect(await s.afterCall()).toMatchObject({ diffFiles: 0 });
+    change(333);
+    s.back.ms = 5000;
+    expect(await s.afterCall()).toMatchObject({ diffFiles: 1 });
+    s.back.ms = 0;
+    writeFileSync(s.p.path('top.ts'), 'top\n');
+    const top = await s.afterCall();
+    expect(top.diffFiles).toBe(1);
+    expect(top.id).toBe(await s.freshId());
+  });
+
+  it('a clock stepped back between the request and the walk drops the walk', async () => {
+    let wall = 1_000_000;
+    const changes = createTreeChanges({ wall: () => wall, monotonic: () => 0 });
+    changes.want(5);
+    wall -= 1000;
+    changes.post({ since: 5, entries: [], startedAt: wall });
+    expect(changes.take()).toBeUndefined();
+    changes.want(6);
+    changes.post({ since: 6, entries: ['a'], startedAt: wall });
+    expect(changes.take()).toEqual({ since: 6, entries: ['a'], startedAt: wall });
+    expect(changes.take()).toBeUndefined();
+    // A walk for another request than the latest is not taken.
+    changes.want(7);
+    changes.post({ since: 6, entries: [], startedAt: wall });
+    expect(changes.take()).toBeUndefined();
+  });
+});
+
+describe('a name that is no UTF-8', () => {
+  it('is looked at afresh each loop, as with git', async () => {
+    const s = setup();
+    const name = Buffer.concat([Buffer.from(`${s.p.dir}/src/d0/bad-`), Buffer.from([0xff])]);
+    writeFileSync(name, 'one\n');
+    const first = await s.afterCall();
+    expect(first.id).toBe(await s.freshId());
+    writeFileSync(name, 'two\n');
+    const after = await s.afterCall();
+    expect(after.id).toBe(await s.freshId());
+  });
+});
