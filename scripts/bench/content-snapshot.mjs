@@ -3,17 +3,19 @@
 // sandbox's setuid clean-up after the call when ralph runs as root, the snapshots, the guards,
 // the disarm step, progress, everything from the agent process's exit to the next spawn)
 // against `git status --porcelain` on the same tree, timed in the same run at each spawn: wall
-// and CPU (git's included), medians of the loops after the first; the same from the end of the
-// call (what a loop without that clean-up costs); and the files the loops wrote in `.git`. Then the content snapshot alone (one file changed since, as a loop
-// leaves it) against `git status --porcelain`, alternated, and the bytes the snapshots add to
-// `.git` (a 3 MB file rewritten between them included).
+// and CPU (git's included), medians of the loops after the first; the same loop run by another
+// user than root (`nobody`, through setpriv: no clean-up after the call, so the content
+// snapshot compares the stats itself, through git); and the files the loops wrote in `.git`.
+// Then the content snapshot alone (one file changed since, as a loop leaves it) against
+// `git status --porcelain`, alternated, and the bytes the snapshots add to `.git` (a 3 MB file
+// rewritten between them included).
 
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median, row } from './rows.mjs';
+import { median, notMeasured, row } from './rows.mjs';
 
 const LOOP_CHILD = fileURLToPath(new URL('./large-tree-child.mjs', import.meta.url));
 
@@ -56,9 +58,15 @@ function bytesUnder(dir) {
   return total;
 }
 
-function runLoopChild(loops) {
+// The user the loop runs as for the rows of a loop without the setuid clean-up, when the bench runs as root.
+const NOBODY = ['--reuid=65534', '--regid=65534', '--clear-groups'];
+
+function runLoopChild(loops, { asNobody = false } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [LOOP_CHILD, String(loops), String(FILES)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const argv = [process.execPath, LOOP_CHILD, String(loops), String(FILES)];
+    const child = asNobody
+      ? spawn('setpriv', [...NOBODY, ...argv], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: tmpdir(), TMPDIR: tmpdir() } })
+      : spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (c) => (out += c));
@@ -79,21 +87,22 @@ export async function benchLargeTreeLoop({ quick = false } = {}) {
   const statusWall = median(values(r.statusWall));
   const statusCpu = median(values(r.statusCpu));
   const note = `medians of ${values(r.wall).length} loops: ${wall.toFixed(0)} ms wall, ${cpu.toFixed(0)} ms CPU (ralph ${median(values(r.ownCpu)).toFixed(0)} ms, the rest its git) vs git status --porcelain ${statusWall.toFixed(0)} ms wall, ${statusCpu.toFixed(0)} ms CPU (${FILES} files; CPU of finished child processes counts in 10 ms ticks)`;
-  const afterCallWall = median(values(r.afterCallWall));
-  const afterCallCpu = median(values(r.afterCallCpu));
-  const afterCallNote = `medians: ${afterCallWall.toFixed(0)} ms wall, ${afterCallCpu.toFixed(0)} ms CPU: what a loop costs where no setuid clean-up runs after the call (ralph not root, no sandbox)`;
-  return [
+  const rows = [
     row('a whole loop beyond the agent (50,000 files) ÷ git status --porcelain, wall', wall / statusWall, '×', 1.2, 'max', note),
     row('a whole loop beyond the agent (50,000 files) ÷ git status --porcelain, CPU', cpu / statusCpu, '×', 1.2, 'max'),
-    row(
-      'the same from the end of the call (its clean-up after the agent left out) ÷ git status, wall',
-      afterCallWall / statusWall,
-      '×',
-      1.2,
-      'max',
-      afterCallNote,
-    ),
-    row('the same from the end of the call (its clean-up after the agent left out) ÷ git status, CPU', afterCallCpu / statusCpu, '×', 1.2, 'max'),
+  ];
+  // Run as root, the loop above clears setuid bits after each call; the same loop as another user does not.
+  const asOther = process.getuid?.() === 0 ? await runLoopChild(quick ? 6 : 12, { asNobody: true }).catch((error) => error) : undefined;
+  if (asOther instanceof Error) rows.push(notMeasured('the same run by another user than root (no setuid clean-up after the call)', asOther.message));
+  else if (asOther) {
+    const other = asOther;
+    const [w, c, sw, sc] = [other.wall, other.cpu, other.statusWall, other.statusCpu].map((list) => median(values(list)));
+    const otherNote = `medians: ${w.toFixed(0)} ms wall, ${c.toFixed(0)} ms CPU vs git status ${sw.toFixed(0)} ms wall, ${sc.toFixed(0)} ms CPU: ralph run as nobody, no setuid clean-up after the call`;
+    rows.push(row('the same run by another user than root (no setuid clean-up after the call) ÷ git status, wall', w / sw, '×', 1.2, 'max', otherNote));
+    rows.push(row('the same run by another user than root (no setuid clean-up after the call) ÷ git status, CPU', c / sc, '×', 1.2, 'max'));
+  }
+  return [
+    ...rows,
     row('whole loops: files written in .git', r.gitWritten.length, 'files', 0, 'max', r.gitWritten.length ? r.gitWritten.slice(0, 5).join(', ') : undefined),
   ];
 }
