@@ -257,18 +257,34 @@ function findName(index: StatIndex, name: string): number {
   return -1;
 }
 
-/** The index's paths whose names start with `start` (a folder's name and `/`): every entry below that folder. */
-export function entriesUnder(index: StatIndex, start: string): number[] {
+/** The index's paths of the files right in a folder (`start`: its name and `/`), not in its subfolders. */
+export function filesIn(index: StatIndex, start: string): number[] {
+  const out: number[] = [];
+  for (let k = lowerBound(index, start); k < index.order.length;) {
+    const name = index.names[index.order[k]!]!;
+    if (!name.startsWith(start)) break;
+    const slash = name.indexOf('/', start.length);
+    if (slash === -1) {
+      out.push(index.order[k]!);
+      k++;
+    } else {
+      // A subfolder's entries sort together, before the name with `0` (the byte after `/`) in its place.
+      k = lowerBound(index, `${name.slice(0, slash)}0`);
+    }
+  }
+  return out;
+}
+
+/** The first place in the index's order whose name is not before `name`. */
+function lowerBound(index: StatIndex, name: string): number {
   let low = 0;
   let high = index.order.length;
   while (low < high) {
     const mid = (low + high) >>> 1;
-    if (index.compare(index.names[index.order[mid]!]!, start) < 0) low = mid + 1;
+    if (index.compare(index.names[index.order[mid]!]!, name) < 0) low = mid + 1;
     else high = mid;
   }
-  const out: number[] = [];
-  for (let k = low; k < index.order.length && index.names[index.order[k]!]!.startsWith(start); k++) out.push(index.order[k]!);
-  return out;
+  return low;
 }
 
 /** Orders two names as their UTF-8 bytes would (git's order): by code point, not UTF-16 unit. */

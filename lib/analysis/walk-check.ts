@@ -3,11 +3,11 @@
 // whose ctime is past the last snapshot's stamp (less a margin), and the folder walk names the
 // folders read again or gone since. A cached file is unchanged when the private index vouches
 // for it (its stat was old enough when cached, its folder reached through folders of the
-// project's device), the walk did not name it, and neither walk named a folder above it: a file
-// added, removed, renamed or linked changes its folder, a swap of a folder for a link changes the
-// folder above, a mount changes what the folder walk finds there.
+// project's device), the walk did not name it, and neither walk named its folder: a file added,
+// removed, renamed or linked changes its folder; a folder swapped for a link or another folder,
+// or mounted over, is gone or read again in the folder walk, and so is every folder below it.
 
-import { entriesUnder, indexPositions, type StatIndex } from './stat-index.js';
+import { filesIn, indexPositions, type StatIndex } from './stat-index.js';
 import type { FolderWalker } from '../platform/folder-walk.js';
 import type { ChangedEntries, TreeChanges } from '../platform/tree-changes.js';
 
@@ -31,8 +31,9 @@ export function unchangedAfterWalk(
   };
   const positions = indexPositions(index);
   for (const entry of named) drop(positions.get(entry));
-  // Each named entry may be a folder: every file below it is looked at.
-  for (const dir of around) for (const at of entriesUnder(index, `${prefix}${dir}/`)) drop(at);
+  // Each named entry may be a folder: every file right in it is looked at (a folder below it that
+  // changed, or was swapped or mounted over, is named by one walk or the other).
+  for (const dir of around) for (const at of filesIn(index, `${prefix}${dir}/`)) drop(at);
   return unchanged;
 }
 

@@ -10,7 +10,8 @@
 import { execFileSync } from 'node:child_process';
 import { linkSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createContentSnapshotter } from '../../../lib/analysis/content-snapshot.js';
+import { createContentSnapshotter, type SnapshotFs } from '../../../lib/analysis/content-snapshot.js';
+import { nodeFs } from '../../../lib/analysis/content-entries.js';
 import { createFolderWalker } from '../../../lib/platform/folder-walk.js';
 import { nodeProcessRunner, type ProcessRunner } from '../../../lib/platform/process.js';
 import { createTreeChanges } from '../../../lib/platform/tree-changes.js';
@@ -37,7 +38,7 @@ function fsClock(p: TmpProject, back: { ms: number }): () => number {
   };
 }
 
-function setup(files: Record<string, string> = {}) {
+function setup(files: Record<string, string> = {}, fs?: SnapshotFs) {
   const tree: Record<string, string> = { '.gitignore': 'ignored/\n', '.ralph/fix_plan.md': '- [ ] x\n', 'ignored/x': 'not content\n' };
   for (let i = 0; i < 30; i++) tree[`src/d${i % 3}/f${i}.ts`] = `export const v${i} = ${i};\n`;
   const p = tmpProject({ ...tree, ...files }, { git: true });
@@ -61,6 +62,7 @@ function setup(files: Record<string, string> = {}) {
     folders,
     changes,
     walkMarginMs: MARGIN_MS,
+    ...(fs ? { fs } : {}),
   });
   let fresh = 0;
   return {
@@ -118,6 +120,20 @@ describe('a snapshot after the walk that cleared setuid bits', () => {
       last = now.id;
     }
     expect(last).not.toBe(first.id);
+  });
+
+  it('looks at the files right in a folder whose entries changed, not at every file below it', async () => {
+    let lstats = 0;
+    const counting: SnapshotFs = { ...nodeFs, lstatSync: (path, options) => (lstats++, nodeFs.lstatSync(path, options)) };
+    const s = setup({}, counting);
+    await s.afterCall();
+    await s.afterCall();
+    // A file added right in src/, above the 30 files of src/d0..d2.
+    writeFileSync(s.p.path('src/top.ts'), 'top\n');
+    lstats = 0;
+    const after = await s.afterCall();
+    expect(after).toEqual({ id: await s.freshId(), diffFiles: 0 });
+    expect(lstats).toBeLessThan(5);
   });
 
   it.each([

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
-import { buildStatIndex, changedByGit, compareBytes, indexable, setIndexEntry, writeStatIndex } from '../../../lib/analysis/stat-index.js';
+import { buildStatIndex, changedByGit, compareBytes, filesIn, indexable, setIndexEntry, writeStatIndex } from '../../../lib/analysis/stat-index.js';
 import { GIT_TEST_ENV, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 
 let project: TmpProject | undefined;
@@ -86,5 +86,22 @@ describe('the private stat index', () => {
     const names = ['b', 'a', 'ab', '\uE000', '\u{1F600}', '\uFFFD', 'é'];
     const expected = [...names].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
     expect([...names].sort(compareBytes)).toEqual(expected);
+  });
+});
+
+describe('the files right in a folder, found in the index', () => {
+  it('are the entries of the folder itself, its subfolders skipped, whatever sorts around them', () => {
+    const paths = ['a.b', 'a/x', 'a/y/z', 'a/y/zz/deep', 'a/y0', 'a/z', 'a/é', 'a/😀', 'a-b/c', 'a0', 'b/a/x', 'top'];
+    for (const prefix of ['', 'sub/']) {
+      const index = buildStatIndex(paths, prefix, 20);
+      const names = (start: string) =>
+        filesIn(index, `${prefix}${start}`)
+          .map((i) => paths[i])
+          .sort();
+      expect(names('a/')).toEqual(['a/x', 'a/y0', 'a/z', 'a/é', 'a/😀'].sort());
+      expect(names('a/y/')).toEqual(['a/y/z']);
+      expect(names('b/')).toEqual([]);
+      expect(names('c/')).toEqual([]);
+    }
   });
 });
