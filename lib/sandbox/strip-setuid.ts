@@ -16,16 +16,16 @@
 //
 // The same walk serves the content snapshot that follows (lib/platform/tree-changes.ts): asked
 // for, GNU find also names every entry whose ctime is past the snapshot's stamp, so the snapshot
-// need not lstat every file again. A `find` without those tests fails, and the plain walk runs.
+// need not lstat every file again (find-walk.ts). A `find` without those tests fails, and the
+// plain walk runs.
 
 import { closeSync, constants, fchmodSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
 import type { Logger } from '../platform/deps.js';
 import type { ProcessRunner } from '../platform/process.js';
 import type { TreeChanges } from '../platform/tree-changes.js';
+import { findChanged, runFind, SET_ID_FILE, splitNul } from './find-walk.js';
 
 const SET_ID_BITS = 0o6000;
-// A walk of a huge tree on a slow disk may take minutes; past this, the walk is made here.
-const FIND_TIMEOUT_MS = 10 * 60_000;
 
 /** The filesystem calls of the walk (tests count them). */
 export interface StripFs {
@@ -135,9 +135,6 @@ function reach<T>(path: Buffer, use: (short: Buffer) => T): T {
   }
 }
 
-// `find`'s test for a regular file with a setuid or setgid bit. -P (the default) follows no link.
-const SET_ID_FILE = ['-type', 'f', '(', '-perm', '-4000', '-o', '-perm', '-2000', ')'];
-
 /**
  * The regular files under `root` with a setuid or setgid bit, as `find` names them; undefined
  * when it could not tell. Where the snapshot asks (`changes`), the same walk names the entries
@@ -146,50 +143,17 @@ const SET_ID_FILE = ['-type', 'f', '(', '-perm', '-4000', '-o', '-perm', '-2000'
 async function findSetIdFiles(root: Buffer, options: StripOptions & { processRunner: ProcessRunner }): Promise<Buffer[] | undefined> {
   const since = options.changes?.wanted();
   if (since !== undefined) {
-    // Named from the ms before: a ctime in the same ms is named too.
-    const after = `@${(Math.floor(since - 1) / 1000).toFixed(3)}`;
     const startedAt = options.changes!.now();
-    const args = ['(', ...SET_ID_FILE, '-printf', 'S%P\\0', ')', ',', '(', '-newerct', after, '-printf', 'C%P\\0', ')'];
-    const out = await runFind(root, args, options);
-    if (out) {
-      const setId: Buffer[] = [];
-      const entries: string[] = [];
-      for (const entry of splitNul(out)) {
-        if (entry[0] === 0x53 && entry.length > 1) setId.push(Buffer.concat([root, Buffer.from('/'), entry.subarray(1)]));
-        if (entry.length >= 1) entries.push(entry.toString('utf8', 1));
-      }
-      options.changes!.post({ since, entries, startedAt });
-      return setId;
+    // Named from the ms before: a ctime in the same ms is named too.
+    const found = await findChanged(root, `@${(Math.floor(since - 1) / 1000).toFixed(3)}`, options);
+    if (found) {
+      options.changes!.post({ since, entries: found.entries, startedAt });
+      return found.setId;
     }
   }
-  const out = await runFind(root, [...SET_ID_FILE, '-print0'], options);
-  // Each entry is `./` and the path below the root.
+  // From `.`, the project itself: each entry is `./` and the path below it.
+  const out = await runFind(root, ['.', '-xdev', ...SET_ID_FILE, '-print0'], options);
   return out && splitNul(out).flatMap((entry) => (entry.length > 2 ? [Buffer.concat([root, entry.subarray(1)])] : []));
-}
-
-/** What `find . -xdev <args>` printed in `root`; undefined when it failed. */
-async function runFind(root: Buffer, args: string[], options: StripOptions & { processRunner: ProcessRunner }): Promise<Buffer | undefined> {
-  // `.` from the root itself: no path of the project in the arguments.
-  const chunks: Buffer[] = [];
-  const exit = await options.processRunner.start('find', ['.', '-xdev', ...args], {
-    cwd: root.toString(),
-    ...(options.env ? { env: options.env } : {}),
-    input: '',
-    timeoutMs: FIND_TIMEOUT_MS,
-    onStdout: (chunk) => chunks.push(chunk),
-  }).done;
-  // Not found, stopped, a test it does not know, or a folder it could not read: what it said may be short of the whole tree.
-  return exit.spawnError || exit.code !== 0 ? undefined : Buffer.concat(chunks);
-}
-
-function splitNul(out: Buffer): Buffer[] {
-  const parts: Buffer[] = [];
-  for (let at = 0; at < out.length;) {
-    const end = out.indexOf(0, at);
-    parts.push(out.subarray(at, end === -1 ? out.length : end));
-    at = end === -1 ? out.length : end + 1;
-  }
-  return parts;
 }
 
 /** The same walk made here: every entry lstat'ed, links not followed, other devices not entered. */
