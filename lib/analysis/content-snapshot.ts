@@ -104,6 +104,8 @@ const GIT_STAT_FROM = 2048;
 // Files listed since the private index was built that are stat'ed here before it is built again
 // (plus one in 64 of the list).
 const REBUILD_MISSING = 256;
+// Entries the walk after a call may name beyond the listed files' number before git compares the stats instead.
+const NAMED_AT_MOST = 10_000;
 
 export function createContentSnapshotter(options: ContentSnapshotOptions): ContentSnapshotter {
   return new TreeSnapshotter(options);
@@ -286,11 +288,13 @@ class TreeSnapshotter implements ContentSnapshotter {
 
   /** The listing's cached files the walk after the call vouches for (walk-check.ts); undefined when it cannot tell. */
   private async checkWithWalk(of: Listing, walk: ChangedEntries, walkedAt: number): Promise<Checked | undefined> {
-    const folders = this.options.folders?.changedSince(walkedAt);
-    if (!folders || of.paths.length < this.gitStatFrom) return undefined;
+    const walker = this.options.folders;
+    const folders = walker?.changedSince(walkedAt);
+    // Far more entries changed than files listed (a dependency installed): git compares faster.
+    if (!walker || !folders || of.paths.length < this.gitStatFrom || walk.entries.length > of.paths.length + NAMED_AT_MOST) return undefined;
     const where = await this.layout;
     if (!where || walk.entries.includes('')) return undefined;
-    const unchanged = unchangedAfterWalk(this.syncIndex(of, where), walk.entries, folders, where.prefix);
+    const unchanged = unchangedAfterWalk(this.syncIndex(of, where), walk.entries, folders, where.prefix, (entry) => walker.reachable(entry));
     return unchanged && { unchanged };
   }
 

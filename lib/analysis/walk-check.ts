@@ -13,16 +13,18 @@ import type { ChangedEntries, TreeChanges } from '../platform/tree-changes.js';
 
 /**
  * Which of a listing's files are unchanged: `vouched` (aligned with the listing) but for the
- * files named and those below a named folder; undefined when the project's own folder is named
- * (every file would be looked at: git compares them faster).
+ * files named and those right in a folder named (`isFolder`: a folder the folder walk found)
+ * or read again or gone (`folders`); undefined when the project's own folder is named (every
+ * file would be looked at: git compares them faster).
  */
 export function unchangedAfterWalk(
   slots: { index: StatIndex; vouched: Uint8Array; pathOf: Int32Array },
   named: readonly string[],
   folders: readonly string[],
   prefix: string,
+  isFolder: (entry: string) => boolean,
 ): Uint8Array | undefined {
-  const around = new Set([...folders, ...named]);
+  const around = new Set([...folders, ...named.filter(isFolder)]);
   if (around.has('')) return undefined;
   const { index, pathOf } = slots;
   const unchanged = slots.vouched.slice();
@@ -31,8 +33,8 @@ export function unchangedAfterWalk(
   };
   const positions = indexPositions(index);
   for (const entry of named) drop(positions.get(entry));
-  // Each named entry may be a folder: every file right in it is looked at (a folder below it that
-  // changed, or was swapped or mounted over, is named by one walk or the other).
+  // Every file right in such a folder is looked at (a folder below it that changed, or was
+  // swapped or mounted over, is named by one walk or the other).
   for (const dir of around) for (const at of filesIn(index, `${prefix}${dir}/`)) drop(at);
   return unchanged;
 }

@@ -8,7 +8,7 @@
 // project's own folder changed), git compares the stats as before.
 
 import { execFileSync } from 'node:child_process';
-import { linkSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodeFs } from '../../../lib/analysis/content-entries.js';
 import type { SnapshotFs } from '../../../lib/analysis/content-snapshot.js';
@@ -142,6 +142,17 @@ describe('a snapshot after the walk that cleared setuid bits', () => {
     const top = await s.afterCall();
     expect(top.diffFiles).toBe(1);
     expect(top.id).toBe(await s.freshId());
+  });
+
+  it('a walk naming far more entries than files listed (a dependency installed in an ignored folder) leaves the comparison to git', async () => {
+    const s = setup();
+    await s.afterCall();
+    await s.afterCall();
+    mkdirSync(s.p.path('ignored/node_modules'));
+    for (let i = 0; i < 10_100; i++) writeFileSync(s.p.path(`ignored/node_modules/m${i}.js`), '');
+    writeFileSync(s.p.path('src/d0/f0.ts'), 'changed\n');
+    const after = await s.afterCall();
+    expect(after).toEqual({ id: await s.freshId(), diffFiles: 1 });
   });
 
   it('a clock stepped back between the request and the walk drops the walk', async () => {
