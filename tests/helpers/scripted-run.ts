@@ -1,13 +1,16 @@
-// One run of the real `bin/ralph` against a scripted fake Claude on a small plan, for the
-// guard matrix (tests/e2e/guards/honest-work.test.ts and hostile-work.test.ts): the project's
-// files, its plan and .ralphrc, the calls the agent makes; back come the exit code, how many
-// calls it took, status.json's exit reason and the log.
+// One run of ralph's loop against a scripted fake Claude on a small plan, for the guard matrix
+// (tests/e2e/guards/honest-work.test.ts and hostile-work.test.ts): the project's files, its plan
+// and .ralphrc, the calls the agent makes; back come the exit code, how many calls it took,
+// status.json's exit reason and the log. `ralph --max-loops N` runs in the test's process
+// (ralph-in-process.ts): the guards' decisions are the point, not the process's start.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { expect } from 'vitest';
+import { ralphPaths } from '../../lib/state/paths.js';
 import { withFakeClaude, type FakeCallScript } from './fake-claude.js';
 import { FAST_LOOP_RC } from './loop-harness.js';
-import { runCli, type CliResult } from './run-cli.js';
+import { runRalphInProcess } from './ralph-in-process.js';
+import type { CliResult } from './run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from './tmp-project.js';
 import type { Cleanups } from './cleanups.js';
 
@@ -47,8 +50,8 @@ export async function runScripted(cleanups: Cleanups, options: ScriptedRunOption
   options.setup?.(repo, projectDir);
   const fake = withFakeClaude({ calls: options.calls });
   cleanups.push(() => fake.cleanup());
-  const result = await runCli('ralph', ['--max-loops', String(options.maxLoops ?? 12)], { cwd: projectDir, env: fake.env });
-  const logFile = `${projectDir}/.ralph/logs/ralph.log`;
+  const result = await runRalphInProcess(projectDir, ['--max-loops', String(options.maxLoops ?? 12)], fake.env);
+  const logFile = ralphPaths(projectDir).ralphLog;
   expect(existsSync(logFile), `ralph wrote no log (exit ${result.code}):\n${result.stderr}`).toBe(true);
   const status = JSON.parse(readFileSync(`${projectDir}/.ralph/status.json`, 'utf8')) as Record<string, unknown>;
   return { result, calls: fake.runs().length, exitReason: status.exit_reason, log: readFileSync(logFile, 'utf8'), repo, projectDir };

@@ -1,7 +1,8 @@
-// Guards that tell stuck from slow, the honest half: the real `bin/ralph` against scripted
-// agents that each do honest work on a small plan in a way an earlier version of the guards
-// took for being stuck. Each must end done (exit 0). The hostile half, which must still halt, is
-// hostile-work.test.ts. Uses the built dist/ (npm run build).
+// Guards that tell stuck from slow, the honest half: ralph's loop (run in the test's process,
+// tests/helpers/ralph-in-process.ts) against scripted agents that each do honest work on a small
+// plan in a way an earlier version of the guards took for being stuck. Each must end done (exit
+// 0). The hostile half, which must still halt, is hostile-work.test.ts. A second `ralph` after a
+// run is the built bin/ralph (npm run build).
 
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';

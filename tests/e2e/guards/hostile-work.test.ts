@@ -1,7 +1,8 @@
 // Guards that tell stuck from slow, the hostile half: each way honest-work.test.ts widened what
 // counts as progress, tried by an agent that does no real work. Each must still halt (exit 2).
 // The earlier rounds' lying, flipping and junk-writing agents are in progress-evidence.test.ts,
-// plan-memory.test.ts and stall-guard.test.ts. Uses the built dist/ (npm run build).
+// plan-memory.test.ts and stall-guard.test.ts. Each case runs ralph's loop in the test's process
+// (tests/helpers/ralph-in-process.ts).
 
 import { describe, expect, it } from 'vitest';
 import type { FakeCallScript } from '../../helpers/fake-claude.js';
