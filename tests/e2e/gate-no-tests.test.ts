@@ -1,14 +1,17 @@
-// A gate run that executed no test is not a pass: the real `bin/ralph` with TEST_COMMAND running
+// A gate run that executed no test is not a pass: ralph's loop with TEST_COMMAND running
 // a script of the project that runs three tests (TAP). The agent does the first item honestly,
 // then rewrites the script to `exit 0` (or to a line that counts nothing), ticks the last item
 // and claims completion. The gate's pass proves nothing: the log names the command, the
-// completion is refused, and the run never ends as done.
+// completion is refused, and the run never ends as done. A single run goes through ralph's loop
+// in the test's process (tests/helpers/ralph-in-process.ts); the two runs after each other, through
+// the built bin/ralph.
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeCallScript } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli } from '../helpers/run-cli.js';
+import { runRalphInProcess } from '../helpers/ralph-in-process.js';
 import { ralphProjectTree, tmpProject } from '../helpers/tmp-project.js';
 import { useCleanups } from '../helpers/cleanups.js';
 
@@ -38,7 +41,7 @@ async function runWithRewrite(rewritten: string) {
   const claim: FakeCallScript = { writeFiles: { 'src/notes.txt': 'done\n' }, statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } };
   const fake = withFakeClaude({ calls: [honest, cheat, claim] });
   cleanups.push(() => fake.cleanup());
-  const result = await runCli('ralph', ['--max-loops', '4'], { cwd: project.dir, env: fake.env });
+  const result = await runRalphInProcess(project.dir, ['--max-loops', '4'], fake.env);
   const log = readFileSync(project.path('.ralph/logs/ralph.log'), 'utf8');
   const status = JSON.parse(readFileSync(project.path('.ralph/status.json'), 'utf8')) as { exit_reason: string };
   return { result, log, exitReason: status.exit_reason };

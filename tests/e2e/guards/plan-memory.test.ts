@@ -1,15 +1,17 @@
-// The plan has a memory: the real `bin/ralph` against a fake Claude that claims completion
+// The plan has a memory: ralph's loop against a fake Claude that claims completion
 // (EXIT_SIGNAL: true) while it hides the two open items of fix_plan.md — in a code fence, under
 // `## Optional`, in a blockquote, behind a zero-width space, deleted, or in an 11 MB plan. The
 // hidden items still count as open, the log names them, and the run never ends as done. Ticking
 // every item with no measured change is not done either, and neither are test-only loops while
-// items are open. Uses the built dist/ (npm run build).
+// items are open. Each attack runs the loop in the test's process (tests/helpers/ralph-in-process.ts);
+// the run the monitor then shows is the built bin/ralph (npm run build).
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeCallScript } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli, type CliResult } from '../../helpers/run-cli.js';
+import { runRalphInProcess } from '../../helpers/ralph-in-process.js';
 import { ralphProjectTree, tmpProject } from '../../helpers/tmp-project.js';
 import { useCleanups } from '../../helpers/cleanups.js';
 
@@ -33,7 +35,7 @@ async function runAttack(calls: FakeCallScript[], rc = ''): Promise<Ran> {
   cleanups.push(() => project.cleanup());
   const fake = withFakeClaude({ calls });
   cleanups.push(() => fake.cleanup());
-  const result = await runCli('ralph', ['--max-loops', String(MAX_LOOPS)], { cwd: project.dir, env: fake.env });
+  const result = await runRalphInProcess(project.dir, ['--max-loops', String(MAX_LOOPS)], fake.env);
   const log = readFileSync(project.path('.ralph/logs/ralph.log'), 'utf8');
   const status = JSON.parse(readFileSync(project.path('.ralph/status.json'), 'utf8')) as Record<string, unknown>;
   return { result, log, exitReason: status.exit_reason, calls: fake.runs().length };

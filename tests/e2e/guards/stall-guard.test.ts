@@ -1,14 +1,15 @@
-// The stall guard above the breaker: the real `bin/ralph` against a fake Claude that writes a
+// The stall guard above the breaker: ralph's loop (in the test's process,
+// tests/helpers/ralph-in-process.ts) against a fake Claude that writes a
 // new junk file every loop (new content, so the breaker stays closed) and never completes a
 // plan item halts after CB_NO_PLAN_PROGRESS_THRESHOLD (default 8) loops with exit 2 `stalled`
 // and a message that says what to do; an honest agent that needs 5 loops for each item runs
-// to plan_complete. Uses the built dist/ (npm run build).
+// to plan_complete.
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeCallScript } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
-import { runCli } from '../../helpers/run-cli.js';
+import { runRalphInProcess } from '../../helpers/ralph-in-process.js';
 import { ralphProjectTree, tmpProject } from '../../helpers/tmp-project.js';
 import { useCleanups } from '../../helpers/cleanups.js';
 
@@ -22,7 +23,7 @@ async function run(calls: FakeCallScript[], maxLoops: number) {
   cleanups.push(() => project.cleanup());
   const fake = withFakeClaude({ calls });
   cleanups.push(() => fake.cleanup());
-  const result = await runCli('ralph', ['--max-loops', String(maxLoops)], { cwd: project.dir, env: fake.env });
+  const result = await runRalphInProcess(project.dir, ['--max-loops', String(maxLoops)], fake.env);
   const status = JSON.parse(readFileSync(project.path('.ralph/status.json'), 'utf8')) as Record<string, unknown>;
   return { result, status, calls: fake.runs().length };
 }
