@@ -1,5 +1,6 @@
-// What the upstream Bash tool's own end-to-end suite expects of a whole run, driven through the
-// real `bin/ralph` with the fake `claude`: the flat JSON format's top-level work_type feeds
+// What the upstream Bash tool's own end-to-end suite expects of a whole run, driven through
+// ralph's loop (in the test's process, tests/helpers/ralph-in-process.ts; a bad flag's run
+// through the built bin/ralph) with the fake `claude`: the flat JSON format's top-level work_type feeds
 // test_saturation; the session log lines keep the Bash wording; and with
 // EXIT_REQUIRES_PLAN_COMPLETE=false the exit reasons come in the Bash order, so repeated
 // completion claims end the run as `completion_signals`. Uses the built dist/ (npm run build).
@@ -9,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeCallScript, type FakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
+import { runRalphInProcess } from '../helpers/ralph-in-process.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
 import { useCleanups } from '../helpers/cleanups.js';
 
@@ -29,7 +31,7 @@ async function run(calls: FakeCallScript[], options: { env?: NodeJS.ProcessEnv; 
   options.setup?.(project);
   const fake = withFakeClaude({ calls });
   cleanups.push(() => fake.cleanup());
-  const result = await runCli('ralph', ['--max-loops', '6'], { cwd: project.dir, env: { ...fake.env, ...options.env } });
+  const result = await runRalphInProcess(project.dir, ['--max-loops', '6'], { ...fake.env, ...options.env });
   const status = JSON.parse(readFileSync(project.path('.ralph/status.json'), 'utf8')) as Record<string, unknown>;
   return { result, project, fake, status };
 }

@@ -1,4 +1,5 @@
-// fix_plan.md as users write it, through the real `bin/ralph` and the fake agent: fenced code
+// fix_plan.md as users write it, through ralph (its loop runs in the test's process,
+// tests/helpers/ralph-in-process.ts; --dry-run and --status are the built bin/ralph) and the fake agent: fenced code
 // and GitHub task-list markers read like GitHub shows them, one meaning of plan progress in the
 // loop, `--dry-run`, `ralph --status --json` and `ralph-monitor --once` (with a custom
 // OPTIONAL_SECTIONS), and FIX_PLAN_FILE / AGENT_FILE honoured end to end.
@@ -8,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeCall, type FakeClaude, type FakeScenario } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli } from '../helpers/run-cli.js';
+import { runRalphInProcess } from '../helpers/ralph-in-process.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
 import { useCleanups } from '../helpers/cleanups.js';
 
@@ -36,6 +38,11 @@ function ralph(p: TmpProject, f: FakeClaude, args: string[]) {
   return runCli('ralph', args, { cwd: p.dir, env: { ...f.env, ...GIT_TEST_ENV } });
 }
 
+/** A loop run: ralph's loop in this process (tests/helpers/ralph-in-process.ts). */
+function loop(p: TmpProject, f: FakeClaude, args: string[]) {
+  return runRalphInProcess(p.dir, args, { ...f.env, ...GIT_TEST_ENV });
+}
+
 /** Everything the agent was given besides the prompt file (the loop context), wherever it goes. */
 function agentInput(call: FakeCall): string {
   return [...call.argv, call.stdin ?? ''].join('\n');
@@ -57,7 +64,7 @@ describe('plans as users write them', () => {
     ].join('\n');
     const p = project({ '.ralph/fix_plan.md': plan });
     const f = fake({ calls: [idle] });
-    const r = await ralph(p, f, ['--max-loops', '1']);
+    const r = await loop(p, f, ['--max-loops', '1']);
     // Before: plan_complete at once, exit 0 with 0 calls.
     expect(f.runs(), r.stdout).toHaveLength(1);
     expect(r.code).toBe(3);
@@ -68,7 +75,7 @@ describe('plans as users write them', () => {
     const plan = '# Plan\n- [x] scaffold\n* [ ] one\n* [ ] two\n+ [ ] three\n1. [ ] four\n';
     const p = project({ '.ralph/fix_plan.md': plan });
     const f = fake({ calls: [idle] });
-    const r = await ralph(p, f, ['--max-loops', '1']);
+    const r = await loop(p, f, ['--max-loops', '1']);
     expect(f.runs(), r.stdout).toHaveLength(1);
     expect(r.code).toBe(3);
     expect(agentInput(f.runs()[0]!)).toContain('Remaining tasks: 4.');
@@ -78,7 +85,7 @@ describe('plans as users write them', () => {
     const plan = '# Plan\n- [ ] the only task\n\nWrite items like this:\n~~~markdown\n- [ ] an example\n~~~\n';
     const p = project({ '.ralph/fix_plan.md': plan });
     const f = fake({ calls: [{ ...idle, tickFixPlan: 1, writeFiles: { 'done.txt': 'x' } }] });
-    const r = await ralph(p, f, ['--max-loops', '3']);
+    const r = await loop(p, f, ['--max-loops', '3']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout + r.stderr).toContain('plan_complete');
     expect(f.runs()).toHaveLength(1);
@@ -136,7 +143,7 @@ describe('FIX_PLAN_FILE and AGENT_FILE', () => {
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain('plan: docs/plan.md: 1/2 done, 1 remaining');
 
-    const r = await ralph(p, f, ['--max-loops', '3']);
+    const r = await loop(p, f, ['--max-loops', '3']);
     // Before: integrity failure for the missing .ralph/fix_plan.md, exit 1.
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout + r.stderr).toContain('plan_complete');
@@ -153,7 +160,7 @@ describe('FIX_PLAN_FILE and AGENT_FILE', () => {
   it('the integrity check requires the AGENT_FILE it names', async () => {
     const p = project({ '.ralphrc': RC, 'docs/plan.md': '- [ ] b\n' });
     const f = fake({ calls: [idle] });
-    const r = await ralph(p, f, ['--max-loops', '1']);
+    const r = await loop(p, f, ['--max-loops', '1']);
     expect(r.code).toBe(1);
     expect(r.stderr + r.stdout).toContain('docs/AGENT.md');
     expect(f.runs()).toHaveLength(0);
@@ -165,7 +172,7 @@ describe('FIX_PLAN_FILE and AGENT_FILE', () => {
   ])('refuses %s outside the project with an error naming the key', async (line, key) => {
     const p = project({ '.ralphrc': `${FAST_LOOP_RC}${line}\n` });
     const f = fake({ calls: [idle] });
-    const r = await ralph(p, f, ['--max-loops', '1']);
+    const r = await loop(p, f, ['--max-loops', '1']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`Error: ${line} points outside the project`);
     expect(r.stderr).toContain(`set ${key} in .ralphrc to a path inside the project`);
@@ -175,7 +182,7 @@ describe('FIX_PLAN_FILE and AGENT_FILE', () => {
   it('the integrity check requires the FIX_PLAN_FILE it names, not .ralph/fix_plan.md', async () => {
     const p = project({ '.ralphrc': RC, 'docs/AGENT.md': '# Agent\n' });
     const f = fake({ calls: [idle] });
-    const r = await ralph(p, f, ['--max-loops', '1']);
+    const r = await loop(p, f, ['--max-loops', '1']);
     expect(r.code).toBe(1);
     expect(r.stderr + r.stdout).toContain('  - docs/plan.md');
     expect(r.stderr + r.stdout).not.toContain('  - .ralph/fix_plan.md');

@@ -3,7 +3,8 @@
 // that no outside text stands alone where a flag could be read. Covered: .ralphrc (project and
 // home) and environment values, GitHub issue titles and PRD text imported into fix_plan.md,
 // a hostile PRD file name, the project directory's name, the git branch, and file names the
-// agent creates (spaces, newlines, quotes, leading dashes).
+// agent creates (spaces, newlines, quotes, leading dashes). The loop runs in the test's process
+// (tests/helpers/ralph-in-process.ts), the other commands as processes.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeCall, type FakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli } from '../helpers/run-cli.js';
+import { runRalphInProcess } from '../helpers/ralph-in-process.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
 import { withFakeTaskClis } from '../integration/bootstrap/fake-task-clis.js';
 import { useCleanups } from '../helpers/cleanups.js';
@@ -138,7 +140,7 @@ describe('.ralphrc and environment values are data, never code', () => {
     writeFileSync(join(home, '.ralphrc'), `MAX_LOOPS=$(${c.touch('home-1')})\nCLAUDE_TIMEOUT_MINUTES=\`${c.touch('home-2')}\`\n`);
     const hostileModel = `$(${c.touch('env-1')})`;
     const f = fakeClaude({ calls: [work()] });
-    const r = await runCli('ralph', ['--max-loops', '1'], { cwd: p.dir, env: { ...f.env, HOME: home, CLAUDE_MODEL: hostileModel } });
+    const r = await runRalphInProcess(p.dir, ['--max-loops', '1'], { ...f.env, HOME: home, CLAUDE_MODEL: hostileModel });
     expect(r.code, r.stderr).toBe(3);
     expect(c.fired()).toEqual([]);
     // Each ignored line is reported with its place.
@@ -189,7 +191,7 @@ describe('titles, PRD text and names from outside', () => {
     writeFileSync(p.path('.ralphrc'), `${readFileSync(p.path('.ralphrc'), 'utf8')}\n${FAST_LOOP_RC}`);
     const f = fakeClaude({ calls: [work()] });
     // ralph-enable-ci found no claude on PATH and wrote an npx command; the fake stands in.
-    const run = await runCli('ralph', ['--max-loops', '1'], { cwd: p.dir, env: { ...f.env, ...GIT_TEST_ENV, CLAUDE_CODE_CMD: 'claude' } });
+    const run = await runRalphInProcess(p.dir, ['--max-loops', '1'], { ...f.env, ...GIT_TEST_ENV, CLAUDE_CODE_CMD: 'claude' });
     expect(run.code, run.stderr).toBe(3);
     expectCleanArgv(f.runs(), titles);
     expect(c.fired()).toEqual([]);
@@ -241,7 +243,7 @@ describe('titles, PRD text and names from outside', () => {
     const branch = `x$(${c.touch('branch').replaceAll(' ', '${IFS}')})`;
     git('checkout', '-q', '-b', branch);
     const f = fakeClaude({ calls: [work()] });
-    const r = await runCli('ralph', ['--max-loops', '1'], { cwd: dir, env: f.env });
+    const r = await runRalphInProcess(dir, ['--max-loops', '1'], f.env);
     expect(r.code, r.stderr).toBe(3);
     expect(f.runs()[0]!.cwd).toBe(dir);
     expectCleanArgv(f.runs(), [dir]);
@@ -252,7 +254,7 @@ describe('titles, PRD text and names from outside', () => {
     const names = ['-rf', '--force.txt', 'a b.txt', 'new\nline.txt', `it's "q".txt`, '$(touch pwned-by-name).txt', '`touch pwned-by-tick`', '-n'];
     const p = project();
     const f = fakeClaude({ calls: [work(Object.fromEntries(names.map((n) => [n, `content of ${n}`])))] });
-    const r = await runCli('ralph', ['--max-loops', '1'], { cwd: p.dir, env: f.env });
+    const r = await runRalphInProcess(p.dir, ['--max-loops', '1'], f.env);
     expect(r.code, r.stderr).toBe(3);
     const metrics = readFileSync(p.path('.ralph/logs/metrics.jsonl'), 'utf8')
       .trim()

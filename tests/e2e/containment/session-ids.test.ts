@@ -1,12 +1,13 @@
 // A session id reaches argv only as the value of --resume, so it must have the shape of one: an
 // id the agent wrote into .ralph/.claude_session_id, or reported in its stream-json output, that
-// is no UUID is discarded with a warning and never appears in the agent's argv.
+// is no UUID is discarded with a warning and never appears in the agent's argv. Each run is
+// ralph's loop in the test's process (tests/helpers/ralph-in-process.ts).
 
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeClaude } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
-import { runCli } from '../../helpers/run-cli.js';
+import { runRalphInProcess } from '../../helpers/ralph-in-process.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 import { useCleanups } from '../../helpers/cleanups.js';
 
@@ -32,7 +33,7 @@ describe('session ids from files the agent can write', () => {
   ])('a flag in .ralph/.claude_session_id (%s) never reaches argv', async (_name, content) => {
     const { p, f } = setup({ calls: [work(1)] });
     writeFileSync(p.path('.ralph/.claude_session_id'), content);
-    const r = await runCli('ralph', ['--max-loops', '1'], { cwd: p.dir, env: f.env });
+    const r = await runRalphInProcess(p.dir, ['--max-loops', '1'], f.env);
     expect(r.code).toBe(3);
     const [run] = f.runs();
     expect(run!.argv).not.toContain(HOSTILE);
@@ -44,7 +45,7 @@ describe('session ids from files the agent can write', () => {
 describe('session ids the agent reports', () => {
   it('a flag as the stream-json session_id is not saved and never reaches the next call', async () => {
     const { p, f } = setup({ calls: [{ ...work(1), sessionId: HOSTILE }, work(2)] });
-    const r = await runCli('ralph', ['--max-loops', '2'], { cwd: p.dir, env: f.env });
+    const r = await runRalphInProcess(p.dir, ['--max-loops', '2'], f.env);
     expect(r.code).toBe(3);
     const runs = f.runs();
     expect(runs).toHaveLength(2);
@@ -56,7 +57,7 @@ describe('session ids the agent reports', () => {
 
   it('a valid reported id is still resumed (the check does not break continuity)', async () => {
     const { p, f } = setup({ calls: [work(1), work(2)] });
-    const r = await runCli('ralph', ['--max-loops', '2'], { cwd: p.dir, env: f.env });
+    const r = await runRalphInProcess(p.dir, ['--max-loops', '2'], f.env);
     expect(r.code).toBe(3);
     const runs = f.runs();
     const resume = runs[1]!.argv[runs[1]!.argv.indexOf('--resume') + 1];
