@@ -23,6 +23,8 @@ interface Ending {
   loops: unknown;
   calls: number;
   summary: boolean;
+  /** The levels the log has lines of (DEBUG only with --verbose). */
+  levels: string[];
 }
 
 /** One project and fake agent, run by `run`; what the run ended as. */
@@ -38,7 +40,15 @@ async function endOf(
   const result = await run(project.dir, argv, fake.env);
   const status = JSON.parse(readFileSync(project.path('.ralph/status.json'), 'utf8')) as Record<string, unknown>;
   const log = readFileSync(project.path('.ralph/logs/ralph.log'), 'utf8');
-  return { code: result.code, exitReason: status.exit_reason, loops: status.loop_count, calls: fake.runs().length, summary: log.includes('] Run summary') };
+  const levels = [...new Set([...log.matchAll(/\[(DEBUG|INFO|WARN|ERROR|SUCCESS)\]/g)].map((match) => match[1]!))].sort();
+  return {
+    code: result.code,
+    exitReason: status.exit_reason,
+    loops: status.loop_count,
+    calls: fake.runs().length,
+    summary: log.includes('] Run summary'),
+    levels,
+  };
 }
 
 const bin = (dir: string, argv: string[], env: Record<string, string>) => runCli('ralph', argv, { cwd: dir, env });
@@ -47,10 +57,20 @@ describe('runRalphInProcess', () => {
   it.each([
     ['a finished plan', done, ['--max-loops', '3']],
     ['the loop limit', idle, ['--max-loops', '1']],
+    ['--verbose', done, ['--max-loops', '3', '--verbose']],
   ] as const)('ends as bin/ralph does: %s', async (_name, scenario, argv) => {
     const inProcess = await endOf(scenario, [...argv], runRalphInProcess);
     expect(inProcess).toEqual(await endOf(scenario, [...argv], bin));
     expect(inProcess.summary).toBe(true);
+  });
+
+  it('ends a bad flag value as bin/ralph does: its exit code and message', async () => {
+    const project = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC }), { git: true });
+    cleanups.push(() => project.cleanup());
+    const inProcess = await runRalphInProcess(project.dir, ['--max-loops', 'many']);
+    const command = await runCli('ralph', ['--max-loops', 'many'], { cwd: project.dir });
+    expect({ code: inProcess.code, stderr: inProcess.stderr }).toEqual({ code: command.code, stderr: command.stderr });
+    expect(inProcess.code).not.toBe(0);
   });
 
   it("refuses ralph's other actions, its web view and parallel units", async () => {

@@ -10,7 +10,7 @@
 import { EventEmitter } from 'node:events';
 import { homedir } from 'node:os';
 import { reportError } from '../../lib/cli/error-funnel.js';
-import { parseRalphArgs } from '../../lib/cli/ralph/ralph-options.js';
+import { parseRalphArgs, type RalphCliOptions } from '../../lib/cli/ralph/ralph-options.js';
 import { runProject } from '../../lib/loop/run-project.js';
 import { readParallel } from '../../lib/parallel/upcoming-units.js';
 import { systemClock } from '../../lib/platform/clock.js';
@@ -27,38 +27,41 @@ import type { CliResult } from './run-cli.js';
  * worker's own handlers; a call to exit throws.
  */
 export async function runRalphInProcess(projectDir: string, argv: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<CliResult> {
-  const options = parseRalphArgs(argv);
-  if (options.action !== 'run' || options.web)
-    throw new Error(`runRalphInProcess runs the loop only, not ralph's ${options.web ? 'web view' : options.action} (use runCli)`);
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...extraEnv };
   const stdout = captureOutput();
   const stderr = captureOutput();
+  const ended = (code: number): CliResult => ({ code, signal: null, stdout: stdout.text, stderr: stderr.text });
+  // What the command would print and exit with (its error funnel).
+  const funnel = (error: unknown) => ended(reportError(error, { write: (text) => stderr.write(text) }));
+  let options: RalphCliOptions;
+  try {
+    options = parseRalphArgs(argv);
+  } catch (error) {
+    return funnel(error);
+  }
+  if (options.action !== 'run' || options.web)
+    throw new Error(`runRalphInProcess runs the loop only, not ralph's ${options.web ? 'web view' : options.action} (use runCli)`);
   const redact = createRedactor(env);
-  const logger = createLogger({ logFile: ralphPaths(projectDir).ralphLog, stderr, env, redact, clock: systemClock });
+  const verbose = options.flags.RALPH_VERBOSE === true;
+  const logger = createLogger({ logFile: ralphPaths(projectDir).ralphLog, stderr, env, redact, clock: systemClock, verbose });
   // The command's home: os.homedir() in a process whose HOME is the one given.
-  const deps: Deps = {
-    clock: systemClock,
-    env,
-    cwd: projectDir,
-    homeDir: env.HOME ?? homedir(),
-    processRunner: nodeProcessRunner,
-    logger,
-    stdout,
-    stderr,
-    redact,
-  };
+  const homeDir = env.HOME ?? homedir();
+  const deps: Deps = { clock: systemClock, env, cwd: projectDir, homeDir, processRunner: nodeProcessRunner, logger, stdout, stderr, redact };
   const signals = Object.assign(new EventEmitter(), {
     exit: ((code?: number) => {
       throw new Error(`process.exit(${code}) called`);
     }) as (code?: number) => never,
   });
-  if (readParallel({ projectDir, homeDir: deps.homeDir, env, flags: options.flags }) > 1)
-    throw new Error('runRalphInProcess runs one loop, not parallel units (use runCli)');
-  let code: number;
+  let parallel: number;
   try {
-    code = await runProject({ projectDir, flags: options.flags, deps, signals: signals as never, fresh: options.fresh });
+    parallel = readParallel({ projectDir, homeDir, env, flags: options.flags });
   } catch (error) {
-    code = reportError(error, { write: (text) => stderr.write(text) });
+    return funnel(error);
   }
-  return { code, signal: null, stdout: stdout.text, stderr: stderr.text };
+  if (parallel > 1) throw new Error('runRalphInProcess runs one loop, not parallel units (use runCli)');
+  try {
+    return ended(await runProject({ projectDir, flags: options.flags, deps, signals: signals as never, fresh: options.fresh }));
+  } catch (error) {
+    return funnel(error);
+  }
 }
