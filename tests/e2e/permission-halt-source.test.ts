@@ -1,11 +1,11 @@
-// The permission-denied halt through the real `bin/ralph` says where to put the ALLOWED_TOOLS
+// The permission-denied halt of ralph's loop (in the test's process, tests/helpers/ralph-in-process.ts) says where to put the ALLOWED_TOOLS
 // line: where the value came from (the environment and --allowed-tools override .ralphrc, so
 // editing .ralphrc would change nothing), which rule stopped the run, and the narrowest rule.
 
 import { describe, expect, it } from 'vitest';
 import { withFakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runRalphInProcess } from '../helpers/ralph-in-process.js';
 import { ralphProjectTree, tmpProject } from '../helpers/tmp-project.js';
 import { useCleanups } from '../helpers/cleanups.js';
 
@@ -20,7 +20,7 @@ async function haltWith(options: { rc?: string; env?: Record<string, string>; ar
     () => p.cleanup(),
     () => f.cleanup(),
   );
-  const r = await runCli('ralph', options.args ?? [], { cwd: p.dir, env: { ...f.env, ...options.env } });
+  const r = await runRalphInProcess(p.dir, options.args ?? [], { ...f.env, ...options.env });
   expect(r.code).toBe(2);
   expect(r.stderr).toContain('EXECUTION HALTED: Permission Denied');
   expect(r.stderr).toMatch(/ALLOWED_TOOLS="[^"]*Bash\(rm -rf build\)"/);

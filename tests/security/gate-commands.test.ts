@@ -2,6 +2,8 @@
 // project's manifests, never one read from a file the agent edits: an agent limited to
 // ALLOWED_TOOLS="Read" that rewrites the test block of .ralph/AGENT.md gets nothing run — not in
 // this run, not in the next — and the next run says once that AGENT.md names another command.
+// The first run's loop runs in the test's process (tests/helpers/ralph-in-process.ts), the next is
+// the built bin/ralph.
 
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli } from '../helpers/run-cli.js';
+import { runRalphInProcess } from '../helpers/ralph-in-process.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
 import { useCleanups } from '../helpers/cleanups.js';
 
@@ -36,7 +39,7 @@ describe('a test command the agent wrote into AGENT.md', () => {
     });
     cleanups.push(() => project.cleanup());
 
-    const first = await runCli('ralph', ['--max-loops', '2'], { cwd: project.dir, env: fake.env });
+    const first = await runRalphInProcess(project.dir, ['--max-loops', '2'], fake.env);
     expect(first.code, first.stderr).toBe(3);
     const second = await runCli('ralph', ['--max-loops', '1'], { cwd: project.dir, env: fake.env });
     expect(second.code, second.stderr).toBe(3);

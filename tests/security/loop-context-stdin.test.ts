@@ -1,12 +1,13 @@
 // The loop context — the previous result (secret-looking text included), the failing tests, the
 // open items — goes to the agent on stdin after the prompt, redacted, and never into argv (every
 // local user can read argv with ps; CLI 2.1.x ignores a new --append-system-prompt on a resumed
-// session). Checked on a resumed and on a fresh call, through the real `ralph`.
+// session). Checked on a resumed and on a fresh call, through ralph's loop
+// (in the test's process, tests/helpers/ralph-in-process.ts).
 
 import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runRalphInProcess } from '../helpers/ralph-in-process.js';
 import { ralphProjectTree, tmpProject } from '../helpers/tmp-project.js';
 import { loopContextIn } from '../integration/verify-loop/verify-loop-fixture.js';
 import { useCleanups } from '../helpers/cleanups.js';
@@ -41,7 +42,7 @@ describe('the loop context', () => {
       const project = tmpProject(ralphProjectTree({ '.ralphrc': rc, '.ralph/fix_plan.md': '- [ ] fix the parser\n', 'check.js': CHECK_SCRIPT }), { git: true });
       cleanups.push(() => project.cleanup());
 
-      const result = await runCli('ralph', ['--max-loops', '2'], { cwd: project.dir, env: fake.env });
+      const result = await runRalphInProcess(project.dir, ['--max-loops', '2'], fake.env);
 
       expect(result.code, result.stderr).toBe(3);
       const [first, second] = fake.runs();

@@ -1,4 +1,5 @@
-// Codex through the real `bin/ralph` with the fake `codex` (modelled on the 0.169.0
+// Codex through ralph (a run's loop in the test's process, tests/helpers/ralph-in-process.ts;
+// runs after each other through the built bin/ralph) with the fake `codex` (modelled on the 0.169.0
 // recordings): a 3-item plan to plan_complete, each call resuming the thread of the one before;
 // a rejected id and a Claude id never block it; a 401 stops with exit 1 and the fix; the tokens
 // (differences of Codex's running totals) reach status, metrics and ralph-stats.
@@ -7,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { withFakeCodex, type FakeCodex, type FakeCodexScenario } from '../../helpers/fake-codex.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli } from '../../helpers/run-cli.js';
+import { runRalphInProcess } from '../../helpers/ralph-in-process.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 import { useCleanups } from '../../helpers/cleanups.js';
 
@@ -33,7 +35,7 @@ const working = (n: number) => ({
 describe('ralph on Codex', () => {
   it('runs a 3-item plan to plan_complete, each call resuming the thread of the one before', async () => {
     const { p, codex, env } = setup({ calls: [working(1), working(2), { ...working(3), statusBlock: {} }] });
-    const run = await runCli('ralph', [], { cwd: p.dir, env });
+    const run = await runRalphInProcess(p.dir, [], env);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('Ralph loop starting with Codex');
     expect(run.stderr).toMatch(/Codex cannot honour ALLOWED_TOOLS tool by tool: it runs with the sandbox workspace-write/);
@@ -95,7 +97,7 @@ describe('ralph on Codex', () => {
 
   it('a 401 stops the run with exit 1 and the fix', async () => {
     const { p, codex, env } = setup({ calls: [{ replay: '401' }] });
-    const run = await runCli('ralph', [], { cwd: p.dir, env });
+    const run = await runRalphInProcess(p.dir, [], env);
     expect(run.code).toBe(1);
     expect(codex.runs()).toHaveLength(1);
     expect(run.stderr).toContain('Codex: unexpected status 401 Unauthorized: Incorrect API key provided.');

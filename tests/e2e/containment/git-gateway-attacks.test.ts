@@ -1,5 +1,6 @@
 // The attacks on ralph's git, each by a fake agent that does what a prompt-injected one would,
-// through the real bin/ralph and ralph-queue:
+// through ralph's loop (in the test's process, tests/helpers/ralph-in-process.ts) and the real
+// ralph-queue:
 // - a nested repository of the agent's, with a clean filter and an fsmonitor in its own
 //   .git/config: none of ralph's git calls enter it (content snapshots, --backup, the queue's
 //   leftover commit), it is not added to ralph's commits, and the user's own `git status` after
@@ -19,6 +20,7 @@ import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeCallScript } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli } from '../../helpers/run-cli.js';
+import { runRalphInProcess } from '../../helpers/ralph-in-process.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 import { withFakeTaskClis } from '../../integration/bootstrap/fake-task-clis.js';
 import { useCleanups } from '../../helpers/cleanups.js';
@@ -98,7 +100,7 @@ describe('a nested repository of the agent', () => {
       ],
     });
     cleanups.push(() => fake.cleanup());
-    const run = await runCli('ralph', ['--backup', '--max-loops', '3'], { cwd: project.dir, env: { ...fake.env, ...GIT_TEST_ENV } });
+    const run = await runRalphInProcess(project.dir, ['--backup', '--max-loops', '3'], { ...fake.env, ...GIT_TEST_ENV });
     expect(fake.runs()).toHaveLength(3);
     expect(run.stderr).not.toContain('internal error');
     expect(evil.ran()).toEqual([]);
@@ -188,7 +190,7 @@ git commit -q -m one`,
       FAKE_GH_LOG: clis.env.FAKE_GH_LOG!,
       PATH: [clis.binDir, fake.env.PATH].join(delimiter),
     };
-    const run = await runCli('ralph', ['--github-issue', '42', '--create-pr', '--max-loops', '2'], { cwd: project.dir, env });
+    const run = await runRalphInProcess(project.dir, ['--github-issue', '42', '--create-pr', '--max-loops', '2'], env);
     expect(run.stderr).not.toContain('internal error');
     expect(evil.ran()).toEqual([]);
     expect(execFileSync('git', ['--git-dir', origin, 'branch', '--list', 'ralph/issue-42'], { encoding: 'utf8' })).toContain('ralph/issue-42');
@@ -213,7 +215,7 @@ node -e 'const f="package.json";const p=JSON.parse(require("fs").readFileSync(f)
     );
     const fake = withFakeClaude({ calls: [{ steps: shStep(plant), statusBlock: working }, { statusBlock: working }] });
     cleanups.push(() => fake.cleanup());
-    return { project, fake, run: () => runCli('ralph', ['--max-loops', '2'], { cwd: project.dir, env: { ...fake.env, ...GIT_TEST_ENV } }) };
+    return { project, fake, run: () => runRalphInProcess(project.dir, ['--max-loops', '2'], { ...fake.env, ...GIT_TEST_ENV }) };
   };
 
   it('ralph moves the repository back, keeps the gitfile aside and undoes the test script', async () => {

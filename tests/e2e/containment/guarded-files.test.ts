@@ -1,4 +1,5 @@
-// Guarded files through the real `bin/ralph`: a hostile agent rewrites `.ralphrc` (its own
+// Guarded files through ralph (the first run's loop in the test's process,
+// tests/helpers/ralph-in-process.ts; the next run is the built bin/ralph): a hostile agent rewrites `.ralphrc` (its own
 // command, limits, tools), widens Claude's project permissions and plants a git hook. Each
 // change is undone after the call, with the agent's version kept in .ralph/quarantine/ and a
 // warning; the second call that does it halts the run (exit 2) with the diff; and the next
@@ -11,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeCallScript } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli } from '../../helpers/run-cli.js';
+import { runRalphInProcess } from '../../helpers/ralph-in-process.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject } from '../../helpers/tmp-project.js';
 import { useCleanups } from '../../helpers/cleanups.js';
 
@@ -47,7 +49,7 @@ describe('an agent that rewrites the files that configure what runs', () => {
     cleanups.push(() => fake.cleanup());
     const env = { ...fake.env, ...GIT_TEST_ENV };
 
-    const first = await runCli('ralph', ['--max-loops', '3'], { cwd: project.dir, env });
+    const first = await runRalphInProcess(project.dir, ['--max-loops', '3'], env);
     expect(first.code, first.stderr).toBe(2);
     expect(fake.runs()).toHaveLength(2);
     expect(first.stderr).toContain('+ CLAUDE_CODE_CMD="./evil.sh"');

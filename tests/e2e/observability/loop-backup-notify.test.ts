@@ -1,4 +1,5 @@
-// The real `bin/ralph` loop with --backup and --notify, against the fake claude and real git:
+// ralph's loop (in the test's process, tests/helpers/ralph-in-process.ts; --rollback is the built
+// bin/ralph) with --backup and --notify, against the fake claude and real git:
 // the backup made before loop 2 holds the edited tracked file and the new untracked file made in
 // loop 1, git's stash list, index and working tree are left as the agent left them, and
 // --rollback restores that backup; --notify reaches a fake notify-send on completion;
@@ -11,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { withFakeClaude } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli } from '../../helpers/run-cli.js';
+import { runRalphInProcess } from '../../helpers/ralph-in-process.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 
 let cleanups: Array<() => void> = [];
@@ -58,7 +60,7 @@ describe('ralph --backup / --rollback', () => {
     const gitBefore = userGitState(p);
     expect(gitBefore.staged).toContain('staged.md');
 
-    const run = await runCli('ralph', ['--backup'], { cwd: p.dir, env });
+    const run = await runRalphInProcess(p.dir, ['--backup'], env);
     expect(run.code, run.stderr).toBe(0);
     expect(fake.runs()).toHaveLength(2);
 
@@ -105,7 +107,7 @@ describe('ralph --notify', () => {
     const head = p.git('rev-parse', 'HEAD').trim();
     for (let n = 1; n <= 20; n++) p.git('update-ref', `refs/ralph/backups/loop-1-4102444800-${n}`, head);
 
-    const run = await runCli('ralph', ['--backup', '--max-loops', '3'], { cwd: p.dir, env: { ...fake.env, ...GIT_TEST_ENV } });
+    const run = await runRalphInProcess(p.dir, ['--backup', '--max-loops', '3'], { ...fake.env, ...GIT_TEST_ENV });
     expect(fake.runs()).toHaveLength(3);
     expect(run.stderr).not.toContain('internal error');
     const refs = p.git('for-each-ref', '--format=%(refname)', 'refs/ralph/backups/').split('\n').filter(Boolean);
@@ -127,7 +129,7 @@ describe('ralph --notify', () => {
     cleanups.push(() => fake.cleanup());
     const env = { ...fake.env, ...GIT_TEST_ENV, NOTIFY_LOG: log, PATH: [notifyDir, fake.env.PATH].join(delimiter) };
 
-    const run = await runCli('ralph', ['--notify'], { cwd: p.dir, env });
+    const run = await runRalphInProcess(p.dir, ['--notify'], env);
     expect(run.code, run.stderr).toBe(0);
     expect(existsSync(log) ? readFileSync(log, 'utf8') : '').toBe('Ralph - Complete|Ralph finished: plan complete\n');
   });
@@ -140,7 +142,7 @@ describe('log retention', () => {
     const calls = [1, 2, 3, 4].map((n) => ({ tickFixPlan: 1, writeFiles: { [`f${n}.txt`]: `${n}\n` }, statusBlock: working }));
     const fake = withFakeClaude({ calls });
     cleanups.push(() => fake.cleanup());
-    const run = await runCli('ralph', [], { cwd: p.dir, env: { ...fake.env, ...GIT_TEST_ENV } });
+    const run = await runRalphInProcess(p.dir, [], { ...fake.env, ...GIT_TEST_ENV });
     expect(run.code, run.stderr).toBe(0);
     expect(fake.runs()).toHaveLength(4);
     return readdirSync(p.path('.ralph/logs'));
