@@ -1,4 +1,4 @@
-// `ralph --github-issue` through the real bin/ralph, a fake claude and a fake gh that records
+// `ralph --github-issue` through ralph's loop (in the test's process), a fake claude and a fake gh that records
 // every argv and stdin, with a local bare repository as origin: a progress comment at loop 5,
 // then on completion the summary, the push, a draft PR linking the issue, the follow-up for an
 // added TODO, the labels and the close. A halted run posts nothing on completion, hostile issue
@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeCallScript } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
+import { runRalphInProcess } from '../helpers/ralph-in-process.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
 import { withFakeTaskClis, type FakeGhCall, type FakeGhData } from '../integration/bootstrap/fake-task-clis.js';
 import { useCleanups } from '../helpers/cleanups.js';
@@ -50,7 +51,8 @@ function setUp(plan: string, calls: FakeCallScript[], gh: FakeGhData): Setup {
   return {
     project,
     origin,
-    run: (args) => runCli('ralph', args, { cwd: project.dir, env }),
+    // A run's loop in this process (tests/helpers/ralph-in-process.ts); another action, the command.
+    run: (args) => (args.includes('--status') ? runCli('ralph', args, { cwd: project.dir, env }) : runRalphInProcess(project.dir, args, env)),
     gh: () => clis.ghCallsWithInput(),
   };
 }
