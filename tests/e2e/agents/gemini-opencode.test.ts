@@ -1,4 +1,5 @@
-// Gemini CLI and OpenCode drive the real `bin/ralph` through a whole run, each with its fake
+// Gemini CLI and OpenCode drive ralph through a whole run (its loop in the test's process; a run
+// that waits for a usage limit and --dry-run through the built bin/ralph), each with its fake
 // modelled on the recordings: a 3-item plan ends in plan_complete, every later call resumes the
 // first call's session with the agent's own flag, an unknown id falls back to a fresh session,
 // a 401 stops with exit 1 and the fix, a usage limit is waited for, and the tokens (and
@@ -12,6 +13,7 @@ import { openCodeAdapter } from '../../../lib/agents/opencode.js';
 import { withFakeAgent, type FakeAgent, type FakeAgentCli, type FakeAgentScenario } from '../../helpers/fake-agent.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
 import { runCli, type CliResult, type RunCliOptions } from '../../helpers/run-cli.js';
+import { runRalphInProcess } from '../../helpers/ralph-in-process.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 import { useCleanups } from '../../helpers/cleanups.js';
 
@@ -48,6 +50,12 @@ function ralph(cli: FakeAgentCli, p: TmpProject, f: FakeAgent, args: string[], e
   });
 }
 
+/** A run's loop, in the test's process (tests/helpers/ralph-in-process.ts), with the agent chosen as ralph() chooses it. */
+function loop(cli: FakeAgentCli, p: TmpProject, f: FakeAgent, args: string[]): Promise<CliResult> {
+  const chosen = cli === 'gemini' ? ['--agent', 'gemini', ...args] : args;
+  return runRalphInProcess(p.dir, chosen, cli === 'gemini' ? f.env : { ...f.env, AGENT_PROVIDER: 'opencode' });
+}
+
 const AGENTS = [
   {
     cli: 'gemini' as const,
@@ -77,7 +85,7 @@ describe.each(AGENTS)('$cli', (agent) => {
   it('runs a 3-item plan to plan_complete, resuming the first session; tokens and cost reach status, metrics and ralph-stats', async () => {
     const p = project();
     const f = fake(agent.cli, { calls: [1, 2, 3].map((n) => ({ tickFixPlan: 1, writeFiles: { [`f${n}.txt`]: `${n}\n` } })) });
-    const r = await ralph(agent.cli, p, f, ['--max-loops', '6']);
+    const r = await loop(agent.cli, p, f, ['--max-loops', '6']);
     expect(r.code, r.stderr).toBe(0);
     // The program named once, its version, then the command found: "Gemini CLI 0.x (gemini)".
     expect(r.stdout + r.stderr).toMatch(new RegExp(`\\] (Gemini CLI|OpenCode CLI) \\S+ \\(\\S*${agent.cli}\\)`));
@@ -120,7 +128,7 @@ describe.each(AGENTS)('$cli', (agent) => {
     const p = project('# Fix Plan\n- [ ] one\n');
     writeFileSync(p.path('.ralph/.claude_session_id'), JSON.stringify({ session_id: agent.unknownId, timestamp: new Date().toISOString(), agent: agent.cli }));
     const f = fake(agent.cli, { defaults: { tickFixPlan: 1, writeFiles: { 'done.txt': 'done\n' } } });
-    const r = await ralph(agent.cli, p, f, ['--max-loops', '3']);
+    const r = await loop(agent.cli, p, f, ['--max-loops', '3']);
     expect(r.code, r.stderr).toBe(0);
     const runs = f.runs();
     expect(runs).toHaveLength(2);
@@ -133,7 +141,7 @@ describe.each(AGENTS)('$cli', (agent) => {
   it('stops with exit 1 and the fix on a 401', async () => {
     const p = project();
     const f = fake(agent.cli, { defaults: { replay: agent.authLabel } });
-    const r = await ralph(agent.cli, p, f, ['--max-loops', '3']);
+    const r = await loop(agent.cli, p, f, ['--max-loops', '3']);
     expect(r.code).toBe(1);
     expect(f.runs()).toHaveLength(1);
     expect(r.stderr).toMatch(/To fix: /);
@@ -185,7 +193,7 @@ describe('one session file for every agent', () => {
       JSON.stringify({ session_id: '3a77612c-c8e8-4da6-aa0c-d375cfea3755', timestamp: new Date().toISOString() }),
     );
     const f = fake('opencode', { defaults: { tickFixPlan: 1, writeFiles: { 'done.txt': 'done\n' } } });
-    const r = await ralph('opencode', p, f, ['--max-loops', '3']);
+    const r = await loop('opencode', p, f, ['--max-loops', '3']);
     expect(r.code, r.stderr).toBe(0);
     expect(f.runs()).toHaveLength(1);
     expect(f.runs()[0]!.argv).not.toContain('-s');
@@ -196,7 +204,7 @@ describe('what an agent cannot honour is said once at start', () => {
   it('Gemini: ALLOWED_TOOLS patterns are not enforced under --approval-mode yolo', async () => {
     const p = project('# Fix Plan\n- [ ] one\n');
     const f = fake('gemini', { defaults: { tickFixPlan: 1, writeFiles: { 'done.txt': 'done\n' } } });
-    const r = await ralph('gemini', p, f, ['--max-loops', '3']);
+    const r = await loop('gemini', p, f, ['--max-loops', '3']);
     expect(r.code, r.stderr).toBe(0);
     expect((r.stdout + r.stderr).match(/Gemini CLI cannot restrict tools to ALLOWED_TOOLS/g)).toHaveLength(1);
   });
