@@ -1,15 +1,17 @@
 // runRalphInProcess (tests/helpers/ralph-in-process.ts) runs the loop as `bin/ralph` does: the
 // same scripted agent on the same project ends the same way through both (exit code, status.json,
-// agent calls, the log's closing summary), and the helper refuses what it does not run.
+// agent calls, the log's closing summary), a loop its test leaves behind is stopped, and the
+// helper refuses what it does not run.
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { useCleanups } from '../helpers/cleanups.js';
-import { withFakeClaude, type FakeScenario } from '../helpers/fake-claude.js';
+import { withFakeClaude, type FakeClaude, type FakeScenario } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runRalphInProcess } from '../helpers/ralph-in-process.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject } from '../helpers/tmp-project.js';
+import { waitFor } from '../integration/monitor/tmux-harness.js';
 
 const cleanups = useCleanups();
 
@@ -71,6 +73,23 @@ describe('runRalphInProcess', () => {
     const command = await runCli('ralph', ['--max-loops', 'many'], { cwd: project.dir });
     expect({ code: inProcess.code, stderr: inProcess.stderr }).toEqual({ code: command.code, stderr: command.stderr });
     expect(inProcess.code).not.toBe(0);
+  });
+
+  let left: { result: Promise<CliResult>; fake: FakeClaude; cleanup: () => void } | undefined;
+  it('a loop still running when its test ends is stopped (this test ends while the agent hangs)', async () => {
+    // Removed by the next test: the loop must find its project when the end of this one stops it.
+    const project = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC, '.ralph/fix_plan.md': PLAN }), { git: true });
+    const fake = withFakeClaude({ calls: [{ hang: 'afterInit', hangMaxMs: 60_000 }] });
+    const result = runRalphInProcess(project.dir, ['--max-loops', '1'], fake.env);
+    left = { result, fake, cleanup: () => (project.cleanup(), fake.cleanup()) };
+    await waitFor('the agent to start', () => fake.runs().length > 0, 20_000);
+  });
+
+  it('… and ends as a run stopped by SIGTERM ends, its agent stopped too', async () => {
+    cleanups.push(left!.cleanup);
+    const stopped = await left!.result;
+    expect(stopped.code, stopped.stderr.slice(-1500)).toBe(143);
+    expect(left!.fake.runs()[0]).toMatchObject({ finished: true, signal: 'SIGTERM' });
   });
 
   it("refuses ralph's other actions, its web view and parallel units", async () => {

@@ -9,6 +9,7 @@
 
 import { EventEmitter } from 'node:events';
 import { homedir } from 'node:os';
+import { onTestFinished } from 'vitest';
 import { reportError } from '../../lib/cli/error-funnel.js';
 import { parseRalphArgs, type RalphCliOptions } from '../../lib/cli/ralph/ralph-options.js';
 import { runProject } from '../../lib/loop/run-project.js';
@@ -24,7 +25,8 @@ import type { CliResult } from './run-cli.js';
 
 /**
  * `ralph <argv>` in projectDir, in this process. Stop signals go to a stand-in, not to the
- * worker's own handlers; a call to exit throws.
+ * worker's own handlers (the test's end sends it SIGTERM if the loop still runs); a call to exit
+ * throws.
  */
 export async function runRalphInProcess(projectDir: string, argv: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...extraEnv };
@@ -59,9 +61,30 @@ export async function runRalphInProcess(projectDir: string, argv: string[], extr
     return funnel(error);
   }
   if (parallel > 1) throw new Error('runRalphInProcess runs one loop, not parallel units (use runCli)');
+  const running = runProject({ projectDir, flags: options.flags, deps, signals: signals as never, fresh: options.fresh });
+  stopWhenTheTestEnds(signals, running);
   try {
-    return ended(await runProject({ projectDir, flags: options.flags, deps, signals: signals as never, fresh: options.fresh }));
+    return ended(await running);
   } catch (error) {
     return funnel(error);
+  }
+}
+
+/**
+ * A test that ends before the loop (it timed out, or an expectation threw first) stops it with
+ * SIGTERM, as runCli stops its command: nothing the test started runs on in the worker after it.
+ */
+function stopWhenTheTestEnds(signals: EventEmitter, running: Promise<number>): void {
+  let over = false;
+  void running.then(
+    () => (over = true),
+    () => (over = true),
+  );
+  try {
+    onTestFinished(() => {
+      if (!over) signals.emit('SIGTERM', 'SIGTERM');
+    });
+  } catch {
+    // not inside a test
   }
 }
