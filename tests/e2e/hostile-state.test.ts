@@ -1,6 +1,6 @@
 // Guard state the agent can write, set to values ralph could never have written: a negative
 // call count, a window hour in the future, a usage-limit wait until 2099, a breaker opened in
-// 2099. The real `bin/ralph` resets each with a warning naming the file and carries on with
+// 2099. ralph's loop resets each with a warning naming the file and carries on with
 // the guard intact.
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
+import { runRalphInProcess } from '../helpers/ralph-in-process.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
 import { useCleanups } from '../helpers/cleanups.js';
 
@@ -26,16 +27,12 @@ function workingAgent(): FakeClaude {
   return f;
 }
 
-/** One loop (`--max-loops 1`); a run that would wait is killed after 20 s (inside the test timeout). */
+/**
+ * One loop (`--max-loops 1`), in the test's process (tests/helpers/ralph-in-process.ts): a run
+ * that would wait fails the test at its timeout, which stops the loop.
+ */
 function runOneLoop(p: TmpProject, f: FakeClaude): Promise<CliResult> {
-  return runCli('ralph', ['--max-loops', '1'], {
-    cwd: p.dir,
-    env: f.env,
-    onSpawn: (child) => {
-      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-      child.on('exit', () => clearTimeout(timer));
-    },
-  });
+  return runRalphInProcess(p.dir, ['--max-loops', '1'], f.env);
 }
 
 const read = (p: TmpProject, name: string) => readFileSync(p.path(`.ralph/${name}`), 'utf8').trim();
