@@ -2,7 +2,9 @@
 // tool) wrote, the newest TIMELINE_LOOPS kept. The file only grows while a run goes on, so the
 // reader keeps what it parsed and reads only what was appended since: its last kilobyte read
 // before is read again with it and compared, and a file that is not the one read before (another
-// inode, shorter, or those bytes changed) is read again from its last TIMELINE_TAIL_BYTES. The
+// inode, shorter, or those bytes changed), or that grew by more than TIMELINE_TAIL_BYTES since,
+// is read again from its last TIMELINE_TAIL_BYTES: what a look reads is bounded, whatever the
+// agent (who can write .ralph/) appended or however long a line it left unfinished. The
 // file is opened as the views open theirs (openViewFile): a FIFO or a link out of the project is
 // an empty timeline, never a wait.
 
@@ -151,9 +153,12 @@ export function createTimelineReader(path: string, projectDir: string): Timeline
   };
 }
 
-/** What was appended after `parsed`, or undefined when the file is not the one `parsed` read. */
+/**
+ * What was appended after `parsed`, or undefined when the file is not the one `parsed` read, or
+ * grew by more than a first look reads (which then reads its end: a look never reads more).
+ */
 function readAppended(fd: number, stats: Stats, parsed: Parsed): { parsed: Parsed; partial: string } | undefined {
-  if (stats.ino !== parsed.ino || stats.size < parsed.end) return undefined;
+  if (stats.ino !== parsed.ino || stats.size < parsed.end || stats.size - parsed.end > TIMELINE_TAIL_BYTES - OVERLAP_BYTES) return undefined;
   const from = parsed.end - parsed.overlap.length;
   const bytes = readRange(fd, from, stats.size);
   if (bytes.length < parsed.overlap.length || !bytes.subarray(0, parsed.overlap.length).equals(parsed.overlap)) return undefined;

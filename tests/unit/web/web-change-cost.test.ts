@@ -14,6 +14,7 @@ import { saveRunRecord } from '../../../lib/run-record/record-store.js';
 import { ralphPaths } from '../../../lib/state/paths.js';
 import { saveLedgerPlan } from '../../../lib/state/plan-memory-file.js';
 import { createWebStateSource, parseTimeline, TIMELINE_LOOPS } from '../../../lib/web/web-state.js';
+import { TIMELINE_TAIL_BYTES } from '../../../lib/web/web-timeline.js';
 import { projectView } from '../../helpers/project-view.js';
 import { newRecord, T0 } from '../run-record/record-fixture.js';
 import { ourStatus, stateProject } from '../monitor/fixture-state.js';
@@ -109,6 +110,27 @@ describe('the web view reads metrics.jsonl from where its last look ended', () =
     expect((await source.load()).state.timeline.map((l) => l.loop)).toEqual([1, 2]);
     appendFileSync(p.metrics, metricsLine(3));
     expect((await source.load()).state.timeline.map((l) => l.loop)).toEqual([1, 2, 3]);
+  });
+
+  it('reads no more than a first look would of a file that grew by more than that since the last look', async () => {
+    const p = project();
+    p.write('.ralph/logs/metrics.jsonl', metricsLine(1));
+    const source = p.source();
+    await source.load();
+    // Megabytes appended between two looks: what a first look reads is enough to show the newest loops.
+    appendFileSync(p.metrics, Array.from({ length: 4000 }, (_, i) => metricsLine(i + 2)).join(''));
+    let timeline: unknown;
+    const grown = await counted(async () => (timeline = (await source.load()).state.timeline));
+    expect(grown.bytesRead('metrics.jsonl')).toBeLessThanOrEqual(TIMELINE_TAIL_BYTES);
+    expect(timeline).toEqual((await p.source().load()).state.timeline);
+    // A last line that never ends, growing look after look: each look reads a bounded part of it.
+    const huge = 'x'.repeat(4 * TIMELINE_TAIL_BYTES);
+    for (let i = 0; i < 3; i++) {
+      appendFileSync(p.metrics, huge);
+      const look = await counted(async () => (timeline = (await source.load()).state.timeline));
+      expect(look.bytesRead('metrics.jsonl')).toBeLessThanOrEqual(TIMELINE_TAIL_BYTES);
+      expect(timeline).toEqual((await p.source().load()).state.timeline);
+    }
   });
 
   it.each([
