@@ -7,9 +7,13 @@
 //
 // The cache is used only when it is the one made for these bytes. V8 itself refuses a cache of
 // another V8 version or other V8 flags (it then compiles from source, as without a cache), but
-// it recognises the source only by its length; so each cache starts with the SHA-256 of the
-// text it was made from, and one made for any other text is not given to V8 at all. A missing,
-// short or stale cache only costs the compile it would have saved.
+// it recognises the source only by its length, and in a release build it checks no checksum of
+// its data: data changed in place (a damaged copy, or one written over) is deserialised as it
+// is, and runs other code than the script's or stops the process with a V8 fatal error. So each
+// cache starts with the SHA-256 of the text it was made from and the SHA-256 of V8's data that
+// follows, and a cache made for any other text, or whose data is not what was made, is not given
+// to V8 at all. A missing, short, stale or damaged cache only costs the compile it would have
+// saved.
 //
 // The script is the bundle in CommonJS form, wrapped in a function given `exports`, `require`,
 // `module` and the bundle's own URL (what `import.meta.url` says in the ES module). It holds no
@@ -58,15 +62,16 @@ export function loadCachedScript(file: string): LoadedScript {
   return { exports: module.exports, script, fromCache: cachedData !== undefined && !script.cachedDataRejected, digest };
 }
 
-/** The code cache file's bytes for a loaded script (what V8 compiled of it so far): the digest of its text, then V8's data. */
+/** The code cache file's bytes for a loaded script (what V8 compiled of it so far): the digest of its text, that of V8's data, then the data. */
 export function codeCacheOf(loaded: LoadedScript): Buffer {
-  return Buffer.concat([loaded.digest, loaded.script.createCachedData()]);
+  const data = loaded.script.createCachedData();
+  return Buffer.concat([loaded.digest, sha256(data), data]);
 }
 
 const WRAPPER_START = `(function (exports, require, module, __filename, __dirname, ${SCRIPT_URL_NAME}) {`;
 const WRAPPER_END = '\n})';
 
-/** V8's data from the cache beside `file`, when the cache was made for text of this digest. */
+/** V8's data from the cache beside `file`, when the cache was made for text of this digest and its data is whole. */
 function readCache(file: string, digest: Buffer): Buffer | undefined {
   let bytes: Buffer;
   try {
@@ -74,6 +79,12 @@ function readCache(file: string, digest: Buffer): Buffer | undefined {
   } catch {
     return undefined;
   }
-  if (bytes.length <= DIGEST_BYTES || !bytes.subarray(0, DIGEST_BYTES).equals(digest)) return undefined;
-  return bytes.subarray(DIGEST_BYTES);
+  const header = 2 * DIGEST_BYTES;
+  if (bytes.length <= header || !bytes.subarray(0, DIGEST_BYTES).equals(digest)) return undefined;
+  const data = bytes.subarray(header);
+  return sha256(data).equals(bytes.subarray(DIGEST_BYTES, header)) ? data : undefined;
+}
+
+function sha256(bytes: Buffer): Buffer {
+  return createHash('sha256').update(bytes).digest();
 }

@@ -60,17 +60,35 @@ describe('loadCachedScript', () => {
     const cache = makeCache(scriptText('one'));
     // V8 knows a cache's source by its length only: given the old code for the new text, it takes it.
     const wrapped = (text: string) => `(function (exports, require, module, __filename, __dirname, ${SCRIPT_URL_NAME}) {${text}\n})`;
-    const fooled = new Script(wrapped(scriptText('two')), { filename: join(dir, 'fooled.js'), cachedData: cache.subarray(32) });
+    const fooled = new Script(wrapped(scriptText('two')), { filename: join(dir, 'fooled.js'), cachedData: cache.subarray(64) });
     expect(fooled.cachedDataRejected).toBe(false);
     const loaded = loadCachedScript(writeScript(scriptText('two'), cache));
     expect(loaded.fromCache).toBe(false);
     expect((loaded.exports.answer as () => string)()).toBe('two');
   });
 
+  it("gives V8 no cache whose data was changed after it was made, which V8 alone would run in the script's place", () => {
+    const text = `module.exports.answer = function answer() { return "the script's own answer"; };\n`;
+    const cache = makeCache(text);
+    // V8 checks no checksum of its data: the literal changed in place is what the function returns.
+    const at = cache.indexOf("the script's own answer");
+    expect(at).toBeGreaterThan(64);
+    const planted = Buffer.from(cache);
+    planted.write('a planted other answer!', at, 'latin1');
+    const fooled = new Script(`(function (exports, require, module, __filename, __dirname, ${SCRIPT_URL_NAME}) {${text}\n})`, {
+      filename: join(dir, 'fooled.js'),
+      cachedData: planted.subarray(64),
+    });
+    expect(fooled.cachedDataRejected).toBe(false);
+    const loaded = loadCachedScript(writeScript(text, planted));
+    expect(loaded.fromCache).toBe(false);
+    expect((loaded.exports.answer as () => string)()).toBe("the script's own answer");
+  });
+
   it.each([
     ['a truncated cache', (cache: Buffer) => cache.subarray(0, 40)],
-    ['only the digest', (cache: Buffer) => cache.subarray(0, 32)],
-    ['damaged V8 data', (cache: Buffer) => Buffer.concat([cache.subarray(0, 32), Buffer.alloc(cache.length - 32, 7)])],
+    ['only the digests', (cache: Buffer) => cache.subarray(0, 64)],
+    ['damaged V8 data', (cache: Buffer) => Buffer.concat([cache.subarray(0, 64), Buffer.alloc(cache.length - 64, 7)])],
     ['an empty file', () => Buffer.alloc(0)],
   ])('runs from source past %s', (_name, damage) => {
     const loaded = loadCachedScript(writeScript(scriptText('one'), damage(makeCache(scriptText('one')))));
