@@ -152,8 +152,7 @@ async function bundle(name, entry) {
   if (existsSync(out)) renameSync(out, old);
   renameSync(next, out);
   rmSync(old, { recursive: true, force: true });
-  // Made where the script stays: V8 keeps in its cache the file name the script was compiled
-  // under, which stack traces (`--debug`) then show.
+  // Made of the script where it stays, once the folder is swapped in.
   for (const module of apart.filter((name) => CACHED[name] !== undefined)) makeCodeCache(join(out, `${module}.script.js`));
 }
 

@@ -48,14 +48,19 @@ export function codeCachePath(file: string): string {
   return `${file}.v8cache`;
 }
 
-/** Compiles and runs the script at `file` (with its code cache when it has a valid one); returns its exports. */
-export function loadCachedScript(file: string): LoadedScript {
+/**
+ * Compiles and runs the script at `file` (with its code cache when it has a valid one); returns its
+ * exports. `name` is what stack traces call the script: V8 keeps in a cache the name the script
+ * was compiled under when it was made, and shows that one when the cache is used, so a script
+ * whose cache is made in one place and used in another needs a name that does not depend on it.
+ */
+export function loadCachedScript(file: string, name = file): LoadedScript {
   const text = readFileSync(file);
   // Hashed as read: the bytes hash several times faster than the string they decode to.
   const digest = createHash('sha256').update(WRAPPER_START).update(text).update(WRAPPER_END).digest();
   const source = `${WRAPPER_START}${text.toString('utf8')}${WRAPPER_END}`;
   const cachedData = readCache(file, digest);
-  const script = new Script(source, { filename: file, ...(cachedData ? { cachedData } : {}) });
+  const script = new Script(source, { filename: name, ...(cachedData ? { cachedData } : {}) });
   const module = { exports: {} as Record<string, unknown> };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   run(module.exports, createRequire(file), module, file, dirname(file), pathToFileURL(file).href);

@@ -5,13 +5,15 @@
 // process resolves, and each Node.js built-in it loads, is recorded through a `node --import` hook.
 
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { withFakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { startModuleTrace, type ModuleTrace } from '../helpers/module-trace.js';
+import { RALPH_MAIN_NAME } from '../../lib/cli/ralph/ralph-main-cached.js';
 import { REPO_ROOT, runCli } from '../helpers/run-cli.js';
+import { readablePackageCopy } from '../helpers/sandbox-tools.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
 
 let trace: ModuleTrace;
@@ -104,13 +106,22 @@ function scriptCacheTrace(env: NodeJS.ProcessEnv, file: string): NodeJS.ProcessE
 const compiled = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean);
 
 describe('a run of ralph loads the rest of ralph as one file', () => {
-  it('names the script where it is in a --debug stack, its code from the cache the build made there', async () => {
-    const scripts = project!.path('scripts-compiled.txt');
-    const run = await runCli('ralph', ['--max-loops', 'abc', '--debug'], { cwd: project!.dir, env: scriptCacheTrace({}, scripts) });
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`${join(REPO_ROOT, 'dist', 'bundle-ralph', 'ralph-main.script.js')}:`);
-    expect(run.stderr).not.toContain('bundle-ralph-next');
-    expect(compiled(scripts)).toEqual(['cache']);
+  it('names the script by its place in the package in a --debug stack, wherever the package is, its code from the cache the build made', async () => {
+    const copy = readablePackageCopy();
+    try {
+      for (const packageRoot of [REPO_ROOT, copy.root]) {
+        const scripts = project!.path(`scripts-compiled-${basename(packageRoot)}.txt`);
+        const run = await runCli('ralph', ['--max-loops', 'abc', '--debug'], { cwd: project!.dir, env: scriptCacheTrace({}, scripts), packageRoot });
+        expect(run.code).toBe(1);
+        expect(run.stderr).toContain(`at checkFlagValue (${RALPH_MAIN_NAME}:`);
+        expect(run.stderr).not.toContain('bundle-ralph-next');
+        expect(compiled(scripts)).toEqual(['cache']);
+        // A copy installed elsewhere names no file of the folder the build ran in.
+        if (packageRoot === copy.root) expect(run.stderr).not.toContain(REPO_ROOT);
+      }
+    } finally {
+      copy.cleanup();
+    }
   });
 
   it("ralph --max-loops 1 loads ralph-main.js and no chunk (its lazy imports are inlined), its code compiled from the build's code cache", async () => {

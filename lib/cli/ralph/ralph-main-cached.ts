@@ -13,10 +13,18 @@ import { loadCachedScript, type LoadedScript } from '../cached-script.js';
 /** The classic-script bundle of ralph-main.ts beside this module's bundle. */
 export const RALPH_MAIN_SCRIPT = 'ralph-main.script.js';
 
+/**
+ * The name the script is compiled under, which a `--debug` stack shows: its place in the package.
+ * V8 keeps in the code cache the name the script had when the build made the cache, and shows
+ * that one wherever the package is installed later: a path of the build's machine would name a
+ * file that is not there (and ship that machine's folders in the package).
+ */
+export const RALPH_MAIN_NAME = `ralph-claude-code/dist/bundle-ralph/${RALPH_MAIN_SCRIPT}`;
+
 /** The script at `file` (ralph-main.ts's bundle), compiled with its code cache under the loop's V8 flags. */
 export function loadRalphMain(file: string): LoadedScript {
   tuneHeapForLongRun();
-  return loadCachedScript(file);
+  return loadCachedScript(file, RALPH_MAIN_NAME);
 }
 
 /** ralph-main.ts's main, from the script beside this module (bundled only: see above). */
