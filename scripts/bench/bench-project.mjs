@@ -51,6 +51,9 @@ export function writeGitProject(dir, files, env = {}) {
 /**
  * Under `root`: `bin/claude` (the script `agent`), a HOME with its `.claude`, and the environment
  * of a run there, the machine's agent and ralph variables (and those matching `drop`) left out.
+ * The XDG folders are left out too, so they are the HOME's: the run's ledger and anything else it
+ * keeps goes with `root`, never into the user's state or configuration (the build makes the code
+ * cache from such a run, at every build).
  */
 export function agentRunEnv(root, agent, { drop, extra = {} } = {}) {
   const bin = join(root, 'bin');
@@ -59,7 +62,7 @@ export function agentRunEnv(root, agent, { drop, extra = {} } = {}) {
   writeFileSync(join(bin, 'claude'), agent);
   chmodSync(join(bin, 'claude'), 0o755);
   const kept = Object.entries(process.env).filter(
-    ([name]) => !/^(FAKE_CLAUDE_|ANTHROPIC_|CLAUDE_CODE_|RALPH_)/.test(name) && name !== 'CLAUDE_CONFIG_DIR' && !(drop && drop.test(name)),
+    ([name]) => !/^(FAKE_CLAUDE_|ANTHROPIC_|CLAUDE_CODE_|RALPH_|XDG_)/.test(name) && name !== 'CLAUDE_CONFIG_DIR' && !(drop && drop.test(name)),
   );
   return {
     ...Object.fromEntries(kept),

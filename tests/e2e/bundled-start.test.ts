@@ -4,7 +4,8 @@
 // answers load only their own files, not the chunks its other commands share. Every module a
 // process resolves, and each Node.js built-in it loads, is recorded through a `node --import` hook.
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -120,6 +121,28 @@ describe('a run of ralph loads the rest of ralph as one file', () => {
         if (packageRoot === copy.root) expect(run.stderr).not.toContain(REPO_ROOT);
       }
     } finally {
+      copy.cleanup();
+    }
+  });
+
+  it("the build's run that makes the code cache leaves nothing in the user's state, configuration, cache or data folders", () => {
+    const xdg = tmpProject({});
+    const copy = tmpProject({});
+    try {
+      const script = copy.path('ralph-main.script.js');
+      copyFileSync(join(REPO_ROOT, 'dist', 'bundle-ralph', 'ralph-main.script.js'), script);
+      const folders = ['XDG_STATE_HOME', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_DATA_HOME'].map((name) => [name, xdg.path(name)] as const);
+      for (const [, dir] of folders) mkdirSync(dir);
+      const made = spawnSync(process.execPath, [join(REPO_ROOT, 'scripts', 'code-cache.mjs'), script], {
+        env: { ...process.env, ...Object.fromEntries(folders) },
+        encoding: 'utf8',
+      });
+      expect(made.status, made.stderr).toBe(0);
+      expect(existsSync(`${script}.v8cache`)).toBe(true);
+      // The one-loop run had a HOME of its own: its ledger went with it, not into the user's state folder.
+      expect(folders.flatMap(([, dir]) => readdirSync(dir, { recursive: true }).map((name) => join(basename(dir), String(name))))).toEqual([]);
+    } finally {
+      xdg.cleanup();
       copy.cleanup();
     }
   });
