@@ -126,8 +126,9 @@ async function runGate(run: Run, loop: number): Promise<VerificationResult> {
       onPipesHeldOpen: (command) => deps.logger.warn(`${escapedOutputWarning('verification command')}: ${command}`),
     });
   } finally {
-    // The gate ran the agent's code: what it left running inside is gone before ralph looks.
-    if (sandboxed) await run.sandbox.afterCall();
+    // The gate ran the agent's code: what it left running inside is gone before ralph looks, and
+    // (ralph run as root, with or without a sandbox) no setuid or setgid bit it set survives.
+    await run.sandbox.afterCall();
   }
   // Test runs write caches and reports: they are not the next loop's work.
   retakeContentAtNextLoop(run);

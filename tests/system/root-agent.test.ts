@@ -3,7 +3,7 @@
 // its bit); a root-owned project is refused before the first call, unless --allow-root-agent.
 // Needs root.
 
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readCallLog, withFakeClaude, type FakeScenario } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
@@ -73,6 +73,17 @@ describe('ralph as root, no sandbox', () => {
     expect(probe(project, 'gate-uid', r.stderr)).toBe(String(SANDBOX_TEST_OWNER));
     expect(statSync(project.path('planted')).mode & 0o6000).toBe(0);
     expect(r.stderr).toContain(`the agent and the gate's commands run as uid ${SANDBOX_TEST_OWNER} (the project's owner)`);
+    expect(r.code, r.stderr).toBe(0);
+  }, 120_000);
+
+  it("clears the setuid bit a gate's command set: the gate runs the agent's code, and the run may end with it", async () => {
+    const { project, fake, env } = setUp();
+    // The agent's test script, run by the gate at the completion claim that ends the run.
+    writeFileSync(project.path('gate.sh'), `cp /bin/true planted-by-gate && chmod 6755 planted-by-gate\n${GATE}`);
+    const ownerEnv = { ...env, ...prepareSandboxProject(project, fake) };
+    const r = await runCli('ralph', ['--max-loops', '2'], { cwd: project.dir, env: ownerEnv });
+    expect(probe(project, 'gate-uid', r.stderr)).toBe(String(SANDBOX_TEST_OWNER));
+    expect(statSync(project.path('planted-by-gate')).mode & 0o6000).toBe(0);
     expect(r.code, r.stderr).toBe(0);
   }, 120_000);
 
