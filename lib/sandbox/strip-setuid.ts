@@ -19,13 +19,17 @@
 // need not lstat every file again (find-walk.ts). A `find` without those tests fails, and the
 // plain walk runs.
 
-import { closeSync, constants, fchmodSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
+import { chmodSync, closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
 import type { Logger } from '../platform/deps.js';
 import type { ProcessRunner } from '../platform/process.js';
 import type { TreeChanges } from '../platform/tree-changes.js';
 import { findChanged, runFind, SET_ID_FILE, splitNul } from './find-walk.js';
 
 const SET_ID_BITS = 0o6000;
+// Linux's O_PATH (not in Node's constants): a descriptor that names a file without opening it for
+// reading, so a file its owner cannot read (mode 4111) is reached as well; its mode is changed
+// through /proc/self/fd (fchmod refuses such a descriptor).
+const O_PATH = 0o10000000;
 
 /** The filesystem calls of the walk (tests count them). */
 export interface StripFs {
@@ -74,15 +78,17 @@ export async function stripSetuidFiles(root: string, options: StripOptions = {})
 }
 
 /**
- * Clears the bits of the regular file `path` if it is still where it was named: opened without
- * following a link in its last name, and changed through the descriptor only when /proc shows
- * the file under `under` (a folder of its path made a link since would lead elsewhere). A path
- * too long for /proc to show is judged by what opening it a stretch at a time reached.
+ * Clears the bits of the regular file `path` if it is still where it was named: reached without
+ * following a link in its last name (O_PATH: read permission is not needed, and ralph run as an
+ * ordinary user has no more than the agent left the file), and changed through the descriptor
+ * only when /proc shows the file under `under` (a folder of its path made a link since would
+ * lead elsewhere). A path too long for /proc to show is judged by what opening it a stretch at a
+ * time reached.
  */
 function clearSetIdBits(path: Buffer, under: Buffer, dev: number): boolean {
   let fd: number;
   try {
-    fd = reach(path, (short) => openSync(short, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY));
+    fd = reach(path, (short) => openSync(short, O_PATH | constants.O_NOFOLLOW));
   } catch {
     return false;
   }
@@ -90,8 +96,10 @@ function clearSetIdBits(path: Buffer, under: Buffer, dev: number): boolean {
     const stats = fstatSync(fd);
     if (stats.dev !== dev || !stats.isFile() || (stats.mode & SET_ID_BITS) === 0) return false;
     if (!isUnder(fd, under)) return false;
-    fchmodSync(fd, stats.mode & 0o777 & ~SET_ID_BITS);
+    chmodSync(`/proc/self/fd/${fd}`, stats.mode & 0o777 & ~SET_ID_BITS);
     return true;
+  } catch {
+    return false;
   } finally {
     closeSync(fd);
   }
@@ -160,11 +168,14 @@ async function findSetIdFiles(root: Buffer, options: StripOptions & { processRun
 function walkForSetIdFiles(root: Buffer, dev: number, fs: StripFs): Buffer[] {
   const found: Buffer[] = [];
   const slash = Buffer.from('/');
-  const walk = (dir: Buffer): void => {
+  const walk = (dir: Buffer, opened = false): void => {
     let names: Buffer[];
     try {
       names = fs.readdirSync(dir);
-    } catch {
+    } catch (error) {
+      // A folder the agent closed to its owner (ralph run as that user cannot read it): opened
+      // to its owner for the walk below it, its mode put back after.
+      if (!opened && (error as NodeJS.ErrnoException).code === 'EACCES') openedToOwner(dir, dev, () => walk(dir, true));
       return;
     }
     for (const name of names) {
@@ -182,6 +193,31 @@ function walkForSetIdFiles(root: Buffer, dev: number, fs: StripFs): Buffer[] {
   };
   walk(root);
   return found;
+}
+
+/** `use` called while the folder `dir` (on device `dev`, reached without following a link in its last name) can be read and searched by its owner. */
+function openedToOwner(dir: Buffer, dev: number, use: () => void): void {
+  let fd: number;
+  try {
+    fd = reach(dir, (short) => openSync(short, O_PATH | constants.O_NOFOLLOW | constants.O_DIRECTORY));
+  } catch {
+    return;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isDirectory() || stats.dev !== dev) return;
+    const self = `/proc/self/fd/${fd}`;
+    chmodSync(self, (stats.mode & 0o7777) | 0o500);
+    try {
+      use();
+    } finally {
+      chmodSync(self, stats.mode & 0o7777);
+    }
+  } catch {
+    // Not ralph's to open (another user's folder), or gone: what is below it is left as it is.
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** stripSetuidFiles, and the log says which files it changed. */
