@@ -314,6 +314,8 @@ export function createDockerSandbox(options: DockerSandboxOptions): Sandbox {
         }
       }
       await stripPlantedSetuid(options.projectDir, options.logger, { processRunner: options.processRunner, env: options.env, changes });
+      // WORK_DIRS are mounted for the agent to write as well.
+      for (const dir of options.workDirs ?? []) await stripPlantedSetuid(dir, options.logger, { processRunner: options.processRunner, env: options.env });
     },
     async stop() {
       if (containerId) {

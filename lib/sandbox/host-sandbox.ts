@@ -18,6 +18,8 @@ import { hostExecution, type Sandbox, type SandboxedInvocation } from './sandbox
 
 export interface HostSandboxOptions {
   projectDir: string;
+  /** WORK_DIRS, absolute: the agent writes there too. */
+  workDirs?: readonly string[];
   homeDir: string;
   env: NodeJS.ProcessEnv;
   logger: Logger;
@@ -72,12 +74,10 @@ export function createHostSandbox(options: HostSandboxOptions): Sandbox {
     // The agent's processes are gone with its process group (agent-run/); as root or as the
     // project's owner, a setuid file it made would run as that user for anyone on the host.
     async afterCall() {
-      if (ralphIsRoot)
-        await stripPlantedSetuid(options.projectDir, options.logger, {
-          ...(options.processRunner ? { processRunner: options.processRunner } : {}),
-          env: options.env,
-          ...(changes ? { changes } : {}),
-        });
+      if (!ralphIsRoot) return;
+      const runner = options.processRunner ? { processRunner: options.processRunner } : {};
+      await stripPlantedSetuid(options.projectDir, options.logger, { ...runner, env: options.env, ...(changes ? { changes } : {}) });
+      for (const dir of options.workDirs ?? []) await stripPlantedSetuid(dir, options.logger, { ...runner, env: options.env });
     },
     async stop() {
       this.stopNow();

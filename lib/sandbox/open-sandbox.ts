@@ -77,7 +77,7 @@ function providerSandbox(settings: SandboxSettings, options: OpenSandboxOptions)
   const common = { projectDir: options.projectDir, homeDir: deps.homeDir, env: deps.env, processRunner: deps.processRunner, logger: deps.logger };
   switch (settings.provider) {
     case 'none':
-      return createHostSandbox({ ...common, allowRootAgent: options.allowRootAgent ?? false });
+      return createHostSandbox({ ...common, workDirs: options.workDirs, allowRootAgent: options.allowRootAgent ?? false });
     case 'bwrap':
       return createBwrapSandbox({ ...common, binds: settings.binds, network: settings.network, passEnv: settings.passEnv, workDirs: options.workDirs });
     case 'docker':
