@@ -32,7 +32,7 @@ import { chooseAgentUser, readOwner } from './agent-user.js';
 import { SANDBOX_PROCESS_ALLOWANCE } from './process-limit.js';
 import { createRuntimeDir, type RuntimeDir } from './runtime-dir.js';
 import { filterSandboxEnv, HOST_PATH_ENV, sandboxEnvPatterns } from './sandbox-env.js';
-import { stripPlantedSetuid } from './strip-setuid.js';
+import { stripPlantedSetuid, walkedFolders } from './strip-setuid.js';
 import { createTreeChanges } from '../platform/tree-changes.js';
 import { watchOverContainer } from './sandbox-watchdog.js';
 import type { Sandbox } from './sandbox.js';
@@ -195,6 +195,7 @@ export function createDockerSandbox(options: DockerSandboxOptions): Sandbox {
   let status = 'initialized';
   // The walk after each call names what changed for the content snapshot too.
   const changes = createTreeChanges();
+  const workDirs = walkedFolders(options.workDirs);
 
   const saveState = (next: string) => {
     status = next;
@@ -315,7 +316,7 @@ export function createDockerSandbox(options: DockerSandboxOptions): Sandbox {
       }
       await stripPlantedSetuid(options.projectDir, options.logger, { processRunner: options.processRunner, env: options.env, changes });
       // WORK_DIRS are mounted for the agent to write as well.
-      for (const dir of options.workDirs ?? []) await stripPlantedSetuid(dir, options.logger, { processRunner: options.processRunner, env: options.env });
+      for (const dir of workDirs) await stripPlantedSetuid(dir, options.logger, { processRunner: options.processRunner, env: options.env });
     },
     async stop() {
       if (containerId) {

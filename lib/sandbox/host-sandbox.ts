@@ -12,7 +12,7 @@ import type { AgentInvocation } from '../agents/agent-adapter.js';
 import { chooseHostAgentUser, findSetpriv, ralphIds, readOwner, type AgentUser, type Ids } from './agent-user.js';
 import { commandInside } from './bwrap-sandbox.js';
 import { createRuntimeDir, type RuntimeDir } from './runtime-dir.js';
-import { stripPlantedSetuid } from './strip-setuid.js';
+import { stripPlantedSetuid, walkedFolders } from './strip-setuid.js';
 import { createTreeChanges } from '../platform/tree-changes.js';
 import { hostExecution, type Sandbox, type SandboxedInvocation } from './sandbox.js';
 
@@ -53,6 +53,7 @@ export function createHostSandbox(options: HostSandboxOptions): Sandbox {
   const ralphIsRoot = ids.ralph.uid === 0;
   // The walk after each call (as root) names what changed for the content snapshot too.
   const changes = ralphIsRoot && options.processRunner ? createTreeChanges() : undefined;
+  const workDirs = walkedFolders(options.workDirs);
   return {
     ...plain,
     ...(changes ? { changes } : {}),
@@ -77,7 +78,7 @@ export function createHostSandbox(options: HostSandboxOptions): Sandbox {
       if (!ralphIsRoot) return;
       const runner = options.processRunner ? { processRunner: options.processRunner } : {};
       await stripPlantedSetuid(options.projectDir, options.logger, { ...runner, env: options.env, ...(changes ? { changes } : {}) });
-      for (const dir of options.workDirs ?? []) await stripPlantedSetuid(dir, options.logger, { ...runner, env: options.env });
+      for (const dir of workDirs) await stripPlantedSetuid(dir, options.logger, { ...runner, env: options.env });
     },
     async stop() {
       this.stopNow();

@@ -220,6 +220,21 @@ function openedToOwner(dir: Buffer, dev: number, use: () => void): void {
   }
 }
 
+/**
+ * The folders the agent writes beside the project (WORK_DIRS), as the links in their paths lead
+ * when the run starts: the walk after each call starts from a folder, never through a link (one
+ * the agent made there since leads nowhere it walks).
+ */
+export function walkedFolders(dirs: readonly string[] = []): string[] {
+  return dirs.map((dir) => {
+    try {
+      return realpathSync(dir);
+    } catch {
+      return dir;
+    }
+  });
+}
+
 /** stripSetuidFiles, and the log says which files it changed. */
 export async function stripPlantedSetuid(projectDir: string, logger: Logger, options: StripOptions = {}): Promise<void> {
   const stripped = await stripSetuidFiles(projectDir, options);

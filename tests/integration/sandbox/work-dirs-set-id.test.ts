@@ -1,10 +1,10 @@
 // WORK_DIRS are folders beside the project that the agent writes too (mounted into the Docker
 // container; on the host, the agent run as their owner): after each call a setuid or setgid bit
-// set there is cleared as it is in the project. Real files and the host's `find`; a stand-in
+// set there is cleared as it is in the project, in the folder a WORK_DIRS path led to at the start. Real files and the host's `find`; a stand-in
 // Docker whose every command succeeds (no daemon needed), and ralph's ids given to the host
 // sandbox (run as root, it runs the agent as the owner).
 
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -32,7 +32,10 @@ function setup() {
   plant(join(project, 'tool'), 0o4755);
   plant(join(work, 'bin/tool'), 0o4755);
   plant(join(work, 'group-tool'), 0o2750);
-  return { root, project, work, home };
+  // WORK_DIRS may name the folder through a link (`../lib` leading to where it is kept).
+  const workLink = join(root, 'lib');
+  symlinkSync(work, workLink);
+  return { root, project, work, workLink, home };
 }
 
 /** `find` runs for real; every other command (docker's) succeeds at once, answering with a container id. */
@@ -57,7 +60,7 @@ describe('the set-id clean-up after a call covers WORK_DIRS', () => {
       (s: ReturnType<typeof setup>): Sandbox =>
         createHostSandbox({
           projectDir: s.project,
-          workDirs: [s.work],
+          workDirs: [s.workLink],
           homeDir: s.home,
           env: process.env,
           processRunner: nodeProcessRunner,
@@ -78,7 +81,7 @@ describe('the set-id clean-up after a call covers WORK_DIRS', () => {
           network: 'bridge',
           passEnv: [],
           projectDir: s.project,
-          workDirs: [s.work],
+          workDirs: [s.workLink],
           ralphDir: join(s.project, '.ralph'),
           homeDir: s.home,
           env: process.env,
