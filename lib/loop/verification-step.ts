@@ -29,6 +29,8 @@ import { holdBreaker } from '../breaker/breaker-step.js';
 import { contentEvidence, retakeContentAtNextLoop } from '../analysis/loop-progress.js';
 import { CONTINUE, stopRun, type Run, type RunStop, type StepResult } from './run.js';
 import { withoutJobSecrets } from '../platform/job-secrets.js';
+import { killEscapedProcesses } from '../agent-run/escaped-processes.js';
+import { RUN_MARK_VARIABLE } from '../platform/marked-processes.js';
 
 /** A step's outcome, or: a stop signal arrived while the gate ran (its result is not counted). */
 export type VerificationStepResult = StepResult | { kind: 'interrupted' };
@@ -109,6 +111,7 @@ async function runGate(run: Run, loop: number): Promise<VerificationResult> {
   // The gate runs the agent's code: under a sandbox, inside it, with its reports in .ralph/ (seen from both sides).
   const sandboxed = run.sandbox.provider !== 'none';
   if (sandboxed) await run.sandbox.ensureRunning();
+  const runId = run.recorder?.record.run_id;
   let result: VerificationResult;
   try {
     result = await runVerificationGate({
@@ -116,8 +119,9 @@ async function runGate(run: Run, loop: number): Promise<VerificationResult> {
       projectDir: run.paths.projectDir,
       sandbox: run.sandbox,
       ...(sandboxed ? { tempDir: run.paths.ralphDir } : {}),
-      // The gate runs the agent's code: none of a CI job's tokens.
-      env: withoutJobSecrets(deps.env),
+      // The gate runs the agent's code: none of a CI job's tokens, and the run's mark, which what
+      // it leaves running outside its process group still carries.
+      env: runId === undefined ? withoutJobSecrets(deps.env) : { ...withoutJobSecrets(deps.env), [RUN_MARK_VARIABLE]: runId },
       timeoutMs: verification.timeoutMs,
       graceMs: run.config.KILL_GRACE_SECONDS * 1000,
       processRunner: deps.processRunner,
@@ -126,6 +130,7 @@ async function runGate(run: Run, loop: number): Promise<VerificationResult> {
       onPipesHeldOpen: (command) => deps.logger.warn(`${escapedOutputWarning('verification command')}: ${command}`),
     });
   } finally {
+    killEscapedProcesses(runId, deps.logger);
     // The gate ran the agent's code: what it left running inside is gone before ralph looks, and
     // (ralph run as root, with or without a sandbox) no setuid or setgid bit it set survives.
     await run.sandbox.afterCall();

@@ -1,7 +1,8 @@
 // Processes that carry the run's mark. An agent's process can leave its process group
 // (`setsid`, a daemon), so killing the group misses it; its environment still holds the
 // variable ralph set for the agent (RALPH_RUN_ID), which children inherit. On Linux these are
-// found in /proc/<pid>/environ (only our own user's are readable) and killed. A process that
+// found in /proc/<pid>/environ (only our own user's are readable, unless we are root: then every
+// user's is, the agent's run as the project's owner included) and killed. A process that
 // cleared its environment is not found: the sandboxes' pid namespaces cover that case.
 // The scan runs after every agent call over every process of the machine, so each one costs
 // few system calls: the environ file is opened (another user's fails there, unless we are
@@ -44,7 +45,9 @@ const unmarked = new Map<string, Map<number, number>>();
 export function findMarkedProcesses(runId: string, proc: ProcReader = systemProc): number[] {
   if (runId === '') return [];
   const entry = Buffer.from(`${RUN_MARK_VARIABLE}=${runId}\0`);
-  const uid = process.getuid?.();
+  // Root runs the agent as the project's owner: every process's environment is looked at.
+  const ownUid = process.getuid?.();
+  const uid = ownUid === 0 ? undefined : ownUid;
   let names: string[];
   try {
     names = proc.list();

@@ -87,6 +87,33 @@ describe('ralph as root, no sandbox', () => {
     expect(r.code, r.stderr).toBe(0);
   }, 120_000);
 
+  it("ends what a gate's command left running in a session of its own before the next call", async () => {
+    const { project, fake, env } = setUp();
+    // The gate starts a process that leaves its process group, and fails until the second loop.
+    const daemon = '[ -f .ralph/probe/gate-daemon ] || { setsid sleep 120 </dev/null >/dev/null 2>&1 & echo $! > .ralph/probe/gate-daemon; }';
+    writeFileSync(project.path('gate.sh'), `${daemon}\n[ -f .ralph/probe/second ] || exit 1\n${GATE}`);
+    // Killed, it may wait as a zombie for the machine's init to reap it: gone all the same.
+    const probeDaemon = 'if grep -qs "^State:[^Z]*$" "/proc/$(cat .ralph/probe/gate-daemon)/status"; then echo alive; else echo gone; fi > .ralph/probe/daemon';
+    fake.setScenario({
+      calls: [
+        { writeFiles: { 'one.txt': 'one\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } },
+        {
+          writeFiles: { 'two.txt': 'two\n' },
+          steps: [{ tool: 'Bash', input: { command: `${probeDaemon}; touch .ralph/probe/second` }, exec: true }],
+          statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true },
+        },
+      ],
+    });
+    const ownerEnv = { ...env, ...prepareSandboxProject(project, fake) };
+    const r = await runCli('ralph', ['--max-loops', '3'], { cwd: project.dir, env: ownerEnv });
+    const pid = Number(probe(project, 'gate-daemon', r.stderr));
+    cleanups.push(() => {
+      if (existsSync(`/proc/${pid}`)) process.kill(pid, 'SIGKILL');
+    });
+    expect(pid, r.stderr).toBeGreaterThan(0);
+    expect(probe(project, 'daemon', r.stderr)).toBe('gone');
+  }, 120_000);
+
   it('hands back to the owner what ralph wrote in the project as root before each call (its backups), so the agent can commit', async () => {
     const { project, fake, env } = setUp();
     // Loop 1 ends not done, so ralph (root) makes its backup commit before loop 2; the agent of
