@@ -68,7 +68,8 @@ export function findMarkedProcesses(runId: string, proc: ProcReader = systemProc
     }
     const environ = proc.environ(pid, uid);
     if (environ !== undefined && carries(environ, entry)) pids.push(pid);
-    else now.set(pid, identity);
+    // An empty environment is read again next time: a process in the middle of an exec shows none.
+    else if (environ === undefined || environ.length > 0) now.set(pid, identity);
   }
   remember(runId, now);
   return pids;

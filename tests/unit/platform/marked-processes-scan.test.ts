@@ -1,6 +1,7 @@
 // The scan for processes carrying the run's mark runs after every agent call over every process
 // of the machine: a process already found without the mark is not read again while it is the
-// same process (same pid, same /proc inode); a new one, or a reused pid, is.
+// same process (same pid, same /proc inode); a new one, a reused pid, or one whose environment
+// read empty (in the middle of an exec), is.
 
 import { describe, expect, it } from 'vitest';
 import { findMarkedProcesses, RUN_MARK_VARIABLE, type ProcReader } from '../../../lib/platform/marked-processes.js';
@@ -62,5 +63,15 @@ describe('the scan for marked processes', () => {
     expect(findMarkedProcesses(first, proc)).toEqual([]);
     expect(findMarkedProcesses(second, proc)).toEqual([200]);
     expect(reads).toEqual([200, 200]);
+  });
+
+  it('reads again a process whose environment read empty: one caught in the middle of an exec shows none for a moment', () => {
+    const runId = `scan-${process.pid}-d`;
+    const processes = new Map<number, FakeProcess>([[300, { inode: 3000, env: '' }]]);
+    const { proc } = fakeProc(processes);
+    expect(findMarkedProcesses(runId, proc)).toEqual([]);
+    // The same process (pid and inode), its exec done: the mark it inherited shows.
+    processes.set(300, { inode: 3000, env: marked(runId) });
+    expect(findMarkedProcesses(runId, proc)).toEqual([300]);
   });
 });
