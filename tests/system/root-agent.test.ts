@@ -87,31 +87,41 @@ describe('ralph as root, no sandbox', () => {
     expect(r.code, r.stderr).toBe(0);
   }, 120_000);
 
-  it("ends what a gate's command left running in a session of its own before the next call", async () => {
+  it("ends what the agent and the gate's command left running in a session of their own before the next call", async () => {
     const { project, fake, env } = setUp();
-    // The gate starts a process that leaves its process group, and fails until the second loop.
-    const daemon = '[ -f .ralph/probe/gate-daemon ] || { setsid sleep 120 </dev/null >/dev/null 2>&1 & echo $! > .ralph/probe/gate-daemon; }';
-    writeFileSync(project.path('gate.sh'), `${daemon}\n[ -f .ralph/probe/second ] || exit 1\n${GATE}`);
-    // Killed, it may wait as a zombie for the machine's init to reap it: gone all the same.
-    const probeDaemon = 'if grep -qs "^State:[^Z]*$" "/proc/$(cat .ralph/probe/gate-daemon)/status"; then echo alive; else echo gone; fi > .ralph/probe/daemon';
+    // Each starts a process that leaves its process group; the gate fails until the second loop.
+    const daemon = (name: string) => `[ -f .ralph/probe/${name} ] || { setsid sleep 120 </dev/null >/dev/null 2>&1 & echo $! > .ralph/probe/${name}; }`;
+    writeFileSync(project.path('gate.sh'), `${daemon('gate-daemon')}\n[ -f .ralph/probe/second ] || exit 1\n${GATE}`);
+    // Killed, one may wait as a zombie for the machine's init to reap it: gone all the same.
+    const probeDaemon = (name: string) =>
+      `if grep -qs "^State:[^Z]*$" "/proc/$(cat .ralph/probe/${name})/status"; then echo alive; else echo gone; fi > .ralph/probe/${name}-state`;
     fake.setScenario({
       calls: [
-        { writeFiles: { 'one.txt': 'one\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } },
+        {
+          writeFiles: { 'one.txt': 'one\n' },
+          steps: [{ tool: 'Bash', input: { command: daemon('agent-daemon') }, exec: true }],
+          tickFixPlan: 'all',
+          statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true },
+        },
         {
           writeFiles: { 'two.txt': 'two\n' },
-          steps: [{ tool: 'Bash', input: { command: `${probeDaemon}; touch .ralph/probe/second` }, exec: true }],
+          steps: [{ tool: 'Bash', input: { command: `${probeDaemon('agent-daemon')}; ${probeDaemon('gate-daemon')}; touch .ralph/probe/second` }, exec: true }],
           statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true },
         },
       ],
     });
     const ownerEnv = { ...env, ...prepareSandboxProject(project, fake) };
     const r = await runCli('ralph', ['--max-loops', '3'], { cwd: project.dir, env: ownerEnv });
-    const pid = Number(probe(project, 'gate-daemon', r.stderr));
+    const pids = ['agent-daemon', 'gate-daemon'].map((name) => Number(probe(project, name, r.stderr)));
     cleanups.push(() => {
-      if (existsSync(`/proc/${pid}`)) process.kill(pid, 'SIGKILL');
+      for (const pid of pids) if (pid > 0 && existsSync(`/proc/${pid}`)) process.kill(pid, 'SIGKILL');
     });
-    expect(pid, r.stderr).toBeGreaterThan(0);
-    expect(probe(project, 'daemon', r.stderr)).toBe('gone');
+    expect(
+      pids.every((pid) => pid > 0),
+      r.stderr,
+    ).toBe(true);
+    expect(probe(project, 'agent-daemon-state', r.stderr)).toBe('gone');
+    expect(probe(project, 'gate-daemon-state', r.stderr)).toBe('gone');
   }, 120_000);
 
   it('hands back to the owner what ralph wrote in the project as root before each call (its backups), so the agent can commit', async () => {
