@@ -67,7 +67,7 @@ export interface SnapshotFs {
 
 export const nodeFs: SnapshotFs = { lstatSync, openSync, readSync, closeSync, readlinkSync };
 
-/** `<kind> <sha1>` of one file as it is on disk; undefined for what is no file (a folder, a fifo). */
+/** `<kind> <sha1>` of one file as it is on disk (`unreadable <kind> <stat>` for one ralph may not read); undefined for what is no file (a folder, a fifo). */
 export async function hashEntry(fs: SnapshotFs, full: string, st: Stats): Promise<string | undefined> {
   if (st.isSymbolicLink()) {
     try {
@@ -84,8 +84,11 @@ export async function hashEntry(fs: SnapshotFs, full: string, st: Stats): Promis
   let fd: number;
   try {
     fd = fs.openSync(full, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return undefined;
+  } catch (error) {
+    // A file closed to ralph (not root: the agent, the same user, took its read permission) is
+    // known by its stat: any change to its bytes changes its ctime, which no one but root can set.
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'EACCES' || code === 'EPERM' ? `unreadable ${kind} ${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : undefined;
   }
   try {
     const hash = createHash('sha1');

@@ -99,6 +99,27 @@ describe('content snapshots', () => {
     expect(await snap.changedPaths(start, await snap.take())).toEqual([...names].sort());
   });
 
+  it('sees a change to a file it may not read (ralph not root: the agent took the read permission of its own file)', async () => {
+    // What ralph run as the file's owner meets: the open refused (root is never refused).
+    const closed: SnapshotFs = {
+      ...nodeFs,
+      openSync: (path, flags) => {
+        if (String(path).endsWith('/src/a.ts')) throw Object.assign(new Error(`EACCES: permission denied, open '${String(path)}'`), { code: 'EACCES' });
+        return nodeFs.openSync(path, flags);
+      },
+    };
+    const { p, id } = setup(true, nodeProcessRunner, closed);
+    const before = await id();
+    // The same size and times put back: only its ctime tells.
+    const st = statSync(p.path('src/a.ts'));
+    writeFileSync(p.path('src/a.ts'), 'b\n');
+    utimesSync(p.path('src/a.ts'), st.atime, st.mtime);
+    const after = await id();
+    expect(after).not.toBe(before);
+    // Unchanged, it keeps its id.
+    expect(await id()).toBe(after);
+  });
+
   it('a commit of what was already on disk does not change the content', async () => {
     const { p, id } = setup();
     writeFileSync(p.path('src/b.ts'), 'b\n');
