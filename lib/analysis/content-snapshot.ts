@@ -329,7 +329,7 @@ class TreeSnapshotter implements ContentSnapshotter {
     this.listing = current;
     // Asked once, for the next snapshot, when the list is long enough for git's comparison.
     if (current.paths.length >= this.gitStatFrom) this.layout ??= this.findLayout().catch(() => undefined);
-    this.walks.ask(stamp, walked?.walk);
+    this.walks.ask(stamp, current.paths.length, walked?.walk);
     return this.record(current, entries, align, last ? visited : undefined);
   }
 

@@ -66,11 +66,11 @@ export class WalkRequests {
    * after its folder walk; `walked`: the walk this snapshot took its stat check from, whose start
    * is then the time its files were last looked at.
    */
-  ask(stamp: number, walked?: ChangedEntries): void {
+  ask(stamp: number, listed: number, walked?: ChangedEntries): void {
     const walk = this.folders?.latest()?.generation;
     this.asked = undefined;
     if (!this.changes || walk === undefined || !Number.isFinite(stamp)) return;
     this.asked = { since: Math.min(stamp, walked?.startedAt ?? stamp) - this.margin, stamp, walk };
-    this.changes.want(this.asked.since);
+    this.changes.want(this.asked.since, listed);
   }
 }

@@ -23,8 +23,10 @@ export interface TreeChanges {
   now(): number;
   /** From when the next walk should name changed entries; undefined: no snapshot asks. */
   wanted(): number | undefined;
-  /** The snapshot asks for the entries changed from `since` on (drops any walk posted before). */
-  want(since: number): void;
+  /** How many files the asking snapshot listed; undefined: it did not say. */
+  listed(): number | undefined;
+  /** The snapshot (of `listed` files) asks for the entries changed from `since` on (drops any walk posted before). */
+  want(since: number, listed?: number): void;
   /** A walk named these entries as changed from `since` on. */
   post(walk: ChangedEntries): void;
   /** Something changed the tree after the walk: it no longer stands. */
@@ -46,15 +48,16 @@ const CLOCK_STEP_MS = 250;
 const systemClocks: TreeChangeClocks = { wall: () => Date.now(), monotonic: () => performance.now() };
 
 export function createTreeChanges(clocks: TreeChangeClocks = systemClocks): TreeChanges {
-  let asked: { since: number; offset: number } | undefined;
+  let asked: { since: number; offset: number; listed: number | undefined } | undefined;
   let posted: ChangedEntries | undefined;
   const offset = (): number => clocks.wall() - clocks.monotonic();
   const clockHeld = (): boolean => asked !== undefined && offset() > asked.offset - CLOCK_STEP_MS;
   return {
     now: () => clocks.wall(),
     wanted: () => asked?.since,
-    want(since) {
-      asked = { since, offset: offset() };
+    listed: () => asked?.listed,
+    want(since, listed) {
+      asked = { since, offset: offset(), listed };
       posted = undefined;
     },
     post(walk) {

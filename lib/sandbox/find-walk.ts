@@ -1,7 +1,7 @@
 // The host's `find` over the project after a call, for the setuid clean-up (strip-setuid.ts):
 // the regular files with a setuid or setgid bit and, asked for by the content snapshot, every
-// entry whose ctime is past a time (lib/platform/tree-changes.ts). Where the machine has cores to
-// spare, the project's top entries are shared out among walks that run side by side (as git
+// entry whose ctime is past a time (lib/platform/tree-changes.ts). Where the tree is large and the
+// machine has cores to spare, the project's top entries are shared out among walks that run side by side (as git
 // lstats the files of `git status` on threads); a top entry on another device is not entered, as
 // `find . -xdev` does not enter it. No path of the project is in the arguments: the starting
 // points are read from stdin, `.` runs from the project itself.
@@ -21,6 +21,14 @@ export const SET_ID_FILE = ['-type', 'f', '(', '-perm', '-4000', '-o', '-perm', 
 const FIND_TIMEOUT_MS = 10 * 60_000;
 // Walks side by side at most.
 const MOST_WALKS = 4;
+// Below this many files listed by the snapshot, one walk: a second `find` costs ralph a spawn (a
+// fork of its whole process) for less than it saves on a small tree.
+const SPLIT_FROM_FILES = 10_000;
+
+/** How many walks side by side for a project the content snapshot listed `listed` files of (undefined: not known). */
+export function walksFor(listed: number | undefined): number {
+  return listed !== undefined && listed < SPLIT_FROM_FILES ? 1 : Math.min(MOST_WALKS, availableParallelism());
+}
 
 /** What `find <args>` printed, run in `root` with `input` on stdin; undefined when it failed. */
 export async function runFind(root: Buffer, args: string[], options: FindOptions, input = ''): Promise<Buffer | undefined> {
@@ -48,13 +56,18 @@ export function splitNul(out: Buffer): Buffer[] {
 
 /**
  * The set-id files under `root` (full paths) and every entry whose ctime is after `after` (a
- * `find -newerct` time), project-relative ('' for the project's folder); undefined when find
- * failed or does not know those tests.
+ * `find -newerct` time), project-relative ('' for the project's folder), by `walks` walks side
+ * by side (walksFor); undefined when find failed or does not know those tests.
  */
-export async function findChanged(root: Buffer, after: string, options: FindOptions): Promise<{ setId: Buffer[]; entries: string[] } | undefined> {
+export async function findChanged(
+  root: Buffer,
+  after: string,
+  options: FindOptions,
+  walks: number,
+): Promise<{ setId: Buffer[]; entries: string[] } | undefined> {
   const expression = ['(', ...SET_ID_FILE, '-printf', 'S%p\\0', ')', ',', '(', '-newerct', after, '-printf', 'C%p\\0', ')'];
   const before = lstatOrUndefined(root);
-  const shares = before && topShares(root, before.dev, Math.min(MOST_WALKS, availableParallelism()));
+  const shares = before && topShares(root, before.dev, walks);
   let outs = shares && (await Promise.all(shares.map((names) => runFind(root, ['-files0-from', '-', '-xdev', ...expression], options, names.join('')))));
   // An entry made at the top since it was read (nothing of the agent should run now): one walk from `.`.
   if (!outs || outs.some((out) => !out) || !sameStat(before!, lstatOrUndefined(root))) outs = [await runFind(root, ['.', '-xdev', ...expression], options)];

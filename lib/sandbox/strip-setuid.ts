@@ -23,7 +23,7 @@ import { chmodSync, closeSync, constants, fstatSync, lstatSync, openSync, readdi
 import type { Logger } from '../platform/deps.js';
 import type { ProcessRunner } from '../platform/process.js';
 import type { TreeChanges } from '../platform/tree-changes.js';
-import { findChanged, runFind, SET_ID_FILE, splitNul } from './find-walk.js';
+import { findChanged, runFind, SET_ID_FILE, splitNul, walksFor } from './find-walk.js';
 
 const SET_ID_BITS = 0o6000;
 // Linux's O_PATH (not in Node's constants): a descriptor that names a file without opening it for
@@ -153,7 +153,7 @@ async function findSetIdFiles(root: Buffer, options: StripOptions & { processRun
   if (since !== undefined) {
     const startedAt = options.changes!.now();
     // Named from the ms before: a ctime in the same ms is named too.
-    const found = await findChanged(root, `@${(Math.floor(since - 1) / 1000).toFixed(3)}`, options);
+    const found = await findChanged(root, `@${(Math.floor(since - 1) / 1000).toFixed(3)}`, options, walksFor(options.changes!.listed()));
     if (found) {
       options.changes!.post({ since, entries: found.entries, startedAt });
       return found.setId;

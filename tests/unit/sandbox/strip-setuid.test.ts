@@ -271,6 +271,25 @@ describe('the walk after a call, asked by the content snapshot for what changed'
     if (availableParallelism() > 1) expect(started.at(-1)?.slice(0, 3)).toEqual(['find', '.', '-xdev']);
   });
 
+  it('a project the snapshot listed few files of is walked by one find: a second costs ralph a spawn for less than it saves', async () => {
+    const { project } = plantedProject();
+    for (let d = 0; d < 6; d++) mkdirSync(join(project, `top${d}`));
+    const finds = async (listed: number | undefined): Promise<number> => {
+      let started = 0;
+      const counting: ProcessRunner = {
+        start: (cmd, args, options) => ((started += cmd === 'find' ? 1 : 0), nodeProcessRunner.start(cmd, args, options)),
+        run: (cmd, args, options) => nodeProcessRunner.run(cmd, args, options),
+      };
+      const changes = createTreeChanges();
+      changes.want(0, listed);
+      await stripSetuidFiles(project, { processRunner: counting, changes });
+      expect(changes.take()?.entries).toEqual(expect.arrayContaining(['top5', 'deep/er/suid']));
+      return started;
+    };
+    expect(await finds(100)).toBe(1);
+    expect(await finds(50_000)).toBe(Math.min(4, availableParallelism()));
+  });
+
   it('the host sandbox run as root hands its walk to the snapshot; run as another user it makes none', async () => {
     const { project } = plantedProject();
     const sandboxAs = (uid: number) =>
