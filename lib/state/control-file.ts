@@ -116,18 +116,22 @@ function withRegularFile(path: string, read: (fd: number, size: number) => strin
   }
 }
 
-/** The last `bytes` bytes of an open file of `size` bytes as text, from a line start when the file is longer. */
-export function readTail(fd: number, size: number, bytes: number): string {
-  const start = Math.max(0, size - bytes);
-  const buffer = Buffer.alloc(size - start);
+/** Bytes `from` to `to` of an open file (fewer when it shrank while it was read: what was there is kept). */
+export function readRange(fd: number, from: number, to: number): Buffer {
+  const buffer = Buffer.alloc(Math.max(0, to - from));
   let read = 0;
   while (read < buffer.length) {
-    const n = readSync(fd, buffer, read, buffer.length - read, start + read);
-    // The file shrank while it was read: what was there is kept.
+    const n = readSync(fd, buffer, read, buffer.length - read, from + read);
     if (n === 0) break;
     read += n;
   }
-  const text = buffer.subarray(0, read).toString('utf8');
+  return buffer.subarray(0, read);
+}
+
+/** The last `bytes` bytes of an open file of `size` bytes as text, from a line start when the file is longer. */
+export function readTail(fd: number, size: number, bytes: number): string {
+  const start = Math.max(0, size - bytes);
+  const text = readRange(fd, start, size).toString('utf8');
   if (start === 0) return text;
   const firstBreak = text.indexOf('\n');
   return firstBreak === -1 ? '' : text.slice(firstBreak + 1);

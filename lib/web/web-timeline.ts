@@ -8,9 +8,9 @@
 // file is opened as the views open theirs (openViewFile): a FIFO or a link out of the project is
 // an empty timeline, never a wait.
 
-import { closeSync, readSync, type Stats } from 'node:fs';
+import { closeSync, type Stats } from 'node:fs';
 import { openViewFile, viewFileStamp } from '../monitor/snapshot-loader.js';
-import { projectBoundary } from '../state/control-file.js';
+import { projectBoundary, readRange } from '../state/control-file.js';
 import { sanitizeLine } from '../text/terminal-text.js';
 
 /** The loops the timeline keeps (the newest). */
@@ -192,16 +192,4 @@ function consume(bytes: Buffer, from: number, start: number, ino: number, after:
     },
     partial: bytes.toString('utf8', end),
   };
-}
-
-/** Bytes `from` to `to` of the file (fewer when it shrank meanwhile). */
-function readRange(fd: number, from: number, to: number): Buffer {
-  const buffer = Buffer.alloc(to - from);
-  let read = 0;
-  while (read < buffer.length) {
-    const n = readSync(fd, buffer, read, buffer.length - read, from + read);
-    if (n === 0) break;
-    read += n;
-  }
-  return buffer.subarray(0, read);
 }
