@@ -13,6 +13,7 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchAnalysis } from './bench/analysis.mjs';
 import { benchColdStart } from './bench/cold-start.mjs';
+import { memoryAfterPause } from './bench/machine.mjs';
 import { benchContentSnapshot, benchLargeTreeLoop } from './bench/content-snapshot.mjs';
 import { benchOrchestration } from './bench/orchestration.mjs';
 import { benchParallel } from './bench/parallel.mjs';
@@ -77,6 +78,9 @@ const machine = `${cpus().length} CPU (${cpus()[0]?.model.trim() ?? 'unknown'}),
   .map((l) => l.toFixed(2))
   .join(' ')}${quick ? ' (--quick)' : ''}`;
 progress(`ralph benchmarks (docs/performance.md) on ${machine}`);
+const memory = await memoryAfterPause({ quick });
+const memoryNote = `a 6 MB walk of small objects takes ${memory.warmMs.toFixed(1)} ms straight after the last one, ${memory.afterPauseMs.toFixed(1)} ms after a 2 s pause`;
+progress(`  ${memoryNote}`);
 const rows = [
   ...(wanted('orchestration') ? await section('orchestration per loop', () => benchOrchestration({ quick })) : []),
   ...(wanted('plan-growth') ? await section('per-loop cost as the plan and the run grow', () => benchPlanGrowth({ quick })) : []),
@@ -91,7 +95,7 @@ const rows = [
 ];
 
 if (json) {
-  process.stdout.write(`${JSON.stringify({ machine, rows }, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify({ machine, memory, rows }, null, 2)}\n`);
 } else {
   process.stdout.write(formatTable(rows));
 }
@@ -111,7 +115,7 @@ function formatTable(list) {
     `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
     ...cells.map(line),
     '',
-    `Machine: ${machine}`,
+    `Machine: ${machine}; ${memoryNote}`,
     ...(notes.length ? ['Notes:', ...notes] : []),
     '',
   ].join('\n');
