@@ -1,8 +1,8 @@
 // The fake `claude` bundled into one file for `npm test` (tests/helpers/fake-claude-bundle.ts)
 // behaves as the fixture does, finds its recordings beside the fixture, and is made again when
 // the fixture changes.
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -76,6 +76,108 @@ describe('the bundled fake claude', () => {
       `${readFileSync(join(fixture, 'help.mjs'), 'utf8')}\nexport const later = (name) => import(\`./\${name}.mjs\`);\n`,
     );
     await expect(bundleFakeClaude(fixture, tempDir())).rejects.toThrow(/imports a computed path .*import each module by its literal path/);
+  });
+});
+
+describe("the bundled fake claude's --version", () => {
+  /** A preload that notes each Node start in `file`, for NODE_OPTIONS. */
+  function nodeStartCounter(): { env: Record<string, string>; starts: () => number } {
+    const dir = tempDir();
+    const file = join(dir, 'starts');
+    writeFileSync(join(dir, 'count.cjs'), `require('node:fs').appendFileSync(${JSON.stringify(file)}, 'start\\n');\n`);
+    return {
+      env: { NODE_OPTIONS: `--require=${join(dir, 'count.cjs')}` },
+      starts: () => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').length - 1 : 0),
+    };
+  }
+
+  /** Two calls of `claude args` sharing a state folder: their output, and the log's records without pids and times. */
+  function twoCalls(claude: string, args: string[], env: Record<string, string>): { stdout: string[]; records: unknown[] } {
+    const state = tempDir();
+    const scenario = join(state, 'scenario.json');
+    writeFileSync(scenario, JSON.stringify({ calls: [{ resultText: 'Done.' }] }));
+    const callEnv = {
+      ...process.env,
+      FAKE_CLAUDE_SCENARIO: scenario,
+      FAKE_CLAUDE_STATE_DIR: state,
+      FAKE_CLAUDE_LOG_ENV: 'EXTRA_ONE, EXTRA_TWO,,MISSING_ONE',
+      EXTRA_ONE: 'one',
+      EXTRA_TWO: '',
+      RALPH_FROM_THE_RUN: 'loop 3',
+      ANTHROPIC_API_KEY: 'sk-ant-never-logged',
+      IS_SANDBOX: '1',
+      ...env,
+    };
+    const stdout: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const result = spawnSync(claude, args, { cwd: project, env: callEnv, input: '', encoding: 'utf8' });
+      expect(result.status).toBe(0);
+      stdout.push(result.stdout);
+      const lines = readFileSync(join(state, 'calls.jsonl'), 'utf8').trim().split('\n');
+      const start = JSON.parse(lines.at(-2)!) as { pid: number; ppid: number };
+      // The record names the process that was started, and the test as its parent.
+      expect([start.pid, start.ppid]).toEqual([result.pid, process.pid]);
+    }
+    const records = readFileSync(join(state, 'calls.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .map(({ pid: _pid, ppid: _ppid, startedAt, endedAt, ...rest }) => ({ ...rest, at: typeof (startedAt ?? endedAt) }));
+    return { stdout, records };
+  }
+
+  it('is answered without a Node start, with the output and the call log the Node program gives', async () => {
+    const bundled = await bundleFakeClaude(FAKE_CLAUDE_DIR, tempDir());
+    const source = join(FAKE_CLAUDE_DIR, 'claude');
+    for (const [args, env] of [
+      [['--version'], {}],
+      [['-v'], { FAKE_CLAUDE_VERSION: '2.1.400' }],
+      [['--version'], { FAKE_CLAUDE_PROFILE: '1.0.31' }],
+    ] as Array<[string[], Record<string, string>]>) {
+      const counter = nodeStartCounter();
+      const fast = twoCalls(bundled, args, { ...env, ...counter.env });
+      expect(counter.starts()).toBe(0);
+      const slow = twoCalls(source, args, { ...env, ...counter.env });
+      expect(counter.starts()).toBe(2);
+      expect(fast).toEqual(slow);
+      expect(fast.records[0]).toMatchObject({
+        index: 0,
+        argv: args,
+        env: { ANTHROPIC_API_KEY: 'set', EXTRA_ONE: 'one', EXTRA_TWO: '', RALPH_FROM_THE_RUN: 'loop 3' },
+      });
+      expect(fast.records[3]).toMatchObject({ index: 1, phase: 'end', exitCode: 0 });
+    }
+  });
+
+  it('leaves to the Node program what sh cannot answer as it would: a profile in the scenario, a value JSON must escape, any other call', async () => {
+    const bundled = await bundleFakeClaude(FAKE_CLAUDE_DIR, tempDir());
+    const source = join(FAKE_CLAUDE_DIR, 'claude');
+    for (const [args, env] of [
+      [['--version'], { FAKE_CLAUDE_SCENARIO_JSON: JSON.stringify({ defaults: { profile: '2.0.20' } }) }],
+      [['--version'], { RALPH_QUOTED: 'say "hi"\n' }],
+      [['--version'], { FAKE_CLAUDE_WITHOUT_FLAGS: '--version' }],
+      [['--version', '--verbose'], {}],
+      [['-p', 'hello'], {}],
+    ] as Array<[string[], Record<string, string>]>) {
+      const counter = nodeStartCounter();
+      const viaBundle = spawnSync(bundled, args, {
+        cwd: project,
+        env: { ...process.env, FAKE_CLAUDE_STATE_DIR: tempDir(), ...env, ...counter.env },
+        input: '',
+        encoding: 'utf8',
+      });
+      expect(counter.starts()).toBe(1);
+      const viaSource = spawnSync(source, args, {
+        cwd: project,
+        env: { ...process.env, FAKE_CLAUDE_STATE_DIR: tempDir(), ...env },
+        input: '',
+        encoding: 'utf8',
+      });
+      expect([viaBundle.status, viaBundle.stdout.replace(/"session_id":"[^"]*"/g, '')]).toEqual([
+        viaSource.status,
+        viaSource.stdout.replace(/"session_id":"[^"]*"/g, ''),
+      ]);
+    }
   });
 });
 
