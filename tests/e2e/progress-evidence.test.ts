@@ -1,14 +1,16 @@
-// Progress is evidence, not a claim: the real `bin/ralph` against scripted agents that look busy
+// Progress is evidence, not a claim: ralph's loop, as its command line runs it, against scripted agents that look busy
 // without working. Each is halted by the circuit breaker (exit 2) after CB_NO_PROGRESS_THRESHOLD
 // calls (questions: one more); an agent that really changes the project every loop never is.
 // `--max-loops` bounds every run, so an agent that fools the breaker ends with exit 3 instead of
-// running on. Uses the built dist/ (npm run build).
+// running on. Each run is in the test's own process (tests/helpers/ralph-in-process.ts): the
+// agent, git and the gate are real processes, and what is tested is the loop's decisions.
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeCallScript, type FakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
-import { runCli, type CliResult } from '../helpers/run-cli.js';
+import { runRalphInProcess } from '../helpers/ralph-in-process.js';
+import type { CliResult } from '../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
 import { useCleanups } from '../helpers/cleanups.js';
 
@@ -35,7 +37,7 @@ async function runAgent(
   options.setup?.(project);
   const fake = withFakeClaude({ calls });
   cleanups.push(() => fake.cleanup());
-  const result = await runCli('ralph', ['--max-loops', String(MAX_LOOPS), ...(options.args ?? [])], { cwd: project.dir, env: fake.env });
+  const result = await runRalphInProcess(project.dir, ['--max-loops', String(MAX_LOOPS), ...(options.args ?? [])], fake.env);
   // A run that ended before its log was opened says why on stderr.
   expect(existsSync(project.path('.ralph/logs/ralph.log')), `ralph wrote no log (exit ${result.code}, signal ${result.signal}):\n${result.stderr}`).toBe(true);
   const log = readFileSync(project.path('.ralph/logs/ralph.log'), 'utf8');
