@@ -39,6 +39,17 @@ function version(claude: string): string {
   return execFileSync(claude, ['--version'], { env: { ...process.env, FAKE_CLAUDE_STATE_DIR: tempDir() }, encoding: 'utf8' });
 }
 
+/** A preload that notes each Node start in `file`, for NODE_OPTIONS. */
+function nodeStartCounter(): { env: Record<string, string>; starts: () => number } {
+  const dir = tempDir();
+  const file = join(dir, 'starts');
+  writeFileSync(join(dir, 'count.cjs'), `require('node:fs').appendFileSync(${JSON.stringify(file)}, 'start\\n');\n`);
+  return {
+    env: { NODE_OPTIONS: `--require=${join(dir, 'count.cjs')}` },
+    starts: () => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').length - 1 : 0),
+  };
+}
+
 describe('the bundled fake claude', () => {
   it('prints what the fixture prints, and replays the recordings kept beside the fixture', async () => {
     const bundled = await bundleFakeClaude(FAKE_CLAUDE_DIR, tempDir());
@@ -80,17 +91,6 @@ describe('the bundled fake claude', () => {
 });
 
 describe("the bundled fake claude's --version", () => {
-  /** A preload that notes each Node start in `file`, for NODE_OPTIONS. */
-  function nodeStartCounter(): { env: Record<string, string>; starts: () => number } {
-    const dir = tempDir();
-    const file = join(dir, 'starts');
-    writeFileSync(join(dir, 'count.cjs'), `require('node:fs').appendFileSync(${JSON.stringify(file)}, 'start\\n');\n`);
-    return {
-      env: { NODE_OPTIONS: `--require=${join(dir, 'count.cjs')}` },
-      starts: () => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').length - 1 : 0),
-    };
-  }
-
   /** Two calls of `claude args` sharing a state folder: their output, and the log's records without pids and times. */
   function twoCalls(claude: string, args: string[], env: Record<string, string>): { stdout: string[]; records: unknown[] } {
     const state = tempDir();
@@ -205,6 +205,57 @@ describe('the bundled fake gh and bd', () => {
     }
   });
 
+  it('answer the calls made before any GitHub work without a Node start, as their fixtures do, and leave the rest to Node', async () => {
+    const counter = nodeStartCounter();
+    /** One call with its own data file: what it printed, its exit code, the line it logged. */
+    const ghCall = (path: string, args: string[], data: object) => {
+      const dir = tempDir();
+      const env = { ...process.env, ...counter.env, FAKE_GH_DATA: join(dir, 'gh.json'), FAKE_GH_LOG: join(dir, 'gh.jsonl') };
+      writeFileSync(env.FAKE_GH_DATA, JSON.stringify(data));
+      const result = spawnSync(path, args, { cwd: project, env, input: '', encoding: 'utf8' });
+      return {
+        status: result.status,
+        stdout: result.stdout,
+        stderr: result.stderr,
+        log: existsSync(env.FAKE_GH_LOG) ? readFileSync(env.FAKE_GH_LOG, 'utf8') : '',
+      };
+    };
+    const plainData = { issues: [{ number: 7, title: 'Seven', body: 'b', labels: [], state: 'OPEN' }] };
+    const fast = [
+      ['auth', 'status'],
+      ['repo', 'view', '--json', 'defaultBranchRef'],
+    ];
+    const fleetFast = [['--version'], ['repo', 'view', '--json', 'nameWithOwner,viewerPermission,defaultBranchRef'], ...fast];
+    for (const [variable, calls] of [
+      ['TEST_FAKE_GH_BIN', fast],
+      ['TEST_FAKE_GH_FLEET_BIN', fleetFast],
+    ] as const) {
+      const cli = FAKE_CLIS[variable];
+      const bundled = await bundleFakeCli(cli, tempDir());
+      const source = join(cli.dir, cli.entry);
+      for (const args of calls) {
+        const before = counter.starts();
+        const answer = ghCall(bundled, args, plainData);
+        expect(counter.starts(), args.join(' ')).toBe(before);
+        expect(answer).toEqual(ghCall(source, args, plainData));
+        expect(answer.log).toContain('"argv"');
+      }
+      // Data that changes the answer, or a call sh does not know: the Node program answers.
+      for (const [args, data] of [
+        [['auth', 'status'], { authenticated: false }],
+        [['repo', 'view'], { defaultBranch: 'trunk', viewerPermission: 'READ' }],
+        [['repo', 'view'], { failWith: 'HTTP 502' }],
+        [['issue', 'view', '7', '--json', 'number,title'], plainData],
+        [['auth', 'status', '--hostname', 'ghe "quoted"'], plainData],
+      ] as Array<[string[], object]>) {
+        const before = counter.starts();
+        const answer = ghCall(bundled, args, data);
+        expect(counter.starts(), args.join(' ')).toBe(before + 1);
+        expect(answer).toEqual(ghCall(source, args, data));
+      }
+    }
+  });
+
   it("the fleet's fake gh is made again when the fake gh it imports changes", async () => {
     const cache = tempDir();
     const fixtures = tempDir();
@@ -217,6 +268,7 @@ describe('the bundled fake gh and bd', () => {
     writeFileSync(imported, `${readFileSync(imported, 'utf8')}\nglobalThis.fakeGhChanged = true;\n`);
     const second = await bundleFakeCli(cli, cache);
     expect(dirname(second)).not.toBe(dirname(first));
-    expect(readFileSync(second, 'utf8')).toContain('fakeGhChanged');
+    // The program is beside the sh entry that runs it.
+    expect(readFileSync(`${second}.cjs`, 'utf8')).toContain('fakeGhChanged');
   });
 });
