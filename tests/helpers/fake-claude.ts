@@ -14,6 +14,8 @@ export const FAKE_CLAUDE_DIR = resolve(HERE, '..', 'fixtures', 'fake-claude');
 export const BUNDLED_FAKE_CLAUDE_ENV = 'TEST_FAKE_CLAUDE_BIN';
 /** The `claude` the sandboxes link to: the bundle when there is one, else the fixture's entry. */
 export const FAKE_CLAUDE_BIN = process.env[BUNDLED_FAKE_CLAUDE_ENV] || join(FAKE_CLAUDE_DIR, 'claude');
+/** The Node program of FAKE_CLAUDE_BIN, for `node <program>`: the bundle's entry is an sh script that runs `claude.cjs` beside it. */
+export const FAKE_CLAUDE_NODE_PROGRAM = existsSync(`${FAKE_CLAUDE_BIN}.cjs`) ? `${FAKE_CLAUDE_BIN}.cjs` : FAKE_CLAUDE_BIN;
 export const RECORDINGS_DIR = resolve(HERE, '..', 'fixtures', 'claude-cli-2.1.332');
 
 /** One scripted step of a call (see tests/fixtures/fake-claude/README.md). */

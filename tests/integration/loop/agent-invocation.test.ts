@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LoopEvents } from '../../../lib/loop/events.js';
-import { FAKE_CLAUDE_BIN } from '../../helpers/fake-claude.js';
+import { FAKE_CLAUDE_NODE_PROGRAM } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC, loopProject, type LoopProject } from '../../helpers/loop-harness.js';
 import type { FakeScenario } from '../../helpers/fake-claude.js';
 import { loopContextIn } from '../verify-loop/verify-loop-fixture.js';
@@ -50,7 +50,7 @@ describe('agent invocation', () => {
 
   it('runs a multi-word CLAUDE_CODE_CMD', async () => {
     const p = setup({ calls: [{ writeFiles: { 'a.txt': 'a' } }] });
-    writeFileSync(p.project.path('.ralphrc'), `${FAST_LOOP_RC}CLAUDE_CODE_CMD="'${process.execPath}' '${FAKE_CLAUDE_BIN}'"\n`);
+    writeFileSync(p.project.path('.ralphrc'), `${FAST_LOOP_RC}CLAUDE_CODE_CMD="'${process.execPath}' '${FAKE_CLAUDE_NODE_PROGRAM}'"\n`);
     const result = await p.run({ MAX_LOOPS: 1 });
     expect(result.exitCode).toBe(3);
     expect(p.fake.runs()).toHaveLength(1);
