@@ -256,6 +256,31 @@ describe('the bundled fake gh and bd', () => {
     }
   });
 
+  it("codex, gemini and opencode answer ralph's --version without a Node start, as their fixtures do", async () => {
+    const counter = nodeStartCounter();
+    for (const variable of ['TEST_FAKE_CODEX_BIN', 'TEST_FAKE_GEMINI_BIN', 'TEST_FAKE_OPENCODE_BIN'] as const) {
+      const cli = FAKE_CLIS[variable];
+      const bundled = await bundleFakeCli(cli, tempDir());
+      const answer = (path: string, env: Record<string, string | undefined>) => {
+        const result = spawnSync(path, ['--version'], { cwd: project, env: { ...process.env, ...counter.env, ...env }, input: '', encoding: 'utf8' });
+        return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+      };
+      const state = { FAKE_CODEX_STATE_DIR: join(tempDir(), 'made'), FAKE_AGENT_STATE_DIR: tempDir() };
+      const before = counter.starts();
+      const fast = answer(bundled, state);
+      expect(counter.starts(), cli.entry).toBe(before);
+      expect(fast).toEqual(answer(join(cli.dir, cli.entry), state));
+      expect(fast.stdout).toMatch(/\d+\.\d+\.\d+\n$/);
+      if (cli.entry === 'codex') {
+        expect(existsSync(state.FAKE_CODEX_STATE_DIR)).toBe(true);
+        // Without its state folder the fake codex fails, as its Node program says.
+        const unset = { FAKE_CODEX_STATE_DIR: undefined };
+        expect(answer(bundled, unset)).toEqual(answer(join(cli.dir, cli.entry), unset));
+        expect(answer(bundled, unset).status).toBe(70);
+      }
+    }
+  });
+
   it("the fleet's fake gh is made again when the fake gh it imports changes", async () => {
     const cache = tempDir();
     const fixtures = tempDir();
