@@ -12,6 +12,7 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
+/** A package whose scripts are a few words of sh each (npm runs them with sh): no Node start of their own. */
 function packageWith(scripts: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'ralph-run-together-'));
   dirs.push(dir);
@@ -28,8 +29,8 @@ function runTogether(cwd: string, ...names: string[]) {
 describe('scripts/run-together.mjs (npm test’s stages)', () => {
   it('runs every script to its end and exits with the failing one’s code, its output shown whole', () => {
     const dir = packageWith({
-      fine: "node -e \"console.log('fine-1'); console.log('fine-2')\"",
-      broken: 'node -e "console.error(\'broken here\'); process.exit(3)"',
+      fine: 'echo fine-1; echo fine-2',
+      broken: "echo 'broken here' >&2; exit 3",
     });
     const result = runTogether(dir, 'broken', 'fine');
     expect(result.status).toBe(3);
@@ -43,8 +44,8 @@ describe('scripts/run-together.mjs (npm test’s stages)', () => {
   it('passes a --live script’s output straight through, and holds the others’ blocks until it has ended', () => {
     const dir = packageWith({
       // quick ends first; slow waits for the file quick writes as it ends.
-      quick: "node -e \"console.log('quick-out'); require('fs').writeFileSync('quick.done', '')\"",
-      slow: "node -e \"const fs = require('fs'); while (!fs.existsSync('quick.done')) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10); console.log('slow-out')\"",
+      quick: 'echo quick-out; : > quick.done',
+      slow: 'while [ ! -e quick.done ]; do sleep 0.01; done; echo slow-out',
     });
     const result = runTogether(dir, '--live', 'slow', 'quick');
     expect(result.status).toBe(0);
@@ -56,7 +57,7 @@ describe('scripts/run-together.mjs (npm test’s stages)', () => {
   });
 
   it('exits 0 when every script passes, and 2 with its usage when none is named', () => {
-    const dir = packageWith({ a: 'node -e 0', b: 'node -e 0' });
+    const dir = packageWith({ a: 'true', b: 'true' });
     expect(runTogether(dir, 'a', 'b').status).toBe(0);
     const none = runTogether(dir);
     expect(none.status).toBe(2);
@@ -78,8 +79,8 @@ function npmTestStages(): { atOnce: string[]; afterBuild: string[] } {
 describe('scripts/run-together.mjs --after', () => {
   it('starts the scripts named after it once the one it names has passed', () => {
     const dir = packageWith({
-      first: "node -e \"require('fs').writeFileSync('first.done', '')\"",
-      second: "node -e \"console.log(require('fs').existsSync('first.done') ? 'first had ended' : 'first had not ended')\"",
+      first: ': > first.done',
+      second: "if [ -e first.done ]; then echo 'first had ended'; else echo 'first had not ended'; fi",
     });
     const result = runTogether(dir, 'first', '--after', 'first', 'second');
     expect(result.status).toBe(0);
@@ -88,9 +89,9 @@ describe('scripts/run-together.mjs --after', () => {
 
   it('does not run them when it fails, and exits with its code; a failure of another script stops nothing', () => {
     const dir = packageWith({
-      build: 'node -e "process.exit(4)"',
-      check: 'node -e "process.exit(5)"',
-      tests: 'node -e "console.log(\'tests ran\')"',
+      build: 'exit 4',
+      check: 'exit 5',
+      tests: "echo 'tests ran'",
     });
     const failedBuild = runTogether(dir, 'build', '--after', 'build', '--live', 'tests');
     expect(failedBuild.status).toBe(4);
