@@ -1,0 +1,42 @@
+// What the units of one run ask their agent's CLI before their first loop, asked once: every
+// unit's loop finds its agent the ordinary way (`<cli> --version`), and N units starting
+// together would start N copies of the CLI (each a Node start of its own) to hear one answer.
+// The first unit's question is run; the others that ask the same command the same way, while it
+// runs or after it answered, get its answer. A question whose answer can depend on the unit's
+// folder (a relative command, or a relative PATH entry) is shared only by units in that folder.
+// A question that failed is asked again by the next unit. Anything else runs as it is.
+
+import { delimiter, isAbsolute } from 'node:path';
+import type { ProcessRunner, RunOptions, RunResult } from '../platform/process.js';
+
+/** A runner whose `--version` questions are run once for all the units that ask them. */
+export function shareVersionQuestions(runner: ProcessRunner): ProcessRunner {
+  const answers = new Map<NodeJS.ProcessEnv | undefined, Map<string, Promise<RunResult>>>();
+  return {
+    start: (cmd, args, options) => runner.start(cmd, args, options),
+    run(cmd: string, args: readonly string[], options?: RunOptions): Promise<RunResult> {
+      if (args[args.length - 1] !== '--version' || options?.input !== undefined) return runner.run(cmd, args, options);
+      const env = options?.env;
+      const byEnv = answers.get(env) ?? new Map<string, Promise<RunResult>>();
+      answers.set(env, byEnv);
+      const key = JSON.stringify([cmd, args, dependsOnFolder(cmd, env ?? process.env) ? (options?.cwd ?? '') : '']);
+      const known = byEnv.get(key);
+      if (known) return known.then((result) => ({ ...result }));
+      const asked = runner.run(cmd, args, options);
+      byEnv.set(key, asked);
+      void asked.then(
+        (result) => {
+          if (result.code !== 0 || result.spawnError) byEnv.delete(key);
+        },
+        () => byEnv.delete(key),
+      );
+      return asked.then((result) => ({ ...result }));
+    },
+  };
+}
+
+/** Whether which file `cmd` runs depends on the folder it is run in. */
+function dependsOnFolder(cmd: string, env: NodeJS.ProcessEnv): boolean {
+  if (cmd.includes('/')) return !isAbsolute(cmd);
+  return (env.PATH ?? '').split(delimiter).some((dir) => !isAbsolute(dir));
+}
