@@ -10,7 +10,7 @@ import { join, relative } from 'node:path';
 import { commitWhatIsLeft } from '../platform/git-leftovers.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import type { RalphPaths } from '../state/paths.js';
-import { gitMessageLine, readGit, runGit, runGitReadingNoFiles, type GitContext } from './git.js';
+import { gitMessageLine, runGit, runGitReadingNoFiles, type GitContext } from './git.js';
 import { isRalphOwnPath, parsePorcelainPaths } from './worktrees.js';
 import type { UnitRecord } from './run-state.js';
 
@@ -121,15 +121,19 @@ export async function mergeUnitBranch(
   runBranch: string,
   message: string,
 ): Promise<MergeResult> {
-  const head = await runGit(git, projectDir, ['symbolic-ref', '--short', '-q', 'HEAD']);
+  // The branch checked out, and the commits of both tips, asked side by side.
+  const [head, tips] = await Promise.all([
+    runGit(git, projectDir, ['symbolic-ref', '--short', '-q', 'HEAD']),
+    runGit(git, projectDir, ['rev-parse', 'HEAD', `refs/heads/${unit.branch}`]),
+  ]);
   if (!head.ok || head.stdout.trim() !== runBranch) {
     return {
       kind: 'failed',
       message: `the main worktree is no longer on ${runBranch}; switch back to it (git switch ${runBranch}) and run ralph --parallel again`,
     };
   }
-  const before = await readGit(git, projectDir, ['rev-parse', 'HEAD']);
-  const tip = await readGit(git, projectDir, ['rev-parse', `refs/heads/${unit.branch}`]);
+  if (!tips.ok) throw new Error(`git rev-parse failed: ${gitMessageLine(tips)}`);
+  const [before = '', tip = ''] = tips.stdout.trim().split('\n');
   // Where the two parted: the unit's tip when it is merged already, the run branch's when the
   // unit's branch only adds to it (a fast-forward); undefined when they share no history.
   const parted = await runGit(git, projectDir, ['merge-base', before, tip]);

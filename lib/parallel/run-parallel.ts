@@ -26,7 +26,7 @@ import { readParallelLedger, saveParallelLedger } from './run-ledger.js';
 import { describeAbandonedRun, describeDryRunUnits } from './summary.js';
 import { UnitRunner, type UnitRunnerOptions } from './unit-runner.js';
 import { resumableRun } from './upcoming-units.js';
-import { assertNoTrackedChanges, readRunBranch } from './worktrees.js';
+import { assertNoTrackedChanges, readRunBranch, type RunStartLook } from './worktrees.js';
 
 export type RunParallelOptions = UnitRunnerOptions;
 
@@ -53,12 +53,15 @@ export async function runParallel(options: RunParallelOptions): Promise<number> 
   try {
     // The repository as the run starts: where git looks, its settings and remotes (a push goes
     // to origin's URL as it is now), and, for ralph as root, this folder trusted whoever owns it.
-    await recordGitBaseline(projectDir, deps.env);
-    const runBranch = await readRunBranch(git, projectDir);
+    // That look also says whether the project is in a work tree and which commit HEAD names.
+    const seen: { head?: string | null } = {};
+    const anchor = await recordGitBaseline(projectDir, deps.env, (head) => (seen.head = head));
+    const look: RunStartLook = { inWorkTree: anchor?.workTree !== undefined, head: seen.head };
+    const runBranch = await readRunBranch(git, projectDir, look);
     await assertNoTrackedChanges(git, projectDir);
     const pullRequests = config.PARALLEL_LAND === 'pr';
     if (pullRequests) await assertCanOpenPullRequests(git, projectDir, deps);
-    const run = await openParallelRun(paths, state, git, runBranch, found.units, deps, pullRequests ? 'landed' : 'merged');
+    const run = await openParallelRun(paths, state, { git, runBranch, head: look.head ?? undefined }, found.units, deps, pullRequests ? 'landed' : 'merged');
     if (!run) {
       deps.logger.success('fix_plan.md has no open item: nothing to run');
       return EXIT.ok;
@@ -96,8 +99,7 @@ export async function runParallel(options: RunParallelOptions): Promise<number> 
 async function openParallelRun(
   paths: RalphPaths,
   state: StateReadOptions,
-  git: GitContext,
-  runBranch: string,
+  { git, runBranch, head }: { git: GitContext; runBranch: string; head: string | undefined },
   units: PlanUnit[],
   deps: Deps,
   landed: 'merged' | 'landed',
@@ -143,7 +145,7 @@ async function openParallelRun(
   const runId = `p${new Date(now).toISOString().replace(/[-:]/g, '').slice(0, 15)}`;
   const run: ParallelRunState = {
     run_id: runId,
-    base_commit: await readGit(git, paths.projectDir, ['rev-parse', 'HEAD']),
+    base_commit: head ?? (await readGit(git, paths.projectDir, ['rev-parse', 'HEAD'])),
     run_branch: runBranch,
     started_at: new Date(now).toISOString(),
     finished: false,
