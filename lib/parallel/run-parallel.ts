@@ -24,6 +24,7 @@ import { assertCanOpenPullRequests } from './pull-request.js';
 import { joinNewPlanUnits, newUnitRecord, retryUnit } from './resume-run.js';
 import { readParallelLedger, saveParallelLedger } from './run-ledger.js';
 import { describeAbandonedRun, describeDryRunUnits } from './summary.js';
+import { askAgentVersionEarly, shareVersionQuestions } from './shared-probes.js';
 import { UnitRunner, type UnitRunnerOptions } from './unit-runner.js';
 import { resumableRun } from './upcoming-units.js';
 import { assertNoTrackedChanges, readRunBranch, type RunStartLook } from './worktrees.js';
@@ -67,6 +68,10 @@ export async function runParallel(options: RunParallelOptions): Promise<number> 
       return EXIT.ok;
     }
     run.land = pullRequests ? 'pr' : 'merge';
+    // Units will run: their agent's CLI is asked its version now, once for all of them, while
+    // the worktrees are made.
+    const unitDeps = { ...deps, processRunner: shareVersionQuestions(deps.processRunner) };
+    askAgentVersionEarly(loaded, projectDir, unitDeps, unitDeps.processRunner);
     const previous = readParallelLedger(paths.ledger, run.run_id, (message) => deps.logger.warn(message));
     // Each unit's cost comes from the ledger, never from parallel.json (the agent can write it).
     for (const unit of run.units) unit.cost_usd = previous?.units[unit.slug] ?? 0;
@@ -75,7 +80,7 @@ export async function runParallel(options: RunParallelOptions): Promise<number> 
       previous,
       save: (record) => saveParallelLedger(paths.ledger, projectDir, record),
     });
-    const runner = new UnitRunner(options, paths, git, run, ledger, {
+    const runner = new UnitRunner({ ...options, deps: unitDeps }, paths, git, run, ledger, {
       statePath: parallelStatePath(paths),
       resumeCommand: `ralph --parallel ${options.parallel}`,
       abandonCommand: 'ralph --parallel-abandon',

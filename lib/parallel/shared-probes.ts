@@ -5,14 +5,25 @@
 // runs or after it answered, get its answer. A question whose answer can depend on the unit's
 // folder (a relative command, or a relative PATH entry) is shared only by units in that folder.
 // A question that failed is asked again by the next unit. Anything else runs as it is.
+// `ralph --parallel` asks the question as the run starts (askAgentVersionEarly), while it checks
+// the project and makes the worktrees, so the first unit finds the answer on its way.
 
 import { delimiter, isAbsolute } from 'node:path';
+import { agentCommandOf, chooseAgent } from '../agents/choose-agent.js';
+import type { LoadConfigResult } from '../config/load-config.js';
+import { findAgentCommand } from '../loop/startup.js';
+import type { Deps } from '../platform/deps.js';
+import { PACKAGE_ROOT } from '../platform/package-root.js';
 import type { ProcessRunner, RunOptions, RunResult } from '../platform/process.js';
+import { agentQuestionRunner, sandboxSettingsOf } from '../sandbox/open-sandbox.js';
+
+const sharing = new WeakSet<ProcessRunner>();
 
 /** A runner whose `--version` questions are run once for all the units that ask them. */
 export function shareVersionQuestions(runner: ProcessRunner): ProcessRunner {
+  if (sharing.has(runner)) return runner;
   const answers = new Map<NodeJS.ProcessEnv | undefined, Map<string, Promise<RunResult>>>();
-  return {
+  const shared: ProcessRunner = {
     start: (cmd, args, options) => runner.start(cmd, args, options),
     run(cmd: string, args: readonly string[], options?: RunOptions): Promise<RunResult> {
       if (args[args.length - 1] !== '--version' || options?.input !== undefined) return runner.run(cmd, args, options);
@@ -33,6 +44,35 @@ export function shareVersionQuestions(runner: ProcessRunner): ProcessRunner {
       return asked.then((result) => ({ ...result }));
     },
   };
+  sharing.add(shared);
+  return shared;
+}
+
+/**
+ * Asks the run's agent CLI its version now, through `runner` (shareVersionQuestions), the way
+ * each unit's loop will ask it (lib/loop/startup.ts): the answer waits for the units' own
+ * question. Nothing is said or decided here: a CLI that is missing or fails is each unit's to
+ * report. In Docker no unit asks (the CLI is the image's), so neither does this.
+ */
+export function askAgentVersionEarly(loaded: LoadConfigResult, projectDir: string, deps: Deps, runner: ProcessRunner): void {
+  const { config, sources } = loaded;
+  try {
+    const settings = sandboxSettingsOf(config, sources.SANDBOX_PROVIDER);
+    if (settings.provider === 'docker') return;
+    const agent = chooseAgent(config);
+    const { env, homeDir } = deps;
+    void findAgentCommand({
+      agent,
+      configured: agentCommandOf(config, agent),
+      configuredFromDefault: sources[agent.commandKey].kind === 'default',
+      env,
+      projectDir,
+      ralphRoot: PACKAGE_ROOT,
+      processRunner: agentQuestionRunner(settings, { projectDir, homeDir, env, processRunner: runner }),
+    }).catch(() => undefined);
+  } catch {
+    // A setting the units' loops refuse: each says so itself.
+  }
 }
 
 /** Whether which file `cmd` runs depends on the folder it is run in. */

@@ -1,9 +1,9 @@
 // What a `ralph --parallel 3` run of three equal units starts, counted: the agent's CLI is asked
-// its version once for the run, not once per unit; git (counted through GIT_TRACE: git writes a
-// line per process it starts) is not asked at the run's start what the gateway's first look at
-// the project answered, and each merge asks for both tips in one call.
+// its version once for the run, as the run starts, not once per unit; git (counted through
+// GIT_TRACE: git writes a line per process it starts) is not asked at the run's start what the
+// gateway's first look at the project answered, and each merge asks for both tips in one call.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,6 +41,9 @@ describe('ralph --parallel 3: the processes of a run', () => {
   it("asks the agent's CLI its version once for the three units", () => {
     const versions = p.claude.calls().filter((call) => call.argv.includes('--version'));
     expect(versions).toHaveLength(1);
+    // Asked as the run starts, in the project, while the units' worktrees are made: not by the
+    // first unit in its worktree.
+    expect(versions[0]!.cwd).toBe(realpathSync(p.project.dir));
   });
 
   it("does not ask git again at the run's start whether the project is in a work tree, where its repository is, or what HEAD is", () => {
