@@ -121,10 +121,13 @@ export async function mergeUnitBranch(
   runBranch: string,
   message: string,
 ): Promise<MergeResult> {
-  // The branch checked out, and the commits of both tips, asked side by side.
-  const [head, tips] = await Promise.all([
+  // The branch checked out, the commits of both tips, and where the two parted, asked side by
+  // side: the unit's tip when it is merged already, the run branch's when the unit's branch only
+  // adds to it (a fast-forward); none when they share no history.
+  const [head, tips, parted] = await Promise.all([
     runGit(git, projectDir, ['symbolic-ref', '--short', '-q', 'HEAD']),
     runGit(git, projectDir, ['rev-parse', 'HEAD', `refs/heads/${unit.branch}`]),
+    runGit(git, projectDir, ['merge-base', 'HEAD', `refs/heads/${unit.branch}`]),
   ]);
   if (!head.ok || head.stdout.trim() !== runBranch) {
     return {
@@ -134,9 +137,6 @@ export async function mergeUnitBranch(
   }
   if (!tips.ok) throw new Error(`git rev-parse failed: ${gitMessageLine(tips)}`);
   const [before = '', tip = ''] = tips.stdout.trim().split('\n');
-  // Where the two parted: the unit's tip when it is merged already, the run branch's when the
-  // unit's branch only adds to it (a fast-forward); undefined when they share no history.
-  const parted = await runGit(git, projectDir, ['merge-base', before, tip]);
   const base = parted.ok ? parted.stdout.trim() : undefined;
   if (base === tip) return { kind: 'merged', how: 'already-merged' };
   // The runner numbers each attempt before it starts (unit.merge_attempts); a backup ref is

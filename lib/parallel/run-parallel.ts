@@ -58,8 +58,7 @@ export async function runParallel(options: RunParallelOptions): Promise<number> 
     const seen: { head?: string | null } = {};
     const anchor = await recordGitBaseline(projectDir, deps.env, (head) => (seen.head = head));
     const look: RunStartLook = { inWorkTree: anchor?.workTree !== undefined, head: seen.head };
-    const runBranch = await readRunBranch(git, projectDir, look);
-    await assertNoTrackedChanges(git, projectDir);
+    const runBranch = await checkedOutCleanBranch(git, projectDir, look);
     const pullRequests = config.PARALLEL_LAND === 'pr';
     if (pullRequests) await assertCanOpenPullRequests(git, projectDir, deps);
     const run = await openParallelRun(paths, state, { git, runBranch, head: look.head ?? undefined }, found.units, deps, pullRequests ? 'landed' : 'merged');
@@ -95,6 +94,17 @@ export async function runParallel(options: RunParallelOptions): Promise<number> 
   } finally {
     lock.release();
   }
+}
+
+/**
+ * The branch checked out (readRunBranch), once git said no tracked file changed: both asked side
+ * by side; when both refuse, the branch's refusal is the one given.
+ */
+async function checkedOutCleanBranch(git: GitContext, projectDir: string, look: RunStartLook): Promise<string> {
+  const [branch, clean] = await Promise.allSettled([readRunBranch(git, projectDir, look), assertNoTrackedChanges(git, projectDir)]);
+  if (branch.status === 'rejected') throw branch.reason;
+  if (clean.status === 'rejected') throw clean.reason;
+  return branch.value;
 }
 
 /**

@@ -1,6 +1,7 @@
 // The git processes the merge queue's steps start (lib/parallel/merge.ts), counted through
-// GIT_TRACE (git writes a line per process it starts), with real git: a unit whose branch cannot
-// fast-forward is merged without a fast-forward tried first; a step that reads no file of a
+// GIT_TRACE (git writes a line per process it starts), with real git: a merge asks what it must
+// know first side by side; a unit whose branch cannot fast-forward is merged without a
+// fast-forward tried first; a step that reads no file of a
 // worktree (the unit's changes to ralph's files, looked up between two commits; a merged unit's
 // worktree and branch removed) starts no `git config --list` for drivers beside it.
 
@@ -16,6 +17,7 @@ import { openUnitWorktree } from '../../../lib/parallel/worktrees.js';
 import { resetGitBaselines } from '../../../lib/platform/git-gateway.js';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
 import { projectPaths } from '../../../lib/state/paths.js';
+import { callsNaming, recordCallsInFlight } from '../../helpers/calls-in-flight.js';
 import { useCleanups } from '../../helpers/cleanups.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject } from '../../helpers/tmp-project.js';
 
@@ -82,6 +84,23 @@ describe('the merge queue: git processes per step', () => {
     expect(second.result).toMatchObject({ kind: 'merged', how: 'merge-commit' });
     expect(second.calls.filter((call) => call.includes('merge --ff-only'))).toEqual([]);
     expect(second.calls.filter((call) => call.includes('merge --no-ff'))).toHaveLength(1);
+  });
+
+  it('asks for the branch checked out, both tips and where they parted side by side', async () => {
+    const { project, git, units } = await twoUnits();
+    const { runner, calls } = recordCallsInFlight(git.runner);
+    const landed = await landUnit(
+      { ...git, runner },
+      projectPaths(project.dir, defaultConfig()),
+      { runId: 'count', runBranch: 'main' },
+      units[0]!,
+      () => undefined,
+    );
+    expect(landed).toMatchObject({ kind: 'merged', how: 'fast-forward' });
+    const [mergeBase] = callsNaming(calls, 'merge-base');
+    expect(callsNaming(calls, 'symbolic-ref')).toHaveLength(1);
+    expect(callsNaming(calls, 'rev-parse')).toHaveLength(1);
+    expect(mergeBase?.running).toBe(3);
   });
 
   it("finds a unit's branch merged already and merges nothing", async () => {

@@ -1,8 +1,10 @@
 // `ralph --parallel` refuses, before any unit starts, a project it cannot branch units from:
-// one outside git, one whose HEAD is detached, one with no commit yet, each with its own error.
-// (The start reads what it can from the git gateway's first look at the project; these are the
-// answers that look gives.)
+// one outside git, one whose HEAD is detached, one with no commit yet, each with its own error;
+// with tracked changes besides, the branch's refusal is the one given. (The start reads what it
+// can from the git gateway's first look at the project, and asks git the branch checked out and
+// the tracked changes side by side.)
 
+import { writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RalphError } from '../../../lib/errors.js';
@@ -14,6 +16,7 @@ import { nodeProcessRunner } from '../../../lib/platform/process.js';
 import { createRedactor } from '../../../lib/text/redaction.js';
 import { useCleanups } from '../../helpers/cleanups.js';
 import { captureOutput } from '../../helpers/loop-harness.js';
+import { callsNaming, recordCallsInFlight } from '../../helpers/calls-in-flight.js';
 import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 
@@ -26,20 +29,24 @@ function project(options: { git: boolean; commit?: boolean }): TmpProject {
   return made;
 }
 
-/** The error `ralph --parallel 2` stops with in `dir`, before any unit starts. */
-async function refusal(dir: string): Promise<RalphError> {
+function depsIn(dir: string, processRunner = nodeProcessRunner): Deps {
   const env = { ...process.env, ...GIT_TEST_ENV };
-  const deps: Deps = {
+  return {
     clock: systemClock,
     env,
     cwd: dir,
     homeDir: env.HOME ?? homedir(),
-    processRunner: nodeProcessRunner,
+    processRunner,
     logger: createMemoryLogger(),
     stdout: captureOutput(),
     stderr: captureOutput(),
     redact: createRedactor(env),
   };
+}
+
+/** The error `ralph --parallel 2` stops with in `dir`, before any unit starts. */
+async function refusal(dir: string): Promise<RalphError> {
+  const deps = depsIn(dir);
   const error: unknown = await runParallel({ projectDir: dir, flags: {}, deps, parallel: 2, haltOnFailure: false }).then(
     (code) => new Error(`ran to exit code ${code}`),
     (thrown: unknown) => thrown,
@@ -67,5 +74,26 @@ describe('ralph --parallel: a project it cannot branch units from', () => {
     const error = await refusal(project({ git: true, commit: false }).dir);
     expect(error.code).toBe('parallel_no_commit');
     expect(error.message).toBe('--parallel needs a first commit to branch the units from');
+  });
+
+  it('with HEAD detached and tracked changes besides: the detached HEAD is what it says', async () => {
+    const p = project({ git: true });
+    p.git('checkout', '-q', '--detach');
+    writeFileSync(p.path('.gitignore'), 'changed\n');
+    expect((await refusal(p.dir)).code).toBe('parallel_detached');
+  });
+});
+
+describe('ralph --parallel: the checks of its start', () => {
+  it('asks git the branch checked out and the tracked changes side by side', async () => {
+    const p = project({ git: true });
+    writeFileSync(p.path('.ralph/fix_plan.md'), '# Plan\n- [x] Add alpha\n');
+    const { runner, calls } = recordCallsInFlight(nodeProcessRunner);
+    const code = await runParallel({ projectDir: p.dir, flags: {}, deps: depsIn(p.dir, runner), parallel: 2, haltOnFailure: false });
+    expect(code).toBe(0);
+    const [branch] = callsNaming(calls, 'symbolic-ref');
+    const [status] = callsNaming(calls, 'status');
+    expect(branch).toBeDefined();
+    expect(Math.max(branch!.running, status!.running)).toBe(2);
   });
 });
