@@ -30,7 +30,7 @@ function project(options: { git: boolean; commit?: boolean }): TmpProject {
 }
 
 function depsIn(dir: string, processRunner = nodeProcessRunner): Deps {
-  const env = { ...process.env, ...GIT_TEST_ENV };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...GIT_TEST_ENV };
   return {
     clock: systemClock,
     env,
