@@ -89,9 +89,14 @@ export async function openUnitWorktree(git: GitContext, projectDir: string, unit
     if (listed.split('\n').some((line) => line === `worktree ${dir}`) && existsSync(join(dir, '.git'))) return;
   }
   mkdirSync(join(projectDir, '.ralph', 'worktrees'), { recursive: true });
+  // A new unit's branch is made with its worktree (git refuses `-b` for a branch that exists,
+  // before it makes anything); the branch a stopped run left is checked out as it is.
+  const withNewBranch = ['worktree', 'add', '-q', '-b', unit.branch, dir, base];
+  let added = await runGit(git, projectDir, withNewBranch);
+  if (added.ok) return;
   const hasBranch = (await runGit(git, projectDir, ['rev-parse', '--verify', '-q', `refs/heads/${unit.branch}`])).ok;
-  const args = hasBranch ? ['worktree', 'add', '-q', dir, unit.branch] : ['worktree', 'add', '-q', '-b', unit.branch, dir, base];
-  let added = await runGit(git, projectDir, args);
+  const args = hasBranch ? ['worktree', 'add', '-q', dir, unit.branch] : withNewBranch;
+  if (hasBranch) added = await runGit(git, projectDir, args);
   if (!added.ok) {
     // A record git keeps of a worktree whose folder is gone, or a folder it no longer knows:
     // prune the records, then try once more.

@@ -1,7 +1,8 @@
 // What a `ralph --parallel 3` run of three equal units starts, counted: the agent's CLI is asked
 // its version once for the run, as the run starts, not once per unit; git (counted through
 // GIT_TRACE: git writes a line per process it starts) is not asked at the run's start what the
-// gateway's first look at the project answered, and each merge asks for both tips in one call.
+// gateway's first look at the project answered, nor whether a new unit's branch exists, and each
+// merge asks for both tips in one call.
 
 import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -50,6 +51,11 @@ describe('ralph --parallel 3: the processes of a run', () => {
     expect(gitCalls.filter((call) => call.includes('--is-inside-work-tree'))).toEqual([]);
     expect(gitCalls.filter((call) => call.includes('--path-format=absolute --git-common-dir'))).toEqual([]);
     expect(gitCalls.filter((call) => /rev-parse (--verify -q )?HEAD$/.test(call))).toEqual([]);
+  });
+
+  it("makes each new unit's branch with its worktree, without asking first whether the branch exists", () => {
+    expect(gitCalls.filter((call) => / worktree add -q -b ralph\//.test(call))).toHaveLength(3);
+    expect(gitCalls.filter((call) => /rev-parse --verify -q refs\/heads\/ralph\//.test(call))).toEqual([]);
   });
 
   it('asks for the run branch and the unit branch tips in one call per merge', () => {
