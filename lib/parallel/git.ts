@@ -22,12 +22,28 @@ export interface GitResult {
 // process runner's: lib/platform/git-gateway.ts.)
 const MERGE_CONFIG = ['-c', 'commit.gpgSign=false', '-c', 'merge.verifySignatures=false'];
 
-export async function runGit(git: GitContext, cwd: string, args: string[], input?: string): Promise<GitResult> {
+export function runGit(git: GitContext, cwd: string, args: string[], input?: string): Promise<GitResult> {
+  return run(git, cwd, args, { input });
+}
+
+/**
+ * runGit for a call that reads no file of the working tree: one that looks only at refs, commits
+ * and trees (`git diff a...b --name-only`, `git branch -d`), or removes a worktree without a look
+ * at its files (`git worktree remove --force`). No filter or diff driver can run in it, so the
+ * gateway need not list the configuration for one added since the run started (the settings it
+ * pins apply as always).
+ */
+export function runGitReadingNoFiles(git: GitContext, cwd: string, args: string[]): Promise<GitResult> {
+  return run(git, cwd, args, { readsNoContent: true });
+}
+
+async function run(git: GitContext, cwd: string, args: string[], how: { input?: string; readsNoContent?: boolean }): Promise<GitResult> {
   const result: RunResult = await runGitCommand(git.runner, [...MERGE_CONFIG, ...args], {
     cwd,
     env: { ...git.env, GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', GIT_MERGE_AUTOEDIT: 'no' },
-    input,
+    input: how.input,
     timeoutMs: 120_000,
+    ...(how.readsNoContent ? { gitReadsNoContent: true } : {}),
   });
   return { ok: result.code === 0, code: result.code, stdout: result.stdout, stderr: result.stderr };
 }

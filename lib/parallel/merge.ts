@@ -10,7 +10,7 @@ import { join, relative } from 'node:path';
 import { commitWhatIsLeft } from '../platform/git-leftovers.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import type { RalphPaths } from '../state/paths.js';
-import { gitMessageLine, readGit, runGit, type GitContext } from './git.js';
+import { gitMessageLine, runGit, runGitReadingNoFiles, type GitContext } from './git.js';
 import { isRalphOwnPath, parsePorcelainPaths } from './worktrees.js';
 import type { UnitRecord } from './run-state.js';
 
@@ -72,7 +72,8 @@ export async function commitUnitLeftovers(git: GitContext, dir: string, message:
  */
 export async function keepOwnFilesOut(git: GitContext, dir: string, runBranch: string): Promise<MergeStep> {
   // `a...b`: from where they parted; the merge base itself is asked only when there is something to set back.
-  const changed = await runGit(git, dir, ['diff', '--name-only', '-z', '--no-renames', `refs/heads/${runBranch}...HEAD`, '--', ...OWN_FILES]);
+  // Two commits compared, by name only: no file of the worktree is read.
+  const changed = await runGitReadingNoFiles(git, dir, ['diff', '--name-only', '-z', '--no-renames', `refs/heads/${runBranch}...HEAD`, '--', ...OWN_FILES]);
   if (!changed.ok) return { ok: false, message: `git diff: ${gitMessageLine(changed)}` };
   if (changed.stdout === '') return { ok: true };
   const base = await runGit(git, dir, ['merge-base', 'HEAD', `refs/heads/${runBranch}`]);
@@ -120,16 +121,24 @@ export async function mergeUnitBranch(
   runBranch: string,
   message: string,
 ): Promise<MergeResult> {
-  const head = await runGit(git, projectDir, ['symbolic-ref', '--short', '-q', 'HEAD']);
+  // The branch checked out, the commits of both tips, and where the two parted, asked side by
+  // side: the unit's tip when it is merged already, the run branch's when the unit's branch only
+  // adds to it (a fast-forward); none when they share no history.
+  const [head, tips, parted] = await Promise.all([
+    runGit(git, projectDir, ['symbolic-ref', '--short', '-q', 'HEAD']),
+    runGit(git, projectDir, ['rev-parse', 'HEAD', `refs/heads/${unit.branch}`]),
+    runGit(git, projectDir, ['merge-base', 'HEAD', `refs/heads/${unit.branch}`]),
+  ]);
   if (!head.ok || head.stdout.trim() !== runBranch) {
     return {
       kind: 'failed',
       message: `the main worktree is no longer on ${runBranch}; switch back to it (git switch ${runBranch}) and run ralph --parallel again`,
     };
   }
-  const before = await readGit(git, projectDir, ['rev-parse', 'HEAD']);
-  const tip = await readGit(git, projectDir, ['rev-parse', `refs/heads/${unit.branch}`]);
-  if ((await runGit(git, projectDir, ['merge-base', '--is-ancestor', tip, before])).ok) return { kind: 'merged', how: 'already-merged' };
+  if (!tips.ok) throw new Error(`git rev-parse failed: ${gitMessageLine(tips)}`);
+  const [before = '', tip = ''] = tips.stdout.trim().split('\n');
+  const base = parted.ok ? parted.stdout.trim() : undefined;
+  if (base === tip) return { kind: 'merged', how: 'already-merged' };
   // The runner numbers each attempt before it starts (unit.merge_attempts); a backup ref is
   // created, never moved.
   const attempt = Math.max(1, unit.merge_attempts);
@@ -141,8 +150,11 @@ export async function mergeUnitBranch(
     `create ${backup}/${attempt}-run-branch ${before}\ncreate ${backup}/${attempt}-unit-branch ${tip}\n`,
   );
   if (!refs.ok) return { kind: 'failed', message: `git update-ref (backup refs): ${gitMessageLine(refs)}` };
-  const ff = await runGit(git, projectDir, ['merge', '--ff-only', '-q', tip]);
-  if (ff.ok) return { kind: 'merged', how: 'fast-forward' };
+  // A fast-forward is tried only where one can be: after the run branch moved on, it would fail.
+  if (base === undefined || base === before) {
+    const ff = await runGit(git, projectDir, ['merge', '--ff-only', '-q', tip]);
+    if (ff.ok) return { kind: 'merged', how: 'fast-forward' };
+  }
   const merge = await runGit(git, projectDir, ['merge', '--no-ff', '--no-commit', '-q', tip]);
   if (!merge.ok) {
     const files = await listConflictedFiles(git, projectDir);
@@ -237,13 +249,13 @@ export async function removeMergedUnit(git: GitContext, projectDir: string, unit
     const left = parsePorcelainPaths(status.stdout).filter((path) => !isRalphOwnPath(path));
     if (left.length > 0) return { ok: false, message: `its worktree still holds ${left.join(', ')}; kept at ${unit.worktree}` };
     // Only ralph's files and ignored ones are left: --force lets git remove them with the folder.
-    const removed = await runGit(git, projectDir, ['worktree', 'remove', '--force', dir]);
+    const removed = await runGitReadingNoFiles(git, projectDir, ['worktree', 'remove', '--force', dir]);
     if (!removed.ok) return { ok: false, message: `git worktree remove: ${gitMessageLine(removed)}` };
   } else {
     await runGit(git, projectDir, ['worktree', 'prune']);
   }
   if (keepBranch) return { ok: true };
-  const deleted = await runGit(git, projectDir, ['branch', '-d', '-q', unit.branch]);
+  const deleted = await runGitReadingNoFiles(git, projectDir, ['branch', '-d', '-q', unit.branch]);
   return deleted.ok ? { ok: true } : { ok: false, message: `git branch -d: ${gitMessageLine(deleted)}` };
 }
 

@@ -24,9 +24,10 @@ import { assertCanOpenPullRequests } from './pull-request.js';
 import { joinNewPlanUnits, newUnitRecord, retryUnit } from './resume-run.js';
 import { readParallelLedger, saveParallelLedger } from './run-ledger.js';
 import { describeAbandonedRun, describeDryRunUnits } from './summary.js';
+import { askAgentVersionEarly, shareVersionQuestions } from './shared-probes.js';
 import { UnitRunner, type UnitRunnerOptions } from './unit-runner.js';
 import { resumableRun } from './upcoming-units.js';
-import { assertNoTrackedChanges, readRunBranch } from './worktrees.js';
+import { assertNoTrackedChanges, readRunBranch, type RunStartLook } from './worktrees.js';
 
 export type RunParallelOptions = UnitRunnerOptions;
 
@@ -53,17 +54,23 @@ export async function runParallel(options: RunParallelOptions): Promise<number> 
   try {
     // The repository as the run starts: where git looks, its settings and remotes (a push goes
     // to origin's URL as it is now), and, for ralph as root, this folder trusted whoever owns it.
-    await recordGitBaseline(projectDir, deps.env);
-    const runBranch = await readRunBranch(git, projectDir);
-    await assertNoTrackedChanges(git, projectDir);
+    // That look also says whether the project is in a work tree and which commit HEAD names.
+    const seen: { head?: string | null } = {};
+    const anchor = await recordGitBaseline(projectDir, deps.env, (head) => (seen.head = head));
+    const look: RunStartLook = { inWorkTree: anchor?.workTree !== undefined, head: seen.head };
+    const runBranch = await checkedOutCleanBranch(git, projectDir, look);
     const pullRequests = config.PARALLEL_LAND === 'pr';
     if (pullRequests) await assertCanOpenPullRequests(git, projectDir, deps);
-    const run = await openParallelRun(paths, state, git, runBranch, found.units, deps, pullRequests ? 'landed' : 'merged');
+    const run = await openParallelRun(paths, state, { git, runBranch, head: look.head ?? undefined }, found.units, deps, pullRequests ? 'landed' : 'merged');
     if (!run) {
       deps.logger.success('fix_plan.md has no open item: nothing to run');
       return EXIT.ok;
     }
     run.land = pullRequests ? 'pr' : 'merge';
+    // Units will run: their agent's CLI is asked its version now, once for all of them, while
+    // the worktrees are made.
+    const unitDeps = { ...deps, processRunner: shareVersionQuestions(deps.processRunner) };
+    askAgentVersionEarly(loaded, projectDir, unitDeps, unitDeps.processRunner);
     const previous = readParallelLedger(paths.ledger, run.run_id, (message) => deps.logger.warn(message));
     // Each unit's cost comes from the ledger, never from parallel.json (the agent can write it).
     for (const unit of run.units) unit.cost_usd = previous?.units[unit.slug] ?? 0;
@@ -72,7 +79,7 @@ export async function runParallel(options: RunParallelOptions): Promise<number> 
       previous,
       save: (record) => saveParallelLedger(paths.ledger, projectDir, record),
     });
-    const runner = new UnitRunner(options, paths, git, run, ledger, {
+    const runner = new UnitRunner({ ...options, deps: unitDeps }, paths, git, run, ledger, {
       statePath: parallelStatePath(paths),
       resumeCommand: `ralph --parallel ${options.parallel}`,
       abandonCommand: 'ralph --parallel-abandon',
@@ -90,14 +97,24 @@ export async function runParallel(options: RunParallelOptions): Promise<number> 
 }
 
 /**
+ * The branch checked out (readRunBranch), once git said no tracked file changed: both asked side
+ * by side; when both refuse, the branch's refusal is the one given.
+ */
+async function checkedOutCleanBranch(git: GitContext, projectDir: string, look: RunStartLook): Promise<string> {
+  const [branch, clean] = await Promise.allSettled([readRunBranch(git, projectDir, look), assertNoTrackedChanges(git, projectDir)]);
+  if (branch.status === 'rejected') throw branch.reason;
+  if (clean.status === 'rejected') throw clean.reason;
+  return branch.value;
+}
+
+/**
  * The unfinished run to resume — its needs-review units tried again, the plan's new items
  * joined — or a new one for the plan's open units (undefined: none).
  */
 async function openParallelRun(
   paths: RalphPaths,
   state: StateReadOptions,
-  git: GitContext,
-  runBranch: string,
+  { git, runBranch, head }: { git: GitContext; runBranch: string; head: string | undefined },
   units: PlanUnit[],
   deps: Deps,
   landed: 'merged' | 'landed',
@@ -143,7 +160,7 @@ async function openParallelRun(
   const runId = `p${new Date(now).toISOString().replace(/[-:]/g, '').slice(0, 15)}`;
   const run: ParallelRunState = {
     run_id: runId,
-    base_commit: await readGit(git, paths.projectDir, ['rev-parse', 'HEAD']),
+    base_commit: head ?? (await readGit(git, paths.projectDir, ['rev-parse', 'HEAD'])),
     run_branch: runBranch,
     started_at: new Date(now).toISOString(),
     finished: false,

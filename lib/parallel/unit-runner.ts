@@ -13,6 +13,7 @@ import { LoopEvents } from '../loop/events.js';
 import { runProject } from '../loop/run-project.js';
 import { installStopSignal } from '../loop/stop-signal.js';
 import type { Logger, Output } from '../platform/deps.js';
+import type { ProcessRunner } from '../platform/process.js';
 import type { RalphPaths } from '../state/paths.js';
 import type { AccountLedger } from './account.js';
 import { readGit, runGit, type GitContext } from './git.js';
@@ -36,6 +37,7 @@ import { buildUnitDeps } from './unit-deps.js';
 import { describeProgress, openRunConsole, type ProgressLine } from './progress-line.js';
 import { excludeWorktrees, openUnitWorktree, seedUnitRalph, unitNote } from './worktrees.js';
 import { OwnerHandBack } from './ownership.js';
+import { shareVersionQuestions } from './shared-probes.js';
 
 export type { UnitRunnerHooks, UnitRunnerOptions } from './unit-runner-options.js';
 
@@ -57,6 +59,8 @@ export class UnitRunner {
   private readonly progress: ProgressLine | undefined;
   /** The console the run and its units write to (through the progress line on a terminal). */
   private readonly console: { stdout: Output; stderr: Output; logger: Logger };
+  /** The units' process runner: what each unit's loop asks its agent's CLI at its start is asked once. */
+  private readonly processRunner: ProcessRunner;
 
   constructor(
     private readonly options: UnitRunnerOptions,
@@ -68,6 +72,7 @@ export class UnitRunner {
   ) {
     ({ progress: this.progress, console: this.console } = openRunConsole(options.deps, paths.ralphLog, options.flags.RALPH_VERBOSE === true));
     this.ownership = new OwnerHandBack(options.projectDir, git, (message) => this.log.warn(message));
+    this.processRunner = shareVersionQuestions(options.deps.processRunner);
   }
 
   private get log(): Logger {
@@ -318,7 +323,7 @@ export class UnitRunner {
         configDir: projectDir,
         // The unit's outcome is read from ralph's own exit codes, whatever EXIT_CODES says.
         flags: { ...flags, ...this.hooks.unitFlags, ...(resetBreaker ? { CB_AUTO_RESET: true } : {}), EXIT_CODES: 'ralph' },
-        deps: buildUnitDeps({ ...deps, ...this.console }, unit.slug, dir, flags.RALPH_VERBOSE === true),
+        deps: buildUnitDeps({ ...deps, ...this.console, processRunner: this.processRunner }, unit.slug, dir, flags.RALPH_VERBOSE === true),
         fresh,
         // An emitter stands in for the process: the orchestrator alone listens to the real signals.
         signals,

@@ -9,24 +9,38 @@ import { dirname, isAbsolute, join, relative } from 'node:path';
 import { RalphError } from '../errors.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import type { RalphPaths } from '../state/paths.js';
+import { gitAnchorOf } from '../platform/git-gateway.js';
 import { gitMessageLine, readGit, runGit, type GitContext } from './git.js';
 import { stripItemMark } from './plan-units.js';
 import type { UnitRecord } from './run-state.js';
 
+/**
+ * What the git gateway's first look at the project found as the run started (recordGitBaseline):
+ * the answers git need not be asked again.
+ */
+export interface RunStartLook {
+  /** The project is inside a work tree. */
+  inWorkTree: boolean;
+  /** The commit HEAD names, null when there is none yet; undefined when the look did not say. */
+  head: string | null | undefined;
+}
+
 /** The branch checked out in the main worktree; an error when HEAD is detached. */
-export async function readRunBranch(git: GitContext, projectDir: string): Promise<string> {
-  const inside = await runGit(git, projectDir, ['rev-parse', '--is-inside-work-tree']);
-  if (!inside.ok)
-    throw new RalphError('parallel_not_git', '--parallel needs a git repository: each unit works in a git worktree', {
-      hint: 'run git init and commit your project, then run ralph --parallel again',
-    });
+export async function readRunBranch(git: GitContext, projectDir: string, look?: RunStartLook): Promise<string> {
+  if (!look?.inWorkTree) {
+    const inside = await runGit(git, projectDir, ['rev-parse', '--is-inside-work-tree']);
+    if (!inside.ok)
+      throw new RalphError('parallel_not_git', '--parallel needs a git repository: each unit works in a git worktree', {
+        hint: 'run git init and commit your project, then run ralph --parallel again',
+      });
+  }
   const branch = await runGit(git, projectDir, ['symbolic-ref', '--short', '-q', 'HEAD']);
   if (!branch.ok)
     throw new RalphError('parallel_detached', '--parallel merges the units into the branch checked out, and HEAD is detached', {
       hint: 'check out a branch (git switch -c <name>), then run ralph --parallel again',
     });
-  const head = await runGit(git, projectDir, ['rev-parse', '--verify', '-q', 'HEAD']);
-  if (!head.ok)
+  const hasCommit = look?.head !== undefined ? look.head !== null : (await runGit(git, projectDir, ['rev-parse', '--verify', '-q', 'HEAD'])).ok;
+  if (!hasCommit)
     throw new RalphError('parallel_no_commit', '--parallel needs a first commit to branch the units from', {
       hint: 'commit your project (git add -A && git commit), then run ralph --parallel again',
     });
@@ -75,9 +89,14 @@ export async function openUnitWorktree(git: GitContext, projectDir: string, unit
     if (listed.split('\n').some((line) => line === `worktree ${dir}`) && existsSync(join(dir, '.git'))) return;
   }
   mkdirSync(join(projectDir, '.ralph', 'worktrees'), { recursive: true });
+  // A new unit's branch is made with its worktree (git refuses `-b` for a branch that exists,
+  // before it makes anything); the branch a stopped run left is checked out as it is.
+  const withNewBranch = ['worktree', 'add', '-q', '-b', unit.branch, dir, base];
+  let added = await runGit(git, projectDir, withNewBranch);
+  if (added.ok) return;
   const hasBranch = (await runGit(git, projectDir, ['rev-parse', '--verify', '-q', `refs/heads/${unit.branch}`])).ok;
-  const args = hasBranch ? ['worktree', 'add', '-q', dir, unit.branch] : ['worktree', 'add', '-q', '-b', unit.branch, dir, base];
-  let added = await runGit(git, projectDir, args);
+  const args = hasBranch ? ['worktree', 'add', '-q', dir, unit.branch] : withNewBranch;
+  if (hasBranch) added = await runGit(git, projectDir, args);
   if (!added.ok) {
     // A record git keeps of a worktree whose folder is gone, or a folder it no longer knows:
     // prune the records, then try once more.
@@ -98,9 +117,10 @@ const WORKTREES_PATTERN = '/.ralph/worktrees/';
  * whatever the project's .gitignore says.
  */
 export async function excludeWorktrees(git: GitContext, projectDir: string): Promise<void> {
-  const common = await runGit(git, projectDir, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
-  if (!common.ok) return;
-  const file = join(common.stdout.trim(), 'info', 'exclude');
+  // The repository's folders as the gateway fixed them when the run started.
+  const commonDir = gitAnchorOf(projectDir, git.env)?.commonDir;
+  if (commonDir === undefined) return;
+  const file = join(commonDir, 'info', 'exclude');
   const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
   if (text.split(/\r?\n/).includes(WORKTREES_PATTERN)) return;
   mkdirSync(dirname(file), { recursive: true });

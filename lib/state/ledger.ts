@@ -63,19 +63,31 @@ export function readLedger(path: string, warn: (message: string) => void): Ledge
   if (held) return structuredClone(held);
   const text = readStateText(path, 'the ledger', warn);
   if (text === undefined) return undefined;
+  validated++;
   const parsed = ledgerSchema.safeParse(safeJson(text));
   if (parsed.success) return parsed.data;
   warn(`The ledger ${path} is unreadable; ralph starts it again from .ralph/ (remove it if this keeps happening)`);
   return undefined;
 }
 
+/** Ledger files read and validated so far in this process. */
+let validated = 0;
+
+/** How many ledger files this process has read and validated (tests count an update's). */
+export function ledgerValidationCount(): number {
+  return validated;
+}
+
 /**
- * The ledger this process wrote last, as read back from its text, and the file it then was: the
- * loop updates the ledger several times a loop, and while the file is still the one written
- * (same inode, size and times) it need not be read and validated again. Another writer (a
- * `ralph-queue add` meanwhile) changes the file, and the next update reads it.
+ * The ledgers this process wrote last, each as read back from its text, and the file it then
+ * was: the loop updates the ledger several times a loop, and while the file is still the one
+ * written (same inode, size and times) it need not be read and validated again. Another writer
+ * (a `ralph-queue add` meanwhile) changes the file, and the next update reads it. One per
+ * ledger, the newest last: the units of `ralph --parallel` each update their own beside the
+ * run's, turn about.
  */
-let lastWritten: { path: string; stamp: string; ledger: Ledger } | undefined;
+const lastWritten = new Map<string, { stamp: string; ledger: Ledger }>();
+const REMEMBERED_LEDGERS = 32;
 
 function fileStamp(path: string): string | undefined {
   const stats = statSync(path, { bigint: true, throwIfNoEntry: false });
@@ -84,8 +96,9 @@ function fileStamp(path: string): string | undefined {
 
 /** The ledger as this process wrote it, when the file is still that one. */
 function unchangedSinceWritten(path: string): Ledger | undefined {
-  if (lastWritten?.path !== path || lastWritten.stamp !== fileStamp(path)) return undefined;
-  return lastWritten.ledger;
+  const written = lastWritten.get(path);
+  if (written === undefined || written.stamp !== fileStamp(path)) return undefined;
+  return written.ledger;
 }
 
 /**
@@ -153,11 +166,13 @@ export function updateLedger(path: string, projectDir: string, change: (ledger: 
 
 function writeLedger(path: string, ledger: Ledger): void {
   const text = `${JSON.stringify(ledger, null, 2)}\n`;
-  lastWritten = undefined;
+  lastWritten.delete(path);
   writeFileAtomic(path, text, { mode: 0o600 });
   const stamp = fileStamp(path);
+  if (stamp === undefined) return;
   // What a read of the file gives: the written text parsed, so no caller's object is shared.
-  if (stamp) lastWritten = { path, stamp, ledger: JSON.parse(text) as Ledger };
+  lastWritten.set(path, { stamp, ledger: JSON.parse(text) as Ledger });
+  if (lastWritten.size > REMEMBERED_LEDGERS) lastWritten.delete(lastWritten.keys().next().value!);
 }
 
 export function saveLedgerRun(path: string, projectDir: string, state: RunStateFile, unfinished: boolean): void {

@@ -9,6 +9,7 @@ import {
   afterLedgerWrites,
   batchLedgerWrites,
   ledgerPath,
+  ledgerValidationCount,
   readLedger,
   recordQueuedPrd,
   saveLedgerBreaker,
@@ -75,6 +76,18 @@ describe('the ledger file', () => {
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(statSync(dirname(path)).mode & 0o777).toBe(0o700);
     expect(readLedger(path, () => undefined)?.run).toMatchObject({ unfinished: true, state: { run_id: 'run-1' } });
+  });
+
+  it('updates of several ledgers turn about (the units of a parallel run and the run) without reading back any this process wrote', () => {
+    const state = { XDG_STATE_HOME: join(tmp(), 's') };
+    const projects = [tmp(), tmp(), tmp()];
+    const paths = projects.map((project) => ledgerPath(project, state, '/x'));
+    const rate = { calls: 0, tokens: 10, lastReset: '2026010100', wall_ms: 1 };
+    projects.forEach((project, i) => saveLedgerRate(paths[i]!, project, rate));
+    const before = ledgerValidationCount();
+    for (let calls = 1; calls <= 3; calls++) projects.forEach((project, i) => saveLedgerRate(paths[i]!, project, { ...rate, calls }));
+    expect(ledgerValidationCount() - before).toBe(0);
+    expect(paths.map((path) => readLedger(path, () => undefined)?.rate?.calls)).toEqual([3, 3, 3]);
   });
 
   it('keeps what another writer changed between two updates of this process, even at the same size', () => {
