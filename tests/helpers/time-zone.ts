@@ -24,3 +24,17 @@ export function useTimeZone(zone: string, every: 'file' | 'test' = 'file'): void
   afterAll(restore);
   if (every === 'test') beforeEach(() => void setTimeZone(zone));
 }
+
+/** Zones whose offsets put the local minute 0, 30 and 45 minutes on from UTC's (none has summer time). */
+const ZONES_BY_MINUTE = ['UTC', 'Asia/Kolkata', 'Asia/Kathmandu'] as const;
+
+/**
+ * Of UTC, +05:30 and +05:45, the zone in which `now` is earliest in its local hour: at least
+ * 30 minutes before that hour ends. A test whose ralph processes run on the real clock and count
+ * by the local hour (the rate window's `.last_reset`) runs in it, so the hour cannot turn
+ * between what the test writes and what ralph reads.
+ */
+export function zoneFarFromTheHoursEnd(now: number = Date.now()): string {
+  const minuteIn = (zone: string) => Number(new Intl.DateTimeFormat('en-GB', { timeZone: zone, minute: 'numeric' }).format(new Date(now)));
+  return [...ZONES_BY_MINUTE].sort((a, b) => minuteIn(a) - minuteIn(b))[0]!;
+}

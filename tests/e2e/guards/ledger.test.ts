@@ -14,6 +14,7 @@ import { runCli, type CliResult } from '../../helpers/run-cli.js';
 import { ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 import { readRunRecords } from '../../integration/verify-loop/verify-loop-fixture.js';
 import { useCleanups } from '../../helpers/cleanups.js';
+import { useTimeZone, zoneFarFromTheHoursEnd } from '../../helpers/time-zone.js';
 
 const PLAN = `# Fix Plan\n${Array.from({ length: 9 }, (_, i) => `- [ ] item ${i + 1}`).join('\n')}\n`;
 /** A call that does real work (so no guard stops it), costs $1 and uses 1000 tokens. */
@@ -35,6 +36,9 @@ const WIPE: FakeCallScript = {
 const RC = `${FAST_LOOP_RC}SESSION_CONTINUITY=false\nALLOWED_TOOLS="Write,Read,Edit,Bash(rm *)"\n`;
 
 const cleanups = useCleanups();
+// ralph counts calls by the local hour, on the real clock: the file runs (its ralph processes too)
+// in a zone where that hour has half an hour to go, so it cannot turn between two runs of a test.
+useTimeZone(zoneFarFromTheHoursEnd());
 
 function setUp(scenario: FakeScenario, rc = ''): { project: TmpProject; fake: FakeClaude } {
   const project = tmpProject(ralphProjectTree({ '.ralphrc': RC + rc, '.ralph/fix_plan.md': PLAN }), { git: true });
