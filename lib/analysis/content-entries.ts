@@ -136,34 +136,48 @@ export interface EntriesDelta {
   changes: Map<string, [string | undefined, string | undefined]>;
 }
 
+/** The previous snapshot as the new list sees it. */
+export interface EntriesBefore {
+  /** The entry the new list's path i had (undefined: not listed, or no file). */
+  at(i: number): string | undefined;
+  /** The previous list's paths no longer listed, each with its entry. */
+  gone: ReadonlyArray<readonly [string, string | undefined]>;
+}
+
+/** `EntriesBefore` of a snapshot whose entries are as it left them: `oldPlace(i)`, where path i was; `gone`, the paths no longer listed with their places. */
+export function entriesBefore(previous: Entries, oldPlace: (i: number) => number | undefined, gone: ReadonlyArray<readonly [string, number]>): EntriesBefore {
+  return {
+    at: (i) => {
+      const at = oldPlace(i);
+      return at === undefined ? undefined : previous.entries[at];
+    },
+    gone: gone.map(([path, at]) => [path, previous.entries[at]] as const),
+  };
+}
+
 /**
- * The entries of `listing` against the previous snapshot's: `oldPlace(i)` is where path i was
- * in the previous list (undefined: not listed), `gone` the previous places no longer listed.
- * `positions`: the only places of `listing` whose entry may differ (all when not given).
+ * The entries of `listing` against the previous snapshot's (its sum, and what each path had
+ * before). `positions`: the only places of `listing` whose entry may differ (all when not given).
  */
 export function changedSince(
-  previous: Entries,
+  previousSum: bigint,
   listing: Listing,
   entries: Array<string | undefined>,
-  oldPlace: (i: number) => number | undefined,
-  gone: readonly number[],
+  before: EntriesBefore,
   positions?: readonly number[],
 ): EntriesDelta {
-  let sum = previous.sum;
+  let sum = previousSum;
   const changes = new Map<string, [string | undefined, string | undefined]>();
-  const note = (path: string, before: string | undefined, after: string | undefined): void => {
-    if (before === after) return;
-    changes.set(path, [before, after]);
-    if (before !== undefined) sum -= entryPart(path, before);
-    if (after !== undefined) sum += entryPart(path, after);
+  const note = (path: string, was: string | undefined, now: string | undefined): void => {
+    if (was === now) return;
+    changes.set(path, [was, now]);
+    if (was !== undefined) sum -= entryPart(path, was);
+    if (now !== undefined) sum += entryPart(path, now);
   };
-  const check = (i: number): void => {
-    const at = oldPlace(i);
-    note(listing.paths[i]!, at === undefined ? undefined : previous.entries[at], entries[i]);
-  };
+  const check = (i: number): void => note(listing.paths[i]!, before.at(i), entries[i]);
   if (positions) for (const i of positions) check(i);
   else for (let i = 0; i < listing.paths.length; i++) check(i);
-  for (const at of gone) note(previous.listing.paths[at]!, previous.entries[at], undefined);
+  for (const [path, was] of before.gone) note(path, was, undefined);
   return { sum: wrapSum(sum), changes };
 }
 

@@ -25,8 +25,31 @@ import { unchangedAfterWalk, WalkRequests } from './walk-check.js';
 import { stampTime, type CachedFile } from './stat-cache.js';
 import { carriedBytes, nextEntries, statListing, type Checked } from './next-entries.js';
 import type { ContentMemoryState } from './progress-evidence.js';
-import { changedBetween, changedSince, contentId, entriesSum, inNested, nodeFs, type Entries, type Listing, type SnapshotFs } from './content-entries.js';
-import { alignSlots, folderEntries, ignoreFiles, makeListing, oldPlace, relist, slotsFor, walkFolder, type Alignment } from './listing-delta.js';
+import {
+  changedBetween,
+  changedSince,
+  contentId,
+  entriesBefore,
+  entriesSum,
+  inNested,
+  nodeFs,
+  type Entries,
+  type EntriesBefore,
+  type Listing,
+  type SnapshotFs,
+} from './content-entries.js';
+import {
+  alignSlots,
+  folderEntries,
+  ignoreFileMoved,
+  ignoreFiles,
+  makeListing,
+  oldPlace,
+  relist,
+  slotsFor,
+  walkFolder,
+  type Alignment,
+} from './listing-delta.js';
 import { changedFolderLister } from './changed-folders.js';
 import type { FolderWalker } from '../platform/folder-walk.js';
 import { createNestedWalker } from './nested-walk.js';
@@ -258,7 +281,7 @@ class TreeSnapshotter implements ContentSnapshotter {
     // Files listed since the index was built are stat'ed here; once they are many, it is built again.
     if (!slots || slots.missing > REBUILD_MISSING + (of.paths.length >> 6)) {
       this.statIndex = buildStatIndex(of.paths, where.prefix, where.hashLength, (path) => inNested(of, path));
-      slots = slotsFor(of, this.statIndex);
+      slots = slotsFor(of, this.statIndex, true);
     }
     const { index, entryOf, pathOf } = slots;
     const since = this.sync?.index === index && this.sync.listing === of ? this.sync : undefined;
@@ -319,18 +342,30 @@ class TreeSnapshotter implements ContentSnapshotter {
       seen =
         (await this.checkWithWalk(prior, walked.walk, walked.walkedAt)) ?? (await this.checkWithGit(prior)) ?? (await statListing(this.fs, prior, this.cached));
     const { listing: current, align } = this.relist(prior, raw);
+    // The last list's ignore files stand for the new one when none was listed or gone in the part that changed.
+    const known = this.ignoreFiles;
+    if (align && known && known.of === prior && !ignoreFileMoved(current, align)) this.ignoreFiles = { of: current, files: known.files };
     const last = prior && seen && this.previous?.listing === prior ? { listing: prior, cache: this.cached, entries: this.previous.entries, seen } : undefined;
     const folders = this.options.folders;
     // A file is vouched for by a later walk only where the folder walk reaches its folder.
     const reachable = folders && ((path: string) => folders.reachable(path.slice(0, Math.max(0, path.lastIndexOf('/')))));
-    const { cache, entries, visited } = await nextEntries(this.fs, current, align, last, stamp, reachable);
+    const { cache, entries, visited, before } = await nextEntries(this.fs, current, align, last, stamp, reachable).catch((error: unknown) => {
+      // The last list and cache gave their arrays to this one: the next snapshot starts afresh.
+      this.forget();
+      throw error;
+    });
     this.followSync(prior, current, align, visited);
     this.cached = cache;
     this.listing = current;
     // Asked once, for the next snapshot, when the list is long enough for git's comparison.
     if (current.paths.length >= this.gitStatFrom) this.layout ??= this.findLayout().catch(() => undefined);
     this.walks.ask(stamp, current.paths.length, walked?.walk);
-    return this.record(current, entries, align, last ? visited : undefined);
+    return this.record(current, entries, align, before && { before, visited });
+  }
+
+  /** Nothing is known of the last list: the next snapshot looks at every file. */
+  private forget(): void {
+    [this.listing, this.cached, this.previous, this.sync] = [undefined, [], undefined, undefined];
   }
 
   /** The index's sync carried to the new list: what it held for the last one stands but where a file was looked at again. */
@@ -353,9 +388,20 @@ class TreeSnapshotter implements ContentSnapshotter {
   }
 
   /** The snapshot's id from the entries (updated by what changed when there was a last one), kept for changedPaths. */
-  private record(current: Listing, entries: Array<string | undefined>, align: Alignment | undefined, visited: number[] | undefined): ContentSnapshot {
+  private record(
+    current: Listing,
+    entries: Array<string | undefined>,
+    align: Alignment | undefined,
+    looked: { before: EntriesBefore; visited: number[] } | undefined,
+  ): ContentSnapshot {
     const placeOf = (i: number): number | undefined => (align ? oldPlace(align, i, current.paths[i]!) : i);
-    const now = this.previous ? changedSince(this.previous, current, entries, placeOf, align?.gone ?? [], visited) : undefined;
+    const gone = align ? align.gone.map((at) => [align.removed[at - align.head]!, at] as const) : [];
+    const previous = this.previous;
+    const now = !previous
+      ? undefined
+      : looked
+        ? changedSince(previous.sum, current, entries, looked.before, looked.visited)
+        : changedSince(previous.sum, current, entries, entriesBefore(previous, placeOf, gone));
     const sum = now ? now.sum : entriesSum(current.paths, entries);
     const id = contentId(sum);
     const since = this.last !== undefined && now ? { id: this.last, changed: [...now.changes.keys()].sort() } : undefined;

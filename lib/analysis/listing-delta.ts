@@ -19,6 +19,8 @@ export interface Alignment {
   middle: Map<string, number>;
   /** Old places of the paths in between that are no longer listed. */
   gone: number[];
+  /** The old list's paths in between (from `head` up to its tail), as they were: the old list gave its paths to the new one. */
+  removed: string[];
 }
 
 /** A path's place in the old list; undefined when it was not listed. */
@@ -34,7 +36,12 @@ export function makeListing(raw: Buffer, projectPrefix: string, isExcluded: (pat
   return withDerived({ raw, paths, prefix: projectPrefix, starts: Int32Array.from(starts) });
 }
 
-/** The list of `raw` made from `prior`'s, with where each of its paths was in `prior`. */
+/**
+ * The list of `raw` made from `prior`'s, with where each of its paths was in `prior`. The new
+ * list takes `prior`'s array of paths, changed in place where the change is small (so a loop
+ * that changed a few paths copies no list): `prior` is not to be used after this call (its old
+ * paths in between are `align.removed`).
+ */
 export function relist(prior: Listing, raw: Buffer, projectPrefix: string, isExcluded: (path: string) => boolean): { listing: Listing; align: Alignment } {
   const old = prior.raw;
   const { head: headBytes, tail: tailBytes } = commonEnds(old, raw);
@@ -46,14 +53,15 @@ export function relist(prior: Listing, raw: Buffer, projectPrefix: string, isExc
   const parsed = parseRange(raw, headBytes, raw.length - tailBytes, isExcluded, before);
   let tailStart = oldTail;
   if (tailStart < prior.paths.length && prior.paths[tailStart] === (parsed.paths.at(-1) ?? before)) tailStart++;
-  const paths = spliced(prior.paths, head, parsed.paths, tailStart);
-  const starts = new Int32Array(paths.length);
+  const oldLength = prior.paths.length;
+  const starts = new Int32Array(oldLength - (tailStart - head) + parsed.paths.length);
   starts.set(prior.starts.subarray(0, head), 0);
   starts.set(parsed.starts, head);
   const tailFrom = head + parsed.paths.length;
-  for (let k = tailStart; k < prior.paths.length; k++) starts[tailFrom + k - tailStart] = prior.starts[k]! + shiftBytes;
+  for (let k = tailStart; k < oldLength; k++) starts[tailFrom + k - tailStart] = prior.starts[k]! + shiftBytes;
   const oldMiddle = new Map<string, number>();
   for (let k = head; k < tailStart; k++) oldMiddle.set(prior.paths[k]!, k);
+  const { list: paths, removed } = spliceInPlace(prior.paths, head, tailStart - head, parsed.paths);
   const middle = new Map<string, number>();
   for (const path of parsed.paths) {
     const at = oldMiddle.get(path);
@@ -62,7 +70,7 @@ export function relist(prior: Listing, raw: Buffer, projectPrefix: string, isExc
     oldMiddle.delete(path);
   }
   const listing = withDerived({ raw, paths, prefix: projectPrefix, starts }, prior, head, tailFrom);
-  return { listing, align: { head, tailFrom, shift: tailStart - tailFrom, middle, gone: [...oldMiddle.values()] } };
+  return { listing, align: { head, tailFrom, shift: tailStart - tailFrom, middle, gone: [...oldMiddle.values()], removed } };
 }
 
 /** The new list's places in the private index the old list's were aligned with (content-snapshot.ts). */
@@ -80,7 +88,7 @@ export function alignSlots(prior: Listing, of: Listing, align: Alignment): Slots
   }
   const counted = (listing: Listing, path: string): boolean => !path.endsWith('/') && !inNested(listing, path);
   let missing = old.missing;
-  for (let k = align.head; k < tailFromOld; k++) if (old.entryOf[k]! < 0 && counted(prior, prior.paths[k]!)) missing--;
+  for (let k = align.head; k < tailFromOld; k++) if (old.entryOf[k]! < 0 && counted(prior, align.removed[k - align.head]!)) missing--;
   const positions = indexPositions(index);
   for (let i = align.head; i < align.tailFrom; i++) {
     const at = positions.get(of.paths[i]!) ?? -1;
@@ -100,9 +108,20 @@ function withDerived(listing: Listing, prior?: Listing, head = 0, tailFrom = 0):
   return listing;
 }
 
-/** `list` with its items from `head` up to `tailStart` replaced by `middle` (copied whole, not item by item). */
-function spliced(list: string[], head: number, middle: string[], tailStart: number): string[] {
-  return list.slice(0, head).concat(middle, list.slice(tailStart));
+// Items put in place at most by one splice (each is an argument of the call); past it, or when
+// most of the list changes, the list is copied instead.
+const SPLICE_AT_MOST = 4096;
+
+/**
+ * `list` with its `count` items from `start` replaced by `items`, and the items it held there:
+ * changed in place (the rest moved, not copied) when the change is small, else a new list (a
+ * copy made whole, not item by item) and `list` left as it was.
+ */
+export function spliceInPlace<T>(list: T[], start: number, count: number, items: readonly T[]): { list: T[]; removed: T[] } {
+  if (items.length <= SPLICE_AT_MOST && items.length + count <= (list.length >> 1) + SPLICE_AT_MOST) {
+    return { list, removed: list.splice(start, count, ...items) };
+  }
+  return { list: list.slice(0, start).concat(items, list.slice(start + count)), removed: list.slice(start, start + count) };
 }
 
 /** The paths of raw[from, to) (`\0`-separated entries), without excluded ones and repeats of the one before. */
@@ -207,12 +226,18 @@ export function ignoreFiles(listing: Listing, isExcluded: (path: string) => bool
   return [...out];
 }
 
-/** A list's places in a private index (built for it or for an earlier list). */
-export function slotsFor(of: Listing, index: StatIndex): Slots {
+/** A `.gitignore` was listed or is gone in the part of the list that changed (ignoreFiles finds the others where they were). */
+export function ignoreFileMoved(of: Listing, align: Alignment): boolean {
+  const isIgnoreFile = (path: string): boolean => path === '.gitignore' || path.endsWith('/.gitignore');
+  return align.removed.some(isIgnoreFile) || of.paths.slice(align.head, align.tailFrom).some(isIgnoreFile);
+}
+
+/** A list's places in a private index (built for it, `builtFor`, or for an earlier list). */
+export function slotsFor(of: Listing, index: StatIndex, builtFor = false): Slots {
   if (of.slots?.index === index) return of.slots;
   const entryOf = new Int32Array(of.paths.length);
   const pathOf = new Int32Array(index.paths.length).fill(-1);
-  const positions = index.paths === of.paths ? undefined : indexPositions(index);
+  const positions = builtFor ? undefined : indexPositions(index);
   let missing = 0;
   for (let i = 0; i < of.paths.length; i++) {
     const at = positions ? (positions.get(of.paths[i]!) ?? -1) : i;

@@ -34,7 +34,7 @@ export interface IndexedStat {
 /** The index for one file list, kept to be patched rather than rebuilt (also for later lists). */
 export interface StatIndex {
   buffer: Buffer;
-  /** The paths it was built for (project-relative); an entry's position is its path's. */
+  /** The paths it was built for (project-relative, its own copy); an entry's position is its path's. */
   paths: string[];
   /** Where each path's entry starts in the buffer; -1: the path has no entry. */
   offsets: Int32Array;
@@ -122,7 +122,8 @@ export function buildStatIndex(paths: string[], prefix: string, hashLength: numb
     buffer.writeUInt16BE(Math.min(lengths[i]!, 0xfff), at + STAT_BYTES + hashLength);
     buffer.write(names[i]!, at + STAT_BYTES + hashLength + 2, 'utf8');
   }
-  return { buffer, paths, offsets, order, names, held: new Array(names.length), hashLength, compare, dirty: new Set() };
+  // Its own copy of the paths: a list's array of paths is handed on to the next list, changed in place.
+  return { buffer, paths: paths.slice(), offsets, order, names, held: new Array(names.length), hashLength, compare, dirty: new Set() };
 }
 
 /** Sets path `i`'s entry to `stat` (a file or symlink ralph hashed), or to zeros when undefined. */

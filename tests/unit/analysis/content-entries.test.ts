@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changedBetween, changedSince, contentId, entriesSum, type Entries, type Listing } from '../../../lib/analysis/content-entries.js';
+import { changedBetween, changedSince, contentId, entriesBefore, entriesSum, type Entries, type Listing } from '../../../lib/analysis/content-entries.js';
 
 // A listing of `count` paths, listed out of sorted order as git may give them.
 function listing(count: number): Listing {
@@ -22,7 +22,7 @@ describe('the content id', () => {
     const first = entriesOf(of);
     for (const at of [0, 1023, 2500, 4999]) {
       const changed = entriesOf(of, (i) => (i === at ? 'file changed' : undefined));
-      const delta = changedSince(first, of, changed.entries, same, []);
+      const delta = changedSince(first.sum, of, changed.entries, entriesBefore(first, same, []));
       expect(contentId(delta.sum), `entry ${at}`).toBe(idOf(changed));
       expect(contentId(delta.sum), `entry ${at}`).not.toBe(idOf(first));
       expect([...delta.changes.keys()]).toEqual([of.paths[at]]);
@@ -33,9 +33,9 @@ describe('the content id', () => {
     const first = entriesOf(of);
     const entries = [...first.entries];
     entries[3000] = undefined;
-    const gone = changedSince(first, of, entries, same, []);
+    const gone = changedSince(first.sum, of, entries, entriesBefore(first, same, []));
     expect(contentId(gone.sum)).not.toBe(idOf(first));
-    const back = changedSince({ listing: of, entries, sum: gone.sum }, of, first.entries, same, []);
+    const back = changedSince(gone.sum, of, first.entries, entriesBefore({ listing: of, entries, sum: gone.sum }, same, []));
     expect(contentId(back.sum)).toBe(idOf(first));
   });
 
@@ -45,7 +45,7 @@ describe('the content id', () => {
     next.paths[10] = 'renamed.ts';
     const place = (i: number): number | undefined => (i === 10 ? undefined : i);
     const now = entriesOf(next);
-    const delta = changedSince(first, next, now.entries, place, [10]);
+    const delta = changedSince(first.sum, next, now.entries, entriesBefore(first, place, [[of.paths[10]!, 10]]));
     expect(contentId(delta.sum)).toBe(idOf(now));
     expect([...delta.changes.keys()].sort()).toEqual([of.paths[10], 'renamed.ts'].sort());
   });

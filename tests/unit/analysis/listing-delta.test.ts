@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commonEnds, ignoreFiles, makeListing, oldPlace, relist } from '../../../lib/analysis/listing-delta.js';
+import { commonEnds, ignoreFileMoved, ignoreFiles, makeListing, oldPlace, relist } from '../../../lib/analysis/listing-delta.js';
 
 const PREFIX = '/project/';
 const excluded = (path: string): boolean => path.startsWith('.ralph/');
@@ -13,6 +13,8 @@ function gitList(untracked: string[], tracked: string[]): string[] {
 /** Checks the list made from the last one against one made from nothing, and where each path was. */
 function check(before: string[], after: string[]): void {
   const prior = makeListing(raw(before), PREFIX, excluded);
+  // The old list gives its paths to the new one: they are read before.
+  const priorPaths = [...prior.paths];
   const { listing, align } = relist(prior, raw(after), PREFIX, excluded);
   const full = makeListing(raw(after), PREFIX, excluded);
   expect(listing.paths).toEqual(full.paths);
@@ -21,9 +23,10 @@ function check(before: string[], after: string[]): void {
   expect(listing.nested).toEqual(full.nested);
   listing.paths.forEach((path, i) => {
     const at = oldPlace(align, i, path);
-    expect(at === undefined ? undefined : prior.paths[at]).toBe(prior.paths.includes(path) ? path : undefined);
+    expect(at === undefined ? undefined : priorPaths[at]).toBe(priorPaths.includes(path) ? path : undefined);
   });
-  expect(align.gone.map((at) => prior.paths[at]).sort()).toEqual(prior.paths.filter((p) => !full.paths.includes(p)).sort());
+  expect(align.gone.map((at) => priorPaths[at]).sort()).toEqual(priorPaths.filter((p) => !full.paths.includes(p)).sort());
+  expect(align.removed).toEqual(priorPaths.slice(align.head, align.tailFrom + align.shift));
 }
 
 describe('the next file list made from the last one', () => {
@@ -73,5 +76,19 @@ describe('the ignore files of a list', () => {
     // The last entry of a list may end without a NUL (the files of a nested repository, appended).
     const unterminated = makeListing(Buffer.from('x.ts\0e/.gitignore'), PREFIX, excluded);
     expect(ignoreFiles(unterminated, excluded)).toEqual([`${PREFIX}e/.gitignore`]);
+  });
+
+  it('says when the ignore files of the last list may not stand for the next one: a `.gitignore` listed or gone where the list changed', () => {
+    const before = ['a/.gitignore', 'a/x.ts', 'b/y.ts', 'c/z.ts'];
+    const moved = (after: string[]): boolean => {
+      const { listing, align } = relist(makeListing(raw(before), PREFIX, excluded), raw(after), PREFIX, excluded);
+      return ignoreFileMoved(listing, align);
+    };
+    expect(moved(['a/.gitignore', 'a/x.ts', 'b/new.ts', 'b/y.ts', 'c/z.ts'])).toBe(false);
+    expect(moved(['a/.gitignore', 'a/x.ts', 'b/y.ts'])).toBe(false);
+    expect(moved(['a/.gitignore', 'a/x.ts', 'b/.gitignore', 'b/y.ts', 'c/z.ts'])).toBe(true);
+    expect(moved(['a/x.ts', 'b/y.ts', 'c/z.ts'])).toBe(true);
+    expect(moved(['.gitignore', 'a/.gitignore', 'a/x.ts', 'b/y.ts', 'c/z.ts'])).toBe(true);
+    expect(moved(['a/.gitignore', 'a/x.ts', 'b/not.gitignore', 'b/y.ts', 'c/z.ts'])).toBe(false);
   });
 });

@@ -2,12 +2,12 @@
 // the entries, the stat cache and what the private index vouches for are carried over whole, and
 // the files looked at (a few, whatever the tree holds) are the ones the id and the index follow.
 
-import { lstatSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { changedSince, entriesSum, nodeFs, type SnapshotFs } from '../../../lib/analysis/content-entries.js';
-import { makeListing, oldPlace, relist } from '../../../lib/analysis/listing-delta.js';
+import { makeListing, relist } from '../../../lib/analysis/listing-delta.js';
 import { carriedBytes, nextEntries, type LastSnapshot } from '../../../lib/analysis/next-entries.js';
 import type { CachedFile } from '../../../lib/analysis/stat-cache.js';
 import { buildStatIndex, syncStatIndex } from '../../../lib/analysis/stat-index.js';
@@ -46,21 +46,49 @@ describe('the entries of a snapshot after a loop', () => {
     const unchanged = new Uint8Array(FILES).fill(1);
     unchanged[10] = 0;
     const last: LastSnapshot = { listing: prior, cache: first.cache, entries: first.entries, seen: { unchanged } };
+    const firstSum = entriesSum(prior.paths, first.entries);
     const after = [...paths.slice(0, 2001), 'f02000a.ts', ...paths.slice(2001)];
     const { listing, align } = relist(prior, raw(after), `${dir}/`, () => false);
     const before = lstats();
     const next = await nextEntries(fs, listing, align, last, STAMP);
     expect(next.visited).toEqual([10, 2001]);
     expect(lstats() - before).toBe(2);
+    // No list was copied: the last snapshot's arrays are the new ones, changed in place.
+    expect(listing.paths).toBe(prior.paths);
+    expect(next.cache).toBe(first.cache);
+    expect(next.entries).toBe(first.entries);
     // The same entries as a snapshot taken afresh.
     const fresh = await nextEntries(nodeFs, listing, undefined, undefined, STAMP);
     expect(next.entries).toEqual(fresh.entries);
     expect(next.cache.map((c) => c?.entry)).toEqual(fresh.cache.map((c) => c?.entry));
     // The id follows the looked-at files only, and comes out as a sum over every entry.
-    const placeOf = (i: number): number | undefined => oldPlace(align, i, listing.paths[i]!);
-    const previous = { listing: prior, entries: first.entries, sum: entriesSum(prior.paths, first.entries) };
-    const delta = changedSince(previous, listing, next.entries, placeOf, align.gone, next.visited);
+    const delta = changedSince(firstSum, listing, next.entries, next.before!, next.visited);
     expect([...delta.changes.keys()].sort()).toEqual(['f00010.ts', 'f02000a.ts']);
+    expect(delta.sum).toBe(entriesSum(listing.paths, fresh.entries));
+  });
+
+  it('follows files removed and renamed in the part of the list that changed, with what they held', async () => {
+    const { dir, fs } = tree();
+    const paths = Array.from({ length: FILES }, (_, i) => name(i));
+    const prior = makeListing(raw(paths), `${dir}/`, () => false);
+    const first = await nextEntries(fs, prior, undefined, undefined, STAMP);
+    const firstSum = entriesSum(prior.paths, first.entries);
+    const firstEntries = [...first.entries];
+    // File 3000 renamed to 3000r, file 3001 removed; file 3002 unchanged but listed in the changed part.
+    renameSync(join(dir, name(3000)), join(dir, 'f03000r.ts'));
+    rmSync(join(dir, name(3001)));
+    const after = [...paths.slice(0, 3000), 'f03000r.ts', ...paths.slice(3002)];
+    const last: LastSnapshot = { listing: prior, cache: first.cache, entries: first.entries, seen: { unchanged: new Uint8Array(FILES).fill(1) } };
+    const { listing, align } = relist(prior, raw(after), `${dir}/`, () => false);
+    const next = await nextEntries(fs, listing, align, last, STAMP);
+    expect(next.before!.gone).toEqual([
+      [name(3000), firstEntries[3000]],
+      [name(3001), firstEntries[3001]],
+    ]);
+    const fresh = await nextEntries(nodeFs, listing, undefined, undefined, STAMP);
+    expect(next.entries).toEqual(fresh.entries);
+    const delta = changedSince(firstSum, listing, next.entries, next.before!, next.visited);
+    expect([...delta.changes.keys()].sort()).toEqual([name(3000), name(3001), 'f03000r.ts'].sort());
     expect(delta.sum).toBe(entriesSum(listing.paths, fresh.entries));
   });
 });
