@@ -71,7 +71,7 @@ export const nodeFs: SnapshotFs = { lstatSync, openSync, readSync, closeSync, re
 export async function hashEntry(fs: SnapshotFs, full: string, st: Stats): Promise<string | undefined> {
   if (st.isSymbolicLink()) {
     try {
-      return `link ${sha1(fs.readlinkSync(full))}`;
+      return ['link', sha1(fs.readlinkSync(full))].join(' ');
     } catch {
       return undefined;
     }
@@ -88,7 +88,7 @@ export async function hashEntry(fs: SnapshotFs, full: string, st: Stats): Promis
     // A file closed to ralph (not root: the agent, the same user, took its read permission) is
     // known by its stat: any change to its bytes changes its ctime, which no one but root can set.
     const code = (error as NodeJS.ErrnoException).code;
-    return code === 'EACCES' || code === 'EPERM' ? `unreadable ${kind} ${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : undefined;
+    return code === 'EACCES' || code === 'EPERM' ? ['unreadable', kind, [st.ino, st.size, st.mtimeMs, st.ctimeMs].join(':')].join(' ') : undefined;
   }
   try {
     const hash = createHash('sha1');
@@ -100,7 +100,8 @@ export async function hashEntry(fs: SnapshotFs, full: string, st: Stats): Promis
       // A big file is read in turns with the event loop, so a stop signal is still handled.
       if (chunks % 64 === 63) await new Promise((resolve) => setImmediate(resolve));
     }
-    return `${kind} ${hash.digest('hex')}`;
+    // Joined: one flat string kept per file, not a pair of strings.
+    return [kind, hash.digest('hex')].join(' ');
   } catch {
     return undefined;
   } finally {

@@ -6,7 +6,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { inNested, type Listing, type Slots } from './content-entries.js';
-import { indexPositions, type StatIndex } from './stat-index.js';
+import { entryPosition, indexPositions, type StatIndex } from './stat-index.js';
 
 /** Where each path of a new list was in the old one. */
 export interface Alignment {
@@ -89,9 +89,8 @@ export function alignSlots(prior: Listing, of: Listing, align: Alignment): Slots
   const counted = (listing: Listing, path: string): boolean => !path.endsWith('/') && !inNested(listing, path);
   let missing = old.missing;
   for (let k = align.head; k < tailFromOld; k++) if (old.entryOf[k]! < 0 && counted(prior, align.removed[k - align.head]!)) missing--;
-  const positions = indexPositions(index);
   for (let i = align.head; i < align.tailFrom; i++) {
-    const at = positions.get(of.paths[i]!) ?? -1;
+    const at = entryPosition(index, of.paths[i]!);
     entryOf[i] = at >= 0 && index.offsets[at]! >= 0 ? at : -1;
     if (entryOf[i]! >= 0) pathOf[at] = i;
     else if (counted(of, of.paths[i]!)) missing++;

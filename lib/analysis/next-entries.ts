@@ -9,7 +9,7 @@
 import type { Stats } from 'node:fs';
 import { fullPath, hashEntry, type EntriesBefore, type Listing, type SnapshotFs } from './content-entries.js';
 import { oldPlace, spliceInPlace, type Alignment } from './listing-delta.js';
-import { sameStat, type CachedFile } from './stat-cache.js';
+import { CachedFile, sameStat } from './stat-cache.js';
 import { indexable } from './stat-index.js';
 
 /** Which files of the last list are unchanged on disk; the stats of the others when they were taken. */
@@ -157,14 +157,13 @@ async function visit(
     // Stat'ed after this snapshot's stamp: a change from now on shows in a later second.
     // Vouched for from now on, or no longer where its folder is no longer reached.
     const indexed = (hit.indexed || indexable(st, stamp)) && reachable(current.paths[i]!);
-    cache[i] = hit.indexed === indexed ? hit : { ...hit, indexed };
+    cache[i] = hit.indexed === indexed ? hit : hit.withIndexed(indexed);
     entries[i] = hit.entry;
     return;
   }
   const entry = await hashEntry(fs, fullPath(current, i), st);
   entries[i] = entry;
   if (entry !== undefined && st.mtimeMs < stamp && st.ctimeMs < stamp) {
-    const { size, mtimeMs, ctimeMs, dev, ino, mode, uid, gid } = st;
-    cache[i] = { size, mtimeMs, ctimeMs, dev, ino, mode, uid, gid, entry, indexed: indexable(st, stamp) && reachable(current.paths[i]!) };
+    cache[i] = CachedFile.of(st, entry, indexable(st, stamp) && reachable(current.paths[i]!));
   }
 }

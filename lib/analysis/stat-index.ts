@@ -31,6 +31,9 @@ export interface IndexedStat {
   size: number;
 }
 
+/** What an entry is set from: stat data, or what gives it when asked (the stat cache keeps it as text). */
+export type StatSource = IndexedStat | { statData(): IndexedStat };
+
 /** The index for one file list, kept to be patched rather than rebuilt (also for later lists). */
 export interface StatIndex {
   buffer: Buffer;
@@ -42,10 +45,10 @@ export interface StatIndex {
   order: Uint32Array;
   /** The index's names (prefix + path), aligned with the paths. */
   names: string[];
-  /** Each path's position, made when first needed (a later list). */
-  positions?: Map<string, number>;
-  /** What each entry holds now (undefined: zero stat data). */
-  held: Array<IndexedStat | undefined>;
+  /** What each name begins with (the project's path in the repository). */
+  prefix: string;
+  /** What each entry was set from (undefined: zero stat data). */
+  held: Array<StatSource | undefined>;
   hashLength: number;
   /** The order of two names: git's (by bytes). */
   compare: (a: string, b: string) => number;
@@ -96,7 +99,7 @@ export function indexable(st: IndexedStat & { isFile(): boolean; isSymbolicLink(
  * `outside(path)`: a path git must not be asked about (a file of a nested repository) gets no entry.
  */
 export function buildStatIndex(paths: string[], prefix: string, hashLength: number, outside: (path: string) => boolean = () => false): StatIndex {
-  const names = paths.map((path) => prefix + path);
+  const names = prefix === '' ? paths.slice() : paths.map((path) => prefix + path);
   // A nested repository listed as `dir/` is no file: it gets no entry, nor do the files in it.
   const included: number[] = [];
   for (let i = 0; i < names.length; i++) if (!names[i]!.endsWith('/') && !outside(paths[i]!)) included.push(i);
@@ -122,15 +125,17 @@ export function buildStatIndex(paths: string[], prefix: string, hashLength: numb
     buffer.writeUInt16BE(Math.min(lengths[i]!, 0xfff), at + STAT_BYTES + hashLength);
     buffer.write(names[i]!, at + STAT_BYTES + hashLength + 2, 'utf8');
   }
-  // Its own copy of the paths: a list's array of paths is handed on to the next list, changed in place.
-  return { buffer, paths: paths.slice(), offsets, order, names, held: new Array(names.length), hashLength, compare, dirty: new Set() };
+  // Its own copy of the paths (the names, without a prefix): a list's array of paths is handed on to the next list, changed in place.
+  const own = prefix === '' ? names : paths.slice();
+  return { buffer, paths: own, prefix, offsets, order, names, held: new Array(names.length), hashLength, compare, dirty: new Set() };
 }
 
-/** Sets path `i`'s entry to `stat` (a file or symlink ralph hashed), or to zeros when undefined. */
-export function setIndexEntry(index: StatIndex, i: number, stat: IndexedStat | undefined): void {
+/** Sets path `i`'s entry to the stat data of `source` (a file or symlink ralph hashed), or to zeros when undefined. */
+export function setIndexEntry(index: StatIndex, i: number, source: StatSource | undefined): void {
   const at = index.offsets[i]!;
-  if (at < 0 || index.held[i] === stat) return;
-  index.held[i] = stat;
+  if (at < 0 || index.held[i] === source) return;
+  index.held[i] = source;
+  const stat = source && 'statData' in source ? source.statData() : source;
   index.dirty.add(at);
   const { buffer, hashLength } = index;
   buffer.fill(0, at, at + STAT_BYTES + hashLength);
@@ -165,7 +170,7 @@ export function setIndexEntry(index: StatIndex, i: number, stat: IndexedStat | u
 export function syncStatIndex(
   index: StatIndex,
   entryOf: Int32Array,
-  cache: ReadonlyArray<(IndexedStat & { indexed: boolean }) | undefined>,
+  cache: ReadonlyArray<(StatSource & { indexed: boolean }) | undefined>,
   since?: { vouched: Uint8Array; positions: readonly number[] },
 ): Uint8Array {
   const vouched = since ? since.vouched : new Uint8Array(entryOf.length);
@@ -307,9 +312,14 @@ function isSurrogate(unit: number): boolean {
   return unit >= 0xd800 && unit <= 0xdfff;
 }
 
-/** Each path's position in the index (built once per index). */
+/** Each path's position in the index, for looking up many of them (made for the call, not kept: it would be as large as the list). */
 export function indexPositions(index: StatIndex): Map<string, number> {
-  return (index.positions ??= new Map(index.paths.map((path, i) => [path, i])));
+  return new Map(index.paths.map((path, i) => [path, i]));
+}
+
+/** The position of the path's entry in the index (found in its order); -1: no entry. */
+export function entryPosition(index: StatIndex, path: string): number {
+  return findName(index, index.prefix + path);
 }
 
 // The sub-second part of a time, as git's nanoseconds (only a git built with USE_NSEC compares them).

@@ -7,9 +7,12 @@
 // removed, renamed or linked changes its folder; a folder swapped for a link or another folder,
 // or mounted over, is gone or read again in the folder walk, and so is every folder below it.
 
-import { filesIn, indexPositions, type StatIndex } from './stat-index.js';
+import { entryPosition, filesIn, indexPositions, type StatIndex } from './stat-index.js';
 import type { FolderWalker } from '../platform/folder-walk.js';
 import type { ChangedEntries, TreeChanges } from '../platform/tree-changes.js';
+
+// Named entries looked up one by one in the index's order; past this, a map of the index's paths is made.
+const NAMED_LOOKED_UP = 1024;
 
 /**
  * Which of a listing's files are unchanged: `vouched` (aligned with the listing) but for the
@@ -29,10 +32,14 @@ export function unchangedAfterWalk(
   const { index, pathOf } = slots;
   const unchanged = slots.vouched.slice();
   const drop = (at: number | undefined): void => {
-    if (at !== undefined && pathOf[at]! >= 0) unchanged[pathOf[at]!] = 0;
+    if (at !== undefined && at >= 0 && pathOf[at]! >= 0) unchanged[pathOf[at]!] = 0;
   };
-  const positions = indexPositions(index);
-  for (const entry of named) drop(positions.get(entry));
+  // A few named entries are looked up in the index's order; many, through a map made for them.
+  if (named.length <= NAMED_LOOKED_UP) for (const entry of named) drop(entryPosition(index, entry));
+  else {
+    const positions = indexPositions(index);
+    for (const entry of named) drop(positions.get(entry));
+  }
   // Every file right in such a folder is looked at (a folder below it that changed, or was
   // swapped or mounted over, is named by one walk or the other).
   for (const dir of around) for (const at of filesIn(index, `${prefix}${dir}/`)) drop(at);

@@ -2,14 +2,14 @@
 // the entries, the stat cache and what the private index vouches for are carried over whole, and
 // the files looked at (a few, whatever the tree holds) are the ones the id and the index follow.
 
-import { lstatSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdtempSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { changedSince, entriesSum, nodeFs, type SnapshotFs } from '../../../lib/analysis/content-entries.js';
 import { makeListing, relist } from '../../../lib/analysis/listing-delta.js';
 import { carriedBytes, nextEntries, type LastSnapshot } from '../../../lib/analysis/next-entries.js';
-import type { CachedFile } from '../../../lib/analysis/stat-cache.js';
+import { CachedFile, sameStat } from '../../../lib/analysis/stat-cache.js';
 import { buildStatIndex, syncStatIndex } from '../../../lib/analysis/stat-index.js';
 
 const FILES = 5_000;
@@ -93,19 +93,32 @@ describe('the entries of a snapshot after a loop', () => {
   });
 });
 
-describe("the private index's sync", () => {
-  const cached = (ino: number): CachedFile => ({
-    ctimeMs: 1e12,
-    mtimeMs: 1e12,
-    dev: 1,
-    ino,
-    mode: 0o100644,
-    uid: 0,
-    gid: 0,
-    size: 3,
-    entry: `file ${ino}`,
-    indexed: true,
+describe('the stat cache of a file', () => {
+  it('keeps the stat data as one text, no number per field, and gives the same numbers back', async () => {
+    const { dir, fs } = tree();
+    const paths = [name(0), name(1)];
+    const first = await nextEntries(
+      fs,
+      makeListing(raw(paths), `${dir}/`, () => false),
+      undefined,
+      undefined,
+      STAMP,
+    );
+    const hit = first.cache[0]!;
+    expect(Object.values(hit).filter((value) => typeof value === 'number')).toEqual([]);
+    const st = lstatSync(join(dir, name(0)));
+    const { size, mtimeMs, ctimeMs, ino, mode, dev, uid, gid } = st;
+    expect(hit.statData()).toEqual({ size, mtimeMs, ctimeMs, ino, mode, dev, uid, gid });
+    expect(sameStat(hit, st)).toBe(true);
+    expect(sameStat(hit, lstatSync(join(dir, name(1))))).toBe(false);
+    utimesSync(join(dir, name(0)), new Date(mtimeMs + 1000), new Date(mtimeMs + 1000));
+    expect(sameStat(hit, lstatSync(join(dir, name(0))))).toBe(false);
   });
+});
+
+describe("the private index's sync", () => {
+  const cached = (ino: number, indexed = true): CachedFile =>
+    CachedFile.of({ ctimeMs: 1e12, mtimeMs: 1e12, dev: 1, ino, mode: 0o100644, uid: 0, gid: 0, size: 3 }, `file ${ino}`, indexed);
 
   it('writes only the entries of the files given since the last sync, and says which files it vouches for', () => {
     const paths = Array.from({ length: FILES }, (_, i) => name(i));
@@ -115,7 +128,7 @@ describe("the private index's sync", () => {
     const vouched = syncStatIndex(index, entryOf, cache);
     expect(vouched.reduce((a, b) => a + b, 0)).toBe(FILES);
     // Two files changed since; a third one's cache too, but it is not named: it is left as it was.
-    cache[5] = { ...cached(99_001), indexed: false };
+    cache[5] = cached(99_001, false);
     cache[6] = cached(99_002);
     cache[7] = cached(99_003);
     index.dirty.clear();
