@@ -38,22 +38,12 @@ import {
   type Listing,
   type SnapshotFs,
 } from './content-entries.js';
-import {
-  alignSlots,
-  folderEntries,
-  ignoreFileMoved,
-  ignoreFiles,
-  makeListing,
-  oldPlace,
-  relist,
-  slotsFor,
-  walkFolder,
-  type Alignment,
-} from './listing-delta.js';
+import { alignSlots, foldersListed, ignoreFileMoved, ignoreFiles, makeListing, oldPlace, relist, slotsFor, type Alignment } from './listing-delta.js';
 import { changedFolderLister } from './changed-folders.js';
 import type { FolderWalker } from '../platform/folder-walk.js';
 import { createNestedWalker } from './nested-walk.js';
 import { runGitCommand, startGitCommand } from '../platform/git-operations.js';
+import { listWithGit } from './git-list.js';
 import type { ChangedEntries, TreeChanges } from '../platform/tree-changes.js';
 
 export type { SnapshotFs };
@@ -211,7 +201,11 @@ class TreeSnapshotter implements ContentSnapshotter {
   private async listFiles(stamp: number): Promise<Buffer | null> {
     // The watched files are known once the repository's layout is (asked once, after the first snapshot).
     if (this.lister && this.layout) await this.layout;
-    const own = this.lister ? await this.lister.list(this.gitList, () => this.listWithGit(this.gitList)) : await this.listWithGit(this.gitList);
+    const own = this.lister
+      ? await this.lister.list(this.gitList, () =>
+          listWithGit({ processRunner: this.options.processRunner, cwd: this.projectDir, env: this.gitEnv }, this.gitList),
+        )
+      : await listWithGit({ processRunner: this.options.processRunner, cwd: this.projectDir, env: this.gitEnv }, this.gitList);
     if (own === null) return null;
     this.gitList = own;
     const withNested = this.withNested;
@@ -226,43 +220,7 @@ class TreeSnapshotter implements ContentSnapshotter {
   /** The nested repositories git listed (`dir/`), taken from the last list when git's is the same. */
   private nestedRepositories(own: Buffer, last: { list: Buffer } | undefined): string[] {
     if (last && this.listing?.raw === last.list) return this.listing.nested ?? [];
-    return folderEntries(own).filter((p) => !this.isExcluded(p));
-  }
-
-  /** git's file list, or `previous` itself when git gave the same bytes again; null when git is missing. */
-  private async listWithGit(previous: Buffer | undefined): Promise<Buffer | null> {
-    // Only what differs from the last list is kept: the same prefix is taken from it.
-    const chunks: Buffer[] = [];
-    let length = 0;
-    let same = previous !== undefined;
-    const onStdout = (chunk: Buffer): void => {
-      if (same && !chunk.equals(previous!.subarray(length, length + chunk.length))) {
-        same = false;
-        chunks.push(previous!.subarray(0, length));
-      }
-      if (!same) chunks.push(chunk);
-      length += chunk.length;
-    };
-    // No fsmonitor, not even the user's own: it is a program, and listing needs none.
-    const listing = startGitCommand(
-      this.options.processRunner,
-      ['-c', 'core.fsmonitor=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'],
-      {
-        cwd: this.projectDir,
-        // No optional locks: nothing here may refresh the user's index as a side effect.
-        env: this.gitEnv,
-        input: '',
-        onStdout,
-      },
-    );
-    const exit = await listing.done;
-    if (exit.spawnError) return null;
-    if (exit.code !== 0) {
-      const walked = Buffer.from(walkFolder(this.projectDir).join('\0'));
-      return previous?.equals(walked) ? previous : walked;
-    }
-    if (same) return length === previous!.length ? previous! : previous!.subarray(0, length);
-    return Buffer.concat(chunks);
+    return foldersListed(this.listing, own).filter((p) => !this.isExcluded(p));
   }
 
   private async findLayout(): Promise<GitLayout | undefined> {

@@ -209,6 +209,18 @@ export function folderEntries(raw: Buffer): string[] {
   return out;
 }
 
+/**
+ * The folder entries of git's new list `own` (`dir/`: nested repositories), read from the part
+ * that differs from the last list where the last one had none (its bytes are git's own list
+ * then: what they share holds none); `scan` reads a list's folder entries (folderEntries).
+ */
+export function foldersListed(prior: Listing | undefined, own: Buffer, scan: (raw: Buffer) => string[] = folderEntries): string[] {
+  if (prior?.nested?.length !== 0) return scan(own);
+  if (prior.raw === own) return [];
+  const { head, tail } = commonEnds(prior.raw, own);
+  return scan(own.subarray(head, own.length - tail));
+}
+
 /** The `.gitignore` files of a list (on disk, none left out), found in its bytes without decoding the rest. */
 export function ignoreFiles(listing: Listing, isExcluded: (path: string) => boolean): string[] {
   const { raw } = listing;

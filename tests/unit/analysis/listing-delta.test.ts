@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commonEnds, ignoreFileMoved, ignoreFiles, makeListing, oldPlace, relist } from '../../../lib/analysis/listing-delta.js';
+import { commonEnds, folderEntries, foldersListed, ignoreFileMoved, ignoreFiles, makeListing, oldPlace, relist } from '../../../lib/analysis/listing-delta.js';
 
 const PREFIX = '/project/';
 const excluded = (path: string): boolean => path.startsWith('.ralph/');
@@ -76,6 +76,27 @@ describe('the ignore files of a list', () => {
     // The last entry of a list may end without a NUL (the files of a nested repository, appended).
     const unterminated = makeListing(Buffer.from('x.ts\0e/.gitignore'), PREFIX, excluded);
     expect(ignoreFiles(unterminated, excluded)).toEqual([`${PREFIX}e/.gitignore`]);
+  });
+
+  it('reads the folder entries of a new list only where it differs from a last list that had none', () => {
+    const tracked = Array.from({ length: 2_000 }, (_, i) => `src/${String(i).padStart(4, '0')}.ts`);
+    const prior = makeListing(raw(tracked), PREFIX, excluded);
+    let scanned = 0;
+    const scan = (bytes: Buffer): string[] => ((scanned += bytes.length), folderEntries(bytes));
+    expect(foldersListed(prior, prior.raw, scan)).toEqual([]);
+    expect(scanned).toBe(0);
+    const added = raw([...tracked.slice(0, 1000), 'vendor/lib/', ...tracked.slice(1000)]);
+    expect(foldersListed(prior, added, scan)).toEqual(['vendor/lib/']);
+    expect(scanned).toBe('vendor/lib/\0'.length);
+    scanned = 0;
+    expect(foldersListed(prior, raw([...tracked, 'z.ts']), scan)).toEqual([]);
+    expect(scanned).toBe('z.ts\0'.length);
+    // A last list with folders in it, or none: the whole list is read.
+    const withFolder = makeListing(added, PREFIX, excluded);
+    scanned = 0;
+    expect(foldersListed(withFolder, raw(tracked), scan)).toEqual([]);
+    expect(scanned).toBe(raw(tracked).length);
+    expect(foldersListed(undefined, added, scan)).toEqual(['vendor/lib/']);
   });
 
   it('says when the ignore files of the last list may not stand for the next one: a `.gitignore` listed or gone where the list changed', () => {
