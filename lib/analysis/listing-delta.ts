@@ -39,8 +39,8 @@ export function makeListing(raw: Buffer, projectPrefix: string, isExcluded: (pat
 /**
  * The list of `raw` made from `prior`'s, with where each of its paths was in `prior`. The new
  * list takes `prior`'s array of paths, changed in place where the change is small (so a loop
- * that changed a few paths copies no list): `prior` is not to be used after this call (its old
- * paths in between are `align.removed`).
+ * that changed a few paths copies no list), and the room of its `starts`: `prior` is not to be
+ * used after this call (its old paths in between are `align.removed`).
  */
 export function relist(prior: Listing, raw: Buffer, projectPrefix: string, isExcluded: (path: string) => boolean): { listing: Listing; align: Alignment } {
   const old = prior.raw;
@@ -53,12 +53,10 @@ export function relist(prior: Listing, raw: Buffer, projectPrefix: string, isExc
   const parsed = parseRange(raw, headBytes, raw.length - tailBytes, isExcluded, before);
   let tailStart = oldTail;
   if (tailStart < prior.paths.length && prior.paths[tailStart] === (parsed.paths.at(-1) ?? before)) tailStart++;
-  const oldLength = prior.paths.length;
-  const starts = new Int32Array(oldLength - (tailStart - head) + parsed.paths.length);
-  starts.set(prior.starts.subarray(0, head), 0);
+  const starts = spliceInts(prior.starts, head, tailStart - head, parsed.paths.length);
   starts.set(parsed.starts, head);
   const tailFrom = head + parsed.paths.length;
-  for (let k = tailStart; k < oldLength; k++) starts[tailFrom + k - tailStart] = prior.starts[k]! + shiftBytes;
+  if (shiftBytes !== 0) for (let k = tailFrom; k < starts.length; k++) starts[k] = starts[k]! + shiftBytes;
   const oldMiddle = new Map<string, number>();
   for (let k = head; k < tailStart; k++) oldMiddle.set(prior.paths[k]!, k);
   const { list: paths, removed } = spliceInPlace(prior.paths, head, tailStart - head, parsed.paths);
@@ -73,22 +71,23 @@ export function relist(prior: Listing, raw: Buffer, projectPrefix: string, isExc
   return { listing, align: { head, tailFrom, shift: tailStart - tailFrom, middle, gone: [...oldMiddle.values()], removed } };
 }
 
-/** The new list's places in the private index the old list's were aligned with (content-snapshot.ts). */
+/**
+ * The new list's places in the private index the old list's were aligned with (content-snapshot.ts),
+ * made in the old list's arrays (moved in place where they have room): `prior`'s are not to be used after.
+ */
 export function alignSlots(prior: Listing, of: Listing, align: Alignment): Slots {
   const old = prior.slots!;
   const { index } = old;
   const tailFromOld = align.tailFrom + align.shift;
-  const entryOf = new Int32Array(of.paths.length);
-  entryOf.set(old.entryOf.subarray(0, align.head), 0);
-  entryOf.set(old.entryOf.subarray(tailFromOld), align.tailFrom);
-  const pathOf = new Int32Array(old.pathOf.length);
-  for (let e = 0; e < pathOf.length; e++) {
-    const k = old.pathOf[e]!;
-    pathOf[e] = k < 0 || (k >= align.head && k < tailFromOld) ? -1 : k < align.head ? k : k - align.shift;
-  }
   const counted = (listing: Listing, path: string): boolean => !path.endsWith('/') && !inNested(listing, path);
   let missing = old.missing;
   for (let k = align.head; k < tailFromOld; k++) if (old.entryOf[k]! < 0 && counted(prior, align.removed[k - align.head]!)) missing--;
+  const entryOf = spliceInts(old.entryOf, align.head, tailFromOld - align.head, align.tailFrom - align.head);
+  const pathOf = old.pathOf;
+  for (let e = 0; e < pathOf.length; e++) {
+    const k = pathOf[e]!;
+    pathOf[e] = k < 0 || (k >= align.head && k < tailFromOld) ? -1 : k < align.head ? k : k - align.shift;
+  }
   for (let i = align.head; i < align.tailFrom; i++) {
     const at = entryPosition(index, of.paths[i]!);
     entryOf[i] = at >= 0 && index.offsets[at]! >= 0 ? at : -1;
@@ -105,6 +104,25 @@ function withDerived(listing: Listing, prior?: Listing, head = 0, tailFrom = 0):
   const none = prior?.nested?.length === 0 && !paths.slice(head, tailFrom).some(isFolder);
   listing.nested = none ? [] : paths.filter(isFolder);
   return listing;
+}
+
+/**
+ * `list` with its `count` numbers from `start` replaced by `inserted` places (left as they were,
+ * to be set): the rest moved within `list`'s buffer where it has room, else copied into a new
+ * one with room to grow. `list` is not to be used after.
+ */
+export function spliceInts(list: Int32Array, start: number, count: number, inserted: number): Int32Array {
+  const length = list.length - count + inserted;
+  const room = list.buffer.byteLength / Int32Array.BYTES_PER_ELEMENT - list.byteOffset / Int32Array.BYTES_PER_ELEMENT;
+  if (length <= room) {
+    const span = new Int32Array(list.buffer, list.byteOffset, Math.max(length, list.length));
+    span.copyWithin(start + inserted, start + count, list.length);
+    return span.length === length ? span : span.subarray(0, length);
+  }
+  const out = new Int32Array(new ArrayBuffer((length + (length >> 4) + 64) * Int32Array.BYTES_PER_ELEMENT), 0, length);
+  out.set(list.subarray(0, start), 0);
+  out.set(list.subarray(start + count), start + inserted);
+  return out;
 }
 
 // Items put in place at most by one splice (each is an argument of the call); past it, or when

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { commonEnds, folderEntries, foldersListed, ignoreFileMoved, ignoreFiles, makeListing, oldPlace, relist } from '../../../lib/analysis/listing-delta.js';
+import { buildStatIndex } from '../../../lib/analysis/stat-index.js';
+import {
+  alignSlots,
+  commonEnds,
+  folderEntries,
+  foldersListed,
+  ignoreFileMoved,
+  ignoreFiles,
+  makeListing,
+  slotsFor,
+  oldPlace,
+  relist,
+} from '../../../lib/analysis/listing-delta.js';
 
 const PREFIX = '/project/';
 const excluded = (path: string): boolean => path.startsWith('.ralph/');
@@ -76,6 +88,40 @@ describe('the ignore files of a list', () => {
     // The last entry of a list may end without a NUL (the files of a nested repository, appended).
     const unterminated = makeListing(Buffer.from('x.ts\0e/.gitignore'), PREFIX, excluded);
     expect(ignoreFiles(unterminated, excluded)).toEqual([`${PREFIX}e/.gitignore`]);
+  });
+
+  it("makes list after list in the arrays of the first: no new array of the list's length a loop, the same places as made afresh", () => {
+    let paths = Array.from({ length: 2_000 }, (_, i) => `src/${String(i).padStart(4, '0')}.ts`);
+    let listing = makeListing(raw(paths), PREFIX, excluded);
+    const index = buildStatIndex(listing.paths, '', 20);
+    slotsFor(listing, index, true);
+    const pathOf = listing.slots!.pathOf;
+    const buffers = new Set<ArrayBufferLike>();
+    const steps: Array<(list: string[]) => string[]> = [
+      (list) => [...list.slice(0, 10), 'src/0009a.ts', ...list.slice(10)],
+      (list) => [...list.slice(0, 10), 'src/0009b.ts', ...list.slice(10)],
+      (list) => list.filter((p) => p !== 'src/1500.ts'),
+      (list) => [...list, 'zz.ts'],
+      (list) => list.map((p) => (p === 'src/0700.ts' ? 'src/0700-renamed.ts' : p)),
+      (list) => ['aa.ts', ...list],
+    ];
+    for (const step of steps) {
+      paths = step(paths);
+      const prior = listing;
+      const made = relist(prior, raw(paths), PREFIX, excluded);
+      const slots = alignSlots(prior, made.listing, made.align);
+      listing = { ...made.listing, slots };
+      const full = makeListing(raw(paths), PREFIX, excluded);
+      expect([...listing.starts]).toEqual([...full.starts]);
+      const fresh = slotsFor(full, index);
+      expect([...slots.entryOf]).toEqual([...fresh.entryOf]);
+      expect([...slots.pathOf]).toEqual([...fresh.pathOf]);
+      expect(slots.missing).toBe(fresh.missing);
+      expect(slots.pathOf).toBe(pathOf);
+      buffers.add(listing.starts.buffer).add(slots.entryOf.buffer);
+    }
+    // One buffer with room for each, made at the first list that grew.
+    expect(buffers.size).toBe(2);
   });
 
   it('reads the folder entries of a new list only where it differs from a last list that had none', () => {
