@@ -299,16 +299,8 @@ class TreeSnapshotter implements ContentSnapshotter {
     if (prior && walked)
       seen =
         (await this.checkWithWalk(prior, walked.walk, walked.walkedAt)) ?? (await this.checkWithGit(prior)) ?? (await statListing(this.fs, prior, this.cached));
-    const { listing: current, align } = this.relist(prior, raw);
-    // The last list's ignore files stand for the new one when none was listed or gone in the part that changed.
-    const known = this.ignoreFiles;
-    if (align && known && known.of === prior && !ignoreFileMoved(current, align)) this.ignoreFiles = { of: current, files: known.files };
-    const last = prior && seen && this.previous?.listing === prior ? { listing: prior, cache: this.cached, entries: this.previous.entries, seen } : undefined;
-    const folders = this.options.folders;
-    // A file is vouched for by a later walk only where the folder walk reaches its folder.
-    const reachable = folders && ((path: string) => folders.reachable(path.slice(0, Math.max(0, path.lastIndexOf('/')))));
-    const { cache, entries, visited, before } = await nextEntries(this.fs, current, align, last, stamp, reachable).catch((error: unknown) => {
-      // The last list and cache gave their arrays to this one: the next snapshot starts afresh.
+    const { current, align, cache, entries, visited, before } = await this.fromLast(prior, raw, seen, stamp).catch((error: unknown) => {
+      // The last list and cache gave their arrays to the new ones: the next snapshot starts afresh.
       this.forget();
       throw error;
     });
@@ -319,6 +311,19 @@ class TreeSnapshotter implements ContentSnapshotter {
     if (current.paths.length >= this.gitStatFrom) this.layout ??= this.findLayout().catch(() => undefined);
     this.walks.ask(stamp, current.paths.length, walked?.walk);
     return this.record(current, entries, align, before && { before, visited });
+  }
+
+  /** The new list made from the last one (taking its arrays), and the entries and stat cache made from the last ones. */
+  private async fromLast(prior: Listing | undefined, raw: Buffer, seen: Checked | undefined, stamp: number) {
+    const { listing: current, align } = this.relist(prior, raw);
+    // The last list's ignore files stand for the new one when none was listed or gone in the part that changed.
+    const known = this.ignoreFiles;
+    if (align && known && known.of === prior && !ignoreFileMoved(current, align)) this.ignoreFiles = { of: current, files: known.files };
+    const last = prior && seen && this.previous?.listing === prior ? { listing: prior, cache: this.cached, entries: this.previous.entries, seen } : undefined;
+    const folders = this.options.folders;
+    // A file is vouched for by a later walk only where the folder walk reaches its folder.
+    const reachable = folders && ((path: string) => folders.reachable(path.slice(0, Math.max(0, path.lastIndexOf('/')))));
+    return { current, align, ...(await nextEntries(this.fs, current, align, last, stamp, reachable)) };
   }
 
   /** Nothing is known of the last list: the next snapshot looks at every file. */

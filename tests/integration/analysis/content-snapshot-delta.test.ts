@@ -9,7 +9,8 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createContentSnapshotter, type ContentSnapshotter } from '../../../lib/analysis/content-snapshot.js';
+import { nodeFs } from '../../../lib/analysis/content-entries.js';
+import { createContentSnapshotter, type ContentSnapshotter, type SnapshotFs } from '../../../lib/analysis/content-snapshot.js';
 import { disarmNestedRepositories, recordNestedRepositories } from '../../../lib/containment/git-disarm.js';
 import { createFolderWalker, type FolderWalker } from '../../../lib/platform/folder-walk.js';
 import { nodeProcessRunner, type ProcessRunner } from '../../../lib/platform/process.js';
@@ -103,6 +104,45 @@ describe('a snapshot made from the last one', () => {
       last = now;
       before = after;
     }
+  });
+
+  it('after a snapshot that failed part way (its list and cache already moved), takes the next one afresh', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) files[`src/d${i % 4}/f${i}.ts`] = `${i}\n`;
+    const p = tmpProject(files, { git: true });
+    project = p;
+    let fail = false;
+    const fs: SnapshotFs = {
+      ...nodeFs,
+      lstatSync: (path, options) => {
+        if (fail && path.endsWith('/added.ts')) throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
+        return nodeFs.lstatSync(path, options);
+      },
+    };
+    const live = createContentSnapshotter({
+      projectDir: p.dir,
+      stateDir: p.path('.ralph/live'),
+      excluded: [{ path: '.ralph', directory: true }],
+      processRunner: nodeProcessRunner,
+      clock: AHEAD,
+      gitStatFrom: 0,
+      fs,
+      folders: createFolderWalker(p.dir, [], AHEAD),
+    });
+    await live.take();
+    await live.take();
+    writeFileSync(p.path('src/d1/added.ts'), 'new\n');
+    appendFileSync(p.path('src/d2/f2.ts'), 'more\n');
+    fail = true;
+    await expect(live.take()).rejects.toThrow('EIO');
+    fail = false;
+    rmSync(p.path('src/d3/f3.ts'));
+    const now = await live.take();
+    expect(now.id).toBe((await snapshotter(p, '.ralph/fresh').take()).id);
+    appendFileSync(p.path('src/d0/f0.ts'), 'more\n');
+    const next = await live.take();
+    expect(next.id).toBe((await snapshotter(p, '.ralph/fresh2').take()).id);
+    expect(await live.changedPaths(now, next)).toEqual(['src/d0/f0.ts']);
   });
 
   it('patches its private index in place while nothing else wrote to it, and writes it whole when something did', async () => {
