@@ -20,7 +20,13 @@
 //   textconv becomes `cat`;
 // - the keys that steer where a push or fetch connects and which certificate it trusts (a proxy,
 //   a resolved address, sslVerify, a CA, a cookie jar) keep their run-start values too: sslVerify
-//   turned off since is turned back on.
+//   turned off since is turned back on;
+// - a call that is not meant to reach a remote (all but push, fetch, pull, ls-remote and clone)
+//   reaches none: git fetches an object it lacks from a promisor remote on its own (a lazy
+//   fetch, even in `merge-base` or `diff a...b`), and a promisor remote the agent configured
+//   would run its `uploadpack` or `core.gitProxy` program, which no override can set back (of
+//   two uploadpack values git takes the first, the repository's). Every transport is refused
+//   instead, so that fetch fails before it connects or runs anything.
 
 export type ConfigValues = Map<string, string[]>;
 /** A `key=value` given to git as `-c` would. */
@@ -110,13 +116,27 @@ const NO_DRIVERS = new Set([
   'version',
 ]);
 
+// Subcommands that reach a remote on purpose.
+const REACHES_REMOTES = new Set(['push', 'fetch', 'pull', 'ls-remote', 'clone']);
+// Git's own transports and the helpers it ships: a `protocol.<name>.allow` in the repository's
+// config outranks `protocol.allow`, so each is refused by name. Another helper name needs a
+// `git-remote-<name>` program on PATH.
+const TRANSPORTS = ['file', 'git', 'ssh', 'http', 'https', 'ftp', 'ftps', 'ext', 'fd'];
+const NO_TRANSPORT: ReadonlyArray<Override> = [['protocol.allow', 'never'], ...TRANSPORTS.map((name): Override => [`protocol.${name}.allow`, 'never'])];
+
+/** Whether a git subcommand is one that reaches a remote on purpose (the others reach none). */
+export function reachesRemotes(sub: string | undefined): boolean {
+  return sub !== undefined && REACHES_REMOTES.has(sub);
+}
+
 /**
  * The `key=value` overrides: the pinned keys at their run-start values (or harmless ones), the
  * forced keys, and every program-running key in `current` (when read) that differs from the
  * run start, set back to its run-start values or emptied. A key is first emptied, which resets
  * a list (credential.helper), then given its values; for a single value the last one wins.
+ * Unless the call reaches a remote on purpose, every transport is refused (no lazy fetch).
  */
-export function gitOverrides(baseline: ConfigValues, current: ConfigValues | undefined): Override[] {
+export function gitOverrides(baseline: ConfigValues, current: ConfigValues | undefined, remote = false): Override[] {
   const out: Override[] = [];
   const pin = (key: string, fallback: string): void => {
     const values = baseline.get(key);
@@ -140,6 +160,7 @@ export function gitOverrides(baseline: ConfigValues, current: ConfigValues | und
     }
   }
   for (const [key, value] of FORCED) out.push([key, value]);
+  if (!remote) out.push(...NO_TRANSPORT);
   return out;
 }
 

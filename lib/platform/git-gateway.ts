@@ -24,7 +24,16 @@ import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { EXIT, RalphError } from '../errors.js';
 import { assertOwnWorkTree, assertUnchanged, locate, makeAnchor, type GitAnchor, type Look } from './git-anchor.js';
-import { CONFIG_LIST_ARGS, gitOverrides, parseExecConfig, runsDrivers, withOverrides, type ConfigValues, type Override } from './git-config-pins.js';
+import {
+  CONFIG_LIST_ARGS,
+  gitOverrides,
+  parseExecConfig,
+  reachesRemotes,
+  runsDrivers,
+  withOverrides,
+  type ConfigValues,
+  type Override,
+} from './git-config-pins.js';
 import { pushToRecordedUrl, remoteNamesIn } from './git-push-url.js';
 import { forgetUserConfigSnapshots, parseScopedListing, userConfigEnv, type ScopedEntry } from './git-user-config.js';
 import type { RunOptions, StartOptions } from './process-types.js';
@@ -99,7 +108,11 @@ export async function prepareGitRun(args: readonly string[], options: RunOptions
   const own = anchor ? recorded.get(anchor.commonDir) : undefined;
   const current = runsDrivers(sub?.name) && !options.gitReadsNoContent ? parseExecConfig((await runGit(cwd, [...CONFIG_LIST_ARGS], pinned)).stdout) : undefined;
   const nested = sub?.name === 'add' && anchor?.workTree ? await nestedRepositories(anchor.workTree, pinned) : [];
-  return finish({ args, sub, anchor, own, cwd, callerEnv: env }, withOverrides(pinned, gitOverrides(own?.baseline ?? new Map(), current)), nested);
+  return finish(
+    { args, sub, anchor, own, cwd, callerEnv: env },
+    withOverrides(pinned, gitOverrides(own?.baseline ?? new Map(), current, reachesRemotes(sub?.name))),
+    nested,
+  );
 }
 
 /** The same for a streaming git process (start() returns at once, so its look is synchronous). */
@@ -119,7 +132,11 @@ export function prepareGitStart(args: readonly string[], options: StartOptions):
           anchor.workTree,
         )
       : [];
-  return finish({ args, sub, anchor, own, cwd, callerEnv: env }, withOverrides(pinned, gitOverrides(own?.baseline ?? new Map(), current)), nested);
+  return finish(
+    { args, sub, anchor, own, cwd, callerEnv: env },
+    withOverrides(pinned, gitOverrides(own?.baseline ?? new Map(), current, reachesRemotes(sub?.name))),
+    nested,
+  );
 }
 
 /**
