@@ -124,6 +124,15 @@ const REACHES_REMOTES = new Set(['push', 'fetch', 'pull', 'ls-remote', 'clone'])
 const TRANSPORTS = ['file', 'git', 'ssh', 'http', 'https', 'ftp', 'ftps', 'ext', 'fd'];
 const NO_TRANSPORT: ReadonlyArray<Override> = [['protocol.allow', 'never'], ...TRANSPORTS.map((name): Override => [`protocol.${name}.allow`, 'never'])];
 
+/**
+ * For a push: only the transport of the URL pushed to. A lazy fetch the push starts (git packs
+ * an object it lacks) from a promisor remote of another transport fails before it connects.
+ */
+export function onlyTransport(name: string): Override[] {
+  // ext:: runs a command of its URL's: refused always.
+  return name === 'ext' ? [...NO_TRANSPORT] : [...NO_TRANSPORT, [`protocol.${name}.allow`, 'always']];
+}
+
 /** Whether a git subcommand is one that reaches a remote on purpose (the others reach none). */
 export function reachesRemotes(sub: string | undefined): boolean {
   return sub !== undefined && REACHES_REMOTES.has(sub);

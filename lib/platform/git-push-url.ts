@@ -4,7 +4,7 @@
 
 import { isAbsolute } from 'node:path';
 import { EXIT, RalphError } from '../errors.js';
-import { withOverrides } from './git-config-pins.js';
+import { onlyTransport, withOverrides } from './git-config-pins.js';
 import { randomHex } from './hash.js';
 
 // push options that take their value as the next argument.
@@ -47,11 +47,11 @@ export function pushToRecordedUrl(
       `git remote "${name}" was not configured when the run started; ralph pushes only to remotes recorded then`,
       { exitCode: EXIT.halted },
     );
-  let pushEnv = env;
+  let pushEnv = withOverrides(env, onlyTransport(transportOf(url)));
   if (recordedUrl !== undefined) {
     const alias = recordedRemoteAlias();
     out[at] = alias;
-    pushEnv = withOverrides(env, [
+    pushEnv = withOverrides(pushEnv, [
       [`url.${recordedUrl}.insteadof`, alias],
       [`url.${recordedUrl}.pushinsteadof`, alias],
     ]);
@@ -74,6 +74,16 @@ function recordedRemoteAlias(): string {
 
 function looksLikeUrl(text: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(text) || isAbsolute(text);
+}
+
+/** The name of the transport git reaches `url` through (`protocol.<name>.allow`). */
+function transportOf(url: string): string {
+  if (isLocalUrl(url)) return 'file';
+  const helper = /^([A-Za-z0-9][A-Za-z0-9+.-]*)::/.exec(url);
+  if (helper) return helper[1]!;
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url);
+  const name = scheme?.[1]!.toLowerCase();
+  return name === undefined || name === 'git+ssh' || name === 'ssh+git' ? 'ssh' : name;
 }
 
 /** A URL git reaches through its local transport (a path or file://), as opposed to ssh or http. */

@@ -34,7 +34,7 @@ function setUp(): { p: TmpProject; script: string; ran: () => string[] } {
 /**
  * What the agent does: branch `unit` gets a commit whose tree names a folder no one has, and
  * two promisor remotes name its program, one as upload-pack (the file transport allowed by
- * name), one as the proxy of the git transport.
+ * name), one as the proxy of the git transport (it logs the host then).
  */
 function plant(p: TmpProject, script: string): void {
   const tree = execFileSync('git', ['mktree', '--missing'], { cwd: p.dir, env, input: `040000 tree ${MISSING_TREE}\tsrc\n` })
@@ -48,7 +48,8 @@ function plant(p: TmpProject, script: string): void {
   p.git('config', 'protocol.file.allow', 'always');
   p.git('config', 'remote.proxied.url', 'git://127.0.0.1/x');
   p.git('config', 'remote.proxied.promisor', 'true');
-  p.git('config', 'core.gitProxy', `${script} gitproxy`);
+  // git runs the proxy with the host and port, not through a shell.
+  p.git('config', 'core.gitProxy', script);
 }
 
 describe('a lazy fetch from a promisor remote the agent planted', () => {
@@ -69,5 +70,22 @@ describe('a lazy fetch from a promisor remote the agent planted', () => {
     // The same call outside ralph runs the agent's program: the plants are live.
     expect(() => execFileSync('git', ['ls-tree', '-r', 'refs/heads/unit'], { cwd: p.dir, env, stdio: 'ignore' })).toThrow();
     expect(ran()).toContain('uploadpack');
+  });
+
+  it("pushes through the transport of the URL pushed to alone: a promisor remote of another one runs nothing of the agent's", async () => {
+    const { p, script, ran } = setUp();
+    const origin = p.path('.git/origin.git');
+    execFileSync('git', ['init', '-q', '--bare', origin]);
+    p.git('remote', 'add', 'pushed', origin);
+    await recordGitBaseline(p.dir, env);
+    plant(p, script);
+    // The promisor remote of the file transport (the one pushed through) is the one left over.
+    p.git('config', '--unset', 'remote.origin.promisor');
+    const pushed = await nodeProcessRunner.run('git', ['push', '-q', 'pushed', 'refs/heads/unit:refs/heads/unit'], { cwd: p.dir, env });
+    expect(pushed.code, pushed.stderr).not.toBe(0);
+    expect(ran()).not.toContain('127.0.0.1');
+    // Its own transport still works.
+    const honest = await nodeProcessRunner.run('git', ['push', '-q', 'pushed', 'refs/heads/main:refs/heads/main'], { cwd: p.dir, env });
+    expect(honest.code, honest.stderr).toBe(0);
   });
 });
