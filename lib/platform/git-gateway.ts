@@ -34,7 +34,7 @@ import {
   type ConfigValues,
   type Override,
 } from './git-config-pins.js';
-import { pushToRecordedUrl, remoteNamesIn } from './git-push-url.js';
+import { fetchFromRecordedUrl, pushToRecordedUrl, remoteNamesIn, remoteUrlsIn } from './git-push-url.js';
 import { forgetUserConfigSnapshots, parseScopedListing, userConfigEnv, type ScopedEntry } from './git-user-config.js';
 import type { RunOptions, StartOptions } from './process-types.js';
 import { runProcessSync, startProcess } from './start-process.js';
@@ -44,6 +44,8 @@ interface Recorded {
   baseline: ConfigValues;
   /** Each remote's push URL. */
   remotes: Map<string, string>;
+  /** Each remote's fetch URL. */
+  fetchRemotes: Map<string, string>;
 }
 
 export { GitRepositoryChanged, type GitAnchor } from './git-anchor.js';
@@ -202,6 +204,9 @@ function finish({ args, sub, anchor, own, cwd, callerEnv }: Call, pinnedEnv: Nod
   if (sub && SUBMODULE_BLIND.has(sub.name)) out.splice(sub.index + 1, 0, '--ignore-submodules=all');
   if (sub?.name === 'add' && nested.length > 0) out = withoutNested(out, sub.index, nested);
   if (sub?.name === 'push') ({ args: out, env } = pushToRecordedUrl(out, sub.index, own?.remotes, env));
+  // `ls-remote --get-url` only prints what a name resolves to, connecting nowhere.
+  if (sub?.name === 'fetch' || (sub?.name === 'ls-remote' && !out.includes('--get-url')))
+    ({ args: out, env } = fetchFromRecordedUrl(out, sub.index, own?.fetchRemotes, env));
   if (sub?.name === 'worktree' && anchor) assertWorktreeInside(anchor, resolve(cwd, addedWorktree(args, sub.index) ?? '.'));
   const after = (code: number | null): void => {
     if (sub?.name !== 'worktree' || !anchor) return;
@@ -332,30 +337,25 @@ interface SettingsSources {
 
 function recordSettings(anchor: GitAnchor, env: NodeJS.ProcessEnv, { look, list, listed }: SettingsSources): Recorded {
   const pinned = pinnedEnv(anchor, env);
-  const pushUrls = (names: readonly string[]): Map<string, string> => {
-    const remotes = new Map<string, string>();
-    for (const name of names) {
-      const url = look(['remote', 'get-url', '--push', name], pinned);
-      if (url.code === 0) remotes.set(name, url.stdout.replace(/\n$/, ''));
-    }
-    return remotes;
-  };
-  const remoteNames = (): string[] => look(['remote'], pinned).stdout.split('\n').filter(Boolean);
+  // One `git remote -v` for every remote's URLs, asked only when there are remotes.
+  const urlsOf = (names: readonly string[]) =>
+    names.length === 0 ? { push: new Map<string, string>(), fetch: new Map<string, string>() } : remoteUrlsIn(look(['remote', '-v'], pinned).stdout);
   if (!anchor.foreign) {
     // The listing names every remote `git remote` would (git makes one of each `remote.<name>.*`
     // key): no call of its own is needed to find them. Asked in this folder for the user's
     // snapshot, it holds this repository's settings already: the same files (the snapshot's
     // copies hold the user's entries as they are listed there), the same repository.
     const listing = listed !== undefined ? { code: 0, stdout: unscoped(parseScopedListing(listed)) } : list(CONFIG_LIST_ARGS, pinned);
-    const names = listing.code === 0 ? remoteNamesIn(listing.stdout) : remoteNames();
-    return { baseline: parseExecConfig(listing.code === 0 ? listing.stdout : ''), remotes: pushUrls(names) };
+    // Without the listing, `git remote -v` itself names every remote.
+    const urls = listing.code === 0 ? urlsOf(remoteNamesIn(listing.stdout)) : remoteUrlsIn(look(['remote', '-v'], pinned).stdout);
+    return { baseline: parseExecConfig(listing.code === 0 ? listing.stdout : ''), remotes: urls.push, fetchRemotes: urls.fetch };
   }
   // Another user's repository: its own config (local and worktree scopes) names no program for ralph.
-  const remotes = pushUrls(remoteNames());
+  const urls = remoteUrlsIn(look(['remote', '-v'], pinned).stdout);
   const scoped = listed ?? list([...CONFIG_LIST_ARGS, '--show-scope'], pinned);
   const scopedText = typeof scoped === 'string' ? scoped : scoped.code === 0 ? scoped.stdout : '';
   const users = parseScopedListing(scopedText).filter((e) => e.scope !== 'local' && e.scope !== 'worktree');
-  return { baseline: parseExecConfig(unscoped(users)), remotes };
+  return { baseline: parseExecConfig(unscoped(users)), remotes: urls.push, fetchRemotes: urls.fetch };
 }
 
 /** Scoped entries as `git config -z --list` prints them. */

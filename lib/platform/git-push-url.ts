@@ -1,10 +1,10 @@
-// A push as the git gateway runs it: to the URL the remote had when the run started, never to
-// what a remote name says now, with the URL (which may carry a token) kept out of argv, and for a
-// local path a receive-pack that runs none of the receiving repository's hooks.
+// A push, fetch or ls-remote as the git gateway runs it: to or from the URL the remote had when
+// the run started, never what a remote name says now, with the URL (which may carry a token) kept
+// out of argv, and for a local path a receive-pack that runs none of the receiving repository's hooks.
 
 import { isAbsolute } from 'node:path';
 import { EXIT, RalphError } from '../errors.js';
-import { onlyTransport, withOverrides } from './git-config-pins.js';
+import { onlyTransport, withOverrides, type Override } from './git-config-pins.js';
 import { randomHex } from './hash.js';
 
 // push options that take their value as the next argument.
@@ -14,8 +14,8 @@ const PUSH_VALUE_OPTIONS = new Set(['-o', '--push-option', '--repo', '--receive-
  * `git push <remote> …` with the remote's URL as recorded at run start; a remote the run did not
  * start with is refused. The URL (which may carry a token) stays out of argv: argv names an alias
  * that a `url.<recorded>.insteadOf` in the environment turns into it. A local path gets a
- * receive-pack that runs no hook there (git does not hand ralph's overrides on to the receiving
- * side of a local push). No upstream is written.
+ * receive-pack that runs none of the receiving repository's hooks (git does not hand ralph's
+ * overrides on to the receiving side of a local push). No upstream is written.
  */
 export function pushToRecordedUrl(
   args: string[],
@@ -24,40 +24,106 @@ export function pushToRecordedUrl(
   env: NodeJS.ProcessEnv,
 ): { args: string[]; env: NodeJS.ProcessEnv } {
   const out = args.filter((arg, i) => i <= index || (arg !== '-u' && arg !== '--set-upstream'));
-  let at = -1;
-  for (let i = index + 1; i < out.length; i++) {
-    const arg = out[i]!;
-    if (arg === '--') {
-      at = i + 1 < out.length ? i + 1 : -1;
-      break;
-    }
-    if (PUSH_VALUE_OPTIONS.has(arg)) i++;
-    else if (!arg.startsWith('-')) {
-      at = i;
-      break;
-    }
-  }
+  const { url, env: pushEnv } = toRecordedUrl(out, index, remotes, env, { verb: 'pushes', preposition: 'to', valueOptions: PUSH_VALUE_OPTIONS, push: true });
+  if (isLocalUrl(url)) out.splice(index + 1, 0, `--receive-pack=git -c core.hooksPath=/dev/null -c core.fsmonitor=false receive-pack`);
+  return { args: out, env: pushEnv };
+}
+
+// fetch and ls-remote options that take their value as the next argument.
+const FETCH_VALUE_OPTIONS = new Set([
+  '-o',
+  '--server-option',
+  '--upload-pack',
+  '--exec',
+  '--depth',
+  '--deepen',
+  '--shallow-since',
+  '--shallow-exclude',
+  '--negotiation-tip',
+  '--refmap',
+  '-j',
+  '--jobs',
+  '--recurse-submodules-default',
+  '--sort',
+]);
+
+/**
+ * `git fetch <remote> …` and `git ls-remote <remote> …` the same way: from the URL the remote
+ * had when the run started, through that URL's transport alone. A remote named in argv reads its
+ * `url`, `uploadpack`, `vcs` and `proxy` from the repository's config, which the agent can write
+ * and which no override can set back (of two values git takes the first, the repository's): a
+ * planted local URL with its own upload-pack would run the agent's program. The alias is no
+ * remote of the config, so none of those apply.
+ */
+export function fetchFromRecordedUrl(
+  args: string[],
+  index: number,
+  remotes: ReadonlyMap<string, string> | undefined,
+  env: NodeJS.ProcessEnv,
+): { args: string[]; env: NodeJS.ProcessEnv } {
+  const out = [...args];
+  return {
+    args: out,
+    env: toRecordedUrl(out, index, remotes, env, { verb: 'fetches', preposition: 'from', valueOptions: FETCH_VALUE_OPTIONS, push: false }).env,
+  };
+}
+
+interface RemoteCall {
+  /** What the refusal says ralph does, and to or from where ("pushes", "to"; "fetches", "from"). */
+  verb: string;
+  preposition: string;
+  /** The subcommand's options that take their value as the next argument. */
+  valueOptions: ReadonlySet<string>;
+  /** A push: its URL is pinned for pushes too (a pushInsteadOf applies where an insteadOf matched). */
+  push: boolean;
+}
+
+/** Puts the alias of the remote's recorded URL in place of its name in `out`; the URL and the environment that resolves the alias. */
+function toRecordedUrl(
+  out: string[],
+  index: number,
+  remotes: ReadonlyMap<string, string> | undefined,
+  env: NodeJS.ProcessEnv,
+  call: RemoteCall,
+): { url: string; env: NodeJS.ProcessEnv } {
+  const at = remoteArgument(out, index, call.valueOptions);
   const name = at === -1 ? undefined : out[at]!;
-  if (name === undefined) throw new RalphError('git_push_unnamed', 'ralph pushes only to a remote named on the command line', { exitCode: EXIT.halted });
+  if (name === undefined)
+    throw new RalphError(
+      call.push ? 'git_push_unnamed' : 'git_fetch_unnamed',
+      `ralph ${call.verb} only ${call.preposition} a remote named on the command line`,
+      {
+        exitCode: EXIT.halted,
+      },
+    );
   const recordedUrl = remotes?.get(name);
   const url = recordedUrl ?? (looksLikeUrl(name) ? name : undefined);
   if (url === undefined)
     throw new RalphError(
-      'git_push_unknown_remote',
-      `git remote "${name}" was not configured when the run started; ralph pushes only to remotes recorded then`,
+      call.push ? 'git_push_unknown_remote' : 'git_fetch_unknown_remote',
+      `git remote "${name}" was not configured when the run started; ralph ${call.verb} only ${call.preposition} remotes recorded then`,
       { exitCode: EXIT.halted },
     );
-  let pushEnv = withOverrides(env, onlyTransport(transportOf(url)));
+  let remoteEnv = withOverrides(env, onlyTransport(transportOf(url)));
   if (recordedUrl !== undefined) {
     const alias = recordedRemoteAlias();
     out[at] = alias;
-    pushEnv = withOverrides(pushEnv, [
-      [`url.${recordedUrl}.insteadof`, alias],
-      [`url.${recordedUrl}.pushinsteadof`, alias],
-    ]);
+    const rewrites: Override[] = [[`url.${recordedUrl}.insteadof`, alias]];
+    if (call.push) rewrites.push([`url.${recordedUrl}.pushinsteadof`, alias]);
+    remoteEnv = withOverrides(remoteEnv, rewrites);
   }
-  if (isLocalUrl(url)) out.splice(index + 1, 0, `--receive-pack=git -c core.hooksPath=/dev/null -c core.fsmonitor=false receive-pack`);
-  return { args: out, env: pushEnv };
+  return { url, env: remoteEnv };
+}
+
+/** Where in `args` the remote is named (the first argument after the subcommand's options), or -1. */
+function remoteArgument(args: readonly string[], index: number, valueOptions: ReadonlySet<string>): number {
+  for (let i = index + 1; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') return i + 1 < args.length ? i + 1 : -1;
+    if (valueOptions.has(arg)) i++;
+    else if (!arg.startsWith('-')) return i;
+  }
+  return -1;
 }
 
 /**
@@ -110,4 +176,21 @@ export function remoteNamesIn(listing: string): string[] {
     if (key.startsWith('remote.') && last > 'remote.'.length) names.add(key.slice('remote.'.length, last));
   }
   return [...names];
+}
+
+/**
+ * Each remote's push and fetch URLs from `git remote -v` (`<name>\t<url> (fetch)` and
+ * `… (push)`, each URL as git reaches it: `url.<base>.insteadOf` and `pushInsteadOf` applied,
+ * as `git remote get-url [--push]` gives them); the first of a remote's URLs, as git uses.
+ */
+export function remoteUrlsIn(listing: string): { push: Map<string, string>; fetch: Map<string, string> } {
+  const urls = { push: new Map<string, string>(), fetch: new Map<string, string>() };
+  for (const line of listing.split('\n')) {
+    const tab = line.indexOf('\t');
+    const kind = line.endsWith(' (fetch)') ? urls.fetch : line.endsWith(' (push)') ? urls.push : undefined;
+    if (tab <= 0 || kind === undefined) continue;
+    const name = line.slice(0, tab);
+    if (!kind.has(name)) kind.set(name, line.slice(tab + 1, line.lastIndexOf(' (')));
+  }
+  return urls;
 }

@@ -56,7 +56,7 @@ describe('the baseline of the run-start settings', () => {
       .split('\n')
       .flatMap((line) => (/built-in: git /.test(line) ? [line.replace(/.*built-in: /, '')] : []));
     expect(calls.filter((call) => call.startsWith('git config '))).toEqual(['git config -z --list --show-scope --includes']);
-    // The remotes are still found in it, and each one's push URL recorded.
-    expect(calls.filter((call) => call.startsWith('git remote '))).toEqual(['git remote get-url --push origin']);
+    // The remotes are still found in it, and their push and fetch URLs recorded with one call.
+    expect(calls.filter((call) => call.startsWith('git remote '))).toEqual(['git remote -v']);
   });
 });

@@ -161,7 +161,7 @@ describe('where the repository is, asked at the start', () => {
     expect(head).toBeNull();
   });
 
-  it("finds the remotes in the configuration's listing (no `git remote`) and records each one's push URL", async () => {
+  it("finds the remotes in the configuration's listing, and records each one's push and fetch URLs with one `git remote -v`", async () => {
     const p = tmpProject({ 'a.txt': 'a\n' }, { git: true });
     project = p;
     p.git('remote', 'add', 'origin', 'https://example.invalid/fetch.git');
@@ -169,13 +169,16 @@ describe('where the repository is, asked at the start', () => {
     p.git('remote', 'add', 'team.mirror', 'https://example.invalid/mirror.git');
     p.git('config', 'remote.pushDefault', 'origin');
     const calls = await gitCalls(p.dir, (traced) => recordGitBaseline(p.dir, traced));
-    expect(calls.filter((call) => /^git remote\b/.test(call))).toEqual(['git remote get-url --push origin', 'git remote get-url --push team.mirror']);
-    for (const [remote, url] of [
-      ['origin', 'https://example.invalid/push.git'],
-      ['team.mirror', 'https://example.invalid/mirror.git'],
+    expect(calls.filter((call) => /^git remote\b/.test(call))).toEqual(['git remote -v']);
+    for (const [remote, pushUrl, fetchUrl] of [
+      ['origin', 'https://example.invalid/push.git', 'https://example.invalid/fetch.git'],
+      ['team.mirror', 'https://example.invalid/mirror.git', 'https://example.invalid/mirror.git'],
     ]) {
       const push = await prepareGitRun(['push', remote!, 'HEAD'], { cwd: p.dir, env });
-      expect(push.env.GIT_CONFIG_PARAMETERS).toContain(`'url.${url}.insteadof=`);
+      expect(push.env.GIT_CONFIG_PARAMETERS).toContain(`'url.${pushUrl}.insteadof=`);
+      const fetch = await prepareGitRun(['fetch', '--quiet', remote!, 'main'], { cwd: p.dir, env });
+      expect(fetch.env.GIT_CONFIG_PARAMETERS).toContain(`'url.${fetchUrl}.insteadof=`);
+      expect(fetch.args).not.toContain(remote);
     }
   });
 
