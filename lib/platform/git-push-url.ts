@@ -178,19 +178,22 @@ export function remoteNamesIn(listing: string): string[] {
   return [...names];
 }
 
+// A line of `git remote -v`: `<name>\t<url> (fetch)`, with ` [<filter>]` after it for a partial
+// clone's remote, or `… (push)`.
+const REMOTE_LINE = /^([^\t]+)\t(.*) \((fetch|push)\)(?: \[.*\])?$/;
+
 /**
- * Each remote's push and fetch URLs from `git remote -v` (`<name>\t<url> (fetch)` and
- * `… (push)`, each URL as git reaches it: `url.<base>.insteadOf` and `pushInsteadOf` applied,
- * as `git remote get-url [--push]` gives them); the first of a remote's URLs, as git uses.
+ * Each remote's push and fetch URLs from `git remote -v` (each URL as git reaches it:
+ * `url.<base>.insteadOf` and `pushInsteadOf` applied, as `git remote get-url [--push]` gives
+ * them); the first of a remote's URLs, as git uses.
  */
 export function remoteUrlsIn(listing: string): { push: Map<string, string>; fetch: Map<string, string> } {
   const urls = { push: new Map<string, string>(), fetch: new Map<string, string>() };
   for (const line of listing.split('\n')) {
-    const tab = line.indexOf('\t');
-    const kind = line.endsWith(' (fetch)') ? urls.fetch : line.endsWith(' (push)') ? urls.push : undefined;
-    if (tab <= 0 || kind === undefined) continue;
-    const name = line.slice(0, tab);
-    if (!kind.has(name)) kind.set(name, line.slice(tab + 1, line.lastIndexOf(' (')));
+    const match = REMOTE_LINE.exec(line);
+    if (!match) continue;
+    const kind = match[3] === 'fetch' ? urls.fetch : urls.push;
+    if (!kind.has(match[1]!)) kind.set(match[1]!, match[2]!);
   }
   return urls;
 }

@@ -80,3 +80,16 @@ describe('fetch and ls-remote of a named remote', () => {
     );
   });
 });
+
+describe('remotes recorded at the start', () => {
+  it("include a partial clone's remote, whose fetch line names its filter", async () => {
+    const { p } = setUp();
+    p.git('config', 'remote.origin.promisor', 'true');
+    p.git('config', 'remote.origin.partialclonefilter', 'blob:none');
+    await recordGitBaseline(p.dir, env);
+
+    const listed = await lsRemote(p);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain('refs/heads/state');
+  });
+});
