@@ -196,6 +196,18 @@ export function runsDrivers(sub: string | undefined): boolean {
 /** The configuration listing git prints for `config -z --list` (it runs no program). */
 export const CONFIG_LIST_ARGS = ['config', '-z', '--list'] as const;
 
+/**
+ * A call that reaches a git:// URL runs the first `core.gitProxy` that matches its host, and the
+ * repository's config (the agent's to write) is read before any override: an empty override
+ * cannot set back a proxy planted there. GIT_PROXY_COMMAND, when set, is used instead of every
+ * `core.gitProxy` (empty: none), so a run that started without one connects directly. The
+ * user's own GIT_PROXY_COMMAND is kept.
+ */
+export function withoutPlantedProxy(env: NodeJS.ProcessEnv, baseline: ConfigValues): NodeJS.ProcessEnv {
+  if (env.GIT_PROXY_COMMAND !== undefined || (baseline.get('core.gitproxy')?.length ?? 0) > 0) return env;
+  return { ...env, GIT_PROXY_COMMAND: '' };
+}
+
 /** `env` with the overrides appended to GIT_CONFIG_PARAMETERS. */
 export function withOverrides(env: NodeJS.ProcessEnv, overrides: Override[]): NodeJS.ProcessEnv {
   const quoted = overrides.map(quoteOverride).join(' ');

@@ -31,6 +31,7 @@ import {
   reachesRemotes,
   runsDrivers,
   withOverrides,
+  withoutPlantedProxy,
   type ConfigValues,
   type Override,
 } from './git-config-pins.js';
@@ -203,6 +204,7 @@ function finish({ args, sub, anchor, own, cwd, callerEnv }: Call, pinnedEnv: Nod
   let out = [...args];
   if (sub && SUBMODULE_BLIND.has(sub.name)) out.splice(sub.index + 1, 0, '--ignore-submodules=all');
   if (sub?.name === 'add' && nested.length > 0) out = withoutNested(out, sub.index, nested);
+  if (reachesRemotes(sub?.name) && own) env = withoutPlantedProxy(env, own.baseline);
   if (sub?.name === 'push') ({ args: out, env } = pushToRecordedUrl(out, sub.index, own?.remotes, env));
   // `ls-remote --get-url` only prints what a name resolves to, connecting nowhere.
   if (sub?.name === 'fetch' || (sub?.name === 'ls-remote' && !out.includes('--get-url')))

@@ -93,3 +93,20 @@ describe('remotes recorded at the start', () => {
     expect(listed.stdout).toContain('refs/heads/state');
   });
 });
+
+describe('a git:// remote', () => {
+  it('runs no core.gitProxy the agent wrote into the config', async () => {
+    const { p, script, ran } = setUp();
+    // Nothing listens on port 1: git's own connection fails, a proxy would run first.
+    p.git('remote', 'set-url', 'origin', 'git://127.0.0.1:1/origin.git');
+    await recordGitBaseline(p.dir, env);
+    p.git('config', 'core.gitProxy', script);
+
+    const listed = await lsRemote(p);
+    expect(listed.code).not.toBe(0);
+    expect(ran()).toBe(false);
+    // Outside ralph the same call runs the agent's program: the plant is live.
+    expect(() => execFileSync('git', ['ls-remote', 'origin'], { cwd: p.dir, env, stdio: 'ignore' })).toThrow();
+    expect(ran()).toBe(true);
+  });
+});
