@@ -45,6 +45,19 @@ export const PLAN_MEMORY_ENTRY = 'ledger/plan-memory.json';
 /** What the carried state leaves out: the logs (in the artifact), the fleet's downloads, locks. */
 const NOT_CARRIED = new Set(['logs', 'fleet', '.ralph.lock', '.queue.lock']);
 
+/**
+ * On Actions, git asks gh for the token (GH_TOKEN): checkout left none in .git/config, where the
+ * agent could read it, and the helper's setting holds no secret itself. It goes in
+ * GIT_CONFIG_PARAMETERS (git's `-c` channel), which ralph's git gateway keeps as the run's own
+ * settings; GIT_CONFIG_COUNT and its keys it drops with git's other location variables.
+ */
+export function withGitCredentials(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  if (!env.GH_TOKEN || env.GITHUB_ACTIONS !== 'true') return env;
+  const helper = "'credential.helper=' 'credential.helper=!gh auth git-credential'";
+  const earlier = env.GIT_CONFIG_PARAMETERS;
+  return { ...env, GIT_CONFIG_PARAMETERS: earlier ? `${earlier} ${helper}` : helper };
+}
+
 export async function setBotIdentity(git: JobGit): Promise<void> {
   await must(git, ['config', '--local', 'user.name', BOT_NAME]);
   await must(git, ['config', '--local', 'user.email', BOT_EMAIL]);

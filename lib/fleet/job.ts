@@ -41,7 +41,7 @@ export interface FleetJobContext {
 }
 
 export async function runFleetJob(args: FleetJobArgs, ctx: FleetJobContext): Promise<number> {
-  const deps = ctx.deps ?? createDeps({ cwd: ctx.projectDir, env: withGitCredentials(ctx.env) });
+  const deps = ctx.deps ?? createDeps({ cwd: ctx.projectDir, env: jobGit.withGitCredentials(ctx.env) });
   const cli: GhCli = { runner: deps.processRunner, cwd: ctx.projectDir, env: deps.env };
   const job: JobRecord = { checked: false, heldBack: [], kept: [] };
   try {
@@ -157,18 +157,4 @@ function readRunCost(projectDir: string, deps: Deps): string {
   const paths = { ...ralphPaths(projectDir), ledger: ledgerPath(projectDir, deps.env, deps.homeDir) };
   const spend = loadRunSpend(paths, { logger: deps.logger, clock: deps.clock, quarantine: false }).value?.spend.run;
   return costNote(spend ?? { costUsd: 0, loops: 0, unknownCostLoops: 0 });
-}
-
-// On Actions, git asks gh for the token (GH_TOKEN): checkout left none in .git/config, where
-// the agent could read it, and the helper's setting holds no secret itself.
-function withGitCredentials(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  if (!env.GH_TOKEN || env.GITHUB_ACTIONS !== 'true') return env;
-  return {
-    ...env,
-    GIT_CONFIG_COUNT: '2',
-    GIT_CONFIG_KEY_0: 'credential.helper',
-    GIT_CONFIG_VALUE_0: '',
-    GIT_CONFIG_KEY_1: 'credential.helper',
-    GIT_CONFIG_VALUE_1: '!gh auth git-credential',
-  };
 }
