@@ -11,7 +11,7 @@
 // rewritten between them included).
 
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,12 +61,25 @@ function bytesUnder(dir) {
 // The user the loop runs as for the rows of a loop without the setuid clean-up, when the bench runs as root.
 const NOBODY = ['--reuid=65534', '--regid=65534', '--clear-groups'];
 
-function runLoopChild(loops, { asNobody = false } = {}) {
+// A folder in RAM (tmpfs, by statfs's magic number) for the row that runs the same loop with its project there.
+const RAM_DIR = '/dev/shm';
+const TMPFS_MAGIC = 0x01021994;
+
+function onRamDisk() {
+  try {
+    return statfsSync(RAM_DIR).type === TMPFS_MAGIC;
+  } catch {
+    return false;
+  }
+}
+
+/** The loop child's result; `tmp`: the folder its project is made in (the machine's temp folder by default). */
+function runLoopChild(loops, { asNobody = false, tmp = tmpdir() } = {}) {
   return new Promise((resolve, reject) => {
     const argv = [process.execPath, LOOP_CHILD, String(loops), String(FILES)];
     const child = asNobody
-      ? spawn('setpriv', [...NOBODY, ...argv], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: tmpdir(), TMPDIR: tmpdir() } })
-      : spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+      ? spawn('setpriv', [...NOBODY, ...argv], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: tmp, TMPDIR: tmp } })
+      : spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: tmp } });
     let out = '';
     let err = '';
     child.stdout.on('data', (c) => (out += c));
@@ -101,10 +114,26 @@ export async function benchLargeTreeLoop({ quick = false } = {}) {
     rows.push(row('the same run by another user than root (no setuid clean-up after the call) ÷ git status, wall', w / sw, '×', 1.2, 'max', otherNote));
     rows.push(row('the same run by another user than root (no setuid clean-up after the call) ÷ git status, CPU', c / sc, '×', 1.2, 'max'));
   }
+  rows.push(...(await ramDiskRows(quick)));
   return [
     ...rows,
     row('whole loops: files written in .git', r.gitWritten.length, 'files', 0, 'max', r.gitWritten.length ? r.gitWritten.slice(0, 5).join(', ') : undefined),
   ];
+}
+
+/**
+ * The same loop with its project on a RAM disk, beside the rows above: what the disk's file
+ * creates and replaces (ralph's state writes, some twenty a loop, each a create and a rename) add
+ * to the loop on this machine, a cost that does not grow with the tree. No budget: it explains the rows above.
+ */
+async function ramDiskRows(quick) {
+  const what = 'the same run (as root) with the project on a RAM disk (tmpfs) ÷ git status there';
+  if (!onRamDisk()) return [notMeasured(what, `${RAM_DIR} is no tmpfs here`)];
+  const r = await runLoopChild(quick ? 6 : 12, { tmp: RAM_DIR }).catch((error) => error);
+  if (r instanceof Error) return [notMeasured(what, r.message)];
+  const [w, c, sw, sc] = [r.wall, r.cpu, r.statusWall, r.statusCpu].map((list) => median(list.filter((v) => v !== null)));
+  const note = `medians: ${w.toFixed(0)} ms wall, ${c.toFixed(0)} ms CPU vs git status ${sw.toFixed(0)} ms wall, ${sc.toFixed(0)} ms CPU, both in RAM`;
+  return [row(`${what}, wall`, w / sw, '×', null, 'max', note), row(`${what}, CPU`, c / sc, '×', null, 'max')];
 }
 
 export async function benchContentSnapshot({ quick = false } = {}) {
