@@ -7,6 +7,9 @@
 // lands in argv — that pin each such key to the value it had when the run started (the user's
 // own), or to a harmless value when it had none:
 //
+// - objects are read as they are stored: no replace ref is followed (core.useReplaceRefs, which
+//   outranks GIT_NO_REPLACE_OBJECTS when the repository's config sets it) and no graft either
+//   (GIT_GRAFT_FILE names no file: git-gateway.ts), so a check judges what a push would send;
 // - hooks never run: core.hooksPath is /dev/null (git looks for /dev/null/<hook>, which cannot
 //   exist). A hooks folder inside the project (husky's `.husky/`) is the agent's to write, so
 //   not even the user's hooks run from ralph's bookkeeping commits;
@@ -91,6 +94,9 @@ const FORCED: ReadonlyArray<[string, string]> = [
   // No background work: gc and maintenance are the user's, not ralph's bookkeeping's.
   ['gc.auto', '0'],
   ['maintenance.auto', 'false'],
+  // Objects are read as stored: a replace ref the agent made would show ralph's checks another
+  // commit, tree or blob than the one a push sends (git packs no replacement).
+  ['core.usereplacerefs', 'false'],
 ];
 // Subcommands that read no file content of the working tree, so run no filter or diff driver:
 // the pinned keys are enough. Not write-tree: it re-checks racily clean entries through the

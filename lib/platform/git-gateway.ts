@@ -14,6 +14,8 @@
 // - a push goes to the URL the remote had when the run started, never to what a remote name
 //   says now, and a push to a local path runs none of the receiving repository's hooks
 //   (git-push-url.ts);
+// - objects are read as stored: no replace ref or graft the agent planted makes a commit read as
+//   another (git-config-pins.ts);
 // - the user's global and system configuration are read from a snapshot taken at the first call,
 //   and git's location variables are never inherited (git-user-config.ts);
 // - a repository of another user (ralph run as root) is trusted only at the path the run was
@@ -366,14 +368,20 @@ function unscoped(entries: readonly ScopedEntry[]): string {
 }
 
 /** The caller's environment as git gets it: the user's configuration as snapshotted, no inherited location. */
+// The graft file every call reads: none (a path below /dev/null cannot exist). The agent's
+// `.git/info/grafts` would give commits other parents than those stored and pushed; an empty
+// file that exists would make git print its deprecation hint on every call.
+const NO_GRAFT_FILE = '/dev/null/grafts';
+
 function gitEnv(env: NodeJS.ProcessEnv, cwd: string): NodeJS.ProcessEnv {
   // Taken in the folder of the first call (the project, at run start): a conditional include applies as it does there.
-  return userConfigEnv(env, (clean) => {
+  const own = userConfigEnv(env, (clean) => {
     const listing = runProcessSync('git', ['config', '-z', '--list', '--show-scope', '--includes'], { cwd, env: withOverrides(clean, trustOverrides()) });
     if (listing.code !== 0) return '';
     snapshotListings.set(cwd, listing.stdout);
     return listing.stdout;
   });
+  return { ...own, GIT_GRAFT_FILE: NO_GRAFT_FILE };
 }
 
 function trustOverrides(): Override[] {
