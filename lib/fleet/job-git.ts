@@ -112,8 +112,27 @@ export const HELD_BACK_DIR = '.github';
 export interface CommitWorkOptions {
   /** The commit the job started from: commits the agent made since are folded into the job's one commit. */
   since: string;
-  /** Leave changes under .github/ out of the commit (in the working tree, not pushed). */
-  holdBackWorkflows: boolean;
+  /**
+   * `.github/` of the starting commit as readHeldTree listed it when the job started: changes
+   * there are left out of the commit (kept in the working tree, not pushed). Undefined: the
+   * workflow opted in to the agent's workflow changes.
+   */
+  heldTree: string | undefined;
+}
+
+const HELD = `:(literal)${HELD_BACK_DIR}`;
+
+/**
+ * `.github/` of `commit`, as `git ls-tree` lists its files, read when the job starts. From then
+ * on the agent can make git read that commit as holding other trees (an object file rewritten
+ * with another's bytes, a replace ref): the hold-back puts these entries back instead of asking
+ * git again what the commit holds, and origin, which has the commit, gets nothing of them.
+ */
+export async function readHeldTree(git: JobGit, commit: string): Promise<string> {
+  const listing = await must(git, ['ls-tree', '-r', '-z', '--full-tree', commit, '--', HELD]);
+  // Names are handed back to git as text: one that is no UTF-8 would come back as another.
+  if (listing.includes('\uFFFD')) throw new Error(`a file name under ${HELD_BACK_DIR}/ of ${commit} is not UTF-8`);
+  return listing;
 }
 
 export interface CommittedWork {
@@ -130,18 +149,23 @@ export interface CommittedWork {
  */
 export async function commitWork(git: JobGit, message: string, options: CommitWorkOptions): Promise<CommittedWork> {
   if ((await requireHeadCommit(git)) !== options.since) await must(git, ['reset', '--quiet', '--soft', options.since]);
-  const held = `:(literal)${HELD_BACK_DIR}`;
-  let heldBack: string[] = [];
-  if (options.holdBackWorkflows) {
-    // The index as `since` has it under .github/; the working tree keeps the agent's version.
-    await must(git, ['reset', '--quiet', options.since, '--', held]);
-    const changed = await must(git, ['diff', '--name-only', '-z', '--no-renames', options.since, '--', held]);
-    const added = await must(git, ['ls-files', '--others', '--exclude-standard', '-z', '--', held]);
-    heldBack = [...new Set(`${changed}\0${added}`.split('\0').filter(Boolean))].sort();
-  }
-  const result = await commitWhatIsLeft(git, message, ['.ralph', ...(options.holdBackWorkflows ? [HELD_BACK_DIR] : [])]);
+  const heldBack = options.heldTree === undefined ? [] : await holdBack(git, options.heldTree);
+  const result = await commitWhatIsLeft(git, message, ['.ralph', ...(options.heldTree === undefined ? [] : [HELD_BACK_DIR])]);
   if (result.kind === 'failed') throw new Error(result.message);
   return { committed: result.kind === 'committed', heldBack };
+}
+
+/**
+ * The index under .github/ made what `heldTree` lists (the working tree keeps the agent's
+ * version); the files there that differ from it or are new. The comparison hashes the working
+ * tree's files: it reads no object the agent could have rewritten.
+ */
+async function holdBack(git: JobGit, heldTree: string): Promise<string[]> {
+  await must(git, ['rm', '-r', '-q', '--cached', '--ignore-unmatch', '--', HELD]);
+  if (heldTree !== '') await must(git, ['update-index', '-z', '--index-info'], heldTree);
+  const changed = await must(git, ['diff', '--name-only', '-z', '--no-renames', '--', HELD]);
+  const added = await must(git, ['ls-files', '--others', '--exclude-standard', '-z', '--', HELD]);
+  return [...new Set(`${changed}\0${added}`.split('\0').filter(Boolean))].sort();
 }
 
 /** The job's commits since `since` as a git bundle at `path` (for the artifact when a push failed). */

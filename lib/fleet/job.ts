@@ -75,7 +75,8 @@ async function workOnIssue(args: FleetJobArgs, ctx: FleetJobContext, deps: Deps,
     branch: branches.work,
     deps,
     job,
-    holdBack: !args.allowWorkflowChanges,
+    // Read before the agent runs: from then on it could make git read the commit otherwise.
+    heldTree: args.allowWorkflowChanges ? undefined : await jobGit.readHeldTree(git, branches.since),
     pushed: undefined,
   };
   const title = admitted.issue.title;

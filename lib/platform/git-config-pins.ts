@@ -7,9 +7,11 @@
 // lands in argv — that pin each such key to the value it had when the run started (the user's
 // own), or to a harmless value when it had none:
 //
-// - objects are read as they are stored: no replace ref is followed (core.useReplaceRefs, which
-//   outranks GIT_NO_REPLACE_OBJECTS when the repository's config sets it) and no graft either
-//   (GIT_GRAFT_FILE names no file: git-gateway.ts), so a check judges what a push would send;
+// - commits are read from their objects: no replace ref is followed (core.useReplaceRefs, which
+//   outranks GIT_NO_REPLACE_OBJECTS when the repository's config sets it), no commit-graph file
+//   is read and no graft either (GIT_GRAFT_FILE names no file: git-gateway.ts). An object file
+//   the agent rewrote is still read as it is (git checks no hash on reading): a check that must
+//   judge an old commit reads it before the agent runs (the fleet's hold-back: job-git.ts);
 // - hooks never run: core.hooksPath is /dev/null (git looks for /dev/null/<hook>, which cannot
 //   exist). A hooks folder inside the project (husky's `.husky/`) is the agent's to write, so
 //   not even the user's hooks run from ralph's bookkeeping commits;
@@ -95,8 +97,10 @@ const FORCED: ReadonlyArray<[string, string]> = [
   ['gc.auto', '0'],
   ['maintenance.auto', 'false'],
   // Objects are read as stored: a replace ref the agent made would show ralph's checks another
-  // commit, tree or blob than the one a push sends (git packs no replacement).
+  // commit, tree or blob than the one a push sends (git packs no replacement), and a commit-graph
+  // file it wrote, another root tree or other parents for a commit.
   ['core.usereplacerefs', 'false'],
+  ['core.commitgraph', 'false'],
 ];
 // Subcommands that read no file content of the working tree, so run no filter or diff driver:
 // the pinned keys are enough. Not write-tree: it re-checks racily clean entries through the

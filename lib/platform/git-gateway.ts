@@ -14,8 +14,8 @@
 // - a push goes to the URL the remote had when the run started, never to what a remote name
 //   says now, and a push to a local path runs none of the receiving repository's hooks
 //   (git-push-url.ts);
-// - objects are read as stored: no replace ref or graft the agent planted makes a commit read as
-//   another (git-config-pins.ts);
+// - no replace ref, graft or commit-graph the agent planted makes a commit read as another
+//   (git-config-pins.ts);
 // - the user's global and system configuration are read from a snapshot taken at the first call,
 //   and git's location variables are never inherited (git-user-config.ts);
 // - a repository of another user (ralph run as root) is trusted only at the path the run was
