@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { commitWhatIsLeft } from '../platform/git-leftovers.js';
+import { firstForgedObject } from '../platform/git-object-check.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import type { RalphPaths } from '../state/paths.js';
 import { gitMessageLine, runGit, runGitReadingNoFiles, type GitContext } from './git.js';
@@ -79,6 +80,11 @@ export async function keepOwnFilesOut(git: GitContext, dir: string, runBranch: s
   const base = await runGit(git, dir, ['merge-base', 'HEAD', `refs/heads/${runBranch}`]);
   if (!base.ok) return { ok: false, message: `git merge-base: ${gitMessageLine(base)}` };
   const from = base.stdout.trim();
+  // The unit's worktree shares the project's objects, which its agent could rewrite: those read here must hash to their ids.
+  const forged = await firstForgedObject({ runner: git.runner, cwd: dir, env: git.env }, from, OWN_FILES).catch((error: unknown) => error as Error);
+  if (forged instanceof Error) return { ok: false, message: forged.message };
+  if (forged !== undefined)
+    return { ok: false, message: `the commit where the branches parted was changed since: object ${forged} does not hold what its id says` };
   // The paths go on stdin: they are the agent's file names.
   const restore = await runGit(
     git,

@@ -10,16 +10,23 @@ import { createHash, type Hash } from 'node:crypto';
 import { runGitCommand, startGitCommand, type GitAt } from './git-operations.js';
 
 const HASHES: Record<string, string> = { sha1: 'sha1', sha256: 'sha256' };
+const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /**
  * The first object reachable from `commit` whose bytes do not hash to its id (or that is
- * missing); undefined when every one does. Throws when git cannot list or read them.
+ * missing); undefined when every one does. With `paths`, only the objects reading those paths
+ * of the commit takes: the commit, its root tree, and the trees and files on the way to and
+ * under each path. Throws when git cannot list or read them.
  */
-export async function firstForgedObject(git: GitAt, commit: string): Promise<string | undefined> {
+export async function firstForgedObject(git: GitAt, commit: string, paths?: readonly string[]): Promise<string | undefined> {
+  // An id, never an option or a name the agent could have made a ref of.
+  if (!OBJECT_ID.test(commit)) throw new Error(`not an object id: ${commit}`);
   const format = (await gitOutput(git, ['rev-parse', '--show-object-format'])).trim();
   const algorithm = HASHES[format];
   if (!algorithm) throw new Error(`git names objects with ${format}, which ralph cannot check`);
-  const ids = (await gitOutput(git, ['rev-list', '--objects', '--no-object-names', commit, '--'])).split('\n').filter(Boolean);
+  const ids = paths
+    ? await objectsOnPaths(git, commit, paths)
+    : (await gitOutput(git, ['rev-list', '--objects', '--no-object-names', commit, '--'])).split('\n').filter(Boolean);
   const checker = objectStreamChecker(algorithm);
   const exit = await startGitCommand(git.runner, ['cat-file', '--batch'], {
     cwd: git.cwd,
@@ -29,6 +36,18 @@ export async function firstForgedObject(git: GitAt, commit: string): Promise<str
   }).done;
   if (exit.spawnError || exit.code !== 0) throw new Error(`git cat-file failed (exit ${exit.code ?? exit.signal})`);
   return checker.firstForged() ?? ids.find((id) => !checker.seen(id));
+}
+
+/** The commit, its root tree and what `ls-tree -r -t` lists under `paths` (each tree on the way included), as ids. */
+async function objectsOnPaths(git: GitAt, commit: string, paths: readonly string[]): Promise<string[]> {
+  const [id = '', tree = ''] = (await gitOutput(git, ['rev-parse', `${commit}^{commit}`, `${commit}^{tree}`])).split('\n');
+  const listed = await gitOutput(git, ['ls-tree', '-r', '-t', '-z', '--full-tree', id, '--', ...paths.map((path) => `:(literal)${path}`)]);
+  // `<mode> <type> <id>\t<path>`: a gitlink's id names a commit of another repository, not read here.
+  const entries = listed.split('\0').flatMap((entry) => {
+    const [, type, oid] = /^\d+ (\w+) ([0-9a-f]+)\t/.exec(entry) ?? [];
+    return type === 'blob' || type === 'tree' ? [oid!] : [];
+  });
+  return [id, tree, ...entries];
 }
 
 async function gitOutput(git: GitAt, args: string[]): Promise<string> {
