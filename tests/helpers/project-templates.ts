@@ -12,7 +12,7 @@
 // place; the second rename fails and its copy goes.
 
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -49,7 +49,7 @@ export function keepTemplate(key: string, projectDir: string, onFileEnd: (dir: s
   const store = templateStore(onFileEnd, env);
   const staging = mkdtempSync(join(store, `.staging-${process.pid}-`));
   try {
-    cpSync(projectDir, staging, { recursive: true, preserveTimestamps: true, verbatimSymlinks: true });
+    cpSync(projectDir, staging, { recursive: true, verbatimSymlinks: true });
     renameSync(staging, join(store, key));
   } catch {
     // Another worker kept it first.
@@ -72,7 +72,6 @@ function templateStore(onFileEnd: (dir: string) => void, env: NodeJS.ProcessEnv)
     madeOnce.clear();
     onFileEnd(ownStore);
   }
-  mkdirSync(ownStore, { recursive: true });
   return ownStore;
 }
 
