@@ -1,8 +1,8 @@
 // `ralph-queue` end to end, with the fake `gh` (issues) and the fake `claude` (the loop each
 // item runs in-process): priority and `depends on #` order, a cycle refused, a halted item
 // failed with its reason, `--halt-on-failure`, the counts of `status --json`, and issue text
-// that stays data in spec files, the plan, commit messages and every argv. A test about what
-// runs the queue sets it up in its own process (queueInProcess); `add` itself runs as a command.
+// that stays data in spec files, the plan, commit messages and every argv (a queue only set up
+// is added in the test's process, queueInProcess).
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { delimiter } from 'node:path';
