@@ -9,6 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeClaude, type FakeScenario } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
+import { queueInProcess } from '../helpers/queue-in-process.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
 import { withFakeTaskClis, type FakeIssue, type FakeTaskClis } from '../integration/bootstrap/fake-task-clis.js';
@@ -58,7 +59,7 @@ describe('ralph-queue process while another run works in the project', () => {
         { number: 4, title: 'Four' },
         { number: 5, title: 'Five' },
       ]);
-      expect((await runCli('ralph-queue', ['add', '4', '5'], { cwd: project!.dir, env })).code).toBe(0);
+      expect((await queueInProcess(project!.dir, ['add', '4', '5'], env)).code).toBe(0);
       const first = await startHanging('ralph-queue', ['process'], env);
       // The running agent's progress on its plan.
       const plan = project!.path('.ralph/fix_plan.md');
@@ -86,7 +87,7 @@ describe('ralph-queue process while another run works in the project', () => {
     'a queue run is refused while a plain ralph loop runs, before it writes the plan',
     async () => {
       const env = setUp([{ number: 4, title: 'Four' }]);
-      expect((await runCli('ralph-queue', ['add', '4'], { cwd: project!.dir, env })).code).toBe(0);
+      expect((await queueInProcess(project!.dir, ['add', '4'], env)).code).toBe(0);
       const loop = await startHanging('ralph', [], env);
       const planDuringRun = readFileSync(project!.path('.ralph/fix_plan.md'), 'utf8');
 
@@ -111,7 +112,7 @@ describe('an agent that rewrites .ralph/queue.json', () => {
         { number: 4, title: 'Four' },
         { number: 5, title: 'Five' },
       ]);
-      expect((await runCli('ralph-queue', ['add', '4', '5'], { cwd: project!.dir, env })).code).toBe(0);
+      expect((await queueInProcess(project!.dir, ['add', '4', '5'], env)).code).toBe(0);
       const queue = JSON.parse(readFileSync(project!.path('.ralph/queue.json'), 'utf8')) as { queue: Array<{ issue_number: number; status: string }> };
       const forged = { ...queue, queue: queue.queue.map((item) => ({ ...item, status: item.issue_number === 5 ? 'completed' : 'failed' })) };
       const done = (file: string) => ({ resultText: 'Did the task.', tickFixPlan: 'all' as const, writeFiles: { [file]: `${file}\n` } });

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
+import { queueInProcess } from '../helpers/queue-in-process.js';
 import { runCli } from '../helpers/run-cli.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
 import { withFakeTaskClis, type FakeTaskClis } from '../integration/bootstrap/fake-task-clis.js';
@@ -35,7 +36,7 @@ describe('ralph-queue process with CREATE_PR', () => {
     const fakeGh = Object.fromEntries(Object.entries(clis.env).filter(([key]) => key.startsWith('FAKE_GH')));
     const env = { ...claude.env, ...GIT_TEST_ENV, ...fakeGh, PATH: [clis.binDir, claude.env.PATH].join(delimiter) };
 
-    expect((await runCli('ralph-queue', ['add', '4'], { cwd: project.dir, env })).code).toBe(0);
+    expect((await queueInProcess(project.dir, ['add', '4'], env)).code).toBe(0);
     const run = await runCli('ralph-queue', ['process'], { cwd: project.dir, env });
     expect(run.code, run.stderr).toBe(0);
     expect(clis.ghCalls().filter((argv) => argv[0] === 'pr')).toHaveLength(1);

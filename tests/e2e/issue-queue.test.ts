@@ -1,13 +1,15 @@
 // `ralph-queue` end to end, with the fake `gh` (issues) and the fake `claude` (the loop each
 // item runs in-process): priority and `depends on #` order, a cycle refused, a halted item
 // failed with its reason, `--halt-on-failure`, the counts of `status --json`, and issue text
-// that stays data in spec files, the plan, commit messages and every argv.
+// that stays data in spec files, the plan, commit messages and every argv (a queue only set up
+// is added in the test's process, queueInProcess).
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { delimiter } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withFakeClaude, type FakeCallScript, type FakeClaude, type FakeScenario } from '../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
+import { queueInProcess } from '../helpers/queue-in-process.js';
 import { runCli } from '../helpers/run-cli.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
 import { withFakeTaskClis, type FakeIssue, type FakeTaskClis } from '../integration/bootstrap/fake-task-clis.js';
@@ -120,7 +122,7 @@ describe('ralph-queue process', () => {
         ],
         { calls: [done('a.txt')] },
       );
-      expect((await runCli('ralph-queue', ['add', '1', '2'], { cwd: project!.dir, env })).code).toBe(0);
+      expect((await queueInProcess(project!.dir, ['add', '1', '2'], env)).code).toBe(0);
       const validate = await runCli('ralph-queue', ['validate'], { cwd: project!.dir, env });
       expect(validate.code).toBe(1);
       expect(validate.stderr).toContain('Error: circular dependency in the queue: #1 → #2 → #1');
@@ -143,7 +145,7 @@ describe('ralph-queue process', () => {
     'marks a halted item failed with its reason, goes on with the next, and exits 1',
     async () => {
       const env = setUp(threeIndependent, { calls: [done('a.txt'), idle], onExhausted: 'repeatLast' });
-      expect((await runCli('ralph-queue', ['add', '3', '2', '1'], { cwd: project!.dir, env })).code).toBe(0);
+      expect((await queueInProcess(project!.dir, ['add', '3', '2', '1'], env)).code).toBe(0);
       const run = await runCli('ralph-queue', ['process'], { cwd: project!.dir, env });
       expect(run.code, run.stderr).toBe(1);
       expect(statusOf(1)?.status).toBe('completed');
@@ -170,7 +172,7 @@ describe('ralph-queue process', () => {
     '--halt-on-failure stops at the first failed item and leaves the rest pending',
     async () => {
       const env = setUp(threeIndependent, { calls: [done('a.txt'), idle], onExhausted: 'repeatLast' });
-      expect((await runCli('ralph-queue', ['add', '1', '2', '3'], { cwd: project!.dir, env })).code).toBe(0);
+      expect((await queueInProcess(project!.dir, ['add', '1', '2', '3'], env)).code).toBe(0);
       // The Bash exit style (every stop exits 0) does not hide a halted item from the queue.
       const run = await runCli('ralph', ['--process-queue', '--halt-on-failure'], { cwd: project!.dir, env: { ...env, EXIT_CODES: 'bash' } });
       expect(run.code, run.stderr).toBe(1);
@@ -198,7 +200,7 @@ describe('ralph --process-queue', () => {
     "passes ralph's own flags to every item's run: --max-loops 1 stops an item at the limit",
     async () => {
       const env = setUp([{ number: 8, title: 'Eight' }], { calls: [idle], onExhausted: 'repeatLast' });
-      expect((await runCli('ralph-queue', ['add', '8'], { cwd: project!.dir, env })).code).toBe(0);
+      expect((await queueInProcess(project!.dir, ['add', '8'], env)).code).toBe(0);
       const run = await runCli('ralph', ['--process-queue', '--max-loops', '1'], { cwd: project!.dir, env });
       expect(run.code, run.stderr).toBe(1);
       expect(claude!.runs()).toHaveLength(1);
@@ -219,7 +221,7 @@ describe('ralph-queue process, stopped early', () => {
         ],
         { calls: [{ ...idle, hang: 'afterInit', hangMaxMs: 60_000 }] },
       );
-      expect((await runCli('ralph-queue', ['add', '4', '5'], { cwd: project!.dir, env })).code).toBe(0);
+      expect((await queueInProcess(project!.dir, ['add', '4', '5'], env)).code).toBe(0);
       const run = runCli('ralph-queue', ['process'], {
         cwd: project!.dir,
         env,
@@ -241,7 +243,7 @@ describe('ralph-queue process, stopped early', () => {
     'a loop that cannot start (no PROMPT.md) ends the queue run with exit 1, the item still pending',
     async () => {
       const env = setUp([{ number: 4, title: 'Four' }], { calls: [done('a.txt')] });
-      expect((await runCli('ralph-queue', ['add', '4'], { cwd: project!.dir, env })).code).toBe(0);
+      expect((await queueInProcess(project!.dir, ['add', '4'], env)).code).toBe(0);
       const { rmSync } = await import('node:fs');
       rmSync(project!.path('.ralph/PROMPT.md'));
       const result = await runCli('ralph-queue', ['process'], { cwd: project!.dir, env });
@@ -343,7 +345,7 @@ describe('ralph-queue on its own', () => {
       writeFileSync(join(home, 'credentials'), 'SECRET-IN-HOME\n');
       try {
         writeFileSync(project!.path('spec.md'), '# Spec\n');
-        expect((await runCli('ralph-queue', ['add', '--prd', 'spec.md'], { cwd: project!.dir, env })).code).toBe(0);
+        expect((await queueInProcess(project!.dir, ['add', '--prd', 'spec.md'], env)).code).toBe(0);
         // The agent of an earlier item rewrote queue.json: a second item, its path in the home,
         // and an id and title full of escape sequences for the terminal that lists the queue.
         const queue = queueFile();

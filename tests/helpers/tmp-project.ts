@@ -1,11 +1,13 @@
 // tmpProject(tree): a throwaway project directory with the given files, optionally a real git
-// repository with one commit, removed by cleanup(). copyProject(template): another one like it,
-// copied file by file instead of made again by git (a test file that starts many alike).
+// repository with one commit, removed by cleanup(); a git project of a tree made before is a copy
+// of that one (project-templates.ts). copyProject(template): another one like it, copied file by
+// file instead of made again by git (a test file that starts many alike).
 
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { copyTemplate, keepTemplate, keptTemplate, templateKey } from './project-templates.js';
 
 export interface TmpProject {
   dir: string;
@@ -60,21 +62,35 @@ export function removeLeftoverProjects(): void {
 export function tmpProject(tree: Record<string, string> = {}, options: TmpProjectOptions = {}): TmpProject {
   const dir = mkdtempSync(join(tmpdir(), 'ralph-proj-'));
   notCleaned.add(dir);
+  const project = projectAt(dir);
+  if (!options.git) {
+    writeTree(dir, tree);
+    return project;
+  }
+  const commit = options.commit !== false;
+  const key = templateKey(tree, commit);
+  const template = keptTemplate(key, removeWhenTheFileEnds);
+  if (template !== undefined) {
+    copyTemplate(template, dir);
+    return project;
+  }
+  writeTree(dir, tree);
+  project.git('init', '-q', '-b', 'main');
+  if (commit) {
+    project.git('add', '-A');
+    // Without the background `git maintenance run --auto` a commit starts: a process per project.
+    project.git('-c', 'maintenance.auto=false', 'commit', '-q', '--allow-empty', '-m', 'initial');
+  }
+  keepTemplate(key, dir, removeWhenTheFileEnds);
+  return project;
+}
+
+function writeTree(dir: string, tree: Record<string, string>): void {
   for (const [relative, content] of Object.entries(tree)) {
     const file = join(dir, relative);
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, content);
   }
-  const project = projectAt(dir);
-  if (options.git) {
-    project.git('init', '-q', '-b', 'main');
-    if (options.commit !== false) {
-      project.git('add', '-A');
-      // Without the background `git maintenance run --auto` a commit starts: a process per project.
-      project.git('-c', 'maintenance.auto=false', 'commit', '-q', '--allow-empty', '-m', 'initial');
-    }
-  }
-  return project;
 }
 
 /**

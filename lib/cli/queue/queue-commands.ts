@@ -33,6 +33,8 @@ export interface QueueCommandContext {
   /** ralph's flag layer, for the runs `process` starts. */
   flags: Record<string, string | number | boolean>;
   write: (text: string) => void;
+  /** What the command runs with; the command line builds its own (the project's cwd). */
+  deps?: Deps;
 }
 
 export async function runQueueCommand(command: QueueCommand, ctx: QueueCommandContext): Promise<number> {
@@ -42,7 +44,7 @@ export async function runQueueCommand(command: QueueCommand, ctx: QueueCommandCo
       hint: 'cd into a Ralph project, or run ralph-enable here',
     });
   }
-  const deps = createDeps({ cwd: ctx.projectDir, logFile: command.kind === 'process' ? paths.ralphLog : undefined });
+  const deps = ctx.deps ?? createDeps({ cwd: ctx.projectDir, logFile: command.kind === 'process' ? paths.ralphLog : undefined });
   const store = openQueueStore(paths.queue, deps);
   switch (command.kind) {
     case 'add':
@@ -145,7 +147,7 @@ async function addToQueue(command: Extract<QueueCommand, { kind: 'add' }>, paths
  * the queue still works after the project moves), the id a slug of that relative path.
  */
 function prdItem(file: string, projectDir: string, now: string, deps: Deps): QueueItem {
-  const absolute = resolve(file);
+  const absolute = resolve(deps.cwd, file);
   if (!existsSync(absolute) || !statSync(absolute).isFile()) {
     throw new RalphError('prd_missing', `PRD file not found: ${file}`, { hint: 'give the path of an existing file' });
   }

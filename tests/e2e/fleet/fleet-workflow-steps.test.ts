@@ -6,16 +6,19 @@
 // matrix job works on it.
 
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FAKE_AGENT_INTEGRITY, FLEET_ISSUE, fleetInitEnv, useFleetFixtures, type FleetRepo } from '../../helpers/fleet-repo.js';
-import { binPath, runCli } from '../../helpers/run-cli.js';
+import { binPath, REPO_ROOT } from '../../helpers/run-cli.js';
 import { GIT_TEST_ENV } from '../../helpers/tmp-project.js';
 import { runWorkflow, type WorkflowEvent, type WorkflowRun } from '../../helpers/workflow-runner.js';
 import { ACTION_PINS } from '../../../lib/fleet/action-pins.js';
 import { FLEET_AGENTS } from '../../../lib/fleet/fleet-agents.js';
 import { issueOfRun } from '../../../lib/fleet/job-gh.js';
+import { initWorkflow } from '../../../lib/fleet/init-workflow.js';
+import { parseFleetArgs } from '../../../lib/cli/fleet/fleet-args.js';
+import { nodeProcessRunner } from '../../../lib/platform/process.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 const fixtures = useFleetFixtures();
@@ -34,14 +37,14 @@ async function setUp(initArgs: string[], rc = ''): Promise<{ r: FleetRepo; workf
     },
   );
   const project = r.cloneJob();
-  const init = await runCli('ralph-fleet', ['init', ...initArgs], { cwd: project, env: fleetInitEnv(r) });
-  expect(init.code, init.stderr).toBe(0);
+  // What `ralph-fleet init` writes, in this process (its command line is fleet-init.test.ts's).
+  const init = parseFleetArgs(['init', ...initArgs]);
+  if (typeof init === 'string' || init.kind !== 'init') throw new Error(`not an init command: ${initArgs.join(' ')}`);
+  await initWorkflow(init, { projectDir: project, packageRoot: REPO_ROOT, runner: nodeProcessRunner, env: fleetInitEnv(r), now: Date.now() });
   const git = (...args: string[]) => execFileSync('git', args, { cwd: project, env: { ...process.env, ...GIT_TEST_ENV } });
   git('add', '.github');
   git('commit', '-qm', 'Add the ralph fleet');
   git('push', '-q', 'origin', 'HEAD:main');
-  // What the job does through gh is what the tests look at, not init's checks.
-  rmSync(r.ghEnv.FAKE_GH_LOG, { force: true });
   const npmLog = join(r.root, 'npm.log');
   // The install step's npm records what it was asked and answers `view` as the registry would;
   // ralph-fleet is this checkout's.

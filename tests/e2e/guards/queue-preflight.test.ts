@@ -7,6 +7,7 @@ import { delimiter } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withFakeClaude } from '../../helpers/fake-claude.js';
 import { FAST_LOOP_RC } from '../../helpers/loop-harness.js';
+import { queueInProcess } from '../../helpers/queue-in-process.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject } from '../../helpers/tmp-project.js';
 import { withFakeTaskClis } from '../../integration/bootstrap/fake-task-clis.js';
@@ -26,7 +27,7 @@ describe('ralph-queue process without an agent CLI', () => {
     cleanups.push(() => clis.cleanup());
     const ghEnv = Object.fromEntries(Object.entries(clis.env).filter(([key]) => key.startsWith('FAKE_GH')));
     const env = { ...claude.env, ...GIT_TEST_ENV, ...ghEnv, PATH: [clis.binDir, claude.env.PATH].join(delimiter) };
-    expect((await runCli('ralph-queue', ['add', '10'], { cwd: project.dir, env })).code).toBe(0);
+    expect((await queueInProcess(project.dir, ['add', '10'], env)).code).toBe(0);
     const specsBefore = existsSync(project.path('.ralph/specs')) ? readdirSync(project.path('.ralph/specs')) : [];
 
     const run = await runCli('ralph-queue', ['process'], { cwd: project.dir, env: { ...env, CLAUDE_CODE_CMD: 'claude-not-installed' } });

@@ -9,6 +9,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { delimiter } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isProcessRunning as isAlive } from '../../helpers/process-state.js';
+import { queueInProcess } from '../../helpers/queue-in-process.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { withFakeTaskClis, type FakeIssue, type FakeTaskClis } from '../../integration/bootstrap/fake-task-clis.js';
 import { doesItem, HANGS, interruptWithAgentsInFlight, LONG, parallelProject, type ParallelProject } from './parallel-helpers.js';
@@ -27,7 +28,7 @@ const PRDS = { 'prd/alpha.md': '# Alpha\n\nAdd alpha.txt.\n', 'prd/beta.md': '# 
 async function prdQueue(scenario: FakeScenario, rc = ''): Promise<ParallelProject> {
   p = parallelProject([], scenario, { files: PRDS, rc });
   for (const file of Object.keys(PRDS)) {
-    const add = await runCli('ralph-queue', ['add', '--prd', file], { cwd: p.project.dir, env: p.env });
+    const add = await queueInProcess(p.project.dir, ['add', '--prd', file], p.env);
     expect(add.code, add.stderr).toBe(0);
   }
   return p;
@@ -90,7 +91,7 @@ describe('ralph-queue process --parallel', () => {
       clis = withFakeTaskClis({ gh: { issues } });
       const fakeGh = Object.fromEntries(Object.entries(clis.env).filter(([key]) => key.startsWith('FAKE_GH')));
       const env = { ...p.env, ...fakeGh, PATH: [clis.binDir, p.env.PATH].join(delimiter) };
-      const add = await runCli('ralph-queue', ['add', '2', '1'], { cwd: p.project.dir, env });
+      const add = await queueInProcess(p.project.dir, ['add', '2', '1'], env);
       expect(add.code, add.stderr).toBe(0);
 
       const run = await runCli('ralph-queue', ['process', '--parallel', '2'], { cwd: p.project.dir, env });
