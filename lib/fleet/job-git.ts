@@ -16,7 +16,7 @@
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { commitWhatIsLeft } from '../platform/git-leftovers.js';
+import { stageWhatIsLeft } from '../platform/git-leftovers.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { foldPlanMemoryLog } from '../state/plan-memory-file.js';
 import type { ProcessRunner, RunResult } from '../platform/process.js';
@@ -143,16 +143,22 @@ export interface CommittedWork {
 
 /**
  * Commits what the job changed outside .ralph/ since `since` as one commit (the message on
- * stdin). The agent's own commits are data: they are folded into this one, so no commit of
- * theirs reaches origin, and with `holdBackWorkflows` whatever they changed under .github/ stays
- * out of it.
+ * stdin), and moves HEAD's branch to it. The agent's own commits are data: they are folded into
+ * this one, whose one parent is `since`, so no commit of theirs reaches origin, whatever merge or
+ * cherry-pick they left half done (git's own commit would take a parent or an author from it);
+ * with a held tree, `.github/` is made that tree last, after everything else is staged, so
+ * nothing `git add` does can bring a change there in.
  */
 export async function commitWork(git: JobGit, message: string, options: CommitWorkOptions): Promise<CommittedWork> {
-  if ((await requireHeadCommit(git)) !== options.since) await must(git, ['reset', '--quiet', '--soft', options.since]);
+  if ((await requireHeadCommit(git)) !== options.since) await must(git, ['update-ref', 'HEAD', options.since]);
+  const staging = await stageWhatIsLeft(git, ['.ralph']);
+  if (staging) throw new Error(staging.message);
   const heldBack = options.heldTree === undefined ? [] : await holdBack(git, options.heldTree);
-  const result = await commitWhatIsLeft(git, message, ['.ralph', ...(options.heldTree === undefined ? [] : [HELD_BACK_DIR])]);
-  if (result.kind === 'failed') throw new Error(result.message);
-  return { committed: result.kind === 'committed', heldBack };
+  const tree = (await must(git, ['write-tree'])).trim();
+  if (tree === (await must(git, ['rev-parse', '--verify', `${options.since}^{tree}`])).trim()) return { committed: false, heldBack };
+  const commit = (await must(git, ['commit-tree', tree, '-p', options.since, '-F', '-'], message)).trim();
+  await must(git, ['update-ref', 'HEAD', commit, options.since]);
+  return { committed: true, heldBack };
 }
 
 /**
