@@ -112,6 +112,8 @@ export const HELD_BACK_DIR = '.github';
 export interface CommitWorkOptions {
   /** The commit the job started from: commits the agent made since are folded into the job's one commit. */
   since: string;
+  /** The job's branch (`ralph/issue-<n>`): the commit goes there and HEAD names it again, whatever the agent checked out. */
+  branch: string;
   /**
    * `.github/` of the starting commit as readHeldTree listed it when the job started: changes
    * there are left out of the commit (kept in the working tree, not pushed). Undefined: the
@@ -143,21 +145,25 @@ export interface CommittedWork {
 
 /**
  * Commits what the job changed outside .ralph/ since `since` as one commit (the message on
- * stdin), and moves HEAD's branch to it. The agent's own commits are data: they are folded into
- * this one, whose one parent is `since`, so no commit of theirs reaches origin, whatever merge or
- * cherry-pick they left half done (git's own commit would take a parent or an author from it);
- * with a held tree, `.github/` is made that tree last, after everything else is staged, so
- * nothing `git add` does can bring a change there in.
+ * stdin) on the job's branch, which HEAD names again: a branch the agent checked out is not the
+ * one the pull request is opened from (the lifecycle pushes HEAD's branch), nor pushed. The
+ * agent's own commits are data: they are folded into this one, whose one parent is `since`, so
+ * no commit of theirs reaches origin, whatever merge or cherry-pick they left half done (git's
+ * own commit would take a parent or an author from it); with a held tree, `.github/` is made
+ * that tree last, after everything else is staged, so nothing `git add` does can bring a change
+ * there in.
  */
 export async function commitWork(git: JobGit, message: string, options: CommitWorkOptions): Promise<CommittedWork> {
-  if ((await requireHeadCommit(git)) !== options.since) await must(git, ['update-ref', 'HEAD', options.since]);
+  const branch = `refs/heads/${options.branch}`;
+  await must(git, ['symbolic-ref', 'HEAD', branch]);
+  await must(git, ['update-ref', branch, options.since]);
   const staging = await stageWhatIsLeft(git, ['.ralph']);
   if (staging) throw new Error(staging.message);
   const heldBack = options.heldTree === undefined ? [] : await holdBack(git, options.heldTree);
   const tree = (await must(git, ['write-tree'])).trim();
   if (tree === (await must(git, ['rev-parse', '--verify', `${options.since}^{tree}`])).trim()) return { committed: false, heldBack };
   const commit = (await must(git, ['commit-tree', tree, '-p', options.since, '-F', '-'], message)).trim();
-  await must(git, ['update-ref', 'HEAD', commit, options.since]);
+  await must(git, ['update-ref', branch, commit, options.since]);
   return { committed: true, heldBack };
 }
 

@@ -26,7 +26,7 @@ export interface WorkPusher {
 
 export async function pushWork(work: WorkPusher, message: string): Promise<void> {
   const { git, deps, job } = work;
-  const committed = await jobGit.commitWork(git, message, { since: work.since, heldTree: work.heldTree });
+  const committed = await jobGit.commitWork(git, message, { since: work.since, branch: work.branch, heldTree: work.heldTree });
   job.heldBack = committed.heldBack;
   if (committed.heldBack.length > 0) deps.logger.warn(`Held back the agent's changes under .github/ (not pushed): ${committed.heldBack.join(', ')}`);
   if (committed.committed) deps.logger.info("Committed the job's work");

@@ -512,6 +512,8 @@ describe('ralph-fleet job against a hostile agent', () => {
       'git reset -q --soft HEAD~1',
       'git rm -q --cached .github/workflows/tagged.yml',
       'rm .github/workflows/tagged.yml',
+      // A branch of its choosing checked out, which a push there would run the workflows of.
+      'git checkout -q -b release/v2',
       'git rev-parse v9.9.9^{commit} > .git/MERGE_HEAD',
     ];
     const r = setUp(
@@ -544,7 +546,7 @@ describe('ralph-fleet job against a hostile agent', () => {
     const run = await runCli('ralph-fleet', JOB, { cwd: dir, env: jobEnv(r, { name: 'issues', sender: 'owner' }) });
     expect(run.code, run.stderr).toBe(0);
     const refs = execFileSync('git', ['--git-dir', r.origin, 'for-each-ref', '--format=%(refname)'], { encoding: 'utf8' });
-    expect(refs).not.toContain('refs/tags/');
+    expect(refs.split('\n').filter(Boolean)).toEqual(['refs/heads/main', 'refs/heads/ralph/issue-7']);
     const tree = execFileSync('git', ['--git-dir', r.origin, 'ls-tree', '-r', '--name-only', 'ralph/issue-7'], { encoding: 'utf8' }).split('\n');
     expect(tree).toContain('work.txt');
     expect(tree.filter((path) => path.startsWith('.github/'))).toEqual(['.github/workflows/ralph.yml']);

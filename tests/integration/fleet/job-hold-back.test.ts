@@ -18,6 +18,7 @@ import { GIT_TEST_ENV, tmpProject, type TmpProject } from '../../helpers/tmp-pro
 const env = { ...process.env, ...GIT_TEST_ENV };
 const WORKFLOW = '.github/workflows/ci.yml';
 const LEAK = '.github/workflows/leak.yml';
+const BRANCH = 'ralph/issue-7';
 let project: TmpProject | undefined;
 let origin: TmpProject | undefined;
 afterEach(() => {
@@ -38,6 +39,7 @@ async function jobStarted({ ignoreCase = false } = {}): Promise<Job> {
   const p = tmpProject({ [WORKFLOW]: 'on: push\n', '.ralph/PROMPT.md': 'task\n', 'src/a.txt': 'a\n' }, { git: true });
   project = p;
   if (ignoreCase) p.git('config', 'core.ignoreCase', 'true');
+  p.git('checkout', '-q', '-b', BRANCH);
   await recordGitBaseline(p.dir, env);
   const git: JobGit = { runner: nodeProcessRunner, cwd: p.dir, env };
   const since = p.git('rev-parse', 'HEAD').trim();
@@ -60,7 +62,7 @@ describe("the fleet's hold-back against the agent's own git", () => {
       write(job.p, '.GITHUB/workflows/leak.yml', 'on: push\njobs: { leak: { runs-on: x } }\n');
       write(job.p, 'src/a.txt', 'b\n');
 
-      await commitWork(job.git, 'work\n', { since: job.since, heldTree: job.heldTree });
+      await commitWork(job.git, 'work\n', { since: job.since, branch: BRANCH, heldTree: job.heldTree });
 
       const tree = job.p.git('ls-tree', '-r', '--name-only', 'HEAD').split('\n');
       expect(tree).not.toContain(LEAK);
@@ -82,13 +84,25 @@ describe("the fleet's hold-back against the agent's own git", () => {
     expect(tree).toContain('.RALPH/notes.md');
   });
 
+  it("a branch the agent checked out: the job's commit goes on the job's branch, which HEAD names again", async () => {
+    const job = await jobStarted();
+    job.p.git('checkout', '-q', '-b', 'release/v2');
+    write(job.p, 'src/a.txt', 'b\n');
+
+    await commitWork(job.git, 'work\n', { since: job.since, branch: BRANCH, heldTree: job.heldTree });
+
+    expect(job.p.git('symbolic-ref', 'HEAD').trim()).toBe(`refs/heads/${BRANCH}`);
+    expect(job.p.git('show', `${BRANCH}:src/a.txt`)).toBe('b\n');
+    expect(job.p.git('rev-parse', 'release/v2').trim()).toBe(job.since);
+  });
+
   it('.github/ ignored by the agent: the work is still committed, its workflow change held back and listed', async () => {
     const job = await jobStarted();
     writeFileSync(job.p.path('.git/info/exclude'), '.github\n');
     write(job.p, WORKFLOW, 'on: push\njobs: { leak: { runs-on: x } }\n');
     write(job.p, 'src/a.txt', 'b\n');
 
-    const done = await commitWork(job.git, 'work\n', { since: job.since, heldTree: job.heldTree });
+    const done = await commitWork(job.git, 'work\n', { since: job.since, branch: BRANCH, heldTree: job.heldTree });
 
     expect(done).toEqual({ committed: true, heldBack: [WORKFLOW] });
     expect(job.p.git('show', `HEAD:${WORKFLOW}`)).toBe('on: push\n');
@@ -105,7 +119,7 @@ describe("the fleet's hold-back against the agent's own git", () => {
     writeFileSync(job.p.path('.git/MERGE_HEAD'), `${agents}\n`);
     write(job.p, 'src/a.txt', 'b\n');
 
-    const done = await commitWork(job.git, 'work\n', { since: job.since, heldTree: job.heldTree });
+    const done = await commitWork(job.git, 'work\n', { since: job.since, branch: BRANCH, heldTree: job.heldTree });
 
     expect(done.committed).toBe(true);
     expect(job.p.git('rev-list', '--parents', '-n', '1', 'HEAD').trim().split(' ').slice(1)).toEqual([job.since]);
@@ -121,7 +135,7 @@ describe("the fleet's hold-back against the agent's own git", () => {
     writeFileSync(job.p.path('.git/CHERRY_PICK_HEAD'), `${theirs}\n`);
     write(job.p, 'src/a.txt', 'b\n');
 
-    await commitWork(job.git, 'work\n', { since: job.since, heldTree: job.heldTree });
+    await commitWork(job.git, 'work\n', { since: job.since, branch: BRANCH, heldTree: job.heldTree });
 
     expect(job.p.git('log', '-1', '--format=%ae', 'HEAD').trim()).toBe(GIT_TEST_ENV.GIT_AUTHOR_EMAIL);
   });
@@ -136,7 +150,7 @@ describe("the fleet's hold-back against the agent's own git", () => {
     await recordGitBaseline(job.p.dir, env);
     job.p.git('tag', '-a', 'v99.0.0', '-m', 'release', job.since);
     write(job.p, 'src/a.txt', 'b\n');
-    await commitWork(job.git, 'work\n', { since: job.since, heldTree: job.heldTree });
+    await commitWork(job.git, 'work\n', { since: job.since, branch: BRANCH, heldTree: job.heldTree });
 
     await pushHead(job.git, 'ralph/issue-7');
 
