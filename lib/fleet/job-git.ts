@@ -169,14 +169,15 @@ export async function commitWork(git: JobGit, message: string, options: CommitWo
 
 /**
  * The index under .github/ made what `heldTree` lists (the working tree keeps the agent's
- * version); the files there that differ from it or are new. The comparison hashes the working
- * tree's files: it reads no object the agent could have rewritten.
+ * version); the files there that differ from it or are new, ignored or not (the agent writes the
+ * ignore rules). The comparison hashes the working tree's files: it reads no object the agent
+ * could have rewritten.
  */
 async function holdBack(git: JobGit, heldTree: string): Promise<string[]> {
   await must(git, ['rm', '-r', '-q', '--cached', '--ignore-unmatch', '--', HELD]);
   if (heldTree !== '') await must(git, ['update-index', '-z', '--index-info'], heldTree);
   const changed = await must(git, ['diff', '--name-only', '-z', '--no-renames', '--', HELD]);
-  const added = await must(git, ['ls-files', '--others', '--exclude-standard', '-z', '--', HELD]);
+  const added = await must(git, ['ls-files', '--others', '-z', '--', HELD]);
   return [...new Set(`${changed}\0${added}`.split('\0').filter(Boolean))].sort();
 }
 

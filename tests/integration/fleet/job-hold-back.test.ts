@@ -109,6 +109,17 @@ describe("the fleet's hold-back against the agent's own git", () => {
     expect(job.p.git('show', 'HEAD:src/a.txt')).toBe('b\n');
   });
 
+  it('a new workflow the agent hid from git with an ignore rule is still listed as held back', async () => {
+    const job = await jobStarted();
+    writeFileSync(job.p.path('.git/info/exclude'), 'leak.yml\n');
+    write(job.p, LEAK, 'on: push\n');
+
+    const done = await commitWork(job.git, 'work\n', { since: job.since, branch: BRANCH, heldTree: job.heldTree });
+
+    expect(done.heldBack).toEqual([LEAK]);
+    expect(job.p.git('ls-tree', '-r', '--name-only', 'HEAD')).not.toContain(LEAK);
+  });
+
   it("a merge the agent left in progress: the job's commit has the starting commit for its one parent", async () => {
     const job = await jobStarted();
     write(job.p, LEAK, 'on: push\n');
