@@ -159,7 +159,7 @@ export async function commitWork(git: JobGit, message: string, options: CommitWo
   await must(git, ['update-ref', branch, options.since]);
   const staging = await stageWhatIsLeft(git, ['.ralph']);
   if (staging) throw new Error(staging.message);
-  const heldBack = options.heldTree === undefined ? [] : await holdBack(git, options.heldTree);
+  const heldBack = options.heldTree === undefined ? [] : await holdBack(git, options.heldTree, options.since.length);
   const tree = (await must(git, ['write-tree'])).trim();
   if (tree === (await must(git, ['rev-parse', '--verify', `${options.since}^{tree}`])).trim()) return { committed: false, heldBack };
   const commit = (await must(git, ['commit-tree', tree, '-p', options.since, '-F', '-'], message)).trim();
@@ -171,11 +171,14 @@ export async function commitWork(git: JobGit, message: string, options: CommitWo
  * The index under .github/ made what `heldTree` lists (the working tree keeps the agent's
  * version); the files there that differ from it or are new, ignored or not (the agent writes the
  * ignore rules). The comparison hashes the working tree's files: it reads no object the agent
- * could have rewritten.
+ * could have rewritten. `hexLength`: the length of the repository's object ids.
  */
-async function holdBack(git: JobGit, heldTree: string): Promise<string[]> {
+async function holdBack(git: JobGit, heldTree: string, hexLength: number): Promise<string[]> {
   await must(git, ['rm', '-r', '-q', '--cached', '--ignore-unmatch', '--', HELD]);
-  if (heldTree !== '') await must(git, ['update-index', '-z', '--index-info'], heldTree);
+  // The removal of .github itself comes first, whatever the index holds there: it drops the
+  // index's tree cache of .github/, which the agent can write and which write-tree would take
+  // as the folder's tree without looking at the entries.
+  await must(git, ['update-index', '-z', '--index-info'], `0 ${'0'.repeat(hexLength)}\t${HELD_BACK_DIR}\0${heldTree}`);
   const changed = await must(git, ['diff', '--name-only', '-z', '--no-renames', '--', HELD]);
   const added = await must(git, ['ls-files', '--others', '-z', '--', HELD]);
   return [...new Set(`${changed}\0${added}`.split('\0').filter(Boolean))].sort();

@@ -6,7 +6,8 @@
 // repository's secrets.
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commitWork, pushHead, readHeldTree, type JobGit } from '../../../lib/fleet/job-git.js';
@@ -34,9 +35,13 @@ interface Job {
   heldTree: string;
 }
 
-/** A fleet job's clone once the job started (case-insensitive with `ignoreCase`): its workflows recorded before the agent runs. */
-async function jobStarted({ ignoreCase = false } = {}): Promise<Job> {
-  const p = tmpProject({ [WORKFLOW]: 'on: push\n', '.ralph/PROMPT.md': 'task\n', 'src/a.txt': 'a\n' }, { git: true });
+/**
+ * A fleet job's clone once the job started (case-insensitive with `ignoreCase`, no .github/
+ * without `workflow`): its workflows recorded before the agent runs.
+ */
+async function jobStarted({ ignoreCase = false, workflow = true } = {}): Promise<Job> {
+  const files = { '.ralph/PROMPT.md': 'task\n', 'src/a.txt': 'a\n' };
+  const p = tmpProject(workflow ? { ...files, [WORKFLOW]: 'on: push\n' } : files, { git: true });
   project = p;
   if (ignoreCase) p.git('config', 'core.ignoreCase', 'true');
   p.git('checkout', '-q', '-b', BRANCH);
@@ -44,6 +49,24 @@ async function jobStarted({ ignoreCase = false } = {}): Promise<Job> {
   const git: JobGit = { runner: nodeProcessRunner, cwd: p.dir, env };
   const since = p.git('rev-parse', 'HEAD').trim();
   return { p, git, since, heldTree: await readHeldTree(git, since) };
+}
+
+/**
+ * The index's entries with the tree cache (its `TREE` extension) of another index: git's
+ * write-tree takes a folder's tree from that cache, without looking at the entries, while it
+ * holds it valid. Index version 2, as git writes it here.
+ */
+function spliceTreeCache(entriesOf: Buffer, cacheOf: Buffer): Buffer {
+  const parse = (index: Buffer) => {
+    const body = index.subarray(0, index.length - 20);
+    let at = 12;
+    for (let n = body.readUInt32BE(8); n > 0; n--) at += Math.ceil((body.indexOf(0, at + 62) - at + 1) / 8) * 8;
+    return { entries: body.subarray(0, at), extension: body.subarray(at) };
+  };
+  const { extension } = parse(cacheOf);
+  if (extension.subarray(0, 4).toString() !== 'TREE') throw new Error('no tree cache first');
+  const out = Buffer.concat([parse(entriesOf).entries, extension.subarray(0, 8 + extension.readUInt32BE(4))]);
+  return Buffer.concat([out, createHash('sha1').update(out).digest()]);
 }
 
 function write(p: TmpProject, path: string, content: string): void {
@@ -118,6 +141,30 @@ describe("the fleet's hold-back against the agent's own git", () => {
 
     expect(done.heldBack).toEqual([LEAK]);
     expect(job.p.git('ls-tree', '-r', '--name-only', 'HEAD')).not.toContain(LEAK);
+  });
+
+  it('a tree cache the agent wrote into the index, naming a tree with its workflow: the commit holds the tree of the entries', async () => {
+    const job = await jobStarted({ workflow: false });
+    write(job.p, 'src/a.txt', 'b\n');
+    // Files older than the index: git takes their entries as they are, re-reading none (a racily clean one would be, which drops the cache).
+    for (const file of ['src/a.txt', '.ralph/PROMPT.md']) utimesSync(job.p.path(file), 1_700_000_000, 1_700_000_000);
+    job.p.git('add', '-A');
+    job.p.git('write-tree');
+    const entries = readFileSync(job.p.path('.git/index'));
+    write(job.p, LEAK, 'on: push\n');
+    job.p.git('add', '-A');
+    const leaking = job.p.git('write-tree').trim();
+    rmSync(job.p.path('.github'), { recursive: true });
+    writeFileSync(job.p.path('.git/index'), spliceTreeCache(entries, readFileSync(job.p.path('.git/index'))));
+    // The plant is live: git's own write-tree gives the tree with the workflow.
+    expect(job.p.git('ls-files')).not.toContain(LEAK);
+    expect(job.p.git('write-tree').trim()).toBe(leaking);
+
+    await commitWork(job.git, 'work\n', { since: job.since, branch: BRANCH, heldTree: job.heldTree });
+
+    const tree = job.p.git('ls-tree', '-r', '--name-only', BRANCH).split('\n');
+    expect(tree).not.toContain(LEAK);
+    expect(job.p.git('show', `${BRANCH}:src/a.txt`)).toBe('b\n');
   });
 
   it("a merge the agent left in progress: the job's commit has the starting commit for its one parent", async () => {
