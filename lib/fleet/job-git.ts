@@ -122,16 +122,23 @@ export interface CommitWorkOptions {
   heldTree: string | undefined;
 }
 
-const HELD = `:(literal)${HELD_BACK_DIR}`;
+// `.github` in any case: a folder of another case is held back too (`.GITHUB/workflows/` lands
+// in `.github/workflows/` in a checkout on a case-insensitive disk).
+const HELD = `:(icase,literal)${HELD_BACK_DIR}`;
 
 /**
- * `.github/` of `commit`, as `git ls-tree` lists its files, read when the job starts. From then
- * on the agent can make git read that commit as holding other trees (an object file rewritten
- * with another's bytes, a replace ref): the hold-back puts these entries back instead of asking
- * git again what the commit holds, and origin, which has the commit, gets nothing of them.
+ * `.github/` of `commit` (each top-level folder of that name in any case), as `git ls-tree`
+ * lists its files, read when the job starts. From then on the agent can make git read that
+ * commit as holding other trees (an object file rewritten with another's bytes, a replace ref):
+ * the hold-back puts these entries back instead of asking git again what the commit holds, and
+ * origin, which has the commit, gets nothing of them.
  */
 export async function readHeldTree(git: JobGit, commit: string): Promise<string> {
-  const listing = await must(git, ['ls-tree', '-r', '-z', '--full-tree', commit, '--', HELD]);
+  // ls-tree takes no case-insensitive pathspec: the top level's names say which there are.
+  const top = await must(git, ['ls-tree', '-z', '--full-tree', '--name-only', commit]);
+  const held = top.split('\0').filter((name) => name.toLowerCase() === HELD_BACK_DIR);
+  if (held.length === 0) return '';
+  const listing = await must(git, ['ls-tree', '-r', '-z', '--full-tree', commit, '--', ...held.map((name) => `:(literal)${name}`)]);
   // Names are handed back to git as text: one that is no UTF-8 would come back as another.
   if (listing.includes('\uFFFD')) throw new Error(`a file name under ${HELD_BACK_DIR}/ of ${commit} is not UTF-8`);
   return listing;

@@ -549,7 +549,8 @@ describe('ralph-fleet job against a hostile agent', () => {
     expect(refs.split('\n').filter(Boolean)).toEqual(['refs/heads/main', 'refs/heads/ralph/issue-7']);
     const tree = execFileSync('git', ['--git-dir', r.origin, 'ls-tree', '-r', '--name-only', 'ralph/issue-7'], { encoding: 'utf8' }).split('\n');
     expect(tree).toContain('work.txt');
-    expect(tree.filter((path) => path.startsWith('.github/'))).toEqual(['.github/workflows/ralph.yml']);
+    expect(tree.filter((path) => path.toLowerCase().startsWith('.github/'))).toEqual(['.github/workflows/ralph.yml']);
+    expect(commentsOn(r).at(-1)).toContain('`.GITHUB/workflows/leak.yml`');
     expect(execFileSync('git', ['--git-dir', r.origin, 'rev-list', 'main..ralph/issue-7'], { encoding: 'utf8' }).trim().split('\n')).toHaveLength(1);
   }, 180_000);
 

@@ -85,14 +85,36 @@ describe("the fleet's hold-back against the agent's own git", () => {
       write(job.p, '.GITHUB/workflows/leak.yml', 'on: push\njobs: { leak: { runs-on: x } }\n');
       write(job.p, 'src/a.txt', 'b\n');
 
-      await commitWork(job.git, 'work\n', { since: job.since, branch: BRANCH, heldTree: job.heldTree });
+      const done = await commitWork(job.git, 'work\n', { since: job.since, branch: BRANCH, heldTree: job.heldTree });
 
       const tree = job.p.git('ls-tree', '-r', '--name-only', 'HEAD').split('\n');
-      expect(tree).not.toContain(LEAK);
-      expect(tree).toContain(WORKFLOW);
+      expect(tree.filter((path) => path.toLowerCase().startsWith('.github/'))).toEqual([WORKFLOW]);
+      expect(done.heldBack).toEqual(['.GITHUB/workflows/leak.yml']);
       expect(job.p.git('show', 'HEAD:src/a.txt')).toBe('b\n');
     });
   }
+
+  it('.github/ in another case, which a case-insensitive checkout puts in .github/, is held back too; one the job started with is kept', async () => {
+    const job = await jobStarted();
+    job.p.git('checkout', '-q', job.since);
+    write(job.p, '.GitHub/CODEOWNERS', '* @owner\n');
+    job.p.git('add', '-A');
+    job.p.git('commit', '-qm', 'a folder of another case');
+    const since = job.p.git('rev-parse', 'HEAD').trim();
+    job.p.git('checkout', '-q', '-B', BRANCH);
+    const heldTree = await readHeldTree(job.git, since);
+    write(job.p, '.GITHUB/workflows/leak.yml', 'on: push\n');
+    write(job.p, '.GitHub/CODEOWNERS', '* @agent\n');
+    write(job.p, 'src/a.txt', 'b\n');
+
+    const done = await commitWork(job.git, 'work\n', { since, branch: BRANCH, heldTree });
+
+    expect(done.heldBack).toEqual(['.GITHUB/workflows/leak.yml', '.GitHub/CODEOWNERS']);
+    const tree = job.p.git('ls-tree', '-r', '--name-only', 'HEAD').split('\n');
+    expect(tree.filter((path) => path.toLowerCase().startsWith('.github/'))).toEqual(['.GitHub/CODEOWNERS', WORKFLOW]);
+    expect(job.p.git('show', 'HEAD:.GitHub/CODEOWNERS')).toBe('* @owner\n');
+    expect(job.p.git('show', 'HEAD:src/a.txt')).toBe('b\n');
+  });
 
   it('a case-insensitive setting the agent turned on: a path ralph leaves out is not reached through another case', async () => {
     const job = await jobStarted();
