@@ -68,6 +68,11 @@ const EXEC_KEY = new RegExp(
 // can write.
 const CONNECTION_KEY = /^http\.(?:.+\.)?(?:proxy|curloptresolve|sslverify|sslcainfo|sslcapath|pinnedpubkey|proxysslcainfo|cookiefile|savecookies)$/;
 
+/** Whether a configuration key (as `git config --list` prints it) changes how git matches paths (no program). */
+export function isMatchingKey(key: string): boolean {
+  return MATCHING_KEY.test(key);
+}
+
 /** Whether a configuration key (as `git config --list` prints it) names a program. */
 export function isExecKey(key: string): boolean {
   return EXEC_KEY.test(key);
