@@ -120,6 +120,23 @@ export interface CommitWorkOptions {
    * workflow opted in to the agent's workflow changes.
    */
   heldTree: string | undefined;
+  /** The index's entries under .ralph/ as readOwnEntries listed them when the job started: the commit holds these. */
+  ownEntries: string;
+}
+
+/** ralph's own folder: nothing the agent changed or staged there is the job's work. */
+const OWN_DIR = '.ralph';
+const OWN = `:(literal)${OWN_DIR}`;
+
+/**
+ * The index's entries under .ralph/ when the job starts (the control files taken from the
+ * default branch among them), as `git ls-files --stage` lists them: the job's commit holds these,
+ * not what the agent staged there since (a prompt of its own, a file of its own).
+ */
+export async function readOwnEntries(git: JobGit): Promise<string> {
+  const listing = await must(git, ['ls-files', '--stage', '-z', '--', OWN]);
+  if (listing.includes('\uFFFD')) throw new Error(`a file name under ${OWN_DIR}/ in the index is not UTF-8`);
+  return listing;
 }
 
 // `.github` in any case: a folder of another case is held back too (`.GITHUB/workflows/` lands
@@ -156,16 +173,17 @@ export interface CommittedWork {
  * one the pull request is opened from (the lifecycle pushes HEAD's branch), nor pushed. The
  * agent's own commits are data: they are folded into this one, whose one parent is `since`, so
  * no commit of theirs reaches origin, whatever merge or cherry-pick they left half done (git's
- * own commit would take a parent or an author from it); with a held tree, `.github/` is made
- * that tree last, after everything else is staged, so nothing `git add` does can bring a change
- * there in.
+ * own commit would take a parent or an author from it). .ralph/, and with a held tree
+ * `.github/`, are made what the job found there last, after everything else is staged, so
+ * nothing the agent staged there and nothing `git add` does can bring a change there in.
  */
 export async function commitWork(git: JobGit, message: string, options: CommitWorkOptions): Promise<CommittedWork> {
   const branch = `refs/heads/${options.branch}`;
   await must(git, ['symbolic-ref', 'HEAD', branch]);
   await must(git, ['update-ref', branch, options.since]);
-  const staging = await stageWhatIsLeft(git, ['.ralph']);
+  const staging = await stageWhatIsLeft(git, [OWN_DIR]);
   if (staging) throw new Error(staging.message);
+  await putBack(git, OWN, OWN_DIR, options.ownEntries, options.since.length);
   const heldBack = options.heldTree === undefined ? [] : await holdBack(git, options.heldTree, options.since.length);
   const tree = (await must(git, ['write-tree'])).trim();
   if (tree === (await must(git, ['rev-parse', '--verify', `${options.since}^{tree}`])).trim()) return { committed: false, heldBack };
@@ -181,14 +199,21 @@ export async function commitWork(git: JobGit, message: string, options: CommitWo
  * could have rewritten. `hexLength`: the length of the repository's object ids.
  */
 async function holdBack(git: JobGit, heldTree: string, hexLength: number): Promise<string[]> {
-  await must(git, ['rm', '-r', '-q', '--cached', '--ignore-unmatch', '--', HELD]);
-  // The removal of .github itself comes first, whatever the index holds there: it drops the
-  // index's tree cache of .github/, which the agent can write and which write-tree would take
-  // as the folder's tree without looking at the entries.
-  await must(git, ['update-index', '-z', '--index-info'], `0 ${'0'.repeat(hexLength)}\t${HELD_BACK_DIR}\0${heldTree}`);
+  await putBack(git, HELD, HELD_BACK_DIR, heldTree, hexLength);
   const changed = await must(git, ['diff', '--name-only', '-z', '--no-renames', '--', HELD]);
   const added = await must(git, ['ls-files', '--others', '-z', '--', HELD]);
   return [...new Set(`${changed}\0${added}`.split('\0').filter(Boolean))].sort();
+}
+
+/**
+ * The index under `pathspec` made what `listing` lists (`git ls-tree -r` or `ls-files --stage`
+ * lines). The removal of `dir` itself comes first, whatever the index holds there: it drops the
+ * index's tree cache of that folder, which the agent can write and which write-tree would take
+ * as the folder's tree without looking at the entries.
+ */
+async function putBack(git: JobGit, pathspec: string, dir: string, listing: string, hexLength: number): Promise<void> {
+  await must(git, ['rm', '-r', '-q', '--force', '--cached', '--ignore-unmatch', '--', pathspec]);
+  await must(git, ['update-index', '-z', '--index-info'], `0 ${'0'.repeat(hexLength)}\t${dir}\0${listing}`);
 }
 
 /** The job's commits since `since` as a git bundle at `path` (for the artifact when a push failed). */

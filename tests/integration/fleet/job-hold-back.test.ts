@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { commitWork, pushHead, readHeldTree, type JobGit } from '../../../lib/fleet/job-git.js';
+import { commitWork, pushHead, readHeldTree, readOwnEntries, type JobGit } from '../../../lib/fleet/job-git.js';
 import { commitWhatIsLeft } from '../../../lib/platform/git-leftovers.js';
 import { recordGitBaseline, resetGitBaselines } from '../../../lib/platform/git-gateway.js';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
@@ -33,6 +33,7 @@ interface Job {
   git: JobGit;
   since: string;
   heldTree: string;
+  ownEntries: string;
 }
 
 /**
@@ -48,7 +49,7 @@ async function jobStarted({ ignoreCase = false, workflow = true } = {}): Promise
   await recordGitBaseline(p.dir, env);
   const git: JobGit = { runner: nodeProcessRunner, cwd: p.dir, env };
   const since = p.git('rev-parse', 'HEAD').trim();
-  return { p, git, since, heldTree: await readHeldTree(git, since) };
+  return { p, git, since, heldTree: await readHeldTree(git, since), ownEntries: await readOwnEntries(git) };
 }
 
 /**
@@ -85,7 +86,7 @@ describe("the fleet's hold-back against the agent's own git", () => {
       write(job.p, '.GITHUB/workflows/leak.yml', 'on: push\njobs: { leak: { runs-on: x } }\n');
       write(job.p, 'src/a.txt', 'b\n');
 
-      const done = await commitWork(job.git, 'work\n', { since: job.since, branch: BRANCH, heldTree: job.heldTree });
+      const done = await commitWork(job.git, 'work\n', { since: job.since, branch: BRANCH, heldTree: job.heldTree, ownEntries: job.ownEntries });
 
       const tree = job.p.git('ls-tree', '-r', '--name-only', 'HEAD').split('\n');
       expect(tree.filter((path) => path.toLowerCase().startsWith('.github/'))).toEqual([WORKFLOW]);
@@ -107,7 +108,7 @@ describe("the fleet's hold-back against the agent's own git", () => {
     write(job.p, '.GitHub/CODEOWNERS', '* @agent\n');
     write(job.p, 'src/a.txt', 'b\n');
 
-    const done = await commitWork(job.git, 'work\n', { since, branch: BRANCH, heldTree });
+    const done = await commitWork(job.git, 'work\n', { since, branch: BRANCH, heldTree, ownEntries: job.ownEntries });
 
     expect(done.heldBack).toEqual(['.GITHUB/workflows/leak.yml', '.GitHub/CODEOWNERS']);
     const tree = job.p.git('ls-tree', '-r', '--name-only', 'HEAD').split('\n');
@@ -134,11 +135,27 @@ describe("the fleet's hold-back against the agent's own git", () => {
     job.p.git('checkout', '-q', '-b', 'release/v2');
     write(job.p, 'src/a.txt', 'b\n');
 
-    await commitWork(job.git, 'work\n', { since: job.since, branch: BRANCH, heldTree: job.heldTree });
+    await commitWork(job.git, 'work\n', { since: job.since, branch: BRANCH, heldTree: job.heldTree, ownEntries: job.ownEntries });
 
     expect(job.p.git('symbolic-ref', 'HEAD').trim()).toBe(`refs/heads/${BRANCH}`);
     expect(job.p.git('show', `${BRANCH}:src/a.txt`)).toBe('b\n');
     expect(job.p.git('rev-parse', 'release/v2').trim()).toBe(job.since);
+  });
+
+  it('what the agent staged under .ralph/ (its own prompt, a file of its own) is not committed: .ralph/ stays as the job found it', async () => {
+    const job = await jobStarted();
+    write(job.p, '.ralph/PROMPT.md', 'the agent’s prompt\n');
+    write(job.p, '.ralph/notes.md', 'notes\n');
+    job.p.git('add', '-f', '.ralph');
+    // The file itself is put back (as ralph's guard would): only the index holds the agent's prompt.
+    write(job.p, '.ralph/PROMPT.md', 'task\n');
+    write(job.p, 'src/a.txt', 'b\n');
+
+    await commitWork(job.git, 'work\n', { since: job.since, branch: BRANCH, heldTree: job.heldTree, ownEntries: job.ownEntries });
+
+    expect(job.p.git('ls-tree', '-r', '--name-only', 'HEAD', '--', '.ralph')).toBe('.ralph/PROMPT.md\n');
+    expect(job.p.git('show', 'HEAD:.ralph/PROMPT.md')).toBe('task\n');
+    expect(job.p.git('show', 'HEAD:src/a.txt')).toBe('b\n');
   });
 
   it('.github/ ignored by the agent: the work is still committed, its workflow change held back and listed', async () => {
@@ -147,7 +164,7 @@ describe("the fleet's hold-back against the agent's own git", () => {
     write(job.p, WORKFLOW, 'on: push\njobs: { leak: { runs-on: x } }\n');
     write(job.p, 'src/a.txt', 'b\n');
 
-    const done = await commitWork(job.git, 'work\n', { since: job.since, branch: BRANCH, heldTree: job.heldTree });
+    const done = await commitWork(job.git, 'work\n', { since: job.since, branch: BRANCH, heldTree: job.heldTree, ownEntries: job.ownEntries });
 
     expect(done).toEqual({ committed: true, heldBack: [WORKFLOW] });
     expect(job.p.git('show', `HEAD:${WORKFLOW}`)).toBe('on: push\n');
@@ -159,7 +176,7 @@ describe("the fleet's hold-back against the agent's own git", () => {
     writeFileSync(job.p.path('.git/info/exclude'), 'leak.yml\n');
     write(job.p, LEAK, 'on: push\n');
 
-    const done = await commitWork(job.git, 'work\n', { since: job.since, branch: BRANCH, heldTree: job.heldTree });
+    const done = await commitWork(job.git, 'work\n', { since: job.since, branch: BRANCH, heldTree: job.heldTree, ownEntries: job.ownEntries });
 
     expect(done.heldBack).toEqual([LEAK]);
     expect(job.p.git('ls-tree', '-r', '--name-only', 'HEAD')).not.toContain(LEAK);
@@ -182,7 +199,7 @@ describe("the fleet's hold-back against the agent's own git", () => {
     expect(job.p.git('ls-files')).not.toContain(LEAK);
     expect(job.p.git('write-tree').trim()).toBe(leaking);
 
-    await commitWork(job.git, 'work\n', { since: job.since, branch: BRANCH, heldTree: job.heldTree });
+    await commitWork(job.git, 'work\n', { since: job.since, branch: BRANCH, heldTree: job.heldTree, ownEntries: job.ownEntries });
 
     const tree = job.p.git('ls-tree', '-r', '--name-only', BRANCH).split('\n');
     expect(tree).not.toContain(LEAK);
@@ -199,7 +216,7 @@ describe("the fleet's hold-back against the agent's own git", () => {
     writeFileSync(job.p.path('.git/MERGE_HEAD'), `${agents}\n`);
     write(job.p, 'src/a.txt', 'b\n');
 
-    const done = await commitWork(job.git, 'work\n', { since: job.since, branch: BRANCH, heldTree: job.heldTree });
+    const done = await commitWork(job.git, 'work\n', { since: job.since, branch: BRANCH, heldTree: job.heldTree, ownEntries: job.ownEntries });
 
     expect(done.committed).toBe(true);
     expect(job.p.git('rev-list', '--parents', '-n', '1', 'HEAD').trim().split(' ').slice(1)).toEqual([job.since]);
@@ -215,7 +232,7 @@ describe("the fleet's hold-back against the agent's own git", () => {
     writeFileSync(job.p.path('.git/CHERRY_PICK_HEAD'), `${theirs}\n`);
     write(job.p, 'src/a.txt', 'b\n');
 
-    await commitWork(job.git, 'work\n', { since: job.since, branch: BRANCH, heldTree: job.heldTree });
+    await commitWork(job.git, 'work\n', { since: job.since, branch: BRANCH, heldTree: job.heldTree, ownEntries: job.ownEntries });
 
     expect(job.p.git('log', '-1', '--format=%ae', 'HEAD').trim()).toBe(GIT_TEST_ENV.GIT_AUTHOR_EMAIL);
   });
@@ -230,7 +247,7 @@ describe("the fleet's hold-back against the agent's own git", () => {
     await recordGitBaseline(job.p.dir, env);
     job.p.git('tag', '-a', 'v99.0.0', '-m', 'release', job.since);
     write(job.p, 'src/a.txt', 'b\n');
-    await commitWork(job.git, 'work\n', { since: job.since, branch: BRANCH, heldTree: job.heldTree });
+    await commitWork(job.git, 'work\n', { since: job.since, branch: BRANCH, heldTree: job.heldTree, ownEntries: job.ownEntries });
 
     await pushHead(job.git, 'ralph/issue-7');
 

@@ -287,7 +287,12 @@ const OPERATIONS: Record<string, Operation> = {
   'fleet setBotIdentity': (s) => jobGit.setBotIdentity(queueGit(s)),
   'fleet remoteHasBranch': (s) => jobGit.remoteHasBranch(queueGit(s), 'main'),
   'fleet commitWork': async (s) =>
-    jobGit.commitWork(queueGit(s), 'work\n', { since: s.head, branch: 'feature', heldTree: await jobGit.readHeldTree(queueGit(s), s.head) }),
+    jobGit.commitWork(queueGit(s), 'work\n', {
+      since: s.head,
+      branch: 'feature',
+      heldTree: await jobGit.readHeldTree(queueGit(s), s.head),
+      ownEntries: await jobGit.readOwnEntries(queueGit(s)),
+    }),
   'fleet pushHead': (s) => jobGit.pushHead(queueGit(s), 'feature'),
   'fleet pushStateBranch': (s) => jobGit.pushStateBranch(queueGit(s), s.project.path('.ralph'), 'ralph-state/1', 'state\n'),
   'fleet jobNumberOf': (s) => jobNumberOf(queueGit(s), 'ralph-state/1'),
