@@ -16,7 +16,7 @@
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { commitWhatIsLeft } from '../platform/git-leftovers.js';
+import { stageWhatIsLeft } from '../platform/git-leftovers.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { foldPlanMemoryLog } from '../state/plan-memory-file.js';
 import type { ProcessRunner, RunResult } from '../platform/process.js';
@@ -112,24 +112,50 @@ export const HELD_BACK_DIR = '.github';
 export interface CommitWorkOptions {
   /** The commit the job started from: commits the agent made since are folded into the job's one commit. */
   since: string;
+  /** The job's branch (`ralph/issue-<n>`): the commit goes there and HEAD names it again, whatever the agent checked out. */
+  branch: string;
   /**
    * `.github/` of the starting commit as readHeldTree listed it when the job started: changes
    * there are left out of the commit (kept in the working tree, not pushed). Undefined: the
    * workflow opted in to the agent's workflow changes.
    */
   heldTree: string | undefined;
+  /** The index's entries under .ralph/ as readOwnEntries listed them when the job started: the commit holds these. */
+  ownEntries: string;
 }
 
-const HELD = `:(literal)${HELD_BACK_DIR}`;
+/** ralph's own folder: nothing the agent changed or staged there is the job's work. */
+const OWN_DIR = '.ralph';
+const OWN = `:(literal)${OWN_DIR}`;
 
 /**
- * `.github/` of `commit`, as `git ls-tree` lists its files, read when the job starts. From then
- * on the agent can make git read that commit as holding other trees (an object file rewritten
- * with another's bytes, a replace ref): the hold-back puts these entries back instead of asking
- * git again what the commit holds, and origin, which has the commit, gets nothing of them.
+ * The index's entries under .ralph/ when the job starts (the control files taken from the
+ * default branch among them), as `git ls-files --stage` lists them: the job's commit holds these,
+ * not what the agent staged there since (a prompt of its own, a file of its own).
+ */
+export async function readOwnEntries(git: JobGit): Promise<string> {
+  const listing = await must(git, ['ls-files', '--stage', '-z', '--', OWN]);
+  if (listing.includes('\uFFFD')) throw new Error(`a file name under ${OWN_DIR}/ in the index is not UTF-8`);
+  return listing;
+}
+
+// `.github` in any case: a folder of another case is held back too (`.GITHUB/workflows/` lands
+// in `.github/workflows/` in a checkout on a case-insensitive disk).
+const HELD = `:(icase,literal)${HELD_BACK_DIR}`;
+
+/**
+ * `.github/` of `commit` (each top-level folder of that name in any case), as `git ls-tree`
+ * lists its files, read when the job starts. From then on the agent can make git read that
+ * commit as holding other trees (an object file rewritten with another's bytes, a replace ref):
+ * the hold-back puts these entries back instead of asking git again what the commit holds, and
+ * origin, which has the commit, gets nothing of them.
  */
 export async function readHeldTree(git: JobGit, commit: string): Promise<string> {
-  const listing = await must(git, ['ls-tree', '-r', '-z', '--full-tree', commit, '--', HELD]);
+  // ls-tree takes no case-insensitive pathspec: the top level's names say which there are.
+  const top = await must(git, ['ls-tree', '-z', '--full-tree', '--name-only', commit]);
+  const held = top.split('\0').filter((name) => name.toLowerCase() === HELD_BACK_DIR);
+  if (held.length === 0) return '';
+  const listing = await must(git, ['ls-tree', '-r', '-z', '--full-tree', commit, '--', ...held.map((name) => `:(literal)${name}`)]);
   // Names are handed back to git as text: one that is no UTF-8 would come back as another.
   if (listing.includes('\uFFFD')) throw new Error(`a file name under ${HELD_BACK_DIR}/ of ${commit} is not UTF-8`);
   return listing;
@@ -143,29 +169,51 @@ export interface CommittedWork {
 
 /**
  * Commits what the job changed outside .ralph/ since `since` as one commit (the message on
- * stdin). The agent's own commits are data: they are folded into this one, so no commit of
- * theirs reaches origin, and with `holdBackWorkflows` whatever they changed under .github/ stays
- * out of it.
+ * stdin) on the job's branch, which HEAD names again: a branch the agent checked out is not the
+ * one the pull request is opened from (the lifecycle pushes HEAD's branch), nor pushed. The
+ * agent's own commits are data: they are folded into this one, whose one parent is `since`, so
+ * no commit of theirs reaches origin, whatever merge or cherry-pick they left half done (git's
+ * own commit would take a parent or an author from it). .ralph/, and with a held tree
+ * `.github/`, are made what the job found there last, after everything else is staged, so
+ * nothing the agent staged there and nothing `git add` does can bring a change there in.
  */
 export async function commitWork(git: JobGit, message: string, options: CommitWorkOptions): Promise<CommittedWork> {
-  if ((await requireHeadCommit(git)) !== options.since) await must(git, ['reset', '--quiet', '--soft', options.since]);
-  const heldBack = options.heldTree === undefined ? [] : await holdBack(git, options.heldTree);
-  const result = await commitWhatIsLeft(git, message, ['.ralph', ...(options.heldTree === undefined ? [] : [HELD_BACK_DIR])]);
-  if (result.kind === 'failed') throw new Error(result.message);
-  return { committed: result.kind === 'committed', heldBack };
+  const branch = `refs/heads/${options.branch}`;
+  await must(git, ['symbolic-ref', 'HEAD', branch]);
+  await must(git, ['update-ref', branch, options.since]);
+  const staging = await stageWhatIsLeft(git, [OWN_DIR]);
+  if (staging) throw new Error(staging.message);
+  await putBack(git, OWN, OWN_DIR, options.ownEntries, options.since.length);
+  const heldBack = options.heldTree === undefined ? [] : await holdBack(git, options.heldTree, options.since.length);
+  const tree = (await must(git, ['write-tree'])).trim();
+  if (tree === (await must(git, ['rev-parse', '--verify', `${options.since}^{tree}`])).trim()) return { committed: false, heldBack };
+  const commit = (await must(git, ['commit-tree', tree, '-p', options.since, '-F', '-'], message)).trim();
+  await must(git, ['update-ref', branch, commit, options.since]);
+  return { committed: true, heldBack };
 }
 
 /**
  * The index under .github/ made what `heldTree` lists (the working tree keeps the agent's
- * version); the files there that differ from it or are new. The comparison hashes the working
- * tree's files: it reads no object the agent could have rewritten.
+ * version); the files there that differ from it or are new, ignored or not (the agent writes the
+ * ignore rules). The comparison hashes the working tree's files: it reads no object the agent
+ * could have rewritten. `hexLength`: the length of the repository's object ids.
  */
-async function holdBack(git: JobGit, heldTree: string): Promise<string[]> {
-  await must(git, ['rm', '-r', '-q', '--cached', '--ignore-unmatch', '--', HELD]);
-  if (heldTree !== '') await must(git, ['update-index', '-z', '--index-info'], heldTree);
+async function holdBack(git: JobGit, heldTree: string, hexLength: number): Promise<string[]> {
+  await putBack(git, HELD, HELD_BACK_DIR, heldTree, hexLength);
   const changed = await must(git, ['diff', '--name-only', '-z', '--no-renames', '--', HELD]);
-  const added = await must(git, ['ls-files', '--others', '--exclude-standard', '-z', '--', HELD]);
+  const added = await must(git, ['ls-files', '--others', '-z', '--', HELD]);
   return [...new Set(`${changed}\0${added}`.split('\0').filter(Boolean))].sort();
+}
+
+/**
+ * The index under `pathspec` made what `listing` lists (`git ls-tree -r` or `ls-files --stage`
+ * lines). The removal of `dir` itself comes first, whatever the index holds there: it drops the
+ * index's tree cache of that folder, which the agent can write and which write-tree would take
+ * as the folder's tree without looking at the entries.
+ */
+async function putBack(git: JobGit, pathspec: string, dir: string, listing: string, hexLength: number): Promise<void> {
+  await must(git, ['rm', '-r', '-q', '--force', '--cached', '--ignore-unmatch', '--', pathspec]);
+  await must(git, ['update-index', '-z', '--index-info'], `0 ${'0'.repeat(hexLength)}\t${dir}\0${listing}`);
 }
 
 /** The job's commits since `since` as a git bundle at `path` (for the artifact when a push failed). */

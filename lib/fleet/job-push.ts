@@ -20,13 +20,15 @@ export interface WorkPusher {
   job: JobRecord;
   /** `.github/` of `since` as the job found it (jobGit.readHeldTree), put back before each commit; undefined: the workflow opted in to the agent's changes there. */
   heldTree: string | undefined;
+  /** The index's entries under .ralph/ as the job found them (jobGit.readOwnEntries), put back before each commit. */
+  ownEntries: string;
   /** undefined until pushed or given up. */
   pushed: boolean | undefined;
 }
 
 export async function pushWork(work: WorkPusher, message: string): Promise<void> {
   const { git, deps, job } = work;
-  const committed = await jobGit.commitWork(git, message, { since: work.since, heldTree: work.heldTree });
+  const committed = await jobGit.commitWork(git, message, { since: work.since, branch: work.branch, heldTree: work.heldTree, ownEntries: work.ownEntries });
   job.heldBack = committed.heldBack;
   if (committed.heldBack.length > 0) deps.logger.warn(`Held back the agent's changes under .github/ (not pushed): ${committed.heldBack.join(', ')}`);
   if (committed.committed) deps.logger.info("Committed the job's work");

@@ -77,6 +77,7 @@ async function workOnIssue(args: FleetJobArgs, ctx: FleetJobContext, deps: Deps,
     job,
     // Read before the agent runs: from then on it could make git read the commit otherwise.
     heldTree: args.allowWorkflowChanges ? undefined : await jobGit.readHeldTree(git, branches.since),
+    ownEntries: await jobGit.readOwnEntries(git),
     pushed: undefined,
   };
   const title = admitted.issue.title;

@@ -23,6 +23,11 @@
 //   filter or merge driver, a credential helper) are emptied, which git reads as "none" or
 //   refuses (an empty diff.external fails a diff: ralph's diffs pass --no-ext-diff), and a new
 //   textconv becomes `cat`;
+// - core.ignoreCase keeps its run-start value: turned on, `git add` files a new path under the
+//   case of a folder the index already holds (`.GITHUB/x` becomes `.github/x`), past every path
+//   ralph leaves out of an add, which matches case for case;
+// - a push sends the refs ralph names, no more: push.followTags is off (an annotated tag the
+//   agent made would go with it, and a tag pushed can start a release workflow);
 // - the keys that steer where a push or fetch connects and which certificate it trusts (a proxy,
 //   a resolved address, sslVerify, a CA, a cookie jar) keep their run-start values too: sslVerify
 //   turned off since is turned back on;
@@ -63,13 +68,22 @@ const EXEC_KEY = new RegExp(
 // can write.
 const CONNECTION_KEY = /^http\.(?:.+\.)?(?:proxy|curloptresolve|sslverify|sslcainfo|sslcapath|pinnedpubkey|proxysslcainfo|cookiefile|savecookies)$/;
 
+/** Whether a configuration key (as `git config --list` prints it) changes how git matches paths (no program). */
+export function isMatchingKey(key: string): boolean {
+  return MATCHING_KEY.test(key);
+}
+
 /** Whether a configuration key (as `git config --list` prints it) names a program. */
 export function isExecKey(key: string): boolean {
   return EXEC_KEY.test(key);
 }
 
+// Settings that change what git adds (not programs), recorded at run start to be pinned.
+const MATCHING_KEY = /^core\.ignorecase$/;
+
 // Pinned on every call; the value used when the run started without one.
 const PINNED: ReadonlyArray<[string, string]> = [
+  ['core.ignorecase', 'false'],
   ['core.sshcommand', 'ssh'],
   ['core.pager', 'cat'],
   ['core.askpass', ''],
@@ -101,6 +115,7 @@ const FORCED: ReadonlyArray<[string, string]> = [
   // file it wrote, another root tree or other parents for a commit.
   ['core.usereplacerefs', 'false'],
   ['core.commitgraph', 'false'],
+  ['push.followtags', 'false'],
 ];
 // Subcommands that read no file content of the working tree, so run no filter or diff driver:
 // the pinned keys are enough. Not write-tree: it re-checks racily clean entries through the
@@ -183,14 +198,14 @@ export function gitOverrides(baseline: ConfigValues, current: ConfigValues | und
   return out;
 }
 
-/** `git config -z --list` output → the program-running and connection keys and their values, in order. */
+/** `git config -z --list` output → the program-running, connection and matching keys and their values, in order. */
 export function parseExecConfig(listing: string): ConfigValues {
   const values: ConfigValues = new Map();
   for (const entry of listing.split('\0')) {
     if (entry === '') continue;
     const newline = entry.indexOf('\n');
     const key = newline === -1 ? entry : entry.slice(0, newline);
-    if (!EXEC_KEY.test(key) && !CONNECTION_KEY.test(key)) continue;
+    if (!EXEC_KEY.test(key) && !CONNECTION_KEY.test(key) && !MATCHING_KEY.test(key)) continue;
     const list = values.get(key) ?? [];
     list.push(newline === -1 ? '' : entry.slice(newline + 1));
     values.set(key, list);

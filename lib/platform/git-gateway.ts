@@ -29,6 +29,7 @@ import { assertOwnWorkTree, assertUnchanged, locate, makeAnchor, type GitAnchor,
 import {
   CONFIG_LIST_ARGS,
   gitOverrides,
+  isMatchingKey,
   parseExecConfig,
   reachesRemotes,
   runsDrivers,
@@ -354,11 +355,11 @@ function recordSettings(anchor: GitAnchor, env: NodeJS.ProcessEnv, { look, list,
     const urls = listing.code === 0 ? urlsOf(remoteNamesIn(listing.stdout)) : remoteUrlsIn(look(['remote', '-v'], pinned).stdout);
     return { baseline: parseExecConfig(listing.code === 0 ? listing.stdout : ''), remotes: urls.push, fetchRemotes: urls.fetch };
   }
-  // Another user's repository: its own config (local and worktree scopes) names no program for ralph.
+  // Another user's repository: its own config (local and worktree scopes) names no program for ralph (its core.ignoreCase holds).
   const urls = remoteUrlsIn(look(['remote', '-v'], pinned).stdout);
   const scoped = listed ?? list([...CONFIG_LIST_ARGS, '--show-scope'], pinned);
   const scopedText = typeof scoped === 'string' ? scoped : scoped.code === 0 ? scoped.stdout : '';
-  const users = parseScopedListing(scopedText).filter((e) => e.scope !== 'local' && e.scope !== 'worktree');
+  const users = parseScopedListing(scopedText).filter((e) => (e.scope !== 'local' && e.scope !== 'worktree') || isMatchingKey(e.key));
   return { baseline: parseExecConfig(unscoped(users)), remotes: urls.push, fetchRemotes: urls.fetch };
 }
 

@@ -1,5 +1,6 @@
-// The one "commit what is left" routine: the queue's leftover commit, a --parallel unit's
-// leftovers and a ralph-fleet job's work all commit through it, with the same rules. Everything
+// The one "commit what is left" routine: the queue's leftover commit and a --parallel unit's
+// leftovers commit through it, with the same rules, and a ralph-fleet job's work is staged by it
+// (stageWhatIsLeft) before the job makes its one commit itself. Everything
 // in the work tree is added except the paths the caller leaves out (ralph's own files) and each
 // nested repository (the git gateway leaves those out of every `git add`); no hook runs (the
 // gateway, and --no-verify besides); the message goes on stdin, never in argv; a merge in
@@ -14,9 +15,28 @@ export interface LeftoverGit {
   env: NodeJS.ProcessEnv;
 }
 
-export type LeftoverCommit = { kind: 'committed' } | { kind: 'nothing-to-commit' } | { kind: 'failed'; message: string };
+export interface LeftoverFailure {
+  kind: 'failed';
+  message: string;
+}
+
+export type LeftoverCommit = { kind: 'committed' } | { kind: 'nothing-to-commit' } | LeftoverFailure;
 
 export async function commitWhatIsLeft(git: LeftoverGit, message: string, leaveOut: readonly string[] = []): Promise<LeftoverCommit> {
+  const staging = await stageWhatIsLeft(git, leaveOut);
+  if (staging) return staging;
+  const merging = (await run(git, ['rev-parse', '-q', '--verify', 'MERGE_HEAD'])).code === 0;
+  const staged = await run(git, ['diff', '--cached', '--quiet', '--no-ext-diff', '--no-textconv']);
+  if (staged.code === 0 && !merging) return { kind: 'nothing-to-commit' };
+  const commit = await run(git, ['commit', '-q', '--no-verify', '-F', '-'], message);
+  return commit.code === 0 ? { kind: 'committed' } : failed('git commit', commit);
+}
+
+/**
+ * The index made what commitWhatIsLeft commits: every change of the work tree but `leaveOut`
+ * and the nested repositories; undefined when staged, else what failed.
+ */
+export async function stageWhatIsLeft(git: LeftoverGit, leaveOut: readonly string[] = []): Promise<LeftoverFailure | undefined> {
   // git 2.39 fails an add whose exclude pathspec names an ignored path (a project that ignores
   // all of .ralph/). An ignored path adds nothing untracked anyway; what git tracks under it is
   // staged by `add -A` and taken back out by the reset.
@@ -28,11 +48,7 @@ export async function commitWhatIsLeft(git: LeftoverGit, message: string, leaveO
     const reset = await run(git, ['reset', '-q', '--', ...ignored.map((path) => `:(top,literal)${path}`)]);
     if (reset.code !== 0) return failed('git reset', reset);
   }
-  const merging = (await run(git, ['rev-parse', '-q', '--verify', 'MERGE_HEAD'])).code === 0;
-  const staged = await run(git, ['diff', '--cached', '--quiet', '--no-ext-diff', '--no-textconv']);
-  if (staged.code === 0 && !merging) return { kind: 'nothing-to-commit' };
-  const commit = await run(git, ['commit', '-q', '--no-verify', '-F', '-'], message);
-  return commit.code === 0 ? { kind: 'committed' } : failed('git commit', commit);
+  return undefined;
 }
 
 /** Which of ralph's own paths (constants, never the agent's names) the project's ignore rules cover. */
@@ -52,7 +68,7 @@ function run(git: LeftoverGit, args: string[], input?: string): Promise<RunResul
   });
 }
 
-function failed(step: string, result: RunResult): LeftoverCommit {
+function failed(step: string, result: RunResult): LeftoverFailure {
   const line = `${result.stderr}\n${result.stdout}`
     .split(/\r?\n/)
     .map((l) => l.trim())

@@ -5,7 +5,7 @@
 // ssh command), while the commits and backups ralph makes there work. Needs root.
 
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -69,6 +69,26 @@ describe("ralph's git as root in a project another user owns", () => {
     expect(backup).toMatchObject({ ref: expect.stringMatching(/^refs\/ralph\/backups\/loop-1-/) });
     expect(await listBackups({ projectDir: project.dir, processRunner: runner, env, ledger })).toHaveLength(1);
     expect(existsSync(marker) ? readFileSync(marker, 'utf8') : '').toBe('');
+  });
+
+  it('matches paths as its own config says (core.ignoreCase, which git sets for a case-insensitive disk)', async () => {
+    const { project } = foreignProject();
+    execFileSync('git', ['config', '--file', project.path('.git/config'), 'core.ignoreCase', 'true']);
+    mkdirSync(project.path('Docs'));
+    writeFileSync(project.path('Docs/a.md'), 'a\n');
+    execFileSync('git', ['add', '--', 'Docs'], { cwd: project.dir, env: { ...env, GIT_CONFIG_PARAMETERS: "'safe.directory=*'" } });
+    await recordGitBaseline(project.dir, env);
+    mkdirSync(project.path('DOCS'));
+    writeFileSync(project.path('DOCS/b.md'), 'b\n');
+
+    expect(await commitWhatIsLeft({ runner, cwd: project.dir, env }, 'leftovers\n')).toEqual({ kind: 'committed' });
+
+    const tree = execFileSync('git', ['ls-tree', '-r', '--name-only', 'HEAD'], {
+      cwd: project.dir,
+      env: { ...env, GIT_CONFIG_PARAMETERS: "'safe.directory=*'" },
+      encoding: 'utf8',
+    });
+    expect(tree.split('\n')).toContain('Docs/b.md');
   });
 
   it("does not work in a folder its config's core.worktree names instead of the project", async () => {

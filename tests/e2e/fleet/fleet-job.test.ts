@@ -498,6 +498,62 @@ describe('ralph-fleet job against a hostile agent', () => {
     );
   }, 180_000);
 
+  it("the agent's own git cannot carry a workflow, a commit or a tag of its own into what the job pushes", async () => {
+    const plant = [
+      // The clone matches names whatever their case: git's add would file .GITHUB/workflows/ under the index's .github/workflows/.
+      'mkdir -p .GITHUB/workflows',
+      "printf 'on: push\\n' > .GITHUB/workflows/leak.yml",
+      // A commit of its own holding a workflow run by tags, with a tag on it, left as a merge in progress.
+      'mkdir -p .github/workflows',
+      'printf \'on: { push: { tags: ["*"] } }\\n\' > .github/workflows/tagged.yml',
+      'git add .github/workflows/tagged.yml',
+      'git commit -q -m agent -- .github/workflows/tagged.yml',
+      'git tag -a v9.9.9 -m release',
+      'git reset -q --soft HEAD~1',
+      'git rm -q --cached .github/workflows/tagged.yml',
+      'rm .github/workflows/tagged.yml',
+      // A branch of its choosing checked out, which a push there would run the workflows of.
+      'git checkout -q -b release/v2',
+      'git rev-parse v9.9.9^{commit} > .git/MERGE_HEAD',
+    ];
+    const r = setUp(
+      {
+        calls: [
+          {
+            steps: [{ tool: 'Bash', input: { command: 'sh ../plant.sh' }, exec: true }],
+            resultText: 'Added it.',
+            tickFixPlan: 'all',
+            writeFiles: { 'work.txt': 'work\n' },
+          },
+        ],
+      },
+      'ALLOWED_TOOLS="Write,Read,Edit,Bash(sh *)"\n',
+    );
+    writeFileSync(join(r.root, 'plant.sh'), `set -e\n${plant.join('\n')}\n`);
+    // A project with a workflow (a fleet's has one): the index holds .github/workflows/.
+    const seed = r.cloneJob();
+    const git = (dir: string, ...args: string[]) => execFileSync('git', args, { cwd: dir, env: { ...process.env, ...GIT_TEST_ENV } });
+    mkdirSync(join(seed, '.github', 'workflows'), { recursive: true });
+    writeFileSync(join(seed, '.github', 'workflows', 'ralph.yml'), 'on: issues\n');
+    git(seed, 'add', '.github');
+    git(seed, 'commit', '-qm', 'the fleet workflow');
+    git(seed, 'push', '-q', 'origin', 'main');
+    // Settings the job finds (a runner's or a user's own), which the agent's config writes could not add: those are undone.
+    const dir = r.cloneJob();
+    git(dir, 'config', 'core.ignoreCase', 'true');
+    git(dir, 'config', 'push.followTags', 'true');
+
+    const run = await runCli('ralph-fleet', JOB, { cwd: dir, env: jobEnv(r, { name: 'issues', sender: 'owner' }) });
+    expect(run.code, run.stderr).toBe(0);
+    const refs = execFileSync('git', ['--git-dir', r.origin, 'for-each-ref', '--format=%(refname)'], { encoding: 'utf8' });
+    expect(refs.split('\n').filter(Boolean)).toEqual(['refs/heads/main', 'refs/heads/ralph/issue-7']);
+    const tree = execFileSync('git', ['--git-dir', r.origin, 'ls-tree', '-r', '--name-only', 'ralph/issue-7'], { encoding: 'utf8' }).split('\n');
+    expect(tree).toContain('work.txt');
+    expect(tree.filter((path) => path.toLowerCase().startsWith('.github/'))).toEqual(['.github/workflows/ralph.yml']);
+    expect(commentsOn(r).at(-1)).toContain('`.GITHUB/workflows/leak.yml`');
+    expect(execFileSync('git', ['--git-dir', r.origin, 'rev-list', 'main..ralph/issue-7'], { encoding: 'utf8' }).trim().split('\n')).toHaveLength(1);
+  }, 180_000);
+
   it('the artifact gets regular files only: a link (soft or hard) left under .ralph/logs is not followed or copied', async () => {
     const r = setUp({ calls: [{ resultText: 'Added it.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' } }] });
     const dir = r.cloneJob();

@@ -286,7 +286,13 @@ const OPERATIONS: Record<string, Operation> = {
   'project createInitialCommit': (s) => createInitialCommit({ projectDir: s.dir, files: ['a.txt', 'b.md', 'c.js', 'new.txt'], runner, env }),
   'fleet setBotIdentity': (s) => jobGit.setBotIdentity(queueGit(s)),
   'fleet remoteHasBranch': (s) => jobGit.remoteHasBranch(queueGit(s), 'main'),
-  'fleet commitWork': async (s) => jobGit.commitWork(queueGit(s), 'work\n', { since: s.head, heldTree: await jobGit.readHeldTree(queueGit(s), s.head) }),
+  'fleet commitWork': async (s) =>
+    jobGit.commitWork(queueGit(s), 'work\n', {
+      since: s.head,
+      branch: 'feature',
+      heldTree: await jobGit.readHeldTree(queueGit(s), s.head),
+      ownEntries: await jobGit.readOwnEntries(queueGit(s)),
+    }),
   'fleet pushHead': (s) => jobGit.pushHead(queueGit(s), 'feature'),
   'fleet pushStateBranch': (s) => jobGit.pushStateBranch(queueGit(s), s.project.path('.ralph'), 'ralph-state/1', 'state\n'),
   'fleet jobNumberOf': (s) => jobNumberOf(queueGit(s), 'ralph-state/1'),

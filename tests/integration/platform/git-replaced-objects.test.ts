@@ -94,7 +94,7 @@ describe("the fleet's hold-back of workflow changes", () => {
       // The plant is live: git without ralph reads the agent's workflow as the starting commit's.
       expect(s.p.git('diff', '--name-only', s.since, s.changed, '--', WORKFLOW)).toBe('');
 
-      const done = await commitWork(s.jobGit, 'work\n', { since: s.since, heldTree: s.heldTree });
+      const done = await commitWork(s.jobGit, 'work\n', { since: s.since, branch: 'main', heldTree: s.heldTree, ownEntries: '' });
 
       expect(done.heldBack).toEqual([WORKFLOW]);
       // What the push sends: the new commit's `.github/` is the starting commit's stored tree, which origin has.
@@ -105,7 +105,7 @@ describe("the fleet's hold-back of workflow changes", () => {
 
   it('commits the workflow change when the workflow opted in (no tree held)', async () => {
     const s = await agentChangedTheWorkflow();
-    const done = await commitWork(s.jobGit, 'work\n', { since: s.since, heldTree: undefined });
+    const done = await commitWork(s.jobGit, 'work\n', { since: s.since, branch: 'main', heldTree: undefined, ownEntries: '' });
     expect(done.heldBack).toEqual([]);
     expect(s.p.git('show', `HEAD:${WORKFLOW}`)).toContain('leak');
   });
