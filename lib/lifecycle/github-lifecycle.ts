@@ -66,9 +66,11 @@ export async function openIssueLifecycle(run: RunSetup, recorder: RunRecorder | 
   const title = await gh.fetchIssueTitle(ref, ghContext(run));
   if (!title.ok) deps.logger.warn(`Could not read the title of issue ${formatIssueRef(ref)}: ${title.message}`);
   const knownTitle = title.ok ? title.value : sameIssue ? previous.issue.title : '';
-  const state = sameIssue
-    ? { ...previous, issue: { ...previous.issue, title: knownTitle }, updated_at: now }
-    : newLifecycleState({ ...ref, title: knownTitle }, await git.readHeadSha(gitContext(run)), now);
+  const branch = await git.readCurrentBranch(gitContext(run));
+  // A run resumed from a state with no start branch (an older ralph's, the Bash tool's) starts on the branch it resumes on.
+  const resumed = sameIssue && { ...previous, issue: { ...previous.issue, title: knownTitle }, updated_at: now };
+  if (resumed && resumed.lifecycle.start_branch === undefined && branch !== undefined) resumed.lifecycle = { ...resumed.lifecycle, start_branch: branch };
+  const state = resumed || newLifecycleState({ ...ref, title: knownTitle }, { sha: await git.readHeadSha(gitContext(run)), branch }, now);
   // The run it belongs to: a later run without --github-issue does not show this issue as its own.
   const runId = recorder?.record.run_id;
   const held = new HeldState(runId ? { ...state, run_id: runId } : state, (next) => save(run, next));
@@ -152,7 +154,9 @@ async function openPullRequest(run: Run, lifecycle: IssueLifecycle, summary: str
   const branch = await git.readCurrentBranch(gitCtx);
   const remoteDefault = await gh.fetchDefaultBranch(lifecycle.ref, ghContext(run));
   const defaultBranch = remoteDefault.ok ? remoteDefault.value : await git.readOriginDefaultBranch(gitCtx);
-  const decision = decidePrBranch(branch, defaultBranch);
+  const startBranch = lifecycle.state.value.lifecycle.start_branch;
+  const start = { branch: startBranch, onOrigin: branch !== undefined && branch !== startBranch && (await git.originHasBranch(branch, gitCtx)) };
+  const decision = decidePrBranch(branch, defaultBranch, start);
   if (!decision.ok) return warn(run, `Skipping the pull request: ${decision.reason}. Run ralph on a feature branch to open one.`);
   run.deps.logger.info(`⬆️  Pushing '${decision.branch}' to origin for the pull request`);
   const pushed = await git.pushBranch(decision.branch, gitCtx);

@@ -33,13 +33,29 @@ export function planCompletionActions(settings: LifecycleSettings, lastAction: s
 
 export type PrBranchDecision = { ok: true; branch: string } | { ok: false; reason: string };
 
+/** Where HEAD's branch stands against the run's start: the branch the run started on, and whether origin has HEAD's branch. */
+export interface PrBranchStart {
+  /** The branch HEAD named when the run started (undefined: detached, or not recorded). */
+  branch: string | undefined;
+  /** origin has a branch of HEAD's name (asked only when it is not the start branch). */
+  onOrigin: boolean;
+}
+
 /**
  * A pull request needs a feature branch: a detached HEAD has none, and pushing the default
  * branch (or main/master, which the Bash tool also protected) would land the work on the base.
+ * Nor is a branch origin already has pushed unless the run started on it: the agent can check
+ * out any branch (`release/v2`) and build on it, and a push there would land its commits on a
+ * branch nobody reviews them on. A branch the agent made during the run is new to origin.
  */
-export function decidePrBranch(branch: string | undefined, defaultBranch: string | undefined): PrBranchDecision {
+export function decidePrBranch(branch: string | undefined, defaultBranch: string | undefined, start?: PrBranchStart): PrBranchDecision {
   if (!branch || branch === 'HEAD') return { ok: false, reason: 'HEAD is detached' };
   const protectedBranches = new Set(['main', 'master', ...(defaultBranch ? [defaultBranch] : [])]);
   if (protectedBranches.has(branch)) return { ok: false, reason: `'${branch}' is the default branch` };
+  if (start && branch !== start.branch && start.onOrigin)
+    return {
+      ok: false,
+      reason: `HEAD names '${branch}', which origin already has, and the run started on ${start.branch ? `'${start.branch}'` : 'a detached HEAD'}: ralph pushes an existing branch only when the run started on it`,
+    };
   return { ok: true, branch };
 }

@@ -104,6 +104,15 @@ export async function readCurrentBranch(ctx: LifecycleGitContext): Promise<strin
   return branch === '' ? undefined : branch;
 }
 
+/**
+ * Whether origin has `branch`, asked of origin itself (the remote-tracking refs are the agent's to
+ * write); a failure to ask counts as having it, so nothing is pushed on a guess.
+ */
+export async function originHasBranch(branch: string, ctx: LifecycleGitContext): Promise<boolean> {
+  const result = await git(['ls-remote', '--heads', 'origin', `refs/heads/${branch}`], ctx, 60_000);
+  return result.code !== 0 || result.stdout.trim() !== '';
+}
+
 /** origin's default branch as the local clone knows it (refs/remotes/origin/HEAD), if set. */
 export async function readOriginDefaultBranch(ctx: LifecycleGitContext): Promise<string | undefined> {
   const result = await git(['symbolic-ref', '-q', '--short', 'refs/remotes/origin/HEAD'], ctx);

@@ -27,6 +27,8 @@ export const lifecycleStateSchema = z.lazy(() =>
       initialized_at: stringField(),
       /** HEAD when the run started ('' outside a repository): what "added during the run" is measured from. */
       start_sha: stringField(),
+      /** The branch HEAD named when the run started (ours; absent: detached, or written by the Bash tool). */
+      start_branch: optionalStringField(),
       last_progress_comment: nullableString(),
       progress_comments_posted: numberField(),
       completion_detected_at: nullableString(),
@@ -43,12 +45,17 @@ export const lifecycleStateSchema = z.lazy(() =>
 
 export type LifecycleState = z.infer<typeof lifecycleStateSchema>;
 
-export function newLifecycleState(issue: { number: number; repo?: string; title: string }, startSha: string, now: string): LifecycleState {
+export function newLifecycleState(
+  issue: { number: number; repo?: string; title: string },
+  start: { sha: string; branch: string | undefined },
+  now: string,
+): LifecycleState {
   return {
     issue: { number: issue.number, repo: issue.repo ?? '', title: issue.title },
     lifecycle: {
       initialized_at: now,
-      start_sha: startSha,
+      start_sha: start.sha,
+      ...(start.branch === undefined ? {} : { start_branch: start.branch }),
       last_progress_comment: null,
       progress_comments_posted: 0,
       completion_detected_at: null,

@@ -5,7 +5,7 @@
 // text stays data, and a gh failure is a warning that leaves the exit code alone.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -202,6 +202,30 @@ describe('ralph --github-issue', () => {
     expect(run.stderr).toContain("Skipping the pull request: 'main' is the default branch");
     expect(argvOf(s.gh())).toEqual(['issue view', 'repo view']);
     expect(execFileSync('git', ['--git-dir', s.origin, 'rev-parse', 'refs/heads/main'], { encoding: 'utf8' })).toBe(before);
+  });
+
+  it('never pushes a branch origin already has that the agent checked out and built on, and still pushes one it made', async () => {
+    const checkout = (command: string): Partial<FakeCallScript> => ({ steps: [{ tool: 'Bash', input: { command }, exec: true }] });
+    const s = setUp('- [ ] one\n', [tick(1, checkout('git fetch -q origin release/v2 && git checkout -q -B release/v2 FETCH_HEAD'))], {
+      issues: [{ number: 42, title: 'Add the widget' }],
+    });
+    s.project.git('push', '-q', 'origin', 'main:refs/heads/release/v2');
+    writeFileSync(s.project.path('.ralphrc'), `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\nALLOWED_TOOLS=Bash\n`);
+    const before = execFileSync('git', ['--git-dir', s.origin, 'rev-parse', 'refs/heads/release/v2'], { encoding: 'utf8' });
+    const run = await s.run(['--github-issue', '42', '--create-pr', '--max-loops', '3']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(s.project.git('symbolic-ref', '--short', 'HEAD').trim()).toBe('release/v2');
+    expect(run.stderr).toContain("Skipping the pull request: HEAD names 'release/v2', which origin already has, and the run started on 'ralph/issue-42'");
+    expect(execFileSync('git', ['--git-dir', s.origin, 'rev-parse', 'refs/heads/release/v2'], { encoding: 'utf8' })).toBe(before);
+    expect(argvOf(s.gh())).not.toContain('pr create');
+
+    const made = setUp('- [ ] one\n', [tick(1, checkout('git checkout -q -b feature/widget'))], { issues: [{ number: 42, title: 'Add the widget' }] });
+    writeFileSync(made.project.path('.ralphrc'), `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\nALLOWED_TOOLS=Bash\n`);
+    const pushed = await made.run(['--github-issue', '42', '--create-pr', '--max-loops', '3']);
+    expect(pushed.code, pushed.stderr).toBe(0);
+    expect(execFileSync('git', ['--git-dir', made.origin, 'rev-parse', 'refs/heads/feature/widget'], { encoding: 'utf8' }).trim()).toBe(
+      made.project.git('rev-parse', 'HEAD').trim(),
+    );
   });
 
   it.each([

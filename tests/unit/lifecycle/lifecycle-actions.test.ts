@@ -59,4 +59,18 @@ describe('decidePrBranch', () => {
   it('takes a feature branch', () => {
     expect(decidePrBranch('ralph/issue-42', 'main')).toEqual({ ok: true, branch: 'ralph/issue-42' });
   });
+
+  it('takes the branch the run started on, and a branch new to origin', () => {
+    expect(decidePrBranch('feature/x', 'main', { branch: 'feature/x', onOrigin: false })).toEqual({ ok: true, branch: 'feature/x' });
+    expect(decidePrBranch('feature/y', 'main', { branch: 'main', onOrigin: false })).toEqual({ ok: true, branch: 'feature/y' });
+  });
+
+  it('refuses a branch origin already has when the run started on another', () => {
+    expect(decidePrBranch('release/v2', 'main', { branch: 'ralph/issue-42', onOrigin: true })).toEqual({
+      ok: false,
+      reason:
+        "HEAD names 'release/v2', which origin already has, and the run started on 'ralph/issue-42': ralph pushes an existing branch only when the run started on it",
+    });
+    expect(decidePrBranch('release/v2', 'main', { branch: undefined, onOrigin: true }).ok).toBe(false);
+  });
 });
