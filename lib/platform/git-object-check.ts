@@ -13,10 +13,12 @@ const HASHES: Record<string, string> = { sha1: 'sha1', sha256: 'sha256' };
 const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /**
- * The first object reachable from `commit` whose bytes do not hash to its id (or that is
- * missing); undefined when every one does. With `paths`, only the objects reading those paths
- * of the commit takes: the commit, its root tree, and the trees and files on the way to and
- * under each path. Throws when git cannot list or read them.
+ * The first object of `commit` whose bytes do not hash to its id (or that is missing): the
+ * commit and every tree and file of its tree, not its history (`--no-walk`: a long history
+ * would cost as much again per commit, and a restore reads none of it); undefined when every
+ * one does. With `paths`, only the objects reading those paths of the commit takes: the commit,
+ * its root tree, and the trees and files on the way to and under each path. Throws when git
+ * cannot list or read them.
  */
 export async function firstForgedObject(git: GitAt, commit: string, paths?: readonly string[]): Promise<string | undefined> {
   // An id, never an option or a name the agent could have made a ref of.
@@ -26,7 +28,7 @@ export async function firstForgedObject(git: GitAt, commit: string, paths?: read
   if (!algorithm) throw new Error(`git names objects with ${format}, which ralph cannot check`);
   const ids = paths
     ? await objectsOnPaths(git, commit, paths)
-    : (await gitOutput(git, ['rev-list', '--objects', '--no-object-names', commit, '--'])).split('\n').filter(Boolean);
+    : (await gitOutput(git, ['rev-list', '--objects', '--no-object-names', '--no-walk', commit, '--'])).split('\n').filter(Boolean);
   const checker = objectStreamChecker(algorithm);
   const exit = await startGitCommand(git.runner, ['cat-file', '--batch'], {
     cwd: git.cwd,

@@ -153,6 +153,28 @@ describe('ralph --rollback', () => {
     expect(readFileSync(p.path('app.txt'), 'utf8')).toBe('v3\n');
   });
 
+  it("checks the backup's own objects only: an object rewritten in the history before it does not stop the rollback", async () => {
+    const p = project();
+    const v1 = p.git('rev-parse', 'HEAD:app.txt').trim();
+    writeFileSync(p.path('app.txt'), 'v2\n');
+    p.git('commit', '-qam', 'v2');
+    const name = await backupAt(p, 2);
+    writeFileSync(p.path('app.txt'), 'v3\n');
+    p.git('commit', '-qam', 'v3');
+    // v1's blob, reachable only through the backup's parents, rewritten.
+    writeFileSync(p.path('other.txt'), 'something else\n');
+    const other = p.git('hash-object', '-w', 'other.txt').trim();
+    rmSync(p.path('other.txt'));
+    const file = (oid: string) => p.path(`.git/objects/${oid.slice(0, 2)}/${oid.slice(2)}`);
+    chmodSync(file(v1), 0o644);
+    copyFileSync(file(other), file(v1));
+
+    const { code, out } = await rollback(p, { target: name });
+    expect(code).toBe(0);
+    expect(out).toContain(`Rolled back to: ${name}\n`);
+    expect(readFileSync(p.path('app.txt'), 'utf8')).toBe('v2\n');
+  });
+
   it('names an unknown backup and a directory that is not a repository', async () => {
     const p = project();
     expect(((await rollback(p, { target: 'loop-9-9' }).catch((e: unknown) => e)) as RalphError).message).toBe("No backup named 'loop-9-9'");
