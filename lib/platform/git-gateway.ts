@@ -22,7 +22,7 @@
 //   started on (`safe.directory` for that path alone), and none of the program-naming settings
 //   of its own config is used: that config is its owner's, not ralph's user's.
 
-import { existsSync, lstatSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { EXIT, RalphError } from '../errors.js';
 import { assertOwnWorkTree, assertUnchanged, locate, makeAnchor, type GitAnchor, type Look } from './git-anchor.js';
@@ -39,6 +39,7 @@ import {
   type Override,
 } from './git-config-pins.js';
 import { fetchFromRecordedUrl, pushToRecordedUrl, remoteNamesIn, remoteUrlsIn } from './git-push-url.js';
+import { NESTED_OTHERS, NESTED_STAGE, parseNested } from './git-nested.js';
 import { forgetUserConfigSnapshots, parseScopedListing, userConfigEnv, type ScopedEntry } from './git-user-config.js';
 import type { RunOptions, StartOptions } from './process-types.js';
 import { runProcessSync, startProcess } from './start-process.js';
@@ -166,30 +167,6 @@ export async function nestedRepositoriesOf(workTree: string, gitDir: string, giv
   const pinned = withOverrides({ ...env, GIT_DIR: gitDir, GIT_WORK_TREE: workTree }, gitOverrides(new Map(), undefined));
   const [stage, others] = await Promise.all([runGit(workTree, NESTED_STAGE, pinned), runGit(workTree, NESTED_OTHERS, pinned)]);
   return parseNested(stage.stdout, others.stdout, workTree);
-}
-
-const NESTED_STAGE = ['ls-files', '-z', '--stage', '--full-name'] as const;
-const NESTED_OTHERS = ['ls-files', '-z', '--others', '--exclude-standard', '--full-name'] as const;
-
-function parseNested(stage: string, others: string, workTree: string): string[] {
-  const links = stage
-    .split('\0')
-    .filter((line) => line.startsWith('160000 '))
-    .map((line) => line.slice(line.indexOf('\t') + 1));
-  const folders = others
-    .split('\0')
-    .filter((path) => path.endsWith('/') && isRepository(join(workTree, path)))
-    .map((path) => path.slice(0, -1));
-  return [...new Set([...links, ...folders])].sort();
-}
-
-function isRepository(dir: string): boolean {
-  try {
-    lstatSync(join(dir, '.git'));
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 interface Call {
