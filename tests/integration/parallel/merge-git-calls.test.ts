@@ -19,28 +19,11 @@ import { nodeProcessRunner } from '../../../lib/platform/process.js';
 import { projectPaths } from '../../../lib/state/paths.js';
 import { callsNaming, recordCallsInFlight } from '../../helpers/calls-in-flight.js';
 import { useCleanups } from '../../helpers/cleanups.js';
+import { mergingUnit } from '../../helpers/unit-record.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject } from '../../helpers/tmp-project.js';
 
 const cleanups = useCleanups();
 afterEach(() => resetGitBaselines());
-
-function unitRecord(name: string): UnitRecord {
-  return {
-    slug: name,
-    item: `Add ${name}`,
-    lines: [`- [ ] Add ${name}`],
-    after: [],
-    branch: `ralph/count/${name}`,
-    worktree: `.ralph/worktrees/${name}`,
-    state: 'merging',
-    loops: 1,
-    cost_usd: 0,
-    exit_code: null,
-    exit_reason: '',
-    conflict_passes: 0,
-    merge_attempts: 1,
-  };
-}
 
 /** A project with two units, each with a commit of its own file on its branch; `traced` gives the git calls of one step. */
 async function twoUnits() {
@@ -52,7 +35,7 @@ async function twoUnits() {
   const env = { ...process.env, ...GIT_TEST_ENV, GIT_TRACE: trace };
   const git = { runner: nodeProcessRunner, env };
   const base = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: project.dir, encoding: 'utf8' }).trim();
-  const units = [unitRecord('alpha'), unitRecord('beta')];
+  const units = [mergingUnit('alpha', 'count'), mergingUnit('beta', 'count')];
   for (const unit of units) {
     await openUnitWorktree(git, project.dir, unit, base);
     const dir = join(project.dir, unit.worktree);

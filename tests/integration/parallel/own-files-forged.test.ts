@@ -4,36 +4,23 @@
 // before merging: it must not set them to the agent's bytes, and the unit is not merged.
 
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { keepOwnFilesOut } from '../../../lib/parallel/merge.js';
-import type { UnitRecord } from '../../../lib/parallel/run-state.js';
 import { openUnitWorktree } from '../../../lib/parallel/worktrees.js';
 import { resetGitBaselines } from '../../../lib/platform/git-gateway.js';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
 import { useCleanups } from '../../helpers/cleanups.js';
+import { rewriteLooseObject } from '../../helpers/object-files.js';
+import { mergingUnit } from '../../helpers/unit-record.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject } from '../../helpers/tmp-project.js';
 
 const cleanups = useCleanups();
 afterEach(() => resetGitBaselines());
 const env = { ...process.env, ...GIT_TEST_ENV };
 
-const unit: UnitRecord = {
-  slug: 'alpha',
-  item: 'Add alpha',
-  lines: ['- [ ] Add alpha'],
-  after: [],
-  branch: 'ralph/run/alpha',
-  worktree: '.ralph/worktrees/alpha',
-  state: 'merging',
-  loops: 1,
-  cost_usd: 0,
-  exit_code: null,
-  exit_reason: '',
-  conflict_passes: 0,
-  merge_attempts: 1,
-};
+const unit = mergingUnit('alpha', 'run');
 
 describe("the merge queue's setting back of ralph's own files", () => {
   it('refuses to take them from an object the agent rewrote, and leaves the unit unmerged', async () => {
@@ -50,10 +37,7 @@ describe("the merge queue's setting back of ralph's own files", () => {
     run('commit', '-q', '-m', 'alpha');
     // The run branch's .ralphrc, as the object store holds it, made the agent's.
     const original = project.git('rev-parse', `${base}:.ralphrc`).trim();
-    const payload = run('rev-parse', 'HEAD:.ralphrc').trim();
-    const file = (oid: string) => project.path(`.git/objects/${oid.slice(0, 2)}/${oid.slice(2)}`);
-    chmodSync(file(original), 0o644);
-    copyFileSync(file(payload), file(original));
+    rewriteLooseObject(project.path('.git'), original, run('rev-parse', 'HEAD:.ralphrc').trim());
 
     const step = await keepOwnFilesOut(git, dir, 'main');
 

@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { commitWork, readHeldTree, type JobGit } from '../../../lib/fleet/job-git.js';
 import { recordGitBaseline, resetGitBaselines } from '../../../lib/platform/git-gateway.js';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
+import { rewriteLooseObject } from '../../helpers/object-files.js';
 import { GIT_TEST_ENV, tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
 
 const env = { ...process.env, ...GIT_TEST_ENV };
@@ -72,10 +73,7 @@ function plantCommitGraph(p: TmpProject, commit: string, treeOf: string): void {
 
 /** The object file of `path` in `commit` rewritten with the bytes of `path` in `other` (loose objects). */
 function rewriteObject(p: TmpProject, commit: string, other: string, path: string): void {
-  const [target, source] = [commit, other].map((c) => p.git('rev-parse', `${c}:${path}`).trim());
-  const file = (oid: string) => p.path(`.git/objects/${oid.slice(0, 2)}/${oid.slice(2)}`);
-  chmodSync(file(target!), 0o644);
-  writeFileSync(file(target!), readFileSync(file(source!)));
+  rewriteLooseObject(p.path('.git'), p.git('rev-parse', `${commit}:${path}`).trim(), p.git('rev-parse', `${other}:${path}`).trim());
 }
 
 const PLANTS: Record<string, (s: Scene) => void> = {
