@@ -14,7 +14,11 @@ export interface GitOptions {
 }
 
 export type LeftoverCommitResult =
-  { kind: 'committed' } | { kind: 'loop-committed' } | { kind: 'nothing-to-commit' } | { kind: 'not-a-repository' } | { kind: 'failed'; message: string };
+  | { kind: 'committed' }
+  | { kind: 'loop-committed' }
+  | { kind: 'nothing-to-commit' }
+  | { kind: 'not-a-repository' }
+  | { kind: 'failed'; message: string };
 
 /** HEAD's commit, or undefined outside a repository (or before the first commit). */
 export const readHead: (git: GitOptions) => Promise<string | undefined> = headCommit;

@@ -55,7 +55,9 @@ export function readStateFile<S extends z.ZodType>(path: string, schema: S, fall
 
 /** What a state file's text holds; a corrupt one says why, with the JSON object it holds if any. */
 export type ParsedStateText<T> =
-  { status: 'ok' | 'recovered'; value: T } | { status: 'missing' } | { status: 'corrupt'; problem: string; found?: Record<string, unknown> };
+  | { status: 'ok' | 'recovered'; value: T }
+  | { status: 'missing' }
+  | { status: 'corrupt'; problem: string; found?: Record<string, unknown> };
 
 /**
  * What parseStateText asks of a schema: a zod schema has it, and so can a check that does without

@@ -34,7 +34,8 @@ export interface GitHubImportContext {
 }
 
 export type GitHubImportPlan =
-  { kind: 'dry-run' } | { kind: 'import'; projectName: string; document: string; documentFileName: string; extraSpecs: Record<string, string> };
+  | { kind: 'dry-run' }
+  | { kind: 'import'; projectName: string; document: string; documentFileName: string; extraSpecs: Record<string, string> };
 
 export async function prepareGitHubImport(args: ImportArgs, ctx: GitHubImportContext): Promise<GitHubImportPlan> {
   const cli = { runner: ctx.runner, cwd: ctx.cwd, env: ctx.env };

@@ -108,9 +108,9 @@ describe('scripts/run-together.mjs --after', () => {
 });
 
 describe('npm test’s stages', () => {
-  // The build (esbuild's, without a type check: emit-lib.test.ts) takes a second; Prettier's check
+  // The build (esbuild's, without a type check: emit-lib.test.ts) takes a second; the format check
   // needs no build, and its failure does not keep the tests from running.
-  it('builds beside Prettier’s check, then runs the tests beside the other checks', () => {
+  it('builds beside the format check, then runs the tests beside the other checks', () => {
     expect(npmTestStages()).toEqual({
       atOnce: ['build:test', 'lint:format'],
       afterBuild: ['build:test', 'test:vitest', 'typecheck', 'lint:eslint', 'test:bats'],
