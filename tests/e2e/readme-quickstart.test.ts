@@ -76,7 +76,7 @@ describe('README', () => {
     spawnSync('mkdir', [home]);
     const env = { ...process.env, HOME: home, XDG_STATE_HOME: '', NO_COLOR: '1', PATH: [join(REPO_ROOT, 'bin'), pathWithoutAgents()].join(delimiter) };
     // One terminal: the output and the log lines in the order they were written.
-    const run = spawnSync('bash', ['-c', `${commands[0]!} 2>&1`], { cwd: workspace.dir, env, encoding: 'utf8', timeout: 120_000 });
+    const run = spawnSync('bash', ['--norc', '-c', `${commands[0]!} 2>&1`], { cwd: workspace.dir, env, encoding: 'utf8', timeout: 120_000 });
     expect(run.status, run.stdout).toBe(0);
     expect(normalizeTranscript(run.stdout)).toEqual(normalizeTranscript(shown!));
   }, 180_000);
@@ -103,7 +103,7 @@ describe('README', () => {
     };
     // One bash, one command per line as printed, stopping at the first that fails (each traced on stderr).
     const script = ['set -ex', ...commands].join('\n');
-    const run = spawnSync('bash', ['-c', script], { cwd: workspace.dir, env, encoding: 'utf8', timeout: 120_000 });
+    const run = spawnSync('bash', ['--norc', '-c', script], { cwd: workspace.dir, env, encoding: 'utf8', timeout: 120_000 });
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(run.stdout).toMatch(/Ready to run ralph/);
     // The task the README's echo adds is the plan's one task, under ## Tasks: nothing else runs.

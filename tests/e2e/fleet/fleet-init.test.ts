@@ -49,7 +49,7 @@ describe('ralph-fleet init', () => {
     expect(text).not.toContain('ralph-claude-code@');
     expect(text).toContain('--workflow ralph.yml');
     // The step's own check passes on the file init wrote.
-    execFileSync('bash', ['-eo', 'pipefail', '-c', `echo "${sha256}  ${TARBALL}" | sha256sum --check --strict`], { cwd: dir });
+    execFileSync('bash', ['--norc', '-eo', 'pipefail', '-c', `echo "${sha256}  ${TARBALL}" | sha256sum --check --strict`], { cwd: dir });
 
     // The install step for real: into a scratch prefix, with an empty cache and --offline (the
     // dependencies are inside the package), then the installed commands run.

@@ -110,11 +110,13 @@ describe('stripSetuidFiles', () => {
     const project = dir();
     // 30 folders of 200 bytes: 6 KB, past PATH_MAX (4 KB). Made, and later removed, by the shell a folder at a time.
     const folder = 'd'.repeat(200);
-    execFileSync('bash', ['-c', `for i in $(seq 30); do mkdir ${folder} && cd ${folder}; done && printf x > suid && chmod 4755 suid`], { cwd: project });
+    execFileSync('bash', ['--norc', '-c', `for i in $(seq 30); do mkdir ${folder} && cd ${folder}; done && printf x > suid && chmod 4755 suid`], {
+      cwd: project,
+    });
     cleanups.push(() => execFileSync('rm', ['-rf', project]));
     const setIdFiles = () => execFileSync('find', ['.', '-type', 'f', '-perm', '/6000'], { cwd: project }).toString();
     for (const options of [{ processRunner: nodeProcessRunner }, { processRunner: nodeProcessRunner, changes: asking() }, noFind]) {
-      execFileSync('bash', ['-c', `for i in $(seq 30); do cd ${folder}; done && chmod 4755 suid`], { cwd: project });
+      execFileSync('bash', ['--norc', '-c', `for i in $(seq 30); do cd ${folder}; done && chmod 4755 suid`], { cwd: project });
       expect(setIdFiles()).not.toBe('');
       expect(await stripSetuidFiles(project, options)).toHaveLength(1);
       expect(setIdFiles()).toBe('');
