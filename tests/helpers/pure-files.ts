@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { REPO_ROOT } from './run-cli.js';
 
-/** The linter's configuration (JSON with whole-line `//` comments). */
+/** The linter's configuration (JSON with comments). */
 export const LINT_CONFIG = '.oxlintrc.json';
 
 interface LintOverride {
@@ -17,9 +17,11 @@ interface LintOverride {
   rules?: Record<string, unknown>;
 }
 
-/** The configuration as data: the comments, each on a line of its own, taken out. */
+/** The configuration as data (read as TypeScript reads its own JSON with comments). */
 export function readLintConfig(root = REPO_ROOT): { overrides: LintOverride[] } {
-  return JSON.parse(readFileSync(join(root, LINT_CONFIG), 'utf8').replace(/^\s*\/\/.*$/gm, ''));
+  const { config, error } = ts.parseConfigFileTextToJson(LINT_CONFIG, readFileSync(join(root, LINT_CONFIG), 'utf8'));
+  if (error) throw new Error(`${LINT_CONFIG}: ${ts.flattenDiagnosticMessageText(error.messageText, ' ')}`);
+  return config;
 }
 
 function forbidsBuiltins(override: LintOverride): boolean {

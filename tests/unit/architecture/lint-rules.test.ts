@@ -48,6 +48,7 @@ interface OxlintReport {
 /** oxlint's findings per file (`no-debugger`, `typescript/no-explicit-any`, a parse error), and how many files it read. */
 function lint(dir: string): { byFile: Map<string, Finding[]>; files: number } {
   const run = spawnSync(process.execPath, [OXLINT, '--format', 'json', '.'], { cwd: dir, encoding: 'utf8' });
+  if (!run.stdout.startsWith('{')) throw new Error(`oxlint gave no report (exit ${run.status}): ${run.stdout}${run.stderr}`);
   const report = JSON.parse(run.stdout) as OxlintReport;
   const byFile = new Map<string, Finding[]>();
   for (const d of report.diagnostics) {
