@@ -5,7 +5,7 @@
 // passed, and are not run when it fails. Exits with the first failure's code once all have ended.
 // Usage: node scripts/run-together.mjs [--live] <npm script> … [--after <npm script> [--live] <npm script> …]
 //
-// Why at once: on two cores, tsc and ESLint each keep one core busy, and the tests leave some of
+// Why at once: on two cores, the type check keeps one core busy, and the tests leave some of
 // both idle while they wait on the processes they start (ralph, git, tmux, the fake agents), so
 // the checks that need no build run beside them; and the build, on one core, runs beside a check.
 

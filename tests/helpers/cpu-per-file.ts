@@ -39,7 +39,7 @@ if (LOG) {
   // Taken when this setup file runs, before the test file is imported: its import counts too.
   const start = sample();
   // vitest reads a hook's first parameter as fixtures to set up: an empty pattern asks for none.
-  // eslint-disable-next-line no-empty-pattern
+  // oxlint-disable-next-line no-empty-pattern
   afterAll(({}, suite) => {
     const end = sample();
     const file = 'filepath' in suite ? String(suite.filepath) : suite.name;

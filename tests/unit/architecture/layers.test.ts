@@ -1,6 +1,6 @@
 // The import graph of lib/, checked on resolved paths (the linter sees only the text of an
-// import): pure code (PURE_FILES in eslint.config.js) imports only pure code, lib/state and the
-// error type; the base folders import no concept room; only the command line imports the command
+// import): pure code (the pure files of .oxlintrc.json) imports only pure code, lib/state and the
+// error type, and loads no module at run time; the base folders import no concept room; only the command line imports the command
 // line; verification knows neither the run record, the loop nor the command line; agents know
 // neither the loop, the command line nor the monitor; and no file reaches itself through its
 // imports, type imports and `import('…')` included. A new import across a line fails here.
@@ -8,11 +8,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error eslint.config.js is plain JavaScript, without types
-import { PURE_FILES } from '../../../eslint.config.js';
+import { pureFiles, runTimeLoads } from '../../helpers/pure-files.js';
 import { REPO_ROOT } from '../../helpers/run-cli.js';
 
 const LIB = join(REPO_ROOT, 'lib');
+const PURE_FILES = pureFiles();
 
 interface Edge {
   /** The importing file and the imported one, relative to lib/ (`breaker/circuit-breaker.ts`). */
@@ -110,7 +110,7 @@ describe('imports go down the layers', () => {
   }
 
   it('pure code imports only pure code, lib/state and the error type', () => {
-    const pure = new Set(PURE_FILES.map((f: string) => f.replace(/^lib\//, '')));
+    const pure = new Set(PURE_FILES.map((f) => f.replace(/^lib\//, '')));
     const crossings = importEdges()
       .filter((e) => pure.has(e.from) && !pure.has(e.to) && folderOf(e.to) !== 'state' && e.to !== 'errors.ts')
       .map((e) => `${e.from} → ${e.to}`);
@@ -119,7 +119,11 @@ describe('imports go down the layers', () => {
 
   it('every file named pure exists (a moved file keeps its rule)', () => {
     const files = new Set(libFiles());
-    expect(PURE_FILES.filter((f: string) => !files.has(f.replace(/^lib\//, '')))).toEqual([]);
+    expect(PURE_FILES.filter((f) => !files.has(f.replace(/^lib\//, '')))).toEqual([]);
+  });
+
+  it('pure code loads no module at run time: no require(), createRequire() or import()', () => {
+    expect(runTimeLoads(PURE_FILES)).toEqual([]);
   });
 
   it('no file reaches itself through its imports, types and import() included (what madge --circular sees)', () => {

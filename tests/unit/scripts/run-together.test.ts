@@ -113,7 +113,7 @@ describe('npm test’s stages', () => {
   it('builds beside the format check, then runs the tests beside the other checks', () => {
     expect(npmTestStages()).toEqual({
       atOnce: ['build:test', 'lint:format'],
-      afterBuild: ['build:test', 'test:vitest', 'typecheck', 'lint:eslint', 'test:bats'],
+      afterBuild: ['build:test', 'test:vitest', 'typecheck', 'lint:oxlint', 'test:bats'],
     });
   });
 });
