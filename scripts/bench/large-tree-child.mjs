@@ -86,10 +86,10 @@ function makeProject(root) {
   };
   // Packed, as a real repository's objects are (git packs them itself past ~6,700 loose ones):
   // 50,000 loose objects would double every walk of the tree that enters `.git`. Written to a
-  // pack as they are added (every file counts as big), not packed after: a gc deletes the 50,000
-  // loose files, and an ext4 without a journal then passes over every inode freed in the last
-  // minutes at each file it creates, so each state write of the loop would pay for the bench's
-  // own deletions (about seven times the CPU).
+  // pack as they are added (every file counts as big), not packed by a gc, which would delete
+  // 50,000 loose files: on an ext4 without a journal, a file made in the minutes after such a
+  // deletion, where the freed inodes lie, passes over each of them (a state write of the loop
+  // then cost up to seven times the CPU).
   writeGitProject(dir, files, { GIT_CONFIG_PARAMETERS: "'gc.auto=0' 'core.bigfilethreshold=1'" });
   return dir;
 }
