@@ -11,7 +11,7 @@
 // rewritten between them included).
 
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,9 +74,9 @@ function onRamDisk() {
 }
 
 /** The loop child's result; `tmp`: the folder its project is made in (the machine's temp folder by default). */
-function runLoopChild(loops, { asNobody = false, tmp = tmpdir() } = {}) {
+function runLoopChild(loops, { asNobody = false, tmp = tmpdir(), keep = false } = {}) {
   return new Promise((resolve, reject) => {
-    const argv = [process.execPath, LOOP_CHILD, String(loops), String(FILES)];
+    const argv = [process.execPath, LOOP_CHILD, String(loops), String(FILES), ...(keep ? ['keep'] : [])];
     const child = asNobody
       ? spawn('setpriv', [...NOBODY, ...argv], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: tmp, TMPDIR: tmp } })
       : spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: tmp } });
@@ -91,28 +91,78 @@ function runLoopChild(loops, { asNobody = false, tmp = tmpdir() } = {}) {
   });
 }
 
-/** The whole loop beyond the agent against `git status --porcelain`, side by side in one run. */
+/**
+ * The whole loop beyond the agent against `git status --porcelain`, side by side in one run. The
+ * loops' projects on disk are deleted at the end, not between the runs: a run after a deletion
+ * of 50,000 files would pay for it at each file it creates (see large-tree-child.mjs).
+ */
 export async function benchLargeTreeLoop({ quick = false } = {}) {
-  const r = await runLoopChild(quick ? 6 : 12);
+  const trees = mkdtempSync(join(tmpdir(), 'ralph-bench-trees-'));
+  try {
+    // Open to the run as another user, as the machine's temp folder is.
+    chmodSync(trees, 0o1777);
+    return await largeTreeRows(quick, trees);
+  } finally {
+    rmSync(trees, { recursive: true, force: true, maxRetries: 5 });
+  }
+}
+
+/**
+ * A loop child's figures: wall times as medians; CPU as means over the same loops. The CPU of
+ * finished child processes (git, find: most of a loop's) is counted in 10 ms ticks, so one
+ * loop's figure is off by up to a tick, and a median of such figures by as much: over the run,
+ * the sums are right within a tick.
+ */
+function loopFigures(r) {
   const values = (list) => list.filter((v) => v !== null);
-  const wall = median(values(r.wall));
-  const cpu = median(values(r.cpu));
-  const statusWall = median(values(r.statusWall));
-  const statusCpu = median(values(r.statusCpu));
-  const note = `medians of ${values(r.wall).length} loops: ${wall.toFixed(0)} ms wall, ${cpu.toFixed(0)} ms CPU (ralph ${median(values(r.ownCpu)).toFixed(0)} ms, the rest its git) vs git status --porcelain ${statusWall.toFixed(0)} ms wall, ${statusCpu.toFixed(0)} ms CPU (${FILES} files; CPU of finished child processes counts in 10 ms ticks)`;
+  const mean = (list) => values(list).reduce((sum, v) => sum + v, 0) / Math.max(1, values(list).length);
+  return {
+    loops: values(r.wall).length,
+    wall: median(values(r.wall)),
+    statusWall: median(values(r.statusWall)),
+    cpu: mean(r.cpu),
+    // git status at the spawn of each loop whose whole loop was measured.
+    statusCpu: mean(r.statusCpu.map((v, i) => (r.cpu[i] === null ? null : v))),
+    own: mean(r.ownCpu),
+    ownSystem: mean(r.ownSystem),
+    replaces: mean(r.replaces),
+    // Run as root: the setuid clean-up's walk alone, one `find`, timed beside git status.
+    walkCpu: r.walkCpu?.some((v) => v !== null) ? mean(r.walkCpu.map((v, i) => (r.cpu[i] === null ? null : v))) : undefined,
+  };
+}
+
+function figuresNote(f) {
+  return `${f.wall.toFixed(0)} ms wall (median of ${f.loops} loops), ${f.cpu.toFixed(0)} ms CPU (mean; ralph ${f.own.toFixed(0)} ms, ${f.ownSystem.toFixed(0)} of it in the kernel, ${f.replaces.toFixed(1)} state files replaced; the rest the processes it starts) vs git status --porcelain ${f.statusWall.toFixed(0)} ms wall, ${f.statusCpu.toFixed(0)} ms CPU`;
+}
+
+async function largeTreeRows(quick, trees) {
+  const r = await runLoopChild(quick ? 6 : 12, { tmp: trees, keep: true });
+  const f = loopFigures(r);
   const rows = [
-    row('a whole loop beyond the agent (50,000 files) ÷ git status --porcelain, wall', wall / statusWall, '×', 1.2, 'max', note),
-    row('a whole loop beyond the agent (50,000 files) ÷ git status --porcelain, CPU', cpu / statusCpu, '×', 1.2, 'max'),
+    row(
+      'a whole loop beyond the agent (50,000 files) ÷ git status --porcelain, wall',
+      f.wall / f.statusWall,
+      '×',
+      1.2,
+      'max',
+      `${figuresNote(f)} (${FILES} files)`,
+    ),
+    row('a whole loop beyond the agent (50,000 files) ÷ git status --porcelain, CPU', f.cpu / f.statusCpu, '×', 1.2, 'max'),
   ];
+  if (f.walkCpu !== undefined) {
+    const walkNote = `${f.walkCpu.toFixed(0)} ms vs ${f.statusCpu.toFixed(0)} ms (means): the lstat of every entry that the clean-up needs, which no share of the loop goes below`;
+    rows.push(row('the setuid clean-up walk alone (one find over the tree, as root) ÷ git status, CPU', f.walkCpu / f.statusCpu, '×', null, 'max', walkNote));
+  }
   // Run as root, the loop above clears setuid bits after each call; the same loop as another user does not.
-  const asOther = process.getuid?.() === 0 ? await runLoopChild(quick ? 6 : 12, { asNobody: true }).catch((error) => error) : undefined;
+  const asOther = process.getuid?.() === 0 ? await runLoopChild(quick ? 6 : 12, { asNobody: true, tmp: trees, keep: true }).catch((error) => error) : undefined;
   if (asOther instanceof Error) rows.push(notMeasured('the same run by another user than root (no setuid clean-up after the call)', asOther.message));
   else if (asOther) {
-    const other = asOther;
-    const [w, c, sw, sc] = [other.wall, other.cpu, other.statusWall, other.statusCpu].map((list) => median(values(list)));
-    const otherNote = `medians: ${w.toFixed(0)} ms wall, ${c.toFixed(0)} ms CPU vs git status ${sw.toFixed(0)} ms wall, ${sc.toFixed(0)} ms CPU: ralph run as nobody, no setuid clean-up after the call`;
-    rows.push(row('the same run by another user than root (no setuid clean-up after the call) ÷ git status, wall', w / sw, '×', 1.2, 'max', otherNote));
-    rows.push(row('the same run by another user than root (no setuid clean-up after the call) ÷ git status, CPU', c / sc, '×', 1.2, 'max'));
+    const o = loopFigures(asOther);
+    const otherNote = `${figuresNote(o)}: ralph run as nobody, no setuid clean-up after the call`;
+    rows.push(
+      row('the same run by another user than root (no setuid clean-up after the call) ÷ git status, wall', o.wall / o.statusWall, '×', 1.2, 'max', otherNote),
+    );
+    rows.push(row('the same run by another user than root (no setuid clean-up after the call) ÷ git status, CPU', o.cpu / o.statusCpu, '×', 1.2, 'max'));
   }
   rows.push(...(await ramDiskRows(quick)));
   return [
@@ -131,9 +181,9 @@ async function ramDiskRows(quick) {
   if (!onRamDisk()) return [notMeasured(what, `${RAM_DIR} is no tmpfs here`)];
   const r = await runLoopChild(quick ? 6 : 12, { tmp: RAM_DIR }).catch((error) => error);
   if (r instanceof Error) return [notMeasured(what, r.message)];
-  const [w, c, sw, sc] = [r.wall, r.cpu, r.statusWall, r.statusCpu].map((list) => median(list.filter((v) => v !== null)));
-  const note = `medians: ${w.toFixed(0)} ms wall, ${c.toFixed(0)} ms CPU vs git status ${sw.toFixed(0)} ms wall, ${sc.toFixed(0)} ms CPU, both in RAM`;
-  return [row(`${what}, wall`, w / sw, '×', null, 'max', note), row(`${what}, CPU`, c / sc, '×', null, 'max')];
+  const f = loopFigures(r);
+  const note = `${figuresNote(f)}, both in RAM`;
+  return [row(`${what}, wall`, f.wall / f.statusWall, '×', null, 'max', note), row(`${what}, CPU`, f.cpu / f.statusCpu, '×', null, 'max')];
 }
 
 export async function benchContentSnapshot({ quick = false } = {}) {

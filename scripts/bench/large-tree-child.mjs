@@ -8,10 +8,12 @@
 // process's exit to the next agent's spawn — everything the loop does beyond the agent, the
 // sandbox's clean-up after the call included (and, apart, from the end of the call: its
 // 'agent:finished' event, after that clean-up) — and the same for `git status`. Prints one JSON
-// object. Arguments: LOOPS (8), FILES (50,000), `backup` (runs with --backup), `trace` (each
+// object. Arguments: LOOPS (8), FILES (50,000), `backup` (runs with --backup), `keep` (the
+// project is left for the caller to delete: see makeProject), `trace` (each
 // process ralph started, with its wall time, on stderr). BENCH_NO_HEAP_TUNING=1: without
 // ralph's heap settings; BENCH_PROFILE_FROM=<file>: writes the monotonic time (µs) of loop 3's
-// spawn there and of the run's end to <file>.to, to cut a CPU profile.
+// spawn there and of the run's end to <file>.to, to cut a CPU profile. Run as root, it also
+// times at each spawn the setuid clean-up's walk alone (one `find`), as it times `git status`.
 
 import childProcess, { execFileSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
@@ -26,6 +28,7 @@ const LOOPS = Number(process.argv[2] ?? 8);
 const FILES = Number(process.argv[3] ?? 50_000);
 const BACKUP = process.argv.includes('backup');
 const TRACE = process.argv.includes('trace');
+const KEEP = process.argv.includes('keep');
 const PER_DIR = 500;
 
 // No background gc racing the clean-up.
@@ -81,10 +84,13 @@ function makeProject(root) {
     '.ralphrc': 'CLAUDE_AUTO_UPDATE=false\nFAILURE_RETRY_SECONDS=0\nMAX_CALLS_PER_HOUR=100000\nCB_NO_PLAN_PROGRESS_THRESHOLD=0\n',
     '.gitignore': `${RALPH_STATE_IGNORED}node_modules/\n`,
   };
-  const git = writeGitProject(dir, files, NO_GC);
   // Packed, as a real repository's objects are (git packs them itself past ~6,700 loose ones):
-  // 50,000 loose objects would double every walk of the tree that enters `.git`.
-  git('gc', '-q');
+  // 50,000 loose objects would double every walk of the tree that enters `.git`. Written to a
+  // pack as they are added (every file counts as big), not packed by a gc, which would delete
+  // 50,000 loose files: on an ext4 without a journal, a file made in the minutes after such a
+  // deletion, where the freed inodes lie, passes over each of them (a state write of the loop
+  // then cost up to seven times the CPU).
+  writeGitProject(dir, files, { GIT_CONFIG_PARAMETERS: "'gc.auto=0' 'core.bigfilethreshold=1'" });
   return dir;
 }
 
@@ -101,7 +107,7 @@ function cpuMs() {
   const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
   const children = (Number(fields[13]) + Number(fields[14])) * TICK_MS;
   const own = process.cpuUsage();
-  return { own: (own.user + own.system) / 1000, children };
+  return { own: (own.user + own.system) / 1000, ownSystem: own.system / 1000, children };
 }
 
 /** Every file under `.git` with its size and mtime: what the loops wrote there shows as a difference. */
@@ -114,6 +120,20 @@ function gitFiles(dir) {
     out.set(path.slice(dir.length + 1), `${st.size}:${st.mtimeMs}`);
   }
   return out;
+}
+
+// Run as root, ralph clears setuid bits after each call with `find` (lib/sandbox/find-walk.ts):
+// the same walk as one process, timed as `git status` is, is the floor of the loop's share.
+const AS_ROOT = process.getuid?.() === 0;
+function timeWalk(dir) {
+  const since = `@${Math.floor(Date.now() / 1000) - 1}`;
+  const setId = ['-type', 'f', '(', '-perm', '-4000', '-o', '-perm', '-2000', ')', '-printf', 'S%p\\0'];
+  const before = cpuMs().children;
+  execFileSync('find', ['.', '-xdev', '(', ...setId, ')', ',', '(', '-newerct', since, '-printf', 'C%p\\0', ')'], {
+    cwd: dir,
+    stdio: 'ignore',
+  });
+  return cpuMs().children - before;
 }
 
 function trace() {
@@ -147,6 +167,7 @@ const { createLogger } = await import(dist('platform/logger.js'));
 const { nodeProcessRunner } = await import(dist('platform/process.js'));
 const { systemClock } = await import(dist('platform/clock.js'));
 const { ralphPaths } = await import(dist('state/paths.js'));
+const { atomicWriteCount } = await import(dist('state/atomic-write.js'));
 const { createRedactor } = await import(dist('text/redaction.js'));
 
 const root = mkdtempSync(join(tmpdir(), 'ralph-bench-large-'));
@@ -166,13 +187,14 @@ try {
       const loop = current;
       if (cmd === 'claude' && args.includes('-p'))
         void handle.done.then(() => {
-          Object.assign(loops[loop], { exitWall: performance.now(), exitCpu: cpuMs() });
+          Object.assign(loops[loop], { exitWall: performance.now(), exitCpu: cpuMs(), exitReplaces: atomicWriteCount() });
           mark(`agent ${loop} exited`);
         });
       return handle;
     },
     run: (cmd, args, options) => nodeProcessRunner.run(cmd, args, options),
   };
+  if (TRACE) for (const name of ['agent:judged', 'iteration:ended', 'iteration:started']) events.on(name, ({ loop }) => mark(`${name} ${loop}`));
   events.on('agent:finished', ({ loop }) => {
     Object.assign(loops[loop], { finishedWall: performance.now(), finishedCpu: cpuMs() });
     mark(`agent ${loop} finished`);
@@ -186,6 +208,8 @@ try {
       previous.wall = wall - previous.exitWall;
       previous.cpu = cpu.own + cpu.children - previous.exitCpu.own - previous.exitCpu.children;
       previous.ownCpu = cpu.own - previous.exitCpu.own;
+      previous.ownSystem = cpu.ownSystem - previous.exitCpu.ownSystem;
+      previous.replaces = atomicWriteCount() - previous.exitReplaces;
       previous.afterCallWall = wall - previous.finishedWall;
       previous.afterCallCpu = cpu.own + cpu.children - previous.finishedCpu.own - previous.finishedCpu.children;
     }
@@ -197,7 +221,7 @@ try {
     execFileSync('git', ['status', '--porcelain'], { cwd: projectDir, env: statusEnv, stdio: 'ignore', maxBuffer: 1 << 30 });
     const statusWall = performance.now() - at;
     const after = cpuMs();
-    loops[loop] = { statusWall, statusCpu: after.children - cpu.children };
+    loops[loop] = { statusWall, statusCpu: after.children - cpu.children, ...(AS_ROOT ? { walkCpu: timeWalk(projectDir) } : {}) };
     mark(`agent ${loop} spawns (git status ${statusWall.toFixed(1)} ms)`);
   });
   const quiet = { write() {}, isTTY: false, columns: 100 };
@@ -228,13 +252,16 @@ try {
       wall: loops.slice(2).map((l) => l?.wall ?? null),
       cpu: loops.slice(2).map((l) => l?.cpu ?? null),
       ownCpu: loops.slice(2).map((l) => l?.ownCpu ?? null),
+      ownSystem: loops.slice(2).map((l) => l?.ownSystem ?? null),
+      replaces: loops.slice(2).map((l) => l?.replaces ?? null),
       afterCallWall: loops.slice(2).map((l) => l?.afterCallWall ?? null),
       afterCallCpu: loops.slice(2).map((l) => l?.afterCallCpu ?? null),
       statusWall: loops.slice(2).map((l) => l?.statusWall ?? null),
       statusCpu: loops.slice(2).map((l) => l?.statusCpu ?? null),
+      walkCpu: loops.slice(2).map((l) => l?.walkCpu ?? null),
       gitWritten: changed,
     }),
   );
 } finally {
-  rmSync(root, { recursive: true, force: true, maxRetries: 5 });
+  if (!KEEP) rmSync(root, { recursive: true, force: true, maxRetries: 5 });
 }
