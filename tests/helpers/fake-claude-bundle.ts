@@ -102,10 +102,13 @@ export async function bundleFakeCli(cli: FakeCli, cache: string): Promise<string
 /**
  * A fixture's `<entry>.sh` made the bundle's entry: sh answers the calls it can without a Node
  * start, and runs the bundled program for the rest (its line `node_entry=@NODE_ENTRY@` gets the
- * program's final path).
+ * program's final path). A line `# include: <path>` is replaced by that file (its path from the
+ * entry's folder, inside the fixture or one it imports from, whose files make the bundle's key).
  */
 function writeShEntry(shEntry: string, entry: string, program: string): void {
-  const text = readFileSync(shEntry, 'utf8');
+  const text = readFileSync(shEntry, 'utf8').replace(/^# include: (\S+)$/gm, (_line, path: string) =>
+    readFileSync(resolve(dirname(shEntry), path), 'utf8').trimEnd(),
+  );
   const line = 'node_entry=@NODE_ENTRY@';
   if (!text.includes(line)) throw new Error(`${shEntry} has no line ${line} to run the bundled program with`);
   const quoted = `'${program.replaceAll("'", "'\\''")}'`;

@@ -26,6 +26,9 @@ export const FAKE_CLIS = {
   TEST_FAKE_OPENCODE_BIN: { dir: join(FIXTURES, 'fake-agents'), entry: 'opencode', module: 'fake-agent.mjs' },
 } satisfies Record<string, FakeCli>;
 
+/** Where the bundled fake gh keeps the answers its Node program gave, for the whole run: made by the global setup (tests/fixtures/fake-gh/answers.sh). */
+export const FAKE_GH_ANSWERS_ENV = 'FAKE_GH_ANSWERS';
+
 /** Where the fake npm keeps the tarballs it packed, for the whole run: made by the global setup (fleet-repo.ts). */
 export const NPM_PACK_CACHE_ENV = 'RALPH_TEST_NPM_PACK_CACHE';
 

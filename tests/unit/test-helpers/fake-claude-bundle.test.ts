@@ -2,7 +2,7 @@
 // behaves as the fixture does, finds its recordings beside the fixture, and is made again when
 // the fixture changes.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -210,7 +210,8 @@ describe('the bundled fake gh and bd', () => {
     /** One call with its own data file: what it printed, its exit code, the line it logged. */
     const ghCall = (path: string, args: string[], data: object) => {
       const dir = tempDir();
-      const env = { ...process.env, ...counter.env, FAKE_GH_DATA: join(dir, 'gh.json'), FAKE_GH_LOG: join(dir, 'gh.jsonl') };
+      // No answers kept from before (the run's, which another test file may have filled): each call here is its first.
+      const env = { ...process.env, ...counter.env, FAKE_GH_ANSWERS: undefined, FAKE_GH_DATA: join(dir, 'gh.json'), FAKE_GH_LOG: join(dir, 'gh.jsonl') };
       writeFileSync(env.FAKE_GH_DATA, JSON.stringify(data));
       const result = spawnSync(path, args, { cwd: project, env, input: '', encoding: 'utf8' });
       return {
@@ -253,6 +254,70 @@ describe('the bundled fake gh and bd', () => {
         expect(counter.starts(), args.join(' ')).toBe(before + 1);
         expect(answer).toEqual(ghCall(source, args, data));
       }
+    }
+  });
+
+  it('give again, without a Node start, what their Node program answered to the same call on the same data', async () => {
+    const counter = nodeStartCounter();
+    const answers = tempDir();
+    const issue = { number: 7, title: 'Seven', body: 'b', labels: [{ name: 'ralph' }], state: 'OPEN' };
+    for (const variable of ['TEST_FAKE_GH_BIN', 'TEST_FAKE_GH_FLEET_BIN'] as const) {
+      const cli = FAKE_CLIS[variable];
+      const bundled = await bundleFakeCli(cli, tempDir());
+      const source = join(cli.dir, cli.entry);
+      const dir = tempDir();
+      const data = join(dir, 'gh.json');
+      const log = join(dir, 'gh.jsonl');
+      /** One call on the data file (its log emptied first): the Node starts it took, and what it printed, exited with and logged. */
+      const ghCall = (path: string, args: string[], extra: Record<string, string | undefined> = {}, input = '') => {
+        rmSync(log, { force: true });
+        const before = counter.starts();
+        const env = { ...process.env, ...counter.env, FAKE_GH_ANSWERS: answers, FAKE_GH_DATA: data, FAKE_GH_LOG: log, ...extra };
+        const result = spawnSync(path, args, { cwd: project, env, input, encoding: 'utf8' });
+        const answer = { status: result.status, stdout: result.stdout, stderr: result.stderr, log: existsSync(log) ? readFileSync(log, 'utf8') : '' };
+        return { starts: counter.starts() - before, answer };
+      };
+      writeFileSync(data, JSON.stringify({ issues: [issue] }));
+      for (const args of [
+        ['issue', 'view', '7', '--json', 'number,title,labels'],
+        ['issue', 'view', '8', '--json', 'number'],
+        ['issue', 'list', '--label', 'ralph', '--json', 'number'],
+      ]) {
+        const fromSource = ghCall(source, args, { FAKE_GH_ANSWERS: undefined }).answer;
+        expect(ghCall(bundled, args)).toEqual({ starts: 1, answer: fromSource });
+        expect(ghCall(bundled, args), args.join(' ')).toEqual({ starts: 0, answer: fromSource });
+      }
+      expect(ghCall(bundled, ['issue', 'view', '8', '--json', 'number']).answer).toMatchObject({
+        status: 1,
+        stdout: '',
+        stderr: expect.stringContaining('Could not resolve'),
+      });
+
+      // Other data: the program answers again, and its new answer is kept.
+      writeFileSync(data, JSON.stringify({ issues: [{ ...issue, title: 'Renamed' }] }));
+      const renamed = ['issue', 'view', '7', '--json', 'number,title,labels'];
+      expect(ghCall(bundled, renamed)).toEqual({ starts: 1, answer: ghCall(source, renamed, { FAKE_GH_ANSWERS: undefined }).answer });
+      expect(ghCall(bundled, renamed).answer.stdout).toContain('Renamed');
+      expect(ghCall(bundled, renamed).starts).toBe(0);
+
+      // A call that reads stdin, or with no folder to keep answers in: the program answers each time.
+      const comment = ['issue', 'comment', '7', '--body-file', '-'];
+      for (let i = 0; i < 2; i++)
+        expect(ghCall(bundled, comment, {}, 'a body\n')).toEqual({ starts: 1, answer: ghCall(source, comment, {}, 'a body\n').answer });
+      for (let i = 0; i < 2; i++) expect(ghCall(bundled, ['issue', 'view', '7'], { FAKE_GH_ANSWERS: undefined }).starts).toBe(1);
+
+      // The data file changed while the program ran: its answer is not kept.
+      const racing = tempDir();
+      writeFileSync(
+        join(racing, 'node'),
+        `#!/bin/sh\nprintf '%s' '${JSON.stringify({ issues: [{ ...issue, title: 'Changed' }] })}' > '${data}'\nexec '${process.execPath}' "$@"\n`,
+      );
+      chmodSync(join(racing, 'node'), 0o755);
+      writeFileSync(data, JSON.stringify({ issues: [issue] }));
+      const raced = ['issue', 'view', '7', '--json', 'title'];
+      expect(ghCall(bundled, raced, { PATH: `${racing}:${process.env.PATH}` }).answer.stdout).toBe('{"title":"Changed"}\n');
+      writeFileSync(data, JSON.stringify({ issues: [issue] }));
+      expect(ghCall(bundled, raced)).toMatchObject({ starts: 1, answer: { stdout: '{"title":"Seven"}\n' } });
     }
   });
 
