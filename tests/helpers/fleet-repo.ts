@@ -58,10 +58,12 @@ export function npmPackCache(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
- * git as a job finds it on PATH: the real git, except that a push to an issue's work branch fails
- * while push-failures holds a number above 0 (counted down), and a push to its state branch while
- * state-push-failures does, as a flaky network would; each push's target is recorded in
- * pushes.log. (origin's own hooks would not do: ralph pushes with hooks off on both sides.)
+ * git as a job finds it on PATH once a test asks for failing or recorded pushes (until then the
+ * real git, with no sh started before each of ralph's git calls): the real git, except that a
+ * push to an issue's work branch fails while push-failures holds a number above 0 (counted down),
+ * and a push to its state branch while state-push-failures does, as a flaky network would; each
+ * push's target is recorded in pushes.log. (origin's own hooks would not do: ralph pushes with
+ * hooks off on both sides.)
  */
 const FLAKY_GIT = `#!/bin/sh
 for arg in "$@"; do
@@ -89,9 +91,11 @@ exec '@GIT@' "$@"
 export interface FleetRepo {
   root: string;
   origin: string;
-  /** Makes origin refuse the next `count` pushes to an issue's work branch (its state branch with `state`). */
+  /** Makes origin refuse the next `count` pushes to an issue's work branch (its state branch with `state`); the pushes are recorded from then on. */
   failPushes(count: number, branch?: 'work' | 'state'): void;
-  /** The refs pushed to origin, in order (refused pushes included). */
+  /** Records the pushes to origin from now on (for pushes()). */
+  recordPushes(): void;
+  /** The refs pushed to origin since failPushes or recordPushes, in order (refused pushes included). */
   pushes(): string[];
   ghBinDir: string;
   ghEnv: { FAKE_GH_DATA: string; FAKE_GH_LOG: string };
@@ -115,14 +119,20 @@ export function withFleetRepo(options: { rc?: string; gh: Record<string, unknown
   git(['push', '-q', origin, 'main'], seed.dir);
   const realGit = findExecutable('git', process.env);
   if (!realGit) throw new Error('git is not on PATH');
-  writeFileSync(join(ghBinDir, 'git'), FLAKY_GIT.replaceAll('@ROOT@', root).replaceAll('@GIT@', realGit));
-  chmodSync(join(ghBinDir, 'git'), 0o755);
+  const recordPushes = () => {
+    writeFileSync(join(ghBinDir, 'git'), FLAKY_GIT.replaceAll('@ROOT@', root).replaceAll('@GIT@', realGit));
+    chmodSync(join(ghBinDir, 'git'), 0o755);
+  };
   seed.cleanup();
   let clones = 0;
   return {
     root,
     origin,
-    failPushes: (count, branch = 'work') => writeFileSync(join(root, branch === 'work' ? 'push-failures' : 'state-push-failures'), `${count}\n`),
+    failPushes(count, branch = 'work') {
+      recordPushes();
+      writeFileSync(join(root, branch === 'work' ? 'push-failures' : 'state-push-failures'), `${count}\n`);
+    },
+    recordPushes,
     pushes: () => (existsSync(join(root, 'pushes.log')) ? readFileSync(join(root, 'pushes.log'), 'utf8').split('\n').filter(Boolean) : []),
     ghBinDir,
     ghEnv,
