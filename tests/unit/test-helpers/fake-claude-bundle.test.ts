@@ -90,6 +90,39 @@ describe('the bundled fake claude', () => {
   });
 });
 
+describe("the bundled fakes' compiled code", () => {
+  /** Whether plain node takes the cache beside the script in `dir` for its code. */
+  const cacheTaken = (dir: string, script: string) =>
+    execFileSync(
+      process.execPath,
+      [
+        '-e',
+        "const fs = require('node:fs'); const s = new (require('node:vm').Script)(fs.readFileSync(process.argv[1], 'utf8'), { cachedData: fs.readFileSync(process.argv[1] + '.v8cache') }); process.stdout.write(String(!s.cachedDataRejected))",
+        join(dir, script),
+      ],
+      { encoding: 'utf8' },
+    ) === 'true';
+
+  it('is kept from a call made when the bundle is, and taken by the next start; without it the fake answers the same', async () => {
+    const claude = await bundleFakeClaude(FAKE_CLAUDE_DIR, tempDir());
+    const gh = await bundleFakeCli(FAKE_CLIS.TEST_FAKE_GH_BIN, tempDir());
+    for (const [bundled, script] of [
+      [claude, 'claude.script.js'],
+      [gh, 'gh.script.js'],
+    ] as const) {
+      // More than the script's own text: the functions the call ran, compiled.
+      expect(statSync(join(dirname(bundled), `${script}.v8cache`)).size).toBeGreaterThan(statSync(join(dirname(bundled), script)).size);
+      expect(cacheTaken(dirname(bundled), script)).toBe(true);
+    }
+    const args = ['-p', 'hello', '--output-format', 'stream-json', '--verbose'];
+    const plain = { calls: [{ resultText: 'Done.', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }] };
+    const withCache = call(claude, plain, args);
+    rmSync(join(dirname(claude), 'claude.script.js.v8cache'));
+    expect(call(claude, plain, args)).toBe(withCache);
+    expect(withCache).toBe(call(join(FAKE_CLAUDE_DIR, 'claude'), plain, args));
+  });
+});
+
 describe("the bundled fake claude's --version", () => {
   /** Two calls of `claude args` sharing a state folder: their output, and the log's records without pids and times. */
   function twoCalls(claude: string, args: string[], env: Record<string, string>): { stdout: string[]; records: unknown[] } {
@@ -191,10 +224,10 @@ describe('the bundled fake gh and bd', () => {
     return { stdout, log: readFileSync(env.FAKE_GH_LOG, 'utf8') };
   }
 
-  it('answer as their fixtures do, each a single file', async () => {
+  it('answer as their fixtures do, each a single script', async () => {
     for (const cli of Object.values(FAKE_CLIS)) {
       const bundled = await bundleFakeCli(cli, tempDir());
-      expect(readFileSync(bundled, 'utf8')).not.toMatch(/from '\.{1,2}\//);
+      expect(readFileSync(join(dirname(bundled), `${cli.entry}.script.js`), 'utf8')).not.toMatch(/from '\.{1,2}\//);
       if (cli.entry !== 'gh') continue;
       const source = join(cli.dir, cli.entry);
       for (const args of [
@@ -358,7 +391,8 @@ describe('the bundled fake gh and bd', () => {
     writeFileSync(imported, `${readFileSync(imported, 'utf8')}\nglobalThis.fakeGhChanged = true;\n`);
     const second = await bundleFakeCli(cli, cache);
     expect(dirname(second)).not.toBe(dirname(first));
-    // The program is beside the sh entry that runs it.
-    expect(readFileSync(`${second}.cjs`, 'utf8')).toContain('fakeGhChanged');
+    // The program is beside the sh entry that runs it, its code beside it.
+    expect(readFileSync(`${second}.cjs`, 'utf8')).toContain('gh.script.js');
+    expect(readFileSync(join(dirname(second), 'gh.script.js'), 'utf8')).toContain('fakeGhChanged');
   });
 });
