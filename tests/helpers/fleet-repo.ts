@@ -3,7 +3,7 @@
 // fake gh (tests/fixtures/fake-gh-fleet) with its data file and call log.
 
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { findExecutable } from '../../lib/platform/find-executable.js';
@@ -12,6 +12,7 @@ import { afterEach } from 'vitest';
 import { withFakeClaude, type FakeClaude, type FakeScenario } from './fake-claude.js';
 import { fakeCliPath, NPM_PACK_CACHE_ENV } from './fake-cli-paths.js';
 import { FAST_LOOP_RC } from './loop-harness.js';
+import { templateKey } from './project-templates.js';
 import { GIT_TEST_ENV, ralphProjectTree, removeWhenTheFileEnds, tmpProject } from './tmp-project.js';
 
 const FIXTURES = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', 'fixtures');
@@ -113,17 +114,14 @@ export function withFleetRepo(options: { rc?: string; gh: Record<string, unknown
   symlinkSync(FAKE_GH, join(ghBinDir, 'gh'));
   const ghEnv = { FAKE_GH_DATA: join(root, 'gh.json'), FAKE_GH_LOG: join(root, 'gh.jsonl') };
   writeFileSync(ghEnv.FAKE_GH_DATA, JSON.stringify(options.gh));
-  const seed = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\n${options.rc ?? ''}` }), { git: true });
+  makeOrigin(origin, ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\n${options.rc ?? ''}` }));
   const git = (args: string[], cwd = root) => execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_TEST_ENV }, encoding: 'utf8' });
-  git(['init', '-q', '--bare', '-b', 'main', origin]);
-  git(['push', '-q', origin, 'main'], seed.dir);
   const realGit = findExecutable('git', process.env);
   if (!realGit) throw new Error('git is not on PATH');
   const recordPushes = () => {
     writeFileSync(join(ghBinDir, 'git'), FLAKY_GIT.replaceAll('@ROOT@', root).replaceAll('@GIT@', realGit));
     chmodSync(join(ghBinDir, 'git'), 0o755);
   };
-  seed.cleanup();
   let clones = 0;
   return {
     root,
@@ -150,6 +148,32 @@ export function withFleetRepo(options: { rc?: string; gh: Record<string, unknown
         : [],
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };
+}
+
+/** The bare origins this process made, by what they were made of (project-templates.ts's key of the seed's tree). */
+const originTemplates = new Map<string, string>();
+
+/**
+ * A bare repository at `origin` whose main holds `tree` in one commit: pushed from a new project
+ * the first time this process makes it, copied from that one after (a bare repository is its
+ * objects and refs: the copy is the same repository, made without git's seven processes).
+ */
+function makeOrigin(origin: string, tree: Record<string, string>): void {
+  const key = templateKey(tree, true);
+  const kept = originTemplates.get(key);
+  if (kept !== undefined && existsSync(kept)) {
+    cpSync(kept, origin, { recursive: true, verbatimSymlinks: true });
+    return;
+  }
+  const seed = tmpProject(tree, { git: true });
+  const git = (args: string[], cwd: string) => execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_TEST_ENV }, encoding: 'utf8' });
+  git(['init', '-q', '--bare', '-b', 'main', origin], seed.dir);
+  git(['push', '-q', origin, 'main'], seed.dir);
+  seed.cleanup();
+  const store = mkdtempSync(join(tmpdir(), 'ralph-fleet-origin-'));
+  removeWhenTheFileEnds(store);
+  cpSync(origin, join(store, 'origin.git'), { recursive: true, verbatimSymlinks: true });
+  originTemplates.set(key, join(store, 'origin.git'));
 }
 
 /** The issue the job tests work on. */
