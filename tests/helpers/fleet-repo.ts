@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
 import { withFakeClaude, type FakeClaude, type FakeScenario } from './fake-claude.js';
 import { fakeCliPath, NPM_PACK_CACHE_ENV } from './fake-cli-paths.js';
+import { readFakeGhLog, type FakeGhCall } from './fake-gh-log.js';
 import { FAST_LOOP_RC } from './loop-harness.js';
 import { templateKey } from './project-templates.js';
 import { GIT_TEST_ENV, ralphProjectTree, removeWhenTheFileEnds, tmpProject } from './tmp-project.js';
@@ -102,7 +103,7 @@ export interface FleetRepo {
   ghEnv: { FAKE_GH_DATA: string; FAKE_GH_LOG: string };
   /** A new clone of origin (its default branch checked out); removed by cleanup. */
   cloneJob(): string;
-  ghCalls(): Array<{ argv: string[]; stdin?: string }>;
+  ghCalls(): FakeGhCall[];
   cleanup(): void;
 }
 
@@ -139,13 +140,7 @@ export function withFleetRepo(options: { rc?: string; gh: Record<string, unknown
       git(['clone', '-q', origin, dir]);
       return dir;
     },
-    ghCalls: () =>
-      existsSync(ghEnv.FAKE_GH_LOG)
-        ? readFileSync(ghEnv.FAKE_GH_LOG, 'utf8')
-            .split('\n')
-            .filter(Boolean)
-            .map((line) => JSON.parse(line) as { argv: string[]; stdin?: string })
-        : [],
+    ghCalls: () => readFakeGhLog(ghEnv.FAKE_GH_LOG),
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };
 }

@@ -2,7 +2,7 @@
 // behaves as the fixture does, finds its recordings beside the fixture, and is made again when
 // the fixture changes.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { useCleanups } from '../../helpers/cleanups.js';
 import { bundleFakeClaude, bundleFakeCli } from '../../helpers/fake-claude-bundle.js';
 import { FAKE_CLIS } from '../../helpers/fake-cli-paths.js';
 import { FAKE_CLAUDE_DIR, replayRecording } from '../../helpers/fake-claude.js';
+import { readFakeGhLog } from '../../helpers/fake-gh-log.js';
 
 const cleanups = useCleanups();
 
@@ -307,7 +308,7 @@ describe('the bundled fake gh and bd', () => {
         const before = counter.starts();
         const env = { ...process.env, ...counter.env, FAKE_GH_ANSWERS: answers, FAKE_GH_DATA: data, FAKE_GH_LOG: log, ...extra };
         const result = spawnSync(path, args, { cwd: project, env, input, encoding: 'utf8' });
-        const answer = { status: result.status, stdout: result.stdout, stderr: result.stderr, log: existsSync(log) ? readFileSync(log, 'utf8') : '' };
+        const answer = { status: result.status, stdout: result.stdout, stderr: result.stderr, log: readFakeGhLog(log) };
         return { starts: counter.starts() - before, answer };
       };
       writeFileSync(data, JSON.stringify({ issues: [issue] }));
@@ -333,10 +334,20 @@ describe('the bundled fake gh and bd', () => {
       expect(ghCall(bundled, renamed).answer.stdout).toContain('Renamed');
       expect(ghCall(bundled, renamed).starts).toBe(0);
 
-      // A call that reads stdin, or with no folder to keep answers in: the program answers each time.
+      // A body on stdin changes no answer: kept too, and each call's body logged as the program logs it.
       const comment = ['issue', 'comment', '7', '--body-file', '-'];
-      for (let i = 0; i < 2; i++)
-        expect(ghCall(bundled, comment, {}, 'a body\n')).toEqual({ starts: 1, answer: ghCall(source, comment, {}, 'a body\n').answer });
+      const body = 'a body — with "quotes", a \\ and a tab\t\n';
+      const commented = ghCall(source, comment, { FAKE_GH_ANSWERS: undefined }, body).answer;
+      expect(commented.log).toEqual([{ argv: comment, cwd: realpathSync(project), stdin: body }]);
+      expect(ghCall(bundled, comment, {}, body)).toEqual({ starts: 1, answer: commented });
+      expect(ghCall(bundled, comment, {}, body)).toEqual({ starts: 0, answer: commented });
+      expect(ghCall(bundled, comment, {}, 'another body')).toEqual({
+        starts: 0,
+        answer: { ...commented, log: [{ ...commented.log[0], stdin: 'another body' }] },
+      });
+      // A request on stdin (--input), or no folder to keep answers in: the program answers each time.
+      const pull = ['api', '--method', 'POST', 'repos/{owner}/{repo}/pulls', '--input', '-'];
+      for (const head of ['one', 'two']) expect(ghCall(bundled, pull, {}, JSON.stringify({ head, base: 'main', title: head })).starts).toBe(1);
       for (let i = 0; i < 2; i++) expect(ghCall(bundled, ['issue', 'view', '7'], { FAKE_GH_ANSWERS: undefined }).starts).toBe(1);
 
       // The data file changed while the program ran: its answer is not kept.
