@@ -8,7 +8,7 @@ import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useCleanups } from '../../helpers/cleanups.js';
 import { bundleFakeClaude, bundleFakeCli } from '../../helpers/fake-claude-bundle.js';
-import { FAKE_CLIS } from '../../helpers/fake-cli-paths.js';
+import { FAKE_CLIS, type FakeCli } from '../../helpers/fake-cli-paths.js';
 import { FAKE_CLAUDE_DIR, replayRecording } from '../../helpers/fake-claude.js';
 import { readFakeGhLog } from '../../helpers/fake-gh-log.js';
 
@@ -21,7 +21,20 @@ function tempDir(): string {
 }
 
 const project = mkdtempSync(join(tmpdir(), 'fake-bundle-project-'));
-afterAll(() => rmSync(project, { recursive: true, force: true }));
+// The bundles of the tests here that only run them, made once for the file (a test that changes
+// a bundle, or bundles a changed fixture, makes its own): each fake in a folder of its own, as the
+// global setup keeps them (making a bundle removes the other ones in its folder).
+const sharedBundles = mkdtempSync(join(tmpdir(), 'fake-bundles-'));
+afterAll(() => {
+  rmSync(project, { recursive: true, force: true });
+  rmSync(sharedBundles, { recursive: true, force: true });
+});
+
+/** The fixture's bundle (the fake claude's with 'claude'), made once for this file. */
+function bundledOnce(cli: FakeCli | 'claude'): Promise<string> {
+  if (cli === 'claude') return bundleFakeClaude(FAKE_CLAUDE_DIR, join(sharedBundles, 'claude'));
+  return bundleFakeCli(cli, join(sharedBundles, `${basename(cli.dir)}-${cli.entry}`));
+}
 
 /** One call of `claude` (an executable path) with a scenario and a state folder of its own; the pid it prints is left out. */
 function call(claude: string, scenario: object, args: string[]): string {
@@ -53,7 +66,7 @@ function nodeStartCounter(): { env: Record<string, string>; starts: () => number
 
 describe('the bundled fake claude', () => {
   it('prints what the fixture prints, and replays the recordings kept beside the fixture', async () => {
-    const bundled = await bundleFakeClaude(FAKE_CLAUDE_DIR, tempDir());
+    const bundled = await bundledOnce('claude');
     expect(readFileSync(bundled, 'utf8')).not.toContain("from './");
     // Some tests run the fake as another user.
     expect(statSync(dirname(bundled)).mode & 0o777).toBe(0o755);
@@ -106,7 +119,7 @@ describe("the bundled fakes' compiled code", () => {
 
   it('is kept from a call made when the bundle is, and taken by the next start; without it the fake answers the same', async () => {
     const claude = await bundleFakeClaude(FAKE_CLAUDE_DIR, tempDir());
-    const gh = await bundleFakeCli(FAKE_CLIS.TEST_FAKE_GH_BIN, tempDir());
+    const gh = await bundledOnce(FAKE_CLIS.TEST_FAKE_GH_BIN);
     for (const [bundled, script] of [
       [claude, 'claude.script.js'],
       [gh, 'gh.script.js'],
@@ -161,7 +174,7 @@ describe("the bundled fake claude's --version", () => {
   }
 
   it('is answered without a Node start, with the output and the call log the Node program gives', async () => {
-    const bundled = await bundleFakeClaude(FAKE_CLAUDE_DIR, tempDir());
+    const bundled = await bundledOnce('claude');
     const source = join(FAKE_CLAUDE_DIR, 'claude');
     for (const [args, env] of [
       [['--version'], {}],
@@ -184,7 +197,7 @@ describe("the bundled fake claude's --version", () => {
   });
 
   it('leaves to the Node program what sh cannot answer as it would: a profile in the scenario, a value JSON must escape, any other call', async () => {
-    const bundled = await bundleFakeClaude(FAKE_CLAUDE_DIR, tempDir());
+    const bundled = await bundledOnce('claude');
     const source = join(FAKE_CLAUDE_DIR, 'claude');
     for (const [args, env] of [
       [['--version'], { FAKE_CLAUDE_SCENARIO_JSON: JSON.stringify({ defaults: { profile: '2.0.20' } }) }],
@@ -227,7 +240,7 @@ describe('the bundled fake gh and bd', () => {
 
   it('answer as their fixtures do, each a single script', async () => {
     for (const cli of Object.values(FAKE_CLIS)) {
-      const bundled = await bundleFakeCli(cli, tempDir());
+      const bundled = await bundledOnce(cli);
       expect(readFileSync(join(dirname(bundled), `${cli.entry}.script.js`), 'utf8')).not.toMatch(/from '\.{1,2}\//);
       if (cli.entry !== 'gh') continue;
       const source = join(cli.dir, cli.entry);
@@ -266,7 +279,7 @@ describe('the bundled fake gh and bd', () => {
       ['TEST_FAKE_GH_FLEET_BIN', fleetFast],
     ] as const) {
       const cli = FAKE_CLIS[variable];
-      const bundled = await bundleFakeCli(cli, tempDir());
+      const bundled = await bundledOnce(cli);
       const source = join(cli.dir, cli.entry);
       for (const args of calls) {
         const before = counter.starts();
@@ -297,7 +310,7 @@ describe('the bundled fake gh and bd', () => {
     const issue = { number: 7, title: 'Seven', body: 'b', labels: [{ name: 'ralph' }], state: 'OPEN' };
     for (const variable of ['TEST_FAKE_GH_BIN', 'TEST_FAKE_GH_FLEET_BIN'] as const) {
       const cli = FAKE_CLIS[variable];
-      const bundled = await bundleFakeCli(cli, tempDir());
+      const bundled = await bundledOnce(cli);
       const source = join(cli.dir, cli.entry);
       const dir = tempDir();
       const data = join(dir, 'gh.json');
@@ -369,7 +382,7 @@ describe('the bundled fake gh and bd', () => {
     const counter = nodeStartCounter();
     for (const variable of ['TEST_FAKE_CODEX_BIN', 'TEST_FAKE_GEMINI_BIN', 'TEST_FAKE_OPENCODE_BIN'] as const) {
       const cli = FAKE_CLIS[variable];
-      const bundled = await bundleFakeCli(cli, tempDir());
+      const bundled = await bundledOnce(cli);
       const answer = (path: string, env: Record<string, string | undefined>) => {
         const result = spawnSync(path, ['--version'], { cwd: project, env: { ...process.env, ...counter.env, ...env }, input: '', encoding: 'utf8' });
         return { status: result.status, stdout: result.stdout, stderr: result.stderr };
