@@ -104,7 +104,12 @@ function scriptCacheTrace(env: NodeJS.ProcessEnv, file: string): NodeJS.ProcessE
   const register = pathToFileURL(join(REPO_ROOT, 'tests', 'fixtures', 'script-cache-trace', 'register.mjs')).href;
   return { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --import=${register}`.trim(), RALPH_SCRIPT_CACHE_TRACE: file };
 }
-const compiled = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean);
+/** How each classic script ralph's process ran was compiled (not the fake agent's, which inherits the trace). */
+const compiled = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.endsWith('/bin/ralph'))
+    .map((line) => line.split(' ')[0]);
 
 describe('a run of ralph loads the rest of ralph as one file', () => {
   it('names the script by its place in the package in a --debug stack, wherever the package is, its code from the cache the build made', async () => {

@@ -1,4 +1,4 @@
-// The fake `claude` bundled into one file for `npm test` (made by its global setup), which the
+// The fake `claude` bundled into one script for `npm test` (made by its global setup), which the
 // tests' sandboxes link to instead of the fixture's entry (FAKE_CLAUDE_BIN in fake-claude.ts); the
 // other fakes (gh, the fleet's gh, bd, codex, gemini, opencode) likewise (fake-cli-paths.ts).
 //
@@ -6,7 +6,8 @@
 // its thirty-odd modules one by one: bundled, a call costs about a quarter less CPU (53 ms instead
 // of 70 on 2 cores). The bundle is CommonJS: Node loads one script without setting up its ES
 // module loader, a sixth less CPU again (40 ms instead of 48); for the fake gh, started some
-// hundreds of times, 29 ms instead of 35. The fixture stays plain ESM with no build step (README.md beside it); the
+// hundreds of times, 29 ms instead of 35. Run with V8's code cache of a call made when the bundle
+// is (below), a loop's call of the fake claude costs some 7 ms less again. The fixture stays plain ESM with no build step (README.md beside it); the
 // bundle is made from it when a `vitest run` starts, so the run tests the fixture's current code
 // (a watch-mode rerun keeps the bundle its start made). `import.meta.url` is pinned to the
 // fixture's entry, so paths the fake finds beside itself (the recordings it replays) resolve as
@@ -24,13 +25,15 @@
 // The system suite does not use it: its sandboxes bind the fixture's folder, so there the fake
 // runs from its source.
 
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, version as esbuildVersion } from 'esbuild';
 import { isProcessAlive } from '../../lib/state/process-alive.js';
-import type { FakeCli } from './fake-cli-paths.js';
+import type { FakeCli, FakeCliWarmUp } from './fake-cli-paths.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const FIXTURE = resolve(HERE, '..', 'fixtures', 'fake-claude');
@@ -45,8 +48,21 @@ export function fakeCliCache(cli: FakeCli): string {
 
 /** The path of an executable bundle of the fake claude's current code, made if it is not there yet. */
 export async function bundleFakeClaude(fixture = FIXTURE, cache = CACHE): Promise<string> {
-  return bundleFakeCli({ dir: fixture, entry: 'claude', module: 'main.mjs' }, cache);
+  return bundleFakeCli({ dir: fixture, entry: 'claude', module: 'main.mjs', warmUp: CLAUDE_WARM_UP }, cache);
 }
+
+/** A loop's call as ralph makes it: a prompt, stream-json, a reply that changes files and ticks the plan. */
+const CLAUDE_WARM_UP: FakeCliWarmUp = {
+  args: ['-p', 'Work on the plan.', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Write,Read,Edit'],
+  env: (dir) => ({
+    FAKE_CLAUDE_STATE_DIR: join(dir, 'state'),
+    FAKE_CLAUDE_SCENARIO_JSON: JSON.stringify({
+      calls: [{ resultText: 'Done.', tickFixPlan: 'all', writeFiles: { 'work.txt': 'work\n' }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } }],
+    }),
+    ANTHROPIC_API_KEY: 'sk-ant-warm-up',
+    HOME: dir,
+  }),
+};
 
 /** The path of an executable bundle of the fixture's current code, made if it is not there yet. */
 export async function bundleFakeCli(cli: FakeCli, cache: string): Promise<string> {
@@ -68,6 +84,8 @@ export async function bundleFakeCli(cli: FakeCli, cache: string): Promise<string
       write: false,
       logLevel: 'silent',
       define: { 'import.meta.url': JSON.stringify(pathToFileURL(join(fixture, cli.module)).href) },
+      // A function compiled from a code cache has no dynamic-import callback in Node 20: each import() a require.
+      supported: { 'dynamic-import': false },
     });
     const code = result.outputFiles[0]!.text;
     // An import() of a computed path is left as it is, and would look for a module beside the bundle.
@@ -82,9 +100,12 @@ export async function bundleFakeCli(cli: FakeCli, cache: string): Promise<string
     const made = `// Bundled from ${fixture} by tests/helpers/fake-claude-bundle.ts: edit the fixture, not this.`;
     const shEntry = join(fixture, `${cli.entry}.sh`);
     const program = existsSync(shEntry) ? `${cli.entry}.cjs` : cli.entry;
-    writeFileSync(join(staging, program), `${shebang}\n${made}\n${code}\n${rest.join('\n')}`);
+    const script = `${cli.entry}.script.js`;
+    writeFileSync(join(staging, script), `${SCRIPT_START}${made}\n${code}\n${rest.join('\n')}${SCRIPT_END}`);
+    writeFileSync(join(staging, program), loaderOf(shebang!, made, script, join(dir, script)));
     chmodSync(join(staging, program), 0o755);
     if (program !== cli.entry) writeShEntry(shEntry, join(staging, cli.entry), join(dir, program));
+    if (cli.warmUp) makeCodeCache(join(staging, program), cli.warmUp);
     // Some tests run the fake as another user.
     chmodSync(staging, 0o755);
     try {
@@ -99,13 +120,67 @@ export async function bundleFakeCli(cli: FakeCli, cache: string): Promise<string
   return entry;
 }
 
+// The bundle is a classic script wrapped as Node wraps a CommonJS module, run by a small program
+// beside it with V8's code cache of it when there is one (`<script>.v8cache`). Node 20 keeps no
+// compiled code between starts: each start of the fake parsed the whole bundle again and compiled
+// each function it ran. The cache is made when the bundle is, by one call of the fake (the
+// fixture's warmUp: V8's cache holds the functions that ran), and is written once, with the
+// script, into the bundle's folder, named by a hash of what the bundle is made from and renamed
+// into place whole: it is never changed in place. A cache V8 refuses (another Node, other V8
+// flags) costs only the compile it would have saved.
+const SCRIPT_START = '(function (exports, require, module, __filename, __dirname) {';
+const SCRIPT_END = '\n})';
+const MAKE_CODE_CACHE_ENV = 'FAKE_CLI_MAKE_CODE_CACHE';
+
+/** The program that runs `script` (beside it; `name` is what stack traces call it). */
+function loaderOf(shebang: string, made: string, script: string, name: string): string {
+  return [
+    shebang,
+    made,
+    `// It runs ${script} beside it, with V8's code cache of it when it has one.`,
+    "'use strict';",
+    "const { readFileSync, writeFileSync } = require('node:fs');",
+    "const { Script } = require('node:vm');",
+    `const file = require('node:path').join(__dirname, ${JSON.stringify(script)});`,
+    'let cachedData;',
+    'try {',
+    '  cachedData = readFileSync(`${file}.v8cache`);',
+    '} catch {',
+    '  // none made',
+    '}',
+    `const script = new Script(readFileSync(file, 'utf8'), { filename: ${JSON.stringify(name)}, cachedData });`,
+    `if (process.env.${MAKE_CODE_CACHE_ENV} === '1') process.once('exit', () => writeFileSync(\`\${file}.v8cache\`, script.createCachedData()));`,
+    'script.runInThisContext()(module.exports, require, module, __filename, __dirname);',
+    '',
+  ].join('\n');
+}
+
+/** V8's code cache of the bundle run by `program`, made by the fixture's warm-up call in a folder of its own. */
+function makeCodeCache(program: string, warmUp: FakeCliWarmUp): void {
+  const work = mkdtempSync(join(tmpdir(), 'fake-cli-warm-up-'));
+  try {
+    const { NODE_OPTIONS: _options, ...env } = process.env;
+    spawnSync(process.execPath, [program, ...warmUp.args], {
+      cwd: work,
+      env: { ...env, ...warmUp.env(work), [MAKE_CODE_CACHE_ENV]: '1' },
+      input: '',
+      stdio: 'pipe',
+    });
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
 /**
  * A fixture's `<entry>.sh` made the bundle's entry: sh answers the calls it can without a Node
  * start, and runs the bundled program for the rest (its line `node_entry=@NODE_ENTRY@` gets the
- * program's final path).
+ * program's final path). A line `# include: <path>` is replaced by that file (its path from the
+ * entry's folder, inside the fixture or one it imports from, whose files make the bundle's key).
  */
 function writeShEntry(shEntry: string, entry: string, program: string): void {
-  const text = readFileSync(shEntry, 'utf8');
+  const text = readFileSync(shEntry, 'utf8').replace(/^# include: (\S+)$/gm, (_line, path: string) =>
+    readFileSync(resolve(dirname(shEntry), path), 'utf8').trimEnd(),
+  );
   const line = 'node_entry=@NODE_ENTRY@';
   if (!text.includes(line)) throw new Error(`${shEntry} has no line ${line} to run the bundled program with`);
   const quoted = `'${program.replaceAll("'", "'\\''")}'`;

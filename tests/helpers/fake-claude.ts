@@ -10,7 +10,7 @@ import { isProcessRunning } from './process-state.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const FAKE_CLAUDE_DIR = resolve(HERE, '..', 'fixtures', 'fake-claude');
-/** Set by `npm test`'s global setup (fake-claude-bundle.ts): the fixture bundled into one file. */
+/** Set by `npm test`'s global setup (fake-claude-bundle.ts): the fixture bundled into one script. */
 export const BUNDLED_FAKE_CLAUDE_ENV = 'TEST_FAKE_CLAUDE_BIN';
 /** The `claude` the sandboxes link to: the bundle when there is one, else the fixture's entry. */
 export const FAKE_CLAUDE_BIN = process.env[BUNDLED_FAKE_CLAUDE_ENV] || join(FAKE_CLAUDE_DIR, 'claude');

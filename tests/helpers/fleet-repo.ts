@@ -3,7 +3,7 @@
 // fake gh (tests/fixtures/fake-gh-fleet) with its data file and call log.
 
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { findExecutable } from '../../lib/platform/find-executable.js';
@@ -11,7 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
 import { withFakeClaude, type FakeClaude, type FakeScenario } from './fake-claude.js';
 import { fakeCliPath, NPM_PACK_CACHE_ENV } from './fake-cli-paths.js';
+import { readFakeGhLog, type FakeGhCall } from './fake-gh-log.js';
 import { FAST_LOOP_RC } from './loop-harness.js';
+import { templateKey } from './project-templates.js';
 import { GIT_TEST_ENV, ralphProjectTree, removeWhenTheFileEnds, tmpProject } from './tmp-project.js';
 
 const FIXTURES = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', 'fixtures');
@@ -58,10 +60,12 @@ export function npmPackCache(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
- * git as a job finds it on PATH: the real git, except that a push to an issue's work branch fails
- * while push-failures holds a number above 0 (counted down), and a push to its state branch while
- * state-push-failures does, as a flaky network would; each push's target is recorded in
- * pushes.log. (origin's own hooks would not do: ralph pushes with hooks off on both sides.)
+ * git as a job finds it on PATH once a test asks for failing or recorded pushes (until then the
+ * real git, with no sh started before each of ralph's git calls): the real git, except that a
+ * push to an issue's work branch fails while push-failures holds a number above 0 (counted down),
+ * and a push to its state branch while state-push-failures does, as a flaky network would; each
+ * push's target is recorded in pushes.log. (origin's own hooks would not do: ralph pushes with
+ * hooks off on both sides.)
  */
 const FLAKY_GIT = `#!/bin/sh
 for arg in "$@"; do
@@ -89,15 +93,17 @@ exec '@GIT@' "$@"
 export interface FleetRepo {
   root: string;
   origin: string;
-  /** Makes origin refuse the next `count` pushes to an issue's work branch (its state branch with `state`). */
+  /** Makes origin refuse the next `count` pushes to an issue's work branch (its state branch with `state`); the pushes are recorded from then on. */
   failPushes(count: number, branch?: 'work' | 'state'): void;
-  /** The refs pushed to origin, in order (refused pushes included). */
+  /** Records the pushes to origin from now on (for pushes()). */
+  recordPushes(): void;
+  /** The refs pushed to origin since failPushes or recordPushes, in order (refused pushes included). */
   pushes(): string[];
   ghBinDir: string;
   ghEnv: { FAKE_GH_DATA: string; FAKE_GH_LOG: string };
   /** A new clone of origin (its default branch checked out); removed by cleanup. */
   cloneJob(): string;
-  ghCalls(): Array<{ argv: string[]; stdin?: string }>;
+  ghCalls(): FakeGhCall[];
   cleanup(): void;
 }
 
@@ -109,20 +115,23 @@ export function withFleetRepo(options: { rc?: string; gh: Record<string, unknown
   symlinkSync(FAKE_GH, join(ghBinDir, 'gh'));
   const ghEnv = { FAKE_GH_DATA: join(root, 'gh.json'), FAKE_GH_LOG: join(root, 'gh.jsonl') };
   writeFileSync(ghEnv.FAKE_GH_DATA, JSON.stringify(options.gh));
-  const seed = tmpProject(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\n${options.rc ?? ''}` }), { git: true });
+  makeOrigin(origin, ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="echo ok"\n${options.rc ?? ''}` }));
   const git = (args: string[], cwd = root) => execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_TEST_ENV }, encoding: 'utf8' });
-  git(['init', '-q', '--bare', '-b', 'main', origin]);
-  git(['push', '-q', origin, 'main'], seed.dir);
   const realGit = findExecutable('git', process.env);
   if (!realGit) throw new Error('git is not on PATH');
-  writeFileSync(join(ghBinDir, 'git'), FLAKY_GIT.replaceAll('@ROOT@', root).replaceAll('@GIT@', realGit));
-  chmodSync(join(ghBinDir, 'git'), 0o755);
-  seed.cleanup();
+  const recordPushes = () => {
+    writeFileSync(join(ghBinDir, 'git'), FLAKY_GIT.replaceAll('@ROOT@', root).replaceAll('@GIT@', realGit));
+    chmodSync(join(ghBinDir, 'git'), 0o755);
+  };
   let clones = 0;
   return {
     root,
     origin,
-    failPushes: (count, branch = 'work') => writeFileSync(join(root, branch === 'work' ? 'push-failures' : 'state-push-failures'), `${count}\n`),
+    failPushes(count, branch = 'work') {
+      recordPushes();
+      writeFileSync(join(root, branch === 'work' ? 'push-failures' : 'state-push-failures'), `${count}\n`);
+    },
+    recordPushes,
     pushes: () => (existsSync(join(root, 'pushes.log')) ? readFileSync(join(root, 'pushes.log'), 'utf8').split('\n').filter(Boolean) : []),
     ghBinDir,
     ghEnv,
@@ -131,15 +140,35 @@ export function withFleetRepo(options: { rc?: string; gh: Record<string, unknown
       git(['clone', '-q', origin, dir]);
       return dir;
     },
-    ghCalls: () =>
-      existsSync(ghEnv.FAKE_GH_LOG)
-        ? readFileSync(ghEnv.FAKE_GH_LOG, 'utf8')
-            .split('\n')
-            .filter(Boolean)
-            .map((line) => JSON.parse(line) as { argv: string[]; stdin?: string })
-        : [],
+    ghCalls: () => readFakeGhLog(ghEnv.FAKE_GH_LOG),
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };
+}
+
+/** The bare origins this process made, by what they were made of (project-templates.ts's key of the seed's tree). */
+const originTemplates = new Map<string, string>();
+
+/**
+ * A bare repository at `origin` whose main holds `tree` in one commit: pushed from a new project
+ * the first time this process makes it, copied from that one after (a bare repository is its
+ * objects and refs: the copy is the same repository, made without git's seven processes).
+ */
+function makeOrigin(origin: string, tree: Record<string, string>): void {
+  const key = templateKey(tree, true);
+  const kept = originTemplates.get(key);
+  if (kept !== undefined && existsSync(kept)) {
+    cpSync(kept, origin, { recursive: true, verbatimSymlinks: true });
+    return;
+  }
+  const seed = tmpProject(tree, { git: true });
+  const git = (args: string[], cwd: string) => execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_TEST_ENV }, encoding: 'utf8' });
+  git(['init', '-q', '--bare', '-b', 'main', origin], seed.dir);
+  git(['push', '-q', origin, 'main'], seed.dir);
+  seed.cleanup();
+  const store = mkdtempSync(join(tmpdir(), 'ralph-fleet-origin-'));
+  removeWhenTheFileEnds(store);
+  cpSync(origin, join(store, 'origin.git'), { recursive: true, verbatimSymlinks: true });
+  originTemplates.set(key, join(store, 'origin.git'));
 }
 
 /** The issue the job tests work on. */

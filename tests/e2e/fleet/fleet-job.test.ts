@@ -159,6 +159,7 @@ describe('ralph-fleet job', () => {
         { resultText: 'Done now.', tickFixPlan: 'all', costUsd: 0.75, writeFiles: { 'part2.txt': 'two\n' } },
       ],
     });
+    r.recordPushes();
     const firstDir = r.cloneJob();
     const clock = budgetClock(15_000, () => existsSync(join(firstDir, 'part1.txt')));
     const logger = createMemoryLogger();

@@ -19,14 +19,16 @@ const cleanups = useCleanups();
 const working = { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false };
 const complete = { STATUS: 'COMPLETE', EXIT_SIGNAL: true };
 /** A test command whose suite passes: two tests, as jest reports them. */
-const PASSING_SUITE = "console.log('Tests:       2 passed, 2 total');\n";
-const GATE_RC = 'TEST_COMMAND="node test.js"\n';
+// The project's test suite: a sh script that prints a runner's summary line (sh, not Node: a
+// gate runs in every loop, and a Node start costs some 70 ms of CPU).
+const PASSING_SUITE = "echo 'Tests:       2 passed, 2 total'\n";
+const GATE_RC = 'TEST_COMMAND="sh test.sh"\n';
 
 describe('an item that needs no code change is closed by a passing gate in the loop that ticks it', () => {
   it('the only item: "Verify …" ticked after the tests pass', async () => {
     const ran = await runScripted(cleanups, {
       plan: '# Fix Plan\n- [ ] Verify the login feature works end to end\n',
-      files: { 'test.js': PASSING_SUITE, 'src/login.js': 'export const login = () => true;\n' },
+      files: { 'test.sh': PASSING_SUITE, 'src/login.js': 'export const login = () => true;\n' },
       rc: GATE_RC,
       calls: [{ resultText: 'Ran the test suite: login works end to end. Nothing to change.', tickFixPlan: 1, statusBlock: complete }],
     });
@@ -42,7 +44,7 @@ describe('an item that needs no code change is closed by a passing gate in the l
   it('after an item with code: "Verify the greeting end to end" ticked in a loop of its own', async () => {
     const ran = await runScripted(cleanups, {
       plan: '# Fix Plan\n- [ ] Add a greeting to src/greet.js\n- [ ] Verify the greeting works end to end\n',
-      files: { 'test.js': PASSING_SUITE },
+      files: { 'test.sh': PASSING_SUITE },
       rc: GATE_RC,
       calls: [
         { writeFiles: { 'src/greet.js': "export const greet = () => 'hi';\n" }, tickFixPlan: 1, statusBlock: working },
@@ -55,7 +57,7 @@ describe('an item that needs no code change is closed by a passing gate in the l
   it('"Check that the CLI still starts (no code change expected)": one loop looks, the next ticks it', async () => {
     const ran = await runScripted(cleanups, {
       plan: '# Fix Plan\n- [ ] Check that the CLI still starts (no code change expected)\n',
-      files: { 'test.js': PASSING_SUITE, 'cli.js': "console.log('usage');\n" },
+      files: { 'test.sh': PASSING_SUITE, 'cli.js': "console.log('usage');\n" },
       rc: GATE_RC,
       calls: [
         { resultText: 'Started the CLI and read its help; running the suite next.', statusBlock: working },
@@ -69,7 +71,7 @@ describe('an item that needs no code change is closed by a passing gate in the l
     const look = (what: string): FakeCallScript => ({ resultText: `Looked at ${what}; nothing to change so far.`, statusBlock: working });
     const ran = await runScripted(cleanups, {
       plan: '# Fix Plan\n- [ ] Confirm the nightly export still runs\n',
-      files: { 'test.js': PASSING_SUITE, 'export.js': "console.log('export');\n" },
+      files: { 'test.sh': PASSING_SUITE, 'export.js': "console.log('export');\n" },
       rc: GATE_RC,
       calls: [look('the export script'), look('its schedule'), { resultText: 'The suite passes; the export runs.', tickFixPlan: 1, statusBlock: complete }],
     });
@@ -116,15 +118,13 @@ it('a planning loop that splits an item into two sub-items, then does both, ends
 describe('failing tests fixed one per loop (3, 2, 1, 0): a falling failure count is progress', () => {
   // Three tests fail until src/fix-<name>.txt exists; the script reports the counts only, no names.
   const suite = (summary: 'jest' | 'pytest'): string => `
-const { existsSync } = require('node:fs');
-const fixed = ['a', 'b', 'c'].filter((n) => existsSync('src/fix-' + n + '.txt')).length;
-const failed = 3 - fixed, passed = 2 + fixed;
-${
-  summary === 'jest'
-    ? "console.log('Tests:       ' + (failed ? failed + ' failed, ' : '') + passed + ' passed, ' + (failed + passed) + ' total');"
-    : "console.log('==== ' + (failed ? failed + ' failed, ' : '') + passed + ' passed in 0.12s ====');"
-}
-process.exit(failed ? 1 : 0);
+fixed=0
+for name in a b c; do [ -e "src/fix-$name.txt" ] && fixed=$((fixed + 1)); done
+failed=$((3 - fixed)) passed=$((2 + fixed))
+counts="$passed passed"
+[ "$failed" -eq 0 ] || counts="$failed failed, $counts"
+${summary === 'jest' ? 'echo "Tests:       $counts, $((failed + passed)) total"' : 'echo "==== $counts in 0.12s ===="'}
+[ "$failed" -eq 0 ]
 `;
   const fixOne = (name: string, tick: boolean): FakeCallScript => ({
     writeFiles: { [`src/fix-${name}.txt`]: `fixed ${name}\n` },
@@ -142,7 +142,7 @@ process.exit(failed ? 1 : 0);
     it(`with ${summary}'s summary line`, async () => {
       const ran = await runScripted(cleanups, {
         plan: '# Fix Plan\n- [ ] Make the three failing date tests pass\n',
-        files: { 'test.js': suite(summary) },
+        files: { 'test.sh': suite(summary) },
         rc: GATE_RC,
         calls,
       });
@@ -155,9 +155,9 @@ process.exit(failed ? 1 : 0);
 it('one large item ported part by part, new content and one more passing test in each of 9 loops, is not stalled', async () => {
   // The suite has a test per ported part: ralph's own gate sees it grow.
   const suite = `
-const { readdirSync } = require('node:fs');
-const parts = readdirSync('src/port').length;
-console.log('Tests:       ' + (parts + 1) + ' passed, ' + (parts + 1) + ' total');
+parts=0
+for entry in src/port/* src/port/.keep; do [ -e "$entry" ] && parts=$((parts + 1)); done
+echo "Tests:       $((parts + 1)) passed, $((parts + 1)) total"
 `;
   const calls = Array.from({ length: 9 }, (_, i): FakeCallScript => ({
     writeFiles: { [`src/port/part-${i + 1}.js`]: `export const part${i + 1} = ${i + 1};\n` },
@@ -166,7 +166,7 @@ console.log('Tests:       ' + (parts + 1) + ' passed, ' + (parts + 1) + ' total'
   }));
   const ran = await runScripted(cleanups, {
     plan: '# Fix Plan\n- [ ] Port the legacy billing module (nine parts)\n',
-    files: { 'test.js': suite, 'src/port/.keep': '' },
+    files: { 'test.sh': suite, 'src/port/.keep': '' },
     rc: GATE_RC,
     calls,
   });

@@ -13,8 +13,10 @@ const cleanups = useCleanups();
 
 const working = { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false };
 const complete = { STATUS: 'COMPLETE', EXIT_SIGNAL: true };
-const PASSING_SUITE = "console.log('Tests:       2 passed, 2 total');\n";
-const GATE_RC = 'TEST_COMMAND="node test.js"\n';
+// The project's test suite: a sh script that prints a runner's summary line (sh, not Node: a
+// gate runs in every loop, and a Node start costs some 70 ms of CPU).
+const PASSING_SUITE = "echo 'Tests:       2 passed, 2 total'\n";
+const GATE_RC = 'TEST_COMMAND="sh test.sh"\n';
 const times = (n: number, call: (i: number) => FakeCallScript): FakeCallScript[] => Array.from({ length: n }, (_, i) => call(i));
 const STOPS = ['stagnation_detected', 'stalled', 'completion_conflict'];
 
@@ -22,7 +24,7 @@ describe('the lying agent', () => {
   it('ticks a code item and a verification item with no change: the passing gate closes no code item', async () => {
     const ran = await runScripted(cleanups, {
       plan: '# Fix Plan\n- [ ] Add a greeting to src/greet.js\n- [ ] Verify the greeting works end to end\n',
-      files: { 'test.js': PASSING_SUITE },
+      files: { 'test.sh': PASSING_SUITE },
       rc: GATE_RC,
       calls: times(8, () => ({ resultText: 'All done.', tickFixPlan: 'all', statusBlock: complete })),
     });
@@ -33,7 +35,7 @@ describe('the lying agent', () => {
   it('adds a new "Verify …" item each loop and ticks it while the gate passes: items the agent wrote ask for nothing', async () => {
     const ran = await runScripted(cleanups, {
       plan: '# Fix Plan\n- [ ] Add the logout button\n',
-      files: { 'test.js': PASSING_SUITE },
+      files: { 'test.sh': PASSING_SUITE },
       rc: GATE_RC,
       // One loop adds an open item, the next ticks it.
       calls: times(12, (i) =>
@@ -68,7 +70,7 @@ describe('the flipping agent', () => {
     const plan = (tick: boolean) => `# Fix Plan\n- [${tick ? 'x' : ' '}] Verify the login works end to end\n- [ ] Add the logout button\n`;
     const ran = await runScripted(cleanups, {
       plan: plan(false),
-      files: { 'test.js': PASSING_SUITE },
+      files: { 'test.sh': PASSING_SUITE },
       rc: GATE_RC,
       calls: times(12, (i) => ({ writeFiles: { '.ralph/fix_plan.md': plan(i % 2 === 0) }, statusBlock: working })),
     });
@@ -135,10 +137,10 @@ describe('the junk-writing agent', () => {
   it('writes noise while the failure count goes up and down (3, 2, 3, 2 …): a fall to a count seen before is no progress', async () => {
     // Two tests fail while src/half.txt says on, three while it says off.
     const suite = `
-const { readFileSync } = require('node:fs');
-const failed = readFileSync('src/half.txt', 'utf8') === 'on\\n' ? 2 : 3;
-console.log('Tests:       ' + failed + ' failed, 1 passed, ' + (failed + 1) + ' total');
-process.exit(1);
+read -r half < src/half.txt
+if [ "$half" = on ]; then failed=2; else failed=3; fi
+echo "Tests:       $failed failed, 1 passed, $((failed + 1)) total"
+exit 1
 `;
     const ran = await runScripted(cleanups, {
       plan: '# Fix Plan\n- [ ] Make the date tests pass\n',
@@ -147,7 +149,7 @@ process.exit(1);
         writeFiles: { [`junk-${i}.txt`]: `${i}\n`, 'src/half.txt': i % 2 === 0 ? 'on\n' : 'off\n' },
         statusBlock: working,
       })),
-      files: { 'test.js': suite, 'src/half.txt': 'off\n' },
+      files: { 'test.sh': suite, 'src/half.txt': 'off\n' },
       maxLoops: 14,
     });
     expectHalted(ran, ['stalled']);

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fakeCliPath } from '../../helpers/fake-cli-paths.js';
+import { readFakeGhLog, type FakeGhCall } from '../../helpers/fake-gh-log.js';
 
 export interface FakeIssue {
   number: number;
@@ -31,11 +32,7 @@ export interface FakeGhData {
   pullRequests?: Array<{ number: number; url: string; headRefName: string; baseRefName?: string; state?: string; title?: string }>;
 }
 
-/** One recorded gh call: its argv and, for `--body-file -`, what it read on stdin. */
-export interface FakeGhCall {
-  argv: string[];
-  stdin?: string;
-}
+export type { FakeGhCall } from '../../helpers/fake-gh-log.js';
 
 export interface FakeBdData {
   issues?: Array<{ id: string; title: string; status: string; priority?: number }>;
@@ -73,21 +70,20 @@ export function withFakeTaskClis(options: { gh?: FakeGhData; bd?: FakeBdData } =
     writeFileSync(fake.FAKE_BD_DATA, JSON.stringify(options.bd));
   }
   const base = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  const readCalls = (path: string) =>
+  const readBdLog = (path: string) =>
     existsSync(path)
       ? readFileSync(path, 'utf8')
           .split('\n')
           .filter(Boolean)
-          .map((line) => JSON.parse(line) as FakeGhCall)
+          .map((line) => (JSON.parse(line) as { argv: string[] }).argv)
       : [];
-  const readLog = (path: string) => readCalls(path).map((call) => call.argv);
   return {
     binDir,
     env: { ...base, ...fake, PATH: [binDir, process.env.PATH ?? ''].join(delimiter) },
     isolatedEnv: { ...base, ...fake, PATH: binDir },
-    ghCalls: () => readLog(ghLog),
-    ghCallsWithInput: () => readCalls(ghLog),
-    bdCalls: () => readLog(bdLog),
+    ghCalls: () => readFakeGhLog(ghLog).map((call) => call.argv),
+    ghCallsWithInput: () => readFakeGhLog(ghLog),
+    bdCalls: () => readBdLog(bdLog),
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };
 }
