@@ -2,7 +2,8 @@
 // a Docker daemon and bubblewrap: vitest.system.config.ts). Test files run in parallel worker
 // processes, one more than the cores (at least two): much of a test's time is spent waiting on
 // the real processes it spawns, ralph, git, tmux and the fake agents; on 2 cores three workers
-// took 173 s, two 197 s and four 182 s. RALPH_TEST_WORKERS overrides it.
+// took 173 s, two 197 s and four 182 s (and, with the checks beside them on native tools, three
+// and four the same, 174 s from a fresh clone). RALPH_TEST_WORKERS overrides it.
 //
 // No file runs isolated: a worker process runs file after file with the modules it has already
 // loaded, instead of a fresh process importing them again for each file (on 2 cores that saved a
