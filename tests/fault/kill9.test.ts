@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { homedir } from 'node:os';
+import { hourKey } from '../../lib/limits/rate-window.js';
 import { ledgerPath, readLedger } from '../../lib/state/ledger.js';
 import { binPath, runCli } from '../helpers/run-cli.js';
 import type { TmpProject } from '../helpers/tmp-project.js';
@@ -112,6 +113,7 @@ async function runChain(chain: number, trials: number): Promise<string[]> {
     const label = `chain ${chain} trial ${trial} (seed ${SEED})`;
     const callsBefore = readInt(project, '.ralph/.call_count');
     const hourBefore = readText(project, '.ralph/.last_reset');
+    const clockHourBefore = hourKey(Date.now());
     // A run makes ~40 file events while starting and ~120 per loop; start-up before the first
     // write takes most of a second on a busy machine.
     const byEvents = random() < 0.75;
@@ -128,8 +130,12 @@ async function runChain(chain: number, trials: number): Promise<string[]> {
       failures.push(`${label}: ralph exited ${outcome.code} on its own:\n${outcome.stderr.slice(-1500)}`);
     }
     if (/Took over a stale lock/.test(outcome.stderr)) stats.staleLockTakeovers++;
-    // The run started from the state the previous kill left: the call count never went back.
-    if (readText(project, '.ralph/.last_reset') === hourBefore && readInt(project, '.ralph/.call_count') < callsBefore) {
+    // The run started from the state the previous kill left: the call count never went back. Unless
+    // a new clock hour began meanwhile: the run zeroes the count then, and a kill between its
+    // writes of `.call_count` and `.last_reset` leaves the old hour beside the new count (the
+    // ledger, which the next run continues from, holds both at once).
+    const sameClockHour = hourKey(Date.now()) === clockHourBefore;
+    if (sameClockHour && readText(project, '.ralph/.last_reset') === hourBefore && readInt(project, '.ralph/.call_count') < callsBefore) {
       failures.push(`${label}: .call_count went back from ${callsBefore} to ${readInt(project, '.ralph/.call_count')}`);
     }
     for (const problem of checkStateFiles(project.dir)) failures.push(`${label} (${JSON.stringify(plan)}): ${problem}`);
@@ -138,6 +144,7 @@ async function runChain(chain: number, trials: number): Promise<string[]> {
       stats.followUps++;
       const before = countedCalls(project);
       const hour = readText(project, '.ralph/.last_reset');
+      const clockHour = hourKey(Date.now());
       // --fresh: the killed runs' calls count against their own --max-loops; this one makes one call.
       const next = await runCli('ralph', ['--fresh', '--max-loops', '1'], { cwd: project.dir, env: agent.env });
       if (next.code !== 3 || !/exit reason: max_loops_reached/.test(next.stderr)) {
@@ -146,7 +153,7 @@ async function runChain(chain: number, trials: number): Promise<string[]> {
       if (/Took over a stale lock/.test(next.stderr)) stats.staleLockTakeovers++;
       const status = JSON.parse(readText(project, '.ralph/status.json')) as { exit_reason?: string };
       if (status.exit_reason !== 'max_loops_reached') failures.push(`${label}: follow-up status.json says ${status.exit_reason}`);
-      if (readText(project, '.ralph/.last_reset') === hour && readInt(project, '.ralph/.call_count') !== before + 1) {
+      if (hourKey(Date.now()) === clockHour && readText(project, '.ralph/.last_reset') === hour && readInt(project, '.ralph/.call_count') !== before + 1) {
         failures.push(`${label}: follow-up did not continue the call count (${before} → ${readInt(project, '.ralph/.call_count')})`);
       }
       if (existsSync(project.path('.ralph/.ralph.lock'))) failures.push(`${label}: follow-up left its lock behind`);
