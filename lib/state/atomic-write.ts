@@ -3,11 +3,9 @@
 // the file would be the same, and each replace-by-rename costs a flush on ext4. The file is
 // read back for that only when the bytes are the ones this process last wrote there: a view
 // that changed (a timestamp, a counter) is replaced without reading it first. Each write is
-// kept to few system calls (the loop makes ~18 a loop): the temp file is the inode the last
-// write replaced, kept aside (spare-files.ts), so no inode is made or freed; the directory is
-// created only when a temp file cannot be opened for want of it, one lstat serves both the
-// same-bytes check and the mode to keep, and temp files of dead writers are looked for once
-// per file and process.
+// kept to few system calls (the loop makes ~15 a loop): the directory is created only when the
+// temp file cannot be opened for want of it, one lstat serves both the same-bytes check and
+// the mode to keep, and temp files of dead writers are looked for once per file and process.
 // Also the append-only JSONL writer used for metrics.
 // The crash test transpiles this file (and its local imports) on its own: keep imports few.
 
@@ -17,7 +15,6 @@ import {
   fchmodSync,
   fstatSync,
   fsyncSync,
-  ftruncateSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -33,7 +30,6 @@ import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { isProcessAlive } from './process-alive.js';
 import { assertNoLinkedDirectory, openNoFollow } from './no-follow.js';
-import { holdReplaced, keepReplaced, notePlaced, takeSpare, type HeldFile } from './spare-files.js';
 
 export interface WriteAtomicOptions {
   /** File mode, applied exactly (not masked by umask). Default: keep the old file's mode. */
@@ -120,33 +116,23 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, options
     return;
   }
   const mode = options.mode ?? existingMode(path, existing);
-  // The inode this process replaced last time, rewritten (spare-files.ts); not for a file that
-  // must get the umask's mode (none there, none asked for).
-  const spare = mode === undefined ? undefined : takeSpare(path);
-  const tmp = spare?.name ?? join(dir, tempFileName(path));
+  const tmp = join(dir, tempFileName(path));
   let fd: number | undefined;
-  let held: HeldFile | undefined;
   try {
-    fd = spare?.fd ?? openCreatingDirectory(tmp, mode ?? 0o644);
-    if (mode !== undefined && spare?.mode !== mode) fchmodSync(fd, mode);
+    fd = openCreatingDirectory(tmp, mode ?? 0o644);
+    if (mode !== undefined) fchmodSync(fd, mode);
     let offset = 0;
-    while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset, offset);
-    if (spare !== undefined) ftruncateSync(fd, bytes.length);
+    while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
     if (options.durable === true) fsyncSync(fd);
-    const inode = spare?.inode ?? fstatSync(fd);
     closeSync(fd);
     fd = undefined;
-    held = holdReplaced(path, existing);
     renameSync(tmp, path);
-    notePlaced(path, { dev: inode.dev, ino: inode.ino });
-    if (held !== undefined) keepReplaced(path, held);
     replaced++;
     rememberWritten(path, bytes);
   } catch (error) {
     rememberWritten(path, undefined);
     if (fd !== undefined) closeQuietly(fd);
     unlinkQuietly(tmp);
-    if (held !== undefined) unlinkQuietly(held.name);
     throw error;
   }
   if (options.durable === true) syncDirectory(dir);

@@ -219,7 +219,6 @@ describe('acquireProjectLock', () => {
         'state/atomic-write.ts',
         'state/process-alive.ts',
         'state/no-follow.ts',
-        'state/spare-files.ts',
         'state/control-file.ts',
         'errors.ts',
         'platform/clock.ts',
