@@ -3,9 +3,10 @@
 // the file would be the same, and each replace-by-rename costs a flush on ext4. The file is
 // read back for that only when the bytes are the ones this process last wrote there: a view
 // that changed (a timestamp, a counter) is replaced without reading it first. Each write is
-// kept to few system calls (the loop makes ~15 a loop): the directory is created only when the
-// temp file cannot be opened for want of it, one lstat serves both the same-bytes check and
-// the mode to keep, and temp files of dead writers are looked for once per file and process.
+// kept to few system calls (the loop makes ~15 a loop): the folder is opened once (no link
+// followed, and made only when missing) and every name is taken in it, one lstat serves both
+// the same-bytes check and the mode to keep, and temp files of dead writers are looked for
+// once per file and process.
 // Also the append-only JSONL writer used for metrics.
 // The crash test transpiles this file (and its local imports) on its own: keep imports few.
 
@@ -16,7 +17,6 @@ import {
   fstatSync,
   fsyncSync,
   lstatSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -29,7 +29,7 @@ import {
 import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { isProcessAlive } from './process-alive.js';
-import { assertNoLinkedDirectory, openNoFollow } from './no-follow.js';
+import { closeOwnDirectory, namedByPath, openInDirectory, openOwnDirectory, type OwnDirectory } from './no-follow.js';
 
 export interface WriteAtomicOptions {
   /** File mode, applied exactly (not masked by umask). Default: keep the old file's mode. */
@@ -101,32 +101,44 @@ export function tempFileName(target: string, pid = process.pid): string {
 
 export function writeFileAtomic(path: string, data: string | Uint8Array, options: WriteAtomicOptions = {}): void {
   const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-  const dir = dirname(path);
-  // The rename replaces a link at `path` itself; a linked directory would move the file elsewhere.
-  assertNoLinkedDirectory(dir);
+  // Every name below is taken in the folder opened here, not through its path: the agent may
+  // swap the folder (or one above it, up to `.ralph`) for a link while ralph writes.
+  const dir = openOwnDirectory(dirname(path), true);
+  try {
+    writeInDirectory(dir, path, bytes, options);
+  } catch (error) {
+    throw namedByPath(error, dir, dirname(path));
+  } finally {
+    closeOwnDirectory(dir);
+  }
+}
+
+function writeInDirectory(dir: OwnDirectory, path: string, bytes: Uint8Array, options: WriteAtomicOptions): void {
+  const target = join(dir.at, basename(path));
   if (!swept.has(path)) {
-    removeStaleTempFiles(path);
+    removeStaleTempFilesIn(dir.at, basename(path));
     swept.add(path);
   }
-  const existing = lstatQuietly(path);
+  const existing = lstatQuietly(target);
   // A durable write also syncs what may still sit in the page cache, so it always goes through.
   const compare = options.durable !== true && options.evenIfSame !== true && !differsFromLastWritten(path, bytes);
-  if (compare && holdsAlready(path, existing, bytes, options.mode)) {
+  if (compare && holdsAlready(target, existing, bytes, options.mode)) {
     rememberWritten(path, bytes);
     return;
   }
-  const mode = options.mode ?? existingMode(path, existing);
-  const tmp = join(dir, tempFileName(path));
+  const mode = options.mode ?? existingMode(target, existing);
+  const tmp = join(dir.at, tempFileName(path));
   let fd: number | undefined;
   try {
-    fd = openCreatingDirectory(tmp, mode ?? 0o644);
+    // The rename replaces a link at the target itself; the exclusive open follows none.
+    fd = openSync(tmp, 'wx', mode ?? 0o644);
     if (mode !== undefined) fchmodSync(fd, mode);
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
     if (options.durable === true) fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
-    renameSync(tmp, path);
+    renameSync(tmp, target);
     replaced++;
     rememberWritten(path, bytes);
   } catch (error) {
@@ -155,10 +167,15 @@ export function appendJsonl(path: string, value: unknown): void {
 /** Several JSON lines in one O_APPEND write (as appendJsonl); nothing when there are none. */
 export function appendJsonLines(path: string, values: readonly unknown[]): void {
   if (values.length === 0) return;
-  mkdirSync(dirname(path), { recursive: true });
   const lines = values.map((value) => `${JSON.stringify(value)}\n`).join('');
   // Opened once, following no link (the agent may have planted one in its place).
-  const fd = openNoFollow(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT);
+  const dir = openOwnDirectory(dirname(path), true);
+  let fd: number;
+  try {
+    fd = openInDirectory(dir, path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT);
+  } finally {
+    closeOwnDirectory(dir);
+  }
   try {
     const bytes = Buffer.from(endsWithNewline(fd) ? lines : `\n${lines}`);
     let offset = 0;
@@ -176,17 +193,6 @@ function endsWithNewline(fd: number): boolean {
   return last[0] === 0x0a;
 }
 
-/** The temp file, opened exclusively; its directory is made only when it is missing. */
-function openCreatingDirectory(tmp: string, mode: number): number {
-  try {
-    return openSync(tmp, 'wx', mode);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    mkdirSync(dirname(tmp), { recursive: true });
-    return openSync(tmp, 'wx', mode);
-  }
-}
-
 function lstatQuietly(path: string): Stats | undefined {
   try {
     return lstatSync(path);
@@ -202,11 +208,20 @@ function lstatQuietly(path: string): Stats | undefined {
 function holdsAlready(path: string, st: Stats | undefined, bytes: Uint8Array, mode: number | undefined): boolean {
   if (!st || !st.isFile() || st.size !== bytes.length) return false;
   if (mode !== undefined && (st.mode & 0o777) !== mode) return false;
+  readBack++;
+  let fd: number;
   try {
-    readBack++;
-    return readFileSync(path).equals(bytes);
+    // The name may have been swapped since the lstat: a FIFO must not hang the read, nor a link lead elsewhere.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch {
     return false;
+  }
+  try {
+    return fstatSync(fd).isFile() && readFileSync(fd).equals(bytes);
+  } catch {
+    return false;
+  } finally {
+    closeQuietly(fd);
   }
 }
 
@@ -226,32 +241,35 @@ function existingMode(path: string, st: Stats | undefined): number | undefined {
  * left alone if its process still runs, because it may be writing right now.
  */
 export function removeStaleTempFiles(path: string): void {
-  const dir = dirname(path);
-  const prefix = `.${basename(path)}${TEMP_MARKER}`;
+  removeStaleTempFilesIn(dirname(path), basename(path));
+}
+
+function removeStaleTempFilesIn(dir: string, name: string): void {
+  const prefix = `.${name}${TEMP_MARKER}`;
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
     return;
   }
-  for (const name of names) {
-    if (!name.startsWith(prefix)) continue;
-    const pid = Number(name.slice(prefix.length).split('-')[0]);
+  for (const each of names) {
+    if (!each.startsWith(prefix)) continue;
+    const pid = Number(each.slice(prefix.length).split('-')[0]);
     if (!Number.isInteger(pid) || pid === process.pid || isProcessAlive(pid)) continue;
-    unlinkQuietly(join(dir, name));
+    unlinkQuietly(join(dir, each));
   }
 }
 
 // Best effort: makes the rename durable across power loss; some filesystems refuse it.
-function syncDirectory(dir: string): void {
+function syncDirectory(dir: OwnDirectory): void {
   let fd: number | undefined;
   try {
-    fd = openSync(dir, 'r');
+    fd = dir.fd ?? openSync(dir.at, 'r');
     fsyncSync(fd);
   } catch {
     // not supported here; the rename is still atomic
   } finally {
-    if (fd !== undefined) closeQuietly(fd);
+    if (fd !== undefined && fd !== dir.fd) closeQuietly(fd);
   }
 }
 

@@ -1,0 +1,70 @@
+// An agent that can write the project can swap `.ralph` (or a folder in it) for a link to a
+// folder of its choosing, and back, over and over while ralph writes there: progress.json and
+// the logs are written while the agent runs. Whatever the timing, ralph writes nothing outside
+// the project and leaves nothing behind in `.ralph`.
+
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { appendJsonl, writeFileAtomic } from '../../../lib/state/atomic-write.js';
+import { useTempDir } from './test-context.js';
+
+const tempDir = useTempDir();
+
+// Swaps `<project>/.ralph` for a link to `<outside>` and back, `cycles` times, then writes
+// `<project>/done`. A `.ralph` ralph makes while the name is free is moved aside (`made-<n>`):
+// still inside the project.
+const SWAPPER = `
+import { renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+const [project, outside, cycles] = process.argv.slice(2);
+const ralph = join(project, '.ralph'), real = join(project, 'real'), link = join(project, 'link');
+let made = 0;
+const putBack = (from) => {
+  for (;;) {
+    try { renameSync(from, ralph); return; } catch { renameSync(ralph, join(project, 'made-' + made++)); }
+  }
+};
+symlinkSync(outside, link);
+try {
+  for (let i = 0; i < Number(cycles); i++) {
+    renameSync(ralph, real);
+    try { renameSync(link, ralph); } catch { putBack(real); continue; }
+    renameSync(ralph, link);
+    putBack(real);
+  }
+} finally {
+  writeFileSync(join(project, 'done'), '');
+}
+`;
+
+describe('a .ralph folder swapped for a link while ralph writes in it', () => {
+  it('gets no file written outside the project, and nothing left in .ralph', async () => {
+    const project = tempDir();
+    const outside = tempDir();
+    const script = join(tempDir(), 'swap.mjs');
+    writeFileSync(script, SWAPPER);
+    mkdirSync(join(project, '.ralph', 'logs'), { recursive: true });
+    const swapper = spawn(process.execPath, [script, project, outside, '4000'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let errors = '';
+    swapper.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+    const exited = once(swapper, 'exit');
+    // A write may be refused or fail while the folder is swapped; none may land elsewhere.
+    for (let i = 0; i < 1_000_000 && !existsSync(join(project, 'done')); i++) {
+      try {
+        if (i % 2) writeFileAtomic(join(project, '.ralph', 'progress.json'), `{"loop":${i}}\n`);
+        else appendJsonl(join(project, '.ralph', 'logs', 'metrics.jsonl'), { loop: i });
+      } catch {
+        // refused or missing for a moment: the agent's doing
+      }
+    }
+    await exited;
+    expect(errors).toBe('');
+    expect(readdirSync(outside)).toEqual([]);
+    writeFileAtomic(join(project, '.ralph', 'progress.json'), '{"loop":"last"}\n');
+    expect(readdirSync(join(project, '.ralph')).sort()).toEqual(['logs', 'progress.json']);
+    expect(readFileSync(join(project, '.ralph', 'progress.json'), 'utf8')).toBe('{"loop":"last"}\n');
+  });
+});
