@@ -3,10 +3,10 @@
 // the file would be the same, and each replace-by-rename costs a flush on ext4. The file is
 // read back for that only when the bytes are the ones this process last wrote there: a view
 // that changed (a timestamp, a counter) is replaced without reading it first. Each write is
-// kept to few system calls (the loop makes ~15 a loop): the folder is opened once (no link
-// followed, and made only when missing) and every name is taken in it, one lstat serves both
-// the same-bytes check and the mode to keep, and temp files of dead writers are looked for
-// once per file and process.
+// kept to few system calls (the loop makes ~15 a loop): the folder is opened once a process
+// (no link followed, made only when missing, kept while its path still names it) and every
+// name is taken in it, one lstat serves both the same-bytes check and the mode to keep, and
+// temp files of dead writers are looked for once per file and process.
 // Also the append-only JSONL writer used for metrics.
 // The crash test transpiles this file (and its local imports) on its own: keep imports few.
 
@@ -29,7 +29,7 @@ import {
 import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { isProcessAlive } from './process-alive.js';
-import { closeOwnDirectory, namedByPath, openInDirectory, openOwnDirectory, type OwnDirectory } from './no-follow.js';
+import { namedByPath, openInDirectory, ownDirectory, type OwnDirectory } from './no-follow.js';
 
 export interface WriteAtomicOptions {
   /** File mode, applied exactly (not masked by umask). Default: keep the old file's mode. */
@@ -103,13 +103,11 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, options
   const bytes = typeof data === 'string' ? Buffer.from(data) : data;
   // Every name below is taken in the folder opened here, not through its path: the agent may
   // swap the folder (or one above it, up to `.ralph`) for a link while ralph writes.
-  const dir = openOwnDirectory(dirname(path), true);
+  const dir = ownDirectory(dirname(path), true);
   try {
     writeInDirectory(dir, path, bytes, options);
   } catch (error) {
     throw namedByPath(error, dir, dirname(path));
-  } finally {
-    closeOwnDirectory(dir);
   }
 }
 
@@ -169,13 +167,7 @@ export function appendJsonLines(path: string, values: readonly unknown[]): void 
   if (values.length === 0) return;
   const lines = values.map((value) => `${JSON.stringify(value)}\n`).join('');
   // Opened once, following no link (the agent may have planted one in its place).
-  const dir = openOwnDirectory(dirname(path), true);
-  let fd: number;
-  try {
-    fd = openInDirectory(dir, path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT);
-  } finally {
-    closeOwnDirectory(dir);
-  }
+  const fd = openInDirectory(ownDirectory(dirname(path), true), path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT);
   try {
     const bytes = Buffer.from(endsWithNewline(fd) ? lines : `\n${lines}`);
     let offset = 0;

@@ -46,15 +46,10 @@ export function writeFileNoFollow(path: string, data: string | Uint8Array, mode 
  * hang the open), after checking its directories; a RalphError when anything is not ralph's own.
  */
 export function openNoFollow(path: string, flags: number, mode = 0o644): number {
-  const dir = openOwnDirectory(dirname(path), false);
-  try {
-    return openInDirectory(dir, path, flags, mode);
-  } finally {
-    closeOwnDirectory(dir);
-  }
+  return openInDirectory(ownDirectory(dirname(path), false), path, flags, mode);
 }
 
-/** openNoFollow of `path` (named for errors) in `dir`, a folder opened by openOwnDirectory. */
+/** openNoFollow of `path` (named for errors) in `dir`, a folder opened by ownDirectory. */
 export function openInDirectory(dir: OwnDirectory, path: string, flags: number, mode = 0o644): number {
   let fd: number;
   try {
@@ -76,10 +71,10 @@ export function openInDirectory(dir: OwnDirectory, path: string, flags: number, 
 
 /** Creates `dir` (and its parents) when missing, and refuses it when it or a parent up to `.ralph` is a link. */
 export function ensureOwnDirectory(dir: string): void {
-  closeOwnDirectory(openOwnDirectory(dir, true));
+  ownDirectory(dir, true);
 }
 
-/** A folder opened by openOwnDirectory. */
+/** A folder opened by ownDirectory. */
 export interface OwnDirectory {
   /** Its descriptor; undefined where /proc/self/fd is missing (then `at` is its path, checked). */
   readonly fd: number | undefined;
@@ -91,13 +86,43 @@ const PROC_FD = '/proc/self/fd';
 const FOLDER_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 let procFdPresent: boolean | undefined;
 
+/** The folders opened lately, kept open (their descriptors close on exec: no child inherits one). */
+const kept = new Map<string, OwnDirectory & { dev: number; ino: number }>();
+const KEPT_FOLDERS = 32;
+
+/**
+ * `dir`, opened as openOwnDirectory does, and kept open for the next call while an lstat of its
+ * path still finds that very folder (one renamed away, removed or replaced by a link is opened
+ * again, and a link refused then). A write through a kept descriptor lands in the folder that
+ * passed the checks, wherever it was moved since: only the agent moves it, to where it can write.
+ */
+export function ownDirectory(dir: string, create: boolean): OwnDirectory {
+  const held = kept.get(dir);
+  if (held !== undefined) {
+    const now = lstatSync(dir, { throwIfNoEntry: false });
+    if (now?.isDirectory() && now.dev === held.dev && now.ino === held.ino) return held;
+    kept.delete(dir);
+    closeOwnDirectory(held);
+  }
+  const opened = openOwnDirectory(dir, create);
+  if (opened.fd === undefined) return opened;
+  const { dev, ino } = fstatSync(opened.fd);
+  kept.set(dir, { ...opened, dev, ino });
+  if (kept.size > KEPT_FOLDERS) {
+    const [oldest, folder] = kept.entries().next().value!;
+    kept.delete(oldest);
+    closeOwnDirectory(folder);
+  }
+  return opened;
+}
+
 /**
  * Opens `dir`: its path up to the nearest `.ralph` (or the whole path, with no `.ralph` in it)
  * with O_NOFOLLOW, then each folder below through the one above, so no link is followed from
  * `.ralph` down whatever is swapped meanwhile. With `create`, missing folders are made. A
- * RalphError names a link or a file found on the way. Close it with closeOwnDirectory.
+ * RalphError names a link or a file found on the way.
  */
-export function openOwnDirectory(dir: string, create: boolean): OwnDirectory {
+function openOwnDirectory(dir: string, create: boolean): OwnDirectory {
   if (!(procFdPresent ??= isDirectory(PROC_FD))) {
     if (create) mkdirSync(dir, { recursive: true });
     assertNoLinkedDirectory(dir);
@@ -118,7 +143,7 @@ export function openOwnDirectory(dir: string, create: boolean): OwnDirectory {
   return { fd, at: `${PROC_FD}/${fd}` };
 }
 
-export function closeOwnDirectory(dir: OwnDirectory): void {
+function closeOwnDirectory(dir: OwnDirectory): void {
   if (dir.fd !== undefined) closeSync(dir.fd);
 }
 

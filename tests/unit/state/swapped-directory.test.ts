@@ -5,10 +5,11 @@
 
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appendJsonl, writeFileAtomic } from '../../../lib/state/atomic-write.js';
+import { isRefusedWrite } from '../../../lib/state/no-follow.js';
 import { useTempDir } from './test-context.js';
 
 const tempDir = useTempDir();
@@ -66,5 +67,40 @@ describe('a .ralph folder swapped for a link while ralph writes in it', () => {
     writeFileAtomic(join(project, '.ralph', 'progress.json'), '{"loop":"last"}\n');
     expect(readdirSync(join(project, '.ralph')).sort()).toEqual(['logs', 'progress.json']);
     expect(readFileSync(join(project, '.ralph', 'progress.json'), 'utf8')).toBe('{"loop":"last"}\n');
+  });
+});
+
+describe('a .ralph folder replaced between two writes', () => {
+  it('by a link: the next write is refused and nothing lands where the link points', () => {
+    const project = tempDir();
+    const outside = tempDir();
+    const status = join(project, '.ralph', 'status.json');
+    writeFileAtomic(status, '{"loop":1}\n');
+    appendJsonl(join(project, '.ralph', 'logs', 'metrics.jsonl'), { loop: 1 });
+    renameSync(join(project, '.ralph'), join(project, 'moved'));
+    symlinkSync(outside, join(project, '.ralph'));
+    const refused = (write: () => void) => {
+      try {
+        write();
+        return false;
+      } catch (error) {
+        return isRefusedWrite(error);
+      }
+    };
+    expect(refused(() => writeFileAtomic(status, '{"loop":2}\n'))).toBe(true);
+    expect(refused(() => appendJsonl(join(project, '.ralph', 'logs', 'metrics.jsonl'), { loop: 2 }))).toBe(true);
+    expect(readdirSync(outside)).toEqual([]);
+    expect(readFileSync(join(project, 'moved', 'status.json'), 'utf8')).toBe('{"loop":1}\n');
+  });
+
+  it('by a new folder: the next write goes to the folder the path names now', () => {
+    const project = tempDir();
+    const status = join(project, '.ralph', 'status.json');
+    writeFileAtomic(status, '{"loop":1}\n');
+    renameSync(join(project, '.ralph'), join(project, 'moved'));
+    mkdirSync(join(project, '.ralph'));
+    writeFileAtomic(status, '{"loop":2}\n');
+    expect(readFileSync(status, 'utf8')).toBe('{"loop":2}\n');
+    expect(readFileSync(join(project, 'moved', 'status.json'), 'utf8')).toBe('{"loop":1}\n');
   });
 });
