@@ -26,7 +26,7 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import type { Stats } from 'node:fs';
+import type { Dirent, Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { isProcessAlive } from './process-alive.js';
 import { namedByPath, openInDirectory, ownDirectory, type OwnDirectory } from './no-follow.js';
@@ -249,6 +249,48 @@ function removeStaleTempFilesIn(dir: string, name: string): void {
     const pid = Number(each.slice(prefix.length).split('-')[0]);
     if (!Number.isInteger(pid) || pid === process.pid || isProcessAlive(pid)) continue;
     unlinkQuietly(join(dir, each));
+  }
+}
+
+/** tempFileName's names: `.<name>.tmp-<pid>-<8 hex digits>`. */
+const TEMP_NAME = /^\..+\.tmp-(\d+)-[0-9a-f]{8}$/;
+
+/**
+ * Removes the temp files writers killed mid-write left in `dir` and the folders right under it,
+ * whatever file they were writing (removeStaleTempFiles sweeps only the file about to be written,
+ * so a file no later run writes would keep its leftover for good). For a process that holds the
+ * folder's lock; still, a file of a live process is left alone.
+ */
+export function removeDeadWritersTempFiles(dir: string): void {
+  const top = ownDirectoryQuietly(dir);
+  if (top === undefined) return;
+  for (const entry of readdirQuietly(top.at)) {
+    if (entry.isDirectory()) {
+      const below = ownDirectoryQuietly(join(dir, entry.name));
+      if (below !== undefined) for (const inner of readdirQuietly(below.at)) removeIfDeadWriters(below.at, inner);
+    } else removeIfDeadWriters(top.at, entry);
+  }
+}
+
+function removeIfDeadWriters(dir: string, entry: Dirent): void {
+  const pid = entry.isFile() ? Number(TEMP_NAME.exec(entry.name)?.[1]) : Number.NaN;
+  if (!Number.isInteger(pid) || pid === process.pid || isProcessAlive(pid)) return;
+  unlinkQuietly(join(dir, entry.name));
+}
+
+function ownDirectoryQuietly(dir: string): OwnDirectory | undefined {
+  try {
+    return ownDirectory(dir, false);
+  } catch {
+    return undefined;
+  }
+}
+
+function readdirQuietly(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
   }
 }
 

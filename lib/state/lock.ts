@@ -11,7 +11,7 @@ import type { Logger } from '../platform/deps.js';
 import { RalphError } from '../errors.js';
 import type { RalphPaths } from './paths.js';
 import { isProcessAlive, isRalphProcess, readProcessStartTime } from './process-alive.js';
-import { removeStaleTempFiles, tempFileName, writeFileAtomic } from './atomic-write.js';
+import { removeDeadWritersTempFiles, removeStaleTempFiles, tempFileName, writeFileAtomic } from './atomic-write.js';
 import { readTextIfPresent } from '../platform/read-text.js';
 
 export interface LockState {
@@ -83,8 +83,10 @@ export function acquireProjectLock(paths: Pick<RalphPaths, 'lock'>, options: Acq
   while (Date.now() - started < ACQUIRE_WINDOW_MS) {
     if (createExclusive(paths.lock, content)) {
       // Re-check that the file we made is still the lock (nobody broke it as "stale").
-      if (readTextIfPresent(paths.lock) === content) return heldLock(paths.lock, mine, previous);
-      continue;
+      if (readTextIfPresent(paths.lock) !== content) continue;
+      // Ours: no other ralph writes here now, so whatever temp file a dead one left can go.
+      removeDeadWritersTempFiles(dirname(paths.lock));
+      return heldLock(paths.lock, mine, previous);
     }
     const seen = readTextIfPresent(paths.lock);
     if (seen === undefined) continue; // released meanwhile: try to create again
