@@ -29,7 +29,7 @@ import {
 import type { Dirent, Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { isProcessAlive } from './process-alive.js';
-import { namedByPath, openInDirectory, ownDirectory, type OwnDirectory } from './no-follow.js';
+import { folderInPlaceError, namedByPath, openInDirectory, ownDirectory, type OwnDirectory } from './no-follow.js';
 
 export interface WriteAtomicOptions {
   /** File mode, applied exactly (not masked by umask). Default: keep the old file's mode. */
@@ -143,7 +143,7 @@ function writeInDirectory(dir: OwnDirectory, path: string, bytes: Uint8Array, op
     rememberWritten(path, undefined);
     if (fd !== undefined) closeQuietly(fd);
     unlinkQuietly(tmp);
-    throw error;
+    throw lstatQuietly(target)?.isDirectory() ? folderInPlaceError(path) : error;
   }
   if (options.durable === true) syncDirectory(dir);
 }

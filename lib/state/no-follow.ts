@@ -233,6 +233,14 @@ function refusedWrite(path: string, problem: string): RalphError {
   });
 }
 
+/** The error for a folder found where ralph writes the state file `path` (a rename cannot replace it). */
+export function folderInPlaceError(path: string): RalphError {
+  const name = ralphRelativeName(path);
+  return new RalphError('bad_state_file', `${name} is a directory; ralph writes its state there`, {
+    hint: `remove or rename that directory (rm -r ${name}), then run ralph again`,
+  });
+}
+
 /** `.ralph/logs/ralph.log` for a path inside a project's `.ralph`, else the path as given. */
 export function ralphRelativeName(path: string): string {
   const at = path.lastIndexOf(`${sep}.ralph${sep}`);

@@ -5,9 +5,10 @@
 
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { RalphError } from '../../../lib/errors.js';
 import { appendJsonl, writeFileAtomic } from '../../../lib/state/atomic-write.js';
 import { isRefusedWrite } from '../../../lib/state/no-follow.js';
 import { useTempDir } from './test-context.js';
@@ -102,5 +103,25 @@ describe('a .ralph folder replaced between two writes', () => {
     writeFileAtomic(status, '{"loop":2}\n');
     expect(readFileSync(status, 'utf8')).toBe('{"loop":2}\n');
     expect(readFileSync(join(project, 'moved', 'status.json'), 'utf8')).toBe('{"loop":1}\n');
+  });
+});
+
+describe('a folder planted where ralph writes a state file', () => {
+  it('stops the write with an error naming the file and what to do, and leaves no temp file', () => {
+    const project = tempDir();
+    const status = join(project, '.ralph', 'status.json');
+    writeFileAtomic(status, '{"loop":1}\n');
+    rmSync(status);
+    mkdirSync(join(status, 'inside'), { recursive: true });
+    let thrown: unknown;
+    try {
+      writeFileAtomic(status, '{"loop":2}\n');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(RalphError);
+    expect((thrown as RalphError).message).toBe('.ralph/status.json is a directory; ralph writes its state there');
+    expect((thrown as RalphError).hint).toBe('remove or rename that directory (rm -r .ralph/status.json), then run ralph again');
+    expect(readdirSync(join(project, '.ralph'))).toEqual(['status.json']);
   });
 });
