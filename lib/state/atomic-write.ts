@@ -233,7 +233,8 @@ function existingMode(path: string, st: Stats | undefined): number | undefined {
  * left alone if its process still runs, because it may be writing right now.
  */
 export function removeStaleTempFiles(path: string): void {
-  removeStaleTempFilesIn(dirname(path), basename(path));
+  const dir = ownDirectoryQuietly(dirname(path));
+  if (dir !== undefined) removeStaleTempFilesIn(dir.at, basename(path));
 }
 
 function removeStaleTempFilesIn(dir: string, name: string): void {
@@ -264,11 +265,13 @@ const TEMP_NAME = /^\..+\.tmp-(\d+)-[0-9a-f]{8}$/;
 export function removeDeadWritersTempFiles(dir: string): void {
   const top = ownDirectoryQuietly(dir);
   if (top === undefined) return;
-  for (const entry of readdirQuietly(top.at)) {
-    if (entry.isDirectory()) {
-      const below = ownDirectoryQuietly(join(dir, entry.name));
-      if (below !== undefined) for (const inner of readdirQuietly(below.at)) removeIfDeadWriters(below.at, inner);
-    } else removeIfDeadWriters(top.at, entry);
+  // Each folder's name is used before the next is opened (opening one may close an older one).
+  const entries = readdirQuietly(top.at);
+  for (const entry of entries) if (!entry.isDirectory()) removeIfDeadWriters(top.at, entry);
+  for (const entry of entries) {
+    if (!entry.isDirectory()) continue;
+    const below = ownDirectoryQuietly(join(dir, entry.name));
+    if (below !== undefined) for (const inner of readdirQuietly(below.at)) removeIfDeadWriters(below.at, inner);
   }
 }
 

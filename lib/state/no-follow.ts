@@ -49,6 +49,14 @@ export function openNoFollow(path: string, flags: number, mode = 0o644): number 
   return openInDirectory(ownDirectory(dirname(path), false), path, flags, mode);
 }
 
+/**
+ * `path` named through its folder's descriptor (ownDirectory), for a call made right away: a
+ * later ownDirectory may close that descriptor. A RalphError when the folder is a link.
+ */
+export function nameInOwnDirectory(path: string): string {
+  return join(ownDirectory(dirname(path), false).at, basename(path));
+}
+
 /** openNoFollow of `path` (named for errors) in `dir`, a folder opened by ownDirectory. */
 export function openInDirectory(dir: OwnDirectory, path: string, flags: number, mode = 0o644): number {
   let fd: number;
@@ -74,7 +82,7 @@ export function ensureOwnDirectory(dir: string): void {
   ownDirectory(dir, true);
 }
 
-/** A folder opened by ownDirectory. */
+/** A folder opened by ownDirectory; its `at` serves until the next ownDirectory call. */
 export interface OwnDirectory {
   /** Its descriptor; undefined where /proc/self/fd is missing (then `at` is its path, checked). */
   readonly fd: number | undefined;

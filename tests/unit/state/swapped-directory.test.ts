@@ -10,7 +10,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RalphError } from '../../../lib/errors.js';
 import { appendJsonl, writeFileAtomic } from '../../../lib/state/atomic-write.js';
+import { acquireProjectLock } from '../../../lib/state/lock.js';
 import { isRefusedWrite } from '../../../lib/state/no-follow.js';
+import { ralphPaths } from '../../../lib/state/paths.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { useTempDir } from './test-context.js';
 
 const tempDir = useTempDir();
@@ -68,6 +71,33 @@ describe('a .ralph folder swapped for a link while ralph writes in it', () => {
     writeFileAtomic(join(project, '.ralph', 'progress.json'), '{"loop":"last"}\n');
     expect(readdirSync(join(project, '.ralph')).sort()).toEqual(['logs', 'progress.json']);
     expect(readFileSync(join(project, '.ralph', 'progress.json'), 'utf8')).toBe('{"loop":"last"}\n');
+  });
+});
+
+describe('the project lock, taken and released while .ralph is swapped for a link', () => {
+  it('is never made or removed outside the project', async () => {
+    const project = tempDir();
+    const outside = tempDir();
+    const script = join(tempDir(), 'swap.mjs');
+    writeFileSync(script, SWAPPER);
+    mkdirSync(join(project, '.ralph'));
+    const paths = ralphPaths(project);
+    const swapper = spawn(process.execPath, [script, project, outside, '3000'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const exited = once(swapper, 'exit');
+    const seen = new Set<string>();
+    for (let i = 0; i < 100_000 && !existsSync(join(project, 'done')); i++) {
+      try {
+        const lock = acquireProjectLock(paths, { pid: process.pid, logger: createMemoryLogger(), isAlive: () => false });
+        // While held: the lock file is in the project, never where the link points.
+        for (const name of readdirSync(outside)) seen.add(name.replace(/tmp-.*/, 'tmp-…'));
+        lock.release();
+      } catch {
+        // refused or missing for a moment: the agent's doing
+      }
+    }
+    await exited;
+    for (const name of readdirSync(outside)) seen.add(name.replace(/tmp-.*/, 'tmp-…'));
+    expect([...seen]).toEqual([]);
   });
 });
 
