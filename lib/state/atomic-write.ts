@@ -49,6 +49,7 @@ export interface WriteAtomicOptions {
 }
 
 const TEMP_MARKER = '.tmp-';
+const TEMP_NAME_TRIES = 8;
 
 /** Targets whose directory was already swept of dead writers' temp files by this process. */
 const swept = new Set<string>();
@@ -125,11 +126,10 @@ function writeInDirectory(dir: OwnDirectory, path: string, bytes: Uint8Array, op
     return;
   }
   const mode = options.mode ?? existingMode(target, existing);
-  const tmp = join(dir.at, tempFileName(path));
-  let fd: number | undefined;
+  // The rename replaces a link at the target itself; the temp file's open follows none.
+  const { tmp, fd: opened } = openTempFile(dir, path, mode ?? 0o644);
+  let fd: number | undefined = opened;
   try {
-    // The rename replaces a link at the target itself; the exclusive open follows none.
-    fd = openSync(tmp, 'wx', mode ?? 0o644);
     if (mode !== undefined) fchmodSync(fd, mode);
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
@@ -146,6 +146,22 @@ function writeInDirectory(dir: OwnDirectory, path: string, bytes: Uint8Array, op
     throw lstatQuietly(target)?.isDirectory() ? folderInPlaceError(path) : error;
   }
   if (options.durable === true) syncDirectory(dir);
+}
+
+/**
+ * A new temp file for `path` in `dir`, opened exclusively (O_EXCL follows no link). A name found
+ * taken (by chance, or by an agent that guessed it from the names it saw drawn) is left to its
+ * owner and another is drawn.
+ */
+function openTempFile(dir: OwnDirectory, path: string, mode: number): { tmp: string; fd: number } {
+  for (let tries = 1; ; tries++) {
+    const tmp = join(dir.at, tempFileName(path));
+    try {
+      return { tmp, fd: openSync(tmp, 'wx', mode) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || tries === TEMP_NAME_TRIES) throw error;
+    }
+  }
 }
 
 /** Pretty JSON with 2-space indent and a trailing newline, as the Bash tool's jq writes it. */

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { RalphError } from '../../../lib/errors.js';
 import { appendJsonl, writeFileAtomic } from '../../../lib/state/atomic-write.js';
 import { acquireProjectLock } from '../../../lib/state/lock.js';
@@ -153,5 +153,22 @@ describe('a folder planted where ralph writes a state file', () => {
     expect((thrown as RalphError).message).toBe('.ralph/status.json is a directory; ralph writes its state there');
     expect((thrown as RalphError).hint).toBe('remove or rename that directory (rm -r .ralph/status.json), then run ralph again');
     expect(readdirSync(join(project, '.ralph'))).toEqual(['status.json']);
+  });
+});
+
+describe('a file planted under the name of the next temp file', () => {
+  it('does not stop the write: another name is drawn', () => {
+    const dir = join(tempDir(), '.ralph');
+    const status = join(dir, 'status.json');
+    writeFileAtomic(status, '{"loop":1}\n');
+    // An agent that watched the names ralph drew may guess the next one and take it first.
+    const random = vi.spyOn(Math, 'random').mockReturnValueOnce(0.5);
+    try {
+      symlinkSync(join(tempDir(), 'elsewhere'), join(dir, `.status.json.tmp-${process.pid}-80000000`));
+      writeFileAtomic(status, '{"loop":2}\n');
+    } finally {
+      random.mockRestore();
+    }
+    expect(readFileSync(status, 'utf8')).toBe('{"loop":2}\n');
   });
 });
