@@ -3,8 +3,10 @@
 // project whose .gitignore names ralph's files one by one (the Bash tool's), for an agent's
 // `git add -A` to commit.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { removeDeadWritersTempFiles } from '../../lib/state/atomic-write.js';
 import { runCli } from '../helpers/run-cli.js';
 import { createFastAgent, faultProject, listTempFiles } from './fast-agent.js';
 
@@ -28,6 +30,28 @@ describe('temp files a killed ralph left in .ralph', () => {
     const run = await runCli('ralph', ['--max-loops', '1'], { cwd: project.dir, env: agent.env });
     expect(run.code, run.stderr).toBe(3);
     expect(listTempFiles(project.dir)).toEqual([]);
+    project.cleanup();
+  });
+});
+
+describe('the sweep of dead writers’ temp files', () => {
+  it('takes them from .ralph and every folder right under it, however many, and nothing else', () => {
+    const project = faultProject();
+    const ralph = project.path('.ralph');
+    const live = `.status.json.tmp-${process.pid}-0badf00d`;
+    // More folders than ralph keeps open at once: each is swept before the next is opened, and
+    // the files of .ralph itself before any (listed in name order, these come after the folders).
+    for (let i = 0; i < 40; i++) writeFileSync(join(ralph, `.view-${i}.tmp-${DEAD}-0badf00d`), '{');
+    for (let i = 0; i < 40; i++) {
+      mkdirSync(join(ralph, `.folder-${i}`));
+      writeFileSync(join(ralph, `.folder-${i}`, `.f${i}.json.tmp-${DEAD}-0badf00d`), '{');
+      writeFileSync(join(ralph, `.folder-${i}`, 'kept.json'), '{}');
+    }
+    writeFileSync(join(ralph, live), '{');
+    removeDeadWritersTempFiles(ralph);
+    const left = readdirSync(ralph).filter((name) => name.includes('.tmp-'));
+    expect(left).toEqual([live]);
+    for (let i = 0; i < 40; i++) expect(readdirSync(join(ralph, `.folder-${i}`))).toEqual(['kept.json']);
     project.cleanup();
   });
 });
