@@ -3,7 +3,7 @@
 // the file would be the same, and each replace-by-rename costs a flush on ext4. The file is
 // read back for that only when the bytes are the ones this process last wrote there: a view
 // that changed (a timestamp, a counter) is replaced without reading it first. Each write is
-// kept to few system calls (the loop makes ~15 a loop): the folder is opened once a process
+// kept to few system calls (the loop makes ~18 a loop): the folder is opened once a process
 // (no link followed, made only when missing, kept while its path still names it) and every
 // name is taken in it, one lstat serves both the same-bytes check and the mode to keep, and
 // temp files of dead writers are looked for once per file and process.

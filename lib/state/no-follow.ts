@@ -157,7 +157,7 @@ function closeOwnDirectory(dir: OwnDirectory): void {
 
 /** `error` (from a call on a name in `dir`) telling the folder's path `shown`, not its /proc name. */
 export function namedByPath(error: unknown, dir: OwnDirectory, shown: string): unknown {
-  return dir.fd === undefined ? error : renamedIn(error, dir.at, shown);
+  return dir.fd === undefined ? error : renamedIn(error, `${dir.at}/`, `${shown}/`);
 }
 
 function renamedIn(error: unknown, from: string, to: string): unknown {
