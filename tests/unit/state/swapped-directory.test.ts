@@ -1,17 +1,18 @@
 // An agent that can write the project can swap `.ralph` (or a folder in it) for a link to a
 // folder of its choosing, and back, over and over while ralph writes there: progress.json and
 // the logs are written while the agent runs. Whatever the timing, ralph writes nothing outside
-// the project and leaves nothing behind in `.ralph`.
+// the project and leaves nothing behind in `.ralph`. Also what else an agent may plant where
+// ralph writes: a folder in a state file's place, a file under the next temp file's name.
 
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { constants, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { RalphError } from '../../../lib/errors.js';
 import { appendJsonl, writeFileAtomic } from '../../../lib/state/atomic-write.js';
 import { acquireProjectLock } from '../../../lib/state/lock.js';
-import { isRefusedWrite } from '../../../lib/state/no-follow.js';
+import { isRefusedWrite, openNoFollow } from '../../../lib/state/no-follow.js';
 import { ralphPaths } from '../../../lib/state/paths.js';
 import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { useTempDir } from './test-context.js';
@@ -170,5 +171,17 @@ describe('a file planted under the name of the next temp file', () => {
       random.mockRestore();
     }
     expect(readFileSync(status, 'utf8')).toBe('{"loop":2}\n');
+  });
+});
+
+describe('an error of a write through a folder it opened', () => {
+  it('names the file and folder by their paths, not by the descriptor they were reached through', () => {
+    const dir = join(tempDir(), '.ralph');
+    mkdirSync(dir);
+    writeFileAtomic(join(dir, 'status.json'), '{}\n');
+    const missing = join(dir, 'missing.log');
+    expect(() => openNoFollow(missing, constants.O_WRONLY)).toThrow(`ENOENT: no such file or directory, open '${missing}'`);
+    const inMissingFolder = join(dir, 'logs', 'ralph.log');
+    expect(() => openNoFollow(inMissingFolder, constants.O_WRONLY)).toThrow(`ENOENT: no such file or directory, open '${join(dir, 'logs')}'`);
   });
 });
