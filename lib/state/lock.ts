@@ -85,8 +85,9 @@ export function acquireProjectLock(paths: Pick<RalphPaths, 'lock'>, options: Acq
     if (createExclusive(paths.lock, content)) {
       // Re-check that the file we made is still the lock (nobody broke it as "stale").
       if (readOwn(paths.lock) !== content) continue;
-      // Ours: no other ralph writes here now, so whatever temp file a dead one left can go.
+      // Ours: no other ralph writes here now, so whatever temp file or guard a dead one left can go.
       removeDeadWritersTempFiles(dirname(paths.lock));
+      removeAbandonedGuard(`${paths.lock}.break`, isAlive);
       return heldLock(paths.lock, mine, previous);
     }
     const seen = readOwn(paths.lock);
@@ -131,8 +132,7 @@ function withBreakGuard(lock: string, pid: number, isAlive: (pid: number) => boo
     // given to a process that lives on, or it may be empty (only where hard links are
     // unsupported, a breaker killed between create and write) — and would otherwise block every
     // start.
-    const owner = readOwn(guard);
-    if ((owner && !isAlive(Number(owner))) || isOlderThan(guard, ABANDONED_GUARD_MS)) removeOwn(guard);
+    removeAbandonedGuard(guard, isAlive);
     return false;
   }
   try {
@@ -144,6 +144,12 @@ function withBreakGuard(lock: string, pid: number, isAlive: (pid: number) => boo
 }
 
 const ABANDONED_GUARD_MS = 2000;
+
+/** Removes the guard when its breaker is dead, or when it has stayed so long it must be abandoned. */
+function removeAbandonedGuard(guard: string, isAlive: (pid: number) => boolean): void {
+  const owner = readOwn(guard);
+  if ((owner && !isAlive(Number(owner))) || isOlderThan(guard, ABANDONED_GUARD_MS)) removeOwn(guard);
+}
 
 /**
  * The lock and its guard appear from temp files (createExclusive): a ralph killed between making
