@@ -125,7 +125,7 @@ export function ownDirectory(dir: string, create: boolean): OwnDirectory {
 }
 
 /**
- * Opens `dir`: its path up to the nearest `.ralph` (or the whole path, with no `.ralph` in it)
+ * Opens `dir`: its path up to `.ralph` (ralphDirectoryChain; the whole path with no `.ralph` in it)
  * with O_NOFOLLOW, then each folder below through the one above, so no link is followed from
  * `.ralph` down whatever is swapped meanwhile. With `create`, missing folders are made. A
  * RalphError names a link or a file found on the way.
@@ -209,8 +209,8 @@ function isDirectory(path: string): boolean {
 }
 
 /**
- * `dir` and its parents up to the nearest `.ralph` are directories, not links: a linked
- * `.ralph/logs` would send every log to wherever it points. With no `.ralph` above, only `dir`.
+ * `dir` and its parents up to `.ralph` (ralphDirectoryChain) are directories, not links: a
+ * linked `.ralph/logs` would send every log to wherever it points. With no `.ralph` above, only `dir`.
  */
 export function assertNoLinkedDirectory(dir: string): void {
   const chain = ralphDirectoryChain(dir);
@@ -225,13 +225,20 @@ export function assertNoLinkedDirectory(dir: string): void {
   }
 }
 
+/**
+ * `dir` and its parents up to the outermost `.ralph` within a few levels (a --parallel unit's
+ * `.ralph` lies in a worktree under the project's: its worktree folder is the agent's to swap
+ * too), nearest first; `[dir]` when there is none.
+ */
 function ralphDirectoryChain(dir: string): string[] {
   const chain: string[] = [];
-  for (let at = dir; ; at = dirname(at)) {
+  let outermost = 0;
+  for (let at = dir; chain.length <= 8; at = dirname(at)) {
     chain.push(at);
-    if (basename(at) === '.ralph') return chain;
-    if (dirname(at) === at || chain.length > 8) return [dir];
+    if (basename(at) === '.ralph') outermost = chain.length;
+    if (dirname(at) === at) break;
   }
+  return outermost === 0 ? [dir] : chain.slice(0, outermost);
 }
 
 function refusedWrite(path: string, problem: string): RalphError {

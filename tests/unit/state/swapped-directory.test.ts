@@ -137,6 +137,25 @@ describe('a .ralph folder replaced between two writes', () => {
   });
 });
 
+describe('a --parallel unit’s worktree replaced by a link', () => {
+  it('gets no .ralph made or written where the link points', () => {
+    const project = tempDir();
+    const outside = tempDir();
+    const unit = join(project, '.ralph', 'worktrees', 'unit-1');
+    writeFileAtomic(join(unit, '.ralph', 'status.json'), '{"loop":1}\n');
+    renameSync(unit, join(project, 'moved'));
+    symlinkSync(outside, unit);
+    let thrown: unknown;
+    try {
+      writeFileAtomic(join(unit, '.ralph', 'status.json'), '{"loop":2}\n');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isRefusedWrite(thrown)).toBe(true);
+    expect(readdirSync(outside)).toEqual([]);
+  });
+});
+
 describe('a folder planted where ralph writes a state file', () => {
   it('stops the write with an error naming the file and what to do, and leaves no temp file', () => {
     const project = tempDir();
