@@ -3,11 +3,10 @@
 // the file would be the same, and each replace-by-rename costs a flush on ext4. The file is
 // read back for that only when the bytes are the ones this process last wrote there: a view
 // that changed (a timestamp, a counter) is replaced without reading it first. Each write is
-// kept to few system calls (the loop makes ~18 a loop): the temp file is the inode the last
-// write replaced, kept aside (spare-files.ts), so no inode is made or freed; the directory is
-// created only when a temp file cannot be opened for want of it, one lstat serves both the
-// same-bytes check and the mode to keep, and temp files of dead writers are looked for once
-// per file and process.
+// kept to few system calls (the loop makes ~18 a loop): the folder is opened once a process
+// (no link followed, made only when missing, kept while its path still names it) and every
+// name is taken in it, one lstat serves both the same-bytes check and the mode to keep, and
+// temp files of dead writers are looked for once per file and process.
 // Also the append-only JSONL writer used for metrics.
 // The crash test transpiles this file (and its local imports) on its own: keep imports few.
 
@@ -17,9 +16,7 @@ import {
   fchmodSync,
   fstatSync,
   fsyncSync,
-  ftruncateSync,
   lstatSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -29,11 +26,10 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import type { Stats } from 'node:fs';
+import type { Dirent, Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { isProcessAlive } from './process-alive.js';
-import { assertNoLinkedDirectory, openNoFollow } from './no-follow.js';
-import { holdReplaced, keepReplaced, notePlaced, takeSpare, type HeldFile } from './spare-files.js';
+import { folderInPlaceError, namedByPath, openInDirectory, ownDirectory, type OwnDirectory } from './no-follow.js';
 
 export interface WriteAtomicOptions {
   /** File mode, applied exactly (not masked by umask). Default: keep the old file's mode. */
@@ -53,6 +49,7 @@ export interface WriteAtomicOptions {
 }
 
 const TEMP_MARKER = '.tmp-';
+const TEMP_NAME_TRIES = 8;
 
 /** Targets whose directory was already swept of dead writers' temp files by this process. */
 const swept = new Set<string>();
@@ -105,51 +102,66 @@ export function tempFileName(target: string, pid = process.pid): string {
 
 export function writeFileAtomic(path: string, data: string | Uint8Array, options: WriteAtomicOptions = {}): void {
   const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-  const dir = dirname(path);
-  // The rename replaces a link at `path` itself; a linked directory would move the file elsewhere.
-  assertNoLinkedDirectory(dir);
+  // Every name below is taken in the folder opened here, not through its path: the agent may
+  // swap the folder (or one above it, up to `.ralph`) for a link while ralph writes.
+  const dir = ownDirectory(dirname(path), true);
+  try {
+    writeInDirectory(dir, path, bytes, options);
+  } catch (error) {
+    throw namedByPath(error, dir, dirname(path));
+  }
+}
+
+function writeInDirectory(dir: OwnDirectory, path: string, bytes: Uint8Array, options: WriteAtomicOptions): void {
+  const target = join(dir.at, basename(path));
   if (!swept.has(path)) {
-    removeStaleTempFiles(path);
+    removeStaleTempFilesIn(dir.at, basename(path));
     swept.add(path);
   }
-  const existing = lstatQuietly(path);
+  const existing = lstatQuietly(target);
   // A durable write also syncs what may still sit in the page cache, so it always goes through.
   const compare = options.durable !== true && options.evenIfSame !== true && !differsFromLastWritten(path, bytes);
-  if (compare && holdsAlready(path, existing, bytes, options.mode)) {
+  if (compare && holdsAlready(target, existing, bytes, options.mode)) {
     rememberWritten(path, bytes);
     return;
   }
-  const mode = options.mode ?? existingMode(path, existing);
-  // The inode this process replaced last time, rewritten (spare-files.ts); not for a file that
-  // must get the umask's mode (none there, none asked for).
-  const spare = mode === undefined ? undefined : takeSpare(path);
-  const tmp = spare?.name ?? join(dir, tempFileName(path));
-  let fd: number | undefined;
-  let held: HeldFile | undefined;
+  const mode = options.mode ?? existingMode(target, existing);
+  // The rename replaces a link at the target itself; the temp file's open follows none.
+  const { tmp, fd: opened } = openTempFile(dir, path, mode ?? 0o644);
+  let fd: number | undefined = opened;
   try {
-    fd = spare?.fd ?? openCreatingDirectory(tmp, mode ?? 0o644);
-    if (mode !== undefined && spare?.mode !== mode) fchmodSync(fd, mode);
+    if (mode !== undefined) fchmodSync(fd, mode);
     let offset = 0;
-    while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset, offset);
-    if (spare !== undefined) ftruncateSync(fd, bytes.length);
+    while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
     if (options.durable === true) fsyncSync(fd);
-    const inode = spare?.inode ?? fstatSync(fd);
     closeSync(fd);
     fd = undefined;
-    held = holdReplaced(path, existing);
-    renameSync(tmp, path);
-    notePlaced(path, { dev: inode.dev, ino: inode.ino });
-    if (held !== undefined) keepReplaced(path, held);
+    renameSync(tmp, target);
     replaced++;
     rememberWritten(path, bytes);
   } catch (error) {
     rememberWritten(path, undefined);
     if (fd !== undefined) closeQuietly(fd);
     unlinkQuietly(tmp);
-    if (held !== undefined) unlinkQuietly(held.name);
-    throw error;
+    throw lstatQuietly(target)?.isDirectory() ? folderInPlaceError(path) : error;
   }
   if (options.durable === true) syncDirectory(dir);
+}
+
+/**
+ * A new temp file for `path` in `dir`, opened exclusively (O_EXCL follows no link). A name found
+ * taken (by chance, or by an agent that guessed it from the names it saw drawn) is left to its
+ * owner and another is drawn.
+ */
+function openTempFile(dir: OwnDirectory, path: string, mode: number): { tmp: string; fd: number } {
+  for (let tries = 1; ; tries++) {
+    const tmp = join(dir.at, tempFileName(path));
+    try {
+      return { tmp, fd: openSync(tmp, 'wx', mode) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || tries === TEMP_NAME_TRIES) throw error;
+    }
+  }
 }
 
 /** Pretty JSON with 2-space indent and a trailing newline, as the Bash tool's jq writes it. */
@@ -169,10 +181,9 @@ export function appendJsonl(path: string, value: unknown): void {
 /** Several JSON lines in one O_APPEND write (as appendJsonl); nothing when there are none. */
 export function appendJsonLines(path: string, values: readonly unknown[]): void {
   if (values.length === 0) return;
-  mkdirSync(dirname(path), { recursive: true });
   const lines = values.map((value) => `${JSON.stringify(value)}\n`).join('');
   // Opened once, following no link (the agent may have planted one in its place).
-  const fd = openNoFollow(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT);
+  const fd = openInDirectory(ownDirectory(dirname(path), true), path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT);
   try {
     const bytes = Buffer.from(endsWithNewline(fd) ? lines : `\n${lines}`);
     let offset = 0;
@@ -190,17 +201,6 @@ function endsWithNewline(fd: number): boolean {
   return last[0] === 0x0a;
 }
 
-/** The temp file, opened exclusively; its directory is made only when it is missing. */
-function openCreatingDirectory(tmp: string, mode: number): number {
-  try {
-    return openSync(tmp, 'wx', mode);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    mkdirSync(dirname(tmp), { recursive: true });
-    return openSync(tmp, 'wx', mode);
-  }
-}
-
 function lstatQuietly(path: string): Stats | undefined {
   try {
     return lstatSync(path);
@@ -216,11 +216,20 @@ function lstatQuietly(path: string): Stats | undefined {
 function holdsAlready(path: string, st: Stats | undefined, bytes: Uint8Array, mode: number | undefined): boolean {
   if (!st || !st.isFile() || st.size !== bytes.length) return false;
   if (mode !== undefined && (st.mode & 0o777) !== mode) return false;
+  readBack++;
+  let fd: number;
   try {
-    readBack++;
-    return readFileSync(path).equals(bytes);
+    // The name may have been swapped since the lstat: a FIFO must not hang the read, nor a link lead elsewhere.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch {
     return false;
+  }
+  try {
+    return fstatSync(fd).isFile() && readFileSync(fd).equals(bytes);
+  } catch {
+    return false;
+  } finally {
+    closeQuietly(fd);
   }
 }
 
@@ -240,32 +249,80 @@ function existingMode(path: string, st: Stats | undefined): number | undefined {
  * left alone if its process still runs, because it may be writing right now.
  */
 export function removeStaleTempFiles(path: string): void {
-  const dir = dirname(path);
-  const prefix = `.${basename(path)}${TEMP_MARKER}`;
+  const dir = ownDirectoryQuietly(dirname(path));
+  if (dir !== undefined) removeStaleTempFilesIn(dir.at, basename(path));
+}
+
+function removeStaleTempFilesIn(dir: string, name: string): void {
+  const prefix = `.${name}${TEMP_MARKER}`;
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
     return;
   }
-  for (const name of names) {
-    if (!name.startsWith(prefix)) continue;
-    const pid = Number(name.slice(prefix.length).split('-')[0]);
+  for (const each of names) {
+    if (!each.startsWith(prefix)) continue;
+    const pid = Number(each.slice(prefix.length).split('-')[0]);
     if (!Number.isInteger(pid) || pid === process.pid || isProcessAlive(pid)) continue;
-    unlinkQuietly(join(dir, name));
+    unlinkQuietly(join(dir, each));
+  }
+}
+
+/** tempFileName's names: `.<name>.tmp-<pid>-<8 hex digits>`. */
+const TEMP_NAME = /^\..+\.tmp-(\d+)-[0-9a-f]{8}$/;
+
+/**
+ * Removes the temp files writers killed mid-write left in `dir` and the folders right under it,
+ * whatever file they were writing (removeStaleTempFiles sweeps only the file about to be written,
+ * so a file no later run writes would keep its leftover for good). For a process that holds the
+ * folder's lock; still, a file of a live process is left alone.
+ */
+export function removeDeadWritersTempFiles(dir: string): void {
+  const top = ownDirectoryQuietly(dir);
+  if (top === undefined) return;
+  // Each folder's name is used before the next is opened (opening one may close an older one).
+  const entries = readdirQuietly(top.at);
+  for (const entry of entries) if (!entry.isDirectory()) removeIfDeadWriters(top.at, entry);
+  for (const entry of entries) {
+    if (!entry.isDirectory()) continue;
+    const below = ownDirectoryQuietly(join(dir, entry.name));
+    if (below !== undefined) for (const inner of readdirQuietly(below.at)) removeIfDeadWriters(below.at, inner);
+  }
+}
+
+function removeIfDeadWriters(dir: string, entry: Dirent): void {
+  const pid = entry.isFile() ? Number(TEMP_NAME.exec(entry.name)?.[1]) : Number.NaN;
+  if (!Number.isInteger(pid) || pid === process.pid || isProcessAlive(pid)) return;
+  unlinkQuietly(join(dir, entry.name));
+}
+
+function ownDirectoryQuietly(dir: string): OwnDirectory | undefined {
+  try {
+    return ownDirectory(dir, false);
+  } catch {
+    return undefined;
+  }
+}
+
+function readdirQuietly(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
   }
 }
 
 // Best effort: makes the rename durable across power loss; some filesystems refuse it.
-function syncDirectory(dir: string): void {
+function syncDirectory(dir: OwnDirectory): void {
   let fd: number | undefined;
   try {
-    fd = openSync(dir, 'r');
+    fd = dir.fd ?? openSync(dir.at, 'r');
     fsyncSync(fd);
   } catch {
     // not supported here; the rename is still atomic
   } finally {
-    if (fd !== undefined) closeQuietly(fd);
+    if (fd !== undefined && fd !== dir.fd) closeQuietly(fd);
   }
 }
 

@@ -2,10 +2,14 @@
 // queue: `ralph-queue add` while `ralph-queue process` saves an item's status). The lock file is
 // created exclusively (O_CREAT|O_EXCL: an existing file or a link there is never followed) and
 // holds the owner's pid; a lock whose owner is gone is taken over. Waiting is synchronous and
-// short: the section it guards is one read and one atomic write.
+// short: the section it guards is one read and one atomic write. Every name is taken in the
+// folder opened without following a link (no-follow.ts), and the holder is read without waiting
+// on a FIFO planted there: such a lock is busy, and the error names it.
 
-import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { RalphError } from '../errors.js';
+import { readTextIfPresent } from '../platform/read-text.js';
+import { nameInOwnDirectory } from './no-follow.js';
 import { isProcessAlive } from './process-alive.js';
 
 export interface FileLockOptions {
@@ -46,14 +50,14 @@ export function withFileLock<T>(lockPath: string, section: () => T, options: Fil
   try {
     return section();
   } finally {
-    rmSync(lockPath, { force: true });
+    rmSync(nameInOwnDirectory(lockPath), { force: true });
   }
 }
 
 function tryCreate(lockPath: string): boolean {
   let fd: number;
   try {
-    fd = openSync(lockPath, 'wx', 0o600);
+    fd = openSync(nameInOwnDirectory(lockPath), 'wx', 0o600);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
@@ -67,20 +71,17 @@ function tryCreate(lockPath: string): boolean {
 }
 
 function holderOf(lockPath: string): number | undefined {
-  try {
-    const pid = Number(readFileSync(lockPath, 'utf8').trim());
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
-  }
+  const pid = Number(readTextIfPresent(nameInOwnDirectory(lockPath))?.trim());
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
 
 // Renamed away first: of two processes that both found it stale, only one moves it; the other
 // finds it gone (or a live holder's new lock) and tries again.
 function takeOverStale(lockPath: string): void {
-  const aside = `${lockPath}.stale-${process.pid}`;
+  const lock = nameInOwnDirectory(lockPath);
+  const aside = `${lock}.stale-${process.pid}`;
   try {
-    renameSync(lockPath, aside);
+    renameSync(lock, aside);
   } catch {
     return;
   }

@@ -5,13 +5,14 @@
 
 import { closeSync, fsyncSync, linkSync, openSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { systemClock, type Clock } from '../platform/clock.js';
 import type { Logger } from '../platform/deps.js';
 import { RalphError } from '../errors.js';
 import type { RalphPaths } from './paths.js';
 import { isProcessAlive, isRalphProcess, readProcessStartTime } from './process-alive.js';
-import { removeStaleTempFiles, tempFileName, writeFileAtomic } from './atomic-write.js';
+import { removeDeadWritersTempFiles, removeStaleTempFiles, tempFileName, writeFileAtomic } from './atomic-write.js';
+import { isRefusedWrite, nameInOwnDirectory, namedByPath, ownDirectory, type OwnDirectory } from './no-follow.js';
 import { readTextIfPresent } from '../platform/read-text.js';
 
 export interface LockState {
@@ -83,10 +84,13 @@ export function acquireProjectLock(paths: Pick<RalphPaths, 'lock'>, options: Acq
   while (Date.now() - started < ACQUIRE_WINDOW_MS) {
     if (createExclusive(paths.lock, content)) {
       // Re-check that the file we made is still the lock (nobody broke it as "stale").
-      if (readTextIfPresent(paths.lock) === content) return heldLock(paths.lock, mine, previous);
-      continue;
+      if (readOwn(paths.lock) !== content) continue;
+      // Ours: no other ralph writes here now, so whatever temp file or guard a dead one left can go.
+      removeDeadWritersTempFiles(dirname(paths.lock));
+      removeAbandonedGuard(`${paths.lock}.break`, isAlive);
+      return heldLock(paths.lock, mine, previous);
     }
-    const seen = readTextIfPresent(paths.lock);
+    const seen = readOwn(paths.lock);
     if (seen === undefined) continue; // released meanwhile: try to create again
     const holder = parseLock(seen);
     const running = holder !== undefined && !isOtherHost(holder, host) && isAlive(holder.pid);
@@ -95,8 +99,8 @@ export function acquireProjectLock(paths: Pick<RalphPaths, 'lock'>, options: Acq
     if (holder && (isOtherHost(holder, host) || running) && !notRalph) throw (options.heldError ?? ralphLoopHeld)(holder, hostSuffix(holder, host));
     const broke = withBreakGuard(paths.lock, options.pid, isAlive, () => {
       // Still the very lock we judged stale? Then nobody has taken it over yet.
-      if (readTextIfPresent(paths.lock) !== seen) return;
-      unlinkQuietly(paths.lock);
+      if (readOwn(paths.lock) !== seen) return;
+      removeOwn(paths.lock);
       previous = holder;
       options.logger.warn(
         !holder
@@ -128,19 +132,24 @@ function withBreakGuard(lock: string, pid: number, isAlive: (pid: number) => boo
     // given to a process that lives on, or it may be empty (only where hard links are
     // unsupported, a breaker killed between create and write) — and would otherwise block every
     // start.
-    const owner = readTextIfPresent(guard);
-    if ((owner && !isAlive(Number(owner))) || isOlderThan(guard, ABANDONED_GUARD_MS)) unlinkQuietly(guard);
+    removeAbandonedGuard(guard, isAlive);
     return false;
   }
   try {
     action();
   } finally {
-    unlinkQuietly(guard);
+    removeOwn(guard);
   }
   return true;
 }
 
 const ABANDONED_GUARD_MS = 2000;
+
+/** Removes the guard when its breaker is dead, or when it has stayed so long it must be abandoned. */
+function removeAbandonedGuard(guard: string, isAlive: (pid: number) => boolean): void {
+  const owner = readOwn(guard);
+  if ((owner && !isAlive(Number(owner))) || isOlderThan(guard, ABANDONED_GUARD_MS)) removeOwn(guard);
+}
 
 /**
  * The lock and its guard appear from temp files (createExclusive): a ralph killed between making
@@ -154,7 +163,7 @@ function sweepTempFiles(lock: string): void {
 
 function isOlderThan(path: string, ms: number): boolean {
   try {
-    return Date.now() - statSync(path).mtimeMs > ms;
+    return Date.now() - statSync(nameInOwnDirectory(path)).mtimeMs > ms;
   } catch {
     return false;
   }
@@ -166,7 +175,7 @@ function pauseBriefly(): void {
 
 function heldLock(path: string, mine: LockState, previous: LockState | undefined): ProjectLock {
   let released = false;
-  const isOurs = () => !released && parseLock(readTextIfPresent(path) ?? '')?.pid === mine.pid;
+  const isOurs = () => !released && parseLock(readOwn(path) ?? '')?.pid === mine.pid;
   const write = (state: LockState) => {
     if (isOurs()) writeFileAtomic(path, `${JSON.stringify(state, null, 2)}\n`);
   };
@@ -187,7 +196,7 @@ function heldLock(path: string, mine: LockState, previous: LockState | undefined
     release() {
       const ours = isOurs();
       released = true;
-      if (ours) unlinkQuietly(path);
+      if (ours) removeOwn(path);
     },
   };
 }
@@ -225,27 +234,39 @@ function ralphLoopHeld(holder: LockState, where: string): RalphError {
  * are unsupported.
  */
 function createExclusive(path: string, content: string): boolean {
-  const tmp = join(dirname(path), tempFileName(path));
+  // Named through the folder's descriptor: .ralph swapped for a link meanwhile changes nothing.
+  let dir: OwnDirectory;
+  try {
+    dir = ownDirectory(dirname(path), false);
+  } catch (error) {
+    throw isRefusedWrite(error) ? error : lockFailed(path, error);
+  }
+  const target = join(dir.at, basename(path));
+  const tmp = join(dir.at, tempFileName(path));
   try {
     writeFileSync(tmp, content, { flag: 'wx' });
     try {
-      linkSync(tmp, path);
+      linkSync(tmp, target);
       return true;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') return false;
       if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw error;
     }
-    return createWithExclusiveOpen(path, content);
+    return createWithExclusiveOpen(target, content);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw new RalphError('lock_failed', `Cannot create the project lock ${path}: ${(error as Error).message}`, {
-      cause: error,
-      hint: 'check that .ralph/ exists and is writable',
-    });
+    throw lockFailed(path, namedByPath(error, dir, dirname(path)));
   } finally {
     unlinkQuietly(tmp);
   }
+}
+
+function lockFailed(path: string, error: unknown): RalphError {
+  return new RalphError('lock_failed', `Cannot create the project lock ${path}: ${(error as Error).message}`, {
+    cause: error,
+    hint: 'check that .ralph/ exists and is writable',
+  });
 }
 
 function createWithExclusiveOpen(path: string, content: string): boolean {
@@ -294,5 +315,23 @@ function unlinkQuietly(path: string): void {
     unlinkSync(path);
   } catch {
     // already gone
+  }
+}
+
+/** The lock's (or its guard's) text, read through its folder's descriptor; undefined when there is none. */
+function readOwn(path: string): string | undefined {
+  try {
+    return readTextIfPresent(nameInOwnDirectory(path));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes the lock (or its guard) through its folder's descriptor, never through a link. */
+function removeOwn(path: string): void {
+  try {
+    unlinkQuietly(nameInOwnDirectory(path));
+  } catch {
+    // its folder is a link now: nothing of ours to remove there
   }
 }

@@ -2,12 +2,13 @@
 // aside as `<name>.corrupt-<stamp>` with a warning and gives the default, never a crash.
 
 import { existsSync, linkSync, renameSync, unlinkSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
 import type { Clock } from '../platform/clock.js';
 import type { Logger } from '../platform/deps.js';
 import { isRalphError } from '../errors.js';
 import { readRegularFile } from './control-file.js';
+import { nameInOwnDirectory } from './no-follow.js';
 import { parseJsonWithRawControls, parseLenientJson } from './lenient-json.js';
 import { formatFileStamp } from './timestamps.js';
 
@@ -129,8 +130,18 @@ export function setAsideCorrupt(path: string, problem: string, options: Pick<Sta
   return undefined;
 }
 
-// link() refuses to replace an existing name, so two readers racing cannot clobber a copy.
-function moveWithoutOverwrite(from: string, to: string): 'moved' | 'exists' | 'failed' {
+// link() refuses to replace an existing name, so two readers racing cannot clobber a copy. Both
+// names are taken in the folder opened without following a link: one the agent made a link to
+// a folder of its choosing gets nothing moved there.
+function moveWithoutOverwrite(path: string, aside: string): 'moved' | 'exists' | 'failed' {
+  let from: string;
+  let to: string;
+  try {
+    from = nameInOwnDirectory(path);
+    to = join(dirname(from), basename(aside));
+  } catch {
+    return 'failed';
+  }
   try {
     linkSync(from, to);
     unlinkSync(from);

@@ -211,8 +211,14 @@ export function checkStateFiles(projectDir: string): string[] {
   return problems;
 }
 
-/** Temp files a killed writer left in `.ralph/` (the next write of that file removes them). */
+/** Temp files a killed writer left in `.ralph/` and its logs and sessions (the next run removes them). */
 export function listTempFiles(projectDir: string): string[] {
-  const dir = join(projectDir, '.ralph');
-  return existsSync(dir) ? readdirSync(dir).filter((n) => n.includes('.tmp-')) : [];
+  return ['.ralph', '.ralph/logs', '.ralph/sessions'].flatMap((dir) => {
+    const path = join(projectDir, dir);
+    return existsSync(path)
+      ? readdirSync(path)
+          .filter((n) => n.includes('.tmp-'))
+          .map((n) => `${dir}/${n}`)
+      : [];
+  });
 }

@@ -16,8 +16,7 @@ describe('writeFileAtomic', () => {
     writeFileAtomic(path, 'first version, quite long');
     writeFileAtomic(path, 'second');
     expect(readFileSync(path, 'utf8')).toBe('second');
-    // Beside it only the inode the second write replaced, kept for the next one (spare-files.test.ts).
-    expect(readdirSync(join(path, '..')).sort()).toEqual([`.status.json.tmp-${process.pid}-spare`, 'status.json']);
+    expect(readdirSync(join(path, '..'))).toEqual(['status.json']);
   });
 
   it('applies the requested mode exactly, and keeps an existing mode when none is given', () => {
@@ -132,7 +131,7 @@ describe('appendJsonl', () => {
   it('never interleaves lines from concurrent writers', async () => {
     const dir = tempDir();
     const path = join(dir, 'metrics.jsonl');
-    transpileForChild(['state/atomic-write.ts', 'state/process-alive.ts', 'state/no-follow.ts', 'state/spare-files.ts', 'errors.ts'], dir);
+    transpileForChild(['state/atomic-write.ts', 'state/process-alive.ts', 'state/no-follow.ts', 'errors.ts'], dir);
     const script = join(dir, 'append.mjs');
     writeFileSync(
       script,
@@ -164,7 +163,7 @@ describe('a writer killed with SIGKILL at any moment', () => {
 
   beforeAll(() => {
     workDir = mkdtempSync(join(tmpdir(), 'ralph-kill-'));
-    transpileForChild(['state/atomic-write.ts', 'state/process-alive.ts', 'state/no-follow.ts', 'state/spare-files.ts', 'errors.ts'], workDir);
+    transpileForChild(['state/atomic-write.ts', 'state/process-alive.ts', 'state/no-follow.ts', 'errors.ts'], workDir);
     script = join(workDir, 'rewrite.mjs');
     // Rewrites status.json forever, alternating two contents; says "ready" after the first write.
     writeFileSync(
@@ -206,10 +205,10 @@ describe('a writer killed with SIGKILL at any moment', () => {
     }
     for (const dir of dirs) {
       // Whatever a killed writer left behind is an obviously-named temp file…
-      for (const name of readdirSync(dir)) expect(name).toMatch(/^(status\.json|\.status\.json\.tmp-\d+-([0-9a-f]{8}|spare|kept))$/);
+      for (const name of readdirSync(dir)) expect(name).toMatch(/^(status\.json|\.status\.json\.tmp-\d+-[0-9a-f]{8})$/);
       // …and the next write cleans it up.
       writeFileAtomic(join(dir, 'status.json'), A);
-      expect(readdirSync(dir).filter((name) => !name.endsWith(`-${process.pid}-spare`))).toEqual(['status.json']);
+      expect(readdirSync(dir)).toEqual(['status.json']);
     }
   });
 });

@@ -111,6 +111,14 @@ describe('acquireProjectLock', () => {
     expect(existsSync(`${paths.lock}.break`)).toBe(false);
   });
 
+  it('removes the guard of a breaker killed after it removed the stale lock, when it takes the lock', async () => {
+    const { paths, logger } = setup();
+    writeFileSync(`${paths.lock}.break`, String(await deadPid()));
+    const lock = acquireProjectLock(paths, { pid: process.pid, logger });
+    expect(readdirSync(paths.ralphDir)).toEqual(['.ralph.lock']);
+    lock.release();
+  });
+
   it('takes over past a guard left long ago whose pid now belongs to a live process', async () => {
     const { paths, logger } = setup();
     const pid = await deadPid();
@@ -219,7 +227,6 @@ describe('acquireProjectLock', () => {
         'state/atomic-write.ts',
         'state/process-alive.ts',
         'state/no-follow.ts',
-        'state/spare-files.ts',
         'state/control-file.ts',
         'errors.ts',
         'platform/clock.ts',

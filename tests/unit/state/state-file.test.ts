@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../helpers/memory-logger.js';
@@ -24,6 +24,18 @@ describe('readStateFile', () => {
     const result = loadCircuitBreaker(paths, options);
     expect(result).toEqual({ value: defaultCircuitBreakerFile(), status: 'missing' });
     expect(logger.entries).toEqual([]);
+  });
+
+  it('never moves aside a file reached through a .ralph the agent made a link', () => {
+    const project = tempDir();
+    const outside = tempDir();
+    writeFileSync(join(outside, '.circuit_breaker_state'), 'not json');
+    symlinkSync(outside, join(project, '.ralph'));
+    const logger = createMemoryLogger();
+    const result = loadCircuitBreaker(ralphPaths(project), { logger, clock: fixedClock() });
+    expect(result.value).toEqual(defaultCircuitBreakerFile());
+    expect(readdirSync(outside)).toEqual(['.circuit_breaker_state']);
+    expect(logger.messages('WARN')).toEqual([expect.stringContaining('could not be moved aside')]);
   });
 
   it('sets a corrupt .circuit_breaker_state aside, warns naming it, and returns defaults', () => {
