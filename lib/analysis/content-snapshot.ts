@@ -43,7 +43,7 @@ import { changedFolderLister } from './changed-folders.js';
 import type { FolderWalker } from '../platform/folder-walk.js';
 import { createNestedWalker } from './nested-walk.js';
 import { runGitCommand, startGitCommand } from '../platform/git-operations.js';
-import { listWithGit } from './git-list.js';
+import { ignoredOf, listWithGit } from './git-list.js';
 import type { ChangedEntries, TreeChanges } from '../platform/tree-changes.js';
 
 export type { SnapshotFs };
@@ -171,6 +171,8 @@ class TreeSnapshotter implements ContentSnapshotter {
         isExcluded: this.isExcluded,
         watched: () => this.watchedFiles(),
         listGit: (args) => this.gitOutput(['-c', 'core.fsmonitor=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard', ...args]),
+        ignoredOf: (paths) => ignoredOf({ processRunner: options.processRunner, cwd: this.projectDir, env: this.gitEnv }, paths),
+        projectDir: this.projectDir,
       });
   }
 
