@@ -21,7 +21,7 @@ import { resolve, sep } from 'node:path';
 import { exclusionTest } from './snapshot-exclusions.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { buildStatIndex, changedByGit, syncStatIndex, writeStatIndex, type StatIndex } from './stat-index.js';
-import { unchangedAfterWalk, WalkRequests } from './walk-check.js';
+import { keptFolders, unchangedAfterWalk, WalkRequests } from './walk-check.js';
 import { stampTime, type CachedFile } from './stat-cache.js';
 import { carriedBytes, nextEntries, statListing, type Checked } from './next-entries.js';
 import type { ContentMemoryState } from './progress-evidence.js';
@@ -277,7 +277,8 @@ class TreeSnapshotter implements ContentSnapshotter {
     if (!walker || !folders || of.paths.length < this.gitStatFrom || walk.entries.length > of.paths.length + NAMED_AT_MOST) return undefined;
     const where = await this.layout;
     if (!where || walk.entries.includes('')) return undefined;
-    const unchanged = unchangedAfterWalk(this.syncIndex(of, where), walk.entries, folders, where.prefix, (entry) => walker.reachable(entry));
+    const kept = keptFolders(this.projectDir, walker, walkedAt);
+    const unchanged = unchangedAfterWalk(this.syncIndex(of, where), walk.entries, folders, where.prefix, (entry) => walker.reachable(entry), kept);
     return unchanged && { unchanged };
   }
 

@@ -15,6 +15,9 @@ interface Folder {
   mtimeMs: number;
   ctimeMs: number;
   ino: number;
+  dev: number;
+  /** The first walk since which it has been this folder (its device and inode). */
+  since: number;
   /** Its stat is old enough to be trusted: unchanged, it is not read again. */
   trusted: boolean;
   /** The walk that read it last. */
@@ -53,6 +56,12 @@ export interface FolderWalker {
    * and never another device: a walk of the project's device (`find -xdev`) sees what is in it.
    */
   reachable(rel: string): boolean;
+  /**
+   * The latest walk found at `rel` the folder (device and inode) every walk since walk
+   * `generation` found there: its entries may have changed, but not the folder itself (swapped
+   * for another, or mounted over).
+   */
+  sameFolderSince(rel: string, generation: number): boolean;
 }
 
 // A folder whose stat changed less than this long before the walk is read again next time.
@@ -96,7 +105,9 @@ export function createFolderWalker(projectDir: string, skip: readonly string[] =
         if (!st?.isDirectory()) continue;
         device ??= st.dev;
         if (st.dev !== device || elsewhere.has(parentOf(rel))) elsewhere.add(rel);
-        const folder = sameFolder(cache.get(rel), st) ?? readFolder(join(projectDir, rel), st, generation);
+        const before = cache.get(rel);
+        const folder = sameFolder(before, st) ?? readFolder(join(projectDir, rel), st, generation);
+        if (before && folder !== before) folder.since = before.ino === st.ino && before.dev === st.dev ? before.since : generation;
         folder.trusted = st.mtimeMs < trusted && st.ctimeMs < trusted;
         next.set(rel, folder);
         if (folder.repository && rel !== '') repositories.push(rel);
@@ -120,6 +131,7 @@ export function createFolderWalker(projectDir: string, skip: readonly string[] =
     },
     latest: () => latest,
     reachable: (rel) => cache.has(rel) && !foreign.has(rel),
+    sameFolderSince: (rel, since) => (cache.get(rel)?.since ?? Infinity) <= since,
   };
   return walker;
 }
@@ -145,7 +157,7 @@ function readFolder(full: string, st: Stats, readAt: number): Folder {
     // Gone or unreadable since its stat: nothing below it is found.
   }
   folders.sort();
-  return { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, trusted: false, readAt, folders, repository };
+  return { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, dev: st.dev, since: readAt, trusted: false, readAt, folders, repository };
 }
 
 function lstatOrUndefined(path: string): Stats | undefined {
