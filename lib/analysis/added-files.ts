@@ -9,8 +9,10 @@
 // to git's list of the folders (changed-folders.ts). The new files' ignore rules are asked of
 // `git check-ignore --no-index`, which reads the ignore files but not the index.
 
-import { readdirSync, type Dirent } from 'node:fs';
+import type { Dirent } from 'node:fs';
 import { join } from 'node:path';
+import type { FolderWalker } from '../platform/folder-walk.js';
+import type { SnapshotFs } from './content-entries.js';
 
 /** What the search for added files needs from the folder walk. */
 export interface AddedFilesWalk {
@@ -18,6 +20,21 @@ export interface AddedFilesWalk {
   reachable(rel: string): boolean;
   /** The nested repositories of the latest walk (project-relative). */
   repositories: readonly string[];
+  /** The entries in a folder now (folderReader); undefined when it cannot be read. */
+  entries(rel: string): readonly Dirent[] | undefined;
+}
+
+/** The entries in a project's folder now: as the latest folder walk read them when it did, else read here. */
+export function folderReader(projectDir: string, walker: FolderWalker, fs: SnapshotFs): (rel: string) => readonly Dirent[] | undefined {
+  return (rel) => {
+    const read = walker.entriesRead(rel);
+    if (read) return read;
+    try {
+      return fs.readdirSync(join(projectDir, rel), { withFileTypes: true });
+    } catch {
+      return undefined;
+    }
+  };
 }
 
 type Kind = 'file' | 'folder';
@@ -30,20 +47,14 @@ const ASKED_AT_MOST = 256;
  * not in `previous` (git's last list, `\0`-terminated entries), sorted; undefined where git has
  * to list the folders again. Folders `isExcluded` leaves out are not looked at.
  */
-export function addedFiles(
-  projectDir: string,
-  previous: Buffer,
-  changed: readonly string[],
-  walk: AddedFilesWalk,
-  isExcluded: (path: string) => boolean,
-): string[] | undefined {
+export function addedFiles(previous: Buffer, changed: readonly string[], walk: AddedFilesWalk, isExcluded: (path: string) => boolean): string[] | undefined {
   const changedSet = new Set(changed);
   const added: string[] = [];
   for (const dir of changed) {
     if (dir === '') return undefined;
     if (isExcluded(`${dir}/`)) continue;
     if (!walk.reachable(dir) || walk.repositories.some((repo) => dir === repo || dir.startsWith(`${repo}/`))) return undefined;
-    const found = addedIn(projectDir, previous, dir, changedSet);
+    const found = addedIn(previous, dir, changedSet, walk.entries(dir));
     if (!found) return undefined;
     added.push(...found);
     if (added.length > ASKED_AT_MOST) return undefined;
@@ -52,15 +63,9 @@ export function addedFiles(
 }
 
 /** The new files right in folder `dir`; undefined when git has to list it again. */
-function addedIn(projectDir: string, previous: Buffer, dir: string, changed: ReadonlySet<string>): string[] | undefined {
-  const listed = listedChildren(previous, dir);
-  if (listed === undefined) return undefined;
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(join(projectDir, dir), { withFileTypes: true });
-  } catch {
-    return undefined;
-  }
+function addedIn(previous: Buffer, dir: string, changed: ReadonlySet<string>, entries: readonly Dirent[] | undefined): string[] | undefined {
+  const listed = entries && listedChildren(previous, dir);
+  if (!entries || listed === undefined) return undefined;
   const lowerCase = new Set([...listed.keys()].map((name) => name.toLowerCase()));
   const out: string[] = [];
   let still = 0;

@@ -4,7 +4,7 @@
 // the ignore rules stand too. What git lists for a changed folder (with every folder below it)
 // takes the place of what the last list held there.
 
-import { lstatSync } from 'node:fs';
+import { lstatSync, type Dirent } from 'node:fs';
 import type { FolderWalk, FolderWalker } from '../platform/folder-walk.js';
 import { addedFiles } from './added-files.js';
 
@@ -80,7 +80,8 @@ export interface ChangedFolderListing {
   listGit: (args: string[]) => Promise<Buffer | null>;
   /** The paths git's ignore rules leave out, asked without the index; null when git failed. */
   ignoredOf: (paths: string[]) => Promise<Set<string> | null>;
-  projectDir: string;
+  /** The entries in a folder now (added-files.ts folderReader). */
+  readFolder: (rel: string) => readonly Dirent[] | undefined;
 }
 
 export interface ChangedFolderLister {
@@ -136,8 +137,8 @@ async function withAddedFiles(
   walk: FolderWalk,
   known: Set<string>,
 ): Promise<Buffer | undefined> {
-  const reach = { reachable: (dir: string) => options.walker.reachable(dir), repositories: walk.repositories };
-  const added = addedFiles(options.projectDir, previous, changed, reach, options.isExcluded)?.filter((path) => !known.has(path));
+  const reach = { reachable: (dir: string) => options.walker.reachable(dir), repositories: walk.repositories, entries: options.readFolder };
+  const added = addedFiles(previous, changed, reach, options.isExcluded)?.filter((path) => !known.has(path));
   if (added === undefined) return undefined;
   const ignored = added.length > 0 ? await options.ignoredOf(added) : new Set<string>();
   if (ignored === null) return undefined;

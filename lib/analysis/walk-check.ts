@@ -10,8 +10,7 @@
 // for a link or another folder, or mounted over, is gone or another folder (device and inode)
 // in the folder walk, and every folder below it is gone or read again.
 
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import type { Dirent } from 'node:fs';
 import { entryPosition, filesIn, indexPositions, type StatIndex } from './stat-index.js';
 import type { FolderWalker } from '../platform/folder-walk.js';
 import type { ChangedEntries, TreeChanges } from '../platform/tree-changes.js';
@@ -63,14 +62,14 @@ export function unchangedAfterWalk(
 }
 
 /** The names in each folder the folder walk found to be the same folder since walk `generation` (unchangedAfterWalk's `kept`). */
-export function keptFolders(projectDir: string, walker: FolderWalker, generation: number): (dir: string) => Set<string> | undefined {
+export function keptFolders(
+  walker: FolderWalker,
+  generation: number,
+  readFolder: (rel: string) => readonly Dirent[] | undefined,
+): (dir: string) => Set<string> | undefined {
   return (dir) => {
-    if (!walker.sameFolderSince(dir, generation)) return undefined;
-    try {
-      return new Set(readdirSync(join(projectDir, dir)));
-    } catch {
-      return undefined;
-    }
+    const entries = walker.sameFolderSince(dir, generation) ? readFolder(dir) : undefined;
+    return entries && new Set(entries.map((entry) => entry.name));
   };
 }
 

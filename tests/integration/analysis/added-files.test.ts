@@ -8,7 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContentSnapshotter } from '../../../lib/analysis/content-snapshot.js';
-import { listedChildren } from '../../../lib/analysis/added-files.js';
+import { folderReader, listedChildren } from '../../../lib/analysis/added-files.js';
+import { nodeFs, type SnapshotFs } from '../../../lib/analysis/content-entries.js';
 import { createFolderWalker } from '../../../lib/platform/folder-walk.js';
 import { nodeProcessRunner, type ProcessRunner } from '../../../lib/platform/process.js';
 import { tmpProject, type TmpProject } from '../../helpers/tmp-project.js';
@@ -95,6 +96,26 @@ describe('files added right in a folder', () => {
     const now = await s.take();
     expect(now.listed).toEqual([listed.map((dir) => `:(literal)${dir}`)]);
     expect(now.id).toBe(await s.freshId());
+  });
+
+  it('reads a changed folder once a loop: the entries the folder walk read are the ones looked at', async () => {
+    const s = setup();
+    const walker = createFolderWalker(s.p.dir, [], AHEAD);
+    walker.walk();
+    writeFileSync(s.p.path('a/new.ts'), 'new\n');
+    walker.walk();
+    let reads = 0;
+    const fs: SnapshotFs = { ...nodeFs, readdirSync: (path, options) => (reads++, nodeFs.readdirSync(path, options)) };
+    const read = folderReader(s.p.dir, walker, fs);
+    expect(
+      read('a')
+        ?.map((entry) => entry.name)
+        .sort(),
+    ).toEqual(['new.ts', 'x.ts', 'y.ts']);
+    expect(reads).toBe(0);
+    // A folder the latest walk did not read again is read here.
+    expect(read('b')?.map((entry) => entry.name)).toEqual(['z.ts']);
+    expect(reads).toBe(1);
   });
 
   it("reads a folder's listed names from the list's bytes: files, folders, and none for a folder git lists whole", () => {
