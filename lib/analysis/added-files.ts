@@ -66,7 +66,6 @@ export function addedFiles(previous: Buffer, changed: readonly string[], walk: A
 function addedIn(previous: Buffer, dir: string, changed: ReadonlySet<string>, entries: readonly Dirent[] | undefined): string[] | undefined {
   const listed = entries && listedChildren(previous, dir);
   if (!entries || listed === undefined) return undefined;
-  const lowerCase = new Set([...listed.keys()].map((name) => name.toLowerCase()));
   const out: string[] = [];
   let still = 0;
   for (const entry of entries) {
@@ -80,11 +79,18 @@ function addedIn(previous: Buffer, dir: string, changed: ReadonlySet<string>, en
     else if (kind === 'folder') {
       if (changed.has(path)) return undefined;
     } else {
-      if (entry.name === '.gitignore' || lowerCase.has(entry.name.toLowerCase())) return undefined;
+      if (entry.name === '.gitignore' || sameButCase(entry.name, listed.keys())) return undefined;
       out.push(path);
     }
   }
   return still === listed.size ? out : undefined;
+}
+
+/** Whether one of `names` is `name` but for the case of its letters. */
+function sameButCase(name: string, names: Iterable<string>): boolean {
+  const lower = name.toLowerCase();
+  for (const other of names) if (other.toLowerCase() === lower) return true;
+  return false;
 }
 
 /**
