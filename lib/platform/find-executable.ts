@@ -4,7 +4,7 @@
 // WORK_DIRS, the call's working folder), nor in a relative or empty entry (the current folder).
 
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { delimiter, isAbsolute, join, resolve, sep } from 'node:path';
 
 export function findExecutable(name: string, env: NodeJS.ProcessEnv): string | undefined {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
@@ -56,11 +56,9 @@ export function resolvesWithin(path: string, roots: readonly string[]): boolean 
   );
 }
 
+/** Whether `path` is one of `roots` or inside one; each an absolute path with nothing to resolve (realOrSelf's). */
 function isWithinAny(path: string, roots: readonly string[]): boolean {
-  return roots.some((root) => {
-    const rel = relative(root, path);
-    return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-  });
+  return roots.some((root) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep));
 }
 
 // The C library's realpath: one call that resolves every link of a path, where Node's own

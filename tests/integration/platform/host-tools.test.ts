@@ -46,6 +46,12 @@ describe('host tools', () => {
     );
     expect(found?.path.split(delimiter).some((entry) => entry.startsWith(dir))).toBe(false);
     expect(resolved).toEqual([dir, ...absolute, found!.file]);
+    // A folder beside the project whose name begins with the project's is not inside it.
+    const beside = `${dir}-tools`;
+    mkdirSync(beside);
+    cleanups.push(() => rmSync(beside, { recursive: true, force: true }));
+    writeFileSync(join(beside, 'git'), '#!/bin/sh\n', { mode: 0o755 });
+    expect(hostToolOnPath('git', [join(dir, 'bin'), beside].join(delimiter), [dir])).toEqual({ file: join(beside, 'git'), path: beside });
   });
 
   it('are run from outside the project, whatever the project planted on PATH ahead of them', async () => {
