@@ -37,7 +37,7 @@ export function folderReader(projectDir: string, walker: FolderWalker, fs: Snaps
   };
 }
 
-type Kind = 'file' | 'folder';
+export type Kind = 'file' | 'folder';
 
 // Past this many files not listed before (an ignored folder's, whose files were never listed), git lists the folders instead.
 const ASKED_AT_MOST = 256;
@@ -47,14 +47,21 @@ const ASKED_AT_MOST = 256;
  * not in `previous` (git's last list, `\0`-terminated entries), sorted; undefined where git has
  * to list the folders again. Folders `isExcluded` leaves out are not looked at.
  */
-export function addedFiles(previous: Buffer, changed: readonly string[], walk: AddedFilesWalk, isExcluded: (path: string) => boolean): string[] | undefined {
+export function addedFiles(
+  previous: Buffer,
+  changed: readonly string[],
+  walk: AddedFilesWalk,
+  isExcluded: (path: string) => boolean,
+  listed: (dir: string) => ReadonlyMap<string, Kind> | undefined = (dir) => listedChildren(previous, dir),
+): string[] | undefined {
   const changedSet = new Set(changed);
   const added: string[] = [];
   for (const dir of changed) {
     if (dir === '') return undefined;
     if (isExcluded(`${dir}/`)) continue;
     if (!walk.reachable(dir) || walk.repositories.some((repo) => dir === repo || dir.startsWith(`${repo}/`))) return undefined;
-    const found = addedIn(previous, dir, changedSet, walk.entries(dir));
+    const entries = walk.entries(dir);
+    const found = entries && addedIn(dir, changedSet, entries, listed(dir));
     if (!found) return undefined;
     added.push(...found);
     if (added.length > ASKED_AT_MOST) return undefined;
@@ -63,9 +70,8 @@ export function addedFiles(previous: Buffer, changed: readonly string[], walk: A
 }
 
 /** The new files right in folder `dir`; undefined when git has to list it again. */
-function addedIn(previous: Buffer, dir: string, changed: ReadonlySet<string>, entries: readonly Dirent[] | undefined): string[] | undefined {
-  const listed = entries && listedChildren(previous, dir);
-  if (!entries || listed === undefined) return undefined;
+function addedIn(dir: string, changed: ReadonlySet<string>, entries: readonly Dirent[], listed: ReadonlyMap<string, Kind> | undefined): string[] | undefined {
+  if (listed === undefined) return undefined;
   const out: string[] = [];
   let still = 0;
   for (const entry of entries) {
@@ -118,4 +124,41 @@ export function listedChildren(list: Buffer, dir: string): Map<string, Kind> | u
     out.set(name, kind);
   }
   return out;
+}
+
+// Folders whose listed names are kept at most (past it, they are read from the list again).
+const KEPT_FOLDERS = 256;
+
+/**
+ * The listed names of folders (listedChildren) of one list, kept while the list grows only by
+ * the files added to it (`grown`): a folder that changes loop after loop is read from the list
+ * once. Any other list reads them again.
+ */
+export class ListedFolders {
+  private list: Buffer | undefined;
+  private readonly byDir = new Map<string, Map<string, Kind> | undefined>();
+
+  constructor(private readonly read: (list: Buffer, dir: string) => Map<string, Kind> | undefined = listedChildren) {}
+
+  /** The names right in `dir` that `list` holds (listedChildren). */
+  of(list: Buffer, dir: string): ReadonlyMap<string, Kind> | undefined {
+    if (list !== this.list || this.byDir.size >= KEPT_FOLDERS) this.reset(list);
+    if (!this.byDir.has(dir)) this.byDir.set(dir, this.read(list, dir));
+    return this.byDir.get(dir);
+  }
+
+  /** `list` is `from` with the files `paths` added at its end. */
+  grown(from: Buffer, list: Buffer, paths: readonly string[]): void {
+    if (from !== this.list) return this.reset(undefined);
+    for (const path of paths) {
+      const slash = path.lastIndexOf('/');
+      this.byDir.get(path.slice(0, slash))?.set(path.slice(slash + 1), 'file');
+    }
+    this.list = list;
+  }
+
+  private reset(list: Buffer | undefined): void {
+    this.list = list;
+    this.byDir.clear();
+  }
 }

@@ -6,7 +6,7 @@
 
 import { lstatSync, type Dirent } from 'node:fs';
 import type { FolderWalk, FolderWalker } from '../platform/folder-walk.js';
-import { addedFiles } from './added-files.js';
+import { addedFiles, ListedFolders } from './added-files.js';
 
 // More changed folders than this are listed by one walk of the whole tree instead.
 export const MAX_CHANGED_FOLDERS = 64;
@@ -94,6 +94,7 @@ export function changedFolderLister(options: ChangedFolderListing): ChangedFolde
   // The walk and the watched files' stats the last list was made after, and the files git's
   // ignore rules were found to leave out since those stats (while they stand, so do the rules).
   let basis: { generation: number; signature: string; ignored: Set<string> } | undefined;
+  const folders = new ListedFolders();
   return {
     async list(previous, full) {
       // The walk the disarm step just made, when it stands; else a walk of its own.
@@ -108,7 +109,7 @@ export function changedFolderLister(options: ChangedFolderListing): ChangedFolde
         const dirs = changed && foldersToList(changed, options.isExcluded);
         if (dirs?.length === 0) own = previous;
         else if (dirs && dirs.length <= MAX_CHANGED_FOLDERS)
-          own = (await withAddedFiles(options, previous, changed!, walk, ignored)) ?? (await listFolders(options, previous, dirs));
+          own = (await withAddedFiles(options, previous, changed!, { walk, known: ignored, folders })) ?? (await listFolders(options, previous, dirs));
       }
       if (own === undefined) own = await full();
       basis = own !== null && signature !== undefined ? { generation: walk.generation, signature, ignored } : undefined;
@@ -127,22 +128,24 @@ async function listFolders(options: ChangedFolderListing, previous: Buffer, dirs
 
 /**
  * `previous` with the files added right in the `changed` folders that git does not ignore (those
- * in `known` it was found to ignore before, the others asked, `known` told); undefined when git
- * has to list the folders.
+ * in `known` it was found to ignore before, the others asked, `known` told; the folders' listed
+ * names from `folders`); undefined when git has to list the folders.
  */
 async function withAddedFiles(
   options: ChangedFolderListing,
   previous: Buffer,
   changed: readonly string[],
-  walk: FolderWalk,
-  known: Set<string>,
+  { walk, known, folders }: { walk: FolderWalk; known: Set<string>; folders: ListedFolders },
 ): Promise<Buffer | undefined> {
   const reach = { reachable: (dir: string) => options.walker.reachable(dir), repositories: walk.repositories, entries: options.readFolder };
-  const added = addedFiles(previous, changed, reach, options.isExcluded)?.filter((path) => !known.has(path));
+  const added = addedFiles(previous, changed, reach, options.isExcluded, (dir) => folders.of(previous, dir))?.filter((path) => !known.has(path));
   if (added === undefined) return undefined;
   const ignored = added.length > 0 ? await options.ignoredOf(added) : new Set<string>();
   if (ignored === null) return undefined;
   for (const path of ignored) known.add(path);
   const listed = added.filter((path) => !ignored.has(path));
-  return listed.length === 0 ? previous : Buffer.concat([previous, Buffer.from(listed.map((path) => `${path}\0`).join(''))]);
+  if (listed.length === 0) return previous;
+  const grown = Buffer.concat([previous, Buffer.from(listed.map((path) => `${path}\0`).join(''))]);
+  folders.grown(previous, grown, listed);
+  return grown;
 }

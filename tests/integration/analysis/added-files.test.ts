@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContentSnapshotter } from '../../../lib/analysis/content-snapshot.js';
-import { folderReader, listedChildren } from '../../../lib/analysis/added-files.js';
+import { folderReader, listedChildren, ListedFolders } from '../../../lib/analysis/added-files.js';
 import { nodeFs, type SnapshotFs } from '../../../lib/analysis/content-entries.js';
 import { createFolderWalker } from '../../../lib/platform/folder-walk.js';
 import { nodeProcessRunner, type ProcessRunner } from '../../../lib/platform/process.js';
@@ -128,5 +128,19 @@ describe('files added right in a folder', () => {
       ]),
     );
     expect(listedChildren(Buffer.from('v/\0v/x\0'), 'v')).toBeUndefined();
+  });
+
+  it("reads a folder's listed names from the list once while the list only grows by the files added to it", () => {
+    let reads = 0;
+    const folders = new ListedFolders((list, dir) => (reads++, listedChildren(list, dir)));
+    const first = Buffer.from('a/x.ts\0a/y.ts\0b/z.ts\0');
+    expect([...folders.of(first, 'a')!.keys()]).toEqual(['x.ts', 'y.ts']);
+    const second = Buffer.concat([first, Buffer.from('a/new.ts\0')]);
+    folders.grown(first, second, ['a/new.ts']);
+    expect([...folders.of(second, 'a')!.keys()]).toEqual(['x.ts', 'y.ts', 'new.ts']);
+    expect(reads).toBe(1);
+    // Any other list (git listed a folder again) is read again.
+    expect([...folders.of(Buffer.from('a/x.ts\0'), 'a')!.keys()]).toEqual(['x.ts']);
+    expect(reads).toBe(2);
   });
 });
