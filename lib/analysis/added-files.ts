@@ -5,9 +5,10 @@
 // index could tell them apart) and no folder is new (git lists every file below it). Each
 // changed folder is read again and compared with the last list; anything this cannot answer
 // for sure — an entry gone, a new folder or nested repository, a new ignore file, a name that
-// differs from a listed one only in case, an entry git lists no file for (a socket) — leaves it
-// to git's list of the folders (changed-folders.ts). The new files' ignore rules are asked of
-// `git check-ignore --no-index`, which reads the ignore files but not the index.
+// differs from a listed one only in case, an entry git lists no file for (a socket), a path git
+// would read as pathspec magic (`:(top)…`) — leaves it to git's list of the folders
+// (changed-folders.ts). The new files' ignore rules are asked of `git check-ignore --no-index`,
+// which reads the ignore files but not the index.
 
 import type { Dirent } from 'node:fs';
 import { join } from 'node:path';
@@ -57,7 +58,8 @@ export function addedFiles(
   const changedSet = new Set(changed);
   const added: string[] = [];
   for (const dir of changed) {
-    if (dir === '') return undefined;
+    // git reads a path that begins with `:` as pathspec magic, even on check-ignore's stdin.
+    if (dir === '' || dir.startsWith(':')) return undefined;
     if (isExcluded(`${dir}/`)) continue;
     if (!walk.reachable(dir) || walk.repositories.some((repo) => dir === repo || dir.startsWith(`${repo}/`))) return undefined;
     const entries = walk.entries(dir);

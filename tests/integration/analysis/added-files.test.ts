@@ -22,7 +22,15 @@ const AHEAD = () => Date.now() + 60_000;
 
 function setup() {
   const p = tmpProject(
-    { '.gitignore': 'ignored/\n*.log\n', 'a/x.ts': 'x\n', 'a/y.ts': 'y\n', 'b/z.ts': 'z\n', 'ignored/old': 'old\n', 'vendor/lib/code.ts': 'lib\n' },
+    {
+      '.gitignore': 'ignored/\n*.log\n/x/\n',
+      'a/x.ts': 'x\n',
+      'a/y.ts': 'y\n',
+      'b/z.ts': 'z\n',
+      'ignored/old': 'old\n',
+      'vendor/lib/code.ts': 'lib\n',
+      ':(top)x/old.ts': 'old\n',
+    },
     { git: true },
   );
   execFileSync('git', ['init', '-q'], { cwd: p.path('vendor/lib') });
@@ -89,6 +97,8 @@ describe('files added right in a folder', () => {
     ['a new ignore file', (p: TmpProject) => writeFileSync(p.path('b/.gitignore'), 'z.ts\n'), ['b/']],
     ['a name that differs from a listed one only in case', (p: TmpProject) => writeFileSync(p.path('a/X.ts'), 'X\n'), ['a/']],
     ['a file added in a nested repository', (p: TmpProject) => writeFileSync(p.path('vendor/lib/more.ts'), 'more\n'), ['vendor/lib/']],
+    // git reads a path that begins with `:` as pathspec magic (here: `x/new.ts` from the top, which `/x/` ignores).
+    ['a file added in a folder whose name begins with a colon', (p: TmpProject) => writeFileSync(p.path(':(top)x/new.ts'), 'new\n'), [':(top)x/']],
   ])('are left to git where it must list the folder: %s', async (_, act, listed) => {
     const s = setup();
     for (let i = 0; i < 4; i++) await s.take();
