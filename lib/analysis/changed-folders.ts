@@ -4,11 +4,14 @@
 // the ignore rules stand too. What git lists for a changed folder (with every folder below it)
 // takes the place of what the last list held there.
 
-import { lstatSync } from 'node:fs';
-import type { FolderWalker } from '../platform/folder-walk.js';
+import { lstatSync, type Dirent } from 'node:fs';
+import type { FolderWalk, FolderWalker } from '../platform/folder-walk.js';
+import { addedFiles, ListedFolders } from './added-files.js';
 
 // More changed folders than this are listed by one walk of the whole tree instead.
 export const MAX_CHANGED_FOLDERS = 64;
+// Files found ignored that are remembered (past it, they are asked about again).
+const KNOWN_IGNORED_AT_MOST = 4096;
 
 /**
  * The changed folders to ask git about, none below another; undefined when the project's own
@@ -75,6 +78,10 @@ export interface ChangedFolderListing {
   watched: () => string[] | undefined;
   /** git's list of what the arguments name (`ls-files` options and pathspecs); null when git failed. */
   listGit: (args: string[]) => Promise<Buffer | null>;
+  /** The paths git's ignore rules leave out, asked without the index; null when git failed. */
+  ignoredOf: (paths: string[]) => Promise<Set<string> | null>;
+  /** The entries in a folder now (added-files.ts folderReader). */
+  readFolder: (rel: string) => readonly Dirent[] | undefined;
 }
 
 export interface ChangedFolderLister {
@@ -84,8 +91,10 @@ export interface ChangedFolderLister {
 
 /** Lists what changed since the last list, where the walk and the watched files say the rest stands. */
 export function changedFolderLister(options: ChangedFolderListing): ChangedFolderLister {
-  // The walk and the watched files' stats the last list was made after.
-  let basis: { generation: number; signature: string } | undefined;
+  // The walk and the watched files' stats the last list was made after, and the files git's
+  // ignore rules were found to leave out since those stats (while they stand, so do the rules).
+  let basis: { generation: number; signature: string; ignored: Set<string> } | undefined;
+  const folders = new ListedFolders();
   return {
     async list(previous, full) {
       // The walk the disarm step just made, when it stands; else a walk of its own.
@@ -93,19 +102,50 @@ export function changedFolderLister(options: ChangedFolderListing): ChangedFolde
       const files = options.watched();
       const signature = files ? listingSignature(files) : undefined;
       let own: Buffer | null | undefined;
-      if (previous && basis && signature !== undefined && signature === basis.signature) {
-        const changed = options.walker.changedSince(basis.generation);
+      const last = basis && signature !== undefined && signature === basis.signature ? basis : undefined;
+      const ignored = last && last.ignored.size < KNOWN_IGNORED_AT_MOST ? last.ignored : new Set<string>();
+      if (previous && last) {
+        const changed = options.walker.changedSince(last.generation);
         const dirs = changed && foldersToList(changed, options.isExcluded);
         if (dirs?.length === 0) own = previous;
-        else if (dirs && dirs.length <= MAX_CHANGED_FOLDERS) {
-          const listed = await options.listGit(['--', ...dirs.map(folderPathspec)]);
-          const spliced = listed && spliceListing(previous, dirs, listed);
-          if (spliced) own = spliced.equals(previous) ? previous : spliced;
-        }
+        else if (dirs && dirs.length <= MAX_CHANGED_FOLDERS)
+          own = (await withAddedFiles(options, previous, changed!, { walk, known: ignored, folders })) ?? (await listFolders(options, previous, dirs));
       }
       if (own === undefined) own = await full();
-      basis = own !== null && signature !== undefined ? { generation: walk.generation, signature } : undefined;
+      basis = own !== null && signature !== undefined ? { generation: walk.generation, signature, ignored } : undefined;
       return own;
     },
   };
+}
+
+/** `previous` with git's list of the folders `dirs` where it held them; undefined when git failed. */
+async function listFolders(options: ChangedFolderListing, previous: Buffer, dirs: readonly string[]): Promise<Buffer | undefined> {
+  const listed = await options.listGit(['--', ...dirs.map(folderPathspec)]);
+  const spliced = listed && spliceListing(previous, dirs, listed);
+  if (!spliced) return undefined;
+  return spliced.equals(previous) ? previous : spliced;
+}
+
+/**
+ * `previous` with the files added right in the `changed` folders that git does not ignore (those
+ * in `known` it was found to ignore before, the others asked, `known` told; the folders' listed
+ * names from `folders`); undefined when git has to list the folders.
+ */
+async function withAddedFiles(
+  options: ChangedFolderListing,
+  previous: Buffer,
+  changed: readonly string[],
+  { walk, known, folders }: { walk: FolderWalk; known: Set<string>; folders: ListedFolders },
+): Promise<Buffer | undefined> {
+  const reach = { reachable: (dir: string) => options.walker.reachable(dir), repositories: walk.repositories, entries: options.readFolder };
+  const added = addedFiles(previous, changed, reach, options.isExcluded, (dir) => folders.of(previous, dir))?.filter((path) => !known.has(path));
+  if (added === undefined) return undefined;
+  const ignored = added.length > 0 ? await options.ignoredOf(added) : new Set<string>();
+  if (ignored === null) return undefined;
+  for (const path of ignored) known.add(path);
+  const listed = added.filter((path) => !ignored.has(path));
+  if (listed.length === 0) return previous;
+  const grown = Buffer.concat([previous, Buffer.from(listed.map((path) => `${path}\0`).join(''))]);
+  folders.grown(previous, grown, listed);
+  return grown;
 }

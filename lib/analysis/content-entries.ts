@@ -5,7 +5,7 @@
 // holds (lib/analysis/content-snapshot.ts takes the snapshots and keeps what changed between them).
 
 import { createHash } from 'node:crypto';
-import { closeSync, constants, lstatSync, openSync, readlinkSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readdirSync, readlinkSync, readSync, type Dirent, type Stats } from 'node:fs';
 import type { StatIndex } from './stat-index.js';
 
 const CHUNK = 1 << 20;
@@ -63,9 +63,10 @@ export interface SnapshotFs {
   readSync(fd: number, buffer: Buffer, offset: number, length: number, position: null): number;
   closeSync(fd: number): void;
   readlinkSync(path: string): string;
+  readdirSync(path: string, options: { withFileTypes: true }): Dirent[];
 }
 
-export const nodeFs: SnapshotFs = { lstatSync, openSync, readSync, closeSync, readlinkSync };
+export const nodeFs: SnapshotFs = { lstatSync, openSync, readSync, closeSync, readlinkSync, readdirSync };
 
 /** `<kind> <sha1>` of one file as it is on disk (`unreadable <kind> <stat>` for one ralph may not read); undefined for what is no file (a folder, a fifo). */
 export async function hashEntry(fs: SnapshotFs, full: string, st: Stats): Promise<string | undefined> {

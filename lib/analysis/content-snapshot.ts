@@ -21,7 +21,7 @@ import { resolve, sep } from 'node:path';
 import { exclusionTest } from './snapshot-exclusions.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { buildStatIndex, changedByGit, syncStatIndex, writeStatIndex, type StatIndex } from './stat-index.js';
-import { unchangedAfterWalk, WalkRequests } from './walk-check.js';
+import { keptFolders, unchangedAfterWalk, WalkRequests } from './walk-check.js';
 import { stampTime, type CachedFile } from './stat-cache.js';
 import { carriedBytes, nextEntries, statListing, type Checked } from './next-entries.js';
 import type { ContentMemoryState } from './progress-evidence.js';
@@ -43,7 +43,8 @@ import { changedFolderLister } from './changed-folders.js';
 import type { FolderWalker } from '../platform/folder-walk.js';
 import { createNestedWalker } from './nested-walk.js';
 import { runGitCommand, startGitCommand } from '../platform/git-operations.js';
-import { listWithGit } from './git-list.js';
+import { ignoredOf, listWithGit } from './git-list.js';
+import { folderReader } from './added-files.js';
 import type { ChangedEntries, TreeChanges } from '../platform/tree-changes.js';
 
 export type { SnapshotFs };
@@ -155,6 +156,8 @@ class TreeSnapshotter implements ContentSnapshotter {
   private ignoreFiles: { of: Listing; files: string[] } | undefined;
   private readonly lister: ReturnType<typeof changedFolderLister> | undefined;
   private readonly walks: WalkRequests;
+  // The entries in a folder now, read once a loop (with the folder walk).
+  private readonly readFolder: ReturnType<typeof folderReader> | undefined;
 
   constructor(private readonly options: ContentSnapshotOptions) {
     this.projectDir = options.projectDir;
@@ -164,6 +167,7 @@ class TreeSnapshotter implements ContentSnapshotter {
     this.gitStatFrom = options.gitStatFrom ?? GIT_STAT_FROM;
     this.nestedWalker = createNestedWalker(options.projectDir, this.fs);
     this.walks = new WalkRequests(options.changes, options.folders, options.walkMarginMs);
+    this.readFolder = options.folders && folderReader(options.projectDir, options.folders, this.fs);
     this.lister =
       options.folders &&
       changedFolderLister({
@@ -171,6 +175,8 @@ class TreeSnapshotter implements ContentSnapshotter {
         isExcluded: this.isExcluded,
         watched: () => this.watchedFiles(),
         listGit: (args) => this.gitOutput(['-c', 'core.fsmonitor=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard', ...args]),
+        ignoredOf: (paths) => ignoredOf({ processRunner: options.processRunner, cwd: this.projectDir, env: this.gitEnv }, paths),
+        readFolder: this.readFolder!,
       });
   }
 
@@ -275,7 +281,8 @@ class TreeSnapshotter implements ContentSnapshotter {
     if (!walker || !folders || of.paths.length < this.gitStatFrom || walk.entries.length > of.paths.length + NAMED_AT_MOST) return undefined;
     const where = await this.layout;
     if (!where || walk.entries.includes('')) return undefined;
-    const unchanged = unchangedAfterWalk(this.syncIndex(of, where), walk.entries, folders, where.prefix, (entry) => walker.reachable(entry));
+    const kept = keptFolders(walker, walkedAt, this.readFolder!);
+    const unchanged = unchangedAfterWalk(this.syncIndex(of, where), walk.entries, folders, where.prefix, (entry) => walker.reachable(entry), kept);
     return unchanged && { unchanged };
   }
 

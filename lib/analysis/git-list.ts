@@ -40,3 +40,21 @@ export async function listWithGit(
   if (same) return length === previous!.length ? previous! : previous!.subarray(0, length);
   return Buffer.concat(chunks);
 }
+
+/** The paths (project-relative) git's ignore rules leave out, asked without reading the index; null when git failed. */
+export async function ignoredOf(
+  run: { processRunner: ProcessRunner; cwd: string; env: NodeJS.ProcessEnv },
+  paths: readonly string[],
+): Promise<Set<string> | null> {
+  const chunks: Buffer[] = [];
+  // The paths go on stdin, never in the arguments.
+  const exit = await startGitCommand(run.processRunner, ['check-ignore', '--no-index', '-z', '--stdin'], {
+    cwd: run.cwd,
+    env: run.env,
+    input: paths.map((path) => `${path}\0`).join(''),
+    onStdout: (chunk) => chunks.push(chunk),
+  }).done;
+  // 0: some are ignored, 1: none is.
+  if (exit.spawnError || (exit.code !== 0 && exit.code !== 1)) return null;
+  return new Set(Buffer.concat(chunks).toString('utf8').split('\0').filter(Boolean));
+}

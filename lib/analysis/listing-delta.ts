@@ -82,12 +82,14 @@ export function alignSlots(prior: Listing, of: Listing, align: Alignment): Slots
   const counted = (listing: Listing, path: string): boolean => !path.endsWith('/') && !inNested(listing, path);
   let missing = old.missing;
   for (let k = align.head; k < tailFromOld; k++) if (old.entryOf[k]! < 0 && counted(prior, align.removed[k - align.head]!)) missing--;
-  const entryOf = spliceInts(old.entryOf, align.head, tailFromOld - align.head, align.tailFrom - align.head);
+  // The entries of the old list's places from the head on move or go (those before it stay):
+  // a list that only grew at its end moves none.
   const pathOf = old.pathOf;
-  for (let e = 0; e < pathOf.length; e++) {
-    const k = pathOf[e]!;
-    pathOf[e] = k < 0 || (k >= align.head && k < tailFromOld) ? -1 : k < align.head ? k : k - align.shift;
+  for (let k = align.head; k < old.entryOf.length; k++) {
+    const e = old.entryOf[k]!;
+    if (e >= 0) pathOf[e] = k < tailFromOld ? -1 : k - align.shift;
   }
+  const entryOf = spliceInts(old.entryOf, align.head, tailFromOld - align.head, align.tailFrom - align.head);
   for (let i = align.head; i < align.tailFrom; i++) {
     const at = entryPosition(index, of.paths[i]!);
     entryOf[i] = at >= 0 && index.offsets[at]! >= 0 ? at : -1;

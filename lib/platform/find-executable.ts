@@ -4,7 +4,7 @@
 // WORK_DIRS, the call's working folder), nor in a relative or empty entry (the current folder).
 
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { delimiter, isAbsolute, join, resolve, sep } from 'node:path';
 
 export function findExecutable(name: string, env: NodeJS.ProcessEnv): string | undefined {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
@@ -37,7 +37,7 @@ export function hasCommandOnPath(env: NodeJS.ProcessEnv): HasCommand {
  * that resolves into one.
  */
 export function findTrustedExecutable(name: string, env: NodeJS.ProcessEnv, untrusted: readonly string[]): string | undefined {
-  const roots = untrusted.map(realOrSelf);
+  const roots = untrusted.map((path) => realOrSelf(path));
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (!isAbsolute(dir)) continue;
     const candidate = join(dir, name);
@@ -50,22 +50,53 @@ export function findTrustedExecutable(name: string, env: NodeJS.ProcessEnv, untr
 
 /** Whether `path` (after links) is inside one of `roots`. */
 export function resolvesWithin(path: string, roots: readonly string[]): boolean {
-  return isWithinAny(realOrSelf(path), roots.map(realOrSelf));
+  return isWithinAny(
+    realOrSelf(path),
+    roots.map((path) => realOrSelf(path)),
+  );
 }
 
+/** Whether `path` is one of `roots` or inside one; each an absolute path with nothing to resolve (realOrSelf's). */
 function isWithinAny(path: string, roots: readonly string[]): boolean {
-  return roots.some((root) => {
-    const rel = relative(root, path);
-    return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-  });
+  return roots.some((root) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep));
 }
 
-function realOrSelf(path: string): string {
+// The C library's realpath: one call that resolves every link of a path, where Node's own
+// lstat's each of its folders from JavaScript.
+function realOrSelf(path: string, real: (path: string) => string = realpathSync.native): string {
   try {
-    return realpathSync(path);
+    return real(path);
   } catch {
     return resolve(path);
   }
+}
+
+/** The filesystem calls of a host tool's lookup (tests count them). */
+export interface LookupFs {
+  realpath(path: string): string;
+  isExecutableFile(path: string): boolean;
+}
+
+const nodeLookupFs: LookupFs = { realpath: realpathSync.native, isExecutableFile };
+
+/**
+ * A host tool ralph runs itself and the PATH to run it with, as trustedPath and
+ * findTrustedExecutable give them, with each root and PATH entry resolved once; undefined when
+ * no trusted entry holds it.
+ */
+export function hostToolOnPath(
+  name: string,
+  path: string,
+  untrusted: readonly string[],
+  fs: LookupFs = nodeLookupFs,
+): { file: string; path: string } | undefined {
+  const roots = untrusted.map((root) => realOrSelf(root, fs.realpath));
+  const dirs = path.split(delimiter).filter((dir) => isAbsolute(dir) && !isWithinAny(realOrSelf(dir, fs.realpath), roots));
+  for (const dir of dirs) {
+    const candidate = join(dir, name);
+    if (fs.isExecutableFile(candidate) && !isWithinAny(realOrSelf(candidate, fs.realpath), roots)) return { file: candidate, path: dirs.join(delimiter) };
+  }
+  return undefined;
 }
 
 /** Folders the agent can write, as marked by the runs of this process (their projects, WORK_DIRS). */
@@ -90,15 +121,6 @@ export function markAgentWritable(dirs: readonly string[]): () => void {
 export function untrustedRoots(extra: ReadonlyArray<string | undefined> = []): string[] {
   // A call run from `/` (a service's folder) would leave no PATH entry at all: `/` is nobody's project.
   return [...agentWritable.keys(), ...extra.filter((dir): dir is string => dir !== undefined && dir !== '' && resolve(dir) !== sep)];
-}
-
-/** PATH with every relative or empty entry, and every entry inside (or leading into) `untrusted`, left out. */
-export function trustedPath(path: string, untrusted: readonly string[]): string {
-  const roots = untrusted.map(realOrSelf);
-  return path
-    .split(delimiter)
-    .filter((dir) => isAbsolute(dir) && !isWithinAny(realOrSelf(dir), roots))
-    .join(delimiter);
 }
 
 /** A host tool ralph runs itself, found as findTrustedExecutable finds it, outside every untrusted root. */

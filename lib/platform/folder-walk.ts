@@ -8,13 +8,16 @@
 // (the content snapshot asks git about those only, lib/analysis/content-snapshot.ts). The disarm
 // step's walk, when it changed nothing, is the snapshot's too: the tree is walked once a loop.
 
-import { lstatSync, readdirSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, type Dirent, type Stats } from 'node:fs';
 import { join } from 'node:path';
 
 interface Folder {
   mtimeMs: number;
   ctimeMs: number;
   ino: number;
+  dev: number;
+  /** The first walk since which it has been this folder (its device and inode). */
+  since: number;
   /** Its stat is old enough to be trusted: unchanged, it is not read again. */
   trusted: boolean;
   /** The walk that read it last. */
@@ -53,12 +56,22 @@ export interface FolderWalker {
    * and never another device: a walk of the project's device (`find -xdev`) sees what is in it.
    */
   reachable(rel: string): boolean;
+  /**
+   * The latest walk found at `rel` the folder (device and inode) every walk since walk
+   * `generation` found there: its entries may have changed, but not the folder itself (swapped
+   * for another, or mounted over).
+   */
+  sameFolderSince(rel: string, generation: number): boolean;
+  /** The entries of folder `rel` as the latest walk read them; undefined when it did not read that folder (or read many others first). */
+  entriesRead(rel: string): readonly Dirent[] | undefined;
 }
 
 // A folder whose stat changed less than this long before the walk is read again next time.
 const TRUSTED_AFTER_MS = 2000;
 // How many walks back changedSince can answer.
 const KEPT_WALKS = 16;
+// The entries of the first this many folders a walk reads are kept until the next (entriesRead).
+const KEPT_READS = 64;
 
 /** `skip`: project-relative folders that are not walked (ralph's own, holding what it moved aside). */
 export function createFolderWalker(projectDir: string, skip: readonly string[] = [], now: () => number = Date.now): FolderWalker {
@@ -69,6 +82,8 @@ export function createFolderWalker(projectDir: string, skip: readonly string[] =
   const skipped = new Set(skip.map((dir) => dir.replace(/\/+$/, '')));
   let latest: FolderWalk | undefined;
   let kept = false;
+  // The folders the latest walk read, with their entries.
+  let read = new Map<string, Dirent[]>();
   // Folders of the latest walk reached through another device.
   let foreign = new Set<string>();
   const walker: FolderWalker = {
@@ -85,6 +100,7 @@ export function createFolderWalker(projectDir: string, skip: readonly string[] =
       generation++;
       const trusted = now() - TRUSTED_AFTER_MS;
       const next = new Map<string, Folder>();
+      read = new Map();
       const repositories: string[] = [];
       const elsewhere = new Set<string>();
       let device: number | undefined;
@@ -96,7 +112,10 @@ export function createFolderWalker(projectDir: string, skip: readonly string[] =
         if (!st?.isDirectory()) continue;
         device ??= st.dev;
         if (st.dev !== device || elsewhere.has(parentOf(rel))) elsewhere.add(rel);
-        const folder = sameFolder(cache.get(rel), st) ?? readFolder(join(projectDir, rel), st, generation);
+        const before = cache.get(rel);
+        const folder =
+          sameFolder(before, st) ?? readFolder(join(projectDir, rel), st, generation, (entries) => read.size < KEPT_READS && read.set(rel, entries));
+        if (before && folder !== before) folder.since = before.ino === st.ino && before.dev === st.dev ? before.since : generation;
         folder.trusted = st.mtimeMs < trusted && st.ctimeMs < trusted;
         next.set(rel, folder);
         if (folder.repository && rel !== '') repositories.push(rel);
@@ -120,6 +139,8 @@ export function createFolderWalker(projectDir: string, skip: readonly string[] =
     },
     latest: () => latest,
     reachable: (rel) => cache.has(rel) && !foreign.has(rel),
+    entriesRead: (rel) => read.get(rel),
+    sameFolderSince: (rel, since) => (cache.get(rel)?.since ?? Infinity) <= since,
   };
   return walker;
 }
@@ -133,11 +154,13 @@ function sameFolder(folder: Folder | undefined, st: Stats): Folder | undefined {
   return folder && folder.trusted && folder.mtimeMs === st.mtimeMs && folder.ctimeMs === st.ctimeMs && folder.ino === st.ino ? folder : undefined;
 }
 
-function readFolder(full: string, st: Stats, readAt: number): Folder {
+function readFolder(full: string, st: Stats, readAt: number, keep: (entries: Dirent[]) => void): Folder {
   const folders: string[] = [];
   let repository = false;
   try {
-    for (const entry of readdirSync(full, { withFileTypes: true })) {
+    const entries = readdirSync(full, { withFileTypes: true });
+    keep(entries);
+    for (const entry of entries) {
       if (entry.name === '.git') repository = true;
       else if (entry.isDirectory()) folders.push(entry.name);
     }
@@ -145,7 +168,7 @@ function readFolder(full: string, st: Stats, readAt: number): Folder {
     // Gone or unreadable since its stat: nothing below it is found.
   }
   folders.sort();
-  return { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, trusted: false, readAt, folders, repository };
+  return { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, dev: st.dev, since: readAt, trusted: false, readAt, folders, repository };
 }
 
 function lstatOrUndefined(path: string): Stats | undefined {

@@ -7,7 +7,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { closeSync, constants, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { findTrustedExecutable, trustedPath, untrustedRoots } from './find-executable.js';
+import { hostToolOnPath, untrustedRoots } from './find-executable.js';
 import type { ProcessExit, ProcessHandle, StartOptions } from './process-types.js';
 
 // child_process and net (with the streams, dgram and sockets they pull in) are loaded at the
@@ -107,10 +107,8 @@ function hostToolCall(
   const env = options.env ?? process.env;
   // No PATH at all: the system's default one (/usr/bin:/bin), which no agent writes.
   if (env.PATH === undefined) return { file: cmd, env: options.env };
-  const untrusted = untrustedRoots([options.cwd]);
-  const clean = { ...env, PATH: trustedPath(env.PATH ?? '', untrusted) };
-  const file = findTrustedExecutable(cmd, clean, untrusted);
-  return file === undefined ? undefined : { file, env: clean };
+  const found = hostToolOnPath(cmd, env.PATH, untrustedRoots([options.cwd]));
+  return found === undefined ? undefined : { file: found.file, env: { ...env, PATH: found.path } };
 }
 
 function notFound(cmd: string): NodeJS.ErrnoException {

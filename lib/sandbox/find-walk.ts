@@ -3,16 +3,21 @@
 // entry whose ctime is past a time (lib/platform/tree-changes.ts). Where the tree is large and the
 // machine has cores to spare, the project's top entries are shared out among walks that run side by side (as git
 // lstats the files of `git status` on threads); a top entry on another device is not entered, as
-// `find . -xdev` does not enter it. No path of the project is in the arguments: the starting
+// `find . -xdev` does not enter it (each is stat'ed only where the mount table lists a file
+// system mounted below the project). No path of the project is in the arguments: the starting
 // points are read from stdin, `.` runs from the project itself.
 
-import { lstatSync, readdirSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, realpathSync, type Stats } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { ProcessRunner } from '../platform/process.js';
 
 export interface FindOptions {
   processRunner: ProcessRunner;
   env?: NodeJS.ProcessEnv;
+  /** The stat of a top entry (tests count them). */
+  lstat?: (path: Buffer) => Stats;
+  /** The mount table's text (/proc/self/mountinfo; tests give their own). */
+  mountInfo?: () => string;
 }
 
 // `find`'s test for a regular file with a setuid or setgid bit. -P (the default) follows no link.
@@ -66,11 +71,13 @@ export async function findChanged(
   walks: number,
 ): Promise<{ setId: Buffer[]; entries: string[] } | undefined> {
   const expression = ['(', ...SET_ID_FILE, '-printf', 'S%p\\0', ')', ',', '(', '-newerct', after, '-printf', 'C%p\\0', ')'];
-  const before = lstatOrUndefined(root);
-  const shares = before && topShares(root, before.dev, walks);
+  const lstat = options.lstat ?? lstatSync;
+  const before = lstatOrUndefined(root, lstat);
+  const shares = before && topShares(root, before.dev, walks, lstat, () => mountedBelow(root, options.mountInfo));
   let outs = shares && (await Promise.all(shares.map((names) => runFind(root, ['-files0-from', '-', '-xdev', ...expression], options, names.join('')))));
   // An entry made at the top since it was read (nothing of the agent should run now): one walk from `.`.
-  if (!outs || outs.some((out) => !out) || !sameStat(before!, lstatOrUndefined(root))) outs = [await runFind(root, ['.', '-xdev', ...expression], options)];
+  if (!outs || outs.some((out) => !out) || !sameStat(before!, lstatOrUndefined(root, lstat)))
+    outs = [await runFind(root, ['.', '-xdev', ...expression], options)];
   if (outs.some((out) => !out)) return undefined;
   const setId: Buffer[] = [];
   const entries: string[] = [];
@@ -88,10 +95,12 @@ export async function findChanged(
 }
 
 /**
- * The project's top entries shared out among `walks` walks (names, each ending in NUL); undefined
- * where one walk from `.` is as good: one core, or a name that is no UTF-8 (stdin is text).
+ * The project's top entries shared out among `walks` walks (names, each ending in NUL), but those
+ * on another device (each is stat'ed where a file system is mounted below the project:
+ * `mounted`); undefined where one walk from `.` is as good: one core, or a name that is no UTF-8
+ * (stdin is text).
  */
-function topShares(root: Buffer, dev: number, walks: number): string[][] | undefined {
+function topShares(root: Buffer, dev: number, walks: number, lstat: (path: Buffer) => Stats, mounted: () => boolean): string[][] | undefined {
   if (walks < 2) return undefined;
   let names: Buffer[];
   try {
@@ -100,23 +109,49 @@ function topShares(root: Buffer, dev: number, walks: number): string[][] | undef
     return undefined;
   }
   const shares: string[][] = Array.from({ length: walks }, () => []);
+  const statEach = mounted();
   let next = 0;
   for (const name of names.sort(Buffer.compare)) {
     const text = name.toString('utf8');
     if (!Buffer.from(text).equals(name)) return undefined;
-    const st = lstatOrUndefined(Buffer.concat([root, Buffer.from('/'), name]));
-    if (!st) return undefined;
-    if (st.dev === dev) shares[next++ % walks]!.push(`${text}\0`);
+    const st = statEach ? lstatOrUndefined(Buffer.concat([root, Buffer.from('/'), name]), lstat) : undefined;
+    if (statEach && !st) return undefined;
+    if (!st || st.dev === dev) shares[next++ % walks]!.push(`${text}\0`);
   }
   return shares.filter((share) => share.length > 0);
 }
 
-function lstatOrUndefined(path: Buffer): Stats | undefined {
+function lstatOrUndefined(path: Buffer, lstat: (path: Buffer) => Stats): Stats | undefined {
   try {
-    return lstatSync(path);
+    return lstat(path);
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether a file system is mounted somewhere below `root`, as the mount table of ralph's own
+ * mount namespace lists it (what a stat would see); true when that cannot be told.
+ */
+export function mountedBelow(root: Buffer, mountInfo: () => string = () => readFileSync('/proc/self/mountinfo', 'utf8')): boolean {
+  let below: string;
+  let table: string;
+  try {
+    below = `${realpathSync.native(root.toString())}/`;
+    table = mountInfo();
+  } catch {
+    return true;
+  }
+  // A mount point that is no UTF-8 could be any path.
+  if (table.includes('\uFFFD')) return true;
+  // Each line: id, parent id, device, root, mount point (spaces and the like as octal escapes), …
+  for (const line of table.split('\n')) {
+    const point = line.split(' ')[4];
+    if (point === undefined) continue;
+    const path = point.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
+    if (`${path}/`.startsWith(below) && `${path}/` !== below) return true;
+  }
+  return false;
 }
 
 function sameStat(a: Stats, b: Stats | undefined): boolean {

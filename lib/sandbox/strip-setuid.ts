@@ -44,6 +44,8 @@ export interface StripOptions {
   fs?: StripFs;
   /** Where the content snapshot asks for the entries changed since its stamp (with `processRunner` only). */
   changes?: TreeChanges;
+  /** The mount table's text (/proc/self/mountinfo unless given): where none is mounted below the project, its top entries are not stat'ed. */
+  mountInfo?: () => string;
 }
 
 const nodeFs: StripFs = { lstatSync, readdirSync: (path) => readdirSync(path, { encoding: 'buffer' }) };
@@ -153,7 +155,8 @@ async function findSetIdFiles(root: Buffer, options: StripOptions & { processRun
   if (since !== undefined) {
     const startedAt = options.changes!.now();
     // Named from the ms before: a ctime in the same ms is named too.
-    const found = await findChanged(root, `@${(Math.floor(since - 1) / 1000).toFixed(3)}`, options, walksFor(options.changes!.listed()));
+    const after = `@${(Math.floor(since - 1) / 1000).toFixed(3)}`;
+    const found = await findChanged(root, after, { ...options, lstat: options.fs?.lstatSync }, walksFor(options.changes!.listed()));
     if (found) {
       options.changes!.post({ since, entries: found.entries, startedAt });
       return found.setId;

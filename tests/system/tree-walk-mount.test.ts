@@ -6,10 +6,14 @@
 // snapshotter gives. Needs root (mount).
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { requireRoot } from '../helpers/sandbox-tools.js';
 import { rewriteUnseen, walkedSnapshots } from '../helpers/walked-snapshots.js';
+import { nodeProcessRunner } from '../../lib/platform/process.js';
+import { createTreeChanges } from '../../lib/platform/tree-changes.js';
+import { stripSetuidFiles } from '../../lib/sandbox/strip-setuid.js';
 import type { TmpProject } from '../helpers/tmp-project.js';
 
 const mounted: string[] = [];
@@ -59,5 +63,21 @@ describe('a filesystem mounted in the project, which the walk after the call doe
     const after = await s.afterCall();
     expect(after.id).toBe(await s.freshId());
     expect(after.id).not.toBe(first.id);
+  });
+
+  it('a top entry mounted on: the walks side by side, which stat no top entry while the mount table lists nothing below the project, leave it out', async () => {
+    const s = walkedSnapshots();
+    project = s.p;
+    for (let d = 0; d < 4; d++) mkdirSync(s.p.path(`top${d}/deep`), { recursive: true });
+    mountTmpfs(s.p.path('data'));
+    writeFileSync(s.p.path('data/tool'), '#!/bin/sh\n');
+    chmodSync(s.p.path('data/tool'), 0o4755);
+    const changes = createTreeChanges();
+    // As for a large tree: the walks share the top entries out, one per core.
+    changes.want(0, 50_000);
+    expect(await stripSetuidFiles(s.p.dir, { processRunner: nodeProcessRunner, changes })).toEqual([]);
+    const entries = changes.take()?.entries ?? [];
+    expect(entries).toEqual(expect.arrayContaining(['top3/deep', 'src/d0/f0.ts']));
+    if (availableParallelism() > 1) expect(entries.filter((entry) => entry.startsWith('data'))).toEqual([]);
   });
 });

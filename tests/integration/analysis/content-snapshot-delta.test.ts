@@ -182,7 +182,7 @@ describe('git asked only about the folders that changed', () => {
     return { runner, listings, asked: () => [...others] };
   }
 
-  it('lists nothing when no folder changed, one folder when a file was added there, and the whole tree when the index or an ignore file changed', async () => {
+  it('lists nothing when no folder changed or a file was only added, one folder when a file was removed there, and the whole tree when the index or an ignore file changed', async () => {
     const p = tmpProject({ '.gitignore': 'ignored/\n', 'a/x.ts': 'x\n', 'b/y.ts': 'y\n', 'b/deep/z.ts': 'z\n' }, { git: true });
     project = p;
     const { runner, listings } = recorder();
@@ -198,6 +198,8 @@ describe('git asked only about the folders that changed', () => {
     writeFileSync(p.path('a/x.ts'), 'changed in place\n');
     await check([]);
     writeFileSync(p.path('b/deep/new.ts'), 'new\n');
+    await check([]);
+    rmSync(p.path('b/deep/new.ts'));
     await check([['--', ':(literal)b/deep/']]);
     rmSync(p.path('b/deep'), { recursive: true });
     await check([['--', ':(literal)b/']]);

@@ -64,7 +64,34 @@ describe('a snapshot after the walk that cleared setuid bits', () => {
     expect(lstats).toBeLessThan(5);
   });
 
+  it('in a folder that is the same folder and lost no file, looks only at the files the walk named', async () => {
+    let lstats = 0;
+    const counting: SnapshotFs = { ...nodeFs, lstatSync: (path, options) => (lstats++, nodeFs.lstatSync(path, options)) };
+    const s = setup({}, counting);
+    await s.afterCall();
+    await s.afterCall();
+    // A file added beside the 10 files of src/d0, and one of them rewritten.
+    writeFileSync(s.p.path('src/d0/new.ts'), 'new\n');
+    writeFileSync(s.p.path('src/d0/f3.ts'), 'export const v3 = 33;\n');
+    lstats = 0;
+    const after = await s.afterCall();
+    expect(after).toEqual({ id: await s.freshId(), diffFiles: 0 });
+    expect(lstats).toBeLessThan(4);
+    // A tracked file removed from it: every file of the folder is looked at.
+    unlinkSync(s.p.path('src/d0/f6.ts'));
+    lstats = 0;
+    expect(await s.afterCall()).toEqual({ id: await s.freshId(), diffFiles: 0 });
+    expect(lstats).toBeGreaterThanOrEqual(9);
+  });
+
   it.each([
+    [
+      'a folder swapped for a copy made long before, of the same names, sizes and times, one file different',
+      (p: TmpProject) => {
+        renameSync(p.path('src/d1'), p.path('ignored/d1-old'));
+        renameSync(p.path('ignored/d1-copy'), p.path('src/d1'));
+      },
+    ],
     ['the same size and times put back, in the same clock tick as the stamp', (p: TmpProject) => rewriteUnseen(p, 'src/d0/f3.ts', 'export const v3 = 9;\n')],
     [
       'a file renamed over another of the same size and times',
@@ -95,6 +122,9 @@ describe('a snapshot after the walk that cleared setuid bits', () => {
     ['a file of a nested repository rewritten unseen', (p: TmpProject) => rewriteUnseen(p, 'vendor/lib/code.ts', 'lib 2\n')],
   ])('sees a change the agent hid: %s', async (_, act) => {
     const s = setup({ 'ignored/twin': 'export const v4 = 6;\n', 'vendor/lib/code.ts': 'lib 1\n' });
+    // A copy of src/d1 with the same names, sizes and times, and one file's bytes different.
+    execFileSync('cp', ['-a', s.p.path('src/d1'), s.p.path('ignored/d1-copy')]);
+    rewriteUnseen(s.p, 'ignored/d1-copy/f4.ts', 'export const v4 = 5;\n');
     execFileSync('git', ['init', '-q'], { cwd: s.p.path('vendor/lib') });
     linkSync(s.p.path('src/d2/f5.ts'), s.p.path('ignored/f5-link'));
     const first = await s.afterCall();

@@ -302,6 +302,7 @@ describe('content snapshots', () => {
       readSync: (fd, buffer, offset, length, position) => nodeFs.readSync(fd, buffer, offset, length, position),
       closeSync: (fd) => nodeFs.closeSync(fd),
       readlinkSync: (path) => (calls.readlink++, nodeFs.readlinkSync(path)),
+      readdirSync: (path, options) => nodeFs.readdirSync(path, options),
     };
     const { p, snap } = setup(true, nodeProcessRunner, counting, { clock: AHEAD });
     const first = await snap.take();

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findHostTool, markAgentWritable } from '../../../lib/platform/find-executable.js';
+import { findHostTool, hostToolOnPath, isExecutableFile, markAgentWritable } from '../../../lib/platform/find-executable.js';
 import { nodeProcessRunner } from '../../../lib/platform/process.js';
 import { runProcessSync } from '../../../lib/platform/start-process.js';
 
@@ -32,6 +32,28 @@ function plantedProject(): { dir: string; marker: string; path: string } {
 }
 
 describe('host tools', () => {
+  it('are looked up with each folder that can hold them resolved once: the untrusted roots, each PATH entry, the file found', () => {
+    const { dir, path } = plantedProject();
+    const resolved: string[] = [];
+    const fs = { realpath: (p: string) => (resolved.push(p), realpathSync.native(p)), isExecutableFile };
+    const found = hostToolOnPath('git', path, [dir], fs);
+    const absolute = path.split(delimiter).filter((entry) => entry.startsWith('/'));
+    expect(found?.file).toBe(
+      join(
+        found!.path.split(delimiter).find((entry) => existsSync(join(entry, 'git')))!,
+        'git',
+      ),
+    );
+    expect(found?.path.split(delimiter).some((entry) => entry.startsWith(dir))).toBe(false);
+    expect(resolved).toEqual([dir, ...absolute, found!.file]);
+    // A folder beside the project whose name begins with the project's is not inside it.
+    const beside = `${dir}-tools`;
+    mkdirSync(beside);
+    cleanups.push(() => rmSync(beside, { recursive: true, force: true }));
+    writeFileSync(join(beside, 'git'), '#!/bin/sh\n', { mode: 0o755 });
+    expect(hostToolOnPath('git', [join(dir, 'bin'), beside].join(delimiter), [dir])).toEqual({ file: join(beside, 'git'), path: beside });
+  });
+
   it('are run from outside the project, whatever the project planted on PATH ahead of them', async () => {
     const { dir, marker, path } = plantedProject();
     const env = { ...process.env, PATH: path };

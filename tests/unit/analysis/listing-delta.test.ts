@@ -124,6 +124,27 @@ describe('the ignore files of a list', () => {
     expect(buffers.size).toBe(2);
   });
 
+  it("moves the index's places of the old list's paths from the changed part on only: a list that grew at its end touches none", () => {
+    const paths = Array.from({ length: 2_000 }, (_, i) => `src/${String(i).padStart(4, '0')}.ts`);
+    const listing = makeListing(raw(paths), PREFIX, excluded);
+    const index = buildStatIndex(listing.paths, '', 20);
+    const slots = slotsFor(listing, index, true);
+    // The places of the index's entries, each read and write counted.
+    let touched = 0;
+    const counted = new Proxy(slots.pathOf, {
+      get: (target, key) => (typeof key === 'string' && /^\d+$/.test(key) && touched++, Reflect.get(target, key, target)),
+      set: (target, key, value) => (touched++, Reflect.set(target, key, value, target)),
+    });
+    listing.slots = { ...slots, pathOf: counted };
+    const grown = [...paths, 'src/2000.ts', 'src/2001.ts'];
+    const made = relist(listing, raw(grown), PREFIX, excluded);
+    const aligned = alignSlots(listing, made.listing, made.align);
+    // The two new paths have no entry in the index (built before them): no place is set.
+    expect(touched).toBe(0);
+    expect(aligned.pathOf).toBe(counted);
+    expect([...slots.pathOf]).toEqual([...slotsFor(makeListing(raw(grown), PREFIX, excluded), index).pathOf]);
+  });
+
   it('reads the folder entries of a new list only where it differs from a last list that had none', () => {
     const tracked = Array.from({ length: 2_000 }, (_, i) => `src/${String(i).padStart(4, '0')}.ts`);
     const prior = makeListing(raw(tracked), PREFIX, excluded);

@@ -3,7 +3,7 @@
 // same walk is made in ralph. Links are never followed; a name that is no UTF-8 is still reached.
 
 import { execFileSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -290,6 +290,29 @@ describe('the walk after a call, asked by the content snapshot for what changed'
     };
     expect(await finds(100)).toBe(1);
     expect(await finds(50_000)).toBe(Math.min(4, availableParallelism()));
+  });
+
+  it('shares the top entries out without a stat of each, unless the mount table lists a file system mounted below the project', async () => {
+    const { project } = plantedProject();
+    for (let d = 0; d < 6; d++) mkdirSync(join(project, `top${d}`));
+    const real = realpathSync(project);
+    const lstats = async (table: string): Promise<number> => {
+      chmodSync(join(project, 'deep/er/suid'), 0o4755);
+      chmodSync(join(project, 'sgid'), 0o2750);
+      const counting = countingFs();
+      const changes = createTreeChanges();
+      changes.want(0, 50_000);
+      const stripped = await stripSetuidFiles(project, { processRunner: nodeProcessRunner, changes, fs: counting.fs, mountInfo: () => table });
+      expect(stripped).toHaveLength(2);
+      expect(changes.take()?.entries).toEqual(expect.arrayContaining(['top5', 'deep/er/suid']));
+      return counting.calls.lstat;
+    };
+    const line = (point: string): string => `36 25 0:45 / ${point.replaceAll(' ', '\\040')} rw,relatime shared:1 - tmpfs tmpfs rw\n`;
+    const notBelow = [line('/'), line(real), line(`${real}-other`), line(`${real} x`)].join('');
+    // The project's folder (at the start, and before and after the walks side by side), then the two set-id files find named.
+    expect(await lstats(notBelow)).toBe(availableParallelism() > 1 ? 5 : 4);
+    // A mount below: each of the 10 top entries is stat'ed too (one walk on a single core stats none).
+    expect(await lstats(notBelow + line(`${real}/top3`))).toBe(availableParallelism() > 1 ? 15 : 4);
   });
 
   it('the host sandbox run as root hands its walk to the snapshot; run as another user it makes none', async () => {
