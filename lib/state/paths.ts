@@ -1,8 +1,8 @@
 // Every path ralph reads or writes under a project, in one place. Names follow the Bash tool
 // so either version can read the other's state.
 
-import { realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { RalphError } from '../errors.js';
 
 export const RALPH_DIR = '.ralph';
@@ -135,11 +135,29 @@ export function resolveControlFiles(projectDir: string, settings: ControlFileSet
 
 function insideProject(projectDir: string, key: string, value: string, path: string): string {
   // A symlink may lead out of a path that looks inside: check where it really is when it exists.
-  if (isWithin(projectDir, path) && isWithin(realLocation(projectDir), realLocation(path))) return path;
-  throw new RalphError('config_invalid', `${key}=${value} points outside the project (${projectDir})`, {
-    exitCode: 1,
-    hint: `set ${key} in .ralphrc to a path inside the project, relative to it (e.g. ${key}=docs/${key === 'AGENT_FILE' ? 'AGENT.md' : 'plan.md'})`,
-  });
+  const within = isWithin(projectDir, path);
+  if (within && isWithin(realLocation(projectDir), realLocation(path))) return path;
+  const setKey = `set ${key} in .ralphrc to a path inside the project, relative to it (e.g. ${key}=docs/${key === 'AGENT_FILE' ? 'AGENT.md' : 'plan.md'})`;
+  const link = within ? linkOnTheWay(projectDir, path) : undefined;
+  if (link !== undefined) {
+    const name = relative(projectDir, link);
+    throw new RalphError('config_invalid', `${key}=${value} leads outside the project (${projectDir}) through ${name}, a symlink to ${readlinkSync(link)}`, {
+      exitCode: 1,
+      hint: `replace the link ${name} with the folder it points to, or ${setKey}`,
+    });
+  }
+  throw new RalphError('config_invalid', `${key}=${value} points outside the project (${projectDir})`, { exitCode: 1, hint: setKey });
+}
+
+/** The first folder from the project down to `path` that is a symlink, if any. */
+function linkOnTheWay(projectDir: string, path: string): string | undefined {
+  let at = projectDir;
+  for (const part of relative(projectDir, dirname(path)).split(sep)) {
+    if (part === '') continue;
+    at = join(at, part);
+    if (lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink()) return at;
+  }
+  return undefined;
 }
 
 function isWithin(dir: string, path: string): boolean {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { movedControlFiles, projectPaths, ralphPaths } from '../../../lib/state/paths.js';
+import { RalphError } from '../../../lib/errors.js';
 
 const DEFAULTS = { PROMPT_FILE: '.ralph/PROMPT.md', FIX_PLAN_FILE: '.ralph/fix_plan.md', AGENT_FILE: '.ralph/AGENT.md' };
 const dirs: string[] = [];
@@ -47,7 +48,25 @@ describe('projectPaths: the control files the configuration names', () => {
     const outside = tmp();
     mkdirSync(join(outside, 'real'));
     symlinkSync(join(outside, 'real'), join(dir, 'docs'));
-    expect(() => projectPaths(dir, { ...DEFAULTS, FIX_PLAN_FILE: 'docs/plan.md' })).toThrow('FIX_PLAN_FILE=docs/plan.md points outside the project');
-    expect(() => projectPaths(dir, { ...DEFAULTS, AGENT_FILE: 'docs/AGENT.md' })).toThrow('AGENT_FILE=docs/AGENT.md points outside');
+    expect(() => projectPaths(dir, { ...DEFAULTS, FIX_PLAN_FILE: 'docs/plan.md' })).toThrow('FIX_PLAN_FILE=docs/plan.md leads outside the project');
+    expect(() => projectPaths(dir, { ...DEFAULTS, AGENT_FILE: 'docs/AGENT.md' })).toThrow('AGENT_FILE=docs/AGENT.md leads outside');
+  });
+
+  it('names the symlinked folder a default path leads out through (a moved .ralph), and says to put the folder back', () => {
+    const dir = tmp();
+    const outside = tmp();
+    mkdirSync(join(outside, 'ralph-state'));
+    symlinkSync(join(outside, 'ralph-state'), join(dir, '.ralph'));
+    let error: unknown;
+    try {
+      projectPaths(dir, DEFAULTS);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(RalphError);
+    expect((error as RalphError).message).toBe(
+      `FIX_PLAN_FILE=.ralph/fix_plan.md leads outside the project (${dir}) through .ralph, a symlink to ${join(outside, 'ralph-state')}`,
+    );
+    expect((error as RalphError).hint).toMatch(/^replace the link \.ralph with the folder it points to, or set FIX_PLAN_FILE in \.ralphrc/);
   });
 });
