@@ -141,7 +141,7 @@ function insideProject(projectDir: string, key: string, value: string, path: str
   const link = within ? linkOnTheWay(projectDir, path) : undefined;
   if (link !== undefined) {
     const name = relative(projectDir, link);
-    throw new RalphError('config_invalid', `${key}=${value} leads outside the project (${projectDir}) through ${name}, a symlink to ${readlinkSync(link)}`, {
+    throw new RalphError('config_invalid', `${key}=${value} leads outside the project (${projectDir}) through ${name}, a symlink to ${linkTarget(link)}`, {
       exitCode: 1,
       hint: `replace the link ${name} with the folder it points to, or ${setKey}`,
     });
@@ -158,6 +158,14 @@ function linkOnTheWay(projectDir: string, path: string): string | undefined {
     if (lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink()) return at;
   }
   return undefined;
+}
+
+function linkTarget(link: string): string {
+  try {
+    return readlinkSync(link);
+  } catch {
+    return 'a path that is gone';
+  }
 }
 
 function isWithin(dir: string, path: string): boolean {
