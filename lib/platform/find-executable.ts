@@ -37,15 +37,7 @@ export function hasCommandOnPath(env: NodeJS.ProcessEnv): HasCommand {
  * that resolves into one.
  */
 export function findTrustedExecutable(name: string, env: NodeJS.ProcessEnv, untrusted: readonly string[]): string | undefined {
-  const roots = untrusted.map((path) => realOrSelf(path));
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!isAbsolute(dir)) continue;
-    const candidate = join(dir, name);
-    if (!isExecutableFile(candidate)) continue;
-    if (isWithinAny(realOrSelf(candidate), roots) || isWithinAny(realOrSelf(dir), roots)) continue;
-    return candidate;
-  }
-  return undefined;
+  return hostToolOnPath(name, env.PATH ?? '', untrusted)?.file;
 }
 
 /** Whether `path` (after links) is inside one of `roots`. */
