@@ -261,12 +261,7 @@ function removeStaleTempFilesIn(dir: string, name: string): void {
   } catch {
     return;
   }
-  for (const each of names) {
-    if (!each.startsWith(prefix)) continue;
-    const pid = Number(each.slice(prefix.length).split('-')[0]);
-    if (!Number.isInteger(pid) || pid === process.pid || isProcessAlive(pid)) continue;
-    unlinkQuietly(join(dir, each));
-  }
+  for (const each of names) if (each.startsWith(prefix) && isDeadWritersTemp(each)) unlinkQuietly(join(dir, each));
 }
 
 /** tempFileName's names: `.<name>.tmp-<pid>-<8 hex digits>`. */
@@ -292,9 +287,13 @@ export function removeDeadWritersTempFiles(dir: string): void {
 }
 
 function removeIfDeadWriters(dir: string, entry: Dirent): void {
-  const pid = entry.isFile() ? Number(TEMP_NAME.exec(entry.name)?.[1]) : Number.NaN;
-  if (!Number.isInteger(pid) || pid === process.pid || isProcessAlive(pid)) return;
-  unlinkQuietly(join(dir, entry.name));
+  if (entry.isFile() && isDeadWritersTemp(entry.name)) unlinkQuietly(join(dir, entry.name));
+}
+
+/** A tempFileName of a writer that is no longer running (never this process's). */
+function isDeadWritersTemp(name: string): boolean {
+  const pid = Number(TEMP_NAME.exec(name)?.[1]);
+  return Number.isInteger(pid) && pid !== process.pid && !isProcessAlive(pid);
 }
 
 function ownDirectoryQuietly(dir: string): OwnDirectory | undefined {
