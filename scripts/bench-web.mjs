@@ -3,7 +3,7 @@
 // within their CPU budgets; 20 clients get each update within a second). Run after `npm run
 // build`. Prints one JSON line per measurement, the protocol scripts/bench.mjs reads.
 //
-// The loop with the view open: `bin/ralph --web` and `bin/ralph` in turn (benchLoopWithView below).
+// The loop with the view open is timed with the orchestration rows (bench/orchestration.mjs).
 //
 // The real `ralph-monitor --web` on a copy of a Bash-written mid-run `.ralph/`, with 20
 // event-stream clients connected:
@@ -18,7 +18,6 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runChild } from './bench/orchestration.mjs';
 import { median, row } from './bench/rows.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -94,32 +93,6 @@ function connect(url) {
     client.req.end();
   });
 }
-
-/**
- * The loop's own CPU per loop with the web view open, as users run it: the shipped `bin/ralph
- * --web` in its own process, one page's event stream read from the loop child's process (a
- * browser is another process); the same run without `--web` beside it, the two in turn (plain,
- * web, plain, web) so that drift in the machine's speed falls on both alike. They run one at a
- * time: the budget holds on a quiet machine, and two loops at once, each with its agent and git,
- * fill both cores of a 2-core machine (run together, each measured about 20 ms a loop where
- * alone it takes 12-13). The difference is the view's own cost.
- */
-async function benchLoopWithView() {
-  const LOOPS = 150;
-  const ROUNDS = 2;
-  const perLoop = (r) => r.perLoopCpu.slice(6).filter((v) => v !== null);
-  const plain = [];
-  const withView = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    plain.push(...perLoop(await runChild(LOOPS, 1, 0, 'bin')));
-    withView.push(...perLoop(await runChild(LOOPS, 1, 0, 'web')));
-  }
-  const [plainMs, viewMs] = [median(plain), median(withView)];
-  const note = `without --web, the runs in turn with it: ${plainMs.toFixed(1)} ms (the view's own: ${(viewMs - plainMs).toFixed(1)} ms a loop); medians of ${withView.length} loops of ${ROUNDS} runs each`;
-  emit(`orchestration CPU per loop with the web view open (\`bin/ralph --web\`, ${ROUNDS} × ${LOOPS} loops, one page connected)`, viewMs, 'ms', 15, note);
-}
-
-await benchLoopWithView();
 
 const dir = mkdtempSync(join(tmpdir(), 'ralph-bench-web-'));
 cpSync(join(ROOT, 'tests/fixtures/bash-state/midrun'), join(dir, '.ralph'), { recursive: true });

@@ -111,6 +111,27 @@ function summarize(r) {
 }
 
 /**
+ * The loop's own CPU with the web view open, as users run it: the shipped `bin/ralph --web` in its
+ * own process, timed as the row above times `bin/ralph`, one page's event stream read from the
+ * loop child's process (a browser is another process). It runs in this section, straight after
+ * the run without the view, as many loops: on this VM a loop's CPU drifts between about 12 and
+ * 19 ms from one minute to the next, so a row taken in another section, minutes later, judged
+ * the machine of that moment (the same 150 loops measured 13.8 ms alone and 21.2 ms inside a
+ * whole bench, each beside a run without the view that cost 13.2 and 19.4). The difference
+ * between the two runs is the view's own cost.
+ */
+function withWebView(plain, web) {
+  return row(
+    `orchestration CPU per loop with the web view open (\`bin/ralph --web\`, one page connected), median of ${web.counted}`,
+    web.cpu,
+    'ms',
+    CPU_BUDGET_MS,
+    'max',
+    `CPU time of the ralph process, the run straight after the one above; without the view ${plain.cpu.toFixed(1)} ms (the view's own: ${(web.cpu - plain.cpu).toFixed(1)} ms a loop); agent exit → next spawn ${web.gapCpu.toFixed(1)} ms`,
+  );
+}
+
+/**
  * The rows judge the shipped `bin/ralph` (the bundle users run, in its own process); beside each
  * figure the note gives the same run of the loop imported from tsc's per-file output (dist/) into
  * the bench's own process, measured in the same bench run, for comparison.
@@ -118,6 +139,8 @@ function summarize(r) {
 export async function benchOrchestration({ quick = false } = {}) {
   const loops = quick ? 100 : 1000;
   const shipped = await runBeside(loops, 'bin');
+  // The same run with the web view open, straight after the one without (see withWebView).
+  const web = summarize(await runChild(loops, 1, 0, 'web'));
   const inProcess = await runBeside(loops, '');
   const s = summarize(shipped.long);
   const d = summarize(inProcess.long);
@@ -149,6 +172,7 @@ export async function benchOrchestration({ quick = false } = {}) {
       'max',
       `medians of ${g.window} loops at the same moments: ${g.late.toFixed(1)} ms up to loop ${s.last}, ${g.early.toFixed(1)} ms from loop 10 of the fresh run; the long run's own loops from 10, minutes earlier: ${g.ownEarly.toFixed(1)} ms (${g.ownPct.toFixed(1)} %, machine load drift included)${unbundled(`${gd.pct.toFixed(1)} % (${gd.ownPct.toFixed(1)} % against its own early loops)`)}`,
     ),
+    withWebView(s, web),
     row(
       `bin/ralph peak RSS over a ${s.r.loops}-loop run`,
       s.r.peakRssMb,
