@@ -28,6 +28,13 @@ export function assertNotLegacyLayout(projectDir: string): void {
 
 export function assertPromptExists(paths: RalphPaths, promptFile: string): void {
   if (existsSync(promptFile)) return;
+  if (resolve(promptFile) !== resolve(paths.ralphDir, 'PROMPT.md')) {
+    // A prompt file the user named (--prompt, PROMPT_FILE): the project itself is not in question.
+    throw new RalphError('prompt_missing', `Prompt file '${displayPath(paths, promptFile)}' not found!`, {
+      details: ['It is the prompt file given with --prompt or PROMPT_FILE (relative to the project folder).'],
+      hint: 'check the path given to --prompt (or PROMPT_FILE in .ralphrc), or leave it out to use .ralph/PROMPT.md',
+    });
+  }
   const partial = [paths.fixPlan, paths.agent, paths.specsDir].some((p) => existsSync(p));
   throw new RalphError('prompt_missing', `Prompt file '${displayPath(paths, promptFile)}' not found!`, {
     details: [
