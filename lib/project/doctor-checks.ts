@@ -55,6 +55,8 @@ export interface DoctorFacts {
   agentUser?: { as: 'self' | 'owner' | 'root'; uid: number; allowRootAgent?: string } | { error: string; fix: string; allowRootAgent?: string };
   /** fix_plan.md's items, read through the plan parser (absent: no plan to read). */
   plan?: { open: number; done: number; openItems: readonly string[] };
+  /** The circuit breaker a run would start with, when it would halt at once (OPEN past any cooldown or auto-reset); absent: it would not. */
+  breaker?: { reason: string; cooldownEndsAt: string | null };
   /** The GitHub issue a run would track (--github-issue, GITHUB_ISSUE), and whether gh is there; absent: none asked. */
   github?: { issue: string; from: string; error?: string; gh: boolean; installHint: string };
 }
@@ -82,6 +84,7 @@ export function runDoctorChecks(f: DoctorFacts): DoctorCheck[] {
     sandboxEnvCheck(f),
     agentUserCheck(f),
     githubCheck(f),
+    breakerCheck(f),
   ].filter((c): c is DoctorCheck => c !== null);
 }
 
@@ -360,4 +363,16 @@ function githubCheck({ github }: DoctorFacts): DoctorCheck | null {
     };
   }
   return { level: 'ok', name, detail: `gh found, for issue ${github.issue} (${github.from})` };
+}
+
+/** An OPEN breaker: the run would stop at its first guard, before any loop. */
+function breakerCheck({ breaker }: DoctorFacts): DoctorCheck | null {
+  if (!breaker) return null;
+  const wait = breaker.cooldownEndsAt ? ` (or wait until ${breaker.cooldownEndsAt}, when its cooldown ends)` : '';
+  return {
+    level: 'fail',
+    name: 'circuit breaker',
+    detail: `OPEN (${breaker.reason}): ralph would halt before its first loop`,
+    fix: `ralph --circuit-status shows why; fix the cause, then ralph --reset-circuit${wait}`,
+  };
 }
