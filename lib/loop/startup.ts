@@ -12,6 +12,7 @@ import type { ProcessRunner } from '../platform/process.js';
 import { findExecutable, isExecutableFile } from '../platform/find-executable.js';
 import { assertControlFile, assertWritableStateFiles, readControlFile } from '../state/control-file.js';
 import { requiredPaths, stateFilePaths, type RalphPaths } from '../state/paths.js';
+import { notAProjectHint } from '../project/nested-project.js';
 
 export function isLegacyFlatLayout(projectDir: string): boolean {
   if (existsSync(join(projectDir, '.ralph'))) return false;
@@ -46,7 +47,9 @@ export function assertPromptExists(paths: RalphPaths, promptFile: string): void 
       '  4. Change to a Ralph project directory: cd path/to/project',
       '  5. Create .ralph/PROMPT.md by hand',
     ],
-    hint: 'run ralph-enable here, or cd into a Ralph project',
+    hint: partial
+      ? 'run ralph-enable here, or cd into a Ralph project'
+      : notAProjectHint(paths.projectDir, 'run ralph-enable here, or cd into a Ralph project'),
   });
 }
 

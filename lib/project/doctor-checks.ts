@@ -2,6 +2,8 @@
 // line per check, each with the fix when it is not ready. Pure. A check that fails means the run
 // would not start or not work; a warning means it would, with a feature missing or unknown.
 
+import { quoteForShell } from '../monitor/shell-quote.js';
+
 export type CheckLevel = 'ok' | 'warn' | 'fail';
 
 export interface DoctorCheck {
@@ -41,6 +43,7 @@ export interface DoctorFacts {
     emptyPrompt?: boolean;
     legacyLayout?: boolean;
     /** Why .ralph/ cannot be written, if it cannot. */ unwritable?: string | null;
+    /** With no .ralph/ here: the Ralph project this folder is inside, if any. */ enclosing?: string;
   };
   /** Ralph's state files git would still show (null: not checked, no repository). */
   unignored: string[] | null;
@@ -208,7 +211,9 @@ function filesCheck({ ralphFiles, config }: DoctorFacts): DoctorCheck {
       level: 'fail',
       name: 'project files',
       detail: 'no .ralph/ directory here',
-      fix: 'ralph-enable (in an existing project) or ralph-setup NAME (a new one)',
+      fix: ralphFiles.enclosing
+        ? `cd ${quoteForShell(ralphFiles.enclosing)} (this folder is inside that Ralph project)`
+        : 'ralph-enable (in an existing project) or ralph-setup NAME (a new one)',
     };
   if (ralphFiles.missing.length > 0) {
     return {

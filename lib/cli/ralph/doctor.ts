@@ -45,6 +45,7 @@ import { ledgerPath } from '../../state/ledger-path.js';
 import { formatClockTime } from '../../limits/rate-window.js';
 import { silentLogger } from '../../platform/logger.js';
 import { systemClock } from '../../platform/clock.js';
+import { findEnclosingProjects } from '../../project/nested-project.js';
 
 export interface DoctorOptions {
   projectDir: string;
@@ -107,8 +108,9 @@ async function gatherFacts(options: DoctorOptions, runner: ProcessRunner): Promi
           emptyPrompt: isBlankFile(paths.prompt),
           legacyLayout: isLegacyFlatLayout(projectDir),
           unwritable: unwritableReason(paths.ralphDir),
+          ...enclosingProject(projectDir),
         }
-      : { ralphDir: existsSync(join(projectDir, '.ralph')), missing: [] },
+      : { ralphDir: existsSync(join(projectDir, '.ralph')), missing: [], ...enclosingProject(projectDir) },
     ...(paths && existsSync(paths.fixPlan) && loaded ? { plan: planFacts(paths.fixPlan, loaded.config.OPTIONAL_SECTIONS) } : {}),
     unignored: paths && repo ? await unignoredStateFiles(paths, git) : null,
     test: {
@@ -252,6 +254,13 @@ function githubFacts(loaded: LoadConfigResult, env: NodeJS.ProcessEnv): Pick<Doc
     if (!(error instanceof RalphError)) throw error;
     return { github: { ...base, issue: loaded.config.GITHUB_ISSUE, error: error.message } };
   }
+}
+
+/** The Ralph project this folder is inside, when it has no .ralph/ of its own. */
+function enclosingProject(projectDir: string): { enclosing?: string } {
+  if (existsSync(join(projectDir, '.ralph'))) return {};
+  const above = findEnclosingProjects(projectDir).ralphRoot;
+  return above === undefined ? {} : { enclosing: above };
 }
 
 /** The breaker a run would start with, read as the run reads it (the ledger wins), without writing anything. */
