@@ -108,6 +108,7 @@ export function nextCommand(facts: Pick<RunSummaryFacts, 'exitCode' | 'exitReaso
   switch (facts.exitCode) {
     case EXIT.ok:
       if (left > 0) return `ralph (${left} task(s) are still open in fix_plan.md)`;
+      if (facts.commits === null) return 'review the changed files (no git here: git init to track them); add tasks to fix_plan.md for another run';
       return facts.commits
         ? `git log --oneline -${facts.commits} (review the run's commits)`
         : 'git status (review the changes; add tasks to fix_plan.md for another run)';

@@ -12,6 +12,7 @@ import type { ProcessRunner } from '../platform/process.js';
 import { findExecutable, isExecutableFile } from '../platform/find-executable.js';
 import { assertControlFile, assertWritableStateFiles, readControlFile } from '../state/control-file.js';
 import { requiredPaths, stateFilePaths, type RalphPaths } from '../state/paths.js';
+import { notAProjectHint } from '../project/nested-project.js';
 
 export function isLegacyFlatLayout(projectDir: string): boolean {
   if (existsSync(join(projectDir, '.ralph'))) return false;
@@ -28,6 +29,13 @@ export function assertNotLegacyLayout(projectDir: string): void {
 
 export function assertPromptExists(paths: RalphPaths, promptFile: string): void {
   if (existsSync(promptFile)) return;
+  if (resolve(promptFile) !== resolve(paths.ralphDir, 'PROMPT.md')) {
+    // A prompt file the user named (--prompt, PROMPT_FILE): the project itself is not in question.
+    throw new RalphError('prompt_missing', `Prompt file '${displayPath(paths, promptFile)}' not found!`, {
+      details: ['It is the prompt file given with --prompt or PROMPT_FILE (relative to the project folder).'],
+      hint: 'check the path given to --prompt (or PROMPT_FILE in .ralphrc), or leave it out to use .ralph/PROMPT.md',
+    });
+  }
   const partial = [paths.fixPlan, paths.agent, paths.specsDir].some((p) => existsSync(p));
   throw new RalphError('prompt_missing', `Prompt file '${displayPath(paths, promptFile)}' not found!`, {
     details: [
@@ -39,7 +47,9 @@ export function assertPromptExists(paths: RalphPaths, promptFile: string): void 
       '  4. Change to a Ralph project directory: cd path/to/project',
       '  5. Create .ralph/PROMPT.md by hand',
     ],
-    hint: 'run ralph-enable here, or cd into a Ralph project',
+    hint: partial
+      ? 'run ralph-enable here, or cd into a Ralph project'
+      : notAProjectHint(paths.projectDir, 'run ralph-enable here, or cd into a Ralph project'),
   });
 }
 

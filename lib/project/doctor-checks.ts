@@ -2,6 +2,8 @@
 // line per check, each with the fix when it is not ready. Pure. A check that fails means the run
 // would not start or not work; a warning means it would, with a feature missing or unknown.
 
+import { quoteForShell } from '../monitor/shell-quote.js';
+
 export type CheckLevel = 'ok' | 'warn' | 'fail';
 
 export interface DoctorCheck {
@@ -41,6 +43,7 @@ export interface DoctorFacts {
     emptyPrompt?: boolean;
     legacyLayout?: boolean;
     /** Why .ralph/ cannot be written, if it cannot. */ unwritable?: string | null;
+    /** With no .ralph/ here: the Ralph project this folder is inside, if any. */ enclosing?: string;
   };
   /** Ralph's state files git would still show (null: not checked, no repository). */
   unignored: string[] | null;
@@ -55,6 +58,8 @@ export interface DoctorFacts {
   agentUser?: { as: 'self' | 'owner' | 'root'; uid: number; allowRootAgent?: string } | { error: string; fix: string; allowRootAgent?: string };
   /** fix_plan.md's items, read through the plan parser (absent: no plan to read). */
   plan?: { open: number; done: number; openItems: readonly string[] };
+  /** The circuit breaker a run would start with, when it would halt at once (OPEN past any cooldown or auto-reset); absent: it would not. */
+  breaker?: { reason: string; cooldownEndsAt: string | null };
   /** The GitHub issue a run would track (--github-issue, GITHUB_ISSUE), and whether gh is there; absent: none asked. */
   github?: { issue: string; from: string; error?: string; gh: boolean; installHint: string };
 }
@@ -82,6 +87,7 @@ export function runDoctorChecks(f: DoctorFacts): DoctorCheck[] {
     sandboxEnvCheck(f),
     agentUserCheck(f),
     githubCheck(f),
+    breakerCheck(f),
   ].filter((c): c is DoctorCheck => c !== null);
 }
 
@@ -205,7 +211,9 @@ function filesCheck({ ralphFiles, config }: DoctorFacts): DoctorCheck {
       level: 'fail',
       name: 'project files',
       detail: 'no .ralph/ directory here',
-      fix: 'ralph-enable (in an existing project) or ralph-setup NAME (a new one)',
+      fix: ralphFiles.enclosing
+        ? `cd ${quoteForShell(ralphFiles.enclosing)} (this folder is inside that Ralph project)`
+        : 'ralph-enable (in an existing project) or ralph-setup NAME (a new one)',
     };
   if (ralphFiles.missing.length > 0) {
     return {
@@ -360,4 +368,16 @@ function githubCheck({ github }: DoctorFacts): DoctorCheck | null {
     };
   }
   return { level: 'ok', name, detail: `gh found, for issue ${github.issue} (${github.from})` };
+}
+
+/** An OPEN breaker: the run would stop at its first guard, before any loop. */
+function breakerCheck({ breaker }: DoctorFacts): DoctorCheck | null {
+  if (!breaker) return null;
+  const wait = breaker.cooldownEndsAt ? ` (or wait until ${breaker.cooldownEndsAt}, when its cooldown ends)` : '';
+  return {
+    level: 'fail',
+    name: 'circuit breaker',
+    detail: `OPEN (${breaker.reason}): ralph would halt before its first loop`,
+    fix: `ralph --circuit-status shows why; fix the cause, then ralph --reset-circuit${wait}`,
+  };
 }

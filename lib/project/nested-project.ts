@@ -6,6 +6,7 @@
 
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { quoteForShell } from '../monitor/shell-quote.js';
 
 export interface EnclosingProjects {
   /** The nearest folder above (or at) the start with a `.ralph/` folder. */
@@ -37,6 +38,16 @@ export function nestedProjectWarnings(parentDir: string, target: string): string
     );
   }
   return warnings;
+}
+
+/**
+ * The hint for a command run where there is no `.ralph/` (`cd src && ralph`): the Ralph project
+ * above to cd into, else `fallback`. ralph-enable there would make a second project nested in it.
+ */
+export function notAProjectHint(dir: string, fallback: string): string {
+  const above = findEnclosingProjects(dir).ralphRoot;
+  if (above === undefined || above === resolve(dir)) return fallback;
+  return `this folder is inside the Ralph project ${above}: cd ${quoteForShell(above)}, and run it there (ralph-enable here would make a project nested in it)`;
 }
 
 function isDirectory(path: string): boolean {

@@ -217,6 +217,18 @@ export function assertLockFree(paths: Pick<RalphPaths, 'lock'>, options: { isAli
   if (holder && (isOtherHost(holder, host) || (options.isAlive ?? isProcessAlive)(holder.pid))) throw ralphLoopHeld(holder, hostSuffix(holder, host));
 }
 
+/**
+ * Throws when a ralph holds the lock, as a start would judge it (another host's lock, or a live
+ * process that is the ralph it claims to be), with `hint` saying what to do instead: for a
+ * command that would only start a loop to have it refused (`ralph --monitor`).
+ */
+export function assertNoRalphRunning(paths: Pick<RalphPaths, 'lock'>, hint: string, host: string = hostname()): void {
+  const holder = parseLock(readTextIfPresent(paths.lock) ?? '');
+  if (!holder) return;
+  const running = isOtherHost(holder, host) || (isProcessAlive(holder.pid) && isRalphProcess(holder.pid, holder.startTime));
+  if (running) throw new RalphError('lock_held', ralphLoopHeld(holder, hostSuffix(holder, host)).message, { exitCode: 1, hint });
+}
+
 function hostSuffix(holder: LockState, host: string): string {
   return isOtherHost(holder, host) ? ` on host ${holder.host}` : '';
 }

@@ -106,6 +106,17 @@ describe('bad input is a one-line error naming the file, with no call counted', 
     expectClearError(await ralph(p, f, ['--prompt', '/dev/null']), p, f, '/dev/null', /is a device/);
   });
 
+  it('a --prompt file that does not exist is named as the one given, not as a missing .ralph/PROMPT.md', async () => {
+    const p = project();
+    const f = fake();
+    const r = await ralph(p, f, ['--prompt', 'nope.md']);
+    expectClearError(r, p, f, 'nope.md', /not found/);
+    // .ralph/PROMPT.md is there: neither the missing-project wording nor its set-up commands apply.
+    expect(r.stderr).not.toContain('missing .ralph/PROMPT.md');
+    expect(r.stderr).not.toContain('ralph-setup');
+    expect(r.stderr).toMatch(/^hint: .*--prompt/m);
+  });
+
   it('PROMPT.md that is a symlink leaving the project', async () => {
     const p = project();
     const f = fake();

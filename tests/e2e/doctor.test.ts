@@ -3,7 +3,7 @@
 // It never spends an agent call: only `claude --version` may run.
 
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -53,6 +53,31 @@ describe('ralph --doctor', () => {
     expect(line(r.stdout, '.gitignore')).toContain("[OK]   .gitignore: ralph's state files are ignored");
     expect(line(r.stdout, 'test command')).toContain('[OK]   test command: npm test (from .ralphrc');
     expect(r.stdout).toMatch(/Ready to run ralph/);
+    expect(f.runs()).toHaveLength(0);
+  });
+
+  it('fails for an OPEN circuit breaker, on which ralph would halt before its first loop, and says how to close it', async () => {
+    // The breaker an earlier run left, here as the Bash tool wrote it, opened just now.
+    const p = project(ralphProjectTree({ '.ralphrc': `${FAST_LOOP_RC}TEST_COMMAND="npm test"\n` }), true);
+    const now = new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00');
+    const bash = JSON.parse(readFileSync(new URL('../fixtures/bash-state/halted/.circuit_breaker_state', import.meta.url), 'utf8')) as Record<string, unknown>;
+    const planted = `${JSON.stringify({ ...bash, last_change: now, opened_at: now }, null, 4)}\n`;
+    writeFileSync(p.path('.ralph/.circuit_breaker_state'), planted);
+    const f = fake();
+    const env = { ...f.env, ...GIT_TEST_ENV, ANTHROPIC_API_KEY: 'sk-ant-doctor-test-key', CB_COOLDOWN_MINUTES: '10080' };
+
+    const r = await runCli('ralph', ['--doctor'], { cwd: p.dir, env });
+    expect(r.code).toBe(1);
+    expect(line(r.stdout, 'circuit breaker')).toMatch(
+      /^\[FAIL\] circuit breaker: OPEN \(No recovery, opening circuit after 3 loops\): ralph would halt before its first loop — fix: .*ralph --reset-circuit/,
+    );
+    // The doctor only looks: the breaker is as it was.
+    expect(readFileSync(p.path('.ralph/.circuit_breaker_state'), 'utf8')).toBe(planted);
+
+    expect((await runCli('ralph', ['--reset-circuit'], { cwd: p.dir, env })).code).toBe(0);
+    const after = await runCli('ralph', ['--doctor'], { cwd: p.dir, env });
+    expect(after.code, after.stdout).toBe(0);
+    expect(after.stdout).not.toContain('circuit breaker');
     expect(f.runs()).toHaveLength(0);
   });
 

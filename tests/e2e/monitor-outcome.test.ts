@@ -3,7 +3,7 @@
 // terminal, for a completed, a halted and an interrupted (Ctrl-C in the loop pane) run. Ctrl-C
 // in the other panes: ignored in the dashboard (it stays for the rest of the run); in the
 // calling pane inside tmux it stops the waiting, and the caller says where the run goes on.
-// Outside a project it fails before any tmux session exists.
+// Outside a project, or beside a loop already at work in it, it fails before any tmux session exists.
 
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { FAST_LOOP_RC } from '../helpers/loop-harness.js';
 import { binPath, REPO_ROOT, runCli } from '../helpers/run-cli.js';
 import { GIT_TEST_ENV, ralphProjectTree, tmpProject, type TmpProject } from '../helpers/tmp-project.js';
 import { privateTmux, waitFor, type PrivateTmux } from '../integration/monitor/tmux-harness.js';
+import { holdLockAsRalph } from '../helpers/ralph-lock-holder.js';
 
 const RUN_IN_PTY = join(REPO_ROOT, 'tests/fixtures/pty/run-in-pty.py');
 
@@ -120,6 +121,27 @@ describe('ralph --monitor outside a project', () => {
     expect(r.stdout).not.toContain('session');
     // No server, so no session: tmux ls fails on the private socket.
     expect(tmux.status('list-sessions')).not.toBe(0);
+  });
+});
+
+describe('ralph --monitor beside a loop already at work in the project', () => {
+  it('fails with exit 1, names the running ralph and how to watch it, before any tmux session exists', async () => {
+    tmux = privateTmux();
+    project = tmpProject(ralphProjectTree({ '.ralphrc': FAST_LOOP_RC, '.ralph/fix_plan.md': '- [ ] one\n' }), { git: true });
+    const holder = await holdLockAsRalph(project.path('.ralph/.ralph.lock'));
+    try {
+      const env: NodeJS.ProcessEnv = { ...process.env, ...GIT_TEST_ENV, ...tmux.env, NO_COLOR: '1' };
+      delete env.TMUX;
+      delete env.TMUX_PANE;
+      const r = await runCli('ralph', ['--monitor'], { cwd: project.dir, env });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`Error: Another ralph loop is already running in this project (pid ${holder.pid})`);
+      expect(r.stderr).toMatch(/^hint: watch it with ralph-monitor/m);
+      expect(r.stdout).not.toContain('session');
+      expect(tmux.status('list-sessions')).not.toBe(0);
+    } finally {
+      holder.stop();
+    }
   });
 });
 

@@ -2,7 +2,7 @@
 // state, --config precedence, Ctrl-C during an agent call.
 
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../lib/config/schema.js';
 import { withFakeClaude, type FakeClaude } from '../helpers/fake-claude.js';
@@ -163,6 +163,27 @@ describe('ralph command line', () => {
       expect(r.stderr).toBe('Error: This directory is not a Ralph project (no .ralph/ folder)\nhint: cd into a Ralph project, or run ralph-enable here\n');
       expect(r.stdout).toBe('');
     }
+  });
+
+  it('in a subfolder of a project, each command names the project above to cd into, not ralph-enable here', async () => {
+    const p = project();
+    mkdirSync(p.path('src'));
+    const cd = `cd ${p.dir}`;
+    for (const [command, args] of [
+      ['ralph', []],
+      ['ralph', ['--status']],
+      ['ralph', ['--circuit-status']],
+      ['ralph-monitor', ['--once']],
+    ] as const) {
+      const r = await runCli(command, [...args], { cwd: p.path('src') });
+      const what = [command, ...args].join(' ');
+      expect(r.code, what).toBe(1);
+      expect(r.stderr, what).toContain(`hint: this folder is inside the Ralph project ${p.dir}: ${cd}, and run it there`);
+      expect(r.stderr, what).not.toContain('run ralph-enable here');
+    }
+    const doctor = await runCli('ralph', ['--doctor'], { cwd: p.path('src') });
+    expect(doctor.stdout).toContain(`[FAIL] project files: no .ralph/ directory here — fix: ${cd} (this folder is inside that Ralph project)`);
+    expect(existsSync(p.path('src/.ralph'))).toBe(false);
   });
 
   it('--status into a reader that closed (ralph --status | head) ends quietly, without a stack trace', async () => {

@@ -64,7 +64,7 @@ export const FLEET_TABLE: SubcommandTable = {
     {
       name: 'job',
       args: '--issue N',
-      describe: "Work on issue N (the workflow's step; see the README)",
+      describe: "Work on issue N (the workflow's step; see docs/fleet.md)",
       rows: [
         { name: 'issue', arg: 'N', check: issueCheck, describe: 'the issue (required)' },
         AGENT,

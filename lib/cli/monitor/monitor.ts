@@ -16,6 +16,7 @@ import { loadSnapshot } from '../../monitor/snapshot-loader.js';
 import { runMain } from '../error-funnel.js';
 import { formatVersionLine, wantsVersion } from '../package-info.js';
 import { parseMonitorArgs, renderMonitorHelp } from './monitor-args.js';
+import { notAProjectHint } from '../../project/nested-project.js';
 
 export async function mainMonitor(argv: string[]): Promise<number> {
   if (wantsVersion(argv)) {
@@ -33,7 +34,7 @@ export async function mainMonitor(argv: string[]): Promise<number> {
   const view = loadViewConfig({ projectDir, homeDir: homedir(), env: process.env });
   if (!statSync(view.paths.ralphDir, { throwIfNoEntry: false })?.isDirectory()) {
     throw new RalphError('no_project', `No Ralph project here: ${projectDir} has no .ralph/ directory`, {
-      hint: 'run ralph-monitor in a project enabled with ralph-enable (or created with ralph-setup)',
+      hint: notAProjectHint(projectDir, 'run ralph-monitor in a project enabled with ralph-enable (or created with ralph-setup)'),
     });
   }
   if (!args.once) return (await import('./monitor-live.js')).runLiveMonitor({ projectDir, view, args, color });

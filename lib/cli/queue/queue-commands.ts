@@ -17,6 +17,7 @@ import { openQueueStore } from '../../queue/queue-store.js';
 import { ledgerPath, recordQueuedPrd } from '../../state/ledger.js';
 import { formatQueueStatus } from './messages-queue.js';
 import { sanitizeLine, stripTerminalControls } from '../../text/terminal-text.js';
+import { notAProjectHint } from '../../project/nested-project.js';
 
 export type QueueCommand =
   | { kind: 'add'; issues: number[]; labels: string[]; milestone?: string; prd?: string; repo?: string }
@@ -41,7 +42,7 @@ export async function runQueueCommand(command: QueueCommand, ctx: QueueCommandCo
   const paths = ralphPaths(ctx.projectDir);
   if (!existsSync(paths.ralphDir)) {
     throw new RalphError('not_a_project', 'This directory is not a Ralph project (no .ralph/ folder)', {
-      hint: 'cd into a Ralph project, or run ralph-enable here',
+      hint: notAProjectHint(ctx.projectDir, 'cd into a Ralph project, or run ralph-enable here'),
     });
   }
   const deps = ctx.deps ?? createDeps({ cwd: ctx.projectDir, logFile: command.kind === 'process' ? paths.ralphLog : undefined });

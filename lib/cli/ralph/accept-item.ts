@@ -15,6 +15,7 @@ import { createDeps } from '../../platform/create-deps.js';
 import { readProjectLock } from '../../state/lock.js';
 import { isProcessAlive } from '../../state/process-alive.js';
 import { stripTerminalControls } from '../../text/terminal-text.js';
+import { notAProjectHint } from '../../project/nested-project.js';
 
 export interface AcceptItemsOptions {
   projectDir: string;
@@ -31,7 +32,7 @@ export function acceptPlanItems(options: AcceptItemsOptions): number {
   const { paths } = view;
   if (!existsSync(paths.ralphDir)) {
     throw new RalphError('not_a_project', 'This directory is not a Ralph project (no .ralph/ folder)', {
-      hint: 'cd into a Ralph project, or run ralph-enable here',
+      hint: notAProjectHint(options.projectDir, 'cd into a Ralph project, or run ralph-enable here'),
     });
   }
   const lock = readProjectLock(paths.lock);

@@ -1,7 +1,8 @@
 // `ralph --doctor`: gathers what a run needs, without starting one or spending an agent call —
 // Node.js, the agent CLI and its version (`--version`), a visible login, git and an identity,
 // tmux, the project's .ralph/ files, .gitignore coverage of ralph's state (asked of git itself)
-// the test command the gate will run and the sandbox asked for — then prints one line per check (project/doctor-checks.ts).
+// the test command the gate will run, the sandbox asked for and a circuit breaker left OPEN — then
+// prints one line per check (project/doctor-checks.ts).
 // Exit 0 when nothing failed, 1 otherwise.
 
 import { existsSync, readFileSync } from 'node:fs';
@@ -37,6 +38,14 @@ import { GH_TOOL } from '../../tasks/gh-cli.js';
 import { unwritableReason } from '../../state/writable-dir.js';
 import { runGitCommand } from '../../platform/git-operations.js';
 import type { RunResult } from '../../platform/process-types.js';
+import { loadBreaker } from '../../breaker/breaker-store.js';
+import { breakerThresholds } from '../../breaker/breaker-step.js';
+import { applyStartupRecovery, cooldownEndsAt, shouldHalt } from '../../breaker/circuit-breaker.js';
+import { ledgerPath } from '../../state/ledger-path.js';
+import { formatClockTime } from '../../limits/rate-window.js';
+import { silentLogger } from '../../platform/logger.js';
+import { systemClock } from '../../platform/clock.js';
+import { findEnclosingProjects } from '../../project/nested-project.js';
 
 export interface DoctorOptions {
   projectDir: string;
@@ -99,8 +108,9 @@ async function gatherFacts(options: DoctorOptions, runner: ProcessRunner): Promi
           emptyPrompt: isBlankFile(paths.prompt),
           legacyLayout: isLegacyFlatLayout(projectDir),
           unwritable: unwritableReason(paths.ralphDir),
+          ...enclosingProject(projectDir),
         }
-      : { ralphDir: existsSync(join(projectDir, '.ralph')), missing: [] },
+      : { ralphDir: existsSync(join(projectDir, '.ralph')), missing: [], ...enclosingProject(projectDir) },
     ...(paths && existsSync(paths.fixPlan) && loaded ? { plan: planFacts(paths.fixPlan, loaded.config.OPTIONAL_SECTIONS) } : {}),
     unignored: paths && repo ? await unignoredStateFiles(paths, git) : null,
     test: {
@@ -111,6 +121,7 @@ async function gatherFacts(options: DoctorOptions, runner: ProcessRunner): Promi
     },
     ...(loaded ? githubFacts(loaded, env) : {}),
     ...(loaded ? { agentUser: agentUserFacts(loaded, projectDir) } : {}),
+    ...(paths && loaded && existsSync(paths.ralphDir) ? breakerFacts(paths, loaded, projectDir, env, home) : {}),
     sandbox: loaded ? await sandboxFacts(loaded, 'command' in agent ? agent.command : undefined, { projectDir, home, env, runner }) : { provider: 'none' },
   };
 }
@@ -243,6 +254,25 @@ function githubFacts(loaded: LoadConfigResult, env: NodeJS.ProcessEnv): Pick<Doc
     if (!(error instanceof RalphError)) throw error;
     return { github: { ...base, issue: loaded.config.GITHUB_ISSUE, error: error.message } };
   }
+}
+
+/** The Ralph project this folder is inside, when it has no .ralph/ of its own. */
+function enclosingProject(projectDir: string): { enclosing?: string } {
+  if (existsSync(join(projectDir, '.ralph'))) return {};
+  const above = findEnclosingProjects(projectDir).ralphRoot;
+  return above === undefined ? {} : { enclosing: above };
+}
+
+/** The breaker a run would start with, read as the run reads it (the ledger wins), without writing anything. */
+function breakerFacts(paths: RalphPaths, loaded: LoadConfigResult, projectDir: string, env: NodeJS.ProcessEnv, home: string): Pick<DoctorFacts, 'breaker'> {
+  const options = { logger: silentLogger, clock: systemClock, quarantine: false };
+  const state = loadBreaker({ ...paths, ledger: ledgerPath(projectDir, env, home) }, options);
+  const thresholds = breakerThresholds(loaded.config);
+  if (!shouldHalt(applyStartupRecovery(state, thresholds, systemClock.now()).state)) return {};
+  const ends = cooldownEndsAt(state, thresholds);
+  // The reason is read from a file the agent can write.
+  const reason = stripTerminalControls(state.reason).slice(0, 200);
+  return { breaker: { reason, cooldownEndsAt: ends === null ? null : formatClockTime(ends) } };
 }
 
 /** The CLI keeps a login made with /login here (Linux, Windows); macOS uses the keychain. */

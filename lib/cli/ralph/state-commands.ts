@@ -15,6 +15,7 @@ import { ralphPaths } from '../../state/paths.js';
 import { existsSync } from 'node:fs';
 import { RalphError } from '../../errors.js';
 import { stripTerminalControls } from '../../text/terminal-text.js';
+import { notAProjectHint } from '../../project/nested-project.js';
 
 export type StateCommand = 'reset-circuit' | 'circuit-status' | 'reset-session';
 
@@ -28,7 +29,7 @@ export async function runStateCommand(command: StateCommand, options: StateComma
   const paths = ralphPaths(options.projectDir);
   if (!existsSync(paths.ralphDir)) {
     throw new RalphError('not_a_project', 'This directory is not a Ralph project (no .ralph/ folder)', {
-      hint: 'cd into a Ralph project, or run ralph-enable here',
+      hint: notAProjectHint(options.projectDir, 'cd into a Ralph project, or run ralph-enable here'),
     });
   }
   const deps = createDeps({ cwd: options.projectDir, env: options.env });

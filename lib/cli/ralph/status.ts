@@ -12,6 +12,7 @@ import { ledgerPath, planMemoryPath } from '../../state/ledger-path.js';
 import { ralphPaths } from '../../state/paths.js';
 import { isProcessAlive } from '../../state/process-alive.js';
 import { RalphError } from '../../errors.js';
+import { notAProjectHint } from '../../project/nested-project.js';
 
 export interface ShowStatusOptions {
   projectDir: string;
@@ -31,7 +32,7 @@ export async function showStatus(options: ShowStatusOptions): Promise<number> {
   // file yet keeps the Bash tool's answer below).
   if (!existsSync(paths.ralphDir)) {
     throw new RalphError('not_a_project', 'This directory is not a Ralph project (no .ralph/ folder)', {
-      hint: 'cd into a Ralph project, or run ralph-enable here',
+      hint: notAProjectHint(options.projectDir, 'cd into a Ralph project, or run ralph-enable here'),
     });
   }
   if (options.json || options.jq !== undefined) {

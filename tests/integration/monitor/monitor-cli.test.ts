@@ -76,7 +76,8 @@ describe('ralph-monitor --once', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(`Error: No Ralph project here: ${project.dir}/.ralph has no .ralph/ directory`);
-    expect(result.stderr).toContain('hint: run ralph-monitor in a project enabled with ralph-enable');
+    // .ralph/ is a folder of the project: the hint names the project to cd into.
+    expect(result.stderr).toContain(`hint: this folder is inside the Ralph project ${project.dir}: cd ${project.dir}, and run it there`);
   });
 
   it('ends its one frame with the time, not the keys and refresh of the live dashboard', async () => {

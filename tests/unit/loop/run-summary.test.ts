@@ -67,6 +67,14 @@ describe('nextCommand', () => {
     expect(nextCommand({ ...done, exitCode: 130, exitReason: 'interrupted' })).toBe('ralph (resumes the run)');
     expect(nextCommand({ ...done, dryRun: true })).toBe('ralph (the same run, calling the agent)');
   });
+
+  it('never names a git command in a folder that is not a git repository', () => {
+    // A run in a plain folder ends with commits: null; `git status` there only fails.
+    expect(nextCommand({ ...done, commits: 0 })).toBe('git status (review the changes; add tasks to fix_plan.md for another run)');
+    expect(nextCommand({ ...done, commits: null })).toBe(
+      'review the changed files (no git here: git init to track them); add tasks to fix_plan.md for another run',
+    );
+  });
 });
 
 describe('formatRunTime', () => {

@@ -4,6 +4,7 @@
 // writes, expanded as the runner's shell does with the step's env, parse into the options the
 // workflow was made with (the label, agent, the job's time budget, cost budget, sandbox).
 
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkFlagTable, parseError } from '../flag-table-suite.js';
 import { FLEET_TABLE, parseFleetArgs, renderFleetHelp } from '../../../../lib/cli/fleet/fleet-args.js';
@@ -192,6 +193,11 @@ describe('the ralph-fleet command table', () => {
       });
     });
   }
+
+  it('points job to the page that says what a job does (the README has no such section)', () => {
+    expect(help).toMatch(/^ {2}job --issue N +Work on issue N \(the workflow's step; see docs\/fleet\.md\)$/m);
+    expect(readFileSync(new URL('../../../../docs/fleet.md', import.meta.url), 'utf8')).toContain('## What a job does');
+  });
 
   it('lists every subcommand in --help', () => {
     for (const sub of FLEET_TABLE.subcommands) expect(help).toMatch(new RegExp(`^  ${sub.name}\\b`, 'm'));
