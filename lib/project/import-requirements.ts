@@ -47,8 +47,14 @@ export interface ImportBackup {
 }
 
 export type ImportRequirementsResult =
-  | { ok: true; projectDir: string; git: InitialCommitResult; summary: string; missing: string[]; unchanged: string[]; backup?: ImportBackup }
-  | { ok: false; projectDir: string; git: InitialCommitResult; message: string; backup?: ImportBackup };
+  | ({ ok: true; projectDir: string; git: InitialCommitResult; summary: string; missing: string[]; unchanged: string[] } & ImportSideEffects)
+  | ({ ok: false; projectDir: string; git: InitialCommitResult; message: string } & ImportSideEffects);
+
+/** What the import did beside the project's files: a backup of what it replaced, the run state of a deleted project at its path moved aside. */
+interface ImportSideEffects {
+  backup?: ImportBackup;
+  goneProjectState?: { from: string; to: string };
+}
 
 export async function importRequirements(options: ImportRequirementsOptions): Promise<ImportRequirementsResult> {
   const replaced = checkReplacedFiles(options);
@@ -62,6 +68,7 @@ export async function importRequirements(options: ImportRequirementsOptions): Pr
     hasCommand: options.hasCommand,
   });
   const { projectDir, git } = setup;
+  const sideEffects = { ...backup, ...(setup.goneProjectState ? { goneProjectState: setup.goneProjectState } : {}) };
   const copy = join(projectDir, options.documentFileName);
   if (!isSameFile(copy, options.sourcePath)) writeFileAtomic(copy, options.document);
   if (options.handTo) giveRootOwnedTo(projectDir, options.handTo);
@@ -75,12 +82,12 @@ export async function importRequirements(options: ImportRequirementsOptions): Pr
     timeoutMs: options.timeoutMs,
     now: options.now,
   });
-  if (!converted.ok) return { ok: false, projectDir, git, message: converted.message, ...backup };
+  if (!converted.ok) return { ok: false, projectDir, git, message: converted.message, ...sideEffects };
   for (const [name, content] of Object.entries(options.extraSpecs ?? {})) {
     writeFileAtomic(join(projectDir, '.ralph', 'specs', name), content);
   }
   if (options.handTo) giveRootOwnedTo(projectDir, options.handTo);
-  return { ok: true, projectDir, git, summary: converted.summary, missing: converted.missing, unchanged: converted.unchanged, ...backup };
+  return { ok: true, projectDir, git, summary: converted.summary, missing: converted.missing, unchanged: converted.unchanged, ...sideEffects };
 }
 
 /** The files the import would replace; throws unless force when there are any. */

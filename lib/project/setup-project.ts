@@ -2,7 +2,8 @@
 // control files, README.md, .gitignore, .ralphrc and a first commit. Unlike the Bash tool an
 // existing README.md, .gitignore or .ralphrc is kept unless force.
 
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { ProcessRunner } from '../platform/process.js';
 import { detectProjectContext } from './detect-project.js';
@@ -12,6 +13,7 @@ import { createFileBackup } from './file-backup.js';
 import { createInitialCommit, type InitialCommitResult } from './initial-commit.js';
 import type { TemplateSource } from './templates.js';
 import { writeProjectFile } from './write-project-file.js';
+import { moveAsideStateOfGoneProject } from '../state/gone-project-state.js';
 
 export interface SetupProjectOptions {
   /** Directory the name is resolved against (the user's cwd). */
@@ -20,8 +22,11 @@ export interface SetupProjectOptions {
   force: boolean;
   runner: ProcessRunner;
   env: NodeJS.ProcessEnv;
+  /** Where the user's state directory defaults to (the ledger's; lib/state/ledger-path.ts); the user's home when absent. */
+  homeDir?: string;
   hasCommand: HasCommand;
   templates?: TemplateSource;
+  now?: Date;
 }
 
 export interface SetupProjectResult {
@@ -31,12 +36,18 @@ export interface SetupProjectResult {
   /** Where the files --force replaced were copied, when any were. */
   backup?: { dir: string; files: string[] };
   git: InitialCommitResult;
+  /** The run state of a deleted project that had been at this path, moved aside (lib/state/gone-project-state.ts). */
+  goneProjectState?: { from: string; to: string };
 }
 
 export async function setupProject(options: SetupProjectOptions): Promise<SetupProjectResult> {
   const projectDir = resolve(options.parentDir, options.name);
   const projectName = basename(projectDir);
+  const newFolder = !existsSync(projectDir);
   mkdirSync(join(projectDir, 'src'), { recursive: true });
+  const goneProjectState = newFolder
+    ? moveAsideStateOfGoneProject(projectDir, options.env, options.homeDir ?? homedir(), options.now ?? new Date())
+    : undefined;
   const detected = detectProjectContext(projectDir, { hasCommand: options.hasCommand });
   const context = { ...detected, name: projectName, type: detected.type === 'unknown' ? 'generic' : detected.type };
   const backup = createFileBackup(projectDir, new Date());
@@ -60,5 +71,12 @@ export async function setupProject(options: SetupProjectOptions): Promise<SetupP
   ];
   const git = await createInitialCommit({ projectDir, files: written, runner: options.runner, env: options.env });
   const saved = backup.saved();
-  return { projectDir, projectName, files, ...(saved.length > 0 ? { backup: { dir: backup.dir, files: saved } } : {}), git };
+  return {
+    projectDir,
+    projectName,
+    files,
+    ...(saved.length > 0 ? { backup: { dir: backup.dir, files: saved } } : {}),
+    git,
+    ...(goneProjectState ? { goneProjectState } : {}),
+  };
 }

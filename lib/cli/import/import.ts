@@ -2,6 +2,7 @@
 // (docs/projects.md). Claude Code does the conversion; any failure exits 1 with its message.
 
 import { homedir } from 'node:os';
+import { goneProjectStateLine } from '../../state/gone-project-state.js';
 import { existsSync, rmSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import { RalphError } from '../../errors.js';
@@ -138,6 +139,7 @@ async function importWith(args: ImportArgs, context: ImportContext): Promise<num
   if (result.git.kind === 'committed' && result.git.usedFallbackIdentity) process.stderr.write(`${FALLBACK_IDENTITY_WARNING}\n`);
   if (result.git.kind === 'failed') warn(`${result.git.step} failed: ${result.git.message}`);
   if (result.backup) say(`[INFO] Backup of the replaced files (${result.backup.files.join(', ')}): ${result.backup.dir}`);
+  if (result.goneProjectState) say(goneProjectStateLine(result.goneProjectState.to));
   if (!result.ok) throw new RalphError('import_conversion_failed', `PRD conversion failed: ${result.message}`, { hint: discard() });
   // Claude can exit 0 having written nothing (refused, confused, or run in the wrong place).
   if (result.missing.length + result.unchanged.length === CONVERSION_OUTPUTS.length) {

@@ -5,6 +5,8 @@ import { hasCommandOnPath } from '../../platform/find-executable.js';
 import { setupProject } from '../../project/setup-project.js';
 import { nestedProjectWarnings } from '../../project/nested-project.js';
 import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { goneProjectStateLine } from '../../state/gone-project-state.js';
 import { dirname, resolve } from 'node:path';
 import { unwritableReason } from '../../state/writable-dir.js';
 import { assertTemplatesInstalled } from '../../project/templates.js';
@@ -48,8 +50,12 @@ export async function main(argv: string[]): Promise<number> {
     force: parsed.force,
     runner: nodeProcessRunner,
     env: process.env,
+    homeDir: homedir(),
     hasCommand: hasCommandOnPath(process.env),
   });
+  if (result.goneProjectState) {
+    say(goneProjectStateLine(result.goneProjectState.to));
+  }
   for (const line of formatFileOutcomes(result.files, result.backup)) say(line);
 
   switch (result.git.kind) {
