@@ -6,7 +6,7 @@
 // a command line (where `ps` shows them) or in a log — only names are logged.
 
 import { CONFIG_KEYS, envNamesFor } from '../config/schema.js';
-import { quoteForShell } from './shell-quote.js';
+import { quoteForShell } from '../text/shell-quote.js';
 
 // Describe the terminal the user started from, not the pane; tmux sets its own.
 const TERMINAL_VARS = new Set([

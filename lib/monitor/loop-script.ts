@@ -5,7 +5,7 @@
 // at once would hide its error message, so the pane waits for Enter first.
 
 import { buildLoopArgv } from './loop-argv.js';
-import { joinShellCommand, quoteForShell } from './shell-quote.js';
+import { joinShellCommand, quoteForShell } from '../text/shell-quote.js';
 
 export interface LoopScriptInput {
   /** tmux argv prefix (path and `-L socket`). */

@@ -25,7 +25,7 @@ import { ralphPaths } from '../state/paths.js';
 import { describeLoopEnv, formatEnvScript, selectLoopEnv } from './loop-env.js';
 import { buildLoopScript, UNIT_WINDOWS_VAR } from './loop-script.js';
 import { formatRunOutcome, readRunOutcome } from './run-outcome.js';
-import { joinShellCommand, quoteForShell } from './shell-quote.js';
+import { joinShellCommand, quoteForShell } from '../text/shell-quote.js';
 import { attachInheritingTerminal, type AttachTerminal } from './tmux-attach.js';
 import { IN_LAYOUT_ENV } from './in-layout.js';
 

@@ -2,7 +2,7 @@
 // line per check, each with the fix when it is not ready. Pure. A check that fails means the run
 // would not start or not work; a warning means it would, with a feature missing or unknown.
 
-import { quoteForShell } from '../monitor/shell-quote.js';
+import { quoteForShell } from '../text/shell-quote.js';
 
 export type CheckLevel = 'ok' | 'warn' | 'fail';
 

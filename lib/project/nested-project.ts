@@ -6,7 +6,7 @@
 
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { quoteForShell } from '../monitor/shell-quote.js';
+import { quoteForShell } from '../text/shell-quote.js';
 
 export interface EnclosingProjects {
   /** The nearest folder above (or at) the start with a `.ralph/` folder. */

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatEnvScript } from '../../lib/monitor/loop-env.js';
-import { joinShellCommand } from '../../lib/monitor/shell-quote.js';
+import { joinShellCommand } from '../../lib/text/shell-quote.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ralph-quote-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

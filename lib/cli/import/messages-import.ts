@@ -1,7 +1,7 @@
 // User-facing text of ralph-import (its --help is rendered from its flag table, import-args.ts).
 
 import { alignColumns } from '../../text/text-table.js';
-import { quoteForShell } from '../../monitor/shell-quote.js';
+import { quoteForShell } from '../../text/shell-quote.js';
 import type { IssueSummary } from '../../tasks/github-issues.js';
 import { toPlainTextLine } from '../../tasks/task-line.js';
 import type { CompletenessResult } from '../../project/issue-completeness.js';

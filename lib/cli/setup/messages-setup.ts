@@ -1,7 +1,7 @@
 // User-facing text of ralph-setup and ralph-migrate (their --help is rendered from their flag
 // tables, bootstrap-args.ts).
 
-import { quoteForShell } from '../../monitor/shell-quote.js';
+import { quoteForShell } from '../../text/shell-quote.js';
 import { FALLBACK_IDENTITY } from '../../project/initial-commit.js';
 
 /** The next steps after ralph-setup; the name is quoted for the shell, as it would be typed. */

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { joinShellCommand, quoteForShell } from '../../../lib/monitor/shell-quote.js';
+import { joinShellCommand, quoteForShell } from '../../../lib/text/shell-quote.js';
 
 // What a real POSIX shell makes of a command line: each argument, NUL-terminated.
 function shellArgs(commandLine: string): string[] {
