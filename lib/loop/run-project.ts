@@ -16,7 +16,7 @@ import type { AgentSlot } from '../agent-run/agent-choice.js';
 import { recordGitBaseline } from '../platform/git-gateway.js';
 import { headCommit, runGitCommand } from '../platform/git-operations.js';
 import { unwritableReason } from '../state/writable-dir.js';
-import { NOT_A_GIT_REPOSITORY } from '../project/doctor-checks.js';
+import { NO_TASK_YET, NOT_A_GIT_REPOSITORY } from '../project/doctor-checks.js';
 import { acquireProjectLock } from '../state/lock.js';
 import { ensureOwnDirectory } from '../state/no-follow.js';
 import { killMarkedProcesses } from '../platform/marked-processes.js';
@@ -274,8 +274,11 @@ async function takeOverProject(
   return { inGit, startHead };
 }
 
-function announceStart({ deps, config, agents }: RunSetup): void {
+function announceStart({ deps, config, agents, paths }: RunSetup): void {
   deps.logger.success(`🚀 Ralph loop starting with ${agents[0]!.adapter.label}`);
+  // As --doctor says it: calls would be spent with no plan to tell when the work is done.
+  const plan = readPlanFile(paths.fixPlan, config.OPTIONAL_SECTIONS);
+  if (plan && plan.blocking.open + plan.blocking.done === 0) deps.logger.warn(`fix_plan.md has ${NO_TASK_YET.detail} (fix: ${NO_TASK_YET.fix})`);
   if (agents.length > 1)
     deps.logger.info(
       `Fallback agents (while the one before is at its usage limit): ${agents

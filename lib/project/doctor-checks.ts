@@ -257,6 +257,12 @@ export const FORMER_TEMPLATE_TASKS: readonly string[] = [
 
 const WRITE_TASKS = 'write one "- [ ] task" line per task under ## Tasks in .ralph/fix_plan.md';
 
+/** A plan with no task at all: said by --doctor, and by a run as it starts. */
+export const NO_TASK_YET = {
+  detail: 'no task yet: the agent works from PROMPT.md alone, and no plan says when it is done',
+  fix: WRITE_TASKS,
+};
+
 function planCheck({ plan }: DoctorFacts): DoctorCheck | null {
   if (!plan) return null;
   const name = 'fix_plan.md';
@@ -269,8 +275,7 @@ function planCheck({ plan }: DoctorFacts): DoctorCheck | null {
       fix: `delete them and ${WRITE_TASKS}`,
     };
   }
-  if (plan.open + plan.done === 0)
-    return { level: 'warn', name, detail: 'no task yet: the agent would work from PROMPT.md alone, and no plan would say when it is done', fix: WRITE_TASKS };
+  if (plan.open + plan.done === 0) return { level: 'warn', name, detail: NO_TASK_YET.detail, fix: NO_TASK_YET.fix };
   if (plan.open === 0)
     return { level: 'warn', name, detail: `all ${plan.done} task(s) are done: a run would stop at once`, fix: `add the next tasks: ${WRITE_TASKS}` };
   return { level: 'ok', name, detail: `${plan.open} open task(s), ${plan.done} done` };

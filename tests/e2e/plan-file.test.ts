@@ -189,3 +189,24 @@ describe('FIX_PLAN_FILE and AGENT_FILE', () => {
     expect(f.runs()).toHaveLength(0);
   });
 });
+
+describe('a plan with no task', () => {
+  it('is said as the run starts, before its first call, with what to write (as --doctor says it)', async () => {
+    const p = project({ '.ralph/fix_plan.md': '# Fix Plan\n\n## Tasks\n' });
+    const f = fake({ calls: [idle] });
+    const r = await loop(p, f, ['--max-loops', '1']);
+    expect(f.runs()).toHaveLength(1);
+    const said = r.stderr + r.stdout;
+    expect(said).toContain('fix_plan.md has no task yet: the agent works from PROMPT.md alone');
+    expect(said).toContain('write one "- [ ] task" line per task under ## Tasks in .ralph/fix_plan.md');
+    // Said before the call: the warning comes before the loop's first line.
+    expect(said.indexOf('no task yet')).toBeLessThan(said.indexOf('Loop #1'));
+  });
+
+  it('is not said of a plan whose tasks are all done or open', async () => {
+    const p = project({ '.ralph/fix_plan.md': '# Fix Plan\n\n## Tasks\n- [ ] Add the app file\n' });
+    const f = fake({ calls: [idle] });
+    const r = await loop(p, f, ['--max-loops', '1']);
+    expect(r.stderr + r.stdout).not.toContain('no task yet');
+  });
+});
