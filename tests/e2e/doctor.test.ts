@@ -89,7 +89,7 @@ describe('ralph --doctor', () => {
     const fresh = parent.path('fresh');
     const empty = await runCli('ralph', ['--doctor'], { cwd: fresh, env });
     expect(line(empty.stdout, 'fix_plan.md')).toBe(
-      '[WARN] fix_plan.md: no task yet: the agent would work from PROMPT.md alone, and no plan would say when it is done — fix: write one "- [ ] task" line per task under ## Tasks in .ralph/fix_plan.md',
+      '[WARN] fix_plan.md: no task yet: the agent works from PROMPT.md alone, and no plan says when it is done — fix: write one "- [ ] task" line per task under ## Tasks in .ralph/fix_plan.md',
     );
 
     const former = '# Ralph Fix Plan\n## High Priority\n- [ ] Review the codebase and the specifications in .ralph/specs/\n- [ ] Improve the README\n';
