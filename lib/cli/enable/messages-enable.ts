@@ -27,5 +27,6 @@ export const NEXT_STEPS = [
   'Next steps:',
   '  1. Write your tasks in .ralph/fix_plan.md (one "- [ ] task" line each, under ## Tasks) and review .ralph/PROMPT.md',
   '  2. Put specifications in .ralph/specs/',
-  '  3. Start the loop: ralph --monitor',
+  '  3. Check what the run needs, without an agent call: ralph --doctor',
+  '  4. Start the loop: ralph --monitor',
 ];

@@ -11,7 +11,8 @@ export function setupNextSteps(projectName: string): string[] {
     `  1. cd ${quoteForShell(projectName)}`,
     '  2. Describe the work in .ralph/PROMPT.md and .ralph/specs/',
     '  3. List the tasks in .ralph/fix_plan.md',
-    '  4. Start the loop: ralph --monitor',
+    '  4. Check what the run needs, without an agent call: ralph --doctor',
+    '  5. Start the loop: ralph --monitor',
   ];
 }
 

@@ -152,6 +152,10 @@ describe('ralph-enable without a terminal', () => {
     const first = await runCli('ralph-enable', ['--non-interactive'], { cwd: project.dir });
     expect(first.code).toBe(0);
     expect(first.stderr).toBe('');
+    // The README's order: the tasks, then --doctor (no agent call), then the loop.
+    const steps = first.stdout.slice(first.stdout.indexOf('Next steps:'));
+    expect(steps.indexOf('fix_plan.md')).toBeLessThan(steps.indexOf('ralph --doctor'));
+    expect(steps.indexOf('ralph --doctor')).toBeLessThan(steps.indexOf('ralph --monitor'));
     const second = await runCli('ralph-enable', ['--non-interactive'], { cwd: project.dir });
     expect(second.code).toBe(2);
     expect(second.stdout).toContain('Exiting. Use --force to overwrite.');

@@ -18,7 +18,10 @@ describe('ralph-setup', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('🚀 Setting up Ralph project: demo');
     expect(result.stdout).toContain('✅ Project demo created!');
-    expect(result.stdout).toContain('ralph --monitor');
+    // The README's order: the tasks, then --doctor (no agent call), then the loop.
+    const steps = result.stdout.slice(result.stdout.indexOf('Next steps:'));
+    expect(steps.indexOf('fix_plan.md')).toBeLessThan(steps.indexOf('ralph --doctor'));
+    expect(steps.indexOf('ralph --doctor')).toBeLessThan(steps.indexOf('ralph --monitor'));
     const project = workspace.path('demo');
     for (const path of [
       'src',
