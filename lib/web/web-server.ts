@@ -23,6 +23,12 @@ export const WEB_POLL_MS = 250;
 const HEARTBEAT_MS = 15_000;
 /** More clients than this are refused: a view is watched by a few people, not a crowd. */
 export const MAX_CLIENTS = 64;
+/**
+ * Open connections at most, event streams and page loads together. Opening one needs no token,
+ * and `ralph --web` serves from the loop's own process: past this a new connection is closed at
+ * once, so a flood of them cannot use up the loop's file descriptors (it would fail its next open).
+ */
+export const MAX_CONNECTIONS = 2 * MAX_CLIENTS;
 
 export interface WebViewOptions {
   projectDir: string;
@@ -93,6 +99,8 @@ export async function startWebView(options: WebViewOptions): Promise<WebView> {
     response.writeHead(200, { ...responseHeaders(decision.route), 'Content-Length': String(Buffer.byteLength(body)) });
     response.end(request.method === 'HEAD' ? undefined : body);
   });
+
+  server.maxConnections = MAX_CONNECTIONS;
 
   function bodyOf(route: Exclude<WebRoute, 'events'>, requestToken: string): string {
     switch (route) {
