@@ -80,6 +80,8 @@ export async function startWebView(options: WebViewOptions): Promise<WebView> {
   const assets = readAssets(options.assetsDir ?? join(PACKAGE_ROOT, 'web'));
   const source = createWebStateSource({ projectDir: options.projectDir, view: options.view, now: options.now ?? Date.now });
   const streams = new Set<ServerResponse>();
+  /** Streams that missed an update while their buffer was full. */
+  const behind = new Set<ServerResponse>();
   let current: string = JSON.stringify((await source.load()).state satisfies WebState);
   const served: ServedAddress = { host: options.host ?? DEFAULT_WEB_HOST, port: 0 };
 
@@ -127,7 +129,27 @@ export async function startWebView(options: WebViewOptions): Promise<WebView> {
     response.writeHead(200, responseHeaders('events'));
     response.write(`retry: 1000\n\n${eventOf(current)}`);
     streams.add(response);
-    request.on('close', () => streams.delete(response));
+    // Caught up with what it was sent: the state it missed meanwhile, the newest only.
+    response.on('drain', () => {
+      if (behind.delete(response)) response.write(eventOf(current));
+    });
+    request.on('close', () => {
+      streams.delete(response);
+      behind.delete(response);
+    });
+  }
+
+  /**
+   * `text` to every stream, but none to one that has not taken in what it was sent (a client that
+   * stopped reading, a phone gone off the network): each event is the whole state, so such a
+   * stream is marked and sent the newest state when it drains. What a stream holds stays one
+   * event, however many changes it misses.
+   */
+  function sendAll(text: string, update: boolean): void {
+    for (const stream of streams) {
+      if (!stream.writableNeedDrain) stream.write(text);
+      else if (update) behind.add(stream);
+    }
   }
 
   let looking = false;
@@ -140,8 +162,7 @@ export async function startWebView(options: WebViewOptions): Promise<WebView> {
       const next = JSON.stringify(state);
       if (next === current) return;
       current = next;
-      const event = eventOf(next);
-      for (const stream of streams) stream.write(event);
+      sendAll(eventOf(next), true);
     } catch {
       // A state file mid-replace or unreadable: the next look sees it.
     } finally {
@@ -149,7 +170,7 @@ export async function startWebView(options: WebViewOptions): Promise<WebView> {
     }
   });
   const heartbeat = setInterval(() => {
-    for (const stream of streams) stream.write(': keep-alive\n\n');
+    sendAll(': keep-alive\n\n', false);
   }, HEARTBEAT_MS);
   heartbeat.unref();
 
@@ -171,6 +192,7 @@ export async function startWebView(options: WebViewOptions): Promise<WebView> {
       clearInterval(heartbeat);
       for (const stream of streams) stream.end();
       streams.clear();
+      behind.clear();
       return new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

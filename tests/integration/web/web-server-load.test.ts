@@ -62,3 +62,54 @@ describe('the web view under load', () => {
     expect(answer).toBe('answered');
   });
 });
+
+describe('an event stream that does not read', () => {
+  it('is sent the newest state when it reads again, not every state it missed', async () => {
+    project = stateProject('midrun');
+    let look: (() => Promise<void>) | undefined;
+    web = await startWebView({
+      projectDir: project.dir,
+      view: projectView(project.dir),
+      token: TOKEN,
+      schedule: (run) => ((look = run), () => undefined),
+    });
+    const port = web.address.port;
+    // About a megabyte of state a change: the plan's 500 items, long ones.
+    const planOf = (version: number) => Array.from({ length: 500 }, (_, i) => `- [ ] v${version} item ${i} ${'x'.repeat(2000)}`).join('\n');
+    const changes = 60;
+    const socket = await open(port);
+    let text = '';
+    const versions: number[] = [];
+    let connected: () => void;
+    const first = new Promise<void>((resolve) => (connected = resolve));
+    const newest = new Promise<void>((resolve) =>
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString('latin1');
+        for (let end = text.indexOf('\n\n'); end !== -1; end = text.indexOf('\n\n')) {
+          const event = text.slice(0, end);
+          text = text.slice(end + 2);
+          if (!event.includes('event: state')) continue;
+          connected();
+          const version = /"text":"v(\d+) item 0 /.exec(event);
+          if (version) versions.push(Number(version[1]));
+          if (version && Number(version[1]) === changes) resolve();
+        }
+      }),
+    );
+    socket.write(`GET /events?token=${TOKEN} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+    await first;
+    // Paused: what the server sends fills the socket's buffers and then waits.
+    socket.pause();
+    for (let version = 1; version <= changes; version++) {
+      project.write('.ralph/fix_plan.md', planOf(version));
+      await look!();
+      // A turn of the event loop between looks, as between two ticks of the timer.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    socket.resume();
+    await newest;
+    expect(versions.at(-1)).toBe(changes);
+    // Those the buffers held arrive, then the newest: the ones in between were never queued.
+    expect(versions.length).toBeLessThan(changes / 2);
+  });
+});
