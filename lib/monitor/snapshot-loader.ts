@@ -110,7 +110,8 @@ export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLo
       if (stamp !== runStamp) {
         runStamp = stamp;
         // The views show no agent per loop: the attempts log (up to a megabyte read) stays unread.
-        runSummary = readRunSummaryForStatus(paths, { agentsByLoop: false });
+        // A record bigger than any state file is not one ralph wrote: it is left unread.
+        runSummary = readRunSummaryForStatus(paths, { agentsByLoop: false, maxBytes: MAX_WHOLE_BYTES });
         changed = true;
       }
       const texts: StateTexts = {};
