@@ -88,7 +88,7 @@ function summarizeRun(record: SummaryInput): RunStatusSummary {
  */
 export function readRunSummaryForStatus(paths: RalphPaths, options: SummaryReadOptions = {}): RunStatusSummary | null {
   let budget = options.maxBytes ?? Infinity;
-  for (const file of listRunRecordFiles(paths)) {
+  for (const file of options.files ?? listRunRecordFiles(paths)) {
     let data: unknown;
     try {
       // The agent can write .ralph/sessions/: a FIFO there is skipped, not waited on, and a
@@ -126,6 +126,8 @@ export interface SummaryReadOptions {
    * any size in .ralph/sessions/, named to sort as the newest.
    */
   maxBytes?: number;
+  /** The record files, newest first, as the caller listed them (listRunRecordFiles otherwise). */
+  files?: readonly string[];
 }
 
 /** A schema 2 summary file as it is; a schema 1 record (attempts inline) counted here. */

@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSnapshotLoader, loadSnapshot } from '../../../lib/monitor/snapshot-loader.js';
+import { createSnapshotLoader, loadSnapshot, MAX_SESSION_ENTRIES } from '../../../lib/monitor/snapshot-loader.js';
 import { saveRunRecord } from '../../../lib/run-record/record-store.js';
 import { ralphPaths } from '../../../lib/state/paths.js';
 import { newRecord } from '../run-record/record-fixture.js';
@@ -163,5 +163,18 @@ describe('createSnapshotLoader', () => {
     writeFileSync(join(paths.sessionsDir, 'zzzz.json'), JSON.stringify(planted));
     const loader = createSnapshotLoader({ projectDir: project.dir, now: () => Date.now(), view: projectView(project.dir) });
     expect((await loader.load()).runSummary?.run_id).toBe('20261130T041000Z-bbbbbb');
+  });
+
+  it('lists no run record in a sessions folder the agent filled with files, and says so', async () => {
+    project = stateProject('midrun');
+    const paths = ralphPaths(project.dir);
+    saveRunRecord(paths, newRecord('20261130T041000Z-bbbbbb'));
+    const loader = createSnapshotLoader({ projectDir: project.dir, now: () => Date.now(), view: projectView(project.dir) });
+    expect((await loader.load()).runSummary?.run_id).toBe('20261130T041000Z-bbbbbb');
+    // Listing (and sorting) that many names on each look would keep the loop's process busy.
+    for (let i = 0; i < MAX_SESSION_ENTRIES; i++) writeFileSync(join(paths.sessionsDir, `a${i}.json`), 'x');
+    const next = await loader.load();
+    expect(next.runSummary).toBeNull();
+    expect(next.snapshot.warnings).toContain(`.ralph/sessions/ holds more than ${MAX_SESSION_ENTRIES} files: the run record is not shown`);
   });
 });
