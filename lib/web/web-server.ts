@@ -126,6 +126,11 @@ export async function startWebView(options: WebViewOptions): Promise<WebView> {
       response.writeHead(503, responseHeaders()).end('Too many viewers.\n');
       return;
     }
+    // HEAD: the headers alone, and no stream held open (it would never be sent a byte).
+    if (request.method === 'HEAD') {
+      response.writeHead(200, responseHeaders('events')).end();
+      return;
+    }
     response.writeHead(200, responseHeaders('events'));
     response.write(`retry: 1000\n\n${eventOf(current)}`);
     streams.add(response);
