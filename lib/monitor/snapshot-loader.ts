@@ -14,7 +14,7 @@ import { movedControlFiles } from '../state/paths.js';
 import { openedOutsideProject, projectBoundary, readTail } from '../state/control-file.js';
 import { isProcessAlive } from '../state/process-alive.js';
 import { assembleSnapshot, type ParseMemo } from './assemble-snapshot.js';
-import { listRunRecordFiles } from '../run-record/record-files.js';
+import { listRunRecordFilesUpTo } from '../run-record/record-files.js';
 import { readRunSummaryForStatus, type RunStatusSummary } from '../run-record/status-summary.js';
 import type { DashboardSnapshot, RunView, StateTexts } from './snapshot.js';
 import { isOfCurrentRun } from './run-facts.js';
@@ -61,6 +61,8 @@ interface CachedFile {
 const TAIL_BYTES = 8 * 1024;
 // State files are small; anything bigger than this is not one we wrote.
 const MAX_WHOLE_BYTES = 4 * 1024 * 1024;
+/** Entries of `.ralph/sessions/` a look lists at most (a run leaves three there). */
+export const MAX_SESSION_ENTRIES = 10_000;
 
 export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLoader {
   const { view } = options;
@@ -105,16 +107,19 @@ export function createSnapshotLoader(options: SnapshotLoaderOptions): SnapshotLo
         changed = true;
         cache.set(spec.key, stamp === 'missing' ? { stamp } : { stamp, ...readViewFile(spec.path, options.projectDir, spec.tailBytes, boundary) });
       }
-      const newestRecord = listRunRecordFiles(paths)[0];
-      const stamp = newestRecord ? `${newestRecord}|${viewFileStamp(newestRecord)}` : '';
+      const records = listRunRecordFilesUpTo(paths, MAX_SESSION_ENTRIES);
+      const newestRecord = records?.[0];
+      const stamp = records === undefined ? 'too many' : newestRecord ? `${newestRecord}|${viewFileStamp(newestRecord)}` : '';
       if (stamp !== runStamp) {
         runStamp = stamp;
         // The views show no agent per loop: the attempts log (up to a megabyte read) stays unread.
-        runSummary = readRunSummaryForStatus(paths, { agentsByLoop: false });
+        // A record bigger than any state file is not one ralph wrote: it is left unread.
+        runSummary = records ? readRunSummaryForStatus(paths, { agentsByLoop: false, maxBytes: MAX_WHOLE_BYTES, files: records }) : null;
         changed = true;
       }
       const texts: StateTexts = {};
       const readWarnings: string[] = [...view.warnings];
+      if (!records) readWarnings.push(`.ralph/sessions/ holds more than ${MAX_SESSION_ENTRIES} files: the run record is not shown`);
       for (const spec of files) {
         const entry = cache.get(spec.key);
         if (entry?.text !== undefined) texts[spec.key] = entry.text;

@@ -3,7 +3,7 @@
 // `<run-id>.observations.jsonl` (one observation per line) beside it. No schema here (it loads
 // zod), so a fast reader such as `ralph --status` can find the newest record without it.
 
-import { readdirSync } from 'node:fs';
+import { opendirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RalphPaths } from '../state/paths.js';
 
@@ -34,6 +34,34 @@ export function listRunRecordFiles(paths: RalphPaths): string[] {
   }
   return names
     .filter((name) => name.endsWith('.json') && !name.startsWith('.'))
+    .sort()
+    .reverse()
+    .map((name) => join(paths.sessionsDir, name));
+}
+
+/**
+ * listRunRecordFiles for a view that looks every second: undefined when the folder holds more
+ * than `maxEntries` entries, found without reading the rest (the agent can fill the folder).
+ */
+export function listRunRecordFilesUpTo(paths: RalphPaths, maxEntries: number): string[] | undefined {
+  let dir;
+  try {
+    dir = opendirSync(paths.sessionsDir);
+  } catch {
+    return [];
+  }
+  const names: string[] = [];
+  try {
+    for (let entry = dir.readSync(), seen = 1; entry !== null; entry = dir.readSync(), seen++) {
+      if (seen > maxEntries) return undefined;
+      if (entry.name.endsWith('.json') && !entry.name.startsWith('.')) names.push(entry.name);
+    }
+  } catch {
+    return [];
+  } finally {
+    dir.closeSync();
+  }
+  return names
     .sort()
     .reverse()
     .map((name) => join(paths.sessionsDir, name));

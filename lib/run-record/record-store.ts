@@ -8,10 +8,11 @@
 // write never happened) are not part of the record: a reader ignores them, and the loop's read
 // rewrites the log without them before it appends again.
 
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { z } from 'zod';
 import { appendJsonLines, writeFileAtomic, writeJsonAtomic } from '../state/atomic-write.js';
+import { readRegularFile } from '../state/control-file.js';
 import type { RalphPaths } from '../state/paths.js';
 import { setAsideCorrupt, type StateReadOptions } from '../state/state-file.js';
 import { attemptsLogName, INLINE_RECORD_SCHEMA_VERSION, listRunRecordFiles, observationsLogName, runRecordPath } from './record-files.js';
@@ -48,7 +49,7 @@ export function saveRunRecord(paths: RalphPaths, record: RunRecord, position?: L
 function positionOnDisk(paths: RalphPaths, runId: string): LogPosition {
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(runRecordPath(paths, runId), 'utf8'));
+    data = JSON.parse(readRegularFile(runRecordPath(paths, runId)) ?? '');
   } catch {
     return NOTHING_LOGGED;
   }
@@ -65,12 +66,14 @@ export type LoadRunRecordResult = { status: 'ok'; record: RunRecord; position: L
 
 /** With `quarantine: false` nothing on disk changes (a read-only viewer). */
 export function loadRunRecord(path: string, options: StateReadOptions): LoadRunRecordResult {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(path, 'utf8');
+    // The agent can write .ralph/sessions/: a FIFO there is skipped, never waited on.
+    text = readRegularFile(path);
   } catch {
     return { status: 'missing' };
   }
+  if (text === undefined) return { status: 'missing' };
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -113,12 +116,13 @@ function loadInlineRecord(path: string, data: unknown, options: StateReadOptions
  * with exactly these lines, so its next append starts on a clean line after them.
  */
 function readLog<S extends z.ZodType>(file: string, count: number, schema: S, options: StateReadOptions): z.infer<S>[] {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularFile(file);
   } catch {
     return [];
   }
+  if (text === undefined) return [];
   const lines = text.split('\n');
   const complete = lines.slice(0, lines.length - 1); // after the last '\n': '' or a torn line
   const values: z.infer<S>[] = [];

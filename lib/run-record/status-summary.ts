@@ -6,7 +6,7 @@
 // changes nothing.
 
 import { dirname, join } from 'node:path';
-import { readRegularFile, readRegularFileTail } from '../state/control-file.js';
+import { readRegularFile, readRegularFileTail, readRegularFileWithin } from '../state/control-file.js';
 import type { RalphPaths } from '../state/paths.js';
 import { describeGap } from './gap-text.js';
 import { attemptsLogName, INLINE_RECORD_SCHEMA_VERSION, listRunRecordFiles, RUN_RECORD_SCHEMA_VERSION } from './record-files.js';
@@ -87,11 +87,16 @@ function summarizeRun(record: SummaryInput): RunStatusSummary {
  * reads it, which keeps the schema (and zod's start-up cost) out of `ralph --status`.
  */
 export function readRunSummaryForStatus(paths: RalphPaths, options: SummaryReadOptions = {}): RunStatusSummary | null {
-  for (const file of listRunRecordFiles(paths)) {
+  let budget = options.maxBytes ?? Infinity;
+  for (const file of options.files ?? listRunRecordFiles(paths)) {
     let data: unknown;
     try {
-      // The agent can write .ralph/sessions/: a FIFO there is skipped, not waited on.
-      data = JSON.parse(readRegularFile(file) ?? '');
+      // The agent can write .ralph/sessions/: a FIFO there is skipped, not waited on, and a
+      // file bigger than what is left of the budget is not read.
+      const read = Number.isFinite(budget) ? readRegularFileWithin(file, budget) : { text: readRegularFile(file) };
+      if (read?.text === undefined) continue;
+      budget -= Buffer.byteLength(read.text);
+      data = JSON.parse(read.text);
     } catch {
       continue;
     }
@@ -115,6 +120,14 @@ export interface SummaryReadOptions {
    * leaves the log unread and gets an empty list.
    */
   agentsByLoop?: boolean;
+  /**
+   * The most bytes of records read in all (none by default). A view that reads them while the run
+   * goes on (`ralph --web` in the loop's own process) gives one: the agent can put a record of
+   * any size in .ralph/sessions/, named to sort as the newest.
+   */
+  maxBytes?: number;
+  /** The record files, newest first, as the caller listed them (listRunRecordFiles otherwise). */
+  files?: readonly string[];
 }
 
 /** A schema 2 summary file as it is; a schema 1 record (attempts inline) counted here. */

@@ -96,6 +96,20 @@ export function readRegularFileTail(path: string, maxBytes: number): string | un
   return withRegularFile(path, (fd, size) => readTail(fd, size, maxBytes));
 }
 
+/**
+ * As readRegularFile, for at most `maxBytes`: a bigger file is left unread (no text, its size
+ * given), so a file the agent made huge costs its reader a stat, not its memory.
+ */
+export function readRegularFileWithin(path: string, maxBytes: number): { text?: string; size: number } | undefined {
+  let size = 0;
+  const text = withRegularFile(path, (fd, bytes) => {
+    size = bytes;
+    return bytes > maxBytes ? '' : readTail(fd, bytes, bytes);
+  });
+  if (text === undefined) return undefined;
+  return size > maxBytes ? { size } : { text, size };
+}
+
 /** `read` of the open file when it is a regular one; undefined when absent. */
 function withRegularFile(path: string, read: (fd: number, size: number) => string): string | undefined {
   let fd: number;

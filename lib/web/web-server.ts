@@ -23,6 +23,12 @@ export const WEB_POLL_MS = 250;
 const HEARTBEAT_MS = 15_000;
 /** More clients than this are refused: a view is watched by a few people, not a crowd. */
 export const MAX_CLIENTS = 64;
+/**
+ * Open connections at most, event streams and page loads together. Opening one needs no token,
+ * and `ralph --web` serves from the loop's own process: past this a new connection is closed at
+ * once, so a flood of them cannot use up the loop's file descriptors (it would fail its next open).
+ */
+export const MAX_CONNECTIONS = 2 * MAX_CLIENTS;
 
 export interface WebViewOptions {
   projectDir: string;
@@ -74,6 +80,8 @@ export async function startWebView(options: WebViewOptions): Promise<WebView> {
   const assets = readAssets(options.assetsDir ?? join(PACKAGE_ROOT, 'web'));
   const source = createWebStateSource({ projectDir: options.projectDir, view: options.view, now: options.now ?? Date.now });
   const streams = new Set<ServerResponse>();
+  /** Streams that missed an update while their buffer was full. */
+  const behind = new Set<ServerResponse>();
   let current: string = JSON.stringify((await source.load()).state satisfies WebState);
   const served: ServedAddress = { host: options.host ?? DEFAULT_WEB_HOST, port: 0 };
 
@@ -93,6 +101,8 @@ export async function startWebView(options: WebViewOptions): Promise<WebView> {
     response.writeHead(200, { ...responseHeaders(decision.route), 'Content-Length': String(Buffer.byteLength(body)) });
     response.end(request.method === 'HEAD' ? undefined : body);
   });
+
+  server.maxConnections = MAX_CONNECTIONS;
 
   function bodyOf(route: Exclude<WebRoute, 'events'>, requestToken: string): string {
     switch (route) {
@@ -116,10 +126,35 @@ export async function startWebView(options: WebViewOptions): Promise<WebView> {
       response.writeHead(503, responseHeaders()).end('Too many viewers.\n');
       return;
     }
+    // HEAD: the headers alone, and no stream held open (it would never be sent a byte).
+    if (request.method === 'HEAD') {
+      response.writeHead(200, responseHeaders('events')).end();
+      return;
+    }
     response.writeHead(200, responseHeaders('events'));
     response.write(`retry: 1000\n\n${eventOf(current)}`);
     streams.add(response);
-    request.on('close', () => streams.delete(response));
+    // Caught up with what it was sent: the state it missed meanwhile, the newest only.
+    response.on('drain', () => {
+      if (behind.delete(response)) response.write(eventOf(current));
+    });
+    request.on('close', () => {
+      streams.delete(response);
+      behind.delete(response);
+    });
+  }
+
+  /**
+   * `text` to every stream, but none to one that has not taken in what it was sent (a client that
+   * stopped reading, a phone gone off the network): each event is the whole state, so such a
+   * stream is marked and sent the newest state when it drains. What a stream holds stays one
+   * event, however many changes it misses.
+   */
+  function sendAll(text: string, update: boolean): void {
+    for (const stream of streams) {
+      if (!stream.writableNeedDrain) stream.write(text);
+      else if (update) behind.add(stream);
+    }
   }
 
   let looking = false;
@@ -132,8 +167,7 @@ export async function startWebView(options: WebViewOptions): Promise<WebView> {
       const next = JSON.stringify(state);
       if (next === current) return;
       current = next;
-      const event = eventOf(next);
-      for (const stream of streams) stream.write(event);
+      sendAll(eventOf(next), true);
     } catch {
       // A state file mid-replace or unreadable: the next look sees it.
     } finally {
@@ -141,7 +175,7 @@ export async function startWebView(options: WebViewOptions): Promise<WebView> {
     }
   });
   const heartbeat = setInterval(() => {
-    for (const stream of streams) stream.write(': keep-alive\n\n');
+    sendAll(': keep-alive\n\n', false);
   }, HEARTBEAT_MS);
   heartbeat.unref();
 
@@ -163,6 +197,7 @@ export async function startWebView(options: WebViewOptions): Promise<WebView> {
       clearInterval(heartbeat);
       for (const stream of streams) stream.end();
       streams.clear();
+      behind.clear();
       return new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -3,7 +3,7 @@
 // naming the file plus a hint — never an internal error, a hang, or a counted call. An agent
 // command that cannot be spawned is not counted as a call either.
 
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -144,6 +144,20 @@ describe('bad input is a one-line error naming the file, with no call counted', 
     expect(r.stderr.split('\n').filter((line) => line.startsWith('Error:'))).toEqual(['Error: .ralph/PROMPT.md is a named pipe (FIFO), not a file']);
     expect(f.runs()).toHaveLength(1);
     expect(callCount(p)).toBe(1);
+  });
+
+  it('a FIFO the agent left among the run records, or in place of a run log, does not hang the next run', async () => {
+    const p = project();
+    const f = fake();
+    expect((await ralph(p, f)).signal).toBeNull();
+    const sessions = p.path('.ralph/sessions');
+    const [attempts] = readdirSync(sessions).filter((name) => name.endsWith('.attempts.jsonl'));
+    rmSync(join(sessions, attempts!));
+    // Named to sort as the newest record, and the last run's own log: both read when a run starts.
+    execFileSync('mkfifo', [join(sessions, 'zzzz.json'), join(sessions, attempts!)]);
+    const r = await ralph(p, f);
+    expect(r.signal).toBeNull();
+    expect(f.runs()).toHaveLength(2);
   });
 
   it('an agent command that cannot be spawned is not counted as a call', async () => {

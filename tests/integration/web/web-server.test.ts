@@ -286,6 +286,23 @@ describe('the web view server', () => {
     }
   });
 
+  it('answers HEAD /events with the headers alone: it holds no stream open', async () => {
+    await serve();
+    const headers = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      const req = request(
+        { host: '127.0.0.1', port: web!.address.port, path: `/events?token=${TOKEN}`, method: 'HEAD', headers: { host: `127.0.0.1:${web!.address.port}` } },
+        (res) => {
+          resolve(res.headers);
+          req.destroy();
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(web!.clients()).toBe(0);
+  });
+
   it('closes every stream and stops listening when closed', async () => {
     await serve();
     const events = await openEvents();

@@ -3,7 +3,10 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSnapshotLoader, loadSnapshot } from '../../../lib/monitor/snapshot-loader.js';
+import { createSnapshotLoader, loadSnapshot, MAX_SESSION_ENTRIES } from '../../../lib/monitor/snapshot-loader.js';
+import { saveRunRecord } from '../../../lib/run-record/record-store.js';
+import { ralphPaths } from '../../../lib/state/paths.js';
+import { newRecord } from '../run-record/record-fixture.js';
 import { stateProject, type StateProject } from './fixture-state.js';
 import { projectView } from '../../helpers/project-view.js';
 import { useTimeZone } from '../../helpers/time-zone.js';
@@ -148,5 +151,30 @@ describe('createSnapshotLoader', () => {
     const next = await loader.load();
     expect(next.changed).toBe(true);
     expect(next.snapshot.plan).toEqual({ done: 4, total: 4, optionalOpen: 0, optionalDone: 0 });
+  });
+
+  it('leaves unread a run record too large to be one ralph wrote, as the loop reads none mid-run', async () => {
+    project = stateProject('midrun');
+    const paths = ralphPaths(project.dir);
+    saveRunRecord(paths, newRecord('20261130T041000Z-bbbbbb'));
+    const real = readFileSync(join(paths.sessionsDir, '20261130T041000Z-bbbbbb.json'), 'utf8');
+    // The agent's, named to sort as the newest: valid, and bigger than any state file.
+    const planted = { ...JSON.parse(real), run_id: 'planted', padding: 'x'.repeat(5 * 1024 * 1024) };
+    writeFileSync(join(paths.sessionsDir, 'zzzz.json'), JSON.stringify(planted));
+    const loader = createSnapshotLoader({ projectDir: project.dir, now: () => Date.now(), view: projectView(project.dir) });
+    expect((await loader.load()).runSummary?.run_id).toBe('20261130T041000Z-bbbbbb');
+  });
+
+  it('lists no run record in a sessions folder the agent filled with files, and says so', async () => {
+    project = stateProject('midrun');
+    const paths = ralphPaths(project.dir);
+    saveRunRecord(paths, newRecord('20261130T041000Z-bbbbbb'));
+    const loader = createSnapshotLoader({ projectDir: project.dir, now: () => Date.now(), view: projectView(project.dir) });
+    expect((await loader.load()).runSummary?.run_id).toBe('20261130T041000Z-bbbbbb');
+    // Listing (and sorting) that many names on each look would keep the loop's process busy.
+    for (let i = 0; i < MAX_SESSION_ENTRIES; i++) writeFileSync(join(paths.sessionsDir, `a${i}.json`), 'x');
+    const next = await loader.load();
+    expect(next.runSummary).toBeNull();
+    expect(next.snapshot.warnings).toContain(`.ralph/sessions/ holds more than ${MAX_SESSION_ENTRIES} files: the run record is not shown`);
   });
 });
