@@ -9,6 +9,7 @@
 
 import { existsSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { RalphError } from '../errors.js';
 import { ledgerPath } from './ledger-path.js';
 
 /** Moves aside the state folder kept for `projectDir`'s path, if any; returns where it went. */
@@ -26,7 +27,18 @@ export function moveAsideStateOfGoneProject(
     .replace(/\.\d+Z$/, 'Z');
   let to = `${from}.replaced-${stamp}`;
   for (let n = 2; existsSync(to); n++) to = `${from}.replaced-${stamp}-${n}`;
-  renameSync(from, to);
+  try {
+    renameSync(from, to);
+  } catch (error) {
+    throw new RalphError(
+      'state_not_moved',
+      `The run state a deleted project left at this path could not be moved aside: ${from} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      {
+        hint: `move or delete ${from} yourself; the new project would otherwise start with the old one's breaker and budgets`,
+        cause: error,
+      },
+    );
+  }
   return { from, to };
 }
 
