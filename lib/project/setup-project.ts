@@ -43,11 +43,11 @@ export interface SetupProjectResult {
 export async function setupProject(options: SetupProjectOptions): Promise<SetupProjectResult> {
   const projectDir = resolve(options.parentDir, options.name);
   const projectName = basename(projectDir);
-  const newFolder = !existsSync(projectDir);
+  // Before the folder is made: a state folder that cannot be moved stops the setup with nothing written.
+  const goneProjectState = existsSync(projectDir)
+    ? undefined
+    : moveAsideStateOfGoneProject(projectDir, options.env, options.homeDir ?? homedir(), options.now ?? new Date());
   mkdirSync(join(projectDir, 'src'), { recursive: true });
-  const goneProjectState = newFolder
-    ? moveAsideStateOfGoneProject(projectDir, options.env, options.homeDir ?? homedir(), options.now ?? new Date())
-    : undefined;
   const detected = detectProjectContext(projectDir, { hasCommand: options.hasCommand });
   const context = { ...detected, name: projectName, type: detected.type === 'unknown' ? 'generic' : detected.type };
   const backup = createFileBackup(projectDir, new Date());

@@ -8,18 +8,19 @@
 // goes on existing, and a running ralph holds its ledger in memory and writes it back.
 
 import { existsSync, renameSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { RalphError } from '../errors.js';
-import { ledgerPath } from './ledger-path.js';
+import { ledgerPath, realPathOf } from './ledger-path.js';
 
-/** Moves aside the state folder kept for `projectDir`'s path, if any; returns where it went. */
+/** Moves aside the state folder kept for the path of `projectDir`, a folder about to be made, if any; returns where it went. */
 export function moveAsideStateOfGoneProject(
   projectDir: string,
   env: Readonly<Record<string, string | undefined>>,
   homeDir: string,
   now: Date,
 ): { from: string; to: string } | undefined {
-  const from = dirname(ledgerPath(projectDir, env, homeDir));
+  // The project's folder does not exist yet: its path as it will be, through its parent's real path.
+  const from = dirname(ledgerPath(join(realPathOf(dirname(projectDir)), basename(projectDir)), env, homeDir));
   if (!existsSync(from)) return undefined;
   const stamp = now
     .toISOString()
