@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 import { basename } from 'node:path';
 import { checkRateWindow, usageWaitProblem } from '../breaker/guard-ranges.js';
 import { initialSpendState, type SpendState } from './spend.js';
-import { hourKey, initialRateWindow, realTimeSince, rollWindowByRealTime, type ClockAnchor, type RateWindowState } from './rate-window.js';
+import { hourKey, hourKeyAtOffset, initialRateWindow, realTimeSince, rollWindowByRealTime, type ClockAnchor, type RateWindowState } from './rate-window.js';
 import type { Clock } from '../platform/clock.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';
 import { HeldState } from '../state/held-state.js';
@@ -54,7 +54,9 @@ export function windowFromLedger(kept: LedgerRate, clock: Clock): RateWindowStat
     kept.boot_id !== undefined && kept.uptime_ms !== undefined ? { wallMs: kept.wall_ms, bootId: kept.boot_id, uptimeMs: kept.uptime_ms } : undefined;
   const realNow = realTimeSince(anchor, clock.boot?.());
   if (realNow === undefined) return window;
-  return hourKey(realNow) === kept.lastReset ? { ...window, lastReset: hourKey(clock.now()) } : window;
+  // The hour as named where the window was saved: a time zone changed since renames the hour, not ends it.
+  const named = kept.utc_offset_min === undefined ? hourKey(realNow) : hourKeyAtOffset(realNow, kept.utc_offset_min);
+  return named === kept.lastReset ? { ...window, lastReset: hourKey(clock.now()) } : window;
 }
 
 /**
@@ -97,7 +99,8 @@ export function saveRateWindow(paths: RalphPaths, window: RateWindowState, previ
   if (paths.ledger && clock) {
     const reading = clock.boot?.();
     const boot = reading ? { boot_id: reading.bootId, uptime_ms: reading.uptimeMs } : {};
-    saveLedgerRate(paths.ledger, paths.projectDir, { ...window, wall_ms: realTimeSince(anchor, reading) ?? clock.now(), ...boot });
+    const wallMs = realTimeSince(anchor, reading) ?? clock.now();
+    saveLedgerRate(paths.ledger, paths.projectDir, { ...window, wall_ms: wallMs, ...boot, utc_offset_min: new Date(wallMs).getTimezoneOffset() });
   }
   afterLedgerWrites(() => {
     if (previous?.calls !== window.calls) writeIntegerFile(paths.callCount, window.calls);

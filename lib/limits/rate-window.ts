@@ -26,6 +26,16 @@ export function hourKey(now: number): string {
   return `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}${pad(d.getHours())}`;
 }
 
+/**
+ * The clock hour `ms` falls in for a zone `offsetMinutes` behind UTC (Date#getTimezoneOffset's
+ * sign): the hour a window saved in another time zone was named in.
+ */
+export function hourKeyAtOffset(ms: number, offsetMinutes: number): string {
+  const d = new Date(ms - offsetMinutes * 60_000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getUTCFullYear()}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}${pad(d.getUTCHours())}`;
+}
+
 export function initialRateWindow(now: number): RateWindowState {
   return { calls: 0, tokens: 0, lastReset: hourKey(now) };
 }

@@ -23,6 +23,7 @@ import { killMarkedProcesses } from '../platform/marked-processes.js';
 import { killEscapedProcesses } from '../agent-run/escaped-processes.js';
 import { projectPaths } from '../state/paths.js';
 import { batchLedgerWrites, ledgerPath } from '../state/ledger.js';
+import { takeOverMovedProjectState } from '../state/moved-project-state.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import { agentCommandOf, chooseAgent } from '../agents/choose-agent.js';
 import { recordGuardedFiles } from '../containment/guarded-files.js';
@@ -217,6 +218,7 @@ async function prepareRun(options: RunProjectOptions): Promise<PreparedRun> {
   if (missing.length > 0) throw integrityError(missing, EXIT.couldNotRun);
   readPromptAndCheckFiles(paths, paths.prompt);
   assertWritable(paths.ralphDir);
+  if (!config.DRY_RUN) takeOverMovedProjectState(projectDir, paths.sessionsDir, deps);
   ensureOwnDirectory(paths.logsDir);
   ensureOwnDirectory(paths.docsGeneratedDir);
 

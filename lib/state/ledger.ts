@@ -32,6 +32,8 @@ const ledgerSchema = z.looseObject({
       wall_ms: z.number(),
       boot_id: z.string().optional(),
       uptime_ms: z.number().optional(),
+      /** The local zone's offset at wall_ms (Date#getTimezoneOffset): lastReset is named in it. */
+      utc_offset_min: z.number().optional(),
     })
     .nullable()
     .default(null),

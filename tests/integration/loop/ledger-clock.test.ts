@@ -9,6 +9,7 @@ import { LoopEvents } from '../../../lib/loop/events.js';
 import type { FakeScenario } from '../../helpers/fake-claude.js';
 import { fakeClock, type FakeClock } from '../../helpers/fake-clock.js';
 import { loopProject, type LoopProject } from '../../helpers/loop-harness.js';
+import { setTimeZone } from '../../helpers/time-zone.js';
 
 const work = (n: number) => ({ tickFixPlan: 1, writeFiles: { [`f${n}.txt`]: String(n) }, statusBlock: { STATUS: 'IN_PROGRESS', EXIT_SIGNAL: false } });
 const PLAN = { '.ralph/fix_plan.md': `# Plan\n${Array.from({ length: 12 }, (_, i) => `- [ ] item ${i + 1}`).join('\n')}\n` };
@@ -79,6 +80,29 @@ describe('the hourly window across a wall-clock jump', () => {
     clock.uptime(61 * MINUTE);
     expect(await callsBeforeRateWait(current, { MAX_CALLS_PER_HOUR: 3, MAX_LOOPS: 6 })).toBe(3);
   });
+});
+
+describe('the hourly window across a change of time zone', () => {
+  it.each(['Asia/Tokyo', 'America/New_York'])(
+    'a run in UTC, then one in %s 5 real minutes later: --calls 3 allows the one call left in the hour',
+    async (zone) => {
+      const restore = setTimeZone('UTC');
+      try {
+        const clock = bootClock();
+        current = loopProject(SCENARIO, { files: PLAN, clock });
+        await current.run({ MAX_CALLS_PER_HOUR: 3, MAX_LOOPS: 2 });
+        expect(current.fake.runs()).toHaveLength(2);
+
+        // The hour's name changes with the zone (03 in UTC, 12 in Tokyo); the real hour does not.
+        setTimeZone(zone);
+        clock.advance(5 * MINUTE);
+        clock.uptime(5 * MINUTE);
+        expect(await callsBeforeRateWait(current, { MAX_CALLS_PER_HOUR: 3, MAX_LOOPS: 6 })).toBe(1);
+      } finally {
+        restore();
+      }
+    },
+  );
 });
 
 describe('the hourly window across a wall-clock jump during one run', () => {

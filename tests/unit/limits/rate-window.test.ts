@@ -7,6 +7,7 @@ import {
   formatClockTime,
   formatNextReset,
   hourKey,
+  hourKeyAtOffset,
   initialRateWindow,
   nextResetTime,
   rollWindow,
@@ -71,6 +72,17 @@ describe('rollWindowByRealTime (the boot clock decides a new hour, not the wall 
   it('without a reading of the same boot, the wall clock decides (rollWindow)', () => {
     expect(rollWindowByRealTime(state, at('2026-11-30T05:00:00Z'), anchor, later(5, 'other'))).toEqual({ calls: 0, tokens: 0, lastReset: '2026113005' });
     expect(rollWindowByRealTime(state, at('2026-11-30T04:30:00Z'), undefined, later(5))).toBe(state);
+  });
+});
+
+describe('hourKeyAtOffset (the hour a window saved in another zone was named in)', () => {
+  it('names the hour of the zone the offset describes, whatever the local zone', () => {
+    const t = Date.parse('2026-11-30T03:10:00Z');
+    expect(hourKeyAtOffset(t, 0)).toBe('2026113003');
+    expect(hourKeyAtOffset(t, -540)).toBe('2026113012'); // Tokyo
+    expect(hourKeyAtOffset(t, 300)).toBe('2026112922'); // New York, the day before
+    expect(hourKeyAtOffset(t, -330)).toBe('2026113008'); // Kolkata: 08:40
+    expect(hourKeyAtOffset(t, new Date(t).getTimezoneOffset())).toBe(hourKey(t));
   });
 });
 
