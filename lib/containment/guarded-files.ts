@@ -13,13 +13,13 @@ import { assertNoLinkedDirectory } from '../state/no-follow.js';
 
 const PACKAGE_JSON = 'package.json';
 
-interface Recorded {
+export interface Recorded {
   bytes: Buffer | null;
   mode: number;
 }
 
 /** What stood at a guarded folder's path: a folder, a link (where it led), nothing, or something else. */
-type FolderState = { kind: 'folder'; id: string } | { kind: 'link'; target: string; real: string | undefined } | { kind: 'absent' } | { kind: 'other' };
+export type FolderState = { kind: 'folder'; id: string } | { kind: 'link'; target: string; real: string | undefined } | { kind: 'absent' } | { kind: 'other' };
 
 export interface GuardedFiles {
   projectDir: string;

@@ -27,6 +27,7 @@ import { takeOverMovedProjectState } from '../state/moved-project-state.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import { agentCommandOf, chooseAgent } from '../agents/choose-agent.js';
 import { recordGuardedFiles } from '../containment/guarded-files.js';
+import { guardedBaselinePath, removeGuardedBaseline, saveGuardedBaseline, undoChangesOfDeadRun } from '../containment/guarded-baseline.js';
 import { recordNestedRepositories } from '../containment/git-disarm.js';
 import { initRalphSession } from '../sessions/agent-session.js';
 import { LoopEvents } from './events.js';
@@ -92,6 +93,9 @@ export async function preflightProject(options: RunProjectOptions): Promise<void
 
 export async function runProject(options: RunProjectOptions): Promise<number> {
   const { deps } = options;
+  // Before .ralphrc is read: what a run that died left of its agent's changes to the guarded files is undone.
+  undoChangesOfDeadRun({ projectDir: options.projectDir, env: deps.env, homeDir: deps.homeDir, logger: deps.logger, clock: deps.clock });
+  const baseline = guardedBaselinePath(ledgerPath(options.projectDir, deps.env, deps.homeDir));
   const prepared = await prepareRun(options);
   const { config, paths, agents, sandbox } = prepared;
   const lock = acquireProjectLock(paths, { pid: process.pid, logger: deps.logger });
@@ -124,7 +128,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     allowedToolsFrom: prepared.loaded.sources.ALLOWED_TOOLS,
     verification: planVerification(config, options.projectDir, testCommandOrigin(prepared.loaded), paths.agent),
     account: options.account,
-    ...(await recordWhatTheUserLeft(options)),
+    ...(await recordWhatTheUserLeft(options, baseline)),
     state,
   };
   announceStart(setup);
@@ -143,6 +147,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
     // Every stop (end, error, signal): nothing the agent started outlives the run.
     killEscapedProcesses(recorder?.record.run_id, deps.logger);
     stop.dispose();
+    removeGuardedBaseline(baseline);
     lock.release();
     prepared.unmarkAgentWritable();
     // A last notification (completion, halt) may still be on its way: at most a few seconds.
@@ -150,10 +155,12 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
   }
 }
 
-/** Recorded with the lock held: what the user left (guarded files, nested repositories), before any agent call of this run. */
-async function recordWhatTheUserLeft({ projectDir, deps }: RunProjectOptions): Promise<Pick<RunSetup, 'guarded' | 'gitRepositories'>> {
+/** With the lock held, before any agent call: what the user left (guarded files, kept beside the ledger too: guarded-baseline.ts; nested repositories). */
+async function recordWhatTheUserLeft({ projectDir, deps }: RunProjectOptions, baseline: string): Promise<Pick<RunSetup, 'guarded' | 'gitRepositories'>> {
+  const guarded = recordGuardedFiles(projectDir);
+  saveGuardedBaseline(baseline, guarded);
   return {
-    guarded: recordGuardedFiles(projectDir),
+    guarded,
     gitRepositories: await recordNestedRepositories({ projectDir, env: deps.env, processRunner: deps.processRunner }),
   };
 }
