@@ -8,7 +8,7 @@
 // agent that reports its cost but did not (no result line: the CLI was killed or crashed) is
 // charged what it could have cost: the per-call cap it was given (`--max-budget-usd`), else the
 // highest cost of one call seen in the run (a call ralph cut off itself: the highest). Unknown-cost calls
-// in a row that ralph did not cut off itself (a death mid-call included) are counted: UNKNOWN_COST_STREAK_LIMIT halts.
+// in a row that ralph did not cut off itself are counted: UNKNOWN_COST_STREAK_LIMIT halts.
 
 import { hourKey } from './rate-window.js';
 
@@ -137,11 +137,7 @@ export function cancelCall(state: SpendState): SpendState {
   return { ...state, run: { ...state.run, loops: Math.max(0, state.run.loops - 1), inFlight: false } };
 }
 
-/**
- * A call left in flight by a ralph that died: it stays counted, its cost unknown and charged the
- * highest cost seen. It counts in the streak: ralph saw no result and cannot tell your `kill -9`
- * from the agent's kill of its parent, which would otherwise buy a call charged nothing each restart.
- */
+/** A call left in flight by a ralph that died: it stays counted, its cost unknown and charged (not in the streak: ralph cut it off). */
 export function settleCutOffCall(state: SpendState): SpendState {
   if (!state.run.inFlight) return state;
   const charge = unknownCallCharge(state, true).usd;
@@ -149,7 +145,6 @@ export function settleCutOffCall(state: SpendState): SpendState {
     ...state.run,
     inFlight: false,
     unknownCostLoops: state.run.unknownCostLoops + 1,
-    unknownCostStreak: (state.run.unknownCostStreak ?? 0) + 1,
     costUsd: state.run.costUsd + charge,
     unknownChargedUsd: (state.run.unknownChargedUsd ?? 0) + charge,
   };

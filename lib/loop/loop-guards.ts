@@ -6,7 +6,6 @@ import { formatHaltBox } from '../breaker/breaker-messages.js';
 import { applyStartupRecovery, cooldownEndsAt, shouldHalt } from '../breaker/circuit-breaker.js';
 import { checkRateLimit } from '../limits/rate-window.js';
 import { checkBudgets } from '../limits/spend.js';
-import { unknownCostHalt } from '../limits/run-spend.js';
 import { EXIT } from '../errors.js';
 import { resetRunSession } from '../sessions/agent-session.js';
 import { breakerThresholds, holdBreaker } from '../breaker/breaker-step.js';
@@ -29,7 +28,6 @@ const GUARDS: readonly Guard[] = [
   chooseAgentForLoop,
   waitOutRateWindow,
   checkRunBudgets,
-  checkUnknownCostCalls,
   checkExitGate,
   checkLoopBudget,
 ];
@@ -122,12 +120,6 @@ function checkRunBudgets(run: Run): GuardResult | undefined {
     run.deps.clock.now(),
   );
   return budget ? { ...stop(EXIT.limit, 'stopped', budget.exitReason, 'budget_reached', budget.reason), endsRun: budget.endsRun } : undefined;
-}
-
-/** Calls of unknown cost in a row, the last ones cut off by deaths of ralph mid-call: no loop ended to check them after. */
-function checkUnknownCostCalls(run: Run): GuardResult | undefined {
-  const halt = unknownCostHalt(run);
-  return halt ? stop(EXIT.halted, 'halted', 'unknown_cost_calls', 'unknown_cost', halt) : undefined;
 }
 
 async function checkExitGate(run: Run): Promise<GuardResult | undefined> {
