@@ -39,10 +39,15 @@ interface TrialOutcome {
   stderr: string;
 }
 
-/** Starts `ralph --max-loops 50` (it never gets that far) and SIGKILLs it after `events` writes seen in .ralph/, or after `delayMs`. */
+/**
+ * Starts `ralph --max-loops 500` and SIGKILLs it after `events` writes seen in .ralph/, or after
+ * `delayMs`. It never gets that far: a loop of the fast agent takes 12 ms or more, so 1,000 ms
+ * hold at most about 80 loops (at 50, a fast machine finished a run now and then before a kill
+ * late in the second landed).
+ */
 function runAndKill(project: TmpProject, agent: FastAgent, plan: { events?: number; delayMs?: number }): Promise<TrialOutcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [binPath('ralph'), '--max-loops', '50'], {
+    const child = spawn(process.execPath, [binPath('ralph'), '--max-loops', '500'], {
       cwd: project.dir,
       env: { ...process.env, ...agent.env },
       stdio: ['ignore', 'ignore', 'pipe'],
