@@ -32,8 +32,21 @@ export function guardedBaselinePath(ledgerFile: string): string {
   return join(dirname(ledgerFile), BASELINE_FILE);
 }
 
-/** Keeps what the run found, owner-only, for a start after its death. */
-export function saveGuardedBaseline(path: string, guarded: GuardedFiles): void {
+/**
+ * Keeps what the run found, owner-only, for a start after its death. A state folder that cannot
+ * be written costs this protection, not the run: said in a warning.
+ */
+export function keepGuardedBaseline(path: string, guarded: GuardedFiles, logger: Logger): void {
+  try {
+    saveGuardedBaseline(path, guarded);
+  } catch (error) {
+    logger.warn(
+      `Could not keep the guarded files' record at ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)}): if this run is killed during a call, check .ralphrc and the other guarded files before the next`,
+    );
+  }
+}
+
+function saveGuardedBaseline(path: string, guarded: GuardedFiles): void {
   const file: BaselineFile = {
     files: [...guarded.files].map(([name, r]) => [name, { bytes: r.bytes === null ? null : r.bytes.toString('base64'), mode: r.mode }]),
     folders: [...guarded.folders],
@@ -43,8 +56,13 @@ export function saveGuardedBaseline(path: string, guarded: GuardedFiles): void {
   writeJsonAtomic(path, file, { mode: 0o600 });
 }
 
+/** Removes the record (a file; anything else found at its name is left alone). */
 export function removeGuardedBaseline(path: string): void {
-  rmSync(path, { force: true });
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // not a file: keepGuardedBaseline says so at the next run's start
+  }
 }
 
 function readBaseline(path: string, projectDir: string): GuardedFiles | undefined {

@@ -27,7 +27,7 @@ import { takeOverMovedProjectState } from '../state/moved-project-state.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import { agentCommandOf, chooseAgent } from '../agents/choose-agent.js';
 import { recordGuardedFiles } from '../containment/guarded-files.js';
-import { guardedBaselinePath, removeGuardedBaseline, saveGuardedBaseline, undoChangesOfDeadRun } from '../containment/guarded-baseline.js';
+import { guardedBaselinePath, keepGuardedBaseline, removeGuardedBaseline, undoChangesOfDeadRun } from '../containment/guarded-baseline.js';
 import { recordNestedRepositories } from '../containment/git-disarm.js';
 import { initRalphSession } from '../sessions/agent-session.js';
 import { LoopEvents } from './events.js';
@@ -158,7 +158,7 @@ export async function runProject(options: RunProjectOptions): Promise<number> {
 /** With the lock held, before any agent call: what the user left (guarded files, kept beside the ledger too: guarded-baseline.ts; nested repositories). */
 async function recordWhatTheUserLeft({ projectDir, deps }: RunProjectOptions, baseline: string): Promise<Pick<RunSetup, 'guarded' | 'gitRepositories'>> {
   const guarded = recordGuardedFiles(projectDir);
-  saveGuardedBaseline(baseline, guarded);
+  keepGuardedBaseline(baseline, guarded, deps.logger);
   return {
     guarded,
     gitRepositories: await recordNestedRepositories({ projectDir, env: deps.env, processRunner: deps.processRunner }),

@@ -4,8 +4,9 @@
 // a run that ends normally leaves nothing for the next start to undo.
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ledgerPath } from '../../../lib/state/ledger-path.js';
 import { buildStream, FAULT_RC } from '../../fault/fast-agent.js';
 import { useCleanups } from '../../helpers/cleanups.js';
 import { runCli } from '../../helpers/run-cli.js';
@@ -79,5 +80,17 @@ describe('the guarded files after a run the agent killed', () => {
     expect(next.stdout + next.stderr).toContain('Max calls per hour: 9');
     expect(readFileSync(p.path('.ralphrc'), 'utf8')).toBe(edited);
     expect(existsSync(p.path('.ralph/quarantine'))).toBe(false);
+  });
+
+  it('a record that cannot be kept costs the protection, not the run: said in a warning', async () => {
+    const { p, env } = setting();
+    writeFileSync(join(env.AGENT_ROOT, 'killed'), '');
+    const record = join(dirname(ledgerPath(p.dir, env, env.HOME)), 'guarded-files.json');
+    mkdirSync(record, { recursive: true });
+    const ran = await runCli('ralph', ['--max-loops', '1'], { cwd: p.dir, env });
+    const said = ran.stdout + ran.stderr;
+    expect(said).toContain(`Could not keep the guarded files' record at ${record}`);
+    expect(said).toContain('Loop #1');
+    expect(said).toContain('max_loops_reached');
   });
 });
