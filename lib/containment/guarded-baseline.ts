@@ -8,7 +8,7 @@
 // it ends, removes its baseline: between runs the user edits these files freely.
 
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, isAbsolute, join, normalize, relative } from 'node:path';
 import { RalphError } from '../errors.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';
 import { ledgerPath } from '../state/ledger-path.js';
@@ -17,6 +17,7 @@ import { ralphPaths } from '../state/paths.js';
 import { formatFileStamp } from '../state/timestamps.js';
 import type { Clock } from '../platform/clock.js';
 import type { Logger } from '../platform/deps.js';
+import { GUARDED_DIRS } from './guarded-paths.js';
 import { restoreGuardedFiles, type FolderState, type GuardedFiles, type GuardViolation, type Recorded } from './guarded-files.js';
 
 const BASELINE_FILE = 'guarded-files.json';
@@ -65,18 +66,29 @@ export function removeGuardedBaseline(path: string): void {
   }
 }
 
+/**
+ * The record as saved, or undefined when it is not one ralph wrote: every name a plain path inside
+ * the project, every folder one of the guarded ones (nothing is ever written where it names else).
+ */
 function readBaseline(path: string, projectDir: string): GuardedFiles | undefined {
-  let file: BaselineFile;
   try {
-    file = JSON.parse(readFileSync(path, 'utf8')) as BaselineFile;
+    const file = JSON.parse(readFileSync(path, 'utf8')) as BaselineFile;
     if (!Array.isArray(file.files) || !Array.isArray(file.folders)) return undefined;
+    const files = new Map<string, Recorded>();
+    for (const [name, r] of file.files) {
+      if (!isInsideName(name) || !Number.isInteger(r.mode) || r.mode < 0 || r.mode > 0o7777) return undefined;
+      if (r.bytes !== null && typeof r.bytes !== 'string') return undefined;
+      files.set(name, { bytes: r.bytes === null ? null : Buffer.from(r.bytes, 'base64'), mode: r.mode });
+    }
+    if (!file.folders.every(([dir]) => GUARDED_DIRS.includes(dir))) return undefined;
+    return { projectDir, files, folders: new Map(file.folders), testScript: typeof file.testScript === 'string' ? file.testScript : undefined };
   } catch {
     return undefined;
   }
-  const files = new Map<string, Recorded>(
-    file.files.map(([name, r]) => [name, { bytes: r.bytes === null ? null : Buffer.from(r.bytes, 'base64'), mode: r.mode }]),
-  );
-  return { projectDir, files, folders: new Map(file.folders), testScript: file.testScript ?? undefined };
+}
+
+function isInsideName(name: unknown): name is string {
+  return typeof name === 'string' && name !== '' && !isAbsolute(name) && normalize(name) === name && !name.split('/').includes('..');
 }
 
 export interface DeadRunOptions {
