@@ -133,12 +133,12 @@ function openFullTranscriptLog(path: string, redact: Redactor | undefined, optio
   };
 }
 
-/** The file opened afresh, following no link; undefined (after a warning) when refused. */
 /**
- * The transcript file, or undefined when it cannot be had: a link planted in its place, a folder
- * the agent made at its name (the agent writes .ralph/logs/ and can tell the name from the output
- * log beside it), no descriptor left. The transcript is a record, not the run: the call's output
- * is still read from the pipe, so the run goes on without the file, and says why.
+ * The transcript file, opened afresh following no link, or undefined when it cannot be had: a
+ * link planted in its place, a folder the agent made at its name (the agent writes .ralph/logs/
+ * and can tell the name from the output log beside it), no descriptor left. The transcript is a
+ * record, not the run: the call's output is still read from the pipe, so the run goes on without
+ * the file, and says why.
  */
 function openTranscriptFile(path: string, warn: ((message: string) => void) | undefined): number | undefined {
   try {
