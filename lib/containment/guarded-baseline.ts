@@ -12,7 +12,7 @@ import { dirname, isAbsolute, join, normalize, relative } from 'node:path';
 import { RalphError } from '../errors.js';
 import { writeJsonAtomic } from '../state/atomic-write.js';
 import { ledgerPath } from '../state/ledger-path.js';
-import { assertNoRalphRunning } from '../state/lock.js';
+import { runningRalph } from '../state/lock.js';
 import { ralphPaths } from '../state/paths.js';
 import { formatFileStamp } from '../state/timestamps.js';
 import type { Clock } from '../platform/clock.js';
@@ -108,11 +108,7 @@ export function undoChangesOfDeadRun(options: DeadRunOptions): GuardViolation[] 
   const path = guardedBaselinePath(ledgerPath(options.projectDir, options.env, options.homeDir));
   if (!existsSync(path)) return [];
   const paths = ralphPaths(options.projectDir);
-  try {
-    assertNoRalphRunning(paths, '');
-  } catch {
-    return [];
-  }
+  if (runningRalph(paths)) return [];
   const guarded = readBaseline(path, options.projectDir);
   if (!guarded) {
     removeGuardedBaseline(path);

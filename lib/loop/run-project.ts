@@ -23,7 +23,7 @@ import { killMarkedProcesses } from '../platform/marked-processes.js';
 import { killEscapedProcesses } from '../agent-run/escaped-processes.js';
 import { projectPaths } from '../state/paths.js';
 import { batchLedgerWrites, ledgerPath } from '../state/ledger.js';
-import { takeOverMovedProjectState } from '../state/moved-project-state.js';
+import { takeOverMovedProjectState } from '../run-record/moved-project-state.js';
 import type { StateReadOptions } from '../state/state-file.js';
 import { agentCommandOf, chooseAgent } from '../agents/choose-agent.js';
 import { recordGuardedFiles } from '../containment/guarded-files.js';

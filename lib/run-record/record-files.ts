@@ -25,18 +25,26 @@ export function observationsLogName(runId: string): string {
 }
 
 /** Record files (the summaries), newest first (run ids begin with their creation time). */
-export function listRunRecordFiles(paths: RalphPaths): string[] {
+export function listRunRecordFiles(paths: Pick<RalphPaths, 'sessionsDir'>): string[] {
   let names: string[];
   try {
     names = readdirSync(paths.sessionsDir);
   } catch {
     return [];
   }
+  return newestRecordsFirst(paths.sessionsDir, names);
+}
+
+function isRecordName(name: string): boolean {
+  return name.endsWith('.json') && !name.startsWith('.');
+}
+
+function newestRecordsFirst(sessionsDir: string, names: string[]): string[] {
   return names
-    .filter((name) => name.endsWith('.json') && !name.startsWith('.'))
+    .filter(isRecordName)
     .sort()
     .reverse()
-    .map((name) => join(paths.sessionsDir, name));
+    .map((name) => join(sessionsDir, name));
 }
 
 /**
@@ -54,15 +62,12 @@ export function listRunRecordFilesUpTo(paths: RalphPaths, maxEntries: number): s
   try {
     for (let entry = dir.readSync(), seen = 1; entry !== null; entry = dir.readSync(), seen++) {
       if (seen > maxEntries) return undefined;
-      if (entry.name.endsWith('.json') && !entry.name.startsWith('.')) names.push(entry.name);
+      if (isRecordName(entry.name)) names.push(entry.name);
     }
   } catch {
     return [];
   } finally {
     dir.closeSync();
   }
-  return names
-    .sort()
-    .reverse()
-    .map((name) => join(paths.sessionsDir, name));
+  return newestRecordsFirst(paths.sessionsDir, names);
 }

@@ -218,15 +218,19 @@ export function assertLockFree(paths: Pick<RalphPaths, 'lock'>, options: { isAli
 }
 
 /**
- * Throws when a ralph holds the lock, as a start would judge it (another host's lock, or a live
- * process that is the ralph it claims to be), with `hint` saying what to do instead: for a
- * command that would only start a loop to have it refused (`ralph --monitor`).
+ * The ralph holding the lock, as a start would judge it: another host's lock, or a live process
+ * that is the ralph it claims to be; undefined when the lock is free or stale.
  */
-export function assertNoRalphRunning(paths: Pick<RalphPaths, 'lock'>, hint: string, host: string = hostname()): void {
+export function runningRalph(paths: Pick<RalphPaths, 'lock'>, host: string = hostname()): LockState | undefined {
   const holder = parseLock(readTextIfPresent(paths.lock) ?? '');
-  if (!holder) return;
-  const running = isOtherHost(holder, host) || (isProcessAlive(holder.pid) && isRalphProcess(holder.pid, holder.startTime));
-  if (running) throw new RalphError('lock_held', ralphLoopHeld(holder, hostSuffix(holder, host)).message, { exitCode: 1, hint });
+  if (!holder) return undefined;
+  return isOtherHost(holder, host) || (isProcessAlive(holder.pid) && isRalphProcess(holder.pid, holder.startTime)) ? holder : undefined;
+}
+
+/** Throws when a ralph holds the lock, with `hint` saying what to do instead: for a command that would only start a loop to have it refused (`ralph --monitor`). */
+export function assertNoRalphRunning(paths: Pick<RalphPaths, 'lock'>, hint: string, host: string = hostname()): void {
+  const holder = runningRalph(paths, host);
+  if (holder) throw new RalphError('lock_held', ralphLoopHeld(holder, hostSuffix(holder, host)).message, { exitCode: 1, hint });
 }
 
 function hostSuffix(holder: LockState, host: string): string {

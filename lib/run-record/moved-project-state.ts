@@ -7,21 +7,14 @@
 // and no other folder matches. A copy (the old path still there) keeps nothing: its original does.
 
 import { existsSync, readdirSync, readFileSync, renameSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { LEDGER_FILE, ledgerPath, ledgerRoot } from './ledger-path.js';
+import { basename, dirname, join } from 'node:path';
+import { listRunRecordFiles } from './record-files.js';
+import { LEDGER_FILE, ledgerPath, ledgerRoot } from '../state/ledger-path.js';
 import type { Deps } from '../platform/deps.js';
 
 /** The ids of the runs whose records the project's sessions folder holds (`<run-id>.json`). */
 function recordedRunIds(sessionsDir: string): Set<string> {
-  try {
-    return new Set(
-      readdirSync(sessionsDir)
-        .filter((name) => /^[A-Za-z0-9_-]+\.json$/.test(name))
-        .map((name) => name.slice(0, -'.json'.length)),
-    );
-  } catch {
-    return new Set();
-  }
+  return new Set(listRunRecordFiles({ sessionsDir }).map((file) => basename(file, '.json')));
 }
 
 /** The project path and run id a state folder's ledger names, or undefined when it cannot be read. */

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ledgerPath, saveLedgerRun } from '../../../lib/state/ledger.js';
-import { adoptStateOfMovedProject } from '../../../lib/state/moved-project-state.js';
+import { adoptStateOfMovedProject } from '../../../lib/run-record/moved-project-state.js';
 import { newRunSpend } from '../../../lib/limits/limits-store.js';
 
 const dirs: string[] = [];
