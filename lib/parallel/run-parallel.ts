@@ -157,7 +157,7 @@ async function openParallelRun(
   }
   if (units.length === 0) return undefined;
   const now = deps.clock.now();
-  const runId = `p${new Date(now).toISOString().replace(/[-:]/g, '').slice(0, 15)}`;
+  const runId = newParallelRunId(now, previous?.run_id);
   const run: ParallelRunState = {
     run_id: runId,
     base_commit: head ?? (await readGit(git, paths.projectDir, ['rev-parse', 'HEAD'])),
@@ -169,6 +169,18 @@ async function openParallelRun(
   saveParallelRun(parallelStatePath(paths), run);
   deps.logger.info(`Parallel run ${runId}: ${run.units.length} unit(s) from fix_plan.md, merged into ${runBranch}`);
   return run;
+}
+
+/**
+ * A new run's id: the second it starts, and a counter when the last run (finished or abandoned)
+ * started in the same second. Its branches and worktrees keep that id, so an id used again would
+ * put the new run's units on the old run's branches, with the old units' state.
+ */
+export function newParallelRunId(now: number, previousId: string | undefined): string {
+  const base = `p${new Date(now).toISOString().replace(/[-:]/g, '').slice(0, 15)}`;
+  if (previousId === base) return `${base}-2`;
+  if (!previousId?.startsWith(`${base}-`)) return base;
+  return `${base}-${(Number(previousId.slice(base.length + 1)) || 1) + 1}`;
 }
 
 /** 0 when every unit landed (merged, or in review) and `complete()`; 2 halted or needs review; 3 stopped at a limit. */
