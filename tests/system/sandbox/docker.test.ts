@@ -233,7 +233,19 @@ describe('ralph --sandbox docker', () => {
   it('after a call, starts a container that died during it again, makes a new one for a removed container, and finishes the plan', async () => {
     const hang = { hang: 'afterInit', hangMaxMs: 60_000 } as const;
     const p = dockerProject(
-      { calls: [hang, hang, { writeFiles: { 'src/done.txt': 'done\n' }, tickFixPlan: 'all', statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true } }] },
+      {
+        calls: [
+          hang,
+          hang,
+          // Slow to answer: its container is looked up while the call runs, not after the run ended and removed it.
+          {
+            delayBeforeFirstLineMs: 3000,
+            writeFiles: { 'src/done.txt': 'done\n' },
+            tickFixPlan: 'all',
+            statusBlock: { STATUS: 'COMPLETE', EXIT_SIGNAL: true },
+          },
+        ],
+      },
       '- [ ] one\n',
     );
     const started = (n: number) => () => p.runs().length >= n;
